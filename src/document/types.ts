@@ -1,0 +1,118 @@
+/**
+ * The data contract between stages. Extraction produces EvidenceDocument, chunking produces Chunk,
+ * indexing and querying consume Chunk. Fields may be added; the ones here keep their meaning.
+ */
+
+export type Authority = 'normative' | 'informative';
+export type ExtractorId = 'html' | 'pdf' | 'text' | 'xml';
+export type Normativity = 'normative' | 'informative' | 'example';
+export type CaptureMethod = 'http' | 'manual-ingest';
+
+/** One resolved manifest or manual-ingest entry: what to capture and how to read it. */
+export interface SourceSpec {
+  /** Canonical http(s) source URL; a `#fragment` selects one section for extraction. */
+  url: string;
+  family?: string;
+  authority?: Authority;
+  extractor?: ExtractorId;
+}
+
+/** What a snapshot records about one captured representation (bytes live beside it). */
+export interface SnapshotMeta {
+  /** Derived from the representation (bytes + content type + charset), never from the clock. */
+  snapshotId: string;
+  sourceUrl: string;
+  captureMethod: CaptureMethod;
+  contentType: string;
+  /** Charset declared by the capture (header or map); null when none was declared. */
+  charset: string | null;
+  sha256: string;
+  byteLength: number;
+}
+
+export interface Section {
+  /** Unique within the document; equals `fragment` when the source gives one. */
+  id: string;
+  /** Id attribute / anchor in the source, or null when the section has none. */
+  fragment: string | null;
+  heading: string;
+  level: number;
+  /** Section number as printed ("4.2.1"), or null. */
+  number: string | null;
+  parentId: string | null;
+}
+
+export interface Block {
+  /** Unique within the document, stable for the same bytes and configuration. */
+  id: string;
+  kind: string;
+  sectionId: string | null;
+  /** The block's own id or the nearest enclosing fragment id, or null. */
+  fragment: string | null;
+  /** Complete plain text of the block (captured source text: untrusted). */
+  text: string;
+  normativity: Normativity;
+  /** PDF page (1-based) where the block starts; absent for non-paginated sources. */
+  page?: number;
+  /** Where the text came from in the source (PDF: page plus offsets; text: line/offsets). */
+  span?: Record<string, unknown>;
+  [extra: string]: unknown;
+}
+
+export interface Diagnostic {
+  code: string;
+  message: string;
+  severity: 'error' | 'warning' | 'info';
+}
+
+export interface EvidenceDocument {
+  documentId: string;
+  sourceUrl: string;
+  /** Fragment selected by the source URL, or null for the whole document. */
+  fragment: string | null;
+  title: string;
+  family: string;
+  authority: Authority;
+  documentType: string;
+  contentTrust: 'untrusted-source';
+  provenance: {
+    producer: { name: string; version: string };
+    extractor: { id: string; version: number };
+    sourceSha256: string;
+    extractionConfigSha256: string;
+    snapshotId: string;
+    captureMethod: CaptureMethod;
+    contentType: string;
+  };
+  sections: Section[];
+  blocks: Block[];
+  diagnostics: Diagnostic[];
+  /** Declared extraction limits that apply (stable codes, e.g. "scripts-not-executed"). */
+  limits: string[];
+  [extra: string]: unknown;
+}
+
+export interface Citation {
+  sourceUrl: string;
+  fragment: string | null;
+  snapshotId: string;
+  documentId: string;
+  sectionId: string | null;
+  headingPath: string[];
+  blockIds: string[];
+  pages?: number[];
+  span?: Record<string, unknown>;
+}
+
+export interface Chunk {
+  /** Stable and unique across the corpus. */
+  chunkId: string;
+  documentId: string;
+  text: string;
+  contentTrust: 'untrusted-source';
+  citation: Citation;
+  normativity: Normativity;
+  family: string;
+  authority: Authority;
+  documentType: string;
+}

@@ -1,0 +1,63 @@
+/**
+ * The closed set of failure reasons. Every expected failure carries one of these stable kebab-case
+ * codes; the CLI maps it to an exit code and renders it as human text or the `--json` envelope.
+ * Anything else that escapes is a bug and is reported as `internal-error`.
+ */
+export const FAILURE_CODES = {
+  // exit 2: usage, configuration or input
+  'usage-error': { exit: 2, summary: 'Unknown command, bad flag or bad flag value.' },
+  'config-not-found': { exit: 2, summary: 'No workspace config file where one was expected (not a workspace).' },
+  'config-invalid': { exit: 2, summary: 'The workspace config file is not valid JSON or breaks its schema.' },
+  'map-invalid': { exit: 2, summary: 'The manual-ingest map is not valid JSON or breaks its schema.' },
+  'manifest-invalid': { exit: 2, summary: 'The manifest is not valid JSON or breaks its schema.' },
+  'input-not-found': { exit: 2, summary: 'A named input file or directory does not exist.' },
+  'input-too-large': { exit: 2, summary: 'An input is larger than its byte bound (--max-input-bytes or --max-file-bytes).' },
+  'unknown-target': { exit: 2, summary: 'A build target names no output of the workspace graph.' },
+  'artifact-invalid': { exit: 2, summary: 'An artifact is unreadable, truncated, tampered with (hash mismatch) or of another format.' },
+  'stale-index': { exit: 2, summary: 'The search index was built from a different chunk index than the current one.' },
+  // exit 1: a target, source or the run itself failed
+  'target-failed': { exit: 1, summary: 'One or more targets failed; see data.targets for each reason.' },
+  'source-failed': { exit: 1, summary: 'A source could not be read or extracted.' },
+  'workspace-locked': { exit: 1, summary: 'Another process holds the workspace writer lock.' },
+  'internal-error': { exit: 1, summary: 'A bug in Episteme; rerun with --debug and report it.' },
+} as const;
+
+export type FailureCode = keyof typeof FAILURE_CODES;
+
+export interface FailureInfo {
+  code: FailureCode;
+  message: string;
+  hint?: string;
+}
+
+/** An expected failure: thrown by stages and commands, caught once by the CLI. */
+export class EpistemeError extends Error {
+  readonly code: FailureCode;
+  readonly hint: string | undefined;
+  /** Structured context (entry index, field, path) included in --json output. */
+  readonly details: Record<string, unknown> | undefined;
+
+  constructor(code: FailureCode, message: string, options: { hint?: string; details?: Record<string, unknown>; cause?: unknown } = {}) {
+    super(message, options.cause === undefined ? undefined : { cause: options.cause });
+    this.name = 'EpistemeError';
+    this.code = code;
+    this.hint = options.hint;
+    this.details = options.details;
+  }
+}
+
+export function exitCodeFor(code: FailureCode): number {
+  return FAILURE_CODES[code].exit;
+}
+
+/** Non-fatal conditions reported beside a result. Codes are stable kebab-case strings. */
+export interface Warning {
+  code: string;
+  message: string;
+  target?: string;
+}
+
+export function describeCause(error: unknown): string {
+  if (error instanceof Error) return error.stack ?? `${error.name}: ${error.message}`;
+  return String(error);
+}

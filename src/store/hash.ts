@@ -1,0 +1,24 @@
+import { createHash } from 'node:crypto';
+import xxhashInit from 'xxhash-wasm';
+
+/** SHA-256 as lowercase hex: used wherever the spec names SHA-256 and for content addresses. */
+export function sha256Hex(data: string | Uint8Array): string {
+  return createHash('sha256').update(data).digest('hex');
+}
+
+type XXHash = Awaited<ReturnType<typeof xxhashInit>>;
+let xxhash: XXHash | undefined;
+
+/** Loads the wasm hasher once; call before fastHash. */
+export async function initFastHash(): Promise<void> {
+  xxhash ??= await xxhashInit();
+}
+
+/**
+ * xxh64 as 16 hex chars: fast local fingerprints (build keys, stat-fallback input hashes).
+ * Never written into provenance, where SHA-256 is required.
+ */
+export function fastHash(data: string | Uint8Array): string {
+  if (!xxhash) throw new Error('fastHash used before initFastHash()');
+  return typeof data === 'string' ? xxhash.h64ToString(data) : xxhash.h64Raw(data).toString(16).padStart(16, '0');
+}
