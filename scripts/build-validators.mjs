@@ -28,4 +28,11 @@ for (const [name, file] of Object.entries(schemas)) {
 }
 const out = path.join(root, 'dist', 'src', 'generated');
 mkdirSync(out, { recursive: true });
-writeFileSync(path.join(out, 'validators.js'), standaloneCode(ajv, mapping));
+// ajv's "esm" output still require()s its small runtime helpers; turn those into imports.
+const imports = [];
+const code = standaloneCode(ajv, mapping).replace(/require\("([^"]+)"\)/g, (_, specifier) => {
+  const name = `runtime${imports.length}`;
+  imports.push(`import ${name} from ${JSON.stringify(specifier + '.js')};`);
+  return name;
+});
+writeFileSync(path.join(out, 'validators.js'), `${imports.join('\n')}\n${code.replace(/^"use strict";/, '')}`);

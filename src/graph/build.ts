@@ -10,6 +10,7 @@ import { collectGarbage } from './garbage.js';
 import { runSchedule, isAction, type TargetResult, type TargetStatus } from './scheduler.js';
 import { BuildState } from './state.js';
 import { StagePool } from './stage-pool.js';
+import { loadStageModules } from './stage-modules.js';
 
 export interface BuildRequest {
   /** Target paths; empty means every target. */
@@ -39,6 +40,11 @@ export function defaultJobs(): number {
 /** One build: lock, recover from any crash, evaluate the requested closure, commit state, collect garbage. */
 export async function runBuild(ws: Workspace, request: BuildRequest): Promise<BuildSummary> {
   await initFastHash();
+  // Option names and types are checked before anything runs: a bad config is exit 2, not N failed targets.
+  const stages = await loadStageModules();
+  stages.extractOptions(ws.options.extract);
+  stages.chunkOptions(ws.options.chunk);
+  stages.indexOptions(ws.options.index);
   const graph = buildGraph(ws);
   const names = closure(graph, request.targets);
   const lock = request.dryRun ? null : await acquireWorkspaceLock(ws.root, ws.stateDir, { waitMs: request.waitLockMs, command: request.command });

@@ -23,7 +23,7 @@ export function targetKey(components: KeyComponents): string {
 }
 
 /** Flattens a rule's option object one level deep into named, canonical-JSON values. */
-export function namedOptions(prefix: string, options: Record<string, unknown>): Record<string, string> {
+export function namedOptions(prefix: string, options: object): Record<string, string> {
   const named: Record<string, string> = {};
   for (const [name, value] of Object.entries(options)) {
     if (value !== undefined) named[`${prefix}.${name}`] = canonicalJson(value);

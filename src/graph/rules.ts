@@ -45,6 +45,16 @@ export interface Rule {
   options(env: RuleEnv, node: TargetNode, deps: DepView[]): Promise<Record<string, string>>;
   sourceInputs?(env: RuleEnv, node: TargetNode): Record<string, string>;
   run(env: RuleEnv, node: TargetNode, deps: DepView[], missing: string[]): Promise<RuleOutput>;
+  /**
+   * The hash dependents key on, when it differs from the SHA-256 of the bytes: lets a rule declare
+   * that part of its output (e.g. provenance naming the snapshot) does not change what dependents read.
+   */
+  contentHash?(bytes: Buffer): string;
+}
+
+/** Input hash that dependents see for a recorded target. */
+export function dependencyHash(record: TargetRecord): string {
+  return record.contentHash ?? record.sha256;
 }
 
 export function abs(ws: Workspace, relative: string): string {
@@ -157,6 +167,16 @@ const extract: Rule = {
     });
     return { bytes, outputPath: perDocumentPath(env.ws.outputs.specs, node.source!.documentId) };
   },
+  // A new snapshot whose extraction is the same (e.g. whitespace inside a paragraph) rewrites the
+  // document's provenance but not its content: chunks keep citing the earlier, equivalent snapshot,
+  // which is retained while they do, and nothing downstream reruns.
+  contentHash: (bytes) => {
+    const artifact = JSON.parse(bytes.toString('utf8')) as { payload: { provenance?: Record<string, unknown> } };
+    const provenance = { ...artifact.payload.provenance };
+    delete provenance.sourceSha256;
+    delete provenance.snapshotId;
+    return sha256Hex(canonicalJson({ ...artifact.payload, provenance }));
+  },
 };
 
 const chunk: Rule = {
@@ -166,7 +186,8 @@ const chunk: Rule = {
     const { chunkOptions } = await loadStageModules();
     const documentBytes = readVerified(env.ws, deps[0]!.record.output, deps[0]!.record.sha256);
     const bytes = await env.pool.run({ stage: 'chunk', documentId: node.source!.documentId, documentBytes, options: chunkOptions(env.ws.options.chunk) });
-    return { bytes, outputPath: perDocumentPath(env.ws.outputs.chunks, node.source!.documentId) };
+    const cited = (JSON.parse(documentBytes.toString('utf8')) as { payload: { provenance: { snapshotId: string } } }).payload.provenance.snapshotId;
+    return { bytes, outputPath: perDocumentPath(env.ws.outputs.chunks, node.source!.documentId), facts: { citedSnapshotId: cited } };
   },
 };
 

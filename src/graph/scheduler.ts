@@ -5,7 +5,7 @@ import { writeFileIfChanged } from '../store/atomic-file.js';
 import { PRODUCER_VERSION } from '../version.js';
 import type { BuildGraph, TargetNode } from './graph.js';
 import { diffComponents, targetKey, type DirtyReason, type KeyComponents } from './key.js';
-import { RULES, abs, type DepView, type RuleEnv } from './rules.js';
+import { RULES, abs, dependencyHash, type DepView, type RuleEnv } from './rules.js';
 import { statStamp, sameStamp, type TargetRecord } from './state.js';
 
 /**
@@ -102,7 +102,7 @@ async function evaluateTarget(
       ruleVersion: await rule.version(env),
       producerVersion: PRODUCER_VERSION,
       options: upstreamDirty.length > 0 && options.dryRun ? {} : await rule.options(env, node, deps),
-      inputs: { ...(rule.sourceInputs?.(env, node) ?? {}), ...Object.fromEntries(deps.map((d) => [d.name, d.record.sha256])) },
+      inputs: { ...(rule.sourceInputs?.(env, node) ?? {}), ...Object.fromEntries(deps.map((d) => [d.name, dependencyHash(d.record)])) },
     };
     if (missing.length > 0) components.options['partial.missingSources'] = JSON.stringify(missing);
     const key = targetKey(components);
@@ -127,8 +127,10 @@ async function evaluateTarget(
     const output = produced.outputPath(sha256);
     writeFileIfChanged(abs(env.ws, output), bytes, node.source === null);
     const stamp = statStamp(abs(env.ws, output))!;
-    const unchanged = record !== undefined && record.sha256 === sha256 && record.output === output;
+    const contentHash = rule.contentHash?.(bytes);
+    const unchanged = record !== undefined && dependencyHash(record) === (contentHash ?? sha256);
     const newRecord: TargetRecord = { key, components, output, sha256, stamp };
+    if (contentHash !== undefined) newRecord.contentHash = contentHash;
     if (produced.facts) newRecord.facts = produced.facts;
     env.state.recordTarget(node.name, newRecord);
     const status: TargetStatus = unchanged ? 'unchanged' : 'built';
