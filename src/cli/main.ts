@@ -25,6 +25,13 @@ export function createCli(): Cli {
  * envelope when --json was asked for.
  */
 export async function main(argv: string[]): Promise<number> {
+  // A closed pipe (`episteme query ... | head`) is the reader's choice, not an error.
+  for (const stream of [process.stdout, process.stderr]) {
+    stream.on('error', (error: NodeJS.ErrnoException) => {
+      if (error.code === 'EPIPE') process.exit(process.exitCode ?? 0);
+      throw error;
+    });
+  }
   const cli = createCli();
   const context = { stdin: process.stdin, stdout: process.stdout, stderr: process.stderr, env: process.env, colorDepth: 1 };
   let command;

@@ -39,6 +39,8 @@ export class BuildState {
   targets = new Map<string, TargetRecord>();
   files = new Map<string, FileStamp>();
   private logFd: number | null = null;
+  /** Whether anything changed since load (or state.log held lines to fold in). */
+  private dirty = false;
 
   private constructor(
     private readonly dir: string,
@@ -69,6 +71,7 @@ export class BuildState {
     }
     for (const line of log.split('\n')) {
       if (!line) continue;
+      state.dirty = true;
       let entry: LogLine;
       try {
         entry = JSON.parse(line) as LogLine;
@@ -103,6 +106,7 @@ export class BuildState {
   }
 
   private append(line: LogLine): void {
+    this.dirty = true;
     if (this.readOnly) return;
     if (this.logFd === null) {
       fs.mkdirSync(this.dir, { recursive: true });
@@ -113,7 +117,7 @@ export class BuildState {
 
   /** Writes the compacted state atomically, then empties the log. */
   compact(): void {
-    if (this.readOnly) return;
+    if (this.readOnly || !this.dirty) return;
     const targets = Object.fromEntries([...this.targets.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
     const files = Object.fromEntries([...this.files.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
     writeFileAtomic(path.join(this.dir, 'state.json'), JSON.stringify({ version: STATE_FORMAT_VERSION, targets, files }));
