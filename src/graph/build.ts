@@ -21,6 +21,8 @@ export interface BuildRequest {
   waitLockMs: number;
   command: string;
   onEvent?: (event: { type: 'start' | 'finish'; target: string; status?: TargetStatus }) => void;
+  /** Called as each phase of the build begins (for --trace). */
+  onPhase?: (phase: 'load-stages' | 'graph' | 'lock' | 'state' | 'schedule' | 'commit' | 'garbage' | 'done') => void;
 }
 
 export interface BuildSummary {
@@ -39,14 +41,17 @@ export function defaultJobs(): number {
 
 /** One build: lock, recover from any crash, evaluate the requested closure, commit state, collect garbage. */
 export async function runBuild(ws: Workspace, request: BuildRequest): Promise<BuildSummary> {
+  request.onPhase?.('load-stages');
   await initFastHash();
   // Option names and types are checked before anything runs: a bad config is exit 2, not N failed targets.
   const stages = await loadStageModules();
   stages.extractOptions(ws.options.extract);
   stages.chunkOptions(ws.options.chunk);
   stages.indexOptions(ws.options.index);
+  request.onPhase?.('graph');
   const graph = buildGraph(ws);
   const names = closure(graph, request.targets);
+  request.onPhase?.('lock');
   const lock = request.dryRun ? null : await acquireWorkspaceLock(ws.root, ws.stateDir, { waitMs: request.waitLockMs, command: request.command });
   const pool = new StagePool(request.dryRun ? 1 : request.jobs);
   try {
@@ -56,6 +61,7 @@ export async function runBuild(ws: Workspace, request: BuildRequest): Promise<Bu
       }
       sweepTempFiles(ws.stateDir);
     }
+    request.onPhase?.('state');
     const state = BuildState.load(ws.stateDir, request.dryRun);
     // Records of targets that left the graph (sources removed from the map) are dropped; their files go
     // once no committed index names them.
@@ -63,13 +69,17 @@ export async function runBuild(ws: Workspace, request: BuildRequest): Promise<Bu
     const liveFiles = new Set(ws.sources.map((s) => s.capture.relativePath));
     for (const file of [...state.files.keys()]) if (!liveFiles.has(file)) state.forgetFile(file);
 
+    request.onPhase?.('schedule');
     const results = await runSchedule(graph, names, { ws, state, pool }, { dryRun: request.dryRun, allowPartial: request.allowPartial, onEvent: request.onEvent });
     let removed: string[] = [];
     if (!request.dryRun) {
+      request.onPhase?.('commit');
       state.compact();
+      request.onPhase?.('garbage');
       removed = collectGarbage(ws, state);
       pruneIndexParts(ws, state);
     }
+    request.onPhase?.('done');
     state.close();
     const counts: Record<TargetStatus, number> = { 'up-to-date': 0, built: 0, unchanged: 0, failed: 0, skipped: 0, dirty: 0, 'maybe-dirty': 0 };
     for (const result of results) counts[result.status] += 1;
