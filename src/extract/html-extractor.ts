@@ -287,7 +287,7 @@ class HtmlWalker {
       if (isTag(node)) {
         if (SKIP_TAGS.has(node.name)) return;
         if (this.rules.sectionNumber(node)) {
-          number ??= normalizeSpace(textContent(node)).replace(/\.$/, '') || null;
+          number ??= normalizeSpace(textContent(node)).replace(/^(?:Appendix|Annex)\s+/, '').replace(/\.$/, '') || null;
           return;
         }
         if (this.rules.headingStrip(node) || this.rules.prune(node)) return;
