@@ -80,7 +80,10 @@ export function scoreAgainstWebref(doc: EvidenceDocument, source: string, ground
     found++;
     if (titlesExact && !TITLE_EXCEPTIONS.has(`${groundTruthFile}#${h.id}`)) {
       titleChecked++;
-      if (norm(section.heading) !== norm(h.title)) titleMismatches.push({ id: h.id, expected: h.title, actual: section.heading });
+      // webref keeps the number in titles of sections numbered 10 and above ("10. Message Context");
+      // we keep it in Section.number, so compare against both forms.
+      const withNumber = section.number !== null ? `${section.number}. ${section.heading}` : section.heading;
+      if (norm(section.heading) !== norm(h.title) && norm(withNumber) !== norm(h.title)) titleMismatches.push({ id: h.id, expected: h.title, actual: section.heading });
     }
   }
   const invented: string[] = [];
