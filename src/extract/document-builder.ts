@@ -158,7 +158,7 @@ export class DocumentBuilder {
       if (hit) informative = `section:${hit}`;
       else if (this.policy.informativeHeadings.has(draft.heading.toLowerCase())) informative = `heading:${draft.heading.toLowerCase()}`;
     }
-    section.normativity = informative === null ? 'normative' : 'informative';
+    section.normativity = informative === null ? this.policy.authority : 'informative';
     if (draft.page !== undefined) section.page = draft.page;
     if (draft.span !== undefined) section.span = draft.span;
     if (draft.confidence !== undefined) section.confidence = draft.confidence;

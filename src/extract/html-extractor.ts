@@ -475,7 +475,8 @@ class HtmlWalker {
       }
     }
     const isPre = pre || name === 'pre' || name === 'xmp' || name === 'listing' || name === 'plaintext';
-    const block = BLOCK_TAGS.has(name);
+    // Cells stay on their row's line, separated by " | "; rows and other blocks start new lines.
+    const block = BLOCK_TAGS.has(name) && name !== 'td' && name !== 'th';
     if (block && !pre) sink.lineBreak(1);
     let childDepth = depth;
     if (name === 'li') {
@@ -501,7 +502,8 @@ class HtmlWalker {
   /** Text of a cell or item without block structure (tables, list items). */
   private plainText(node: AnyNode): string {
     const sink = new TextSink();
-    this.flow(node, sink, [], [], false);
+    if (isTag(node)) for (const c of node.children) this.flow(c, sink, [], [], false);
+    else this.flow(node, sink, [], [], false);
     return sink.toString();
   }
 
