@@ -117,6 +117,8 @@ export interface Citation {
   blockIds: string[];
   pages?: number[];
   span?: Record<string, unknown>;
+  /** For a chunk cut from one long block: the code-point range of the chunk text within that block's text. */
+  textRange?: { start: number; end: number };
 }
 
 export interface Chunk {

@@ -1,0 +1,229 @@
+import type { Block, Chunk, Citation, EvidenceDocument, Section } from '../document/types.js';
+import { EpistemeError } from '../failure.js';
+import { codePointLength, codePointPrefix, cutsWord, isWhitespace, isWordChar, charAt, charBefore, sentenceStarts, splitsSurrogate } from './text-boundaries.js';
+
+/**
+ * Chunking: blocks become bounded, attributable chunks.
+ * - Consecutive blocks of one section with the same normativity are packed together (joined by a
+ *   blank line) while the result stays within maxChars.
+ * - A block longer than maxChars is cut into pieces: preferably at a sentence start in the second
+ *   half of the window, else at whitespace, else anywhere that is not inside a word (a hard cut only
+ *   for a single word longer than maxChars). Each later piece starts with up to overlapChars of the
+ *   previous piece, beginning at a sentence or word start.
+ * - Lengths are counted in code points. Chunk text is always a substring of block text (or blocks
+ *   joined by "\n\n"), so a snippet of it can be traced back verbatim.
+ * Chunk ids: `<documentId>#<first block id>` and `~<n>` for the n-th later piece of a cut block.
+ * Bump CHUNK_RULE_VERSION whenever chunk bytes for the same input and options change.
+ */
+export interface ChunkOptions {
+  /** Maximum chunk length in code points (integer). */
+  maxChars: number;
+  /** Characters of the previous piece repeated at the start of the next piece of a cut block (integer). */
+  overlapChars: number;
+}
+
+export const DEFAULT_CHUNK_OPTIONS: ChunkOptions = Object.freeze({ maxChars: 1200, overlapChars: 150 });
+export const CHUNK_RULE_VERSION = 1;
+
+export const MIN_MAX_CHARS = 40;
+const BLOCK_SEPARATOR = '\n\n';
+
+export function validateChunkOptions(options: ChunkOptions): void {
+  const { maxChars, overlapChars } = options;
+  if (!Number.isSafeInteger(maxChars) || maxChars < MIN_MAX_CHARS) {
+    throw new EpistemeError('usage-error', `Chunk maxChars must be an integer of at least ${MIN_MAX_CHARS}; got ${String(maxChars)}.`);
+  }
+  if (!Number.isSafeInteger(overlapChars) || overlapChars < 0 || overlapChars * 2 > maxChars) {
+    throw new EpistemeError('usage-error', `Chunk overlapChars must be an integer from 0 to half of maxChars (${Math.floor(maxChars / 2)}); got ${String(overlapChars)}.`);
+  }
+}
+
+interface PendingGroup {
+  sectionId: string | null;
+  normativity: Block['normativity'];
+  blocks: { block: Block; text: string }[];
+  length: number;
+}
+
+export function chunkDocument(doc: EvidenceDocument, options: ChunkOptions): Chunk[] {
+  validateChunkOptions(options);
+  const headingPaths = headingPathResolver(doc.sections);
+  const chunks: Chunk[] = [];
+  let group: PendingGroup | undefined;
+
+  const flush = (): void => {
+    if (group === undefined) return;
+    const text = group.blocks.map((entry) => entry.text).join(BLOCK_SEPARATOR);
+    chunks.push(makeChunk(doc, group.blocks.map((entry) => entry.block), text, headingPaths, 0, undefined));
+    group = undefined;
+  };
+
+  for (const block of doc.blocks) {
+    const text = block.text.trim();
+    if (text === '') continue;
+    const length = codePointLength(text);
+    if (length > options.maxChars) {
+      flush();
+      const pieces = splitLongText(text, options);
+      pieces.forEach((piece, index) => {
+        chunks.push(makeChunk(doc, [block], piece.text, headingPaths, index, { start: piece.start, end: piece.end }));
+      });
+      continue;
+    }
+    const fits =
+      group !== undefined &&
+      group.sectionId === block.sectionId &&
+      group.normativity === block.normativity &&
+      group.length + BLOCK_SEPARATOR.length + length <= options.maxChars;
+    if (fits && group !== undefined) {
+      group.blocks.push({ block, text });
+      group.length += BLOCK_SEPARATOR.length + length;
+    } else {
+      flush();
+      group = { sectionId: block.sectionId, normativity: block.normativity, blocks: [{ block, text }], length };
+    }
+  }
+  flush();
+  return chunks;
+}
+
+function makeChunk(
+  doc: EvidenceDocument,
+  blocks: Block[],
+  text: string,
+  headingPaths: (sectionId: string | null) => string[],
+  pieceIndex: number,
+  textRange: { start: number; end: number } | undefined,
+): Chunk {
+  const first = blocks[0]!;
+  const last = blocks[blocks.length - 1]!;
+  const pages = [...new Set(blocks.map((block) => block.page).filter((page): page is number => typeof page === 'number'))].sort((a, b) => a - b);
+  const citation: Citation = {
+    sourceUrl: doc.sourceUrl,
+    fragment: first.fragment ?? doc.fragment,
+    snapshotId: doc.provenance.snapshotId,
+    documentId: doc.documentId,
+    sectionId: first.sectionId,
+    headingPath: headingPaths(first.sectionId),
+    blockIds: blocks.map((block) => block.id),
+  };
+  if (pages.length > 0) citation.pages = pages;
+  if (blocks.length === 1 && first.span !== undefined) citation.span = first.span;
+  else if (blocks.length > 1 && first.span !== undefined && last.span !== undefined) citation.span = { first: first.span, last: last.span };
+  if (textRange !== undefined) citation.textRange = textRange;
+  return {
+    chunkId: `${doc.documentId}#${first.id}${pieceIndex > 0 ? `~${pieceIndex}` : ''}`,
+    documentId: doc.documentId,
+    text,
+    contentTrust: 'untrusted-source',
+    citation,
+    normativity: first.normativity,
+    family: doc.family,
+    authority: doc.authority,
+    documentType: doc.documentType,
+  };
+}
+
+function headingPathResolver(sections: Section[]): (sectionId: string | null) => string[] {
+  const byId = new Map(sections.map((section) => [section.id, section]));
+  const memo = new Map<string, string[]>();
+  const resolve = (sectionId: string | null): string[] => {
+    if (sectionId === null) return [];
+    const known = memo.get(sectionId);
+    if (known !== undefined) return known;
+    const path: string[] = [];
+    const seen = new Set<string>();
+    for (let current = byId.get(sectionId); current !== undefined && !seen.has(current.id); current = current.parentId === null ? undefined : byId.get(current.parentId)) {
+      seen.add(current.id);
+      path.unshift(current.heading);
+    }
+    memo.set(sectionId, path);
+    return path;
+  };
+  return resolve;
+}
+
+export interface TextPiece {
+  text: string;
+  /** Code-point range of `text` within the cut text. */
+  start: number;
+  end: number;
+}
+
+/** Cuts one long text into overlapping pieces of at most maxChars code points. */
+export function splitLongText(text: string, options: ChunkOptions): TextPiece[] {
+  const prefix = codePointPrefix(text);
+  const sentences = sentenceStarts(text);
+  const pieces: TextPiece[] = [];
+  let start = 0;
+  let primaryStart = 0;
+  for (;;) {
+    const limit = prefix[start]! + options.maxChars;
+    if (prefix[text.length]! <= limit) {
+      pieces.push(piece(text, prefix, start, text.length));
+      return pieces;
+    }
+    const hi = lastIndexWithin(text, prefix, start, limit);
+    const cut = chooseCut(text, primaryStart, hi, sentences);
+    pieces.push(piece(text, prefix, start, cut));
+    let next = cut;
+    while (next < text.length && isWhitespace(charAt(text, next))) next++;
+    if (next >= text.length) return pieces;
+    start = overlapStart(text, prefix, next, options.overlapChars, sentences, primaryStart);
+    primaryStart = next;
+  }
+}
+
+function piece(text: string, prefix: Uint32Array, start: number, end: number): TextPiece {
+  let from = start;
+  let to = end;
+  while (from < to && isWhitespace(charAt(text, from))) from++;
+  while (to > from && isWhitespace(charBefore(text, to))) to--;
+  return { text: text.slice(from, to), start: prefix[from]!, end: prefix[to]! };
+}
+
+/** Largest UTF-16 index i >= start with prefix[i] <= limit, not inside a surrogate pair. */
+function lastIndexWithin(text: string, prefix: Uint32Array, start: number, limit: number): number {
+  let lo = start;
+  let hi = text.length;
+  while (lo < hi) {
+    const mid = (lo + hi + 1) >> 1;
+    if (prefix[mid]! <= limit) lo = mid;
+    else hi = mid - 1;
+  }
+  if (splitsSurrogate(text, lo)) lo--;
+  return lo;
+}
+
+/** Where to end a piece: a cut in (primaryStart, hi], never inside a word unless unavoidable. */
+function chooseCut(text: string, primaryStart: number, hi: number, sentences: number[]): number {
+  const half = primaryStart + Math.ceil((hi - primaryStart) / 2);
+  for (let i = sentences.length - 1; i >= 0; i--) {
+    const s = sentences[i]!;
+    if (s > hi) continue;
+    if (s < half) break;
+    return s;
+  }
+  for (let p = hi; p > primaryStart; p--) {
+    if (isWhitespace(charAt(text, p)) && !splitsSurrogate(text, p)) return p;
+  }
+  for (let p = hi; p > primaryStart; p--) {
+    if (!cutsWord(text, p) && !splitsSurrogate(text, p)) return p;
+  }
+  return Math.max(hi, primaryStart + 1);
+}
+
+/** Start of the next piece: up to `overlap` code points before `next`, at a sentence or word start. */
+function overlapStart(text: string, prefix: Uint32Array, next: number, overlap: number, sentences: number[], previousPrimary: number): number {
+  if (overlap <= 0) return next;
+  const earliest = prefix[next]! - overlap;
+  for (const s of sentences) {
+    if (s >= next) break;
+    if (s > previousPrimary && prefix[s]! >= earliest) return s;
+  }
+  for (let p = previousPrimary + 1; p < next; p++) {
+    if (prefix[p]! < earliest) continue;
+    if (isWordChar(charAt(text, p)) && !isWordChar(charBefore(text, p)) && !splitsSurrogate(text, p)) return p;
+  }
+  return next;
+}

@@ -1,0 +1,155 @@
+import { stemmer } from 'stemmer';
+
+/**
+ * The one tokenizer used to index chunks, parse queries and place snippet highlights. Its output
+ * must be identical on Node 20/24, Deno and Bun, so it uses only regex Unicode properties and
+ * String.prototype.normalize/toLowerCase (no Intl.Segmenter, no locale-dependent calls):
+ * - words are runs of letters, digits and marks, found in the original text (so offsets are exact);
+ * - each run is NFKC-normalised and lowercased (and re-split when NFKC introduced separators);
+ * - Latin, Greek and Cyrillic words lose their accents, ß -> ss, final sigma -> sigma;
+ * - Han, Kana and South-East Asian scripts (no spaces between words) become overlapping bigrams;
+ * - words of ASCII letters only are Porter-stemmed (digits and mixed tokens are kept as they are).
+ * Bump TOKENIZER_VERSION whenever any of this changes: index bytes depend on it.
+ */
+export const TOKENIZER_VERSION = 1;
+
+/** Longest token kept, in UTF-16 code units; longer runs (hashes, base64) are truncated. */
+export const MAX_TOKEN_LENGTH = 64;
+
+export interface TokenSpan {
+  term: string;
+  /** UTF-16 offsets into the tokenized text. */
+  start: number;
+  end: number;
+}
+
+const WORD = /[\p{L}\p{N}\p{M}]+/gu;
+const ASCII_ONLY = /^[\x00-\x7f]*$/;
+const ASCII_LETTERS = /^[a-z]+$/;
+const BIGRAM_SCRIPT_CHAR = /[\p{sc=Han}\p{sc=Hiragana}\p{sc=Katakana}\p{sc=Thai}\p{sc=Lao}\p{sc=Khmer}\p{sc=Myanmar}]/u;
+const SCRIPT_RUNS = /[\p{sc=Han}\p{sc=Hiragana}\p{sc=Katakana}\p{sc=Thai}\p{sc=Lao}\p{sc=Khmer}\p{sc=Myanmar}\p{M}\u30FC]+|[^\p{sc=Han}\p{sc=Hiragana}\p{sc=Katakana}\p{sc=Thai}\p{sc=Lao}\p{sc=Khmer}\p{sc=Myanmar}]+/gu;
+const FOLDABLE = /^[\p{sc=Latin}\p{sc=Greek}\p{sc=Cyrillic}\p{N}\p{M}]+$/u;
+const MARKS = /\p{M}/gu;
+
+/** Cache: raw word -> its terms (most words repeat; NFKC and stemming are the expensive part). */
+const wordCache = new Map<string, readonly string[]>();
+const WORD_CACHE_LIMIT = 200_000;
+
+/** Terms of a text, in order (repeats kept): what the index counts. */
+export function tokenize(text: string): string[] {
+  const terms: string[] = [];
+  WORD.lastIndex = 0;
+  for (let match = WORD.exec(text); match !== null; match = WORD.exec(text)) {
+    for (const term of termsOfWord(match[0])) terms.push(term);
+  }
+  return terms;
+}
+
+/**
+ * Terms with their offsets in `text`. A word that yields several terms (bigrams, NFKC splits) gives
+ * each term the offsets of its part when they are exact, else of the whole word.
+ */
+export function tokenizeWithOffsets(text: string): TokenSpan[] {
+  const spans: TokenSpan[] = [];
+  WORD.lastIndex = 0;
+  for (let match = WORD.exec(text); match !== null; match = WORD.exec(text)) {
+    const word = match[0];
+    const start = match.index;
+    const end = start + word.length;
+    const terms = termsOfWord(word);
+    if (terms.length === 1) {
+      spans.push({ term: terms[0]!, start, end });
+      continue;
+    }
+    if (BIGRAM_SCRIPT_CHAR.test(word) && word.normalize('NFKC') === word) {
+      // Exact offsets for bigram runs: recompute per script run so each bigram maps to its chars.
+      SCRIPT_RUNS.lastIndex = 0;
+      for (let run = SCRIPT_RUNS.exec(word); run !== null; run = SCRIPT_RUNS.exec(word)) {
+        const runStart = start + run.index;
+        if (BIGRAM_SCRIPT_CHAR.test(run[0])) {
+          for (const gram of bigramSpans(run[0], runStart)) spans.push(gram);
+        } else {
+          for (const term of termsOfWord(run[0])) spans.push({ term, start: runStart, end: runStart + run[0].length });
+        }
+      }
+      continue;
+    }
+    for (const term of terms) spans.push({ term, start, end });
+  }
+  return spans;
+}
+
+/** Terms of one raw word (a WORD match). */
+export function termsOfWord(word: string): readonly string[] {
+  const cached = wordCache.get(word);
+  if (cached !== undefined) return cached;
+  const terms = computeTerms(word);
+  if (wordCache.size >= WORD_CACHE_LIMIT) wordCache.clear();
+  wordCache.set(word, terms);
+  return terms;
+}
+
+function computeTerms(word: string): string[] {
+  if (ASCII_ONLY.test(word)) return [finishTerm(word.toLowerCase())];
+  const normalized = word.normalize('NFKC').toLowerCase();
+  const terms: string[] = [];
+  const parts = normalized.match(WORD) ?? [];
+  for (const part of parts) {
+    if (!BIGRAM_SCRIPT_CHAR.test(part)) {
+      terms.push(finishTerm(foldWord(part)));
+      continue;
+    }
+    for (const run of part.match(SCRIPT_RUNS) ?? []) {
+      if (BIGRAM_SCRIPT_CHAR.test(run)) {
+        for (const gram of bigramSpans(run, 0)) terms.push(gram.term);
+      } else {
+        terms.push(finishTerm(foldWord(run)));
+      }
+    }
+  }
+  return terms;
+}
+
+/** Accent folding for Latin/Greek/Cyrillic (their marks are diacritics); other scripts keep marks. */
+function foldWord(word: string): string {
+  let folded = word;
+  if (FOLDABLE.test(word)) folded = word.normalize('NFD').replace(MARKS, '');
+  if (folded.includes('ß')) folded = folded.replaceAll('ß', 'ss');
+  if (folded.includes('ς')) folded = folded.replaceAll('ς', 'σ');
+  return folded;
+}
+
+function finishTerm(term: string): string {
+  let finished = ASCII_LETTERS.test(term) ? stemmer(term) : term;
+  if (finished.length > MAX_TOKEN_LENGTH) {
+    let cut = MAX_TOKEN_LENGTH;
+    const last = finished.charCodeAt(cut - 1);
+    if (last >= 0xd800 && last <= 0xdbff) cut--;
+    finished = finished.slice(0, cut);
+  }
+  return finished;
+}
+
+/** Overlapping bigrams of a run (by code point); a single character stays a unigram. */
+function bigramSpans(run: string, offset: number): TokenSpan[] {
+  const chars: { text: string; start: number }[] = [];
+  let position = 0;
+  for (const char of run) {
+    // Combining marks attach to the previous character rather than forming their own gram.
+    if (chars.length > 0 && /^\p{M}$/u.test(char)) {
+      chars[chars.length - 1]!.text += char;
+    } else {
+      chars.push({ text: char, start: position });
+    }
+    position += char.length;
+  }
+  const lower = (s: string): string => s.toLowerCase();
+  if (chars.length === 1) return [{ term: lower(chars[0]!.text), start: offset, end: offset + run.length }];
+  const grams: TokenSpan[] = [];
+  for (let i = 0; i + 1 < chars.length; i++) {
+    const first = chars[i]!;
+    const second = chars[i + 1]!;
+    grams.push({ term: lower(first.text + second.text), start: offset + first.start, end: offset + second.start + second.text.length });
+  }
+  return grams;
+}

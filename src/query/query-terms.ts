@@ -1,0 +1,59 @@
+import { tokenize } from '../index/tokenizer.js';
+import { compareCodeUnits } from '../store/canonical-json.js';
+
+/**
+ * Query syntax: each --term value is free text; words are alternatives (BM25 OR), and text in
+ * double quotes is a phrase that a result must contain (its words adjacent and in order). An
+ * unmatched quote is ignored. Every word, in or out of phrases, contributes to the score once.
+ */
+export interface ParsedQuery {
+  /** Distinct terms, sorted (the fixed order in which scores are summed). */
+  scoringTerms: string[];
+  /** Each phrase as its term sequence (two terms or more; a one-word phrase is a required term). */
+  phrases: string[][];
+  /** Terms every result must contain (from quoted single words). */
+  requiredTerms: string[];
+}
+
+export function parseQueryTerms(inputs: readonly string[]): ParsedQuery {
+  const scoring = new Set<string>();
+  const phrases: string[][] = [];
+  const required = new Set<string>();
+  const seenPhrases = new Set<string>();
+  for (const input of inputs) {
+    const pieces = input.split('"');
+    // Pieces at odd positions were inside quotes, unless the last quote is unmatched.
+    const closed = pieces.length % 2 === 1 ? pieces.length : pieces.length - 1;
+    pieces.forEach((piece, index) => {
+      const terms = tokenize(piece);
+      for (const term of terms) scoring.add(term);
+      const quoted = index % 2 === 1 && index < closed;
+      if (!quoted || terms.length === 0) return;
+      if (terms.length === 1) {
+        required.add(terms[0]!);
+        return;
+      }
+      const key = terms.join('\u0000');
+      if (!seenPhrases.has(key)) {
+        seenPhrases.add(key);
+        phrases.push(terms);
+      }
+    });
+  }
+  return {
+    scoringTerms: [...scoring].sort(compareCodeUnits),
+    phrases,
+    requiredTerms: [...required].sort(compareCodeUnits),
+  };
+}
+
+/** True when `terms` contains `phrase` as a contiguous run. */
+export function containsPhrase(terms: readonly string[], phrase: readonly string[]): boolean {
+  const first = phrase[0];
+  outer: for (let i = 0; i + phrase.length <= terms.length; i++) {
+    if (terms[i] !== first) continue;
+    for (let k = 1; k < phrase.length; k++) if (terms[i + k] !== phrase[k]) continue outer;
+    return true;
+  }
+  return false;
+}

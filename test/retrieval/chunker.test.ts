@@ -1,0 +1,91 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { chunkDocument, DEFAULT_CHUNK_OPTIONS, splitLongText } from '../../src/chunk/chunker.js';
+import { codePointLength } from '../../src/chunk/text-boundaries.js';
+import { EpistemeError } from '../../src/failure.js';
+import { ALL_DOCS, FETCH_DOC, HTTP_DOC, PDF_DOC } from './fixtures.js';
+
+test('small blocks of one section and one normativity merge; others stay apart', () => {
+  const chunks = chunkDocument(HTTP_DOC, DEFAULT_CHUNK_OPTIONS);
+  assert.deepEqual(
+    chunks.map((c) => c.citation.blockIds),
+    // b2 is informative (not merged with b1); b3+b4 share a section; b6 is blank and dropped.
+    [['b1'], ['b2'], ['b3', 'b4'], ['b5']],
+  );
+  const merged = chunks[2]!;
+  assert.equal(merged.chunkId, 'rfc9110#b3');
+  assert.equal(merged.text, `${HTTP_DOC.blocks[2]!.text}\n\n${HTTP_DOC.blocks[3]!.text}`);
+  assert.deepEqual(merged.citation.headingPath, ['13. Conditional Requests', '13.1.1. If-Match']);
+  assert.equal(merged.citation.fragment, 'field.if-match');
+  assert.equal(merged.citation.snapshotId, 'snap-rfc9110');
+  assert.equal(merged.citation.sourceUrl, 'https://httpwg.org/specs/rfc9110.html');
+  assert.equal(merged.contentTrust, 'untrusted-source');
+  assert.equal(merged.family, 'rfc');
+});
+
+test('a long block is cut within bounds, at sentence or word boundaries, with overlap', () => {
+  const options = { maxChars: 300, overlapChars: 60 };
+  const chunks = chunkDocument(FETCH_DOC, options).filter((c) => c.citation.blockIds[0] === 'algo');
+  assert.ok(chunks.length > 5);
+  const source = FETCH_DOC.blocks[0]!.text;
+  chunks.forEach((chunk, i) => {
+    assert.equal(chunk.chunkId, i === 0 ? 'fetch#algo' : `fetch#algo~${i}`);
+    assert.ok(codePointLength(chunk.text) <= options.maxChars, `chunk ${i} too long`);
+    const range = chunk.citation.textRange!;
+    assert.equal(source.slice(range.start, range.end), chunk.text, 'textRange points at the chunk text');
+    // Never inside a word: the characters around the cut are not both word characters.
+    assert.ok(!/[\p{L}\p{N}]/u.test(source[range.start - 1] ?? ' ') || !/[\p{L}\p{N}]/u.test(source[range.start]!));
+    assert.ok(!/[\p{L}\p{N}]/u.test(source[range.end] ?? ' ') || !/[\p{L}\p{N}]/u.test(source[range.end - 1]!));
+    if (i > 0) {
+      const previous = chunks[i - 1]!.citation.textRange!;
+      assert.ok(range.start < previous.end, 'pieces overlap');
+      assert.ok(previous.end - range.start <= options.overlapChars, 'overlap is bounded');
+      assert.ok(range.end > previous.end, 'pieces make progress');
+    }
+  });
+  assert.equal(chunks[chunks.length - 1]!.citation.textRange!.end, source.length, 'the whole block is covered');
+  // Preference for sentence ends: every piece but the last ends with a full stop here.
+  for (const chunk of chunks.slice(0, -1)) assert.match(chunk.text, /\.$/);
+});
+
+test('a word longer than maxChars is the only thing cut hard; nothing is lost', () => {
+  const text = 'short words then ' + 'x'.repeat(130) + ' and more words after it';
+  const pieces = splitLongText(text, { maxChars: 50, overlapChars: 10 });
+  for (const piece of pieces) assert.ok(codePointLength(piece.text) <= 50);
+  assert.equal(pieces[0]!.text, 'short words then');
+  assert.equal(pieces[pieces.length - 1]!.end, text.length);
+});
+
+test('lengths are code points: astral characters count once and are never split', () => {
+  const text = Array.from({ length: 60 }, () => '𝔸𝔹 ').join('');
+  const pieces = splitLongText(text.trim(), { maxChars: 40, overlapChars: 0 });
+  for (const piece of pieces) {
+    assert.ok(codePointLength(piece.text) <= 40);
+    assert.ok(piece.text.startsWith('𝔸'));
+    assert.ok(piece.text.endsWith('𝔹'));
+  }
+});
+
+test('pages and spans are kept in citations', () => {
+  const chunks = chunkDocument(PDF_DOC, DEFAULT_CHUNK_OPTIONS);
+  assert.deepEqual(chunks.map((c) => c.citation.pages), [[1, 2]]);
+  assert.deepEqual(chunks[0]!.citation.span, { first: { page: 1, start: 0, end: 60 }, last: { page: 2, start: 0, end: 40 } });
+  const single = chunkDocument(PDF_DOC, { maxChars: 80, overlapChars: 0 });
+  assert.deepEqual(single.map((c) => c.citation.pages), [[1], [2]]);
+  assert.deepEqual(single[1]!.citation.span, { page: 2, start: 0, end: 40 });
+});
+
+test('chunking is deterministic and ids are unique across the fixture corpus', () => {
+  for (const options of [DEFAULT_CHUNK_OPTIONS, { maxChars: 100, overlapChars: 50 }, { maxChars: 40, overlapChars: 0 }]) {
+    const first = ALL_DOCS.flatMap((doc) => chunkDocument(doc, options));
+    const second = ALL_DOCS.flatMap((doc) => chunkDocument(doc, options));
+    assert.deepEqual(first, second);
+    assert.equal(new Set(first.map((c) => c.chunkId)).size, first.length);
+  }
+});
+
+test('invalid options are usage errors', () => {
+  assert.throws(() => chunkDocument(HTTP_DOC, { maxChars: 10, overlapChars: 0 }), (e) => e instanceof EpistemeError && e.code === 'usage-error');
+  assert.throws(() => chunkDocument(HTTP_DOC, { maxChars: 100, overlapChars: 51 }), (e) => e instanceof EpistemeError && e.code === 'usage-error');
+  assert.throws(() => chunkDocument(HTTP_DOC, { maxChars: 100.5, overlapChars: 0 }), (e) => e instanceof EpistemeError && e.code === 'usage-error');
+});

@@ -1,0 +1,111 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { chunkDocument, DEFAULT_CHUNK_OPTIONS } from '../../src/chunk/chunker.js';
+import { EpistemeError } from '../../src/failure.js';
+import { buildSearchIndex, DEFAULT_INDEX_OPTIONS, loadSearchIndex, type LoadedSearchIndex } from '../../src/index/search-index.js';
+import { runQuery, type QueryRequest } from '../../src/query/query.js';
+import { ALL_DOCS } from './fixtures.js';
+
+function fixtureIndex(options = DEFAULT_CHUNK_OPTIONS): LoadedSearchIndex {
+  const docs = ALL_DOCS.map((doc) => ({ documentId: doc.documentId, chunks: chunkDocument(doc, options) }));
+  return loadSearchIndex(buildSearchIndex(docs, { chunkIndexFingerprint: 'fp', missingSources: [] }, DEFAULT_INDEX_OPTIONS), 'fixture');
+}
+
+const INDEX = fixtureIndex();
+
+function ask(terms: string[], extra: Partial<QueryRequest> = {}): ReturnType<typeof runQuery> {
+  return runQuery(INDEX, { terms, limit: 10, offset: 0, maxSnippetChars: 400, maxTotalChars: 4000, ...extra });
+}
+
+test('stemmed terms match across inflections; the most specific chunk ranks first', () => {
+  const response = ask(['conditional requests']);
+  // b1 and b2 contain both words (b2 is shorter, so BM25 puts it first); b3+b4 contain them once in
+  // a longer chunk; the fetch chunks contain only "request".
+  assert.deepEqual(response.hits.slice(0, 3).map((h) => h.chunkId), ['rfc9110#b2', 'rfc9110#b1', 'rfc9110#b3']);
+  assert.ok(response.total >= 3);
+  const top = response.hits[1]!;
+  assert.equal(top.rank, 2);
+  assert.match(top.score, /^\d+\.\d{4}$/);
+  assert.deepEqual(top.citation.headingPath, ['13. Conditional Requests']);
+  assert.equal(top.citation.snapshotId, 'snap-rfc9110');
+  assert.equal(top.contentTrust, 'untrusted-source');
+  // Highlights point at the query words inside the snippet.
+  for (const [start, end] of top.snippet.highlights) {
+    assert.match([...top.snippet.text].slice(start, end).join(''), /^(conditional|request)s?$/i);
+  }
+});
+
+test('filters: family, authority, document type and normativity', () => {
+  assert.deepEqual(new Set(ask(['request'], { family: ['whatwg'] }).hits.map((h) => h.family)), new Set(['whatwg']));
+  assert.ok(ask(['request'], { family: ['whatwg'] }).hits.every((h) => h.chunkId.startsWith('fetch#')));
+  assert.equal(ask(['background checks'], { authority: ['normative'] }).total, 0);
+  assert.equal(ask(['background checks'], { authority: ['informative'], documentType: ['pdf'] }).total, 1);
+  const informative = ask(['conditional'], { normativity: ['informative'] });
+  assert.deepEqual(informative.hits.map((h) => h.chunkId), ['rfc9110#b2']);
+  assert.equal(ask(['conditional'], { normativity: ['example'] }).total, 0);
+});
+
+test('quoted phrases must occur as a phrase', () => {
+  assert.deepEqual(ask(['"strong comparison function"']).hits.map((h) => h.chunkId), ['rfc9110#b3']);
+  assert.equal(ask(['"comparison strong"']).total, 0);
+  // Outside quotes the same words are alternatives.
+  assert.ok(ask(['comparison strong']).total >= 1);
+  // A quoted single word is required ("caching" stems like "cache"); other words only add to the score.
+  const required = ask(['"cache" conditional']);
+  assert.deepEqual(required.hits.map((h) => h.chunkId), ['rfc9110#b2', 'rfc9110#b5']);
+});
+
+test('Unicode: accents, ß, final sigma and CJK bigrams', () => {
+  assert.deepEqual(ask(['cafe resume naive']).hits.map((h) => h.chunkId), ['fetch#ex1']);
+  assert.deepEqual(ask(['STRASSE']).hits.map((h) => h.chunkId), ['fetch#ex1']);
+  assert.deepEqual(ask(['οδος']).hits.map((h) => h.chunkId), ['fetch#ex1']);
+  const cjk = ask(['東京']);
+  assert.deepEqual(cjk.hits.map((h) => h.chunkId), ['fetch#ex1']);
+  const hit = cjk.hits[0]!;
+  const [start, end] = hit.snippet.highlights[0]!;
+  assert.equal([...hit.snippet.text].slice(start, end).join(''), '東京');
+});
+
+test('limit, offset and ranks page through one stable ranking', () => {
+  const all = ask(['the'], { limit: 100 });
+  assert.ok(all.total >= 5);
+  const pages = [0, 2, 4].map((offset) => ask(['the'], { limit: 2, offset }));
+  assert.deepEqual(pages.flatMap((p) => p.hits.map((h) => h.chunkId)), all.hits.slice(0, 6).map((h) => h.chunkId));
+  assert.deepEqual(pages[1]!.hits.map((h) => h.rank), [3, 4]);
+  assert.equal(ask(['the'], { limit: 0 }).hits.length, 0);
+  assert.equal(ask(['the'], { limit: 0 }).total, all.total);
+  // Ties break on chunk id.
+  for (let i = 1; i < all.hits.length; i++) {
+    const a = all.hits[i - 1]!;
+    const b = all.hits[i]!;
+    assert.ok(Number(a.score) > Number(b.score) || (a.score === b.score && a.chunkId < b.chunkId) || Number(a.score) >= Number(b.score));
+  }
+});
+
+test('max-chars bounds each snippet and the whole page, cutting at token boundaries', () => {
+  const response = ask(['redirect'], { maxSnippetChars: 60, maxTotalChars: 100 });
+  let sum = 0;
+  for (const hit of response.hits) {
+    const length = [...hit.snippet.text].length;
+    assert.ok(length <= 60);
+    sum += length;
+    const row = INDEX.chunks.find((r) => r[0] === hit.chunkId)!;
+    const at = row[9].indexOf(hit.snippet.text);
+    assert.ok(at >= 0, 'snippet is a substring of the chunk');
+    assert.ok(!/[\p{L}\p{N}]/u.test(row[9][at - 1] ?? ' ') || !/[\p{L}\p{N}]/u.test(hit.snippet.text[0]!), 'starts at a token boundary');
+    const after = row[9][at + hit.snippet.text.length];
+    assert.ok(!/[\p{L}\p{N}]/u.test(after ?? ' ') || !/[\p{L}\p{N}]/u.test(hit.snippet.text.at(-1)!), 'ends at a token boundary');
+  }
+  assert.ok(sum <= 100);
+  assert.equal(response.truncated, true);
+  assert.equal(ask(['redirect'], { maxSnippetChars: 60, maxTotalChars: 10_000 }).truncated, false);
+});
+
+test('queries without searchable words, unknown words and bad bounds', () => {
+  assert.equal(ask(['!!!']).total, 0);
+  assert.equal(ask(['zzzunknownword']).total, 0);
+  assert.equal(ask(['"zzzunknownword conditional"']).total, 0);
+  for (const bad of [{ limit: -1 }, { offset: 1.5 }, { maxSnippetChars: 0 }, { maxTotalChars: 0 }]) {
+    assert.throws(() => ask(['x'], bad), (e) => e instanceof EpistemeError && e.code === 'usage-error');
+  }
+});

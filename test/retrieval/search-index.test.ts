@@ -1,0 +1,99 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { chunkDocument, DEFAULT_CHUNK_OPTIONS } from '../../src/chunk/chunker.js';
+import type { Chunk } from '../../src/document/types.js';
+import { EpistemeError } from '../../src/failure.js';
+import {
+  buildDocumentPart,
+  buildSearchIndex,
+  DEFAULT_INDEX_OPTIONS,
+  indexProvenance,
+  loadSearchIndex,
+  mergeSearchIndex,
+  SEARCH_INDEX_FORMAT_VERSION,
+} from '../../src/index/search-index.js';
+import { parseArtifact } from '../../src/store/artifact.js';
+import { canonicalJsonFile } from '../../src/store/canonical-json.js';
+import { ALL_DOCS, shuffled } from './fixtures.js';
+
+const PROVENANCE = { chunkIndexFingerprint: 'sha256:' + 'a'.repeat(64), missingSources: [] };
+
+function corpus(options = DEFAULT_CHUNK_OPTIONS): { documentId: string; chunks: Chunk[] }[] {
+  return ALL_DOCS.map((doc) => ({ documentId: doc.documentId, chunks: chunkDocument(doc, options) }));
+}
+
+function isArtifactInvalid(error: unknown): boolean {
+  return error instanceof EpistemeError && error.code === 'artifact-invalid' && (error.details as { file?: string }).file === 'idx.json';
+}
+
+test('the index is a canonical, fingerprinted search-index artifact', () => {
+  const bytes = buildSearchIndex(corpus(), PROVENANCE, DEFAULT_INDEX_OPTIONS);
+  assert.equal(canonicalJsonFile(JSON.parse(bytes)), bytes, 'file is canonical JSON');
+  const artifact = parseArtifact<{ bm25: unknown }>(bytes, 'search-index', SEARCH_INDEX_FORMAT_VERSION, 'idx.json');
+  assert.deepEqual(artifact.payload.bm25, { bMilli: 750, k1Milli: 1200 });
+  const loaded = loadSearchIndex(bytes, 'idx.json');
+  assert.deepEqual(indexProvenance(loaded), PROVENANCE);
+  assert.equal(loaded.chunks.length, corpus().flatMap((d) => d.chunks).length);
+  // Loading from bytes gives the same index as loading from text.
+  assert.deepEqual(loadSearchIndex(new TextEncoder().encode(bytes), 'idx.json').terms, loaded.terms);
+});
+
+test('bytes do not depend on the order of documents or chunks', () => {
+  const reference = buildSearchIndex(corpus(), PROVENANCE, DEFAULT_INDEX_OPTIONS);
+  for (let seed = 1; seed <= 5; seed++) {
+    const docs = shuffled(corpus(), seed).map((doc) => ({ documentId: doc.documentId, chunks: shuffled(doc.chunks, seed * 7) }));
+    assert.equal(buildSearchIndex(docs, PROVENANCE, DEFAULT_INDEX_OPTIONS), reference);
+  }
+});
+
+test('merging cached document parts equals a one-shot build, and a changed document only needs its own part', () => {
+  const docs = corpus({ maxChars: 200, overlapChars: 40 });
+  const parts = docs.map((doc) => buildDocumentPart(doc.documentId, doc.chunks));
+  const oneShot = buildSearchIndex(docs, PROVENANCE, DEFAULT_INDEX_OPTIONS);
+  assert.equal(mergeSearchIndex(shuffled(parts, 3), PROVENANCE, DEFAULT_INDEX_OPTIONS), oneShot);
+  // Edit one document: replace its part, keep the others.
+  const edited = docs.map((doc) => (doc.documentId !== 'rfc9110' ? doc : { ...doc, chunks: doc.chunks.map((c, i) => (i === 0 ? { ...c, text: c.text + ' Freshly added words.' } : c)) }));
+  const incremental = mergeSearchIndex(
+    parts.map((part, i) => (docs[i]!.documentId === 'rfc9110' ? buildDocumentPart('rfc9110', edited[i]!.chunks) : part)),
+    PROVENANCE,
+    DEFAULT_INDEX_OPTIONS,
+  );
+  assert.equal(incremental, buildSearchIndex(edited, PROVENANCE, DEFAULT_INDEX_OPTIONS));
+  assert.notEqual(incremental, oneShot);
+});
+
+test('options and provenance are recorded as integers and sorted lists', () => {
+  const bytes = buildSearchIndex(corpus(), { chunkIndexFingerprint: 'x', missingSources: ['b', 'a', 'b'] }, { k1: 0.9, b: 0.4 });
+  const loaded = loadSearchIndex(bytes, 'idx.json');
+  assert.equal(loaded.k1Milli, 900);
+  assert.equal(loaded.bMilli, 400);
+  assert.deepEqual(loaded.provenance.missingSources, ['a', 'b']);
+  assert.throws(() => buildSearchIndex(corpus(), PROVENANCE, { k1: -1, b: 0.5 }), (e) => e instanceof EpistemeError && e.code === 'usage-error');
+  assert.throws(() => buildSearchIndex(corpus(), PROVENANCE, { k1: 1, b: 2 }), (e) => e instanceof EpistemeError && e.code === 'usage-error');
+});
+
+test('an empty corpus still gives a loadable index', () => {
+  const loaded = loadSearchIndex(buildSearchIndex([], PROVENANCE, DEFAULT_INDEX_OPTIONS), 'idx.json');
+  assert.equal(loaded.chunks.length, 0);
+  assert.equal(loaded.terms.length, 0);
+});
+
+test('truncated, edited, foreign and other-version files are artifact-invalid', () => {
+  const bytes = buildSearchIndex(corpus(), PROVENANCE, DEFAULT_INDEX_OPTIONS);
+  assert.throws(() => loadSearchIndex(bytes.slice(0, bytes.length - 50), 'idx.json'), isArtifactInvalid);
+  assert.throws(() => loadSearchIndex(bytes.replace('conditional', 'conditionaL'), 'idx.json'), isArtifactInvalid);
+  assert.throws(() => loadSearchIndex('', 'idx.json'), isArtifactInvalid);
+  assert.throws(() => loadSearchIndex('{"artifact":"chunk-index","fingerprint":"x"}', 'idx.json'), (e) => isArtifactInvalid(e) && /chunk-index artifact/.test((e as Error).message));
+  const future = bytes.replace(`"formatVersion":${SEARCH_INDEX_FORMAT_VERSION},`, `"formatVersion":${SEARCH_INDEX_FORMAT_VERSION + 1},`);
+  assert.throws(() => loadSearchIndex(future, 'idx.json'), (e) => isArtifactInvalid(e) && /format version 2; this Episteme reads version 1/.test((e as Error).message));
+  // Pretty-printing is a modification too (the file must stay canonical).
+  assert.throws(() => loadSearchIndex(JSON.stringify(JSON.parse(bytes), null, 2), 'idx.json'), isArtifactInvalid);
+});
+
+test('a chunk set with duplicate ids or foreign chunks is refused', () => {
+  const chunks = corpus()[0]!.chunks;
+  assert.throws(() => buildDocumentPart('rfc9110', [...chunks, chunks[0]!]), /duplicate chunk id/);
+  assert.throws(() => buildDocumentPart('other', chunks), /belongs to/);
+  const parts = [buildDocumentPart('rfc9110', chunks), buildDocumentPart('rfc9110', chunks)];
+  assert.throws(() => mergeSearchIndex(parts, PROVENANCE, DEFAULT_INDEX_OPTIONS), /given twice/);
+});
