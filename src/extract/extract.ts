@@ -1,5 +1,4 @@
 import type { EvidenceDocument, ExtractorId, SnapshotMeta, SourceSpec } from '../document/types.js';
-import { EpistemeError } from '../failure.js';
 import { canonicalJson } from '../store/canonical-json.js';
 import { sha256Hex } from '../store/hash.js';
 import { PRODUCER_NAME, PRODUCER_VERSION } from '../version.js';
@@ -187,6 +186,8 @@ export async function extractDocument(input: ExtractInput): Promise<EvidenceDocu
     else builder.warn('fragment-not-found', `The URL selects #${fragment}, but no section has that id; the whole document was extracted.`);
   }
   if (title === '') title = builder.sections[0]?.heading ?? '';
+  // A document with error diagnostics is never reported as confidently structured.
+  if (builder.diagnostics.some((d) => d.severity === 'error')) confidence = Math.min(confidence, 20);
 
   const document: EvidenceDocument = {
     documentId: input.documentId,
@@ -216,7 +217,3 @@ export async function extractDocument(input: ExtractInput): Promise<EvidenceDocu
   return document;
 }
 
-/** Thrown for inputs that yield nothing usable (never for merely bad content). */
-export function sourceFailed(message: string, cause?: unknown): EpistemeError {
-  return new EpistemeError('source-failed', message, { cause });
-}
