@@ -11,6 +11,7 @@ import { runSchedule, isAction, type TargetResult, type TargetStatus } from './s
 import { BuildState } from './state.js';
 import { StagePool } from './stage-pool.js';
 import { loadStageModules } from './stage-modules.js';
+import { namedOptions } from './key.js';
 
 export interface BuildRequest {
   /** Target paths; empty means every target. */
@@ -46,8 +47,10 @@ export async function runBuild(ws: Workspace, request: BuildRequest): Promise<Bu
   // Option names and types are checked before anything runs: a bad config is exit 2, not N failed targets.
   const stages = await loadStageModules();
   stages.extractOptions(ws.options.extract);
-  stages.chunkOptions(ws.options.chunk);
-  stages.indexOptions(ws.options.index);
+  const shared = {
+    chunk: namedOptions('chunk', stages.chunkOptions(ws.options.chunk)),
+    index: namedOptions('index', stages.indexOptions(ws.options.index)),
+  };
   request.onPhase?.('graph');
   const graph = buildGraph(ws);
   const names = closure(graph, request.targets);
@@ -70,14 +73,18 @@ export async function runBuild(ws: Workspace, request: BuildRequest): Promise<Bu
     for (const file of [...state.files.keys()]) if (!liveFiles.has(file)) state.forgetFile(file);
 
     request.onPhase?.('schedule');
-    const results = await runSchedule(graph, names, { ws, state, pool }, { dryRun: request.dryRun, allowPartial: request.allowPartial, onEvent: request.onEvent });
+    const results = await runSchedule(graph, names, { ws, state, pool, stages, shared }, { dryRun: request.dryRun, allowPartial: request.allowPartial, onEvent: request.onEvent });
     let removed: string[] = [];
     if (!request.dryRun) {
       request.onPhase?.('commit');
+      state.changed = state.isDirty();
       state.compact();
       request.onPhase?.('garbage');
-      removed = collectGarbage(ws, state);
-      pruneIndexParts(ws, state);
+      // Garbage only appears when a record changed (this run or a crashed one, folded in above).
+      if (state.changed) {
+        removed = collectGarbage(ws, state);
+        pruneIndexParts(ws, state);
+      }
     }
     request.onPhase?.('done');
     state.close();
