@@ -40,6 +40,15 @@ export interface Section {
   /** Section number as printed ("4.2.1"), or null. */
   number: string | null;
   parentId: string | null;
+  /** Other ids in the source that name this section (e.g. the heading's id inside `<section id>`). */
+  alternateIds?: string[];
+  /** Whether the section's content is informative (marked, or a known informative section). */
+  normativity?: 'normative' | 'informative';
+  /** PDF page (1-based) where the section starts. */
+  page?: number;
+  span?: Record<string, unknown>;
+  /** How sure the structure is, 0-100, when it differs from the document's confidence. */
+  confidence?: number;
 }
 
 export interface Block {
@@ -52,6 +61,10 @@ export interface Block {
   /** Complete plain text of the block (captured source text: untrusted). */
   text: string;
   normativity: Normativity;
+  /** Why the block has its normativity: marker-class:<c>, marker-element:<name>, section:<id>, statement, default-authority. */
+  normativityReason?: string;
+  /** How sure the structure is, 0-100, when it differs from the document's confidence. */
+  confidence?: number;
   /** PDF page (1-based) where the block starts; absent for non-paginated sources. */
   page?: number;
   /** Where the text came from in the source (PDF: page plus offsets; text: line/offsets). */
@@ -89,6 +102,8 @@ export interface EvidenceDocument {
   diagnostics: Diagnostic[];
   /** Declared extraction limits that apply (stable codes, e.g. "scripts-not-executed"). */
   limits: string[];
+  /** How sure the extracted structure is, 0-100 (integer). */
+  confidence?: number;
   [extra: string]: unknown;
 }
 

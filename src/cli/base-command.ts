@@ -1,0 +1,84 @@
+import { Command, Option } from 'clipanion';
+import * as t from 'typanion';
+import { EpistemeError, describeCause } from '../failure.js';
+import { Output, type ProgressMode } from './output.js';
+import { DEFAULT_MAX_INPUT_BYTES } from '../config/bounded-input.js';
+import { loadWorkspace, type Workspace } from '../config/workspace.js';
+
+export interface CommandResult {
+  data: Record<string, unknown>;
+  human: string[];
+  /** Set when the command ran but reports a failure (e.g. some targets failed) along with its data. */
+  failure?: EpistemeError;
+}
+
+/**
+ * Options every command shares, and the one execute() that turns a command's result or error into
+ * output and an exit code. Subclasses implement run().
+ */
+export abstract class EpistemeCommand extends Command {
+  json = Option.Boolean('--json', false, { description: 'Print one schema-versioned JSON envelope on stdout (schema/cli-envelope.schema.json).' });
+  progress = Option.String('--progress', 'auto', {
+    description: 'Progress on stderr: auto (only when stderr is a terminal), always, never. With --json it is JSON Lines.',
+    validator: t.isEnum(['auto', 'always', 'never']),
+  });
+  debug = Option.Boolean('--debug', false, { description: 'Add cause details (stack traces) to failures.' });
+
+  /** Name used in the envelope's `command` field. */
+  abstract readonly commandName: string;
+  abstract run(output: Output): Promise<CommandResult>;
+
+  async execute(): Promise<number> {
+    const output = new Output(this.commandName, this.json, this.progress as ProgressMode, this.context.stdout, this.context.stderr);
+    try {
+      const result = await this.run(output);
+      if (result.failure) {
+        return output.failure(this.describe(result.failure), result.data, result.human);
+      }
+      output.success(result.data, result.human);
+      return 0;
+    } catch (error) {
+      if (error instanceof EpistemeError) return output.failure(this.describe(error));
+      return output.failure({
+        code: 'internal-error',
+        message: `Unexpected failure: ${error instanceof Error ? error.message : String(error)}`,
+        hint: this.debug ? 'This is a bug in Episteme; please report it with this output.' : 'Rerun with --debug for details, and report it.',
+        debug: this.debug ? describeCause(error) : undefined,
+      });
+    }
+  }
+
+  private describe(error: EpistemeError) {
+    return {
+      code: error.code,
+      message: error.message,
+      hint: error.hint,
+      details: error.details,
+      debug: this.debug && error.cause !== undefined ? describeCause(error.cause) : undefined,
+    };
+  }
+}
+
+export const isPositiveInteger = t.cascade(t.isNumber(), [t.isInteger(), t.isAtLeast(1)]);
+export const isNonNegativeInteger = t.cascade(t.isNumber(), [t.isInteger(), t.isAtLeast(0)]);
+
+/** Options of the commands that read a workspace (config file, or a map given directly). */
+export abstract class WorkspaceCommand extends EpistemeCommand {
+  config = Option.String('--config', { description: 'Workspace config file (default: ./episteme.json). Its folder is the workspace root.' });
+  map = Option.String('--map', {
+    description: 'Manual-ingest map to use instead of the config\'s (a file, or - for stdin). Without a config, the current folder is the workspace.',
+  });
+  maxInputBytes = Option.String('--max-input-bytes', {
+    description: `Byte bound for the config and map, including stdin (default ${DEFAULT_MAX_INPUT_BYTES}).`,
+    validator: isPositiveInteger,
+  });
+
+  protected workspace(extraOutputs: { snapshots?: string | undefined } = {}): Promise<Workspace> {
+    return loadWorkspace(process.cwd(), {
+      config: this.config,
+      map: this.map,
+      maxInputBytes: this.maxInputBytes,
+      outputs: extraOutputs,
+    });
+  }
+}

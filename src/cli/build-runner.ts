@@ -1,0 +1,102 @@
+import { Option } from 'clipanion';
+import { EpistemeError } from '../failure.js';
+import { runBuild, defaultJobs, type BuildSummary } from '../graph/build.js';
+import { buildGraph, aggregateNames, type RuleId } from '../graph/graph.js';
+import { describeReason } from '../graph/key.js';
+import type { TargetResult } from '../graph/scheduler.js';
+import type { Workspace } from '../config/workspace.js';
+import { WorkspaceCommand, isPositiveInteger, isNonNegativeInteger, type CommandResult } from './base-command.js';
+import type { Output } from './output.js';
+
+/** Options of every command that runs the build engine. */
+export abstract class GraphCommand extends WorkspaceCommand {
+  jobs = Option.String('--jobs', { description: `Parallel workers (default: all cores, here ${defaultJobs()}).`, validator: isPositiveInteger });
+  allowPartial = Option.Boolean('--allow-partial', false, {
+    description: 'Build the chunk and search indexes from the sources that succeeded when some failed; the index records which are missing.',
+  });
+  waitLock = Option.String('--wait-lock', {
+    description: 'Seconds to wait for another writer to release the workspace lock (default 0: fail at once with workspace-locked).',
+    validator: isNonNegativeInteger,
+  });
+
+  protected async runTargets(output: Output, ws: Workspace, targets: string[], dryRun = false): Promise<{ summary: BuildSummary; result: CommandResult }> {
+    const summary = await runBuild(ws, {
+      targets,
+      dryRun,
+      allowPartial: this.allowPartial,
+      jobs: this.jobs ?? defaultJobs(),
+      waitLockMs: (this.waitLock ?? 0) * 1000,
+      command: this.commandName,
+      onEvent: (event) =>
+        output.progress({
+          message: event.type === 'start' ? `running ${event.target}` : `${event.status} ${event.target}`,
+          event: event.type,
+          target: event.target,
+          ...(event.status ? { status: event.status } : {}),
+        }),
+    });
+    return { summary, result: summaryResult(summary, dryRun) };
+  }
+}
+
+/** Target paths of the given rules, for the stage commands that build one stage. */
+export function targetsOfRules(ws: Workspace, rules: RuleId[]): string[] {
+  const graph = buildGraph(ws);
+  return graph.order.filter((name) => rules.includes(graph.nodes.get(name)!.rule));
+}
+
+export { aggregateNames };
+
+export function summaryResult(summary: BuildSummary, dryRun: boolean): CommandResult {
+  const data: Record<string, unknown> = {
+    dryRun,
+    actions: summary.actions,
+    counts: summary.counts,
+    targets: summary.targets,
+    removed: summary.removed,
+  };
+  const human = dryRun ? dryRunLines(summary.targets) : buildLines(summary);
+  const failed = summary.targets.filter((t) => t.status === 'failed');
+  if (!summary.ok) {
+    const first = failed[0] ?? summary.targets.find((t) => t.status === 'skipped');
+    return {
+      data,
+      human,
+      failure: new EpistemeError(
+        'target-failed',
+        `${summary.counts.failed} target(s) failed, ${summary.counts.skipped} skipped${first ? `; first: ${first.target}: ${first.error?.message ?? ''}` : ''}`,
+        { hint: 'Previous outputs of failed targets are kept. Fix the cause and build again; see data.targets (with --json) for each reason.' },
+      ),
+    };
+  }
+  return { data, human };
+}
+
+function buildLines(summary: BuildSummary): string[] {
+  const c = summary.counts;
+  const lines = [
+    `${summary.targets.length} targets: ${c.built} built, ${c.unchanged} unchanged, ${c['up-to-date']} up to date` +
+      (c.failed ? `, ${c.failed} failed` : '') +
+      (c.skipped ? `, ${c.skipped} skipped` : '') +
+      ` (${summary.actions} actions)`,
+  ];
+  for (const t of summary.targets) {
+    if (t.status === 'up-to-date') continue;
+    lines.push(`  ${t.status.padEnd(10)} ${t.target}${detail(t)}`);
+  }
+  if (summary.removed.length) lines.push(`  removed ${summary.removed.length} orphaned file(s)`);
+  return lines;
+}
+
+function dryRunLines(targets: TargetResult[]): string[] {
+  const dirty = targets.filter((t) => t.status !== 'up-to-date').length;
+  const lines = [`${targets.length} targets, ${dirty} would run (dry run: nothing was written)`];
+  for (const t of targets) lines.push(`  ${t.status.padEnd(11)} ${t.target}${detail(t)}`);
+  return lines;
+}
+
+function detail(t: TargetResult): string {
+  if (t.error) return `: ${t.error.message}`;
+  if (t.reasons.length === 0) return '';
+  return `  (${t.reasons.map(describeReason).join('; ')})`;
+}

@@ -1,0 +1,37 @@
+import { Command, Option } from 'clipanion';
+import { runBuild, defaultJobs } from '../graph/build.js';
+import { describeReason } from '../graph/key.js';
+import { WorkspaceCommand, type CommandResult } from './base-command.js';
+import type { Output } from './output.js';
+
+export class ExplainCommand extends WorkspaceCommand {
+  static override paths = [['explain']];
+  static override usage = Command.Usage({
+    category: 'Build',
+    description: 'Say whether a target is up to date and, if not, exactly why.',
+    details: `
+      Compares the recorded key components of each target (rule version, producer version, named options, content hashes of its inputs, its output file) with the current ones, without building. Reasons: no previous record; input changed; upstream rebuilt with different content; upstream dirty; option changed (named, before -> after); rule or producer version changed; output missing or modified.
+    `,
+    examples: [
+      ['Why would the search index rebuild?', 'episteme explain chunks/search-index.json'],
+      ['Explain one document', 'episteme explain specs/url-spec-whatwg-org.json --json'],
+    ],
+  });
+  readonly commandName = 'explain';
+  targets = Option.Rest({ name: 'target', required: 1 });
+
+  async run(): Promise<CommandResult> {
+    const ws = await this.workspace();
+    const summary = await runBuild(ws, { targets: this.targets, dryRun: true, allowPartial: false, jobs: defaultJobs(), waitLockMs: 0, command: 'explain' });
+    const requested = new Set(this.targets);
+    const explained = summary.targets.filter((t) => requested.has(t.target) || t.status !== 'up-to-date');
+    const human: string[] = [];
+    for (const t of explained) {
+      human.push(`${t.target}: ${t.status}`);
+      for (const reason of t.reasons) human.push(`  - ${describeReason(reason)}`);
+    }
+    return { data: { targets: explained }, human };
+  }
+}
+
+export { defaultJobs };

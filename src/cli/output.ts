@@ -1,0 +1,82 @@
+import type { Writable } from 'node:stream';
+import { FAILURE_CODES, type FailureCode, type Warning } from '../failure.js';
+
+/**
+ * The one place that writes to stdout and stderr. Human mode: concise text on stdout, diagnostics and
+ * progress on stderr. JSON mode: exactly one envelope on stdout; progress, when forced, is JSON Lines on
+ * stderr.
+ */
+export const ENVELOPE_SCHEMA_VERSION = 1;
+
+export type ProgressMode = 'auto' | 'always' | 'never';
+
+export interface Envelope {
+  schemaVersion: typeof ENVELOPE_SCHEMA_VERSION;
+  command: string;
+  ok: boolean;
+  data?: Record<string, unknown>;
+  error?: { code: FailureCode; message: string; hint?: string; details?: Record<string, unknown>; debug?: string };
+  warnings: Warning[];
+}
+
+export class Output {
+  readonly warnings: Warning[] = [];
+  private readonly progressEnabled: boolean;
+
+  constructor(
+    readonly command: string,
+    readonly json: boolean,
+    progress: ProgressMode,
+    private readonly stdout: Writable,
+    private readonly stderr: Writable & { isTTY?: boolean },
+  ) {
+    this.progressEnabled = progress === 'always' || (progress === 'auto' && this.stderr.isTTY === true);
+  }
+
+  warn(warning: Warning): void {
+    this.warnings.push(warning);
+    if (!this.json) this.stderr.write(`warning [${warning.code}]${warning.target ? ` ${warning.target}` : ''}: ${warning.message}\n`);
+  }
+
+  progress(event: Record<string, unknown> & { message: string }): void {
+    if (!this.progressEnabled) return;
+    if (this.json) {
+      const { message, ...fields } = event;
+      this.stderr.write(JSON.stringify({ type: 'progress', command: this.command, message, ...fields }) + '\n');
+    } else {
+      this.stderr.write(`${event.message}\n`);
+    }
+  }
+
+  /** Success: the envelope in JSON mode, the given lines otherwise. */
+  success(data: Record<string, unknown>, humanLines: string[]): void {
+    if (this.json) this.writeEnvelope({ ok: true, data });
+    else if (humanLines.length > 0) this.stdout.write(humanLines.join('\n') + '\n');
+  }
+
+  /** Failure: returns the exit code for the failure's code. */
+  failure(
+    error: { code: FailureCode; message: string; hint?: string | undefined; details?: Record<string, unknown> | undefined; debug?: string | undefined },
+    data?: Record<string, unknown>,
+    humanLines: string[] = [],
+  ): number {
+    if (this.json) {
+      const envelopeError: NonNullable<Envelope['error']> = { code: error.code, message: error.message };
+      if (error.hint) envelopeError.hint = error.hint;
+      if (error.details) envelopeError.details = error.details;
+      if (error.debug) envelopeError.debug = error.debug;
+      this.writeEnvelope(data ? { ok: false, error: envelopeError, data } : { ok: false, error: envelopeError });
+    } else {
+      if (humanLines.length > 0) this.stdout.write(humanLines.join('\n') + '\n');
+      this.stderr.write(`error [${error.code}]: ${error.message}\n`);
+      if (error.hint) this.stderr.write(`hint: ${error.hint}\n`);
+      if (error.debug) this.stderr.write(`${error.debug}\n`);
+    }
+    return FAILURE_CODES[error.code].exit;
+  }
+
+  private writeEnvelope(result: Pick<Envelope, 'ok' | 'data' | 'error'>): void {
+    const envelope: Envelope = { schemaVersion: ENVELOPE_SCHEMA_VERSION, command: this.command, ...result, warnings: this.warnings };
+    this.stdout.write(JSON.stringify(envelope) + '\n');
+  }
+}

@@ -1,0 +1,109 @@
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { EpistemeError } from '../failure.js';
+import { validateManualIngestMap } from '../generated/validators.js';
+import { describeSchemaErrors } from './schema-errors.js';
+import { parseJsonInput, readBoundedInput } from './bounded-input.js';
+import { canonicalSourceUrl } from './source-url.js';
+import type { Authority, ExtractorId, SourceSpec } from '../document/types.js';
+
+/** A validated manual-ingest entry: a local file recorded under a canonical source URL. */
+export interface ManualIngestSource {
+  method: 'manual-ingest';
+  spec: SourceSpec;
+  /** Absolute path, used only to read the file; never written into artifacts. */
+  absolutePath: string;
+  /** Workspace-relative path ("/"-separated), used in state, messages and snapshot records. */
+  relativePath: string;
+  contentType: string;
+  charset: string | null;
+}
+
+interface RawEntry {
+  sourceUrl: string;
+  localPath: string;
+  contentType?: string;
+  charset?: string;
+  family?: string;
+  authority?: Authority;
+  extractor?: ExtractorId;
+}
+
+const CONTENT_TYPE_BY_EXTENSION: Record<string, string> = {
+  '.html': 'text/html',
+  '.htm': 'text/html',
+  '.xhtml': 'application/xhtml+xml',
+  '.pdf': 'application/pdf',
+  '.txt': 'text/plain',
+  '.xml': 'application/xml',
+};
+
+/**
+ * Loads and strictly validates a manual-ingest map: schema (unknown fields, wrong types), http(s)
+ * URLs, duplicates after URL canonicalisation, and files that exist. Every problem names its entry.
+ */
+export async function loadManualIngestMap(
+  mapPath: string,
+  context: { root: string; cwd: string; maxInputBytes: number },
+): Promise<ManualIngestSource[]> {
+  const label = mapPath === '-' ? 'manual-ingest map (stdin)' : path.relative(context.cwd, mapPath) || mapPath;
+  const bytes = await readBoundedInput(mapPath, context.maxInputBytes, 'Manual-ingest map');
+  const parsed = parseJsonInput(bytes, 'map-invalid', label);
+  if (!validateManualIngestMap(parsed)) {
+    const problems = describeSchemaErrors(validateManualIngestMap.errors);
+    throw invalid(label, problems);
+  }
+  const entries = parsed as RawEntry[];
+  const baseDir = mapPath === '-' ? context.cwd : path.dirname(mapPath);
+  const problems: string[] = [];
+  const seen = new Map<string, number>();
+  const sources: ManualIngestSource[] = [];
+  entries.forEach((entry, index) => {
+    const canonical = canonicalSourceUrl(entry.sourceUrl);
+    if ('error' in canonical) {
+      problems.push(`entry ${index}, field sourceUrl: ${canonical.error}`);
+      return;
+    }
+    const earlier = seen.get(canonical.url);
+    if (earlier !== undefined) {
+      problems.push(`entry ${index}, field sourceUrl: duplicate of entry ${earlier} (both are ${canonical.url})`);
+      return;
+    }
+    seen.set(canonical.url, index);
+    const absolutePath = path.resolve(baseDir, entry.localPath);
+    let stat: fs.Stats | undefined;
+    try {
+      stat = fs.statSync(absolutePath);
+    } catch {
+      stat = undefined;
+    }
+    if (!stat?.isFile()) {
+      problems.push(`entry ${index}, field localPath: file not found: ${entry.localPath}`);
+      return;
+    }
+    const relativePath = path.relative(context.root, absolutePath).split(path.sep).join('/');
+    const spec: SourceSpec = { url: canonical.url };
+    if (entry.family !== undefined) spec.family = entry.family;
+    if (entry.authority !== undefined) spec.authority = entry.authority;
+    if (entry.extractor !== undefined) spec.extractor = entry.extractor;
+    sources.push({
+      method: 'manual-ingest',
+      spec,
+      absolutePath,
+      relativePath,
+      contentType: (entry.contentType ?? CONTENT_TYPE_BY_EXTENSION[path.extname(absolutePath).toLowerCase()] ?? 'application/octet-stream').toLowerCase(),
+      charset: entry.charset?.toLowerCase() ?? null,
+    });
+  });
+  if (problems.length > 0) throw invalid(label, problems);
+  return sources;
+}
+
+function invalid(label: string, problems: string[]): EpistemeError {
+  const shown = problems.slice(0, 20);
+  const more = problems.length > shown.length ? `; and ${problems.length - shown.length} more` : '';
+  return new EpistemeError('map-invalid', `${label} is invalid: ${shown.join('; ')}${more}`, {
+    hint: 'Each entry is {"sourceUrl": "https://...", "localPath": "relative/to/map.html", "contentType"?: "text/html"}; see README, "Manual-ingest map".',
+    details: { file: label, problems: shown },
+  });
+}

@@ -1,0 +1,28 @@
+import type { AjvError } from '../generated/validators.js';
+
+/**
+ * Turns ajv errors into short sentences that name the entry and field, e.g.
+ * `entry 3: unknown field "x"` or `entry 0, field sourceUrl: must match pattern ...`.
+ */
+export function describeSchemaErrors(errors: AjvError[] | null | undefined, arrayItemName = 'entry'): string[] {
+  const lines: string[] = [];
+  for (const error of errors ?? []) {
+    const segments = error.instancePath.split('/').slice(1).map((s) => s.replace(/~1/g, '/').replace(/~0/g, '~'));
+    const where = describePath(segments, arrayItemName);
+    let what = error.message ?? error.keyword;
+    if (error.keyword === 'additionalProperties') what = `unknown field "${String(error.params.additionalProperty)}"`;
+    else if (error.keyword === 'required') what = `missing required field "${String(error.params.missingProperty)}"`;
+    else if (error.keyword === 'enum') what = `must be one of ${JSON.stringify(error.params.allowedValues)}`;
+    lines.push(where ? `${where}: ${what}` : what);
+  }
+  return [...new Set(lines)];
+}
+
+function describePath(segments: string[], arrayItemName: string): string {
+  if (segments.length === 0) return '';
+  const [first, ...rest] = segments;
+  if (first !== undefined && /^\d+$/.test(first)) {
+    return rest.length ? `${arrayItemName} ${first}, field ${rest.join('.')}` : `${arrayItemName} ${first}`;
+  }
+  return `field ${segments.join('.')}`;
+}

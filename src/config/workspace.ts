@@ -1,0 +1,152 @@
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { EpistemeError } from '../failure.js';
+import { validateWorkspaceConfig } from '../generated/validators.js';
+import { describeSchemaErrors } from './schema-errors.js';
+import { DEFAULT_MAX_INPUT_BYTES, parseJsonInput, readBoundedInput } from './bounded-input.js';
+import { loadManualIngestMap, type ManualIngestSource } from './manual-ingest-map.js';
+import { assignDocumentIds } from './source-url.js';
+import { compareCodeUnits } from '../store/canonical-json.js';
+import type { SourceSpec } from '../document/types.js';
+
+export const CONFIG_FILE_NAME = 'episteme.json';
+export const STATE_DIR_NAME = '.episteme';
+export const DEFAULT_MAX_FILE_BYTES = 64 * 1024 * 1024;
+
+export interface StageOutputs {
+  snapshots: string;
+  specs: string;
+  chunks: string;
+  diffs: string;
+}
+
+/** One source of the workspace, with everything the graph needs to build its chain. */
+export interface WorkspaceSource {
+  documentId: string;
+  spec: SourceSpec;
+  capture: ManualIngestSource;
+}
+
+export interface Workspace {
+  /** Absolute; every path in artifacts and output is relative to it. */
+  root: string;
+  /** Workspace-relative path of the config file, or null for a workspace given by flags. */
+  configFile: string | null;
+  stateDir: string;
+  outputs: StageOutputs;
+  options: { extract: Record<string, unknown>; chunk: Record<string, unknown>; index: Record<string, unknown> };
+  limits: { maxFileBytes: number };
+  /** Sorted by documentId. */
+  sources: WorkspaceSource[];
+  /** Workspace-relative path of the manual-ingest map, when there is one. */
+  mapFile: string | null;
+}
+
+export interface WorkspaceFlags {
+  config?: string | undefined;
+  map?: string | undefined;
+  maxInputBytes?: number | undefined;
+  outputs?: Partial<StageOutputs>;
+}
+
+interface RawConfig {
+  manualIngest?: string;
+  manifest?: string;
+  outputs?: Partial<StageOutputs>;
+  options?: { extract?: Record<string, unknown>; chunk?: Record<string, unknown>; index?: Record<string, unknown> };
+  limits?: { maxFileBytes?: number };
+}
+
+/**
+ * Finds and validates the workspace. With --config (or an episteme.json in the current directory) the
+ * config file defines it; with only --map, the current directory is the workspace root.
+ */
+export async function loadWorkspace(cwd: string, flags: WorkspaceFlags): Promise<Workspace> {
+  const maxInputBytes = flags.maxInputBytes ?? DEFAULT_MAX_INPUT_BYTES;
+  let configPath: string | null = null;
+  if (flags.config !== undefined) {
+    configPath = path.resolve(cwd, flags.config);
+    if (!fs.existsSync(configPath)) {
+      throw new EpistemeError('config-not-found', `Workspace config not found: ${flags.config}`, {
+        hint: `Create it (see README, "Workspace config") or point --config at an existing ${CONFIG_FILE_NAME}.`,
+        details: { path: flags.config },
+      });
+    }
+  } else if (fs.existsSync(path.join(cwd, CONFIG_FILE_NAME))) {
+    configPath = path.join(cwd, CONFIG_FILE_NAME);
+  }
+
+  let raw: RawConfig = {};
+  let root = cwd;
+  if (configPath !== null) {
+    if (fs.statSync(configPath).isDirectory()) configPath = path.join(configPath, CONFIG_FILE_NAME);
+    root = path.dirname(configPath);
+    const label = path.relative(cwd, configPath) || CONFIG_FILE_NAME;
+    const parsed = parseJsonInput(await readBoundedInput(configPath, maxInputBytes, 'Workspace config'), 'config-invalid', label);
+    if (!validateWorkspaceConfig(parsed)) {
+      const problems = describeSchemaErrors(validateWorkspaceConfig.errors);
+      throw new EpistemeError('config-invalid', `${label} is invalid: ${problems.join('; ')}`, {
+        hint: 'See README, "Workspace config", for the allowed fields.',
+        details: { file: label, problems },
+      });
+    }
+    raw = parsed as RawConfig;
+    if (raw.manifest !== undefined) {
+      throw new EpistemeError('config-invalid', `${label}: "manifest" (HTTP capture) is not supported by this version yet; use "manualIngest".`, {
+        details: { file: label, field: 'manifest' },
+      });
+    }
+  } else if (flags.map === undefined) {
+    throw new EpistemeError('config-not-found', `No ${CONFIG_FILE_NAME} in this directory, and no --map given: this is not an Episteme workspace.`, {
+      hint: `Run from a workspace folder, pass --config PATH/${CONFIG_FILE_NAME}, or pass --map MAP.json.`,
+    });
+  }
+
+  const outputs: StageOutputs = {
+    snapshots: 'snapshots',
+    specs: 'specs',
+    chunks: 'chunks',
+    diffs: 'diffs',
+    ...raw.outputs,
+    ...definedOnly(flags.outputs ?? {}),
+  };
+  for (const [stage, dir] of Object.entries(outputs)) {
+    const resolved = path.resolve(root, dir);
+    if (resolved === root || !resolved.startsWith(root + path.sep)) {
+      throw new EpistemeError('config-invalid', `Output folder for ${stage} must be inside the workspace: ${dir}`, {
+        details: { field: `outputs.${stage}` },
+      });
+    }
+    outputs[stage as keyof StageOutputs] = path.relative(root, resolved).split(path.sep).join('/');
+  }
+
+  const mapArgument = flags.map ?? (raw.manualIngest === undefined ? undefined : path.join(root, raw.manualIngest));
+  const limits = { maxFileBytes: raw.limits?.maxFileBytes ?? DEFAULT_MAX_FILE_BYTES };
+  let captures: ManualIngestSource[] = [];
+  let mapFile: string | null = null;
+  if (mapArgument !== undefined) {
+    const mapPath = mapArgument === '-' ? '-' : path.resolve(cwd, mapArgument);
+    captures = await loadManualIngestMap(mapPath, { root, cwd, maxInputBytes });
+    mapFile = mapPath === '-' ? null : path.relative(root, mapPath).split(path.sep).join('/');
+  }
+
+  const ids = assignDocumentIds(captures.map((c) => c.spec.url));
+  const sources = captures
+    .map((capture) => ({ documentId: ids.get(capture.spec.url)!, spec: capture.spec, capture }))
+    .sort((a, b) => compareCodeUnits(a.documentId, b.documentId));
+
+  return {
+    root,
+    configFile: configPath === null ? null : path.relative(root, configPath),
+    stateDir: path.join(root, STATE_DIR_NAME),
+    outputs,
+    options: { extract: raw.options?.extract ?? {}, chunk: raw.options?.chunk ?? {}, index: raw.options?.index ?? {} },
+    limits,
+    sources,
+    mapFile,
+  };
+}
+
+function definedOnly<T extends object>(value: T): Partial<T> {
+  return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as Partial<T>;
+}

@@ -1,0 +1,35 @@
+/** Bytes to text: BOM first, then the declared charset, then (HTML/XML) an in-document declaration, else UTF-8. */
+export interface Decoded {
+  text: string;
+  encoding: string;
+  /** Set when a declared label was unknown and UTF-8 was used instead. */
+  unknownLabel?: string;
+}
+
+function sniffBom(bytes: Uint8Array): string | null {
+  if (bytes.length >= 3 && bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf) return 'utf-8';
+  if (bytes.length >= 2 && bytes[0] === 0xfe && bytes[1] === 0xff) return 'utf-16be';
+  if (bytes.length >= 2 && bytes[0] === 0xff && bytes[1] === 0xfe) return 'utf-16le';
+  return null;
+}
+
+/** The charset named by <meta charset> / http-equiv or <?xml encoding?> in the first 1024 bytes. */
+function sniffDeclaration(bytes: Uint8Array): string | null {
+  const head = new TextDecoder('latin1').decode(bytes.subarray(0, 1024));
+  const meta = /<meta[^>]+charset\s*=\s*["']?\s*([A-Za-z0-9._:-]+)/i.exec(head);
+  if (meta?.[1]) return meta[1];
+  const xml = /^<\?xml[^>]*\bencoding\s*=\s*["']([A-Za-z0-9._:-]+)["']/.exec(head);
+  if (xml?.[1]) return xml[1];
+  return null;
+}
+
+export function decodeBytes(bytes: Uint8Array, declared: string | null, sniff: boolean): Decoded {
+  const bom = sniffBom(bytes);
+  const label = bom ?? declared ?? (sniff ? sniffDeclaration(bytes) : null) ?? 'utf-8';
+  try {
+    const decoder = new TextDecoder(label, { fatal: false, ignoreBOM: false });
+    return { text: decoder.decode(bytes), encoding: decoder.encoding };
+  } catch {
+    return { text: new TextDecoder('utf-8').decode(bytes), encoding: 'utf-8', unknownLabel: label };
+  }
+}

@@ -1,0 +1,269 @@
+import type { Authority, Block, Diagnostic, Normativity, Section } from '../document/types.js';
+import { compareCodeUnits } from '../store/canonical-json.js';
+import { findKeywords, type KeywordSpan } from './bcp14.js';
+
+export type BlockKind =
+  | 'paragraph'
+  | 'list'
+  | 'table'
+  | 'code'
+  | 'idl'
+  | 'grammar'
+  | 'algorithm'
+  | 'note'
+  | 'example'
+  | 'issue'
+  | 'definition-list'
+  | 'blockquote'
+  | 'artwork'
+  | 'form-field';
+
+export interface Link {
+  text: string;
+  href: string;
+}
+
+export interface ListItem {
+  text: string;
+  ordered?: boolean;
+  items?: ListItem[];
+}
+
+export type Span = {
+  unit?: 'utf16-source' | 'utf16-page-text';
+  start?: number;
+  end?: number;
+  line?: number;
+  endLine?: number;
+  page?: number;
+  endPage?: number;
+  itemStart?: number;
+  itemEnd?: number;
+  x?: number;
+  y?: number;
+  width?: number;
+  height?: number;
+  column?: number;
+};
+
+/** A normativity marker found on the block or an ancestor element (class, element name). */
+export interface Marker {
+  normativity: Normativity;
+  reason: string;
+}
+
+export interface BlockDraft {
+  kind: BlockKind;
+  text: string;
+  /** The block's own id or the nearest enclosing fragment id. */
+  fragment: string | null;
+  marker?: Marker | null;
+  /** Keywords the source marks explicitly (offsets into `text`). */
+  markedKeywords?: KeywordSpan[];
+  links?: Link[];
+  ordered?: boolean;
+  items?: ListItem[];
+  steps?: ListItem[];
+  caption?: string;
+  header?: string[][];
+  rows?: string[][];
+  entries?: { terms: string[]; definitions: string[] }[];
+  language?: string;
+  field?: { name: string; type: string; value: string | boolean | null; options?: string[]; readOnly?: boolean };
+  page?: number;
+  span?: Span;
+  confidence?: number;
+}
+
+export interface SectionDraft {
+  fragment: string | null;
+  alternateIds?: string[];
+  heading: string;
+  level: number;
+  number: string | null;
+  page?: number;
+  span?: Span;
+  confidence?: number;
+}
+
+interface OpenSection {
+  section: Section;
+  informative: string | null;
+}
+
+export interface BuilderPolicy {
+  authority: Authority;
+  informativeSectionIds: ReadonlySet<string>;
+  informativeHeadings: ReadonlySet<string>;
+  /** Keywords found by pattern count only when the document marks none (RFC HTML marks all of them). */
+  keywordPatternFallback: boolean;
+}
+
+/**
+ * Collects sections and blocks in document order and gives them stable ids: a section's id is its
+ * fragment (suffixed "~2" on a duplicate), or "~s<n>" when the source names none; a block's id is its
+ * section id plus "~b<k>", so editing one section leaves other sections' block ids unchanged.
+ */
+export class DocumentBuilder {
+  readonly sections: Section[] = [];
+  readonly blocks: (Block & { keywords?: KeywordSpan[] })[] = [];
+  readonly diagnostics: Diagnostic[] = [];
+  readonly limits = new Set<string>();
+  private readonly stack: OpenSection[] = [];
+  private readonly usedIds = new Set<string>();
+  private readonly blockCounts = new Map<string, number>();
+  private readonly informativeSections = new Map<string, string>();
+  private anonymousCount = 0;
+  private markedKeywordCount = 0;
+  private readonly policy: BuilderPolicy;
+
+  constructor(policy: BuilderPolicy) {
+    this.policy = policy;
+  }
+
+  get currentSection(): Section | null {
+    return this.stack.length === 0 ? null : this.stack[this.stack.length - 1]!.section;
+  }
+
+  openSection(draft: SectionDraft): Section {
+    while (this.stack.length > 0 && this.stack[this.stack.length - 1]!.section.level >= draft.level) this.stack.pop();
+    const parent = this.stack.length === 0 ? null : this.stack[this.stack.length - 1]!;
+    let id: string;
+    if (draft.fragment !== null && draft.fragment !== '') {
+      id = draft.fragment;
+      for (let n = 2; this.usedIds.has(id); n++) id = `${draft.fragment}~${n}`;
+      if (id !== draft.fragment) this.warn('duplicate-section-id', `Section id "${draft.fragment}" occurs more than once; later ones are renamed "${id}".`);
+    } else {
+      do id = `~s${++this.anonymousCount}`;
+      while (this.usedIds.has(id));
+    }
+    this.usedIds.add(id);
+    const section: Section = {
+      id,
+      fragment: draft.fragment === '' ? null : draft.fragment,
+      heading: draft.heading,
+      level: draft.level,
+      number: draft.number,
+      parentId: parent ? parent.section.id : null,
+    };
+    if (draft.alternateIds && draft.alternateIds.length > 0) section.alternateIds = draft.alternateIds;
+    let informative: string | null = parent?.informative ?? null;
+    if (informative === null) {
+      const ids = [section.fragment, ...(draft.alternateIds ?? [])];
+      const hit = ids.find((x) => x !== null && this.policy.informativeSectionIds.has(x));
+      if (hit) informative = `section:${hit}`;
+      else if (this.policy.informativeHeadings.has(draft.heading.toLowerCase())) informative = `heading:${draft.heading.toLowerCase()}`;
+    }
+    section.normativity = informative === null ? 'normative' : 'informative';
+    if (draft.page !== undefined) section.page = draft.page;
+    if (draft.span !== undefined) section.span = draft.span;
+    if (draft.confidence !== undefined) section.confidence = draft.confidence;
+    this.sections.push(section);
+    this.stack.push({ section, informative });
+    if (informative !== null) this.informativeSections.set(id, informative);
+    return section;
+  }
+
+  /** "This section is non-normative." applies to the current section and everything under it. */
+  markCurrentSectionInformative(reason: string): void {
+    const top = this.stack[this.stack.length - 1];
+    if (!top || top.informative !== null) return;
+    top.informative = reason;
+    top.section.normativity = 'informative';
+    this.informativeSections.set(top.section.id, reason);
+  }
+
+  addBlock(draft: BlockDraft): Block {
+    const top = this.stack[this.stack.length - 1];
+    const sectionId = top ? top.section.id : null;
+    const key = sectionId ?? '~front';
+    const k = (this.blockCounts.get(key) ?? 0) + 1;
+    this.blockCounts.set(key, k);
+    let normativity: Normativity;
+    let reason: string;
+    if (draft.marker) {
+      normativity = draft.marker.normativity;
+      reason = draft.marker.reason;
+    } else if (top && top.informative !== null) {
+      normativity = 'informative';
+      reason = top.informative;
+    } else {
+      normativity = this.policy.authority;
+      reason = 'default-authority';
+    }
+    const block: Block & { keywords?: KeywordSpan[] } = {
+      id: `${key}~b${k}`,
+      kind: draft.kind,
+      sectionId,
+      fragment: draft.fragment ?? (top ? top.section.fragment : null),
+      text: draft.text,
+      normativity,
+      normativityReason: reason,
+    };
+    if (draft.markedKeywords && draft.markedKeywords.length > 0) {
+      block.keywords = draft.markedKeywords;
+      this.markedKeywordCount += draft.markedKeywords.length;
+    }
+    if (draft.links && draft.links.length > 0) block.links = draft.links;
+    if (draft.ordered !== undefined) block.ordered = draft.ordered;
+    if (draft.items) block.items = draft.items;
+    if (draft.steps) block.steps = draft.steps;
+    if (draft.caption !== undefined && draft.caption !== '') block.caption = draft.caption;
+    if (draft.header) block.header = draft.header;
+    if (draft.rows) block.rows = draft.rows;
+    if (draft.entries) block.entries = draft.entries;
+    if (draft.language !== undefined && draft.language !== '') block.language = draft.language;
+    if (draft.field) block.field = draft.field;
+    if (draft.page !== undefined) block.page = draft.page;
+    if (draft.span !== undefined) block.span = draft.span;
+    if (draft.confidence !== undefined) block.confidence = draft.confidence;
+    this.blocks.push(block);
+    return block;
+  }
+
+  warn(code: string, message: string): void {
+    this.diagnostics.push({ code, message, severity: 'warning' });
+  }
+
+  error(code: string, message: string): void {
+    this.diagnostics.push({ code, message, severity: 'error' });
+  }
+
+  info(code: string, message: string): void {
+    this.diagnostics.push({ code, message, severity: 'info' });
+  }
+
+  /**
+   * Final keyword pass: when the source marks keywords anywhere, only marked ones count (RFC HTML/XML);
+   * otherwise upper-case keywords are found by pattern (never in code, IDL, grammar or artwork).
+   */
+  finishKeywords(): void {
+    if (this.markedKeywordCount > 0 || !this.policy.keywordPatternFallback) return;
+    for (const block of this.blocks) {
+      if (block.kind === 'code' || block.kind === 'idl' || block.kind === 'grammar' || block.kind === 'artwork' || block.kind === 'form-field') continue;
+      const found = findKeywords(block.text);
+      if (found.length > 0) block.keywords = found;
+    }
+  }
+
+  /** Keeps only the section whose fragment or alternate id is `fragment`, with its subsections and blocks. */
+  selectFragment(fragment: string): boolean {
+    const root = this.sections.find((s) => s.fragment === fragment || s.alternateIds?.includes(fragment));
+    if (!root) return false;
+    const keep = new Set<string>([root.id]);
+    for (const section of this.sections) if (section.parentId !== null && keep.has(section.parentId)) keep.add(section.id);
+    const sections = this.sections.filter((s) => keep.has(s.id));
+    root.parentId = null;
+    const blocks = this.blocks.filter((b) => b.sectionId !== null && keep.has(b.sectionId));
+    this.sections.length = 0;
+    this.sections.push(...sections);
+    this.blocks.length = 0;
+    this.blocks.push(...blocks);
+    return true;
+  }
+
+  /** Mean of explicit per-section confidences is not used; callers pass their own document confidence. */
+  sortedLimits(): string[] {
+    return [...this.limits].sort(compareCodeUnits);
+  }
+}

@@ -1,0 +1,148 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { EpistemeError } from '../failure.js';
+import type { Authority, ExtractorId } from '../document/types.js';
+import { compareCodeUnits } from '../store/canonical-json.js';
+import { rulesDir } from './package-paths.js';
+import { validateRules } from './validate.js';
+
+/** Selectors and class lists that drive HTML extraction for one family (rules/<id>.json, "html"). */
+export interface HtmlRules {
+  /** Tried in order; the first selector that matches anything gives the extraction root. */
+  rootSelectors: string[];
+  /** Elements whose id names the section opened by their first heading (`<section id>` in RFC HTML). */
+  sectionSelectors: string[];
+  /** Elements dropped with everything inside (navigation, tables of contents, boilerplate, scripts). */
+  pruneSelectors: string[];
+  /** Elements removed from heading text only (self-links, section numbers, pilcrows). */
+  headingStripSelectors: string[];
+  /** Elements whose text is the printed section number inside a heading. */
+  sectionNumberSelectors: string[];
+  algorithmSelectors: string[];
+  idlSelectors: string[];
+  grammarSelectors: string[];
+  noteClasses: string[];
+  exampleClasses: string[];
+  issueClasses: string[];
+  /** Class markers that make an element and its content informative / normative. */
+  informativeClasses: string[];
+  normativeClasses: string[];
+  /** Elements that wrap one BCP 14 keyword (span.bcp14, em.rfc2119). */
+  keywordSelectors: string[];
+  /** Section ids (fragment or alternate) whose content is informative. */
+  informativeSectionIds: string[];
+  /** Lower-case headings whose section content is informative ("acknowledgements", "references"). */
+  informativeHeadings: string[];
+  /** Lower-case sentence prefixes that declare the current section informative. */
+  informativeStatements: string[];
+}
+
+export interface TextRules {
+  /** Read as an RFC: form-feed pages, page headers/footers, numbered section headings. */
+  rfcLayout: boolean;
+}
+
+export interface FamilyRules {
+  id: string;
+  description: string;
+  /** Exact hosts, or host suffixes matched on label boundaries (`whatwg.org` matches `url.spec.whatwg.org`). */
+  match: { hosts: string[]; hostSuffixes: string[] };
+  defaults: { authority: Authority; documentType: string; extractor: ExtractorId };
+  html: HtmlRules;
+  text: TextRules;
+}
+
+export interface LoadedFamily {
+  rules: FamilyRules;
+  /** File name inside rules/ (recorded in the extraction config). */
+  file: string;
+}
+
+let cache: { dir: string; families: LoadedFamily[] } | undefined;
+
+/** All families from rules/, sorted by file name; validated against schema/rules.schema.json once. */
+export function loadFamilies(dir: string = rulesDir()): LoadedFamily[] {
+  if (cache && cache.dir === dir) return cache.families;
+  let names: string[];
+  try {
+    names = readdirSync(dir).filter((name) => name.endsWith('.json')).sort(compareCodeUnits);
+  } catch (cause) {
+    throw new EpistemeError('config-invalid', `Extraction rules directory ${dir} cannot be read.`, { cause });
+  }
+  const families: LoadedFamily[] = [];
+  const seen = new Set<string>();
+  for (const name of names) {
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(readFileSync(path.join(dir, name), 'utf8'));
+    } catch (cause) {
+      throw new EpistemeError('config-invalid', `Extraction rules file rules/${name} is not valid JSON.`, { cause });
+    }
+    const verdict = validateRules(parsed);
+    if (!verdict.ok) {
+      throw new EpistemeError('config-invalid', `Extraction rules file rules/${name} breaks schema/rules.schema.json: ${verdict.errors.join('; ')}`, {
+        details: { file: `rules/${name}`, errors: verdict.errors },
+      });
+    }
+    const rules = parsed as FamilyRules;
+    if (`${rules.id}.json` !== name) {
+      throw new EpistemeError('config-invalid', `Extraction rules file rules/${name} declares id "${rules.id}"; the file must be named ${rules.id}.json.`);
+    }
+    if (seen.has(rules.id)) throw new EpistemeError('config-invalid', `Duplicate extraction family id "${rules.id}".`);
+    seen.add(rules.id);
+    families.push({ rules, file: name });
+  }
+  if (!seen.has('generic')) throw new EpistemeError('config-invalid', `Extraction rules in ${dir} define no "generic" family.`);
+  cache = { dir, families };
+  return families;
+}
+
+export function familyIds(): string[] {
+  return loadFamilies().map((family) => family.rules.id);
+}
+
+/** True when `host` equals `suffix` or ends with "." + suffix (label boundary: never "evilwhatwg.org"). */
+export function hostMatchesSuffix(host: string, suffix: string): boolean {
+  const h = host.toLowerCase();
+  const s = suffix.toLowerCase();
+  return h === s || h.endsWith('.' + s);
+}
+
+/**
+ * The family for a source: the explicit id when given (unknown = config-invalid), else the first family
+ * (by file name) whose hosts match the URL host exactly, else the first whose suffixes match, else generic.
+ */
+export function resolveFamily(url: string, explicit: string | undefined): LoadedFamily {
+  const families = loadFamilies();
+  if (explicit !== undefined) {
+    const found = families.find((family) => family.rules.id === explicit);
+    if (!found) {
+      throw new EpistemeError('config-invalid', `Unknown extraction family "${explicit}".`, {
+        hint: `Known families: ${families.map((f) => f.rules.id).join(', ')}.`,
+        details: { family: explicit },
+      });
+    }
+    return found;
+  }
+  let host = '';
+  try {
+    host = new URL(url).hostname.toLowerCase();
+  } catch {
+    host = '';
+  }
+  if (host !== '') {
+    const exact = families.find((family) => family.rules.match.hosts.some((h) => h.toLowerCase() === host));
+    if (exact) return exact;
+    // Longest matching suffix wins, so a more specific family beats a broad one.
+    let best: { family: LoadedFamily; length: number } | undefined;
+    for (const family of families) {
+      for (const suffix of family.rules.match.hostSuffixes) {
+        if (hostMatchesSuffix(host, suffix) && (!best || suffix.length > best.length)) best = { family, length: suffix.length };
+      }
+    }
+    if (best) return best.family;
+  }
+  const generic = families.find((family) => family.rules.id === 'generic');
+  if (!generic) throw new EpistemeError('config-invalid', 'No "generic" extraction family.');
+  return generic;
+}

@@ -1,0 +1,95 @@
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import type { Workspace } from '../config/workspace.js';
+import { initFastHash } from '../store/hash.js';
+import { sweepTempFiles } from '../store/atomic-file.js';
+import { acquireWorkspaceLock } from '../store/workspace-lock.js';
+import { buildGraph, closure } from './graph.js';
+import { collectGarbage } from './garbage.js';
+import { runSchedule, isAction, type TargetResult, type TargetStatus } from './scheduler.js';
+import { BuildState } from './state.js';
+import { StagePool } from './stage-pool.js';
+
+export interface BuildRequest {
+  /** Target paths; empty means every target. */
+  targets: string[];
+  dryRun: boolean;
+  allowPartial: boolean;
+  jobs: number;
+  waitLockMs: number;
+  command: string;
+  onEvent?: (event: { type: 'start' | 'finish'; target: string; status?: TargetStatus }) => void;
+}
+
+export interface BuildSummary {
+  targets: TargetResult[];
+  counts: Record<TargetStatus, number>;
+  /** Targets whose rule ran (built or unchanged). */
+  actions: number;
+  /** Files removed because no generation names them any more. */
+  removed: string[];
+  ok: boolean;
+}
+
+export function defaultJobs(): number {
+  return Math.max(1, os.availableParallelism());
+}
+
+/** One build: lock, recover from any crash, evaluate the requested closure, commit state, collect garbage. */
+export async function runBuild(ws: Workspace, request: BuildRequest): Promise<BuildSummary> {
+  await initFastHash();
+  const graph = buildGraph(ws);
+  const names = closure(graph, request.targets);
+  const lock = request.dryRun ? null : await acquireWorkspaceLock(ws.root, ws.stateDir, { waitMs: request.waitLockMs, command: request.command });
+  const pool = new StagePool(request.dryRun ? 1 : request.jobs);
+  try {
+    if (!request.dryRun) {
+      for (const dir of [ws.outputs.snapshots, `${ws.outputs.snapshots}/records`, `${ws.outputs.snapshots}/bodies`, ws.outputs.specs, ws.outputs.chunks]) {
+        sweepTempFiles(path.join(ws.root, dir));
+      }
+      sweepTempFiles(ws.stateDir);
+    }
+    const state = BuildState.load(ws.stateDir, request.dryRun);
+    // Records of targets that left the graph (sources removed from the map) are dropped; their files go
+    // once no committed index names them.
+    for (const name of [...state.targets.keys()]) if (!graph.nodes.has(name)) state.recordTarget(name, null);
+    const liveFiles = new Set(ws.sources.map((s) => s.capture.relativePath));
+    for (const file of [...state.files.keys()]) if (!liveFiles.has(file)) state.forgetFile(file);
+
+    const results = await runSchedule(graph, names, { ws, state, pool }, { dryRun: request.dryRun, allowPartial: request.allowPartial, onEvent: request.onEvent });
+    let removed: string[] = [];
+    if (!request.dryRun) {
+      state.compact();
+      removed = collectGarbage(ws, state);
+      pruneIndexParts(ws, state);
+    }
+    state.close();
+    const counts: Record<TargetStatus, number> = { 'up-to-date': 0, built: 0, unchanged: 0, failed: 0, skipped: 0, dirty: 0, 'maybe-dirty': 0 };
+    for (const result of results) counts[result.status] += 1;
+    return {
+      targets: results,
+      counts,
+      actions: results.filter((r) => isAction(r.status)).length,
+      removed,
+      ok: counts.failed === 0 && counts.skipped === 0,
+    };
+  } finally {
+    await pool.close();
+    await lock?.release();
+  }
+}
+
+/** Keeps only cached index parts of chunk files that a current record names. */
+function pruneIndexParts(ws: Workspace, state: BuildState): void {
+  const dir = path.join(ws.stateDir, 'cache', 'index-parts');
+  let names: string[];
+  try {
+    names = fs.readdirSync(dir);
+  } catch {
+    return;
+  }
+  const live = new Set<string>();
+  for (const [name, record] of state.targets) if (record.components.rule === 'chunk' && name) live.add(record.sha256);
+  for (const name of names) if (!live.has(name.split('.')[0]!)) fs.rmSync(path.join(dir, name), { force: true });
+}

@@ -1,0 +1,88 @@
+import type { Workspace, WorkspaceSource } from '../config/workspace.js';
+import { EpistemeError } from '../failure.js';
+
+/**
+ * The build graph, derived from the workspace on every run. Each source becomes a chain
+ * snapshot -> extract -> chunk; every chain feeds the stage indexes; the chunk index feeds the search
+ * index. A target is named by the output path it stands for, relative to the workspace root.
+ */
+export type RuleId = 'snapshot' | 'extract' | 'chunk' | 'snapshot-index' | 'document-index' | 'chunk-index' | 'search-index';
+
+export interface TargetNode {
+  name: string;
+  rule: RuleId;
+  deps: string[];
+  source: WorkspaceSource | null;
+}
+
+export interface BuildGraph {
+  nodes: Map<string, TargetNode>;
+  /** Target names in a topological order (dependencies first), stable for the same workspace. */
+  order: string[];
+}
+
+export function targetNames(ws: Workspace, documentId: string): { snapshot: string; extract: string; chunk: string } {
+  return {
+    snapshot: `${ws.outputs.snapshots}/${documentId}.json`,
+    extract: `${ws.outputs.specs}/${documentId}.json`,
+    chunk: `${ws.outputs.chunks}/${documentId}.json`,
+  };
+}
+
+export function aggregateNames(ws: Workspace): { snapshotIndex: string; documentIndex: string; chunkIndex: string; searchIndex: string } {
+  return {
+    snapshotIndex: `${ws.outputs.snapshots}/index.json`,
+    documentIndex: `${ws.outputs.specs}/index.json`,
+    chunkIndex: `${ws.outputs.chunks}/index.json`,
+    searchIndex: `${ws.outputs.chunks}/search-index.json`,
+  };
+}
+
+export function buildGraph(ws: Workspace): BuildGraph {
+  const nodes = new Map<string, TargetNode>();
+  const order: string[] = [];
+  const add = (node: TargetNode): void => {
+    nodes.set(node.name, node);
+    order.push(node.name);
+  };
+  const snapshots: string[] = [];
+  const extracts: string[] = [];
+  const chunks: string[] = [];
+  for (const source of ws.sources) {
+    const names = targetNames(ws, source.documentId);
+    add({ name: names.snapshot, rule: 'snapshot', deps: [], source });
+    add({ name: names.extract, rule: 'extract', deps: [names.snapshot], source });
+    add({ name: names.chunk, rule: 'chunk', deps: [names.extract], source });
+    snapshots.push(names.snapshot);
+    extracts.push(names.extract);
+    chunks.push(names.chunk);
+  }
+  const agg = aggregateNames(ws);
+  add({ name: agg.snapshotIndex, rule: 'snapshot-index', deps: snapshots, source: null });
+  add({ name: agg.documentIndex, rule: 'document-index', deps: extracts, source: null });
+  add({ name: agg.chunkIndex, rule: 'chunk-index', deps: chunks, source: null });
+  add({ name: agg.searchIndex, rule: 'search-index', deps: [agg.chunkIndex], source: null });
+  return { nodes, order };
+}
+
+/** The requested targets plus everything they depend on, in topological order. */
+export function closure(graph: BuildGraph, requested: string[]): string[] {
+  if (requested.length === 0) return graph.order;
+  const wanted = new Set<string>();
+  const visit = (name: string): void => {
+    if (wanted.has(name)) return;
+    wanted.add(name);
+    for (const dep of graph.nodes.get(name)!.deps) visit(dep);
+  };
+  for (const name of requested) {
+    if (!graph.nodes.has(name)) {
+      const examples = graph.order.filter((n) => !n.includes('/index.json')).slice(0, 3);
+      throw new EpistemeError('unknown-target', `No target named ${JSON.stringify(name)} in this workspace.`, {
+        hint: `Targets are output paths relative to the workspace root, e.g. ${[...examples, ...graph.order.slice(-2)].join(', ')}. List them all with \`episteme build --dry-run\`.`,
+        details: { target: name },
+      });
+    }
+    visit(name);
+  }
+  return graph.order.filter((name) => wanted.has(name));
+}

@@ -1,0 +1,263 @@
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import type { Workspace } from '../config/workspace.js';
+import type { SnapshotMeta } from '../document/types.js';
+import { EpistemeError } from '../failure.js';
+import { canonicalJson, canonicalJsonFile, compareCodeUnits } from '../store/canonical-json.js';
+import { fastHash, sha256Hex } from '../store/hash.js';
+import { artifactBytes, makeArtifact, parseArtifact } from '../store/artifact.js';
+import { writeFileAtomic } from '../store/atomic-file.js';
+import { namedOptions } from './key.js';
+import type { RuleId, TargetNode } from './graph.js';
+import type { BuildState, TargetRecord } from './state.js';
+import { sameStamp, statStamp } from './state.js';
+import type { StagePool } from './stage-pool.js';
+import { loadStageModules } from './stage-modules.js';
+
+/**
+ * One rule per kind of target: which options shape it, which source files it reads, and how it turns
+ * its inputs into bytes. Rules never write their own outputs: the scheduler hashes, stores and records
+ * what `run` returns, so every rule gets content addressing, early cutoff and crash safety.
+ */
+export const STAGE_INDEX_FORMAT_VERSION = 1;
+
+export interface RuleEnv {
+  ws: Workspace;
+  state: BuildState;
+  pool: StagePool;
+}
+
+export interface DepView {
+  name: string;
+  record: TargetRecord;
+  source: TargetNode['source'];
+}
+
+export interface RuleOutput {
+  bytes: string | Buffer;
+  /** Workspace-relative output path for these bytes (content-addressed for per-document targets). */
+  outputPath(sha256: string): string;
+  facts?: Record<string, string>;
+}
+
+export interface Rule {
+  version(env: RuleEnv): Promise<number>;
+  options(env: RuleEnv, node: TargetNode, deps: DepView[]): Promise<Record<string, string>>;
+  sourceInputs?(env: RuleEnv, node: TargetNode): Record<string, string>;
+  run(env: RuleEnv, node: TargetNode, deps: DepView[], missing: string[]): Promise<RuleOutput>;
+}
+
+export function abs(ws: Workspace, relative: string): string {
+  return path.join(ws.root, relative);
+}
+
+/** Reads a file named by a record or index and checks its SHA-256; a mismatch names the file. */
+export function readVerified(ws: Workspace, relative: string, sha256: string): Buffer {
+  let bytes: Buffer;
+  try {
+    bytes = fs.readFileSync(abs(ws, relative));
+  } catch {
+    throw new EpistemeError('artifact-invalid', `${relative} is missing.`, { hint: 'Rebuild with `episteme build`.', details: { file: relative } });
+  }
+  if (sha256Hex(bytes) !== sha256) {
+    throw new EpistemeError('artifact-invalid', `${relative} does not match its recorded SHA-256 (tampered or truncated).`, {
+      hint: 'Rebuild with `episteme build`.',
+      details: { file: relative },
+    });
+  }
+  return bytes;
+}
+
+/** Content hash of a source file, trusting the recorded hash while size, mtime and inode are unchanged. */
+export function sourceFileHash(env: RuleEnv, relative: string, absolutePath: string): string {
+  const stamp = statStamp(absolutePath);
+  if (stamp === null) return 'missing';
+  const known = env.state.files.get(relative);
+  if (known && sameStamp(known, stamp)) return known.hash;
+  const hash = fastHash(fs.readFileSync(absolutePath));
+  env.state.recordFile(relative, { ...stamp, hash });
+  return hash;
+}
+
+function perDocumentPath(dir: string, documentId: string): (sha256: string) => string {
+  return (sha256) => `${dir}/${documentId}.${sha256.slice(0, 16)}.json`;
+}
+
+const snapshot: Rule = {
+  version: async () => 1,
+  options: async (_env, node) => {
+    const capture = node.source!.capture;
+    return namedOptions('snapshot', { sourceUrl: node.source!.spec.url, method: capture.method, contentType: capture.contentType, charset: capture.charset });
+  },
+  sourceInputs: (env, node) => {
+    const capture = node.source!.capture;
+    return { [capture.relativePath]: sourceFileHash(env, capture.relativePath, capture.absolutePath) };
+  },
+  run: async (env, node) => {
+    const capture = node.source!.capture;
+    let body: Buffer;
+    try {
+      const size = fs.statSync(capture.absolutePath).size;
+      if (size > env.ws.limits.maxFileBytes) {
+        throw new EpistemeError('source-failed', `${capture.relativePath} is ${size} bytes, over the ${env.ws.limits.maxFileBytes}-byte bound.`, {
+          hint: 'Raise limits.maxFileBytes in the workspace config if the file is trusted.',
+          details: { file: capture.relativePath },
+        });
+      }
+      body = fs.readFileSync(capture.absolutePath);
+    } catch (error) {
+      if (error instanceof EpistemeError) throw error;
+      throw new EpistemeError('source-failed', `Cannot read ${capture.relativePath}.`, { details: { file: capture.relativePath }, cause: error });
+    }
+    const meta = snapshotMetaFor(node.source!.spec.url, capture.method, capture.contentType, capture.charset, body);
+    const bodyPath = `${env.ws.outputs.snapshots}/bodies/${meta.sha256}`;
+    if (!fs.existsSync(abs(env.ws, bodyPath))) writeFileAtomic(abs(env.ws, bodyPath), body);
+    return {
+      bytes: canonicalJsonFile(meta),
+      outputPath: () => `${env.ws.outputs.snapshots}/records/${meta.snapshotId}.json`,
+      facts: { snapshotId: meta.snapshotId, body: bodyPath, sha256: meta.sha256, byteLength: String(meta.byteLength), contentType: meta.contentType, charset: meta.charset ?? '', captureMethod: meta.captureMethod, sourceUrl: meta.sourceUrl },
+    };
+  },
+};
+
+/** The snapshot id is derived from the representation (URL, bytes, content type, charset), never the clock. */
+export function snapshotMetaFor(sourceUrl: string, captureMethod: SnapshotMeta['captureMethod'], contentType: string, charset: string | null, body: Uint8Array): SnapshotMeta {
+  const sha256 = sha256Hex(body);
+  const snapshotId = 'snap-' + sha256Hex(canonicalJson({ sourceUrl, sha256, contentType, charset })).slice(0, 32);
+  return { snapshotId, sourceUrl, captureMethod, contentType, charset, sha256, byteLength: body.byteLength };
+}
+
+function snapshotMetaFromFacts(facts: Record<string, string>): SnapshotMeta {
+  return {
+    snapshotId: facts.snapshotId!,
+    sourceUrl: facts.sourceUrl!,
+    captureMethod: facts.captureMethod as SnapshotMeta['captureMethod'],
+    contentType: facts.contentType!,
+    charset: facts.charset ? facts.charset : null,
+    sha256: facts.sha256!,
+    byteLength: Number(facts.byteLength),
+  };
+}
+
+const extract: Rule = {
+  version: async () => (await loadStageModules()).extractRuleVersion,
+  options: async (env, node, deps) => {
+    const { extractionConfig, extractOptions } = await loadStageModules();
+    const meta = snapshotMetaFromFacts(deps[0]!.record.facts ?? {});
+    return namedOptions('extract', extractionConfig(node.source!.spec, meta, extractOptions(env.ws.options.extract)));
+  },
+  run: async (env, node, deps) => {
+    const { extractOptions } = await loadStageModules();
+    const facts = deps[0]!.record.facts ?? {};
+    const meta = snapshotMetaFromFacts(facts);
+    const body = readVerified(env.ws, facts.body!, meta.sha256);
+    const bytes = await env.pool.run({
+      stage: 'extract',
+      input: { documentId: node.source!.documentId, source: node.source!.spec, snapshot: meta, body, options: extractOptions(env.ws.options.extract) },
+    });
+    return { bytes, outputPath: perDocumentPath(env.ws.outputs.specs, node.source!.documentId) };
+  },
+};
+
+const chunk: Rule = {
+  version: async () => (await loadStageModules()).chunkRuleVersion,
+  options: async (env) => namedOptions('chunk', (await loadStageModules()).chunkOptions(env.ws.options.chunk)),
+  run: async (env, node, deps) => {
+    const { chunkOptions } = await loadStageModules();
+    const documentBytes = readVerified(env.ws, deps[0]!.record.output, deps[0]!.record.sha256);
+    const bytes = await env.pool.run({ stage: 'chunk', documentId: node.source!.documentId, documentBytes, options: chunkOptions(env.ws.options.chunk) });
+    return { bytes, outputPath: perDocumentPath(env.ws.outputs.chunks, node.source!.documentId) };
+  },
+};
+
+/** Stage indexes: the atomic commit point of a stage, naming each document's file and its SHA-256. */
+function stageIndex(kind: 'snapshot-index' | 'document-index' | 'chunk-index', dirOf: (ws: Workspace) => string): Rule {
+  return {
+    version: async () => 1,
+    options: async () => ({}),
+    run: async (env, node, deps, missing) => {
+      const dir = dirOf(env.ws);
+      const entries = deps
+        .map((dep) => {
+          const entry: Record<string, string> = {
+            documentId: dep.source!.documentId,
+            sourceUrl: dep.source!.spec.url,
+            file: dep.record.output.slice(dir.length + 1),
+            sha256: dep.record.sha256,
+          };
+          if (kind === 'snapshot-index') {
+            entry.snapshotId = dep.record.facts?.snapshotId ?? '';
+            entry.body = (dep.record.facts?.body ?? '').slice(dir.length + 1);
+            entry.captureMethod = dep.record.facts?.captureMethod ?? '';
+          }
+          return entry;
+        })
+        .sort((a, b) => compareCodeUnits(a.documentId!, b.documentId!));
+      const payload = { entries, missingSources: [...missing].sort(compareCodeUnits) };
+      return { bytes: artifactBytes(makeArtifact(kind, STAGE_INDEX_FORMAT_VERSION, payload)), outputPath: () => node.name };
+    },
+  };
+}
+
+export interface StageIndexEntry {
+  documentId: string;
+  sourceUrl: string;
+  file: string;
+  sha256: string;
+}
+
+export interface StageIndexPayload {
+  entries: StageIndexEntry[];
+  missingSources: string[];
+}
+
+const searchIndex: Rule = {
+  version: async () => (await loadStageModules()).searchIndexFormatVersion,
+  options: async (env) => namedOptions('index', (await loadStageModules()).indexOptions(env.ws.options.index)),
+  run: async (env, node, deps) => {
+    const modules = await loadStageModules();
+    const chunkIndexPath = deps[0]!.record.output;
+    const chunkIndexText = readVerified(env.ws, chunkIndexPath, deps[0]!.record.sha256).toString('utf8');
+    const chunkIndex = parseArtifact<StageIndexPayload>(chunkIndexText, 'chunk-index', STAGE_INDEX_FORMAT_VERSION, chunkIndexPath);
+    const partsDir = path.join(env.ws.stateDir, 'cache', 'index-parts');
+    const parts: string[] = [];
+    for (const entry of chunkIndex.payload.entries) {
+      // Per-document postings are a pure function of the chunk file: cache them by its hash, so a
+      // one-document change re-tokenises one document and merges.
+      const partFile = path.join(partsDir, `${entry.sha256}.v${modules.searchIndexFormatVersion}.part`);
+      let part = readIfPresent(partFile);
+      if (part === null) {
+        const file = `${env.ws.outputs.chunks}/${entry.file}`;
+        const chunks = parseArtifact<{ documentId: string; chunks: import('../document/types.js').Chunk[] }>(
+          readVerified(env.ws, file, entry.sha256).toString('utf8'),
+          'document-chunks',
+          1,
+          file,
+        );
+        part = modules.buildDocumentPart(entry.documentId, chunks.payload.chunks);
+        writeFileAtomic(partFile, part);
+      }
+      parts.push(part);
+    }
+    const bytes = modules.mergeSearchIndex(parts, { chunkIndexFingerprint: chunkIndex.fingerprint, missingSources: chunkIndex.payload.missingSources }, modules.indexOptions(env.ws.options.index));
+    return { bytes, outputPath: () => node.name };
+  },
+};
+
+function readIfPresent(file: string): string | null {
+  try {
+    return fs.readFileSync(file, 'utf8');
+  } catch {
+    return null;
+  }
+}
+
+export const RULES: Record<RuleId, Rule> = {
+  snapshot,
+  extract,
+  chunk,
+  'snapshot-index': stageIndex('snapshot-index', (ws) => ws.outputs.snapshots),
+  'document-index': stageIndex('document-index', (ws) => ws.outputs.specs),
+  'chunk-index': stageIndex('chunk-index', (ws) => ws.outputs.chunks),
+  'search-index': searchIndex,
+};

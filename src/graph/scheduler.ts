@@ -1,0 +1,162 @@
+import * as fs from 'node:fs';
+import { EpistemeError, type FailureCode } from '../failure.js';
+import { sha256Hex } from '../store/hash.js';
+import { writeFileIfChanged } from '../store/atomic-file.js';
+import { PRODUCER_VERSION } from '../version.js';
+import type { BuildGraph, TargetNode } from './graph.js';
+import { diffComponents, targetKey, type DirtyReason, type KeyComponents } from './key.js';
+import { RULES, abs, type DepView, type RuleEnv } from './rules.js';
+import { statStamp, sameStamp, type TargetRecord } from './state.js';
+
+/**
+ * Walks the requested closure, dependencies first, with independent targets in flight at once (CPU work
+ * is bounded by the stage pool). For each target: compute the key from its inputs' content hashes; if it
+ * matches the record and the output is intact, nothing runs; otherwise run the rule, store the bytes
+ * (untouched when identical: early cutoff) and record the key.
+ */
+export type TargetStatus =
+  | 'up-to-date' // key and output match the record: no action
+  | 'built' // ran and produced new bytes
+  | 'unchanged' // ran and produced the bytes it had before (early cutoff: dependents stay clean)
+  | 'failed' // the rule failed; previous output and record are kept
+  | 'skipped' // a dependency failed
+  | 'dirty' // dry run: would run
+  | 'maybe-dirty'; // dry run: runs only if an upstream rebuild changes its bytes
+
+export interface TargetResult {
+  target: string;
+  rule: string;
+  status: TargetStatus;
+  reasons: DirtyReason[];
+  output?: string;
+  error?: { code: FailureCode; message: string; hint?: string };
+  /** Present when an aggregate was built from a partial set (--allow-partial). */
+  missingSources?: string[];
+}
+
+export interface ScheduleOptions {
+  dryRun: boolean;
+  allowPartial: boolean;
+  onEvent?: (event: { type: 'start' | 'finish'; target: string; status?: TargetStatus }) => void;
+}
+
+const ACTION_STATUSES: ReadonlySet<TargetStatus> = new Set(['built', 'unchanged']);
+
+export function isAction(status: TargetStatus): boolean {
+  return ACTION_STATUSES.has(status);
+}
+
+export async function runSchedule(graph: BuildGraph, names: string[], env: RuleEnv, options: ScheduleOptions): Promise<TargetResult[]> {
+  const inFlight = new Map<string, Promise<TargetResult>>();
+  const evaluate = (name: string): Promise<TargetResult> => {
+    let promise = inFlight.get(name);
+    if (!promise) {
+      promise = evaluateTarget(graph.nodes.get(name)!, graph, env, options, evaluate);
+      inFlight.set(name, promise);
+    }
+    return promise;
+  };
+  return Promise.all(names.map(evaluate));
+}
+
+async function evaluateTarget(
+  node: TargetNode,
+  graph: BuildGraph,
+  env: RuleEnv,
+  options: ScheduleOptions,
+  evaluate: (name: string) => Promise<TargetResult>,
+): Promise<TargetResult> {
+  const depResults = await Promise.all(node.deps.map(evaluate));
+  const base = { target: node.name, rule: node.rule };
+  const broken = depResults.filter((r) => r.status === 'failed' || r.status === 'skipped');
+  const isAggregate = node.source === null;
+  if (broken.length > 0 && (!isAggregate || !options.allowPartial)) {
+    return {
+      ...base,
+      status: 'skipped',
+      reasons: [],
+      error: {
+        code: 'target-failed',
+        message: `Not built: ${broken.length === 1 ? `dependency ${broken[0]!.target} failed` : `${broken.length} dependencies failed`}.`,
+        hint: isAggregate ? 'Fix the failing sources, or rebuild with --allow-partial to build from the others (recorded in the index).' : '',
+      },
+    };
+  }
+  const rule = RULES[node.rule];
+  const deps: DepView[] = [];
+  const missing: string[] = [];
+  for (const result of depResults) {
+    const record = env.state.targets.get(result.target);
+    const depNode = graph.nodes.get(result.target)!;
+    if (result.status === 'failed' || result.status === 'skipped' || !record) {
+      if (depNode.source) missing.push(depNode.source.documentId);
+      continue;
+    }
+    deps.push({ name: result.target, record, source: depNode.source });
+  }
+  const upstreamDirty = depResults.filter((r) => r.status === 'dirty' || r.status === 'maybe-dirty');
+
+  try {
+    const components: KeyComponents = {
+      rule: node.rule,
+      ruleVersion: await rule.version(env),
+      producerVersion: PRODUCER_VERSION,
+      options: upstreamDirty.length > 0 && options.dryRun ? {} : await rule.options(env, node, deps),
+      inputs: { ...(rule.sourceInputs?.(env, node) ?? {}), ...Object.fromEntries(deps.map((d) => [d.name, d.record.sha256])) },
+    };
+    if (missing.length > 0) components.options['partial.missingSources'] = JSON.stringify(missing);
+    const key = targetKey(components);
+    const record = env.state.targets.get(node.name);
+
+    let reasons: DirtyReason[];
+    if (options.dryRun && upstreamDirty.length > 0) {
+      reasons = upstreamDirty.map((r) => ({ reason: 'upstream-dirty', input: r.target }) as const);
+      const own = record ? ownReasons(node.name, record, components, key, env, graph) : [{ reason: 'no-record' } as const];
+      const definite = own.filter((r) => r.reason !== 'upstream-changed' && r.reason !== 'input-changed' ? true : !upstreamDirty.some((u) => u.target === (r as { input: string }).input));
+      const status: TargetStatus = definite.length > 0 ? 'dirty' : 'maybe-dirty';
+      return { ...base, status, reasons: [...definite, ...reasons] };
+    }
+    reasons = record ? ownReasons(node.name, record, components, key, env, graph) : [{ reason: 'no-record' }];
+    if (reasons.length === 0) return { ...base, status: 'up-to-date', reasons, output: record!.output };
+    if (options.dryRun) return { ...base, status: 'dirty', reasons };
+
+    options.onEvent?.({ type: 'start', target: node.name });
+    const produced = await rule.run(env, node, deps, missing);
+    const bytes = typeof produced.bytes === 'string' ? Buffer.from(produced.bytes, 'utf8') : produced.bytes;
+    const sha256 = sha256Hex(bytes);
+    const output = produced.outputPath(sha256);
+    writeFileIfChanged(abs(env.ws, output), bytes, node.source === null);
+    const stamp = statStamp(abs(env.ws, output))!;
+    const unchanged = record !== undefined && record.sha256 === sha256 && record.output === output;
+    const newRecord: TargetRecord = { key, components, output, sha256, stamp };
+    if (produced.facts) newRecord.facts = produced.facts;
+    env.state.recordTarget(node.name, newRecord);
+    const status: TargetStatus = unchanged ? 'unchanged' : 'built';
+    options.onEvent?.({ type: 'finish', target: node.name, status });
+    const result: TargetResult = { ...base, status, reasons, output };
+    if (missing.length > 0) result.missingSources = missing;
+    return result;
+  } catch (error) {
+    if (!(error instanceof EpistemeError)) throw error;
+    options.onEvent?.({ type: 'finish', target: node.name, status: 'failed' });
+    const failure: TargetResult['error'] = { code: error.code, message: error.message };
+    if (error.hint) failure.hint = error.hint;
+    return { ...base, status: 'failed', reasons: [], error: failure };
+  }
+}
+
+/** Reasons the recorded target is dirty, given current components; empty when it is up to date. */
+function ownReasons(name: string, record: TargetRecord, components: KeyComponents, key: string, env: RuleEnv, graph: BuildGraph): DirtyReason[] {
+  if (record.key !== key) {
+    const reasons = diffComponents(record.components, components, (input) => graph.nodes.has(input));
+    return reasons.length > 0 ? reasons : [{ reason: 'no-record' }];
+  }
+  const absolute = abs(env.ws, record.output);
+  const stamp = statStamp(absolute);
+  if (stamp === null) return [{ reason: 'output-missing', output: record.output }];
+  if (sameStamp(stamp, record.stamp)) return [];
+  // Stat changed (touched, copied back, edited): trust only the content hash.
+  if (sha256Hex(fs.readFileSync(absolute)) !== record.sha256) return [{ reason: 'output-modified', output: record.output }];
+  env.state.recordTarget(name, { ...record, stamp });
+  return [];
+}

@@ -1,0 +1,52 @@
+import { EpistemeError } from '../failure.js';
+import type { ExtractOptions } from '../extract/extract.js';
+import type { ChunkOptions } from '../chunk/chunker.js';
+import type { IndexOptions } from '../index/search-index.js';
+
+/**
+ * The stage modules, loaded on first use, with their option defaults applied. Unknown option names are
+ * configuration errors rather than silently ignored settings.
+ */
+async function load() {
+  const [extract, chunk, index] = await Promise.all([
+    import('../extract/extract.js'),
+    import('../chunk/chunker.js'),
+    import('../index/search-index.js'),
+  ]);
+  return {
+    extractRuleVersion: extract.EXTRACT_RULE_VERSION,
+    extractionConfig: extract.extractionConfig,
+    extractOptions: (given: Record<string, unknown>): ExtractOptions => withDefaults('extract', extract.DEFAULT_EXTRACT_OPTIONS, given),
+    chunkRuleVersion: chunk.CHUNK_RULE_VERSION,
+    chunkOptions: (given: Record<string, unknown>): ChunkOptions => withDefaults('chunk', chunk.DEFAULT_CHUNK_OPTIONS, given),
+    searchIndexFormatVersion: index.SEARCH_INDEX_FORMAT_VERSION,
+    indexOptions: (given: Record<string, unknown>): IndexOptions => withDefaults('index', index.DEFAULT_INDEX_OPTIONS, given),
+    buildDocumentPart: index.buildDocumentPart,
+    mergeSearchIndex: index.mergeSearchIndex,
+  };
+}
+
+let loaded: ReturnType<typeof load> | undefined;
+
+export function loadStageModules(): ReturnType<typeof load> {
+  loaded ??= load();
+  return loaded;
+}
+
+function withDefaults<T extends object>(stage: string, defaults: T, given: Record<string, unknown>): T {
+  for (const [name, value] of Object.entries(given)) {
+    const fallback = (defaults as Record<string, unknown>)[name];
+    if (fallback === undefined) {
+      throw new EpistemeError('config-invalid', `Unknown option options.${stage}.${name}.`, {
+        hint: `Known options for ${stage}: ${Object.keys(defaults).join(', ') || '(none)'}.`,
+        details: { field: `options.${stage}.${name}` },
+      });
+    }
+    if (typeof value !== typeof fallback) {
+      throw new EpistemeError('config-invalid', `Option options.${stage}.${name} must be a ${typeof fallback}.`, {
+        details: { field: `options.${stage}.${name}` },
+      });
+    }
+  }
+  return { ...defaults, ...given } as T;
+}

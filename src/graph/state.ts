@@ -1,0 +1,143 @@
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { writeFileAtomic } from '../store/atomic-file.js';
+import type { KeyComponents } from './key.js';
+
+/**
+ * Build state: for each target, its key, the key's components and the output it produced; for each
+ * source file, a stat stamp with its content hash (the stat fast path).
+ *
+ * Stored as `state.json` (compacted at the end of a build) plus `state.log`, one JSON line appended per
+ * finished target, so work done before a crash is not lost. A torn last line is ignored. Nothing in
+ * here is an artifact: it never leaves the machine and may be deleted (everything then rebuilds).
+ */
+export const STATE_FORMAT_VERSION = 1;
+
+export interface FileStamp {
+  size: number;
+  mtimeNs: string;
+  ino: number;
+  hash: string;
+}
+
+export interface TargetRecord {
+  key: string;
+  components: KeyComponents;
+  /** Workspace-relative output file and the SHA-256 of its bytes. */
+  output: string;
+  sha256: string;
+  stamp: Omit<FileStamp, 'hash'>;
+  /** Rule-specific facts the dependents need without reading the output (e.g. snapshot id). */
+  facts?: Record<string, string>;
+}
+
+type LogLine = { t: string; r: TargetRecord | null } | { f: string; s: FileStamp | null };
+
+export class BuildState {
+  targets = new Map<string, TargetRecord>();
+  files = new Map<string, FileStamp>();
+  private logFd: number | null = null;
+
+  private constructor(
+    private readonly dir: string,
+    /** Dry runs keep every change in memory and write nothing. */
+    private readonly readOnly: boolean,
+  ) {}
+
+  static load(dir: string, readOnly = false): BuildState {
+    const state = new BuildState(dir, readOnly);
+    try {
+      const parsed = JSON.parse(fs.readFileSync(path.join(dir, 'state.json'), 'utf8')) as {
+        version?: number;
+        targets?: Record<string, TargetRecord>;
+        files?: Record<string, FileStamp>;
+      };
+      if (parsed.version === STATE_FORMAT_VERSION) {
+        state.targets = new Map(Object.entries(parsed.targets ?? {}));
+        state.files = new Map(Object.entries(parsed.files ?? {}));
+      }
+    } catch {
+      // no state (or unreadable): everything is dirty, which is always safe
+    }
+    let log = '';
+    try {
+      log = fs.readFileSync(path.join(dir, 'state.log'), 'utf8');
+    } catch {
+      log = '';
+    }
+    for (const line of log.split('\n')) {
+      if (!line) continue;
+      let entry: LogLine;
+      try {
+        entry = JSON.parse(line) as LogLine;
+      } catch {
+        continue; // a torn line from a crash
+      }
+      if ('t' in entry) {
+        if (entry.r) state.targets.set(entry.t, entry.r);
+        else state.targets.delete(entry.t);
+      } else if (entry.s) state.files.set(entry.f, entry.s);
+      else state.files.delete(entry.f);
+    }
+    return state;
+  }
+
+  recordTarget(target: string, record: TargetRecord | null): void {
+    if (record) this.targets.set(target, record);
+    else this.targets.delete(target);
+    this.append({ t: target, r: record });
+  }
+
+  recordFile(file: string, stamp: FileStamp): void {
+    const previous = this.files.get(file);
+    this.files.set(file, stamp);
+    if (!previous || previous.hash !== stamp.hash || previous.mtimeNs !== stamp.mtimeNs || previous.size !== stamp.size || previous.ino !== stamp.ino) {
+      this.append({ f: file, s: stamp });
+    }
+  }
+
+  forgetFile(file: string): void {
+    if (this.files.delete(file)) this.append({ f: file, s: null });
+  }
+
+  private append(line: LogLine): void {
+    if (this.readOnly) return;
+    if (this.logFd === null) {
+      fs.mkdirSync(this.dir, { recursive: true });
+      this.logFd = fs.openSync(path.join(this.dir, 'state.log'), 'a');
+    }
+    fs.writeSync(this.logFd, JSON.stringify(line) + '\n');
+  }
+
+  /** Writes the compacted state atomically, then empties the log. */
+  compact(): void {
+    if (this.readOnly) return;
+    const targets = Object.fromEntries([...this.targets.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
+    const files = Object.fromEntries([...this.files.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
+    writeFileAtomic(path.join(this.dir, 'state.json'), JSON.stringify({ version: STATE_FORMAT_VERSION, targets, files }));
+    if (this.logFd !== null) {
+      fs.closeSync(this.logFd);
+      this.logFd = null;
+    }
+    fs.rmSync(path.join(this.dir, 'state.log'), { force: true });
+  }
+
+  close(): void {
+    if (this.logFd !== null) fs.closeSync(this.logFd);
+    this.logFd = null;
+  }
+}
+
+/** Stat stamp of a file, or null when it does not exist. */
+export function statStamp(absolutePath: string): Omit<FileStamp, 'hash'> | null {
+  try {
+    const stat = fs.statSync(absolutePath, { bigint: true });
+    return { size: Number(stat.size), mtimeNs: stat.mtimeNs.toString(), ino: Number(stat.ino) };
+  } catch {
+    return null;
+  }
+}
+
+export function sameStamp(a: Omit<FileStamp, 'hash'>, b: Omit<FileStamp, 'hash'>): boolean {
+  return a.size === b.size && a.mtimeNs === b.mtimeNs && a.ino === b.ino;
+}

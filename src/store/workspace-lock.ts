@@ -1,0 +1,77 @@
+import * as net from 'node:net';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { sha256Hex } from './hash.js';
+import { EpistemeError } from '../failure.js';
+
+/**
+ * One exclusive writer per workspace.
+ *
+ * The lock is a Linux abstract-namespace Unix socket named after the workspace's real path. The kernel
+ * binds it atomically and releases it when the holder dies, even by SIGKILL, so a dead holder can never
+ * leave a lock behind and no process ever has to delete a lock file that another may hold (the race
+ * that file locks with stale-PID recovery get wrong). `.episteme/lock-holder.json` only describes the
+ * holder for error messages; it is never used to decide who holds the lock.
+ */
+export interface WorkspaceLock {
+  release(): Promise<void>;
+}
+
+export async function acquireWorkspaceLock(
+  workspaceRoot: string,
+  stateDir: string,
+  options: { waitMs: number; command: string },
+): Promise<WorkspaceLock> {
+  if (process.platform !== 'linux') {
+    throw new EpistemeError('usage-error', 'The workspace writer lock needs Linux (abstract Unix sockets).', {
+      hint: 'Run Episteme on Linux; other platforms are not supported yet.',
+    });
+  }
+  const real = fs.realpathSync(workspaceRoot);
+  const socketName = '\0episteme-workspace-' + sha256Hex(real).slice(0, 40);
+  const holderFile = path.join(stateDir, 'lock-holder.json');
+  const deadline = Date.now() + options.waitMs;
+  for (;;) {
+    const server = await tryListen(socketName);
+    if (server) {
+      server.unref();
+      fs.mkdirSync(stateDir, { recursive: true });
+      fs.writeFileSync(holderFile, JSON.stringify({ pid: process.pid, command: options.command }) + '\n');
+      return {
+        release: () =>
+          new Promise<void>((resolve) => {
+            fs.rmSync(holderFile, { force: true });
+            server.close(() => resolve());
+          }),
+      };
+    }
+    if (Date.now() >= deadline) {
+      const holder = readHolder(holderFile);
+      throw new EpistemeError('workspace-locked', `Another Episteme process${holder} is writing to this workspace.`, {
+        hint: 'Wait for it to finish, or rerun with --wait-lock=SECONDS to wait for the lock.',
+        details: { workspace: '.' },
+      });
+    }
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
+function tryListen(name: string): Promise<net.Server | null> {
+  return new Promise((resolve, reject) => {
+    const server = net.createServer();
+    server.once('error', (error: NodeJS.ErrnoException) => {
+      if (error.code === 'EADDRINUSE') resolve(null);
+      else reject(error);
+    });
+    server.listen({ path: name }, () => resolve(server));
+  });
+}
+
+function readHolder(file: string): string {
+  try {
+    const holder = JSON.parse(fs.readFileSync(file, 'utf8')) as { pid?: unknown; command?: unknown };
+    return ` (pid ${String(holder.pid)}, ${String(holder.command)})`;
+  } catch {
+    return '';
+  }
+}
