@@ -15,12 +15,13 @@ import { codePointLength, codePointPrefix, cutsWord, isWhitespace, isWordChar, c
  * Chunk ids: `<documentId>#<first block id>` and `~<n>` for the n-th later piece of a cut block.
  * Bump CHUNK_RULE_VERSION whenever chunk bytes for the same input and options change.
  */
-export interface ChunkOptions {
+// A type alias (not an interface) so it is assignable to Record<string, unknown> for config hashing.
+export type ChunkOptions = {
   /** Maximum chunk length in code points (integer). */
   maxChars: number;
   /** Characters of the previous piece repeated at the start of the next piece of a cut block (integer). */
   overlapChars: number;
-}
+};
 
 export const DEFAULT_CHUNK_OPTIONS: ChunkOptions = Object.freeze({ maxChars: 1200, overlapChars: 150 });
 export const CHUNK_RULE_VERSION = 1;

@@ -27,10 +27,11 @@ import { encodeVlq, VlqReader } from './vlq.js';
  * Incremental builds: buildDocumentPart() makes a document's rows and postings once; merging parts
  * only renumbers the first posting of each run (VLQ strings concatenate), so it never re-tokenizes.
  */
-export interface IndexOptions {
+// A type alias (not an interface) so it is assignable to Record<string, unknown> for config hashing.
+export type IndexOptions = {
   k1: number;
   b: number;
-}
+};
 
 export const DEFAULT_INDEX_OPTIONS: IndexOptions = Object.freeze({ k1: 1.2, b: 0.75 });
 export const SEARCH_INDEX_FORMAT_VERSION = 1;
