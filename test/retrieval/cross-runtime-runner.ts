@@ -3,7 +3,9 @@
  * stdout. cross-runtime.test.ts runs this same file under Node 20, Node 24, Deno and Bun and
  * compares the outputs byte for byte. Plain ESM; only node:process beyond the library modules.
  */
+import { readFileSync } from 'node:fs';
 import process from 'node:process';
+import type { Chunk } from '../../src/document/types.js';
 import { chunkDocument, DEFAULT_CHUNK_OPTIONS } from '../../src/chunk/chunker.js';
 import { buildSearchIndex, DEFAULT_INDEX_OPTIONS, loadSearchIndex } from '../../src/index/search-index.js';
 import { tokenize } from '../../src/index/tokenizer.js';
@@ -31,6 +33,20 @@ for (const [name, chunkOptions, indexOptions] of [
     indexBytes: bytes,
     queries: ['conditional request', '"strong comparison"', 'redirect URL list', 'cafe STRASSE οδος', '東京', 'ﬁle İstanbul', 'the'].map((term) =>
       runQuery(index, { terms: [term], limit: 5, offset: 0, maxSnippetChars: 90, maxTotalChars: 300 }),
+    ),
+  };
+}
+// Optional: a JSON file of {documentId, chunks}[] (the dev corpus, chunked by Node) to index as well.
+const chunkFile = process.argv[2];
+if (chunkFile !== undefined) {
+  const chunked = JSON.parse(readFileSync(chunkFile, 'utf8')) as { documentId: string; chunks: Chunk[] }[];
+  const bytes = buildSearchIndex(shuffled(chunked, 3), { chunkIndexFingerprint: 'sha256:dev', missingSources: [] }, DEFAULT_INDEX_OPTIONS);
+  const index = loadSearchIndex(bytes, 'dev');
+  output['dev'] = {
+    indexSha256: sha256Hex(bytes),
+    indexBytes: bytes.length,
+    queries: ['conditional request', '"origin server"', 'URL parser percent-encode', 'content security policy nonce', 'cookie domain attribute', 'must not'].map((term) =>
+      runQuery(index, { terms: [term], limit: 10, offset: 0, maxSnippetChars: 200, maxTotalChars: 2000 }),
     ),
   };
 }

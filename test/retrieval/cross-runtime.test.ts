@@ -1,9 +1,12 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync, spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { chunkDocument, DEFAULT_CHUNK_OPTIONS } from '../../src/chunk/chunker.js';
+import { DEV_CORPUS_MISSING, loadDevCorpus } from './corpus-helpers.js';
 
 /**
  * The search index (and query output) must be byte-identical on Node 20, Node 24, Deno and Bun.
@@ -33,19 +36,31 @@ function ensureRuntimes(): string | undefined {
   return undefined;
 }
 
-test('index bytes and query output are identical on Node 20, Node 24, Deno and Bun', { timeout: 900_000 }, (t) => {
+test('index bytes and query output are identical on Node 20, Node 24, Deno and Bun', { timeout: 900_000 }, async (t) => {
   const skipReason = ensureRuntimes();
   if (skipReason !== undefined) {
     t.skip(skipReason);
     return;
   }
-  const run = (command: string, args: string[]): string => execFileSync(command, args, { cwd: repoRoot, encoding: 'utf8', maxBuffer: 256 * 1024 * 1024 });
-  const reference = run(process.execPath, [runner]);
+  // Fixtures always; the dev corpus too when ../shared is present (chunked here, indexed by each runtime).
+  const args = [runner];
+  const scratch = mkdtempSync(path.join(os.tmpdir(), 'episteme-cross-runtime-'));
+  t.after(() => rmSync(scratch, { recursive: true, force: true }));
+  const dev = await loadDevCorpus();
+  if (dev === undefined) t.diagnostic(`${DEV_CORPUS_MISSING}: fixtures only`);
+  else {
+    const chunkFile = path.join(scratch, 'dev-chunks.json');
+    writeFileSync(chunkFile, JSON.stringify(dev.map((doc) => ({ documentId: doc.documentId, chunks: chunkDocument(doc, DEFAULT_CHUNK_OPTIONS) }))));
+    args.push(chunkFile);
+  }
+  const run = (command: string, prefix: string[]): string => execFileSync(command, [...prefix, ...args], { cwd: repoRoot, encoding: 'utf8', maxBuffer: 256 * 1024 * 1024 });
+  const reference = run(process.execPath, []);
   assert.ok(reference.length > 1000);
+  if (dev !== undefined) assert.match(reference, /"dev":\{"indexSha256"/);
   const outputs: [string, string][] = [
-    [`node ${execFileSync(bin('node'), ['--version'], { encoding: 'utf8' }).trim()}`, run(bin('node'), [runner])],
-    [`deno ${execFileSync(bin('deno'), ['--version'], { encoding: 'utf8' }).split('\n')[0]!.trim()}`, run(bin('deno'), ['run', '--no-lock', '--allow-read', '--allow-env', runner])],
-    [`bun ${execFileSync(bin('bun'), ['--version'], { encoding: 'utf8' }).trim()}`, run(bin('bun'), [runner])],
+    [`node ${execFileSync(bin('node'), ['--version'], { encoding: 'utf8' }).trim()}`, run(bin('node'), [])],
+    [`deno ${execFileSync(bin('deno'), ['--version'], { encoding: 'utf8' }).split('\n')[0]!.trim()}`, run(bin('deno'), ['run', '--no-lock', '--allow-read', '--allow-env'])],
+    [`bun ${execFileSync(bin('bun'), ['--version'], { encoding: 'utf8' }).trim()}`, run(bin('bun'), [])],
   ];
   for (const [runtime, output] of outputs) {
     t.diagnostic(`${runtime}: ${output.length} bytes`);
