@@ -14,33 +14,41 @@ export function devCorpusDirectory(repoRoot: string): string {
   return path.resolve(repoRoot, '../shared/corpus/dev');
 }
 
-interface IngestEntry {
+export interface IngestEntry {
   sourceUrl: string;
   localPath: string;
   contentType: string;
 }
 
-export async function extractDevCorpus(directory: string): Promise<EvidenceDocument[] | undefined> {
+export function devCorpusEntries(directory: string): IngestEntry[] | undefined {
   const mapPath = path.join(directory, 'manual-ingest.json');
   if (!existsSync(mapPath)) return undefined;
-  const entries = JSON.parse(readFileSync(mapPath, 'utf8')) as IngestEntry[];
+  return JSON.parse(readFileSync(mapPath, 'utf8')) as IngestEntry[];
+}
+
+/** Extracts one source from given bytes, as manual ingest + extract would. */
+export async function extractBytes(documentId: string, sourceUrl: string, contentType: string, body: Uint8Array): Promise<EvidenceDocument> {
+  const sha256 = sha256Hex(body);
+  const snapshot: SnapshotMeta = {
+    snapshotId: `sha256-${sha256.slice(0, 32)}`,
+    sourceUrl,
+    captureMethod: 'manual-ingest',
+    contentType,
+    charset: null,
+    sha256,
+    byteLength: body.length,
+  };
+  return extractDocument({ documentId, source: { url: sourceUrl }, snapshot, body, options: DEFAULT_EXTRACT_OPTIONS });
+}
+
+export async function extractDevCorpus(directory: string): Promise<EvidenceDocument[] | undefined> {
+  const entries = devCorpusEntries(directory);
+  if (entries === undefined) return undefined;
   const ids = assignDocumentIds(entries.map((entry) => entry.sourceUrl));
   const docs: EvidenceDocument[] = [];
   for (const entry of entries) {
     const body = new Uint8Array(readFileSync(path.join(directory, entry.localPath)));
-    const sha256 = sha256Hex(body);
-    const snapshot: SnapshotMeta = {
-      snapshotId: `sha256-${sha256.slice(0, 32)}`,
-      sourceUrl: entry.sourceUrl,
-      captureMethod: 'manual-ingest',
-      contentType: entry.contentType,
-      charset: null,
-      sha256,
-      byteLength: body.length,
-    };
-    docs.push(
-      await extractDocument({ documentId: ids.get(entry.sourceUrl)!, source: { url: entry.sourceUrl }, snapshot, body, options: DEFAULT_EXTRACT_OPTIONS }),
-    );
+    docs.push(await extractBytes(ids.get(entry.sourceUrl)!, entry.sourceUrl, entry.contentType, body));
   }
   return docs;
 }
