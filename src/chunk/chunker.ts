@@ -110,7 +110,7 @@ function makeChunk(
   };
   if (pages.length > 0) citation.pages = pages;
   if (blocks.length === 1 && first.span !== undefined) citation.span = first.span;
-  else if (blocks.length > 1 && first.span !== undefined && last.span !== undefined) citation.span = { first: first.span, last: last.span };
+  else if (blocks.length > 1 && first.span !== undefined && last.span !== undefined) citation.span = spanOver(first.span, last.span);
   if (textRange !== undefined) citation.textRange = textRange;
   return {
     chunkId: `${doc.documentId}#${first.id}${pieceIndex > 0 ? `~${pieceIndex}` : ''}`,
@@ -123,6 +123,21 @@ function makeChunk(
     authority: doc.authority,
     documentType: doc.documentType,
   };
+}
+
+/**
+ * The source span of several blocks: from the start of the first to the end of the last when both
+ * spans have the same shape and differ only in their numeric start/end (e.g. {unit, start, end});
+ * otherwise both spans as {first, last}.
+ */
+function spanOver(first: Record<string, unknown>, last: Record<string, unknown>): Record<string, unknown> {
+  const keys = Object.keys(first);
+  const sameShape =
+    typeof first['start'] === 'number' &&
+    typeof last['end'] === 'number' &&
+    keys.length === Object.keys(last).length &&
+    keys.every((key) => key === 'start' || key === 'end' || (key in last && JSON.stringify(first[key]) === JSON.stringify(last[key])));
+  return sameShape ? { ...first, end: last['end'] } : { first, last };
 }
 
 function headingPathResolver(sections: Section[]): (sectionId: string | null) => string[] {

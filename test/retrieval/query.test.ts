@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { chunkDocument, DEFAULT_CHUNK_OPTIONS } from '../../src/chunk/chunker.js';
 import { EpistemeError } from '../../src/failure.js';
-import { buildSearchIndex, DEFAULT_INDEX_OPTIONS, loadSearchIndex, type LoadedSearchIndex } from '../../src/index/search-index.js';
+import { buildSearchIndex, chunkRow, DEFAULT_INDEX_OPTIONS, loadSearchIndex, type LoadedSearchIndex } from '../../src/index/search-index.js';
 import { runQuery, type QueryRequest } from '../../src/query/query.js';
 import { ALL_DOCS, makeDocument } from './fixtures.js';
 
@@ -97,7 +97,7 @@ test('max-chars bounds each snippet and the whole page, cutting at token boundar
     const length = [...hit.snippet.text].length;
     assert.ok(length <= 60);
     sum += length;
-    const row = INDEX.chunks.find((r) => r[0] === hit.chunkId)!;
+    const row = Array.from({ length: INDEX.chunkCount }, (_, i) => chunkRow(INDEX, i)).find((r) => r[0] === hit.chunkId)!;
     const at = row[9].indexOf(hit.snippet.text);
     assert.ok(at >= 0, 'snippet is a substring of the chunk');
     assert.ok(!/[\p{L}\p{N}]/u.test(row[9][at - 1] ?? ' ') || !/[\p{L}\p{N}]/u.test(hit.snippet.text[0]!), 'starts at a token boundary');
