@@ -68,8 +68,12 @@ export abstract class WorkspaceCommand extends EpistemeCommand {
   map = Option.String('--map', {
     description: 'Manual-ingest map to use instead of the config\'s (a file, or - for stdin). Without a config, the current folder is the workspace.',
   });
+  manifest = Option.String('--manifest', {
+    description:
+      'HTTP(S) capture manifest to use instead of the config\'s (a file, or - for stdin; schema/manifest.schema.json). Without a config, the current folder is the workspace. A URL also in the map is an error.',
+  });
   maxInputBytes = Option.String('--max-input-bytes', {
-    description: `Byte bound for the config and map, including stdin (default ${DEFAULT_MAX_INPUT_BYTES}).`,
+    description: `Byte bound for the config, map and manifest, including stdin (default ${DEFAULT_MAX_INPUT_BYTES}).`,
     validator: isPositiveInteger,
   });
 
@@ -77,6 +81,7 @@ export abstract class WorkspaceCommand extends EpistemeCommand {
     return loadWorkspace(process.cwd(), {
       config: this.config,
       map: this.map,
+      manifest: this.manifest,
       maxInputBytes: this.maxInputBytes,
       outputs: extraOutputs,
     });

@@ -4,6 +4,7 @@ import { Output } from './output.js';
 import { BuildCommand } from './build.js';
 import { PipelineCommand } from './pipeline.js';
 import { ManualIngestCommand } from './manual-ingest.js';
+import { SnapshotCommand } from './snapshot.js';
 import { ExtractCommand } from './extract.js';
 import { ChunkCommand } from './chunk.js';
 import { IndexCommand } from './index-command.js';
@@ -12,7 +13,7 @@ import { ExplainCommand } from './explain.js';
 
 export function createCli(): Cli {
   const cli = new Cli({ binaryLabel: 'Episteme', binaryName: 'episteme', binaryVersion: PRODUCER_VERSION, enableColors: false });
-  for (const command of [BuildCommand, PipelineCommand, ManualIngestCommand, ExtractCommand, ChunkCommand, IndexCommand, QueryCommand, ExplainCommand]) {
+  for (const command of [BuildCommand, PipelineCommand, SnapshotCommand, ManualIngestCommand, ExtractCommand, ChunkCommand, IndexCommand, QueryCommand, ExplainCommand]) {
     cli.register(command);
   }
   cli.register(Builtins.HelpCommand);

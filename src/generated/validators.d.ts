@@ -11,5 +11,6 @@ export interface Validator {
 }
 export const validateWorkspaceConfig: Validator;
 export const validateManualIngestMap: Validator;
+export const validateManifest: Validator;
 export const validateEnvelope: Validator;
 export const validateArtifact: Validator;

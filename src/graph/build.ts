@@ -11,6 +11,7 @@ import { runSchedule, isAction, type TargetResult, type TargetStatus } from './s
 import { BuildState } from './state.js';
 import { StagePool } from './stage-pool.js';
 import { loadStageModules } from './stage-modules.js';
+import { CaptureRun, type CaptureRequest } from '../capture/run.js';
 
 export interface BuildRequest {
   /** Target paths; empty means every target. */
@@ -20,6 +21,8 @@ export interface BuildRequest {
   jobs: number;
   waitLockMs: number;
   command: string;
+  /** HTTP capture: refresh policy (--refresh, --max-age) and per-source progress. Default: no refresh. */
+  capture?: CaptureRequest;
   onEvent?: (event: { type: 'start' | 'finish'; target: string; status?: TargetStatus }) => void;
 }
 
@@ -51,7 +54,7 @@ export async function runBuild(ws: Workspace, request: BuildRequest): Promise<Bu
   const pool = new StagePool(request.dryRun ? 1 : request.jobs);
   try {
     if (!request.dryRun) {
-      for (const dir of [ws.outputs.snapshots, `${ws.outputs.snapshots}/records`, `${ws.outputs.snapshots}/bodies`, ws.outputs.specs, ws.outputs.chunks]) {
+      for (const dir of [ws.outputs.snapshots, `${ws.outputs.snapshots}/records`, `${ws.outputs.snapshots}/bodies`, `${ws.outputs.snapshots}/observations`, ws.outputs.specs, ws.outputs.chunks]) {
         sweepTempFiles(path.join(ws.root, dir));
       }
       sweepTempFiles(ws.stateDir);
@@ -60,10 +63,11 @@ export async function runBuild(ws: Workspace, request: BuildRequest): Promise<Bu
     // Records of targets that left the graph (sources removed from the map) are dropped; their files go
     // once no committed index names them.
     for (const name of [...state.targets.keys()]) if (!graph.nodes.has(name)) state.recordTarget(name, null);
-    const liveFiles = new Set(ws.sources.map((s) => s.capture.relativePath));
+    const liveFiles = new Set(ws.sources.flatMap((s) => (s.capture.method === 'manual-ingest' ? [s.capture.relativePath] : [])));
     for (const file of [...state.files.keys()]) if (!liveFiles.has(file)) state.forgetFile(file);
 
-    const results = await runSchedule(graph, names, { ws, state, pool }, { dryRun: request.dryRun, allowPartial: request.allowPartial, onEvent: request.onEvent });
+    const capture = new CaptureRun(ws.limits.capture, request.capture);
+    const results = await runSchedule(graph, names, { ws, state, pool, capture }, { dryRun: request.dryRun, allowPartial: request.allowPartial, onEvent: request.onEvent });
     let removed: string[] = [];
     if (!request.dryRun) {
       state.compact();

@@ -29,7 +29,7 @@ export interface TargetResult {
   status: TargetStatus;
   reasons: DirtyReason[];
   output?: string;
-  error?: { code: FailureCode; message: string; hint?: string };
+  error?: { code: FailureCode; message: string; hint?: string; details?: Record<string, unknown> };
   /** Present when an aggregate was built from a partial set (--allow-partial). */
   missingSources?: string[];
 }
@@ -117,6 +117,8 @@ async function evaluateTarget(
       return { ...base, status, reasons: [...definite, ...reasons] };
     }
     reasons = record ? ownReasons(node.name, record, components, key, env, graph) : [{ reason: 'no-record' }];
+    const refresh = reasons.length === 0 ? rule.refreshReason?.(env, node, record!) : null;
+    if (refresh) reasons = [refresh];
     if (reasons.length === 0) return { ...base, status: 'up-to-date', reasons, output: record!.output };
     if (options.dryRun) return { ...base, status: 'dirty', reasons };
 
@@ -143,6 +145,7 @@ async function evaluateTarget(
     options.onEvent?.({ type: 'finish', target: node.name, status: 'failed' });
     const failure: TargetResult['error'] = { code: error.code, message: error.message };
     if (error.hint) failure.hint = error.hint;
+    if (error.details) failure.details = error.details;
     return { ...base, status: 'failed', reasons: [], error: failure };
   }
 }
