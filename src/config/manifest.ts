@@ -73,7 +73,7 @@ export function parseManifest(value: unknown, label: string, familyIds: () => Re
 let cachedFamilies: ReadonlySet<string> | undefined;
 
 /** Family ids are the names of rules/<id>.json (the extraction stage checks each file's content). */
-function registeredFamilyIds(): ReadonlySet<string> {
+export function registeredFamilyIds(): ReadonlySet<string> {
   if (cachedFamilies) return cachedFamilies;
   let names: string[] = [];
   try {

@@ -5,6 +5,7 @@ import { validateManualIngestMap } from '../generated/validators.js';
 import { describeSchemaErrors } from './schema-errors.js';
 import { parseJsonInput, readBoundedInput } from './bounded-input.js';
 import { canonicalSourceUrl } from './source-url.js';
+import { registeredFamilyIds } from './manifest.js';
 import type { Authority, ExtractorId, SourceSpec } from '../document/types.js';
 
 /** A validated manual-ingest entry: a local file recorded under a canonical source URL. */
@@ -79,6 +80,10 @@ export async function loadManualIngestMap(
     }
     if (!stat?.isFile()) {
       problems.push(`entry ${index}, field localPath: file not found: ${entry.localPath}`);
+      return;
+    }
+    if (entry.family !== undefined && !registeredFamilyIds().has(entry.family)) {
+      problems.push(`entry ${index}, field family: "${entry.family}" is not a registered family (known: ${[...registeredFamilyIds()].sort().join(', ')})`);
       return;
     }
     const relativePath = path.relative(context.root, absolutePath).split(path.sep).join('/');
