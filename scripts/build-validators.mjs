@@ -14,6 +14,8 @@ const schemas = {
   validateManifest: 'manifest.schema.json',
   validateEnvelope: 'cli-envelope.schema.json',
   validateArtifact: 'artifact.schema.json',
+  validateDocumentSchema: 'document.schema.json',
+  validateRulesSchema: 'rules.schema.json',
 };
 const extra = process.argv.slice(2); // name=file pairs added by later stages
 for (const pair of extra) {

@@ -1,6 +1,6 @@
 import { Builtins, Cli } from 'clipanion';
 import { PRODUCER_VERSION } from '../version.js';
-import { Output } from './output.js';
+import { Output, markMainEntered } from './output.js';
 import { BuildCommand } from './build.js';
 import { PipelineCommand } from './pipeline.js';
 import { ManualIngestCommand } from './manual-ingest.js';
@@ -26,6 +26,14 @@ export function createCli(): Cli {
  * envelope when --json was asked for.
  */
 export async function main(argv: string[]): Promise<number> {
+  markMainEntered();
+  // A closed pipe (`episteme query ... | head`) is the reader's choice, not an error.
+  for (const stream of [process.stdout, process.stderr]) {
+    stream.on('error', (error: NodeJS.ErrnoException) => {
+      if (error.code === 'EPIPE') process.exit(process.exitCode ?? 0);
+      throw error;
+    });
+  }
   const cli = createCli();
   const context = { stdin: process.stdin, stdout: process.stdout, stderr: process.stderr, env: process.env, colorDepth: 1 };
   let command;

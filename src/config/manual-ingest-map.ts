@@ -18,6 +18,8 @@ export interface ManualIngestSource {
   relativePath: string;
   contentType: string;
   charset: string | null;
+  /** Stat taken while validating the map, reused by the build's stat fast path. */
+  stat: fs.Stats;
 }
 
 interface RawEntry {
@@ -74,9 +76,9 @@ export async function loadManualIngestMap(
     const absolutePath = path.resolve(baseDir, entry.localPath);
     let stat: fs.Stats | undefined;
     try {
-      stat = fs.statSync(absolutePath);
+      stat = fs.statSync(absolutePath, { throwIfNoEntry: false });
     } catch {
-      stat = undefined;
+      stat = undefined; // e.g. a NUL byte in the path: not a file either
     }
     if (!stat?.isFile()) {
       problems.push(`entry ${index}, field localPath: file not found: ${entry.localPath}`);
@@ -98,6 +100,7 @@ export async function loadManualIngestMap(
       relativePath,
       contentType: (entry.contentType ?? CONTENT_TYPE_BY_EXTENSION[path.extname(absolutePath).toLowerCase()] ?? 'application/octet-stream').toLowerCase(),
       charset: entry.charset?.toLowerCase() ?? null,
+      stat,
     });
   });
   if (problems.length > 0) throw invalid(label, problems);

@@ -14,3 +14,5 @@ export const validateManualIngestMap: Validator;
 export const validateManifest: Validator;
 export const validateEnvelope: Validator;
 export const validateArtifact: Validator;
+export const validateDocumentSchema: Validator;
+export const validateRulesSchema: Validator;

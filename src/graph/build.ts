@@ -11,6 +11,7 @@ import { runSchedule, isAction, type TargetResult, type TargetStatus } from './s
 import { BuildState } from './state.js';
 import { StagePool } from './stage-pool.js';
 import { loadStageModules } from './stage-modules.js';
+import { namedOptions } from './key.js';
 import { CaptureRun, type CaptureRequest } from '../capture/run.js';
 
 export interface BuildRequest {
@@ -24,6 +25,8 @@ export interface BuildRequest {
   /** HTTP capture: refresh policy (--refresh, --max-age) and per-source progress. Default: no refresh. */
   capture?: CaptureRequest;
   onEvent?: (event: { type: 'start' | 'finish'; target: string; status?: TargetStatus }) => void;
+  /** Called as each phase of the build begins (for --trace). */
+  onPhase?: (phase: 'load-stages' | 'graph' | 'lock' | 'state' | 'schedule' | 'commit' | 'garbage' | 'done') => void;
 }
 
 export interface BuildSummary {
@@ -42,14 +45,19 @@ export function defaultJobs(): number {
 
 /** One build: lock, recover from any crash, evaluate the requested closure, commit state, collect garbage. */
 export async function runBuild(ws: Workspace, request: BuildRequest): Promise<BuildSummary> {
+  request.onPhase?.('load-stages');
   await initFastHash();
   // Option names and types are checked before anything runs: a bad config is exit 2, not N failed targets.
   const stages = await loadStageModules();
   stages.extractOptions(ws.options.extract);
-  stages.chunkOptions(ws.options.chunk);
-  stages.indexOptions(ws.options.index);
+  const shared = {
+    chunk: namedOptions('chunk', stages.chunkOptions(ws.options.chunk)),
+    index: namedOptions('index', stages.indexOptions(ws.options.index)),
+  };
+  request.onPhase?.('graph');
   const graph = buildGraph(ws);
   const names = closure(graph, request.targets);
+  request.onPhase?.('lock');
   const lock = request.dryRun ? null : await acquireWorkspaceLock(ws.root, ws.stateDir, { waitMs: request.waitLockMs, command: request.command });
   const pool = new StagePool(request.dryRun ? 1 : request.jobs);
   try {
@@ -59,6 +67,7 @@ export async function runBuild(ws: Workspace, request: BuildRequest): Promise<Bu
       }
       sweepTempFiles(ws.stateDir);
     }
+    request.onPhase?.('state');
     const state = BuildState.load(ws.stateDir, request.dryRun);
     // Records of targets that left the graph (sources removed from the map) are dropped; their files go
     // once no committed index names them.
@@ -66,14 +75,22 @@ export async function runBuild(ws: Workspace, request: BuildRequest): Promise<Bu
     const liveFiles = new Set(ws.sources.flatMap((s) => (s.capture.method === 'manual-ingest' ? [s.capture.relativePath] : [])));
     for (const file of [...state.files.keys()]) if (!liveFiles.has(file)) state.forgetFile(file);
 
+    request.onPhase?.('schedule');
     const capture = new CaptureRun(ws.limits.capture, request.capture);
-    const results = await runSchedule(graph, names, { ws, state, pool, capture }, { dryRun: request.dryRun, allowPartial: request.allowPartial, onEvent: request.onEvent });
+    const results = await runSchedule(graph, names, { ws, state, pool, stages, shared, capture }, { dryRun: request.dryRun, allowPartial: request.allowPartial, onEvent: request.onEvent });
     let removed: string[] = [];
     if (!request.dryRun) {
+      request.onPhase?.('commit');
+      state.changed = state.isDirty();
       state.compact();
-      removed = collectGarbage(ws, state);
-      pruneIndexParts(ws, state);
+      request.onPhase?.('garbage');
+      // Garbage only appears when a record changed (this run or a crashed one, folded in above).
+      if (state.changed) {
+        removed = collectGarbage(ws, state);
+        pruneIndexParts(ws, state);
+      }
     }
+    request.onPhase?.('done');
     state.close();
     const counts: Record<TargetStatus, number> = { 'up-to-date': 0, built: 0, unchanged: 0, failed: 0, skipped: 0, dirty: 0, 'maybe-dirty': 0 };
     for (const result of results) counts[result.status] += 1;

@@ -1,5 +1,5 @@
 import { EpistemeError } from '../failure.js';
-import type { ExtractOptions } from '../extract/extract.js';
+import type { ExtractOptions } from '../extract/config.js';
 import type { ChunkOptions } from '../chunk/chunker.js';
 import type { IndexOptions } from '../index/search-index.js';
 
@@ -9,11 +9,11 @@ import type { IndexOptions } from '../index/search-index.js';
  */
 async function load() {
   const [extract, chunk, index] = await Promise.all([
-    import('../extract/extract.js'),
+    import('../extract/config.js'),
     import('../chunk/chunker.js'),
     import('../index/search-index.js'),
   ]);
-  return {
+  const config = {
     extractRuleVersion: extract.EXTRACT_RULE_VERSION,
     extractionConfig: extract.extractionConfig,
     extractOptions: (given: Record<string, unknown>): ExtractOptions => withDefaults('extract', extract.DEFAULT_EXTRACT_OPTIONS, given),
@@ -24,7 +24,10 @@ async function load() {
     buildDocumentPart: index.buildDocumentPart,
     mergeSearchIndex: index.mergeSearchIndex,
   };
+  return config;
 }
+
+export type StageModules = Awaited<ReturnType<typeof load>>;
 
 let loaded: ReturnType<typeof load> | undefined;
 
