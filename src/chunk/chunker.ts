@@ -15,12 +15,13 @@ import { codePointLength, codePointPrefix, cutsWord, isWhitespace, isWordChar, c
  * Chunk ids: `<documentId>#<first block id>` and `~<n>` for the n-th later piece of a cut block.
  * Bump CHUNK_RULE_VERSION whenever chunk bytes for the same input and options change.
  */
-export interface ChunkOptions {
+// A type alias (not an interface) so it is assignable to Record<string, unknown> for config hashing.
+export type ChunkOptions = {
   /** Maximum chunk length in code points (integer). */
   maxChars: number;
   /** Characters of the previous piece repeated at the start of the next piece of a cut block (integer). */
   overlapChars: number;
-}
+};
 
 export const DEFAULT_CHUNK_OPTIONS: ChunkOptions = Object.freeze({ maxChars: 1200, overlapChars: 150 });
 export const CHUNK_RULE_VERSION = 1;
@@ -109,7 +110,7 @@ function makeChunk(
   };
   if (pages.length > 0) citation.pages = pages;
   if (blocks.length === 1 && first.span !== undefined) citation.span = first.span;
-  else if (blocks.length > 1 && first.span !== undefined && last.span !== undefined) citation.span = { first: first.span, last: last.span };
+  else if (blocks.length > 1 && first.span !== undefined && last.span !== undefined) citation.span = spanOver(first.span, last.span);
   if (textRange !== undefined) citation.textRange = textRange;
   return {
     chunkId: `${doc.documentId}#${first.id}${pieceIndex > 0 ? `~${pieceIndex}` : ''}`,
@@ -122,6 +123,21 @@ function makeChunk(
     authority: doc.authority,
     documentType: doc.documentType,
   };
+}
+
+/**
+ * The source span of several blocks: from the start of the first to the end of the last when both
+ * spans have the same shape and differ only in their numeric start/end (e.g. {unit, start, end});
+ * otherwise both spans as {first, last}.
+ */
+function spanOver(first: Record<string, unknown>, last: Record<string, unknown>): Record<string, unknown> {
+  const keys = Object.keys(first);
+  const sameShape =
+    typeof first['start'] === 'number' &&
+    typeof last['end'] === 'number' &&
+    keys.length === Object.keys(last).length &&
+    keys.every((key) => key === 'start' || key === 'end' || (key in last && JSON.stringify(first[key]) === JSON.stringify(last[key])));
+  return sameShape ? { ...first, end: last['end'] } : { first, last };
 }
 
 function headingPathResolver(sections: Section[]): (sectionId: string | null) => string[] {

@@ -6,7 +6,8 @@ import { buildGraph, aggregateNames, type RuleId } from '../graph/graph.js';
 import { describeReason, unreachable } from '../graph/key.js';
 import type { TargetResult } from '../graph/scheduler.js';
 import type { Workspace } from '../config/workspace.js';
-import { WorkspaceCommand, isPositiveInteger, isNonNegativeInteger, type CommandResult } from './base-command.js';
+import { isPositiveInteger, isNonNegativeInteger, type CommandResult } from './base-command.js';
+import { WorkspaceCommand } from './workspace-command.js';
 import { mainEnteredAt, type Output } from './output.js';
 import type { CaptureEvent, RefreshPolicy } from '../capture/run.js';
 

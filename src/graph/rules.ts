@@ -270,7 +270,7 @@ export interface StageIndexPayload {
 }
 
 const searchIndex: Rule = {
-  version: (env) => env.stages.searchIndexFormatVersion,
+  version: (env) => env.stages.searchIndexRuleVersion,
   options: (env) => env.shared.index,
   run: async (env, node, deps) => {
     const modules = env.stages;
@@ -282,7 +282,7 @@ const searchIndex: Rule = {
     for (const entry of chunkIndex.payload.entries) {
       // Per-document postings are a pure function of the chunk file: cache them by its hash, so a
       // one-document change re-tokenises one document and merges.
-      const partFile = path.join(partsDir, `${entry.sha256}.v${modules.searchIndexFormatVersion}.part`);
+      const partFile = path.join(partsDir, `${entry.sha256}.p${modules.indexPartFormat}.part`);
       let part = readIfPresent(partFile);
       if (part === null) {
         const file = `${env.ws.outputs.chunks}/${entry.file}`;

@@ -1,10 +1,10 @@
 import type { Chunk } from '../document/types.js';
 import { EpistemeError } from '../failure.js';
 import { canonicalJson, compareCodeUnits } from '../store/canonical-json.js';
-import { sha256Hex } from '../store/hash.js';
+import { createHash } from 'node:crypto';
 import { PRODUCER_NAME, PRODUCER_VERSION } from '../version.js';
 import { tokenize, TOKENIZER_VERSION } from './tokenizer.js';
-import { encodeVlq, VlqReader } from './vlq.js';
+import { encodeVlq, encodeVlqList, VlqReader } from './vlq.js';
 
 /**
  * The search index: one canonical-JSON artifact (the shared envelope, kind "search-index") holding
@@ -13,24 +13,32 @@ import { encodeVlq, VlqReader } from './vlq.js';
  * runtime; scores are computed at query time.
  *
  * Layout of the payload (keys in canonical order):
- *   bm25         {bMilli, k1Milli}
- *   chunkCounts  chunks per document, in `documents` order
- *   chunks       one row per chunk, documents in documentId order, chunks in chunkId order:
- *                [chunkId, sectionId, headingPath, blockIds, fragment, normativity, pages, span, textRange, text]
+ *   bm25              {bMilli, k1Milli}
+ *   chunkCounts       chunks per document, in `documents` order
+ *   chunkNormativity  [sorted values, VLQ list of each chunk's value index] (filters without rows)
+ *   chunkRowBytes     UTF-8 byte length of each chunk row's JSON text (a plain integer array: parsed natively)
+ *   chunks            one row per chunk, documents in documentId order, chunks in chunkId order:
+ *                     [chunkId, sectionId, headingPath, blockIds, fragment, normativity, pages, span, textRange, text]
  *   documents    [documentId, sourceUrl, snapshotId, family, authority, documentType], by documentId
  *   lengths      VLQ list: token count of each chunk
- *   postings     per term, VLQ pairs: (gap to previous chunk ordinal) * 2 + (tf > 1), then tf - 2 if tf > 1
+ *   postingLengths VLQ list: length (in characters) of each term's run in `postings`
+ *   postings     one string: per term, VLQ pairs (gap to previous chunk ordinal) * 2 + (tf > 1), then tf - 2 if tf > 1
  *   provenance   {chunkIndexFingerprint, missingSources}
- *   terms        sorted by UTF-16 code unit (binary-searchable)
+ *   terms        one string: the terms joined by "\n", sorted by UTF-16 code unit (binary-searchable)
+ * (Few large strings instead of many small ones: JSON.parse of a cold process is much faster.)
  *   tokenizer    TOKENIZER_VERSION
  *   totalLength  sum of lengths
  * Incremental builds: buildDocumentPart() makes a document's rows and postings once; merging parts
  * only renumbers the first posting of each run (VLQ strings concatenate), so it never re-tokenizes.
+ * Cold loads: the keys before `chunks` are small, and chunkRowBytes locates every row, so a reader
+ * verifies the bytes, parses everything but the rows, and parses a row only when a query needs it.
+ * The bytes remain canonical JSON of the shared artifact envelope (parseArtifact accepts them).
  */
-export interface IndexOptions {
+// A type alias (not an interface) so it is assignable to Record<string, unknown> for config hashing.
+export type IndexOptions = {
   k1: number;
   b: number;
-}
+};
 
 export const DEFAULT_INDEX_OPTIONS: IndexOptions = Object.freeze({ k1: 1.2, b: 0.75 });
 export const SEARCH_INDEX_FORMAT_VERSION = 1;
@@ -66,13 +74,22 @@ export interface LoadedSearchIndex {
   provenance: IndexProvenance;
   documents: DocumentRow[];
   chunkCounts: number[];
-  chunks: ChunkRow[];
+  chunkCount: number;
   /** Chunk ordinal -> document ordinal. */
   chunkDocument: Uint32Array;
+  normativityValues: string[];
+  /** Chunk ordinal -> index into normativityValues. */
+  chunkNormativity: Uint8Array;
+  /** The file bytes and where each chunk row lies in them (rows are parsed on demand). */
+  bytes: Uint8Array;
+  rowOffsets: Float64Array;
+  rowCache: (ChunkRow | undefined)[];
   lengths: Uint32Array;
   totalLength: number;
   terms: string[];
-  postings: string[];
+  postings: string;
+  /** postingStarts[i]..postingStarts[i + 1] is the run of term i in `postings`. */
+  postingStarts: Uint32Array;
 }
 
 interface PartHeader {
@@ -82,6 +99,10 @@ interface PartHeader {
   doc: string[] | null;
   chunkCount: number;
   lengths: string;
+  /** Normativity of each chunk, in order. */
+  normativity: string[];
+  /** UTF-8 byte length of each row. */
+  rowBytes: number[];
   totalLength: number;
   terms: string[];
   postings: string[];
@@ -110,6 +131,7 @@ export function buildDocumentPart(documentId: string, chunks: Chunk[]): string {
   const sorted = [...chunks].sort((a, b) => compareCodeUnits(a.chunkId, b.chunkId));
   let doc: string[] | null = null;
   const rows: string[] = [];
+  const rowBytes: number[] = [];
   const lengths: string[] = [];
   let totalLength = 0;
   const termPostings = new Map<string, { ordinals: number[]; tfs: number[] }>();
@@ -123,7 +145,9 @@ export function buildDocumentPart(documentId: string, chunks: Chunk[]): string {
     else if (canonicalJson(doc) !== canonicalJson(docRow)) throw new Error(`chunk ${chunk.chunkId} disagrees with its document's source, snapshot or classification`);
     const c = chunk.citation;
     const row: ChunkRow = [chunk.chunkId, c.sectionId, c.headingPath, c.blockIds, c.fragment, chunk.normativity, c.pages ?? null, c.span ?? null, c.textRange ?? null, chunk.text];
-    rows.push(canonicalJson(row));
+    const rowText = canonicalJson(row);
+    rows.push(rowText);
+    rowBytes.push(utf8Length(rowText));
     const counts = new Map<string, number>();
     const terms = tokenize(chunk.text);
     for (const term of terms) counts.set(term, (counts.get(term) ?? 0) + 1);
@@ -158,6 +182,8 @@ export function buildDocumentPart(documentId: string, chunks: Chunk[]): string {
     doc,
     chunkCount: sorted.length,
     lengths: lengths.join(''),
+    normativity: sorted.map((chunk) => chunk.normativity),
+    rowBytes,
     totalLength,
     terms,
     postings,
@@ -226,20 +252,26 @@ export function mergeSearchIndex(parts: string[], provenance: IndexProvenance, o
     return pieces.join('');
   });
   const documents = parsed.map((p) => [p.header.documentId, ...(p.header.doc ?? [])]);
+  const normativityValues = [...new Set(parsed.flatMap((p) => p.header.normativity))].sort(compareCodeUnits);
+  const normativityCodes: string[] = [];
+  for (const p of parsed) for (const value of p.header.normativity) encodeVlq(normativityValues.indexOf(value), normativityCodes);
   const missingSources = [...new Set(provenance.missingSources)].sort(compareCodeUnits);
   const payload =
     `{"bm25":${canonicalJson({ bMilli, k1Milli })}` +
     `,"chunkCounts":${canonicalJson(parsed.map((p) => p.header.chunkCount))}` +
+    `,"chunkNormativity":${canonicalJson([normativityValues, normativityCodes.join('')])}` +
+    `,"chunkRowBytes":${canonicalJson(parsed.flatMap((p) => p.header.rowBytes))}` +
     `,"chunks":[${parsed.map((p) => p.rowsText).join(',')}]` +
     `,"documents":${canonicalJson(documents)}` +
     `,"lengths":${JSON.stringify(parsed.map((p) => p.header.lengths).join(''))}` +
-    `,"postings":${canonicalJson(postings)}` +
+    `,"postingLengths":${JSON.stringify(encodeVlqList(postings.map((run) => run.length)))}` +
+    `,"postings":${JSON.stringify(postings.join(''))}` +
     `,"provenance":${canonicalJson({ chunkIndexFingerprint: provenance.chunkIndexFingerprint, missingSources })}` +
-    `,"terms":${canonicalJson(terms)}` +
+    `,"terms":${JSON.stringify(terms.join('\n'))}` +
     `,"tokenizer":${TOKENIZER_VERSION}` +
     `,"totalLength":${totalLength}}`;
   const body = `${BODY_PREFIX}"formatVersion":${SEARCH_INDEX_FORMAT_VERSION},"payload":${payload},"producer":${canonicalJson({ name: PRODUCER_NAME, version: PRODUCER_VERSION })}}`;
-  const fingerprint = sha256Hex(body);
+  const fingerprint = createHash('sha256').update(body).digest('hex');
   return `${FINGERPRINT_PREFIX}${fingerprint}",${body.slice(BODY_PREFIX.length)}\n`;
 }
 
@@ -259,89 +291,179 @@ function invalid(label: string, message: string, extra: Record<string, unknown> 
   });
 }
 
+const CHUNKS_KEY = ',"chunks":[';
+const PRODUCER_KEY = ',"producer":{';
+
 /**
- * Parses an index file and checks, before trusting it: the artifact kind, the format version, and
- * the sha256 fingerprint (computed over the file minus its fingerprint field, which equals the
- * canonical body because the file is canonical JSON). Accepts the text or its UTF-8 bytes.
+ * Checks an index file before trusting it: the artifact kind, the format version, and the sha256
+ * fingerprint (computed over the file minus its fingerprint field, which equals the canonical body
+ * because the file is canonical JSON). Accepts the UTF-8 bytes (fastest: hashed as they are) or the
+ * text. Chunk rows are left unparsed until a query reads them.
  */
 export function loadSearchIndex(text: string | Uint8Array, label: string): LoadedSearchIndex {
-  const head = typeof text === 'string' ? text.slice(0, 200) : new TextDecoder().decode(text.subarray(0, 200));
+  const bytes = typeof text === 'string' ? new TextEncoder().encode(text) : text;
+  const decoder = new TextDecoder('utf-8', { fatal: true });
+  const decode = (from: number, to: number): string => {
+    try {
+      return decoder.decode(bytes.subarray(from, to));
+    } catch (cause) {
+      throw invalid(label, 'is not valid UTF-8.', { cause: String(cause) });
+    }
+  };
+  const head = new TextDecoder().decode(bytes.subarray(0, 200));
   if (!head.startsWith(FINGERPRINT_PREFIX)) {
     const kind = /^\s*\{\s*"artifact"\s*:\s*"([^"]*)"/.exec(head)?.[1];
     if (kind !== undefined && kind !== ARTIFACT_KIND) throw invalid(label, `is a ${kind} artifact, not a search index.`);
     throw invalid(label, 'is not a search index (unreadable, truncated or not in canonical form).');
   }
   const afterFingerprint = FINGERPRINT_PREFIX.length + 64 + 2;
-  const version = /^"formatVersion":(\d+),/.exec(head.slice(afterFingerprint))?.[1];
-  if (version === undefined) throw invalid(label, 'is not a search index (no format version).');
-  if (Number(version) !== SEARCH_INDEX_FORMAT_VERSION) {
-    throw invalid(label, `has search-index format version ${version}; this Episteme reads version ${SEARCH_INDEX_FORMAT_VERSION}.`, { formatVersion: Number(version) });
+  const version = /^"formatVersion":(\d+),"payload":\{/.exec(head.slice(afterFingerprint));
+  if (version === null) throw invalid(label, 'is not a search index (no format version).');
+  if (Number(version[1]) !== SEARCH_INDEX_FORMAT_VERSION) {
+    throw invalid(label, `has search-index format version ${version[1]}; this Episteme reads version ${SEARCH_INDEX_FORMAT_VERSION}.`, { formatVersion: Number(version[1]) });
   }
   const expected = head.slice(FINGERPRINT_PREFIX.length, FINGERPRINT_PREFIX.length + 64);
-  const length = text.length;
-  const end = length > 0 && (typeof text === 'string' ? text.charCodeAt(length - 1) : text[length - 1]) === 0x0a ? length - 1 : length;
-  const actual =
-    typeof text === 'string'
-      ? sha256Hex(BODY_PREFIX + text.slice(afterFingerprint, end))
-      : sha256Hex(concatBytes(new TextEncoder().encode(BODY_PREFIX), text.subarray(afterFingerprint, end)));
+  const end = bytes.length > 0 && bytes[bytes.length - 1] === 0x0a ? bytes.length - 1 : bytes.length;
+  const actual = createHash('sha256').update(BODY_PREFIX).update(bytes.subarray(afterFingerprint, end)).digest('hex');
   if (actual !== expected) throw invalid(label, 'fails its fingerprint check (truncated or modified).', { expected: `sha256:${expected}`, actual: `sha256:${actual}` });
-  const source = typeof text === 'string' ? text : new TextDecoder().decode(text);
-  let parsed: { formatVersion: number; payload: Record<string, unknown> };
+
+  // The bytes are exactly what a build wrote; now find the regions of the layout.
+  const payloadStart = afterFingerprint + version[0].length - 1;
+  const chunksKey = findChunksKey(bytes, payloadStart);
+  const producerKey = lastIndexOfAscii(bytes, PRODUCER_KEY, end);
+  if (chunksKey < 0 || producerKey < chunksKey) throw invalid(label, 'does not have the search-index layout.');
+  let headPart: Pick<Payload, 'bm25' | 'chunkCounts' | 'chunkNormativity' | 'chunkRowBytes'>;
+  let tailPart: Omit<Payload, 'bm25' | 'chunkCounts' | 'chunkNormativity' | 'chunkRowBytes'>;
+  const rowsStart = chunksKey + CHUNKS_KEY.length;
+  let rowBytesList: number[];
   try {
-    parsed = JSON.parse(source) as typeof parsed;
+    headPart = JSON.parse(decode(payloadStart, chunksKey) + '}') as typeof headPart;
+    rowBytesList = headPart.chunkRowBytes;
+    if (!Array.isArray(rowBytesList)) throw new Error('chunkRowBytes is not a list');
   } catch (cause) {
-    throw invalid(label, 'is not valid JSON.', { cause: String(cause) });
+    if (cause instanceof EpistemeError) throw cause;
+    throw invalid(label, 'does not have the search-index layout.', { cause: String(cause) });
   }
-  return fromPayload(parsed.payload, label);
+  const rowOffsets = new Float64Array(rowBytesList.length + 1);
+  let offset = rowsStart;
+  for (let i = 0; i < rowBytesList.length; i++) {
+    rowOffsets[i] = offset;
+    offset += rowBytesList[i]! + 1; // the row, then a comma (or the closing bracket)
+  }
+  rowOffsets[rowBytesList.length] = offset;
+  const rowsEnd = rowBytesList.length === 0 ? rowsStart : offset - 1;
+  if (bytes[rowsEnd] !== 0x5d /* ] */) throw invalid(label, 'has chunk rows that do not match their recorded lengths.');
+  try {
+    tailPart = JSON.parse('{' + decode(rowsEnd + 2, producerKey)) as typeof tailPart;
+  } catch (cause) {
+    if (cause instanceof EpistemeError) throw cause;
+    throw invalid(label, 'does not have the search-index layout.', { cause: String(cause) });
+  }
+  return fromPayload({ ...headPart, ...tailPart }, rowBytesList.length, bytes, rowOffsets, label);
 }
 
-function concatBytes(a: Uint8Array, b: Uint8Array): Uint8Array {
-  const out = new Uint8Array(a.length + b.length);
-  out.set(a, 0);
-  out.set(b, a.length);
-  return out;
+interface Payload {
+  bm25: { bMilli: number; k1Milli: number };
+  chunkCounts: number[];
+  chunkNormativity: [string[], string];
+  chunkRowBytes: number[];
+  documents: DocumentRow[];
+  lengths: string;
+  postingLengths: string;
+  postings: string;
+  provenance: IndexProvenance;
+  terms: string;
+  tokenizer: number;
+  totalLength: number;
 }
 
-function fromPayload(payload: Record<string, unknown>, label: string): LoadedSearchIndex {
-  const p = payload as {
-    bm25: { bMilli: number; k1Milli: number };
-    chunkCounts: number[];
-    chunks: ChunkRow[];
-    documents: DocumentRow[];
-    lengths: string;
-    postings: string[];
-    provenance: IndexProvenance;
-    terms: string[];
-    tokenizer: number;
-    totalLength: number;
-  };
+/**
+ * Byte offset of `,"chunks":[` after the payload start. The keys before it are short and ASCII in
+ * practice, so a decoded window is searched natively; the byte loop is the fallback.
+ */
+function findChunksKey(bytes: Uint8Array, from: number): number {
+  for (let window = 1 << 16; ; window *= 4) {
+    const to = Math.min(bytes.length, from + window);
+    const text = new TextDecoder().decode(bytes.subarray(from, to));
+    const at = text.indexOf(CHUNKS_KEY);
+    if (at >= 0) return /^[\x00-\x7f]*$/.test(text.slice(0, at)) ? from + at : indexOfAscii(bytes, CHUNKS_KEY, from);
+    if (to === bytes.length) return -1;
+  }
+}
+
+function indexOfAscii(bytes: Uint8Array, needle: string, from: number): number {
+  const first = needle.charCodeAt(0);
+  outer: for (let i = from; i + needle.length <= bytes.length; i++) {
+    if (bytes[i] !== first) continue;
+    for (let k = 1; k < needle.length; k++) if (bytes[i + k] !== needle.charCodeAt(k)) continue outer;
+    return i;
+  }
+  return -1;
+}
+
+function lastIndexOfAscii(bytes: Uint8Array, needle: string, before: number): number {
+  outer: for (let i = before - needle.length; i >= 0; i--) {
+    for (let k = 0; k < needle.length; k++) if (bytes[i + k] !== needle.charCodeAt(k)) continue outer;
+    return i;
+  }
+  return -1;
+}
+
+/** UTF-8 length of a string without lone surrogates (JSON.stringify escapes those). */
+export function utf8Length(text: string): number {
+  let length = 0;
+  for (let i = 0; i < text.length; i++) {
+    const code = text.charCodeAt(i);
+    if (code < 0x80) length += 1;
+    else if (code < 0x800) length += 2;
+    else if (code >= 0xd800 && code <= 0xdbff) {
+      length += 4;
+      i++;
+    } else length += 3;
+  }
+  return length;
+}
+
+function fromPayload(p: Payload, chunkCount: number, bytes: Uint8Array, rowOffsets: Float64Array, label: string): LoadedSearchIndex {
   const shapeOk =
     typeof p.bm25?.k1Milli === 'number' &&
     typeof p.bm25?.bMilli === 'number' &&
     Array.isArray(p.chunkCounts) &&
-    Array.isArray(p.chunks) &&
+    Array.isArray(p.chunkNormativity) &&
+    Array.isArray(p.chunkNormativity[0]) &&
+    typeof p.chunkNormativity[1] === 'string' &&
     Array.isArray(p.documents) &&
     p.documents.length === p.chunkCounts.length &&
     typeof p.lengths === 'string' &&
-    Array.isArray(p.terms) &&
-    Array.isArray(p.postings) &&
-    p.terms.length === p.postings.length &&
+    typeof p.terms === 'string' &&
+    typeof p.postings === 'string' &&
+    typeof p.postingLengths === 'string' &&
     typeof p.provenance?.chunkIndexFingerprint === 'string' &&
     Array.isArray(p.provenance?.missingSources) &&
     typeof p.totalLength === 'number';
   if (!shapeOk) throw invalid(label, 'does not have the search-index layout.');
   if (p.tokenizer !== TOKENIZER_VERSION) throw invalid(label, `was built with tokenizer version ${String(p.tokenizer)}; this Episteme uses ${TOKENIZER_VERSION}.`);
-  const chunkDocument = new Uint32Array(p.chunks.length);
+  const chunkDocument = new Uint32Array(chunkCount);
   let ordinal = 0;
   p.chunkCounts.forEach((count, docOrdinal) => {
     chunkDocument.fill(docOrdinal, ordinal, ordinal + count);
     ordinal += count;
   });
-  if (ordinal !== p.chunks.length) throw invalid(label, 'has chunk counts that do not add up.');
-  const lengths = new Uint32Array(p.chunks.length);
-  const reader = new VlqReader(p.lengths);
-  for (let i = 0; i < lengths.length; i++) lengths[i] = reader.next();
-  if (!reader.done) throw invalid(label, 'has a length list that does not match its chunks.');
+  if (ordinal !== chunkCount) throw invalid(label, 'has chunk counts that do not add up.');
+  const lengths = new Uint32Array(chunkCount);
+  const chunkNormativity = new Uint8Array(chunkCount);
+  const lengthReader = new VlqReader(p.lengths);
+  const normativityReader = new VlqReader(p.chunkNormativity[1]);
+  for (let i = 0; i < chunkCount; i++) {
+    lengths[i] = lengthReader.next();
+    chunkNormativity[i] = normativityReader.next();
+  }
+  if (!lengthReader.done || !normativityReader.done) throw invalid(label, 'has per-chunk lists that do not match its chunks.');
+  const terms = p.terms === '' ? [] : p.terms.split('\n');
+  const postingStarts = new Uint32Array(terms.length + 1);
+  const postingReader = new VlqReader(p.postingLengths);
+  for (let i = 0; i < terms.length; i++) postingStarts[i + 1] = postingStarts[i]! + postingReader.next();
+  if (!postingReader.done || postingStarts[terms.length] !== p.postings.length) throw invalid(label, 'has postings that do not match its terms.');
   return {
     label,
     formatVersion: SEARCH_INDEX_FORMAT_VERSION,
@@ -351,13 +473,29 @@ function fromPayload(payload: Record<string, unknown>, label: string): LoadedSea
     provenance: { chunkIndexFingerprint: p.provenance.chunkIndexFingerprint, missingSources: p.provenance.missingSources },
     documents: p.documents,
     chunkCounts: p.chunkCounts,
-    chunks: p.chunks,
+    chunkCount,
     chunkDocument,
+    normativityValues: p.chunkNormativity[0],
+    chunkNormativity,
+    bytes,
+    rowOffsets,
+    rowCache: new Array<ChunkRow | undefined>(chunkCount),
     lengths,
     totalLength: p.totalLength,
-    terms: p.terms,
+    terms,
     postings: p.postings,
+    postingStarts,
   };
+}
+
+/** The row of one chunk (parsed on first use, then cached). */
+export function chunkRow(index: LoadedSearchIndex, ordinal: number): ChunkRow {
+  const cached = index.rowCache[ordinal];
+  if (cached !== undefined) return cached;
+  const text = new TextDecoder().decode(index.bytes.subarray(index.rowOffsets[ordinal]!, index.rowOffsets[ordinal + 1]! - 1));
+  const row = JSON.parse(text) as ChunkRow;
+  index.rowCache[ordinal] = row;
+  return row;
 }
 
 export function indexProvenance(index: LoadedSearchIndex): IndexProvenance {
@@ -380,11 +518,12 @@ export function findTerm(index: LoadedSearchIndex, term: string): number {
 
 /** Decodes one term's postings into parallel arrays (chunk ordinals ascending, term frequencies). */
 export function decodePostings(index: LoadedSearchIndex, termIndex: number): { ordinals: Uint32Array; tfs: Uint32Array } {
-  const reader = new VlqReader(index.postings[termIndex]!);
+  const reader = new VlqReader(index.postings, index.postingStarts[termIndex]!);
+  const end = index.postingStarts[termIndex + 1]!;
   const ordinals: number[] = [];
   const tfs: number[] = [];
   let previous = -1;
-  while (!reader.done) {
+  while (reader.position < end) {
     const value = reader.next();
     const flag = value % 2;
     previous = previous + 1 + (value - flag) / 2;

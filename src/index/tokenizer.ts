@@ -23,11 +23,16 @@ export interface TokenSpan {
   end: number;
 }
 
-const WORD = /[\p{L}\p{N}\p{M}]+/gu;
+// Scanning regexes (stateful lastIndex loops) are kept apart from the ones used with
+// String.prototype.match, which resets lastIndex of the regex it is given.
+const WORD_SCAN = /[\p{L}\p{N}\p{M}]+/gu;
+const WORD_SPLIT = /[\p{L}\p{N}\p{M}]+/gu;
 const ASCII_ONLY = /^[\x00-\x7f]*$/;
 const ASCII_LETTERS = /^[a-z]+$/;
 const BIGRAM_SCRIPT_CHAR = /[\p{sc=Han}\p{sc=Hiragana}\p{sc=Katakana}\p{sc=Thai}\p{sc=Lao}\p{sc=Khmer}\p{sc=Myanmar}]/u;
-const SCRIPT_RUNS = /[\p{sc=Han}\p{sc=Hiragana}\p{sc=Katakana}\p{sc=Thai}\p{sc=Lao}\p{sc=Khmer}\p{sc=Myanmar}\p{M}\u30FC]+|[^\p{sc=Han}\p{sc=Hiragana}\p{sc=Katakana}\p{sc=Thai}\p{sc=Lao}\p{sc=Khmer}\p{sc=Myanmar}]+/gu;
+const RUN_PATTERN = /[\p{sc=Han}\p{sc=Hiragana}\p{sc=Katakana}\p{sc=Thai}\p{sc=Lao}\p{sc=Khmer}\p{sc=Myanmar}\p{M}\u30FC]+|[^\p{sc=Han}\p{sc=Hiragana}\p{sc=Katakana}\p{sc=Thai}\p{sc=Lao}\p{sc=Khmer}\p{sc=Myanmar}]+/gu;
+const RUN_SCAN = new RegExp(RUN_PATTERN.source, 'gu');
+const RUN_SPLIT = new RegExp(RUN_PATTERN.source, 'gu');
 const FOLDABLE = /^[\p{sc=Latin}\p{sc=Greek}\p{sc=Cyrillic}\p{N}\p{M}]+$/u;
 const MARKS = /\p{M}/gu;
 
@@ -38,8 +43,8 @@ const WORD_CACHE_LIMIT = 200_000;
 /** Terms of a text, in order (repeats kept): what the index counts. */
 export function tokenize(text: string): string[] {
   const terms: string[] = [];
-  WORD.lastIndex = 0;
-  for (let match = WORD.exec(text); match !== null; match = WORD.exec(text)) {
+  WORD_SCAN.lastIndex = 0;
+  for (let match = WORD_SCAN.exec(text); match !== null; match = WORD_SCAN.exec(text)) {
     for (const term of termsOfWord(match[0])) terms.push(term);
   }
   return terms;
@@ -51,8 +56,8 @@ export function tokenize(text: string): string[] {
  */
 export function tokenizeWithOffsets(text: string): TokenSpan[] {
   const spans: TokenSpan[] = [];
-  WORD.lastIndex = 0;
-  for (let match = WORD.exec(text); match !== null; match = WORD.exec(text)) {
+  WORD_SCAN.lastIndex = 0;
+  for (let match = WORD_SCAN.exec(text); match !== null; match = WORD_SCAN.exec(text)) {
     const word = match[0];
     const start = match.index;
     const end = start + word.length;
@@ -63,8 +68,8 @@ export function tokenizeWithOffsets(text: string): TokenSpan[] {
     }
     if (BIGRAM_SCRIPT_CHAR.test(word) && word.normalize('NFKC') === word) {
       // Exact offsets for bigram runs: recompute per script run so each bigram maps to its chars.
-      SCRIPT_RUNS.lastIndex = 0;
-      for (let run = SCRIPT_RUNS.exec(word); run !== null; run = SCRIPT_RUNS.exec(word)) {
+      RUN_SCAN.lastIndex = 0;
+      for (let run = RUN_SCAN.exec(word); run !== null; run = RUN_SCAN.exec(word)) {
         const runStart = start + run.index;
         if (BIGRAM_SCRIPT_CHAR.test(run[0])) {
           for (const gram of bigramSpans(run[0], runStart)) spans.push(gram);
@@ -93,13 +98,13 @@ function computeTerms(word: string): string[] {
   if (ASCII_ONLY.test(word)) return [finishTerm(word.toLowerCase())];
   const normalized = word.normalize('NFKC').toLowerCase();
   const terms: string[] = [];
-  const parts = normalized.match(WORD) ?? [];
+  const parts = normalized.match(WORD_SPLIT) ?? [];
   for (const part of parts) {
     if (!BIGRAM_SCRIPT_CHAR.test(part)) {
       terms.push(finishTerm(foldWord(part)));
       continue;
     }
-    for (const run of part.match(SCRIPT_RUNS) ?? []) {
+    for (const run of part.match(RUN_SPLIT) ?? []) {
       if (BIGRAM_SCRIPT_CHAR.test(run)) {
         for (const gram of bigramSpans(run, 0)) terms.push(gram.term);
       } else {

@@ -1,10 +1,12 @@
 import { tokenize } from '../index/tokenizer.js';
 import { compareCodeUnits } from '../store/canonical-json.js';
+import { STOP_TERMS } from './stop-words.js';
 
 /**
  * Query syntax: each --term value is free text; words are alternatives (BM25 OR), and text in
  * double quotes is a phrase that a result must contain (its words adjacent and in order). An
- * unmatched quote is ignored. Every word, in or out of phrases, contributes to the score once.
+ * unmatched quote is ignored. Every word, in or out of phrases, contributes to the score once,
+ * except unquoted stop words (see stop-words.ts) when the query has other words to score.
  */
 export interface ParsedQuery {
   /** Distinct terms, sorted (the fixed order in which scores are summed). */
@@ -17,6 +19,7 @@ export interface ParsedQuery {
 
 export function parseQueryTerms(inputs: readonly string[]): ParsedQuery {
   const scoring = new Set<string>();
+  const quoted = new Set<string>();
   const phrases: string[][] = [];
   const required = new Set<string>();
   const seenPhrases = new Set<string>();
@@ -27,8 +30,9 @@ export function parseQueryTerms(inputs: readonly string[]): ParsedQuery {
     pieces.forEach((piece, index) => {
       const terms = tokenize(piece);
       for (const term of terms) scoring.add(term);
-      const quoted = index % 2 === 1 && index < closed;
-      if (!quoted || terms.length === 0) return;
+      const inQuotes = index % 2 === 1 && index < closed;
+      if (!inQuotes || terms.length === 0) return;
+      for (const term of terms) quoted.add(term);
       if (terms.length === 1) {
         required.add(terms[0]!);
         return;
@@ -40,8 +44,9 @@ export function parseQueryTerms(inputs: readonly string[]): ParsedQuery {
       }
     });
   }
+  const content = [...scoring].filter((term) => quoted.has(term) || !STOP_TERMS.has(term));
   return {
-    scoringTerms: [...scoring].sort(compareCodeUnits),
+    scoringTerms: (content.length > 0 ? content : [...scoring]).sort(compareCodeUnits),
     phrases,
     requiredTerms: [...required].sort(compareCodeUnits),
   };

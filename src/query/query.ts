@@ -1,6 +1,6 @@
 import type { Authority, Citation, Normativity } from '../document/types.js';
 import { EpistemeError } from '../failure.js';
-import { decodePostings, findTerm, type LoadedSearchIndex } from '../index/search-index.js';
+import { chunkRow, decodePostings, findTerm, type LoadedSearchIndex } from '../index/search-index.js';
 import { tokenize } from '../index/tokenizer.js';
 import { codePointLength } from '../chunk/text-boundaries.js';
 import { deterministicLn } from './deterministic-math.js';
@@ -9,7 +9,7 @@ import { makeSnippet } from './snippet.js';
 
 /**
  * BM25 over the loaded index. Scores use only basic float operations (and a deterministic ln), the
- * same terms are always summed in the same order, and ties break on chunk id, so rank order and the
+ * same terms are always summed in the same order, and ties break on (document id, chunk id), so rank order and the
  * printed score are identical on every runtime. idf = ln(1 + (N - n + 0.5) / (n + 0.5)), the
  * always-positive (Lucene) form, with N = all chunks in the index, whatever the filters.
  */
@@ -63,7 +63,6 @@ function requireInteger(name: string, value: number, min: number): void {
 interface ScoredChunk {
   ordinal: number;
   score: number;
-  chunkId: string;
 }
 
 export function runQuery(index: LoadedSearchIndex, request: QueryRequest): QueryResponse {
@@ -80,7 +79,7 @@ export function runQuery(index: LoadedSearchIndex, request: QueryRequest): Query
   let truncated = false;
   for (const [i, entry] of page.entries()) {
     const bound = Math.min(request.maxSnippetChars, remaining);
-    const row = index.chunks[entry.ordinal]!;
+    const row = chunkRow(index, entry.ordinal);
     const snippet = makeSnippet(row[9], queryTerms, bound);
     if (bound < request.maxSnippetChars) {
       const full = makeSnippet(row[9], queryTerms, request.maxSnippetChars);
@@ -109,58 +108,58 @@ function chunkFilter(index: LoadedSearchIndex, request: QueryRequest): (ordinal:
   const documentOk = index.documents.map(
     (doc) => (family === undefined || family.has(doc[3])) && (authority === undefined || authority.has(doc[4])) && (documentType === undefined || documentType.has(doc[5])),
   );
-  return (ordinal) => documentOk[index.chunkDocument[ordinal]!]! && (normativity === undefined || normativity.has(index.chunks[ordinal]![5]));
+  const normativityOk = index.normativityValues.map((value) => normativity === undefined || normativity.has(value));
+  return (ordinal) => documentOk[index.chunkDocument[ordinal]!]! && normativityOk[index.chunkNormativity[ordinal]!]!;
 }
 
 function scoreChunks(index: LoadedSearchIndex, query: ReturnType<typeof parseQueryTerms>, accept: (ordinal: number) => boolean): ScoredChunk[] {
-  const chunkCount = index.chunks.length;
+  const chunkCount = index.chunkCount;
   if (chunkCount === 0 || query.scoringTerms.length === 0) return [];
   const k1 = index.k1Milli / 1000;
   const b = index.bMilli / 1000;
   const averageLength = index.totalLength / chunkCount;
-  const scores = new Map<number, number>();
-  const termPostings = query.scoringTerms.map((term) => {
-    const termIndex = findTerm(index, term);
-    return { term, postings: termIndex < 0 ? undefined : decodePostings(index, termIndex) };
-  });
   // Required: every term of every phrase and every quoted word (empty when none).
   const required = new Set<string>([...query.requiredTerms, ...query.phrases.flat()]);
-  for (const { term, postings } of termPostings) {
-    if (postings === undefined) {
+  const scores = new Float64Array(chunkCount);
+  // How many required terms each chunk has (only counted when there are required terms).
+  const requiredHits = required.size > 0 ? new Uint16Array(chunkCount) : undefined;
+  const touched: number[] = [];
+  for (const term of query.scoringTerms) {
+    const termIndex = findTerm(index, term);
+    if (termIndex < 0) {
       if (required.has(term)) return [];
       continue;
     }
-    const n = postings.ordinals.length;
+    const { ordinals, tfs } = decodePostings(index, termIndex);
+    const n = ordinals.length;
     const idf = deterministicLn(1 + (chunkCount - n + 0.5) / (n + 0.5));
+    const isRequired = requiredHits !== undefined && required.has(term);
     for (let i = 0; i < n; i++) {
-      const ordinal = postings.ordinals[i]!;
-      const tf = postings.tfs[i]!;
+      const ordinal = ordinals[i]!;
+      const tf = tfs[i]!;
       const norm = k1 * (1 - b + (b * index.lengths[ordinal]!) / averageLength);
-      const weight = (idf * (tf * (k1 + 1))) / (tf + norm);
-      scores.set(ordinal, (scores.get(ordinal) ?? 0) + weight);
-    }
-  }
-  let candidates = [...scores.keys()];
-  if (required.size > 0) {
-    const requiredSets = termPostings.filter(({ term }) => required.has(term)).map(({ postings }) => new Set(postings!.ordinals));
-    candidates = candidates.filter((ordinal) => requiredSets.every((set) => set.has(ordinal)));
-    if (query.phrases.length > 0) {
-      candidates = candidates.filter((ordinal) => {
-        const terms = tokenize(index.chunks[ordinal]![9]);
-        return query.phrases.every((phrase) => containsPhrase(terms, phrase));
-      });
+      if (scores[ordinal] === 0) touched.push(ordinal);
+      scores[ordinal] = scores[ordinal]! + (idf * (tf * (k1 + 1))) / (tf + norm);
+      if (isRequired) requiredHits![ordinal] = requiredHits![ordinal]! + 1;
     }
   }
   const results: ScoredChunk[] = [];
-  for (const ordinal of candidates) {
-    if (accept(ordinal)) results.push({ ordinal, score: scores.get(ordinal)!, chunkId: index.chunks[ordinal]![0] });
+  for (const ordinal of touched) {
+    if (requiredHits !== undefined && requiredHits[ordinal] !== required.size) continue;
+    if (!accept(ordinal)) continue;
+    if (query.phrases.length > 0) {
+      const terms = tokenize(chunkRow(index, ordinal)[9]);
+      if (!query.phrases.every((phrase) => containsPhrase(terms, phrase))) continue;
+    }
+    results.push({ ordinal, score: scores[ordinal]! });
   }
-  results.sort((x, y) => (x.score !== y.score ? y.score - x.score : x.chunkId < y.chunkId ? -1 : x.chunkId > y.chunkId ? 1 : 0));
+  // Chunk ordinals follow (document id, chunk id) order, so equal scores break on that stable key.
+  results.sort((x, y) => (x.score !== y.score ? y.score - x.score : x.ordinal - y.ordinal));
   return results;
 }
 
 function makeHit(index: LoadedSearchIndex, entry: ScoredChunk, rank: number, snippet: { text: string; highlights: [number, number][] }): QueryHit {
-  const row = index.chunks[entry.ordinal]!;
+  const row = chunkRow(index, entry.ordinal);
   const doc = index.documents[index.chunkDocument[entry.ordinal]!]!;
   const [chunkId, sectionId, headingPath, blockIds, fragment, normativity, pages, span, textRange] = row;
   const citation: Citation = { sourceUrl: doc[1], fragment, snapshotId: doc[2], documentId: doc[0], sectionId, headingPath, blockIds };

@@ -2,9 +2,9 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { chunkDocument, DEFAULT_CHUNK_OPTIONS } from '../../src/chunk/chunker.js';
 import { EpistemeError } from '../../src/failure.js';
-import { buildSearchIndex, DEFAULT_INDEX_OPTIONS, loadSearchIndex, type LoadedSearchIndex } from '../../src/index/search-index.js';
+import { buildSearchIndex, chunkRow, DEFAULT_INDEX_OPTIONS, loadSearchIndex, type LoadedSearchIndex } from '../../src/index/search-index.js';
 import { runQuery, type QueryRequest } from '../../src/query/query.js';
-import { ALL_DOCS } from './fixtures.js';
+import { ALL_DOCS, makeDocument } from './fixtures.js';
 
 function fixtureIndex(options = DEFAULT_CHUNK_OPTIONS): LoadedSearchIndex {
   const docs = ALL_DOCS.map((doc) => ({ documentId: doc.documentId, chunks: chunkDocument(doc, options) }));
@@ -74,12 +74,20 @@ test('limit, offset and ranks page through one stable ranking', () => {
   assert.deepEqual(pages[1]!.hits.map((h) => h.rank), [3, 4]);
   assert.equal(ask(['the'], { limit: 0 }).hits.length, 0);
   assert.equal(ask(['the'], { limit: 0 }).total, all.total);
-  // Ties break on chunk id.
-  for (let i = 1; i < all.hits.length; i++) {
-    const a = all.hits[i - 1]!;
-    const b = all.hits[i]!;
-    assert.ok(Number(a.score) > Number(b.score) || (a.score === b.score && a.chunkId < b.chunkId) || Number(a.score) >= Number(b.score));
-  }
+});
+
+test('equal scores are ordered by chunk id', () => {
+  const text = 'Identical text about origin servers.';
+  const docs = ['zeta', 'alpha', 'mid'].map((documentId) =>
+    makeDocument({ documentId, sections: [], blocks: [{ id: 'b', sectionId: null, text }] }),
+  );
+  const index = loadSearchIndex(
+    buildSearchIndex(docs.map((doc) => ({ documentId: doc.documentId, chunks: chunkDocument(doc, DEFAULT_CHUNK_OPTIONS) })), { chunkIndexFingerprint: 'fp', missingSources: [] }, DEFAULT_INDEX_OPTIONS),
+    'ties',
+  );
+  const response = runQuery(index, { terms: ['origin server'], limit: 10, offset: 0, maxSnippetChars: 100, maxTotalChars: 1000 });
+  assert.deepEqual(response.hits.map((h) => h.chunkId), ['alpha#b', 'mid#b', 'zeta#b']);
+  assert.equal(new Set(response.hits.map((h) => h.score)).size, 1);
 });
 
 test('max-chars bounds each snippet and the whole page, cutting at token boundaries', () => {
@@ -89,7 +97,7 @@ test('max-chars bounds each snippet and the whole page, cutting at token boundar
     const length = [...hit.snippet.text].length;
     assert.ok(length <= 60);
     sum += length;
-    const row = INDEX.chunks.find((r) => r[0] === hit.chunkId)!;
+    const row = Array.from({ length: INDEX.chunkCount }, (_, i) => chunkRow(INDEX, i)).find((r) => r[0] === hit.chunkId)!;
     const at = row[9].indexOf(hit.snippet.text);
     assert.ok(at >= 0, 'snippet is a substring of the chunk');
     assert.ok(!/[\p{L}\p{N}]/u.test(row[9][at - 1] ?? ' ') || !/[\p{L}\p{N}]/u.test(hit.snippet.text[0]!), 'starts at a token boundary');

@@ -6,6 +6,7 @@ import { EpistemeError } from '../../src/failure.js';
 import {
   buildDocumentPart,
   buildSearchIndex,
+  chunkRow,
   DEFAULT_INDEX_OPTIONS,
   indexProvenance,
   loadSearchIndex,
@@ -33,9 +34,18 @@ test('the index is a canonical, fingerprinted search-index artifact', () => {
   assert.deepEqual(artifact.payload.bm25, { bMilli: 750, k1Milli: 1200 });
   const loaded = loadSearchIndex(bytes, 'idx.json');
   assert.deepEqual(indexProvenance(loaded), PROVENANCE);
-  assert.equal(loaded.chunks.length, corpus().flatMap((d) => d.chunks).length);
-  // Loading from bytes gives the same index as loading from text.
-  assert.deepEqual(loadSearchIndex(new TextEncoder().encode(bytes), 'idx.json').terms, loaded.terms);
+  assert.equal(loaded.chunkCount, corpus().flatMap((d) => d.chunks).length);
+  // Loading from bytes gives the same index as loading from text; rows come back as built.
+  const fromBytes = loadSearchIndex(new TextEncoder().encode(bytes), 'idx.json');
+  assert.deepEqual(fromBytes.terms, loaded.terms);
+  const chunks = corpus().flatMap((d) => d.chunks).sort((a, b) => (a.documentId < b.documentId ? -1 : a.documentId > b.documentId ? 1 : a.chunkId < b.chunkId ? -1 : 1));
+  chunks.forEach((chunk, ordinal) => {
+    const row = chunkRow(fromBytes, ordinal);
+    assert.equal(row[0], chunk.chunkId);
+    assert.equal(row[9], chunk.text);
+    assert.deepEqual(row[2], chunk.citation.headingPath);
+    assert.equal(fromBytes.normativityValues[fromBytes.chunkNormativity[ordinal]!], chunk.normativity);
+  });
 });
 
 test('bytes do not depend on the order of documents or chunks', () => {
@@ -74,7 +84,7 @@ test('options and provenance are recorded as integers and sorted lists', () => {
 
 test('an empty corpus still gives a loadable index', () => {
   const loaded = loadSearchIndex(buildSearchIndex([], PROVENANCE, DEFAULT_INDEX_OPTIONS), 'idx.json');
-  assert.equal(loaded.chunks.length, 0);
+  assert.equal(loaded.chunkCount, 0);
   assert.equal(loaded.terms.length, 0);
 });
 

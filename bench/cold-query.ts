@@ -1,0 +1,117 @@
+/**
+ * Cold query: whole-process time of one query on the dev-corpus index, next to a Node script that
+ * loads MiniSearch's JSON index of the same chunks and runs the same query, and next to SQLite FTS5
+ * on a prebuilt database, measured in the same run (interleaved rounds, medians). Also index sizes.
+ *
+ *   npx tsc -p . && node dist/bench/cold-query.js [rounds]
+ */
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import Database from 'better-sqlite3';
+import MiniSearch from 'minisearch';
+import { chunkDocument, DEFAULT_CHUNK_OPTIONS } from '../src/chunk/chunker.js';
+import type { Chunk } from '../src/document/types.js';
+import { buildSearchIndex, DEFAULT_INDEX_OPTIONS } from '../src/index/search-index.js';
+import { devCorpusDirectory, extractDevCorpus } from './retrieval/dev-corpus.js';
+import { MINISEARCH_INDEX_ONLY_OPTIONS, MINISEARCH_OPTIONS } from './retrieval/minisearch-options.js';
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+const repoRoot = path.resolve(here, '../..');
+const work = path.join(repoRoot, 'bench/.work/cold-query');
+const QUERY = 'conditional request';
+
+function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = sorted.length >> 1;
+  return sorted.length % 2 === 1 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
+}
+
+function timeProcess(args: string[]): { ms: number; ok: boolean; stdout: string; stderr: string } {
+  const started = performance.now();
+  const result = spawnSync(process.execPath, args, { cwd: repoRoot, encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
+  return { ms: performance.now() - started, ok: result.status === 0, stdout: result.stdout, stderr: result.stderr };
+}
+
+async function main(): Promise<void> {
+  const rounds = Number(process.argv[2] ?? 15);
+  const docs = await extractDevCorpus(devCorpusDirectory(repoRoot));
+  if (docs === undefined) {
+    console.log(`SKIP: dev corpus not found at ${devCorpusDirectory(repoRoot)} (../shared is absent).`);
+    return;
+  }
+  rmSync(work, { recursive: true, force: true });
+  mkdirSync(work, { recursive: true });
+  const chunked = docs.map((doc) => ({ documentId: doc.documentId, chunks: chunkDocument(doc, DEFAULT_CHUNK_OPTIONS) }));
+  const chunks: Chunk[] = chunked.flatMap((doc) => doc.chunks);
+  const files = {
+    episteme: path.join(work, 'search-index.json'),
+    minisearch: path.join(work, 'minisearch.json'),
+    minisearchIndexOnly: path.join(work, 'minisearch-index-only.json'),
+    fts5: path.join(work, 'fts5.sqlite'),
+  };
+  writeFileSync(files.episteme, buildSearchIndex(chunked, { chunkIndexFingerprint: 'bench', missingSources: [] }, DEFAULT_INDEX_OPTIONS));
+  const mini = new MiniSearch<Chunk>(MINISEARCH_OPTIONS);
+  mini.addAll(chunks);
+  writeFileSync(files.minisearch, JSON.stringify(mini));
+  const miniOnly = new MiniSearch<Chunk>(MINISEARCH_INDEX_ONLY_OPTIONS);
+  miniOnly.addAll(chunks);
+  writeFileSync(files.minisearchIndexOnly, JSON.stringify(miniOnly));
+  const db = new Database(files.fts5);
+  db.exec("CREATE VIRTUAL TABLE chunks USING fts5(chunk_id UNINDEXED, text, citation UNINDEXED, tokenize = 'porter unicode61')");
+  const insert = db.prepare('INSERT INTO chunks(chunk_id, text, citation) VALUES (?, ?, ?)');
+  db.transaction(() => {
+    for (const chunk of chunks) insert.run(chunk.chunkId, chunk.text, JSON.stringify(chunk.citation));
+  })();
+  db.exec("INSERT INTO chunks(chunks) VALUES ('optimize')");
+  db.close();
+
+  const contenders: [string, string[]][] = [
+    ['node -e 0 (process floor)', ['-e', '0']],
+    ['episteme query (CLI)', [path.join(repoRoot, 'bin/episteme.js'), 'query', '--index', files.episteme, '--term', QUERY, '--limit', '10', '--json']],
+    ['episteme library script', [path.join(here, 'retrieval/episteme-query.js'), files.episteme, QUERY]],
+    ['minisearch JSON script', [path.join(here, 'retrieval/minisearch-query.js'), files.minisearch, QUERY]],
+    ['sqlite fts5 script', [path.join(here, 'retrieval/fts5-query.js'), files.fts5, QUERY]],
+  ];
+  const times = new Map<string, number[]>(contenders.map(([name]) => [name, []]));
+  const failures = new Map<string, string>();
+  for (let round = -2; round < rounds; round++) {
+    for (const [name, args] of contenders) {
+      if (failures.has(name)) continue;
+      const run = timeProcess(args);
+      if (!run.ok) {
+        failures.set(name, run.stderr.trim().split('\n').slice(-2).join(' | ').slice(0, 300));
+        continue;
+      }
+      if (round >= 0) times.get(name)!.push(run.ms);
+    }
+  }
+  const size = (file: string): number => statSync(file).size;
+  console.log(`Dev corpus: ${docs.length} documents, ${chunks.length} chunks, ${chunks.reduce((n, c) => n + c.text.length, 0)} chars of chunk text; query "${QUERY}"; ${rounds} interleaved rounds (median)`);
+  const medians = new Map<string, number>();
+  for (const [name] of contenders) {
+    if (failures.has(name)) {
+      console.log(`${name.padEnd(30)} FAILED: ${failures.get(name)}`);
+      continue;
+    }
+    const ms = median(times.get(name)!);
+    medians.set(name, ms);
+    console.log(`${name.padEnd(30)} ${ms.toFixed(1).padStart(8)} ms`);
+  }
+  const fts = medians.get('sqlite fts5 script');
+  const ms = medians.get('minisearch JSON script');
+  for (const ours of ['episteme query (CLI)', 'episteme library script']) {
+    const value = medians.get(ours);
+    if (value === undefined || fts === undefined || ms === undefined) continue;
+    console.log(`${ours}: ${(value / fts).toFixed(2)}x FTS5 (goal <= 1.0), ${(value / ms).toFixed(2)}x MiniSearch (goal <= 0.4)`);
+  }
+  console.log('Index files:');
+  for (const [name, file] of Object.entries(files)) console.log(`  ${name.padEnd(22)} ${(size(file) / 1e6).toFixed(2).padStart(7)} MB`);
+  console.log(
+    `Episteme index / MiniSearch JSON with stored text+citations: ${(size(files.episteme) / size(files.minisearch)).toFixed(2)}x; / MiniSearch index-only JSON: ${(size(files.episteme) / size(files.minisearchIndexOnly)).toFixed(2)}x (goal <= 0.4)`,
+  );
+  if (!existsSync(files.episteme)) throw new Error('index missing');
+}
+
+await main();

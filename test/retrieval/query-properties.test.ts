@@ -1,0 +1,91 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { chunkDocument } from '../../src/chunk/chunker.js';
+import { codePointLength } from '../../src/chunk/text-boundaries.js';
+import type { Chunk, EvidenceDocument } from '../../src/document/types.js';
+import { buildSearchIndex, loadSearchIndex } from '../../src/index/search-index.js';
+import { runQuery, type QueryRequest } from '../../src/query/query.js';
+import { loadDevCorpus, random } from './corpus-helpers.js';
+import { ALL_DOCS } from './fixtures.js';
+
+/**
+ * Random queries over random chunk and index options. For every response: at most `limit` hits,
+ * ranks continue from `offset`, every snippet within maxSnippetChars and all of them within
+ * maxTotalChars, every hit's citation names an existing chunk whose text contains the snippet,
+ * highlights lie inside the snippet, filters hold, and the order is score-descending with
+ * chunk-id tie-breaks. Uses the fixtures plus part of the dev corpus when it is present.
+ */
+const SEEDS = [1, 2, 3];
+const QUERIES_PER_SEED = 250;
+
+test('random queries and options respect every bound and cite real chunks', async (t) => {
+  const dev = (await loadDevCorpus()) ?? [];
+  if (dev.length === 0) t.diagnostic('dev corpus absent: fixtures only');
+  const docs: EvidenceDocument[] = [...ALL_DOCS, ...dev.filter((_, i) => i % 4 === 0)];
+  for (const seed of SEEDS) {
+    const rand = random(seed);
+    const pick = <T>(items: readonly T[]): T => items[Math.floor(rand() * items.length)]!;
+    const int = (min: number, max: number): number => min + Math.floor(rand() * (max - min + 1));
+    const maxChars = int(80, 2500);
+    const chunkOptions = { maxChars, overlapChars: int(0, Math.floor(maxChars / 2)) };
+    const indexOptions = { k1: int(0, 3000) / 1000, b: int(0, 1000) / 1000 };
+    const chunks = new Map<string, Chunk>();
+    const corpus = docs.map((doc) => {
+      const docChunks = chunkDocument(doc, chunkOptions);
+      for (const chunk of docChunks) chunks.set(chunk.chunkId, chunk);
+      return { documentId: doc.documentId, chunks: docChunks };
+    });
+    const index = loadSearchIndex(buildSearchIndex(corpus, { chunkIndexFingerprint: 'p', missingSources: [] }, indexOptions), 'property');
+    const all = [...chunks.values()];
+    const words = (text: string): string[] => text.match(/[\p{L}\p{N}]+/gu) ?? [];
+    const values = (key: 'family' | 'authority' | 'documentType' | 'normativity'): string[] => [...new Set(all.map((c) => c[key]))];
+    for (let q = 0; q < QUERIES_PER_SEED; q++) {
+      const context = `seed ${seed} query ${q} options ${JSON.stringify({ chunkOptions, indexOptions })}`;
+      const source = words(pick(all).text);
+      const terms: string[] = [];
+      for (let n = int(1, 3); n > 0; n--) {
+        const at = int(0, Math.max(0, source.length - 1));
+        const kind = rand();
+        if (kind < 0.2 && source.length > 2) terms.push(`"${source.slice(at, at + int(2, 3)).join(' ')}"`);
+        else if (kind < 0.3) terms.push(pick(['zzqx', '"the of"', '!!', '東京', 'Straße', '"unclosed phrase']));
+        else terms.push(source.slice(at, at + int(1, 4)).join(' ') || 'empty');
+      }
+      const request: QueryRequest = { terms, limit: int(0, 25), offset: rand() < 0.7 ? 0 : int(0, 40), maxSnippetChars: int(1, 700), maxTotalChars: int(1, 4000) };
+      for (const key of ['family', 'authority', 'documentType', 'normativity'] as const) {
+        if (rand() < 0.15) request[key] = [pick(values(key))];
+      }
+      const response = runQuery(index, request);
+      assert.ok(response.hits.length <= request.limit, context);
+      assert.equal(response.offset, request.offset, context);
+      assert.equal(response.limit, request.limit, context);
+      const available = Math.max(0, Math.min(request.limit, response.total - request.offset));
+      if (!response.truncated) assert.equal(response.hits.length, available, context);
+      else assert.ok(response.hits.length <= available, context);
+      let totalChars = 0;
+      response.hits.forEach((hit, i) => {
+        assert.equal(hit.rank, request.offset + i + 1, context);
+        const chunk = chunks.get(hit.chunkId);
+        assert.ok(chunk !== undefined, `${context}: unknown chunk ${hit.chunkId}`);
+        assert.ok(chunk.text.includes(hit.snippet.text), `${context}: snippet not in chunk ${hit.chunkId}`);
+        assert.deepEqual(hit.citation, chunk.citation, context);
+        assert.equal(hit.contentTrust, 'untrusted-source');
+        for (const key of ['family', 'authority', 'documentType', 'normativity'] as const) {
+          assert.equal(hit[key], chunk[key], context);
+          if (request[key] !== undefined) assert.ok(request[key]!.includes(hit[key]), `${context}: filter ${key}`);
+        }
+        const length = codePointLength(hit.snippet.text);
+        assert.ok(length <= request.maxSnippetChars, `${context}: snippet of ${length} > ${request.maxSnippetChars}`);
+        totalChars += length;
+        let previousEnd = 0;
+        for (const [start, end] of hit.snippet.highlights) {
+          assert.ok(start >= previousEnd && start < end && end <= length, `${context}: highlight ${start}-${end}`);
+          previousEnd = end;
+        }
+        if (i > 0) assert.ok(Number(response.hits[i - 1]!.score) >= Number(hit.score), `${context}: order`);
+      });
+      assert.ok(totalChars <= request.maxTotalChars, `${context}: ${totalChars} > ${request.maxTotalChars}`);
+      // Same request, same answer (no hidden state).
+      assert.deepEqual(runQuery(index, request), response, context);
+    }
+  }
+});
