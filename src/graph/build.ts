@@ -12,6 +12,7 @@ import { BuildState } from './state.js';
 import { StagePool } from './stage-pool.js';
 import { loadStageModules } from './stage-modules.js';
 import { namedOptions } from './key.js';
+import { CaptureRun, type CaptureRequest } from '../capture/run.js';
 
 export interface BuildRequest {
   /** Target paths; empty means every target. */
@@ -21,6 +22,8 @@ export interface BuildRequest {
   jobs: number;
   waitLockMs: number;
   command: string;
+  /** HTTP capture: refresh policy (--refresh, --max-age) and per-source progress. Default: no refresh. */
+  capture?: CaptureRequest;
   onEvent?: (event: { type: 'start' | 'finish'; target: string; status?: TargetStatus }) => void;
   /** Called as each phase of the build begins (for --trace). */
   onPhase?: (phase: 'load-stages' | 'graph' | 'lock' | 'state' | 'schedule' | 'commit' | 'garbage' | 'done') => void;
@@ -59,7 +62,7 @@ export async function runBuild(ws: Workspace, request: BuildRequest): Promise<Bu
   const pool = new StagePool(request.dryRun ? 1 : request.jobs);
   try {
     if (!request.dryRun) {
-      for (const dir of [ws.outputs.snapshots, `${ws.outputs.snapshots}/records`, `${ws.outputs.snapshots}/bodies`, ws.outputs.specs, ws.outputs.chunks]) {
+      for (const dir of [ws.outputs.snapshots, `${ws.outputs.snapshots}/records`, `${ws.outputs.snapshots}/bodies`, `${ws.outputs.snapshots}/observations`, ws.outputs.specs, ws.outputs.chunks]) {
         sweepTempFiles(path.join(ws.root, dir));
       }
       sweepTempFiles(ws.stateDir);
@@ -69,11 +72,12 @@ export async function runBuild(ws: Workspace, request: BuildRequest): Promise<Bu
     // Records of targets that left the graph (sources removed from the map) are dropped; their files go
     // once no committed index names them.
     for (const name of [...state.targets.keys()]) if (!graph.nodes.has(name)) state.recordTarget(name, null);
-    const liveFiles = new Set(ws.sources.map((s) => s.capture.relativePath));
+    const liveFiles = new Set(ws.sources.flatMap((s) => (s.capture.method === 'manual-ingest' ? [s.capture.relativePath] : [])));
     for (const file of [...state.files.keys()]) if (!liveFiles.has(file)) state.forgetFile(file);
 
     request.onPhase?.('schedule');
-    const results = await runSchedule(graph, names, { ws, state, pool, stages, shared }, { dryRun: request.dryRun, allowPartial: request.allowPartial, onEvent: request.onEvent });
+    const capture = new CaptureRun(ws.limits.capture, request.capture);
+    const results = await runSchedule(graph, names, { ws, state, pool, stages, shared, capture }, { dryRun: request.dryRun, allowPartial: request.allowPartial, onEvent: request.onEvent });
     let removed: string[] = [];
     if (!request.dryRun) {
       request.onPhase?.('commit');

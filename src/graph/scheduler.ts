@@ -29,7 +29,7 @@ export interface TargetResult {
   status: TargetStatus;
   reasons: DirtyReason[];
   output?: string;
-  error?: { code: FailureCode; message: string; hint?: string };
+  error?: { code: FailureCode; message: string; hint?: string; details?: Record<string, unknown> };
   /** Present when an aggregate was built from a partial set (--allow-partial). */
   missingSources?: string[];
 }
@@ -58,7 +58,7 @@ export async function runSchedule(graph: BuildGraph, names: string[], env: RuleE
     if (!record) continue;
     const deps = node.deps.map((dep) => ({ name: dep, record: env.state.targets.get(dep)!, source: graph.nodes.get(dep)!.source }));
     const components = keyComponents(node, env, deps, []);
-    if (ownReasons(name, record, components, targetKey(components), env, graph).length === 0) {
+    if (ownReasons(name, record, components, targetKey(components), env, graph).length === 0 && !RULES[node.rule].refreshReason?.(env, node, record)) {
       settled.set(name, { target: name, rule: node.rule, status: 'up-to-date', reasons: [], output: record.output });
     }
   }
@@ -140,6 +140,8 @@ async function evaluateTarget(
     const components = keyComponents(node, env, deps, missing);
     const key = targetKey(components);
     reasons = record ? ownReasons(node.name, record, components, key, env, graph) : [{ reason: 'no-record' }];
+    const refresh = reasons.length === 0 ? rule.refreshReason?.(env, node, record!) : null;
+    if (refresh) reasons = [refresh];
     if (reasons.length === 0) return { ...base, status: 'up-to-date', reasons, output: record!.output };
     if (options.dryRun) return { ...base, status: 'dirty', reasons };
 
@@ -166,6 +168,7 @@ async function evaluateTarget(
     options.onEvent?.({ type: 'finish', target: node.name, status: 'failed' });
     const failure: TargetResult['error'] = { code: error.code, message: error.message };
     if (error.hint) failure.hint = error.hint;
+    if (error.details) failure.details = error.details;
     return { ...base, status: 'failed', reasons: [], error: failure };
   }
 }
