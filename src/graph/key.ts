@@ -101,6 +101,18 @@ export type DirtyReason =
   | { reason: 'output-modified'; output: string }
   | { reason: 'refresh-requested'; by: 'refresh' | 'max-age'; ageSeconds: number | null; maxAgeSeconds: number | null };
 
+/** Whether two sets of components are equal (and so are their keys), without hashing. */
+export function sameComponents(a: KeyComponents, b: KeyComponents): boolean {
+  return a.rule === b.rule && a.ruleVersion === b.ruleVersion && a.producerVersion === b.producerVersion && sameStringMap(a.options, b.options) && sameStringMap(a.inputs, b.inputs);
+}
+
+function sameStringMap(a: Record<string, string>, b: Record<string, string>): boolean {
+  const keys = Object.keys(a);
+  if (keys.length !== Object.keys(b).length) return false;
+  for (const key of keys) if (a[key] !== b[key]) return false;
+  return true;
+}
+
 /** Compares recorded and current components; `isTarget` tells target inputs from source inputs. */
 export function diffComponents(before: KeyComponents, after: KeyComponents, isTarget: (input: string) => boolean): DirtyReason[] {
   const reasons: DirtyReason[] = [];
