@@ -1,7 +1,8 @@
 import * as fs from 'node:fs';
 import { Option } from 'clipanion';
 import { EpistemeError } from '../failure.js';
-import { runBuild, defaultJobs, type BuildSummary } from '../graph/build.js';
+import type { BuildSummary } from '../graph/build.js';
+import { defaultJobs } from '../graph/jobs.js';
 import { buildGraph, aggregateNames, type RuleId } from '../graph/graph.js';
 import { describeReason, unreachable } from '../graph/key.js';
 import type { TargetResult } from '../graph/scheduler.js';
@@ -10,6 +11,7 @@ import { isPositiveInteger, isNonNegativeInteger, type CommandResult } from './b
 import { WorkspaceCommand } from './workspace-command.js';
 import { mainEnteredAt, type Output } from './output.js';
 import type { CaptureEvent, RefreshPolicy } from '../capture/run.js';
+import { invocationId, tryCleanNoop } from '../graph/clean-build.js';
 
 /** Options of every command that runs the build engine. */
 export abstract class GraphCommand extends WorkspaceCommand {
@@ -38,12 +40,28 @@ export abstract class GraphCommand extends WorkspaceCommand {
     return { force: this.refresh === true, maxAgeSeconds: this.maxAge ?? null };
   }
 
+  /**
+   * For a build of everything: proves a no-op from stats alone when nothing changed since the last
+   * clean build (see graph/clean-build.ts); null means "run the build".
+   */
+  protected async noopFastPath(): Promise<CommandResult | null> {
+    if (this.refresh || this.maxAge !== undefined || this.trace !== undefined) return null;
+    const summary = await tryCleanNoop(
+      process.cwd(),
+      { config: this.config, map: this.map, manifest: this.manifest },
+      { waitMs: (this.waitLock ?? 0) * 1000, command: this.commandName },
+    );
+    return summary ? summaryResult(summary, false) : null;
+  }
+
   protected async runTargets(output: Output, ws: Workspace, targets: string[], dryRun = false): Promise<{ summary: BuildSummary; result: CommandResult }> {
     const trace = new BuildTrace();
+    const { runBuild } = await import('../graph/build.js');
     const summary = await runBuild(ws, {
       onPhase: (phase) => trace.phase(phase),
       targets,
       dryRun,
+      invocation: targets.length === 0 ? invocationId(process.cwd(), { config: this.config, map: this.map, manifest: this.manifest }) : null,
       allowPartial: this.allowPartial,
       jobs: this.jobs ?? defaultJobs(),
       waitLockMs: (this.waitLock ?? 0) * 1000,

@@ -1,6 +1,6 @@
 import { Option } from 'clipanion';
 import { DEFAULT_MAX_INPUT_BYTES } from '../config/bounded-input.js';
-import { loadWorkspace, type Workspace } from '../config/workspace.js';
+import type { Workspace } from '../config/workspace.js';
 import { EpistemeCommand, isPositiveInteger } from './base-command.js';
 
 /** Options of the commands that read a workspace (config file, or a map or manifest given directly). */
@@ -18,7 +18,8 @@ export abstract class WorkspaceCommand extends EpistemeCommand {
     validator: isPositiveInteger,
   });
 
-  protected workspace(extraOutputs: { snapshots?: string | undefined } = {}): Promise<Workspace> {
+  protected async workspace(extraOutputs: { snapshots?: string | undefined } = {}): Promise<Workspace> {
+    const { loadWorkspace } = await import('../config/workspace.js');
     return loadWorkspace(process.cwd(), {
       config: this.config,
       map: this.map,

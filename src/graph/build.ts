@@ -1,5 +1,4 @@
 import * as fs from 'node:fs';
-import * as os from 'node:os';
 import * as path from 'node:path';
 import type { Workspace } from '../config/workspace.js';
 import { initFastHash } from '../store/hash.js';
@@ -12,6 +11,7 @@ import { BuildState } from './state.js';
 import { StagePool } from './stage-pool.js';
 import { loadStageModules } from './stage-modules.js';
 import { namedOptions } from './key.js';
+import { cleanRecordFor } from './clean-build.js';
 import { CaptureRun, type CaptureRequest } from '../capture/run.js';
 
 export interface BuildRequest {
@@ -22,6 +22,11 @@ export interface BuildRequest {
   jobs: number;
   waitLockMs: number;
   command: string;
+  /**
+   * What the build reads (see clean-build.ts invocationId); when given and the whole graph builds
+   * cleanly, the state remembers it so the next no-op is proven from stats alone.
+   */
+  invocation?: string | null;
   /** HTTP capture: refresh policy (--refresh, --max-age) and per-source progress. Default: no refresh. */
   capture?: CaptureRequest;
   onEvent?: (event: { type: 'start' | 'finish'; target: string; status?: TargetStatus }) => void;
@@ -39,9 +44,7 @@ export interface BuildSummary {
   ok: boolean;
 }
 
-export function defaultJobs(): number {
-  return Math.max(1, os.availableParallelism());
-}
+export { defaultJobs } from './jobs.js';
 
 /** One build: lock, recover from any crash, evaluate the requested closure, commit state, collect garbage. */
 export async function runBuild(ws: Workspace, request: BuildRequest): Promise<BuildSummary> {
@@ -69,6 +72,8 @@ export async function runBuild(ws: Workspace, request: BuildRequest): Promise<Bu
     }
     request.onPhase?.('state');
     const state = BuildState.load(ws.stateDir, request.dryRun);
+    // Anything may change from here on: the no-op proof no longer holds until this build ends cleanly.
+    state.setClean(null);
     // Records of targets that left the graph (sources removed from the map) are dropped; their files go
     // once no committed index names them.
     for (const name of [...state.targets.keys()]) if (!graph.nodes.has(name)) state.recordTarget(name, null);
@@ -81,11 +86,12 @@ export async function runBuild(ws: Workspace, request: BuildRequest): Promise<Bu
     let removed: string[] = [];
     if (!request.dryRun) {
       request.onPhase?.('commit');
-      state.changed = state.isDirty();
+      const completeAndClean = request.targets.length === 0 && results.every((r) => r.status === 'up-to-date' || r.status === 'built' || r.status === 'unchanged');
+      if (completeAndClean && request.invocation) state.setClean(cleanRecordFor(ws, graph, request.invocation));
       state.compact();
       request.onPhase?.('garbage');
       // Garbage only appears when a record changed (this run or a crashed one, folded in above).
-      if (state.changed) {
+      if (state.recordsHaveChanged()) {
         removed = collectGarbage(ws, state);
         pruneIndexParts(ws, state);
       }

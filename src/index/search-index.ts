@@ -41,9 +41,11 @@ export type IndexOptions = {
 };
 
 export const DEFAULT_INDEX_OPTIONS: IndexOptions = Object.freeze({ k1: 1.2, b: 0.75 });
-export const SEARCH_INDEX_FORMAT_VERSION = 1;
+export { SEARCH_INDEX_FORMAT_VERSION } from '../rule-versions.js';
+import { SEARCH_INDEX_FORMAT_VERSION } from '../rule-versions.js';
 /** Version of the per-document part format (and of everything that makes part bytes). */
-export const INDEX_PART_VERSION = 1;
+export { INDEX_PART_VERSION } from '../rule-versions.js';
+import { INDEX_PART_VERSION } from '../rule-versions.js';
 
 export interface IndexProvenance {
   chunkIndexFingerprint: string;
