@@ -4,7 +4,7 @@ import { canonicalJson, compareCodeUnits } from '../store/canonical-json.js';
 import { createHash } from 'node:crypto';
 import { PRODUCER_NAME, PRODUCER_VERSION } from '../version.js';
 import { tokenize, TOKENIZER_VERSION } from './tokenizer.js';
-import { encodeVlq, encodeVlqList, VlqReader } from './vlq.js';
+import { encodeVlq, readVlq, VlqReader, vlqEnd, writeVlq } from './vlq.js';
 
 /**
  * The search index: one canonical-JSON artifact (the shared envelope, kind "search-index") holding
@@ -98,16 +98,18 @@ interface PartHeader {
   /** [sourceUrl, snapshotId, family, authority, documentType], or null when the document has no chunks. */
   doc: string[] | null;
   chunkCount: number;
+  /** VLQ list: token count of each chunk. */
   lengths: string;
   /** Normativity of each chunk, in order. */
   normativity: string[];
   /** UTF-8 byte length of each row. */
   rowBytes: number[];
   totalLength: number;
-  terms: string[];
-  postings: string[];
-  /** Local ordinal of the last posting of each term (what the next run's first gap is relative to). */
-  lastOrdinals: string;
+  /** Sorted terms joined by "\n". */
+  terms: string;
+  /** Every term's posting run, concatenated (local chunk ordinals). */
+  postings: string;
+  postingLengths: number[];
 }
 
 const ARTIFACT_KIND = 'search-index';
@@ -162,7 +164,7 @@ export function buildDocumentPart(documentId: string, chunks: Chunk[]): string {
   });
   const terms = [...termPostings.keys()].sort(compareCodeUnits);
   const postings: string[] = [];
-  const lastOrdinals: string[] = [];
+  const postingLengths: number[] = [];
   for (const term of terms) {
     const { ordinals, tfs } = termPostings.get(term)!;
     const out: string[] = [];
@@ -173,8 +175,9 @@ export function buildDocumentPart(documentId: string, chunks: Chunk[]): string {
       if (tf > 1) encodeVlq(tf - 2, out);
       previous = ordinal;
     });
-    postings.push(out.join(''));
-    encodeVlq(previous, lastOrdinals);
+    const run = out.join('');
+    postings.push(run);
+    postingLengths.push(run.length);
   }
   const header: PartHeader = {
     partFormat: INDEX_PART_VERSION * 1000 + TOKENIZER_VERSION,
@@ -185,9 +188,9 @@ export function buildDocumentPart(documentId: string, chunks: Chunk[]): string {
     normativity: sorted.map((chunk) => chunk.normativity),
     rowBytes,
     totalLength,
-    terms,
-    postings,
-    lastOrdinals: lastOrdinals.join(''),
+    terms: terms.join('\n'),
+    postings: postings.join(''),
+    postingLengths,
   };
   // Line 1: header; line 2: the chunk rows as JSON array items, spliced verbatim by the merge.
   return canonicalJson(header) + '\n' + rows.join(',');
@@ -195,6 +198,7 @@ export function buildDocumentPart(documentId: string, chunks: Chunk[]): string {
 
 interface ParsedPart {
   header: PartHeader;
+  postingStarts: Uint32Array;
   rowsText: string;
 }
 
@@ -205,10 +209,31 @@ function parsePart(part: string): ParsedPart {
   if (header.partFormat !== INDEX_PART_VERSION * 1000 + TOKENIZER_VERSION) {
     throw new Error(`search index part for ${header.documentId} has part format ${header.partFormat}; expected ${INDEX_PART_VERSION * 1000 + TOKENIZER_VERSION}`);
   }
-  return { header, rowsText: part.slice(newline + 1) };
+  const termCount = header.postingLengths.length;
+  const postingStarts = new Uint32Array(termCount + 1);
+  for (let i = 0; i < termCount; i++) postingStarts[i + 1] = postingStarts[i]! + header.postingLengths[i]!;
+  return { header, postingStarts, rowsText: part.slice(newline + 1) };
 }
 
-/** Merges document parts (in any order) into the exact bytes of the index file. */
+/** FNV-1a over UTF-16 code units of text[start, end): integer-only, so the same everywhere. */
+function hashRegion(text: string, start: number, end: number): number {
+  let hash = 0x811c9dc5;
+  for (let i = start; i < end; i++) hash = Math.imul(hash ^ text.charCodeAt(i), 0x01000193);
+  return hash >>> 0;
+}
+
+function equalsRegion(term: string, text: string, start: number, end: number): boolean {
+  if (term.length !== end - start) return false;
+  for (let i = 0; i < term.length; i++) if (term.charCodeAt(i) !== text.charCodeAt(start + i)) return false;
+  return true;
+}
+
+/**
+ * Merges document parts (in any order) into the exact bytes of the index file.
+ * The work per (document, term) run is kept to integer operations: terms are found by hash in the
+ * parts' term strings (no per-run string objects), runs are grouped by term with a counting sort,
+ * and posting runs are copied as ASCII bytes with only their first gap re-encoded.
+ */
 export function mergeSearchIndex(parts: string[], provenance: IndexProvenance, options: IndexOptions): string {
   const { k1Milli, bMilli } = optionsInThousandths(options);
   const parsed = parts.map(parsePart).filter((p) => p.header.chunkCount > 0);
@@ -216,63 +241,140 @@ export function mergeSearchIndex(parts: string[], provenance: IndexProvenance, o
   for (let i = 1; i < parsed.length; i++) {
     if (parsed[i - 1]!.header.documentId === parsed[i]!.header.documentId) throw new Error(`search index: document ${parsed[i]!.header.documentId} given twice`);
   }
-  const runsByTerm = new Map<string, { part: number; term: number }[]>();
+  // Pass 1: give every distinct term a slot; record the slot of every run (part order, term order).
   const offsets: number[] = [];
+  const partRunStart: number[] = [];
   let chunkTotal = 0;
   let totalLength = 0;
-  parsed.forEach((p, partIndex) => {
+  let runTotal = 0;
+  for (const p of parsed) {
     offsets.push(chunkTotal);
+    partRunStart.push(runTotal);
     chunkTotal += p.header.chunkCount;
     totalLength += p.header.totalLength;
-    p.header.terms.forEach((term, termIndex) => {
-      const runs = runsByTerm.get(term);
-      if (runs === undefined) runsByTerm.set(term, [{ part: partIndex, term: termIndex }]);
-      else runs.push({ part: partIndex, term: termIndex });
-    });
-  });
-  const lastOrdinals = parsed.map((p) => {
-    const reader = new VlqReader(p.header.lastOrdinals);
-    return p.header.terms.map(() => reader.next());
-  });
-  const terms = [...runsByTerm.keys()].sort(compareCodeUnits);
-  const postings = terms.map((term) => {
-    const pieces: string[] = [];
-    let previous = -1;
-    for (const run of runsByTerm.get(term)!) {
-      const text = parsed[run.part]!.header.postings[run.term]!;
-      const offset = offsets[run.part]!;
-      const reader = new VlqReader(text);
-      const first = reader.next();
-      const flag = first % 2;
-      const ordinal = offset + (first - flag) / 2;
-      encodeVlq((ordinal - previous - 1) * 2 + flag, pieces);
-      pieces.push(text.slice(reader.position));
-      previous = offset + lastOrdinals[run.part]![run.term]!;
+    runTotal += p.header.postingLengths.length;
+  }
+  partRunStart.push(runTotal);
+  const runSlot = new Int32Array(runTotal);
+  const runPart = new Int32Array(runTotal);
+  const slotTerms: string[] = [];
+  const slotByHash = new Map<number, number>();
+  const nextWithHash: number[] = [];
+  let run = 0;
+  parsed.forEach((p, partIndex) => {
+    const text = p.header.terms;
+    const termCount = p.header.postingLengths.length;
+    let start = 0;
+    for (let termIndex = 0; termIndex < termCount; termIndex++) {
+      let end = text.indexOf('\n', start);
+      if (end < 0) end = text.length;
+      const hash = hashRegion(text, start, end);
+      let slot = slotByHash.get(hash) ?? -1;
+      while (slot >= 0 && !equalsRegion(slotTerms[slot]!, text, start, end)) slot = nextWithHash[slot]!;
+      if (slot < 0) {
+        slot = slotTerms.length;
+        slotTerms.push(text.slice(start, end));
+        nextWithHash.push(slotByHash.get(hash) ?? -1);
+        slotByHash.set(hash, slot);
+      }
+      runSlot[run] = slot;
+      runPart[run] = partIndex;
+      run++;
+      start = end + 1;
     }
-    return pieces.join('');
+    if (start < text.length) throw new Error(`search index part for ${p.header.documentId}: terms and postings disagree`);
   });
+  // Pass 2: runs grouped by slot (counting sort keeps part order within a slot).
+  const slotCount = slotTerms.length;
+  const slotStart = new Int32Array(slotCount + 1);
+  for (let r = 0; r < runTotal; r++) slotStart[runSlot[r]! + 1]!++;
+  for (let slot = 0; slot < slotCount; slot++) slotStart[slot + 1]! += slotStart[slot]!;
+  const fill = slotStart.slice(0, slotCount);
+  const runsBySlot = new Int32Array(runTotal);
+  for (let r = 0; r < runTotal; r++) runsBySlot[fill[runSlot[r]!]!++] = r;
+  // Pass 3: terms in code-unit order; each term's runs concatenated.
+  const slotOrder = Array.from({ length: slotCount }, (_, slot) => slot).sort((a, b) => compareCodeUnits(slotTerms[a]!, slotTerms[b]!));
+  const terms = slotOrder.map((slot) => slotTerms[slot]!);
+  const encoder = new TextEncoder();
+  const partPostings = parsed.map((p) => encoder.encode(p.header.postings));
+  const out = new Uint8Array(partPostings.reduce((n, bytes) => n + bytes.length, 0) + runTotal * 12);
+  const lengthsOut = new Uint8Array(slotCount * 12);
+  let written = 0;
+  let lengthsWritten = 0;
+  for (const slot of slotOrder) {
+    let previous = -1;
+    const runStart = written;
+    for (let k = slotStart[slot]!; k < slotStart[slot + 1]!; k++) {
+      const r = runsBySlot[k]!;
+      const partIndex = runPart[r]!;
+      const termIndex = r - partRunStart[partIndex]!;
+      const part = parsed[partIndex]!;
+      const bytes = partPostings[partIndex]!;
+      const end = part.postingStarts[termIndex + 1]!;
+      const offset = offsets[partIndex]!;
+      // First entry: re-encode its gap against the previous run's last ordinal.
+      let value = readVlq(bytes, part.postingStarts[termIndex]!);
+      let flag = value % 2;
+      let ordinal = offset + (value - flag) / 2;
+      written = writeVlq((ordinal - previous - 1) * 2 + flag, out, written);
+      // The rest is copied byte for byte, decoding gaps on the way to learn the last ordinal.
+      let i = vlqEnd.position;
+      let expectTf = flag === 1;
+      while (i < end) {
+        const from = i;
+        value = readVlq(bytes, i);
+        i = vlqEnd.position;
+        for (let j = from; j < i; j++) out[written++] = bytes[j]!;
+        if (expectTf) {
+          expectTf = false;
+          continue;
+        }
+        flag = value % 2;
+        ordinal += (value - flag) / 2 + 1;
+        expectTf = flag === 1;
+      }
+      previous = ordinal;
+    }
+    lengthsWritten = writeVlq(written - runStart, lengthsOut, lengthsWritten);
+  }
+  const decoder = new TextDecoder();
+  const postings = decoder.decode(out.subarray(0, written));
+  const postingLengths = decoder.decode(lengthsOut.subarray(0, lengthsWritten));
   const documents = parsed.map((p) => [p.header.documentId, ...(p.header.doc ?? [])]);
   const normativityValues = [...new Set(parsed.flatMap((p) => p.header.normativity))].sort(compareCodeUnits);
   const normativityCodes: string[] = [];
   for (const p of parsed) for (const value of p.header.normativity) encodeVlq(normativityValues.indexOf(value), normativityCodes);
   const missingSources = [...new Set(provenance.missingSources)].sort(compareCodeUnits);
-  const payload =
-    `{"bm25":${canonicalJson({ bMilli, k1Milli })}` +
-    `,"chunkCounts":${canonicalJson(parsed.map((p) => p.header.chunkCount))}` +
-    `,"chunkNormativity":${canonicalJson([normativityValues, normativityCodes.join('')])}` +
-    `,"chunkRowBytes":${canonicalJson(parsed.flatMap((p) => p.header.rowBytes))}` +
-    `,"chunks":[${parsed.map((p) => p.rowsText).join(',')}]` +
-    `,"documents":${canonicalJson(documents)}` +
-    `,"lengths":${JSON.stringify(parsed.map((p) => p.header.lengths).join(''))}` +
-    `,"postingLengths":${JSON.stringify(encodeVlqList(postings.map((run) => run.length)))}` +
-    `,"postings":${JSON.stringify(postings.join(''))}` +
-    `,"provenance":${canonicalJson({ chunkIndexFingerprint: provenance.chunkIndexFingerprint, missingSources })}` +
-    `,"terms":${JSON.stringify(terms.join('\n'))}` +
-    `,"tokenizer":${TOKENIZER_VERSION}` +
-    `,"totalLength":${totalLength}}`;
-  const body = `${BODY_PREFIX}"formatVersion":${SEARCH_INDEX_FORMAT_VERSION},"payload":${payload},"producer":${canonicalJson({ name: PRODUCER_NAME, version: PRODUCER_VERSION })}}`;
-  const fingerprint = createHash('sha256').update(body).digest('hex');
-  return `${FINGERPRINT_PREFIX}${fingerprint}",${body.slice(BODY_PREFIX.length)}\n`;
+  // The body in pieces (hashed piece by piece: no giant intermediate string to flatten twice).
+  const body: string[] = [
+    BODY_PREFIX,
+    `"formatVersion":${SEARCH_INDEX_FORMAT_VERSION},"payload":`,
+    `{"bm25":${canonicalJson({ bMilli, k1Milli })}`,
+    `,"chunkCounts":${canonicalJson(parsed.map((p) => p.header.chunkCount))}`,
+    `,"chunkNormativity":${canonicalJson([normativityValues, normativityCodes.join('')])}`,
+    `,"chunkRowBytes":${canonicalJson(parsed.flatMap((p) => p.header.rowBytes))}`,
+    ',"chunks":[',
+  ];
+  parsed.forEach((p, i) => {
+    if (i > 0) body.push(',');
+    body.push(p.rowsText);
+  });
+  body.push(
+    `],"documents":${canonicalJson(documents)}`,
+    `,"lengths":${JSON.stringify(parsed.map((p) => p.header.lengths).join(''))}`,
+    `,"postingLengths":${JSON.stringify(postingLengths)}`,
+    `,"postings":${JSON.stringify(postings)}`,
+    `,"provenance":${canonicalJson({ chunkIndexFingerprint: provenance.chunkIndexFingerprint, missingSources })}`,
+    `,"terms":${JSON.stringify(terms.join('\n'))}`,
+    `,"tokenizer":${TOKENIZER_VERSION}`,
+    `,"totalLength":${totalLength}}`,
+    `,"producer":${canonicalJson({ name: PRODUCER_NAME, version: PRODUCER_VERSION })}}`,
+  );
+  const hash = createHash('sha256');
+  for (const piece of body) hash.update(piece);
+  body[0] = `${FINGERPRINT_PREFIX}${hash.digest('hex')}",`;
+  body.push('\n');
+  return body.join('');
 }
 
 /** One-shot build; equal to merging the documents' parts. */

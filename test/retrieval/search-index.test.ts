@@ -7,6 +7,7 @@ import {
   buildDocumentPart,
   buildSearchIndex,
   chunkRow,
+  decodePostings,
   DEFAULT_INDEX_OPTIONS,
   indexProvenance,
   loadSearchIndex,
@@ -14,6 +15,7 @@ import {
   SEARCH_INDEX_FORMAT_VERSION,
 } from '../../src/index/search-index.js';
 import { parseArtifact } from '../../src/store/artifact.js';
+import { tokenize } from '../../src/index/tokenizer.js';
 import { canonicalJsonFile } from '../../src/store/canonical-json.js';
 import { ALL_DOCS, shuffled } from './fixtures.js';
 
@@ -106,4 +108,31 @@ test('a chunk set with duplicate ids or foreign chunks is refused', () => {
   assert.throws(() => buildDocumentPart('other', chunks), /belongs to/);
   const parts = [buildDocumentPart('rfc9110', chunks), buildDocumentPart('rfc9110', chunks)];
   assert.throws(() => mergeSearchIndex(parts, PROVENANCE, DEFAULT_INDEX_OPTIONS), /given twice/);
+});
+
+test('every posting list agrees with tokenizing each chunk (merge renumbering is right)', () => {
+  const docs = ALL_DOCS.map((doc) => ({ documentId: doc.documentId, chunks: chunkDocument(doc, { maxChars: 120, overlapChars: 30 }) }));
+  const index = loadSearchIndex(mergeSearchIndex(shuffled(docs.map((d) => buildDocumentPart(d.documentId, d.chunks)), 7), PROVENANCE, DEFAULT_INDEX_OPTIONS), 'idx.json');
+  const expected = new Map<string, Map<number, number>>();
+  let total = 0;
+  for (let ordinal = 0; ordinal < index.chunkCount; ordinal++) {
+    const terms = tokenize(chunkRow(index, ordinal)[9]);
+    assert.equal(index.lengths[ordinal], terms.length);
+    total += terms.length;
+    for (const term of terms) {
+      const postings = expected.get(term) ?? new Map<number, number>();
+      expected.set(term, postings);
+      postings.set(ordinal, (postings.get(ordinal) ?? 0) + 1);
+    }
+  }
+  assert.equal(index.totalLength, total);
+  assert.deepEqual(index.terms, [...expected.keys()].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0)));
+  index.terms.forEach((term, termIndex) => {
+    const { ordinals, tfs } = decodePostings(index, termIndex);
+    assert.deepEqual(
+      [...ordinals].map((ordinal, i) => [ordinal, tfs[i]]),
+      [...expected.get(term)!].sort((a, b) => a[0] - b[0]),
+      term,
+    );
+  });
 });
