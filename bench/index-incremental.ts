@@ -31,7 +31,7 @@ function time<T>(run: () => T): { ms: number; value: T } {
 
 const documents = Number(process.argv[2] ?? 1000);
 const rounds = Number(process.argv[3] ?? 5);
-const docs = syntheticCorpus(documents, 25);
+const docs = syntheticCorpus(documents, Number(process.argv[4] ?? 25));
 const chunked = docs.map((doc) => ({ documentId: doc.documentId, chunks: chunkDocument(doc, DEFAULT_CHUNK_OPTIONS) }));
 const chunkCount = chunked.reduce((n, doc) => n + doc.chunks.length, 0);
 const textChars = chunked.reduce((n, doc) => n + doc.chunks.reduce((m, c) => m + c.text.length, 0), 0);

@@ -42,8 +42,13 @@ export type IndexOptions = {
 
 export const DEFAULT_INDEX_OPTIONS: IndexOptions = Object.freeze({ k1: 1.2, b: 0.75 });
 export const SEARCH_INDEX_FORMAT_VERSION = 1;
-/** Version of the per-document part format (and of everything that makes part bytes). */
-export const INDEX_PART_VERSION = 1;
+/** Version of the per-document part format. */
+export const INDEX_PART_VERSION = 2;
+/**
+ * Everything that changes part bytes for the same chunks: put it in the cache key of cached parts
+ * (a part of another version makes mergeSearchIndex throw rather than merge it).
+ */
+export const INDEX_PART_CACHE_KEY = `search-index-${SEARCH_INDEX_FORMAT_VERSION}.part-${INDEX_PART_VERSION}.tokenizer-${TOKENIZER_VERSION}`;
 
 export interface IndexProvenance {
   chunkIndexFingerprint: string;
@@ -105,11 +110,7 @@ interface PartHeader {
   /** UTF-8 byte length of each row. */
   rowBytes: number[];
   totalLength: number;
-  /** Sorted terms joined by "\n". */
-  terms: string;
-  /** Every term's posting run, concatenated (local chunk ordinals). */
-  postings: string;
-  postingLengths: number[];
+  termCount: number;
 }
 
 const ARTIFACT_KIND = 'search-index';
@@ -164,7 +165,7 @@ export function buildDocumentPart(documentId: string, chunks: Chunk[]): string {
   });
   const terms = [...termPostings.keys()].sort(compareCodeUnits);
   const postings: string[] = [];
-  const postingLengths: number[] = [];
+  const postingLengths: string[] = [];
   for (const term of terms) {
     const { ordinals, tfs } = termPostings.get(term)!;
     const out: string[] = [];
@@ -177,7 +178,7 @@ export function buildDocumentPart(documentId: string, chunks: Chunk[]): string {
     });
     const run = out.join('');
     postings.push(run);
-    postingLengths.push(run.length);
+    encodeVlq(run.length, postingLengths);
   }
   const header: PartHeader = {
     partFormat: INDEX_PART_VERSION * 1000 + TOKENIZER_VERSION,
@@ -188,31 +189,36 @@ export function buildDocumentPart(documentId: string, chunks: Chunk[]): string {
     normativity: sorted.map((chunk) => chunk.normativity),
     rowBytes,
     totalLength,
-    terms: terms.join('\n'),
-    postings: postings.join(''),
-    postingLengths,
+    termCount: terms.length,
   };
-  // Line 1: header; line 2: the chunk rows as JSON array items, spliced verbatim by the merge.
-  return canonicalJson(header) + '\n' + rows.join(',');
+  // Lines: header (JSON); terms joined by spaces (terms never contain spaces, quotes or newlines);
+  // all posting runs (VLQ); each run's length (VLQ); the chunk rows as JSON array items, spliced
+  // verbatim by the merge. Only the small header goes through JSON.parse.
+  return [canonicalJson(header), terms.join(' '), postings.join(''), postingLengths.join(''), rows.join(',')].join('\n');
 }
 
 interface ParsedPart {
   header: PartHeader;
+  terms: string;
+  postings: string;
   postingStarts: Uint32Array;
   rowsText: string;
 }
 
 function parsePart(part: string): ParsedPart {
-  const newline = part.indexOf('\n');
-  if (newline < 0) throw new Error('search index part: missing row section');
-  const header = JSON.parse(part.slice(0, newline)) as PartHeader;
+  const breaks: number[] = [];
+  for (let at = part.indexOf('\n'); at >= 0 && breaks.length < 4; at = part.indexOf('\n', at + 1)) breaks.push(at);
+  if (breaks.length < 4) throw new Error('search index part: missing sections');
+  const [b1, b2, b3, b4] = breaks as [number, number, number, number];
+  const header = JSON.parse(part.slice(0, b1)) as PartHeader;
   if (header.partFormat !== INDEX_PART_VERSION * 1000 + TOKENIZER_VERSION) {
     throw new Error(`search index part for ${header.documentId} has part format ${header.partFormat}; expected ${INDEX_PART_VERSION * 1000 + TOKENIZER_VERSION}`);
   }
-  const termCount = header.postingLengths.length;
-  const postingStarts = new Uint32Array(termCount + 1);
-  for (let i = 0; i < termCount; i++) postingStarts[i + 1] = postingStarts[i]! + header.postingLengths[i]!;
-  return { header, postingStarts, rowsText: part.slice(newline + 1) };
+  const postingStarts = new Uint32Array(header.termCount + 1);
+  const reader = new VlqReader(part.slice(b3 + 1, b4));
+  for (let i = 0; i < header.termCount; i++) postingStarts[i + 1] = postingStarts[i]! + reader.next();
+  if (!reader.done) throw new Error(`search index part for ${header.documentId}: posting lengths do not match its terms`);
+  return { header, terms: part.slice(b1 + 1, b2), postings: part.slice(b2 + 1, b3), postingStarts, rowsText: part.slice(b4 + 1) };
 }
 
 /** FNV-1a over UTF-16 code units of text[start, end): integer-only, so the same everywhere. */
@@ -231,7 +237,7 @@ function equalsRegion(term: string, text: string, start: number, end: number): b
 /**
  * Merges document parts (in any order) into the exact bytes of the index file.
  * The work per (document, term) run is kept to integer operations: terms are found by hash in the
- * parts' term strings (no per-run string objects), runs are grouped by term with a counting sort,
+ * parts' space-joined term strings (no per-run string objects), runs are grouped by term with a counting sort,
  * and posting runs are copied as ASCII bytes with only their first gap re-encoded.
  */
 export function mergeSearchIndex(parts: string[], provenance: IndexProvenance, options: IndexOptions): string {
@@ -252,7 +258,7 @@ export function mergeSearchIndex(parts: string[], provenance: IndexProvenance, o
     partRunStart.push(runTotal);
     chunkTotal += p.header.chunkCount;
     totalLength += p.header.totalLength;
-    runTotal += p.header.postingLengths.length;
+    runTotal += p.header.termCount;
   }
   partRunStart.push(runTotal);
   const runSlot = new Int32Array(runTotal);
@@ -262,11 +268,11 @@ export function mergeSearchIndex(parts: string[], provenance: IndexProvenance, o
   const nextWithHash: number[] = [];
   let run = 0;
   parsed.forEach((p, partIndex) => {
-    const text = p.header.terms;
-    const termCount = p.header.postingLengths.length;
+    const text = p.terms;
+    const termCount = p.header.termCount;
     let start = 0;
     for (let termIndex = 0; termIndex < termCount; termIndex++) {
-      let end = text.indexOf('\n', start);
+      let end = text.indexOf(' ', start);
       if (end < 0) end = text.length;
       const hash = hashRegion(text, start, end);
       let slot = slotByHash.get(hash) ?? -1;
@@ -296,7 +302,7 @@ export function mergeSearchIndex(parts: string[], provenance: IndexProvenance, o
   const slotOrder = Array.from({ length: slotCount }, (_, slot) => slot).sort((a, b) => compareCodeUnits(slotTerms[a]!, slotTerms[b]!));
   const terms = slotOrder.map((slot) => slotTerms[slot]!);
   const encoder = new TextEncoder();
-  const partPostings = parsed.map((p) => encoder.encode(p.header.postings));
+  const partPostings = parsed.map((p) => encoder.encode(p.postings));
   const out = new Uint8Array(partPostings.reduce((n, bytes) => n + bytes.length, 0) + runTotal * 12);
   const lengthsOut = new Uint8Array(slotCount * 12);
   let written = 0;
