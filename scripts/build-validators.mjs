@@ -13,6 +13,8 @@ const schemas = {
   validateManualIngestMap: 'manual-ingest-map.schema.json',
   validateEnvelope: 'cli-envelope.schema.json',
   validateArtifact: 'artifact.schema.json',
+  validateDocumentSchema: 'document.schema.json',
+  validateRulesSchema: 'rules.schema.json',
 };
 const extra = process.argv.slice(2); // name=file pairs added by later stages
 for (const pair of extra) {
@@ -28,4 +30,11 @@ for (const [name, file] of Object.entries(schemas)) {
 }
 const out = path.join(root, 'dist', 'src', 'generated');
 mkdirSync(out, { recursive: true });
-writeFileSync(path.join(out, 'validators.js'), standaloneCode(ajv, mapping));
+// ajv's "esm" output still require()s its small runtime helpers; turn those into imports.
+const imports = [];
+const code = standaloneCode(ajv, mapping).replace(/require\("([^"]+)"\)/g, (_, specifier) => {
+  const name = `runtime${imports.length}`;
+  imports.push(`import ${name} from ${JSON.stringify(specifier + '.js')};`);
+  return name;
+});
+writeFileSync(path.join(out, 'validators.js'), `${imports.join('\n')}\n${code.replace(/^"use strict";/, '')}`);

@@ -2,8 +2,6 @@ import { Command, Option } from 'clipanion';
 import * as t from 'typanion';
 import { EpistemeError, describeCause } from '../failure.js';
 import { Output, type ProgressMode } from './output.js';
-import { DEFAULT_MAX_INPUT_BYTES } from '../config/bounded-input.js';
-import { loadWorkspace, type Workspace } from '../config/workspace.js';
 
 export interface CommandResult {
   data: Record<string, unknown>;
@@ -61,24 +59,3 @@ export abstract class EpistemeCommand extends Command {
 
 export const isPositiveInteger = t.cascade(t.isNumber(), [t.isInteger(), t.isAtLeast(1)]);
 export const isNonNegativeInteger = t.cascade(t.isNumber(), [t.isInteger(), t.isAtLeast(0)]);
-
-/** Options of the commands that read a workspace (config file, or a map given directly). */
-export abstract class WorkspaceCommand extends EpistemeCommand {
-  config = Option.String('--config', { description: 'Workspace config file (default: ./episteme.json). Its folder is the workspace root.' });
-  map = Option.String('--map', {
-    description: 'Manual-ingest map to use instead of the config\'s (a file, or - for stdin). Without a config, the current folder is the workspace.',
-  });
-  maxInputBytes = Option.String('--max-input-bytes', {
-    description: `Byte bound for the config and map, including stdin (default ${DEFAULT_MAX_INPUT_BYTES}).`,
-    validator: isPositiveInteger,
-  });
-
-  protected workspace(extraOutputs: { snapshots?: string | undefined } = {}): Promise<Workspace> {
-    return loadWorkspace(process.cwd(), {
-      config: this.config,
-      map: this.map,
-      maxInputBytes: this.maxInputBytes,
-      outputs: extraOutputs,
-    });
-  }
-}

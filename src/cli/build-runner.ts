@@ -1,3 +1,4 @@
+import * as fs from 'node:fs';
 import { Option } from 'clipanion';
 import { EpistemeError } from '../failure.js';
 import { runBuild, defaultJobs, type BuildSummary } from '../graph/build.js';
@@ -5,8 +6,9 @@ import { buildGraph, aggregateNames, type RuleId } from '../graph/graph.js';
 import { describeReason } from '../graph/key.js';
 import type { TargetResult } from '../graph/scheduler.js';
 import type { Workspace } from '../config/workspace.js';
-import { WorkspaceCommand, isPositiveInteger, isNonNegativeInteger, type CommandResult } from './base-command.js';
-import type { Output } from './output.js';
+import { isPositiveInteger, isNonNegativeInteger, type CommandResult } from './base-command.js';
+import { WorkspaceCommand } from './workspace-command.js';
+import { mainEnteredAt, type Output } from './output.js';
 
 /** Options of every command that runs the build engine. */
 export abstract class GraphCommand extends WorkspaceCommand {
@@ -14,29 +16,65 @@ export abstract class GraphCommand extends WorkspaceCommand {
   allowPartial = Option.Boolean('--allow-partial', false, {
     description: 'Build the chunk and search indexes from the sources that succeeded when some failed; the index records which are missing.',
   });
+  trace = Option.String('--trace', {
+    description: 'Write a timing trace (phases and per-target milliseconds) to this JSON file. For diagnosis; not an artifact.',
+  });
   waitLock = Option.String('--wait-lock', {
     description: 'Seconds to wait for another writer to release the workspace lock (default 0: fail at once with workspace-locked).',
     validator: isNonNegativeInteger,
   });
 
   protected async runTargets(output: Output, ws: Workspace, targets: string[], dryRun = false): Promise<{ summary: BuildSummary; result: CommandResult }> {
+    const trace = new BuildTrace();
     const summary = await runBuild(ws, {
+      onPhase: (phase) => trace.phase(phase),
       targets,
       dryRun,
       allowPartial: this.allowPartial,
       jobs: this.jobs ?? defaultJobs(),
       waitLockMs: (this.waitLock ?? 0) * 1000,
       command: this.commandName,
-      onEvent: (event) =>
+      onEvent: (event) => {
+        trace.event(event.type, event.target);
         output.progress({
           message: event.type === 'start' ? `running ${event.target}` : `${event.status} ${event.target}`,
           event: event.type,
           target: event.target,
           ...(event.status ? { status: event.status } : {}),
-        }),
+        });
+      },
     });
+    if (this.trace !== undefined) trace.write(this.trace, summary);
     return { summary, result: summaryResult(summary, dryRun) };
   }
+}
+
+/** Wall-clock timings of one build, for `--trace`: where the time went (startup, phases, targets). */
+class BuildTrace {
+  private readonly phases: { name: string; startMs: number }[] = [
+    { name: 'node-startup-and-imports', startMs: 0 },
+    { name: 'parse-and-workspace', startMs: mainEnteredAt() },
+  ];
+  private readonly starts = new Map<string, number>();
+  private readonly targets: { target: string; ms: number }[] = [];
+
+  phase(name: string): void {
+    this.phases.push({ name, startMs: performance.now() });
+  }
+
+  event(type: 'start' | 'finish', target: string): void {
+    if (type === 'start') this.starts.set(target, performance.now());
+    else this.targets.push({ target, ms: round(performance.now() - (this.starts.get(target) ?? performance.now())) });
+  }
+
+  write(file: string, summary: BuildSummary): void {
+    const phases = this.phases.map((p, i) => ({ name: p.name, ms: round((this.phases[i + 1]?.startMs ?? performance.now()) - p.startMs) }));
+    fs.writeFileSync(file, JSON.stringify({ phases, targets: this.targets, actions: summary.actions }, null, 1) + '\n');
+  }
+}
+
+function round(ms: number): number {
+  return Math.round(ms * 100) / 100;
 }
 
 /** Target paths of the given rules, for the stage commands that build one stage. */

@@ -1,7 +1,8 @@
 import { Command, Option } from 'clipanion';
 import { runBuild, defaultJobs } from '../graph/build.js';
 import { describeReason } from '../graph/key.js';
-import { WorkspaceCommand, type CommandResult } from './base-command.js';
+import type { CommandResult } from './base-command.js';
+import { WorkspaceCommand } from './workspace-command.js';
 import type { Output } from './output.js';
 
 export class ExplainCommand extends WorkspaceCommand {

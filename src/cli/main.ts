@@ -1,20 +1,27 @@
-import { Builtins, Cli } from 'clipanion';
+import { Builtins, Cli, type CommandClass } from 'clipanion';
 import { PRODUCER_VERSION } from '../version.js';
-import { Output } from './output.js';
-import { BuildCommand } from './build.js';
-import { PipelineCommand } from './pipeline.js';
-import { ManualIngestCommand } from './manual-ingest.js';
-import { ExtractCommand } from './extract.js';
-import { ChunkCommand } from './chunk.js';
-import { IndexCommand } from './index-command.js';
-import { QueryCommand } from './query.js';
-import { ExplainCommand } from './explain.js';
+import { Output, markMainEntered } from './output.js';
 
-export function createCli(): Cli {
+/**
+ * Command modules, loaded on demand: a `query` run loads the query path only, and clipanion builds
+ * its parser for the one command being run (both matter for a cold query's latency). `--help` and
+ * unknown commands load them all.
+ */
+const COMMANDS: Record<string, () => Promise<CommandClass>> = {
+  build: async () => (await import('./build.js')).BuildCommand,
+  pipeline: async () => (await import('./pipeline.js')).PipelineCommand,
+  'manual-ingest': async () => (await import('./manual-ingest.js')).ManualIngestCommand,
+  extract: async () => (await import('./extract.js')).ExtractCommand,
+  chunk: async () => (await import('./chunk.js')).ChunkCommand,
+  index: async () => (await import('./index-command.js')).IndexCommand,
+  query: async () => (await import('./query.js')).QueryCommand,
+  explain: async () => (await import('./explain.js')).ExplainCommand,
+};
+
+export async function createCli(only?: string): Promise<Cli> {
   const cli = new Cli({ binaryLabel: 'Episteme', binaryName: 'episteme', binaryVersion: PRODUCER_VERSION, enableColors: false });
-  for (const command of [BuildCommand, PipelineCommand, ManualIngestCommand, ExtractCommand, ChunkCommand, IndexCommand, QueryCommand, ExplainCommand]) {
-    cli.register(command);
-  }
+  const names = only !== undefined && only in COMMANDS ? [only] : Object.keys(COMMANDS);
+  for (const command of await Promise.all(names.map((name) => COMMANDS[name]!()))) cli.register(command);
   cli.register(Builtins.HelpCommand);
   cli.register(Builtins.VersionCommand);
   return cli;
@@ -25,7 +32,15 @@ export function createCli(): Cli {
  * envelope when --json was asked for.
  */
 export async function main(argv: string[]): Promise<number> {
-  const cli = createCli();
+  markMainEntered();
+  // A closed pipe (`episteme query ... | head`) is the reader's choice, not an error.
+  for (const stream of [process.stdout, process.stderr]) {
+    stream.on('error', (error: NodeJS.ErrnoException) => {
+      if (error.code === 'EPIPE') process.exit(process.exitCode ?? 0);
+      throw error;
+    });
+  }
+  const cli = await createCli(argv[0]);
   const context = { stdin: process.stdin, stdout: process.stdout, stderr: process.stderr, env: process.env, colorDepth: 1 };
   let command;
   try {

@@ -8,6 +8,15 @@ import { FAILURE_CODES, type FailureCode, type Warning } from '../failure.js';
  */
 export const ENVELOPE_SCHEMA_VERSION = 1;
 
+let mainEntered = 0;
+/** Marks when main() started (after Node's startup and the CLI's imports), for --trace. */
+export function markMainEntered(): void {
+  mainEntered = performance.now();
+}
+export function mainEnteredAt(): number {
+  return mainEntered;
+}
+
 export type ProgressMode = 'auto' | 'always' | 'never';
 
 export interface Envelope {

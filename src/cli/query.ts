@@ -4,7 +4,7 @@ import { Command, Option } from 'clipanion';
 import * as t from 'typanion';
 import { EpistemeError } from '../failure.js';
 import { DEFAULT_MAX_INDEX_INPUT_BYTES, readBoundedInput } from '../config/bounded-input.js';
-import { CONFIG_FILE_NAME } from '../config/workspace.js';
+import { CONFIG_FILE_NAME } from '../config/names.js';
 import { EpistemeCommand, isPositiveInteger, isNonNegativeInteger, type CommandResult } from './base-command.js';
 import type { Output } from './output.js';
 

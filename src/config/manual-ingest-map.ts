@@ -17,6 +17,8 @@ export interface ManualIngestSource {
   relativePath: string;
   contentType: string;
   charset: string | null;
+  /** Stat taken while validating the map, reused by the build's stat fast path. */
+  stat: fs.Stats;
 }
 
 interface RawEntry {
@@ -71,12 +73,7 @@ export async function loadManualIngestMap(
     }
     seen.set(canonical.url, index);
     const absolutePath = path.resolve(baseDir, entry.localPath);
-    let stat: fs.Stats | undefined;
-    try {
-      stat = fs.statSync(absolutePath);
-    } catch {
-      stat = undefined;
-    }
+    const stat = fs.statSync(absolutePath, { throwIfNoEntry: false });
     if (!stat?.isFile()) {
       problems.push(`entry ${index}, field localPath: file not found: ${entry.localPath}`);
       return;
@@ -93,6 +90,7 @@ export async function loadManualIngestMap(
       relativePath,
       contentType: (entry.contentType ?? CONTENT_TYPE_BY_EXTENSION[path.extname(absolutePath).toLowerCase()] ?? 'application/octet-stream').toLowerCase(),
       charset: entry.charset?.toLowerCase() ?? null,
+      stat,
     });
   });
   if (problems.length > 0) throw invalid(label, problems);

@@ -9,8 +9,9 @@ import { assignDocumentIds } from './source-url.js';
 import { compareCodeUnits } from '../store/canonical-json.js';
 import type { SourceSpec } from '../document/types.js';
 
-export const CONFIG_FILE_NAME = 'episteme.json';
-export const STATE_DIR_NAME = '.episteme';
+import { CONFIG_FILE_NAME, STATE_DIR_NAME } from './names.js';
+
+export { CONFIG_FILE_NAME, STATE_DIR_NAME };
 export const DEFAULT_MAX_FILE_BYTES = 64 * 1024 * 1024;
 
 export interface StageOutputs {

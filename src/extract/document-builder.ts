@@ -77,6 +77,8 @@ export interface BlockDraft {
 
 export interface SectionDraft {
   fragment: string | null;
+  /** Id to use when the source gives no fragment (e.g. "section-4.2" rebuilt from RFC text). */
+  id?: string;
   alternateIds?: string[];
   heading: string;
   level: number;
@@ -133,6 +135,8 @@ export class DocumentBuilder {
       id = draft.fragment;
       for (let n = 2; this.usedIds.has(id); n++) id = `${draft.fragment}~${n}`;
       if (id !== draft.fragment) this.warn('duplicate-section-id', `Section id "${draft.fragment}" occurs more than once; later ones are renamed "${id}".`);
+    } else if (draft.id !== undefined && !this.usedIds.has(draft.id)) {
+      id = draft.id;
     } else {
       do id = `~s${++this.anonymousCount}`;
       while (this.usedIds.has(id));
@@ -154,7 +158,7 @@ export class DocumentBuilder {
       if (hit) informative = `section:${hit}`;
       else if (this.policy.informativeHeadings.has(draft.heading.toLowerCase())) informative = `heading:${draft.heading.toLowerCase()}`;
     }
-    section.normativity = informative === null ? 'normative' : 'informative';
+    section.normativity = informative === null ? this.policy.authority : 'informative';
     if (draft.page !== undefined) section.page = draft.page;
     if (draft.span !== undefined) section.span = draft.span;
     if (draft.confidence !== undefined) section.confidence = draft.confidence;

@@ -1,5 +1,4 @@
 import type { EvidenceDocument, ExtractorId, SnapshotMeta, SourceSpec } from '../document/types.js';
-import { EpistemeError } from '../failure.js';
 import { canonicalJson } from '../store/canonical-json.js';
 import { sha256Hex } from '../store/hash.js';
 import { PRODUCER_NAME, PRODUCER_VERSION } from '../version.js';
@@ -14,22 +13,10 @@ import { extractPdf } from './pdf-extractor.js';
 import { compareCodeUnits } from '../store/canonical-json.js';
 
 export { validateDocument } from './validate.js';
+export { DEFAULT_EXTRACT_OPTIONS, EXTRACT_RULE_VERSION, chooseExtractor, extractionConfig, type ExtractOptions } from './config.js';
+import { EXTRACT_RULE_VERSION, chooseExtractor, extractionConfig, fragmentOf, normalizedOptions, withoutFragment, type ExtractOptions } from './config.js';
 
 /** Extraction options: integers, strings and booleans only (they enter the config hash). */
-export interface ExtractOptions {
-  /** Upper bound on the time spent parsing one PDF; past it the document gets a pdf-timeout error. */
-  pdfTimeoutMs: number;
-  /** PDFs with more pages are cut at this page (warning pdf-pages-truncated). */
-  pdfMaxPages: number;
-  /** Record links (text + resolved href) per block. */
-  links: boolean;
-}
-
-export const DEFAULT_EXTRACT_OPTIONS: ExtractOptions = Object.freeze({ pdfTimeoutMs: 30_000, pdfMaxPages: 2_000, links: true });
-
-/** Bump when a change to extraction logic changes output for the same bytes and rules. */
-export const EXTRACT_RULE_VERSION = 1;
-
 export interface ExtractInput {
   documentId: string;
   source: SourceSpec;
@@ -38,72 +25,6 @@ export interface ExtractInput {
   options: ExtractOptions;
 }
 
-const CONTENT_TYPE_EXTRACTORS: Record<string, ExtractorId> = {
-  'text/html': 'html',
-  'application/xhtml+xml': 'html',
-  'application/pdf': 'pdf',
-  'text/plain': 'text',
-  'application/xml': 'xml',
-  'text/xml': 'xml',
-  'application/rfc+xml': 'xml',
-};
-
-/** The media type without parameters, lower-cased. */
-function mediaType(contentType: string): string {
-  return (contentType.split(';')[0] ?? '').trim().toLowerCase();
-}
-
-/** Explicit extractor, else by content type, else the family default. */
-export function chooseExtractor(source: SourceSpec, snapshot: SnapshotMeta, family: LoadedFamily): ExtractorId {
-  if (source.extractor !== undefined) return source.extractor;
-  return CONTENT_TYPE_EXTRACTORS[mediaType(snapshot.contentType)] ?? family.rules.defaults.extractor;
-}
-
-function fragmentOf(url: string): string | null {
-  const hash = url.indexOf('#');
-  if (hash === -1 || hash === url.length - 1) return null;
-  const raw = url.slice(hash + 1);
-  try {
-    return decodeURIComponent(raw);
-  } catch {
-    return raw;
-  }
-}
-
-function withoutFragment(url: string): string {
-  const hash = url.indexOf('#');
-  return hash === -1 ? url : url.slice(0, hash);
-}
-
-function normalizedOptions(options: ExtractOptions): ExtractOptions {
-  return {
-    pdfTimeoutMs: options.pdfTimeoutMs ?? DEFAULT_EXTRACT_OPTIONS.pdfTimeoutMs,
-    pdfMaxPages: options.pdfMaxPages ?? DEFAULT_EXTRACT_OPTIONS.pdfMaxPages,
-    links: options.links ?? DEFAULT_EXTRACT_OPTIONS.links,
-  };
-}
-
-/**
- * The canonical object whose SHA-256 is provenance.extractionConfigSha256: the family's rules in
- * effect, the extractor chosen, the fragment selection, the authority override and the options.
- * Editing one family's rules changes it only for that family's documents.
- */
-export function extractionConfig(source: SourceSpec, snapshot: SnapshotMeta, options: ExtractOptions): Record<string, unknown> {
-  const family = resolveFamily(source.url, source.family);
-  const extractor = chooseExtractor(source, snapshot, family);
-  const opts = normalizedOptions(options);
-  // Only the options an extractor reads enter its config, so a PDF option never rebuilds HTML.
-  const relevant: Record<string, unknown> = extractor === 'pdf' ? { ...opts } : { links: opts.links };
-  return {
-    ruleVersion: EXTRACT_RULE_VERSION,
-    family: { id: family.rules.id, file: `rules/${family.file}`, rules: family.rules },
-    extractor,
-    fragment: fragmentOf(source.url),
-    authority: source.authority ?? family.rules.defaults.authority,
-    baseUrl: withoutFragment(source.url),
-    options: relevant,
-  };
-}
 
 /**
  * Pure extraction: the same input gives an identical document. Bad content yields a document with
@@ -187,6 +108,8 @@ export async function extractDocument(input: ExtractInput): Promise<EvidenceDocu
     else builder.warn('fragment-not-found', `The URL selects #${fragment}, but no section has that id; the whole document was extracted.`);
   }
   if (title === '') title = builder.sections[0]?.heading ?? '';
+  // A document with error diagnostics is never reported as confidently structured.
+  if (builder.diagnostics.some((d) => d.severity === 'error')) confidence = Math.min(confidence, 20);
 
   const document: EvidenceDocument = {
     documentId: input.documentId,
@@ -216,7 +139,3 @@ export async function extractDocument(input: ExtractInput): Promise<EvidenceDocu
   return document;
 }
 
-/** Thrown for inputs that yield nothing usable (never for merely bad content). */
-export function sourceFailed(message: string, cause?: unknown): EpistemeError {
-  return new EpistemeError('source-failed', message, { cause });
-}

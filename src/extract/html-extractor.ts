@@ -287,7 +287,7 @@ class HtmlWalker {
       if (isTag(node)) {
         if (SKIP_TAGS.has(node.name)) return;
         if (this.rules.sectionNumber(node)) {
-          number ??= normalizeSpace(textContent(node)).replace(/\.$/, '') || null;
+          number ??= normalizeSpace(textContent(node)).replace(/^(?:Appendix|Annex)\s+/, '').replace(/\.$/, '') || null;
           return;
         }
         if (this.rules.headingStrip(node) || this.rules.prune(node)) return;
@@ -450,7 +450,7 @@ class HtmlWalker {
   // ---- flow text ---------------------------------------------------------------------------
 
   /** Writes the reading text of `node` into `sink`, recording marked keywords and links. */
-  private flow(node: AnyNode, sink: TextSink, keywords: KeywordSpan[], links: Link[], pre: boolean): void {
+  private flow(node: AnyNode, sink: TextSink, keywords: KeywordSpan[], links: Link[], pre: boolean, depth = 0): void {
     if (isText(node) || isCDATA(node)) {
       const data = isText(node) ? node.data : textContent(node);
       if (pre) sink.verbatim(data);
@@ -468,29 +468,30 @@ class HtmlWalker {
     if (this.rules.keyword(node)) {
       const kw = keywordOf(textContent(node));
       if (kw !== null) {
-        for (const c of node.children) this.flow(c, sink, keywords, links, pre);
+        for (const c of node.children) this.flow(c, sink, keywords, links, pre, depth);
         const end = sink.length;
         keywords.push({ keyword: kw, start: end - kw.length, end, marked: true });
         return;
       }
     }
     const isPre = pre || name === 'pre' || name === 'xmp' || name === 'listing' || name === 'plaintext';
-    const block = BLOCK_TAGS.has(name);
-    if (block && !pre) sink.lineBreak(name === 'p' || name === 'pre' || name === 'table' || name === 'ul' || name === 'ol' || name === 'dl' ? 1 : 1);
+    // Cells stay on their row's line, separated by " | "; rows and other blocks start new lines.
+    const block = BLOCK_TAGS.has(name) && name !== 'td' && name !== 'th';
+    if (block && !pre) sink.lineBreak(1);
+    let childDepth = depth;
     if (name === 'li') {
       const parent = node.parent;
       const ordered = parent !== null && isTag(parent) && parent.name === 'ol';
-      sink.lineBreak(1);
-      sink.literal(ordered ? `${listIndex(node)}. ` : '- ');
+      sink.marker('  '.repeat(Math.max(0, depth - 1)) + (ordered ? `${listIndex(node)}. ` : '- '));
+    } else if (name === 'ul' || name === 'ol') {
+      childDepth = depth + 1;
     } else if ((name === 'td' || name === 'th') && node.prev !== null && hasPreviousCell(node)) {
       sink.literal(' | ');
-    } else if (name === 'dd') {
-      sink.literal('  ');
     }
     let children = node.children;
     if (isPre && !pre) children = dropLeadingNewline(children, sink);
     const linkStart = this.wantLinks && name === 'a' ? node.attribs['href'] : undefined;
-    for (const c of children) this.flow(c, sink, keywords, links, isPre);
+    for (const c of children) this.flow(c, sink, keywords, links, isPre, childDepth);
     if (linkStart !== undefined) {
       const text = normalizeSpace(textContent(node));
       links.push({ text, href: this.resolve(linkStart) });
@@ -501,7 +502,8 @@ class HtmlWalker {
   /** Text of a cell or item without block structure (tables, list items). */
   private plainText(node: AnyNode): string {
     const sink = new TextSink();
-    this.flow(node, sink, [], [], false);
+    if (isTag(node)) for (const c of node.children) this.flow(c, sink, [], [], false);
+    else this.flow(node, sink, [], [], false);
     return sink.toString();
   }
 

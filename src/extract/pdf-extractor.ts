@@ -1,4 +1,5 @@
-import type { DocumentBuilder } from './document-builder.js';
+import type { DocumentBuilder, ListItem } from './document-builder.js';
+import { normalizeSpace } from './text-sink.js';
 
 export interface PdfExtractResult {
   title: string;
@@ -7,8 +8,503 @@ export interface PdfExtractResult {
   metadata: Record<string, string>;
 }
 
-export async function extractPdf(body: Uint8Array, builder: DocumentBuilder, _limits: { timeoutMs: number; maxPages: number }): Promise<PdfExtractResult> {
-  if (body.length === 0) builder.error('pdf-empty', 'The PDF has no bytes.');
-  else builder.error('pdf-unsupported', 'PDF extraction is not available yet.');
-  return { title: '', confidence: 0, pageCount: 0, metadata: {} };
+export interface PdfLimits {
+  timeoutMs: number;
+  maxPages: number;
+}
+
+/** One positioned text run from pdfjs, in top-down page coordinates (points). */
+interface Item {
+  index: number;
+  str: string;
+  x: number;
+  top: number;
+  width: number;
+  height: number;
+  hasEOL: boolean;
+}
+
+interface Line {
+  items: Item[];
+  x: number;
+  top: number;
+  right: number;
+  height: number;
+  /** Column index, or -1 for a line that spans the column gutter. */
+  column: number;
+  text: string;
+}
+
+interface OutlineEntry {
+  title: string;
+  page: number | null;
+  depth: number;
+}
+
+class PdfTimeout extends Error {}
+
+// pdfjs is loaded lazily: HTML-only workers never pay for it.
+type PdfJs = typeof import('pdfjs-dist/legacy/build/pdf.mjs');
+let pdfjsModule: Promise<PdfJs> | undefined;
+function loadPdfJs(): Promise<PdfJs> {
+  pdfjsModule ??= import('pdfjs-dist/legacy/build/pdf.mjs');
+  return pdfjsModule;
+}
+
+/** Raw-byte check for an inverted MediaBox (pdfplumber issue 932): positions need repair. */
+function invertedMediaBox(body: Uint8Array): boolean {
+  const head = new TextDecoder('latin1').decode(body.subarray(0, Math.min(body.length, 2_000_000)));
+  const re = /\/MediaBox\s*\[\s*(-?[\d.]+)\s+(-?[\d.]+)\s+(-?[\d.]+)\s+(-?[\d.]+)\s*\]/g;
+  for (let m = re.exec(head); m !== null; m = re.exec(head)) {
+    const [x0, y0, x1, y1] = [m[1], m[2], m[3], m[4]].map(Number) as [number, number, number, number];
+    if (x1 < x0 || y1 < y0) return true;
+  }
+  return false;
+}
+
+const round = (n: number): number => Math.round(n);
+
+/**
+ * Finds column gutters: vertical strips in the middle of the page that no narrow text run crosses,
+ * with substantial text on both sides. Returns the x of each split, left to right.
+ */
+function columnSplits(items: Item[], pageWidth: number): number[] {
+  const width = Math.max(1, Math.ceil(pageWidth));
+  const coverage = new Uint16Array(width + 1);
+  const narrow = items.filter((it) => it.width <= pageWidth * 0.45 && it.str.trim() !== '');
+  if (narrow.length < 10) return [];
+  for (const it of narrow) {
+    const a = Math.max(0, Math.floor(it.x));
+    const b = Math.min(width, Math.ceil(it.x + it.width));
+    for (let x = a; x < b; x++) coverage[x]!++;
+  }
+  // A gutter may be crossed by a few centred lines (title, author): those become full-width lines.
+  const tolerance = Math.max(1, Math.floor(narrow.length * 0.03));
+  const candidates: number[] = [];
+  const lo = Math.floor(width * 0.2);
+  const hi = Math.ceil(width * 0.8);
+  let x = lo;
+  while (x < hi) {
+    if (coverage[x]! > tolerance) {
+      x++;
+      continue;
+    }
+    const start = x;
+    while (x < hi && coverage[x]! <= tolerance) x++;
+    if (x - start >= 6) candidates.push((start + x) / 2);
+  }
+  // A real column holds running text: its runs are long on average (table cells are short).
+  const splits: number[] = [];
+  for (const mid of candidates) {
+    const prev = splits.length > 0 ? splits[splits.length - 1]! : 0;
+    const left = narrow.filter((it) => it.x >= prev - 1 && it.x + it.width <= mid + 1);
+    const right = narrow.filter((it) => it.x >= mid - 1);
+    const avg = (list: Item[]): number => (list.length === 0 ? 0 : list.reduce((n, it) => n + it.width, 0) / list.length);
+    if (left.length >= 5 && right.length >= 5 && avg(left) >= 60 && avg(right) >= 60 && (splits.length === 0 || mid - prev > 40)) splits.push(mid);
+  }
+  return splits;
+}
+
+function buildLines(items: Item[], splits: number[]): Line[] {
+  const columnOf = (it: Item): number => {
+    let col = 0;
+    for (const s of splits) {
+      if (it.x + it.width <= s + 1) return col;
+      if (it.x < s - 1) return -1; // crosses the gutter
+      col++;
+    }
+    return col;
+  };
+  const byColumn = new Map<number, Item[]>();
+  for (const it of items) {
+    if (it.str === '' && !it.hasEOL) continue;
+    const col = columnOf(it);
+    const list = byColumn.get(col) ?? [];
+    list.push(it);
+    byColumn.set(col, list);
+  }
+  const lines: Line[] = [];
+  for (const [column, list] of [...byColumn.entries()].sort((a, b) => a[0] - b[0])) {
+    // Content-stream order is kept inside a line; lines are grouped by baseline.
+    const sorted = list.slice().sort((a, b) => a.top - b.top || a.x - b.x || a.index - b.index);
+    let current: Item[] = [];
+    let currentTop = -Infinity;
+    let currentHeight = 0;
+    const flush = (): void => {
+      const visible = current.filter((i) => i.str !== '');
+      if (visible.length > 0) {
+        visible.sort((a, b) => a.x - b.x || a.index - b.index);
+        let text = '';
+        let lastRight = -Infinity;
+        for (const it of visible) {
+          if (text !== '' && it.x - lastRight > Math.max(1, it.height * 0.15) && !text.endsWith(' ') && !it.str.startsWith(' ')) text += ' ';
+          text += it.str;
+          lastRight = Math.max(lastRight, it.x + it.width);
+        }
+        const x = Math.min(...visible.map((i) => i.x));
+        const right = Math.max(...visible.map((i) => i.x + i.width));
+        const height = Math.max(...visible.map((i) => i.height));
+        lines.push({ items: visible, x, top: Math.min(...visible.map((i) => i.top)), right, height, column, text: text.replace(/\s+/g, ' ').trim() });
+      }
+      current = [];
+    };
+    for (const it of sorted) {
+      const tolerance = Math.max(2, Math.min(currentHeight || it.height, it.height || currentHeight) * 0.5);
+      if (current.length > 0 && Math.abs(it.top - currentTop) > tolerance) flush();
+      if (current.length === 0) {
+        currentTop = it.top;
+        currentHeight = it.height;
+      }
+      current.push(it);
+    }
+    flush();
+  }
+  return lines.filter((l) => l.text !== '');
+}
+
+/** Reading order: full-width lines cut the page into bands; inside a band, column by column. */
+function readingOrder(lines: Line[]): Line[] {
+  const full = lines.filter((l) => l.column === -1).sort((a, b) => a.top - b.top);
+  const columns = lines.filter((l) => l.column !== -1);
+  const out: Line[] = [];
+  let bandTop = -Infinity;
+  const emitBand = (bottom: number): void => {
+    const inBand = columns.filter((l) => l.top >= bandTop && l.top < bottom);
+    inBand.sort((a, b) => a.column - b.column || a.top - b.top || a.x - b.x);
+    out.push(...inBand);
+  };
+  for (const f of full) {
+    emitBand(f.top);
+    out.push(f);
+    bandTop = f.top;
+  }
+  emitBand(Infinity);
+  return out;
+}
+
+function median(values: number[]): number {
+  if (values.length === 0) return 0;
+  const s = values.slice().sort((a, b) => a - b);
+  return s[Math.floor(s.length / 2)]!;
+}
+
+const BULLET = /^(?:[\u2022\u25cf\u25aa\u2013\-*]|\d+[.)]|\([a-z0-9]+\))\s+/;
+
+export async function extractPdf(body: Uint8Array, builder: DocumentBuilder, limits: PdfLimits): Promise<PdfExtractResult> {
+  const result: PdfExtractResult = { title: '', confidence: 0, pageCount: 0, metadata: {} };
+  if (body.length === 0) {
+    builder.error('pdf-empty', 'The PDF file is empty (0 bytes); nothing to extract.');
+    return result;
+  }
+  const pdfjs = await loadPdfJs();
+  // pdfjs may transfer (detach) the buffer it is given: always pass a copy.
+  const task = pdfjs.getDocument({ data: body.slice(), verbosity: 0, isEvalSupported: false, disableFontFace: true, useSystemFonts: false, stopAtErrors: false });
+  let timer: NodeJS.Timeout | undefined;
+  const deadline = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new PdfTimeout()), limits.timeoutMs);
+  });
+  try {
+    await Promise.race([extractLoaded(task, body, builder, limits, result), deadline]);
+  } catch (error) {
+    const name = error instanceof Error ? error.name : '';
+    if (error instanceof PdfTimeout) {
+      builder.error('pdf-timeout', `PDF extraction exceeded ${limits.timeoutMs} ms and was stopped; blocks extracted so far are kept.`);
+    } else if (name === 'PasswordException') {
+      builder.error('pdf-encrypted', 'The PDF is encrypted with a password; its content cannot be extracted.');
+    } else if (name === 'InvalidPDFException' || name === 'FormatError' || name === 'UnknownErrorException' || name === 'MissingPDFException') {
+      builder.error('pdf-malformed', `The PDF cannot be parsed: ${error instanceof Error ? error.message : String(error)}`);
+    } else {
+      builder.error('pdf-malformed', `PDF extraction failed: ${error instanceof Error ? error.message : String(error)}`);
+    }
+    result.confidence = 0;
+  } finally {
+    if (timer) clearTimeout(timer);
+    await task.destroy().catch(() => undefined);
+  }
+  return result;
+}
+
+async function extractLoaded(
+  task: ReturnType<PdfJs['getDocument']>,
+  body: Uint8Array,
+  builder: DocumentBuilder,
+  limits: PdfLimits,
+  result: PdfExtractResult,
+): Promise<void> {
+  const doc = await task.promise;
+  result.pageCount = doc.numPages;
+  if (invertedMediaBox(body)) {
+    builder.error('pdf-malformed', 'The PDF declares an inverted MediaBox: raw character positions fall outside the page; positions were normalised (repaired) by the parser.');
+  }
+  const meta = await doc.getMetadata().catch(() => null);
+  const info = (meta?.info ?? {}) as Record<string, unknown>;
+  for (const key of ['Title', 'Author', 'Subject', 'Keywords', 'Creator', 'Producer']) {
+    const v = info[key];
+    if (typeof v === 'string' && v.trim() !== '') result.metadata[key.toLowerCase()] = v.trim();
+  }
+  const outline = await readOutline(doc);
+  const pages = Math.min(doc.numPages, limits.maxPages);
+  if (pages < doc.numPages) builder.warn('pdf-pages-truncated', `Only the first ${pages} of ${doc.numPages} pages were extracted (pdfMaxPages).`);
+
+  const tables = await readTables(body, pages).catch(() => {
+    builder.warn('pdf-tables-failed', 'Table detection failed; tables are kept as text only.');
+    return new Map<number, string[][][]>();
+  });
+
+  const fields: FieldMap = new Map();
+  let bodyHeights: number[] = [];
+  const pageLines: Line[][] = [];
+  const pageTexts: string[] = [];
+  const pageHeights: number[] = [];
+  let textItems = 0;
+  let outside = 0;
+  for (let p = 1; p <= pages; p++) {
+    const page = await doc.getPage(p);
+    const [vx0, vy0, vx1, vy1] = page.view as [number, number, number, number];
+    const pageWidth = vx1 - vx0;
+    const pageHeight = vy1 - vy0;
+    pageHeights.push(pageHeight);
+    const content = await page.getTextContent();
+    const items: Item[] = [];
+    content.items.forEach((raw, index) => {
+      if (!('str' in raw)) return;
+      const t = raw.transform as number[];
+      const x = (t[4] ?? 0) - vx0;
+      const baseline = (t[5] ?? 0) - vy0;
+      const height = raw.height || Math.abs(t[3] ?? 0);
+      const top = pageHeight - baseline - height;
+      items.push({ index, str: raw.str, x, top, width: raw.width, height, hasEOL: raw.hasEOL });
+      if (raw.str.trim() !== '') {
+        textItems++;
+        if (x < -2 || x > pageWidth + 2 || top < -height - 2 || top > pageHeight + 2) outside++;
+      }
+    });
+    const splits = columnSplits(items, pageWidth);
+    const lines = readingOrder(buildLines(items, splits));
+    pageLines.push(lines);
+    pageTexts.push(lines.map((l) => l.text).join('\n'));
+    bodyHeights = bodyHeights.concat(lines.map((l) => round(l.height)));
+    // Form fields are widget annotations.
+    const annotations = (await page.getAnnotations()) as Record<string, unknown>[];
+    collectFields(annotations, p, fields);
+    page.cleanup();
+  }
+  if (outside > 0) builder.error('pdf-malformed', `${outside} of ${textItems} text runs lie outside the page box.`);
+  if (textItems === 0) {
+    builder.warn('pdf-no-text', 'The PDF has no extractable text (scanned or image-only pages; OCR is not performed).');
+  }
+
+  const bodyHeight = median(bodyHeights);
+  result.title = result.metadata['title'] ?? '';
+  let outlineIndex = 0;
+  for (let p = 1; p <= pages; p++) {
+    const lines = pageLines[p - 1]!;
+    const pageText = pageTexts[p - 1]!;
+    const cellTexts = new Set((tables.get(p) ?? []).flatMap((t) => t.flat()).map((c) => normalizeSpace(c)).filter((c) => c !== ''));
+    let offset = 0;
+    let para: { lines: Line[]; start: number; end: number } | null = null;
+    const flush = (): void => {
+      if (!para) return;
+      emitParagraph(builder, para.lines, p, para.start, para.end, pageText);
+      para = null;
+    };
+    for (let li = 0; li < lines.length; li++) {
+      const line = lines[li]!;
+      const start = offset;
+      const end = offset + line.text.length;
+      offset = end + 1;
+      // Outline sections open at the line that carries their title (else at the top of their page).
+      while (outlineIndex < outline.length && outline[outlineIndex]!.page !== null && outline[outlineIndex]!.page! < p) {
+        openOutlineSection(builder, outline[outlineIndex]!, null, p);
+        outlineIndex++;
+      }
+      const entry = outline[outlineIndex];
+      if (entry && entry.page === p && normalizeSpace(line.text).replace(/^[\d.]+\s*/, '') === normalizeSpace(entry.title)) {
+        flush();
+        openOutlineSection(builder, entry, line, p, start, end);
+        outlineIndex++;
+        continue;
+      }
+      // A lone number as the last line of the page is its printed page number (furniture).
+      if (li === lines.length - 1 && /^\d{1,4}$/.test(line.text) && line.top > pageHeights[p - 1]! * 0.85) continue;
+      if (cellTexts.size > 0 && line.items.every((it) => it.str.trim() === '' || [...cellTexts].some((c) => c.includes(it.str.trim())))) continue;
+      const isHeading = outline.length === 0 && line.height >= bodyHeight * 1.25 && line.text.length <= 90 && /[A-Za-z]/.test(line.text);
+      if (isHeading) {
+        flush();
+        if (result.title === '' && p === 1) result.title = line.text;
+        const level = line.height >= bodyHeight * 1.6 ? 1 : 2;
+        builder.openSection({
+          fragment: null,
+          heading: line.text,
+          level,
+          number: /^(\d+(?:\.\d+)*)\.?\s/.exec(line.text)?.[1] ?? null,
+          page: p,
+          span: lineSpan(p, [line], start, end),
+          confidence: 50,
+        });
+        continue;
+      }
+      const prev = para ? para.lines[para.lines.length - 1]! : null;
+      const gap = prev ? line.top - (prev.top + prev.height) : 0;
+      const breaks =
+        prev !== null &&
+        (prev.column !== line.column || (line.x - prev.x > 6 && line.x - prev.x < 40 && line.column !== -1) || gap > Math.max(prev.height, line.height) * 0.9 || gap < -prev.height * 2 || Math.abs(line.height - prev.height) > 1.5 || BULLET.test(line.text));
+      if (breaks) flush();
+      if (!para) para = { lines: [line], start, end };
+      else {
+        para.lines.push(line);
+        para.end = end;
+      }
+    }
+    flush();
+    for (const table of tables.get(p) ?? []) {
+      const rows = table.map((r) => r.map((c) => normalizeSpace(c)));
+      const text = rows.map((r) => r.join(' | ')).join('\n');
+      if (text.trim() === '') continue;
+      builder.addBlock({ kind: 'table', text, fragment: null, header: rows.slice(0, 1), rows: rows.slice(1), page: p, span: { page: p }, confidence: 60 });
+    }
+  }
+  while (outlineIndex < outline.length) {
+    openOutlineSection(builder, outline[outlineIndex]!, null, outline[outlineIndex]!.page ?? pages);
+    outlineIndex++;
+  }
+  emitFields(builder, fields);
+  if (result.title === '' && builder.sections[0]) result.title = builder.sections[0].heading;
+  result.confidence = textItems === 0 ? 10 : outline.length > 0 ? 70 : 55;
+}
+
+function openOutlineSection(builder: DocumentBuilder, entry: OutlineEntry, line: Line | null, page: number, start?: number, end?: number): void {
+  builder.openSection({
+    fragment: null,
+    heading: normalizeSpace(entry.title),
+    level: entry.depth + 1,
+    number: line ? (/^(\d+(?:\.\d+)*)\.?\s/.exec(line.text)?.[1] ?? null) : null,
+    page: entry.page ?? page,
+    span: line && start !== undefined && end !== undefined ? lineSpan(page, [line], start, end) : { page: entry.page ?? page },
+  });
+}
+
+function lineSpan(page: number, lines: Line[], start: number, end: number): Record<string, number> {
+  const x = Math.min(...lines.map((l) => l.x));
+  const top = Math.min(...lines.map((l) => l.top));
+  const right = Math.max(...lines.map((l) => l.right));
+  const bottom = Math.max(...lines.map((l) => l.top + l.height));
+  const indices = lines.flatMap((l) => l.items.map((i) => i.index));
+  return {
+    page,
+    start,
+    end,
+    itemStart: Math.min(...indices),
+    itemEnd: Math.max(...indices),
+    x: round(x),
+    y: round(top),
+    width: round(right - x),
+    height: round(bottom - top),
+    column: Math.max(0, lines[0]!.column),
+  };
+}
+
+function emitParagraph(builder: DocumentBuilder, lines: Line[], page: number, start: number, end: number, _pageText: string): void {
+  // Join lines; a hyphen at a line end followed by a lower-case start is a soft hyphen break.
+  let text = '';
+  for (const l of lines) {
+    if (text === '') text = l.text;
+    else if (/[a-z]-$/.test(text) && /^[a-z]/.test(l.text)) text = text.slice(0, -1) + l.text;
+    else text += ' ' + l.text;
+  }
+  const bullet = lines.length > 0 && BULLET.test(lines[0]!.text);
+  const items: ListItem[] | undefined = bullet ? [{ text: text.replace(BULLET, '') }] : undefined;
+  builder.addBlock({
+    kind: bullet ? 'list' : 'paragraph',
+    text,
+    fragment: null,
+    items,
+    ordered: bullet ? /^\d|^\(/.test(lines[0]!.text) : undefined,
+    page,
+    span: { unit: 'utf16-page-text', ...lineSpan(page, lines, start, end) },
+  });
+}
+
+type FieldMap = Map<string, { page: number; type: string; value: string | boolean | null; options: string[]; readOnly: boolean }>;
+
+/** Widget annotations grouped into fields (a radio group has one widget per option). */
+function collectFields(annotations: Record<string, unknown>[], page: number, map: FieldMap): void {
+  for (const a of annotations) {
+    if (a['subtype'] !== 'Widget' || typeof a['fieldName'] !== 'string') continue;
+    const name = a['fieldName'];
+    const fieldType = String(a['fieldType'] ?? '');
+    let type = 'unknown';
+    if (fieldType === 'Tx') type = 'text';
+    else if (fieldType === 'Ch') type = a['combo'] === true ? 'combo-box' : 'list-box';
+    else if (fieldType === 'Sig') type = 'signature';
+    else if (fieldType === 'Btn') type = a['checkBox'] === true ? 'checkbox' : a['radioButton'] === true ? 'radio' : 'push-button';
+    const raw = a['fieldValue'];
+    let value: string | boolean | null = null;
+    if (type === 'checkbox') value = raw !== undefined && raw !== 'Off' && raw !== '';
+    else if (type === 'radio') value = raw === undefined || raw === 'Off' || raw === '' ? null : String(raw);
+    else if (Array.isArray(raw)) value = raw.filter((v) => v !== '').join(', ') || null;
+    else if (typeof raw === 'string') value = raw === '' ? null : raw;
+    const options: string[] = [];
+    if (Array.isArray(a['options'])) for (const o of a['options'] as { displayValue?: string; exportValue?: string }[]) options.push(String(o.displayValue ?? o.exportValue ?? ''));
+    if (type === 'radio' && typeof a['buttonValue'] === 'string') options.push(a['buttonValue']);
+    const known = map.get(name);
+    if (known) {
+      for (const o of options) if (!known.options.includes(o)) known.options.push(o);
+      continue;
+    }
+    map.set(name, { page, type, value, options, readOnly: a['readOnly'] === true });
+  }
+}
+
+/** One form-field block per field, in the order fields first appear. */
+function emitFields(builder: DocumentBuilder, map: FieldMap): void {
+  for (const [name, f] of map) {
+    const shown = f.value === null ? '(empty)' : typeof f.value === 'boolean' ? (f.value ? 'checked' : 'unchecked') : f.value;
+    builder.addBlock({
+      kind: 'form-field',
+      text: `${name} (${f.type}): ${shown}`,
+      fragment: null,
+      field: { name, type: f.type, value: f.value, ...(f.options.length > 0 ? { options: f.options } : {}), readOnly: f.readOnly },
+      page: f.page,
+      span: { page: f.page },
+    });
+  }
+}
+
+async function readOutline(doc: Awaited<ReturnType<PdfJs['getDocument']>['promise']>): Promise<OutlineEntry[]> {
+  const outline = await doc.getOutline().catch(() => null);
+  if (!outline) return [];
+  const out: OutlineEntry[] = [];
+  const visit = async (nodes: typeof outline, depth: number): Promise<void> => {
+    for (const node of nodes) {
+      let page: number | null = null;
+      try {
+        const dest = typeof node.dest === 'string' ? await doc.getDestination(node.dest) : node.dest;
+        const ref = Array.isArray(dest) ? dest[0] : null;
+        if (ref && typeof ref === 'object') page = (await doc.getPageIndex(ref as { num: number; gen: number })) + 1;
+        else if (typeof ref === 'number') page = ref + 1;
+      } catch {
+        page = null;
+      }
+      out.push({ title: node.title, page, depth });
+      if (node.items.length > 0) await visit(node.items, depth + 1);
+    }
+  };
+  await visit(outline, 1);
+  // Outline order is reading order only when pages never go backwards.
+  return out;
+}
+
+/** Tables from pdf-parse's detection (ruling lines), per page number. */
+async function readTables(body: Uint8Array, pages: number): Promise<Map<number, string[][][]>> {
+  const { PDFParse } = await import('pdf-parse');
+  const parser = new PDFParse({ data: body.slice(), verbosity: 0 });
+  try {
+    const result = await parser.getTable({ first: 1, last: pages });
+    const map = new Map<number, string[][][]>();
+    for (const page of result.pages) if (page.tables.length > 0) map.set(page.num, page.tables);
+    return map;
+  } finally {
+    await parser.destroy();
+  }
 }

@@ -1,10 +1,265 @@
-import type { DocumentBuilder } from './document-builder.js';
-import { extractPlainText } from './text-extractor.js';
+import type { BlockKind, DocumentBuilder, ListItem } from './document-builder.js';
+import { dedent, splitLines, type SourceLine } from './text-extractor.js';
 
-export function looksLikeRfcText(_source: string): boolean {
-  return false;
+/** RFC / Internet-Draft plain text: the signature lines xml2rfc and the RFC Editor print. */
+export function looksLikeRfcText(source: string): boolean {
+  const head = source.slice(0, 4000);
+  return /^(?:Request for Comments|Internet-Draft):?\s/m.test(head) || /\[Page \d+\]\s*$/m.test(source.slice(0, 20000));
+}
+
+/** A line kept after page furniture is removed, with the page it sits on. */
+interface TextLine extends SourceLine {
+  page: number;
+  /** True when the line is the first kept line after a page break. */
+  afterBreak: boolean;
+}
+
+const FOOTER = /^\S.*\s\[Page (\d+)\]\s*$/;
+const HEADER = /^(?:RFC \d+|Internet-Draft|INTERNET[- ]DRAFT)\s{2,}.*\S\s{2,}\S.*$/;
+const NUMBERED_HEADING = /^((?:\d+|[A-Z])(?:\.\d+)*)\.?\s{1,3}(\S.*)$/;
+const APPENDIX_HEADING = /^Appendix ([A-Z](?:\.\d+)*)\.?\s+(\S.*)$/;
+const BULLET = /^(\s*)(?:o|\*|-|\u2022|\d+\.|\(\d+\)|\([a-z]\)|[a-z]\.)\s+\S/;
+const DOT_LEADER = /\.{4,}\s*\d+\s*$/;
+
+/**
+ * Removes page furniture: a footer line ("Author   Category   [Page N]") and the running header that
+ * follows the form feed ("RFC 6635   Title   June 2012"). Pages count form feeds when present, else footers.
+ */
+function pageLines(source: string): { lines: TextLine[]; paginated: boolean } {
+  const raw = splitLines(source);
+  const paginated = source.includes('\f') || raw.some((l) => FOOTER.test(l.text));
+  const lines: TextLine[] = [];
+  let page = 1;
+  let afterBreak = false;
+  let expectHeader = false;
+  for (const line of raw) {
+    let text = line.text;
+    if (text.includes('\f')) {
+      page++;
+      afterBreak = true;
+      expectHeader = true;
+      text = text.replace(/\f/g, '');
+      if (text.trim() === '') continue;
+    }
+    if (FOOTER.test(text)) {
+      const n = Number(FOOTER.exec(text)![1]);
+      if (!source.includes('\f')) {
+        // No form feeds: the footer itself marks the break.
+        page = n + 1;
+        afterBreak = true;
+        expectHeader = true;
+      }
+      continue;
+    }
+    if (expectHeader && text.trim() !== '') {
+      expectHeader = false;
+      if (HEADER.test(text)) continue;
+    }
+    lines.push({ ...line, text, page, afterBreak: afterBreak && text.trim() !== '' });
+    if (text.trim() !== '') afterBreak = false;
+  }
+  return { lines, paginated };
+}
+
+interface Group {
+  lines: TextLine[];
+  /** The group starts right after a page break (a paragraph may continue across it). */
+  afterBreak: boolean;
+}
+
+function groupsOf(lines: TextLine[]): Group[] {
+  const groups: Group[] = [];
+  let current: TextLine[] = [];
+  let sawBreak = false;
+  const flush = (): void => {
+    if (current.length > 0) groups.push({ lines: current, afterBreak: sawBreak });
+    current = [];
+    sawBreak = false;
+  };
+  for (const line of lines) {
+    if (line.text.trim() === '') {
+      flush();
+      continue;
+    }
+    if (line.afterBreak) {
+      flush();
+      sawBreak = true;
+    }
+    current.push(line);
+  }
+  flush();
+  return groups;
+}
+
+function indentOf(text: string): number {
+  return /^ */.exec(text)![0].length;
+}
+
+/** Unnumbered headings printed at column 0 ("Abstract", "Authors' Addresses"). */
+function isPlainHeading(text: string): boolean {
+  if (indentOf(text) !== 0 || text.length > 72) return false;
+  if (/\s{3,}/.test(text)) return false; // front-matter lines have wide gaps
+  if (/[.,;:]$/.test(text.trim()) && !/^Appendix/.test(text)) return false;
+  return /^[A-Z]/.test(text);
 }
 
 export function extractRfcText(source: string, builder: DocumentBuilder): { title: string; sectionCount: number } {
-  return { title: extractPlainText(source, builder).title, sectionCount: 0 };
+  const { lines, paginated } = pageLines(source);
+  const groups = groupsOf(lines);
+  let title = '';
+  let sectionCount = 0;
+  let inToc = false;
+  let seenHeading = false;
+  let pendingParagraph: { group: Group; lines: TextLine[] } | null = null;
+  let lastWasList = false;
+
+  const emit = (kind: BlockKind, text: string, group: TextLine[], extra: { items?: ListItem[]; ordered?: boolean } = {}): void => {
+    const first = group[0]!;
+    const last = group[group.length - 1]!;
+    builder.addBlock({
+      kind,
+      text,
+      fragment: null,
+      ...extra,
+      page: paginated ? first.page : undefined,
+      span: {
+        unit: 'utf16-source',
+        start: first.start,
+        end: last.end,
+        line: first.line,
+        endLine: last.line,
+        ...(paginated ? { page: first.page, endPage: last.page } : {}),
+      },
+    });
+  };
+
+  const flushParagraph = (): void => {
+    if (!pendingParagraph) return;
+    const ls = pendingParagraph.lines;
+    emit('paragraph', ls.map((l) => l.text.trim()).join(' ').replace(/\s+/g, ' ').replace(/(\w)- (\w)/g, '$1-$2'), ls);
+    pendingParagraph = null;
+  };
+
+  for (let gi = 0; gi < groups.length; gi++) {
+    const group = groups[gi]!;
+    const firstText = group.lines[0]!.text;
+
+    // Front matter before the first heading: the title is the centred block just before "Abstract".
+    if (!seenHeading) {
+      const next = groups[gi + 1];
+      if (indentOf(firstText) >= 6 && next && isPlainHeading(next.lines[0]!.text)) {
+        title = group.lines.map((l) => l.text.trim()).join(' ');
+      }
+    }
+
+    // Headings: a single line at column 0 (numbered, appendix, or a short plain title).
+    const headingLine = group.lines[0]!;
+    const numbered = NUMBERED_HEADING.exec(headingLine.text);
+    const appendix = APPENDIX_HEADING.exec(headingLine.text);
+    const isHeading =
+      indentOf(headingLine.text) === 0 &&
+      !FOOTER.test(headingLine.text) &&
+      ((appendix !== null) || (numbered !== null && !/\s{3,}\S/.test(numbered[2]!)) || (group.lines.length <= 2 && isPlainHeading(headingLine.text)));
+    if (isHeading && (seenHeading || /^(Abstract|Status of This Memo)$/.test(headingLine.text.trim()) || numbered !== null)) {
+      flushParagraph();
+      seenHeading = true;
+      let number: string | null = null;
+      let heading = headingLine.text.trim();
+      if (appendix) {
+        number = appendix[1]!;
+        heading = appendix[2]!.trim();
+      } else if (numbered) {
+        number = numbered[1]!;
+        heading = numbered[2]!.trim();
+      }
+      // A heading wrapped onto a second line (indented continuation).
+      const rest = group.lines.slice(1);
+      let consumed = 1;
+      if (rest.length > 0 && indentOf(rest[0]!.text) > 0 && number !== null && !/[.:]$/.test(heading) && rest[0]!.text.trim().length < 60 && rest.length === 1) {
+        heading += ' ' + rest[0]!.text.trim();
+        consumed = 2;
+      }
+      const depth = number === null ? 1 : number.split('.').length;
+      const id = number === null ? null : /^[A-Z]/.test(number) ? `appendix-${number}` : `section-${number}`;
+      builder.openSection({
+        fragment: null,
+        heading,
+        level: depth + 1,
+        number,
+        page: paginated ? headingLine.page : undefined,
+        span: { unit: 'utf16-source', start: headingLine.start, end: headingLine.end, line: headingLine.line, ...(paginated ? { page: headingLine.page } : {}) },
+        ...(id !== null ? { id } : {}),
+      });
+      sectionCount++;
+      lastWasList = false;
+      inToc = /^table of contents$/i.test(heading);
+      if (consumed < group.lines.length) processBody({ lines: group.lines.slice(consumed), afterBreak: false });
+      continue;
+    }
+    if (!seenHeading) continue; // the header block and title are not content
+    if (inToc) continue; // table of contents: pruned (headings are rebuilt from the body)
+    processBody(group);
+  }
+  flushParagraph();
+  return { title, sectionCount };
+
+  function processBody(group: Group): void {
+    const ls = group.lines;
+    const texts = ls.map((l) => l.text);
+    const minIndent = Math.min(...texts.map(indentOf));
+    const artSignals =
+      texts.some((t) => /[+|][-=]{2,}|^\s*\|.*\|\s*$|[-=]{2,}[+|]/.test(t)) || texts.some((t) => /\S {4,}\S/.test(t.trim()) && !DOT_LEADER.test(t));
+    const prose = texts.every((t) => /^[\sA-Za-z0-9,.;:'"()\-\/]*$/.test(t)) && texts.join(' ').split(/\s+/).length >= 8;
+    if (/^\s*[A-Za-z][\w-]*\s*=\/?\s/.test(texts[0]!) && texts.every((t) => !/[a-z]\.\s*$/.test(t)) && minIndent >= 2) {
+      flushParagraph();
+      emit('grammar', dedent(texts).join('\n'), ls);
+      lastWasList = false;
+      return;
+    }
+    if (!artSignals && minIndent >= 6 && prose && !BULLET.test(texts[0]!)) {
+      flushParagraph();
+      emit('blockquote', ls.map((l) => l.text.trim()).join(' ').replace(/\s+/g, ' '), ls);
+      lastWasList = false;
+      return;
+    }
+    const looksLikeArt =
+      artSignals ||
+      (minIndent >= 6 && !BULLET.test(texts[0]!)) ||
+      texts.some((t) => /^\s*[A-Za-z][\w-]*\s+=\s/.test(t) && /=/.test(t) && minIndent >= 3 && ls.length > 1 && texts.every((x) => !/\.\s*$/.test(x)));
+    const bullet = BULLET.exec(texts[0]!);
+
+    // A paragraph cut by a page break continues when the next piece starts in lower case.
+    if (pendingParagraph && group.afterBreak && !looksLikeArt && !bullet && /^\s*[a-z(]/.test(texts[0]!) && !/[.:]$/.test(pendingParagraph.lines[pendingParagraph.lines.length - 1]!.text.trim())) {
+      pendingParagraph.lines.push(...ls);
+      return;
+    }
+    flushParagraph();
+    if (looksLikeArt) {
+      emit('artwork', dedent(texts).join('\n'), ls);
+      lastWasList = false;
+      return;
+    }
+    if (bullet) {
+      const ordered = /^\s*(?:\d+\.|\(\d+\)|\([a-z]\)|[a-z]\.)/.test(texts[0]!);
+      const itemText = ls.map((l) => l.text.trim()).join(' ').replace(/\s+/g, ' ').replace(/(\w)- (\w)/g, '$1-$2');
+      const marker = /^(?:o|\*|-|\u2022)\s+/.exec(itemText);
+      const item: ListItem = { text: marker ? itemText.slice(marker[0].length) : itemText };
+      // Consecutive list groups of the same shape form one list block.
+      const prev = builder.blocks[builder.blocks.length - 1];
+      if (prev && prev.kind === 'list' && prev['ordered'] === ordered && prev.sectionId === (builder.currentSection?.id ?? null) && lastWasList) {
+        (prev['items'] as ListItem[]).push(item);
+        prev.text += '\n' + itemText.replace(/^(?:o|\*|\u2022)\s+/, '- ');
+        const span = prev.span as { end: number; endLine: number; endPage?: number };
+        span.end = ls[ls.length - 1]!.end;
+        span.endLine = ls[ls.length - 1]!.line;
+        if (paginated) span.endPage = ls[ls.length - 1]!.page;
+        return;
+      }
+      emit('list', itemText.replace(/^(?:o|\*|\u2022)\s+/, '- '), ls, { items: [item], ordered });
+      lastWasList = true;
+      return;
+    }
+    pendingParagraph = { group, lines: [...ls] };
+    lastWasList = false;
+  }
 }

@@ -9,6 +9,8 @@ export class TextSink {
   private pendingSpace = false;
   private pendingBreak = 0;
   private lastChar = '';
+  /** Set right after a list marker: the item's first block must not start a new line. */
+  private afterMarker = false;
 
   /** Collapsing write (normal flow text). */
   text(raw: string): void {
@@ -43,9 +45,17 @@ export class TextSink {
     this.emit(raw);
   }
 
+  /** A list marker ("- ", "2. "): written on a fresh line, and the item text follows on the same line. */
+  marker(raw: string): void {
+    this.lineBreak(1);
+    this.pendingSpace = false;
+    this.emit(raw);
+    this.afterMarker = true;
+  }
+
   /** Requests a separation of `lines` line breaks before the next text (1 = new line, 2 = blank line). */
   lineBreak(lines = 1): void {
-    if (this.length === 0) return;
+    if (this.length === 0 || this.afterMarker) return;
     if (lines > this.pendingBreak) this.pendingBreak = lines;
   }
 
@@ -67,13 +77,14 @@ export class TextSink {
           this.parts.push('\n');
           this.length += 1;
         }
-      } else if (this.pendingSpace && this.lastChar !== '\n' && this.lastChar !== ' ' && body.charCodeAt(0) !== 10) {
+      } else if (this.pendingSpace && !this.afterMarker && this.lastChar !== '\n' && this.lastChar !== ' ' && body.charCodeAt(0) !== 10) {
         this.parts.push(' ');
         this.length += 1;
       }
     }
     this.pendingBreak = 0;
     this.pendingSpace = false;
+    this.afterMarker = false;
     this.parts.push(body);
     this.length += body.length;
     this.lastChar = body.charAt(body.length - 1);

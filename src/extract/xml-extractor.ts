@@ -1,7 +1,489 @@
-import type { DocumentBuilder } from './document-builder.js';
-import { extractPlainText } from './text-extractor.js';
+import { parseDocument } from 'htmlparser2';
+import { type AnyNode, type Element, isTag, isText, isCDATA } from 'domhandler';
+import { textContent } from 'domutils';
+import type { BlockKind, DocumentBuilder, Link, ListItem } from './document-builder.js';
+import { keywordOf, type KeywordSpan } from './bcp14.js';
+import { TextSink, normalizeSpace } from './text-sink.js';
 
-export function extractXml(source: string, _baseUrl: string, builder: DocumentBuilder, _links: boolean): { title: string; confidence: number } {
-  builder.warn('xml-structure-unsupported', 'XML structure is not extracted yet; text only.');
-  return { title: extractPlainText(source.replace(/<[^>]*>/g, ' '), builder).title, confidence: 20 };
+export interface XmlExtractResult {
+  title: string;
+  confidence: number;
+}
+
+/**
+ * Internal DTD entities (`<!ENTITY MUST "<bcp14>MUST</bcp14>">`, used by httpwg RFC XML) are expanded
+ * textually before parsing, since htmlparser2 does not read DTDs. External (SYSTEM) entities are dropped.
+ */
+function expandInternalEntities(source: string): { text: string; expanded: number; external: number } {
+  const doctype = /<!DOCTYPE[^[>]*\[([\s\S]*?)\]\s*>/.exec(source);
+  if (!doctype) return { text: source, expanded: 0, external: 0 };
+  const values = new Map<string, string>();
+  let external = 0;
+  const decl = /<!ENTITY\s+([A-Za-z_][\w.-]*)\s+(?:"([^"]*)"|'([^']*)'|(SYSTEM|PUBLIC)\b[^>]*)>/g;
+  for (let m = decl.exec(doctype[1]!); m !== null; m = decl.exec(doctype[1]!)) {
+    if (m[4] !== undefined) {
+      values.set(m[1]!, '');
+      external++;
+    } else values.set(m[1]!, m[2] ?? m[3] ?? '');
+  }
+  if (values.size === 0) return { text: source, expanded: 0, external };
+  const body = source.slice(0, doctype.index) + source.slice(doctype.index + doctype[0].length);
+  let expanded = 0;
+  const text = body.replace(/&([A-Za-z_][\w.-]*);/g, (whole, name: string) => {
+    const value = values.get(name);
+    if (value === undefined) return whole;
+    expanded++;
+    return value;
+  });
+  return { text, expanded, external };
+}
+
+function localName(el: Element): string {
+  const name = el.name;
+  const colon = name.indexOf(':');
+  return colon === -1 ? name : name.slice(colon + 1);
+}
+
+function childElements(el: Element): Element[] {
+  return el.children.filter((c): c is Element => isTag(c));
+}
+
+function firstChild(el: Element, name: string): Element | undefined {
+  return childElements(el).find((c) => localName(c) === name);
+}
+
+/** Inline RFC XML elements: their text flows into the surrounding paragraph. */
+const RFC_INLINE = new Set(['xref', 'eref', 'bcp14', 'em', 'strong', 'tt', 'sub', 'sup', 'spanx', 'ref', 'dfn', 'h', 'highlight', 'span', 'q', 'length', 'abnf-char-sequence', 'br', 'vspace', 'relref', 'contact', 'cref', 'iref', 'anchor-alias', 'x']);
+/** Never content in RFC XML. */
+const RFC_SKIP = new Set(['iref', 'cref', 'anchor-alias', 'source', 'link', 'boilerplate', 'toc', 'displayreference']);
+
+class RfcXmlWalker {
+  private readonly builder: DocumentBuilder;
+  private readonly baseUrl: string;
+  private readonly links: boolean;
+  sectionCount = 0;
+
+  constructor(builder: DocumentBuilder, baseUrl: string, links: boolean) {
+    this.builder = builder;
+    this.baseUrl = baseUrl;
+    this.links = links;
+  }
+
+  /** Walks <rfc>: abstract and notes, then middle sections numbered 1.., then back sections A.. */
+  walk(rfc: Element): string {
+    const front = firstChild(rfc, 'front');
+    let title = '';
+    if (front) {
+      const t = firstChild(front, 'title');
+      if (t) title = normalizeSpace(textContent(t));
+      const abstract = firstChild(front, 'abstract');
+      if (abstract) {
+        const { fragment, alternateIds } = this.fragmentOf(abstract);
+        this.builder.openSection({ fragment, alternateIds, id: 'abstract', heading: 'Abstract', level: 2, number: null });
+        this.body(abstract, fragment);
+      }
+      for (const note of childElements(front).filter((c) => localName(c) === 'note')) {
+        const name = firstChild(note, 'name');
+        const heading = name ? normalizeSpace(this.inlineText(name)) : (note.attribs['title'] ?? 'Note');
+        this.builder.openSection({ fragment: note.attribs['pn'] ?? note.attribs['anchor'] ?? null, heading, level: 2, number: null });
+        this.body(note, null);
+      }
+      for (const boiler of childElements(front).filter((c) => localName(c) === 'boilerplate')) {
+        for (const s of childElements(boiler)) if (localName(s) === 'section') this.section(s, 2, null, false);
+      }
+    }
+    const middle = firstChild(rfc, 'middle');
+    let counter = 0;
+    if (middle) for (const s of childElements(middle)) if (localName(s) === 'section') this.section(s, 2, String(++counter), true);
+    const back = firstChild(rfc, 'back');
+    if (back) {
+      let letter = 0;
+      for (const s of childElements(back)) {
+        const name = localName(s);
+        if (name === 'references') this.references(s, 2, String(++counter));
+        else if (name === 'section') {
+          const numbered = s.attribs['numbered'] !== 'false';
+          this.section(s, 2, numbered ? String.fromCharCode(65 + letter++) : null, numbered);
+        }
+      }
+    }
+    return title;
+  }
+
+  private headingOf(el: Element): string {
+    const name = firstChild(el, 'name');
+    if (name) return normalizeSpace(this.inlineText(name));
+    return normalizeSpace(el.attribs['title'] ?? '');
+  }
+
+  /** Fragment: the prepared `pn` (what xml2rfc HTML uses as section id), else the anchor. */
+  private fragmentOf(el: Element): { fragment: string | null; alternateIds: string[] } {
+    const pn = el.attribs['pn'];
+    const anchor = el.attribs['anchor'];
+    if (pn !== undefined && pn !== '') {
+      const html = htmlIdForPn(pn);
+      const alternateIds = [pn, anchor].filter((x): x is string => x !== undefined && x !== '' && x !== html);
+      return { fragment: html, alternateIds: [...new Set(alternateIds)] };
+    }
+    return { fragment: anchor ?? null, alternateIds: [] };
+  }
+
+  private section(el: Element, level: number, number: string | null, numbered: boolean): void {
+    const explicitNumbered = el.attribs['numbered'] !== 'false';
+    const n = numbered && explicitNumbered ? number : null;
+    const { fragment, alternateIds } = this.fragmentOf(el);
+    const fallbackId = n === null ? undefined : /^[A-Z]/.test(n) ? `appendix-${n}` : `section-${n}`;
+    this.builder.openSection({ fragment, alternateIds, id: fallbackId, heading: this.headingOf(el), level, number: n, span: spanOf(el) });
+    this.sectionCount++;
+    this.body(el, fragment);
+    let sub = 0;
+    for (const c of childElements(el)) {
+      const name = localName(c);
+      if (name === 'section') {
+        const childNumbered = c.attribs['numbered'] !== 'false' && n !== null;
+        this.section(c, level + 1, childNumbered ? `${n}.${++sub}` : null, childNumbered);
+      } else if (name === 'references') {
+        this.references(c, level + 1, n === null ? null : `${n}.${++sub}`);
+      }
+    }
+  }
+
+  private references(el: Element, level: number, number: string | null): void {
+    const { fragment, alternateIds } = this.fragmentOf(el);
+    const heading = this.headingOf(el) || 'References';
+    this.builder.openSection({ fragment, alternateIds, id: number === null ? undefined : `section-${number}`, heading, level, number, span: spanOf(el) });
+    this.sectionCount++;
+    let sub = 0;
+    for (const c of childElements(el)) {
+      const name = localName(c);
+      if (name === 'references') this.references(c, level + 1, number === null ? null : `${number}.${++sub}`);
+      else if (name === 'reference' || name === 'referencegroup') {
+        const anchor = c.attribs['anchor'] ?? null;
+        const titleEl = c.children.filter(isTag).map((x) => firstChild(x, 'title')).find((x) => x !== undefined);
+        const label = anchor !== null ? `[${anchor}] ` : '';
+        const text = label + normalizeSpace(titleEl ? textContent(titleEl) : textContent(c));
+        const target = c.attribs['target'];
+        this.builder.addBlock({
+          kind: 'paragraph',
+          text,
+          fragment: anchor ?? fragment,
+          marker: { normativity: 'informative', reason: 'marker-element:reference' },
+          links: target !== undefined && this.links ? [{ text, href: target }] : undefined,
+          span: spanOf(c),
+        });
+      }
+    }
+  }
+
+  /** The block content of a section (its direct non-section children). */
+  private body(el: Element, fragment: string | null): void {
+    for (const c of el.children) {
+      if (isTag(c)) {
+        const name = localName(c);
+        if (name === 'section' || name === 'references' || name === 'name' || RFC_SKIP.has(name)) continue;
+        this.block(c, fragment);
+      }
+    }
+  }
+
+  private block(el: Element, fragment: string | null): void {
+    const name = localName(el);
+    const ownFragment = el.attribs['anchor'] ?? el.attribs['pn'] ?? fragment;
+    switch (name) {
+      case 't': {
+        // v2 lists live inside <t>: <t>intro<list><t>item</t></list></t>.
+        const lists = childElements(el).filter((c) => localName(c) === 'list');
+        if (lists.length > 0) {
+          this.emitFlow('paragraph', el, ownFragment, { skipLists: true });
+          for (const l of lists) this.listBlock(l, ownFragment);
+          return;
+        }
+        this.emitFlow('paragraph', el, ownFragment, {});
+        return;
+      }
+      case 'ul':
+      case 'ol':
+      case 'list':
+        this.listBlock(el, ownFragment);
+        return;
+      case 'dl':
+        this.definitionList(el, ownFragment);
+        return;
+      case 'figure': {
+        for (const c of childElements(el)) {
+          const n = localName(c);
+          if (n === 'artwork' || n === 'sourcecode') this.block(c, ownFragment);
+          else if (n === 'preamble' || n === 'postamble') this.emitFlow('paragraph', c, ownFragment, {});
+        }
+        return;
+      }
+      case 'artwork':
+      case 'sourcecode': {
+        const type = (el.attribs['type'] ?? '').toLowerCase();
+        const kind: BlockKind = type.startsWith('abnf') ? 'grammar' : name === 'sourcecode' ? 'code' : 'artwork';
+        const text = trimVerbatim(textContent(el));
+        if (text !== '') this.builder.addBlock({ kind, text, fragment: ownFragment, language: type || undefined, span: spanOf(el) });
+        return;
+      }
+      case 'texttable':
+      case 'table':
+        this.table(el, ownFragment);
+        return;
+      case 'blockquote':
+        this.emitFlow('blockquote', el, ownFragment, {});
+        return;
+      case 'aside':
+      case 'note':
+        this.emitFlow('note', el, ownFragment, {}, { normativity: 'informative', reason: `marker-element:${name}` });
+        return;
+      case 'preamble':
+      case 'postamble':
+        this.emitFlow('paragraph', el, ownFragment, {});
+        return;
+      default:
+        if (RFC_INLINE.has(name)) this.emitFlow('paragraph', el, ownFragment, {});
+        else for (const c of childElements(el)) this.block(c, ownFragment);
+    }
+  }
+
+  private emitFlow(kind: BlockKind, el: Element, fragment: string | null, opts: { skipLists?: boolean }, marker?: { normativity: 'informative'; reason: string }): void {
+    const sink = new TextSink();
+    const keywords: KeywordSpan[] = [];
+    const links: Link[] = [];
+    this.flow(el, sink, keywords, links, opts.skipLists === true);
+    const text = sink.toString();
+    if (text === '') return;
+    this.builder.addBlock({ kind, text, fragment, marker: marker ?? null, markedKeywords: keywords, links, span: spanOf(el) });
+  }
+
+  private flow(node: AnyNode, sink: TextSink, keywords: KeywordSpan[], links: Link[], skipLists: boolean): void {
+    if (isText(node)) {
+      sink.text(node.data);
+      return;
+    }
+    if (isCDATA(node)) {
+      sink.text(textContent(node));
+      return;
+    }
+    if (!isTag(node)) return;
+    const name = localName(node);
+    if (RFC_SKIP.has(name)) return;
+    if (skipLists && name === 'list') return;
+    if (name === 'vspace' || name === 'br') {
+      sink.lineBreak(1);
+      return;
+    }
+    if (name === 'bcp14') {
+      const kw = keywordOf(textContent(node));
+      for (const c of node.children) this.flow(c, sink, keywords, links, skipLists);
+      if (kw !== null) keywords.push({ keyword: kw, start: sink.length - kw.length, end: sink.length, marked: true });
+      return;
+    }
+    if (name === 'xref' && node.children.length === 0) {
+      const target = node.attribs['target'] ?? '';
+      sink.text(`[${target}]`);
+      return;
+    }
+    if (name === 'eref') {
+      const target = node.attribs['target'] ?? '';
+      if (node.children.length === 0) sink.text(`<${target}>`);
+      else for (const c of node.children) this.flow(c, sink, keywords, links, skipLists);
+      if (this.links && target !== '') links.push({ text: normalizeSpace(textContent(node)) || target, href: resolve(target, this.baseUrl) });
+      return;
+    }
+    const block = name === 't' || name === 'li' || name === 'dd' || name === 'dt' || name === 'artwork' || name === 'sourcecode';
+    if (block) sink.lineBreak(1);
+    if (name === 'artwork' || name === 'sourcecode') {
+      sink.verbatim(trimVerbatim(textContent(node)));
+      sink.lineBreak(1);
+      return;
+    }
+    for (const c of node.children) this.flow(c, sink, keywords, links, skipLists);
+    if (block) sink.lineBreak(1);
+  }
+
+  private inlineText(el: Element): string {
+    const sink = new TextSink();
+    this.flow(el, sink, [], [], false);
+    return sink.toString();
+  }
+
+  private listItems(list: Element): ListItem[] {
+    const items: ListItem[] = [];
+    for (const c of childElements(list)) {
+      const name = localName(c);
+      if (name !== 'li' && name !== 't') continue;
+      const nested = childElements(c).filter((x) => ['ul', 'ol', 'list'].includes(localName(x)));
+      const sink = new TextSink();
+      for (const x of c.children) if (!(isTag(x) && ['ul', 'ol', 'list'].includes(localName(x)))) this.flow(x, sink, [], [], true);
+      const item: ListItem = { text: sink.toString() };
+      const sub = nested.flatMap((x) => this.listItems(x));
+      if (sub.length > 0) item.items = sub;
+      items.push(item);
+    }
+    return items;
+  }
+
+  private listBlock(el: Element, fragment: string | null): void {
+    const style = el.attribs['style'] ?? '';
+    const ordered = localName(el) === 'ol' || style === 'numbers' || style.startsWith('format');
+    if (localName(el) === 'list' && style === 'hanging') {
+      // v2 hanging lists are definition lists: <t hangText="term">definition</t>.
+      const entries = childElements(el)
+        .filter((t) => localName(t) === 't')
+        .map((t) => ({ terms: [normalizeSpace(t.attribs['hangtext'] ?? t.attribs['hangText'] ?? '')], definitions: [this.inlineText(t)] }));
+      const text = entries.map((e) => `${e.terms[0]}\n${e.definitions[0]}`).join('\n');
+      if (text.trim() !== '') this.builder.addBlock({ kind: 'definition-list', text, fragment, entries, span: spanOf(el) });
+      return;
+    }
+    const items = this.listItems(el);
+    const sink = new TextSink();
+    const keywords: KeywordSpan[] = [];
+    const links: Link[] = [];
+    let i = 0;
+    for (const c of childElements(el)) {
+      const name = localName(c);
+      if (name !== 'li' && name !== 't') continue;
+      sink.marker(ordered ? `${++i}. ` : '- ');
+      this.flow(c, sink, keywords, links, false);
+    }
+    const text = sink.toString();
+    if (text !== '') this.builder.addBlock({ kind: 'list', text, fragment, ordered, items, markedKeywords: keywords, links, span: spanOf(el) });
+  }
+
+  private definitionList(el: Element, fragment: string | null): void {
+    const entries: { terms: string[]; definitions: string[] }[] = [];
+    const sink = new TextSink();
+    const keywords: KeywordSpan[] = [];
+    const links: Link[] = [];
+    for (const c of childElements(el)) {
+      const name = localName(c);
+      if (name === 'dt') {
+        entries.push({ terms: [normalizeSpace(this.inlineText(c))], definitions: [] });
+      } else if (name === 'dd') {
+        if (entries.length === 0) entries.push({ terms: [], definitions: [] });
+        entries[entries.length - 1]!.definitions.push(this.inlineText(c));
+      }
+      this.flow(c, sink, keywords, links, false);
+    }
+    const text = sink.toString();
+    if (text !== '') this.builder.addBlock({ kind: 'definition-list', text, fragment, entries, markedKeywords: keywords, links, span: spanOf(el) });
+  }
+
+  private table(el: Element, fragment: string | null): void {
+    const header: string[][] = [];
+    const rows: string[][] = [];
+    if (localName(el) === 'texttable') {
+      const cols = childElements(el).filter((c) => localName(c) === 'ttcol').map((c) => normalizeSpace(textContent(c)));
+      if (cols.length > 0) header.push(cols);
+      const cells = childElements(el).filter((c) => localName(c) === 'c').map((c) => normalizeSpace(this.inlineText(c)));
+      const width = Math.max(1, cols.length);
+      for (let i = 0; i < cells.length; i += width) rows.push(cells.slice(i, i + width));
+    } else {
+      const visit = (parent: Element, inHead: boolean): void => {
+        for (const c of childElements(parent)) {
+          const name = localName(c);
+          if (name === 'thead') visit(c, true);
+          else if (name === 'tbody' || name === 'tfoot') visit(c, false);
+          else if (name === 'tr') {
+            const cells = childElements(c).filter((x) => localName(x) === 'td' || localName(x) === 'th').map((x) => normalizeSpace(this.inlineText(x)));
+            (inHead ? header : rows).push(cells);
+          }
+        }
+      };
+      visit(el, false);
+    }
+    const text = [...header, ...rows].map((r) => r.join(' | ')).join('\n');
+    const nameEl = firstChild(el, 'name');
+    const caption = nameEl ? normalizeSpace(this.inlineText(nameEl)) : (el.attribs['title'] ?? '');
+    if (text.trim() !== '') this.builder.addBlock({ kind: 'table', text, fragment, header, rows, caption, span: spanOf(el) });
+  }
+}
+
+/**
+ * The id xml2rfc's HTML writer gives a prepared `pn`: numbered sections keep it ("section-4.1"),
+ * appendices become "appendix-A" / "appendix-A.1" (pn "section-appendix.a" / "section-a.1").
+ */
+export function htmlIdForPn(pn: string): string {
+  const appendix = /^section-appendix\.([a-z])$/.exec(pn);
+  if (appendix) return `appendix-${appendix[1]!.toUpperCase()}`;
+  const sub = /^section-([a-z])\.(\d+(?:\.\d+)*)$/.exec(pn);
+  if (sub) return `appendix-${sub[1]!.toUpperCase()}.${sub[2]!}`;
+  return pn;
+}
+
+function spanOf(el: Element): { unit: 'utf16-source'; start: number; end: number } | undefined {
+  if (el.startIndex === null) return undefined;
+  return { unit: 'utf16-source', start: el.startIndex, end: el.endIndex === null ? el.startIndex : el.endIndex + 1 };
+}
+
+function trimVerbatim(text: string): string {
+  const lines = text.replace(/\r\n?/g, '\n').split('\n');
+  while (lines.length > 0 && lines[0]!.trim() === '') lines.shift();
+  while (lines.length > 0 && lines[lines.length - 1]!.trim() === '') lines.pop();
+  return lines.map((l) => l.replace(/\s+$/, '')).join('\n');
+}
+
+function resolve(href: string, base: string): string {
+  try {
+    return new URL(href, base).href;
+  } catch {
+    return href;
+  }
+}
+
+/**
+ * Generic XML: elements with a title-like child or attribute (section/title, div/head, sec/title)
+ * become sections; elements holding text directly become paragraphs. Not one blob.
+ */
+function extractGenericXml(root: Element, builder: DocumentBuilder): { title: string; sections: number } {
+  const TITLE_NAMES = new Set(['title', 'name', 'head', 'heading', 'caption', 'label']);
+  let sections = 0;
+  let title = '';
+  const walk = (el: Element, depth: number): void => {
+    const kids = childElements(el);
+    const titleChild = kids.find((k) => TITLE_NAMES.has(localName(k).toLowerCase()));
+    const hasOwnText = el.children.some((c) => (isText(c) || isCDATA(c)) && textContent(c).trim() !== '');
+    const id = el.attribs['id'] ?? el.attribs['xml:id'] ?? el.attribs['anchor'] ?? null;
+    let opened = false;
+    if ((titleChild !== undefined || el.attribs['title'] !== undefined) && kids.length > 1 && !hasOwnText) {
+      const heading = normalizeSpace(titleChild ? textContent(titleChild) : (el.attribs['title'] ?? ''));
+      if (title === '') title = heading;
+      builder.openSection({ fragment: id, heading, level: Math.min(9, depth + 1), number: null, span: spanOf(el) });
+      sections++;
+      opened = true;
+    }
+    if (hasOwnText) {
+      const text = normalizeSpace(textContent(el));
+      if (text !== '') builder.addBlock({ kind: 'paragraph', text, fragment: id, span: spanOf(el) });
+      return;
+    }
+    for (const k of kids) {
+      if (opened && k === titleChild) continue;
+      walk(k, opened ? depth + 1 : depth);
+    }
+  };
+  walk(root, 1);
+  return { title, sections };
+}
+
+export function extractXml(source: string, baseUrl: string, builder: DocumentBuilder, links: boolean): XmlExtractResult {
+  const { text, expanded, external } = expandInternalEntities(source);
+  if (expanded > 0) builder.info('xml-entities-expanded', `${expanded} internal DTD entity references were expanded before parsing; source offsets after the DOCTYPE are approximate.`);
+  if (external > 0) builder.limits.add('xml-external-entities-not-loaded');
+  const document = parseDocument(text, { xmlMode: true, withStartIndices: true, withEndIndices: true, recognizeCDATA: true });
+  const root = document.children.find((c): c is Element => isTag(c));
+  builder.limits.add('xml-dtd-not-validated');
+  if (!root) {
+    builder.error('xml-malformed', 'The XML has no root element.');
+    return { title: '', confidence: 0 };
+  }
+  if (localName(root) === 'rfc') {
+    const walker = new RfcXmlWalker(builder, baseUrl, links);
+    const title = walker.walk(root);
+    return { title, confidence: walker.sectionCount > 0 ? 90 : 50 };
+  }
+  builder.info('xml-generic', `No known vocabulary for root element <${root.name}>; structure inferred from title-like elements.`);
+  const result = extractGenericXml(root, builder);
+  return { title: result.title, confidence: result.sections > 0 ? 60 : 40 };
 }

@@ -13,3 +13,5 @@ export const validateWorkspaceConfig: Validator;
 export const validateManualIngestMap: Validator;
 export const validateEnvelope: Validator;
 export const validateArtifact: Validator;
+export const validateDocumentSchema: Validator;
+export const validateRulesSchema: Validator;

@@ -10,6 +10,8 @@ import { collectGarbage } from './garbage.js';
 import { runSchedule, isAction, type TargetResult, type TargetStatus } from './scheduler.js';
 import { BuildState } from './state.js';
 import { StagePool } from './stage-pool.js';
+import { loadStageModules } from './stage-modules.js';
+import { namedOptions } from './key.js';
 
 export interface BuildRequest {
   /** Target paths; empty means every target. */
@@ -20,6 +22,8 @@ export interface BuildRequest {
   waitLockMs: number;
   command: string;
   onEvent?: (event: { type: 'start' | 'finish'; target: string; status?: TargetStatus }) => void;
+  /** Called as each phase of the build begins (for --trace). */
+  onPhase?: (phase: 'load-stages' | 'graph' | 'lock' | 'state' | 'schedule' | 'commit' | 'garbage' | 'done') => void;
 }
 
 export interface BuildSummary {
@@ -38,9 +42,19 @@ export function defaultJobs(): number {
 
 /** One build: lock, recover from any crash, evaluate the requested closure, commit state, collect garbage. */
 export async function runBuild(ws: Workspace, request: BuildRequest): Promise<BuildSummary> {
+  request.onPhase?.('load-stages');
   await initFastHash();
+  // Option names and types are checked before anything runs: a bad config is exit 2, not N failed targets.
+  const stages = await loadStageModules();
+  stages.extractOptions(ws.options.extract);
+  const shared = {
+    chunk: namedOptions('chunk', stages.chunkOptions(ws.options.chunk)),
+    index: namedOptions('index', stages.indexOptions(ws.options.index)),
+  };
+  request.onPhase?.('graph');
   const graph = buildGraph(ws);
   const names = closure(graph, request.targets);
+  request.onPhase?.('lock');
   const lock = request.dryRun ? null : await acquireWorkspaceLock(ws.root, ws.stateDir, { waitMs: request.waitLockMs, command: request.command });
   const pool = new StagePool(request.dryRun ? 1 : request.jobs);
   try {
@@ -50,6 +64,7 @@ export async function runBuild(ws: Workspace, request: BuildRequest): Promise<Bu
       }
       sweepTempFiles(ws.stateDir);
     }
+    request.onPhase?.('state');
     const state = BuildState.load(ws.stateDir, request.dryRun);
     // Records of targets that left the graph (sources removed from the map) are dropped; their files go
     // once no committed index names them.
@@ -57,13 +72,21 @@ export async function runBuild(ws: Workspace, request: BuildRequest): Promise<Bu
     const liveFiles = new Set(ws.sources.map((s) => s.capture.relativePath));
     for (const file of [...state.files.keys()]) if (!liveFiles.has(file)) state.forgetFile(file);
 
-    const results = await runSchedule(graph, names, { ws, state, pool }, { dryRun: request.dryRun, allowPartial: request.allowPartial, onEvent: request.onEvent });
+    request.onPhase?.('schedule');
+    const results = await runSchedule(graph, names, { ws, state, pool, stages, shared }, { dryRun: request.dryRun, allowPartial: request.allowPartial, onEvent: request.onEvent });
     let removed: string[] = [];
     if (!request.dryRun) {
+      request.onPhase?.('commit');
+      state.changed = state.isDirty();
       state.compact();
-      removed = collectGarbage(ws, state);
-      pruneIndexParts(ws, state);
+      request.onPhase?.('garbage');
+      // Garbage only appears when a record changed (this run or a crashed one, folded in above).
+      if (state.changed) {
+        removed = collectGarbage(ws, state);
+        pruneIndexParts(ws, state);
+      }
     }
+    request.onPhase?.('done');
     state.close();
     const counts: Record<TargetStatus, number> = { 'up-to-date': 0, built: 0, unchanged: 0, failed: 0, skipped: 0, dirty: 0, 'maybe-dirty': 0 };
     for (const result of results) counts[result.status] += 1;

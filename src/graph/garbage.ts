@@ -11,9 +11,22 @@ import type { BuildState } from './state.js';
  */
 export function collectGarbage(ws: Workspace, state: BuildState): string[] {
   const keep = new Set<string>();
+  const cited = new Set<string>();
   for (const record of state.targets.values()) {
     keep.add(record.output);
     if (record.facts?.body) keep.add(record.facts.body);
+    if (record.facts?.citedSnapshotId) cited.add(record.facts.citedSnapshotId);
+  }
+  // Snapshots that current chunks cite stay, with their bodies, even when a newer equivalent one exists.
+  for (const id of cited) {
+    const recordPath = `${ws.outputs.snapshots}/records/${id}.json`;
+    keep.add(recordPath);
+    try {
+      const meta = JSON.parse(fs.readFileSync(path.join(ws.root, recordPath), 'utf8')) as { sha256?: string };
+      if (meta.sha256) keep.add(`${ws.outputs.snapshots}/bodies/${meta.sha256}`);
+    } catch {
+      // already gone: nothing to keep
+    }
   }
   for (const dir of [ws.outputs.snapshots, ws.outputs.specs, ws.outputs.chunks]) {
     for (const named of namedByCommittedIndex(ws, dir)) keep.add(named);

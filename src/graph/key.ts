@@ -1,5 +1,6 @@
-import { canonicalJson } from '../store/canonical-json.js';
+import { canonicalJson, compareCodeUnits } from '../store/canonical-json.js';
 import { fastHash } from '../store/hash.js';
+
 
 /** Bump to disown every recorded key at once (a bad cache, a key-format change). */
 export const KEY_SCHEMA_VERSION = 1;
@@ -18,17 +19,73 @@ export interface KeyComponents {
   inputs: Record<string, string>;
 }
 
+/**
+ * Hash of the canonical JSON of {keySchemaVersion, ...components}. Written out by hand for the flat
+ * string maps, because it runs for every target on every build (a no-op build is mostly this).
+ */
 export function targetKey(components: KeyComponents): string {
-  return fastHash(canonicalJson({ keySchemaVersion: KEY_SCHEMA_VERSION, ...components }));
+  const text =
+    `{"inputs":${flatStringMap(components.inputs)},"keySchemaVersion":${KEY_SCHEMA_VERSION},` +
+    `"options":${flatStringMap(components.options)},"producerVersion":${JSON.stringify(components.producerVersion)},` +
+    `"rule":${JSON.stringify(components.rule)},"ruleVersion":${components.ruleVersion}}`;
+  return fastHash(text);
 }
 
-/** Flattens a rule's option object one level deep into named, canonical-JSON values. */
-export function namedOptions(prefix: string, options: Record<string, unknown>): Record<string, string> {
+function flatStringMap(record: Record<string, string>): string {
+  const keys = Object.keys(record).sort(compareCodeUnits);
+  let text = '{';
+  for (let i = 0; i < keys.length; i += 1) {
+    const key = keys[i]!;
+    text += (i ? ',' : '') + JSON.stringify(key) + ':' + JSON.stringify(record[key]);
+  }
+  return text + '}';
+}
+
+/** Longer option values (e.g. a family's whole rule set) are kept as a hash of their canonical JSON. */
+const INLINE_OPTION_LIMIT = 80;
+const canonicalCache = new WeakMap<object, string>();
+
+/**
+ * Flattens a rule's option object one level deep into named values: canonical JSON when short (so
+ * explain prints `chunk.maxChars changed 1200 -> 800`), a hash when long. The same option object
+ * shared by many targets is serialised once.
+ */
+export function namedOptions(prefix: string, options: object): Record<string, string> {
   const named: Record<string, string> = {};
   for (const [name, value] of Object.entries(options)) {
-    if (value !== undefined) named[`${prefix}.${name}`] = canonicalJson(value);
+    if (value !== undefined) named[`${prefix}.${name}`] = optionValue(value);
   }
   return named;
+}
+
+function optionValue(value: unknown): string {
+  const json = memoCanonical(value);
+  if (json.startsWith('"hash:')) return json.slice(1, -1);
+  return json.length <= INLINE_OPTION_LIMIT ? json : `hash:${fastHash(json)}`;
+}
+
+/** Nested values longer than this are represented by their hash inside an option's key text. */
+const NESTED_HASH_LIMIT = 256;
+
+/**
+ * canonicalJson for key purposes: remembers the text of every object it meets (rule sets are shared
+ * by many targets), and stands a long nested value in by a hash of its text, so a per-document option
+ * that embeds a whole rule set stays short.
+ */
+function memoCanonical(value: unknown): string {
+  if (typeof value !== 'object' || value === null) return canonicalJson(value);
+  const cached = canonicalCache.get(value);
+  if (cached !== undefined) return cached;
+  let json: string;
+  if (Array.isArray(value)) json = '[' + value.map((item) => memoCanonical(item ?? null)).join(',') + ']';
+  else {
+    const record = value as Record<string, unknown>;
+    const keys = Object.keys(record).filter((k) => record[k] !== undefined).sort(compareCodeUnits);
+    json = '{' + keys.map((k) => JSON.stringify(k) + ':' + memoCanonical(record[k])).join(',') + '}';
+  }
+  if (json.length > NESTED_HASH_LIMIT) json = `"hash:${fastHash(json)}"`;
+  canonicalCache.set(value, json);
+  return json;
 }
 
 /** Why a target is (or would be) rebuilt. A closed set; rendered by explain and the build summary. */

@@ -10,9 +10,9 @@ import { writeFileAtomic } from '../store/atomic-file.js';
 import { namedOptions } from './key.js';
 import type { RuleId, TargetNode } from './graph.js';
 import type { BuildState, TargetRecord } from './state.js';
-import { sameStamp, statStamp } from './state.js';
+import { sameStamp, stampOf, statStamp } from './state.js';
 import type { StagePool } from './stage-pool.js';
-import { loadStageModules } from './stage-modules.js';
+import type { StageModules } from './stage-modules.js';
 
 /**
  * One rule per kind of target: which options shape it, which source files it reads, and how it turns
@@ -25,6 +25,10 @@ export interface RuleEnv {
   ws: Workspace;
   state: BuildState;
   pool: StagePool;
+  /** Loaded once per build, so keys are computed synchronously. */
+  stages: StageModules;
+  /** Named options shared by every target of a rule, computed once per build. */
+  shared: { chunk: Record<string, string>; index: Record<string, string> };
 }
 
 export interface DepView {
@@ -41,10 +45,21 @@ export interface RuleOutput {
 }
 
 export interface Rule {
-  version(env: RuleEnv): Promise<number>;
-  options(env: RuleEnv, node: TargetNode, deps: DepView[]): Promise<Record<string, string>>;
+  version(env: RuleEnv): number;
+  /** Named options; the result may be shared between targets and must not be mutated. */
+  options(env: RuleEnv, node: TargetNode, deps: DepView[]): Record<string, string>;
   sourceInputs?(env: RuleEnv, node: TargetNode): Record<string, string>;
   run(env: RuleEnv, node: TargetNode, deps: DepView[], missing: string[]): Promise<RuleOutput>;
+  /**
+   * The hash dependents key on, when it differs from the SHA-256 of the bytes: lets a rule declare
+   * that part of its output (e.g. provenance naming the snapshot) does not change what dependents read.
+   */
+  contentHash?(bytes: Buffer): string;
+}
+
+/** Input hash that dependents see for a recorded target. */
+export function dependencyHash(record: TargetRecord): string {
+  return record.contentHash ?? record.sha256;
 }
 
 export function abs(ws: Workspace, relative: string): string {
@@ -69,8 +84,8 @@ export function readVerified(ws: Workspace, relative: string, sha256: string): B
 }
 
 /** Content hash of a source file, trusting the recorded hash while size, mtime and inode are unchanged. */
-export function sourceFileHash(env: RuleEnv, relative: string, absolutePath: string): string {
-  const stamp = statStamp(absolutePath);
+export function sourceFileHash(env: RuleEnv, relative: string, absolutePath: string, knownStat?: fs.Stats): string {
+  const stamp = knownStat ? stampOf(knownStat) : statStamp(absolutePath);
   if (stamp === null) return 'missing';
   const known = env.state.files.get(relative);
   if (known && sameStamp(known, stamp)) return known.hash;
@@ -84,14 +99,14 @@ function perDocumentPath(dir: string, documentId: string): (sha256: string) => s
 }
 
 const snapshot: Rule = {
-  version: async () => 1,
-  options: async (_env, node) => {
+  version: () => 1,
+  options: (_env, node) => {
     const capture = node.source!.capture;
     return namedOptions('snapshot', { sourceUrl: node.source!.spec.url, method: capture.method, contentType: capture.contentType, charset: capture.charset });
   },
   sourceInputs: (env, node) => {
     const capture = node.source!.capture;
-    return { [capture.relativePath]: sourceFileHash(env, capture.relativePath, capture.absolutePath) };
+    return { [capture.relativePath]: sourceFileHash(env, capture.relativePath, capture.absolutePath, capture.stat) };
   },
   run: async (env, node) => {
     const capture = node.source!.capture;
@@ -140,14 +155,14 @@ function snapshotMetaFromFacts(facts: Record<string, string>): SnapshotMeta {
 }
 
 const extract: Rule = {
-  version: async () => (await loadStageModules()).extractRuleVersion,
-  options: async (env, node, deps) => {
-    const { extractionConfig, extractOptions } = await loadStageModules();
+  version: (env) => env.stages.extractRuleVersion,
+  options: (env, node, deps) => {
+    const { extractionConfig, extractOptions } = env.stages;
     const meta = snapshotMetaFromFacts(deps[0]!.record.facts ?? {});
     return namedOptions('extract', extractionConfig(node.source!.spec, meta, extractOptions(env.ws.options.extract)));
   },
   run: async (env, node, deps) => {
-    const { extractOptions } = await loadStageModules();
+    const { extractOptions } = env.stages;
     const facts = deps[0]!.record.facts ?? {};
     const meta = snapshotMetaFromFacts(facts);
     const body = readVerified(env.ws, facts.body!, meta.sha256);
@@ -157,24 +172,37 @@ const extract: Rule = {
     });
     return { bytes, outputPath: perDocumentPath(env.ws.outputs.specs, node.source!.documentId) };
   },
+  // A new snapshot whose extraction is the same (e.g. whitespace inside a paragraph) rewrites the
+  // document's provenance but not its content: chunks keep citing the earlier, equivalent snapshot,
+  // which is retained while they do, and nothing downstream reruns.
+  contentHash: (bytes) => {
+    const artifact = JSON.parse(bytes.toString('utf8')) as { payload: { provenance?: Record<string, unknown> } };
+    const provenance = { ...artifact.payload.provenance };
+    delete provenance.sourceSha256;
+    delete provenance.snapshotId;
+    return sha256Hex(canonicalJson({ ...artifact.payload, provenance }));
+  },
 };
 
 const chunk: Rule = {
-  version: async () => (await loadStageModules()).chunkRuleVersion,
-  options: async (env) => namedOptions('chunk', (await loadStageModules()).chunkOptions(env.ws.options.chunk)),
+  version: (env) => env.stages.chunkRuleVersion,
+  options: (env) => env.shared.chunk,
   run: async (env, node, deps) => {
-    const { chunkOptions } = await loadStageModules();
+    const { chunkOptions } = env.stages;
     const documentBytes = readVerified(env.ws, deps[0]!.record.output, deps[0]!.record.sha256);
     const bytes = await env.pool.run({ stage: 'chunk', documentId: node.source!.documentId, documentBytes, options: chunkOptions(env.ws.options.chunk) });
-    return { bytes, outputPath: perDocumentPath(env.ws.outputs.chunks, node.source!.documentId) };
+    const cited = (JSON.parse(documentBytes.toString('utf8')) as { payload: { provenance: { snapshotId: string } } }).payload.provenance.snapshotId;
+    return { bytes, outputPath: perDocumentPath(env.ws.outputs.chunks, node.source!.documentId), facts: { citedSnapshotId: cited } };
   },
 };
+
+const NO_OPTIONS: Record<string, string> = Object.freeze({}) as Record<string, string>;
 
 /** Stage indexes: the atomic commit point of a stage, naming each document's file and its SHA-256. */
 function stageIndex(kind: 'snapshot-index' | 'document-index' | 'chunk-index', dirOf: (ws: Workspace) => string): Rule {
   return {
-    version: async () => 1,
-    options: async () => ({}),
+    version: () => 1,
+    options: () => NO_OPTIONS,
     run: async (env, node, deps, missing) => {
       const dir = dirOf(env.ws);
       const entries = deps
@@ -212,10 +240,10 @@ export interface StageIndexPayload {
 }
 
 const searchIndex: Rule = {
-  version: async () => (await loadStageModules()).searchIndexFormatVersion,
-  options: async (env) => namedOptions('index', (await loadStageModules()).indexOptions(env.ws.options.index)),
+  version: (env) => env.stages.searchIndexRuleVersion,
+  options: (env) => env.shared.index,
   run: async (env, node, deps) => {
-    const modules = await loadStageModules();
+    const modules = env.stages;
     const chunkIndexPath = deps[0]!.record.output;
     const chunkIndexText = readVerified(env.ws, chunkIndexPath, deps[0]!.record.sha256).toString('utf8');
     const chunkIndex = parseArtifact<StageIndexPayload>(chunkIndexText, 'chunk-index', STAGE_INDEX_FORMAT_VERSION, chunkIndexPath);
@@ -224,7 +252,7 @@ const searchIndex: Rule = {
     for (const entry of chunkIndex.payload.entries) {
       // Per-document postings are a pure function of the chunk file: cache them by its hash, so a
       // one-document change re-tokenises one document and merges.
-      const partFile = path.join(partsDir, `${entry.sha256}.v${modules.searchIndexFormatVersion}.part`);
+      const partFile = path.join(partsDir, `${entry.sha256}.p${modules.indexPartFormat}.part`);
       let part = readIfPresent(partFile);
       if (part === null) {
         const file = `${env.ws.outputs.chunks}/${entry.file}`;

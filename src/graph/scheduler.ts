@@ -5,7 +5,7 @@ import { writeFileIfChanged } from '../store/atomic-file.js';
 import { PRODUCER_VERSION } from '../version.js';
 import type { BuildGraph, TargetNode } from './graph.js';
 import { diffComponents, targetKey, type DirtyReason, type KeyComponents } from './key.js';
-import { RULES, abs, type DepView, type RuleEnv } from './rules.js';
+import { RULES, abs, dependencyHash, type DepView, type RuleEnv } from './rules.js';
 import { statStamp, sameStamp, type TargetRecord } from './state.js';
 
 /**
@@ -47,16 +47,44 @@ export function isAction(status: TargetStatus): boolean {
 }
 
 export async function runSchedule(graph: BuildGraph, names: string[], env: RuleEnv, options: ScheduleOptions): Promise<TargetResult[]> {
+  // Pass 1, synchronous: a target whose dependencies are all up to date, whose key matches its record
+  // and whose output is intact is up to date. On a no-op build this settles everything without a
+  // single promise, which keeps the no-op close to the cost of reading the state and statting files.
+  const settled = new Map<string, TargetResult>();
+  for (const name of names) {
+    const node = graph.nodes.get(name)!;
+    if (!node.deps.every((dep) => settled.get(dep)?.status === 'up-to-date')) continue;
+    const record = env.state.targets.get(name);
+    if (!record) continue;
+    const deps = node.deps.map((dep) => ({ name: dep, record: env.state.targets.get(dep)!, source: graph.nodes.get(dep)!.source }));
+    const components = keyComponents(node, env, deps, []);
+    if (ownReasons(name, record, components, targetKey(components), env, graph).length === 0) {
+      settled.set(name, { target: name, rule: node.rule, status: 'up-to-date', reasons: [], output: record.output });
+    }
+  }
+  // Pass 2: everything else, dependencies first, independent targets concurrently.
   const inFlight = new Map<string, Promise<TargetResult>>();
   const evaluate = (name: string): Promise<TargetResult> => {
     let promise = inFlight.get(name);
     if (!promise) {
-      promise = evaluateTarget(graph.nodes.get(name)!, graph, env, options, evaluate);
+      const done = settled.get(name);
+      promise = done ? Promise.resolve(done) : evaluateTarget(graph.nodes.get(name)!, graph, env, options, evaluate);
       inFlight.set(name, promise);
     }
     return promise;
   };
-  return Promise.all(names.map(evaluate));
+  const pending = names.filter((name) => !settled.has(name));
+  const evaluated = new Map((await Promise.all(pending.map(evaluate))).map((r) => [r.target, r]));
+  return names.map((name) => settled.get(name) ?? evaluated.get(name)!);
+}
+
+function keyComponents(node: TargetNode, env: RuleEnv, deps: DepView[], missing: string[]): KeyComponents {
+  const rule = RULES[node.rule];
+  const inputs: Record<string, string> = rule.sourceInputs?.(env, node) ?? {};
+  for (const dep of deps) inputs[dep.name] = dependencyHash(dep.record);
+  let ruleOptions = rule.options(env, node, deps);
+  if (missing.length > 0) ruleOptions = { ...ruleOptions, 'partial.missingSources': JSON.stringify(missing) };
+  return { rule: node.rule, ruleVersion: rule.version(env), producerVersion: PRODUCER_VERSION, options: ruleOptions, inputs };
 }
 
 async function evaluateTarget(
@@ -72,8 +100,7 @@ async function evaluateTarget(
   const isAggregate = node.source === null;
   if (broken.length > 0 && (!isAggregate || !options.allowPartial)) {
     return {
-      ...base,
-      status: 'skipped',
+      ...base,      status: 'skipped',
       reasons: [],
       error: {
         code: 'target-failed',
@@ -97,25 +124,21 @@ async function evaluateTarget(
   const upstreamDirty = depResults.filter((r) => r.status === 'dirty' || r.status === 'maybe-dirty');
 
   try {
-    const components: KeyComponents = {
-      rule: node.rule,
-      ruleVersion: await rule.version(env),
-      producerVersion: PRODUCER_VERSION,
-      options: upstreamDirty.length > 0 && options.dryRun ? {} : await rule.options(env, node, deps),
-      inputs: { ...(rule.sourceInputs?.(env, node) ?? {}), ...Object.fromEntries(deps.map((d) => [d.name, d.record.sha256])) },
-    };
-    if (missing.length > 0) components.options['partial.missingSources'] = JSON.stringify(missing);
-    const key = targetKey(components);
     const record = env.state.targets.get(node.name);
-
     let reasons: DirtyReason[];
     if (options.dryRun && upstreamDirty.length > 0) {
       reasons = upstreamDirty.map((r) => ({ reason: 'upstream-dirty', input: r.target }) as const);
-      const own = record ? ownReasons(node.name, record, components, key, env, graph) : [{ reason: 'no-record' } as const];
+      let own: DirtyReason[] = [{ reason: 'no-record' }];
+      if (record && deps.length === node.deps.length) {
+        const components = keyComponents(node, env, deps, missing);
+        own = ownReasons(node.name, record, components, targetKey(components), env, graph);
+      }
       const definite = own.filter((r) => r.reason !== 'upstream-changed' && r.reason !== 'input-changed' ? true : !upstreamDirty.some((u) => u.target === (r as { input: string }).input));
       const status: TargetStatus = definite.length > 0 ? 'dirty' : 'maybe-dirty';
       return { ...base, status, reasons: [...definite, ...reasons] };
     }
+    const components = keyComponents(node, env, deps, missing);
+    const key = targetKey(components);
     reasons = record ? ownReasons(node.name, record, components, key, env, graph) : [{ reason: 'no-record' }];
     if (reasons.length === 0) return { ...base, status: 'up-to-date', reasons, output: record!.output };
     if (options.dryRun) return { ...base, status: 'dirty', reasons };
@@ -127,8 +150,10 @@ async function evaluateTarget(
     const output = produced.outputPath(sha256);
     writeFileIfChanged(abs(env.ws, output), bytes, node.source === null);
     const stamp = statStamp(abs(env.ws, output))!;
-    const unchanged = record !== undefined && record.sha256 === sha256 && record.output === output;
+    const contentHash = rule.contentHash?.(bytes);
+    const unchanged = record !== undefined && dependencyHash(record) === (contentHash ?? sha256);
     const newRecord: TargetRecord = { key, components, output, sha256, stamp };
+    if (contentHash !== undefined) newRecord.contentHash = contentHash;
     if (produced.facts) newRecord.facts = produced.facts;
     env.state.recordTarget(node.name, newRecord);
     const status: TargetStatus = unchanged ? 'unchanged' : 'built';

@@ -1,5 +1,5 @@
 import { EpistemeError } from '../failure.js';
-import type { ExtractOptions } from '../extract/extract.js';
+import type { ExtractOptions } from '../extract/config.js';
 import type { ChunkOptions } from '../chunk/chunker.js';
 import type { IndexOptions } from '../index/search-index.js';
 
@@ -8,23 +8,31 @@ import type { IndexOptions } from '../index/search-index.js';
  * configuration errors rather than silently ignored settings.
  */
 async function load() {
-  const [extract, chunk, index] = await Promise.all([
-    import('../extract/extract.js'),
+  const [extract, chunk, index, tokenizer] = await Promise.all([
+    import('../extract/config.js'),
     import('../chunk/chunker.js'),
     import('../index/search-index.js'),
+    import('../index/tokenizer.js'),
   ]);
-  return {
+  // Index bytes depend on the file format, the per-document part format and the tokenizer.
+  const indexPartFormat = `${index.INDEX_PART_VERSION}.${tokenizer.TOKENIZER_VERSION}`;
+  const config = {
     extractRuleVersion: extract.EXTRACT_RULE_VERSION,
     extractionConfig: extract.extractionConfig,
     extractOptions: (given: Record<string, unknown>): ExtractOptions => withDefaults('extract', extract.DEFAULT_EXTRACT_OPTIONS, given),
     chunkRuleVersion: chunk.CHUNK_RULE_VERSION,
     chunkOptions: (given: Record<string, unknown>): ChunkOptions => withDefaults('chunk', chunk.DEFAULT_CHUNK_OPTIONS, given),
     searchIndexFormatVersion: index.SEARCH_INDEX_FORMAT_VERSION,
+    searchIndexRuleVersion: index.SEARCH_INDEX_FORMAT_VERSION * 1_000_000 + index.INDEX_PART_VERSION * 1000 + tokenizer.TOKENIZER_VERSION,
+    indexPartFormat,
     indexOptions: (given: Record<string, unknown>): IndexOptions => withDefaults('index', index.DEFAULT_INDEX_OPTIONS, given),
     buildDocumentPart: index.buildDocumentPart,
     mergeSearchIndex: index.mergeSearchIndex,
   };
+  return config;
 }
+
+export type StageModules = Awaited<ReturnType<typeof load>>;
 
 let loaded: ReturnType<typeof load> | undefined;
 

@@ -15,7 +15,7 @@ export const STATE_FORMAT_VERSION = 1;
 
 export interface FileStamp {
   size: number;
-  mtimeNs: string;
+  mtimeMs: string;
   ino: number;
   hash: string;
 }
@@ -26,6 +26,8 @@ export interface TargetRecord {
   /** Workspace-relative output file and the SHA-256 of its bytes. */
   output: string;
   sha256: string;
+  /** What dependents key on, when the rule declares it differs from sha256 (see Rule.contentHash). */
+  contentHash?: string;
   stamp: Omit<FileStamp, 'hash'>;
   /** Rule-specific facts the dependents need without reading the output (e.g. snapshot id). */
   facts?: Record<string, string>;
@@ -37,6 +39,14 @@ export class BuildState {
   targets = new Map<string, TargetRecord>();
   files = new Map<string, FileStamp>();
   private logFd: number | null = null;
+  /** Whether anything changed since load (or state.log held lines to fold in). */
+  private dirty = false;
+  /** Set by the build before compacting: whether this run changed any record. */
+  changed = false;
+
+  isDirty(): boolean {
+    return this.dirty;
+  }
 
   private constructor(
     private readonly dir: string,
@@ -67,6 +77,7 @@ export class BuildState {
     }
     for (const line of log.split('\n')) {
       if (!line) continue;
+      state.dirty = true;
       let entry: LogLine;
       try {
         entry = JSON.parse(line) as LogLine;
@@ -91,7 +102,7 @@ export class BuildState {
   recordFile(file: string, stamp: FileStamp): void {
     const previous = this.files.get(file);
     this.files.set(file, stamp);
-    if (!previous || previous.hash !== stamp.hash || previous.mtimeNs !== stamp.mtimeNs || previous.size !== stamp.size || previous.ino !== stamp.ino) {
+    if (!previous || previous.hash !== stamp.hash || previous.mtimeMs !== stamp.mtimeMs || previous.size !== stamp.size || previous.ino !== stamp.ino) {
       this.append({ f: file, s: stamp });
     }
   }
@@ -101,6 +112,7 @@ export class BuildState {
   }
 
   private append(line: LogLine): void {
+    this.dirty = true;
     if (this.readOnly) return;
     if (this.logFd === null) {
       fs.mkdirSync(this.dir, { recursive: true });
@@ -111,7 +123,7 @@ export class BuildState {
 
   /** Writes the compacted state atomically, then empties the log. */
   compact(): void {
-    if (this.readOnly) return;
+    if (this.readOnly || !this.dirty) return;
     const targets = Object.fromEntries([...this.targets.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
     const files = Object.fromEntries([...this.files.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
     writeFileAtomic(path.join(this.dir, 'state.json'), JSON.stringify({ version: STATE_FORMAT_VERSION, targets, files }));
@@ -131,13 +143,22 @@ export class BuildState {
 /** Stat stamp of a file, or null when it does not exist. */
 export function statStamp(absolutePath: string): Omit<FileStamp, 'hash'> | null {
   try {
-    const stat = fs.statSync(absolutePath, { bigint: true });
-    return { size: Number(stat.size), mtimeNs: stat.mtimeNs.toString(), ino: Number(stat.ino) };
+    const stat = fs.statSync(absolutePath, { throwIfNoEntry: false });
+    if (stat === undefined) return null;
+    return stampOf(stat);
   } catch {
     return null;
   }
 }
 
+/**
+ * mtimeMs is a double with sub-microsecond resolution at today's dates: precise enough to notice an
+ * edit, and far cheaper to read than bigint stats. A false "changed" only costs a re-hash.
+ */
+export function stampOf(stat: fs.Stats): Omit<FileStamp, 'hash'> {
+  return { size: stat.size, mtimeMs: String(stat.mtimeMs), ino: stat.ino };
+}
+
 export function sameStamp(a: Omit<FileStamp, 'hash'>, b: Omit<FileStamp, 'hash'>): boolean {
-  return a.size === b.size && a.mtimeNs === b.mtimeNs && a.ino === b.ino;
+  return a.size === b.size && a.mtimeMs === b.mtimeMs && a.ino === b.ino;
 }

@@ -34,7 +34,7 @@ test('generic HTML: sections, blocks, fragments, provenance, validity', async ()
     [
       ['~front~b1', 'paragraph', null, null, 'Before any heading.'],
       ['intro~b1', 'paragraph', 'intro', 'intro', 'Clients MUST send a Host header.'],
-      ['intro~b2', 'list', 'intro', 'intro', '- one\n- nested\n- two'],
+      ['intro~b2', 'list', 'intro', 'intro', '- one\n  - nested\n- two'],
       ['intro~b3', 'code', 'intro', 'intro', 'let x = 1;'],
       ['details~b1', 'paragraph', 'details', 'details', 'Loose text inside a div.'],
       ['details~b2', 'paragraph', 'details', 'details', 'And a paragraph.'],

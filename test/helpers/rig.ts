@@ -23,7 +23,7 @@ export interface CliResult {
   stdout: string;
   stderr: string;
   /** Parsed envelope when --json was given (already validated against the envelope schema). */
-  json: { ok: boolean; command: string; data?: any; error?: { code: string; message: string; hint?: string; details?: any }; warnings: any[] } | null;
+  json: { ok: boolean; command: string; data?: any; error?: { code: string; message: string; hint?: string; details?: any; debug?: string }; warnings: any[] } | null;
 }
 
 /** A temporary workspace folder with helpers to write files and run the CLI in it. */

@@ -1,0 +1,3 @@
+/** File and folder names that define a workspace (kept apart so the query path need not load the config code). */
+export const CONFIG_FILE_NAME = 'episteme.json';
+export const STATE_DIR_NAME = '.episteme';

@@ -1,0 +1,113 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFileSync, readdirSync } from 'node:fs';
+import path from 'node:path';
+import type { SnapshotMeta } from '../../src/document/types.js';
+import { DEFAULT_EXTRACT_OPTIONS, extractionConfig, validateDocument } from '../../src/extract/extract.js';
+import { hostMatchesSuffix, loadFamilies, resolveFamily } from '../../src/extract/families.js';
+import { validateRules } from '../../src/extract/validate.js';
+import { extractBytes, repoRoot, snapshotFor } from './helpers.js';
+
+test('every rules file validates against schema/rules.schema.json; required families exist', () => {
+  const dir = path.join(repoRoot, 'rules');
+  for (const name of readdirSync(dir).filter((n) => n.endsWith('.json'))) {
+    assert.deepEqual(validateRules(JSON.parse(readFileSync(path.join(dir, name), 'utf8'))), { ok: true }, name);
+  }
+  const ids = loadFamilies().map((f) => f.rules.id);
+  for (const id of ['generic', 'rfc', 'w3c', 'whatwg']) assert.ok(ids.includes(id), id);
+  assert.deepEqual(ids, [...ids].sort(), 'families load in file-name order');
+});
+
+test('rules schema rejects loose or unknown fields', () => {
+  const generic = JSON.parse(readFileSync(path.join(repoRoot, 'rules/generic.json'), 'utf8')) as Record<string, unknown>;
+  assert.equal(validateRules({ ...generic, hostPattern: '/whatwg\\.org$/' }).ok, false);
+  assert.equal(validateRules({ ...generic, match: { hosts: ['*.whatwg.org'], hostSuffixes: [] } }).ok, false);
+});
+
+test('host matching is exact or by label, never by substring', () => {
+  assert.equal(hostMatchesSuffix('url.spec.whatwg.org', 'whatwg.org'), true);
+  assert.equal(hostMatchesSuffix('whatwg.org', 'whatwg.org'), true);
+  assert.equal(hostMatchesSuffix('evilwhatwg.org', 'whatwg.org'), false);
+  assert.equal(resolveFamily('https://evilwhatwg.org/', undefined).rules.id, 'generic');
+  assert.equal(resolveFamily('https://dom.spec.whatwg.org/#x', undefined).rules.id, 'whatwg');
+  assert.equal(resolveFamily('https://www.w3.org/TR/FileAPI/', undefined).rules.id, 'w3c');
+  assert.equal(resolveFamily('https://w3c.github.io/FileAPI/', undefined).rules.id, 'w3c');
+  assert.equal(resolveFamily('https://httpwg.org/specs/rfc9110.html', undefined).rules.id, 'rfc');
+  assert.equal(resolveFamily('https://www.rfc-editor.org/rfc/rfc9001.txt', undefined).rules.id, 'rfc');
+  assert.equal(resolveFamily('https://example.org/', 'rfc').rules.id, 'rfc');
+  assert.throws(() => resolveFamily('https://example.org/', 'nope'), { code: 'config-invalid' });
+});
+
+test('extraction config covers only the document family rules, the extractor, fragment and options', () => {
+  const snap = (url: string, type: string): SnapshotMeta => snapshotFor(url, type, new Uint8Array([1]));
+  const whatwg = extractionConfig({ url: 'https://url.spec.whatwg.org/' }, snap('https://url.spec.whatwg.org/', 'text/html'), DEFAULT_EXTRACT_OPTIONS);
+  const whatwgRules = JSON.parse(readFileSync(path.join(repoRoot, 'rules/whatwg.json'), 'utf8')) as unknown;
+  assert.deepEqual((whatwg['family'] as { rules: unknown }).rules, whatwgRules);
+  assert.equal(whatwg['extractor'], 'html');
+  assert.equal(whatwg['fragment'], null);
+  const frag = extractionConfig({ url: 'https://url.spec.whatwg.org/#urls' }, snap('https://url.spec.whatwg.org/', 'text/html'), DEFAULT_EXTRACT_OPTIONS);
+  assert.equal(frag['fragment'], 'urls');
+  // A PDF option does not enter an HTML document's config.
+  const other = extractionConfig({ url: 'https://url.spec.whatwg.org/' }, snap('https://url.spec.whatwg.org/', 'text/html'), { ...DEFAULT_EXTRACT_OPTIONS, pdfTimeoutMs: 5 });
+  assert.deepEqual(other, whatwg);
+  // Extractor choice: explicit, then content type, then family default.
+  const rfcText = extractionConfig({ url: 'https://www.rfc-editor.org/rfc/rfc1.txt' }, snap('https://www.rfc-editor.org/rfc/rfc1.txt', 'application/octet-stream'), DEFAULT_EXTRACT_OPTIONS);
+  assert.equal(rfcText['extractor'], 'text');
+  const forced = extractionConfig({ url: 'https://example.org/x', extractor: 'xml' }, snap('https://example.org/x', 'text/html'), DEFAULT_EXTRACT_OPTIONS);
+  assert.equal(forced['extractor'], 'xml');
+});
+
+const SECTIONED = `<html><body><h2 id="a">A</h2><p>in a</p><h3 id="a1">A one</h3><p>in a1</p><h2 id="b">B</h2><p>in b</p></body></html>`;
+
+test('a #fragment URL extracts only that section and its subsections', async () => {
+  const doc = await extractBytes(SECTIONED, 'https://example.org/spec#a', 'text/html');
+  assert.deepEqual(validateDocument(doc), { ok: true });
+  assert.equal(doc.fragment, 'a');
+  assert.deepEqual(doc.sections.map((s) => [s.id, s.parentId]), [['a', null], ['a1', 'a']]);
+  assert.deepEqual(doc.blocks.map((b) => b.text), ['in a', 'in a1']);
+});
+
+test('an absent #fragment gives a clear warning and the whole document', async () => {
+  const doc = await extractBytes(SECTIONED, 'https://example.org/spec#missing', 'text/html');
+  assert.equal(doc.fragment, null);
+  assert.deepEqual(doc.diagnostics.map((d) => [d.code, d.severity]), [['fragment-not-found', 'warning']]);
+  assert.equal(doc.sections.length, 3);
+});
+
+test('root selectors are an ordered priority list, and rules select with DOM semantics', async () => {
+  // whatwg: root "body"; generic: "main" before "body" even though body comes first in the document.
+  const page = `<html><body><p>outside main</p><main><section><h2 id="x">X</h2><p>inside</p></section></main></body></html>`;
+  const generic = await extractBytes(page, 'https://example.org/', 'text/html');
+  assert.deepEqual(generic.blocks.map((b) => b.text), ['inside']);
+});
+
+test('a slow PDF is bounded by pdfTimeoutMs and reported, never a hang', async () => {
+  // A valid tiny PDF; a 0 ms budget must produce a pdf-timeout diagnostic instead of waiting.
+  const pdf = minimalPdf('Hello');
+  const doc = await extractBytes(pdf, 'https://example.org/a.pdf', 'application/pdf', {}, { ...DEFAULT_EXTRACT_OPTIONS, pdfTimeoutMs: 0 });
+  assert.deepEqual(validateDocument(doc), { ok: true });
+  assert.ok(doc.diagnostics.some((d) => d.code === 'pdf-timeout'), JSON.stringify(doc.diagnostics));
+  const ok = await extractBytes(pdf, 'https://example.org/a.pdf', 'application/pdf');
+  assert.deepEqual(ok.blocks.map((b) => [b.text, b.page]), [['Hello', 1]]);
+});
+
+/** A one-page PDF with one line of text, xref offsets computed. */
+function minimalPdf(text: string): Uint8Array {
+  const objects = [
+    '<< /Type /Catalog /Pages 2 0 R >>',
+    '<< /Type /Pages /Kids [3 0 R] /Count 1 >>',
+    '<< /Type /Page /Parent 2 0 R /MediaBox [0 0 300 200] /Contents 4 0 R /Resources << /Font << /F1 5 0 R >> >> >>',
+    `<< /Length ${`BT /F1 12 Tf 20 150 Td (${text}) Tj ET`.length} >>\nstream\nBT /F1 12 Tf 20 150 Td (${text}) Tj ET\nendstream`,
+    '<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>',
+  ];
+  let out = '%PDF-1.4\n';
+  const offsets: number[] = [];
+  objects.forEach((body, i) => {
+    offsets.push(out.length);
+    out += `${i + 1} 0 obj\n${body}\nendobj\n`;
+  });
+  const xref = out.length;
+  out += `xref\n0 ${objects.length + 1}\n0000000000 65535 f \n` + offsets.map((o) => `${String(o).padStart(10, '0')} 00000 n \n`).join('');
+  out += `trailer\n<< /Size ${objects.length + 1} /Root 1 0 R >>\nstartxref\n${xref}\n%%EOF\n`;
+  return new TextEncoder().encode(out);
+}

@@ -1,0 +1,36 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { canonicalJson } from '../../src/store/canonical-json.js';
+import { validateDocument } from '../../src/extract/extract.js';
+import { extractBytes, fixturesDir } from './helpers.js';
+
+/**
+ * Golden documents for fixtures written for this project: one per family and block kind. Each
+ * golden file is the exact canonical document, pretty-printed. Regenerate deliberately with
+ * EPISTEME_UPDATE_GOLDEN=1 and review the diff: a changed golden is a changed extraction.
+ */
+const CASES: { fixture: string; url: string; contentType: string }[] = [
+  { fixture: 'whatwg-bikeshed.html', url: 'https://widget.spec.whatwg.org/', contentType: 'text/html' },
+  { fixture: 'w3c-respec.html', url: 'https://www.w3.org/TR/gadget/', contentType: 'text/html; charset=utf-8' },
+  { fixture: 'rfc-xml2rfc.html', url: 'https://www.rfc-editor.org/rfc/rfc9999.html', contentType: 'text/html' },
+  { fixture: 'rfc-paginated.txt', url: 'https://www.rfc-editor.org/rfc/rfc9998.txt', contentType: 'text/plain' },
+  { fixture: 'rfc-v2.xml', url: 'https://www.rfc-editor.org/rfc/rfc9997.xml', contentType: 'application/rfc+xml' },
+  { fixture: 'generic.xml', url: 'https://example.org/manual.xml', contentType: 'application/xml' },
+];
+
+for (const c of CASES) {
+  test(`golden: ${c.fixture}`, async () => {
+    const body = new Uint8Array(readFileSync(path.join(fixturesDir, c.fixture)));
+    const doc = await extractBytes(body, c.url, c.contentType);
+    assert.deepEqual(validateDocument(doc), { ok: true });
+    const actual = JSON.stringify(JSON.parse(canonicalJson(doc)), null, 1) + '\n';
+    const goldenPath = path.join(fixturesDir, c.fixture + '.golden.json');
+    if (process.env['EPISTEME_UPDATE_GOLDEN'] === '1' || !existsSync(goldenPath)) {
+      if (process.env['EPISTEME_UPDATE_GOLDEN'] !== '1') assert.fail(`missing golden ${goldenPath}; run with EPISTEME_UPDATE_GOLDEN=1`);
+      writeFileSync(goldenPath, actual);
+    }
+    assert.equal(actual, readFileSync(goldenPath, 'utf8'));
+  });
+}
