@@ -136,3 +136,14 @@ test('every posting list agrees with tokenizing each chunk (merge renumbering is
     );
   });
 });
+
+test('the index matches schema/search-index.schema.json', async () => {
+  const { Ajv2020 } = await import('ajv/dist/2020.js');
+  const { readFileSync } = await import('node:fs');
+  const schema = JSON.parse(readFileSync(new URL('../../../schema/search-index.schema.json', import.meta.url), 'utf8')) as object;
+  const validate = new Ajv2020({ strict: false }).compile(schema);
+  for (const bytes of [buildSearchIndex(corpus(), PROVENANCE, DEFAULT_INDEX_OPTIONS), buildSearchIndex([], PROVENANCE, DEFAULT_INDEX_OPTIONS)]) {
+    assert.ok(validate(JSON.parse(bytes)), JSON.stringify(validate.errors));
+  }
+  assert.equal(validate({ artifact: 'search-index', formatVersion: 1, producer: {}, fingerprint: 'x', payload: { terms: [] } }), false);
+});
