@@ -17,7 +17,7 @@ import {
 import { parseArtifact } from '../../src/store/artifact.js';
 import { tokenize } from '../../src/index/tokenizer.js';
 import { canonicalJsonFile } from '../../src/store/canonical-json.js';
-import { ALL_DOCS, shuffled } from './fixtures.js';
+import { ALL_DOCS, makeDocument, shuffled } from './fixtures.js';
 
 const PROVENANCE = { chunkIndexFingerprint: 'sha256:' + 'a'.repeat(64), missingSources: [] };
 
@@ -146,4 +146,14 @@ test('the index matches schema/search-index.schema.json', async () => {
     assert.ok(validate(JSON.parse(bytes)), JSON.stringify(validate.errors));
   }
   assert.equal(validate({ artifact: 'search-index', formatVersion: 1, producer: {}, fingerprint: 'x', payload: { terms: [] } }), false);
+});
+
+test('rows with astral characters, lone surrogates and escapes are located and read back exactly', () => {
+  const texts = ['emoji 🙂 and 𝔸 astral', 'lone \ud800 high and \udc00 low surrogates', 'quotes " and \\ backslash\nnewline\ttab', 'ünïcödé 東京 ﬁle'];
+  const doc = makeDocument({ documentId: 'odd', sections: [], blocks: texts.map((text, i) => ({ id: `b${i}`, sectionId: null, text, normativity: i % 2 === 0 ? 'normative' : 'informative' })) });
+  const chunks = chunkDocument(doc, DEFAULT_CHUNK_OPTIONS);
+  assert.equal(chunks.length, 4);
+  const bytes = buildSearchIndex([{ documentId: 'odd', chunks }], PROVENANCE, DEFAULT_INDEX_OPTIONS);
+  const index = loadSearchIndex(new TextEncoder().encode(bytes), 'idx.json');
+  chunks.forEach((chunk, ordinal) => assert.equal(chunkRow(index, ordinal)[9], chunk.text));
 });
