@@ -462,12 +462,35 @@ export function loadSearchIndex(text: string | Uint8Array, label: string): Loade
   const rowsEnd = rowBytesList.length === 0 ? rowsStart : offset - 1;
   if (bytes[rowsEnd] !== 0x5d /* ] */) throw invalid(label, 'has chunk rows that do not match their recorded lengths.');
   try {
-    tailPart = JSON.parse('{' + decode(rowsEnd + 2, producerKey)) as typeof tailPart;
+    tailPart = parseTail(decode(rowsEnd + 1, producerKey));
   } catch (cause) {
     if (cause instanceof EpistemeError) throw cause;
     throw invalid(label, 'does not have the search-index layout.', { cause: String(cause) });
   }
   return fromPayload({ ...headPart, ...tailPart }, rowBytesList.length, bytes, rowOffsets, label);
+}
+
+/**
+ * The tail of the payload (`,"documents":...}`) without pushing its two big strings through
+ * JSON.parse, which is slow on them in a cold process: `postings` (base64 digits) and `terms`
+ * (letters, digits and marks, joined by an escaped newline) never contain quotes or backslashes
+ * other than those separators, so their JSON text is cut out by position and the rest is parsed.
+ */
+function parseTail(tail: string): Omit<Payload, 'bm25' | 'chunkCounts' | 'chunkNormativity' | 'chunkRowBytes'> {
+  const postingsKey = ',"postings":"';
+  const termsKey = ',"terms":"';
+  const postingsStart = tail.indexOf(postingsKey);
+  const postingsEnd = tail.indexOf('","provenance":', postingsStart);
+  const termsStart = tail.indexOf(termsKey, postingsEnd);
+  const termsEnd = tail.indexOf('","tokenizer":', termsStart);
+  if (postingsStart < 0 || postingsEnd < 0 || termsStart < 0 || termsEnd < 0 || !tail.startsWith(',"documents":')) throw new Error('unexpected tail layout');
+  const rest = JSON.parse('{' + tail.slice(1, postingsStart) + tail.slice(postingsEnd + 1, termsStart) + tail.slice(termsEnd + 1)) as Omit<Payload, 'postings' | 'terms'>;
+  const postings = tail.slice(postingsStart + postingsKey.length, postingsEnd);
+  const rawTerms = tail.slice(termsStart + termsKey.length, termsEnd);
+  // Only the newline escape may occur; anything else means this is not our writer's output.
+  const terms = rawTerms.replaceAll('\\n', '\n');
+  if (terms.includes('\\') || terms.includes('"') || postings.includes('\\')) throw new Error('unexpected escapes in terms or postings');
+  return { ...rest, postings, terms };
 }
 
 interface Payload {
