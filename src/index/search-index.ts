@@ -4,7 +4,7 @@ import { canonicalJson, compareCodeUnits } from '../store/canonical-json.js';
 import { createHash } from 'node:crypto';
 import { PRODUCER_NAME, PRODUCER_VERSION } from '../version.js';
 import { tokenize, TOKENIZER_VERSION } from './tokenizer.js';
-import { encodeVlq, readVlq, VlqReader, vlqEnd, writeVlq } from './vlq.js';
+import { encodeVlq, VlqReader, writeVlq } from './vlq.js';
 
 /**
  * The search index: one canonical-JSON artifact (the shared envelope, kind "search-index") holding
@@ -22,14 +22,19 @@ import { encodeVlq, readVlq, VlqReader, vlqEnd, writeVlq } from './vlq.js';
  *   documents    [documentId, sourceUrl, snapshotId, family, authority, documentType], by documentId
  *   lengths      VLQ list: token count of each chunk
  *   postingLengths VLQ list: length (in characters) of each term's run in `postings`
- *   postings     one string: per term, VLQ pairs (gap to previous chunk ordinal) * 2 + (tf > 1), then tf - 2 if tf > 1
+ *   postings     one string: per term, one run per document that has the term, documents ascending:
+ *                VLQ (gap to the previous document ordinal - 1, from -1), VLQ (run length in characters),
+ *                then the document's own entries: (gap to the previous chunk ordinal within the
+ *                document - 1, from -1) * 2 + (tf > 1), then tf - 2 if tf > 1
+ *                (document-relative runs are copied verbatim from the parts: merging never re-encodes them)
  *   provenance   {chunkIndexFingerprint, missingSources}
  *   terms        one string: the terms joined by "\n", sorted by UTF-16 code unit (binary-searchable)
  * (Few large strings instead of many small ones: JSON.parse of a cold process is much faster.)
  *   tokenizer    TOKENIZER_VERSION
  *   totalLength  sum of lengths
  * Incremental builds: buildDocumentPart() makes a document's rows and postings once; merging parts
- * only renumbers the first posting of each run (VLQ strings concatenate), so it never re-tokenizes.
+ * copies each document's posting runs verbatim behind a small run header, so it never re-tokenizes
+ * or re-encodes.
  * Cold loads: the keys before `chunks` are small, and chunkRowBytes locates every row, so a reader
  * verifies the bytes, parses everything but the rows, and parses a row only when a query needs it.
  * The bytes remain canonical JSON of the shared artifact envelope (parseArtifact accepts them).
@@ -95,6 +100,8 @@ export interface LoadedSearchIndex {
   postings: string;
   /** postingStarts[i]..postingStarts[i + 1] is the run of term i in `postings`. */
   postingStarts: Uint32Array;
+  /** First chunk ordinal of each document. */
+  documentStarts: Uint32Array;
 }
 
 interface PartHeader {
@@ -238,7 +245,7 @@ function equalsRegion(term: string, text: string, start: number, end: number): b
  * Merges document parts (in any order) into the exact bytes of the index file.
  * The work per (document, term) run is kept to integer operations: terms are found by hash in the
  * parts' space-joined term strings (no per-run string objects), runs are grouped by term with a counting sort,
- * and posting runs are copied as ASCII bytes with only their first gap re-encoded.
+ * and posting runs are copied as ASCII bytes behind a (document gap, length) header.
  */
 export function mergeSearchIndex(parts: string[], provenance: IndexProvenance, options: IndexOptions): string {
   const { k1Milli, bMilli } = optionsInThousandths(options);
@@ -308,38 +315,19 @@ export function mergeSearchIndex(parts: string[], provenance: IndexProvenance, o
   let written = 0;
   let lengthsWritten = 0;
   for (const slot of slotOrder) {
-    let previous = -1;
+    let previousDocument = -1;
     const runStart = written;
     for (let k = slotStart[slot]!; k < slotStart[slot + 1]!; k++) {
       const r = runsBySlot[k]!;
-      const partIndex = runPart[r]!;
+      const partIndex = runPart[r]!; // = the document's ordinal (parts are in document order)
       const termIndex = r - partRunStart[partIndex]!;
-      const part = parsed[partIndex]!;
       const bytes = partPostings[partIndex]!;
-      const end = part.postingStarts[termIndex + 1]!;
-      const offset = offsets[partIndex]!;
-      // First entry: re-encode its gap against the previous run's last ordinal.
-      let value = readVlq(bytes, part.postingStarts[termIndex]!);
-      let flag = value % 2;
-      let ordinal = offset + (value - flag) / 2;
-      written = writeVlq((ordinal - previous - 1) * 2 + flag, out, written);
-      // The rest is copied byte for byte, decoding gaps on the way to learn the last ordinal.
-      let i = vlqEnd.position;
-      let expectTf = flag === 1;
-      while (i < end) {
-        const from = i;
-        value = readVlq(bytes, i);
-        i = vlqEnd.position;
-        for (let j = from; j < i; j++) out[written++] = bytes[j]!;
-        if (expectTf) {
-          expectTf = false;
-          continue;
-        }
-        flag = value % 2;
-        ordinal += (value - flag) / 2 + 1;
-        expectTf = flag === 1;
-      }
-      previous = ordinal;
+      const start = parsed[partIndex]!.postingStarts[termIndex]!;
+      const end = parsed[partIndex]!.postingStarts[termIndex + 1]!;
+      written = writeVlq(partIndex - previousDocument - 1, out, written);
+      written = writeVlq(end - start, out, written);
+      for (let i = start; i < end; i++) out[written++] = bytes[i]!;
+      previousDocument = partIndex;
     }
     lengthsWritten = writeVlq(written - runStart, lengthsOut, lengthsWritten);
   }
@@ -591,6 +579,8 @@ function fromPayload(p: Payload, chunkCount: number, bytes: Uint8Array, rowOffse
   }
   if (!lengthReader.done || !normativityReader.done) throw invalid(label, 'has per-chunk lists that do not match its chunks.');
   const terms = p.terms === '' ? [] : p.terms.split('\n');
+  const documentStarts = new Uint32Array(p.chunkCounts.length);
+  for (let d = 1; d < documentStarts.length; d++) documentStarts[d] = documentStarts[d - 1]! + p.chunkCounts[d - 1]!;
   const postingStarts = new Uint32Array(terms.length + 1);
   const postingReader = new VlqReader(p.postingLengths);
   for (let i = 0; i < terms.length; i++) postingStarts[i + 1] = postingStarts[i]! + postingReader.next();
@@ -616,6 +606,7 @@ function fromPayload(p: Payload, chunkCount: number, bytes: Uint8Array, rowOffse
     terms,
     postings: p.postings,
     postingStarts,
+    documentStarts,
   };
 }
 
@@ -653,13 +644,19 @@ export function decodePostings(index: LoadedSearchIndex, termIndex: number): { o
   const end = index.postingStarts[termIndex + 1]!;
   const ordinals: number[] = [];
   const tfs: number[] = [];
-  let previous = -1;
+  let document = -1;
   while (reader.position < end) {
-    const value = reader.next();
-    const flag = value % 2;
-    previous = previous + 1 + (value - flag) / 2;
-    ordinals.push(previous);
-    tfs.push(flag === 1 ? reader.next() + 2 : 1);
+    document += reader.next() + 1;
+    const runEnd = reader.next() + reader.position;
+    const base = index.documentStarts[document]!;
+    let previous = -1;
+    while (reader.position < runEnd) {
+      const value = reader.next();
+      const flag = value % 2;
+      previous = previous + 1 + (value - flag) / 2;
+      ordinals.push(base + previous);
+      tfs.push(flag === 1 ? reader.next() + 2 : 1);
+    }
   }
   return { ordinals: Uint32Array.from(ordinals), tfs: Uint32Array.from(tfs) };
 }
