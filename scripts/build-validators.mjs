@@ -11,6 +11,7 @@ const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const schemas = {
   validateWorkspaceConfig: 'workspace-config.schema.json',
   validateManualIngestMap: 'manual-ingest-map.schema.json',
+  validateManifest: 'manifest.schema.json',
   validateEnvelope: 'cli-envelope.schema.json',
   validateArtifact: 'artifact.schema.json',
   validateDocumentSchema: 'document.schema.json',

@@ -24,7 +24,8 @@ export type ChunkOptions = {
 };
 
 export const DEFAULT_CHUNK_OPTIONS: ChunkOptions = Object.freeze({ maxChars: 1200, overlapChars: 150 });
-export const CHUNK_RULE_VERSION = 1;
+export { CHUNK_RULE_VERSION } from '../rule-versions.js';
+import { CHUNK_RULE_VERSION } from '../rule-versions.js';
 
 export const MIN_MAX_CHARS = 40;
 const BLOCK_SEPARATOR = '\n\n';

@@ -1,5 +1,5 @@
 import { Command, Option } from 'clipanion';
-import * as t from 'typanion';
+import { oneOf } from './option-validators.js';
 import { EpistemeError, describeCause } from '../failure.js';
 import { Output, type ProgressMode } from './output.js';
 
@@ -18,7 +18,7 @@ export abstract class EpistemeCommand extends Command {
   json = Option.Boolean('--json', false, { description: 'Print one schema-versioned JSON envelope on stdout (schema/cli-envelope.schema.json).' });
   progress = Option.String('--progress', 'auto', {
     description: 'Progress on stderr: auto (only when stderr is a terminal), always, never. With --json it is JSON Lines.',
-    validator: t.isEnum(['auto', 'always', 'never']),
+    validator: oneOf(['auto', 'always', 'never'] as const),
   });
   debug = Option.Boolean('--debug', false, { description: 'Add cause details (stack traces) to failures.' });
 
@@ -57,5 +57,4 @@ export abstract class EpistemeCommand extends Command {
   }
 }
 
-export const isPositiveInteger = t.cascade(t.isNumber(), [t.isInteger(), t.isAtLeast(1)]);
-export const isNonNegativeInteger = t.cascade(t.isNumber(), [t.isInteger(), t.isAtLeast(0)]);
+export { isPositiveInteger, isNonNegativeInteger } from './option-validators.js';

@@ -1,14 +1,17 @@
 import * as fs from 'node:fs';
 import { Option } from 'clipanion';
 import { EpistemeError } from '../failure.js';
-import { runBuild, defaultJobs, type BuildSummary } from '../graph/build.js';
+import type { BuildSummary } from '../graph/build.js';
+import { defaultJobs } from '../graph/jobs.js';
 import { buildGraph, aggregateNames, type RuleId } from '../graph/graph.js';
-import { describeReason } from '../graph/key.js';
+import { describeReason, unreachable } from '../graph/key.js';
 import type { TargetResult } from '../graph/scheduler.js';
 import type { Workspace } from '../config/workspace.js';
 import { isPositiveInteger, isNonNegativeInteger, type CommandResult } from './base-command.js';
 import { WorkspaceCommand } from './workspace-command.js';
 import { mainEnteredAt, type Output } from './output.js';
+import type { CaptureEvent, RefreshPolicy } from '../capture/run.js';
+import { invocationId, tryCleanNoop } from '../graph/clean-build.js';
 
 /** Options of every command that runs the build engine. */
 export abstract class GraphCommand extends WorkspaceCommand {
@@ -23,17 +26,47 @@ export abstract class GraphCommand extends WorkspaceCommand {
     description: 'Seconds to wait for another writer to release the workspace lock (default 0: fail at once with workspace-locked).',
     validator: isNonNegativeInteger,
   });
+  refresh = Option.Boolean('--refresh', {
+    description:
+      'Refetch the HTTP snapshots in the closure with conditional requests (If-None-Match / If-Modified-Since). A 304 or identical bytes keep the recorded snapshot and cause no downstream work. Default: recorded snapshots are reused; only missing ones are fetched.',
+  });
+  maxAge = Option.String('--max-age', {
+    description: 'Refetch (conditionally) only the HTTP snapshots last observed more than SECONDS ago (default: none, recorded snapshots are reused).',
+    validator: isNonNegativeInteger,
+  });
+
+  /** When recorded HTTP snapshots are refetched: with --refresh, or past --max-age; never by default. */
+  protected refreshPolicy(): RefreshPolicy {
+    return { force: this.refresh === true, maxAgeSeconds: this.maxAge ?? null };
+  }
+
+  /**
+   * For a build of everything: proves a no-op from stats alone when nothing changed since the last
+   * clean build (see graph/clean-build.ts); null means "run the build".
+   */
+  protected async noopFastPath(): Promise<CommandResult | null> {
+    if (this.refresh || this.maxAge !== undefined || this.trace !== undefined) return null;
+    const summary = await tryCleanNoop(
+      process.cwd(),
+      { config: this.config, map: this.map, manifest: this.manifest },
+      { waitMs: (this.waitLock ?? 0) * 1000, command: this.commandName },
+    );
+    return summary ? summaryResult(summary, false) : null;
+  }
 
   protected async runTargets(output: Output, ws: Workspace, targets: string[], dryRun = false): Promise<{ summary: BuildSummary; result: CommandResult }> {
     const trace = new BuildTrace();
+    const { runBuild } = await import('../graph/build.js');
     const summary = await runBuild(ws, {
       onPhase: (phase) => trace.phase(phase),
       targets,
       dryRun,
+      invocation: targets.length === 0 ? invocationId(process.cwd(), { config: this.config, map: this.map, manifest: this.manifest }) : null,
       allowPartial: this.allowPartial,
       jobs: this.jobs ?? defaultJobs(),
       waitLockMs: (this.waitLock ?? 0) * 1000,
       command: this.commandName,
+      capture: { refresh: this.refreshPolicy(), onEvent: (event) => output.progress(describeCaptureEvent(event)) },
       onEvent: (event) => {
         trace.event(event.type, event.target);
         output.progress({
@@ -137,4 +170,21 @@ function detail(t: TargetResult): string {
   if (t.error) return `: ${t.error.message}`;
   if (t.reasons.length === 0) return '';
   return `  (${t.reasons.map(describeReason).join('; ')})`;
+}
+
+/** One progress line per fetch step: response status and declared length, bytes so far, retries, result. */
+function describeCaptureEvent(event: CaptureEvent): Record<string, unknown> & { message: string } {
+  const { type, ...fields } = event;
+  switch (event.type) {
+    case 'response':
+      return { message: `GET ${event.url}: ${event.status}${event.declaredLength === null ? '' : `, ${event.declaredLength} bytes declared`}`, event: `capture-${type}`, ...fields };
+    case 'body':
+      return { message: `GET ${event.url}: ${event.bytes} bytes`, event: `capture-${type}`, ...fields };
+    case 'retry':
+      return { message: `GET ${event.url}: ${event.reason}, retry ${event.attempt} in ${event.delayMs} ms`, event: `capture-${type}`, ...fields };
+    case 'done':
+      return { message: `GET ${event.url}: done, ${event.status}, ${event.bytes} bytes`, event: `capture-${type}`, ...fields };
+    default:
+      return unreachable(event);
+  }
 }

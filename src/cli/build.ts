@@ -27,6 +27,10 @@ export class BuildCommand extends GraphCommand {
   targets = Option.Rest({ name: 'target' });
 
   async run(output: Output): Promise<CommandResult> {
+    if (!this.dryRun && this.targets.length === 0) {
+      const noop = await this.noopFastPath();
+      if (noop) return noop;
+    }
     const ws = await this.workspace();
     return (await this.runTargets(output, ws, this.targets, this.dryRun)).result;
   }

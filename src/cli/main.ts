@@ -10,6 +10,7 @@ import { Output, markMainEntered } from './output.js';
 const COMMANDS: Record<string, () => Promise<CommandClass>> = {
   build: async () => (await import('./build.js')).BuildCommand,
   pipeline: async () => (await import('./pipeline.js')).PipelineCommand,
+  snapshot: async () => (await import('./snapshot.js')).SnapshotCommand,
   'manual-ingest': async () => (await import('./manual-ingest.js')).ManualIngestCommand,
   extract: async () => (await import('./extract.js')).ExtractCommand,
   chunk: async () => (await import('./chunk.js')).ChunkCommand,

@@ -19,6 +19,8 @@ export class PipelineCommand extends GraphCommand {
   readonly commandName = 'pipeline';
 
   async run(output: Output): Promise<CommandResult> {
+    const noop = await this.noopFastPath();
+    if (noop) return noop;
     const ws = await this.workspace();
     return (await this.runTargets(output, ws, [])).result;
   }

@@ -1,7 +1,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { Command, Option } from 'clipanion';
-import * as t from 'typanion';
+import { integerBetween } from './option-validators.js';
 import { EpistemeError } from '../failure.js';
 import { DEFAULT_MAX_INDEX_INPUT_BYTES, readBoundedInput } from '../config/bounded-input.js';
 import { CONFIG_FILE_NAME } from '../config/names.js';
@@ -36,7 +36,7 @@ export class QueryCommand extends EpistemeCommand {
   readonly commandName = 'query';
   index = Option.String('--index', { required: true, description: 'Search index file, or - for stdin.' });
   terms = Option.Array('--term', { required: true, description: 'Query term or "quoted phrase" (repeatable).' });
-  limit = Option.String('--limit', String(DEFAULT_LIMIT), { description: `Results per page (1..${MAX_LIMIT}).`, validator: t.cascade(isPositiveInteger, [t.isAtMost(MAX_LIMIT)]) });
+  limit = Option.String('--limit', String(DEFAULT_LIMIT), { description: `Results per page (1..${MAX_LIMIT}).`, validator: integerBetween(1, MAX_LIMIT) });
   offset = Option.String('--offset', '0', { description: 'Results to skip.', validator: isNonNegativeInteger });
   maxChars = Option.String('--max-chars', String(DEFAULT_MAX_CHARS), { description: 'Bound on the characters of all snippets together.', validator: isPositiveInteger });
   maxSnippetChars = Option.String('--max-snippet-chars', String(DEFAULT_MAX_SNIPPET_CHARS), { description: 'Bound on the characters of each snippet.', validator: isPositiveInteger });

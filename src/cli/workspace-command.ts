@@ -1,23 +1,29 @@
 import { Option } from 'clipanion';
 import { DEFAULT_MAX_INPUT_BYTES } from '../config/bounded-input.js';
-import { loadWorkspace, type Workspace } from '../config/workspace.js';
+import type { Workspace } from '../config/workspace.js';
 import { EpistemeCommand, isPositiveInteger } from './base-command.js';
 
-/** Options of the commands that read a workspace (config file, or a map given directly). */
+/** Options of the commands that read a workspace (config file, or a map or manifest given directly). */
 export abstract class WorkspaceCommand extends EpistemeCommand {
   config = Option.String('--config', { description: 'Workspace config file (default: ./episteme.json). Its folder is the workspace root.' });
   map = Option.String('--map', {
     description: 'Manual-ingest map to use instead of the config\'s (a file, or - for stdin). Without a config, the current folder is the workspace.',
   });
+  manifest = Option.String('--manifest', {
+    description:
+      'HTTP(S) capture manifest to use instead of the config\'s (a file, or - for stdin; schema/manifest.schema.json). Without a config, the current folder is the workspace. A URL also in the map is an error.',
+  });
   maxInputBytes = Option.String('--max-input-bytes', {
-    description: `Byte bound for the config and map, including stdin (default ${DEFAULT_MAX_INPUT_BYTES}).`,
+    description: `Byte bound for the config, map and manifest, including stdin (default ${DEFAULT_MAX_INPUT_BYTES}).`,
     validator: isPositiveInteger,
   });
 
-  protected workspace(extraOutputs: { snapshots?: string | undefined } = {}): Promise<Workspace> {
+  protected async workspace(extraOutputs: { snapshots?: string | undefined } = {}): Promise<Workspace> {
+    const { loadWorkspace } = await import('../config/workspace.js');
     return loadWorkspace(process.cwd(), {
       config: this.config,
       map: this.map,
+      manifest: this.manifest,
       maxInputBytes: this.maxInputBytes,
       outputs: extraOutputs,
     });

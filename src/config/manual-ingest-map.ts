@@ -5,6 +5,7 @@ import { validateManualIngestMap } from '../generated/validators.js';
 import { describeSchemaErrors } from './schema-errors.js';
 import { parseJsonInput, readBoundedInput } from './bounded-input.js';
 import { canonicalSourceUrl } from './source-url.js';
+import { registeredFamilyIds } from './manifest.js';
 import type { Authority, ExtractorId, SourceSpec } from '../document/types.js';
 
 /** A validated manual-ingest entry: a local file recorded under a canonical source URL. */
@@ -73,9 +74,18 @@ export async function loadManualIngestMap(
     }
     seen.set(canonical.url, index);
     const absolutePath = path.resolve(baseDir, entry.localPath);
-    const stat = fs.statSync(absolutePath, { throwIfNoEntry: false });
+    let stat: fs.Stats | undefined;
+    try {
+      stat = fs.statSync(absolutePath, { throwIfNoEntry: false });
+    } catch {
+      stat = undefined; // e.g. a NUL byte in the path: not a file either
+    }
     if (!stat?.isFile()) {
       problems.push(`entry ${index}, field localPath: file not found: ${entry.localPath}`);
+      return;
+    }
+    if (entry.family !== undefined && !registeredFamilyIds().has(entry.family)) {
+      problems.push(`entry ${index}, field family: "${entry.family}" is not a registered family (known: ${[...registeredFamilyIds()].sort().join(', ')})`);
       return;
     }
     const relativePath = path.relative(context.root, absolutePath).split(path.sep).join('/');

@@ -5,6 +5,8 @@ import { validateWorkspaceConfig } from '../generated/validators.js';
 import { describeSchemaErrors } from './schema-errors.js';
 import { DEFAULT_MAX_INPUT_BYTES, parseJsonInput, readBoundedInput } from './bounded-input.js';
 import { loadManualIngestMap, type ManualIngestSource } from './manual-ingest-map.js';
+import { loadManifest, manifestInvalid, type HttpSource } from './manifest.js';
+import { resolveCaptureBounds, type CaptureBounds } from '../capture/bounds.js';
 import { assignDocumentIds } from './source-url.js';
 import { compareCodeUnits } from '../store/canonical-json.js';
 import type { SourceSpec } from '../document/types.js';
@@ -25,7 +27,8 @@ export interface StageOutputs {
 export interface WorkspaceSource {
   documentId: string;
   spec: SourceSpec;
-  capture: ManualIngestSource;
+  /** How the snapshot is captured: a local file (manual-ingest map) or HTTP (manifest). */
+  capture: ManualIngestSource | HttpSource;
 }
 
 export interface Workspace {
@@ -36,16 +39,19 @@ export interface Workspace {
   stateDir: string;
   outputs: StageOutputs;
   options: { extract: Record<string, unknown>; chunk: Record<string, unknown>; index: Record<string, unknown> };
-  limits: { maxFileBytes: number };
+  limits: { maxFileBytes: number; capture: CaptureBounds };
   /** Sorted by documentId. */
   sources: WorkspaceSource[];
   /** Workspace-relative path of the manual-ingest map, when there is one. */
   mapFile: string | null;
+  /** Workspace-relative path of the capture manifest, when there is one (not for stdin). */
+  manifestFile: string | null;
 }
 
 export interface WorkspaceFlags {
   config?: string | undefined;
   map?: string | undefined;
+  manifest?: string | undefined;
   maxInputBytes?: number | undefined;
   outputs?: Partial<StageOutputs>;
 }
@@ -55,7 +61,7 @@ interface RawConfig {
   manifest?: string;
   outputs?: Partial<StageOutputs>;
   options?: { extract?: Record<string, unknown>; chunk?: Record<string, unknown>; index?: Record<string, unknown> };
-  limits?: { maxFileBytes?: number };
+  limits?: { maxFileBytes?: number; capture?: Partial<CaptureBounds> };
 }
 
 /**
@@ -92,15 +98,13 @@ export async function loadWorkspace(cwd: string, flags: WorkspaceFlags): Promise
       });
     }
     raw = parsed as RawConfig;
-    if (raw.manifest !== undefined) {
-      throw new EpistemeError('config-invalid', `${label}: "manifest" (HTTP capture) is not supported by this version yet; use "manualIngest".`, {
-        details: { file: label, field: 'manifest' },
-      });
-    }
-  } else if (flags.map === undefined) {
-    throw new EpistemeError('config-not-found', `No ${CONFIG_FILE_NAME} in this directory, and no --map given: this is not an Episteme workspace.`, {
-      hint: `Run from a workspace folder, pass --config PATH/${CONFIG_FILE_NAME}, or pass --map MAP.json.`,
+  } else if (flags.map === undefined && flags.manifest === undefined) {
+    throw new EpistemeError('config-not-found', `No ${CONFIG_FILE_NAME} in this directory, and no --map or --manifest given: this is not an Episteme workspace.`, {
+      hint: `Run from a workspace folder, pass --config PATH/${CONFIG_FILE_NAME}, or pass --manifest MANIFEST.json or --map MAP.json.`,
     });
+  }
+  if (flags.map === '-' && flags.manifest === '-') {
+    throw new EpistemeError('usage-error', '--map and --manifest cannot both read stdin.', { hint: 'Give one of them as a file.' });
   }
 
   const outputs: StageOutputs = {
@@ -122,13 +126,27 @@ export async function loadWorkspace(cwd: string, flags: WorkspaceFlags): Promise
   }
 
   const mapArgument = flags.map ?? (raw.manualIngest === undefined ? undefined : path.join(root, raw.manualIngest));
-  const limits = { maxFileBytes: raw.limits?.maxFileBytes ?? DEFAULT_MAX_FILE_BYTES };
-  let captures: ManualIngestSource[] = [];
+  const limits = { maxFileBytes: raw.limits?.maxFileBytes ?? DEFAULT_MAX_FILE_BYTES, capture: resolveCaptureBounds(raw.limits?.capture) };
+  let captures: (ManualIngestSource | HttpSource)[] = [];
   let mapFile: string | null = null;
   if (mapArgument !== undefined) {
     const mapPath = mapArgument === '-' ? '-' : path.resolve(cwd, mapArgument);
     captures = await loadManualIngestMap(mapPath, { root, cwd, maxInputBytes });
     mapFile = mapPath === '-' ? null : path.relative(root, mapPath).split(path.sep).join('/');
+  }
+  const manifestArgument = flags.manifest ?? (raw.manifest === undefined ? undefined : path.join(root, raw.manifest));
+  let manifestFile: string | null = null;
+  if (manifestArgument !== undefined) {
+    const manifestPath = manifestArgument === '-' ? '-' : path.resolve(cwd, manifestArgument);
+    const manifest = await loadManifest(manifestPath, { cwd, maxInputBytes });
+    manifestFile = manifestPath === '-' ? null : path.relative(root, manifestPath).split(path.sep).join('/');
+    // One source, one capture method: a URL in both the map and the manifest is ambiguous.
+    const inMap = new Map(captures.map((c, index) => [c.spec.url, index]));
+    const clashes = manifest.sources
+      .filter((source) => inMap.has(source.spec.url))
+      .map((source) => `entry ${source.entryIndex}, field url: duplicate of manual-ingest map entry ${inMap.get(source.spec.url)} (both are ${source.spec.url})`);
+    if (clashes.length > 0) throw manifestInvalid(manifest.label, clashes);
+    captures = [...captures, ...manifest.sources];
   }
 
   const ids = assignDocumentIds(captures.map((c) => c.spec.url));
@@ -145,6 +163,7 @@ export async function loadWorkspace(cwd: string, flags: WorkspaceFlags): Promise
     limits,
     sources,
     mapFile,
+    manifestFile,
   };
 }
 

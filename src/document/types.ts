@@ -28,6 +28,14 @@ export interface SnapshotMeta {
   charset: string | null;
   sha256: string;
   byteLength: number;
+  /**
+   * HTTP captures: which declaration `charset` follows (byte order mark, Content-Type header, in-document
+   * <meta> / XML declaration, or none: the default), and both declarations as found, so a disagreement
+   * between header and document is recorded.
+   */
+  charsetSource?: 'bom' | 'header' | 'meta' | 'default';
+  headerCharset?: string | null;
+  documentCharset?: string | null;
 }
 
 export interface Section {

@@ -17,7 +17,8 @@ export interface ExtractOptions {
 export const DEFAULT_EXTRACT_OPTIONS: ExtractOptions = Object.freeze({ pdfTimeoutMs: 30_000, pdfMaxPages: 2_000, links: true });
 
 /** Bump when a change to extraction logic changes output for the same bytes and rules. */
-export const EXTRACT_RULE_VERSION = 1;
+export { EXTRACT_RULE_VERSION } from '../rule-versions.js';
+import { EXTRACT_RULE_VERSION } from '../rule-versions.js';
 
 
 const CONTENT_TYPE_EXTRACTORS: Record<string, ExtractorId> = {

@@ -11,6 +11,7 @@ export interface Validator {
 }
 export const validateWorkspaceConfig: Validator;
 export const validateManualIngestMap: Validator;
+export const validateManifest: Validator;
 export const validateEnvelope: Validator;
 export const validateArtifact: Validator;
 export const validateDocumentSchema: Validator;

@@ -1,5 +1,4 @@
 import * as fs from 'node:fs';
-import * as os from 'node:os';
 import * as path from 'node:path';
 import type { Workspace } from '../config/workspace.js';
 import { initFastHash } from '../store/hash.js';
@@ -12,6 +11,8 @@ import { BuildState } from './state.js';
 import { StagePool } from './stage-pool.js';
 import { loadStageModules } from './stage-modules.js';
 import { namedOptions } from './key.js';
+import { cleanRecordFor } from './clean-build.js';
+import { CaptureRun, type CaptureRequest } from '../capture/run.js';
 
 export interface BuildRequest {
   /** Target paths; empty means every target. */
@@ -21,6 +22,13 @@ export interface BuildRequest {
   jobs: number;
   waitLockMs: number;
   command: string;
+  /**
+   * What the build reads (see clean-build.ts invocationId); when given and the whole graph builds
+   * cleanly, the state remembers it so the next no-op is proven from stats alone.
+   */
+  invocation?: string | null;
+  /** HTTP capture: refresh policy (--refresh, --max-age) and per-source progress. Default: no refresh. */
+  capture?: CaptureRequest;
   onEvent?: (event: { type: 'start' | 'finish'; target: string; status?: TargetStatus }) => void;
   /** Called as each phase of the build begins (for --trace). */
   onPhase?: (phase: 'load-stages' | 'graph' | 'lock' | 'state' | 'schedule' | 'commit' | 'garbage' | 'done') => void;
@@ -36,9 +44,7 @@ export interface BuildSummary {
   ok: boolean;
 }
 
-export function defaultJobs(): number {
-  return Math.max(1, os.availableParallelism());
-}
+export { defaultJobs } from './jobs.js';
 
 /** One build: lock, recover from any crash, evaluate the requested closure, commit state, collect garbage. */
 export async function runBuild(ws: Workspace, request: BuildRequest): Promise<BuildSummary> {
@@ -59,29 +65,33 @@ export async function runBuild(ws: Workspace, request: BuildRequest): Promise<Bu
   const pool = new StagePool(request.dryRun ? 1 : request.jobs);
   try {
     if (!request.dryRun) {
-      for (const dir of [ws.outputs.snapshots, `${ws.outputs.snapshots}/records`, `${ws.outputs.snapshots}/bodies`, ws.outputs.specs, ws.outputs.chunks]) {
+      for (const dir of [ws.outputs.snapshots, `${ws.outputs.snapshots}/records`, `${ws.outputs.snapshots}/bodies`, `${ws.outputs.snapshots}/observations`, ws.outputs.specs, ws.outputs.chunks]) {
         sweepTempFiles(path.join(ws.root, dir));
       }
       sweepTempFiles(ws.stateDir);
     }
     request.onPhase?.('state');
     const state = BuildState.load(ws.stateDir, request.dryRun);
+    // Anything may change from here on: the no-op proof no longer holds until this build ends cleanly.
+    state.setClean(null);
     // Records of targets that left the graph (sources removed from the map) are dropped; their files go
     // once no committed index names them.
     for (const name of [...state.targets.keys()]) if (!graph.nodes.has(name)) state.recordTarget(name, null);
-    const liveFiles = new Set(ws.sources.map((s) => s.capture.relativePath));
+    const liveFiles = new Set(ws.sources.flatMap((s) => (s.capture.method === 'manual-ingest' ? [s.capture.relativePath] : [])));
     for (const file of [...state.files.keys()]) if (!liveFiles.has(file)) state.forgetFile(file);
 
     request.onPhase?.('schedule');
-    const results = await runSchedule(graph, names, { ws, state, pool, stages, shared }, { dryRun: request.dryRun, allowPartial: request.allowPartial, onEvent: request.onEvent });
+    const capture = new CaptureRun(ws.limits.capture, request.capture);
+    const results = await runSchedule(graph, names, { ws, state, pool, stages, shared, capture }, { dryRun: request.dryRun, allowPartial: request.allowPartial, onEvent: request.onEvent });
     let removed: string[] = [];
     if (!request.dryRun) {
       request.onPhase?.('commit');
-      state.changed = state.isDirty();
+      const completeAndClean = request.targets.length === 0 && results.every((r) => r.status === 'up-to-date' || r.status === 'built' || r.status === 'unchanged');
+      if (completeAndClean && request.invocation) state.setClean(cleanRecordFor(ws, graph, request.invocation));
       state.compact();
       request.onPhase?.('garbage');
       // Garbage only appears when a record changed (this run or a crashed one, folded in above).
-      if (state.changed) {
+      if (state.recordsHaveChanged()) {
         removed = collectGarbage(ws, state);
         pruneIndexParts(ws, state);
       }

@@ -98,7 +98,20 @@ export type DirtyReason =
   | { reason: 'upstream-changed'; input: string; before: string | null; after: string | null }
   | { reason: 'upstream-dirty'; input: string }
   | { reason: 'output-missing'; output: string }
-  | { reason: 'output-modified'; output: string };
+  | { reason: 'output-modified'; output: string }
+  | { reason: 'refresh-requested'; by: 'refresh' | 'max-age'; ageSeconds: number | null; maxAgeSeconds: number | null };
+
+/** Whether two sets of components are equal (and so are their keys), without hashing. */
+export function sameComponents(a: KeyComponents, b: KeyComponents): boolean {
+  return a.rule === b.rule && a.ruleVersion === b.ruleVersion && a.producerVersion === b.producerVersion && sameStringMap(a.options, b.options) && sameStringMap(a.inputs, b.inputs);
+}
+
+function sameStringMap(a: Record<string, string>, b: Record<string, string>): boolean {
+  const keys = Object.keys(a);
+  if (keys.length !== Object.keys(b).length) return false;
+  for (const key of keys) if (a[key] !== b[key]) return false;
+  return true;
+}
 
 /** Compares recorded and current components; `isTarget` tells target inputs from source inputs. */
 export function diffComponents(before: KeyComponents, after: KeyComponents, isTarget: (input: string) => boolean): DirtyReason[] {
@@ -146,6 +159,11 @@ export function describeReason(r: DirtyReason): string {
       return `output ${r.output} is missing`;
     case 'output-modified':
       return `output ${r.output} was modified outside Episteme`;
+    case 'refresh-requested':
+      if (r.by === 'refresh') return 'refresh requested (--refresh): conditional refetch';
+      return r.ageSeconds === null
+        ? `no recorded observation time, --max-age ${r.maxAgeSeconds}: conditional refetch`
+        : `last observed ${r.ageSeconds} s ago, over --max-age ${r.maxAgeSeconds}: conditional refetch`;
     default:
       return unreachable(r);
   }

@@ -7,7 +7,8 @@ import { canonicalJson, canonicalJsonFile, compareCodeUnits } from '../store/can
 import { fastHash, sha256Hex } from '../store/hash.js';
 import { artifactBytes, makeArtifact, parseArtifact } from '../store/artifact.js';
 import { writeFileAtomic } from '../store/atomic-file.js';
-import { namedOptions } from './key.js';
+import { namedOptions, type DirtyReason } from './key.js';
+import type { CaptureRun } from '../capture/run.js';
 import type { RuleId, TargetNode } from './graph.js';
 import type { BuildState, TargetRecord } from './state.js';
 import { sameStamp, stampOf, statStamp } from './state.js';
@@ -29,6 +30,8 @@ export interface RuleEnv {
   stages: StageModules;
   /** Named options shared by every target of a rule, computed once per build. */
   shared: { chunk: Record<string, string>; index: Record<string, string> };
+  /** Refresh policy, clock reading, source budget and fetch limit of this run's HTTP captures. */
+  capture: CaptureRun;
 }
 
 export interface DepView {
@@ -55,6 +58,11 @@ export interface Rule {
    * that part of its output (e.g. provenance naming the snapshot) does not change what dependents read.
    */
   contentHash?(bytes: Buffer): string;
+  /**
+   * For a target whose key and output are current: a reason to run it anyway (an HTTP snapshot asked to
+   * be refreshed). Keys stay free of the clock; only this decision may read it.
+   */
+  refreshReason?(env: RuleEnv, node: TargetNode, record: TargetRecord): DirtyReason | null;
 }
 
 /** Input hash that dependents see for a recorded target. */
@@ -102,14 +110,36 @@ const snapshot: Rule = {
   version: () => 1,
   options: (_env, node) => {
     const capture = node.source!.capture;
+    // HTTP: nothing but the URL shapes the key; the recorded snapshot pins it until a refresh is asked for.
+    if (capture.method === 'http') return namedOptions('snapshot', { sourceUrl: node.source!.spec.url, method: capture.method });
     return namedOptions('snapshot', { sourceUrl: node.source!.spec.url, method: capture.method, contentType: capture.contentType, charset: capture.charset });
   },
   sourceInputs: (env, node) => {
     const capture = node.source!.capture;
+    if (capture.method === 'http') return {};
     return { [capture.relativePath]: sourceFileHash(env, capture.relativePath, capture.absolutePath, capture.stat) };
+  },
+  refreshReason: (env, node, record) => {
+    if (node.source!.capture.method !== 'http') return null;
+    const due = env.capture.refreshDue(record.facts?.observedAt);
+    return due ? { reason: 'refresh-requested', ...due } : null;
   },
   run: async (env, node) => {
     const capture = node.source!.capture;
+    if (capture.method === 'http') {
+      // Loaded on first use: got is not needed by builds that capture nothing over HTTP.
+      const { captureHttpSnapshot } = await import('../capture/http-snapshot.js');
+      const captured = await captureHttpSnapshot({
+        snapshotsDir: env.ws.outputs.snapshots,
+        root: env.ws.root,
+        documentId: node.source!.documentId,
+        url: node.source!.spec.url,
+        run: env.capture,
+        previous: env.state.targets.get(node.name),
+        metaFor: snapshotMetaFor,
+      });
+      return { bytes: captured.bytes, outputPath: () => captured.output, facts: captured.facts };
+    }
     let body: Buffer;
     try {
       const size = fs.statSync(capture.absolutePath).size;

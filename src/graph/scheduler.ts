@@ -4,7 +4,7 @@ import { sha256Hex } from '../store/hash.js';
 import { writeFileIfChanged } from '../store/atomic-file.js';
 import { PRODUCER_VERSION } from '../version.js';
 import type { BuildGraph, TargetNode } from './graph.js';
-import { diffComponents, targetKey, type DirtyReason, type KeyComponents } from './key.js';
+import { diffComponents, sameComponents, targetKey, type DirtyReason, type KeyComponents } from './key.js';
 import { RULES, abs, dependencyHash, type DepView, type RuleEnv } from './rules.js';
 import { statStamp, sameStamp, type TargetRecord } from './state.js';
 
@@ -29,7 +29,7 @@ export interface TargetResult {
   status: TargetStatus;
   reasons: DirtyReason[];
   output?: string;
-  error?: { code: FailureCode; message: string; hint?: string };
+  error?: { code: FailureCode; message: string; hint?: string; details?: Record<string, unknown> };
   /** Present when an aggregate was built from a partial set (--allow-partial). */
   missingSources?: string[];
 }
@@ -57,8 +57,9 @@ export async function runSchedule(graph: BuildGraph, names: string[], env: RuleE
     const record = env.state.targets.get(name);
     if (!record) continue;
     const deps = node.deps.map((dep) => ({ name: dep, record: env.state.targets.get(dep)!, source: graph.nodes.get(dep)!.source }));
-    const components = keyComponents(node, env, deps, []);
-    if (ownReasons(name, record, components, targetKey(components), env, graph).length === 0) {
+    // Equal components mean an equal key: compare them directly and skip hashing on the hot path.
+    if (!sameComponents(record.components, keyComponents(node, env, deps, []))) continue;
+    if (outputReasons(name, record, env).length === 0 && !RULES[node.rule].refreshReason?.(env, node, record)) {
       settled.set(name, { target: name, rule: node.rule, status: 'up-to-date', reasons: [], output: record.output });
     }
   }
@@ -140,6 +141,8 @@ async function evaluateTarget(
     const components = keyComponents(node, env, deps, missing);
     const key = targetKey(components);
     reasons = record ? ownReasons(node.name, record, components, key, env, graph) : [{ reason: 'no-record' }];
+    const refresh = reasons.length === 0 ? rule.refreshReason?.(env, node, record!) : null;
+    if (refresh) reasons = [refresh];
     if (reasons.length === 0) return { ...base, status: 'up-to-date', reasons, output: record!.output };
     if (options.dryRun) return { ...base, status: 'dirty', reasons };
 
@@ -166,6 +169,7 @@ async function evaluateTarget(
     options.onEvent?.({ type: 'finish', target: node.name, status: 'failed' });
     const failure: TargetResult['error'] = { code: error.code, message: error.message };
     if (error.hint) failure.hint = error.hint;
+    if (error.details) failure.details = error.details;
     return { ...base, status: 'failed', reasons: [], error: failure };
   }
 }
@@ -176,6 +180,11 @@ function ownReasons(name: string, record: TargetRecord, components: KeyComponent
     const reasons = diffComponents(record.components, components, (input) => graph.nodes.has(input));
     return reasons.length > 0 ? reasons : [{ reason: 'no-record' }];
   }
+  return outputReasons(name, record, env);
+}
+
+/** Whether the recorded output is still there, unmodified; the stat fast path with a hash fallback. */
+function outputReasons(name: string, record: TargetRecord, env: RuleEnv): DirtyReason[] {
   const absolute = abs(env.ws, record.output);
   const stamp = statStamp(absolute);
   if (stamp === null) return [{ reason: 'output-missing', output: record.output }];

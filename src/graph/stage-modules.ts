@@ -1,4 +1,5 @@
 import { EpistemeError } from '../failure.js';
+import { INDEX_PART_VERSION, SEARCH_INDEX_RULE_VERSION, TOKENIZER_VERSION } from '../rule-versions.js';
 import type { ExtractOptions } from '../extract/config.js';
 import type { ChunkOptions } from '../chunk/chunker.js';
 import type { IndexOptions } from '../index/search-index.js';
@@ -8,14 +9,13 @@ import type { IndexOptions } from '../index/search-index.js';
  * configuration errors rather than silently ignored settings.
  */
 async function load() {
-  const [extract, chunk, index, tokenizer] = await Promise.all([
+  const [extract, chunk, index] = await Promise.all([
     import('../extract/config.js'),
     import('../chunk/chunker.js'),
     import('../index/search-index.js'),
-    import('../index/tokenizer.js'),
   ]);
-  // Index bytes depend on the file format, the per-document part format and the tokenizer.
-  const indexPartFormat = `${index.INDEX_PART_VERSION}.${tokenizer.TOKENIZER_VERSION}`;
+  // Cached index parts depend on the part layout and the tokenizer.
+  const indexPartFormat = `${INDEX_PART_VERSION}.${TOKENIZER_VERSION}`;
   const config = {
     extractRuleVersion: extract.EXTRACT_RULE_VERSION,
     extractionConfig: extract.extractionConfig,
@@ -23,7 +23,7 @@ async function load() {
     chunkRuleVersion: chunk.CHUNK_RULE_VERSION,
     chunkOptions: (given: Record<string, unknown>): ChunkOptions => withDefaults('chunk', chunk.DEFAULT_CHUNK_OPTIONS, given),
     searchIndexFormatVersion: index.SEARCH_INDEX_FORMAT_VERSION,
-    searchIndexRuleVersion: index.SEARCH_INDEX_FORMAT_VERSION * 1_000_000 + index.INDEX_PART_VERSION * 1000 + tokenizer.TOKENIZER_VERSION,
+    searchIndexRuleVersion: SEARCH_INDEX_RULE_VERSION,
     indexPartFormat,
     indexOptions: (given: Record<string, unknown>): IndexOptions => withDefaults('index', index.DEFAULT_INDEX_OPTIONS, given),
     buildDocumentPart: index.buildDocumentPart,

@@ -33,19 +33,36 @@ export interface TargetRecord {
   facts?: Record<string, string>;
 }
 
-type LogLine = { t: string; r: TargetRecord | null } | { f: string; s: FileStamp | null };
+/**
+ * Written at the end of a complete, successful build of the whole graph; cleared (in the log, so a
+ * crash leaves it cleared) as soon as any later build starts changing things. While it holds, a no-op
+ * build can be recognised from stats alone: see clean-build.ts.
+ */
+export interface CleanRecord {
+  /** Which config, map and manifest the build read, and the output overrides (from the CLI flags). */
+  invocation: string;
+  producerVersion: string;
+  ruleVersions: Record<string, number>;
+  /** Absolute path -> stamp of each file that shapes the graph: config, map, manifest, family rules. */
+  files: Record<string, Omit<FileStamp, 'hash'>>;
+  /** Every target, in graph order. */
+  order: string[];
+}
+
+type LogLine = { t: string; r: TargetRecord | null } | { f: string; s: FileStamp | null } | { c: CleanRecord | null };
 
 export class BuildState {
   targets = new Map<string, TargetRecord>();
   files = new Map<string, FileStamp>();
+  clean: CleanRecord | null = null;
   private logFd: number | null = null;
   /** Whether anything changed since load (or state.log held lines to fold in). */
   private dirty = false;
-  /** Set by the build before compacting: whether this run changed any record. */
-  changed = false;
+  /** Whether a target or file record changed since load (what garbage collection cares about). */
+  private recordsChanged = false;
 
-  isDirty(): boolean {
-    return this.dirty;
+  recordsHaveChanged(): boolean {
+    return this.recordsChanged;
   }
 
   private constructor(
@@ -57,14 +74,11 @@ export class BuildState {
   static load(dir: string, readOnly = false): BuildState {
     const state = new BuildState(dir, readOnly);
     try {
-      const parsed = JSON.parse(fs.readFileSync(path.join(dir, 'state.json'), 'utf8')) as {
-        version?: number;
-        targets?: Record<string, TargetRecord>;
-        files?: Record<string, FileStamp>;
-      };
-      if (parsed.version === STATE_FORMAT_VERSION) {
-        state.targets = new Map(Object.entries(parsed.targets ?? {}));
-        state.files = new Map(Object.entries(parsed.files ?? {}));
+      const parsed = readStateFile(dir);
+      if (parsed) {
+        state.targets = new Map(Object.entries(parsed.targets));
+        state.files = new Map(Object.entries(parsed.files));
+        state.clean = parsed.clean ?? null;
       }
     } catch {
       // no state (or unreadable): everything is dirty, which is always safe
@@ -84,31 +98,47 @@ export class BuildState {
       } catch {
         continue; // a torn line from a crash
       }
-      if ('t' in entry) {
+      if ('c' in entry) state.clean = entry.c;
+      else if ('t' in entry) {
+        state.recordsChanged = true;
         if (entry.r) state.targets.set(entry.t, entry.r);
         else state.targets.delete(entry.t);
-      } else if (entry.s) state.files.set(entry.f, entry.s);
-      else state.files.delete(entry.f);
+      } else {
+        state.recordsChanged = true;
+        if (entry.s) state.files.set(entry.f, entry.s);
+        else state.files.delete(entry.f);
+      }
     }
     return state;
   }
 
   recordTarget(target: string, record: TargetRecord | null): void {
+    this.recordsChanged = true;
     if (record) this.targets.set(target, record);
     else this.targets.delete(target);
     this.append({ t: target, r: record });
   }
 
+  setClean(clean: CleanRecord | null): void {
+    if (clean === null && this.clean === null) return;
+    this.clean = clean;
+    this.append({ c: clean });
+  }
+
   recordFile(file: string, stamp: FileStamp): void {
     const previous = this.files.get(file);
     this.files.set(file, stamp);
+    this.recordsChanged = true;
     if (!previous || previous.hash !== stamp.hash || previous.mtimeMs !== stamp.mtimeMs || previous.size !== stamp.size || previous.ino !== stamp.ino) {
       this.append({ f: file, s: stamp });
     }
   }
 
   forgetFile(file: string): void {
-    if (this.files.delete(file)) this.append({ f: file, s: null });
+    if (this.files.delete(file)) {
+      this.recordsChanged = true;
+      this.append({ f: file, s: null });
+    }
   }
 
   private append(line: LogLine): void {
@@ -126,7 +156,7 @@ export class BuildState {
     if (this.readOnly || !this.dirty) return;
     const targets = Object.fromEntries([...this.targets.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
     const files = Object.fromEntries([...this.files.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
-    writeFileAtomic(path.join(this.dir, 'state.json'), JSON.stringify({ version: STATE_FORMAT_VERSION, targets, files }));
+    writeFileAtomic(path.join(this.dir, 'state.json'), JSON.stringify({ version: STATE_FORMAT_VERSION, targets, files, clean: this.clean }));
     if (this.logFd !== null) {
       fs.closeSync(this.logFd);
       this.logFd = null;
@@ -137,6 +167,24 @@ export class BuildState {
   close(): void {
     if (this.logFd !== null) fs.closeSync(this.logFd);
     this.logFd = null;
+  }
+}
+
+export interface StateFile {
+  version: number;
+  targets: Record<string, TargetRecord>;
+  files: Record<string, FileStamp>;
+  clean?: CleanRecord | null;
+}
+
+/** The compacted state file, or null when missing, unreadable or of another format. */
+export function readStateFile(dir: string): StateFile | null {
+  try {
+    const parsed = JSON.parse(fs.readFileSync(path.join(dir, 'state.json'), 'utf8')) as Partial<StateFile>;
+    if (parsed.version !== STATE_FORMAT_VERSION || !parsed.targets || !parsed.files) return null;
+    return parsed as StateFile;
+  } catch {
+    return null;
   }
 }
 

@@ -46,14 +46,11 @@ export type IndexOptions = {
 };
 
 export const DEFAULT_INDEX_OPTIONS: IndexOptions = Object.freeze({ k1: 1.2, b: 0.75 });
-export const SEARCH_INDEX_FORMAT_VERSION = 1;
-/** Version of the per-document part format. */
-export const INDEX_PART_VERSION = 2;
-/**
- * Everything that changes part bytes for the same chunks: put it in the cache key of cached parts
- * (a part of another version makes mergeSearchIndex throw rather than merge it).
- */
-export const INDEX_PART_CACHE_KEY = `search-index-${SEARCH_INDEX_FORMAT_VERSION}.part-${INDEX_PART_VERSION}.tokenizer-${TOKENIZER_VERSION}`;
+export { SEARCH_INDEX_FORMAT_VERSION } from '../rule-versions.js';
+import { SEARCH_INDEX_FORMAT_VERSION } from '../rule-versions.js';
+/** Version of the per-document part format (cached parts of another version must not be merged). */
+export { INDEX_PART_VERSION } from '../rule-versions.js';
+import { INDEX_PART_VERSION } from '../rule-versions.js';
 
 export interface IndexProvenance {
   chunkIndexFingerprint: string;

@@ -11,7 +11,7 @@ import { stemmer } from 'stemmer';
  * - words of ASCII letters only are Porter-stemmed (digits and mixed tokens are kept as they are).
  * Bump TOKENIZER_VERSION whenever any of this changes: index bytes depend on it.
  */
-export const TOKENIZER_VERSION = 1;
+export { TOKENIZER_VERSION } from '../rule-versions.js';
 
 /** Longest token kept, in UTF-16 code units; longer runs (hashes, base64) are truncated. */
 export const MAX_TOKEN_LENGTH = 64;

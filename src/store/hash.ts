@@ -1,17 +1,17 @@
 import { createHash } from 'node:crypto';
-import xxhashInit from 'xxhash-wasm';
 
 /** SHA-256 as lowercase hex: used wherever the spec names SHA-256 and for content addresses. */
 export function sha256Hex(data: string | Uint8Array): string {
   return createHash('sha256').update(data).digest('hex');
 }
 
-type XXHash = Awaited<ReturnType<typeof xxhashInit>>;
+type XXHash = Awaited<ReturnType<(typeof import('xxhash-wasm'))['default']>>;
 let xxhash: XXHash | undefined;
 
 /** Loads the wasm hasher once; call before fastHash. */
 export async function initFastHash(): Promise<void> {
-  xxhash ??= await xxhashInit();
+  // Loaded on first use: commands that never hash quickly (query, the no-op check) skip the wasm.
+  xxhash ??= await (await import('xxhash-wasm')).default();
 }
 
 /**

@@ -203,3 +203,33 @@ test('parallel and one-worker builds give identical bytes', async () => {
     many.cleanup();
   }
 });
+
+test('the stat-only no-op proof never hides work: after a partial build, a config edit or a failure, the full build still runs what is stale', async () => {
+  const rig = new Rig();
+  try {
+    writeSmallWorkspace(rig);
+    assert.equal((await rig.exec(['build'])).code, 0);
+    // A partial build after an edit leaves the indexes stale; the next full build must see that.
+    rig.write({ 'src/doc0.html': sampleHtml(0, ' Partial build words: pangolin.') });
+    assert.equal((await rig.exec(['build', 'chunks/example-test-doc0.json'])).code, 0);
+    const full = await rig.exec(['build', '--json']);
+    assert.deepEqual(ran(full.json!.data.targets), ['chunks/index.json', 'chunks/search-index.json', 'snapshots/index.json', 'specs/index.json']);
+    // An option edit in the config is seen even though no source changed.
+    rig.write({ 'episteme.json': JSON.stringify({ manualIngest: 'map.json', options: { chunk: { maxChars: 600 } } }) });
+    const edited = await rig.exec(['build', '--json']);
+    assert.ok(ran(edited.json!.data.targets).includes('chunks/example-test-doc1.json'));
+    // Another map given on the command line is another graph, even though no recorded file changed.
+    const map = JSON.parse(rig.read('map.json')) as unknown[];
+    rig.write({ 'two.json': JSON.stringify(map.slice(0, 2)) });
+    const viaMap = await rig.exec(['build', '--map', 'two.json', '--json']);
+    assert.equal(viaMap.code, 0);
+    assert.ok(ran(viaMap.json!.data.targets).includes('chunks/search-index.json'), 'a different map is a different graph');
+    assert.equal(viaMap.json!.data.targets.length, 2 * 3 + 4);
+    // After a failure, nothing is proven clean: the failing source is retried.
+    rig.write({ 'episteme.json': JSON.stringify({ manualIngest: 'map.json', limits: { maxFileBytes: 300 } }) });
+    assert.equal((await rig.exec(['build'])).code, 1);
+    assert.equal((await rig.exec(['build'])).code, 1);
+  } finally {
+    rig.cleanup();
+  }
+});

@@ -1,0 +1,74 @@
+import { EpistemeError } from '../failure.js';
+
+/**
+ * Why a fetch failed: a closed set of stable kebab-case codes, reported as `details.reason` of a
+ * `source-failed` error. `retryable` says whether another attempt may succeed.
+ */
+export const CAPTURE_FAILURE_REASONS = {
+  timeout: { retryable: true, summary: 'The response did not complete within --request-timeout-ms.' },
+  'connect-timeout': { retryable: true, summary: 'DNS lookup, connect or TLS handshake took longer than --connect-timeout-ms.' },
+  'connection-reset': { retryable: true, summary: 'The connection was reset or closed before the response completed.' },
+  'connection-refused': { retryable: true, summary: 'Nothing accepted the connection.' },
+  'body-truncated': { retryable: true, summary: 'The body ended before the length its Content-Length declared.' },
+  'network-error': { retryable: true, summary: 'Another network failure.' },
+  'dns-failed': { retryable: false, summary: 'The host name does not resolve.' },
+  'tls-failed': { retryable: false, summary: 'The TLS handshake or certificate check failed.' },
+  'http-status': { retryable: false, summary: 'The server answered with a status other than 200 or 304 (5xx and 429 are retried first).' },
+  'retry-after-too-long': { retryable: false, summary: 'The server asked to wait longer than --max-retry-after-ms.' },
+  'too-large': { retryable: false, summary: 'The body is larger than --max-response-bytes (decompressed bytes count).' },
+  'decompression-failed': { retryable: false, summary: 'The Content-Encoding is unsupported or the compressed body is corrupt.' },
+  'redirect-limit': { retryable: false, summary: 'More redirects than --max-redirects.' },
+  'redirect-scheme': { retryable: false, summary: 'A redirect pointed to a scheme other than http: or https:.' },
+  'redirect-invalid': { retryable: false, summary: 'A redirect had a missing or malformed Location.' },
+  'unexpected-not-modified': { retryable: false, summary: 'The server answered 304 to a request that was not conditional.' },
+  'max-sources-per-run': { retryable: false, summary: 'This run already fetched --max-sources sources; the next run fetches this one.' },
+  'store-failed': { retryable: false, summary: 'The body could not be written to the snapshot store.' },
+} as const;
+
+export type CaptureFailureReason = keyof typeof CAPTURE_FAILURE_REASONS;
+
+/** A failure of one attempt, before the retry policy has decided what to do with it. */
+export class CaptureFailure extends Error {
+  constructor(
+    readonly reason: CaptureFailureReason,
+    message: string,
+    readonly extra: { status?: number; retryAfterMs?: number; cause?: unknown; retryable?: boolean } = {},
+  ) {
+    super(message, extra.cause === undefined ? undefined : { cause: extra.cause });
+    this.name = 'CaptureFailure';
+  }
+
+  get retryable(): boolean {
+    return this.extra.retryable ?? CAPTURE_FAILURE_REASONS[this.reason].retryable;
+  }
+}
+
+/** The per-source error the engine records: it keeps the previous snapshot and records nothing. */
+export function sourceFailed(url: string, failure: CaptureFailure, attempts: number): EpistemeError {
+  const details: Record<string, unknown> = { reason: failure.reason, url, attempts };
+  if (failure.extra.status !== undefined) details.status = failure.extra.status;
+  const tries = attempts > 1 ? ` (after ${attempts} attempts)` : '';
+  return new EpistemeError('source-failed', `GET ${url} failed: ${failure.reason}: ${failure.message}${tries}`, {
+    hint: hintFor(failure.reason),
+    details,
+    cause: failure.extra.cause ?? failure,
+  });
+}
+
+function hintFor(reason: CaptureFailureReason): string {
+  switch (reason) {
+    case 'timeout':
+    case 'connect-timeout':
+      return 'The previous snapshot is kept. Raise --request-timeout-ms / --connect-timeout-ms (or limits.capture) if the server is just slow.';
+    case 'too-large':
+      return 'The previous snapshot is kept. Raise --max-response-bytes (or limits.capture.maxResponseBytes) if the source is trusted.';
+    case 'redirect-limit':
+      return 'The previous snapshot is kept. Point the manifest at the final URL, or raise --max-redirects.';
+    case 'retry-after-too-long':
+      return 'The server asked to come back later; run again later, or raise --max-retry-after-ms.';
+    case 'max-sources-per-run':
+      return 'Run again to fetch the remaining sources, or raise --max-sources (limits.capture.maxSources).';
+    default:
+      return 'The previous snapshot, if any, is kept; nothing was recorded. Run again once the source is reachable.';
+  }
+}

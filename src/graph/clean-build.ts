@@ -1,0 +1,105 @@
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { PRODUCER_VERSION } from '../version.js';
+import { CONFIG_FILE_NAME, STATE_DIR_NAME } from '../config/names.js';
+import { rulesDir } from '../extract/package-paths.js';
+import { acquireWorkspaceLock } from '../store/workspace-lock.js';
+import { sameStamp, statStamp, readStateFile, type CleanRecord } from './state.js';
+import type { BuildSummary } from './build.js';
+import type { TargetResult, TargetStatus } from './scheduler.js';
+import { RULE_VERSIONS } from '../rule-versions.js';
+import type { Workspace } from '../config/workspace.js';
+import type { BuildGraph } from './graph.js';
+
+/**
+ * The no-op fast path, Ninja-style but content-backed: when the last build of the whole graph
+ * finished cleanly and no file that shapes the graph (config, map, manifest, family rules), no source
+ * file and no output has a different stat stamp since, every key is what it was, so every target is
+ * up to date. Proving that takes reading the state and one stat per file, without loading the map or
+ * computing a key. Any difference at all falls back to the full build, which hashes content.
+ */
+export interface InvocationFlags {
+  config?: string | undefined;
+  map?: string | undefined;
+  manifest?: string | undefined;
+  snapshots?: string | undefined;
+}
+
+/** Identifies what a build reads, from the CLI flags alone (the same string in both paths). */
+export function invocationId(cwd: string, flags: InvocationFlags): string | null {
+  if (flags.map === '-' || flags.manifest === '-') return null;
+  const resolve = (file: string | undefined) => (file === undefined ? null : path.resolve(cwd, file));
+  let config = resolve(flags.config);
+  if (config === null && fs.existsSync(path.join(cwd, CONFIG_FILE_NAME))) config = path.join(cwd, CONFIG_FILE_NAME);
+  if (config !== null && fs.statSync(config, { throwIfNoEntry: false })?.isDirectory()) config = path.join(config, CONFIG_FILE_NAME);
+  return JSON.stringify({ config, map: resolve(flags.map), manifest: resolve(flags.manifest), snapshots: flags.snapshots ?? null, cwd: config === null ? cwd : null });
+}
+
+/** Returns the summary of a no-op build if the fast path proves it, else null (run the full build). */
+export async function tryCleanNoop(cwd: string, flags: InvocationFlags, lock: { waitMs: number; command: string }): Promise<BuildSummary | null> {
+  const invocation = invocationId(cwd, flags);
+  if (invocation === null) return null;
+  const { config } = JSON.parse(invocation) as { config: string | null };
+  const root = config === null ? cwd : path.dirname(config);
+  const stateDir = path.join(root, STATE_DIR_NAME);
+  if ((fs.statSync(path.join(stateDir, 'state.log'), { throwIfNoEntry: false })?.size ?? 0) > 0) return null;
+  if (!fs.existsSync(path.join(stateDir, 'state.json'))) return null;
+  const held = await acquireWorkspaceLock(root, stateDir, lock);
+  try {
+    const state = readStateFile(stateDir);
+    const clean = state?.clean;
+    if (!state || !clean || clean.invocation !== invocation || clean.producerVersion !== PRODUCER_VERSION) return null;
+    for (const [file, stamp] of Object.entries(clean.files)) if (!unchanged(file, stamp)) return null;
+    if (!sameStringNumbers(clean.ruleVersions, RULE_VERSIONS)) return null;
+    if (!sameRulesFiles(clean)) return null;
+    for (const [file, stamp] of Object.entries(state.files)) if (!unchanged(path.join(root, file), stamp)) return null;
+    const targets: TargetResult[] = [];
+    for (const name of clean.order) {
+      const record = state.targets[name];
+      if (!record || !unchanged(path.join(root, record.output), record.stamp)) return null;
+      targets.push({ target: name, rule: record.components.rule, status: 'up-to-date', reasons: [], output: record.output });
+    }
+    const counts: Record<TargetStatus, number> = { 'up-to-date': targets.length, built: 0, unchanged: 0, failed: 0, skipped: 0, dirty: 0, 'maybe-dirty': 0 };
+    return { targets, counts, actions: 0, removed: [], ok: true };
+  } finally {
+    await held.release();
+  }
+}
+
+/** The clean record for a build of the whole graph that just succeeded. */
+export function cleanRecordFor(ws: Workspace, graph: BuildGraph, invocation: string): CleanRecord {
+  const files: CleanRecord['files'] = {};
+  const add = (file: string) => {
+    const stamp = statStamp(file);
+    if (stamp) files[file] = stamp;
+  };
+  for (const relative of [ws.configFile, ws.mapFile, ws.manifestFile]) if (relative !== null) add(path.join(ws.root, relative));
+  for (const file of rulesFiles()) add(file);
+  return { invocation, producerVersion: PRODUCER_VERSION, ruleVersions: { ...RULE_VERSIONS }, files, order: graph.order };
+}
+
+function rulesFiles(): string[] {
+  const dir = rulesDir();
+  try {
+    return fs.readdirSync(dir).filter((name) => name.endsWith('.json')).sort().map((name) => path.join(dir, name));
+  } catch {
+    return [];
+  }
+}
+
+/** Rules files added or removed since (edits show up as stamp changes). */
+function sameRulesFiles(clean: CleanRecord): boolean {
+  const recorded = Object.keys(clean.files).filter((file) => path.dirname(file) === rulesDir());
+  const current = rulesFiles();
+  return recorded.length === current.length && current.every((file) => file in clean.files);
+}
+
+function unchanged(file: string, stamp: Omit<import('./state.js').FileStamp, 'hash'>): boolean {
+  const now = statStamp(file);
+  return now !== null && sameStamp(now, stamp);
+}
+
+function sameStringNumbers(a: Record<string, number>, b: Record<string, number>): boolean {
+  const keys = Object.keys(a);
+  return keys.length === Object.keys(b).length && keys.every((k) => a[k] === b[k]);
+}

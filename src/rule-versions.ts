@@ -1,0 +1,22 @@
+/**
+ * Every version number that changes output bytes for the same input, in one place. Each goes into the
+ * keys of the targets it shapes; bump it when the code changes what it produces. Kept free of imports
+ * so the no-op fast path can check them without loading any stage.
+ */
+export const EXTRACT_RULE_VERSION = 1;
+export const CHUNK_RULE_VERSION = 1;
+/** Search-index file layout (2: document-relative posting runs, row lengths, single-string terms/postings). */
+export const SEARCH_INDEX_FORMAT_VERSION = 2;
+/** Per-document index part layout (cached under .episteme/cache/index-parts). 2: line-based parts. */
+export const INDEX_PART_VERSION = 2;
+/** Tokenizer and stemming: index bytes and query matching depend on it. */
+export const TOKENIZER_VERSION = 1;
+
+/** The search-index rule's version combines everything its bytes depend on. */
+export const SEARCH_INDEX_RULE_VERSION = SEARCH_INDEX_FORMAT_VERSION * 1_000_000 + INDEX_PART_VERSION * 1000 + TOKENIZER_VERSION;
+
+export const RULE_VERSIONS: Record<string, number> = {
+  extract: EXTRACT_RULE_VERSION,
+  chunk: CHUNK_RULE_VERSION,
+  'search-index': SEARCH_INDEX_RULE_VERSION,
+};
