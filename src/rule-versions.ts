@@ -5,10 +5,10 @@
  */
 export const EXTRACT_RULE_VERSION = 1;
 export const CHUNK_RULE_VERSION = 1;
-/** Search-index file layout. */
-export const SEARCH_INDEX_FORMAT_VERSION = 1;
-/** Per-document index part layout (cached under .episteme/cache/index-parts). */
-export const INDEX_PART_VERSION = 1;
+/** Search-index file layout (2: document-relative posting runs, row lengths, single-string terms/postings). */
+export const SEARCH_INDEX_FORMAT_VERSION = 2;
+/** Per-document index part layout (cached under .episteme/cache/index-parts). 2: line-based parts. */
+export const INDEX_PART_VERSION = 2;
 /** Tokenizer and stemming: index bytes and query matching depend on it. */
 export const TOKENIZER_VERSION = 1;
 

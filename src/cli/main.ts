@@ -16,6 +16,7 @@ const COMMANDS: Record<string, () => Promise<CommandClass>> = {
   chunk: async () => (await import('./chunk.js')).ChunkCommand,
   index: async () => (await import('./index-command.js')).IndexCommand,
   query: async () => (await import('./query.js')).QueryCommand,
+  diff: async () => (await import('./diff.js')).DiffCommand,
   explain: async () => (await import('./explain.js')).ExplainCommand,
 };
 

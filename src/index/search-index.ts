@@ -4,7 +4,7 @@ import { canonicalJson, compareCodeUnits } from '../store/canonical-json.js';
 import { createHash } from 'node:crypto';
 import { PRODUCER_NAME, PRODUCER_VERSION } from '../version.js';
 import { tokenize, TOKENIZER_VERSION } from './tokenizer.js';
-import { encodeVlq, encodeVlqList, VlqReader } from './vlq.js';
+import { encodeVlq, VlqReader, writeVlq } from './vlq.js';
 
 /**
  * The search index: one canonical-JSON artifact (the shared envelope, kind "search-index") holding
@@ -22,14 +22,19 @@ import { encodeVlq, encodeVlqList, VlqReader } from './vlq.js';
  *   documents    [documentId, sourceUrl, snapshotId, family, authority, documentType], by documentId
  *   lengths      VLQ list: token count of each chunk
  *   postingLengths VLQ list: length (in characters) of each term's run in `postings`
- *   postings     one string: per term, VLQ pairs (gap to previous chunk ordinal) * 2 + (tf > 1), then tf - 2 if tf > 1
+ *   postings     one string: per term, one run per document that has the term, documents ascending:
+ *                VLQ (gap to the previous document ordinal - 1, from -1), VLQ (run length in characters),
+ *                then the document's own entries: (gap to the previous chunk ordinal within the
+ *                document - 1, from -1) * 2 + (tf > 1), then tf - 2 if tf > 1
+ *                (document-relative runs are copied verbatim from the parts: merging never re-encodes them)
  *   provenance   {chunkIndexFingerprint, missingSources}
  *   terms        one string: the terms joined by "\n", sorted by UTF-16 code unit (binary-searchable)
  * (Few large strings instead of many small ones: JSON.parse of a cold process is much faster.)
  *   tokenizer    TOKENIZER_VERSION
  *   totalLength  sum of lengths
  * Incremental builds: buildDocumentPart() makes a document's rows and postings once; merging parts
- * only renumbers the first posting of each run (VLQ strings concatenate), so it never re-tokenizes.
+ * copies each document's posting runs verbatim behind a small run header, so it never re-tokenizes
+ * or re-encodes.
  * Cold loads: the keys before `chunks` are small, and chunkRowBytes locates every row, so a reader
  * verifies the bytes, parses everything but the rows, and parses a row only when a query needs it.
  * The bytes remain canonical JSON of the shared artifact envelope (parseArtifact accepts them).
@@ -43,7 +48,7 @@ export type IndexOptions = {
 export const DEFAULT_INDEX_OPTIONS: IndexOptions = Object.freeze({ k1: 1.2, b: 0.75 });
 export { SEARCH_INDEX_FORMAT_VERSION } from '../rule-versions.js';
 import { SEARCH_INDEX_FORMAT_VERSION } from '../rule-versions.js';
-/** Version of the per-document part format (and of everything that makes part bytes). */
+/** Version of the per-document part format (cached parts of another version must not be merged). */
 export { INDEX_PART_VERSION } from '../rule-versions.js';
 import { INDEX_PART_VERSION } from '../rule-versions.js';
 
@@ -92,6 +97,8 @@ export interface LoadedSearchIndex {
   postings: string;
   /** postingStarts[i]..postingStarts[i + 1] is the run of term i in `postings`. */
   postingStarts: Uint32Array;
+  /** First chunk ordinal of each document. */
+  documentStarts: Uint32Array;
 }
 
 interface PartHeader {
@@ -100,16 +107,14 @@ interface PartHeader {
   /** [sourceUrl, snapshotId, family, authority, documentType], or null when the document has no chunks. */
   doc: string[] | null;
   chunkCount: number;
+  /** VLQ list: token count of each chunk. */
   lengths: string;
   /** Normativity of each chunk, in order. */
   normativity: string[];
   /** UTF-8 byte length of each row. */
   rowBytes: number[];
   totalLength: number;
-  terms: string[];
-  postings: string[];
-  /** Local ordinal of the last posting of each term (what the next run's first gap is relative to). */
-  lastOrdinals: string;
+  termCount: number;
 }
 
 const ARTIFACT_KIND = 'search-index';
@@ -164,7 +169,7 @@ export function buildDocumentPart(documentId: string, chunks: Chunk[]): string {
   });
   const terms = [...termPostings.keys()].sort(compareCodeUnits);
   const postings: string[] = [];
-  const lastOrdinals: string[] = [];
+  const postingLengths: string[] = [];
   for (const term of terms) {
     const { ordinals, tfs } = termPostings.get(term)!;
     const out: string[] = [];
@@ -175,8 +180,9 @@ export function buildDocumentPart(documentId: string, chunks: Chunk[]): string {
       if (tf > 1) encodeVlq(tf - 2, out);
       previous = ordinal;
     });
-    postings.push(out.join(''));
-    encodeVlq(previous, lastOrdinals);
+    const run = out.join('');
+    postings.push(run);
+    encodeVlq(run.length, postingLengths);
   }
   const header: PartHeader = {
     partFormat: INDEX_PART_VERSION * 1000 + TOKENIZER_VERSION,
@@ -187,30 +193,57 @@ export function buildDocumentPart(documentId: string, chunks: Chunk[]): string {
     normativity: sorted.map((chunk) => chunk.normativity),
     rowBytes,
     totalLength,
-    terms,
-    postings,
-    lastOrdinals: lastOrdinals.join(''),
+    termCount: terms.length,
   };
-  // Line 1: header; line 2: the chunk rows as JSON array items, spliced verbatim by the merge.
-  return canonicalJson(header) + '\n' + rows.join(',');
+  // Lines: header (JSON); terms joined by spaces (terms never contain spaces, quotes or newlines);
+  // all posting runs (VLQ); each run's length (VLQ); the chunk rows as JSON array items, spliced
+  // verbatim by the merge. Only the small header goes through JSON.parse.
+  return [canonicalJson(header), terms.join(' '), postings.join(''), postingLengths.join(''), rows.join(',')].join('\n');
 }
 
 interface ParsedPart {
   header: PartHeader;
+  terms: string;
+  postings: string;
+  postingStarts: Uint32Array;
   rowsText: string;
 }
 
 function parsePart(part: string): ParsedPart {
-  const newline = part.indexOf('\n');
-  if (newline < 0) throw new Error('search index part: missing row section');
-  const header = JSON.parse(part.slice(0, newline)) as PartHeader;
+  const breaks: number[] = [];
+  for (let at = part.indexOf('\n'); at >= 0 && breaks.length < 4; at = part.indexOf('\n', at + 1)) breaks.push(at);
+  if (breaks.length < 4) throw new Error('search index part: missing sections');
+  const [b1, b2, b3, b4] = breaks as [number, number, number, number];
+  const header = JSON.parse(part.slice(0, b1)) as PartHeader;
   if (header.partFormat !== INDEX_PART_VERSION * 1000 + TOKENIZER_VERSION) {
     throw new Error(`search index part for ${header.documentId} has part format ${header.partFormat}; expected ${INDEX_PART_VERSION * 1000 + TOKENIZER_VERSION}`);
   }
-  return { header, rowsText: part.slice(newline + 1) };
+  const postingStarts = new Uint32Array(header.termCount + 1);
+  const reader = new VlqReader(part.slice(b3 + 1, b4));
+  for (let i = 0; i < header.termCount; i++) postingStarts[i + 1] = postingStarts[i]! + reader.next();
+  if (!reader.done) throw new Error(`search index part for ${header.documentId}: posting lengths do not match its terms`);
+  return { header, terms: part.slice(b1 + 1, b2), postings: part.slice(b2 + 1, b3), postingStarts, rowsText: part.slice(b4 + 1) };
 }
 
-/** Merges document parts (in any order) into the exact bytes of the index file. */
+/** FNV-1a over UTF-16 code units of text[start, end): integer-only, so the same everywhere. */
+function hashRegion(text: string, start: number, end: number): number {
+  let hash = 0x811c9dc5;
+  for (let i = start; i < end; i++) hash = Math.imul(hash ^ text.charCodeAt(i), 0x01000193);
+  return hash >>> 0;
+}
+
+function equalsRegion(term: string, text: string, start: number, end: number): boolean {
+  if (term.length !== end - start) return false;
+  for (let i = 0; i < term.length; i++) if (term.charCodeAt(i) !== text.charCodeAt(start + i)) return false;
+  return true;
+}
+
+/**
+ * Merges document parts (in any order) into the exact bytes of the index file.
+ * The work per (document, term) run is kept to integer operations: terms are found by hash in the
+ * parts' space-joined term strings (no per-run string objects), runs are grouped by term with a counting sort,
+ * and posting runs are copied as ASCII bytes behind a (document gap, length) header.
+ */
 export function mergeSearchIndex(parts: string[], provenance: IndexProvenance, options: IndexOptions): string {
   const { k1Milli, bMilli } = optionsInThousandths(options);
   const parsed = parts.map(parsePart).filter((p) => p.header.chunkCount > 0);
@@ -218,63 +251,121 @@ export function mergeSearchIndex(parts: string[], provenance: IndexProvenance, o
   for (let i = 1; i < parsed.length; i++) {
     if (parsed[i - 1]!.header.documentId === parsed[i]!.header.documentId) throw new Error(`search index: document ${parsed[i]!.header.documentId} given twice`);
   }
-  const runsByTerm = new Map<string, { part: number; term: number }[]>();
+  // Pass 1: give every distinct term a slot; record the slot of every run (part order, term order).
   const offsets: number[] = [];
+  const partRunStart: number[] = [];
   let chunkTotal = 0;
   let totalLength = 0;
-  parsed.forEach((p, partIndex) => {
+  let runTotal = 0;
+  for (const p of parsed) {
     offsets.push(chunkTotal);
+    partRunStart.push(runTotal);
     chunkTotal += p.header.chunkCount;
     totalLength += p.header.totalLength;
-    p.header.terms.forEach((term, termIndex) => {
-      const runs = runsByTerm.get(term);
-      if (runs === undefined) runsByTerm.set(term, [{ part: partIndex, term: termIndex }]);
-      else runs.push({ part: partIndex, term: termIndex });
-    });
-  });
-  const lastOrdinals = parsed.map((p) => {
-    const reader = new VlqReader(p.header.lastOrdinals);
-    return p.header.terms.map(() => reader.next());
-  });
-  const terms = [...runsByTerm.keys()].sort(compareCodeUnits);
-  const postings = terms.map((term) => {
-    const pieces: string[] = [];
-    let previous = -1;
-    for (const run of runsByTerm.get(term)!) {
-      const text = parsed[run.part]!.header.postings[run.term]!;
-      const offset = offsets[run.part]!;
-      const reader = new VlqReader(text);
-      const first = reader.next();
-      const flag = first % 2;
-      const ordinal = offset + (first - flag) / 2;
-      encodeVlq((ordinal - previous - 1) * 2 + flag, pieces);
-      pieces.push(text.slice(reader.position));
-      previous = offset + lastOrdinals[run.part]![run.term]!;
+    runTotal += p.header.termCount;
+  }
+  partRunStart.push(runTotal);
+  const runSlot = new Int32Array(runTotal);
+  const runPart = new Int32Array(runTotal);
+  const slotTerms: string[] = [];
+  const slotByHash = new Map<number, number>();
+  const nextWithHash: number[] = [];
+  let run = 0;
+  parsed.forEach((p, partIndex) => {
+    const text = p.terms;
+    const termCount = p.header.termCount;
+    let start = 0;
+    for (let termIndex = 0; termIndex < termCount; termIndex++) {
+      let end = text.indexOf(' ', start);
+      if (end < 0) end = text.length;
+      const hash = hashRegion(text, start, end);
+      let slot = slotByHash.get(hash) ?? -1;
+      while (slot >= 0 && !equalsRegion(slotTerms[slot]!, text, start, end)) slot = nextWithHash[slot]!;
+      if (slot < 0) {
+        slot = slotTerms.length;
+        slotTerms.push(text.slice(start, end));
+        nextWithHash.push(slotByHash.get(hash) ?? -1);
+        slotByHash.set(hash, slot);
+      }
+      runSlot[run] = slot;
+      runPart[run] = partIndex;
+      run++;
+      start = end + 1;
     }
-    return pieces.join('');
+    if (start < text.length) throw new Error(`search index part for ${p.header.documentId}: terms and postings disagree`);
   });
+  // Pass 2: runs grouped by slot (counting sort keeps part order within a slot).
+  const slotCount = slotTerms.length;
+  const slotStart = new Int32Array(slotCount + 1);
+  for (let r = 0; r < runTotal; r++) slotStart[runSlot[r]! + 1]!++;
+  for (let slot = 0; slot < slotCount; slot++) slotStart[slot + 1]! += slotStart[slot]!;
+  const fill = slotStart.slice(0, slotCount);
+  const runsBySlot = new Int32Array(runTotal);
+  for (let r = 0; r < runTotal; r++) runsBySlot[fill[runSlot[r]!]!++] = r;
+  // Pass 3: terms in code-unit order; each term's runs concatenated.
+  const slotOrder = Array.from({ length: slotCount }, (_, slot) => slot).sort((a, b) => compareCodeUnits(slotTerms[a]!, slotTerms[b]!));
+  const terms = slotOrder.map((slot) => slotTerms[slot]!);
+  const encoder = new TextEncoder();
+  const partPostings = parsed.map((p) => encoder.encode(p.postings));
+  const out = new Uint8Array(partPostings.reduce((n, bytes) => n + bytes.length, 0) + runTotal * 12);
+  const lengthsOut = new Uint8Array(slotCount * 12);
+  let written = 0;
+  let lengthsWritten = 0;
+  for (const slot of slotOrder) {
+    let previousDocument = -1;
+    const runStart = written;
+    for (let k = slotStart[slot]!; k < slotStart[slot + 1]!; k++) {
+      const r = runsBySlot[k]!;
+      const partIndex = runPart[r]!; // = the document's ordinal (parts are in document order)
+      const termIndex = r - partRunStart[partIndex]!;
+      const bytes = partPostings[partIndex]!;
+      const start = parsed[partIndex]!.postingStarts[termIndex]!;
+      const end = parsed[partIndex]!.postingStarts[termIndex + 1]!;
+      written = writeVlq(partIndex - previousDocument - 1, out, written);
+      written = writeVlq(end - start, out, written);
+      for (let i = start; i < end; i++) out[written++] = bytes[i]!;
+      previousDocument = partIndex;
+    }
+    lengthsWritten = writeVlq(written - runStart, lengthsOut, lengthsWritten);
+  }
+  const decoder = new TextDecoder();
+  const postings = decoder.decode(out.subarray(0, written));
+  const postingLengths = decoder.decode(lengthsOut.subarray(0, lengthsWritten));
   const documents = parsed.map((p) => [p.header.documentId, ...(p.header.doc ?? [])]);
   const normativityValues = [...new Set(parsed.flatMap((p) => p.header.normativity))].sort(compareCodeUnits);
   const normativityCodes: string[] = [];
   for (const p of parsed) for (const value of p.header.normativity) encodeVlq(normativityValues.indexOf(value), normativityCodes);
   const missingSources = [...new Set(provenance.missingSources)].sort(compareCodeUnits);
-  const payload =
-    `{"bm25":${canonicalJson({ bMilli, k1Milli })}` +
-    `,"chunkCounts":${canonicalJson(parsed.map((p) => p.header.chunkCount))}` +
-    `,"chunkNormativity":${canonicalJson([normativityValues, normativityCodes.join('')])}` +
-    `,"chunkRowBytes":${canonicalJson(parsed.flatMap((p) => p.header.rowBytes))}` +
-    `,"chunks":[${parsed.map((p) => p.rowsText).join(',')}]` +
-    `,"documents":${canonicalJson(documents)}` +
-    `,"lengths":${JSON.stringify(parsed.map((p) => p.header.lengths).join(''))}` +
-    `,"postingLengths":${JSON.stringify(encodeVlqList(postings.map((run) => run.length)))}` +
-    `,"postings":${JSON.stringify(postings.join(''))}` +
-    `,"provenance":${canonicalJson({ chunkIndexFingerprint: provenance.chunkIndexFingerprint, missingSources })}` +
-    `,"terms":${JSON.stringify(terms.join('\n'))}` +
-    `,"tokenizer":${TOKENIZER_VERSION}` +
-    `,"totalLength":${totalLength}}`;
-  const body = `${BODY_PREFIX}"formatVersion":${SEARCH_INDEX_FORMAT_VERSION},"payload":${payload},"producer":${canonicalJson({ name: PRODUCER_NAME, version: PRODUCER_VERSION })}}`;
-  const fingerprint = createHash('sha256').update(body).digest('hex');
-  return `${FINGERPRINT_PREFIX}${fingerprint}",${body.slice(BODY_PREFIX.length)}\n`;
+  // The body in pieces (hashed piece by piece: no giant intermediate string to flatten twice).
+  const body: string[] = [
+    BODY_PREFIX,
+    `"formatVersion":${SEARCH_INDEX_FORMAT_VERSION},"payload":`,
+    `{"bm25":${canonicalJson({ bMilli, k1Milli })}`,
+    `,"chunkCounts":${canonicalJson(parsed.map((p) => p.header.chunkCount))}`,
+    `,"chunkNormativity":${canonicalJson([normativityValues, normativityCodes.join('')])}`,
+    `,"chunkRowBytes":${canonicalJson(parsed.flatMap((p) => p.header.rowBytes))}`,
+    ',"chunks":[',
+  ];
+  parsed.forEach((p, i) => {
+    if (i > 0) body.push(',');
+    body.push(p.rowsText);
+  });
+  body.push(
+    `],"documents":${canonicalJson(documents)}`,
+    `,"lengths":${JSON.stringify(parsed.map((p) => p.header.lengths).join(''))}`,
+    `,"postingLengths":${JSON.stringify(postingLengths)}`,
+    `,"postings":${JSON.stringify(postings)}`,
+    `,"provenance":${canonicalJson({ chunkIndexFingerprint: provenance.chunkIndexFingerprint, missingSources })}`,
+    `,"terms":${JSON.stringify(terms.join('\n'))}`,
+    `,"tokenizer":${TOKENIZER_VERSION}`,
+    `,"totalLength":${totalLength}}`,
+    `,"producer":${canonicalJson({ name: PRODUCER_NAME, version: PRODUCER_VERSION })}}`,
+  );
+  const hash = createHash('sha256');
+  for (const piece of body) hash.update(piece);
+  body[0] = `${FINGERPRINT_PREFIX}${hash.digest('hex')}",`;
+  body.push('\n');
+  return body.join('');
 }
 
 /** One-shot build; equal to merging the documents' parts. */
@@ -356,12 +447,35 @@ export function loadSearchIndex(text: string | Uint8Array, label: string): Loade
   const rowsEnd = rowBytesList.length === 0 ? rowsStart : offset - 1;
   if (bytes[rowsEnd] !== 0x5d /* ] */) throw invalid(label, 'has chunk rows that do not match their recorded lengths.');
   try {
-    tailPart = JSON.parse('{' + decode(rowsEnd + 2, producerKey)) as typeof tailPart;
+    tailPart = parseTail(decode(rowsEnd + 1, producerKey));
   } catch (cause) {
     if (cause instanceof EpistemeError) throw cause;
     throw invalid(label, 'does not have the search-index layout.', { cause: String(cause) });
   }
   return fromPayload({ ...headPart, ...tailPart }, rowBytesList.length, bytes, rowOffsets, label);
+}
+
+/**
+ * The tail of the payload (`,"documents":...}`) without pushing its two big strings through
+ * JSON.parse, which is slow on them in a cold process: `postings` (base64 digits) and `terms`
+ * (letters, digits and marks, joined by an escaped newline) never contain quotes or backslashes
+ * other than those separators, so their JSON text is cut out by position and the rest is parsed.
+ */
+function parseTail(tail: string): Omit<Payload, 'bm25' | 'chunkCounts' | 'chunkNormativity' | 'chunkRowBytes'> {
+  const postingsKey = ',"postings":"';
+  const termsKey = ',"terms":"';
+  const postingsStart = tail.indexOf(postingsKey);
+  const postingsEnd = tail.indexOf('","provenance":', postingsStart);
+  const termsStart = tail.indexOf(termsKey, postingsEnd);
+  const termsEnd = tail.indexOf('","tokenizer":', termsStart);
+  if (postingsStart < 0 || postingsEnd < 0 || termsStart < 0 || termsEnd < 0 || !tail.startsWith(',"documents":')) throw new Error('unexpected tail layout');
+  const rest = JSON.parse('{' + tail.slice(1, postingsStart) + tail.slice(postingsEnd + 1, termsStart) + tail.slice(termsEnd + 1)) as Omit<Payload, 'postings' | 'terms'>;
+  const postings = tail.slice(postingsStart + postingsKey.length, postingsEnd);
+  const rawTerms = tail.slice(termsStart + termsKey.length, termsEnd);
+  // Only the newline escape may occur; anything else means this is not our writer's output.
+  const terms = rawTerms.replaceAll('\\n', '\n');
+  if (terms.includes('\\') || terms.includes('"') || postings.includes('\\')) throw new Error('unexpected escapes in terms or postings');
+  return { ...rest, postings, terms };
 }
 
 interface Payload {
@@ -462,6 +576,8 @@ function fromPayload(p: Payload, chunkCount: number, bytes: Uint8Array, rowOffse
   }
   if (!lengthReader.done || !normativityReader.done) throw invalid(label, 'has per-chunk lists that do not match its chunks.');
   const terms = p.terms === '' ? [] : p.terms.split('\n');
+  const documentStarts = new Uint32Array(p.chunkCounts.length);
+  for (let d = 1; d < documentStarts.length; d++) documentStarts[d] = documentStarts[d - 1]! + p.chunkCounts[d - 1]!;
   const postingStarts = new Uint32Array(terms.length + 1);
   const postingReader = new VlqReader(p.postingLengths);
   for (let i = 0; i < terms.length; i++) postingStarts[i + 1] = postingStarts[i]! + postingReader.next();
@@ -487,6 +603,7 @@ function fromPayload(p: Payload, chunkCount: number, bytes: Uint8Array, rowOffse
     terms,
     postings: p.postings,
     postingStarts,
+    documentStarts,
   };
 }
 
@@ -524,13 +641,19 @@ export function decodePostings(index: LoadedSearchIndex, termIndex: number): { o
   const end = index.postingStarts[termIndex + 1]!;
   const ordinals: number[] = [];
   const tfs: number[] = [];
-  let previous = -1;
+  let document = -1;
   while (reader.position < end) {
-    const value = reader.next();
-    const flag = value % 2;
-    previous = previous + 1 + (value - flag) / 2;
-    ordinals.push(previous);
-    tfs.push(flag === 1 ? reader.next() + 2 : 1);
+    document += reader.next() + 1;
+    const runEnd = reader.next() + reader.position;
+    const base = index.documentStarts[document]!;
+    let previous = -1;
+    while (reader.position < runEnd) {
+      const value = reader.next();
+      const flag = value % 2;
+      previous = previous + 1 + (value - flag) / 2;
+      ordinals.push(base + previous);
+      tfs.push(flag === 1 ? reader.next() + 2 : 1);
+    }
   }
   return { ordinals: Uint32Array.from(ordinals), tfs: Uint32Array.from(tfs) };
 }

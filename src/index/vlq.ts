@@ -23,6 +23,40 @@ export function encodeVlq(value: number, out: string[]): void {
   } while (rest > 0);
 }
 
+const DIGIT_CODES = Uint8Array.from(ALPHABET, (char) => char.charCodeAt(0));
+
+/** Writes the encoding of a non-negative safe integer as ASCII codes at `position`; returns the end. */
+export function writeVlq(value: number, out: Uint8Array, position: number): number {
+  let rest = value;
+  let at = position;
+  do {
+    let digit = rest % 32;
+    rest = Math.floor(rest / 32);
+    if (rest > 0) digit |= CONTINUE;
+    out[at++] = DIGIT_CODES[digit]!;
+  } while (rest > 0);
+  return at;
+}
+
+/** Reads one integer from ASCII codes at `position`; the end position is left in `vlqEnd.position`. */
+export const vlqEnd = { position: 0 };
+export function readVlq(bytes: Uint8Array, position: number): number {
+  let value = 0;
+  let scale = 1;
+  let at = position;
+  for (;;) {
+    const code = bytes[at++]!;
+    const digit = code < 128 ? DIGIT_VALUE[code]! : -1;
+    if (digit < 0) throw new RangeError(`vlq: bad digit at ${at - 1}`);
+    value += (digit & PAYLOAD) * scale;
+    if ((digit & CONTINUE) === 0) {
+      vlqEnd.position = at;
+      return value;
+    }
+    scale *= 32;
+  }
+}
+
 export function encodeVlqList(values: readonly number[]): string {
   const out: string[] = [];
   for (const value of values) encodeVlq(value, out);
@@ -36,6 +70,12 @@ export class VlqReader {
     readonly text: string,
     start = 0,
   ) {
+    this.position = start;
+  }
+
+  /** Points the reader at another text (saves an allocation per run in hot loops). */
+  reset(text: string, start = 0): void {
+    (this as { text: string }).text = text;
     this.position = start;
   }
 

@@ -7,6 +7,7 @@ import {
   buildDocumentPart,
   buildSearchIndex,
   chunkRow,
+  decodePostings,
   DEFAULT_INDEX_OPTIONS,
   indexProvenance,
   loadSearchIndex,
@@ -14,8 +15,9 @@ import {
   SEARCH_INDEX_FORMAT_VERSION,
 } from '../../src/index/search-index.js';
 import { parseArtifact } from '../../src/store/artifact.js';
+import { tokenize } from '../../src/index/tokenizer.js';
 import { canonicalJsonFile } from '../../src/store/canonical-json.js';
-import { ALL_DOCS, shuffled } from './fixtures.js';
+import { ALL_DOCS, makeDocument, shuffled } from './fixtures.js';
 
 const PROVENANCE = { chunkIndexFingerprint: 'sha256:' + 'a'.repeat(64), missingSources: [] };
 
@@ -95,7 +97,10 @@ test('truncated, edited, foreign and other-version files are artifact-invalid', 
   assert.throws(() => loadSearchIndex('', 'idx.json'), isArtifactInvalid);
   assert.throws(() => loadSearchIndex('{"artifact":"chunk-index","fingerprint":"x"}', 'idx.json'), (e) => isArtifactInvalid(e) && /chunk-index artifact/.test((e as Error).message));
   const future = bytes.replace(`"formatVersion":${SEARCH_INDEX_FORMAT_VERSION},`, `"formatVersion":${SEARCH_INDEX_FORMAT_VERSION + 1},`);
-  assert.throws(() => loadSearchIndex(future, 'idx.json'), (e) => isArtifactInvalid(e) && /format version 2; this Episteme reads version 1/.test((e as Error).message));
+  assert.throws(
+    () => loadSearchIndex(future, 'idx.json'),
+    (e) => isArtifactInvalid(e) && (e as Error).message.includes(`format version ${SEARCH_INDEX_FORMAT_VERSION + 1}; this Episteme reads version ${SEARCH_INDEX_FORMAT_VERSION}`),
+  );
   // Pretty-printing is a modification too (the file must stay canonical).
   assert.throws(() => loadSearchIndex(JSON.stringify(JSON.parse(bytes), null, 2), 'idx.json'), isArtifactInvalid);
 });
@@ -106,4 +111,52 @@ test('a chunk set with duplicate ids or foreign chunks is refused', () => {
   assert.throws(() => buildDocumentPart('other', chunks), /belongs to/);
   const parts = [buildDocumentPart('rfc9110', chunks), buildDocumentPart('rfc9110', chunks)];
   assert.throws(() => mergeSearchIndex(parts, PROVENANCE, DEFAULT_INDEX_OPTIONS), /given twice/);
+});
+
+test('every posting list agrees with tokenizing each chunk (merge renumbering is right)', () => {
+  const docs = ALL_DOCS.map((doc) => ({ documentId: doc.documentId, chunks: chunkDocument(doc, { maxChars: 120, overlapChars: 30 }) }));
+  const index = loadSearchIndex(mergeSearchIndex(shuffled(docs.map((d) => buildDocumentPart(d.documentId, d.chunks)), 7), PROVENANCE, DEFAULT_INDEX_OPTIONS), 'idx.json');
+  const expected = new Map<string, Map<number, number>>();
+  let total = 0;
+  for (let ordinal = 0; ordinal < index.chunkCount; ordinal++) {
+    const terms = tokenize(chunkRow(index, ordinal)[9]);
+    assert.equal(index.lengths[ordinal], terms.length);
+    total += terms.length;
+    for (const term of terms) {
+      const postings = expected.get(term) ?? new Map<number, number>();
+      expected.set(term, postings);
+      postings.set(ordinal, (postings.get(ordinal) ?? 0) + 1);
+    }
+  }
+  assert.equal(index.totalLength, total);
+  assert.deepEqual(index.terms, [...expected.keys()].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0)));
+  index.terms.forEach((term, termIndex) => {
+    const { ordinals, tfs } = decodePostings(index, termIndex);
+    assert.deepEqual(
+      [...ordinals].map((ordinal, i) => [ordinal, tfs[i]]),
+      [...expected.get(term)!].sort((a, b) => a[0] - b[0]),
+      term,
+    );
+  });
+});
+
+test('the index matches schema/search-index.schema.json', async () => {
+  const { Ajv2020 } = await import('ajv/dist/2020.js');
+  const { readFileSync } = await import('node:fs');
+  const schema = JSON.parse(readFileSync(new URL('../../../schema/search-index.schema.json', import.meta.url), 'utf8')) as object;
+  const validate = new Ajv2020({ strict: false }).compile(schema);
+  for (const bytes of [buildSearchIndex(corpus(), PROVENANCE, DEFAULT_INDEX_OPTIONS), buildSearchIndex([], PROVENANCE, DEFAULT_INDEX_OPTIONS)]) {
+    assert.ok(validate(JSON.parse(bytes)), JSON.stringify(validate.errors));
+  }
+  assert.equal(validate({ artifact: 'search-index', formatVersion: 1, producer: {}, fingerprint: 'x', payload: { terms: [] } }), false);
+});
+
+test('rows with astral characters, lone surrogates and escapes are located and read back exactly', () => {
+  const texts = ['emoji 🙂 and 𝔸 astral', 'lone \ud800 high and \udc00 low surrogates', 'quotes " and \\ backslash\nnewline\ttab', 'ünïcödé 東京 ﬁle'];
+  const doc = makeDocument({ documentId: 'odd', sections: [], blocks: texts.map((text, i) => ({ id: `b${i}`, sectionId: null, text, normativity: i % 2 === 0 ? 'normative' : 'informative' })) });
+  const chunks = chunkDocument(doc, DEFAULT_CHUNK_OPTIONS);
+  assert.equal(chunks.length, 4);
+  const bytes = buildSearchIndex([{ documentId: 'odd', chunks }], PROVENANCE, DEFAULT_INDEX_OPTIONS);
+  const index = loadSearchIndex(new TextEncoder().encode(bytes), 'idx.json');
+  chunks.forEach((chunk, ordinal) => assert.equal(chunkRow(index, ordinal)[9], chunk.text));
 });

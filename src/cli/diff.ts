@@ -1,0 +1,115 @@
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { Command, Option } from 'clipanion';
+import type { EvidenceDocument } from '../document/types.js';
+import { EpistemeError } from '../failure.js';
+import { parseArtifact } from '../store/artifact.js';
+import { writeFileAtomic } from '../store/atomic-file.js';
+import { sha256Hex } from '../store/hash.js';
+import type { CommandResult } from './base-command.js';
+import type { Output } from './output.js';
+import { WorkspaceCommand } from './workspace-command.js';
+
+/** Format versions of the artifacts a corpus is made of (see graph/rules.ts and graph/stage-tasks.ts). */
+const DOCUMENT_INDEX_FORMAT_VERSION = 1;
+const DOCUMENT_FORMAT_VERSION = 1;
+
+interface DocumentIndexPayload {
+  entries: { documentId: string; sourceUrl: string; file: string; sha256: string }[];
+  missingSources: string[];
+}
+
+export class DiffCommand extends WorkspaceCommand {
+  static override paths = [['diff']];
+  static override usage = Command.Usage({
+    category: 'Retrieval',
+    description: 'Compare two complete extracted corpora: added, removed and changed documents, sections and blocks.',
+    details: `
+      A corpus is a specs folder: its \`index.json\` (the document index) and the documents it names, each checked against its recorded SHA-256. Both corpora must be complete: a corpus whose index lists failed sources is refused (\`source-failed\`), since its missing documents would show up as removals.
+
+      Documents are matched by source URL (and fragment). In a changed document the report lists the changed fields, the sections added, removed or changed (matched by id) and the blocks added, removed or changed (aligned by content, so blocks whose ordinal ids shifted after an insertion are not reported). Block text appears as a SHA-256, a length and a short excerpt.
+
+      By default the later corpus is this workspace's specs folder and the report is written to \`diffs/diff.json\` in the workspace. \`--out PATH\` writes it elsewhere; \`--out -\` (requires --json) returns it as \`data.artifact\`. The report is deterministic: the same corpora give the same bytes.
+    `,
+    examples: [
+      ['Compare an older copy of the corpus with the workspace', 'episteme diff --before ../last-release/specs'],
+      ['Compare two folders and return the report as JSON', 'episteme diff --before old/specs --after new/specs --out - --json'],
+    ],
+  });
+  readonly commandName = 'diff';
+  before = Option.String('--before', { required: true, description: 'The earlier corpus: a specs folder, or its index.json.' });
+  after = Option.String('--after', { description: "The later corpus (default: this workspace's specs folder)." });
+  out = Option.String('--out', { description: 'Write the report to this path instead of diffs/diff.json, or - to return it as data.artifact (requires --json).' });
+
+  async run(_output: Output): Promise<CommandResult> {
+    if (this.out === '-' && !this.json) {
+      throw new EpistemeError('usage-error', '--out - requires --json: the report is returned as data.artifact in the envelope.', {
+        hint: 'Run `episteme diff --before PATH --out - --json`, or give --out a file path.',
+      });
+    }
+    const ws = this.after === undefined || this.out === undefined ? await this.workspace() : undefined;
+    const afterPath = this.after ?? path.join(ws!.root, ws!.outputs.specs);
+    const before = readCorpus(this.before, 'before');
+    const after = readCorpus(afterPath, 'after');
+    const { diffArtifactBytes, diffCorpora } = await import('../diff/corpus-diff.js');
+    const payload = diffCorpora(before, after);
+    const bytes = diffArtifactBytes(payload);
+    const { summary } = payload;
+    const human = [
+      `${summary.added} added, ${summary.removed} removed, ${summary.changed} changed, ${summary.unchanged} unchanged (${summary.before} -> ${summary.after} documents)`,
+      ...payload.added.map((doc) => `+ ${doc.sourceUrl}`),
+      ...payload.removed.map((doc) => `- ${doc.sourceUrl}`),
+      ...payload.changed.map(
+        (doc) =>
+          `~ ${doc.sourceUrl}: blocks +${doc.blocks.added.length} -${doc.blocks.removed.length} ~${doc.blocks.changed.length}; sections +${doc.sections.added.length} -${doc.sections.removed.length} ~${doc.sections.changed.length}${doc.fields.length > 0 ? `; fields ${doc.fields.join(', ')}` : ''}`,
+      ),
+    ];
+    const data: Record<string, unknown> = { summary };
+    if (this.out === '-') {
+      data.artifact = JSON.parse(bytes) as unknown;
+      return { data, human };
+    }
+    const target = this.out !== undefined ? path.resolve(this.out) : path.join(ws!.root, ws!.outputs.diffs, 'diff.json');
+    // Write only when the bytes change (no mtime churn for watchers).
+    if (!fs.existsSync(target) || fs.readFileSync(target, 'utf8') !== bytes) writeFileAtomic(target, bytes);
+    const shown = ws !== undefined && this.out === undefined ? path.relative(ws.root, target).split(path.sep).join('/') : this.out!;
+    data.out = shown;
+    human.push(`wrote ${shown}`);
+    return { data, human };
+  }
+}
+
+/** Reads a complete extracted corpus: a specs folder (or its index.json) and every document it names, verified. */
+function readCorpus(given: string, side: 'before' | 'after'): EvidenceDocument[] {
+  const indexFile = fs.existsSync(given) && fs.statSync(given).isDirectory() ? path.join(given, 'index.json') : given;
+  if (!fs.existsSync(indexFile)) {
+    throw new EpistemeError('input-not-found', `The ${side} corpus has no document index at ${indexFile}.`, {
+      hint: 'Give a specs folder (with its index.json) built by `episteme extract` or `episteme build`.',
+      details: { corpus: side, file: indexFile },
+    });
+  }
+  const index = parseArtifact<DocumentIndexPayload>(fs.readFileSync(indexFile, 'utf8'), 'document-index', DOCUMENT_INDEX_FORMAT_VERSION, indexFile);
+  if (index.payload.missingSources.length > 0) {
+    throw new EpistemeError('source-failed', `The ${side} corpus is incomplete: ${index.payload.missingSources.length} source(s) failed extraction.`, {
+      hint: 'Diff compares complete corpora only; rebuild the corpus once every source extracts.',
+      details: { corpus: side, missingSources: index.payload.missingSources },
+    });
+  }
+  const dir = path.dirname(indexFile);
+  return index.payload.entries.map((entry) => {
+    const file = path.join(dir, entry.file);
+    let bytes: Buffer;
+    try {
+      bytes = fs.readFileSync(file);
+    } catch {
+      throw new EpistemeError('artifact-invalid', `${file} (named by ${indexFile}) is missing.`, { hint: 'Rebuild the corpus.', details: { corpus: side, file } });
+    }
+    if (sha256Hex(bytes) !== entry.sha256) {
+      throw new EpistemeError('artifact-invalid', `${file} does not match the SHA-256 recorded in ${indexFile} (tampered or truncated).`, {
+        hint: 'Rebuild the corpus.',
+        details: { corpus: side, file },
+      });
+    }
+    return parseArtifact<EvidenceDocument>(bytes.toString('utf8'), 'document', DOCUMENT_FORMAT_VERSION, file).payload;
+  });
+}
