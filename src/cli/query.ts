@@ -51,8 +51,9 @@ export class QueryCommand extends EpistemeCommand {
     const { loadSearchIndex, indexProvenance } = await import('../index/search-index.js');
     const { runQuery } = await import('../query/query.js');
     const label = this.index === '-' ? 'search index (stdin)' : this.index;
-    const text = (await readBoundedInput(this.index, this.maxInputBytes ?? DEFAULT_MAX_INDEX_INPUT_BYTES, 'Search index')).toString('utf8');
-    const index = loadSearchIndex(text, label);
+    // Bytes, not a string: the loader verifies and slices them without decoding the whole file.
+    const bytes = await readBoundedInput(this.index, this.maxInputBytes ?? DEFAULT_MAX_INDEX_INPUT_BYTES, 'Search index');
+    const index = loadSearchIndex(bytes, label);
     const provenance = indexProvenance(index);
     this.checkFresh(provenance.chunkIndexFingerprint, output);
     if (provenance.missingSources.length > 0) {
