@@ -17,8 +17,8 @@ const benches: [string, string[]][] = [
   ['build-graph.js', quick ? ['--sizes', '1000', '--runs', '3'] : ['--sizes', '1000,10000', '--runs', '5']],
   ['extract-throughput.js', quick ? ['--rounds', '2'] : ['--rounds', '5']],
   ['relevance.js', []],
-  ['cold-query.js', []],
-  ['index-incremental.js', []],
+  ['cold-query.js', quick ? ['5'] : ['15']],
+  ['index-incremental.js', quick ? ['1000', '2'] : ['1000', '5']],
 ];
 
 let failed = 0;
