@@ -25,7 +25,6 @@ export type ChunkOptions = {
 
 export const DEFAULT_CHUNK_OPTIONS: ChunkOptions = Object.freeze({ maxChars: 1200, overlapChars: 150 });
 export { CHUNK_RULE_VERSION } from '../rule-versions.js';
-import { CHUNK_RULE_VERSION } from '../rule-versions.js';
 
 export const MIN_MAX_CHARS = 40;
 const BLOCK_SEPARATOR = '\n\n';

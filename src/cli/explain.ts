@@ -3,7 +3,6 @@ import { runBuild, defaultJobs } from '../graph/build.js';
 import { describeReason } from '../graph/key.js';
 import type { CommandResult } from './base-command.js';
 import { WorkspaceCommand } from './workspace-command.js';
-import type { Output } from './output.js';
 
 export class ExplainCommand extends WorkspaceCommand {
   static override paths = [['explain']];

@@ -5,7 +5,7 @@ import { validateManifest } from '../generated/validators.js';
 import { rulesDir } from '../extract/package-paths.js';
 import { describeSchemaErrors } from './schema-errors.js';
 import { parseJsonInput, readBoundedInput } from './bounded-input.js';
-import { canonicalSourceUrl } from './source-url.js';
+import { resolveSourceSpecs } from './source-entries.js';
 import type { Authority, ExtractorId, SourceSpec } from '../document/types.js';
 
 /** A validated manifest entry: an http(s) source captured by `episteme snapshot` (and `build`). */
@@ -41,30 +41,10 @@ export async function loadManifest(manifestPath: string, context: { cwd: string;
 export function parseManifest(value: unknown, label: string, familyIds: () => ReadonlySet<string> = registeredFamilyIds): HttpSource[] {
   if (!validateManifest(value)) throw manifestInvalid(label, describeSchemaErrors(validateManifest.errors));
   const entries = value as RawEntry[];
-  const problems: string[] = [];
-  const seen = new Map<string, number>();
+  const { specs, problems } = resolveSourceSpecs(entries, { field: 'url', of: (entry) => entry.url }, familyIds);
   const sources: HttpSource[] = [];
-  entries.forEach((entry, index) => {
-    const canonical = canonicalSourceUrl(entry.url);
-    if ('error' in canonical) {
-      problems.push(`entry ${index}, field url: ${canonical.error}`);
-      return;
-    }
-    const earlier = seen.get(canonical.url);
-    if (earlier !== undefined) {
-      problems.push(`entry ${index}, field url: duplicate of entry ${earlier} (both are ${canonical.url})`);
-      return;
-    }
-    seen.set(canonical.url, index);
-    if (entry.family !== undefined && !familyIds().has(entry.family)) {
-      problems.push(`entry ${index}, field family: "${entry.family}" is not a registered family (known: ${[...familyIds()].sort().join(', ')})`);
-      return;
-    }
-    const spec: SourceSpec = { url: canonical.url };
-    if (entry.family !== undefined) spec.family = entry.family;
-    if (entry.authority !== undefined) spec.authority = entry.authority;
-    if (entry.extractor !== undefined) spec.extractor = entry.extractor;
-    sources.push({ method: 'http', spec, entryIndex: index });
+  specs.forEach((spec, index) => {
+    if (spec) sources.push({ method: 'http', spec, entryIndex: index });
   });
   if (problems.length > 0) throw manifestInvalid(label, problems);
   return sources;

@@ -4,7 +4,7 @@ import { EpistemeError } from '../failure.js';
 import { validateManualIngestMap } from '../generated/validators.js';
 import { describeSchemaErrors } from './schema-errors.js';
 import { parseJsonInput, readBoundedInput } from './bounded-input.js';
-import { canonicalSourceUrl } from './source-url.js';
+import { resolveSourceSpecs } from './source-entries.js';
 import { registeredFamilyIds } from './manifest.js';
 import type { Authority, ExtractorId, SourceSpec } from '../document/types.js';
 
@@ -58,21 +58,11 @@ export async function loadManualIngestMap(
   }
   const entries = parsed as RawEntry[];
   const baseDir = mapPath === '-' ? context.cwd : path.dirname(mapPath);
-  const problems: string[] = [];
-  const seen = new Map<string, number>();
+  const { specs, problems } = resolveSourceSpecs(entries, { field: 'sourceUrl', of: (entry) => entry.sourceUrl }, registeredFamilyIds);
   const sources: ManualIngestSource[] = [];
   entries.forEach((entry, index) => {
-    const canonical = canonicalSourceUrl(entry.sourceUrl);
-    if ('error' in canonical) {
-      problems.push(`entry ${index}, field sourceUrl: ${canonical.error}`);
-      return;
-    }
-    const earlier = seen.get(canonical.url);
-    if (earlier !== undefined) {
-      problems.push(`entry ${index}, field sourceUrl: duplicate of entry ${earlier} (both are ${canonical.url})`);
-      return;
-    }
-    seen.set(canonical.url, index);
+    const spec = specs[index];
+    if (!spec) return;
     const absolutePath = path.resolve(baseDir, entry.localPath);
     let stat: fs.Stats | undefined;
     try {
@@ -84,20 +74,11 @@ export async function loadManualIngestMap(
       problems.push(`entry ${index}, field localPath: file not found: ${entry.localPath}`);
       return;
     }
-    if (entry.family !== undefined && !registeredFamilyIds().has(entry.family)) {
-      problems.push(`entry ${index}, field family: "${entry.family}" is not a registered family (known: ${[...registeredFamilyIds()].sort().join(', ')})`);
-      return;
-    }
-    const relativePath = path.relative(context.root, absolutePath).split(path.sep).join('/');
-    const spec: SourceSpec = { url: canonical.url };
-    if (entry.family !== undefined) spec.family = entry.family;
-    if (entry.authority !== undefined) spec.authority = entry.authority;
-    if (entry.extractor !== undefined) spec.extractor = entry.extractor;
     sources.push({
       method: 'manual-ingest',
       spec,
       absolutePath,
-      relativePath,
+      relativePath: path.relative(context.root, absolutePath).split(path.sep).join('/'),
       contentType: (entry.contentType ?? CONTENT_TYPE_BY_EXTENSION[path.extname(absolutePath).toLowerCase()] ?? 'application/octet-stream').toLowerCase(),
       charset: entry.charset?.toLowerCase() ?? null,
       stat,

@@ -1,10 +1,10 @@
-import type { EvidenceDocument, ExtractorId, SnapshotMeta, SourceSpec } from '../document/types.js';
+import type { EvidenceDocument, SnapshotMeta, SourceSpec } from '../document/types.js';
 import { canonicalJson } from '../store/canonical-json.js';
 import { sha256Hex } from '../store/hash.js';
 import { PRODUCER_NAME, PRODUCER_VERSION } from '../version.js';
 import { DocumentBuilder } from './document-builder.js';
 import { decodeBytes } from './decode.js';
-import { resolveFamily, type LoadedFamily } from './families.js';
+import { resolveFamily } from './families.js';
 import { extractHtml } from './html-extractor.js';
 import { extractPlainText } from './text-extractor.js';
 import { extractRfcText, looksLikeRfcText } from './rfc-text.js';
