@@ -4,7 +4,7 @@ import { PRODUCER_VERSION } from '../version.js';
 import { CONFIG_FILE_NAME, STATE_DIR_NAME } from '../config/names.js';
 import { rulesDir } from '../extract/package-paths.js';
 import { acquireWorkspaceLock } from '../store/workspace-lock.js';
-import { sameStamp, statStamp, readStateFile, type CleanRecord } from './state.js';
+import { sameStamp, statStamp, NOOP_PROOF_FILE, STATE_FORMAT_VERSION, type CleanRecord, type NoopProof } from './state.js';
 import type { BuildSummary } from './build.js';
 import type { TargetResult, TargetStatus } from './scheduler.js';
 import { RULE_VERSIONS } from '../rule-versions.js';
@@ -15,8 +15,9 @@ import type { BuildGraph } from './graph.js';
  * The no-op fast path, Ninja-style but content-backed: when the last build of the whole graph
  * finished cleanly and no file that shapes the graph (config, map, manifest, family rules), no source
  * file and no output has a different stat stamp since, every key is what it was, so every target is
- * up to date. Proving that takes reading the state and one stat per file, without loading the map or
- * computing a key. Any difference at all falls back to the full build, which hashes content.
+ * up to date. Proving that takes reading a compact proof file
+ * (.episteme/noop.json, written beside the state) and one stat per file, without loading the map,
+ * parsing the state or computing a key. Any difference at all falls back to the full build, which hashes content.
  */
 export interface InvocationFlags {
   config?: string | undefined;
@@ -42,22 +43,24 @@ export async function tryCleanNoop(cwd: string, flags: InvocationFlags, lock: { 
   const { config } = JSON.parse(invocation) as { config: string | null };
   const root = config === null ? cwd : path.dirname(config);
   const stateDir = path.join(root, STATE_DIR_NAME);
-  if ((fs.statSync(path.join(stateDir, 'state.log'), { throwIfNoEntry: false })?.size ?? 0) > 0) return null;
-  if (!fs.existsSync(path.join(stateDir, 'state.json'))) return null;
+  if (!fs.existsSync(path.join(stateDir, NOOP_PROOF_FILE))) return null;
   const held = await acquireWorkspaceLock(root, stateDir, lock);
   try {
-    const state = readStateFile(stateDir);
-    const clean = state?.clean;
-    if (!state || !clean || clean.invocation !== invocation || clean.producerVersion !== PRODUCER_VERSION) return null;
-    for (const [file, stamp] of Object.entries(clean.files)) if (!unchanged(file, stamp)) return null;
-    if (!sameStringNumbers(clean.ruleVersions, RULE_VERSIONS)) return null;
-    if (!sameRulesFiles(clean)) return null;
-    for (const [file, stamp] of Object.entries(state.files)) if (!unchanged(path.join(root, file), stamp)) return null;
+    if ((fs.statSync(path.join(stateDir, 'state.log'), { throwIfNoEntry: false })?.size ?? 0) > 0) return null;
+    let proof: NoopProof;
+    try {
+      proof = JSON.parse(fs.readFileSync(path.join(stateDir, NOOP_PROOF_FILE), 'utf8')) as NoopProof;
+    } catch {
+      return null;
+    }
+    if (proof.version !== STATE_FORMAT_VERSION || proof.invocation !== invocation || proof.producerVersion !== PRODUCER_VERSION) return null;
+    if (!sameStringNumbers(proof.ruleVersions, RULE_VERSIONS) || !sameRulesFiles(proof.files)) return null;
+    for (const [file, stamp] of Object.entries(proof.files)) if (!unchanged(file, stamp.size, stamp.mtimeMs, stamp.ino)) return null;
+    for (const [file, size, mtimeMs, ino] of proof.sources) if (!unchanged(path.join(root, file), size, mtimeMs, ino)) return null;
     const targets: TargetResult[] = [];
-    for (const name of clean.order) {
-      const record = state.targets[name];
-      if (!record || !unchanged(path.join(root, record.output), record.stamp)) return null;
-      targets.push({ target: name, rule: record.components.rule, status: 'up-to-date', reasons: [], output: record.output });
+    for (const [name, rule, output, size, mtimeMs, ino] of proof.targets) {
+      if (!unchanged(path.join(root, output), size, mtimeMs, ino)) return null;
+      targets.push({ target: name, rule, status: 'up-to-date', reasons: [], output });
     }
     const counts: Record<TargetStatus, number> = { 'up-to-date': targets.length, built: 0, unchanged: 0, failed: 0, skipped: 0, dirty: 0, 'maybe-dirty': 0 };
     return { targets, counts, actions: 0, removed: [], ok: true };
@@ -88,15 +91,15 @@ function rulesFiles(): string[] {
 }
 
 /** Rules files added or removed since (edits show up as stamp changes). */
-function sameRulesFiles(clean: CleanRecord): boolean {
-  const recorded = Object.keys(clean.files).filter((file) => path.dirname(file) === rulesDir());
+function sameRulesFiles(files: CleanRecord['files']): boolean {
+  const recorded = Object.keys(files).filter((file) => path.dirname(file) === rulesDir());
   const current = rulesFiles();
-  return recorded.length === current.length && current.every((file) => file in clean.files);
+  return recorded.length === current.length && current.every((file) => file in files);
 }
 
-function unchanged(file: string, stamp: Omit<import('./state.js').FileStamp, 'hash'>): boolean {
+function unchanged(file: string, size: number, mtimeMs: string, ino: number): boolean {
   const now = statStamp(file);
-  return now !== null && sameStamp(now, stamp);
+  return now !== null && sameStamp(now, { size, mtimeMs, ino });
 }
 
 function sameStringNumbers(a: Record<string, number>, b: Record<string, number>): boolean {
