@@ -61,6 +61,7 @@ export abstract class GraphCommand extends WorkspaceCommand {
       onPhase: (phase) => trace.phase(phase),
       targets,
       dryRun,
+      debug: this.debug,
       invocation: targets.length === 0 ? invocationId(process.cwd(), { config: this.config, map: this.map, manifest: this.manifest }) : null,
       allowPartial: this.allowPartial,
       jobs: this.jobs ?? defaultJobs(),

@@ -41,10 +41,20 @@ export function assignDocumentIds(urls: string[]): Map<string, string> {
   const ids = new Map<string, string>();
   for (const url of [...urls].sort(compareCodeUnits)) {
     const slug = slugOf.get(url)!;
-    const unique = bySlug.get(slug)!.length === 1 && slug.length <= 80;
-    ids.set(url, unique ? slug : `${slug.slice(0, 71)}-${sha256Hex(url).slice(0, 8)}`);
+    const unique = bySlug.get(slug)!.length === 1 && slug.length <= MAX_SLUG;
+    ids.set(url, unique ? slug : `${shorten(slug)}-${sha256Hex(url).slice(0, 8)}`);
   }
   return ids;
+}
+
+const MAX_SLUG = 80;
+
+/** Keeps the start (the host) and the end (usually the file name) of a long slug. */
+function shorten(slug: string): string {
+  if (slug.length <= MAX_SLUG - 9) return slug;
+  const head = slug.slice(0, 28).replace(/-+$/, '');
+  const tail = slug.slice(-(MAX_SLUG - 9 - head.length - 3)).replace(/^-+/, '');
+  return `${head}---${tail}`;
 }
 
 function slugFor(url: string): string {

@@ -125,7 +125,7 @@ export async function loadWorkspace(cwd: string, flags: WorkspaceFlags): Promise
     outputs[stage as keyof StageOutputs] = path.relative(root, resolved).split(path.sep).join('/');
   }
 
-  const mapArgument = flags.map ?? (raw.manualIngest === undefined ? undefined : path.join(root, raw.manualIngest));
+  const mapArgument = flags.map ?? (raw.manualIngest === undefined ? undefined : path.resolve(root, raw.manualIngest));
   const limits = { maxFileBytes: raw.limits?.maxFileBytes ?? DEFAULT_MAX_FILE_BYTES, capture: resolveCaptureBounds(raw.limits?.capture) };
   let captures: (ManualIngestSource | HttpSource)[] = [];
   let mapFile: string | null = null;
@@ -134,7 +134,7 @@ export async function loadWorkspace(cwd: string, flags: WorkspaceFlags): Promise
     captures = await loadManualIngestMap(mapPath, { root, cwd, maxInputBytes });
     mapFile = mapPath === '-' ? null : path.relative(root, mapPath).split(path.sep).join('/');
   }
-  const manifestArgument = flags.manifest ?? (raw.manifest === undefined ? undefined : path.join(root, raw.manifest));
+  const manifestArgument = flags.manifest ?? (raw.manifest === undefined ? undefined : path.resolve(root, raw.manifest));
   let manifestFile: string | null = null;
   if (manifestArgument !== undefined) {
     const manifestPath = manifestArgument === '-' ? '-' : path.resolve(cwd, manifestArgument);

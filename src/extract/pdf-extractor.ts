@@ -198,7 +198,7 @@ export async function extractPdf(body: Uint8Array, builder: DocumentBuilder, lim
   }
   const pdfjs = await loadPdfJs();
   // pdfjs may transfer (detach) the buffer it is given: always pass a copy.
-  const task = pdfjs.getDocument({ data: body.slice(), verbosity: 0, isEvalSupported: false, disableFontFace: true, useSystemFonts: false, stopAtErrors: false });
+  const task = pdfjs.getDocument({ data: new Uint8Array(body), verbosity: 0, isEvalSupported: false, disableFontFace: true, useSystemFonts: false, stopAtErrors: false });
   let timer: NodeJS.Timeout | undefined;
   const deadline = new Promise<never>((_, reject) => {
     timer = setTimeout(() => reject(new PdfTimeout()), limits.timeoutMs);
@@ -498,7 +498,7 @@ async function readOutline(doc: Awaited<ReturnType<PdfJs['getDocument']>['promis
 /** Tables from pdf-parse's detection (ruling lines), per page number. */
 async function readTables(body: Uint8Array, pages: number): Promise<Map<number, string[][][]>> {
   const { PDFParse } = await import('pdf-parse');
-  const parser = new PDFParse({ data: body.slice(), verbosity: 0 });
+  const parser = new PDFParse({ data: new Uint8Array(body), verbosity: 0 });
   try {
     const result = await parser.getTable({ first: 1, last: pages });
     const map = new Map<number, string[][][]>();

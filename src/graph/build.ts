@@ -19,6 +19,8 @@ export interface BuildRequest {
   targets: string[];
   dryRun: boolean;
   allowPartial: boolean;
+  /** --debug: stack traces of unexpected stage failures go into their target's error details. */
+  debug?: boolean;
   jobs: number;
   waitLockMs: number;
   command: string;
@@ -82,7 +84,7 @@ export async function runBuild(ws: Workspace, request: BuildRequest): Promise<Bu
 
     request.onPhase?.('schedule');
     const capture = new CaptureRun(ws.limits.capture, request.capture);
-    const results = await runSchedule(graph, names, { ws, state, pool, stages, shared, capture }, { dryRun: request.dryRun, allowPartial: request.allowPartial, onEvent: request.onEvent });
+    const results = await runSchedule(graph, names, { ws, state, pool, stages, shared, capture }, { dryRun: request.dryRun, debug: request.debug ?? false, allowPartial: request.allowPartial, onEvent: request.onEvent });
     let removed: string[] = [];
     if (!request.dryRun) {
       request.onPhase?.('commit');

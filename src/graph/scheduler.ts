@@ -36,6 +36,8 @@ export interface TargetResult {
 
 export interface ScheduleOptions {
   dryRun: boolean;
+  /** Include stack traces of unexpected failures in the target's error details (--debug). */
+  debug?: boolean;
   allowPartial: boolean;
   onEvent?: (event: { type: 'start' | 'finish'; target: string; status?: TargetStatus }) => void;
 }
@@ -164,8 +166,16 @@ async function evaluateTarget(
     const result: TargetResult = { ...base, status, reasons, output };
     if (missing.length > 0) result.missingSources = missing;
     return result;
-  } catch (error) {
-    if (!(error instanceof EpistemeError)) throw error;
+  } catch (caught) {
+    // An unexpected exception in a stage is a bug, but it is one target's bug: that target fails
+    // (internal-error, with the cause), its previous output is kept, and the other sources go on.
+    const error =
+      caught instanceof EpistemeError
+        ? caught
+        : new EpistemeError('internal-error', `Unexpected failure in the ${node.rule} rule: ${caught instanceof Error ? caught.message : String(caught)}`, {
+            hint: 'This is a bug in Episteme; rerun with --debug for the stack trace and report it.',
+            ...(options.debug ? { details: { debug: caught instanceof Error ? (caught.stack ?? caught.message) : String(caught) } } : {}),
+          });
     options.onEvent?.({ type: 'finish', target: node.name, status: 'failed' });
     const failure: TargetResult['error'] = { code: error.code, message: error.message };
     if (error.hint) failure.hint = error.hint;
