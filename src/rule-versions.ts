@@ -20,3 +20,8 @@ export const RULE_VERSIONS: Record<string, number> = {
   chunk: CHUNK_RULE_VERSION,
   'search-index': SEARCH_INDEX_RULE_VERSION,
 };
+
+/** Artifact format versions of the stage outputs (a reader refuses other versions). */
+export const STAGE_INDEX_FORMAT_VERSION = 1;
+export const DOCUMENT_FORMAT_VERSION = 1;
+export const CHUNKS_FORMAT_VERSION = 1;

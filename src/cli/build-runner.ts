@@ -78,7 +78,13 @@ export abstract class GraphCommand extends WorkspaceCommand {
         });
       },
     });
-    if (this.trace !== undefined) trace.write(this.trace, summary);
+    if (this.trace !== undefined) {
+      try {
+        trace.write(this.trace, summary);
+      } catch (error) {
+        output.warn({ code: 'trace-not-written', message: `Could not write the trace to ${this.trace}: ${(error as Error).message}` });
+      }
+    }
     return { summary, result: summaryResult(summary, dryRun) };
   }
 }

@@ -1,4 +1,5 @@
 import * as fs from 'node:fs';
+import { DOCUMENT_FORMAT_VERSION, STAGE_INDEX_FORMAT_VERSION } from '../rule-versions.js';
 import * as path from 'node:path';
 import { Command, Option } from 'clipanion';
 import type { EvidenceDocument } from '../document/types.js';
@@ -11,8 +12,6 @@ import type { Output } from './output.js';
 import { WorkspaceCommand } from './workspace-command.js';
 
 /** Format versions of the artifacts a corpus is made of (see graph/rules.ts and graph/stage-tasks.ts). */
-const DOCUMENT_INDEX_FORMAT_VERSION = 1;
-const DOCUMENT_FORMAT_VERSION = 1;
 
 interface DocumentIndexPayload {
   entries: { documentId: string; sourceUrl: string; file: string; sha256: string }[];
@@ -25,7 +24,7 @@ export class DiffCommand extends WorkspaceCommand {
     category: 'Retrieval',
     description: 'Compare two complete extracted corpora: added, removed and changed documents, sections and blocks.',
     details: `
-      A corpus is a specs folder: its \`index.json\` (the document index) and the documents it names, each checked against its recorded SHA-256. Both corpora must be complete: a corpus whose index lists failed sources is refused (\`source-failed\`), since its missing documents would show up as removals.
+      A corpus is a specs folder: its \`index.json\` (the document index) and the documents it names, each checked against its recorded SHA-256. Both corpora must be complete: a corpus whose index lists failed sources is refused (\`artifact-invalid\`), since its missing documents would show up as removals.
 
       Documents are matched by source URL (and fragment). In a changed document the report lists the changed fields, the sections added, removed or changed (matched by id) and the blocks added, removed or changed (aligned by content, so blocks whose ordinal ids shifted after an insertion are not reported). Block text appears as a SHA-256, a length and a short excerpt.
 
@@ -88,9 +87,9 @@ function readCorpus(given: string, side: 'before' | 'after'): EvidenceDocument[]
       details: { corpus: side, file: indexFile },
     });
   }
-  const index = parseArtifact<DocumentIndexPayload>(fs.readFileSync(indexFile, 'utf8'), 'document-index', DOCUMENT_INDEX_FORMAT_VERSION, indexFile);
+  const index = parseArtifact<DocumentIndexPayload>(fs.readFileSync(indexFile, 'utf8'), 'document-index', STAGE_INDEX_FORMAT_VERSION, indexFile);
   if (index.payload.missingSources.length > 0) {
-    throw new EpistemeError('source-failed', `The ${side} corpus is incomplete: ${index.payload.missingSources.length} source(s) failed extraction.`, {
+    throw new EpistemeError('artifact-invalid', `The ${side} corpus is incomplete: ${index.payload.missingSources.length} source(s) failed extraction.`, {
       hint: 'Diff compares complete corpora only; rebuild the corpus once every source extracts.',
       details: { corpus: side, missingSources: index.payload.missingSources },
     });

@@ -39,7 +39,8 @@ export async function main(argv: string[]): Promise<number> {
   for (const stream of [process.stdout, process.stderr]) {
     stream.on('error', (error: NodeJS.ErrnoException) => {
       if (error.code === 'EPIPE') process.exit(process.exitCode ?? 0);
-      throw error;
+      // Nowhere left to report to: end with a failure code rather than a stack trace.
+      process.exit(1);
     });
   }
   const cli = await createCli(argv[0]);

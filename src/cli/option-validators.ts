@@ -37,3 +37,10 @@ export function oneOf<T extends string>(values: readonly T[]): StrictValidator<u
 
 export const isPositiveInteger = integerBetween(1);
 export const isNonNegativeInteger = integerBetween(0);
+
+/** Each value of a repeatable option is one of `values`. */
+export function arrayOf<T extends string>(values: readonly T[]): StrictValidator<unknown, T[]> {
+  const one = oneOf(values) as unknown as (value: unknown, state?: ValidationState) => boolean;
+  const check = (value: unknown, state?: ValidationState): boolean => Array.isArray(value) && value.every((item) => one(item, state));
+  return check as unknown as StrictValidator<unknown, T[]>;
+}

@@ -1,8 +1,10 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { Command, Option } from 'clipanion';
-import { integerBetween } from './option-validators.js';
+import { arrayOf, integerBetween } from './option-validators.js';
 import { EpistemeError } from '../failure.js';
+import { parseArtifact } from '../store/artifact.js';
+import { STAGE_INDEX_FORMAT_VERSION } from '../rule-versions.js';
 import { DEFAULT_MAX_INDEX_INPUT_BYTES, readBoundedInput } from '../config/bounded-input.js';
 import { CONFIG_FILE_NAME } from '../config/names.js';
 import { EpistemeCommand, isPositiveInteger, isNonNegativeInteger, type CommandResult } from './base-command.js';
@@ -41,9 +43,9 @@ export class QueryCommand extends EpistemeCommand {
   maxChars = Option.String('--max-chars', String(DEFAULT_MAX_CHARS), { description: 'Bound on the characters of all snippets together.', validator: isPositiveInteger });
   maxSnippetChars = Option.String('--max-snippet-chars', String(DEFAULT_MAX_SNIPPET_CHARS), { description: 'Bound on the characters of each snippet.', validator: isPositiveInteger });
   family = Option.Array('--family', { description: 'Only these families (repeatable).' });
-  authority = Option.Array('--authority', { description: 'Only normative or informative sources (repeatable).' });
+  authority = Option.Array('--authority', { description: 'Only normative or informative sources (repeatable).', validator: arrayOf(['normative', 'informative']) });
   documentType = Option.Array('--document-type', { description: 'Only these document types (repeatable).' });
-  normativity = Option.Array('--normativity', { description: 'Only normative, informative or example chunks (repeatable).' });
+  normativity = Option.Array('--normativity', { description: 'Only normative, informative or example chunks (repeatable).', validator: arrayOf(['normative', 'informative', 'example']) });
   chunkIndex = Option.String('--chunk-index', { description: 'Chunk index for the stale check (default: index.json beside the search index).' });
   maxInputBytes = Option.String('--max-input-bytes', { description: `Byte bound for the index (default ${DEFAULT_MAX_INDEX_INPUT_BYTES}).`, validator: isPositiveInteger });
 
@@ -55,7 +57,7 @@ export class QueryCommand extends EpistemeCommand {
     const bytes = await readBoundedInput(this.index, this.maxInputBytes ?? DEFAULT_MAX_INDEX_INPUT_BYTES, 'Search index');
     const index = loadSearchIndex(bytes, label);
     const provenance = indexProvenance(index);
-    this.checkFresh(provenance.chunkIndexFingerprint, output);
+    await this.checkFresh(provenance.chunkIndexFingerprint, output);
     if (provenance.missingSources.length > 0) {
       output.warn({ code: 'partial-index', message: `Index was built with --allow-partial; missing sources: ${provenance.missingSources.join(', ')}` });
     }
@@ -81,18 +83,16 @@ export class QueryCommand extends EpistemeCommand {
     return { data: { ...response, contentTrust: 'untrusted-source' }, human };
   }
 
-  private checkFresh(recorded: string, output: Output): void {
-    const chunkIndexPath = this.chunkIndex ?? (this.index === '-' ? undefined : path.join(path.dirname(this.index), 'index.json'));
-    if (chunkIndexPath === undefined || !fs.existsSync(chunkIndexPath)) {
+  private async checkFresh(recorded: string, output: Output): Promise<void> {
+    const implicit = this.index === '-' ? undefined : path.join(path.dirname(this.index), 'index.json');
+    const chunkIndexPath = this.chunkIndex ?? implicit;
+    if (chunkIndexPath === undefined || (this.chunkIndex === undefined && !fs.existsSync(chunkIndexPath))) {
       output.warn({ code: 'stale-check-skipped', message: 'No chunk index to compare with (pass --chunk-index): the index may be stale.' });
       return;
     }
-    let current: string | undefined;
-    try {
-      current = (JSON.parse(fs.readFileSync(chunkIndexPath, 'utf8')) as { fingerprint?: string }).fingerprint;
-    } catch {
-      current = undefined;
-    }
+    // A named chunk index must exist and be a valid artifact; only then is a mismatch "stale".
+    const text = (await readBoundedInput(chunkIndexPath, DEFAULT_MAX_INDEX_INPUT_BYTES, 'Chunk index')).toString('utf8');
+    const current = parseArtifact(text, 'chunk-index', STAGE_INDEX_FORMAT_VERSION, chunkIndexPath).fingerprint;
     if (current !== recorded) {
       throw new EpistemeError('stale-index', `${this.index} was built from a different chunk index than ${chunkIndexPath}.`, {
         hint: `Rebuild it: ${rebuildCommand(this.index === '-' ? chunkIndexPath : this.index)}`,

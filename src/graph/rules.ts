@@ -20,7 +20,8 @@ import type { StageModules } from './stage-modules.js';
  * its inputs into bytes. Rules never write their own outputs: the scheduler hashes, stores and records
  * what `run` returns, so every rule gets content addressing, early cutoff and crash safety.
  */
-export const STAGE_INDEX_FORMAT_VERSION = 1;
+export { STAGE_INDEX_FORMAT_VERSION } from '../rule-versions.js';
+import { STAGE_INDEX_FORMAT_VERSION } from '../rule-versions.js';
 
 export interface RuleEnv {
   ws: Workspace;

@@ -21,11 +21,11 @@ async function load() {
     extractionConfig: extract.extractionConfig,
     extractOptions: (given: Record<string, unknown>): ExtractOptions => withDefaults('extract', extract.DEFAULT_EXTRACT_OPTIONS, given),
     chunkRuleVersion: chunk.CHUNK_RULE_VERSION,
-    chunkOptions: (given: Record<string, unknown>): ChunkOptions => withDefaults('chunk', chunk.DEFAULT_CHUNK_OPTIONS, given),
+    chunkOptions: (given: Record<string, unknown>): ChunkOptions => checked('chunk', withDefaults('chunk', chunk.DEFAULT_CHUNK_OPTIONS, given), chunk.validateChunkOptions),
     searchIndexFormatVersion: index.SEARCH_INDEX_FORMAT_VERSION,
     searchIndexRuleVersion: SEARCH_INDEX_RULE_VERSION,
     indexPartFormat,
-    indexOptions: (given: Record<string, unknown>): IndexOptions => withDefaults('index', index.DEFAULT_INDEX_OPTIONS, given),
+    indexOptions: (given: Record<string, unknown>): IndexOptions => checked('index', withDefaults('index', index.DEFAULT_INDEX_OPTIONS, given), index.validateIndexOptions),
     buildDocumentPart: index.buildDocumentPart,
     mergeSearchIndex: index.mergeSearchIndex,
   };
@@ -39,6 +39,19 @@ let loaded: ReturnType<typeof load> | undefined;
 export function loadStageModules(): ReturnType<typeof load> {
   loaded ??= load();
   return loaded;
+}
+
+/** Runs a stage's own check of its options and reports a failure as the config error it is. */
+function checked<T>(stage: string, options: T, validate: (options: T) => void): T {
+  try {
+    validate(options);
+  } catch (error) {
+    throw new EpistemeError('config-invalid', `options.${stage}: ${error instanceof Error ? error.message : String(error)}`, {
+      hint: 'See README, "Workspace", for the options and their bounds.',
+      details: { field: `options.${stage}` },
+    });
+  }
+  return options;
 }
 
 function withDefaults<T extends object>(stage: string, defaults: T, given: Record<string, unknown>): T {

@@ -8,8 +8,8 @@ import { makeArtifact, artifactBytes, type Artifact } from '../store/artifact.js
  * artifact bytes out. The same function runs in-process when there is one job, so a one-worker build
  * and a parallel build produce the same bytes by construction.
  */
-export const DOCUMENT_FORMAT_VERSION = 1;
-export const CHUNKS_FORMAT_VERSION = 1;
+export { DOCUMENT_FORMAT_VERSION, CHUNKS_FORMAT_VERSION } from '../rule-versions.js';
+import { DOCUMENT_FORMAT_VERSION, CHUNKS_FORMAT_VERSION } from '../rule-versions.js';
 
 export type StageTask =
   | { stage: 'extract'; input: ExtractInput }

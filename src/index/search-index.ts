@@ -133,6 +133,11 @@ function optionsInThousandths(options: IndexOptions): { k1Milli: number; bMilli:
   return { k1Milli, bMilli };
 }
 
+/** Throws for BM25 options the index cannot store (k1 outside 0..100, b outside 0..1). */
+export function validateIndexOptions(options: IndexOptions): void {
+  optionsInThousandths(options);
+}
+
 /** A document's cacheable share of the index: a pure function of its chunks (their order is irrelevant). */
 export function buildDocumentPart(documentId: string, chunks: Chunk[]): string {
   const sorted = [...chunks].sort((a, b) => compareCodeUnits(a.chunkId, b.chunkId));

@@ -37,6 +37,8 @@ test('bad input gives a structured error with exit code 2 and no stack trace', a
       { name: 'unknown command', args: ['frobnicate', '--json'], code: 'usage-error' },
       { name: 'missing index file', args: ['query', '--index', 'nope.json', '--term', 'a', '--json'], code: 'input-not-found' },
       { name: 'index --out - without --json', args: ['index', '--out', '-'], code: 'usage-error' },
+      { name: 'unknown normativity filter', args: ['query', '--index', 'x', '--term', 'a', '--normativity', 'bogus', '--json'], code: 'usage-error' },
+      { name: 'chunk options out of bounds', setup: () => rig.write({ 'bad4.json': '{"manualIngest": "map.json", "options": {"chunk": {"maxChars": 200, "overlapChars": 150}}}' }), args: ['build', '--config', 'bad4.json', '--json'], code: 'config-invalid' },
     ];
     for (const c of cases) {
       c.setup?.();

@@ -38,6 +38,7 @@ test('the three broken PDFs give their documented errors', { skip }, async () =>
 
 test('webref headings: recall >= 0.98, no invented ids, titles equal for url/rfc9110/rfc6265', { skip }, async () => {
   for (const score of await scoreAll()) {
+    assert.ok(score.eligible >= 40, `${score.document}: only ${score.eligible} ground-truth ids occur in the source (wrong pairing?)`);
     assert.ok(score.recall >= 0.98, `${score.document}: recall ${score.found}/${score.eligible}, missing ${score.missing.join(', ')}`);
     assert.deepEqual(score.invented, [], `${score.document}: invented ids`);
     assert.deepEqual(score.titleMismatches, [], `${score.document}: title mismatches`);

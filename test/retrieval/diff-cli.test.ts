@@ -77,8 +77,8 @@ test('diff refuses --out - without --json, missing, incomplete and tampered corp
     const { makeArtifact, artifactBytes } = await import('../../src/store/artifact.js');
     rig.write({ 'partial/index.json': artifactBytes(makeArtifact('document-index', index.formatVersion, index.payload)) });
     const partial = await rig.exec(['diff', '--before', 'partial', '--after', 'specs', '--out', '-', '--json']);
-    assert.equal(partial.json!.error!.code, 'source-failed');
-    assert.equal(partial.code, 1);
+    assert.equal(partial.json!.error!.code, 'artifact-invalid');
+    assert.equal(partial.code, 2);
 
     // A tampered document.
     fs.cpSync(rig.path('specs'), rig.path('tampered'), { recursive: true });
