@@ -1,4 +1,5 @@
 import { test } from 'node:test';
+import { seededRandom } from '../helpers/random.js';
 import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import { loadManifest, parseManifest } from '../../src/config/manifest.js';
@@ -15,17 +16,6 @@ import { Rig, assertNoStackTrace } from '../helpers/rig.js';
  */
 const CASES_PER_KIND = 600;
 
-/** mulberry32: a small seeded PRNG, so a failure reproduces. */
-function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 type Kind = 'manifest' | 'map';
 
@@ -167,7 +157,7 @@ test(`${2 * CASES_PER_KIND} malformed manifests and maps: every one a structured
   const rig = new Rig();
   try {
     rig.write({ 'src/doc.html': '<p>doc</p>' });
-    const generator = new Generator(rng(20260901));
+    const generator = new Generator(seededRandom(20260901));
     const codes = new Map<string, number>();
     for (const kind of ['manifest', 'map'] as const) {
       for (let i = 0; i < CASES_PER_KIND; i += 1) {
@@ -196,7 +186,7 @@ test('a sample of malformed manifests and maps through the real CLI: exit 2 and 
   const rig = new Rig();
   try {
     rig.write({ 'src/doc.html': '<p>doc</p>' });
-    const generator = new Generator(rng(7));
+    const generator = new Generator(seededRandom(7));
     for (let i = 0; i < 8; i += 1) {
       const kind: Kind = i % 2 === 0 ? 'manifest' : 'map';
       const text = generator.malformed(kind);
