@@ -332,24 +332,27 @@ class HtmlWalker {
   }
 
   private paragraph(el: Element, ctx: WalkContext): void {
-    const sink = new TextSink();
-    const keywords: KeywordSpan[] = [];
-    const links: Link[] = [];
-    this.flow(el, sink, keywords, links, false);
-    const text = sink.toString();
-    if (text === '') return;
-    const lower = text.toLowerCase();
-    if (this.rules.informativeStatements.some((s) => lower.startsWith(s))) this.builder.markCurrentSectionInformative('statement');
-    this.addBlock('paragraph', text, ctx, { keywords, links, start: el.startIndex, end: el.endIndex }, el);
+    this.addFlowBlock('paragraph', el, ctx, {}, (text) => {
+      const lower = text.toLowerCase();
+      if (this.rules.informativeStatements.some((s) => lower.startsWith(s))) this.builder.markCurrentSectionInformative('statement');
+    });
   }
 
-  private addFlowBlock(kind: BlockKind, el: Element, ctx: WalkContext, extra: { ordered?: boolean; items?: ListItem[]; steps?: ListItem[]; entries?: { terms: string[]; definitions: string[] }[] }): void {
+  /** One block of running text (with its keywords and links); `beforeAdd` sees the text first. */
+  private addFlowBlock(
+    kind: BlockKind,
+    el: Element,
+    ctx: WalkContext,
+    extra: { ordered?: boolean; items?: ListItem[]; steps?: ListItem[]; entries?: { terms: string[]; definitions: string[] }[] },
+    beforeAdd?: (text: string) => void,
+  ): void {
     const sink = new TextSink();
     const keywords: KeywordSpan[] = [];
     const links: Link[] = [];
     this.flow(el, sink, keywords, links, false);
     const text = sink.toString();
     if (text === '') return;
+    beforeAdd?.(text);
     this.addBlock(kind, text, ctx, { keywords, links, start: el.startIndex, end: el.endIndex, ...extra }, el);
   }
 

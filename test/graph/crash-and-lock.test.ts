@@ -62,13 +62,19 @@ test('SIGKILL at random moments never breaks the committed generation, and the n
   }
 });
 
+/** A real build over 12 sources, returned once it holds the workspace lock. */
+async function startLockHolder(rig: Rig) {
+  writeSmallWorkspace(rig, 12);
+  const first = startCli(['build', '--jobs', '1'], rig.dir);
+  const firstExit = waitForExit(first);
+  await waitFor(() => fs.existsSync(rig.path('.episteme/lock-holder.json')), 20_000);
+  return { first, firstExit };
+}
+
 test('a second writer gets workspace-locked while the first holds the lock; nothing is corrupted', async () => {
   const rig = new Rig();
   try {
-    writeSmallWorkspace(rig, 12);
-    const first = startCli(['build', '--jobs', '1'], rig.dir);
-    const firstExit = waitForExit(first);
-    await waitFor(() => fs.existsSync(rig.path('.episteme/lock-holder.json')), 20_000);
+    const { first, firstExit } = await startLockHolder(rig);
     // Freeze the holder so the race is decided: it holds the lock for as long as it is stopped.
     first.kill('SIGSTOP');
     try {
@@ -97,10 +103,7 @@ test('a second writer gets workspace-locked while the first holds the lock; noth
 test('a lock left by a killed writer is recovered at once', async () => {
   const rig = new Rig();
   try {
-    writeSmallWorkspace(rig, 12);
-    const first = startCli(['build', '--jobs', '1'], rig.dir);
-    const firstExit = waitForExit(first);
-    await waitFor(() => fs.existsSync(rig.path('.episteme/lock-holder.json')), 20_000);
+    const { first, firstExit } = await startLockHolder(rig);
     first.kill('SIGKILL');
     await firstExit;
     assert.ok(fs.existsSync(rig.path('.episteme/lock-holder.json')), 'the dead holder left its description behind');
