@@ -5,10 +5,10 @@
  */
 export const EXTRACT_RULE_VERSION = 1;
 export const CHUNK_RULE_VERSION = 1;
-/** Search-index file layout (2: document-relative posting runs, row lengths, single-string terms/postings). */
-export const SEARCH_INDEX_FORMAT_VERSION = 2;
-/** Per-document index part layout (cached under .episteme/cache/index-parts). 2: line-based parts. */
-export const INDEX_PART_VERSION = 2;
+/** Search-index file layout (3: head + verified posting blocks + compressed row blocks, read block by block). */
+export const SEARCH_INDEX_FORMAT_VERSION = 3;
+/** Per-document index part layout (cached under .episteme/cache/index-parts). 3: compressed row blocks. */
+export const INDEX_PART_VERSION = 3;
 /** Tokenizer and stemming: index bytes and query matching depend on it. */
 export const TOKENIZER_VERSION = 1;
 

@@ -5,7 +5,7 @@ import { arrayOf, integerBetween } from './option-validators.js';
 import { EpistemeError } from '../failure.js';
 import { parseArtifact } from '../store/artifact.js';
 import { STAGE_INDEX_FORMAT_VERSION } from '../rule-versions.js';
-import { DEFAULT_MAX_INDEX_INPUT_BYTES, readBoundedInput } from '../config/bounded-input.js';
+import { checkBoundedFile, DEFAULT_MAX_INDEX_INPUT_BYTES, readBoundedInput } from '../config/bounded-input.js';
 import { CONFIG_FILE_NAME } from '../config/names.js';
 import { EpistemeCommand, isPositiveInteger, isNonNegativeInteger, type CommandResult } from './base-command.js';
 import type { Output } from './output.js';
@@ -50,12 +50,18 @@ export class QueryCommand extends EpistemeCommand {
   maxInputBytes = Option.String('--max-input-bytes', { description: `Byte bound for the index (default ${DEFAULT_MAX_INDEX_INPUT_BYTES}).`, validator: isPositiveInteger });
 
   async run(output: Output): Promise<CommandResult> {
-    const { loadSearchIndex, indexProvenance } = await import('../index/search-index.js');
+    const { fileSource, indexProvenance, loadSearchIndex, memorySource } = await import('../index/index-reader.js');
     const { runQuery } = await import('../query/query.js');
     const label = this.index === '-' ? 'search index (stdin)' : this.index;
-    // Bytes, not a string: the loader verifies and slices them without decoding the whole file.
-    const bytes = await readBoundedInput(this.index, this.maxInputBytes ?? DEFAULT_MAX_INDEX_INPUT_BYTES, 'Search index');
-    const index = loadSearchIndex(bytes, label);
+    const maxBytes = this.maxInputBytes ?? DEFAULT_MAX_INDEX_INPUT_BYTES;
+    // A file is read block by block (the head, then only the blocks the query needs); stdin whole.
+    let source;
+    if (this.index === '-') source = memorySource(await readBoundedInput('-', maxBytes, 'Search index'));
+    else {
+      checkBoundedFile(this.index, maxBytes, 'Search index');
+      source = fileSource(this.index);
+    }
+    const index = loadSearchIndex(source, label);
     const provenance = indexProvenance(index);
     await this.checkFresh(provenance.chunkIndexFingerprint, output);
     if (provenance.missingSources.length > 0) {

@@ -10,6 +10,12 @@ export const DEFAULT_MAX_INDEX_INPUT_BYTES = 512 * 1024 * 1024; // search indexe
  */
 export async function readBoundedInput(source: string, maxBytes: number, label: string): Promise<Buffer> {
   if (source === '-') return readBoundedStream(process.stdin, maxBytes, `${label} on stdin`);
+  checkBoundedFile(source, maxBytes, label);
+  return fs.readFileSync(source);
+}
+
+/** The checks of readBoundedInput for a file that the caller reads itself (e.g. piece by piece). */
+export function checkBoundedFile(source: string, maxBytes: number, label: string): void {
   let stat: fs.Stats;
   try {
     stat = fs.statSync(source);
@@ -18,7 +24,6 @@ export async function readBoundedInput(source: string, maxBytes: number, label: 
   }
   if (!stat.isFile()) throw new EpistemeError('input-not-found', `${label} is not a file: ${source}`, { details: { path: source } });
   if (stat.size > maxBytes) throw tooLarge(`${label} ${source}`, maxBytes);
-  return fs.readFileSync(source);
 }
 
 async function readBoundedStream(stream: NodeJS.ReadableStream, maxBytes: number, label: string): Promise<Buffer> {

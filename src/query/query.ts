@@ -1,6 +1,6 @@
 import type { Authority, Citation, Normativity } from '../document/types.js';
 import { EpistemeError } from '../failure.js';
-import { chunkRow, decodePostings, findTerm, type LoadedSearchIndex } from '../index/search-index.js';
+import { chunkRow, decodePostings, findTerm, type LoadedSearchIndex } from '../index/index-reader.js';
 import { tokenize } from '../index/tokenizer.js';
 import { codePointLength } from '../chunk/text-boundaries.js';
 import { deterministicLn } from './deterministic-math.js';

@@ -32,8 +32,9 @@ function isArtifactInvalid(error: unknown): boolean {
 test('the index is a canonical, fingerprinted search-index artifact', () => {
   const bytes = buildSearchIndex(corpus(), PROVENANCE, DEFAULT_INDEX_OPTIONS);
   assert.equal(canonicalJsonFile(JSON.parse(bytes)), bytes, 'file is canonical JSON');
-  const artifact = parseArtifact<{ bm25: unknown }>(bytes, 'search-index', SEARCH_INDEX_FORMAT_VERSION, 'idx.json');
-  assert.deepEqual(artifact.payload.bm25, { bMilli: 750, k1Milli: 1200 });
+  // The fingerprint covers the whole file, like every artifact's (the generic reader checks it).
+  const artifact = parseArtifact<{ head: { bm25: unknown } }>(bytes, 'search-index', SEARCH_INDEX_FORMAT_VERSION, 'idx.json');
+  assert.deepEqual(artifact.payload.head.bm25, { bMilli: 750, k1Milli: 1200 });
   const loaded = loadSearchIndex(bytes, 'idx.json');
   assert.deepEqual(indexProvenance(loaded), PROVENANCE);
   assert.equal(loaded.chunkCount, corpus().flatMap((d) => d.chunks).length);
@@ -92,8 +93,9 @@ test('an empty corpus still gives a loadable index', () => {
 
 test('truncated, edited, foreign and other-version files are artifact-invalid', () => {
   const bytes = buildSearchIndex(corpus(), PROVENANCE, DEFAULT_INDEX_OPTIONS);
-  assert.throws(() => loadSearchIndex(bytes.slice(0, bytes.length - 50), 'idx.json'), isArtifactInvalid);
-  assert.throws(() => loadSearchIndex(bytes.replace('conditional', 'conditionaL'), 'idx.json'), isArtifactInvalid);
+  for (const cut of [1, 50, Math.floor(bytes.length / 2)]) {
+    assert.throws(() => loadSearchIndex(bytes.slice(0, bytes.length - cut), 'idx.json'), isArtifactInvalid, `cut ${cut}`);
+  }
   assert.throws(() => loadSearchIndex('', 'idx.json'), isArtifactInvalid);
   assert.throws(() => loadSearchIndex('{"artifact":"chunk-index","fingerprint":"x"}', 'idx.json'), (e) => isArtifactInvalid(e) && /chunk-index artifact/.test((e as Error).message));
   const future = bytes.replace(`"formatVersion":${SEARCH_INDEX_FORMAT_VERSION},`, `"formatVersion":${SEARCH_INDEX_FORMAT_VERSION + 1},`);
@@ -103,6 +105,20 @@ test('truncated, edited, foreign and other-version files are artifact-invalid', 
   );
   // Pretty-printing is a modification too (the file must stay canonical).
   assert.throws(() => loadSearchIndex(JSON.stringify(JSON.parse(bytes), null, 2), 'idx.json'), isArtifactInvalid);
+  // A changed term in the head fails the seal before anything is read.
+  assert.ok(bytes.includes('\\ncondit\\n'));
+  assert.throws(() => loadSearchIndex(bytes.replace('\\ncondit\\n', '\\ncondiT\\n'), 'idx.json'), (e) => isArtifactInvalid(e) && /seal/.test((e as Error).message));
+  // A changed byte in a block (same length) is found when a query reads that block.
+  const parsed = JSON.parse(bytes) as { payload: { postings: string[]; rows: string[] } };
+  const flip = (text: string): string => text.slice(0, 10) + (text[10] === 'A' ? 'B' : 'A') + text.slice(11);
+  const rowBlock = parsed.payload.rows[0]!;
+  const editedRows = loadSearchIndex(bytes.replace(rowBlock, flip(rowBlock)), 'idx.json');
+  assert.throws(() => chunkRow(editedRows, 0), (e) => isArtifactInvalid(e) && /row block \(#0\) that fails its SHA-256 check/.test((e as Error).message));
+  const postingBlock = parsed.payload.postings[0]!;
+  const editedPostings = loadSearchIndex(bytes.replace(postingBlock, flip(postingBlock)), 'idx.json');
+  assert.throws(() => decodePostings(editedPostings, 0), (e) => isArtifactInvalid(e) && /posting block \(#0\)/.test((e as Error).message));
+  // ... and the whole-file fingerprint catches it without a query.
+  assert.throws(() => parseArtifact(bytes.replace(rowBlock, flip(rowBlock)), 'search-index', SEARCH_INDEX_FORMAT_VERSION, 'idx.json'), isArtifactInvalid);
 });
 
 test('a chunk set with duplicate ids or foreign chunks is refused', () => {

@@ -1,0 +1,78 @@
+/**
+ * The search index file (format 3), shared by its writer (search-index.ts) and reader
+ * (index-reader.ts). One canonical-JSON artifact in the shared envelope:
+ *
+ *   {"artifact":"search-index","fingerprint":"sha256:…","formatVersion":3,
+ *    "payload":{"head":{…},"postings":["…",…],"rows":["…",…],"seal":"sha256:…"},
+ *    "producer":{…}}
+ *
+ * - head: everything small a query needs before it reads a posting or a row (BM25 parameters,
+ *   documents, per-chunk lengths and normativity, the sorted terms with the length of each term's
+ *   postings, and the size and SHA-256 of every block). Integers and strings only.
+ * - postings: the postings of all terms, in term order, cut into blocks at term boundaries
+ *   (base64 VLQ text, see search-index.ts for the run encoding).
+ * - rows: each chunk's citation row and text, in chunk order, cut into blocks that never span two
+ *   documents; a block is the rows' canonical JSON joined by "\n", UTF-8, raw DEFLATE, base64.
+ * - seal: SHA-256 of the head's bytes.
+ *
+ * The fingerprint covers the whole file, as for every artifact (parseArtifact checks it). A cold
+ * query instead reads the head and checks it against the seal, then reads only the blocks it
+ * needs, each checked against its SHA-256 in the head: every byte it uses is verified, and it
+ * reads a few hundred kilobytes rather than the whole corpus text. The position of every block
+ * follows from the head, and the reader checks that they add up to where the seal is, so a
+ * truncated file fails before any block is read.
+ */
+export const ARTIFACT_KIND = 'search-index';
+export const BODY_PREFIX = `{"artifact":"${ARTIFACT_KIND}",`;
+export const FINGERPRINT_PREFIX = `{"artifact":"${ARTIFACT_KIND}","fingerprint":"sha256:`;
+/** Bytes from the start of the file to the first byte after `"fingerprint":"sha256:<64 hex>",`. */
+export const AFTER_FINGERPRINT = FINGERPRINT_PREFIX.length + 64 + 2;
+export const HEAD_KEY = '"payload":{"head":';
+export const POSTINGS_KEY = ',"postings":[';
+export const ROWS_KEY = '],"rows":[';
+export const SEAL_KEY = '],"seal":"sha256:';
+
+/** Raw row bytes gathered before a row block is cut (bounds what one hit costs to read and inflate). */
+export const ROW_BLOCK_TARGET_BYTES = 32 * 1024;
+/** Postings characters gathered before a posting block is cut (at the next term boundary). */
+export const POSTING_BLOCK_TARGET_CHARS = 16 * 1024;
+
+export interface IndexProvenance {
+  chunkIndexFingerprint: string;
+  /** Non-empty only for an explicitly partial build. */
+  missingSources: string[];
+}
+
+export type DocumentRow = [documentId: string, sourceUrl: string, snapshotId: string, family: string, authority: string, documentType: string];
+export type ChunkRow = [
+  chunkId: string,
+  sectionId: string | null,
+  headingPath: string[],
+  blockIds: string[],
+  fragment: string | null,
+  normativity: string,
+  pages: number[] | null,
+  span: Record<string, unknown> | null,
+  textRange: { start: number; end: number } | null,
+  text: string,
+];
+
+/** [number of terms, SHA-256 hex of the block's text]. */
+export type PostingBlockEntry = [termCount: number, sha256: string];
+/** [number of chunks, length of the base64 text, SHA-256 hex of that text]. */
+export type RowBlockEntry = [chunkCount: number, byteLength: number, sha256: string];
+
+export interface IndexHead {
+  bm25: { bMilli: number; k1Milli: number };
+  chunkCounts: number[];
+  chunkNormativity: [string[], string];
+  documents: DocumentRow[];
+  lengths: string;
+  postingBlocks: PostingBlockEntry[];
+  postingLengths: string;
+  provenance: IndexProvenance;
+  rowBlocks: RowBlockEntry[];
+  terms: string;
+  tokenizer: number;
+  totalLength: number;
+}

@@ -1,0 +1,364 @@
+import { Buffer } from 'node:buffer';
+import { createHash } from 'node:crypto';
+import fs from 'node:fs';
+import { inflateRawSync } from 'node:zlib';
+import { EpistemeError } from '../failure.js';
+import { SEARCH_INDEX_FORMAT_VERSION } from '../rule-versions.js';
+import {
+  AFTER_FINGERPRINT,
+  ARTIFACT_KIND,
+  FINGERPRINT_PREFIX,
+  HEAD_KEY,
+  POSTINGS_KEY,
+  ROWS_KEY,
+  SEAL_KEY,
+  type ChunkRow,
+  type DocumentRow,
+  type IndexHead,
+  type IndexProvenance,
+} from './index-layout.js';
+import { TOKENIZER_VERSION } from './tokenizer.js';
+import { VlqReader } from './vlq.js';
+
+/**
+ * Reads a search index (layout in index-layout.ts) the way a cold query needs it: the head first
+ * (checked against the seal), then only the posting and row blocks the query touches, each checked
+ * against its SHA-256 before use. Kept free of the writer's imports (fflate, the tokenizer's
+ * stemmer is loaded by the query anyway) so a query loads as little code as it can.
+ */
+
+/** Random access to the index bytes: a file read piece by piece, or bytes already in memory (stdin). */
+export interface IndexSource {
+  readonly size: number;
+  read(position: number, length: number): Buffer;
+}
+
+export function memorySource(bytes: Uint8Array): IndexSource {
+  const buffer = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  return { size: buffer.length, read: (position, length) => buffer.subarray(position, position + length) };
+}
+
+/** A file kept open for the life of the process (a CLI query reads a few blocks and exits). */
+export function fileSource(file: string): IndexSource {
+  const fd = fs.openSync(file, 'r');
+  const size = fs.fstatSync(fd).size;
+  return {
+    size,
+    read(position, length) {
+      const buffer = Buffer.allocUnsafe(length);
+      let done = 0;
+      while (done < length) {
+        const n = fs.readSync(fd, buffer, done, length - done, position + done);
+        if (n === 0) break;
+        done += n;
+      }
+      return buffer.subarray(0, done);
+    },
+  };
+}
+
+export interface LoadedSearchIndex {
+  label: string;
+  formatVersion: number;
+  tokenizerVersion: number;
+  k1Milli: number;
+  bMilli: number;
+  provenance: IndexProvenance;
+  documents: DocumentRow[];
+  chunkCounts: number[];
+  chunkCount: number;
+  /** Chunk ordinal -> document ordinal. */
+  chunkDocument: Uint32Array;
+  normativityValues: string[];
+  /** Chunk ordinal -> index into normativityValues. */
+  chunkNormativity: Uint8Array;
+  lengths: Uint32Array;
+  totalLength: number;
+  terms: string[];
+  /** Term i's postings are postingStarts[i]..postingStarts[i + 1] of all postings concatenated. */
+  postingStarts: Float64Array;
+  /** First chunk ordinal of each document. */
+  documentStarts: Uint32Array;
+  blocks: BlockDirectory;
+}
+
+interface BlockDirectory {
+  source: IndexSource;
+  /** First term of each posting block (plus the term count at the end). */
+  postingFirstTerm: Uint32Array;
+  postingOffset: Float64Array;
+  postingDigest: string[];
+  postingText: (string | undefined)[];
+  /** First chunk ordinal of each row block (plus the chunk count at the end). */
+  rowFirstChunk: Uint32Array;
+  rowOffset: Float64Array;
+  rowBytes: Float64Array;
+  rowDigest: string[];
+  rowLines: (string[] | undefined)[];
+  rowCache: (ChunkRow | undefined)[];
+}
+
+function invalid(label: string, message: string, extra: Record<string, unknown> = {}): EpistemeError {
+  return new EpistemeError('artifact-invalid', `${label} ${message}`, {
+    hint: 'Rebuild the search index with `episteme index` (or `episteme build`).',
+    details: { file: label, ...extra },
+  });
+}
+
+const VERSION_AND_HEAD = new RegExp(`^"formatVersion":(\\d+),`);
+const TAIL = /^\],"seal":"sha256:([0-9a-f]{64})"\},"producer":\{"name":"[^"\\]*","version":"[^"\\]*"\}\}\n$/;
+
+/**
+ * Opens an index: checks kind, format version and the head's seal, and checks that the block sizes
+ * recorded in the head account for the file exactly. Accepts a source, the bytes, or the text.
+ */
+export function loadSearchIndex(input: IndexSource | Uint8Array | string, label: string): LoadedSearchIndex {
+  const source = typeof input === 'string' ? memorySource(new TextEncoder().encode(input)) : input instanceof Uint8Array ? memorySource(input) : input;
+  const size = source.size;
+  let window = source.read(0, Math.min(size, 64 * 1024));
+  const head = window.toString('latin1', 0, Math.min(window.length, 200));
+  if (!head.startsWith(FINGERPRINT_PREFIX)) {
+    const kind = /^\s*\{\s*"artifact"\s*:\s*"([^"]*)"/.exec(head)?.[1];
+    if (kind !== undefined && kind !== ARTIFACT_KIND) throw invalid(label, `is a ${kind} artifact, not a search index.`);
+    throw invalid(label, 'is not a search index (unreadable, truncated or not in canonical form).');
+  }
+  const version = VERSION_AND_HEAD.exec(head.slice(AFTER_FINGERPRINT));
+  if (version === null) throw invalid(label, 'is not a search index (no format version).');
+  if (Number(version[1]) !== SEARCH_INDEX_FORMAT_VERSION) {
+    throw invalid(label, `has search-index format version ${version[1]}; this Episteme reads version ${SEARCH_INDEX_FORMAT_VERSION}.`, { formatVersion: Number(version[1]) });
+  }
+  const headStart = AFTER_FINGERPRINT + version[0].length + HEAD_KEY.length;
+  if (head.slice(headStart - HEAD_KEY.length, headStart) !== HEAD_KEY) throw invalid(label, 'does not have the search-index layout.');
+  // The head ends where the postings begin; the key cannot occur inside the head (its quotes would be escaped).
+  let headEnd = window.indexOf(POSTINGS_KEY, headStart, 'latin1');
+  while (headEnd < 0 && window.length < size) {
+    window = source.read(0, Math.min(size, window.length * 4));
+    headEnd = window.indexOf(POSTINGS_KEY, headStart, 'latin1');
+  }
+  if (headEnd < 0) throw invalid(label, 'is truncated (no postings after its head).');
+  const tailStart = Math.max(headEnd, size - 256);
+  const tail = source.read(tailStart, size - tailStart).toString('latin1');
+  const sealAt = tail.lastIndexOf(SEAL_KEY);
+  const sealed = sealAt < 0 ? null : TAIL.exec(tail.slice(sealAt));
+  if (sealed === null) throw invalid(label, 'is truncated or modified (no seal at its end).');
+  const headBytes = window.subarray(headStart, headEnd);
+  const actualSeal = createHash('sha256').update(headBytes).digest('hex');
+  if (actualSeal !== sealed[1]) {
+    throw invalid(label, 'fails its seal check (truncated or modified).', { expected: `sha256:${sealed[1]}`, actual: `sha256:${actualSeal}` });
+  }
+  let parsed: IndexHead;
+  try {
+    parsed = JSON.parse(new TextDecoder('utf-8', { fatal: true }).decode(headBytes)) as IndexHead;
+  } catch (cause) {
+    throw invalid(label, 'does not have the search-index layout.', { cause: String(cause) });
+  }
+  return fromHead(parsed, source, headEnd, tailStart + sealAt, label);
+}
+
+function fromHead(p: IndexHead, source: IndexSource, headEnd: number, sealPosition: number, label: string): LoadedSearchIndex {
+  const isBlockList = (value: unknown, width: number): boolean =>
+    Array.isArray(value) && value.every((entry) => Array.isArray(entry) && entry.length === width && typeof entry[width - 1] === 'string');
+  const shapeOk =
+    typeof p === 'object' &&
+    p !== null &&
+    typeof p.bm25?.k1Milli === 'number' &&
+    typeof p.bm25?.bMilli === 'number' &&
+    Array.isArray(p.chunkCounts) &&
+    Array.isArray(p.chunkNormativity) &&
+    Array.isArray(p.chunkNormativity[0]) &&
+    typeof p.chunkNormativity[1] === 'string' &&
+    Array.isArray(p.documents) &&
+    p.documents.length === p.chunkCounts.length &&
+    typeof p.lengths === 'string' &&
+    typeof p.terms === 'string' &&
+    typeof p.postingLengths === 'string' &&
+    isBlockList(p.postingBlocks, 2) &&
+    isBlockList(p.rowBlocks, 3) &&
+    typeof p.provenance?.chunkIndexFingerprint === 'string' &&
+    Array.isArray(p.provenance?.missingSources) &&
+    typeof p.totalLength === 'number';
+  if (!shapeOk) throw invalid(label, 'does not have the search-index layout.');
+  if (p.tokenizer !== TOKENIZER_VERSION) throw invalid(label, `was built with tokenizer version ${String(p.tokenizer)}; this Episteme uses ${TOKENIZER_VERSION}.`);
+  const chunkCount = p.chunkCounts.reduce((n, count) => n + count, 0);
+  const chunkDocument = new Uint32Array(chunkCount);
+  const documentStarts = new Uint32Array(p.chunkCounts.length);
+  let ordinal = 0;
+  p.chunkCounts.forEach((count, docOrdinal) => {
+    documentStarts[docOrdinal] = ordinal;
+    chunkDocument.fill(docOrdinal, ordinal, ordinal + count);
+    ordinal += count;
+  });
+  const lengths = new Uint32Array(chunkCount);
+  const chunkNormativity = new Uint8Array(chunkCount);
+  const lengthReader = new VlqReader(p.lengths);
+  const normativityReader = new VlqReader(p.chunkNormativity[1]);
+  for (let i = 0; i < chunkCount; i++) {
+    lengths[i] = lengthReader.next();
+    chunkNormativity[i] = normativityReader.next();
+  }
+  if (!lengthReader.done || !normativityReader.done) throw invalid(label, 'has per-chunk lists that do not match its chunks.');
+  const terms = p.terms === '' ? [] : p.terms.split('\n');
+  const postingStarts = new Float64Array(terms.length + 1);
+  const postingReader = new VlqReader(p.postingLengths);
+  for (let i = 0; i < terms.length; i++) postingStarts[i + 1] = postingStarts[i]! + postingReader.next();
+  if (!postingReader.done) throw invalid(label, 'has postings that do not match its terms.');
+
+  // Where every block lies: blocks are JSON strings ("…"), separated by commas.
+  const postingFirstTerm = new Uint32Array(p.postingBlocks.length + 1);
+  const postingOffset = new Float64Array(p.postingBlocks.length);
+  let position = headEnd + POSTINGS_KEY.length;
+  p.postingBlocks.forEach(([termCount], i) => {
+    postingFirstTerm[i + 1] = postingFirstTerm[i]! + termCount;
+    if (i > 0) position += 1;
+    postingOffset[i] = position + 1;
+    const next = postingFirstTerm[i + 1]!;
+    if (next > terms.length) return;
+    position += 2 + postingStarts[next]! - postingStarts[postingFirstTerm[i]!]!;
+  });
+  if (postingFirstTerm[p.postingBlocks.length] !== terms.length) throw invalid(label, 'has posting blocks that do not match its terms.');
+  position += ROWS_KEY.length;
+  const rowFirstChunk = new Uint32Array(p.rowBlocks.length + 1);
+  const rowOffset = new Float64Array(p.rowBlocks.length);
+  const rowBytes = new Float64Array(p.rowBlocks.length);
+  p.rowBlocks.forEach(([count, byteLength], i) => {
+    rowFirstChunk[i + 1] = rowFirstChunk[i]! + count;
+    if (i > 0) position += 1;
+    rowOffset[i] = position + 1;
+    rowBytes[i] = byteLength;
+    position += 2 + byteLength;
+  });
+  if (rowFirstChunk[p.rowBlocks.length] !== chunkCount) throw invalid(label, 'has row blocks that do not match its chunks.');
+  if (position !== sealPosition) throw invalid(label, 'is truncated or modified (its blocks do not add up to its size).', { expectedSeal: position, actualSeal: sealPosition });
+  return {
+    label,
+    formatVersion: SEARCH_INDEX_FORMAT_VERSION,
+    tokenizerVersion: p.tokenizer,
+    k1Milli: p.bm25.k1Milli,
+    bMilli: p.bm25.bMilli,
+    provenance: { chunkIndexFingerprint: p.provenance.chunkIndexFingerprint, missingSources: p.provenance.missingSources },
+    documents: p.documents,
+    chunkCounts: p.chunkCounts,
+    chunkCount,
+    chunkDocument,
+    normativityValues: p.chunkNormativity[0],
+    chunkNormativity,
+    lengths,
+    totalLength: p.totalLength,
+    terms,
+    postingStarts,
+    documentStarts,
+    blocks: {
+      source,
+      postingFirstTerm,
+      postingOffset,
+      postingDigest: p.postingBlocks.map((entry) => entry[1]),
+      postingText: new Array<string | undefined>(p.postingBlocks.length),
+      rowFirstChunk,
+      rowOffset,
+      rowBytes,
+      rowDigest: p.rowBlocks.map((entry) => entry[2]),
+      rowLines: new Array<string[] | undefined>(p.rowBlocks.length),
+      rowCache: new Array<ChunkRow | undefined>(chunkCount),
+    },
+  };
+}
+
+/** Reads one block's bytes and checks them against the SHA-256 the head recorded. */
+function readVerified(index: LoadedSearchIndex, what: string, position: number, length: number, digest: string): Buffer {
+  const bytes = index.blocks.source.read(position, length);
+  const actual = createHash('sha256').update(bytes).digest('hex');
+  if (bytes.length !== length || actual !== digest) {
+    throw invalid(index.label, `has a ${what} that fails its SHA-256 check (truncated or modified).`, { expected: `sha256:${digest}`, actual: `sha256:${actual}` });
+  }
+  return bytes;
+}
+
+/** Index of the block whose first item is the last one <= item (firsts ascending, firsts[0] = 0). */
+function blockOf(firsts: Uint32Array, item: number): number {
+  let lo = 0;
+  let hi = firsts.length - 2;
+  while (lo < hi) {
+    const mid = (lo + hi + 1) >> 1;
+    if (firsts[mid]! <= item) lo = mid;
+    else hi = mid - 1;
+  }
+  return lo;
+}
+
+/** The row of one chunk (its block is read, verified and inflated on first use). */
+export function chunkRow(index: LoadedSearchIndex, ordinal: number): ChunkRow {
+  const blocks = index.blocks;
+  const cached = blocks.rowCache[ordinal];
+  if (cached !== undefined) return cached;
+  const block = blockOf(blocks.rowFirstChunk, ordinal);
+  let lines = blocks.rowLines[block];
+  if (lines === undefined) {
+    const encoded = readVerified(index, `row block (#${block})`, blocks.rowOffset[block]!, blocks.rowBytes[block]!, blocks.rowDigest[block]!);
+    try {
+      lines = inflateRawSync(Buffer.from(encoded.toString('latin1'), 'base64')).toString('utf8').split('\n');
+    } catch (cause) {
+      throw invalid(index.label, `has a row block (#${block}) that does not inflate.`, { cause: String(cause) });
+    }
+    if (lines.length !== blocks.rowFirstChunk[block + 1]! - blocks.rowFirstChunk[block]!) throw invalid(index.label, `has a row block (#${block}) with the wrong number of rows.`);
+    blocks.rowLines[block] = lines;
+  }
+  const row = JSON.parse(lines[ordinal - blocks.rowFirstChunk[block]!]!) as ChunkRow;
+  blocks.rowCache[ordinal] = row;
+  return row;
+}
+
+export function indexProvenance(index: LoadedSearchIndex): IndexProvenance {
+  return { chunkIndexFingerprint: index.provenance.chunkIndexFingerprint, missingSources: [...index.provenance.missingSources] };
+}
+
+/** Position of a term in the sorted term list, or -1. */
+export function findTerm(index: LoadedSearchIndex, term: string): number {
+  let lo = 0;
+  let hi = index.terms.length - 1;
+  while (lo <= hi) {
+    const mid = (lo + hi) >> 1;
+    const candidate = index.terms[mid]!;
+    if (candidate === term) return mid;
+    if (candidate < term) lo = mid + 1;
+    else hi = mid - 1;
+  }
+  return -1;
+}
+
+function postingBlockText(index: LoadedSearchIndex, block: number): string {
+  const blocks = index.blocks;
+  let text = blocks.postingText[block];
+  if (text === undefined) {
+    const first = index.postingStarts[blocks.postingFirstTerm[block]!]!;
+    const end = index.postingStarts[blocks.postingFirstTerm[block + 1]!]!;
+    text = readVerified(index, `posting block (#${block})`, blocks.postingOffset[block]!, end - first, blocks.postingDigest[block]!).toString('latin1');
+    blocks.postingText[block] = text;
+  }
+  return text;
+}
+
+/** Decodes one term's postings into parallel arrays (chunk ordinals ascending, term frequencies). */
+export function decodePostings(index: LoadedSearchIndex, termIndex: number): { ordinals: Uint32Array; tfs: Uint32Array } {
+  const block = blockOf(index.blocks.postingFirstTerm, termIndex);
+  const text = postingBlockText(index, block);
+  const blockStart = index.postingStarts[index.blocks.postingFirstTerm[block]!]!;
+  const reader = new VlqReader(text, index.postingStarts[termIndex]! - blockStart);
+  const end = index.postingStarts[termIndex + 1]! - blockStart;
+  const ordinals: number[] = [];
+  const tfs: number[] = [];
+  let document = -1;
+  while (reader.position < end) {
+    document += reader.next() + 1;
+    const runEnd = reader.next() + reader.position;
+    const base = index.documentStarts[document]!;
+    let previous = -1;
+    while (reader.position < runEnd) {
+      const value = reader.next();
+      const flag = value % 2;
+      previous = previous + 1 + (value - flag) / 2;
+      ordinals.push(base + previous);
+      tfs.push(flag === 1 ? reader.next() + 2 : 1);
+    }
+  }
+  return { ordinals: Uint32Array.from(ordinals), tfs: Uint32Array.from(tfs) };
+}
