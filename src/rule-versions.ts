@@ -5,10 +5,10 @@
  */
 export const EXTRACT_RULE_VERSION = 1;
 export const CHUNK_RULE_VERSION = 1;
-/** Search-index file layout (3: head + verified posting blocks + compressed row blocks, read block by block). */
-export const SEARCH_INDEX_FORMAT_VERSION = 3;
-/** Per-document index part layout (cached under .episteme/cache/index-parts). 3: compressed row blocks. */
-export const INDEX_PART_VERSION = 3;
+/** Search-index file layout (4: sealed head with plain number lists + verified posting blocks + compressed row blocks). */
+export const SEARCH_INDEX_FORMAT_VERSION = 4;
+/** Per-document index part layout (cached under .episteme/cache/index-parts). 4: compressed row blocks, number lists. */
+export const INDEX_PART_VERSION = 4;
 /** Tokenizer and stemming: index bytes and query matching depend on it. */
 export const TOKENIZER_VERSION = 1;
 

@@ -8,7 +8,9 @@
  *
  * - head: everything small a query needs before it reads a posting or a row (BM25 parameters,
  *   documents, per-chunk lengths and normativity, the sorted terms with the length of each term's
- *   postings, and the size and SHA-256 of every block). Integers and strings only.
+ *   postings, and the size and SHA-256 of every block). Integers and strings only; per-chunk and
+ *   per-term numbers are plain JSON arrays, which JSON.parse builds natively (a cold process
+ *   decoding them in JS spent ~5 ms in the interpreter).
  * - postings: the postings of all terms, in term order, cut into blocks at term boundaries
  *   (base64 VLQ text, see search-index.ts for the run encoding).
  * - rows: each chunk's citation row and text, in chunk order, cut into blocks that never span two
@@ -36,6 +38,8 @@ export const SEAL_KEY = '],"seal":"sha256:';
 export const ROW_BLOCK_TARGET_BYTES = 32 * 1024;
 /** Postings characters gathered before a posting block is cut (at the next term boundary). */
 export const POSTING_BLOCK_TARGET_CHARS = 16 * 1024;
+/** Bytes read first: enough for the whole head of a mid-sized corpus (it is read on if not). */
+export const FIRST_READ_BYTES = 256 * 1024;
 
 export interface IndexProvenance {
   chunkIndexFingerprint: string;
@@ -65,11 +69,11 @@ export type RowBlockEntry = [chunkCount: number, byteLength: number, sha256: str
 export interface IndexHead {
   bm25: { bMilli: number; k1Milli: number };
   chunkCounts: number[];
-  chunkNormativity: [string[], string];
+  chunkNormativity: [string[], number[]];
   documents: DocumentRow[];
-  lengths: string;
+  lengths: number[];
   postingBlocks: PostingBlockEntry[];
-  postingLengths: string;
+  postingLengths: number[];
   provenance: IndexProvenance;
   rowBlocks: RowBlockEntry[];
   terms: string;

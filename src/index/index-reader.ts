@@ -8,6 +8,7 @@ import {
   AFTER_FINGERPRINT,
   ARTIFACT_KIND,
   FINGERPRINT_PREFIX,
+  FIRST_READ_BYTES,
   HEAD_KEY,
   POSTINGS_KEY,
   ROWS_KEY,
@@ -71,8 +72,9 @@ export interface LoadedSearchIndex {
   chunkDocument: Uint32Array;
   normativityValues: string[];
   /** Chunk ordinal -> index into normativityValues. */
-  chunkNormativity: Uint8Array;
-  lengths: Uint32Array;
+  chunkNormativity: readonly number[];
+  /** Chunk ordinal -> length in tokens. */
+  lengths: readonly number[];
   totalLength: number;
   terms: string[];
   /** Term i's postings are postingStarts[i]..postingStarts[i + 1] of all postings concatenated. */
@@ -115,7 +117,7 @@ const TAIL = /^\],"seal":"sha256:([0-9a-f]{64})"\},"producer":\{"name":"[^"\\]*"
 export function loadSearchIndex(input: IndexSource | Uint8Array | string, label: string): LoadedSearchIndex {
   const source = typeof input === 'string' ? memorySource(new TextEncoder().encode(input)) : input instanceof Uint8Array ? memorySource(input) : input;
   const size = source.size;
-  let window = source.read(0, Math.min(size, 64 * 1024));
+  let window = source.read(0, Math.min(size, FIRST_READ_BYTES));
   const head = window.toString('latin1', 0, Math.min(window.length, 200));
   if (!head.startsWith(FINGERPRINT_PREFIX)) {
     const kind = /^\s*\{\s*"artifact"\s*:\s*"([^"]*)"/.exec(head)?.[1];
@@ -166,12 +168,9 @@ function fromHead(p: IndexHead, source: IndexSource, headEnd: number, sealPositi
     Array.isArray(p.chunkCounts) &&
     Array.isArray(p.chunkNormativity) &&
     Array.isArray(p.chunkNormativity[0]) &&
-    typeof p.chunkNormativity[1] === 'string' &&
     Array.isArray(p.documents) &&
     p.documents.length === p.chunkCounts.length &&
-    typeof p.lengths === 'string' &&
     typeof p.terms === 'string' &&
-    typeof p.postingLengths === 'string' &&
     isBlockList(p.postingBlocks, 2) &&
     isBlockList(p.rowBlocks, 3) &&
     typeof p.provenance?.chunkIndexFingerprint === 'string' &&
@@ -188,20 +187,13 @@ function fromHead(p: IndexHead, source: IndexSource, headEnd: number, sealPositi
     chunkDocument.fill(docOrdinal, ordinal, ordinal + count);
     ordinal += count;
   });
-  const lengths = new Uint32Array(chunkCount);
-  const chunkNormativity = new Uint8Array(chunkCount);
-  const lengthReader = new VlqReader(p.lengths);
-  const normativityReader = new VlqReader(p.chunkNormativity[1]);
-  for (let i = 0; i < chunkCount; i++) {
-    lengths[i] = lengthReader.next();
-    chunkNormativity[i] = normativityReader.next();
-  }
-  if (!lengthReader.done || !normativityReader.done) throw invalid(label, 'has per-chunk lists that do not match its chunks.');
-  const terms = p.terms === '' ? [] : p.terms.split('\n');
+  const isCountList = (list: unknown, length: number): boolean => Array.isArray(list) && list.length === length;
+  if (!isCountList(p.lengths, chunkCount) || !isCountList(p.chunkNormativity[1], chunkCount)) throw invalid(label, 'has per-chunk lists that do not match its chunks.');
+  const terms = p.terms === '' ? [] : p.terms.split(' ');
+  if (!isCountList(p.postingLengths, terms.length)) throw invalid(label, 'has postings that do not match its terms.');
+  // postingStarts[i + 1] = postingStarts[i] + length of term i's postings.
   const postingStarts = new Float64Array(terms.length + 1);
-  const postingReader = new VlqReader(p.postingLengths);
-  for (let i = 0; i < terms.length; i++) postingStarts[i + 1] = postingStarts[i]! + postingReader.next();
-  if (!postingReader.done) throw invalid(label, 'has postings that do not match its terms.');
+  for (let i = 0; i < terms.length; i++) postingStarts[i + 1] = postingStarts[i]! + p.postingLengths[i]!;
 
   // Where every block lies: blocks are JSON strings ("…"), separated by commas.
   const postingFirstTerm = new Uint32Array(p.postingBlocks.length + 1);
@@ -241,8 +233,8 @@ function fromHead(p: IndexHead, source: IndexSource, headEnd: number, sealPositi
     chunkCount,
     chunkDocument,
     normativityValues: p.chunkNormativity[0],
-    chunkNormativity,
-    lengths,
+    chunkNormativity: p.chunkNormativity[1],
+    lengths: p.lengths,
     totalLength: p.totalLength,
     terms,
     postingStarts,

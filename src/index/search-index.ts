@@ -59,8 +59,8 @@ interface PartHeader {
   /** [sourceUrl, snapshotId, family, authority, documentType], or null when the document has no chunks. */
   doc: string[] | null;
   chunkCount: number;
-  /** VLQ list: token count of each chunk. */
-  lengths: string;
+  /** Token count of each chunk. */
+  lengths: number[];
   /** Normativity of each chunk, in order. */
   normativity: string[];
   rowBlocks: RowBlockEntry[];
@@ -118,7 +118,7 @@ export function buildDocumentPart(documentId: string, chunks: Chunk[]): string {
   const sorted = [...chunks].sort((a, b) => compareCodeUnits(a.chunkId, b.chunkId));
   let doc: string[] | null = null;
   const rows: string[] = [];
-  const lengths: string[] = [];
+  const lengths: number[] = [];
   let totalLength = 0;
   const termPostings = new Map<string, { ordinals: number[]; tfs: number[] }>();
   sorted.forEach((chunk, ordinal) => {
@@ -135,7 +135,7 @@ export function buildDocumentPart(documentId: string, chunks: Chunk[]): string {
     const counts = new Map<string, number>();
     const terms = tokenize(chunk.text);
     for (const term of terms) counts.set(term, (counts.get(term) ?? 0) + 1);
-    encodeVlq(terms.length, lengths);
+    lengths.push(terms.length);
     totalLength += terms.length;
     for (const [term, tf] of counts) {
       let entry = termPostings.get(term);
@@ -167,7 +167,7 @@ export function buildDocumentPart(documentId: string, chunks: Chunk[]): string {
     documentId,
     doc,
     chunkCount: sorted.length,
-    lengths: lengths.join(''),
+    lengths,
     normativity: sorted.map((chunk) => chunk.normativity),
     rowBlocks: rowBlocks.entries,
     totalLength,
@@ -282,9 +282,8 @@ export function mergeSearchIndex(parts: string[], provenance: IndexProvenance, o
   const encoder = new TextEncoder();
   const partPostings = parsed.map((p) => encoder.encode(p.postings));
   const out = new Uint8Array(partPostings.reduce((n, bytes) => n + bytes.length, 0) + runTotal * 12);
-  const lengthsOut = new Uint8Array(slotCount * 12);
+  const postingLengths: number[] = [];
   let written = 0;
-  let lengthsWritten = 0;
   const postingBlocks: PostingBlockEntry[] = [];
   const postingBlockTexts: string[] = [];
   const ascii = new TextDecoder('latin1');
@@ -312,26 +311,24 @@ export function mergeSearchIndex(parts: string[], provenance: IndexProvenance, o
       for (let i = start; i < end; i++) out[written++] = bytes[i]!;
       previousDocument = partIndex;
     }
-    lengthsWritten = writeVlq(written - runStart, lengthsOut, lengthsWritten);
+    postingLengths.push(written - runStart);
     blockTerms++;
     if (written - blockStart >= POSTING_BLOCK_TARGET_CHARS) closeBlock();
   }
   if (blockTerms > 0) closeBlock();
-  const postingLengths = ascii.decode(lengthsOut.subarray(0, lengthsWritten));
   const normativityValues = [...new Set(parsed.flatMap((p) => p.header.normativity))].sort(compareCodeUnits);
-  const normativityCodes: string[] = [];
-  for (const p of parsed) for (const value of p.header.normativity) encodeVlq(normativityValues.indexOf(value), normativityCodes);
+  const normativityCodes = parsed.flatMap((p) => p.header.normativity.map((value) => normativityValues.indexOf(value)));
   const head: IndexHead = {
     bm25: { bMilli, k1Milli },
     chunkCounts: parsed.map((p) => p.header.chunkCount),
-    chunkNormativity: [normativityValues, normativityCodes.join('')],
+    chunkNormativity: [normativityValues, normativityCodes],
     documents: parsed.map((p) => [p.header.documentId, ...(p.header.doc ?? [])] as IndexHead['documents'][number]),
-    lengths: parsed.map((p) => p.header.lengths).join(''),
+    lengths: parsed.flatMap((p) => p.header.lengths),
     postingBlocks,
     postingLengths,
     provenance: { chunkIndexFingerprint: provenance.chunkIndexFingerprint, missingSources: [...new Set(provenance.missingSources)].sort(compareCodeUnits) },
     rowBlocks: parsed.flatMap((p) => p.header.rowBlocks),
-    terms: terms.join('\n'),
+    terms: terms.join(' '),
     tokenizer: TOKENIZER_VERSION,
     totalLength,
   };
