@@ -5,8 +5,8 @@
  */
 export const EXTRACT_RULE_VERSION = 1;
 export const CHUNK_RULE_VERSION = 1;
-/** Search-index file layout (4: sealed head with plain number lists + verified posting blocks + compressed row blocks). */
-export const SEARCH_INDEX_FORMAT_VERSION = 4;
+/** Search-index file layout (5: sealed head with plain number lists, CRC-32-checked posting blocks and compressed row blocks). */
+export const SEARCH_INDEX_FORMAT_VERSION = 5;
 /** Per-document index part layout (cached under .episteme/cache/index-parts). 4: compressed row blocks, number lists. */
 export const INDEX_PART_VERSION = 4;
 /** Tokenizer and stemming: index bytes and query matching depend on it. */

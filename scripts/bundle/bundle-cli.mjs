@@ -1,8 +1,12 @@
-// Bundles the compiled CLI (dist/src) into dist/bundle: a cold `episteme query` otherwise spends
-// ~25 ms resolving and compiling ~45 ES modules one by one (clipanion alone is ~25 files), which is
-// most of the gap to a native FTS5 query. Splitting keeps each command's code in its own chunk, so
-// a query still loads only the query path. Dependencies with their own file layout (pdfjs, got, ajv
-// runtime, ...) stay external; only the small pure-JS ones on the query path are inlined.
+// Bundles the compiled CLI (dist/src) into dist/bundle. A cold process pays about a millisecond per
+// ES module file (resolve, read, link) on this kind of machine, and the unbundled CLI loads ~45 for
+// a query (clipanion alone is ~25).
+// - cli.js (+ stage-worker.js): every command, split into chunks so a run loads its own command only.
+// - query-main.js: `episteme query` alone in one self-contained file (no shared chunks), because
+//   agents run queries from cold processes; bin/episteme.js picks it when the first argument is
+//   `query`. Each process loads one of the two, never both, so no module exists twice in a process.
+// Dependencies with their own file layout (pdfjs, got, ajv runtime, ...) stay external; only the
+// small pure-JS ones on the query path are inlined.
 import { readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -15,22 +19,17 @@ const pkg = JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8'));
 const external = Object.keys(pkg.dependencies).filter((name) => !INLINED.has(name));
 external.push('typanion'); // clipanion imports it lazily; it is a dependency of its own
 
-// Chunk names are content hashes: clear the old ones rather than let them pile up.
-rmSync(path.join(root, 'dist/bundle'), { recursive: true, force: true });
-await build({
+const common = {
   absWorkingDir: root,
-  // The stage worker is an entry of its own: stage-pool starts it as ./stage-worker.js beside itself.
-  entryPoints: { cli: 'dist/src/cli/main.js', 'stage-worker': 'dist/src/graph/stage-worker.js' },
   outdir: 'dist/bundle',
   entryNames: '[name]',
-  chunkNames: 'chunk-[hash]',
   bundle: true,
-  splitting: true,
   format: 'esm',
   platform: 'node',
   target: 'node20',
   external,
   legalComments: 'none',
+  logLevel: 'warning',
   plugins: [
     {
       name: 'clipanion-platform',
@@ -41,5 +40,15 @@ await build({
       },
     },
   ],
-  logLevel: 'warning',
+};
+
+// Chunk names are content hashes: clear the old ones rather than let them pile up.
+rmSync(path.join(root, 'dist/bundle'), { recursive: true, force: true });
+await build({
+  ...common,
+  // The stage worker is an entry of its own: stage-pool starts it as ./stage-worker.js beside itself.
+  entryPoints: { cli: 'dist/src/cli/main.js', 'stage-worker': 'dist/src/graph/stage-worker.js' },
+  chunkNames: 'chunk-[hash]',
+  splitting: true,
 });
+await build({ ...common, entryPoints: { 'query-main': 'dist/src/cli/query-main.js' }, splitting: false });

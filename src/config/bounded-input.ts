@@ -1,5 +1,5 @@
-import * as fs from 'node:fs';
 import { EpistemeError } from '../failure.js';
+import { fs } from '../node-builtins.js';
 
 export const DEFAULT_MAX_INPUT_BYTES = 8 * 1024 * 1024; // manifests, maps, configs
 export const DEFAULT_MAX_INDEX_INPUT_BYTES = 512 * 1024 * 1024; // search indexes read by query
@@ -16,7 +16,7 @@ export async function readBoundedInput(source: string, maxBytes: number, label: 
 
 /** The checks of readBoundedInput for a file that the caller reads itself (e.g. piece by piece). */
 export function checkBoundedFile(source: string, maxBytes: number, label: string): void {
-  let stat: fs.Stats;
+  let stat: import('node:fs').Stats;
   try {
     stat = fs.statSync(source);
   } catch {

@@ -1,26 +1,31 @@
+import { zlib } from '../node-builtins.js';
+
 /**
  * The search index file (format 3), shared by its writer (search-index.ts) and reader
  * (index-reader.ts). One canonical-JSON artifact in the shared envelope:
  *
- *   {"artifact":"search-index","fingerprint":"sha256:…","formatVersion":3,
- *    "payload":{"head":{…},"postings":["…",…],"rows":["…",…],"seal":"sha256:…"},
+ *   {"artifact":"search-index","fingerprint":"sha256:…","formatVersion":5,
+ *    "payload":{"head":{…},"postings":["…",…],"rows":["…",…],"seal":"crc32:…"},
  *    "producer":{…}}
  *
  * - head: everything small a query needs before it reads a posting or a row (BM25 parameters,
  *   documents, per-chunk lengths and normativity, the sorted terms with the length of each term's
- *   postings, and the size and SHA-256 of every block). Integers and strings only; per-chunk and
+ *   postings, and the size and CRC-32 of every block). Integers and strings only; per-chunk and
  *   per-term numbers are plain JSON arrays, which JSON.parse builds natively (a cold process
  *   decoding them in JS spent ~5 ms in the interpreter).
  * - postings: the postings of all terms, in term order, cut into blocks at term boundaries
  *   (base64 VLQ text, see search-index.ts for the run encoding).
  * - rows: each chunk's citation row and text, in chunk order, cut into blocks that never span two
  *   documents; a block is the rows' canonical JSON joined by "\n", UTF-8, raw DEFLATE, base64.
- * - seal: SHA-256 of the head's bytes.
+ * - seal: CRC-32 of the head's bytes.
  *
- * The fingerprint covers the whole file, as for every artifact (parseArtifact checks it). A cold
- * query instead reads the head and checks it against the seal, then reads only the blocks it
- * needs, each checked against its SHA-256 in the head: every byte it uses is verified, and it
- * reads a few hundred kilobytes rather than the whole corpus text. The position of every block
+ * The fingerprint (SHA-256) covers the whole file, as for every artifact (parseArtifact and the
+ * build graph check it). A cold query instead reads the head and checks it against the seal, then
+ * reads only the blocks it needs, each checked against its CRC-32 in the head: every byte it uses
+ * is checked, and it reads a few hundred kilobytes rather than the whole corpus text. CRC-32 (as in
+ * gzip and zip) detects accidental damage, which is what a reader checks for (anyone able to edit
+ * the file can recompute any digest); it comes with node:zlib, which the reader loads anyway to
+ * inflate rows, whereas node:crypto costs a cold process ~7 ms to load. The position of every block
  * follows from the head, and the reader checks that they add up to where the seal is, so a
  * truncated file fails before any block is read.
  */
@@ -32,7 +37,7 @@ export const AFTER_FINGERPRINT = FINGERPRINT_PREFIX.length + 64 + 2;
 export const HEAD_KEY = '"payload":{"head":';
 export const POSTINGS_KEY = ',"postings":[';
 export const ROWS_KEY = '],"rows":[';
-export const SEAL_KEY = '],"seal":"sha256:';
+export const SEAL_KEY = '],"seal":"crc32:';
 
 /** Raw row bytes gathered before a row block is cut (bounds what one hit costs to read and inflate). */
 export const ROW_BLOCK_TARGET_BYTES = 32 * 1024;
@@ -61,10 +66,15 @@ export type ChunkRow = [
   text: string,
 ];
 
-/** [number of terms, SHA-256 hex of the block's text]. */
-export type PostingBlockEntry = [termCount: number, sha256: string];
-/** [number of chunks, length of the base64 text, SHA-256 hex of that text]. */
-export type RowBlockEntry = [chunkCount: number, byteLength: number, sha256: string];
+/** [number of terms, CRC-32 of the block's text as 8 hex digits]. */
+export type PostingBlockEntry = [termCount: number, crc32: string];
+/** [number of chunks, length of the base64 text, CRC-32 of that text as 8 hex digits]. */
+export type RowBlockEntry = [chunkCount: number, byteLength: number, crc32: string];
+
+/** CRC-32 as 8 lowercase hex digits (zlib.crc32 is the same function on Node, Deno and Bun). */
+export function crc32Hex(data: string | Uint8Array): string {
+  return zlib.crc32(data).toString(16).padStart(8, '0');
+}
 
 export interface IndexHead {
   bm25: { bMilli: number; k1Milli: number };

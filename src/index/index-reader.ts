@@ -1,11 +1,10 @@
 import { Buffer } from 'node:buffer';
-import { createHash } from 'node:crypto';
-import fs from 'node:fs';
-import { inflateRawSync } from 'node:zlib';
 import { EpistemeError } from '../failure.js';
+import { fs, zlib } from '../node-builtins.js';
 import { SEARCH_INDEX_FORMAT_VERSION } from '../rule-versions.js';
 import {
   AFTER_FINGERPRINT,
+  crc32Hex,
   ARTIFACT_KIND,
   FINGERPRINT_PREFIX,
   FIRST_READ_BYTES,
@@ -24,7 +23,7 @@ import { VlqReader } from './vlq.js';
 /**
  * Reads a search index (layout in index-layout.ts) the way a cold query needs it: the head first
  * (checked against the seal), then only the posting and row blocks the query touches, each checked
- * against its SHA-256 before use. Kept free of the writer's imports (fflate, the tokenizer's
+ * against its CRC-32 before use (why CRC-32: index-layout.ts). Kept free of the writer's imports (fflate, the tokenizer's
  * stemmer is loaded by the query anyway) so a query loads as little code as it can.
  */
 
@@ -108,7 +107,7 @@ function invalid(label: string, message: string, extra: Record<string, unknown> 
 }
 
 const VERSION_AND_HEAD = new RegExp(`^"formatVersion":(\\d+),`);
-const TAIL = /^\],"seal":"sha256:([0-9a-f]{64})"\},"producer":\{"name":"[^"\\]*","version":"[^"\\]*"\}\}\n$/;
+const TAIL = /^\],"seal":"crc32:([0-9a-f]{8})"\},"producer":\{"name":"[^"\\]*","version":"[^"\\]*"\}\}\n$/;
 
 /**
  * Opens an index: checks kind, format version and the head's seal, and checks that the block sizes
@@ -144,9 +143,9 @@ export function loadSearchIndex(input: IndexSource | Uint8Array | string, label:
   const sealed = sealAt < 0 ? null : TAIL.exec(tail.slice(sealAt));
   if (sealed === null) throw invalid(label, 'is truncated or modified (no seal at its end).');
   const headBytes = window.subarray(headStart, headEnd);
-  const actualSeal = createHash('sha256').update(headBytes).digest('hex');
+  const actualSeal = crc32Hex(headBytes);
   if (actualSeal !== sealed[1]) {
-    throw invalid(label, 'fails its seal check (truncated or modified).', { expected: `sha256:${sealed[1]}`, actual: `sha256:${actualSeal}` });
+    throw invalid(label, 'fails its seal check (truncated or modified).', { expected: `crc32:${sealed[1]}`, actual: `crc32:${actualSeal}` });
   }
   let parsed: IndexHead;
   try {
@@ -255,12 +254,12 @@ function fromHead(p: IndexHead, source: IndexSource, headEnd: number, sealPositi
   };
 }
 
-/** Reads one block's bytes and checks them against the SHA-256 the head recorded. */
+/** Reads one block's bytes and checks them against the CRC-32 the head recorded. */
 function readVerified(index: LoadedSearchIndex, what: string, position: number, length: number, digest: string): Buffer {
   const bytes = index.blocks.source.read(position, length);
-  const actual = createHash('sha256').update(bytes).digest('hex');
+  const actual = crc32Hex(bytes);
   if (bytes.length !== length || actual !== digest) {
-    throw invalid(index.label, `has a ${what} that fails its SHA-256 check (truncated or modified).`, { expected: `sha256:${digest}`, actual: `sha256:${actual}` });
+    throw invalid(index.label, `has a ${what} that fails its CRC-32 check (truncated or modified).`, { expected: `crc32:${digest}`, actual: `crc32:${actual}` });
   }
   return bytes;
 }
@@ -287,7 +286,7 @@ export function chunkRow(index: LoadedSearchIndex, ordinal: number): ChunkRow {
   if (lines === undefined) {
     const encoded = readVerified(index, `row block (#${block})`, blocks.rowOffset[block]!, blocks.rowBytes[block]!, blocks.rowDigest[block]!);
     try {
-      lines = inflateRawSync(Buffer.from(encoded.toString('latin1'), 'base64')).toString('utf8').split('\n');
+      lines = zlib.inflateRawSync(Buffer.from(encoded.toString('latin1'), 'base64')).toString('utf8').split('\n');
     } catch (cause) {
       throw invalid(index.label, `has a row block (#${block}) that does not inflate.`, { cause: String(cause) });
     }

@@ -7,6 +7,7 @@ import { canonicalJson, compareCodeUnits } from '../store/canonical-json.js';
 import { PRODUCER_NAME, PRODUCER_VERSION } from '../version.js';
 import {
   BODY_PREFIX,
+  crc32Hex,
   FINGERPRINT_PREFIX,
   HEAD_KEY,
   POSTING_BLOCK_TARGET_CHARS,
@@ -85,10 +86,6 @@ export function validateIndexOptions(options: IndexOptions): void {
   optionsInThousandths(options);
 }
 
-function sha256Hex(data: string | Uint8Array): string {
-  return createHash('sha256').update(data).digest('hex');
-}
-
 /** Cuts a document's rows into blocks of about ROW_BLOCK_TARGET_BYTES; each block: "\n"-joined rows, raw DEFLATE, base64. */
 function encodeRowBlocks(rows: string[]): { texts: string[]; entries: RowBlockEntry[] } {
   const texts: string[] = [];
@@ -100,7 +97,7 @@ function encodeRowBlocks(rows: string[]): { texts: string[]; entries: RowBlockEn
     if (pending.length === 0) return;
     const text = Buffer.from(deflateSync(encoder.encode(pending.join('\n')), { level: 9 })).toString('base64');
     texts.push(text);
-    entries.push([pending.length, text.length, sha256Hex(text)]);
+    entries.push([pending.length, text.length, crc32Hex(text)]);
     pending = [];
     pendingBytes = 0;
   };
@@ -292,7 +289,7 @@ export function mergeSearchIndex(parts: string[], provenance: IndexProvenance, o
   const closeBlock = (): void => {
     const text = ascii.decode(out.subarray(blockStart, written));
     postingBlockTexts.push(text);
-    postingBlocks.push([blockTerms, sha256Hex(text)]);
+    postingBlocks.push([blockTerms, crc32Hex(text)]);
     blockStart = written;
     blockTerms = 0;
   };
@@ -341,7 +338,7 @@ export function mergeSearchIndex(parts: string[], provenance: IndexProvenance, o
     if (i > 0) body.push(',');
     body.push(p.rowBlocksText);
   });
-  body.push(`${SEAL_KEY}${sha256Hex(headText)}"}`, `,"producer":${canonicalJson({ name: PRODUCER_NAME, version: PRODUCER_VERSION })}}`);
+  body.push(`${SEAL_KEY}${crc32Hex(headText)}"}`, `,"producer":${canonicalJson({ name: PRODUCER_NAME, version: PRODUCER_VERSION })}}`);
   const hash = createHash('sha256');
   for (const piece of body) hash.update(piece);
   body[0] = `${FINGERPRINT_PREFIX}${hash.digest('hex')}",`;

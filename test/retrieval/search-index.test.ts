@@ -113,7 +113,7 @@ test('truncated, edited, foreign and other-version files are artifact-invalid', 
   const flip = (text: string): string => text.slice(0, 10) + (text[10] === 'A' ? 'B' : 'A') + text.slice(11);
   const rowBlock = parsed.payload.rows[0]!;
   const editedRows = loadSearchIndex(bytes.replace(rowBlock, flip(rowBlock)), 'idx.json');
-  assert.throws(() => chunkRow(editedRows, 0), (e) => isArtifactInvalid(e) && /row block \(#0\) that fails its SHA-256 check/.test((e as Error).message));
+  assert.throws(() => chunkRow(editedRows, 0), (e) => isArtifactInvalid(e) && /row block \(#0\) that fails its CRC-32 check/.test((e as Error).message));
   const postingBlock = parsed.payload.postings[0]!;
   const editedPostings = loadSearchIndex(bytes.replace(postingBlock, flip(postingBlock)), 'idx.json');
   assert.throws(() => decodePostings(editedPostings, 0), (e) => isArtifactInvalid(e) && /posting block \(#0\)/.test((e as Error).message));

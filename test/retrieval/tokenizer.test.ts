@@ -2,6 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { tokenize, tokenizeWithOffsets } from '../../src/index/tokenizer.js';
 import { UNICODE_SAMPLES } from './unicode-samples.js';
+import { STOP_TERMS, STOP_WORDS } from '../../src/query/stop-words.js';
 
 /** Expected terms of each UNICODE_SAMPLES entry (reviewed by hand; the cross-runtime test checks the same on Deno and Bun). */
 const EXPECTED: string[][] = [
@@ -41,4 +42,9 @@ test('tokenizing twice gives the same terms (no state leaks between calls)', () 
   const text = UNICODE_SAMPLES.join(' ');
   assert.deepEqual(tokenize(text), tokenize(text));
   assert.deepEqual(tokenize('Ünïcödé ascii Ünïcödé'), ['unicod', 'ascii', 'unicod']);
+});
+
+test('the written-out stop terms are exactly the stop words tokenized', () => {
+  const tokenized = new Set(STOP_WORDS.split(' ').flatMap((word) => tokenize(word)));
+  assert.deepEqual([...STOP_TERMS].sort(), [...tokenized].sort());
 });

@@ -1,0 +1,44 @@
+import { Builtins, Cli, type CommandClass } from 'clipanion';
+import { PRODUCER_VERSION } from '../version.js';
+import { Output, markMainEntered } from './output.js';
+
+/** Command name -> loader of its class (loaded on demand: a run loads its own command only). */
+export type CommandTable = Record<string, () => Promise<CommandClass>>;
+
+export async function createCli(commands: CommandTable, only?: string): Promise<Cli> {
+  const cli = new Cli({ binaryLabel: 'Episteme', binaryName: 'episteme', binaryVersion: PRODUCER_VERSION, enableColors: false });
+  const names = only !== undefined && only in commands ? [only] : Object.keys(commands);
+  for (const command of await Promise.all(names.map((name) => commands[name]!()))) cli.register(command);
+  cli.register(Builtins.HelpCommand);
+  cli.register(Builtins.VersionCommand);
+  return cli;
+}
+
+/**
+ * Parses and runs one command line; returns the exit code. Parse errors become `usage-error`
+ * (exit 2), as an envelope when --json was asked for.
+ */
+export async function runCli(argv: string[], commands: CommandTable): Promise<number> {
+  markMainEntered();
+  // A closed pipe (`episteme query ... | head`) is the reader's choice, not an error.
+  for (const stream of [process.stdout, process.stderr]) {
+    stream.on('error', (error: NodeJS.ErrnoException) => {
+      if (error.code === 'EPIPE') process.exit(process.exitCode ?? 0);
+      // Nowhere left to report to: end with a failure code rather than a stack trace.
+      process.exit(1);
+    });
+  }
+  const cli = await createCli(commands, argv[0]);
+  const context = { stdin: process.stdin, stdout: process.stdout, stderr: process.stderr, env: process.env, colorDepth: 1 };
+  let command;
+  try {
+    command = cli.process(argv, context);
+  } catch (error) {
+    const json = argv.includes('--json');
+    const name = argv.find((a) => !a.startsWith('-')) ?? 'episteme';
+    const output = new Output(name, json, 'never', process.stdout, process.stderr);
+    const message = error instanceof Error ? error.message.split('\n')[0]!.replace(/^Usage Error: /, '') : String(error);
+    return output.failure({ code: 'usage-error', message, hint: `See \`episteme ${name === 'episteme' ? '' : name + ' '}--help\`.`.replace('  ', ' ') });
+  }
+  return cli.run(command, context);
+}
