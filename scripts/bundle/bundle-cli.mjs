@@ -8,6 +8,7 @@
 // Dependencies with their own file layout (pdfjs, got, ajv runtime, ...) stay external; only the
 // small pure-JS ones on the query path are inlined.
 import { readFileSync, rmSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
@@ -37,6 +38,30 @@ const common = {
         bundle.onResolve({ filter: /platform\/node\.mjs$/ }, (args) =>
           args.importer.includes(`${path.sep}clipanion${path.sep}`) ? { path: path.join(here, 'clipanion-platform.mjs') } : undefined,
         );
+      },
+    },
+    {
+      // Cli.defaultContext reads process.stdin when clipanion loads, and each run spreads it into
+      // the command's context: creating process.stdin (a stream, net or fs streams behind it) was
+      // ~5 ms of a cold query that never reads stdin. Make it a getter and merge contexts by
+      // property descriptors so it stays lazy. The build fails if clipanion's code changes shape.
+      name: 'clipanion-lazy-stdin',
+      setup(bundle) {
+        bundle.onLoad({ filter: /clipanion[\\/]lib[\\/]advanced[\\/]Cli\.mjs$/ }, async (args) => {
+          let source = await readFile(args.path, 'utf8');
+          const spread = /\{\s*\.\.\.Cli\.defaultContext,\s*\.\.\.userContext,\s*\}/g;
+          const patches = [
+            [/stdin: process\.stdin,/, 'get stdin() { return process.stdin; },', 1],
+            [spread, 'mergeContexts(Cli.defaultContext, userContext)', 2],
+          ];
+          for (const [pattern, replacement, expected] of patches) {
+            const found = source.match(new RegExp(pattern.source, 'g'))?.length ?? 0;
+            if (found !== expected) throw new Error(`clipanion-lazy-stdin: expected ${expected} match(es) of ${pattern} in ${args.path}, found ${found}`);
+            source = source.replace(new RegExp(pattern.source, 'g'), replacement);
+          }
+          source += '\nfunction mergeContexts(base, user) {\n  return Object.defineProperties({}, { ...Object.getOwnPropertyDescriptors(base), ...Object.getOwnPropertyDescriptors(user ?? {}) });\n}\n';
+          return { contents: source, loader: 'js' };
+        });
       },
     },
   ],

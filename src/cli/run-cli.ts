@@ -29,7 +29,17 @@ export async function runCli(argv: string[], commands: CommandTable): Promise<nu
     });
   }
   const cli = await createCli(commands, argv[0]);
-  const context = { stdin: process.stdin, stdout: process.stdout, stderr: process.stderr, env: process.env, colorDepth: 1 };
+  // stdin as a getter: creating process.stdin costs a cold process ~5 ms, and only commands that
+  // read `-` need it (the bundle keeps clipanion from touching it; see scripts/bundle).
+  const context = {
+    get stdin() {
+      return process.stdin;
+    },
+    stdout: process.stdout,
+    stderr: process.stderr,
+    env: process.env,
+    colorDepth: 1,
+  };
   let command;
   try {
     command = cli.process(argv, context);
