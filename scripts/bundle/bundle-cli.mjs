@@ -41,10 +41,11 @@ const common = {
       },
     },
     {
-      // Cli.defaultContext reads process.stdin when clipanion loads, and each run spreads it into
-      // the command's context: creating process.stdin (a stream, net or fs streams behind it) was
-      // ~5 ms of a cold query that never reads stdin. Make it a getter and merge contexts by
-      // property descriptors so it stays lazy. The build fails if clipanion's code changes shape.
+      // Cli.defaultContext reads process.stdin and process.stderr when clipanion loads, and each run
+      // spreads it into the command's context: creating them (streams, with net or fs streams
+      // behind) was ~5-10 ms of a cold query that reads neither. Make them getters and merge
+      // contexts by property descriptors so they stay lazy. The build fails if clipanion's code
+      // changes shape.
       name: 'clipanion-lazy-stdin',
       setup(bundle) {
         bundle.onLoad({ filter: /clipanion[\\/]lib[\\/]advanced[\\/]Cli\.mjs$/ }, async (args) => {
@@ -52,6 +53,7 @@ const common = {
           const spread = /\{\s*\.\.\.Cli\.defaultContext,\s*\.\.\.userContext,\s*\}/g;
           const patches = [
             [/stdin: process\.stdin,/, 'get stdin() { return process.stdin; },', 1],
+            [/stderr: process\.stderr,/, 'get stderr() { return process.stderr; },', 1],
             [spread, 'mergeContexts(Cli.defaultContext, userContext)', 2],
           ];
           for (const [pattern, replacement, expected] of patches) {

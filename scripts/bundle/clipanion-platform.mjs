@@ -14,7 +14,10 @@ let gContextStorage;
 export function getCaptureActivator(context) {
   let contextStorage = gContextStorage;
   if (typeof contextStorage === 'undefined') {
-    if (context.stdout === process.stdout && context.stderr === process.stderr) return null;
+    // Episteme's context gives stderr as a getter for the (lazily created) process.stderr: do not
+    // create it just to compare.
+    const lazyStderr = typeof Object.getOwnPropertyDescriptor(context, 'stderr')?.get === 'function';
+    if (context.stdout === process.stdout && (lazyStderr || context.stderr === process.stderr)) return null;
     contextStorage = gContextStorage = new AsyncLocalStorage();
     const origStdoutWrite = process.stdout._write;
     process.stdout._write = function (chunk, encoding, cb) {

@@ -27,7 +27,7 @@ export abstract class EpistemeCommand extends Command {
   abstract run(output: Output): Promise<CommandResult>;
 
   async execute(): Promise<number> {
-    const output = new Output(this.commandName, this.json, this.progress as ProgressMode, this.context.stdout, this.context.stderr);
+    const output = new Output(this.commandName, this.json, this.progress as ProgressMode, this.context.stdout, () => this.context.stderr);
     try {
       const result = await this.run(output);
       if (result.failure) {

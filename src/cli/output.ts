@@ -34,16 +34,22 @@ export interface Envelope {
 
 export class Output {
   readonly warnings: Warning[] = [];
-  private readonly progressEnabled: boolean;
+  private progressEnabled: boolean | undefined;
 
+  /**
+   * `stderr` is a function: process.stderr is created on first use (a pipe's stream costs a cold
+   * process a few milliseconds), and a `--json` query never writes to it.
+   */
   constructor(
     readonly command: string,
     readonly json: boolean,
-    progress: ProgressMode,
+    private readonly progressMode: ProgressMode,
     private readonly stdout: Writable,
-    private readonly stderr: Writable & { isTTY?: boolean },
-  ) {
-    this.progressEnabled = progress === 'always' || (progress === 'auto' && this.stderr.isTTY === true);
+    private readonly stderrStream: () => Writable & { isTTY?: boolean },
+  ) {}
+
+  private get stderr(): Writable & { isTTY?: boolean } {
+    return this.stderrStream();
   }
 
   warn(warning: Warning): void {
@@ -52,6 +58,7 @@ export class Output {
   }
 
   progress(event: Record<string, unknown> & { message: string }): void {
+    this.progressEnabled ??= this.progressMode === 'always' || (this.progressMode === 'auto' && this.stderr.isTTY === true);
     if (!this.progressEnabled) return;
     if (this.json) {
       const { message, ...fields } = event;

@@ -5,6 +5,25 @@ import { Output, markMainEntered } from './output.js';
 /** Command name -> loader of its class (loaded on demand: a run loads its own command only). */
 export type CommandTable = Record<string, () => Promise<CommandClass>>;
 
+/** A closed pipe (`episteme query ... | head`) is the reader's choice, not an error. */
+function guardPipe(stream: NodeJS.WriteStream): void {
+  stream.on('error', (error: NodeJS.ErrnoException) => {
+    if (error.code === 'EPIPE') process.exit(process.exitCode ?? 0);
+    // Nowhere left to report to: end with a failure code rather than a stack trace.
+    process.exit(1);
+  });
+}
+
+let stderrGuarded = false;
+/** process.stderr, guarded like stdout on first use. */
+function stderr(): NodeJS.WriteStream {
+  if (!stderrGuarded) {
+    stderrGuarded = true;
+    guardPipe(process.stderr);
+  }
+  return process.stderr;
+}
+
 export async function createCli(commands: CommandTable, only?: string): Promise<Cli> {
   const cli = new Cli({ binaryLabel: 'Episteme', binaryName: 'episteme', binaryVersion: PRODUCER_VERSION, enableColors: false });
   const names = only !== undefined && only in commands ? [only] : Object.keys(commands);
@@ -20,23 +39,19 @@ export async function createCli(commands: CommandTable, only?: string): Promise<
  */
 export async function runCli(argv: string[], commands: CommandTable): Promise<number> {
   markMainEntered();
-  // A closed pipe (`episteme query ... | head`) is the reader's choice, not an error.
-  for (const stream of [process.stdout, process.stderr]) {
-    stream.on('error', (error: NodeJS.ErrnoException) => {
-      if (error.code === 'EPIPE') process.exit(process.exitCode ?? 0);
-      // Nowhere left to report to: end with a failure code rather than a stack trace.
-      process.exit(1);
-    });
-  }
+  guardPipe(process.stdout);
   const cli = await createCli(commands, argv[0]);
-  // stdin as a getter: creating process.stdin costs a cold process ~5 ms, and only commands that
-  // read `-` need it (the bundle keeps clipanion from touching it; see scripts/bundle).
+  // stdin and stderr as getters: creating process.stdin costs a cold process ~5 ms and a piped
+  // stderr a few more, and a `--json` query uses neither (the bundle keeps clipanion from touching
+  // them; see scripts/bundle).
   const context = {
     get stdin() {
       return process.stdin;
     },
     stdout: process.stdout,
-    stderr: process.stderr,
+    get stderr() {
+      return stderr();
+    },
     env: process.env,
     colorDepth: 1,
   };
@@ -46,7 +61,7 @@ export async function runCli(argv: string[], commands: CommandTable): Promise<nu
   } catch (error) {
     const json = argv.includes('--json');
     const name = argv.find((a) => !a.startsWith('-')) ?? 'episteme';
-    const output = new Output(name, json, 'never', process.stdout, process.stderr);
+    const output = new Output(name, json, 'never', process.stdout, stderr);
     const message = error instanceof Error ? error.message.split('\n')[0]!.replace(/^Usage Error: /, '') : String(error);
     return output.failure({ code: 'usage-error', message, hint: `See \`episteme ${name === 'episteme' ? '' : name + ' '}--help\`.`.replace('  ', ' ') });
   }

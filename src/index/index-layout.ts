@@ -40,7 +40,7 @@ export const ROWS_KEY = '],"rows":[';
 export const SEAL_KEY = '],"seal":"crc32:';
 
 /** Raw row bytes gathered before a row block is cut (bounds what one hit costs to read and inflate). */
-export const ROW_BLOCK_TARGET_BYTES = 32 * 1024;
+export const ROW_BLOCK_TARGET_BYTES = 16 * 1024;
 /** Postings characters gathered before a posting block is cut (at the next term boundary). */
 export const POSTING_BLOCK_TARGET_CHARS = 16 * 1024;
 /** Bytes read first: enough for the whole head of a mid-sized corpus (it is read on if not). */
