@@ -26,10 +26,15 @@ function stderr(): NodeJS.WriteStream {
 
 export async function createCli(commands: CommandTable, only?: string): Promise<Cli> {
   const cli = new Cli({ binaryLabel: 'Episteme', binaryName: 'episteme', binaryVersion: PRODUCER_VERSION, enableColors: false });
-  const names = only !== undefined && only in commands ? [only] : Object.keys(commands);
+  const single = only !== undefined && only in commands;
+  const names = single ? [only] : Object.keys(commands);
   for (const command of await Promise.all(names.map((name) => commands[name]!()))) cli.register(command);
-  cli.register(Builtins.HelpCommand);
-  cli.register(Builtins.VersionCommand);
+  // `episteme --help` and `--version` need the builtins; a named command handles its own --help,
+  // and leaving them out shrinks the parser clipanion builds on every cold run.
+  if (!single) {
+    cli.register(Builtins.HelpCommand);
+    cli.register(Builtins.VersionCommand);
+  }
   return cli;
 }
 

@@ -43,8 +43,8 @@ export const SEAL_KEY = '],"seal":"crc32:';
 export const ROW_BLOCK_TARGET_BYTES = 16 * 1024;
 /** Postings characters gathered before a posting block is cut (at the next term boundary). */
 export const POSTING_BLOCK_TARGET_CHARS = 16 * 1024;
-/** Bytes read first: enough for the whole head of a mid-sized corpus (it is read on if not). */
-export const FIRST_READ_BYTES = 256 * 1024;
+/** Bytes read first; the reader reads on (doubling) until it has the whole head. */
+export const FIRST_READ_BYTES = 64 * 1024;
 
 export interface IndexProvenance {
   chunkIndexFingerprint: string;

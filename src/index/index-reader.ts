@@ -133,8 +133,10 @@ export function loadSearchIndex(input: IndexSource | Uint8Array | string, label:
   // The head ends where the postings begin; the key cannot occur inside the head (its quotes would be escaped).
   let headEnd = window.indexOf(POSTINGS_KEY, headStart, 'latin1');
   while (headEnd < 0 && window.length < size) {
-    window = source.read(0, Math.min(size, window.length * 4));
-    headEnd = window.indexOf(POSTINGS_KEY, headStart, 'latin1');
+    // Read on from where the window ends (doubling it); search only the new part and the seam.
+    const searched = Math.max(headStart, window.length - POSTINGS_KEY.length);
+    window = Buffer.concat([window, source.read(window.length, Math.min(size - window.length, window.length))]);
+    headEnd = window.indexOf(POSTINGS_KEY, searched, 'latin1');
   }
   if (headEnd < 0) throw invalid(label, 'is truncated (no postings after its head).');
   const tailStart = Math.max(headEnd, size - 256);

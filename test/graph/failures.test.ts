@@ -120,3 +120,33 @@ test('a tampered data file is a clear error naming it, and the build repairs it'
     rig.cleanup();
   }
 });
+
+test('a query checks the index blocks it reads: a damaged row block fails the queries that need it, and the build repairs it', async () => {
+  const rig = new Rig();
+  try {
+    writeSmallWorkspace(rig);
+    assert.equal((await rig.exec(['build'])).code, 0);
+    const text = rig.read('chunks/search-index.json');
+    const rows = (JSON.parse(text) as { payload: { rows: string[] } }).payload.rows;
+    assert.equal(rows.length, 3, 'one row block per document');
+    // Flip one base64 digit of doc1's block: same length, so only the block's CRC-32 can tell.
+    const block = rows[1]!;
+    const damaged = block.slice(0, 20) + (block[20] === 'A' ? 'B' : 'A') + block.slice(21);
+    fs.writeFileSync(rig.path('chunks/search-index.json'), text.replace(block, damaged));
+    const untouched = await rig.exec(['query', '--index', 'chunks/search-index.json', '--term', 'zebra0', '--json']);
+    assert.equal(untouched.code, 0, 'doc0 is answered from its own, intact block');
+    assert.equal((untouched.json!.data.hits as unknown[]).length, 1);
+    const touched = await rig.exec(['query', '--index', 'chunks/search-index.json', '--term', 'zebra1', '--json']);
+    assert.equal(touched.code, 2);
+    assert.equal(touched.json!.error!.code, 'artifact-invalid');
+    assert.match(touched.json!.error!.message, /search-index\.json has a row block \(#1\) that fails its CRC-32 check/);
+    const rebuilt = await rig.exec(['build', '--json']);
+    assert.equal(rebuilt.code, 0);
+    const targets = rebuilt.json!.data.targets as { target: string; reasons: { reason: string }[] }[];
+    assert.equal(targets.find((t) => t.target === 'chunks/search-index.json')!.reasons[0]!.reason, 'output-modified');
+    assert.equal(rig.read('chunks/search-index.json'), text, 'rebuilt byte for byte');
+    assert.equal((await rig.exec(['query', '--index', 'chunks/search-index.json', '--term', 'zebra1', '--json'])).code, 0);
+  } finally {
+    rig.cleanup();
+  }
+});

@@ -18,6 +18,9 @@ import { parseArtifact } from '../../src/store/artifact.js';
 import { tokenize } from '../../src/index/tokenizer.js';
 import { canonicalJsonFile } from '../../src/store/canonical-json.js';
 import { ALL_DOCS, makeDocument, shuffled } from './fixtures.js';
+import { memorySource, type IndexSource } from '../../src/index/index-reader.js';
+import { runQuery } from '../../src/query/query.js';
+import { seededRandom } from '../helpers/random.js';
 
 const PROVENANCE = { chunkIndexFingerprint: 'sha256:' + 'a'.repeat(64), missingSources: [] };
 
@@ -175,4 +178,37 @@ test('rows with astral characters, lone surrogates and escapes are located and r
   const bytes = buildSearchIndex([{ documentId: 'odd', chunks }], PROVENANCE, DEFAULT_INDEX_OPTIONS);
   const index = loadSearchIndex(new TextEncoder().encode(bytes), 'idx.json');
   chunks.forEach((chunk, ordinal) => assert.equal(chunkRow(index, ordinal)[9], chunk.text));
+});
+
+test('a query reads the head and only the blocks it needs, even when the head spans several reads', () => {
+  // Enough distinct words that the head (terms and per-term lengths) outgrows the first read.
+  const random = seededRandom(11);
+  const vocabulary = Array.from({ length: 15_000 }, () => Array.from({ length: 6 + Math.floor(random() * 6) }, () => String.fromCharCode(97 + Math.floor(random() * 26))).join(''));
+  const word = (): string => vocabulary[Math.floor(random() * vocabulary.length)]!;
+  const docs = Array.from({ length: 40 }, (_, d) =>
+    makeDocument({
+      documentId: `doc${String(d).padStart(2, '0')}`,
+      sections: [{ id: 's1', fragment: null, heading: 'Section', level: 1, number: null, parentId: null }],
+      blocks: Array.from({ length: 30 }, (_, b) => ({ id: `b${b}`, text: Array.from({ length: 60 }, word).join(' ') + (b === 7 && d === 23 ? ' needlework' : '') + '.' })),
+    }),
+  );
+  const corpus = docs.map((doc) => ({ documentId: doc.documentId, chunks: chunkDocument(doc, DEFAULT_CHUNK_OPTIONS) }));
+  const bytes = new TextEncoder().encode(buildSearchIndex(corpus, PROVENANCE, DEFAULT_INDEX_OPTIONS));
+  const headEnd = Buffer.from(bytes).indexOf(',"postings":[');
+  assert.ok(headEnd > 2 * 64 * 1024, `head is ${headEnd} bytes`);
+  const whole = memorySource(bytes);
+  const ranges: [number, number][] = [];
+  const counted: IndexSource = { size: whole.size, read: (position, length) => (ranges.push([position, length]), whole.read(position, length)) };
+  const index = loadSearchIndex(counted, 'idx.json');
+  const hit = runQuery(index, { terms: ['needlework'], limit: 5, offset: 0, maxSnippetChars: 200, maxTotalChars: 1000 });
+  assert.equal(hit.total, 1);
+  assert.equal(hit.hits[0]!.citation.documentId, 'doc23');
+  assert.match(hit.hits[0]!.snippet.text, /needlework/);
+  const read = ranges.reduce((n, [, length]) => n + length, 0);
+  assert.ok(read < bytes.length / 2, `read ${read} of ${bytes.length} bytes`);
+  // No byte is read twice while gathering the head.
+  const sorted = [...ranges].sort((a, b) => a[0] - b[0]);
+  for (let i = 1; i < sorted.length; i++) assert.ok(sorted[i]![0] >= sorted[i - 1]![0] + sorted[i - 1]![1], 'overlapping reads');
+  // The same answer from the whole file in memory.
+  assert.deepEqual(runQuery(loadSearchIndex(bytes, 'idx.json'), { terms: ['needlework'], limit: 5, offset: 0, maxSnippetChars: 200, maxTotalChars: 1000 }), hit);
 });
