@@ -71,8 +71,8 @@ export function runQuery(index: LoadedSearchIndex, request: QueryRequest): Query
   requireInteger('max snippet chars', request.maxSnippetChars, 1);
   requireInteger('max total chars', request.maxTotalChars, 1);
   const query = parseQueryTerms(request.terms);
-  const scored = scoreChunks(index, query, chunkFilter(index, request));
-  const page = scored.slice(request.offset, request.offset + request.limit);
+  const scored = scoreChunks(index, query, chunkFilter(index, request), request.offset + request.limit);
+  const page = scored.top.slice(request.offset, request.offset + request.limit);
   const queryTerms = new Set(query.scoringTerms);
   const hits: QueryHit[] = [];
   let remaining = request.maxTotalChars;
@@ -96,7 +96,7 @@ export function runQuery(index: LoadedSearchIndex, request: QueryRequest): Query
       break;
     }
   }
-  return { total: scored.length, offset: request.offset, limit: request.limit, hits, truncated };
+  return { total: scored.total, offset: request.offset, limit: request.limit, hits, truncated };
 }
 
 function chunkFilter(index: LoadedSearchIndex, request: QueryRequest): (ordinal: number) => boolean {
@@ -112,9 +112,19 @@ function chunkFilter(index: LoadedSearchIndex, request: QueryRequest): (ordinal:
   return (ordinal) => documentOk[index.chunkDocument[ordinal]!]! && normativityOk[index.chunkNormativity[ordinal]!]!;
 }
 
-function scoreChunks(index: LoadedSearchIndex, query: ReturnType<typeof parseQueryTerms>, accept: (ordinal: number) => boolean): ScoredChunk[] {
+/**
+ * Every matching chunk is counted; only the best `keep` (offset + limit) are ranked and returned,
+ * in order: score descending, then chunk ordinal ascending. Chunk ordinals follow (document id,
+ * chunk id) order, so equal scores break on that stable key.
+ */
+function scoreChunks(
+  index: LoadedSearchIndex,
+  query: ReturnType<typeof parseQueryTerms>,
+  accept: (ordinal: number) => boolean,
+  keep: number,
+): { total: number; top: ScoredChunk[] } {
   const chunkCount = index.chunkCount;
-  if (chunkCount === 0 || query.scoringTerms.length === 0) return [];
+  if (chunkCount === 0 || query.scoringTerms.length === 0) return { total: 0, top: [] };
   const k1 = index.k1Milli / 1000;
   const b = index.bMilli / 1000;
   const averageLength = index.totalLength / chunkCount;
@@ -127,7 +137,7 @@ function scoreChunks(index: LoadedSearchIndex, query: ReturnType<typeof parseQue
   for (const term of query.scoringTerms) {
     const termIndex = findTerm(index, term);
     if (termIndex < 0) {
-      if (required.has(term)) return [];
+      if (required.has(term)) return { total: 0, top: [] };
       continue;
     }
     const { ordinals, tfs } = decodePostings(index, termIndex);
@@ -143,7 +153,7 @@ function scoreChunks(index: LoadedSearchIndex, query: ReturnType<typeof parseQue
       if (isRequired) requiredHits![ordinal] = requiredHits![ordinal]! + 1;
     }
   }
-  const results: ScoredChunk[] = [];
+  const matched: number[] = [];
   for (const ordinal of touched) {
     if (requiredHits !== undefined && requiredHits[ordinal] !== required.size) continue;
     if (!accept(ordinal)) continue;
@@ -151,11 +161,28 @@ function scoreChunks(index: LoadedSearchIndex, query: ReturnType<typeof parseQue
       const terms = tokenize(chunkRow(index, ordinal)[9]);
       if (!query.phrases.every((phrase) => containsPhrase(terms, phrase))) continue;
     }
-    results.push({ ordinal, score: scores[ordinal]! });
+    matched.push(ordinal);
   }
-  // Chunk ordinals follow (document id, chunk id) order, so equal scores break on that stable key.
-  results.sort((x, y) => (x.score !== y.score ? y.score - x.score : x.ordinal - y.ordinal));
-  return results;
+  const ranksBefore = (a: number, b: number): boolean => scores[a]! > scores[b]! || (scores[a] === scores[b] && a < b);
+  let top: number[];
+  // The buffer costs at most `keep` moves per match, so it is used for small pages only.
+  if (keep >= matched.length || keep > 32) {
+    top = matched.sort((a, b) => (scores[a] !== scores[b] ? scores[b]! - scores[a]! : a - b)).slice(0, keep);
+  } else {
+    // A page near the top: keep a sorted buffer of the best `keep` (a cold process would spend
+    // milliseconds sorting every match in the interpreter).
+    top = [];
+    for (const ordinal of matched) {
+      if (top.length === keep && !ranksBefore(ordinal, top[keep - 1]!)) continue;
+      let at = top.length === keep ? keep - 1 : top.length;
+      while (at > 0 && ranksBefore(ordinal, top[at - 1]!)) {
+        top[at] = top[at - 1]!;
+        at--;
+      }
+      top[at] = ordinal;
+    }
+  }
+  return { total: matched.length, top: top.map((ordinal) => ({ ordinal, score: scores[ordinal]! })) };
 }
 
 function makeHit(index: LoadedSearchIndex, entry: ScoredChunk, rank: number, snippet: { text: string; highlights: [number, number][] }): QueryHit {

@@ -84,6 +84,14 @@ test('random queries and options respect every bound and cite real chunks', asyn
         if (i > 0) assert.ok(Number(response.hits[i - 1]!.score) >= Number(hit.score), `${context}: order`);
       });
       assert.ok(totalChars <= request.maxTotalChars, `${context}: ${totalChars} > ${request.maxTotalChars}`);
+      // The page is that slice of the whole ranking (a page near the top is selected, not sorted).
+      const full = runQuery(index, { ...request, offset: 0, limit: 1000, maxSnippetChars: 1, maxTotalChars: 1_000_000 });
+      assert.equal(full.total, response.total, context);
+      assert.deepEqual(
+        response.hits.map((hit) => [hit.chunkId, hit.score]),
+        full.hits.slice(request.offset, request.offset + response.hits.length).map((hit) => [hit.chunkId, hit.score]),
+        context,
+      );
       // Same request, same answer (no hidden state).
       assert.deepEqual(runQuery(index, request), response, context);
     }
