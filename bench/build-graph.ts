@@ -15,7 +15,7 @@ import * as path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
-const CLI = path.join(REPO, 'bin', 'episteme.js');
+const CLI = path.join(REPO, 'bin', 'episteme.cjs');
 const WORK = path.join(REPO, 'bench', '.work');
 
 function argument(name: string, fallback: string): string {

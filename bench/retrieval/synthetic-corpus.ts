@@ -1,11 +1,12 @@
 import type { EvidenceDocument } from '../../src/document/types.js';
+import { seededRandom } from '../../test/helpers/random.js';
 
 /**
  * Deterministic synthetic evidence documents for scale benches: Zipf-distributed pseudo-words
  * (so term statistics look like natural text), sentences, blocks and sections.
  */
 export function syntheticCorpus(documents: number, blocksPerDocument: number, seed = 1): EvidenceDocument[] {
-  const rand = mulberry32(seed);
+  const rand = seededRandom(seed);
   const syllables = ['ka', 're', 'mi', 'to', 'su', 'la', 'ne', 'po', 'di', 'ga', 'ro', 've', 'shi', 'tan', 'mor', 'ex', 'in', 'con', 'pre', 'al'];
   const vocabulary = Array.from({ length: 8000 }, () => {
     let word = '';
@@ -73,15 +74,4 @@ export function syntheticCorpus(documents: number, blocksPerDocument: number, se
       limits: [],
     } satisfies EvidenceDocument;
   });
-}
-
-function mulberry32(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }

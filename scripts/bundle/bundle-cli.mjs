@@ -2,9 +2,10 @@
 // ES module file (resolve, read, link) on this kind of machine, and the unbundled CLI loads ~45 for
 // a query (clipanion alone is ~25).
 // - cli.js (+ stage-worker.js): every command, split into chunks so a run loads its own command only.
-// - query-main.js: `episteme query` alone in one self-contained file (no shared chunks), because
-//   agents run queries from cold processes; bin/episteme.js picks it when the first argument is
-//   `query`. Each process loads one of the two, never both, so no module exists twice in a process.
+// - query-main.cjs: `episteme query` alone in one self-contained CommonJS file (no shared chunks,
+//   no ES module loader), because agents run queries from cold processes; bin/episteme.cjs picks
+//   it when the first argument is `query`. Each process loads one of the two bundles, never both,
+//   so no module exists twice in a process.
 // Dependencies with their own file layout (pdfjs, got, ajv runtime, ...) stay external; only the
 // small pure-JS ones on the query path are inlined.
 import { readFileSync, rmSync } from 'node:fs';
@@ -78,4 +79,4 @@ await build({
   chunkNames: 'chunk-[hash]',
   splitting: true,
 });
-await build({ ...common, entryPoints: { 'query-main': 'dist/src/cli/query-main.js' }, splitting: false });
+await build({ ...common, entryPoints: { 'query-main': 'dist/src/cli/query-main.js' }, outExtension: { '.js': '.cjs' }, format: 'cjs', splitting: false });

@@ -1,4 +1,4 @@
-/** Seeded PRNG (mulberry32): randomised tests draw from it so a failing seed reproduces. */
+/** Seeded PRNG (mulberry32): randomised tests and synthetic bench corpora draw from it so a seed reproduces. */
 export function seededRandom(seed: number): () => number {
   let state = seed >>> 0;
   return () => {

@@ -9,7 +9,7 @@ import { validateEnvelope } from '../../src/generated/validators.js';
 
 /** Repository root (tests run from dist/test/...). */
 export const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
-export const CLI = path.join(REPO_ROOT, 'bin', 'episteme.js');
+export const CLI = path.join(REPO_ROOT, 'bin', 'episteme.cjs');
 
 /** ../shared beside the repository, or null (tests that need it skip with a message). */
 export function sharedDir(): string | null {

@@ -1,4 +1,4 @@
-/** One cold SQLite FTS5 query: `node fts5-query.js DB TERM`. Opens the prebuilt database and prints the top 10 with snippets and citations. */
+/** One cold SQLite FTS5 query (CommonJS: no ES module loader, like `episteme query`): `node fts5-query.cjs DB TERM`. Opens the prebuilt database and prints the top 10 with snippets and citations. */
 import Database from 'better-sqlite3';
 
 const [file, term] = process.argv.slice(2);
