@@ -80,6 +80,8 @@ async function main(): Promise<void> {
     ['episteme query, parse only', [path.join(repoRoot, 'bin/episteme.cjs'), 'query', '--index', path.join(work, 'missing.json'), '--term', QUERY, '--limit', '10', '--json'], 2],
     ['episteme query (CLI)', [path.join(repoRoot, 'bin/episteme.cjs'), 'query', '--index', files.episteme, '--term', QUERY, '--limit', '10', '--json'], 0],
     ['episteme library script', [path.join(here, 'retrieval/episteme-query.js'), files.episteme, QUERY], 0],
+    // The reads of a query (head, 10 row blocks) and nothing else: a lower bound for this format.
+    ['episteme index reads only', [path.join(here, 'retrieval/read-skeleton.cjs'), files.episteme], 0],
     ['minisearch JSON script', [path.join(here, 'retrieval/minisearch-query.cjs'), files.minisearch, QUERY], 0],
     ['sqlite fts5 script', [path.join(here, 'retrieval/fts5-query.cjs'), files.fts5, QUERY], 0],
   ];
@@ -119,8 +121,10 @@ async function main(): Promise<void> {
   const parseOnly = medians.get('episteme query, parse only');
   const cli = medians.get('episteme query (CLI)');
   if (floor !== undefined && parseOnly !== undefined && cli !== undefined && fts !== undefined) {
+    const skeleton = medians.get('episteme index reads only');
     console.log(
-      `Above the script floor: FTS5 script ${(fts - floor).toFixed(1)} ms; episteme CLI fixed cost (load the bundle, parse with clipanion) ${(parseOnly - floor).toFixed(1)} ms + index and query work ${(cli - parseOnly).toFixed(1)} ms`,
+      `Above the script floor: FTS5 script ${(fts - floor).toFixed(1)} ms; episteme CLI fixed cost (load the bundle, parse with clipanion) ${(parseOnly - floor).toFixed(1)} ms + index and query work ${(cli - parseOnly).toFixed(1)} ms` +
+        (skeleton === undefined ? '' : `; the index reads alone ${(skeleton - floor).toFixed(1)} ms`),
     );
   }
   console.log('Index files:');

@@ -1,0 +1,54 @@
+/**
+ * The I/O skeleton of a cold Episteme query, as a lower bound: read and check the head of the
+ * search index, then read, check and inflate 10 row blocks and print their first rows: the reads a
+ * query makes, with no tokenizing, scoring, snippets or CLI. CommonJS, like the other contenders.
+ *   node read-skeleton.cjs INDEX
+ */
+import fs = require('node:fs');
+import zlib = require('node:zlib');
+
+const file = process.argv[2]!;
+const fd = fs.openSync(file, 'r');
+const size = fs.fstatSync(fd).size;
+function read(position: number, length: number): Buffer {
+  const buffer = Buffer.allocUnsafe(length);
+  const n = fs.readSync(fd, buffer, 0, length, position);
+  return buffer.subarray(0, n);
+}
+let window = read(0, Math.min(size, 64 * 1024));
+let headEnd = window.indexOf(',"postings":[');
+while (headEnd < 0 && window.length < size) {
+  window = Buffer.concat([window, read(window.length, Math.min(size - window.length, window.length))]);
+  headEnd = window.indexOf(',"postings":[');
+}
+const headStart = window.indexOf('"head":') + '"head":'.length;
+const headBytes = window.subarray(headStart, headEnd);
+const crc = zlib.crc32(headBytes).toString(16).padStart(8, '0');
+const tail = read(Math.max(0, size - 256), Math.min(size, 256)).toString('latin1');
+if (!tail.includes(`"seal":"crc32:${crc}"`)) throw new Error('seal check failed');
+const head = JSON.parse(headBytes.toString('utf8')) as { postingBlocks: [number, string][]; postingLengths: number[]; rowBlocks: [number, number, string][]; terms: string };
+const terms = head.terms.split(' ');
+// Row block positions follow the posting blocks, as in index-reader.ts.
+let position = headEnd + ',"postings":['.length;
+let term = 0;
+head.postingBlocks.forEach(([count], i) => {
+  let length = 0;
+  for (let t = term; t < term + count; t++) length += head.postingLengths[t]!;
+  term += count;
+  position += (i > 0 ? 1 : 0) + 2 + length;
+});
+position += '],"rows":['.length;
+const offsets = head.rowBlocks.map(([, byteLength], i) => {
+  if (i > 0) position += 1;
+  const at = position + 1;
+  position += 2 + byteLength;
+  return at;
+});
+const step = Math.max(1, Math.floor(head.rowBlocks.length / 10));
+const rows: string[] = [];
+for (let i = 0; i < head.rowBlocks.length && rows.length < 10; i += step) {
+  const encoded = read(offsets[i]!, head.rowBlocks[i]![1]);
+  if (zlib.crc32(encoded).toString(16).padStart(8, '0') !== head.rowBlocks[i]![2]) throw new Error('block check failed');
+  rows.push(zlib.inflateRawSync(Buffer.from(encoded.toString('latin1'), 'base64')).toString('utf8').split('\n')[0]!);
+}
+process.stdout.write(JSON.stringify({ seal: crc, terms: terms.length, rows: rows.map((row) => JSON.parse(row)[0]) }) + '\n');
