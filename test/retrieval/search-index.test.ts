@@ -212,3 +212,36 @@ test('a query reads the head and only the blocks it needs, even when the head sp
   // The same answer from the whole file in memory.
   assert.deepEqual(runQuery(loadSearchIndex(bytes, 'idx.json'), { terms: ['needlework'], limit: 5, offset: 0, maxSnippetChars: 200, maxTotalChars: 1000 }), hit);
 });
+
+test('damaged index files fail as artifact-invalid, never with another error (500 random mutations)', () => {
+  const bytes = new TextEncoder().encode(buildSearchIndex(corpus(), PROVENANCE, DEFAULT_INDEX_OPTIONS));
+  const random = seededRandom(5);
+  const int = (max: number): number => Math.floor(random() * max);
+  let failed = 0;
+  for (let trial = 0; trial < 500; trial++) {
+    const damaged = new Uint8Array(bytes);
+    let file: Uint8Array = damaged;
+    const kind = trial % 4;
+    if (kind === 0) {
+      const at = int(damaged.length);
+      damaged[at] = damaged[at]! ^ (1 << int(8));
+    }
+    else if (kind === 1) damaged[int(damaged.length)] = int(256);
+    else if (kind === 2) file = damaged.subarray(0, int(damaged.length));
+    else {
+      const at = int(damaged.length);
+      file = new Uint8Array([...damaged.subarray(0, at), ...damaged.subarray(at, at + 1 + int(40)), ...damaged.subarray(at)]);
+    }
+    try {
+      const index = loadSearchIndex(file, 'idx.json');
+      for (let ordinal = 0; ordinal < index.chunkCount; ordinal++) chunkRow(index, ordinal);
+      for (let term = 0; term < index.terms.length; term++) decodePostings(index, term);
+      runQuery(index, { terms: ['conditional request', '"entity tag"'], limit: 5, offset: 0, maxSnippetChars: 100, maxTotalChars: 300 });
+    } catch (error) {
+      failed++;
+      assert.ok(isArtifactInvalid(error), `trial ${trial} (kind ${kind}): ${error instanceof Error ? error.stack : String(error)}`);
+    }
+  }
+  // Most mutations must be caught (the few that pass touched only the unchecked fingerprint).
+  assert.ok(failed > 450, `${failed} of 500 damaged files were refused`);
+});
