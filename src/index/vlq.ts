@@ -38,31 +38,6 @@ export function writeVlq(value: number, out: Uint8Array, position: number): numb
   return at;
 }
 
-/** Reads one integer from ASCII codes at `position`; the end position is left in `vlqEnd.position`. */
-export const vlqEnd = { position: 0 };
-export function readVlq(bytes: Uint8Array, position: number): number {
-  let value = 0;
-  let scale = 1;
-  let at = position;
-  for (;;) {
-    const code = bytes[at++]!;
-    const digit = code < 128 ? DIGIT_VALUE[code]! : -1;
-    if (digit < 0) throw new RangeError(`vlq: bad digit at ${at - 1}`);
-    value += (digit & PAYLOAD) * scale;
-    if ((digit & CONTINUE) === 0) {
-      vlqEnd.position = at;
-      return value;
-    }
-    scale *= 32;
-  }
-}
-
-export function encodeVlqList(values: readonly number[]): string {
-  const out: string[] = [];
-  for (const value of values) encodeVlq(value, out);
-  return out.join('');
-}
-
 /** Sequential reader over an encoded string. */
 export class VlqReader {
   position: number;
@@ -70,12 +45,6 @@ export class VlqReader {
     readonly text: string,
     start = 0,
   ) {
-    this.position = start;
-  }
-
-  /** Points the reader at another text (saves an allocation per run in hot loops). */
-  reset(text: string, start = 0): void {
-    (this as { text: string }).text = text;
     this.position = start;
   }
 
@@ -96,11 +65,4 @@ export class VlqReader {
       if (scale > 2 ** 53) throw new RangeError('vlq: integer too large');
     }
   }
-}
-
-export function decodeVlqList(text: string): number[] {
-  const reader = new VlqReader(text);
-  const values: number[] = [];
-  while (!reader.done) values.push(reader.next());
-  return values;
 }
