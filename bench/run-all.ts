@@ -19,6 +19,7 @@ const benches: [string, string[]][] = [
   ['relevance.js', []],
   ['cold-query.js', quick ? ['5'] : ['15']],
   ['index-incremental.js', quick ? ['1000', '2'] : ['1000', '5']],
+  ['snapshot-only-change.js', quick ? ['--sources', '1000', '--runs', '3'] : ['--sources', '1000', '--runs', '7']],
 ];
 
 let failed = 0;

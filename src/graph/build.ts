@@ -115,7 +115,7 @@ export async function runBuild(ws: Workspace, request: BuildRequest): Promise<Bu
   }
 }
 
-/** Keeps only cached index parts of chunk files that a current record names. */
+/** Keeps only cached index parts of chunk content that a current record names. */
 function pruneIndexParts(ws: Workspace, state: BuildState): void {
   const dir = path.join(ws.stateDir, 'cache', 'index-parts');
   let names: string[];
@@ -125,6 +125,6 @@ function pruneIndexParts(ws: Workspace, state: BuildState): void {
     return;
   }
   const live = new Set<string>();
-  for (const [name, record] of state.targets) if (record.components.rule === 'chunk' && name) live.add(record.sha256);
+  for (const record of state.targets.values()) if (record.components.rule === 'chunk' && record.facts?.chunksContentHash) live.add(record.facts.chunksContentHash);
   for (const name of names) if (!live.has(name.split('.')[0]!)) fs.rmSync(path.join(dir, name), { force: true });
 }

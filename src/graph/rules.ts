@@ -1,7 +1,10 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { Workspace } from '../config/workspace.js';
-import type { SnapshotMeta } from '../document/types.js';
+import type { Chunk, EvidenceDocument, SnapshotMeta } from '../document/types.js';
+import { documentContentHash, restampChunks, type StampedChunks } from '../chunk/snapshot-provenance.js';
+import { CHUNKS_FORMAT_VERSION } from '../rule-versions.js';
+import { PRODUCER_VERSION } from '../version.js';
 import { EpistemeError } from '../failure.js';
 import { canonicalJson, canonicalJsonFile, compareCodeUnits } from '../store/canonical-json.js';
 import { fastHash, sha256Hex } from '../store/hash.js';
@@ -9,7 +12,7 @@ import { artifactBytes, makeArtifact, parseArtifact } from '../store/artifact.js
 import { writeFileAtomic } from '../store/atomic-file.js';
 import { namedOptions, type DirtyReason } from './key.js';
 import type { CaptureRun } from '../capture/run.js';
-import type { RuleId, TargetNode } from './graph.js';
+import { targetNames, type RuleId, type TargetNode } from './graph.js';
 import type { BuildState, TargetRecord } from './state.js';
 import { sameStamp, stampOf, statStamp } from './state.js';
 import type { StagePool } from './stage-pool.js';
@@ -55,20 +58,10 @@ export interface Rule {
   sourceInputs?(env: RuleEnv, node: TargetNode): Record<string, string>;
   run(env: RuleEnv, node: TargetNode, deps: DepView[], missing: string[]): Promise<RuleOutput>;
   /**
-   * The hash dependents key on, when it differs from the SHA-256 of the bytes: lets a rule declare
-   * that part of its output (e.g. provenance naming the snapshot) does not change what dependents read.
-   */
-  contentHash?(bytes: Buffer): string;
-  /**
    * For a target whose key and output are current: a reason to run it anyway (an HTTP snapshot asked to
    * be refreshed). Keys stay free of the clock; only this decision may read it.
    */
   refreshReason?(env: RuleEnv, node: TargetNode, record: TargetRecord): DirtyReason | null;
-}
-
-/** Input hash that dependents see for a recorded target. */
-export function dependencyHash(record: TargetRecord): string {
-  return record.contentHash ?? record.sha256;
 }
 
 export function abs(ws: Workspace, relative: string): string {
@@ -203,16 +196,6 @@ const extract: Rule = {
     });
     return { bytes, outputPath: perDocumentPath(env.ws.outputs.specs, node.source!.documentId) };
   },
-  // A new snapshot whose extraction is the same (e.g. whitespace inside a paragraph) rewrites the
-  // document's provenance but not its content: chunks keep citing the earlier, equivalent snapshot,
-  // which is retained while they do, and nothing downstream reruns.
-  contentHash: (bytes) => {
-    const artifact = JSON.parse(bytes.toString('utf8')) as { payload: { provenance?: Record<string, unknown> } };
-    const provenance = { ...artifact.payload.provenance };
-    delete provenance.sourceSha256;
-    delete provenance.snapshotId;
-    return sha256Hex(canonicalJson({ ...artifact.payload, provenance }));
-  },
 };
 
 const chunk: Rule = {
@@ -221,11 +204,39 @@ const chunk: Rule = {
   run: async (env, node, deps) => {
     const { chunkOptions } = env.stages;
     const documentBytes = readVerified(env.ws, deps[0]!.record.output, deps[0]!.record.sha256);
-    const bytes = await env.pool.run({ stage: 'chunk', documentId: node.source!.documentId, documentBytes, options: chunkOptions(env.ws.options.chunk) });
-    const cited = (JSON.parse(documentBytes.toString('utf8')) as { payload: { provenance: { snapshotId: string } } }).payload.provenance.snapshotId;
-    return { bytes, outputPath: perDocumentPath(env.ws.outputs.chunks, node.source!.documentId), facts: { citedSnapshotId: cited } };
+    const document = (JSON.parse(documentBytes.toString('utf8')) as { payload: EvidenceDocument }).payload;
+    const documentContent = documentContentHash(document);
+    // A new snapshot with the same extracted content (a reflowed paragraph, a new charset label with the
+    // same text) only changes which snapshot the chunks cite: restamp the previous chunks instead of
+    // chunking again. The bytes equal a fresh chunking's, so the workspace still equals a clean build.
+    const stamped = reusableChunks(env, node, documentContent, document.provenance.snapshotId) ??
+      restampChunks(await env.pool.run({ stage: 'chunk', documentId: node.source!.documentId, documentBytes, options: chunkOptions(env.ws.options.chunk) }), document.provenance.snapshotId);
+    return {
+      bytes: stamped.bytes,
+      outputPath: perDocumentPath(env.ws.outputs.chunks, node.source!.documentId),
+      facts: { citedSnapshotId: stamped.snapshotId, documentContentHash: documentContent, chunksContentHash: stamped.contentHash },
+    };
   },
 };
+
+/**
+ * The previous chunks of this target restamped with `snapshotId`, when they were cut from a document
+ * with the same content under the same chunk rule and options; null when the chunker must run.
+ */
+function reusableChunks(env: RuleEnv, node: TargetNode, documentContent: string, snapshotId: string): StampedChunks | null {
+  const previous = env.state.targets.get(node.name);
+  if (previous?.facts?.documentContentHash !== documentContent) return null;
+  const { components } = previous;
+  if (components.ruleVersion !== env.stages.chunkRuleVersion || components.producerVersion !== PRODUCER_VERSION) return null;
+  if (canonicalJson(components.options) !== canonicalJson(env.shared.chunk)) return null;
+  let bytes: Buffer;
+  try {
+    bytes = readVerified(env.ws, previous.output, previous.sha256);
+  } catch {
+    return null; // gone or damaged: chunk afresh
+  }
+  return restampChunks(bytes, snapshotId);
+}
 
 const NO_OPTIONS: Record<string, string> = Object.freeze({}) as Record<string, string>;
 
@@ -281,27 +292,37 @@ const searchIndex: Rule = {
     const partsDir = path.join(env.ws.stateDir, 'cache', 'index-parts');
     const parts: string[] = [];
     for (const entry of chunkIndex.payload.entries) {
-      // Per-document postings are a pure function of the chunk file: cache them by its hash, so a
-      // one-document change re-tokenises one document and merges.
-      const partFile = path.join(partsDir, `${entry.sha256}.p${modules.indexPartFormat}.part`);
+      // Per-document postings are a pure function of the chunks' content: cache them by the hash of the
+      // chunks without the snapshot they cite, so a one-document change re-tokenises one document and
+      // merges, and a new snapshot with the same content only restamps the part's document row.
+      const chunkFacts = chunkFactsFor(env, entry);
+      const partFile = path.join(partsDir, `${chunkFacts.chunksContentHash}.p${modules.indexPartFormat}.part`);
       let part = readIfPresent(partFile);
       if (part === null) {
         const file = `${env.ws.outputs.chunks}/${entry.file}`;
-        const chunks = parseArtifact<{ documentId: string; chunks: import('../document/types.js').Chunk[] }>(
-          readVerified(env.ws, file, entry.sha256).toString('utf8'),
-          'document-chunks',
-          1,
-          file,
-        );
+        const chunks = parseArtifact<{ documentId: string; chunks: Chunk[] }>(readVerified(env.ws, file, entry.sha256).toString('utf8'), 'document-chunks', CHUNKS_FORMAT_VERSION, file);
         part = modules.buildDocumentPart(entry.documentId, chunks.payload.chunks);
         writeFileAtomic(partFile, part);
       }
-      parts.push(part);
+      parts.push(modules.withPartSnapshotId(part, chunkFacts.snapshotId));
     }
     const bytes = modules.mergeSearchIndex(parts, { chunkIndexFingerprint: chunkIndex.fingerprint, missingSources: chunkIndex.payload.missingSources }, modules.indexOptions(env.ws.options.index));
     return { bytes, outputPath: () => node.name };
   },
 };
+
+/**
+ * The content hash and cited snapshot of a chunk file named by the chunk index: from its build record
+ * when the record is of that very file, otherwise read from the file itself (verified).
+ */
+function chunkFactsFor(env: RuleEnv, entry: StageIndexEntry): { chunksContentHash: string; snapshotId: string } {
+  const record = env.state.targets.get(targetNames(env.ws, entry.documentId).chunk);
+  const facts = record?.sha256 === entry.sha256 ? record.facts : undefined;
+  if (facts?.chunksContentHash && facts.citedSnapshotId) return { chunksContentHash: facts.chunksContentHash, snapshotId: facts.citedSnapshotId };
+  const bytes = readVerified(env.ws, `${env.ws.outputs.chunks}/${entry.file}`, entry.sha256);
+  const cited = (JSON.parse(bytes.toString('utf8')) as { payload: { chunks: Chunk[] } }).payload.chunks[0]?.citation.snapshotId ?? '';
+  return { chunksContentHash: restampChunks(bytes, cited).contentHash, snapshotId: cited };
+}
 
 function readIfPresent(file: string): string | null {
   try {

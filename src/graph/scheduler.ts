@@ -5,7 +5,7 @@ import { writeFileIfChanged } from '../store/atomic-file.js';
 import { PRODUCER_VERSION } from '../version.js';
 import type { BuildGraph, TargetNode } from './graph.js';
 import { diffComponents, sameComponents, targetKey, type DirtyReason, type KeyComponents } from './key.js';
-import { RULES, abs, dependencyHash, type DepView, type RuleEnv } from './rules.js';
+import { RULES, abs, type DepView, type RuleEnv } from './rules.js';
 import { statStamp, sameStamp, type TargetRecord } from './state.js';
 
 /**
@@ -84,7 +84,7 @@ export async function runSchedule(graph: BuildGraph, names: string[], env: RuleE
 function keyComponents(node: TargetNode, env: RuleEnv, deps: DepView[], missing: string[]): KeyComponents {
   const rule = RULES[node.rule];
   const inputs: Record<string, string> = rule.sourceInputs?.(env, node) ?? {};
-  for (const dep of deps) inputs[dep.name] = dependencyHash(dep.record);
+  for (const dep of deps) inputs[dep.name] = dep.record.sha256;
   let ruleOptions = rule.options(env, node, deps);
   if (missing.length > 0) ruleOptions = { ...ruleOptions, 'partial.missingSources': JSON.stringify(missing) };
   return { rule: node.rule, ruleVersion: rule.version(env), producerVersion: PRODUCER_VERSION, options: ruleOptions, inputs };
@@ -155,10 +155,8 @@ async function evaluateTarget(
     const output = produced.outputPath(sha256);
     writeFileIfChanged(abs(env.ws, output), bytes, node.source === null);
     const stamp = statStamp(abs(env.ws, output))!;
-    const contentHash = rule.contentHash?.(bytes);
-    const unchanged = record !== undefined && dependencyHash(record) === (contentHash ?? sha256);
+    const unchanged = record !== undefined && record.sha256 === sha256;
     const newRecord: TargetRecord = { key, components, output, sha256, stamp };
-    if (contentHash !== undefined) newRecord.contentHash = contentHash;
     if (produced.facts) newRecord.facts = produced.facts;
     env.state.recordTarget(node.name, newRecord);
     const status: TargetStatus = unchanged ? 'unchanged' : 'built';

@@ -26,8 +26,6 @@ export interface TargetRecord {
   /** Workspace-relative output file and the SHA-256 of its bytes. */
   output: string;
   sha256: string;
-  /** What dependents key on, when the rule declares it differs from sha256 (see Rule.contentHash). */
-  contentHash?: string;
   stamp: Omit<FileStamp, 'hash'>;
   /** Rule-specific facts the dependents need without reading the output (e.g. snapshot id). */
   facts?: Record<string, string>;

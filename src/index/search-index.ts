@@ -176,6 +176,19 @@ export function buildDocumentPart(documentId: string, chunks: Chunk[]): string {
   return [canonicalJson(header), terms.join(' '), postings.join(''), postingLengths.join(''), rowBlocks.texts.map((text) => `"${text}"`).join(',')].join('\n');
 }
 
+/**
+ * The part with its document row citing `snapshotId`. Postings depend only on chunk content, so a part
+ * cached for the same chunks under an earlier snapshot is reused with just this row rewritten; the
+ * result equals the part built from the restamped chunks.
+ */
+export function withPartSnapshotId(part: string, snapshotId: string): string {
+  const end = part.indexOf('\n');
+  const header = JSON.parse(part.slice(0, end)) as PartHeader;
+  if (header.doc === null || header.doc[1] === snapshotId) return part;
+  header.doc[1] = snapshotId;
+  return canonicalJson(header) + part.slice(end);
+}
+
 interface ParsedPart {
   header: PartHeader;
   terms: string;

@@ -75,27 +75,33 @@ test('editing one source rebuilds only its chain and the indexes, and equals a c
   }
 });
 
-test('an edit that does not change the extracted document stops at the extract (early cutoff)', async () => {
+test('a new snapshot with the same extracted content restamps provenance, reuses chunk text and postings, and equals a clean build', async () => {
   const rig = new Rig();
   try {
     writeSmallWorkspace(rig);
     assert.equal((await rig.exec(['build'])).code, 0);
-    const before = rig.artifacts();
+    const partsBefore = fs.readdirSync(rig.path('.episteme/cache/index-parts')).sort();
     // Reflowing a paragraph (a space becomes a newline): new snapshot bytes, same text and source offsets.
-    rig.write({ 'src/doc2.html': sampleHtml(2).replace('mentions zebra2', 'mentions\nzebra2') });
+    const edited = sampleHtml(2).replace('mentions zebra2', 'mentions\nzebra2');
+    rig.write({ 'src/doc2.html': edited });
     const result = await rig.exec(['build', '--json']);
     assert.equal(result.code, 0);
     const status = statusOf(result.json!.data.targets);
     assert.equal(status['snapshots/example-test-doc2.json'], 'built');
-    assert.equal(status['specs/example-test-doc2.json'], 'unchanged');
-    assert.equal(status['chunks/example-test-doc2.json'], 'up-to-date');
-    assert.equal(status['chunks/index.json'], 'up-to-date');
-    assert.equal(status['chunks/search-index.json'], 'up-to-date');
-    const after = rig.artifacts();
-    for (const file of ['chunks/index.json', 'chunks/search-index.json']) assert.equal(after.get(file), before.get(file), file);
-    // Chunks still cite the earlier, equivalent snapshot, and it is retained while they do.
+    assert.equal(status['specs/example-test-doc2.json'], 'built');
+    assert.equal(status['chunks/example-test-doc2.json'], 'built');
+    assert.equal(status['chunks/example-test-doc1.json'], 'up-to-date');
+    // Postings depend on chunk content only: no new index part was tokenised.
+    assert.deepEqual(fs.readdirSync(rig.path('.episteme/cache/index-parts')).sort(), partsBefore);
+    const expected = await cleanBuildArtifacts((clean) => {
+      writeSmallWorkspace(clean);
+      clean.write({ 'src/doc2.html': edited });
+    });
+    assert.deepEqual(rig.artifacts(), expected);
+    // The hit cites the snapshot of the current bytes.
     const hit = (await rig.exec(['query', '--index', 'chunks/search-index.json', '--term', 'zebra2', '--json'])).json!.data.hits[0];
-    assert.ok(fs.existsSync(rig.path(`snapshots/records/${hit.citation.snapshotId}.json`)));
+    const snapshotIndex = JSON.parse(rig.read('snapshots/index.json')) as { payload: { entries: { documentId: string; snapshotId: string }[] } };
+    assert.equal(hit.citation.snapshotId, snapshotIndex.payload.entries.find((e) => e.documentId === 'example-test-doc2')!.snapshotId);
   } finally {
     rig.cleanup();
   }

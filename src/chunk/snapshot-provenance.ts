@@ -1,0 +1,39 @@
+import type { Chunk, EvidenceDocument } from '../document/types.js';
+import { artifactBytes, makeArtifact, type Artifact } from '../store/artifact.js';
+import { canonicalJson } from '../store/canonical-json.js';
+import { sha256Hex } from '../store/hash.js';
+import { CHUNKS_FORMAT_VERSION } from '../rule-versions.js';
+
+/**
+ * The snapshot a derived artifact came from is named in it (a document's provenance, every chunk's
+ * citation), so a new snapshot whose extraction is otherwise the same still changes those bytes: a
+ * clean build would cite the new snapshot. These helpers let an incremental build rewrite just that
+ * provenance, and reuse the work that depends only on content (chunking, postings), while producing
+ * the exact bytes a clean build produces.
+ */
+
+/** SHA-256 of a document without the fields that name its snapshot (snapshot id, source SHA-256). */
+export function documentContentHash(document: EvidenceDocument): string {
+  const provenance: Record<string, unknown> = { ...document.provenance };
+  delete provenance.sourceSha256;
+  delete provenance.snapshotId;
+  return sha256Hex(canonicalJson({ ...document, provenance }));
+}
+
+export interface StampedChunks {
+  /** The chunk artifact's exact bytes, citing `snapshotId`. */
+  bytes: string;
+  /** SHA-256 of the chunks with the snapshot id left out: what their search-index postings depend on. */
+  contentHash: string;
+  snapshotId: string;
+}
+
+/** Parses a chunk artifact (already verified by the caller) and restamps every citation with `snapshotId`. */
+export function restampChunks(chunkArtifactBytes: string | Uint8Array, snapshotId: string): StampedChunks {
+  const text = typeof chunkArtifactBytes === 'string' ? chunkArtifactBytes : Buffer.from(chunkArtifactBytes).toString('utf8');
+  const artifact = JSON.parse(text) as Artifact<{ documentId: string; chunks: Chunk[] }>;
+  const { documentId, chunks } = artifact.payload;
+  const contentHash = sha256Hex(canonicalJson({ documentId, chunks: chunks.map((chunk) => ({ ...chunk, citation: { ...chunk.citation, snapshotId: '' } })) }));
+  for (const chunk of chunks) chunk.citation.snapshotId = snapshotId;
+  return { bytes: artifactBytes(makeArtifact('document-chunks', CHUNKS_FORMAT_VERSION, { documentId, chunks })), contentHash, snapshotId };
+}

@@ -1,0 +1,70 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { REPO_ROOT } from '../helpers/rig.js';
+import { seededRandom } from '../helpers/random.js';
+import { chunkDocument, DEFAULT_CHUNK_OPTIONS } from '../../src/chunk/chunker.js';
+import { documentContentHash, restampChunks } from '../../src/chunk/snapshot-provenance.js';
+import { buildDocumentPart, withPartSnapshotId } from '../../src/index/search-index.js';
+import { artifactBytes, makeArtifact } from '../../src/store/artifact.js';
+import { CHUNKS_FORMAT_VERSION } from '../../src/rule-versions.js';
+import type { EvidenceDocument } from '../../src/document/types.js';
+
+/**
+ * The incremental build restamps the previous chunks and index part when only the snapshot changed.
+ * That is only sound if restamping equals chunking and indexing afresh, for every document: checked
+ * here over every golden document and several chunk sizes, with random snapshot ids.
+ */
+const fixtures = path.join(REPO_ROOT, 'test', 'fixtures', 'extract');
+const documents = fs
+  .readdirSync(fixtures)
+  .filter((name) => name.endsWith('.golden.json'))
+  .map((name) => JSON.parse(fs.readFileSync(path.join(fixtures, name), 'utf8')) as EvidenceDocument);
+
+function chunkBytes(document: EvidenceDocument, maxChars: number): string {
+  const chunks = chunkDocument(document, { ...DEFAULT_CHUNK_OPTIONS, maxChars, overlapChars: Math.floor(maxChars / 8) });
+  return artifactBytes(makeArtifact('document-chunks', CHUNKS_FORMAT_VERSION, { documentId: document.documentId, chunks }));
+}
+
+function withSnapshot(document: EvidenceDocument, snapshotId: string, sourceSha256: string): EvidenceDocument {
+  return { ...document, provenance: { ...document.provenance, snapshotId, sourceSha256 } };
+}
+
+test('restamped chunks and index parts equal a fresh chunking and indexing of the new snapshot', () => {
+  assert.ok(documents.length >= 5, 'golden documents found');
+  const random = seededRandom(9);
+  const hex = (n: number): string => Array.from({ length: n }, () => Math.floor(random() * 16).toString(16)).join('');
+  for (const document of documents) {
+    for (const maxChars of [200, 600, 1200, 4000]) {
+      const before = withSnapshot(document, `snap-${hex(32)}`, hex(64));
+      const after = withSnapshot(document, `snap-${hex(32)}`, hex(64));
+      assert.equal(documentContentHash(before), documentContentHash(after), 'snapshot fields are outside the content hash');
+      const fresh = chunkBytes(after, maxChars);
+      const restamped = restampChunks(chunkBytes(before, maxChars), after.provenance.snapshotId);
+      assert.equal(restamped.bytes, fresh, `${document.documentId} at maxChars ${maxChars}`);
+      assert.equal(restamped.contentHash, restampChunks(fresh, after.provenance.snapshotId).contentHash);
+      const chunksOf = (bytes: string) => (JSON.parse(bytes) as { payload: { chunks: never[] } }).payload.chunks;
+      const oldPart = buildDocumentPart(document.documentId, chunksOf(chunkBytes(before, maxChars)));
+      assert.equal(withPartSnapshotId(oldPart, after.provenance.snapshotId), buildDocumentPart(document.documentId, chunksOf(fresh)));
+    }
+  }
+});
+
+test('any change of content, however small, changes the content hash', () => {
+  const random = seededRandom(11);
+  for (const document of documents) {
+    const base = documentContentHash(document);
+    for (let trial = 0; trial < 20; trial += 1) {
+      const copy = JSON.parse(JSON.stringify(document)) as EvidenceDocument;
+      const block = copy.blocks[Math.floor(random() * copy.blocks.length)]!;
+      const at = Math.floor(random() * (block.text.length + 1));
+      block.text = block.text.slice(0, at) + 'x' + block.text.slice(at);
+      assert.notEqual(documentContentHash(copy), base);
+    }
+    const retitled = { ...document, title: document.title + ' ' };
+    assert.notEqual(documentContentHash(retitled), base);
+    const reconfigured = { ...document, provenance: { ...document.provenance, extractionConfigSha256: '0'.repeat(64) } };
+    assert.notEqual(documentContentHash(reconfigured), base);
+  }
+});
