@@ -5,9 +5,10 @@ import { EpistemeError } from '../failure.js';
 import { fs } from '../node-builtins.js';
 import { parseArtifactUnverified } from '../store/artifact-header.js';
 import { STAGE_INDEX_FORMAT_VERSION } from '../rule-versions.js';
-import { checkBoundedFile, DEFAULT_MAX_INDEX_INPUT_BYTES, readBoundedInput } from '../config/bounded-input.js';
+import { DEFAULT_MAX_INDEX_INPUT_BYTES, readBoundedInput } from '../config/bounded-input.js';
+import { openBoundedFile } from '../store/bounded-read.js';
 import { CONFIG_FILE_NAME } from '../config/names.js';
-import { fileSource, indexProvenance, loadSearchIndex, memorySource } from '../index/index-reader.js';
+import { descriptorSource, indexProvenance, loadSearchIndex, memorySource } from '../index/index-reader.js';
 import { runQuery } from '../query/query.js';
 import { EpistemeCommand, isPositiveInteger, isNonNegativeInteger, type CommandResult } from './base-command.js';
 import type { Output } from './output.js';
@@ -58,8 +59,8 @@ export class QueryCommand extends EpistemeCommand {
     let source;
     if (this.index === '-') source = memorySource(await readBoundedInput('-', maxBytes, 'Search index'));
     else {
-      checkBoundedFile(this.index, maxBytes, 'Search index');
-      source = fileSource(this.index);
+      const { fd, size } = openBoundedFile(this.index, { label: 'Search index', maxBytes });
+      source = descriptorSource(fd, size);
     }
     const index = loadSearchIndex(source, label);
     const provenance = indexProvenance(index);

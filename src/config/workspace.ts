@@ -4,6 +4,7 @@ import { EpistemeError } from '../failure.js';
 import { validateWorkspaceConfig } from '../generated/validators.js';
 import { describeSchemaErrors } from './schema-errors.js';
 import { DEFAULT_MAX_INPUT_BYTES, parseJsonInput, readBoundedInput } from './bounded-input.js';
+import { regularFileProblem } from '../store/bounded-read.js';
 import { loadManualIngestMap, type ManualIngestSource } from './manual-ingest-map.js';
 import { loadManifest, manifestInvalid, type HttpSource } from './manifest.js';
 import { resolveCaptureBounds, type CaptureBounds } from '../capture/bounds.js';
@@ -73,7 +74,12 @@ export async function loadWorkspace(cwd: string, flags: WorkspaceFlags): Promise
   let configPath: string | null = null;
   if (flags.config !== undefined) {
     configPath = path.resolve(cwd, flags.config);
-    if (!fs.existsSync(configPath)) {
+    // A symlink loop or dangling link is there, just not readable: say what it is, not "not found".
+    const problem = fs.existsSync(configPath) ? null : regularFileProblem(configPath);
+    if (problem !== null && problem.code !== 'input-not-found') {
+      throw new EpistemeError(problem.code, `Workspace config ${flags.config} ${problem.problem}.`, { details: { path: flags.config, problem: problem.problem } });
+    }
+    if (problem !== null) {
       throw new EpistemeError('config-not-found', `Workspace config not found: ${flags.config}`, {
         hint: `Create it (see README, "Workspace config") or point --config at an existing ${CONFIG_FILE_NAME}.`,
         details: { path: flags.config },
@@ -86,7 +92,7 @@ export async function loadWorkspace(cwd: string, flags: WorkspaceFlags): Promise
   let raw: RawConfig = {};
   let root = cwd;
   if (configPath !== null) {
-    if (fs.statSync(configPath).isDirectory()) configPath = path.join(configPath, CONFIG_FILE_NAME);
+    if (fs.statSync(configPath, { throwIfNoEntry: false })?.isDirectory()) configPath = path.join(configPath, CONFIG_FILE_NAME);
     root = path.dirname(configPath);
     const label = path.relative(cwd, configPath) || CONFIG_FILE_NAME;
     const parsed = parseJsonInput(await readBoundedInput(configPath, maxInputBytes, 'Workspace config'), 'config-invalid', label);
