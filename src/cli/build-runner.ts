@@ -136,6 +136,18 @@ export function summaryResult(summary: BuildSummary, dryRun: boolean): CommandRe
   const human = dryRun ? dryRunLines(summary.targets) : buildLines(summary);
   const failed = summary.targets.filter((t) => t.status === 'failed');
   if (!summary.ok) {
+    // A file system that refuses writes (disk full, read-only) is the build's failure, not a target's.
+    const refused = failed.find((t) => t.error?.code === 'write-failed');
+    if (refused?.error) {
+      return {
+        data,
+        human,
+        failure: new EpistemeError('write-failed', `${refused.target}: ${refused.error.message}`, {
+          hint: `${refused.error.hint ?? ''} Previous outputs and the last commit are kept.`.trim(),
+          details: refused.error.details,
+        }),
+      };
+    }
     const first = failed[0] ?? summary.targets.find((t) => t.status === 'skipped');
     return {
       data,
