@@ -1,7 +1,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { EpistemeError } from '../failure.js';
-import { validateWorkspaceConfig } from '../generated/validators.js';
+import { schemaRanges, validateWorkspaceConfig } from '../generated/validators.js';
 import { describeSchemaErrors } from './schema-errors.js';
 import { DEFAULT_MAX_INPUT_BYTES, parseJsonInput, readBoundedInput } from './bounded-input.js';
 import { regularFileProblem } from '../store/bounded-read.js';
@@ -97,7 +97,7 @@ export async function loadWorkspace(cwd: string, flags: WorkspaceFlags): Promise
     const label = path.relative(cwd, configPath) || CONFIG_FILE_NAME;
     const parsed = parseJsonInput(await readBoundedInput(configPath, maxInputBytes, 'Workspace config'), 'config-invalid', label);
     if (!validateWorkspaceConfig(parsed)) {
-      const problems = describeSchemaErrors(validateWorkspaceConfig.errors);
+      const problems = describeSchemaErrors(validateWorkspaceConfig.errors, undefined, schemaRanges.validateWorkspaceConfig);
       throw new EpistemeError('config-invalid', `${label} is invalid: ${problems.join('; ')}`, {
         hint: 'See README, "Workspace config", for the allowed fields.',
         details: { file: label, problems },
