@@ -7,7 +7,7 @@ import { EpistemeError } from '../failure.js';
 import { parseArtifact } from '../store/artifact.js';
 import { writeFileAtomic } from '../store/atomic-file.js';
 import { sha256Hex } from '../store/hash.js';
-import { readBoundedFile } from '../store/bounded-read.js';
+import { isDirectory, readBoundedFile } from '../store/bounded-read.js';
 import type { CommandResult } from './base-command.js';
 import type { Output } from './output.js';
 import { WorkspaceCommand } from './workspace-command.js';
@@ -90,7 +90,7 @@ export class DiffCommand extends WorkspaceCommand {
  * verified. Every file is a regular file read within what is left of the corpus's byte bound.
  */
 function readCorpus(given: string, side: 'before' | 'after', maxBytes: number): EvidenceDocument[] {
-  const indexFile = fs.statSync(given, { throwIfNoEntry: false })?.isDirectory() ? path.join(given, 'index.json') : given;
+  const indexFile = isDirectory(given) ? path.join(given, 'index.json') : given;
   let budget = maxBytes;
   const read = (file: string, label: string): Buffer => {
     const bytes = readBoundedFile(file, { label, maxBytes: budget, tooLargeHint: `Raise the bound with --max-input-bytes=BYTES (default ${DEFAULT_MAX_CORPUS_BYTES}; it bounds each corpus) if the corpus is trusted.` });

@@ -4,7 +4,7 @@ import { EpistemeError } from '../failure.js';
 import { schemaRanges, validateWorkspaceConfig } from '../generated/validators.js';
 import { describeSchemaErrors } from './schema-errors.js';
 import { DEFAULT_MAX_INPUT_BYTES, parseJsonInput, readBoundedInput } from './bounded-input.js';
-import { regularFileProblem } from '../store/bounded-read.js';
+import { isDirectory, regularFileProblem } from '../store/bounded-read.js';
 import { loadManualIngestMap, type ManualIngestSource } from './manual-ingest-map.js';
 import { loadManifest, manifestInvalid, type HttpSource } from './manifest.js';
 import { resolveCaptureBounds, type CaptureBounds } from '../capture/bounds.js';
@@ -92,7 +92,15 @@ export async function loadWorkspace(cwd: string, flags: WorkspaceFlags): Promise
   let raw: RawConfig = {};
   let root = cwd;
   if (configPath !== null) {
-    if (fs.statSync(configPath, { throwIfNoEntry: false })?.isDirectory()) configPath = path.join(configPath, CONFIG_FILE_NAME);
+    if (isDirectory(configPath)) {
+      configPath = path.join(configPath, CONFIG_FILE_NAME);
+      if (regularFileProblem(configPath)?.code === 'input-not-found') {
+        throw new EpistemeError('config-not-found', `No ${CONFIG_FILE_NAME} in ${flags.config ?? '.'}: it is not an Episteme workspace.`, {
+          hint: `Point --config at a folder with an ${CONFIG_FILE_NAME}, or at the file itself.`,
+          details: { path: flags.config ?? '.' },
+        });
+      }
+    }
     root = path.dirname(configPath);
     const label = path.relative(cwd, configPath) || CONFIG_FILE_NAME;
     const parsed = parseJsonInput(await readBoundedInput(configPath, maxInputBytes, 'Workspace config'), 'config-invalid', label);

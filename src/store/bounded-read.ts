@@ -55,6 +55,15 @@ export function openBoundedFile(file: string, options: BoundedFileOptions): { fd
   }
 }
 
+/** Whether `file` is a directory; false for anything else, including what cannot be stat'ed (a symlink loop). */
+export function isDirectory(file: string): boolean {
+  try {
+    return fs.statSync(file, { throwIfNoEntry: false })?.isDirectory() ?? false;
+  } catch {
+    return false;
+  }
+}
+
 /** Reads a whole regular file within its bound (see openBoundedFile). */
 export function readBoundedFile(file: string, options: BoundedFileOptions): Buffer {
   const { fd, size } = openBoundedFile(file, options);
