@@ -1,10 +1,10 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { randomBytes } from 'node:crypto';
-import { sampleHtml } from '../helpers/rig.js';
+import { CLI, sampleHtml } from '../helpers/rig.js';
 import { writeFileAtomic, isTempFileName } from '../../src/store/atomic-file.js';
 import { EpistemeError } from '../../src/failure.js';
 import { Sandbox, assertBounded, assertFailure, isRoot, treeChecksum } from './harness.js';
@@ -186,6 +186,44 @@ test('a read-only workspace answers a no-op build and every query; a build that 
   } finally {
     if (mounted) umount(sandbox.ws);
     else execFileSync('chmod', ['-R', 'u+w', sandbox.ws]);
+    sandbox.cleanup();
+  }
+});
+
+test('a closed stdout or stderr (EPIPE) ends the command quietly: no stack trace, no hang', async () => {
+  const sandbox = new Sandbox();
+  try {
+    writeWorkspace(sandbox);
+    assert.equal((await sandbox.run(['build'])).code, 0);
+    const outside = sandbox.outside();
+    for (const [args, closed] of [
+      [['query', '--index', 'chunks/search-index.json', '--term', 'zebra1'], 'stdout'],
+      [['build', '--dry-run'], 'stdout'],
+      [['build', 'chunks/search-index.json', '--progress', 'always'], 'stderr'],
+    ] as const) {
+      const result = await new Promise<{ code: number | null; stderr: string }>((resolve) => {
+        const child = spawn(process.execPath, [CLI, ...args], { cwd: sandbox.ws, stdio: ['ignore', 'pipe', 'pipe'] });
+        const err: Buffer[] = [];
+        // The reader goes away before the command writes anything.
+        if (closed === 'stdout') {
+          child.stdout.destroy();
+          child.stderr.on('data', (d: Buffer) => err.push(d));
+        } else {
+          child.stderr.destroy();
+          child.stdout.resume();
+        }
+        const timer = setTimeout(() => child.kill('SIGKILL'), 30_000);
+        child.on('close', (code) => {
+          clearTimeout(timer);
+          resolve({ code, stderr: Buffer.concat(err).toString('utf8') });
+        });
+      });
+      assert.notEqual(result.code, null, `${args.join(' ')}: killed (hung)`);
+      assert.ok(result.code === 0 || result.code === 1, `${args.join(' ')}: exit ${result.code}`);
+      assert.doesNotMatch(result.stderr, /\n\s+at .+:\d+:\d+|EPIPE|Unhandled|FATAL/, `${args.join(' ')}: ${result.stderr}`);
+    }
+    assert.equal(sandbox.outside(), outside);
+  } finally {
     sandbox.cleanup();
   }
 });
