@@ -20,8 +20,15 @@ export function escapeCodePoint(codePoint: number): string {
   return `\\u${codePoint.toString(16).toUpperCase().padStart(4, '0')}`;
 }
 
+/** Hostile text repeats a few characters many times: remember their escapes. */
+const escapes = new Map<string, string>();
 function replace(match: string): string {
-  return escapeCodePoint(match.codePointAt(0)!);
+  let shown = escapes.get(match);
+  if (shown === undefined) {
+    shown = escapeCodePoint(match.codePointAt(0)!);
+    if (escapes.size < 4096) escapes.set(match, shown);
+  }
+  return shown;
 }
 
 /**

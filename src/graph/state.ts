@@ -169,11 +169,11 @@ export class BuildState {
 
   recordFile(file: string, stamp: FileStamp): void {
     const previous = this.files.get(file);
-    this.files.set(file, stamp);
-    this.recordsChanged = true;
     if (!previous || previous.hash !== stamp.hash || previous.mtimeMs !== stamp.mtimeMs || previous.size !== stamp.size || previous.ino !== stamp.ino) {
       this.append({ f: file, s: stamp });
     }
+    this.files.set(file, stamp);
+    this.recordsChanged = true;
   }
 
   forgetFile(file: string): void {
@@ -191,7 +191,12 @@ export class BuildState {
     try {
       if (this.logFd === null) {
         fs.mkdirSync(this.dir, { recursive: true });
-        this.logFd = fs.openSync(logFile, 'a');
+        this.logFd = fs.openSync(logFile, 'a+');
+        // A line torn by a full disk or a crash stays alone on its line (load() skips it), instead of
+        // swallowing the next one.
+        const size = fs.fstatSync(this.logFd).size;
+        const last = Buffer.alloc(1);
+        if (size > 0 && fs.readSync(this.logFd, last, 0, 1, size - 1) === 1 && last[0] !== 0x0a) fs.writeSync(this.logFd, '\n');
       }
       // One write of the whole line: a short write (disk full) leaves a torn line, which load() skips.
       const bytes = Buffer.from(JSON.stringify(line) + '\n', 'utf8');

@@ -73,11 +73,12 @@ test('escaping in context: ANSI and OSC sequences, bidi spoofing, newlines by mo
   assert.equal(terminalSafe('one\ntwo\r\n'), 'one\\u000Atwo\\u000D\\u000A');
   assert.equal(terminalSafe('one\ntwo\r\n', { multiline: true }), 'one\ntwo\\u000D\n');
   assert.equal(terminalSafe('\ud800x\udc00'), '\\uD800x\\uDC00');
-  // One pass over the text: a megabyte of hostile characters is escaped in well under a second.
+  // One pass over the text (a one-character class cannot backtrack): a megabyte of hostile
+  // characters is escaped within a generous ceiling, even on a loaded machine.
   const hostile = '\u202E\u200B\u001b'.repeat(350_000);
   const started = performance.now();
   const shown = terminalSafe(hostile);
-  assert.ok(performance.now() - started < 2000);
+  assert.ok(performance.now() - started < 20_000);
   assert.equal(shown.length, hostile.length * 6);
 });
 

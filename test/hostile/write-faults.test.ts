@@ -7,6 +7,7 @@ import { randomBytes } from 'node:crypto';
 import { CLI, sampleHtml } from '../helpers/rig.js';
 import { writeFileAtomic, isTempFileName } from '../../src/store/atomic-file.js';
 import { EpistemeError } from '../../src/failure.js';
+import { BuildState } from '../../src/graph/state.js';
 import { Sandbox, assertBounded, assertFailure, isRoot, treeChecksum } from './harness.js';
 
 /**
@@ -223,6 +224,26 @@ test('a closed stdout or stderr (EPIPE) ends the command quietly: no stack trace
       assert.doesNotMatch(result.stderr, /\n\s+at .+:\d+:\d+|EPIPE|Unhandled|FATAL/, `${args.join(' ')}: ${result.stderr}`);
     }
     assert.equal(sandbox.outside(), outside);
+  } finally {
+    sandbox.cleanup();
+  }
+});
+
+test('a state.log line torn by a full disk stays alone: the next build\'s records are not swallowed by it', () => {
+  const sandbox = new Sandbox();
+  try {
+    const dir = path.join(sandbox.ws, '.episteme');
+    fs.mkdirSync(dir);
+    // What a short write leaves: half a JSON line, no newline.
+    fs.writeFileSync(path.join(dir, 'state.log'), '{"t":"specs/a.json","r":{"key":"k","comp');
+    const state = BuildState.load(dir);
+    const record = { key: 'k2', components: { rule: 'chunk', ruleVersion: 1, producerVersion: '0', options: {}, inputs: {} }, output: 'chunks/b.json', sha256: 'ab', stamp: { size: 1, mtimeMs: '1', ino: 1 } } as const;
+    state.recordTarget('chunks/b.json', structuredClone(record) as never);
+    state.close();
+    const reloaded = BuildState.load(dir);
+    assert.equal(reloaded.targets.get('chunks/b.json')?.key, 'k2', 'the record after the torn line is read back');
+    assert.equal(reloaded.targets.has('specs/a.json'), false);
+    reloaded.close();
   } finally {
     sandbox.cleanup();
   }
