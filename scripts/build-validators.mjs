@@ -24,10 +24,27 @@ for (const pair of extra) {
 }
 const ajv = new Ajv2020({ allErrors: true, strict: true, strictRequired: false, allowUnionTypes: true, code: { source: true, esm: true } });
 const mapping = {};
+// The numeric range of every bounded number field, by schema path, so an error about one (wrong type,
+// out of range) can say what is allowed: "must be integer (an integer from 1 to 2147483647)".
+const ranges = {};
 for (const [name, file] of Object.entries(schemas)) {
   const schema = JSON.parse(readFileSync(path.join(root, 'schema', file), 'utf8'));
   ajv.addSchema(schema);
   mapping[name] = schema.$id;
+  ranges[name] = numericRanges(schema);
+}
+
+function numericRanges(schema) {
+  const found = {};
+  const visit = (node, pointer) => {
+    if (node === null || typeof node !== 'object') return;
+    if ((node.type === 'integer' || node.type === 'number') && (node.minimum !== undefined || node.maximum !== undefined)) {
+      found[pointer] = { type: node.type, min: node.minimum ?? null, max: node.maximum ?? null };
+    }
+    for (const [key, value] of Object.entries(node)) visit(value, `${pointer}/${key.replace(/~/g, '~0').replace(/\//g, '~1')}`);
+  };
+  visit(schema, '#');
+  return found;
 }
 const out = path.join(root, 'dist', 'src', 'generated');
 mkdirSync(out, { recursive: true });
@@ -38,4 +55,7 @@ const code = standaloneCode(ajv, mapping).replace(/require\("([^"]+)"\)/g, (_, s
   imports.push(`import ${name} from ${JSON.stringify(specifier + '.js')};`);
   return name;
 });
-writeFileSync(path.join(out, 'validators.js'), `${imports.join('\n')}\n${code.replace(/^"use strict";/, '')}`);
+writeFileSync(
+  path.join(out, 'validators.js'),
+  `${imports.join('\n')}\n${code.replace(/^"use strict";/, '')}\nexport const schemaRanges = ${JSON.stringify(ranges)};\n`,
+);

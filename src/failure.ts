@@ -12,6 +12,8 @@ export const FAILURE_CODES = {
   'manifest-invalid': { exit: 2, summary: 'The manifest is not valid JSON or breaks its schema.' },
   'input-not-found': { exit: 2, summary: 'A named input file or directory does not exist.' },
   'input-too-large': { exit: 2, summary: 'An input is larger than its byte bound (--max-input-bytes or --max-file-bytes).' },
+  'input-not-regular': { exit: 2, summary: 'A named input is not a regular file: a directory, FIFO, device, socket, symlink loop or dangling symlink.' },
+  'input-unreadable': { exit: 2, summary: 'A named input exists but cannot be opened or read (e.g. permission denied, I/O error).' },
   'unknown-target': { exit: 2, summary: 'A build target names no output of the workspace graph.' },
   'artifact-invalid': { exit: 2, summary: 'An artifact is unreadable, truncated, tampered with (hash mismatch) or of another format.' },
   'stale-index': { exit: 2, summary: 'The search index was built from a different chunk index than the current one.' },
@@ -19,6 +21,7 @@ export const FAILURE_CODES = {
   'target-failed': { exit: 1, summary: 'One or more targets failed; see data.targets for each reason.' },
   'source-failed': { exit: 1, summary: 'A source could not be read or extracted.' },
   'workspace-locked': { exit: 1, summary: 'Another process holds the workspace writer lock.' },
+  'write-failed': { exit: 1, summary: 'Writing a file failed (disk full, quota, read-only file system, permission); details name the path and errno.' },
   'internal-error': { exit: 1, summary: 'A bug in Episteme; rerun with --debug and report it.' },
 } as const;
 

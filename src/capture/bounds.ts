@@ -36,6 +36,28 @@ export const DEFAULT_CAPTURE_BOUNDS: Readonly<CaptureBounds> = Object.freeze({
   concurrency: 4,
 });
 
+/** Largest timer Node honours: setTimeout turns anything above 2^31-1 ms into 1 ms. */
+export const MAX_TIMER_MS = 2 ** 31 - 1;
+/** Largest file Node reads into one Buffer (fs.readFileSync's limit): bodies are read back whole. */
+export const MAX_READ_BYTES = 2 ** 31 - 1;
+
+/**
+ * The allowed range of each bound, shared by the `episteme snapshot` flags (their validators and
+ * --help) and schema/workspace-config.schema.json (`limits.capture`; a test keeps the two equal). Upper
+ * ends are what the runtime can honour (timers, Buffers) or what no sane run needs.
+ */
+export const CAPTURE_BOUND_RANGES: Readonly<Record<keyof CaptureBounds, { min: number; max: number }>> = Object.freeze({
+  connectTimeoutMs: { min: 1, max: 600_000 },
+  requestTimeoutMs: { min: 1, max: 3_600_000 },
+  maxResponseBytes: { min: 1, max: MAX_READ_BYTES },
+  retries: { min: 0, max: 10 },
+  retryDelayMs: { min: 0, max: 600_000 },
+  maxRetryAfterMs: { min: 0, max: 3_600_000 },
+  maxRedirects: { min: 0, max: 50 },
+  maxSources: { min: 1, max: 1_000_000 },
+  concurrency: { min: 1, max: 64 },
+});
+
 /** Defaults, then the config's values, then the flags' (undefined = not given). */
 export function resolveCaptureBounds(...layers: (Partial<Record<keyof CaptureBounds, number | undefined>> | undefined)[]): CaptureBounds {
   const bounds: CaptureBounds = { ...DEFAULT_CAPTURE_BOUNDS };

@@ -8,6 +8,8 @@ import type { IncomingMessage } from 'node:http';
 import { PRODUCER_NAME, PRODUCER_VERSION } from '../version.js';
 import type { CaptureBounds } from './bounds.js';
 import { CaptureFailure, sourceFailed } from './failure.js';
+import { EpistemeError } from '../failure.js';
+import { writeFailure } from '../store/write-failure.js';
 
 /**
  * One bounded, conditional GET of a source URL: redirects followed by hand (counted, http(s) only),
@@ -81,6 +83,7 @@ export async function fetchRepresentation(request: FetchRequest): Promise<FetchO
     try {
       return await fetchOnce(request, attempt);
     } catch (error) {
+      if (error instanceof EpistemeError) throw error; // e.g. write-failed: not the server's doing
       const failure = classify(error);
       if (!failure.retryable || attempt > bounds.retries) throw sourceFailed(request.url, failure, attempt);
       const retryAfter = failure.extra.retryAfterMs;
@@ -197,8 +200,14 @@ async function readBody(stream: GotRequest, encoding: string | null, request: Fe
     throw new CaptureFailure('decompression-failed', `unsupported Content-Encoding ${JSON.stringify(encoding)}`, { status });
   }
   if (decoder !== null) source = pipeline(stream, decoder, () => undefined);
-  fs.mkdirSync(request.tempDir, { recursive: true });
-  const file = await fs.promises.open(tempPath, 'w');
+  let file: fs.promises.FileHandle;
+  try {
+    fs.mkdirSync(request.tempDir, { recursive: true });
+    file = await fs.promises.open(tempPath, 'w');
+  } catch (error) {
+    stream.destroy();
+    throw writeFailure(error, tempPath);
+  }
   const hash = createHash('sha256');
   const headParts: Buffer[] = [];
   let headBytes = 0;
@@ -216,7 +225,10 @@ async function readBody(stream: GotRequest, encoding: string | null, request: Fe
         headParts.push(buffer.subarray(0, 1024 - headBytes));
         headBytes += Math.min(buffer.byteLength, 1024 - headBytes);
       }
-      await file.write(buffer);
+      // A refused write (disk full, read-only) is the machine's failure, not the server's: never retried.
+      await file.write(buffer).catch((error: unknown) => {
+        throw writeFailure(error, tempPath);
+      });
       if (total >= nextProgress) {
         request.onEvent?.({ type: 'body', url: request.url, bytes: total });
         nextProgress += PROGRESS_STEP;
@@ -229,7 +241,12 @@ async function readBody(stream: GotRequest, encoding: string | null, request: Fe
     fs.rmSync(tempPath, { force: true });
     throw decoder !== null && isZlibError(error) ? new CaptureFailure('decompression-failed', `corrupt ${encoding} body`, { status, cause: error }) : error;
   }
-  await file.close();
+  try {
+    await file.close();
+  } catch (error) {
+    fs.rmSync(tempPath, { force: true });
+    throw writeFailure(error, tempPath);
+  }
   return { tempPath, sha256: hash.digest('hex'), byteLength: total, head: Buffer.concat(headParts) };
 }
 

@@ -2,6 +2,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { CaptureMethod, SnapshotMeta } from '../document/types.js';
 import { EpistemeError } from '../failure.js';
+import { writeFailure } from '../store/write-failure.js';
 import { canonicalJsonFile } from '../store/canonical-json.js';
 import { sha256Hex } from '../store/hash.js';
 import { writeFileAtomic } from '../store/atomic-file.js';
@@ -187,6 +188,8 @@ function commitBody(ctx: HttpSnapshotContext, tempPath: string, finalPath: strin
     else fs.renameSync(tempPath, finalPath);
   } catch (cause) {
     fs.rmSync(tempPath, { force: true });
+    const failure = writeFailure(cause, finalPath);
+    if (failure instanceof EpistemeError) throw failure; // disk full, read-only: write-failed, naming the file
     throw storeFailed(ctx, `cannot store the body as ${path.basename(finalPath)}`, cause);
   }
 }

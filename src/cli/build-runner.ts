@@ -7,7 +7,8 @@ import { buildGraph, aggregateNames, type RuleId } from '../graph/graph.js';
 import { describeReason, unreachable } from '../graph/key.js';
 import type { TargetResult } from '../graph/scheduler.js';
 import type { Workspace } from '../config/workspace.js';
-import { isPositiveInteger, isNonNegativeInteger, type CommandResult } from './base-command.js';
+import type { CommandResult } from './base-command.js';
+import { inRange, JOBS_RANGE, MAX_AGE_SECONDS_RANGE, rangeText, WAIT_LOCK_SECONDS_RANGE } from './option-validators.js';
 import { WorkspaceCommand } from './workspace-command.js';
 import { mainEnteredAt, type Output } from './output.js';
 import type { CaptureEvent, RefreshPolicy } from '../capture/run.js';
@@ -15,7 +16,7 @@ import { invocationId, tryCleanNoop } from '../graph/clean-build.js';
 
 /** Options of every command that runs the build engine. */
 export abstract class GraphCommand extends WorkspaceCommand {
-  jobs = Option.String('--jobs', { description: `Parallel workers (default: all cores, here ${defaultJobs()}).`, validator: isPositiveInteger });
+  jobs = Option.String('--jobs', { description: `Parallel workers (default: all cores, here ${defaultJobs()}; ${rangeText(JOBS_RANGE)}).`, validator: inRange(JOBS_RANGE) });
   allowPartial = Option.Boolean('--allow-partial', false, {
     description: 'Build the chunk and search indexes from the sources that succeeded when some failed; the index records which are missing.',
   });
@@ -23,16 +24,16 @@ export abstract class GraphCommand extends WorkspaceCommand {
     description: 'Write a timing trace (phases and per-target milliseconds) to this JSON file. For diagnosis; not an artifact.',
   });
   waitLock = Option.String('--wait-lock', {
-    description: 'Seconds to wait for another writer to release the workspace lock (default 0: fail at once with workspace-locked).',
-    validator: isNonNegativeInteger,
+    description: `Seconds to wait for another writer to release the workspace lock (default 0: fail at once with workspace-locked; ${rangeText(WAIT_LOCK_SECONDS_RANGE)}).`,
+    validator: inRange(WAIT_LOCK_SECONDS_RANGE),
   });
   refresh = Option.Boolean('--refresh', {
     description:
       'Refetch the HTTP snapshots in the closure with conditional requests (If-None-Match / If-Modified-Since). A 304 or identical bytes keep the recorded snapshot and cause no downstream work. Default: recorded snapshots are reused; only missing ones are fetched.',
   });
   maxAge = Option.String('--max-age', {
-    description: 'Refetch (conditionally) only the HTTP snapshots last observed more than SECONDS ago (default: none, recorded snapshots are reused).',
-    validator: isNonNegativeInteger,
+    description: `Refetch (conditionally) only the HTTP snapshots last observed more than SECONDS ago (default: none, recorded snapshots are reused; ${rangeText(MAX_AGE_SECONDS_RANGE)}).`,
+    validator: inRange(MAX_AGE_SECONDS_RANGE),
   });
 
   /** When recorded HTTP snapshots are refetched: with --refresh, or past --max-age; never by default. */
@@ -136,6 +137,18 @@ export function summaryResult(summary: BuildSummary, dryRun: boolean): CommandRe
   const human = dryRun ? dryRunLines(summary.targets) : buildLines(summary);
   const failed = summary.targets.filter((t) => t.status === 'failed');
   if (!summary.ok) {
+    // A file system that refuses writes (disk full, read-only) is the build's failure, not a target's.
+    const refused = failed.find((t) => t.error?.code === 'write-failed');
+    if (refused?.error) {
+      return {
+        data,
+        human,
+        failure: new EpistemeError('write-failed', `${refused.target}: ${refused.error.message}`, {
+          hint: `${refused.error.hint ?? ''} Previous outputs and the last commit are kept.`.trim(),
+          details: refused.error.details,
+        }),
+      };
+    }
     const first = failed[0] ?? summary.targets.find((t) => t.status === 'skipped');
     return {
       data,

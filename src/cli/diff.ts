@@ -7,11 +7,15 @@ import { EpistemeError } from '../failure.js';
 import { parseArtifact } from '../store/artifact.js';
 import { writeFileAtomic } from '../store/atomic-file.js';
 import { sha256Hex } from '../store/hash.js';
+import { isDirectory, readBoundedFile } from '../store/bounded-read.js';
 import type { CommandResult } from './base-command.js';
 import type { Output } from './output.js';
 import { WorkspaceCommand } from './workspace-command.js';
 
 /** Format versions of the artifacts a corpus is made of (see graph/rules.ts and graph/stage-tasks.ts). */
+
+/** Default bound on the bytes read from each corpus (its index and every document it names). */
+const DEFAULT_MAX_CORPUS_BYTES = 512 * 1024 * 1024;
 
 interface DocumentIndexPayload {
   entries: { documentId: string; sourceUrl: string; file: string; sha256: string }[];
@@ -27,6 +31,8 @@ export class DiffCommand extends WorkspaceCommand {
       A corpus is a specs folder: its \`index.json\` (the document index) and the documents it names, each checked against its recorded SHA-256. Both corpora must be complete: a corpus whose index lists failed sources is refused (\`artifact-invalid\`), since its missing documents would show up as removals.
 
       Documents are matched by source URL (and fragment). In a changed document the report lists the changed fields, the sections added, removed or changed (matched by id) and the blocks added, removed or changed (aligned by content, so blocks whose ordinal ids shifted after an insertion are not reported). Block text appears as a SHA-256, a length and a short excerpt.
+
+      Every file of a corpus must be a regular file; \`--max-input-bytes\` bounds the bytes read from each corpus (default ${DEFAULT_MAX_CORPUS_BYTES}), checked before each file is read.
 
       By default the later corpus is this workspace's specs folder and the report is written to \`diffs/diff.json\` in the workspace. \`--out PATH\` writes it elsewhere; \`--out -\` (requires --json) returns it as \`data.artifact\`. The report is deterministic: the same corpora give the same bytes.
     `,
@@ -48,8 +54,9 @@ export class DiffCommand extends WorkspaceCommand {
     }
     const ws = this.after === undefined || this.out === undefined ? await this.workspace() : undefined;
     const afterPath = this.after ?? path.join(ws!.root, ws!.outputs.specs);
-    const before = readCorpus(this.before, 'before');
-    const after = readCorpus(afterPath, 'after');
+    const maxBytes = this.maxInputBytes ?? DEFAULT_MAX_CORPUS_BYTES;
+    const before = readCorpus(this.before, 'before', maxBytes);
+    const after = readCorpus(afterPath, 'after', maxBytes);
     const { diffArtifactBytes, diffCorpora } = await import('../diff/corpus-diff.js');
     const payload = diffCorpora(before, after);
     const bytes = diffArtifactBytes(payload);
@@ -78,16 +85,29 @@ export class DiffCommand extends WorkspaceCommand {
   }
 }
 
-/** Reads a complete extracted corpus: a specs folder (or its index.json) and every document it names, verified. */
-function readCorpus(given: string, side: 'before' | 'after'): EvidenceDocument[] {
-  const indexFile = fs.existsSync(given) && fs.statSync(given).isDirectory() ? path.join(given, 'index.json') : given;
-  if (!fs.existsSync(indexFile)) {
+/**
+ * Reads a complete extracted corpus: a specs folder (or its index.json) and every document it names,
+ * verified. Every file is a regular file read within what is left of the corpus's byte bound.
+ */
+function readCorpus(given: string, side: 'before' | 'after', maxBytes: number): EvidenceDocument[] {
+  const indexFile = isDirectory(given) ? path.join(given, 'index.json') : given;
+  let budget = maxBytes;
+  const read = (file: string, label: string): Buffer => {
+    const bytes = readBoundedFile(file, { label, maxBytes: budget, tooLargeHint: `Raise the bound with --max-input-bytes=BYTES (default ${DEFAULT_MAX_CORPUS_BYTES}; it bounds each corpus) if the corpus is trusted.` });
+    budget -= bytes.byteLength;
+    return bytes;
+  };
+  let indexBytes: Buffer;
+  try {
+    indexBytes = read(indexFile, `The ${side} corpus's document index`);
+  } catch (error) {
+    if (!(error instanceof EpistemeError) || error.code !== 'input-not-found') throw error;
     throw new EpistemeError('input-not-found', `The ${side} corpus has no document index at ${indexFile}.`, {
       hint: 'Give a specs folder (with its index.json) built by `episteme extract` or `episteme build`.',
       details: { corpus: side, file: indexFile },
     });
   }
-  const index = parseArtifact<DocumentIndexPayload>(fs.readFileSync(indexFile, 'utf8'), 'document-index', STAGE_INDEX_FORMAT_VERSION, indexFile);
+  const index = parseArtifact<DocumentIndexPayload>(indexBytes.toString('utf8'), 'document-index', STAGE_INDEX_FORMAT_VERSION, indexFile);
   if (index.payload.missingSources.length > 0) {
     throw new EpistemeError('artifact-invalid', `The ${side} corpus is incomplete: ${index.payload.missingSources.length} source(s) failed extraction.`, {
       hint: 'Diff compares complete corpora only; rebuild the corpus once every source extracts.',
@@ -99,8 +119,9 @@ function readCorpus(given: string, side: 'before' | 'after'): EvidenceDocument[]
     const file = path.join(dir, entry.file);
     let bytes: Buffer;
     try {
-      bytes = fs.readFileSync(file);
-    } catch {
+      bytes = read(file, `The ${side} corpus's document`);
+    } catch (error) {
+      if (!(error instanceof EpistemeError) || error.code !== 'input-not-found') throw error;
       throw new EpistemeError('artifact-invalid', `${file} (named by ${indexFile}) is missing.`, { hint: 'Rebuild the corpus.', details: { corpus: side, file } });
     }
     if (sha256Hex(bytes) !== entry.sha256) {

@@ -36,6 +36,22 @@ export function oneOf<T extends string>(values: readonly T[]): StrictValidator<u
 }
 
 export const isPositiveInteger = integerBetween(1);
+/**
+ * Ranges of the flags that set a bound, shown in --help and enforced by the validators. Upper ends are
+ * what the runtime honours (a Buffer read whole by Node holds at most 2^31-1 bytes) or what no run needs.
+ */
+export const MAX_INPUT_BYTES_RANGE = { min: 1, max: 2 ** 31 - 1 } as const;
+export const JOBS_RANGE = { min: 1, max: 256 } as const;
+export const WAIT_LOCK_SECONDS_RANGE = { min: 0, max: 86_400 } as const;
+export const MAX_AGE_SECONDS_RANGE = { min: 0, max: 2 ** 31 - 1 } as const;
+
+/** The validator of a range, and the words --help shows for it. */
+export function inRange(range: { min: number; max: number }): StrictValidator<unknown, number> {
+  return integerBetween(range.min, range.max);
+}
+export function rangeText(range: { min: number; max: number }): string {
+  return `from ${range.min} to ${range.max}`;
+}
 export const isNonNegativeInteger = integerBetween(0);
 
 /** Each value of a repeatable option is one of `values`. */

@@ -1,8 +1,10 @@
 import type { Writable } from 'node:stream';
 import { FAILURE_CODES, type FailureCode, type Warning } from '../failure.js';
+import { terminalSafe } from './terminal-text.js';
 
 /**
- * The one place that writes to stdout and stderr. Human mode: concise text on stdout, diagnostics and
+ * The one place that writes to stdout and stderr. Human mode: concise text on stdout (every line
+ * escaped by terminal-text.ts), diagnostics and
  * progress on stderr. JSON mode: exactly one envelope on stdout; progress, when forced, is JSON Lines on
  * stderr.
  */
@@ -54,7 +56,7 @@ export class Output {
 
   warn(warning: Warning): void {
     this.warnings.push(warning);
-    if (!this.json) this.stderr.write(`warning [${warning.code}]${warning.target ? ` ${warning.target}` : ''}: ${warning.message}\n`);
+    if (!this.json) this.stderr.write(`warning [${warning.code}]${warning.target ? ` ${terminalSafe(warning.target)}` : ''}: ${terminalSafe(warning.message)}\n`);
   }
 
   progress(event: Record<string, unknown> & { message: string }): void {
@@ -64,14 +66,14 @@ export class Output {
       const { message, ...fields } = event;
       this.stderr.write(JSON.stringify({ type: 'progress', command: this.command, message, ...fields }) + '\n');
     } else {
-      this.stderr.write(`${event.message}\n`);
+      this.stderr.write(`${terminalSafe(event.message)}\n`);
     }
   }
 
   /** Success: the envelope in JSON mode, the given lines otherwise. */
   success(data: Record<string, unknown>, humanLines: string[]): void {
     if (this.json) this.writeEnvelope({ ok: true, data });
-    else if (humanLines.length > 0) this.stdout.write(humanLines.join('\n') + '\n');
+    else if (humanLines.length > 0) this.stdout.write(humanText(humanLines));
   }
 
   /** Failure: returns the exit code for the failure's code. */
@@ -87,10 +89,10 @@ export class Output {
       if (error.debug) envelopeError.debug = error.debug;
       this.writeEnvelope(data ? { ok: false, error: envelopeError, data } : { ok: false, error: envelopeError });
     } else {
-      if (humanLines.length > 0) this.stdout.write(humanLines.join('\n') + '\n');
-      this.stderr.write(`error [${error.code}]: ${error.message}\n`);
-      if (error.hint) this.stderr.write(`hint: ${error.hint}\n`);
-      if (error.debug) this.stderr.write(`${error.debug}\n`);
+      if (humanLines.length > 0) this.stdout.write(humanText(humanLines));
+      this.stderr.write(`error [${error.code}]: ${terminalSafe(error.message)}\n`);
+      if (error.hint) this.stderr.write(`hint: ${terminalSafe(error.hint)}\n`);
+      if (error.debug) this.stderr.write(`${terminalSafe(error.debug, { multiline: true })}\n`);
     }
     return FAILURE_CODES[error.code].exit;
   }
@@ -99,4 +101,13 @@ export class Output {
     const envelope: Envelope = { schemaVersion: ENVELOPE_SCHEMA_VERSION, command: this.command, ...result, warnings: this.warnings };
     this.stdout.write(JSON.stringify(envelope) + '\n');
   }
+}
+
+/**
+ * Human lines as written: each line passes through terminalSafe, so text quoted from sources (URLs,
+ * titles, headings, snippets, messages) never reaches the terminal as control, bidi or invisible
+ * characters, and a newline inside a line can never forge a line of its own.
+ */
+function humanText(lines: string[]): string {
+  return lines.map((line) => terminalSafe(line)).join('\n') + '\n';
 }

@@ -1,6 +1,7 @@
 import { Builtins, Cli, type CommandClass } from 'clipanion';
 import { PRODUCER_VERSION } from '../version.js';
 import { Output, markMainEntered } from './output.js';
+import { describeCause } from '../failure.js';
 
 /** Command name -> loader of its class (loaded on demand: a run loads its own command only). */
 export type CommandTable = Record<string, () => Promise<CommandClass>>;
@@ -12,6 +13,32 @@ function guardPipe(stream: NodeJS.WriteStream): void {
     // Nowhere left to report to: end with a failure code rather than a stack trace.
     process.exit(1);
   });
+}
+
+/**
+ * Whatever escapes every handler (an error thrown from a callback, a rejected promise nobody awaited)
+ * is still reported as a structured `internal-error`, never as Node's default stack dump; the stack is
+ * shown with --debug only.
+ */
+function guardProcess(argv: string[]): void {
+  const crash = (error: unknown): void => {
+    const json = argv.includes('--json');
+    const debug = argv.includes('--debug');
+    const name = argv.find((a) => !a.startsWith('-')) ?? 'episteme';
+    const output = new Output(name, json, 'never', process.stdout, stderr);
+    try {
+      process.exitCode = output.failure({
+        code: 'internal-error',
+        message: `Unexpected failure: ${error instanceof Error ? error.message : String(error)}`,
+        hint: 'This is a bug in Episteme; rerun with --debug and report it.',
+        debug: debug ? describeCause(error) : undefined,
+      });
+    } finally {
+      process.exit(1);
+    }
+  };
+  process.on('uncaughtException', crash);
+  process.on('unhandledRejection', crash);
 }
 
 let stderrGuarded = false;
@@ -45,6 +72,7 @@ export async function createCli(commands: CommandTable, only?: string): Promise<
 export async function runCli(argv: string[], commands: CommandTable): Promise<number> {
   markMainEntered();
   guardPipe(process.stdout);
+  guardProcess(argv);
   const cli = await createCli(commands, argv[0]);
   // stdin and stderr as getters: creating process.stdin costs a cold process ~5 ms and a piped
   // stderr a few more, and a `--json` query uses neither (the bundle keeps clipanion from touching

@@ -1,12 +1,16 @@
 import { Command, Option } from 'clipanion';
 import { GraphCommand, targetsOfRules } from './build-runner.js';
-import { isNonNegativeInteger, isPositiveInteger, type CommandResult } from './base-command.js';
+import type { CommandResult } from './base-command.js';
+import { integerBetween } from './option-validators.js';
 import type { Output } from './output.js';
-import { DEFAULT_CAPTURE_BOUNDS as D, resolveCaptureBounds } from '../capture/bounds.js';
+import { CAPTURE_BOUND_RANGES, DEFAULT_CAPTURE_BOUNDS as D, resolveCaptureBounds, type CaptureBounds } from '../capture/bounds.js';
 import { CAPTURE_FAILURE_REASONS } from '../capture/failure.js';
 import type { RefreshPolicy } from '../capture/run.js';
 
 const reasons = Object.keys(CAPTURE_FAILURE_REASONS).join(', ');
+/** "from MIN to MAX", for --help; the same range the validator and the config schema enforce. */
+const range = (bound: keyof CaptureBounds) => `from ${CAPTURE_BOUND_RANGES[bound].min} to ${CAPTURE_BOUND_RANGES[bound].max}`;
+const within = (bound: keyof CaptureBounds) => integerBetween(CAPTURE_BOUND_RANGES[bound].min, CAPTURE_BOUND_RANGES[bound].max);
 
 export class SnapshotCommand extends GraphCommand {
   static override paths = [['snapshot']];
@@ -35,15 +39,15 @@ export class SnapshotCommand extends GraphCommand {
   });
   readonly commandName = 'snapshot';
   snapshots = Option.String('--snapshots', { description: 'Snapshot folder, relative to the workspace root (default: snapshots, or the config\'s outputs.snapshots).' });
-  connectTimeoutMs = Option.String('--connect-timeout-ms', { description: `DNS lookup, TCP connect and TLS handshake, each, in ms (default ${D.connectTimeoutMs}).`, validator: isPositiveInteger });
-  requestTimeoutMs = Option.String('--request-timeout-ms', { description: `One request including its whole body, per redirect hop and attempt, in ms (default ${D.requestTimeoutMs}).`, validator: isPositiveInteger });
-  maxResponseBytes = Option.String('--max-response-bytes', { description: `Bytes per response body, counted after decompression; the download is aborted past it (default ${D.maxResponseBytes}).`, validator: isPositiveInteger });
-  retries = Option.String('--retries', { description: `Further attempts after a network error, timeout, 5xx or 429 (default ${D.retries}).`, validator: isNonNegativeInteger });
-  retryDelayMs = Option.String('--retry-delay-ms', { description: `Backoff before retry n: this times 2^(n-1) ms, unless the server sent Retry-After (default ${D.retryDelayMs}).`, validator: isNonNegativeInteger });
-  maxRetryAfterMs = Option.String('--max-retry-after-ms', { description: `Longest Retry-After honoured, in ms; a longer one fails the source (default ${D.maxRetryAfterMs}).`, validator: isNonNegativeInteger });
-  maxRedirects = Option.String('--max-redirects', { description: `Redirects followed per request, only to http: or https: (default ${D.maxRedirects}).`, validator: isNonNegativeInteger });
-  maxSources = Option.String('--max-sources', { description: `HTTP sources fetched per run; the rest fail with max-sources-per-run and are fetched by the next run (default ${D.maxSources}).`, validator: isPositiveInteger });
-  fetchConcurrency = Option.String('--fetch-concurrency', { description: `HTTP fetches in flight at once (default ${D.concurrency}).`, validator: isPositiveInteger });
+  connectTimeoutMs = Option.String('--connect-timeout-ms', { description: `DNS lookup, TCP connect and TLS handshake, each, in ms (default ${D.connectTimeoutMs}; ${range('connectTimeoutMs')}).`, validator: within('connectTimeoutMs') });
+  requestTimeoutMs = Option.String('--request-timeout-ms', { description: `One request including its whole body, per redirect hop and attempt, in ms (default ${D.requestTimeoutMs}; ${range('requestTimeoutMs')}).`, validator: within('requestTimeoutMs') });
+  maxResponseBytes = Option.String('--max-response-bytes', { description: `Bytes per response body, counted after decompression; the download is aborted past it (default ${D.maxResponseBytes}; ${range('maxResponseBytes')}).`, validator: within('maxResponseBytes') });
+  retries = Option.String('--retries', { description: `Further attempts after a network error, timeout, 5xx or 429 (default ${D.retries}; ${range('retries')}).`, validator: within('retries') });
+  retryDelayMs = Option.String('--retry-delay-ms', { description: `Backoff before retry n: this times 2^(n-1) ms, unless the server sent Retry-After (default ${D.retryDelayMs}; ${range('retryDelayMs')}).`, validator: within('retryDelayMs') });
+  maxRetryAfterMs = Option.String('--max-retry-after-ms', { description: `Longest Retry-After honoured, in ms; a longer one fails the source (default ${D.maxRetryAfterMs}; ${range('maxRetryAfterMs')}).`, validator: within('maxRetryAfterMs') });
+  maxRedirects = Option.String('--max-redirects', { description: `Redirects followed per request, only to http: or https: (default ${D.maxRedirects}; ${range('maxRedirects')}).`, validator: within('maxRedirects') });
+  maxSources = Option.String('--max-sources', { description: `HTTP sources fetched per run; the rest fail with max-sources-per-run and are fetched by the next run (default ${D.maxSources}; ${range('maxSources')}).`, validator: within('maxSources') });
+  fetchConcurrency = Option.String('--fetch-concurrency', { description: `HTTP fetches in flight at once (default ${D.concurrency}; ${range('concurrency')}).`, validator: within('concurrency') });
 
   /** `snapshot` exists to fetch: it refreshes unless told otherwise (--no-refresh, or --max-age). */
   protected override refreshPolicy(): RefreshPolicy {

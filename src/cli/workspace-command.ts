@@ -1,7 +1,8 @@
 import { Option } from 'clipanion';
 import { DEFAULT_MAX_INPUT_BYTES } from '../config/bounded-input.js';
 import type { Workspace } from '../config/workspace.js';
-import { EpistemeCommand, isPositiveInteger } from './base-command.js';
+import { EpistemeCommand } from './base-command.js';
+import { inRange, MAX_INPUT_BYTES_RANGE, rangeText } from './option-validators.js';
 
 /** Options of the commands that read a workspace (config file, or a map or manifest given directly). */
 export abstract class WorkspaceCommand extends EpistemeCommand {
@@ -14,8 +15,8 @@ export abstract class WorkspaceCommand extends EpistemeCommand {
       'HTTP(S) capture manifest to use instead of the config\'s (a file, or - for stdin; schema/manifest.schema.json). Without a config, the current folder is the workspace. A URL also in the map is an error.',
   });
   maxInputBytes = Option.String('--max-input-bytes', {
-    description: `Byte bound for the config, map and manifest, including stdin (default ${DEFAULT_MAX_INPUT_BYTES}).`,
-    validator: isPositiveInteger,
+    description: `Byte bound for the config, map and manifest, including stdin (default ${DEFAULT_MAX_INPUT_BYTES}; ${rangeText(MAX_INPUT_BYTES_RANGE)}).`,
+    validator: inRange(MAX_INPUT_BYTES_RANGE),
   });
 
   protected async workspace(extraOutputs: { snapshots?: string | undefined } = {}): Promise<Workspace> {

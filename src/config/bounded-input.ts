@@ -1,29 +1,17 @@
 import { EpistemeError } from '../failure.js';
-import { fs } from '../node-builtins.js';
+import { readBoundedFile } from '../store/bounded-read.js';
 
 export const DEFAULT_MAX_INPUT_BYTES = 8 * 1024 * 1024; // manifests, maps, configs
 export const DEFAULT_MAX_INDEX_INPUT_BYTES = 512 * 1024 * 1024; // search indexes read by query
 
 /**
  * Reads a file, or stdin when `source` is "-", refusing anything larger than `maxBytes`
- * without buffering past the bound.
+ * without buffering past the bound. A file must be a regular file; its size is checked on the
+ * opened descriptor before the first read (see store/bounded-read.ts).
  */
 export async function readBoundedInput(source: string, maxBytes: number, label: string): Promise<Buffer> {
   if (source === '-') return readBoundedStream(process.stdin, maxBytes, `${label} on stdin`);
-  checkBoundedFile(source, maxBytes, label);
-  return fs.readFileSync(source);
-}
-
-/** The checks of readBoundedInput for a file that the caller reads itself (e.g. piece by piece). */
-export function checkBoundedFile(source: string, maxBytes: number, label: string): void {
-  let stat: import('node:fs').Stats;
-  try {
-    stat = fs.statSync(source);
-  } catch {
-    throw new EpistemeError('input-not-found', `${label} not found: ${source}`, { details: { path: source } });
-  }
-  if (!stat.isFile()) throw new EpistemeError('input-not-found', `${label} is not a file: ${source}`, { details: { path: source } });
-  if (stat.size > maxBytes) throw tooLarge(`${label} ${source}`, maxBytes);
+  return readBoundedFile(source, { label, maxBytes });
 }
 
 async function readBoundedStream(stream: NodeJS.ReadableStream, maxBytes: number, label: string): Promise<Buffer> {

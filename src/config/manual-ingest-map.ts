@@ -4,6 +4,7 @@ import { EpistemeError } from '../failure.js';
 import { validateManualIngestMap } from '../generated/validators.js';
 import { describeSchemaErrors } from './schema-errors.js';
 import { parseJsonInput, readBoundedInput } from './bounded-input.js';
+import { regularFileProblem } from '../store/bounded-read.js';
 import { resolveSourceSpecs } from './source-entries.js';
 import { registeredFamilyIds } from './manifest.js';
 import type { Authority, ExtractorId, SourceSpec } from '../document/types.js';
@@ -64,14 +65,15 @@ export async function loadManualIngestMap(
     const spec = specs[index];
     if (!spec) return;
     const absolutePath = path.resolve(baseDir, entry.localPath);
-    let stat: fs.Stats | undefined;
-    try {
-      stat = fs.statSync(absolutePath, { throwIfNoEntry: false });
-    } catch {
-      stat = undefined; // e.g. a NUL byte in the path: not a file either
+    // stat, never open: a FIFO named here must not block, and nothing is read until the build.
+    const problem = entry.localPath.includes('\0') ? { problem: 'does not exist (a NUL byte in the path)' } : regularFileProblem(absolutePath);
+    if (problem !== null) {
+      problems.push(`entry ${index}, field localPath: ${entry.localPath} ${problem.problem}`);
+      return;
     }
+    const stat = fs.statSync(absolutePath, { throwIfNoEntry: false });
     if (!stat?.isFile()) {
-      problems.push(`entry ${index}, field localPath: file not found: ${entry.localPath}`);
+      problems.push(`entry ${index}, field localPath: ${entry.localPath} changed while it was being checked`);
       return;
     }
     sources.push({

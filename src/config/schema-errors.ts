@@ -4,7 +4,12 @@ import type { AjvError } from '../generated/validators.js';
  * Turns ajv errors into short sentences that name the entry and field, e.g.
  * `entry 3: unknown field "x"` or `entry 0, field sourceUrl: must match pattern ...`.
  */
-export function describeSchemaErrors(errors: AjvError[] | null | undefined, arrayItemName = 'entry'): string[] {
+export function describeSchemaErrors(
+  errors: AjvError[] | null | undefined,
+  arrayItemName = 'entry',
+  /** The validator's bounded number fields (schemaRanges.validateX): errors about them state the range. */
+  ranges: Record<string, { type: 'integer' | 'number'; min: number | null; max: number | null }> = {},
+): string[] {
   const lines: string[] = [];
   for (const error of errors ?? []) {
     const segments = error.instancePath.split('/').slice(1).map((s) => s.replace(/~1/g, '/').replace(/~0/g, '~'));
@@ -13,6 +18,8 @@ export function describeSchemaErrors(errors: AjvError[] | null | undefined, arra
     if (error.keyword === 'additionalProperties') what = `unknown field "${String(error.params.additionalProperty)}"`;
     else if (error.keyword === 'required') what = `missing required field "${String(error.params.missingProperty)}"`;
     else if (error.keyword === 'enum') what = `must be one of ${JSON.stringify(error.params.allowedValues)}`;
+    const range = error.schemaPath === undefined ? undefined : ranges[error.schemaPath.slice(0, error.schemaPath.lastIndexOf('/'))];
+    if (range) what += ` (allowed: ${describeRange(range)})`;
     lines.push(where ? `${where}: ${what}` : what);
   }
   return [...new Set(lines)];
@@ -25,4 +32,10 @@ function describePath(segments: string[], arrayItemName: string): string {
     return rest.length ? `${arrayItemName} ${first}, field ${rest.join('.')}` : `${arrayItemName} ${first}`;
   }
   return `field ${segments.join('.')}`;
+}
+
+function describeRange(range: { type: 'integer' | 'number'; min: number | null; max: number | null }): string {
+  const kind = range.type === 'integer' ? 'an integer' : 'a number';
+  if (range.min !== null && range.max !== null) return `${kind} from ${range.min} to ${range.max}`;
+  return range.min !== null ? `${kind} of at least ${range.min}` : `${kind} of at most ${range.max}`;
 }

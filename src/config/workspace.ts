@@ -1,9 +1,10 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { EpistemeError } from '../failure.js';
-import { validateWorkspaceConfig } from '../generated/validators.js';
+import { schemaRanges, validateWorkspaceConfig } from '../generated/validators.js';
 import { describeSchemaErrors } from './schema-errors.js';
 import { DEFAULT_MAX_INPUT_BYTES, parseJsonInput, readBoundedInput } from './bounded-input.js';
+import { isDirectory, regularFileProblem } from '../store/bounded-read.js';
 import { loadManualIngestMap, type ManualIngestSource } from './manual-ingest-map.js';
 import { loadManifest, manifestInvalid, type HttpSource } from './manifest.js';
 import { resolveCaptureBounds, type CaptureBounds } from '../capture/bounds.js';
@@ -73,7 +74,12 @@ export async function loadWorkspace(cwd: string, flags: WorkspaceFlags): Promise
   let configPath: string | null = null;
   if (flags.config !== undefined) {
     configPath = path.resolve(cwd, flags.config);
-    if (!fs.existsSync(configPath)) {
+    // A symlink loop or dangling link is there, just not readable: say what it is, not "not found".
+    const problem = fs.existsSync(configPath) ? null : regularFileProblem(configPath);
+    if (problem !== null && problem.code !== 'input-not-found') {
+      throw new EpistemeError(problem.code, `Workspace config ${flags.config} ${problem.problem}.`, { details: { path: flags.config, problem: problem.problem } });
+    }
+    if (problem !== null) {
       throw new EpistemeError('config-not-found', `Workspace config not found: ${flags.config}`, {
         hint: `Create it (see README, "Workspace config") or point --config at an existing ${CONFIG_FILE_NAME}.`,
         details: { path: flags.config },
@@ -86,12 +92,20 @@ export async function loadWorkspace(cwd: string, flags: WorkspaceFlags): Promise
   let raw: RawConfig = {};
   let root = cwd;
   if (configPath !== null) {
-    if (fs.statSync(configPath).isDirectory()) configPath = path.join(configPath, CONFIG_FILE_NAME);
+    if (isDirectory(configPath)) {
+      configPath = path.join(configPath, CONFIG_FILE_NAME);
+      if (regularFileProblem(configPath)?.code === 'input-not-found') {
+        throw new EpistemeError('config-not-found', `No ${CONFIG_FILE_NAME} in ${flags.config ?? '.'}: it is not an Episteme workspace.`, {
+          hint: `Point --config at a folder with an ${CONFIG_FILE_NAME}, or at the file itself.`,
+          details: { path: flags.config ?? '.' },
+        });
+      }
+    }
     root = path.dirname(configPath);
     const label = path.relative(cwd, configPath) || CONFIG_FILE_NAME;
     const parsed = parseJsonInput(await readBoundedInput(configPath, maxInputBytes, 'Workspace config'), 'config-invalid', label);
     if (!validateWorkspaceConfig(parsed)) {
-      const problems = describeSchemaErrors(validateWorkspaceConfig.errors);
+      const problems = describeSchemaErrors(validateWorkspaceConfig.errors, undefined, schemaRanges.validateWorkspaceConfig);
       throw new EpistemeError('config-invalid', `${label} is invalid: ${problems.join('; ')}`, {
         hint: 'See README, "Workspace config", for the allowed fields.',
         details: { file: label, problems },

@@ -1,4 +1,6 @@
-import { readdirSync, readFileSync } from 'node:fs';
+import { readdirSync } from 'node:fs';
+import { readBoundedFile } from '../store/bounded-read.js';
+import { DEFAULT_MAX_INPUT_BYTES } from '../config/bounded-input.js';
 import path from 'node:path';
 import { EpistemeError } from '../failure.js';
 import type { Authority, ExtractorId } from '../document/types.js';
@@ -73,8 +75,10 @@ export function loadFamilies(dir: string = rulesDir()): LoadedFamily[] {
   const seen = new Set<string>();
   for (const name of names) {
     let parsed: unknown;
+    // Bounded like any named input: a FIFO or a huge file in rules/ is refused, never read.
+    const bytes = readBoundedFile(path.join(dir, name), { label: 'Extraction rules file', maxBytes: DEFAULT_MAX_INPUT_BYTES });
     try {
-      parsed = JSON.parse(readFileSync(path.join(dir, name), 'utf8'));
+      parsed = JSON.parse(bytes.toString('utf8'));
     } catch (cause) {
       throw new EpistemeError('config-invalid', `Extraction rules file rules/${name} is not valid JSON.`, { cause });
     }

@@ -1,6 +1,7 @@
 // Types for dist/src/generated/validators.js, which scripts/build-validators.mjs generates from schema/.
 export interface AjvError {
   instancePath: string;
+  schemaPath?: string;
   keyword: string;
   message?: string;
   params: Record<string, unknown>;
@@ -16,3 +17,5 @@ export const validateEnvelope: Validator;
 export const validateArtifact: Validator;
 export const validateDocumentSchema: Validator;
 export const validateRulesSchema: Validator;
+/** Per validator: schema path of each bounded number field -> its type and range (null: unbounded). */
+export const schemaRanges: Record<string, Record<string, { type: 'integer' | 'number'; min: number | null; max: number | null }>>;

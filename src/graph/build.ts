@@ -3,6 +3,7 @@ import * as path from 'node:path';
 import type { Workspace } from '../config/workspace.js';
 import { initFastHash } from '../store/hash.js';
 import { sweepTempFiles } from '../store/atomic-file.js';
+import { isSystemError, relativeToWorkspace, writeFailure } from '../store/write-failure.js';
 import { acquireWorkspaceLock } from '../store/workspace-lock.js';
 import { buildGraph, closure } from './graph.js';
 import { collectGarbage } from './garbage.js';
@@ -109,6 +110,11 @@ export async function runBuild(ws: Workspace, request: BuildRequest): Promise<Bu
       removed,
       ok: counts.failed === 0 && counts.skipped === 0,
     };
+  } catch (error) {
+    // Commit, compaction and garbage collection write and delete: a refusal from the file system
+    // (read-only, disk full) is write-failed naming the workspace-relative path, never internal-error.
+    const failure = isSystemError(error) ? writeFailure(error, error.path ?? ws.stateDir) : error;
+    throw relativeToWorkspace(failure, ws.root);
   } finally {
     await pool.close();
     await lock?.release();

@@ -4,6 +4,7 @@ import { PRODUCER_VERSION } from '../version.js';
 import { CONFIG_FILE_NAME, STATE_DIR_NAME } from '../config/names.js';
 import { rulesDir } from '../extract/package-paths.js';
 import { acquireWorkspaceLock } from '../store/workspace-lock.js';
+import { isDirectory } from '../store/bounded-read.js';
 import { sameStamp, statStamp, NOOP_PROOF_FILE, STATE_FORMAT_VERSION, type CleanRecord, type NoopProof } from './state.js';
 import type { BuildSummary } from './build.js';
 import type { TargetResult, TargetStatus } from './scheduler.js';
@@ -32,7 +33,7 @@ export function invocationId(cwd: string, flags: InvocationFlags): string | null
   const resolve = (file: string | undefined) => (file === undefined ? null : path.resolve(cwd, file));
   let config = resolve(flags.config);
   if (config === null && fs.existsSync(path.join(cwd, CONFIG_FILE_NAME))) config = path.join(cwd, CONFIG_FILE_NAME);
-  if (config !== null && fs.statSync(config, { throwIfNoEntry: false })?.isDirectory()) config = path.join(config, CONFIG_FILE_NAME);
+  if (config !== null && isDirectory(config)) config = path.join(config, CONFIG_FILE_NAME);
   return JSON.stringify({ config, map: resolve(flags.map), manifest: resolve(flags.manifest), snapshots: flags.snapshots ?? null, cwd: config === null ? cwd : null });
 }
 

@@ -9,6 +9,7 @@ import { EpistemeError } from '../failure.js';
 import { canonicalJson, canonicalJsonFile, compareCodeUnits } from '../store/canonical-json.js';
 import { fastHash, sha256Hex } from '../store/hash.js';
 import { artifactBytes, makeArtifact, parseArtifact } from '../store/artifact.js';
+import { readBoundedFile } from '../store/bounded-read.js';
 import { writeFileAtomic } from '../store/atomic-file.js';
 import { namedOptions, type DirtyReason } from './key.js';
 import type { CaptureRun } from '../capture/run.js';
@@ -91,7 +92,18 @@ export function sourceFileHash(env: RuleEnv, relative: string, absolutePath: str
   if (stamp === null) return 'missing';
   const known = env.state.files.get(relative);
   if (known && sameStamp(known, stamp)) return known.hash;
-  const hash = fastHash(fs.readFileSync(absolutePath));
+  // Never hash what the snapshot rule will refuse: a file past limits.maxFileBytes (a 2 GB sparse
+  // file costs one stat, not a 2 GB read) or one that is not a regular file. The key still changes
+  // with the file's size, and the rule's run() fails the target with the reason.
+  if (stamp.size > env.ws.limits.maxFileBytes) return `over-bound:${stamp.size}`;
+  let bytes: Buffer;
+  try {
+    bytes = readBoundedFile(absolutePath, { label: 'Source file', maxBytes: env.ws.limits.maxFileBytes });
+  } catch (error) {
+    if (error instanceof EpistemeError) return `unreadable:${error.code}`;
+    throw error;
+  }
+  const hash = fastHash(bytes);
   env.state.recordFile(relative, { ...stamp, hash });
   return hash;
 }
@@ -136,17 +148,18 @@ const snapshot: Rule = {
     }
     let body: Buffer;
     try {
-      const size = fs.statSync(capture.absolutePath).size;
-      if (size > env.ws.limits.maxFileBytes) {
-        throw new EpistemeError('source-failed', `${capture.relativePath} is ${size} bytes, over the ${env.ws.limits.maxFileBytes}-byte bound.`, {
+      // Size and kind are checked on the opened descriptor before the first byte is read.
+      body = readBoundedFile(capture.absolutePath, { label: 'Source file', maxBytes: env.ws.limits.maxFileBytes });
+    } catch (error) {
+      if (!(error instanceof EpistemeError)) throw error;
+      const details = { file: capture.relativePath, reason: error.code, ...(error.code === 'input-too-large' ? { size: error.details?.size, maxBytes: env.ws.limits.maxFileBytes } : {}) };
+      if (error.code === 'input-too-large') {
+        throw new EpistemeError('source-failed', `${capture.relativePath} is ${String(error.details?.size)} bytes, over the ${env.ws.limits.maxFileBytes}-byte bound.`, {
           hint: 'Raise limits.maxFileBytes in the workspace config if the file is trusted.',
-          details: { file: capture.relativePath },
+          details,
         });
       }
-      body = fs.readFileSync(capture.absolutePath);
-    } catch (error) {
-      if (error instanceof EpistemeError) throw error;
-      throw new EpistemeError('source-failed', `Cannot read ${capture.relativePath}.`, { details: { file: capture.relativePath }, cause: error });
+      throw new EpistemeError('source-failed', `Cannot read ${capture.relativePath}: it ${String(error.details?.problem ?? 'cannot be read')}.`, { details, cause: error });
     }
     const meta = snapshotMetaFor(node.source!.spec.url, capture.method, capture.contentType, capture.charset, body);
     const bodyPath = `${env.ws.outputs.snapshots}/bodies/${meta.sha256}`;

@@ -1,5 +1,6 @@
 import * as fs from 'node:fs';
 import { EpistemeError, type FailureCode } from '../failure.js';
+import { relativeToWorkspace } from '../store/write-failure.js';
 import { sha256Hex } from '../store/hash.js';
 import { writeFileIfChanged } from '../store/atomic-file.js';
 import { PRODUCER_VERSION } from '../version.js';
@@ -148,6 +149,7 @@ async function evaluateTarget(
     if (reasons.length === 0) return { ...base, status: 'up-to-date', reasons, output: record!.output };
     if (options.dryRun) return { ...base, status: 'dirty', reasons };
 
+    env.state.beginChanges();
     options.onEvent?.({ type: 'start', target: node.name });
     const produced = await rule.run(env, node, deps, missing);
     const bytes = typeof produced.bytes === 'string' ? Buffer.from(produced.bytes, 'utf8') : produced.bytes;
@@ -169,7 +171,7 @@ async function evaluateTarget(
     // (internal-error, with the cause), its previous output is kept, and the other sources go on.
     const error =
       caught instanceof EpistemeError
-        ? caught
+        ? (relativeToWorkspace(caught, env.ws.root) as EpistemeError)
         : new EpistemeError('internal-error', `Unexpected failure in the ${node.rule} rule: ${caught instanceof Error ? caught.message : String(caught)}`, {
             hint: 'This is a bug in Episteme; rerun with --debug for the stack trace and report it.',
             ...(options.debug ? { details: { debug: caught instanceof Error ? (caught.stack ?? caught.message) : String(caught) } } : {}),

@@ -1,6 +1,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { writeFileAtomic } from '../store/atomic-file.js';
+import { writeFailure } from '../store/write-failure.js';
 import type { KeyComponents } from './key.js';
 
 /**
@@ -62,6 +63,8 @@ export class BuildState {
   targets = new Map<string, TargetRecord>();
   files = new Map<string, FileStamp>();
   clean: CleanRecord | null = null;
+  /** The clean record on disk that setClean(null) cleared in memory only, until beginChanges(). */
+  private uncleanPending: CleanRecord | null = null;
   private logFd: number | null = null;
   /** Whether anything changed since load (or state.log held lines to fold in). */
   private dirty = false;
@@ -120,27 +123,55 @@ export class BuildState {
   }
 
   recordTarget(target: string, record: TargetRecord | null): void {
+    // The log line first: a record that could not be logged (disk full) is not taken as done.
+    this.append({ t: target, r: record });
     this.recordsChanged = true;
     if (record) this.targets.set(target, record);
     else this.targets.delete(target);
-    this.append({ t: target, r: record });
   }
 
   setClean(clean: CleanRecord | null): void {
     if (clean === null && this.clean === null) return;
-    // The proof file goes first: from here on only the log knows, and a non-empty log disables it.
-    if (clean === null && !this.readOnly) fs.rmSync(path.join(this.dir, NOOP_PROOF_FILE), { force: true });
+    if (clean === null) {
+      // Cleared on disk only when something is about to change (beginChanges, or any log line), so a
+      // build that finds nothing to do writes nothing: it runs on a read-only workspace.
+      this.uncleanPending ??= this.clean;
+      this.clean = null;
+      return;
+    }
+    if (this.uncleanPending !== null && JSON.stringify(this.uncleanPending) === JSON.stringify(clean)) {
+      // Nothing changed after all: the record (and noop.json) on disk still hold.
+      this.uncleanPending = null;
+      this.clean = clean;
+      return;
+    }
     this.clean = clean;
     this.append({ c: clean });
   }
 
+  /**
+   * Called before anything in the workspace changes (a target is about to run). The no-op proof goes
+   * first: from here on only the log knows, and a non-empty log disables it.
+   */
+  beginChanges(): void {
+    if (this.uncleanPending === null || this.readOnly) return;
+    this.uncleanPending = null;
+    const proof = path.join(this.dir, NOOP_PROOF_FILE);
+    try {
+      fs.rmSync(proof, { force: true });
+    } catch (error) {
+      throw writeFailure(error, proof);
+    }
+    this.append({ c: null });
+  }
+
   recordFile(file: string, stamp: FileStamp): void {
     const previous = this.files.get(file);
-    this.files.set(file, stamp);
-    this.recordsChanged = true;
     if (!previous || previous.hash !== stamp.hash || previous.mtimeMs !== stamp.mtimeMs || previous.size !== stamp.size || previous.ino !== stamp.ino) {
       this.append({ f: file, s: stamp });
     }
+    this.files.set(file, stamp);
+    this.recordsChanged = true;
   }
 
   forgetFile(file: string): void {
@@ -151,18 +182,32 @@ export class BuildState {
   }
 
   private append(line: LogLine): void {
+    if (this.uncleanPending !== null && !('c' in line && line.c === null)) this.beginChanges();
     this.dirty = true;
     if (this.readOnly) return;
-    if (this.logFd === null) {
-      fs.mkdirSync(this.dir, { recursive: true });
-      this.logFd = fs.openSync(path.join(this.dir, 'state.log'), 'a');
+    const logFile = path.join(this.dir, 'state.log');
+    try {
+      if (this.logFd === null) {
+        fs.mkdirSync(this.dir, { recursive: true });
+        this.logFd = fs.openSync(logFile, 'a+');
+        // A line torn by a full disk or a crash stays alone on its line (load() skips it), instead of
+        // swallowing the next one.
+        const size = fs.fstatSync(this.logFd).size;
+        const last = Buffer.alloc(1);
+        if (size > 0 && fs.readSync(this.logFd, last, 0, 1, size - 1) === 1 && last[0] !== 0x0a) fs.writeSync(this.logFd, '\n');
+      }
+      // One write of the whole line: a short write (disk full) leaves a torn line, which load() skips.
+      const bytes = Buffer.from(JSON.stringify(line) + '\n', 'utf8');
+      if (fs.writeSync(this.logFd, bytes) < bytes.byteLength) throw Object.assign(new Error('short write'), { code: 'ENOSPC' });
+    } catch (error) {
+      throw writeFailure(error, logFile);
     }
-    fs.writeSync(this.logFd, JSON.stringify(line) + '\n');
   }
 
   /** Writes the compacted state atomically, then empties the log. */
   compact(): void {
     if (this.readOnly || !this.dirty) return;
+    this.beginChanges(); // a pending clear reaches the disk before the state that omits the record
     const targets = Object.fromEntries([...this.targets.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
     const files = Object.fromEntries([...this.files.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
     writeFileAtomic(path.join(this.dir, 'state.json'), JSON.stringify({ version: STATE_FORMAT_VERSION, targets, files, clean: this.clean }));
@@ -170,7 +215,12 @@ export class BuildState {
       fs.closeSync(this.logFd);
       this.logFd = null;
     }
-    fs.rmSync(path.join(this.dir, 'state.log'), { force: true });
+    const logFile = path.join(this.dir, 'state.log');
+    try {
+      fs.rmSync(logFile, { force: true });
+    } catch (error) {
+      throw writeFailure(error, logFile);
+    }
     if (this.clean) writeFileAtomic(path.join(this.dir, NOOP_PROOF_FILE), JSON.stringify(this.noopProof(this.clean)));
   }
 

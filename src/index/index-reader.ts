@@ -41,7 +41,11 @@ export function memorySource(bytes: Uint8Array): IndexSource {
 /** A file kept open for the life of the process (a CLI query reads a few blocks and exits). */
 export function fileSource(file: string): IndexSource {
   const fd = fs.openSync(file, 'r');
-  const size = fs.fstatSync(fd).size;
+  return descriptorSource(fd, fs.fstatSync(fd).size);
+}
+
+/** A descriptor already opened and checked by the caller (see store/bounded-read.ts). */
+export function descriptorSource(fd: number, size: number): IndexSource {
   return {
     size,
     read(position, length) {

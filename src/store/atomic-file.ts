@@ -1,5 +1,6 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+import { writeFailure } from './write-failure.js';
 
 /**
  * Crash-safe file writes. Data goes to a temp file in the same directory and is renamed into place,
@@ -14,22 +15,36 @@ function tempPathFor(target: string): string {
   return path.join(path.dirname(target), `${TEMP_MARKER}${process.pid}-${tempCounter}-${path.basename(target)}`);
 }
 
-/** Writes `data` to `target` atomically. `durable` also fsyncs, for commit points such as index.json. */
+/**
+ * Writes `data` to `target` atomically. `durable` also fsyncs, for commit points such as index.json.
+ * A failure at any step (disk full, read-only, permission) removes the temp file, leaves `target` as it
+ * was, and throws `write-failed` naming `target` (see write-failure.ts).
+ */
 export function writeFileAtomic(target: string, data: string | Uint8Array, durable = false): void {
-  fs.mkdirSync(path.dirname(target), { recursive: true });
-  const temp = tempPathFor(target);
-  const fd = fs.openSync(temp, 'w');
+  let temp: string | null = null;
   try {
-    fs.writeFileSync(fd, data);
-    if (durable) fs.fsyncSync(fd);
-  } finally {
-    fs.closeSync(fd);
-  }
-  try {
+    fs.mkdirSync(path.dirname(target), { recursive: true });
+    temp = tempPathFor(target);
+    const fd = fs.openSync(temp, 'w');
+    try {
+      fs.writeFileSync(fd, data);
+      if (durable) fs.fsyncSync(fd);
+    } finally {
+      fs.closeSync(fd);
+    }
     fs.renameSync(temp, target);
   } catch (error) {
-    fs.rmSync(temp, { force: true });
-    throw error;
+    if (temp !== null) removeQuietly(temp);
+    throw writeFailure(error, target);
+  }
+}
+
+/** Best effort: the removal of a temp file must not hide the error that made it litter. */
+function removeQuietly(file: string): void {
+  try {
+    fs.rmSync(file, { force: true });
+  } catch {
+    // a later build's sweepTempFiles removes it
   }
 }
 

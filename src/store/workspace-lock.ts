@@ -3,6 +3,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { sha256Hex } from './hash.js';
 import { EpistemeError } from '../failure.js';
+import { isSystemError } from './write-failure.js';
 
 /**
  * One exclusive writer per workspace.
@@ -35,12 +36,19 @@ export async function acquireWorkspaceLock(
     const server = await tryListen(socketName);
     if (server) {
       server.unref();
-      fs.mkdirSync(stateDir, { recursive: true });
-      fs.writeFileSync(holderFile, JSON.stringify({ pid: process.pid, command: options.command }) + '\n');
+      // The socket is the lock; the holder file only describes it. On a read-only or full disk the
+      // lock still holds, so a command with nothing to write (a no-op build) can go on without it.
+      const described = describeHolder(stateDir, holderFile, options.command);
       return {
         release: () =>
           new Promise<void>((resolve) => {
-            fs.rmSync(holderFile, { force: true });
+            if (described) {
+              try {
+                fs.rmSync(holderFile, { force: true });
+              } catch {
+                // read-only since: the next holder overwrites it
+              }
+            }
             server.close(() => resolve());
           }),
       };
@@ -73,5 +81,17 @@ function readHolder(file: string): string {
     return ` (pid ${String(holder.pid)}, ${String(holder.command)})`;
   } catch {
     return '';
+  }
+}
+
+/** Writes the holder description; false when the file system refuses (read-only, full). */
+function describeHolder(stateDir: string, holderFile: string, command: string): boolean {
+  try {
+    fs.mkdirSync(stateDir, { recursive: true });
+    fs.writeFileSync(holderFile, JSON.stringify({ pid: process.pid, command }) + '\n');
+    return true;
+  } catch (error) {
+    if (isSystemError(error)) return false;
+    throw error;
   }
 }

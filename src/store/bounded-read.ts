@@ -1,0 +1,191 @@
+import { EpistemeError } from '../failure.js';
+import { fs } from '../node-builtins.js';
+
+/**
+ * The one way Episteme reads a file a user named (config, map and its entries, manifest, search and
+ * chunk indexes, diff corpora): open without blocking and without trusting the path twice, `fstat`
+ * the descriptor, refuse anything that is not a regular file or is past its byte bound, and only then
+ * read. A 2 GB file is refused after one fstat, a FIFO with no writer never blocks the open, and a
+ * file swapped between a stat and the open cannot slip through, because every check is on the opened
+ * descriptor.
+ */
+
+/** What a path names, in words a user recognises ("a FIFO", "a directory"). */
+export function describeFileKind(stat: import('node:fs').Stats): string {
+  if (stat.isFile()) return 'a regular file';
+  if (stat.isDirectory()) return 'a directory';
+  if (stat.isFIFO()) return 'a FIFO (named pipe)';
+  if (stat.isCharacterDevice()) return 'a character device';
+  if (stat.isBlockDevice()) return 'a block device';
+  if (stat.isSocket()) return 'a socket';
+  if (stat.isSymbolicLink()) return 'a symbolic link';
+  return 'not a regular file';
+}
+
+export interface BoundedFileOptions {
+  /** How the input is named in messages ("Manifest", "Search index"). */
+  label: string;
+  /** Refuse files larger than this many bytes. */
+  maxBytes: number;
+  /** The hint for a file past its bound (which option or config field raises it). */
+  tooLargeHint?: string;
+}
+
+/**
+ * Opens `file` for reading and checks it, returning the descriptor and its size. The caller owns the
+ * descriptor (close it); on any refusal it is already closed.
+ */
+export function openBoundedFile(file: string, options: BoundedFileOptions): { fd: number; size: number } {
+  let fd: number;
+  try {
+    // O_NONBLOCK: opening a FIFO with no writer returns at once (and fstat then refuses it) instead of
+    // waiting forever for a writer. It changes nothing for a regular file.
+    fd = fs.openSync(file, fs.constants.O_RDONLY | fs.constants.O_NONBLOCK);
+  } catch (error) {
+    throw openFailure(file, options.label, error as NodeJS.ErrnoException);
+  }
+  try {
+    const stat = fs.fstatSync(fd);
+    if (!stat.isFile()) throw notRegular(file, options.label, describeFileKind(stat));
+    if (stat.size > options.maxBytes) throw tooLarge(file, options, stat.size);
+    return { fd, size: stat.size };
+  } catch (error) {
+    fs.closeSync(fd);
+    throw error;
+  }
+}
+
+/** Whether `file` is a directory; false for anything else, including what cannot be stat'ed (a symlink loop). */
+export function isDirectory(file: string): boolean {
+  try {
+    return fs.statSync(file, { throwIfNoEntry: false })?.isDirectory() ?? false;
+  } catch {
+    return false;
+  }
+}
+
+/** Reads a whole regular file within its bound (see openBoundedFile). */
+export function readBoundedFile(file: string, options: BoundedFileOptions): Buffer {
+  const { fd, size } = openBoundedFile(file, options);
+  try {
+    // One byte past the size seen by fstat: a file that grows while being read is still held to the bound.
+    const buffer = Buffer.allocUnsafe(Math.min(size, options.maxBytes) + 1);
+    let done = 0;
+    for (;;) {
+      const n = readChunk(fd, buffer, done, file, options.label);
+      if (n === 0) break;
+      done += n;
+      if (done > options.maxBytes) throw tooLarge(file, options, done);
+      if (done === buffer.length) break;
+    }
+    return buffer.subarray(0, done);
+  } finally {
+    fs.closeSync(fd);
+  }
+}
+
+/** Checks a path without opening it (stat follows symlinks): for inputs validated before they are read. */
+export function checkRegularFile(file: string, options: BoundedFileOptions): import('node:fs').Stats {
+  let stat: import('node:fs').Stats;
+  try {
+    stat = fs.statSync(file);
+  } catch (error) {
+    throw openFailure(file, options.label, error as NodeJS.ErrnoException);
+  }
+  if (!stat.isFile()) throw notRegular(file, options.label, describeFileKind(stat));
+  if (stat.size > options.maxBytes) throw tooLarge(file, options, stat.size);
+  return stat;
+}
+
+/**
+ * Why a path cannot be read as a regular file, in a few words ("does not exist", "is a FIFO (named
+ * pipe), not a regular file"), or null when it is a regular file. For validators that collect problems.
+ */
+export function regularFileProblem(file: string): { code: 'input-not-found' | 'input-not-regular' | 'input-unreadable'; problem: string } | null {
+  try {
+    const stat = fs.statSync(file);
+    return stat.isFile() ? null : { code: 'input-not-regular', problem: `is ${describeFileKind(stat)}, not a regular file` };
+  } catch (error) {
+    const failure = openFailure(file, '', error as NodeJS.ErrnoException);
+    return { code: failure.code as 'input-not-found' | 'input-not-regular' | 'input-unreadable', problem: String(failure.details?.problem) };
+  }
+}
+
+function readChunk(fd: number, buffer: Buffer, offset: number, file: string, label: string): number {
+  try {
+    return fs.readSync(fd, buffer, offset, buffer.length - offset, null);
+  } catch (error) {
+    const errno = error as NodeJS.ErrnoException;
+    throw new EpistemeError('input-unreadable', `${label} ${file} cannot be read (${errno.code ?? 'error'}).`, {
+      details: { path: file, errno: errno.code ?? null, problem: `cannot be read (${errno.code ?? 'error'})` },
+      cause: error,
+    });
+  }
+}
+
+function openFailure(file: string, label: string, error: NodeJS.ErrnoException): EpistemeError {
+  const prefix = label ? `${label} ${file}` : file;
+  const details = (problem: string) => ({ path: file, errno: error.code ?? null, problem });
+  switch (error.code) {
+    case 'ENOENT': {
+      // A symlink whose target is missing exists: say so rather than "not found".
+      const link = linkTarget(file);
+      if (link !== null) {
+        const problem = `is a dangling symbolic link (to ${link}), not a regular file`;
+        return new EpistemeError('input-not-regular', `${prefix} ${problem}.`, { details: details(problem), cause: error });
+      }
+      return new EpistemeError('input-not-found', `${prefix} not found.`, { details: details('does not exist'), cause: error });
+    }
+    case 'ENOTDIR':
+      return new EpistemeError('input-not-found', `${prefix} not found (a leading component is not a directory).`, {
+        details: details('does not exist (a leading component is not a directory)'),
+        cause: error,
+      });
+    case 'ELOOP': {
+      const problem = 'is a symbolic link loop, not a regular file';
+      return new EpistemeError('input-not-regular', `${prefix} ${problem}.`, { details: details(problem), cause: error });
+    }
+    case 'EISDIR': {
+      const problem = 'is a directory, not a regular file';
+      return new EpistemeError('input-not-regular', `${prefix} ${problem}.`, { details: details(problem), cause: error });
+    }
+    case 'ENXIO': {
+      // O_NONBLOCK open of a socket, or of a device with nothing behind it.
+      const problem = 'is a socket or device, not a regular file';
+      return new EpistemeError('input-not-regular', `${prefix} ${problem}.`, { details: details(problem), cause: error });
+    }
+    case 'ENAMETOOLONG':
+      return new EpistemeError('input-not-found', `${prefix} not found (the path is too long).`, { details: details('does not exist (path too long)'), cause: error });
+    default: {
+      const problem = `cannot be opened for reading (${error.code ?? 'error'}${error.code === 'EACCES' ? ': permission denied' : ''})`;
+      return new EpistemeError('input-unreadable', `${prefix} ${problem}.`, {
+        hint: error.code === 'EACCES' ? 'Check the file\'s permissions.' : undefined,
+        details: details(problem),
+        cause: error,
+      });
+    }
+  }
+}
+
+function linkTarget(file: string): string | null {
+  try {
+    return fs.readlinkSync(file);
+  } catch {
+    return null;
+  }
+}
+
+function notRegular(file: string, label: string, kind: string): EpistemeError {
+  const problem = `is ${kind}, not a regular file`;
+  return new EpistemeError('input-not-regular', `${label} ${file} ${problem}.`, {
+    hint: 'Name a regular file.',
+    details: { path: file, problem },
+  });
+}
+
+function tooLarge(file: string, options: BoundedFileOptions, size: number): EpistemeError {
+  return new EpistemeError('input-too-large', `${options.label} ${file} is ${size} bytes, larger than its bound of ${options.maxBytes} bytes.`, {
+    hint: options.tooLargeHint ?? 'Raise the bound with --max-input-bytes=BYTES if the input is trusted.',
+    details: { path: file, size, maxBytes: options.maxBytes },
+  });
+}
