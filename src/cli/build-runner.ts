@@ -35,6 +35,11 @@ export abstract class GraphCommand extends WorkspaceCommand {
     validator: isNonNegativeInteger,
   });
 
+  pruneSnapshots = Option.Boolean('--prune-snapshots', false, {
+    description:
+      'Also delete the captured snapshots (records, bodies, observation logs) of sources no longer in the inputs. Without it they are kept, since a capture cannot be recomputed, and a source that returns is up to date again without a refetch.',
+  });
+
   /** When recorded HTTP snapshots are refetched: with --refresh, or past --max-age; never by default. */
   protected refreshPolicy(): RefreshPolicy {
     return { force: this.refresh === true, maxAgeSeconds: this.maxAge ?? null };
@@ -45,7 +50,7 @@ export abstract class GraphCommand extends WorkspaceCommand {
    * clean build (see graph/clean-build.ts); null means "run the build".
    */
   protected async noopFastPath(): Promise<CommandResult | null> {
-    if (this.refresh || this.maxAge !== undefined || this.trace !== undefined) return null;
+    if (this.refresh || this.maxAge !== undefined || this.trace !== undefined || this.pruneSnapshots) return null;
     const summary = await tryCleanNoop(
       process.cwd(),
       { config: this.config, map: this.map, manifest: this.manifest },
@@ -64,6 +69,7 @@ export abstract class GraphCommand extends WorkspaceCommand {
       debug: this.debug,
       invocation: targets.length === 0 ? invocationId(process.cwd(), { config: this.config, map: this.map, manifest: this.manifest }) : null,
       allowPartial: this.allowPartial,
+      pruneSnapshots: this.pruneSnapshots,
       jobs: this.jobs ?? defaultJobs(),
       waitLockMs: (this.waitLock ?? 0) * 1000,
       command: this.commandName,

@@ -9,7 +9,9 @@ import { writeFileAtomic } from '../store/atomic-file.js';
 import { sha256Hex } from '../store/hash.js';
 import type { CommandResult } from './base-command.js';
 import type { Output } from './output.js';
-import { WorkspaceCommand } from './workspace-command.js';
+import { WorkspaceCommand, protectedFolders } from './workspace-command.js';
+import { writeUserOutputFile } from '../store/user-output-file.js';
+import { claimOwnedFolders, ownedFolders } from '../config/owned-folders.js';
 
 /** Format versions of the artifacts a corpus is made of (see graph/rules.ts and graph/stage-tasks.ts). */
 
@@ -68,9 +70,15 @@ export class DiffCommand extends WorkspaceCommand {
       data.artifact = JSON.parse(bytes) as unknown;
       return { data, human };
     }
+    if (this.out !== undefined) {
+      writeUserOutputFile(this.out, bytes, { flag: '--out', cwd: process.cwd(), protectedFolders: ws === undefined ? [] : protectedFolders(ws) });
+    } else {
+      const target = path.join(ws!.root, ws!.outputs.diffs, 'diff.json');
+      // Write only when the bytes change (no mtime churn for watchers).
+      if (!fs.existsSync(target) || fs.readFileSync(target, 'utf8') !== bytes) writeFileAtomic(target, bytes);
+      claimOwnedFolders(ws!.root, ownedFolders(ws!.outputs));
+    }
     const target = this.out !== undefined ? path.resolve(this.out) : path.join(ws!.root, ws!.outputs.diffs, 'diff.json');
-    // Write only when the bytes change (no mtime churn for watchers).
-    if (!fs.existsSync(target) || fs.readFileSync(target, 'utf8') !== bytes) writeFileAtomic(target, bytes);
     const shown = ws !== undefined && this.out === undefined ? path.relative(ws.root, target).split(path.sep).join('/') : this.out!;
     data.out = shown;
     human.push(`wrote ${shown}`);
