@@ -41,14 +41,36 @@ export function canonicalSourceUrl(raw: string): { url: string } | { error: stri
   return { url: parsed.href };
 }
 
-/** RFC 3986 6.2.2.1 and 6.2.2.2: "%7e" -> "~", "%2f" -> "%2F"; anything else is left as it is. */
+/**
+ * RFC 3986 6.2.2.1 and 6.2.2.2: "%7e" -> "~", "%2f" -> "%2F"; anything else is left as it is. A hex
+ * digit is not decoded right after a stray "%" (one not starting an escape), where it would form a new
+ * escape ("%%41" stays, not "%A"), so the result is a fixed point.
+ */
 export function normalisePercentEncoding(component: string): string {
   if (!component.includes('%')) return component;
-  return component.replace(/%([0-9A-Fa-f]{2})/g, (_match, hex: string) => {
-    const byte = Number.parseInt(hex, 16);
-    const char = String.fromCharCode(byte);
-    return /[A-Za-z0-9\-._~]/.test(char) ? char : `%${hex.toUpperCase()}`;
-  });
+  let out = '';
+  let lastStray = -3;
+  for (let i = 0; i < component.length; ) {
+    const char = component[i]!;
+    if (char === '%' && isHexDigit(component[i + 1]) && isHexDigit(component[i + 2])) {
+      const hex = component.slice(i + 1, i + 3).toUpperCase();
+      const decoded = String.fromCharCode(Number.parseInt(hex, 16));
+      const wouldFormEscape = isHexDigit(decoded) && out.length - lastStray <= 2;
+      out += UNRESERVED.test(decoded) && !wouldFormEscape ? decoded : `%${hex}`;
+      i += 3;
+      continue;
+    }
+    if (char === '%') lastStray = out.length;
+    out += char;
+    i += 1;
+  }
+  return out;
+}
+
+const UNRESERVED = /^[A-Za-z0-9\-._~]$/;
+
+function isHexDigit(char: string | undefined): boolean {
+  return char !== undefined && /^[0-9A-Fa-f]$/.test(char);
 }
 
 function truncate(value: string): string {
@@ -71,10 +93,20 @@ export function assignDocumentIds(urls: string[]): Map<string, string> {
     bySlug.set(slug, [...(bySlug.get(slug) ?? []), url]);
   }
   const ids = new Map<string, string>();
-  for (const url of [...urls].sort(compareCodeUnits)) {
+  const sorted = [...urls].sort(compareCodeUnits);
+  for (const url of sorted) {
     const slug = slugOf.get(url)!;
     const unique = bySlug.get(slug)!.length === 1 && slug.length <= MAX_SLUG && !RESERVED_DOCUMENT_IDS.has(slug);
-    ids.set(url, unique ? slug : `${shorten(slug)}-${sha256Hex(url).slice(0, 8)}`);
+    ids.set(url, unique ? slug : suffixed(slug, url, 8));
+  }
+  // A plain slug can equal another URL's suffixed id ("https://x-1a2b3c4d/" beside two "https://x/...");
+  // every member of such a clash takes a longer suffix, still independent of the order of entries.
+  for (let hashLength = 16; hashLength <= 64; hashLength *= 2) {
+    const byId = new Map<string, string[]>();
+    for (const url of sorted) byId.set(ids.get(url)!, [...(byId.get(ids.get(url)!) ?? []), url]);
+    const clashing = [...byId.values()].filter((members) => members.length > 1).flat();
+    if (clashing.length === 0) break;
+    for (const url of clashing) ids.set(url, suffixed(slugOf.get(url)!, url, hashLength));
   }
   return ids;
 }
@@ -86,6 +118,10 @@ const MAX_SLUG = 80;
  * a document id must never be one of them.
  */
 export const RESERVED_DOCUMENT_IDS: ReadonlySet<string> = new Set(['index', 'search-index']);
+
+function suffixed(slug: string, url: string, hashLength: number): string {
+  return `${shorten(slug)}-${sha256Hex(url).slice(0, hashLength)}`;
+}
 
 /** Keeps the start (the host) and the end (usually the file name) of a long slug. */
 function shorten(slug: string): string {
