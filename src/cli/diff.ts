@@ -10,7 +10,7 @@ import { sha256Hex } from '../store/hash.js';
 import type { CommandResult } from './base-command.js';
 import type { Output } from './output.js';
 import { WorkspaceCommand, protectedFolders } from './workspace-command.js';
-import { writeUserOutputFile } from '../store/user-output-file.js';
+import { checkUserOutputFile, writeUserOutputFile } from '../store/user-output-file.js';
 import { claimOwnedFolders, ownedFolders } from '../config/owned-folders.js';
 
 /** Format versions of the artifacts a corpus is made of (see graph/rules.ts and graph/stage-tasks.ts). */
@@ -49,6 +49,9 @@ export class DiffCommand extends WorkspaceCommand {
       });
     }
     const ws = this.after === undefined || this.out === undefined ? await this.workspace() : undefined;
+    const outContext = { flag: '--out', cwd: process.cwd(), protectedFolders: ws === undefined ? [] : protectedFolders(ws) };
+    // A bad --out fails before any work is done (and is checked again when written).
+    if (this.out !== undefined && this.out !== '-') checkUserOutputFile(this.out, outContext);
     const afterPath = this.after ?? path.join(ws!.root, ws!.outputs.specs);
     const before = readCorpus(this.before, 'before');
     const after = readCorpus(afterPath, 'after');
@@ -71,7 +74,7 @@ export class DiffCommand extends WorkspaceCommand {
       return { data, human };
     }
     if (this.out !== undefined) {
-      writeUserOutputFile(this.out, bytes, { flag: '--out', cwd: process.cwd(), protectedFolders: ws === undefined ? [] : protectedFolders(ws) });
+      writeUserOutputFile(this.out, bytes, outContext);
     } else {
       const target = path.join(ws!.root, ws!.outputs.diffs, 'diff.json');
       // Write only when the bytes change (no mtime churn for watchers).

@@ -2,7 +2,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { Command, Option } from 'clipanion';
 import { EpistemeError } from '../failure.js';
-import { writeUserOutputFile } from '../store/user-output-file.js';
+import { checkUserOutputFile, writeUserOutputFile } from '../store/user-output-file.js';
 import { protectedFolders } from './workspace-command.js';
 import { GraphCommand, targetsOfRules, aggregateNames } from './build-runner.js';
 import type { CommandResult } from './base-command.js';
@@ -33,6 +33,8 @@ export class IndexCommand extends GraphCommand {
       });
     }
     const ws = await this.workspace();
+    // A bad --out fails before any work is done (and is checked again when written).
+    if (this.out !== undefined && this.out !== '-') checkUserOutputFile(this.out, { flag: '--out', cwd: process.cwd(), protectedFolders: protectedFolders(ws) });
     const { result } = await this.runTargets(output, ws, targetsOfRules(ws, ['search-index']));
     if (result.failure || this.out === undefined) return result;
     const indexPath = path.join(ws.root, aggregateNames(ws).searchIndex);
