@@ -1,4 +1,4 @@
-import * as fs from 'node:fs';
+import { writeUserOutputFile } from '../store/user-output-file.js';
 import { Option } from 'clipanion';
 import { EpistemeError } from '../failure.js';
 import type { BuildSummary } from '../graph/build.js';
@@ -115,7 +115,8 @@ class BuildTrace {
 
   write(file: string, summary: BuildSummary): void {
     const phases = this.phases.map((p, i) => ({ name: p.name, ms: round((this.phases[i + 1]?.startMs ?? performance.now()) - p.startMs) }));
-    fs.writeFileSync(file, JSON.stringify({ phases, targets: this.targets, actions: summary.actions }, null, 1) + '\n');
+    // A user-named file: never written through a symlink or into a FIFO, device or workspace folder.
+    writeUserOutputFile(file, JSON.stringify({ phases, targets: this.targets, actions: summary.actions }, null, 1) + '\n', { flag: '--trace', cwd: process.cwd() });
   }
 }
 

@@ -25,6 +25,8 @@ export interface OwnedFolder {
   relative: string;
   /** Sub-folders the workspace writes into, relative to this folder (checked the same way). */
   subfolders: string[];
+  /** Files at fixed names in the folder that are opened for appending or read as state: regular files only. */
+  files?: string[];
   /** Whether the folder carries an owner marker (output folders do; `.episteme/` is known by name). */
   marked: boolean;
 }
@@ -32,6 +34,7 @@ export interface OwnedFolder {
 /** Sub-folders written below an output folder or `.episteme/`: planted symlinks there are refused too. */
 export const SNAPSHOT_SUBFOLDERS = ['records', 'bodies', 'observations'];
 export const STATE_SUBFOLDERS = ['cache', 'cache/index-parts'];
+const STATE_FILES = ['state.json', 'state.log', 'noop.json', 'lock-holder.json'];
 
 /** The folders a workspace writes to and deletes in: its output folders and `.episteme/`. */
 export function ownedFolders(outputs: StageOutputs): OwnedFolder[] {
@@ -40,7 +43,7 @@ export function ownedFolders(outputs: StageOutputs): OwnedFolder[] {
     { field: 'outputs.specs', relative: outputs.specs, subfolders: [], marked: true },
     { field: 'outputs.chunks', relative: outputs.chunks, subfolders: [], marked: true },
     { field: 'outputs.diffs', relative: outputs.diffs, subfolders: [], marked: true },
-    { field: STATE_DIR_NAME, relative: STATE_DIR_NAME, subfolders: STATE_SUBFOLDERS, marked: false },
+    { field: STATE_DIR_NAME, relative: STATE_DIR_NAME, subfolders: STATE_SUBFOLDERS, files: STATE_FILES, marked: false },
   ];
 }
 
@@ -57,6 +60,10 @@ export function checkOwnedFolders(root: string, folders: OwnedFolder[]): void {
     }
     checkRealFolders(root, folder, path.relative(root, resolved).split(path.sep));
     for (const sub of folder.subfolders) checkRealFolders(root, folder, [...path.relative(root, resolved).split(path.sep), ...sub.split('/')]);
+    for (const file of folder.files ?? []) {
+      const stat = fs.lstatSync(path.join(resolved, file), { throwIfNoEntry: false });
+      if (stat !== undefined && !stat.isFile()) throw boundaryError(folder, `holds ${folder.relative}/${file}, a ${kindOf(stat)} where Episteme keeps a regular file; remove it (build state is safe to delete).`);
+    }
     checkNotForeign(root, realRoot, folder, resolved);
   }
   // One folder, one job: output folders that coincide or nest would hand one file name to two stages.
@@ -184,7 +191,8 @@ function nesting(a: string, b: string): 'same' | 'a-in-b' | 'b-in-a' | null {
 }
 
 function boundaryError(folder: OwnedFolder, problem: string): EpistemeError {
-  return new EpistemeError('config-invalid', `Output folder ${folder.field} ${problem}`, {
+  const what = folder.field === STATE_DIR_NAME ? 'The build state folder' : 'Output folder';
+  return new EpistemeError('config-invalid', `${what} ${folder.field} ${problem}`, {
     hint: `Point ${folder.field} at a real folder inside the workspace (no symbolic links, no ..), or remove what is in its way.`,
     details: { field: folder.field, path: folder.relative },
   });

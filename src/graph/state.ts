@@ -157,7 +157,8 @@ export class BuildState {
     if (this.readOnly) return;
     if (this.logFd === null) {
       fs.mkdirSync(this.dir, { recursive: true });
-      this.logFd = fs.openSync(path.join(this.dir, 'state.log'), 'a');
+      // O_NOFOLLOW: a symlink planted as state.log is an error, never a way to append elsewhere.
+      this.logFd = fs.openSync(path.join(this.dir, 'state.log'), fs.constants.O_WRONLY | fs.constants.O_APPEND | fs.constants.O_CREAT | fs.constants.O_NOFOLLOW, 0o644);
     }
     fs.writeSync(this.logFd, JSON.stringify(line) + '\n');
   }

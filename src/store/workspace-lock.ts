@@ -1,6 +1,7 @@
 import * as net from 'node:net';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+import { writeFileAtomic } from './atomic-file.js';
 import { sha256Hex } from './hash.js';
 import { EpistemeError } from '../failure.js';
 
@@ -36,7 +37,8 @@ export async function acquireWorkspaceLock(
     if (server) {
       server.unref();
       fs.mkdirSync(stateDir, { recursive: true });
-      fs.writeFileSync(holderFile, JSON.stringify({ pid: process.pid, command: options.command }) + '\n');
+      // Renamed into place: appears complete to a reader, and replaces (never writes through) a planted symlink.
+      writeFileAtomic(holderFile, JSON.stringify({ pid: process.pid, command: options.command }) + '\n');
       return {
         release: () =>
           new Promise<void>((resolve) => {

@@ -125,6 +125,29 @@ test('a symlinked .episteme, or a symlink planted for snapshots/bodies or the in
       fs.writeFileSync(path.join(box.ws, 'src/doc1.html'), sampleHtml(1));
       assertUntouched(box, before, relative);
     }
+    // State files opened for appending or read as state: a symlink in their place is refused too.
+    // (lock-holder.json is written only while the lock is held, by rename: a symlink there is replaced,
+    // never written through, so that build succeeds; the others are refused at load.)
+    for (const file of ['state.log', 'state.json', 'noop.json', 'lock-holder.json']) {
+      const full = path.join(box.ws, '.episteme', file);
+      const saved = fs.existsSync(full) ? fs.readFileSync(full) : null;
+      fs.rmSync(full, { force: true });
+      fs.symlinkSync(path.join(box.parent, 'outside', 'victim.json'), full);
+      fs.writeFileSync(path.join(box.ws, 'src/doc1.html'), sampleHtml(1, ` edit for ${file}`));
+      const result = await box.run(['build', '--json']);
+      assert.equal(box.outside(), before.outside, `${file}: something outside the workspace changed`);
+      if (file === 'lock-holder.json') {
+        assert.equal(result.code, 0, result.stdout);
+        assert.equal(fs.lstatSync(full, { throwIfNoEntry: false }), undefined, 'the planted link is gone');
+        continue;
+      }
+      assertFailure(result, CONFIG_INVALID);
+      assertNamesField(result, '.episteme');
+      fs.unlinkSync(full);
+      if (saved !== null) fs.writeFileSync(full, saved);
+      fs.writeFileSync(path.join(box.ws, 'src/doc1.html'), sampleHtml(1));
+      assertUntouched(box, before, file);
+    }
     // With everything real again, the workspace builds.
     const healed = await box.run(['build', '--json']);
     assert.equal(healed.code, 0, healed.stdout);
@@ -299,6 +322,34 @@ test('index --out and diff --out write only regular files, never into a workspac
       assert.equal(JSON.parse(fs.readFileSync(path.join(box.ws, 'report.json'), 'utf8')).artifact, 'diff');
     }
     assert.equal(box.outside(), before.outside);
+  } finally {
+    box.cleanup();
+  }
+});
+
+test('the no-op fast path proves nothing through a symlink: a workspace whose .episteme or output folder was moved out and linked back is refused', async () => {
+  const box = await builtSandbox();
+  try {
+    // A clean no-op build first, so the stat-only proof exists.
+    const noop = await box.run(['build', '--json']);
+    assert.equal(noop.json!.data.actions, 0);
+    for (const folder of ['.episteme', 'specs']) {
+      const moved = path.join(box.parent, 'outside', `moved-${folder}`);
+      fs.renameSync(path.join(box.ws, folder), moved);
+      fs.symlinkSync(moved, path.join(box.ws, folder));
+      const outside = box.outside();
+      const movedTree = treeChecksum(moved);
+      const result = await box.run(['build', '--json']);
+      assertFailure(result, CONFIG_INVALID);
+      assertNamesField(result, folder === '.episteme' ? '.episteme' : 'outputs.specs');
+      assert.equal(treeChecksum(moved), movedTree, `${folder}: written through the symlink`);
+      assert.equal(box.outside(), outside);
+      fs.unlinkSync(path.join(box.ws, folder));
+      fs.renameSync(moved, path.join(box.ws, folder));
+    }
+    const back = await box.run(['build', '--json']);
+    assert.equal(back.code, 0);
+    assert.equal(back.json!.data.actions, 0);
   } finally {
     box.cleanup();
   }
