@@ -1,4 +1,4 @@
-import * as fs from 'node:fs';
+import { writeUserOutputFile } from '../store/user-output-file.js';
 import { Option } from 'clipanion';
 import { EpistemeError } from '../failure.js';
 import type { BuildSummary } from '../graph/build.js';
@@ -36,6 +36,11 @@ export abstract class GraphCommand extends WorkspaceCommand {
     validator: inRange(MAX_AGE_SECONDS_RANGE),
   });
 
+  pruneSnapshots = Option.Boolean('--prune-snapshots', false, {
+    description:
+      'Also delete the captured snapshots (records, bodies, observation logs) of sources no longer in the inputs. Without it they are kept, since a capture cannot be recomputed, and a source that returns is up to date again without a refetch.',
+  });
+
   /** When recorded HTTP snapshots are refetched: with --refresh, or past --max-age; never by default. */
   protected refreshPolicy(): RefreshPolicy {
     return { force: this.refresh === true, maxAgeSeconds: this.maxAge ?? null };
@@ -46,7 +51,7 @@ export abstract class GraphCommand extends WorkspaceCommand {
    * clean build (see graph/clean-build.ts); null means "run the build".
    */
   protected async noopFastPath(): Promise<CommandResult | null> {
-    if (this.refresh || this.maxAge !== undefined || this.trace !== undefined) return null;
+    if (this.refresh || this.maxAge !== undefined || this.trace !== undefined || this.pruneSnapshots) return null;
     const summary = await tryCleanNoop(
       process.cwd(),
       { config: this.config, map: this.map, manifest: this.manifest },
@@ -65,6 +70,7 @@ export abstract class GraphCommand extends WorkspaceCommand {
       debug: this.debug,
       invocation: targets.length === 0 ? invocationId(process.cwd(), { config: this.config, map: this.map, manifest: this.manifest }) : null,
       allowPartial: this.allowPartial,
+      pruneSnapshots: this.pruneSnapshots,
       jobs: this.jobs ?? defaultJobs(),
       waitLockMs: (this.waitLock ?? 0) * 1000,
       command: this.commandName,
@@ -110,7 +116,8 @@ class BuildTrace {
 
   write(file: string, summary: BuildSummary): void {
     const phases = this.phases.map((p, i) => ({ name: p.name, ms: round((this.phases[i + 1]?.startMs ?? performance.now()) - p.startMs) }));
-    fs.writeFileSync(file, JSON.stringify({ phases, targets: this.targets, actions: summary.actions }, null, 1) + '\n');
+    // A user-named file: never written through a symlink or into a FIFO, device or workspace folder.
+    writeUserOutputFile(file, JSON.stringify({ phases, targets: this.targets, actions: summary.actions }, null, 1) + '\n', { flag: '--trace', cwd: process.cwd() });
   }
 }
 

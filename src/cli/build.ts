@@ -13,12 +13,15 @@ export class BuildCommand extends GraphCommand {
 
       A target reruns only when its key changes: its rule and rule version, the producer version, the options that shape it, and the content hashes of its direct inputs. A rerun that produces the same bytes leaves the file untouched and its dependents clean (early cutoff). \`--dry-run\` lists every target with the reason it would run; \`episteme explain TARGET\` explains one.
 
+      A source that leaves the graph (removed from the map or manifest, or left out by a one-off --map or --manifest) loses its derived files and its place in the indexes, but its captured snapshot (record, body, observation log) is kept, so it is up to date again, without a refetch, when it returns. \`--prune-snapshots\` deletes those captures.
+
       Exit codes: 0 all targets up to date or built; 1 a target failed (its previous output is kept; independent sources still build); 2 usage, config or input error.
     `,
     examples: [
       ['Build everything', 'episteme build'],
       ['Build only the search index and what it needs', 'episteme build chunks/search-index.json'],
       ['Show what would run and why', 'episteme build --dry-run'],
+      ['Also delete captured snapshots of sources no longer in the inputs', 'episteme build --prune-snapshots'],
       ['Machine-readable summary', 'episteme build --json'],
     ],
   });

@@ -10,7 +10,9 @@ import { sha256Hex } from '../store/hash.js';
 import { isDirectory, readBoundedFile } from '../store/bounded-read.js';
 import type { CommandResult } from './base-command.js';
 import type { Output } from './output.js';
-import { WorkspaceCommand } from './workspace-command.js';
+import { WorkspaceCommand, protectedFolders } from './workspace-command.js';
+import { checkUserOutputFile, writeUserOutputFile } from '../store/user-output-file.js';
+import { claimOwnedFolders, ownedFolders } from '../config/owned-folders.js';
 
 /** Format versions of the artifacts a corpus is made of (see graph/rules.ts and graph/stage-tasks.ts). */
 
@@ -53,6 +55,9 @@ export class DiffCommand extends WorkspaceCommand {
       });
     }
     const ws = this.after === undefined || this.out === undefined ? await this.workspace() : undefined;
+    const outContext = { flag: '--out', cwd: process.cwd(), protectedFolders: ws === undefined ? [] : protectedFolders(ws) };
+    // A bad --out fails before any work is done (and is checked again when written).
+    if (this.out !== undefined && this.out !== '-') checkUserOutputFile(this.out, outContext);
     const afterPath = this.after ?? path.join(ws!.root, ws!.outputs.specs);
     const maxBytes = this.maxInputBytes ?? DEFAULT_MAX_CORPUS_BYTES;
     const before = readCorpus(this.before, 'before', maxBytes);
@@ -75,9 +80,15 @@ export class DiffCommand extends WorkspaceCommand {
       data.artifact = JSON.parse(bytes) as unknown;
       return { data, human };
     }
+    if (this.out !== undefined) {
+      writeUserOutputFile(this.out, bytes, outContext);
+    } else {
+      const target = path.join(ws!.root, ws!.outputs.diffs, 'diff.json');
+      // Write only when the bytes change (no mtime churn for watchers).
+      if (!fs.existsSync(target) || fs.readFileSync(target, 'utf8') !== bytes) writeFileAtomic(target, bytes);
+      claimOwnedFolders(ws!.root, ownedFolders(ws!.outputs));
+    }
     const target = this.out !== undefined ? path.resolve(this.out) : path.join(ws!.root, ws!.outputs.diffs, 'diff.json');
-    // Write only when the bytes change (no mtime churn for watchers).
-    if (!fs.existsSync(target) || fs.readFileSync(target, 'utf8') !== bytes) writeFileAtomic(target, bytes);
     const shown = ws !== undefined && this.out === undefined ? path.relative(ws.root, target).split(path.sep).join('/') : this.out!;
     data.out = shown;
     human.push(`wrote ${shown}`);

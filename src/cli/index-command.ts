@@ -2,7 +2,8 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { Command, Option } from 'clipanion';
 import { EpistemeError } from '../failure.js';
-import { writeFileAtomic } from '../store/atomic-file.js';
+import { checkUserOutputFile, writeUserOutputFile } from '../store/user-output-file.js';
+import { protectedFolders } from './workspace-command.js';
 import { GraphCommand, targetsOfRules, aggregateNames } from './build-runner.js';
 import type { CommandResult } from './base-command.js';
 import type { Output } from './output.js';
@@ -32,6 +33,8 @@ export class IndexCommand extends GraphCommand {
       });
     }
     const ws = await this.workspace();
+    // A bad --out fails before any work is done (and is checked again when written).
+    if (this.out !== undefined && this.out !== '-') checkUserOutputFile(this.out, { flag: '--out', cwd: process.cwd(), protectedFolders: protectedFolders(ws) });
     const { result } = await this.runTargets(output, ws, targetsOfRules(ws, ['search-index']));
     if (result.failure || this.out === undefined) return result;
     const indexPath = path.join(ws.root, aggregateNames(ws).searchIndex);
@@ -39,7 +42,7 @@ export class IndexCommand extends GraphCommand {
     if (this.out === '-') {
       result.data.artifact = JSON.parse(text) as unknown;
     } else {
-      writeFileAtomic(path.resolve(this.out), text);
+      writeUserOutputFile(this.out, text, { flag: '--out', cwd: process.cwd(), protectedFolders: protectedFolders(ws) });
       result.data.out = this.out;
       result.human.push(`wrote ${this.out}`);
     }

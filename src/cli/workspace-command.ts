@@ -1,3 +1,4 @@
+import * as path from 'node:path';
 import { Option } from 'clipanion';
 import { DEFAULT_MAX_INPUT_BYTES } from '../config/bounded-input.js';
 import type { Workspace } from '../config/workspace.js';
@@ -29,4 +30,9 @@ export abstract class WorkspaceCommand extends EpistemeCommand {
       outputs: extraOutputs,
     });
   }
+}
+
+/** Absolute paths of a workspace's own folders: a user-named output file is never written inside them. */
+export function protectedFolders(ws: Workspace): string[] {
+  return [...Object.values(ws.outputs).map((dir) => path.join(ws.root, dir)), ws.stateDir];
 }

@@ -13,6 +13,7 @@ import { compareCodeUnits } from '../store/canonical-json.js';
 import type { SourceSpec } from '../document/types.js';
 
 import { CONFIG_FILE_NAME, STATE_DIR_NAME } from './names.js';
+import { checkOwnedFolders, ownedFolders } from './owned-folders.js';
 
 export { CONFIG_FILE_NAME, STATE_DIR_NAME };
 export const DEFAULT_MAX_FILE_BYTES = 64 * 1024 * 1024;
@@ -138,6 +139,7 @@ export async function loadWorkspace(cwd: string, flags: WorkspaceFlags): Promise
     }
     outputs[stage as keyof StageOutputs] = path.relative(root, resolved).split(path.sep).join('/');
   }
+  checkOwnedFolders(root, ownedFolders(outputs));
 
   const mapArgument = flags.map ?? (raw.manualIngest === undefined ? undefined : path.resolve(root, raw.manualIngest));
   const limits = { maxFileBytes: raw.limits?.maxFileBytes ?? DEFAULT_MAX_FILE_BYTES, capture: resolveCaptureBounds(raw.limits?.capture) };

@@ -2,17 +2,18 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { Workspace } from '../config/workspace.js';
 import { initFastHash } from '../store/hash.js';
-import { sweepTempFiles } from '../store/atomic-file.js';
 import { isSystemError, relativeToWorkspace, writeFailure } from '../store/write-failure.js';
+import { STATE_DIR_NAME } from '../config/names.js';
 import { acquireWorkspaceLock } from '../store/workspace-lock.js';
 import { buildGraph, closure } from './graph.js';
-import { collectGarbage } from './garbage.js';
+import { collectGarbage, removeOwnedFile, sweepOwnedTempFiles } from './garbage.js';
 import { runSchedule, isAction, type TargetResult, type TargetStatus } from './scheduler.js';
 import { BuildState } from './state.js';
 import { StagePool } from './stage-pool.js';
 import { loadStageModules } from './stage-modules.js';
 import { namedOptions } from './key.js';
 import { cleanRecordFor } from './clean-build.js';
+import { claimOwnedFolders, ownedFolders } from '../config/owned-folders.js';
 import { CaptureRun, type CaptureRequest } from '../capture/run.js';
 
 export interface BuildRequest {
@@ -30,6 +31,11 @@ export interface BuildRequest {
    * cleanly, the state remembers it so the next no-op is proven from stats alone.
    */
   invocation?: string | null;
+  /**
+   * Also delete captured snapshots (records, bodies, observation logs) of sources no longer in the
+   * graph. Without it they are kept: a capture cannot be recomputed (see garbage.ts).
+   */
+  pruneSnapshots?: boolean;
   /** HTTP capture: refresh policy (--refresh, --max-age) and per-source progress. Default: no refresh. */
   capture?: CaptureRequest;
   onEvent?: (event: { type: 'start' | 'finish'; target: string; status?: TargetStatus }) => void;
@@ -68,18 +74,24 @@ export async function runBuild(ws: Workspace, request: BuildRequest): Promise<Bu
   const pool = new StagePool(request.dryRun ? 1 : request.jobs);
   try {
     if (!request.dryRun) {
-      for (const dir of [ws.outputs.snapshots, `${ws.outputs.snapshots}/records`, `${ws.outputs.snapshots}/bodies`, `${ws.outputs.snapshots}/observations`, ws.outputs.specs, ws.outputs.chunks]) {
-        sweepTempFiles(path.join(ws.root, dir));
+      claimOwnedFolders(ws.root, ownedFolders(ws.outputs));
+      for (const dir of [ws.outputs.snapshots, `${ws.outputs.snapshots}/records`, `${ws.outputs.snapshots}/bodies`, `${ws.outputs.snapshots}/observations`, ws.outputs.specs, ws.outputs.chunks, STATE_DIR_NAME]) {
+        sweepOwnedTempFiles(ws.root, dir);
       }
-      sweepTempFiles(ws.stateDir);
     }
     request.onPhase?.('state');
     const state = BuildState.load(ws.stateDir, request.dryRun);
     // Anything may change from here on: the no-op proof no longer holds until this build ends cleanly.
     state.setClean(null);
-    // Records of targets that left the graph (sources removed from the map) are dropped; their files go
-    // once no committed index names them.
-    for (const name of [...state.targets.keys()]) if (!graph.nodes.has(name)) state.recordTarget(name, null);
+    // Records of targets that left the graph (sources removed from the map, or a one-off --map) are
+    // dropped and their derived files go once no committed index names them. Snapshot records stay
+    // (unless --prune-snapshots): they keep the captured record and body alive, and bring the source
+    // back as up to date, without a recapture, when it returns to the graph.
+    for (const [name, record] of [...state.targets.entries()]) {
+      if (graph.nodes.has(name)) continue;
+      if (record.components.rule === 'snapshot' && !request.pruneSnapshots) continue;
+      state.recordTarget(name, null);
+    }
     const liveFiles = new Set(ws.sources.flatMap((s) => (s.capture.method === 'manual-ingest' ? [s.capture.relativePath] : [])));
     for (const file of [...state.files.keys()]) if (!liveFiles.has(file)) state.forgetFile(file);
 
@@ -88,14 +100,15 @@ export async function runBuild(ws: Workspace, request: BuildRequest): Promise<Bu
     const results = await runSchedule(graph, names, { ws, state, pool, stages, shared, capture }, { dryRun: request.dryRun, debug: request.debug ?? false, allowPartial: request.allowPartial, onEvent: request.onEvent });
     let removed: string[] = [];
     if (!request.dryRun) {
+      claimOwnedFolders(ws.root, ownedFolders(ws.outputs));
       request.onPhase?.('commit');
       const completeAndClean = request.targets.length === 0 && results.every((r) => r.status === 'up-to-date' || r.status === 'built' || r.status === 'unchanged');
       if (completeAndClean && request.invocation) state.setClean(cleanRecordFor(ws, graph, request.invocation));
       state.compact();
       request.onPhase?.('garbage');
       // Garbage only appears when a record changed (this run or a crashed one, folded in above).
-      if (state.recordsHaveChanged()) {
-        removed = collectGarbage(ws, state);
+      if (state.recordsHaveChanged() || request.pruneSnapshots) {
+        removed = collectGarbage(ws, state, { pruneSnapshots: request.pruneSnapshots === true, liveDocumentIds: new Set(ws.sources.map((s) => s.documentId)) });
         pruneIndexParts(ws, state);
       }
     }
@@ -132,5 +145,5 @@ function pruneIndexParts(ws: Workspace, state: BuildState): void {
   }
   const live = new Set<string>();
   for (const record of state.targets.values()) if (record.components.rule === 'chunk' && record.facts?.chunksContentHash) live.add(record.facts.chunksContentHash);
-  for (const name of names) if (!live.has(name.split('.')[0]!)) fs.rmSync(path.join(dir, name), { force: true });
+  for (const name of names) if (!live.has(name.split('.')[0]!)) removeOwnedFile(path.join(dir, name));
 }

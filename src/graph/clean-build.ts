@@ -45,6 +45,9 @@ export async function tryCleanNoop(cwd: string, flags: InvocationFlags, lock: { 
   const root = config === null ? cwd : path.dirname(config);
   const stateDir = path.join(root, STATE_DIR_NAME);
   if (!fs.existsSync(path.join(stateDir, NOOP_PROOF_FILE))) return null;
+  // The full build checks the workspace boundary when it loads (owned-folders.ts); this path skips the
+  // load, so it proves nothing unless .episteme and every output's folders are real folders.
+  if (!realFoldersBelow(root, STATE_DIR_NAME)) return null;
   const held = await acquireWorkspaceLock(root, stateDir, lock);
   try {
     if ((fs.statSync(path.join(stateDir, 'state.log'), { throwIfNoEntry: false })?.size ?? 0) > 0) return null;
@@ -58,6 +61,13 @@ export async function tryCleanNoop(cwd: string, flags: InvocationFlags, lock: { 
     if (!sameStringNumbers(proof.ruleVersions, RULE_VERSIONS) || !sameRulesFiles(proof.files)) return null;
     for (const [file, stamp] of Object.entries(proof.files)) if (!unchanged(file, stamp.size, stamp.mtimeMs, stamp.ino)) return null;
     for (const [file, size, mtimeMs, ino] of proof.sources) if (!unchanged(path.join(root, file), size, mtimeMs, ino)) return null;
+    const checkedFolders = new Set<string>();
+    for (const [, , output] of proof.targets) {
+      const folder = path.posix.dirname(output);
+      if (checkedFolders.has(folder)) continue;
+      if (!realFoldersBelow(root, folder)) return null;
+      checkedFolders.add(folder);
+    }
     const targets: TargetResult[] = [];
     for (const [name, rule, output, size, mtimeMs, ino] of proof.targets) {
       if (!unchanged(path.join(root, output), size, mtimeMs, ino)) return null;
@@ -96,6 +106,18 @@ function sameRulesFiles(files: CleanRecord['files']): boolean {
   const recorded = Object.keys(files).filter((file) => path.dirname(file) === rulesDir());
   const current = rulesFiles();
   return recorded.length === current.length && current.every((file) => file in files);
+}
+
+/** Whether each component of a workspace-relative folder is a real folder (lstat: no symlink). */
+function realFoldersBelow(root: string, relative: string): boolean {
+  let current = root;
+  for (const component of relative.split('/')) {
+    if (component === '' || component === '.') continue;
+    if (component === '..') return false;
+    current = path.join(current, component);
+    if (!fs.lstatSync(current, { throwIfNoEntry: false })?.isDirectory()) return false;
+  }
+  return true;
 }
 
 function unchanged(file: string, size: number, mtimeMs: string, ino: number): boolean {

@@ -8,8 +8,16 @@ import type { BuildState } from './state.js';
  * Removes files no generation can reach: per-document data files, snapshot records and bodies that are
  * named neither by a committed stage index nor by a current build record. Files a committed index still
  * names are kept, so the previous commit stays readable until its index is replaced.
+ *
+ * Captured snapshots cannot be recomputed, so the build keeps the snapshot records of sources that left
+ * the graph (build.ts), and with them their captured records and bodies; only `--prune-snapshots`
+ * drops those records, and then also deletes the observation logs of documents no longer in the graph.
+ *
+ * Deletion happens only in the workspace's own folders (checked at load, see owned-folders.ts) and is
+ * checked again here with lstat: a folder that became a symlink is not swept, and only regular files
+ * and symlinks themselves (never what they point at) are removed.
  */
-export function collectGarbage(ws: Workspace, state: BuildState): string[] {
+export function collectGarbage(ws: Workspace, state: BuildState, options: { pruneSnapshots: boolean; liveDocumentIds: ReadonlySet<string> }): string[] {
   const keep = new Set<string>();
   const cited = new Set<string>();
   for (const record of state.targets.values()) {
@@ -33,18 +41,9 @@ export function collectGarbage(ws: Workspace, state: BuildState): string[] {
   }
   const removed: string[] = [];
   const sweep = (dir: string, isData: (name: string) => boolean): void => {
-    let names: string[];
-    try {
-      names = fs.readdirSync(path.join(ws.root, dir));
-    } catch {
-      return;
-    }
-    for (const name of names) {
+    for (const name of listRealFolder(ws.root, dir)) {
       const relative = `${dir}/${name}`;
-      if (isTempFileName(name) || (isData(name) && !keep.has(relative))) {
-        fs.rmSync(path.join(ws.root, relative), { force: true });
-        removed.push(relative);
-      }
+      if ((isTempFileName(name) || (isData(name) && !keep.has(relative))) && removeOwnedFile(path.join(ws.root, relative))) removed.push(relative);
     }
   };
   const perDocument = (name: string): boolean => /^[a-z0-9-]+\.[0-9a-f]{16}\.json$/.test(name);
@@ -52,7 +51,48 @@ export function collectGarbage(ws: Workspace, state: BuildState): string[] {
   sweep(ws.outputs.chunks, perDocument);
   sweep(`${ws.outputs.snapshots}/records`, (name) => /^snap-[0-9a-f]{32}\.json$/.test(name));
   sweep(`${ws.outputs.snapshots}/bodies`, (name) => /^[0-9a-f]{64}$/.test(name));
+  if (options.pruneSnapshots) {
+    sweep(`${ws.outputs.snapshots}/observations`, (name) => name.endsWith('.json') && !options.liveDocumentIds.has(name.slice(0, -'.json'.length)));
+  }
   return removed.sort();
+}
+
+/** Removes temp files a crashed writer left in a workspace folder (lstat-checked like the rest). */
+export function sweepOwnedTempFiles(root: string, relative: string): void {
+  for (const name of listRealFolder(root, relative)) if (isTempFileName(name)) removeOwnedFile(path.join(root, relative, name));
+}
+
+/**
+ * Names in a workspace folder, or none when it is missing or is not a real folder: each component
+ * below the root is checked with lstat, so a folder replaced by a symlink since load is not swept.
+ */
+function listRealFolder(root: string, relative: string): string[] {
+  let current = root;
+  for (const component of relative.split('/')) {
+    current = path.join(current, component);
+    if (!fs.lstatSync(current, { throwIfNoEntry: false })?.isDirectory()) return [];
+  }
+  try {
+    return fs.readdirSync(current);
+  } catch {
+    return [];
+  }
+}
+
+/**
+ * Removes a regular file or a symlink itself (unlink never follows it); leaves anything else (a folder,
+ * a FIFO, a device) alone. Returns whether something was removed.
+ */
+export function removeOwnedFile(file: string): boolean {
+  const stat = fs.lstatSync(file, { throwIfNoEntry: false });
+  if (stat === undefined || !(stat.isFile() || stat.isSymbolicLink())) return false;
+  try {
+    fs.unlinkSync(file);
+    return true;
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return false;
+    throw error;
+  }
 }
 
 function namedByCommittedIndex(ws: Workspace, dir: string): string[] {

@@ -189,7 +189,8 @@ export class BuildState {
     try {
       if (this.logFd === null) {
         fs.mkdirSync(this.dir, { recursive: true });
-        this.logFd = fs.openSync(logFile, 'a+');
+        // O_NOFOLLOW: a symlink planted as state.log is an error, never a way to append elsewhere.
+        this.logFd = fs.openSync(logFile, fs.constants.O_RDWR | fs.constants.O_APPEND | fs.constants.O_CREAT | fs.constants.O_NOFOLLOW, 0o644);
         // A line torn by a full disk or a crash stays alone on its line (load() skips it), instead of
         // swallowing the next one.
         const size = fs.fstatSync(this.logFd).size;

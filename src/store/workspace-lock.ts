@@ -1,6 +1,7 @@
 import * as net from 'node:net';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+import { writeFileAtomic } from './atomic-file.js';
 import { sha256Hex } from './hash.js';
 import { EpistemeError } from '../failure.js';
 import { isSystemError } from './write-failure.js';
@@ -88,7 +89,8 @@ function readHolder(file: string): string {
 function describeHolder(stateDir: string, holderFile: string, command: string): boolean {
   try {
     fs.mkdirSync(stateDir, { recursive: true });
-    fs.writeFileSync(holderFile, JSON.stringify({ pid: process.pid, command }) + '\n');
+    // Renamed into place: appears complete to a reader, and replaces (never writes through) a planted symlink.
+    writeFileAtomic(holderFile, JSON.stringify({ pid: process.pid, command }) + '\n');
     return true;
   } catch (error) {
     if (isSystemError(error)) return false;

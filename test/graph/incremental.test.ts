@@ -232,7 +232,8 @@ test('the stat-only no-op proof never hides work: after a partial build, a confi
     assert.ok(ran(viaMap.json!.data.targets).includes('chunks/search-index.json'), 'a different map is a different graph');
     assert.equal(viaMap.json!.data.targets.length, 2 * 3 + 4);
     // After a failure, nothing is proven clean: the failing source is retried.
-    rig.write({ 'episteme.json': JSON.stringify({ manualIngest: 'map.json', limits: { maxFileBytes: 300 } }) });
+    // (The edit makes doc0 reread; doc2, back from the one-off map, keeps its retained snapshot.)
+    rig.write({ 'episteme.json': JSON.stringify({ manualIngest: 'map.json', limits: { maxFileBytes: 300 } }), 'src/doc0.html': sampleHtml(0, ' Over the bound now.') });
     assert.equal((await rig.exec(['build'])).code, 1);
     assert.equal((await rig.exec(['build'])).code, 1);
   } finally {

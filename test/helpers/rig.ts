@@ -56,7 +56,8 @@ export class Rig {
   /** SHA-256 of every file under the workspace outputs (not the build state), by relative path. */
   artifacts(dirs = ['snapshots', 'specs', 'chunks']): Map<string, string> {
     const result = new Map<string, string>();
-    for (const dir of dirs) walk(this.path(dir), (file) => result.set(path.relative(this.dir, file), sha256(fs.readFileSync(file))));
+    // The owner marker (.episteme-owner) says which workspace owns the folder; it is not an artifact.
+    for (const dir of dirs) walk(this.path(dir), (file) => path.basename(file) !== '.episteme-owner' && result.set(path.relative(this.dir, file), sha256(fs.readFileSync(file))));
     return new Map([...result.entries()].sort(([a], [b]) => (a < b ? -1 : 1)));
   }
 
