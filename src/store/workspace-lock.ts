@@ -93,7 +93,8 @@ function describeHolder(stateDir: string, holderFile: string, command: string): 
     writeFileAtomic(holderFile, JSON.stringify({ pid: process.pid, command }) + '\n');
     return true;
   } catch (error) {
-    if (isSystemError(error)) return false;
+    // writeFileAtomic reports a refused write as write-failed; either way the socket still holds the lock.
+    if (isSystemError(error) || (error instanceof EpistemeError && error.code === 'write-failed')) return false;
     throw error;
   }
 }
