@@ -6,15 +6,45 @@ import { resolveFamily, type LoadedFamily } from './families.js';
  * document's key from this module on every run, so it stays light (no parsers, no PDF engine).
  */
 export interface ExtractOptions {
-  /** Upper bound on the time spent parsing one PDF; past it the document gets a pdf-timeout error. */
+  /** Wall-clock bound on extracting one PDF; past it the target fails with extract-timeout (never cached). */
   pdfTimeoutMs: number;
-  /** PDFs with more pages are cut at this page (warning pdf-pages-truncated). */
+  /** PDFs with more pages are cut at this page (warning pdf-pages-truncated): deterministic, so a document. */
   pdfMaxPages: number;
   /** Record links (text + resolved href) per block. */
   links: boolean;
+  /** Wall-clock bound on extracting one HTML, XML or text document; past it: extract-timeout. */
+  timeoutMs: number;
+  /** Heap bound of each extraction worker, in MiB; past it the target fails with extract-memory-limit. */
+  maxHeapMb: number;
 }
 
-export const DEFAULT_EXTRACT_OPTIONS: ExtractOptions = Object.freeze({ pdfTimeoutMs: 30_000, pdfMaxPages: 2_000, links: true });
+export const DEFAULT_EXTRACT_OPTIONS: ExtractOptions = Object.freeze({ pdfTimeoutMs: 30_000, pdfMaxPages: 2_000, links: true, timeoutMs: 60_000, maxHeapMb: 2048 });
+
+/**
+ * The range of each numeric option (integers, inclusive). A value outside is a configuration error:
+ * a 1e308 ms timeout must not wrap around to a 1 ms timer, nor a 0 page limit empty every PDF.
+ */
+export const EXTRACT_OPTION_RANGES: Record<'pdfTimeoutMs' | 'pdfMaxPages' | 'timeoutMs' | 'maxHeapMb', { min: number; max: number }> = Object.freeze({
+  pdfTimeoutMs: { min: 100, max: 3_600_000 },
+  pdfMaxPages: { min: 1, max: 100_000 },
+  timeoutMs: { min: 100, max: 3_600_000 },
+  maxHeapMb: { min: 64, max: 16_384 },
+});
+
+/** Throws an Error naming the first option out of its range. */
+export function validateExtractOptions(options: ExtractOptions): void {
+  for (const [name, range] of Object.entries(EXTRACT_OPTION_RANGES)) {
+    const value = options[name as keyof typeof EXTRACT_OPTION_RANGES];
+    if (!Number.isInteger(value) || value < range.min || value > range.max) {
+      throw new Error(`${name} must be an integer from ${range.min} to ${range.max} (got ${String(value)}).`);
+    }
+  }
+}
+
+/** The wall-clock bound of extracting with `extractor`. */
+export function extractTimeoutMs(options: ExtractOptions, extractor: ExtractorId): number {
+  return extractor === 'pdf' ? options.pdfTimeoutMs : options.timeoutMs;
+}
 
 /** Bump when a change to extraction logic changes output for the same bytes and rules. */
 export { EXTRACT_RULE_VERSION } from '../rule-versions.js';
@@ -58,7 +88,14 @@ export function withoutFragment(url: string): string {
   return hash === -1 ? url : url.slice(0, hash);
 }
 
-export function normalizedOptions(options: ExtractOptions): ExtractOptions {
+/**
+ * The options that shape a document, defaults applied. The time and memory bounds are not among them:
+ * tripping one is a failure, never a document, so they cannot change a document's bytes. (pdfTimeoutMs
+ * stays in the PDF config for compatibility with documents already built.)
+ */
+export type ShapingOptions = Pick<ExtractOptions, 'pdfTimeoutMs' | 'pdfMaxPages' | 'links'>;
+
+export function normalizedOptions(options: ShapingOptions): ShapingOptions {
   return {
     pdfTimeoutMs: options.pdfTimeoutMs ?? DEFAULT_EXTRACT_OPTIONS.pdfTimeoutMs,
     pdfMaxPages: options.pdfMaxPages ?? DEFAULT_EXTRACT_OPTIONS.pdfMaxPages,
@@ -71,7 +108,7 @@ export function normalizedOptions(options: ExtractOptions): ExtractOptions {
  * effect, the extractor chosen, the fragment selection, the authority override and the options.
  * Editing one family's rules changes it only for that family's documents.
  */
-export function extractionConfig(source: SourceSpec, snapshot: SnapshotMeta, options: ExtractOptions): Record<string, unknown> {
+export function extractionConfig(source: SourceSpec, snapshot: SnapshotMeta, options: ShapingOptions): Record<string, unknown> {
   const family = resolveFamily(source.url, source.family);
   const extractor = chooseExtractor(source, snapshot, family);
   const opts = normalizedOptions(options);
