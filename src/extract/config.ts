@@ -25,9 +25,9 @@ export const DEFAULT_EXTRACT_OPTIONS: ExtractOptions = Object.freeze({ pdfTimeou
  * a 1e308 ms timeout must not wrap around to a 1 ms timer, nor a 0 page limit empty every PDF.
  */
 export const EXTRACT_OPTION_RANGES: Record<'pdfTimeoutMs' | 'pdfMaxPages' | 'timeoutMs' | 'maxHeapMb', { min: number; max: number }> = Object.freeze({
-  pdfTimeoutMs: { min: 100, max: 3_600_000 },
+  pdfTimeoutMs: { min: 1_000, max: 3_600_000 },
   pdfMaxPages: { min: 1, max: 100_000 },
-  timeoutMs: { min: 100, max: 3_600_000 },
+  timeoutMs: { min: 1_000, max: 3_600_000 },
   maxHeapMb: { min: 64, max: 16_384 },
 });
 

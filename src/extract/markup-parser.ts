@@ -65,38 +65,94 @@ class DepthCappedHandler extends DomHandler {
   }
 }
 
-/** Gives the parser's open-element stack O(1) membership tests; positions are searched only when the name is open. */
-function countOpenNames(parser: Parser): void {
-  const stack = (parser as unknown as { stack: string[] }).stack;
-  const open = new Map<string, number>();
-  const add = (name: string, delta: number): void => {
+/**
+ * htmlparser2 keeps its stacks (open element names, foreign contexts) with the top at index 0 and
+ * pushes with `unshift`: every push and pop moves the whole array, quadratic in nesting depth (100,000
+ * levels: seconds per stack). Past DEEP_STACK entries the stack is swapped for a view with the same
+ * array interface over a top-last array, where the same operations are O(1); shallower documents
+ * (every real one) keep the plain array and htmlparser2's own behaviour exactly.
+ */
+const DEEP_STACK = 1024;
+
+type StackHost = Record<'stack' | 'foreignContext', unknown[]>;
+
+function watchDepth(host: StackHost, field: 'stack' | 'foreignContext', countNames: boolean): void {
+  const stack = host[field];
+  // Names open, by count: "is <form> open?" and an end tag with no open element are O(1), not a scan.
+  const open = new Map<unknown, number>();
+  const add = (name: unknown, delta: number): void => {
+    if (!countNames) return;
     const n = (open.get(name) ?? 0) + delta;
     if (n === 0) open.delete(name);
     else open.set(name, n);
   };
+  const frontStack = (items: unknown[]): unknown[] =>
+    new Proxy(items, {
+      get(target, prop) {
+        if (prop === 'length') return target.length;
+        if (typeof prop === 'string' && /^\d+$/.test(prop)) return target[target.length - 1 - Number(prop)];
+        switch (prop) {
+          case 'unshift':
+            return (...names: unknown[]): number => {
+              for (let i = names.length - 1; i >= 0; i--) {
+                add(names[i], 1);
+                target.push(names[i]);
+              }
+              return target.length;
+            };
+          case 'shift':
+            return (): unknown => {
+              const name = target.pop();
+              if (name !== undefined) add(name, -1);
+              return name;
+            };
+          case 'includes':
+            return (name: unknown): boolean => (countNames ? open.has(name) : target.includes(name));
+          case 'indexOf':
+            return (name: unknown): number => {
+              if (countNames && !open.has(name)) return -1;
+              const at = target.lastIndexOf(name);
+              return at === -1 ? -1 : target.length - 1 - at;
+            };
+          default:
+            return undefined;
+        }
+      },
+      set(target, prop, value) {
+        if (prop !== 'length') return false;
+        target.length = value as number;
+        open.clear();
+        for (const name of target) add(name, 1);
+        return true;
+      },
+    });
   Object.defineProperties(stack, {
     unshift: {
-      value: (...names: string[]): number => {
+      value: (...names: unknown[]): number => {
         for (const name of names) add(name, 1);
-        return Array.prototype.unshift.apply(stack, names);
+        const length = Array.prototype.unshift.apply(stack, names);
+        if (length > DEEP_STACK) host[field] = frontStack(stack.slice().reverse());
+        return length;
       },
     },
     shift: {
-      value: (): string | undefined => {
-        const name = Array.prototype.shift.call(stack) as string | undefined;
+      value: (): unknown => {
+        const name: unknown = Array.prototype.shift.call(stack);
         if (name !== undefined) add(name, -1);
         return name;
       },
     },
-    includes: { value: (name: string): boolean => open.has(name) },
-    indexOf: { value: (name: string): number => (open.has(name) ? Array.prototype.indexOf.call(stack, name) : -1) },
+    includes: { value: (name: unknown): boolean => (countNames ? open.has(name) : Array.prototype.includes.call(stack, name)) },
+    indexOf: { value: (name: unknown): number => (countNames && !open.has(name) ? -1 : Array.prototype.indexOf.call(stack, name)) },
   });
 }
 
 export function parseMarkup(source: string, options: ParserOptions & DomHandlerOptions): ParsedMarkup {
   const handler = new DepthCappedHandler(options);
   const parser = new Parser(handler, options);
-  countOpenNames(parser);
+  const host = parser as unknown as StackHost;
+  watchDepth(host, 'stack', true);
+  watchDepth(host, 'foreignContext', false);
   parser.end(source);
   return { document: handler.root, cappedElements: handler.cappedElements };
 }

