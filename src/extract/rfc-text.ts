@@ -28,7 +28,7 @@ const isLineTerminator = (ch: string): boolean => ch === '\n' || ch === '\r' || 
  */
 
 /** /^(?:RFC \d+|Internet-Draft|INTERNET[- ]DRAFT)\s{2,}.*\S\s{2,}\S.*$/: a running header ("RFC 6635   Title   June 2012"). */
-function isRunningHeader(text: string): boolean {
+export function isRunningHeader(text: string): boolean {
   const prefix = HEADER_PREFIX.exec(text);
   if (!prefix) return false;
   const rest = text.slice(prefix[0].length);
@@ -55,7 +55,7 @@ function isRunningHeader(text: string): boolean {
 }
 
 /** /\.{4,}\s*\d+\s*$/: a table-of-contents dot leader ending in a page number. */
-function hasDotLeader(text: string): boolean {
+export function hasDotLeader(text: string): boolean {
   let i = text.length;
   while (i > 0 && isSpace(text[i - 1]!)) i--;
   const digitsEnd = i;
@@ -71,7 +71,7 @@ function hasDotLeader(text: string): boolean {
 }
 
 /** /[+|][-=]{2,}|[-=]{2,}[+|]/: a box-drawing joint of ASCII art. */
-function hasArtJoint(text: string): boolean {
+export function hasArtJoint(text: string): boolean {
   const rule = (i: number): boolean => text[i] === '-' || text[i] === '=';
   for (let i = 0; i < text.length; i++) {
     if (text[i] !== '+' && text[i] !== '|') continue;

@@ -65,7 +65,7 @@ const isWordChar = (ch: string | undefined): boolean => ch !== undefined && /\w/
  * The first `<!DOCTYPE ... [ subset ]>` (the match of /<!DOCTYPE[^[>]*\[([\s\S]*?)\]\s*>/), in one pass:
  * `start`/`end` span the whole DOCTYPE, `subsetStart`/`subsetEnd` the text between the brackets.
  */
-function findInternalSubset(source: string): { start: number; end: number; subsetStart: number; subsetEnd: number } | null {
+export function findInternalSubset(source: string): { start: number; end: number; subsetStart: number; subsetEnd: number } | null {
   for (let start = source.indexOf('<!DOCTYPE'); start !== -1; start = source.indexOf('<!DOCTYPE', start + 1)) {
     let i = start + '<!DOCTYPE'.length;
     while (i < source.length && source[i] !== '[' && source[i] !== '>') i++;
@@ -90,7 +90,7 @@ function findInternalSubset(source: string): { start: number; end: number; subse
  * (value null: external), with searches for the next quote or ">" remembered so that unterminated
  * declarations cost linear time in total.
  */
-function entityDeclarations(source: string, from: number, to: number): { name: string; value: string | null }[] {
+export function entityDeclarations(source: string, from: number, to: number): { name: string; value: string | null }[] {
   const subset = source.slice(from, to);
   // The last search per character: [from, found] holds no other occurrence, so it answers any `at` inside it.
   const nextOf = new Map<string, { from: number; found: number }>();
