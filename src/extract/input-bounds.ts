@@ -7,6 +7,9 @@ import { EpistemeError } from '../failure.js';
  * pool (extract-timeout, extract-memory-limit).
  */
 
+/** HTML and XML tree depth, as in Blink and WebKit: deeper elements attach at this depth (a diagnostic, not a failure). */
+export const MAX_TREE_DEPTH = 512;
+
 /** XML internal entities, after Expat (amplification factor 100 past 8 MiB) and XmlLite (100,000 expansions). */
 export const XML_ENTITY_BOUNDS = Object.freeze({
   maxExpansions: 100_000,

@@ -14,7 +14,8 @@ import { DomHandler, type ChildNode, type Document, type DomHandlerOptions } fro
  *   htmlparser2 scans the whole stack for every end tag (`indexOf`) and for `<form>` and SVG names
  *   (`includes`), which is quadratic for deep input with unmatched end tags (40,000 levels: 5 s).
  */
-export const MAX_TREE_DEPTH = 512;
+export { MAX_TREE_DEPTH } from './input-bounds.js';
+import { MAX_TREE_DEPTH } from './input-bounds.js';
 
 export interface ParsedMarkup {
   document: Document;
