@@ -57,6 +57,11 @@ export class StagePool {
     private readonly bounds: PoolBounds,
   ) {}
 
+  /** Starts a worker ahead of the first task, so its start-up overlaps other work. */
+  warm(): void {
+    if (this.lanes.length === 0 && this.jobs > 0) this.startLane();
+  }
+
   run(task: StageTask, bounds: TaskBounds = {}): Promise<string> {
     return new Promise((resolve, reject) => {
       this.queue.push({ task, bounds, resolve, reject });
