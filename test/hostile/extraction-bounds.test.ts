@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { Sandbox, assertBounded, assertFailure, treeChecksum, type MeasuredResult } from './harness.js';
-import { billionLaughsXml, deepHtml, deepXml, flateBombPdf, ordinaryHtml, quadraticEntityXml } from './hostile-documents.js';
+import { billionLaughsXml, deepHtml, deepXml, flateBombPdf, operatorBombPdf, ordinaryHtml, quadraticEntityXml, textPdf } from './hostile-documents.js';
 
 /**
  * Extraction is bounded: each hostile document fails its own target with a named code (or, for a
@@ -65,6 +65,7 @@ async function expectFailure(hostile: Hostile, code: string, bound: { maxMs: num
       workspace(sandbox, hostile, extractOptions);
       const before = sandbox.outside();
       const result = await sandbox.run(['build', '--json', '--jobs', '2']);
+      if (round === 0) console.log(`# ${hostile.file}: ${code} in ${Math.round(result.elapsedMs)} ms, peak RSS ${Math.round(result.peakRssMb ?? -1)} MiB`);
       assertFailure(result, { code: 'target-failed', exit: 1, ...bound });
       const row = extractRow(result, HOSTILE_URL);
       assert.equal(row.status, 'failed');
@@ -83,6 +84,36 @@ async function expectFailure(hostile: Hostile, code: string, bound: { maxMs: num
     }
   }
   assert.equal(results[0], results[1], 'two clean builds differ');
+
+  // Over a committed build: the hostile edit fails, and the previous commit stays as it was.
+  const sandbox = new Sandbox();
+  try {
+    workspace(sandbox, { ...hostile, bytes: ordinaryOf(hostile.contentType) }, extractOptions);
+    const first = await sandbox.run(['build', '--json']);
+    assert.equal(first.code, 0, first.stdout.slice(0, 2000));
+    const committed = outputs(sandbox.ws);
+    const specsIndex = fs.readFileSync(path.join(sandbox.ws, 'specs/index.json'));
+    sandbox.write({ [`src/${hostile.file}`]: hostile.bytes });
+    const failed = await sandbox.run(['build', '--json']);
+    assertFailure(failed, { code: 'target-failed', exit: 1, ...bound });
+    assert.equal(extractRow(failed, HOSTILE_URL).error?.code, code);
+    assert.deepEqual(fs.readFileSync(path.join(sandbox.ws, 'specs/index.json')), specsIndex, 'specs/index.json changed');
+    const index = JSON.parse(specsIndex.toString('utf8')) as { payload: { entries: { file: string; sha256: string }[] } };
+    for (const entry of index.payload.entries) {
+      assert.ok(fs.existsSync(path.join(sandbox.ws, 'specs', entry.file)), `committed ${entry.file} is gone`);
+    }
+    // The captured snapshot of the edit is new data; the committed documents and chunks are untouched.
+    assert.equal(outputs(sandbox.ws).split(',').slice(1).join(','), committed.split(',').slice(1).join(','), 'committed specs or chunks changed');
+  } finally {
+    sandbox.cleanup();
+  }
+}
+
+/** An ordinary document of the content type, for the build the hostile edit lands on. */
+function ordinaryOf(contentType: string): string | Uint8Array {
+  if (contentType === 'application/pdf') return textPdf(1, 5);
+  if (contentType.includes('xml')) return '<?xml version="1.0"?><doc><title>Plain</title><p>plain words</p></doc>';
+  return ordinaryHtml('Plain');
 }
 
 /** Builds twice from clean: the hostile document builds (with `diagnostic`), the bytes are identical. */
@@ -94,6 +125,7 @@ async function expectDocument(hostile: Hostile, diagnostic: string, bound: { max
       workspace(sandbox, hostile);
       const before = sandbox.outside();
       const result = await sandbox.run(['build', '--json']);
+      if (round === 0) console.log(`# ${hostile.file}: built in ${Math.round(result.elapsedMs)} ms, peak RSS ${Math.round(result.peakRssMb ?? -1)} MiB`);
       assert.equal(result.code, 0, result.stdout.slice(0, 2000) + result.stderr);
       assertBounded(result, bound);
       const row = extractRow(result, HOSTILE_URL);
@@ -135,6 +167,10 @@ test('XML billion laughs: references inside entity values are not expanded, so i
 
 test('PDF Flate bomb (4 MiB inflating to 4 GiB) fails with extract-bound-exceeded (pdf-inflated-bytes), not pdf-malformed', async () => {
   await expectFailure({ file: 'bomb.pdf', contentType: 'application/pdf', bytes: flateBombPdf(4096) }, 'extract-bound-exceeded', { maxMs: 30_000, maxRssMb: 1024 }, {}, { bound: 'pdf-inflated-bytes' });
+});
+
+test('PDF operation bomb (62 KB, 6,000,000 text operations, under the inflated-bytes bound) is stopped by the time bound: extract-timeout', async () => {
+  await expectFailure({ file: 'ops.pdf', contentType: 'application/pdf', bytes: operatorBombPdf(6_000_000) }, 'extract-timeout', { maxMs: 30_000, maxRssMb: 1024 }, { pdfTimeoutMs: 2000 }, { timeoutMs: 2000 });
 });
 
 test('a document past the wall-clock bound fails with extract-timeout, is not recorded, and is tried again next build', async () => {

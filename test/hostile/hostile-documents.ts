@@ -93,6 +93,22 @@ export function flateBombPdf(inflatedMiB: number): Uint8Array {
   ]);
 }
 
+/**
+ * An operation bomb: a one-page PDF whose content stream shows one glyph `operations` times. It
+ * inflates to 7 bytes per operation, under the inflated-bytes bound (Flate compresses it 700-fold), so
+ * only the time bound can stop it.
+ */
+export function operatorBombPdf(operations: number): Uint8Array {
+  const content = Buffer.from('BT /F1 1 Tf ' + '(a) Tj\n'.repeat(operations) + 'ET', 'latin1');
+  return pdfFromObjects([
+    '<< /Type /Catalog /Pages 2 0 R >>',
+    '<< /Type /Pages /Kids [3 0 R] /Count 1 >>',
+    '<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Contents 4 0 R /Resources << /Font << /F1 5 0 R >> >> >>',
+    streamObject('/Filter /FlateDecode', deflateSync(content, { level: 9 })),
+    '<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>',
+  ]);
+}
+
 /** An ordinary HTML page: headings, paragraphs, a list and a table. */
 export function ordinaryHtml(title: string): string {
   return `<!DOCTYPE html><html><head><title>${title}</title></head><body>
