@@ -19,6 +19,7 @@ const benches: [string, string[]][] = [
   ['relevance.js', []],
   ['cold-query.js', quick ? ['5'] : ['15']],
   ['index-incremental.js', quick ? ['1000', '2'] : ['1000', '5']],
+  ['hostile-extraction.js', quick ? ['--runs', '1'] : ['--runs', '3']],
 ];
 
 let failed = 0;
