@@ -20,6 +20,9 @@ export const FAILURE_CODES = {
   // exit 1: a target, source or the run itself failed
   'target-failed': { exit: 1, summary: 'One or more targets failed; see data.targets for each reason.' },
   'source-failed': { exit: 1, summary: 'A source could not be read or extracted.' },
+  'extract-timeout': { exit: 1, summary: "A document's extraction ran past its time bound (options.extract.timeoutMs, pdfTimeoutMs) and was stopped." },
+  'extract-memory-limit': { exit: 1, summary: "A document's extraction ran out of its worker's memory bound (options.extract.maxHeapMb) and was stopped." },
+  'extract-bound-exceeded': { exit: 1, summary: 'A document exceeds an input bound of extraction (XML entity expansion, PDF decompressed bytes or text items).' },
   'workspace-locked': { exit: 1, summary: 'Another process holds the workspace writer lock.' },
   'write-failed': { exit: 1, summary: 'Writing a file failed (disk full, quota, read-only file system, permission); details name the path and errno.' },
   'internal-error': { exit: 1, summary: 'A bug in Episteme; rerun with --debug and report it.' },

@@ -2,6 +2,12 @@ import { Command } from 'clipanion';
 import { GraphCommand, targetsOfRules } from './build-runner.js';
 import type { CommandResult } from './base-command.js';
 import type { Output } from './output.js';
+import { DEFAULT_EXTRACT_OPTIONS, EXTRACT_OPTION_RANGES } from '../extract/options.js';
+import { MAX_TREE_DEPTH, PDF_BOUNDS, XML_ENTITY_BOUNDS } from '../extract/input-bounds.js';
+
+const MIB = 1024 * 1024;
+
+const range = (name: keyof typeof EXTRACT_OPTION_RANGES): string => `${DEFAULT_EXTRACT_OPTIONS[name]} (${EXTRACT_OPTION_RANGES[name].min} to ${EXTRACT_OPTION_RANGES[name].max})`;
 
 export class ExtractCommand extends GraphCommand {
   static override paths = [['extract']];
@@ -10,6 +16,16 @@ export class ExtractCommand extends GraphCommand {
     description: 'Extract recorded snapshots into structured evidence documents, offline.',
     details: `
       Builds \`specs/<doc>.json\` for every source (capturing first any snapshot that is missing) and commits \`specs/index.json\`. Documents hold sections, blocks, fragment ids, provenance (producer version, extractor, source SHA-256, extraction-config SHA-256, snapshot id) and diagnostics; all captured text is marked \`contentTrust: "untrusted-source"\`. No network access.
+
+      Every document is extracted in a worker thread under a time and a heap bound; one that trips a bound fails its own target, is not recorded, and is tried again by the next build, while the other sources go on. Bounds and options (workspace config \`options.extract\`, integers; default, then range):
+
+      - \`timeoutMs\`: ${range('timeoutMs')}. Wall-clock bound per HTML, XML or text document; past it: \`extract-timeout\`.
+      - \`pdfTimeoutMs\`: ${range('pdfTimeoutMs')}. The same for a PDF.
+      - \`maxHeapMb\`: ${range('maxHeapMb')}. Heap of each extraction worker, MiB; past it: \`extract-memory-limit\`.
+      - \`pdfMaxPages\`: ${range('pdfMaxPages')}. Pages extracted per PDF; the rest is cut with the warning \`pdf-pages-truncated\`.
+      - \`links\`: ${String(DEFAULT_EXTRACT_OPTIONS.links)} (boolean). Record each block's links.
+
+      Fixed bounds: HTML and XML trees nest at most ${MAX_TREE_DEPTH} deep (deeper elements are attached at depth ${MAX_TREE_DEPTH}, warning \`html-depth-capped\` / \`xml-depth-capped\`); XML internal entities expand at most ${XML_ENTITY_BOUNDS.maxExpansions} times, to at most ${XML_ENTITY_BOUNDS.maxExpandedChars / MIB} Mi characters, and past ${XML_ENTITY_BOUNDS.amplificationActivationChars / MIB} Mi to at most ${XML_ENTITY_BOUNDS.amplificationFactor} times the document; a PDF's Flate streams inflate to at most ${PDF_BOUNDS.maxInflatedBytes / MIB} MiB, and past ${PDF_BOUNDS.amplificationActivationBytes / MIB} MiB to at most ${PDF_BOUNDS.amplificationFactor} times the file; a PDF has at most ${PDF_BOUNDS.maxTextItems} text items. Past one of these: \`extract-bound-exceeded\` (\`details.bound\` names it). A value out of range is \`config-invalid\`.
     `,
     examples: [['Extract every source of the workspace', 'episteme extract']],
   });

@@ -5,16 +5,13 @@ import { resolveFamily, type LoadedFamily } from './families.js';
  * What shapes an extraction, without the extractors themselves: the build graph computes every
  * document's key from this module on every run, so it stays light (no parsers, no PDF engine).
  */
-export interface ExtractOptions {
-  /** Upper bound on the time spent parsing one PDF; past it the document gets a pdf-timeout error. */
-  pdfTimeoutMs: number;
-  /** PDFs with more pages are cut at this page (warning pdf-pages-truncated). */
-  pdfMaxPages: number;
-  /** Record links (text + resolved href) per block. */
-  links: boolean;
-}
+export { DEFAULT_EXTRACT_OPTIONS, EXTRACT_OPTION_RANGES, validateExtractOptions, type ExtractOptions } from './options.js';
+import { DEFAULT_EXTRACT_OPTIONS, type ExtractOptions } from './options.js';
 
-export const DEFAULT_EXTRACT_OPTIONS: ExtractOptions = Object.freeze({ pdfTimeoutMs: 30_000, pdfMaxPages: 2_000, links: true });
+/** The wall-clock bound of extracting with `extractor`. */
+export function extractTimeoutMs(options: ExtractOptions, extractor: ExtractorId): number {
+  return extractor === 'pdf' ? options.pdfTimeoutMs : options.timeoutMs;
+}
 
 /** Bump when a change to extraction logic changes output for the same bytes and rules. */
 export { EXTRACT_RULE_VERSION } from '../rule-versions.js';
@@ -58,7 +55,14 @@ export function withoutFragment(url: string): string {
   return hash === -1 ? url : url.slice(0, hash);
 }
 
-export function normalizedOptions(options: ExtractOptions): ExtractOptions {
+/**
+ * The options that shape a document, defaults applied. The time and memory bounds are not among them:
+ * tripping one is a failure, never a document, so they cannot change a document's bytes. (pdfTimeoutMs
+ * stays in the PDF config for compatibility with documents already built.)
+ */
+export type ShapingOptions = Pick<ExtractOptions, 'pdfTimeoutMs' | 'pdfMaxPages' | 'links'>;
+
+export function normalizedOptions(options: ShapingOptions): ShapingOptions {
   return {
     pdfTimeoutMs: options.pdfTimeoutMs ?? DEFAULT_EXTRACT_OPTIONS.pdfTimeoutMs,
     pdfMaxPages: options.pdfMaxPages ?? DEFAULT_EXTRACT_OPTIONS.pdfMaxPages,
@@ -71,7 +75,7 @@ export function normalizedOptions(options: ExtractOptions): ExtractOptions {
  * effect, the extractor chosen, the fragment selection, the authority override and the options.
  * Editing one family's rules changes it only for that family's documents.
  */
-export function extractionConfig(source: SourceSpec, snapshot: SnapshotMeta, options: ExtractOptions): Record<string, unknown> {
+export function extractionConfig(source: SourceSpec, snapshot: SnapshotMeta, options: ShapingOptions): Record<string, unknown> {
   const family = resolveFamily(source.url, source.family);
   const extractor = chooseExtractor(source, snapshot, family);
   const opts = normalizedOptions(options);

@@ -28,8 +28,9 @@ export interface ExtractInput {
 
 /**
  * Pure extraction: the same input gives an identical document. Bad content yields a document with
- * error diagnostics (pdf-empty, pdf-encrypted, pdf-malformed, pdf-timeout, xml-malformed...);
- * an unknown family id throws EpistemeError('config-invalid').
+ * error diagnostics (pdf-empty, pdf-encrypted, pdf-malformed, xml-malformed...); an unknown family
+ * id throws EpistemeError('config-invalid'), and input past a fixed bound (input-bounds.ts) throws
+ * EpistemeError('extract-bound-exceeded'). Time and memory are bounded by the stage pool.
  */
 export async function extractDocument(input: ExtractInput): Promise<EvidenceDocument> {
   const { source, snapshot, body } = input;
@@ -90,7 +91,7 @@ export async function extractDocument(input: ExtractInput): Promise<EvidenceDocu
       break;
     }
     case 'pdf': {
-      const result = await extractPdf(body, builder, { timeoutMs: options.pdfTimeoutMs, maxPages: options.pdfMaxPages });
+      const result = await extractPdf(body, builder, { maxPages: options.pdfMaxPages });
       title = result.title;
       confidence = result.confidence;
       extra['pageCount'] = result.pageCount;

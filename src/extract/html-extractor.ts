@@ -1,4 +1,3 @@
-import { parseDocument } from 'htmlparser2';
 import { type AnyNode, type Document, type Element, isTag, isText, isCDATA } from 'domhandler';
 import { compile, selectOne } from 'css-select';
 import { textContent } from 'domutils';
@@ -7,6 +6,7 @@ import type { DocumentBuilder, ListItem, Marker, Link, BlockKind } from './docum
 import type { KeywordSpan } from './bcp14.js';
 import { keywordOf } from './bcp14.js';
 import { TextSink, normalizeSpace } from './text-sink.js';
+import { MAX_TREE_DEPTH, parseMarkup, type ParsedMarkup } from './markup-parser.js';
 
 type Matcher = (el: Element) => boolean;
 
@@ -108,8 +108,8 @@ function markerClass(classes: string[], set: Set<string>): string | undefined {
   return undefined;
 }
 
-export function parseHtml(source: string): Document {
-  return parseDocument(source, { withStartIndices: true, withEndIndices: true, decodeEntities: true, lowerCaseTags: true, lowerCaseAttributeNames: true });
+export function parseHtml(source: string): ParsedMarkup {
+  return parseMarkup(source, { withStartIndices: true, withEndIndices: true, decodeEntities: true, lowerCaseTags: true, lowerCaseAttributeNames: true });
 }
 
 class HtmlWalker {
@@ -616,16 +616,29 @@ function firstDescendantId(el: Element): string | undefined {
   return undefined;
 }
 
+/** Item numbers already given, so the items of one list are numbered in linear time, not quadratic. */
+const listIndexMemo = new WeakMap<Element, number>();
+
 function listIndex(li: Element): number {
-  const parent = li.parent;
-  let start = 1;
-  if (parent && isTag(parent)) {
-    const s = Number.parseInt(parent.attribs['start'] ?? '', 10);
-    if (Number.isFinite(s)) start = s;
+  let previous: Element | null = null;
+  for (let sib = li.prev; sib !== null && previous === null; sib = sib.prev) if (isTag(sib) && sib.name === 'li') previous = sib;
+  const known = previous === null ? undefined : listIndexMemo.get(previous);
+  let index: number;
+  if (known !== undefined) {
+    index = known + 1;
+  } else {
+    const parent = li.parent;
+    let start = 1;
+    if (parent && isTag(parent)) {
+      const s = Number.parseInt(parent.attribs['start'] ?? '', 10);
+      if (Number.isFinite(s)) start = s;
+    }
+    let n = 0;
+    for (let sib = li.prev; sib !== null; sib = sib.prev) if (isTag(sib) && sib.name === 'li') n++;
+    index = start + n;
   }
-  let n = 0;
-  for (let sib = li.prev; sib !== null; sib = sib.prev) if (isTag(sib) && sib.name === 'li') n++;
-  return start + n;
+  listIndexMemo.set(li, index);
+  return index;
 }
 
 function hasPreviousCell(cell: Element): boolean {
@@ -660,7 +673,10 @@ function languageOf(el: Element): string | undefined {
 
 /** Extracts the HTML `source` into the builder; returns the title and structure counts. */
 export function extractHtml(ctx: HtmlExtractContext): HtmlExtractResult {
-  const document = parseHtml(ctx.source);
+  const { document, cappedElements } = parseHtml(ctx.source);
+  if (cappedElements > 0) {
+    ctx.builder.warn('html-depth-capped', `${cappedElements} elements nested deeper than ${MAX_TREE_DEPTH} levels were attached at depth ${MAX_TREE_DEPTH}, as browsers do; their text is kept.`);
+  }
   const walker = new HtmlWalker(ctx);
   let root: Element | Document = document;
   for (const selector of ctx.rules.rootSelectors) {

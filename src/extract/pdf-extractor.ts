@@ -1,5 +1,8 @@
 import type { DocumentBuilder, ListItem } from './document-builder.js';
 import { normalizeSpace } from './text-sink.js';
+import { EpistemeError } from '../failure.js';
+import { PDF_BOUNDS, boundExceeded } from './input-bounds.js';
+import { inflatedBytesOver } from './pdf-streams.js';
 
 export interface PdfExtractResult {
   title: string;
@@ -8,8 +11,8 @@ export interface PdfExtractResult {
   metadata: Record<string, string>;
 }
 
+/** Deterministic limits only: the time bound is the stage pool's (a timeout is a failure, never a document). */
 export interface PdfLimits {
-  timeoutMs: number;
   maxPages: number;
 }
 
@@ -40,8 +43,6 @@ interface OutlineEntry {
   page: number | null;
   depth: number;
 }
-
-class PdfTimeout extends Error {}
 
 // pdfjs is loaded lazily: HTML-only workers never pay for it.
 type PdfJs = typeof import('pdfjs-dist/legacy/build/pdf.mjs');
@@ -196,20 +197,20 @@ export async function extractPdf(body: Uint8Array, builder: DocumentBuilder, lim
     builder.error('pdf-empty', 'The PDF file is empty (0 bytes); nothing to extract.');
     return result;
   }
+  // A Flate bomb is refused before pdfjs inflates it into memory it cannot bound.
+  const inflateLimit = Math.min(PDF_BOUNDS.maxInflatedBytes, Math.max(PDF_BOUNDS.amplificationActivationBytes, PDF_BOUNDS.amplificationFactor * body.length));
+  if (await inflatedBytesOver(body, inflateLimit)) {
+    throw boundExceeded('pdf-inflated-bytes', `The PDF's compressed streams inflate to more than ${inflateLimit} bytes (${PDF_BOUNDS.amplificationFactor} times its size past ${PDF_BOUNDS.amplificationActivationBytes} bytes, at most ${PDF_BOUNDS.maxInflatedBytes}).`);
+  }
   const pdfjs = await loadPdfJs();
   // pdfjs may transfer (detach) the buffer it is given: always pass a copy.
   const task = pdfjs.getDocument({ data: new Uint8Array(body), verbosity: 0, isEvalSupported: false, disableFontFace: true, useSystemFonts: false, stopAtErrors: false });
-  let timer: NodeJS.Timeout | undefined;
-  const deadline = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new PdfTimeout()), limits.timeoutMs);
-  });
   try {
-    await Promise.race([extractLoaded(task, body, builder, limits, result), deadline]);
+    await extractLoaded(task, body, builder, limits, result);
   } catch (error) {
+    if (error instanceof EpistemeError) throw error;
     const name = error instanceof Error ? error.name : '';
-    if (error instanceof PdfTimeout) {
-      builder.error('pdf-timeout', `PDF extraction exceeded ${limits.timeoutMs} ms and was stopped; blocks extracted so far are kept.`);
-    } else if (name === 'PasswordException') {
+    if (name === 'PasswordException') {
       builder.error('pdf-encrypted', 'The PDF is encrypted with a password; its content cannot be extracted.');
     } else if (name === 'InvalidPDFException' || name === 'FormatError' || name === 'UnknownErrorException' || name === 'MissingPDFException') {
       builder.error('pdf-malformed', `The PDF cannot be parsed: ${error instanceof Error ? error.message : String(error)}`);
@@ -218,7 +219,6 @@ export async function extractPdf(body: Uint8Array, builder: DocumentBuilder, lim
     }
     result.confidence = 0;
   } finally {
-    if (timer) clearTimeout(timer);
     await task.destroy().catch(() => undefined);
   }
   return result;
@@ -257,6 +257,7 @@ async function extractLoaded(
   const pageTexts: string[] = [];
   const pageHeights: number[] = [];
   let textItems = 0;
+  let allItems = 0;
   let outside = 0;
   for (let p = 1; p <= pages; p++) {
     const page = await doc.getPage(p);
@@ -265,6 +266,8 @@ async function extractLoaded(
     const pageHeight = vy1 - vy0;
     pageHeights.push(pageHeight);
     const content = await page.getTextContent();
+    allItems += content.items.length;
+    if (allItems > PDF_BOUNDS.maxTextItems) throw boundExceeded('pdf-text-items', `The PDF has more than ${PDF_BOUNDS.maxTextItems} text items.`);
     const items: Item[] = [];
     content.items.forEach((raw, index) => {
       if (!('str' in raw)) return;
@@ -409,7 +412,7 @@ function emitParagraph(builder: DocumentBuilder, lines: Line[], page: number, st
   let text = '';
   for (const l of lines) {
     if (text === '') text = l.text;
-    else if (/[a-z]-$/.test(text) && /^[a-z]/.test(l.text)) text = text.slice(0, -1) + l.text;
+    else if (text.endsWith('-') && /[a-z]/.test(text.charAt(text.length - 2)) && /^[a-z]/.test(l.text)) text = text.slice(0, -1) + l.text;
     else text += ' ' + l.text;
   }
   const bullet = lines.length > 0 && BULLET.test(lines[0]!.text);

@@ -15,11 +15,70 @@ interface TextLine extends SourceLine {
 }
 
 const FOOTER = /^\S.*\s\[Page (\d+)\]\s*$/;
-const HEADER = /^(?:RFC \d+|Internet-Draft|INTERNET[- ]DRAFT)\s{2,}.*\S\s{2,}\S.*$/;
 const NUMBERED_HEADING = /^((?:\d+|[A-Z])(?:\.\d+)*)\.?\s{1,3}(\S.*)$/;
 const APPENDIX_HEADING = /^Appendix ([A-Z](?:\.\d+)*)\.?\s+(\S.*)$/;
 const BULLET = /^(\s*)(?:o|\*|-|\u2022|\d+\.|\(\d+\)|\([a-z]\)|[a-z]\.)\s+\S/;
-const DOT_LEADER = /\.{4,}\s*\d+\s*$/;
+const HEADER_PREFIX = /^(?:RFC \d+|Internet-Draft|INTERNET[- ]DRAFT)/;
+const isSpace = (ch: string): boolean => /\s/.test(ch);
+const isLineTerminator = (ch: string): boolean => ch === '\n' || ch === '\r' || ch === '\u2028' || ch === '\u2029';
+
+/*
+ * The scans below replace regular expressions that backtracked quadratically on long lines of
+ * whitespace, dots or dashes; each returns exactly what its expression (in its comment) matches.
+ */
+
+/** /^(?:RFC \d+|Internet-Draft|INTERNET[- ]DRAFT)\s{2,}.*\S\s{2,}\S.*$/: a running header ("RFC 6635   Title   June 2012"). */
+export function isRunningHeader(text: string): boolean {
+  const prefix = HEADER_PREFIX.exec(text);
+  if (!prefix) return false;
+  const rest = text.slice(prefix[0].length);
+  let lead = 0;
+  while (lead < rest.length && isSpace(rest[lead]!)) lead++;
+  if (lead < 2) return false;
+  // "." matches no line terminator: none may sit between the lead and the gap, nor after the gap.
+  let firstTerminator = Infinity;
+  let lastTerminator = -1;
+  for (let i = 0; i < rest.length; i++) {
+    if (!isLineTerminator(rest[i]!)) continue;
+    if (i >= lead && firstTerminator === Infinity) firstTerminator = i;
+    lastTerminator = i;
+  }
+  // A gap: a non-space at x, two or more spaces, a non-space at y.
+  for (let x = lead; x < rest.length; x++) {
+    if (isSpace(rest[x]!)) continue;
+    let y = x + 1;
+    while (y < rest.length && isSpace(rest[y]!)) y++;
+    if (y < rest.length && y - x - 1 >= 2 && x <= firstTerminator && y >= lastTerminator) return true;
+    x = y - 1;
+  }
+  return false;
+}
+
+/** /\.{4,}\s*\d+\s*$/: a table-of-contents dot leader ending in a page number. */
+export function hasDotLeader(text: string): boolean {
+  let i = text.length;
+  while (i > 0 && isSpace(text[i - 1]!)) i--;
+  const digitsEnd = i;
+  while (i > 0 && text.charCodeAt(i - 1) >= 48 && text.charCodeAt(i - 1) <= 57) i--;
+  if (i === digitsEnd) return false;
+  while (i > 0 && isSpace(text[i - 1]!)) i--;
+  let dots = 0;
+  while (i > 0 && text[i - 1] === '.') {
+    i--;
+    dots++;
+  }
+  return dots >= 4;
+}
+
+/** /[+|][-=]{2,}|[-=]{2,}[+|]/: a box-drawing joint of ASCII art. */
+export function hasArtJoint(text: string): boolean {
+  const rule = (i: number): boolean => text[i] === '-' || text[i] === '=';
+  for (let i = 0; i < text.length; i++) {
+    if (text[i] !== '+' && text[i] !== '|') continue;
+    if ((rule(i + 1) && rule(i + 2)) || (i >= 2 && rule(i - 1) && rule(i - 2))) return true;
+  }
+  return false;
+}
 
 /**
  * Removes page furniture: a footer line ("Author   Category   [Page N]") and the running header that
@@ -53,7 +112,7 @@ function pageLines(source: string): { lines: TextLine[]; paginated: boolean } {
     }
     if (expectHeader && text.trim() !== '') {
       expectHeader = false;
-      if (HEADER.test(text)) continue;
+      if (isRunningHeader(text)) continue;
     }
     lines.push({ ...line, text, page, afterBreak: afterBreak && text.trim() !== '' });
     if (text.trim() !== '') afterBreak = false;
@@ -208,7 +267,7 @@ export function extractRfcText(source: string, builder: DocumentBuilder): { titl
     const texts = ls.map((l) => l.text);
     const minIndent = Math.min(...texts.map(indentOf));
     const artSignals =
-      texts.some((t) => /[+|][-=]{2,}|^\s*\|.*\|\s*$|[-=]{2,}[+|]/.test(t)) || texts.some((t) => /\S {4,}\S/.test(t.trim()) && !DOT_LEADER.test(t));
+      texts.some((t) => hasArtJoint(t) || /^\s*\|.*\|\s*$/.test(t)) || texts.some((t) => /\S {4,}\S/.test(t.trim()) && !hasDotLeader(t));
     const prose = texts.every((t) => /^[\sA-Za-z0-9,.;:'"()\-\/]*$/.test(t)) && texts.join(' ').split(/\s+/).length >= 8;
     if (/^\s*[A-Za-z][\w-]*\s*=\/?\s/.test(texts[0]!) && texts.every((t) => !/[a-z]\.\s*$/.test(t)) && minIndent >= 2) {
       flushParagraph();

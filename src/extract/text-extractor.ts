@@ -64,6 +64,6 @@ export function dedent(lines: string[]): string[] {
     const m = /^[ \t]*/.exec(l);
     min = Math.min(min, m ? m[0].length : 0);
   }
-  if (!Number.isFinite(min) || min === 0) return lines.map((l) => l.replace(/\s+$/, ''));
-  return lines.map((l) => l.slice(min).replace(/\s+$/, ''));
+  if (!Number.isFinite(min) || min === 0) return lines.map((l) => l.trimEnd());
+  return lines.map((l) => l.slice(min).trimEnd());
 }

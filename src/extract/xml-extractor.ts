@@ -1,9 +1,10 @@
-import { parseDocument } from 'htmlparser2';
 import { type AnyNode, type Element, isTag, isText, isCDATA } from 'domhandler';
 import { textContent } from 'domutils';
 import type { BlockKind, DocumentBuilder, Link, ListItem } from './document-builder.js';
 import { keywordOf, type KeywordSpan } from './bcp14.js';
 import { TextSink, normalizeSpace } from './text-sink.js';
+import { MAX_TREE_DEPTH, parseMarkup } from './markup-parser.js';
+import { XML_ENTITY_BOUNDS, boundExceeded } from './input-bounds.js';
 
 export interface XmlExtractResult {
   title: string;
@@ -13,29 +14,129 @@ export interface XmlExtractResult {
 /**
  * Internal DTD entities (`<!ENTITY MUST "<bcp14>MUST</bcp14>">`, used by httpwg RFC XML) are expanded
  * textually before parsing, since htmlparser2 does not read DTDs. External (SYSTEM) entities are dropped.
+ * Expansion is one level: a reference inside an entity's value is left as written, so nesting cannot
+ * amplify ("billion laughs" yields its literal text). Repetition can (a 1 MiB value referenced 10,000
+ * times), so the count of expansions and the expanded size are bounded (XML_ENTITY_BOUNDS): past a
+ * bound the document fails with extract-bound-exceeded instead of exhausting memory.
+ * The DOCTYPE and its declarations are found by linear scans: the regular expressions they replace
+ * backtracked quadratically on unterminated declarations.
  */
 function expandInternalEntities(source: string): { text: string; expanded: number; external: number } {
-  const doctype = /<!DOCTYPE[^[>]*\[([\s\S]*?)\]\s*>/.exec(source);
+  const doctype = findInternalSubset(source);
   if (!doctype) return { text: source, expanded: 0, external: 0 };
   const values = new Map<string, string>();
   let external = 0;
-  const decl = /<!ENTITY\s+([A-Za-z_][\w.-]*)\s+(?:"([^"]*)"|'([^']*)'|(SYSTEM|PUBLIC)\b[^>]*)>/g;
-  for (let m = decl.exec(doctype[1]!); m !== null; m = decl.exec(doctype[1]!)) {
-    if (m[4] !== undefined) {
-      values.set(m[1]!, '');
+  for (const decl of entityDeclarations(source, doctype.subsetStart, doctype.subsetEnd)) {
+    if (decl.value === null) {
+      values.set(decl.name, '');
       external++;
-    } else values.set(m[1]!, m[2] ?? m[3] ?? '');
+    } else values.set(decl.name, decl.value);
   }
   if (values.size === 0) return { text: source, expanded: 0, external };
-  const body = source.slice(0, doctype.index) + source.slice(doctype.index + doctype[0].length);
+  const body = source.slice(0, doctype.start) + source.slice(doctype.end);
+  const bounds = XML_ENTITY_BOUNDS;
   let expanded = 0;
+  let expandedChars = 0;
   const text = body.replace(/&([A-Za-z_][\w.-]*);/g, (whole, name: string) => {
     const value = values.get(name);
     if (value === undefined) return whole;
     expanded++;
+    expandedChars += value.length;
+    if (expanded > bounds.maxExpansions) {
+      throw boundExceeded('xml-entity-expansions', `The XML expands more than ${bounds.maxExpansions} internal entity references.`);
+    }
+    if (expandedChars > bounds.maxExpandedChars) {
+      throw boundExceeded('xml-entity-size', `Internal entities of the XML expand to more than ${bounds.maxExpandedChars} characters.`);
+    }
+    if (expandedChars > bounds.amplificationActivationChars && expandedChars > bounds.amplificationFactor * source.length) {
+      throw boundExceeded('xml-entity-amplification', `Internal entities of the XML expand to more than ${bounds.amplificationFactor} times its size (entity amplification).`);
+    }
     return value;
   });
   return { text, expanded, external };
+}
+
+const isRegexSpace = (ch: string | undefined): boolean => ch !== undefined && /\s/.test(ch);
+const isNameStart = (ch: string | undefined): boolean => ch !== undefined && /[A-Za-z_]/.test(ch);
+const isNameChar = (ch: string | undefined): boolean => ch !== undefined && /[\w.-]/.test(ch);
+const isWordChar = (ch: string | undefined): boolean => ch !== undefined && /\w/.test(ch);
+
+/**
+ * The first `<!DOCTYPE ... [ subset ]>` (the match of /<!DOCTYPE[^[>]*\[([\s\S]*?)\]\s*>/), in one pass:
+ * `start`/`end` span the whole DOCTYPE, `subsetStart`/`subsetEnd` the text between the brackets.
+ */
+export function findInternalSubset(source: string): { start: number; end: number; subsetStart: number; subsetEnd: number } | null {
+  for (let start = source.indexOf('<!DOCTYPE'); start !== -1; start = source.indexOf('<!DOCTYPE', start + 1)) {
+    let i = start + '<!DOCTYPE'.length;
+    while (i < source.length && source[i] !== '[' && source[i] !== '>') i++;
+    if (source[i] !== '[') continue;
+    const subsetStart = i + 1;
+    // The shortest subset ending in "]" + whitespace + ">"; if there is none here, there is none later.
+    for (let j = subsetStart; j < source.length; j++) {
+      if (source[j] !== ']') continue;
+      let k = j + 1;
+      while (isRegexSpace(source[k])) k++;
+      if (source[k] === '>') return { start, end: k + 1, subsetStart, subsetEnd: j };
+      j = k - 1;
+    }
+    return null;
+  }
+  return null;
+}
+
+/**
+ * The internal and external entity declarations of the subset, as the expression
+ * /<!ENTITY\s+([A-Za-z_][\w.-]*)\s+(?:"([^"]*)"|'([^']*)'|(SYSTEM|PUBLIC)\b[^>]*)>/g matches them
+ * (value null: external), with searches for the next quote or ">" remembered so that unterminated
+ * declarations cost linear time in total.
+ */
+export function entityDeclarations(source: string, from: number, to: number): { name: string; value: string | null }[] {
+  const subset = source.slice(from, to);
+  // The last search per character: [from, found] holds no other occurrence, so it answers any `at` inside it.
+  const nextOf = new Map<string, { from: number; found: number }>();
+  const next = (ch: string, at: number): number => {
+    const known = nextOf.get(ch);
+    if (known !== undefined && at >= known.from && (known.found === -1 || at <= known.found)) return known.found;
+    const found = subset.indexOf(ch, at);
+    nextOf.set(ch, { from: at, found });
+    return found;
+  };
+  const out: { name: string; value: string | null }[] = [];
+  let at = subset.indexOf('<!ENTITY');
+  while (at !== -1) {
+    let i = at + '<!ENTITY'.length;
+    let end = -1;
+    let decl: { name: string; value: string | null } | null = null;
+    if (isRegexSpace(subset[i])) {
+      while (isRegexSpace(subset[i])) i++;
+      const nameStart = i;
+      if (isNameStart(subset[i])) {
+        i++;
+        while (isNameChar(subset[i])) i++;
+        const name = subset.slice(nameStart, i);
+        if (isRegexSpace(subset[i])) {
+          while (isRegexSpace(subset[i])) i++;
+          const quote = subset[i];
+          if (quote === '"' || quote === "'") {
+            const close = next(quote, i + 1);
+            if (close !== -1 && subset[close + 1] === '>') {
+              decl = { name, value: subset.slice(i + 1, close) };
+              end = close + 2;
+            }
+          } else if ((subset.startsWith('SYSTEM', i) || subset.startsWith('PUBLIC', i)) && !isWordChar(subset[i + 6])) {
+            const gt = next('>', i + 6);
+            if (gt !== -1) {
+              decl = { name, value: null };
+              end = gt + 1;
+            }
+          }
+        }
+      }
+    }
+    if (decl) out.push(decl);
+    at = subset.indexOf('<!ENTITY', decl ? end : at + 1);
+  }
+  return out;
 }
 
 function localName(el: Element): string {
@@ -421,7 +522,7 @@ function trimVerbatim(text: string): string {
   const lines = text.replace(/\r\n?/g, '\n').split('\n');
   while (lines.length > 0 && lines[0]!.trim() === '') lines.shift();
   while (lines.length > 0 && lines[lines.length - 1]!.trim() === '') lines.pop();
-  return lines.map((l) => l.replace(/\s+$/, '')).join('\n');
+  return lines.map((l) => l.trimEnd()).join('\n');
 }
 
 function resolve(href: string, base: string): string {
@@ -471,7 +572,10 @@ export function extractXml(source: string, baseUrl: string, builder: DocumentBui
   const { text, expanded, external } = expandInternalEntities(source);
   if (expanded > 0) builder.info('xml-entities-expanded', `${expanded} internal DTD entity references were expanded before parsing; source offsets after the DOCTYPE are approximate.`);
   if (external > 0) builder.limits.add('xml-external-entities-not-loaded');
-  const document = parseDocument(text, { xmlMode: true, withStartIndices: true, withEndIndices: true, recognizeCDATA: true });
+  const { document, cappedElements } = parseMarkup(text, { xmlMode: true, withStartIndices: true, withEndIndices: true, recognizeCDATA: true });
+  if (cappedElements > 0) {
+    builder.warn('xml-depth-capped', `${cappedElements} elements nested deeper than ${MAX_TREE_DEPTH} levels were attached at depth ${MAX_TREE_DEPTH}; their text is kept.`);
+  }
   const root = document.children.find((c): c is Element => isTag(c));
   builder.limits.add('xml-dtd-not-validated');
   if (!root) {

@@ -61,7 +61,7 @@ export async function runBuild(ws: Workspace, request: BuildRequest): Promise<Bu
   await initFastHash();
   // Option names and types are checked before anything runs: a bad config is exit 2, not N failed targets.
   const stages = await loadStageModules();
-  stages.extractOptions(ws.options.extract);
+  const extractOptions = stages.extractOptions(ws.options.extract);
   const shared = {
     chunk: namedOptions('chunk', stages.chunkOptions(ws.options.chunk)),
     index: namedOptions('index', stages.indexOptions(ws.options.index)),
@@ -71,7 +71,7 @@ export async function runBuild(ws: Workspace, request: BuildRequest): Promise<Bu
   const names = closure(graph, request.targets);
   request.onPhase?.('lock');
   const lock = request.dryRun ? null : await acquireWorkspaceLock(ws.root, ws.stateDir, { waitMs: request.waitLockMs, command: request.command });
-  const pool = new StagePool(request.dryRun ? 1 : request.jobs);
+  const pool = new StagePool(request.dryRun ? 1 : request.jobs, { maxHeapMb: extractOptions.maxHeapMb });
   try {
     if (!request.dryRun) {
       claimOwnedFolders(ws.root, ownedFolders(ws.outputs));

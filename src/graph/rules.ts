@@ -199,14 +199,16 @@ const extract: Rule = {
     return namedOptions('extract', extractionConfig(node.source!.spec, meta, extractOptions(env.ws.options.extract)));
   },
   run: async (env, node, deps) => {
-    const { extractOptions } = env.stages;
+    const { extractOptions, extractionConfig, extractTimeoutMs } = env.stages;
     const facts = deps[0]!.record.facts ?? {};
     const meta = snapshotMetaFromFacts(facts);
     const body = readVerified(env.ws, facts.body!, meta.sha256);
-    const bytes = await env.pool.run({
-      stage: 'extract',
-      input: { documentId: node.source!.documentId, source: node.source!.spec, snapshot: meta, body, options: extractOptions(env.ws.options.extract) },
-    });
+    const options = extractOptions(env.ws.options.extract);
+    const extractor = extractionConfig(node.source!.spec, meta, options)['extractor'] as Parameters<typeof extractTimeoutMs>[1];
+    const bytes = await env.pool.run(
+      { stage: 'extract', input: { documentId: node.source!.documentId, source: node.source!.spec, snapshot: meta, body, options } },
+      { timeoutMs: extractTimeoutMs(options, extractor), label: node.source!.documentId },
+    );
     return { bytes, outputPath: perDocumentPath(env.ws.outputs.specs, node.source!.documentId) };
   },
 };

@@ -78,6 +78,8 @@ export async function runSchedule(graph: BuildGraph, names: string[], env: RuleE
     return promise;
   };
   const pending = names.filter((name) => !settled.has(name));
+  // A worker takes a few hundred milliseconds to start: start one now, while snapshots are captured.
+  if (!options.dryRun && pending.some((name) => graph.nodes.get(name)!.rule === 'extract' || graph.nodes.get(name)!.rule === 'chunk')) env.pool.warm();
   const evaluated = new Map((await Promise.all(pending.map(evaluate))).map((r) => [r.target, r]));
   return names.map((name) => settled.get(name) ?? evaluated.get(name)!);
 }

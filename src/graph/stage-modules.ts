@@ -19,7 +19,8 @@ async function load() {
   const config = {
     extractRuleVersion: extract.EXTRACT_RULE_VERSION,
     extractionConfig: extract.extractionConfig,
-    extractOptions: (given: Record<string, unknown>): ExtractOptions => withDefaults('extract', extract.DEFAULT_EXTRACT_OPTIONS, given),
+    extractOptions: (given: Record<string, unknown>): ExtractOptions => checked('extract', withDefaults('extract', extract.DEFAULT_EXTRACT_OPTIONS, given), extract.validateExtractOptions),
+    extractTimeoutMs: extract.extractTimeoutMs,
     chunkRuleVersion: chunk.CHUNK_RULE_VERSION,
     chunkOptions: (given: Record<string, unknown>): ChunkOptions => checked('chunk', withDefaults('chunk', chunk.DEFAULT_CHUNK_OPTIONS, given), chunk.validateChunkOptions),
     searchIndexFormatVersion: index.SEARCH_INDEX_FORMAT_VERSION,

@@ -1,71 +1,110 @@
 import { Worker } from 'node:worker_threads';
-import { runStageTask, type StageTask } from './stage-tasks.js';
+import type { StageTask } from './stage-tasks.js';
 import { EpistemeError, FAILURE_CODES, type FailureCode } from '../failure.js';
 
 /**
- * Runs stage tasks on up to `jobs` lanes: the main thread is one lane, worker threads (started only
- * when tasks queue up) are the others. Task results do not depend on the lane, so parallel output equals
- * one-worker output.
+ * Runs stage tasks on up to `jobs` worker threads, never on the main thread: each worker has a heap
+ * and stack bound (`resourceLimits`), and a task may have a wall-clock bound that the pool enforces by
+ * terminating its worker. A document that trips either bound fails its own target (extract-timeout,
+ * extract-memory-limit); the build and the other tasks go on, and the next task gets a fresh worker.
+ * Workers start when tasks queue up and are reused across tasks (start-up costs tens of milliseconds),
+ * so only a terminated or crashed worker is replaced. Task results do not depend on the worker, so
+ * parallel output equals one-worker output.
+ *
+ * Chunk tasks share the workers and the memory bound but have no time bound: their input is a document
+ * this build produced, already bounded, and chunking is linear in it.
  */
+export interface PoolBounds {
+  /** Heap bound of each worker (V8 old generation), in MiB. */
+  maxHeapMb: number;
+}
+
+export interface TaskBounds {
+  /** Wall-clock bound of this task; past it the worker is terminated and the task fails with extract-timeout. */
+  timeoutMs?: number;
+  /** Names the task in failure messages (a document id). */
+  label?: string;
+}
+
 interface Pending {
   task: StageTask;
+  bounds: TaskBounds;
   resolve: (bytes: string) => void;
   reject: (error: unknown) => void;
 }
 
 interface Lane {
-  worker: Worker | null;
-  busy: boolean;
+  worker: Worker;
   current: Pending | null;
+  timer: NodeJS.Timeout | null;
+  /** Set once the worker is being torn down: no further task goes to it. */
+  retired: boolean;
+  /** The worker has loaded the stage modules; a task's clock starts only then. */
+  ready: boolean;
 }
 
 const WORKER_URL = new URL('./stage-worker.js', import.meta.url);
+/** V8's default stack for a worker; the parsers' trees are depth-capped, so walks stay far below it. */
+const WORKER_STACK_MB = 4;
+const WORKER_YOUNG_GENERATION_MB = 32;
 
 export class StagePool {
   private readonly queue: Pending[] = [];
   private readonly lanes: Lane[] = [];
 
-  constructor(private readonly jobs: number) {
-    this.lanes.push({ worker: null, busy: false, current: null });
+  constructor(
+    private readonly jobs: number,
+    private readonly bounds: PoolBounds,
+  ) {}
+
+  /** Starts a worker ahead of the first task, so its start-up overlaps other work. */
+  warm(): void {
+    if (this.lanes.length === 0 && this.jobs > 0) this.startLane();
   }
 
-  run(task: StageTask): Promise<string> {
+  run(task: StageTask, bounds: TaskBounds = {}): Promise<string> {
     return new Promise((resolve, reject) => {
-      this.queue.push({ task, resolve, reject });
+      this.queue.push({ task, bounds, resolve, reject });
       this.pump();
     });
   }
 
   private pump(): void {
     while (this.queue.length > 0) {
-      let lane = this.lanes.find((l) => !l.busy);
-      if (!lane && this.lanes.length < this.jobs) {
-        lane = this.startWorkerLane();
-      }
+      let lane = this.lanes.find((l) => l.current === null && !l.retired);
+      if (!lane && this.lanes.length < this.jobs) lane = this.startLane();
       if (!lane) return;
-      const pending = this.queue.shift()!;
-      this.dispatch(lane, pending);
+      this.dispatch(lane, this.queue.shift()!);
     }
   }
 
-  private startWorkerLane(): Lane {
-    const lane: Lane = { worker: new Worker(WORKER_URL), busy: false, current: null };
-    lane.worker!.unref();
-    lane.worker!.on('message', (message: { ok: true; bytes: string } | { ok: false; error: SerializedError }) => {
-      const pending = lane.current!;
-      lane.current = null;
-      lane.busy = false;
-      lane.worker!.unref();
+  private startLane(): Lane {
+    const worker = new Worker(WORKER_URL, {
+      resourceLimits: { maxOldGenerationSizeMb: this.bounds.maxHeapMb, maxYoungGenerationSizeMb: WORKER_YOUNG_GENERATION_MB, stackSizeMb: WORKER_STACK_MB },
+    });
+    const lane: Lane = { worker, current: null, timer: null, retired: false, ready: false };
+    worker.unref();
+    worker.on('message', (message: { ready: true } | { ok: true; bytes: string } | { ok: false; error: SerializedError }) => {
+      if ('ready' in message) {
+        lane.ready = true;
+        if (lane.current) this.startClock(lane, lane.current);
+        return;
+      }
+      const pending = this.release(lane);
+      if (!pending) return;
+      worker.unref();
       if (message.ok) pending.resolve(message.bytes);
       else pending.reject(deserializeError(message.error));
       this.pump();
     });
-    lane.worker!.on('error', (error) => {
-      const pending = lane.current;
-      lane.current = null;
-      lane.busy = false;
-      this.lanes.splice(this.lanes.indexOf(lane), 1);
-      pending?.reject(error);
+    worker.on('error', (error: Error & { code?: string }) => {
+      const pending = this.retire(lane);
+      if (pending) pending.reject(error.code === 'ERR_WORKER_OUT_OF_MEMORY' ? this.memoryFailure(pending) : error);
+      this.pump();
+    });
+    worker.on('exit', (code) => {
+      const pending = this.retire(lane);
+      if (pending) pending.reject(new Error(`The stage worker exited (code ${code}) while running a task.`));
       this.pump();
     });
     this.lanes.push(lane);
@@ -73,34 +112,65 @@ export class StagePool {
   }
 
   private dispatch(lane: Lane, pending: Pending): void {
-    lane.busy = true;
     lane.current = pending;
-    if (lane.worker === null) {
-      // Main-thread lane: yield first so worker lanes get their messages posted before we block.
-      setImmediate(() => {
-        runStageTask(pending.task).then(
-          (bytes) => {
-            lane.busy = false;
-            lane.current = null;
-            pending.resolve(bytes);
-            this.pump();
-          },
-          (error: unknown) => {
-            lane.busy = false;
-            lane.current = null;
-            pending.reject(error);
-            this.pump();
-          },
-        );
-      });
-    } else {
-      lane.worker.ref();
-      lane.worker.postMessage(pending.task);
+    if (lane.ready) this.startClock(lane, pending);
+    lane.worker.ref();
+    lane.worker.postMessage(pending.task);
+  }
+
+  private startClock(lane: Lane, pending: Pending): void {
+    const timeoutMs = pending.bounds.timeoutMs;
+    if (timeoutMs === undefined) return;
+    lane.timer = setTimeout(() => {
+      const timedOut = this.retire(lane);
+      void lane.worker.terminate();
+      if (timedOut) timedOut.reject(this.timeoutFailure(timedOut, timeoutMs));
+      this.pump();
+    }, timeoutMs);
+  }
+
+  /** Ends the lane's current task, returning it (null when it had already settled). */
+  private release(lane: Lane): Pending | null {
+    const pending = lane.current;
+    lane.current = null;
+    if (lane.timer !== null) clearTimeout(lane.timer);
+    lane.timer = null;
+    return pending;
+  }
+
+  /** Takes a lane out of service (terminated, out of memory, crashed): the next task gets a fresh worker. */
+  private retire(lane: Lane): Pending | null {
+    const pending = this.release(lane);
+    if (!lane.retired) {
+      lane.retired = true;
+      lane.worker.unref();
+      const index = this.lanes.indexOf(lane);
+      if (index !== -1) this.lanes.splice(index, 1);
     }
+    return pending;
+  }
+
+  private timeoutFailure(pending: Pending, timeoutMs: number): EpistemeError {
+    const what = pending.bounds.label ?? pending.task.stage;
+    return new EpistemeError('extract-timeout', `Extracting ${what} ran past its ${timeoutMs} ms bound and was stopped.`, {
+      hint: 'A timeout depends on the machine and its load, so nothing was recorded and the next build tries again. Raise options.extract.timeoutMs (pdfTimeoutMs for PDFs) if the document is trusted and large.',
+      details: { timeoutMs },
+    });
+  }
+
+  private memoryFailure(pending: Pending): Error {
+    const what = pending.bounds.label ?? pending.task.stage;
+    if (pending.task.stage !== 'extract') return new Error(`The worker running the ${pending.task.stage} task of ${what} ran out of its ${this.bounds.maxHeapMb} MiB heap.`);
+    return new EpistemeError('extract-memory-limit', `Extracting ${what} ran out of its ${this.bounds.maxHeapMb} MiB heap bound and was stopped.`, {
+      hint: 'Nothing was recorded. Raise options.extract.maxHeapMb if the document is trusted and large.',
+      details: { maxHeapMb: this.bounds.maxHeapMb },
+    });
   }
 
   async close(): Promise<void> {
-    await Promise.all(this.lanes.map((lane) => lane.worker?.terminate()));
+    const lanes = this.lanes.splice(0);
+    for (const lane of lanes) lane.retired = true;
+    await Promise.all(lanes.map((lane) => lane.worker.terminate()));
   }
 }
 

@@ -1,0 +1,40 @@
+import { EpistemeError } from '../failure.js';
+
+/**
+ * Bounds on what one document may make extraction do, as deterministic functions of its bytes: the
+ * same input trips the same bound on every machine, so a tripped bound is a stable failure
+ * (`extract-bound-exceeded`, never cached as a document). Clock and memory bounds live in the stage
+ * pool (extract-timeout, extract-memory-limit).
+ */
+
+/** HTML and XML tree depth, as in Blink and WebKit: deeper elements attach at this depth (a diagnostic, not a failure). */
+export const MAX_TREE_DEPTH = 512;
+
+/** XML internal entities, after Expat (amplification factor 100 past 8 MiB) and XmlLite (100,000 expansions). */
+export const XML_ENTITY_BOUNDS = Object.freeze({
+  maxExpansions: 100_000,
+  amplificationFactor: 100,
+  amplificationActivationChars: 8 * 1024 * 1024,
+  maxExpandedChars: 64 * 1024 * 1024,
+});
+
+/**
+ * PDF: bytes of Flate-compressed streams once inflated (a Flate bomb inflates 1,000-fold), and text
+ * items. Past the activation size, inflated bytes may be at most `amplificationFactor` times the file
+ * (real PDFs are 2-20x), and never more than `maxInflatedBytes`.
+ */
+export const PDF_BOUNDS = Object.freeze({
+  amplificationFactor: 100,
+  amplificationActivationBytes: 64 * 1024 * 1024,
+  maxInflatedBytes: 1024 * 1024 * 1024,
+  maxTextItems: 5_000_000,
+});
+
+export type InputBound = 'xml-entity-expansions' | 'xml-entity-amplification' | 'xml-entity-size' | 'pdf-inflated-bytes' | 'pdf-text-items';
+
+export function boundExceeded(bound: InputBound, message: string): EpistemeError {
+  return new EpistemeError('extract-bound-exceeded', message, {
+    hint: 'The document exceeds a fixed bound of extraction (see README, "Bounds"); it is not extracted. Exclude the source or supply a sane copy.',
+    details: { bound },
+  });
+}

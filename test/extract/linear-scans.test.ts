@@ -1,0 +1,129 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { hasArtJoint, hasDotLeader, isRunningHeader } from '../../src/extract/rfc-text.js';
+import { entityDeclarations, findInternalSubset } from '../../src/extract/xml-extractor.js';
+import { parseMarkup, MAX_TREE_DEPTH } from '../../src/extract/markup-parser.js';
+import { parseDocument } from 'htmlparser2';
+import { textContent } from 'domutils';
+import { isTag, type AnyNode } from 'domhandler';
+import { seededRandom } from '../helpers/random.js';
+
+/**
+ * The linear scans that replaced quadratic regular expressions must answer exactly what the
+ * expressions answered (so no document changes): each is compared with its expression on thousands of
+ * random strings over the characters that matter to it. And the depth-capped parser must build the
+ * same tree as htmlparser2 for documents within the cap.
+ */
+
+function randomString(random: () => number, alphabet: string[], maxLength: number): string {
+  const length = Math.floor(random() * maxLength);
+  let out = '';
+  for (let i = 0; i < length; i++) out += alphabet[Math.floor(random() * alphabet.length)]!;
+  return out;
+}
+
+const CASES = 20_000;
+
+test('hasDotLeader equals /\\.{4,}\\s*\\d+\\s*$/', () => {
+  const random = seededRandom(1);
+  const re = /\.{4,}\s*\d+\s*$/;
+  for (let i = 0; i < CASES; i++) {
+    const s = randomString(random, ['.', '.', '.', ' ', '\t', '1', '2', 'a', '\u00a0', '\r'], 14);
+    assert.equal(hasDotLeader(s), re.test(s), JSON.stringify(s));
+  }
+});
+
+test('hasArtJoint equals /[+|][-=]{2,}|[-=]{2,}[+|]/', () => {
+  const random = seededRandom(2);
+  const re = /[+|][-=]{2,}|[-=]{2,}[+|]/;
+  for (let i = 0; i < CASES; i++) {
+    const s = randomString(random, ['+', '|', '-', '=', ' ', 'a'], 10);
+    assert.equal(hasArtJoint(s), re.test(s), JSON.stringify(s));
+  }
+});
+
+test('isRunningHeader equals /^(?:RFC \\d+|Internet-Draft|INTERNET[- ]DRAFT)\\s{2,}.*\\S\\s{2,}\\S.*$/, line terminators included', () => {
+  const random = seededRandom(3);
+  const re = /^(?:RFC \d+|Internet-Draft|INTERNET[- ]DRAFT)\s{2,}.*\S\s{2,}\S.*$/;
+  const prefixes = ['RFC 1', 'RFC 12', 'RFC ', 'Internet-Draft', 'INTERNET DRAFT', 'INTERNET-DRAFT', 'rfc 1', ''];
+  for (let i = 0; i < CASES; i++) {
+    const s = prefixes[Math.floor(random() * prefixes.length)]! + randomString(random, [' ', ' ', ' ', 'x', 'y', '\t', '\r', '\u2028', '\n', '1'], 12);
+    assert.equal(isRunningHeader(s), re.test(s), JSON.stringify(s));
+  }
+});
+
+test('findInternalSubset and entityDeclarations equal the DOCTYPE and ENTITY expressions they replace', () => {
+  const random = seededRandom(4);
+  const doctypeRe = /<!DOCTYPE[^[>]*\[([\s\S]*?)\]\s*>/;
+  const declRe = /<!ENTITY\s+([A-Za-z_][\w.-]*)\s+(?:"([^"]*)"|'([^']*)'|(SYSTEM|PUBLIC)\b[^>]*)>/g;
+  const pieces = ['<!DOCTYPE', ' r ', '[', ']', '>', ' ', '\n', '<!ENTITY', 'a', 'b.c', '_x', '"', "'", 'v', 'SYSTEM', 'PUBLIC', 'SYSTEMX', '"u"', '%', '&a;', '<r/>'];
+  for (let i = 0; i < CASES; i++) {
+    const s = randomString(random, pieces, 16);
+    const m = doctypeRe.exec(s);
+    const found = findInternalSubset(s);
+    if (!m) {
+      assert.equal(found, null, JSON.stringify(s));
+      continue;
+    }
+    assert.deepEqual(found, { start: m.index, end: m.index + m[0].length, subsetStart: m.index + m[0].indexOf('[') + 1, subsetEnd: m.index + m[0].length - m[0].slice(m[0].lastIndexOf(']')).length }, JSON.stringify(s));
+    const subset = m[1]!;
+    const expected: { name: string; value: string | null }[] = [];
+    declRe.lastIndex = 0;
+    for (let d = declRe.exec(subset); d !== null; d = declRe.exec(subset)) expected.push({ name: d[1]!, value: d[4] !== undefined ? null : (d[2] ?? d[3] ?? '') });
+    assert.deepEqual(entityDeclarations(s, found!.subsetStart, found!.subsetEnd), expected, JSON.stringify(s));
+  }
+});
+
+/** A tree as text: names, attributes and text, in document order (an explicit stack, no recursion). */
+function shape(nodes: AnyNode[]): string {
+  const out: string[] = [];
+  const stack: (AnyNode | string)[] = [...nodes].reverse();
+  while (stack.length > 0) {
+    const node = stack.pop()!;
+    if (typeof node === 'string') {
+      out.push(node);
+      continue;
+    }
+    if (isTag(node)) {
+      out.push(`<${node.name} ${JSON.stringify(node.attribs)} ${node.startIndex}-${node.endIndex}>`);
+      stack.push(`</${node.name}>`);
+      for (let i = node.children.length - 1; i >= 0; i--) stack.push(node.children[i]!);
+    } else {
+      out.push(`${node.type}:${JSON.stringify('data' in node ? node.data : textContent(node))}`);
+    }
+  }
+  return out.join('');
+}
+
+test('the depth-capped parser builds exactly htmlparser2\'s tree for documents within the cap, in HTML and XML mode', () => {
+  const random = seededRandom(5);
+  const pieces = ['<div>', '</div>', '<p>', '</p>', '<li>', '<ul>', '</ul>', '<table>', '<td>', '<tr>', '<form>', '</form>', '<svg>', '</svg>', '<foreignObject>', '<math>', '<br>', '<br/>', 'text', ' ', '&amp;', '<!-- c -->', '<![CDATA[x]]>', '</span>', '<a href="x">', '</a>', '<select><option>', '<script>x</script>'];
+  for (const xmlMode of [false, true]) {
+    for (let i = 0; i < 2000; i++) {
+      // Up to 2,000 pieces: deep enough (past 1,024) to exercise the swapped stacks too.
+      const deep = random() < 0.1;
+      const s = randomString(random, deep ? pieces.filter((p) => !p.startsWith('</')) : pieces, deep ? 1000 : 60);
+      const options = { withStartIndices: true, withEndIndices: true, xmlMode, recognizeCDATA: xmlMode };
+      const capped = parseMarkup(s, options);
+      if (capped.cappedElements > 0) continue;
+      assert.equal(shape(capped.document.children), shape(parseDocument(s, options).children), JSON.stringify(s.slice(0, 300)));
+    }
+  }
+});
+
+test('past the cap, deeper elements attach at depth 512 in order, and their text is kept', () => {
+  const levels = 2000;
+  const { document, cappedElements } = parseMarkup(`${'<div>'.repeat(levels)}deep words${'</div>'.repeat(levels)}<p>after</p>`, {});
+  assert.equal(cappedElements, levels - MAX_TREE_DEPTH);
+  let depth = 0;
+  let deepest = 0;
+  const stack: [AnyNode, number][] = document.children.map((c) => [c, 1]);
+  while (stack.length > 0) {
+    const [node, d] = stack.pop()!;
+    depth = d;
+    deepest = Math.max(deepest, depth);
+    if (isTag(node)) for (const c of node.children) stack.push([c, d + 1]);
+  }
+  assert.equal(deepest, MAX_TREE_DEPTH, 'nothing deeper than the cap: elements and text past it sit at depth 512');
+  assert.equal(textContent(document), 'deep wordsafter');
+});

@@ -1,0 +1,80 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { StagePool } from '../../src/graph/stage-pool.js';
+import { DEFAULT_EXTRACT_OPTIONS } from '../../src/extract/extract.js';
+import { snapshotFor } from '../extract/helpers.js';
+
+/**
+ * Work grows linearly with adversarial input: each input below targets a pattern that was (or could
+ * be) super-linear (a backtracking regular expression, a parser stack scanned per tag, a per-item
+ * walk over previous siblings). It is extracted at 1 KB, 100 KB and 1 MB through the bounded stage
+ * pool; the 1 MB run may take at most RATIO times the 100 KB run (linear: ~10x, more with garbage collection; quadratic: ~100x).
+ * Generous by design: it tells linear from quadratic, not fast from slow. A quadratic regression
+ * trips the pool's time bound (extract-timeout) instead of hanging the suite.
+ */
+
+const RATIO = 40;
+const SIZES = [1_000, 100_000, 1_000_000];
+const RFC_URL = 'https://www.rfc-editor.org/rfc/rfc9998.txt';
+
+interface Case {
+  name: string;
+  url: string;
+  contentType: string;
+  /** A document of about `size` characters. */
+  make: (size: number) => string;
+}
+
+const rfcHead = 'Internet Engineering Task Force (IETF)\nRequest for Comments: 9998\n\n';
+const fill = (unit: string, size: number): string => unit.repeat(Math.max(1, Math.floor(size / unit.length)));
+
+const CASES: Case[] = [
+  { name: 'rfc running header after a form feed: "RFC 1" + spaces', url: RFC_URL, contentType: 'text/plain', make: (n) => `${rfcHead}Text.\n\f\nRFC 1${' '.repeat(n)}x\n` },
+  { name: 'rfc dot leader: a gap, then dots without a page number', url: RFC_URL, contentType: 'text/plain', make: (n) => `${rfcHead}   a    b ${'.'.repeat(n)}x\n` },
+  { name: 'rfc art joint: a line of dashes', url: RFC_URL, contentType: 'text/plain', make: (n) => `${rfcHead}   ${'-'.repeat(n)}x\n` },
+  { name: 'rfc lines of spaces between words', url: RFC_URL, contentType: 'text/plain', make: (n) => `${rfcHead}   a${' '.repeat(n)}b\n` },
+  { name: 'plain text: inner whitespace runs (trailing-space trims)', url: 'https://example.org/a.txt', contentType: 'text/plain', make: (n) => `Title\n\n    a${' '.repeat(n)}b\n` },
+  { name: 'plain text: many short lines', url: 'https://example.org/a.txt', contentType: 'text/plain', make: (n) => fill('word word\n', n) },
+  { name: 'HTML: nested divs with unmatched end tags', url: 'https://example.org/', contentType: 'text/html', make: (n) => fill('<div>', n / 2) + 'x' + fill('</span>', n / 2) },
+  { name: 'HTML: <form> repeated inside deep nesting', url: 'https://example.org/', contentType: 'text/html', make: (n) => '<form>' + fill('<div>', n / 2) + fill('<form>', n / 2) },
+  { name: 'HTML: nested <svg> (foreign contexts)', url: 'https://example.org/', contentType: 'text/html', make: (n) => fill('<svg>', n) },
+  { name: 'HTML: one flat ordered list', url: 'https://example.org/', contentType: 'text/html', make: (n) => '<ol>' + fill('<li>i</li>', n) + '</ol>' },
+  { name: 'HTML: whitespace-only paragraph', url: 'https://example.org/', contentType: 'text/html', make: (n) => `<p>a${' '.repeat(n)}b</p><pre>x${' \n'.repeat(n / 2)}</pre>` },
+  { name: 'XML: nested elements', url: 'https://example.org/a.xml', contentType: 'application/xml', make: (n) => fill('<e>', n / 2) + 'x' + fill('</e>', n / 2) },
+  { name: 'XML: unterminated DOCTYPE subsets', url: 'https://example.org/a.xml', contentType: 'application/xml', make: (n) => fill('<!DOCTYPE [', n) + '<r/>' },
+  { name: 'XML: unterminated ENTITY declarations', url: 'https://example.org/a.xml', contentType: 'application/xml', make: (n) => `<!DOCTYPE r [${fill('<!ENTITY a SYSTEM "', n)}]><r/>` },
+  { name: 'XML: many entity references', url: 'https://example.org/a.xml', contentType: 'application/xml', make: (n) => `<!DOCTYPE r [<!ENTITY a "aa">]><r>${fill('&a; and text ', n)}</r>` },
+  { name: 'RFC XML: nested sections', url: 'https://www.rfc-editor.org/rfc/rfc9997.xml', contentType: 'application/rfc+xml', make: (n) => '<rfc><middle>' + fill('<section><name>s</name><t>x</t>', n) },
+];
+
+test('extraction time grows linearly with adversarial input (1 KB, 100 KB, 1 MB)', async () => {
+  const pool = new StagePool(1, { maxHeapMb: 1024 });
+  const report: string[] = [];
+  try {
+    for (const c of CASES) {
+      const times: number[] = [];
+      for (const size of SIZES) {
+        const body = new TextEncoder().encode(c.make(size));
+        const once = async (): Promise<number> => {
+          const started = performance.now();
+          await pool.run(
+            { stage: 'extract', input: { documentId: 'linear', source: { url: c.url }, snapshot: snapshotFor(c.url, c.contentType, body), body, options: { ...DEFAULT_EXTRACT_OPTIONS } } },
+            { timeoutMs: 60_000, label: c.name },
+          );
+          return performance.now() - started;
+        };
+        const largest = size === SIZES[SIZES.length - 1];
+        let best = largest ? await once() : Math.min(await once(), await once());
+        // A run that looks super-linear is measured once more (a loaded machine pauses at random).
+        if (largest && best > RATIO * Math.max(times[1]!, 10)) best = Math.min(best, await once());
+        times.push(best);
+      }
+      const [, t100k, t1m] = times as [number, number, number];
+      report.push(`${c.name}: ${times.map((t) => `${t.toFixed(1)} ms`).join(' / ')}`);
+      assert.ok(t1m <= RATIO * Math.max(t100k, 10), `${c.name}: 1 MB took ${t1m.toFixed(0)} ms, 100 KB ${t100k.toFixed(0)} ms (more than ${RATIO}x: super-linear)`);
+    }
+  } finally {
+    await pool.close();
+    console.log(report.map((line) => `# ${line}`).join('\n'));
+  }
+});
