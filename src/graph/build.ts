@@ -1,6 +1,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { Workspace } from '../config/workspace.js';
+import type { Warning } from '../failure.js';
 import { initFastHash } from '../store/hash.js';
 import { sweepTempFiles } from '../store/atomic-file.js';
 import { acquireWorkspaceLock } from '../store/workspace-lock.js';
@@ -44,6 +45,8 @@ export interface BuildSummary {
   /** Files removed because no generation names them any more. */
   removed: string[];
   ok: boolean;
+  /** Damaged state or cache entries that were dropped, snapshot bodies that were repaired. */
+  warnings?: Warning[];
 }
 
 export { defaultJobs } from './jobs.js';
@@ -84,7 +87,8 @@ export async function runBuild(ws: Workspace, request: BuildRequest): Promise<Bu
 
     request.onPhase?.('schedule');
     const capture = new CaptureRun(ws.limits.capture, request.capture);
-    const results = await runSchedule(graph, names, { ws, state, pool, stages, shared, capture }, { dryRun: request.dryRun, debug: request.debug ?? false, allowPartial: request.allowPartial, onEvent: request.onEvent });
+    const warnings: Warning[] = [...state.diagnostics];
+    const results = await runSchedule(graph, names, { ws, state, pool, stages, shared, capture, warnings }, { dryRun: request.dryRun, debug: request.debug ?? false, allowPartial: request.allowPartial, onEvent: request.onEvent });
     let removed: string[] = [];
     if (!request.dryRun) {
       request.onPhase?.('commit');
@@ -108,6 +112,7 @@ export async function runBuild(ws: Workspace, request: BuildRequest): Promise<Bu
       actions: results.filter((r) => isAction(r.status)).length,
       removed,
       ok: counts.failed === 0 && counts.skipped === 0,
+      warnings,
     };
   } finally {
     await pool.close();
