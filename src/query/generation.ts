@@ -76,7 +76,7 @@ function verifiedChunkIndexFingerprint(bytes: Buffer, label: string, recordedCrc
   // The same bytes the build verified and recorded: CRC-32 suffices to know they were not damaged.
   if (recordedCrc32 !== undefined && crc32Hex(bytes) === recordedCrc32) return fingerprint;
   // The fingerprint covers the canonical JSON of everything else: the file without that member.
-  const body = Buffer.concat([Buffer.from('{'), bytes.subarray(head.length, bytes.length - 1)]);
+  const body = Buffer.concat([Buffer.from('{"artifact":"chunk-index",'), bytes.subarray(head.length, bytes.length - 1)]);
   const crypto = process.getBuiltinModule('node:crypto');
   const actual = 'sha256:' + crypto.createHash('sha256').update(body).digest('hex');
   if (actual !== fingerprint) {
