@@ -111,8 +111,10 @@ function writerHoldsLock(root: string): boolean {
   const crypto = process.getBuiltinModule('node:crypto');
   // The name store/workspace-lock.ts binds, as /proc shows abstract names ('@' for the leading NUL).
   const name = '@episteme-workspace-' + crypto.createHash('sha256').update(real).digest('hex').slice(0, 40);
+  // Node binds the name padded with NULs to the full address length, which /proc shows as '@'s.
   for (let at = table.indexOf(name); at >= 0; at = table.indexOf(name, at + 1)) {
-    const end = at + name.length;
+    let end = at + name.length;
+    while (table[end] === '@') end++;
     if (table[at - 1] === ' ' && (end === table.length || table[end] === '\n')) return true;
   }
   return false;
