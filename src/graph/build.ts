@@ -99,7 +99,7 @@ export async function runBuild(ws: Workspace, request: BuildRequest): Promise<Bu
       // Garbage only appears when a record changed (this run or a crashed one, folded in above).
       if (state.recordsHaveChanged()) {
         removed = collectGarbage(ws, state);
-        pruneIndexParts(ws, state);
+        pruneIndexParts(ws, state, stages.indexPartFormat);
       }
     }
     request.onPhase?.('done');
@@ -120,8 +120,8 @@ export async function runBuild(ws: Workspace, request: BuildRequest): Promise<Bu
   }
 }
 
-/** Keeps only cached index parts of chunk files that a current record names. */
-function pruneIndexParts(ws: Workspace, state: BuildState): void {
+/** Keeps only cached index parts, in the current part format, of chunk files that a current record names. */
+function pruneIndexParts(ws: Workspace, state: BuildState, partFormat: string): void {
   const dir = path.join(ws.stateDir, 'cache', 'index-parts');
   let names: string[];
   try {
@@ -131,5 +131,8 @@ function pruneIndexParts(ws: Workspace, state: BuildState): void {
   }
   const live = new Set<string>();
   for (const [name, record] of state.targets) if (record.components.rule === 'chunk' && name) live.add(record.sha256);
-  for (const name of names) if (!live.has(name.split('.')[0]!)) fs.rmSync(path.join(dir, name), { force: true });
+  for (const name of names) {
+    const sha = name.split('.')[0]!;
+    if (!live.has(sha) || name !== `${sha}.p${partFormat}.part`) fs.rmSync(path.join(dir, name), { force: true });
+  }
 }

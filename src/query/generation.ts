@@ -3,6 +3,7 @@ import { EpistemeError } from '../failure.js';
 import { fs } from '../node-builtins.js';
 import { crc32Hex, type IndexProvenance } from '../index/index-layout.js';
 import { CONFIG_FILE_NAME, STATE_DIR_NAME } from '../config/names.js';
+import { STAGE_INDEX_FORMAT_VERSION } from '../rule-versions.js';
 
 /**
  * Which generation a query answers from, and whether it is stale.
@@ -73,6 +74,11 @@ function verifiedChunkIndexFingerprint(bytes: Buffer, label: string, recordedCrc
     throw invalid('is not a chunk index in canonical form (truncated, modified or not a chunk index).');
   }
   const fingerprint = head.slice(ARTIFACT_PREFIX.length - 'sha256:'.length, -2);
+  const version = /^"formatVersion":(\d+),/.exec(bytes.toString('latin1', head.length, head.length + 32));
+  if (version === null) throw invalid('is not a chunk index in canonical form (truncated, modified or not a chunk index).');
+  if (Number(version[1]) !== STAGE_INDEX_FORMAT_VERSION) {
+    throw invalid(`has chunk-index format version ${version[1]}; this Episteme reads version ${STAGE_INDEX_FORMAT_VERSION}.`);
+  }
   // The same bytes the build verified and recorded: CRC-32 suffices to know they were not damaged.
   if (recordedCrc32 !== undefined && crc32Hex(bytes) === recordedCrc32) return fingerprint;
   // The fingerprint covers the canonical JSON of everything else: the file without that member.
