@@ -342,3 +342,34 @@ test('query: a chunk index whose entries were edited under the old fingerprint, 
     assert.equal(box.outside(), outside);
   });
 });
+
+test('a state forged consistently (checksum recomputed) that claims a wrong hash for an output fails once, drops that record, and the next build repairs everything', async () => {
+  await withSandbox(async (box) => {
+    workspace(box);
+    assert.equal((await build(box)).code, 0);
+    const clean = outputs(box);
+    const outside = box.outside();
+    // A forger who knows the format: the record of one chunk file now claims other bytes.
+    const statePath = path.join(box.ws, '.episteme/state.json');
+    const text = fs.readFileSync(statePath, 'utf8');
+    const state = JSON.parse(text.slice(0, text.lastIndexOf('\nsha256:'))) as { targets: Record<string, { sha256: string }> };
+    state.targets['chunks/example-test-doc0.json']!.sha256 = 'f'.repeat(64);
+    const body = JSON.stringify(state);
+    fs.writeFileSync(statePath, `${body}\nsha256:${sha256(body)}\n`);
+
+    const failed = await box.run(['build', '--json']);
+    assertFailure(failed, { code: 'target-failed', exit: 1, ...BUILD_BOUNDS });
+    const row = rows(failed).get('chunks/search-index.json')!;
+    assert.equal(row.status, 'failed');
+    assert.equal(row.error!.code, 'artifact-invalid');
+    assert.equal(row.error!.hint, 'Run `episteme build` again: it rebuilds the damaged file.');
+    assert.equal(box.outside(), outside);
+
+    const repaired = await build(box);
+    assert.equal(repaired.code, 0, repaired.stdout);
+    assert.equal(rows(repaired).get('chunks/example-test-doc0.json')!.status, 'built');
+    assert.deepEqual(outputs(box), clean, 'back to the clean bytes');
+    assert.ok(verifyCommittedGeneration(box.ws) > 0);
+    assert.equal(box.outside(), outside);
+  });
+});
