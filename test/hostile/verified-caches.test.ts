@@ -373,3 +373,30 @@ test('a state forged consistently (checksum recomputed) that claims a wrong hash
     assert.equal(box.outside(), outside);
   });
 });
+
+test('a damaged body that the stamps do not reveal (forged state) is caught when extraction reads it and repaired on the spot from the local file', async () => {
+  await withSandbox(async (box) => {
+    workspace(box);
+    assert.equal((await build(box)).code, 0);
+    const outside = box.outside();
+    const body = [...outputs(box).keys()].find((file) => file.startsWith('snapshots/bodies/'))!;
+    fs.writeFileSync(path.join(box.ws, body), 'rotten');
+    // The forger records the damaged body's stamp, so only reading it can tell.
+    const statePath = path.join(box.ws, '.episteme/state.json');
+    const text = fs.readFileSync(statePath, 'utf8');
+    const state = JSON.parse(text.slice(0, text.lastIndexOf('\nsha256:'))) as { targets: Record<string, { facts?: { body?: string }; bodyStamp?: unknown }> };
+    const stat = fs.statSync(path.join(box.ws, body));
+    const owner = Object.values(state.targets).find((record) => record.facts?.body === body)!;
+    owner.bodyStamp = { size: stat.size, mtimeMs: String(stat.mtimeMs), ctimeMs: String(stat.ctimeMs), ino: stat.ino };
+    const forged = JSON.stringify(state);
+    fs.writeFileSync(statePath, `${forged}\nsha256:${sha256(forged)}\n`);
+    // An option change makes every document extract again, reading every body.
+    box.write({ 'episteme.json': JSON.stringify({ manualIngest: 'map.json', options: { extract: { links: false } } }) });
+    const result = await build(box);
+    assert.equal(result.code, 0, result.stdout);
+    assert.deepEqual(warningCodes(result), ['snapshot-repaired']);
+    assert.equal(sha256(fs.readFileSync(path.join(box.ws, body))), path.basename(body));
+    assert.deepEqual(outputs(box), await cleanBuildOutputs(box));
+    assert.equal(box.outside(), outside);
+  });
+});
