@@ -113,6 +113,7 @@ export class BuildState {
       });
       return fresh;
     };
+    const proofDamaged = noopProofDamaged(dir);
     const read = readVerifiedStateFile(dir);
     if (read === 'damaged') return damaged('state.json', 'fails its checksum (damaged or edited)');
     if (read) {
@@ -146,6 +147,9 @@ export class BuildState {
         if (entry.s) state.files.set(entry.f, entry.s);
         else state.files.delete(entry.f);
       }
+    }
+    if (proofDamaged) {
+      state.diagnostics.push({ code: 'state-discarded', message: `The no-op proof (.episteme/${NOOP_PROOF_FILE}) fails its checksum (damaged or edited); it was not used, and this build checks every target.` });
     }
     return state;
   }
@@ -255,6 +259,15 @@ export function readVerifiedStateFile(dir: string): StateFile | null | 'damaged'
     return parsed as StateFile;
   } catch {
     return 'damaged';
+  }
+}
+
+/** Whether a no-op proof exists and fails its checksum (the fast path then silently took the full path). */
+function noopProofDamaged(dir: string): boolean {
+  try {
+    return verifiedBody(fs.readFileSync(path.join(dir, NOOP_PROOF_FILE), 'utf8')) === null;
+  } catch {
+    return false;
   }
 }
 

@@ -216,6 +216,7 @@ test('the no-op proof is not fooled: an output edited with its mtime restored, o
     fs.writeFileSync(proofPath, JSON.stringify(proof) + text.slice(at));
     const second = await build(box);
     assert.equal(second.code, 0);
+    assert.deepEqual(warningCodes(second), ['state-discarded'], 'the edited proof is reported, not used');
     assert.deepEqual(rows(second).get('chunks/example-test-doc2.json')!.reasons, [{ reason: 'output-modified', output: chunkFile }]);
     assert.deepEqual(outputs(box), clean);
     assert.equal(box.outside(), outside);
