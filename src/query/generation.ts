@@ -22,7 +22,8 @@ import { STAGE_INDEX_FORMAT_VERSION } from '../rule-versions.js';
  *   differ, no writer, a file changed meanwhile -> a build committed during the query: answer from the
  *                                                  search index read (warning build-in-progress)
  *
- * Every step is one read; nothing is retried. The lock is a Linux abstract socket (see
+ * Every step is one read; nothing is retried (`query --wait-build SECONDS` instead waits for the
+ * writer to let go and then opens the index it committed). The lock is a Linux abstract socket (see
  * store/workspace-lock.ts), read here from /proc/net/unix, so a query never touches the lock itself
  * and can never make a build fail with workspace-locked.
  *
@@ -31,7 +32,7 @@ import { STAGE_INDEX_FORMAT_VERSION } from '../rule-versions.js';
  * exactly those bytes is checked with zlib, which the query has loaded anyway; any other file is
  * checked against its own SHA-256 fingerprint (node:crypto is loaded only then).
  */
-export type Freshness = { state: 'fresh' } | { state: 'during-build' };
+export type Freshness = { state: 'fresh' } | { state: 'during-build'; workspaceRoot: string | null };
 
 export interface ChunkIndexCheck {
   /** The search index's recorded provenance. */
@@ -52,7 +53,7 @@ export function checkGeneration(check: ChunkIndexCheck, chunkIndexBytes: Buffer)
   const fingerprint = verifiedChunkIndexFingerprint(chunkIndexBytes, check.chunkIndexPath, check.provenance.chunkIndexCrc32);
   if (fingerprint === check.provenance.chunkIndexFingerprint) return { state: 'fresh' };
   const root = workspaceRootOf(path.dirname(path.resolve(check.chunkIndexPath)));
-  if (root !== null && writerHoldsLock(root)) return { state: 'during-build' };
+  if (root !== null && writerHoldsLock(root)) return { state: 'during-build', workspaceRoot: root };
   let unchanged: boolean;
   try {
     unchanged = fs.readFileSync(check.chunkIndexPath).equals(chunkIndexBytes);
@@ -61,7 +62,14 @@ export function checkGeneration(check: ChunkIndexCheck, chunkIndexBytes: Buffer)
   }
   const index = check.currentIndexFingerprint();
   if (unchanged && (index === null || index === check.openedIndexFingerprint)) throw check.staleError();
-  return { state: 'during-build' };
+  return { state: 'during-build', workspaceRoot: root };
+}
+
+/** For `query --wait-build`: resolves once no writer holds the workspace lock, or at the deadline. */
+export async function waitForWriter(root: string | null, deadlineMs: number): Promise<void> {
+  while (root !== null && writerHoldsLock(root) && Date.now() < deadlineMs) {
+    await new Promise((resolve) => setTimeout(resolve, Math.min(50, Math.max(0, deadlineMs - Date.now()))));
+  }
 }
 
 /** The chunk index's fingerprint, after checking that its bytes match it. */

@@ -113,7 +113,7 @@ test('queries run while another process rebuilds the workspace with edits all an
   }
 });
 
-test('a newer chunk index while a writer holds the lock is a build in flight (answered from the opened index); without the writer it is stale-index', async () => {
+test('a newer chunk index while a writer holds the lock is a build in flight (answered from the opened index, or after the build with --wait-build); without the writer it is stale-index', async () => {
   const box = new Sandbox('episteme-during-build-');
   try {
     writeWorkspace(box, 0);
@@ -144,6 +144,35 @@ test('a newer chunk index while a writer holds the lock is a build in flight (an
       await lock.release();
     }
     assertFailure(await query(), { code: 'stale-index', exit: 2, ...QUERY_BOUNDS });
+
+    // --wait-build: the query waits for the writer and answers from what it committed. The "build" here
+    // is the test holding the lock while it puts the search index a clean build of the same inputs
+    // makes (byte-identical by determinism) in place, then letting go.
+    const copy = new Sandbox('episteme-during-build-copy-');
+    let freshIndex: Buffer;
+    try {
+      for (const name of ['src', 'map.json', 'episteme.json']) fs.cpSync(path.join(box.ws, name), path.join(copy.ws, name), { recursive: true });
+      assert.equal((await copy.run(['build', '--json'])).code, 0);
+      freshIndex = fs.readFileSync(path.join(copy.ws, 'chunks/search-index.json'));
+    } finally {
+      copy.cleanup();
+    }
+    const held = await acquireWorkspaceLock(box.ws, path.join(box.ws, '.episteme'), { waitMs: 0, command: 'test: a build in flight' });
+    let waited: Promise<MeasuredResult>;
+    try {
+      waited = box.run(['query', '--index', 'chunks/search-index.json', '--term', 'marker', '--limit', '50', '--wait-build', '60', '--json']);
+      await new Promise((resolve) => setTimeout(resolve, 1500));
+      fs.writeFileSync(path.join(box.ws, 'chunks/.next-search-index'), freshIndex);
+      fs.renameSync(path.join(box.ws, 'chunks/.next-search-index'), path.join(box.ws, 'chunks/search-index.json'));
+    } finally {
+      await held.release();
+    }
+    const afterWait = await waited;
+    assert.equal(afterWait.code, 0, afterWait.stdout);
+    assert.deepEqual(afterWait.json!.warnings, [], 'answered from the new generation, not the old one');
+    const doc5 = (afterWait.json!.data.hits as Hit[]).find((hit) => hit.citation.documentId === 'example-test-doc5')!;
+    assert.match(doc5.snippet.text, /gen1/);
+
     assert.equal((await box.run(['build', '--json'])).code, 0);
     const fresh = await query();
     assert.equal(fresh.code, 0);
