@@ -81,6 +81,8 @@ export class BuildState {
   private logFd: number | null = null;
   /** A damaged log is truncated on first append rather than appended to. */
   private discardLog = false;
+  /** The log ends in a torn line: the first append starts a new line, so it is not glued to it. */
+  private logTorn = false;
   /** Whether anything changed since load (or state.log held lines to fold in). */
   private dirty = false;
   /** Whether a target or file record changed since load (what garbage collection cares about). */
@@ -128,6 +130,7 @@ export class BuildState {
       log = '';
     }
     const lines = log.split('\n');
+    state.logTorn = log.length > 0 && !log.endsWith('\n');
     for (const [i, line] of lines.entries()) {
       if (!line) continue;
       state.dirty = true;
@@ -191,7 +194,9 @@ export class BuildState {
     if (this.logFd === null) {
       fs.mkdirSync(this.dir, { recursive: true });
       this.logFd = fs.openSync(path.join(this.dir, 'state.log'), this.discardLog ? 'w' : 'a');
+      if (this.logTorn && !this.discardLog) fs.writeSync(this.logFd, '\n');
       this.discardLog = false;
+      this.logTorn = false;
     }
     fs.writeSync(this.logFd, logLine(line));
   }
