@@ -136,8 +136,9 @@ export class BuildState {
       state.dirty = true;
       const entry = parseLogLine(line);
       if (entry === null) {
-        // Only the last line may be torn (a crash mid-append: no newline after it); anything else is damage.
-        if (i === lines.length - 1) continue;
+        // A torn line (a crash or a full disk mid-append) never got its checksum: skipped, as if never
+        // written. A line whose checksum is there but does not match is damage.
+        if (!LOG_CHECKSUM_SUFFIX.test(line) || i === lines.length - 1) continue;
         return damaged('state.log', `has a line that fails its checksum (line ${i + 1})`);
       }
       if ('c' in entry) state.clean = entry.c;
@@ -290,6 +291,8 @@ export function verifiedBody(text: string): string | null {
   const body = text.slice(0, at);
   return text.slice(at + CHECKSUM_LINE.length, -1) === sha256Hex(body) ? body : null;
 }
+
+const LOG_CHECKSUM_SUFFIX = /\t[0-9a-f]{16}$/;
 
 /** A log line: the entry's JSON, a tab, and the first 16 hex digits of its SHA-256. */
 function logLine(entry: LogLine): string {

@@ -165,7 +165,7 @@ test('a state.json with a flipped byte or a hand edit counts as absent: everythi
   });
 });
 
-test('state.log: a damaged line before the end discards the state with a warning; a torn last line (a crash) is ignored silently', async () => {
+test('state.log: a line failing its checksum discards the state with a warning; torn lines (a crash, a full disk) are ignored silently', async () => {
   await withSandbox(async (box) => {
     workspace(box);
     assert.equal((await build(box)).code, 0);
@@ -177,8 +177,9 @@ test('state.log: a damaged line before the end discards the state with a warning
     assert.equal(forged.code, 0);
     assert.deepEqual(warningCodes(forged), ['state-discarded']);
     assert.ok(!fs.existsSync(logPath), 'the log was compacted away');
-    // A torn last line, as a crash mid-append leaves it: no warning, nothing lost.
-    fs.writeFileSync(logPath, '{"t":"chunks/ind');
+    // Torn lines, as a crash or a full disk mid-append leaves them (then later appends on a new line):
+    // no warning, nothing lost.
+    fs.writeFileSync(logPath, '{"t":"chunks/index.json","r":nu\n{"t":"chunks/ind');
     const torn = await build(box);
     assert.equal(torn.code, 0);
     assert.deepEqual(warningCodes(torn), []);
