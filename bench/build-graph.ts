@@ -81,14 +81,16 @@ function writeNinja(dir: string, n: number): void {
 // The floor: a bare Node process that reads Episteme's state file and stats every input and output.
 const FLOOR_SCRIPT = `
 const fs = require('fs');
-const state = JSON.parse(fs.readFileSync('.episteme/state.json', 'utf8'));
+const stateText = fs.readFileSync('.episteme/state.json', 'utf8');
+const state = JSON.parse(stateText.slice(0, stateText.lastIndexOf('\\nsha256:')));
 for (const file of Object.keys(state.files)) fs.statSync(file, { bigint: true });
 for (const record of Object.values(state.targets)) fs.statSync(record.output, { bigint: true });
 `;
 // A stricter floor: the same, reading only the compact proof file the no-op path actually reads.
 const PROOF_FLOOR_SCRIPT = `
 const fs = require('fs');
-const proof = JSON.parse(fs.readFileSync('.episteme/noop.json', 'utf8'));
+const proofText = fs.readFileSync('.episteme/noop.json', 'utf8');
+const proof = JSON.parse(proofText.slice(0, proofText.lastIndexOf('\\nsha256:')));
 for (const file of Object.keys(proof.files)) fs.statSync(file);
 for (const [file] of proof.sources) fs.statSync(file);
 for (const target of proof.targets) fs.statSync(target[2]);

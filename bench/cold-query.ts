@@ -14,6 +14,9 @@ import MiniSearch from 'minisearch';
 import { chunkDocument, DEFAULT_CHUNK_OPTIONS } from '../src/chunk/chunker.js';
 import type { Chunk } from '../src/document/types.js';
 import { buildSearchIndex, DEFAULT_INDEX_OPTIONS } from '../src/index/search-index.js';
+import { crc32Hex } from '../src/index/index-layout.js';
+import { artifactBytes, makeArtifact } from '../src/store/artifact.js';
+import { sha256Hex } from '../src/store/hash.js';
 import { devCorpusDirectory, extractDevCorpus } from './retrieval/dev-corpus.js';
 import { MINISEARCH_INDEX_ONLY_OPTIONS, MINISEARCH_OPTIONS } from './retrieval/minisearch-options.cjs';
 
@@ -52,6 +55,20 @@ async function main(): Promise<void> {
     fts5: path.join(work, 'fts5.sqlite'),
   };
   writeFileSync(files.episteme, buildSearchIndex(chunked, { chunkIndexFingerprint: 'bench', missingSources: [] }, DEFAULT_INDEX_OPTIONS));
+  // As in a workspace: the search index beside the chunk index it records, which the query verifies
+  // (CRC-32 of its bytes against the search index's record) and compares (the stale check).
+  const inWorkspace = path.join(work, 'chunks');
+  mkdirSync(inWorkspace, { recursive: true });
+  const chunkIndexBytes = artifactBytes(
+    makeArtifact('chunk-index', 1, {
+      entries: chunked.map((doc) => ({ documentId: doc.documentId, file: `${doc.documentId}.json`, sha256: sha256Hex(JSON.stringify(doc.chunks)), sourceUrl: doc.chunks[0]?.citation.sourceUrl ?? '' })),
+      missingSources: [],
+    }),
+  );
+  writeFileSync(path.join(inWorkspace, 'index.json'), chunkIndexBytes);
+  const fingerprint = (JSON.parse(chunkIndexBytes) as { fingerprint: string }).fingerprint;
+  const inWorkspaceIndex = path.join(inWorkspace, 'search-index.json');
+  writeFileSync(inWorkspaceIndex, buildSearchIndex(chunked, { chunkIndexFingerprint: fingerprint, chunkIndexCrc32: crc32Hex(chunkIndexBytes), missingSources: [] }, DEFAULT_INDEX_OPTIONS));
   const mini = new MiniSearch<Chunk>(MINISEARCH_OPTIONS);
   mini.addAll(chunks);
   writeFileSync(files.minisearch, JSON.stringify(mini));
@@ -79,6 +96,7 @@ async function main(): Promise<void> {
     // the CLI's fixed cost, before any index work.
     ['episteme query, parse only', [path.join(repoRoot, 'bin/episteme.cjs'), 'query', '--index', path.join(work, 'missing.json'), '--term', QUERY, '--limit', '10', '--json'], 2],
     ['episteme query (CLI)', [path.join(repoRoot, 'bin/episteme.cjs'), 'query', '--index', files.episteme, '--term', QUERY, '--limit', '10', '--json'], 0],
+    ['episteme query, chunk index', [path.join(repoRoot, 'bin/episteme.cjs'), 'query', '--index', path.join(work, 'chunks/search-index.json'), '--term', QUERY, '--limit', '10', '--json'], 0],
     ['episteme library script', [path.join(here, 'retrieval/episteme-query.js'), files.episteme, QUERY], 0],
     // The reads of a query (head, 10 row blocks) and nothing else: a lower bound for this format.
     ['episteme index reads only', [path.join(here, 'retrieval/read-skeleton.cjs'), files.episteme], 0],

@@ -85,6 +85,7 @@ export abstract class GraphCommand extends WorkspaceCommand {
         });
       },
     });
+    for (const warning of summary.warnings ?? []) output.warn(warning);
     if (this.trace !== undefined) {
       try {
         trace.write(this.trace, summary);

@@ -1,6 +1,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { Workspace } from '../config/workspace.js';
+import type { Warning } from '../failure.js';
 import { initFastHash } from '../store/hash.js';
 import { isSystemError, relativeToWorkspace, writeFailure } from '../store/write-failure.js';
 import { STATE_DIR_NAME } from '../config/names.js';
@@ -51,6 +52,8 @@ export interface BuildSummary {
   /** Files removed because no generation names them any more. */
   removed: string[];
   ok: boolean;
+  /** Damaged state or cache entries that were dropped, snapshot bodies that were repaired. */
+  warnings?: Warning[];
 }
 
 export { defaultJobs } from './jobs.js';
@@ -97,7 +100,8 @@ export async function runBuild(ws: Workspace, request: BuildRequest): Promise<Bu
 
     request.onPhase?.('schedule');
     const capture = new CaptureRun(ws.limits.capture, request.capture);
-    const results = await runSchedule(graph, names, { ws, state, pool, stages, shared, capture }, { dryRun: request.dryRun, debug: request.debug ?? false, allowPartial: request.allowPartial, onEvent: request.onEvent });
+    const warnings: Warning[] = [...state.diagnostics];
+    const results = await runSchedule(graph, names, { ws, state, pool, stages, shared, capture, warnings }, { dryRun: request.dryRun, debug: request.debug ?? false, allowPartial: request.allowPartial, onEvent: request.onEvent });
     let removed: string[] = [];
     if (!request.dryRun) {
       claimOwnedFolders(ws.root, ownedFolders(ws.outputs));
@@ -109,7 +113,7 @@ export async function runBuild(ws: Workspace, request: BuildRequest): Promise<Bu
       // Garbage only appears when a record changed (this run or a crashed one, folded in above).
       if (state.recordsHaveChanged() || request.pruneSnapshots) {
         removed = collectGarbage(ws, state, { pruneSnapshots: request.pruneSnapshots === true, liveDocumentIds: new Set(ws.sources.map((s) => s.documentId)) });
-        pruneIndexParts(ws, state);
+        pruneIndexParts(ws, state, stages.indexPartFormat);
       }
     }
     request.onPhase?.('done');
@@ -122,6 +126,7 @@ export async function runBuild(ws: Workspace, request: BuildRequest): Promise<Bu
       actions: results.filter((r) => isAction(r.status)).length,
       removed,
       ok: counts.failed === 0 && counts.skipped === 0,
+      warnings,
     };
   } catch (error) {
     // Commit, compaction and garbage collection write and delete: a refusal from the file system
@@ -134,8 +139,8 @@ export async function runBuild(ws: Workspace, request: BuildRequest): Promise<Bu
   }
 }
 
-/** Keeps only cached index parts of chunk content that a current record names. */
-function pruneIndexParts(ws: Workspace, state: BuildState): void {
+/** Keeps only cached index parts, in the current part format, of chunk content that a current record names. */
+function pruneIndexParts(ws: Workspace, state: BuildState, partFormat: string): void {
   const dir = path.join(ws.stateDir, 'cache', 'index-parts');
   let names: string[];
   try {
@@ -145,5 +150,8 @@ function pruneIndexParts(ws: Workspace, state: BuildState): void {
   }
   const live = new Set<string>();
   for (const record of state.targets.values()) if (record.components.rule === 'chunk' && record.facts?.chunksContentHash) live.add(record.facts.chunksContentHash);
-  for (const name of names) if (!live.has(name.split('.')[0]!)) removeOwnedFile(path.join(dir, name));
+  for (const name of names) {
+    const key = name.split('.')[0]!;
+    if (!live.has(key) || name !== `${key}.p${partFormat}.part`) removeOwnedFile(path.join(dir, name));
+  }
 }

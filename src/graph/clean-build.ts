@@ -5,7 +5,7 @@ import { CONFIG_FILE_NAME, STATE_DIR_NAME } from '../config/names.js';
 import { rulesDir } from '../extract/package-paths.js';
 import { acquireWorkspaceLock } from '../store/workspace-lock.js';
 import { isDirectory } from '../store/bounded-read.js';
-import { sameStamp, statStamp, NOOP_PROOF_FILE, STATE_FORMAT_VERSION, type CleanRecord, type NoopProof } from './state.js';
+import { sameStamp, statStamp, verifiedBody, NOOP_PROOF_FILE, STATE_FORMAT_VERSION, type CleanRecord, type FileStamp, type NoopProof } from './state.js';
 import type { BuildSummary } from './build.js';
 import type { TargetResult, TargetStatus } from './scheduler.js';
 import { RULE_VERSIONS } from '../rule-versions.js';
@@ -53,14 +53,19 @@ export async function tryCleanNoop(cwd: string, flags: InvocationFlags, lock: { 
     if ((fs.statSync(path.join(stateDir, 'state.log'), { throwIfNoEntry: false })?.size ?? 0) > 0) return null;
     let proof: NoopProof;
     try {
-      proof = JSON.parse(fs.readFileSync(path.join(stateDir, NOOP_PROOF_FILE), 'utf8')) as NoopProof;
+      // A proof that fails its checksum proves nothing: the full build decides (and checks the state).
+      const body = verifiedBody(fs.readFileSync(path.join(stateDir, NOOP_PROOF_FILE), 'utf8'));
+      if (body === null) return null;
+      proof = JSON.parse(body) as NoopProof;
     } catch {
       return null;
     }
     if (proof.version !== STATE_FORMAT_VERSION || proof.invocation !== invocation || proof.producerVersion !== PRODUCER_VERSION) return null;
+    // The proof stands on the state it was derived from: a state.json replaced or edited since voids it.
+    if (!unchanged(path.join(stateDir, 'state.json'), proof.state)) return null;
     if (!sameStringNumbers(proof.ruleVersions, RULE_VERSIONS) || !sameRulesFiles(proof.files)) return null;
-    for (const [file, stamp] of Object.entries(proof.files)) if (!unchanged(file, stamp.size, stamp.mtimeMs, stamp.ino)) return null;
-    for (const [file, size, mtimeMs, ino] of proof.sources) if (!unchanged(path.join(root, file), size, mtimeMs, ino)) return null;
+    for (const [file, stamp] of Object.entries(proof.files)) if (!unchanged(file, stamp)) return null;
+    for (const [file, size, mtimeMs, ino, ctimeMs] of proof.sources) if (!unchanged(path.join(root, file), { size, mtimeMs, ino, ctimeMs })) return null;
     const checkedFolders = new Set<string>();
     for (const [, , output] of proof.targets) {
       const folder = path.posix.dirname(output);
@@ -69,8 +74,8 @@ export async function tryCleanNoop(cwd: string, flags: InvocationFlags, lock: { 
       checkedFolders.add(folder);
     }
     const targets: TargetResult[] = [];
-    for (const [name, rule, output, size, mtimeMs, ino] of proof.targets) {
-      if (!unchanged(path.join(root, output), size, mtimeMs, ino)) return null;
+    for (const [name, rule, output, size, mtimeMs, ino, ctimeMs] of proof.targets) {
+      if (!unchanged(path.join(root, output), { size, mtimeMs, ino, ctimeMs })) return null;
       targets.push({ target: name, rule, status: 'up-to-date', reasons: [], output });
     }
     const counts: Record<TargetStatus, number> = { 'up-to-date': targets.length, built: 0, unchanged: 0, failed: 0, skipped: 0, dirty: 0, 'maybe-dirty': 0 };
@@ -120,9 +125,9 @@ function realFoldersBelow(root: string, relative: string): boolean {
   return true;
 }
 
-function unchanged(file: string, size: number, mtimeMs: string, ino: number): boolean {
+function unchanged(file: string, stamp: Omit<FileStamp, 'hash'> | undefined): boolean {
   const now = statStamp(file);
-  return now !== null && sameStamp(now, { size, mtimeMs, ino });
+  return now !== null && stamp !== undefined && sameStamp(now, stamp);
 }
 
 function sameStringNumbers(a: Record<string, number>, b: Record<string, number>): boolean {

@@ -5,12 +5,13 @@ import type { Chunk, EvidenceDocument, SnapshotMeta } from '../document/types.js
 import { documentContentHash, restampChunks, type StampedChunks } from '../chunk/snapshot-provenance.js';
 import { CHUNKS_FORMAT_VERSION } from '../rule-versions.js';
 import { PRODUCER_VERSION } from '../version.js';
-import { EpistemeError } from '../failure.js';
+import { EpistemeError, type Warning } from '../failure.js';
 import { canonicalJson, canonicalJsonFile, compareCodeUnits } from '../store/canonical-json.js';
 import { fastHash, sha256Hex } from '../store/hash.js';
 import { artifactBytes, makeArtifact, parseArtifact } from '../store/artifact.js';
 import { readBoundedFile } from '../store/bounded-read.js';
-import { writeFileAtomic } from '../store/atomic-file.js';
+import { writeFileAtomic, writeFileIfChanged } from '../store/atomic-file.js';
+import { crc32Hex } from '../index/index-layout.js';
 import { namedOptions, type DirtyReason } from './key.js';
 import type { CaptureRun } from '../capture/run.js';
 import { targetNames, type RuleId, type TargetNode } from './graph.js';
@@ -37,6 +38,8 @@ export interface RuleEnv {
   shared: { chunk: Record<string, string>; index: Record<string, string> };
   /** Refresh policy, clock reading, source budget and fetch limit of this run's HTTP captures. */
   capture: CaptureRun;
+  /** Diagnostics for the build summary (e.g. a damaged cache entry that was dropped and rebuilt). */
+  warnings: Warning[];
 }
 
 export interface DepView {
@@ -86,6 +89,34 @@ export function readVerified(ws: Workspace, relative: string, sha256: string): B
   return bytes;
 }
 
+/**
+ * Reads a dependency's recorded output, verified. A file that fails its hash although its stat stamp
+ * did not change (bit rot, an edit that forged the stamp) is never used: the producing target's record
+ * is dropped, so the next build rebuilds it instead of failing on it forever, and this target fails.
+ */
+export function readDependencyOutput(env: RuleEnv, producer: string, relative: string, sha256: string): Buffer {
+  try {
+    return readVerified(env.ws, relative, sha256);
+  } catch (error) {
+    env.state.recordTarget(producer, null);
+    if (error instanceof EpistemeError) {
+      throw new EpistemeError(error.code, `${error.message} It was dropped from the build state.`, {
+        hint: 'Run `episteme build` again: it rebuilds the damaged file.',
+        details: { file: relative, target: producer },
+      });
+    }
+    throw error;
+  }
+}
+
+function isIntact(absolutePath: string, sha256: string): boolean {
+  try {
+    return sha256Hex(fs.readFileSync(absolutePath)) === sha256;
+  } catch {
+    return false;
+  }
+}
+
 /** Content hash of a source file, trusting the recorded hash while size, mtime and inode are unchanged. */
 export function sourceFileHash(env: RuleEnv, relative: string, absolutePath: string, knownStat?: fs.Stats): string {
   const stamp = knownStat ? stampOf(knownStat) : statStamp(absolutePath);
@@ -133,6 +164,16 @@ const snapshot: Rule = {
   run: async (env, node) => {
     const capture = node.source!.capture;
     if (capture.method === 'http') {
+      // A damaged body of a recorded HTTP snapshot cannot be recomputed, and a plain build does not
+      // fetch what it has recorded: say exactly how to recapture it.
+      const previous = env.state.targets.get(node.name);
+      const body = previous?.facts?.body;
+      if (previous && body && previous.facts?.sha256 && !isIntact(abs(env.ws, body), previous.facts.sha256) && !env.capture.refreshDue(previous.facts.observedAt)) {
+        throw new EpistemeError('artifact-invalid', `${body}, the captured body of ${node.source!.spec.url}, is missing or fails its SHA-256 (damaged); an HTTP capture cannot be rebuilt offline.`, {
+          hint: `Recapture it: episteme build --refresh ${node.name}`,
+          details: { file: body, target: node.name, url: node.source!.spec.url },
+        });
+      }
       // Loaded on first use: got is not needed by builds that capture nothing over HTTP.
       const { captureHttpSnapshot } = await import('../capture/http-snapshot.js');
       const captured = await captureHttpSnapshot({
@@ -163,7 +204,11 @@ const snapshot: Rule = {
     }
     const meta = snapshotMetaFor(node.source!.spec.url, capture.method, capture.contentType, capture.charset, body);
     const bodyPath = `${env.ws.outputs.snapshots}/bodies/${meta.sha256}`;
-    if (!fs.existsSync(abs(env.ws, bodyPath))) writeFileAtomic(abs(env.ws, bodyPath), body);
+    // Content-addressed, so the file's bytes are known: a damaged or truncated body is rewritten.
+    const existed = fs.existsSync(abs(env.ws, bodyPath));
+    if (writeFileIfChanged(abs(env.ws, bodyPath), body) && existed) {
+      env.warnings.push({ code: 'snapshot-repaired', target: node.name, message: `${bodyPath} was damaged; rewritten from ${capture.relativePath}, which still has the recorded SHA-256.` });
+    }
     return {
       bytes: canonicalJsonFile(meta),
       outputPath: () => `${env.ws.outputs.snapshots}/records/${meta.snapshotId}.json`,
@@ -177,6 +222,38 @@ export function snapshotMetaFor(sourceUrl: string, captureMethod: SnapshotMeta['
   const sha256 = sha256Hex(body);
   const snapshotId = 'snap-' + sha256Hex(canonicalJson({ sourceUrl, sha256, contentType, charset })).slice(0, 32);
   return { snapshotId, sourceUrl, captureMethod, contentType, charset, sha256, byteLength: body.byteLength };
+}
+
+/**
+ * A snapshot's body, verified. A damaged body of a local source is repaired on the spot when the local
+ * file still has the recorded SHA-256 (the snapshot is the same representation); otherwise the
+ * snapshot's record is dropped so the next build captures the source again (a changed local file is
+ * then a new snapshot; an HTTP source needs `--refresh`).
+ */
+function readSnapshotBody(env: RuleEnv, node: TargetNode, snapshotTarget: string, bodyPath: string, sha256: string): Buffer {
+  const capture = node.source!.capture;
+  try {
+    return readVerified(env.ws, bodyPath, sha256);
+  } catch (error) {
+    if (capture.method !== 'http') {
+      let local: Buffer | null = null;
+      try {
+        if (fs.statSync(capture.absolutePath).size <= env.ws.limits.maxFileBytes) local = fs.readFileSync(capture.absolutePath);
+      } catch {
+        local = null;
+      }
+      if (local !== null && sha256Hex(local) === sha256) {
+        writeFileAtomic(abs(env.ws, bodyPath), local);
+        env.warnings.push({ code: 'snapshot-repaired', target: snapshotTarget, message: `${bodyPath} was damaged; rewritten from ${capture.relativePath}, which still has the recorded SHA-256.` });
+        return local;
+      }
+    }
+    env.state.recordTarget(snapshotTarget, null);
+    throw new EpistemeError('artifact-invalid', `${bodyPath}, the captured body of ${node.source!.spec.url}, is missing or fails its SHA-256 (damaged).`, {
+      hint: capture.method === 'http' ? `Recapture it: episteme build --refresh ${snapshotTarget}` : 'Run `episteme build` again: the source is captured again from its local file.',
+      details: { file: bodyPath, target: snapshotTarget, cause: error instanceof Error ? error.message : String(error) },
+    });
+  }
 }
 
 function snapshotMetaFromFacts(facts: Record<string, string>): SnapshotMeta {
@@ -202,7 +279,7 @@ const extract: Rule = {
     const { extractOptions, extractionConfig, extractTimeoutMs } = env.stages;
     const facts = deps[0]!.record.facts ?? {};
     const meta = snapshotMetaFromFacts(facts);
-    const body = readVerified(env.ws, facts.body!, meta.sha256);
+    const body = readSnapshotBody(env, node, deps[0]!.name, facts.body!, meta.sha256);
     const options = extractOptions(env.ws.options.extract);
     const extractor = extractionConfig(node.source!.spec, meta, options)['extractor'] as Parameters<typeof extractTimeoutMs>[1];
     const bytes = await env.pool.run(
@@ -218,7 +295,7 @@ const chunk: Rule = {
   options: (env) => env.shared.chunk,
   run: async (env, node, deps) => {
     const { chunkOptions } = env.stages;
-    const documentBytes = readVerified(env.ws, deps[0]!.record.output, deps[0]!.record.sha256);
+    const documentBytes = readDependencyOutput(env, deps[0]!.name, deps[0]!.record.output, deps[0]!.record.sha256);
     const document = (JSON.parse(documentBytes.toString('utf8')) as { payload: EvidenceDocument }).payload;
     const documentContent = documentContentHash(document);
     // A new snapshot with the same extracted content (a reflowed paragraph, a new charset label with the
@@ -302,7 +379,8 @@ const searchIndex: Rule = {
   run: async (env, node, deps) => {
     const modules = env.stages;
     const chunkIndexPath = deps[0]!.record.output;
-    const chunkIndexText = readVerified(env.ws, chunkIndexPath, deps[0]!.record.sha256).toString('utf8');
+    const chunkIndexBytes = readDependencyOutput(env, deps[0]!.name, chunkIndexPath, deps[0]!.record.sha256);
+    const chunkIndexText = chunkIndexBytes.toString('utf8');
     const chunkIndex = parseArtifact<StageIndexPayload>(chunkIndexText, 'chunk-index', STAGE_INDEX_FORMAT_VERSION, chunkIndexPath);
     const partsDir = path.join(env.ws.stateDir, 'cache', 'index-parts');
     const parts: string[] = [];
@@ -312,16 +390,18 @@ const searchIndex: Rule = {
       // merges, and a new snapshot with the same content only restamps the part's document row.
       const chunkFacts = chunkFactsFor(env, entry);
       const partFile = path.join(partsDir, `${chunkFacts.chunksContentHash}.p${modules.indexPartFormat}.part`);
-      let part = readIfPresent(partFile);
+      let part = readCachedPart(env, partFile, chunkFacts.chunksContentHash);
       if (part === null) {
         const file = `${env.ws.outputs.chunks}/${entry.file}`;
-        const chunks = parseArtifact<{ documentId: string; chunks: Chunk[] }>(readVerified(env.ws, file, entry.sha256).toString('utf8'), 'document-chunks', CHUNKS_FORMAT_VERSION, file);
+        const producer = targetNames(env.ws, entry.documentId).chunk;
+        const chunks = parseArtifact<{ documentId: string; chunks: Chunk[] }>(readDependencyOutput(env, producer, file, entry.sha256).toString('utf8'), 'document-chunks', CHUNKS_FORMAT_VERSION, file);
         part = modules.buildDocumentPart(entry.documentId, chunks.payload.chunks);
-        writeFileAtomic(partFile, part);
+        writeFileAtomic(partFile, sealPart(part, chunkFacts.chunksContentHash));
       }
       parts.push(modules.withPartSnapshotId(part, chunkFacts.snapshotId));
     }
-    const bytes = modules.mergeSearchIndex(parts, { chunkIndexFingerprint: chunkIndex.fingerprint, missingSources: chunkIndex.payload.missingSources }, modules.indexOptions(env.ws.options.index));
+    const provenance = { chunkIndexFingerprint: chunkIndex.fingerprint, chunkIndexCrc32: crc32Hex(chunkIndexBytes), missingSources: chunkIndex.payload.missingSources };
+    const bytes = modules.mergeSearchIndex(parts, provenance, modules.indexOptions(env.ws.options.index));
     return { bytes, outputPath: () => node.name };
   },
 };
@@ -334,17 +414,45 @@ function chunkFactsFor(env: RuleEnv, entry: StageIndexEntry): { chunksContentHas
   const record = env.state.targets.get(targetNames(env.ws, entry.documentId).chunk);
   const facts = record?.sha256 === entry.sha256 ? record.facts : undefined;
   if (facts?.chunksContentHash && facts.citedSnapshotId) return { chunksContentHash: facts.chunksContentHash, snapshotId: facts.citedSnapshotId };
-  const bytes = readVerified(env.ws, `${env.ws.outputs.chunks}/${entry.file}`, entry.sha256);
+  const bytes = readDependencyOutput(env, targetNames(env.ws, entry.documentId).chunk, `${env.ws.outputs.chunks}/${entry.file}`, entry.sha256);
   const cited = (JSON.parse(bytes.toString('utf8')) as { payload: { chunks: Chunk[] } }).payload.chunks[0]?.citation.snapshotId ?? '';
   return { chunksContentHash: restampChunks(bytes, cited).contentHash, snapshotId: cited };
 }
 
-function readIfPresent(file: string): string | null {
+/**
+ * Cached index parts end with a line holding the SHA-256 of their key (the chunks' content hash) and
+ * the part, so an entry is bound to the chunk content it was made from and any damage (truncation, a
+ * flipped byte, a part copied under another name) is caught before the merge uses it.
+ */
+const PART_SEAL = '\n#part-sha256:';
+
+function partSeal(part: string, key: string): string {
+  return sha256Hex(`${key}\n${part}`);
+}
+
+function sealPart(part: string, key: string): string {
+  return `${part}${PART_SEAL}${partSeal(part, key)}\n`;
+}
+
+/** A cached part, verified; a damaged entry is removed with a warning (a miss: it is rebuilt). */
+function readCachedPart(env: RuleEnv, file: string, key: string): string | null {
+  let text: string;
   try {
-    return fs.readFileSync(file, 'utf8');
+    text = fs.readFileSync(file, 'utf8');
   } catch {
     return null;
   }
+  const at = text.lastIndexOf(PART_SEAL);
+  if (at >= 0 && text.endsWith('\n')) {
+    const part = text.slice(0, at);
+    if (text.slice(at + PART_SEAL.length, -1) === partSeal(part, key)) return part;
+  }
+  fs.rmSync(file, { force: true });
+  env.warnings.push({
+    code: 'cache-entry-dropped',
+    message: `Cached index part .episteme/cache/index-parts/${path.basename(file)} failed its checksum (damaged or truncated); it was dropped and rebuilt from its chunk file.`,
+  });
+  return null;
 }
 
 export const RULES: Record<RuleId, Rule> = {

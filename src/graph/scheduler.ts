@@ -162,6 +162,8 @@ async function evaluateTarget(
     const unchanged = record !== undefined && record.sha256 === sha256;
     const newRecord: TargetRecord = { key, components, output, sha256, stamp };
     if (produced.facts) newRecord.facts = produced.facts;
+    const bodyStamp = produced.facts?.body ? statStamp(abs(env.ws, produced.facts.body)) : null;
+    if (bodyStamp) newRecord.bodyStamp = bodyStamp;
     env.state.recordTarget(node.name, newRecord);
     const status: TargetStatus = unchanged ? 'unchanged' : 'built';
     options.onEvent?.({ type: 'finish', target: node.name, status });
@@ -195,14 +197,38 @@ function ownReasons(name: string, record: TargetRecord, components: KeyComponent
   return outputReasons(name, record, env);
 }
 
-/** Whether the recorded output is still there, unmodified; the stat fast path with a hash fallback. */
+/**
+ * Whether the recorded output (and, for a snapshot, its body) is still there, unmodified: the stat fast
+ * path with a hash fallback. The stamp includes the change time, which the kernel sets on every write
+ * and no user call can set back, so an edit that restores size and mtime still falls to the hash.
+ */
 function outputReasons(name: string, record: TargetRecord, env: RuleEnv): DirtyReason[] {
   const absolute = abs(env.ws, record.output);
   const stamp = statStamp(absolute);
   if (stamp === null) return [{ reason: 'output-missing', output: record.output }];
-  if (sameStamp(stamp, record.stamp)) return [];
-  // Stat changed (touched, copied back, edited): trust only the content hash.
-  if (sha256Hex(fs.readFileSync(absolute)) !== record.sha256) return [{ reason: 'output-modified', output: record.output }];
-  env.state.recordTarget(name, { ...record, stamp });
+  if (!sameStamp(stamp, record.stamp)) {
+    // Stat changed (touched, copied back, edited): trust only the content hash.
+    if (!hashMatches(absolute, record.sha256)) return [{ reason: 'output-modified', output: record.output }];
+    record = { ...record, stamp };
+    env.state.recordTarget(name, record);
+  }
+  const body = record.facts?.body;
+  if (body && record.facts?.sha256) {
+    const bodyAbsolute = abs(env.ws, body);
+    const bodyStamp = statStamp(bodyAbsolute);
+    if (bodyStamp === null) return [{ reason: 'output-missing', output: body }];
+    if (record.bodyStamp === undefined || !sameStamp(bodyStamp, record.bodyStamp)) {
+      if (!hashMatches(bodyAbsolute, record.facts.sha256)) return [{ reason: 'output-modified', output: body }];
+      env.state.recordTarget(name, { ...record, bodyStamp });
+    }
+  }
   return [];
+}
+
+function hashMatches(absolute: string, sha256: string): boolean {
+  try {
+    return sha256Hex(fs.readFileSync(absolute)) === sha256;
+  } catch {
+    return false;
+  }
 }

@@ -2,6 +2,8 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { writeFileAtomic } from '../store/atomic-file.js';
 import { writeFailure } from '../store/write-failure.js';
+import { sha256Hex } from '../store/hash.js';
+import type { Warning } from '../failure.js';
 import type { KeyComponents } from './key.js';
 
 /**
@@ -11,12 +13,20 @@ import type { KeyComponents } from './key.js';
  * Stored as `state.json` (compacted at the end of a build) plus `state.log`, one JSON line appended per
  * finished target, so work done before a crash is not lost. A torn last line is ignored. Nothing in
  * here is an artifact: it never leaves the machine and may be deleted (everything then rebuilds).
+ *
+ * Nothing here is trusted unverified either: state.json and noop.json end with a SHA-256 line over
+ * their body, and every log line carries its own; a file or line that fails its check (a bit flip, a
+ * truncation, a hand edit) makes the whole state count as absent, so everything rebuilds, with a
+ * warning. (A checksum is no signature: someone who can write the workspace can recompute it, as they
+ * could rewrite the outputs themselves; it stops damage and careless edits from being believed.)
  */
-export const STATE_FORMAT_VERSION = 1;
+export const STATE_FORMAT_VERSION = 2;
 
 export interface FileStamp {
   size: number;
   mtimeMs: string;
+  /** Change time: set by the kernel on every write, so an edit that restores the mtime still shows. */
+  ctimeMs: string;
   ino: number;
   hash: string;
 }
@@ -28,6 +38,8 @@ export interface TargetRecord {
   output: string;
   sha256: string;
   stamp: Omit<FileStamp, 'hash'>;
+  /** For a snapshot: the stamp of its body (facts.body), checked like the output's. */
+  bodyStamp?: Omit<FileStamp, 'hash'>;
   /** Rule-specific facts the dependents need without reading the output (e.g. snapshot id). */
   facts?: Record<string, string>;
 }
@@ -50,11 +62,13 @@ export interface CleanRecord {
 
 export const NOOP_PROOF_FILE = 'noop.json';
 
-/** The compact form of a clean record with the stamps it rests on: [path, size, mtimeMs, ino]. */
+/** The compact form of a clean record with the stamps it rests on: [path, size, mtimeMs, ino, ctimeMs]. */
 export interface NoopProof extends Omit<CleanRecord, 'order'> {
   version: number;
-  sources: [string, number, string, number][];
-  targets: [string, string, string, number, string, number][];
+  /** Stamp of the state.json this proof was derived from: a state changed since voids the proof. */
+  state: Omit<FileStamp, 'hash'>;
+  sources: [string, number, string, number, string][];
+  targets: [string, string, string, number, string, number, string][];
 }
 
 type LogLine = { t: string; r: TargetRecord | null } | { f: string; s: FileStamp | null } | { c: CleanRecord | null };
@@ -66,6 +80,10 @@ export class BuildState {
   /** The clean record on disk that setClean(null) cleared in memory only, until beginChanges(). */
   private uncleanPending: CleanRecord | null = null;
   private logFd: number | null = null;
+  /** A damaged log is truncated on first append rather than appended to. */
+  private discardLog = false;
+  /** The log ends in a torn line: the first append starts a new line, so it is not glued to it. */
+  private logTorn = false;
   /** Whether anything changed since load (or state.log held lines to fold in). */
   private dirty = false;
   /** Whether a target or file record changed since load (what garbage collection cares about). */
@@ -81,17 +99,30 @@ export class BuildState {
     private readonly readOnly: boolean,
   ) {}
 
+  /** Why the recorded state was not used (damaged or tampered files), for the build's warnings. */
+  readonly diagnostics: Warning[] = [];
+
   static load(dir: string, readOnly = false): BuildState {
     const state = new BuildState(dir, readOnly);
-    try {
-      const parsed = readStateFile(dir);
-      if (parsed) {
-        state.targets = new Map(Object.entries(parsed.targets));
-        state.files = new Map(Object.entries(parsed.files));
-        state.clean = parsed.clean ?? null;
-      }
-    } catch {
-      // no state (or unreadable): everything is dirty, which is always safe
+    const damaged = (file: string, why: string): BuildState => {
+      const fresh = new BuildState(dir, readOnly);
+      // Everything rebuilds; the next compaction replaces both files.
+      fresh.dirty = true;
+      fresh.recordsChanged = true;
+      fresh.discardLog = true;
+      fresh.diagnostics.push({
+        code: 'state-discarded',
+        message: `The build state (.episteme/${file}) ${why}; it was discarded and every target is checked from scratch.`,
+      });
+      return fresh;
+    };
+    const proofDamaged = noopProofDamaged(dir);
+    const read = readVerifiedStateFile(dir);
+    if (read === 'damaged') return damaged('state.json', 'fails its checksum (damaged or edited)');
+    if (read) {
+      state.targets = new Map(Object.entries(read.targets));
+      state.files = new Map(Object.entries(read.files));
+      state.clean = read.clean ?? null;
     }
     let log = '';
     try {
@@ -99,14 +130,17 @@ export class BuildState {
     } catch {
       log = '';
     }
-    for (const line of log.split('\n')) {
+    const lines = log.split('\n');
+    state.logTorn = log.length > 0 && !log.endsWith('\n');
+    for (const [i, line] of lines.entries()) {
       if (!line) continue;
       state.dirty = true;
-      let entry: LogLine;
-      try {
-        entry = JSON.parse(line) as LogLine;
-      } catch {
-        continue; // a torn line from a crash
+      const entry = parseLogLine(line);
+      if (entry === null) {
+        // A torn line (a crash or a full disk mid-append) never got its checksum: skipped, as if never
+        // written. A line whose checksum is there but does not match is damage.
+        if (!LOG_CHECKSUM_SUFFIX.test(line) || i === lines.length - 1) continue;
+        return damaged('state.log', `has a line that fails its checksum (line ${i + 1})`);
       }
       if ('c' in entry) state.clean = entry.c;
       else if ('t' in entry) {
@@ -118,6 +152,9 @@ export class BuildState {
         if (entry.s) state.files.set(entry.f, entry.s);
         else state.files.delete(entry.f);
       }
+    }
+    if (proofDamaged) {
+      state.diagnostics.push({ code: 'state-discarded', message: `The no-op proof (.episteme/${NOOP_PROOF_FILE}) fails its checksum (damaged or edited); it was not used, and this build checks every target.` });
     }
     return state;
   }
@@ -167,7 +204,7 @@ export class BuildState {
 
   recordFile(file: string, stamp: FileStamp): void {
     const previous = this.files.get(file);
-    if (!previous || previous.hash !== stamp.hash || previous.mtimeMs !== stamp.mtimeMs || previous.size !== stamp.size || previous.ino !== stamp.ino) {
+    if (!previous || previous.hash !== stamp.hash || !sameStamp(previous, stamp)) {
       this.append({ f: file, s: stamp });
     }
     this.files.set(file, stamp);
@@ -189,16 +226,21 @@ export class BuildState {
     try {
       if (this.logFd === null) {
         fs.mkdirSync(this.dir, { recursive: true });
-        // O_NOFOLLOW: a symlink planted as state.log is an error, never a way to append elsewhere.
-        this.logFd = fs.openSync(logFile, fs.constants.O_RDWR | fs.constants.O_APPEND | fs.constants.O_CREAT | fs.constants.O_NOFOLLOW, 0o644);
+        // O_NOFOLLOW: a symlink planted as state.log is an error, never a way to append elsewhere. A
+        // damaged log is truncated rather than appended to.
+        const mode = this.discardLog ? fs.constants.O_TRUNC : fs.constants.O_APPEND;
+        this.logFd = fs.openSync(logFile, fs.constants.O_RDWR | fs.constants.O_CREAT | fs.constants.O_NOFOLLOW | mode, 0o644);
         // A line torn by a full disk or a crash stays alone on its line (load() skips it), instead of
         // swallowing the next one.
         const size = fs.fstatSync(this.logFd).size;
         const last = Buffer.alloc(1);
-        if (size > 0 && fs.readSync(this.logFd, last, 0, 1, size - 1) === 1 && last[0] !== 0x0a) fs.writeSync(this.logFd, '\n');
+        const torn = this.logTorn || (size > 0 && fs.readSync(this.logFd, last, 0, 1, size - 1) === 1 && last[0] !== 0x0a);
+        if (torn && !this.discardLog) fs.writeSync(this.logFd, '\n');
+        this.discardLog = false;
+        this.logTorn = false;
       }
       // One write of the whole line: a short write (disk full) leaves a torn line, which load() skips.
-      const bytes = Buffer.from(JSON.stringify(line) + '\n', 'utf8');
+      const bytes = Buffer.from(logLine(line), 'utf8');
       if (fs.writeSync(this.logFd, bytes) < bytes.byteLength) throw Object.assign(new Error('short write'), { code: 'ENOSPC' });
     } catch (error) {
       throw writeFailure(error, logFile);
@@ -211,7 +253,8 @@ export class BuildState {
     this.beginChanges(); // a pending clear reaches the disk before the state that omits the record
     const targets = Object.fromEntries([...this.targets.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
     const files = Object.fromEntries([...this.files.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
-    writeFileAtomic(path.join(this.dir, 'state.json'), JSON.stringify({ version: STATE_FORMAT_VERSION, targets, files, clean: this.clean }));
+    const statePath = path.join(this.dir, 'state.json');
+    writeFileAtomic(statePath, withChecksum(JSON.stringify({ version: STATE_FORMAT_VERSION, targets, files, clean: this.clean })));
     if (this.logFd !== null) {
       fs.closeSync(this.logFd);
       this.logFd = null;
@@ -222,19 +265,22 @@ export class BuildState {
     } catch (error) {
       throw writeFailure(error, logFile);
     }
-    if (this.clean) writeFileAtomic(path.join(this.dir, NOOP_PROOF_FILE), JSON.stringify(this.noopProof(this.clean)));
+    if (this.clean) writeFileAtomic(path.join(this.dir, NOOP_PROOF_FILE), withChecksum(JSON.stringify(this.noopProof(this.clean, statStamp(statePath)!))));
   }
 
   /** Just what the no-op check reads (see clean-build.ts), a tenth of the state's size. */
-  private noopProof(clean: CleanRecord): NoopProof {
-    const sources: NoopProof['sources'] = [...this.files.entries()].map(([file, s]) => [file, s.size, s.mtimeMs, s.ino]);
+  private noopProof(clean: CleanRecord, state: Omit<FileStamp, 'hash'>): NoopProof {
+    const sources: NoopProof['sources'] = [...this.files.entries()].map(([file, s]) => [file, s.size, s.mtimeMs, s.ino, s.ctimeMs]);
     const targets: NoopProof['targets'] = [];
     for (const name of clean.order) {
       const record = this.targets.get(name);
-      if (record) targets.push([name, record.components.rule, record.output, record.stamp.size, record.stamp.mtimeMs, record.stamp.ino]);
+      if (record) targets.push([name, record.components.rule, record.output, record.stamp.size, record.stamp.mtimeMs, record.stamp.ino, record.stamp.ctimeMs]);
+      // A snapshot's body is part of what the proof stands on: a damaged body must reach the full build.
+      const body = record?.facts?.body;
+      if (body && record.bodyStamp) sources.push([body, record.bodyStamp.size, record.bodyStamp.mtimeMs, record.bodyStamp.ino, record.bodyStamp.ctimeMs]);
     }
     const { order: _order, ...rest } = clean;
-    return { version: STATE_FORMAT_VERSION, ...rest, sources, targets };
+    return { version: STATE_FORMAT_VERSION, ...rest, state, sources, targets };
   }
 
   close(): void {
@@ -250,12 +296,69 @@ export interface StateFile {
   clean?: CleanRecord | null;
 }
 
-/** The compacted state file, or null when missing, unreadable or of another format. */
-export function readStateFile(dir: string): StateFile | null {
+/**
+ * The compacted state file: null when missing or of another format version (a clean start), 'damaged'
+ * when it fails its checksum or does not parse.
+ */
+export function readVerifiedStateFile(dir: string): StateFile | null | 'damaged' {
+  let text: string;
   try {
-    const parsed = JSON.parse(fs.readFileSync(path.join(dir, 'state.json'), 'utf8')) as Partial<StateFile>;
-    if (parsed.version !== STATE_FORMAT_VERSION || !parsed.targets || !parsed.files) return null;
+    text = fs.readFileSync(path.join(dir, 'state.json'), 'utf8');
+  } catch {
+    return null;
+  }
+  const body = verifiedBody(text);
+  if (body === null) return /^\{"version":(\d+),/.exec(text)?.[1] === String(STATE_FORMAT_VERSION) ? 'damaged' : null;
+  try {
+    const parsed = JSON.parse(body) as Partial<StateFile>;
+    if (parsed.version !== STATE_FORMAT_VERSION) return null;
+    if (typeof parsed.targets !== 'object' || parsed.targets === null || typeof parsed.files !== 'object' || parsed.files === null) return 'damaged';
     return parsed as StateFile;
+  } catch {
+    return 'damaged';
+  }
+}
+
+/** Whether a no-op proof exists and fails its checksum (the fast path then silently took the full path). */
+function noopProofDamaged(dir: string): boolean {
+  try {
+    return verifiedBody(fs.readFileSync(path.join(dir, NOOP_PROOF_FILE), 'utf8')) === null;
+  } catch {
+    return false;
+  }
+}
+
+const CHECKSUM_LINE = '\nsha256:';
+
+/** A state file: its body, then a line with the body's SHA-256. */
+export function withChecksum(body: string): string {
+  return `${body}${CHECKSUM_LINE}${sha256Hex(body)}\n`;
+}
+
+/** The body of a file written by withChecksum, or null when it is truncated or fails its checksum. */
+export function verifiedBody(text: string): string | null {
+  const at = text.lastIndexOf(CHECKSUM_LINE);
+  if (at < 0 || !text.endsWith('\n')) return null;
+  const body = text.slice(0, at);
+  return text.slice(at + CHECKSUM_LINE.length, -1) === sha256Hex(body) ? body : null;
+}
+
+const LOG_CHECKSUM_SUFFIX = /\t[0-9a-f]{16}$/;
+
+/** A log line: the entry's JSON, a tab, and the first 16 hex digits of its SHA-256. */
+function logLine(entry: LogLine): string {
+  const json = JSON.stringify(entry);
+  return `${json}\t${sha256Hex(json).slice(0, 16)}\n`;
+}
+
+function parseLogLine(line: string): LogLine | null {
+  const tab = line.lastIndexOf('\t');
+  if (tab < 0) return null;
+  const json = line.slice(0, tab);
+  if (line.slice(tab + 1) !== sha256Hex(json).slice(0, 16)) return null;
+  try {
+    const entry = JSON.parse(json) as LogLine;
+    return typeof entry === 'object' && entry !== null && ('c' in entry || 't' in entry || 'f' in entry) ? entry : null;
   } catch {
     return null;
   }
@@ -277,9 +380,9 @@ export function statStamp(absolutePath: string): Omit<FileStamp, 'hash'> | null 
  * edit, and far cheaper to read than bigint stats. A false "changed" only costs a re-hash.
  */
 export function stampOf(stat: fs.Stats): Omit<FileStamp, 'hash'> {
-  return { size: stat.size, mtimeMs: String(stat.mtimeMs), ino: stat.ino };
+  return { size: stat.size, mtimeMs: String(stat.mtimeMs), ctimeMs: String(stat.ctimeMs), ino: stat.ino };
 }
 
 export function sameStamp(a: Omit<FileStamp, 'hash'>, b: Omit<FileStamp, 'hash'>): boolean {
-  return a.size === b.size && a.mtimeMs === b.mtimeMs && a.ino === b.ino;
+  return a.size === b.size && a.mtimeMs === b.mtimeMs && a.ctimeMs === b.ctimeMs && a.ino === b.ino;
 }

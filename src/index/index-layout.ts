@@ -48,6 +48,11 @@ export const FIRST_READ_BYTES = 64 * 1024;
 
 export interface IndexProvenance {
   chunkIndexFingerprint: string;
+  /**
+   * CRC-32 of the chunk index file's exact bytes (set by the build): a query whose chunk index has
+   * these bytes knows it is the verified one the index was built from, without hashing it with SHA-256.
+   */
+  chunkIndexCrc32?: string;
   /** Non-empty only for an explicitly partial build. */
   missingSources: string[];
 }

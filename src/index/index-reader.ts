@@ -232,7 +232,11 @@ function fromHead(p: IndexHead, source: IndexSource, headEnd: number, sealPositi
     tokenizerVersion: p.tokenizer,
     k1Milli: p.bm25.k1Milli,
     bMilli: p.bm25.bMilli,
-    provenance: { chunkIndexFingerprint: p.provenance.chunkIndexFingerprint, missingSources: p.provenance.missingSources },
+    provenance: {
+      chunkIndexFingerprint: p.provenance.chunkIndexFingerprint,
+      missingSources: p.provenance.missingSources,
+      ...(typeof p.provenance.chunkIndexCrc32 === 'string' ? { chunkIndexCrc32: p.provenance.chunkIndexCrc32 } : {}),
+    },
     documents: p.documents,
     chunkCounts: p.chunkCounts,
     chunkCount,
@@ -305,7 +309,18 @@ export function chunkRow(index: LoadedSearchIndex, ordinal: number): ChunkRow {
 }
 
 export function indexProvenance(index: LoadedSearchIndex): IndexProvenance {
-  return { chunkIndexFingerprint: index.provenance.chunkIndexFingerprint, missingSources: [...index.provenance.missingSources] };
+  const { chunkIndexCrc32 } = index.provenance;
+  return { chunkIndexFingerprint: index.provenance.chunkIndexFingerprint, missingSources: [...index.provenance.missingSources], ...(chunkIndexCrc32 === undefined ? {} : { chunkIndexCrc32 }) };
+}
+
+/** The index file's own fingerprint (its first bytes), e.g. to notice that the file was replaced. */
+export function indexFingerprint(index: LoadedSearchIndex): string {
+  return sourceFingerprint(index.blocks.source);
+}
+
+/** The fingerprint at the start of an index file, without loading it. */
+export function sourceFingerprint(source: IndexSource): string {
+  return source.read(FINGERPRINT_PREFIX.length - 'sha256:'.length, 'sha256:'.length + 64).toString('latin1');
 }
 
 /** Position of a term in the sorted term list, or -1. */

@@ -336,7 +336,11 @@ export function mergeSearchIndex(parts: string[], provenance: IndexProvenance, o
     lengths: parsed.flatMap((p) => p.header.lengths),
     postingBlocks,
     postingLengths,
-    provenance: { chunkIndexFingerprint: provenance.chunkIndexFingerprint, missingSources: [...new Set(provenance.missingSources)].sort(compareCodeUnits) },
+    provenance: {
+      ...(provenance.chunkIndexCrc32 === undefined ? {} : { chunkIndexCrc32: provenance.chunkIndexCrc32 }),
+      chunkIndexFingerprint: provenance.chunkIndexFingerprint,
+      missingSources: [...new Set(provenance.missingSources)].sort(compareCodeUnits),
+    },
     rowBlocks: parsed.flatMap((p) => p.header.rowBlocks),
     terms: terms.join(' '),
     tokenizer: TOKENIZER_VERSION,
