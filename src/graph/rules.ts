@@ -339,6 +339,12 @@ function stageIndex(kind: 'snapshot-index' | 'document-index' | 'chunk-index', d
     options: () => NO_OPTIONS,
     run: async (env, node, deps, missing) => {
       const dir = dirOf(env.ws);
+      // The index vouches for the SHA-256 of every file it names: a file is checked the first time an
+      // index names it with that hash (unchanged entries were checked when first committed). A record
+      // whose hash does not match its file (bit rot under an unchanged stamp, a forged state) fails
+      // this commit once and is dropped, so the next build rebuilds it rather than committing it.
+      const committed = env.state.targets.get(node.name)?.components.inputs ?? {};
+      for (const dep of deps) if (committed[dep.name] !== dep.record.sha256) readDependencyOutput(env, dep.name, dep.record.output, dep.record.sha256);
       const entries = deps
         .map((dep) => {
           const entry: Record<string, string> = {
