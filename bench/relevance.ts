@@ -20,6 +20,7 @@ import type { EvidenceDocument } from '../src/document/types.js';
 import { buildSearchIndex, DEFAULT_INDEX_OPTIONS, loadSearchIndex } from '../src/index/search-index.js';
 import { rankChunks } from '../src/query/query.js';
 import { parseQueryTerms } from '../src/query/query-terms.js';
+import { expandQuery, FEEDBACK_CHUNKS } from '../src/query/feedback.js';
 import { loadCacm, cacmDirectory } from './retrieval/cacm.js';
 import { averagePrecision, cranfieldDirectory, loadCranfield, ndcgAt, precisionAt, recallAt, type CranfieldCollection, type CranfieldDoc } from './retrieval/cranfield.js';
 
@@ -63,8 +64,8 @@ export function cranfieldEvidence(doc: CranfieldDoc): EvidenceDocument {
  * the metrics do not need). A document ranks at its best chunk; a hit's collapsed same-passage
  * chunks are listed in it, so their documents follow it.
  */
-const epistemeWith =
-  (_expand: boolean): Engine =>
+export const epistemeWith =
+  (expand: boolean): Engine =>
   (collection) => {
     const docs = collection.docs.map((doc) => {
       const evidence = cranfieldEvidence(doc);
@@ -72,7 +73,8 @@ const epistemeWith =
     });
     const index = loadSearchIndex(buildSearchIndex(docs, { chunkIndexFingerprint: 'relevance', missingSources: [] }, DEFAULT_INDEX_OPTIONS), 'relevance');
     return (query) => {
-      const parsed = parseQueryTerms([query.replaceAll('"', ' ')]);
+      let parsed = parseQueryTerms([query.replaceAll('"', ' ')]);
+      if (expand) parsed = expandQuery(index, parsed, rankChunks(index, parsed, () => true, FEEDBACK_CHUNKS, true).top);
       const ranking = rankChunks(index, parsed, () => true, DEPTH, true);
       const seen = new Set<string>();
       for (const entry of ranking.top) {

@@ -14,6 +14,8 @@ export interface ParsedQuery {
   scoringTerms: string[];
   /** How often each scoring term occurs in the query (same order as scoringTerms). */
   queryFrequencies: number[];
+  /** Query-side weight of each scoring term when not derived from its frequency (query expansion sets it). */
+  queryWeights?: number[];
   /** Each phrase as its term sequence (two terms or more; a one-word phrase is a required term). */
   phrases: string[][];
   /** Terms every result must contain (from quoted single words). */

@@ -4,15 +4,19 @@ import { chunkRow, decodePostings, findTerm, type LoadedSearchIndex, type Postin
 import { tokenize } from '../index/tokenizer.js';
 import { codePointLength } from '../chunk/text-boundaries.js';
 import { containsPhrase, parseQueryTerms } from './query-terms.js';
-import { formatPoints, HEADING_WEIGHT, lengthNorm, QUERY_K3, SCORE_SCALE, termPoints, termWeight, type TermWeight } from './ranking.js';
+import { expandQuery, FEEDBACK_CHUNKS } from './feedback.js';
+import { DOCUMENT_WEIGHT, documentLengths, documentPostings } from './document-context.js';
+import { formatPoints, HEADING_WEIGHT, lengthNorm, QUERY_K3, queryTermWeight, SCORE_SCALE, termPoints, termWeight, type TermWeight } from './ranking.js';
 import { makeSnippet } from './snippet.js';
 
 /**
  * BM25F over the loaded index (formula and constants: ranking.ts). Each term's contribution is an
  * integer number of points, a score is their exact sum, and ties break on (document id, chunk id),
  * so rank order and the printed score are identical on every runtime. N (for idf) = all chunks in
- * the index, whatever the filters. Chunks whose text is the same passage (the index groups them)
- * are shown once, at the best-ranked of them, listing the others' citations.
+ * the index, whatever the filters. A chunk's points are its terms' points in the chunk plus, for
+ * every query term its document has, the document's share (document-context.ts). Chunks whose text
+ * is the same passage (the index groups them) are shown once, at the best-ranked of them, listing
+ * the others' citations.
  */
 export interface QueryRequest {
   terms: string[];
@@ -32,39 +36,52 @@ export interface QueryRequest {
   collapse?: boolean;
   /** Attach each hit's score breakdown (default false). */
   explain?: boolean;
+  /** Pseudo-relevance feedback (default false): add the strongest terms of the first results (feedback.ts). */
+  expand?: boolean;
 }
 
-/** One query term's share of a hit's score. */
-export interface TermContribution {
-  term: string;
-  /** Times the query says the term, and its saturated weight in thousandths ((k3 + 1) · qtf / (k3 + qtf)). */
-  queryFrequency: number;
-  queryWeightMilli: number;
-  /** Chunks that have the term (in text or heading path), and idf in thousandths. */
+/** A term's evidence in one scope: the chunk itself, or its whole document. */
+export interface TermEvidence {
+  /** Chunks (or documents) that have the term, and idf in thousandths. */
   documentFrequency: number;
   idfMilli: number;
-  /** Where the term occurs in this chunk: text ("body"), heading path ("heading"), or both. */
+  /** Where the term occurs: text ("body"), heading path ("heading"), or both. */
   field: 'body' | 'heading' | 'body+heading';
   bodyFrequency: number;
   headingFrequency: number;
   /** bodyFrequency + headingWeight · headingFrequency. */
   weightedFrequency: number;
-  /** The chunk's text length in tokens, and 1 - b + b · length / average length in thousandths. */
+  /** Length in tokens, and 1 - b + b · length / average length in thousandths. */
   length: number;
   lengthNormMilli: number;
-  /** This term's integer points; a hit's points are their sum, and its score is points / 10000. */
+  /** Integer points from this scope. */
   points: number;
 }
 
-export interface ScoreExplanation {
+/** One query term's share of a hit's score: points = chunk points + document points. */
+export interface TermContribution {
+  term: string;
+  /** Times the query says the term (0 for a term added by --expand), and its weight in thousandths ((k3 + 1) · qtf / (k3 + qtf), or the feedback weight). */
+  queryFrequency: number;
+  queryWeightMilli: number;
   points: number;
-  /** Constants of the formula (ranking.ts): k1, b in thousandths, k3, heading weight, points per unit of score. */
+  /** The term in this chunk (null when only other chunks of the document have it). */
+  chunk: TermEvidence | null;
+  /** The term in the whole document, scored with documentWeight times the query weight. */
+  document: TermEvidence;
+}
+
+export interface ScoreExplanation {
+  /** The hit's points: the sum of its terms' points (score = points / pointsPerUnit). */
+  points: number;
+  /** Constants of the formula (ranking.ts, document-context.ts): k1, b, document weight in thousandths, k3, heading weight. */
   k1Milli: number;
   bMilli: number;
   queryK3: number;
   headingWeight: number;
+  documentWeightMilli: number;
   pointsPerUnit: number;
-  /** One entry per query term the chunk has, in term order. */
+  /** One entry per query term the chunk or its document has, in term order. */
   terms: TermContribution[];
 }
 
@@ -114,8 +131,11 @@ export function runQuery(index: LoadedSearchIndex, request: QueryRequest): Query
   requireInteger('offset', request.offset, 0);
   requireInteger('max snippet chars', request.maxSnippetChars, 1);
   requireInteger('max total chars', request.maxTotalChars, 1);
-  const query = parseQueryTerms(request.terms);
-  const scored = rankChunks(index, query, chunkFilter(index, request), request.offset + request.limit, request.collapse ?? true);
+  const accept = chunkFilter(index, request);
+  const collapse = request.collapse ?? true;
+  let query = parseQueryTerms(request.terms);
+  if (request.expand === true) query = expandQuery(index, query, rankChunks(index, query, accept, FEEDBACK_CHUNKS, collapse).top);
+  const scored = rankChunks(index, query, accept, request.offset + request.limit, collapse);
   const page = scored.top.slice(request.offset, request.offset + request.limit);
   const queryTerms = new Set(query.scoringTerms);
   const hits: QueryHit[] = [];
@@ -194,6 +214,8 @@ export function rankChunks(
   // How many required terms each chunk has (only counted when there are required terms).
   const requiredHits = required.size > 0 ? new Uint16Array(chunkCount) : undefined;
   const touched: number[] = [];
+  const documentScores = new Float64Array(index.documents.length);
+  const docLengths = documentLengths(index);
   for (const [t, term] of query.scoringTerms.entries()) {
     const termIndex = findTerm(index, term);
     if (termIndex < 0) {
@@ -204,7 +226,7 @@ export function rankChunks(
     const list = decodePostings(index, termIndex);
     postings.push(list);
     const { ordinals, tfs, headingTfs } = list;
-    const weight = termWeight(chunkCount, ordinals.length, query.queryFrequencies[t]!, index.k1Milli, index.bMilli, index.totalLength);
+    const weight = termWeight(chunkCount, ordinals.length, queryWeightOf(query, t), index.k1Milli, index.bMilli, index.totalLength);
     const isRequired = requiredHits !== undefined && required.has(term);
     for (let i = 0; i < ordinals.length; i++) {
       const ordinal = ordinals[i]!;
@@ -215,7 +237,14 @@ export function rankChunks(
       scores[ordinal] = scores[ordinal]! + termPoints(weight, tfs[i]!, headingTfs[i]!, index.lengths[ordinal]!);
       if (isRequired && tfs[i]! > 0) requiredHits![ordinal] = requiredHits![ordinal]! + 1;
     }
+    const perDocument = documentPostings(index, list);
+    const documentWeight = termWeight(index.documents.length, perDocument.documents.length, DOCUMENT_WEIGHT * queryWeightOf(query, t), index.k1Milli, index.bMilli, index.totalLength);
+    for (let i = 0; i < perDocument.documents.length; i++) {
+      const document = perDocument.documents[i]!;
+      documentScores[document] = documentScores[document]! + termPoints(documentWeight, perDocument.tfs[i]!, perDocument.headingTfs[i]!, docLengths[document]!);
+    }
   }
+  for (const ordinal of touched) scores[ordinal] = scores[ordinal]! + documentScores[index.chunkDocument[ordinal]!]!;
   let matched: number[] = [];
   for (const ordinal of touched) {
     if (requiredHits !== undefined && requiredHits[ordinal] !== required.size) continue;
@@ -282,35 +311,57 @@ export function rankChunks(
 /** Each query term's share of one hit's points (the same arithmetic as rankChunks, term by term). */
 function explainScore(index: LoadedSearchIndex, query: ReturnType<typeof parseQueryTerms>, postings: readonly (Postings | undefined)[], entry: ScoredChunk): ScoreExplanation {
   const terms: TermContribution[] = [];
-  const length = index.lengths[entry.ordinal]!;
+  const document = index.chunkDocument[entry.ordinal]!;
+  const documentLength = documentLengths(index)[document]!;
+  const evidence = (weight: TermWeight, documentFrequency: number, bodyFrequency: number, headingFrequency: number, length: number): TermEvidence => ({
+    documentFrequency,
+    idfMilli: Math.round(weight.idf * 1000),
+    field: bodyFrequency > 0 && headingFrequency > 0 ? 'body+heading' : bodyFrequency > 0 ? 'body' : 'heading',
+    bodyFrequency,
+    headingFrequency,
+    weightedFrequency: bodyFrequency + HEADING_WEIGHT * headingFrequency,
+    length,
+    lengthNormMilli: Math.round(lengthNorm(weight, length) * 1000),
+    points: termPoints(weight, bodyFrequency, headingFrequency, length),
+  });
   query.scoringTerms.forEach((term, t) => {
     const list = postings[t];
     if (list === undefined) return;
+    const perDocument = documentPostings(index, list);
+    const d = binarySearch(perDocument.documents, document);
+    if (d < 0) return;
+    const queryWeight = queryWeightOf(query, t);
+    const documentWeight = termWeight(index.documents.length, perDocument.documents.length, DOCUMENT_WEIGHT * queryWeight, index.k1Milli, index.bMilli, index.totalLength);
+    const inDocument = evidence(documentWeight, perDocument.documents.length, perDocument.tfs[d]!, perDocument.headingTfs[d]!, documentLength);
     const at = binarySearch(list.ordinals, entry.ordinal);
-    if (at < 0) return;
-    const queryFrequency = query.queryFrequencies[t]!;
-    const weight: TermWeight = termWeight(index.chunkCount, list.ordinals.length, queryFrequency, index.k1Milli, index.bMilli, index.totalLength);
-    const bodyFrequency = list.tfs[at]!;
-    const headingFrequency = list.headingTfs[at]!;
+    const chunkWeight = termWeight(index.chunkCount, list.ordinals.length, queryWeight, index.k1Milli, index.bMilli, index.totalLength);
+    const inChunk = at < 0 ? null : evidence(chunkWeight, list.ordinals.length, list.tfs[at]!, list.headingTfs[at]!, index.lengths[entry.ordinal]!);
     terms.push({
       term,
-      queryFrequency,
-      queryWeightMilli: Math.round(weight.queryWeight * 1000),
-      documentFrequency: list.ordinals.length,
-      idfMilli: Math.round(weight.idf * 1000),
-      field: bodyFrequency > 0 && headingFrequency > 0 ? 'body+heading' : bodyFrequency > 0 ? 'body' : 'heading',
-      bodyFrequency,
-      headingFrequency,
-      weightedFrequency: bodyFrequency + HEADING_WEIGHT * headingFrequency,
-      length,
-      lengthNormMilli: Math.round(lengthNorm(weight, length) * 1000),
-      points: termPoints(weight, bodyFrequency, headingFrequency, length),
+      queryFrequency: query.queryFrequencies[t]!,
+      queryWeightMilli: Math.round(queryWeight * 1000),
+      points: (inChunk?.points ?? 0) + inDocument.points,
+      chunk: inChunk,
+      document: inDocument,
     });
   });
-  return { points: entry.points, k1Milli: index.k1Milli, bMilli: index.bMilli, queryK3: QUERY_K3, headingWeight: HEADING_WEIGHT, pointsPerUnit: SCORE_SCALE, terms };
+  return {
+    points: entry.points,
+    k1Milli: index.k1Milli,
+    bMilli: index.bMilli,
+    queryK3: QUERY_K3,
+    headingWeight: HEADING_WEIGHT,
+    documentWeightMilli: Math.round(DOCUMENT_WEIGHT * 1000),
+    pointsPerUnit: SCORE_SCALE,
+    terms,
+  };
 }
 
-function binarySearch(sorted: Uint32Array, value: number): number {
+function queryWeightOf(query: ReturnType<typeof parseQueryTerms>, t: number): number {
+  return query.queryWeights?.[t] ?? queryTermWeight(query.queryFrequencies[t]!);
+}
+
+function binarySearch(sorted: ArrayLike<number>, value: number): number {
   let lo = 0;
   let hi = sorted.length - 1;
   while (lo <= hi) {

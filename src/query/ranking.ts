@@ -8,7 +8,8 @@ import { deterministicLn } from './deterministic-math.js';
  *   qw     = (QUERY_K3 + 1) · qtf / (QUERY_K3 + qtf)       (Robertson's query-term weight)
  *   wtf    = tf(text) + HEADING_WEIGHT · tf(heading path)  (BM25F: fields combined before saturation)
  *
- * A chunk's score is the sum of its terms' points: integers, so the sum is exact, the printed score
+ * A chunk's score is the sum of its terms' points (in the chunk, and in its document: see
+ * document-context.ts): integers, so the sum is exact, the printed score
  * (points / SCORE_SCALE) is the same on every runtime, and `--explain` can show contributions that
  * add up to it. The float steps use only + - * / and deterministicLn, so each term's points are
  * bit-identical on Node, Deno and Bun before rounding. Length normalisation uses the text's length
@@ -42,10 +43,15 @@ export interface TermWeight {
   averageLength: number;
 }
 
-export function termWeight(chunkCount: number, documentFrequency: number, queryFrequency: number, k1Milli: number, bMilli: number, totalLength: number): TermWeight {
+/** (k3 + 1) · qtf / (k3 + qtf). */
+export function queryTermWeight(queryFrequency: number): number {
+  return ((QUERY_K3 + 1) * queryFrequency) / (QUERY_K3 + queryFrequency);
+}
+
+export function termWeight(chunkCount: number, documentFrequency: number, queryWeight: number, k1Milli: number, bMilli: number, totalLength: number): TermWeight {
   return {
     idf: deterministicLn(1 + (chunkCount - documentFrequency + 0.5) / (documentFrequency + 0.5)),
-    queryWeight: ((QUERY_K3 + 1) * queryFrequency) / (QUERY_K3 + queryFrequency),
+    queryWeight,
     k1: k1Milli / 1000,
     b: bMilli / 1000,
     averageLength: totalLength / chunkCount,
