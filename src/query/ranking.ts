@@ -60,6 +60,8 @@ export function termWeight(chunkCount: number, documentFrequency: number, queryW
 
 /** 1 - b + b · length / avgLength: how much longer (> 1) or shorter than average the chunk is, as BM25 weighs it. */
 export function lengthNorm(weight: TermWeight, length: number): number {
+  // Every text empty (a heading-only match in chunks of punctuation): all lengths are average.
+  if (weight.averageLength === 0) return 1;
   return 1 - weight.b + (weight.b * length) / weight.averageLength;
 }
 

@@ -86,6 +86,16 @@ test('a heading match counts more than a match in the text, and a word only a he
   assert.deepEqual(ask(index, ['"invalidation"']).hits.map((h) => h.chunkId), ['text#b']);
 });
 
+test('chunks whose text has no words are still found by their heading, with finite scores', () => {
+  const sections: Section[] = [{ id: 's', fragment: 'dash', heading: 'Dashes only', level: 1, number: null, parentId: null }];
+  const index = indexOf([single('punct', '— … —', sections, 's')]);
+  assert.equal(index.totalLength, 0);
+  const response = ask(index, ['dashes'], { explain: true });
+  assert.deepEqual(response.hits.map((h) => h.chunkId), ['punct#b']);
+  assert.match(response.hits[0]!.score, /^\d+\.\d{4}$/);
+  assert.ok(Number(response.hits[0]!.score) > 0);
+});
+
 test('one hit per passage: same normalised text collapses to the best-ranked chunk, whatever the build order', () => {
   const sections: Section[] = [{ id: 's', fragment: 'etag', heading: 'ETag', level: 1, number: null, parentId: null }];
   const passage = 'An ETag is an opaque validator for a selected representation.';
