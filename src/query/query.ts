@@ -5,7 +5,7 @@ import { tokenize } from '../index/tokenizer.js';
 import { codePointLength } from '../chunk/text-boundaries.js';
 import { containsPhrase, parseQueryTerms } from './query-terms.js';
 import { expandQuery, FEEDBACK_CHUNKS } from './feedback.js';
-import { DOCUMENT_WEIGHT, documentLengths, documentPostings } from './document-context.js';
+import { DOCUMENT_WEIGHT, documentLengths, documentPostings, type DocumentPostings } from './document-context.js';
 import { formatPoints, HEADING_WEIGHT, lengthNorm, QUERY_K3, queryTermWeight, SCORE_SCALE, termPoints, termWeight, type TermWeight } from './ranking.js';
 import { makeSnippet } from './snippet.js';
 
@@ -155,7 +155,7 @@ export function runQuery(index: LoadedSearchIndex, request: QueryRequest): Query
     }
     remaining -= codePointLength(snippet.text);
     const hit = makeHit(index, entry, request.offset + i + 1, snippet);
-    if (request.explain === true) hit.explain = explainScore(index, query, scored.postings, entry);
+    if (request.explain === true) hit.explain = explainScore(index, query, scored, entry);
     hits.push(hit);
     if (remaining <= 0 && i + 1 < page.length) {
       truncated = true;
@@ -184,8 +184,9 @@ export interface Ranking {
   collapsed: number;
   /** The best `keep` hits, in rank order. */
   top: ScoredChunk[];
-  /** Each scoring term's postings (undefined when the index lacks it), for explanations. */
+  /** Each scoring term's postings and per-document sums (undefined when the index lacks it), for explanations. */
   postings: (Postings | undefined)[];
+  perDocument: (DocumentPostings | undefined)[];
 }
 
 /**
@@ -204,7 +205,8 @@ export function rankChunks(
 ): Ranking {
   const chunkCount = index.chunkCount;
   const postings: (Postings | undefined)[] = [];
-  const empty = (): Ranking => ({ total: 0, collapsed: 0, top: [], postings });
+  const perDocumentOfTerm: (DocumentPostings | undefined)[] = [];
+  const empty = (): Ranking => ({ total: 0, collapsed: 0, top: [], postings, perDocument: perDocumentOfTerm });
   if (chunkCount === 0 || query.scoringTerms.length === 0) return empty();
   // Required: every term of every phrase and every quoted word (empty when none); a required term
   // must be in the chunk's text (where phrases are checked and snippets come from).
@@ -220,6 +222,7 @@ export function rankChunks(
     const termIndex = findTerm(index, term);
     if (termIndex < 0) {
       postings.push(undefined);
+      perDocumentOfTerm.push(undefined);
       if (required.has(term)) return empty();
       continue;
     }
@@ -238,6 +241,7 @@ export function rankChunks(
       if (isRequired && tfs[i]! > 0) requiredHits![ordinal] = requiredHits![ordinal]! + 1;
     }
     const perDocument = documentPostings(index, list);
+    perDocumentOfTerm.push(perDocument);
     const documentWeight = termWeight(index.documents.length, perDocument.documents.length, DOCUMENT_WEIGHT * queryWeightOf(query, t), index.k1Milli, index.bMilli, index.totalLength);
     for (let i = 0; i < perDocument.documents.length; i++) {
       const document = perDocument.documents[i]!;
@@ -305,11 +309,12 @@ export function rankChunks(
     collapsed,
     top: top.map((ordinal) => ({ ordinal, points: scores[ordinal]!, samePassage: (samePassage.get(ordinal) ?? []).sort((a, b) => a - b) })),
     postings,
+    perDocument: perDocumentOfTerm,
   };
 }
 
 /** Each query term's share of one hit's points (the same arithmetic as rankChunks, term by term). */
-function explainScore(index: LoadedSearchIndex, query: ReturnType<typeof parseQueryTerms>, postings: readonly (Postings | undefined)[], entry: ScoredChunk): ScoreExplanation {
+function explainScore(index: LoadedSearchIndex, query: ReturnType<typeof parseQueryTerms>, ranking: Ranking, entry: ScoredChunk): ScoreExplanation {
   const terms: TermContribution[] = [];
   const document = index.chunkDocument[entry.ordinal]!;
   const documentLength = documentLengths(index)[document]!;
@@ -325,9 +330,9 @@ function explainScore(index: LoadedSearchIndex, query: ReturnType<typeof parseQu
     points: termPoints(weight, bodyFrequency, headingFrequency, length),
   });
   query.scoringTerms.forEach((term, t) => {
-    const list = postings[t];
-    if (list === undefined) return;
-    const perDocument = documentPostings(index, list);
+    const list = ranking.postings[t];
+    const perDocument = ranking.perDocument[t];
+    if (list === undefined || perDocument === undefined) return;
     const d = binarySearch(perDocument.documents, document);
     if (d < 0) return;
     const queryWeight = queryWeightOf(query, t);
