@@ -43,13 +43,13 @@ export function loadCranfield(directory: string): CranfieldCollection | undefine
   return { docs, queries, qrels };
 }
 
-interface SmartRecord {
+export interface SmartRecord {
   id: string;
   fields: Map<string, string[]>;
 }
 
 /** SMART format: `.I id`, then `.X` field markers each followed by text lines. Repeated fields append. */
-function parseSmart(text: string): SmartRecord[] {
+export function parseSmart(text: string): SmartRecord[] {
   const records: SmartRecord[] = [];
   let current: SmartRecord | undefined;
   let field: string | undefined;
@@ -101,4 +101,15 @@ export function averagePrecision(ranking: readonly string[], judged: Map<string,
     }
   });
   return sum / judged.size;
+}
+
+/** Share of the top k that is judged relevant. */
+export function precisionAt(ranking: readonly string[], judged: Map<string, number>, k: number): number {
+  return ranking.slice(0, k).filter((doc) => judged.has(doc)).length / k;
+}
+
+/** Share of the judged documents found in the top k. */
+export function recallAt(ranking: readonly string[], judged: Map<string, number>, k: number): number {
+  if (judged.size === 0) return 0;
+  return ranking.slice(0, k).filter((doc) => judged.has(doc)).length / judged.size;
 }

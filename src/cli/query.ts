@@ -8,7 +8,9 @@ import { openBoundedFile } from '../store/bounded-read.js';
 import { CONFIG_FILE_NAME } from '../config/names.js';
 import { descriptorSource, fileSource, indexFingerprint, indexProvenance, loadSearchIndex, memorySource, sourceFingerprint, type LoadedSearchIndex } from '../index/index-reader.js';
 import { checkGeneration, waitForWriter, type Freshness } from '../query/generation.js';
-import { runQuery } from '../query/query.js';
+import { FEEDBACK_CHUNKS } from '../query/feedback.js';
+import { runQuery, type ScoreExplanation } from '../query/query.js';
+import { HEADING_WEIGHT, SCORE_SCALE } from '../query/ranking.js';
 import { EpistemeCommand, type CommandResult } from './base-command.js';
 import type { Output } from './output.js';
 
@@ -29,7 +31,9 @@ export class QueryCommand extends EpistemeCommand {
     category: 'Retrieval',
     description: 'Return ranked, bounded snippets with citations from a search index.',
     details: `
-      Ranks chunks with BM25 over the index's complete chunk text. Each result has a rank, a rounded score, a snippet cut at token boundaries with highlight offsets (code points), and a citation: source URL, fragment, snapshot id, document, section and heading path, blocks, and PDF pages and span when present. Ties break on the chunk id, so results are identical on every runtime.
+      Ranks chunks with BM25F over the index's complete chunk text and heading paths (a heading match counts ${HEADING_WEIGHT}x; a word repeated in the query counts more, with saturation; terms the rest of the chunk's document also uses add to its score). Each result has a rank, a rounded score, a snippet cut at token boundaries with highlight offsets (code points), and a citation: source URL, fragment, snapshot id, document, section and heading path, blocks, and PDF pages and span when present. Ties break on the chunk id, so results are identical on every runtime.
+
+      Chunks with the same passage text (e.g. two renderings of one document) are one hit that lists the others' citations under samePassage; --no-collapse shows each. --explain adds each hit's score breakdown: per term, its frequency in the chunk's text and heading path, document frequency, length normalisation and integer points that add up to the hit's points (score = points / ${SCORE_SCALE}). --expand adds the strongest terms of the first ${FEEDBACK_CHUNKS} results to the query (pseudo-relevance feedback; off by default).
 
       Bounds: --limit (default ${DEFAULT_LIMIT}, at most ${MAX_LIMIT}) and --offset page through results; --max-snippet-chars bounds each snippet (default ${DEFAULT_MAX_SNIPPET_CHARS}); --max-chars bounds the snippets of the whole answer (default ${DEFAULT_MAX_CHARS}).
 
@@ -54,6 +58,9 @@ export class QueryCommand extends EpistemeCommand {
   authority = Option.Array('--authority', { description: 'Only normative or informative sources (repeatable).', validator: arrayOf(['normative', 'informative']) });
   documentType = Option.Array('--document-type', { description: 'Only these document types (repeatable).' });
   normativity = Option.Array('--normativity', { description: 'Only normative, informative or example chunks (repeatable).', validator: arrayOf(['normative', 'informative', 'example']) });
+  collapse = Option.Boolean('--collapse', true, { description: 'One hit per passage: chunks with the same text are one hit (--no-collapse to show each).' });
+  explain = Option.Boolean('--explain', false, { description: "Show each hit's score breakdown (integer points per term)." });
+  expand = Option.Boolean('--expand', false, { description: 'Add the strongest terms of the first results to the query (pseudo-relevance feedback).' });
   chunkIndex = Option.String('--chunk-index', { description: 'Chunk index for the stale check (default: index.json beside the search index).' });
   waitBuild = Option.String('--wait-build', {
     description: `While a build is committing a newer chunk index, wait up to SECONDS (0..${MAX_WAIT_BUILD_SECONDS}) for it to finish and answer from what it commits (default: answer at once from the last complete generation, with the warning build-in-progress).`,
@@ -96,13 +103,16 @@ export class QueryCommand extends EpistemeCommand {
       offset: this.offset,
       maxTotalChars: this.maxChars,
       maxSnippetChars: this.maxSnippetChars,
+      collapse: this.collapse,
+      explain: this.explain,
+      expand: this.expand,
       ...(this.family ? { family: this.family } : {}),
       ...(this.authority ? { authority: this.authority } : {}),
       ...(this.documentType ? { documentType: this.documentType } : {}),
       ...(this.normativity ? { normativity: this.normativity } : {}),
     };
     const response = runQuery(index, request);
-    const human: string[] = [`${response.total} result(s); showing ${response.hits.length} from offset ${response.offset}${response.truncated ? ' (snippets truncated by --max-chars)' : ''}`];
+    const human: string[] = [`${response.total} result(s)${response.collapsed > 0 ? ` (${response.collapsed} same-passage chunk(s) collapsed)` : ''}; showing ${response.hits.length} from offset ${response.offset}${response.truncated ? ' (snippets truncated by --max-chars)' : ''}`];
     if (response.hits.length > 0) human.push(UNTRUSTED_MARKER);
     for (const hit of response.hits) {
       const c = hit.citation;
@@ -110,6 +120,8 @@ export class QueryCommand extends EpistemeCommand {
       human.push(`${hit.rank}. [${hit.score}] ${c.sourceUrl}${c.fragment ? '#' + c.fragment : ''}${c.headingPath.length ? ' - ' + c.headingPath.join(' > ') : ''}`);
       human.push(`   | ${hit.snippet.text.replace(/[ \t\n\r\f\v]+/g, ' ')}`);
       human.push(`   (${hit.normativity}; snapshot ${c.snapshotId}${c.pages?.length ? '; page ' + c.pages.join(',') : ''})`);
+      for (const same of hit.samePassage ?? []) human.push(`   same passage: ${same.citation.sourceUrl}${same.citation.fragment ? '#' + same.citation.fragment : ''}`);
+      if (hit.explain !== undefined) human.push(...explainLines(hit.explain));
     }
     return { data: { ...response, contentTrust: 'untrusted-source' }, human };
   }
@@ -165,4 +177,15 @@ function rebuildCommand(indexPath: string): string {
   }
   const target = path.relative(process.cwd(), path.join(path.dirname(absolute), 'search-index.json')).split(path.sep).join('/');
   return `episteme build ${target} (from the workspace root)`;
+}
+
+/** --explain in human output: one line per term, points first (they add up to the hit's points). */
+function explainLines(explain: ScoreExplanation): string[] {
+  const lines = [`   score = ${explain.points} points / ${explain.pointsPerUnit}:`];
+  for (const term of explain.terms) {
+    const scope = (name: string, e: ScoreExplanation['terms'][number]['document'] | null): string =>
+      e === null ? '' : ` ${name} ${e.points} (${e.field} tf ${e.bodyFrequency}+${explain.headingWeight}x${e.headingFrequency}, df ${e.documentFrequency}, idf ${e.idfMilli}/1000, length ${e.length}, norm ${e.lengthNormMilli}/1000)`;
+    lines.push(`     ${term.points} ${term.term} (qtf ${term.queryFrequency}, weight ${term.queryWeightMilli}/1000):${scope('chunk', term.chunk)}${scope('document', term.document)}`);
+  }
+  return lines;
 }

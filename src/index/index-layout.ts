@@ -1,15 +1,15 @@
 import { zlib } from '../node-builtins.js';
 
 /**
- * The search index file (format 3), shared by its writer (search-index.ts) and reader
+ * The search index file (format 6), shared by its writer (search-index.ts) and reader
  * (index-reader.ts). One canonical-JSON artifact in the shared envelope:
  *
- *   {"artifact":"search-index","fingerprint":"sha256:…","formatVersion":5,
+ *   {"artifact":"search-index","fingerprint":"sha256:…","formatVersion":6,
  *    "payload":{"head":{…},"postings":["…",…],"rows":["…",…],"seal":"crc32:…"},
  *    "producer":{…}}
  *
  * - head: everything small a query needs before it reads a posting or a row (BM25 parameters,
- *   documents, per-chunk lengths and normativity, the sorted terms with the length of each term's
+ *   documents, per-chunk lengths and normativity, groups of chunks with the same passage, the sorted terms with the length of each term's
  *   postings, and the size and CRC-32 of every block). Integers and strings only; per-chunk and
  *   per-term numbers are plain JSON arrays, which JSON.parse builds natively (a cold process
  *   decoding them in JS spent ~5 ms in the interpreter).
@@ -86,6 +86,8 @@ export interface IndexHead {
   chunkCounts: number[];
   chunkNormativity: [string[], number[]];
   documents: DocumentRow[];
+  /** Chunk ordinals whose text is the same passage (groups of two or more, ascending). */
+  duplicatePassages: number[][];
   lengths: number[];
   postingBlocks: PostingBlockEntry[];
   postingLengths: number[];

@@ -76,7 +76,9 @@ export interface LoadedSearchIndex {
   normativityValues: string[];
   /** Chunk ordinal -> index into normativityValues. */
   chunkNormativity: readonly number[];
-  /** Chunk ordinal -> length in tokens. */
+  /** Groups of chunk ordinals with the same passage text (two or more each, ascending). */
+  duplicatePassages: readonly (readonly number[])[];
+  /** Chunk ordinal -> length in tokens (of its text, the body field). */
   lengths: readonly number[];
   totalLength: number;
   terms: string[];
@@ -174,6 +176,7 @@ function fromHead(p: IndexHead, source: IndexSource, headEnd: number, sealPositi
     Array.isArray(p.chunkNormativity) &&
     Array.isArray(p.chunkNormativity[0]) &&
     Array.isArray(p.documents) &&
+    Array.isArray(p.duplicatePassages) &&
     p.documents.length === p.chunkCounts.length &&
     typeof p.terms === 'string' &&
     isBlockList(p.postingBlocks, 2) &&
@@ -194,6 +197,8 @@ function fromHead(p: IndexHead, source: IndexSource, headEnd: number, sealPositi
   });
   const isCountList = (list: unknown, length: number): boolean => Array.isArray(list) && list.length === length;
   if (!isCountList(p.lengths, chunkCount) || !isCountList(p.chunkNormativity[1], chunkCount)) throw invalid(label, 'has per-chunk lists that do not match its chunks.');
+  const isOrdinal = (value: unknown): boolean => Number.isSafeInteger(value) && (value as number) >= 0 && (value as number) < chunkCount;
+  if (!p.duplicatePassages.every((group) => Array.isArray(group) && group.length > 1 && group.every(isOrdinal))) throw invalid(label, 'has passage groups that do not match its chunks.');
   const terms = p.terms === '' ? [] : p.terms.split(' ');
   if (!isCountList(p.postingLengths, terms.length)) throw invalid(label, 'has postings that do not match its terms.');
   // postingStarts[i + 1] = postingStarts[i] + length of term i's postings.
@@ -243,6 +248,7 @@ function fromHead(p: IndexHead, source: IndexSource, headEnd: number, sealPositi
     chunkDocument,
     normativityValues: p.chunkNormativity[0],
     chunkNormativity: p.chunkNormativity[1],
+    duplicatePassages: p.duplicatePassages,
     lengths: p.lengths,
     totalLength: p.totalLength,
     terms,
@@ -349,8 +355,15 @@ function postingBlockText(index: LoadedSearchIndex, block: number): string {
   return text;
 }
 
-/** Decodes one term's postings into parallel arrays (chunk ordinals ascending, term frequencies). */
-export function decodePostings(index: LoadedSearchIndex, termIndex: number): { ordinals: Uint32Array; tfs: Uint32Array } {
+/** One term's postings as parallel arrays: chunk ordinals ascending, and the term's frequency in each chunk's text and heading path. */
+export interface Postings {
+  ordinals: Uint32Array;
+  tfs: Uint32Array;
+  headingTfs: Uint32Array;
+}
+
+/** Decodes one term's postings (entry encoding: search-index.ts). */
+export function decodePostings(index: LoadedSearchIndex, termIndex: number): Postings {
   const block = blockOf(index.blocks.postingFirstTerm, termIndex);
   const text = postingBlockText(index, block);
   const blockStart = index.postingStarts[index.blocks.postingFirstTerm[block]!]!;
@@ -358,6 +371,7 @@ export function decodePostings(index: LoadedSearchIndex, termIndex: number): { o
   const end = index.postingStarts[termIndex + 1]! - blockStart;
   const ordinals: number[] = [];
   const tfs: number[] = [];
+  const headingTfs: number[] = [];
   let document = -1;
   while (reader.position < end) {
     document += reader.next() + 1;
@@ -369,8 +383,20 @@ export function decodePostings(index: LoadedSearchIndex, termIndex: number): { o
       const flag = value % 2;
       previous = previous + 1 + (value - flag) / 2;
       ordinals.push(base + previous);
-      tfs.push(flag === 1 ? reader.next() + 2 : 1);
+      if (flag === 0) {
+        tfs.push(1);
+        headingTfs.push(0);
+        continue;
+      }
+      const counts = reader.next();
+      if (counts % 2 === 0) {
+        tfs.push(counts / 2 + 2);
+        headingTfs.push(0);
+      } else {
+        tfs.push((counts - 1) / 2);
+        headingTfs.push(reader.next() + 1);
+      }
     }
   }
-  return { ordinals: Uint32Array.from(ordinals), tfs: Uint32Array.from(tfs) };
+  return { ordinals: Uint32Array.from(ordinals), tfs: Uint32Array.from(tfs), headingTfs: Uint32Array.from(headingTfs) };
 }

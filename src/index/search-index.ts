@@ -29,10 +29,15 @@ import { encodeVlq, VlqReader, writeVlq } from './vlq.js';
  * frequencies, chunk lengths in tokens, k1/b in thousandths), so the bytes are identical on every
  * runtime; scores are computed at query time.
  *
- * Postings: one run per (term, document that has the term), documents ascending:
+ * Two fields per chunk (BM25F): its text (body) and its heading path (title and section headings,
+ * which a chunk does not repeat in its text). A term's postings list every chunk that has it in
+ * either field: one run per (term, document that has the term), documents ascending:
  *   VLQ (gap to the previous document ordinal - 1, from -1), VLQ (run length in characters),
  *   then the document's own entries: (gap to the previous chunk ordinal within the document - 1,
- *   from -1) * 2 + (tf > 1), then tf - 2 if tf > 1.
+ *   from -1) * 2 + (1 unless body tf = 1 and heading tf = 0), then, when that bit is 1, either
+ *   (body tf - 2) * 2 (heading tf = 0) or body tf * 2 + 1 followed by heading tf - 1.
+ * Each chunk's passage key (a digest of its terms) groups chunks with the same text, so a query
+ * can show one hit per passage.
  * Incremental builds: buildDocumentPart() makes a document's posting runs and compressed row
  * blocks once (the graph caches it by the chunk file's hash); merging copies runs and row blocks
  * verbatim, so it never re-tokenizes, re-encodes or re-compresses a document.
@@ -64,6 +69,8 @@ interface PartHeader {
   lengths: number[];
   /** Normativity of each chunk, in order. */
   normativity: string[];
+  /** Passage key of each chunk ('' for a chunk without terms): equal keys, equal normalised text. */
+  passageKeys: string[];
   rowBlocks: RowBlockEntry[];
   totalLength: number;
   termCount: number;
@@ -117,7 +124,8 @@ export function buildDocumentPart(documentId: string, chunks: Chunk[]): string {
   const rows: string[] = [];
   const lengths: number[] = [];
   let totalLength = 0;
-  const termPostings = new Map<string, { ordinals: number[]; tfs: number[] }>();
+  const passageKeys: string[] = [];
+  const termPostings = new Map<string, { ordinals: number[]; tfs: number[]; headingTfs: number[] }>();
   sorted.forEach((chunk, ordinal) => {
     if (ordinal > 0 && sorted[ordinal - 1]!.chunkId === chunk.chunkId) throw new Error(`duplicate chunk id ${chunk.chunkId}`);
     if (chunk.documentId !== documentId || chunk.citation.documentId !== documentId) {
@@ -132,26 +140,36 @@ export function buildDocumentPart(documentId: string, chunks: Chunk[]): string {
     const counts = new Map<string, number>();
     const terms = tokenize(chunk.text);
     for (const term of terms) counts.set(term, (counts.get(term) ?? 0) + 1);
+    const headingCounts = new Map<string, number>();
+    for (const term of tokenize(c.headingPath.join('\n'))) headingCounts.set(term, (headingCounts.get(term) ?? 0) + 1);
     lengths.push(terms.length);
     totalLength += terms.length;
-    for (const [term, tf] of counts) {
+    passageKeys.push(passageKey(terms));
+    for (const term of new Set([...counts.keys(), ...headingCounts.keys()])) {
       let entry = termPostings.get(term);
-      if (entry === undefined) termPostings.set(term, (entry = { ordinals: [], tfs: [] }));
+      if (entry === undefined) termPostings.set(term, (entry = { ordinals: [], tfs: [], headingTfs: [] }));
       entry.ordinals.push(ordinal);
-      entry.tfs.push(tf);
+      entry.tfs.push(counts.get(term) ?? 0);
+      entry.headingTfs.push(headingCounts.get(term) ?? 0);
     }
   });
   const terms = [...termPostings.keys()].sort(compareCodeUnits);
   const postings: string[] = [];
   const postingLengths: string[] = [];
   for (const term of terms) {
-    const { ordinals, tfs } = termPostings.get(term)!;
+    const { ordinals, tfs, headingTfs } = termPostings.get(term)!;
     const out: string[] = [];
     let previous = -1;
     ordinals.forEach((ordinal, i) => {
       const tf = tfs[i]!;
-      encodeVlq((ordinal - previous - 1) * 2 + (tf > 1 ? 1 : 0), out);
-      if (tf > 1) encodeVlq(tf - 2, out);
+      const headingTf = headingTfs[i]!;
+      const more = tf !== 1 || headingTf !== 0;
+      encodeVlq((ordinal - previous - 1) * 2 + (more ? 1 : 0), out);
+      if (more && headingTf === 0) encodeVlq((tf - 2) * 2, out);
+      else if (more) {
+        encodeVlq(tf * 2 + 1, out);
+        encodeVlq(headingTf - 1, out);
+      }
       previous = ordinal;
     });
     const run = out.join('');
@@ -166,6 +184,7 @@ export function buildDocumentPart(documentId: string, chunks: Chunk[]): string {
     chunkCount: sorted.length,
     lengths,
     normativity: sorted.map((chunk) => chunk.normativity),
+    passageKeys,
     rowBlocks: rowBlocks.entries,
     totalLength,
     termCount: terms.length,
@@ -174,6 +193,23 @@ export function buildDocumentPart(documentId: string, chunks: Chunk[]): string {
   // all posting runs (VLQ); each run's length (VLQ); the row blocks as JSON array items, spliced
   // verbatim by the merge. Only the small header goes through JSON.parse.
   return [canonicalJson(header), terms.join(' '), postings.join(''), postingLengths.join(''), rowBlocks.texts.map((text) => `"${text}"`).join(',')].join('\n');
+}
+
+/** Digest of a chunk's terms: chunks whose texts differ only in case, spacing or punctuation share it. */
+function passageKey(terms: readonly string[]): string {
+  return terms.length === 0 ? '' : createHash('sha256').update(terms.join(' ')).digest('hex').slice(0, 16);
+}
+
+/** Groups of chunk ordinals (two or more, ascending; groups by first member) that share a passage key. */
+function duplicatePassages(keys: readonly string[]): number[][] {
+  const byKey = new Map<string, number[]>();
+  keys.forEach((key, ordinal) => {
+    if (key === '') return;
+    const group = byKey.get(key);
+    if (group === undefined) byKey.set(key, [ordinal]);
+    else group.push(ordinal);
+  });
+  return [...byKey.values()].filter((group) => group.length > 1);
 }
 
 /**
@@ -333,6 +369,7 @@ export function mergeSearchIndex(parts: string[], provenance: IndexProvenance, o
     chunkCounts: parsed.map((p) => p.header.chunkCount),
     chunkNormativity: [normativityValues, normativityCodes],
     documents: parsed.map((p) => [p.header.documentId, ...(p.header.doc ?? [])] as IndexHead['documents'][number]),
+    duplicatePassages: duplicatePassages(parsed.flatMap((p) => p.header.passageKeys)),
     lengths: parsed.flatMap((p) => p.header.lengths),
     postingBlocks,
     postingLengths,

@@ -5,12 +5,17 @@ import { STOP_TERMS } from './stop-words.js';
 /**
  * Query syntax: each --term value is free text; words are alternatives (BM25 OR), and text in
  * double quotes is a phrase that a result must contain (its words adjacent and in order). An
- * unmatched quote is ignored. Every word, in or out of phrases, contributes to the score once,
- * except unquoted stop words (see stop-words.ts) when the query has other words to score.
+ * unmatched quote is ignored. Every word, in or out of phrases, contributes to the score as often
+ * as the query says it (its query frequency, which the ranking saturates), except unquoted stop
+ * words (see stop-words.ts) when the query has other words to score.
  */
 export interface ParsedQuery {
   /** Distinct terms, sorted (the fixed order in which scores are summed). */
   scoringTerms: string[];
+  /** How often each scoring term occurs in the query (same order as scoringTerms). */
+  queryFrequencies: number[];
+  /** Query-side weight of each scoring term when not derived from its frequency (query expansion sets it). */
+  queryWeights?: number[];
   /** Each phrase as its term sequence (two terms or more; a one-word phrase is a required term). */
   phrases: string[][];
   /** Terms every result must contain (from quoted single words). */
@@ -18,7 +23,7 @@ export interface ParsedQuery {
 }
 
 export function parseQueryTerms(inputs: readonly string[]): ParsedQuery {
-  const scoring = new Set<string>();
+  const scoring = new Map<string, number>();
   const quoted = new Set<string>();
   const phrases: string[][] = [];
   const required = new Set<string>();
@@ -29,7 +34,7 @@ export function parseQueryTerms(inputs: readonly string[]): ParsedQuery {
     const closed = pieces.length % 2 === 1 ? pieces.length : pieces.length - 1;
     pieces.forEach((piece, index) => {
       const terms = tokenize(piece);
-      for (const term of terms) scoring.add(term);
+      for (const term of terms) scoring.set(term, (scoring.get(term) ?? 0) + 1);
       const inQuotes = index % 2 === 1 && index < closed;
       if (!inQuotes || terms.length === 0) return;
       for (const term of terms) quoted.add(term);
@@ -44,9 +49,11 @@ export function parseQueryTerms(inputs: readonly string[]): ParsedQuery {
       }
     });
   }
-  const content = [...scoring].filter((term) => quoted.has(term) || !STOP_TERMS.has(term));
+  const content = [...scoring.keys()].filter((term) => quoted.has(term) || !STOP_TERMS.has(term));
+  const scoringTerms = (content.length > 0 ? content : [...scoring.keys()]).sort(compareCodeUnits);
   return {
-    scoringTerms: (content.length > 0 ? content : [...scoring]).sort(compareCodeUnits),
+    scoringTerms,
+    queryFrequencies: scoringTerms.map((term) => scoring.get(term)!),
     phrases,
     requiredTerms: [...required].sort(compareCodeUnits),
   };

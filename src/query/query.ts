@@ -1,17 +1,22 @@
 import type { Authority, Citation, Normativity } from '../document/types.js';
 import { EpistemeError } from '../failure.js';
-import { chunkRow, decodePostings, findTerm, type LoadedSearchIndex } from '../index/index-reader.js';
+import { chunkRow, decodePostings, findTerm, type LoadedSearchIndex, type Postings } from '../index/index-reader.js';
 import { tokenize } from '../index/tokenizer.js';
 import { codePointLength } from '../chunk/text-boundaries.js';
-import { deterministicLn } from './deterministic-math.js';
 import { containsPhrase, parseQueryTerms } from './query-terms.js';
+import { expandQuery, FEEDBACK_CHUNKS } from './feedback.js';
+import { DOCUMENT_WEIGHT, documentLengths, documentPostings, type DocumentPostings } from './document-context.js';
+import { formatPoints, HEADING_WEIGHT, lengthNorm, QUERY_K3, queryTermWeight, SCORE_SCALE, termPoints, termWeight, type TermWeight } from './ranking.js';
 import { makeSnippet } from './snippet.js';
 
 /**
- * BM25 over the loaded index. Scores use only basic float operations (and a deterministic ln), the
- * same terms are always summed in the same order, and ties break on (document id, chunk id), so rank order and the
- * printed score are identical on every runtime. idf = ln(1 + (N - n + 0.5) / (n + 0.5)), the
- * always-positive (Lucene) form, with N = all chunks in the index, whatever the filters.
+ * BM25F over the loaded index (formula and constants: ranking.ts). Each term's contribution is an
+ * integer number of points, a score is their exact sum, and ties break on (document id, chunk id),
+ * so rank order and the printed score are identical on every runtime. N (for idf) = all chunks in
+ * the index, whatever the filters. A chunk's points are its terms' points in the chunk plus, for
+ * every query term its document has, the document's share (document-context.ts). Chunks whose text
+ * is the same passage (the index groups them) are shown once, at the best-ranked of them, listing
+ * the others' citations.
  */
 export interface QueryRequest {
   terms: string[];
@@ -27,12 +32,63 @@ export interface QueryRequest {
   maxSnippetChars: number;
   /** Bound on all snippets together, in code points (integer >= 1). */
   maxTotalChars: number;
+  /** One hit per passage (default true): chunks with the same normalised text become one hit. */
+  collapse?: boolean;
+  /** Attach each hit's score breakdown (default false). */
+  explain?: boolean;
+  /** Pseudo-relevance feedback (default false): add the strongest terms of the first results (feedback.ts). */
+  expand?: boolean;
+}
+
+/** A term's evidence in one scope: the chunk itself, or its whole document. */
+export interface TermEvidence {
+  /** Chunks (or documents) that have the term, and idf in thousandths. */
+  documentFrequency: number;
+  idfMilli: number;
+  /** Where the term occurs: text ("body"), heading path ("heading"), or both. */
+  field: 'body' | 'heading' | 'body+heading';
+  bodyFrequency: number;
+  headingFrequency: number;
+  /** bodyFrequency + headingWeight · headingFrequency. */
+  weightedFrequency: number;
+  /** Length in tokens, and 1 - b + b · length / average length in thousandths. */
+  length: number;
+  lengthNormMilli: number;
+  /** Integer points from this scope. */
+  points: number;
+}
+
+/** One query term's share of a hit's score: points = chunk points + document points. */
+export interface TermContribution {
+  term: string;
+  /** Times the query says the term (0 for a term added by --expand), and its weight in thousandths ((k3 + 1) · qtf / (k3 + qtf), or the feedback weight). */
+  queryFrequency: number;
+  queryWeightMilli: number;
+  points: number;
+  /** The term in this chunk (null when only other chunks of the document have it). */
+  chunk: TermEvidence | null;
+  /** The term in the whole document, scored with documentWeight times the query weight. */
+  document: TermEvidence;
+}
+
+export interface ScoreExplanation {
+  /** The hit's points: the sum of its terms' points (score = points / pointsPerUnit). */
+  points: number;
+  /** Constants of the formula (ranking.ts, document-context.ts): k1, b, document weight in thousandths, k3, heading weight. */
+  k1Milli: number;
+  bMilli: number;
+  queryK3: number;
+  headingWeight: number;
+  documentWeightMilli: number;
+  pointsPerUnit: number;
+  /** One entry per query term the chunk or its document has, in term order. */
+  terms: TermContribution[];
 }
 
 export interface QueryHit {
   /** 1-based position in the whole ranking (offset included). */
   rank: number;
-  /** BM25 score rounded to 4 decimals. */
+  /** BM25F score: the hit's integer points / 10000, with 4 decimals. */
   score: string;
   chunkId: string;
   snippet: { text: string; highlights: [number, number][] };
@@ -42,11 +98,16 @@ export interface QueryHit {
   authority: Authority;
   documentType: string;
   contentTrust: 'untrusted-source';
+  /** Citations of the other matching chunks with the same passage text, collapsed into this hit (chunk order). */
+  samePassage?: { chunkId: string; citation: Citation }[];
+  explain?: ScoreExplanation;
 }
 
 export interface QueryResponse {
-  /** Matching chunks (after filters), whatever the limit. */
+  /** Matching hits (after filters and collapsing), whatever the limit. */
   total: number;
+  /** Matching chunks folded into another hit with the same passage (0 when collapsing is off). */
+  collapsed: number;
   offset: number;
   limit: number;
   hits: QueryHit[];
@@ -54,15 +115,15 @@ export interface QueryResponse {
   truncated: boolean;
 }
 
-export const SCORE_DECIMALS = 4;
-
 function requireInteger(name: string, value: number, min: number): void {
   if (!Number.isSafeInteger(value) || value < min) throw new EpistemeError('usage-error', `${name} must be an integer of at least ${min}; got ${String(value)}.`);
 }
 
 interface ScoredChunk {
   ordinal: number;
-  score: number;
+  points: number;
+  /** Other matching chunks with the same passage, ascending. */
+  samePassage: number[];
 }
 
 export function runQuery(index: LoadedSearchIndex, request: QueryRequest): QueryResponse {
@@ -70,8 +131,11 @@ export function runQuery(index: LoadedSearchIndex, request: QueryRequest): Query
   requireInteger('offset', request.offset, 0);
   requireInteger('max snippet chars', request.maxSnippetChars, 1);
   requireInteger('max total chars', request.maxTotalChars, 1);
-  const query = parseQueryTerms(request.terms);
-  const scored = scoreChunks(index, query, chunkFilter(index, request), request.offset + request.limit);
+  const accept = chunkFilter(index, request);
+  const collapse = request.collapse ?? true;
+  let query = parseQueryTerms(request.terms);
+  if (request.expand === true) query = expandQuery(index, query, rankChunks(index, query, accept, FEEDBACK_CHUNKS, collapse).top);
+  const scored = rankChunks(index, query, accept, request.offset + request.limit, collapse);
   const page = scored.top.slice(request.offset, request.offset + request.limit);
   const queryTerms = new Set(query.scoringTerms);
   const hits: QueryHit[] = [];
@@ -90,13 +154,15 @@ export function runQuery(index: LoadedSearchIndex, request: QueryRequest): Query
       break;
     }
     remaining -= codePointLength(snippet.text);
-    hits.push(makeHit(index, entry, request.offset + i + 1, snippet));
+    const hit = makeHit(index, entry, request.offset + i + 1, snippet);
+    if (request.explain === true) hit.explain = explainScore(index, query, scored, entry);
+    hits.push(hit);
     if (remaining <= 0 && i + 1 < page.length) {
       truncated = true;
       break;
     }
   }
-  return { total: scored.total, offset: request.offset, limit: request.limit, hits, truncated };
+  return { total: scored.total, collapsed: scored.collapsed, offset: request.offset, limit: request.limit, hits, truncated };
 }
 
 function chunkFilter(index: LoadedSearchIndex, request: QueryRequest): (ordinal: number) => boolean {
@@ -112,48 +178,78 @@ function chunkFilter(index: LoadedSearchIndex, request: QueryRequest): (ordinal:
   return (ordinal) => documentOk[index.chunkDocument[ordinal]!]! && normativityOk[index.chunkNormativity[ordinal]!]!;
 }
 
+export interface Ranking {
+  /** Matching hits (after collapsing). */
+  total: number;
+  collapsed: number;
+  /** The best `keep` hits, in rank order. */
+  top: ScoredChunk[];
+  /** Each scoring term's postings and per-document sums (undefined when the index lacks it), for explanations. */
+  postings: (Postings | undefined)[];
+  perDocument: (DocumentPostings | undefined)[];
+}
+
 /**
  * Every matching chunk is counted; only the best `keep` (offset + limit) are ranked and returned,
- * in order: score descending, then chunk ordinal ascending. Chunk ordinals follow (document id,
- * chunk id) order, so equal scores break on that stable key.
+ * in order: points descending, then chunk ordinal ascending. Chunk ordinals follow (document id,
+ * chunk id) order, so equal scores break on that stable key. With `collapse`, each group of matching
+ * chunks with the same passage keeps only its best-ranked member (by the same order, so the choice
+ * does not depend on the order anything was read in), which lists the others.
  */
-function scoreChunks(
+export function rankChunks(
   index: LoadedSearchIndex,
   query: ReturnType<typeof parseQueryTerms>,
   accept: (ordinal: number) => boolean,
   keep: number,
-): { total: number; top: ScoredChunk[] } {
+  collapse: boolean,
+): Ranking {
   const chunkCount = index.chunkCount;
-  if (chunkCount === 0 || query.scoringTerms.length === 0) return { total: 0, top: [] };
-  const k1 = index.k1Milli / 1000;
-  const b = index.bMilli / 1000;
-  const averageLength = index.totalLength / chunkCount;
-  // Required: every term of every phrase and every quoted word (empty when none).
+  const postings: (Postings | undefined)[] = [];
+  const perDocumentOfTerm: (DocumentPostings | undefined)[] = [];
+  const empty = (): Ranking => ({ total: 0, collapsed: 0, top: [], postings, perDocument: perDocumentOfTerm });
+  if (chunkCount === 0 || query.scoringTerms.length === 0) return empty();
+  // Required: every term of every phrase and every quoted word (empty when none); a required term
+  // must be in the chunk's text (where phrases are checked and snippets come from).
   const required = new Set<string>([...query.requiredTerms, ...query.phrases.flat()]);
   const scores = new Float64Array(chunkCount);
+  const seen = new Uint8Array(chunkCount);
   // How many required terms each chunk has (only counted when there are required terms).
   const requiredHits = required.size > 0 ? new Uint16Array(chunkCount) : undefined;
   const touched: number[] = [];
-  for (const term of query.scoringTerms) {
+  const documentScores = new Float64Array(index.documents.length);
+  const docLengths = documentLengths(index);
+  for (const [t, term] of query.scoringTerms.entries()) {
     const termIndex = findTerm(index, term);
     if (termIndex < 0) {
-      if (required.has(term)) return { total: 0, top: [] };
+      postings.push(undefined);
+      perDocumentOfTerm.push(undefined);
+      if (required.has(term)) return empty();
       continue;
     }
-    const { ordinals, tfs } = decodePostings(index, termIndex);
-    const n = ordinals.length;
-    const idf = deterministicLn(1 + (chunkCount - n + 0.5) / (n + 0.5));
+    const list = decodePostings(index, termIndex);
+    postings.push(list);
+    const { ordinals, tfs, headingTfs } = list;
+    const weight = termWeight(chunkCount, ordinals.length, queryWeightOf(query, t), index.k1Milli, index.bMilli, index.totalLength);
     const isRequired = requiredHits !== undefined && required.has(term);
-    for (let i = 0; i < n; i++) {
+    for (let i = 0; i < ordinals.length; i++) {
       const ordinal = ordinals[i]!;
-      const tf = tfs[i]!;
-      const norm = k1 * (1 - b + (b * index.lengths[ordinal]!) / averageLength);
-      if (scores[ordinal] === 0) touched.push(ordinal);
-      scores[ordinal] = scores[ordinal]! + (idf * (tf * (k1 + 1))) / (tf + norm);
-      if (isRequired) requiredHits![ordinal] = requiredHits![ordinal]! + 1;
+      if (seen[ordinal] === 0) {
+        seen[ordinal] = 1;
+        touched.push(ordinal);
+      }
+      scores[ordinal] = scores[ordinal]! + termPoints(weight, tfs[i]!, headingTfs[i]!, index.lengths[ordinal]!);
+      if (isRequired && tfs[i]! > 0) requiredHits![ordinal] = requiredHits![ordinal]! + 1;
+    }
+    const perDocument = documentPostings(index, list);
+    perDocumentOfTerm.push(perDocument);
+    const documentWeight = termWeight(index.documents.length, perDocument.documents.length, DOCUMENT_WEIGHT * queryWeightOf(query, t), index.k1Milli, index.bMilli, index.totalLength);
+    for (let i = 0; i < perDocument.documents.length; i++) {
+      const document = perDocument.documents[i]!;
+      documentScores[document] = documentScores[document]! + termPoints(documentWeight, perDocument.tfs[i]!, perDocument.headingTfs[i]!, docLengths[document]!);
     }
   }
-  const matched: number[] = [];
+  for (const ordinal of touched) scores[ordinal] = scores[ordinal]! + documentScores[index.chunkDocument[ordinal]!]!;
+  let matched: number[] = [];
   for (const ordinal of touched) {
     if (requiredHits !== undefined && requiredHits[ordinal] !== required.size) continue;
     if (!accept(ordinal)) continue;
@@ -164,6 +260,32 @@ function scoreChunks(
     matched.push(ordinal);
   }
   const ranksBefore = (a: number, b: number): boolean => scores[a]! > scores[b]! || (scores[a] === scores[b] && a < b);
+  const samePassage = new Map<number, number[]>();
+  let collapsed = 0;
+  if (collapse && index.duplicatePassages.length > 0) {
+    const groupOf = new Map<number, number>();
+    index.duplicatePassages.forEach((group, g) => group.forEach((ordinal) => groupOf.set(ordinal, g)));
+    const best = new Map<number, number>();
+    for (const ordinal of matched) {
+      const g = groupOf.get(ordinal);
+      if (g === undefined) continue;
+      const current = best.get(g);
+      if (current === undefined || ranksBefore(ordinal, current)) best.set(g, ordinal);
+    }
+    const kept: number[] = [];
+    for (const ordinal of matched) {
+      const g = groupOf.get(ordinal);
+      const representative = g === undefined ? ordinal : best.get(g)!;
+      if (representative === ordinal) kept.push(ordinal);
+      else {
+        const others = samePassage.get(representative) ?? [];
+        others.push(ordinal);
+        samePassage.set(representative, others);
+      }
+    }
+    collapsed = matched.length - kept.length;
+    matched = kept;
+  }
   let top: number[];
   // The buffer costs at most `keep` moves per match, so it is used for small pages only.
   if (keep >= matched.length || keep > 32) {
@@ -182,20 +304,97 @@ function scoreChunks(
       top[at] = ordinal;
     }
   }
-  return { total: matched.length, top: top.map((ordinal) => ({ ordinal, score: scores[ordinal]! })) };
+  return {
+    total: matched.length,
+    collapsed,
+    top: top.map((ordinal) => ({ ordinal, points: scores[ordinal]!, samePassage: (samePassage.get(ordinal) ?? []).sort((a, b) => a - b) })),
+    postings,
+    perDocument: perDocumentOfTerm,
+  };
 }
 
-function makeHit(index: LoadedSearchIndex, entry: ScoredChunk, rank: number, snippet: { text: string; highlights: [number, number][] }): QueryHit {
-  const row = chunkRow(index, entry.ordinal);
-  const doc = index.documents[index.chunkDocument[entry.ordinal]!]!;
-  const [chunkId, sectionId, headingPath, blockIds, fragment, normativity, pages, span, textRange] = row;
+/** Each query term's share of one hit's points (the same arithmetic as rankChunks, term by term). */
+function explainScore(index: LoadedSearchIndex, query: ReturnType<typeof parseQueryTerms>, ranking: Ranking, entry: ScoredChunk): ScoreExplanation {
+  const terms: TermContribution[] = [];
+  const document = index.chunkDocument[entry.ordinal]!;
+  const documentLength = documentLengths(index)[document]!;
+  const evidence = (weight: TermWeight, documentFrequency: number, bodyFrequency: number, headingFrequency: number, length: number): TermEvidence => ({
+    documentFrequency,
+    idfMilli: Math.round(weight.idf * 1000),
+    field: bodyFrequency > 0 && headingFrequency > 0 ? 'body+heading' : bodyFrequency > 0 ? 'body' : 'heading',
+    bodyFrequency,
+    headingFrequency,
+    weightedFrequency: bodyFrequency + HEADING_WEIGHT * headingFrequency,
+    length,
+    lengthNormMilli: Math.round(lengthNorm(weight, length) * 1000),
+    points: termPoints(weight, bodyFrequency, headingFrequency, length),
+  });
+  query.scoringTerms.forEach((term, t) => {
+    const list = ranking.postings[t];
+    const perDocument = ranking.perDocument[t];
+    if (list === undefined || perDocument === undefined) return;
+    const d = binarySearch(perDocument.documents, document);
+    if (d < 0) return;
+    const queryWeight = queryWeightOf(query, t);
+    const documentWeight = termWeight(index.documents.length, perDocument.documents.length, DOCUMENT_WEIGHT * queryWeight, index.k1Milli, index.bMilli, index.totalLength);
+    const inDocument = evidence(documentWeight, perDocument.documents.length, perDocument.tfs[d]!, perDocument.headingTfs[d]!, documentLength);
+    const at = binarySearch(list.ordinals, entry.ordinal);
+    const chunkWeight = termWeight(index.chunkCount, list.ordinals.length, queryWeight, index.k1Milli, index.bMilli, index.totalLength);
+    const inChunk = at < 0 ? null : evidence(chunkWeight, list.ordinals.length, list.tfs[at]!, list.headingTfs[at]!, index.lengths[entry.ordinal]!);
+    terms.push({
+      term,
+      queryFrequency: query.queryFrequencies[t]!,
+      queryWeightMilli: Math.round(queryWeight * 1000),
+      points: (inChunk?.points ?? 0) + inDocument.points,
+      chunk: inChunk,
+      document: inDocument,
+    });
+  });
+  return {
+    points: entry.points,
+    k1Milli: index.k1Milli,
+    bMilli: index.bMilli,
+    queryK3: QUERY_K3,
+    headingWeight: HEADING_WEIGHT,
+    documentWeightMilli: Math.round(DOCUMENT_WEIGHT * 1000),
+    pointsPerUnit: SCORE_SCALE,
+    terms,
+  };
+}
+
+function queryWeightOf(query: ReturnType<typeof parseQueryTerms>, t: number): number {
+  return query.queryWeights?.[t] ?? queryTermWeight(query.queryFrequencies[t]!);
+}
+
+function binarySearch(sorted: ArrayLike<number>, value: number): number {
+  let lo = 0;
+  let hi = sorted.length - 1;
+  while (lo <= hi) {
+    const mid = (lo + hi) >> 1;
+    if (sorted[mid] === value) return mid;
+    if (sorted[mid]! < value) lo = mid + 1;
+    else hi = mid - 1;
+  }
+  return -1;
+}
+
+function rowCitation(index: LoadedSearchIndex, ordinal: number): Citation {
+  const doc = index.documents[index.chunkDocument[ordinal]!]!;
+  const [, sectionId, headingPath, blockIds, fragment, , pages, span, textRange] = chunkRow(index, ordinal);
   const citation: Citation = { sourceUrl: doc[1], fragment, snapshotId: doc[2], documentId: doc[0], sectionId, headingPath, blockIds };
   if (pages !== null) citation.pages = pages;
   if (span !== null) citation.span = span;
   if (textRange !== null) citation.textRange = textRange;
-  return {
+  return citation;
+}
+
+function makeHit(index: LoadedSearchIndex, entry: ScoredChunk, rank: number, snippet: { text: string; highlights: [number, number][] }): QueryHit {
+  const doc = index.documents[index.chunkDocument[entry.ordinal]!]!;
+  const [chunkId, , , , , normativity] = chunkRow(index, entry.ordinal);
+  const citation = rowCitation(index, entry.ordinal);
+  const hit: QueryHit = {
     rank,
-    score: formatScore(entry.score),
+    score: formatPoints(entry.points),
     chunkId,
     snippet,
     citation,
@@ -205,9 +404,6 @@ function makeHit(index: LoadedSearchIndex, entry: ScoredChunk, rank: number, sni
     documentType: doc[5],
     contentTrust: 'untrusted-source',
   };
-}
-
-/** Fixed decimals: Number.prototype.toFixed is exactly specified, so the text is the same everywhere. */
-export function formatScore(score: number): string {
-  return score.toFixed(SCORE_DECIMALS);
+  if (entry.samePassage.length > 0) hit.samePassage = entry.samePassage.map((ordinal) => ({ chunkId: chunkRow(index, ordinal)[0], citation: rowCitation(index, ordinal) }));
+  return hit;
 }

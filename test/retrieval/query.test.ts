@@ -85,9 +85,15 @@ test('equal scores are ordered by chunk id', () => {
     buildSearchIndex(docs.map((doc) => ({ documentId: doc.documentId, chunks: chunkDocument(doc, DEFAULT_CHUNK_OPTIONS) })), { chunkIndexFingerprint: 'fp', missingSources: [] }, DEFAULT_INDEX_OPTIONS),
     'ties',
   );
-  const response = runQuery(index, { terms: ['origin server'], limit: 10, offset: 0, maxSnippetChars: 100, maxTotalChars: 1000 });
+  const response = runQuery(index, { terms: ['origin server'], limit: 10, offset: 0, maxSnippetChars: 100, maxTotalChars: 1000, collapse: false });
   assert.deepEqual(response.hits.map((h) => h.chunkId), ['alpha#b', 'mid#b', 'zeta#b']);
   assert.equal(new Set(response.hits.map((h) => h.score)).size, 1);
+  assert.equal(response.collapsed, 0);
+  // Collapsed (the default): one hit, at the first of the tied chunks, listing the others.
+  const collapsed = runQuery(index, { terms: ['origin server'], limit: 10, offset: 0, maxSnippetChars: 100, maxTotalChars: 1000 });
+  assert.deepEqual(collapsed.hits.map((h) => [h.chunkId, h.samePassage?.map((same) => same.chunkId)]), [['alpha#b', ['mid#b', 'zeta#b']]]);
+  assert.equal(collapsed.total, 1);
+  assert.equal(collapsed.collapsed, 2);
 });
 
 test('max-chars bounds each snippet and the whole page, cutting at token boundaries', () => {

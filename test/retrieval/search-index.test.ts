@@ -135,28 +135,34 @@ test('a chunk set with duplicate ids or foreign chunks is refused', () => {
 test('every posting list agrees with tokenizing each chunk (merge renumbering is right)', () => {
   const docs = ALL_DOCS.map((doc) => ({ documentId: doc.documentId, chunks: chunkDocument(doc, { maxChars: 120, overlapChars: 30 }) }));
   const index = loadSearchIndex(mergeSearchIndex(shuffled(docs.map((d) => buildDocumentPart(d.documentId, d.chunks)), 7), PROVENANCE, DEFAULT_INDEX_OPTIONS), 'idx.json');
-  const expected = new Map<string, Map<number, number>>();
+  // term -> chunk ordinal -> [tf in the text, tf in the heading path]
+  const expected = new Map<string, Map<number, [number, number]>>();
+  const count = (term: string, ordinal: number, field: 0 | 1): void => {
+    const postings = expected.get(term) ?? new Map<number, [number, number]>();
+    expected.set(term, postings);
+    const counts = postings.get(ordinal) ?? [0, 0];
+    counts[field]++;
+    postings.set(ordinal, counts);
+  };
   let total = 0;
+  let headingOnly = 0;
   for (let ordinal = 0; ordinal < index.chunkCount; ordinal++) {
-    const terms = tokenize(chunkRow(index, ordinal)[9]);
+    const row = chunkRow(index, ordinal);
+    const terms = tokenize(row[9]);
     assert.equal(index.lengths[ordinal], terms.length);
     total += terms.length;
-    for (const term of terms) {
-      const postings = expected.get(term) ?? new Map<number, number>();
-      expected.set(term, postings);
-      postings.set(ordinal, (postings.get(ordinal) ?? 0) + 1);
-    }
+    for (const term of terms) count(term, ordinal, 0);
+    for (const term of tokenize(row[2].join('\n'))) count(term, ordinal, 1);
   }
   assert.equal(index.totalLength, total);
   assert.deepEqual(index.terms, [...expected.keys()].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0)));
   index.terms.forEach((term, termIndex) => {
-    const { ordinals, tfs } = decodePostings(index, termIndex);
-    assert.deepEqual(
-      [...ordinals].map((ordinal, i) => [ordinal, tfs[i]]),
-      [...expected.get(term)!].sort((a, b) => a[0] - b[0]),
-      term,
-    );
+    const { ordinals, tfs, headingTfs } = decodePostings(index, termIndex);
+    const actual = [...ordinals].map((ordinal, i) => [ordinal, [tfs[i], headingTfs[i]]]);
+    headingOnly += tfs.filter((tf) => tf === 0).length;
+    assert.deepEqual(actual, [...expected.get(term)!].sort((a, b) => a[0] - b[0]), term);
   });
+  assert.ok(headingOnly > 0, 'the fixtures have words that only a heading says');
 });
 
 test('the index matches schema/search-index.schema.json', async () => {

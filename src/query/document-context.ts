@@ -1,0 +1,55 @@
+import type { LoadedSearchIndex, Postings } from '../index/index-reader.js';
+
+/**
+ * A chunk is read in its document: a term the rest of the document also uses says more about the
+ * chunk than an isolated mention in a document about something else (passage retrieval that mixes
+ * passage and document evidence, after Callan 1994). The ranking scores each term a second time over
+ * the whole document (its chunks' text tf summed, its heading tf counted once, the document's length
+ * in tokens, document frequency counted in documents) and adds DOCUMENT_WEIGHT of those points to
+ * every matching chunk of the document. A one-chunk document gets the same share as its chunk, so
+ * only evidence spread over several chunks changes the order.
+ */
+export const DOCUMENT_WEIGHT = 0.5;
+
+/** A term's postings summed per document (documents ascending). */
+export interface DocumentPostings {
+  documents: number[];
+  tfs: number[];
+  headingTfs: number[];
+}
+
+export function documentPostings(index: LoadedSearchIndex, postings: Postings): DocumentPostings {
+  const documents: number[] = [];
+  const tfs: number[] = [];
+  const headingTfs: number[] = [];
+  for (let i = 0; i < postings.ordinals.length; i++) {
+    const document = index.chunkDocument[postings.ordinals[i]!]!;
+    const last = documents.length - 1;
+    if (last < 0 || documents[last] !== document) {
+      documents.push(document);
+      tfs.push(postings.tfs[i]!);
+      headingTfs.push(postings.headingTfs[i]!);
+    } else {
+      tfs[last] = tfs[last]! + postings.tfs[i]!;
+      // Chunks of one section share its heading path: count the heading once, not once per chunk.
+      headingTfs[last] = Math.max(headingTfs[last]!, postings.headingTfs[i]!);
+    }
+  }
+  return { documents, tfs, headingTfs };
+}
+
+const lengthsByIndex = new WeakMap<LoadedSearchIndex, Uint32Array>();
+
+/** Each document's length in tokens (sum of its chunks' lengths). */
+export function documentLengths(index: LoadedSearchIndex): Uint32Array {
+  let lengths = lengthsByIndex.get(index);
+  if (lengths === undefined) {
+    lengths = new Uint32Array(index.documents.length);
+    for (let ordinal = 0; ordinal < index.chunkCount; ordinal++) {
+      const document = index.chunkDocument[ordinal]!;
+      lengths[document] = lengths[document]! + index.lengths[ordinal]!;
+    }
+    lengthsByIndex.set(index, lengths);
+  }
+  return lengths;
+}

@@ -1,0 +1,80 @@
+import { deterministicLn } from './deterministic-math.js';
+
+/**
+ * How one query term scores one chunk: BM25F with query-side saturation, in integer points.
+ *
+ *   points = round(SCORE_SCALE · idf · qw · wtf · (k1 + 1) / (wtf + k1 · (1 - b + b · length / avgLength)))
+ *   idf    = ln(1 + (N - df + 0.5) / (df + 0.5))          (Lucene's always-positive form)
+ *   qw     = (QUERY_K3 + 1) · qtf / (QUERY_K3 + qtf)       (Robertson's query-term weight)
+ *   wtf    = tf(text) + HEADING_WEIGHT · tf(heading path)  (BM25F: fields combined before saturation)
+ *
+ * A chunk's score is the sum of its terms' points (in the chunk, and in its document: see
+ * document-context.ts): integers, so the sum is exact, the printed score
+ * (points / SCORE_SCALE) is the same on every runtime, and `--explain` can show contributions that
+ * add up to it. The float steps use only + - * / and deterministicLn, so each term's points are
+ * bit-identical on Node, Deno and Bun before rounding. Length normalisation uses the text's length
+ * only: a heading path is short and shared by every chunk of its section (b = 0 for that field).
+ */
+export const SCORE_SCALE = 10_000;
+
+/**
+ * Query-side saturation (BM25's k3). A word a question repeats is a word it stresses, so it counts
+ * more, but with diminishing returns: with k3 = 8 a word said twice weighs 1.8, three times 2.45,
+ * twenty times 6.4 (never more than 9). Robertson's TREC runs used k3 from 7 to 1000; the low end
+ * keeps a pasted paragraph that repeats a word from drowning the other words.
+ */
+export const QUERY_K3 = 8;
+
+/**
+ * A match in the heading path (document title and section headings) counts this many times a match
+ * in the text: a heading names what the whole section is about, and extractors keep headings out of
+ * the chunk text, so without this field a word that only a heading says could not be found at all.
+ * The usual BM25F title weights are 2 to 5 times the body's; the low end, because every chunk of a
+ * section shares its heading path.
+ */
+export const HEADING_WEIGHT = 2;
+
+/** The parts of a term's weight that do not depend on the chunk. */
+export interface TermWeight {
+  idf: number;
+  queryWeight: number;
+  k1: number;
+  b: number;
+  averageLength: number;
+}
+
+/** (k3 + 1) · qtf / (k3 + qtf). */
+export function queryTermWeight(queryFrequency: number): number {
+  return ((QUERY_K3 + 1) * queryFrequency) / (QUERY_K3 + queryFrequency);
+}
+
+export function termWeight(chunkCount: number, documentFrequency: number, queryWeight: number, k1Milli: number, bMilli: number, totalLength: number): TermWeight {
+  return {
+    idf: deterministicLn(1 + (chunkCount - documentFrequency + 0.5) / (documentFrequency + 0.5)),
+    queryWeight,
+    k1: k1Milli / 1000,
+    b: bMilli / 1000,
+    averageLength: totalLength / chunkCount,
+  };
+}
+
+/** 1 - b + b · length / avgLength: how much longer (> 1) or shorter than average the chunk is, as BM25 weighs it. */
+export function lengthNorm(weight: TermWeight, length: number): number {
+  // Every text empty (a heading-only match in chunks of punctuation): all lengths are average.
+  if (weight.averageLength === 0) return 1;
+  return 1 - weight.b + (weight.b * length) / weight.averageLength;
+}
+
+/** The term's integer points in a chunk where it occurs `tf` times in the text and `headingTf` times in the heading path. */
+export function termPoints(weight: TermWeight, tf: number, headingTf: number, length: number): number {
+  const weighted = tf + HEADING_WEIGHT * headingTf;
+  if (weighted === 0) return 0;
+  const saturated = (weighted * (weight.k1 + 1)) / (weighted + weight.k1 * lengthNorm(weight, length));
+  return Math.round(SCORE_SCALE * weight.idf * weight.queryWeight * saturated);
+}
+
+/** Points as a decimal with exactly log10(SCORE_SCALE) places, by integer arithmetic (no float formatting). */
+export function formatPoints(points: number): string {
+  const whole = Math.floor(points / SCORE_SCALE);
+  return `${whole}.${String(points - whole * SCORE_SCALE).padStart(4, '0')}`;
+}

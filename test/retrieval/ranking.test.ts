@@ -1,0 +1,188 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { chunkDocument, DEFAULT_CHUNK_OPTIONS } from '../../src/chunk/chunker.js';
+import type { EvidenceDocument, Section } from '../../src/document/types.js';
+import { buildDocumentPart, buildSearchIndex, DEFAULT_INDEX_OPTIONS, loadSearchIndex, mergeSearchIndex, type LoadedSearchIndex } from '../../src/index/search-index.js';
+import { runQuery, type QueryRequest, type QueryResponse } from '../../src/query/query.js';
+import { formatPoints, HEADING_WEIGHT, QUERY_K3, queryTermWeight } from '../../src/query/ranking.js';
+import { ALL_DOCS, makeDocument } from './fixtures.js';
+import { random } from './corpus-helpers.js';
+
+/**
+ * Ranking rules with hand-made documents whose expected order follows from the formula alone
+ * (ranking.ts): query term frequency with saturation, the heading-path field, one hit per passage,
+ * and --explain points that add up to the score.
+ */
+const PROVENANCE = { chunkIndexFingerprint: 'fp', missingSources: [] };
+
+function indexOf(docs: EvidenceDocument[]): LoadedSearchIndex {
+  return loadSearchIndex(buildSearchIndex(docs.map((doc) => ({ documentId: doc.documentId, chunks: chunkDocument(doc, DEFAULT_CHUNK_OPTIONS) })), PROVENANCE, DEFAULT_INDEX_OPTIONS), 'ranking');
+}
+
+function ask(index: LoadedSearchIndex, terms: string[], extra: Partial<QueryRequest> = {}): QueryResponse {
+  return runQuery(index, { terms, limit: 10, offset: 0, maxSnippetChars: 200, maxTotalChars: 4000, ...extra });
+}
+
+function scoreOf(response: QueryResponse, chunkId: string): number {
+  const hit = response.hits.find((h) => h.chunkId === chunkId);
+  assert.ok(hit !== undefined, `${chunkId} is a hit`);
+  return Number(hit.score);
+}
+
+const single = (documentId: string, text: string, sections: Section[] = [], sectionId: string | null = null): EvidenceDocument =>
+  makeDocument({ documentId, sections, blocks: [{ id: 'b', sectionId, text }] });
+
+// Two chunks of equal length, one about each word, plus filler so neither word is in half the chunks.
+const TWO_TOPICS = [
+  single('a', 'cache entries expire after the configured period'),
+  single('b', 'stale entries expire after the configured period'),
+  ...['c', 'd', 'e', 'f'].map((id) => single(id, `unrelated filler text number ${id} about other matters`)),
+];
+
+test('a word the query repeats weighs more: repeating one word reorders two otherwise equal chunks', () => {
+  const index = indexOf(TWO_TOPICS);
+  const even = ask(index, ['cache stale']);
+  assert.equal(scoreOf(even, 'a#b'), scoreOf(even, 'b#b'), 'symmetric query, symmetric chunks');
+  assert.deepEqual(even.hits.slice(0, 2).map((h) => h.chunkId), ['a#b', 'b#b'], 'a tie breaks on the chunk id');
+  const stressed = ask(index, ['stale cache stale']);
+  assert.deepEqual(stressed.hits.slice(0, 2).map((h) => h.chunkId), ['b#b', 'a#b']);
+  assert.ok(scoreOf(stressed, 'b#b') > scoreOf(even, 'b#b'));
+  assert.equal(scoreOf(stressed, 'a#b'), scoreOf(even, 'a#b'), 'the other word keeps its weight');
+  // Counted across --term values and inside phrases too.
+  assert.equal(ask(index, ['stale cache', 'stale']).hits[0]!.score, stressed.hits[0]!.score);
+  assert.equal(ask(index, ['"stale entries" cache']).hits[0]!.chunkId, 'b#b');
+});
+
+test('query-side saturation caps a repeated word: twenty repeats weigh less than k3 + 1, not twenty', () => {
+  assert.equal(queryTermWeight(1), 1);
+  assert.ok(queryTermWeight(2) > 1 && queryTermWeight(2) < 2);
+  assert.ok(queryTermWeight(20) < QUERY_K3 + 1);
+  assert.ok(queryTermWeight(1_000_000) < QUERY_K3 + 1);
+  const index = indexOf(TWO_TOPICS);
+  const flooded = ask(index, [`${'stale '.repeat(20)}cache`]);
+  const ratio = scoreOf(flooded, 'b#b') / scoreOf(flooded, 'a#b');
+  assert.ok(ratio > 5 && ratio < QUERY_K3 + 1, `ratio ${ratio}`);
+  assert.ok(Math.abs(ratio - queryTermWeight(20)) < 0.01, `ratio ${ratio} follows (k3 + 1) qtf / (k3 + qtf)`);
+  // The other word still counts: the chunk that only has it is still a hit.
+  assert.ok(flooded.hits.some((h) => h.chunkId === 'a#b'));
+});
+
+test('a heading match counts more than a match in the text, and a word only a heading says is found', () => {
+  const sections: Section[] = [{ id: 's', fragment: 'inv', heading: 'Invalidation', level: 1, number: null, parentId: null }];
+  const docs = [
+    single('heading', 'entries are removed when the origin changes them', sections, 's'),
+    single('text', 'invalidation entries are removed when the origin changes', [], null),
+    ...['c', 'd', 'e', 'f'].map((id) => single(id, `unrelated filler text number ${id} about other matters`)),
+  ];
+  const index = indexOf(docs);
+  const response = ask(index, ['invalidation'], { explain: true });
+  assert.deepEqual(response.hits.map((h) => h.chunkId), ['heading#b', 'text#b']);
+  const [inHeading, inText] = response.hits as [QueryResponse['hits'][number], QueryResponse['hits'][number]];
+  assert.ok(Number(inHeading.score) > Number(inText.score));
+  assert.equal(inHeading.explain!.terms[0]!.chunk!.field, 'heading');
+  assert.equal(inHeading.explain!.terms[0]!.chunk!.weightedFrequency, HEADING_WEIGHT);
+  assert.equal(inText.explain!.terms[0]!.chunk!.field, 'body');
+  // A quoted word must be in the text (where phrases are checked and snippets come from).
+  assert.deepEqual(ask(index, ['"invalidation"']).hits.map((h) => h.chunkId), ['text#b']);
+});
+
+test('chunks whose text has no words are still found by their heading, with finite scores', () => {
+  const sections: Section[] = [{ id: 's', fragment: 'dash', heading: 'Dashes only', level: 1, number: null, parentId: null }];
+  const index = indexOf([single('punct', '— … —', sections, 's')]);
+  assert.equal(index.totalLength, 0);
+  const response = ask(index, ['dashes'], { explain: true });
+  assert.deepEqual(response.hits.map((h) => h.chunkId), ['punct#b']);
+  assert.match(response.hits[0]!.score, /^\d+\.\d{4}$/);
+  assert.ok(Number(response.hits[0]!.score) > 0);
+});
+
+test('one hit per passage: same normalised text collapses to the best-ranked chunk, whatever the build order', () => {
+  const sections: Section[] = [{ id: 's', fragment: 'etag', heading: 'ETag', level: 1, number: null, parentId: null }];
+  const passage = 'An ETag is an opaque validator for a selected representation.';
+  const docs = [
+    // Its heading also says "etag": it ranks first.
+    makeDocument({ documentId: 'rfc-html', family: 'ietf', sections, blocks: [{ id: 'b', sectionId: 's', text: passage }] }),
+    single('rfc-xml', `  an etag IS an opaque validator,  for a selected representation `),
+    single('rfc-draft', passage),
+    single('other', 'Weak validators compare an ETag loosely.'),
+    ...['c', 'd', 'e', 'f'].map((id) => single(id, `unrelated filler text number ${id} about other matters`)),
+  ];
+  const parts = docs.map((doc) => buildDocumentPart(doc.documentId, chunkDocument(doc, DEFAULT_CHUNK_OPTIONS)));
+  const rand = random(11);
+  const answers = new Set<string>();
+  for (let round = 0; round < 5; round++) {
+    const shuffled = [...parts].sort(() => rand() - 0.5);
+    const index = loadSearchIndex(mergeSearchIndex(shuffled, PROVENANCE, DEFAULT_INDEX_OPTIONS), 'collapse');
+    const response = ask(index, ['etag validator'], { limit: 2 });
+    answers.add(JSON.stringify(response));
+    assert.deepEqual(
+      response.hits.map((h) => [h.chunkId, (h.samePassage ?? []).map((same) => same.chunkId)]),
+      [
+        ['rfc-html#b', ['rfc-draft#b', 'rfc-xml#b']],
+        ['other#b', []],
+      ],
+    );
+    assert.equal(response.total, 2);
+    assert.equal(response.collapsed, 2);
+    assert.equal(response.hits[0]!.samePassage![1]!.citation.sourceUrl, 'https://example.org/rfc-xml/');
+    const separate = ask(index, ['etag validator'], { collapse: false });
+    assert.equal(separate.total, 4);
+    assert.equal(separate.collapsed, 0);
+    assert.ok(separate.hits.every((h) => h.samePassage === undefined));
+    // A filter that excludes the best member: the best remaining one (a tie: the first chunk) lists the rest.
+    const filtered = ask(index, ['etag validator'], { family: ['generic'] });
+    assert.deepEqual(
+      filtered.hits.map((h) => [h.chunkId, (h.samePassage ?? []).map((same) => same.chunkId)]),
+      [
+        ['other#b', []],
+        ['rfc-draft#b', ['rfc-xml#b']],
+      ],
+    );
+  }
+  assert.equal(answers.size, 1, 'the same answer for every build order');
+});
+
+test('--explain: per term, chunk and document points are integers that add up to the score shown', () => {
+  const docs = ALL_DOCS.map((doc) => ({ documentId: doc.documentId, chunks: chunkDocument(doc, { maxChars: 200, overlapChars: 40 }) }));
+  const index = loadSearchIndex(buildSearchIndex(docs, PROVENANCE, DEFAULT_INDEX_OPTIONS), 'explain');
+  let checked = 0;
+  for (const terms of [['conditional requests'], ['request request origin'], ['"entity tag"', 'etag'], ['fetch', 'redirect mode'], ['Straße 東京 naïve']]) {
+    for (const expand of [false, true]) {
+      const plain = ask(index, terms, { expand });
+      const explained = ask(index, terms, { expand, explain: true });
+      assert.deepEqual(
+        explained.hits.map((h) => [h.chunkId, h.score]),
+        plain.hits.map((h) => [h.chunkId, h.score]),
+        'explaining does not change the answer',
+      );
+      for (const hit of explained.hits) {
+        const explain = hit.explain!;
+        assert.equal(formatPoints(explain.points), hit.score);
+        assert.equal(
+          explain.terms.reduce((sum, term) => sum + term.points, 0),
+          explain.points,
+          `${terms.join(' ')}: ${hit.chunkId}`,
+        );
+        for (const term of explain.terms) {
+          assert.equal(term.points, (term.chunk?.points ?? 0) + term.document.points);
+          for (const value of [term.points, term.queryWeightMilli, term.document.points, term.document.idfMilli, term.document.lengthNormMilli]) assert.ok(Number.isSafeInteger(value));
+        }
+        assert.ok(explain.terms.some((term) => term.chunk !== null), 'a hit has at least one term itself');
+        checked++;
+      }
+    }
+  }
+  assert.ok(checked > 20, `checked ${checked} hits`);
+});
+
+test('--expand adds feedback terms deterministically and keeps phrases required', () => {
+  const index = indexOf(ALL_DOCS);
+  const expanded = ask(index, ['conditional'], { expand: true, explain: true, limit: 20 });
+  const added = new Set(expanded.hits.flatMap((h) => h.explain!.terms.filter((term) => term.queryFrequency === 0).map((term) => term.term)));
+  assert.ok(added.size > 0, 'feedback terms score hits');
+  assert.ok(expanded.total >= ask(index, ['conditional']).total);
+  assert.deepEqual(ask(index, ['conditional'], { expand: true, explain: true, limit: 20 }), expanded);
+  const phrase = ask(index, ['"entity tag"'], { expand: true });
+  const plainPhrase = ask(index, ['"entity tag"']);
+  assert.equal(phrase.total, plainPhrase.total, 'expansion adds no hits that lack the phrase');
+});
