@@ -390,10 +390,11 @@ const searchIndex: Rule = {
     const chunkIndex = parseArtifact<StageIndexPayload>(chunkIndexText, 'chunk-index', STAGE_INDEX_FORMAT_VERSION, chunkIndexPath);
     const partsDir = path.join(env.ws.stateDir, 'cache', 'index-parts');
     const parts: string[] = [];
+    const snapshotIds = new Map<string, string>();
     for (const entry of chunkIndex.payload.entries) {
       // Per-document postings are a pure function of the chunks' content: cache them by the hash of the
       // chunks without the snapshot they cite, so a one-document change re-tokenises one document and
-      // merges, and a new snapshot with the same content only restamps the part's document row.
+      // merges, and a new snapshot with the same content only changes the snapshot its document row cites.
       const chunkFacts = chunkFactsFor(env, entry);
       const partFile = path.join(partsDir, `${chunkFacts.chunksContentHash}.p${modules.indexPartFormat}.part`);
       let part = readCachedPart(env, partFile, chunkFacts.chunksContentHash);
@@ -404,10 +405,11 @@ const searchIndex: Rule = {
         part = modules.buildDocumentPart(entry.documentId, chunks.payload.chunks);
         writeFileAtomic(partFile, sealPart(part, chunkFacts.chunksContentHash));
       }
-      parts.push(modules.withPartSnapshotId(part, chunkFacts.snapshotId));
+      parts.push(part);
+      snapshotIds.set(entry.documentId, chunkFacts.snapshotId);
     }
     const provenance = { chunkIndexFingerprint: chunkIndex.fingerprint, chunkIndexCrc32: crc32Hex(chunkIndexBytes), missingSources: chunkIndex.payload.missingSources };
-    const bytes = modules.mergeSearchIndex(parts, provenance, modules.indexOptions(env.ws.options.index));
+    const bytes = modules.mergeSearchIndex(parts, provenance, modules.indexOptions(env.ws.options.index), snapshotIds);
     return { bytes, outputPath: () => node.name };
   },
 };

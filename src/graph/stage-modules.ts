@@ -28,7 +28,6 @@ async function load() {
     indexPartFormat,
     indexOptions: (given: Record<string, unknown>): IndexOptions => checked('index', withDefaults('index', index.DEFAULT_INDEX_OPTIONS, given), index.validateIndexOptions),
     buildDocumentPart: index.buildDocumentPart,
-    withPartSnapshotId: index.withPartSnapshotId,
     mergeSearchIndex: index.mergeSearchIndex,
   };
   return config;

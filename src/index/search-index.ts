@@ -212,19 +212,6 @@ function duplicatePassages(keys: readonly string[]): number[][] {
   return [...byKey.values()].filter((group) => group.length > 1);
 }
 
-/**
- * The part with its document row citing `snapshotId`. Postings depend only on chunk content, so a part
- * cached for the same chunks under an earlier snapshot is reused with just this row rewritten; the
- * result equals the part built from the restamped chunks.
- */
-export function withPartSnapshotId(part: string, snapshotId: string): string {
-  const end = part.indexOf('\n');
-  const header = JSON.parse(part.slice(0, end)) as PartHeader;
-  if (header.doc === null || header.doc[1] === snapshotId) return part;
-  header.doc[1] = snapshotId;
-  return canonicalJson(header) + part.slice(end);
-}
-
 interface ParsedPart {
   header: PartHeader;
   terms: string;
@@ -268,9 +255,18 @@ function equalsRegion(term: string, text: string, start: number, end: number): b
  * parts' space-joined term strings (no per-run string objects), runs are grouped by term with a counting sort,
  * and posting runs are copied as ASCII bytes behind a (document gap, length) header.
  */
-export function mergeSearchIndex(parts: string[], provenance: IndexProvenance, options: IndexOptions): string {
+export function mergeSearchIndex(parts: string[], provenance: IndexProvenance, options: IndexOptions, snapshotIds?: ReadonlyMap<string, string>): string {
   const { k1Milli, bMilli } = optionsInThousandths(options);
   const parsed = parts.map(parsePart).filter((p) => p.header.chunkCount > 0);
+  // Postings depend only on chunk content, so a part cached for the same chunks under an earlier
+  // snapshot is reused: the snapshot its document row cites is the current one, given here. The result
+  // equals merging parts built from the restamped chunks.
+  if (snapshotIds !== undefined) {
+    for (const p of parsed) {
+      const current = snapshotIds.get(p.header.documentId);
+      if (current !== undefined && p.header.doc !== null) p.header.doc = [p.header.doc[0]!, current, ...p.header.doc.slice(2)];
+    }
+  }
   parsed.sort((a, b) => compareCodeUnits(a.header.documentId, b.header.documentId));
   for (let i = 1; i < parsed.length; i++) {
     if (parsed[i - 1]!.header.documentId === parsed[i]!.header.documentId) throw new Error(`search index: document ${parsed[i]!.header.documentId} given twice`);

@@ -6,7 +6,7 @@ import { REPO_ROOT } from '../helpers/rig.js';
 import { seededRandom } from '../helpers/random.js';
 import { chunkDocument, DEFAULT_CHUNK_OPTIONS } from '../../src/chunk/chunker.js';
 import { documentContentHash, restampChunks } from '../../src/chunk/snapshot-provenance.js';
-import { buildDocumentPart, withPartSnapshotId } from '../../src/index/search-index.js';
+import { buildDocumentPart, DEFAULT_INDEX_OPTIONS, mergeSearchIndex } from '../../src/index/search-index.js';
 import { artifactBytes, makeArtifact } from '../../src/store/artifact.js';
 import { CHUNKS_FORMAT_VERSION } from '../../src/rule-versions.js';
 import type { EvidenceDocument } from '../../src/document/types.js';
@@ -46,7 +46,9 @@ test('restamped chunks and index parts equal a fresh chunking and indexing of th
       assert.equal(restamped.contentHash, restampChunks(fresh, after.provenance.snapshotId).contentHash);
       const chunksOf = (bytes: string) => (JSON.parse(bytes) as { payload: { chunks: never[] } }).payload.chunks;
       const oldPart = buildDocumentPart(document.documentId, chunksOf(chunkBytes(before, maxChars)));
-      assert.equal(withPartSnapshotId(oldPart, after.provenance.snapshotId), buildDocumentPart(document.documentId, chunksOf(fresh)));
+      const provenance = { chunkIndexFingerprint: 'sha256:' + '0'.repeat(64), missingSources: [] };
+      const reused = mergeSearchIndex([oldPart], provenance, DEFAULT_INDEX_OPTIONS, new Map([[document.documentId, after.provenance.snapshotId]]));
+      assert.equal(reused, mergeSearchIndex([buildDocumentPart(document.documentId, chunksOf(fresh))], provenance, DEFAULT_INDEX_OPTIONS));
     }
   }
 });
