@@ -19,7 +19,7 @@ const ALLOWED = [
   /^README\.md$/,
   /^LICENSE$/,
   /^bin\/episteme\.cjs$/,
-  /^bin\/cli\.d\.ts$/,
+  /^dist\/bundle\/cli\.d\.ts$/,
   /^dist\/bundle\/[A-Za-z0-9_-]+\.(js|cjs)$/,
   /^rules\/[a-z0-9-]+\.json$/,
   /^schema\/[a-z0-9-]+\.schema\.json$/,
