@@ -6,6 +6,7 @@ import { fileURLToPath } from 'node:url';
 import path from 'node:path';
 import Ajv2020 from 'ajv/dist/2020.js';
 import standaloneCode from 'ajv/dist/standalone/index.js';
+import { build } from 'esbuild';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const schemas = {
@@ -48,14 +49,31 @@ function numericRanges(schema) {
 }
 const out = path.join(root, 'dist', 'src', 'generated');
 mkdirSync(out, { recursive: true });
-// ajv's "esm" output still require()s its small runtime helpers; turn those into imports.
-const imports = [];
-const code = standaloneCode(ajv, mapping).replace(/require\("([^"]+)"\)/g, (_, specifier) => {
-  const name = `runtime${imports.length}`;
-  imports.push(`import ${name} from ${JSON.stringify(specifier + '.js')};`);
-  return name;
+// ajv's standalone code require()s its small CommonJS runtime helpers (`require("ajv/dist/runtime/
+// ucs2length").default`). Importing a CommonJS module from an ES module is where runtimes disagree:
+// Node's default import is `module.exports`, Bun's is `exports.default` when `__esModule` is set, so
+// `.default` of it was undefined on Bun ("func1 is not a function"). Keep the CommonJS `require`
+// and let esbuild inline those helpers: the output is one self-contained ES module that imports
+// nothing, the same code on every runtime.
+const code = standaloneCode(ajv, mapping).replace(/^"use strict";/, '');
+const bundled = await build({
+  stdin: { contents: `${code}\nexport const schemaRanges = ${JSON.stringify(ranges)};\n`, resolveDir: root, sourcefile: 'validators.js', loader: 'js' },
+  bundle: true,
+  format: 'esm',
+  platform: 'neutral',
+  mainFields: ['main'],
+  preserveSymlinks: true,
+  target: 'es2022',
+  write: false,
+  metafile: true,
+  outfile: 'validators.js',
+  // No comments: esbuild would name each inlined file by its path on this machine.
+  minifyWhitespace: true,
+  legalComments: 'none',
+  logLevel: 'warning',
 });
-writeFileSync(
-  path.join(out, 'validators.js'),
-  `${imports.join('\n')}\n${code.replace(/^"use strict";/, '')}\nexport const schemaRanges = ${JSON.stringify(ranges)};\n`,
-);
+// The guarantee above, checked: the output imports nothing.
+const [output] = Object.values(bundled.metafile.outputs);
+if (output.imports.length > 0) throw new Error(`build-validators: the generated validators still import ${output.imports.map((entry) => entry.path).join(', ')}; they must be self-contained`);
+const text = bundled.outputFiles[0].text;
+writeFileSync(path.join(out, 'validators.js'), text);

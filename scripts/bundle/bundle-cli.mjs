@@ -8,7 +8,7 @@
 //   so no module exists twice in a process.
 // Dependencies with their own file layout (pdfjs, got, ajv runtime, ...) stay external; only the
 // small pure-JS ones on the query path are inlined.
-import { readFileSync, rmSync } from 'node:fs';
+import { copyFileSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -80,3 +80,9 @@ await build({
   splitting: true,
 });
 await build({ ...common, entryPoints: { 'query-main': 'dist/src/cli/query-main.js' }, outExtension: { '.js': '.cjs' }, format: 'cjs', splitting: false });
+
+// The ./cli entry (npm exports, jsr.json) carries its types: a declaration beside it, named by a
+// @ts-self-types directive that Deno and JSR read (TypeScript on npm reads package.json's "types").
+copyFileSync(path.join(root, 'types/cli.d.ts'), path.join(root, 'dist/bundle/cli.d.ts'));
+const cliEntry = path.join(root, 'dist/bundle/cli.js');
+writeFileSync(cliEntry, '/* @ts-self-types="./cli.d.ts" */\n' + readFileSync(cliEntry, 'utf8'));

@@ -22,3 +22,12 @@ const COMMANDS: CommandTable = {
 export function main(argv: string[]): Promise<number> {
   return runCli(argv, COMMANDS);
 }
+
+// Run as the program itself (`deno run jsr:@ismail-elkorchi/episteme/cli`, `bun dist/bundle/cli.js`,
+// Node 24+): run the command line. Imported (`episteme/cli` on npm, `./cli` on JSR), nothing runs:
+// import.meta.main is true only for the entry module, and undefined on runtimes without it.
+if ((import.meta as { main?: boolean }).main === true) {
+  void main(process.argv.slice(2)).then((code) => {
+    process.exitCode = code;
+  });
+}

@@ -48,8 +48,32 @@ interface OutlineEntry {
 type PdfJs = typeof import('pdfjs-dist/legacy/build/pdf.mjs');
 let pdfjsModule: Promise<PdfJs> | undefined;
 function loadPdfJs(): Promise<PdfJs> {
-  pdfjsModule ??= import('pdfjs-dist/legacy/build/pdf.mjs');
+  pdfjsModule ??= withoutRenderingWarnings(() => import('pdfjs-dist/legacy/build/pdf.mjs'));
   return pdfjsModule;
+}
+
+type PdfParse = typeof import('pdf-parse');
+let pdfParseModule: Promise<PdfParse> | undefined;
+function loadPdfParse(): Promise<PdfParse> {
+  pdfParseModule ??= withoutRenderingWarnings(() => import('pdf-parse'));
+  return pdfParseModule;
+}
+
+// When it loads, pdfjs tries to polyfill the canvas classes it renders with (DOMMatrix, ImageData,
+// Path2D) from the native @napi-rs/canvas, and says so with console.warn when it cannot: on Deno,
+// where a native addon needs --allow-ffi, every PDF extraction printed two warnings. Episteme reads
+// text and never renders, so exactly those load-time lines are dropped; anything else passes.
+const RENDERING_WARNING = /^Warning: (Cannot load "@napi-rs\/canvas" package|Cannot access the `require` function|Cannot polyfill `\w+`, rendering may be broken)/;
+async function withoutRenderingWarnings<T>(load: () => Promise<T>): Promise<T> {
+  const warn = console.warn;
+  console.warn = (...args: unknown[]): void => {
+    if (typeof args[0] !== 'string' || !RENDERING_WARNING.test(args[0])) warn.apply(console, args);
+  };
+  try {
+    return await load();
+  } finally {
+    console.warn = warn;
+  }
 }
 
 /** Raw-byte check for an inverted MediaBox (pdfplumber issue 932): positions need repair. */
@@ -500,7 +524,7 @@ async function readOutline(doc: Awaited<ReturnType<PdfJs['getDocument']>['promis
 
 /** Tables from pdf-parse's detection (ruling lines), per page number. */
 async function readTables(body: Uint8Array, pages: number): Promise<Map<number, string[][][]>> {
-  const { PDFParse } = await import('pdf-parse');
+  const { PDFParse } = await loadPdfParse();
   const parser = new PDFParse({ data: new Uint8Array(body), verbosity: 0 });
   try {
     const result = await parser.getTable({ first: 1, last: pages });

@@ -4,6 +4,7 @@ import { fs } from '../node-builtins.js';
 import { crc32Hex, type IndexProvenance } from '../index/index-layout.js';
 import { CONFIG_FILE_NAME, STATE_DIR_NAME } from '../config/names.js';
 import { STAGE_INDEX_FORMAT_VERSION } from '../rule-versions.js';
+import { writerHoldsLock } from '../store/workspace-lock-address.js';
 
 /**
  * Which generation a query answers from, and whether it is stale.
@@ -23,9 +24,9 @@ import { STAGE_INDEX_FORMAT_VERSION } from '../rule-versions.js';
  *                                                  search index read (warning build-in-progress)
  *
  * Every step is one read; nothing is retried (`query --wait-build SECONDS` instead waits for the
- * writer to let go and then opens the index it committed). The lock is a Linux abstract socket (see
- * store/workspace-lock.ts), read here from /proc/net/unix, so a query never touches the lock itself
- * and can never make a build fail with workspace-locked.
+ * writer to let go and then opens the index it committed). The lock is a socket the kernel owns (see
+ * store/workspace-lock-address.ts), observed here without taking it (/proc/net/unix on Linux, a
+ * connect probe elsewhere), so a query can never make a build fail with workspace-locked.
  *
  * The chunk index is verified before its fingerprint is believed: the search index records the CRC-32
  * of the chunk index bytes it was built from (which the build verified by SHA-256), so a file with
@@ -49,11 +50,11 @@ export interface ChunkIndexCheck {
 
 const ARTIFACT_PREFIX = '{"artifact":"chunk-index","fingerprint":"sha256:';
 
-export function checkGeneration(check: ChunkIndexCheck, chunkIndexBytes: Buffer): Freshness {
+export async function checkGeneration(check: ChunkIndexCheck, chunkIndexBytes: Buffer): Promise<Freshness> {
   const fingerprint = verifiedChunkIndexFingerprint(chunkIndexBytes, check.chunkIndexPath, check.provenance.chunkIndexCrc32);
   if (fingerprint === check.provenance.chunkIndexFingerprint) return { state: 'fresh' };
   const root = workspaceRootOf(path.dirname(path.resolve(check.chunkIndexPath)));
-  if (root !== null && writerHoldsLock(root)) return { state: 'during-build', workspaceRoot: root };
+  if (root !== null && (await writerHoldsLock(root))) return { state: 'during-build', workspaceRoot: root };
   let unchanged: boolean;
   try {
     unchanged = fs.readFileSync(check.chunkIndexPath).equals(chunkIndexBytes);
@@ -67,7 +68,7 @@ export function checkGeneration(check: ChunkIndexCheck, chunkIndexBytes: Buffer)
 
 /** For `query --wait-build`: resolves once no writer holds the workspace lock, or at the deadline. */
 export async function waitForWriter(root: string | null, deadlineMs: number): Promise<void> {
-  while (root !== null && writerHoldsLock(root) && Date.now() < deadlineMs) {
+  while (root !== null && (await writerHoldsLock(root)) && Date.now() < deadlineMs) {
     await new Promise((resolve) => setTimeout(resolve, Math.min(50, Math.max(0, deadlineMs - Date.now()))));
   }
 }
@@ -110,26 +111,4 @@ export function workspaceRootOf(dir: string): string | null {
     if (parent === current) return null;
     current = parent;
   }
-}
-
-/** Whether a process holds the workspace writer lock (its abstract socket is bound), read from /proc. */
-function writerHoldsLock(root: string): boolean {
-  let real: string;
-  let table: string;
-  try {
-    real = fs.realpathSync(root);
-    table = fs.readFileSync('/proc/net/unix', 'latin1');
-  } catch {
-    return false;
-  }
-  const crypto = process.getBuiltinModule('node:crypto');
-  // The name store/workspace-lock.ts binds, as /proc shows abstract names ('@' for the leading NUL).
-  const name = '@episteme-workspace-' + crypto.createHash('sha256').update(real).digest('hex').slice(0, 40);
-  // Node binds the name padded with NULs to the full address length, which /proc shows as '@'s.
-  for (let at = table.indexOf(name); at >= 0; at = table.indexOf(name, at + 1)) {
-    let end = at + name.length;
-    while (table[end] === '@') end++;
-    if (table[at - 1] === ' ' && (end === table.length || table[end] === '\n')) return true;
-  }
-  return false;
 }

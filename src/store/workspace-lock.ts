@@ -2,18 +2,19 @@ import * as net from 'node:net';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { writeFileAtomic } from './atomic-file.js';
-import { sha256Hex } from './hash.js';
 import { EpistemeError } from '../failure.js';
 import { isSystemError } from './write-failure.js';
+import { randomBytes } from 'node:crypto';
+import { lockMechanism, lockName, probeSocket, socketFolder } from './workspace-lock-address.js';
 
 /**
  * One exclusive writer per workspace.
  *
- * The lock is a Linux abstract-namespace Unix socket named after the workspace's real path. The kernel
- * binds it atomically and releases it when the holder dies, even by SIGKILL, so a dead holder can never
- * leave a lock behind and no process ever has to delete a lock file that another may hold (the race
- * that file locks with stale-PID recovery get wrong). `.episteme/lock-holder.json` only describes the
- * holder for error messages; it is never used to decide who holds the lock.
+ * The lock is a socket the kernel owns (see store/workspace-lock-address.ts for the mechanisms): it
+ * is released when the holder dies, even by SIGKILL, so a dead holder can never leave a lock behind
+ * and no process ever deletes a lock that another may hold (the race that file locks with stale-PID
+ * recovery get wrong). `.episteme/lock-holder.json` only describes the holder for error messages; it
+ * is never used to decide who holds the lock.
  */
 export interface WorkspaceLock {
   release(): Promise<void>;
@@ -24,19 +25,14 @@ export async function acquireWorkspaceLock(
   stateDir: string,
   options: { waitMs: number; command: string },
 ): Promise<WorkspaceLock> {
-  if (process.platform !== 'linux') {
-    throw new EpistemeError('usage-error', 'The workspace writer lock needs Linux (abstract Unix sockets).', {
-      hint: 'Run Episteme on Linux; other platforms are not supported yet.',
-    });
-  }
   const real = fs.realpathSync(workspaceRoot);
-  const socketName = '\0episteme-workspace-' + sha256Hex(real).slice(0, 40);
   const holderFile = path.join(stateDir, 'lock-holder.json');
   const deadline = Date.now() + options.waitMs;
+  const mechanism = lockMechanism();
   for (;;) {
-    const server = await tryListen(socketName);
-    if (server) {
-      server.unref();
+    const held = mechanism === 'socket-folder' ? await tryTakeSocketFolder(socketFolder(real)) : await tryListen(lockName(real, mechanism));
+    if (held) {
+      held.server.unref();
       // The socket is the lock; the holder file only describes it. On a read-only or full disk the
       // lock still holds, so a command with nothing to write (a no-op build) can go on without it.
       const described = describeHolder(stateDir, holderFile, options.command);
@@ -50,7 +46,9 @@ export async function acquireWorkspaceLock(
                 // read-only since: the next holder overwrites it
               }
             }
-            server.close(() => resolve());
+            // Our socket file goes before the listener closes, so no one ever sees it refuse.
+            if (held.file !== undefined) removeQuietly(held.file);
+            held.server.close(() => resolve());
           }),
       };
     }
@@ -61,19 +59,79 @@ export async function acquireWorkspaceLock(
         details: { workspace: '.' },
       });
     }
-    await new Promise((resolve) => setTimeout(resolve, 100));
+    // Jittered: two contenders that both stepped back in the socket folder do not meet again.
+    await new Promise((resolve) => setTimeout(resolve, 50 + Math.floor(Math.random() * 100)));
   }
 }
 
-function tryListen(name: string): Promise<net.Server | null> {
+interface HeldSocket {
+  server: net.Server;
+  /** The socket's file (socket-folder only). */
+  file?: string;
+}
+
+function tryListen(name: string): Promise<HeldSocket | null> {
   return new Promise((resolve, reject) => {
-    const server = net.createServer();
+    const server = net.createServer((connection) => connection.destroy());
     server.once('error', (error: NodeJS.ErrnoException) => {
       if (error.code === 'EADDRINUSE') resolve(null);
       else reject(error);
     });
-    server.listen({ path: name }, () => resolve(server));
+    server.listen({ path: name }, () => resolve({ server }));
   });
+}
+
+/**
+ * The socket-folder lock, for systems without abstract sockets (macOS). Socket files outlive their
+ * process, and deleting a fixed-name lock file that looks stale races with a new holder; so no name
+ * is ever reused, and no live socket is ever deleted:
+ *
+ *   1. listen on a new socket with a random name in the folder (bind creates the file atomically);
+ *   2. list the folder and connect to every other socket: a refused one belongs to a dead process and
+ *      can never listen again, so anyone may delete it; an answering one is alive;
+ *   3. no other socket alive: we hold the lock. Otherwise step back (close and delete ours) and retry.
+ *
+ * Two contenders cannot both hold it: each binds before it lists, so whichever lists second sees the
+ * other's socket alive. (Both may step back; the jittered retry separates them.) A holder that dies,
+ * even by SIGKILL, leaves a socket that refuses, which the next contender deletes.
+ */
+async function tryTakeSocketFolder(folder: string): Promise<HeldSocket | null> {
+  ensurePrivateFolder(folder);
+  const file = path.join(folder, randomBytes(8).toString('hex') + '.sock');
+  const mine = await tryListen(file);
+  if (mine === null) return null; // a name collision: just another try
+  for (const entry of fs.readdirSync(folder)) {
+    const other = path.join(folder, entry);
+    if (other === file || !entry.endsWith('.sock')) continue;
+    if ((await probeSocket(other)) === 'dead') removeQuietly(other);
+    else {
+      removeQuietly(file);
+      await new Promise<void>((resolve) => mine.server.close(() => resolve()));
+      return null;
+    }
+  }
+  return { server: mine.server, file };
+}
+
+/** The socket folder must be a real folder of this user's (it may be under /tmp, which is shared). */
+function ensurePrivateFolder(folder: string): void {
+  fs.mkdirSync(folder, { recursive: true, mode: 0o700 });
+  const stat = fs.lstatSync(folder);
+  const uid = process.getuid?.();
+  if (!stat.isDirectory() || (uid !== undefined && stat.uid !== uid)) {
+    throw new EpistemeError('usage-error', `The workspace lock folder ${folder} is not a folder of this user's.`, {
+      hint: 'Remove it (another user or a link put it there), then retry.',
+      details: { folder },
+    });
+  }
+}
+
+function removeQuietly(file: string): void {
+  try {
+    fs.rmSync(file, { force: true });
+  } catch {
+    // gone or not ours to delete: the next contender finds it refusing and deletes it
+  }
 }
 
 function readHolder(file: string): string {

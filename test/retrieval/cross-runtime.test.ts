@@ -1,40 +1,24 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { execFileSync, spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chunkDocument, DEFAULT_CHUNK_OPTIONS } from '../../src/chunk/chunker.js';
 import { DEV_CORPUS_MISSING, loadDevCorpus } from './corpus-helpers.js';
+import { allRuntimes, ensureRuntimes } from '../helpers/runtimes.js';
 
 /**
  * The search index (and query output) must be byte-identical on Node 20, Node 24, Deno and Bun.
- * This runs dist/test/retrieval/cross-runtime-runner.js under each and compares stdout.
- * The other runtimes are npm packages installed into a cache directory outside the source tree
- * (EPISTEME_RUNTIMES_DIR, else node_modules/.cache/episteme-runtimes); when the npm registry is
- * unreachable the test is skipped with the reason.
+ * This runs dist/test/retrieval/cross-runtime-runner.js under each and compares stdout. The other
+ * runtimes come from test/helpers/runtimes.ts (npm packages in a cache folder outside the source
+ * tree); when they cannot be installed the test is skipped with the reason. The whole CLI pipeline
+ * on every runtime is test/runtimes/whole-pipeline.test.ts.
  */
-const RUNTIME_PACKAGES = ['node@24', 'deno@2.9.6', 'bun@1.4.5'];
 const here = path.dirname(fileURLToPath(import.meta.url));
 const repoRoot = path.resolve(here, '../../..');
 const runner = path.join(here, 'cross-runtime-runner.js');
-const runtimesDir = process.env['EPISTEME_RUNTIMES_DIR'] ?? path.join(repoRoot, 'node_modules/.cache/episteme-runtimes');
-const bin = (name: string): string => path.join(runtimesDir, 'node_modules/.bin', name);
-
-function ensureRuntimes(): string | undefined {
-  if (['node', 'deno', 'bun'].every((name) => existsSync(bin(name)))) return undefined;
-  mkdirSync(runtimesDir, { recursive: true });
-  if (!existsSync(path.join(runtimesDir, 'package.json'))) writeFileSync(path.join(runtimesDir, 'package.json'), '{"private":true}\n');
-  const result = spawnSync('npm', ['install', '--no-save', '--no-audit', '--no-fund', '--prefix', runtimesDir, ...RUNTIME_PACKAGES], {
-    encoding: 'utf8',
-    timeout: 600_000,
-  });
-  if (result.status !== 0 || !['node', 'deno', 'bun'].every((name) => existsSync(bin(name)))) {
-    return `could not install ${RUNTIME_PACKAGES.join(', ')} from the npm registry into ${runtimesDir}: ${(result.stderr || String(result.error ?? '')).trim().split('\n').slice(-3).join(' | ')}`;
-  }
-  return undefined;
-}
 
 test('index bytes and query output are identical on Node 20, Node 24, Deno and Bun', { timeout: 900_000 }, async (t) => {
   const skipReason = ensureRuntimes();
@@ -57,11 +41,9 @@ test('index bytes and query output are identical on Node 20, Node 24, Deno and B
   const reference = run(process.execPath, []);
   assert.ok(reference.length > 1000);
   if (dev !== undefined) assert.match(reference, /"dev":\{"indexSha256"/);
-  const outputs: [string, string][] = [
-    [`node ${execFileSync(bin('node'), ['--version'], { encoding: 'utf8' }).trim()}`, run(bin('node'), [])],
-    [`deno ${execFileSync(bin('deno'), ['--version'], { encoding: 'utf8' }).split('\n')[0]!.trim()}`, run(bin('deno'), ['run', '--no-lock', '--allow-read', '--allow-env'])],
-    [`bun ${execFileSync(bin('bun'), ['--version'], { encoding: 'utf8' }).trim()}`, run(bin('bun'), [])],
-  ];
+  const outputs: [string, string][] = allRuntimes()
+    .slice(1)
+    .map((runtime) => [runtime.label, run(runtime.command, runtime.prefix[0] === 'run' ? ['run', '--no-lock', '--allow-read', '--allow-env'] : runtime.prefix)]);
   for (const [runtime, output] of outputs) {
     t.diagnostic(`${runtime}: ${output.length} bytes`);
     assert.equal(output, reference, `${runtime} differs from Node ${process.version}`);
