@@ -14,6 +14,8 @@ import { snapshotFor } from '../extract/helpers.js';
  */
 
 const RATIO = 40;
+/** Times below this are mostly dispatch and timer noise: the ratio is taken against at least this. */
+const FLOOR_MS = 20;
 const SIZES = [1_000, 100_000, 1_000_000];
 const RFC_URL = 'https://www.rfc-editor.org/rfc/rfc9998.txt';
 
@@ -65,13 +67,14 @@ test('extraction time grows linearly with adversarial input (1 KB, 100 KB, 1 MB)
         };
         const largest = size === SIZES[SIZES.length - 1];
         let best = largest ? await once() : Math.min(await once(), await once());
-        // A run that looks super-linear is measured once more (a loaded machine pauses at random).
-        if (largest && best > RATIO * Math.max(times[1]!, 10)) best = Math.min(best, await once());
+        // A run that looks super-linear is measured again, up to twice (a loaded machine pauses at
+        // random; a real quadratic scan is slow every time).
+        for (let retry = 0; retry < 2 && largest && best > RATIO * Math.max(times[1]!, FLOOR_MS); retry++) best = Math.min(best, await once());
         times.push(best);
       }
       const [, t100k, t1m] = times as [number, number, number];
       report.push(`${c.name}: ${times.map((t) => `${t.toFixed(1)} ms`).join(' / ')}`);
-      assert.ok(t1m <= RATIO * Math.max(t100k, 10), `${c.name}: 1 MB took ${t1m.toFixed(0)} ms, 100 KB ${t100k.toFixed(0)} ms (more than ${RATIO}x: super-linear)`);
+      assert.ok(t1m <= RATIO * Math.max(t100k, FLOOR_MS), `${c.name}: 1 MB took ${t1m.toFixed(0)} ms, 100 KB ${t100k.toFixed(0)} ms (more than ${RATIO}x: super-linear)`);
     }
   } finally {
     await pool.close();
