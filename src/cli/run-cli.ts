@@ -2,6 +2,7 @@ import { Builtins, Cli, type CommandClass } from 'clipanion';
 import { PRODUCER_VERSION } from '../version.js';
 import { Output, markMainEntered } from './output.js';
 import { describeCause } from '../failure.js';
+import { diagnoseOptions, unknownCommand, type UsageProblem } from './usage-errors.js';
 
 /** Command name -> loader of its class (loaded on demand: a run loads its own command only). */
 export type CommandTable = Record<string, () => Promise<CommandClass>>;
@@ -95,8 +96,22 @@ export async function runCli(argv: string[], commands: CommandTable): Promise<nu
     const json = argv.includes('--json');
     const name = argv.find((a) => !a.startsWith('-')) ?? 'episteme';
     const output = new Output(name, json, 'never', process.stdout, stderr);
-    const message = error instanceof Error ? error.message.split('\n')[0]!.replace(/^Usage Error: /, '') : String(error);
-    return output.failure({ code: 'usage-error', message, hint: `See \`episteme ${name === 'episteme' ? '' : name + ' '}--help\`.`.replace('  ', ' ') });
+    return output.failure({ code: 'usage-error', ...describeParseError(cli, commands, argv, error) });
   }
   return cli.run(command, context);
+}
+
+/** A parse error as the problem and its fix (see usage-errors.ts); clipanion's message is the fallback. */
+function describeParseError(cli: Cli, commands: CommandTable, argv: string[], error: unknown): UsageProblem {
+  const first = argv[0];
+  if (first !== undefined && !first.startsWith('-') && !(first in commands)) return unknownCommand(first, Object.keys(commands));
+  if (first !== undefined && first in commands) {
+    const definition = cli.definitions({ colored: false }).find((d) => d.path === `episteme ${first}`);
+    const problem = definition ? diagnoseOptions(first, argv.slice(1), definition.options) : null;
+    if (problem) return problem;
+  }
+  // clipanion's own words, without its "did you mean" list (which can be empty) or the usage dump.
+  let message = error instanceof Error ? error.message.split('\n')[0]!.replace(/^Usage Error: /, '') : String(error);
+  if (/^Command not found/.test(message)) message = first && first in commands ? `Invalid arguments for \`episteme ${first}\`.` : 'Invalid command line.';
+  return { message, hint: `Run \`episteme ${first && first in commands ? `${first} ` : ''}--help\`.` };
 }
