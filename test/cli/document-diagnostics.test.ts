@@ -34,7 +34,9 @@ test('error diagnostics are counted, named and fail the run by default; --fail-o
     // Built all the same: the documents are committed, and the targets say which carry what.
     assert.ok(first.json!.data.targets.every((t: { status: string }) => t.status !== 'failed'));
 
-    // A no-op build (the fast path) reports and fails the same way.
+    // A full build, then a no-op build (the fast path), report and fail the same way.
+    const full = await box.run(['build', '--map', 'map.json', '--json']);
+    assertFailure(full, { code: 'document-diagnostics', exit: 1, ...BOUNDS });
     const again = await box.run(['build', '--map', 'map.json', '--json']);
     assertFailure(again, { code: 'document-diagnostics', exit: 1, ...BOUNDS });
     assert.equal(again.json!.data.actions, 0);
