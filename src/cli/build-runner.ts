@@ -108,7 +108,7 @@ export abstract class GraphCommand extends WorkspaceCommand {
 export abstract class CaptureCommand extends GraphCommand {
   refresh = Option.Boolean('--refresh', {
     description:
-      'Refetch the HTTP snapshots in the closure with conditional requests (If-None-Match / If-Modified-Since). A 304 or identical bytes keep the recorded snapshot and cause no downstream work. Default: recorded snapshots are reused; only missing ones are fetched.',
+      'Refetch the HTTP snapshots in the closure with conditional requests (If-None-Match / If-Modified-Since). A 304 or identical bytes keep the recorded snapshot and cause no downstream work. --no-refresh fetches only missing snapshots: the default of build and pipeline (snapshot refreshes unless given --no-refresh or --max-age).',
   });
   maxAge = Option.String('--max-age', {
     description: `Refetch (conditionally) only the HTTP snapshots last observed more than SECONDS ago (default: none, recorded snapshots are reused; ${rangeText(MAX_AGE_SECONDS_RANGE)}).`,
