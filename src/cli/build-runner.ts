@@ -11,6 +11,7 @@ import type { CommandResult } from './base-command.js';
 import { inRange, JOBS_RANGE, MAX_AGE_SECONDS_RANGE, rangeText, WAIT_LOCK_SECONDS_RANGE } from './option-validators.js';
 import { WorkspaceCommand } from './workspace-command.js';
 import { mainEnteredAt, type Output } from './output.js';
+import { BuildProgress } from './build-progress.js';
 import { NO_REFRESH, type CaptureEvent, type RefreshPolicy } from '../capture/run.js';
 import { oneOf } from './option-validators.js';
 import { failsOn, type FailOn } from '../graph/diagnostics.js';
@@ -69,6 +70,7 @@ export abstract class GraphCommand extends WorkspaceCommand {
 
   protected async runTargets(output: Output, ws: Workspace, targets: string[], dryRun = false): Promise<{ summary: BuildSummary; result: CommandResult }> {
     const trace = new BuildTrace();
+    const progress = new BuildProgress(output);
     const { runBuild } = await import('../graph/build.js');
     const summary = await runBuild(ws, {
       onPhase: (phase) => trace.phase(phase),
@@ -81,17 +83,14 @@ export abstract class GraphCommand extends WorkspaceCommand {
       jobs: this.jobs ?? defaultJobs(),
       waitLockMs: (this.waitLock ?? 0) * 1000,
       command: this.commandName,
-      capture: { refresh: this.refreshPolicy(), offline: !this.captures, onEvent: (event) => output.progress(describeCaptureEvent(event)) },
+      capture: { refresh: this.refreshPolicy(), offline: !this.captures, onEvent: (event) => progress.note(describeCaptureEvent(event)) },
       onEvent: (event) => {
         trace.event(event.type, event.target);
-        output.progress({
-          message: event.type === 'start' ? `running ${event.target}` : `${event.status} ${event.target}`,
-          event: event.type,
-          target: event.target,
-          ...(event.status ? { status: event.status } : {}),
-        });
+        if (event.type === 'start') progress.start(event.target);
       },
-    });
+      onPlan: (pending) => progress.plan(pending),
+      onSettled: (result) => progress.settled(result),
+    }).finally(() => progress.end());
     for (const warning of summary.warnings ?? []) output.warn(warning);
     if (this.trace !== undefined) {
       try {

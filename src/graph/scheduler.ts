@@ -61,6 +61,10 @@ export interface ScheduleOptions {
   debug?: boolean;
   allowPartial: boolean;
   onEvent?: (event: { type: 'start' | 'finish'; target: string; status?: TargetStatus }) => void;
+  /** After the first pass: how many targets are left to evaluate (for a done/total counter). */
+  onPlan?: (pending: number) => void;
+  /** Each of those targets as it settles, whatever its status (failures as they happen). */
+  onSettled?: (result: TargetResult) => void;
 }
 
 const ACTION_STATUSES: ReadonlySet<TargetStatus> = new Set(['built', 'unchanged']);
@@ -100,7 +104,12 @@ export async function runSchedule(graph: BuildGraph, names: string[], env: RuleE
   const pending = names.filter((name) => !settled.has(name));
   // A worker takes a few hundred milliseconds to start: start one now, while snapshots are captured.
   if (!options.dryRun && pending.some((name) => graph.nodes.get(name)!.rule === 'extract' || graph.nodes.get(name)!.rule === 'chunk')) env.pool.warm();
-  const evaluated = new Map((await Promise.all(pending.map(evaluate))).map((r) => [r.target, r]));
+  options.onPlan?.(pending.length);
+  const settle = (result: TargetResult): TargetResult => {
+    options.onSettled?.(result);
+    return result;
+  };
+  const evaluated = new Map((await Promise.all(pending.map((name) => evaluate(name).then(settle)))).map((r) => [r.target, r]));
   return names.map((name) => settled.get(name) ?? evaluated.get(name)!);
 }
 
