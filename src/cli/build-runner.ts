@@ -32,7 +32,7 @@ export abstract class GraphCommand extends WorkspaceCommand {
   });
   failOn = Option.String('--fail-on', 'error', {
     description:
-      'Exit 1 when a built document carries extraction diagnostics of this severity or worse: error (default: an encrypted or empty PDF, malformed XML), warning (also truncations and caps), or never. The summary counts and names them either way.',
+      'Exit 1 when a built document carries extraction diagnostics of this severity or worse: error (the default: e.g. an empty, encrypted or malformed PDF), warning (also known, bounded losses such as a truncated page range), or never. The summary counts and names them either way.',
     validator: oneOf(['error', 'warning', 'never'] as const),
   });
   verbose = Option.Boolean('--verbose', false, { description: 'List every target in the summary (default: counts, then only changed and failed targets).' });

@@ -2,6 +2,7 @@ import { Builtins, Cli, type CommandClass } from 'clipanion';
 import { PRODUCER_VERSION } from '../version.js';
 import { Output, markMainEntered } from './output.js';
 import { describeCause } from '../failure.js';
+import { commandHelp, rootHelp } from './help.js';
 import { diagnoseOptions, unknownCommand, type UsageProblem } from './usage-errors.js';
 
 /** Command name -> loader of its class (loaded on demand: a run loads its own command only). */
@@ -89,6 +90,15 @@ export async function runCli(argv: string[], commands: CommandTable): Promise<nu
     env: process.env,
     colorDepth: 1,
   };
+  // Help is rendered here (help.ts), not by clipanion's builtin: grouped one-line commands at the root.
+  if (argv.length === 0 || (argv.length === 1 && (argv[0] === '--help' || argv[0] === '-h' || argv[0] === 'help'))) {
+    process.stdout.write(rootHelp(cli));
+    return 0;
+  }
+  if (argv.length === 2 && argv[0]! in commands && (argv[1] === '--help' || argv[1] === '-h')) {
+    process.stdout.write(commandHelp(cli, await commands[argv[0]!]!()));
+    return 0;
+  }
   let command;
   try {
     command = cli.process(argv, context);
