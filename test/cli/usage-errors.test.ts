@@ -112,3 +112,20 @@ test('edit distance and nearest names', () => {
   assert.deepEqual(nearest('--jbos', ['--jobs', '--json', '--debug']), ['--jobs']);
   assert.deepEqual(nearest('zzzz', ['build', 'chunk']), []);
 });
+
+test('paths in messages are relative to the current folder', async () => {
+  const rig = new Rig();
+  try {
+    rig.write({ 'ws/episteme.json': JSON.stringify({ manualIngest: 'map.json', bogus: 1 }), 'ws/map.json': JSON.stringify([{ sourceUrl: 'https://e.test/a', localPath: 'a.html' }]) });
+    const config = await rig.exec(['build', '--config', 'ws/episteme.json', '--json']);
+    assert.equal(config.code, 2);
+    assert.match(config.json!.error!.message, /^ws\/episteme\.json is invalid/);
+    rig.write({ 'ws/episteme.json': JSON.stringify({ manualIngest: 'map.json' }) });
+    const map = await rig.exec(['build', '--config', 'ws/episteme.json', '--json']);
+    assert.equal(map.code, 2);
+    assert.match(map.json!.error!.message, /^ws\/map\.json is invalid: entry 0, field localPath: a\.html \(ws\/a\.html\) does not exist/);
+    assert.doesNotMatch(map.json!.error!.message, new RegExp(rig.dir.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')), 'no absolute path');
+  } finally {
+    rig.cleanup();
+  }
+});
