@@ -21,10 +21,11 @@ test('offline stages never contact the network: a missing snapshot is snapshot-m
   });
   const box = new Sandbox();
   try {
-    box.write({ 'manifest.json': JSON.stringify([{ url: server.url('/doc.html') }]) });
+    // The workspace config names the manifest, so every command (manual-ingest included) sees it.
+    box.write({ 'manifest.json': JSON.stringify([{ url: server.url('/doc.html') }]), 'episteme.json': JSON.stringify({ manifest: 'manifest.json' }) });
     const outside = box.outside();
     for (const args of [['extract'], ['chunk'], ['index'], ['manual-ingest']]) {
-      const result = await box.run([...args, '--manifest', 'manifest.json', '--json']);
+      const result = await box.run([...args, '--json']);
       assertFailure(result, { code: 'snapshot-missing', exit: 2, ...BOUNDS });
       assert.match(result.json!.error!.message, /127\.0\.0\.1.*doc\.html/, `${args[0]}: the message names the URL`);
       assert.match(result.json!.error!.hint!, /episteme snapshot/, `${args[0]}: the hint names the capturing command`);
@@ -33,6 +34,8 @@ test('offline stages never contact the network: a missing snapshot is snapshot-m
     }
     // Human form: the same code and fix on stderr.
     const human = await box.run(['extract', '--manifest', 'manifest.json']);
+    // manual-ingest records local files only: it does not take a manifest.
+    assertFailure(await box.run(['manual-ingest', '--manifest', 'manifest.json', '--json']), { code: 'usage-error', exit: 2, ...BOUNDS });
     assert.equal(human.code, 2);
     assert.match(human.stderr, /error \[snapshot-missing\]/);
     assert.match(human.stderr, /hint: .*episteme snapshot/);
@@ -40,12 +43,12 @@ test('offline stages never contact the network: a missing snapshot is snapshot-m
     assert.equal(box.outside(), outside, 'nothing written outside the workspace');
 
     // Captured once by `snapshot`, every offline stage then works from the recording alone.
-    const captured = await box.run(['snapshot', '--manifest', 'manifest.json', '--json']);
+    const captured = await box.run(['snapshot', '--json']);
     assertBounded(captured, BOUNDS);
     assert.equal(captured.code, 0, captured.stderr);
     assert.equal(server.hits('/doc.html'), 1);
     for (const args of [['extract'], ['chunk'], ['index']]) {
-      const result = await box.run([...args, '--manifest', 'manifest.json', '--json']);
+      const result = await box.run([...args, '--json']);
       assert.equal(result.code, 0, `${args[0]}: ${result.stdout}${result.stderr}`);
     }
     assert.equal(server.hits('/doc.html'), 1, 'the offline stages fetched nothing');
