@@ -141,7 +141,7 @@ export async function captureHttpSnapshot(ctx: HttpSnapshotContext): Promise<Htt
 }
 
 /** The previous snapshot of this source, if its record and body are still intact on disk. */
-function usablePrevious(ctx: HttpSnapshotContext): { output: string; bytes: Buffer; facts: Record<string, string> } | null {
+export function usablePrevious(ctx: Pick<HttpSnapshotContext, 'root' | 'url' | 'previous'>): { output: string; bytes: Buffer; facts: Record<string, string> } | null {
   const previous = ctx.previous;
   const facts = previous?.facts;
   if (!previous || !facts || facts.captureMethod !== 'http' || facts.sourceUrl !== ctx.url || !facts.snapshotId || !facts.body || !facts.sha256) return null;

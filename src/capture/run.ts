@@ -20,6 +20,11 @@ export type CaptureEvent = FetchEvent & { documentId: string };
 
 export interface CaptureRequest {
   refresh: RefreshPolicy;
+  /**
+   * The offline stages (extract, chunk, index, manual-ingest) never touch the network: an HTTP source
+   * without a recorded snapshot fails with snapshot-missing instead of being fetched.
+   */
+  offline?: boolean;
   onEvent?: (event: CaptureEvent) => void;
 }
 

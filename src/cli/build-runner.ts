@@ -11,7 +11,10 @@ import type { CommandResult } from './base-command.js';
 import { inRange, JOBS_RANGE, MAX_AGE_SECONDS_RANGE, rangeText, WAIT_LOCK_SECONDS_RANGE } from './option-validators.js';
 import { WorkspaceCommand } from './workspace-command.js';
 import { mainEnteredAt, type Output } from './output.js';
-import type { CaptureEvent, RefreshPolicy } from '../capture/run.js';
+import { BuildProgress } from './build-progress.js';
+import { NO_REFRESH, type CaptureEvent, type RefreshPolicy } from '../capture/run.js';
+import { oneOf } from './option-validators.js';
+import { failsOn, type FailOn } from '../graph/diagnostics.js';
 import { invocationId, tryCleanNoop } from '../graph/clean-build.js';
 
 /** Options of every command that runs the build engine. */
@@ -27,23 +30,27 @@ export abstract class GraphCommand extends WorkspaceCommand {
     description: `Seconds to wait for another writer to release the workspace lock (default 0: fail at once with workspace-locked; ${rangeText(WAIT_LOCK_SECONDS_RANGE)}).`,
     validator: inRange(WAIT_LOCK_SECONDS_RANGE),
   });
-  refresh = Option.Boolean('--refresh', {
+  failOn = Option.String('--fail-on', 'error', {
     description:
-      'Refetch the HTTP snapshots in the closure with conditional requests (If-None-Match / If-Modified-Since). A 304 or identical bytes keep the recorded snapshot and cause no downstream work. Default: recorded snapshots are reused; only missing ones are fetched.',
+      'Exit 1 when a built document carries extraction diagnostics of this severity or worse: error (the default: e.g. an empty, encrypted or malformed PDF), warning (also known, bounded losses such as a truncated page range), or never. The summary counts and names them either way.',
+    validator: oneOf(['error', 'warning', 'never'] as const),
   });
-  maxAge = Option.String('--max-age', {
-    description: `Refetch (conditionally) only the HTTP snapshots last observed more than SECONDS ago (default: none, recorded snapshots are reused; ${rangeText(MAX_AGE_SECONDS_RANGE)}).`,
-    validator: inRange(MAX_AGE_SECONDS_RANGE),
-  });
-
+  verbose = Option.Boolean('--verbose', false, { description: 'List every target in the summary (default: counts, then only changed and failed targets).' });
   pruneSnapshots = Option.Boolean('--prune-snapshots', false, {
     description:
       'Also delete the captured snapshots (records, bodies, observation logs) of sources no longer in the inputs. Without it they are kept, since a capture cannot be recomputed, and a source that returns is up to date again without a refetch.',
   });
 
-  /** When recorded HTTP snapshots are refetched: with --refresh, or past --max-age; never by default. */
+  /** Whether this command may capture over HTTP; the stage commands run offline. */
+  protected readonly captures: boolean = false;
+
+  /** When recorded HTTP snapshots are refetched: never for an offline command (see CaptureCommand). */
   protected refreshPolicy(): RefreshPolicy {
-    return { force: this.refresh === true, maxAgeSeconds: this.maxAge ?? null };
+    return NO_REFRESH;
+  }
+
+  protected summaryOptions(): SummaryOptions {
+    return { failOn: this.failOn as FailOn, verbose: this.verbose };
   }
 
   /**
@@ -51,17 +58,19 @@ export abstract class GraphCommand extends WorkspaceCommand {
    * clean build (see graph/clean-build.ts); null means "run the build".
    */
   protected async noopFastPath(): Promise<CommandResult | null> {
-    if (this.refresh || this.maxAge !== undefined || this.trace !== undefined || this.pruneSnapshots) return null;
+    const policy = this.refreshPolicy();
+    if (policy.force || policy.maxAgeSeconds !== null || this.trace !== undefined || this.pruneSnapshots) return null;
     const summary = await tryCleanNoop(
       process.cwd(),
       { config: this.config, map: this.map, manifest: this.manifest },
       { waitMs: (this.waitLock ?? 0) * 1000, command: this.commandName },
     );
-    return summary ? summaryResult(summary, false) : null;
+    return summary ? summaryResult(summary, false, this.summaryOptions()) : null;
   }
 
   protected async runTargets(output: Output, ws: Workspace, targets: string[], dryRun = false): Promise<{ summary: BuildSummary; result: CommandResult }> {
     const trace = new BuildTrace();
+    const progress = new BuildProgress(output);
     const { runBuild } = await import('../graph/build.js');
     const summary = await runBuild(ws, {
       onPhase: (phase) => trace.phase(phase),
@@ -74,17 +83,14 @@ export abstract class GraphCommand extends WorkspaceCommand {
       jobs: this.jobs ?? defaultJobs(),
       waitLockMs: (this.waitLock ?? 0) * 1000,
       command: this.commandName,
-      capture: { refresh: this.refreshPolicy(), onEvent: (event) => output.progress(describeCaptureEvent(event)) },
+      capture: { refresh: this.refreshPolicy(), offline: !this.captures, onEvent: (event) => progress.note(describeCaptureEvent(event)) },
       onEvent: (event) => {
         trace.event(event.type, event.target);
-        output.progress({
-          message: event.type === 'start' ? `running ${event.target}` : `${event.status} ${event.target}`,
-          event: event.type,
-          target: event.target,
-          ...(event.status ? { status: event.status } : {}),
-        });
+        if (event.type === 'start') progress.start(event.target);
       },
-    });
+      onPlan: (pending) => progress.plan(pending),
+      onSettled: (result) => progress.settled(result),
+    }).finally(() => progress.end());
     for (const warning of summary.warnings ?? []) output.warn(warning);
     if (this.trace !== undefined) {
       try {
@@ -93,7 +99,27 @@ export abstract class GraphCommand extends WorkspaceCommand {
         output.warn({ code: 'trace-not-written', message: `Could not write the trace to ${this.trace}: ${(error as Error).message}` });
       }
     }
-    return { summary, result: summaryResult(summary, dryRun) };
+    return { summary, result: summaryResult(summary, dryRun, this.summaryOptions()) };
+  }
+}
+
+/** The commands that capture over HTTP (snapshot, build, pipeline), with the refresh flags. */
+export abstract class CaptureCommand extends GraphCommand {
+  refresh = Option.Boolean('--refresh', {
+    description:
+      'Refetch the HTTP snapshots in the closure with conditional requests (If-None-Match / If-Modified-Since). A 304 or identical bytes keep the recorded snapshot and cause no downstream work. --no-refresh fetches only missing snapshots: the default of build and pipeline (snapshot refreshes unless given --no-refresh or --max-age).',
+  });
+  maxAge = Option.String('--max-age', {
+    description: `Refetch (conditionally) only the HTTP snapshots last observed more than SECONDS ago (default: none, recorded snapshots are reused; ${rangeText(MAX_AGE_SECONDS_RANGE)}).`,
+    validator: inRange(MAX_AGE_SECONDS_RANGE),
+  });
+
+
+  protected override readonly captures: boolean = true;
+
+  /** When recorded HTTP snapshots are refetched: with --refresh, or past --max-age; never by default. */
+  protected override refreshPolicy(): RefreshPolicy {
+    return { force: this.refresh === true, maxAgeSeconds: this.maxAge ?? null };
   }
 }
 
@@ -134,15 +160,31 @@ export function targetsOfRules(ws: Workspace, rules: RuleId[]): string[] {
 
 export { aggregateNames };
 
-export function summaryResult(summary: BuildSummary, dryRun: boolean): CommandResult {
+export interface SummaryOptions {
+  failOn: FailOn;
+  /** List every target, not only changed and failed ones. */
+  verbose: boolean;
+}
+
+/** Lines per group in the compact human summary; --verbose and --json list everything. */
+const SUMMARY_LINES_PER_GROUP = 10;
+
+export function summaryResult(summary: BuildSummary, dryRun: boolean, options: SummaryOptions = { failOn: 'error', verbose: false }): CommandResult {
+  const withDiagnostics = summary.targets.filter((t) => t.diagnostics !== undefined);
   const data: Record<string, unknown> = {
     dryRun,
     actions: summary.actions,
     counts: summary.counts,
+    diagnostics: {
+      documentsWithErrors: withDiagnostics.filter((t) => t.diagnostics!.errors > 0).length,
+      documentsWithWarnings: withDiagnostics.filter((t) => t.diagnostics!.warnings > 0).length,
+      failOn: options.failOn,
+      documents: withDiagnostics.map((t) => ({ target: t.target, ...t.diagnostics! })),
+    },
     targets: summary.targets,
     removed: summary.removed,
   };
-  const human = dryRun ? dryRunLines(summary.targets) : buildLines(summary);
+  const human = dryRun ? dryRunLines(summary.targets) : buildLines(summary, options.verbose);
   const failed = summary.targets.filter((t) => t.status === 'failed');
   if (!summary.ok) {
     // A file system that refuses writes (disk full, read-only) is the build's failure, not a target's.
@@ -157,6 +199,18 @@ export function summaryResult(summary: BuildSummary, dryRun: boolean): CommandRe
         }),
       };
     }
+    // An offline stage asked for captures that were never made: a usage problem with one fix.
+    if (failed.length > 0 && failed.every((t) => t.error?.code === 'snapshot-missing')) {
+      const urls = failed.map((t) => String(t.error?.details?.url ?? t.target));
+      return {
+        data,
+        human,
+        failure: new EpistemeError('snapshot-missing', `${urls.length} source(s) have no recorded snapshot, and this command runs offline: ${listed(urls, 3)}.`, {
+          hint: 'Capture them first with `episteme snapshot`, or run `episteme build`, which captures what is missing and then extracts, chunks and indexes.',
+          details: { urls },
+        }),
+      };
+    }
     const first = failed[0] ?? summary.targets.find((t) => t.status === 'skipped');
     return {
       data,
@@ -164,14 +218,38 @@ export function summaryResult(summary: BuildSummary, dryRun: boolean): CommandRe
       failure: new EpistemeError(
         'target-failed',
         `${summary.counts.failed} target(s) failed, ${summary.counts.skipped} skipped${first ? `; first: ${first.target}: ${first.error?.message ?? ''}` : ''}`,
-        { hint: 'Previous outputs of failed targets are kept. Fix the cause and build again; see data.targets (with --json) for each reason.' },
+        { hint: `${first?.error?.hint ? `${first.error.hint} ` : ''}Previous outputs of failed targets are kept. Fix the cause and build again; see data.targets (with --json) for each reason.` },
+      ),
+    };
+  }
+  const failing = withDiagnostics.filter((t) => failsOn(t.diagnostics, options.failOn));
+  if (failing.length > 0) {
+    return {
+      data,
+      human,
+      failure: new EpistemeError(
+        'document-diagnostics',
+        `${failing.length} document(s) carry ${options.failOn === 'warning' ? 'error or warning' : 'error'} diagnostics: ${listed(failing.map((t) => `${t.target} (${t.diagnostics!.codes.join(', ')})`), 3)}.`,
+        {
+          hint: 'The documents were built; their `diagnostics` say what was lost (e.g. an encrypted or empty PDF). Fix or replace the source, or choose what fails the run with --fail-on error|warning|never.',
+          details: { documents: failing.map((t) => t.target) },
+        },
       ),
     };
   }
   return { data, human };
 }
 
-function buildLines(summary: BuildSummary): string[] {
+/** The first `max` items, then how many more. */
+function listed(items: string[], max: number): string {
+  return items.length <= max ? items.join(', ') : `${items.slice(0, max).join(', ')} and ${items.length - max} more`;
+}
+
+/**
+ * Counts, documents with diagnostics, then only changed (built) and failed targets, each group cut at
+ * SUMMARY_LINES_PER_GROUP lines so a build of thousands of sources fits a screen; --verbose lists all.
+ */
+function buildLines(summary: BuildSummary, verbose: boolean): string[] {
   const c = summary.counts;
   const lines = [
     `${summary.targets.length} targets: ${c.built} built, ${c.unchanged} unchanged, ${c['up-to-date']} up to date` +
@@ -179,12 +257,35 @@ function buildLines(summary: BuildSummary): string[] {
       (c.skipped ? `, ${c.skipped} skipped` : '') +
       ` (${summary.actions} actions)`,
   ];
-  for (const t of summary.targets) {
-    if (t.status === 'up-to-date') continue;
-    lines.push(`  ${t.status.padEnd(10)} ${t.target}${detail(t)}`);
+  const withDiagnostics = summary.targets.filter((t) => t.diagnostics !== undefined);
+  if (withDiagnostics.length > 0) {
+    const errors = withDiagnostics.filter((t) => t.diagnostics!.errors > 0).length;
+    const warnings = withDiagnostics.filter((t) => t.diagnostics!.warnings > 0).length;
+    lines.push(`diagnostics: ${errors} document(s) with errors, ${warnings} with warnings`);
+    group(lines, 'with diagnostics', withDiagnostics, verbose, (t) => `  ${(t.diagnostics!.errors > 0 ? 'error' : 'warning').padEnd(10)} ${t.target}: ${diagnosticText(t)}`);
+  }
+  if (verbose) {
+    for (const t of summary.targets) lines.push(`  ${t.status.padEnd(10)} ${t.target}${detail(t)}`);
+  } else {
+    group(lines, 'built', summary.targets.filter((t) => t.status === 'built'), false, (t) => `  ${t.status.padEnd(10)} ${t.target}${detail(t)}`);
+    group(lines, 'failed', summary.targets.filter((t) => t.status === 'failed'), false, (t) => `  ${t.status.padEnd(10)} ${t.target}${detail(t)}`);
+    const skipped = summary.targets.filter((t) => t.status === 'skipped').length;
+    if (skipped > 0) lines.push(`  ${'skipped'.padEnd(10)} ${skipped} target(s) whose dependencies failed`);
   }
   if (summary.removed.length) lines.push(`  removed ${summary.removed.length} orphaned file(s)`);
   return lines;
+}
+
+function group(lines: string[], label: string, targets: TargetResult[], all: boolean, line: (t: TargetResult) => string): void {
+  const shown = all ? targets : targets.slice(0, SUMMARY_LINES_PER_GROUP);
+  for (const t of shown) lines.push(line(t));
+  if (shown.length < targets.length) lines.push(`  ... and ${targets.length - shown.length} more ${label} (--verbose lists all; --json has every target)`);
+}
+
+function diagnosticText(t: TargetResult): string {
+  const d = t.diagnostics!;
+  const counts = [d.errors ? `${d.errors} error(s)` : '', d.warnings ? `${d.warnings} warning(s)` : ''].filter(Boolean).join(', ');
+  return `${counts} (${d.codes.join(', ')})`;
 }
 
 function dryRunLines(targets: TargetResult[]): string[] {

@@ -1,9 +1,9 @@
 import { Command, Option } from 'clipanion';
-import { GraphCommand } from './build-runner.js';
+import { CaptureCommand } from './build-runner.js';
 import type { CommandResult } from './base-command.js';
 import type { Output } from './output.js';
 
-export class BuildCommand extends GraphCommand {
+export class BuildCommand extends CaptureCommand {
   static override paths = [['build']];
   static override usage = Command.Usage({
     category: 'Build',

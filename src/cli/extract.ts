@@ -15,7 +15,11 @@ export class ExtractCommand extends GraphCommand {
     category: 'Stages',
     description: 'Extract recorded snapshots into structured evidence documents, offline.',
     details: `
-      Builds \`specs/<doc>.json\` for every source (capturing first any snapshot that is missing) and commits \`specs/index.json\`. Documents hold sections, blocks, fragment ids, provenance (producer version, extractor, source SHA-256, extraction-config SHA-256, snapshot id) and diagnostics; all captured text is marked \`contentTrust: "untrusted-source"\`. No network access.
+      Builds \`specs/<doc>.json\` for every source from its recorded snapshot and commits \`specs/index.json\`. Documents hold sections, blocks, fragment ids, provenance (producer version, extractor, source SHA-256, extraction-config SHA-256, snapshot id) and diagnostics; all captured text is marked \`contentTrust: "untrusted-source"\`.
+
+      No network access: a local source (manual-ingest map) is recorded from its file, but an HTTP source without a recorded snapshot fails with \`snapshot-missing\` (exit 2); capture it with \`episteme snapshot\` or \`episteme build\`. The same holds for \`chunk\`, \`index\` and \`manual-ingest\`.
+
+      A document whose extraction records error diagnostics (an encrypted or empty PDF, malformed XML) is still built, and the summary counts and names it; \`--fail-on\` decides the exit code (default error: exit 1 with \`document-diagnostics\`).
 
       Every document is extracted in a worker thread under a time and a heap bound; one that trips a bound fails its own target, is not recorded, and is tried again by the next build, while the other sources go on. Bounds and options (workspace config \`options.extract\`, integers; default, then range):
 

@@ -19,6 +19,8 @@ export class ManualIngestCommand extends GraphCommand {
     ],
   });
   readonly commandName = 'manual-ingest';
+  /** Records local files only: no manifest (and no capture) here; `snapshot` captures a manifest. */
+  override manifest: string | undefined = undefined;
   snapshots = Option.String('--snapshots', { description: 'Snapshot folder, relative to the workspace root (default: snapshots, or the config\'s outputs.snapshots).' });
 
   async run(output: Output): Promise<CommandResult> {

@@ -56,22 +56,58 @@ export class Output {
 
   warn(warning: Warning): void {
     this.warnings.push(warning);
+    this.status(null);
     if (!this.json) this.stderr.write(`warning [${warning.code}]${warning.target ? ` ${terminalSafe(warning.target)}` : ''}: ${terminalSafe(warning.message)}\n`);
   }
 
   progress(event: Record<string, unknown> & { message: string }): void {
-    this.progressEnabled ??= this.progressMode === 'always' || (this.progressMode === 'auto' && this.stderr.isTTY === true);
-    if (!this.progressEnabled) return;
+    if (!this.progressOn()) return;
     if (this.json) {
       const { message, ...fields } = event;
       this.stderr.write(JSON.stringify({ type: 'progress', command: this.command, message, ...fields }) + '\n');
     } else {
+      // A line of its own above the live status line, which is then drawn again.
+      const status = this.statusShown;
+      this.status(null);
       this.stderr.write(`${terminalSafe(event.message)}\n`);
+      if (status !== null) this.status(status);
     }
+  }
+
+  private progressOn(): boolean {
+    this.progressEnabled ??= this.progressMode === 'always' || (this.progressMode === 'auto' && this.stderr.isTTY === true);
+    return this.progressEnabled;
+  }
+
+  private statusShown: string | null = null;
+
+  /** Human progress on a terminal: one status line rewritten in place (see build-progress.ts). */
+  get liveTerminal(): boolean {
+    return !this.json && this.progressOn() && this.stderr.isTTY === true;
+  }
+
+  /**
+   * Draws the status line in place (carriage return, then erase to the end of the line), cut to the
+   * terminal's width so it never wraps; null erases it. The text goes through terminalSafe like every
+   * human line; only the two cursor controls are written raw.
+   */
+  status(text: string | null): void {
+    if (!this.liveTerminal) return;
+    if (text === null) {
+      if (this.statusShown !== null) this.stderr.write('\r\x1b[K');
+      this.statusShown = null;
+      return;
+    }
+    const columns = (this.stderr as { columns?: number }).columns ?? 80;
+    const safe = terminalSafe(text);
+    const shown = [...safe].length >= columns ? [...safe].slice(0, Math.max(1, columns - 2)).join('') + '…' : safe;
+    this.stderr.write(`\r${shown}\x1b[K`);
+    this.statusShown = text;
   }
 
   /** Success: the envelope in JSON mode, the given lines otherwise. */
   success(data: Record<string, unknown>, humanLines: string[]): void {
+    this.status(null);
     if (this.json) this.writeEnvelope({ ok: true, data });
     else if (humanLines.length > 0) this.stdout.write(humanText(humanLines));
   }
@@ -82,6 +118,7 @@ export class Output {
     data?: Record<string, unknown>,
     humanLines: string[] = [],
   ): number {
+    this.status(null);
     if (this.json) {
       const envelopeError: NonNullable<Envelope['error']> = { code: error.code, message: error.message };
       if (error.hint) envelopeError.hint = error.hint;

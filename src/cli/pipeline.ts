@@ -1,9 +1,9 @@
 import { Command } from 'clipanion';
-import { GraphCommand } from './build-runner.js';
+import { CaptureCommand } from './build-runner.js';
 import type { CommandResult } from './base-command.js';
 import type { Output } from './output.js';
 
-export class PipelineCommand extends GraphCommand {
+export class PipelineCommand extends CaptureCommand {
   static override paths = [['pipeline']];
   static override usage = Command.Usage({
     category: 'Build',

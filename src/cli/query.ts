@@ -50,10 +50,10 @@ export class QueryCommand extends EpistemeCommand {
   readonly commandName = 'query';
   index = Option.String('--index', { required: true, description: 'Search index file, or - for stdin.' });
   terms = Option.Array('--term', { required: true, description: 'Query term or "quoted phrase" (repeatable).' });
-  limit = Option.String('--limit', String(DEFAULT_LIMIT), { description: `Results per page (1..${MAX_LIMIT}).`, validator: integerBetween(1, MAX_LIMIT) });
-  offset = Option.String('--offset', '0', { description: `Results to skip (${rangeText(OFFSET_RANGE)}).`, validator: inRange(OFFSET_RANGE) });
-  maxChars = Option.String('--max-chars', String(DEFAULT_MAX_CHARS), { description: `Bound on the characters of all snippets together (${rangeText(MAX_CHARS_RANGE)}).`, validator: inRange(MAX_CHARS_RANGE) });
-  maxSnippetChars = Option.String('--max-snippet-chars', String(DEFAULT_MAX_SNIPPET_CHARS), { description: `Bound on the characters of each snippet (${rangeText(MAX_SNIPPET_CHARS_RANGE)}).`, validator: inRange(MAX_SNIPPET_CHARS_RANGE) });
+  limit = Option.String('--limit', String(DEFAULT_LIMIT), { description: `Results per page (default ${DEFAULT_LIMIT}; from 1 to ${MAX_LIMIT}).`, validator: integerBetween(1, MAX_LIMIT) });
+  offset = Option.String('--offset', '0', { description: `Results to skip (default 0; ${rangeText(OFFSET_RANGE)}).`, validator: inRange(OFFSET_RANGE) });
+  maxChars = Option.String('--max-chars', String(DEFAULT_MAX_CHARS), { description: `Bound on the characters of all snippets together (default ${DEFAULT_MAX_CHARS}; ${rangeText(MAX_CHARS_RANGE)}).`, validator: inRange(MAX_CHARS_RANGE) });
+  maxSnippetChars = Option.String('--max-snippet-chars', String(DEFAULT_MAX_SNIPPET_CHARS), { description: `Bound on the characters of each snippet (default ${DEFAULT_MAX_SNIPPET_CHARS}; ${rangeText(MAX_SNIPPET_CHARS_RANGE)}).`, validator: inRange(MAX_SNIPPET_CHARS_RANGE) });
   family = Option.Array('--family', { description: 'Only these families (repeatable).' });
   authority = Option.Array('--authority', { description: 'Only normative or informative sources (repeatable).', validator: arrayOf(['normative', 'informative']) });
   documentType = Option.Array('--document-type', { description: 'Only these document types (repeatable).' });

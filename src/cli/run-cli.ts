@@ -2,6 +2,8 @@ import { Builtins, Cli, type CommandClass } from 'clipanion';
 import { PRODUCER_VERSION } from '../version.js';
 import { Output, markMainEntered } from './output.js';
 import { describeCause } from '../failure.js';
+import { commandHelp, rootHelp } from './help.js';
+import { diagnoseOptions, unknownCommand, type UsageProblem } from './usage-errors.js';
 
 /** Command name -> loader of its class (loaded on demand: a run loads its own command only). */
 export type CommandTable = Record<string, () => Promise<CommandClass>>;
@@ -88,6 +90,15 @@ export async function runCli(argv: string[], commands: CommandTable): Promise<nu
     env: process.env,
     colorDepth: 1,
   };
+  // Help is rendered here (help.ts), not by clipanion's builtin: grouped one-line commands at the root.
+  if (argv.length === 0 || (argv.length === 1 && (argv[0] === '--help' || argv[0] === '-h' || argv[0] === 'help'))) {
+    process.stdout.write(rootHelp(cli));
+    return 0;
+  }
+  if (argv.length === 2 && argv[0]! in commands && (argv[1] === '--help' || argv[1] === '-h')) {
+    process.stdout.write(commandHelp(cli, await commands[argv[0]!]!()));
+    return 0;
+  }
   let command;
   try {
     command = cli.process(argv, context);
@@ -95,8 +106,22 @@ export async function runCli(argv: string[], commands: CommandTable): Promise<nu
     const json = argv.includes('--json');
     const name = argv.find((a) => !a.startsWith('-')) ?? 'episteme';
     const output = new Output(name, json, 'never', process.stdout, stderr);
-    const message = error instanceof Error ? error.message.split('\n')[0]!.replace(/^Usage Error: /, '') : String(error);
-    return output.failure({ code: 'usage-error', message, hint: `See \`episteme ${name === 'episteme' ? '' : name + ' '}--help\`.`.replace('  ', ' ') });
+    return output.failure({ code: 'usage-error', ...describeParseError(cli, commands, argv, error) });
   }
   return cli.run(command, context);
+}
+
+/** A parse error as the problem and its fix (see usage-errors.ts); clipanion's message is the fallback. */
+function describeParseError(cli: Cli, commands: CommandTable, argv: string[], error: unknown): UsageProblem {
+  const first = argv[0];
+  if (first !== undefined && !first.startsWith('-') && !(first in commands)) return unknownCommand(first, Object.keys(commands));
+  if (first !== undefined && first in commands) {
+    const definition = cli.definitions({ colored: false }).find((d) => d.path === `episteme ${first}`);
+    const problem = definition ? diagnoseOptions(first, argv.slice(1), definition.options) : null;
+    if (problem) return problem;
+  }
+  // clipanion's own words, without its "did you mean" list (which can be empty) or the usage dump.
+  let message = error instanceof Error ? error.message.split('\n')[0]!.replace(/^Usage Error: /, '') : String(error);
+  if (/^Command not found/.test(message)) message = first && first in commands ? `Invalid arguments for \`episteme ${first}\`.` : 'Invalid command line.';
+  return { message, hint: `Run \`episteme ${first && first in commands ? `${first} ` : ''}--help\`.` };
 }

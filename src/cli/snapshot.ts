@@ -1,5 +1,5 @@
 import { Command, Option } from 'clipanion';
-import { GraphCommand, targetsOfRules } from './build-runner.js';
+import { CaptureCommand, targetsOfRules } from './build-runner.js';
 import type { CommandResult } from './base-command.js';
 import { integerBetween } from './option-validators.js';
 import type { Output } from './output.js';
@@ -12,7 +12,7 @@ const reasons = Object.keys(CAPTURE_FAILURE_REASONS).join(', ');
 const range = (bound: keyof CaptureBounds) => `from ${CAPTURE_BOUND_RANGES[bound].min} to ${CAPTURE_BOUND_RANGES[bound].max}`;
 const within = (bound: keyof CaptureBounds) => integerBetween(CAPTURE_BOUND_RANGES[bound].min, CAPTURE_BOUND_RANGES[bound].max);
 
-export class SnapshotCommand extends GraphCommand {
+export class SnapshotCommand extends CaptureCommand {
   static override paths = [['snapshot']];
   static override usage = Command.Usage({
     category: 'Stages',

@@ -68,7 +68,9 @@ export async function loadManualIngestMap(
     // stat, never open: a FIFO named here must not block, and nothing is read until the build.
     const problem = entry.localPath.includes('\0') ? { problem: 'does not exist (a NUL byte in the path)' } : regularFileProblem(absolutePath);
     if (problem !== null) {
-      problems.push(`entry ${index}, field localPath: ${entry.localPath} ${problem.problem}`);
+      // Named as written, and (when that differs) as a path from the current folder, like every path in messages.
+      const fromCwd = path.relative(context.cwd, absolutePath) || '.';
+      problems.push(`entry ${index}, field localPath: ${entry.localPath}${fromCwd !== entry.localPath ? ` (${fromCwd})` : ''} ${problem.problem}`);
       return;
     }
     const stat = fs.statSync(absolutePath, { throwIfNoEntry: false });

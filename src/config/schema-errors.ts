@@ -18,11 +18,25 @@ export function describeSchemaErrors(
     if (error.keyword === 'additionalProperties') what = `unknown field "${String(error.params.additionalProperty)}"`;
     else if (error.keyword === 'required') what = `missing required field "${String(error.params.missingProperty)}"`;
     else if (error.keyword === 'enum') what = `must be one of ${JSON.stringify(error.params.allowedValues)}`;
+    else if (error.keyword === 'pattern') what = describePattern(String(error.params.pattern));
     const range = error.schemaPath === undefined ? undefined : ranges[error.schemaPath.slice(0, error.schemaPath.lastIndexOf('/'))];
     if (range) what += ` (allowed: ${describeRange(range)})`;
     lines.push(where ? `${where}: ${what}` : what);
   }
   return [...new Set(lines)];
+}
+
+/** Patterns of the user-facing schemas in words: a user is never shown a regular expression. */
+const PATTERN_WORDS: Record<string, string> = {
+  '^[Hh][Tt][Tt][Pp][Ss]?://': 'must be an http:// or https:// URL',
+  '^[a-z0-9][a-z0-9-]*$': 'must be lowercase letters, digits and hyphens, starting with a letter or digit',
+  '^[a-z][a-z0-9-]*$': 'must be lowercase letters, digits and hyphens, starting with a letter',
+  '^[A-Za-z0-9!#$&^_.+-]+/[A-Za-z0-9!#$&^_.+-]+$': 'must be a media type such as "text/html"',
+  '^[A-Za-z0-9._:-]+$': 'must be a charset name such as "utf-8"',
+};
+
+function describePattern(pattern: string): string {
+  return PATTERN_WORDS[pattern] ?? 'is not in the form this field allows (see its description in the schema)';
 }
 
 function describePath(segments: string[], arrayItemName: string): string {

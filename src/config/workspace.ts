@@ -82,7 +82,7 @@ export async function loadWorkspace(cwd: string, flags: WorkspaceFlags): Promise
     }
     if (problem !== null) {
       throw new EpistemeError('config-not-found', `Workspace config not found: ${flags.config}`, {
-        hint: `Create it (see README, "Workspace config") or point --config at an existing ${CONFIG_FILE_NAME}.`,
+        hint: `Create it (see README, "Workspace") or point --config at an existing ${CONFIG_FILE_NAME}.`,
         details: { path: flags.config },
       });
     }
@@ -108,7 +108,7 @@ export async function loadWorkspace(cwd: string, flags: WorkspaceFlags): Promise
     if (!validateWorkspaceConfig(parsed)) {
       const problems = describeSchemaErrors(validateWorkspaceConfig.errors, undefined, schemaRanges.validateWorkspaceConfig);
       throw new EpistemeError('config-invalid', `${label} is invalid: ${problems.join('; ')}`, {
-        hint: 'See README, "Workspace config", for the allowed fields.',
+        hint: 'See README, "Workspace", for the allowed fields.',
         details: { file: label, problems },
       });
     }

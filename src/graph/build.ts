@@ -40,6 +40,9 @@ export interface BuildRequest {
   /** HTTP capture: refresh policy (--refresh, --max-age) and per-source progress. Default: no refresh. */
   capture?: CaptureRequest;
   onEvent?: (event: { type: 'start' | 'finish'; target: string; status?: TargetStatus }) => void;
+  /** How many targets are left to evaluate after the first pass, and each as it settles (progress). */
+  onPlan?: (pending: number) => void;
+  onSettled?: (result: TargetResult) => void;
   /** Called as each phase of the build begins (for --trace). */
   onPhase?: (phase: 'load-stages' | 'graph' | 'lock' | 'state' | 'schedule' | 'commit' | 'garbage' | 'done') => void;
 }
@@ -101,7 +104,7 @@ export async function runBuild(ws: Workspace, request: BuildRequest): Promise<Bu
     request.onPhase?.('schedule');
     const capture = new CaptureRun(ws.limits.capture, request.capture);
     const warnings: Warning[] = [...state.diagnostics];
-    const results = await runSchedule(graph, names, { ws, state, pool, stages, shared, capture, warnings }, { dryRun: request.dryRun, debug: request.debug ?? false, allowPartial: request.allowPartial, onEvent: request.onEvent });
+    const results = await runSchedule(graph, names, { ws, state, pool, stages, shared, capture, warnings }, { dryRun: request.dryRun, debug: request.debug ?? false, allowPartial: request.allowPartial, onEvent: request.onEvent, onPlan: request.onPlan, onSettled: request.onSettled });
     let removed: string[] = [];
     if (!request.dryRun) {
       claimOwnedFolders(ws.root, ownedFolders(ws.outputs));

@@ -7,6 +7,7 @@ import { acquireWorkspaceLock } from '../store/workspace-lock.js';
 import { isDirectory } from '../store/bounded-read.js';
 import { sameStamp, statStamp, verifiedBody, NOOP_PROOF_FILE, STATE_FORMAT_VERSION, type CleanRecord, type FileStamp, type NoopProof } from './state.js';
 import type { BuildSummary } from './build.js';
+import { diagnosticsOf } from './diagnostics.js';
 import type { TargetResult, TargetStatus } from './scheduler.js';
 import { RULE_VERSIONS } from '../rule-versions.js';
 import type { Workspace } from '../config/workspace.js';
@@ -60,6 +61,8 @@ export async function tryCleanNoop(cwd: string, flags: InvocationFlags, lock: { 
     } catch {
       return null;
     }
+    // A proof written before records carried diagnostics cannot report them: the full build does.
+    if (proof.diagnostics === undefined) return null;
     if (proof.version !== STATE_FORMAT_VERSION || proof.invocation !== invocation || proof.producerVersion !== PRODUCER_VERSION) return null;
     // The proof stands on the state it was derived from: a state.json replaced or edited since voids it.
     if (!unchanged(path.join(stateDir, 'state.json'), proof.state)) return null;
@@ -76,7 +79,10 @@ export async function tryCleanNoop(cwd: string, flags: InvocationFlags, lock: { 
     const targets: TargetResult[] = [];
     for (const [name, rule, output, size, mtimeMs, ino, ctimeMs] of proof.targets) {
       if (!unchanged(path.join(root, output), { size, mtimeMs, ino, ctimeMs })) return null;
-      targets.push({ target: name, rule, status: 'up-to-date', reasons: [], output });
+      const result: TargetResult = { target: name, rule, status: 'up-to-date', reasons: [], output };
+      const diagnostics = diagnosticsOf(proof.diagnostics?.[name]);
+      if (diagnostics) result.diagnostics = diagnostics;
+      targets.push(result);
     }
     const counts: Record<TargetStatus, number> = { 'up-to-date': targets.length, built: 0, unchanged: 0, failed: 0, skipped: 0, dirty: 0, 'maybe-dirty': 0 };
     return { targets, counts, actions: 0, removed: [], ok: true };

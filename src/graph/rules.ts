@@ -13,6 +13,7 @@ import { readBoundedFile } from '../store/bounded-read.js';
 import { writeFileAtomic, writeFileIfChanged } from '../store/atomic-file.js';
 import { crc32Hex } from '../index/index-layout.js';
 import { namedOptions, type DirtyReason } from './key.js';
+import { diagnosticFacts } from './diagnostics.js';
 import type { CaptureRun } from '../capture/run.js';
 import { targetNames, type RuleId, type TargetNode } from './graph.js';
 import type { BuildState, TargetRecord } from './state.js';
@@ -174,6 +175,17 @@ const snapshot: Rule = {
           details: { file: body, target: node.name, url: node.source!.spec.url },
         });
       }
+      if (env.capture.request.offline) {
+        // Offline, an intact recorded snapshot is kept as it is (its key may have moved with the
+        // producer version); only a source never captured, or whose capture is gone, is an error.
+        const { usablePrevious } = await import('../capture/http-snapshot.js');
+        const kept = usablePrevious({ root: env.ws.root, url: node.source!.spec.url, previous });
+        if (kept) return { bytes: kept.bytes, outputPath: () => kept.output, facts: kept.facts };
+        throw new EpistemeError('snapshot-missing', `${node.source!.spec.url} has no recorded snapshot, and this command runs offline.`, {
+          hint: 'Capture it first with `episteme snapshot` (or `episteme build`, which captures what is missing, then extracts).',
+          details: { url: node.source!.spec.url, target: node.name },
+        });
+      }
       // Loaded on first use: got is not needed by builds that capture nothing over HTTP.
       const { captureHttpSnapshot } = await import('../capture/http-snapshot.js');
       const captured = await captureHttpSnapshot({
@@ -286,7 +298,7 @@ const extract: Rule = {
       { stage: 'extract', input: { documentId: node.source!.documentId, source: node.source!.spec, snapshot: meta, body, options } },
       { timeoutMs: extractTimeoutMs(options, extractor), label: node.source!.documentId },
     );
-    return { bytes, outputPath: perDocumentPath(env.ws.outputs.specs, node.source!.documentId) };
+    return { bytes, outputPath: perDocumentPath(env.ws.outputs.specs, node.source!.documentId), facts: diagnosticFacts(bytes) };
   },
 };
 

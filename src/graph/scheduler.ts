@@ -6,8 +6,9 @@ import { writeFileIfChanged } from '../store/atomic-file.js';
 import { PRODUCER_VERSION } from '../version.js';
 import type { BuildGraph, TargetNode } from './graph.js';
 import { diffComponents, sameComponents, targetKey, type DirtyReason, type KeyComponents } from './key.js';
-import { RULES, abs, type DepView, type RuleEnv } from './rules.js';
+import { RULES, abs, readVerified, type DepView, type RuleEnv } from './rules.js';
 import { statStamp, sameStamp, type TargetRecord } from './state.js';
+import { diagnosticFacts, diagnosticsOf, type TargetDiagnostics } from './diagnostics.js';
 
 /**
  * Walks the requested closure, dependencies first, with independent targets in flight at once (CPU work
@@ -33,6 +34,25 @@ export interface TargetResult {
   error?: { code: FailureCode; message: string; hint?: string; details?: Record<string, unknown> };
   /** Present when an aggregate was built from a partial set (--allow-partial). */
   missingSources?: string[];
+  /** An extracted document's error and warning diagnostics, when it has any. */
+  diagnostics?: TargetDiagnostics;
+}
+
+/** A settled target's result, with the diagnostics its record carries. */
+function settledResult(base: { target: string; rule: string }, status: TargetStatus, reasons: DirtyReason[], record: TargetRecord, env?: RuleEnv): TargetResult {
+  const result: TargetResult = { ...base, status, reasons, output: record.output };
+  // A document extracted before records carried diagnostics gains them once, from its (verified) file.
+  if (env && base.rule === 'extract' && record.facts?.diagnosticErrors === undefined) {
+    try {
+      record = { ...record, facts: { ...record.facts, ...diagnosticFacts(readVerified(env.ws, record.output, record.sha256)) } };
+      env.state.recordTarget(base.target, record);
+    } catch {
+      // unreadable: the target is rebuilt by a later build; nothing to report now
+    }
+  }
+  const diagnostics = diagnosticsOf(record.facts);
+  if (diagnostics) result.diagnostics = diagnostics;
+  return result;
 }
 
 export interface ScheduleOptions {
@@ -41,6 +61,10 @@ export interface ScheduleOptions {
   debug?: boolean;
   allowPartial: boolean;
   onEvent?: (event: { type: 'start' | 'finish'; target: string; status?: TargetStatus }) => void;
+  /** After the first pass: how many targets are left to evaluate (for a done/total counter). */
+  onPlan?: (pending: number) => void;
+  /** Each of those targets as it settles, whatever its status (failures as they happen). */
+  onSettled?: (result: TargetResult) => void;
 }
 
 const ACTION_STATUSES: ReadonlySet<TargetStatus> = new Set(['built', 'unchanged']);
@@ -63,7 +87,7 @@ export async function runSchedule(graph: BuildGraph, names: string[], env: RuleE
     // Equal components mean an equal key: compare them directly and skip hashing on the hot path.
     if (!sameComponents(record.components, keyComponents(node, env, deps, []))) continue;
     if (outputReasons(name, record, env).length === 0 && !RULES[node.rule].refreshReason?.(env, node, record)) {
-      settled.set(name, { target: name, rule: node.rule, status: 'up-to-date', reasons: [], output: record.output });
+      settled.set(name, settledResult({ target: name, rule: node.rule }, 'up-to-date', [], env.state.targets.get(name) ?? record, env));
     }
   }
   // Pass 2: everything else, dependencies first, independent targets concurrently.
@@ -80,7 +104,12 @@ export async function runSchedule(graph: BuildGraph, names: string[], env: RuleE
   const pending = names.filter((name) => !settled.has(name));
   // A worker takes a few hundred milliseconds to start: start one now, while snapshots are captured.
   if (!options.dryRun && pending.some((name) => graph.nodes.get(name)!.rule === 'extract' || graph.nodes.get(name)!.rule === 'chunk')) env.pool.warm();
-  const evaluated = new Map((await Promise.all(pending.map(evaluate))).map((r) => [r.target, r]));
+  options.onPlan?.(pending.length);
+  const settle = (result: TargetResult): TargetResult => {
+    options.onSettled?.(result);
+    return result;
+  };
+  const evaluated = new Map((await Promise.all(pending.map((name) => evaluate(name).then(settle)))).map((r) => [r.target, r]));
   return names.map((name) => settled.get(name) ?? evaluated.get(name)!);
 }
 
@@ -148,7 +177,7 @@ async function evaluateTarget(
     reasons = record ? ownReasons(node.name, record, components, key, env, graph) : [{ reason: 'no-record' }];
     const refresh = reasons.length === 0 ? rule.refreshReason?.(env, node, record!) : null;
     if (refresh) reasons = [refresh];
-    if (reasons.length === 0) return { ...base, status: 'up-to-date', reasons, output: record!.output };
+    if (reasons.length === 0) return settledResult(base, 'up-to-date', reasons, env.state.targets.get(node.name) ?? record!, env);
     if (options.dryRun) return { ...base, status: 'dirty', reasons };
 
     env.state.beginChanges();
@@ -167,7 +196,7 @@ async function evaluateTarget(
     env.state.recordTarget(node.name, newRecord);
     const status: TargetStatus = unchanged ? 'unchanged' : 'built';
     options.onEvent?.({ type: 'finish', target: node.name, status });
-    const result: TargetResult = { ...base, status, reasons, output };
+    const result = settledResult(base, status, reasons, newRecord);
     if (missing.length > 0) result.missingSources = missing;
     return result;
   } catch (caught) {

@@ -69,6 +69,8 @@ export interface NoopProof extends Omit<CleanRecord, 'order'> {
   state: Omit<FileStamp, 'hash'>;
   sources: [string, number, string, number, string][];
   targets: [string, string, string, number, string, number, string][];
+  /** Target -> the record facts of its extraction diagnostics, so a no-op still reports them. */
+  diagnostics?: Record<string, Record<string, string>>;
 }
 
 type LogLine = { t: string; r: TargetRecord | null } | { f: string; s: FileStamp | null } | { c: CleanRecord | null };
@@ -272,15 +274,20 @@ export class BuildState {
   private noopProof(clean: CleanRecord, state: Omit<FileStamp, 'hash'>): NoopProof {
     const sources: NoopProof['sources'] = [...this.files.entries()].map(([file, s]) => [file, s.size, s.mtimeMs, s.ino, s.ctimeMs]);
     const targets: NoopProof['targets'] = [];
+    const diagnostics: NonNullable<NoopProof['diagnostics']> = {};
     for (const name of clean.order) {
       const record = this.targets.get(name);
+      if (record?.facts?.diagnosticErrors !== undefined && (record.facts.diagnosticErrors !== '0' || record.facts.diagnosticWarnings !== '0')) {
+        const { diagnosticErrors, diagnosticWarnings, diagnosticCodes } = record.facts;
+        diagnostics[name] = { diagnosticErrors, diagnosticWarnings: diagnosticWarnings ?? '0', diagnosticCodes: diagnosticCodes ?? '' };
+      }
       if (record) targets.push([name, record.components.rule, record.output, record.stamp.size, record.stamp.mtimeMs, record.stamp.ino, record.stamp.ctimeMs]);
       // A snapshot's body is part of what the proof stands on: a damaged body must reach the full build.
       const body = record?.facts?.body;
       if (body && record.bodyStamp) sources.push([body, record.bodyStamp.size, record.bodyStamp.mtimeMs, record.bodyStamp.ino, record.bodyStamp.ctimeMs]);
     }
     const { order: _order, ...rest } = clean;
-    return { version: STATE_FORMAT_VERSION, ...rest, state, sources, targets };
+    return { version: STATE_FORMAT_VERSION, ...rest, state, sources, targets, diagnostics };
   }
 
   close(): void {

@@ -36,7 +36,7 @@ test('manifest problems name the entry and the field', () => {
   assert.match(problemsOf([{ url: 42 }]), /entry 0, field url: must be string/);
   assert.match(problemsOf([{ url: 'https://a.test/', authority: 'binding' }]), /entry 0, field authority: must be one of \["normative","informative"\]/);
   assert.match(problemsOf([{ url: 'https://a.test/', extractor: 'doc' }]), /entry 0, field extractor/);
-  assert.match(problemsOf([{ url: 'ftp://a.test/x' }]), /entry 0, field url: must match pattern/);
+  assert.match(problemsOf([{ url: 'ftp://a.test/x' }]), /entry 0, field url: must be an http:\/\/ or https:\/\/ URL/);
   assert.match(problemsOf([{ url: 'https://user:pw@a.test/' }]), /entry 0, field url: URLs with credentials are not accepted/);
   assert.match(problemsOf([{ url: 'http://[::1' }]), /entry 0, field url: not a valid URL/);
   assert.match(problemsOf([{ url: 'https://a.test/', family: 'no-such-family' }]), /entry 0, field family: "no-such-family" is not a registered family \(known: .*generic/);

@@ -15,10 +15,19 @@ test('the whole dev corpus builds through the CLI, in-process and on workers ali
   try {
     corpusWorkspace(one);
     corpusWorkspace(many);
+    // Three PDFs of the corpus are built with error diagnostics (empty, encrypted, malformed): by
+    // default the run reports them and exits 1 (--fail-on error); --fail-on never makes it exit 0.
     const serial = await one.exec(['build', '--jobs', '1', '--json']);
-    assert.equal(serial.code, 0, serial.stdout.slice(0, 2000) + serial.stderr);
-    const parallel = await many.exec(['build', '--jobs', '2', '--json']);
+    assert.equal(serial.code, 1, serial.stdout.slice(0, 2000) + serial.stderr);
+    assert.equal(serial.json!.error!.code, 'document-diagnostics');
+    assert.equal(serial.json!.data.counts.failed, 0);
+    assert.equal(serial.json!.data.diagnostics.documentsWithErrors, 3);
+    const parallel = await many.exec(['build', '--jobs', '2', '--fail-on', 'never', '--json']);
     assert.equal(parallel.code, 0, parallel.stdout.slice(0, 2000) + parallel.stderr);
+    assert.deepEqual(
+      parallel.json!.data.diagnostics.documents.flatMap((d: { codes: string[] }) => d.codes).sort(),
+      ['pdf-empty', 'pdf-encrypted', 'pdf-malformed'],
+    );
     assert.deepEqual(many.artifacts(), one.artifacts(), 'parallel build bytes equal the one-worker build');
     assert.ok(verifyCommittedGeneration(one.dir) >= 3 * 32);
 

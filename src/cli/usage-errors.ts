@@ -1,0 +1,105 @@
+/**
+ * Parse errors in words that name the problem and the fix: an unknown command or option with the
+ * nearest valid names (by edit distance), or none; a missing required option by name. clipanion's own
+ * messages ("Command not found; did you mean:" with an empty list) are the fallback only.
+ */
+
+export interface OptionDefinition {
+  nameSet: string[];
+  definition: string;
+  description?: string | undefined;
+  required: boolean;
+}
+
+export interface UsageProblem {
+  message: string;
+  hint: string;
+}
+
+/** Optimal string alignment distance: insertions, deletions, substitutions and adjacent swaps. */
+export function editDistance(a: string, b: string): number {
+  const rows = a.length + 1;
+  const cols = b.length + 1;
+  const d: number[][] = Array.from({ length: rows }, (_, i) => Array.from({ length: cols }, (_, j) => (i === 0 ? j : j === 0 ? i : 0)));
+  for (let i = 1; i < rows; i++) {
+    for (let j = 1; j < cols; j++) {
+      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
+      let best = Math.min(d[i - 1]![j]! + 1, d[i]![j - 1]! + 1, d[i - 1]![j - 1]! + cost);
+      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) best = Math.min(best, d[i - 2]![j - 2]! + 1);
+      d[i]![j] = best;
+    }
+  }
+  return d[a.length]![b.length]!;
+}
+
+/**
+ * The candidates closest to `word` (at most three), nearest first then by code unit; only those within
+ * a distance that still reads as a typo: a third of the word's length, at least 1 and at most 3.
+ */
+export function nearest(word: string, candidates: readonly string[]): string[] {
+  const bare = (s: string) => s.replace(/^-+/, '');
+  const limit = Math.min(3, Math.max(1, Math.floor(bare(word).length / 3)));
+  return candidates
+    .map((candidate) => ({ candidate, distance: editDistance(bare(word), bare(candidate)) }))
+    .filter((c) => c.distance <= limit)
+    .sort((a, b) => a.distance - b.distance || (a.candidate < b.candidate ? -1 : a.candidate > b.candidate ? 1 : 0))
+    .slice(0, 3)
+    .map((c) => c.candidate);
+}
+
+function suggestion(names: string[]): string {
+  if (names.length === 0) return '';
+  const quoted = names.map((n) => `\`${n}\``);
+  return `Did you mean ${quoted.length === 1 ? quoted[0] : `${quoted.slice(0, -1).join(', ')} or ${quoted[quoted.length - 1]}`}? `;
+}
+
+/** An unknown command: the nearest command names, or none. */
+export function unknownCommand(name: string, commands: readonly string[]): UsageProblem {
+  const near = nearest(name, commands);
+  return {
+    message: `Unknown command "${name}".`,
+    hint: `${suggestion(near.map((n) => `episteme ${n}`))}Run \`episteme --help\` for the list of commands.`,
+  };
+}
+
+/**
+ * The first unknown option, else the first missing required option, of `argv` (after the command
+ * name) against the command's option definitions; null when neither explains the parse error.
+ */
+export function diagnoseOptions(command: string, args: readonly string[], options: readonly OptionDefinition[]): UsageProblem | null {
+  const takesValue = new Map<string, boolean>();
+  for (const option of options) {
+    const valued = /#0|\.\.\./.test(option.definition);
+    for (const name of option.nameSet) {
+      takesValue.set(name, valued);
+      if (!valued && name.startsWith('--')) takesValue.set(`--no-${name.slice(2)}`, false);
+    }
+  }
+  for (const name of ['-h', '--help']) takesValue.set(name, false);
+  const seen = new Set<string>();
+  for (let i = 0; i < args.length; i++) {
+    const arg = args[i]!;
+    if (arg === '--') break;
+    if (!arg.startsWith('-') || arg === '-') continue;
+    const name = arg.includes('=') ? arg.slice(0, arg.indexOf('=')) : arg;
+    const valued = takesValue.get(name);
+    if (valued === undefined) {
+      const near = nearest(name, [...takesValue.keys()].filter((n) => n.startsWith('--') && !n.startsWith('--no-')));
+      return {
+        message: `Unknown option ${name} for \`episteme ${command}\`.`,
+        hint: `${suggestion(near)}Run \`episteme ${command} --help\` for its options.`,
+      };
+    }
+    seen.add(name);
+    if (valued && !arg.includes('=')) i += 1;
+  }
+  for (const option of options) {
+    if (!option.required || option.nameSet.some((n) => seen.has(n))) continue;
+    const name = option.nameSet[0]!;
+    return {
+      message: `Missing required option ${name}${option.description ? ` (${option.description.replace(/\.$/, '')})` : ''}.`,
+      hint: `Add ${name} <value>; run \`episteme ${command} --help\` for an example.`,
+    };
+  }
+  return null;
+}
