@@ -1,5 +1,6 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+import { describeFileKind } from '../store/bounded-read.js';
 import { EpistemeError } from '../failure.js';
 import { CONFIG_FILE_NAME, STATE_DIR_NAME } from './names.js';
 import type { StageOutputs } from './workspace.js';
@@ -62,7 +63,7 @@ export function checkOwnedFolders(root: string, folders: OwnedFolder[]): void {
     for (const sub of folder.subfolders) checkRealFolders(root, folder, [...path.relative(root, resolved).split(path.sep), ...sub.split('/')]);
     for (const file of folder.files ?? []) {
       const stat = fs.lstatSync(path.join(resolved, file), { throwIfNoEntry: false });
-      if (stat !== undefined && !stat.isFile()) throw boundaryError(folder, `holds ${folder.relative}/${file}, a ${kindOf(stat)} where Episteme keeps a regular file; remove it (build state is safe to delete).`);
+      if (stat !== undefined && !stat.isFile()) throw boundaryError(folder, `holds ${folder.relative}/${file}, ${describeFileKind(stat)} where Episteme keeps a regular file; remove it (build state is safe to delete).`);
     }
     checkNotForeign(root, realRoot, folder, resolved);
   }
@@ -104,7 +105,7 @@ function checkRealFolders(root: string, folder: OwnedFolder, components: string[
     if (stat.isSymbolicLink()) {
       throw boundaryError(folder, `goes through a symbolic link (${shown} -> ${safeReadlink(current)}); Episteme writes only to real folders inside the workspace.`);
     }
-    if (!stat.isDirectory()) throw boundaryError(folder, `is not a folder: ${shown} is a ${kindOf(stat)}.`);
+    if (!stat.isDirectory()) throw boundaryError(folder, `is not a folder: ${shown} is ${describeFileKind(stat)}.`);
   }
 }
 
@@ -223,15 +224,4 @@ function safeReadlink(file: string): string {
   } catch {
     return '?';
   }
-}
-
-export function kindOf(stat: fs.Stats): string {
-  if (stat.isFile()) return 'regular file';
-  if (stat.isDirectory()) return 'folder';
-  if (stat.isSymbolicLink()) return 'symbolic link';
-  if (stat.isFIFO()) return 'FIFO';
-  if (stat.isSocket()) return 'socket';
-  if (stat.isCharacterDevice()) return 'character device';
-  if (stat.isBlockDevice()) return 'block device';
-  return 'special file';
 }

@@ -1,8 +1,9 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+import { describeFileKind } from './bounded-read.js';
 import { randomBytes } from 'node:crypto';
 import { EpistemeError } from '../failure.js';
-import { kindOf, ownedFolderAbove, realpathOrSelf } from '../config/owned-folders.js';
+import { ownedFolderAbove, realpathOrSelf } from '../config/owned-folders.js';
 
 /**
  * A file the user names on the command line (`index --out FILE`, `diff --out FILE`). Unlike the
@@ -45,7 +46,7 @@ export function writeUserOutputFile(given: string, bytes: string | Uint8Array, c
     }
     // Replacing: check again right before the rename, so a symlink or FIFO planted since is refused.
     const now = fs.lstatSync(realTarget, { throwIfNoEntry: false });
-    if (now !== undefined && !now.isFile()) throw usage(`is a ${kindOf(now)}; only a regular file is written.`);
+    if (now !== undefined && !now.isFile()) throw usage(`is ${describeFileKind(now)}; only a regular file is written.`);
     fs.renameSync(temp, realTarget);
     return target;
   } catch (error) {
@@ -95,7 +96,7 @@ export function checkUserOutputFile(given: string, context: UserOutputContext) {
     }
   }
   const existing = fs.lstatSync(realTarget, { throwIfNoEntry: false });
-  if (existing !== undefined && !existing.isFile()) throw usage(`is a ${kindOf(existing)}; only a regular file is written.`);
+  if (existing !== undefined && !existing.isFile()) throw usage(`is ${describeFileKind(existing)}; only a regular file is written.`);
   return { target, realParent, realTarget, existing, usage };
 }
 
