@@ -4,7 +4,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { createHash } from 'node:crypto';
 import assert from 'node:assert/strict';
-import { CLI, REPO_ROOT, assertNoStackTrace, type CliResult } from '../helpers/rig.js';
+import { CLI, REPO_ROOT, assertNoStackTrace, sampleHtml, type CliResult } from '../helpers/rig.js';
 import { validateEnvelope } from '../../src/generated/validators.js';
 
 /**
@@ -149,4 +149,17 @@ export class Sandbox {
 /** Whether this process can mount filesystems and make devices (root in CI). */
 export function isRoot(): boolean {
   return typeof process.getuid === 'function' && process.getuid() === 0;
+}
+
+/** Two small HTML sources in a configured workspace: the starting point of many attacks. */
+export function writeTwoDocumentWorkspace(sandbox: Sandbox): void {
+  sandbox.write({
+    'src/doc0.html': sampleHtml(0),
+    'src/doc1.html': sampleHtml(1),
+    'map.json': JSON.stringify([
+      { sourceUrl: 'https://example.test/doc0/', localPath: 'src/doc0.html', contentType: 'text/html' },
+      { sourceUrl: 'https://example.test/doc1/', localPath: 'src/doc1.html', contentType: 'text/html' },
+    ]),
+    'episteme.json': JSON.stringify({ manualIngest: 'map.json' }),
+  });
 }

@@ -4,8 +4,7 @@ import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as net from 'node:net';
 import * as path from 'node:path';
-import { sampleHtml } from '../helpers/rig.js';
-import { Sandbox, assertBounded, assertFailure, type MeasuredResult } from './harness.js';
+import { Sandbox, assertBounded, assertFailure, type MeasuredResult, writeTwoDocumentWorkspace } from './harness.js';
 
 /**
  * Named inputs that are not what they claim: huge sparse files, FIFOs with no writer, devices,
@@ -94,18 +93,6 @@ function assertRefused(result: MeasuredResult, hostile: Hostile, context: string
   }
 }
 
-function smallWorkspace(sandbox: Sandbox): void {
-  sandbox.write({
-    'src/doc0.html': sampleHtml(0),
-    'src/doc1.html': sampleHtml(1),
-    'map.json': JSON.stringify([
-      { sourceUrl: 'https://example.test/doc0/', localPath: 'src/doc0.html', contentType: 'text/html' },
-      { sourceUrl: 'https://example.test/doc1/', localPath: 'src/doc1.html', contentType: 'text/html' },
-    ]),
-    'episteme.json': JSON.stringify({ manualIngest: 'map.json' }),
-  });
-}
-
 test('config, map and manifest that are not regular files are refused as what they are, before any read', async () => {
   await withHostiles(async (sandbox, hostiles) => {
     const outside = sandbox.outside();
@@ -129,7 +116,7 @@ test('config, map and manifest that are not regular files are refused as what th
 
 test('a map entry that is not a regular file names the entry and what the file is, never "file not found"', async () => {
   await withHostiles(async (sandbox, hostiles) => {
-    smallWorkspace(sandbox);
+    writeTwoDocumentWorkspace(sandbox);
     const outside = sandbox.outside();
     for (const hostile of hostiles.filter((h) => h.code === 'input-not-regular' || h.code === 'input-not-found')) {
       const map = [{ sourceUrl: 'https://example.test/hostile/', localPath: path.relative(sandbox.ws, hostile.file), contentType: 'text/html' }];
@@ -147,7 +134,7 @@ test('a map entry that is not a regular file names the entry and what the file i
 test('a 2 GB sparse source fails its own target at once by stat, with no 2 GB read; the previous commit stays intact', async () => {
   const sandbox = new Sandbox();
   try {
-    smallWorkspace(sandbox);
+    writeTwoDocumentWorkspace(sandbox);
     const first = await sandbox.run(['build', '--json']);
     assert.equal(first.code, 0, first.stdout);
     const committed = fs.readFileSync(path.join(sandbox.ws, 'chunks', 'search-index.json'));
@@ -181,7 +168,7 @@ test('a 2 GB sparse source fails its own target at once by stat, with no 2 GB re
 
 test('query --index and diff --before/--after refuse non-regular and oversized files, and diff applies --max-input-bytes', async () => {
   await withHostiles(async (sandbox, hostiles) => {
-    smallWorkspace(sandbox);
+    writeTwoDocumentWorkspace(sandbox);
     assert.equal((await sandbox.run(['build'])).code, 0);
     const outside = sandbox.outside();
     for (const hostile of hostiles) {

@@ -8,7 +8,7 @@ import { CLI, sampleHtml } from '../helpers/rig.js';
 import { writeFileAtomic, isTempFileName } from '../../src/store/atomic-file.js';
 import { EpistemeError } from '../../src/failure.js';
 import { BuildState } from '../../src/graph/state.js';
-import { Sandbox, assertBounded, assertFailure, isRoot, treeChecksum } from './harness.js';
+import { Sandbox, assertBounded, assertFailure, isRoot, treeChecksum, writeTwoDocumentWorkspace } from './harness.js';
 
 /**
  * The file system says no: a disk that fills up (a small tmpfs mounted by the test) and a read-only
@@ -50,18 +50,6 @@ function incompressibleHtml(bytes: number): string {
   return `<!DOCTYPE html><html><body><h1>Big</h1><p>${randomBytes(bytes / 2).toString('hex')}</p></body></html>`;
 }
 
-function writeWorkspace(sandbox: Sandbox): void {
-  sandbox.write({
-    'src/doc0.html': sampleHtml(0),
-    'src/doc1.html': sampleHtml(1),
-    'map.json': JSON.stringify([
-      { sourceUrl: 'https://example.test/doc0/', localPath: 'src/doc0.html', contentType: 'text/html' },
-      { sourceUrl: 'https://example.test/doc1/', localPath: 'src/doc1.html', contentType: 'text/html' },
-    ]),
-    'episteme.json': JSON.stringify({ manualIngest: 'map.json' }),
-  });
-}
-
 async function assertQueryAnswers(sandbox: Sandbox, term: string): Promise<void> {
   const query = await sandbox.run(['query', '--index', 'chunks/search-index.json', '--term', term, '--json']);
   assert.equal(query.code, 0, query.stdout + query.stderr);
@@ -72,7 +60,7 @@ test('a disk that fills up: write-failed with ENOSPC and the path, no temp file 
   const sandbox = new Sandbox();
   mount(['-t', 'tmpfs', '-o', 'size=2m', 'tmpfs', sandbox.ws]);
   try {
-    writeWorkspace(sandbox);
+    writeTwoDocumentWorkspace(sandbox);
     const first = await sandbox.run(['build', '--json']);
     assert.equal(first.code, 0, first.stdout);
     const committed = treeChecksum(path.join(sandbox.ws, 'chunks'));
@@ -150,7 +138,7 @@ test('a read-only workspace answers a no-op build and every query; a build that 
   const mounted = isRoot();
   if (mounted) mount(['-t', 'tmpfs', '-o', 'size=8m', 'tmpfs', sandbox.ws]);
   try {
-    writeWorkspace(sandbox);
+    writeTwoDocumentWorkspace(sandbox);
     // A second map outside the workspace, for a build that has to write.
     fs.writeFileSync(path.join(sandbox.parent, 'extra.html'), sampleHtml(7));
     fs.writeFileSync(
@@ -194,7 +182,7 @@ test('a read-only workspace answers a no-op build and every query; a build that 
 test('a closed stdout or stderr (EPIPE) ends the command quietly: no stack trace, no hang', async () => {
   const sandbox = new Sandbox();
   try {
-    writeWorkspace(sandbox);
+    writeTwoDocumentWorkspace(sandbox);
     assert.equal((await sandbox.run(['build'])).code, 0);
     const outside = sandbox.outside();
     for (const [args, closed] of [
