@@ -5,11 +5,11 @@ import { PRODUCER_NAME, PRODUCER_VERSION } from '../version.js';
 import { DocumentBuilder } from './document-builder.js';
 import { decodeBytes } from './decode.js';
 import { resolveFamily } from './families.js';
-import { extractHtml } from './html-extractor.js';
-import { extractPlainText } from './text-extractor.js';
-import { extractRfcText, looksLikeRfcText } from './rfc-text.js';
-import { extractXml } from './xml-extractor.js';
-import { extractPdf } from './pdf-extractor.js';
+import { extractHtml } from './html/html-extractor.js';
+import { extractPlainText } from './text/text-extractor.js';
+import { extractRfcText, looksLikeRfcText } from './text/rfc-text.js';
+import { extractXml } from './xml/xml-extractor.js';
+import { extractPdf } from './pdf/pdf-extractor.js';
 import { compareCodeUnits } from '../store/canonical-json.js';
 
 export { validateDocument } from './validate.js';

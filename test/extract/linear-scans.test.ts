@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { hasArtJoint, hasDotLeader, isRunningHeader } from '../../src/extract/rfc-text.js';
-import { entityDeclarations, findInternalSubset } from '../../src/extract/xml-extractor.js';
+import { hasArtJoint, hasDotLeader, isRunningHeader } from '../../src/extract/text/rfc-text.js';
+import { entityDeclarations, findInternalSubset } from '../../src/extract/xml/xml-extractor.js';
 import { parseMarkup, MAX_TREE_DEPTH } from '../../src/extract/markup-parser.js';
 import { parseDocument } from 'htmlparser2';
 import { textContent } from 'domutils';

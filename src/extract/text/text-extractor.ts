@@ -1,4 +1,4 @@
-import type { DocumentBuilder } from './document-builder.js';
+import type { DocumentBuilder } from '../document-builder.js';
 
 export interface TextExtractResult {
   title: string;

@@ -1,4 +1,4 @@
-import type { BlockKind, DocumentBuilder, ListItem } from './document-builder.js';
+import type { BlockKind, DocumentBuilder, ListItem } from '../document-builder.js';
 import { dedent, splitLines, type SourceLine } from './text-extractor.js';
 
 /** RFC / Internet-Draft plain text: the signature lines xml2rfc and the RFC Editor print. */

@@ -1,12 +1,12 @@
 import { type AnyNode, type Document, type Element, isTag, isText, isCDATA } from 'domhandler';
 import { compile, selectOne } from 'css-select';
 import { textContent } from 'domutils';
-import type { HtmlRules } from './families.js';
-import type { DocumentBuilder, ListItem, Marker, Link, BlockKind } from './document-builder.js';
-import type { KeywordSpan } from './bcp14.js';
-import { keywordOf } from './bcp14.js';
-import { TextSink, normalizeSpace } from './text-sink.js';
-import { MAX_TREE_DEPTH, parseMarkup, type ParsedMarkup } from './markup-parser.js';
+import type { HtmlRules } from '../families.js';
+import type { DocumentBuilder, ListItem, Marker, Link, BlockKind } from '../document-builder.js';
+import type { KeywordSpan } from '../bcp14.js';
+import { keywordOf } from '../bcp14.js';
+import { TextSink, normalizeSpace } from '../text-sink.js';
+import { MAX_TREE_DEPTH, parseMarkup, type ParsedMarkup } from '../markup-parser.js';
 
 type Matcher = (el: Element) => boolean;
 

@@ -1,10 +1,10 @@
 import { type AnyNode, type Element, isTag, isText, isCDATA } from 'domhandler';
 import { textContent } from 'domutils';
-import type { BlockKind, DocumentBuilder, Link, ListItem } from './document-builder.js';
-import { keywordOf, type KeywordSpan } from './bcp14.js';
-import { TextSink, normalizeSpace } from './text-sink.js';
-import { MAX_TREE_DEPTH, parseMarkup } from './markup-parser.js';
-import { XML_ENTITY_BOUNDS, boundExceeded } from './input-bounds.js';
+import type { BlockKind, DocumentBuilder, Link, ListItem } from '../document-builder.js';
+import { keywordOf, type KeywordSpan } from '../bcp14.js';
+import { TextSink, normalizeSpace } from '../text-sink.js';
+import { MAX_TREE_DEPTH, parseMarkup } from '../markup-parser.js';
+import { XML_ENTITY_BOUNDS, boundExceeded } from '../input-bounds.js';
 
 export interface XmlExtractResult {
   title: string;

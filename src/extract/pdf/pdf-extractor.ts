@@ -1,7 +1,7 @@
-import type { DocumentBuilder, ListItem } from './document-builder.js';
-import { normalizeSpace } from './text-sink.js';
-import { EpistemeError } from '../failure.js';
-import { PDF_BOUNDS, boundExceeded } from './input-bounds.js';
+import type { DocumentBuilder, ListItem } from '../document-builder.js';
+import { normalizeSpace } from '../text-sink.js';
+import { EpistemeError } from '../../failure.js';
+import { PDF_BOUNDS, boundExceeded } from '../input-bounds.js';
 import { inflatedBytesOver } from './pdf-streams.js';
 
 export interface PdfExtractResult {
