@@ -59,7 +59,7 @@ export type FetchOutcome = { kind: 'not-modified'; observation: Observation } | 
 export type FetchEvent =
   | { type: 'response'; url: string; status: number; declaredLength: number | null; attempt: number }
   | { type: 'body'; url: string; bytes: number }
-  | { type: 'retry'; url: string; reason: string; delayMs: number; attempt: number }
+  | { type: 'retry'; url: string; reason: string; detail: string; delayMs: number; attempt: number }
   | { type: 'done'; url: string; status: number; bytes: number };
 
 export interface FetchRequest {
@@ -95,7 +95,7 @@ export async function fetchRepresentation(request: FetchRequest): Promise<FetchO
         );
       }
       const delayMs = retryAfter ?? Math.min(bounds.retryDelayMs * 2 ** (attempt - 1), bounds.maxRetryAfterMs);
-      request.onEvent?.({ type: 'retry', url: request.url, reason: failure.reason, delayMs, attempt });
+      request.onEvent?.({ type: 'retry', url: request.url, reason: failure.reason, detail: failure.message, delayMs, attempt });
       await new Promise((resolve) => setTimeout(resolve, delayMs));
     }
   }

@@ -15,7 +15,11 @@ export class BuildProgress {
   private readonly startedAt = Date.now();
   private current = '';
 
-  constructor(private readonly output: Output) {}
+  constructor(
+    private readonly output: Output,
+    /** A target as the lines show it: its path from the current folder (see shown-path.ts). */
+    private readonly shown: (target: string) => string = (target) => target,
+  ) {}
 
   plan(total: number): void {
     this.total = total;
@@ -23,9 +27,9 @@ export class BuildProgress {
 
   start(target: string): void {
     this.started += 1;
-    this.current = target;
+    this.current = this.shown(target);
     if (this.output.liveTerminal) this.output.status(this.statusText());
-    else this.output.progress({ message: `${this.counter()} running ${target}`, event: 'start', target });
+    else this.output.progress({ message: `${this.counter()} running ${this.shown(target)}`, event: 'start', target });
   }
 
   /** Every evaluated target as it settles; a failure is printed at once, with its reason. */
@@ -33,17 +37,26 @@ export class BuildProgress {
     this.done += 1;
     const { target, status } = result;
     if (status === 'failed') {
-      this.output.progress({ message: `${this.counter()} failed ${target}: ${result.error?.message ?? ''}`, event: 'finish', target, status, ...(result.error ? { code: result.error.code } : {}) });
+      this.output.progress({ message: `${this.counter()} failed ${this.shown(target)}: ${result.error?.message ?? ''}`, event: 'finish', target, status, ...(result.error ? { code: result.error.code } : {}) });
     } else if (this.output.liveTerminal) {
       this.output.status(this.statusText());
     } else if (status !== 'up-to-date') {
-      this.output.progress({ message: `${this.counter()} ${status} ${target}`, event: 'finish', target, status });
+      this.output.progress({ message: `${this.counter()} ${status} ${this.shown(target)}`, event: 'finish', target, status });
     }
   }
 
-  /** A message for the log (a capture step): a line of its own, except on a live terminal. */
+  /**
+   * A message for the log (a capture step): a line of its own without a live terminal. On one, the
+   * routine steps only show in the status line; a step that is news (a retry: the server is failing
+   * or slow) gets a line of its own above it, as failures do, so it is seen while the build waits.
+   */
   note(event: Record<string, unknown> & { message: string }): void {
-    if (!this.output.liveTerminal) this.output.progress(event);
+    if (!this.output.liveTerminal) {
+      this.output.progress(event);
+      return;
+    }
+    if (event.event === 'capture-retry') this.output.progress(event);
+    this.output.status(`${this.statusText()}  ${event.message}`);
   }
 
   end(): void {

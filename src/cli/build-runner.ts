@@ -16,6 +16,8 @@ import { NO_REFRESH, type CaptureEvent, type RefreshPolicy } from '../capture/ru
 import { oneOf } from './option-validators.js';
 import { failsOn, type FailOn } from '../graph/diagnostics.js';
 import { invocationId, tryCleanNoop } from '../graph/clean-build.js';
+import { shownFrom, targetNameOf } from './shown-path.js';
+import path from 'node:path';
 
 /** Options of every command that runs the build engine. */
 export abstract class GraphCommand extends WorkspaceCommand {
@@ -49,8 +51,8 @@ export abstract class GraphCommand extends WorkspaceCommand {
     return NO_REFRESH;
   }
 
-  protected summaryOptions(): SummaryOptions {
-    return { failOn: this.failOn as FailOn, verbose: this.verbose };
+  protected summaryOptions(root: string): SummaryOptions {
+    return { failOn: this.failOn as FailOn, verbose: this.verbose, shown: shownFrom(root, process.cwd()) };
   }
 
   /**
@@ -65,16 +67,19 @@ export abstract class GraphCommand extends WorkspaceCommand {
       { config: this.config, map: this.map, manifest: this.manifest },
       { waitMs: (this.waitLock ?? 0) * 1000, command: this.commandName },
     );
-    return summary ? summaryResult(summary, false, this.summaryOptions()) : null;
+    if (!summary) return null;
+    const { config } = JSON.parse(invocationId(process.cwd(), { config: this.config, map: this.map, manifest: this.manifest })!) as { config: string | null };
+    return summaryResult(summary, false, this.summaryOptions(config === null ? process.cwd() : path.dirname(config)));
   }
 
   protected async runTargets(output: Output, ws: Workspace, targets: string[], dryRun = false): Promise<{ summary: BuildSummary; result: CommandResult }> {
     const trace = new BuildTrace();
-    const progress = new BuildProgress(output);
+    const shown = shownFrom(ws.root, process.cwd());
+    const progress = new BuildProgress(output, shown);
     const { runBuild } = await import('../graph/build.js');
     const summary = await runBuild(ws, {
       onPhase: (phase) => trace.phase(phase),
-      targets,
+      targets: targetNames(ws, targets),
       dryRun,
       debug: this.debug,
       invocation: targets.length === 0 ? invocationId(process.cwd(), { config: this.config, map: this.map, manifest: this.manifest }) : null,
@@ -99,7 +104,7 @@ export abstract class GraphCommand extends WorkspaceCommand {
         output.warn({ code: 'trace-not-written', message: `Could not write the trace to ${this.trace}: ${(error as Error).message}` });
       }
     }
-    return { summary, result: summaryResult(summary, dryRun, this.summaryOptions()) };
+    return { summary, result: summaryResult(summary, dryRun, this.summaryOptions(ws.root)) };
   }
 }
 
@@ -160,16 +165,30 @@ export function targetsOfRules(ws: Workspace, rules: RuleId[]): string[] {
 
 export { aggregateNames };
 
+/**
+ * Target arguments as graph names. From the workspace root they are the names; from another folder
+ * a path to the output file (as the messages show it) is accepted too. The graph is only built for
+ * that case, so the common call pays nothing.
+ */
+function targetNames(ws: Workspace, targets: string[]): string[] {
+  if (targets.length === 0 || path.resolve(process.cwd()) === path.resolve(ws.root)) return targets;
+  const graph = buildGraph(ws);
+  return targets.map((t) => targetNameOf(t, ws.root, process.cwd(), (name) => graph.nodes.has(name)));
+}
+
 export interface SummaryOptions {
   failOn: FailOn;
   /** List every target, not only changed and failed ones. */
   verbose: boolean;
+  /** A target as human messages show it: its path from the current folder (see shown-path.ts). */
+  shown?: (target: string) => string;
 }
 
 /** Lines per group in the compact human summary; --verbose and --json list everything. */
 const SUMMARY_LINES_PER_GROUP = 10;
 
 export function summaryResult(summary: BuildSummary, dryRun: boolean, options: SummaryOptions = { failOn: 'error', verbose: false }): CommandResult {
+  const shown = options.shown ?? ((target: string) => target);
   const withDiagnostics = summary.targets.filter((t) => t.diagnostics !== undefined);
   const data: Record<string, unknown> = {
     dryRun,
@@ -184,7 +203,7 @@ export function summaryResult(summary: BuildSummary, dryRun: boolean, options: S
     targets: summary.targets,
     removed: summary.removed,
   };
-  const human = dryRun ? dryRunLines(summary.targets) : buildLines(summary, options.verbose);
+  const human = dryRun ? dryRunLines(summary.targets, shown) : buildLines(summary, options.verbose, shown);
   const failed = summary.targets.filter((t) => t.status === 'failed');
   if (!summary.ok) {
     // A file system that refuses writes (disk full, read-only) is the build's failure, not a target's.
@@ -193,7 +212,7 @@ export function summaryResult(summary: BuildSummary, dryRun: boolean, options: S
       return {
         data,
         human,
-        failure: new EpistemeError('write-failed', `${refused.target}: ${refused.error.message}`, {
+        failure: new EpistemeError('write-failed', `${shown(refused.target)}: ${refused.error.message}`, {
           hint: `${refused.error.hint ?? ''} Previous outputs and the last commit are kept.`.trim(),
           details: refused.error.details,
         }),
@@ -201,7 +220,7 @@ export function summaryResult(summary: BuildSummary, dryRun: boolean, options: S
     }
     // An offline stage asked for captures that were never made: a usage problem with one fix.
     if (failed.length > 0 && failed.every((t) => t.error?.code === 'snapshot-missing')) {
-      const urls = failed.map((t) => String(t.error?.details?.url ?? t.target));
+      const urls = failed.map((t) => String(t.error?.details?.url ?? shown(t.target)));
       return {
         data,
         human,
@@ -217,7 +236,7 @@ export function summaryResult(summary: BuildSummary, dryRun: boolean, options: S
       human,
       failure: new EpistemeError(
         'target-failed',
-        `${summary.counts.failed} target(s) failed, ${summary.counts.skipped} skipped${first ? `; first: ${first.target}: ${first.error?.message ?? ''}` : ''}`,
+        `${summary.counts.failed} target(s) failed, ${summary.counts.skipped} skipped${first ? `; first: ${shown(first.target)}: ${first.error?.message ?? ''}` : ''}`,
         { hint: `${first?.error?.hint ? `${first.error.hint} ` : ''}Previous outputs of failed targets are kept. Fix the cause and build again; see data.targets (with --json) for each reason.` },
       ),
     };
@@ -229,7 +248,7 @@ export function summaryResult(summary: BuildSummary, dryRun: boolean, options: S
       human,
       failure: new EpistemeError(
         'document-diagnostics',
-        `${failing.length} document(s) carry ${options.failOn === 'warning' ? 'error or warning' : 'error'} diagnostics: ${listed(failing.map((t) => `${t.target} (${t.diagnostics!.codes.join(', ')})`), 3)}.`,
+        `${failing.length} document(s) carry ${options.failOn === 'warning' ? 'error or warning' : 'error'} diagnostics: ${listed(failing.map((t) => `${shown(t.target)} (${t.diagnostics!.codes.join(', ')})`), 3)}.`,
         {
           hint: 'The documents were built; their `diagnostics` say what was lost (e.g. an encrypted or empty PDF). Fix or replace the source, or choose what fails the run with --fail-on error|warning|never.',
           details: { documents: failing.map((t) => t.target) },
@@ -249,7 +268,7 @@ function listed(items: string[], max: number): string {
  * Counts, documents with diagnostics, then only changed (built) and failed targets, each group cut at
  * SUMMARY_LINES_PER_GROUP lines so a build of thousands of sources fits a screen; --verbose lists all.
  */
-function buildLines(summary: BuildSummary, verbose: boolean): string[] {
+function buildLines(summary: BuildSummary, verbose: boolean, shown: (target: string) => string): string[] {
   const c = summary.counts;
   const lines = [
     `${summary.targets.length} targets: ${c.built} built, ${c.unchanged} unchanged, ${c['up-to-date']} up to date` +
@@ -262,13 +281,13 @@ function buildLines(summary: BuildSummary, verbose: boolean): string[] {
     const errors = withDiagnostics.filter((t) => t.diagnostics!.errors > 0).length;
     const warnings = withDiagnostics.filter((t) => t.diagnostics!.warnings > 0).length;
     lines.push(`diagnostics: ${errors} document(s) with errors, ${warnings} with warnings`);
-    group(lines, 'with diagnostics', withDiagnostics, verbose, (t) => `  ${(t.diagnostics!.errors > 0 ? 'error' : 'warning').padEnd(10)} ${t.target}: ${diagnosticText(t)}`);
+    group(lines, 'with diagnostics', withDiagnostics, verbose, (t) => `  ${(t.diagnostics!.errors > 0 ? 'error' : 'warning').padEnd(10)} ${shown(t.target)}: ${diagnosticText(t)}`);
   }
   if (verbose) {
-    for (const t of summary.targets) lines.push(`  ${t.status.padEnd(10)} ${t.target}${detail(t)}`);
+    for (const t of summary.targets) lines.push(`  ${t.status.padEnd(10)} ${shown(t.target)}${detail(t)}`);
   } else {
-    group(lines, 'built', summary.targets.filter((t) => t.status === 'built'), false, (t) => `  ${t.status.padEnd(10)} ${t.target}${detail(t)}`);
-    group(lines, 'failed', summary.targets.filter((t) => t.status === 'failed'), false, (t) => `  ${t.status.padEnd(10)} ${t.target}${detail(t)}`);
+    group(lines, 'built', summary.targets.filter((t) => t.status === 'built'), false, (t) => `  ${t.status.padEnd(10)} ${shown(t.target)}${detail(t)}`);
+    group(lines, 'failed', summary.targets.filter((t) => t.status === 'failed'), false, (t) => `  ${t.status.padEnd(10)} ${shown(t.target)}${detail(t)}`);
     const skipped = summary.targets.filter((t) => t.status === 'skipped').length;
     if (skipped > 0) lines.push(`  ${'skipped'.padEnd(10)} ${skipped} target(s) whose dependencies failed`);
   }
@@ -288,10 +307,10 @@ function diagnosticText(t: TargetResult): string {
   return `${counts} (${d.codes.join(', ')})`;
 }
 
-function dryRunLines(targets: TargetResult[]): string[] {
+function dryRunLines(targets: TargetResult[], shown: (target: string) => string): string[] {
   const dirty = targets.filter((t) => t.status !== 'up-to-date').length;
   const lines = [`${targets.length} targets, ${dirty} would run (dry run: nothing was written)`];
-  for (const t of targets) lines.push(`  ${t.status.padEnd(11)} ${t.target}${detail(t)}`);
+  for (const t of targets) lines.push(`  ${t.status.padEnd(11)} ${shown(t.target)}${detail(t)}`);
   return lines;
 }
 
@@ -310,7 +329,7 @@ function describeCaptureEvent(event: CaptureEvent): Record<string, unknown> & { 
     case 'body':
       return { message: `GET ${event.url}: ${event.bytes} bytes`, event: `capture-${type}`, ...fields };
     case 'retry':
-      return { message: `GET ${event.url}: ${event.reason}, retry ${event.attempt} in ${event.delayMs} ms`, event: `capture-${type}`, ...fields };
+      return { message: `GET ${event.url}: ${event.reason}: ${event.detail}, retry ${event.attempt} in ${event.delayMs} ms`, event: `capture-${type}`, ...fields };
     case 'done':
       return { message: `GET ${event.url}: done, ${event.status}, ${event.bytes} bytes`, event: `capture-${type}`, ...fields };
     default:

@@ -45,7 +45,10 @@ function writeFailed(file: string, errno: string, cause: unknown): EpistemeError
   });
 }
 
-/** `error` with its path shown relative to the workspace root when it lies inside it. */
+/**
+ * `error` with its path shown from the current folder when it lies inside the workspace, as every
+ * human message shows workspace files (see cli/shown-path.ts); a path elsewhere stays absolute.
+ */
 export function relativeToWorkspace(error: unknown, root: string): unknown {
   if (!(error instanceof EpistemeError) || error.code !== 'write-failed') return error;
   const file = error.details?.path;
@@ -53,5 +56,5 @@ export function relativeToWorkspace(error: unknown, root: string): unknown {
   if (typeof file !== 'string' || typeof errno !== 'string' || !path.isAbsolute(file)) return error;
   const relative = path.relative(root, file);
   if (relative.startsWith('..') || path.isAbsolute(relative)) return error;
-  return writeFailed(relative.split(path.sep).join('/') || '.', errno, error.cause);
+  return writeFailed(path.relative(process.cwd(), file).split(path.sep).join('/') || '.', errno, error.cause);
 }

@@ -7,9 +7,10 @@ import { Sandbox } from '../hostile/harness.js';
 
 /**
  * The CLI in a real pseudo-terminal (tmux), on a workspace of a few hundred sources, three of which
- * fail (HTTP 404 from a loopback server): read the screen while it builds and after. The status line
- * updates in place (one line, its counter moving), failures appear as they happen with their reason,
- * and the whole output, summary included, fits in one screen.
+ * fail (HTTP 404 from a loopback server) and one of which answers 503 before it answers: read the
+ * screen while it builds and after. The status line updates in place (one line, its counter moving),
+ * failures and retries appear as they happen with their reason, and the whole output, summary
+ * included, fits in one screen.
  */
 
 const SOURCES = 300;
@@ -27,7 +28,18 @@ function hasTmux(): boolean {
 const STATUS = /^\[(\d+)\/(\d+)\] (?!failed)\S+ +\d+:\d\d/;
 
 test('live progress on a terminal: one status line updated in place, failures as they happen, a summary that fits a screen', { skip: hasTmux() ? false : 'tmux is not installed: the pseudo-terminal test is skipped', timeout: 300_000 }, async () => {
-  const server = await TestServer.start({});
+  const server = await TestServer.start({
+    // Unavailable once, with a Retry-After the capture honours, then the document.
+    '/flaky': (_req, res, n) => {
+      if (n === 1) {
+        res.writeHead(503, { 'retry-after': '1', 'content-type': 'text/plain' });
+        res.end('busy');
+        return;
+      }
+      res.writeHead(200, { 'content-type': 'text/html' });
+      res.end(sampleHtml(SOURCES + 1));
+    },
+  });
   const box = new Sandbox();
   const socket = `episteme-test-${process.pid}`;
   const tmux = (...args: string[]) => execFileSync('tmux', ['-L', socket, ...args], { encoding: 'utf8' });
@@ -38,7 +50,8 @@ test('live progress on a terminal: one status line updated in place, failures as
       box.write({ [`src/doc-${i}.html`]: sampleHtml(i) });
     }
     const missing = [0, 1, 2].map((i) => server.url(`/missing-${i}`));
-    box.write({ 'map.json': JSON.stringify(map), 'manifest.json': JSON.stringify(missing.map((url) => ({ url }))) });
+    const flaky = server.url('/flaky');
+    box.write({ 'map.json': JSON.stringify(map), 'manifest.json': JSON.stringify([...missing, flaky].map((url) => ({ url }))) });
     const command = `${process.execPath} ${CLI} build --map map.json --manifest manifest.json --jobs 2; echo EXIT=$?; sleep 600`;
     tmux('new-session', '-d', '-s', 'build', '-x', '120', '-y', String(ROWS), '-c', box.ws, command);
     const screens: string[] = [];
@@ -72,9 +85,12 @@ test('live progress on a terminal: one status line updated in place, failures as
       const at = lines.findIndex((line) => /^\[\d+\/\d+\] failed /.test(line) && line.includes(url.replace(/^http:\/\//, '')) && /404/.test(line));
       assert.ok(at >= 0 && at < summaryAt, `no failure line with 404 for ${url} before the summary:\n${history}`);
     }
+    // A retry is news while the build waits on it: a line of its own, with the status and the delay.
+    const retryAt = lines.findIndex((line) => line.includes(flaky.replace(/^http:\/\//, '')) && /503/.test(line) && /retry 1 in \d+ ms/.test(line));
+    assert.ok(retryAt >= 0 && retryAt < summaryAt, `no retry line for ${flaky} before the summary:\n${history}`);
     // Everything the build printed, summary included, fits in one screen.
     assert.ok(lines.length - 1 <= ROWS, `${lines.length} lines:\n${history}`);
-    assert.match(history, new RegExp(`^${SOURCES * 3 + 3 * 3 + 4} targets: `, 'm'));
+    assert.match(history, new RegExp(`^${SOURCES * 3 + 4 * 3 + 4} targets: `, 'm'));
     assert.match(history, /--verbose lists all/);
   } finally {
     try {
