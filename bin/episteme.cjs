@@ -16,14 +16,14 @@ run.then(
   },
   // The CLI could not even load (e.g. dist/ missing): one structured line, no stack unless --debug.
   (error) => {
-    const message = `Episteme could not start: ${error && error.message ? error.message : String(error)}`;
+    const message = `Episteme could not start: ${error?.message ? error.message : String(error)}`;
     const hint = 'Run `npm run build` (or reinstall), then retry; rerun with --debug for the stack.';
     if (argv.includes('--json')) {
       const failure = { code: 'internal-error', message, hint };
-      if (argv.includes('--debug')) failure.debug = String(error && error.stack);
+      if (argv.includes('--debug')) failure.debug = String(error?.stack);
       process.stdout.write(JSON.stringify({ schemaVersion: 1, command: argv.find((a) => !a.startsWith('-')) || 'episteme', ok: false, error: failure, warnings: [] }) + '\n');
     } else {
-      process.stderr.write(`error [internal-error]: ${message}\nhint: ${hint}\n${argv.includes('--debug') ? String(error && error.stack) + '\n' : ''}`);
+      process.stderr.write(`error [internal-error]: ${message}\nhint: ${hint}\n${argv.includes('--debug') ? String(error?.stack) + '\n' : ''}`);
     }
     process.exitCode = 1;
   },
