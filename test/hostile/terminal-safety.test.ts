@@ -86,8 +86,9 @@ test('escaping in context: ANSI and OSC sequences, bidi spoofing, newlines by mo
 const HOSTILE_HEADING = 'Head\u200Bing \u001b[31mred\u001b[0m \u202Eevil';
 const HOSTILE_TEXT =
   'zebra payload \u202Egnp.exe \u2066iso\u2069 x \uFEFF y \u0085 z \u009B2J \u00AD w \u2028 line \u001b]8;;http://evil/\u0007link\u001b]8;;\u0007 \u007F del \u2060 wj \u{E0041} tag';
-// biome-ignore lint/suspicious/noControlCharactersInRegex: these are the characters the test forbids
-const RAW_FORBIDDEN = /[\u0000-\u0009\u000B-\u001F\u007F-\u009F\u00AD\u200B-\u200F\u2028-\u202E\u2060-\u2064\u2066-\u206F\uFEFF]|\u{E0041}/u;
+const RAW_FORBIDDEN =
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: these are the characters the test forbids
+  /[\u0000-\u0009\u000B-\u001F\u007F-\u009F\u00AD\u200B-\u200F\u2028-\u202E\u2060-\u2064\u2066-\u206F\uFEFF]|\u{E0041}/u;
 
 test('a source full of control, bidi and invisible characters: human output shows none raw and marks snippets untrusted; --json is exact', async () => {
   const sandbox = new Sandbox();
