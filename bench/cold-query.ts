@@ -8,7 +8,7 @@
  *   npx tsc -p . && node dist/bench/cold-query.js [rounds]
  */
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import Database from 'better-sqlite3';
@@ -43,11 +43,30 @@ interface Contender {
   env: NodeJS.ProcessEnv;
 }
 
-function timeProcess(contender: Contender): { ms: number; ok: boolean; stdout: string; stderr: string } {
+/**
+ * CPU time (user + system, all threads) of this process's waited-for children so far, in ms, from
+ * /proc/self/stat (Linux; undefined elsewhere). In 10 ms ticks, so only a sum over rounds means
+ * anything; on a shared, loaded machine it moves far less than wall time.
+ */
+function childrenCpuMs(): number | undefined {
+  try {
+    const fields = readFileSync('/proc/self/stat', 'utf8').replace(/^.*\) /s, '').split(' ');
+    // After "pid (comm) ", field 16 (cutime) and 17 (cstime) are at 13 and 14.
+    return (Number(fields[13]) + Number(fields[14])) * 10;
+  } catch {
+    return undefined;
+  }
+}
+
+function timeProcess(contender: Contender): { ms: number; cpuMs: number | undefined; ok: boolean; stdout: string; stderr: string } {
   const env = { ...process.env, ...contender.env };
+  const cpuBefore = childrenCpuMs();
   const started = performance.now();
   const result = spawnSync(contender.node, contender.args, { cwd: repoRoot, env, encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
-  return { ms: performance.now() - started, ok: result.status === contender.expectedStatus, stdout: result.stdout, stderr: result.stderr };
+  const ms = performance.now() - started;
+  const cpuAfter = childrenCpuMs();
+  const cpuMs = cpuBefore === undefined || cpuAfter === undefined ? undefined : cpuAfter - cpuBefore;
+  return { ms, cpuMs, ok: result.status === contender.expectedStatus, stdout: result.stdout, stderr: result.stderr };
 }
 
 async function main(): Promise<void> {
@@ -134,6 +153,7 @@ async function main(): Promise<void> {
   }
   const key = (c: Contender) => `${c.runtime}: ${c.name}`;
   const times = new Map<string, number[]>(contenders.map((c) => [key(c), []]));
+  const cpu = new Map<string, number>(contenders.map((c) => [key(c), 0]));
   const failures = new Map<string, string>();
   for (let round = -2; round < rounds; round++) {
     for (const contender of contenders) {
@@ -143,7 +163,10 @@ async function main(): Promise<void> {
         failures.set(key(contender), (run.stderr.trim() || run.stdout.trim()).split('\n').slice(-2).join(' | ').slice(0, 300));
         continue;
       }
-      if (round >= 0) times.get(key(contender))!.push(run.ms);
+      if (round >= 0) {
+        times.get(key(contender))!.push(run.ms);
+        cpu.set(key(contender), run.cpuMs === undefined ? Number.NaN : cpu.get(key(contender))! + run.cpuMs);
+      }
     }
   }
   const size = (file: string): number => statSync(file).size;
@@ -151,6 +174,7 @@ async function main(): Promise<void> {
   for (const runtime of runtimes) {
     console.log(`${runtime.label}:`);
     const medians = new Map<string, number>();
+    const cpuMeans = new Map<string, number>();
     for (const contender of contenders.filter((c) => c.runtime === runtime.label)) {
       const failure = failures.get(key(contender));
       if (failure !== undefined) {
@@ -159,7 +183,9 @@ async function main(): Promise<void> {
       }
       const ms = median(times.get(key(contender))!);
       medians.set(contender.name, ms);
-      console.log(`  ${contender.name.padEnd(34)} ${ms.toFixed(1).padStart(8)} ms`);
+      const cpuMean = cpu.get(key(contender))! / rounds;
+      if (Number.isFinite(cpuMean)) cpuMeans.set(contender.name, cpuMean);
+      console.log(`  ${contender.name.padEnd(34)} ${ms.toFixed(1).padStart(8)} ms wall${Number.isFinite(cpuMean) ? `, ${cpuMean.toFixed(1).padStart(6)} ms CPU` : ''}`);
     }
     const fts = medians.get('sqlite fts5 script');
     const ms = medians.get('minisearch JSON script');
@@ -167,7 +193,10 @@ async function main(): Promise<void> {
     for (const ours of ['episteme query (CLI)', 'episteme query, chunk index', 'episteme library script']) {
       const value = medians.get(ours);
       if (value === undefined || fts === undefined || ms === undefined) continue;
-      console.log(`  ${ours}: ${(value / fts).toFixed(2)}x FTS5${goal}; ${(value / ms).toFixed(2)}x MiniSearch (goal <= 0.4)`);
+      const cpuOurs = cpuMeans.get(ours);
+      const cpuFts = cpuMeans.get('sqlite fts5 script');
+      const cpuRatio = cpuOurs === undefined || cpuFts === undefined ? '' : ` (CPU ${(cpuOurs / cpuFts).toFixed(2)}x)`;
+      console.log(`  ${ours}: ${(value / fts).toFixed(2)}x FTS5${cpuRatio}${goal}; ${(value / ms).toFixed(2)}x MiniSearch (goal <= 0.4)`);
     }
     const floor = medians.get('script writing a line');
     const parseOnly = medians.get('episteme query, parse only');
