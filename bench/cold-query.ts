@@ -1,12 +1,14 @@
 /**
  * Cold query: whole-process time of one query on the dev-corpus index, next to a Node script that
  * loads MiniSearch's JSON index of the same chunks and runs the same query, and next to SQLite FTS5
- * on a prebuilt database, measured in the same run (interleaved rounds, medians). Also index sizes.
+ * on a prebuilt database, measured in the same run (interleaved rounds, medians), on Node 20 and on
+ * Node 24 (FTS5 through better-sqlite3 on Node 20, through the built-in node:sqlite on Node 24; goal
+ * on Node 24: at most 1.4x FTS5). Also index sizes.
  *
  *   npx tsc -p . && node dist/bench/cold-query.js [rounds]
  */
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import Database from 'better-sqlite3';
@@ -17,6 +19,7 @@ import { buildSearchIndex, DEFAULT_INDEX_OPTIONS } from '../src/index/search-ind
 import { crc32Hex } from '../src/index/index-layout.js';
 import { artifactBytes, makeArtifact } from '../src/store/artifact.js';
 import { sha256Hex } from '../src/store/hash.js';
+import { ensureRuntimes, runtimeBin } from '../test/helpers/runtimes.js';
 import { devCorpusDirectory, extractDevCorpus } from './retrieval/dev-corpus.js';
 import { MINISEARCH_INDEX_ONLY_OPTIONS, MINISEARCH_OPTIONS } from './retrieval/minisearch-options.cjs';
 
@@ -31,10 +34,39 @@ function median(values: number[]): number {
   return sorted.length % 2 === 1 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
 }
 
-function timeProcess(args: string[], expectedStatus: number): { ms: number; ok: boolean; stdout: string; stderr: string } {
+interface Contender {
+  runtime: string;
+  name: string;
+  node: string;
+  args: string[];
+  expectedStatus: number;
+  env: NodeJS.ProcessEnv;
+}
+
+/**
+ * CPU time (user + system, all threads) of this process's waited-for children so far, in ms, from
+ * /proc/self/stat (Linux; undefined elsewhere). In 10 ms ticks, so only a sum over rounds means
+ * anything; on a shared, loaded machine it moves far less than wall time.
+ */
+function childrenCpuMs(): number | undefined {
+  try {
+    const fields = readFileSync('/proc/self/stat', 'utf8').replace(/^.*\) /s, '').split(' ');
+    // After "pid (comm) ", field 16 (cutime) and 17 (cstime) are at 13 and 14.
+    return (Number(fields[13]) + Number(fields[14])) * 10;
+  } catch {
+    return undefined;
+  }
+}
+
+function timeProcess(contender: Contender): { ms: number; cpuMs: number | undefined; ok: boolean; stdout: string; stderr: string } {
+  const env = { ...process.env, ...contender.env };
+  const cpuBefore = childrenCpuMs();
   const started = performance.now();
-  const result = spawnSync(process.execPath, args, { cwd: repoRoot, encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
-  return { ms: performance.now() - started, ok: result.status === expectedStatus, stdout: result.stdout, stderr: result.stderr };
+  const result = spawnSync(contender.node, contender.args, { cwd: repoRoot, env, encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
+  const ms = performance.now() - started;
+  const cpuAfter = childrenCpuMs();
+  const cpuMs = cpuBefore === undefined || cpuAfter === undefined ? undefined : cpuAfter - cpuBefore;
+  return { ms, cpuMs, ok: result.status === contender.expectedStatus, stdout: result.stdout, stderr: result.stderr };
 }
 
 async function main(): Promise<void> {
@@ -88,62 +120,94 @@ async function main(): Promise<void> {
   // CommonJS, without Node's ES module loader, except the library script).
   const scriptFloor = path.join(work, 'floor.cjs');
   writeFileSync(scriptFloor, "process.stdout.write('{}\\n');\n");
-  // [name, arguments, expected exit status]
-  const contenders: [string, string[], number][] = [
-    ['node -e 0 (process floor)', ['-e', '0'], 0],
-    ['script writing a line', [scriptFloor], 0],
+  // Node 20 (this process) and Node 24 (installed as the cross-runtime tests install it). FTS5 runs
+  // through better-sqlite3 on Node 20 (built for this Node's ABI) and through Node 24's built-in
+  // node:sqlite there. Each runtime's compile cache goes to a folder of this run, warmed by the
+  // warm-up rounds; "compile cache off" shows what it saves.
+  const runtimes: { label: string; node: string; fts5Script: string }[] = [{ label: `node ${process.version}`, node: process.execPath, fts5Script: 'fts5-query.cjs' }];
+  const skipNode24 = ensureRuntimes();
+  if (skipNode24 === undefined) {
+    const version = spawnSync(runtimeBin('node'), ['--version'], { encoding: 'utf8' }).stdout.trim();
+    runtimes.push({ label: `node ${version}`, node: runtimeBin('node'), fts5Script: 'fts5-node-sqlite-query.cjs' });
+  } else console.log(`Node 24 skipped: ${skipNode24}`);
+  const compileCache = path.join(work, 'compile-cache');
+  const query = (index: string) => [path.join(repoRoot, 'bin/episteme.cjs'), 'query', '--index', index, '--term', QUERY, '--limit', '10', '--json'];
+  // [runtime, name, node, arguments, expected exit status, extra environment]
+  const contenders: Contender[] = [];
+  for (const runtime of runtimes) {
+    const add = (name: string, args: string[], expectedStatus = 0, env: NodeJS.ProcessEnv = {}) =>
+      contenders.push({ runtime: runtime.label, name, node: runtime.node, args, expectedStatus, env: { NODE_COMPILE_CACHE: path.join(compileCache, runtime.label), ...env } });
+    add('node -e 0 (process floor)', ['-e', '0']);
+    add('script writing a line', [scriptFloor]);
     // Start, load the CLI bundle, parse the command line with clipanion, fail on a missing index:
     // the CLI's fixed cost, before any index work.
-    ['episteme query, parse only', [path.join(repoRoot, 'bin/episteme.cjs'), 'query', '--index', path.join(work, 'missing.json'), '--term', QUERY, '--limit', '10', '--json'], 2],
-    ['episteme query (CLI)', [path.join(repoRoot, 'bin/episteme.cjs'), 'query', '--index', files.episteme, '--term', QUERY, '--limit', '10', '--json'], 0],
-    ['episteme query, chunk index', [path.join(repoRoot, 'bin/episteme.cjs'), 'query', '--index', path.join(work, 'chunks/search-index.json'), '--term', QUERY, '--limit', '10', '--json'], 0],
-    ['episteme library script', [path.join(here, 'retrieval/episteme-query.js'), files.episteme, QUERY], 0],
+    add('episteme query, parse only', query(path.join(work, 'missing.json')), 2);
+    add('episteme query (CLI)', query(files.episteme));
+    add('episteme query, chunk index', query(path.join(work, 'chunks/search-index.json')));
+    add('episteme query, no compile cache', query(path.join(work, 'chunks/search-index.json')), 0, { NODE_DISABLE_COMPILE_CACHE: '1' });
+    add('episteme library script', [path.join(here, 'retrieval/episteme-query.js'), files.episteme, QUERY]);
     // The reads of a query (head, 10 row blocks) and nothing else: a lower bound for this format.
-    ['episteme index reads only', [path.join(here, 'retrieval/read-skeleton.cjs'), files.episteme], 0],
-    ['minisearch JSON script', [path.join(here, 'retrieval/minisearch-query.cjs'), files.minisearch, QUERY], 0],
-    ['sqlite fts5 script', [path.join(here, 'retrieval/fts5-query.cjs'), files.fts5, QUERY], 0],
-  ];
-  const times = new Map<string, number[]>(contenders.map(([name]) => [name, []]));
+    add('episteme index reads only', [path.join(here, 'retrieval/read-skeleton.cjs'), files.episteme]);
+    add('minisearch JSON script', [path.join(here, 'retrieval/minisearch-query.cjs'), files.minisearch, QUERY]);
+    add('sqlite fts5 script', [path.join(here, 'retrieval', runtime.fts5Script), files.fts5, QUERY]);
+  }
+  const key = (c: Contender) => `${c.runtime}: ${c.name}`;
+  const times = new Map<string, number[]>(contenders.map((c) => [key(c), []]));
+  const cpu = new Map<string, number>(contenders.map((c) => [key(c), 0]));
   const failures = new Map<string, string>();
   for (let round = -2; round < rounds; round++) {
-    for (const [name, args, expectedStatus] of contenders) {
-      if (failures.has(name)) continue;
-      const run = timeProcess(args, expectedStatus);
+    for (const contender of contenders) {
+      if (failures.has(key(contender))) continue;
+      const run = timeProcess(contender);
       if (!run.ok) {
-        failures.set(name, (run.stderr.trim() || run.stdout.trim()).split('\n').slice(-2).join(' | ').slice(0, 300));
+        failures.set(key(contender), (run.stderr.trim() || run.stdout.trim()).split('\n').slice(-2).join(' | ').slice(0, 300));
         continue;
       }
-      if (round >= 0) times.get(name)!.push(run.ms);
+      if (round >= 0) {
+        times.get(key(contender))!.push(run.ms);
+        cpu.set(key(contender), run.cpuMs === undefined ? Number.NaN : cpu.get(key(contender))! + run.cpuMs);
+      }
     }
   }
   const size = (file: string): number => statSync(file).size;
   console.log(`Dev corpus: ${docs.length} documents, ${chunks.length} chunks, ${chunks.reduce((n, c) => n + c.text.length, 0)} chars of chunk text; query "${QUERY}"; ${rounds} interleaved rounds (median)`);
-  const medians = new Map<string, number>();
-  for (const [name] of contenders) {
-    if (failures.has(name)) {
-      console.log(`${name.padEnd(30)} FAILED: ${failures.get(name)}`);
-      continue;
+  for (const runtime of runtimes) {
+    console.log(`${runtime.label}:`);
+    const medians = new Map<string, number>();
+    const cpuMeans = new Map<string, number>();
+    for (const contender of contenders.filter((c) => c.runtime === runtime.label)) {
+      const failure = failures.get(key(contender));
+      if (failure !== undefined) {
+        console.log(`  ${contender.name.padEnd(34)} FAILED: ${failure}`);
+        continue;
+      }
+      const ms = median(times.get(key(contender))!);
+      medians.set(contender.name, ms);
+      const cpuMean = cpu.get(key(contender))! / rounds;
+      if (Number.isFinite(cpuMean)) cpuMeans.set(contender.name, cpuMean);
+      console.log(`  ${contender.name.padEnd(34)} ${ms.toFixed(1).padStart(8)} ms wall${Number.isFinite(cpuMean) ? `, ${cpuMean.toFixed(1).padStart(6)} ms CPU` : ''}`);
     }
-    const ms = median(times.get(name)!);
-    medians.set(name, ms);
-    console.log(`${name.padEnd(30)} ${ms.toFixed(1).padStart(8)} ms`);
-  }
-  const fts = medians.get('sqlite fts5 script');
-  const ms = medians.get('minisearch JSON script');
-  for (const ours of ['episteme query (CLI)', 'episteme library script']) {
-    const value = medians.get(ours);
-    if (value === undefined || fts === undefined || ms === undefined) continue;
-    console.log(`${ours}: ${(value / fts).toFixed(2)}x FTS5 (goal <= 1.0), ${(value / ms).toFixed(2)}x MiniSearch (goal <= 0.4)`);
-  }
-  const floor = medians.get('script writing a line');
-  const parseOnly = medians.get('episteme query, parse only');
-  const cli = medians.get('episteme query (CLI)');
-  if (floor !== undefined && parseOnly !== undefined && cli !== undefined && fts !== undefined) {
-    const skeleton = medians.get('episteme index reads only');
-    console.log(
-      `Above the script floor: FTS5 script ${(fts - floor).toFixed(1)} ms; episteme CLI fixed cost (load the bundle, parse with clipanion) ${(parseOnly - floor).toFixed(1)} ms + index and query work ${(cli - parseOnly).toFixed(1)} ms` +
-        (skeleton === undefined ? '' : `; the index reads alone ${(skeleton - floor).toFixed(1)} ms`),
-    );
+    const fts = medians.get('sqlite fts5 script');
+    const ms = medians.get('minisearch JSON script');
+    const goal = runtime.node === process.execPath ? '' : ', goal <= 1.4';
+    for (const ours of ['episteme query (CLI)', 'episteme query, chunk index', 'episteme library script']) {
+      const value = medians.get(ours);
+      if (value === undefined || fts === undefined || ms === undefined) continue;
+      const cpuOurs = cpuMeans.get(ours);
+      const cpuFts = cpuMeans.get('sqlite fts5 script');
+      const cpuRatio = cpuOurs === undefined || cpuFts === undefined ? '' : ` (CPU ${(cpuOurs / cpuFts).toFixed(2)}x)`;
+      console.log(`  ${ours}: ${(value / fts).toFixed(2)}x FTS5${cpuRatio}${goal}; ${(value / ms).toFixed(2)}x MiniSearch (goal <= 0.4)`);
+    }
+    const floor = medians.get('script writing a line');
+    const parseOnly = medians.get('episteme query, parse only');
+    const cli = medians.get('episteme query (CLI)');
+    if (floor !== undefined && parseOnly !== undefined && cli !== undefined && fts !== undefined) {
+      const skeleton = medians.get('episteme index reads only');
+      console.log(
+        `  Above the script floor: FTS5 script ${(fts - floor).toFixed(1)} ms; episteme CLI fixed cost (load the bundle, parse with clipanion) ${(parseOnly - floor).toFixed(1)} ms + index and query work ${(cli - parseOnly).toFixed(1)} ms` +
+          (skeleton === undefined ? '' : `; the index reads alone ${(skeleton - floor).toFixed(1)} ms`),
+      );
+    }
   }
   console.log('Index files:');
   for (const [name, file] of Object.entries(files)) console.log(`  ${name.padEnd(22)} ${(size(file) / 1e6).toFixed(2).padStart(7)} MB`);

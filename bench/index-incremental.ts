@@ -47,8 +47,12 @@ rmSync(work, { recursive: true, force: true });
 mkdirSync(work, { recursive: true });
 // What a build graph keeps on disk: one chunk file per document (the edited one already updated)
 // and the cached part of every document from the previous build.
-editedCorpus.forEach((doc, i) => writeFileSync(path.join(work, `${i}.chunks.json`), JSON.stringify(doc)));
-chunked.forEach((doc, i) => writeFileSync(path.join(work, `${i}.part`), buildDocumentPart(doc.documentId, doc.chunks)));
+editedCorpus.forEach((doc, i) => {
+  writeFileSync(path.join(work, `${i}.chunks.json`), JSON.stringify(doc));
+});
+chunked.forEach((doc, i) => {
+  writeFileSync(path.join(work, `${i}.part`), buildDocumentPart(doc.documentId, doc.chunks));
+});
 const readChunks = (i: number): { documentId: string; chunks: Chunk[] } => JSON.parse(readFileSync(path.join(work, `${i}.chunks.json`), 'utf8')) as { documentId: string; chunks: Chunk[] };
 
 const timings = { full: [] as number[], incremental: [] as number[], fullFiles: [] as number[], incrementalFiles: [] as number[] };

@@ -82,10 +82,14 @@ export function ndcgAt(ranking: readonly string[], judged: Map<string, number>, 
     return binary ? (g > 0 ? 1 : 0) : g;
   };
   let dcg = 0;
-  ranking.slice(0, k).forEach((doc, i) => (dcg += gain(doc) / Math.log2(i + 2)));
+  ranking.slice(0, k).forEach((doc, i) => {
+    dcg += gain(doc) / Math.log2(i + 2);
+  });
   const ideal = [...judged.keys()].map(gain).sort((a, b) => b - a).slice(0, k);
   let idcg = 0;
-  ideal.forEach((g, i) => (idcg += g / Math.log2(i + 2)));
+  ideal.forEach((g, i) => {
+    idcg += g / Math.log2(i + 2);
+  });
   return idcg === 0 ? 0 : dcg / idcg;
 }
 

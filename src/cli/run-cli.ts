@@ -99,7 +99,7 @@ export async function runCli(argv: string[], commands: CommandTable): Promise<nu
     process.stdout.write(commandHelp(cli, await commands[argv[0]!]!()));
     return 0;
   }
-  let command;
+  let command: ReturnType<typeof cli.process>;
   try {
     command = cli.process(argv, context);
   } catch (error) {

@@ -2,7 +2,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { EpistemeError } from '../failure.js';
 import { validateManifest } from '../generated/validators.js';
-import { rulesDir } from '../extract/package-paths.js';
+import { builtinRules, rulesDir } from '../extract/package-paths.js';
 import { describeSchemaErrors } from './schema-errors.js';
 import { parseJsonInput, readBoundedInput } from './bounded-input.js';
 import { resolveSourceSpecs } from './source-entries.js';
@@ -57,7 +57,8 @@ export function registeredFamilyIds(): ReadonlySet<string> {
   if (cachedFamilies) return cachedFamilies;
   let names: string[] = [];
   try {
-    names = fs.readdirSync(rulesDir()).filter((name) => name.endsWith('.json'));
+    const dir = rulesDir();
+    names = (dir === undefined ? Object.keys(builtinRules()) : fs.readdirSync(dir)).filter((name) => name.endsWith('.json'));
   } catch {
     names = [];
   }

@@ -5,7 +5,7 @@ import path from 'node:path';
 import { EpistemeError } from '../failure.js';
 import type { Authority, ExtractorId } from '../document/types.js';
 import { compareCodeUnits } from '../store/canonical-json.js';
-import { rulesDir } from './package-paths.js';
+import { builtinRules, rulesDir } from './package-paths.js';
 import { validateRules } from './validate.js';
 
 /** Selectors and class lists that drive HTML extraction for one family (rules/<id>.json, "html"). */
@@ -60,14 +60,18 @@ export interface LoadedFamily {
   file: string;
 }
 
-let cache: { dir: string; families: LoadedFamily[] } | undefined;
+let cache: { dir: string | undefined; families: LoadedFamily[] } | undefined;
 
-/** All families from rules/, sorted by file name; validated against schema/rules.schema.json once. */
-export function loadFamilies(dir: string = rulesDir()): LoadedFamily[] {
+/**
+ * All families from rules/ (or, without a rules/ folder, from the copy built into the code), sorted
+ * by file name; validated against schema/rules.schema.json once.
+ */
+export function loadFamilies(dir: string | undefined = rulesDir()): LoadedFamily[] {
   if (cache && cache.dir === dir) return cache.families;
+  const builtin = builtinRules();
   let names: string[];
   try {
-    names = readdirSync(dir).filter((name) => name.endsWith('.json')).sort(compareCodeUnits);
+    names = (dir === undefined ? Object.keys(builtin) : readdirSync(dir)).filter((name) => name.endsWith('.json')).sort(compareCodeUnits);
   } catch (cause) {
     throw new EpistemeError('config-invalid', `Extraction rules directory ${dir} cannot be read.`, { cause });
   }
@@ -76,7 +80,7 @@ export function loadFamilies(dir: string = rulesDir()): LoadedFamily[] {
   for (const name of names) {
     let parsed: unknown;
     // Bounded like any named input: a FIFO or a huge file in rules/ is refused, never read.
-    const bytes = readBoundedFile(path.join(dir, name), { label: 'Extraction rules file', maxBytes: DEFAULT_MAX_INPUT_BYTES });
+    const bytes = dir === undefined ? Buffer.from(builtin[name]!, 'utf8') : readBoundedFile(path.join(dir, name), { label: 'Extraction rules file', maxBytes: DEFAULT_MAX_INPUT_BYTES });
     try {
       parsed = JSON.parse(bytes.toString('utf8'));
     } catch (cause) {
@@ -96,7 +100,7 @@ export function loadFamilies(dir: string = rulesDir()): LoadedFamily[] {
     seen.add(rules.id);
     families.push({ rules, file: name });
   }
-  if (!seen.has('generic')) throw new EpistemeError('config-invalid', `Extraction rules in ${dir} define no "generic" family.`);
+  if (!seen.has('generic')) throw new EpistemeError('config-invalid', `Extraction rules in ${dir ?? 'the built-in copy of rules/'} define no "generic" family.`);
   cache = { dir, families };
   return families;
 }

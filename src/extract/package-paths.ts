@@ -1,14 +1,18 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { BUILTIN_RULES } from '../generated/builtin-rules.js';
 
 let cachedRoot: string | undefined;
 
 /**
- * The package root (where rules/ and schema/ live). Compiled modules sit at dist/src/extract/, so the
- * root is three levels up; walking up to the first package.json also works when run from elsewhere.
+ * The package root (where rules/ lives) when this code runs from files. Compiled modules sit at
+ * dist/src/extract/, so the root is three levels up; walking up to the first package.json also works
+ * from the bundle. Undefined when the code was loaded from a URL (`deno run https://...`, `jsr:`):
+ * there is no folder to read.
  */
-export function packageRoot(): string {
+function packageRoot(): string | undefined {
+  if (!import.meta.url.startsWith('file:')) return undefined;
   if (cachedRoot !== undefined) return cachedRoot;
   const here = path.dirname(fileURLToPath(import.meta.url));
   const direct = path.resolve(here, '../../..');
@@ -30,10 +34,20 @@ export function packageRoot(): string {
   return direct;
 }
 
-export function rulesDir(): string {
-  return path.join(packageRoot(), 'rules');
+/**
+ * The rules/ folder the family rules are read from, or undefined when there is none: then the copy
+ * of rules/ built into the code (builtinRules) is used. A checkout or an npm install reads the
+ * folder, so an edited rules file takes effect (and invalidates, through its stamp) without a
+ * rebuild; a CLI loaded from a URL has only the built-in copy, the one its package version shipped.
+ */
+export function rulesDir(): string | undefined {
+  const root = packageRoot();
+  if (root === undefined) return undefined;
+  const dir = path.join(root, 'rules');
+  return existsSync(dir) ? dir : undefined;
 }
 
-export function schemaPath(name: string): string {
-  return path.join(packageRoot(), 'schema', name);
+/** rules/ as it was when the code was built: file name -> text. */
+export function builtinRules(): Readonly<Record<string, string>> {
+  return BUILTIN_RULES;
 }

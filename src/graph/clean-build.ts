@@ -103,8 +103,10 @@ export function cleanRecordFor(ws: Workspace, graph: BuildGraph, invocation: str
   return { invocation, producerVersion: PRODUCER_VERSION, ruleVersions: { ...RULE_VERSIONS }, files, order: graph.order };
 }
 
+/** The rules files on disk; none when the code uses its built-in copy (it changes only with the code). */
 function rulesFiles(): string[] {
   const dir = rulesDir();
+  if (dir === undefined) return [];
   try {
     return fs.readdirSync(dir).filter((name) => name.endsWith('.json')).sort().map((name) => path.join(dir, name));
   } catch {

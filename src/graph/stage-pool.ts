@@ -43,10 +43,20 @@ interface Lane {
   ready: boolean;
 }
 
-const WORKER_URL = new URL('./stage-worker.js', import.meta.url);
+const WORKER_URL = stageWorkerUrl(new URL('./stage-worker.js', import.meta.url));
 /** V8's default stack for a worker; the parsers' trees are depth-capped, so walks stay far below it. */
 const WORKER_STACK_MB = 4;
 const WORKER_YOUNG_GENERATION_MB = 32;
+
+/**
+ * node:worker_threads starts workers from file: and data: URLs only. Code loaded from a URL
+ * (`deno run https://...`, `jsr:`, whose modules are https: URLs) starts its worker through a data:
+ * module that imports the worker beside it: the same module, the same resource limits.
+ */
+export function stageWorkerUrl(worker: URL): URL {
+  if (worker.protocol === 'file:' || worker.protocol === 'data:') return worker;
+  return new URL(`data:text/javascript,${encodeURIComponent(`import ${JSON.stringify(worker.href)};`)}`);
+}
 
 export class StagePool {
   private readonly queue: Pending[] = [];

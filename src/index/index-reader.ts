@@ -112,7 +112,7 @@ function invalid(label: string, message: string, extra: Record<string, unknown> 
   });
 }
 
-const VERSION_AND_HEAD = new RegExp(`^"formatVersion":(\\d+),`);
+const VERSION_AND_HEAD = /^"formatVersion":(\d+),/;
 const TAIL = /^\],"seal":"crc32:([0-9a-f]{8})"\},"producer":\{"name":"[^"\\]*","version":"[^"\\]*"\}\}\n$/;
 
 /**

@@ -147,7 +147,10 @@ export function buildDocumentPart(documentId: string, chunks: Chunk[]): string {
     passageKeys.push(passageKey(terms));
     for (const term of new Set([...counts.keys(), ...headingCounts.keys()])) {
       let entry = termPostings.get(term);
-      if (entry === undefined) termPostings.set(term, (entry = { ordinals: [], tfs: [], headingTfs: [] }));
+      if (entry === undefined) {
+        entry = { ordinals: [], tfs: [], headingTfs: [] };
+        termPostings.set(term, entry);
+      }
       entry.ordinals.push(ordinal);
       entry.tfs.push(counts.get(term) ?? 0);
       entry.headingTfs.push(headingCounts.get(term) ?? 0);
@@ -382,7 +385,9 @@ export function mergeSearchIndex(parts: string[], provenance: IndexProvenance, o
   const headText = canonicalJson(head);
   // The body in pieces (hashed piece by piece: no giant intermediate string to flatten twice).
   const body: string[] = [BODY_PREFIX, `"formatVersion":${SEARCH_INDEX_FORMAT_VERSION},${HEAD_KEY}`, headText, POSTINGS_KEY];
-  postingBlockTexts.forEach((text, i) => body.push(i === 0 ? `"${text}"` : `,"${text}"`));
+  postingBlockTexts.forEach((text, i) => {
+    body.push(i === 0 ? `"${text}"` : `,"${text}"`);
+  });
   body.push(ROWS_KEY);
   parsed.forEach((p, i) => {
     if (i > 0) body.push(',');

@@ -27,6 +27,7 @@ export interface TokenSpan {
 // String.prototype.match, which resets lastIndex of the regex it is given.
 const WORD_SCAN = /[\p{L}\p{N}\p{M}]+/gu;
 const WORD_SPLIT = /[\p{L}\p{N}\p{M}]+/gu;
+// biome-ignore lint/suspicious/noControlCharactersInRegex: the whole ASCII range, control characters included
 const ASCII_ONLY = /^[\x00-\x7f]*$/;
 const ASCII_LETTERS = /^[a-z]+$/;
 const BIGRAM_SCRIPT_CHAR = /[\p{sc=Han}\p{sc=Hiragana}\p{sc=Katakana}\p{sc=Thai}\p{sc=Lao}\p{sc=Khmer}\p{sc=Myanmar}]/u;

@@ -3,7 +3,7 @@
  * identically. Math.log may differ by one ulp between Node, Deno and Bun, and scores feed the
  * ranking, so BM25 uses this instead: the same inputs give bit-identical scores everywhere.
  */
-const LN2 = 0.6931471805599453;
+const LN2 = Math.LN2; // a constant of the language (the double nearest ln 2), not a computation
 
 export function deterministicLn(x: number): number {
   if (!(x > 0) || !Number.isFinite(x)) throw new RangeError(`deterministicLn: ${x}`);
@@ -18,7 +18,7 @@ export function deterministicLn(x: number): number {
     exponent--;
   }
   // Centre the mantissa on 1 (range [sqrt(1/2), sqrt(2))) so the series converges fast.
-  if (mantissa > 1.4142135623730951) {
+  if (mantissa > Math.SQRT2) {
     mantissa /= 2;
     exponent++;
   }

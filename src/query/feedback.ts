@@ -35,7 +35,9 @@ export function expandQuery(index: LoadedSearchIndex, query: ParsedQuery, feedba
   const original = query.scoringTerms.map((_, t) => query.queryWeights?.[t] ?? queryTermWeight(query.queryFrequencies[t]!));
   const originalTotal = original.reduce((sum, weight) => sum + weight, 0);
   const mixed = new Map<string, number>();
-  query.scoringTerms.forEach((term, t) => mixed.set(term, ORIGINAL_WEIGHT * (original[t]! / originalTotal)));
+  query.scoringTerms.forEach((term, t) => {
+    mixed.set(term, ORIGINAL_WEIGHT * (original[t]! / originalTotal));
+  });
   for (const [term, weight] of strongest) mixed.set(term, (mixed.get(term) ?? 0) + (1 - ORIGINAL_WEIGHT) * (weight / relevanceTotal));
   const scoringTerms = [...mixed.keys()].sort(compareCodeUnits);
   const frequency = new Map(query.scoringTerms.map((term, t) => [term, query.queryFrequencies[t]!]));

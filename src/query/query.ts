@@ -264,7 +264,9 @@ export function rankChunks(
   let collapsed = 0;
   if (collapse && index.duplicatePassages.length > 0) {
     const groupOf = new Map<number, number>();
-    index.duplicatePassages.forEach((group, g) => group.forEach((ordinal) => groupOf.set(ordinal, g)));
+    index.duplicatePassages.forEach((group, g) => {
+      for (const ordinal of group) groupOf.set(ordinal, g);
+    });
     const best = new Map<number, number>();
     for (const ordinal of matched) {
       const g = groupOf.get(ordinal);

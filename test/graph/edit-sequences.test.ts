@@ -56,8 +56,12 @@ test('any sequence of edits and builds leaves the bytes of a clean build', async
     writeInputs(rig, inputs);
     assert.equal((await rig.exec(['build'])).code, 0);
     const edits: Record<string, () => void> = {
-      'content edit': () => void (pick(inputs.sources).revision += 1),
-      'revert to the first version': () => void (pick(inputs.sources).revision = 0),
+      'content edit': () => {
+        pick(inputs.sources).revision += 1;
+      },
+      'revert to the first version': () => {
+        pick(inputs.sources).revision = 0;
+      },
       'whitespace reflow (snapshot only)': () => {
         const source = pick(inputs.sources);
         source.reflow = !source.reflow;
@@ -70,7 +74,9 @@ test('any sequence of edits and builds leaves the bytes of a clean build', async
       'remove a source': () => {
         if (inputs.sources.length > 1) inputs.sources.splice(Math.floor(random() * inputs.sources.length), 1);
       },
-      'chunk option': () => void (inputs.maxChars = pick([300, 800, 1200])),
+      'chunk option': () => {
+        inputs.maxChars = pick([300, 800, 1200]);
+      },
       'touch everything': () => undefined,
     };
     const names = Object.keys(edits);

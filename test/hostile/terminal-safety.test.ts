@@ -42,7 +42,7 @@ function mustEscape(codePoint: number): boolean {
 }
 
 /** Reverses the escapes (for the round-trip check): "\u202E" and "\u{E0001}" back to code points. */
-function unescape(text: string): string {
+function unescapeText(text: string): string {
   return text.replace(/\\u\{([0-9A-F]+)\}|\\u([0-9A-F]{4})/g, (_, astral: string | undefined, bmp: string | undefined) => String.fromCodePoint(parseInt(astral ?? bmp!, 16)));
 }
 
@@ -57,7 +57,7 @@ test('every code point: the unsafe ones are escaped, the rest pass unchanged, an
     assert.ok(shown === text || shown === escapeCodePoint(codePoint), `U+${codePoint.toString(16)}: ${JSON.stringify(shown)}`);
     if (shown !== text) {
       escaped += 1;
-      assert.equal(unescape(shown), text);
+      assert.equal(unescapeText(shown), text);
     }
   }
   // Cc (65) + Cf (~170) + Zl + Zp + Cs (2048): the count pins the classes, not the exact Unicode version.
@@ -86,7 +86,9 @@ test('escaping in context: ANSI and OSC sequences, bidi spoofing, newlines by mo
 const HOSTILE_HEADING = 'Head\u200Bing \u001b[31mred\u001b[0m \u202Eevil';
 const HOSTILE_TEXT =
   'zebra payload \u202Egnp.exe \u2066iso\u2069 x \uFEFF y \u0085 z \u009B2J \u00AD w \u2028 line \u001b]8;;http://evil/\u0007link\u001b]8;;\u0007 \u007F del \u2060 wj \u{E0041} tag';
-const RAW_FORBIDDEN = /[\u0000-\u0009\u000B-\u001F\u007F-\u009F\u00AD\u200B-\u200F\u2028-\u202E\u2060-\u2064\u2066-\u206F\uFEFF]|\u{E0041}/u;
+const RAW_FORBIDDEN =
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: these are the characters the test forbids
+  /[\u0000-\u0009\u000B-\u001F\u007F-\u009F\u00AD\u200B-\u200F\u2028-\u202E\u2060-\u2064\u2066-\u206F\uFEFF]|\u{E0041}/u;
 
 test('a source full of control, bidi and invisible characters: human output shows none raw and marks snippets untrusted; --json is exact', async () => {
   const sandbox = new Sandbox();

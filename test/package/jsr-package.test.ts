@@ -70,7 +70,7 @@ test('deno run of the ./cli entry: importing runs nothing; running it with the R
     const help = run(['--help']);
     assert.equal(help.status, 0, help.stderr);
     assert.match(help.stdout, /Usage: episteme <command>/);
-    assert.match(help.stdout, /^  pipeline +Run every stage/m);
+    assert.match(help.stdout, /^ {2}pipeline +Run every stage/m);
     const pipeline = run(['pipeline', '--map', 'map.json', '--json']);
     assert.equal(pipeline.status, 0, pipeline.stderr + pipeline.stdout);
     assert.equal(pipeline.stderr, '');

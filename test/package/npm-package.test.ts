@@ -80,7 +80,7 @@ test('the packed tarball installs without devDependencies and runs --help, pipel
     const help = run(['--help']);
     assert.equal(help.status, 0, help.stderr);
     assert.match(help.stdout, /Usage: episteme <command>/);
-    assert.match(help.stdout, /^  pipeline +Run every stage/m);
+    assert.match(help.stdout, /^ {2}pipeline +Run every stage/m);
     fs.mkdirSync(path.join(app, 'src'));
     fs.writeFileSync(path.join(app, 'src', 'doc.html'), sampleHtml(1));
     fs.writeFileSync(path.join(app, 'src', 'notes.txt'), 'Plain notes about conditional requests and giraffes.\n');

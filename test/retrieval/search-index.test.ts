@@ -183,7 +183,9 @@ test('rows with astral characters, lone surrogates and escapes are located and r
   assert.equal(chunks.length, 4);
   const bytes = buildSearchIndex([{ documentId: 'odd', chunks }], PROVENANCE, DEFAULT_INDEX_OPTIONS);
   const index = loadSearchIndex(new TextEncoder().encode(bytes), 'idx.json');
-  chunks.forEach((chunk, ordinal) => assert.equal(chunkRow(index, ordinal)[9], chunk.text));
+  chunks.forEach((chunk, ordinal) => {
+    assert.equal(chunkRow(index, ordinal)[9], chunk.text);
+  });
 });
 
 test('a query reads the head and only the blocks it needs, even when the head spans several reads', () => {
@@ -204,7 +206,10 @@ test('a query reads the head and only the blocks it needs, even when the head sp
   assert.ok(headEnd > 2 * 64 * 1024, `head is ${headEnd} bytes`);
   const whole = memorySource(bytes);
   const ranges: [number, number][] = [];
-  const counted: IndexSource = { size: whole.size, read: (position, length) => (ranges.push([position, length]), whole.read(position, length)) };
+  const counted: IndexSource = { size: whole.size, read: (position, length) => {
+    ranges.push([position, length]);
+    return whole.read(position, length);
+  } };
   const index = loadSearchIndex(counted, 'idx.json');
   const hit = runQuery(index, { terms: ['needlework'], limit: 5, offset: 0, maxSnippetChars: 200, maxTotalChars: 1000 });
   assert.equal(hit.total, 1);

@@ -22,7 +22,9 @@ const EXPECTED: string[][] = [
 
 test('tokenizer output for the Unicode samples', () => {
   assert.equal(EXPECTED.length, UNICODE_SAMPLES.length);
-  UNICODE_SAMPLES.forEach((text, i) => assert.deepEqual(tokenize(text), EXPECTED[i], text));
+  UNICODE_SAMPLES.forEach((text, i) => {
+    assert.deepEqual(tokenize(text), EXPECTED[i], text);
+  });
 });
 
 test('offsets point at the words the terms come from, in the original text', () => {

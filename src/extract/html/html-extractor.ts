@@ -145,7 +145,7 @@ class HtmlWalker {
           flush();
           this.blockElement(child, ctx);
         } else if (this.rules.prune(child)) {
-          continue;
+          // Pruned: dropped with everything inside.
         } else {
           run.push(child);
         }

@@ -268,7 +268,7 @@ export function extractRfcText(source: string, builder: DocumentBuilder): { titl
     const minIndent = Math.min(...texts.map(indentOf));
     const artSignals =
       texts.some((t) => hasArtJoint(t) || /^\s*\|.*\|\s*$/.test(t)) || texts.some((t) => /\S {4,}\S/.test(t.trim()) && !hasDotLeader(t));
-    const prose = texts.every((t) => /^[\sA-Za-z0-9,.;:'"()\-\/]*$/.test(t)) && texts.join(' ').split(/\s+/).length >= 8;
+    const prose = texts.every((t) => /^[\sA-Za-z0-9,.;:'"()\-/]*$/.test(t)) && texts.join(' ').split(/\s+/).length >= 8;
     if (/^\s*[A-Za-z][\w-]*\s*=\/?\s/.test(texts[0]!) && texts.every((t) => !/[a-z]\.\s*$/.test(t)) && minIndent >= 2) {
       flushParagraph();
       emit('grammar', dedent(texts).join('\n'), ls);
