@@ -11,6 +11,7 @@ import { checkGeneration, waitForWriter, type Freshness } from '../query/generat
 import { FEEDBACK_CHUNKS } from '../query/feedback.js';
 import { runQuery, type ScoreExplanation } from '../query/query.js';
 import { HEADING_WEIGHT, SCORE_SCALE } from '../query/ranking.js';
+import { PROXIMITY_DEPTH } from '../query/proximity.js';
 import { EpistemeCommand, type CommandResult } from './base-command.js';
 import type { Output } from './output.js';
 
@@ -31,7 +32,7 @@ export class QueryCommand extends EpistemeCommand {
     category: 'Retrieval',
     description: 'Return ranked, bounded snippets with citations from a search index.',
     details: `
-      Ranks chunks with BM25F over the index's complete chunk text and heading paths (a heading match counts ${HEADING_WEIGHT}x; a word repeated in the query counts more, with saturation; terms the rest of the chunk's document also uses add to its score). Each result has a rank, a rounded score, a snippet cut at token boundaries with highlight offsets (code points), and a citation: source URL, fragment, snapshot id, document, section and heading path, blocks, and PDF pages and span when present. Ties break on the chunk id, so results are identical on every runtime.
+      Ranks chunks with BM25F over the index's complete chunk text and heading paths (a heading match counts ${HEADING_WEIGHT}x; a word repeated in the query counts more, with saturation; terms the rest of the chunk's document also uses add to its score; among the first ${PROXIMITY_DEPTH}, neighbouring query words found close together add more). Each result has a rank, a rounded score, a snippet cut at token boundaries with highlight offsets (code points), and a citation: source URL, fragment, snapshot id, document, section and heading path, blocks, and PDF pages and span when present. Ties break on the chunk id, so results are identical on every runtime.
 
       Chunks with the same passage text (e.g. two renderings of one document) are one hit that lists the others' citations under samePassage; --no-collapse shows each. --explain adds each hit's score breakdown: per term, its frequency in the chunk's text and heading path, document frequency, length normalisation and integer points that add up to the hit's points (score = points / ${SCORE_SCALE}). --expand adds the strongest terms of the first ${FEEDBACK_CHUNKS} results to the query (pseudo-relevance feedback; off by default).
 
@@ -187,5 +188,6 @@ function explainLines(explain: ScoreExplanation): string[] {
       e === null ? '' : ` ${name} ${e.points} (${e.field} tf ${e.bodyFrequency}+${explain.headingWeight}x${e.headingFrequency}, df ${e.documentFrequency}, idf ${e.idfMilli}/1000, length ${e.length}, norm ${e.lengthNormMilli}/1000)`;
     lines.push(`     ${term.points} ${term.term} (qtf ${term.queryFrequency}, weight ${term.queryWeightMilli}/1000):${scope('chunk', term.chunk)}${scope('document', term.document)}`);
   }
+  for (const pair of explain.proximity) lines.push(`     ${pair.points} proximity "${pair.terms[0]} ${pair.terms[1]}" (sum of weight / distance² ${pair.accumulationMilli}/1000, window ${explain.proximityWindow})`);
   return lines;
 }

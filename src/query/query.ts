@@ -8,6 +8,7 @@ import { expandQuery, FEEDBACK_CHUNKS } from './feedback.js';
 import { DOCUMENT_WEIGHT, documentLengths, documentPostings, type DocumentPostings } from './document-context.js';
 import { formatPoints, HEADING_WEIGHT, lengthNorm, QUERY_K3, queryTermWeight, SCORE_SCALE, termPoints, termWeight, type TermWeight } from './ranking.js';
 import { makeSnippet } from './snippet.js';
+import { ORDERED_WEIGHT, PROXIMITY_DEPTH, PROXIMITY_WINDOW, proximityEvidence, queryPairs, type PairEvidence } from './proximity.js';
 
 /**
  * BM25F over the loaded index (formula and constants: ranking.ts). Each term's contribution is an
@@ -83,6 +84,10 @@ export interface ScoreExplanation {
   pointsPerUnit: number;
   /** One entry per query term the chunk or its document has, in term order. */
   terms: TermContribution[];
+  /** Neighbouring query words found close together in the chunk (proximity.ts): window, ordered-adjacency weight, and per pair its accumulation (sum of weight / distance², in thousandths) and points. */
+  proximityWindow: number;
+  orderedWeight: number;
+  proximity: { terms: [string, string]; accumulationMilli: number; points: number }[];
 }
 
 export interface QueryHit {
@@ -121,7 +126,10 @@ function requireInteger(name: string, value: number, min: number): void {
 
 interface ScoredChunk {
   ordinal: number;
+  /** BM25F points plus proximity points. */
   points: number;
+  /** Proximity evidence (empty below PROXIMITY_DEPTH or without close pairs). */
+  proximity: PairEvidence[];
   /** Other matching chunks with the same passage, ascending. */
   samePassage: number[];
 }
@@ -218,6 +226,8 @@ export function rankChunks(
   const touched: number[] = [];
   const documentScores = new Float64Array(index.documents.length);
   const docLengths = documentLengths(index);
+  // Chunk-level idf of each scoring term the index has (proximity weighs pairs by it).
+  const idfOf = new Map<string, number>();
   for (const [t, term] of query.scoringTerms.entries()) {
     const termIndex = findTerm(index, term);
     if (termIndex < 0) {
@@ -230,6 +240,7 @@ export function rankChunks(
     postings.push(list);
     const { ordinals, tfs, headingTfs } = list;
     const weight = termWeight(chunkCount, ordinals.length, queryWeightOf(query, t), index.k1Milli, index.bMilli, index.totalLength);
+    idfOf.set(term, weight.idf);
     const isRequired = requiredHits !== undefined && required.has(term);
     for (let i = 0; i < ordinals.length; i++) {
       const ordinal = ordinals[i]!;
@@ -286,6 +297,34 @@ export function rankChunks(
     collapsed = matched.length - kept.length;
     matched = kept;
   }
+  // Proximity re-scores the first PROXIMITY_DEPTH of the BM25F order (proximity.ts), so that many are ranked whatever `keep` is.
+  const pairs = queryPairs(query.sequences.map((sequence) => sequence.filter((term) => idfOf.has(term))));
+  const depth = pairs.length > 0 ? PROXIMITY_DEPTH : 0;
+  const wanted = Math.max(keep, depth);
+  let top = bestOf(matched, wanted, scores, ranksBefore);
+  const proximity = new Map<number, PairEvidence[]>();
+  if (depth > 0) {
+    const k1 = index.k1Milli / 1000;
+    for (const ordinal of top.slice(0, depth)) {
+      const evidence = proximityEvidence(tokenize(chunkRow(index, ordinal)[9]), pairs, (term) => idfOf.get(term)!, k1);
+      if (evidence.length === 0) continue;
+      proximity.set(ordinal, evidence);
+      for (const pair of evidence) scores[ordinal] = scores[ordinal]! + pair.points;
+    }
+    const head = top.slice(0, depth).sort((a, b) => (scores[a] !== scores[b] ? scores[b]! - scores[a]! : a - b));
+    top = [...head, ...top.slice(depth)].slice(0, keep);
+  }
+  return {
+    total: matched.length,
+    collapsed,
+    top: top.map((ordinal) => ({ ordinal, points: scores[ordinal]!, proximity: proximity.get(ordinal) ?? [], samePassage: (samePassage.get(ordinal) ?? []).sort((a, b) => a - b) })),
+    postings,
+    perDocument: perDocumentOfTerm,
+  };
+}
+
+/** The best `keep` of `matched` in rank order (points descending, then ordinal ascending). */
+function bestOf(matched: number[], keep: number, scores: Float64Array, ranksBefore: (a: number, b: number) => boolean): number[] {
   let top: number[];
   // The buffer costs at most `keep` moves per match, so it is used for small pages only.
   if (keep >= matched.length || keep > 32) {
@@ -304,13 +343,7 @@ export function rankChunks(
       top[at] = ordinal;
     }
   }
-  return {
-    total: matched.length,
-    collapsed,
-    top: top.map((ordinal) => ({ ordinal, points: scores[ordinal]!, samePassage: (samePassage.get(ordinal) ?? []).sort((a, b) => a - b) })),
-    postings,
-    perDocument: perDocumentOfTerm,
-  };
+  return top;
 }
 
 /** Each query term's share of one hit's points (the same arithmetic as rankChunks, term by term). */
@@ -359,6 +392,9 @@ function explainScore(index: LoadedSearchIndex, query: ReturnType<typeof parseQu
     documentWeightMilli: Math.round(DOCUMENT_WEIGHT * 1000),
     pointsPerUnit: SCORE_SCALE,
     terms,
+    proximityWindow: PROXIMITY_WINDOW,
+    orderedWeight: ORDERED_WEIGHT,
+    proximity: entry.proximity.map((pair) => ({ terms: [pair.pair[0], pair.pair[1]], accumulationMilli: Math.round(pair.accumulation * 1000), points: pair.points })),
   };
 }
 
