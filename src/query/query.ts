@@ -2,6 +2,7 @@ import type { Authority, Citation, Normativity } from '../document/types.js';
 import { EpistemeError } from '../failure.js';
 import { chunkRow, decodePostings, findTerm, type LoadedSearchIndex, type Postings } from '../index/index-reader.js';
 import { tokenize } from '../index/tokenizer.js';
+import { compareCodeUnits } from '../store/canonical-json.js';
 import { codePointLength } from '../chunk/text-boundaries.js';
 import { containsPhrase, parseQueryTerms } from './query-terms.js';
 import { expandQuery, FEEDBACK_CHUNKS } from './feedback.js';
@@ -173,7 +174,25 @@ export function runQuery(index: LoadedSearchIndex, request: QueryRequest): Query
   return { total: scored.total, collapsed: scored.collapsed, offset: request.offset, limit: request.limit, hits, truncated };
 }
 
+/**
+ * Family and document type are open sets (rules name them), so a value is checked against what the
+ * index holds: an unknown one is a usage error listing the held values, never a silent zero hits.
+ */
+function requireHeldValues(index: LoadedSearchIndex, option: string, column: 3 | 5, values: string[] | undefined): void {
+  if (values === undefined) return;
+  const held = [...new Set(index.documents.map((doc) => doc[column]))].sort(compareCodeUnits);
+  const unknown = [...new Set(values.filter((value) => !held.includes(value)))].sort(compareCodeUnits);
+  if (unknown.length === 0) return;
+  const list = held.length === 0 ? 'none (the index has no documents)' : held.join(', ');
+  throw new EpistemeError('usage-error', `Unknown ${option} value${unknown.length > 1 ? 's' : ''} ${unknown.map((value) => JSON.stringify(value)).join(', ')}: the index holds ${list}.`, {
+    hint: held.length === 0 ? undefined : `Use one of: ${held.map((value) => `${option} ${value}`).join(', ')}.`,
+    details: { option, unknown, held },
+  });
+}
+
 function chunkFilter(index: LoadedSearchIndex, request: QueryRequest): (ordinal: number) => boolean {
+  requireHeldValues(index, '--family', 3, request.family);
+  requireHeldValues(index, '--document-type', 5, request.documentType);
   const set = (values: string[] | undefined): Set<string> | undefined => (values === undefined || values.length === 0 ? undefined : new Set(values));
   const family = set(request.family);
   const authority = set(request.authority);

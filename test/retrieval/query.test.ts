@@ -5,6 +5,10 @@ import { EpistemeError } from '../../src/failure.js';
 import { buildSearchIndex, chunkRow, DEFAULT_INDEX_OPTIONS, loadSearchIndex, type LoadedSearchIndex } from '../../src/index/search-index.js';
 import { runQuery, type QueryRequest } from '../../src/query/query.js';
 import { ALL_DOCS, makeDocument } from './fixtures.js';
+import { readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { rulesDir } from '../../src/extract/package-paths.js';
+import { SHIPPED_DOCUMENT_TYPES, SHIPPED_FAMILIES } from '../../src/cli/query.js';
 
 function fixtureIndex(options = DEFAULT_CHUNK_OPTIONS): LoadedSearchIndex {
   const docs = ALL_DOCS.map((doc) => ({ documentId: doc.documentId, chunks: chunkDocument(doc, options) }));
@@ -45,6 +49,28 @@ test('filters: family, authority, document type and normativity', () => {
   const informative = ask(['conditional'], { normativity: ['informative'] });
   assert.deepEqual(informative.hits.map((h) => h.chunkId), ['rfc9110#b2']);
   assert.equal(ask(['conditional'], { normativity: ['example'] }).total, 0);
+});
+
+test('an unknown --family or --document-type is a usage error listing the values the index holds', () => {
+  const cases: [Partial<QueryRequest>, string[]][] = [
+    [{ family: ['whatwg', 'nope'] }, ['generic', 'rfc', 'whatwg']],
+    [{ documentType: ['specification'] }, [...new Set(ALL_DOCS.map((doc) => doc.documentType))].sort()],
+  ];
+  for (const [extra, held] of cases) {
+    assert.throws(
+      () => ask(['request'], extra),
+      (error: unknown) => error instanceof EpistemeError && error.code === 'usage-error' && error.message.includes(`the index holds ${held.join(', ')}.`) && JSON.stringify(error.details?.['held']) === JSON.stringify(held),
+    );
+  }
+  // Known values keep filtering (zero hits is then a real answer).
+  assert.equal(ask(['zzzunmatched'], { family: ['rfc'] }).total, 0);
+});
+
+test('--help names the families and document types the shipped rules give', () => {
+  const rules = readdirSync(rulesDir()).filter((name) => name.endsWith('.json'));
+  const defaults = rules.map((name) => JSON.parse(readFileSync(path.join(rulesDir(), name), 'utf8')) as { id: string; defaults: { documentType: string } });
+  assert.deepEqual(SHIPPED_FAMILIES, defaults.map((rule) => rule.id).sort());
+  assert.deepEqual(SHIPPED_DOCUMENT_TYPES, [...new Set(defaults.map((rule) => rule.defaults.documentType))].sort());
 });
 
 test('quoted phrases must occur as a phrase', () => {
