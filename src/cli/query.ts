@@ -39,7 +39,7 @@ export class QueryCommand extends EpistemeCommand {
     category: 'Retrieval',
     description: 'Return ranked, bounded snippets with citations from a search index.',
     details: `
-      Ranks chunks with BM25F over the index's complete chunk text and heading paths (a heading match counts ${HEADING_WEIGHT}x; a word repeated in the query counts more, with saturation; terms the rest of the chunk's document also uses add to its score; among the first ${PROXIMITY_DEPTH}, neighbouring query words found close together add more). Each result has a rank, a rounded score, a snippet cut at token boundaries with highlight offsets (code points), and a citation: source URL, fragment, snapshot id, document, section and heading path, blocks, and PDF pages and span when present. Ties break on the chunk id, so results are identical on every runtime.
+      Ranks chunks with BM25F over the index's complete chunk text and heading paths (a heading match counts ${HEADING_WEIGHT}x; a word repeated in the query counts more, with saturation; terms the rest of the chunk's document also uses add to its score; among the first ${PROXIMITY_DEPTH}, neighbouring query words found close together add more). Each result has a rank, a rounded score, a snippet cut at word boundaries ("…" where text was cut) with highlight offsets (code points), and a citation: source URL, fragment (the nearest source id at or before the match: a definition, a step, a numbered paragraph, else the section), snapshot id, document, section and heading path (document title first), blocks, and PDF pages and span when present. A snippet bound too small for any query word gives no text and says the bound it needs (noHighlight). Ties break on the chunk id, so results are identical on every runtime.
 
       Chunks with the same passage text (e.g. two renderings of one document) are one hit that lists the others' citations under samePassage; --no-collapse shows each. --explain adds each hit's score breakdown: per term, its frequency in the chunk's text and heading path, document frequency, length normalisation and integer points that add up to the hit's points (score = points / ${SCORE_SCALE}). --expand adds the strongest terms of the first ${FEEDBACK_CHUNKS} results to the query (pseudo-relevance feedback; off by default).
 
@@ -126,7 +126,10 @@ export class QueryCommand extends EpistemeCommand {
       const c = hit.citation;
       // Every field below is source text: Output escapes control, bidi and invisible characters.
       human.push(`${hit.rank}. [${hit.score}] ${c.sourceUrl}${c.fragment ? '#' + c.fragment : ''}${c.headingPath.length ? ' - ' + c.headingPath.join(' > ') : ''}`);
-      human.push(`   | ${hit.snippet.text.replace(/[ \t\n\r\f\v]+/g, ' ')}`);
+      if (hit.snippet.text !== '') human.push(`   | ${hit.snippet.text.replace(/[ \t\n\r\f\v]+/g, ' ')}`);
+      const note = hit.snippet.noHighlight;
+      if (note?.reason === 'bound-too-small') human.push(`   (no snippet: a query word needs --max-snippet-chars ${note.minChars} or more)`);
+      else if (note?.reason === 'not-in-text') human.push('   (the query words are in the heading path, not in this text)');
       human.push(`   (${hit.normativity}; snapshot ${c.snapshotId}${c.pages?.length ? '; page ' + c.pages.join(',') : ''})`);
       for (const same of hit.samePassage ?? []) human.push(`   same passage: ${same.citation.sourceUrl}${same.citation.fragment ? '#' + same.citation.fragment : ''}`);
       if (hit.explain !== undefined) human.push(...explainLines(hit.explain));

@@ -1,14 +1,14 @@
 import type { Authority, Citation, Normativity } from '../document/types.js';
 import { EpistemeError } from '../failure.js';
 import { chunkRow, decodePostings, findTerm, type LoadedSearchIndex, type Postings } from '../index/index-reader.js';
-import { tokenize } from '../index/tokenizer.js';
+import { tokenize, tokenizeWithOffsets } from '../index/tokenizer.js';
 import { compareCodeUnits } from '../store/canonical-json.js';
 import { codePointLength } from '../chunk/text-boundaries.js';
 import { containsPhrase, parseQueryTerms } from './query-terms.js';
 import { expandQuery, FEEDBACK_CHUNKS } from './feedback.js';
 import { DOCUMENT_WEIGHT, documentLengths, documentPostings, type DocumentPostings } from './document-context.js';
 import { formatPoints, HEADING_WEIGHT, lengthNorm, QUERY_K3, queryTermWeight, SCORE_SCALE, termPoints, termWeight, type TermWeight } from './ranking.js';
-import { makeSnippet } from './snippet.js';
+import { makeSnippet, type Snippet } from './snippet.js';
 import { ORDERED_WEIGHT, PROXIMITY_DEPTH, PROXIMITY_WINDOW, proximityEvidence, queryPairs, type PairEvidence } from './proximity.js';
 
 /**
@@ -97,7 +97,7 @@ export interface QueryHit {
   /** BM25F score: the hit's integer points / 10000, with 4 decimals. */
   score: string;
   chunkId: string;
-  snippet: { text: string; highlights: [number, number][] };
+  snippet: Snippet;
   citation: Citation;
   normativity: Normativity;
   family: string;
@@ -156,14 +156,15 @@ export function runQuery(index: LoadedSearchIndex, request: QueryRequest): Query
     const snippet = makeSnippet(row[9], queryTerms, bound);
     if (bound < request.maxSnippetChars) {
       const full = makeSnippet(row[9], queryTerms, request.maxSnippetChars);
-      if (full.text.length !== snippet.text.length) truncated = true;
-    }
-    if (snippet.text === '' && bound < request.maxSnippetChars) {
-      truncated = true;
-      break;
+      if (full.text !== snippet.text) truncated = true;
+      // What is left of --max-chars cannot show this hit's match (or any of its text): the page ends here.
+      if (snippet.text === '' || (snippet.highlights.length === 0 && full.highlights.length > 0)) {
+        truncated = true;
+        break;
+      }
     }
     remaining -= codePointLength(snippet.text);
-    const hit = makeHit(index, entry, request.offset + i + 1, snippet);
+    const hit = makeHit(index, entry, request.offset + i + 1, snippet, queryTerms);
     if (request.explain === true) hit.explain = explainScore(index, query, scored, entry);
     hits.push(hit);
     if (remaining <= 0 && i + 1 < page.length) {
@@ -433,20 +434,45 @@ function binarySearch(sorted: ArrayLike<number>, value: number): number {
   return -1;
 }
 
-function rowCitation(index: LoadedSearchIndex, ordinal: number): Citation {
+/**
+ * A chunk's citation, its fragment made as precise as the source allows: the nearest id at or
+ * before `at` (a code-point offset into the chunk text: where the match is) among the ids the chunk
+ * records (Chunk.anchors: a definition, a step, a numbered paragraph, any element id inside the
+ * section), else the chunk's own fragment. The section stays named by sectionId and headingPath.
+ */
+function rowCitation(index: LoadedSearchIndex, ordinal: number, at: number): Citation {
   const doc = index.documents[index.chunkDocument[ordinal]!]!;
-  const [, sectionId, headingPath, blockIds, fragment, , pages, span, textRange] = chunkRow(index, ordinal);
-  const citation: Citation = { sourceUrl: doc[1], fragment, snapshotId: doc[2], documentId: doc[0], sectionId, headingPath, blockIds };
+  const [, sectionId, headingPath, blockIds, fragment, , pages, span, textRange, , anchors] = chunkRow(index, ordinal);
+  const citation: Citation = { sourceUrl: doc[1], fragment: nearestAnchor(anchors, at) ?? fragment, snapshotId: doc[2], documentId: doc[0], sectionId, headingPath, blockIds };
   if (pages !== null) citation.pages = pages;
   if (span !== null) citation.span = span;
   if (textRange !== null) citation.textRange = textRange;
   return citation;
 }
 
-function makeHit(index: LoadedSearchIndex, entry: ScoredChunk, rank: number, snippet: { text: string; highlights: [number, number][] }): QueryHit {
+/** The id of the last anchor at or before `at` (anchors ascending), or null. */
+export function nearestAnchor(anchors: readonly [number, string][] | null, at: number): string | null {
+  let found: string | null = null;
+  for (const [offset, id] of anchors ?? []) {
+    if (offset > at) break;
+    found = id;
+  }
+  return found;
+}
+
+/** Code-point offset of the first query word in `text`, or 0. */
+function firstMatchOffset(text: string, queryTerms: ReadonlySet<string>): number {
+  const span = tokenizeWithOffsets(text).find((candidate) => queryTerms.has(candidate.term));
+  return span === undefined ? 0 : codePointLength(text.slice(0, span.start));
+}
+
+function makeHit(index: LoadedSearchIndex, entry: ScoredChunk, rank: number, snippet: Snippet, queryTerms: ReadonlySet<string>): QueryHit {
   const doc = index.documents[index.chunkDocument[entry.ordinal]!]!;
-  const [chunkId, , , , , normativity] = chunkRow(index, entry.ordinal);
-  const citation = rowCitation(index, entry.ordinal);
+  const [chunkId, , , , , normativity, , , , text] = chunkRow(index, entry.ordinal);
+  // Where the match is: the first highlighted word, else the first query word in the text.
+  const first = snippet.highlights[0];
+  const at = first !== undefined ? snippet.chunkOffset + first[0] - (snippet.cutBefore ? 1 : 0) : firstMatchOffset(text, queryTerms);
+  const citation = rowCitation(index, entry.ordinal, at);
   const hit: QueryHit = {
     rank,
     score: formatPoints(entry.points),
@@ -459,6 +485,11 @@ function makeHit(index: LoadedSearchIndex, entry: ScoredChunk, rank: number, sni
     documentType: doc[5],
     contentTrust: 'untrusted-source',
   };
-  if (entry.samePassage.length > 0) hit.samePassage = entry.samePassage.map((ordinal) => ({ chunkId: chunkRow(index, ordinal)[0], citation: rowCitation(index, ordinal) }));
+  if (entry.samePassage.length > 0) {
+    hit.samePassage = entry.samePassage.map((ordinal) => {
+      const row = chunkRow(index, ordinal);
+      return { chunkId: row[0], citation: rowCitation(index, ordinal, firstMatchOffset(row[9], queryTerms)) };
+    });
+  }
   return hit;
 }
