@@ -1,7 +1,7 @@
 import type { Authority, Citation, Normativity } from '../document/types.js';
 import { EpistemeError } from '../failure.js';
 import { chunkRow, decodePostings, findTerm, type LoadedSearchIndex, type Postings } from '../index/index-reader.js';
-import { tokenize, tokenizeWithOffsets } from '../index/tokenizer.js';
+import { stemPrefix, tokenize, tokenizeLookingFor, tokenizeWithOffsets } from '../index/tokenizer.js';
 import { compareCodeUnits } from '../store/canonical-json.js';
 import { codePointLength } from '../chunk/text-boundaries.js';
 import { containsPhrase, parseQueryTerms } from './query-terms.js';
@@ -325,8 +325,9 @@ export function rankChunks(
   const proximity = new Map<number, PairEvidence[]>();
   if (depth > 0) {
     const k1 = index.k1Milli / 1000;
+    const prefixes = [...new Set(pairs.flat().map(stemPrefix))];
     for (const ordinal of top.slice(0, depth)) {
-      const evidence = proximityEvidence(tokenize(chunkRow(index, ordinal)[9]), pairs, (term) => idfOf.get(term)!, k1);
+      const evidence = proximityEvidence(tokenizeLookingFor(chunkRow(index, ordinal)[9], prefixes), pairs, (term) => idfOf.get(term)!, k1);
       if (evidence.length === 0) continue;
       proximity.set(ordinal, evidence);
       for (const pair of evidence) scores[ordinal] = scores[ordinal]! + pair.points;
@@ -462,7 +463,7 @@ export function nearestAnchor(anchors: readonly [number, string][] | null, at: n
 
 /** Code-point offset of the first query word in `text`, or 0. */
 function firstMatchOffset(text: string, queryTerms: ReadonlySet<string>): number {
-  const span = tokenizeWithOffsets(text).find((candidate) => queryTerms.has(candidate.term));
+  const span = tokenizeWithOffsets(text, [...queryTerms].map(stemPrefix)).find((candidate) => queryTerms.has(candidate.term));
   return span === undefined ? 0 : codePointLength(text.slice(0, span.start));
 }
 

@@ -1,5 +1,5 @@
 import { charAt, codePointPrefix, isWhitespace, isWordChar, sentenceStarts } from '../chunk/text-boundaries.js';
-import { tokenizeWithOffsets, type TokenSpan } from '../index/tokenizer.js';
+import { stemPrefix, tokenizeWithOffsets, type TokenSpan } from '../index/tokenizer.js';
 
 /**
  * A snippet is a window of the chunk text, at most maxChars code points long counting its
@@ -30,7 +30,8 @@ export interface Snippet {
 
 export function makeSnippet(text: string, queryTerms: ReadonlySet<string>, maxChars: number): Snippet {
   const prefix = codePointPrefix(text);
-  const spans = tokenizeWithOffsets(text);
+  // Only query terms matter here, so words that cannot be one are not stemmed.
+  const spans = tokenizeWithOffsets(text, [...new Set([...queryTerms].map(stemPrefix))]);
   const total = prefix[text.length]!;
   const cp = (index: number): number => prefix[index]!;
   const matching = spans.filter((span) => queryTerms.has(span.term));
