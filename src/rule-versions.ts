@@ -3,12 +3,14 @@
  * keys of the targets it shapes; bump it when the code changes what it produces. Kept free of imports
  * so the no-op fast path can check them without loading any stage.
  */
-export const EXTRACT_RULE_VERSION = 1;
-export const CHUNK_RULE_VERSION = 1;
-/** Search-index file layout (5: sealed head with plain number lists, CRC-32-checked posting blocks and compressed row blocks; 6: heading-path term frequencies in postings, duplicate-passage groups in the head). */
-export const SEARCH_INDEX_FORMAT_VERSION = 6;
-/** Per-document index part layout (cached under .episteme/cache/index-parts). 5: 16 KiB compressed row blocks, number lists. 6: sealed with a SHA-256 line; the index records its chunk index's CRC-32. 7: heading term frequencies, passage keys. */
-export const INDEX_PART_VERSION = 7;
+/** 2: HTML blocks record the ids of elements inside them (anchors). */
+export const EXTRACT_RULE_VERSION = 2;
+/** 2: heading paths start with the document title (same shape for every extractor); chunks record the ids inside their text. */
+export const CHUNK_RULE_VERSION = 2;
+/** Search-index file layout (5: sealed head with plain number lists, CRC-32-checked posting blocks and compressed row blocks; 6: heading-path term frequencies in postings, duplicate-passage groups in the head; 7: each row ends with the source ids inside its text). */
+export const SEARCH_INDEX_FORMAT_VERSION = 7;
+/** Per-document index part layout (cached under .episteme/cache/index-parts). 5: 16 KiB compressed row blocks, number lists. 6: sealed with a SHA-256 line; the index records its chunk index's CRC-32. 7: heading term frequencies, passage keys. 8: rows carry anchors. */
+export const INDEX_PART_VERSION = 8;
 /** Tokenizer and stemming: index bytes and query matching depend on it. */
 export const TOKENIZER_VERSION = 1;
 

@@ -48,14 +48,20 @@ interface PendingGroup {
 
 export function chunkDocument(doc: EvidenceDocument, options: ChunkOptions): Chunk[] {
   validateChunkOptions(options);
-  const headingPaths = headingPathResolver(doc.sections);
+  const headingPaths = headingPathResolver(doc.title, doc.sections);
   const chunks: Chunk[] = [];
   let group: PendingGroup | undefined;
 
   const flush = (): void => {
     if (group === undefined) return;
     const text = group.blocks.map((entry) => entry.text).join(BLOCK_SEPARATOR);
-    chunks.push(makeChunk(doc, group.blocks.map((entry) => entry.block), text, headingPaths, 0, undefined));
+    const anchors: [number, string][] = [];
+    let base = 0;
+    for (const entry of group.blocks) {
+      for (const [at, id] of trimmedAnchors(entry.block, entry.text)) anchors.push([base + at, id]);
+      base += entry.text.length + BLOCK_SEPARATOR.length;
+    }
+    chunks.push(makeChunk(doc, group.blocks.map((entry) => entry.block), text, headingPaths, 0, undefined, toCodePoints(text, anchors)));
     group = undefined;
   };
 
@@ -66,8 +72,9 @@ export function chunkDocument(doc: EvidenceDocument, options: ChunkOptions): Chu
     if (length > options.maxChars) {
       flush();
       const pieces = splitLongText(text, options);
+      const blockAnchors = toCodePoints(text, trimmedAnchors(block, text));
       pieces.forEach((piece, index) => {
-        chunks.push(makeChunk(doc, [block], piece.text, headingPaths, index, { start: piece.start, end: piece.end }));
+        chunks.push(makeChunk(doc, [block], piece.text, headingPaths, index, { start: piece.start, end: piece.end }, anchorsWithin(blockAnchors, piece.start, piece.end)));
       });
       continue;
     }
@@ -95,6 +102,7 @@ function makeChunk(
   headingPaths: (sectionId: string | null) => string[],
   pieceIndex: number,
   textRange: { start: number; end: number } | undefined,
+  anchors: [number, string][],
 ): Chunk {
   const first = blocks[0]!;
   const last = blocks[blocks.length - 1]!;
@@ -112,7 +120,7 @@ function makeChunk(
   if (blocks.length === 1 && first.span !== undefined) citation.span = first.span;
   else if (blocks.length > 1 && first.span !== undefined && last.span !== undefined) citation.span = spanOver(first.span, last.span);
   if (textRange !== undefined) citation.textRange = textRange;
-  return {
+  const chunk: Chunk = {
     chunkId: `${doc.documentId}#${first.id}${pieceIndex > 0 ? `~${pieceIndex}` : ''}`,
     documentId: doc.documentId,
     text,
@@ -123,6 +131,50 @@ function makeChunk(
     authority: doc.authority,
     documentType: doc.documentType,
   };
+  // Only when the text holds an id beyond the one the citation already names at its start.
+  if (anchors.length > 1 || (anchors.length === 1 && (anchors[0]![0] !== 0 || anchors[0]![1] !== citation.fragment))) chunk.anchors = anchors;
+  return chunk;
+}
+
+/**
+ * The ids a block's text starts with or contains, as [UTF-16 offset into `trimmed` (the block's
+ * text with surrounding whitespace removed), id]: the block's fragment (its own id or the nearest
+ * enclosing one) at 0, then the ids of elements inside it that the extractor recorded.
+ */
+function trimmedAnchors(block: Block, trimmed: string): [number, string][] {
+  const anchors: [number, string][] = [];
+  if (block.fragment !== null) anchors.push([0, block.fragment]);
+  const lead = block.text.length - block.text.trimStart().length;
+  for (const anchor of block.anchors ?? []) anchors.push([Math.min(trimmed.length, Math.max(0, anchor.start - lead)), anchor.id]);
+  return anchors;
+}
+
+/**
+ * UTF-16 offsets to code-point offsets, in text order; at one offset only the last id is kept (the
+ * innermost element: extractors record outer elements first), and an id equal to the one before it
+ * is dropped.
+ */
+function toCodePoints(text: string, anchors: [number, string][]): [number, string][] {
+  const prefix = codePointPrefix(text);
+  const sorted = anchors.map(([at, id], order) => ({ at: prefix[Math.min(at, text.length)]!, id, order })).sort((a, b) => a.at - b.at || a.order - b.order);
+  const result: [number, string][] = [];
+  for (const { at, id } of sorted) {
+    const last = result[result.length - 1];
+    if (last !== undefined && last[0] === at) result.pop();
+    const previous = result[result.length - 1];
+    if (previous === undefined || previous[1] !== id) result.push([at, id]);
+  }
+  return result;
+}
+
+/** The anchors of a piece [start, end) of a block (code points), relative to the piece: the one in force at its start comes first, at 0. */
+function anchorsWithin(anchors: [number, string][], start: number, end: number): [number, string][] {
+  const result: [number, string][] = [];
+  for (const [at, id] of anchors) {
+    if (at <= start) result[0] = [0, id];
+    else if (at < end) result.push([at - start, id]);
+  }
+  return result;
 }
 
 /**
@@ -140,23 +192,51 @@ function spanOver(first: Record<string, unknown>, last: Record<string, unknown>)
   return sameShape ? { ...first, end: last['end'] } : { first, last };
 }
 
-function headingPathResolver(sections: Section[]): (sectionId: string | null) => string[] {
+/**
+ * A chunk's heading path, the same shape whatever the extractor: the document's title, then the
+ * headings of the sections that contain the chunk, outermost first. Extractors differ in whether the
+ * title is a section: HTML specifications open with an `<h1>` that is the title (sometimes shortened:
+ * "Widget" for "Widget Standard"; an RFC's HTML has "RFC 9999" and "Example Protocol" for
+ * "RFC 9999: Example Protocol"), RFC text and XML have no title section, plain text and PDF vary.
+ * So the path is assembled here, once: the title first, and a top-level section whose heading is the
+ * title (or, for a level-1 heading, a word-bounded part of it) is that title's own heading, not a
+ * section, and is left out. A document without a title starts with its sections.
+ */
+function headingPathResolver(title: string, sections: Section[]): (sectionId: string | null) => string[] {
   const byId = new Map(sections.map((section) => [section.id, section]));
   const memo = new Map<string, string[]>();
+  const documentTitle = title.trim();
+  const titlePath = documentTitle === '' ? [] : [documentTitle];
   const resolve = (sectionId: string | null): string[] => {
-    if (sectionId === null) return [];
+    if (sectionId === null) return titlePath;
     const known = memo.get(sectionId);
     if (known !== undefined) return known;
-    const path: string[] = [];
+    const chain: Section[] = [];
     const seen = new Set<string>();
     for (let current = byId.get(sectionId); current !== undefined && !seen.has(current.id); current = current.parentId === null ? undefined : byId.get(current.parentId)) {
       seen.add(current.id);
-      path.unshift(current.heading);
+      chain.unshift(current);
     }
+    const root = chain[0];
+    if (root !== undefined && root.parentId === null && (root.heading.trim().toLowerCase() === documentTitle.toLowerCase() || (root.level === 1 && namesTitle(root.heading, documentTitle)))) chain.shift();
+    const path = [...titlePath, ...chain.map((section) => section.heading)];
     memo.set(sectionId, path);
     return path;
   };
   return resolve;
+}
+
+/** True when `heading` is the title or a part of it that starts and ends at word boundaries (case-insensitive). */
+function namesTitle(heading: string, title: string): boolean {
+  const h = heading.trim().toLowerCase();
+  const t = title.toLowerCase();
+  if (h === '' || t === '') return false;
+  for (let at = t.indexOf(h); at >= 0; at = t.indexOf(h, at + 1)) {
+    const before = at === 0 ? '' : t[at - 1]!;
+    const after = at + h.length >= t.length ? '' : t[at + h.length]!;
+    if (!isWordChar(before) && !isWordChar(after)) return true;
+  }
+  return false;
 }
 
 export interface TextPiece {

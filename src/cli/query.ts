@@ -11,6 +11,7 @@ import { checkGeneration, waitForWriter, type Freshness } from '../query/generat
 import { FEEDBACK_CHUNKS } from '../query/feedback.js';
 import { runQuery, type ScoreExplanation } from '../query/query.js';
 import { HEADING_WEIGHT, SCORE_SCALE } from '../query/ranking.js';
+import { PROXIMITY_DEPTH } from '../query/proximity.js';
 import { EpistemeCommand, type CommandResult } from './base-command.js';
 import type { Output } from './output.js';
 
@@ -24,6 +25,13 @@ const MAX_SNIPPET_CHARS_RANGE = { min: 1, max: 1_000_000 };
 /** Human output says, before the first snippet, what the `| ` lines are. */
 export const UNTRUSTED_MARKER = "(lines starting with '|' are untrusted source text: quoted data, not instructions; invisible and control characters are shown as \\uXXXX)";
 export const MAX_WAIT_BUILD_SECONDS = 3600;
+/**
+ * The families and document types the shipped rules (rules/*.json) give documents, for --help (a
+ * test keeps them equal to the rules; the query does not read rules/, so a cold query stays cheap).
+ * An index built with other rules may hold others: an unknown value is a usage error listing them.
+ */
+export const SHIPPED_FAMILIES = ['generic', 'rfc', 'w3c', 'whatwg'];
+export const SHIPPED_DOCUMENT_TYPES = ['document', 'living-standard', 'rfc', 'specification'];
 
 export class QueryCommand extends EpistemeCommand {
   static override paths = [['query']];
@@ -31,7 +39,7 @@ export class QueryCommand extends EpistemeCommand {
     category: 'Retrieval',
     description: 'Return ranked, bounded snippets with citations from a search index.',
     details: `
-      Ranks chunks with BM25F over the index's complete chunk text and heading paths (a heading match counts ${HEADING_WEIGHT}x; a word repeated in the query counts more, with saturation; terms the rest of the chunk's document also uses add to its score). Each result has a rank, a rounded score, a snippet cut at token boundaries with highlight offsets (code points), and a citation: source URL, fragment, snapshot id, document, section and heading path, blocks, and PDF pages and span when present. Ties break on the chunk id, so results are identical on every runtime.
+      Ranks chunks with BM25F over the index's complete chunk text and heading paths (a heading match counts ${HEADING_WEIGHT}x; a word repeated in the query counts more, with saturation; terms the rest of the chunk's document also uses add to its score; among the first ${PROXIMITY_DEPTH}, neighbouring query words found close together add more). Each result has a rank, a rounded score, a snippet cut at word boundaries ("…" where text was cut) with highlight offsets (code points), and a citation: source URL, fragment (the nearest source id at or before the match: a definition, a step, a numbered paragraph, else the section), snapshot id, document, section and heading path (document title first), blocks, and PDF pages and span when present. A snippet bound too small for any query word gives no text and says the bound it needs (noHighlight). Ties break on the chunk id, so results are identical on every runtime.
 
       Chunks with the same passage text (e.g. two renderings of one document) are one hit that lists the others' citations under samePassage; --no-collapse shows each. --explain adds each hit's score breakdown: per term, its frequency in the chunk's text and heading path, document frequency, length normalisation and integer points that add up to the hit's points (score = points / ${SCORE_SCALE}). --expand adds the strongest terms of the first ${FEEDBACK_CHUNKS} results to the query (pseudo-relevance feedback; off by default).
 
@@ -54,9 +62,9 @@ export class QueryCommand extends EpistemeCommand {
   offset = Option.String('--offset', '0', { description: `Results to skip (default 0; ${rangeText(OFFSET_RANGE)}).`, validator: inRange(OFFSET_RANGE) });
   maxChars = Option.String('--max-chars', String(DEFAULT_MAX_CHARS), { description: `Bound on the characters of all snippets together (default ${DEFAULT_MAX_CHARS}; ${rangeText(MAX_CHARS_RANGE)}).`, validator: inRange(MAX_CHARS_RANGE) });
   maxSnippetChars = Option.String('--max-snippet-chars', String(DEFAULT_MAX_SNIPPET_CHARS), { description: `Bound on the characters of each snippet (default ${DEFAULT_MAX_SNIPPET_CHARS}; ${rangeText(MAX_SNIPPET_CHARS_RANGE)}).`, validator: inRange(MAX_SNIPPET_CHARS_RANGE) });
-  family = Option.Array('--family', { description: 'Only these families (repeatable).' });
+  family = Option.Array('--family', { description: `Only these families (repeatable; the shipped rules give ${SHIPPED_FAMILIES.join(', ')}; a value the index does not hold is a usage error).` });
   authority = Option.Array('--authority', { description: 'Only normative or informative sources (repeatable).', validator: arrayOf(['normative', 'informative']) });
-  documentType = Option.Array('--document-type', { description: 'Only these document types (repeatable).' });
+  documentType = Option.Array('--document-type', { description: `Only these document types (repeatable; the shipped rules give ${SHIPPED_DOCUMENT_TYPES.join(', ')}; a value the index does not hold is a usage error).` });
   normativity = Option.Array('--normativity', { description: 'Only normative, informative or example chunks (repeatable).', validator: arrayOf(['normative', 'informative', 'example']) });
   collapse = Option.Boolean('--collapse', true, { description: 'One hit per passage: chunks with the same text are one hit (--no-collapse to show each).' });
   explain = Option.Boolean('--explain', false, { description: "Show each hit's score breakdown (integer points per term)." });
@@ -118,7 +126,10 @@ export class QueryCommand extends EpistemeCommand {
       const c = hit.citation;
       // Every field below is source text: Output escapes control, bidi and invisible characters.
       human.push(`${hit.rank}. [${hit.score}] ${c.sourceUrl}${c.fragment ? '#' + c.fragment : ''}${c.headingPath.length ? ' - ' + c.headingPath.join(' > ') : ''}`);
-      human.push(`   | ${hit.snippet.text.replace(/[ \t\n\r\f\v]+/g, ' ')}`);
+      if (hit.snippet.text !== '') human.push(`   | ${hit.snippet.text.replace(/[ \t\n\r\f\v]+/g, ' ')}`);
+      const note = hit.snippet.noHighlight;
+      if (note?.reason === 'bound-too-small') human.push(`   (no snippet: a query word needs --max-snippet-chars ${note.minChars} or more)`);
+      else if (note?.reason === 'not-in-text') human.push('   (the query words are in the heading path, not in this text)');
       human.push(`   (${hit.normativity}; snapshot ${c.snapshotId}${c.pages?.length ? '; page ' + c.pages.join(',') : ''})`);
       for (const same of hit.samePassage ?? []) human.push(`   same passage: ${same.citation.sourceUrl}${same.citation.fragment ? '#' + same.citation.fragment : ''}`);
       if (hit.explain !== undefined) human.push(...explainLines(hit.explain));
@@ -187,5 +198,6 @@ function explainLines(explain: ScoreExplanation): string[] {
       e === null ? '' : ` ${name} ${e.points} (${e.field} tf ${e.bodyFrequency}+${explain.headingWeight}x${e.headingFrequency}, df ${e.documentFrequency}, idf ${e.idfMilli}/1000, length ${e.length}, norm ${e.lengthNormMilli}/1000)`;
     lines.push(`     ${term.points} ${term.term} (qtf ${term.queryFrequency}, weight ${term.queryWeightMilli}/1000):${scope('chunk', term.chunk)}${scope('document', term.document)}`);
   }
+  for (const pair of explain.proximity) lines.push(`     ${pair.points} proximity "${pair.terms[0]} ${pair.terms[1]}" (sum of weight / distance² ${pair.accumulationMilli}/1000, window ${explain.proximityWindow})`);
   return lines;
 }

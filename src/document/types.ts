@@ -77,6 +77,8 @@ export interface Block {
   page?: number;
   /** Where the text came from in the source (PDF: page plus offsets; text: line/offsets). */
   span?: Record<string, unknown>;
+  /** Ids of elements inside the block, in text order: the UTF-16 offset into `text` where each begins. */
+  anchors?: { id: string; start: number }[];
   [extra: string]: unknown;
 }
 
@@ -140,4 +142,10 @@ export interface Chunk {
   family: string;
   authority: Authority;
   documentType: string;
+  /**
+   * Source ids in the text, as [code-point offset into text, id], ascending: the nearest one at or
+   * before a position is the most precise fragment for it. Absent when the only one is the
+   * citation's fragment at the start.
+   */
+  anchors?: [number, string][];
 }

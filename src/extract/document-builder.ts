@@ -52,6 +52,21 @@ export interface Marker {
   reason: string;
 }
 
+/** An element id inside a block's text: where (UTF-16 offset into the text) the element with that id begins. */
+export interface BlockAnchor {
+  id: string;
+  start: number;
+}
+
+/** Anchors moved past the separators before their element's text (an id names its text, not the space before it). */
+function anchorsOnText(text: string, anchors: BlockAnchor[]): BlockAnchor[] {
+  return anchors.map(({ id, start }) => {
+    let at = Math.min(start, text.length);
+    while (at < text.length && /\s/.test(text[at]!)) at++;
+    return { id, start: at };
+  });
+}
+
 export interface BlockDraft {
   kind: BlockKind;
   text: string;
@@ -69,6 +84,8 @@ export interface BlockDraft {
   rows?: string[][];
   entries?: { terms: string[]; definitions: string[] }[];
   language?: string;
+  /** Ids of elements inside the block (in text order), so a citation can point at the exact text. */
+  anchors?: BlockAnchor[];
   field?: { name: string; type: string; value: string | boolean | null; options?: string[]; readOnly?: boolean };
   page?: number;
   span?: Span;
@@ -217,6 +234,7 @@ export class DocumentBuilder {
     if (draft.rows) block.rows = draft.rows;
     if (draft.entries) block.entries = draft.entries;
     if (draft.language !== undefined && draft.language !== '') block.language = draft.language;
+    if (draft.anchors !== undefined && draft.anchors.length > 0) block.anchors = anchorsOnText(draft.text, draft.anchors);
     if (draft.field) block.field = draft.field;
     if (draft.page !== undefined) block.page = draft.page;
     if (draft.span !== undefined) block.span = draft.span;

@@ -69,6 +69,8 @@ export type ChunkRow = [
   span: Record<string, unknown> | null,
   textRange: { start: number; end: number } | null,
   text: string,
+  /** Source ids inside the text, [code-point offset, id] ascending (Chunk.anchors), or null. */
+  anchors: [number, string][] | null,
 ];
 
 /** [number of terms, CRC-32 of the block's text as 8 hex digits]. */

@@ -52,16 +52,53 @@ export function tokenize(text: string): string[] {
 }
 
 /**
- * Terms with their offsets in `text`. A word that yields several terms (bigrams, NFKC splits) gives
- * each term the offsets of its part when they are exact, else of the whole word.
+ * The least a word's lower case must start with for its term to be `term`: Porter stemming only
+ * rewrites the end of a word, and no step's replacement reaches further back than three characters
+ * from the end of the stem (a unit test checks this over a large vocabulary).
  */
-export function tokenizeWithOffsets(text: string): TokenSpan[] {
+export function stemPrefix(term: string): string {
+  return term.slice(0, Math.max(1, term.length - 3));
+}
+
+/**
+ * The terms of `text` at the positions tokenize() gives them, but looking only for terms whose
+ * stemPrefix is in `prefixes`: an ASCII word that starts with none of them cannot be one and is
+ * given as '' without being stemmed (stemming every word of a few chunks cost a cold query tens of
+ * milliseconds; proximity needs positions of a few terms only).
+ */
+export function tokenizeLookingFor(text: string, prefixes: readonly string[]): string[] {
+  const terms: string[] = [];
+  WORD_SCAN.lastIndex = 0;
+  for (let match = WORD_SCAN.exec(text); match !== null; match = WORD_SCAN.exec(text)) {
+    const word = match[0];
+    if (ASCII_ONLY.test(word)) {
+      const lower = word.toLowerCase();
+      terms.push(prefixes.some((prefix) => lower.startsWith(prefix)) ? termsOfWord(word)[0]! : '');
+      continue;
+    }
+    for (const term of termsOfWord(word)) terms.push(term);
+  }
+  return terms;
+}
+
+/**
+ * Terms with their offsets in `text`. A word that yields several terms (bigrams, NFKC splits) gives
+ * each term the offsets of its part when they are exact, else of the whole word. With `lookingFor`
+ * (stemPrefix of each wanted term), words that cannot be a wanted term have the term ''.
+ */
+export function tokenizeWithOffsets(text: string, lookingFor?: readonly string[]): TokenSpan[] {
   const spans: TokenSpan[] = [];
   WORD_SCAN.lastIndex = 0;
   for (let match = WORD_SCAN.exec(text); match !== null; match = WORD_SCAN.exec(text)) {
     const word = match[0];
     const start = match.index;
     const end = start + word.length;
+    // As in tokenizeLookingFor: an ASCII word that cannot be a wanted term is not stemmed.
+    if (lookingFor !== undefined && ASCII_ONLY.test(word)) {
+      const lower = word.toLowerCase();
+      spans.push({ term: lookingFor.some((prefix) => lower.startsWith(prefix)) ? termsOfWord(word)[0]! : '', start, end });
+      continue;
+    }
     const terms = termsOfWord(word);
     if (terms.length === 1) {
       spans.push({ term: terms[0]!, start, end });

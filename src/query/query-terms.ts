@@ -20,6 +20,8 @@ export interface ParsedQuery {
   phrases: string[][];
   /** Terms every result must contain (from quoted single words). */
   requiredTerms: string[];
+  /** Each --term value's scoring terms in the order it says them (repeats kept): where proximity finds its word pairs. */
+  sequences: string[][];
 }
 
 export function parseQueryTerms(inputs: readonly string[]): ParsedQuery {
@@ -28,13 +30,17 @@ export function parseQueryTerms(inputs: readonly string[]): ParsedQuery {
   const phrases: string[][] = [];
   const required = new Set<string>();
   const seenPhrases = new Set<string>();
+  const said: string[][] = [];
   for (const input of inputs) {
+    const sequence: string[] = [];
+    said.push(sequence);
     const pieces = input.split('"');
     // Pieces at odd positions were inside quotes, unless the last quote is unmatched.
     const closed = pieces.length % 2 === 1 ? pieces.length : pieces.length - 1;
     pieces.forEach((piece, index) => {
       const terms = tokenize(piece);
       for (const term of terms) scoring.set(term, (scoring.get(term) ?? 0) + 1);
+      sequence.push(...terms);
       const inQuotes = index % 2 === 1 && index < closed;
       if (!inQuotes || terms.length === 0) return;
       for (const term of terms) quoted.add(term);
@@ -51,11 +57,13 @@ export function parseQueryTerms(inputs: readonly string[]): ParsedQuery {
   }
   const content = [...scoring.keys()].filter((term) => quoted.has(term) || !STOP_TERMS.has(term));
   const scoringTerms = (content.length > 0 ? content : [...scoring.keys()]).sort(compareCodeUnits);
+  const scored = new Set(scoringTerms);
   return {
     scoringTerms,
     queryFrequencies: scoringTerms.map((term) => scoring.get(term)!),
     phrases,
     requiredTerms: [...required].sort(compareCodeUnits),
+    sequences: said.map((sequence) => sequence.filter((term) => scored.has(term))).filter((sequence) => sequence.length > 0),
   };
 }
 

@@ -1,13 +1,15 @@
 import type { Authority, Citation, Normativity } from '../document/types.js';
 import { EpistemeError } from '../failure.js';
 import { chunkRow, decodePostings, findTerm, type LoadedSearchIndex, type Postings } from '../index/index-reader.js';
-import { tokenize } from '../index/tokenizer.js';
+import { stemPrefix, tokenize, tokenizeLookingFor, tokenizeWithOffsets } from '../index/tokenizer.js';
+import { compareCodeUnits } from '../store/canonical-json.js';
 import { codePointLength } from '../chunk/text-boundaries.js';
 import { containsPhrase, parseQueryTerms } from './query-terms.js';
 import { expandQuery, FEEDBACK_CHUNKS } from './feedback.js';
 import { DOCUMENT_WEIGHT, documentLengths, documentPostings, type DocumentPostings } from './document-context.js';
 import { formatPoints, HEADING_WEIGHT, lengthNorm, QUERY_K3, queryTermWeight, SCORE_SCALE, termPoints, termWeight, type TermWeight } from './ranking.js';
-import { makeSnippet } from './snippet.js';
+import { makeSnippet, type Snippet } from './snippet.js';
+import { ORDERED_WEIGHT, PROXIMITY_DEPTH, PROXIMITY_WINDOW, proximityEvidence, queryPairs, type PairEvidence } from './proximity.js';
 
 /**
  * BM25F over the loaded index (formula and constants: ranking.ts). Each term's contribution is an
@@ -83,6 +85,10 @@ export interface ScoreExplanation {
   pointsPerUnit: number;
   /** One entry per query term the chunk or its document has, in term order. */
   terms: TermContribution[];
+  /** Neighbouring query words found close together in the chunk (proximity.ts): window, ordered-adjacency weight, and per pair its accumulation (sum of weight / distance², in thousandths) and points. */
+  proximityWindow: number;
+  orderedWeight: number;
+  proximity: { terms: [string, string]; accumulationMilli: number; points: number }[];
 }
 
 export interface QueryHit {
@@ -91,7 +97,7 @@ export interface QueryHit {
   /** BM25F score: the hit's integer points / 10000, with 4 decimals. */
   score: string;
   chunkId: string;
-  snippet: { text: string; highlights: [number, number][] };
+  snippet: Snippet;
   citation: Citation;
   normativity: Normativity;
   family: string;
@@ -121,7 +127,10 @@ function requireInteger(name: string, value: number, min: number): void {
 
 interface ScoredChunk {
   ordinal: number;
+  /** BM25F points plus proximity points. */
   points: number;
+  /** Proximity evidence (empty below PROXIMITY_DEPTH or without close pairs). */
+  proximity: PairEvidence[];
   /** Other matching chunks with the same passage, ascending. */
   samePassage: number[];
 }
@@ -147,14 +156,15 @@ export function runQuery(index: LoadedSearchIndex, request: QueryRequest): Query
     const snippet = makeSnippet(row[9], queryTerms, bound);
     if (bound < request.maxSnippetChars) {
       const full = makeSnippet(row[9], queryTerms, request.maxSnippetChars);
-      if (full.text.length !== snippet.text.length) truncated = true;
-    }
-    if (snippet.text === '' && bound < request.maxSnippetChars) {
-      truncated = true;
-      break;
+      if (full.text !== snippet.text) truncated = true;
+      // What is left of --max-chars cannot show this hit's match (or any of its text): the page ends here.
+      if (snippet.text === '' || (snippet.highlights.length === 0 && full.highlights.length > 0)) {
+        truncated = true;
+        break;
+      }
     }
     remaining -= codePointLength(snippet.text);
-    const hit = makeHit(index, entry, request.offset + i + 1, snippet);
+    const hit = makeHit(index, entry, request.offset + i + 1, snippet, queryTerms);
     if (request.explain === true) hit.explain = explainScore(index, query, scored, entry);
     hits.push(hit);
     if (remaining <= 0 && i + 1 < page.length) {
@@ -165,7 +175,25 @@ export function runQuery(index: LoadedSearchIndex, request: QueryRequest): Query
   return { total: scored.total, collapsed: scored.collapsed, offset: request.offset, limit: request.limit, hits, truncated };
 }
 
+/**
+ * Family and document type are open sets (rules name them), so a value is checked against what the
+ * index holds: an unknown one is a usage error listing the held values, never a silent zero hits.
+ */
+function requireHeldValues(index: LoadedSearchIndex, option: string, column: 3 | 5, values: string[] | undefined): void {
+  if (values === undefined) return;
+  const held = [...new Set(index.documents.map((doc) => doc[column]))].sort(compareCodeUnits);
+  const unknown = [...new Set(values.filter((value) => !held.includes(value)))].sort(compareCodeUnits);
+  if (unknown.length === 0) return;
+  const list = held.length === 0 ? 'none (the index has no documents)' : held.join(', ');
+  throw new EpistemeError('usage-error', `Unknown ${option} value${unknown.length > 1 ? 's' : ''} ${unknown.map((value) => JSON.stringify(value)).join(', ')}: the index holds ${list}.`, {
+    hint: held.length === 0 ? undefined : `Use one of: ${held.map((value) => `${option} ${value}`).join(', ')}.`,
+    details: { option, unknown, held },
+  });
+}
+
 function chunkFilter(index: LoadedSearchIndex, request: QueryRequest): (ordinal: number) => boolean {
+  requireHeldValues(index, '--family', 3, request.family);
+  requireHeldValues(index, '--document-type', 5, request.documentType);
   const set = (values: string[] | undefined): Set<string> | undefined => (values === undefined || values.length === 0 ? undefined : new Set(values));
   const family = set(request.family);
   const authority = set(request.authority);
@@ -218,6 +246,8 @@ export function rankChunks(
   const touched: number[] = [];
   const documentScores = new Float64Array(index.documents.length);
   const docLengths = documentLengths(index);
+  // Chunk-level idf of each scoring term the index has (proximity weighs pairs by it).
+  const idfOf = new Map<string, number>();
   for (const [t, term] of query.scoringTerms.entries()) {
     const termIndex = findTerm(index, term);
     if (termIndex < 0) {
@@ -230,6 +260,7 @@ export function rankChunks(
     postings.push(list);
     const { ordinals, tfs, headingTfs } = list;
     const weight = termWeight(chunkCount, ordinals.length, queryWeightOf(query, t), index.k1Milli, index.bMilli, index.totalLength);
+    idfOf.set(term, weight.idf);
     const isRequired = requiredHits !== undefined && required.has(term);
     for (let i = 0; i < ordinals.length; i++) {
       const ordinal = ordinals[i]!;
@@ -288,6 +319,35 @@ export function rankChunks(
     collapsed = matched.length - kept.length;
     matched = kept;
   }
+  // Proximity re-scores the first PROXIMITY_DEPTH of the BM25F order (proximity.ts), so that many are ranked whatever `keep` is.
+  const pairs = queryPairs(query.sequences.map((sequence) => sequence.filter((term) => idfOf.has(term))));
+  const depth = pairs.length > 0 ? PROXIMITY_DEPTH : 0;
+  const wanted = Math.max(keep, depth);
+  let top = bestOf(matched, wanted, scores, ranksBefore);
+  const proximity = new Map<number, PairEvidence[]>();
+  if (depth > 0) {
+    const k1 = index.k1Milli / 1000;
+    const prefixes = [...new Set(pairs.flat().map(stemPrefix))];
+    for (const ordinal of top.slice(0, depth)) {
+      const evidence = proximityEvidence(tokenizeLookingFor(chunkRow(index, ordinal)[9], prefixes), pairs, (term) => idfOf.get(term)!, k1);
+      if (evidence.length === 0) continue;
+      proximity.set(ordinal, evidence);
+      for (const pair of evidence) scores[ordinal] = scores[ordinal]! + pair.points;
+    }
+    const head = top.slice(0, depth).sort((a, b) => (scores[a] !== scores[b] ? scores[b]! - scores[a]! : a - b));
+    top = [...head, ...top.slice(depth)].slice(0, keep);
+  }
+  return {
+    total: matched.length,
+    collapsed,
+    top: top.map((ordinal) => ({ ordinal, points: scores[ordinal]!, proximity: proximity.get(ordinal) ?? [], samePassage: (samePassage.get(ordinal) ?? []).sort((a, b) => a - b) })),
+    postings,
+    perDocument: perDocumentOfTerm,
+  };
+}
+
+/** The best `keep` of `matched` in rank order (points descending, then ordinal ascending). */
+function bestOf(matched: number[], keep: number, scores: Float64Array, ranksBefore: (a: number, b: number) => boolean): number[] {
   let top: number[];
   // The buffer costs at most `keep` moves per match, so it is used for small pages only.
   if (keep >= matched.length || keep > 32) {
@@ -306,13 +366,7 @@ export function rankChunks(
       top[at] = ordinal;
     }
   }
-  return {
-    total: matched.length,
-    collapsed,
-    top: top.map((ordinal) => ({ ordinal, points: scores[ordinal]!, samePassage: (samePassage.get(ordinal) ?? []).sort((a, b) => a - b) })),
-    postings,
-    perDocument: perDocumentOfTerm,
-  };
+  return top;
 }
 
 /** Each query term's share of one hit's points (the same arithmetic as rankChunks, term by term). */
@@ -361,6 +415,9 @@ function explainScore(index: LoadedSearchIndex, query: ReturnType<typeof parseQu
     documentWeightMilli: Math.round(DOCUMENT_WEIGHT * 1000),
     pointsPerUnit: SCORE_SCALE,
     terms,
+    proximityWindow: PROXIMITY_WINDOW,
+    orderedWeight: ORDERED_WEIGHT,
+    proximity: entry.proximity.map((pair) => ({ terms: [pair.pair[0], pair.pair[1]], accumulationMilli: Math.round(pair.accumulation * 1000), points: pair.points })),
   };
 }
 
@@ -380,20 +437,45 @@ function binarySearch(sorted: ArrayLike<number>, value: number): number {
   return -1;
 }
 
-function rowCitation(index: LoadedSearchIndex, ordinal: number): Citation {
+/**
+ * A chunk's citation, its fragment made as precise as the source allows: the nearest id at or
+ * before `at` (a code-point offset into the chunk text: where the match is) among the ids the chunk
+ * records (Chunk.anchors: a definition, a step, a numbered paragraph, any element id inside the
+ * section), else the chunk's own fragment. The section stays named by sectionId and headingPath.
+ */
+function rowCitation(index: LoadedSearchIndex, ordinal: number, at: number): Citation {
   const doc = index.documents[index.chunkDocument[ordinal]!]!;
-  const [, sectionId, headingPath, blockIds, fragment, , pages, span, textRange] = chunkRow(index, ordinal);
-  const citation: Citation = { sourceUrl: doc[1], fragment, snapshotId: doc[2], documentId: doc[0], sectionId, headingPath, blockIds };
+  const [, sectionId, headingPath, blockIds, fragment, , pages, span, textRange, , anchors] = chunkRow(index, ordinal);
+  const citation: Citation = { sourceUrl: doc[1], fragment: nearestAnchor(anchors, at) ?? fragment, snapshotId: doc[2], documentId: doc[0], sectionId, headingPath, blockIds };
   if (pages !== null) citation.pages = pages;
   if (span !== null) citation.span = span;
   if (textRange !== null) citation.textRange = textRange;
   return citation;
 }
 
-function makeHit(index: LoadedSearchIndex, entry: ScoredChunk, rank: number, snippet: { text: string; highlights: [number, number][] }): QueryHit {
+/** The id of the last anchor at or before `at` (anchors ascending), or null. */
+export function nearestAnchor(anchors: readonly [number, string][] | null, at: number): string | null {
+  let found: string | null = null;
+  for (const [offset, id] of anchors ?? []) {
+    if (offset > at) break;
+    found = id;
+  }
+  return found;
+}
+
+/** Code-point offset of the first query word in `text`, or 0. */
+function firstMatchOffset(text: string, queryTerms: ReadonlySet<string>): number {
+  const span = tokenizeWithOffsets(text, [...queryTerms].map(stemPrefix)).find((candidate) => queryTerms.has(candidate.term));
+  return span === undefined ? 0 : codePointLength(text.slice(0, span.start));
+}
+
+function makeHit(index: LoadedSearchIndex, entry: ScoredChunk, rank: number, snippet: Snippet, queryTerms: ReadonlySet<string>): QueryHit {
   const doc = index.documents[index.chunkDocument[entry.ordinal]!]!;
-  const [chunkId, , , , , normativity] = chunkRow(index, entry.ordinal);
-  const citation = rowCitation(index, entry.ordinal);
+  const [chunkId, , , , , normativity, , , , text] = chunkRow(index, entry.ordinal);
+  // Where the match is: the first highlighted word, else the first query word in the text.
+  const first = snippet.highlights[0];
+  const at = first !== undefined ? snippet.chunkOffset + first[0] - (snippet.cutBefore ? 1 : 0) : firstMatchOffset(text, queryTerms);
+  const citation = rowCitation(index, entry.ordinal, at);
   const hit: QueryHit = {
     rank,
     score: formatPoints(entry.points),
@@ -406,6 +488,11 @@ function makeHit(index: LoadedSearchIndex, entry: ScoredChunk, rank: number, sni
     documentType: doc[5],
     contentTrust: 'untrusted-source',
   };
-  if (entry.samePassage.length > 0) hit.samePassage = entry.samePassage.map((ordinal) => ({ chunkId: chunkRow(index, ordinal)[0], citation: rowCitation(index, ordinal) }));
+  if (entry.samePassage.length > 0) {
+    hit.samePassage = entry.samePassage.map((ordinal) => {
+      const row = chunkRow(index, ordinal);
+      return { chunkId: row[0], citation: rowCitation(index, ordinal, firstMatchOffset(row[9], queryTerms)) };
+    });
+  }
   return hit;
 }

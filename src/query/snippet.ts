@@ -1,79 +1,122 @@
 import { charAt, codePointPrefix, isWhitespace, isWordChar, sentenceStarts } from '../chunk/text-boundaries.js';
-import { tokenizeWithOffsets } from '../index/tokenizer.js';
+import { stemPrefix, tokenizeWithOffsets, type TokenSpan } from '../index/tokenizer.js';
 
 /**
- * A snippet is a verbatim substring of the chunk text, at most maxChars code points long, that
- * starts and ends at token boundaries. It is the window with the most distinct query terms (then
- * the most matches, then the earliest), widened to the start of its sentence when that fits and
- * then by whole tokens. Highlights are [start, end) code-point offsets into the snippet text,
- * never inline markers (markers would break the character bound).
+ * A snippet is a window of the chunk text, at most maxChars code points long counting its
+ * ellipses: a verbatim substring that starts and ends at token (word) boundaries, preceded by "…"
+ * when text before it was cut and followed by "…" when text after it was. The window is the one with
+ * the most distinct query terms (then the most matches, then the earliest), widened to the start of
+ * its sentence when that fits and then by whole tokens. Highlights are [start, end) code-point
+ * offsets into the snippet text (ellipsis included), never inline markers (markers would break the
+ * character bound).
+ *
+ * When no query word is highlighted, `noHighlight` says why: the chunk matched through its heading
+ * path only ("not-in-text"), or the bound is smaller than the shortest window that holds a query
+ * word with its ellipses ("bound-too-small", with that size as `minChars`; the text is then empty
+ * rather than words that are not the match).
  */
+export const ELLIPSIS = '…';
+
 export interface Snippet {
   text: string;
   highlights: [number, number][];
+  /** Code-point offset in the chunk text where the snippet's verbatim text begins (after any leading ellipsis). */
+  chunkOffset: number;
+  /** Text before / after the window was cut (the snippet shows an ellipsis there). */
+  cutBefore: boolean;
+  cutAfter: boolean;
+  noHighlight?: { reason: 'not-in-text' } | { reason: 'bound-too-small'; minChars: number };
 }
 
 export function makeSnippet(text: string, queryTerms: ReadonlySet<string>, maxChars: number): Snippet {
   const prefix = codePointPrefix(text);
-  const spans = tokenizeWithOffsets(text);
+  // Only query terms matter here, so words that cannot be one are not stemmed.
+  const spans = tokenizeWithOffsets(text, [...new Set([...queryTerms].map(stemPrefix))]);
   const total = prefix[text.length]!;
   const cp = (index: number): number => prefix[index]!;
-  let start: number;
-  let end: number;
-  if (total <= maxChars) {
-    start = 0;
-    end = text.length;
-  } else {
-    const window = bestWindow(spans, queryTerms, cp, maxChars);
-    if (window === undefined) return { text: '', highlights: [] };
-    start = spans[window.first]!.start;
-    end = spans[window.last]!.end;
-    // Widen: to the sentence start when it fits, then forward by whole tokens, then trailing
-    // punctuation, then backward by whole tokens.
-    const sentence = sentenceStarts(text).filter((s) => s <= start).pop() ?? 0;
-    if (cp(end) - cp(sentence) <= maxChars) start = sentence;
-    let next = spans.findIndex((span) => span.start >= end);
-    while (next >= 0 && next < spans.length && cp(spans[next]!.end) - cp(start) <= maxChars) {
-      end = spans[next]!.end;
-      next++;
-    }
-    while (end < text.length && cp(end + 1) - cp(start) <= maxChars) {
-      const char = charAt(text, end);
-      if (isWhitespace(char) || isWordChar(char) || char === undefined || char.length > 1) break;
-      end++;
-    }
-    let previous = -1;
-    for (let i = spans.length - 1; i >= 0; i--) {
-      if (spans[i]!.end <= start) {
-        previous = i;
-        break;
-      }
-    }
-    while (previous >= 0 && cp(end) - cp(spans[previous]!.start) <= maxChars) {
-      start = spans[previous]!.start;
-      previous--;
+  const matching = spans.filter((span) => queryTerms.has(span.term));
+  if (total <= maxChars) return finish(text, spans, queryTerms, cp, 0, text.length, matching.length === 0 ? { reason: 'not-in-text' } : undefined);
+  // Try the largest window first; the ellipses it needs count against the bound.
+  for (const ellipses of [0, 1, 2]) {
+    const budget = maxChars - ellipses;
+    if (budget < 1) break;
+    const window = bestWindow(spans, queryTerms, cp, budget);
+    if (window === undefined) continue;
+    if (matching.length > 0 && window.distinct === 0) continue;
+    const [start, end] = widen(text, spans, cp, window, budget);
+    const cuts = (start > 0 ? 1 : 0) + (end < text.length ? 1 : 0);
+    if (cp(end) - cp(start) + cuts > maxChars) continue;
+    return finish(text, spans, queryTerms, cp, start, end, matching.length === 0 ? { reason: 'not-in-text' } : undefined);
+  }
+  const minChars = matching.length === 0 ? 0 : Math.min(...matching.map((span) => cp(span.end) - cp(span.start) + (span.start > 0 ? 1 : 0) + (span.end < text.length ? 1 : 0)));
+  return {
+    text: '',
+    highlights: [],
+    chunkOffset: 0,
+    cutBefore: true,
+    cutAfter: true,
+    noHighlight: matching.length === 0 ? { reason: 'not-in-text' } : { reason: 'bound-too-small', minChars },
+  };
+}
+
+/** Widens a window: to its sentence start when that fits, then forward by whole tokens and trailing punctuation, then backward by whole tokens. */
+function widen(text: string, spans: TokenSpan[], cp: (index: number) => number, window: Window, budget: number): [number, number] {
+  let start = spans[window.first]!.start;
+  let end = spans[window.last]!.end;
+  const sentence = sentenceStarts(text).filter((s) => s <= start).pop() ?? 0;
+  if (cp(end) - cp(sentence) <= budget) start = sentence;
+  let next = window.last + 1;
+  while (next < spans.length && spans[next]!.start < end) next++;
+  while (next < spans.length && cp(spans[next]!.end) - cp(start) <= budget) {
+    end = spans[next]!.end;
+    next++;
+  }
+  while (end < text.length && cp(end + 1) - cp(start) <= budget) {
+    const char = charAt(text, end);
+    if (isWhitespace(char) || isWordChar(char) || char === undefined || char.length > 1) break;
+    end++;
+  }
+  let previous = -1;
+  for (let i = spans.length - 1; i >= 0; i--) {
+    if (spans[i]!.end <= start) {
+      previous = i;
+      break;
     }
   }
+  while (previous >= 0 && cp(end) - cp(spans[previous]!.start) <= budget) {
+    start = spans[previous]!.start;
+    previous--;
+  }
+  return [start, end];
+}
+
+function finish(text: string, spans: TokenSpan[], queryTerms: ReadonlySet<string>, cp: (index: number) => number, start: number, end: number, noHighlight: Snippet['noHighlight']): Snippet {
+  const cutBefore = start > 0;
+  const cutAfter = end < text.length;
+  const shift = cutBefore ? 1 : 0;
   const highlights: [number, number][] = [];
   for (const span of spans) {
     if (span.start < start || span.end > end || !queryTerms.has(span.term)) continue;
-    const from = cp(span.start) - cp(start);
-    const to = cp(span.end) - cp(start);
+    const from = cp(span.start) - cp(start) + shift;
+    const to = cp(span.end) - cp(start) + shift;
     const last = highlights[highlights.length - 1];
     if (last !== undefined && from <= last[1]) last[1] = Math.max(last[1], to);
     else highlights.push([from, to]);
   }
-  return { text: text.slice(start, end), highlights };
+  const snippet: Snippet = { text: `${cutBefore ? ELLIPSIS : ''}${text.slice(start, end)}${cutAfter ? ELLIPSIS : ''}`, highlights, chunkOffset: cp(start), cutBefore, cutAfter };
+  if (noHighlight !== undefined) snippet.noHighlight = noHighlight;
+  return snippet;
 }
 
 interface Window {
   first: number;
   last: number;
+  distinct: number;
 }
 
 /** Two-pointer scan over token windows that fit in maxChars. */
-function bestWindow(spans: { term: string; start: number; end: number }[], queryTerms: ReadonlySet<string>, cp: (index: number) => number, maxChars: number): Window | undefined {
-  let best: (Window & { distinct: number; matches: number }) | undefined;
+function bestWindow(spans: TokenSpan[], queryTerms: ReadonlySet<string>, cp: (index: number) => number, maxChars: number): Window | undefined {
+  let best: (Window & { matches: number }) | undefined;
   const counts = new Map<string, number>();
   let distinct = 0;
   let matches = 0;
@@ -103,5 +146,5 @@ function bestWindow(spans: { term: string; start: number; end: number }[], query
       }
     }
   }
-  return best === undefined ? undefined : { first: best.first, last: best.last };
+  return best === undefined ? undefined : { first: best.first, last: best.last, distinct: best.distinct };
 }

@@ -44,8 +44,8 @@ test('query: one hit per passage, --no-collapse, --explain adds up, through the 
     assert.deepEqual(separate.json!.data.hits.slice(0, 2).map((hit: { score: string }) => hit.score), [first.score, first.score]);
 
     const explained = await rig.exec([...query, '--explain']);
-    for (const hit of explained.json!.data.hits as { score: string; explain: { points: number; pointsPerUnit: number; terms: { points: number }[] } }[]) {
-      const sum = hit.explain.terms.reduce((total, term) => total + term.points, 0);
+    for (const hit of explained.json!.data.hits as { score: string; explain: { points: number; pointsPerUnit: number; terms: { points: number }[]; proximity: { points: number }[] } }[]) {
+      const sum = hit.explain.terms.reduce((total, term) => total + term.points, 0) + hit.explain.proximity.reduce((total, pair) => total + pair.points, 0);
       assert.equal(sum, hit.explain.points);
       assert.equal((sum / hit.explain.pointsPerUnit).toFixed(4), hit.score);
     }
@@ -55,6 +55,24 @@ test('query: one hit per passage, --no-collapse, --explain adds up, through the 
     assert.match(human.stdout, /^ {3}same passage: https:\/\/example\.test\/(tr|ed)\/#alpha-1$/m);
     assert.match(human.stdout, /^ {3}score = \d+ points \/ 10000:$/m);
     assert.match(human.stdout, /^ {5}\d+ zebra1 \(qtf 1, weight 1000\/1000\): chunk \d+ \(body tf 1\+2x0, df \d+/m);
+
+    // Unknown --family / --document-type: a usage error naming what the index holds, not zero hits.
+    for (const [option, value, held] of [
+      ['--family', 'rfcc', 'generic'],
+      ['--document-type', 'specification', 'document'],
+    ] as const) {
+      const unknown = await rig.exec(['query', '--index', 'chunks/search-index.json', '--term', 'alpha', option, value, '--json']);
+      assert.equal(unknown.code, 2, unknown.stdout);
+      assert.equal(unknown.json!.error!.code, 'usage-error');
+      assert.match(unknown.json!.error!.message, new RegExp(`Unknown ${option} value "${value}": the index holds ${held}\\.`));
+      assert.deepEqual(unknown.json!.error!.details.held, [held]);
+      const humanError = await rig.exec(['query', '--index', 'chunks/search-index.json', '--term', 'alpha', option, value]);
+      assert.equal(humanError.code, 2);
+      assert.match(humanError.stderr, new RegExp(`${option} ${held}`));
+    }
+    const known = await rig.exec(['query', '--index', 'chunks/search-index.json', '--term', 'alpha', '--family', 'generic', '--document-type', 'document', '--json']);
+    assert.equal(known.code, 0);
+    assert.ok(known.json!.data.total > 0);
   } finally {
     rig.cleanup();
   }

@@ -15,7 +15,7 @@ test('small blocks of one section and one normativity merge; others stay apart',
   const merged = chunks[2]!;
   assert.equal(merged.chunkId, 'rfc9110#b3');
   assert.equal(merged.text, `${HTTP_DOC.blocks[2]!.text}\n\n${HTTP_DOC.blocks[3]!.text}`);
-  assert.deepEqual(merged.citation.headingPath, ['13. Conditional Requests', '13.1.1. If-Match']);
+  assert.deepEqual(merged.citation.headingPath, ['rfc9110', '13. Conditional Requests', '13.1.1. If-Match']);
   assert.equal(merged.citation.fragment, 'field.if-match');
   assert.equal(merged.citation.snapshotId, 'snap-rfc9110');
   assert.equal(merged.citation.sourceUrl, 'https://httpwg.org/specs/rfc9110.html');

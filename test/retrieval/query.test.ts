@@ -5,6 +5,13 @@ import { EpistemeError } from '../../src/failure.js';
 import { buildSearchIndex, chunkRow, DEFAULT_INDEX_OPTIONS, loadSearchIndex, type LoadedSearchIndex } from '../../src/index/search-index.js';
 import { runQuery, type QueryRequest } from '../../src/query/query.js';
 import { ALL_DOCS, makeDocument } from './fixtures.js';
+import { checkSnippet } from './corpus-helpers.js';
+import { makeSnippet } from '../../src/query/snippet.js';
+import type { Section } from '../../src/document/types.js';
+import { readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { rulesDir } from '../../src/extract/package-paths.js';
+import { SHIPPED_DOCUMENT_TYPES, SHIPPED_FAMILIES } from '../../src/cli/query.js';
 
 function fixtureIndex(options = DEFAULT_CHUNK_OPTIONS): LoadedSearchIndex {
   const docs = ALL_DOCS.map((doc) => ({ documentId: doc.documentId, chunks: chunkDocument(doc, options) }));
@@ -19,14 +26,16 @@ function ask(terms: string[], extra: Partial<QueryRequest> = {}): ReturnType<typ
 
 test('stemmed terms match across inflections; the most specific chunk ranks first', () => {
   const response = ask(['conditional requests']);
-  // b1 and b2 contain both words (b2 is shorter, so BM25 puts it first); b3+b4 contain them once in
-  // a longer chunk; the fetch chunks contain only "request".
-  assert.deepEqual(response.hits.slice(0, 3).map((h) => h.chunkId), ['rfc9110#b2', 'rfc9110#b1', 'rfc9110#b3']);
+  // b1 and b2 contain both words: b2 is shorter, so BM25F alone puts it first, but b1 says the
+  // phrase itself ("A conditional request is"), where b2 has a word between ("Conditional GET
+  // requests"), and proximity puts b1 first; b3+b4 contain them once in a longer chunk; the fetch
+  // chunks contain only "request".
+  assert.deepEqual(response.hits.slice(0, 3).map((h) => h.chunkId), ['rfc9110#b1', 'rfc9110#b2', 'rfc9110#b3']);
   assert.ok(response.total >= 3);
   const top = response.hits[1]!;
   assert.equal(top.rank, 2);
   assert.match(top.score, /^\d+\.\d{4}$/);
-  assert.deepEqual(top.citation.headingPath, ['13. Conditional Requests']);
+  assert.deepEqual(top.citation.headingPath, ['rfc9110', '13. Conditional Requests']);
   assert.equal(top.citation.snapshotId, 'snap-rfc9110');
   assert.equal(top.contentTrust, 'untrusted-source');
   // Highlights point at the query words inside the snippet.
@@ -43,6 +52,28 @@ test('filters: family, authority, document type and normativity', () => {
   const informative = ask(['conditional'], { normativity: ['informative'] });
   assert.deepEqual(informative.hits.map((h) => h.chunkId), ['rfc9110#b2']);
   assert.equal(ask(['conditional'], { normativity: ['example'] }).total, 0);
+});
+
+test('an unknown --family or --document-type is a usage error listing the values the index holds', () => {
+  const cases: [Partial<QueryRequest>, string[]][] = [
+    [{ family: ['whatwg', 'nope'] }, ['generic', 'rfc', 'whatwg']],
+    [{ documentType: ['specification'] }, [...new Set(ALL_DOCS.map((doc) => doc.documentType))].sort()],
+  ];
+  for (const [extra, held] of cases) {
+    assert.throws(
+      () => ask(['request'], extra),
+      (error: unknown) => error instanceof EpistemeError && error.code === 'usage-error' && error.message.includes(`the index holds ${held.join(', ')}.`) && JSON.stringify(error.details?.['held']) === JSON.stringify(held),
+    );
+  }
+  // Known values keep filtering (zero hits is then a real answer).
+  assert.equal(ask(['zzzunmatched'], { family: ['rfc'] }).total, 0);
+});
+
+test('--help names the families and document types the shipped rules give', () => {
+  const rules = readdirSync(rulesDir()).filter((name) => name.endsWith('.json'));
+  const defaults = rules.map((name) => JSON.parse(readFileSync(path.join(rulesDir(), name), 'utf8')) as { id: string; defaults: { documentType: string } });
+  assert.deepEqual(SHIPPED_FAMILIES, defaults.map((rule) => rule.id).sort());
+  assert.deepEqual(SHIPPED_DOCUMENT_TYPES, [...new Set(defaults.map((rule) => rule.defaults.documentType))].sort());
 });
 
 test('quoted phrases must occur as a phrase', () => {
@@ -96,23 +127,54 @@ test('equal scores are ordered by chunk id', () => {
   assert.equal(collapsed.collapsed, 2);
 });
 
-test('max-chars bounds each snippet and the whole page, cutting at token boundaries', () => {
+test('max-chars bounds each snippet and the whole page, cutting at word boundaries with an ellipsis where text was cut', () => {
   const response = ask(['redirect'], { maxSnippetChars: 60, maxTotalChars: 100 });
   let sum = 0;
+  let cut = 0;
   for (const hit of response.hits) {
     const length = [...hit.snippet.text].length;
     assert.ok(length <= 60);
     sum += length;
     const row = Array.from({ length: INDEX.chunkCount }, (_, i) => chunkRow(INDEX, i)).find((r) => r[0] === hit.chunkId)!;
-    const at = row[9].indexOf(hit.snippet.text);
-    assert.ok(at >= 0, 'snippet is a substring of the chunk');
-    assert.ok(!/[\p{L}\p{N}]/u.test(row[9][at - 1] ?? ' ') || !/[\p{L}\p{N}]/u.test(hit.snippet.text[0]!), 'starts at a token boundary');
-    const after = row[9][at + hit.snippet.text.length];
-    assert.ok(!/[\p{L}\p{N}]/u.test(after ?? ' ') || !/[\p{L}\p{N}]/u.test(hit.snippet.text.at(-1)!), 'ends at a token boundary');
+    checkSnippet(hit.snippet, row[9], hit.chunkId);
+    if (hit.snippet.cutBefore || hit.snippet.cutAfter) cut++;
+    assert.ok(hit.snippet.highlights.length > 0);
   }
+  assert.ok(cut > 0, 'some snippet was cut');
   assert.ok(sum <= 100);
   assert.equal(response.truncated, true);
   assert.equal(ask(['redirect'], { maxSnippetChars: 60, maxTotalChars: 10_000 }).truncated, false);
+});
+
+test('a tiny --max-snippet-chars still shows a highlighted word, or says it could not and how many chars it needs', () => {
+  const hitsFor = (maxSnippetChars: number) => ask(['redirect'], { maxSnippetChars, limit: 3 }).hits;
+  // "redirect" in the middle of a text: 8 letters plus an ellipsis on each side.
+  for (const hit of hitsFor(10)) {
+    assert.equal(hit.snippet.noHighlight, undefined, hit.chunkId);
+    assert.ok([...hit.snippet.text].length <= 10);
+    const [start, end] = hit.snippet.highlights[0]!;
+    assert.match([...hit.snippet.text].slice(start, end).join(''), /^redirect/i);
+  }
+  for (const hit of hitsFor(5)) {
+    assert.equal(hit.snippet.text, '');
+    assert.deepEqual(hit.snippet.highlights, []);
+    const note = hit.snippet.noHighlight;
+    assert.ok(note !== undefined && note.reason === 'bound-too-small', hit.chunkId);
+    // The bound it names is enough, and one less is not.
+    assert.ok(note.minChars > 5);
+    const row = Array.from({ length: INDEX.chunkCount }, (_, i) => chunkRow(INDEX, i)).find((r) => r[0] === hit.chunkId)!;
+    assert.ok(makeSnippet(row[9], new Set(['redirect']), note.minChars).highlights.length > 0);
+    assert.equal(makeSnippet(row[9], new Set(['redirect']), note.minChars - 1).highlights.length, 0);
+  }
+  // A word only the heading path says: the snippet is text without a highlight, and says why.
+  const sections: Section[] = [{ id: 's', fragment: 's', heading: 'Quokka facts', level: 1, number: null, parentId: null }];
+  const index = loadSearchIndex(
+    buildSearchIndex([{ documentId: 'h', chunks: chunkDocument(makeDocument({ documentId: 'h', sections, blocks: [{ id: 'b', sectionId: 's', text: 'Small marsupials live on islands.' }] }), DEFAULT_CHUNK_OPTIONS) }], { chunkIndexFingerprint: 'fp', missingSources: [] }, DEFAULT_INDEX_OPTIONS),
+    'heading',
+  );
+  const [headingHit] = runQuery(index, { terms: ['quokka'], limit: 1, offset: 0, maxSnippetChars: 400, maxTotalChars: 1000 }).hits;
+  assert.deepEqual(headingHit!.snippet.noHighlight, { reason: 'not-in-text' });
+  assert.equal(headingHit!.snippet.text, 'Small marsupials live on islands.');
 });
 
 test('queries without searchable words, unknown words and bad bounds', () => {

@@ -5,6 +5,7 @@ import type { EvidenceDocument, Section } from '../../src/document/types.js';
 import { buildDocumentPart, buildSearchIndex, DEFAULT_INDEX_OPTIONS, loadSearchIndex, mergeSearchIndex, type LoadedSearchIndex } from '../../src/index/search-index.js';
 import { runQuery, type QueryRequest, type QueryResponse } from '../../src/query/query.js';
 import { formatPoints, HEADING_WEIGHT, QUERY_K3, queryTermWeight } from '../../src/query/ranking.js';
+import { ORDERED_WEIGHT, PROXIMITY_WINDOW, proximityEvidence, queryPairs } from '../../src/query/proximity.js';
 import { ALL_DOCS, makeDocument } from './fixtures.js';
 import { random } from './corpus-helpers.js';
 
@@ -146,6 +147,7 @@ test('--explain: per term, chunk and document points are integers that add up to
   const docs = ALL_DOCS.map((doc) => ({ documentId: doc.documentId, chunks: chunkDocument(doc, { maxChars: 200, overlapChars: 40 }) }));
   const index = loadSearchIndex(buildSearchIndex(docs, PROVENANCE, DEFAULT_INDEX_OPTIONS), 'explain');
   let checked = 0;
+  let withProximity = 0;
   for (const terms of [['conditional requests'], ['request request origin'], ['"entity tag"', 'etag'], ['fetch', 'redirect mode'], ['Straße 東京 naïve']]) {
     for (const expand of [false, true]) {
       const plain = ask(index, terms, { expand });
@@ -159,7 +161,7 @@ test('--explain: per term, chunk and document points are integers that add up to
         const explain = hit.explain!;
         assert.equal(formatPoints(explain.points), hit.score);
         assert.equal(
-          explain.terms.reduce((sum, term) => sum + term.points, 0),
+          explain.terms.reduce((sum, term) => sum + term.points, 0) + explain.proximity.reduce((sum, pair) => sum + pair.points, 0),
           explain.points,
           `${terms.join(' ')}: ${hit.chunkId}`,
         );
@@ -168,11 +170,14 @@ test('--explain: per term, chunk and document points are integers that add up to
           for (const value of [term.points, term.queryWeightMilli, term.document.points, term.document.idfMilli, term.document.lengthNormMilli]) assert.ok(Number.isSafeInteger(value));
         }
         assert.ok(explain.terms.some((term) => term.chunk !== null), 'a hit has at least one term itself');
+        for (const pair of explain.proximity) assert.ok(Number.isSafeInteger(pair.points) && pair.points > 0);
+        if (explain.proximity.length > 0) withProximity++;
         checked++;
       }
     }
   }
   assert.ok(checked > 20, `checked ${checked} hits`);
+  assert.ok(withProximity > 0, 'some hits have proximity points');
 });
 
 test('--expand adds feedback terms deterministically and keeps phrases required', () => {
@@ -185,4 +190,49 @@ test('--expand adds feedback terms deterministically and keeps phrases required'
   const phrase = ask(index, ['"entity tag"'], { expand: true });
   const plainPhrase = ask(index, ['"entity tag"']);
   assert.equal(phrase.total, plainPhrase.total, 'expansion adds no hits that lack the phrase');
+});
+
+test('proximity: neighbouring query words close together rank a chunk first, the exact phrase most; every page is cut from one ranking', () => {
+  // Same words, same counts, same length: BM25F alone ties them (then chunk order would decide).
+  const docs = [
+    single('a-far', 'conditions differ from those boundary of a thick viscous layer'),
+    single('b-reversed', 'conditions differ from those of a thick viscous layer boundary'),
+    single('c-phrase', 'conditions differ from those of a thick viscous boundary layer'),
+    single('d-near', 'boundary conditions differ from those of a thick layer viscous'),
+    ...['e', 'f', 'g', 'h', 'i', 'j'].map((id) => single(id, `unrelated filler text number ${id} about other matters`)),
+  ];
+  const index = indexOf(docs);
+  const response = ask(index, ['boundary layer'], { explain: true });
+  assert.deepEqual(response.hits.map((h) => h.chunkId), ['c-phrase#b', 'b-reversed#b', 'a-far#b', 'd-near#b']);
+  const points = new Map(response.hits.map((h) => [h.chunkId, h.explain!.proximity.reduce((sum, pair) => sum + pair.points, 0)]));
+  // Adjacent in query order (weight 2) > adjacent reversed (1) > five apart (1/25) > out of the window (none).
+  assert.ok(points.get('c-phrase#b')! > points.get('b-reversed#b')!);
+  assert.ok(points.get('b-reversed#b')! > points.get('a-far#b')!);
+  assert.ok(points.get('a-far#b')! > 0, 'distance 5 is inside the window');
+  // d-near: "boundary" ... "layer" 8 tokens apart: outside the window, no proximity points.
+  assert.equal(points.get('d-near#b'), 0);
+  // Words of different --term values are not neighbours; repeats and single words have no pair.
+  assert.deepEqual(ask(index, ['boundary', 'layer'], { explain: true }).hits.map((h) => h.explain!.proximity.length), [0, 0, 0, 0]);
+  // Pages: any offset/limit gives the same slice of the one ranking (proximity depth does not depend on the page).
+  const all = ask(index, ['boundary layer viscous conditions'], { limit: 10 }).hits.map((h) => [h.chunkId, h.score]);
+  for (let offset = 0; offset < all.length; offset++) {
+    assert.deepEqual(ask(index, ['boundary layer viscous conditions'], { offset, limit: 1 }).hits.map((h) => [h.chunkId, h.score]), all.slice(offset, offset + 1));
+  }
+});
+
+test('proximity pairs: neighbours in query order, never a word with itself, a pair and its reverse once', () => {
+  assert.deepEqual(queryPairs([['heat', 'transfer', 'heat', 'heat', 'flux'], ['transfer', 'heat']]), [
+    ['heat', 'flux'],
+    ['heat', 'transfer'],
+  ]);
+  assert.deepEqual(queryPairs([['alone'], []]), []);
+  const idf = (): number => 1;
+  // Ordered adjacency counts ORDERED_WEIGHT, reversed adjacency 1, distance d counts 1/d².
+  const [ordered] = proximityEvidence(['heat', 'transfer'], [['heat', 'transfer']], idf, 1.2);
+  const [reversed] = proximityEvidence(['transfer', 'heat'], [['heat', 'transfer']], idf, 1.2);
+  const [apart] = proximityEvidence(['heat', 'x', 'transfer'], [['heat', 'transfer']], idf, 1.2);
+  assert.equal(ordered!.accumulation, ORDERED_WEIGHT);
+  assert.equal(reversed!.accumulation, 1);
+  assert.equal(apart!.accumulation, 1 / 4);
+  assert.deepEqual(proximityEvidence(['heat', ...Array<string>(PROXIMITY_WINDOW).fill('x'), 'transfer'], [['heat', 'transfer']], idf, 1.2), []);
 });

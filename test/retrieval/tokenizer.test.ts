@@ -1,6 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { tokenize, tokenizeWithOffsets } from '../../src/index/tokenizer.js';
+import { stemPrefix, termsOfWord, tokenize, tokenizeLookingFor, tokenizeWithOffsets } from '../../src/index/tokenizer.js';
+import { loadDevCorpus } from './corpus-helpers.js';
 import { UNICODE_SAMPLES } from './unicode-samples.js';
 import { STOP_TERMS, STOP_WORDS } from '../../src/query/stop-words.js';
 
@@ -49,4 +50,32 @@ test('tokenizing twice gives the same terms (no state leaks between calls)', () 
 test('the written-out stop terms are exactly the stop words tokenized', () => {
   const tokenized = new Set(STOP_WORDS.split(' ').flatMap((word) => tokenize(word)));
   assert.deepEqual([...STOP_TERMS].sort(), [...tokenized].sort());
+});
+
+test('stemPrefix: every word starts with the stem prefix of its term, so looking for terms never misses one', async () => {
+  // Porter's rewrites (step 1b adds "e", 1c turns y to i, steps 2-4 replace suffixes) on purpose.
+  const tricky = 'generalizations relational conditional conditionally happy happiness sensibility hopping filing agreed oscillators feed digitizer operator hopeful electrical formalize adjustable irritant replacement adoption bowdlerize radically callousness rational traditional analogousli vietnamization predication decisiveness hopefulness formaliti sensitiviti cries ties caresses ponies cats plastered motoring sing conflated troubled sized hissing fizzed failing filing happy sky probate rate cease controll roll'.split(' ');
+  const dev = (await loadDevCorpus()) ?? [];
+  const words = new Set(tricky);
+  for (const doc of dev) for (const block of doc.blocks) for (const word of block.text.match(/[A-Za-z0-9]+/g) ?? []) words.add(word);
+  for (const word of words) {
+    const term = termsOfWord(word)[0]!;
+    assert.ok(word.toLowerCase().startsWith(stemPrefix(term)), `${word} -> ${term}`);
+  }
+  // The lookups agree with full tokenization wherever they stem, and give '' only for words that are not wanted.
+  const text = `${[...words].slice(0, 3000).join(' ')} naïve Straße 東京タワー x2119`;
+  const wanted = ['condit', 'happi', 'sensibl', 'file', 'straß', 'naiv', 'x2119'].map((term) => tokenize(term)[0]!);
+  const prefixes = wanted.map(stemPrefix);
+  const full = tokenize(text);
+  const looking = tokenizeLookingFor(text, prefixes);
+  assert.equal(looking.length, full.length);
+  full.forEach((term, i) => {
+    if (looking[i] !== '') assert.equal(looking[i], term);
+    if (wanted.includes(term)) assert.equal(looking[i], term, `position ${i}`);
+  });
+  const spans = tokenizeWithOffsets(text);
+  assert.deepEqual(
+    tokenizeWithOffsets(text, prefixes).map((span, i) => (span.term === '' ? { ...span, term: spans[i]!.term } : span)),
+    spans,
+  );
 });

@@ -2,7 +2,7 @@ import { type AnyNode, type Document, type Element, isTag, isText, isCDATA } fro
 import { compile, selectOne } from 'css-select';
 import { textContent } from 'domutils';
 import type { HtmlRules } from '../families.js';
-import type { DocumentBuilder, ListItem, Marker, Link, BlockKind } from '../document-builder.js';
+import type { BlockAnchor, DocumentBuilder, ListItem, Marker, Link, BlockKind } from '../document-builder.js';
 import type { KeywordSpan } from '../bcp14.js';
 import { keywordOf } from '../bcp14.js';
 import { TextSink, normalizeSpace } from '../text-sink.js';
@@ -120,6 +120,8 @@ class HtmlWalker {
   private readonly wantLinks: boolean;
   headingCount = 0;
   firstH1 = '';
+  /** Ids of elements inside the block being written, with their offsets in its text (null between blocks). */
+  private anchors: BlockAnchor[] | null = null;
 
   constructor(ctx: HtmlExtractContext) {
     this.rules = compileRules(ctx.rules);
@@ -171,6 +173,7 @@ class HtmlWalker {
     const sink = new TextSink();
     const keywords: KeywordSpan[] = [];
     const links: Link[] = [];
+    this.anchors = [];
     for (const node of nodes) this.flow(node, sink, keywords, links, false);
     const text = sink.toString();
     if (text === '') return;
@@ -349,6 +352,7 @@ class HtmlWalker {
     const sink = new TextSink();
     const keywords: KeywordSpan[] = [];
     const links: Link[] = [];
+    this.anchors = [];
     this.flow(el, sink, keywords, links, false);
     const text = sink.toString();
     if (text === '') return;
@@ -361,6 +365,7 @@ class HtmlWalker {
     const keywords: KeywordSpan[] = [];
     const links: Link[] = [];
     const children = el.name === 'pre' ? dropLeadingNewline(el.children, sink) : el.children;
+    this.anchors = [];
     for (const c of children) this.flow(c, sink, keywords, links, true);
     const text = sink.toString();
     if (text === '') return;
@@ -396,6 +401,7 @@ class HtmlWalker {
     const sink = new TextSink();
     const keywords: KeywordSpan[] = [];
     const links: Link[] = [];
+    this.anchors = [];
     this.flow(el, sink, keywords, links, false);
     const text = sink.toString();
     if (text === '') return;
@@ -423,6 +429,9 @@ class HtmlWalker {
     el?: Element,
   ): void {
     const ownId = el?.attribs['id'];
+    // The block's own id is its fragment already.
+    const anchors = (this.anchors ?? []).filter((anchor) => anchor.id !== ownId || anchor.start !== 0);
+    this.anchors = null;
     let marker = ctx.marker;
     if (kind === 'example') marker = { normativity: 'example', reason: marker?.reason ?? 'marker-kind:example' };
     else if ((kind === 'note' || kind === 'issue') && (marker === null || marker.normativity === 'normative')) marker = { normativity: 'informative', reason: `marker-kind:${kind}` };
@@ -446,6 +455,7 @@ class HtmlWalker {
       rows: extra.rows,
       caption: extra.caption,
       language: extra.language,
+      anchors,
       span: extra.start === null ? undefined : { unit: 'utf16-source', start: extra.start, end: extra.end === null ? extra.start : extra.end + 1 },
     });
   }
@@ -463,6 +473,9 @@ class HtmlWalker {
     if (!isTag(node)) return;
     const name = node.name;
     if (SKIP_TAGS.has(name) || this.rules.prune(node)) return;
+    // An id inside the block (<dfn id>, a numbered step, an inline anchor): a citation can point there.
+    const id = node.attribs['id'];
+    if (this.anchors !== null && id !== undefined && id !== '') this.anchors.push({ id, start: sink.length });
     if (name === 'br') {
       if (pre) sink.verbatim('\n');
       else sink.lineBreak(1);
