@@ -288,7 +288,7 @@ export class BuildState {
       const files = Object.fromEntries([...this.files.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
       const text = withChecksum(JSON.stringify({ version: STATE_FORMAT_VERSION, targets, files, clean: this.clean }));
       writeFileAtomic(statePath, text);
-      this.stateBytes = Buffer.byteLength(text, 'utf8');
+      this.stateBytes = text.length;
       if (this.logFd !== null) {
         fs.closeSync(this.logFd);
         this.logFd = null;
