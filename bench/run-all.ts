@@ -15,6 +15,7 @@ const quick = process.argv.includes('--quick');
 
 const benches: [string, string[]][] = [
   ['build-graph.js', quick ? ['--sizes', '1000', '--runs', '3'] : ['--sizes', '1000,10000', '--runs', '5']],
+  ['one-shot-edit.js', quick ? ['--quick'] : ['--sizes', '1000,10000', '--runs', '7']],
   ['extract-throughput.js', quick ? ['--rounds', '2'] : ['--rounds', '5']],
   ['relevance.js', []],
   ['cold-query.js', quick ? ['5'] : ['15']],

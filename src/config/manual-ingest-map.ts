@@ -65,15 +65,16 @@ export async function loadManualIngestMap(
     const spec = specs[index];
     if (!spec) return;
     const absolutePath = path.resolve(baseDir, entry.localPath);
-    // stat, never open: a FIFO named here must not block, and nothing is read until the build.
-    const problem = entry.localPath.includes('\0') ? { problem: 'does not exist (a NUL byte in the path)' } : regularFileProblem(absolutePath);
+    // stat, never open: a FIFO named here must not block, and nothing is read until the build. One stat
+    // for the common case (a regular file); the reason is worked out only for an entry that fails it.
+    const stat = entry.localPath.includes('\0') ? undefined : statOrUndefined(absolutePath);
+    const problem = stat?.isFile() ? null : entry.localPath.includes('\0') ? { problem: 'does not exist (a NUL byte in the path)' } : regularFileProblem(absolutePath);
     if (problem !== null) {
       // Named as written, and (when that differs) as a path from the current folder, like every path in messages.
       const fromCwd = path.relative(context.cwd, absolutePath) || '.';
       problems.push(`entry ${index}, field localPath: ${entry.localPath}${fromCwd !== entry.localPath ? ` (${fromCwd})` : ''} ${problem.problem}`);
       return;
     }
-    const stat = fs.statSync(absolutePath, { throwIfNoEntry: false });
     if (!stat?.isFile()) {
       problems.push(`entry ${index}, field localPath: ${entry.localPath} changed while it was being checked`);
       return;
@@ -90,6 +91,15 @@ export async function loadManualIngestMap(
   });
   if (problems.length > 0) throw invalid(label, problems);
   return sources;
+}
+
+/** The file's stat, or undefined when it cannot be stat'ed (missing, a symlink loop, no permission). */
+function statOrUndefined(file: string): fs.Stats | undefined {
+  try {
+    return fs.statSync(file, { throwIfNoEntry: false });
+  } catch {
+    return undefined;
+  }
 }
 
 function invalid(label: string, problems: string[]): EpistemeError {

@@ -13,7 +13,7 @@ import { BuildState } from './state.js';
 import { StagePool } from './stage-pool.js';
 import { loadStageModules } from './stage-modules.js';
 import { namedOptions } from './key.js';
-import { cleanRecordFor } from './clean-build.js';
+import { cleanRecordFor, cleanRecordHolds } from './clean-build.js';
 import { claimOwnedFolders, ownedFolders } from '../config/owned-folders.js';
 import { CaptureRun, type CaptureRequest } from '../capture/run.js';
 
@@ -87,6 +87,7 @@ export async function runBuild(ws: Workspace, request: BuildRequest): Promise<Bu
     }
     request.onPhase?.('state');
     const state = BuildState.load(ws.stateDir, request.dryRun);
+    const recordedOptionsHold = state.clean !== null && cleanRecordHolds(state.clean, request.invocation);
     // Anything may change from here on: the no-op proof no longer holds until this build ends cleanly.
     state.setClean(null);
     // Records of targets that left the graph (sources removed from the map, or a one-off --map) are
@@ -104,7 +105,15 @@ export async function runBuild(ws: Workspace, request: BuildRequest): Promise<Bu
     request.onPhase?.('schedule');
     const capture = new CaptureRun(ws.limits.capture, request.capture);
     const warnings: Warning[] = [...state.diagnostics];
-    const results = await runSchedule(graph, names, { ws, state, pool, stages, shared, capture, warnings }, { dryRun: request.dryRun, debug: request.debug ?? false, allowPartial: request.allowPartial, onEvent: request.onEvent, onPlan: request.onPlan, onSettled: request.onSettled });
+    const results = await runSchedule(graph, names, { ws, state, pool, stages, shared, capture, warnings }, {
+      dryRun: request.dryRun,
+      debug: request.debug ?? false,
+      allowPartial: request.allowPartial,
+      onEvent: request.onEvent,
+      onPlan: request.onPlan,
+      onSettled: request.onSettled,
+      recordedOptionsHold,
+    });
     let removed: string[] = [];
     if (!request.dryRun) {
       claimOwnedFolders(ws.root, ownedFolders(ws.outputs));

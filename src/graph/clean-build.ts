@@ -51,7 +51,6 @@ export async function tryCleanNoop(cwd: string, flags: InvocationFlags, lock: { 
   if (!realFoldersBelow(root, STATE_DIR_NAME)) return null;
   const held = await acquireWorkspaceLock(root, stateDir, lock);
   try {
-    if ((fs.statSync(path.join(stateDir, 'state.log'), { throwIfNoEntry: false })?.size ?? 0) > 0) return null;
     let proof: NoopProof;
     try {
       // A proof that fails its checksum proves nothing: the full build decides (and checks the state).
@@ -66,6 +65,9 @@ export async function tryCleanNoop(cwd: string, flags: InvocationFlags, lock: { 
     if (proof.version !== STATE_FORMAT_VERSION || proof.invocation !== invocation || proof.producerVersion !== PRODUCER_VERSION) return null;
     // The proof stands on the state it was derived from: a state.json replaced or edited since voids it.
     if (!unchanged(path.join(stateDir, 'state.json'), proof.state)) return null;
+    // So does any line appended to the log since (a build that began changing things, or a crash).
+    const log = statStamp(path.join(stateDir, 'state.log'));
+    if (proof.log === undefined || (log === null ? proof.log !== null : proof.log === null || !sameStamp(log, proof.log))) return null;
     if (!sameStringNumbers(proof.ruleVersions, RULE_VERSIONS) || !sameRulesFiles(proof.files)) return null;
     for (const [file, stamp] of Object.entries(proof.files)) if (!unchanged(file, stamp)) return null;
     for (const [file, size, mtimeMs, ino, ctimeMs] of proof.sources) if (!unchanged(path.join(root, file), { size, mtimeMs, ino, ctimeMs })) return null;
@@ -89,6 +91,17 @@ export async function tryCleanNoop(cwd: string, flags: InvocationFlags, lock: { 
   } finally {
     await held.release();
   }
+}
+
+/**
+ * Whether a clean record still holds for this invocation: the same config, map and manifest files
+ * (by stat stamp, change time included), the same family rules files, producer and rule versions.
+ * Then every option a target's key takes is what that clean build recorded (see recordedOptionsHold).
+ */
+export function cleanRecordHolds(clean: CleanRecord, invocation: string | null | undefined): boolean {
+  if (!invocation || clean.invocation !== invocation || clean.producerVersion !== PRODUCER_VERSION) return false;
+  if (!sameStringNumbers(clean.ruleVersions, RULE_VERSIONS) || !sameRulesFiles(clean.files)) return false;
+  return Object.entries(clean.files).every(([file, stamp]) => unchanged(file, stamp));
 }
 
 /** The clean record for a build of the whole graph that just succeeded. */

@@ -20,15 +20,21 @@ import type { BuildState } from './state.js';
 export function collectGarbage(ws: Workspace, state: BuildState, options: { pruneSnapshots: boolean; liveDocumentIds: ReadonlySet<string> }): string[] {
   const keep = new Set<string>();
   const cited = new Set<string>();
+  /** Snapshot ids whose body a current snapshot record keeps (as its facts.body). */
+  const bodyKept = new Set<string>();
   for (const record of state.targets.values()) {
     keep.add(record.output);
     if (record.facts?.body) keep.add(record.facts.body);
     if (record.facts?.citedSnapshotId) cited.add(record.facts.citedSnapshotId);
+    if (record.facts?.snapshotId && record.facts.body) bodyKept.add(record.facts.snapshotId);
   }
   // Snapshots that current chunks cite stay, with their bodies, even when a newer equivalent one exists.
   for (const id of cited) {
     const recordPath = `${ws.outputs.snapshots}/records/${id}.json`;
     keep.add(recordPath);
+    // Usually the cited snapshot is its source's current one: its body is kept already, without
+    // reading its record (a read per source, which made this the cost of a one-source edit).
+    if (bodyKept.has(id)) continue;
     try {
       const meta = JSON.parse(fs.readFileSync(path.join(ws.root, recordPath), 'utf8')) as { sha256?: string };
       if (meta.sha256) keep.add(`${ws.outputs.snapshots}/bodies/${meta.sha256}`);

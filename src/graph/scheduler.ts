@@ -65,6 +65,13 @@ export interface ScheduleOptions {
   onPlan?: (pending: number) => void;
   /** Each of those targets as it settles, whatever its status (failures as they happen). */
   onSettled?: (result: TargetResult) => void;
+  /**
+   * Proven by the caller (clean-build.ts cleanRecordHolds): nothing that shapes options (config, map,
+   * manifest, family rules, versions) changed since the last complete, clean build, so each recorded
+   * target's options are current and pass 1 compares inputs and outputs only (stat-only freshness),
+   * without recomputing every target's options.
+   */
+  recordedOptionsHold?: boolean;
 }
 
 const ACTION_STATUSES: ReadonlySet<TargetStatus> = new Set(['built', 'unchanged']);
@@ -85,7 +92,7 @@ export async function runSchedule(graph: BuildGraph, names: string[], env: RuleE
     if (!record) continue;
     const deps = node.deps.map((dep) => ({ name: dep, record: env.state.targets.get(dep)!, source: graph.nodes.get(dep)!.source }));
     // Equal components mean an equal key: compare them directly and skip hashing on the hot path.
-    if (!sameComponents(record.components, keyComponents(node, env, deps, []))) continue;
+    if (!sameComponents(record.components, keyComponents(node, env, deps, [], options.recordedOptionsHold ? record.components.options : undefined))) continue;
     if (outputReasons(name, record, env).length === 0 && !RULES[node.rule].refreshReason?.(env, node, record)) {
       settled.set(name, settledResult({ target: name, rule: node.rule }, 'up-to-date', [], env.state.targets.get(name) ?? record, env));
     }
@@ -113,11 +120,12 @@ export async function runSchedule(graph: BuildGraph, names: string[], env: RuleE
   return names.map((name) => settled.get(name) ?? evaluated.get(name)!);
 }
 
-function keyComponents(node: TargetNode, env: RuleEnv, deps: DepView[], missing: string[]): KeyComponents {
+/** The target's key components now; `knownOptions`: its options, when proven unchanged (pass 1). */
+function keyComponents(node: TargetNode, env: RuleEnv, deps: DepView[], missing: string[], knownOptions?: Record<string, string>): KeyComponents {
   const rule = RULES[node.rule];
   const inputs: Record<string, string> = rule.sourceInputs?.(env, node) ?? {};
   for (const dep of deps) inputs[dep.name] = dep.record.sha256;
-  let ruleOptions = rule.options(env, node, deps);
+  let ruleOptions = knownOptions ?? rule.options(env, node, deps);
   if (missing.length > 0) ruleOptions = { ...ruleOptions, 'partial.missingSources': JSON.stringify(missing) };
   return { rule: node.rule, ruleVersion: rule.version(env), producerVersion: PRODUCER_VERSION, options: ruleOptions, inputs };
 }

@@ -10,9 +10,13 @@ import type { KeyComponents } from './key.js';
  * Build state: for each target, its key, the key's components and the output it produced; for each
  * source file, a stat stamp with its content hash (the stat fast path).
  *
- * Stored as `state.json` (compacted at the end of a build) plus `state.log`, one JSON line appended per
- * finished target, so work done before a crash is not lost. A torn last line is ignored. Nothing in
- * here is an artifact: it never leaves the machine and may be deleted (everything then rebuilds).
+ * Stored as `state.json` plus `state.log`, one JSON line appended per finished target, so work done
+ * before a crash is not lost. A torn last line is ignored. A build ends by appending a commit line;
+ * lines after the last commit line are a crashed build's. The log is
+ * folded into state.json only once it has grown to half of state.json's size, so a one-source edit
+ * appends a few lines instead of rewriting the whole state: rewrites cost O(changes), amortised.
+ * Nothing in here is an artifact: it never leaves the machine and may be deleted (everything then
+ * rebuilds).
  *
  * Nothing here is trusted unverified either: state.json and noop.json end with a SHA-256 line over
  * their body, and every log line carries its own; a file or line that fails its check (a bit flip, a
@@ -20,7 +24,7 @@ import type { KeyComponents } from './key.js';
  * warning. (A checksum is no signature: someone who can write the workspace can recompute it, as they
  * could rewrite the outputs themselves; it stops damage and careless edits from being believed.)
  */
-export const STATE_FORMAT_VERSION = 2;
+export const STATE_FORMAT_VERSION = 3;
 
 export interface FileStamp {
   size: number;
@@ -67,13 +71,19 @@ export interface NoopProof extends Omit<CleanRecord, 'order'> {
   version: number;
   /** Stamp of the state.json this proof was derived from: a state changed since voids the proof. */
   state: Omit<FileStamp, 'hash'>;
+  /** Stamp of state.log as the build that wrote the proof left it (null: no log); any append voids it. */
+  log: Omit<FileStamp, 'hash'> | null;
   sources: [string, number, string, number, string][];
   targets: [string, string, string, number, string, number, string][];
   /** Target -> the record facts of its extraction diagnostics, so a no-op still reports them. */
   diagnostics?: Record<string, Record<string, string>>;
 }
 
-type LogLine = { t: string; r: TargetRecord | null } | { f: string; s: FileStamp | null } | { c: CleanRecord | null };
+/** `k`: the commit line a build appends as it ends; what follows the last one is a crashed build's. */
+type LogLine = { t: string; r: TargetRecord | null } | { f: string; s: FileStamp | null } | { c: CleanRecord | null } | { k: 1 };
+
+/** The log is folded into state.json once it reaches this share of state.json's size (1/2). */
+const FOLD_LOG_DIVISOR = 2;
 
 export class BuildState {
   targets = new Map<string, TargetRecord>();
@@ -90,6 +100,9 @@ export class BuildState {
   private dirty = false;
   /** Whether a target or file record changed since load (what garbage collection cares about). */
   private recordsChanged = false;
+  /** Size of state.log (as loaded, plus what this run appended) and of state.json, to decide a fold. */
+  private logBytes = 0;
+  private stateBytes = 0;
 
   recordsHaveChanged(): boolean {
     return this.recordsChanged;
@@ -125,6 +138,7 @@ export class BuildState {
       state.targets = new Map(Object.entries(read.targets));
       state.files = new Map(Object.entries(read.files));
       state.clean = read.clean ?? null;
+      state.stateBytes = read.bytes;
     }
     let log = '';
     try {
@@ -134,9 +148,11 @@ export class BuildState {
     }
     const lines = log.split('\n');
     state.logTorn = log.length > 0 && !log.endsWith('\n');
+    state.logBytes = log.length;
+    // Whether a line after the last commit line changed a record: a crashed build's work.
+    let uncommitted = false;
     for (const [i, line] of lines.entries()) {
       if (!line) continue;
-      state.dirty = true;
       const entry = parseLogLine(line);
       if (entry === null) {
         // A torn line (a crash or a full disk mid-append) never got its checksum: skipped, as if never
@@ -144,17 +160,23 @@ export class BuildState {
         if (!LOG_CHECKSUM_SUFFIX.test(line) || i === lines.length - 1) continue;
         return damaged('state.log', `has a line that fails its checksum (line ${i + 1})`);
       }
+      if ('k' in entry) {
+        uncommitted = false;
+        continue;
+      }
+      uncommitted = true;
       if ('c' in entry) state.clean = entry.c;
       else if ('t' in entry) {
-        state.recordsChanged = true;
         if (entry.r) state.targets.set(entry.t, entry.r);
         else state.targets.delete(entry.t);
       } else {
-        state.recordsChanged = true;
         if (entry.s) state.files.set(entry.f, entry.s);
         else state.files.delete(entry.f);
       }
     }
+    // A crashed build's changes are committed by this run (and its garbage collected).
+    state.recordsChanged = uncommitted;
+    state.dirty = uncommitted;
     if (proofDamaged) {
       state.diagnostics.push({ code: 'state-discarded', message: `The no-op proof (.episteme/${NOOP_PROOF_FILE}) fails its checksum (damaged or edited); it was not used, and this build checks every target.` });
     }
@@ -244,34 +266,52 @@ export class BuildState {
       // One write of the whole line: a short write (disk full) leaves a torn line, which load() skips.
       const bytes = Buffer.from(logLine(line), 'utf8');
       if (fs.writeSync(this.logFd, bytes) < bytes.byteLength) throw Object.assign(new Error('short write'), { code: 'ENOSPC' });
+      this.logBytes += bytes.byteLength;
     } catch (error) {
       throw writeFailure(error, logFile);
     }
   }
 
-  /** Writes the compacted state atomically, then empties the log. */
+  /**
+   * Commits this run: appends the commit line, or, once the log has grown past half of state.json
+   * (or state.json is missing), writes the folded state atomically and empties the log. Then writes
+   * the no-op proof when the build was complete and clean. A run that changed nothing writes nothing.
+   */
   compact(): void {
     if (this.readOnly || !this.dirty) return;
     this.beginChanges(); // a pending clear reaches the disk before the state that omits the record
-    const targets = Object.fromEntries([...this.targets.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
-    const files = Object.fromEntries([...this.files.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
     const statePath = path.join(this.dir, 'state.json');
-    writeFileAtomic(statePath, withChecksum(JSON.stringify({ version: STATE_FORMAT_VERSION, targets, files, clean: this.clean })));
-    if (this.logFd !== null) {
-      fs.closeSync(this.logFd);
-      this.logFd = null;
-    }
     const logFile = path.join(this.dir, 'state.log');
-    try {
-      fs.rmSync(logFile, { force: true });
-    } catch (error) {
-      throw writeFailure(error, logFile);
+    const fold = this.stateBytes === 0 || this.logBytes >= this.stateBytes / FOLD_LOG_DIVISOR;
+    if (fold) {
+      const targets = Object.fromEntries([...this.targets.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
+      const files = Object.fromEntries([...this.files.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
+      const text = withChecksum(JSON.stringify({ version: STATE_FORMAT_VERSION, targets, files, clean: this.clean }));
+      writeFileAtomic(statePath, text);
+      this.stateBytes = text.length;
+      if (this.logFd !== null) {
+        fs.closeSync(this.logFd);
+        this.logFd = null;
+      }
+      try {
+        fs.rmSync(logFile, { force: true });
+      } catch (error) {
+        throw writeFailure(error, logFile);
+      }
+      this.logBytes = 0;
+    } else {
+      this.append({ k: 1 });
+      if (this.logFd !== null) {
+        fs.closeSync(this.logFd);
+        this.logFd = null;
+      }
     }
-    if (this.clean) writeFileAtomic(path.join(this.dir, NOOP_PROOF_FILE), withChecksum(JSON.stringify(this.noopProof(this.clean, statStamp(statePath)!))));
+    this.dirty = false;
+    if (this.clean) writeFileAtomic(path.join(this.dir, NOOP_PROOF_FILE), withChecksum(JSON.stringify(this.noopProof(this.clean, statStamp(statePath)!, statStamp(logFile)))));
   }
 
   /** Just what the no-op check reads (see clean-build.ts), a tenth of the state's size. */
-  private noopProof(clean: CleanRecord, state: Omit<FileStamp, 'hash'>): NoopProof {
+  private noopProof(clean: CleanRecord, state: Omit<FileStamp, 'hash'>, log: Omit<FileStamp, 'hash'> | null): NoopProof {
     const sources: NoopProof['sources'] = [...this.files.entries()].map(([file, s]) => [file, s.size, s.mtimeMs, s.ino, s.ctimeMs]);
     const targets: NoopProof['targets'] = [];
     const diagnostics: NonNullable<NoopProof['diagnostics']> = {};
@@ -287,7 +327,7 @@ export class BuildState {
       if (body && record.bodyStamp) sources.push([body, record.bodyStamp.size, record.bodyStamp.mtimeMs, record.bodyStamp.ino, record.bodyStamp.ctimeMs]);
     }
     const { order: _order, ...rest } = clean;
-    return { version: STATE_FORMAT_VERSION, ...rest, state, sources, targets, diagnostics };
+    return { version: STATE_FORMAT_VERSION, ...rest, state, log, sources, targets, diagnostics };
   }
 
   close(): void {
@@ -298,6 +338,8 @@ export class BuildState {
 
 export interface StateFile {
   version: number;
+  /** Size of the file in characters, about its bytes (not stored: measured as it is read). */
+  bytes: number;
   targets: Record<string, TargetRecord>;
   files: Record<string, FileStamp>;
   clean?: CleanRecord | null;
@@ -320,7 +362,7 @@ export function readVerifiedStateFile(dir: string): StateFile | null | 'damaged'
     const parsed = JSON.parse(body) as Partial<StateFile>;
     if (parsed.version !== STATE_FORMAT_VERSION) return null;
     if (typeof parsed.targets !== 'object' || parsed.targets === null || typeof parsed.files !== 'object' || parsed.files === null) return 'damaged';
-    return parsed as StateFile;
+    return { ...(parsed as StateFile), bytes: text.length };
   } catch {
     return 'damaged';
   }
@@ -365,7 +407,7 @@ function parseLogLine(line: string): LogLine | null {
   if (line.slice(tab + 1) !== sha256Hex(json).slice(0, 16)) return null;
   try {
     const entry = JSON.parse(json) as LogLine;
-    return typeof entry === 'object' && entry !== null && ('c' in entry || 't' in entry || 'f' in entry) ? entry : null;
+    return typeof entry === 'object' && entry !== null && ('c' in entry || 't' in entry || 'f' in entry || 'k' in entry) ? entry : null;
   } catch {
     return null;
   }

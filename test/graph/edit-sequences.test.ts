@@ -10,6 +10,11 @@ import { seededRandom } from '../helpers/random.js';
  * change only the snapshot, a charset label, reverting to an earlier version, adding and removing
  * sources, a chunk option, touching files), with a clean build compared after every step.
  * EPISTEME_SEQUENCE_SEED=N reproduces or explores another walk.
+ *
+ * A build commits by appending to .episteme/state.log (folding it into state.json only once it has
+ * grown) and trusts recorded options while the last clean build's record holds: so the walk also
+ * checks that the cached index parts are exactly a clean build's, that the state a later build loads
+ * (log and all) proves the next build a no-op on both paths, and that both commit paths were taken.
  */
 type Source = { name: string; revision: number; reflow: boolean; charset: boolean };
 
@@ -34,6 +39,10 @@ function writeInputs(rig: Rig, inputs: Inputs): void {
   };
   for (const source of inputs.sources) files[`src/${source.name}.html`] = html(source);
   rig.write(files);
+}
+
+function cachedParts(rig: Rig): string[] {
+  return fs.readdirSync(rig.path('.episteme/cache/index-parts')).sort();
 }
 
 /** Derived folders must match exactly; captured snapshots must include everything a clean build has. */
@@ -80,6 +89,7 @@ test('any sequence of edits and builds leaves the bytes of a clean build', async
       'touch everything': () => undefined,
     };
     const names = Object.keys(edits);
+    const commits = { appended: 0, folded: 0 };
     // Every kind of edit at least once (in a seeded order), then a random walk.
     const walk = [...names].sort(() => random() - 0.5).concat(Array.from({ length: 6 }, () => pick(names)));
     for (const [index, edit] of walk.entries()) {
@@ -90,15 +100,25 @@ test('any sequence of edits and builds leaves the bytes of a clean build', async
       const label = `step ${step} (${edit}; seed ${seed})`;
       const result = await rig.exec(['build', '--json']);
       assert.equal(result.code, 0, `${label}: ${result.stdout}${result.stderr}`);
+      if (fs.existsSync(rig.path('.episteme/state.log'))) commits.appended += 1;
+      else commits.folded += 1;
       const clean = new Rig();
       try {
         writeInputs(clean, inputs);
         assert.equal((await clean.exec(['build'])).code, 0);
         assertEqualsCleanBuild(rig.artifacts(), clean.artifacts(), label);
+        assert.deepEqual(cachedParts(rig), cachedParts(clean), `cached index parts differ from a clean build's after ${label}`);
       } finally {
         clean.cleanup();
       }
+      // Through the proof (no --trace) and through the full path (--trace turns the proof off).
+      const noop = await rig.exec(['build', '--json']);
+      assert.equal(noop.json!.data.actions, 0, `${label}: the next build is a no-op`);
+      const traced = await rig.exec(['build', '--json', '--trace', rig.path('trace.json')]);
+      assert.equal(traced.json!.data.actions, 0, `${label}: the next full check finds nothing to do`);
+      fs.rmSync(rig.path('trace.json'));
     }
+    assert.ok(commits.appended > 0 && commits.folded > 0, `both commit paths were taken: ${JSON.stringify(commits)}`);
   } finally {
     rig.cleanup();
   }
