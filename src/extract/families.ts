@@ -62,6 +62,11 @@ export interface LoadedFamily {
 
 let cache: { dir: string; families: LoadedFamily[] } | undefined;
 
+/** For a long-running process (watch): the rules files changed, read them again on next use. */
+export function forgetLoadedFamilies(): void {
+  cache = undefined;
+}
+
 /** All families from rules/, sorted by file name; validated against schema/rules.schema.json once. */
 export function loadFamilies(dir: string = rulesDir()): LoadedFamily[] {
   if (cache && cache.dir === dir) return cache.families;
