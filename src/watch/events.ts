@@ -25,6 +25,8 @@ export type WatchEvent =
       counts: Partial<Record<TargetStatus, number>>;
       /** Milliseconds the build took, from its start to its commit. */
       buildMs: number;
+      /** Where the build's time went: loading the workspace, then each phase of the engine (for diagnosis). */
+      phasesMs: Record<string, number>;
       /**
        * Milliseconds from the first file event of the change to the moment a query sees the change (the
        * search index committed); null for the first build.

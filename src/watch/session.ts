@@ -127,6 +127,7 @@ export class WatchSession {
     const warnings: Warning[] = [];
     let summary: BuildSummary | null = null;
     let error: EpistemeError | undefined;
+    const phases: { name: string; at: number }[] = [{ name: 'workspace', at: started }];
     try {
       const ws = await this.workspaceFor(changed);
       this.pool ??= new StagePool(this.options.jobs, { maxHeapMb: (await loadStageModules()).extractOptions(ws.options.extract).maxHeapMb });
@@ -141,6 +142,7 @@ export class WatchSession {
         invocation: this.options.invocation,
         capture: { refresh: NO_REFRESH, offline: false },
         pool: this.pool,
+        onPhase: (name) => phases.push({ name, at: performance.now() }),
       });
       warnings.push(...(summary.warnings ?? []));
       try {
@@ -172,6 +174,7 @@ export class WatchSession {
         failed: targets.filter((t) => t.status === 'failed' || t.status === 'skipped').map((t) => t.target),
         counts: Object.fromEntries(Object.entries(summary?.counts ?? {}).filter(([, n]) => n > 0)),
         buildMs: Math.round(ended - started),
+        phasesMs: Object.fromEntries(phases.map((p, i) => [p.name, Math.round((phases[i + 1]?.at ?? ended) - p.at)])),
         queryReadyMs: firstEventAt === null || summary === null ? null : Math.round(ended - firstEventAt),
         ...(error ? { error: { code: error.code, message: error.message, ...(error.hint ? { hint: error.hint } : {}), ...(error.details ? { details: error.details } : {}) } } : {}),
       },
