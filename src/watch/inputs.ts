@@ -80,9 +80,19 @@ export class ContentHashes {
   }
 }
 
-/** One `fs.watch` per folder that holds an input; re-armed after every build, so the set follows the map. */
+/**
+ * One `fs.watch` per folder that holds an input; re-armed after every build, so the set follows the
+ * map. A folder that is gone (deleted with its inputs) is watched through its nearest existing
+ * ancestor: when the folder comes back, its watch is armed again and every input in it is reported, so
+ * a restored folder is seen even if its files were written before the new watch existed.
+ */
 export class FolderWatches {
   private readonly watches = new Map<string, fs.FSWatcher>();
+  /** Watched ancestor -> the missing folders it stands in for. */
+  private standIns = new Map<string, string[]>();
+  private inputs = new Set<string>();
+  private extraFolders: string[] = [];
+  private closed = false;
 
   constructor(
     private readonly onInput: (file: string) => void,
@@ -91,8 +101,19 @@ export class FolderWatches {
 
   /** Watches the folders of these inputs (and any extra folder), dropping folders no longer needed. */
   update(inputs: Set<string>, extraFolders: string[] = []): void {
-    const folders = new Set(extraFolders);
-    for (const file of inputs) folders.add(path.dirname(file));
+    if (this.closed) return;
+    this.inputs = inputs;
+    this.extraFolders = extraFolders;
+    const wanted = new Set(extraFolders);
+    for (const file of inputs) wanted.add(path.dirname(file));
+    const folders = new Set<string>();
+    this.standIns = new Map();
+    for (const folder of wanted) {
+      let at = folder;
+      while (!isFolder(at) && path.dirname(at) !== at) at = path.dirname(at);
+      folders.add(at);
+      if (at !== folder) this.standIns.set(at, [...(this.standIns.get(at) ?? []), folder]);
+    }
     for (const [folder, watch] of this.watches) {
       if (!folders.has(folder)) {
         watch.close();
@@ -103,8 +124,10 @@ export class FolderWatches {
   }
 
   close(): void {
+    this.closed = true;
     for (const watch of this.watches.values()) watch.close();
     this.watches.clear();
+    this.standIns.clear();
   }
 
   private watch(folder: string): void {
@@ -112,20 +135,37 @@ export class FolderWatches {
     try {
       watch = fs.watch(folder, { persistent: true });
     } catch {
-      // The folder is gone (deleted with its inputs): the next update after a build tries again, and
-      // the map or config that names it is itself watched.
+      // Gone between the check and the watch: the next update (after the build its loss causes) retries.
       return;
     }
     watch.on('change', (_type, name) => {
-      if (name === null) return;
-      const file = path.join(folder, name.toString());
-      if (this.isInput(file)) this.onInput(file);
+      if (name !== null) {
+        const file = path.join(folder, name.toString());
+        if (this.isInput(file)) this.onInput(file);
+        const returning = (this.standIns.get(folder) ?? []).filter((missing) => missing === file || missing.startsWith(file + path.sep));
+        if (returning.length > 0) this.rearm(returning);
+      }
+      // The folder itself was removed or replaced: watch it through its ancestor until it returns.
+      if (!isFolder(folder)) this.rearm([folder]);
     });
-    watch.on('error', () => {
-      // The folder was removed or became unreadable: forget the watch so the next update re-arms it.
-      watch.close();
-      if (this.watches.get(folder) === watch) this.watches.delete(folder);
-    });
+    watch.on('error', () => this.rearm([folder]));
     this.watches.set(folder, watch);
   }
+
+  /** Arms the watches again and reports every input in the given folders (their files may be new). */
+  private rearm(folders: string[]): void {
+    for (const folder of folders) {
+      const watch = this.watches.get(folder);
+      if (watch && !isFolder(folder)) {
+        watch.close();
+        this.watches.delete(folder);
+      }
+    }
+    this.update(this.inputs, this.extraFolders);
+    for (const file of this.inputs) if (folders.some((folder) => file.startsWith(folder + path.sep))) this.onInput(file);
+  }
+}
+
+function isFolder(dir: string): boolean {
+  return fs.statSync(dir, { throwIfNoEntry: false })?.isDirectory() === true;
 }

@@ -85,6 +85,18 @@ test('a deleted source is reported, watching goes on, and its re-creation is bui
   const fixed = await watch.nextCycle(mark);
   assert.equal(fixed.ok, true, watch.dump());
   assert.match((await queryHits(rig, 'platypus'))[0]!, /doc0/);
+
+  // The whole folder of sources removed, then restored (a branch switch, a restore from backup): the
+  // folder's watch is gone with it, and comes back with it.
+  const saved = new Map([0, 1, 2].map((i) => [i, fs.readFileSync(rig.path(`src/doc${i}.html`))]));
+  mark = watch.lines.length;
+  fs.rmSync(rig.path('src'), { recursive: true });
+  assert.equal((await watch.nextCycle(mark)).ok, false, watch.dump());
+  mark = watch.lines.length;
+  fs.mkdirSync(rig.path('src'));
+  for (const [i, bytes] of saved) fs.writeFileSync(rig.path(`src/doc${i}.html`), i === 1 ? sampleHtml(1, ' A dingo returns.') : bytes);
+  await watch.waitFor((l) => l.event === 'cycle' && l.ok === true, mark);
+  assert.match((await queryHits(rig, 'dingo'))[0]!, /doc1/);
 });
 
 test('a touch or a save of the same bytes runs nothing, and outputs never trigger a build', async (t) => {
