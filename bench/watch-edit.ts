@@ -2,7 +2,7 @@
  * Save-to-query latency of `episteme watch` on N synthetic sources, against the edited source's own
  * chain measured in the same run.
  *
- *   npm run build && node dist/bench/watch-edit.js [--sizes 1000,10000] [--saves 20] [--quick]
+ *   npm run build && node dist/bench/watch-edit.js [--sizes 1000,10000] [--saves 20] [--quick] [--reuse]
  *   (--quick, or EPISTEME_BENCH_QUICK=1: 1,000 sources only)
  *
  * For each size: one `episteme watch --json` child builds the workspace, then each save rewrites one
@@ -46,8 +46,12 @@ function sourceHtml(i: number, word = ''): string {
 `;
 }
 
+/** --reuse keeps a workspace from an earlier run (its first build is then nearly a no-op). */
+const reuse = process.argv.includes('--reuse');
+
 function generate(n: number): string {
   const dir = path.join(WORK, `watch-${n}`);
+  if (reuse && fs.existsSync(path.join(dir, 'map.json'))) return dir;
   fs.rmSync(dir, { recursive: true, force: true });
   fs.mkdirSync(path.join(dir, 'src'), { recursive: true });
   const map = [];
@@ -143,6 +147,14 @@ async function measure(n: number): Promise<void> {
     queries.push(q.ms);
   }
   await watch.stop();
+  const commit = median(toCommit);
+  console.log(
+    [
+      `  save -> commit (a query from then on sees it): median ${commit.toFixed(0)} ms over ${saves} saves (min ${Math.min(...toCommit).toFixed(0)}, max ${Math.max(...toCommit).toFixed(0)}); of which the build ${median(builds).toFixed(0)} ms`,
+      `  watch build phases (median ms): ${[...phases].map(([name, ms]) => `${name} ${median(ms).toFixed(0)}`).join(', ')}`,
+      `  confirming cold query: median ${median(queries).toFixed(0)} ms (save -> answered: ${(commit + median(queries)).toFixed(0)} ms)`,
+    ].join('\n'),
+  );
 
   // The baseline: the same kind of edit through one-shot builds, split by --trace.
   const chains: number[] = [];
@@ -153,22 +165,18 @@ async function measure(n: number): Promise<void> {
     const i = Math.floor(((k + 0.25) * n) / ONE_SHOT_EDITS);
     fs.writeFileSync(path.join(dir, 'src', `s${i}.html`), sourceHtml(i, `oneshotword${k}`));
     const start = performance.now();
-    const result = spawnSync(process.execPath, [CLI, 'build', '--json', '--trace', traceFile], { cwd: dir, encoding: 'utf8' });
+    const result = spawnSync(process.execPath, [CLI, 'build', '--trace', traceFile], { cwd: dir, encoding: 'utf8', maxBuffer: 1 << 28 });
     oneShot.push(performance.now() - start);
-    if (result.status !== 0) throw new Error(`one-shot build failed: ${result.stdout}`);
+    if (result.status !== 0) throw new Error(`one-shot build failed (${result.status}): ${result.stderr.slice(0, 2000)}`);
     const trace = JSON.parse(fs.readFileSync(traceFile, 'utf8')) as { targets: { target: string; ms: number }[] };
     const sum = (pred: (t: string) => boolean) => trace.targets.filter((t) => pred(t.target)).reduce((a, t) => a + t.ms, 0);
     chains.push(sum((t) => t.endsWith(`/bench-example-s${i}.json`)));
     indexes.push(sum((t) => t.endsWith('index.json')));
   }
   const chain = median(chains);
-  const commit = median(toCommit);
   const goal = GOAL_MS[n];
   console.log(
     [
-      `  save -> commit (a query from then on sees it): median ${commit.toFixed(0)} ms over ${saves} saves (min ${Math.min(...toCommit).toFixed(0)}, max ${Math.max(...toCommit).toFixed(0)}); of which the build ${median(builds).toFixed(0)} ms`,
-      `  watch build phases (median ms): ${[...phases].map(([name, ms]) => `${name} ${median(ms).toFixed(0)}`).join(', ')}`,
-      `  confirming cold query: median ${median(queries).toFixed(0)} ms (save -> answered: ${(commit + median(queries)).toFixed(0)} ms)`,
       `  baseline, one-shot edit (median of ${ONE_SHOT_EDITS}): whole process ${median(oneShot).toFixed(0)} ms; the source's chain ${chain.toFixed(0)} ms, index update ${median(indexes).toFixed(0)} ms`,
       `  watch overhead over the chain: ${(commit - chain).toFixed(0)} ms${goal === undefined ? '' : ` (goal <= ${goal} ms: ${commit - chain <= goal ? 'met' : 'NOT met'})`}; ratio save->commit / one-shot edit ${(commit / median(oneShot)).toFixed(2)}`,
     ].join('\n'),

@@ -1,3 +1,5 @@
+import * as fs from 'node:fs';
+import * as path from 'node:path';
 import { Command, Option } from 'clipanion';
 import { EpistemeError, type Warning } from '../failure.js';
 import { defaultJobs } from '../graph/jobs.js';
@@ -55,8 +57,6 @@ export class WatchCommand extends WorkspaceCommand {
     }
     // Not a workspace at all is a usage error now; an invalid one is watched until it is valid.
     const { CONFIG_FILE_NAME } = await import('../config/workspace.js');
-    const fs = await import('node:fs');
-    const path = await import('node:path');
     if (this.config === undefined && this.map === undefined && this.manifest === undefined && !fs.existsSync(path.join(process.cwd(), CONFIG_FILE_NAME))) {
       throw new EpistemeError('config-not-found', `No ${CONFIG_FILE_NAME} in this directory, and no --map or --manifest given: this is not an Episteme workspace.`, {
         hint: `Run from a workspace folder, pass --config PATH/${CONFIG_FILE_NAME}, or pass --manifest MANIFEST.json or --map MAP.json.`,

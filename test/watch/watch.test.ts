@@ -188,6 +188,17 @@ test('SIGTERM ends watch cleanly: exit 0, the lock released, a following build r
   assert.equal((await queryHits(rig, 'bilby')).length, 1);
 });
 
+test('SIGKILL mid-watch leaves the last commit readable and the next build recovers', async (t) => {
+  const { rig, watch } = await started(t);
+  // Killed right after a save, before its build or during it, whichever the scheduler gives.
+  fs.writeFileSync(rig.path('src/doc2.html'), sampleHtml(2, ' Quoll.'));
+  assert.equal(await watch.stop('SIGKILL'), null);
+  assert.equal((await queryHits(rig, 'zebra0')).length, 1);
+  const build = await rig.exec(['build', '--json']);
+  assert.equal(build.code, 0, build.stdout + build.stderr);
+  assert.match((await queryHits(rig, 'quoll'))[0]!, /doc2/);
+});
+
 test('watch outside a workspace is a usage error, at once', async () => {
   const rig = new Rig('episteme-watch-none-');
   try {
