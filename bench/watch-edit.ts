@@ -48,6 +48,8 @@ function sourceHtml(i: number, word = ''): string {
 
 /** --reuse keeps a workspace from an earlier run (its first build is then nearly a no-op). */
 const reuse = process.argv.includes('--reuse');
+/** Words unique to this run, so a save never repeats the bytes an earlier run left (that runs nothing). */
+const RUN = Date.now().toString(36);
 
 function generate(n: number): string {
   const dir = path.join(WORK, `watch-${n}`);
@@ -133,7 +135,7 @@ async function measure(n: number): Promise<void> {
   const queries: number[] = [];
   for (let k = 0; k < saves; k += 1) {
     const i = Math.floor(((k + 0.5) * n) / saves);
-    const word = `watchword${k}x${n}`;
+    const word = `watchword${k}x${n}r${RUN}`;
     const mark = watch.count;
     const start = performance.now();
     fs.writeFileSync(path.join(dir, 'src', `s${i}.html`), sourceHtml(i, word));
@@ -163,7 +165,7 @@ async function measure(n: number): Promise<void> {
   const traceFile = path.join(dir, 'trace.json');
   for (let k = 0; k < ONE_SHOT_EDITS; k += 1) {
     const i = Math.floor(((k + 0.25) * n) / ONE_SHOT_EDITS);
-    fs.writeFileSync(path.join(dir, 'src', `s${i}.html`), sourceHtml(i, `oneshotword${k}`));
+    fs.writeFileSync(path.join(dir, 'src', `s${i}.html`), sourceHtml(i, `oneshotword${k}r${RUN}`));
     const start = performance.now();
     const result = spawnSync(process.execPath, [CLI, 'build', '--trace', traceFile], { cwd: dir, encoding: 'utf8', maxBuffer: 1 << 28 });
     oneShot.push(performance.now() - start);
