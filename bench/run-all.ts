@@ -21,6 +21,7 @@ const benches: [string, string[]][] = [
   ['cold-query.js', quick ? ['5'] : ['15']],
   ['index-incremental.js', quick ? ['1000', '2'] : ['1000', '5']],
   ['snapshot-only-change.js', quick ? ['--sources', '1000', '--runs', '3'] : ['--sources', '1000', '--runs', '7']],
+  ['watch-edit.js', quick ? ['--quick'] : ['--sizes', '1000,10000']],
   ['hostile-extraction.js', quick ? ['--runs', '1'] : ['--runs', '3']],
 ];
 

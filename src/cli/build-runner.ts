@@ -96,6 +96,7 @@ export abstract class GraphCommand extends WorkspaceCommand {
       onPlan: (pending) => progress.plan(pending),
       onSettled: (result) => progress.settled(result),
     }).finally(() => progress.end());
+    if (!dryRun) await recordLastFailures(ws, summary, output);
     for (const warning of summary.warnings ?? []) output.warn(warning);
     if (this.trace !== undefined) {
       try {
@@ -105,6 +106,16 @@ export abstract class GraphCommand extends WorkspaceCommand {
       }
     }
     return { summary, result: summaryResult(summary, dryRun, this.summaryOptions(ws.root)) };
+  }
+}
+
+/** What `episteme graph` shows as failed (graph-view/failures.ts); a report, so a refusal only warns. */
+async function recordLastFailures(ws: Workspace, summary: BuildSummary, output: Output): Promise<void> {
+  const { recordFailures } = await import('../graph-view/failures.js');
+  try {
+    recordFailures(ws.stateDir, summary);
+  } catch (error) {
+    output.warn({ code: 'failures-not-recorded', message: `Could not record the build's failures for \`episteme graph\`: ${(error as Error).message}` });
   }
 }
 

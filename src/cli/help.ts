@@ -48,6 +48,8 @@ function rank(group: string): number {
 /** What each option's value is, for the usage line and the option list. */
 const PLACEHOLDERS: Record<string, string> = {
   '--progress': '<auto|always|never>',
+  '--format': '<dot|mermaid|json>',
+  '--debounce': '<ms>',
   '--fail-on': '<error|warning|never>',
   '--config': '<file>',
   '--map': '<file|->',

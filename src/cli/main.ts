@@ -16,6 +16,8 @@ const COMMANDS: CommandTable = {
   query: async () => (await import('./query.js')).QueryCommand,
   diff: async () => (await import('./diff.js')).DiffCommand,
   explain: async () => (await import('./explain.js')).ExplainCommand,
+  watch: async () => (await import('./watch.js')).WatchCommand,
+  graph: async () => (await import('./graph.js')).GraphViewCommand,
 };
 
 /** Entry point of every command line. */

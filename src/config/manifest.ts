@@ -52,6 +52,11 @@ export function parseManifest(value: unknown, label: string, familyIds: () => Re
 
 let cachedFamilies: ReadonlySet<string> | undefined;
 
+/** For a long-running process (watch): the rules folder changed, list it again on next use. */
+export function forgetRegisteredFamilyIds(): void {
+  cachedFamilies = undefined;
+}
+
 /** Family ids are the names of rules/<id>.json (the extraction stage checks each file's content). */
 export function registeredFamilyIds(): ReadonlySet<string> {
   if (cachedFamilies) return cachedFamilies;

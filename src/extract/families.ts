@@ -62,6 +62,11 @@ export interface LoadedFamily {
 
 let cache: { dir: string | undefined; families: LoadedFamily[] } | undefined;
 
+/** For a long-running process (watch): the rules files changed, read them again on next use. */
+export function forgetLoadedFamilies(): void {
+  cache = undefined;
+}
+
 /**
  * All families from rules/ (or, without a rules/ folder, from the copy built into the code), sorted
  * by file name; validated against schema/rules.schema.json once.

@@ -45,6 +45,11 @@ export interface BuildRequest {
   onSettled?: (result: TargetResult) => void;
   /** Called as each phase of the build begins (for --trace). */
   onPhase?: (phase: 'load-stages' | 'graph' | 'lock' | 'state' | 'schedule' | 'commit' | 'garbage' | 'done') => void;
+  /**
+   * Workers kept alive by a long-running caller (watch), so an edit does not pay their start-up again.
+   * The build uses it as given and leaves it open; without it, a pool lives for this build only.
+   */
+  pool?: StagePool;
 }
 
 export interface BuildSummary {
@@ -77,7 +82,7 @@ export async function runBuild(ws: Workspace, request: BuildRequest): Promise<Bu
   const names = closure(graph, request.targets);
   request.onPhase?.('lock');
   const lock = request.dryRun ? null : await acquireWorkspaceLock(ws.root, ws.stateDir, { waitMs: request.waitLockMs, command: request.command });
-  const pool = new StagePool(request.dryRun ? 1 : request.jobs, { maxHeapMb: extractOptions.maxHeapMb });
+  const pool = request.pool ?? new StagePool(request.dryRun ? 1 : request.jobs, { maxHeapMb: extractOptions.maxHeapMb });
   try {
     if (!request.dryRun) {
       claimOwnedFolders(ws.root, ownedFolders(ws.outputs));
@@ -146,7 +151,7 @@ export async function runBuild(ws: Workspace, request: BuildRequest): Promise<Bu
     const failure = isSystemError(error) ? writeFailure(error, error.path ?? ws.stateDir) : error;
     throw relativeToWorkspace(failure, ws.root);
   } finally {
-    await pool.close();
+    if (request.pool === undefined) await pool.close();
     await lock?.release();
   }
 }

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import { Rig, writeSmallWorkspace, assertNoStackTrace, runCli, REPO_ROOT } from '../helpers/rig.js';
 
-const COMMANDS = ['build', 'pipeline', 'snapshot', 'manual-ingest', 'extract', 'chunk', 'index', 'query', 'diff', 'explain'];
+const COMMANDS = ['build', 'pipeline', 'snapshot', 'manual-ingest', 'extract', 'chunk', 'index', 'query', 'diff', 'explain', 'watch', 'graph'];
 
 test('help is human-readable for the CLI and every command, with options and defaults', async () => {
   const top = await runCli(['--help'], { cwd: REPO_ROOT });

@@ -10,7 +10,7 @@ import { REPO_ROOT, runCli } from '../helpers/rig.js';
  * change: `UPDATE_HELP=1 node --test dist/test/cli/help.test.js`, then read the diff before committing.
  */
 
-const COMMANDS = ['build', 'pipeline', 'snapshot', 'manual-ingest', 'extract', 'chunk', 'index', 'query', 'diff', 'explain'];
+const COMMANDS = ['build', 'pipeline', 'snapshot', 'manual-ingest', 'extract', 'chunk', 'index', 'query', 'diff', 'explain', 'watch', 'graph'];
 const FIXTURES = path.join(REPO_ROOT, 'test', 'fixtures', 'help');
 
 function normalise(text: string): string {

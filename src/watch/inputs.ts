@@ -1,0 +1,171 @@
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { createHash } from 'node:crypto';
+import type { Workspace } from '../config/workspace.js';
+import { rulesDir } from '../extract/package-paths.js';
+
+/**
+ * What a build reads, and the watches on it.
+ *
+ * The inputs are files, but each is watched through its folder (`fs.watch` on the directory, the way
+ * chokidar watches on Linux): an editor's atomic save (write a temp file, rename it over the input) and
+ * a delete then re-create replace the file's inode, which a watch on the file itself would lose. Events
+ * for names that are not inputs (temp files, the workspace's own outputs and state) are dropped here,
+ * so a build's own writes can never trigger one.
+ */
+export interface WatchedInputs {
+  /** Absolute paths of every file a build of this workspace reads. */
+  files: Set<string>;
+  /** The subset that shapes the workspace itself (config, map, manifest, rules): a change reloads it. */
+  shaping: Set<string>;
+}
+
+/** The inputs of a loaded workspace: config, map, manifest, each manual-ingest file, the family rules. */
+export function workspaceInputs(ws: Workspace): WatchedInputs {
+  const shaping = new Set<string>();
+  for (const relative of [ws.configFile, ws.mapFile, ws.manifestFile]) if (relative !== null) shaping.add(path.join(ws.root, relative));
+  for (const file of rulesFiles()) shaping.add(file);
+  const files = new Set(shaping);
+  for (const source of ws.sources) if (source.capture.method === 'manual-ingest') files.add(source.capture.absolutePath);
+  // Never an output or the build state, whatever the map names (the loader refuses those anyway).
+  const owned = [...Object.values(ws.outputs).map((dir) => path.join(ws.root, dir)), ws.stateDir].map((dir) => dir + path.sep);
+  for (const file of files) if (owned.some((dir) => file.startsWith(dir))) files.delete(file);
+  return { files, shaping };
+}
+
+/** The rules folder's JSON files (a new family is a new file there, so the folder itself is watched). */
+export function rulesFiles(): string[] {
+  const dir = rulesDir();
+  try {
+    return fs.readdirSync(dir).filter((name) => name.endsWith('.json')).sort().map((name) => path.join(dir, name));
+  } catch {
+    return [];
+  }
+}
+
+/** Content hash of an input as it is now; 'missing' when it cannot be read. */
+export function contentHash(file: string): string {
+  try {
+    return createHash('sha256').update(fs.readFileSync(file)).digest('hex');
+  } catch {
+    return 'missing';
+  }
+}
+
+/**
+ * The hash of each input as the last build saw it. `confirm` answers which of the named inputs changed
+ * since, and takes their new hashes as seen: the build about to run reads them.
+ */
+export class ContentHashes {
+  private readonly seen = new Map<string, string>();
+
+  /** Records the current hash of inputs not seen yet (a new source in the map, a new rules file). */
+  learn(files: Iterable<string>): void {
+    for (const file of files) if (!this.seen.has(file)) this.seen.set(file, contentHash(file));
+  }
+
+  confirm(files: string[]): string[] {
+    const changed: string[] = [];
+    for (const file of files) {
+      const now = contentHash(file);
+      if (this.seen.get(file) !== now) changed.push(file);
+      this.seen.set(file, now);
+    }
+    return changed;
+  }
+
+  /** Drops inputs no longer read, so one that returns is hashed afresh. */
+  keepOnly(files: Set<string>): void {
+    for (const file of [...this.seen.keys()]) if (!files.has(file)) this.seen.delete(file);
+  }
+}
+
+/**
+ * One `fs.watch` per folder that holds an input; re-armed after every build, so the set follows the
+ * map. A folder that is gone (deleted with its inputs) is watched through its nearest existing
+ * ancestor: when the folder comes back, its watch is armed again and every input in it is reported, so
+ * a restored folder is seen even if its files were written before the new watch existed.
+ */
+export class FolderWatches {
+  private readonly watches = new Map<string, fs.FSWatcher>();
+  /** Watched ancestor -> the missing folders it stands in for. */
+  private standIns = new Map<string, string[]>();
+  private inputs = new Set<string>();
+  private extraFolders: string[] = [];
+  private closed = false;
+
+  constructor(
+    private readonly onInput: (file: string) => void,
+    private readonly isInput: (file: string) => boolean,
+  ) {}
+
+  /** Watches the folders of these inputs (and any extra folder), dropping folders no longer needed. */
+  update(inputs: Set<string>, extraFolders: string[] = []): void {
+    if (this.closed) return;
+    this.inputs = inputs;
+    this.extraFolders = extraFolders;
+    const wanted = new Set(extraFolders);
+    for (const file of inputs) wanted.add(path.dirname(file));
+    const folders = new Set<string>();
+    this.standIns = new Map();
+    for (const folder of wanted) {
+      let at = folder;
+      while (!isFolder(at) && path.dirname(at) !== at) at = path.dirname(at);
+      folders.add(at);
+      if (at !== folder) this.standIns.set(at, [...(this.standIns.get(at) ?? []), folder]);
+    }
+    for (const [folder, watch] of this.watches) {
+      if (!folders.has(folder)) {
+        watch.close();
+        this.watches.delete(folder);
+      }
+    }
+    for (const folder of folders) if (!this.watches.has(folder)) this.watch(folder);
+  }
+
+  close(): void {
+    this.closed = true;
+    for (const watch of this.watches.values()) watch.close();
+    this.watches.clear();
+    this.standIns.clear();
+  }
+
+  private watch(folder: string): void {
+    let watch: fs.FSWatcher;
+    try {
+      watch = fs.watch(folder, { persistent: true });
+    } catch {
+      // Gone between the check and the watch: the next update (after the build its loss causes) retries.
+      return;
+    }
+    watch.on('change', (_type, name) => {
+      if (name !== null) {
+        const file = path.join(folder, name.toString());
+        if (this.isInput(file)) this.onInput(file);
+        const returning = (this.standIns.get(folder) ?? []).filter((missing) => missing === file || missing.startsWith(file + path.sep));
+        if (returning.length > 0) this.rearm(returning);
+      }
+      // The folder itself was removed or replaced: watch it through its ancestor until it returns.
+      if (!isFolder(folder)) this.rearm([folder]);
+    });
+    watch.on('error', () => this.rearm([folder]));
+    this.watches.set(folder, watch);
+  }
+
+  /** Arms the watches again and reports every input in the given folders (their files may be new). */
+  private rearm(folders: string[]): void {
+    for (const folder of folders) {
+      const watch = this.watches.get(folder);
+      if (watch && !isFolder(folder)) {
+        watch.close();
+        this.watches.delete(folder);
+      }
+    }
+    this.update(this.inputs, this.extraFolders);
+    for (const file of this.inputs) if (folders.some((folder) => file.startsWith(folder + path.sep))) this.onInput(file);
+  }
+}
+
+function isFolder(dir: string): boolean {
+  return fs.statSync(dir, { throwIfNoEntry: false })?.isDirectory() === true;
+}

@@ -1,0 +1,222 @@
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { EpistemeError, describeCause, type Warning } from '../failure.js';
+import { loadWorkspace, CONFIG_FILE_NAME, type Workspace, type WorkspaceFlags } from '../config/workspace.js';
+import { forgetRegisteredFamilyIds } from '../config/manifest.js';
+import { forgetLoadedFamilies } from '../extract/families.js';
+import { rulesDir } from '../extract/package-paths.js';
+import { runBuild, type BuildSummary } from '../graph/build.js';
+import { StagePool } from '../graph/stage-pool.js';
+import { loadStageModules } from '../graph/stage-modules.js';
+import { isAction } from '../graph/scheduler.js';
+import { NO_REFRESH } from '../capture/run.js';
+import { recordFailures } from '../graph-view/failures.js';
+import { ContentHashes, FolderWatches, workspaceInputs, type WatchedInputs } from './inputs.js';
+import { Watcher } from './watcher.js';
+import type { WatchEvent } from './events.js';
+
+/**
+ * One `episteme watch`: the watched inputs, the state kept between builds, and one build per cycle
+ * through the engine's own entry point (graph/build.ts runBuild), so every cycle commits exactly what a
+ * one-shot build would and leaves the workspace equal to a clean build.
+ *
+ * Kept in memory between builds: the loaded workspace (reloaded only when the config, map, manifest or
+ * a rules file changed; an edited source only has its stat refreshed), the stage workers (their
+ * start-up is paid once, not per edit), and the content hash of every input. The build state itself
+ * is the engine's: each build reads and commits it as a one-shot build does.
+ */
+export interface WatchSessionOptions {
+  cwd: string;
+  flags: WorkspaceFlags;
+  invocation: string | null;
+  jobs: number;
+  waitLockMs: number;
+  debounceMs: number;
+  allowPartial: boolean;
+  debug: boolean;
+  /** The error a one-shot build would report for this summary (failed targets, diagnostics), if any. */
+  failureOf(summary: BuildSummary): EpistemeError | undefined;
+  emit(event: WatchEvent, warnings: Warning[]): void;
+}
+
+export class WatchSession {
+  private ws: Workspace | null = null;
+  private sourcesByPath = new Map<string, Workspace['sources'][number]>();
+  private inputs: WatchedInputs = { files: new Set(), shaping: new Set() };
+  private readonly hashes = new ContentHashes();
+  private readonly folders: FolderWatches;
+  private readonly watcher: Watcher;
+  private pool: StagePool | null = null;
+  private cycles = 0;
+
+  constructor(private readonly options: WatchSessionOptions) {
+    this.folders = new FolderWatches((file) => this.watcher.noteEvent(file), (file) => this.isInput(file));
+    this.watcher = new Watcher({
+      debounceMs: options.debounceMs,
+      confirm: (paths) => this.hashes.confirm(paths),
+      build: (changed, firstEventAt) => this.cycle(changed, firstEventAt),
+      ignored: (paths) => options.emit({ event: 'ignored', paths: paths.map((p) => this.label(p)) }, []),
+    });
+  }
+
+  /** Loads the workspace, arms the watches and runs the first build. */
+  async start(): Promise<void> {
+    try {
+      this.ws = await this.loadWorkspace();
+    } catch {
+      // Reported by the first cycle, which loads again; the fallback inputs are watched meanwhile.
+      this.ws = null;
+    }
+    this.watchInputs();
+    this.options.emit({ event: 'watching', inputs: this.inputs.files.size, debounceMs: this.options.debounceMs }, []);
+    this.watcher.start();
+  }
+
+  /** Stops watching; a build in flight finishes and commits first; the workers end. */
+  async stop(signal: string): Promise<void> {
+    this.folders.close();
+    await this.watcher.stop();
+    await this.pool?.close();
+    this.pool = null;
+    this.options.emit({ event: 'stopped', signal, cycles: this.cycles }, []);
+  }
+
+  private async loadWorkspace(): Promise<Workspace> {
+    return loadWorkspace(this.options.cwd, this.options.flags);
+  }
+
+  private isInput(file: string): boolean {
+    return this.inputs.files.has(file) || (path.dirname(file) === rulesDir() && file.endsWith('.json'));
+  }
+
+  private isShaping(file: string): boolean {
+    return this.inputs.shaping.has(file) || path.dirname(file) === rulesDir();
+  }
+
+  /** Watches what the current workspace reads; while it cannot load, also the files that define it. */
+  private watchInputs(): void {
+    const fresh = this.ws ? workspaceInputs(this.ws) : { files: new Set<string>(), shaping: new Set<string>() };
+    if (this.ws === null) {
+      // Keep watching what the last good workspace read, plus the files that name the workspace.
+      for (const file of [...this.inputs.files, ...this.fallbackInputs()]) fresh.files.add(file);
+      for (const file of [...this.inputs.shaping, ...this.fallbackInputs()]) fresh.shaping.add(file);
+    }
+    this.inputs = fresh;
+    this.hashes.learn(fresh.files);
+    this.hashes.keepOnly(fresh.files);
+    this.folders.update(fresh.files, [rulesDir()]);
+    this.sourcesByPath = new Map((this.ws?.sources ?? []).flatMap((s) => (s.capture.method === 'manual-ingest' ? [[s.capture.absolutePath, s] as const] : [])));
+  }
+
+  /** The config, map and manifest the flags name (or ./episteme.json): watched even while invalid. */
+  private fallbackInputs(): string[] {
+    const { cwd, flags } = this.options;
+    const files: string[] = [];
+    if (flags.config !== undefined) {
+      const config = path.resolve(cwd, flags.config);
+      files.push(fs.statSync(config, { throwIfNoEntry: false })?.isDirectory() ? path.join(config, CONFIG_FILE_NAME) : config);
+    } else files.push(path.join(cwd, CONFIG_FILE_NAME));
+    for (const file of [flags.map, flags.manifest]) if (file !== undefined && file !== '-') files.push(path.resolve(cwd, file));
+    return files;
+  }
+
+  /** One build for the confirmed changes; reports the cycle and never rejects. */
+  private async cycle(changed: string[], firstEventAt: number | null): Promise<void> {
+    const cycle = ++this.cycles;
+    const started = performance.now();
+    const warnings: Warning[] = [];
+    let summary: BuildSummary | null = null;
+    let error: EpistemeError | undefined;
+    const phases: { name: string; at: number }[] = [{ name: 'workspace', at: started }];
+    try {
+      const ws = await this.workspaceFor(changed);
+      this.pool ??= new StagePool(this.options.jobs, { maxHeapMb: (await loadStageModules()).extractOptions(ws.options.extract).maxHeapMb });
+      summary = await runBuild(ws, {
+        targets: [],
+        dryRun: false,
+        allowPartial: this.options.allowPartial,
+        debug: this.options.debug,
+        jobs: this.options.jobs,
+        waitLockMs: this.options.waitLockMs,
+        command: 'watch',
+        invocation: this.options.invocation,
+        capture: { refresh: NO_REFRESH, offline: false },
+        pool: this.pool,
+        onPhase: (name) => phases.push({ name, at: performance.now() }),
+      });
+      warnings.push(...(summary.warnings ?? []));
+      try {
+        recordFailures(ws.stateDir, summary);
+      } catch (cause) {
+        warnings.push({ code: 'failures-not-recorded', message: `Could not record the build's failures for \`episteme graph\`: ${(cause as Error).message}` });
+      }
+      error = this.options.failureOf(summary);
+    } catch (caught) {
+      error =
+        caught instanceof EpistemeError
+          ? caught
+          : new EpistemeError('internal-error', `Unexpected failure: ${caught instanceof Error ? caught.message : String(caught)}`, {
+              hint: 'This is a bug in Episteme; please report it. Watch goes on.',
+              ...(this.options.debug ? { details: { debug: describeCause(caught) } } : {}),
+            });
+    }
+    this.watchInputs();
+    const ended = performance.now();
+    const targets = summary?.targets ?? [];
+    this.options.emit(
+      {
+        event: 'cycle',
+        cycle,
+        trigger: cycle === 1 ? 'start' : 'change',
+        changed: changed.map((file) => this.label(file)),
+        ok: error === undefined,
+        ran: targets.filter((t) => isAction(t.status)).map((t) => t.target),
+        failed: targets.filter((t) => t.status === 'failed' || t.status === 'skipped').map((t) => t.target),
+        counts: Object.fromEntries(Object.entries(summary?.counts ?? {}).filter(([, n]) => n > 0)),
+        buildMs: Math.round(ended - started),
+        phasesMs: Object.fromEntries(phases.map((p, i) => [p.name, Math.round((phases[i + 1]?.at ?? ended) - p.at)])),
+        queryReadyMs: firstEventAt === null || summary === null ? null : Math.round(ended - firstEventAt),
+        ...(error ? { error: { code: error.code, message: error.message, ...(error.hint ? { hint: error.hint } : {}), ...(error.details ? { details: error.details } : {}) } } : {}),
+      },
+      warnings,
+    );
+  }
+
+  /**
+   * The workspace for this build: loaded again when a file that shapes it changed (or the last load
+   * failed, or an input is gone); otherwise the one in memory with the edited sources' stats refreshed.
+   */
+  private async workspaceFor(changed: string[]): Promise<Workspace> {
+    let reload = this.ws === null || changed.some((file) => this.isShaping(file));
+    if (!reload) {
+      for (const file of changed) {
+        const source = this.sourcesByPath.get(file);
+        const stat = fs.statSync(file, { throwIfNoEntry: false });
+        if (source === undefined || source.capture.method !== 'manual-ingest' || !stat?.isFile()) {
+          reload = true;
+          break;
+        }
+        source.capture.stat = stat;
+      }
+    }
+    if (!reload) return this.ws!;
+    if (changed.some((file) => path.dirname(file) === rulesDir()) || changed.some((file) => this.inputs.shaping.has(file))) {
+      // Rules and options shape the workers too: start fresh ones, which read the rules again.
+      forgetLoadedFamilies();
+      forgetRegisteredFamilyIds();
+      await this.pool?.close();
+      this.pool = null;
+    }
+    this.ws = null;
+    this.ws = await this.loadWorkspace();
+    return this.ws;
+  }
+
+  /** Workspace-relative where possible: reports carry no absolute paths of the machine. */
+  private label(file: string): string {
+    if (path.dirname(file) === rulesDir()) return `rules/${path.basename(file)}`;
+    const root = this.ws?.root ?? this.options.cwd;
+    const relative = path.relative(root, file);
+    return relative.startsWith('..') || path.isAbsolute(relative) ? file : relative.split(path.sep).join('/');
+  }
+}

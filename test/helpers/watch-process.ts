@@ -1,0 +1,77 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { CLI } from './rig.js';
+
+/** A watch event as printed by `episteme watch --json` (one JSON object per stdout line). */
+export type WatchLine = { event: string; [field: string]: any };
+
+/**
+ * A real `episteme watch --json` child process. Tests wait for events, never for time: each wait has a
+ * generous deadline that only bounds a hung process.
+ */
+export class WatchProcess {
+  readonly lines: WatchLine[] = [];
+  stderr = '';
+  private readonly child: ChildProcess;
+  private readonly waiters: (() => void)[] = [];
+  private exit: Promise<number | null>;
+  private partial = '';
+
+  constructor(cwd: string, args: string[] = []) {
+    this.child = spawn(process.execPath, [CLI, 'watch', '--json', ...args], { cwd, stdio: ['ignore', 'pipe', 'pipe'] });
+    this.child.stdout!.on('data', (chunk: Buffer) => {
+      this.partial += chunk.toString('utf8');
+      let at: number;
+      while ((at = this.partial.indexOf('\n')) >= 0) {
+        const line = this.partial.slice(0, at);
+        this.partial = this.partial.slice(at + 1);
+        if (line.trim() !== '') this.lines.push(JSON.parse(line) as WatchLine);
+      }
+      for (const wake of this.waiters.splice(0)) wake();
+    });
+    this.child.stderr!.on('data', (chunk: Buffer) => {
+      this.stderr += chunk.toString('utf8');
+    });
+    this.exit = new Promise((resolve) => this.child.on('exit', (code) => {
+      for (const wake of this.waiters.splice(0)) wake();
+      resolve(code);
+    }));
+  }
+
+  /** Cycle events seen so far. */
+  get cycles(): WatchLine[] {
+    return this.lines.filter((l) => l.event === 'cycle');
+  }
+
+  /** The first line at or after index `from` that matches; waits for it (up to `timeoutMs`). */
+  async waitFor(match: (line: WatchLine) => boolean, from = 0, timeoutMs = 60_000): Promise<WatchLine> {
+    const deadline = Date.now() + timeoutMs;
+    for (;;) {
+      const found = this.lines.slice(from).find(match);
+      if (found) return found;
+      if (this.child.exitCode !== null || this.child.signalCode !== null) throw new Error(`watch exited before the awaited event; lines:\n${this.dump()}`);
+      if (Date.now() > deadline) throw new Error(`no matching watch event within ${timeoutMs} ms; lines:\n${this.dump()}`);
+      await new Promise<void>((resolve) => {
+        const timer = setTimeout(resolve, Math.max(10, deadline - Date.now()));
+        this.waiters.push(() => {
+          clearTimeout(timer);
+          resolve();
+        });
+      });
+    }
+  }
+
+  /** The next cycle after the lines seen so far (returns it and the index after it). */
+  async nextCycle(from = this.lines.length): Promise<WatchLine> {
+    return this.waitFor((l) => l.event === 'cycle', from);
+  }
+
+  /** Sends a signal and resolves with the exit code. */
+  async stop(signal: NodeJS.Signals = 'SIGTERM'): Promise<number | null> {
+    if (this.child.exitCode === null && this.child.signalCode === null) this.child.kill(signal);
+    return this.exit;
+  }
+
+  dump(): string {
+    return this.lines.map((l) => JSON.stringify(l)).join('\n') + `\nstderr:\n${this.stderr}`;
+  }
+}

@@ -1,0 +1,211 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import { Rig, sampleHtml, writeSmallWorkspace } from '../helpers/rig.js';
+import { WatchProcess } from '../helpers/watch-process.js';
+
+/**
+ * `episteme watch` as a user runs it: a real child process over a real workspace, edited on disk the
+ * way editors do. Every wait is for an event (generous deadlines bound only a hung process); nothing
+ * asserts on elapsed time.
+ */
+
+async function started(t: { after: (fn: () => Promise<void> | void) => void }, count = 3): Promise<{ rig: Rig; watch: WatchProcess }> {
+  const rig = new Rig('episteme-watch-');
+  writeSmallWorkspace(rig, count);
+  const watch = new WatchProcess(rig.dir);
+  t.after(async () => {
+    await watch.stop('SIGKILL');
+    rig.cleanup();
+  });
+  const first = await watch.nextCycle(0);
+  assert.equal(first.trigger, 'start');
+  assert.equal(first.ok, true, watch.dump());
+  return { rig, watch };
+}
+
+async function queryHits(rig: Rig, term: string): Promise<string[]> {
+  const result = await rig.exec(['query', '--index', 'chunks/search-index.json', '--term', term, '--json']);
+  assert.equal(result.code, 0, result.stdout + result.stderr);
+  return (result.json!.data.hits as { chunkId: string }[]).map((h) => h.chunkId);
+}
+
+test('an edited source is rebuilt and the next query sees it; the workspace equals a clean build', async (t) => {
+  const { rig, watch } = await started(t);
+  assert.deepEqual(await queryHits(rig, 'quokka'), []);
+  const mark = watch.lines.length;
+  fs.writeFileSync(rig.path('src/doc1.html'), sampleHtml(1, ' A quokka appears.'));
+  const cycle = await watch.nextCycle(mark);
+  assert.equal(cycle.ok, true, watch.dump());
+  assert.deepEqual(cycle.changed, ['src/doc1.html']);
+  // Only the edited source's chain and the aggregates ran.
+  assert.ok(cycle.ran.every((t: string) => !/doc0|doc2/.test(t)), JSON.stringify(cycle.ran));
+  assert.ok(cycle.ran.includes('chunks/search-index.json'));
+  assert.equal(typeof cycle.queryReadyMs, 'number');
+  const hits = await queryHits(rig, 'quokka');
+  assert.equal(hits.length, 1);
+  assert.match(hits[0]!, /doc1/);
+
+  // Same inputs, built once from nothing: the same committed files, byte for byte.
+  const clean = new Rig('episteme-watch-clean-');
+  try {
+    for (const file of ['episteme.json', 'map.json', 'src/doc0.html', 'src/doc1.html', 'src/doc2.html']) clean.write({ [file]: fs.readFileSync(rig.path(file)) });
+    assert.equal((await clean.exec(['build'])).code, 0);
+    assert.deepEqual([...rig.artifacts()], [...clean.artifacts()]);
+  } finally {
+    clean.cleanup();
+  }
+});
+
+test('an atomic save (temp file renamed over the source) is one change of that source', async (t) => {
+  const { rig, watch } = await started(t);
+  const mark = watch.lines.length;
+  fs.writeFileSync(rig.path('src/doc2.html.swp'), sampleHtml(2, ' The wombat burrows.'));
+  fs.renameSync(rig.path('src/doc2.html.swp'), rig.path('src/doc2.html'));
+  const cycle = await watch.nextCycle(mark);
+  assert.equal(cycle.ok, true, watch.dump());
+  assert.deepEqual(cycle.changed, ['src/doc2.html']);
+  assert.match((await queryHits(rig, 'wombat'))[0]!, /doc2/);
+});
+
+test('a deleted source is reported, watching goes on, and its re-creation is built', async (t) => {
+  const { rig, watch } = await started(t);
+  let mark = watch.lines.length;
+  fs.rmSync(rig.path('src/doc0.html'));
+  const broken = await watch.nextCycle(mark);
+  assert.equal(broken.ok, false, watch.dump());
+  assert.deepEqual(broken.changed, ['src/doc0.html']);
+  assert.equal(typeof broken.error.code, 'string');
+  assert.match(broken.error.message, /doc0\.html/);
+  // The last complete generation still answers.
+  assert.equal((await queryHits(rig, 'zebra0')).length, 1);
+
+  mark = watch.lines.length;
+  fs.writeFileSync(rig.path('src/doc0.html'), sampleHtml(0, ' A platypus returns.'));
+  const fixed = await watch.nextCycle(mark);
+  assert.equal(fixed.ok, true, watch.dump());
+  assert.match((await queryHits(rig, 'platypus'))[0]!, /doc0/);
+
+  // The whole folder of sources removed, then restored (a branch switch, a restore from backup): the
+  // folder's watch is gone with it, and comes back with it.
+  const saved = new Map([0, 1, 2].map((i) => [i, fs.readFileSync(rig.path(`src/doc${i}.html`))]));
+  mark = watch.lines.length;
+  fs.rmSync(rig.path('src'), { recursive: true });
+  assert.equal((await watch.nextCycle(mark)).ok, false, watch.dump());
+  mark = watch.lines.length;
+  fs.mkdirSync(rig.path('src'));
+  for (const [i, bytes] of saved) fs.writeFileSync(rig.path(`src/doc${i}.html`), i === 1 ? sampleHtml(1, ' A dingo returns.') : bytes);
+  await watch.waitFor((l) => l.event === 'cycle' && l.ok === true, mark);
+  assert.match((await queryHits(rig, 'dingo'))[0]!, /doc1/);
+});
+
+test('a touch or a save of the same bytes runs nothing, and outputs never trigger a build', async (t) => {
+  const { rig, watch } = await started(t);
+  // Right after the first build wrote every output: the next event must be this save, ignored. Had
+  // the build's own writes been watched, they would have started a cycle first (or with it).
+  let mark = watch.lines.length;
+  fs.writeFileSync(rig.path('src/doc0.html'), fs.readFileSync(rig.path('src/doc0.html')));
+  const ignored = await watch.waitFor(() => true, mark);
+  assert.equal(ignored.event, 'ignored', watch.dump());
+  assert.deepEqual(ignored.paths, ['src/doc0.html']);
+
+  // The same after a cycle that rewrote the aggregates; and a touch (stat change only) is ignored too.
+  fs.writeFileSync(rig.path('src/doc1.html'), sampleHtml(1, ' Echidna.'));
+  const cycle = await watch.nextCycle(mark);
+  assert.equal(cycle.ok, true);
+  mark = watch.lines.length;
+  const now = new Date();
+  fs.utimesSync(rig.path('map.json'), now, now);
+  const next = await watch.waitFor(() => true, mark);
+  assert.equal(next.event, 'ignored', watch.dump());
+  assert.deepEqual(next.paths, ['map.json']);
+  assert.equal(watch.cycles.length, 2, watch.dump());
+});
+
+test('a broken config is reported with its structured error; the next valid save recovers', async (t) => {
+  const { rig, watch } = await started(t);
+  let mark = watch.lines.length;
+  fs.writeFileSync(rig.path('episteme.json'), '{"manualIngest": "map.json",');
+  const broken = await watch.nextCycle(mark);
+  assert.equal(broken.ok, false);
+  assert.deepEqual(broken.changed, ['episteme.json']);
+  assert.equal(broken.error.code, 'config-invalid', watch.dump());
+  assert.equal((await queryHits(rig, 'zebra1')).length, 1);
+
+  mark = watch.lines.length;
+  fs.writeFileSync(rig.path('episteme.json'), JSON.stringify({ manualIngest: 'map.json', options: { chunk: { maxChars: 700 } } }));
+  const fixed = await watch.nextCycle(mark);
+  assert.equal(fixed.ok, true, watch.dump());
+  // The new option reshapes every chunk target: the config really was read again.
+  assert.ok(fixed.ran.filter((t: string) => t.startsWith('chunks/example-test-doc')).length === 3, JSON.stringify(fixed.ran));
+
+  // A broken map, too, and a source added by fixing it is watched from then on.
+  mark = watch.lines.length;
+  fs.writeFileSync(rig.path('map.json'), '[{"sourceUrl": 1}]');
+  assert.equal((await watch.nextCycle(mark)).error.code, 'map-invalid');
+  rig.write({ 'src/doc9.html': sampleHtml(9) });
+  const map = [0, 1, 2, 9].map((i) => ({ sourceUrl: `https://example.test/doc${i}/`, localPath: `src/doc${i}.html`, contentType: 'text/html' }));
+  mark = watch.lines.length;
+  fs.writeFileSync(rig.path('map.json'), JSON.stringify(map));
+  assert.equal((await watch.nextCycle(mark)).ok, true, watch.dump());
+  mark = watch.lines.length;
+  fs.writeFileSync(rig.path('src/doc9.html'), sampleHtml(9, ' Numbat.'));
+  const added = await watch.nextCycle(mark);
+  assert.deepEqual(added.changed, ['src/doc9.html']);
+  assert.match((await queryHits(rig, 'numbat'))[0]!, /doc9/);
+});
+
+test('a burst of 50 saves runs at most 2 builds, and the last save wins', async (t) => {
+  const { rig, watch } = await started(t);
+  const mark = watch.lines.length;
+  for (let i = 0; i < 50; i += 1) fs.writeFileSync(rig.path('src/doc0.html'), sampleHtml(0, ` burstword${i}`));
+  await watch.nextCycle(mark);
+  // A sentinel edit of another source, after the first burst build was seen: every build the burst
+  // caused comes before or with the sentinel's.
+  fs.writeFileSync(rig.path('src/doc2.html'), sampleHtml(2, ' Sentinel.'));
+  const sentinel = await watch.waitFor((l) => l.event === 'cycle' && l.changed.includes('src/doc2.html'), mark);
+  const upTo = watch.lines.indexOf(sentinel);
+  const burstBuilds = watch.lines.slice(mark, upTo + 1).filter((l) => l.event === 'cycle' && l.changed.includes('src/doc0.html'));
+  assert.ok(burstBuilds.length >= 1 && burstBuilds.length <= 2, watch.dump());
+  assert.equal((await queryHits(rig, 'burstword49')).length, 1);
+  assert.equal((await queryHits(rig, 'burstword48')).length, 0);
+});
+
+test('SIGTERM ends watch cleanly: exit 0, the lock released, a following build runs without --wait-lock', async (t) => {
+  const { rig, watch } = await started(t);
+  const mark = watch.lines.length;
+  fs.writeFileSync(rig.path('src/doc1.html'), sampleHtml(1, ' Bilby.'));
+  await watch.nextCycle(mark);
+  const code = await watch.stop('SIGTERM');
+  assert.equal(code, 0, watch.dump());
+  const last = watch.lines.at(-1)!;
+  assert.equal(last.command, 'watch');
+  assert.equal(last.ok, true);
+  assert.equal(watch.lines.at(-2)!.event, 'stopped');
+  const build = await rig.exec(['build', '--json']);
+  assert.equal(build.code, 0, build.stdout + build.stderr);
+  assert.equal(build.json!.data.actions, 0);
+  assert.equal((await queryHits(rig, 'bilby')).length, 1);
+});
+
+test('SIGKILL mid-watch leaves the last commit readable and the next build recovers', async (t) => {
+  const { rig, watch } = await started(t);
+  // Killed right after a save, before its build or during it, whichever the scheduler gives.
+  fs.writeFileSync(rig.path('src/doc2.html'), sampleHtml(2, ' Quoll.'));
+  assert.equal(await watch.stop('SIGKILL'), null);
+  assert.equal((await queryHits(rig, 'zebra0')).length, 1);
+  const build = await rig.exec(['build', '--json']);
+  assert.equal(build.code, 0, build.stdout + build.stderr);
+  assert.match((await queryHits(rig, 'quoll'))[0]!, /doc2/);
+});
+
+test('watch outside a workspace is a usage error, at once', async () => {
+  const rig = new Rig('episteme-watch-none-');
+  try {
+    const result = await rig.exec(['watch', '--json']);
+    assert.equal(result.code, 2);
+    assert.equal(result.json!.error!.code, 'config-not-found');
+  } finally {
+    rig.cleanup();
+  }
+});
