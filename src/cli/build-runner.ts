@@ -16,6 +16,7 @@ import { NO_REFRESH, type CaptureEvent, type RefreshPolicy } from '../capture/ru
 import { oneOf } from './option-validators.js';
 import { failsOn, type FailOn } from '../graph/diagnostics.js';
 import { invocationId, tryCleanNoop } from '../graph/clean-build.js';
+import type { RemoteCache } from '../cache/remote-cache.js';
 
 /** Options of every command that runs the build engine. */
 export abstract class GraphCommand extends WorkspaceCommand {
@@ -68,11 +69,18 @@ export abstract class GraphCommand extends WorkspaceCommand {
     return summary ? summaryResult(summary, false, this.summaryOptions()) : null;
   }
 
+  /** The action cache this build consults (build --remote-cache); none for the other commands. */
+  protected async openCache(_ws: Workspace, _dryRun: boolean): Promise<RemoteCache | undefined> {
+    return undefined;
+  }
+
   protected async runTargets(output: Output, ws: Workspace, targets: string[], dryRun = false): Promise<{ summary: BuildSummary; result: CommandResult }> {
     const trace = new BuildTrace();
     const progress = new BuildProgress(output);
     const { runBuild } = await import('../graph/build.js');
+    const cache = await this.openCache(ws, dryRun);
     const summary = await runBuild(ws, {
+      ...(cache ? { cache } : {}),
       onPhase: (phase) => trace.phase(phase),
       targets,
       dryRun,
@@ -90,7 +98,10 @@ export abstract class GraphCommand extends WorkspaceCommand {
       },
       onPlan: (pending) => progress.plan(pending),
       onSettled: (result) => progress.settled(result),
-    }).finally(() => progress.end());
+    }).finally(() => {
+      progress.end();
+      cache?.close();
+    });
     for (const warning of summary.warnings ?? []) output.warn(warning);
     if (this.trace !== undefined) {
       try {
@@ -99,7 +110,13 @@ export abstract class GraphCommand extends WorkspaceCommand {
         output.warn({ code: 'trace-not-written', message: `Could not write the trace to ${this.trace}: ${(error as Error).message}` });
       }
     }
-    return { summary, result: summaryResult(summary, dryRun, this.summaryOptions()) };
+    const result = summaryResult(summary, dryRun, this.summaryOptions());
+    if (cache) {
+      const stats = cache.summary();
+      result.data.remoteCache = stats;
+      result.human.push(`remote cache ${stats.cache}: ${stats.hits} restored, ${stats.misses} built locally, ${stats.uploaded} uploaded` + (stats.rejected ? `, ${stats.rejected} rejected` : '') + (stats.verified ? `, ${stats.verified} verified` : '') + (stats.unavailable ? ' (unavailable: built locally)' : ''));
+    }
+    return { summary, result };
   }
 }
 
@@ -297,6 +314,7 @@ function dryRunLines(targets: TargetResult[]): string[] {
 
 function detail(t: TargetResult): string {
   if (t.error) return `: ${t.error.message}`;
+  if (t.restored) return '  (restored from the remote cache)';
   if (t.reasons.length === 0) return '';
   return `  (${t.reasons.map(describeReason).join('; ')})`;
 }
