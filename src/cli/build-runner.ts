@@ -216,6 +216,11 @@ export function summaryResult(summary: BuildSummary, dryRun: boolean, options: S
         }),
       };
     }
+    // A remote cache caught serving a wrong result is the build's headline, not one target's detail.
+    const mismatch = failed.find((t) => t.error?.code === 'remote-cache-mismatch');
+    if (mismatch?.error) {
+      return { data, human, failure: new EpistemeError('remote-cache-mismatch', mismatch.error.message, { hint: mismatch.error.hint, details: mismatch.error.details }) };
+    }
     // An offline stage asked for captures that were never made: a usage problem with one fix.
     if (failed.length > 0 && failed.every((t) => t.error?.code === 'snapshot-missing')) {
       const urls = failed.map((t) => String(t.error?.details?.url ?? t.target));
