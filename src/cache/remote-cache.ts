@@ -80,7 +80,7 @@ export class RemoteCache implements TargetCache {
     const output = await request.run();
     // Only a success reaches this line (a failed rule threw). Inputs edited while the rule ran would put
     // the new output under the old key: re-check them first.
-    if (this.options.upload && this.outage === null && request.inputsUnchanged()) {
+    if (this.options.upload && this.outage === null && request.inputsUnchanged() && this.acceptable(env, request, output)) {
       const bytes = typeof output.bytes === 'string' ? Buffer.from(output.bytes, 'utf8') : output.bytes;
       await this.guard(env, async () => {
         const hash = sha256Hex(bytes);
@@ -120,6 +120,16 @@ export class RemoteCache implements TargetCache {
       return RESTORERS[request.node.rule]!(env, request.node, request.deps, blob);
     } catch (error) {
       return this.reject(env, request, `the output named by ac/${key} is not this target's artifact (${(error as Error).message})`);
+    }
+  }
+
+  /** Never upload what a reader would reject (e.g. a search index built from a partial chunk set). */
+  private acceptable(env: RuleEnv, request: TargetCacheRequest, output: RuleOutput): boolean {
+    try {
+      RESTORERS[request.node.rule]!(env, request.node, request.deps, typeof output.bytes === 'string' ? Buffer.from(output.bytes, 'utf8') : output.bytes);
+      return true;
+    } catch {
+      return false;
     }
   }
 

@@ -25,7 +25,7 @@ function rows(result: CliResult): TargetRow[] {
 }
 
 function cacheable(result: CliResult): TargetRow[] {
-  return rows(result).filter((t) => t.rule === 'extract' || t.rule === 'chunk');
+  return rows(result).filter((t) => t.rule === 'extract' || t.rule === 'chunk' || t.rule === 'search-index');
 }
 
 function filesUnder(dir: string): string[] {
@@ -77,7 +77,7 @@ describe('remote cache on nginx (Bazel HTTP cache protocol)', { skip: NGINX_SKIP
     const reader = rig();
     const read = await reader.exec(['build', '--remote-cache', nginx.url, '--json']);
     assert.equal(read.code, 0, read.stdout);
-    assert.equal(read.json!.data.remoteCache.misses, 6);
+    assert.equal(read.json!.data.remoteCache.misses, 7);
     assert.equal(read.json!.data.remoteCache.uploaded, 0);
     assert.doesNotMatch(nginx.accessLog(), /^PUT /m, 'a build without --remote-cache-upload sent a PUT');
     assert.deepEqual(filesUnder(nginx.dataDir), [], 'the cache holds files after a read-only build');
@@ -85,19 +85,19 @@ describe('remote cache on nginx (Bazel HTTP cache protocol)', { skip: NGINX_SKIP
     const writer = rig();
     const written = await writer.exec(['build', '--remote-cache', nginx.url, '--remote-cache-upload', '--json']);
     assert.equal(written.code, 0, written.stdout);
-    assert.equal(written.json!.data.remoteCache.uploaded, 6);
-    assert.equal(filesUnder(path.join(nginx.dataDir, 'ac')).length, 6);
-    assert.equal(filesUnder(path.join(nginx.dataDir, 'cas')).length, 6);
+    assert.equal(written.json!.data.remoteCache.uploaded, 7);
+    assert.equal(filesUnder(path.join(nginx.dataDir, 'ac')).length, 7);
+    assert.equal(filesUnder(path.join(nginx.dataDir, 'cas')).length, 7);
 
     const clone = rig();
     const restored = await clone.exec(['build', '--remote-cache', nginx.url, '--json']);
     assert.equal(restored.code, 0, restored.stdout);
-    assert.equal(restored.json!.data.remoteCache.hits, 6);
+    assert.equal(restored.json!.data.remoteCache.hits, 7);
     assert.equal(restored.json!.data.remoteCache.misses, 0);
-    // Zero extraction: every extract and chunk target came from the cache; only snapshots (a file
-    // read each) and the four indexes ran.
+    // Zero extraction: every extract and chunk target and the search index came from the cache; only
+    // snapshots (a file read each) and the three stage indexes (lists of files) ran.
     assert.ok(cacheable(restored).every((t) => t.status === 'built' && t.restored === true), JSON.stringify(cacheable(restored)));
-    assert.equal(restored.json!.data.actions, 3 + 4);
+    assert.equal(restored.json!.data.actions, 3 + 3);
     assert.deepEqual(clone.artifacts(), reference, 'a build from the cache differs from a local build');
     const again = await clone.exec(['build', '--remote-cache', nginx.url, '--json']);
     assert.equal(again.json!.data.actions, 0);
@@ -130,6 +130,19 @@ describe('remote cache on nginx (Bazel HTTP cache protocol)', { skip: NGINX_SKIP
     assert.deepEqual(clone.artifacts(), reference, 'a bad entry reached the workspace');
   });
 
+  it('never uploads failures or a search index built from a partial set', async () => {
+    const partial = rig();
+    // doc1 goes past the file bound: its snapshot fails, so its chain is skipped.
+    partial.write({ 'episteme.json': JSON.stringify({ manualIngest: 'map.json', limits: { maxFileBytes: 4000 } }), 'src/doc1.html': `${partial.read('src/doc1.html')}${'<p>padding</p>'.repeat(400)}` });
+    const result = await partial.exec(['build', '--remote-cache', nginx.url, '--remote-cache-upload', '--allow-partial', '--json']);
+    assert.equal(result.code, 1, result.stdout);
+    assert.equal(rows(result).find((t) => t.rule === 'search-index')!.status, 'built');
+    // Two sources' documents and chunks; nothing of the failed source, and not the partial index.
+    assert.equal(result.json!.data.remoteCache.uploaded, 4);
+    assert.equal(filesUnder(path.join(nginx.dataDir, 'ac')).length, 4);
+    for (const file of filesUnder(path.join(nginx.dataDir, 'cas'))) assert.doesNotMatch(fs.readFileSync(file, 'latin1').slice(0, 200), /search-index/);
+  });
+
   it('uses a forged entry with valid bytes unless --remote-cache-verify recomputes it, which fails loudly', async () => {
     const writer = rig();
     assert.equal((await writer.exec(['build', '--remote-cache', nginx.url, '--remote-cache-upload', '--json'])).code, 0);
@@ -160,12 +173,12 @@ describe('remote cache on nginx (Bazel HTTP cache protocol)', { skip: NGINX_SKIP
     const writer = rig();
     const written = await writer.exec(['build', '--remote-cache', nginx.authUrl, '--remote-cache-upload', '--json', '--verbose'], { env: headers });
     assert.equal(written.code, 0, written.stdout);
-    assert.equal(written.json!.data.remoteCache.uploaded, 6, JSON.stringify(written.json!.warnings));
+    assert.equal(written.json!.data.remoteCache.uploaded, 7, JSON.stringify(written.json!.warnings));
     assert.match(nginx.accessLog(), new RegExp(`^PUT /auth/ac/\\w+ 20\\d auth=Bearer ${TOKEN}$`, 'm'), 'the header did not reach the server');
     const clone = rig();
     const human = await clone.exec(['build', '--remote-cache', nginx.authUrl, '--verbose', '--debug'], { env: headers });
     assert.equal(human.code, 0, human.stderr);
-    assert.match(human.stdout, /6 restored/);
+    assert.match(human.stdout, /7 restored/);
 
     // Refused credentials (from a headers file), credentials in the URL, a malformed header line.
     const headersFile = path.join(clone.dir, '..', `${path.basename(clone.dir)}-headers`);

@@ -65,9 +65,11 @@ describe('sharded builds', () => {
     const assembler = rig();
     const assembled = await assembler.exec(['build', '--remote-cache', url, '--json']);
     assert.equal(assembled.code, 0, assembled.stdout);
-    assert.equal(assembled.json!.data.remoteCache.misses, 0);
+    // Shards build no index: the assembler restores every document and chunk set, and builds the indexes.
     assert.equal(assembled.json!.data.remoteCache.hits, 2 * SOURCES);
+    assert.equal(assembled.json!.data.remoteCache.misses, 1, 'only the search index is built');
     assert.equal(assembled.json!.data.actions, SOURCES + 4, 'only snapshots (file reads) and the four indexes run');
+    assert.ok((assembled.json!.data.targets as { rule: string; restored?: boolean }[]).every((row) => (row.rule === 'extract' || row.rule === 'chunk') === (row.restored === true)));
     assert.deepEqual(assembler.artifacts(), single.artifacts());
     assert.equal(treeChecksum(assembler), treeChecksum(single));
   });

@@ -1,0 +1,119 @@
+/**
+ * The remote cache on N synthetic sources (default 1,000), whole-process CLI timings, with the
+ * baseline measured in the same run:
+ *   - full local build of a fresh checkout, no cache (the baseline);
+ *   - the same build uploading to the cache (what a CI writer pays);
+ *   - a fresh checkout in another folder building from the warm cache (goal: at most 0.2x the baseline);
+ *   - per-hit overhead: the median wall time of one restored target (GET ac + GET cas + verify +
+ *     parse, from --trace), and the cache build's time over its hits.
+ * The cache is nginx with WebDAV on 127.0.0.1 when it is installed, otherwise a file:// folder.
+ *
+ *   npm run build && node dist/bench/remote-cache.js [--sources 1000] [--runs 3]
+ */
+import { spawnSync } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { NGINX_SKIP, startNginx, type NginxCache } from '../test/helpers/nginx.js';
+
+const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+const CLI = path.join(REPO, 'bin', 'episteme.cjs');
+const WORK = path.join(REPO, 'bench', '.work', 'remote-cache');
+
+function argument(name: string, fallback: string): string {
+  const index = process.argv.indexOf(name);
+  return index >= 0 && process.argv[index + 1] ? process.argv[index + 1]! : fallback;
+}
+const sources = Number(argument('--sources', '1000'));
+const runs = Number(argument('--runs', '3'));
+
+function sourceHtml(i: number): string {
+  return `<!DOCTYPE html><html><head><title>Source ${i}</title></head><body>
+<h1>Source ${i}</h1>
+<p>Synthetic source ${i} talks about topic${i % 97} and theme${i % 13}.</p>
+<h2 id="part-a">Part A</h2>
+<p>The first part of source ${i} says that a server MUST answer and a client SHOULD retry.</p>
+<h2 id="part-b">Part B</h2>
+<ul><li>Item one of ${i}</li><li>Item two of ${i}</li></ul>
+</body></html>
+`;
+}
+
+/** A fresh checkout: sources, map and config only, in its own folder. */
+function checkout(name: string): string {
+  const dir = path.join(WORK, name);
+  fs.rmSync(dir, { recursive: true, force: true });
+  fs.mkdirSync(path.join(dir, 'src'), { recursive: true });
+  const map = [];
+  for (let i = 0; i < sources; i += 1) {
+    fs.writeFileSync(path.join(dir, 'src', `s${i}.html`), sourceHtml(i));
+    map.push({ sourceUrl: `https://bench.example/s${i}`, localPath: `src/s${i}.html`, contentType: 'text/html' });
+  }
+  fs.writeFileSync(path.join(dir, 'map.json'), JSON.stringify(map));
+  fs.writeFileSync(path.join(dir, 'episteme.json'), JSON.stringify({ manualIngest: 'map.json' }));
+  return dir;
+}
+
+interface Timed {
+  ms: number;
+  data: { actions: number; remoteCache?: { hits: number; misses: number; uploaded: number } };
+}
+
+function build(dir: string, args: string[]): Timed {
+  const started = process.hrtime.bigint();
+  const result = spawnSync(process.execPath, [CLI, 'build', '--json', '--progress', 'never', ...args], { cwd: dir, encoding: 'utf8', maxBuffer: 1 << 28 });
+  const ms = Number(process.hrtime.bigint() - started) / 1e6;
+  if (result.status !== 0) throw new Error(`build ${args.join(' ')} exited ${result.status}: ${result.stdout.slice(0, 2000)}${result.stderr.slice(0, 2000)}`);
+  return { ms, data: (JSON.parse(result.stdout) as { data: Timed['data'] }).data };
+}
+
+function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.floor(sorted.length / 2)]!;
+}
+
+async function main(): Promise<void> {
+  let nginx: NginxCache | null = null;
+  let url: string;
+  if (NGINX_SKIP) {
+    console.log(`${NGINX_SKIP}; measuring a file:// cache folder instead`);
+    const folder = path.join(WORK, 'cache-folder');
+    fs.rmSync(folder, { recursive: true, force: true });
+    url = pathToFileURL(folder).href;
+  } else {
+    nginx = await startNginx();
+    url = nginx.url;
+  }
+  try {
+    const local: number[] = [];
+    const upload: number[] = [];
+    const remote: number[] = [];
+    const perHit: number[] = [];
+    let hits = 0;
+    for (let run = 0; run < runs; run += 1) {
+      local.push(build(checkout('local'), []).ms);
+      if (nginx) for (const area of ['ac', 'cas']) fs.rmSync(path.join(nginx.dataDir, area), { recursive: true, force: true });
+      else fs.rmSync(new URL(url), { recursive: true, force: true });
+      upload.push(build(checkout('writer'), ['--remote-cache', url, '--remote-cache-upload']).ms);
+      const clone = checkout('clone');
+      const trace = path.join(WORK, 'clone-trace.json');
+      const restored = build(clone, ['--remote-cache', url, '--trace', trace]);
+      remote.push(restored.ms);
+      hits = restored.data.remoteCache!.hits;
+      if (restored.data.remoteCache!.misses !== 0) throw new Error(`the warm cache missed ${restored.data.remoteCache!.misses} targets`);
+      const targets = (JSON.parse(fs.readFileSync(trace, 'utf8')) as { targets: { target: string; ms: number }[] }).targets;
+      perHit.push(median(targets.filter((t) => /^(specs|chunks)\/(?!index|search-index)/.test(t.target)).map((t) => t.ms)));
+    }
+    const base = median(local);
+    const row = (label: string, ms: number, extra = ''): string => `${label.padEnd(44)} ${Math.round(ms).toString().padStart(7)} ms  ${(ms / base).toFixed(3)}x${extra}`;
+    console.log(`remote cache, ${sources} sources (${2 * sources} cacheable targets), ${runs} run(s), medians; cache: ${nginx ? 'nginx WebDAV on 127.0.0.1' : 'file:// folder'}`);
+    console.log(row('full local build, fresh checkout (baseline)', base));
+    console.log(row('full local build + upload (CI writer)', median(upload)));
+    console.log(row('fresh checkout from the warm cache', median(remote), `  (goal <= 0.2x: ${median(remote) / base <= 0.2 ? 'met' : 'NOT met'})`));
+    console.log(`per hit: median restored-target latency ${median(perHit).toFixed(2)} ms (concurrent); cache build / hits = ${(median(remote) / hits).toFixed(2)} ms`);
+  } finally {
+    await nginx?.stop();
+  }
+}
+
+await main();
