@@ -104,7 +104,12 @@ export class HttpStore implements CacheStore {
           resolve({ status, body: Buffer.concat(parts) });
         });
       });
-      const deadline = setTimeout(() => fail(`${method} ${this.label}${area}/… timed out after ${this.options.timeoutMs} ms`), this.options.timeoutMs);
+      // The deadline runs from when the request gets a socket: time spent queued behind the pool's
+      // other requests is the build's own concurrency, not the server's slowness.
+      let deadline: NodeJS.Timeout | undefined;
+      request.once('socket', () => {
+        deadline = setTimeout(() => fail(`${method} ${this.label}${area}/… timed out after ${this.options.timeoutMs} ms`), this.options.timeoutMs);
+      });
       request.on('error', (error: NodeJS.ErrnoException) => fail(`${method} ${this.label}${area}/… failed: ${error.code ?? error.message}`));
       request.end(body ?? undefined);
     });

@@ -1,7 +1,7 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
-import { Rig, writeSmallWorkspace } from '../helpers/rig.js';
+import { REPO_ROOT, Rig, writeSmallWorkspace } from '../helpers/rig.js';
 
 /**
  * What a CI job restores between runs (README, "Continuous integration"): the build state `.episteme/`
@@ -34,5 +34,20 @@ describe('restoring a CI cache into a fresh checkout', () => {
     } finally {
       for (const rig of [first, fresh, stateOnly]) rig.cleanup();
     }
+  });
+});
+
+describe('the GitHub Actions example', () => {
+  it('uses only build flags that exist, uploads only from push jobs, and keeps the token in the environment', () => {
+    const workflow = fs.readFileSync(`${REPO_ROOT}/examples/github-actions/episteme.yml`, 'utf8');
+    const help = fs.readFileSync(`${REPO_ROOT}/test/fixtures/help/build.txt`, 'utf8');
+    // Each `npx episteme build` command with its backslash-continued lines.
+    const commands = [...workflow.matchAll(/npx episteme build(?:[^\n]*\\\n)*[^\n]*/g)].map((match) => match[0]);
+    assert.ok(commands.length >= 3, 'expected the shard, assemble and pull-request builds');
+    for (const command of commands) for (const flag of command.match(/--[a-z][a-z-]*/g) ?? []) assert.match(help, new RegExp(`^  ${flag}\\b`, 'm'), `${flag} is not a build option`);
+    const pullRequest = workflow.slice(workflow.indexOf('pull-request:'));
+    assert.doesNotMatch(pullRequest, /--remote-cache-upload/);
+    assert.doesNotMatch(workflow, /--header|Bearer \$\{\{[^}]*\}\}.*npx/);
+    assert.match(workflow, /EPISTEME_REMOTE_CACHE_HEADERS:/);
   });
 });
