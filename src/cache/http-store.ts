@@ -23,6 +23,9 @@ export class HttpStore implements CacheStore {
   readonly label: string;
   private readonly base: URL;
   private readonly agent: http.Agent;
+  /** Set by the first outage: every request in flight or queued then fails at once, as do later ones. */
+  private outage: string | null = null;
+  private readonly inFlight = new Set<(message: string) => void>();
 
   constructor(url: URL, private readonly options: HttpStoreOptions) {
     this.base = new URL(url.href.endsWith('/') ? url.href : `${url.href}/`);
@@ -48,9 +51,16 @@ export class HttpStore implements CacheStore {
     this.agent.destroy();
   }
 
+  /** A refusal (5xx, 507, 401, …) is an outage like a timeout: nothing queued behind it is sent. */
   private refused(method: string, area: Area, status: number): CacheUnavailable {
     const why = status === 507 ? ' (the cache is full)' : status === 401 || status === 403 ? ' (credentials refused; see EPISTEME_REMOTE_CACHE_HEADERS)' : '';
-    return new CacheUnavailable(`${method} ${this.label}${area}/… answered ${status}${why}`);
+    this.trip(`${method} ${this.label}${area}/… answered ${status}${why}`);
+    return new CacheUnavailable(this.outage!);
+  }
+
+  private trip(message: string): void {
+    this.outage ??= this.options.secrets.redact(message);
+    for (const abandon of [...this.inFlight]) abandon(this.outage);
   }
 
   private request(method: 'GET' | 'PUT', area: Area, hash: string, body: Buffer | null, maxBytes: number): Promise<{ status: number; body: Buffer | null }> {
@@ -63,21 +73,29 @@ export class HttpStore implements CacheStore {
       headers['content-length'] = String(body.length);
       headers['content-type'] = 'application/octet-stream';
     }
+    if (this.outage !== null) return Promise.reject(new CacheUnavailable(this.outage));
     return new Promise((resolve, reject) => {
       let settled = false;
-      const fail = (message: string): void => {
+      const abandon = (message: string): void => {
         if (settled) return;
         settled = true;
+        this.inFlight.delete(abandon);
         clearTimeout(deadline);
         request.destroy();
-        reject(new CacheUnavailable(this.options.secrets.redact(message)));
+        reject(new CacheUnavailable(message));
       };
+      // One stalled or dead server costs one deadline, not one per request queued behind it.
+      const fail = (message: string): void => {
+        if (!settled) this.trip(message);
+      };
+      this.inFlight.add(abandon);
       const request = client.request(url, { method, headers, agent: this.agent }, (response) => {
         const status = response.statusCode ?? 0;
         const declared = Number(response.headers['content-length'] ?? NaN);
         if (status === 200 && method === 'GET' && declared > maxBytes) {
           // Larger than the action result says the blob is: not this entry. A miss, not an outage.
           settled = true;
+          this.inFlight.delete(abandon);
           clearTimeout(deadline);
           request.destroy();
           resolve({ status: 404, body: null });
@@ -89,6 +107,7 @@ export class HttpStore implements CacheStore {
           length += part.length;
           if (length > maxBytes && status === 200 && method === 'GET') {
             settled = true;
+            this.inFlight.delete(abandon);
             clearTimeout(deadline);
             request.destroy();
             resolve({ status: 404, body: null });
@@ -100,6 +119,7 @@ export class HttpStore implements CacheStore {
         response.on('end', () => {
           if (settled) return;
           settled = true;
+          this.inFlight.delete(abandon);
           clearTimeout(deadline);
           resolve({ status, body: Buffer.concat(parts) });
         });
