@@ -23,6 +23,7 @@ const benches: [string, string[]][] = [
   ['snapshot-only-change.js', quick ? ['--sources', '1000', '--runs', '3'] : ['--sources', '1000', '--runs', '7']],
   ['watch-edit.js', quick ? ['--quick'] : ['--sizes', '1000,10000']],
   ['hostile-extraction.js', quick ? ['--runs', '1'] : ['--runs', '3']],
+  ['remote-cache.js', quick ? ['--sources', '1000', '--runs', '1'] : ['--sources', '1000', '--runs', '3']],
 ];
 
 let failed = 0;

@@ -27,6 +27,7 @@ export const FAILURE_CODES = {
   'document-diagnostics': { exit: 1, summary: 'Built documents carry extraction diagnostics at or above the --fail-on severity (error by default).' },
   'workspace-locked': { exit: 1, summary: 'Another process holds the workspace writer lock.' },
   'write-failed': { exit: 1, summary: 'Writing a file failed (disk full, quota, read-only file system, permission); details name the path and errno.' },
+  'remote-cache-mismatch': { exit: 1, summary: 'A remote cache hit recomputed by --remote-cache-verify differs from the local result: the cache holds a wrong entry.' },
   'internal-error': { exit: 1, summary: 'A bug in Episteme; rerun with --debug and report it.' },
 } as const;
 

@@ -18,6 +18,7 @@ import { failsOn, type FailOn } from '../graph/diagnostics.js';
 import { invocationId, tryCleanNoop } from '../graph/clean-build.js';
 import { shownFrom, targetNameOf } from './shown-path.js';
 import path from 'node:path';
+import type { RemoteCache } from '../cache/remote-cache.js';
 
 /** Options of every command that runs the build engine. */
 export abstract class GraphCommand extends WorkspaceCommand {
@@ -72,12 +73,19 @@ export abstract class GraphCommand extends WorkspaceCommand {
     return summaryResult(summary, false, this.summaryOptions(config === null ? process.cwd() : path.dirname(config)));
   }
 
+  /** The action cache this build consults (build --remote-cache); none for the other commands. */
+  protected async openCache(_ws: Workspace, _dryRun: boolean): Promise<RemoteCache | undefined> {
+    return undefined;
+  }
+
   protected async runTargets(output: Output, ws: Workspace, targets: string[], dryRun = false): Promise<{ summary: BuildSummary; result: CommandResult }> {
     const trace = new BuildTrace();
     const shown = shownFrom(ws.root, process.cwd());
     const progress = new BuildProgress(output, shown);
     const { runBuild } = await import('../graph/build.js');
+    const cache = await this.openCache(ws, dryRun);
     const summary = await runBuild(ws, {
+      ...(cache ? { cache } : {}),
       onPhase: (phase) => trace.phase(phase),
       targets: targetNames(ws, targets),
       dryRun,
@@ -95,7 +103,10 @@ export abstract class GraphCommand extends WorkspaceCommand {
       },
       onPlan: (pending) => progress.plan(pending),
       onSettled: (result) => progress.settled(result),
-    }).finally(() => progress.end());
+    }).finally(() => {
+      progress.end();
+      cache?.close();
+    });
     if (!dryRun) await recordLastFailures(ws, summary, output);
     for (const warning of summary.warnings ?? []) output.warn(warning);
     if (this.trace !== undefined) {
@@ -105,7 +116,13 @@ export abstract class GraphCommand extends WorkspaceCommand {
         output.warn({ code: 'trace-not-written', message: `Could not write the trace to ${this.trace}: ${(error as Error).message}` });
       }
     }
-    return { summary, result: summaryResult(summary, dryRun, this.summaryOptions(ws.root)) };
+    const result = summaryResult(summary, dryRun, this.summaryOptions(ws.root));
+    if (cache) {
+      const stats = cache.summary();
+      result.data.remoteCache = stats;
+      result.human.push(`remote cache ${stats.cache}: ${stats.hits} restored, ${stats.misses} built locally, ${stats.uploaded} uploaded` + (stats.rejected ? `, ${stats.rejected} rejected` : '') + (stats.verified ? `, ${stats.verified} verified` : '') + (stats.unavailable ? ' (unavailable: built locally)' : ''));
+    }
+    return { summary, result };
   }
 }
 
@@ -229,6 +246,11 @@ export function summaryResult(summary: BuildSummary, dryRun: boolean, options: S
         }),
       };
     }
+    // A remote cache caught serving a wrong result is the build's headline, not one target's detail.
+    const mismatch = failed.find((t) => t.error?.code === 'remote-cache-mismatch');
+    if (mismatch?.error) {
+      return { data, human, failure: new EpistemeError('remote-cache-mismatch', mismatch.error.message, { hint: mismatch.error.hint, details: mismatch.error.details }) };
+    }
     // An offline stage asked for captures that were never made: a usage problem with one fix.
     if (failed.length > 0 && failed.every((t) => t.error?.code === 'snapshot-missing')) {
       const urls = failed.map((t) => String(t.error?.details?.url ?? shown(t.target)));
@@ -327,6 +349,7 @@ function dryRunLines(targets: TargetResult[], shown: (target: string) => string)
 
 function detail(t: TargetResult): string {
   if (t.error) return `: ${t.error.message}`;
+  if (t.restored) return '  (restored from the remote cache)';
   if (t.reasons.length === 0) return '';
   return `  (${t.reasons.map(describeReason).join('; ')})`;
 }

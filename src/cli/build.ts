@@ -1,7 +1,14 @@
 import { Command, Option } from 'clipanion';
-import { CaptureCommand } from './build-runner.js';
+import { CaptureCommand, summaryResult } from './build-runner.js';
 import type { CommandResult } from './base-command.js';
 import type { Output } from './output.js';
+import type { Workspace } from '../config/workspace.js';
+import type { RemoteCache } from '../cache/remote-cache.js';
+import { EpistemeError } from '../failure.js';
+import { inRange, rangeText } from './option-validators.js';
+
+const REMOTE_CACHE_TIMEOUT_RANGE = { min: 1, max: 600 } as const;
+const DEFAULT_REMOTE_CACHE_TIMEOUT_SECONDS = 10;
 
 export class BuildCommand extends CaptureCommand {
   static override paths = [['build']];
@@ -15,6 +22,8 @@ export class BuildCommand extends CaptureCommand {
 
       A source that leaves the graph (removed from the map or manifest, or left out by a one-off --map or --manifest) loses its derived files and its place in the indexes, but its captured snapshot (record, body, observation log) is kept, so it is up to date again, without a refetch, when it returns. \`--prune-snapshots\` deletes those captures.
 
+      With \`--remote-cache URL\` (or config \`remoteCache\`), extraction and chunking outputs are looked up in a Bazel HTTP cache (or a file:// folder) before they run; every downloaded output is verified and a bad one is rebuilt locally. Uploading needs \`--remote-cache-upload\`. Request headers (a token) come from EPISTEME_REMOTE_CACHE_HEADERS or the file named by EPISTEME_REMOTE_CACHE_HEADERS_FILE. \`--shard I/N\` builds one share of the sources for a later assembling build (README, "Continuous integration").
+
       Exit codes: 0 all targets up to date or built; 1 a target failed (its previous output is kept; independent sources still build); 2 usage, config or input error.
     `,
     examples: [
@@ -23,18 +32,93 @@ export class BuildCommand extends CaptureCommand {
       ['Show what would run and why', 'episteme build --dry-run'],
       ['Also delete captured snapshots of sources no longer in the inputs', 'episteme build --prune-snapshots'],
       ['Machine-readable summary', 'episteme build --json'],
+      ['Build shard 2 of 4 and upload it (CI)', 'episteme build --shard 2/4 --remote-cache https://cache.example.com/episteme --remote-cache-upload'],
     ],
   });
   readonly commandName = 'build';
   dryRun = Option.Boolean('--dry-run', false, { description: 'Show what would run and why; write nothing.' });
+  remoteCache = Option.String('--remote-cache', {
+    description: 'Action cache to read outputs from: an http(s):// Bazel HTTP cache (bazel-remote, nginx WebDAV) or a file:// folder (default: config remoteCache). Headers come from EPISTEME_REMOTE_CACHE_HEADERS(_FILE), never from flags.',
+  });
+  remoteCacheUpload = Option.Boolean('--remote-cache-upload', false, { description: 'Also upload outputs built locally to the remote cache (for trusted CI only).' });
+  remoteCacheVerify = Option.String('--remote-cache-verify', {
+    description: 'Recompute this fraction (0 to 1) of remote cache hits, chosen by key, and fail with remote-cache-mismatch if one differs (default 0).',
+  });
+  remoteCacheTimeout = Option.String('--remote-cache-timeout', {
+    description: `Seconds one remote cache request may take before the build goes on without the cache (default ${DEFAULT_REMOTE_CACHE_TIMEOUT_SECONDS}; ${rangeText(REMOTE_CACHE_TIMEOUT_RANGE)}).`,
+    validator: inRange(REMOTE_CACHE_TIMEOUT_RANGE),
+  });
+  shard = Option.String('--shard', {
+    description: 'Build only share I of N of the sources (by document id; no indexes) and upload them; needs --remote-cache and --remote-cache-upload.',
+  });
   targets = Option.Rest({ name: 'target' });
 
   async run(output: Output): Promise<CommandResult> {
-    if (!this.dryRun && this.targets.length === 0) {
+    const shard = this.shard === undefined ? null : await this.parsedShard();
+    const verifyFraction = this.verifyFraction();
+    if (!this.dryRun && this.targets.length === 0 && shard === null && verifyFraction === 0) {
       const noop = await this.noopFastPath();
       if (noop) return noop;
     }
     const ws = await this.workspace();
-    return (await this.runTargets(output, ws, this.targets, this.dryRun)).result;
+    let targets = this.targets;
+    if (shard !== null) {
+      if (targets.length > 0) throw new EpistemeError('usage-error', '--shard builds its share of every source; it takes no targets.', { hint: 'Drop the targets, or drop --shard.' });
+      if ((this.remoteCache ?? ws.remoteCache) === undefined || !this.remoteCacheUpload) {
+        throw new EpistemeError('usage-error', '--shard needs --remote-cache (or config remoteCache) and --remote-cache-upload: a shard is only useful uploaded.', {
+          hint: 'E.g. episteme build --shard 1/4 --remote-cache https://cache.example.com/episteme --remote-cache-upload',
+        });
+      }
+      const { inShard } = await import('../cache/shard.js');
+      const { targetNames } = await import('../graph/graph.js');
+      targets = ws.sources.filter((source) => inShard(source.documentId, shard)).map((source) => targetNames(ws, source.documentId).chunk);
+      if (targets.length === 0) {
+        const counts = { 'up-to-date': 0, built: 0, unchanged: 0, failed: 0, skipped: 0, dirty: 0, 'maybe-dirty': 0 };
+        const result = summaryResult({ targets: [], counts, actions: 0, removed: [], ok: true }, this.dryRun, this.summaryOptions(ws.root));
+        result.data.shard = shard;
+        return result;
+      }
+    }
+    const { result } = await this.runTargets(output, ws, targets, this.dryRun);
+    if (shard !== null) result.data.shard = shard;
+    return result;
+  }
+
+  protected override async openCache(ws: Workspace, dryRun: boolean): Promise<RemoteCache | undefined> {
+    const url = this.remoteCache ?? ws.remoteCache;
+    if (url === undefined) {
+      if (this.remoteCacheUpload || this.remoteCacheVerify !== undefined) {
+        throw new EpistemeError('usage-error', '--remote-cache-upload and --remote-cache-verify need a remote cache.', { hint: 'Give --remote-cache URL, or set remoteCache in the workspace config.' });
+      }
+      return undefined;
+    }
+    if (dryRun) return undefined;
+    const { openRemoteCache } = await import('../cache/open.js');
+    return openRemoteCache({
+      url,
+      upload: this.remoteCacheUpload,
+      verifyFraction: this.verifyFraction(),
+      timeoutMs: (this.remoteCacheTimeout ?? DEFAULT_REMOTE_CACHE_TIMEOUT_SECONDS) * 1000,
+      env: process.env,
+    });
+  }
+
+  private verifyFraction(): number {
+    if (this.remoteCacheVerify === undefined) return 0;
+    const text = this.remoteCacheVerify.trim();
+    const value = /^(0(\.\d+)?|1(\.0+)?|\.\d+)$/.test(text) ? Number(text) : NaN;
+    if (!(value >= 0 && value <= 1)) {
+      throw new EpistemeError('usage-error', `--remote-cache-verify takes a fraction from 0 to 1 (got ${JSON.stringify(this.remoteCacheVerify)}).`, { hint: 'E.g. --remote-cache-verify 0.05 recomputes one hit in twenty.' });
+    }
+    return value;
+  }
+
+  private async parsedShard(): Promise<{ index: number; count: number }> {
+    const { parseShard, MAX_SHARDS } = await import('../cache/shard.js');
+    const shard = parseShard(this.shard!);
+    if (shard === null) {
+      throw new EpistemeError('usage-error', `--shard takes I/N with 1 <= I <= N <= ${MAX_SHARDS} (got ${JSON.stringify(this.shard)}).`, { hint: 'E.g. --shard 1/4 ... --shard 4/4 on four machines.' });
+    }
+    return shard;
   }
 }

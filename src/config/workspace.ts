@@ -48,6 +48,8 @@ export interface Workspace {
   mapFile: string | null;
   /** Workspace-relative path of the capture manifest, when there is one (not for stdin). */
   manifestFile: string | null;
+  /** Config `remoteCache`: the action cache URL a build reads from (--remote-cache overrides it). */
+  remoteCache?: string;
 }
 
 export interface WorkspaceFlags {
@@ -64,6 +66,7 @@ interface RawConfig {
   outputs?: Partial<StageOutputs>;
   options?: { extract?: Record<string, unknown>; chunk?: Record<string, unknown>; index?: Record<string, unknown> };
   limits?: { maxFileBytes?: number; capture?: Partial<CaptureBounds> };
+  remoteCache?: string;
 }
 
 /**
@@ -180,6 +183,7 @@ export async function loadWorkspace(cwd: string, flags: WorkspaceFlags): Promise
     sources,
     mapFile,
     manifestFile,
+    ...(raw.remoteCache !== undefined ? { remoteCache: raw.remoteCache } : {}),
   };
 }
 

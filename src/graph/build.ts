@@ -16,6 +16,7 @@ import { namedOptions } from './key.js';
 import { cleanRecordFor, cleanRecordHolds } from './clean-build.js';
 import { claimOwnedFolders, ownedFolders } from '../config/owned-folders.js';
 import { CaptureRun, type CaptureRequest } from '../capture/run.js';
+import type { TargetCache } from '../cache/target-cache.js';
 
 export interface BuildRequest {
   /** Target paths; empty means every target. */
@@ -43,6 +44,8 @@ export interface BuildRequest {
   /** How many targets are left to evaluate after the first pass, and each as it settles (progress). */
   onPlan?: (pending: number) => void;
   onSettled?: (result: TargetResult) => void;
+  /** The action cache to consult before running a rule (--remote-cache); none by default. */
+  cache?: TargetCache;
   /** Called as each phase of the build begins (for --trace). */
   onPhase?: (phase: 'load-stages' | 'graph' | 'lock' | 'state' | 'schedule' | 'commit' | 'garbage' | 'done') => void;
   /**
@@ -110,7 +113,7 @@ export async function runBuild(ws: Workspace, request: BuildRequest): Promise<Bu
     request.onPhase?.('schedule');
     const capture = new CaptureRun(ws.limits.capture, request.capture);
     const warnings: Warning[] = [...state.diagnostics];
-    const results = await runSchedule(graph, names, { ws, state, pool, stages, shared, capture, warnings }, {
+    const results = await runSchedule(graph, names, { ws, state, pool, stages, shared, capture, warnings, ...(request.cache ? { cache: request.cache } : {}) }, {
       dryRun: request.dryRun,
       debug: request.debug ?? false,
       allowPartial: request.allowPartial,
@@ -140,7 +143,7 @@ export async function runBuild(ws: Workspace, request: BuildRequest): Promise<Bu
     return {
       targets: results,
       counts,
-      actions: results.filter((r) => isAction(r.status)).length,
+      actions: results.filter((r) => isAction(r.status) && !r.restored).length,
       removed,
       ok: counts.failed === 0 && counts.skipped === 0,
       warnings,

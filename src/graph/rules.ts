@@ -20,6 +20,7 @@ import type { BuildState, TargetRecord } from './state.js';
 import { sameStamp, stampOf, statStamp } from './state.js';
 import type { StagePool } from './stage-pool.js';
 import type { StageModules } from './stage-modules.js';
+import type { TargetCache } from '../cache/target-cache.js';
 
 /**
  * One rule per kind of target: which options shape it, which source files it reads, and how it turns
@@ -41,6 +42,8 @@ export interface RuleEnv {
   capture: CaptureRun;
   /** Diagnostics for the build summary (e.g. a damaged cache entry that was dropped and rebuilt). */
   warnings: Warning[];
+  /** The action cache (--remote-cache), consulted before a rule runs. */
+  cache?: TargetCache;
 }
 
 export interface DepView {
@@ -140,7 +143,7 @@ export function sourceFileHash(env: RuleEnv, relative: string, absolutePath: str
   return hash;
 }
 
-function perDocumentPath(dir: string, documentId: string): (sha256: string) => string {
+export function perDocumentPath(dir: string, documentId: string): (sha256: string) => string {
   return (sha256) => `${dir}/${documentId}.${sha256.slice(0, 16)}.json`;
 }
 

@@ -36,6 +36,8 @@ export interface TargetResult {
   missingSources?: string[];
   /** An extracted document's error and warning diagnostics, when it has any. */
   diagnostics?: TargetDiagnostics;
+  /** The output came from the action cache (verified); the rule did not run. */
+  restored?: true;
 }
 
 /** A settled target's result, with the diagnostics its record carries. */
@@ -190,7 +192,11 @@ async function evaluateTarget(
 
     env.state.beginChanges();
     options.onEvent?.({ type: 'start', target: node.name });
-    const produced = await rule.run(env, node, deps, missing);
+    // The one consultation of the action cache (src/cache/): it may restore a verified output instead.
+    const run = () => rule.run(env, node, deps, missing);
+    const { output: produced, restored } = env.cache
+      ? await env.cache.produce(env, { node, components, deps, run, inputsUnchanged: () => deps.every((dep) => outputReasons(dep.name, env.state.targets.get(dep.name) ?? dep.record, env).length === 0) })
+      : { output: await run(), restored: false };
     const bytes = typeof produced.bytes === 'string' ? Buffer.from(produced.bytes, 'utf8') : produced.bytes;
     const sha256 = sha256Hex(bytes);
     const output = produced.outputPath(sha256);
@@ -205,6 +211,7 @@ async function evaluateTarget(
     const status: TargetStatus = unchanged ? 'unchanged' : 'built';
     options.onEvent?.({ type: 'finish', target: node.name, status });
     const result = settledResult(base, status, reasons, newRecord);
+    if (restored) result.restored = true;
     if (missing.length > 0) result.missingSources = missing;
     return result;
   } catch (caught) {

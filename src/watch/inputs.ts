@@ -36,6 +36,8 @@ export function workspaceInputs(ws: Workspace): WatchedInputs {
 /** The rules folder's JSON files (a new family is a new file there, so the folder itself is watched). */
 export function rulesFiles(): string[] {
   const dir = rulesDir();
+  // A CLI loaded from a URL reads the rules built into it: there is no folder to watch.
+  if (dir === undefined) return [];
   try {
     return fs.readdirSync(dir).filter((name) => name.endsWith('.json')).sort().map((name) => path.join(dir, name));
   } catch {

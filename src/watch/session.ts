@@ -104,7 +104,8 @@ export class WatchSession {
     this.inputs = fresh;
     this.hashes.learn(fresh.files);
     this.hashes.keepOnly(fresh.files);
-    this.folders.update(fresh.files, [rulesDir()]);
+    const rules = rulesDir();
+    this.folders.update(fresh.files, rules === undefined ? [] : [rules]);
     this.sourcesByPath = new Map((this.ws?.sources ?? []).flatMap((s) => (s.capture.method === 'manual-ingest' ? [[s.capture.absolutePath, s] as const] : [])));
   }
 

@@ -70,8 +70,9 @@ test('an unknown --family or --document-type is a usage error listing the values
 });
 
 test('--help names the families and document types the shipped rules give', () => {
-  const rules = readdirSync(rulesDir()).filter((name) => name.endsWith('.json'));
-  const defaults = rules.map((name) => JSON.parse(readFileSync(path.join(rulesDir(), name), 'utf8')) as { id: string; defaults: { documentType: string } });
+  const dir = rulesDir()!;
+  const rules = readdirSync(dir).filter((name) => name.endsWith('.json'));
+  const defaults = rules.map((name) => JSON.parse(readFileSync(path.join(dir, name), 'utf8')) as { id: string; defaults: { documentType: string } });
   assert.deepEqual(SHIPPED_FAMILIES, defaults.map((rule) => rule.id).sort());
   assert.deepEqual(SHIPPED_DOCUMENT_TYPES, [...new Set(defaults.map((rule) => rule.defaults.documentType))].sort());
 });

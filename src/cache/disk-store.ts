@@ -1,0 +1,44 @@
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { writeFileAtomic } from '../store/atomic-file.js';
+import { CacheUnavailable, SHA256_HEX, type Area, type CacheStore } from './store.js';
+
+/**
+ * The cache in a local folder with the Bazel layout (`ac/<sha256>`, `cas/<sha256>`), like Bazel's
+ * --disk_cache: shared by workspaces on one machine, or restored between CI runs as one folder.
+ * Entries are written atomically (temp file + rename), so a reader never sees half an entry.
+ */
+export class DiskStore implements CacheStore {
+  readonly label: string;
+
+  constructor(private readonly root: string) {
+    this.label = `file://${root}`;
+  }
+
+  async get(area: Area, hash: string, maxBytes: number): Promise<Buffer | null> {
+    const file = this.file(area, hash);
+    try {
+      const stat = fs.statSync(file);
+      if (!stat.isFile() || stat.size > maxBytes) return null;
+      return fs.readFileSync(file);
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
+      throw new CacheUnavailable(`cannot read ${this.label}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
+    }
+  }
+
+  async put(area: Area, hash: string, bytes: Buffer): Promise<void> {
+    try {
+      writeFileAtomic(this.file(area, hash), bytes);
+    } catch (error) {
+      throw new CacheUnavailable(`cannot write to ${this.label}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
+    }
+  }
+
+  close(): void {}
+
+  private file(area: Area, hash: string): string {
+    if (!SHA256_HEX.test(hash)) throw new Error(`not a SHA-256 key: ${hash}`);
+    return path.join(this.root, area, hash);
+  }
+}

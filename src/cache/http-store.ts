@@ -1,0 +1,137 @@
+import * as http from 'node:http';
+import * as https from 'node:https';
+import { displayUrl, type Secrets } from './secrets.js';
+import { CacheUnavailable, SHA256_HEX, type Area, type CacheStore } from './store.js';
+
+/**
+ * The Bazel HTTP cache protocol: `GET`/`PUT` `<base>/ac/<sha256>` and `<base>/cas/<sha256>`; 200 is a
+ * hit, 404 a miss; a PUT carries Content-Length (nginx's WebDAV refuses chunked bodies) and succeeds
+ * with 200, 201 or 204. Every request has a deadline, so a stalled server costs one timeout.
+ *
+ * node:http rather than got (the capture client): the cache needs two plain verbs with a fixed length,
+ * a hard deadline and a keep-alive pool, and none of got's retries, redirects or decompression, all of
+ * which would have to be switched off; it also keeps got's load time off builds that capture nothing.
+ */
+export interface HttpStoreOptions {
+  headers: Record<string, string>;
+  secrets: Secrets;
+  /** Deadline of one request, connection included. */
+  timeoutMs: number;
+}
+
+export class HttpStore implements CacheStore {
+  readonly label: string;
+  private readonly base: URL;
+  private readonly agent: http.Agent;
+  /** Set by the first outage: every request in flight or queued then fails at once, as do later ones. */
+  private outage: string | null = null;
+  private readonly inFlight = new Set<(message: string) => void>();
+
+  constructor(url: URL, private readonly options: HttpStoreOptions) {
+    this.base = new URL(url.href.endsWith('/') ? url.href : `${url.href}/`);
+    this.label = displayUrl(url);
+    const Agent = url.protocol === 'https:' ? https.Agent : http.Agent;
+    this.agent = new Agent({ keepAlive: true, maxSockets: 8 });
+  }
+
+  async get(area: Area, hash: string, maxBytes: number): Promise<Buffer | null> {
+    const response = await this.request('GET', area, hash, null, maxBytes);
+    if (response.status === 404) return null;
+    if (response.status === 200) return response.body;
+    throw this.refused('GET', area, response.status);
+  }
+
+  async put(area: Area, hash: string, bytes: Buffer): Promise<void> {
+    const response = await this.request('PUT', area, hash, bytes, 64 * 1024);
+    if (response.status === 200 || response.status === 201 || response.status === 204) return;
+    throw this.refused('PUT', area, response.status);
+  }
+
+  close(): void {
+    this.agent.destroy();
+  }
+
+  /** A refusal (5xx, 507, 401, …) is an outage like a timeout: nothing queued behind it is sent. */
+  private refused(method: string, area: Area, status: number): CacheUnavailable {
+    const why = status === 507 ? ' (the cache is full)' : status === 401 || status === 403 ? ' (credentials refused; see EPISTEME_REMOTE_CACHE_HEADERS)' : '';
+    this.trip(`${method} ${this.label}${area}/… answered ${status}${why}`);
+    return new CacheUnavailable(this.outage!);
+  }
+
+  private trip(message: string): void {
+    this.outage ??= this.options.secrets.redact(message);
+    for (const abandon of [...this.inFlight]) abandon(this.outage);
+  }
+
+  private request(method: 'GET' | 'PUT', area: Area, hash: string, body: Buffer | null, maxBytes: number): Promise<{ status: number; body: Buffer | null }> {
+    if (!SHA256_HEX.test(hash)) throw new Error(`not a SHA-256 key: ${hash}`);
+    const url = new URL(`${area}/${hash}`, this.base);
+    const client = url.protocol === 'https:' ? https : http;
+    const headers: Record<string, string> = { ...this.options.headers };
+    if (url.username || url.password) headers['authorization'] ??= `Basic ${Buffer.from(`${decodeURIComponent(url.username)}:${decodeURIComponent(url.password)}`).toString('base64')}`;
+    if (body !== null) {
+      headers['content-length'] = String(body.length);
+      headers['content-type'] = 'application/octet-stream';
+    }
+    if (this.outage !== null) return Promise.reject(new CacheUnavailable(this.outage));
+    return new Promise((resolve, reject) => {
+      let settled = false;
+      const abandon = (message: string): void => {
+        if (settled) return;
+        settled = true;
+        this.inFlight.delete(abandon);
+        clearTimeout(deadline);
+        request.destroy();
+        reject(new CacheUnavailable(message));
+      };
+      // One stalled or dead server costs one deadline, not one per request queued behind it.
+      const fail = (message: string): void => {
+        if (!settled) this.trip(message);
+      };
+      this.inFlight.add(abandon);
+      const request = client.request(url, { method, headers, agent: this.agent }, (response) => {
+        const status = response.statusCode ?? 0;
+        const declared = Number(response.headers['content-length'] ?? NaN);
+        if (status === 200 && method === 'GET' && declared > maxBytes) {
+          // Larger than the action result says the blob is: not this entry. A miss, not an outage.
+          settled = true;
+          this.inFlight.delete(abandon);
+          clearTimeout(deadline);
+          request.destroy();
+          resolve({ status: 404, body: null });
+          return;
+        }
+        const parts: Buffer[] = [];
+        let length = 0;
+        response.on('data', (part: Buffer) => {
+          length += part.length;
+          if (length > maxBytes && status === 200 && method === 'GET') {
+            settled = true;
+            this.inFlight.delete(abandon);
+            clearTimeout(deadline);
+            request.destroy();
+            resolve({ status: 404, body: null });
+            return;
+          }
+          if (length <= maxBytes) parts.push(part);
+        });
+        response.on('error', (error) => fail(`${method} ${this.label}${area}/… failed: ${error.message}`));
+        response.on('end', () => {
+          if (settled) return;
+          settled = true;
+          this.inFlight.delete(abandon);
+          clearTimeout(deadline);
+          resolve({ status, body: Buffer.concat(parts) });
+        });
+      });
+      // The deadline runs from when the request gets a socket: time spent queued behind the pool's
+      // other requests is the build's own concurrency, not the server's slowness.
+      let deadline: NodeJS.Timeout | undefined;
+      request.once('socket', () => {
+        deadline = setTimeout(() => fail(`${method} ${this.label}${area}/… timed out after ${this.options.timeoutMs} ms`), this.options.timeoutMs);
+      });
+      request.on('error', (error: NodeJS.ErrnoException) => fail(`${method} ${this.label}${area}/… failed: ${error.code ?? error.message}`));
+      request.end(body ?? undefined);
+    });
+  }
+}

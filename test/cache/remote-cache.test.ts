@@ -1,0 +1,268 @@
+import { after, before, beforeEach, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as http from 'node:http';
+import * as path from 'node:path';
+import { Rig, writeSmallWorkspace, assertNoStackTrace, type CliResult } from '../helpers/rig.js';
+import { NGINX_SKIP, freePort, startNginx, type NginxCache } from '../helpers/nginx.js';
+import { BuildState } from '../../src/graph/state.js';
+import { actionKey } from '../../src/cache/remote-cache.js';
+import { decodeActionResult, encodeActionResult } from '../../src/cache/action-result.js';
+import { artifactBytes, makeArtifact } from '../../src/store/artifact.js';
+import { sha256Hex } from '../../src/store/hash.js';
+
+/**
+ * The remote cache against a real Bazel-protocol server (nginx with WebDAV, on 127.0.0.1), driven
+ * through the CLI as CI would: sharing between checkouts, verification of what comes back, degrading
+ * to local builds, uploads only when asked, and a token that never leaks.
+ */
+const TOKEN = 'tok-7f3a9c1e5b2d4068a1c3e5f7';
+
+type TargetRow = { target: string; rule: string; status: string; restored?: boolean };
+
+function rows(result: CliResult): TargetRow[] {
+  return result.json!.data.targets as TargetRow[];
+}
+
+function cacheable(result: CliResult): TargetRow[] {
+  return rows(result).filter((t) => t.rule === 'extract' || t.rule === 'chunk' || t.rule === 'search-index');
+}
+
+function filesUnder(dir: string): string[] {
+  if (!fs.existsSync(dir)) return [];
+  return (fs.readdirSync(dir, { recursive: true }) as string[]).map((name) => path.join(dir, name)).filter((file) => fs.statSync(file).isFile());
+}
+
+/** Action key of a target as the workspace's build state records it. */
+function keyOf(rig: Rig, target: string): string {
+  const state = BuildState.load(rig.path('.episteme'), true);
+  const record = state.targets.get(target);
+  assert.ok(record, `no record of ${target}`);
+  return actionKey(record.components);
+}
+
+function unavailable(result: CliResult): unknown[] {
+  return result.json!.warnings.filter((w: { code: string }) => w.code === 'remote-cache-unavailable');
+}
+
+describe('remote cache on nginx (Bazel HTTP cache protocol)', { skip: NGINX_SKIP }, () => {
+  let nginx: NginxCache;
+  const rigs: Rig[] = [];
+  const rig = (): Rig => {
+    const made = new Rig('episteme-remote-');
+    writeSmallWorkspace(made, 3);
+    rigs.push(made);
+    return made;
+  };
+  /** A single-machine build without any cache: what every cached build must equal. */
+  let reference: Map<string, string>;
+
+  before(async () => {
+    nginx = await startNginx(TOKEN);
+    const plain = rig();
+    const built = await plain.exec(['build', '--json']);
+    assert.equal(built.code, 0, built.stdout);
+    reference = plain.artifacts();
+  });
+  // Every case starts from an empty cache (the workspaces all hold the same three sources).
+  beforeEach(() => {
+    for (const area of ['ac', 'cas']) fs.rmSync(path.join(nginx.dataDir, area), { recursive: true, force: true });
+  });
+  after(async () => {
+    await nginx?.stop();
+    for (const r of rigs) r.cleanup();
+  });
+
+  it('shares results between workspaces in different folders, and uploads only with --remote-cache-upload', async () => {
+    const reader = rig();
+    const read = await reader.exec(['build', '--remote-cache', nginx.url, '--json']);
+    assert.equal(read.code, 0, read.stdout);
+    assert.equal(read.json!.data.remoteCache.misses, 7);
+    assert.equal(read.json!.data.remoteCache.uploaded, 0);
+    assert.doesNotMatch(nginx.accessLog(), /^PUT /m, 'a build without --remote-cache-upload sent a PUT');
+    assert.deepEqual(filesUnder(nginx.dataDir), [], 'the cache holds files after a read-only build');
+
+    const writer = rig();
+    const written = await writer.exec(['build', '--remote-cache', nginx.url, '--remote-cache-upload', '--json']);
+    assert.equal(written.code, 0, written.stdout);
+    assert.equal(written.json!.data.remoteCache.uploaded, 7);
+    assert.equal(filesUnder(path.join(nginx.dataDir, 'ac')).length, 7);
+    assert.equal(filesUnder(path.join(nginx.dataDir, 'cas')).length, 7);
+
+    const clone = rig();
+    const restored = await clone.exec(['build', '--remote-cache', nginx.url, '--json']);
+    assert.equal(restored.code, 0, restored.stdout);
+    assert.equal(restored.json!.data.remoteCache.hits, 7);
+    assert.equal(restored.json!.data.remoteCache.misses, 0);
+    // Zero extraction: every extract and chunk target and the search index came from the cache; only
+    // snapshots (a file read each) and the three stage indexes (lists of files) ran.
+    assert.ok(cacheable(restored).every((t) => t.status === 'built' && t.restored === true), JSON.stringify(cacheable(restored)));
+    assert.equal(restored.json!.data.actions, 3 + 3);
+    assert.deepEqual(clone.artifacts(), reference, 'a build from the cache differs from a local build');
+    const again = await clone.exec(['build', '--remote-cache', nginx.url, '--json']);
+    assert.equal(again.json!.data.actions, 0);
+    const query = await clone.exec(['query', '--index', 'chunks/search-index.json', '--term', 'zebra1', '--json']);
+    assert.equal(query.code, 0, query.stdout);
+  });
+
+  it('detects a corrupted CAS blob and a mismatching or malformed AC entry, and rebuilds those targets locally', async () => {
+    const writer = rig();
+    assert.equal((await writer.exec(['build', '--remote-cache', nginx.url, '--remote-cache-upload', '--json'])).code, 0);
+    const acFile = (target: string): string => path.join(nginx.dataDir, 'ac', keyOf(writer, target));
+    const blobOf = (target: string): string => path.join(nginx.dataDir, 'cas', decodeActionResult(fs.readFileSync(acFile(target))).hash);
+    // 1. A flipped byte in a blob.
+    const blob = blobOf('specs/example-test-doc0.json');
+    const bytes = fs.readFileSync(blob);
+    bytes[bytes.length - 10] = bytes[bytes.length - 10]! ^ 0x20;
+    fs.writeFileSync(blob, bytes);
+    // 2. An AC entry naming another document's (valid) chunks.
+    fs.copyFileSync(acFile('chunks/example-test-doc2.json'), acFile('chunks/example-test-doc1.json'));
+    // 3. An AC entry that is not an ActionResult.
+    fs.writeFileSync(acFile('specs/example-test-doc2.json'), 'not a protobuf \xff\xff\xff');
+
+    const clone = rig();
+    const result = await clone.exec(['build', '--remote-cache', nginx.url, '--json']);
+    assert.equal(result.code, 0, result.stdout);
+    const rejected = result.json!.warnings.filter((w: { code: string }) => w.code === 'remote-cache-entry-rejected').map((w: { target: string }) => w.target).sort();
+    assert.deepEqual(rejected, ['chunks/example-test-doc1.json', 'specs/example-test-doc0.json', 'specs/example-test-doc2.json']);
+    assert.equal(result.json!.data.remoteCache.rejected, 3);
+    for (const target of rejected) assert.ok(!rows(result).find((t) => t.target === target)!.restored, `${target} was restored from a bad entry`);
+    assert.deepEqual(clone.artifacts(), reference, 'a bad entry reached the workspace');
+  });
+
+  it('never uploads failures or a search index built from a partial set', async () => {
+    const partial = rig();
+    // doc1 goes past the file bound: its snapshot fails, so its chain is skipped.
+    partial.write({ 'episteme.json': JSON.stringify({ manualIngest: 'map.json', limits: { maxFileBytes: 4000 } }), 'src/doc1.html': `${partial.read('src/doc1.html')}${'<p>padding</p>'.repeat(400)}` });
+    const result = await partial.exec(['build', '--remote-cache', nginx.url, '--remote-cache-upload', '--allow-partial', '--json']);
+    assert.equal(result.code, 1, result.stdout);
+    assert.equal(rows(result).find((t) => t.rule === 'search-index')!.status, 'built');
+    // Two sources' documents and chunks; nothing of the failed source, and not the partial index.
+    assert.equal(result.json!.data.remoteCache.uploaded, 4);
+    assert.equal(filesUnder(path.join(nginx.dataDir, 'ac')).length, 4);
+    for (const file of filesUnder(path.join(nginx.dataDir, 'cas'))) assert.doesNotMatch(fs.readFileSync(file, 'latin1').slice(0, 200), /search-index/);
+  });
+
+  it('uses a forged entry with valid bytes unless --remote-cache-verify recomputes it, which fails loudly', async () => {
+    const writer = rig();
+    assert.equal((await writer.exec(['build', '--remote-cache', nginx.url, '--remote-cache-upload', '--json'])).code, 0);
+    const target = 'chunks/example-test-doc0.json';
+    const record = BuildState.load(writer.path('.episteme'), true).targets.get(target)!;
+    const artifact = JSON.parse(writer.read(record.output)) as { payload: { documentId: string; chunks: { text: string }[] } };
+    artifact.payload.chunks[0]!.text = 'Forged by a malicious cache writer.';
+    const forged = Buffer.from(artifactBytes(makeArtifact('document-chunks', 1, artifact.payload)), 'utf8');
+    const hash = sha256Hex(forged);
+    fs.writeFileSync(path.join(nginx.dataDir, 'cas', hash), forged);
+    fs.writeFileSync(path.join(nginx.dataDir, 'ac', keyOf(writer, target)), encodeActionResult({ hash, sizeBytes: forged.length }));
+
+    // The trust model: valid bytes from a malicious writer cannot be told apart without recomputing.
+    const trusting = rig();
+    assert.equal((await trusting.exec(['build', '--remote-cache', nginx.url, '--json'])).code, 0);
+    assert.match(fs.readFileSync(trusting.path(BuildState.load(trusting.path('.episteme'), true).targets.get(target)!.output), 'utf8'), /Forged by a malicious/);
+
+    const verifying = rig();
+    const verified = await verifying.exec(['build', '--remote-cache', nginx.url, '--remote-cache-verify', '1', '--json']);
+    assert.equal(verified.code, 1, verified.stdout);
+    assert.equal(verified.json!.error!.code, 'remote-cache-mismatch');
+    assert.match(verified.json!.error!.message, /chunks\/example-test-doc0\.json/);
+    assertNoStackTrace(verified);
+  });
+
+  it('sends the token header from the environment or a file, and never shows it in output, errors, artifacts or state', async () => {
+    const headers = { ...process.env, EPISTEME_REMOTE_CACHE_HEADERS: `Authorization: Bearer ${TOKEN}` };
+    const writer = rig();
+    const written = await writer.exec(['build', '--remote-cache', nginx.authUrl, '--remote-cache-upload', '--json', '--verbose'], { env: headers });
+    assert.equal(written.code, 0, written.stdout);
+    assert.equal(written.json!.data.remoteCache.uploaded, 7, JSON.stringify(written.json!.warnings));
+    assert.match(nginx.accessLog(), new RegExp(`^PUT /auth/ac/\\w+ 20\\d auth=Bearer ${TOKEN}$`, 'm'), 'the header did not reach the server');
+    const clone = rig();
+    const human = await clone.exec(['build', '--remote-cache', nginx.authUrl, '--verbose', '--debug'], { env: headers });
+    assert.equal(human.code, 0, human.stderr);
+    assert.match(human.stdout, /7 restored/);
+
+    // Refused credentials (from a headers file), credentials in the URL, a malformed header line.
+    const headersFile = path.join(clone.dir, '..', `${path.basename(clone.dir)}-headers`);
+    fs.writeFileSync(headersFile, `# cache token\nAuthorization: Bearer wrong-${TOKEN}\n`);
+    const refusedRig = rig();
+    const refused = await refusedRig.exec(['build', '--remote-cache', nginx.authUrl, '--json', '--debug'], { env: { ...process.env, EPISTEME_REMOTE_CACHE_HEADERS_FILE: headersFile } });
+    fs.rmSync(headersFile);
+    assert.equal(refused.code, 0, refused.stdout);
+    assert.equal(unavailable(refused).length, 1);
+    assert.match(JSON.stringify(unavailable(refused)), /401/);
+    const userinfo = await rig().exec(['build', '--remote-cache', nginx.authUrl.replace('http://', `http://ci:${TOKEN}@`), '--json'], { env: headers });
+    assert.equal(userinfo.code, 0, userinfo.stdout);
+    const malformed = await rig().exec(['build', '--remote-cache', nginx.authUrl, '--json'], { env: { ...process.env, EPISTEME_REMOTE_CACHE_HEADERS: `Bad Header ${TOKEN}` } });
+    assert.equal(malformed.json!.error!.code, 'config-invalid');
+
+    for (const result of [written, human, refused, userinfo, malformed]) {
+      assert.ok(!`${result.stdout}${result.stderr}`.includes(TOKEN), `the token appeared in output:\n${result.stdout}${result.stderr}`);
+    }
+    for (const r of [writer, clone, refusedRig]) {
+      for (const file of filesUnder(r.dir)) assert.ok(!fs.readFileSync(file).includes(TOKEN), `the token was written to ${path.relative(r.dir, file)}`);
+    }
+  });
+
+  it('degrades to a local build with one warning when the cache is down, stalls, fails (503) or is full (507)', async () => {
+    const check = async (label: string, args: string[], r = rig(), expected = reference): Promise<CliResult> => {
+      const result = await r.exec(['build', ...args, '--json']);
+      assert.equal(result.code, 0, `${label}: ${result.stdout}`);
+      assert.equal(unavailable(result).length, 1, `${label}: ${JSON.stringify(result.json!.warnings)}`);
+      assert.equal(result.json!.data.remoteCache.unavailable, true, label);
+      assert.deepEqual(r.artifacts(), expected, label);
+      return result;
+    };
+    const down = await freePort();
+    await check('down', ['--remote-cache', `http://127.0.0.1:${down}/`]);
+
+    // A server that accepts connections and never answers, behind 24 sources' lookups (more than the
+    // client's 8 sockets): the first deadline abandons everything queued, nothing else is sent.
+    const wide = new Rig('episteme-remote-');
+    rigs.push(wide);
+    writeSmallWorkspace(wide, 24);
+    const wideReference = new Rig('episteme-remote-');
+    rigs.push(wideReference);
+    writeSmallWorkspace(wideReference, 24);
+    assert.equal((await wideReference.exec(['build', '--json'])).code, 0);
+    const stalled: http.ServerResponse[] = [];
+    let requests = 0;
+    const slow = http.createServer((_request, response) => {
+      requests += 1;
+      stalled.push(response);
+    });
+    await new Promise<void>((resolve) => slow.listen(0, '127.0.0.1', resolve));
+    try {
+      const started = Date.now();
+      const result = await check('slow', ['--remote-cache', `http://127.0.0.1:${(slow.address() as { port: number }).port}/`, '--remote-cache-timeout', '1'], wide, wideReference.artifacts());
+      assert.match(JSON.stringify(unavailable(result)), /timed out after 1000 ms/);
+      // One timeout for the build, not one per target: the first requests in flight, then none.
+      assert.ok(requests <= 8, `${requests} requests reached the stalled server`);
+      assert.ok(Date.now() - started < 15_000, `took ${Date.now() - started} ms`);
+    } finally {
+      for (const response of stalled) response.destroy();
+      slow.closeAllConnections();
+      await new Promise((resolve) => slow.close(resolve));
+    }
+
+    await check('503', ['--remote-cache', nginx.brokenUrl]);
+    const before = filesUnder(nginx.dataDir).length;
+    const full = await check('507', ['--remote-cache', nginx.fullUrl, '--remote-cache-upload']);
+    assert.match(JSON.stringify(unavailable(full)), /507/);
+    assert.equal(filesUnder(nginx.dataDir).length, before, 'a full cache gained files');
+  });
+});
+
+describe('remote cache options', () => {
+  it('refuses upload or verify without a cache, a bad fraction, a bad shard and an unknown URL scheme, as usage errors', async () => {
+    const r = new Rig('episteme-remote-');
+    try {
+      writeSmallWorkspace(r, 1);
+      for (const args of [['--remote-cache-upload'], ['--remote-cache-verify', '0.5'], ['--remote-cache', 'file:///tmp/x', '--remote-cache-verify', '2'], ['--shard', '5/4'], ['--shard', '1/2'], ['--remote-cache', 'ftp://cache.example/']]) {
+        const result = await r.exec(['build', ...args, '--json']);
+        assert.equal(result.code, 2, `${args.join(' ')}: ${result.stdout}`);
+        assert.equal(result.json!.error!.code, 'usage-error', args.join(' '));
+      }
+    } finally {
+      r.cleanup();
+    }
+  });
+});
