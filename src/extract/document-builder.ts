@@ -67,6 +67,8 @@ export interface BlockDraft {
   caption?: string;
   header?: string[][];
   rows?: string[][];
+  /** PDF tables: the page of each row in `rows` (a table may continue across pages). */
+  rowPages?: number[];
   entries?: { terms: string[]; definitions: string[] }[];
   language?: string;
   field?: { name: string; type: string; value: string | boolean | null; options?: string[]; readOnly?: boolean };
@@ -215,6 +217,7 @@ export class DocumentBuilder {
     if (draft.caption !== undefined && draft.caption !== '') block.caption = draft.caption;
     if (draft.header) block.header = draft.header;
     if (draft.rows) block.rows = draft.rows;
+    if (draft.rowPages) block.rowPages = draft.rowPages;
     if (draft.entries) block.entries = draft.entries;
     if (draft.language !== undefined && draft.language !== '') block.language = draft.language;
     if (draft.field) block.field = draft.field;

@@ -1,0 +1,545 @@
+import type { Ruling } from './ruling-lines.js';
+
+/**
+ * Tables of one PDF page from geometry alone: where text runs sit and where ruling lines are drawn.
+ *
+ * - Grid tables: vertical and horizontal rulings that cross make cells; a word belongs to the cell
+ *   its centre falls in, so a cell may hold several lines.
+ * - Aligned tables (no vertical rulings: booktabs, reports, plain text tables): a run of consecutive
+ *   lines whose words leave the same vertical gutters free. Gutters cut columns, so two values
+ *   printed close together stay two cells as long as every row leaves the gap between them empty.
+ *   Rows are lines; a horizontal ruling always starts a new row; a line set tighter than the table's
+ *   row pitch that fills fewer cells than its row continues that row (a multi-line cell).
+ *
+ * All coordinates are integer units (see ruling-lines.ts), top-down; every decision is integer
+ * arithmetic on them, so output bytes do not depend on float rounding.
+ */
+
+/** One text run (a pdfjs text item), in units. */
+export interface TextRun {
+  index: number;
+  str: string;
+  x0: number;
+  x1: number;
+  top: number;
+  bottom: number;
+  /** Font size (the run's height), in units. */
+  size: number;
+}
+
+export interface TableRow {
+  cells: string[];
+  page: number;
+  top: number;
+  bottom: number;
+}
+
+export interface PageTable {
+  page: number;
+  x0: number;
+  x1: number;
+  top: number;
+  bottom: number;
+  /** Column boundaries, left to right: columns + 1 values. */
+  bounds: number[];
+  rows: TableRow[];
+  /** Indices of the text items that went into cells. */
+  items: Set<number>;
+  ruled: boolean;
+}
+
+interface Word {
+  index: number;
+  text: string;
+  x0: number;
+  x1: number;
+  top: number;
+  bottom: number;
+  size: number;
+  /** Position in the page's word list: words of one run are consecutive. */
+  order: number;
+  /** Whether a space separated this word from the previous word of the same run. */
+  spacedFromRun: boolean;
+}
+
+interface Line {
+  words: Word[];
+  top: number;
+  bottom: number;
+  x0: number;
+  x1: number;
+  size: number;
+}
+
+/** Past this many words on a page, table detection is skipped (bounded work on hostile pages). */
+export const MAX_WORDS_PER_PAGE = 60_000;
+/** A run of table lines is closed after this many lines (bounds the gutter recomputation). */
+const MAX_RUN_LINES = 200;
+/** A column whose cells have a median length at least this is prose: columns of text are not a table. */
+const PROSE_CELL_CHARS = 40;
+/** ... or at least this many words. */
+const PROSE_CELL_WORDS = 5;
+
+const median = (values: number[]): number => {
+  if (values.length === 0) return 0;
+  const s = values.slice().sort((a, b) => a - b);
+  return s[Math.floor(s.length / 2)]!;
+};
+
+/** Words of a run, positioned proportionally to their character offsets (integer division). */
+function splitWords(runs: TextRun[]): Word[] {
+  const words: Word[] = [];
+  for (const run of runs) {
+    const length = run.str.length;
+    if (length === 0 || run.x1 < run.x0) continue;
+    const width = run.x1 - run.x0;
+    let first = true;
+    for (const m of run.str.matchAll(/\S+/g)) {
+      const start = m.index;
+      const end = start + m[0].length;
+      words.push({
+        index: run.index,
+        text: m[0],
+        x0: run.x0 + Math.floor((width * start) / length),
+        x1: run.x0 + Math.floor((width * end) / length),
+        top: run.top,
+        bottom: run.bottom,
+        size: run.size,
+        order: words.length,
+        spacedFromRun: !first,
+      });
+      first = false;
+    }
+  }
+  return words;
+}
+
+/** Words grouped into lines: a word joins the line its vertical centre falls in. */
+function buildLines(words: Word[]): Line[] {
+  const sorted = words.slice().sort((a, b) => a.top - b.top || a.x0 - b.x0 || a.order - b.order);
+  const lines: Line[] = [];
+  for (const w of sorted) {
+    const last = lines[lines.length - 1];
+    const centre2 = w.top + w.bottom;
+    if (last && centre2 >= 2 * last.top && centre2 <= 2 * last.bottom) {
+      last.words.push(w);
+      last.top = Math.min(last.top, w.top);
+      last.bottom = Math.max(last.bottom, w.bottom);
+      last.x0 = Math.min(last.x0, w.x0);
+      last.x1 = Math.max(last.x1, w.x1);
+    } else lines.push({ words: [w], top: w.top, bottom: w.bottom, x0: w.x0, x1: w.x1, size: 0 });
+  }
+  for (const line of lines) {
+    line.words.sort((a, b) => a.x0 - b.x0 || a.order - b.order);
+    line.size = Math.max(1, median(line.words.map((w) => w.size)));
+  }
+  return lines;
+}
+
+/** Number of pieces a line falls into when gaps of at least one em separate them. */
+function segmentCount(line: Line): number {
+  let count = 1;
+  for (let i = 1; i < line.words.length; i++) if (line.words[i]!.x0 - line.words[i - 1]!.x1 >= line.size) count++;
+  return count;
+}
+
+/**
+ * Free vertical strips inside the lines' extent that at most `crossings` of the multi-piece lines
+ * cross, each at least half an em wide. Returns [start, end) intervals, left to right.
+ */
+function gutters(lines: Line[], multi: boolean[]): [number, number][] {
+  let x0 = Infinity;
+  let x1 = -Infinity;
+  const events: [number, number][] = [];
+  let counted = 0;
+  const sizes: number[] = [];
+  lines.forEach((line, i) => {
+    x0 = Math.min(x0, line.x0);
+    x1 = Math.max(x1, line.x1);
+    sizes.push(line.size);
+    if (!multi[i]) return;
+    counted++;
+    // One line counts once where its words overlap each other.
+    let runStart = -1;
+    let runEnd = -1;
+    for (const w of line.words) {
+      if (w.x0 > runEnd) {
+        if (runStart >= 0) events.push([runStart, 1], [runEnd, -1]);
+        runStart = w.x0;
+      }
+      runEnd = Math.max(runEnd, w.x1);
+    }
+    if (runStart >= 0) events.push([runStart, 1], [runEnd, -1]);
+  });
+  if (counted === 0) return [];
+  // A few lines (a header spanning several columns) may cross a gutter of many rows.
+  const crossings = counted >= 8 ? Math.floor(counted / 8) : 0;
+  const minWidth = Math.max(2, Math.floor(median(sizes) / 2));
+  events.sort((a, b) => a[0] - b[0] || a[1] - b[1]);
+  const out: [number, number][] = [];
+  let depth = 0;
+  let freeFrom = x0;
+  for (const [x, delta] of events) {
+    const before = depth;
+    depth += delta;
+    if (before <= crossings && depth > crossings) {
+      if (x - freeFrom >= minWidth && freeFrom > x0 && x < x1) out.push([freeFrom, x]);
+    } else if (before > crossings && depth <= crossings) freeFrom = x;
+  }
+  return out;
+}
+
+function crossesGutter(line: Line, gaps: [number, number][]): boolean {
+  return line.words.some((w) => gaps.some(([a, b]) => w.x0 < b && w.x1 > a));
+}
+
+/** Joins a cell's words: a space where the source had one or the glyphs stand apart. */
+function joinWords(words: Word[]): string {
+  let text = '';
+  let prev: Word | null = null;
+  for (const w of words) {
+    if (prev !== null) {
+      const sameRunNext = w.index === prev.index && w.order === prev.order + 1;
+      const apart = sameRunNext ? w.spacedFromRun : w.x0 - prev.x1 > Math.floor(Math.min(w.size, prev.size) / 7) || w.top >= prev.bottom;
+      if (apart) text += ' ';
+    }
+    text += w.text;
+    prev = w;
+  }
+  return text;
+}
+
+function columnOf(bounds: number[], x: number): number {
+  let col = 0;
+  while (col < bounds.length - 2 && x >= bounds[col + 1]!) col++;
+  return col;
+}
+
+/**
+ * Cells of one line: each word goes to the column its centre lies in. With `verticals` (a grid), a
+ * boundary that no vertical ruling draws across the line does not cut it: the words of such a
+ * spanning cell all go to its first column.
+ */
+function lineCells(line: Line, bounds: number[], verticals?: Ruling[]): Word[][] {
+  const cells: Word[][] = Array.from({ length: bounds.length - 1 }, () => []);
+  for (const w of line.words) cells[columnOf(bounds, Math.floor((w.x0 + w.x1) / 2))]!.push(w);
+  if (verticals) {
+    const middle2 = line.top + line.bottom;
+    let first = 0;
+    for (let k = 1; k < cells.length; k++) {
+      const b = bounds[k]!;
+      const drawn = verticals.some((v) => Math.abs(v.at - b) <= 2 && 2 * v.from <= middle2 && 2 * v.to >= middle2);
+      if (drawn || !textFlowsAcross(line, b)) first = k;
+      else {
+        cells[first]!.push(...cells[k]!);
+        cells[k] = [];
+      }
+    }
+  }
+  return cells;
+}
+
+/** Whether a line's text runs across x = b: a word straddles it, or words on both sides stand less than an em apart. */
+function textFlowsAcross(line: Line, b: number): boolean {
+  let left: Word | null = null;
+  let right: Word | null = null;
+  for (const w of line.words) {
+    if (w.x0 < b && w.x1 > b) return true;
+    if (w.x1 <= b && (left === null || w.x1 > left.x1)) left = w;
+    if (w.x0 >= b && (right === null || w.x0 < right.x0)) right = w;
+  }
+  return left !== null && right !== null && right.x0 - left.x1 < line.size;
+}
+
+const hasRuleBetween = (rules: Ruling[], upper: Line, lower: Line, x0: number, x1: number): boolean =>
+  rules.some((r) => r.orientation === 'h' && r.at >= upper.bottom - 1 && r.at <= lower.top + 1 && r.from < x1 && r.to > x0 && Math.min(r.to, x1) - Math.max(r.from, x0) >= Math.floor((x1 - x0) / 2));
+
+/**
+ * Rows of a table from its lines. A horizontal ruling always starts a new row. Otherwise a line that
+ * fills fewer cells than its row's first line continues that row (a multi-line cell) when it is set
+ * tighter than the table's row pitch (aligned tables) or shares the row's ruled band (grids, where
+ * lines filling as many cells are rows a report grouped between rules).
+ */
+function tableRows(lines: Line[], bounds: number[], rules: Ruling[], page: number, grid: boolean): TableRow[] {
+  const x0 = bounds[0]!;
+  const x1 = bounds[bounds.length - 1]!;
+  const verticals = grid ? rules.filter((r) => r.orientation === 'v') : undefined;
+  const cellsOf = lines.map((l) => lineCells(l, bounds, verticals));
+  const filled = cellsOf.map((cells) => cells.filter((c) => c.length > 0).length);
+  const ruleAbove = lines.map((l, i) => i > 0 && hasRuleBetween(rules, lines[i - 1]!, l, x0, x1));
+  // Row pitch: the most common baseline distance between lines not separated by a rule.
+  const pitches = new Map<number, number>();
+  const size = median(lines.map((l) => l.size));
+  const pitchOf = (i: number): number => lines[i]!.bottom - lines[i - 1]!.bottom;
+  const bucket = Math.max(1, Math.floor(size / 5));
+  for (let i = 1; i < lines.length; i++) if (!ruleAbove[i]) {
+    const p = Math.floor(pitchOf(i) / bucket);
+    pitches.set(p, (pitches.get(p) ?? 0) + 1);
+  }
+  const distinct = [...pitches.keys()].sort((a, b) => a - b);
+  // Two pitch classes (in-cell leading, row pitch) exist when the tightest pitch is clearly tighter than the most common.
+  let rowPitch = -1;
+  let best = 0;
+  for (const p of distinct) if (pitches.get(p)! >= best) [rowPitch, best] = [p, pitches.get(p)!];
+  const rowPitchUnits = rowPitch * bucket;
+  const tight = (i: number): boolean => grid || (distinct.length > 1 && pitchOf(i) + Math.floor(size / 4) < rowPitchUnits);
+  const rows: TableRow[] = [];
+  const cellWords: Word[][][] = [];
+  let rowFilled = 0;
+  lines.forEach((line, i) => {
+    const continues = i > 0 && !ruleAbove[i] && tight(i) && filled[i]! < rowFilled;
+    if (!continues) {
+      rows.push({ cells: [], page, top: line.top, bottom: line.bottom });
+      cellWords.push(cellsOf[i]!.map((c) => c.slice()));
+      rowFilled = filled[i]!;
+      return;
+    }
+    const row = rows[rows.length - 1]!;
+    row.bottom = Math.max(row.bottom, line.bottom);
+    cellsOf[i]!.forEach((c, k) => cellWords[cellWords.length - 1]![k]!.push(...c));
+  });
+  rows.forEach((row, r) => (row.cells = cellWords[r]!.map((c) => joinWords(c))));
+  return rows;
+}
+
+/** A cell of list markers: bullets, dashes, "1.", "a)", "(iv)". */
+const LIST_MARKER = /^(?:[\u2022\u2023\u2043\u25aa\u25ab\u25cf\u25cb\u25a0\u25a1\u25e6\u00b7\u2013\u2014*-]|\(?[0-9]{1,3}[.)]|\(?[a-zA-Z][.)]|\([ivxlcdm]+\))$/;
+
+/** Cells that number consecutive lines (1, 2, 3, ...): line-numbered text, not a column of data. */
+function lineNumbering(cells: string[]): boolean {
+  if (cells.length < 3 || !cells.every((c) => /^\d{1,5}$/.test(c))) return false;
+  return cells.every((c, i) => i === 0 || Number(c) === Number(cells[i - 1]) + 1);
+}
+
+/**
+ * Whether the lines, cut by `bounds`, look like a table rather than running text laid out in columns.
+ * A column is running text when its line pieces are sentence-length (median five words or forty
+ * characters). Newspaper columns are all running text; line-numbered text is running text beside a
+ * count; a list is running text beside its markers. A table keeps at least two columns of values.
+ */
+function tableLike(lines: Line[], bounds: number[], checkRunningText: boolean, layoutGutter: boolean): boolean {
+  const columns = bounds.length - 1;
+  if (columns < 2 || lines.length < 2) return false;
+  const perColumn: string[][] = Array.from({ length: columns }, () => []);
+  let multiCellLines = 0;
+  let fusedLines = 0;
+  for (const line of lines) {
+    const cells = lineCells(line, bounds);
+    let filled = 0;
+    cells.forEach((c, k) => {
+      if (c.length === 0) return;
+      filled++;
+      perColumn[k]!.push(joinWords(c));
+    });
+    if (filled >= 2) multiCellLines++;
+    if (cells.some((c) => c.some((w, k) => k > 0 && w.x0 - c[k - 1]!.x1 >= 2 * line.size))) fusedLines++;
+  }
+  if (multiCellLines < 2 || multiCellLines * 2 < lines.length) return false;
+  if (perColumn.some((cells) => cells.length === 0)) return false;
+  if (!checkRunningText) return true;
+  // Cells holding two pieces set far apart in several lines: the gutters were lost to other lines.
+  if (fusedLines >= 2) return false;
+  // Without rulings, a table shows its columns in several rows: three lines with two cells or more,
+  // and two of every three columns filled at least twice.
+  if (multiCellLines < 3 || 3 * perColumn.filter((cells) => cells.length >= 2).length < 2 * columns) return false;
+  const running = perColumn.map((cells) => median(cells.map((c) => c.length)) >= PROSE_CELL_CHARS || median(cells.map((c) => c.split(' ').length)) >= PROSE_CELL_WORDS);
+  const runningCount = running.filter(Boolean).length;
+  // Running text on a page laid out in columns, cut at the layout's gutter, is that layout.
+  if (layoutGutter && runningCount > 0) return false;
+  if (columns >= 3) return runningCount < columns - 1;
+  if (runningCount === 2 || perColumn.some((cells) => lineNumbering(cells))) return false;
+  return !perColumn[0]!.every((c) => LIST_MARKER.test(c));
+}
+
+/** Grid tables: cells bounded by crossing rulings. */
+function gridTables(words: Word[], rules: Ruling[], page: number, used: Set<Word>): PageTable[] {
+  const horizontal = rules.filter((r) => r.orientation === 'h');
+  const vertical = rules.filter((r) => r.orientation === 'v');
+  if (horizontal.length < 2 || vertical.length < 2 || horizontal.length * vertical.length > 250_000) return [];
+  const slack = 2;
+  // Connected groups of rulings that touch.
+  const all = [...horizontal, ...vertical];
+  const parent = all.map((_, i) => i);
+  const find = (i: number): number => (parent[i] === i ? i : (parent[i] = find(parent[i]!)));
+  horizontal.forEach((h, i) =>
+    vertical.forEach((v, j) => {
+      if (v.at >= h.from - slack && v.at <= h.to + slack && h.at >= v.from - slack && h.at <= v.to + slack) parent[find(i)] = find(horizontal.length + j);
+    }),
+  );
+  const groups = new Map<number, Ruling[]>();
+  all.forEach((r, i) => {
+    const root = find(i);
+    const list = groups.get(root) ?? [];
+    list.push(r);
+    groups.set(root, list);
+  });
+  const tables: PageTable[] = [];
+  for (const group of [...groups.values()]) {
+    const hs = group.filter((r) => r.orientation === 'h');
+    const vs = group.filter((r) => r.orientation === 'v');
+    if (hs.length < 2 || vs.length < 2) continue;
+    const ys = distinctPositions(hs.map((r) => r.at), slack);
+    const xs = distinctPositions(vs.map((r) => r.at), slack);
+    if (ys.length < 3 || xs.length < 3) continue; // at least 2 x 2 cells
+    const top = ys[0]!;
+    const bottom = ys[ys.length - 1]!;
+    const left = xs[0]!;
+    const right = xs[xs.length - 1]!;
+    // Column boundaries that run the table's height only partly still cut the rows they cross.
+    const boxed = words.filter((w) => !used.has(w) && w.top + w.bottom > 2 * top && w.top + w.bottom < 2 * bottom && w.x0 + w.x1 > 2 * left && w.x0 + w.x1 < 2 * right);
+    if (boxed.length === 0) continue;
+    const inside = buildLines(boxed);
+    const rowsOut = tableRows(inside, xs, group, page, true);
+    const items = new Set<number>();
+    for (const l of inside) for (const w of l.words) items.add(w.index);
+    const multi = rowsOut.filter((r) => r.cells.filter((c) => c !== '').length >= 2).length;
+    if (rowsOut.length < 2 || multi < 1) continue;
+    for (const w of boxed) used.add(w);
+    tables.push({ page, x0: left, x1: right, top, bottom, bounds: xs, rows: rowsOut, items, ruled: true });
+  }
+  return tables;
+}
+
+function distinctPositions(values: number[], slack: number): number[] {
+  const sorted = values.slice().sort((a, b) => a - b);
+  const out: number[] = [];
+  for (const v of sorted) if (out.length === 0 || v - out[out.length - 1]! > slack) out.push(v);
+  return out;
+}
+
+/** Aligned tables: runs of lines that share free gutters. */
+function alignedTables(free: Line[], rules: Ruling[], page: number, layoutSplits: number[]): PageTable[] {
+  const multi = free.map((l) => segmentCount(l) >= 2);
+  const tables: PageTable[] = [];
+  let i = 0;
+  while (i < free.length) {
+    if (!multi[i]) {
+      i++;
+      continue;
+    }
+    const run: Line[] = [free[i]!];
+    const runMulti: boolean[] = [true];
+    let gaps = gutters(run, runMulti);
+    let j = i + 1;
+    for (; j < free.length && run.length < MAX_RUN_LINES; j++) {
+      const line = free[j]!;
+      const prev = run[run.length - 1]!;
+      if (line.top - prev.bottom > 2 * Math.max(line.size, prev.size)) break;
+      if (multi[j]) {
+        const next = gutters([...run, line], [...runMulti, true]);
+        if (next.length === 0 && run.length > 1) break;
+        run.push(line);
+        runMulti.push(true);
+        gaps = next;
+      } else {
+        if (gaps.length === 0 || crossesGutter(line, gaps)) break;
+        run.push(line);
+        runMulti.push(false);
+      }
+    }
+    // Trailing single-piece lines set further apart than the rows are text after the table.
+    while (run.length > 1 && !runMulti[run.length - 1]) {
+      const last = run[run.length - 1]!;
+      const before = run[run.length - 2]!;
+      const pitch = median(run.slice(1).map((l, k) => l.bottom - run[k]!.bottom));
+      if (last.bottom - before.bottom <= pitch) break;
+      run.pop();
+      runMulti.pop();
+      j--;
+    }
+    gaps = gutters(run, runMulti);
+    const x0 = Math.min(...run.map((l) => l.x0));
+    const x1 = Math.max(...run.map((l) => l.x1));
+    const bounds = [x0, ...gaps.map(([a, b]) => Math.floor((a + b) / 2)), x1];
+    const layoutGutter = gaps.some(([a, b]) => layoutSplits.some((x) => x >= a && x <= b));
+    if (gaps.length > 0 && tableLike(run, bounds, true, layoutGutter)) {
+      const rows = tableRows(run, bounds, rules, page, false);
+      const items = new Set<number>();
+      for (const l of run) for (const w of l.words) items.add(w.index);
+      tables.push({ page, x0, x1, top: Math.min(...run.map((l) => l.top)), bottom: Math.max(...run.map((l) => l.bottom)), bounds, rows, items, ruled: false });
+      i = j;
+    } else i += run.length > 20 ? Math.floor(run.length / 2) : 1; // a long rejected run is not rescanned line by line
+  }
+  return tables;
+}
+
+export interface PageTables {
+  page: number;
+  tables: PageTable[];
+  /** Top of the first and bottom of the last line outside the furniture bands (running heads, folios). */
+  contentTop: number;
+  contentBottom: number;
+  /** Median font size of the page, in units. */
+  em: number;
+  /** Whether the page had too many words to look for tables. */
+  skipped: boolean;
+}
+
+/** Share of the page height, at the top and at the bottom, where running heads and page numbers sit. */
+const FURNITURE_PERCENT = 8;
+
+/**
+ * The tables of one page, top to bottom. `runs`, `rules` and `layoutSplits` (the x of the gutters
+ * between the page's text columns) are in units, top-down.
+ */
+export function findPageTables(page: number, pageHeight: number, runs: TextRun[], rules: Ruling[], layoutSplits: number[] = []): PageTables {
+  const words = splitWords(runs);
+  const none: PageTables = { page, tables: [], contentTop: 0, contentBottom: pageHeight, em: 1, skipped: words.length > MAX_WORDS_PER_PAGE };
+  if (words.length < 4 || words.length > MAX_WORDS_PER_PAGE) return none;
+  const band = Math.floor((pageHeight * FURNITURE_PERCENT) / 100);
+  const body = words.filter((w) => w.top >= band && w.bottom <= pageHeight - band);
+  const used = new Set<Word>();
+  const grids = gridTables(words, rules, page, used);
+  const tables = [...grids, ...alignedTables(buildLines(words.filter((w) => !used.has(w))), rules, page, layoutSplits)];
+  tables.sort((a, b) => a.top - b.top || a.x0 - b.x0);
+  return {
+    page,
+    tables,
+    contentTop: body.reduce((m, w) => Math.min(m, w.top), pageHeight),
+    contentBottom: body.reduce((m, w) => Math.max(m, w.bottom), 0),
+    em: Math.max(1, median(words.map((w) => w.size))),
+    skipped: false,
+  };
+}
+
+/** A table whose rows may come from several pages. */
+export interface Table {
+  parts: PageTable[];
+  rows: TableRow[];
+}
+
+/**
+ * Joins a table continued on the next page: the last table of a page and the first of the next with
+ * the same number of columns at the same place (each boundary within two ems), with nothing but page
+ * furniture (`furniture` units from the page edge) after the one and before the other. A header row
+ * repeated on the continuation page is dropped.
+ */
+export function joinContinuations(pages: PageTables[]): Table[] {
+  const out: Table[] = [];
+  let previous: { table: Table; page: number; last: PageTable; endsPage: boolean } | null = null;
+  for (const p of pages) {
+    p.tables.forEach((t, k) => {
+      const first = k === 0;
+      const startsPage = first && t.top <= p.contentTop;
+      let joined = false;
+      if (first && previous && previous.page === p.page - 1 && previous.endsPage && startsPage && aligned(previous.last, t, 2 * p.em)) {
+        const header = previous.table.rows[0]!;
+        const rows = t.rows[0] && sameCells(t.rows[0].cells, header.cells) ? t.rows.slice(1) : t.rows;
+        previous.table.rows.push(...rows);
+        previous.table.parts.push(t);
+        joined = true;
+      }
+      if (!joined) out.push({ parts: [t], rows: t.rows.slice() });
+      const table = joined ? previous!.table : out[out.length - 1]!;
+      previous = { table, page: p.page, last: t, endsPage: k === p.tables.length - 1 && t.bottom >= p.contentBottom };
+    });
+  }
+  return out;
+}
+
+function aligned(a: PageTable, b: PageTable, tolerance: number): boolean {
+  if (a.bounds.length !== b.bounds.length) return false;
+  return a.bounds.every((x, i) => Math.abs(x - b.bounds[i]!) <= tolerance || i === 0 || i === a.bounds.length - 1);
+}
+
+const sameCells = (a: string[], b: string[]): boolean => a.length === b.length && a.every((c, i) => c === b[i]);
