@@ -295,7 +295,7 @@ async function extractLoaded(
       const height = raw.height || Math.abs(t[3] ?? 0);
       const top = pageHeight - baseline - height;
       items.push({ index, str: raw.str, x, top, width: raw.width, height, hasEOL: raw.hasEOL });
-      if (raw.str.trim() !== '' && height > 0) runs.push({ index, str: raw.str, x0: quantise(x), x1: quantise(x + raw.width), top: quantise(top), bottom: quantise(top + height), size: quantise(height) });
+      if (raw.str.trim() !== '' && height > 0) runs.push({ index, str: raw.str, x0: quantise(x), x1: quantise(x + raw.width), top: quantise(top), bottom: quantise(top + height), size: quantise(height), font: raw.fontName });
       if (raw.str.trim() !== '') {
         textItems++;
         if (x < -2 || x > pageWidth + 2 || top < -height - 2 || top > pageHeight + 2) outside++;

@@ -25,6 +25,8 @@ export interface TextRun {
   bottom: number;
   /** Font size (the run's height), in units. */
   size: number;
+  /** The run's font (pdfjs fontName): glyph widths are calibrated per font. */
+  font?: string;
 }
 
 export interface TableRow {
@@ -86,29 +88,84 @@ const median = (values: number[]): number => {
   return s[Math.floor(s.length / 2)]!;
 };
 
-/** Words of a run, positioned proportionally to their character offsets (integer division). */
+/**
+ * Advance widths (1/1000 em) of Helvetica for ASCII 32-126: a model of glyph widths, used only to
+ * place the words inside one pdfjs text run, which pdfjs reports as a whole. pdfjs joins text shown
+ * close together into one run with a space between, so two cells a few points apart may arrive as
+ * "12,345 67,890": the run's width minus its modelled glyphs is what its spaces take.
+ */
+const GLYPH_WIDTHS = [
+  278, 278, 355, 556, 556, 889, 667, 191, 333, 333, 389, 584, 278, 333, 278, 278, 556, 556, 556, 556, 556, 556, 556, 556, 556, 556, 278, 278, 584, 584, 584, 556, 1015, 667, 667, 722, 722, 667, 611, 778, 722, 278,
+  500, 667, 556, 833, 722, 778, 667, 778, 722, 667, 611, 722, 667, 944, 667, 667, 611, 278, 278, 278, 469, 556, 333, 556, 556, 500, 556, 556, 278, 556, 556, 222, 222, 500, 222, 833, 556, 556, 556, 556, 333, 500, 278, 556,
+  500, 722, 500, 500, 500, 334, 260, 334, 584,
+];
+const SPACE_WIDTH = 278;
+const glyphWidth = (code: number): number => (code >= 32 && code <= 126 ? GLYPH_WIDTHS[code - 32]! : 556);
+
+const modelWidth = (text: string): number => [...text].reduce((n, c) => n + glyphWidth(c.charCodeAt(0)), 0);
+
+/**
+ * How wide each font's glyphs are against the model, in per mille: the median over its runs without
+ * a space (a Courier page is wider than Helvetica, Times narrower). 1000 for a font with no such run.
+ */
+function fontScales(runs: TextRun[]): { scales: Map<string, number>; monospaced: Set<string> } {
+  const ratios = new Map<string, number[]>();
+  const perChar = new Map<string, number[]>();
+  for (const run of runs) {
+    if (/\s/.test(run.str) || run.str.length < 3 || run.size <= 0) continue;
+    const model = modelWidth(run.str) * run.size;
+    if (model <= 0) continue;
+    const font = run.font ?? '';
+    ratios.set(font, [...(ratios.get(font) ?? []), Math.floor(((run.x1 - run.x0) * 1_000_000) / model)]);
+    perChar.set(font, [...(perChar.get(font) ?? []), Math.floor(((run.x1 - run.x0) * 1_000_000) / (run.str.length * run.size))]);
+  }
+  // A font whose runs all advance the same per character (within 3%) is monospaced: characters
+  // then sit at equal steps, whatever the model says.
+  const monospaced = new Set<string>();
+  for (const [font, list] of perChar) {
+    const m = median(list);
+    if (list.length >= 3 && list.every((v) => 100 * Math.abs(v - m) <= 3 * m)) monospaced.add(font);
+  }
+  return { scales: new Map([...ratios].map(([font, list]) => [font, Math.max(250, Math.min(4000, median(list)))])), monospaced };
+}
+
+/** Words of a run, placed by modelled glyph widths (integer arithmetic in 1/1000 units). */
 function splitWords(runs: TextRun[]): Word[] {
   const words: Word[] = [];
+  const { scales, monospaced } = fontScales(runs);
   for (const run of runs) {
-    const length = run.str.length;
-    if (length === 0 || run.x1 < run.x0) continue;
-    const width = run.x1 - run.x0;
+    const chars = [...run.str];
+    if (chars.length === 0 || run.x1 < run.x0) continue;
+    const width = (run.x1 - run.x0) * 1000;
+    const isSpace = chars.map((c) => /\s/.test(c));
+    const spaces = isSpace.filter(Boolean).length;
+    const scale = scales.get(run.font ?? '') ?? 1000;
+    const mono = monospaced.has(run.font ?? '');
+    const modelOf = (c: string): number => (mono ? 1000 : glyphWidth(c.charCodeAt(0)));
+    const glyphs = Math.floor((chars.reduce((n, c, i) => n + (isSpace[i] ? 0 : modelOf(c)), 0) * run.size * scale) / 1000);
+    // Spaces take what the glyphs leave when that is at least a quarter em each; else all scale alike.
+    const spaced = !mono && spaces > 0 && width - glyphs >= spaces * 250 * run.size;
+    const spaceModel = mono ? Math.floor((1000 * run.size * scale) / 1000) : SPACE_WIDTH * run.size;
+    const total = spaced ? width : glyphs + spaces * spaceModel;
+    const advance = (i: number): number => (isSpace[i] ? (spaced ? Math.floor((width - glyphs) / spaces) : spaceModel) : Math.floor((modelOf(chars[i]!) * run.size * scale) / 1000));
+    let at = 0;
+    let start = -1;
     let first = true;
-    for (const m of run.str.matchAll(/\S+/g)) {
-      const start = m.index;
-      const end = start + m[0].length;
-      words.push({
-        index: run.index,
-        text: m[0],
-        x0: run.x0 + Math.floor((width * start) / length),
-        x1: run.x0 + Math.floor((width * end) / length),
-        top: run.top,
-        bottom: run.bottom,
-        size: run.size,
-        order: words.length,
-        spacedFromRun: !first,
-      });
+    const position = (offset: number): number => run.x0 + Math.floor((offset * width) / Math.max(1, total) / 1000);
+    const push = (from: number, to: number, endAt: number, startAt: number): void => {
+      words.push({ index: run.index, text: chars.slice(from, to).join(''), x0: position(startAt), x1: position(endAt), top: run.top, bottom: run.bottom, size: run.size, order: words.length, spacedFromRun: !first });
       first = false;
+    };
+    let startAt = 0;
+    for (let i = 0; i <= chars.length; i++) {
+      if (i === chars.length || isSpace[i]) {
+        if (start >= 0) push(start, i, at, startAt);
+        start = -1;
+      } else if (start < 0) {
+        start = i;
+        startAt = at;
+      }
+      if (i < chars.length) at += advance(i);
     }
   }
   return words;
@@ -145,7 +202,7 @@ function segmentCount(line: Line): number {
 
 /**
  * Free vertical strips inside the lines' extent that at most `crossings` of the multi-piece lines
- * cross, each at least half an em wide. Returns [start, end) intervals, left to right.
+ * cross, each at least 0.3 em wide. Returns [start, end) intervals, left to right.
  */
 function gutters(lines: Line[], multi: boolean[]): [number, number][] {
   let x0 = Infinity;
@@ -174,7 +231,8 @@ function gutters(lines: Line[], multi: boolean[]): [number, number][] {
   if (counted === 0) return [];
   // A few lines (a header spanning several columns) may cross a gutter of many rows.
   const crossings = counted >= 8 ? Math.floor(counted / 8) : 0;
-  const minWidth = Math.max(2, Math.floor(median(sizes) / 2));
+  // Wider than a word space (a quarter em) and then some: values set closer than that read as one.
+  const minWidth = Math.max(2, Math.floor((median(sizes) * 3) / 10));
   events.sort((a, b) => a[0] - b[0] || a[1] - b[1]);
   const out: [number, number][] = [];
   let depth = 0;
@@ -344,6 +402,9 @@ function tableLike(lines: Line[], bounds: number[], checkRunningText: boolean, l
   if (multiCellLines < 3 || 3 * perColumn.filter((cells) => cells.length >= 2).length < 2 * columns) return false;
   const running = perColumn.map((cells) => median(cells.map((c) => c.length)) >= PROSE_CELL_CHARS || median(cells.map((c) => c.split(' ').length)) >= PROSE_CELL_WORDS);
   const runningCount = running.filter(Boolean).length;
+  // Most of the text in sentence-length pieces: running text, whatever else sits beside it.
+  const runningCells = perColumn.reduce((n, cells, k) => n + (running[k] ? cells.length : 0), 0);
+  if (2 * runningCells > perColumn.reduce((n, cells) => n + cells.length, 0)) return false;
   // Running text on a page laid out in columns, cut at the layout's gutter, is that layout.
   if (layoutGutter && runningCount > 0) return false;
   if (columns >= 3) return runningCount < columns - 1;
@@ -407,8 +468,49 @@ function distinctPositions(values: number[], slack: number): number[] {
   return out;
 }
 
+/**
+ * Drops boundaries that only cut a word space: when a column is filled in at most one line (a header
+ * like "Population (millions)" over right-aligned numbers leaves the space between its words free), its
+ * boundary toward the neighbour that the text runs into (in every line holding both, the words meet
+ * inside one text run or stand less than an em apart) goes.
+ */
+function pruneSpaceGutters(lines: Line[], bounds: number[]): number[] {
+  let current = bounds;
+  for (;;) {
+    const columns = current.length - 1;
+    if (columns < 2) return current;
+    const filled = new Array<number>(columns).fill(0);
+    const cells = lines.map((l) => lineCells(l, current));
+    for (const row of cells) row.forEach((c, k) => c.length > 0 && filled[k]!++);
+    let removed = false;
+    for (let k = 0; k < columns && !removed; k++) {
+      if (filled[k]! > 1) continue;
+      // Boundary k sits left of column k, boundary k + 1 right of it.
+      for (const side of [k, k + 1]) {
+        if (side === 0 || side === columns) continue;
+        const flows = cells.every((row) => {
+          const left = row[side - 1]!;
+          const right = row[side]!;
+          if (left.length === 0 || right.length === 0) return true;
+          const a = left[left.length - 1]!;
+          const b = right[0]!;
+          return a.index === b.index || b.x0 - a.x1 < Math.max(a.size, b.size);
+        });
+        const shared = cells.some((row) => row[side - 1]!.length > 0 && row[side]!.length > 0);
+        if (flows && shared) {
+          current = [...current.slice(0, side), ...current.slice(side + 1)];
+          removed = true;
+          break;
+        }
+      }
+    }
+    if (!removed) return current;
+  }
+}
+
 /** Aligned tables: runs of lines that share free gutters. */
-function alignedTables(free: Line[], rules: Ruling[], page: number, layoutSplits: number[]): PageTable[] {
+function alignedTables(free: Line[], rules: Ruling[], page: number, layoutSplits: number[], pageHeight: number): PageTable[] {
+  const furnitureBand = Math.floor((pageHeight * FURNITURE_PERCENT) / 100);
   const multi = free.map((l) => segmentCount(l) >= 2);
   const tables: PageTable[] = [];
   let i = 0;
@@ -425,6 +527,8 @@ function alignedTables(free: Line[], rules: Ruling[], page: number, layoutSplits
       const line = free[j]!;
       const prev = run[run.length - 1]!;
       if (line.top - prev.bottom > 2 * Math.max(line.size, prev.size)) break;
+      // A running head or page number is no row, however close it stands to the table.
+      if (!multi[j] && (line.bottom <= furnitureBand || line.top >= pageHeight - furnitureBand)) break;
       if (multi[j]) {
         const next = gutters([...run, line], [...runMulti, true]);
         if (next.length === 0 && run.length > 1) break;
@@ -432,7 +536,9 @@ function alignedTables(free: Line[], rules: Ruling[], page: number, layoutSplits
         runMulti.push(true);
         gaps = next;
       } else {
-        if (gaps.length === 0 || crossesGutter(line, gaps)) break;
+        // Only a gutter an em wide or more is a column gap a spanning line must not cross: the
+        // narrower ones of a few first lines may be word spaces that later lines fill.
+        if (gaps.length === 0 || crossesGutter(line, gaps.filter(([a, b]) => b - a >= line.size))) break;
         run.push(line);
         runMulti.push(false);
       }
@@ -447,10 +553,10 @@ function alignedTables(free: Line[], rules: Ruling[], page: number, layoutSplits
       runMulti.pop();
       j--;
     }
-    gaps = gutters(run, runMulti);
     const x0 = Math.min(...run.map((l) => l.x0));
     const x1 = Math.max(...run.map((l) => l.x1));
-    const bounds = [x0, ...gaps.map(([a, b]) => Math.floor((a + b) / 2)), x1];
+    const bounds = pruneSpaceGutters(run, [x0, ...gutters(run, runMulti).map(([a, b]) => Math.floor((a + b) / 2)), x1]);
+    gaps = bounds.slice(1, -1).map((b) => [b, b]);
     const layoutGutter = gaps.some(([a, b]) => layoutSplits.some((x) => x >= a && x <= b));
     if (gaps.length > 0 && tableLike(run, bounds, true, layoutGutter)) {
       const rows = tableRows(run, bounds, rules, page, false);
@@ -490,7 +596,7 @@ export function findPageTables(page: number, pageHeight: number, runs: TextRun[]
   const body = words.filter((w) => w.top >= band && w.bottom <= pageHeight - band);
   const used = new Set<Word>();
   const grids = gridTables(words, rules, page, used);
-  const tables = [...grids, ...alignedTables(buildLines(words.filter((w) => !used.has(w))), rules, page, layoutSplits)];
+  const tables = [...grids, ...alignedTables(buildLines(words.filter((w) => !used.has(w))), rules, page, layoutSplits, pageHeight)];
   tables.sort((a, b) => a.top - b.top || a.x0 - b.x0);
   return {
     page,
