@@ -4,6 +4,12 @@
  * so the no-op fast path can check them without loading any stage.
  */
 export const EXTRACT_RULE_VERSION = 1;
+/**
+ * The PDF extractor's own version (1: pdf-parse tables; 2: tables from geometry with rowPages, and
+ * heading-guess limits). It enters the extraction config of PDF documents only, so bumping it
+ * rebuilds PDFs and leaves every other document's bytes alone.
+ */
+export const PDF_EXTRACTOR_VERSION = 2;
 export const CHUNK_RULE_VERSION = 1;
 /** Search-index file layout (5: sealed head with plain number lists, CRC-32-checked posting blocks and compressed row blocks; 6: heading-path term frequencies in postings, duplicate-passage groups in the head). */
 export const SEARCH_INDEX_FORMAT_VERSION = 6;

@@ -262,6 +262,8 @@ async function extractLoaded(
     if (typeof v === 'string' && v.trim() !== '') result.metadata[key.toLowerCase()] = v.trim();
   }
   const outline = await readOutline(doc);
+  // Tagged PDFs carry a structure tree (MarkInfo /Marked true); its heading tags are not read yet.
+  const tagged = (await doc.getMarkInfo().catch(() => null))?.Marked === true;
   const pages = Math.min(doc.numPages, limits.maxPages);
   if (pages < doc.numPages) builder.warn('pdf-pages-truncated', `Only the first ${pages} of ${doc.numPages} pages were extracted (pdfMaxPages).`);
 
@@ -409,6 +411,11 @@ async function extractLoaded(
   while (outlineIndex < outline.length) {
     openOutlineSection(builder, outline[outlineIndex]!, null, outline[outlineIndex]!.page ?? pages);
     outlineIndex++;
+  }
+  if (outline.length === 0) {
+    // Without an outline, headings are guessed from type size alone (see isHeading): say so.
+    builder.limits.add('pdf-headings-guessed-from-font-size');
+    if (tagged) builder.limits.add('pdf-structure-tree-not-used');
   }
   emitFields(builder, fields);
   if (result.title === '' && builder.sections[0]) result.title = builder.sections[0].heading;
