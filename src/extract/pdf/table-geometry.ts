@@ -77,6 +77,8 @@ interface Line {
 export const MAX_WORDS_PER_PAGE = 60_000;
 /** A run of table lines is closed after this many lines (bounds the gutter recomputation). */
 const MAX_RUN_LINES = 200;
+/** Text spread wider than this (units; 25,000 points) is no page a table sits on: detection is skipped. */
+const MAX_COVERAGE_UNITS = 100_000;
 /** A column whose cells have a median length at least this is prose: columns of text are not a table. */
 const PROSE_CELL_CHARS = 40;
 /** ... or at least this many words. */
@@ -201,50 +203,83 @@ function segmentCount(line: Line): number {
 }
 
 /**
- * Free vertical strips inside the lines' extent that at most `crossings` of the multi-piece lines
- * cross, each at least 0.3 em wide. Returns [start, end) intervals, left to right.
+ * Coverage of a run of lines along x: how many multi-piece lines have text over each unit. Lines are
+ * added and removed one at a time, so growing a run costs the width of the line, not the run again.
  */
-function gutters(lines: Line[], multi: boolean[]): [number, number][] {
-  let x0 = Infinity;
-  let x1 = -Infinity;
-  const events: [number, number][] = [];
-  let counted = 0;
-  const sizes: number[] = [];
-  lines.forEach((line, i) => {
-    x0 = Math.min(x0, line.x0);
-    x1 = Math.max(x1, line.x1);
-    sizes.push(line.size);
-    if (!multi[i]) return;
-    counted++;
-    // One line counts once where its words overlap each other.
-    let runStart = -1;
-    let runEnd = -1;
-    for (const w of line.words) {
-      if (w.x0 > runEnd) {
-        if (runStart >= 0) events.push([runStart, 1], [runEnd, -1]);
-        runStart = w.x0;
-      }
-      runEnd = Math.max(runEnd, w.x1);
-    }
-    if (runStart >= 0) events.push([runStart, 1], [runEnd, -1]);
-  });
-  if (counted === 0) return [];
-  // A few lines (a header spanning several columns) may cross a gutter of many rows.
-  const crossings = counted >= 8 ? Math.floor(counted / 8) : 0;
-  // Wider than a word space (a quarter em) and then some: values set closer than that read as one.
-  const minWidth = Math.max(2, Math.floor((median(sizes) * 3) / 10));
-  events.sort((a, b) => a[0] - b[0] || a[1] - b[1]);
-  const out: [number, number][] = [];
-  let depth = 0;
-  let freeFrom = x0;
-  for (const [x, delta] of events) {
-    const before = depth;
-    depth += delta;
-    if (before <= crossings && depth > crossings) {
-      if (x - freeFrom >= minWidth && freeFrom > x0 && x < x1) out.push([freeFrom, x]);
-    } else if (before > crossings && depth <= crossings) freeFrom = x;
+class Coverage {
+  private readonly counts: Int32Array;
+  private multiLines = 0;
+  private readonly lefts: number[] = [];
+  private readonly rights: number[] = [];
+  private readonly sizes: number[] = [];
+
+  constructor(
+    private readonly origin: number,
+    span: number,
+  ) {
+    this.counts = new Int32Array(span + 2);
   }
-  return out;
+
+  private pieces(line: Line): [number, number][] {
+    // One line counts once where its words overlap each other.
+    const out: [number, number][] = [];
+    for (const w of line.words) {
+      const last = out[out.length - 1];
+      if (last && w.x0 <= last[1]) last[1] = Math.max(last[1], w.x1);
+      else out.push([w.x0, w.x1]);
+    }
+    return out;
+  }
+
+  private apply(line: Line, multi: boolean, delta: 1 | -1): void {
+    if (delta === 1) {
+      this.lefts.push(line.x0);
+      this.rights.push(line.x1);
+      this.sizes.push(line.size);
+    } else {
+      this.lefts.pop();
+      this.rights.pop();
+      this.sizes.pop();
+    }
+    if (!multi) return;
+    this.multiLines += delta;
+    for (const [a, b] of this.pieces(line)) for (let x = a - this.origin; x < b - this.origin; x++) this.counts[x]! += delta;
+  }
+
+  add(line: Line, multi: boolean): void {
+    this.apply(line, multi, 1);
+  }
+
+  /** Removes the line added last. */
+  removeLast(line: Line, multi: boolean): void {
+    this.apply(line, multi, -1);
+  }
+
+  /**
+   * Free vertical strips inside the lines' extent that at most `crossings` of the multi-piece lines
+   * cross (a few lines, such as a header spanning several columns, may cross a gutter of many rows),
+   * each at least 0.3 em wide. Returns [start, end) intervals, left to right.
+   */
+  gutters(): [number, number][] {
+    if (this.multiLines === 0) return [];
+    const crossings = this.multiLines >= 8 ? Math.floor(this.multiLines / 8) : 0;
+    // Wider than a word space (a quarter em) and then some: values set closer than that read as one.
+    const minWidth = Math.max(2, Math.floor((median(this.sizes) * 3) / 10));
+    const x0 = Math.min(...this.lefts) - this.origin;
+    const x1 = Math.max(...this.rights) - this.origin;
+    const out: [number, number][] = [];
+    let x = x0;
+    while (x < x1) {
+      if (this.counts[x]! > crossings) {
+        x++;
+        continue;
+      }
+      const start = x;
+      while (x < x1 && this.counts[x]! <= crossings) x++;
+      if (x - start >= minWidth && start > x0 && x < x1) out.push([start + this.origin, x + this.origin]);
+    }
+    return out;
+  }
 }
 
 function crossesGutter(line: Line, gaps: [number, number][]): boolean {
@@ -513,15 +548,21 @@ function alignedTables(free: Line[], rules: Ruling[], page: number, layoutSplits
   const furnitureBand = Math.floor((pageHeight * FURNITURE_PERCENT) / 100);
   const multi = free.map((l) => segmentCount(l) >= 2);
   const tables: PageTable[] = [];
+  if (free.length === 0) return tables;
+  const origin = Math.min(...free.map((l) => l.x0));
+  const span = Math.max(...free.map((l) => l.x1)) - origin;
+  if (span > MAX_COVERAGE_UNITS) return tables;
   let i = 0;
   while (i < free.length) {
     if (!multi[i]) {
       i++;
       continue;
     }
+    const coverage = new Coverage(origin, span);
     const run: Line[] = [free[i]!];
     const runMulti: boolean[] = [true];
-    let gaps = gutters(run, runMulti);
+    coverage.add(free[i]!, true);
+    let gaps = coverage.gutters();
     let j = i + 1;
     for (; j < free.length && run.length < MAX_RUN_LINES; j++) {
       const line = free[j]!;
@@ -530,8 +571,12 @@ function alignedTables(free: Line[], rules: Ruling[], page: number, layoutSplits
       // A running head or page number is no row, however close it stands to the table.
       if (!multi[j] && (line.bottom <= furnitureBand || line.top >= pageHeight - furnitureBand)) break;
       if (multi[j]) {
-        const next = gutters([...run, line], [...runMulti, true]);
-        if (next.length === 0 && run.length > 1) break;
+        coverage.add(line, true);
+        const next = coverage.gutters();
+        if (next.length === 0 && run.length > 1) {
+          coverage.removeLast(line, true);
+          break;
+        }
         run.push(line);
         runMulti.push(true);
         gaps = next;
@@ -539,6 +584,7 @@ function alignedTables(free: Line[], rules: Ruling[], page: number, layoutSplits
         // Only a gutter an em wide or more is a column gap a spanning line must not cross: the
         // narrower ones of a few first lines may be word spaces that later lines fill.
         if (gaps.length === 0 || crossesGutter(line, gaps.filter(([a, b]) => b - a >= line.size))) break;
+        coverage.add(line, false);
         run.push(line);
         runMulti.push(false);
       }
@@ -549,16 +595,15 @@ function alignedTables(free: Line[], rules: Ruling[], page: number, layoutSplits
       const before = run[run.length - 2]!;
       const pitch = median(run.slice(1).map((l, k) => l.bottom - run[k]!.bottom));
       if (last.bottom - before.bottom <= pitch) break;
-      run.pop();
-      runMulti.pop();
+      coverage.removeLast(run.pop()!, runMulti.pop()!);
       j--;
     }
     const x0 = Math.min(...run.map((l) => l.x0));
     const x1 = Math.max(...run.map((l) => l.x1));
-    const bounds = pruneSpaceGutters(run, [x0, ...gutters(run, runMulti).map(([a, b]) => Math.floor((a + b) / 2)), x1]);
-    gaps = bounds.slice(1, -1).map((b) => [b, b]);
+    gaps = coverage.gutters();
+    const bounds = pruneSpaceGutters(run, [x0, ...gaps.map(([a, b]) => Math.floor((a + b) / 2)), x1]);
     const layoutGutter = gaps.some(([a, b]) => layoutSplits.some((x) => x >= a && x <= b));
-    if (gaps.length > 0 && tableLike(run, bounds, true, layoutGutter)) {
+    if (bounds.length > 2 && tableLike(run, bounds, true, layoutGutter)) {
       const rows = tableRows(run, bounds, rules, page, false);
       const items = new Set<number>();
       for (const l of run) for (const w of l.words) items.add(w.index);
