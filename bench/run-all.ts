@@ -20,6 +20,7 @@ const benches: [string, string[]][] = [
   ['cold-query.js', quick ? ['5'] : ['15']],
   ['index-incremental.js', quick ? ['1000', '2'] : ['1000', '5']],
   ['snapshot-only-change.js', quick ? ['--sources', '1000', '--runs', '3'] : ['--sources', '1000', '--runs', '7']],
+  ['pdf-tables.js', quick ? ['--rounds', '1'] : ['--rounds', '3']],
   ['hostile-extraction.js', quick ? ['--runs', '1'] : ['--runs', '3']],
 ];
 
