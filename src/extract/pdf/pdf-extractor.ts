@@ -275,6 +275,7 @@ async function extractLoaded(
   const pageTables: PageTables[] = [];
   let rulingsSkipped = 0;
   let tablesSkipped = 0;
+  let tablesFailed = 0;
   let textItems = 0;
   let allItems = 0;
   let outside = 0;
@@ -303,18 +304,24 @@ async function extractLoaded(
         if (x < -2 || x > pageWidth + 2 || top < -height - 2 || top > pageHeight + 2) outside++;
       }
     });
-    // Tables need text: the operator list (for ruling lines) is read only for pages with some.
-    let rulings: Ruling[] = [];
-    if (runs.length >= 4) {
-      const operators = await page.getOperatorList();
-      const read = readRulings(operators.fnArray, operators.argsArray, (await loadPdfJs()).OPS, page.view);
-      if (read === null) rulingsSkipped++;
-      else rulings = read;
-    }
     const splits = columnSplits(items, pageWidth);
-    const found = findPageTables(p, quantise(pageHeight), runs, rulings, splits.map(quantise));
-    if (found.skipped) tablesSkipped++;
-    pageTables.push(found);
+    // Tables need text: the operator list (for ruling lines) is read only for pages with some. A page
+    // whose drawing pdfjs cannot list, or any slip in table finding, costs that page its tables only.
+    try {
+      let rulings: Ruling[] = [];
+      if (runs.length >= 4) {
+        const operators = await page.getOperatorList();
+        const read = readRulings(operators.fnArray, operators.argsArray, (await loadPdfJs()).OPS, page.view);
+        if (read === null) rulingsSkipped++;
+        else rulings = read;
+      }
+      const found = findPageTables(p, quantise(pageHeight), runs, rulings, splits.map(quantise));
+      if (found.skipped) tablesSkipped++;
+      pageTables.push(found);
+    } catch (error) {
+      if (error instanceof EpistemeError) throw error;
+      tablesFailed++;
+    }
     const lines = readingOrder(buildLines(items, splits));
     pageLines.push(lines);
     pageTexts.push(lines.map((l) => l.text).join('\n'));
@@ -325,6 +332,7 @@ async function extractLoaded(
     page.cleanup();
   }
   if (rulingsSkipped > 0) builder.warn('pdf-rulings-skipped', `${rulingsSkipped} page(s) draw too many line segments; their tables were found from text alignment only.`);
+  if (tablesFailed > 0) builder.warn('pdf-tables-failed', `Table detection failed on ${tablesFailed} page(s); their tables are kept as text only.`);
   if (tablesSkipped > 0) builder.warn('pdf-tables-skipped', `${tablesSkipped} page(s) hold too many words to look for tables; their text is kept as paragraphs.`);
   const tables = joinContinuations(pageTables);
   const tableOfItem = new Map<string, Table>();

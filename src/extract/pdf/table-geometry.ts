@@ -549,8 +549,8 @@ function alignedTables(free: Line[], rules: Ruling[], page: number, layoutSplits
   const multi = free.map((l) => segmentCount(l) >= 2);
   const tables: PageTable[] = [];
   if (free.length === 0) return tables;
-  const origin = Math.min(...free.map((l) => l.x0));
-  const span = Math.max(...free.map((l) => l.x1)) - origin;
+  const origin = free.reduce((m, l) => Math.min(m, l.x0), Infinity);
+  const span = free.reduce((m, l) => Math.max(m, l.x1), -Infinity) - origin;
   if (span > MAX_COVERAGE_UNITS) return tables;
   let i = 0;
   while (i < free.length) {
