@@ -22,6 +22,7 @@ const benches: [string, string[]][] = [
   ['index-incremental.js', quick ? ['1000', '2'] : ['1000', '5']],
   ['snapshot-only-change.js', quick ? ['--sources', '1000', '--runs', '3'] : ['--sources', '1000', '--runs', '7']],
   ['watch-edit.js', quick ? ['--quick'] : ['--sizes', '1000,10000']],
+  ['pdf-tables.js', quick ? ['--rounds', '1'] : ['--rounds', '3']],
   ['hostile-extraction.js', quick ? ['--runs', '1'] : ['--runs', '3']],
   ['remote-cache.js', quick ? ['--sources', '1000', '--runs', '1'] : ['--sources', '1000', '--runs', '3']],
 ];

@@ -5,6 +5,12 @@
  */
 /** 2: HTML blocks record the ids of elements inside them (anchors). */
 export const EXTRACT_RULE_VERSION = 2;
+/**
+ * The PDF extractor's own version (1: pdf-parse tables; 2: tables from geometry with rowPages, and
+ * heading-guess limits). It enters the extraction config of PDF documents only, so bumping it
+ * rebuilds PDFs and leaves every other document's bytes alone.
+ */
+export const PDF_EXTRACTOR_VERSION = 2;
 /** 2: heading paths start with the document title (same shape for every extractor); chunks record the ids inside their text. */
 export const CHUNK_RULE_VERSION = 2;
 /** Search-index file layout (5: sealed head with plain number lists, CRC-32-checked posting blocks and compressed row blocks; 6: heading-path term frequencies in postings, duplicate-passage groups in the head; 7: each row ends with the source ids inside its text). */

@@ -15,7 +15,7 @@ export function extractTimeoutMs(options: ExtractOptions, extractor: ExtractorId
 
 /** Bump when a change to extraction logic changes output for the same bytes and rules. */
 export { EXTRACT_RULE_VERSION } from '../rule-versions.js';
-import { EXTRACT_RULE_VERSION } from '../rule-versions.js';
+import { EXTRACT_RULE_VERSION, PDF_EXTRACTOR_VERSION } from '../rule-versions.js';
 
 
 const CONTENT_TYPE_EXTRACTORS: Record<string, ExtractorId> = {
@@ -83,6 +83,8 @@ export function extractionConfig(source: SourceSpec, snapshot: SnapshotMeta, opt
   const relevant: Record<string, unknown> = extractor === 'pdf' ? { ...opts } : { links: opts.links };
   return {
     ruleVersion: EXTRACT_RULE_VERSION,
+    // Only PDF documents carry the PDF extractor's version: bumping it rebuilds PDFs alone.
+    ...(extractor === 'pdf' ? { pdfExtractorVersion: PDF_EXTRACTOR_VERSION } : {}),
     family: { id: family.rules.id, file: `rules/${family.file}`, rules: family.rules },
     extractor,
     fragment: fragmentOf(source.url),

@@ -82,6 +82,8 @@ export interface BlockDraft {
   caption?: string;
   header?: string[][];
   rows?: string[][];
+  /** PDF tables: the page of each row in `rows` (a table may continue across pages). */
+  rowPages?: number[];
   entries?: { terms: string[]; definitions: string[] }[];
   language?: string;
   /** Ids of elements inside the block (in text order), so a citation can point at the exact text. */
@@ -232,6 +234,7 @@ export class DocumentBuilder {
     if (draft.caption !== undefined && draft.caption !== '') block.caption = draft.caption;
     if (draft.header) block.header = draft.header;
     if (draft.rows) block.rows = draft.rows;
+    if (draft.rowPages) block.rowPages = draft.rowPages;
     if (draft.entries) block.entries = draft.entries;
     if (draft.language !== undefined && draft.language !== '') block.language = draft.language;
     if (draft.anchors !== undefined && draft.anchors.length > 0) block.anchors = anchorsOnText(draft.text, draft.anchors);

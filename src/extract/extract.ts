@@ -14,6 +14,7 @@ import { compareCodeUnits } from '../store/canonical-json.js';
 
 export { validateDocument } from './validate.js';
 export { DEFAULT_EXTRACT_OPTIONS, EXTRACT_RULE_VERSION, chooseExtractor, extractionConfig, type ExtractOptions } from './config.js';
+import { PDF_EXTRACTOR_VERSION } from '../rule-versions.js';
 import { EXTRACT_RULE_VERSION, chooseExtractor, extractionConfig, fragmentOf, normalizedOptions, withoutFragment, type ExtractOptions } from './config.js';
 
 /** Extraction options: integers, strings and booleans only (they enter the config hash). */
@@ -125,7 +126,7 @@ export async function extractDocument(input: ExtractInput): Promise<EvidenceDocu
     ...extra,
     provenance: {
       producer: { name: PRODUCER_NAME, version: PRODUCER_VERSION },
-      extractor: { id: extractor, version: EXTRACT_RULE_VERSION },
+      extractor: { id: extractor, version: extractor === 'pdf' ? PDF_EXTRACTOR_VERSION : EXTRACT_RULE_VERSION },
       sourceSha256: snapshot.sha256,
       extractionConfigSha256: sha256Hex(canonicalJson(config)),
       snapshotId: snapshot.snapshotId,

@@ -3,6 +3,8 @@ import { normalizeSpace } from '../text-sink.js';
 import { EpistemeError } from '../../failure.js';
 import { PDF_BOUNDS, boundExceeded } from '../input-bounds.js';
 import { inflatedBytesOver } from './pdf-streams.js';
+import { QUANTUM, quantise, readRulings, type Ruling } from './ruling-lines.js';
+import { findPageTables, joinContinuations, type PageTables, type Table, type TextRun } from './table-geometry.js';
 
 export interface PdfExtractResult {
   title: string;
@@ -50,13 +52,6 @@ let pdfjsModule: Promise<PdfJs> | undefined;
 function loadPdfJs(): Promise<PdfJs> {
   pdfjsModule ??= withoutRenderingWarnings(() => import('pdfjs-dist/legacy/build/pdf.mjs'));
   return pdfjsModule;
-}
-
-type PdfParse = typeof import('pdf-parse');
-let pdfParseModule: Promise<PdfParse> | undefined;
-function loadPdfParse(): Promise<PdfParse> {
-  pdfParseModule ??= withoutRenderingWarnings(() => import('pdf-parse'));
-  return pdfParseModule;
 }
 
 // When it loads, pdfjs tries to polyfill the canvas classes it renders with (DOMMatrix, ImageData,
@@ -267,19 +262,20 @@ async function extractLoaded(
     if (typeof v === 'string' && v.trim() !== '') result.metadata[key.toLowerCase()] = v.trim();
   }
   const outline = await readOutline(doc);
+  // Tagged PDFs carry a structure tree (MarkInfo /Marked true); its heading tags are not read yet.
+  const tagged = (await doc.getMarkInfo().catch(() => null))?.Marked === true;
   const pages = Math.min(doc.numPages, limits.maxPages);
   if (pages < doc.numPages) builder.warn('pdf-pages-truncated', `Only the first ${pages} of ${doc.numPages} pages were extracted (pdfMaxPages).`);
-
-  const tables = await readTables(body, pages).catch(() => {
-    builder.warn('pdf-tables-failed', 'Table detection failed; tables are kept as text only.');
-    return new Map<number, string[][][]>();
-  });
 
   const fields: FieldMap = new Map();
   let bodyHeights: number[] = [];
   const pageLines: Line[][] = [];
   const pageTexts: string[] = [];
   const pageHeights: number[] = [];
+  const pageTables: PageTables[] = [];
+  let rulingsSkipped = 0;
+  let tablesSkipped = 0;
+  let tablesFailed = 0;
   let textItems = 0;
   let allItems = 0;
   let outside = 0;
@@ -293,6 +289,7 @@ async function extractLoaded(
     allItems += content.items.length;
     if (allItems > PDF_BOUNDS.maxTextItems) throw boundExceeded('pdf-text-items', `The PDF has more than ${PDF_BOUNDS.maxTextItems} text items.`);
     const items: Item[] = [];
+    const runs: TextRun[] = [];
     content.items.forEach((raw, index) => {
       if (!('str' in raw)) return;
       const t = raw.transform as number[];
@@ -301,12 +298,30 @@ async function extractLoaded(
       const height = raw.height || Math.abs(t[3] ?? 0);
       const top = pageHeight - baseline - height;
       items.push({ index, str: raw.str, x, top, width: raw.width, height, hasEOL: raw.hasEOL });
+      if (raw.str.trim() !== '' && height > 0) runs.push({ index, str: raw.str, x0: quantise(x), x1: quantise(x + raw.width), top: quantise(top), bottom: quantise(top + height), size: quantise(height), font: raw.fontName });
       if (raw.str.trim() !== '') {
         textItems++;
         if (x < -2 || x > pageWidth + 2 || top < -height - 2 || top > pageHeight + 2) outside++;
       }
     });
     const splits = columnSplits(items, pageWidth);
+    // Tables need text: the operator list (for ruling lines) is read only for pages with some. A page
+    // whose drawing pdfjs cannot list, or any slip in table finding, costs that page its tables only.
+    try {
+      let rulings: Ruling[] = [];
+      if (runs.length >= 4) {
+        const operators = await page.getOperatorList();
+        const read = readRulings(operators.fnArray, operators.argsArray, (await loadPdfJs()).OPS, page.view);
+        if (read === null) rulingsSkipped++;
+        else rulings = read;
+      }
+      const found = findPageTables(p, quantise(pageHeight), runs, rulings, splits.map(quantise));
+      if (found.skipped) tablesSkipped++;
+      pageTables.push(found);
+    } catch (error) {
+      if (error instanceof EpistemeError) throw error;
+      tablesFailed++;
+    }
     const lines = readingOrder(buildLines(items, splits));
     pageLines.push(lines);
     pageTexts.push(lines.map((l) => l.text).join('\n'));
@@ -316,6 +331,13 @@ async function extractLoaded(
     collectFields(annotations, p, fields);
     page.cleanup();
   }
+  if (rulingsSkipped > 0) builder.warn('pdf-rulings-skipped', `${rulingsSkipped} page(s) draw too many line segments; their tables were found from text alignment only.`);
+  if (tablesFailed > 0) builder.warn('pdf-tables-failed', `Table detection failed on ${tablesFailed} page(s); their tables are kept as text only.`);
+  if (tablesSkipped > 0) builder.warn('pdf-tables-skipped', `${tablesSkipped} page(s) hold too many words to look for tables; their text is kept as paragraphs.`);
+  const tables = joinContinuations(pageTables);
+  const tableOfItem = new Map<string, Table>();
+  for (const table of tables) for (const part of table.parts) for (const index of part.items) tableOfItem.set(`${part.page}:${index}`, table);
+  const emittedTables = new Set<Table>();
   if (outside > 0) builder.error('pdf-malformed', `${outside} of ${textItems} text runs lie outside the page box.`);
   if (textItems === 0) {
     builder.warn('pdf-no-text', 'The PDF has no extractable text (scanned or image-only pages; OCR is not performed).');
@@ -327,7 +349,6 @@ async function extractLoaded(
   for (let p = 1; p <= pages; p++) {
     const lines = pageLines[p - 1]!;
     const pageText = pageTexts[p - 1]!;
-    const cellTexts = new Set((tables.get(p) ?? []).flatMap((t) => t.flat()).map((c) => normalizeSpace(c)).filter((c) => c !== ''));
     let offset = 0;
     let para: { lines: Line[]; start: number; end: number } | null = null;
     const flush = (): void => {
@@ -354,7 +375,17 @@ async function extractLoaded(
       }
       // A lone number as the last line of the page is its printed page number (furniture).
       if (li === lines.length - 1 && /^\d{1,4}$/.test(line.text) && line.top > pageHeights[p - 1]! * 0.85) continue;
-      if (cellTexts.size > 0 && line.items.every((it) => it.str.trim() === '' || [...cellTexts].some((c) => c.includes(it.str.trim())))) continue;
+      // A line whose text all went into table cells is the table: it is emitted once, where it starts.
+      const visible = line.items.filter((it) => it.str.trim() !== '');
+      const table = visible.length > 0 ? tableOfItem.get(`${p}:${visible[0]!.index}`) : undefined;
+      if (table && visible.every((it) => tableOfItem.get(`${p}:${it.index}`) === table)) {
+        if (!emittedTables.has(table)) {
+          flush();
+          emittedTables.add(table);
+          emitTable(builder, table);
+        }
+        continue;
+      }
       const isHeading = outline.length === 0 && line.height >= bodyHeight * 1.25 && line.text.length <= 90 && /[A-Za-z]/.test(line.text);
       if (isHeading) {
         flush();
@@ -384,20 +415,38 @@ async function extractLoaded(
       }
     }
     flush();
-    for (const table of tables.get(p) ?? []) {
-      const rows = table.map((r) => r.map((c) => normalizeSpace(c)));
-      const text = rows.map((r) => r.join(' | ')).join('\n');
-      if (text.trim() === '') continue;
-      builder.addBlock({ kind: 'table', text, fragment: null, header: rows.slice(0, 1), rows: rows.slice(1), page: p, span: { page: p }, confidence: 60 });
-    }
   }
   while (outlineIndex < outline.length) {
     openOutlineSection(builder, outline[outlineIndex]!, null, outline[outlineIndex]!.page ?? pages);
     outlineIndex++;
   }
+  if (outline.length === 0) {
+    // Without an outline, headings are guessed from type size alone (see isHeading): say so.
+    builder.limits.add('pdf-headings-guessed-from-font-size');
+    if (tagged) builder.limits.add('pdf-structure-tree-not-used');
+  }
   emitFields(builder, fields);
   if (result.title === '' && builder.sections[0]) result.title = builder.sections[0].heading;
   result.confidence = textItems === 0 ? 10 : outline.length > 0 ? 70 : 55;
+}
+
+/** One table block: the first row is its header; `rowPages` gives the page of every other row. */
+function emitTable(builder: DocumentBuilder, table: Table): void {
+  const rows = table.rows.map((r) => r.cells.map((c) => normalizeSpace(c)));
+  const first = table.parts[0]!;
+  const lastPage = table.parts[table.parts.length - 1]!.page;
+  const points = (units: number): number => Math.round(units / QUANTUM);
+  builder.addBlock({
+    kind: 'table',
+    text: rows.map((r) => r.join(' | ')).join('\n'),
+    fragment: null,
+    header: rows.slice(0, 1),
+    rows: rows.slice(1),
+    rowPages: table.rows.slice(1).map((r) => r.page),
+    page: first.page,
+    span: { page: first.page, ...(lastPage !== first.page ? { endPage: lastPage } : {}), x: points(first.x0), y: points(first.top), width: points(first.x1 - first.x0), height: points(first.bottom - first.top) },
+    confidence: first.ruled ? 70 : 60,
+  });
 }
 
 function openOutlineSection(builder: DocumentBuilder, entry: OutlineEntry, line: Line | null, page: number, start?: number, end?: number): void {
@@ -520,18 +569,4 @@ async function readOutline(doc: Awaited<ReturnType<PdfJs['getDocument']>['promis
   await visit(outline, 1);
   // Outline order is reading order only when pages never go backwards.
   return out;
-}
-
-/** Tables from pdf-parse's detection (ruling lines), per page number. */
-async function readTables(body: Uint8Array, pages: number): Promise<Map<number, string[][][]>> {
-  const { PDFParse } = await loadPdfParse();
-  const parser = new PDFParse({ data: new Uint8Array(body), verbosity: 0 });
-  try {
-    const result = await parser.getTable({ first: 1, last: pages });
-    const map = new Map<number, string[][][]>();
-    for (const page of result.pages) if (page.tables.length > 0) map.set(page.num, page.tables);
-    return map;
-  } finally {
-    await parser.destroy();
-  }
 }

@@ -1,0 +1,696 @@
+import type { Ruling } from './ruling-lines.js';
+
+/**
+ * Tables of one PDF page from geometry alone: where text runs sit and where ruling lines are drawn.
+ *
+ * - Grid tables: vertical and horizontal rulings that cross make cells; a word belongs to the cell
+ *   its centre falls in, so a cell may hold several lines.
+ * - Aligned tables (no vertical rulings: booktabs, reports, plain text tables): a run of consecutive
+ *   lines whose words leave the same vertical gutters free. Gutters cut columns, so two values
+ *   printed close together stay two cells as long as every row leaves the gap between them empty.
+ *   Rows are lines; a horizontal ruling always starts a new row; a line set tighter than the table's
+ *   row pitch that fills fewer cells than its row continues that row (a multi-line cell).
+ *
+ * All coordinates are integer units (see ruling-lines.ts), top-down; every decision is integer
+ * arithmetic on them, so output bytes do not depend on float rounding.
+ */
+
+/** One text run (a pdfjs text item), in units. */
+export interface TextRun {
+  index: number;
+  str: string;
+  x0: number;
+  x1: number;
+  top: number;
+  bottom: number;
+  /** Font size (the run's height), in units. */
+  size: number;
+  /** The run's font (pdfjs fontName): glyph widths are calibrated per font. */
+  font?: string;
+}
+
+export interface TableRow {
+  cells: string[];
+  page: number;
+  top: number;
+  bottom: number;
+}
+
+export interface PageTable {
+  page: number;
+  x0: number;
+  x1: number;
+  top: number;
+  bottom: number;
+  /** Column boundaries, left to right: columns + 1 values. */
+  bounds: number[];
+  rows: TableRow[];
+  /** Indices of the text items that went into cells. */
+  items: Set<number>;
+  ruled: boolean;
+}
+
+interface Word {
+  index: number;
+  text: string;
+  x0: number;
+  x1: number;
+  top: number;
+  bottom: number;
+  size: number;
+  /** Position in the page's word list: words of one run are consecutive. */
+  order: number;
+  /** Whether a space separated this word from the previous word of the same run. */
+  spacedFromRun: boolean;
+}
+
+interface Line {
+  words: Word[];
+  top: number;
+  bottom: number;
+  x0: number;
+  x1: number;
+  size: number;
+}
+
+/** Past this many words on a page, table detection is skipped (bounded work on hostile pages). */
+export const MAX_WORDS_PER_PAGE = 60_000;
+/** A run of table lines is closed after this many lines (bounds the gutter recomputation). */
+const MAX_RUN_LINES = 200;
+/** Text spread wider than this (units; 25,000 points) is no page a table sits on: detection is skipped. */
+const MAX_COVERAGE_UNITS = 100_000;
+/** A column whose cells have a median length at least this is prose: columns of text are not a table. */
+const PROSE_CELL_CHARS = 40;
+/** ... or at least this many words. */
+const PROSE_CELL_WORDS = 5;
+
+const median = (values: number[]): number => {
+  if (values.length === 0) return 0;
+  const s = values.slice().sort((a, b) => a - b);
+  return s[Math.floor(s.length / 2)]!;
+};
+
+/**
+ * Advance widths (1/1000 em) of Helvetica for ASCII 32-126: a model of glyph widths, used only to
+ * place the words inside one pdfjs text run, which pdfjs reports as a whole. pdfjs joins text shown
+ * close together into one run with a space between, so two cells a few points apart may arrive as
+ * "12,345 67,890": the run's width minus its modelled glyphs is what its spaces take.
+ */
+const GLYPH_WIDTHS = [
+  278, 278, 355, 556, 556, 889, 667, 191, 333, 333, 389, 584, 278, 333, 278, 278, 556, 556, 556, 556, 556, 556, 556, 556, 556, 556, 278, 278, 584, 584, 584, 556, 1015, 667, 667, 722, 722, 667, 611, 778, 722, 278,
+  500, 667, 556, 833, 722, 778, 667, 778, 722, 667, 611, 722, 667, 944, 667, 667, 611, 278, 278, 278, 469, 556, 333, 556, 556, 500, 556, 556, 278, 556, 556, 222, 222, 500, 222, 833, 556, 556, 556, 556, 333, 500, 278, 556,
+  500, 722, 500, 500, 500, 334, 260, 334, 584,
+];
+const SPACE_WIDTH = 278;
+const glyphWidth = (code: number): number => (code >= 32 && code <= 126 ? GLYPH_WIDTHS[code - 32]! : 556);
+
+const modelWidth = (text: string): number => [...text].reduce((n, c) => n + glyphWidth(c.charCodeAt(0)), 0);
+
+/**
+ * How wide each font's glyphs are against the model, in per mille: the median over its runs without
+ * a space (a Courier page is wider than Helvetica, Times narrower). 1000 for a font with no such run.
+ */
+function fontScales(runs: TextRun[]): { scales: Map<string, number>; monospaced: Set<string> } {
+  const ratios = new Map<string, number[]>();
+  const perChar = new Map<string, number[]>();
+  for (const run of runs) {
+    if (/\s/.test(run.str) || run.str.length < 3 || run.size <= 0) continue;
+    const model = modelWidth(run.str) * run.size;
+    if (model <= 0) continue;
+    const font = run.font ?? '';
+    ratios.set(font, [...(ratios.get(font) ?? []), Math.floor(((run.x1 - run.x0) * 1_000_000) / model)]);
+    perChar.set(font, [...(perChar.get(font) ?? []), Math.floor(((run.x1 - run.x0) * 1_000_000) / (run.str.length * run.size))]);
+  }
+  // A font whose runs all advance the same per character (within 3%) is monospaced: characters
+  // then sit at equal steps, whatever the model says.
+  const monospaced = new Set<string>();
+  for (const [font, list] of perChar) {
+    const m = median(list);
+    if (list.length >= 3 && list.every((v) => 100 * Math.abs(v - m) <= 3 * m)) monospaced.add(font);
+  }
+  return { scales: new Map([...ratios].map(([font, list]) => [font, Math.max(250, Math.min(4000, median(list)))])), monospaced };
+}
+
+/** Words of a run, placed by modelled glyph widths (integer arithmetic in 1/1000 units). */
+function splitWords(runs: TextRun[]): Word[] {
+  const words: Word[] = [];
+  const { scales, monospaced } = fontScales(runs);
+  for (const run of runs) {
+    const chars = [...run.str];
+    if (chars.length === 0 || run.x1 < run.x0) continue;
+    const width = (run.x1 - run.x0) * 1000;
+    const isSpace = chars.map((c) => /\s/.test(c));
+    const spaces = isSpace.filter(Boolean).length;
+    const scale = scales.get(run.font ?? '') ?? 1000;
+    const mono = monospaced.has(run.font ?? '');
+    const modelOf = (c: string): number => (mono ? 1000 : glyphWidth(c.charCodeAt(0)));
+    const glyphs = Math.floor((chars.reduce((n, c, i) => n + (isSpace[i] ? 0 : modelOf(c)), 0) * run.size * scale) / 1000);
+    // Spaces take what the glyphs leave when that is at least a quarter em each; else all scale alike.
+    const spaced = !mono && spaces > 0 && width - glyphs >= spaces * 250 * run.size;
+    const spaceModel = mono ? Math.floor((1000 * run.size * scale) / 1000) : SPACE_WIDTH * run.size;
+    const total = spaced ? width : glyphs + spaces * spaceModel;
+    const advance = (i: number): number => (isSpace[i] ? (spaced ? Math.floor((width - glyphs) / spaces) : spaceModel) : Math.floor((modelOf(chars[i]!) * run.size * scale) / 1000));
+    let at = 0;
+    let start = -1;
+    let first = true;
+    const position = (offset: number): number => run.x0 + Math.floor((offset * width) / Math.max(1, total) / 1000);
+    const push = (from: number, to: number, endAt: number, startAt: number): void => {
+      words.push({ index: run.index, text: chars.slice(from, to).join(''), x0: position(startAt), x1: position(endAt), top: run.top, bottom: run.bottom, size: run.size, order: words.length, spacedFromRun: !first });
+      first = false;
+    };
+    let startAt = 0;
+    for (let i = 0; i <= chars.length; i++) {
+      if (i === chars.length || isSpace[i]) {
+        if (start >= 0) push(start, i, at, startAt);
+        start = -1;
+      } else if (start < 0) {
+        start = i;
+        startAt = at;
+      }
+      if (i < chars.length) at += advance(i);
+    }
+  }
+  return words;
+}
+
+/** Words grouped into lines: a word joins the line its vertical centre falls in. */
+function buildLines(words: Word[]): Line[] {
+  const sorted = words.slice().sort((a, b) => a.top - b.top || a.x0 - b.x0 || a.order - b.order);
+  const lines: Line[] = [];
+  for (const w of sorted) {
+    const last = lines[lines.length - 1];
+    const centre2 = w.top + w.bottom;
+    if (last && centre2 >= 2 * last.top && centre2 <= 2 * last.bottom) {
+      last.words.push(w);
+      last.top = Math.min(last.top, w.top);
+      last.bottom = Math.max(last.bottom, w.bottom);
+      last.x0 = Math.min(last.x0, w.x0);
+      last.x1 = Math.max(last.x1, w.x1);
+    } else lines.push({ words: [w], top: w.top, bottom: w.bottom, x0: w.x0, x1: w.x1, size: 0 });
+  }
+  for (const line of lines) {
+    line.words.sort((a, b) => a.x0 - b.x0 || a.order - b.order);
+    line.size = Math.max(1, median(line.words.map((w) => w.size)));
+  }
+  return lines;
+}
+
+/** Number of pieces a line falls into when gaps of at least one em separate them. */
+function segmentCount(line: Line): number {
+  let count = 1;
+  for (let i = 1; i < line.words.length; i++) if (line.words[i]!.x0 - line.words[i - 1]!.x1 >= line.size) count++;
+  return count;
+}
+
+/**
+ * Coverage of a run of lines along x: how many multi-piece lines have text over each unit. Lines are
+ * added and removed one at a time, so growing a run costs the width of the line, not the run again.
+ */
+class Coverage {
+  private readonly counts: Int32Array;
+  private multiLines = 0;
+  private readonly lefts: number[] = [];
+  private readonly rights: number[] = [];
+  private readonly sizes: number[] = [];
+
+  constructor(
+    private readonly origin: number,
+    span: number,
+  ) {
+    this.counts = new Int32Array(span + 2);
+  }
+
+  private pieces(line: Line): [number, number][] {
+    // One line counts once where its words overlap each other.
+    const out: [number, number][] = [];
+    for (const w of line.words) {
+      const last = out[out.length - 1];
+      if (last && w.x0 <= last[1]) last[1] = Math.max(last[1], w.x1);
+      else out.push([w.x0, w.x1]);
+    }
+    return out;
+  }
+
+  private apply(line: Line, multi: boolean, delta: 1 | -1): void {
+    if (delta === 1) {
+      this.lefts.push(line.x0);
+      this.rights.push(line.x1);
+      this.sizes.push(line.size);
+    } else {
+      this.lefts.pop();
+      this.rights.pop();
+      this.sizes.pop();
+    }
+    if (!multi) return;
+    this.multiLines += delta;
+    for (const [a, b] of this.pieces(line)) for (let x = a - this.origin; x < b - this.origin; x++) this.counts[x]! += delta;
+  }
+
+  add(line: Line, multi: boolean): void {
+    this.apply(line, multi, 1);
+  }
+
+  /** Removes the line added last. */
+  removeLast(line: Line, multi: boolean): void {
+    this.apply(line, multi, -1);
+  }
+
+  /**
+   * Free vertical strips inside the lines' extent that at most `crossings` of the multi-piece lines
+   * cross (a few lines, such as a header spanning several columns, may cross a gutter of many rows),
+   * each at least 0.3 em wide. Returns [start, end) intervals, left to right.
+   */
+  gutters(): [number, number][] {
+    if (this.multiLines === 0) return [];
+    const crossings = this.multiLines >= 8 ? Math.floor(this.multiLines / 8) : 0;
+    // Wider than a word space (a quarter em) and then some: values set closer than that read as one.
+    const minWidth = Math.max(2, Math.floor((median(this.sizes) * 3) / 10));
+    const x0 = Math.min(...this.lefts) - this.origin;
+    const x1 = Math.max(...this.rights) - this.origin;
+    const out: [number, number][] = [];
+    let x = x0;
+    while (x < x1) {
+      if (this.counts[x]! > crossings) {
+        x++;
+        continue;
+      }
+      const start = x;
+      while (x < x1 && this.counts[x]! <= crossings) x++;
+      if (x - start >= minWidth && start > x0 && x < x1) out.push([start + this.origin, x + this.origin]);
+    }
+    return out;
+  }
+}
+
+function crossesGutter(line: Line, gaps: [number, number][]): boolean {
+  return line.words.some((w) => gaps.some(([a, b]) => w.x0 < b && w.x1 > a));
+}
+
+/** Joins a cell's words: a space where the source had one or the glyphs stand apart. */
+function joinWords(words: Word[]): string {
+  let text = '';
+  let prev: Word | null = null;
+  for (const w of words) {
+    if (prev !== null) {
+      const sameRunNext = w.index === prev.index && w.order === prev.order + 1;
+      const apart = sameRunNext ? w.spacedFromRun : w.x0 - prev.x1 > Math.floor(Math.min(w.size, prev.size) / 7) || w.top >= prev.bottom;
+      if (apart) text += ' ';
+    }
+    text += w.text;
+    prev = w;
+  }
+  return text;
+}
+
+function columnOf(bounds: number[], x: number): number {
+  let col = 0;
+  while (col < bounds.length - 2 && x >= bounds[col + 1]!) col++;
+  return col;
+}
+
+/**
+ * Cells of one line: each word goes to the column its centre lies in. With `verticals` (a grid), a
+ * boundary that no vertical ruling draws across the line does not cut it: the words of such a
+ * spanning cell all go to its first column.
+ */
+function lineCells(line: Line, bounds: number[], verticals?: Ruling[]): Word[][] {
+  const cells: Word[][] = Array.from({ length: bounds.length - 1 }, () => []);
+  for (const w of line.words) cells[columnOf(bounds, Math.floor((w.x0 + w.x1) / 2))]!.push(w);
+  if (verticals) {
+    const middle2 = line.top + line.bottom;
+    let first = 0;
+    for (let k = 1; k < cells.length; k++) {
+      const b = bounds[k]!;
+      const drawn = verticals.some((v) => Math.abs(v.at - b) <= 2 && 2 * v.from <= middle2 && 2 * v.to >= middle2);
+      if (drawn || !textFlowsAcross(line, b)) first = k;
+      else {
+        cells[first]!.push(...cells[k]!);
+        cells[k] = [];
+      }
+    }
+  }
+  return cells;
+}
+
+/** Whether a line's text runs across x = b: a word straddles it, or words on both sides stand less than an em apart. */
+function textFlowsAcross(line: Line, b: number): boolean {
+  let left: Word | null = null;
+  let right: Word | null = null;
+  for (const w of line.words) {
+    if (w.x0 < b && w.x1 > b) return true;
+    if (w.x1 <= b && (left === null || w.x1 > left.x1)) left = w;
+    if (w.x0 >= b && (right === null || w.x0 < right.x0)) right = w;
+  }
+  return left !== null && right !== null && right.x0 - left.x1 < line.size;
+}
+
+const hasRuleBetween = (rules: Ruling[], upper: Line, lower: Line, x0: number, x1: number): boolean =>
+  rules.some((r) => r.orientation === 'h' && r.at >= upper.bottom - 1 && r.at <= lower.top + 1 && r.from < x1 && r.to > x0 && Math.min(r.to, x1) - Math.max(r.from, x0) >= Math.floor((x1 - x0) / 2));
+
+/**
+ * Rows of a table from its lines. A horizontal ruling always starts a new row. Otherwise a line that
+ * fills fewer cells than its row's first line continues that row (a multi-line cell) when it is set
+ * tighter than the table's row pitch (aligned tables) or shares the row's ruled band (grids, where
+ * lines filling as many cells are rows a report grouped between rules).
+ */
+function tableRows(lines: Line[], bounds: number[], rules: Ruling[], page: number, grid: boolean): TableRow[] {
+  const x0 = bounds[0]!;
+  const x1 = bounds[bounds.length - 1]!;
+  const verticals = grid ? rules.filter((r) => r.orientation === 'v') : undefined;
+  const cellsOf = lines.map((l) => lineCells(l, bounds, verticals));
+  const filled = cellsOf.map((cells) => cells.filter((c) => c.length > 0).length);
+  const ruleAbove = lines.map((l, i) => i > 0 && hasRuleBetween(rules, lines[i - 1]!, l, x0, x1));
+  // Row pitch: the most common baseline distance between lines not separated by a rule.
+  const pitches = new Map<number, number>();
+  const size = median(lines.map((l) => l.size));
+  const pitchOf = (i: number): number => lines[i]!.bottom - lines[i - 1]!.bottom;
+  const bucket = Math.max(1, Math.floor(size / 5));
+  for (let i = 1; i < lines.length; i++) if (!ruleAbove[i]) {
+    const p = Math.floor(pitchOf(i) / bucket);
+    pitches.set(p, (pitches.get(p) ?? 0) + 1);
+  }
+  const distinct = [...pitches.keys()].sort((a, b) => a - b);
+  // Two pitch classes (in-cell leading, row pitch) exist when the tightest pitch is clearly tighter than the most common.
+  let rowPitch = -1;
+  let best = 0;
+  for (const p of distinct) if (pitches.get(p)! >= best) [rowPitch, best] = [p, pitches.get(p)!];
+  const rowPitchUnits = rowPitch * bucket;
+  const tight = (i: number): boolean => grid || (distinct.length > 1 && pitchOf(i) + Math.floor(size / 4) < rowPitchUnits);
+  const rows: TableRow[] = [];
+  const cellWords: Word[][][] = [];
+  let rowFilled = 0;
+  lines.forEach((line, i) => {
+    const continues = i > 0 && !ruleAbove[i] && tight(i) && filled[i]! < rowFilled;
+    if (!continues) {
+      rows.push({ cells: [], page, top: line.top, bottom: line.bottom });
+      cellWords.push(cellsOf[i]!.map((c) => c.slice()));
+      rowFilled = filled[i]!;
+      return;
+    }
+    const row = rows[rows.length - 1]!;
+    row.bottom = Math.max(row.bottom, line.bottom);
+    cellsOf[i]!.forEach((c, k) => cellWords[cellWords.length - 1]![k]!.push(...c));
+  });
+  rows.forEach((row, r) => (row.cells = cellWords[r]!.map((c) => joinWords(c))));
+  return rows;
+}
+
+/** A cell of list markers: bullets, dashes, "1.", "a)", "(iv)". */
+const LIST_MARKER = /^(?:[\u2022\u2023\u2043\u25aa\u25ab\u25cf\u25cb\u25a0\u25a1\u25e6\u00b7\u2013\u2014*-]|\(?[0-9]{1,3}[.)]|\(?[a-zA-Z][.)]|\([ivxlcdm]+\))$/;
+
+/** Cells that number consecutive lines (1, 2, 3, ...): line-numbered text, not a column of data. */
+function lineNumbering(cells: string[]): boolean {
+  if (cells.length < 3 || !cells.every((c) => /^\d{1,5}$/.test(c))) return false;
+  return cells.every((c, i) => i === 0 || Number(c) === Number(cells[i - 1]) + 1);
+}
+
+/**
+ * Whether the lines, cut by `bounds`, look like a table rather than running text laid out in columns.
+ * A column is running text when its line pieces are sentence-length (median five words or forty
+ * characters). Newspaper columns are all running text; line-numbered text is running text beside a
+ * count; a list is running text beside its markers. A table keeps at least two columns of values.
+ */
+function tableLike(lines: Line[], bounds: number[], checkRunningText: boolean, layoutGutter: boolean): boolean {
+  const columns = bounds.length - 1;
+  if (columns < 2 || lines.length < 2) return false;
+  const perColumn: string[][] = Array.from({ length: columns }, () => []);
+  let multiCellLines = 0;
+  let fusedLines = 0;
+  for (const line of lines) {
+    const cells = lineCells(line, bounds);
+    let filled = 0;
+    cells.forEach((c, k) => {
+      if (c.length === 0) return;
+      filled++;
+      perColumn[k]!.push(joinWords(c));
+    });
+    if (filled >= 2) multiCellLines++;
+    if (cells.some((c) => c.some((w, k) => k > 0 && w.x0 - c[k - 1]!.x1 >= 2 * line.size))) fusedLines++;
+  }
+  if (multiCellLines < 2 || multiCellLines * 2 < lines.length) return false;
+  if (perColumn.some((cells) => cells.length === 0)) return false;
+  if (!checkRunningText) return true;
+  // Cells holding two pieces set far apart in several lines: the gutters were lost to other lines.
+  if (fusedLines >= 2) return false;
+  // Without rulings, a table shows its columns in several rows: three lines with two cells or more,
+  // and two of every three columns filled at least twice.
+  if (multiCellLines < 3 || 3 * perColumn.filter((cells) => cells.length >= 2).length < 2 * columns) return false;
+  const running = perColumn.map((cells) => median(cells.map((c) => c.length)) >= PROSE_CELL_CHARS || median(cells.map((c) => c.split(' ').length)) >= PROSE_CELL_WORDS);
+  const runningCount = running.filter(Boolean).length;
+  // Most of the text in sentence-length pieces: running text, whatever else sits beside it.
+  const runningCells = perColumn.reduce((n, cells, k) => n + (running[k] ? cells.length : 0), 0);
+  if (2 * runningCells > perColumn.reduce((n, cells) => n + cells.length, 0)) return false;
+  // Running text on a page laid out in columns, cut at the layout's gutter, is that layout.
+  if (layoutGutter && runningCount > 0) return false;
+  if (columns >= 3) return runningCount < columns - 1;
+  if (runningCount === 2 || perColumn.some((cells) => lineNumbering(cells))) return false;
+  return !perColumn[0]!.every((c) => LIST_MARKER.test(c));
+}
+
+/** Grid tables: cells bounded by crossing rulings. */
+function gridTables(words: Word[], rules: Ruling[], page: number, used: Set<Word>): PageTable[] {
+  const horizontal = rules.filter((r) => r.orientation === 'h');
+  const vertical = rules.filter((r) => r.orientation === 'v');
+  if (horizontal.length < 2 || vertical.length < 2 || horizontal.length * vertical.length > 250_000) return [];
+  const slack = 2;
+  // Connected groups of rulings that touch.
+  const all = [...horizontal, ...vertical];
+  const parent = all.map((_, i) => i);
+  const find = (i: number): number => (parent[i] === i ? i : (parent[i] = find(parent[i]!)));
+  horizontal.forEach((h, i) =>
+    vertical.forEach((v, j) => {
+      if (v.at >= h.from - slack && v.at <= h.to + slack && h.at >= v.from - slack && h.at <= v.to + slack) parent[find(i)] = find(horizontal.length + j);
+    }),
+  );
+  const groups = new Map<number, Ruling[]>();
+  all.forEach((r, i) => {
+    const root = find(i);
+    const list = groups.get(root) ?? [];
+    list.push(r);
+    groups.set(root, list);
+  });
+  const tables: PageTable[] = [];
+  for (const group of [...groups.values()]) {
+    const hs = group.filter((r) => r.orientation === 'h');
+    const vs = group.filter((r) => r.orientation === 'v');
+    if (hs.length < 2 || vs.length < 2) continue;
+    const ys = distinctPositions(hs.map((r) => r.at), slack);
+    const xs = distinctPositions(vs.map((r) => r.at), slack);
+    if (ys.length < 3 || xs.length < 3) continue; // at least 2 x 2 cells
+    const top = ys[0]!;
+    const bottom = ys[ys.length - 1]!;
+    const left = xs[0]!;
+    const right = xs[xs.length - 1]!;
+    // Column boundaries that run the table's height only partly still cut the rows they cross.
+    const boxed = words.filter((w) => !used.has(w) && w.top + w.bottom > 2 * top && w.top + w.bottom < 2 * bottom && w.x0 + w.x1 > 2 * left && w.x0 + w.x1 < 2 * right);
+    if (boxed.length === 0) continue;
+    const inside = buildLines(boxed);
+    const rowsOut = tableRows(inside, xs, group, page, true);
+    const items = new Set<number>();
+    for (const l of inside) for (const w of l.words) items.add(w.index);
+    const multi = rowsOut.filter((r) => r.cells.filter((c) => c !== '').length >= 2).length;
+    if (rowsOut.length < 2 || multi < 1) continue;
+    for (const w of boxed) used.add(w);
+    tables.push({ page, x0: left, x1: right, top, bottom, bounds: xs, rows: rowsOut, items, ruled: true });
+  }
+  return tables;
+}
+
+function distinctPositions(values: number[], slack: number): number[] {
+  const sorted = values.slice().sort((a, b) => a - b);
+  const out: number[] = [];
+  for (const v of sorted) if (out.length === 0 || v - out[out.length - 1]! > slack) out.push(v);
+  return out;
+}
+
+/**
+ * Drops boundaries that only cut a word space: when a column is filled in at most one line (a header
+ * like "Population (millions)" over right-aligned numbers leaves the space between its words free), its
+ * boundary toward the neighbour that the text runs into (in every line holding both, the words meet
+ * inside one text run or stand less than an em apart) goes.
+ */
+function pruneSpaceGutters(lines: Line[], bounds: number[]): number[] {
+  let current = bounds;
+  for (;;) {
+    const columns = current.length - 1;
+    if (columns < 2) return current;
+    const filled = new Array<number>(columns).fill(0);
+    const cells = lines.map((l) => lineCells(l, current));
+    for (const row of cells) row.forEach((c, k) => c.length > 0 && filled[k]!++);
+    let removed = false;
+    for (let k = 0; k < columns && !removed; k++) {
+      if (filled[k]! > 1) continue;
+      // Boundary k sits left of column k, boundary k + 1 right of it.
+      for (const side of [k, k + 1]) {
+        if (side === 0 || side === columns) continue;
+        const flows = cells.every((row) => {
+          const left = row[side - 1]!;
+          const right = row[side]!;
+          if (left.length === 0 || right.length === 0) return true;
+          const a = left[left.length - 1]!;
+          const b = right[0]!;
+          return a.index === b.index || b.x0 - a.x1 < Math.max(a.size, b.size);
+        });
+        const shared = cells.some((row) => row[side - 1]!.length > 0 && row[side]!.length > 0);
+        if (flows && shared) {
+          current = [...current.slice(0, side), ...current.slice(side + 1)];
+          removed = true;
+          break;
+        }
+      }
+    }
+    if (!removed) return current;
+  }
+}
+
+/** Aligned tables: runs of lines that share free gutters. */
+function alignedTables(free: Line[], rules: Ruling[], page: number, layoutSplits: number[], pageHeight: number): PageTable[] {
+  const furnitureBand = Math.floor((pageHeight * FURNITURE_PERCENT) / 100);
+  const multi = free.map((l) => segmentCount(l) >= 2);
+  const tables: PageTable[] = [];
+  if (free.length === 0) return tables;
+  const origin = free.reduce((m, l) => Math.min(m, l.x0), Infinity);
+  const span = free.reduce((m, l) => Math.max(m, l.x1), -Infinity) - origin;
+  if (span > MAX_COVERAGE_UNITS) return tables;
+  let i = 0;
+  while (i < free.length) {
+    if (!multi[i]) {
+      i++;
+      continue;
+    }
+    const coverage = new Coverage(origin, span);
+    const run: Line[] = [free[i]!];
+    const runMulti: boolean[] = [true];
+    coverage.add(free[i]!, true);
+    let gaps = coverage.gutters();
+    let j = i + 1;
+    for (; j < free.length && run.length < MAX_RUN_LINES; j++) {
+      const line = free[j]!;
+      const prev = run[run.length - 1]!;
+      if (line.top - prev.bottom > 2 * Math.max(line.size, prev.size)) break;
+      // A running head or page number is no row, however close it stands to the table.
+      if (!multi[j] && (line.bottom <= furnitureBand || line.top >= pageHeight - furnitureBand)) break;
+      if (multi[j]) {
+        coverage.add(line, true);
+        const next = coverage.gutters();
+        if (next.length === 0 && run.length > 1) {
+          coverage.removeLast(line, true);
+          break;
+        }
+        run.push(line);
+        runMulti.push(true);
+        gaps = next;
+      } else {
+        // Only a gutter an em wide or more is a column gap a spanning line must not cross: the
+        // narrower ones of a few first lines may be word spaces that later lines fill.
+        if (gaps.length === 0 || crossesGutter(line, gaps.filter(([a, b]) => b - a >= line.size))) break;
+        coverage.add(line, false);
+        run.push(line);
+        runMulti.push(false);
+      }
+    }
+    // Trailing single-piece lines set further apart than the rows are text after the table.
+    while (run.length > 1 && !runMulti[run.length - 1]) {
+      const last = run[run.length - 1]!;
+      const before = run[run.length - 2]!;
+      const pitch = median(run.slice(1).map((l, k) => l.bottom - run[k]!.bottom));
+      if (last.bottom - before.bottom <= pitch) break;
+      coverage.removeLast(run.pop()!, runMulti.pop()!);
+      j--;
+    }
+    const x0 = Math.min(...run.map((l) => l.x0));
+    const x1 = Math.max(...run.map((l) => l.x1));
+    gaps = coverage.gutters();
+    const bounds = pruneSpaceGutters(run, [x0, ...gaps.map(([a, b]) => Math.floor((a + b) / 2)), x1]);
+    const layoutGutter = gaps.some(([a, b]) => layoutSplits.some((x) => x >= a && x <= b));
+    if (bounds.length > 2 && tableLike(run, bounds, true, layoutGutter)) {
+      const rows = tableRows(run, bounds, rules, page, false);
+      const items = new Set<number>();
+      for (const l of run) for (const w of l.words) items.add(w.index);
+      tables.push({ page, x0, x1, top: Math.min(...run.map((l) => l.top)), bottom: Math.max(...run.map((l) => l.bottom)), bounds, rows, items, ruled: false });
+      i = j;
+    } else i += run.length > 20 ? Math.floor(run.length / 2) : 1; // a long rejected run is not rescanned line by line
+  }
+  return tables;
+}
+
+export interface PageTables {
+  page: number;
+  tables: PageTable[];
+  /** Top of the first and bottom of the last line outside the furniture bands (running heads, folios). */
+  contentTop: number;
+  contentBottom: number;
+  /** Median font size of the page, in units. */
+  em: number;
+  /** Whether the page had too many words to look for tables. */
+  skipped: boolean;
+}
+
+/** Share of the page height, at the top and at the bottom, where running heads and page numbers sit. */
+const FURNITURE_PERCENT = 8;
+
+/**
+ * The tables of one page, top to bottom. `runs`, `rules` and `layoutSplits` (the x of the gutters
+ * between the page's text columns) are in units, top-down.
+ */
+export function findPageTables(page: number, pageHeight: number, runs: TextRun[], rules: Ruling[], layoutSplits: number[] = []): PageTables {
+  const words = splitWords(runs);
+  const none: PageTables = { page, tables: [], contentTop: 0, contentBottom: pageHeight, em: 1, skipped: words.length > MAX_WORDS_PER_PAGE };
+  if (words.length < 4 || words.length > MAX_WORDS_PER_PAGE) return none;
+  const band = Math.floor((pageHeight * FURNITURE_PERCENT) / 100);
+  const body = words.filter((w) => w.top >= band && w.bottom <= pageHeight - band);
+  const used = new Set<Word>();
+  const grids = gridTables(words, rules, page, used);
+  const tables = [...grids, ...alignedTables(buildLines(words.filter((w) => !used.has(w))), rules, page, layoutSplits, pageHeight)];
+  tables.sort((a, b) => a.top - b.top || a.x0 - b.x0);
+  return {
+    page,
+    tables,
+    contentTop: body.reduce((m, w) => Math.min(m, w.top), pageHeight),
+    contentBottom: body.reduce((m, w) => Math.max(m, w.bottom), 0),
+    em: Math.max(1, median(words.map((w) => w.size))),
+    skipped: false,
+  };
+}
+
+/** A table whose rows may come from several pages. */
+export interface Table {
+  parts: PageTable[];
+  rows: TableRow[];
+}
+
+/**
+ * Joins a table continued on the next page: the last table of a page and the first of the next with
+ * the same number of columns at the same place (each boundary within two ems), with nothing but page
+ * furniture (`furniture` units from the page edge) after the one and before the other. A header row
+ * repeated on the continuation page is dropped.
+ */
+export function joinContinuations(pages: PageTables[]): Table[] {
+  const out: Table[] = [];
+  let previous: { table: Table; page: number; last: PageTable; endsPage: boolean } | null = null;
+  for (const p of pages) {
+    p.tables.forEach((t, k) => {
+      const first = k === 0;
+      const startsPage = first && t.top <= p.contentTop;
+      let joined = false;
+      if (first && previous && previous.page === p.page - 1 && previous.endsPage && startsPage && aligned(previous.last, t, 2 * p.em)) {
+        const header = previous.table.rows[0]!;
+        const rows = t.rows[0] && sameCells(t.rows[0].cells, header.cells) ? t.rows.slice(1) : t.rows;
+        previous.table.rows.push(...rows);
+        previous.table.parts.push(t);
+        joined = true;
+      }
+      if (!joined) out.push({ parts: [t], rows: t.rows.slice() });
+      const table = joined ? previous!.table : out[out.length - 1]!;
+      previous = { table, page: p.page, last: t, endsPage: k === p.tables.length - 1 && t.bottom >= p.contentBottom };
+    });
+  }
+  return out;
+}
+
+function aligned(a: PageTable, b: PageTable, tolerance: number): boolean {
+  if (a.bounds.length !== b.bounds.length) return false;
+  return a.bounds.every((x, i) => Math.abs(x - b.bounds[i]!) <= tolerance || i === 0 || i === a.bounds.length - 1);
+}
+
+const sameCells = (a: string[], b: string[]): boolean => a.length === b.length && a.every((c, i) => c === b[i]);

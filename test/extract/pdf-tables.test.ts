@@ -1,0 +1,116 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { canonicalJson } from '../../src/store/canonical-json.js';
+import { readRulings, QUANTUM } from '../../src/extract/pdf/ruling-lines.js';
+import { SKIP_CORPUS, corpusDir, extractBytes, extractCorpusFile } from './helpers.js';
+import { bestAgreement, blockRows, texTables } from '../helpers/table-agreement.js';
+import { tableCases } from '../helpers/table-cases.js';
+import { tablePdf } from '../helpers/table-pdf.js';
+
+/**
+ * PDF tables from geometry, on PDFs generated with known cells (every class of layout in
+ * table-cases.ts) and on the dev corpus PDF whose LaTeX source shows its table. Every cell must come
+ * out at its row and column, as its own string.
+ */
+
+const extractPdf = (pdf: Uint8Array) => extractBytes(pdf, 'https://example.test/table.pdf', 'application/pdf');
+
+for (const c of tableCases()) {
+  test(`generated PDF: ${c.name}`, async () => {
+    const doc = await extractPdf(c.pdf);
+    const tables = doc.blocks.filter((b) => b.kind === 'table');
+    assert.equal(tables.length, c.tables.length, `tables: ${JSON.stringify(tables.map(blockRows))}`);
+    c.tables.forEach((expected, i) => {
+      const got = blockRows(tables[i]!);
+      assert.deepEqual(got, expected);
+      const a = bestAgreement(expected, tables);
+      assert.equal(a.matched, a.expected);
+      if (c.rowPages) {
+        assert.deepEqual(tables[i]!['rowPages'], c.rowPages[i]);
+        const pages = c.rowPages[i]!;
+        const span = tables[i]!.span as { page: number; endPage?: number };
+        assert.equal(span.page, pages[0]);
+        assert.equal(span.endPage, pages[pages.length - 1] !== pages[0] ? pages[pages.length - 1] : undefined);
+      }
+    });
+    const paragraphs = doc.blocks.filter((b) => b.kind !== 'table').map((b) => b.text);
+    for (const text of c.prose ?? []) assert.ok(paragraphs.some((p) => p.includes(text)), `"${text}" is not in a paragraph: ${JSON.stringify(paragraphs)}`);
+    // No cell text is also left in the running text (a table is emitted once).
+    for (const table of tables) for (const cell of blockRows(table).flat()) if (cell.length > 12) assert.ok(!paragraphs.some((p) => p.includes(cell)), `"${cell}" also in a paragraph`);
+  });
+}
+
+test('a table is emitted where it starts, between the text before and after it', async () => {
+  const c = tableCases().find((x) => x.name.startsWith('booktabs'))!;
+  const doc = await extractPdf(c.pdf);
+  const kinds = doc.blocks.map((b) => b.kind);
+  const at = kinds.indexOf('table');
+  assert.ok(at > 0 && at < kinds.length - 1, kinds.join());
+  assert.match(doc.blocks[at - 1]!.text, /^Evidence extraction/);
+  assert.match(doc.blocks[at + 1]!.text, /^The table above/);
+});
+
+test('table extraction is deterministic: the same bytes give the same document bytes', async () => {
+  for (const c of tableCases().slice(0, 4)) {
+    const a = canonicalJson(await extractPdf(c.pdf));
+    const b = canonicalJson(await extractPdf(c.pdf));
+    assert.equal(a, b, c.name);
+  }
+});
+
+test('ruling lines: a stroke under a transformation matrix lands at page coordinates, quantised', () => {
+  const OPS = { save: 1, restore: 2, transform: 3, constructPath: 4, paintFormXObjectBegin: 5, paintFormXObjectEnd: 6, stroke: 10, closeStroke: 11, fill: 12, eoFill: 13, fillStroke: 14, eoFillStroke: 15, closeFillStroke: 16, closeEOFillStroke: 17 };
+  // cm 1 0 0 1 72 698.8; 0 0 m 447.26 0 l S -> y = 792 - 698.8 from the top; then a thin filled bar and a big shaded box.
+  const fn = [OPS.save, OPS.transform, OPS.constructPath, OPS.restore, OPS.constructPath, OPS.constructPath];
+  const args = [
+    null,
+    [1, 0, 0, 1, 72, 698.8],
+    [OPS.stroke, [new Float32Array([0, 0, 0, 1, 447.26, 0])], null],
+    null,
+    [OPS.fill, [new Float32Array([0, 100, 50, 1, 300, 50, 1, 300, 50.5, 1, 100, 50.5, 3])], null],
+    [OPS.fill, [new Float32Array([0, 100, 100, 1, 300, 100, 1, 300, 200, 1, 100, 200, 3])], null],
+  ];
+  const rules = readRulings(fn, args, OPS, [0, 0, 612, 792]);
+  assert.deepEqual(rules, [
+    { orientation: 'h', at: Math.round((792 - 698.8) * QUANTUM), from: 72 * QUANTUM, to: Math.round((72 + 447.26) * QUANTUM) },
+    { orientation: 'h', at: Math.round((792 - 50.25) * QUANTUM), from: 100 * QUANTUM, to: 300 * QUANTUM },
+  ]);
+});
+
+test('dev corpus: the table multicolumn.tex typesets comes out cell for cell', { skip: SKIP_CORPUS }, async () => {
+  const expected = texTables(readFileSync(path.join(corpusDir, 'pdf/multicolumn.tex'), 'utf8'));
+  assert.equal(expected.length, 1);
+  const doc = await extractCorpusFile('pdf/multicolumn.pdf');
+  const a = bestAgreement(expected[0]!, doc.blocks);
+  assert.deepEqual(a, { matched: 30, expected: 30, extracted: 30 });
+});
+
+test('dev corpus: columns of running text and line-numbered transcripts are not tables', { skip: SKIP_CORPUS }, async () => {
+  for (const p of ['pdf/scotus-transcript-p1.pdf', 'pdf/pdflatex-outline.pdf']) {
+    const doc = await extractCorpusFile(p);
+    assert.ok(doc.blocks.length > 0);
+  }
+  const scotus = await extractCorpusFile('pdf/scotus-transcript-p1.pdf');
+  assert.equal(scotus.blocks.filter((b) => b.kind === 'table').length, 0);
+  const register = await extractCorpusFile('pdf/federal-register-2020-17221.pdf');
+  // Three columns of regulatory prose on 15 pages: any table found must not hold running text.
+  for (const t of register.blocks.filter((b) => b.kind === 'table')) assert.ok(blockRows(t).length <= 12, `a ${blockRows(t).length}-row table on page ${t.page}`);
+});
+
+test('a page drawing more line segments than the bound keeps its table (found from alignment alone)', async () => {
+  const c = tableCases().find((x) => x.name.startsWith('unruled numbers'))!;
+  const table = tableCases().find((x) => x.name.startsWith('unruled numbers'))!.tables[0]!;
+  // 25,000 short vertical hairlines in the bottom margin: more than MAX_RULINGS_PER_PAGE.
+  let hatch = '0.1 w\n';
+  for (let i = 0; i < 25_000; i++) hatch += `${(72 + (i % 5000) * 0.09).toFixed(2)} ${20 + Math.floor(i / 5000) * 6} m ${(72 + (i % 5000) * 0.09).toFixed(2)} ${24 + Math.floor(i / 5000) * 6} l S\n`;
+  const rows = table;
+  const pdf = tablePdf([{ tables: [{ rows, columnWidths: [40, 36, 36, 36, 36, 36], align: ['left', 'right', 'right', 'right', 'right', 'right'], x: 72, top: 90, cellPadding: 2.5, padding: 2 }], raw: hatch }]);
+  assert.ok(c.pdf.length < pdf.length);
+  const doc = await extractPdf(pdf);
+  assert.ok(doc.diagnostics.some((d) => d.code === 'pdf-rulings-skipped'), JSON.stringify(doc.diagnostics));
+  const tables = doc.blocks.filter((b) => b.kind === 'table');
+  assert.equal(tables.length, 1);
+  assert.deepEqual(blockRows(tables[0]!), table);
+});

@@ -1,0 +1,154 @@
+import { pdfFromObjects } from '../hostile/hostile-documents.js';
+
+/**
+ * A small deterministic PDF writer for tables with known cells: Helvetica text placed cell by cell,
+ * rules drawn as strokes or as thin filled rectangles, rows split over pages. Written here rather than
+ * taken from a library so that every byte, and so every position pdfjs reads back, is decided by the
+ * test: the same spec gives the same file on every run.
+ */
+
+/** Helvetica advance widths (1/1000 em) for ASCII 32-126, from the standard 14 fonts' AFM. */
+const HELVETICA = [
+  278, 278, 355, 556, 556, 889, 667, 191, 333, 333, 389, 584, 278, 333, 278, 278, 556, 556, 556, 556, 556, 556, 556, 556, 556, 556, 278, 278, 584, 584, 584, 556, 1015, 667, 667, 722, 722, 667, 611, 778, 722, 278,
+  500, 667, 556, 833, 722, 778, 667, 778, 722, 667, 611, 722, 667, 944, 667, 667, 611, 278, 278, 278, 469, 556, 333, 556, 556, 500, 556, 556, 278, 556, 556, 222, 222, 500, 222, 833, 556, 556, 556, 556, 333, 500, 278, 556,
+  500, 722, 500, 500, 500, 334, 260, 334, 584,
+];
+
+export function textWidth(text: string, size: number): number {
+  let units = 0;
+  for (const ch of text) {
+    const code = ch.charCodeAt(0);
+    units += code >= 32 && code <= 126 ? HELVETICA[code - 32]! : 556;
+  }
+  return (units * size) / 1000;
+}
+
+export type Rules = 'none' | 'grid' | 'grid-filled' | 'booktabs';
+
+export interface TableSpec {
+  /** Rows of cells; a cell with "\n" is a multi-line cell. The first row is the header. */
+  rows: string[][];
+  columnWidths: number[];
+  align?: ('left' | 'right')[];
+  x: number;
+  /** Distance of the table's top from the top of the page, in points. */
+  top: number;
+  fontSize?: number;
+  /** Baseline distance between the lines of one cell. */
+  leading?: number;
+  /** Padding above and below each row's text (the row pitch is leading + 2 * padding). */
+  padding?: number;
+  /** Space between a column's text and its boundary. */
+  cellPadding?: number;
+  rules?: Rules;
+}
+
+export interface TextSpec {
+  x: number;
+  top: number;
+  size: number;
+  text: string;
+}
+
+export interface PageSpec {
+  texts?: TextSpec[];
+  tables?: TableSpec[];
+  /** Raw content-stream operators appended to the page (drawings). */
+  raw?: string;
+}
+
+const PAGE_WIDTH = 612;
+const PAGE_HEIGHT = 792;
+
+/** WinAnsiEncoding codes of the few non-Latin-1 characters tests use. */
+const WIN_ANSI: Record<string, string> = { '\u2022': '\\225', '\u2013': '\\226', '\u2014': '\\227' };
+
+function escapePdfString(text: string): string {
+  return text.replace(/[\\()\u2022\u2013\u2014]/g, (c) => WIN_ANSI[c] ?? '\\' + c);
+}
+
+const num = (n: number): string => (Math.round(n * 100) / 100).toString();
+
+function showText(x: number, baselineFromTop: number, size: number, text: string): string {
+  return `BT /F1 ${num(size)} Tf ${num(x)} ${num(PAGE_HEIGHT - baselineFromTop)} Td (${escapePdfString(text)}) Tj ET\n`;
+}
+
+function rule(x0: number, y0: number, x1: number, y1: number, filled: boolean): string {
+  const [ya, yb] = [PAGE_HEIGHT - y0, PAGE_HEIGHT - y1];
+  if (!filled) return `0.5 w ${num(x0)} ${num(ya)} m ${num(x1)} ${num(yb)} l S\n`;
+  // A thin filled rectangle, as Word and LibreOffice draw cell borders.
+  if (y0 === y1) return `${num(x0)} ${num(ya - 0.25)} ${num(x1 - x0)} 0.5 re f\n`;
+  return `${num(x0 - 0.25)} ${num(Math.min(ya, yb))} 0.5 ${num(Math.abs(yb - ya))} re f\n`;
+}
+
+/** The content stream of one table; returns its bottom (points from the top) too. */
+export function tableContent(spec: TableSpec): { content: string; bottom: number } {
+  const size = spec.fontSize ?? 10;
+  const leading = spec.leading ?? size * 1.2;
+  const padding = spec.padding ?? 3;
+  const cellPadding = spec.cellPadding ?? 4;
+  const rules = spec.rules ?? 'none';
+  const filled = rules === 'grid-filled';
+  const bounds = [spec.x];
+  for (const w of spec.columnWidths) bounds.push(bounds[bounds.length - 1]! + w);
+  let content = '';
+  let y = spec.top;
+  const rowEdges = [y];
+  spec.rows.forEach((row) => {
+    const lines = Math.max(1, ...row.map((c) => c.split('\n').length));
+    row.forEach((cell, k) => {
+      cell.split('\n').forEach((line, n) => {
+        if (line === '') return;
+        const baseline = y + padding + size + n * leading;
+        const left = bounds[k]! + cellPadding;
+        const x = spec.align?.[k] === 'right' ? bounds[k + 1]! - cellPadding - textWidth(line, size) : left;
+        content += showText(x, baseline, size, line);
+      });
+    });
+    y += 2 * padding + size + (lines - 1) * leading + (size * 0.25);
+    rowEdges.push(y);
+  });
+  const x0 = bounds[0]!;
+  const x1 = bounds[bounds.length - 1]!;
+  if (rules === 'grid' || rules === 'grid-filled') {
+    for (const edge of rowEdges) content += rule(x0, edge, x1, edge, filled);
+    for (const b of bounds) content += rule(b, rowEdges[0]!, b, rowEdges[rowEdges.length - 1]!, filled);
+  } else if (rules === 'booktabs') {
+    content += rule(x0, rowEdges[0]!, x1, rowEdges[0]!, false);
+    content += rule(x0, rowEdges[1]!, x1, rowEdges[1]!, false);
+    content += rule(x0, y, x1, y, false);
+  }
+  return { content, bottom: y };
+}
+
+/** A PDF of US Letter pages with the given texts and tables (Helvetica, uncompressed content). */
+export function tablePdf(pages: PageSpec[]): Uint8Array {
+  const pageIds = pages.map((_, i) => 4 + i * 2);
+  const objects: string[] = [
+    '<< /Type /Catalog /Pages 2 0 R >>',
+    `<< /Type /Pages /Kids [${pageIds.map((id) => `${id} 0 R`).join(' ')}] /Count ${pages.length} >>`,
+    '<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica /Encoding /WinAnsiEncoding >>',
+  ];
+  pages.forEach((page, i) => {
+    let content = '';
+    for (const t of page.texts ?? []) content += showText(t.x, t.top + t.size, t.size, t.text);
+    for (const table of page.tables ?? []) content += tableContent(table).content;
+    content += page.raw ?? '';
+    objects.push(`<< /Type /Page /Parent 2 0 R /MediaBox [0 0 ${PAGE_WIDTH} ${PAGE_HEIGHT}] /Contents ${pageIds[i]! + 1} 0 R /Resources << /Font << /F1 3 0 R >> >> >>`);
+    objects.push(`<< /Length ${Buffer.byteLength(content, 'latin1')} >>\nstream\n${content}endstream`);
+  });
+  return pdfFromObjects(objects);
+}
+
+/** Splits a long table over pages: `perPage` body rows a page, the header repeated on each when asked. */
+export function splitOverPages(table: TableSpec, perPage: number, repeatHeader: boolean, pageTop = 72): TableSpec[] {
+  const [header, ...body] = table.rows;
+  const out: TableSpec[] = [];
+  for (let i = 0; i < body.length; i += perPage) {
+    const rows = body.slice(i, i + perPage);
+    out.push({ ...table, top: i === 0 ? table.top : pageTop, rows: i === 0 || repeatHeader ? [header!, ...rows] : rows });
+  }
+  return out;
+}
+
+export const PAGE = { width: PAGE_WIDTH, height: PAGE_HEIGHT };
