@@ -102,6 +102,9 @@ export async function extractDocument(input: ExtractInput): Promise<EvidenceDocu
     }
   }
 
+  if (builder.metadata.size > 0 && extra['metadata'] === undefined) {
+    extra['metadata'] = Object.fromEntries([...builder.metadata].sort((a, b) => compareCodeUnits(a[0], b[0])));
+  }
   builder.finishKeywords();
   let selected: string | null = null;
   if (fragment !== null) {

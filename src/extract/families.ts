@@ -37,6 +37,12 @@ export interface HtmlRules {
   informativeHeadings: string[];
   /** Lower-case sentence prefixes that declare the current section informative. */
   informativeStatements: string[];
+  /** Elements that are notes whatever their class (xml2rfc's `<aside>`); optional. */
+  noteSelectors?: string[];
+  /** Front matter read as document metadata, never as blocks (xml2rfc `dl#identifiers`); optional. */
+  metadataSelectors?: string[];
+  /** Preformatted elements that are drawings (kind artwork) rather than code; optional. */
+  artworkSelectors?: string[];
 }
 
 export interface TextRules {

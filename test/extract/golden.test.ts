@@ -17,6 +17,8 @@ const CASES: { fixture: string; url: string; contentType: string }[] = [
   { fixture: 'rfc-xml2rfc.html', url: 'https://www.rfc-editor.org/rfc/rfc9999.html', contentType: 'text/html' },
   { fixture: 'rfc-paginated.txt', url: 'https://www.rfc-editor.org/rfc/rfc9998.txt', contentType: 'text/plain' },
   { fixture: 'rfc-v2.xml', url: 'https://www.rfc-editor.org/rfc/rfc9997.xml', contentType: 'application/rfc+xml' },
+  { fixture: 'rfc-pair-v3.html', url: 'https://www.rfc-editor.org/rfc/rfc9996.html', contentType: 'text/html' },
+  { fixture: 'rfc-pair-v3.xml', url: 'https://www.rfc-editor.org/rfc/rfc9996.xml', contentType: 'application/rfc+xml' },
   { fixture: 'generic.xml', url: 'https://example.org/manual.xml', contentType: 'application/xml' },
 ];
 

@@ -5,6 +5,9 @@ import { keywordOf, type KeywordSpan } from '../bcp14.js';
 import { TextSink, normalizeSpace } from '../text-sink.js';
 import { MAX_TREE_DEPTH, parseMarkup } from '../markup-parser.js';
 import { XML_ENTITY_BOUNDS, boundExceeded } from '../input-bounds.js';
+import { RfcTargets } from './rfc-xref.js';
+import { authorAddresses, rfcFrontMetadata } from './rfc-front.js';
+import { referenceCitation } from './rfc-references.js';
 
 export interface XmlExtractResult {
   title: string;
@@ -162,6 +165,8 @@ class RfcXmlWalker {
   private readonly builder: DocumentBuilder;
   private readonly baseUrl: string;
   private readonly links: boolean;
+  /** Labels of xref targets (sections, figures, tables, references), built when the walk starts. */
+  private targets: RfcTargets | null = null;
   sectionCount = 0;
 
   constructor(builder: DocumentBuilder, baseUrl: string, links: boolean) {
@@ -172,6 +177,8 @@ class RfcXmlWalker {
 
   /** Walks <rfc>: abstract and notes, then middle sections numbered 1.., then back sections A.. */
   walk(rfc: Element): string {
+    this.targets = new RfcTargets(rfc);
+    for (const [key, value] of rfcFrontMetadata(rfc)) this.builder.setMetadata(key, value);
     const front = firstChild(rfc, 'front');
     let title = '';
     if (front) {
@@ -179,8 +186,8 @@ class RfcXmlWalker {
       if (t) title = normalizeSpace(textContent(t));
       const abstract = firstChild(front, 'abstract');
       if (abstract) {
-        const { fragment, alternateIds } = this.fragmentOf(abstract);
-        this.builder.openSection({ fragment, alternateIds, id: 'abstract', heading: 'Abstract', level: 2, number: null });
+        const { fragment, alternateIds, derivedIds } = this.fragmentOf(abstract);
+        this.builder.openSection({ fragment, alternateIds, derivedIds, heading: 'Abstract', level: 2, number: null });
         this.body(abstract, fragment);
       }
       for (const note of childElements(front).filter((c) => localName(c) === 'note')) {
@@ -208,7 +215,22 @@ class RfcXmlWalker {
         }
       }
     }
+    this.authorsSection(rfc);
     return title;
+  }
+
+  /**
+   * The renderings print "Authors' Addresses" from the front matter, so the XML gives that section
+   * too: with no id (the XML has none), the id xml2rfc's HTML uses as a derived alias.
+   */
+  private authorsSection(rfc: Element): void {
+    const addresses = authorAddresses(rfc);
+    if (addresses === null) return;
+    // Prepared XML keeps the section (anchor "authors-addresses") but not its text: fill it.
+    const current = this.builder.currentSection;
+    const prepared = current !== null && (current.fragment === 'authors-addresses' || current.alternateIds?.includes('authors-addresses') === true);
+    if (!prepared) this.builder.openSection({ fragment: null, derivedIds: ['authors-addresses'], heading: addresses.heading, level: 2, number: null });
+    for (const entry of addresses.entries) this.builder.addBlock({ kind: 'paragraph', text: entry, fragment: null, marker: { normativity: 'informative', reason: 'marker-element:author' } });
   }
 
   private headingOf(el: Element): string {
@@ -217,24 +239,32 @@ class RfcXmlWalker {
     return normalizeSpace(el.attribs['title'] ?? '');
   }
 
-  /** Fragment: the prepared `pn` (what xml2rfc HTML uses as section id), else the anchor. */
-  private fragmentOf(el: Element): { fragment: string | null; alternateIds: string[] } {
+  /**
+   * Fragment: the prepared `pn`, else the anchor; both are ids this XML contains. The id xml2rfc's HTML
+   * gives the same section ("appendix-A" for pn "section-appendix.a") is not in the XML, so it is only
+   * a derived alias.
+   */
+  private fragmentOf(el: Element): { fragment: string | null; alternateIds: string[]; derivedIds: string[] } {
     const pn = el.attribs['pn'];
     const anchor = el.attribs['anchor'];
     if (pn !== undefined && pn !== '') {
       const html = htmlIdForPn(pn);
-      const alternateIds = [pn, anchor].filter((x): x is string => x !== undefined && x !== '' && x !== html);
-      return { fragment: html, alternateIds: [...new Set(alternateIds)] };
+      return {
+        fragment: pn,
+        alternateIds: anchor !== undefined && anchor !== '' && anchor !== pn ? [anchor] : [],
+        derivedIds: html !== pn && html !== anchor ? [html] : [],
+      };
     }
-    return { fragment: anchor ?? null, alternateIds: [] };
+    return { fragment: anchor !== undefined && anchor !== '' ? anchor : null, alternateIds: [], derivedIds: [] };
   }
 
   private section(el: Element, level: number, number: string | null, numbered: boolean): void {
     const explicitNumbered = el.attribs['numbered'] !== 'false';
     const n = numbered && explicitNumbered ? number : null;
-    const { fragment, alternateIds } = this.fragmentOf(el);
-    const fallbackId = n === null ? undefined : /^[A-Z]/.test(n) ? `appendix-${n}` : `section-${n}`;
-    this.builder.openSection({ fragment, alternateIds, id: fallbackId, heading: this.headingOf(el), level, number: n, span: spanOf(el) });
+    const { fragment, alternateIds, derivedIds } = this.fragmentOf(el);
+    // Without pn or anchor the XML names no id: the HTML id for the number is only a derived alias.
+    if (fragment === null && n !== null) derivedIds.push(/^[A-Z]/.test(n) ? `appendix-${n}` : `section-${n}`);
+    this.builder.openSection({ fragment, alternateIds, derivedIds, heading: this.headingOf(el), level, number: n, span: spanOf(el) });
     this.sectionCount++;
     this.body(el, fragment);
     let sub = 0;
@@ -250,30 +280,51 @@ class RfcXmlWalker {
   }
 
   private references(el: Element, level: number, number: string | null): void {
-    const { fragment, alternateIds } = this.fragmentOf(el);
+    const { fragment, alternateIds, derivedIds } = this.fragmentOf(el);
     const heading = this.headingOf(el) || 'References';
-    this.builder.openSection({ fragment, alternateIds, id: number === null ? undefined : `section-${number}`, heading, level, number, span: spanOf(el) });
+    if (fragment === null && number !== null) derivedIds.push(`section-${number}`);
+    this.builder.openSection({ fragment, alternateIds, derivedIds, heading, level, number, span: spanOf(el) });
     this.sectionCount++;
     let sub = 0;
+    // The entries of one list form one definition list, term "[label]", as the renderings print them.
+    const entries: { terms: string[]; definitions: string[] }[] = [];
+    const links: Link[] = [];
+    let start: number | null = null;
+    let end: number | null = null;
+    const flushEntries = (): void => {
+      if (entries.length === 0) return;
+      const text = entries.map((e) => `${e.terms[0]!}\n${e.definitions[0]!}`).join('\n');
+      this.builder.addBlock({
+        kind: 'definition-list',
+        text,
+        fragment,
+        entries: entries.splice(0),
+        marker: { normativity: 'informative', reason: 'marker-element:reference' },
+        links: links.length > 0 ? links.splice(0) : undefined,
+        span: start === null ? undefined : { unit: 'utf16-source', start, end: end ?? start },
+      });
+      start = null;
+    };
     for (const c of childElements(el)) {
       const name = localName(c);
-      if (name === 'references') this.references(c, level + 1, number === null ? null : `${number}.${++sub}`);
-      else if (name === 'reference' || name === 'referencegroup') {
-        const anchor = c.attribs['anchor'] ?? null;
-        const titleEl = c.children.filter(isTag).map((x) => firstChild(x, 'title')).find((x) => x !== undefined);
-        const label = anchor !== null ? `[${anchor}] ` : '';
-        const text = label + normalizeSpace(titleEl ? textContent(titleEl) : textContent(c));
+      if (name === 'references') {
+        flushEntries();
+        this.references(c, level + 1, number === null ? null : `${number}.${++sub}`);
+      } else if (name === 'reference' || name === 'referencegroup') {
+        const anchor = c.attribs['anchor'] ?? '';
+        const label = `[${this.targets?.referenceLabel(anchor) ?? anchor}]`;
+        const citation = name === 'reference' ? referenceCitation(c) : childElements(c).filter((r) => localName(r) === 'reference').map(referenceCitation).join('\n');
+        entries.push({ terms: [label], definitions: [citation] });
         const target = c.attribs['target'];
-        this.builder.addBlock({
-          kind: 'paragraph',
-          text,
-          fragment: anchor ?? fragment,
-          marker: { normativity: 'informative', reason: 'marker-element:reference' },
-          links: target !== undefined && this.links ? [{ text, href: target }] : undefined,
-          span: spanOf(c),
-        });
+        if (target !== undefined && this.links) links.push({ text: label, href: target });
+        const span = spanOf(c);
+        if (span) {
+          start ??= span.start;
+          end = span.end;
+        }
       }
     }
+    flushEntries();
   }
 
   /** The block content of a section (its direct non-section children). */
@@ -311,21 +362,22 @@ class RfcXmlWalker {
         this.definitionList(el, ownFragment);
         return;
       case 'figure': {
+        // The figure's caption and id belong to its first artwork or code block.
+        const figureFragment = el.attribs['pn'] ?? el.attribs['anchor'] ?? fragment;
+        let caption = this.targets?.captionOf(el) ?? '';
         for (const c of childElements(el)) {
           const n = localName(c);
-          if (n === 'artwork' || n === 'sourcecode') this.block(c, ownFragment);
-          else if (n === 'preamble' || n === 'postamble') this.emitFlow('paragraph', c, ownFragment, {});
+          if (n === 'artwork' || n === 'sourcecode') {
+            this.verbatim(c, figureFragment, caption);
+            caption = '';
+          } else if (n === 'preamble' || n === 'postamble') this.emitFlow('paragraph', c, ownFragment, {});
         }
         return;
       }
       case 'artwork':
-      case 'sourcecode': {
-        const type = (el.attribs['type'] ?? '').toLowerCase();
-        const kind: BlockKind = type.startsWith('abnf') ? 'grammar' : name === 'sourcecode' ? 'code' : 'artwork';
-        const text = trimVerbatim(textContent(el));
-        if (text !== '') this.builder.addBlock({ kind, text, fragment: ownFragment, language: type || undefined, span: spanOf(el) });
+      case 'sourcecode':
+        this.verbatim(el, ownFragment, '');
         return;
-      }
       case 'texttable':
       case 'table':
         this.table(el, ownFragment);
@@ -345,6 +397,18 @@ class RfcXmlWalker {
         if (RFC_INLINE.has(name)) this.emitFlow('paragraph', el, ownFragment, {});
         else for (const c of childElements(el)) this.block(c, ownFragment);
     }
+  }
+
+  /**
+   * Artwork and source code. Kinds as both renderings can tell them apart: ABNF is grammar, drawings
+   * (artwork without a type, or ascii-art/drawing/svg) are artwork, everything else is code.
+   */
+  private verbatim(el: Element, fragment: string | null, caption: string): void {
+    const type = (el.attribs['type'] ?? '').toLowerCase();
+    const drawing = type === '' || type === 'ascii-art' || type === 'drawing' || type === 'svg' || type === 'call-flow';
+    const kind: BlockKind = type.startsWith('abnf') ? 'grammar' : localName(el) === 'artwork' && drawing ? 'artwork' : 'code';
+    const text = trimVerbatim(textContent(el));
+    if (text !== '') this.builder.addBlock({ kind, text, fragment, caption, language: type || undefined, span: spanOf(el) });
   }
 
   private emitFlow(kind: BlockKind, el: Element, fragment: string | null, opts: { skipLists?: boolean }, marker?: { normativity: 'informative'; reason: string }): void {
@@ -370,6 +434,13 @@ class RfcXmlWalker {
     const name = localName(node);
     if (RFC_SKIP.has(name)) return;
     if (skipLists && name === 'list') return;
+    if (name === 'contact' && normalizeSpace(textContent(node)) === '') {
+      // A non-ASCII name is followed by its ASCII form, as xml2rfc prints contacts.
+      const full = node.attribs['fullname'] ?? '';
+      const ascii = node.attribs['asciiFullname'] ?? '';
+      sink.text(full === '' ? ascii : ascii !== '' && ascii !== full ? `${full} (${ascii})` : full);
+      return;
+    }
     if (name === 'vspace' || name === 'br') {
       sink.lineBreak(1);
       return;
@@ -380,14 +451,22 @@ class RfcXmlWalker {
       if (kw !== null) keywords.push({ keyword: kw, start: sink.length - kw.length, end: sink.length, marked: true });
       return;
     }
-    if (name === 'xref' && node.children.length === 0) {
+    if (name === 'xref') {
       const target = node.attribs['target'] ?? '';
-      sink.text(`[${target}]`);
+      const hasContent = normalizeSpace(textContent(node)) !== '';
+      const shown = hasContent ? '' : (this.targets?.render(node) ?? target);
+      if (hasContent) for (const c of node.children) this.flow(c, sink, keywords, links, skipLists);
+      else sink.text(shown);
+      if (this.links && target !== '') {
+        const href = node.attribs['derivedLink'] ?? `${this.baseUrl.split('#')[0] ?? this.baseUrl}#${target}`;
+        links.push({ text: hasContent ? normalizeSpace(textContent(node)) : shown, href: resolve(href, this.baseUrl) });
+      }
       return;
     }
     if (name === 'eref') {
       const target = node.attribs['target'] ?? '';
-      if (node.children.length === 0) sink.text(`<${target}>`);
+      // xml2rfc v3 prints an empty eref as the bare URL when brackets="none", else as <URL>.
+      if (node.children.length === 0) sink.text(node.attribs['brackets'] === 'none' ? target : `<${target}>`);
       else for (const c of node.children) this.flow(c, sink, keywords, links, skipLists);
       if (this.links && target !== '') links.push({ text: normalizeSpace(textContent(node)) || target, href: resolve(target, this.baseUrl) });
       return;
@@ -495,9 +574,9 @@ class RfcXmlWalker {
       visit(el, false);
     }
     const text = [...header, ...rows].map((r) => r.join(' | ')).join('\n');
-    const nameEl = firstChild(el, 'name');
-    const caption = nameEl ? normalizeSpace(this.inlineText(nameEl)) : (el.attribs['title'] ?? '');
-    if (text.trim() !== '') this.builder.addBlock({ kind: 'table', text, fragment, header, rows, caption, span: spanOf(el) });
+    const caption = this.targets?.captionOf(el) ?? '';
+    const tableFragment = el.attribs['pn'] ?? el.attribs['anchor'] ?? fragment;
+    if (text.trim() !== '') this.builder.addBlock({ kind: 'table', text, fragment: tableFragment, header, rows, caption, span: spanOf(el) });
   }
 }
 
