@@ -48,7 +48,8 @@ export class RfcTargets {
 
   /** Indexes every anchored element of `<rfc>` with the numbers the walker gives sections. */
   constructor(rfc: Element) {
-    for (const ref of rfc.children.filter(isTag).flatMap((c) => this.descendants(c, 'reference'))) {
+    const references = rfc.children.filter(isTag).flatMap((c) => [...this.descendants(c, 'reference'), ...this.descendants(c, 'referencegroup')]);
+    for (const ref of references) {
       const anchor = ref.attribs['anchor'];
       if (anchor !== undefined) {
         const front = kids(ref).find((c) => localName(c) === 'front');
@@ -108,7 +109,7 @@ export class RfcTargets {
       const number = pnNumber(el, 'table-') ?? String(++this.tables);
       this.numbers.set(el, number);
       this.remember(el, { kind: 'table', number, title: nameText(el) });
-    } else if (name !== 'reference') {
+    } else if (name !== 'reference' && name !== 'referencegroup') {
       this.remember(el, section);
     }
     for (const c of kids(el)) this.content(c, section);
@@ -132,12 +133,19 @@ export class RfcTargets {
     const target = this.byAnchor.get(targetId);
     const format = xref.attribs['format'] ?? 'default';
     const derived = xref.attribs['derivedContent'];
-    const section = xref.attribs['section'];
+    // xml2rfc v3 `section`/`sectionFormat`, or the rfc2629.xslt extension `x:sec`/`x:fmt`.
+    const section = xref.attribs['section'] ?? xref.attribs['x:sec'];
     if (target?.kind === 'reference' || (target === undefined && section !== undefined)) {
       const label = `[${derived !== undefined && derived !== '' ? derived : (target?.label ?? targetId)}]`;
       if (section === undefined) return format === 'title' && target ? target.title : label;
       const where = `${/^[A-Z]/.test(section) ? 'Appendix' : 'Section'} ${section}`;
-      switch (xref.attribs['sectionFormat'] ?? 'of') {
+      const X_FMT: Record<string, string> = { ',': 'comma', '()': 'parens', of: 'of', number: 'bare', sec: 'section', none: 'none' };
+      const sectionFormat = xref.attribs['sectionFormat'] ?? X_FMT[xref.attribs['x:fmt'] ?? ''] ?? 'of';
+      switch (sectionFormat) {
+        case 'section':
+          return where;
+        case 'none':
+          return '';
         case 'comma':
           return `${label}, ${where}`;
         case 'parens':

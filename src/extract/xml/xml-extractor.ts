@@ -158,6 +158,8 @@ function firstChild(el: Element, name: string): Element | undefined {
 
 /** Inline RFC XML elements: their text flows into the surrounding paragraph. */
 const RFC_INLINE = new Set(['xref', 'eref', 'bcp14', 'em', 'strong', 'tt', 'sub', 'sup', 'spanx', 'ref', 'dfn', 'h', 'highlight', 'span', 'q', 'length', 'abnf-char-sequence', 'br', 'vspace', 'relref', 'contact', 'cref', 'iref', 'anchor-alias', 'x']);
+/** Block elements a v2 <t> may hold; each becomes its own block. */
+const T_BLOCK_CHILDREN = new Set(['list', 'figure', 'artwork', 'sourcecode', 'texttable']);
 /** Never content in RFC XML. */
 const RFC_SKIP = new Set(['iref', 'cref', 'anchor-alias', 'source', 'link', 'boilerplate', 'toc', 'displayreference']);
 
@@ -167,6 +169,8 @@ class RfcXmlWalker {
   private readonly links: boolean;
   /** Labels of xref targets (sections, figures, tables, references), built when the walk starts. */
   private targets: RfcTargets | null = null;
+  /** xml2rfc vocabulary v3 (`<rfc version="3">`), whose defaults differ from v2's. */
+  private version3 = false;
   sectionCount = 0;
 
   constructor(builder: DocumentBuilder, baseUrl: string, links: boolean) {
@@ -178,6 +182,7 @@ class RfcXmlWalker {
   /** Walks <rfc>: abstract and notes, then middle sections numbered 1.., then back sections A.. */
   walk(rfc: Element): string {
     this.targets = new RfcTargets(rfc);
+    this.version3 = rfc.attribs['version'] === '3';
     for (const [key, value] of rfcFrontMetadata(rfc)) this.builder.setMetadata(key, value);
     const front = firstChild(rfc, 'front');
     let title = '';
@@ -343,11 +348,22 @@ class RfcXmlWalker {
     const ownFragment = el.attribs['anchor'] ?? el.attribs['pn'] ?? fragment;
     switch (name) {
       case 't': {
-        // v2 lists live inside <t>: <t>intro<list><t>item</t></list></t>.
-        const lists = childElements(el).filter((c) => localName(c) === 'list');
-        if (lists.length > 0) {
-          this.emitFlow('paragraph', el, ownFragment, { skipLists: true });
-          for (const l of lists) this.listBlock(l, ownFragment);
+        // v2 lists and figures live inside <t>: <t>intro<list>..</list>outro</t>. The renderings
+        // print the text before, the list or figure, and the text after as separate blocks.
+        if (childElements(el).some((c) => T_BLOCK_CHILDREN.has(localName(c)))) {
+          let run: AnyNode[] = [];
+          const flushRun = (): void => {
+            if (run.length > 0) this.emitFlowNodes('paragraph', run, ownFragment);
+            run = [];
+          };
+          for (const c of el.children) {
+            if (isTag(c) && T_BLOCK_CHILDREN.has(localName(c))) {
+              flushRun();
+              if (localName(c) === 'list') this.listBlock(c, ownFragment);
+              else this.block(c, ownFragment);
+            } else run.push(c);
+          }
+          flushRun();
           return;
         }
         this.emitFlow('paragraph', el, ownFragment, {});
@@ -407,8 +423,36 @@ class RfcXmlWalker {
     const type = (el.attribs['type'] ?? '').toLowerCase();
     const drawing = type === '' || type === 'ascii-art' || type === 'drawing' || type === 'svg' || type === 'call-flow';
     const kind: BlockKind = type.startsWith('abnf') ? 'grammar' : localName(el) === 'artwork' && drawing ? 'artwork' : 'code';
-    const text = trimVerbatim(textContent(el));
+    const text = trimVerbatim(this.verbatimText(el));
     if (text !== '') this.builder.addBlock({ kind, text, fragment, caption, language: type || undefined, span: spanOf(el) });
+  }
+
+  /** One paragraph from part of an element's children (text around a list nested in <t>). */
+  private emitFlowNodes(kind: BlockKind, nodes: AnyNode[], fragment: string | null): void {
+    const sink = new TextSink();
+    const keywords: KeywordSpan[] = [];
+    const links: Link[] = [];
+    for (const n of nodes) this.flow(n, sink, keywords, links, false);
+    const text = sink.toString();
+    if (text === '') return;
+    const first = nodes[0]!;
+    const last = nodes[nodes.length - 1]!;
+    const span = first.startIndex === null ? undefined : { unit: 'utf16-source' as const, start: first.startIndex, end: (last.endIndex ?? first.startIndex) + 1 };
+    this.builder.addBlock({ kind, text, fragment, marker: null, markedKeywords: keywords, links, span });
+  }
+
+  /** Artwork text as written, with cross-references inside it (ABNF comments) rendered as the RFC shows them. */
+  private verbatimText(el: Element): string {
+    let out = '';
+    const visit = (node: AnyNode): void => {
+      if (isText(node) || isCDATA(node)) out += textContent(node);
+      else if (isTag(node)) {
+        if (localName(node) === 'xref' && normalizeSpace(textContent(node)) === '') out += this.targets?.render(node) ?? node.attribs['target'] ?? '';
+        else for (const c of node.children) visit(c);
+      }
+    };
+    for (const c of el.children) visit(c);
+    return out;
   }
 
   private emitFlow(kind: BlockKind, el: Element, fragment: string | null, opts: { skipLists?: boolean }, marker?: { normativity: 'informative'; reason: string }): void {
@@ -465,10 +509,26 @@ class RfcXmlWalker {
     }
     if (name === 'eref') {
       const target = node.attribs['target'] ?? '';
-      // xml2rfc v3 prints an empty eref as the bare URL when brackets="none", else as <URL>.
-      if (node.children.length === 0) sink.text(node.attribs['brackets'] === 'none' ? target : `<${target}>`);
+      // An empty eref prints as <URL> in v2 and as the bare URL in v3 unless `brackets` says otherwise.
+      const angle = (node.attribs['brackets'] ?? (this.version3 ? 'none' : 'angle')) === 'angle';
+      if (node.children.length === 0) sink.text(angle ? `<${target}>` : target);
       else for (const c of node.children) this.flow(c, sink, keywords, links, skipLists);
       if (this.links && target !== '') links.push({ text: normalizeSpace(textContent(node)) || target, href: resolve(target, this.baseUrl) });
+      return;
+    }
+    if (!skipLists && (name === 'list' || name === 'ul' || name === 'ol')) {
+      // A list nested in running text keeps its item markers, as the renderings print them.
+      const style = node.attribs['style'] ?? '';
+      const ordered = name === 'ol' || style === 'numbers' || style.startsWith('format');
+      let i = 0;
+      for (const c of childElements(node)) {
+        const n = localName(c);
+        if (n !== 'li' && n !== 't') continue;
+        sink.lineBreak(1);
+        sink.marker(ordered ? `${++i}. ` : '- ');
+        this.flow(c, sink, keywords, links, skipLists);
+      }
+      sink.lineBreak(1);
       return;
     }
     const block = name === 't' || name === 'li' || name === 'dd' || name === 'dt' || name === 'artwork' || name === 'sourcecode';
