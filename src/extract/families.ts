@@ -43,6 +43,8 @@ export interface HtmlRules {
   noteSelectors?: string[];
   /** Front matter read as document metadata, never as blocks (xml2rfc `dl#identifiers`); optional. */
   metadataSelectors?: string[];
+  /** Anchors that, opening a block, give it their id (Unicode conformance clauses); optional. */
+  blockAnchorSelectors?: string[];
   /** Preformatted elements that are drawings (kind artwork) rather than code; optional. */
   artworkSelectors?: string[];
 }
@@ -56,7 +58,7 @@ export interface FamilyRules {
   id: string;
   description: string;
   /** Exact hosts, or host suffixes matched on label boundaries (`whatwg.org` matches `url.spec.whatwg.org`). */
-  match: { hosts: string[]; hostSuffixes: string[] };
+  match: { hosts: string[]; hostSuffixes: string[]; urlPrefixes?: string[] };
   defaults: { authority: Authority; documentType: string; extractor: ExtractorId };
   html: HtmlRules;
   text: TextRules;
@@ -157,6 +159,14 @@ export function resolveFamily(url: string, explicit: string | undefined, workspa
     }
     return found;
   }
+  // A URL prefix is more specific than a host: www.ietf.org/archive/id/ holds drafts, not RFCs.
+  let byPrefix: { family: LoadedFamily; length: number } | undefined;
+  for (const family of families) {
+    for (const prefix of family.rules.match.urlPrefixes ?? []) {
+      if (url.startsWith(prefix) && (!byPrefix || prefix.length > byPrefix.length)) byPrefix = { family, length: prefix.length };
+    }
+  }
+  if (byPrefix) return byPrefix.family;
   let host = '';
   try {
     host = new URL(url).hostname.toLowerCase();

@@ -9,6 +9,7 @@ import { TextSink, normalizeSpace } from '../text-sink.js';
 import { MAX_TREE_DEPTH, parseMarkup, type ParsedMarkup } from '../markup-parser.js';
 import { readFrontMatter } from './rfc-html.js';
 import { walkFigure } from './figures.js';
+import { headingAnchorIds, leadingAnchorId } from './anchors.js';
 
 type Matcher = (el: Element) => boolean;
 
@@ -32,6 +33,7 @@ interface CompiledRules {
   note: Matcher;
   metadata: Matcher;
   artwork: Matcher;
+  blockAnchor: Matcher;
 }
 
 const compiledCache = new WeakMap<HtmlRules, CompiledRules>();
@@ -63,6 +65,7 @@ function compileRules(rules: HtmlRules): CompiledRules {
     note: compileList(rules.noteSelectors ?? []),
     metadata: compileList(rules.metadataSelectors ?? []),
     artwork: compileList(rules.artworkSelectors ?? []),
+    blockAnchor: compileList(rules.blockAnchorSelectors ?? []),
   };
   compiledCache.set(rules, compiled);
   return compiled;
@@ -334,9 +337,12 @@ class HtmlWalker {
       const dataLevel = el.attribs['data-level'];
       if (dataLevel !== undefined && dataLevel !== '') number = dataLevel;
     }
-    const ownId = el.attribs['id'] ?? firstDescendantId(el);
+    // issue 11 hook (anchors.ts): without its own id, a heading is named by its self-linking anchor;
+    // its other anchors are alternate ids.
+    const anchorIds = el.attribs['id'] === undefined ? headingAnchorIds(el) : [];
+    const ownId = el.attribs['id'] ?? anchorIds[0] ?? firstDescendantId(el);
     let fragment: string | null = ownId ?? null;
-    const alternateIds: string[] = [];
+    const alternateIds: string[] = anchorIds.slice(1);
     const pending = ctx.pendingSection;
     if (pending && !pending.taken) {
       pending.taken = true;
@@ -446,7 +452,8 @@ class HtmlWalker {
     },
     el?: Element,
   ): void {
-    const ownId = el?.attribs['id'];
+    // issue 11 hook: a block opened by a named anchor (a conformance clause) takes the anchor's id.
+    const ownId = el?.attribs['id'] ?? (el === undefined ? undefined : leadingAnchorId(el, this.rules.blockAnchor));
     let marker = ctx.marker;
     if (kind === 'example') marker = { normativity: 'example', reason: marker?.reason ?? 'marker-kind:example' };
     else if ((kind === 'note' || kind === 'issue') && (marker === null || marker.normativity === 'normative')) marker = { normativity: 'informative', reason: `marker-kind:${kind}` };

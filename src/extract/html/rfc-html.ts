@@ -50,7 +50,10 @@ function readIdentifierList(dl: Element, builder: DocumentBuilder): void {
   }
 }
 
-/** rfc2629.xslt header table: left column stream and "Key: value" lines, right column people and date. */
+/**
+ * A front-matter table: label/value rows ("Version" | "Unicode 14.0.0", as Unicode reports print
+ * them), or the rfc2629.xslt header whose left column holds the stream and "Key: value" lines.
+ */
 function readHeaderTable(table: Element, builder: DocumentBuilder): void {
   const left: string[] = [];
   const right: string[] = [];
@@ -68,6 +71,15 @@ function readHeaderTable(table: Element, builder: DocumentBuilder): void {
     const r = cells[1] ? textOf(cells[1]) : '';
     if (l !== '') left.push(l);
     if (r !== '') right.push(r);
+  }
+  // Label/value rows: every left cell a short label without a colon-separated value.
+  const labelled = rows.length > 0 && left.length === rows.length && left.every((l) => l.length <= 40 && !/:\s+\S/.test(l));
+  if (labelled) {
+    rows.forEach((row, i) => {
+      const value = right[i];
+      if (value !== undefined && elementChildren(row).filter((c) => c.name === 'td' || c.name === 'th').length === 2) builder.setMetadata(keyOf(left[i]!), value);
+    });
+    return;
   }
   left.forEach((line, i) => {
     const colon = /^([A-Za-z][A-Za-z -]*):\s*(.+)$/.exec(line);
