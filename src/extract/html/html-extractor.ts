@@ -33,7 +33,7 @@ interface CompiledRules {
   note: Matcher;
   metadata: Matcher;
   artwork: Matcher;
-  blockAnchor: Matcher;
+  blockAnchor: Matcher | null;
 }
 
 const compiledCache = new WeakMap<HtmlRules, CompiledRules>();
@@ -65,7 +65,8 @@ function compileRules(rules: HtmlRules): CompiledRules {
     note: compileList(rules.noteSelectors ?? []),
     metadata: compileList(rules.metadataSelectors ?? []),
     artwork: compileList(rules.artworkSelectors ?? []),
-    blockAnchor: compileList(rules.blockAnchorSelectors ?? []),
+    // null without selectors, so other families never walk a block looking for its opening anchor.
+    blockAnchor: rules.blockAnchorSelectors !== undefined && rules.blockAnchorSelectors.length > 0 ? compileList(rules.blockAnchorSelectors) : null,
   };
   compiledCache.set(rules, compiled);
   return compiled;
@@ -453,7 +454,8 @@ class HtmlWalker {
     el?: Element,
   ): void {
     // issue 11 hook: a block opened by a named anchor (a conformance clause) takes the anchor's id.
-    const ownId = el?.attribs['id'] ?? (el === undefined ? undefined : leadingAnchorId(el, this.rules.blockAnchor));
+    const blockAnchor = this.rules.blockAnchor;
+    const ownId = el?.attribs['id'] ?? (el === undefined || blockAnchor === null ? undefined : leadingAnchorId(el, blockAnchor));
     let marker = ctx.marker;
     if (kind === 'example') marker = { normativity: 'example', reason: marker?.reason ?? 'marker-kind:example' };
     else if ((kind === 'note' || kind === 'issue') && (marker === null || marker.normativity === 'normative')) marker = { normativity: 'informative', reason: `marker-kind:${kind}` };

@@ -4,7 +4,8 @@ import { normalizeSpace } from '../text-sink.js';
 import type { DocumentBuilder } from '../document-builder.js';
 
 /**
- * RFC front matter in HTML, read as document metadata instead of content. Two layouts exist:
+ * Front matter in HTML (RFCs, Unicode reports), read as document metadata instead of content. RFCs
+ * have two layouts:
  * xml2rfc v3 prints `<dl id="identifiers">` (dt "Stream:", dd "Internet Engineering Task Force (IETF)");
  * the rfc2629.xslt / RFCBootstrap renderers print a two-column header table whose left column holds the
  * stream and "Key: value" lines and whose right column holds authors, organizations and the date.
@@ -14,8 +15,6 @@ import type { DocumentBuilder } from '../document-builder.js';
 
 const KEY_ALIASES: Record<string, string> = {
   'request for comments': 'rfc',
-  'internet-draft': 'internet-draft',
-  published: 'published',
   author: 'authors',
 };
 

@@ -447,7 +447,7 @@ class RfcXmlWalker {
     const visit = (node: AnyNode): void => {
       if (isText(node) || isCDATA(node)) out += textContent(node);
       else if (isTag(node)) {
-        if (localName(node) === 'xref' && normalizeSpace(textContent(node)) === '') out += this.targets?.render(node) ?? node.attribs['target'] ?? '';
+        if (localName(node) === 'xref' && !hasContent(node)) out += this.targets?.render(node) ?? node.attribs['target'] ?? '';
         else for (const c of node.children) visit(c);
       }
     };
@@ -478,7 +478,7 @@ class RfcXmlWalker {
     const name = localName(node);
     if (RFC_SKIP.has(name)) return;
     if (skipLists && name === 'list') return;
-    if (name === 'contact' && normalizeSpace(textContent(node)) === '') {
+    if (name === 'contact' && !hasContent(node)) {
       // A non-ASCII name is followed by its ASCII form, as xml2rfc prints contacts.
       const full = node.attribs['fullname'] ?? '';
       const ascii = node.attribs['asciiFullname'] ?? '';
@@ -497,13 +497,13 @@ class RfcXmlWalker {
     }
     if (name === 'xref') {
       const target = node.attribs['target'] ?? '';
-      const hasContent = normalizeSpace(textContent(node)) !== '';
-      const shown = hasContent ? '' : (this.targets?.render(node) ?? target);
-      if (hasContent) for (const c of node.children) this.flow(c, sink, keywords, links, skipLists);
+      const content = hasContent(node);
+      const shown = content ? ownText(node) : (this.targets?.render(node) ?? target);
+      if (content) for (const c of node.children) this.flow(c, sink, keywords, links, skipLists);
       else sink.text(shown);
       if (this.links && target !== '') {
         const href = node.attribs['derivedLink'] ?? `${this.baseUrl.split('#')[0] ?? this.baseUrl}#${target}`;
-        links.push({ text: hasContent ? normalizeSpace(textContent(node)) : shown, href: resolve(href, this.baseUrl) });
+        links.push({ text: shown || target, href: resolve(href, this.baseUrl) });
       }
       return;
     }
@@ -650,6 +650,19 @@ export function htmlIdForPn(pn: string): string {
   const sub = /^section-([a-z])\.(\d+(?:\.\d+)*)$/.exec(pn);
   if (sub) return `appendix-${sub[1]!.toUpperCase()}.${sub[2]!}`;
   return pn;
+}
+
+/**
+ * Whether an element has content of its own (a child element, or text that is not only white space).
+ * Looks at direct children only: asking the whole subtree at every level of a deep nest is quadratic.
+ */
+function hasContent(el: Element): boolean {
+  return el.children.some((c) => isTag(c) || ((isText(c) || isCDATA(c)) && textContent(c).trim() !== ''));
+}
+
+/** The element's direct text, white space normalized (a link's text; never the whole subtree). */
+function ownText(el: Element): string {
+  return normalizeSpace(el.children.filter((c) => isText(c)).map((c) => (c as { data: string }).data).join(''));
 }
 
 function spanOf(el: Element): { unit: 'utf16-source'; start: number; end: number } | undefined {
