@@ -94,7 +94,7 @@ function compare(html: EvidenceDocument, xml: EvidenceDocument): Agreement {
  * settle: x:rel cross-references print the section number of ANOTHER RFC ("Section 11.2 of
  * [HTTP/1.1]"), x:length-of prints a computed byte count, ABNF artwork is a plain `pre.inline` in
  * the HTML, and that renderer drops the day from citation dates. Their floors are the measured
- * agreement (rfc6265 215/221, rfc9110 1354/1413), so a regression fails.
+ * agreement (rfc6265 215/221, rfc9110 1355/1413), so a regression fails.
  */
 const PAIRS: { name: string; floor: number }[] = [
   { name: 'rfc9001.canonical', floor: 1 },
