@@ -3,8 +3,12 @@
  * keys of the targets it shapes; bump it when the code changes what it produces. Kept free of imports
  * so the no-op fast path can check them without loading any stage.
  */
-/** 2: HTML blocks record the ids of elements inside them (anchors). */
-export const EXTRACT_RULE_VERSION = 2;
+/**
+ * 2: HTML blocks record the ids of elements inside them (anchors). 3: RFC renderings agree (xref
+ * labels, front matter as metadata, captions on their blocks, references, asides, XML ids as in the
+ * source); unicode and ietf-draft families.
+ */
+export const EXTRACT_RULE_VERSION = 3;
 /**
  * The PDF extractor's own version (1: pdf-parse tables; 2: tables from geometry with rowPages, and
  * heading-guess limits). It enters the extraction config of PDF documents only, so bumping it

@@ -48,7 +48,7 @@ const CONTENT_TYPE_BY_EXTENSION: Record<string, string> = {
  */
 export async function loadManualIngestMap(
   mapPath: string,
-  context: { root: string; cwd: string; maxInputBytes: number },
+  context: { root: string; cwd: string; maxInputBytes: number; familyIds?: () => ReadonlySet<string> },
 ): Promise<ManualIngestSource[]> {
   const label = mapPath === '-' ? 'manual-ingest map (stdin)' : path.relative(context.cwd, mapPath) || mapPath;
   const bytes = await readBoundedInput(mapPath, context.maxInputBytes, 'Manual-ingest map');
@@ -59,7 +59,7 @@ export async function loadManualIngestMap(
   }
   const entries = parsed as RawEntry[];
   const baseDir = mapPath === '-' ? context.cwd : path.dirname(mapPath);
-  const { specs, problems } = resolveSourceSpecs(entries, { field: 'sourceUrl', of: (entry) => entry.sourceUrl }, registeredFamilyIds);
+  const { specs, problems } = resolveSourceSpecs(entries, { field: 'sourceUrl', of: (entry) => entry.sourceUrl }, context.familyIds ?? registeredFamilyIds);
   const sources: ManualIngestSource[] = [];
   entries.forEach((entry, index) => {
     const spec = specs[index];

@@ -89,6 +89,28 @@ export function checkOwnedFolders(root: string, folders: OwnedFolder[]): void {
   }
 }
 
+/**
+ * A folder the workspace reads (its rules folder, config field `field`): inside the workspace, existing,
+ * and reached through real folders only (no symbolic link anywhere below the root). Returns it
+ * workspace-relative, "/"-separated.
+ */
+export function checkReadFolder(root: string, field: string, relative: string): string {
+  const folder: OwnedFolder = { field, relative, subfolders: [], marked: false };
+  const resolved = path.resolve(root, relative);
+  if (resolved === root || !resolved.startsWith(root + path.sep)) throw readFolderError(folder, `must be a folder inside the workspace: ${relative}`);
+  const components = path.relative(root, resolved).split(path.sep);
+  checkRealFolders(root, folder, components);
+  if (!fs.lstatSync(resolved, { throwIfNoEntry: false })?.isDirectory()) throw readFolderError(folder, `names a folder that does not exist: ${relative}`);
+  return components.join('/');
+}
+
+function readFolderError(folder: OwnedFolder, problem: string): EpistemeError {
+  return new EpistemeError('config-invalid', `The ${folder.field} folder ${problem}`, {
+    hint: `Point "${folder.field}" in episteme.json at a real folder inside the workspace (no symbolic links, no ..).`,
+    details: { field: folder.field, path: folder.relative },
+  });
+}
+
 /** Refuses a symlink or non-folder at any existing component of `components` below the root. */
 function checkRealFolders(root: string, folder: OwnedFolder, components: string[]): void {
   let current = root;
@@ -192,7 +214,7 @@ function nesting(a: string, b: string): 'same' | 'a-in-b' | 'b-in-a' | null {
 }
 
 function boundaryError(folder: OwnedFolder, problem: string): EpistemeError {
-  const what = folder.field === STATE_DIR_NAME ? 'The build state folder' : 'Output folder';
+  const what = folder.field === STATE_DIR_NAME ? 'The build state folder' : folder.field.startsWith('outputs.') ? 'Output folder' : 'Folder';
   return new EpistemeError('config-invalid', `${what} ${folder.field} ${problem}`, {
     hint: `Point ${folder.field} at a real folder inside the workspace (no symbolic links, no ..), or remove what is in its way.`,
     details: { field: folder.field, path: folder.relative },

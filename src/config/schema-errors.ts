@@ -33,6 +33,8 @@ const PATTERN_WORDS: Record<string, string> = {
   '^[a-z][a-z0-9-]*$': 'must be lowercase letters, digits and hyphens, starting with a letter',
   '^[A-Za-z0-9!#$&^_.+-]+/[A-Za-z0-9!#$&^_.+-]+$': 'must be a media type such as "text/html"',
   '^[A-Za-z0-9._:-]+$': 'must be a charset name such as "utf-8"',
+  '^https?://[^/?#]+/': 'must be an http:// or https:// URL prefix with a path, such as "https://example.org/docs/"',
+  '^[a-z0-9]([a-z0-9-]*[a-z0-9])?(\\.[a-z0-9]([a-z0-9-]*[a-z0-9])?)*$': 'must be a lower-case host name such as "example.org"',
 };
 
 function describePattern(pattern: string): string {

@@ -14,6 +14,9 @@ import type { SourceSpec } from '../document/types.js';
 
 import { CONFIG_FILE_NAME, STATE_DIR_NAME } from './names.js';
 import { checkOwnedFolders, ownedFolders } from './owned-folders.js';
+import { loadWorkspaceFamilies } from './workspace-rules.js';
+import { registeredFamilyIds } from './manifest.js';
+import type { LoadedFamily } from '../extract/families.js';
 
 export { CONFIG_FILE_NAME, STATE_DIR_NAME };
 export const DEFAULT_MAX_FILE_BYTES = 64 * 1024 * 1024;
@@ -50,6 +53,11 @@ export interface Workspace {
   manifestFile: string | null;
   /** Config `remoteCache`: the action cache URL a build reads from (--remote-cache overrides it). */
   remoteCache?: string;
+  /** The workspace's own extraction families (episteme.json "rules"); empty without one. */
+  families: LoadedFamily[];
+  /** The rules folder (workspace-relative) and its rules files (absolute), when there is one. */
+  rulesFolder: string | null;
+  rulesFiles: string[];
 }
 
 export interface WorkspaceFlags {
@@ -61,6 +69,7 @@ export interface WorkspaceFlags {
 }
 
 interface RawConfig {
+  rules?: string;
   manualIngest?: string;
   manifest?: string;
   outputs?: Partial<StageOutputs>;
@@ -144,20 +153,23 @@ export async function loadWorkspace(cwd: string, flags: WorkspaceFlags): Promise
   }
   checkOwnedFolders(root, ownedFolders(outputs));
 
+  // The workspace's own families come first: the map and manifest may name them.
+  const own = raw.rules === undefined ? { families: [], folder: null, files: [] } : loadWorkspaceFamilies(root, raw.rules);
+  const familyIds = own.families.length === 0 ? registeredFamilyIds : () => new Set([...registeredFamilyIds(), ...own.families.map((f) => f.rules.id)]);
   const mapArgument = flags.map ?? (raw.manualIngest === undefined ? undefined : path.resolve(root, raw.manualIngest));
   const limits = { maxFileBytes: raw.limits?.maxFileBytes ?? DEFAULT_MAX_FILE_BYTES, capture: resolveCaptureBounds(raw.limits?.capture) };
   let captures: (ManualIngestSource | HttpSource)[] = [];
   let mapFile: string | null = null;
   if (mapArgument !== undefined) {
     const mapPath = mapArgument === '-' ? '-' : path.resolve(cwd, mapArgument);
-    captures = await loadManualIngestMap(mapPath, { root, cwd, maxInputBytes });
+    captures = await loadManualIngestMap(mapPath, { root, cwd, maxInputBytes, familyIds });
     mapFile = mapPath === '-' ? null : path.relative(root, mapPath).split(path.sep).join('/');
   }
   const manifestArgument = flags.manifest ?? (raw.manifest === undefined ? undefined : path.resolve(root, raw.manifest));
   let manifestFile: string | null = null;
   if (manifestArgument !== undefined) {
     const manifestPath = manifestArgument === '-' ? '-' : path.resolve(cwd, manifestArgument);
-    const manifest = await loadManifest(manifestPath, { cwd, maxInputBytes });
+    const manifest = await loadManifest(manifestPath, { cwd, maxInputBytes, familyIds });
     manifestFile = manifestPath === '-' ? null : path.relative(root, manifestPath).split(path.sep).join('/');
     // One source, one capture method: a URL in both the map and the manifest is ambiguous.
     const inMap = new Map(captures.map((c, index) => [c.spec.url, index]));
@@ -184,6 +196,9 @@ export async function loadWorkspace(cwd: string, flags: WorkspaceFlags): Promise
     mapFile,
     manifestFile,
     ...(raw.remoteCache !== undefined ? { remoteCache: raw.remoteCache } : {}),
+    families: own.families,
+    rulesFolder: own.folder,
+    rulesFiles: own.files,
   };
 }
 

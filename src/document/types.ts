@@ -50,6 +50,11 @@ export interface Section {
   parentId: string | null;
   /** Other ids in the source that name this section (e.g. the heading's id inside `<section id>`). */
   alternateIds?: string[];
+  /**
+   * Ids another rendering of the same document gives this section (the xml2rfc HTML id "appendix-A" for
+   * the XML pn "section-appendix.a"): aliases for pairing renderings, never ids of this source.
+   */
+  derivedIds?: string[];
   /** Whether the section's content is informative (marked, or a known informative section). */
   normativity?: 'normative' | 'informative';
   /** PDF page (1-based) where the section starts. */

@@ -1,5 +1,6 @@
 import type { ExtractorId, SnapshotMeta, SourceSpec } from '../document/types.js';
 import { resolveFamily, type LoadedFamily } from './families.js';
+export type { LoadedFamily } from './families.js';
 
 /**
  * What shapes an extraction, without the extractors themselves: the build graph computes every
@@ -75,8 +76,8 @@ export function normalizedOptions(options: ShapingOptions): ShapingOptions {
  * effect, the extractor chosen, the fragment selection, the authority override and the options.
  * Editing one family's rules changes it only for that family's documents.
  */
-export function extractionConfig(source: SourceSpec, snapshot: SnapshotMeta, options: ShapingOptions): Record<string, unknown> {
-  const family = resolveFamily(source.url, source.family);
+export function extractionConfig(source: SourceSpec, snapshot: SnapshotMeta, options: ShapingOptions, workspaceFamilies?: readonly LoadedFamily[]): Record<string, unknown> {
+  const family = resolveFamily(source.url, source.family, workspaceFamilies);
   const extractor = chooseExtractor(source, snapshot, family);
   const opts = normalizedOptions(options);
   // Only the options an extractor reads enter its config, so a PDF option never rebuilds HTML.
@@ -85,7 +86,8 @@ export function extractionConfig(source: SourceSpec, snapshot: SnapshotMeta, opt
     ruleVersion: EXTRACT_RULE_VERSION,
     // Only PDF documents carry the PDF extractor's version: bumping it rebuilds PDFs alone.
     ...(extractor === 'pdf' ? { pdfExtractorVersion: PDF_EXTRACTOR_VERSION } : {}),
-    family: { id: family.rules.id, file: `rules/${family.file}`, rules: family.rules },
+    // A workspace family is hashed like a built-in one: its id, its file and its rules.
+    family: { id: family.rules.id, file: family.workspaceFile ?? `rules/${family.file}`, rules: family.rules },
     extractor,
     fragment: fragmentOf(source.url),
     authority: source.authority ?? family.rules.defaults.authority,

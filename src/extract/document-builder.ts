@@ -99,6 +99,8 @@ export interface SectionDraft {
   /** Id to use when the source gives no fragment (e.g. "section-4.2" rebuilt from RFC text). */
   id?: string;
   alternateIds?: string[];
+  /** Ids of another rendering of the document (see Section.derivedIds): aliases, never the id. */
+  derivedIds?: string[];
   heading: string;
   level: number;
   number: string | null;
@@ -130,6 +132,8 @@ export class DocumentBuilder {
   readonly blocks: (Block & { keywords?: KeywordSpan[] })[] = [];
   readonly diagnostics: Diagnostic[] = [];
   readonly limits = new Set<string>();
+  /** Document metadata the source declares (front matter), key to text; first value of a key wins. */
+  readonly metadata = new Map<string, string>();
   private readonly stack: OpenSection[] = [];
   private readonly usedIds = new Set<string>();
   private readonly blockCounts = new Map<string, number>();
@@ -170,6 +174,7 @@ export class DocumentBuilder {
       parentId: parent ? parent.section.id : null,
     };
     if (draft.alternateIds && draft.alternateIds.length > 0) section.alternateIds = draft.alternateIds;
+    if (draft.derivedIds && draft.derivedIds.length > 0) section.derivedIds = draft.derivedIds;
     let informative: string | null = parent?.informative ?? null;
     if (informative === null) {
       const ids = [section.fragment, ...(draft.alternateIds ?? [])];
@@ -246,6 +251,10 @@ export class DocumentBuilder {
     return block;
   }
 
+  setMetadata(key: string, value: string): void {
+    if (key !== '' && value !== '' && !this.metadata.has(key)) this.metadata.set(key, value);
+  }
+
   warn(code: string, message: string): void {
     this.diagnostics.push({ code, message, severity: 'warning' });
   }
@@ -273,7 +282,9 @@ export class DocumentBuilder {
 
   /** Keeps only the section whose fragment or alternate id is `fragment`, with its subsections and blocks. */
   selectFragment(fragment: string): boolean {
-    const root = this.sections.find((s) => s.fragment === fragment || s.alternateIds?.includes(fragment));
+    const root =
+      this.sections.find((s) => s.fragment === fragment || s.alternateIds?.includes(fragment)) ??
+      this.sections.find((s) => s.derivedIds?.includes(fragment));
     if (!root) return false;
     const keep = new Set<string>([root.id]);
     for (const section of this.sections) if (section.parentId !== null && keep.has(section.parentId)) keep.add(section.id);

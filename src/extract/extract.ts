@@ -4,7 +4,7 @@ import { sha256Hex } from '../store/hash.js';
 import { PRODUCER_NAME, PRODUCER_VERSION } from '../version.js';
 import { DocumentBuilder } from './document-builder.js';
 import { decodeBytes } from './decode.js';
-import { resolveFamily } from './families.js';
+import { resolveFamily, type LoadedFamily } from './families.js';
 import { extractHtml } from './html/html-extractor.js';
 import { extractPlainText } from './text/text-extractor.js';
 import { extractRfcText, looksLikeRfcText } from './text/rfc-text.js';
@@ -24,6 +24,8 @@ export interface ExtractInput {
   snapshot: SnapshotMeta;
   body: Uint8Array;
   options: ExtractOptions;
+  /** The workspace's own families (episteme.json "rules"), if any. */
+  families?: LoadedFamily[];
 }
 
 
@@ -36,9 +38,9 @@ export interface ExtractInput {
 export async function extractDocument(input: ExtractInput): Promise<EvidenceDocument> {
   const { source, snapshot, body } = input;
   const options = normalizedOptions(input.options);
-  const family = resolveFamily(source.url, source.family);
+  const family = resolveFamily(source.url, source.family, input.families);
   const extractor = chooseExtractor(source, snapshot, family);
-  const config = extractionConfig(source, snapshot, options);
+  const config = extractionConfig(source, snapshot, options, input.families);
   const authority = source.authority ?? family.rules.defaults.authority;
   const fragment = fragmentOf(source.url);
   const baseUrl = withoutFragment(source.url);
@@ -103,6 +105,9 @@ export async function extractDocument(input: ExtractInput): Promise<EvidenceDocu
     }
   }
 
+  if (builder.metadata.size > 0 && extra['metadata'] === undefined) {
+    extra['metadata'] = Object.fromEntries([...builder.metadata].sort((a, b) => compareCodeUnits(a[0], b[0])));
+  }
   builder.finishKeywords();
   let selected: string | null = null;
   if (fragment !== null) {

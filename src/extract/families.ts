@@ -7,6 +7,8 @@ import type { Authority, ExtractorId } from '../document/types.js';
 import { compareCodeUnits } from '../store/canonical-json.js';
 import { builtinRules, rulesDir } from './package-paths.js';
 import { validateRules } from './validate.js';
+import { schemaRanges, validateRulesSchema } from '../generated/validators.js';
+import { describeSchemaErrors } from '../config/schema-errors.js';
 
 /** Selectors and class lists that drive HTML extraction for one family (rules/<id>.json, "html"). */
 export interface HtmlRules {
@@ -37,6 +39,14 @@ export interface HtmlRules {
   informativeHeadings: string[];
   /** Lower-case sentence prefixes that declare the current section informative. */
   informativeStatements: string[];
+  /** Elements that are notes whatever their class (xml2rfc's `<aside>`); optional. */
+  noteSelectors?: string[];
+  /** Front matter read as document metadata, never as blocks (xml2rfc `dl#identifiers`); optional. */
+  metadataSelectors?: string[];
+  /** Anchors that, opening a block, give it their id (Unicode conformance clauses); optional. */
+  blockAnchorSelectors?: string[];
+  /** Preformatted elements that are drawings (kind artwork) rather than code; optional. */
+  artworkSelectors?: string[];
 }
 
 export interface TextRules {
@@ -48,7 +58,7 @@ export interface FamilyRules {
   id: string;
   description: string;
   /** Exact hosts, or host suffixes matched on label boundaries (`whatwg.org` matches `url.spec.whatwg.org`). */
-  match: { hosts: string[]; hostSuffixes: string[] };
+  match: { hosts: string[]; hostSuffixes: string[]; urlPrefixes?: string[] };
   defaults: { authority: Authority; documentType: string; extractor: ExtractorId };
   html: HtmlRules;
   text: TextRules;
@@ -58,6 +68,8 @@ export interface LoadedFamily {
   rules: FamilyRules;
   /** File name inside rules/ (recorded in the extraction config). */
   file: string;
+  /** Set for a workspace's own family: the rules file, workspace-relative ("my-rules/acme.json"). */
+  workspaceFile?: string;
 }
 
 let cache: { dir: string | undefined; families: LoadedFamily[] } | undefined;
@@ -83,24 +95,9 @@ export function loadFamilies(dir: string | undefined = rulesDir()): LoadedFamily
   const families: LoadedFamily[] = [];
   const seen = new Set<string>();
   for (const name of names) {
-    let parsed: unknown;
     // Bounded like any named input: a FIFO or a huge file in rules/ is refused, never read.
     const bytes = dir === undefined ? Buffer.from(builtin[name]!, 'utf8') : readBoundedFile(path.join(dir, name), { label: 'Extraction rules file', maxBytes: DEFAULT_MAX_INPUT_BYTES });
-    try {
-      parsed = JSON.parse(bytes.toString('utf8'));
-    } catch (cause) {
-      throw new EpistemeError('config-invalid', `Extraction rules file rules/${name} is not valid JSON.`, { cause });
-    }
-    const verdict = validateRules(parsed);
-    if (!verdict.ok) {
-      throw new EpistemeError('config-invalid', `Extraction rules file rules/${name} breaks schema/rules.schema.json: ${verdict.errors.join('; ')}`, {
-        details: { file: `rules/${name}`, errors: verdict.errors },
-      });
-    }
-    const rules = parsed as FamilyRules;
-    if (`${rules.id}.json` !== name) {
-      throw new EpistemeError('config-invalid', `Extraction rules file rules/${name} declares id "${rules.id}"; the file must be named ${rules.id}.json.`);
-    }
+    const rules = parseFamilyRules(bytes, `rules/${name}`, name);
     if (seen.has(rules.id)) throw new EpistemeError('config-invalid', `Duplicate extraction family id "${rules.id}".`);
     seen.add(rules.id);
     families.push({ rules, file: name });
@@ -108,6 +105,40 @@ export function loadFamilies(dir: string | undefined = rulesDir()): LoadedFamily
   if (!seen.has('generic')) throw new EpistemeError('config-invalid', `Extraction rules in ${dir ?? 'the built-in copy of rules/'} define no "generic" family.`);
   cache = { dir, families };
   return families;
+}
+
+/**
+ * One family rules file: JSON, valid against schema/rules.schema.json, named after its id. Problems are
+ * config-invalid errors naming the file (`shown`) and each field in words.
+ */
+export function parseFamilyRules(bytes: Uint8Array, shown: string, name: string): FamilyRules {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(Buffer.from(bytes).toString('utf8'));
+  } catch (cause) {
+    throw new EpistemeError('config-invalid', `Extraction rules file ${shown} is not valid JSON.`, { cause, details: { file: shown } });
+  }
+  if (!validateRules(parsed).ok) {
+    // Each problem names its field in words ("field match.hosts, item 0: must be a lower-case host name").
+    const errors = describeSchemaErrors(validateRulesSchema.errors, 'item', schemaRanges['validateRulesSchema'] ?? {});
+    throw new EpistemeError('config-invalid', `Extraction rules file ${shown} breaks schema/rules.schema.json: ${errors.join('; ')}`, {
+      hint: 'See schema/rules.schema.json and the built-in rules/*.json for the fields a family declares.',
+      details: { file: shown, errors },
+    });
+  }
+  const rules = parsed as FamilyRules;
+  if (`${rules.id}.json` !== name) {
+    throw new EpistemeError('config-invalid', `Extraction rules file ${shown} declares id "${rules.id}"; the file must be named ${rules.id}.json.`, {
+      details: { file: shown, field: 'id' },
+    });
+  }
+  return rules;
+}
+
+/** Built-in families followed by `extra` (a workspace's own), which win host matches over built-ins. */
+function allFamilies(extra: readonly LoadedFamily[] | undefined): LoadedFamily[] {
+  const builtIn = loadFamilies();
+  return extra === undefined || extra.length === 0 ? builtIn : [...extra, ...builtIn];
 }
 
 export function familyIds(): string[] {
@@ -125,18 +156,26 @@ export function hostMatchesSuffix(host: string, suffix: string): boolean {
  * The family for a source: the explicit id when given (unknown = config-invalid), else the first family
  * (by file name) whose hosts match the URL host exactly, else the first whose suffixes match, else generic.
  */
-export function resolveFamily(url: string, explicit: string | undefined): LoadedFamily {
-  const families = loadFamilies();
+export function resolveFamily(url: string, explicit: string | undefined, workspaceFamilies?: readonly LoadedFamily[]): LoadedFamily {
+  const families = allFamilies(workspaceFamilies);
   if (explicit !== undefined) {
     const found = families.find((family) => family.rules.id === explicit);
     if (!found) {
       throw new EpistemeError('config-invalid', `Unknown extraction family "${explicit}".`, {
-        hint: `Known families: ${families.map((f) => f.rules.id).join(', ')}.`,
+        hint: `Known families: ${families.map((f) => f.rules.id).sort(compareCodeUnits).join(', ')}.`,
         details: { family: explicit },
       });
     }
     return found;
   }
+  // A URL prefix is more specific than a host: www.ietf.org/archive/id/ holds drafts, not RFCs.
+  let byPrefix: { family: LoadedFamily; length: number } | undefined;
+  for (const family of families) {
+    for (const prefix of family.rules.match.urlPrefixes ?? []) {
+      if (url.startsWith(prefix) && (!byPrefix || prefix.length > byPrefix.length)) byPrefix = { family, length: prefix.length };
+    }
+  }
+  if (byPrefix) return byPrefix.family;
   let host = '';
   try {
     host = new URL(url).hostname.toLowerCase();
@@ -146,7 +185,8 @@ export function resolveFamily(url: string, explicit: string | undefined): Loaded
   if (host !== '') {
     const exact = families.find((family) => family.rules.match.hosts.some((h) => h.toLowerCase() === host));
     if (exact) return exact;
-    // Longest matching suffix wins, so a more specific family beats a broad one.
+    // Longest matching suffix wins, so a more specific family beats a broad one (a workspace family
+    // wins a tie, being listed first).
     let best: { family: LoadedFamily; length: number } | undefined;
     for (const family of families) {
       for (const suffix of family.rules.match.hostSuffixes) {

@@ -113,6 +113,9 @@ export function cleanRecordFor(ws: Workspace, graph: BuildGraph, invocation: str
   };
   for (const relative of [ws.configFile, ws.mapFile, ws.manifestFile]) if (relative !== null) add(path.join(ws.root, relative));
   for (const file of rulesFiles()) add(file);
+  // The workspace's rules folder (its stamp changes when a file is added or removed) and its files.
+  if (ws.rulesFolder !== null) add(path.join(ws.root, ws.rulesFolder));
+  for (const file of ws.rulesFiles) add(file);
   return { invocation, producerVersion: PRODUCER_VERSION, ruleVersions: { ...RULE_VERSIONS }, files, order: graph.order };
 }
 

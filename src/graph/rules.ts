@@ -288,7 +288,7 @@ const extract: Rule = {
   options: (env, node, deps) => {
     const { extractionConfig, extractOptions } = env.stages;
     const meta = snapshotMetaFromFacts(deps[0]!.record.facts ?? {});
-    return namedOptions('extract', extractionConfig(node.source!.spec, meta, extractOptions(env.ws.options.extract)));
+    return namedOptions('extract', extractionConfig(node.source!.spec, meta, extractOptions(env.ws.options.extract), env.ws.families));
   },
   run: async (env, node, deps) => {
     const { extractOptions, extractionConfig, extractTimeoutMs } = env.stages;
@@ -296,9 +296,11 @@ const extract: Rule = {
     const meta = snapshotMetaFromFacts(facts);
     const body = readSnapshotBody(env, node, deps[0]!.name, facts.body!, meta.sha256);
     const options = extractOptions(env.ws.options.extract);
-    const extractor = extractionConfig(node.source!.spec, meta, options)['extractor'] as Parameters<typeof extractTimeoutMs>[1];
+    const extractor = extractionConfig(node.source!.spec, meta, options, env.ws.families)['extractor'] as Parameters<typeof extractTimeoutMs>[1];
+    // Workspace families travel with the task: a worker knows only the built-in rules.
+    const families = env.ws.families.length > 0 ? { families: env.ws.families } : {};
     const bytes = await env.pool.run(
-      { stage: 'extract', input: { documentId: node.source!.documentId, source: node.source!.spec, snapshot: meta, body, options } },
+      { stage: 'extract', input: { documentId: node.source!.documentId, source: node.source!.spec, snapshot: meta, body, options, ...families } },
       { timeoutMs: extractTimeoutMs(options, extractor), label: node.source!.documentId },
     );
     return { bytes, outputPath: perDocumentPath(env.ws.outputs.specs, node.source!.documentId), facts: diagnosticFacts(bytes) };

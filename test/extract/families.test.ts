@@ -14,7 +14,7 @@ test('every rules file validates against schema/rules.schema.json; required fami
     assert.deepEqual(validateRules(JSON.parse(readFileSync(path.join(dir, name), 'utf8'))), { ok: true }, name);
   }
   const ids = loadFamilies().map((f) => f.rules.id);
-  for (const id of ['generic', 'rfc', 'w3c', 'whatwg']) assert.ok(ids.includes(id), id);
+  for (const id of ['generic', 'ietf-draft', 'rfc', 'unicode', 'w3c', 'whatwg']) assert.ok(ids.includes(id), id);
   assert.deepEqual(ids, [...ids].sort(), 'families load in file-name order');
 });
 
@@ -35,6 +35,13 @@ test('host matching is exact or by label, never by substring', () => {
   assert.equal(resolveFamily('https://httpwg.org/specs/rfc9110.html', undefined).rules.id, 'rfc');
   assert.equal(resolveFamily('https://www.rfc-editor.org/rfc/rfc9001.txt', undefined).rules.id, 'rfc');
   assert.equal(resolveFamily('https://example.org/', 'rfc').rules.id, 'rfc');
+  // URL prefixes beat hosts: the I-D archive on www.ietf.org holds drafts, the rest of it RFCs.
+  assert.equal(resolveFamily('https://www.ietf.org/archive/id/draft-a-b-00.txt', undefined).rules.id, 'ietf-draft');
+  assert.equal(resolveFamily('https://www.ietf.org/rfc/rfc2616.txt', undefined).rules.id, 'rfc');
+  assert.equal(resolveFamily('https://datatracker.ietf.org/doc/html/draft-a-b-00', undefined).rules.id, 'ietf-draft');
+  assert.equal(resolveFamily('https://www.unicode.org/reports/tr29/', undefined).rules.id, 'unicode');
+  assert.equal(resolveFamily('https://evilunicode.org/reports/tr29/', undefined).rules.id, 'generic');
+  assert.equal(resolveFamily('https://www.ietf.org.evil.test/archive/id/x', undefined).rules.id, 'generic');
   assert.throws(() => resolveFamily('https://example.org/', 'nope'), { code: 'config-invalid' });
 });
 

@@ -17,6 +17,10 @@ const CASES: { fixture: string; url: string; contentType: string }[] = [
   { fixture: 'rfc-xml2rfc.html', url: 'https://www.rfc-editor.org/rfc/rfc9999.html', contentType: 'text/html' },
   { fixture: 'rfc-paginated.txt', url: 'https://www.rfc-editor.org/rfc/rfc9998.txt', contentType: 'text/plain' },
   { fixture: 'rfc-v2.xml', url: 'https://www.rfc-editor.org/rfc/rfc9997.xml', contentType: 'application/rfc+xml' },
+  { fixture: 'rfc-pair-v3.html', url: 'https://www.rfc-editor.org/rfc/rfc9996.html', contentType: 'text/html' },
+  { fixture: 'rfc-pair-v3.xml', url: 'https://www.rfc-editor.org/rfc/rfc9996.xml', contentType: 'application/rfc+xml' },
+  { fixture: 'unicode-uax.html', url: 'https://www.unicode.org/reports/tr99/', contentType: 'text/html' },
+  { fixture: 'ietf-draft.txt', url: 'https://www.ietf.org/archive/id/draft-author-example-00.txt', contentType: 'text/plain' },
   { fixture: 'generic.xml', url: 'https://example.org/manual.xml', contentType: 'application/xml' },
 ];
 

@@ -109,6 +109,9 @@ function workspaceOf(sources: WorkspaceSource[], outputs: Partial<Workspace['out
     sources,
     mapFile: null,
     manifestFile: null,
+    families: [],
+    rulesFolder: null,
+    rulesFiles: [],
   };
 }
 

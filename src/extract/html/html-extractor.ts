@@ -1,5 +1,5 @@
 import { type AnyNode, type Document, type Element, isTag, isText, isCDATA } from 'domhandler';
-import { compile, selectOne } from 'css-select';
+import { compile, selectAll, selectOne } from 'css-select';
 import { textContent } from 'domutils';
 import type { HtmlRules } from '../families.js';
 import type { BlockAnchor, DocumentBuilder, ListItem, Marker, Link, BlockKind } from '../document-builder.js';
@@ -7,6 +7,9 @@ import type { KeywordSpan } from '../bcp14.js';
 import { keywordOf } from '../bcp14.js';
 import { TextSink, normalizeSpace } from '../text-sink.js';
 import { MAX_TREE_DEPTH, parseMarkup, type ParsedMarkup } from '../markup-parser.js';
+import { readFrontMatter } from './rfc-html.js';
+import { walkFigure } from './figures.js';
+import { headingAnchorIds, leadingAnchorId } from './anchors.js';
 
 type Matcher = (el: Element) => boolean;
 
@@ -26,6 +29,11 @@ interface CompiledRules {
   informativeClasses: Set<string>;
   normativeClasses: Set<string>;
   informativeStatements: string[];
+  // issue 11 (RFC renderings): optional rule lists.
+  note: Matcher;
+  metadata: Matcher;
+  artwork: Matcher;
+  blockAnchor: Matcher | null;
 }
 
 const compiledCache = new WeakMap<HtmlRules, CompiledRules>();
@@ -54,6 +62,11 @@ function compileRules(rules: HtmlRules): CompiledRules {
     informativeClasses: new Set(rules.informativeClasses),
     normativeClasses: new Set(rules.normativeClasses),
     informativeStatements: rules.informativeStatements.map((s) => s.toLowerCase()),
+    note: compileList(rules.noteSelectors ?? []),
+    metadata: compileList(rules.metadataSelectors ?? []),
+    artwork: compileList(rules.artworkSelectors ?? []),
+    // null without selectors, so other families never walk a block looking for its opening anchor.
+    blockAnchor: rules.blockAnchorSelectors !== undefined && rules.blockAnchorSelectors.length > 0 ? compileList(rules.blockAnchorSelectors) : null,
   };
   compiledCache.set(rules, compiled);
   return compiled;
@@ -189,13 +202,15 @@ class HtmlWalker {
       this.heading(el, level, outer);
       return;
     }
+    const r = this.rules;
+    // issue 11 hook: front matter is document metadata (read in extractHtml), never blocks.
+    if (r.metadata(el)) return;
     const ctx = this.contextFor(el, outer);
     const classes = classesOf(el);
-    const r = this.rules;
 
     const exampleClass = markerClass(classes, r.exampleClasses);
     const issueClass = exampleClass === undefined ? markerClass(classes, r.issueClasses) : undefined;
-    const noteClass = exampleClass === undefined && issueClass === undefined ? markerClass(classes, r.noteClasses) : undefined;
+    const noteClass = exampleClass === undefined && issueClass === undefined ? (markerClass(classes, r.noteClasses) ?? (r.note(el) ? el.name : undefined)) : undefined;
     const kindFromClass: BlockKind | undefined = exampleClass !== undefined ? 'example' : issueClass !== undefined ? 'issue' : noteClass !== undefined ? 'note' : undefined;
     const isAlgorithm = r.algorithm(el);
     const isIdl = !isAlgorithm && r.idl(el);
@@ -233,13 +248,25 @@ class HtmlWalker {
       case 'xmp':
       case 'listing':
       case 'plaintext':
-        this.addPreformatted('code', el, ctx);
+        this.addPreformatted(r.artwork(el) ? 'artwork' : 'code', el, ctx);
+        return;
+      // issue 11 hook: a figure's caption belongs to its block (figures.ts).
+      case 'figure':
+        walkFigure(el, this.builder, (f) => this.walkContainer(f, ctx), (c) => normalizeSpace(this.plainText(c)), (c) => this.addFlowBlock('paragraph', c, ctx, {}));
+        return;
+      case 'figcaption':
+        if (el.parent !== null && isTag(el.parent) && el.parent.name === 'figure') return;
+        this.walkContainer(el, ctx);
         return;
       case 'dl':
         this.addFlowBlock('definition-list', el, ctx, { entries: this.definitionEntries(el) });
         return;
       case 'blockquote':
         this.addFlowBlock('blockquote', el, ctx, {});
+        return;
+      // issue 11: one author's contact details are one block, as the XML's <author> is.
+      case 'address':
+        this.addFlowBlock('paragraph', el, ctx, {});
         return;
       case 'hr':
         return;
@@ -269,10 +296,11 @@ class HtmlWalker {
     }
     let marker = outer.marker;
     const classes = classesOf(el);
-    if (classes.length > 0 && (marker === null || marker.normativity !== 'example')) {
+    const r0 = this.rules;
+    if ((classes.length > 0 || r0.note(el)) && (marker === null || marker.normativity !== 'example')) {
       const r = this.rules;
       const ex = markerClass(classes, r.exampleClasses);
-      const info = markerClass(classes, r.informativeClasses) ?? markerClass(classes, r.noteClasses) ?? markerClass(classes, r.issueClasses);
+      const info = markerClass(classes, r.informativeClasses) ?? markerClass(classes, r.noteClasses) ?? markerClass(classes, r.issueClasses) ?? (r.note(el) ? el.name : undefined);
       const norm = markerClass(classes, r.normativeClasses);
       if (ex !== undefined) marker = { normativity: 'example', reason: `marker-class:${ex}` };
       else if (info !== undefined) marker = { normativity: 'informative', reason: `marker-class:${info}` };
@@ -313,9 +341,12 @@ class HtmlWalker {
       const dataLevel = el.attribs['data-level'];
       if (dataLevel !== undefined && dataLevel !== '') number = dataLevel;
     }
-    const ownId = el.attribs['id'] ?? firstDescendantId(el);
+    // issue 11 hook (anchors.ts): without its own id, a heading is named by its self-linking anchor;
+    // its other anchors are alternate ids.
+    const anchorIds = el.attribs['id'] === undefined ? headingAnchorIds(el) : [];
+    const ownId = el.attribs['id'] ?? anchorIds[0] ?? firstDescendantId(el);
     let fragment: string | null = ownId ?? null;
-    const alternateIds: string[] = [];
+    const alternateIds: string[] = anchorIds.slice(1);
     const pending = ctx.pendingSection;
     if (pending && !pending.taken) {
       pending.taken = true;
@@ -428,7 +459,9 @@ class HtmlWalker {
     },
     el?: Element,
   ): void {
-    const ownId = el?.attribs['id'];
+    // issue 11 hook: a block opened by a named anchor (a conformance clause) takes the anchor's id.
+    const blockAnchor = this.rules.blockAnchor;
+    const ownId = el?.attribs['id'] ?? (el === undefined || blockAnchor === null ? undefined : leadingAnchorId(el, blockAnchor));
     // The block's own id is its fragment already.
     const anchors = (this.anchors ?? []).filter((anchor) => anchor.id !== ownId || anchor.start !== 0);
     this.anchors = null;
@@ -473,6 +506,8 @@ class HtmlWalker {
     if (!isTag(node)) return;
     const name = node.name;
     if (SKIP_TAGS.has(name) || this.rules.prune(node)) return;
+    // A table's caption is its block's caption field, not part of its text (issue 11).
+    if (name === 'caption' && !pre) return;
     // An id inside the block (<dfn id>, a numbered step, an inline anchor): a citation can point there.
     const id = node.attribs['id'];
     if (this.anchors !== null && id !== undefined && id !== '') this.anchors.push({ id, start: sink.length });
@@ -700,6 +735,10 @@ export function extractHtml(ctx: HtmlExtractContext): HtmlExtractResult {
     }
   }
   const titleEl = selectOne<AnyNode, Element>('title', document);
+  // issue 11 hook: front matter is metadata wherever it sits, even inside pruned containers.
+  if (ctx.rules.metadataSelectors !== undefined && ctx.rules.metadataSelectors.length > 0) {
+    for (const el of selectAll<AnyNode, Element>(ctx.rules.metadataSelectors.join(', '), document)) readFrontMatter(el, ctx.builder);
+  }
   const rootCtx: WalkContext = { fragment: null, marker: null, pendingSection: null };
   walker.walkContainer(root, rootCtx);
   const title = normalizeSpace(titleEl ? textContent(titleEl) : '') || walker.firstH1;

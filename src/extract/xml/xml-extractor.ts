@@ -5,6 +5,9 @@ import { keywordOf, type KeywordSpan } from '../bcp14.js';
 import { TextSink, normalizeSpace } from '../text-sink.js';
 import { MAX_TREE_DEPTH, parseMarkup } from '../markup-parser.js';
 import { XML_ENTITY_BOUNDS, boundExceeded } from '../input-bounds.js';
+import { RfcTargets } from './rfc-xref.js';
+import { authorAddresses, rfcFrontMetadata } from './rfc-front.js';
+import { referenceCitation } from './rfc-references.js';
 
 export interface XmlExtractResult {
   title: string;
@@ -155,6 +158,8 @@ function firstChild(el: Element, name: string): Element | undefined {
 
 /** Inline RFC XML elements: their text flows into the surrounding paragraph. */
 const RFC_INLINE = new Set(['xref', 'eref', 'bcp14', 'em', 'strong', 'tt', 'sub', 'sup', 'spanx', 'ref', 'dfn', 'h', 'highlight', 'span', 'q', 'length', 'abnf-char-sequence', 'br', 'vspace', 'relref', 'contact', 'cref', 'iref', 'anchor-alias', 'x']);
+/** Block elements a v2 <t> may hold; each becomes its own block. */
+const T_BLOCK_CHILDREN = new Set(['list', 'figure', 'artwork', 'sourcecode', 'texttable']);
 /** Never content in RFC XML. */
 const RFC_SKIP = new Set(['iref', 'cref', 'anchor-alias', 'source', 'link', 'boilerplate', 'toc', 'displayreference']);
 
@@ -162,6 +167,10 @@ class RfcXmlWalker {
   private readonly builder: DocumentBuilder;
   private readonly baseUrl: string;
   private readonly links: boolean;
+  /** Labels of xref targets (sections, figures, tables, references), built when the walk starts. */
+  private targets: RfcTargets | null = null;
+  /** xml2rfc vocabulary v3 (`<rfc version="3">`), whose defaults differ from v2's. */
+  private version3 = false;
   sectionCount = 0;
 
   constructor(builder: DocumentBuilder, baseUrl: string, links: boolean) {
@@ -172,6 +181,9 @@ class RfcXmlWalker {
 
   /** Walks <rfc>: abstract and notes, then middle sections numbered 1.., then back sections A.. */
   walk(rfc: Element): string {
+    this.targets = new RfcTargets(rfc);
+    this.version3 = rfc.attribs['version'] === '3';
+    for (const [key, value] of rfcFrontMetadata(rfc)) this.builder.setMetadata(key, value);
     const front = firstChild(rfc, 'front');
     let title = '';
     if (front) {
@@ -179,8 +191,8 @@ class RfcXmlWalker {
       if (t) title = normalizeSpace(textContent(t));
       const abstract = firstChild(front, 'abstract');
       if (abstract) {
-        const { fragment, alternateIds } = this.fragmentOf(abstract);
-        this.builder.openSection({ fragment, alternateIds, id: 'abstract', heading: 'Abstract', level: 2, number: null });
+        const { fragment, alternateIds, derivedIds } = this.fragmentOf(abstract);
+        this.builder.openSection({ fragment, alternateIds, derivedIds, heading: 'Abstract', level: 2, number: null });
         this.body(abstract, fragment);
       }
       for (const note of childElements(front).filter((c) => localName(c) === 'note')) {
@@ -208,7 +220,22 @@ class RfcXmlWalker {
         }
       }
     }
+    this.authorsSection(rfc);
     return title;
+  }
+
+  /**
+   * The renderings print "Authors' Addresses" from the front matter, so the XML gives that section
+   * too: with no id (the XML has none), the id xml2rfc's HTML uses as a derived alias.
+   */
+  private authorsSection(rfc: Element): void {
+    const addresses = authorAddresses(rfc);
+    if (addresses === null) return;
+    // Prepared XML keeps the section (anchor "authors-addresses") but not its text: fill it.
+    const current = this.builder.currentSection;
+    const prepared = current !== null && (current.fragment === 'authors-addresses' || current.alternateIds?.includes('authors-addresses') === true);
+    if (!prepared) this.builder.openSection({ fragment: null, derivedIds: ['authors-addresses'], heading: addresses.heading, level: 2, number: null });
+    for (const entry of addresses.entries) this.builder.addBlock({ kind: 'paragraph', text: entry, fragment: null, marker: { normativity: 'informative', reason: 'marker-element:author' } });
   }
 
   private headingOf(el: Element): string {
@@ -217,24 +244,32 @@ class RfcXmlWalker {
     return normalizeSpace(el.attribs['title'] ?? '');
   }
 
-  /** Fragment: the prepared `pn` (what xml2rfc HTML uses as section id), else the anchor. */
-  private fragmentOf(el: Element): { fragment: string | null; alternateIds: string[] } {
+  /**
+   * Fragment: the prepared `pn`, else the anchor; both are ids this XML contains. The id xml2rfc's HTML
+   * gives the same section ("appendix-A" for pn "section-appendix.a") is not in the XML, so it is only
+   * a derived alias.
+   */
+  private fragmentOf(el: Element): { fragment: string | null; alternateIds: string[]; derivedIds: string[] } {
     const pn = el.attribs['pn'];
     const anchor = el.attribs['anchor'];
     if (pn !== undefined && pn !== '') {
       const html = htmlIdForPn(pn);
-      const alternateIds = [pn, anchor].filter((x): x is string => x !== undefined && x !== '' && x !== html);
-      return { fragment: html, alternateIds: [...new Set(alternateIds)] };
+      return {
+        fragment: pn,
+        alternateIds: anchor !== undefined && anchor !== '' && anchor !== pn ? [anchor] : [],
+        derivedIds: html !== pn && html !== anchor ? [html] : [],
+      };
     }
-    return { fragment: anchor ?? null, alternateIds: [] };
+    return { fragment: anchor !== undefined && anchor !== '' ? anchor : null, alternateIds: [], derivedIds: [] };
   }
 
   private section(el: Element, level: number, number: string | null, numbered: boolean): void {
     const explicitNumbered = el.attribs['numbered'] !== 'false';
     const n = numbered && explicitNumbered ? number : null;
-    const { fragment, alternateIds } = this.fragmentOf(el);
-    const fallbackId = n === null ? undefined : /^[A-Z]/.test(n) ? `appendix-${n}` : `section-${n}`;
-    this.builder.openSection({ fragment, alternateIds, id: fallbackId, heading: this.headingOf(el), level, number: n, span: spanOf(el) });
+    const { fragment, alternateIds, derivedIds } = this.fragmentOf(el);
+    // Without pn or anchor the XML names no id: the HTML id for the number is only a derived alias.
+    if (fragment === null && n !== null) derivedIds.push(/^[A-Z]/.test(n) ? `appendix-${n}` : `section-${n}`);
+    this.builder.openSection({ fragment, alternateIds, derivedIds, heading: this.headingOf(el), level, number: n, span: spanOf(el) });
     this.sectionCount++;
     this.body(el, fragment);
     let sub = 0;
@@ -250,30 +285,51 @@ class RfcXmlWalker {
   }
 
   private references(el: Element, level: number, number: string | null): void {
-    const { fragment, alternateIds } = this.fragmentOf(el);
+    const { fragment, alternateIds, derivedIds } = this.fragmentOf(el);
     const heading = this.headingOf(el) || 'References';
-    this.builder.openSection({ fragment, alternateIds, id: number === null ? undefined : `section-${number}`, heading, level, number, span: spanOf(el) });
+    if (fragment === null && number !== null) derivedIds.push(`section-${number}`);
+    this.builder.openSection({ fragment, alternateIds, derivedIds, heading, level, number, span: spanOf(el) });
     this.sectionCount++;
     let sub = 0;
+    // The entries of one list form one definition list, term "[label]", as the renderings print them.
+    const entries: { terms: string[]; definitions: string[] }[] = [];
+    const links: Link[] = [];
+    let start: number | null = null;
+    let end: number | null = null;
+    const flushEntries = (): void => {
+      if (entries.length === 0) return;
+      const text = entries.map((e) => `${e.terms[0]!}\n${e.definitions[0]!}`).join('\n');
+      this.builder.addBlock({
+        kind: 'definition-list',
+        text,
+        fragment,
+        entries: entries.splice(0),
+        marker: { normativity: 'informative', reason: 'marker-element:reference' },
+        links: links.length > 0 ? links.splice(0) : undefined,
+        span: start === null ? undefined : { unit: 'utf16-source', start, end: end ?? start },
+      });
+      start = null;
+    };
     for (const c of childElements(el)) {
       const name = localName(c);
-      if (name === 'references') this.references(c, level + 1, number === null ? null : `${number}.${++sub}`);
-      else if (name === 'reference' || name === 'referencegroup') {
-        const anchor = c.attribs['anchor'] ?? null;
-        const titleEl = c.children.filter(isTag).map((x) => firstChild(x, 'title')).find((x) => x !== undefined);
-        const label = anchor !== null ? `[${anchor}] ` : '';
-        const text = label + normalizeSpace(titleEl ? textContent(titleEl) : textContent(c));
+      if (name === 'references') {
+        flushEntries();
+        this.references(c, level + 1, number === null ? null : `${number}.${++sub}`);
+      } else if (name === 'reference' || name === 'referencegroup') {
+        const anchor = c.attribs['anchor'] ?? '';
+        const label = `[${this.targets?.referenceLabel(anchor) ?? anchor}]`;
+        const citation = name === 'reference' ? referenceCitation(c) : childElements(c).filter((r) => localName(r) === 'reference').map(referenceCitation).join('\n');
+        entries.push({ terms: [label], definitions: [citation] });
         const target = c.attribs['target'];
-        this.builder.addBlock({
-          kind: 'paragraph',
-          text,
-          fragment: anchor ?? fragment,
-          marker: { normativity: 'informative', reason: 'marker-element:reference' },
-          links: target !== undefined && this.links ? [{ text, href: target }] : undefined,
-          span: spanOf(c),
-        });
+        if (target !== undefined && this.links) links.push({ text: label, href: target });
+        const span = spanOf(c);
+        if (span) {
+          start ??= span.start;
+          end = span.end;
+        }
       }
     }
+    flushEntries();
   }
 
   /** The block content of a section (its direct non-section children). */
@@ -292,11 +348,22 @@ class RfcXmlWalker {
     const ownFragment = el.attribs['anchor'] ?? el.attribs['pn'] ?? fragment;
     switch (name) {
       case 't': {
-        // v2 lists live inside <t>: <t>intro<list><t>item</t></list></t>.
-        const lists = childElements(el).filter((c) => localName(c) === 'list');
-        if (lists.length > 0) {
-          this.emitFlow('paragraph', el, ownFragment, { skipLists: true });
-          for (const l of lists) this.listBlock(l, ownFragment);
+        // v2 lists and figures live inside <t>: <t>intro<list>..</list>outro</t>. The renderings
+        // print the text before, the list or figure, and the text after as separate blocks.
+        if (childElements(el).some((c) => T_BLOCK_CHILDREN.has(localName(c)))) {
+          let run: AnyNode[] = [];
+          const flushRun = (): void => {
+            if (run.length > 0) this.emitFlowNodes('paragraph', run, ownFragment);
+            run = [];
+          };
+          for (const c of el.children) {
+            if (isTag(c) && T_BLOCK_CHILDREN.has(localName(c))) {
+              flushRun();
+              if (localName(c) === 'list') this.listBlock(c, ownFragment);
+              else this.block(c, ownFragment);
+            } else run.push(c);
+          }
+          flushRun();
           return;
         }
         this.emitFlow('paragraph', el, ownFragment, {});
@@ -311,21 +378,22 @@ class RfcXmlWalker {
         this.definitionList(el, ownFragment);
         return;
       case 'figure': {
+        // The figure's caption and id belong to its first artwork or code block.
+        const figureFragment = el.attribs['pn'] ?? el.attribs['anchor'] ?? fragment;
+        let caption = this.targets?.captionOf(el) ?? '';
         for (const c of childElements(el)) {
           const n = localName(c);
-          if (n === 'artwork' || n === 'sourcecode') this.block(c, ownFragment);
-          else if (n === 'preamble' || n === 'postamble') this.emitFlow('paragraph', c, ownFragment, {});
+          if (n === 'artwork' || n === 'sourcecode') {
+            this.verbatim(c, figureFragment, caption);
+            caption = '';
+          } else if (n === 'preamble' || n === 'postamble') this.emitFlow('paragraph', c, ownFragment, {});
         }
         return;
       }
       case 'artwork':
-      case 'sourcecode': {
-        const type = (el.attribs['type'] ?? '').toLowerCase();
-        const kind: BlockKind = type.startsWith('abnf') ? 'grammar' : name === 'sourcecode' ? 'code' : 'artwork';
-        const text = trimVerbatim(textContent(el));
-        if (text !== '') this.builder.addBlock({ kind, text, fragment: ownFragment, language: type || undefined, span: spanOf(el) });
+      case 'sourcecode':
+        this.verbatim(el, ownFragment, '');
         return;
-      }
       case 'texttable':
       case 'table':
         this.table(el, ownFragment);
@@ -345,6 +413,46 @@ class RfcXmlWalker {
         if (RFC_INLINE.has(name)) this.emitFlow('paragraph', el, ownFragment, {});
         else for (const c of childElements(el)) this.block(c, ownFragment);
     }
+  }
+
+  /**
+   * Artwork and source code. Kinds as both renderings can tell them apart: ABNF is grammar, drawings
+   * (artwork without a type, or ascii-art/drawing/svg) are artwork, everything else is code.
+   */
+  private verbatim(el: Element, fragment: string | null, caption: string): void {
+    const type = (el.attribs['type'] ?? '').toLowerCase();
+    const drawing = type === '' || type === 'ascii-art' || type === 'drawing' || type === 'svg' || type === 'call-flow';
+    const kind: BlockKind = type.startsWith('abnf') ? 'grammar' : localName(el) === 'artwork' && drawing ? 'artwork' : 'code';
+    const text = trimVerbatim(this.verbatimText(el));
+    if (text !== '') this.builder.addBlock({ kind, text, fragment, caption, language: type || undefined, span: spanOf(el) });
+  }
+
+  /** One paragraph from part of an element's children (text around a list nested in <t>). */
+  private emitFlowNodes(kind: BlockKind, nodes: AnyNode[], fragment: string | null): void {
+    const sink = new TextSink();
+    const keywords: KeywordSpan[] = [];
+    const links: Link[] = [];
+    for (const n of nodes) this.flow(n, sink, keywords, links, false);
+    const text = sink.toString();
+    if (text === '') return;
+    const first = nodes[0]!;
+    const last = nodes[nodes.length - 1]!;
+    const span = first.startIndex === null ? undefined : { unit: 'utf16-source' as const, start: first.startIndex, end: (last.endIndex ?? first.startIndex) + 1 };
+    this.builder.addBlock({ kind, text, fragment, marker: null, markedKeywords: keywords, links, span });
+  }
+
+  /** Artwork text as written, with cross-references inside it (ABNF comments) rendered as the RFC shows them. */
+  private verbatimText(el: Element): string {
+    let out = '';
+    const visit = (node: AnyNode): void => {
+      if (isText(node) || isCDATA(node)) out += textContent(node);
+      else if (isTag(node)) {
+        if (localName(node) === 'xref' && !hasContent(node)) out += this.targets?.render(node) ?? node.attribs['target'] ?? '';
+        else for (const c of node.children) visit(c);
+      }
+    };
+    for (const c of el.children) visit(c);
+    return out;
   }
 
   private emitFlow(kind: BlockKind, el: Element, fragment: string | null, opts: { skipLists?: boolean }, marker?: { normativity: 'informative'; reason: string }): void {
@@ -370,6 +478,13 @@ class RfcXmlWalker {
     const name = localName(node);
     if (RFC_SKIP.has(name)) return;
     if (skipLists && name === 'list') return;
+    if (name === 'contact' && !hasContent(node)) {
+      // A non-ASCII name is followed by its ASCII form, as xml2rfc prints contacts.
+      const full = node.attribs['fullname'] ?? '';
+      const ascii = node.attribs['asciiFullname'] ?? '';
+      sink.text(full === '' ? ascii : ascii !== '' && ascii !== full ? `${full} (${ascii})` : full);
+      return;
+    }
     if (name === 'vspace' || name === 'br') {
       sink.lineBreak(1);
       return;
@@ -380,16 +495,40 @@ class RfcXmlWalker {
       if (kw !== null) keywords.push({ keyword: kw, start: sink.length - kw.length, end: sink.length, marked: true });
       return;
     }
-    if (name === 'xref' && node.children.length === 0) {
+    if (name === 'xref') {
       const target = node.attribs['target'] ?? '';
-      sink.text(`[${target}]`);
+      const content = hasContent(node);
+      const shown = content ? ownText(node) : (this.targets?.render(node) ?? target);
+      if (content) for (const c of node.children) this.flow(c, sink, keywords, links, skipLists);
+      else sink.text(shown);
+      if (this.links && target !== '') {
+        const href = node.attribs['derivedLink'] ?? `${this.baseUrl.split('#')[0] ?? this.baseUrl}#${target}`;
+        links.push({ text: shown || target, href: resolve(href, this.baseUrl) });
+      }
       return;
     }
     if (name === 'eref') {
       const target = node.attribs['target'] ?? '';
-      if (node.children.length === 0) sink.text(`<${target}>`);
+      // An empty eref prints as <URL> in v2 and as the bare URL in v3 unless `brackets` says otherwise.
+      const angle = (node.attribs['brackets'] ?? (this.version3 ? 'none' : 'angle')) === 'angle';
+      if (node.children.length === 0) sink.text(angle ? `<${target}>` : target);
       else for (const c of node.children) this.flow(c, sink, keywords, links, skipLists);
       if (this.links && target !== '') links.push({ text: normalizeSpace(textContent(node)) || target, href: resolve(target, this.baseUrl) });
+      return;
+    }
+    if (!skipLists && (name === 'list' || name === 'ul' || name === 'ol')) {
+      // A list nested in running text keeps its item markers, as the renderings print them.
+      const style = node.attribs['style'] ?? '';
+      const ordered = name === 'ol' || style === 'numbers' || style.startsWith('format');
+      let i = 0;
+      for (const c of childElements(node)) {
+        const n = localName(c);
+        if (n !== 'li' && n !== 't') continue;
+        sink.lineBreak(1);
+        sink.marker(ordered ? `${++i}. ` : '- ');
+        this.flow(c, sink, keywords, links, skipLists);
+      }
+      sink.lineBreak(1);
       return;
     }
     const block = name === 't' || name === 'li' || name === 'dd' || name === 'dt' || name === 'artwork' || name === 'sourcecode';
@@ -495,9 +634,9 @@ class RfcXmlWalker {
       visit(el, false);
     }
     const text = [...header, ...rows].map((r) => r.join(' | ')).join('\n');
-    const nameEl = firstChild(el, 'name');
-    const caption = nameEl ? normalizeSpace(this.inlineText(nameEl)) : (el.attribs['title'] ?? '');
-    if (text.trim() !== '') this.builder.addBlock({ kind: 'table', text, fragment, header, rows, caption, span: spanOf(el) });
+    const caption = this.targets?.captionOf(el) ?? '';
+    const tableFragment = el.attribs['pn'] ?? el.attribs['anchor'] ?? fragment;
+    if (text.trim() !== '') this.builder.addBlock({ kind: 'table', text, fragment: tableFragment, header, rows, caption, span: spanOf(el) });
   }
 }
 
@@ -511,6 +650,19 @@ export function htmlIdForPn(pn: string): string {
   const sub = /^section-([a-z])\.(\d+(?:\.\d+)*)$/.exec(pn);
   if (sub) return `appendix-${sub[1]!.toUpperCase()}.${sub[2]!}`;
   return pn;
+}
+
+/**
+ * Whether an element has content of its own (a child element, or text that is not only white space).
+ * Looks at direct children only: asking the whole subtree at every level of a deep nest is quadratic.
+ */
+function hasContent(el: Element): boolean {
+  return el.children.some((c) => isTag(c) || ((isText(c) || isCDATA(c)) && textContent(c).trim() !== ''));
+}
+
+/** The element's direct text, white space normalized (a link's text; never the whole subtree). */
+function ownText(el: Element): string {
+  return normalizeSpace(el.children.filter((c) => isText(c)).map((c) => (c as { data: string }).data).join(''));
 }
 
 function spanOf(el: Element): { unit: 'utf16-source'; start: number; end: number } | undefined {

@@ -1,0 +1,58 @@
+import { type AnyNode, type Element, isTag, isText } from 'domhandler';
+
+/**
+ * Ids that sit on anchors rather than on the element they name: `<h3><a name="Old"></a>6.3
+ * <a name="State_Machines" href="#State_Machines">State Machines</a></h3>` (Unicode reports), or
+ * `<p><b><a name="UAX15-C1" href="#UAX15-C1">UAX15-C1</a>.</b> A process ...` (a conformance clause).
+ */
+
+function anchorId(el: Element): string | undefined {
+  const id = el.attribs['id'] ?? (el.name === 'a' ? el.attribs['name'] : undefined);
+  return id !== undefined && id !== '' ? id : undefined;
+}
+
+/**
+ * The ids inside a heading, in document order, with the one its self-link names first: the self-link
+ * (`href="#x"` on the anchor named x) is the id the document cites the section by; other names are
+ * older aliases. Empty when the heading holds none.
+ */
+export function headingAnchorIds(heading: Element): string[] {
+  const ids: string[] = [];
+  let selfLink: string | undefined;
+  const visit = (el: Element): void => {
+    for (const c of el.children) {
+      if (!isTag(c)) continue;
+      const id = anchorId(c);
+      if (id !== undefined) {
+        if (!ids.includes(id)) ids.push(id);
+        if (selfLink === undefined && c.attribs['href'] === `#${id}`) selfLink = id;
+      }
+      visit(c);
+    }
+  };
+  visit(heading);
+  if (selfLink === undefined) return ids;
+  return [selfLink, ...ids.filter((id) => id !== selfLink)];
+}
+
+/** The id of an anchor matching `matches` that opens `block` (no text before it), if any. */
+export function leadingAnchorId(block: Element, matches: (el: Element) => boolean): string | undefined {
+  let found: string | undefined;
+  let done = false;
+  const visit = (node: AnyNode): void => {
+    if (done) return;
+    if (isText(node)) {
+      if (node.data.trim() !== '') done = true;
+      return;
+    }
+    if (!isTag(node)) return;
+    if (matches(node)) {
+      found = anchorId(node);
+      done = true;
+      return;
+    }
+    for (const c of node.children) visit(c);
+  };
+  for (const c of block.children) visit(c);
+  return found;
+}

@@ -1,0 +1,29 @@
+import { type Element, isTag } from 'domhandler';
+import type { DocumentBuilder } from '../document-builder.js';
+
+/**
+ * `<figure>` with its `<figcaption>`: the caption belongs to the figure's first block (the drawing or
+ * code it captions), which takes the figure's id as its fragment. A figure with no block of its own
+ * keeps its caption as a paragraph, so no text is lost.
+ */
+export function walkFigure(
+  figure: Element,
+  builder: DocumentBuilder,
+  walkContent: (figure: Element) => void,
+  captionText: (caption: Element) => string,
+  captionParagraph: (caption: Element) => void,
+): void {
+  const captionEl = figure.children.find((c): c is Element => isTag(c) && c.name === 'figcaption');
+  const before = builder.blocks.length;
+  walkContent(figure);
+  if (!captionEl) return;
+  const first = builder.blocks[before];
+  const caption = captionText(captionEl);
+  if (first === undefined) {
+    captionParagraph(captionEl);
+    return;
+  }
+  if (caption !== '') first['caption'] = caption;
+  const id = figure.attribs['id'];
+  if (id !== undefined && id !== '') first.fragment = id;
+}

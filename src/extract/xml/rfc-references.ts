@@ -1,0 +1,84 @@
+import { type Element, isTag } from 'domhandler';
+import { textContent } from 'domutils';
+import { normalizeSpace } from '../text-sink.js';
+
+/**
+ * One `<reference>` as xml2rfc v3 prints it in a references list: authors ("Surname, I." first, then
+ * "I. Surname"; ", Ed." for editors), the quoted title, refcontent, series other than DOI, the DOI,
+ * the date and the target in angle brackets. The XML and HTML renderings then give the same entry.
+ */
+
+function localName(el: Element): string {
+  const colon = el.name.indexOf(':');
+  return colon === -1 ? el.name : el.name.slice(colon + 1);
+}
+
+function kids(el: Element, name?: string): Element[] {
+  return el.children.filter((c): c is Element => isTag(c) && (name === undefined || localName(c) === name));
+}
+
+/** "V." for initials "V.G.": the lists print the first initial only. */
+function firstInitial(initials: string | undefined): string {
+  const first = (initials ?? '').split('.').map((p) => p.trim()).find((p) => p !== '');
+  return first === undefined ? '' : `${first}.`;
+}
+
+/** All authors but the last of several read "Surname, I."; the last of several reads "I. Surname". */
+function authorName(author: Element, first: boolean): string {
+  const surname = author.attribs['surname'];
+  const initials = firstInitial(author.attribs['initials']);
+  let name: string;
+  if (surname !== undefined && surname !== '') {
+    if (initials === undefined || initials === '') name = surname;
+    else name = first ? `${surname}, ${initials}` : `${initials} ${surname}`;
+  } else {
+    const org = kids(author, 'organization')[0];
+    name = normalizeSpace(author.attribs['fullname'] ?? (org ? textContent(org) : ''));
+  }
+  if (name === '') return '';
+  return author.attribs['role'] === 'editor' ? `${name}, Ed.` : name;
+}
+
+function joinAuthors(names: string[]): string {
+  if (names.length <= 1) return names[0] ?? '';
+  if (names.length === 2) return `${names[0]!} and ${names[1]!}`;
+  return `${names.slice(0, -1).join(', ')}, and ${names[names.length - 1]!}`;
+}
+
+function dateOf(date: Element | undefined): string {
+  if (!date) return '';
+  const month = date.attribs['month'] ?? '';
+  const day = (date.attribs['day'] ?? '').replace(/^0+(?=\d)/, '');
+  const year = date.attribs['year'] ?? '';
+  if (month !== '' && day !== '') return `${month} ${day}, ${year}`;
+  return normalizeSpace(`${month} ${year}`);
+}
+
+export function referenceCitation(reference: Element): string {
+  const front = kids(reference, 'front')[0];
+  const parts: string[] = [];
+  if (front) {
+    const people = kids(front, 'author');
+    const authors = people.map((a, i) => authorName(a, people.length === 1 || i < people.length - 1)).filter((a) => a !== '');
+    if (authors.length > 0) parts.push(joinAuthors(authors));
+    const title = kids(front, 'title')[0];
+    if (title) {
+      const t = normalizeSpace(textContent(title));
+      parts.push(reference.attribs['quoteTitle'] === 'false' ? t : `"${t}"`);
+    }
+  }
+  const series = kids(reference, 'seriesInfo').concat(front ? kids(front, 'seriesInfo') : []);
+  for (const c of kids(reference, 'refcontent')) parts.push(normalizeSpace(textContent(c)));
+  for (const s of series) {
+    const name = s.attribs['name'] ?? '';
+    const value = s.attribs['value'] ?? '';
+    if (name === 'Internet-Draft') parts.push('Internet-Draft', value);
+    else if (name !== 'DOI') parts.push(normalizeSpace(`${name} ${value}`));
+  }
+  for (const s of series) if (s.attribs['name'] === 'DOI') parts.push(`DOI ${s.attribs['value'] ?? ''}`);
+  const date = dateOf(front ? kids(front, 'date')[0] : undefined);
+  if (date !== '') parts.push(date);
+  const target = reference.attribs['target'];
+  if (target !== undefined && target !== '') parts.push(`<${target}>`);
+  return parts.filter((p) => p !== '').join(', ') + '.';
+}
