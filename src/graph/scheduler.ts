@@ -194,9 +194,12 @@ async function evaluateTarget(
     options.onEvent?.({ type: 'start', target: node.name });
     // The one consultation of the action cache (src/cache/): it may restore a verified output instead.
     const run = () => rule.run(env, node, deps, missing);
-    const { output: produced, restored } = env.cache
-      ? await env.cache.produce(env, { node, components, deps, run, inputsUnchanged: () => deps.every((dep) => outputReasons(dep.name, env.state.targets.get(dep.name) ?? dep.record, env).length === 0) })
-      : { output: await run(), restored: false };
+    const inputsUnchanged = (): boolean =>
+      deps.every((dep) => {
+        const now = env.state.targets.get(dep.name);
+        return now !== undefined && now.sha256 === dep.record.sha256 && outputReasons(dep.name, now, env).length === 0;
+      });
+    const { output: produced, restored } = env.cache ? await env.cache.produce(env, { node, components, deps, run, inputsUnchanged }) : { output: await run(), restored: false };
     const bytes = typeof produced.bytes === 'string' ? Buffer.from(produced.bytes, 'utf8') : produced.bytes;
     const sha256 = sha256Hex(bytes);
     const output = produced.outputPath(sha256);
