@@ -1,0 +1,66 @@
+import type { AnyNode, Element } from 'domhandler';
+import { compile } from 'css-select';
+import type { HtmlRules } from '../families.js';
+
+export type Matcher = (el: Element) => boolean;
+
+/** A family's HTML rules with selector lists compiled: once per worker, reused for every document. */
+export interface CompiledRules {
+  prune: Matcher;
+  section: Matcher;
+  headingStrip: Matcher;
+  sectionNumber: Matcher;
+  algorithm: Matcher;
+  idl: Matcher;
+  grammar: Matcher;
+  keyword: Matcher;
+  noteClasses: Set<string>;
+  exampleClasses: Set<string>;
+  issueClasses: Set<string>;
+  informativeClasses: Set<string>;
+  normativeClasses: Set<string>;
+  informativeStatements: string[];
+}
+
+const compiledCache = new WeakMap<HtmlRules, CompiledRules>();
+
+function compileList(selectors: string[]): Matcher {
+  if (selectors.length === 0) return () => false;
+  const query = compile<AnyNode, Element>(selectors.join(', '));
+  return (el) => query(el);
+}
+
+export function compileRules(rules: HtmlRules): CompiledRules {
+  const known = compiledCache.get(rules);
+  if (known) return known;
+  const compiled: CompiledRules = {
+    prune: compileList(rules.pruneSelectors),
+    section: compileList(rules.sectionSelectors),
+    headingStrip: compileList(rules.headingStripSelectors),
+    sectionNumber: compileList(rules.sectionNumberSelectors),
+    algorithm: compileList(rules.algorithmSelectors),
+    idl: compileList(rules.idlSelectors),
+    grammar: compileList(rules.grammarSelectors),
+    keyword: compileList(rules.keywordSelectors),
+    noteClasses: new Set(rules.noteClasses),
+    exampleClasses: new Set(rules.exampleClasses),
+    issueClasses: new Set(rules.issueClasses),
+    informativeClasses: new Set(rules.informativeClasses),
+    normativeClasses: new Set(rules.normativeClasses),
+    informativeStatements: rules.informativeStatements.map((s) => s.toLowerCase()),
+  };
+  compiledCache.set(rules, compiled);
+  return compiled;
+}
+
+export function classesOf(el: Element): string[] {
+  const value = el.attribs['class'];
+  if (value === undefined || value === '') return [];
+  return value.split(/[ \t\n\r\f]+/).filter((c) => c !== '');
+}
+
+/** The first of `classes` in `set`, if any. */
+export function markerClass(classes: string[], set: Set<string>): string | undefined {
+  for (const c of classes) if (set.has(c)) return c;
+  return undefined;
+}

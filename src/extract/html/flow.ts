@@ -1,0 +1,135 @@
+import { type AnyNode, type Element, isTag, isText, isCDATA } from 'domhandler';
+import { textContent } from 'domutils';
+import type { Link } from '../document-builder.js';
+import type { KeywordSpan } from '../bcp14.js';
+import { keywordOf } from '../bcp14.js';
+import { TextSink, normalizeSpace } from '../text-sink.js';
+import type { CompiledRules } from './compiled-rules.js';
+import { BLOCK_TAGS, SKIP_TAGS } from './tags.js';
+
+/** The reading text of elements: inline runs, list markers, table cells joined by " | ", links resolved. */
+export class FlowWriter {
+  private readonly baseNoHash: string;
+
+  constructor(
+    private readonly rules: CompiledRules,
+    private readonly baseUrl: string,
+    private readonly wantLinks: boolean,
+  ) {
+    this.baseNoHash = baseUrl.split('#')[0] ?? baseUrl;
+  }
+
+  /** Writes the reading text of `node` into `sink`, recording marked keywords and links. */
+  flow(node: AnyNode, sink: TextSink, keywords: KeywordSpan[], links: Link[], pre: boolean, depth = 0): void {
+    if (isText(node) || isCDATA(node)) {
+      const data = isText(node) ? node.data : textContent(node);
+      if (pre) sink.verbatim(data);
+      else sink.text(data);
+      return;
+    }
+    if (!isTag(node)) return;
+    const name = node.name;
+    if (SKIP_TAGS.has(name) || this.rules.prune(node)) return;
+    if (name === 'br') {
+      if (pre) sink.verbatim('\n');
+      else sink.lineBreak(1);
+      return;
+    }
+    if (this.rules.keyword(node)) {
+      const kw = keywordOf(textContent(node));
+      if (kw !== null) {
+        for (const c of node.children) this.flow(c, sink, keywords, links, pre, depth);
+        const end = sink.length;
+        keywords.push({ keyword: kw, start: end - kw.length, end, marked: true });
+        return;
+      }
+    }
+    const isPre = pre || name === 'pre' || name === 'xmp' || name === 'listing' || name === 'plaintext';
+    // Cells stay on their row's line, separated by " | "; rows and other blocks start new lines.
+    const block = BLOCK_TAGS.has(name) && name !== 'td' && name !== 'th';
+    if (block && !pre) sink.lineBreak(1);
+    let childDepth = depth;
+    if (name === 'li') {
+      const parent = node.parent;
+      const ordered = parent !== null && isTag(parent) && parent.name === 'ol';
+      sink.marker('  '.repeat(Math.max(0, depth - 1)) + (ordered ? `${listIndex(node)}. ` : '- '));
+    } else if (name === 'ul' || name === 'ol') {
+      childDepth = depth + 1;
+    } else if ((name === 'td' || name === 'th') && node.prev !== null && hasPreviousCell(node)) {
+      sink.literal(' | ');
+    }
+    let children = node.children;
+    if (isPre && !pre) children = dropLeadingNewline(children);
+    const linkStart = this.wantLinks && name === 'a' ? node.attribs['href'] : undefined;
+    for (const c of children) this.flow(c, sink, keywords, links, isPre, childDepth);
+    if (linkStart !== undefined) {
+      const text = normalizeSpace(textContent(node));
+      links.push({ text, href: this.resolve(linkStart) });
+    }
+    if (block && !pre) sink.lineBreak(1);
+  }
+
+  /** Text of a cell or item without block structure (tables, list items). */
+  plainText(node: AnyNode): string {
+    const sink = new TextSink();
+    if (isTag(node)) for (const c of node.children) this.flow(c, sink, [], [], false);
+    else this.flow(node, sink, [], [], false);
+    return sink.toString();
+  }
+
+  resolve(href: string): string {
+    if (href.startsWith('#')) return this.baseNoHash + href;
+    try {
+      return new URL(href, this.baseUrl).href;
+    } catch {
+      return href;
+    }
+  }
+}
+
+/** Item numbers already given, so the items of one list are numbered in linear time, not quadratic. */
+const listIndexMemo = new WeakMap<Element, number>();
+
+export function listIndex(li: Element): number {
+  let previous: Element | null = null;
+  for (let sib = li.prev; sib !== null && previous === null; sib = sib.prev) if (isTag(sib) && sib.name === 'li') previous = sib;
+  const known = previous === null ? undefined : listIndexMemo.get(previous);
+  let index: number;
+  if (known !== undefined) {
+    index = known + 1;
+  } else {
+    const parent = li.parent;
+    let start = 1;
+    if (parent && isTag(parent)) {
+      const s = Number.parseInt(parent.attribs['start'] ?? '', 10);
+      if (Number.isFinite(s)) start = s;
+    }
+    let n = 0;
+    for (let sib = li.prev; sib !== null; sib = sib.prev) if (isTag(sib) && sib.name === 'li') n++;
+    index = start + n;
+  }
+  listIndexMemo.set(li, index);
+  return index;
+}
+
+function hasPreviousCell(cell: Element): boolean {
+  for (let sib = cell.prev; sib !== null; sib = sib.prev) if (isTag(sib) && (sib.name === 'td' || sib.name === 'th')) return true;
+  return false;
+}
+
+/** HTML5 drops a newline right after <pre>; htmlparser2 keeps it, so drop it here. */
+export function dropLeadingNewline(children: AnyNode[]): AnyNode[] {
+  const first = children[0];
+  if (first && isText(first) && first.data.startsWith('\n')) {
+    const copy = children.slice();
+    const data = first.data.slice(1);
+    copy[0] = Object.assign(Object.create(Object.getPrototypeOf(first) as object) as typeof first, first, { data });
+    return copy;
+  }
+  if (first && isText(first) && first.data.startsWith('\r\n')) {
+    const copy = children.slice();
+    copy[0] = Object.assign(Object.create(Object.getPrototypeOf(first) as object) as typeof first, first, { data: first.data.slice(2) });
+    return copy;
+  }
+  return children;
+}
