@@ -3,7 +3,8 @@
  * keys of the targets it shapes; bump it when the code changes what it produces. Kept free of imports
  * so the no-op fast path can check them without loading any stage.
  */
-export const EXTRACT_RULE_VERSION = 1;
+/** 2: HTML table insertion modes and cell spans, algorithm steps with paths, tc39 family (issue 11). */
+export const EXTRACT_RULE_VERSION = 2;
 export const CHUNK_RULE_VERSION = 1;
 /** Search-index file layout (5: sealed head with plain number lists, CRC-32-checked posting blocks and compressed row blocks; 6: heading-path term frequencies in postings, duplicate-passage groups in the head). */
 export const SEARCH_INDEX_FORMAT_VERSION = 6;

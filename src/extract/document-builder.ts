@@ -23,6 +23,27 @@ export interface Link {
   href: string;
 }
 
+/** A table cell spanning more than one slot: where it starts (row in `header` or `rows`, column) and how far it reaches. */
+export interface TableSpan {
+  part: 'header' | 'rows';
+  row: number;
+  column: number;
+  rowSpan: number;
+  colSpan: number;
+}
+
+/** One step of an algorithm: citable by its path ("3.2.1"), with the source's id when it has one. */
+export interface AlgorithmStep {
+  path: string;
+  /** The step's own text, without its substeps. */
+  text: string;
+  id?: string;
+  /** `<var>` names used in the step, in order of first use. */
+  variables?: string[];
+  links?: Link[];
+  steps?: AlgorithmStep[];
+}
+
 export interface ListItem {
   text: string;
   ordered?: boolean;
@@ -63,10 +84,12 @@ export interface BlockDraft {
   links?: Link[];
   ordered?: boolean;
   items?: ListItem[];
-  steps?: ListItem[];
+  steps?: AlgorithmStep[];
   caption?: string;
   header?: string[][];
   rows?: string[][];
+  /** Cells spanning several slots (their text fills every slot they cover in header/rows). */
+  spans?: TableSpan[];
   entries?: { terms: string[]; definitions: string[] }[];
   language?: string;
   field?: { name: string; type: string; value: string | boolean | null; options?: string[]; readOnly?: boolean };
@@ -215,6 +238,7 @@ export class DocumentBuilder {
     if (draft.caption !== undefined && draft.caption !== '') block.caption = draft.caption;
     if (draft.header) block.header = draft.header;
     if (draft.rows) block.rows = draft.rows;
+    if (draft.spans && draft.spans.length > 0) block.spans = draft.spans;
     if (draft.entries) block.entries = draft.entries;
     if (draft.language !== undefined && draft.language !== '') block.language = draft.language;
     if (draft.field) block.field = draft.field;

@@ -21,6 +21,11 @@ export interface HtmlRules {
   /** Elements whose text is the printed section number inside a heading. */
   sectionNumberSelectors: string[];
   algorithmSelectors: string[];
+  /**
+   * Lower-case endings of a paragraph that introduces the `<ol>` right after it as an algorithm's
+   * steps ("run these steps:"). Optional: none means only algorithmSelectors make algorithms.
+   */
+  algorithmIntroductions?: string[];
   idlSelectors: string[];
   grammarSelectors: string[];
   noteClasses: string[];

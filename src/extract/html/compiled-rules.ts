@@ -11,6 +11,8 @@ export interface CompiledRules {
   headingStrip: Matcher;
   sectionNumber: Matcher;
   algorithm: Matcher;
+  /** Lower-case paragraph endings that make the next `<ol>` an algorithm. */
+  algorithmIntroductions: string[];
   idl: Matcher;
   grammar: Matcher;
   keyword: Matcher;
@@ -39,6 +41,7 @@ export function compileRules(rules: HtmlRules): CompiledRules {
     headingStrip: compileList(rules.headingStripSelectors),
     sectionNumber: compileList(rules.sectionNumberSelectors),
     algorithm: compileList(rules.algorithmSelectors),
+    algorithmIntroductions: (rules.algorithmIntroductions ?? []).map((s) => s.toLowerCase()),
     idl: compileList(rules.idlSelectors),
     grammar: compileList(rules.grammarSelectors),
     keyword: compileList(rules.keywordSelectors),

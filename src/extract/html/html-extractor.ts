@@ -13,9 +13,10 @@ import type { BlockExtra, HtmlWalk, WalkContext } from './walk.js';
 import { blockMarker, contextBelow, isInformativeStatement } from './normativity.js';
 import { openHeadingSection } from './sections.js';
 import { asideKindOf, extractAside } from './notes.js';
-import { extractAlgorithm } from './algorithms.js';
+import { extractAlgorithm, isIntroducedStepList } from './algorithms.js';
 import { extractDefinitionList, extractList } from './lists.js';
 import { extractTable } from './tables.js';
+import { applyTableInsertionRules } from './table-parsing.js';
 import { extractPreformatted } from './preformatted.js';
 
 /**
@@ -40,7 +41,7 @@ export interface HtmlExtractResult {
 }
 
 export function parseHtml(source: string): ParsedMarkup {
-  return parseMarkup(source, { withStartIndices: true, withEndIndices: true, decodeEntities: true, lowerCaseTags: true, lowerCaseAttributeNames: true });
+  return parseMarkup(source, { withStartIndices: true, withEndIndices: true, decodeEntities: true, lowerCaseTags: true, lowerCaseAttributeNames: true }, applyTableInsertionRules);
 }
 
 class HtmlWalker implements HtmlWalk {
@@ -138,8 +139,11 @@ class HtmlWalker implements HtmlWalk {
           if (isInformativeStatement(r, text)) this.builder.markCurrentSectionInformative('statement');
         });
         return;
-      case 'ul':
       case 'ol':
+        if (isIntroducedStepList(this, el, r.algorithmIntroductions)) extractAlgorithm(this, el, ctx);
+        else extractList(this, el, ctx);
+        return;
+      case 'ul':
       case 'menu':
       case 'dir':
         extractList(this, el, ctx);
@@ -203,6 +207,7 @@ class HtmlWalker implements HtmlWalk {
       header: extra.header,
       rows: extra.rows,
       caption: extra.caption,
+      spans: extra.spans,
       language: extra.language,
       span: extra.start === null ? undefined : { unit: 'utf16-source', start: extra.start, end: extra.end === null ? extra.start : extra.end + 1 },
     });

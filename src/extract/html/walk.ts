@@ -1,5 +1,5 @@
 import type { AnyNode, Document, Element } from 'domhandler';
-import type { BlockKind, DocumentBuilder, Link, ListItem, Marker } from '../document-builder.js';
+import type { AlgorithmStep, BlockKind, DocumentBuilder, Link, ListItem, Marker, TableSpan } from '../document-builder.js';
 import type { KeywordSpan } from '../bcp14.js';
 import type { TextSink } from '../text-sink.js';
 import type { CompiledRules } from './compiled-rules.js';
@@ -16,11 +16,12 @@ export interface WalkContext {
 export interface BlockExtra {
   ordered?: boolean;
   items?: ListItem[];
-  steps?: ListItem[];
+  steps?: AlgorithmStep[];
   entries?: { terms: string[]; definitions: string[] }[];
   header?: string[][];
   rows?: string[][];
   caption?: string;
+  spans?: TableSpan[];
   language?: string;
 }
 
