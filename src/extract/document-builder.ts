@@ -200,6 +200,18 @@ export class DocumentBuilder {
     this.informativeSections.set(top.section.id, reason);
   }
 
+  /**
+   * An explicit normative marker on a section (class="normative" inside an informative one): the
+   * section and what it contains stop inheriting the enclosing section's informative status.
+   */
+  markCurrentSectionNormative(): void {
+    const top = this.stack[this.stack.length - 1];
+    if (!top || top.informative === null) return;
+    top.informative = null;
+    top.section.normativity = this.policy.authority;
+    this.informativeSections.delete(top.section.id);
+  }
+
   addBlock(draft: BlockDraft): Block {
     const top = this.stack[this.stack.length - 1];
     const sectionId = top ? top.section.id : null;

@@ -28,6 +28,16 @@ export interface HtmlRules {
   algorithmIntroductions?: string[];
   idlSelectors: string[];
   grammarSelectors: string[];
+  /** Elements that are notes / examples by name rather than class (ecmarkup `emu-note`). Optional. */
+  noteSelectors?: string[];
+  exampleSelectors?: string[];
+  /** Elements that link by their own href when they hold no `<a>` (ecmarkup `emu-xref`). Optional. */
+  crossReferenceSelectors?: string[];
+  /**
+   * A heading's level is the number of enclosing section elements (sectionSelectors), not its tag:
+   * ecmarkup writes every clause heading as `<h1>`. Optional (default false).
+   */
+  sectionLevelFromNesting?: boolean;
   noteClasses: string[];
   exampleClasses: string[];
   issueClasses: string[];
@@ -40,6 +50,8 @@ export interface HtmlRules {
   informativeSectionIds: string[];
   /** Lower-case headings whose section content is informative ("acknowledgements", "references"). */
   informativeHeadings: string[];
+  /** Lower-case heading parts that make a section informative ("(informative)" after an annex title). Optional. */
+  informativeHeadingMarkers?: string[];
   /** Lower-case sentence prefixes that declare the current section informative. */
   informativeStatements: string[];
 }

@@ -16,6 +16,11 @@ export interface CompiledRules {
   idl: Matcher;
   grammar: Matcher;
   keyword: Matcher;
+  note: Matcher;
+  example: Matcher;
+  crossReference: Matcher;
+  sectionLevelFromNesting: boolean;
+  informativeHeadingMarkers: string[];
   noteClasses: Set<string>;
   exampleClasses: Set<string>;
   issueClasses: Set<string>;
@@ -45,6 +50,11 @@ export function compileRules(rules: HtmlRules): CompiledRules {
     idl: compileList(rules.idlSelectors),
     grammar: compileList(rules.grammarSelectors),
     keyword: compileList(rules.keywordSelectors),
+    note: compileList(rules.noteSelectors ?? []),
+    example: compileList(rules.exampleSelectors ?? []),
+    crossReference: compileList(rules.crossReferenceSelectors ?? []),
+    sectionLevelFromNesting: rules.sectionLevelFromNesting === true,
+    informativeHeadingMarkers: (rules.informativeHeadingMarkers ?? []).map((s) => s.toLowerCase()),
     noteClasses: new Set(rules.noteClasses),
     exampleClasses: new Set(rules.exampleClasses),
     issueClasses: new Set(rules.issueClasses),

@@ -60,7 +60,7 @@ export class FlowWriter {
     }
     let children = node.children;
     if (isPre && !pre) children = dropLeadingNewline(children);
-    const linkStart = this.wantLinks && name === 'a' ? node.attribs['href'] : undefined;
+    const linkStart = !this.wantLinks ? undefined : name === 'a' ? node.attribs['href'] : this.rules.crossReference(node) && !hasAnchor(node) ? node.attribs['href'] : undefined;
     for (const c of children) this.flow(c, sink, keywords, links, isPre, childDepth);
     if (linkStart !== undefined) {
       const text = normalizeSpace(textContent(node));
@@ -110,6 +110,12 @@ export function listIndex(li: Element): number {
   }
   listIndexMemo.set(li, index);
   return index;
+}
+
+/** A cross-reference element already rendered as an `<a>` is linked by that `<a>`, once. */
+function hasAnchor(el: Element): boolean {
+  for (const c of el.children) if (isTag(c) && (c.name === 'a' || hasAnchor(c))) return true;
+  return false;
 }
 
 function hasPreviousCell(cell: Element): boolean {

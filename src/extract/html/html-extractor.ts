@@ -238,7 +238,7 @@ export function extractHtml(ctx: HtmlExtractContext): HtmlExtractResult {
     }
   }
   const titleEl = selectOne<AnyNode, Element>('title', document);
-  const rootCtx: WalkContext = { fragment: null, marker: null, pendingSection: null };
+  const rootCtx: WalkContext = { fragment: null, marker: null, pendingSection: null, sectionDepth: 0 };
   walker.walkContainer(root, rootCtx);
   const title = normalizeSpace(titleEl ? textContent(titleEl) : '') || walker.firstH1;
   let idCount = 0;

@@ -24,13 +24,16 @@ export function contextBelow(rules: CompiledRules, el: Element, outer: WalkConte
   const id = el.attribs['id'];
   let fragment = outer.fragment;
   let pendingSection = outer.pendingSection;
+  let sectionDepth = outer.sectionDepth;
+  const isSection = rules.section(el);
+  if (isSection) sectionDepth++;
   if (id !== undefined && id !== '') {
     fragment = id;
-    if (rules.section(el)) pendingSection = { id, taken: false };
+    if (isSection) pendingSection = { id, taken: false };
   }
   const marker = markerBelow(rules, el, outer.marker);
-  if (fragment === outer.fragment && marker === outer.marker && pendingSection === outer.pendingSection) return outer;
-  return { fragment, marker, pendingSection };
+  if (fragment === outer.fragment && marker === outer.marker && pendingSection === outer.pendingSection && sectionDepth === outer.sectionDepth) return outer;
+  return { fragment, marker, pendingSection, sectionDepth };
 }
 
 /** The marker of one block: its kind (examples, notes, issues) and its own classes over the context's. */
@@ -40,6 +43,32 @@ export function blockMarker(rules: CompiledRules, kind: BlockKind, inherited: Ma
   else if ((kind === 'note' || kind === 'issue') && (marker === null || marker.normativity === 'normative')) marker = { normativity: 'informative', reason: `marker-kind:${kind}` };
   if (el && marker === inherited) marker = markerBelow(rules, el, inherited);
   return marker;
+}
+
+/**
+ * The normativity a section's own markup declares: a marker class on its heading or on the section
+ * element around it (`<section class="informative">`, Bikeshed's `<h2 class="non-normative">`), or a
+ * heading marker ("(informative)" after an annex title). Null when the markup says nothing, so the
+ * section keeps what it inherits (enclosing section, known ids and headings).
+ */
+export function declaredSectionNormativity(rules: CompiledRules, heading: Element, headingText: string): { normativity: 'normative' | 'informative'; reason: string } | null {
+  const lower = headingText.toLowerCase();
+  const headingMarker = rules.informativeHeadingMarkers.find((m) => lower.includes(m));
+  const own = markerBelow(rules, heading, null) ?? markerBelow(rules, nearestSectionElement(rules, heading) ?? heading, null);
+  if (own !== null) return { normativity: own.normativity === 'normative' ? 'normative' : 'informative', reason: own.reason };
+  if (headingMarker !== undefined) return { normativity: 'informative', reason: `heading-marker:${headingMarker}` };
+  return null;
+}
+
+/** The element that holds a heading's section: the nearest `<section>` or family section element above it. */
+function nearestSectionElement(rules: CompiledRules, heading: Element): Element | null {
+  for (let p = heading.parent; p !== null && p.type !== 'root'; p = p.parent) {
+    const el = p as Element;
+    if (el.name === 'section' || rules.section(el)) return el;
+    // Only wrappers between the heading and its section count (Bikeshed's div.heading); stop at content.
+    if (el.name !== 'div' && el.name !== 'header' && el.name !== 'hgroup') return null;
+  }
+  return null;
 }
 
 /** "This section is non-normative." at the start of a paragraph marks the current section. */

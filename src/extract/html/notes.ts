@@ -3,8 +3,10 @@ import type { BlockKind } from '../document-builder.js';
 import { type CompiledRules, classesOf, markerClass } from './compiled-rules.js';
 import type { HtmlWalk, WalkContext } from './walk.js';
 
-/** The aside kind a family's classes give an element: example wins over issue, issue over note. */
+/** The aside kind a family's selectors or classes give an element: example wins over issue, issue over note. */
 export function asideKindOf(rules: CompiledRules, el: Element): 'example' | 'issue' | 'note' | undefined {
+  if (rules.example(el)) return 'example';
+  if (rules.note(el)) return 'note';
   const classes = classesOf(el);
   if (classes.length === 0) return undefined;
   if (markerClass(classes, rules.exampleClasses) !== undefined) return 'example';

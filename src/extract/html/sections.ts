@@ -2,6 +2,7 @@ import { type AnyNode, type Element, isTag, isText } from 'domhandler';
 import { textContent } from 'domutils';
 import { TextSink, normalizeSpace } from '../text-sink.js';
 import { SKIP_TAGS } from './tags.js';
+import { declaredSectionNormativity } from './normativity.js';
 import type { HtmlWalk, WalkContext } from './walk.js';
 
 const SECTION_NUMBER_PREFIX = /^(?:(?:Appendix|Annex)\s+)?((?:\d+|[A-Z])(?:\.\d+)*)\.?(?=\s)\s*/;
@@ -9,7 +10,9 @@ const SECTION_NUMBER_PREFIX = /^(?:(?:Appendix|Annex)\s+)?((?:\d+|[A-Z])(?:\.\d+
 /**
  * A heading opens a section: its number (a section-number element or a printed prefix or
  * data-level), its text without self-links, and its id (the pending `<section id>`, else its own or
- * its first descendant's). Returns the heading text, or null when nothing was opened.
+ * its first descendant's), at its tag's level or, where the family says so, its section nesting
+ * depth. The section's own markup may declare it informative or normative (normativity.ts).
+ * Returns the heading text, or null when nothing was opened.
  */
 export function openHeadingSection(walk: HtmlWalk, el: Element, level: number, ctx: WalkContext): string | null {
   const rules = walk.rules;
@@ -56,10 +59,13 @@ export function openHeadingSection(walk: HtmlWalk, el: Element, level: number, c
     fragment,
     alternateIds,
     heading: text,
-    level,
+    level: rules.sectionLevelFromNesting && ctx.sectionDepth > 0 ? ctx.sectionDepth : level,
     number,
     span: { unit: 'utf16-source', start: el.startIndex ?? 0, end: el.endIndex === null ? el.startIndex ?? 0 : el.endIndex + 1 },
   });
+  const declared = declaredSectionNormativity(rules, el, text);
+  if (declared?.normativity === 'informative') walk.builder.markCurrentSectionInformative(declared.reason);
+  else if (declared?.normativity === 'normative') walk.builder.markCurrentSectionNormative();
   return text;
 }
 

@@ -10,6 +10,8 @@ export interface WalkContext {
   marker: Marker | null;
   /** `<section id>` waiting for its first heading, shared by reference so only one heading takes it. */
   pendingSection: { id: string; taken: boolean } | null;
+  /** Enclosing section elements (sectionSelectors): the heading level where the family says so. */
+  sectionDepth: number;
 }
 
 /** Structured parts a construct adds to its block (lists, steps, tables, ...). */
