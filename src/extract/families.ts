@@ -34,8 +34,9 @@ export interface HtmlRules {
   /** Elements that link by their own href when they hold no `<a>` (ecmarkup `emu-xref`). Optional. */
   crossReferenceSelectors?: string[];
   /**
-   * A heading's level is the number of enclosing section elements (sectionSelectors), not its tag:
-   * ecmarkup writes every clause heading as `<h1>`. Optional (default false).
+   * A heading's level is the number of enclosing section elements (sectionSelectors) plus its tag's
+   * level minus one, not its tag alone: ecmarkup writes every clause heading as `<h1>` and subheadings
+   * ("Syntax") as `<h2>`. Optional (default false).
    */
   sectionLevelFromNesting?: boolean;
   noteClasses: string[];
@@ -50,6 +51,8 @@ export interface HtmlRules {
   informativeSectionIds: string[];
   /** Lower-case headings whose section content is informative ("acknowledgements", "references"). */
   informativeHeadings: string[];
+  /** Section elements informative by their own markup (ecmarkup: a top-level `emu-annex` without `normative`). Optional. */
+  informativeSectionSelectors?: string[];
   /** Lower-case heading parts that make a section informative ("(informative)" after an annex title). Optional. */
   informativeHeadingMarkers?: string[];
   /** Lower-case sentence prefixes that declare the current section informative. */

@@ -18,6 +18,9 @@ const CASES: { fixture: string; url: string; contentType: string }[] = [
   { fixture: 'rfc-paginated.txt', url: 'https://www.rfc-editor.org/rfc/rfc9998.txt', contentType: 'text/plain' },
   { fixture: 'rfc-v2.xml', url: 'https://www.rfc-editor.org/rfc/rfc9997.xml', contentType: 'application/rfc+xml' },
   { fixture: 'generic.xml', url: 'https://example.org/manual.xml', contentType: 'application/xml' },
+  { fixture: 'tc39-ecmarkup.html', url: 'https://tc39.es/ecma262/', contentType: 'text/html' },
+  { fixture: 'bikeshed-algorithms.html', url: 'https://streams.spec.whatwg.org/', contentType: 'text/html' },
+  { fixture: 'w3c-normativity.html', url: 'https://www.w3.org/TR/gizmo/', contentType: 'text/html' },
 ];
 
 for (const c of CASES) {

@@ -20,6 +20,7 @@ export interface CompiledRules {
   example: Matcher;
   crossReference: Matcher;
   sectionLevelFromNesting: boolean;
+  informativeSection: Matcher;
   informativeHeadingMarkers: string[];
   noteClasses: Set<string>;
   exampleClasses: Set<string>;
@@ -54,6 +55,7 @@ export function compileRules(rules: HtmlRules): CompiledRules {
     example: compileList(rules.exampleSelectors ?? []),
     crossReference: compileList(rules.crossReferenceSelectors ?? []),
     sectionLevelFromNesting: rules.sectionLevelFromNesting === true,
+    informativeSection: compileList(rules.informativeSectionSelectors ?? []),
     informativeHeadingMarkers: (rules.informativeHeadingMarkers ?? []).map((s) => s.toLowerCase()),
     noteClasses: new Set(rules.noteClasses),
     exampleClasses: new Set(rules.exampleClasses),

@@ -17,12 +17,14 @@ import { extractAlgorithm, isIntroducedStepList } from './algorithms.js';
 import { extractDefinitionList, extractList } from './lists.js';
 import { extractTable } from './tables.js';
 import { applyTableInsertionRules } from './table-parsing.js';
+import { applyListItemRules } from './list-item-parsing.js';
 import { extractPreformatted } from './preformatted.js';
+import { extractGrammar } from './grammar.js';
 
 /**
  * The HTML walker: walks the parsed tree in document order and dispatches each block-level element
  * to the module of its construct (sections.ts, notes.ts, algorithms.ts, lists.ts, tables.ts,
- * preformatted.ts); normativity.ts decides the marker in effect. Inline runs become paragraphs here.
+ * grammar.ts, preformatted.ts); normativity.ts decides the marker in effect. Inline runs become paragraphs here.
  */
 
 export interface HtmlExtractContext {
@@ -40,8 +42,12 @@ export interface HtmlExtractResult {
   idCount: number;
 }
 
+/** htmlparser2 with the standard's tree-construction rules for table parts and list items added. */
 export function parseHtml(source: string): ParsedMarkup {
-  return parseMarkup(source, { withStartIndices: true, withEndIndices: true, decodeEntities: true, lowerCaseTags: true, lowerCaseAttributeNames: true }, applyTableInsertionRules);
+  return parseMarkup(source, { withStartIndices: true, withEndIndices: true, decodeEntities: true, lowerCaseTags: true, lowerCaseAttributeNames: true }, (parser) => {
+    applyTableInsertionRules(parser);
+    applyListItemRules(parser);
+  });
 }
 
 class HtmlWalker implements HtmlWalk {
@@ -127,7 +133,8 @@ class HtmlWalker implements HtmlWalk {
         this.walkContainer(el, ctx);
         return;
       }
-      if (isIdl || isGrammar) extractPreformatted(this, isIdl ? 'idl' : 'grammar', el, ctx);
+      if (isIdl) extractPreformatted(this, 'idl', el, ctx);
+      else if (isGrammar) extractGrammar(this, el, ctx);
       else if (isAlgorithm && asideKind === undefined) extractAlgorithm(this, el, ctx);
       else extractAside(this, asideKind ?? 'note', el, ctx);
       return;

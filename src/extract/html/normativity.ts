@@ -54,8 +54,10 @@ export function blockMarker(rules: CompiledRules, kind: BlockKind, inherited: Ma
 export function declaredSectionNormativity(rules: CompiledRules, heading: Element, headingText: string): { normativity: 'normative' | 'informative'; reason: string } | null {
   const lower = headingText.toLowerCase();
   const headingMarker = rules.informativeHeadingMarkers.find((m) => lower.includes(m));
-  const own = markerBelow(rules, heading, null) ?? markerBelow(rules, nearestSectionElement(rules, heading) ?? heading, null);
+  const section = nearestSectionElement(rules, heading);
+  const own = markerBelow(rules, heading, null) ?? (section === null ? null : markerBelow(rules, section, null));
   if (own !== null) return { normativity: own.normativity === 'normative' ? 'normative' : 'informative', reason: own.reason };
+  if (section !== null && rules.informativeSection(section)) return { normativity: 'informative', reason: `marker-element:${section.name}` };
   if (headingMarker !== undefined) return { normativity: 'informative', reason: `heading-marker:${headingMarker}` };
   return null;
 }
