@@ -5,11 +5,12 @@
  */
 /** 2: HTML table insertion modes and cell spans, algorithm steps with paths, tc39 family (issue 11). */
 export const EXTRACT_RULE_VERSION = 2;
-export const CHUNK_RULE_VERSION = 1;
-/** Search-index file layout (5: sealed head with plain number lists, CRC-32-checked posting blocks and compressed row blocks; 6: heading-path term frequencies in postings, duplicate-passage groups in the head). */
-export const SEARCH_INDEX_FORMAT_VERSION = 6;
-/** Per-document index part layout (cached under .episteme/cache/index-parts). 5: 16 KiB compressed row blocks, number lists. 6: sealed with a SHA-256 line; the index records its chunk index's CRC-32. 7: heading term frequencies, passage keys. */
-export const INDEX_PART_VERSION = 7;
+/** 2: chunks of one algorithm block cite the steps they cover (issue 11). */
+export const CHUNK_RULE_VERSION = 2;
+/** Search-index file layout (5: sealed head with plain number lists, CRC-32-checked posting blocks and compressed row blocks; 6: heading-path term frequencies in postings, duplicate-passage groups in the head; 7: an algorithm chunk's row ends with the steps it covers). */
+export const SEARCH_INDEX_FORMAT_VERSION = 7;
+/** Per-document index part layout (cached under .episteme/cache/index-parts). 5: 16 KiB compressed row blocks, number lists. 6: sealed with a SHA-256 line; the index records its chunk index's CRC-32. 7: heading term frequencies, passage keys. 8: rows may end with an algorithm chunk's steps. */
+export const INDEX_PART_VERSION = 8;
 /** Tokenizer and stemming: index bytes and query matching depend on it. */
 export const TOKENIZER_VERSION = 1;
 

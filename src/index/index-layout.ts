@@ -69,6 +69,8 @@ export type ChunkRow = [
   span: Record<string, unknown> | null,
   textRange: { start: number; end: number } | null,
   text: string,
+  /** Only for a chunk of one algorithm block: the first and last step it covers (format 7). */
+  steps?: { first: string; last: string },
 ];
 
 /** [number of terms, CRC-32 of the block's text as 8 hex digits]. */
