@@ -56,7 +56,7 @@ export class FlowWriter {
     } else if (name === 'ul' || name === 'ol') {
       childDepth = depth + 1;
     } else if ((name === 'td' || name === 'th') && node.prev !== null && hasPreviousCell(node)) {
-      sink.literal(' | ');
+      sink.separator(' | ');
     }
     let children = node.children;
     if (isPre && !pre) children = dropLeadingNewline(children);
