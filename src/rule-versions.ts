@@ -6,7 +6,8 @@
 /**
  * 2: HTML blocks record the ids of elements inside them (anchors). 3: RFC renderings agree (xref
  * labels, front matter as metadata, captions on their blocks, references, asides, XML ids as in the
- * source); unicode and ietf-draft families.
+ * source); unicode, ietf-draft and tc39 families; HTML table insertion modes and cell spans,
+ * algorithm steps with paths, section normativity from the section's markup.
  */
 export const EXTRACT_RULE_VERSION = 3;
 /**
@@ -15,11 +16,11 @@ export const EXTRACT_RULE_VERSION = 3;
  * rebuilds PDFs and leaves every other document's bytes alone.
  */
 export const PDF_EXTRACTOR_VERSION = 2;
-/** 2: heading paths start with the document title (same shape for every extractor); chunks record the ids inside their text. */
+/** 2: heading paths start with the document title (same shape for every extractor); chunks record the ids inside their text; chunks of one algorithm block cite the steps they cover. */
 export const CHUNK_RULE_VERSION = 2;
-/** Search-index file layout (5: sealed head with plain number lists, CRC-32-checked posting blocks and compressed row blocks; 6: heading-path term frequencies in postings, duplicate-passage groups in the head; 7: each row ends with the source ids inside its text). */
+/** Search-index file layout (5: sealed head with plain number lists, CRC-32-checked posting blocks and compressed row blocks; 6: heading-path term frequencies in postings, duplicate-passage groups in the head; 7: each row ends with the source ids inside its text, then, for an algorithm chunk, the steps it covers). */
 export const SEARCH_INDEX_FORMAT_VERSION = 7;
-/** Per-document index part layout (cached under .episteme/cache/index-parts). 5: 16 KiB compressed row blocks, number lists. 6: sealed with a SHA-256 line; the index records its chunk index's CRC-32. 7: heading term frequencies, passage keys. 8: rows carry anchors. */
+/** Per-document index part layout (cached under .episteme/cache/index-parts). 5: 16 KiB compressed row blocks, number lists. 6: sealed with a SHA-256 line; the index records its chunk index's CRC-32. 7: heading term frequencies, passage keys. 8: rows carry anchors and an algorithm chunk's steps. */
 export const INDEX_PART_VERSION = 8;
 /** Tokenizer and stemming: index bytes and query matching depend on it. */
 export const TOKENIZER_VERSION = 1;

@@ -71,7 +71,7 @@ export function chunkDocument(doc: EvidenceDocument, options: ChunkOptions): Chu
     const length = codePointLength(text);
     if (length > options.maxChars) {
       flush();
-      const pieces = splitLongText(text, options);
+      const pieces = splitLongText(text, options, block.kind === 'algorithm' ? stepLines(block, text)?.lineStarts : undefined);
       const blockAnchors = toCodePoints(text, trimmedAnchors(block, text));
       pieces.forEach((piece, index) => {
         chunks.push(makeChunk(doc, [block], piece.text, headingPaths, index, { start: piece.start, end: piece.end }, anchorsWithin(blockAnchors, piece.start, piece.end)));
@@ -120,6 +120,10 @@ function makeChunk(
   if (blocks.length === 1 && first.span !== undefined) citation.span = first.span;
   else if (blocks.length > 1 && first.span !== undefined && last.span !== undefined) citation.span = spanOver(first.span, last.span);
   if (textRange !== undefined) citation.textRange = textRange;
+  if (blocks.length === 1 && first.kind === 'algorithm') {
+    const steps = stepsCovered(first, textRange ?? { start: 0, end: codePointLength(first.text) });
+    if (steps !== undefined) citation.steps = steps;
+  }
   const chunk: Chunk = {
     chunkId: `${doc.documentId}#${first.id}${pieceIndex > 0 ? `~${pieceIndex}` : ''}`,
     documentId: doc.documentId,
@@ -175,6 +179,70 @@ function anchorsWithin(anchors: [number, string][], start: number, end: number):
     else if (at < end) result.push([at - start, id]);
   }
   return result;
+}
+
+interface StepNode {
+  path: string;
+  steps?: StepNode[];
+}
+
+/**
+ * Where each step of an algorithm block starts in its (trimmed) text. The extractor writes each step
+ * on its own line as "<path>. <text>" (indented by depth), in document order; the lines are found by
+ * walking the block's step tree in the same order, so intro prose that happens to start with a number
+ * is never taken for a step. Undefined when the text does not show every step that way.
+ */
+function stepLines(block: Block, text: string): { paths: string[]; lineStarts: number[]; markerStarts: number[] } | undefined {
+  const tree = block['steps'];
+  if (!Array.isArray(tree) || tree.length === 0) return undefined;
+  const paths: string[] = [];
+  const visit = (nodes: StepNode[]): void => {
+    for (const node of nodes) {
+      paths.push(node.path);
+      if (node.steps) visit(node.steps);
+    }
+  };
+  visit(tree as StepNode[]);
+  const lineStarts: number[] = [];
+  const markerStarts: number[] = [];
+  let from = 0;
+  for (const path of paths) {
+    const marker = `${path}. `;
+    let found = false;
+    for (let i = text.indexOf(marker, from); i !== -1; i = text.indexOf(marker, i + 1)) {
+      let lineStart = i;
+      while (lineStart > 0 && text.charCodeAt(lineStart - 1) === 32) lineStart--;
+      if (lineStart === 0 || text.charCodeAt(lineStart - 1) === 10) {
+        lineStarts.push(lineStart);
+        markerStarts.push(i);
+        from = i + marker.length;
+        found = true;
+        break;
+      }
+    }
+    if (!found) return undefined;
+  }
+  return { paths, lineStarts, markerStarts };
+}
+
+/** The first and last step a code-point range of an algorithm block's text covers; a range starting inside a step starts with it. */
+function stepsCovered(block: Block, range: { start: number; end: number }): { first: string; last: string } | undefined {
+  const text = block.text.trim();
+  const lines = stepLines(block, text);
+  if (lines === undefined) return undefined;
+  let first = -1;
+  let last = -1;
+  let codePoints = 0;
+  let counted = 0;
+  lines.markerStarts.forEach((at, k) => {
+    codePoints += codePointLength(text.slice(counted, at));
+    counted = at;
+    if (codePoints <= range.start) first = k;
+    if (codePoints < range.end) last = k;
+  });
+  if (last === -1) return undefined;
+  if (first === -1) first = 0;
+  return { first: lines.paths[first]!, last: lines.paths[last]! };
 }
 
 /**
@@ -246,10 +314,11 @@ export interface TextPiece {
   end: number;
 }
 
-/** Cuts one long text into overlapping pieces of at most maxChars code points. */
-export function splitLongText(text: string, options: ChunkOptions): TextPiece[] {
+/** Cuts one long text into overlapping pieces of at most maxChars code points (preferably at `preferredStarts`, UTF-16 indices, ascending). */
+export function splitLongText(text: string, options: ChunkOptions, preferredStarts?: number[]): TextPiece[] {
   const prefix = codePointPrefix(text);
-  const sentences = sentenceStarts(text);
+  // Algorithms are cut where a step's line starts, so a step number never ends one piece while its text starts the next.
+  const sentences = preferredStarts !== undefined && preferredStarts.length > 0 ? preferredStarts : sentenceStarts(text);
   const pieces: TextPiece[] = [];
   let start = 0;
   let primaryStart = 0;

@@ -134,6 +134,8 @@ export interface Citation {
   span?: Record<string, unknown>;
   /** For a chunk cut from one long block: the code-point range of the chunk text within that block's text. */
   textRange?: { start: number; end: number };
+  /** For a chunk of one algorithm block: the paths of the first and last step its text covers ("3.2", "3.4.1"). */
+  steps?: { first: string; last: string };
 }
 
 export interface Chunk {

@@ -23,6 +23,27 @@ export interface Link {
   href: string;
 }
 
+/** A table cell spanning more than one slot: where it starts (row in `header` or `rows`, column) and how far it reaches. */
+export interface TableSpan {
+  part: 'header' | 'rows';
+  row: number;
+  column: number;
+  rowSpan: number;
+  colSpan: number;
+}
+
+/** One step of an algorithm: citable by its path ("3.2.1"), with the source's id when it has one. */
+export interface AlgorithmStep {
+  path: string;
+  /** The step's own text, without its substeps. */
+  text: string;
+  id?: string;
+  /** `<var>` names used in the step, in order of first use. */
+  variables?: string[];
+  links?: Link[];
+  steps?: AlgorithmStep[];
+}
+
 export interface ListItem {
   text: string;
   ordered?: boolean;
@@ -78,12 +99,14 @@ export interface BlockDraft {
   links?: Link[];
   ordered?: boolean;
   items?: ListItem[];
-  steps?: ListItem[];
+  steps?: AlgorithmStep[];
   caption?: string;
   header?: string[][];
   rows?: string[][];
   /** PDF tables: the page of each row in `rows` (a table may continue across pages). */
   rowPages?: number[];
+  /** Cells spanning several slots (their text fills every slot they cover in header/rows). */
+  spans?: TableSpan[];
   entries?: { terms: string[]; definitions: string[] }[];
   language?: string;
   /** Ids of elements inside the block (in text order), so a citation can point at the exact text. */
@@ -201,6 +224,18 @@ export class DocumentBuilder {
     this.informativeSections.set(top.section.id, reason);
   }
 
+  /**
+   * An explicit normative marker on a section (class="normative" inside an informative one): the
+   * section and what it contains stop inheriting the enclosing section's informative status.
+   */
+  markCurrentSectionNormative(): void {
+    const top = this.stack[this.stack.length - 1];
+    if (!top || top.informative === null) return;
+    top.informative = null;
+    top.section.normativity = this.policy.authority;
+    this.informativeSections.delete(top.section.id);
+  }
+
   addBlock(draft: BlockDraft): Block {
     const top = this.stack[this.stack.length - 1];
     const sectionId = top ? top.section.id : null;
@@ -240,6 +275,7 @@ export class DocumentBuilder {
     if (draft.header) block.header = draft.header;
     if (draft.rows) block.rows = draft.rows;
     if (draft.rowPages) block.rowPages = draft.rowPages;
+    if (draft.spans && draft.spans.length > 0) block.spans = draft.spans;
     if (draft.entries) block.entries = draft.entries;
     if (draft.language !== undefined && draft.language !== '') block.language = draft.language;
     if (draft.anchors !== undefined && draft.anchors.length > 0) block.anchors = anchorsOnText(draft.text, draft.anchors);

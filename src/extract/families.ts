@@ -23,8 +23,24 @@ export interface HtmlRules {
   /** Elements whose text is the printed section number inside a heading. */
   sectionNumberSelectors: string[];
   algorithmSelectors: string[];
+  /**
+   * Lower-case endings of a paragraph that introduces the `<ol>` right after it as an algorithm's
+   * steps ("run these steps:"). Optional: none means only algorithmSelectors make algorithms.
+   */
+  algorithmIntroductions?: string[];
   idlSelectors: string[];
   grammarSelectors: string[];
+  /** Elements that are notes / examples by name rather than class (ecmarkup `emu-note`, xml2rfc's `<aside>`). Optional. */
+  noteSelectors?: string[];
+  exampleSelectors?: string[];
+  /** Elements that link by their own href when they hold no `<a>` (ecmarkup `emu-xref`). Optional. */
+  crossReferenceSelectors?: string[];
+  /**
+   * A heading's level is the number of enclosing section elements (sectionSelectors) plus its tag's
+   * level minus one, not its tag alone: ecmarkup writes every clause heading as `<h1>` and subheadings
+   * ("Syntax") as `<h2>`. Optional (default false).
+   */
+  sectionLevelFromNesting?: boolean;
   noteClasses: string[];
   exampleClasses: string[];
   issueClasses: string[];
@@ -37,10 +53,12 @@ export interface HtmlRules {
   informativeSectionIds: string[];
   /** Lower-case headings whose section content is informative ("acknowledgements", "references"). */
   informativeHeadings: string[];
+  /** Section elements informative by their own markup (ecmarkup: a top-level `emu-annex` without `normative`). Optional. */
+  informativeSectionSelectors?: string[];
+  /** Lower-case heading parts that make a section informative ("(informative)" after an annex title). Optional. */
+  informativeHeadingMarkers?: string[];
   /** Lower-case sentence prefixes that declare the current section informative. */
   informativeStatements: string[];
-  /** Elements that are notes whatever their class (xml2rfc's `<aside>`); optional. */
-  noteSelectors?: string[];
   /** Front matter read as document metadata, never as blocks (xml2rfc `dl#identifiers`); optional. */
   metadataSelectors?: string[];
   /** Anchors that, opening a block, give it their id (Unicode conformance clauses); optional. */

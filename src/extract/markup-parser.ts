@@ -148,12 +148,14 @@ function watchDepth(host: StackHost, field: 'stack' | 'foreignContext', countNam
   });
 }
 
-export function parseMarkup(source: string, options: ParserOptions & DomHandlerOptions): ParsedMarkup {
+/** `configure` adds format rules to the parser before it runs (HTML: the table insertion modes). */
+export function parseMarkup(source: string, options: ParserOptions & DomHandlerOptions, configure?: (parser: Parser) => void): ParsedMarkup {
   const handler = new DepthCappedHandler(options);
   const parser = new Parser(handler, options);
   const host = parser as unknown as StackHost;
   watchDepth(host, 'stack', true);
   watchDepth(host, 'foreignContext', false);
+  configure?.(parser);
   parser.end(source);
   return { document: handler.root, cappedElements: handler.cappedElements };
 }

@@ -45,6 +45,12 @@ export class TextSink {
     this.emit(raw);
   }
 
+  /** A separator that absorbs the space before it (table cells: "a | b", never "a  | b"). */
+  separator(raw: string): void {
+    this.pendingSpace = false;
+    this.emit(raw);
+  }
+
   /** A list marker ("- ", "2. "): written on a fresh line, and the item text follows on the same line. */
   marker(raw: string): void {
     this.lineBreak(1);

@@ -71,6 +71,8 @@ export type ChunkRow = [
   text: string,
   /** Source ids inside the text, [code-point offset, id] ascending (Chunk.anchors), or null. */
   anchors: [number, string][] | null,
+  /** Only for a chunk of one algorithm block: the first and last step it covers. */
+  steps?: { first: string; last: string },
 ];
 
 /** [number of terms, CRC-32 of the block's text as 8 hex digits]. */

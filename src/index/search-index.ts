@@ -136,6 +136,7 @@ export function buildDocumentPart(documentId: string, chunks: Chunk[]): string {
     else if (canonicalJson(doc) !== canonicalJson(docRow)) throw new Error(`chunk ${chunk.chunkId} disagrees with its document's source, snapshot or classification`);
     const c = chunk.citation;
     const row: ChunkRow = [chunk.chunkId, c.sectionId, c.headingPath, c.blockIds, c.fragment, chunk.normativity, c.pages ?? null, c.span ?? null, c.textRange ?? null, chunk.text, chunk.anchors ?? null];
+    if (c.steps !== undefined) row.push(c.steps);
     rows.push(canonicalJson(row));
     const counts = new Map<string, number>();
     const terms = tokenize(chunk.text);

@@ -445,11 +445,12 @@ function binarySearch(sorted: ArrayLike<number>, value: number): number {
  */
 function rowCitation(index: LoadedSearchIndex, ordinal: number, at: number): Citation {
   const doc = index.documents[index.chunkDocument[ordinal]!]!;
-  const [, sectionId, headingPath, blockIds, fragment, , pages, span, textRange, , anchors] = chunkRow(index, ordinal);
+  const [, sectionId, headingPath, blockIds, fragment, , pages, span, textRange, , anchors, steps] = chunkRow(index, ordinal);
   const citation: Citation = { sourceUrl: doc[1], fragment: nearestAnchor(anchors, at) ?? fragment, snapshotId: doc[2], documentId: doc[0], sectionId, headingPath, blockIds };
   if (pages !== null) citation.pages = pages;
   if (span !== null) citation.span = span;
   if (textRange !== null) citation.textRange = textRange;
+  if (steps !== undefined) citation.steps = steps;
   return citation;
 }
 

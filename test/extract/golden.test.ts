@@ -22,6 +22,9 @@ const CASES: { fixture: string; url: string; contentType: string }[] = [
   { fixture: 'unicode-uax.html', url: 'https://www.unicode.org/reports/tr99/', contentType: 'text/html' },
   { fixture: 'ietf-draft.txt', url: 'https://www.ietf.org/archive/id/draft-author-example-00.txt', contentType: 'text/plain' },
   { fixture: 'generic.xml', url: 'https://example.org/manual.xml', contentType: 'application/xml' },
+  { fixture: 'tc39-ecmarkup.html', url: 'https://tc39.es/ecma262/', contentType: 'text/html' },
+  { fixture: 'bikeshed-algorithms.html', url: 'https://streams.spec.whatwg.org/', contentType: 'text/html' },
+  { fixture: 'w3c-normativity.html', url: 'https://www.w3.org/TR/gizmo/', contentType: 'text/html' },
 ];
 
 for (const c of CASES) {

@@ -1,0 +1,153 @@
+import { type AnyNode, type Element, isTag, isText } from 'domhandler';
+import { textContent } from 'domutils';
+import type { KeywordSpan } from '../bcp14.js';
+import type { AlgorithmStep, Link } from '../document-builder.js';
+import { TextSink, normalizeSpace } from '../text-sink.js';
+import { SKIP_TAGS } from './tags.js';
+import type { HtmlWalk, WalkContext } from './walk.js';
+
+/**
+ * Algorithms: ecmarkup `<emu-alg>`, Bikeshed `<div class="algorithm">` (a family's algorithm
+ * selectors), and an `<ol>` introduced by a paragraph ending like "... run these steps:" (a family's
+ * algorithmIntroductions). One `algorithm` block each, with its steps nested as in the source.
+ *
+ * Each step has a path ("3.2.1": its position in each enclosing list, counted from 1 or the list's
+ * `start`), its own text (without its substeps), the source's id when the `<li>` (or its first
+ * paragraph) has one, its variables (`<var>`) and its links. The block text writes each step on its
+ * own line as "<path>. <text>", indented by depth, so a reader (and the index) sees "3.2.1." and the
+ * chunker can cite the steps a chunk covers.
+ */
+export function extractAlgorithm(walk: HtmlWalk, el: Element, ctx: WalkContext): void {
+  const sink = new TextSink();
+  const keywords: KeywordSpan[] = [];
+  const links: Link[] = [];
+  const pending: { step: AlgorithmStep; start: number; end: number }[] = [];
+  const writer = { walk, sink, keywords, links, pending };
+  let steps: AlgorithmStep[];
+  if (isStepList(el)) {
+    steps = writeSteps(writer, el, '');
+  } else {
+    steps = [];
+    writeIntroAndSteps(writer, el, steps);
+  }
+  const text = sink.toString();
+  if (text === '') return;
+  for (const { step, start, end } of pending) step.text = text.slice(start, Math.min(end, text.length)).trim();
+  // A marked algorithm of one sentence (Bikeshed's div.algorithm around a <p>) has no steps to list.
+  walk.addBlock('algorithm', text, ctx, { keywords, links, start: el.startIndex, end: el.endIndex, steps: steps.length > 0 ? steps : undefined }, el);
+}
+
+/** True when `ol` follows a paragraph that introduces steps ("The X algorithm steps are:"). */
+export function isIntroducedStepList(walk: HtmlWalk, ol: Element, introductions: readonly string[]): boolean {
+  if (introductions.length === 0) return false;
+  let prev = ol.prev;
+  while (prev !== null && isText(prev) && prev.data.trim() === '') prev = prev.prev;
+  if (prev === null || !isTag(prev) || prev.name !== 'p' || walk.rules.prune(prev)) return false;
+  const text = normalizeSpace(textContent(prev)).toLowerCase();
+  return introductions.some((ending) => text.endsWith(ending));
+}
+
+interface StepWriter {
+  walk: HtmlWalk;
+  sink: TextSink;
+  keywords: KeywordSpan[];
+  links: Link[];
+  /** Steps whose text is cut from the block text once it is complete. */
+  pending: { step: AlgorithmStep; start: number; end: number }[];
+}
+
+function isStepList(el: Element): boolean {
+  return el.name === 'ol' || el.name === 'ul';
+}
+
+/** A container algorithm: its prose is written as it comes, its outermost lists become the steps. */
+function writeIntroAndSteps(w: StepWriter, el: Element, steps: AlgorithmStep[]): void {
+  for (const c of el.children) {
+    if (isTag(c)) {
+      if (SKIP_TAGS.has(c.name) || w.walk.rules.prune(c)) continue;
+      if (isStepList(c)) {
+        // Steps continue their numbering across lists of one algorithm only when the source says so (start=).
+        steps.push(...writeSteps(w, c, ''));
+        continue;
+      }
+      if (containsStepList(c)) {
+        w.sink.lineBreak(1);
+        writeIntroAndSteps(w, c, steps);
+        w.sink.lineBreak(1);
+        continue;
+      }
+    }
+    w.walk.flow(c, w.sink, w.keywords, w.links, false);
+  }
+}
+
+function containsStepList(el: Element): boolean {
+  for (const c of el.children) if (isTag(c) && (isStepList(c) || containsStepList(c))) return true;
+  return false;
+}
+
+function writeSteps(w: StepWriter, list: Element, parentPath: string): AlgorithmStep[] {
+  const steps: AlgorithmStep[] = [];
+  const startAttr = Number.parseInt(list.attribs['start'] ?? '', 10);
+  let n = Number.isFinite(startAttr) && list.name === 'ol' ? startAttr : 1;
+  const depth = parentPath === '' ? 0 : parentPath.split('.').length;
+  for (const li of list.children) {
+    if (!isTag(li) || li.name !== 'li' || w.walk.rules.prune(li)) continue;
+    const path = parentPath === '' ? String(n) : `${parentPath}.${n}`;
+    n++;
+    w.sink.marker(`${'  '.repeat(depth)}${path}. `);
+    const start = w.sink.length;
+    const stepLinks: Link[] = [];
+    const variables: string[] = [];
+    const nested: Element[] = [];
+    for (const c of li.children) {
+      if (isTag(c) && isStepList(c)) {
+        nested.push(c);
+        continue;
+      }
+      w.walk.flow(c, w.sink, w.keywords, stepLinks, false);
+      collectVariables(w.walk, c, variables);
+    }
+    const step: AlgorithmStep = { path, text: '' };
+    w.pending.push({ step, start, end: w.sink.length });
+    const id = stepId(li);
+    if (id !== undefined) step.id = id;
+    if (variables.length > 0) step.variables = variables;
+    if (stepLinks.length > 0) {
+      step.links = stepLinks;
+      w.links.push(...stepLinks);
+    }
+    const substeps: AlgorithmStep[] = [];
+    for (const list of nested) substeps.push(...writeSteps(w, list, path));
+    if (substeps.length > 0) step.steps = substeps;
+    steps.push(step);
+  }
+  return steps;
+}
+
+/** The step's id in the source: the `<li>`'s, else its first element child's when that is a paragraph. */
+function stepId(li: Element): string | undefined {
+  const own = li.attribs['id'];
+  if (own !== undefined && own !== '') return own;
+  for (const c of li.children) {
+    if (isText(c) && c.data.trim() === '') continue;
+    if (isTag(c) && c.name === 'p') {
+      const id = c.attribs['id'];
+      if (id !== undefined && id !== '') return id;
+    }
+    break;
+  }
+  return undefined;
+}
+
+/** Distinct `<var>` names in the step's own content, in order of first use. */
+function collectVariables(walk: HtmlWalk, node: AnyNode, into: string[]): void {
+  if (!isTag(node) || SKIP_TAGS.has(node.name) || walk.rules.prune(node)) return;
+  if (node.name === 'var') {
+    const name = normalizeSpace(textContent(node));
+    if (name !== '' && !into.includes(name)) into.push(name);
+    return;
+  }
+  if (isStepList(node)) return;
+  for (const c of node.children) collectVariables(walk, c, into);
+}

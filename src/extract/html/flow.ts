@@ -1,0 +1,152 @@
+import { type AnyNode, type Element, isTag, isText, isCDATA } from 'domhandler';
+import { textContent } from 'domutils';
+import type { BlockAnchor, Link } from '../document-builder.js';
+import type { KeywordSpan } from '../bcp14.js';
+import { keywordOf } from '../bcp14.js';
+import { TextSink, normalizeSpace } from '../text-sink.js';
+import type { CompiledRules } from './compiled-rules.js';
+import { BLOCK_TAGS, SKIP_TAGS } from './tags.js';
+
+/** The reading text of elements: inline runs, list markers, table cells joined by " | ", links resolved. */
+export class FlowWriter {
+  private readonly baseNoHash: string;
+  /** Where the ids of elements inside the text go, set by the walker for a block's text; null otherwise. */
+  anchors: BlockAnchor[] | null = null;
+
+  constructor(
+    private readonly rules: CompiledRules,
+    private readonly baseUrl: string,
+    private readonly wantLinks: boolean,
+  ) {
+    this.baseNoHash = baseUrl.split('#')[0] ?? baseUrl;
+  }
+
+  /** Writes the reading text of `node` into `sink`, recording marked keywords and links. */
+  flow(node: AnyNode, sink: TextSink, keywords: KeywordSpan[], links: Link[], pre: boolean, depth = 0): void {
+    if (isText(node) || isCDATA(node)) {
+      const data = isText(node) ? node.data : textContent(node);
+      if (pre) sink.verbatim(data);
+      else sink.text(data);
+      return;
+    }
+    if (!isTag(node)) return;
+    const name = node.name;
+    if (SKIP_TAGS.has(name) || this.rules.prune(node)) return;
+    // A table's caption is its block's caption field, not part of its text.
+    if (name === 'caption' && !pre) return;
+    // An id inside the block (<dfn id>, a numbered step, an inline anchor): a citation can point there.
+    const id = node.attribs['id'];
+    if (this.anchors !== null && id !== undefined && id !== '') this.anchors.push({ id, start: sink.length });
+    if (name === 'br') {
+      if (pre) sink.verbatim('\n');
+      else sink.lineBreak(1);
+      return;
+    }
+    if (this.rules.keyword(node)) {
+      const kw = keywordOf(textContent(node));
+      if (kw !== null) {
+        for (const c of node.children) this.flow(c, sink, keywords, links, pre, depth);
+        const end = sink.length;
+        keywords.push({ keyword: kw, start: end - kw.length, end, marked: true });
+        return;
+      }
+    }
+    const isPre = pre || name === 'pre' || name === 'xmp' || name === 'listing' || name === 'plaintext';
+    // Cells stay on their row's line, separated by " | "; rows and other blocks start new lines.
+    const block = BLOCK_TAGS.has(name) && name !== 'td' && name !== 'th';
+    if (block && !pre) sink.lineBreak(1);
+    let childDepth = depth;
+    if (name === 'li') {
+      const parent = node.parent;
+      const ordered = parent !== null && isTag(parent) && parent.name === 'ol';
+      sink.marker('  '.repeat(Math.max(0, depth - 1)) + (ordered ? `${listIndex(node)}. ` : '- '));
+    } else if (name === 'ul' || name === 'ol') {
+      childDepth = depth + 1;
+    } else if ((name === 'td' || name === 'th') && node.prev !== null && hasPreviousCell(node)) {
+      sink.separator(' | ');
+    }
+    let children = node.children;
+    if (isPre && !pre) children = dropLeadingNewline(children);
+    const linkStart = !this.wantLinks ? undefined : name === 'a' ? node.attribs['href'] : this.rules.crossReference(node) && !hasAnchor(node) ? node.attribs['href'] : undefined;
+    for (const c of children) this.flow(c, sink, keywords, links, isPre, childDepth);
+    if (linkStart !== undefined) {
+      const text = normalizeSpace(textContent(node));
+      links.push({ text, href: this.resolve(linkStart) });
+    }
+    if (block && !pre) sink.lineBreak(1);
+  }
+
+  /** Text of a cell or item without block structure (tables, list items). */
+  plainText(node: AnyNode): string {
+    const sink = new TextSink();
+    // A cell's or an item's own text: its ids are not at offsets of the block being written.
+    const anchors = this.anchors;
+    this.anchors = null;
+    if (isTag(node)) for (const c of node.children) this.flow(c, sink, [], [], false);
+    else this.flow(node, sink, [], [], false);
+    this.anchors = anchors;
+    return sink.toString();
+  }
+
+  resolve(href: string): string {
+    if (href.startsWith('#')) return this.baseNoHash + href;
+    try {
+      return new URL(href, this.baseUrl).href;
+    } catch {
+      return href;
+    }
+  }
+}
+
+/** Item numbers already given, so the items of one list are numbered in linear time, not quadratic. */
+const listIndexMemo = new WeakMap<Element, number>();
+
+export function listIndex(li: Element): number {
+  let previous: Element | null = null;
+  for (let sib = li.prev; sib !== null && previous === null; sib = sib.prev) if (isTag(sib) && sib.name === 'li') previous = sib;
+  const known = previous === null ? undefined : listIndexMemo.get(previous);
+  let index: number;
+  if (known !== undefined) {
+    index = known + 1;
+  } else {
+    const parent = li.parent;
+    let start = 1;
+    if (parent && isTag(parent)) {
+      const s = Number.parseInt(parent.attribs['start'] ?? '', 10);
+      if (Number.isFinite(s)) start = s;
+    }
+    let n = 0;
+    for (let sib = li.prev; sib !== null; sib = sib.prev) if (isTag(sib) && sib.name === 'li') n++;
+    index = start + n;
+  }
+  listIndexMemo.set(li, index);
+  return index;
+}
+
+/** A cross-reference element already rendered as an `<a>` is linked by that `<a>`, once. */
+function hasAnchor(el: Element): boolean {
+  for (const c of el.children) if (isTag(c) && (c.name === 'a' || hasAnchor(c))) return true;
+  return false;
+}
+
+function hasPreviousCell(cell: Element): boolean {
+  for (let sib = cell.prev; sib !== null; sib = sib.prev) if (isTag(sib) && (sib.name === 'td' || sib.name === 'th')) return true;
+  return false;
+}
+
+/** HTML5 drops a newline right after <pre>; htmlparser2 keeps it, so drop it here. */
+export function dropLeadingNewline(children: AnyNode[]): AnyNode[] {
+  const first = children[0];
+  if (first && isText(first) && first.data.startsWith('\n')) {
+    const copy = children.slice();
+    const data = first.data.slice(1);
+    copy[0] = Object.assign(Object.create(Object.getPrototypeOf(first) as object) as typeof first, first, { data });
+    return copy;
+  }
+  if (first && isText(first) && first.data.startsWith('\r\n')) {
+    const copy = children.slice();
+    copy[0] = Object.assign(Object.create(Object.getPrototypeOf(first) as object) as typeof first, first, { data: first.data.slice(2) });
+    return copy;
+  }
+  return children;
+}

@@ -1,0 +1,70 @@
+import { type AnyNode, type Element, isTag, isText } from 'domhandler';
+import type { ListItem } from '../document-builder.js';
+import { TextSink, normalizeSpace } from '../text-sink.js';
+import { BLOCK_TAGS, SKIP_TAGS } from './tags.js';
+import type { HtmlWalk, WalkContext } from './walk.js';
+
+/** `<ul>`, `<ol>`, `<menu>`, `<dir>`: one list block with its items nested as in the source. */
+export function extractList(walk: HtmlWalk, el: Element, ctx: WalkContext): void {
+  walk.addFlowBlock('list', el, ctx, { ordered: el.name === 'ol', items: listItems(walk, el) });
+}
+
+/** `<dl>`: one block with its term/definition groups (`<div>` wrappers allowed). */
+export function extractDefinitionList(walk: HtmlWalk, el: Element, ctx: WalkContext): void {
+  walk.addFlowBlock('definition-list', el, ctx, { entries: definitionEntries(walk, el) });
+}
+
+export function listItems(walk: HtmlWalk, list: Element): ListItem[] {
+  const items: ListItem[] = [];
+  for (const child of list.children) {
+    if (!isTag(child) || child.name !== 'li' || walk.rules.prune(child)) continue;
+    const sink = new TextSink();
+    const nested: ListItem[] = [];
+    const visit = (node: AnyNode): void => {
+      if (isTag(node)) {
+        if (SKIP_TAGS.has(node.name) || walk.rules.prune(node)) return;
+        if (node.name === 'ul' || node.name === 'ol') {
+          for (const item of listItems(walk, node)) nested.push(node.name === 'ol' ? { ...item, ordered: true } : item);
+          return;
+        }
+        if (BLOCK_TAGS.has(node.name)) sink.lineBreak(1);
+        for (const c of node.children) visit(c);
+        if (BLOCK_TAGS.has(node.name)) sink.lineBreak(1);
+      } else if (isText(node)) {
+        sink.text(node.data);
+      }
+    };
+    for (const c of child.children) visit(c);
+    const item: ListItem = { text: sink.toString() };
+    if (nested.length > 0) item.items = nested;
+    items.push(item);
+  }
+  return items;
+}
+
+function definitionEntries(walk: HtmlWalk, dl: Element): { terms: string[]; definitions: string[] }[] {
+  const entries: { terms: string[]; definitions: string[] }[] = [];
+  let current: { terms: string[]; definitions: string[] } | null = null;
+  const visit = (parent: Element): void => {
+    for (const child of parent.children) {
+      if (!isTag(child) || walk.rules.prune(child)) continue;
+      if (child.name === 'dt') {
+        if (current === null || current.definitions.length > 0) {
+          current = { terms: [], definitions: [] };
+          entries.push(current);
+        }
+        current.terms.push(normalizeSpace(walk.plainText(child)));
+      } else if (child.name === 'dd') {
+        if (current === null) {
+          current = { terms: [], definitions: [] };
+          entries.push(current);
+        }
+        current.definitions.push(walk.plainText(child));
+      } else if (child.name === 'div') {
+        visit(child);
+      }
+    }
+  };
+  visit(dl);
+  return entries;
+}

@@ -1,0 +1,86 @@
+import { type AnyNode, type Element, isTag, isText } from 'domhandler';
+import { textContent } from 'domutils';
+import { TextSink, normalizeSpace } from '../text-sink.js';
+import { SKIP_TAGS } from './tags.js';
+import { declaredSectionNormativity } from './normativity.js';
+import type { HtmlWalk, WalkContext } from './walk.js';
+import { headingAnchorIds } from './anchors.js';
+
+const SECTION_NUMBER_PREFIX = /^(?:(?:Appendix|Annex)\s+)?((?:\d+|[A-Z])(?:\.\d+)*)\.?(?=\s)\s*/;
+
+/**
+ * A heading opens a section: its number (a section-number element or a printed prefix or
+ * data-level), its text without self-links, and its id (the pending `<section id>`, else its own or
+ * its first descendant's), at its tag's level or, where the family says so, its section nesting
+ * depth. The section's own markup may declare it informative or normative (normativity.ts).
+ * Returns the heading text, or null when nothing was opened.
+ */
+export function openHeadingSection(walk: HtmlWalk, el: Element, level: number, ctx: WalkContext): string | null {
+  const rules = walk.rules;
+  const sink = new TextSink();
+  let number: string | null = null;
+  const visit = (node: AnyNode): void => {
+    if (isTag(node)) {
+      if (SKIP_TAGS.has(node.name)) return;
+      if (rules.sectionNumber(node)) {
+        number ??= normalizeSpace(textContent(node)).replace(/^(?:Appendix|Annex)\s+/, '').replace(/\.$/, '') || null;
+        return;
+      }
+      if (rules.headingStrip(node) || rules.prune(node)) return;
+      if (node.name === 'br') sink.space();
+      for (const c of node.children) visit(c);
+    } else if (isText(node)) {
+      sink.text(node.data);
+    }
+  };
+  for (const c of el.children) visit(c);
+  let text = normalizeSpace(sink.toString());
+  if (number === null) {
+    const m = SECTION_NUMBER_PREFIX.exec(text);
+    if (m?.[1] !== undefined && m[0].length < text.length) {
+      number = m[1];
+      text = text.slice(m[0].length);
+    }
+  }
+  if (number === null) {
+    const dataLevel = el.attribs['data-level'];
+    if (dataLevel !== undefined && dataLevel !== '') number = dataLevel;
+  }
+  // Without its own id, a heading is named by its self-linking anchor (anchors.ts); its other
+  // anchors are alternate ids.
+  const anchorIds = el.attribs['id'] === undefined ? headingAnchorIds(el) : [];
+  const ownId = el.attribs['id'] ?? anchorIds[0] ?? firstDescendantId(el);
+  let fragment: string | null = ownId ?? null;
+  const alternateIds: string[] = anchorIds.slice(1);
+  const pending = ctx.pendingSection;
+  if (pending && !pending.taken) {
+    pending.taken = true;
+    fragment = pending.id;
+    if (ownId !== undefined && ownId !== pending.id) alternateIds.push(ownId);
+  }
+  if (text === '' && fragment === null) return null;
+  walk.builder.openSection({
+    fragment,
+    alternateIds,
+    heading: text,
+    // Nesting: an <h1> opens its clause's level, an <h2> inside it ("Syntax") the level below.
+    level: rules.sectionLevelFromNesting && ctx.sectionDepth > 0 ? ctx.sectionDepth + level - 1 : level,
+    number,
+    span: { unit: 'utf16-source', start: el.startIndex ?? 0, end: el.endIndex === null ? el.startIndex ?? 0 : el.endIndex + 1 },
+  });
+  const declared = declaredSectionNormativity(rules, el, text);
+  if (declared?.normativity === 'informative') walk.builder.markCurrentSectionInformative(declared.reason);
+  else if (declared?.normativity === 'normative') walk.builder.markCurrentSectionNormative();
+  return text;
+}
+
+function firstDescendantId(el: Element): string | undefined {
+  for (const c of el.children) {
+    if (!isTag(c)) continue;
+    const id = c.attribs['id'] ?? (c.name === 'a' ? c.attribs['name'] : undefined);
+    if (id !== undefined && id !== '') return id;
+    const deeper = firstDescendantId(c);
+    if (deeper !== undefined) return deeper;
+  }
+  return undefined;
+}

@@ -1,0 +1,135 @@
+import { type Element, isTag } from 'domhandler';
+import { textContent } from 'domutils';
+import type { KeywordSpan } from '../bcp14.js';
+import type { Link, TableSpan } from '../document-builder.js';
+import { TextSink, normalizeSpace } from '../text-sink.js';
+import type { HtmlWalk, WalkContext } from './walk.js';
+
+/**
+ * `<table>`: one block with its caption, header rows and body rows as a grid of cell texts. The tree
+ * is already shaped by the standard's table insertion modes (table-parsing.ts), so a table with
+ * omitted end tags reaches here as its fully tagged form would.
+ *
+ * Grid: a cell with colspan/rowspan fills every slot it covers with its text (so each row has one
+ * string per column), and its span is recorded once, at its first slot, in `spans`. As in the HTML
+ * table model, a rowspan stays within its row group (thead, tbody, tfoot) and rowspan="0" reaches the
+ * group's end; spans are clamped to the standard's limits (colspan 1-1000, rowspan 0-65534).
+ * Header rows: the rows of `<thead>`, else the leading rows made only of `<th>` cells. `<tfoot>` rows
+ * come last, where they render.
+ */
+export function extractTable(walk: HtmlWalk, el: Element, ctx: WalkContext): void {
+  let caption = '';
+  const heads: Element[][] = [];
+  const bodies: Element[][] = [];
+  const feet: Element[][] = [];
+  const looseRows: Element[] = [];
+  const flushLoose = (): void => {
+    if (looseRows.length > 0) bodies.push(looseRows.splice(0));
+  };
+  for (const child of el.children) {
+    if (!isTag(child) || walk.rules.prune(child)) continue;
+    if (child.name === 'tr') {
+      looseRows.push(child);
+      continue;
+    }
+    flushLoose();
+    if (child.name === 'caption') caption ||= normalizeSpace(textContent(child));
+    else if (child.name === 'thead') heads.push(rowsOf(walk, child));
+    else if (child.name === 'tbody') bodies.push(rowsOf(walk, child));
+    else if (child.name === 'tfoot') feet.push(rowsOf(walk, child));
+  }
+  flushLoose();
+
+  const header: string[][] = [];
+  const rows: string[][] = [];
+  const spans: TableSpan[] = [];
+  for (const group of heads) layOutGroup(walk, group, () => 'header', header, rows, spans);
+  const bodyTarget = (allTh: boolean): 'header' | 'rows' => (allTh && rows.length === 0 ? 'header' : 'rows');
+  for (const group of [...bodies, ...feet]) layOutGroup(walk, group, bodyTarget, header, rows, spans);
+
+  const sink = new TextSink();
+  const keywords: KeywordSpan[] = [];
+  const links: Link[] = [];
+  walk.flow(el, sink, keywords, links, false);
+  const text = sink.toString();
+  if (text === '') return;
+  walk.addBlock('table', text, ctx, { keywords, links, start: el.startIndex, end: el.endIndex, header, rows, caption, spans: spans.length > 0 ? spans : undefined }, el);
+}
+
+function rowsOf(walk: HtmlWalk, group: Element): Element[] {
+  const rows: Element[] = [];
+  for (const c of group.children) if (isTag(c) && c.name === 'tr' && !walk.rules.prune(c)) rows.push(c);
+  return rows;
+}
+
+/** A cell still covering slots in later rows of its group. */
+interface Carry {
+  text: string;
+  rowsLeft: number;
+}
+
+function spanAttribute(cell: Element, name: string, min: number, max: number, fallback: number): number {
+  const raw = cell.attribs[name];
+  if (raw === undefined) return fallback;
+  // The standard's "rules for parsing non-negative integers": leading digits after whitespace.
+  const m = /^[\t\n\f\r ]*\+?(\d+)/.exec(raw);
+  if (m === null) return fallback;
+  const n = Number.parseInt(m[1]!.slice(0, 8), 10);
+  if (n < min) return min;
+  return Math.min(n, max);
+}
+
+function layOutGroup(
+  walk: HtmlWalk,
+  group: Element[],
+  target: (allTh: boolean) => 'header' | 'rows',
+  header: string[][],
+  rows: string[][],
+  spans: TableSpan[],
+): void {
+  const carries: (Carry | undefined)[] = [];
+  group.forEach((tr, rowInGroup) => {
+    const slots: string[] = [];
+    const origins: Omit<TableSpan, 'part' | 'row'>[] = [];
+    let allTh = true;
+    let ownCells = 0;
+    let column = 0;
+    const fillCarried = (): void => {
+      for (let carry = carries[column]; carry !== undefined && carry.rowsLeft > 0; carry = carries[column]) {
+        slots[column] = carry.text;
+        column++;
+      }
+    };
+    for (const cell of tr.children) {
+      if (!isTag(cell) || (cell.name !== 'td' && cell.name !== 'th') || walk.rules.prune(cell)) continue;
+      fillCarried();
+      ownCells++;
+      if (cell.name !== 'th') allTh = false;
+      const text = normalizeSpace(walk.plainText(cell));
+      const colSpan = spanAttribute(cell, 'colspan', 1, 1000, 1);
+      const rowSpanRaw = spanAttribute(cell, 'rowspan', 0, 65534, 1);
+      const rowSpan = Math.min(rowSpanRaw === 0 ? group.length - rowInGroup : rowSpanRaw, group.length - rowInGroup);
+      for (let c = column; c < column + colSpan; c++) {
+        slots[c] = text;
+        carries[c] = rowSpan > 1 ? { text, rowsLeft: rowSpan } : undefined;
+      }
+      if (colSpan > 1 || rowSpan > 1) origins.push({ column, colSpan, rowSpan });
+      column += colSpan;
+    }
+    // Slots covered from above to the right of the last cell belong to this row too.
+    for (let c = column; c < carries.length; c++) {
+      const carry = carries[c];
+      if (carry !== undefined && carry.rowsLeft > 0) slots[c] = carry.text;
+    }
+    for (let c = 0; c < carries.length; c++) {
+      const carry = carries[c];
+      if (carry !== undefined && --carry.rowsLeft <= 0) carries[c] = undefined;
+    }
+    if (slots.length === 0) return;
+    for (let c = 0; c < slots.length; c++) slots[c] ??= '';
+    const part = ownCells > 0 ? target(allTh) : target(false);
+    const list = part === 'header' ? header : rows;
+    for (const origin of origins) spans.push({ part, row: list.length, ...origin });
+    list.push(slots);
+  });
+}

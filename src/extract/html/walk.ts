@@ -1,0 +1,46 @@
+import type { AnyNode, Document, Element } from 'domhandler';
+import type { AlgorithmStep, BlockKind, DocumentBuilder, Link, ListItem, Marker, TableSpan } from '../document-builder.js';
+import type { KeywordSpan } from '../bcp14.js';
+import type { TextSink } from '../text-sink.js';
+import type { CompiledRules } from './compiled-rules.js';
+
+/** Inherited while walking: the nearest id and the normativity marker in effect. */
+export interface WalkContext {
+  fragment: string | null;
+  marker: Marker | null;
+  /** `<section id>` waiting for its first heading, shared by reference so only one heading takes it. */
+  pendingSection: { id: string; taken: boolean } | null;
+  /** Enclosing section elements (sectionSelectors): the heading level where the family says so. */
+  sectionDepth: number;
+}
+
+/** Structured parts a construct adds to its block (lists, steps, tables, ...). */
+export interface BlockExtra {
+  ordered?: boolean;
+  items?: ListItem[];
+  steps?: AlgorithmStep[];
+  entries?: { terms: string[]; definitions: string[] }[];
+  header?: string[][];
+  rows?: string[][];
+  caption?: string;
+  spans?: TableSpan[];
+  language?: string;
+}
+
+/**
+ * What the walker offers the construct modules (sections, tables, algorithms, lists, notes,
+ * preformatted): each gets the walk and one element, and adds its blocks through it.
+ */
+export interface HtmlWalk {
+  readonly rules: CompiledRules;
+  readonly builder: DocumentBuilder;
+  /** Walks a container: inline runs become paragraphs, block children are dispatched one by one. */
+  walkContainer(parent: Element | Document, ctx: WalkContext): void;
+  /** Writes the reading text of `node` into `sink`, recording marked keywords and links. */
+  flow(node: AnyNode, sink: TextSink, keywords: KeywordSpan[], links: Link[], pre: boolean, depth?: number): void;
+  /** Text of a cell or item without block structure. */
+  plainText(node: AnyNode): string;
+  /** One block of running text (with its keywords and links); `beforeAdd` sees the text first. */
+  addFlowBlock(kind: BlockKind, el: Element, ctx: WalkContext, extra: BlockExtra, beforeAdd?: (text: string) => void): void;
+  addBlock(kind: BlockKind, text: string, ctx: WalkContext, extra: BlockExtra & { keywords: KeywordSpan[]; links: Link[]; start: number | null; end: number | null }, el?: Element): void;
+}

@@ -1,0 +1,115 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import type { Block, Chunk } from '../../src/document/types.js';
+import { Sandbox } from '../hostile/harness.js';
+import { extractBytes } from './helpers.js';
+
+/**
+ * Algorithms: emu-alg, div.algorithm and an <ol> introduced as steps become `algorithm` blocks with
+ * numbered, nested steps (path, own text, id, variables, links), never one run-on paragraph; chunks of
+ * a long algorithm cite the steps they cover, and the step paths are searchable.
+ */
+
+interface Step {
+  path: string;
+  text: string;
+  id?: string;
+  variables?: string[];
+  links?: { text: string; href: string }[];
+  steps?: Step[];
+}
+
+async function blocksOf(body: string, url = 'https://example.spec.whatwg.org/'): Promise<Block[]> {
+  const doc = await extractBytes(`<!doctype html><head><title>t</title></head><body><h2 id="s">S</h2>${body}`, url, 'text/html');
+  return doc.blocks;
+}
+
+function flatten(steps: Step[]): Step[] {
+  return steps.flatMap((s) => [s, ...flatten(s.steps ?? [])]);
+}
+
+test('the three algorithm forms give the same steps', async () => {
+  const steps = '<li>Let <var>x</var> be <a href="#zero">zero</a>.<li id="step-loop">While <var>x</var> &lt; 3:<ol><li>Increment <var>x</var>.</ol><li>Return <var>x</var>.';
+  const forms = {
+    'emu-alg': `<emu-alg><ol>${steps}</ol></emu-alg>`,
+    'div.algorithm': `<div class="algorithm"><ol>${steps}</ol></div>`,
+    'ol after an introduction': `<p>To count, run these steps:</p><ol>${steps}</ol>`,
+    'ol after "algorithm steps are:"': `<p>The count algorithm steps are:</p>\n<ol>${steps}</ol>`,
+  };
+  for (const [form, html] of Object.entries(forms)) {
+    const algorithms = (await blocksOf(html)).filter((b) => b.kind === 'algorithm');
+    assert.equal(algorithms.length, 1, form);
+    const alg = algorithms[0]!;
+    assert.equal(alg.text, '1. Let x be zero.\n2. While x < 3:\n  2.1. Increment x.\n3. Return x.', form);
+    const flat = flatten(alg['steps'] as Step[]);
+    assert.deepEqual(
+      flat.map((s) => [s.path, s.text, s.id ?? null, s.variables ?? []]),
+      [
+        ['1', 'Let x be zero.', null, ['x']],
+        ['2', 'While x < 3:', 'step-loop', ['x']],
+        ['2.1', 'Increment x.', null, ['x']],
+        ['3', 'Return x.', null, ['x']],
+      ],
+      form,
+    );
+    assert.deepEqual(flat[0]!.links, [{ text: 'zero', href: 'https://example.spec.whatwg.org/#zero' }], form);
+    assert.deepEqual(alg['links'], flat[0]!.links, `${form}: the block keeps its links too`);
+  }
+});
+
+test('an <ol> without an introduction is a list; steps inside a note stay the note', async () => {
+  const blocks = await blocksOf('<p>The values are:</p><ol><li>a<li>b</ol><div class="note"><p>Run these steps:</p><ol><li>x</ol></div>');
+  assert.deepEqual(
+    blocks.map((b) => b.kind),
+    ['paragraph', 'list', 'note'],
+  );
+});
+
+test('WHATWG-style steps with omitted </p> and </li> stay siblings, with numbering from start=', async () => {
+  const [, alg] = await blocksOf('<p>To go, run these steps:</p><ol><li><p>One.<li><p>Two:<ol start="3"><li><p>Three.<li><p>Four.</ol><li><p>Five.</ol>');
+  assert.equal(alg!.kind, 'algorithm');
+  assert.deepEqual(
+    flatten(alg!['steps'] as Step[]).map((s) => `${s.path} ${s.text}`),
+    ['1 One.', '2 Two:', '2.3 Three.', '2.4 Four.', '3 Five.'],
+  );
+});
+
+test('a long algorithm is chunked with step paths in its text and each chunk citing its steps', async () => {
+  const box = new Sandbox();
+  try {
+    const items = Array.from({ length: 60 }, (_, i) => `<li id="step-${i + 1}">Let <var>v${i + 1}</var> be the result of frobnicating the widget number ${i + 1} with the sprocket.<ol><li>Assert: <var>v${i + 1}</var> is a sprocket-compatible value.</ol>`).join('');
+    box.write({
+      'episteme.json': JSON.stringify({ manualIngest: 'map.json', options: { chunk: { maxChars: 600, overlapChars: 100 } } }),
+      'map.json': JSON.stringify([{ sourceUrl: 'https://example.org/spec/', localPath: 'spec.html', contentType: 'text/html' }]),
+      'spec.html': `<!doctype html><title>Spec</title><h2 id="algo">Algorithm</h2><p>To frobnicate, run these steps:</p><ol>${items}</ol>`,
+    });
+    const built = await box.run(['pipeline', '--json']);
+    assert.equal(built.code, 0, built.stdout + built.stderr);
+    const chunkDir = path.join(box.ws, 'chunks');
+    const file = readdirSync(chunkDir).find((f) => f.endsWith('.json') && f !== 'index.json' && f !== 'search-index.json');
+    assert.ok(file, 'a chunk file was written');
+    const parsed = JSON.parse(readFileSync(path.join(chunkDir, file), 'utf8')) as { payload?: { chunks?: Chunk[] } } & { chunks?: Chunk[] };
+    const chunks = (parsed.payload?.chunks ?? parsed.chunks ?? (parsed as unknown as { payload: Chunk[] }).payload) as Chunk[];
+    const algorithmChunks = chunks.filter((c) => c.citation.steps !== undefined);
+    assert.ok(algorithmChunks.length >= 5, `the algorithm is cut into pieces (${algorithmChunks.length})`);
+    for (const chunk of algorithmChunks) {
+      const { first, last } = chunk.citation.steps!;
+      // The chunk text shows the last step it cites on its own line, and starts inside or at its first.
+      assert.match(chunk.text, new RegExp(`(^|\\n) *${last.replace(/\./g, '\\.')}\\. `), `${chunk.chunkId} shows step ${last}`);
+      const firstLine = /(?:^|\n) *(\d+(?:\.\d+)*)\. /.exec(chunk.text)?.[1];
+      if (chunk.text.startsWith(`${first}. `) || firstLine === undefined) continue;
+      assert.ok(firstLine === first || chunk.text.indexOf(`${first}. `) === -1, `${chunk.chunkId}: first cited step ${first} precedes its first full step ${firstLine}`);
+    }
+    const cited = algorithmChunks.map((c) => c.citation.steps!);
+    assert.equal(cited[0]!.first, '1');
+    assert.equal(cited[cited.length - 1]!.last, '60.1', 'the last chunk reaches the last step');
+
+    const hit = await box.run(['query', '--index', 'chunks/search-index.json', '--term', 'widget number 42', '--json']);
+    assert.equal(hit.code, 0, hit.stderr);
+    assert.match(hit.stdout, /42\. Let v42 be the result of frobnicating the widget number 42/, 'the step and its path are found by search');
+  } finally {
+    box.cleanup();
+  }
+});

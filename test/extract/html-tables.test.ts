@@ -1,0 +1,131 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import type { Block } from '../../src/document/types.js';
+import { extractBytes } from './helpers.js';
+
+/**
+ * Tables by the HTML standard's parsing rules: every optional-tag rule that touches tables
+ * (syntax.html#optional-tags) must give the same table as the fully tagged form, and spans are laid
+ * out on the grid.
+ */
+
+async function tablesOf(body: string): Promise<Block[]> {
+  const doc = await extractBytes(`<!doctype html><title>t</title><h2 id="s">S</h2>${body}<p>after</p>`, 'https://example.org/t.html', 'text/html');
+  const after = doc.blocks.find((b) => b.text === 'after');
+  assert.ok(after, 'content after the table is still extracted, outside it');
+  return doc.blocks.filter((b) => b.kind === 'table');
+}
+
+/** The parts of a table block that must not depend on how it was tagged. */
+function shape(block: Block): unknown {
+  return { text: block.text, caption: block['caption'], header: block['header'], rows: block['rows'], spans: block['spans'] };
+}
+
+const FULL =
+  '<table><caption>Sizes</caption><colgroup><col><col></colgroup>' +
+  '<thead><tr><th>Name</th><th>Size</th></tr></thead>' +
+  '<tbody><tr><td><p>small</p></td><td>1</td></tr><tr><td>large</td><td>9</td></tr></tbody>' +
+  '<tfoot><tr><td>total</td><td>10</td></tr></tfoot></table>';
+
+/** Each variant omits what one rule allows (and the last, everything at once). */
+const VARIANTS: Record<string, string> = {
+  '</td> before the next td': FULL.replace('<td>large</td>', '<td>large'),
+  '</td> at the end of the row': FULL.replace('<td>9</td></tr>', '<td>9</tr>'),
+  '</th> before the next th and at the end of the row': FULL.replace('<th>Name</th><th>Size</th>', '<th>Name<th>Size'),
+  '</tr> before the next tr': FULL.replace('<td>1</td></tr><tr>', '<td>1</td><tr>'),
+  '</tr> at the end of its parent': FULL.replace('<td>9</td></tr></tbody>', '<td>9</td></tbody>').replace('<th>Size</th></tr></thead>', '<th>Size</th></thead>'),
+  '</thead> before tbody': FULL.replace('</tr></thead>', '</tr>'),
+  '<tbody> start tag implied, after thead': FULL.replace('</thead><tbody>', '</thead>').replace('</tbody>', ''),
+  '</tbody> before tfoot': FULL.replace('</tbody>', ''),
+  '</tfoot> at the end of the table': FULL.replace('</tfoot>', ''),
+  '</caption> before colgroup': FULL.replace('</caption>', ''),
+  '</colgroup> before thead': FULL.replace('</colgroup>', ''),
+  '<colgroup> start tag implied by col': FULL.replace('<colgroup>', '').replace('</colgroup>', ''),
+  '</p> in a cell before </td>': FULL.replace('<p>small</p>', '<p>small'),
+  'every optional tag omitted': '<table><caption>Sizes<col><col><thead><tr><th>Name<th>Size<tbody><tr><td><p>small<td>1<tr><td>large<td>9<tfoot><tr><td>total<td>10</table>',
+};
+
+test('every optional-tag variant of a table gives the fully tagged table', async () => {
+  const [full] = await tablesOf(FULL);
+  assert.ok(full);
+  assert.deepEqual(full['header'], [['Name', 'Size']]);
+  assert.deepEqual(full['rows'], [['small', '1'], ['large', '9'], ['total', '10']]);
+  assert.equal(full['caption'], 'Sizes');
+  for (const [rule, html] of Object.entries(VARIANTS)) {
+    assert.notEqual(html, FULL, `variant "${rule}" omits something`);
+    const tables = await tablesOf(html);
+    assert.equal(tables.length, 1, rule);
+    assert.deepEqual(shape(tables[0]!), shape(full), rule);
+  }
+});
+
+test('rows straight in <table> get an implied tbody, header from leading th rows', async () => {
+  const [a] = await tablesOf('<table><tr><th>k<th>v<tr><td>a<td>1<tr><td>b<td>2</table>');
+  const [b] = await tablesOf('<table><tbody><tr><th>k</th><th>v</th></tr><tr><td>a</td><td>1</td></tr><tr><td>b</td><td>2</td></tr></tbody></table>');
+  const [c] = await tablesOf('<table><td>k<td>v</table>');
+  assert.deepEqual(shape(a!), shape(b!));
+  assert.deepEqual(a!['header'], [['k', 'v']]);
+  assert.deepEqual(a!['rows'], [['a', '1'], ['b', '2']]);
+  // A cell straight in <table> implies <tbody><tr>.
+  assert.deepEqual(c!['rows'], [['k', 'v']]);
+});
+
+test('a table nested in a cell with omitted end tags stays inside that cell', async () => {
+  const tables = await tablesOf('<table><tr><td>outer<td><table><tr><td>in1<td>in2</table>tail<tr><td>x<td>y</table>');
+  assert.equal(tables.length, 1, 'the nested table is cell text of the outer one');
+  assert.deepEqual(tables[0]!['rows'], [['outer', 'in1 | in2 tail'], ['x', 'y']]);
+});
+
+test('colspan and rowspan fill every slot they cover and are recorded once', async () => {
+  const [t] = await tablesOf(
+    '<table><thead><tr><th rowspan=2>Key<th colspan=2>Value<tr><th>lo<th>hi' +
+      '<tbody><tr><td>a<td colspan=2>both<tr><td rowspan=2>b<td>1<td>2<tr><td>3<td>4</table>',
+  );
+  assert.deepEqual(t!['header'], [
+    ['Key', 'Value', 'Value'],
+    ['Key', 'lo', 'hi'],
+  ]);
+  assert.deepEqual(t!['rows'], [
+    ['a', 'both', 'both'],
+    ['b', '1', '2'],
+    ['b', '3', '4'],
+  ]);
+  assert.deepEqual(t!['spans'], [
+    { part: 'header', row: 0, column: 0, rowSpan: 2, colSpan: 1 },
+    { part: 'header', row: 0, column: 1, rowSpan: 1, colSpan: 2 },
+    { part: 'rows', row: 0, column: 1, rowSpan: 1, colSpan: 2 },
+    { part: 'rows', row: 1, column: 0, rowSpan: 2, colSpan: 1 },
+  ]);
+});
+
+test('spans follow the table model: within a row group, rowspan=0 to its end, bad values clamped', async () => {
+  const [t] = await tablesOf(
+    '<table><tbody><tr><td rowspan=0>z<td>1<tr><td>2<tr><td>3<tbody><tr><td rowspan=5>cut<td colspan=0>c0<td colspan="x">cx<tr><td>4</table>',
+  );
+  assert.deepEqual(t!['rows'], [
+    ['z', '1'],
+    ['z', '2'],
+    ['z', '3'],
+    ['cut', 'c0', 'cx'],
+    ['cut', '4'],
+  ]);
+  assert.deepEqual(t!['spans'], [
+    { part: 'rows', row: 0, column: 0, rowSpan: 3, colSpan: 1 },
+    { part: 'rows', row: 3, column: 0, rowSpan: 2, colSpan: 1 },
+  ]);
+  const [wide] = await tablesOf('<table><tr><td colspan=99999>w</table>');
+  assert.equal((wide!['rows'] as string[][])[0]!.length, 1000, 'colspan is clamped to 1000');
+});
+
+test('a span reaching past the last cell still fills its slot in later rows', async () => {
+  const [t] = await tablesOf('<table><tr><td>a<td rowspan=2>tall<tr><td>b</table>');
+  assert.deepEqual(t!['rows'], [
+    ['a', 'tall'],
+    ['b', 'tall'],
+  ]);
+});
+
+test('table-part tags outside any table are left to the parser (content kept)', async () => {
+  const doc = await extractBytes('<!doctype html><title>t</title><div><td>loose cell<tr>loose row</div>', 'https://example.org/t.html', 'text/html');
+  assert.match(doc.blocks.map((b) => b.text).join('\n'), /loose cell[\s\S]*loose row/);
+});
