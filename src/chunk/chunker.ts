@@ -150,6 +150,24 @@ function trimmedAnchors(block: Block, trimmed: string): [number, string][] {
   if (block.fragment !== null) anchors.push([0, block.fragment]);
   const lead = block.text.length - block.text.trimStart().length;
   for (const anchor of block.anchors ?? []) anchors.push([Math.min(trimmed.length, Math.max(0, anchor.start - lead)), anchor.id]);
+  // An algorithm's steps keep their source ids in the step tree: each is an anchor where its line starts.
+  if (block.kind === 'algorithm') {
+    const lines = stepLines(block, trimmed);
+    if (lines !== undefined) {
+      const ids = new Map<string, string>();
+      const visit = (nodes: StepNode[]): void => {
+        for (const node of nodes) {
+          if (node.id !== undefined && node.id !== '') ids.set(node.path, node.id);
+          if (node.steps) visit(node.steps);
+        }
+      };
+      visit(block['steps'] as StepNode[]);
+      lines.paths.forEach((stepPath, k) => {
+        const id = ids.get(stepPath);
+        if (id !== undefined) anchors.push([lines.lineStarts[k]!, id]);
+      });
+    }
+  }
   return anchors;
 }
 
@@ -183,6 +201,7 @@ function anchorsWithin(anchors: [number, string][], start: number, end: number):
 
 interface StepNode {
   path: string;
+  id?: string;
   steps?: StepNode[];
 }
 
