@@ -139,7 +139,8 @@ function benchSize(n: number): Record<string, unknown> {
   const ninjaFull: number[] = [];
   for (let r = 0; r < fullRuns; r += 1) {
     fs.rmSync(path.join(dir, '.episteme'), { recursive: true, force: true });
-    for (const out of ['snapshots', 'specs', 'chunks', 'nj', '.ninja_log', '.ninja_deps']) fs.rmSync(path.join(dir, out), { recursive: true, force: true });
+    for (const out of ['snapshots', 'specs', 'chunks', 'nj', '.ninja_log', '.ninja_deps'])
+      fs.rmSync(path.join(dir, out), { recursive: true, force: true });
     full.push(episteme(dir).ms);
     ninjaFull.push(time('ninja', ['-j', '2'], dir).ms);
   }
@@ -200,7 +201,16 @@ function benchSize(n: number): Record<string, unknown> {
     editChain: median(split.chain),
     editIndex: median(split.index),
   };
-  return { n, targets: 3 * n + 4, ...m, touchActions, ninjaTouchActions, noopVsFloor: m.noop / m.floor, noopVsProofFloor: m.noop / m.proofFloor, noopVsNinja: m.noop / m.ninjaNoop };
+  return {
+    n,
+    targets: 3 * n + 4,
+    ...m,
+    touchActions,
+    ninjaTouchActions,
+    noopVsFloor: m.noop / m.floor,
+    noopVsProofFloor: m.noop / m.proofFloor,
+    noopVsNinja: m.noop / m.ninjaNoop,
+  };
 }
 
 const results = sizes.map(benchSize);
@@ -209,10 +219,18 @@ console.log(`Build graph benchmark (median of ${runs} runs; full builds: 3 runs 
 for (const r of results) {
   console.log(`\nN = ${r.n} sources (${r.targets} targets)`);
   console.log(`  full build        episteme ${f(r.full)}   ninja ${f(r.ninjaFull)}`);
-  console.log(`  no-op build       episteme ${f(r.noop)}   ninja ${f(r.ninjaNoop)}   node floor ${f(r.floor)} (state.json)   ${f(r.proofFloor)} (noop.json)`);
-  console.log(`                    no-op / floor = ${(r.noopVsFloor as number).toFixed(2)}x, / stricter floor = ${(r.noopVsProofFloor as number).toFixed(2)}x (goal <= 1.5x at 1k)   no-op / ninja = ${(r.noopVsNinja as number).toFixed(2)}x (goal <= 8x at 1k)`);
-  console.log(`  touch-all         episteme ${f(r.touch)} with ${r.touchActions} actions   ninja ${f(r.ninjaTouch)} with ${r.ninjaTouchActions} actions`);
-  console.log(`  one-source edit   episteme ${f(r.edit)} = graph overhead ${f(r.editGraph)} + source chain ${f(r.editChain)} + indexes ${f(r.editIndex)}`);
+  console.log(
+    `  no-op build       episteme ${f(r.noop)}   ninja ${f(r.ninjaNoop)}   node floor ${f(r.floor)} (state.json)   ${f(r.proofFloor)} (noop.json)`,
+  );
+  console.log(
+    `                    no-op / floor = ${(r.noopVsFloor as number).toFixed(2)}x, / stricter floor = ${(r.noopVsProofFloor as number).toFixed(2)}x (goal <= 1.5x at 1k)   no-op / ninja = ${(r.noopVsNinja as number).toFixed(2)}x (goal <= 8x at 1k)`,
+  );
+  console.log(
+    `  touch-all         episteme ${f(r.touch)} with ${r.touchActions} actions   ninja ${f(r.ninjaTouch)} with ${r.ninjaTouchActions} actions`,
+  );
+  console.log(
+    `  one-source edit   episteme ${f(r.edit)} = graph overhead ${f(r.editGraph)} + source chain ${f(r.editChain)} + indexes ${f(r.editIndex)}`,
+  );
 }
 fs.mkdirSync(WORK, { recursive: true });
 fs.writeFileSync(path.join(WORK, 'build-graph-results.json'), JSON.stringify(results, null, 1) + '\n');

@@ -50,7 +50,9 @@ interface Contender {
  */
 function childrenCpuMs(): number | undefined {
   try {
-    const fields = readFileSync('/proc/self/stat', 'utf8').replace(/^.*\) /s, '').split(' ');
+    const fields = readFileSync('/proc/self/stat', 'utf8')
+      .replace(/^.*\) /s, '')
+      .split(' ');
     // After "pid (comm) ", field 16 (cutime) and 17 (cstime) are at 13 and 14.
     return (Number(fields[13]) + Number(fields[14])) * 10;
   } catch {
@@ -93,14 +95,26 @@ async function main(): Promise<void> {
   mkdirSync(inWorkspace, { recursive: true });
   const chunkIndexBytes = artifactBytes(
     makeArtifact('chunk-index', 1, {
-      entries: chunked.map((doc) => ({ documentId: doc.documentId, file: `${doc.documentId}.json`, sha256: sha256Hex(JSON.stringify(doc.chunks)), sourceUrl: doc.chunks[0]?.citation.sourceUrl ?? '' })),
+      entries: chunked.map((doc) => ({
+        documentId: doc.documentId,
+        file: `${doc.documentId}.json`,
+        sha256: sha256Hex(JSON.stringify(doc.chunks)),
+        sourceUrl: doc.chunks[0]?.citation.sourceUrl ?? '',
+      })),
       missingSources: [],
     }),
   );
   writeFileSync(path.join(inWorkspace, 'index.json'), chunkIndexBytes);
   const fingerprint = (JSON.parse(chunkIndexBytes) as { fingerprint: string }).fingerprint;
   const inWorkspaceIndex = path.join(inWorkspace, 'search-index.json');
-  writeFileSync(inWorkspaceIndex, buildSearchIndex(chunked, { chunkIndexFingerprint: fingerprint, chunkIndexCrc32: crc32Hex(chunkIndexBytes), missingSources: [] }, DEFAULT_INDEX_OPTIONS));
+  writeFileSync(
+    inWorkspaceIndex,
+    buildSearchIndex(
+      chunked,
+      { chunkIndexFingerprint: fingerprint, chunkIndexCrc32: crc32Hex(chunkIndexBytes), missingSources: [] },
+      DEFAULT_INDEX_OPTIONS,
+    ),
+  );
   const mini = new MiniSearch<Chunk>(MINISEARCH_OPTIONS);
   mini.addAll(chunks);
   writeFileSync(files.minisearch, JSON.stringify(mini));
@@ -124,19 +138,38 @@ async function main(): Promise<void> {
   // through better-sqlite3 on Node 20 (built for this Node's ABI) and through Node 24's built-in
   // node:sqlite there. Each runtime's compile cache goes to a folder of this run, warmed by the
   // warm-up rounds; "compile cache off" shows what it saves.
-  const runtimes: { label: string; node: string; fts5Script: string }[] = [{ label: `node ${process.version}`, node: process.execPath, fts5Script: 'fts5-query.cjs' }];
+  const runtimes: { label: string; node: string; fts5Script: string }[] = [
+    { label: `node ${process.version}`, node: process.execPath, fts5Script: 'fts5-query.cjs' },
+  ];
   const skipNode24 = ensureRuntimes();
   if (skipNode24 === undefined) {
     const version = spawnSync(runtimeBin('node'), ['--version'], { encoding: 'utf8' }).stdout.trim();
     runtimes.push({ label: `node ${version}`, node: runtimeBin('node'), fts5Script: 'fts5-node-sqlite-query.cjs' });
   } else console.log(`Node 24 skipped: ${skipNode24}`);
   const compileCache = path.join(work, 'compile-cache');
-  const query = (index: string) => [path.join(repoRoot, 'bin/episteme.cjs'), 'query', '--index', index, '--term', QUERY, '--limit', '10', '--json'];
+  const query = (index: string) => [
+    path.join(repoRoot, 'bin/episteme.cjs'),
+    'query',
+    '--index',
+    index,
+    '--term',
+    QUERY,
+    '--limit',
+    '10',
+    '--json',
+  ];
   // [runtime, name, node, arguments, expected exit status, extra environment]
   const contenders: Contender[] = [];
   for (const runtime of runtimes) {
     const add = (name: string, args: string[], expectedStatus = 0, env: NodeJS.ProcessEnv = {}) =>
-      contenders.push({ runtime: runtime.label, name, node: runtime.node, args, expectedStatus, env: { NODE_COMPILE_CACHE: path.join(compileCache, runtime.label), ...env } });
+      contenders.push({
+        runtime: runtime.label,
+        name,
+        node: runtime.node,
+        args,
+        expectedStatus,
+        env: { NODE_COMPILE_CACHE: path.join(compileCache, runtime.label), ...env },
+      });
     add('node -e 0 (process floor)', ['-e', '0']);
     add('script writing a line', [scriptFloor]);
     // Start, load the CLI bundle, parse the command line with clipanion, fail on a missing index:
@@ -170,7 +203,9 @@ async function main(): Promise<void> {
     }
   }
   const size = (file: string): number => statSync(file).size;
-  console.log(`Dev corpus: ${docs.length} documents, ${chunks.length} chunks, ${chunks.reduce((n, c) => n + c.text.length, 0)} chars of chunk text; query "${QUERY}"; ${rounds} interleaved rounds (median)`);
+  console.log(
+    `Dev corpus: ${docs.length} documents, ${chunks.length} chunks, ${chunks.reduce((n, c) => n + c.text.length, 0)} chars of chunk text; query "${QUERY}"; ${rounds} interleaved rounds (median)`,
+  );
   for (const runtime of runtimes) {
     console.log(`${runtime.label}:`);
     const medians = new Map<string, number>();
@@ -185,7 +220,9 @@ async function main(): Promise<void> {
       medians.set(contender.name, ms);
       const cpuMean = cpu.get(key(contender))! / rounds;
       if (Number.isFinite(cpuMean)) cpuMeans.set(contender.name, cpuMean);
-      console.log(`  ${contender.name.padEnd(34)} ${ms.toFixed(1).padStart(8)} ms wall${Number.isFinite(cpuMean) ? `, ${cpuMean.toFixed(1).padStart(6)} ms CPU` : ''}`);
+      console.log(
+        `  ${contender.name.padEnd(34)} ${ms.toFixed(1).padStart(8)} ms wall${Number.isFinite(cpuMean) ? `, ${cpuMean.toFixed(1).padStart(6)} ms CPU` : ''}`,
+      );
     }
     const fts = medians.get('sqlite fts5 script');
     const ms = medians.get('minisearch JSON script');

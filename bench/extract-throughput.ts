@@ -26,7 +26,9 @@ function median(values: number[]): number {
   return s[Math.floor(s.length / 2)]!;
 }
 
-export async function runExtractThroughput(rounds: number): Promise<{ bareMBs: number; extractMBs: number; ratio: number; bytes: number; files: number } | null> {
+export async function runExtractThroughput(
+  rounds: number,
+): Promise<{ bareMBs: number; extractMBs: number; ratio: number; bytes: number; files: number } | null> {
   const mapPath = path.join(corpusDir, 'manual-ingest.json');
   if (!existsSync(mapPath)) {
     console.log(`SKIP extract-throughput: dev corpus not found at ${corpusDir}`);
@@ -48,7 +50,15 @@ export async function runExtractThroughput(rounds: number): Promise<{ bareMBs: n
       await extractDocument({
         documentId: f.entry.localPath,
         source: { url: f.entry.sourceUrl },
-        snapshot: { snapshotId: 'snap-' + f.sha256.slice(0, 16), sourceUrl: f.entry.sourceUrl, captureMethod: 'manual-ingest', contentType: f.entry.contentType, charset: null, sha256: f.sha256, byteLength: f.body.length },
+        snapshot: {
+          snapshotId: 'snap-' + f.sha256.slice(0, 16),
+          sourceUrl: f.entry.sourceUrl,
+          captureMethod: 'manual-ingest',
+          contentType: f.entry.contentType,
+          charset: null,
+          sha256: f.sha256,
+          byteLength: f.body.length,
+        },
         body: f.body,
         options: DEFAULT_EXTRACT_OPTIONS,
       });
@@ -79,7 +89,9 @@ if (isMain) {
   const rounds = i === -1 ? 5 : Number(process.argv[i + 1] ?? 5);
   const result = await runExtractThroughput(rounds);
   if (result) {
-    console.log(`extract-throughput: ${result.files} HTML files, ${(result.bytes / 1e6).toFixed(2)} MB, median of ${rounds} interleaved rounds`);
+    console.log(
+      `extract-throughput: ${result.files} HTML files, ${(result.bytes / 1e6).toFixed(2)} MB, median of ${rounds} interleaved rounds`,
+    );
     console.log(`  bare htmlparser2 DOM parse : ${result.bareMBs.toFixed(2)} MB/s`);
     console.log(`  extractDocument (html)     : ${result.extractMBs.toFixed(2)} MB/s`);
     console.log(`  ratio extract / bare       : ${result.ratio.toFixed(2)}  (goal >= 0.50: ${result.ratio >= 0.5 ? 'met' : 'NOT met'})`);

@@ -7,7 +7,15 @@
  *   node dist/bench/hostile-extraction.js [--runs 3]
  */
 import { Sandbox, type MeasuredResult } from '../test/hostile/harness.js';
-import { billionLaughsXml, deepHtml, deepXml, flateBombPdf, operatorBombPdf, ordinaryHtml, quadraticEntityXml } from '../test/hostile/hostile-documents.js';
+import {
+  billionLaughsXml,
+  deepHtml,
+  deepXml,
+  flateBombPdf,
+  operatorBombPdf,
+  ordinaryHtml,
+  quadraticEntityXml,
+} from '../test/hostile/hostile-documents.js';
 
 const runsArg = process.argv.indexOf('--runs');
 const runs = runsArg === -1 ? 3 : Number(process.argv[runsArg + 1]);
@@ -24,14 +32,27 @@ const INPUTS: Input[] = [
   { name: 'baseline: ordinary HTML', file: 'plain.html', contentType: 'text/html', bytes: () => ordinaryHtml('Plain') },
   { name: 'HTML nested 100,000 deep', file: 'deep.html', contentType: 'text/html', bytes: () => deepHtml(100_000) },
   { name: 'XML nested 100,000 deep', file: 'deep.xml', contentType: 'application/xml', bytes: () => deepXml(100_000) },
-  { name: 'XML quadratic entity blowup', file: 'blowup.xml', contentType: 'application/xml', bytes: () => quadraticEntityXml(1024 * 1024, 1000) },
+  {
+    name: 'XML quadratic entity blowup',
+    file: 'blowup.xml',
+    contentType: 'application/xml',
+    bytes: () => quadraticEntityXml(1024 * 1024, 1000),
+  },
   { name: 'XML billion laughs', file: 'lol.xml', contentType: 'application/xml', bytes: billionLaughsXml },
   { name: 'PDF Flate bomb (4 GiB)', file: 'bomb.pdf', contentType: 'application/pdf', bytes: () => flateBombPdf(4096) },
-  { name: 'PDF operation bomb (pdfTimeoutMs 2000)', file: 'ops.pdf', contentType: 'application/pdf', bytes: () => operatorBombPdf(6_000_000), extract: { pdfTimeoutMs: 2000 } },
+  {
+    name: 'PDF operation bomb (pdfTimeoutMs 2000)',
+    file: 'ops.pdf',
+    contentType: 'application/pdf',
+    bytes: () => operatorBombPdf(6_000_000),
+    extract: { pdfTimeoutMs: 2000 },
+  },
 ];
 
 function outcome(result: MeasuredResult): string {
-  const row = (result.json?.data?.targets as { rule: string; target: string; status: string; error?: { code: string } }[] | undefined)?.find((r) => r.rule === 'extract' && r.target.includes('hostile'));
+  const row = (
+    result.json?.data?.targets as { rule: string; target: string; status: string; error?: { code: string } }[] | undefined
+  )?.find((r) => r.rule === 'extract' && r.target.includes('hostile'));
   return row?.error?.code ?? row?.status ?? `exit ${result.code}`;
 }
 
@@ -49,8 +70,14 @@ for (const input of INPUTS) {
     try {
       sandbox.write({
         [`src/${input.file}`]: input.bytes(),
-        'map.json': JSON.stringify([{ sourceUrl: 'https://hostile.test/doc', localPath: `src/${input.file}`, contentType: input.contentType }]),
-        'episteme.json': JSON.stringify({ manualIngest: 'map.json', limits: { maxFileBytes: 256 * 1024 * 1024 }, options: { extract: input.extract ?? {} } }),
+        'map.json': JSON.stringify([
+          { sourceUrl: 'https://hostile.test/doc', localPath: `src/${input.file}`, contentType: input.contentType },
+        ]),
+        'episteme.json': JSON.stringify({
+          manualIngest: 'map.json',
+          limits: { maxFileBytes: 256 * 1024 * 1024 },
+          options: { extract: input.extract ?? {} },
+        }),
       });
       const result = await sandbox.run(['build', '--json', '--jobs', '2']);
       times.push(result.elapsedMs);
@@ -63,5 +90,7 @@ for (const input of INPUTS) {
   const ms = median(times);
   const mb = median(rss);
   baseline ??= { ms, rss: mb };
-  console.log(`${input.name} | ${code} | ${ms.toFixed(0)} | ${mb.toFixed(0)} | ${(ms / baseline.ms).toFixed(1)} | ${(mb / baseline.rss).toFixed(1)}`);
+  console.log(
+    `${input.name} | ${code} | ${ms.toFixed(0)} | ${mb.toFixed(0)} | ${(ms / baseline.ms).toFixed(1)} | ${(mb / baseline.rss).toFixed(1)}`,
+  );
 }

@@ -53,13 +53,20 @@ editedCorpus.forEach((doc, i) => {
 chunked.forEach((doc, i) => {
   writeFileSync(path.join(work, `${i}.part`), buildDocumentPart(doc.documentId, doc.chunks));
 });
-const readChunks = (i: number): { documentId: string; chunks: Chunk[] } => JSON.parse(readFileSync(path.join(work, `${i}.chunks.json`), 'utf8')) as { documentId: string; chunks: Chunk[] };
+const readChunks = (i: number): { documentId: string; chunks: Chunk[] } =>
+  JSON.parse(readFileSync(path.join(work, `${i}.chunks.json`), 'utf8')) as { documentId: string; chunks: Chunk[] };
 
 const timings = { full: [] as number[], incremental: [] as number[], fullFiles: [] as number[], incrementalFiles: [] as number[] };
 let reference = '';
 for (let round = -1; round < rounds; round++) {
   // In memory: every part + merge, versus one part + merge with the others' parts cached.
-  const full = time(() => mergeSearchIndex(editedCorpus.map((doc) => buildDocumentPart(doc.documentId, doc.chunks)), provenance, DEFAULT_INDEX_OPTIONS));
+  const full = time(() =>
+    mergeSearchIndex(
+      editedCorpus.map((doc) => buildDocumentPart(doc.documentId, doc.chunks)),
+      provenance,
+      DEFAULT_INDEX_OPTIONS,
+    ),
+  );
   const cachedParts = chunked.map((doc) => buildDocumentPart(doc.documentId, doc.chunks));
   const incremental = time(() => {
     const parts = [...cachedParts];
@@ -68,7 +75,16 @@ for (let round = -1; round < rounds; round++) {
   });
   // As a build graph runs them: a full build reads and parses every chunk file; a rebuild reads
   // the cached parts of unchanged documents and the chunk file of the changed one.
-  const fullFiles = time(() => mergeSearchIndex(editedCorpus.map((_, i) => { const doc = readChunks(i); return buildDocumentPart(doc.documentId, doc.chunks); }), provenance, DEFAULT_INDEX_OPTIONS));
+  const fullFiles = time(() =>
+    mergeSearchIndex(
+      editedCorpus.map((_, i) => {
+        const doc = readChunks(i);
+        return buildDocumentPart(doc.documentId, doc.chunks);
+      }),
+      provenance,
+      DEFAULT_INDEX_OPTIONS,
+    ),
+  );
   const incrementalFiles = time(() =>
     mergeSearchIndex(
       editedCorpus.map((_, i) => {
@@ -81,7 +97,8 @@ for (let round = -1; round < rounds; round++) {
     ),
   );
   reference = full.value;
-  for (const other of [incremental.value, fullFiles.value, incrementalFiles.value]) if (other !== reference) throw new Error('an incremental build differs from the full build');
+  for (const other of [incremental.value, fullFiles.value, incrementalFiles.value])
+    if (other !== reference) throw new Error('an incremental build differs from the full build');
   if (round >= 0) {
     timings.full.push(full.ms);
     timings.incremental.push(incremental.ms);
@@ -90,8 +107,14 @@ for (let round = -1; round < rounds; round++) {
   }
 }
 const ratio = (a: number[], b: number[]): string => `${((median(a) / median(b)) * 100).toFixed(1)}%`;
-console.log(`${documents} synthetic sources, ${chunkCount} chunks, ${(textChars / 1e6).toFixed(1)}M chars; index ${(reference.length / 1e6).toFixed(1)} MB; ${rounds} rounds (median)`);
-console.log(`in memory:  full build (all parts + merge) ${median(timings.full).toFixed(0).padStart(6)} ms; one-document rebuild (1 part + merge) ${median(timings.incremental).toFixed(0).padStart(5)} ms = ${ratio(timings.incremental, timings.full)} (goal <= 20%)`);
-console.log(`with files: full build from chunk files    ${median(timings.fullFiles).toFixed(0).padStart(6)} ms; rebuild from cached part files     ${median(timings.incrementalFiles).toFixed(0).padStart(5)} ms = ${ratio(timings.incrementalFiles, timings.fullFiles)}`);
+console.log(
+  `${documents} synthetic sources, ${chunkCount} chunks, ${(textChars / 1e6).toFixed(1)}M chars; index ${(reference.length / 1e6).toFixed(1)} MB; ${rounds} rounds (median)`,
+);
+console.log(
+  `in memory:  full build (all parts + merge) ${median(timings.full).toFixed(0).padStart(6)} ms; one-document rebuild (1 part + merge) ${median(timings.incremental).toFixed(0).padStart(5)} ms = ${ratio(timings.incremental, timings.full)} (goal <= 20%)`,
+);
+console.log(
+  `with files: full build from chunk files    ${median(timings.fullFiles).toFixed(0).padStart(6)} ms; rebuild from cached part files     ${median(timings.incrementalFiles).toFixed(0).padStart(5)} ms = ${ratio(timings.incrementalFiles, timings.fullFiles)}`,
+);
 console.log('every rebuild is byte-identical to the full build: yes');
 rmSync(work, { recursive: true, force: true });

@@ -28,7 +28,9 @@ function argument(name: string, fallback: string): string {
 }
 
 const quick = process.argv.includes('--quick');
-const sizes = argument('--sizes', quick ? '1000' : '1000,10000').split(',').map(Number);
+const sizes = argument('--sizes', quick ? '1000' : '1000,10000')
+  .split(',')
+  .map(Number);
 const runs = Number(argument('--runs', quick ? '3' : '7'));
 const profileDir = process.argv.includes('--cpu-prof') ? path.join(WORK, 'profiles') : null;
 
@@ -63,7 +65,11 @@ function workspace(n: number, cli: string, name: string): string {
 function build(cli: string, dir: string, extra: string[], label?: string): { ms: number; actions: number } {
   const nodeArgs = profileDir && label ? ['--cpu-prof', '--cpu-prof-dir', profileDir, '--cpu-prof-name', `${label}.cpuprofile`] : [];
   const start = process.hrtime.bigint();
-  const result = spawnSync(process.execPath, [...nodeArgs, cli, 'build', '--json', ...extra], { cwd: dir, encoding: 'utf8', maxBuffer: 1 << 28 });
+  const result = spawnSync(process.execPath, [...nodeArgs, cli, 'build', '--json', ...extra], {
+    cwd: dir,
+    encoding: 'utf8',
+    maxBuffer: 1 << 28,
+  });
   const ms = Number(process.hrtime.bigint() - start) / 1e6;
   if (result.status !== 0) throw new Error(`episteme build failed (${result.status}): ${result.stderr}`);
   return { ms, actions: (JSON.parse(result.stdout) as { data: { actions: number } }).data.actions };
@@ -105,10 +111,23 @@ function benchSize(n: number): Record<string, number | string>[] {
   const clis: [string, string][] = [['this', CLI], ...(OTHER_CLI ? [['other', OTHER_CLI] as [string, string]] : [])];
   const dirs = clis.map(([name, cli]) => workspace(n, cli, name));
   const samples: Sample[] = clis.map(() => ({ noop: [], edit: [], graph: [], chain: [], indexes: [], searchIndex: [] }));
-  for (let r = 0; r < runs; r += 1) clis.forEach(([name, cli], k) => round(cli, name, dirs[k]!, n, r, samples[k]!));
+  for (let r = 0; r < runs; r += 1) {
+    clis.forEach(([name, cli], k) => {
+      round(cli, name, dirs[k]!, n, r, samples[k]!);
+    });
+  }
   return clis.map(([name, cli], k) => {
     const s = samples[k]!;
-    return { n, cli: name === 'this' ? 'this build' : cli, noop: median(s.noop), edit: median(s.edit), graph: median(s.graph), chain: median(s.chain), indexes: median(s.indexes), searchIndex: median(s.searchIndex) };
+    return {
+      n,
+      cli: name === 'this' ? 'this build' : cli,
+      noop: median(s.noop),
+      edit: median(s.edit),
+      graph: median(s.graph),
+      chain: median(s.chain),
+      indexes: median(s.indexes),
+      searchIndex: median(s.searchIndex),
+    };
   });
 }
 

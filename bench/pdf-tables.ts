@@ -30,7 +30,15 @@ function extract(body: Uint8Array, url: string): Promise<EvidenceDocument> {
   return extractDocument({
     documentId: 'bench',
     source: { url },
-    snapshot: { snapshotId: 'snap-' + sha256.slice(0, 16), sourceUrl: url, captureMethod: 'manual-ingest', contentType: 'application/pdf', charset: null, sha256, byteLength: body.length },
+    snapshot: {
+      snapshotId: 'snap-' + sha256.slice(0, 16),
+      sourceUrl: url,
+      captureMethod: 'manual-ingest',
+      contentType: 'application/pdf',
+      charset: null,
+      sha256,
+      byteLength: body.length,
+    },
     body,
     options: DEFAULT_EXTRACT_OPTIONS,
   });
@@ -68,7 +76,11 @@ for (const c of tableCases()) {
   }
 }
 
-const texFiles = existsSync(pdfDir) ? readdirSync(pdfDir).filter((f) => f.endsWith('.tex')).sort() : [];
+const texFiles = existsSync(pdfDir)
+  ? readdirSync(pdfDir)
+      .filter((f) => f.endsWith('.tex'))
+      .sort()
+  : [];
 if (texFiles.length === 0) console.log('dev corpus not found beside the repository: corpus tables skipped');
 else console.log('pdf-tables: cell agreement on dev-corpus PDFs whose .tex shows the table');
 const corpusTotal: Agreement = { matched: 0, expected: 0, extracted: 0 };
@@ -112,7 +124,9 @@ if (pdfs.length > 0) {
     }
   };
   // The former table pass, when pdf-parse is still installed (it is no longer a dependency of the extractor).
-  const { PDFParse } = (await import('pdf-parse').catch(() => ({ PDFParse: null }))) as { PDFParse: null | (new (o: object) => { getTable(o: object): Promise<unknown>; destroy(): Promise<void> }) };
+  const { PDFParse } = (await import('pdf-parse').catch(() => ({ PDFParse: null }))) as {
+    PDFParse: null | (new (o: object) => { getTable(o: object): Promise<unknown>; destroy(): Promise<void> });
+  };
   const former = async (): Promise<void> => {
     await bare();
     if (!PDFParse) return;

@@ -22,7 +22,16 @@ import { rankChunks } from '../src/query/query.js';
 import { parseQueryTerms } from '../src/query/query-terms.js';
 import { expandQuery, FEEDBACK_CHUNKS } from '../src/query/feedback.js';
 import { loadCacm, cacmDirectory } from './retrieval/cacm.js';
-import { averagePrecision, cranfieldDirectory, loadCranfield, ndcgAt, precisionAt, recallAt, type CranfieldCollection, type CranfieldDoc } from './retrieval/cranfield.js';
+import {
+  averagePrecision,
+  cranfieldDirectory,
+  loadCranfield,
+  ndcgAt,
+  precisionAt,
+  recallAt,
+  type CranfieldCollection,
+  type CranfieldDoc,
+} from './retrieval/cranfield.js';
 
 const DEPTH = 1000;
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
@@ -71,14 +80,18 @@ export const epistemeWith =
       const evidence = cranfieldEvidence(doc);
       return { documentId: evidence.documentId, chunks: chunkDocument(evidence, DEFAULT_CHUNK_OPTIONS) };
     });
-    const index = loadSearchIndex(buildSearchIndex(docs, { chunkIndexFingerprint: 'relevance', missingSources: [] }, DEFAULT_INDEX_OPTIONS), 'relevance');
+    const index = loadSearchIndex(
+      buildSearchIndex(docs, { chunkIndexFingerprint: 'relevance', missingSources: [] }, DEFAULT_INDEX_OPTIONS),
+      'relevance',
+    );
     return (query) => {
       let parsed = parseQueryTerms([query.replaceAll('"', ' ')]);
       if (expand) parsed = expandQuery(index, parsed, rankChunks(index, parsed, () => true, FEEDBACK_CHUNKS, true).top);
       const ranking = rankChunks(index, parsed, () => true, DEPTH, true);
       const seen = new Set<string>();
       for (const entry of ranking.top) {
-        for (const ordinal of [entry.ordinal, ...entry.samePassage]) seen.add(index.documents[index.chunkDocument[ordinal]!]![0].slice('doc-'.length));
+        for (const ordinal of [entry.ordinal, ...entry.samePassage])
+          seen.add(index.documents[index.chunkDocument[ordinal]!]![0].slice('doc-'.length));
       }
       return [...seen].slice(0, DEPTH);
     };
@@ -88,7 +101,11 @@ const episteme = epistemeWith(false);
 const miniSearch: Engine = (collection) => {
   const index = new MiniSearch<{ id: string; text: string }>({ fields: ['text'] });
   index.addAll(collection.docs.map((doc) => ({ id: doc.id, text: fullText(doc) })));
-  return (query) => index.search(query).slice(0, DEPTH).map((result) => String(result.id));
+  return (query) =>
+    index
+      .search(query)
+      .slice(0, DEPTH)
+      .map((result) => String(result.id));
 };
 
 const lunrEngine: Engine = (collection) => {
@@ -154,7 +171,16 @@ export function evaluate(name: string, engine: Engine, collection: CranfieldColl
     r100 += recallAt(ranking, judged, 100);
   });
   const n = collection.queries.length;
-  return { engine: name, ndcg10: ndcg / n, ndcg10Binary: ndcgBinary / n, map: ap / n, p10: p10 / n, r100: r100 / n, buildMs, queryMs: performance.now() - started };
+  return {
+    engine: name,
+    ndcg10: ndcg / n,
+    ndcg10Binary: ndcgBinary / n,
+    map: ap / n,
+    p10: p10 / n,
+    r100: r100 / n,
+    buildMs,
+    queryMs: performance.now() - started,
+  };
 }
 
 export const ENGINES: [string, Engine][] = [
@@ -173,13 +199,17 @@ function main(): void {
     ['Cranfield', loadCranfield(cranfieldDirectory(repoRoot)), cranfieldDirectory(repoRoot)],
     ['CACM', loadCacm(cacmDirectory(repoRoot)), cacmDirectory(repoRoot)],
   ];
-  const engines: [string, Engine][] = withPrf ? [ENGINES[0]!, ['episteme --expand (PRF)', epistemeWith(true)], ...ENGINES.slice(1)] : ENGINES;
+  const engines: [string, Engine][] = withPrf
+    ? [ENGINES[0]!, ['episteme --expand (PRF)', epistemeWith(true)], ...ENGINES.slice(1)]
+    : ENGINES;
   for (const [name, collection, directory] of collections) {
     if (collection === undefined) {
       console.log(`SKIP: ${name} collection not found at ${directory} (../shared is absent).`);
       continue;
     }
-    console.log(`\n${name}: ${collection.docs.length} documents, ${collection.queries.length} judged queries, ${collection.qrels.reduce((n, q) => n + q.size, 0)} judgements; MAP depth ${DEPTH}`);
+    console.log(
+      `\n${name}: ${collection.docs.length} documents, ${collection.queries.length} judged queries, ${collection.qrels.reduce((n, q) => n + q.size, 0)} judgements; MAP depth ${DEPTH}`,
+    );
     const rows = engines.map(([engineName, engine]) => evaluate(engineName, engine, collection));
     console.log('engine                          nDCG@10  nDCG@10(bin)  MAP     P@10    R@100   build ms  queries ms');
     for (const row of rows) {
@@ -191,7 +221,9 @@ function main(): void {
     const peers = rows.filter((row) => !row.engine.startsWith('episteme'));
     const bestPeer = peers.reduce((best, row) => (row.ndcg10 > best.ndcg10 ? row : best));
     const margin = ours.ndcg10 - bestPeer.ndcg10;
-    console.log(`${name}: Episteme nDCG@10 ${ours.ndcg10.toFixed(4)} vs best peer ${bestPeer.engine} ${bestPeer.ndcg10.toFixed(4)}: ${margin >= 0 ? '+' : ''}${margin.toFixed(4)} (goal: +${MARGIN_GOAL} or more)`);
+    console.log(
+      `${name}: Episteme nDCG@10 ${ours.ndcg10.toFixed(4)} vs best peer ${bestPeer.engine} ${bestPeer.ndcg10.toFixed(4)}: ${margin >= 0 ? '+' : ''}${margin.toFixed(4)} (goal: +${MARGIN_GOAL} or more)`,
+    );
   }
 }
 

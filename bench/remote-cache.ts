@@ -32,9 +32,12 @@ const runs = Number(argument('--runs', '3'));
 const sections = Number(argument('--sections', '2'));
 
 function sourceHtml(i: number): string {
-  const parts = Array.from({ length: sections }, (_, s) => `<h2 id="part-${s}">Part ${s}</h2>
+  const parts = Array.from(
+    { length: sections },
+    (_, s) => `<h2 id="part-${s}">Part ${s}</h2>
 <p>Part ${s} of source ${i} says that a server MUST answer request ${s} and a client SHOULD retry after topic${(i + s) % 97}.</p>
-<ul><li>Item one of ${i}.${s}</li><li>Item two of ${i}.${s} about theme${(i * s) % 13}</li></ul>`);
+<ul><li>Item one of ${i}.${s}</li><li>Item two of ${i}.${s} about theme${(i * s) % 13}</li></ul>`,
+  );
   return `<!DOCTYPE html><html><head><title>Source ${i}</title></head><body>
 <h1>Source ${i}</h1>
 <p>Synthetic source ${i} talks about topic${i % 97} and theme${i % 13}.</p>
@@ -77,7 +80,8 @@ function build(dir: string, args: string[]): Timed {
     env: { ...process.env, EPISTEME_BENCH_CPU_FILE: CPU_FILE },
   });
   const ms = Number(process.hrtime.bigint() - started) / 1e6;
-  if (result.status !== 0) throw new Error(`build ${args.join(' ')} exited ${result.status}: ${result.stdout.slice(0, 2000)}${result.stderr.slice(0, 2000)}`);
+  if (result.status !== 0)
+    throw new Error(`build ${args.join(' ')} exited ${result.status}: ${result.stdout.slice(0, 2000)}${result.stderr.slice(0, 2000)}`);
   const cpu = JSON.parse(fs.readFileSync(CPU_FILE, 'utf8')) as { user: number; system: number };
   return { ms, cpuMs: (cpu.user + cpu.system) / 1000, data: (JSON.parse(result.stdout) as { data: Timed['data'] }).data };
 }
@@ -89,7 +93,10 @@ function median(values: number[]): number {
 
 async function main(): Promise<void> {
   fs.mkdirSync(WORK, { recursive: true });
-  fs.writeFileSync(CPU_PRELOAD, "'use strict';\nconst file = process.env.EPISTEME_BENCH_CPU_FILE;\nif (file) process.on('exit', () => require('node:fs').writeFileSync(file, JSON.stringify(process.cpuUsage())));\n");
+  fs.writeFileSync(
+    CPU_PRELOAD,
+    "'use strict';\nconst file = process.env.EPISTEME_BENCH_CPU_FILE;\nif (file) process.on('exit', () => require('node:fs').writeFileSync(file, JSON.stringify(process.cpuUsage())));\n",
+  );
   let nginx: NginxCache | null = null;
   let url: string;
   if (NGINX_SKIP) {
@@ -114,7 +121,8 @@ async function main(): Promise<void> {
       if (nginx) for (const area of ['ac', 'cas']) fs.rmSync(path.join(nginx.dataDir, area), { recursive: true, force: true });
       else fs.rmSync(new URL(url), { recursive: true, force: true });
       const writer = build(checkout('writer'), ['--remote-cache', url, '--remote-cache-upload']);
-      if (writer.data.remoteCache!.uploaded !== 2 * sources + 1) throw new Error(`the writer uploaded ${JSON.stringify(writer.data.remoteCache)}`);
+      if (writer.data.remoteCache!.uploaded !== 2 * sources + 1)
+        throw new Error(`the writer uploaded ${JSON.stringify(writer.data.remoteCache)}`);
       upload.push(writer);
       const clone = checkout('clone');
       const trace = path.join(WORK, 'clone-trace.json');
@@ -129,11 +137,15 @@ async function main(): Promise<void> {
     const cpu = (timed: Timed[]): number => median(timed.map((t) => t.cpuMs));
     const row = (label: string, timed: Timed[], extra = ''): string =>
       `${label.padEnd(44)} wall ${Math.round(wall(timed)).toString().padStart(6)} ms ${(wall(timed) / wall(local)).toFixed(3)}x   cpu ${Math.round(cpu(timed)).toString().padStart(6)} ms ${(cpu(timed) / cpu(local)).toFixed(3)}x${extra}`;
-    console.log(`remote cache, ${sources} sources of ${sections} sections (${2 * sources + 1} cacheable targets), ${runs} run(s), medians; cache: ${nginx ? 'nginx WebDAV on 127.0.0.1' : 'file:// folder'}`);
+    console.log(
+      `remote cache, ${sources} sources of ${sections} sections (${2 * sources + 1} cacheable targets), ${runs} run(s), medians; cache: ${nginx ? 'nginx WebDAV on 127.0.0.1' : 'file:// folder'}`,
+    );
     console.log(row('full local build, fresh checkout (baseline)', local));
     console.log(row('floor: snapshots only, fresh checkout', floor));
     console.log(row('full local build + upload (CI writer)', upload));
-    console.log(row('fresh checkout from the warm cache', remote, `  (goal <= 0.2x wall: ${wall(remote) / wall(local) <= 0.2 ? 'met' : 'NOT met'})`));
+    console.log(
+      row('fresh checkout from the warm cache', remote, `  (goal <= 0.2x wall: ${wall(remote) / wall(local) <= 0.2 ? 'met' : 'NOT met'})`),
+    );
     console.log(
       `per hit: (cache build - floor) / hits: wall ${((wall(remote) - wall(floor)) / hits).toFixed(2)} ms, cpu ${((cpu(remote) - cpu(floor)) / hits).toFixed(2)} ms; ` +
         `median restored-target latency ${median(perHit).toFixed(2)} ms (concurrent)`,

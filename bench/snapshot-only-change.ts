@@ -51,11 +51,17 @@ interface Measured {
 function build(dir: string): Measured {
   const rssFile = path.join(os.tmpdir(), `episteme-bench-rss-${process.pid}`);
   const start = process.hrtime.bigint();
-  const result = spawnSync(process.execPath, ['--require', RSS_PRELOAD, CLI, 'build', '--json'], { cwd: dir, encoding: 'utf8', maxBuffer: 1 << 28, env: { ...process.env, EPISTEME_TEST_RSS_FILE: rssFile } });
+  const result = spawnSync(process.execPath, ['--require', RSS_PRELOAD, CLI, 'build', '--json'], {
+    cwd: dir,
+    encoding: 'utf8',
+    maxBuffer: 1 << 28,
+    env: { ...process.env, EPISTEME_TEST_RSS_FILE: rssFile },
+  });
   const ms = Number(process.hrtime.bigint() - start) / 1e6;
   if (result.status !== 0) throw new Error(`build failed (${result.status}): ${result.stdout}${result.stderr}`);
   const statuses: Record<string, number> = {};
-  for (const target of (JSON.parse(result.stdout) as { data: { targets: { status: string }[] } }).data.targets) statuses[target.status] = (statuses[target.status] ?? 0) + 1;
+  for (const target of (JSON.parse(result.stdout) as { data: { targets: { status: string }[] } }).data.targets)
+    statuses[target.status] = (statuses[target.status] ?? 0) + 1;
   const rssMb = Number(fs.readFileSync(rssFile, 'utf8')) / 1024;
   return { ms, rssMb, statuses };
 }
@@ -93,12 +99,20 @@ for (let r = 0; r < runs; r += 1) {
   fs.writeFileSync(path.join(dir, 'src', `s${b}.html`), sourceHtml(b, revision[b]!, reflowed[b]!));
   snapshotOnly.push(build(dir));
 }
-const summary = (list: Measured[]) => ({ ms: median(list.map((m) => m.ms)), rssMb: median(list.map((m) => m.rssMb)), statuses: list[0]!.statuses });
+const summary = (list: Measured[]) => ({
+  ms: median(list.map((m) => m.ms)),
+  rssMb: median(list.map((m) => m.rssMb)),
+  statuses: list[0]!.statuses,
+});
 const result = { sources, runs, contentEdit: summary(edit), snapshotOnly: summary(snapshotOnly) };
 const ratio = result.snapshotOnly.ms / result.contentEdit.ms;
 console.log(`Snapshot-only change vs one-source content edit, ${sources} sources (median of ${runs} builds each)`);
-console.log(`  content edit     ${Math.round(result.contentEdit.ms)} ms, peak RSS ${Math.round(result.contentEdit.rssMb)} MiB, targets ${JSON.stringify(result.contentEdit.statuses)}`);
-console.log(`  snapshot only    ${Math.round(result.snapshotOnly.ms)} ms, peak RSS ${Math.round(result.snapshotOnly.rssMb)} MiB, targets ${JSON.stringify(result.snapshotOnly.statuses)}`);
+console.log(
+  `  content edit     ${Math.round(result.contentEdit.ms)} ms, peak RSS ${Math.round(result.contentEdit.rssMb)} MiB, targets ${JSON.stringify(result.contentEdit.statuses)}`,
+);
+console.log(
+  `  snapshot only    ${Math.round(result.snapshotOnly.ms)} ms, peak RSS ${Math.round(result.snapshotOnly.rssMb)} MiB, targets ${JSON.stringify(result.snapshotOnly.statuses)}`,
+);
 console.log(`  snapshot-only / content edit = ${ratio.toFixed(2)}x (goal <= 1.0x)`);
 fs.mkdirSync(WORK, { recursive: true });
 fs.writeFileSync(path.join(WORK, 'snapshot-only-change-results.json'), JSON.stringify({ ...result, ratio }, null, 1) + '\n');

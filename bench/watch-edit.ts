@@ -74,15 +74,22 @@ function median(values: number[]): number {
 
 function query(dir: string, word: string): { ms: number; hits: number } {
   const start = performance.now();
-  const result = spawnSync(process.execPath, [CLI, 'query', '--index', 'chunks/search-index.json', '--term', word, '--json'], { cwd: dir, encoding: 'utf8' });
+  const result = spawnSync(process.execPath, [CLI, 'query', '--index', 'chunks/search-index.json', '--term', word, '--json'], {
+    cwd: dir,
+    encoding: 'utf8',
+  });
   const ms = performance.now() - start;
   if (result.status !== 0) throw new Error(`query failed: ${result.stdout}${result.stderr}`);
   return { ms, hits: (JSON.parse(result.stdout) as { data: { hits: unknown[] } }).data.hits.length };
 }
 
+/** One JSON line of `episteme watch --json`, as the bench reads it (fields by name, unchecked). */
+// biome-ignore lint/suspicious/noExplicitAny: a bench reads whatever event fields it reports
+type WatchEvent = Record<string, any>;
+
 /** A watch child whose JSON lines arrive as events, each stamped on arrival. */
 class Watch {
-  private readonly lines: { at: number; line: Record<string, any> }[] = [];
+  private readonly lines: { at: number; line: WatchEvent }[] = [];
   private readonly waiters: (() => void)[] = [];
   private partial = '';
   private readonly child;
@@ -92,17 +99,16 @@ class Watch {
     this.child.stdout.on('data', (chunk: Buffer) => {
       const at = performance.now();
       this.partial += chunk.toString('utf8');
-      let nl: number;
-      while ((nl = this.partial.indexOf('\n')) >= 0) {
+      for (let nl = this.partial.indexOf('\n'); nl >= 0; nl = this.partial.indexOf('\n')) {
         const text = this.partial.slice(0, nl);
         this.partial = this.partial.slice(nl + 1);
-        if (text.trim()) this.lines.push({ at, line: JSON.parse(text) as Record<string, any> });
+        if (text.trim()) this.lines.push({ at, line: JSON.parse(text) as WatchEvent });
       }
       for (const wake of this.waiters.splice(0)) wake();
     });
   }
 
-  async nextCycle(from: number): Promise<{ at: number; line: Record<string, any> }> {
+  async nextCycle(from: number): Promise<{ at: number; line: WatchEvent }> {
     for (;;) {
       const found = this.lines.slice(from).find((l) => l.line.event === 'cycle');
       if (found) return found;
@@ -142,7 +148,8 @@ async function measure(n: number): Promise<void> {
     const cycle = await watch.nextCycle(mark);
     toCommit.push(cycle.at - start);
     builds.push(cycle.line.buildMs as number);
-    for (const [name, ms] of Object.entries(cycle.line.phasesMs as Record<string, number>)) phases.set(name, [...(phases.get(name) ?? []), ms]);
+    for (const [name, ms] of Object.entries(cycle.line.phasesMs as Record<string, number>))
+      phases.set(name, [...(phases.get(name) ?? []), ms]);
     if (!cycle.line.ok) throw new Error(`cycle failed: ${JSON.stringify(cycle.line.error)}`);
     const q = query(dir, word);
     if (q.hits !== 1) throw new Error(`the query after save ${k} did not see ${word}`);

@@ -7,9 +7,7 @@
 const argv = process.argv.slice(2);
 enableCompileCache();
 const run =
-  argv[0] === 'query'
-    ? require('../dist/bundle/query-main.cjs').main(argv)
-    : import('../dist/bundle/cli.js').then((cli) => cli.main(argv));
+  argv[0] === 'query' ? require('../dist/bundle/query-main.cjs').main(argv) : import('../dist/bundle/cli.js').then((cli) => cli.main(argv));
 run.then(
   (code) => {
     process.exitCode = code;
@@ -21,9 +19,19 @@ run.then(
     if (argv.includes('--json')) {
       const failure = { code: 'internal-error', message, hint };
       if (argv.includes('--debug')) failure.debug = String(error?.stack);
-      process.stdout.write(JSON.stringify({ schemaVersion: 1, command: argv.find((a) => !a.startsWith('-')) || 'episteme', ok: false, error: failure, warnings: [] }) + '\n');
+      process.stdout.write(
+        JSON.stringify({
+          schemaVersion: 1,
+          command: argv.find((a) => !a.startsWith('-')) || 'episteme',
+          ok: false,
+          error: failure,
+          warnings: [],
+        }) + '\n',
+      );
     } else {
-      process.stderr.write(`error [internal-error]: ${message}\nhint: ${hint}\n${argv.includes('--debug') ? String(error?.stack) + '\n' : ''}`);
+      process.stderr.write(
+        `error [internal-error]: ${message}\nhint: ${hint}\n${argv.includes('--debug') ? String(error?.stack) + '\n' : ''}`,
+      );
     }
     process.exitCode = 1;
   },
@@ -38,7 +46,8 @@ run.then(
  */
 function enableCompileCache() {
   const moduleApi = require('node:module');
-  if (typeof moduleApi.enableCompileCache !== 'function' || process.versions.bun !== undefined || process.versions.deno !== undefined) return;
+  if (typeof moduleApi.enableCompileCache !== 'function' || process.versions.bun !== undefined || process.versions.deno !== undefined)
+    return;
   try {
     moduleApi.enableCompileCache(process.env.NODE_COMPILE_CACHE || userCacheDir());
   } catch {

@@ -57,7 +57,12 @@ mkdirSync(out, { recursive: true });
 // nothing, the same code on every runtime.
 const code = standaloneCode(ajv, mapping).replace(/^"use strict";/, '');
 const bundled = await build({
-  stdin: { contents: `${code}\nexport const schemaRanges = ${JSON.stringify(ranges)};\n`, resolveDir: root, sourcefile: 'validators.js', loader: 'js' },
+  stdin: {
+    contents: `${code}\nexport const schemaRanges = ${JSON.stringify(ranges)};\n`,
+    resolveDir: root,
+    sourcefile: 'validators.js',
+    loader: 'js',
+  },
   bundle: true,
   format: 'esm',
   platform: 'neutral',
@@ -74,6 +79,9 @@ const bundled = await build({
 });
 // The guarantee above, checked: the output imports nothing.
 const [output] = Object.values(bundled.metafile.outputs);
-if (output.imports.length > 0) throw new Error(`build-validators: the generated validators still import ${output.imports.map((entry) => entry.path).join(', ')}; they must be self-contained`);
+if (output.imports.length > 0)
+  throw new Error(
+    `build-validators: the generated validators still import ${output.imports.map((entry) => entry.path).join(', ')}; they must be self-contained`,
+  );
 const text = bundled.outputFiles[0].text;
 writeFileSync(path.join(out, 'validators.js'), text);

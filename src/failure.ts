@@ -12,22 +12,47 @@ export const FAILURE_CODES = {
   'manifest-invalid': { exit: 2, summary: 'The manifest is not valid JSON or breaks its schema.' },
   'input-not-found': { exit: 2, summary: 'A named input file or directory does not exist.' },
   'input-too-large': { exit: 2, summary: 'An input is larger than its byte bound (--max-input-bytes or --max-file-bytes).' },
-  'input-not-regular': { exit: 2, summary: 'A named input is not a regular file: a directory, FIFO, device, socket, symlink loop or dangling symlink.' },
+  'input-not-regular': {
+    exit: 2,
+    summary: 'A named input is not a regular file: a directory, FIFO, device, socket, symlink loop or dangling symlink.',
+  },
   'input-unreadable': { exit: 2, summary: 'A named input exists but cannot be opened or read (e.g. permission denied, I/O error).' },
   'unknown-target': { exit: 2, summary: 'A build target names no output of the workspace graph.' },
   'artifact-invalid': { exit: 2, summary: 'An artifact is unreadable, truncated, tampered with (hash mismatch) or of another format.' },
   'stale-index': { exit: 2, summary: 'The search index was built from a different chunk index than the current one.' },
-  'snapshot-missing': { exit: 2, summary: 'An offline stage (extract, chunk, index, manual-ingest) needs an HTTP snapshot that was never captured; run snapshot or build.' },
+  'snapshot-missing': {
+    exit: 2,
+    summary:
+      'An offline stage (extract, chunk, index, manual-ingest) needs an HTTP snapshot that was never captured; run snapshot or build.',
+  },
   // exit 1: a target, source or the run itself failed
   'target-failed': { exit: 1, summary: 'One or more targets failed; see data.targets for each reason.' },
   'source-failed': { exit: 1, summary: 'A source could not be read or extracted.' },
-  'extract-timeout': { exit: 1, summary: "A document's extraction ran past its time bound (options.extract.timeoutMs, pdfTimeoutMs) and was stopped." },
-  'extract-memory-limit': { exit: 1, summary: "A document's extraction ran out of its worker's memory bound (options.extract.maxHeapMb) and was stopped." },
-  'extract-bound-exceeded': { exit: 1, summary: 'A document exceeds an input bound of extraction (XML entity expansion, PDF decompressed bytes or text items).' },
-  'document-diagnostics': { exit: 1, summary: 'Built documents carry extraction diagnostics at or above the --fail-on severity (error by default).' },
+  'extract-timeout': {
+    exit: 1,
+    summary: "A document's extraction ran past its time bound (options.extract.timeoutMs, pdfTimeoutMs) and was stopped.",
+  },
+  'extract-memory-limit': {
+    exit: 1,
+    summary: "A document's extraction ran out of its worker's memory bound (options.extract.maxHeapMb) and was stopped.",
+  },
+  'extract-bound-exceeded': {
+    exit: 1,
+    summary: 'A document exceeds an input bound of extraction (XML entity expansion, PDF decompressed bytes or text items).',
+  },
+  'document-diagnostics': {
+    exit: 1,
+    summary: 'Built documents carry extraction diagnostics at or above the --fail-on severity (error by default).',
+  },
   'workspace-locked': { exit: 1, summary: 'Another process holds the workspace writer lock.' },
-  'write-failed': { exit: 1, summary: 'Writing a file failed (disk full, quota, read-only file system, permission); details name the path and errno.' },
-  'remote-cache-mismatch': { exit: 1, summary: 'A remote cache hit recomputed by --remote-cache-verify differs from the local result: the cache holds a wrong entry.' },
+  'write-failed': {
+    exit: 1,
+    summary: 'Writing a file failed (disk full, quota, read-only file system, permission); details name the path and errno.',
+  },
+  'remote-cache-mismatch': {
+    exit: 1,
+    summary: 'A remote cache hit recomputed by --remote-cache-verify differs from the local result: the cache holds a wrong entry.',
+  },
   'internal-error': { exit: 1, summary: 'A bug in Episteme; rerun with --debug and report it.' },
 } as const;
 

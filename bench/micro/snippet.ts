@@ -27,6 +27,9 @@ function firstOccurrenceWindow(text: string, lower: string, words: string[]): st
 await runSuite(
   'snippet selection',
   `${cases.length} chunks longer than ${2 * MAX_CHARS} chars, two query words each, ${MAX_CHARS}-char snippets`,
-  { name: 'window around the first occurrence (baseline)', fn: () => cases.map((c) => keep(firstOccurrenceWindow(c.text, c.lower, c.words))) },
+  {
+    name: 'window around the first occurrence (baseline)',
+    fn: () => cases.map((c) => keep(firstOccurrenceWindow(c.text, c.lower, c.words))),
+  },
   [{ name: 'makeSnippet', fn: () => cases.map((c) => keep(makeSnippet(c.text, c.terms, MAX_CHARS))) }],
 );

@@ -10,7 +10,13 @@ export interface MicroTask {
   fn: () => unknown;
 }
 
-export async function runSuite(title: string, what: string, baseline: MicroTask, tasks: MicroTask[], time = Number(process.env['MICRO_TIME_MS'] ?? 500)): Promise<void> {
+export async function runSuite(
+  title: string,
+  what: string,
+  baseline: MicroTask,
+  tasks: MicroTask[],
+  time = Number(process.env['MICRO_TIME_MS'] ?? 500),
+): Promise<void> {
   const bench = new Bench({ time, warmup: true });
   for (const task of [baseline, ...tasks]) bench.add(task.name, task.fn);
   await bench.run();
@@ -23,7 +29,9 @@ export async function runSuite(title: string, what: string, baseline: MicroTask,
   for (const task of [baseline, ...tasks]) {
     const mean = meanOf(task.name);
     if (mean === undefined || base === undefined) {
-      console.log(`  ${task.name.padEnd(48)} FAILED: ${String((bench.getTask(task.name)?.result as { error?: unknown } | undefined)?.error)}`);
+      console.log(
+        `  ${task.name.padEnd(48)} FAILED: ${String((bench.getTask(task.name)?.result as { error?: unknown } | undefined)?.error)}`,
+      );
       process.exitCode = 1;
       continue;
     }

@@ -18,7 +18,11 @@ export function loadCacm(directory: string): CranfieldCollection | undefined {
   const field = (record: { fields: Map<string, string[]> }, key: string): string => (record.fields.get(key) ?? []).join('\n').trim();
   const docs = parseSmart(readFileSync(path.join(directory, 'cacm.all'), 'utf8'))
     .filter((record) => record.id !== '')
-    .map((record) => ({ id: String(Number(record.id)), title: field(record, 'T'), text: [field(record, 'W'), field(record, 'A')].filter((part) => part !== '').join('\n\n') }));
+    .map((record) => ({
+      id: String(Number(record.id)),
+      title: field(record, 'T'),
+      text: [field(record, 'W'), field(record, 'A')].filter((part) => part !== '').join('\n\n'),
+    }));
   const judged = new Map<number, Map<string, number>>();
   for (const line of readFileSync(path.join(directory, 'qrels.text'), 'utf8').split('\n')) {
     const [query, doc] = line.trim().split(/\s+/);

@@ -28,7 +28,11 @@ export function loadCranfield(directory: string): CranfieldCollection | undefine
   if (!existsSync(path.join(directory, 'cran.all.1400'))) return undefined;
   const docs = parseSmart(readFileSync(path.join(directory, 'cran.all.1400'), 'utf8'))
     .filter((record) => record.id !== '')
-    .map((record) => ({ id: record.id, title: (record.fields.get('T') ?? []).join(' ').trim(), text: (record.fields.get('W') ?? []).join('\n').trim() }));
+    .map((record) => ({
+      id: record.id,
+      title: (record.fields.get('T') ?? []).join(' ').trim(),
+      text: (record.fields.get('W') ?? []).join('\n').trim(),
+    }));
   const queries = parseSmart(readFileSync(path.join(directory, 'cran.qry'), 'utf8').replace(/\r\n/g, '\n'))
     .filter((record) => record.id !== '' && (record.fields.get('W') ?? []).join('').trim() !== '')
     .map((record) => (record.fields.get('W') ?? []).join(' ').replace(/\s+/g, ' ').trim());
@@ -85,7 +89,10 @@ export function ndcgAt(ranking: readonly string[], judged: Map<string, number>, 
   ranking.slice(0, k).forEach((doc, i) => {
     dcg += gain(doc) / Math.log2(i + 2);
   });
-  const ideal = [...judged.keys()].map(gain).sort((a, b) => b - a).slice(0, k);
+  const ideal = [...judged.keys()]
+    .map(gain)
+    .sort((a, b) => b - a)
+    .slice(0, k);
   let idcg = 0;
   ideal.forEach((g, i) => {
     idcg += g / Math.log2(i + 2);

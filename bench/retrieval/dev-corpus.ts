@@ -27,7 +27,12 @@ export function devCorpusEntries(directory: string): IngestEntry[] | undefined {
 }
 
 /** Extracts one source from given bytes, as manual ingest + extract would. */
-export async function extractBytes(documentId: string, sourceUrl: string, contentType: string, body: Uint8Array): Promise<EvidenceDocument> {
+export async function extractBytes(
+  documentId: string,
+  sourceUrl: string,
+  contentType: string,
+  body: Uint8Array,
+): Promise<EvidenceDocument> {
   const sha256 = sha256Hex(body);
   const snapshot: SnapshotMeta = {
     snapshotId: `sha256-${sha256.slice(0, 32)}`,

@@ -26,7 +26,12 @@ const headBytes = window.subarray(headStart, headEnd);
 const crc = zlib.crc32(headBytes).toString(16).padStart(8, '0');
 const tail = read(Math.max(0, size - 256), Math.min(size, 256)).toString('latin1');
 if (!tail.includes(`"seal":"crc32:${crc}"`)) throw new Error('seal check failed');
-const head = JSON.parse(headBytes.toString('utf8')) as { postingBlocks: [number, string][]; postingLengths: number[]; rowBlocks: [number, number, string][]; terms: string };
+const head = JSON.parse(headBytes.toString('utf8')) as {
+  postingBlocks: [number, string][];
+  postingLengths: number[];
+  rowBlocks: [number, number, string][];
+  terms: string;
+};
 const terms = head.terms.split(' ');
 // Row block positions follow the posting blocks, as in index-reader.ts.
 let position = headEnd + ',"postings":['.length;
@@ -49,6 +54,11 @@ const rows: string[] = [];
 for (let i = 0; i < head.rowBlocks.length && rows.length < 10; i += step) {
   const encoded = read(offsets[i]!, head.rowBlocks[i]![1]);
   if (zlib.crc32(encoded).toString(16).padStart(8, '0') !== head.rowBlocks[i]![2]) throw new Error('block check failed');
-  rows.push(zlib.inflateRawSync(Buffer.from(encoded.toString('latin1'), 'base64')).toString('utf8').split('\n')[0]!);
+  rows.push(
+    zlib
+      .inflateRawSync(Buffer.from(encoded.toString('latin1'), 'base64'))
+      .toString('utf8')
+      .split('\n')[0]!,
+  );
 }
 process.stdout.write(JSON.stringify({ seal: crc, terms: terms.length, rows: rows.map((row) => JSON.parse(row)[0]) }) + '\n');

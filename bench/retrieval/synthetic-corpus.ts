@@ -7,7 +7,28 @@ import { seededRandom } from '../../test/helpers/random.js';
  */
 export function syntheticCorpus(documents: number, blocksPerDocument: number, seed = 1): EvidenceDocument[] {
   const rand = seededRandom(seed);
-  const syllables = ['ka', 're', 'mi', 'to', 'su', 'la', 'ne', 'po', 'di', 'ga', 'ro', 've', 'shi', 'tan', 'mor', 'ex', 'in', 'con', 'pre', 'al'];
+  const syllables = [
+    'ka',
+    're',
+    'mi',
+    'to',
+    'su',
+    'la',
+    'ne',
+    'po',
+    'di',
+    'ga',
+    'ro',
+    've',
+    'shi',
+    'tan',
+    'mor',
+    'ex',
+    'in',
+    'con',
+    'pre',
+    'al',
+  ];
   const vocabulary = Array.from({ length: 8000 }, () => {
     let word = '';
     for (let n = 1 + Math.floor(rand() * 3); n >= 0; n--) word += syllables[Math.floor(rand() * syllables.length)];

@@ -59,10 +59,12 @@ const common = {
           ];
           for (const [pattern, replacement, expected] of patches) {
             const found = source.match(new RegExp(pattern.source, 'g'))?.length ?? 0;
-            if (found !== expected) throw new Error(`clipanion-lazy-stdin: expected ${expected} match(es) of ${pattern} in ${args.path}, found ${found}`);
+            if (found !== expected)
+              throw new Error(`clipanion-lazy-stdin: expected ${expected} match(es) of ${pattern} in ${args.path}, found ${found}`);
             source = source.replace(new RegExp(pattern.source, 'g'), replacement);
           }
-          source += '\nfunction mergeContexts(base, user) {\n  return Object.defineProperties({}, { ...Object.getOwnPropertyDescriptors(base), ...Object.getOwnPropertyDescriptors(user ?? {}) });\n}\n';
+          source +=
+            '\nfunction mergeContexts(base, user) {\n  return Object.defineProperties({}, { ...Object.getOwnPropertyDescriptors(base), ...Object.getOwnPropertyDescriptors(user ?? {}) });\n}\n';
           return { contents: source, loader: 'js' };
         });
       },
@@ -79,7 +81,13 @@ await build({
   chunkNames: 'chunk-[hash]',
   splitting: true,
 });
-await build({ ...common, entryPoints: { 'query-main': 'dist/src/cli/query-main.js' }, outExtension: { '.js': '.cjs' }, format: 'cjs', splitting: false });
+await build({
+  ...common,
+  entryPoints: { 'query-main': 'dist/src/cli/query-main.js' },
+  outExtension: { '.js': '.cjs' },
+  format: 'cjs',
+  splitting: false,
+});
 
 // The ./cli entry (npm exports, jsr.json) carries its types: a declaration beside it, named by a
 // @ts-self-types directive that Deno and JSR read (TypeScript on npm reads package.json's "types").

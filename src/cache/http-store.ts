@@ -27,7 +27,10 @@ export class HttpStore implements CacheStore {
   private outage: string | null = null;
   private readonly inFlight = new Set<(message: string) => void>();
 
-  constructor(url: URL, private readonly options: HttpStoreOptions) {
+  constructor(
+    url: URL,
+    private readonly options: HttpStoreOptions,
+  ) {
     this.base = new URL(url.href.endsWith('/') ? url.href : `${url.href}/`);
     this.label = displayUrl(url);
     const Agent = url.protocol === 'https:' ? https.Agent : http.Agent;
@@ -53,7 +56,12 @@ export class HttpStore implements CacheStore {
 
   /** A refusal (5xx, 507, 401, …) is an outage like a timeout: nothing queued behind it is sent. */
   private refused(method: string, area: Area, status: number): CacheUnavailable {
-    const why = status === 507 ? ' (the cache is full)' : status === 401 || status === 403 ? ' (credentials refused; see EPISTEME_REMOTE_CACHE_HEADERS)' : '';
+    const why =
+      status === 507
+        ? ' (the cache is full)'
+        : status === 401 || status === 403
+          ? ' (credentials refused; see EPISTEME_REMOTE_CACHE_HEADERS)'
+          : '';
     this.trip(`${method} ${this.label}${area}/… answered ${status}${why}`);
     return new CacheUnavailable(this.outage!);
   }
@@ -63,12 +71,20 @@ export class HttpStore implements CacheStore {
     for (const abandon of [...this.inFlight]) abandon(this.outage);
   }
 
-  private request(method: 'GET' | 'PUT', area: Area, hash: string, body: Buffer | null, maxBytes: number): Promise<{ status: number; body: Buffer | null }> {
+  private request(
+    method: 'GET' | 'PUT',
+    area: Area,
+    hash: string,
+    body: Buffer | null,
+    maxBytes: number,
+  ): Promise<{ status: number; body: Buffer | null }> {
     if (!SHA256_HEX.test(hash)) throw new Error(`not a SHA-256 key: ${hash}`);
     const url = new URL(`${area}/${hash}`, this.base);
     const client = url.protocol === 'https:' ? https : http;
     const headers: Record<string, string> = { ...this.options.headers };
-    if (url.username || url.password) headers['authorization'] ??= `Basic ${Buffer.from(`${decodeURIComponent(url.username)}:${decodeURIComponent(url.password)}`).toString('base64')}`;
+    if (url.username || url.password)
+      headers['authorization'] ??=
+        `Basic ${Buffer.from(`${decodeURIComponent(url.username)}:${decodeURIComponent(url.password)}`).toString('base64')}`;
     if (body !== null) {
       headers['content-length'] = String(body.length);
       headers['content-type'] = 'application/octet-stream';
@@ -128,9 +144,14 @@ export class HttpStore implements CacheStore {
       // other requests is the build's own concurrency, not the server's slowness.
       let deadline: NodeJS.Timeout | undefined;
       request.once('socket', () => {
-        deadline = setTimeout(() => fail(`${method} ${this.label}${area}/… timed out after ${this.options.timeoutMs} ms`), this.options.timeoutMs);
+        deadline = setTimeout(
+          () => fail(`${method} ${this.label}${area}/… timed out after ${this.options.timeoutMs} ms`),
+          this.options.timeoutMs,
+        );
       });
-      request.on('error', (error: NodeJS.ErrnoException) => fail(`${method} ${this.label}${area}/… failed: ${error.code ?? error.message}`));
+      request.on('error', (error: NodeJS.ErrnoException) =>
+        fail(`${method} ${this.label}${area}/… failed: ${error.code ?? error.message}`),
+      );
       request.end(body ?? undefined);
     });
   }

@@ -94,7 +94,13 @@ export class RemoteCache implements TargetCache {
   }
 
   summary(): RemoteCacheSummary {
-    return { cache: this.store.label, upload: this.options.upload, verifyFraction: this.options.verifyFraction, ...this.stats, unavailable: this.outage !== null };
+    return {
+      cache: this.store.label,
+      upload: this.options.upload,
+      verifyFraction: this.options.verifyFraction,
+      ...this.stats,
+      unavailable: this.outage !== null,
+    };
   }
 
   close(): void {
@@ -104,7 +110,7 @@ export class RemoteCache implements TargetCache {
   private async fetch(env: RuleEnv, request: TargetCacheRequest, key: string): Promise<RuleOutput | null> {
     const entry = await this.store.get('ac', key, MAX_ACTION_RESULT_BYTES);
     if (entry === null) return null;
-    let digest;
+    let digest: ReturnType<typeof decodeActionResult>;
     try {
       digest = decodeActionResult(entry);
     } catch (error) {
@@ -114,7 +120,11 @@ export class RemoteCache implements TargetCache {
     if (blob === null) return null; // named but gone (evicted): a miss
     const actual = sha256Hex(blob);
     if (actual !== digest.hash || blob.length !== digest.sizeBytes) {
-      return this.reject(env, request, `blob cas/${digest.hash} has SHA-256 ${actual} and ${blob.length} bytes, not the ${digest.sizeBytes} bytes its action-cache entry names`);
+      return this.reject(
+        env,
+        request,
+        `blob cas/${digest.hash} has SHA-256 ${actual} and ${blob.length} bytes, not the ${digest.sizeBytes} bytes its action-cache entry names`,
+      );
     }
     try {
       return RESTORERS[request.node.rule]!(env, request.node, request.deps, blob);
@@ -126,7 +136,12 @@ export class RemoteCache implements TargetCache {
   /** Never upload what a reader would reject (e.g. a search index built from a partial chunk set). */
   private acceptable(env: RuleEnv, request: TargetCacheRequest, output: RuleOutput): boolean {
     try {
-      RESTORERS[request.node.rule]!(env, request.node, request.deps, typeof output.bytes === 'string' ? Buffer.from(output.bytes, 'utf8') : output.bytes);
+      RESTORERS[request.node.rule]!(
+        env,
+        request.node,
+        request.deps,
+        typeof output.bytes === 'string' ? Buffer.from(output.bytes, 'utf8') : output.bytes,
+      );
       return true;
     } catch {
       return false;
@@ -136,7 +151,11 @@ export class RemoteCache implements TargetCache {
   /** A damaged or foreign entry is a diagnostic, and the target is built locally. */
   private reject(env: RuleEnv, request: TargetCacheRequest, why: string): null {
     this.stats.rejected += 1;
-    env.warnings.push({ code: 'remote-cache-entry-rejected', target: request.node.name, message: this.secrets.redact(`Remote cache entry for ${request.node.name} not used: ${why}. Built locally.`) });
+    env.warnings.push({
+      code: 'remote-cache-entry-rejected',
+      target: request.node.name,
+      message: this.secrets.redact(`Remote cache entry for ${request.node.name} not used: ${why}. Built locally.`),
+    });
     return null;
   }
 
@@ -145,10 +164,14 @@ export class RemoteCache implements TargetCache {
     const sha = (bytes: string | Buffer): string => sha256Hex(bytes);
     this.stats.verified += 1;
     if (sha(local.bytes) !== sha(restored.bytes)) {
-      throw new EpistemeError('remote-cache-mismatch', `The remote cache's output for ${request.node.name} differs from a local rebuild (action key ${key}): the cache holds a wrong result.`, {
-        hint: 'Do not trust this cache: find who writes to it (only trusted CI should upload), then clear it. Build without --remote-cache meanwhile.',
-        details: { target: request.node.name, actionKey: key, cached: sha(restored.bytes), local: sha(local.bytes) },
-      });
+      throw new EpistemeError(
+        'remote-cache-mismatch',
+        `The remote cache's output for ${request.node.name} differs from a local rebuild (action key ${key}): the cache holds a wrong result.`,
+        {
+          hint: 'Do not trust this cache: find who writes to it (only trusted CI should upload), then clear it. Build without --remote-cache meanwhile.',
+          details: { target: request.node.name, actionKey: key, cached: sha(restored.bytes), local: sha(local.bytes) },
+        },
+      );
     }
   }
 
@@ -161,7 +184,10 @@ export class RemoteCache implements TargetCache {
       if (!(error instanceof CacheUnavailable)) throw error;
       if (this.outage === null) {
         this.outage = this.secrets.redact(error.message);
-        env.warnings.push({ code: 'remote-cache-unavailable', message: `Remote cache unavailable (${this.outage}); building locally without it for the rest of this build.` });
+        env.warnings.push({
+          code: 'remote-cache-unavailable',
+          message: `Remote cache unavailable (${this.outage}); building locally without it for the rest of this build.`,
+        });
       }
       return null;
     }

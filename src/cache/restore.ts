@@ -29,17 +29,30 @@ export const RESTORERS: Partial<Record<TargetNode['rule'], Restorer>> = {
   },
   chunk: (env, node, deps, bytes) => {
     const label = `the cached chunks of ${node.name}`;
-    const chunks = parseArtifact<{ documentId: string; chunks: Chunk[] }>(bytes.toString('utf8'), 'document-chunks', CHUNKS_FORMAT_VERSION, label).payload;
+    const chunks = parseArtifact<{ documentId: string; chunks: Chunk[] }>(
+      bytes.toString('utf8'),
+      'document-chunks',
+      CHUNKS_FORMAT_VERSION,
+      label,
+    ).payload;
     if (chunks.documentId !== node.source!.documentId) throw new Error(`${label} are of document ${JSON.stringify(chunks.documentId)}`);
     const dep = deps[0]!;
-    const document = (JSON.parse(readDependencyOutput(env, dep.name, dep.record.output, dep.record.sha256).toString('utf8')) as { payload: EvidenceDocument }).payload;
+    const document = (
+      JSON.parse(readDependencyOutput(env, dep.name, dep.record.output, dep.record.sha256).toString('utf8')) as {
+        payload: EvidenceDocument;
+      }
+    ).payload;
     // Restamping with the document's snapshot must give back the same bytes: the chunks cite it.
     const stamped = restampChunks(bytes, document.provenance.snapshotId);
     if (stamped.bytes !== bytes.toString('utf8')) throw new Error(`${label} cite another snapshot`);
     return {
       bytes,
       outputPath: perDocumentPath(env.ws.outputs.chunks, node.source!.documentId),
-      facts: { citedSnapshotId: stamped.snapshotId, documentContentHash: documentContentHash(document), chunksContentHash: stamped.contentHash },
+      facts: {
+        citedSnapshotId: stamped.snapshotId,
+        documentContentHash: documentContentHash(document),
+        chunksContentHash: stamped.contentHash,
+      },
     };
   },
   'search-index': (env, node, deps, bytes) => {
@@ -49,7 +62,8 @@ export const RESTORERS: Partial<Record<TargetNode['rule'], Restorer>> = {
     const chunkIndexBytes = readDependencyOutput(env, dep.name, dep.record.output, dep.record.sha256);
     const chunkIndex = parseArtifact(chunkIndexBytes.toString('utf8'), 'chunk-index', STAGE_INDEX_FORMAT_VERSION, dep.record.output);
     // Bound to this workspace's chunk index: the one it was built from, and not a partial build.
-    if (index.provenance.chunkIndexFingerprint !== chunkIndex.fingerprint || index.provenance.chunkIndexCrc32 !== crc32Hex(chunkIndexBytes)) throw new Error(`${label} was built from another chunk index`);
+    if (index.provenance.chunkIndexFingerprint !== chunkIndex.fingerprint || index.provenance.chunkIndexCrc32 !== crc32Hex(chunkIndexBytes))
+      throw new Error(`${label} was built from another chunk index`);
     if (index.provenance.missingSources.length > 0) throw new Error(`${label} is partial`);
     return { bytes, outputPath: () => node.name };
   },

@@ -39,9 +39,13 @@ export function loadHeaders(env: NodeJS.ProcessEnv, secrets: Secrets): Record<st
       if (stat.size > MAX_HEADERS_FILE_BYTES) throw new Error(`larger than ${MAX_HEADERS_FILE_BYTES} bytes`);
       text = fs.readFileSync(file, 'utf8');
     } catch (error) {
-      throw new EpistemeError('config-invalid', `The remote cache headers file named by ${HEADERS_FILE_ENV} cannot be read: ${(error as Error).message}.`, {
-        hint: `Point ${HEADERS_FILE_ENV} at a readable file of \`Name: value\` lines.`,
-      });
+      throw new EpistemeError(
+        'config-invalid',
+        `The remote cache headers file named by ${HEADERS_FILE_ENV} cannot be read: ${(error as Error).message}.`,
+        {
+          hint: `Point ${HEADERS_FILE_ENV} at a readable file of \`Name: value\` lines.`,
+        },
+      );
     }
     parseHeaderLines(text, `the file named by ${HEADERS_FILE_ENV}`, headers, secrets);
   }

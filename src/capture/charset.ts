@@ -35,7 +35,11 @@ export function parseContentType(header: string | undefined | null): ParsedConte
     const eq = param.indexOf('=');
     if (eq < 0) continue;
     if (param.slice(0, eq).trim().toLowerCase() !== 'charset') continue;
-    const value = param.slice(eq + 1).trim().replace(/^"(.*)"$/, '$1').toLowerCase();
+    const value = param
+      .slice(eq + 1)
+      .trim()
+      .replace(/^"(.*)"$/, '$1')
+      .toLowerCase();
     if (LABEL.test(value)) charset = value;
     break;
   }

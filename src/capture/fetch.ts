@@ -54,7 +54,9 @@ export interface FetchedBody {
   head: Buffer;
 }
 
-export type FetchOutcome = { kind: 'not-modified'; observation: Observation } | { kind: 'fetched'; observation: Observation; body: FetchedBody };
+export type FetchOutcome =
+  | { kind: 'not-modified'; observation: Observation }
+  | { kind: 'fetched'; observation: Observation; body: FetchedBody };
 
 export type FetchEvent =
   | { type: 'response'; url: string; status: number; declaredLength: number | null; attempt: number }
@@ -90,7 +92,11 @@ export async function fetchRepresentation(request: FetchRequest): Promise<FetchO
       if (retryAfter !== undefined && retryAfter > bounds.maxRetryAfterMs) {
         throw sourceFailed(
           request.url,
-          new CaptureFailure('retry-after-too-long', `status ${failure.extra.status ?? '?'} with Retry-After ${Math.ceil(retryAfter / 1000)} s, over the ${bounds.maxRetryAfterMs} ms cap`, failure.extra),
+          new CaptureFailure(
+            'retry-after-too-long',
+            `status ${failure.extra.status ?? '?'} with Retry-After ${Math.ceil(retryAfter / 1000)} s, over the ${bounds.maxRetryAfterMs} ms cap`,
+            failure.extra,
+          ),
           attempt,
         );
       }
@@ -139,7 +145,8 @@ async function fetchOnce(request: FetchRequest, attempt: number): Promise<FetchO
     };
     if (status === 304) {
       stream.destroy();
-      if (request.validators === null) throw new CaptureFailure('unexpected-not-modified', 'status 304 to an unconditional request', { status });
+      if (request.validators === null)
+        throw new CaptureFailure('unexpected-not-modified', 'status 304 to an unconditional request', { status });
       request.onEvent?.({ type: 'done', url: request.url, status, bytes: 0 });
       return { kind: 'not-modified', observation: { ...base, receivedLength: 0, observedAt: new Date().toISOString() } };
     }
@@ -148,12 +155,18 @@ async function fetchOnce(request: FetchRequest, attempt: number): Promise<FetchO
       // 5xx and 429 are worth another attempt; other statuses are the answer.
       const retryable = status === 429 || status >= 500;
       const retryAfterMs = retryable ? parseRetryAfter(header(response, 'retry-after')) : undefined;
-      throw new CaptureFailure('http-status', `status ${status}`, { status, retryable, ...(retryAfterMs !== undefined ? { retryAfterMs } : {}) });
+      throw new CaptureFailure('http-status', `status ${status}`, {
+        status,
+        retryable,
+        ...(retryAfterMs !== undefined ? { retryAfterMs } : {}),
+      });
     }
     const identity = base.contentEncoding === null || base.contentEncoding.toLowerCase() === 'identity';
     if (identity && declaredLength !== null && declaredLength > bounds.maxResponseBytes) {
       stream.destroy();
-      throw new CaptureFailure('too-large', `Content-Length ${declaredLength} is over the ${bounds.maxResponseBytes}-byte bound`, { status });
+      throw new CaptureFailure('too-large', `Content-Length ${declaredLength} is over the ${bounds.maxResponseBytes}-byte bound`, {
+        status,
+      });
     }
     const body = await readBody(stream, base.contentEncoding, request, status);
     request.onEvent?.({ type: 'done', url: request.url, status, bytes: body.byteLength });
@@ -162,7 +175,11 @@ async function fetchOnce(request: FetchRequest, attempt: number): Promise<FetchO
 }
 
 /** Starts one GET and waits for its response head. */
-function open(url: string, headers: Record<string, string>, bounds: CaptureBounds): Promise<{ stream: GotRequest; response: IncomingMessage }> {
+function open(
+  url: string,
+  headers: Record<string, string>,
+  bounds: CaptureBounds,
+): Promise<{ stream: GotRequest; response: IncomingMessage }> {
   const stream = got.stream(url, {
     method: 'GET',
     headers,
@@ -218,7 +235,11 @@ async function readBody(stream: GotRequest, encoding: string | null, request: Fe
       const buffer = chunk as Buffer;
       total += buffer.byteLength;
       if (total > bounds.maxResponseBytes) {
-        throw new CaptureFailure('too-large', `body is over the ${bounds.maxResponseBytes}-byte bound${decoder ? ' after decompression' : ''}`, { status });
+        throw new CaptureFailure(
+          'too-large',
+          `body is over the ${bounds.maxResponseBytes}-byte bound${decoder ? ' after decompression' : ''}`,
+          { status },
+        );
       }
       hash.update(buffer);
       if (headBytes < 1024) {
@@ -239,7 +260,9 @@ async function readBody(stream: GotRequest, encoding: string | null, request: Fe
     source.destroy();
     await file.close().catch(() => undefined);
     fs.rmSync(tempPath, { force: true });
-    throw decoder !== null && isZlibError(error) ? new CaptureFailure('decompression-failed', `corrupt ${encoding} body`, { status, cause: error }) : error;
+    throw decoder !== null && isZlibError(error)
+      ? new CaptureFailure('decompression-failed', `corrupt ${encoding} body`, { status, cause: error })
+      : error;
   }
   try {
     await file.close();
@@ -269,10 +292,16 @@ function redirectTarget(from: string, location: string | undefined, status: numb
   try {
     next = new URL(location, from);
   } catch {
-    throw new CaptureFailure('redirect-invalid', `status ${status} with a malformed Location ${JSON.stringify(location.slice(0, 200))}`, { status });
+    throw new CaptureFailure('redirect-invalid', `status ${status} with a malformed Location ${JSON.stringify(location.slice(0, 200))}`, {
+      status,
+    });
   }
   if (next.protocol !== 'http:' && next.protocol !== 'https:') {
-    throw new CaptureFailure('redirect-scheme', `redirect to ${next.protocol} (${next.href.slice(0, 200)}); only http: and https: are followed`, { status });
+    throw new CaptureFailure(
+      'redirect-scheme',
+      `redirect to ${next.protocol} (${next.href.slice(0, 200)}); only http: and https: are followed`,
+      { status },
+    );
   }
   return next.href;
 }
@@ -324,7 +353,10 @@ function classify(error: unknown): CaptureFailure {
     default:
       break;
   }
-  if (typeof code === 'string' && (code.includes('CERT') || code.startsWith('ERR_TLS') || code.startsWith('ERR_SSL') || code.includes('SELF_SIGNED'))) {
+  if (
+    typeof code === 'string' &&
+    (code.includes('CERT') || code.startsWith('ERR_TLS') || code.startsWith('ERR_SSL') || code.includes('SELF_SIGNED'))
+  ) {
     return new CaptureFailure('tls-failed', message, { cause: error });
   }
   if (isZlibError(error)) return new CaptureFailure('decompression-failed', message, { cause: error });

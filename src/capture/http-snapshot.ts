@@ -141,10 +141,21 @@ export async function captureHttpSnapshot(ctx: HttpSnapshotContext): Promise<Htt
 }
 
 /** The previous snapshot of this source, if its record and body are still intact on disk. */
-export function usablePrevious(ctx: Pick<HttpSnapshotContext, 'root' | 'url' | 'previous'>): { output: string; bytes: Buffer; facts: Record<string, string> } | null {
+export function usablePrevious(
+  ctx: Pick<HttpSnapshotContext, 'root' | 'url' | 'previous'>,
+): { output: string; bytes: Buffer; facts: Record<string, string> } | null {
   const previous = ctx.previous;
   const facts = previous?.facts;
-  if (!previous || !facts || facts.captureMethod !== 'http' || facts.sourceUrl !== ctx.url || !facts.snapshotId || !facts.body || !facts.sha256) return null;
+  if (
+    !previous ||
+    !facts ||
+    facts.captureMethod !== 'http' ||
+    facts.sourceUrl !== ctx.url ||
+    !facts.snapshotId ||
+    !facts.body ||
+    !facts.sha256
+  )
+    return null;
   try {
     const bytes = fs.readFileSync(path.join(ctx.root, previous.output));
     if (sha256Hex(bytes) !== previous.sha256) return null;
@@ -216,7 +227,12 @@ interface LoggedObservation {
  * Appends to `observations/<documentId>.json` (the last 100 observations, newest last), rewritten
  * atomically. A log that cannot be read is started again: it is a record for people, not an input.
  */
-function logObservation(ctx: HttpSnapshotContext, observation: Observation, snapshotId: string, outcome: LoggedObservation['outcome']): void {
+function logObservation(
+  ctx: HttpSnapshotContext,
+  observation: Observation,
+  snapshotId: string,
+  outcome: LoggedObservation['outcome'],
+): void {
   const file = path.join(ctx.root, ctx.snapshotsDir, 'observations', `${ctx.documentId}.json`);
   let entries: LoggedObservation[] = [];
   try {

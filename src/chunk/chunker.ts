@@ -1,6 +1,16 @@
 import type { Block, Chunk, Citation, EvidenceDocument, Section } from '../document/types.js';
 import { EpistemeError } from '../failure.js';
-import { codePointLength, codePointPrefix, cutsWord, isWhitespace, isWordChar, charAt, charBefore, sentenceStarts, splitsSurrogate } from './text-boundaries.js';
+import {
+  codePointLength,
+  codePointPrefix,
+  cutsWord,
+  isWhitespace,
+  isWordChar,
+  charAt,
+  charBefore,
+  sentenceStarts,
+  splitsSurrogate,
+} from './text-boundaries.js';
 
 /**
  * Chunking: blocks become bounded, attributable chunks.
@@ -35,7 +45,10 @@ export function validateChunkOptions(options: ChunkOptions): void {
     throw new EpistemeError('usage-error', `Chunk maxChars must be an integer of at least ${MIN_MAX_CHARS}; got ${String(maxChars)}.`);
   }
   if (!Number.isSafeInteger(overlapChars) || overlapChars < 0 || overlapChars * 2 > maxChars) {
-    throw new EpistemeError('usage-error', `Chunk overlapChars must be an integer from 0 to half of maxChars (${Math.floor(maxChars / 2)}); got ${String(overlapChars)}.`);
+    throw new EpistemeError(
+      'usage-error',
+      `Chunk overlapChars must be an integer from 0 to half of maxChars (${Math.floor(maxChars / 2)}); got ${String(overlapChars)}.`,
+    );
   }
 }
 
@@ -61,7 +74,17 @@ export function chunkDocument(doc: EvidenceDocument, options: ChunkOptions): Chu
       for (const [at, id] of trimmedAnchors(entry.block, entry.text)) anchors.push([base + at, id]);
       base += entry.text.length + BLOCK_SEPARATOR.length;
     }
-    chunks.push(makeChunk(doc, group.blocks.map((entry) => entry.block), text, headingPaths, 0, undefined, toCodePoints(text, anchors)));
+    chunks.push(
+      makeChunk(
+        doc,
+        group.blocks.map((entry) => entry.block),
+        text,
+        headingPaths,
+        0,
+        undefined,
+        toCodePoints(text, anchors),
+      ),
+    );
     group = undefined;
   };
 
@@ -74,7 +97,17 @@ export function chunkDocument(doc: EvidenceDocument, options: ChunkOptions): Chu
       const pieces = splitLongText(text, options, block.kind === 'algorithm' ? stepLines(block, text)?.lineStarts : undefined);
       const blockAnchors = toCodePoints(text, trimmedAnchors(block, text));
       pieces.forEach((piece, index) => {
-        chunks.push(makeChunk(doc, [block], piece.text, headingPaths, index, { start: piece.start, end: piece.end }, anchorsWithin(blockAnchors, piece.start, piece.end)));
+        chunks.push(
+          makeChunk(
+            doc,
+            [block],
+            piece.text,
+            headingPaths,
+            index,
+            { start: piece.start, end: piece.end },
+            anchorsWithin(blockAnchors, piece.start, piece.end),
+          ),
+        );
       });
       continue;
     }
@@ -106,7 +139,9 @@ function makeChunk(
 ): Chunk {
   const first = blocks[0]!;
   const last = blocks[blocks.length - 1]!;
-  const pages = [...new Set(blocks.map((block) => block.page).filter((page): page is number => typeof page === 'number'))].sort((a, b) => a - b);
+  const pages = [...new Set(blocks.map((block) => block.page).filter((page): page is number => typeof page === 'number'))].sort(
+    (a, b) => a - b,
+  );
   const citation: Citation = {
     sourceUrl: doc.sourceUrl,
     fragment: first.fragment ?? doc.fragment,
@@ -136,7 +171,8 @@ function makeChunk(
     documentType: doc.documentType,
   };
   // Only when the text holds an id beyond the one the citation already names at its start.
-  if (anchors.length > 1 || (anchors.length === 1 && (anchors[0]![0] !== 0 || anchors[0]![1] !== citation.fragment))) chunk.anchors = anchors;
+  if (anchors.length > 1 || (anchors.length === 1 && (anchors[0]![0] !== 0 || anchors[0]![1] !== citation.fragment)))
+    chunk.anchors = anchors;
   return chunk;
 }
 
@@ -178,7 +214,9 @@ function trimmedAnchors(block: Block, trimmed: string): [number, string][] {
  */
 function toCodePoints(text: string, anchors: [number, string][]): [number, string][] {
   const prefix = codePointPrefix(text);
-  const sorted = anchors.map(([at, id], order) => ({ at: prefix[Math.min(at, text.length)]!, id, order })).sort((a, b) => a.at - b.at || a.order - b.order);
+  const sorted = anchors
+    .map(([at, id], order) => ({ at: prefix[Math.min(at, text.length)]!, id, order }))
+    .sort((a, b) => a.at - b.at || a.order - b.order);
   const result: [number, string][] = [];
   for (const { at, id } of sorted) {
     const last = result[result.length - 1];
@@ -300,12 +338,21 @@ function headingPathResolver(title: string, sections: Section[]): (sectionId: st
     if (known !== undefined) return known;
     const chain: Section[] = [];
     const seen = new Set<string>();
-    for (let current = byId.get(sectionId); current !== undefined && !seen.has(current.id); current = current.parentId === null ? undefined : byId.get(current.parentId)) {
+    for (
+      let current = byId.get(sectionId);
+      current !== undefined && !seen.has(current.id);
+      current = current.parentId === null ? undefined : byId.get(current.parentId)
+    ) {
       seen.add(current.id);
       chain.unshift(current);
     }
     const root = chain[0];
-    if (root !== undefined && root.parentId === null && (root.heading.trim().toLowerCase() === documentTitle.toLowerCase() || (root.level === 1 && namesTitle(root.heading, documentTitle)))) chain.shift();
+    if (
+      root !== undefined &&
+      root.parentId === null &&
+      (root.heading.trim().toLowerCase() === documentTitle.toLowerCase() || (root.level === 1 && namesTitle(root.heading, documentTitle)))
+    )
+      chain.shift();
     const path = [...titlePath, ...chain.map((section) => section.heading)];
     memo.set(sectionId, path);
     return path;
@@ -398,7 +445,14 @@ function chooseCut(text: string, primaryStart: number, hi: number, sentences: nu
 }
 
 /** Start of the next piece: up to `overlap` code points before `next`, at a sentence or word start. */
-function overlapStart(text: string, prefix: Uint32Array, next: number, overlap: number, sentences: number[], previousPrimary: number): number {
+function overlapStart(
+  text: string,
+  prefix: Uint32Array,
+  next: number,
+  overlap: number,
+  sentences: number[],
+  previousPrimary: number,
+): number {
   if (overlap <= 0) return next;
   const earliest = prefix[next]! - overlap;
   for (const s of sentences) {

@@ -33,7 +33,9 @@ export function restampChunks(chunkArtifactBytes: string | Uint8Array, snapshotI
   const text = typeof chunkArtifactBytes === 'string' ? chunkArtifactBytes : Buffer.from(chunkArtifactBytes).toString('utf8');
   const artifact = JSON.parse(text) as Artifact<{ documentId: string; chunks: Chunk[] }>;
   const { documentId, chunks } = artifact.payload;
-  const contentHash = sha256Hex(canonicalJson({ documentId, chunks: chunks.map((chunk) => ({ ...chunk, citation: { ...chunk.citation, snapshotId: '' } })) }));
+  const contentHash = sha256Hex(
+    canonicalJson({ documentId, chunks: chunks.map((chunk) => ({ ...chunk, citation: { ...chunk.citation, snapshotId: '' } })) }),
+  );
   for (const chunk of chunks) chunk.citation.snapshotId = snapshotId;
   return { bytes: artifactBytes(makeArtifact('document-chunks', CHUNKS_FORMAT_VERSION, { documentId, chunks })), contentHash, snapshotId };
 }

@@ -15,7 +15,9 @@ export interface CommandResult {
  * output and an exit code. Subclasses implement run().
  */
 export abstract class EpistemeCommand extends Command {
-  json = Option.Boolean('--json', false, { description: 'Print one schema-versioned JSON envelope on stdout (schema/cli-envelope.schema.json).' });
+  json = Option.Boolean('--json', false, {
+    description: 'Print one schema-versioned JSON envelope on stdout (schema/cli-envelope.schema.json).',
+  });
   progress = Option.String('--progress', 'auto', {
     description: 'Progress on stderr: auto (only when stderr is a terminal), always, never. With --json it is JSON Lines.',
     validator: oneOf(['auto', 'always', 'never'] as const),
@@ -40,7 +42,9 @@ export abstract class EpistemeCommand extends Command {
       return output.failure({
         code: 'internal-error',
         message: `Unexpected failure: ${error instanceof Error ? error.message : String(error)}`,
-        hint: this.debug ? 'This is a bug in Episteme; please report it with this output.' : 'Rerun with --debug for details, and report it.',
+        hint: this.debug
+          ? 'This is a bug in Episteme; please report it with this output.'
+          : 'Rerun with --debug for details, and report it.',
         debug: this.debug ? describeCause(error) : undefined,
       });
     }

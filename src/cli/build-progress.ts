@@ -37,7 +37,13 @@ export class BuildProgress {
     this.done += 1;
     const { target, status } = result;
     if (status === 'failed') {
-      this.output.progress({ message: `${this.counter()} failed ${this.shown(target)}: ${result.error?.message ?? ''}`, event: 'finish', target, status, ...(result.error ? { code: result.error.code } : {}) });
+      this.output.progress({
+        message: `${this.counter()} failed ${this.shown(target)}: ${result.error?.message ?? ''}`,
+        event: 'finish',
+        target,
+        status,
+        ...(result.error ? { code: result.error.code } : {}),
+      });
     } else if (this.output.liveTerminal) {
       this.output.status(this.statusText());
     } else if (status !== 'up-to-date') {

@@ -22,9 +22,13 @@ import type { RemoteCache } from '../cache/remote-cache.js';
 
 /** Options of every command that runs the build engine. */
 export abstract class GraphCommand extends WorkspaceCommand {
-  jobs = Option.String('--jobs', { description: `Parallel workers (default: all cores, here ${defaultJobs()}; ${rangeText(JOBS_RANGE)}).`, validator: inRange(JOBS_RANGE) });
+  jobs = Option.String('--jobs', {
+    description: `Parallel workers (default: all cores, here ${defaultJobs()}; ${rangeText(JOBS_RANGE)}).`,
+    validator: inRange(JOBS_RANGE),
+  });
   allowPartial = Option.Boolean('--allow-partial', false, {
-    description: 'Build the chunk and search indexes from the sources that succeeded when some failed; the index records which are missing.',
+    description:
+      'Build the chunk and search indexes from the sources that succeeded when some failed; the index records which are missing.',
   });
   trace = Option.String('--trace', {
     description: 'Write a timing trace (phases and per-target milliseconds) to this JSON file. For diagnosis; not an artifact.',
@@ -38,7 +42,9 @@ export abstract class GraphCommand extends WorkspaceCommand {
       'Exit 1 when a built document carries extraction diagnostics of this severity or worse: error (the default: e.g. an empty, encrypted or malformed PDF), warning (also known, bounded losses such as a truncated page range), or never. The summary counts and names them either way.',
     validator: oneOf(['error', 'warning', 'never'] as const),
   });
-  verbose = Option.Boolean('--verbose', false, { description: 'List every target in the summary (default: counts, then only changed and failed targets).' });
+  verbose = Option.Boolean('--verbose', false, {
+    description: 'List every target in the summary (default: counts, then only changed and failed targets).',
+  });
   pruneSnapshots = Option.Boolean('--prune-snapshots', false, {
     description:
       'Also delete the captured snapshots (records, bodies, observation logs) of sources no longer in the inputs. Without it they are kept, since a capture cannot be recomputed, and a source that returns is up to date again without a refetch.',
@@ -69,7 +75,9 @@ export abstract class GraphCommand extends WorkspaceCommand {
       { waitMs: (this.waitLock ?? 0) * 1000, command: this.commandName },
     );
     if (!summary) return null;
-    const { config } = JSON.parse(invocationId(process.cwd(), { config: this.config, map: this.map, manifest: this.manifest })!) as { config: string | null };
+    const { config } = JSON.parse(invocationId(process.cwd(), { config: this.config, map: this.map, manifest: this.manifest })!) as {
+      config: string | null;
+    };
     return summaryResult(summary, false, this.summaryOptions(config === null ? process.cwd() : path.dirname(config)));
   }
 
@@ -78,7 +86,12 @@ export abstract class GraphCommand extends WorkspaceCommand {
     return undefined;
   }
 
-  protected async runTargets(output: Output, ws: Workspace, targets: string[], dryRun = false): Promise<{ summary: BuildSummary; result: CommandResult }> {
+  protected async runTargets(
+    output: Output,
+    ws: Workspace,
+    targets: string[],
+    dryRun = false,
+  ): Promise<{ summary: BuildSummary; result: CommandResult }> {
     const trace = new BuildTrace();
     const shown = shownFrom(ws.root, process.cwd());
     const progress = new BuildProgress(output, shown);
@@ -90,7 +103,8 @@ export abstract class GraphCommand extends WorkspaceCommand {
       targets: targetNames(ws, targets),
       dryRun,
       debug: this.debug,
-      invocation: targets.length === 0 ? invocationId(process.cwd(), { config: this.config, map: this.map, manifest: this.manifest }) : null,
+      invocation:
+        targets.length === 0 ? invocationId(process.cwd(), { config: this.config, map: this.map, manifest: this.manifest }) : null,
       allowPartial: this.allowPartial,
       pruneSnapshots: this.pruneSnapshots,
       jobs: this.jobs ?? defaultJobs(),
@@ -120,7 +134,12 @@ export abstract class GraphCommand extends WorkspaceCommand {
     if (cache) {
       const stats = cache.summary();
       result.data.remoteCache = stats;
-      result.human.push(`remote cache ${stats.cache}: ${stats.hits} restored, ${stats.misses} built locally, ${stats.uploaded} uploaded` + (stats.rejected ? `, ${stats.rejected} rejected` : '') + (stats.verified ? `, ${stats.verified} verified` : '') + (stats.unavailable ? ' (unavailable: built locally)' : ''));
+      result.human.push(
+        `remote cache ${stats.cache}: ${stats.hits} restored, ${stats.misses} built locally, ${stats.uploaded} uploaded` +
+          (stats.rejected ? `, ${stats.rejected} rejected` : '') +
+          (stats.verified ? `, ${stats.verified} verified` : '') +
+          (stats.unavailable ? ' (unavailable: built locally)' : ''),
+      );
     }
     return { summary, result };
   }
@@ -132,7 +151,10 @@ async function recordLastFailures(ws: Workspace, summary: BuildSummary, output: 
   try {
     recordFailures(ws.stateDir, summary);
   } catch (error) {
-    output.warn({ code: 'failures-not-recorded', message: `Could not record the build's failures for \`episteme graph\`: ${(error as Error).message}` });
+    output.warn({
+      code: 'failures-not-recorded',
+      message: `Could not record the build's failures for \`episteme graph\`: ${(error as Error).message}`,
+    });
   }
 }
 
@@ -146,7 +168,6 @@ export abstract class CaptureCommand extends GraphCommand {
     description: `Refetch (conditionally) only the HTTP snapshots last observed more than SECONDS ago (default: none, recorded snapshots are reused; ${rangeText(MAX_AGE_SECONDS_RANGE)}).`,
     validator: inRange(MAX_AGE_SECONDS_RANGE),
   });
-
 
   protected override readonly captures: boolean = true;
 
@@ -177,7 +198,10 @@ class BuildTrace {
   write(file: string, summary: BuildSummary): void {
     const phases = this.phases.map((p, i) => ({ name: p.name, ms: round((this.phases[i + 1]?.startMs ?? performance.now()) - p.startMs) }));
     // A user-named file: never written through a symlink or into a FIFO, device or workspace folder.
-    writeUserOutputFile(file, JSON.stringify({ phases, targets: this.targets, actions: summary.actions }, null, 1) + '\n', { flag: '--trace', cwd: process.cwd() });
+    writeUserOutputFile(file, JSON.stringify({ phases, targets: this.targets, actions: summary.actions }, null, 1) + '\n', {
+      flag: '--trace',
+      cwd: process.cwd(),
+    });
   }
 }
 
@@ -215,7 +239,11 @@ export interface SummaryOptions {
 /** Lines per group in the compact human summary; --verbose and --json list everything. */
 const SUMMARY_LINES_PER_GROUP = 10;
 
-export function summaryResult(summary: BuildSummary, dryRun: boolean, options: SummaryOptions = { failOn: 'error', verbose: false }): CommandResult {
+export function summaryResult(
+  summary: BuildSummary,
+  dryRun: boolean,
+  options: SummaryOptions = { failOn: 'error', verbose: false },
+): CommandResult {
   const shown = options.shown ?? ((target: string) => target);
   const withDiagnostics = summary.targets.filter((t) => t.diagnostics !== undefined);
   const data: Record<string, unknown> = {
@@ -249,7 +277,14 @@ export function summaryResult(summary: BuildSummary, dryRun: boolean, options: S
     // A remote cache caught serving a wrong result is the build's headline, not one target's detail.
     const mismatch = failed.find((t) => t.error?.code === 'remote-cache-mismatch');
     if (mismatch?.error) {
-      return { data, human, failure: new EpistemeError('remote-cache-mismatch', mismatch.error.message, { hint: mismatch.error.hint, details: mismatch.error.details }) };
+      return {
+        data,
+        human,
+        failure: new EpistemeError('remote-cache-mismatch', mismatch.error.message, {
+          hint: mismatch.error.hint,
+          details: mismatch.error.details,
+        }),
+      };
     }
     // An offline stage asked for captures that were never made: a usage problem with one fix.
     if (failed.length > 0 && failed.every((t) => t.error?.code === 'snapshot-missing')) {
@@ -257,10 +292,14 @@ export function summaryResult(summary: BuildSummary, dryRun: boolean, options: S
       return {
         data,
         human,
-        failure: new EpistemeError('snapshot-missing', `${urls.length} source(s) have no recorded snapshot, and this command runs offline: ${listed(urls, 3)}.`, {
-          hint: 'Capture them first with `episteme snapshot`, or run `episteme build`, which captures what is missing and then extracts, chunks and indexes.',
-          details: { urls },
-        }),
+        failure: new EpistemeError(
+          'snapshot-missing',
+          `${urls.length} source(s) have no recorded snapshot, and this command runs offline: ${listed(urls, 3)}.`,
+          {
+            hint: 'Capture them first with `episteme snapshot`, or run `episteme build`, which captures what is missing and then extracts, chunks and indexes.',
+            details: { urls },
+          },
+        ),
       };
     }
     const first = failed[0] ?? summary.targets.find((t) => t.status === 'skipped');
@@ -270,7 +309,9 @@ export function summaryResult(summary: BuildSummary, dryRun: boolean, options: S
       failure: new EpistemeError(
         'target-failed',
         `${summary.counts.failed} target(s) failed, ${summary.counts.skipped} skipped${first ? `; first: ${shown(first.target)}: ${first.error?.message ?? ''}` : ''}`,
-        { hint: `${first?.error?.hint ? `${first.error.hint} ` : ''}Previous outputs of failed targets are kept. Fix the cause and build again; see data.targets (with --json) for each reason.` },
+        {
+          hint: `${first?.error?.hint ? `${first.error.hint} ` : ''}Previous outputs of failed targets are kept. Fix the cause and build again; see data.targets (with --json) for each reason.`,
+        },
       ),
     };
   }
@@ -281,7 +322,10 @@ export function summaryResult(summary: BuildSummary, dryRun: boolean, options: S
       human,
       failure: new EpistemeError(
         'document-diagnostics',
-        `${failing.length} document(s) carry ${options.failOn === 'warning' ? 'error or warning' : 'error'} diagnostics: ${listed(failing.map((t) => `${shown(t.target)} (${t.diagnostics!.codes.join(', ')})`), 3)}.`,
+        `${failing.length} document(s) carry ${options.failOn === 'warning' ? 'error or warning' : 'error'} diagnostics: ${listed(
+          failing.map((t) => `${shown(t.target)} (${t.diagnostics!.codes.join(', ')})`),
+          3,
+        )}.`,
         {
           hint: 'The documents were built; their `diagnostics` say what was lost (e.g. an encrypted or empty PDF). Fix or replace the source, or choose what fails the run with --fail-on error|warning|never.',
           details: { documents: failing.map((t) => t.target) },
@@ -314,13 +358,31 @@ function buildLines(summary: BuildSummary, verbose: boolean, shown: (target: str
     const errors = withDiagnostics.filter((t) => t.diagnostics!.errors > 0).length;
     const warnings = withDiagnostics.filter((t) => t.diagnostics!.warnings > 0).length;
     lines.push(`diagnostics: ${errors} document(s) with errors, ${warnings} with warnings`);
-    group(lines, 'with diagnostics', withDiagnostics, verbose, (t) => `  ${(t.diagnostics!.errors > 0 ? 'error' : 'warning').padEnd(10)} ${shown(t.target)}: ${diagnosticText(t)}`);
+    group(
+      lines,
+      'with diagnostics',
+      withDiagnostics,
+      verbose,
+      (t) => `  ${(t.diagnostics!.errors > 0 ? 'error' : 'warning').padEnd(10)} ${shown(t.target)}: ${diagnosticText(t)}`,
+    );
   }
   if (verbose) {
     for (const t of summary.targets) lines.push(`  ${t.status.padEnd(10)} ${shown(t.target)}${detail(t)}`);
   } else {
-    group(lines, 'built', summary.targets.filter((t) => t.status === 'built'), false, (t) => `  ${t.status.padEnd(10)} ${shown(t.target)}${detail(t)}`);
-    group(lines, 'failed', summary.targets.filter((t) => t.status === 'failed'), false, (t) => `  ${t.status.padEnd(10)} ${shown(t.target)}${detail(t)}`);
+    group(
+      lines,
+      'built',
+      summary.targets.filter((t) => t.status === 'built'),
+      false,
+      (t) => `  ${t.status.padEnd(10)} ${shown(t.target)}${detail(t)}`,
+    );
+    group(
+      lines,
+      'failed',
+      summary.targets.filter((t) => t.status === 'failed'),
+      false,
+      (t) => `  ${t.status.padEnd(10)} ${shown(t.target)}${detail(t)}`,
+    );
     const skipped = summary.targets.filter((t) => t.status === 'skipped').length;
     if (skipped > 0) lines.push(`  ${'skipped'.padEnd(10)} ${skipped} target(s) whose dependencies failed`);
   }
@@ -331,7 +393,8 @@ function buildLines(summary: BuildSummary, verbose: boolean, shown: (target: str
 function group(lines: string[], label: string, targets: TargetResult[], all: boolean, line: (t: TargetResult) => string): void {
   const shown = all ? targets : targets.slice(0, SUMMARY_LINES_PER_GROUP);
   for (const t of shown) lines.push(line(t));
-  if (shown.length < targets.length) lines.push(`  ... and ${targets.length - shown.length} more ${label} (--verbose lists all; --json has every target)`);
+  if (shown.length < targets.length)
+    lines.push(`  ... and ${targets.length - shown.length} more ${label} (--verbose lists all; --json has every target)`);
 }
 
 function diagnosticText(t: TargetResult): string {
@@ -359,11 +422,19 @@ function describeCaptureEvent(event: CaptureEvent): Record<string, unknown> & { 
   const { type, ...fields } = event;
   switch (event.type) {
     case 'response':
-      return { message: `GET ${event.url}: ${event.status}${event.declaredLength === null ? '' : `, ${event.declaredLength} bytes declared`}`, event: `capture-${type}`, ...fields };
+      return {
+        message: `GET ${event.url}: ${event.status}${event.declaredLength === null ? '' : `, ${event.declaredLength} bytes declared`}`,
+        event: `capture-${type}`,
+        ...fields,
+      };
     case 'body':
       return { message: `GET ${event.url}: ${event.bytes} bytes`, event: `capture-${type}`, ...fields };
     case 'retry':
-      return { message: `GET ${event.url}: ${event.reason}: ${event.detail}, retry ${event.attempt} in ${event.delayMs} ms`, event: `capture-${type}`, ...fields };
+      return {
+        message: `GET ${event.url}: ${event.reason}: ${event.detail}, retry ${event.attempt} in ${event.delayMs} ms`,
+        event: `capture-${type}`,
+        ...fields,
+      };
     case 'done':
       return { message: `GET ${event.url}: done, ${event.status}, ${event.bytes} bytes`, event: `capture-${type}`, ...fields };
     default:

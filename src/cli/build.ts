@@ -32,24 +32,32 @@ export class BuildCommand extends CaptureCommand {
       ['Show what would run and why', 'episteme build --dry-run'],
       ['Also delete captured snapshots of sources no longer in the inputs', 'episteme build --prune-snapshots'],
       ['Machine-readable summary', 'episteme build --json'],
-      ['Build shard 2 of 4 and upload it (CI)', 'episteme build --shard 2/4 --remote-cache https://cache.example.com/episteme --remote-cache-upload'],
+      [
+        'Build shard 2 of 4 and upload it (CI)',
+        'episteme build --shard 2/4 --remote-cache https://cache.example.com/episteme --remote-cache-upload',
+      ],
     ],
   });
   readonly commandName = 'build';
   dryRun = Option.Boolean('--dry-run', false, { description: 'Show what would run and why; write nothing.' });
   remoteCache = Option.String('--remote-cache', {
-    description: 'Action cache to read outputs from: an http(s):// Bazel HTTP cache (bazel-remote, nginx WebDAV) or a file:// folder (default: config remoteCache). Headers come from EPISTEME_REMOTE_CACHE_HEADERS(_FILE), never from flags.',
+    description:
+      'Action cache to read outputs from: an http(s):// Bazel HTTP cache (bazel-remote, nginx WebDAV) or a file:// folder (default: config remoteCache). Headers come from EPISTEME_REMOTE_CACHE_HEADERS(_FILE), never from flags.',
   });
-  remoteCacheUpload = Option.Boolean('--remote-cache-upload', false, { description: 'Also upload outputs built locally to the remote cache (for trusted CI only).' });
+  remoteCacheUpload = Option.Boolean('--remote-cache-upload', false, {
+    description: 'Also upload outputs built locally to the remote cache (for trusted CI only).',
+  });
   remoteCacheVerify = Option.String('--remote-cache-verify', {
-    description: 'Recompute this fraction (0 to 1) of remote cache hits, chosen by key, and fail with remote-cache-mismatch if one differs (default 0).',
+    description:
+      'Recompute this fraction (0 to 1) of remote cache hits, chosen by key, and fail with remote-cache-mismatch if one differs (default 0).',
   });
   remoteCacheTimeout = Option.String('--remote-cache-timeout', {
     description: `Seconds one remote cache request may take before the build goes on without the cache (default ${DEFAULT_REMOTE_CACHE_TIMEOUT_SECONDS}; ${rangeText(REMOTE_CACHE_TIMEOUT_RANGE)}).`,
     validator: inRange(REMOTE_CACHE_TIMEOUT_RANGE),
   });
   shard = Option.String('--shard', {
-    description: 'Build only share I of N of the sources (by document id; no indexes) and upload them; needs --remote-cache and --remote-cache-upload.',
+    description:
+      'Build only share I of N of the sources (by document id; no indexes) and upload them; needs --remote-cache and --remote-cache-upload.',
   });
   targets = Option.Rest({ name: 'target' });
 
@@ -63,11 +71,18 @@ export class BuildCommand extends CaptureCommand {
     const ws = await this.workspace();
     let targets = this.targets;
     if (shard !== null) {
-      if (targets.length > 0) throw new EpistemeError('usage-error', '--shard builds its share of every source; it takes no targets.', { hint: 'Drop the targets, or drop --shard.' });
-      if ((this.remoteCache ?? ws.remoteCache) === undefined || !this.remoteCacheUpload) {
-        throw new EpistemeError('usage-error', '--shard needs --remote-cache (or config remoteCache) and --remote-cache-upload: a shard is only useful uploaded.', {
-          hint: 'E.g. episteme build --shard 1/4 --remote-cache https://cache.example.com/episteme --remote-cache-upload',
+      if (targets.length > 0)
+        throw new EpistemeError('usage-error', '--shard builds its share of every source; it takes no targets.', {
+          hint: 'Drop the targets, or drop --shard.',
         });
+      if ((this.remoteCache ?? ws.remoteCache) === undefined || !this.remoteCacheUpload) {
+        throw new EpistemeError(
+          'usage-error',
+          '--shard needs --remote-cache (or config remoteCache) and --remote-cache-upload: a shard is only useful uploaded.',
+          {
+            hint: 'E.g. episteme build --shard 1/4 --remote-cache https://cache.example.com/episteme --remote-cache-upload',
+          },
+        );
       }
       const { inShard } = await import('../cache/shard.js');
       const { targetNames } = await import('../graph/graph.js');
@@ -88,7 +103,9 @@ export class BuildCommand extends CaptureCommand {
     const url = this.remoteCache ?? ws.remoteCache;
     if (url === undefined) {
       if (this.remoteCacheUpload || this.remoteCacheVerify !== undefined) {
-        throw new EpistemeError('usage-error', '--remote-cache-upload and --remote-cache-verify need a remote cache.', { hint: 'Give --remote-cache URL, or set remoteCache in the workspace config.' });
+        throw new EpistemeError('usage-error', '--remote-cache-upload and --remote-cache-verify need a remote cache.', {
+          hint: 'Give --remote-cache URL, or set remoteCache in the workspace config.',
+        });
       }
       return undefined;
     }
@@ -108,7 +125,11 @@ export class BuildCommand extends CaptureCommand {
     const text = this.remoteCacheVerify.trim();
     const value = /^(0(\.\d+)?|1(\.0+)?|\.\d+)$/.test(text) ? Number(text) : NaN;
     if (!(value >= 0 && value <= 1)) {
-      throw new EpistemeError('usage-error', `--remote-cache-verify takes a fraction from 0 to 1 (got ${JSON.stringify(this.remoteCacheVerify)}).`, { hint: 'E.g. --remote-cache-verify 0.05 recomputes one hit in twenty.' });
+      throw new EpistemeError(
+        'usage-error',
+        `--remote-cache-verify takes a fraction from 0 to 1 (got ${JSON.stringify(this.remoteCacheVerify)}).`,
+        { hint: 'E.g. --remote-cache-verify 0.05 recomputes one hit in twenty.' },
+      );
     }
     return value;
   }
@@ -117,7 +138,9 @@ export class BuildCommand extends CaptureCommand {
     const { parseShard, MAX_SHARDS } = await import('../cache/shard.js');
     const shard = parseShard(this.shard!);
     if (shard === null) {
-      throw new EpistemeError('usage-error', `--shard takes I/N with 1 <= I <= N <= ${MAX_SHARDS} (got ${JSON.stringify(this.shard)}).`, { hint: 'E.g. --shard 1/4 ... --shard 4/4 on four machines.' });
+      throw new EpistemeError('usage-error', `--shard takes I/N with 1 <= I <= N <= ${MAX_SHARDS} (got ${JSON.stringify(this.shard)}).`, {
+        hint: 'E.g. --shard 1/4 ... --shard 4/4 on four machines.',
+      });
     }
     return shard;
   }

@@ -46,7 +46,9 @@ export class DiffCommand extends WorkspaceCommand {
   readonly commandName = 'diff';
   before = Option.String('--before', { required: true, description: 'The earlier corpus: a specs folder, or its index.json.' });
   after = Option.String('--after', { description: "The later corpus (default: this workspace's specs folder)." });
-  out = Option.String('--out', { description: 'Write the report to this path instead of diffs/diff.json, or - to return it as data.artifact (requires --json).' });
+  out = Option.String('--out', {
+    description: 'Write the report to this path instead of diffs/diff.json, or - to return it as data.artifact (requires --json).',
+  });
 
   async run(_output: Output): Promise<CommandResult> {
     if (this.out === '-' && !this.json) {
@@ -104,7 +106,11 @@ function readCorpus(given: string, side: 'before' | 'after', maxBytes: number): 
   const indexFile = isDirectory(given) ? path.join(given, 'index.json') : given;
   let budget = maxBytes;
   const read = (file: string, label: string): Buffer => {
-    const bytes = readBoundedFile(file, { label, maxBytes: budget, tooLargeHint: `Raise the bound with --max-input-bytes=BYTES (default ${DEFAULT_MAX_CORPUS_BYTES}; it bounds each corpus) if the corpus is trusted.` });
+    const bytes = readBoundedFile(file, {
+      label,
+      maxBytes: budget,
+      tooLargeHint: `Raise the bound with --max-input-bytes=BYTES (default ${DEFAULT_MAX_CORPUS_BYTES}; it bounds each corpus) if the corpus is trusted.`,
+    });
     budget -= bytes.byteLength;
     return bytes;
   };
@@ -120,10 +126,14 @@ function readCorpus(given: string, side: 'before' | 'after', maxBytes: number): 
   }
   const index = parseArtifact<DocumentIndexPayload>(indexBytes.toString('utf8'), 'document-index', STAGE_INDEX_FORMAT_VERSION, indexFile);
   if (index.payload.missingSources.length > 0) {
-    throw new EpistemeError('artifact-invalid', `The ${side} corpus is incomplete: ${index.payload.missingSources.length} source(s) failed extraction.`, {
-      hint: 'Diff compares complete corpora only; rebuild the corpus once every source extracts.',
-      details: { corpus: side, missingSources: index.payload.missingSources },
-    });
+    throw new EpistemeError(
+      'artifact-invalid',
+      `The ${side} corpus is incomplete: ${index.payload.missingSources.length} source(s) failed extraction.`,
+      {
+        hint: 'Diff compares complete corpora only; rebuild the corpus once every source extracts.',
+        details: { corpus: side, missingSources: index.payload.missingSources },
+      },
+    );
   }
   const dir = path.dirname(indexFile);
   return index.payload.entries.map((entry) => {
@@ -133,7 +143,10 @@ function readCorpus(given: string, side: 'before' | 'after', maxBytes: number): 
       bytes = read(file, `The ${side} corpus's document`);
     } catch (error) {
       if (!(error instanceof EpistemeError) || error.code !== 'input-not-found') throw error;
-      throw new EpistemeError('artifact-invalid', `${file} (named by ${indexFile}) is missing.`, { hint: 'Rebuild the corpus.', details: { corpus: side, file } });
+      throw new EpistemeError('artifact-invalid', `${file} (named by ${indexFile}) is missing.`, {
+        hint: 'Rebuild the corpus.',
+        details: { corpus: side, file },
+      });
     }
     if (sha256Hex(bytes) !== entry.sha256) {
       throw new EpistemeError('artifact-invalid', `${file} does not match the SHA-256 recorded in ${indexFile} (tampered or truncated).`, {

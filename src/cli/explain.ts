@@ -22,7 +22,14 @@ export class ExplainCommand extends WorkspaceCommand {
 
   async run(): Promise<CommandResult> {
     const ws = await this.workspace();
-    const summary = await runBuild(ws, { targets: this.targets, dryRun: true, allowPartial: false, jobs: defaultJobs(), waitLockMs: 0, command: 'explain' });
+    const summary = await runBuild(ws, {
+      targets: this.targets,
+      dryRun: true,
+      allowPartial: false,
+      jobs: defaultJobs(),
+      waitLockMs: 0,
+      command: 'explain',
+    });
     const requested = new Set(this.targets);
     const explained = summary.targets.filter((t) => requested.has(t.target) || t.status !== 'up-to-date');
     const human: string[] = [];

@@ -7,7 +7,8 @@ import { MAX_TREE_DEPTH, PDF_BOUNDS, XML_ENTITY_BOUNDS } from '../extract/input-
 
 const MIB = 1024 * 1024;
 
-const range = (name: keyof typeof EXTRACT_OPTION_RANGES): string => `${DEFAULT_EXTRACT_OPTIONS[name]} (${EXTRACT_OPTION_RANGES[name].min} to ${EXTRACT_OPTION_RANGES[name].max})`;
+const range = (name: keyof typeof EXTRACT_OPTION_RANGES): string =>
+  `${DEFAULT_EXTRACT_OPTIONS[name]} (${EXTRACT_OPTION_RANGES[name].min} to ${EXTRACT_OPTION_RANGES[name].max})`;
 
 export class ExtractCommand extends GraphCommand {
   static override paths = [['extract']];

@@ -34,7 +34,8 @@ export class IndexCommand extends GraphCommand {
     }
     const ws = await this.workspace();
     // A bad --out fails before any work is done (and is checked again when written).
-    if (this.out !== undefined && this.out !== '-') checkUserOutputFile(this.out, { flag: '--out', cwd: process.cwd(), protectedFolders: protectedFolders(ws) });
+    if (this.out !== undefined && this.out !== '-')
+      checkUserOutputFile(this.out, { flag: '--out', cwd: process.cwd(), protectedFolders: protectedFolders(ws) });
     const { result } = await this.runTargets(output, ws, targetsOfRules(ws, ['search-index']));
     // Diagnostics inside built documents do not stop the copy: the index is complete.
     if ((result.failure && result.failure.code !== 'document-diagnostics') || this.out === undefined) return result;

@@ -21,7 +21,9 @@ export class ManualIngestCommand extends GraphCommand {
   readonly commandName = 'manual-ingest';
   /** Records local files only: no manifest (and no capture) here; `snapshot` captures a manifest. */
   override manifest: string | undefined = undefined;
-  snapshots = Option.String('--snapshots', { description: 'Snapshot folder, relative to the workspace root (default: snapshots, or the config\'s outputs.snapshots).' });
+  snapshots = Option.String('--snapshots', {
+    description: "Snapshot folder, relative to the workspace root (default: snapshots, or the config's outputs.snapshots).",
+  });
 
   async run(output: Output): Promise<CommandResult> {
     const ws = await this.workspace({ snapshots: this.snapshots });

@@ -14,7 +14,9 @@ export function integerBetween(min: number, max = Number.MAX_SAFE_INTEGER): Stri
   const check = (value: unknown, state?: ValidationState): boolean => {
     const parsed = typeof value === 'number' ? value : typeof value === 'string' && /^\d+$/.test(value.trim()) ? Number(value) : NaN;
     if (!Number.isSafeInteger(parsed) || parsed < min || parsed > max) {
-      state?.errors?.push(`.: Expected an integer from ${min}${max === Number.MAX_SAFE_INTEGER ? ' up' : ` to ${max}`} (got ${JSON.stringify(value)})`);
+      state?.errors?.push(
+        `.: Expected an integer from ${min}${max === Number.MAX_SAFE_INTEGER ? ' up' : ` to ${max}`} (got ${JSON.stringify(value)})`,
+      );
       return false;
     }
     if (typeof value === 'string' && state?.coercions && state.coercion) {

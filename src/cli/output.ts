@@ -57,7 +57,10 @@ export class Output {
   warn(warning: Warning): void {
     this.warnings.push(warning);
     this.status(null);
-    if (!this.json) this.stderr.write(`warning [${warning.code}]${warning.target ? ` ${terminalSafe(warning.target)}` : ''}: ${terminalSafe(warning.message)}\n`);
+    if (!this.json)
+      this.stderr.write(
+        `warning [${warning.code}]${warning.target ? ` ${terminalSafe(warning.target)}` : ''}: ${terminalSafe(warning.message)}\n`,
+      );
   }
 
   progress(event: Record<string, unknown> & { message: string }): void {
@@ -114,7 +117,13 @@ export class Output {
 
   /** Failure: returns the exit code for the failure's code. */
   failure(
-    error: { code: FailureCode; message: string; hint?: string | undefined; details?: Record<string, unknown> | undefined; debug?: string | undefined },
+    error: {
+      code: FailureCode;
+      message: string;
+      hint?: string | undefined;
+      details?: Record<string, unknown> | undefined;
+      debug?: string | undefined;
+    },
     data?: Record<string, unknown>,
     humanLines: string[] = [],
   ): number {

@@ -122,6 +122,7 @@ function describeParseError(cli: Cli, commands: CommandTable, argv: string[], er
   }
   // clipanion's own words, without its "did you mean" list (which can be empty) or the usage dump.
   let message = error instanceof Error ? error.message.split('\n')[0]!.replace(/^Usage Error: /, '') : String(error);
-  if (/^Command not found/.test(message)) message = first && first in commands ? `Invalid arguments for \`episteme ${first}\`.` : 'Invalid command line.';
+  if (/^Command not found/.test(message))
+    message = first && first in commands ? `Invalid arguments for \`episteme ${first}\`.` : 'Invalid command line.';
   return { message, hint: `Run \`episteme ${first && first in commands ? `${first} ` : ''}--help\`.` };
 }

@@ -16,7 +16,7 @@ export class SnapshotCommand extends CaptureCommand {
   static override paths = [['snapshot']];
   static override usage = Command.Usage({
     category: 'Stages',
-    description: 'Conditionally fetch the manifest\'s HTTP(S) sources and record bounded, content-addressed snapshots.',
+    description: "Conditionally fetch the manifest's HTTP(S) sources and record bounded, content-addressed snapshots.",
     details: `
       The manifest (\`--manifest FILE\`, \`--manifest -\` for stdin, or the config's "manifest") is a JSON array of \`{"url", "family"?, "authority"?, "extractor"?}\`, validated strictly (schema/manifest.schema.json): unknown fields, invalid values, non-http(s) URLs and duplicate URLs (compared after canonicalisation: scheme and host case, default port, empty path) are errors naming the entry and field (exit 2).
 
@@ -34,20 +34,52 @@ export class SnapshotCommand extends CaptureCommand {
       ['Capture a manifest into ./snapshots', 'episteme snapshot --manifest ./manifest.json'],
       ['Read the manifest from stdin', 'cat manifest.json | episteme snapshot --manifest -'],
       ['Refetch only snapshots older than a day', 'episteme snapshot --max-age 86400'],
-      ['Tight bounds for an untrusted manifest', 'episteme snapshot --manifest m.json --max-response-bytes 5000000 --request-timeout-ms 20000 --max-sources 50'],
+      [
+        'Tight bounds for an untrusted manifest',
+        'episteme snapshot --manifest m.json --max-response-bytes 5000000 --request-timeout-ms 20000 --max-sources 50',
+      ],
     ],
   });
   readonly commandName = 'snapshot';
-  snapshots = Option.String('--snapshots', { description: 'Snapshot folder, relative to the workspace root (default: snapshots, or the config\'s outputs.snapshots).' });
-  connectTimeoutMs = Option.String('--connect-timeout-ms', { description: `DNS lookup, TCP connect and TLS handshake, each, in ms (default ${D.connectTimeoutMs}; ${range('connectTimeoutMs')}).`, validator: within('connectTimeoutMs') });
-  requestTimeoutMs = Option.String('--request-timeout-ms', { description: `One request including its whole body, per redirect hop and attempt, in ms (default ${D.requestTimeoutMs}; ${range('requestTimeoutMs')}).`, validator: within('requestTimeoutMs') });
-  maxResponseBytes = Option.String('--max-response-bytes', { description: `Bytes per response body, counted after decompression; the download is aborted past it (default ${D.maxResponseBytes}; ${range('maxResponseBytes')}).`, validator: within('maxResponseBytes') });
-  retries = Option.String('--retries', { description: `Further attempts after a network error, timeout, 5xx or 429 (default ${D.retries}; ${range('retries')}).`, validator: within('retries') });
-  retryDelayMs = Option.String('--retry-delay-ms', { description: `Backoff before retry n: this times 2^(n-1) ms, unless the server sent Retry-After (default ${D.retryDelayMs}; ${range('retryDelayMs')}).`, validator: within('retryDelayMs') });
-  maxRetryAfterMs = Option.String('--max-retry-after-ms', { description: `Longest Retry-After honoured, in ms; a longer one fails the source (default ${D.maxRetryAfterMs}; ${range('maxRetryAfterMs')}).`, validator: within('maxRetryAfterMs') });
-  maxRedirects = Option.String('--max-redirects', { description: `Redirects followed per request, only to http: or https: (default ${D.maxRedirects}; ${range('maxRedirects')}).`, validator: within('maxRedirects') });
-  maxSources = Option.String('--max-sources', { description: `HTTP sources fetched per run; the rest fail with max-sources-per-run and are fetched by the next run (default ${D.maxSources}; ${range('maxSources')}).`, validator: within('maxSources') });
-  fetchConcurrency = Option.String('--fetch-concurrency', { description: `HTTP fetches in flight at once (default ${D.concurrency}; ${range('concurrency')}).`, validator: within('concurrency') });
+  snapshots = Option.String('--snapshots', {
+    description: "Snapshot folder, relative to the workspace root (default: snapshots, or the config's outputs.snapshots).",
+  });
+  connectTimeoutMs = Option.String('--connect-timeout-ms', {
+    description: `DNS lookup, TCP connect and TLS handshake, each, in ms (default ${D.connectTimeoutMs}; ${range('connectTimeoutMs')}).`,
+    validator: within('connectTimeoutMs'),
+  });
+  requestTimeoutMs = Option.String('--request-timeout-ms', {
+    description: `One request including its whole body, per redirect hop and attempt, in ms (default ${D.requestTimeoutMs}; ${range('requestTimeoutMs')}).`,
+    validator: within('requestTimeoutMs'),
+  });
+  maxResponseBytes = Option.String('--max-response-bytes', {
+    description: `Bytes per response body, counted after decompression; the download is aborted past it (default ${D.maxResponseBytes}; ${range('maxResponseBytes')}).`,
+    validator: within('maxResponseBytes'),
+  });
+  retries = Option.String('--retries', {
+    description: `Further attempts after a network error, timeout, 5xx or 429 (default ${D.retries}; ${range('retries')}).`,
+    validator: within('retries'),
+  });
+  retryDelayMs = Option.String('--retry-delay-ms', {
+    description: `Backoff before retry n: this times 2^(n-1) ms, unless the server sent Retry-After (default ${D.retryDelayMs}; ${range('retryDelayMs')}).`,
+    validator: within('retryDelayMs'),
+  });
+  maxRetryAfterMs = Option.String('--max-retry-after-ms', {
+    description: `Longest Retry-After honoured, in ms; a longer one fails the source (default ${D.maxRetryAfterMs}; ${range('maxRetryAfterMs')}).`,
+    validator: within('maxRetryAfterMs'),
+  });
+  maxRedirects = Option.String('--max-redirects', {
+    description: `Redirects followed per request, only to http: or https: (default ${D.maxRedirects}; ${range('maxRedirects')}).`,
+    validator: within('maxRedirects'),
+  });
+  maxSources = Option.String('--max-sources', {
+    description: `HTTP sources fetched per run; the rest fail with max-sources-per-run and are fetched by the next run (default ${D.maxSources}; ${range('maxSources')}).`,
+    validator: within('maxSources'),
+  });
+  fetchConcurrency = Option.String('--fetch-concurrency', {
+    description: `HTTP fetches in flight at once (default ${D.concurrency}; ${range('concurrency')}).`,
+    validator: within('concurrency'),
+  });
 
   /** `snapshot` exists to fetch: it refreshes unless told otherwise (--no-refresh, or --max-age). */
   protected override refreshPolicy(): RefreshPolicy {

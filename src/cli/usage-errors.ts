@@ -84,7 +84,10 @@ export function diagnoseOptions(command: string, args: readonly string[], option
     const name = arg.includes('=') ? arg.slice(0, arg.indexOf('=')) : arg;
     const valued = takesValue.get(name);
     if (valued === undefined) {
-      const near = nearest(name, [...takesValue.keys()].filter((n) => n.startsWith('--') && !n.startsWith('--no-')));
+      const near = nearest(
+        name,
+        [...takesValue.keys()].filter((n) => n.startsWith('--') && !n.startsWith('--no-')),
+      );
       return {
         message: `Unknown option ${name} for \`episteme ${command}\`.`,
         hint: `${suggestion(near)}Run \`episteme ${command} --help\` for its options.`,

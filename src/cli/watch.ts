@@ -34,7 +34,10 @@ export class WatchCommand extends WorkspaceCommand {
     ],
   });
   readonly commandName = 'watch';
-  jobs = Option.String('--jobs', { description: `Parallel workers (default: all cores, here ${defaultJobs()}; ${rangeText(JOBS_RANGE)}).`, validator: inRange(JOBS_RANGE) });
+  jobs = Option.String('--jobs', {
+    description: `Parallel workers (default: all cores, here ${defaultJobs()}; ${rangeText(JOBS_RANGE)}).`,
+    validator: inRange(JOBS_RANGE),
+  });
   debounce = Option.String('--debounce', {
     description: `Milliseconds the inputs must be quiet before a build starts (default ${DEFAULT_DEBOUNCE_MS}; ${rangeText(DEBOUNCE_MS_RANGE)}).`,
     validator: inRange(DEBOUNCE_MS_RANGE),
@@ -44,23 +47,36 @@ export class WatchCommand extends WorkspaceCommand {
     validator: inRange(WAIT_LOCK_SECONDS_RANGE),
   });
   allowPartial = Option.Boolean('--allow-partial', false, {
-    description: 'Build the chunk and search indexes from the sources that succeeded when some failed; the index records which are missing.',
+    description:
+      'Build the chunk and search indexes from the sources that succeeded when some failed; the index records which are missing.',
   });
   failOn = Option.String('--fail-on', 'error', {
-    description: 'Report a cycle as failed when a built document carries extraction diagnostics of this severity or worse: error (default), warning, or never.',
+    description:
+      'Report a cycle as failed when a built document carries extraction diagnostics of this severity or worse: error (default), warning, or never.',
     validator: oneOf(['error', 'warning', 'never'] as const),
   });
 
   async run(output: Output): Promise<CommandResult> {
     if (this.map === '-' || this.manifest === '-') {
-      throw new EpistemeError('usage-error', 'watch cannot read the map or manifest from stdin: it reads them again on every change.', { hint: 'Give them as files.' });
+      throw new EpistemeError('usage-error', 'watch cannot read the map or manifest from stdin: it reads them again on every change.', {
+        hint: 'Give them as files.',
+      });
     }
     // Not a workspace at all is a usage error now; an invalid one is watched until it is valid.
     const { CONFIG_FILE_NAME } = await import('../config/workspace.js');
-    if (this.config === undefined && this.map === undefined && this.manifest === undefined && !fs.existsSync(path.join(process.cwd(), CONFIG_FILE_NAME))) {
-      throw new EpistemeError('config-not-found', `No ${CONFIG_FILE_NAME} in this directory, and no --map or --manifest given: this is not an Episteme workspace.`, {
-        hint: `Run from a workspace folder, pass --config PATH/${CONFIG_FILE_NAME}, or pass --manifest MANIFEST.json or --map MAP.json.`,
-      });
+    if (
+      this.config === undefined &&
+      this.map === undefined &&
+      this.manifest === undefined &&
+      !fs.existsSync(path.join(process.cwd(), CONFIG_FILE_NAME))
+    ) {
+      throw new EpistemeError(
+        'config-not-found',
+        `No ${CONFIG_FILE_NAME} in this directory, and no --map or --manifest given: this is not an Episteme workspace.`,
+        {
+          hint: `Run from a workspace folder, pass --config PATH/${CONFIG_FILE_NAME}, or pass --manifest MANIFEST.json or --map MAP.json.`,
+        },
+      );
     }
     const { WatchSession } = await import('../watch/session.js');
     const { describeWatchEvent } = await import('../watch/events.js');

@@ -27,7 +27,10 @@ export const MANIFEST_HINT =
   'The manifest is a JSON array of {"url": "https://...", "family"?: "<registered family id>", "authority"?: "normative"|"informative", "extractor"?: "html"|"pdf"|"text"|"xml"}; see schema/manifest.schema.json.';
 
 /** Reads (a file, or stdin for "-", within maxInputBytes) and validates a manifest. */
-export async function loadManifest(manifestPath: string, context: { cwd: string; maxInputBytes: number; familyIds?: () => ReadonlySet<string> }): Promise<{ sources: HttpSource[]; label: string }> {
+export async function loadManifest(
+  manifestPath: string,
+  context: { cwd: string; maxInputBytes: number; familyIds?: () => ReadonlySet<string> },
+): Promise<{ sources: HttpSource[]; label: string }> {
   const label = manifestPath === '-' ? 'manifest (stdin)' : path.relative(context.cwd, manifestPath) || manifestPath;
   const bytes = await readBoundedInput(manifestPath, context.maxInputBytes, 'Manifest');
   return { sources: parseManifest(parseJsonInput(bytes, 'manifest-invalid', label), label, context.familyIds), label };

@@ -59,7 +59,11 @@ export async function loadManualIngestMap(
   }
   const entries = parsed as RawEntry[];
   const baseDir = mapPath === '-' ? context.cwd : path.dirname(mapPath);
-  const { specs, problems } = resolveSourceSpecs(entries, { field: 'sourceUrl', of: (entry) => entry.sourceUrl }, context.familyIds ?? registeredFamilyIds);
+  const { specs, problems } = resolveSourceSpecs(
+    entries,
+    { field: 'sourceUrl', of: (entry) => entry.sourceUrl },
+    context.familyIds ?? registeredFamilyIds,
+  );
   const sources: ManualIngestSource[] = [];
   entries.forEach((entry, index) => {
     const spec = specs[index];
@@ -68,11 +72,17 @@ export async function loadManualIngestMap(
     // stat, never open: a FIFO named here must not block, and nothing is read until the build. One stat
     // for the common case (a regular file); the reason is worked out only for an entry that fails it.
     const stat = entry.localPath.includes('\0') ? undefined : statOrUndefined(absolutePath);
-    const problem = stat?.isFile() ? null : entry.localPath.includes('\0') ? { problem: 'does not exist (a NUL byte in the path)' } : regularFileProblem(absolutePath);
+    const problem = stat?.isFile()
+      ? null
+      : entry.localPath.includes('\0')
+        ? { problem: 'does not exist (a NUL byte in the path)' }
+        : regularFileProblem(absolutePath);
     if (problem !== null) {
       // Named as written, and (when that differs) as a path from the current folder, like every path in messages.
       const fromCwd = path.relative(context.cwd, absolutePath) || '.';
-      problems.push(`entry ${index}, field localPath: ${entry.localPath}${fromCwd !== entry.localPath ? ` (${fromCwd})` : ''} ${problem.problem}`);
+      problems.push(
+        `entry ${index}, field localPath: ${entry.localPath}${fromCwd !== entry.localPath ? ` (${fromCwd})` : ''} ${problem.problem}`,
+      );
       return;
     }
     if (!stat?.isFile()) {
@@ -84,7 +94,11 @@ export async function loadManualIngestMap(
       spec,
       absolutePath,
       relativePath: path.relative(context.root, absolutePath).split(path.sep).join('/'),
-      contentType: (entry.contentType ?? CONTENT_TYPE_BY_EXTENSION[path.extname(absolutePath).toLowerCase()] ?? 'application/octet-stream').toLowerCase(),
+      contentType: (
+        entry.contentType ??
+        CONTENT_TYPE_BY_EXTENSION[path.extname(absolutePath).toLowerCase()] ??
+        'application/octet-stream'
+      ).toLowerCase(),
       charset: entry.charset?.toLowerCase() ?? null,
       stat,
     });

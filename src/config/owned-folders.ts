@@ -60,10 +60,15 @@ export function checkOwnedFolders(root: string, folders: OwnedFolder[]): void {
       throw boundaryError(folder, `must be inside the workspace: ${folder.relative}`);
     }
     checkRealFolders(root, folder, path.relative(root, resolved).split(path.sep));
-    for (const sub of folder.subfolders) checkRealFolders(root, folder, [...path.relative(root, resolved).split(path.sep), ...sub.split('/')]);
+    for (const sub of folder.subfolders)
+      checkRealFolders(root, folder, [...path.relative(root, resolved).split(path.sep), ...sub.split('/')]);
     for (const file of folder.files ?? []) {
       const stat = fs.lstatSync(path.join(resolved, file), { throwIfNoEntry: false });
-      if (stat !== undefined && !stat.isFile()) throw boundaryError(folder, `holds ${folder.relative}/${file}, ${describeFileKind(stat)} where Episteme keeps a regular file; remove it (build state is safe to delete).`);
+      if (stat !== undefined && !stat.isFile())
+        throw boundaryError(
+          folder,
+          `holds ${folder.relative}/${file}, ${describeFileKind(stat)} where Episteme keeps a regular file; remove it (build state is safe to delete).`,
+        );
     }
     checkNotForeign(root, realRoot, folder, resolved);
   }
@@ -97,10 +102,12 @@ export function checkOwnedFolders(root: string, folders: OwnedFolder[]): void {
 export function checkReadFolder(root: string, field: string, relative: string): string {
   const folder: OwnedFolder = { field, relative, subfolders: [], marked: false };
   const resolved = path.resolve(root, relative);
-  if (resolved === root || !resolved.startsWith(root + path.sep)) throw readFolderError(folder, `must be a folder inside the workspace: ${relative}`);
+  if (resolved === root || !resolved.startsWith(root + path.sep))
+    throw readFolderError(folder, `must be a folder inside the workspace: ${relative}`);
   const components = path.relative(root, resolved).split(path.sep);
   checkRealFolders(root, folder, components);
-  if (!fs.lstatSync(resolved, { throwIfNoEntry: false })?.isDirectory()) throw readFolderError(folder, `names a folder that does not exist: ${relative}`);
+  if (!fs.lstatSync(resolved, { throwIfNoEntry: false })?.isDirectory())
+    throw readFolderError(folder, `names a folder that does not exist: ${relative}`);
   return components.join('/');
 }
 
@@ -120,12 +127,18 @@ function checkRealFolders(root: string, folder: OwnedFolder, components: string[
     try {
       stat = fs.lstatSync(current, { throwIfNoEntry: false });
     } catch (error) {
-      throw boundaryError(folder, `cannot be checked: ${path.relative(root, current)} (${(error as NodeJS.ErrnoException).code ?? 'error'})`);
+      throw boundaryError(
+        folder,
+        `cannot be checked: ${path.relative(root, current)} (${(error as NodeJS.ErrnoException).code ?? 'error'})`,
+      );
     }
     if (stat === undefined) return; // created by the build, as a real folder
     const shown = path.relative(root, current).split(path.sep).join('/');
     if (stat.isSymbolicLink()) {
-      throw boundaryError(folder, `goes through a symbolic link (${shown} -> ${safeReadlink(current)}); Episteme writes only to real folders inside the workspace.`);
+      throw boundaryError(
+        folder,
+        `goes through a symbolic link (${shown} -> ${safeReadlink(current)}); Episteme writes only to real folders inside the workspace.`,
+      );
     }
     if (!stat.isDirectory()) throw boundaryError(folder, `is not a folder: ${shown} is ${describeFileKind(stat)}.`);
   }
@@ -147,7 +160,11 @@ function checkNotForeign(root: string, realRoot: string, folder: OwnedFolder, re
   for (let dir = resolved; ; dir = path.dirname(dir)) {
     const owner = readOwner(dir);
     if (owner !== null && owner !== realRoot) {
-      throw foreignError(folder, dir === resolved ? 'is owned by another workspace' : `is inside an output folder of another workspace (${dir})`, owner);
+      throw foreignError(
+        folder,
+        dir === resolved ? 'is owned by another workspace' : `is inside an output folder of another workspace (${dir})`,
+        owner,
+      );
     }
     if (path.dirname(dir) === dir) break;
   }
@@ -214,7 +231,8 @@ function nesting(a: string, b: string): 'same' | 'a-in-b' | 'b-in-a' | null {
 }
 
 function boundaryError(folder: OwnedFolder, problem: string): EpistemeError {
-  const what = folder.field === STATE_DIR_NAME ? 'The build state folder' : folder.field.startsWith('outputs.') ? 'Output folder' : 'Folder';
+  const what =
+    folder.field === STATE_DIR_NAME ? 'The build state folder' : folder.field.startsWith('outputs.') ? 'Output folder' : 'Folder';
   return new EpistemeError('config-invalid', `${what} ${folder.field} ${problem}`, {
     hint: `Point ${folder.field} at a real folder inside the workspace (no symbolic links, no ..), or remove what is in its way.`,
     details: { field: folder.field, path: folder.relative },
@@ -222,10 +240,14 @@ function boundaryError(folder: OwnedFolder, problem: string): EpistemeError {
 }
 
 function foreignError(folder: OwnedFolder, problem: string, owner?: string): EpistemeError {
-  return new EpistemeError('config-invalid', `Output folder ${folder.field} (${folder.relative}) ${problem}; two workspaces must not share output folders.`, {
-    hint: `Give ${folder.field} a folder of its own. If that workspace is gone, delete ${OWNER_MARKER} in the folder to release it.`,
-    details: { field: folder.field, path: folder.relative, ...(owner === undefined ? {} : { owner }) },
-  });
+  return new EpistemeError(
+    'config-invalid',
+    `Output folder ${folder.field} (${folder.relative}) ${problem}; two workspaces must not share output folders.`,
+    {
+      hint: `Give ${folder.field} a folder of its own. If that workspace is gone, delete ${OWNER_MARKER} in the folder to release it.`,
+      details: { field: folder.field, path: folder.relative, ...(owner === undefined ? {} : { owner }) },
+    },
+  );
 }
 
 function exists(file: string): boolean {

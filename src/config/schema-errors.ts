@@ -12,7 +12,10 @@ export function describeSchemaErrors(
 ): string[] {
   const lines: string[] = [];
   for (const error of errors ?? []) {
-    const segments = error.instancePath.split('/').slice(1).map((s) => s.replace(/~1/g, '/').replace(/~0/g, '~'));
+    const segments = error.instancePath
+      .split('/')
+      .slice(1)
+      .map((s) => s.replace(/~1/g, '/').replace(/~0/g, '~'));
     const where = describePath(segments, arrayItemName);
     let what = error.message ?? error.keyword;
     if (error.keyword === 'additionalProperties') what = `unknown field "${String(error.params.additionalProperty)}"`;

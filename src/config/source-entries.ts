@@ -33,7 +33,9 @@ export function resolveSourceSpecs<E extends SourceEntryFields>(
     }
     seen.set(canonical.url, index);
     if (entry.family !== undefined && !familyIds().has(entry.family)) {
-      problems.push(`entry ${index}, field family: "${entry.family}" is not a registered family (known: ${[...familyIds()].sort().join(', ')})`);
+      problems.push(
+        `entry ${index}, field family: "${entry.family}" is not a registered family (known: ${[...familyIds()].sort().join(', ')})`,
+      );
       return null;
     }
     const spec: SourceSpec = { url: canonical.url };

@@ -23,16 +23,27 @@ export function loadWorkspaceFamilies(root: string, relative: string): { familie
   const absolute = path.join(root, folder);
   let names: string[];
   try {
-    names = fs.readdirSync(absolute).filter((name) => name.endsWith('.json')).sort(compareCodeUnits);
+    names = fs
+      .readdirSync(absolute)
+      .filter((name) => name.endsWith('.json'))
+      .sort(compareCodeUnits);
   } catch (error) {
-    throw new EpistemeError('config-invalid', `The rules folder ${folder} cannot be read (${(error as NodeJS.ErrnoException).code ?? 'error'}).`, {
-      details: { field: 'rules', path: folder },
-    });
+    throw new EpistemeError(
+      'config-invalid',
+      `The rules folder ${folder} cannot be read (${(error as NodeJS.ErrnoException).code ?? 'error'}).`,
+      {
+        details: { field: 'rules', path: folder },
+      },
+    );
   }
   if (names.length > MAX_WORKSPACE_RULES_FILES) {
-    throw new EpistemeError('config-invalid', `The rules folder ${folder} holds ${names.length} .json files; at most ${MAX_WORKSPACE_RULES_FILES} are read.`, {
-      details: { field: 'rules', path: folder },
-    });
+    throw new EpistemeError(
+      'config-invalid',
+      `The rules folder ${folder} holds ${names.length} .json files; at most ${MAX_WORKSPACE_RULES_FILES} are read.`,
+      {
+        details: { field: 'rules', path: folder },
+      },
+    );
   }
   const builtIn = new Set(loadFamilies().map((f) => f.rules.id));
   const families: LoadedFamily[] = [];
@@ -43,15 +54,27 @@ export function loadWorkspaceFamilies(root: string, relative: string): { familie
     const stat = fs.lstatSync(file, { throwIfNoEntry: false });
     if (stat === undefined) continue;
     if (!stat.isFile()) {
-      throw new EpistemeError('config-invalid', `Extraction rules file ${shown} is ${describeFileKind(stat)}; a rules folder holds regular files only (links are not followed).`, {
-        details: { field: 'rules', file: shown },
-      });
+      throw new EpistemeError(
+        'config-invalid',
+        `Extraction rules file ${shown} is ${describeFileKind(stat)}; a rules folder holds regular files only (links are not followed).`,
+        {
+          details: { field: 'rules', file: shown },
+        },
+      );
     }
-    const rules = parseFamilyRules(readBoundedFile(file, { label: 'Extraction rules file', maxBytes: DEFAULT_MAX_INPUT_BYTES }), shown, name);
+    const rules = parseFamilyRules(
+      readBoundedFile(file, { label: 'Extraction rules file', maxBytes: DEFAULT_MAX_INPUT_BYTES }),
+      shown,
+      name,
+    );
     if (builtIn.has(rules.id)) {
-      throw new EpistemeError('config-invalid', `Extraction rules file ${shown} declares family "${rules.id}", which is built in; give the workspace family its own id.`, {
-        details: { field: 'id', file: shown },
-      });
+      throw new EpistemeError(
+        'config-invalid',
+        `Extraction rules file ${shown} declares family "${rules.id}", which is built in; give the workspace family its own id.`,
+        {
+          details: { field: 'id', file: shown },
+        },
+      );
     }
     families.push({ rules, file: name, workspaceFile: shown });
     files.push(file);

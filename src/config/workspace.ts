@@ -90,7 +90,9 @@ export async function loadWorkspace(cwd: string, flags: WorkspaceFlags): Promise
     // A symlink loop or dangling link is there, just not readable: say what it is, not "not found".
     const problem = fs.existsSync(configPath) ? null : regularFileProblem(configPath);
     if (problem !== null && problem.code !== 'input-not-found') {
-      throw new EpistemeError(problem.code, `Workspace config ${flags.config} ${problem.problem}.`, { details: { path: flags.config, problem: problem.problem } });
+      throw new EpistemeError(problem.code, `Workspace config ${flags.config} ${problem.problem}.`, {
+        details: { path: flags.config, problem: problem.problem },
+      });
     }
     if (problem !== null) {
       throw new EpistemeError('config-not-found', `Workspace config not found: ${flags.config}`, {
@@ -126,9 +128,13 @@ export async function loadWorkspace(cwd: string, flags: WorkspaceFlags): Promise
     }
     raw = parsed as RawConfig;
   } else if (flags.map === undefined && flags.manifest === undefined) {
-    throw new EpistemeError('config-not-found', `No ${CONFIG_FILE_NAME} in this directory, and no --map or --manifest given: this is not an Episteme workspace.`, {
-      hint: `Run from a workspace folder, pass --config PATH/${CONFIG_FILE_NAME}, or pass --manifest MANIFEST.json or --map MAP.json.`,
-    });
+    throw new EpistemeError(
+      'config-not-found',
+      `No ${CONFIG_FILE_NAME} in this directory, and no --map or --manifest given: this is not an Episteme workspace.`,
+      {
+        hint: `Run from a workspace folder, pass --config PATH/${CONFIG_FILE_NAME}, or pass --manifest MANIFEST.json or --map MAP.json.`,
+      },
+    );
   }
   if (flags.map === '-' && flags.manifest === '-') {
     throw new EpistemeError('usage-error', '--map and --manifest cannot both read stdin.', { hint: 'Give one of them as a file.' });
@@ -155,7 +161,8 @@ export async function loadWorkspace(cwd: string, flags: WorkspaceFlags): Promise
 
   // The workspace's own families come first: the map and manifest may name them.
   const own = raw.rules === undefined ? { families: [], folder: null, files: [] } : loadWorkspaceFamilies(root, raw.rules);
-  const familyIds = own.families.length === 0 ? registeredFamilyIds : () => new Set([...registeredFamilyIds(), ...own.families.map((f) => f.rules.id)]);
+  const familyIds =
+    own.families.length === 0 ? registeredFamilyIds : () => new Set([...registeredFamilyIds(), ...own.families.map((f) => f.rules.id)]);
   const mapArgument = flags.map ?? (raw.manualIngest === undefined ? undefined : path.resolve(root, raw.manualIngest));
   const limits = { maxFileBytes: raw.limits?.maxFileBytes ?? DEFAULT_MAX_FILE_BYTES, capture: resolveCaptureBounds(raw.limits?.capture) };
   let captures: (ManualIngestSource | HttpSource)[] = [];
@@ -175,7 +182,10 @@ export async function loadWorkspace(cwd: string, flags: WorkspaceFlags): Promise
     const inMap = new Map(captures.map((c, index) => [c.spec.url, index]));
     const clashes = manifest.sources
       .filter((source) => inMap.has(source.spec.url))
-      .map((source) => `entry ${source.entryIndex}, field url: duplicate of manual-ingest map entry ${inMap.get(source.spec.url)} (both are ${source.spec.url})`);
+      .map(
+        (source) =>
+          `entry ${source.entryIndex}, field url: duplicate of manual-ingest map entry ${inMap.get(source.spec.url)} (both are ${source.spec.url})`,
+      );
     if (clashes.length > 0) throw manifestInvalid(manifest.label, clashes);
     captures = [...captures, ...manifest.sources];
   }

@@ -89,7 +89,10 @@ function byKey(docs: EvidenceDocument[], side: string): Map<string, EvidenceDocu
   const map = new Map<string, EvidenceDocument>();
   for (const doc of docs) {
     const key = documentKey(doc);
-    if (map.has(key)) throw new EpistemeError('usage-error', `The ${side} corpus has two documents for ${key}.`, { details: { corpus: side, sourceUrl: key } });
+    if (map.has(key))
+      throw new EpistemeError('usage-error', `The ${side} corpus has two documents for ${key}.`, {
+        details: { corpus: side, sourceUrl: key },
+      });
     map.set(key, doc);
   }
   return map;
@@ -99,7 +102,12 @@ export function diffCorpora(before: EvidenceDocument[], after: EvidenceDocument[
   const beforeDocs = byKey(before, 'before');
   const afterDocs = byKey(after, 'after');
   const keys = [...new Set([...beforeDocs.keys(), ...afterDocs.keys()])].sort(compareCodeUnits);
-  const payload: DiffPayload = { summary: { before: before.length, after: after.length, added: 0, removed: 0, changed: 0, unchanged: 0 }, added: [], removed: [], changed: [] };
+  const payload: DiffPayload = {
+    summary: { before: before.length, after: after.length, added: 0, removed: 0, changed: 0, unchanged: 0 },
+    added: [],
+    removed: [],
+    changed: [],
+  };
   for (const key of keys) {
     const old = beforeDocs.get(key);
     const current = afterDocs.get(key);
@@ -123,7 +131,13 @@ export function diffArtifactBytes(payload: DiffPayload): string {
 }
 
 function documentRef(doc: EvidenceDocument): DocumentRef {
-  return { documentId: doc.documentId, sourceUrl: doc.sourceUrl, fragment: doc.fragment, title: doc.title, snapshotId: doc.provenance.snapshotId };
+  return {
+    documentId: doc.documentId,
+    sourceUrl: doc.sourceUrl,
+    fragment: doc.fragment,
+    title: doc.title,
+    snapshotId: doc.provenance.snapshotId,
+  };
 }
 
 function diffDocument(before: EvidenceDocument, after: EvidenceDocument): DocumentChange | undefined {
@@ -132,9 +146,18 @@ function diffDocument(before: EvidenceDocument, after: EvidenceDocument): Docume
   fields.sort(compareCodeUnits);
   const sections = diffSections(before.sections, after.sections);
   const blocks = diffBlocks(before.blocks, after.blocks);
-  const nothing = fields.length === 0 && [sections, blocks].every((d) => d.added.length === 0 && d.removed.length === 0 && d.changed.length === 0);
+  const nothing =
+    fields.length === 0 && [sections, blocks].every((d) => d.added.length === 0 && d.removed.length === 0 && d.changed.length === 0);
   if (nothing) return undefined;
-  return { sourceUrl: after.sourceUrl, fragment: after.fragment, before: documentRef(before), after: documentRef(after), fields, sections, blocks };
+  return {
+    sourceUrl: after.sourceUrl,
+    fragment: after.fragment,
+    before: documentRef(before),
+    after: documentRef(after),
+    fields,
+    sections,
+    blocks,
+  };
 }
 
 /** Keys (own, enumerable) whose canonical JSON differs, except the ignored ones; sorted. */
@@ -237,7 +260,10 @@ function alignByContent(a: string[], b: string[], start: number, endA: number, e
   const table = new Uint32Array((n + 1) * width);
   for (let x = n - 1; x >= 0; x--) {
     for (let y = m - 1; y >= 0; y--) {
-      table[x * width + y] = a[start + x] === b[start + y] ? table[(x + 1) * width + y + 1]! + 1 : Math.max(table[(x + 1) * width + y]!, table[x * width + y + 1]!);
+      table[x * width + y] =
+        a[start + x] === b[start + y]
+          ? table[(x + 1) * width + y + 1]! + 1
+          : Math.max(table[(x + 1) * width + y]!, table[x * width + y + 1]!);
     }
   }
   const pairs: [number, number][] = [];

@@ -18,7 +18,6 @@ export function extractTimeoutMs(options: ExtractOptions, extractor: ExtractorId
 export { EXTRACT_RULE_VERSION } from '../rule-versions.js';
 import { EXTRACT_RULE_VERSION, PDF_EXTRACTOR_VERSION } from '../rule-versions.js';
 
-
 const CONTENT_TYPE_EXTRACTORS: Record<string, ExtractorId> = {
   'text/html': 'html',
   'application/xhtml+xml': 'html',
@@ -76,7 +75,12 @@ export function normalizedOptions(options: ShapingOptions): ShapingOptions {
  * effect, the extractor chosen, the fragment selection, the authority override and the options.
  * Editing one family's rules changes it only for that family's documents.
  */
-export function extractionConfig(source: SourceSpec, snapshot: SnapshotMeta, options: ShapingOptions, workspaceFamilies?: readonly LoadedFamily[]): Record<string, unknown> {
+export function extractionConfig(
+  source: SourceSpec,
+  snapshot: SnapshotMeta,
+  options: ShapingOptions,
+  workspaceFamilies?: readonly LoadedFamily[],
+): Record<string, unknown> {
   const family = resolveFamily(source.url, source.family, workspaceFamilies);
   const extractor = chooseExtractor(source, snapshot, family);
   const opts = normalizedOptions(options);

@@ -180,7 +180,8 @@ export class DocumentBuilder {
     if (draft.fragment !== null && draft.fragment !== '') {
       id = draft.fragment;
       for (let n = 2; this.usedIds.has(id); n++) id = `${draft.fragment}~${n}`;
-      if (id !== draft.fragment) this.warn('duplicate-section-id', `Section id "${draft.fragment}" occurs more than once; later ones are renamed "${id}".`);
+      if (id !== draft.fragment)
+        this.warn('duplicate-section-id', `Section id "${draft.fragment}" occurs more than once; later ones are renamed "${id}".`);
     } else if (draft.id !== undefined && !this.usedIds.has(draft.id)) {
       id = draft.id;
     } else {
@@ -310,7 +311,14 @@ export class DocumentBuilder {
   finishKeywords(): void {
     if (this.markedKeywordCount > 0 || !this.policy.keywordPatternFallback) return;
     for (const block of this.blocks) {
-      if (block.kind === 'code' || block.kind === 'idl' || block.kind === 'grammar' || block.kind === 'artwork' || block.kind === 'form-field') continue;
+      if (
+        block.kind === 'code' ||
+        block.kind === 'idl' ||
+        block.kind === 'grammar' ||
+        block.kind === 'artwork' ||
+        block.kind === 'form-field'
+      )
+        continue;
       const found = findKeywords(block.text);
       if (found.length > 0) block.keywords = found;
     }

@@ -15,7 +15,15 @@ import { compareCodeUnits } from '../store/canonical-json.js';
 export { validateDocument } from './validate.js';
 export { DEFAULT_EXTRACT_OPTIONS, EXTRACT_RULE_VERSION, chooseExtractor, extractionConfig, type ExtractOptions } from './config.js';
 import { PDF_EXTRACTOR_VERSION } from '../rule-versions.js';
-import { EXTRACT_RULE_VERSION, chooseExtractor, extractionConfig, fragmentOf, normalizedOptions, withoutFragment, type ExtractOptions } from './config.js';
+import {
+  EXTRACT_RULE_VERSION,
+  chooseExtractor,
+  extractionConfig,
+  fragmentOf,
+  normalizedOptions,
+  withoutFragment,
+  type ExtractOptions,
+} from './config.js';
 
 /** Extraction options: integers, strings and booleans only (they enter the config hash). */
 export interface ExtractInput {
@@ -27,7 +35,6 @@ export interface ExtractInput {
   /** The workspace's own families (episteme.json "rules"), if any. */
   families?: LoadedFamily[];
 }
-
 
 /**
  * Pure extraction: the same input gives an identical document. Bad content yields a document with
@@ -58,7 +65,8 @@ export async function extractDocument(input: ExtractInput): Promise<EvidenceDocu
   switch (extractor) {
     case 'html': {
       const decoded = decodeBytes(body, snapshot.charset, true);
-      if (decoded.unknownLabel !== undefined) builder.warn('charset-unknown', `Unknown charset "${decoded.unknownLabel}"; decoded as UTF-8.`);
+      if (decoded.unknownLabel !== undefined)
+        builder.warn('charset-unknown', `Unknown charset "${decoded.unknownLabel}"; decoded as UTF-8.`);
       const result = extractHtml({ source: decoded.text, baseUrl, rules: html, builder, links: options.links });
       title = result.title;
       builder.limits.add('scripts-not-executed');
@@ -73,7 +81,8 @@ export async function extractDocument(input: ExtractInput): Promise<EvidenceDocu
     }
     case 'text': {
       const decoded = decodeBytes(body, snapshot.charset, false);
-      if (decoded.unknownLabel !== undefined) builder.warn('charset-unknown', `Unknown charset "${decoded.unknownLabel}"; decoded as UTF-8.`);
+      if (decoded.unknownLabel !== undefined)
+        builder.warn('charset-unknown', `Unknown charset "${decoded.unknownLabel}"; decoded as UTF-8.`);
       if (family.rules.text.rfcLayout || looksLikeRfcText(decoded.text)) {
         const result = extractRfcText(decoded.text, builder);
         title = result.title;
@@ -87,7 +96,8 @@ export async function extractDocument(input: ExtractInput): Promise<EvidenceDocu
     }
     case 'xml': {
       const decoded = decodeBytes(body, snapshot.charset, true);
-      if (decoded.unknownLabel !== undefined) builder.warn('charset-unknown', `Unknown charset "${decoded.unknownLabel}"; decoded as UTF-8.`);
+      if (decoded.unknownLabel !== undefined)
+        builder.warn('charset-unknown', `Unknown charset "${decoded.unknownLabel}"; decoded as UTF-8.`);
       const result = extractXml(decoded.text, baseUrl, builder, options.links);
       title = result.title;
       confidence = result.confidence;
@@ -145,4 +155,3 @@ export async function extractDocument(input: ExtractInput): Promise<EvidenceDocu
   };
   return document;
 }
-

@@ -114,13 +114,17 @@ export function loadFamilies(dir: string | undefined = rulesDir()): LoadedFamily
   const seen = new Set<string>();
   for (const name of names) {
     // Bounded like any named input: a FIFO or a huge file in rules/ is refused, never read.
-    const bytes = dir === undefined ? Buffer.from(builtin[name]!, 'utf8') : readBoundedFile(path.join(dir, name), { label: 'Extraction rules file', maxBytes: DEFAULT_MAX_INPUT_BYTES });
+    const bytes =
+      dir === undefined
+        ? Buffer.from(builtin[name]!, 'utf8')
+        : readBoundedFile(path.join(dir, name), { label: 'Extraction rules file', maxBytes: DEFAULT_MAX_INPUT_BYTES });
     const rules = parseFamilyRules(bytes, `rules/${name}`, name);
     if (seen.has(rules.id)) throw new EpistemeError('config-invalid', `Duplicate extraction family id "${rules.id}".`);
     seen.add(rules.id);
     families.push({ rules, file: name });
   }
-  if (!seen.has('generic')) throw new EpistemeError('config-invalid', `Extraction rules in ${dir ?? 'the built-in copy of rules/'} define no "generic" family.`);
+  if (!seen.has('generic'))
+    throw new EpistemeError('config-invalid', `Extraction rules in ${dir ?? 'the built-in copy of rules/'} define no "generic" family.`);
   cache = { dir, families };
   return families;
 }
@@ -146,9 +150,13 @@ export function parseFamilyRules(bytes: Uint8Array, shown: string, name: string)
   }
   const rules = parsed as FamilyRules;
   if (`${rules.id}.json` !== name) {
-    throw new EpistemeError('config-invalid', `Extraction rules file ${shown} declares id "${rules.id}"; the file must be named ${rules.id}.json.`, {
-      details: { file: shown, field: 'id' },
-    });
+    throw new EpistemeError(
+      'config-invalid',
+      `Extraction rules file ${shown} declares id "${rules.id}"; the file must be named ${rules.id}.json.`,
+      {
+        details: { file: shown, field: 'id' },
+      },
+    );
   }
   return rules;
 }
@@ -180,7 +188,10 @@ export function resolveFamily(url: string, explicit: string | undefined, workspa
     const found = families.find((family) => family.rules.id === explicit);
     if (!found) {
       throw new EpistemeError('config-invalid', `Unknown extraction family "${explicit}".`, {
-        hint: `Known families: ${families.map((f) => f.rules.id).sort(compareCodeUnits).join(', ')}.`,
+        hint: `Known families: ${families
+          .map((f) => f.rules.id)
+          .sort(compareCodeUnits)
+          .join(', ')}.`,
         details: { family: explicit },
       });
     }

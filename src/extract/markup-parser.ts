@@ -149,7 +149,11 @@ function watchDepth(host: StackHost, field: 'stack' | 'foreignContext', countNam
 }
 
 /** `configure` adds format rules to the parser before it runs (HTML: the table insertion modes). */
-export function parseMarkup(source: string, options: ParserOptions & DomHandlerOptions, configure?: (parser: Parser) => void): ParsedMarkup {
+export function parseMarkup(
+  source: string,
+  options: ParserOptions & DomHandlerOptions,
+  configure?: (parser: Parser) => void,
+): ParsedMarkup {
   const handler = new DepthCappedHandler(options);
   const parser = new Parser(handler, options);
   const host = parser as unknown as StackHost;

@@ -15,18 +15,25 @@ export interface ExtractOptions {
   maxHeapMb: number;
 }
 
-export const DEFAULT_EXTRACT_OPTIONS: ExtractOptions = Object.freeze({ pdfTimeoutMs: 30_000, pdfMaxPages: 2_000, links: true, timeoutMs: 60_000, maxHeapMb: 2048 });
+export const DEFAULT_EXTRACT_OPTIONS: ExtractOptions = Object.freeze({
+  pdfTimeoutMs: 30_000,
+  pdfMaxPages: 2_000,
+  links: true,
+  timeoutMs: 60_000,
+  maxHeapMb: 2048,
+});
 
 /**
  * The range of each numeric option (integers, inclusive). A value outside is a configuration error:
  * a 1e308 ms timeout must not wrap around to a 1 ms timer, nor a 0 page limit empty every PDF.
  */
-export const EXTRACT_OPTION_RANGES: Record<'pdfTimeoutMs' | 'pdfMaxPages' | 'timeoutMs' | 'maxHeapMb', { min: number; max: number }> = Object.freeze({
-  pdfTimeoutMs: { min: 1_000, max: 3_600_000 },
-  pdfMaxPages: { min: 1, max: 100_000 },
-  timeoutMs: { min: 1_000, max: 3_600_000 },
-  maxHeapMb: { min: 64, max: 16_384 },
-});
+export const EXTRACT_OPTION_RANGES: Record<'pdfTimeoutMs' | 'pdfMaxPages' | 'timeoutMs' | 'maxHeapMb', { min: number; max: number }> =
+  Object.freeze({
+    pdfTimeoutMs: { min: 1_000, max: 3_600_000 },
+    pdfMaxPages: { min: 1, max: 100_000 },
+    timeoutMs: { min: 1_000, max: 3_600_000 },
+    maxHeapMb: { min: 64, max: 16_384 },
+  });
 
 /** Throws an Error naming the first option out of its range. */
 export function validateExtractOptions(options: ExtractOptions): void {
@@ -37,4 +44,3 @@ export function validateExtractOptions(options: ExtractOptions): void {
     }
   }
 }
-

@@ -32,7 +32,10 @@ export function recordFailures(stateDir: string, summary: BuildSummary): void {
 
 export function readFailures(stateDir: string): Map<string, RecordedFailure> {
   try {
-    const parsed = JSON.parse(fs.readFileSync(path.join(stateDir, FAILURES_FILE), 'utf8')) as { version?: number; failed?: Record<string, RecordedFailure> };
+    const parsed = JSON.parse(fs.readFileSync(path.join(stateDir, FAILURES_FILE), 'utf8')) as {
+      version?: number;
+      failed?: Record<string, RecordedFailure>;
+    };
     if (parsed.version !== FAILURES_VERSION || typeof parsed.failed !== 'object' || parsed.failed === null) return new Map();
     return new Map(Object.entries(parsed.failed));
   } catch {

@@ -64,7 +64,9 @@ export function renderDot(view: GraphView): string {
   for (const t of view.targets) {
     const colour = STATE_COLOURS[t.state];
     const label = `${t.target}\n${t.rule} · ${t.state}`;
-    lines.push(`  ${dotString(t.target)} [label=${dotString(label)}, tooltip=${dotString(stateText(t))}, fillcolor=${dotString(colour.fill)}, color=${dotString(colour.line)}];`);
+    lines.push(
+      `  ${dotString(t.target)} [label=${dotString(label)}, tooltip=${dotString(stateText(t))}, fillcolor=${dotString(colour.fill)}, color=${dotString(colour.line)}];`,
+    );
   }
   for (const [from, to] of edges(view)) lines.push(`  ${dotString(from)} -> ${dotString(to)};`);
   lines.push('}');
@@ -73,13 +75,19 @@ export function renderDot(view: GraphView): string {
 
 /** A DOT quoted string: backslash and quote escaped, line breaks as DOT's \n, no raw control characters. */
 function dotString(text: string): string {
-  return `"${text.replace(/\\/g, '\\\\').replace(/"/g, '\\"').replace(/\r\n|\r|\n/g, '\\n').replace(/[\u0000-\u001f\u007f]/g, ' ')}"`;
+  return `"${text
+    .replace(/\\/g, '\\\\')
+    .replace(/"/g, '\\"')
+    .replace(/\r\n|\r|\n/g, '\\n')
+    // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what is replaced
+    .replace(/[\u0000-\u001f\u007f]/g, ' ')}"`;
 }
 
 export function renderMermaid(view: GraphView): string {
   const ids = new Map(view.targets.map((t, i) => [t.target, `t${i}`]));
   const lines = ['flowchart LR'];
-  for (const t of view.targets) lines.push(`  ${ids.get(t.target)!}["${mermaidText(t.target)}<br/>${mermaidText(`${t.rule} · ${t.state}`)}"]:::${cssName(t.state)}`);
+  for (const t of view.targets)
+    lines.push(`  ${ids.get(t.target)!}["${mermaidText(t.target)}<br/>${mermaidText(`${t.rule} · ${t.state}`)}"]:::${cssName(t.state)}`);
   for (const [from, to] of edges(view)) lines.push(`  ${ids.get(from)!} --> ${ids.get(to)!}`);
   for (const state of Object.keys(STATE_COLOURS) as TargetState[]) {
     const colour = STATE_COLOURS[state];
@@ -90,7 +98,8 @@ export function renderMermaid(view: GraphView): string {
 
 /** Text inside a quoted Mermaid label: entity codes for the characters Mermaid would read as syntax. */
 function mermaidText(text: string): string {
-  return text.replace(/[&"<>#;\[\]{}|`]/g, (c) => `#${c.codePointAt(0)};`).replace(/[\u0000-\u001f\u007f]/g, ' ');
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what is replaced
+  return text.replace(/[&"<>#;[\]{}|`]/g, (c) => `#${c.codePointAt(0)};`).replace(/[\u0000-\u001f\u007f]/g, ' ');
 }
 
 function cssName(state: TargetState): string {

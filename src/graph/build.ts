@@ -84,12 +84,22 @@ export async function runBuild(ws: Workspace, request: BuildRequest): Promise<Bu
   const graph = buildGraph(ws);
   const names = closure(graph, request.targets);
   request.onPhase?.('lock');
-  const lock = request.dryRun ? null : await acquireWorkspaceLock(ws.root, ws.stateDir, { waitMs: request.waitLockMs, command: request.command });
+  const lock = request.dryRun
+    ? null
+    : await acquireWorkspaceLock(ws.root, ws.stateDir, { waitMs: request.waitLockMs, command: request.command });
   const pool = request.pool ?? new StagePool(request.dryRun ? 1 : request.jobs, { maxHeapMb: extractOptions.maxHeapMb });
   try {
     if (!request.dryRun) {
       claimOwnedFolders(ws.root, ownedFolders(ws.outputs));
-      for (const dir of [ws.outputs.snapshots, `${ws.outputs.snapshots}/records`, `${ws.outputs.snapshots}/bodies`, `${ws.outputs.snapshots}/observations`, ws.outputs.specs, ws.outputs.chunks, STATE_DIR_NAME]) {
+      for (const dir of [
+        ws.outputs.snapshots,
+        `${ws.outputs.snapshots}/records`,
+        `${ws.outputs.snapshots}/bodies`,
+        `${ws.outputs.snapshots}/observations`,
+        ws.outputs.specs,
+        ws.outputs.chunks,
+        STATE_DIR_NAME,
+      ]) {
         sweepOwnedTempFiles(ws.root, dir);
       }
     }
@@ -113,32 +123,49 @@ export async function runBuild(ws: Workspace, request: BuildRequest): Promise<Bu
     request.onPhase?.('schedule');
     const capture = new CaptureRun(ws.limits.capture, request.capture);
     const warnings: Warning[] = [...state.diagnostics];
-    const results = await runSchedule(graph, names, { ws, state, pool, stages, shared, capture, warnings, ...(request.cache ? { cache: request.cache } : {}) }, {
-      dryRun: request.dryRun,
-      debug: request.debug ?? false,
-      allowPartial: request.allowPartial,
-      onEvent: request.onEvent,
-      onPlan: request.onPlan,
-      onSettled: request.onSettled,
-      recordedOptionsHold,
-    });
+    const results = await runSchedule(
+      graph,
+      names,
+      { ws, state, pool, stages, shared, capture, warnings, ...(request.cache ? { cache: request.cache } : {}) },
+      {
+        dryRun: request.dryRun,
+        debug: request.debug ?? false,
+        allowPartial: request.allowPartial,
+        onEvent: request.onEvent,
+        onPlan: request.onPlan,
+        onSettled: request.onSettled,
+        recordedOptionsHold,
+      },
+    );
     let removed: string[] = [];
     if (!request.dryRun) {
       claimOwnedFolders(ws.root, ownedFolders(ws.outputs));
       request.onPhase?.('commit');
-      const completeAndClean = request.targets.length === 0 && results.every((r) => r.status === 'up-to-date' || r.status === 'built' || r.status === 'unchanged');
+      const completeAndClean =
+        request.targets.length === 0 && results.every((r) => r.status === 'up-to-date' || r.status === 'built' || r.status === 'unchanged');
       if (completeAndClean && request.invocation) state.setClean(cleanRecordFor(ws, graph, request.invocation));
       state.compact();
       request.onPhase?.('garbage');
       // Garbage only appears when a record changed (this run or a crashed one, folded in above).
       if (state.recordsHaveChanged() || request.pruneSnapshots) {
-        removed = collectGarbage(ws, state, { pruneSnapshots: request.pruneSnapshots === true, liveDocumentIds: new Set(ws.sources.map((s) => s.documentId)) });
+        removed = collectGarbage(ws, state, {
+          pruneSnapshots: request.pruneSnapshots === true,
+          liveDocumentIds: new Set(ws.sources.map((s) => s.documentId)),
+        });
         pruneIndexParts(ws, state, stages.indexPartFormat);
       }
     }
     request.onPhase?.('done');
     state.close();
-    const counts: Record<TargetStatus, number> = { 'up-to-date': 0, built: 0, unchanged: 0, failed: 0, skipped: 0, dirty: 0, 'maybe-dirty': 0 };
+    const counts: Record<TargetStatus, number> = {
+      'up-to-date': 0,
+      built: 0,
+      unchanged: 0,
+      failed: 0,
+      skipped: 0,
+      dirty: 0,
+      'maybe-dirty': 0,
+    };
     for (const result of results) counts[result.status] += 1;
     return {
       targets: results,
@@ -169,7 +196,8 @@ function pruneIndexParts(ws: Workspace, state: BuildState, partFormat: string): 
     return;
   }
   const live = new Set<string>();
-  for (const record of state.targets.values()) if (record.components.rule === 'chunk' && record.facts?.chunksContentHash) live.add(record.facts.chunksContentHash);
+  for (const record of state.targets.values())
+    if (record.components.rule === 'chunk' && record.facts?.chunksContentHash) live.add(record.facts.chunksContentHash);
   for (const name of names) {
     const key = name.split('.')[0]!;
     if (!live.has(key) || name !== `${key}.p${partFormat}.part`) removeOwnedFile(path.join(dir, name));

@@ -5,7 +5,16 @@ import { CONFIG_FILE_NAME, STATE_DIR_NAME } from '../config/names.js';
 import { rulesDir } from '../extract/package-paths.js';
 import { acquireWorkspaceLock } from '../store/workspace-lock.js';
 import { isDirectory } from '../store/bounded-read.js';
-import { sameStamp, statStamp, verifiedBody, NOOP_PROOF_FILE, STATE_FORMAT_VERSION, type CleanRecord, type FileStamp, type NoopProof } from './state.js';
+import {
+  sameStamp,
+  statStamp,
+  verifiedBody,
+  NOOP_PROOF_FILE,
+  STATE_FORMAT_VERSION,
+  type CleanRecord,
+  type FileStamp,
+  type NoopProof,
+} from './state.js';
 import type { BuildSummary } from './build.js';
 import { diagnosticsOf } from './diagnostics.js';
 import type { TargetResult, TargetStatus } from './scheduler.js';
@@ -35,11 +44,21 @@ export function invocationId(cwd: string, flags: InvocationFlags): string | null
   let config = resolve(flags.config);
   if (config === null && fs.existsSync(path.join(cwd, CONFIG_FILE_NAME))) config = path.join(cwd, CONFIG_FILE_NAME);
   if (config !== null && isDirectory(config)) config = path.join(config, CONFIG_FILE_NAME);
-  return JSON.stringify({ config, map: resolve(flags.map), manifest: resolve(flags.manifest), snapshots: flags.snapshots ?? null, cwd: config === null ? cwd : null });
+  return JSON.stringify({
+    config,
+    map: resolve(flags.map),
+    manifest: resolve(flags.manifest),
+    snapshots: flags.snapshots ?? null,
+    cwd: config === null ? cwd : null,
+  });
 }
 
 /** Returns the summary of a no-op build if the fast path proves it, else null (run the full build). */
-export async function tryCleanNoop(cwd: string, flags: InvocationFlags, lock: { waitMs: number; command: string }): Promise<BuildSummary | null> {
+export async function tryCleanNoop(
+  cwd: string,
+  flags: InvocationFlags,
+  lock: { waitMs: number; command: string },
+): Promise<BuildSummary | null> {
   const invocation = invocationId(cwd, flags);
   if (invocation === null) return null;
   const { config } = JSON.parse(invocation) as { config: string | null };
@@ -62,7 +81,8 @@ export async function tryCleanNoop(cwd: string, flags: InvocationFlags, lock: { 
     }
     // A proof written before records carried diagnostics cannot report them: the full build does.
     if (proof.diagnostics === undefined) return null;
-    if (proof.version !== STATE_FORMAT_VERSION || proof.invocation !== invocation || proof.producerVersion !== PRODUCER_VERSION) return null;
+    if (proof.version !== STATE_FORMAT_VERSION || proof.invocation !== invocation || proof.producerVersion !== PRODUCER_VERSION)
+      return null;
     // The proof stands on the state it was derived from: a state.json replaced or edited since voids it.
     if (!unchanged(path.join(stateDir, 'state.json'), proof.state)) return null;
     // So does any line appended to the log since (a build that began changing things, or a crash).
@@ -70,7 +90,8 @@ export async function tryCleanNoop(cwd: string, flags: InvocationFlags, lock: { 
     if (proof.log === undefined || (log === null ? proof.log !== null : proof.log === null || !sameStamp(log, proof.log))) return null;
     if (!sameStringNumbers(proof.ruleVersions, RULE_VERSIONS) || !sameRulesFiles(proof.files)) return null;
     for (const [file, stamp] of Object.entries(proof.files)) if (!unchanged(file, stamp)) return null;
-    for (const [file, size, mtimeMs, ino, ctimeMs] of proof.sources) if (!unchanged(path.join(root, file), { size, mtimeMs, ino, ctimeMs })) return null;
+    for (const [file, size, mtimeMs, ino, ctimeMs] of proof.sources)
+      if (!unchanged(path.join(root, file), { size, mtimeMs, ino, ctimeMs })) return null;
     const checkedFolders = new Set<string>();
     for (const [, , output] of proof.targets) {
       const folder = path.posix.dirname(output);
@@ -86,7 +107,15 @@ export async function tryCleanNoop(cwd: string, flags: InvocationFlags, lock: { 
       if (diagnostics) result.diagnostics = diagnostics;
       targets.push(result);
     }
-    const counts: Record<TargetStatus, number> = { 'up-to-date': targets.length, built: 0, unchanged: 0, failed: 0, skipped: 0, dirty: 0, 'maybe-dirty': 0 };
+    const counts: Record<TargetStatus, number> = {
+      'up-to-date': targets.length,
+      built: 0,
+      unchanged: 0,
+      failed: 0,
+      skipped: 0,
+      dirty: 0,
+      'maybe-dirty': 0,
+    };
     return { targets, counts, actions: 0, removed: [], ok: true };
   } finally {
     await held.release();
@@ -124,7 +153,11 @@ function rulesFiles(): string[] {
   const dir = rulesDir();
   if (dir === undefined) return [];
   try {
-    return fs.readdirSync(dir).filter((name) => name.endsWith('.json')).sort().map((name) => path.join(dir, name));
+    return fs
+      .readdirSync(dir)
+      .filter((name) => name.endsWith('.json'))
+      .sort()
+      .map((name) => path.join(dir, name));
   } catch {
     return [];
   }

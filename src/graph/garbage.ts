@@ -17,7 +17,11 @@ import type { BuildState } from './state.js';
  * checked again here with lstat: a folder that became a symlink is not swept, and only regular files
  * and symlinks themselves (never what they point at) are removed.
  */
-export function collectGarbage(ws: Workspace, state: BuildState, options: { pruneSnapshots: boolean; liveDocumentIds: ReadonlySet<string> }): string[] {
+export function collectGarbage(
+  ws: Workspace,
+  state: BuildState,
+  options: { pruneSnapshots: boolean; liveDocumentIds: ReadonlySet<string> },
+): string[] {
   const keep = new Set<string>();
   const cited = new Set<string>();
   /** Snapshot ids whose body a current snapshot record keeps (as its facts.body). */
@@ -49,7 +53,8 @@ export function collectGarbage(ws: Workspace, state: BuildState, options: { prun
   const sweep = (dir: string, isData: (name: string) => boolean): void => {
     for (const name of listRealFolder(ws.root, dir)) {
       const relative = `${dir}/${name}`;
-      if ((isTempFileName(name) || (isData(name) && !keep.has(relative))) && removeOwnedFile(path.join(ws.root, relative))) removed.push(relative);
+      if ((isTempFileName(name) || (isData(name) && !keep.has(relative))) && removeOwnedFile(path.join(ws.root, relative)))
+        removed.push(relative);
     }
   };
   const perDocument = (name: string): boolean => /^[a-z0-9-]+\.[0-9a-f]{16}\.json$/.test(name);
@@ -58,7 +63,10 @@ export function collectGarbage(ws: Workspace, state: BuildState, options: { prun
   sweep(`${ws.outputs.snapshots}/records`, (name) => /^snap-[0-9a-f]{32}\.json$/.test(name));
   sweep(`${ws.outputs.snapshots}/bodies`, (name) => /^[0-9a-f]{64}$/.test(name));
   if (options.pruneSnapshots) {
-    sweep(`${ws.outputs.snapshots}/observations`, (name) => name.endsWith('.json') && !options.liveDocumentIds.has(name.slice(0, -'.json'.length)));
+    sweep(
+      `${ws.outputs.snapshots}/observations`,
+      (name) => name.endsWith('.json') && !options.liveDocumentIds.has(name.slice(0, -'.json'.length)),
+    );
   }
   return removed.sort();
 }

@@ -46,7 +46,9 @@ export function buildGraph(ws: Workspace): BuildGraph {
     if (earlier !== undefined) throw duplicateTarget(node, earlier);
     // Every dependency is added before its dependents, so `order` is topological and the graph acyclic
     // by construction; checked here so no input can make it otherwise.
-    for (const dep of node.deps) if (!nodes.has(dep)) throw new EpistemeError('internal-error', `Target ${node.name} depends on ${dep}, which is not (yet) in the graph.`);
+    for (const dep of node.deps)
+      if (!nodes.has(dep))
+        throw new EpistemeError('internal-error', `Target ${node.name} depends on ${dep}, which is not (yet) in the graph.`);
     nodes.set(node.name, node);
     order.push(node.name);
   };
@@ -79,16 +81,27 @@ function duplicateTarget(node: TargetNode, earlier: TargetNode): EpistemeError {
   const source = node.source ?? earlier.source;
   const message = `Two targets of the graph are both named ${node.name} (${earlier.rule} and ${node.rule}).`;
   if (source === null) {
-    return new EpistemeError('config-invalid', `${message} The output folders overlap.`, { hint: 'Give each output folder its own path.', details: { target: node.name } });
-  }
-  if (source.capture.method === 'http') {
-    return new EpistemeError('manifest-invalid', `${message} Manifest entry ${source.capture.entryIndex} (${source.spec.url}) collides with it.`, {
-      details: { target: node.name, entry: source.capture.entryIndex, url: source.spec.url },
+    return new EpistemeError('config-invalid', `${message} The output folders overlap.`, {
+      hint: 'Give each output folder its own path.',
+      details: { target: node.name },
     });
   }
-  return new EpistemeError('map-invalid', `${message} The manual-ingest entry for ${source.spec.url} (${source.capture.relativePath}) collides with it.`, {
-    details: { target: node.name, url: source.spec.url },
-  });
+  if (source.capture.method === 'http') {
+    return new EpistemeError(
+      'manifest-invalid',
+      `${message} Manifest entry ${source.capture.entryIndex} (${source.spec.url}) collides with it.`,
+      {
+        details: { target: node.name, entry: source.capture.entryIndex, url: source.spec.url },
+      },
+    );
+  }
+  return new EpistemeError(
+    'map-invalid',
+    `${message} The manual-ingest entry for ${source.spec.url} (${source.capture.relativePath}) collides with it.`,
+    {
+      details: { target: node.name, url: source.spec.url },
+    },
+  );
 }
 
 /** The requested targets plus everything they depend on, in topological order. */

@@ -1,7 +1,6 @@
 import { canonicalJson, compareCodeUnits } from '../store/canonical-json.js';
 import { fastHash } from '../store/hash.js';
 
-
 /** Bump to disown every recorded key at once (a bad cache, a key-format change). */
 export const KEY_SCHEMA_VERSION = 1;
 
@@ -80,7 +79,9 @@ function memoCanonical(value: unknown): string {
   if (Array.isArray(value)) json = '[' + value.map((item) => memoCanonical(item ?? null)).join(',') + ']';
   else {
     const record = value as Record<string, unknown>;
-    const keys = Object.keys(record).filter((k) => record[k] !== undefined).sort(compareCodeUnits);
+    const keys = Object.keys(record)
+      .filter((k) => record[k] !== undefined)
+      .sort(compareCodeUnits);
     json = '{' + keys.map((k) => JSON.stringify(k) + ':' + memoCanonical(record[k])).join(',') + '}';
   }
   if (json.length > NESTED_HASH_LIMIT) json = `"hash:${fastHash(json)}"`;
@@ -103,7 +104,13 @@ export type DirtyReason =
 
 /** Whether two sets of components are equal (and so are their keys), without hashing. */
 export function sameComponents(a: KeyComponents, b: KeyComponents): boolean {
-  return a.rule === b.rule && a.ruleVersion === b.ruleVersion && a.producerVersion === b.producerVersion && sameStringMap(a.options, b.options) && sameStringMap(a.inputs, b.inputs);
+  return (
+    a.rule === b.rule &&
+    a.ruleVersion === b.ruleVersion &&
+    a.producerVersion === b.producerVersion &&
+    sameStringMap(a.options, b.options) &&
+    sameStringMap(a.inputs, b.inputs)
+  );
 }
 
 function sameStringMap(a: Record<string, string>, b: Record<string, string>): boolean {

@@ -82,7 +82,10 @@ export function readVerified(ws: Workspace, relative: string, sha256: string): B
   try {
     bytes = fs.readFileSync(abs(ws, relative));
   } catch {
-    throw new EpistemeError('artifact-invalid', `${relative} is missing.`, { hint: 'Rebuild with `episteme build`.', details: { file: relative } });
+    throw new EpistemeError('artifact-invalid', `${relative} is missing.`, {
+      hint: 'Rebuild with `episteme build`.',
+      details: { file: relative },
+    });
   }
   if (sha256Hex(bytes) !== sha256) {
     throw new EpistemeError('artifact-invalid', `${relative} does not match its recorded SHA-256 (tampered or truncated).`, {
@@ -153,7 +156,12 @@ const snapshot: Rule = {
     const capture = node.source!.capture;
     // HTTP: nothing but the URL shapes the key; the recorded snapshot pins it until a refresh is asked for.
     if (capture.method === 'http') return namedOptions('snapshot', { sourceUrl: node.source!.spec.url, method: capture.method });
-    return namedOptions('snapshot', { sourceUrl: node.source!.spec.url, method: capture.method, contentType: capture.contentType, charset: capture.charset });
+    return namedOptions('snapshot', {
+      sourceUrl: node.source!.spec.url,
+      method: capture.method,
+      contentType: capture.contentType,
+      charset: capture.charset,
+    });
   },
   sourceInputs: (env, node) => {
     const capture = node.source!.capture;
@@ -172,11 +180,21 @@ const snapshot: Rule = {
       // fetch what it has recorded: say exactly how to recapture it.
       const previous = env.state.targets.get(node.name);
       const body = previous?.facts?.body;
-      if (previous && body && previous.facts?.sha256 && !isIntact(abs(env.ws, body), previous.facts.sha256) && !env.capture.refreshDue(previous.facts.observedAt)) {
-        throw new EpistemeError('artifact-invalid', `${body}, the captured body of ${node.source!.spec.url}, is missing or fails its SHA-256 (damaged); an HTTP capture cannot be rebuilt offline.`, {
-          hint: `Recapture it: episteme build --refresh ${node.name}`,
-          details: { file: body, target: node.name, url: node.source!.spec.url },
-        });
+      if (
+        previous &&
+        body &&
+        previous.facts?.sha256 &&
+        !isIntact(abs(env.ws, body), previous.facts.sha256) &&
+        !env.capture.refreshDue(previous.facts.observedAt)
+      ) {
+        throw new EpistemeError(
+          'artifact-invalid',
+          `${body}, the captured body of ${node.source!.spec.url}, is missing or fails its SHA-256 (damaged); an HTTP capture cannot be rebuilt offline.`,
+          {
+            hint: `Recapture it: episteme build --refresh ${node.name}`,
+            details: { file: body, target: node.name, url: node.source!.spec.url },
+          },
+        );
       }
       if (env.capture.request.offline) {
         // Offline, an intact recorded snapshot is kept as it is (its key may have moved with the
@@ -208,32 +226,63 @@ const snapshot: Rule = {
       body = readBoundedFile(capture.absolutePath, { label: 'Source file', maxBytes: env.ws.limits.maxFileBytes });
     } catch (error) {
       if (!(error instanceof EpistemeError)) throw error;
-      const details = { file: capture.relativePath, reason: error.code, ...(error.code === 'input-too-large' ? { size: error.details?.size, maxBytes: env.ws.limits.maxFileBytes } : {}) };
+      const details = {
+        file: capture.relativePath,
+        reason: error.code,
+        ...(error.code === 'input-too-large' ? { size: error.details?.size, maxBytes: env.ws.limits.maxFileBytes } : {}),
+      };
       if (error.code === 'input-too-large') {
-        throw new EpistemeError('source-failed', `${capture.relativePath} is ${String(error.details?.size)} bytes, over the ${env.ws.limits.maxFileBytes}-byte bound.`, {
-          hint: 'Raise limits.maxFileBytes in the workspace config if the file is trusted.',
-          details,
-        });
+        throw new EpistemeError(
+          'source-failed',
+          `${capture.relativePath} is ${String(error.details?.size)} bytes, over the ${env.ws.limits.maxFileBytes}-byte bound.`,
+          {
+            hint: 'Raise limits.maxFileBytes in the workspace config if the file is trusted.',
+            details,
+          },
+        );
       }
-      throw new EpistemeError('source-failed', `Cannot read ${capture.relativePath}: it ${String(error.details?.problem ?? 'cannot be read')}.`, { details, cause: error });
+      throw new EpistemeError(
+        'source-failed',
+        `Cannot read ${capture.relativePath}: it ${String(error.details?.problem ?? 'cannot be read')}.`,
+        { details, cause: error },
+      );
     }
     const meta = snapshotMetaFor(node.source!.spec.url, capture.method, capture.contentType, capture.charset, body);
     const bodyPath = `${env.ws.outputs.snapshots}/bodies/${meta.sha256}`;
     // Content-addressed, so the file's bytes are known: a damaged or truncated body is rewritten.
     const existed = fs.existsSync(abs(env.ws, bodyPath));
     if (writeFileIfChanged(abs(env.ws, bodyPath), body) && existed) {
-      env.warnings.push({ code: 'snapshot-repaired', target: node.name, message: `${bodyPath} was damaged; rewritten from ${capture.relativePath}, which still has the recorded SHA-256.` });
+      env.warnings.push({
+        code: 'snapshot-repaired',
+        target: node.name,
+        message: `${bodyPath} was damaged; rewritten from ${capture.relativePath}, which still has the recorded SHA-256.`,
+      });
     }
     return {
       bytes: canonicalJsonFile(meta),
       outputPath: () => `${env.ws.outputs.snapshots}/records/${meta.snapshotId}.json`,
-      facts: { snapshotId: meta.snapshotId, body: bodyPath, sha256: meta.sha256, byteLength: String(meta.byteLength), contentType: meta.contentType, charset: meta.charset ?? '', captureMethod: meta.captureMethod, sourceUrl: meta.sourceUrl },
+      facts: {
+        snapshotId: meta.snapshotId,
+        body: bodyPath,
+        sha256: meta.sha256,
+        byteLength: String(meta.byteLength),
+        contentType: meta.contentType,
+        charset: meta.charset ?? '',
+        captureMethod: meta.captureMethod,
+        sourceUrl: meta.sourceUrl,
+      },
     };
   },
 };
 
 /** The snapshot id is derived from the representation (URL, bytes, content type, charset), never the clock. */
-export function snapshotMetaFor(sourceUrl: string, captureMethod: SnapshotMeta['captureMethod'], contentType: string, charset: string | null, body: Uint8Array): SnapshotMeta {
+export function snapshotMetaFor(
+  sourceUrl: string,
+  captureMethod: SnapshotMeta['captureMethod'],
+  contentType: string,
+  charset: string | null,
+  body: Uint8Array,
+): SnapshotMeta {
   const sha256 = sha256Hex(body);
   const snapshotId = 'snap-' + sha256Hex(canonicalJson({ sourceUrl, sha256, contentType, charset })).slice(0, 32);
   return { snapshotId, sourceUrl, captureMethod, contentType, charset, sha256, byteLength: body.byteLength };
@@ -259,15 +308,26 @@ function readSnapshotBody(env: RuleEnv, node: TargetNode, snapshotTarget: string
       }
       if (local !== null && sha256Hex(local) === sha256) {
         writeFileAtomic(abs(env.ws, bodyPath), local);
-        env.warnings.push({ code: 'snapshot-repaired', target: snapshotTarget, message: `${bodyPath} was damaged; rewritten from ${capture.relativePath}, which still has the recorded SHA-256.` });
+        env.warnings.push({
+          code: 'snapshot-repaired',
+          target: snapshotTarget,
+          message: `${bodyPath} was damaged; rewritten from ${capture.relativePath}, which still has the recorded SHA-256.`,
+        });
         return local;
       }
     }
     env.state.recordTarget(snapshotTarget, null);
-    throw new EpistemeError('artifact-invalid', `${bodyPath}, the captured body of ${node.source!.spec.url}, is missing or fails its SHA-256 (damaged).`, {
-      hint: capture.method === 'http' ? `Recapture it: episteme build --refresh ${snapshotTarget}` : 'Run `episteme build` again: the source is captured again from its local file.',
-      details: { file: bodyPath, target: snapshotTarget, cause: error instanceof Error ? error.message : String(error) },
-    });
+    throw new EpistemeError(
+      'artifact-invalid',
+      `${bodyPath}, the captured body of ${node.source!.spec.url}, is missing or fails its SHA-256 (damaged).`,
+      {
+        hint:
+          capture.method === 'http'
+            ? `Recapture it: episteme build --refresh ${snapshotTarget}`
+            : 'Run `episteme build` again: the source is captured again from its local file.',
+        details: { file: bodyPath, target: snapshotTarget, cause: error instanceof Error ? error.message : String(error) },
+      },
+    );
   }
 }
 
@@ -296,11 +356,16 @@ const extract: Rule = {
     const meta = snapshotMetaFromFacts(facts);
     const body = readSnapshotBody(env, node, deps[0]!.name, facts.body!, meta.sha256);
     const options = extractOptions(env.ws.options.extract);
-    const extractor = extractionConfig(node.source!.spec, meta, options, env.ws.families)['extractor'] as Parameters<typeof extractTimeoutMs>[1];
+    const extractor = extractionConfig(node.source!.spec, meta, options, env.ws.families)['extractor'] as Parameters<
+      typeof extractTimeoutMs
+    >[1];
     // Workspace families travel with the task: a worker knows only the built-in rules.
     const families = env.ws.families.length > 0 ? { families: env.ws.families } : {};
     const bytes = await env.pool.run(
-      { stage: 'extract', input: { documentId: node.source!.documentId, source: node.source!.spec, snapshot: meta, body, options, ...families } },
+      {
+        stage: 'extract',
+        input: { documentId: node.source!.documentId, source: node.source!.spec, snapshot: meta, body, options, ...families },
+      },
       { timeoutMs: extractTimeoutMs(options, extractor), label: node.source!.documentId },
     );
     return { bytes, outputPath: perDocumentPath(env.ws.outputs.specs, node.source!.documentId), facts: diagnosticFacts(bytes) };
@@ -318,8 +383,17 @@ const chunk: Rule = {
     // A new snapshot with the same extracted content (a reflowed paragraph, a new charset label with the
     // same text) only changes which snapshot the chunks cite: restamp the previous chunks instead of
     // chunking again. The bytes equal a fresh chunking's, so the workspace still equals a clean build.
-    const stamped = reusableChunks(env, node, documentContent, document.provenance.snapshotId) ??
-      restampChunks(await env.pool.run({ stage: 'chunk', documentId: node.source!.documentId, documentBytes, options: chunkOptions(env.ws.options.chunk) }), document.provenance.snapshotId);
+    const stamped =
+      reusableChunks(env, node, documentContent, document.provenance.snapshotId) ??
+      restampChunks(
+        await env.pool.run({
+          stage: 'chunk',
+          documentId: node.source!.documentId,
+          documentBytes,
+          options: chunkOptions(env.ws.options.chunk),
+        }),
+        document.provenance.snapshotId,
+      );
     return {
       bytes: stamped.bytes,
       outputPath: perDocumentPath(env.ws.outputs.chunks, node.source!.documentId),
@@ -361,7 +435,8 @@ function stageIndex(kind: 'snapshot-index' | 'document-index' | 'chunk-index', d
       // whose hash does not match its file (bit rot under an unchanged stamp, a forged state) fails
       // this commit once and is dropped, so the next build rebuilds it rather than committing it.
       const committed = env.state.targets.get(node.name)?.components.inputs ?? {};
-      for (const dep of deps) if (committed[dep.name] !== dep.record.sha256) readDependencyOutput(env, dep.name, dep.record.output, dep.record.sha256);
+      for (const dep of deps)
+        if (committed[dep.name] !== dep.record.sha256) readDependencyOutput(env, dep.name, dep.record.output, dep.record.sha256);
       const entries = deps
         .map((dep) => {
           const entry: Record<string, string> = {
@@ -418,14 +493,23 @@ const searchIndex: Rule = {
       if (part === null) {
         const file = `${env.ws.outputs.chunks}/${entry.file}`;
         const producer = targetNames(env.ws, entry.documentId).chunk;
-        const chunks = parseArtifact<{ documentId: string; chunks: Chunk[] }>(readDependencyOutput(env, producer, file, entry.sha256).toString('utf8'), 'document-chunks', CHUNKS_FORMAT_VERSION, file);
+        const chunks = parseArtifact<{ documentId: string; chunks: Chunk[] }>(
+          readDependencyOutput(env, producer, file, entry.sha256).toString('utf8'),
+          'document-chunks',
+          CHUNKS_FORMAT_VERSION,
+          file,
+        );
         part = modules.buildDocumentPart(entry.documentId, chunks.payload.chunks);
         writeFileAtomic(partFile, sealPart(part, chunkFacts.chunksContentHash));
       }
       parts.push(part);
       snapshotIds.set(entry.documentId, chunkFacts.snapshotId);
     }
-    const provenance = { chunkIndexFingerprint: chunkIndex.fingerprint, chunkIndexCrc32: crc32Hex(chunkIndexBytes), missingSources: chunkIndex.payload.missingSources };
+    const provenance = {
+      chunkIndexFingerprint: chunkIndex.fingerprint,
+      chunkIndexCrc32: crc32Hex(chunkIndexBytes),
+      missingSources: chunkIndex.payload.missingSources,
+    };
     const bytes = modules.mergeSearchIndex(parts, provenance, modules.indexOptions(env.ws.options.index), snapshotIds);
     return { bytes, outputPath: () => node.name };
   },
@@ -438,8 +522,14 @@ const searchIndex: Rule = {
 function chunkFactsFor(env: RuleEnv, entry: StageIndexEntry): { chunksContentHash: string; snapshotId: string } {
   const record = env.state.targets.get(targetNames(env.ws, entry.documentId).chunk);
   const facts = record?.sha256 === entry.sha256 ? record.facts : undefined;
-  if (facts?.chunksContentHash && facts.citedSnapshotId) return { chunksContentHash: facts.chunksContentHash, snapshotId: facts.citedSnapshotId };
-  const bytes = readDependencyOutput(env, targetNames(env.ws, entry.documentId).chunk, `${env.ws.outputs.chunks}/${entry.file}`, entry.sha256);
+  if (facts?.chunksContentHash && facts.citedSnapshotId)
+    return { chunksContentHash: facts.chunksContentHash, snapshotId: facts.citedSnapshotId };
+  const bytes = readDependencyOutput(
+    env,
+    targetNames(env.ws, entry.documentId).chunk,
+    `${env.ws.outputs.chunks}/${entry.file}`,
+    entry.sha256,
+  );
   const cited = (JSON.parse(bytes.toString('utf8')) as { payload: { chunks: Chunk[] } }).payload.chunks[0]?.citation.snapshotId ?? '';
   return { chunksContentHash: restampChunks(bytes, cited).contentHash, snapshotId: cited };
 }

@@ -41,7 +41,13 @@ export interface TargetResult {
 }
 
 /** A settled target's result, with the diagnostics its record carries. */
-function settledResult(base: { target: string; rule: string }, status: TargetStatus, reasons: DirtyReason[], record: TargetRecord, env?: RuleEnv): TargetResult {
+function settledResult(
+  base: { target: string; rule: string },
+  status: TargetStatus,
+  reasons: DirtyReason[],
+  record: TargetRecord,
+  env?: RuleEnv,
+): TargetResult {
   const result: TargetResult = { ...base, status, reasons, output: record.output };
   // A document extracted before records carried diagnostics gains them once, from its (verified) file.
   if (env && base.rule === 'extract' && record.facts?.diagnosticErrors === undefined) {
@@ -94,7 +100,13 @@ export async function runSchedule(graph: BuildGraph, names: string[], env: RuleE
     if (!record) continue;
     const deps = node.deps.map((dep) => ({ name: dep, record: env.state.targets.get(dep)!, source: graph.nodes.get(dep)!.source }));
     // Equal components mean an equal key: compare them directly and skip hashing on the hot path.
-    if (!sameComponents(record.components, keyComponents(node, env, deps, [], options.recordedOptionsHold ? record.components.options : undefined))) continue;
+    if (
+      !sameComponents(
+        record.components,
+        keyComponents(node, env, deps, [], options.recordedOptionsHold ? record.components.options : undefined),
+      )
+    )
+      continue;
     if (outputReasons(name, record, env).length === 0 && !RULES[node.rule].refreshReason?.(env, node, record)) {
       settled.set(name, settledResult({ target: name, rule: node.rule }, 'up-to-date', [], env.state.targets.get(name) ?? record, env));
     }
@@ -112,7 +124,8 @@ export async function runSchedule(graph: BuildGraph, names: string[], env: RuleE
   };
   const pending = names.filter((name) => !settled.has(name));
   // A worker takes a few hundred milliseconds to start: start one now, while snapshots are captured.
-  if (!options.dryRun && pending.some((name) => graph.nodes.get(name)!.rule === 'extract' || graph.nodes.get(name)!.rule === 'chunk')) env.pool.warm();
+  if (!options.dryRun && pending.some((name) => graph.nodes.get(name)!.rule === 'extract' || graph.nodes.get(name)!.rule === 'chunk'))
+    env.pool.warm();
   options.onPlan?.(pending.length);
   const settle = (result: TargetResult): TargetResult => {
     options.onSettled?.(result);
@@ -123,7 +136,13 @@ export async function runSchedule(graph: BuildGraph, names: string[], env: RuleE
 }
 
 /** The target's key components now; `knownOptions`: its options, when proven unchanged (pass 1). */
-function keyComponents(node: TargetNode, env: RuleEnv, deps: DepView[], missing: string[], knownOptions?: Record<string, string>): KeyComponents {
+function keyComponents(
+  node: TargetNode,
+  env: RuleEnv,
+  deps: DepView[],
+  missing: string[],
+  knownOptions?: Record<string, string>,
+): KeyComponents {
   const rule = RULES[node.rule];
   const inputs: Record<string, string> = rule.sourceInputs?.(env, node) ?? {};
   for (const dep of deps) inputs[dep.name] = dep.record.sha256;
@@ -145,12 +164,15 @@ async function evaluateTarget(
   const isAggregate = node.source === null;
   if (broken.length > 0 && (!isAggregate || !options.allowPartial)) {
     return {
-      ...base,      status: 'skipped',
+      ...base,
+      status: 'skipped',
       reasons: [],
       error: {
         code: 'target-failed',
         message: `Not built: ${broken.length === 1 ? `dependency ${broken[0]!.target} failed` : `${broken.length} dependencies failed`}.`,
-        hint: isAggregate ? 'Fix the failing sources, or rebuild with --allow-partial to build from the others (recorded in the index).' : '',
+        hint: isAggregate
+          ? 'Fix the failing sources, or rebuild with --allow-partial to build from the others (recorded in the index).'
+          : '',
       },
     };
   }
@@ -178,7 +200,11 @@ async function evaluateTarget(
         const components = keyComponents(node, env, deps, missing);
         own = ownReasons(node.name, record, components, targetKey(components), env, graph);
       }
-      const definite = own.filter((r) => r.reason !== 'upstream-changed' && r.reason !== 'input-changed' ? true : !upstreamDirty.some((u) => u.target === (r as { input: string }).input));
+      const definite = own.filter((r) =>
+        r.reason !== 'upstream-changed' && r.reason !== 'input-changed'
+          ? true
+          : !upstreamDirty.some((u) => u.target === (r as { input: string }).input),
+      );
       const status: TargetStatus = definite.length > 0 ? 'dirty' : 'maybe-dirty';
       return { ...base, status, reasons: [...definite, ...reasons] };
     }
@@ -199,7 +225,9 @@ async function evaluateTarget(
         const now = env.state.targets.get(dep.name);
         return now !== undefined && now.sha256 === dep.record.sha256 && outputReasons(dep.name, now, env).length === 0;
       });
-    const { output: produced, restored } = env.cache ? await env.cache.produce(env, { node, components, deps, run, inputsUnchanged }) : { output: await run(), restored: false };
+    const { output: produced, restored } = env.cache
+      ? await env.cache.produce(env, { node, components, deps, run, inputsUnchanged })
+      : { output: await run(), restored: false };
     const bytes = typeof produced.bytes === 'string' ? Buffer.from(produced.bytes, 'utf8') : produced.bytes;
     const sha256 = sha256Hex(bytes);
     const output = produced.outputPath(sha256);
@@ -223,10 +251,14 @@ async function evaluateTarget(
     const error =
       caught instanceof EpistemeError
         ? (relativeToWorkspace(caught, env.ws.root) as EpistemeError)
-        : new EpistemeError('internal-error', `Unexpected failure in the ${node.rule} rule: ${caught instanceof Error ? caught.message : String(caught)}`, {
-            hint: 'This is a bug in Episteme; rerun with --debug for the stack trace and report it.',
-            ...(options.debug ? { details: { debug: caught instanceof Error ? (caught.stack ?? caught.message) : String(caught) } } : {}),
-          });
+        : new EpistemeError(
+            'internal-error',
+            `Unexpected failure in the ${node.rule} rule: ${caught instanceof Error ? caught.message : String(caught)}`,
+            {
+              hint: 'This is a bug in Episteme; rerun with --debug for the stack trace and report it.',
+              ...(options.debug ? { details: { debug: caught instanceof Error ? (caught.stack ?? caught.message) : String(caught) } } : {}),
+            },
+          );
     options.onEvent?.({ type: 'finish', target: node.name, status: 'failed' });
     const failure: TargetResult['error'] = { code: error.code, message: error.message };
     if (error.hint) failure.hint = error.hint;
@@ -236,7 +268,14 @@ async function evaluateTarget(
 }
 
 /** Reasons the recorded target is dirty, given current components; empty when it is up to date. */
-function ownReasons(name: string, record: TargetRecord, components: KeyComponents, key: string, env: RuleEnv, graph: BuildGraph): DirtyReason[] {
+function ownReasons(
+  name: string,
+  record: TargetRecord,
+  components: KeyComponents,
+  key: string,
+  env: RuleEnv,
+  graph: BuildGraph,
+): DirtyReason[] {
   if (record.key !== key) {
     const reasons = diffComponents(record.components, components, (input) => graph.nodes.has(input));
     return reasons.length > 0 ? reasons : [{ reason: 'no-record' }];

@@ -19,14 +19,17 @@ async function load() {
   const config = {
     extractRuleVersion: extract.EXTRACT_RULE_VERSION,
     extractionConfig: extract.extractionConfig,
-    extractOptions: (given: Record<string, unknown>): ExtractOptions => checked('extract', withDefaults('extract', extract.DEFAULT_EXTRACT_OPTIONS, given), extract.validateExtractOptions),
+    extractOptions: (given: Record<string, unknown>): ExtractOptions =>
+      checked('extract', withDefaults('extract', extract.DEFAULT_EXTRACT_OPTIONS, given), extract.validateExtractOptions),
     extractTimeoutMs: extract.extractTimeoutMs,
     chunkRuleVersion: chunk.CHUNK_RULE_VERSION,
-    chunkOptions: (given: Record<string, unknown>): ChunkOptions => checked('chunk', withDefaults('chunk', chunk.DEFAULT_CHUNK_OPTIONS, given), chunk.validateChunkOptions),
+    chunkOptions: (given: Record<string, unknown>): ChunkOptions =>
+      checked('chunk', withDefaults('chunk', chunk.DEFAULT_CHUNK_OPTIONS, given), chunk.validateChunkOptions),
     searchIndexFormatVersion: index.SEARCH_INDEX_FORMAT_VERSION,
     searchIndexRuleVersion: SEARCH_INDEX_RULE_VERSION,
     indexPartFormat,
-    indexOptions: (given: Record<string, unknown>): IndexOptions => checked('index', withDefaults('index', index.DEFAULT_INDEX_OPTIONS, given), index.validateIndexOptions),
+    indexOptions: (given: Record<string, unknown>): IndexOptions =>
+      checked('index', withDefaults('index', index.DEFAULT_INDEX_OPTIONS, given), index.validateIndexOptions),
     buildDocumentPart: index.buildDocumentPart,
     mergeSearchIndex: index.mergeSearchIndex,
   };

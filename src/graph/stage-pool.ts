@@ -90,7 +90,11 @@ export class StagePool {
 
   private startLane(): Lane {
     const worker = new Worker(WORKER_URL, {
-      resourceLimits: { maxOldGenerationSizeMb: this.bounds.maxHeapMb, maxYoungGenerationSizeMb: WORKER_YOUNG_GENERATION_MB, stackSizeMb: WORKER_STACK_MB },
+      resourceLimits: {
+        maxOldGenerationSizeMb: this.bounds.maxHeapMb,
+        maxYoungGenerationSizeMb: WORKER_YOUNG_GENERATION_MB,
+        stackSizeMb: WORKER_STACK_MB,
+      },
     });
     const lane: Lane = { worker, current: null, timer: null, retired: false, ready: false };
     worker.unref();
@@ -170,11 +174,16 @@ export class StagePool {
 
   private memoryFailure(pending: Pending): Error {
     const what = pending.bounds.label ?? pending.task.stage;
-    if (pending.task.stage !== 'extract') return new Error(`The worker running the ${pending.task.stage} task of ${what} ran out of its ${this.bounds.maxHeapMb} MiB heap.`);
-    return new EpistemeError('extract-memory-limit', `Extracting ${what} ran out of its ${this.bounds.maxHeapMb} MiB heap bound and was stopped.`, {
-      hint: 'Nothing was recorded. Raise options.extract.maxHeapMb if the document is trusted and large.',
-      details: { maxHeapMb: this.bounds.maxHeapMb },
-    });
+    if (pending.task.stage !== 'extract')
+      return new Error(`The worker running the ${pending.task.stage} task of ${what} ran out of its ${this.bounds.maxHeapMb} MiB heap.`);
+    return new EpistemeError(
+      'extract-memory-limit',
+      `Extracting ${what} ran out of its ${this.bounds.maxHeapMb} MiB heap bound and was stopped.`,
+      {
+        hint: 'Nothing was recorded. Raise options.extract.maxHeapMb if the document is trusted and large.',
+        details: { maxHeapMb: this.bounds.maxHeapMb },
+      },
+    );
   }
 
   async close(): Promise<void> {

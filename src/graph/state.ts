@@ -178,7 +178,10 @@ export class BuildState {
     state.recordsChanged = uncommitted;
     state.dirty = uncommitted;
     if (proofDamaged) {
-      state.diagnostics.push({ code: 'state-discarded', message: `The no-op proof (.episteme/${NOOP_PROOF_FILE}) fails its checksum (damaged or edited); it was not used, and this build checks every target.` });
+      state.diagnostics.push({
+        code: 'state-discarded',
+        message: `The no-op proof (.episteme/${NOOP_PROOF_FILE}) fails its checksum (damaged or edited); it was not used, and this build checks every target.`,
+      });
     }
     return state;
   }
@@ -307,7 +310,11 @@ export class BuildState {
       }
     }
     this.dirty = false;
-    if (this.clean) writeFileAtomic(path.join(this.dir, NOOP_PROOF_FILE), withChecksum(JSON.stringify(this.noopProof(this.clean, statStamp(statePath)!, statStamp(logFile)))));
+    if (this.clean)
+      writeFileAtomic(
+        path.join(this.dir, NOOP_PROOF_FILE),
+        withChecksum(JSON.stringify(this.noopProof(this.clean, statStamp(statePath)!, statStamp(logFile)))),
+      );
   }
 
   /** Just what the no-op check reads (see clean-build.ts), a tenth of the state's size. */
@@ -317,14 +324,27 @@ export class BuildState {
     const diagnostics: NonNullable<NoopProof['diagnostics']> = {};
     for (const name of clean.order) {
       const record = this.targets.get(name);
-      if (record?.facts?.diagnosticErrors !== undefined && (record.facts.diagnosticErrors !== '0' || record.facts.diagnosticWarnings !== '0')) {
+      if (
+        record?.facts?.diagnosticErrors !== undefined &&
+        (record.facts.diagnosticErrors !== '0' || record.facts.diagnosticWarnings !== '0')
+      ) {
         const { diagnosticErrors, diagnosticWarnings, diagnosticCodes } = record.facts;
         diagnostics[name] = { diagnosticErrors, diagnosticWarnings: diagnosticWarnings ?? '0', diagnosticCodes: diagnosticCodes ?? '' };
       }
-      if (record) targets.push([name, record.components.rule, record.output, record.stamp.size, record.stamp.mtimeMs, record.stamp.ino, record.stamp.ctimeMs]);
+      if (record)
+        targets.push([
+          name,
+          record.components.rule,
+          record.output,
+          record.stamp.size,
+          record.stamp.mtimeMs,
+          record.stamp.ino,
+          record.stamp.ctimeMs,
+        ]);
       // A snapshot's body is part of what the proof stands on: a damaged body must reach the full build.
       const body = record?.facts?.body;
-      if (body && record.bodyStamp) sources.push([body, record.bodyStamp.size, record.bodyStamp.mtimeMs, record.bodyStamp.ino, record.bodyStamp.ctimeMs]);
+      if (body && record.bodyStamp)
+        sources.push([body, record.bodyStamp.size, record.bodyStamp.mtimeMs, record.bodyStamp.ino, record.bodyStamp.ctimeMs]);
     }
     const { order: _order, ...rest } = clean;
     return { version: STATE_FORMAT_VERSION, ...rest, state, log, sources, targets, diagnostics };
@@ -361,7 +381,8 @@ export function readVerifiedStateFile(dir: string): StateFile | null | 'damaged'
   try {
     const parsed = JSON.parse(body) as Partial<StateFile>;
     if (parsed.version !== STATE_FORMAT_VERSION) return null;
-    if (typeof parsed.targets !== 'object' || parsed.targets === null || typeof parsed.files !== 'object' || parsed.files === null) return 'damaged';
+    if (typeof parsed.targets !== 'object' || parsed.targets === null || typeof parsed.files !== 'object' || parsed.files === null)
+      return 'damaged';
     return { ...(parsed as StateFile), bytes: text.length };
   } catch {
     return 'damaged';

@@ -57,7 +57,14 @@ export interface IndexProvenance {
   missingSources: string[];
 }
 
-export type DocumentRow = [documentId: string, sourceUrl: string, snapshotId: string, family: string, authority: string, documentType: string];
+export type DocumentRow = [
+  documentId: string,
+  sourceUrl: string,
+  snapshotId: string,
+  family: string,
+  authority: string,
+  documentType: string,
+];
 export type ChunkRow = [
   chunkId: string,
   sectionId: string | null,

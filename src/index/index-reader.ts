@@ -120,7 +120,8 @@ const TAIL = /^\],"seal":"crc32:([0-9a-f]{8})"\},"producer":\{"name":"[^"\\]*","
  * recorded in the head account for the file exactly. Accepts a source, the bytes, or the text.
  */
 export function loadSearchIndex(input: IndexSource | Uint8Array | string, label: string): LoadedSearchIndex {
-  const source = typeof input === 'string' ? memorySource(new TextEncoder().encode(input)) : input instanceof Uint8Array ? memorySource(input) : input;
+  const source =
+    typeof input === 'string' ? memorySource(new TextEncoder().encode(input)) : input instanceof Uint8Array ? memorySource(input) : input;
   const size = source.size;
   let window = source.read(0, Math.min(size, FIRST_READ_BYTES));
   const head = window.toString('latin1', 0, Math.min(window.length, 200));
@@ -132,7 +133,9 @@ export function loadSearchIndex(input: IndexSource | Uint8Array | string, label:
   const version = VERSION_AND_HEAD.exec(head.slice(AFTER_FINGERPRINT));
   if (version === null) throw invalid(label, 'is not a search index (no format version).');
   if (Number(version[1]) !== SEARCH_INDEX_FORMAT_VERSION) {
-    throw invalid(label, `has search-index format version ${version[1]}; this Episteme reads version ${SEARCH_INDEX_FORMAT_VERSION}.`, { formatVersion: Number(version[1]) });
+    throw invalid(label, `has search-index format version ${version[1]}; this Episteme reads version ${SEARCH_INDEX_FORMAT_VERSION}.`, {
+      formatVersion: Number(version[1]),
+    });
   }
   const headStart = AFTER_FINGERPRINT + version[0].length + HEAD_KEY.length;
   if (head.slice(headStart - HEAD_KEY.length, headStart) !== HEAD_KEY) throw invalid(label, 'does not have the search-index layout.');
@@ -153,7 +156,10 @@ export function loadSearchIndex(input: IndexSource | Uint8Array | string, label:
   const headBytes = window.subarray(headStart, headEnd);
   const actualSeal = crc32Hex(headBytes);
   if (actualSeal !== sealed[1]) {
-    throw invalid(label, 'fails its seal check (truncated or modified).', { expected: `crc32:${sealed[1]}`, actual: `crc32:${actualSeal}` });
+    throw invalid(label, 'fails its seal check (truncated or modified).', {
+      expected: `crc32:${sealed[1]}`,
+      actual: `crc32:${actualSeal}`,
+    });
   }
   let parsed: IndexHead;
   try {
@@ -185,7 +191,8 @@ function fromHead(p: IndexHead, source: IndexSource, headEnd: number, sealPositi
     Array.isArray(p.provenance?.missingSources) &&
     typeof p.totalLength === 'number';
   if (!shapeOk) throw invalid(label, 'does not have the search-index layout.');
-  if (p.tokenizer !== TOKENIZER_VERSION) throw invalid(label, `was built with tokenizer version ${String(p.tokenizer)}; this Episteme uses ${TOKENIZER_VERSION}.`);
+  if (p.tokenizer !== TOKENIZER_VERSION)
+    throw invalid(label, `was built with tokenizer version ${String(p.tokenizer)}; this Episteme uses ${TOKENIZER_VERSION}.`);
   const chunkCount = p.chunkCounts.reduce((n, count) => n + count, 0);
   const chunkDocument = new Uint32Array(chunkCount);
   const documentStarts = new Uint32Array(p.chunkCounts.length);
@@ -196,9 +203,11 @@ function fromHead(p: IndexHead, source: IndexSource, headEnd: number, sealPositi
     ordinal += count;
   });
   const isCountList = (list: unknown, length: number): boolean => Array.isArray(list) && list.length === length;
-  if (!isCountList(p.lengths, chunkCount) || !isCountList(p.chunkNormativity[1], chunkCount)) throw invalid(label, 'has per-chunk lists that do not match its chunks.');
+  if (!isCountList(p.lengths, chunkCount) || !isCountList(p.chunkNormativity[1], chunkCount))
+    throw invalid(label, 'has per-chunk lists that do not match its chunks.');
   const isOrdinal = (value: unknown): boolean => Number.isSafeInteger(value) && (value as number) >= 0 && (value as number) < chunkCount;
-  if (!p.duplicatePassages.every((group) => Array.isArray(group) && group.length > 1 && group.every(isOrdinal))) throw invalid(label, 'has passage groups that do not match its chunks.');
+  if (!p.duplicatePassages.every((group) => Array.isArray(group) && group.length > 1 && group.every(isOrdinal)))
+    throw invalid(label, 'has passage groups that do not match its chunks.');
   const terms = p.terms === '' ? [] : p.terms.split(' ');
   if (!isCountList(p.postingLengths, terms.length)) throw invalid(label, 'has postings that do not match its terms.');
   // postingStarts[i + 1] = postingStarts[i] + length of term i's postings.
@@ -230,7 +239,11 @@ function fromHead(p: IndexHead, source: IndexSource, headEnd: number, sealPositi
     position += 2 + byteLength;
   });
   if (rowFirstChunk[p.rowBlocks.length] !== chunkCount) throw invalid(label, 'has row blocks that do not match its chunks.');
-  if (position !== sealPosition) throw invalid(label, 'is truncated or modified (its blocks do not add up to its size).', { expectedSeal: position, actualSeal: sealPosition });
+  if (position !== sealPosition)
+    throw invalid(label, 'is truncated or modified (its blocks do not add up to its size).', {
+      expectedSeal: position,
+      actualSeal: sealPosition,
+    });
   return {
     label,
     formatVersion: SEARCH_INDEX_FORMAT_VERSION,
@@ -275,7 +288,10 @@ function readVerified(index: LoadedSearchIndex, what: string, position: number, 
   const bytes = index.blocks.source.read(position, length);
   const actual = crc32Hex(bytes);
   if (bytes.length !== length || actual !== digest) {
-    throw invalid(index.label, `has a ${what} that fails its CRC-32 check (truncated or modified).`, { expected: `crc32:${digest}`, actual: `crc32:${actual}` });
+    throw invalid(index.label, `has a ${what} that fails its CRC-32 check (truncated or modified).`, {
+      expected: `crc32:${digest}`,
+      actual: `crc32:${actual}`,
+    });
   }
   return bytes;
 }
@@ -300,13 +316,23 @@ export function chunkRow(index: LoadedSearchIndex, ordinal: number): ChunkRow {
   const block = blockOf(blocks.rowFirstChunk, ordinal);
   let lines = blocks.rowLines[block];
   if (lines === undefined) {
-    const encoded = readVerified(index, `row block (#${block})`, blocks.rowOffset[block]!, blocks.rowBytes[block]!, blocks.rowDigest[block]!);
+    const encoded = readVerified(
+      index,
+      `row block (#${block})`,
+      blocks.rowOffset[block]!,
+      blocks.rowBytes[block]!,
+      blocks.rowDigest[block]!,
+    );
     try {
-      lines = zlib.inflateRawSync(Buffer.from(encoded.toString('latin1'), 'base64')).toString('utf8').split('\n');
+      lines = zlib
+        .inflateRawSync(Buffer.from(encoded.toString('latin1'), 'base64'))
+        .toString('utf8')
+        .split('\n');
     } catch (cause) {
       throw invalid(index.label, `has a row block (#${block}) that does not inflate.`, { cause: String(cause) });
     }
-    if (lines.length !== blocks.rowFirstChunk[block + 1]! - blocks.rowFirstChunk[block]!) throw invalid(index.label, `has a row block (#${block}) with the wrong number of rows.`);
+    if (lines.length !== blocks.rowFirstChunk[block + 1]! - blocks.rowFirstChunk[block]!)
+      throw invalid(index.label, `has a row block (#${block}) with the wrong number of rows.`);
     blocks.rowLines[block] = lines;
   }
   const row = JSON.parse(lines[ordinal - blocks.rowFirstChunk[block]!]!) as ChunkRow;
@@ -316,7 +342,11 @@ export function chunkRow(index: LoadedSearchIndex, ordinal: number): ChunkRow {
 
 export function indexProvenance(index: LoadedSearchIndex): IndexProvenance {
   const { chunkIndexCrc32 } = index.provenance;
-  return { chunkIndexFingerprint: index.provenance.chunkIndexFingerprint, missingSources: [...index.provenance.missingSources], ...(chunkIndexCrc32 === undefined ? {} : { chunkIndexCrc32 }) };
+  return {
+    chunkIndexFingerprint: index.provenance.chunkIndexFingerprint,
+    missingSources: [...index.provenance.missingSources],
+    ...(chunkIndexCrc32 === undefined ? {} : { chunkIndexCrc32 }),
+  };
 }
 
 /** The index file's own fingerprint (its first bytes), e.g. to notice that the file was replaced. */
@@ -349,7 +379,13 @@ function postingBlockText(index: LoadedSearchIndex, block: number): string {
   if (text === undefined) {
     const first = index.postingStarts[blocks.postingFirstTerm[block]!]!;
     const end = index.postingStarts[blocks.postingFirstTerm[block + 1]!]!;
-    text = readVerified(index, `posting block (#${block})`, blocks.postingOffset[block]!, end - first, blocks.postingDigest[block]!).toString('latin1');
+    text = readVerified(
+      index,
+      `posting block (#${block})`,
+      blocks.postingOffset[block]!,
+      end - first,
+      blocks.postingDigest[block]!,
+    ).toString('latin1');
     blocks.postingText[block] = text;
   }
   return text;

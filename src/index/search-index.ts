@@ -133,9 +133,22 @@ export function buildDocumentPart(documentId: string, chunks: Chunk[]): string {
     }
     const docRow = [chunk.citation.sourceUrl, chunk.citation.snapshotId, chunk.family, chunk.authority, chunk.documentType];
     if (doc === null) doc = docRow;
-    else if (canonicalJson(doc) !== canonicalJson(docRow)) throw new Error(`chunk ${chunk.chunkId} disagrees with its document's source, snapshot or classification`);
+    else if (canonicalJson(doc) !== canonicalJson(docRow))
+      throw new Error(`chunk ${chunk.chunkId} disagrees with its document's source, snapshot or classification`);
     const c = chunk.citation;
-    const row: ChunkRow = [chunk.chunkId, c.sectionId, c.headingPath, c.blockIds, c.fragment, chunk.normativity, c.pages ?? null, c.span ?? null, c.textRange ?? null, chunk.text, chunk.anchors ?? null];
+    const row: ChunkRow = [
+      chunk.chunkId,
+      c.sectionId,
+      c.headingPath,
+      c.blockIds,
+      c.fragment,
+      chunk.normativity,
+      c.pages ?? null,
+      c.span ?? null,
+      c.textRange ?? null,
+      chunk.text,
+      chunk.anchors ?? null,
+    ];
     if (c.steps !== undefined) row.push(c.steps);
     rows.push(canonicalJson(row));
     const counts = new Map<string, number>();
@@ -196,7 +209,13 @@ export function buildDocumentPart(documentId: string, chunks: Chunk[]): string {
   // Lines: header (JSON); terms joined by spaces (terms never contain spaces, quotes or newlines);
   // all posting runs (VLQ); each run's length (VLQ); the row blocks as JSON array items, spliced
   // verbatim by the merge. Only the small header goes through JSON.parse.
-  return [canonicalJson(header), terms.join(' '), postings.join(''), postingLengths.join(''), rowBlocks.texts.map((text) => `"${text}"`).join(',')].join('\n');
+  return [
+    canonicalJson(header),
+    terms.join(' '),
+    postings.join(''),
+    postingLengths.join(''),
+    rowBlocks.texts.map((text) => `"${text}"`).join(','),
+  ].join('\n');
 }
 
 /** Digest of a chunk's terms: chunks whose texts differ only in case, spacing or punctuation share it. */
@@ -231,7 +250,9 @@ function parsePart(part: string): ParsedPart {
   const [b1, b2, b3, b4] = breaks as [number, number, number, number];
   const header = JSON.parse(part.slice(0, b1)) as PartHeader;
   if (header.partFormat !== INDEX_PART_VERSION * 1000 + TOKENIZER_VERSION) {
-    throw new Error(`search index part for ${header.documentId} has part format ${header.partFormat}; expected ${INDEX_PART_VERSION * 1000 + TOKENIZER_VERSION}`);
+    throw new Error(
+      `search index part for ${header.documentId} has part format ${header.partFormat}; expected ${INDEX_PART_VERSION * 1000 + TOKENIZER_VERSION}`,
+    );
   }
   const postingStarts = new Uint32Array(header.termCount + 1);
   const reader = new VlqReader(part.slice(b3 + 1, b4));
@@ -259,7 +280,12 @@ function equalsRegion(term: string, text: string, start: number, end: number): b
  * parts' space-joined term strings (no per-run string objects), runs are grouped by term with a counting sort,
  * and posting runs are copied as ASCII bytes behind a (document gap, length) header.
  */
-export function mergeSearchIndex(parts: string[], provenance: IndexProvenance, options: IndexOptions, snapshotIds?: ReadonlyMap<string, string>): string {
+export function mergeSearchIndex(
+  parts: string[],
+  provenance: IndexProvenance,
+  options: IndexOptions,
+  snapshotIds?: ReadonlyMap<string, string>,
+): string {
   const { k1Milli, bMilli } = optionsInThousandths(options);
   const parsed = parts.map(parsePart).filter((p) => p.header.chunkCount > 0);
   // Postings depend only on chunk content, so a part cached for the same chunks under an earlier
@@ -273,7 +299,8 @@ export function mergeSearchIndex(parts: string[], provenance: IndexProvenance, o
   }
   parsed.sort((a, b) => compareCodeUnits(a.header.documentId, b.header.documentId));
   for (let i = 1; i < parsed.length; i++) {
-    if (parsed[i - 1]!.header.documentId === parsed[i]!.header.documentId) throw new Error(`search index: document ${parsed[i]!.header.documentId} given twice`);
+    if (parsed[i - 1]!.header.documentId === parsed[i]!.header.documentId)
+      throw new Error(`search index: document ${parsed[i]!.header.documentId} given twice`);
   }
   // Pass 1: give every distinct term a slot; record the slot of every run (part order, term order).
   const partRunStart: number[] = [];
@@ -403,7 +430,11 @@ export function mergeSearchIndex(parts: string[], provenance: IndexProvenance, o
 }
 
 /** One-shot build; equal to merging the documents' parts. */
-export function buildSearchIndex(docs: { documentId: string; chunks: Chunk[] }[], provenance: IndexProvenance, options: IndexOptions): string {
+export function buildSearchIndex(
+  docs: { documentId: string; chunks: Chunk[] }[],
+  provenance: IndexProvenance,
+  options: IndexOptions,
+): string {
   return mergeSearchIndex(
     docs.map((doc) => buildDocumentPart(doc.documentId, doc.chunks)),
     provenance,

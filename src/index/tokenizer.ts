@@ -31,7 +31,8 @@ const WORD_SPLIT = /[\p{L}\p{N}\p{M}]+/gu;
 const ASCII_ONLY = /^[\x00-\x7f]*$/;
 const ASCII_LETTERS = /^[a-z]+$/;
 const BIGRAM_SCRIPT_CHAR = /[\p{sc=Han}\p{sc=Hiragana}\p{sc=Katakana}\p{sc=Thai}\p{sc=Lao}\p{sc=Khmer}\p{sc=Myanmar}]/u;
-const RUN_PATTERN = /[\p{sc=Han}\p{sc=Hiragana}\p{sc=Katakana}\p{sc=Thai}\p{sc=Lao}\p{sc=Khmer}\p{sc=Myanmar}\p{M}\u30FC]+|[^\p{sc=Han}\p{sc=Hiragana}\p{sc=Katakana}\p{sc=Thai}\p{sc=Lao}\p{sc=Khmer}\p{sc=Myanmar}]+/gu;
+const RUN_PATTERN =
+  /[\p{sc=Han}\p{sc=Hiragana}\p{sc=Katakana}\p{sc=Thai}\p{sc=Lao}\p{sc=Khmer}\p{sc=Myanmar}\p{M}\u30FC]+|[^\p{sc=Han}\p{sc=Hiragana}\p{sc=Katakana}\p{sc=Thai}\p{sc=Lao}\p{sc=Khmer}\p{sc=Myanmar}]+/gu;
 const RUN_SCAN = new RegExp(RUN_PATTERN.source, 'gu');
 const RUN_SPLIT = new RegExp(RUN_PATTERN.source, 'gu');
 const FOLDABLE = /^[\p{sc=Latin}\p{sc=Greek}\p{sc=Cyrillic}\p{N}\p{M}]+$/u;

@@ -18,7 +18,11 @@ export const FEEDBACK_CHUNKS = 10;
 export const FEEDBACK_TERMS = 10;
 export const ORIGINAL_WEIGHT = 0.5;
 
-export function expandQuery(index: LoadedSearchIndex, query: ParsedQuery, feedback: readonly { ordinal: number; points: number }[]): ParsedQuery {
+export function expandQuery(
+  index: LoadedSearchIndex,
+  query: ParsedQuery,
+  feedback: readonly { ordinal: number; points: number }[],
+): ParsedQuery {
   const totalPoints = feedback.reduce((sum, entry) => sum + entry.points, 0);
   if (feedback.length === 0 || totalPoints === 0) return query;
   const relevance = new Map<string, number>();
@@ -28,9 +32,12 @@ export function expandQuery(index: LoadedSearchIndex, query: ParsedQuery, feedba
     const share = entry.points / totalPoints / terms.length;
     const counts = new Map<string, number>();
     for (const term of terms) if (!STOP_TERMS.has(term)) counts.set(term, (counts.get(term) ?? 0) + 1);
-    for (const term of [...counts.keys()].sort(compareCodeUnits)) relevance.set(term, (relevance.get(term) ?? 0) + share * counts.get(term)!);
+    for (const term of [...counts.keys()].sort(compareCodeUnits))
+      relevance.set(term, (relevance.get(term) ?? 0) + share * counts.get(term)!);
   }
-  const strongest = [...relevance.entries()].sort((a, b) => (a[1] !== b[1] ? b[1] - a[1] : compareCodeUnits(a[0], b[0]))).slice(0, FEEDBACK_TERMS);
+  const strongest = [...relevance.entries()]
+    .sort((a, b) => (a[1] !== b[1] ? b[1] - a[1] : compareCodeUnits(a[0], b[0])))
+    .slice(0, FEEDBACK_TERMS);
   const relevanceTotal = strongest.reduce((sum, [, weight]) => sum + weight, 0);
   const original = query.scoringTerms.map((_, t) => query.queryWeights?.[t] ?? queryTermWeight(query.queryFrequencies[t]!));
   const originalTotal = original.reduce((sum, weight) => sum + weight, 0);

@@ -60,7 +60,12 @@ export interface PairEvidence {
  * `idf(term)` is the term's chunk-level idf; `k1` the index's. Pairs without a close occurrence
  * are left out.
  */
-export function proximityEvidence(terms: readonly string[], pairs: readonly QueryPair[], idf: (term: string) => number, k1: number): PairEvidence[] {
+export function proximityEvidence(
+  terms: readonly string[],
+  pairs: readonly QueryPair[],
+  idf: (term: string) => number,
+  k1: number,
+): PairEvidence[] {
   if (pairs.length === 0) return [];
   // term -> [pair index, this term is the pair's first word]
   const roles = new Map<string, [number, boolean][]>();
@@ -95,7 +100,7 @@ export function proximityEvidence(terms: readonly string[], pairs: readonly Quer
   pairs.forEach((pair, p) => {
     const acc = accumulation[p]!;
     if (acc === 0) return;
-    const points = Math.round((SCORE_SCALE * (idf(pair[0]) + idf(pair[1]))) / 2 * ((acc * (k1 + 1)) / (acc + k1)));
+    const points = Math.round(((SCORE_SCALE * (idf(pair[0]) + idf(pair[1]))) / 2) * ((acc * (k1 + 1)) / (acc + k1)));
     evidence.push({ pair, accumulation: acc, points });
   });
   return evidence;

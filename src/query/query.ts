@@ -7,7 +7,17 @@ import { codePointLength } from '../chunk/text-boundaries.js';
 import { containsPhrase, parseQueryTerms } from './query-terms.js';
 import { expandQuery, FEEDBACK_CHUNKS } from './feedback.js';
 import { DOCUMENT_WEIGHT, documentLengths, documentPostings, type DocumentPostings } from './document-context.js';
-import { formatPoints, HEADING_WEIGHT, lengthNorm, QUERY_K3, queryTermWeight, SCORE_SCALE, termPoints, termWeight, type TermWeight } from './ranking.js';
+import {
+  formatPoints,
+  HEADING_WEIGHT,
+  lengthNorm,
+  QUERY_K3,
+  queryTermWeight,
+  SCORE_SCALE,
+  termPoints,
+  termWeight,
+  type TermWeight,
+} from './ranking.js';
 import { makeSnippet, type Snippet } from './snippet.js';
 import { ORDERED_WEIGHT, PROXIMITY_DEPTH, PROXIMITY_WINDOW, proximityEvidence, queryPairs, type PairEvidence } from './proximity.js';
 
@@ -122,7 +132,8 @@ export interface QueryResponse {
 }
 
 function requireInteger(name: string, value: number, min: number): void {
-  if (!Number.isSafeInteger(value) || value < min) throw new EpistemeError('usage-error', `${name} must be an integer of at least ${min}; got ${String(value)}.`);
+  if (!Number.isSafeInteger(value) || value < min)
+    throw new EpistemeError('usage-error', `${name} must be an integer of at least ${min}; got ${String(value)}.`);
 }
 
 interface ScoredChunk {
@@ -185,22 +196,30 @@ function requireHeldValues(index: LoadedSearchIndex, option: string, column: 3 |
   const unknown = [...new Set(values.filter((value) => !held.includes(value)))].sort(compareCodeUnits);
   if (unknown.length === 0) return;
   const list = held.length === 0 ? 'none (the index has no documents)' : held.join(', ');
-  throw new EpistemeError('usage-error', `Unknown ${option} value${unknown.length > 1 ? 's' : ''} ${unknown.map((value) => JSON.stringify(value)).join(', ')}: the index holds ${list}.`, {
-    hint: held.length === 0 ? undefined : `Use one of: ${held.map((value) => `${option} ${value}`).join(', ')}.`,
-    details: { option, unknown, held },
-  });
+  throw new EpistemeError(
+    'usage-error',
+    `Unknown ${option} value${unknown.length > 1 ? 's' : ''} ${unknown.map((value) => JSON.stringify(value)).join(', ')}: the index holds ${list}.`,
+    {
+      hint: held.length === 0 ? undefined : `Use one of: ${held.map((value) => `${option} ${value}`).join(', ')}.`,
+      details: { option, unknown, held },
+    },
+  );
 }
 
 function chunkFilter(index: LoadedSearchIndex, request: QueryRequest): (ordinal: number) => boolean {
   requireHeldValues(index, '--family', 3, request.family);
   requireHeldValues(index, '--document-type', 5, request.documentType);
-  const set = (values: string[] | undefined): Set<string> | undefined => (values === undefined || values.length === 0 ? undefined : new Set(values));
+  const set = (values: string[] | undefined): Set<string> | undefined =>
+    values === undefined || values.length === 0 ? undefined : new Set(values);
   const family = set(request.family);
   const authority = set(request.authority);
   const documentType = set(request.documentType);
   const normativity = set(request.normativity);
   const documentOk = index.documents.map(
-    (doc) => (family === undefined || family.has(doc[3])) && (authority === undefined || authority.has(doc[4])) && (documentType === undefined || documentType.has(doc[5])),
+    (doc) =>
+      (family === undefined || family.has(doc[3])) &&
+      (authority === undefined || authority.has(doc[4])) &&
+      (documentType === undefined || documentType.has(doc[5])),
   );
   const normativityOk = index.normativityValues.map((value) => normativity === undefined || normativity.has(value));
   return (ordinal) => documentOk[index.chunkDocument[ordinal]!]! && normativityOk[index.chunkNormativity[ordinal]!]!;
@@ -273,10 +292,18 @@ export function rankChunks(
     }
     const perDocument = documentPostings(index, list);
     perDocumentOfTerm.push(perDocument);
-    const documentWeight = termWeight(index.documents.length, perDocument.documents.length, DOCUMENT_WEIGHT * queryWeightOf(query, t), index.k1Milli, index.bMilli, index.totalLength);
+    const documentWeight = termWeight(
+      index.documents.length,
+      perDocument.documents.length,
+      DOCUMENT_WEIGHT * queryWeightOf(query, t),
+      index.k1Milli,
+      index.bMilli,
+      index.totalLength,
+    );
     for (let i = 0; i < perDocument.documents.length; i++) {
       const document = perDocument.documents[i]!;
-      documentScores[document] = documentScores[document]! + termPoints(documentWeight, perDocument.tfs[i]!, perDocument.headingTfs[i]!, docLengths[document]!);
+      documentScores[document] =
+        documentScores[document]! + termPoints(documentWeight, perDocument.tfs[i]!, perDocument.headingTfs[i]!, docLengths[document]!);
     }
   }
   for (const ordinal of touched) scores[ordinal] = scores[ordinal]! + documentScores[index.chunkDocument[ordinal]!]!;
@@ -340,7 +367,12 @@ export function rankChunks(
   return {
     total: matched.length,
     collapsed,
-    top: top.map((ordinal) => ({ ordinal, points: scores[ordinal]!, proximity: proximity.get(ordinal) ?? [], samePassage: (samePassage.get(ordinal) ?? []).sort((a, b) => a - b) })),
+    top: top.map((ordinal) => ({
+      ordinal,
+      points: scores[ordinal]!,
+      proximity: proximity.get(ordinal) ?? [],
+      samePassage: (samePassage.get(ordinal) ?? []).sort((a, b) => a - b),
+    })),
     postings,
     perDocument: perDocumentOfTerm,
   };
@@ -370,11 +402,22 @@ function bestOf(matched: number[], keep: number, scores: Float64Array, ranksBefo
 }
 
 /** Each query term's share of one hit's points (the same arithmetic as rankChunks, term by term). */
-function explainScore(index: LoadedSearchIndex, query: ReturnType<typeof parseQueryTerms>, ranking: Ranking, entry: ScoredChunk): ScoreExplanation {
+function explainScore(
+  index: LoadedSearchIndex,
+  query: ReturnType<typeof parseQueryTerms>,
+  ranking: Ranking,
+  entry: ScoredChunk,
+): ScoreExplanation {
   const terms: TermContribution[] = [];
   const document = index.chunkDocument[entry.ordinal]!;
   const documentLength = documentLengths(index)[document]!;
-  const evidence = (weight: TermWeight, documentFrequency: number, bodyFrequency: number, headingFrequency: number, length: number): TermEvidence => ({
+  const evidence = (
+    weight: TermWeight,
+    documentFrequency: number,
+    bodyFrequency: number,
+    headingFrequency: number,
+    length: number,
+  ): TermEvidence => ({
     documentFrequency,
     idfMilli: Math.round(weight.idf * 1000),
     field: bodyFrequency > 0 && headingFrequency > 0 ? 'body+heading' : bodyFrequency > 0 ? 'body' : 'heading',
@@ -392,11 +435,25 @@ function explainScore(index: LoadedSearchIndex, query: ReturnType<typeof parseQu
     const d = binarySearch(perDocument.documents, document);
     if (d < 0) return;
     const queryWeight = queryWeightOf(query, t);
-    const documentWeight = termWeight(index.documents.length, perDocument.documents.length, DOCUMENT_WEIGHT * queryWeight, index.k1Milli, index.bMilli, index.totalLength);
-    const inDocument = evidence(documentWeight, perDocument.documents.length, perDocument.tfs[d]!, perDocument.headingTfs[d]!, documentLength);
+    const documentWeight = termWeight(
+      index.documents.length,
+      perDocument.documents.length,
+      DOCUMENT_WEIGHT * queryWeight,
+      index.k1Milli,
+      index.bMilli,
+      index.totalLength,
+    );
+    const inDocument = evidence(
+      documentWeight,
+      perDocument.documents.length,
+      perDocument.tfs[d]!,
+      perDocument.headingTfs[d]!,
+      documentLength,
+    );
     const at = binarySearch(list.ordinals, entry.ordinal);
     const chunkWeight = termWeight(index.chunkCount, list.ordinals.length, queryWeight, index.k1Milli, index.bMilli, index.totalLength);
-    const inChunk = at < 0 ? null : evidence(chunkWeight, list.ordinals.length, list.tfs[at]!, list.headingTfs[at]!, index.lengths[entry.ordinal]!);
+    const inChunk =
+      at < 0 ? null : evidence(chunkWeight, list.ordinals.length, list.tfs[at]!, list.headingTfs[at]!, index.lengths[entry.ordinal]!);
     terms.push({
       term,
       queryFrequency: query.queryFrequencies[t]!,
@@ -417,7 +474,11 @@ function explainScore(index: LoadedSearchIndex, query: ReturnType<typeof parseQu
     terms,
     proximityWindow: PROXIMITY_WINDOW,
     orderedWeight: ORDERED_WEIGHT,
-    proximity: entry.proximity.map((pair) => ({ terms: [pair.pair[0], pair.pair[1]], accumulationMilli: Math.round(pair.accumulation * 1000), points: pair.points })),
+    proximity: entry.proximity.map((pair) => ({
+      terms: [pair.pair[0], pair.pair[1]],
+      accumulationMilli: Math.round(pair.accumulation * 1000),
+      points: pair.points,
+    })),
   };
 }
 
@@ -446,7 +507,15 @@ function binarySearch(sorted: ArrayLike<number>, value: number): number {
 function rowCitation(index: LoadedSearchIndex, ordinal: number, at: number): Citation {
   const doc = index.documents[index.chunkDocument[ordinal]!]!;
   const [, sectionId, headingPath, blockIds, fragment, , pages, span, textRange, , anchors, steps] = chunkRow(index, ordinal);
-  const citation: Citation = { sourceUrl: doc[1], fragment: nearestAnchor(anchors, at) ?? fragment, snapshotId: doc[2], documentId: doc[0], sectionId, headingPath, blockIds };
+  const citation: Citation = {
+    sourceUrl: doc[1],
+    fragment: nearestAnchor(anchors, at) ?? fragment,
+    snapshotId: doc[2],
+    documentId: doc[0],
+    sectionId,
+    headingPath,
+    blockIds,
+  };
   if (pages !== null) citation.pages = pages;
   if (span !== null) citation.span = span;
   if (textRange !== null) citation.textRange = textRange;

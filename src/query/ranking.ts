@@ -48,7 +48,14 @@ export function queryTermWeight(queryFrequency: number): number {
   return ((QUERY_K3 + 1) * queryFrequency) / (QUERY_K3 + queryFrequency);
 }
 
-export function termWeight(chunkCount: number, documentFrequency: number, queryWeight: number, k1Milli: number, bMilli: number, totalLength: number): TermWeight {
+export function termWeight(
+  chunkCount: number,
+  documentFrequency: number,
+  queryWeight: number,
+  k1Milli: number,
+  bMilli: number,
+  totalLength: number,
+): TermWeight {
   return {
     idf: deterministicLn(1 + (chunkCount - documentFrequency + 0.5) / (documentFrequency + 0.5)),
     queryWeight,

@@ -35,7 +35,8 @@ export function makeSnippet(text: string, queryTerms: ReadonlySet<string>, maxCh
   const total = prefix[text.length]!;
   const cp = (index: number): number => prefix[index]!;
   const matching = spans.filter((span) => queryTerms.has(span.term));
-  if (total <= maxChars) return finish(text, spans, queryTerms, cp, 0, text.length, matching.length === 0 ? { reason: 'not-in-text' } : undefined);
+  if (total <= maxChars)
+    return finish(text, spans, queryTerms, cp, 0, text.length, matching.length === 0 ? { reason: 'not-in-text' } : undefined);
   // Try the largest window first; the ellipses it needs count against the bound.
   for (const ellipses of [0, 1, 2]) {
     const budget = maxChars - ellipses;
@@ -48,7 +49,10 @@ export function makeSnippet(text: string, queryTerms: ReadonlySet<string>, maxCh
     if (cp(end) - cp(start) + cuts > maxChars) continue;
     return finish(text, spans, queryTerms, cp, start, end, matching.length === 0 ? { reason: 'not-in-text' } : undefined);
   }
-  const minChars = matching.length === 0 ? 0 : Math.min(...matching.map((span) => cp(span.end) - cp(span.start) + (span.start > 0 ? 1 : 0) + (span.end < text.length ? 1 : 0)));
+  const minChars =
+    matching.length === 0
+      ? 0
+      : Math.min(...matching.map((span) => cp(span.end) - cp(span.start) + (span.start > 0 ? 1 : 0) + (span.end < text.length ? 1 : 0)));
   return {
     text: '',
     highlights: [],
@@ -63,7 +67,10 @@ export function makeSnippet(text: string, queryTerms: ReadonlySet<string>, maxCh
 function widen(text: string, spans: TokenSpan[], cp: (index: number) => number, window: Window, budget: number): [number, number] {
   let start = spans[window.first]!.start;
   let end = spans[window.last]!.end;
-  const sentence = sentenceStarts(text).filter((s) => s <= start).pop() ?? 0;
+  const sentence =
+    sentenceStarts(text)
+      .filter((s) => s <= start)
+      .pop() ?? 0;
   if (cp(end) - cp(sentence) <= budget) start = sentence;
   let next = window.last + 1;
   while (next < spans.length && spans[next]!.start < end) next++;
@@ -90,7 +97,15 @@ function widen(text: string, spans: TokenSpan[], cp: (index: number) => number, 
   return [start, end];
 }
 
-function finish(text: string, spans: TokenSpan[], queryTerms: ReadonlySet<string>, cp: (index: number) => number, start: number, end: number, noHighlight: Snippet['noHighlight']): Snippet {
+function finish(
+  text: string,
+  spans: TokenSpan[],
+  queryTerms: ReadonlySet<string>,
+  cp: (index: number) => number,
+  start: number,
+  end: number,
+  noHighlight: Snippet['noHighlight'],
+): Snippet {
   const cutBefore = start > 0;
   const cutAfter = end < text.length;
   const shift = cutBefore ? 1 : 0;
@@ -103,7 +118,13 @@ function finish(text: string, spans: TokenSpan[], queryTerms: ReadonlySet<string
     if (last !== undefined && from <= last[1]) last[1] = Math.max(last[1], to);
     else highlights.push([from, to]);
   }
-  const snippet: Snippet = { text: `${cutBefore ? ELLIPSIS : ''}${text.slice(start, end)}${cutAfter ? ELLIPSIS : ''}`, highlights, chunkOffset: cp(start), cutBefore, cutAfter };
+  const snippet: Snippet = {
+    text: `${cutBefore ? ELLIPSIS : ''}${text.slice(start, end)}${cutAfter ? ELLIPSIS : ''}`,
+    highlights,
+    chunkOffset: cp(start),
+    cutBefore,
+    cutAfter,
+  };
   if (noHighlight !== undefined) snippet.noHighlight = noHighlight;
   return snippet;
 }
@@ -115,7 +136,12 @@ interface Window {
 }
 
 /** Two-pointer scan over token windows that fit in maxChars. */
-function bestWindow(spans: TokenSpan[], queryTerms: ReadonlySet<string>, cp: (index: number) => number, maxChars: number): Window | undefined {
+function bestWindow(
+  spans: TokenSpan[],
+  queryTerms: ReadonlySet<string>,
+  cp: (index: number) => number,
+  maxChars: number,
+): Window | undefined {
   let best: (Window & { matches: number }) | undefined;
   const counts = new Map<string, number>();
   let distinct = 0;

@@ -7,14 +7,7 @@ import { EpistemeError } from '../failure.js';
  * for readers that need only the recorded fingerprint: the query's stale check compares it with the
  * one its search index records, and loading node:crypto would cost a cold query ~7 ms.
  */
-export type ArtifactKind =
-  | 'document'
-  | 'document-chunks'
-  | 'snapshot-index'
-  | 'document-index'
-  | 'chunk-index'
-  | 'search-index'
-  | 'diff';
+export type ArtifactKind = 'document' | 'document-chunks' | 'snapshot-index' | 'document-index' | 'chunk-index' | 'search-index' | 'diff';
 
 export interface Artifact<T = unknown> {
   artifact: ArtifactKind;
@@ -48,7 +41,10 @@ export function parseArtifactUnverified<T>(text: string, expectedKind: ArtifactK
     );
   }
   if (typeof candidate.fingerprint !== 'string') {
-    throw new EpistemeError('artifact-invalid', `${label} has no fingerprint.`, { hint: 'Rebuild it with `episteme build`.', details: { file: label } });
+    throw new EpistemeError('artifact-invalid', `${label} has no fingerprint.`, {
+      hint: 'Rebuild it with `episteme build`.',
+      details: { file: label },
+    });
   }
   return candidate as Artifact<T>;
 }

@@ -101,13 +101,18 @@ export function checkRegularFile(file: string, options: BoundedFileOptions): imp
  * Why a path cannot be read as a regular file, in a few words ("does not exist", "is a FIFO (named
  * pipe), not a regular file"), or null when it is a regular file. For validators that collect problems.
  */
-export function regularFileProblem(file: string): { code: 'input-not-found' | 'input-not-regular' | 'input-unreadable'; problem: string } | null {
+export function regularFileProblem(
+  file: string,
+): { code: 'input-not-found' | 'input-not-regular' | 'input-unreadable'; problem: string } | null {
   try {
     const stat = fs.statSync(file);
     return stat.isFile() ? null : { code: 'input-not-regular', problem: `is ${describeFileKind(stat)}, not a regular file` };
   } catch (error) {
     const failure = openFailure(file, '', error as NodeJS.ErrnoException);
-    return { code: failure.code as 'input-not-found' | 'input-not-regular' | 'input-unreadable', problem: String(failure.details?.problem) };
+    return {
+      code: failure.code as 'input-not-found' | 'input-not-regular' | 'input-unreadable',
+      problem: String(failure.details?.problem),
+    };
   }
 }
 
@@ -155,11 +160,14 @@ function openFailure(file: string, label: string, error: NodeJS.ErrnoException):
       return new EpistemeError('input-not-regular', `${prefix} ${problem}.`, { details: details(problem), cause: error });
     }
     case 'ENAMETOOLONG':
-      return new EpistemeError('input-not-found', `${prefix} not found (the path is too long).`, { details: details('does not exist (path too long)'), cause: error });
+      return new EpistemeError('input-not-found', `${prefix} not found (the path is too long).`, {
+        details: details('does not exist (path too long)'),
+        cause: error,
+      });
     default: {
       const problem = `cannot be opened for reading (${error.code ?? 'error'}${error.code === 'EACCES' ? ': permission denied' : ''})`;
       return new EpistemeError('input-unreadable', `${prefix} ${problem}.`, {
-        hint: error.code === 'EACCES' ? 'Check the file\'s permissions.' : undefined,
+        hint: error.code === 'EACCES' ? "Check the file's permissions." : undefined,
         details: details(problem),
         cause: error,
       });
@@ -184,8 +192,12 @@ function notRegular(file: string, label: string, kind: string): EpistemeError {
 }
 
 function tooLarge(file: string, options: BoundedFileOptions, size: number): EpistemeError {
-  return new EpistemeError('input-too-large', `${options.label} ${file} is ${size} bytes, larger than its bound of ${options.maxBytes} bytes.`, {
-    hint: options.tooLargeHint ?? 'Raise the bound with --max-input-bytes=BYTES if the input is trusted.',
-    details: { path: file, size, maxBytes: options.maxBytes },
-  });
+  return new EpistemeError(
+    'input-too-large',
+    `${options.label} ${file} is ${size} bytes, larger than its bound of ${options.maxBytes} bytes.`,
+    {
+      hint: options.tooLargeHint ?? 'Raise the bound with --max-input-bytes=BYTES if the input is trusted.',
+      details: { path: file, size, maxBytes: options.maxBytes },
+    },
+  );
 }

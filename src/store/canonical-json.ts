@@ -26,7 +26,9 @@ function serialize(value: unknown, where: string): string {
         return '[' + value.map((item, i) => serialize(item === undefined ? null : item, `${where}[${i}]`)).join(',') + ']';
       }
       const record = value as Record<string, unknown>;
-      const keys = Object.keys(record).filter((k) => record[k] !== undefined).sort(compareCodeUnits);
+      const keys = Object.keys(record)
+        .filter((k) => record[k] !== undefined)
+        .sort(compareCodeUnits);
       return '{' + keys.map((k) => JSON.stringify(k) + ':' + serialize(record[k], `${where}.${k}`)).join(',') + '}';
     }
     default:

@@ -5,7 +5,7 @@ export function sha256Hex(data: string | Uint8Array): string {
   return createHash('sha256').update(data).digest('hex');
 }
 
-type XXHash = Awaited<ReturnType<(typeof import('xxhash-wasm'))['default']>>;
+type XXHash = Awaited<ReturnType<typeof import('xxhash-wasm')['default']>>;
 let xxhash: XXHash | undefined;
 
 /** Loads the wasm hasher once; call before fastHash. */

@@ -22,7 +22,10 @@ import { ownedFolderAbove, realpathOrSelf } from '../config/owned-folders.js';
 export function writeUserOutputFile(given: string, bytes: string | Uint8Array, context: UserOutputContext): string {
   const { target, realParent, realTarget, existing, usage } = checkUserOutputFile(given, context);
 
-  const temp = path.join(realParent, `.episteme-out-${process.pid}-${randomBytes(6).toString('hex')}-${path.basename(target)}`.slice(0, 255));
+  const temp = path.join(
+    realParent,
+    `.episteme-out-${process.pid}-${randomBytes(6).toString('hex')}-${path.basename(target)}`.slice(0, 255),
+  );
   const flags = fs.constants.O_WRONLY | fs.constants.O_CREAT | fs.constants.O_EXCL | (fs.constants.O_NOFOLLOW ?? 0);
   let fd: number;
   try {
@@ -73,7 +76,9 @@ export function checkUserOutputFile(given: string, context: UserOutputContext) {
   const target = path.resolve(context.cwd, given);
   const usage = (problem: string, hint?: string): EpistemeError =>
     new EpistemeError('usage-error', `${context.flag} ${given}: ${problem}`, {
-      hint: hint ?? `Give ${context.flag} a regular file path outside the workspace's output folders, or - to return the artifact in the --json envelope.`,
+      hint:
+        hint ??
+        `Give ${context.flag} a regular file path outside the workspace's output folders, or - to return the artifact in the --json envelope.`,
       details: { flag: context.flag, path: given },
     });
   if (given === '' || given.endsWith('/') || given.endsWith(path.sep)) throw usage('names a folder, not a file.');
@@ -82,7 +87,8 @@ export function checkUserOutputFile(given: string, context: UserOutputContext) {
   // workspace's output folder unnoticed.
   const parent = path.dirname(target);
   const parentStat = fs.statSync(parent, { throwIfNoEntry: false });
-  if (parentStat === undefined) throw usage(`the folder ${parent} does not exist.`, 'Create the folder first; Episteme does not create folders for a user-named file.');
+  if (parentStat === undefined)
+    throw usage(`the folder ${parent} does not exist.`, 'Create the folder first; Episteme does not create folders for a user-named file.');
   if (!parentStat.isDirectory()) throw usage(`${parent} is not a folder.`);
   const realParent = realpathOrSelf(parent);
   const realTarget = path.join(realParent, path.basename(target));
@@ -91,7 +97,8 @@ export function checkUserOutputFile(given: string, context: UserOutputContext) {
     if (owned !== null) throw usage(`is inside ${owned}, a folder a workspace owns (its committed artifacts or build state).`);
     for (const folder of context.protectedFolders ?? []) {
       for (const dir of [folder, realpathOrSelf(folder)]) {
-        if (candidate === dir || candidate.startsWith(dir + path.sep)) throw usage(`is inside ${folder}, a folder this workspace owns (its committed artifacts or build state).`);
+        if (candidate === dir || candidate.startsWith(dir + path.sep))
+          throw usage(`is inside ${folder}, a folder this workspace owns (its committed artifacts or build state).`);
       }
     }
   }

@@ -88,7 +88,9 @@ export function probeSocket(socketPath: string): Promise<'live' | 'dead'> {
     };
     socket.setTimeout(5000, () => done('live'));
     socket.once('connect', () => done('live'));
-    socket.once('error', (error: NodeJS.ErrnoException) => done(error.code === 'ECONNREFUSED' || error.code === 'ENOENT' ? 'dead' : 'live'));
+    socket.once('error', (error: NodeJS.ErrnoException) =>
+      done(error.code === 'ECONNREFUSED' || error.code === 'ENOENT' ? 'dead' : 'live'),
+    );
   });
 }
 

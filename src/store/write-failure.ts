@@ -8,23 +8,36 @@ import { EpistemeError } from '../failure.js';
  */
 
 const CAUSES: Record<string, { cause: string; hint: string }> = {
-  ENOSPC: { cause: 'no space left on the device', hint: 'The disk is full: free space on the file system that holds the workspace, then rerun.' },
+  ENOSPC: {
+    cause: 'no space left on the device',
+    hint: 'The disk is full: free space on the file system that holds the workspace, then rerun.',
+  },
   EDQUOT: { cause: 'disk quota exceeded', hint: 'Your disk quota is used up: free space or raise the quota, then rerun.' },
-  EFBIG: { cause: 'file too large for the file system', hint: 'The file system (or the file size limit, ulimit -f) cannot hold a file this large.' },
+  EFBIG: {
+    cause: 'file too large for the file system',
+    hint: 'The file system (or the file size limit, ulimit -f) cannot hold a file this large.',
+  },
   EROFS: {
     cause: 'read-only file system',
     hint: 'The workspace is on a read-only file system: queries and a no-op build still answer; anything that must write needs a writable workspace.',
   },
   EACCES: { cause: 'permission denied', hint: 'Check that you may write to this folder (its permissions and owner), then rerun.' },
-  EPERM: { cause: 'operation not permitted', hint: 'Check the file\'s permissions and attributes (e.g. immutable), then rerun.' },
+  EPERM: { cause: 'operation not permitted', hint: "Check the file's permissions and attributes (e.g. immutable), then rerun." },
   EMFILE: { cause: 'too many open files in this process', hint: 'Raise the open-file limit (ulimit -n) or lower --jobs, then rerun.' },
-  ENFILE: { cause: 'too many open files on this system', hint: 'The system\'s open-file table is full: close other programs or raise fs.file-max, then rerun.' },
+  ENFILE: {
+    cause: 'too many open files on this system',
+    hint: "The system's open-file table is full: close other programs or raise fs.file-max, then rerun.",
+  },
   EIO: { cause: 'input/output error', hint: 'The device reported an I/O error: check the disk (dmesg), then rerun.' },
 };
 
 /** Whether `error` is an error from the operating system (it has an errno code such as ENOSPC). */
 export function isSystemError(error: unknown): error is NodeJS.ErrnoException & { code: string } {
-  return error instanceof Error && typeof (error as NodeJS.ErrnoException).code === 'string' && /^E[A-Z0-9]+$/.test((error as NodeJS.ErrnoException).code!);
+  return (
+    error instanceof Error &&
+    typeof (error as NodeJS.ErrnoException).code === 'string' &&
+    /^E[A-Z0-9]+$/.test((error as NodeJS.ErrnoException).code!)
+  );
 }
 
 /**

@@ -55,7 +55,9 @@ export function describeWatchEvent(event: WatchEvent): string {
       const ran = event.ran.length === 0 ? 'nothing ran' : `${event.ran.length} target(s) ran (${listed(event.ran, 4)})`;
       const failed = event.failed.length > 0 ? `, ${event.failed.length} failed (${listed(event.failed, 3)})` : '';
       const ready = event.queryReadyMs === null ? '' : `; queries see it ${event.queryReadyMs} ms after the save`;
-      const error = event.error ? `; error [${event.error.code}]: ${event.error.message}${event.error.hint ? ` hint: ${event.error.hint}` : ''}` : '';
+      const error = event.error
+        ? `; error [${event.error.code}]: ${event.error.message}${event.error.hint ? ` hint: ${event.error.hint}` : ''}`
+        : '';
       return `[${event.cycle}] ${what}: ${ran}${failed} in ${event.buildMs} ms${ready}${error}`;
     }
     case 'ignored':

@@ -39,7 +39,11 @@ export function rulesFiles(): string[] {
   // A CLI loaded from a URL reads the rules built into it: there is no folder to watch.
   if (dir === undefined) return [];
   try {
-    return fs.readdirSync(dir).filter((name) => name.endsWith('.json')).sort().map((name) => path.join(dir, name));
+    return fs
+      .readdirSync(dir)
+      .filter((name) => name.endsWith('.json'))
+      .sort()
+      .map((name) => path.join(dir, name));
   } catch {
     return [];
   }

@@ -50,7 +50,10 @@ export class WatchSession {
   private cycles = 0;
 
   constructor(private readonly options: WatchSessionOptions) {
-    this.folders = new FolderWatches((file) => this.watcher.noteEvent(file), (file) => this.isInput(file));
+    this.folders = new FolderWatches(
+      (file) => this.watcher.noteEvent(file),
+      (file) => this.isInput(file),
+    );
     this.watcher = new Watcher({
       debounceMs: options.debounceMs,
       confirm: (paths) => this.hashes.confirm(paths),
@@ -106,7 +109,9 @@ export class WatchSession {
     this.hashes.keepOnly(fresh.files);
     const rules = rulesDir();
     this.folders.update(fresh.files, rules === undefined ? [] : [rules]);
-    this.sourcesByPath = new Map((this.ws?.sources ?? []).flatMap((s) => (s.capture.method === 'manual-ingest' ? [[s.capture.absolutePath, s] as const] : [])));
+    this.sourcesByPath = new Map(
+      (this.ws?.sources ?? []).flatMap((s) => (s.capture.method === 'manual-ingest' ? [[s.capture.absolutePath, s] as const] : [])),
+    );
   }
 
   /** The config, map and manifest the flags name (or ./episteme.json): watched even while invalid. */
@@ -131,7 +136,9 @@ export class WatchSession {
     const phases: { name: string; at: number }[] = [{ name: 'workspace', at: started }];
     try {
       const ws = await this.workspaceFor(changed);
-      this.pool ??= new StagePool(this.options.jobs, { maxHeapMb: (await loadStageModules()).extractOptions(ws.options.extract).maxHeapMb });
+      this.pool ??= new StagePool(this.options.jobs, {
+        maxHeapMb: (await loadStageModules()).extractOptions(ws.options.extract).maxHeapMb,
+      });
       summary = await runBuild(ws, {
         targets: [],
         dryRun: false,
@@ -149,7 +156,10 @@ export class WatchSession {
       try {
         recordFailures(ws.stateDir, summary);
       } catch (cause) {
-        warnings.push({ code: 'failures-not-recorded', message: `Could not record the build's failures for \`episteme graph\`: ${(cause as Error).message}` });
+        warnings.push({
+          code: 'failures-not-recorded',
+          message: `Could not record the build's failures for \`episteme graph\`: ${(cause as Error).message}`,
+        });
       }
       error = this.options.failureOf(summary);
     } catch (caught) {
@@ -177,7 +187,16 @@ export class WatchSession {
         buildMs: Math.round(ended - started),
         phasesMs: Object.fromEntries(phases.map((p, i) => [p.name, Math.round((phases[i + 1]?.at ?? ended) - p.at)])),
         queryReadyMs: firstEventAt === null || summary === null ? null : Math.round(ended - firstEventAt),
-        ...(error ? { error: { code: error.code, message: error.message, ...(error.hint ? { hint: error.hint } : {}), ...(error.details ? { details: error.details } : {}) } } : {}),
+        ...(error
+          ? {
+              error: {
+                code: error.code,
+                message: error.message,
+                ...(error.hint ? { hint: error.hint } : {}),
+                ...(error.details ? { details: error.details } : {}),
+              },
+            }
+          : {}),
       },
       warnings,
     );

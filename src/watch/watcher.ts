@@ -72,7 +72,7 @@ export class Watcher {
       case 'building-queued':
         return;
       default:
-        return unreachable(this.current);
+        unreachable(this.current);
     }
   }
 
@@ -139,7 +139,7 @@ export class Watcher {
       case 'stopped':
         return;
       default:
-        return unreachable(this.current);
+        unreachable(this.current);
     }
   }
 }

@@ -44,7 +44,9 @@ describe('the GitHub Actions example', () => {
     // Each `npx episteme build` command with its backslash-continued lines.
     const commands = [...workflow.matchAll(/npx episteme build(?:[^\n]*\\\n)*[^\n]*/g)].map((match) => match[0]);
     assert.ok(commands.length >= 3, 'expected the shard, assemble and pull-request builds');
-    for (const command of commands) for (const flag of command.match(/--[a-z][a-z-]*/g) ?? []) assert.match(help, new RegExp(`^  ${flag}\\b`, 'm'), `${flag} is not a build option`);
+    for (const command of commands)
+      for (const flag of command.match(/--[a-z][a-z-]*/g) ?? [])
+        assert.match(help, new RegExp(`^  ${flag}\\b`, 'm'), `${flag} is not a build option`);
     const pullRequest = workflow.slice(workflow.indexOf('pull-request:'));
     assert.doesNotMatch(pullRequest, /--remote-cache-upload/);
     assert.doesNotMatch(workflow, /--header|Bearer \$\{\{[^}]*\}\}.*npx/);

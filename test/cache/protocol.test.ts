@@ -8,7 +8,8 @@ const HASH = 'ab'.repeat(32);
 
 describe('action cache entries (Bazel ActionResult subset)', () => {
   it('round-trips digests, including sizes past 2^32', () => {
-    for (const sizeBytes of [0, 1, 127, 128, 300, 2 ** 31, 2 ** 40 + 7]) assert.deepEqual(decodeActionResult(encodeActionResult({ hash: HASH, sizeBytes })), { hash: HASH, sizeBytes });
+    for (const sizeBytes of [0, 1, 127, 128, 300, 2 ** 31, 2 ** 40 + 7])
+      assert.deepEqual(decodeActionResult(encodeActionResult({ hash: HASH, sizeBytes })), { hash: HASH, sizeBytes });
   });
 
   it('matches the protobuf wire bytes of ActionResult{output_files:[{path:"output", digest:{hash, size_bytes:300}}]}', () => {
@@ -21,19 +22,36 @@ describe('action cache entries (Bazel ActionResult subset)', () => {
     const entry = encodeActionResult({ hash: HASH, sizeBytes: 5 });
     // exit_code (field 4, varint) and stdout_raw (field 5, bytes) before the output file.
     assert.equal(decodeActionResult(Buffer.concat([Buffer.from([0x20, 0x00, 0x2a, 0x02, 0x68, 0x69]), entry])).sizeBytes, 5);
-    for (const bad of [entry.subarray(0, entry.length - 1), Buffer.alloc(0), Buffer.concat([entry, entry]), Buffer.from('not a protobuf'), encodeActionResult({ hash: 'zz'.repeat(32), sizeBytes: 1 })]) {
+    for (const bad of [
+      entry.subarray(0, entry.length - 1),
+      Buffer.alloc(0),
+      Buffer.concat([entry, entry]),
+      Buffer.from('not a protobuf'),
+      encodeActionResult({ hash: 'zz'.repeat(32), sizeBytes: 1 }),
+    ]) {
       assert.throws(() => decodeActionResult(bad));
     }
   });
 });
 
 describe('action keys and verify sampling', () => {
-  const components = { rule: 'extract', ruleVersion: 3, producerVersion: '1.0.0', options: { 'extract.a': '1', 'extract.b': '2' }, inputs: { 'snapshots/x.json': HASH } };
+  const components = {
+    rule: 'extract',
+    ruleVersion: 3,
+    producerVersion: '1.0.0',
+    options: { 'extract.a': '1', 'extract.b': '2' },
+    inputs: { 'snapshots/x.json': HASH },
+  };
 
   it('is a SHA-256 independent of property order, and changes with every component', () => {
     assert.match(actionKey(components), /^[0-9a-f]{64}$/);
     assert.equal(actionKey({ ...components, options: { 'extract.b': '2', 'extract.a': '1' } }), actionKey(components));
-    for (const changed of [{ ...components, ruleVersion: 4 }, { ...components, producerVersion: '1.0.1' }, { ...components, options: { 'extract.a': '2', 'extract.b': '2' } }, { ...components, inputs: { 'snapshots/x.json': 'cd'.repeat(32) } }]) {
+    for (const changed of [
+      { ...components, ruleVersion: 4 },
+      { ...components, producerVersion: '1.0.1' },
+      { ...components, options: { 'extract.a': '2', 'extract.b': '2' } },
+      { ...components, inputs: { 'snapshots/x.json': 'cd'.repeat(32) } },
+    ]) {
       assert.notEqual(actionKey(changed), actionKey(components));
     }
   });
@@ -44,20 +62,29 @@ describe('action keys and verify sampling', () => {
     assert.equal(keys.filter((k) => sampledForVerify(k, 1)).length, 2000);
     const tenth = keys.filter((k) => sampledForVerify(k, 0.1)).length;
     assert.ok(tenth > 150 && tenth < 250, String(tenth));
-    assert.deepEqual(keys.filter((k) => sampledForVerify(k, 0.1)), keys.filter((k) => sampledForVerify(k, 0.1)));
+    assert.deepEqual(
+      keys.filter((k) => sampledForVerify(k, 0.1)),
+      keys.filter((k) => sampledForVerify(k, 0.1)),
+    );
   });
 });
 
 describe('cache headers and redaction', () => {
   it('reads Name: value lines from the environment, and redacts the values and bearer tokens', () => {
     const secrets = new Secrets();
-    const headers = loadHeaders({ EPISTEME_REMOTE_CACHE_HEADERS: 'Authorization: Bearer abcdefgh12345678\n# comment\nX-Team: search' }, secrets);
+    const headers = loadHeaders(
+      { EPISTEME_REMOTE_CACHE_HEADERS: 'Authorization: Bearer abcdefgh12345678\n# comment\nX-Team: search' },
+      secrets,
+    );
     assert.deepEqual(headers, { authorization: 'Bearer abcdefgh12345678', 'x-team': 'search' });
     assert.equal(secrets.redact('sent Bearer abcdefgh12345678; token abcdefgh12345678'), 'sent [redacted]; token [redacted]');
   });
 
   it('names a malformed line by number without quoting it', () => {
-    assert.throws(() => loadHeaders({ EPISTEME_REMOTE_CACHE_HEADERS: 'ok: 1\nno colon secretsecret' }, new Secrets()), (error: Error) => /Line 2/.test(error.message) && !error.message.includes('secretsecret'));
+    assert.throws(
+      () => loadHeaders({ EPISTEME_REMOTE_CACHE_HEADERS: 'ok: 1\nno colon secretsecret' }, new Secrets()),
+      (error: Error) => /Line 2/.test(error.message) && !error.message.includes('secretsecret'),
+    );
   });
 
   it('shows a URL without user info or query', () => {

@@ -30,7 +30,9 @@ function cacheable(result: CliResult): TargetRow[] {
 
 function filesUnder(dir: string): string[] {
   if (!fs.existsSync(dir)) return [];
-  return (fs.readdirSync(dir, { recursive: true }) as string[]).map((name) => path.join(dir, name)).filter((file) => fs.statSync(file).isFile());
+  return (fs.readdirSync(dir, { recursive: true }) as string[])
+    .map((name) => path.join(dir, name))
+    .filter((file) => fs.statSync(file).isFile());
 }
 
 /** Action key of a target as the workspace's build state records it. */
@@ -96,7 +98,10 @@ describe('remote cache on nginx (Bazel HTTP cache protocol)', { skip: NGINX_SKIP
     assert.equal(restored.json!.data.remoteCache.misses, 0);
     // Zero extraction: every extract and chunk target and the search index came from the cache; only
     // snapshots (a file read each) and the three stage indexes (lists of files) ran.
-    assert.ok(cacheable(restored).every((t) => t.status === 'built' && t.restored === true), JSON.stringify(cacheable(restored)));
+    assert.ok(
+      cacheable(restored).every((t) => t.status === 'built' && t.restored === true),
+      JSON.stringify(cacheable(restored)),
+    );
     assert.equal(restored.json!.data.actions, 3 + 3);
     assert.deepEqual(clone.artifacts(), reference, 'a build from the cache differs from a local build');
     const again = await clone.exec(['build', '--remote-cache', nginx.url, '--json']);
@@ -123,24 +128,32 @@ describe('remote cache on nginx (Bazel HTTP cache protocol)', { skip: NGINX_SKIP
     const clone = rig();
     const result = await clone.exec(['build', '--remote-cache', nginx.url, '--json']);
     assert.equal(result.code, 0, result.stdout);
-    const rejected = result.json!.warnings.filter((w: { code: string }) => w.code === 'remote-cache-entry-rejected').map((w: { target: string }) => w.target).sort();
+    const rejected = result
+      .json!.warnings.filter((w: { code: string }) => w.code === 'remote-cache-entry-rejected')
+      .map((w: { target: string }) => w.target)
+      .sort();
     assert.deepEqual(rejected, ['chunks/example-test-doc1.json', 'specs/example-test-doc0.json', 'specs/example-test-doc2.json']);
     assert.equal(result.json!.data.remoteCache.rejected, 3);
-    for (const target of rejected) assert.ok(!rows(result).find((t) => t.target === target)!.restored, `${target} was restored from a bad entry`);
+    for (const target of rejected)
+      assert.ok(!rows(result).find((t) => t.target === target)!.restored, `${target} was restored from a bad entry`);
     assert.deepEqual(clone.artifacts(), reference, 'a bad entry reached the workspace');
   });
 
   it('never uploads failures or a search index built from a partial set', async () => {
     const partial = rig();
     // doc1 goes past the file bound: its snapshot fails, so its chain is skipped.
-    partial.write({ 'episteme.json': JSON.stringify({ manualIngest: 'map.json', limits: { maxFileBytes: 4000 } }), 'src/doc1.html': `${partial.read('src/doc1.html')}${'<p>padding</p>'.repeat(400)}` });
+    partial.write({
+      'episteme.json': JSON.stringify({ manualIngest: 'map.json', limits: { maxFileBytes: 4000 } }),
+      'src/doc1.html': `${partial.read('src/doc1.html')}${'<p>padding</p>'.repeat(400)}`,
+    });
     const result = await partial.exec(['build', '--remote-cache', nginx.url, '--remote-cache-upload', '--allow-partial', '--json']);
     assert.equal(result.code, 1, result.stdout);
     assert.equal(rows(result).find((t) => t.rule === 'search-index')!.status, 'built');
     // Two sources' documents and chunks; nothing of the failed source, and not the partial index.
     assert.equal(result.json!.data.remoteCache.uploaded, 4);
     assert.equal(filesUnder(path.join(nginx.dataDir, 'ac')).length, 4);
-    for (const file of filesUnder(path.join(nginx.dataDir, 'cas'))) assert.doesNotMatch(fs.readFileSync(file, 'latin1').slice(0, 200), /search-index/);
+    for (const file of filesUnder(path.join(nginx.dataDir, 'cas')))
+      assert.doesNotMatch(fs.readFileSync(file, 'latin1').slice(0, 200), /search-index/);
   });
 
   it('uses a forged entry with valid bytes unless --remote-cache-verify recomputes it, which fails loudly', async () => {
@@ -158,7 +171,10 @@ describe('remote cache on nginx (Bazel HTTP cache protocol)', { skip: NGINX_SKIP
     // The trust model: valid bytes from a malicious writer cannot be told apart without recomputing.
     const trusting = rig();
     assert.equal((await trusting.exec(['build', '--remote-cache', nginx.url, '--json'])).code, 0);
-    assert.match(fs.readFileSync(trusting.path(BuildState.load(trusting.path('.episteme'), true).targets.get(target)!.output), 'utf8'), /Forged by a malicious/);
+    assert.match(
+      fs.readFileSync(trusting.path(BuildState.load(trusting.path('.episteme'), true).targets.get(target)!.output), 'utf8'),
+      /Forged by a malicious/,
+    );
 
     const verifying = rig();
     const verified = await verifying.exec(['build', '--remote-cache', nginx.url, '--remote-cache-verify', '1', '--json']);
@@ -171,10 +187,16 @@ describe('remote cache on nginx (Bazel HTTP cache protocol)', { skip: NGINX_SKIP
   it('sends the token header from the environment or a file, and never shows it in output, errors, artifacts or state', async () => {
     const headers = { ...process.env, EPISTEME_REMOTE_CACHE_HEADERS: `Authorization: Bearer ${TOKEN}` };
     const writer = rig();
-    const written = await writer.exec(['build', '--remote-cache', nginx.authUrl, '--remote-cache-upload', '--json', '--verbose'], { env: headers });
+    const written = await writer.exec(['build', '--remote-cache', nginx.authUrl, '--remote-cache-upload', '--json', '--verbose'], {
+      env: headers,
+    });
     assert.equal(written.code, 0, written.stdout);
     assert.equal(written.json!.data.remoteCache.uploaded, 7, JSON.stringify(written.json!.warnings));
-    assert.match(nginx.accessLog(), new RegExp(`^PUT /auth/ac/\\w+ 20\\d auth=Bearer ${TOKEN}$`, 'm'), 'the header did not reach the server');
+    assert.match(
+      nginx.accessLog(),
+      new RegExp(`^PUT /auth/ac/\\w+ 20\\d auth=Bearer ${TOKEN}$`, 'm'),
+      'the header did not reach the server',
+    );
     const clone = rig();
     const human = await clone.exec(['build', '--remote-cache', nginx.authUrl, '--verbose', '--debug'], { env: headers });
     assert.equal(human.code, 0, human.stderr);
@@ -184,21 +206,28 @@ describe('remote cache on nginx (Bazel HTTP cache protocol)', { skip: NGINX_SKIP
     const headersFile = path.join(clone.dir, '..', `${path.basename(clone.dir)}-headers`);
     fs.writeFileSync(headersFile, `# cache token\nAuthorization: Bearer wrong-${TOKEN}\n`);
     const refusedRig = rig();
-    const refused = await refusedRig.exec(['build', '--remote-cache', nginx.authUrl, '--json', '--debug'], { env: { ...process.env, EPISTEME_REMOTE_CACHE_HEADERS_FILE: headersFile } });
+    const refused = await refusedRig.exec(['build', '--remote-cache', nginx.authUrl, '--json', '--debug'], {
+      env: { ...process.env, EPISTEME_REMOTE_CACHE_HEADERS_FILE: headersFile },
+    });
     fs.rmSync(headersFile);
     assert.equal(refused.code, 0, refused.stdout);
     assert.equal(unavailable(refused).length, 1);
     assert.match(JSON.stringify(unavailable(refused)), /401/);
-    const userinfo = await rig().exec(['build', '--remote-cache', nginx.authUrl.replace('http://', `http://ci:${TOKEN}@`), '--json'], { env: headers });
+    const userinfo = await rig().exec(['build', '--remote-cache', nginx.authUrl.replace('http://', `http://ci:${TOKEN}@`), '--json'], {
+      env: headers,
+    });
     assert.equal(userinfo.code, 0, userinfo.stdout);
-    const malformed = await rig().exec(['build', '--remote-cache', nginx.authUrl, '--json'], { env: { ...process.env, EPISTEME_REMOTE_CACHE_HEADERS: `Bad Header ${TOKEN}` } });
+    const malformed = await rig().exec(['build', '--remote-cache', nginx.authUrl, '--json'], {
+      env: { ...process.env, EPISTEME_REMOTE_CACHE_HEADERS: `Bad Header ${TOKEN}` },
+    });
     assert.equal(malformed.json!.error!.code, 'config-invalid');
 
     for (const result of [written, human, refused, userinfo, malformed]) {
       assert.ok(!`${result.stdout}${result.stderr}`.includes(TOKEN), `the token appeared in output:\n${result.stdout}${result.stderr}`);
     }
     for (const r of [writer, clone, refusedRig]) {
-      for (const file of filesUnder(r.dir)) assert.ok(!fs.readFileSync(file).includes(TOKEN), `the token was written to ${path.relative(r.dir, file)}`);
+      for (const file of filesUnder(r.dir))
+        assert.ok(!fs.readFileSync(file).includes(TOKEN), `the token was written to ${path.relative(r.dir, file)}`);
     }
   });
 
@@ -232,7 +261,12 @@ describe('remote cache on nginx (Bazel HTTP cache protocol)', { skip: NGINX_SKIP
     await new Promise<void>((resolve) => slow.listen(0, '127.0.0.1', resolve));
     try {
       const started = Date.now();
-      const result = await check('slow', ['--remote-cache', `http://127.0.0.1:${(slow.address() as { port: number }).port}/`, '--remote-cache-timeout', '1'], wide, wideReference.artifacts());
+      const result = await check(
+        'slow',
+        ['--remote-cache', `http://127.0.0.1:${(slow.address() as { port: number }).port}/`, '--remote-cache-timeout', '1'],
+        wide,
+        wideReference.artifacts(),
+      );
       assert.match(JSON.stringify(unavailable(result)), /timed out after 1000 ms/);
       // One timeout for the build, not one per target: the first requests in flight, then none.
       assert.ok(requests <= 8, `${requests} requests reached the stalled server`);
@@ -256,7 +290,14 @@ describe('remote cache options', () => {
     const r = new Rig('episteme-remote-');
     try {
       writeSmallWorkspace(r, 1);
-      for (const args of [['--remote-cache-upload'], ['--remote-cache-verify', '0.5'], ['--remote-cache', 'file:///tmp/x', '--remote-cache-verify', '2'], ['--shard', '5/4'], ['--shard', '1/2'], ['--remote-cache', 'ftp://cache.example/']]) {
+      for (const args of [
+        ['--remote-cache-upload'],
+        ['--remote-cache-verify', '0.5'],
+        ['--remote-cache', 'file:///tmp/x', '--remote-cache-verify', '2'],
+        ['--shard', '5/4'],
+        ['--shard', '1/2'],
+        ['--remote-cache', 'ftp://cache.example/'],
+      ]) {
         const result = await r.exec(['build', ...args, '--json']);
         assert.equal(result.code, 2, `${args.join(' ')}: ${result.stdout}`);
         assert.equal(result.json!.error!.code, 'usage-error', args.join(' '));

@@ -56,7 +56,8 @@ describe('sharded builds', () => {
       assert.deepEqual(result.json!.data.shard, { index: i, count: 4 });
       const rules = (result.json!.data.targets as { target: string; rule: string }[]).map((row) => row.rule);
       assert.ok(!rules.some((rule) => rule.endsWith('-index')), 'a shard built an index');
-      for (const row of result.json!.data.targets as { target: string; rule: string }[]) if (row.rule === 'chunk') built.set(row.target, (built.get(row.target) ?? 0) + 1);
+      for (const row of result.json!.data.targets as { target: string; rule: string }[])
+        if (row.rule === 'chunk') built.set(row.target, (built.get(row.target) ?? 0) + 1);
     }
     // Every source in exactly one shard.
     assert.equal(built.size, SOURCES);
@@ -69,7 +70,11 @@ describe('sharded builds', () => {
     assert.equal(assembled.json!.data.remoteCache.hits, 2 * SOURCES);
     assert.equal(assembled.json!.data.remoteCache.misses, 1, 'only the search index is built');
     assert.equal(assembled.json!.data.actions, SOURCES + 4, 'only snapshots (file reads) and the four indexes run');
-    assert.ok((assembled.json!.data.targets as { rule: string; restored?: boolean }[]).every((row) => (row.rule === 'extract' || row.rule === 'chunk') === (row.restored === true)));
+    assert.ok(
+      (assembled.json!.data.targets as { rule: string; restored?: boolean }[]).every(
+        (row) => (row.rule === 'extract' || row.rule === 'chunk') === (row.restored === true),
+      ),
+    );
     assert.deepEqual(assembler.artifacts(), single.artifacts());
     assert.equal(treeChecksum(assembler), treeChecksum(single));
   });
@@ -79,7 +84,13 @@ describe('sharded builds', () => {
     for (const bad of ['0/4', '5/4', '1/0', 'a/b', '1/4/2', '', '1/2000']) assert.equal(parseShard(bad), null, bad);
     const ids = Array.from({ length: 1000 }, (_, i) => `example-test-doc${i}`);
     const sizes = [1, 2, 3, 4].map((index) => ids.filter((id) => inShard(id, { index, count: 4 })).length);
-    assert.equal(sizes.reduce((a, b) => a + b, 0), 1000);
-    assert.ok(sizes.every((n) => n > 200 && n < 300), `shard sizes ${sizes.join(', ')}`);
+    assert.equal(
+      sizes.reduce((a, b) => a + b, 0),
+      1000,
+    );
+    assert.ok(
+      sizes.every((n) => n > 200 && n < 300),
+      `shard sizes ${sizes.join(', ')}`,
+    );
   });
 });

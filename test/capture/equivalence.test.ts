@@ -12,13 +12,18 @@ function only(rig: Rig, dir: string): Record<string, any> {
 
 test('manual ingest and HTTP capture of the same representation give the same snapshot id and the same evidence', async () => {
   const body = page('Shared', 'The same bytes, captured two ways, about conditional requests.');
-  const server = await TestServer.start({ '/shared': staticRoute(() => body, { contentType: 'text/html; charset=utf-8', etag: () => '"s"' }) });
+  const server = await TestServer.start({
+    '/shared': staticRoute(() => body, { contentType: 'text/html; charset=utf-8', etag: () => '"s"' }),
+  });
   const viaHttp = new Rig();
   const viaFile = new Rig();
   try {
     const url = server.url('/shared');
     viaHttp.write({ 'manifest.json': JSON.stringify([{ url }]) });
-    viaFile.write({ 'shared.html': body, 'map.json': JSON.stringify([{ sourceUrl: url, localPath: 'shared.html', contentType: 'text/html', charset: 'utf-8' }]) });
+    viaFile.write({
+      'shared.html': body,
+      'map.json': JSON.stringify([{ sourceUrl: url, localPath: 'shared.html', contentType: 'text/html', charset: 'utf-8' }]),
+    });
     assert.equal((await viaHttp.exec(['pipeline', '--manifest', 'manifest.json'])).code, 0);
     assert.equal((await viaFile.exec(['pipeline', '--map', 'map.json'])).code, 0);
 

@@ -16,7 +16,6 @@ import { Rig, assertNoStackTrace } from '../helpers/rig.js';
  */
 const CASES_PER_KIND = 600;
 
-
 type Kind = 'manifest' | 'map';
 
 class Generator {
@@ -67,14 +66,28 @@ class Generator {
       case 5:
         return Array.from({ length: this.int(4) }, () => this.json(depth + 1));
       default: {
-        const keys = ['url', 'sourceUrl', 'localPath', 'family', 'authority', 'extractor', 'contentType', 'charset', '__proto__', 'constructor', 'extra'];
+        const keys = [
+          'url',
+          'sourceUrl',
+          'localPath',
+          'family',
+          'authority',
+          'extractor',
+          'contentType',
+          'charset',
+          '__proto__',
+          'constructor',
+          'extra',
+        ];
         return Object.fromEntries(Array.from({ length: this.int(5) }, () => [this.pick(keys), this.json(depth + 1)]));
       }
     }
   }
 
   validEntry(kind: Kind, i: number): Record<string, unknown> {
-    return kind === 'manifest' ? { url: `https://example.test/doc${i}` } : { sourceUrl: `https://example.test/doc${i}`, localPath: 'src/doc.html' };
+    return kind === 'manifest'
+      ? { url: `https://example.test/doc${i}` }
+      : { sourceUrl: `https://example.test/doc${i}`, localPath: 'src/doc.html' };
   }
 
   /** One malformed document (JSON text), with at least one defect that must be rejected. */
@@ -92,28 +105,59 @@ class Generator {
       }
       case 1:
         // defineProperty: a plain assignment to "__proto__" would set the prototype, not a field
-        Object.defineProperty(target, this.pick(['colour', 'URL', 'source', '__proto__', 'constructor', 'localpath', 'Url']), { value: this.json(), enumerable: true, writable: true, configurable: true });
+        Object.defineProperty(target, this.pick(['colour', 'URL', 'source', '__proto__', 'constructor', 'localpath', 'Url']), {
+          value: this.json(),
+          enumerable: true,
+          writable: true,
+          configurable: true,
+        });
         break;
       case 2:
         target[urlField] = this.pick([42, null, true, [], {}, ['https://example.test/']]);
         break;
       case 3:
-        target[this.pick(['family', 'authority', 'extractor'])] = this.pick([1, '', 'Normative', 'w3c ', 'doc', null, 'UPPER', [], 'no-such-family-' + this.int(100)]);
+        target[this.pick(['family', 'authority', 'extractor'])] = this.pick([
+          1,
+          '',
+          'Normative',
+          'w3c ',
+          'doc',
+          null,
+          'UPPER',
+          [],
+          'no-such-family-' + this.int(100),
+        ]);
         break;
       case 4: {
         // duplicates hidden by host case, a default port or an empty path
         const base = entries[0]![urlField] as string;
-        const twin = this.pick([base.replace('example.test', 'EXAMPLE.Test'), base.replace('example.test', 'example.test:443'), base.replace('https', 'HTTPS')]);
+        const twin = this.pick([
+          base.replace('example.test', 'EXAMPLE.Test'),
+          base.replace('example.test', 'example.test:443'),
+          base.replace('https', 'HTTPS'),
+        ]);
         entries.push({ ...entries[0], [urlField]: twin });
         break;
       }
       case 5: {
         entries[0]![urlField] = 'http://example.test';
-        entries.push({ ...entries[0], [urlField]: this.pick(['http://example.test/', 'http://example.test:80', 'HTTP://EXAMPLE.TEST:80/']) });
+        entries.push({
+          ...entries[0],
+          [urlField]: this.pick(['http://example.test/', 'http://example.test:80', 'HTTP://EXAMPLE.TEST:80/']),
+        });
         break;
       }
       case 6:
-        target[urlField] = this.pick(['ftp://example.test/a', 'file:///etc/passwd', 'javascript:alert(1)', 'https://user:pw@example.test/', 'http://[::1', 'https://', 'data:,x', 'ws://example.test/']);
+        target[urlField] = this.pick([
+          'ftp://example.test/a',
+          'file:///etc/passwd',
+          'javascript:alert(1)',
+          'https://user:pw@example.test/',
+          'http://[::1',
+          'https://',
+          'data:,x',
+          'ws://example.test/',
+        ]);
         break;
       case 7:
         target[urlField] = 'https://example.test/' + 'z'.repeat(4097 + this.int(50_000));
@@ -124,7 +168,13 @@ class Generator {
       case 9: {
         // broken JSON text
         const text = JSON.stringify(entries);
-        return this.pick([text.slice(0, 1 + this.int(text.length - 1)), text + ']', '\ufeff' + text.replace('[', '[,'), text.replace(/"/, "'"), '']);
+        return this.pick([
+          text.slice(0, 1 + this.int(text.length - 1)),
+          text + ']',
+          '\ufeff' + text.replace('[', '[,'),
+          text.replace(/"/, "'"),
+          '',
+        ]);
       }
       case 10:
         if (kind === 'map') target.localPath = this.pick(['src/missing.html', '', 'src', 'src/doc.html\u0000', 'x'.repeat(5000)]);
@@ -147,7 +197,8 @@ class Generator {
  */
 async function loadThroughLoader(kind: Kind, text: string, i: number, rig: Rig): Promise<unknown> {
   const context = { cwd: rig.dir, root: rig.dir, maxInputBytes: 8 * 1024 * 1024 };
-  if (kind === 'manifest' && i % 10 !== 0) return parseManifest(parseJsonInput(Buffer.from(text), 'manifest-invalid', 'manifest.json'), 'manifest.json');
+  if (kind === 'manifest' && i % 10 !== 0)
+    return parseManifest(parseJsonInput(Buffer.from(text), 'manifest-invalid', 'manifest.json'), 'manifest.json');
   const file = rig.path(`${kind}-fuzz.json`);
   fs.writeFileSync(file, text);
   return kind === 'manifest' ? loadManifest(file, context) : loadManualIngestMap(file, context);
@@ -191,7 +242,8 @@ test('a sample of malformed manifests and maps through the real CLI: exit 2 and 
       const kind: Kind = i % 2 === 0 ? 'manifest' : 'map';
       const text = generator.malformed(kind);
       rig.write({ [`case${i}.json`]: text });
-      const args = kind === 'manifest' ? ['snapshot', '--manifest', `case${i}.json`, '--json'] : ['manual-ingest', '--map', `case${i}.json`, '--json'];
+      const args =
+        kind === 'manifest' ? ['snapshot', '--manifest', `case${i}.json`, '--json'] : ['manual-ingest', '--map', `case${i}.json`, '--json'];
       const viaStdin = i % 4 === 3;
       if (viaStdin) args[2] = '-';
       const result = await rig.exec(args, viaStdin ? { input: text } : {});

@@ -6,23 +6,36 @@ import { Rig, assertNoStackTrace } from '../helpers/rig.js';
 import { verifyCommittedGeneration } from '../helpers/verify-commit.js';
 import { TestServer, staticRoute, page } from './server.js';
 
-type TargetRow = { target: string; status: string; reasons: { reason: string }[]; output?: string; error?: { code: string; message: string; details?: { reason?: string; url?: string; attempts?: number } } };
+type TargetRow = {
+  target: string;
+  status: string;
+  reasons: { reason: string }[];
+  output?: string;
+  error?: { code: string; message: string; details?: { reason?: string; url?: string; attempts?: number } };
+};
 
 const BOUNDS = [
-  '--request-timeout-ms', '1500',
-  '--connect-timeout-ms', '1500',
-  '--retries', '1',
-  '--retry-delay-ms', '20',
-  '--max-retry-after-ms', '1500',
-  '--max-response-bytes', '100000',
-  '--max-redirects', '3',
-  '--fetch-concurrency', '16',
+  '--request-timeout-ms',
+  '1500',
+  '--connect-timeout-ms',
+  '1500',
+  '--retries',
+  '1',
+  '--retry-delay-ms',
+  '20',
+  '--max-retry-after-ms',
+  '1500',
+  '--max-response-bytes',
+  '100000',
+  '--max-redirects',
+  '3',
+  '--fetch-concurrency',
+  '16',
 ];
 
 function rows(result: { json: { data?: { targets?: TargetRow[] } } | null }): Map<string, TargetRow> {
   return new Map((result.json?.data?.targets ?? []).map((row) => [row.target, row]));
 }
-
 
 /** Each misbehaviour of the issue on its own path; each ends in a snapshot or a per-source error, in one run. */
 test('every misbehaving server ends in a correct snapshot or a clear per-source error, and the other sources are unaffected', async () => {
@@ -77,7 +90,11 @@ test('every misbehaving server ends in a correct snapshot or a clear per-source 
     },
     '/gzipped': (_req, res) => {
       const body = zlib.gzipSync(page('Gzipped', 'Compressed in transit.'));
-      res.writeHead(200, { 'content-type': 'text/html; charset=utf-8', 'content-encoding': 'gzip', 'content-length': String(body.byteLength) });
+      res.writeHead(200, {
+        'content-type': 'text/html; charset=utf-8',
+        'content-encoding': 'gzip',
+        'content-length': String(body.byteLength),
+      });
       res.end(body);
     },
     '/loop': (req, res) => {
@@ -114,13 +131,33 @@ test('every misbehaving server ends in a correct snapshot or a clear per-source 
       res.end('gone');
     },
     '/latin': (_req, res) => {
-      const body = Buffer.from('<!DOCTYPE html><html><head><meta charset="utf-8"><title>Caf\u00e9</title></head><body><h1>Caf\u00e9</h1><p>Cr\u00e8me br\u00fbl\u00e9e.</p></body></html>', 'latin1');
+      const body = Buffer.from(
+        '<!DOCTYPE html><html><head><meta charset="utf-8"><title>Caf\u00e9</title></head><body><h1>Caf\u00e9</h1><p>Cr\u00e8me br\u00fbl\u00e9e.</p></body></html>',
+        'latin1',
+      );
       res.writeHead(200, { 'content-type': 'text/html; charset=ISO-8859-1', 'content-length': String(body.byteLength) });
       res.end(body);
     },
   });
   try {
-    const paths = ['/good', '/flaky', '/throttled', '/patience', '/drip', '/huge', '/bomb', '/gzipped', '/loop', '/hop1', '/to-file', '/to-ftp', '/reset', '/short', '/gone', '/latin'];
+    const paths = [
+      '/good',
+      '/flaky',
+      '/throttled',
+      '/patience',
+      '/drip',
+      '/huge',
+      '/bomb',
+      '/gzipped',
+      '/loop',
+      '/hop1',
+      '/to-file',
+      '/to-ftp',
+      '/reset',
+      '/short',
+      '/gone',
+      '/latin',
+    ];
     rig.write({ 'manifest.json': JSON.stringify(paths.map((p) => ({ url: server.url(p) }))) });
     const result = await rig.exec(['snapshot', '--manifest', 'manifest.json', ...BOUNDS, '--json']);
     assertNoStackTrace(result);
@@ -178,7 +215,10 @@ test('every misbehaving server ends in a correct snapshot or a clear per-source 
     assert.notEqual(record('/hop1').snapshotId, record('/good').snapshotId, 'the id names the source URL too');
     assert.equal(record('/gzipped').observation.contentEncoding, 'gzip');
     assert.match(fs.readFileSync(rig.path(`snapshots/bodies/${record('/gzipped').sha256}`), 'utf8'), /Compressed in transit/);
-    assert.ok(record('/gzipped').observation.declaredLength < record('/gzipped').byteLength, 'declared (wire) vs received (decoded) length');
+    assert.ok(
+      record('/gzipped').observation.declaredLength < record('/gzipped').byteLength,
+      'declared (wire) vs received (decoded) length',
+    );
 
     // Charset: the header wins over <meta>, and both are recorded with which one was used.
     const latin = record('/latin');

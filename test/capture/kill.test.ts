@@ -47,7 +47,9 @@ test('SIGKILL in the middle of a download leaves the previous commit intact, and
     const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
     // Wait until part of the body has reached the temp file, then kill without warning.
     const partial = (): string | undefined =>
-      fs.readdirSync(rig.path('snapshots/bodies')).find((name) => name.startsWith('.episteme-tmp-') && fs.statSync(rig.path('snapshots/bodies', name)).size > 0);
+      fs
+        .readdirSync(rig.path('snapshots/bodies'))
+        .find((name) => name.startsWith('.episteme-tmp-') && fs.statSync(rig.path('snapshots/bodies', name)).size > 0);
     for (let i = 0; i < 400 && partial() === undefined; i += 1) await new Promise((resolve) => setTimeout(resolve, 10));
     assert.ok(partial(), 'the download started');
     child.kill('SIGKILL');
@@ -63,7 +65,11 @@ test('SIGKILL in the middle of a download leaves the previous commit intact, and
     mode = 'v2';
     const next = await rig.exec(['snapshot', '--manifest', 'manifest.json', '--json']);
     assert.equal(next.code, 0, next.stdout);
-    assert.deepEqual(fs.readdirSync(rig.path('snapshots/bodies')).filter((name) => name.startsWith('.')), [], 'the partial download was swept');
+    assert.deepEqual(
+      fs.readdirSync(rig.path('snapshots/bodies')).filter((name) => name.startsWith('.')),
+      [],
+      'the partial download was swept',
+    );
     const after = JSON.parse(rig.read('snapshots/index.json'));
     assert.notEqual(after.payload.entries[0].snapshotId, index.payload.entries[0].snapshotId);
     assert.ok(verifyCommittedGeneration(rig.dir) >= 1);

@@ -19,12 +19,18 @@ function problemsOf(value: unknown): string {
 
 test('a valid manifest gives canonical http(s) sources with their optional fields', () => {
   const sources = parseManifest(
-    [{ url: 'HTTPS://Example.TEST:443' }, { url: 'http://example.test:8080/a?b=1#sec', family: 'generic', authority: 'informative', extractor: 'text' }],
+    [
+      { url: 'HTTPS://Example.TEST:443' },
+      { url: 'http://example.test:8080/a?b=1#sec', family: 'generic', authority: 'informative', extractor: 'text' },
+    ],
     'manifest.json',
   );
   assert.deepEqual(
     sources.map((s) => s.spec),
-    [{ url: 'https://example.test/' }, { url: 'http://example.test:8080/a?b=1#sec', family: 'generic', authority: 'informative', extractor: 'text' }],
+    [
+      { url: 'https://example.test/' },
+      { url: 'http://example.test:8080/a?b=1#sec', family: 'generic', authority: 'informative', extractor: 'text' },
+    ],
   );
   assert.deepEqual(parseManifest([], 'm'), []);
 });
@@ -34,15 +40,24 @@ test('manifest problems name the entry and the field', () => {
   assert.match(problemsOf([{ url: 'https://a.test/', colour: 'red' }]), /entry 0: unknown field "colour"/);
   assert.match(problemsOf([{ url: 'https://a.test/' }, {}]), /entry 1: missing required field "url"/);
   assert.match(problemsOf([{ url: 42 }]), /entry 0, field url: must be string/);
-  assert.match(problemsOf([{ url: 'https://a.test/', authority: 'binding' }]), /entry 0, field authority: must be one of \["normative","informative"\]/);
+  assert.match(
+    problemsOf([{ url: 'https://a.test/', authority: 'binding' }]),
+    /entry 0, field authority: must be one of \["normative","informative"\]/,
+  );
   assert.match(problemsOf([{ url: 'https://a.test/', extractor: 'doc' }]), /entry 0, field extractor/);
   assert.match(problemsOf([{ url: 'ftp://a.test/x' }]), /entry 0, field url: must be an http:\/\/ or https:\/\/ URL/);
   assert.match(problemsOf([{ url: 'https://user:pw@a.test/' }]), /entry 0, field url: URLs with credentials are not accepted/);
   assert.match(problemsOf([{ url: 'http://[::1' }]), /entry 0, field url: not a valid URL/);
-  assert.match(problemsOf([{ url: 'https://a.test/', family: 'no-such-family' }]), /entry 0, field family: "no-such-family" is not a registered family \(known: .*generic/);
+  assert.match(
+    problemsOf([{ url: 'https://a.test/', family: 'no-such-family' }]),
+    /entry 0, field family: "no-such-family" is not a registered family \(known: .*generic/,
+  );
   assert.match(problemsOf([{ url: 'https://a.test/' + 'x'.repeat(5000) }]), /entry 0, field url: must NOT have more than 4096 characters/);
   // Duplicates after canonicalisation: host case, default port, empty path.
-  assert.match(problemsOf([{ url: 'https://a.test/' }, { url: 'HTTPS://A.TEST:443' }]), /entry 1, field url: duplicate of entry 0 \(both are https:\/\/a\.test\/\)/);
+  assert.match(
+    problemsOf([{ url: 'https://a.test/' }, { url: 'HTTPS://A.TEST:443' }]),
+    /entry 1, field url: duplicate of entry 0 \(both are https:\/\/a\.test\/\)/,
+  );
   assert.match(problemsOf([{ url: 'http://a.test:80/x' }, { url: 'http://A.test/x' }]), /entry 1, field url: duplicate of entry 0/);
   // Every problem at once.
   const all = problemsOf([{ url: 'https://a.test/' }, { url: 'https://a.test' }, { url: 'https://b.test/', family: 'nope' }]);
@@ -58,7 +73,11 @@ test('a workspace may have a manifest, a map or both; a URL in both is an error;
       'map.json': JSON.stringify([{ sourceUrl: 'https://example.test/a', localPath: 'src/a.html' }]),
       'manifest.json': JSON.stringify([{ url: 'https://example.test/b' }]),
       'clash.json': JSON.stringify([{ url: 'https://other.test/' }, { url: 'HTTPS://EXAMPLE.test:443/a' }]),
-      'episteme.json': JSON.stringify({ manualIngest: 'map.json', manifest: 'manifest.json', limits: { capture: { retries: 0, maxRedirects: 1 } } }),
+      'episteme.json': JSON.stringify({
+        manualIngest: 'map.json',
+        manifest: 'manifest.json',
+        limits: { capture: { retries: 0, maxRedirects: 1 } },
+      }),
     });
     const ws = await loadWorkspace(rig.dir, {});
     assert.deepEqual(
@@ -78,7 +97,10 @@ test('a workspace may have a manifest, a map or both; a URL in both is an error;
     });
     const manifestOnly = await loadWorkspace(rig.path('src'), { manifest: '../manifest.json' });
     assert.equal(manifestOnly.root, rig.path('src'));
-    assert.deepEqual(manifestOnly.sources.map((s) => s.spec.url), ['https://example.test/b']);
+    assert.deepEqual(
+      manifestOnly.sources.map((s) => s.spec.url),
+      ['https://example.test/b'],
+    );
   } finally {
     rig.cleanup();
   }
@@ -87,12 +109,28 @@ test('a workspace may have a manifest, a map or both; a URL in both is an error;
 test('manifest errors through the CLI: exit 2, a structured envelope, stdin within --max-input-bytes', async () => {
   const rig = new Rig();
   try {
-    rig.write({ 'bad.json': JSON.stringify([{ url: 'https://a.test/' }, { url: 'https://a.test:443' }]), 'bad-config.json': JSON.stringify({ manifest: 'bad.json', limits: { capture: { retries: -1 } } }) });
+    rig.write({
+      'bad.json': JSON.stringify([{ url: 'https://a.test/' }, { url: 'https://a.test:443' }]),
+      'bad-config.json': JSON.stringify({ manifest: 'bad.json', limits: { capture: { retries: -1 } } }),
+    });
     const cases: { args: string[]; input?: string; code: string; message?: RegExp }[] = [
-      { args: ['snapshot', '--manifest', 'bad.json', '--json'], code: 'manifest-invalid', message: /entry 1, field url: duplicate of entry 0/ },
-      { args: ['snapshot', '--manifest', '-', '--json'], input: '[{"url": "file:///etc/passwd"}]', code: 'manifest-invalid', message: /entry 0, field url/ },
+      {
+        args: ['snapshot', '--manifest', 'bad.json', '--json'],
+        code: 'manifest-invalid',
+        message: /entry 1, field url: duplicate of entry 0/,
+      },
+      {
+        args: ['snapshot', '--manifest', '-', '--json'],
+        input: '[{"url": "file:///etc/passwd"}]',
+        code: 'manifest-invalid',
+        message: /entry 0, field url/,
+      },
       { args: ['snapshot', '--manifest', '-', '--json'], input: '[{"url": ', code: 'manifest-invalid', message: /not valid JSON/ },
-      { args: ['snapshot', '--manifest', '-', '--max-input-bytes', '10', '--json'], input: '[{"url": "https://a.test/"}]', code: 'input-too-large' },
+      {
+        args: ['snapshot', '--manifest', '-', '--max-input-bytes', '10', '--json'],
+        input: '[{"url": "https://a.test/"}]',
+        code: 'input-too-large',
+      },
       { args: ['snapshot', '--manifest', 'missing.json', '--json'], code: 'input-not-found' },
       { args: ['build', '--config', 'bad-config.json', '--json'], code: 'config-invalid', message: /limits\.capture\.retries/ },
       { args: ['snapshot', '--manifest', 'bad.json', '--retries', 'many', '--json'], code: 'usage-error' },
@@ -105,7 +143,20 @@ test('manifest errors through the CLI: exit 2, a structured envelope, stdin with
       if (c.message) assert.match(result.json!.error!.message, c.message);
     }
     const help = await rig.exec(['snapshot', '--help']);
-    for (const flag of ['--manifest', '--refresh', '--max-age', '--request-timeout-ms', '--connect-timeout-ms', '--max-response-bytes', '--retries', '--retry-delay-ms', '--max-retry-after-ms', '--max-redirects', '--max-sources', '--fetch-concurrency']) {
+    for (const flag of [
+      '--manifest',
+      '--refresh',
+      '--max-age',
+      '--request-timeout-ms',
+      '--connect-timeout-ms',
+      '--max-response-bytes',
+      '--retries',
+      '--retry-delay-ms',
+      '--max-retry-after-ms',
+      '--max-redirects',
+      '--max-sources',
+      '--fetch-concurrency',
+    ]) {
       assert.match(help.stdout, new RegExp(`${flag}\\b`), flag);
     }
     assert.match(help.stdout, /default 60000/);

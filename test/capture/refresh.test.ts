@@ -11,7 +11,10 @@ function statusOf(result: { json: { data?: { targets?: TargetRow[] } } | null })
 }
 
 function ran(result: { json: { data?: { targets?: TargetRow[] } } | null }): string[] {
-  return (result.json?.data?.targets ?? []).filter((t) => t.status === 'built' || t.status === 'unchanged').map((t) => t.target).sort();
+  return (result.json?.data?.targets ?? [])
+    .filter((t) => t.status === 'built' || t.status === 'unchanged')
+    .map((t) => t.target)
+    .sort();
 }
 
 const A = 'snapshots/127-0-0-1-a.json';
@@ -20,20 +23,30 @@ const C = 'snapshots/127-0-0-1-c.json';
 
 test('refresh is conditional: ETag and Last-Modified give 304, the same bytes change nothing, new bytes rebuild only that source', async () => {
   const rig = new Rig();
-  const bodies = { a: page('Alpha', 'Alpha text about okapis.'), b: page('Beta', 'Beta text about tapirs.'), c: page('Gamma', 'Gamma text about quokkas.') };
+  const bodies = {
+    a: page('Alpha', 'Alpha text about okapis.'),
+    b: page('Beta', 'Beta text about tapirs.'),
+    c: page('Gamma', 'Gamma text about quokkas.'),
+  };
   const server = await TestServer.start({
     // a: ETag only; b: Last-Modified only; c: no validators at all (a refresh refetches the bytes).
     '/a': staticRoute(() => bodies.a, { etag: () => `"a-${bodies.a.length}"` }),
-    '/b': staticRoute(() => bodies.b, { lastModified: () => (bodies.b.includes('pangolins') ? 'Wed, 02 Sep 2026 10:00:00 GMT' : 'Tue, 01 Sep 2026 10:00:00 GMT') }),
+    '/b': staticRoute(() => bodies.b, {
+      lastModified: () => (bodies.b.includes('pangolins') ? 'Wed, 02 Sep 2026 10:00:00 GMT' : 'Tue, 01 Sep 2026 10:00:00 GMT'),
+    }),
     '/c': staticRoute(() => bodies.c),
   });
   try {
-    rig.write({ 'manifest.json': JSON.stringify(['/a', '/b', '/c'].map((p) => ({ url: server.url(p) }))), 'episteme.json': JSON.stringify({ manifest: 'manifest.json' }) });
+    rig.write({
+      'manifest.json': JSON.stringify(['/a', '/b', '/c'].map((p) => ({ url: server.url(p) }))),
+      'episteme.json': JSON.stringify({ manifest: 'manifest.json' }),
+    });
     const first = await rig.exec(['build', '--json']);
     assert.equal(first.code, 0, first.stdout + first.stderr);
     assert.equal(first.json!.data.counts.built, 13);
     // Everything but the observation logs, which record each observation and are inputs of nothing.
-    const outputs = (): Map<string, string> => new Map([...rig.artifacts()].filter(([file]) => !file.startsWith('snapshots/observations/')));
+    const outputs = (): Map<string, string> =>
+      new Map([...rig.artifacts()].filter(([file]) => !file.startsWith('snapshots/observations/')));
     const artifacts = outputs();
     const records = fs.readdirSync(rig.path('snapshots/records')).sort();
     assert.equal(records.length, 3);
@@ -55,9 +68,15 @@ test('refresh is conditional: ETag and Last-Modified give 304, the same bytes ch
     assert.deepEqual(outputs(), artifacts, 'no byte changed: no new snapshot, document or chunk');
     assert.deepEqual(fs.readdirSync(rig.path('snapshots/records')).sort(), records);
     const log = JSON.parse(rig.read('snapshots/observations/127-0-0-1-a.json'));
-    assert.deepEqual(log.observations.map((o: { outcome: string; status: number }) => `${o.outcome}:${o.status}`), ['new:200', 'not-modified:304']);
+    assert.deepEqual(
+      log.observations.map((o: { outcome: string; status: number }) => `${o.outcome}:${o.status}`),
+      ['new:200', 'not-modified:304'],
+    );
     const logC = JSON.parse(rig.read('snapshots/observations/127-0-0-1-c.json'));
-    assert.deepEqual(logC.observations.map((o: { outcome: string }) => o.outcome), ['new', 'same']);
+    assert.deepEqual(
+      logC.observations.map((o: { outcome: string }) => o.outcome),
+      ['new', 'same'],
+    );
 
     // Changed content: a new snapshot id for b only, and only b's chain and the aggregates rebuild.
     const before = JSON.parse(rig.read(`snapshots/${fs.readdirSync(rig.path('snapshots')).find((f) => f === 'index.json')}`));
@@ -68,9 +87,11 @@ test('refresh is conditional: ETag and Last-Modified give 304, the same bytes ch
     assert.equal(status[B], 'built');
     assert.equal(status['specs/127-0-0-1-b.json'], 'built');
     assert.equal(status['chunks/127-0-0-1-b.json'], 'built');
-    for (const other of ['specs/127-0-0-1-a.json', 'specs/127-0-0-1-c.json', 'chunks/127-0-0-1-a.json', 'chunks/127-0-0-1-c.json']) assert.equal(status[other], 'up-to-date', other);
+    for (const other of ['specs/127-0-0-1-a.json', 'specs/127-0-0-1-c.json', 'chunks/127-0-0-1-a.json', 'chunks/127-0-0-1-c.json'])
+      assert.equal(status[other], 'up-to-date', other);
     const after = JSON.parse(rig.read('snapshots/index.json'));
-    const idOf = (index: { payload: { entries: { documentId: string; snapshotId: string }[] } }, doc: string) => index.payload.entries.find((e) => e.documentId === doc)!.snapshotId;
+    const idOf = (index: { payload: { entries: { documentId: string; snapshotId: string }[] } }, doc: string) =>
+      index.payload.entries.find((e) => e.documentId === doc)!.snapshotId;
     assert.notEqual(idOf(after, '127-0-0-1-b'), idOf(before, '127-0-0-1-b'));
     assert.equal(idOf(after, '127-0-0-1-a'), idOf(before, '127-0-0-1-a'));
     const query = await rig.exec(['query', '--index', 'chunks/search-index.json', '--term', 'pangolins', '--json']);
@@ -109,8 +130,14 @@ test('episteme snapshot refreshes by default, reads the manifest from stdin, rep
     assert.equal(second.code, 0);
     assert.deepEqual(ran(second), [A]);
     assert.equal(statusOf(second)[A], 'unchanged');
-    const events = second.stderr.trim().split('\n').map((line) => JSON.parse(line) as { event: string; status?: number });
-    assert.ok(events.some((e) => e.event === 'capture-response' && e.status === 304), second.stderr);
+    const events = second.stderr
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line) as { event: string; status?: number });
+    assert.ok(
+      events.some((e) => e.event === 'capture-response' && e.status === 304),
+      second.stderr,
+    );
     const none = await rig.exec(['snapshot', '--manifest', '-', '--no-refresh', '--json'], { input: manifest });
     assert.equal(none.json!.data.actions, 0);
     assert.equal(server.hits('/a'), 2);
@@ -133,8 +160,13 @@ test('a source over --max-sources fails with max-sources-per-run and is fetched 
     rig.write({ 'manifest.json': JSON.stringify(['/a', '/b', '/c'].map((p) => ({ url: server.url(p) }))) });
     const first = await rig.exec(['snapshot', '--manifest', 'manifest.json', '--max-sources', '2', '--json']);
     assert.equal(first.code, 1);
-    const failed = (first.json!.data.targets as { target: string; status: string; error?: { details?: { reason?: string } } }[]).filter((t) => t.status === 'failed');
-    assert.deepEqual(failed.map((t) => [t.target, t.error!.details!.reason]), [[C, 'max-sources-per-run']]);
+    const failed = (first.json!.data.targets as { target: string; status: string; error?: { details?: { reason?: string } } }[]).filter(
+      (t) => t.status === 'failed',
+    );
+    assert.deepEqual(
+      failed.map((t) => [t.target, t.error!.details!.reason]),
+      [[C, 'max-sources-per-run']],
+    );
     assert.equal(server.hits('/c'), 0);
     const second = await rig.exec(['snapshot', '--manifest', 'manifest.json', '--max-sources', '2', '--no-refresh', '--json']);
     assert.equal(second.code, 0, second.stdout);

@@ -79,7 +79,12 @@ export function staticRoute(
       return;
     }
     const bytes = Buffer.from(body());
-    res.writeHead(200, { 'content-type': options.contentType ?? 'text/html; charset=utf-8', 'content-length': String(bytes.byteLength), ...validators, ...options.headers });
+    res.writeHead(200, {
+      'content-type': options.contentType ?? 'text/html; charset=utf-8',
+      'content-length': String(bytes.byteLength),
+      ...validators,
+      ...options.headers,
+    });
     res.end(bytes);
   };
 }

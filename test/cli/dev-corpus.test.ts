@@ -9,7 +9,10 @@ function corpusWorkspace(rig: Rig): void {
   rig.write({ 'episteme.json': JSON.stringify({ manualIngest: map }) });
 }
 
-test('the whole dev corpus builds through the CLI, in-process and on workers alike, and answers cited queries', { skip: SHARED_SKIP, timeout: 600_000 }, async () => {
+test('the whole dev corpus builds through the CLI, in-process and on workers alike, and answers cited queries', {
+  skip: SHARED_SKIP,
+  timeout: 600_000,
+}, async () => {
   const one = new Rig();
   const many = new Rig();
   try {
@@ -24,10 +27,11 @@ test('the whole dev corpus builds through the CLI, in-process and on workers ali
     assert.equal(serial.json!.data.diagnostics.documentsWithErrors, 3);
     const parallel = await many.exec(['build', '--jobs', '2', '--fail-on', 'never', '--json']);
     assert.equal(parallel.code, 0, parallel.stdout.slice(0, 2000) + parallel.stderr);
-    assert.deepEqual(
-      parallel.json!.data.diagnostics.documents.flatMap((d: { codes: string[] }) => d.codes).sort(),
-      ['pdf-empty', 'pdf-encrypted', 'pdf-malformed'],
-    );
+    assert.deepEqual(parallel.json!.data.diagnostics.documents.flatMap((d: { codes: string[] }) => d.codes).sort(), [
+      'pdf-empty',
+      'pdf-encrypted',
+      'pdf-malformed',
+    ]);
     assert.deepEqual(many.artifacts(), one.artifacts(), 'parallel build bytes equal the one-worker build');
     assert.ok(verifyCommittedGeneration(one.dir) >= 3 * 32);
 
@@ -45,7 +49,18 @@ test('the whole dev corpus builds through the CLI, in-process and on workers ali
     const again = await one.exec(['build', '--json']);
     assert.equal(again.json!.data.actions, 0);
 
-    const http = await one.exec(['query', '--index', 'chunks/search-index.json', '--term', 'conditional request', '--family', 'rfc', '--limit', '3', '--json']);
+    const http = await one.exec([
+      'query',
+      '--index',
+      'chunks/search-index.json',
+      '--term',
+      'conditional request',
+      '--family',
+      'rfc',
+      '--limit',
+      '3',
+      '--json',
+    ]);
     assert.equal(http.code, 0);
     assert.equal(http.json!.data.hits.length, 3);
     for (const hit of http.json!.data.hits) {
@@ -54,9 +69,14 @@ test('the whole dev corpus builds through the CLI, in-process and on workers ali
     }
     const pdf = await one.exec(['query', '--index', 'chunks/search-index.json', '--term', 'firearm', '--term', 'transcript', '--json']);
     assert.equal(pdf.code, 0, pdf.stdout);
-    const pdfHits = (pdf.json!.data.hits as { citation: { sourceUrl: string; pages?: number[] } }[]).filter((hit) => hit.citation.sourceUrl.endsWith('.pdf'));
+    const pdfHits = (pdf.json!.data.hits as { citation: { sourceUrl: string; pages?: number[] } }[]).filter((hit) =>
+      hit.citation.sourceUrl.endsWith('.pdf'),
+    );
     assert.ok(pdfHits.length > 0);
-    assert.ok(pdfHits.every((hit) => (hit.citation.pages ?? []).length > 0), 'PDF hits cite their pages');
+    assert.ok(
+      pdfHits.every((hit) => (hit.citation.pages ?? []).length > 0),
+      'PDF hits cite their pages',
+    );
   } finally {
     one.cleanup();
     many.cleanup();

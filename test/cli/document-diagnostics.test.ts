@@ -27,7 +27,10 @@ test('error diagnostics are counted, named and fail the run by default; --fail-o
     assert.equal(diagnostics.failOn, 'error');
     const named = diagnostics.documents.map((d: { target: string }) => d.target).sort();
     assert.equal(named.length, 2);
-    assert.ok(named.some((t: string) => t.startsWith('specs/') && /empty/.test(t)), named.join());
+    assert.ok(
+      named.some((t: string) => t.startsWith('specs/') && /empty/.test(t)),
+      named.join(),
+    );
     assert.ok(diagnostics.documents.some((d: { codes: string[] }) => d.codes.includes('pdf-empty')));
     assert.match(first.json!.error!.message, /pdf-empty/);
     assert.match(first.json!.error!.hint!, /--fail-on/);
@@ -58,7 +61,10 @@ test('error diagnostics are counted, named and fail the run by default; --fail-o
 test('a clean corpus passes with --fail-on warning', async () => {
   const box = new Sandbox();
   try {
-    box.write({ 'map.json': JSON.stringify([{ sourceUrl: 'https://example.test/good', localPath: 'good.html', contentType: 'text/html' }]), 'good.html': sampleHtml(1) });
+    box.write({
+      'map.json': JSON.stringify([{ sourceUrl: 'https://example.test/good', localPath: 'good.html', contentType: 'text/html' }]),
+      'good.html': sampleHtml(1),
+    });
     const result = await box.run(['build', '--map', 'map.json', '--fail-on', 'warning', '--json']);
     assert.equal(result.code, 0, result.stdout);
     assert.equal(result.json!.data.diagnostics.documentsWithErrors, 0);

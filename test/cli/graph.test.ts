@@ -9,7 +9,10 @@ import { Rig, sampleHtml, writeSmallWorkspace } from '../helpers/rig.js';
  * Mermaid and JSON, over a workspace with one up-to-date, one edited and one failed source.
  */
 
-const DOT_SKIP = spawnSync('dot', ['-V'], { stdio: 'ignore' }).status === 0 ? false : 'Graphviz `dot` is not installed (apt-get install graphviz; .ci/run does): DOT rendering test skipped';
+const DOT_SKIP =
+  spawnSync('dot', ['-V'], { stdio: 'ignore' }).status === 0
+    ? false
+    : 'Graphviz `dot` is not installed (apt-get install graphviz; .ci/run does): DOT rendering test skipped';
 
 /** Three sources built; then doc1 edited, and doc2 grown past the file bound so its snapshot fails. */
 async function workspaceInThreeStates(): Promise<Rig> {
@@ -47,14 +50,20 @@ test('graph --format json: every target with its edges and state (up to date, di
       for (const dep of t.deps) assert.ok(byName.has(dep), `edge from unknown ${dep}`);
     }
     // Edges are exactly the deps, dependency -> dependent; the search index hangs off the chunk index.
-    assert.equal(graph.edges.length, graph.targets.reduce((n, t) => n + t.deps.length, 0));
+    assert.equal(
+      graph.edges.length,
+      graph.targets.reduce((n, t) => n + t.deps.length, 0),
+    );
     assert.ok(graph.edges.some(([from, to]) => from === 'chunks/index.json' && to === 'chunks/search-index.json'));
     assert.ok(graph.edges.some(([from, to]) => from === 'snapshots/example-test-doc0.json' && to === 'specs/example-test-doc0.json'));
 
     assert.equal(byName.get('chunks/example-test-doc0.json')!.state, 'up-to-date');
     const edited = byName.get('snapshots/example-test-doc1.json')!;
     assert.equal(edited.state, 'dirty');
-    assert.ok(edited.reasons.some((r) => r.includes('src/doc1.html')), JSON.stringify(edited.reasons));
+    assert.ok(
+      edited.reasons.some((r) => r.includes('src/doc1.html')),
+      JSON.stringify(edited.reasons),
+    );
     assert.equal(byName.get('specs/example-test-doc1.json')!.state, 'maybe-dirty');
     const failed = byName.get('snapshots/example-test-doc2.json')!;
     assert.equal(failed.state, 'failed');
@@ -78,7 +87,9 @@ test('graph --format json: every target with its edges and state (up to date, di
 test('graph TARGET draws only that target and what it depends on', async () => {
   const rig = await workspaceInThreeStates();
   try {
-    const graph = JSON.parse((await rig.exec(['graph', 'chunks/example-test-doc1.json', '--format', 'json'])).stdout) as { targets: JsonTarget[] };
+    const graph = JSON.parse((await rig.exec(['graph', 'chunks/example-test-doc1.json', '--format', 'json'])).stdout) as {
+      targets: JsonTarget[];
+    };
     assert.deepEqual(
       graph.targets.map((t) => t.target),
       ['snapshots/example-test-doc1.json', 'specs/example-test-doc1.json', 'chunks/example-test-doc1.json'],
@@ -105,7 +116,10 @@ test('graph --format dot is valid Graphviz input: dot -Tsvg renders every target
     assert.equal((svg.stdout.match(/class="node"/g) ?? []).length, 13);
     assert.equal((svg.stdout.match(/class="edge"/g) ?? []).length, 16);
     // A hostile-looking name survives quoting: Graphviz still parses a label with quotes and backslashes.
-    const canary = spawnSync('dot', ['-Tsvg'], { input: result.stdout.replace('rankdir=LR;', 'rankdir=LR; "a\\"b\\\\" -> "c";'), encoding: 'utf8' });
+    const canary = spawnSync('dot', ['-Tsvg'], {
+      input: result.stdout.replace('rankdir=LR;', 'rankdir=LR; "a\\"b\\\\" -> "c";'),
+      encoding: 'utf8',
+    });
     assert.equal(canary.status, 0, canary.stderr);
   } finally {
     rig.cleanup();

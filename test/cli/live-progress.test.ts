@@ -27,7 +27,10 @@ function hasTmux(): boolean {
 
 const STATUS = /^\[(\d+)\/(\d+)\] (?!failed)\S+ +\d+:\d\d/;
 
-test('live progress on a terminal: one status line updated in place, failures as they happen, a summary that fits a screen', { skip: hasTmux() ? false : 'tmux is not installed: the pseudo-terminal test is skipped', timeout: 300_000 }, async () => {
+test('live progress on a terminal: one status line updated in place, failures as they happen, a summary that fits a screen', {
+  skip: hasTmux() ? false : 'tmux is not installed: the pseudo-terminal test is skipped',
+  timeout: 300_000,
+}, async () => {
   const server = await TestServer.start({
     // Unavailable once, with a Retry-After the capture honours, then the document.
     '/flaky': (_req, res, n) => {
@@ -82,11 +85,15 @@ test('live progress on a terminal: one status line updated in place, failures as
     const summaryAt = lines.findIndex((line) => /^\d+ targets: /.test(line));
     assert.ok(summaryAt > 0, history);
     for (const url of missing) {
-      const at = lines.findIndex((line) => /^\[\d+\/\d+\] failed /.test(line) && line.includes(url.replace(/^http:\/\//, '')) && /404/.test(line));
+      const at = lines.findIndex(
+        (line) => /^\[\d+\/\d+\] failed /.test(line) && line.includes(url.replace(/^http:\/\//, '')) && /404/.test(line),
+      );
       assert.ok(at >= 0 && at < summaryAt, `no failure line with 404 for ${url} before the summary:\n${history}`);
     }
     // A retry is news while the build waits on it: a line of its own, with the status and the delay.
-    const retryAt = lines.findIndex((line) => line.includes(flaky.replace(/^http:\/\//, '')) && /503/.test(line) && /retry 1 in \d+ ms/.test(line));
+    const retryAt = lines.findIndex(
+      (line) => line.includes(flaky.replace(/^http:\/\//, '')) && /503/.test(line) && /retry 1 in \d+ ms/.test(line),
+    );
     assert.ok(retryAt >= 0 && retryAt < summaryAt, `no retry line for ${flaky} before the summary:\n${history}`);
     // Everything the build printed, summary included, fits in one screen.
     assert.ok(lines.length - 1 <= ROWS, `${lines.length} lines:\n${history}`);

@@ -22,7 +22,10 @@ test('offline stages never contact the network: a missing snapshot is snapshot-m
   const box = new Sandbox();
   try {
     // The workspace config names the manifest, so every command (manual-ingest included) sees it.
-    box.write({ 'manifest.json': JSON.stringify([{ url: server.url('/doc.html') }]), 'episteme.json': JSON.stringify({ manifest: 'manifest.json' }) });
+    box.write({
+      'manifest.json': JSON.stringify([{ url: server.url('/doc.html') }]),
+      'episteme.json': JSON.stringify({ manifest: 'manifest.json' }),
+    });
     const outside = box.outside();
     for (const args of [['extract'], ['chunk'], ['index'], ['manual-ingest']]) {
       const result = await box.run([...args, '--json']);

@@ -43,7 +43,10 @@ test('from a subfolder, the summary and errors name workspace files by their pat
     assert.equal(json.code, 0, json.stderr);
     const names: string[] = json.json!.data.targets.map((t: { target: string }) => t.target);
     assert.ok(names.includes('chunks/search-index.json'), names.join());
-    assert.ok(names.every((name) => !name.startsWith('..')), names.join());
+    assert.ok(
+      names.every((name) => !name.startsWith('..')),
+      names.join(),
+    );
     const broken = json.json!.data.diagnostics.documents[0].target as string;
     assert.match(broken, /^specs\//);
 

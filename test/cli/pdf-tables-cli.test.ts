@@ -31,13 +31,23 @@ test('episteme extract: a table over three pages is one table block with rowPage
   const c = tableCases().find((x) => x.name.startsWith('unruled table over three pages'))!;
   const box = new Sandbox();
   try {
-    const map = JSON.stringify([{ sourceUrl: 'https://example.test/regions.pdf', localPath: 'regions.pdf', contentType: 'application/pdf' }]);
+    const map = JSON.stringify([
+      { sourceUrl: 'https://example.test/regions.pdf', localPath: 'regions.pdf', contentType: 'application/pdf' },
+    ]);
     box.write({ 'map.json': map, 'regions.pdf': c.pdf });
     const result = await box.run(['extract', '--map', 'map.json', '--json']);
     assert.equal(result.code, 0, result.stderr);
     const [doc] = documents(path.join(box.ws, 'specs'));
     assert.ok(doc, 'no document written under specs/');
-    const tables = (doc['blocks'] as { kind: string; header: string[][]; rows: string[][]; rowPages: number[]; span: { page: number; endPage?: number } }[]).filter((b) => b.kind === 'table');
+    const tables = (
+      doc['blocks'] as {
+        kind: string;
+        header: string[][];
+        rows: string[][];
+        rowPages: number[];
+        span: { page: number; endPage?: number };
+      }[]
+    ).filter((b) => b.kind === 'table');
     assert.equal(tables.length, 1);
     assert.deepEqual([...tables[0]!.header, ...tables[0]!.rows], c.tables[0]);
     assert.deepEqual(tables[0]!.rowPages, c.rowPages![0]);

@@ -36,16 +36,27 @@ test('query: one hit per passage, --no-collapse, --explain adds up, through the 
       [first.citation.sourceUrl, ...first.samePassage.map((same: { citation: { sourceUrl: string } }) => same.citation.sourceUrl)].sort(),
       ['https://example.test/ed/', 'https://example.test/tr/'],
     );
-    assert.ok(data.hits.slice(1).every((hit: { citation: { sourceUrl: string } }) => hit.citation.sourceUrl === 'https://example.test/other/'), 'the twin is not a hit of its own');
+    assert.ok(
+      data.hits.slice(1).every((hit: { citation: { sourceUrl: string } }) => hit.citation.sourceUrl === 'https://example.test/other/'),
+      'the twin is not a hit of its own',
+    );
 
     const separate = await rig.exec([...query, '--no-collapse']);
     assert.equal(separate.json!.data.collapsed, 0);
     assert.equal(separate.json!.data.total, data.total + 1);
-    assert.deepEqual(separate.json!.data.hits.slice(0, 2).map((hit: { score: string }) => hit.score), [first.score, first.score]);
+    assert.deepEqual(
+      separate.json!.data.hits.slice(0, 2).map((hit: { score: string }) => hit.score),
+      [first.score, first.score],
+    );
 
     const explained = await rig.exec([...query, '--explain']);
-    for (const hit of explained.json!.data.hits as { score: string; explain: { points: number; pointsPerUnit: number; terms: { points: number }[]; proximity: { points: number }[] } }[]) {
-      const sum = hit.explain.terms.reduce((total, term) => total + term.points, 0) + hit.explain.proximity.reduce((total, pair) => total + pair.points, 0);
+    for (const hit of explained.json!.data.hits as {
+      score: string;
+      explain: { points: number; pointsPerUnit: number; terms: { points: number }[]; proximity: { points: number }[] };
+    }[]) {
+      const sum =
+        hit.explain.terms.reduce((total, term) => total + term.points, 0) +
+        hit.explain.proximity.reduce((total, pair) => total + pair.points, 0);
       assert.equal(sum, hit.explain.points);
       assert.equal((sum / hit.explain.pointsPerUnit).toFixed(4), hit.score);
     }
@@ -70,7 +81,18 @@ test('query: one hit per passage, --no-collapse, --explain adds up, through the 
       assert.equal(humanError.code, 2);
       assert.match(humanError.stderr, new RegExp(`${option} ${held}`));
     }
-    const known = await rig.exec(['query', '--index', 'chunks/search-index.json', '--term', 'alpha', '--family', 'generic', '--document-type', 'document', '--json']);
+    const known = await rig.exec([
+      'query',
+      '--index',
+      'chunks/search-index.json',
+      '--term',
+      'alpha',
+      '--family',
+      'generic',
+      '--document-type',
+      'document',
+      '--json',
+    ]);
     assert.equal(known.code, 0);
     assert.ok(known.json!.data.total > 0);
   } finally {

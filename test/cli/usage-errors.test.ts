@@ -73,7 +73,10 @@ test('a bad URL in a manifest is described in words, not as a regular expression
     assert.equal(result.json!.error!.code, 'manifest-invalid');
     assert.match(result.json!.error!.message, /must be an http:\/\/ or https:\/\/ URL/);
     assert.doesNotMatch(result.json!.error!.message, /pattern|\^|\[Hh\]/);
-    rig.write({ 'map.json': JSON.stringify([{ sourceUrl: 'https://e.test/a', localPath: 'a.html', contentType: 'text html' }]), 'a.html': 'x' });
+    rig.write({
+      'map.json': JSON.stringify([{ sourceUrl: 'https://e.test/a', localPath: 'a.html', contentType: 'text html' }]),
+      'a.html': 'x',
+    });
     const map = await rig.exec(['manual-ingest', '--map', 'map.json', '--json']);
     assert.equal(map.code, 2);
     assert.match(map.json!.error!.message, /media type/);
@@ -99,9 +102,13 @@ test('a config error hint names a README section that exists', async () => {
     rig.cleanup();
   }
   // Every README section any message names, anywhere in the source, exists.
-  const walk = (dir: string): string[] => fs.readdirSync(dir, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? walk(path.join(dir, e.name)) : e.name.endsWith('.ts') ? [path.join(dir, e.name)] : []));
+  const walk = (dir: string): string[] =>
+    fs
+      .readdirSync(dir, { withFileTypes: true })
+      .flatMap((e) => (e.isDirectory() ? walk(path.join(dir, e.name)) : e.name.endsWith('.ts') ? [path.join(dir, e.name)] : []));
   for (const file of walk(path.join(REPO_ROOT, 'src'))) {
-    for (const m of fs.readFileSync(file, 'utf8').matchAll(/README,? "([^"]+)"/g)) assert.ok(headings.has(m[1]!), `${path.relative(REPO_ROOT, file)} names README section "${m[1]}", which does not exist`);
+    for (const m of fs.readFileSync(file, 'utf8').matchAll(/README,? "([^"]+)"/g))
+      assert.ok(headings.has(m[1]!), `${path.relative(REPO_ROOT, file)} names README section "${m[1]}", which does not exist`);
   }
 });
 
@@ -116,7 +123,10 @@ test('edit distance and nearest names', () => {
 test('paths in messages are relative to the current folder', async () => {
   const rig = new Rig();
   try {
-    rig.write({ 'ws/episteme.json': JSON.stringify({ manualIngest: 'map.json', bogus: 1 }), 'ws/map.json': JSON.stringify([{ sourceUrl: 'https://e.test/a', localPath: 'a.html' }]) });
+    rig.write({
+      'ws/episteme.json': JSON.stringify({ manualIngest: 'map.json', bogus: 1 }),
+      'ws/map.json': JSON.stringify([{ sourceUrl: 'https://e.test/a', localPath: 'a.html' }]),
+    });
     const config = await rig.exec(['build', '--config', 'ws/episteme.json', '--json']);
     assert.equal(config.code, 2);
     assert.match(config.json!.error!.message, /^ws\/episteme\.json is invalid/);

@@ -22,9 +22,14 @@ function acmeRules(extra: Record<string, unknown> = {}): string {
   return JSON.stringify({ ...generic, ...extra }, null, 1);
 }
 
-const page = (name: string): string => `<html><body><h1>${name}</h1><h2 id="bg">Background</h2><p>Why.</p><h2 id="req">Requirements</h2><p>Do it.</p></body></html>`;
+const page = (name: string): string =>
+  `<html><body><h1>${name}</h1><h2 id="bg">Background</h2><p>Why.</p><h2 id="req">Requirements</h2><p>Do it.</p></body></html>`;
 
-function writeWorkspace(rig: Rig, config: Record<string, unknown> = { manualIngest: 'map.json', rules: 'my-rules' }, mapExtra: Record<string, unknown>[] = []): void {
+function writeWorkspace(
+  rig: Rig,
+  config: Record<string, unknown> = { manualIngest: 'map.json', rules: 'my-rules' },
+  mapExtra: Record<string, unknown>[] = [],
+): void {
   rig.write({
     'my-rules/acme.json': acmeRules(),
     'src/a.html': page('A'),
@@ -96,14 +101,48 @@ test('workspace families: resolved by host and by id, applied, and hashed like b
 
 test('workspace families: bad rules are config-invalid errors naming the file and field', async () => {
   const cases: { name: string; setup: (rig: Rig) => void; message: RegExp; code?: string }[] = [
-    { name: 'host not a host name', setup: (rig) => rig.write({ 'my-rules/acme.json': acmeRules({ match: { hosts: ['Not A Host'], hostSuffixes: [] } }) }), message: /my-rules\/acme\.json.*field match\.hosts\.0: must be a lower-case host name/ },
-    { name: 'unknown field', setup: (rig) => rig.write({ 'my-rules/acme.json': acmeRules({ colour: 'red' }) }), message: /my-rules\/acme\.json.*unknown field "colour"/ },
+    {
+      name: 'host not a host name',
+      setup: (rig) => rig.write({ 'my-rules/acme.json': acmeRules({ match: { hosts: ['Not A Host'], hostSuffixes: [] } }) }),
+      message: /my-rules\/acme\.json.*field match\.hosts\.0: must be a lower-case host name/,
+    },
+    {
+      name: 'unknown field',
+      setup: (rig) => rig.write({ 'my-rules/acme.json': acmeRules({ colour: 'red' }) }),
+      message: /my-rules\/acme\.json.*unknown field "colour"/,
+    },
     { name: 'not JSON', setup: (rig) => rig.write({ 'my-rules/acme.json': '{"id": ' }), message: /my-rules\/acme\.json is not valid JSON/ },
-    { name: 'file named after another id', setup: (rig) => rig.write({ 'my-rules/other.json': acmeRules() }), message: /my-rules\/other\.json declares id "acme"/ },
-    { name: 'built-in id', setup: (rig) => rig.write({ 'my-rules/rfc.json': acmeRules({ id: 'rfc' }) }), message: /my-rules\/rfc\.json declares family "rfc", which is built in/ },
-    { name: 'unknown family in the map', setup: (rig) => rig.write({ 'map.json': JSON.stringify([{ sourceUrl: 'https://x.test/', localPath: 'src/a.html', contentType: 'text/html', family: 'acmee' }]) }), message: /"acmee" is not a registered family \(known: .*acme, generic/, code: 'map-invalid' },
-    { name: 'folder outside the workspace', setup: (rig) => rig.write({ 'episteme.json': JSON.stringify({ manualIngest: 'map.json', rules: '../elsewhere' }) }), message: /rules folder must be a folder inside the workspace/ },
-    { name: 'folder missing', setup: (rig) => rig.write({ 'episteme.json': JSON.stringify({ manualIngest: 'map.json', rules: 'nope' }) }), message: /rules folder names a folder that does not exist/ },
+    {
+      name: 'file named after another id',
+      setup: (rig) => rig.write({ 'my-rules/other.json': acmeRules() }),
+      message: /my-rules\/other\.json declares id "acme"/,
+    },
+    {
+      name: 'built-in id',
+      setup: (rig) => rig.write({ 'my-rules/rfc.json': acmeRules({ id: 'rfc' }) }),
+      message: /my-rules\/rfc\.json declares family "rfc", which is built in/,
+    },
+    {
+      name: 'unknown family in the map',
+      setup: (rig) =>
+        rig.write({
+          'map.json': JSON.stringify([
+            { sourceUrl: 'https://x.test/', localPath: 'src/a.html', contentType: 'text/html', family: 'acmee' },
+          ]),
+        }),
+      message: /"acmee" is not a registered family \(known: .*acme, generic/,
+      code: 'map-invalid',
+    },
+    {
+      name: 'folder outside the workspace',
+      setup: (rig) => rig.write({ 'episteme.json': JSON.stringify({ manualIngest: 'map.json', rules: '../elsewhere' }) }),
+      message: /rules folder must be a folder inside the workspace/,
+    },
+    {
+      name: 'folder missing',
+      setup: (rig) => rig.write({ 'episteme.json': JSON.stringify({ manualIngest: 'map.json', rules: 'nope' }) }),
+      message: /rules folder names a folder that does not exist/,
+    },
     {
       name: 'folder is a symbolic link',
       setup: (rig) => {

@@ -13,7 +13,12 @@ test('an empty fragment (and every other equivalence) is the same source: duplic
       ['https://a.example/%7euser', 'https://a.example/~user'],
     ];
     for (const [one, two] of pairs) {
-      rig.write({ 'map.json': JSON.stringify([{ sourceUrl: one, localPath: 'src/a.html' }, { sourceUrl: two, localPath: 'src/b.html' }]) });
+      rig.write({
+        'map.json': JSON.stringify([
+          { sourceUrl: one, localPath: 'src/a.html' },
+          { sourceUrl: two, localPath: 'src/b.html' },
+        ]),
+      });
       const inMap = await rig.exec(['build', '--map', 'map.json', '--dry-run', '--json']);
       assert.equal(inMap.json!.error?.code, 'map-invalid', `${one} / ${two}`);
       assert.match(inMap.json!.error!.message, /entry 1, field sourceUrl: duplicate of entry 0/);
@@ -22,7 +27,10 @@ test('an empty fragment (and every other equivalence) is the same source: duplic
       const inManifest = await rig.exec(['build', '--manifest', 'manifest.json', '--dry-run', '--json']);
       assert.equal(inManifest.json!.error?.code, 'manifest-invalid');
 
-      rig.write({ 'map.json': JSON.stringify([{ sourceUrl: one, localPath: 'src/a.html' }]), 'manifest.json': JSON.stringify([{ url: two }]) });
+      rig.write({
+        'map.json': JSON.stringify([{ sourceUrl: one, localPath: 'src/a.html' }]),
+        'manifest.json': JSON.stringify([{ url: two }]),
+      });
       const across = await rig.exec(['build', '--map', 'map.json', '--manifest', 'manifest.json', '--dry-run', '--json']);
       assert.equal(across.json!.error?.code, 'manifest-invalid');
       assert.match(across.json!.error!.message, /duplicate of manual-ingest map entry 0/);

@@ -90,7 +90,15 @@ test('same source or not: pairs that differ only by an equivalence are duplicate
 });
 
 test('refused URLs: not http(s), credentials, unparsable', () => {
-  for (const bad of ['ftp://a.example/', 'file:///etc/passwd', 'https://user:pw@a.example/', 'https://user@a.example/', 'https://a b.example/', 'not a url', 'https://[::1/']) {
+  for (const bad of [
+    'ftp://a.example/',
+    'file:///etc/passwd',
+    'https://user:pw@a.example/',
+    'https://user@a.example/',
+    'https://a b.example/',
+    'not a url',
+    'https://[::1/',
+  ]) {
     assert.ok('error' in canonicalSourceUrl(bad), bad);
   }
 });
@@ -98,7 +106,32 @@ test('refused URLs: not http(s), credentials, unparsable', () => {
 test('generated URLs: canonicalisation is idempotent and percent-encoding variants of unreserved characters agree', () => {
   const random = seededRandom(9);
   const pick = <T>(items: T[]): T => items[Math.floor(random() * items.length)]!;
-  const pieces = ['a', 'Z', '0', '-', '.', '_', '~', '%7e', '%7E', '%41', '%2f', '%2F', '%20', ' ', 'é', '..', '.', '/', '%2e', '?', '#', '', '%', '%zz'];
+  const pieces = [
+    'a',
+    'Z',
+    '0',
+    '-',
+    '.',
+    '_',
+    '~',
+    '%7e',
+    '%7E',
+    '%41',
+    '%2f',
+    '%2F',
+    '%20',
+    ' ',
+    'é',
+    '..',
+    '.',
+    '/',
+    '%2e',
+    '?',
+    '#',
+    '',
+    '%',
+    '%zz',
+  ];
   for (let i = 0; i < 2000; i += 1) {
     let tail = '';
     for (let j = 0; j < 1 + Math.floor(random() * 10); j += 1) tail += pick(pieces);
@@ -110,7 +143,11 @@ test('generated URLs: canonicalisation is idempotent and percent-encoding varian
     assert.ok(!first.url.endsWith('#') || new URL(first.url).hash !== '', `empty fragment kept: ${url} -> ${first.url}`);
     // (Right after a stray "%", a hex digit stays encoded so as not to form a new escape.)
     if (!/%(?![0-9A-F]{2})/i.test(first.url)) {
-      assert.doesNotMatch(first.url, /%(?:[46][1-9A-F]|[57][0-9A]|3[0-9]|2[DE]|5F|7E)/i, `an unreserved character stayed encoded: ${first.url}`);
+      assert.doesNotMatch(
+        first.url,
+        /%(?:[46][1-9A-F]|[57][0-9A]|3[0-9]|2[DE]|5F|7E)/i,
+        `an unreserved character stayed encoded: ${first.url}`,
+      );
     }
   }
 });
@@ -121,8 +158,18 @@ test('document ids: never a reserved name, always unique, independent of the ord
   for (const reserved of RESERVED_DOCUMENT_IDS) {
     const words = reserved.split('-');
     for (const scheme of ['http', 'https']) {
-      hostile.push(`${scheme}://${reserved}/`, `${scheme}://${words.join('.')}/`, `${scheme}://${reserved.toUpperCase()}/`, `${scheme}://${reserved}./`);
-      hostile.push(`${scheme}://${words[0]}/${words.slice(1).join('/')}`, `${scheme}://${reserved}/?`, `${scheme}://${reserved}/#`, `${scheme}://${reserved}/--`);
+      hostile.push(
+        `${scheme}://${reserved}/`,
+        `${scheme}://${words.join('.')}/`,
+        `${scheme}://${reserved.toUpperCase()}/`,
+        `${scheme}://${reserved}./`,
+      );
+      hostile.push(
+        `${scheme}://${words[0]}/${words.slice(1).join('/')}`,
+        `${scheme}://${reserved}/?`,
+        `${scheme}://${reserved}/#`,
+        `${scheme}://${reserved}/--`,
+      );
     }
   }
   const canonical = [...new Set(hostile.map((url) => (canonicalSourceUrl(url) as { url: string }).url))];

@@ -58,9 +58,16 @@ test('RFC HTML section ids equal the XML section anchors (100%)', { skip }, asyn
     // The id the HTML gives an XML section: its derived alias (xml2rfc "appendix-A" for pn
     // "section-appendix.a"), else its own fragment (httpwg anchors are the HTML ids).
     const htmlIdOf = (s: (typeof x.sections)[number]): string | null => s.derivedIds?.[0] ?? s.fragment;
-    const anchors = x.sections.filter((s) => s.fragment !== null).map(htmlIdOf).filter((f): f is string => f !== null);
+    const anchors = x.sections
+      .filter((s) => s.fragment !== null)
+      .map(htmlIdOf)
+      .filter((f): f is string => f !== null);
     assert.ok(anchors.length >= 50, `${xml}: only ${anchors.length} anchored sections`);
-    assert.deepEqual(anchors.filter((a) => !htmlIds.has(a)), [], `${xml} anchors missing from ${html}`);
+    assert.deepEqual(
+      anchors.filter((a) => !htmlIds.has(a)),
+      [],
+      `${xml} anchors missing from ${html}`,
+    );
     // Same section, same heading.
     const byId = new Map(h.sections.map((s) => [s.fragment, s.heading]));
     for (const s of x.sections) if (s.fragment !== null) assert.equal(byId.get(htmlIdOf(s)), s.heading, `${s.fragment} heading`);
@@ -91,7 +98,10 @@ test('PDFs: every block has a page number; sections from the outline', { skip },
     for (const b of d.blocks) assert.ok(Number.isInteger(b.page) && b.page! >= 1, `${entry.localPath} ${b.id} has no page`);
   }
   const outline = await doc('pdf/pdflatex-outline.pdf');
-  assert.deepEqual(outline.sections.map((s) => s.heading), ['Foo', 'Bar', 'Baz', 'Foo', 'Bar', 'Baz', 'Foo', 'Bar', 'Baz']);
+  assert.deepEqual(
+    outline.sections.map((s) => s.heading),
+    ['Foo', 'Bar', 'Baz', 'Foo', 'Bar', 'Baz', 'Foo', 'Bar', 'Baz'],
+  );
   assert.equal(outline['pageCount'], 4);
 });
 
@@ -99,7 +109,10 @@ test('two-column PDF reads column by column (checked against multicolumn.tex)', 
   const d = await doc('pdf/multicolumn.pdf');
   const text = d.blocks.map((b) => b.text).join('\n');
   // Hyphenated line ends join only when each column is read top to bottom.
-  assert.match(text, /Lorem ipsum dolor sit amet, consectetuer adipiscing elit\. Ut purus elit, vestibulum ut, placerat ac, adipiscing vitae, felis\./);
+  assert.match(
+    text,
+    /Lorem ipsum dolor sit amet, consectetuer adipiscing elit\. Ut purus elit, vestibulum ut, placerat ac, adipiscing vitae, felis\./,
+  );
   assert.doesNotMatch(text, /[a-z]- [a-z]/);
   // Order of the pieces the .tex source states: title/author, abstract, table caption, table rows.
   const tex = readFileSync(path.join(corpusDir, 'pdf/multicolumn.tex'), 'utf8');
@@ -134,8 +147,19 @@ test('form PDF lists its fields by name, type and value', { skip }, async () => 
 
 test('transcript PDF text matches its reference text (>= 95% token overlap)', { skip }, async () => {
   const d = await doc('pdf/scotus-transcript-p1.pdf');
-  const tokens = (s: string): string[] => s.toLowerCase().replace(/[^a-z0-9]+/g, ' ').trim().split(' ').filter((t) => t !== '');
-  const ours = tokens(d.blocks.filter((b) => b.page === 1).map((b) => b.text).join(' '));
+  const tokens = (s: string): string[] =>
+    s
+      .toLowerCase()
+      .replace(/[^a-z0-9]+/g, ' ')
+      .trim()
+      .split(' ')
+      .filter((t) => t !== '');
+  const ours = tokens(
+    d.blocks
+      .filter((b) => b.page === 1)
+      .map((b) => b.text)
+      .join(' '),
+  );
   const ref = tokens(readFileSync(path.join(corpusDir, 'pdf/scotus-transcript-p1.txt'), 'utf8'));
   const bag = new Map<string, number>();
   for (const t of ours) bag.set(t, (bag.get(t) ?? 0) + 1);

@@ -53,7 +53,11 @@ test('same bytes and options give identical document bytes', async () => {
 });
 
 test('plain text: paragraphs with line spans', async () => {
-  const doc = await extractBytes('Title line\n\nFirst paragraph\ncontinues here.\n\n    code line\n', 'https://example.org/a.txt', 'text/plain');
+  const doc = await extractBytes(
+    'Title line\n\nFirst paragraph\ncontinues here.\n\n    code line\n',
+    'https://example.org/a.txt',
+    'text/plain',
+  );
   assert.deepEqual(validateDocument(doc), { ok: true });
   assert.deepEqual(
     doc.blocks.map((b) => [b.kind, b.text, b.span?.['line']]),

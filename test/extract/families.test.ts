@@ -47,20 +47,39 @@ test('host matching is exact or by label, never by substring', () => {
 
 test('extraction config covers only the document family rules, the extractor, fragment and options', () => {
   const snap = (url: string, type: string): SnapshotMeta => snapshotFor(url, type, new Uint8Array([1]));
-  const whatwg = extractionConfig({ url: 'https://url.spec.whatwg.org/' }, snap('https://url.spec.whatwg.org/', 'text/html'), DEFAULT_EXTRACT_OPTIONS);
+  const whatwg = extractionConfig(
+    { url: 'https://url.spec.whatwg.org/' },
+    snap('https://url.spec.whatwg.org/', 'text/html'),
+    DEFAULT_EXTRACT_OPTIONS,
+  );
   const whatwgRules = JSON.parse(readFileSync(path.join(repoRoot, 'rules/whatwg.json'), 'utf8')) as unknown;
   assert.deepEqual((whatwg['family'] as { rules: unknown }).rules, whatwgRules);
   assert.equal(whatwg['extractor'], 'html');
   assert.equal(whatwg['fragment'], null);
-  const frag = extractionConfig({ url: 'https://url.spec.whatwg.org/#urls' }, snap('https://url.spec.whatwg.org/', 'text/html'), DEFAULT_EXTRACT_OPTIONS);
+  const frag = extractionConfig(
+    { url: 'https://url.spec.whatwg.org/#urls' },
+    snap('https://url.spec.whatwg.org/', 'text/html'),
+    DEFAULT_EXTRACT_OPTIONS,
+  );
   assert.equal(frag['fragment'], 'urls');
   // A PDF option does not enter an HTML document's config.
-  const other = extractionConfig({ url: 'https://url.spec.whatwg.org/' }, snap('https://url.spec.whatwg.org/', 'text/html'), { ...DEFAULT_EXTRACT_OPTIONS, pdfTimeoutMs: 5 });
+  const other = extractionConfig({ url: 'https://url.spec.whatwg.org/' }, snap('https://url.spec.whatwg.org/', 'text/html'), {
+    ...DEFAULT_EXTRACT_OPTIONS,
+    pdfTimeoutMs: 5,
+  });
   assert.deepEqual(other, whatwg);
   // Extractor choice: explicit, then content type, then family default.
-  const rfcText = extractionConfig({ url: 'https://www.rfc-editor.org/rfc/rfc1.txt' }, snap('https://www.rfc-editor.org/rfc/rfc1.txt', 'application/octet-stream'), DEFAULT_EXTRACT_OPTIONS);
+  const rfcText = extractionConfig(
+    { url: 'https://www.rfc-editor.org/rfc/rfc1.txt' },
+    snap('https://www.rfc-editor.org/rfc/rfc1.txt', 'application/octet-stream'),
+    DEFAULT_EXTRACT_OPTIONS,
+  );
   assert.equal(rfcText['extractor'], 'text');
-  const forced = extractionConfig({ url: 'https://example.org/x', extractor: 'xml' }, snap('https://example.org/x', 'text/html'), DEFAULT_EXTRACT_OPTIONS);
+  const forced = extractionConfig(
+    { url: 'https://example.org/x', extractor: 'xml' },
+    snap('https://example.org/x', 'text/html'),
+    DEFAULT_EXTRACT_OPTIONS,
+  );
   assert.equal(forced['extractor'], 'xml');
 });
 
@@ -70,14 +89,26 @@ test('a #fragment URL extracts only that section and its subsections', async () 
   const doc = await extractBytes(SECTIONED, 'https://example.org/spec#a', 'text/html');
   assert.deepEqual(validateDocument(doc), { ok: true });
   assert.equal(doc.fragment, 'a');
-  assert.deepEqual(doc.sections.map((s) => [s.id, s.parentId]), [['a', null], ['a1', 'a']]);
-  assert.deepEqual(doc.blocks.map((b) => b.text), ['in a', 'in a1']);
+  assert.deepEqual(
+    doc.sections.map((s) => [s.id, s.parentId]),
+    [
+      ['a', null],
+      ['a1', 'a'],
+    ],
+  );
+  assert.deepEqual(
+    doc.blocks.map((b) => b.text),
+    ['in a', 'in a1'],
+  );
 });
 
 test('an absent #fragment gives a clear warning and the whole document', async () => {
   const doc = await extractBytes(SECTIONED, 'https://example.org/spec#missing', 'text/html');
   assert.equal(doc.fragment, null);
-  assert.deepEqual(doc.diagnostics.map((d) => [d.code, d.severity]), [['fragment-not-found', 'warning']]);
+  assert.deepEqual(
+    doc.diagnostics.map((d) => [d.code, d.severity]),
+    [['fragment-not-found', 'warning']],
+  );
   assert.equal(doc.sections.length, 3);
 });
 
@@ -85,14 +116,26 @@ test('root selectors are an ordered priority list, and rules select with DOM sem
   // whatwg: root "body"; generic: "main" before "body" even though body comes first in the document.
   const page = `<html><body><p>outside main</p><main><section><h2 id="x">X</h2><p>inside</p></section></main></body></html>`;
   const generic = await extractBytes(page, 'https://example.org/', 'text/html');
-  assert.deepEqual(generic.blocks.map((b) => b.text), ['inside']);
+  assert.deepEqual(
+    generic.blocks.map((b) => b.text),
+    ['inside'],
+  );
 });
 
 test('extraction itself has no clock: a PDF extracts the same whatever pdfTimeoutMs says (the stage pool bounds time)', async () => {
   const pdf = minimalPdf('Hello');
-  const fast = await extractBytes(pdf, 'https://example.org/a.pdf', 'application/pdf', {}, { ...DEFAULT_EXTRACT_OPTIONS, pdfTimeoutMs: 1000 });
+  const fast = await extractBytes(
+    pdf,
+    'https://example.org/a.pdf',
+    'application/pdf',
+    {},
+    { ...DEFAULT_EXTRACT_OPTIONS, pdfTimeoutMs: 1000 },
+  );
   assert.deepEqual(validateDocument(fast), { ok: true });
-  assert.deepEqual(fast.blocks.map((b) => [b.text, b.page]), [['Hello', 1]]);
+  assert.deepEqual(
+    fast.blocks.map((b) => [b.text, b.page]),
+    [['Hello', 1]],
+  );
   assert.ok(!fast.diagnostics.some((d) => d.code === 'pdf-timeout'), JSON.stringify(fast.diagnostics));
 });
 

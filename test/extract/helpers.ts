@@ -26,7 +26,15 @@ export function ingestMap(): IngestEntry[] {
 
 export function snapshotFor(url: string, contentType: string, body: Uint8Array): SnapshotMeta {
   const sha256 = sha256Hex(body);
-  return { snapshotId: 'snap-' + sha256.slice(0, 16), sourceUrl: url, captureMethod: 'manual-ingest', contentType, charset: null, sha256, byteLength: body.length };
+  return {
+    snapshotId: 'snap-' + sha256.slice(0, 16),
+    sourceUrl: url,
+    captureMethod: 'manual-ingest',
+    contentType,
+    charset: null,
+    sha256,
+    byteLength: body.length,
+  };
 }
 
 export async function extractBytes(
@@ -37,7 +45,13 @@ export async function extractBytes(
   options: ExtractOptions = DEFAULT_EXTRACT_OPTIONS,
 ): Promise<EvidenceDocument> {
   const bytes = typeof body === 'string' ? new TextEncoder().encode(body) : body;
-  return extractDocument({ documentId: 'doc-test', source: { url, ...source }, snapshot: snapshotFor(url, contentType, bytes), body: bytes, options });
+  return extractDocument({
+    documentId: 'doc-test',
+    source: { url, ...source },
+    snapshot: snapshotFor(url, contentType, bytes),
+    body: bytes,
+    options,
+  });
 }
 
 /** Extracts one corpus file by its local path, using the ingest map's URL and content type. */

@@ -31,7 +31,8 @@ function flatten(steps: Step[]): Step[] {
 }
 
 test('the three algorithm forms give the same steps', async () => {
-  const steps = '<li>Let <var>x</var> be <a href="#zero">zero</a>.<li id="step-loop">While <var>x</var> &lt; 3:<ol><li>Increment <var>x</var>.</ol><li>Return <var>x</var>.';
+  const steps =
+    '<li>Let <var>x</var> be <a href="#zero">zero</a>.<li id="step-loop">While <var>x</var> &lt; 3:<ol><li>Increment <var>x</var>.</ol><li>Return <var>x</var>.';
   const forms = {
     'emu-alg': `<emu-alg><ol>${steps}</ol></emu-alg>`,
     'div.algorithm': `<div class="algorithm"><ol>${steps}</ol></div>`,
@@ -68,7 +69,9 @@ test('an <ol> without an introduction is a list; steps inside a note stay the no
 });
 
 test('WHATWG-style steps with omitted </p> and </li> stay siblings, with numbering from start=', async () => {
-  const [, alg] = await blocksOf('<p>To go, run these steps:</p><ol><li><p>One.<li><p>Two:<ol start="3"><li><p>Three.<li><p>Four.</ol><li><p>Five.</ol>');
+  const [, alg] = await blocksOf(
+    '<p>To go, run these steps:</p><ol><li><p>One.<li><p>Two:<ol start="3"><li><p>Three.<li><p>Four.</ol><li><p>Five.</ol>',
+  );
   assert.equal(alg!.kind, 'algorithm');
   assert.deepEqual(
     flatten(alg!['steps'] as Step[]).map((s) => `${s.path} ${s.text}`),
@@ -79,7 +82,11 @@ test('WHATWG-style steps with omitted </p> and </li> stay siblings, with numberi
 test('a long algorithm is chunked with step paths in its text and each chunk citing its steps', async () => {
   const box = new Sandbox();
   try {
-    const items = Array.from({ length: 60 }, (_, i) => `<li id="step-${i + 1}">Let <var>v${i + 1}</var> be the result of frobnicating the widget number ${i + 1} with the sprocket.<ol><li>Assert: <var>v${i + 1}</var> is a sprocket-compatible value.</ol>`).join('');
+    const items = Array.from(
+      { length: 60 },
+      (_, i) =>
+        `<li id="step-${i + 1}">Let <var>v${i + 1}</var> be the result of frobnicating the widget number ${i + 1} with the sprocket.<ol><li>Assert: <var>v${i + 1}</var> is a sprocket-compatible value.</ol>`,
+    ).join('');
     box.write({
       'episteme.json': JSON.stringify({ manualIngest: 'map.json', options: { chunk: { maxChars: 600, overlapChars: 100 } } }),
       'map.json': JSON.stringify([{ sourceUrl: 'https://example.org/spec/', localPath: 'spec.html', contentType: 'text/html' }]),
@@ -100,7 +107,10 @@ test('a long algorithm is chunked with step paths in its text and each chunk cit
       assert.match(chunk.text, new RegExp(`(^|\\n) *${last.replace(/\./g, '\\.')}\\. `), `${chunk.chunkId} shows step ${last}`);
       const firstLine = /(?:^|\n) *(\d+(?:\.\d+)*)\. /.exec(chunk.text)?.[1];
       if (chunk.text.startsWith(`${first}. `) || firstLine === undefined) continue;
-      assert.ok(firstLine === first || chunk.text.indexOf(`${first}. `) === -1, `${chunk.chunkId}: first cited step ${first} precedes its first full step ${firstLine}`);
+      assert.ok(
+        firstLine === first || chunk.text.indexOf(`${first}. `) === -1,
+        `${chunk.chunkId}: first cited step ${first} precedes its first full step ${firstLine}`,
+      );
     }
     const cited = algorithmChunks.map((c) => c.citation.steps!);
     assert.equal(cited[0]!.first, '1');
@@ -108,7 +118,11 @@ test('a long algorithm is chunked with step paths in its text and each chunk cit
 
     const hit = await box.run(['query', '--index', 'chunks/search-index.json', '--term', 'widget number 42', '--json']);
     assert.equal(hit.code, 0, hit.stderr);
-    assert.match(hit.stdout, /42\. Let v42 be the result of frobnicating the widget number 42/, 'the step and its path are found by search');
+    assert.match(
+      hit.stdout,
+      /42\. Let v42 be the result of frobnicating the widget number 42/,
+      'the step and its path are found by search',
+    );
   } finally {
     box.cleanup();
   }

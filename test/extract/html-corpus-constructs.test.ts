@@ -17,7 +17,16 @@ interface Step {
 
 const flatten = (steps: Step[]): Step[] => steps.flatMap((s) => [s, ...flatten(s.steps ?? [])]);
 
-const HTML_DOCS = ['whatwg/dom.html', 'whatwg/url.html', 'whatwg/mimesniff.html', 'whatwg/infra.html', 'w3c/index.html', 'w3c/WD.html', 'w3c/Overview.html', 'w3c/2016-11-PR.html'];
+const HTML_DOCS = [
+  'whatwg/dom.html',
+  'whatwg/url.html',
+  'whatwg/mimesniff.html',
+  'whatwg/infra.html',
+  'w3c/index.html',
+  'w3c/WD.html',
+  'w3c/Overview.html',
+  'w3c/2016-11-PR.html',
+];
 
 test('corpus algorithms: every step is on its own line as "<path>. <text>", in order, never flattened', { skip: SKIP_CORPUS }, async () => {
   let algorithms = 0;
@@ -41,9 +50,13 @@ test('corpus algorithms: every step is on its own line as "<path>. <text>", in o
   assert.ok(algorithms >= 200, `algorithms found across the corpus: ${algorithms}`);
 });
 
-test('corpus algorithms: DOM "validate and extract" and File API Blob() constructor, with variables and links', { skip: SKIP_CORPUS }, async () => {
+test('corpus algorithms: DOM "validate and extract" and File API Blob() constructor, with variables and links', {
+  skip: SKIP_CORPUS,
+}, async () => {
   const dom = await extractCorpusFile('whatwg/dom.html');
-  const validate = dom.blocks.find((b) => b.kind === 'algorithm' && (b['steps'] as Step[])[0]!.text === 'If namespace is the empty string, set it to null.');
+  const validate = dom.blocks.find(
+    (b) => b.kind === 'algorithm' && (b['steps'] as Step[])[0]!.text === 'If namespace is the empty string, set it to null.',
+  );
   assert.ok(validate, 'the validate-and-extract steps are an algorithm');
   const steps = validate['steps'] as (Step & { variables?: string[] })[];
   assert.equal(steps.length, 10);
@@ -59,7 +72,9 @@ test('corpus algorithms: DOM "validate and extract" and File API Blob() construc
   assert.ok(second.links?.some((l) => l.text === 'processing blob parts'));
 });
 
-test('corpus tables: propdef tables with omitted </th>, </td>, </tr> give their rows; rowspans fill their slots', { skip: SKIP_CORPUS }, async () => {
+test('corpus tables: propdef tables with omitted </th>, </td>, </tr> give their rows; rowspans fill their slots', {
+  skip: SKIP_CORPUS,
+}, async () => {
   const flexbox = await extractCorpusFile('w3c/Overview.html');
   const tables = flexbox.blocks.filter((b) => b.kind === 'table');
   const direction = tables.find((b) => b.text.startsWith('Name: | flex-direction\n'));
@@ -76,13 +91,16 @@ test('corpus tables: propdef tables with omitted </th>, </td>, </tr> give their 
     for (const span of table['spans'] as { part: 'header' | 'rows'; row: number; column: number; rowSpan: number; colSpan: number }[]) {
       const origin = parts[span.part][span.row]![span.column];
       for (let r = span.row; r < span.row + span.rowSpan; r++) {
-        for (let c = span.column; c < span.column + span.colSpan; c++) assert.equal(parts[span.part][r]![c], origin, `${table.id}: slot ${r},${c} repeats its spanning cell`);
+        for (let c = span.column; c < span.column + span.colSpan; c++)
+          assert.equal(parts[span.part][r]![c], origin, `${table.id}: slot ${r},${c} repeats its spanning cell`);
       }
     }
   }
 });
 
-test('corpus tables: no table comes out with an empty header and no rows, and rows of one table are as wide as its grid', { skip: SKIP_CORPUS }, async () => {
+test('corpus tables: no table comes out with an empty header and no rows, and rows of one table are as wide as its grid', {
+  skip: SKIP_CORPUS,
+}, async () => {
   for (const file of HTML_DOCS) {
     const doc = await extractCorpusFile(file);
     for (const table of doc.blocks.filter((b: Block) => b.kind === 'table')) {

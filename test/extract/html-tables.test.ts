@@ -10,7 +10,11 @@ import { extractBytes } from './helpers.js';
  */
 
 async function tablesOf(body: string): Promise<Block[]> {
-  const doc = await extractBytes(`<!doctype html><title>t</title><h2 id="s">S</h2>${body}<p>after</p>`, 'https://example.org/t.html', 'text/html');
+  const doc = await extractBytes(
+    `<!doctype html><title>t</title><h2 id="s">S</h2>${body}<p>after</p>`,
+    'https://example.org/t.html',
+    'text/html',
+  );
   const after = doc.blocks.find((b) => b.text === 'after');
   assert.ok(after, 'content after the table is still extracted, outside it');
   return doc.blocks.filter((b) => b.kind === 'table');
@@ -33,7 +37,10 @@ const VARIANTS: Record<string, string> = {
   '</td> at the end of the row': FULL.replace('<td>9</td></tr>', '<td>9</tr>'),
   '</th> before the next th and at the end of the row': FULL.replace('<th>Name</th><th>Size</th>', '<th>Name<th>Size'),
   '</tr> before the next tr': FULL.replace('<td>1</td></tr><tr>', '<td>1</td><tr>'),
-  '</tr> at the end of its parent': FULL.replace('<td>9</td></tr></tbody>', '<td>9</td></tbody>').replace('<th>Size</th></tr></thead>', '<th>Size</th></thead>'),
+  '</tr> at the end of its parent': FULL.replace('<td>9</td></tr></tbody>', '<td>9</td></tbody>').replace(
+    '<th>Size</th></tr></thead>',
+    '<th>Size</th></thead>',
+  ),
   '</thead> before tbody': FULL.replace('</tr></thead>', '</tr>'),
   '<tbody> start tag implied, after thead': FULL.replace('</thead><tbody>', '</thead>').replace('</tbody>', ''),
   '</tbody> before tfoot': FULL.replace('</tbody>', ''),
@@ -42,14 +49,19 @@ const VARIANTS: Record<string, string> = {
   '</colgroup> before thead': FULL.replace('</colgroup>', ''),
   '<colgroup> start tag implied by col': FULL.replace('<colgroup>', '').replace('</colgroup>', ''),
   '</p> in a cell before </td>': FULL.replace('<p>small</p>', '<p>small'),
-  'every optional tag omitted': '<table><caption>Sizes<col><col><thead><tr><th>Name<th>Size<tbody><tr><td><p>small<td>1<tr><td>large<td>9<tfoot><tr><td>total<td>10</table>',
+  'every optional tag omitted':
+    '<table><caption>Sizes<col><col><thead><tr><th>Name<th>Size<tbody><tr><td><p>small<td>1<tr><td>large<td>9<tfoot><tr><td>total<td>10</table>',
 };
 
 test('every optional-tag variant of a table gives the fully tagged table', async () => {
   const [full] = await tablesOf(FULL);
   assert.ok(full);
   assert.deepEqual(full['header'], [['Name', 'Size']]);
-  assert.deepEqual(full['rows'], [['small', '1'], ['large', '9'], ['total', '10']]);
+  assert.deepEqual(full['rows'], [
+    ['small', '1'],
+    ['large', '9'],
+    ['total', '10'],
+  ]);
   assert.equal(full['caption'], 'Sizes');
   for (const [rule, html] of Object.entries(VARIANTS)) {
     assert.notEqual(html, FULL, `variant "${rule}" omits something`);
@@ -61,11 +73,16 @@ test('every optional-tag variant of a table gives the fully tagged table', async
 
 test('rows straight in <table> get an implied tbody, header from leading th rows', async () => {
   const [a] = await tablesOf('<table><tr><th>k<th>v<tr><td>a<td>1<tr><td>b<td>2</table>');
-  const [b] = await tablesOf('<table><tbody><tr><th>k</th><th>v</th></tr><tr><td>a</td><td>1</td></tr><tr><td>b</td><td>2</td></tr></tbody></table>');
+  const [b] = await tablesOf(
+    '<table><tbody><tr><th>k</th><th>v</th></tr><tr><td>a</td><td>1</td></tr><tr><td>b</td><td>2</td></tr></tbody></table>',
+  );
   const [c] = await tablesOf('<table><td>k<td>v</table>');
   assert.deepEqual(shape(a!), shape(b!));
   assert.deepEqual(a!['header'], [['k', 'v']]);
-  assert.deepEqual(a!['rows'], [['a', '1'], ['b', '2']]);
+  assert.deepEqual(a!['rows'], [
+    ['a', '1'],
+    ['b', '2'],
+  ]);
   // A cell straight in <table> implies <tbody><tr>.
   assert.deepEqual(c!['rows'], [['k', 'v']]);
 });
@@ -73,7 +90,10 @@ test('rows straight in <table> get an implied tbody, header from leading th rows
 test('a table nested in a cell with omitted end tags stays inside that cell', async () => {
   const tables = await tablesOf('<table><tr><td>outer<td><table><tr><td>in1<td>in2</table>tail<tr><td>x<td>y</table>');
   assert.equal(tables.length, 1, 'the nested table is cell text of the outer one');
-  assert.deepEqual(tables[0]!['rows'], [['outer', 'in1 | in2 tail'], ['x', 'y']]);
+  assert.deepEqual(tables[0]!['rows'], [
+    ['outer', 'in1 | in2 tail'],
+    ['x', 'y'],
+  ]);
 });
 
 test('colspan and rowspan fill every slot they cover and are recorded once', async () => {
@@ -126,6 +146,10 @@ test('a span reaching past the last cell still fills its slot in later rows', as
 });
 
 test('table-part tags outside any table are left to the parser (content kept)', async () => {
-  const doc = await extractBytes('<!doctype html><title>t</title><div><td>loose cell<tr>loose row</div>', 'https://example.org/t.html', 'text/html');
+  const doc = await extractBytes(
+    '<!doctype html><title>t</title><div><td>loose cell<tr>loose row</div>',
+    'https://example.org/t.html',
+    'text/html',
+  );
   assert.match(doc.blocks.map((b) => b.text).join('\n'), /loose cell[\s\S]*loose row/);
 });

@@ -47,7 +47,9 @@ test('isRunningHeader equals /^(?:RFC \\d+|Internet-Draft|INTERNET[- ]DRAFT)\\s{
   const re = /^(?:RFC \d+|Internet-Draft|INTERNET[- ]DRAFT)\s{2,}.*\S\s{2,}\S.*$/;
   const prefixes = ['RFC 1', 'RFC 12', 'RFC ', 'Internet-Draft', 'INTERNET DRAFT', 'INTERNET-DRAFT', 'rfc 1', ''];
   for (let i = 0; i < CASES; i++) {
-    const s = prefixes[Math.floor(random() * prefixes.length)]! + randomString(random, [' ', ' ', ' ', 'x', 'y', '\t', '\r', '\u2028', '\n', '1'], 12);
+    const s =
+      prefixes[Math.floor(random() * prefixes.length)]! +
+      randomString(random, [' ', ' ', ' ', 'x', 'y', '\t', '\r', '\u2028', '\n', '1'], 12);
     assert.equal(isRunningHeader(s), re.test(s), JSON.stringify(s));
   }
 });
@@ -56,7 +58,29 @@ test('findInternalSubset and entityDeclarations equal the DOCTYPE and ENTITY exp
   const random = seededRandom(4);
   const doctypeRe = /<!DOCTYPE[^[>]*\[([\s\S]*?)\]\s*>/;
   const declRe = /<!ENTITY\s+([A-Za-z_][\w.-]*)\s+(?:"([^"]*)"|'([^']*)'|(SYSTEM|PUBLIC)\b[^>]*)>/g;
-  const pieces = ['<!DOCTYPE', ' r ', '[', ']', '>', ' ', '\n', '<!ENTITY', 'a', 'b.c', '_x', '"', "'", 'v', 'SYSTEM', 'PUBLIC', 'SYSTEMX', '"u"', '%', '&a;', '<r/>'];
+  const pieces = [
+    '<!DOCTYPE',
+    ' r ',
+    '[',
+    ']',
+    '>',
+    ' ',
+    '\n',
+    '<!ENTITY',
+    'a',
+    'b.c',
+    '_x',
+    '"',
+    "'",
+    'v',
+    'SYSTEM',
+    'PUBLIC',
+    'SYSTEMX',
+    '"u"',
+    '%',
+    '&a;',
+    '<r/>',
+  ];
   for (let i = 0; i < CASES; i++) {
     const s = randomString(random, pieces, 16);
     const m = doctypeRe.exec(s);
@@ -65,11 +89,21 @@ test('findInternalSubset and entityDeclarations equal the DOCTYPE and ENTITY exp
       assert.equal(found, null, JSON.stringify(s));
       continue;
     }
-    assert.deepEqual(found, { start: m.index, end: m.index + m[0].length, subsetStart: m.index + m[0].indexOf('[') + 1, subsetEnd: m.index + m[0].length - m[0].slice(m[0].lastIndexOf(']')).length }, JSON.stringify(s));
+    assert.deepEqual(
+      found,
+      {
+        start: m.index,
+        end: m.index + m[0].length,
+        subsetStart: m.index + m[0].indexOf('[') + 1,
+        subsetEnd: m.index + m[0].length - m[0].slice(m[0].lastIndexOf(']')).length,
+      },
+      JSON.stringify(s),
+    );
     const subset = m[1]!;
     const expected: { name: string; value: string | null }[] = [];
     declRe.lastIndex = 0;
-    for (let d = declRe.exec(subset); d !== null; d = declRe.exec(subset)) expected.push({ name: d[1]!, value: d[4] !== undefined ? null : (d[2] ?? d[3] ?? '') });
+    for (let d = declRe.exec(subset); d !== null; d = declRe.exec(subset))
+      expected.push({ name: d[1]!, value: d[4] !== undefined ? null : (d[2] ?? d[3] ?? '') });
     assert.deepEqual(entityDeclarations(s, found!.subsetStart, found!.subsetEnd), expected, JSON.stringify(s));
   }
 });
@@ -95,9 +129,38 @@ function shape(nodes: AnyNode[]): string {
   return out.join('');
 }
 
-test('the depth-capped parser builds exactly htmlparser2\'s tree for documents within the cap, in HTML and XML mode', () => {
+test("the depth-capped parser builds exactly htmlparser2's tree for documents within the cap, in HTML and XML mode", () => {
   const random = seededRandom(5);
-  const pieces = ['<div>', '</div>', '<p>', '</p>', '<li>', '<ul>', '</ul>', '<table>', '<td>', '<tr>', '<form>', '</form>', '<svg>', '</svg>', '<foreignObject>', '<math>', '<br>', '<br/>', 'text', ' ', '&amp;', '<!-- c -->', '<![CDATA[x]]>', '</span>', '<a href="x">', '</a>', '<select><option>', '<script>x</script>'];
+  const pieces = [
+    '<div>',
+    '</div>',
+    '<p>',
+    '</p>',
+    '<li>',
+    '<ul>',
+    '</ul>',
+    '<table>',
+    '<td>',
+    '<tr>',
+    '<form>',
+    '</form>',
+    '<svg>',
+    '</svg>',
+    '<foreignObject>',
+    '<math>',
+    '<br>',
+    '<br/>',
+    'text',
+    ' ',
+    '&amp;',
+    '<!-- c -->',
+    '<![CDATA[x]]>',
+    '</span>',
+    '<a href="x">',
+    '</a>',
+    '<select><option>',
+    '<script>x</script>',
+  ];
   for (const xmlMode of [false, true]) {
     for (let i = 0; i < 2000; i++) {
       // Up to 2,000 pieces: deep enough (past 1,024) to exercise the swapped stacks too.

@@ -17,29 +17,50 @@ function sourceIds(source: string): Set<string> {
   return new Set([...source.matchAll(/\b(?:id|name)="([^"]+)"/g)].map((m) => m[1]!));
 }
 
-const decode = (html: string): string => html.replace(/<[^>]+>/g, '').replace(/&nbsp;/g, ' ').replace(/&amp;/g, '&').replace(/\s+/g, ' ').trim();
+const decode = (html: string): string =>
+  html
+    .replace(/<[^>]+>/g, '')
+    .replace(/&nbsp;/g, ' ')
+    .replace(/&amp;/g, '&')
+    .replace(/\s+/g, ' ')
+    .trim();
 
 for (const name of ['tr15.html', 'tr29.html']) {
-  test(`unicode: ${name} sections have the report's numbers, titles and self-link ids; clauses are citable`, { skip: SKIP_UNICODE }, async () => {
-    const map = JSON.parse(readFileSync(path.join(unicodeDir, 'manual-ingest.json'), 'utf8')) as { sourceUrl: string; localPath: string; contentType: string }[];
+  test(`unicode: ${name} sections have the report's numbers, titles and self-link ids; clauses are citable`, {
+    skip: SKIP_UNICODE,
+  }, async () => {
+    const map = JSON.parse(readFileSync(path.join(unicodeDir, 'manual-ingest.json'), 'utf8')) as {
+      sourceUrl: string;
+      localPath: string;
+      contentType: string;
+    }[];
     const entry = map.find((e) => e.localPath === name)!;
     const source = readFileSync(path.join(unicodeDir, name), 'utf8');
     const doc = await extractBytes(source, entry.sourceUrl, entry.contentType);
     assert.deepEqual(validateDocument(doc), { ok: true });
     assert.equal(doc.family, 'unicode');
     // Numbered headings as the report writes them: "<hN>[<a name=old></a>]N.N <a name=X href=#X>Title</a></hN>".
-    const expected = [...source.matchAll(/<h([2-4])[^>]*>\s*(?:<a name="[^"]+"><\/a>)?\s*(\d+(?:\.\d+)*)\s+<a name="([^"]+)" href="#\3">([\s\S]*?)<\/a>\s*<\/h\1>/g)].map((m) => ({
+    const expected = [
+      ...source.matchAll(
+        /<h([2-4])[^>]*>\s*(?:<a name="[^"]+"><\/a>)?\s*(\d+(?:\.\d+)*)\s+<a name="([^"]+)" href="#\3">([\s\S]*?)<\/a>\s*<\/h\1>/g,
+      ),
+    ].map((m) => ({
       number: m[2]!,
       id: m[3]!,
       heading: decode(m[4]!),
     }));
     assert.ok(expected.length >= 15, `only ${expected.length} self-linked numbered headings found in ${name}`);
     // Every numbered heading, however it is marked up, is a section with that number and title.
-    const printed = [...source.matchAll(/<h([2-4])[^>]*>([\s\S]*?)<\/h\1>/g)].map((m) => decode(m[2]!)).filter((t) => /^\d+(?:\.\d+)*\s/.test(t));
+    const printed = [...source.matchAll(/<h([2-4])[^>]*>([\s\S]*?)<\/h\1>/g)]
+      .map((m) => decode(m[2]!))
+      .filter((t) => /^\d+(?:\.\d+)*\s/.test(t));
     assert.ok(printed.length >= 20, `${name}: ${printed.length} numbered headings`);
     for (const t of printed) {
       const [number, ...rest] = t.split(' ');
-      assert.ok(doc.sections.some((x) => x.number === number && x.heading === rest.join(' ')), `${name}: no section "${t}"`);
+      assert.ok(
+        doc.sections.some((x) => x.number === number && x.heading === rest.join(' ')),
+        `${name}: no section "${t}"`,
+      );
     }
     for (const e of expected) {
       const s = doc.sections.find((x) => x.fragment === e.id);
@@ -49,7 +70,8 @@ for (const name of ['tr15.html', 'tr29.html']) {
     }
     const ids = sourceIds(source);
     for (const s of doc.sections) {
-      for (const id of [s.fragment, ...(s.alternateIds ?? [])]) if (id !== null) assert.ok(ids.has(id), `${name}: invented section id ${id}`);
+      for (const id of [s.fragment, ...(s.alternateIds ?? [])])
+        if (id !== null) assert.ok(ids.has(id), `${name}: invented section id ${id}`);
     }
     for (const heading of ['Summary', 'Contents', 'References', 'Modifications']) {
       const s = doc.sections.find((x) => x.heading === heading);
@@ -71,7 +93,9 @@ for (const name of ['tr15.html', 'tr29.html']) {
   });
 }
 
-test('ietf-draft: the draft in HTML and text has the same numbered sections; HTML ids exist in the source', { skip: SKIP_CORPUS }, async () => {
+test('ietf-draft: the draft in HTML and text has the same numbered sections; HTML ids exist in the source', {
+  skip: SKIP_CORPUS,
+}, async () => {
   const html = await extractCorpusFile('rfc/draft-west-webappsec-csp-reg-04.html');
   const text = await extractCorpusFile('rfc/draft-west-webappsec-csp-reg-04.txt');
   for (const d of [html, text]) {
@@ -82,6 +106,7 @@ test('ietf-draft: the draft in HTML and text has the same numbered sections; HTM
   assert.ok(numbered(html).length >= 9);
   assert.deepEqual(numbered(text), numbered(html));
   const ids = sourceIds(readFileSync(path.join(corpusDir, 'rfc/draft-west-webappsec-csp-reg-04.html'), 'utf8'));
-  for (const s of html.sections) for (const id of [s.fragment, ...(s.alternateIds ?? [])]) if (id !== null) assert.ok(ids.has(id), `invented id ${id}`);
+  for (const s of html.sections)
+    for (const id of [s.fragment, ...(s.alternateIds ?? [])]) if (id !== null) assert.ok(ids.has(id), `invented id ${id}`);
   assert.equal((html['metadata'] as Record<string, string>)['intended status'], 'Informational');
 });

@@ -11,9 +11,18 @@ import { tablePdf } from '../helpers/table-pdf.js';
 
 test('an untagged PDF without an outline declares that its headings were guessed from font size', async () => {
   const texts = [{ x: 72, top: 72, size: 20, text: 'Evidence handling' }];
-  for (let i = 0; i < 12; i++) texts.push({ x: 72, top: 110 + i * 13, size: 10, text: `Body line ${i + 1} of running text about captured sources and their evidence.` });
+  for (let i = 0; i < 12; i++)
+    texts.push({
+      x: 72,
+      top: 110 + i * 13,
+      size: 10,
+      text: `Body line ${i + 1} of running text about captured sources and their evidence.`,
+    });
   const doc = await extractBytes(tablePdf([{ texts }]), 'https://example.test/guess.pdf', 'application/pdf');
-  assert.deepEqual(doc.sections.map((s) => s.heading), ['Evidence handling']);
+  assert.deepEqual(
+    doc.sections.map((s) => s.heading),
+    ['Evidence handling'],
+  );
   assert.ok(doc.limits.includes('pdf-headings-guessed-from-font-size'), doc.limits.join());
   assert.ok(!doc.limits.includes('pdf-structure-tree-not-used'), doc.limits.join());
 });

@@ -36,9 +36,15 @@ for (const c of tableCases()) {
       }
     });
     const paragraphs = doc.blocks.filter((b) => b.kind !== 'table').map((b) => b.text);
-    for (const text of c.prose ?? []) assert.ok(paragraphs.some((p) => p.includes(text)), `"${text}" is not in a paragraph: ${JSON.stringify(paragraphs)}`);
+    for (const text of c.prose ?? [])
+      assert.ok(
+        paragraphs.some((p) => p.includes(text)),
+        `"${text}" is not in a paragraph: ${JSON.stringify(paragraphs)}`,
+      );
     // No cell text is also left in the running text (a table is emitted once).
-    for (const table of tables) for (const cell of blockRows(table).flat()) if (cell.length > 12) assert.ok(!paragraphs.some((p) => p.includes(cell)), `"${cell}" also in a paragraph`);
+    for (const table of tables)
+      for (const cell of blockRows(table).flat())
+        if (cell.length > 12) assert.ok(!paragraphs.some((p) => p.includes(cell)), `"${cell}" also in a paragraph`);
   });
 }
 
@@ -61,7 +67,22 @@ test('table extraction is deterministic: the same bytes give the same document b
 });
 
 test('ruling lines: a stroke under a transformation matrix lands at page coordinates, quantised', () => {
-  const OPS = { save: 1, restore: 2, transform: 3, constructPath: 4, paintFormXObjectBegin: 5, paintFormXObjectEnd: 6, stroke: 10, closeStroke: 11, fill: 12, eoFill: 13, fillStroke: 14, eoFillStroke: 15, closeFillStroke: 16, closeEOFillStroke: 17 };
+  const OPS = {
+    save: 1,
+    restore: 2,
+    transform: 3,
+    constructPath: 4,
+    paintFormXObjectBegin: 5,
+    paintFormXObjectEnd: 6,
+    stroke: 10,
+    closeStroke: 11,
+    fill: 12,
+    eoFill: 13,
+    fillStroke: 14,
+    eoFillStroke: 15,
+    closeFillStroke: 16,
+    closeEOFillStroke: 17,
+  };
   // cm 1 0 0 1 72 698.8; 0 0 m 447.26 0 l S -> y = 792 - 698.8 from the top; then a thin filled bar and a big shaded box.
   const fn = [OPS.save, OPS.transform, OPS.constructPath, OPS.restore, OPS.constructPath, OPS.constructPath];
   const args = [
@@ -96,7 +117,8 @@ test('dev corpus: columns of running text and line-numbered transcripts are not 
   assert.equal(scotus.blocks.filter((b) => b.kind === 'table').length, 0);
   const register = await extractCorpusFile('pdf/federal-register-2020-17221.pdf');
   // Three columns of regulatory prose on 15 pages: any table found must not hold running text.
-  for (const t of register.blocks.filter((b) => b.kind === 'table')) assert.ok(blockRows(t).length <= 12, `a ${blockRows(t).length}-row table on page ${t.page}`);
+  for (const t of register.blocks.filter((b) => b.kind === 'table'))
+    assert.ok(blockRows(t).length <= 12, `a ${blockRows(t).length}-row table on page ${t.page}`);
 });
 
 test('a page drawing more line segments than the bound keeps its table (found from alignment alone)', async () => {
@@ -104,12 +126,31 @@ test('a page drawing more line segments than the bound keeps its table (found fr
   const table = tableCases().find((x) => x.name.startsWith('unruled numbers'))!.tables[0]!;
   // 25,000 short vertical hairlines in the bottom margin: more than MAX_RULINGS_PER_PAGE.
   let hatch = '0.1 w\n';
-  for (let i = 0; i < 25_000; i++) hatch += `${(72 + (i % 5000) * 0.09).toFixed(2)} ${20 + Math.floor(i / 5000) * 6} m ${(72 + (i % 5000) * 0.09).toFixed(2)} ${24 + Math.floor(i / 5000) * 6} l S\n`;
+  for (let i = 0; i < 25_000; i++)
+    hatch += `${(72 + (i % 5000) * 0.09).toFixed(2)} ${20 + Math.floor(i / 5000) * 6} m ${(72 + (i % 5000) * 0.09).toFixed(2)} ${24 + Math.floor(i / 5000) * 6} l S\n`;
   const rows = table;
-  const pdf = tablePdf([{ tables: [{ rows, columnWidths: [40, 36, 36, 36, 36, 36], align: ['left', 'right', 'right', 'right', 'right', 'right'], x: 72, top: 90, cellPadding: 2.5, padding: 2 }], raw: hatch }]);
+  const pdf = tablePdf([
+    {
+      tables: [
+        {
+          rows,
+          columnWidths: [40, 36, 36, 36, 36, 36],
+          align: ['left', 'right', 'right', 'right', 'right', 'right'],
+          x: 72,
+          top: 90,
+          cellPadding: 2.5,
+          padding: 2,
+        },
+      ],
+      raw: hatch,
+    },
+  ]);
   assert.ok(c.pdf.length < pdf.length);
   const doc = await extractPdf(pdf);
-  assert.ok(doc.diagnostics.some((d) => d.code === 'pdf-rulings-skipped'), JSON.stringify(doc.diagnostics));
+  assert.ok(
+    doc.diagnostics.some((d) => d.code === 'pdf-rulings-skipped'),
+    JSON.stringify(doc.diagnostics),
+  );
   const tables = doc.blocks.filter((b) => b.kind === 'table');
   assert.equal(tables.length, 1);
   assert.deepEqual(blockRows(tables[0]!), table);

@@ -20,7 +20,11 @@ function idsOf(s: Section): string[] {
 }
 
 /** Whitespace never counts; nor do typographic quotes, which one renderer prints for another's straight ones. */
-const squash = (text: string): string => text.replace(/\s+/g, '').replace(/[\u201c\u201d]/g, '"').replace(/[\u2018\u2019]/g, "'");
+const squash = (text: string): string =>
+  text
+    .replace(/\s+/g, '')
+    .replace(/[\u201c\u201d]/g, '"')
+    .replace(/[\u2018\u2019]/g, "'");
 
 interface Agreement {
   paired: number;
@@ -46,11 +50,18 @@ function compare(html: EvidenceDocument, xml: EvidenceDocument): Agreement {
   let total = 0;
   const usedXml = new Set<string>();
   for (const h of html.sections) {
-    const x = idsOf(h).map((id) => xmlById.get(id)).find((s) => s !== undefined) ?? xmlByHeading.get(`${h.number ?? ''} ${h.heading}`) ?? xmlByHeading.get(h.heading) ?? undefined;
+    const x =
+      idsOf(h)
+        .map((id) => xmlById.get(id))
+        .find((s) => s !== undefined) ??
+      xmlByHeading.get(`${h.number ?? ''} ${h.heading}`) ??
+      xmlByHeading.get(h.heading) ??
+      undefined;
     const hb = blocksOf(html, h.id);
     if (!x) {
       // A heading with no blocks (the document title, a table of contents pruned to nothing) pairs nothing.
-      if (hb.length > 0 && !GENERATED.has(h.heading.toLowerCase())) unpairedSections.push(`html ${h.id} "${h.heading}" (${hb.length} blocks)`);
+      if (hb.length > 0 && !GENERATED.has(h.heading.toLowerCase()))
+        unpairedSections.push(`html ${h.id} "${h.heading}" (${hb.length} blocks)`);
       if (!GENERATED.has(h.heading.toLowerCase())) total += hb.length;
       continue;
     }
@@ -126,7 +137,11 @@ test('RFC front matter is metadata, not a block, and agrees between renderings',
   const xm = xml['metadata'] as Record<string, string>;
   for (const key of ['stream', 'rfc', 'category', 'published', 'authors']) assert.equal(hm[key], xm[key], key);
   assert.equal(hm['stream'], 'Internet Engineering Task Force (IETF)');
-  for (const d of [html, xml]) assert.ok(!d.blocks.some((b) => /Internet Engineering Task Force \(IETF\)/.test(b.text) && b.kind === 'table'), 'front matter as a table');
+  for (const d of [html, xml])
+    assert.ok(
+      !d.blocks.some((b) => /Internet Engineering Task Force \(IETF\)/.test(b.text) && b.kind === 'table'),
+      'front matter as a table',
+    );
 });
 
 test('every XML section id exists in the XML; HTML-style ids are derived aliases only', { skip: SKIP_CORPUS }, async () => {
@@ -136,10 +151,12 @@ test('every XML section id exists in the XML; HTML-style ids are derived aliases
     const source = readFileSync(path.join(corpusDir, `rfc/${name}.xml`), 'utf8');
     const inSource = new Set([...source.matchAll(/\b(?:id|anchor|pn|name)="([^"]+)"/g)].map((m) => m[1]!));
     for (const s of xml.sections) {
-      for (const id of [s.fragment, ...(s.alternateIds ?? [])]) if (id !== null) assert.ok(inSource.has(id), `${name}: section id ${id} is not in the XML`);
+      for (const id of [s.fragment, ...(s.alternateIds ?? [])])
+        if (id !== null) assert.ok(inSource.has(id), `${name}: section id ${id} is not in the XML`);
       if (!s.id.startsWith('~')) assert.ok(inSource.has(s.id.replace(/~\d+$/, '')), `${name}: section id ${s.id} is not in the XML`);
     }
-    for (const b of xml.blocks) assert.doesNotMatch(b.text, /\[(?:section|appendix|figure|table)-[\w.-]+\]/, `${name}: bare [anchor] xref in ${b.id}`);
+    for (const b of xml.blocks)
+      assert.doesNotMatch(b.text, /\[(?:section|appendix|figure|table)-[\w.-]+\]/, `${name}: bare [anchor] xref in ${b.id}`);
   }
 });
 

@@ -13,7 +13,13 @@ export const WEBREF_PAIRS: { groundTruth: string; document: string; titlesExact:
 ];
 
 /** Renames between the 2020 renders and webref, documented in the corpus README and design notes. */
-const ALIASES: Record<string, string[]> = { toc: ['contents'], contents: ['toc'], sotd: ['status'], status: ['sotd'], 'w3c-conformance': ['conformance'] };
+const ALIASES: Record<string, string[]> = {
+  toc: ['contents'],
+  contents: ['toc'],
+  sotd: ['status'],
+  status: ['sotd'],
+  'w3c-conformance': ['conformance'],
+};
 
 /** Ground-truth headings whose text is documented to differ (url: the subtitle carries another date). */
 const TITLE_EXCEPTIONS = new Set(['url.json#subtitle']);
@@ -54,7 +60,9 @@ export function sourceIds(source: string): Set<string> {
 const norm = (s: string): string => s.replace(/\s+/g, ' ').trim();
 
 export function scoreAgainstWebref(doc: EvidenceDocument, source: string, groundTruthFile: string, titlesExact: boolean): WebrefScore {
-  const gt = JSON.parse(readFileSync(path.join(corpusDir, 'groundtruth/webref-headings', groundTruthFile), 'utf8')) as { headings: WebrefHeading[] };
+  const gt = JSON.parse(readFileSync(path.join(corpusDir, 'groundtruth/webref-headings', groundTruthFile), 'utf8')) as {
+    headings: WebrefHeading[];
+  };
   const ids = sourceIds(source);
   const byId = new Map<string, (typeof doc.sections)[number]>();
   for (const s of doc.sections) {
@@ -83,14 +91,25 @@ export function scoreAgainstWebref(doc: EvidenceDocument, source: string, ground
       // webref keeps the number in titles of sections numbered 10 and above ("10. Message Context");
       // we keep it in Section.number, so compare against both forms.
       const withNumber = section.number !== null ? `${section.number}. ${section.heading}` : section.heading;
-      if (norm(section.heading) !== norm(h.title) && norm(withNumber) !== norm(h.title)) titleMismatches.push({ id: h.id, expected: h.title, actual: section.heading });
+      if (norm(section.heading) !== norm(h.title) && norm(withNumber) !== norm(h.title))
+        titleMismatches.push({ id: h.id, expected: h.title, actual: section.heading });
     }
   }
   const invented: string[] = [];
   for (const s of doc.sections) {
     for (const id of [s.fragment, ...(s.alternateIds ?? [])]) if (id !== null && !ids.has(id)) invented.push(id);
   }
-  return { groundTruth: groundTruthFile, document: '', eligible, found, recall: eligible === 0 ? 1 : found / eligible, missing, invented, titleChecked, titleMismatches };
+  return {
+    groundTruth: groundTruthFile,
+    document: '',
+    eligible,
+    found,
+    recall: eligible === 0 ? 1 : found / eligible,
+    missing,
+    invented,
+    titleChecked,
+    titleMismatches,
+  };
 }
 
 export async function scoreAll(): Promise<WebrefScore[]> {

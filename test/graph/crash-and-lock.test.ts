@@ -9,7 +9,9 @@ function waitForExit(child: ReturnType<typeof startCli>): Promise<{ code: number
   const out: Buffer[] = [];
   child.stdout!.on('data', (d: Buffer) => out.push(d));
   child.stderr!.resume();
-  return new Promise((resolve) => child.on('close', (code, signal) => resolve({ code, signal, stdout: Buffer.concat(out).toString('utf8') })));
+  return new Promise((resolve) =>
+    child.on('close', (code, signal) => resolve({ code, signal, stdout: Buffer.concat(out).toString('utf8') })),
+  );
 }
 
 async function waitFor(predicate: () => boolean, timeoutMs: number): Promise<void> {
@@ -20,8 +22,9 @@ async function waitFor(predicate: () => boolean, timeoutMs: number): Promise<voi
   }
 }
 
-
-test('SIGKILL at random moments never breaks the committed generation, and the next build equals a clean build', { timeout: 600_000 }, async () => {
+test('SIGKILL at random moments never breaks the committed generation, and the next build equals a clean build', {
+  timeout: 600_000,
+}, async () => {
   const rig = new Rig();
   const sources = 8;
   try {
@@ -32,7 +35,8 @@ test('SIGKILL at random moments never breaks the committed generation, and the n
     const trials = 50;
     for (let trial = 0; trial < trials; trial += 1) {
       // Give every trial real work: change two sources.
-      for (const i of [trial % sources, (trial * 3 + 1) % sources]) rig.write({ [`src/doc${i}.html`]: sampleHtml(i, ` trial ${trial} word${trial}x${i}.`) });
+      for (const i of [trial % sources, (trial * 3 + 1) % sources])
+        rig.write({ [`src/doc${i}.html`]: sampleHtml(i, ` trial ${trial} word${trial}x${i}.`) });
       const child = startCli(['build', '--jobs', String(1 + (trial % 2))], rig.dir);
       const exited = waitForExit(child);
       await new Promise((r) => setTimeout(r, 60 + Math.floor(random() * 700)));

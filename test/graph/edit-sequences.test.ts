@@ -32,7 +32,12 @@ function html(source: Source): string {
 }
 
 function writeInputs(rig: Rig, inputs: Inputs): void {
-  const map = inputs.sources.map((s) => ({ sourceUrl: `https://example.test/${s.name}/`, localPath: `src/${s.name}.html`, contentType: 'text/html', ...(s.charset ? { charset: 'utf-8' } : {}) }));
+  const map = inputs.sources.map((s) => ({
+    sourceUrl: `https://example.test/${s.name}/`,
+    localPath: `src/${s.name}.html`,
+    contentType: 'text/html',
+    ...(s.charset ? { charset: 'utf-8' } : {}),
+  }));
   const files: Record<string, string> = {
     'map.json': JSON.stringify(map, null, 2),
     'episteme.json': JSON.stringify({ manualIngest: 'map.json', options: { chunk: { maxChars: inputs.maxChars, overlapChars: 40 } } }),
@@ -47,7 +52,8 @@ function cachedParts(rig: Rig): string[] {
 
 /** Derived folders must match exactly; captured snapshots must include everything a clean build has. */
 function assertEqualsCleanBuild(incremental: Map<string, string>, clean: Map<string, string>, step: string): void {
-  const derived = (files: Map<string, string>) => new Map([...files].filter(([file]) => !/^snapshots\/(records|bodies|observations)\//.test(file)));
+  const derived = (files: Map<string, string>) =>
+    new Map([...files].filter(([file]) => !/^snapshots\/(records|bodies|observations)\//.test(file)));
   assert.deepEqual(derived(incremental), derived(clean), `derived artifacts differ from a clean build after ${step}`);
   for (const [file, hash] of clean) {
     if (/^snapshots\/(records|bodies)\//.test(file)) assert.equal(incremental.get(file), hash, `${file} after ${step}`);
@@ -58,7 +64,10 @@ test('any sequence of edits and builds leaves the bytes of a clean build', async
   const seed = Number(process.env['EPISTEME_SEQUENCE_SEED'] ?? 20261130);
   const random = seededRandom(seed);
   const pick = <T>(items: T[]): T => items[Math.floor(random() * items.length)]!;
-  const inputs: Inputs = { sources: [0, 1, 2].map((i) => ({ name: `doc${i}`, revision: 0, reflow: false, charset: false })), maxChars: 1200 };
+  const inputs: Inputs = {
+    sources: [0, 1, 2].map((i) => ({ name: `doc${i}`, revision: 0, reflow: false, charset: false })),
+    maxChars: 1200,
+  };
   let nextSource = 3;
   const rig = new Rig();
   try {
@@ -95,7 +104,8 @@ test('any sequence of edits and builds leaves the bytes of a clean build', async
     for (const [index, edit] of walk.entries()) {
       const step = index + 1;
       edits[edit]!();
-      for (const file of fs.readdirSync(rig.path('src'))) if (!inputs.sources.some((s) => `${s.name}.html` === file)) fs.rmSync(rig.path('src', file));
+      for (const file of fs.readdirSync(rig.path('src')))
+        if (!inputs.sources.some((s) => `${s.name}.html` === file)) fs.rmSync(rig.path('src', file));
       writeInputs(rig, inputs);
       const label = `step ${step} (${edit}; seed ${seed})`;
       const result = await rig.exec(['build', '--json']);

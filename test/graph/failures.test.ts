@@ -61,7 +61,11 @@ test('a source removed from the map disappears from the indexes, its files are r
     assert.equal(rebuilt.code, 0, rebuilt.stdout);
     assert.ok(rebuilt.json!.data.removed.some((f: string) => f.startsWith('specs/example-test-doc1.')));
     for (const dir of ['specs', 'chunks']) {
-      assert.deepEqual(fs.readdirSync(rig.path(dir)).filter((f) => f.includes('doc1')), [], `${dir} still has doc1 files`);
+      assert.deepEqual(
+        fs.readdirSync(rig.path(dir)).filter((f) => f.includes('doc1')),
+        [],
+        `${dir} still has doc1 files`,
+      );
       assert.doesNotMatch(rig.read(`${dir}/index.json`), /example-test-doc1/);
     }
     const gone = await rig.exec(['query', '--index', 'chunks/search-index.json', '--term', 'giraffe1', '--json']);

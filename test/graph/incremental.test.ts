@@ -10,7 +10,10 @@ function statusOf(targets: TargetRow[]): Record<string, string> {
 }
 
 function ran(targets: TargetRow[]): string[] {
-  return targets.filter((t) => t.status === 'built' || t.status === 'unchanged').map((t) => t.target).sort();
+  return targets
+    .filter((t) => t.status === 'built' || t.status === 'unchanged')
+    .map((t) => t.target)
+    .sort();
 }
 
 async function cleanBuildArtifacts(files: (rig: Rig) => void): Promise<Map<string, string>> {
@@ -64,7 +67,10 @@ test('editing one source rebuilds only its chain and the indexes, and equals a c
     const status = statusOf(edit.json!.data.targets);
     assert.equal(status['specs/example-test-doc0.json'], 'up-to-date');
     const extractRow = (edit.json!.data.targets as TargetRow[]).find((t) => t.target === 'specs/example-test-doc1.json')!;
-    assert.deepEqual(extractRow.reasons.map((r) => r.reason), ['upstream-changed']);
+    assert.deepEqual(
+      extractRow.reasons.map((r) => r.reason),
+      ['upstream-changed'],
+    );
     const expected = await cleanBuildArtifacts((clean) => {
       writeSmallWorkspace(clean);
       clean.write({ 'src/doc1.html': sampleHtml(1, ' A new sentence about okapi animals.') });
@@ -100,7 +106,9 @@ test('a new snapshot with the same extracted content restamps provenance, reuses
     assert.deepEqual(rig.artifacts(), expected);
     // The hit cites the snapshot of the current bytes.
     const hit = (await rig.exec(['query', '--index', 'chunks/search-index.json', '--term', 'zebra2', '--json'])).json!.data.hits[0];
-    const snapshotIndex = JSON.parse(rig.read('snapshots/index.json')) as { payload: { entries: { documentId: string; snapshotId: string }[] } };
+    const snapshotIndex = JSON.parse(rig.read('snapshots/index.json')) as {
+      payload: { entries: { documentId: string; snapshotId: string }[] };
+    };
     assert.equal(hit.citation.snapshotId, snapshotIndex.payload.entries.find((e) => e.documentId === 'example-test-doc2')!.snapshotId);
   } finally {
     rig.cleanup();
@@ -219,7 +227,12 @@ test('the stat-only no-op proof never hides work: after a partial build, a confi
     rig.write({ 'src/doc0.html': sampleHtml(0, ' Partial build words: pangolin.') });
     assert.equal((await rig.exec(['build', 'chunks/example-test-doc0.json'])).code, 0);
     const full = await rig.exec(['build', '--json']);
-    assert.deepEqual(ran(full.json!.data.targets), ['chunks/index.json', 'chunks/search-index.json', 'snapshots/index.json', 'specs/index.json']);
+    assert.deepEqual(ran(full.json!.data.targets), [
+      'chunks/index.json',
+      'chunks/search-index.json',
+      'snapshots/index.json',
+      'specs/index.json',
+    ]);
     // An option edit in the config is seen even though no source changed.
     rig.write({ 'episteme.json': JSON.stringify({ manualIngest: 'map.json', options: { chunk: { maxChars: 600 } } }) });
     const edited = await rig.exec(['build', '--json']);
@@ -233,7 +246,10 @@ test('the stat-only no-op proof never hides work: after a partial build, a confi
     assert.equal(viaMap.json!.data.targets.length, 2 * 3 + 4);
     // After a failure, nothing is proven clean: the failing source is retried.
     // (The edit makes doc0 reread; doc2, back from the one-off map, keeps its retained snapshot.)
-    rig.write({ 'episteme.json': JSON.stringify({ manualIngest: 'map.json', limits: { maxFileBytes: 300 } }), 'src/doc0.html': sampleHtml(0, ' Over the bound now.') });
+    rig.write({
+      'episteme.json': JSON.stringify({ manualIngest: 'map.json', limits: { maxFileBytes: 300 } }),
+      'src/doc0.html': sampleHtml(0, ' Over the bound now.'),
+    });
     assert.equal((await rig.exec(['build'])).code, 1);
     assert.equal((await rig.exec(['build'])).code, 1);
   } finally {

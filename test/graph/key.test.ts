@@ -19,7 +19,11 @@ test('the key is the hash of the canonical JSON of its components', async () => 
 
 test('the key ignores the order of inputs and options but not their values', async () => {
   await initFastHash();
-  const shuffled: KeyComponents = { ...base, options: { 'chunk.overlapChars': '150', 'chunk.maxChars': '1200' }, inputs: { 'specs/a.json': 'aa', 'specs/b.json': 'bb' } };
+  const shuffled: KeyComponents = {
+    ...base,
+    options: { 'chunk.overlapChars': '150', 'chunk.maxChars': '1200' },
+    inputs: { 'specs/a.json': 'aa', 'specs/b.json': 'bb' },
+  };
   assert.equal(targetKey(shuffled), targetKey(base));
   for (const changed of [
     { ...base, ruleVersion: 3 },
@@ -33,7 +37,12 @@ test('the key ignores the order of inputs and options but not their values', asy
 });
 
 test('diffComponents names what changed', () => {
-  const after: KeyComponents = { ...base, ruleVersion: 3, options: { 'chunk.maxChars': '800', 'chunk.overlapChars': '150' }, inputs: { 'specs/a.json': 'ax', 'src/new.html': 'nn' } };
+  const after: KeyComponents = {
+    ...base,
+    ruleVersion: 3,
+    options: { 'chunk.maxChars': '800', 'chunk.overlapChars': '150' },
+    inputs: { 'specs/a.json': 'ax', 'src/new.html': 'nn' },
+  };
   const reasons = diffComponents(base, after, (input) => input.startsWith('specs/'));
   assert.deepEqual(reasons, [
     { reason: 'rule-version-changed', before: 2, after: 3 },
@@ -52,6 +61,10 @@ test('named options keep short values readable and hash long ones', async () => 
   assert.equal(named['extract.links'], 'true');
   assert.match(named['extract.family']!, /"id":"w3c".*hash:[0-9a-f]{16}/);
   assert.ok(named['extract.family']!.length < 120);
-  const edited = namedOptions('extract', { family: { id: 'w3c', rules: { selectors: [...rules.selectors, '.one-more'] } }, fragment: null, links: true });
+  const edited = namedOptions('extract', {
+    family: { id: 'w3c', rules: { selectors: [...rules.selectors, '.one-more'] } },
+    fragment: null,
+    links: true,
+  });
   assert.notEqual(edited['extract.family'], named['extract.family']);
 });

@@ -93,7 +93,9 @@ for (const mechanism of ['socket-folder', 'abstract-socket'] as const) {
           let stderr = '';
           child.stdout.on('data', (data: Buffer) => (stdout += data.toString()));
           child.stderr.on('data', (data: Buffer) => (stderr += data.toString()));
-          return new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) => child.on('close', (code) => resolve({ code, stdout, stderr })));
+          return new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) =>
+            child.on('close', (code) => resolve({ code, stdout, stderr })),
+          );
         }),
       );
       for (const result of results) {

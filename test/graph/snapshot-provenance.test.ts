@@ -47,7 +47,12 @@ test('restamped chunks and index parts equal a fresh chunking and indexing of th
       const chunksOf = (bytes: string) => (JSON.parse(bytes) as { payload: { chunks: never[] } }).payload.chunks;
       const oldPart = buildDocumentPart(document.documentId, chunksOf(chunkBytes(before, maxChars)));
       const provenance = { chunkIndexFingerprint: 'sha256:' + '0'.repeat(64), missingSources: [] };
-      const reused = mergeSearchIndex([oldPart], provenance, DEFAULT_INDEX_OPTIONS, new Map([[document.documentId, after.provenance.snapshotId]]));
+      const reused = mergeSearchIndex(
+        [oldPart],
+        provenance,
+        DEFAULT_INDEX_OPTIONS,
+        new Map([[document.documentId, after.provenance.snapshotId]]),
+      );
       assert.equal(reused, mergeSearchIndex([buildDocumentPart(document.documentId, chunksOf(fresh))], provenance, DEFAULT_INDEX_OPTIONS));
     }
   }

@@ -13,7 +13,13 @@ import { BuildState, type CleanRecord, type TargetRecord } from '../../src/graph
 function record(i: number, revision = 0): TargetRecord {
   return {
     key: `k${i}-${revision}`,
-    components: { rule: 'chunk', ruleVersion: 1, producerVersion: '0', options: { 'chunk.maxChars': '1200' }, inputs: { [`specs/d${i}.json`]: `${revision}`.repeat(64).slice(0, 64) } },
+    components: {
+      rule: 'chunk',
+      ruleVersion: 1,
+      producerVersion: '0',
+      options: { 'chunk.maxChars': '1200' },
+      inputs: { [`specs/d${i}.json`]: `${revision}`.repeat(64).slice(0, 64) },
+    },
     output: `chunks/d${i}.${String(revision).padStart(16, '0')}.json`,
     sha256: 'ab'.repeat(32),
     stamp: { size: 1, mtimeMs: '1', ctimeMs: '1', ino: i },
@@ -105,7 +111,10 @@ test('the log is folded into state.json once it reaches half of its size, and th
       if (folded) assert.ok(logBefore >= stateSize / 2 - 4096, `folded at ${logBefore} bytes of log for ${stateSize} of state`);
       // The no-op proof stands on both files as this commit left them.
       const proofText = read(dir, 'noop.json');
-      const proof = JSON.parse(proofText.slice(0, proofText.lastIndexOf('\nsha256:'))) as { log: { size: number } | null; state: { size: number } };
+      const proof = JSON.parse(proofText.slice(0, proofText.lastIndexOf('\nsha256:'))) as {
+        log: { size: number } | null;
+        state: { size: number };
+      };
       assert.equal(proof.log?.size ?? null, folded ? null : fs.statSync(path.join(dir, 'state.log')).size);
       assert.equal(proof.state.size, fs.statSync(path.join(dir, 'state.json')).size);
     }

@@ -10,7 +10,10 @@ import * as path from 'node:path';
  * installs it; tests skip with NGINX_SKIP when it is absent.
  */
 const NGINX = ['/usr/sbin/nginx', '/usr/local/sbin/nginx', '/usr/local/nginx/sbin/nginx'].find((file) => fs.existsSync(file)) ?? null;
-export const NGINX_SKIP = NGINX === null || !hasDav(NGINX) ? 'nginx with the WebDAV module is not installed (apt-get install nginx-light; .ci/run does): remote cache server tests skipped' : false;
+export const NGINX_SKIP =
+  NGINX === null || !hasDav(NGINX)
+    ? 'nginx with the WebDAV module is not installed (apt-get install nginx-light; .ci/run does): remote cache server tests skipped'
+    : false;
 
 function hasDav(binary: string): boolean {
   const result = spawnSync(binary, ['-V'], { encoding: 'utf8' });
@@ -89,7 +92,9 @@ http {
 }
 `;
   fs.writeFileSync(path.join(dir, 'nginx.conf'), config);
-  const child: ChildProcess = spawn(NGINX!, ['-p', dir, '-e', path.join(dir, 'error.log'), '-c', path.join(dir, 'nginx.conf')], { stdio: ['ignore', 'ignore', 'pipe'] });
+  const child: ChildProcess = spawn(NGINX!, ['-p', dir, '-e', path.join(dir, 'error.log'), '-c', path.join(dir, 'nginx.conf')], {
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
   let stderr = '';
   child.stderr!.on('data', (d: Buffer) => (stderr += d.toString('utf8')));
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));

@@ -23,7 +23,13 @@ export interface CliResult {
   stdout: string;
   stderr: string;
   /** Parsed envelope when --json was given (already validated against the envelope schema). */
-  json: { ok: boolean; command: string; data?: any; error?: { code: string; message: string; hint?: string; details?: any; debug?: string }; warnings: any[] } | null;
+  json: {
+    ok: boolean;
+    command: string;
+    data?: any;
+    error?: { code: string; message: string; hint?: string; details?: any; debug?: string };
+    warnings: any[];
+  } | null;
 }
 
 /** A temporary workspace folder with helpers to write files and run the CLI in it. */
@@ -50,14 +56,22 @@ export class Rig {
   }
 
   exec(args: string[], options: { input?: string | Buffer; cwd?: string; env?: NodeJS.ProcessEnv } = {}): Promise<CliResult> {
-    return runCli(args, { cwd: options.cwd ?? this.dir, ...(options.input !== undefined ? { input: options.input } : {}), ...(options.env ? { env: options.env } : {}) });
+    return runCli(args, {
+      cwd: options.cwd ?? this.dir,
+      ...(options.input !== undefined ? { input: options.input } : {}),
+      ...(options.env ? { env: options.env } : {}),
+    });
   }
 
   /** SHA-256 of every file under the workspace outputs (not the build state), by relative path. */
   artifacts(dirs = ['snapshots', 'specs', 'chunks']): Map<string, string> {
     const result = new Map<string, string>();
     // The owner marker (.episteme-owner) says which workspace owns the folder; it is not an artifact.
-    for (const dir of dirs) walk(this.path(dir), (file) => path.basename(file) !== '.episteme-owner' && result.set(path.relative(this.dir, file), sha256(fs.readFileSync(file))));
+    for (const dir of dirs)
+      walk(
+        this.path(dir),
+        (file) => path.basename(file) !== '.episteme-owner' && result.set(path.relative(this.dir, file), sha256(fs.readFileSync(file))),
+      );
     return new Map([...result.entries()].sort(([a], [b]) => (a < b ? -1 : 1)));
   }
 
@@ -72,7 +86,11 @@ export function startCli(args: string[], cwd: string): ChildProcess {
 
 export function runCli(args: string[], options: { cwd: string; input?: string | Buffer; env?: NodeJS.ProcessEnv }): Promise<CliResult> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [CLI, ...args], { cwd: options.cwd, env: options.env ?? process.env, stdio: ['pipe', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [CLI, ...args], {
+      cwd: options.cwd,
+      env: options.env ?? process.env,
+      stdio: ['pipe', 'pipe', 'pipe'],
+    });
     const out: Buffer[] = [];
     const err: Buffer[] = [];
     child.stdout.on('data', (d: Buffer) => out.push(d));

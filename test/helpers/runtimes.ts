@@ -11,7 +11,8 @@ import path from 'node:path';
  */
 export const RUNTIME_PACKAGES = ['node@24', 'deno@2.9.6', 'bun@1.4.5'];
 export const RUNTIMES_DIR =
-  process.env['EPISTEME_RUNTIMES_DIR'] ?? path.join(process.env['XDG_CACHE_HOME'] || path.join(os.homedir(), '.cache'), 'episteme-runtimes');
+  process.env['EPISTEME_RUNTIMES_DIR'] ??
+  path.join(process.env['XDG_CACHE_HOME'] || path.join(os.homedir(), '.cache'), 'episteme-runtimes');
 
 export const runtimeBin = (name: 'node' | 'deno' | 'bun'): string => path.join(RUNTIMES_DIR, 'node_modules', '.bin', name);
 

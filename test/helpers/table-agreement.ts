@@ -22,9 +22,11 @@ export function blockRows(block: Block): string[][] {
 
 export function agreement(expected: string[][], extracted: string[][]): Agreement {
   let matched = 0;
-  expected.forEach((row, r) => row.forEach((cell, c) => {
-    if (clean(extracted[r]?.[c] ?? '\u0000') === clean(cell)) matched++;
-  }));
+  expected.forEach((row, r) => {
+    row.forEach((cell, c) => {
+      if (clean(extracted[r]?.[c] ?? '\u0000') === clean(cell)) matched++;
+    });
+  });
   return { matched, expected: expected.flat().length, extracted: extracted.flat().length };
 }
 
@@ -68,9 +70,14 @@ export function texTables(tex: string): string[][][] {
 
 function texText(cell: string): string {
   let s = cell;
-  for (let i = 0; i < 5; i++) s = s.replace(/\\(?:textbf|textit|emph|textsuperscript|textsubscript|mathrm|text|texttt|underline)\{([^{}]*)\}/g, '$1');
+  for (let i = 0; i < 5; i++)
+    s = s.replace(/\\(?:textbf|textit|emph|textsuperscript|textsubscript|mathrm|text|texttt|underline)\{([^{}]*)\}/g, '$1');
   s = s.replace(/\\multicolumn\{[^}]*\}\{[^}]*\}\{([^{}]*)\}/g, '$1');
   s = s.replace(/\$\^\{?([^$}]*)\}?\$/g, '$1').replace(/\$([^$]*)\$/g, '$1');
-  s = s.replace(/\\([%&$#_])/g, '$1').replace(/~/g, ' ').replace(/---/g, '\u2014').replace(/--/g, '\u2013');
+  s = s
+    .replace(/\\([%&$#_])/g, '$1')
+    .replace(/~/g, ' ')
+    .replace(/---/g, '\u2014')
+    .replace(/--/g, '\u2013');
   return clean(s);
 }

@@ -17,7 +17,8 @@ export interface TableCase {
   prose?: string[];
 }
 
-const LOREM = 'Evidence extraction keeps every sentence of running text in its paragraph so that a reader can cite it, and a table keeps its cells apart.';
+const LOREM =
+  'Evidence extraction keeps every sentence of running text in its paragraph so that a reader can cite it, and a table keeps its cells apart.';
 
 const people: string[][] = [
   ['Name', 'Role', 'Office', 'Phone'],
@@ -49,8 +50,17 @@ export function tableCases(): TableCase[] {
   const cases: TableCase[] = [];
 
   const grid: TableSpec = { rows: people, columnWidths: [110, 120, 90, 80], x: 72, top: 110, rules: 'grid', leading: 11 };
-  cases.push({ name: 'ruled grid (stroked rules), empty and multi-line cells', pdf: tablePdf([{ texts: intro('Staff directory of the project.'), tables: [grid] }]), tables: [people.map((r) => r.map((c) => c.replace('\n', ' ')))], prose: ['Staff directory of the project.'] });
-  cases.push({ name: 'ruled grid (thin filled rectangles)', pdf: tablePdf([{ tables: [{ ...grid, rules: 'grid-filled' }] }]), tables: [people.map((r) => r.map((c) => c.replace('\n', ' ')))] });
+  cases.push({
+    name: 'ruled grid (stroked rules), empty and multi-line cells',
+    pdf: tablePdf([{ texts: intro('Staff directory of the project.'), tables: [grid] }]),
+    tables: [people.map((r) => r.map((c) => c.replace('\n', ' ')))],
+    prose: ['Staff directory of the project.'],
+  });
+  cases.push({
+    name: 'ruled grid (thin filled rectangles)',
+    pdf: tablePdf([{ tables: [{ ...grid, rules: 'grid-filled' }] }]),
+    tables: [people.map((r) => r.map((c) => c.replace('\n', ' ')))],
+  });
 
   const countries = [
     ['Country', 'Population (millions)', 'Area (km2)', 'Capital'],
@@ -61,7 +71,24 @@ export function tableCases(): TableCase[] {
   ];
   cases.push({
     name: 'booktabs rules, right-aligned numbers, text before and after',
-    pdf: tablePdf([{ texts: [{ x: 72, top: 60, size: 10, text: LOREM.slice(0, 90) }, { x: 72, top: 260, size: 10, text: 'The table above lists four countries and their capitals.' }], tables: [{ rows: countries, columnWidths: [100, 120, 80, 90], align: ['left', 'right', 'right', 'left'], x: 72, top: 100, rules: 'booktabs' }] }]),
+    pdf: tablePdf([
+      {
+        texts: [
+          { x: 72, top: 60, size: 10, text: LOREM.slice(0, 90) },
+          { x: 72, top: 260, size: 10, text: 'The table above lists four countries and their capitals.' },
+        ],
+        tables: [
+          {
+            rows: countries,
+            columnWidths: [100, 120, 80, 90],
+            align: ['left', 'right', 'right', 'left'],
+            x: 72,
+            top: 100,
+            rules: 'booktabs',
+          },
+        ],
+      },
+    ]),
     tables: [countries],
     prose: [LOREM.slice(0, 90), 'The table above lists four countries and their capitals.'],
   });
@@ -69,7 +96,21 @@ export function tableCases(): TableCase[] {
   const tight = [['Code', 'Q1', 'Q2', 'Q3', 'Q4', 'Total'], ...numbers(8, 5, 7).map((r) => [r[0]!.replace('Item ', 'K'), ...r.slice(1)])];
   cases.push({
     name: 'unruled numbers half an em apart',
-    pdf: tablePdf([{ tables: [{ rows: tight, columnWidths: [40, 36, 36, 36, 36, 36], align: ['left', 'right', 'right', 'right', 'right', 'right'], x: 72, top: 90, cellPadding: 2.5, padding: 2 }] }]),
+    pdf: tablePdf([
+      {
+        tables: [
+          {
+            rows: tight,
+            columnWidths: [40, 36, 36, 36, 36, 36],
+            align: ['left', 'right', 'right', 'right', 'right', 'right'],
+            x: 72,
+            top: 90,
+            cellPadding: 2.5,
+            padding: 2,
+          },
+        ],
+      },
+    ]),
     tables: [tight],
   });
 
@@ -87,15 +128,26 @@ export function tableCases(): TableCase[] {
     tables: [wrapped.map((r) => r.map((c) => c.replace(/\n/g, ' ')))],
   });
 
-  const long = [['Code', 'Region', 'Count', 'Share'], ...numbers(70, 2, 11).map((r, i) => [`R${String(i + 1).padStart(3, '0')}`, ['North', 'South', 'East', 'West'][i % 4]!, r[1]!, r[2]!])];
-  const unruledParts = splitOverPages({ rows: long, columnWidths: [60, 80, 70, 70], align: ['left', 'left', 'right', 'right'], x: 72, top: 90 }, 30, true);
+  const long = [
+    ['Code', 'Region', 'Count', 'Share'],
+    ...numbers(70, 2, 11).map((r, i) => [`R${String(i + 1).padStart(3, '0')}`, ['North', 'South', 'East', 'West'][i % 4]!, r[1]!, r[2]!]),
+  ];
+  const unruledParts = splitOverPages(
+    { rows: long, columnWidths: [60, 80, 70, 70], align: ['left', 'left', 'right', 'right'], x: 72, top: 90 },
+    30,
+    true,
+  );
   cases.push({
     name: 'unruled table over three pages, header repeated',
     pdf: tablePdf(unruledParts.map((t) => ({ tables: [t], texts: [{ x: 500, top: 750, size: 9, text: 'Page' }] }))),
     tables: [long],
     rowPages: [long.slice(1).map((_, i) => Math.floor(i / 30) + 1)],
   });
-  const gridParts = splitOverPages({ rows: long, columnWidths: [60, 80, 70, 70], align: ['left', 'left', 'right', 'right'], x: 72, top: 90, rules: 'grid' }, 32, false);
+  const gridParts = splitOverPages(
+    { rows: long, columnWidths: [60, 80, 70, 70], align: ['left', 'left', 'right', 'right'], x: 72, top: 90, rules: 'grid' },
+    32,
+    false,
+  );
   cases.push({
     name: 'ruled grid over three pages, header not repeated',
     pdf: tablePdf(gridParts.map((t) => ({ tables: [t] }))),
@@ -112,7 +164,9 @@ export function tableCases(): TableCase[] {
   }
   cases.push({ name: 'two columns of running text (no table)', pdf: tablePdf([{ texts: columnText }]), tables: [] });
   const list: PageSpec['texts'] = [];
-  ['Capture the source', 'Extract the evidence', 'Chunk the passages', 'Index the terms'].forEach((item, i) => list.push({ x: 80, top: 100 + i * 14, size: 10, text: '\u2022' }, { x: 96, top: 100 + i * 14, size: 10, text: item }));
+  ['Capture the source', 'Extract the evidence', 'Chunk the passages', 'Index the terms'].forEach((item, i) => {
+    list.push({ x: 80, top: 100 + i * 14, size: 10, text: '\u2022' }, { x: 96, top: 100 + i * 14, size: 10, text: item });
+  });
   cases.push({ name: 'bulleted list (no table)', pdf: tablePdf([{ texts: list }]), tables: [] });
   return cases;
 }

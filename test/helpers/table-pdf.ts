@@ -9,9 +9,10 @@ import { pdfFromObjects } from '../hostile/hostile-documents.js';
 
 /** Helvetica advance widths (1/1000 em) for ASCII 32-126, from the standard 14 fonts' AFM. */
 const HELVETICA = [
-  278, 278, 355, 556, 556, 889, 667, 191, 333, 333, 389, 584, 278, 333, 278, 278, 556, 556, 556, 556, 556, 556, 556, 556, 556, 556, 278, 278, 584, 584, 584, 556, 1015, 667, 667, 722, 722, 667, 611, 778, 722, 278,
-  500, 667, 556, 833, 722, 778, 667, 778, 722, 667, 611, 722, 667, 944, 667, 667, 611, 278, 278, 278, 469, 556, 333, 556, 556, 500, 556, 556, 278, 556, 556, 222, 222, 500, 222, 833, 556, 556, 556, 556, 333, 500, 278, 556,
-  500, 722, 500, 500, 500, 334, 260, 334, 584,
+  278, 278, 355, 556, 556, 889, 667, 191, 333, 333, 389, 584, 278, 333, 278, 278, 556, 556, 556, 556, 556, 556, 556, 556, 556, 556, 278,
+  278, 584, 584, 584, 556, 1015, 667, 667, 722, 722, 667, 611, 778, 722, 278, 500, 667, 556, 833, 722, 778, 667, 778, 722, 667, 611, 722,
+  667, 944, 667, 667, 611, 278, 278, 278, 469, 556, 333, 556, 556, 500, 556, 556, 278, 556, 556, 222, 222, 500, 222, 833, 556, 556, 556,
+  556, 333, 500, 278, 556, 500, 722, 500, 500, 500, 334, 260, 334, 584,
 ];
 
 export function textWidth(text: string, size: number): number {
@@ -105,7 +106,7 @@ export function tableContent(spec: TableSpec): { content: string; bottom: number
         content += showText(x, baseline, size, line);
       });
     });
-    y += 2 * padding + size + (lines - 1) * leading + (size * 0.25);
+    y += 2 * padding + size + (lines - 1) * leading + size * 0.25;
     rowEdges.push(y);
   });
   const x0 = bounds[0]!;
@@ -134,7 +135,9 @@ export function tablePdf(pages: PageSpec[]): Uint8Array {
     for (const t of page.texts ?? []) content += showText(t.x, t.top + t.size, t.size, t.text);
     for (const table of page.tables ?? []) content += tableContent(table).content;
     content += page.raw ?? '';
-    objects.push(`<< /Type /Page /Parent 2 0 R /MediaBox [0 0 ${PAGE_WIDTH} ${PAGE_HEIGHT}] /Contents ${pageIds[i]! + 1} 0 R /Resources << /Font << /F1 3 0 R >> >> >>`);
+    objects.push(
+      `<< /Type /Page /Parent 2 0 R /MediaBox [0 0 ${PAGE_WIDTH} ${PAGE_HEIGHT}] /Contents ${pageIds[i]! + 1} 0 R /Resources << /Font << /F1 3 0 R >> >> >>`,
+    );
     objects.push(`<< /Length ${Buffer.byteLength(content, 'latin1')} >>\nstream\n${content}endstream`);
   });
   return pdfFromObjects(objects);

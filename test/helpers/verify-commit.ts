@@ -19,7 +19,12 @@ export function verifyCommittedGeneration(root: string): number {
   for (const [dir, kind] of stages) {
     const indexPath = path.join(root, dir, 'index.json');
     if (!fs.existsSync(indexPath)) continue;
-    const index = parseArtifact<{ entries: { file: string; sha256: string }[] }>(fs.readFileSync(indexPath, 'utf8'), kind, 1, `${dir}/index.json`);
+    const index = parseArtifact<{ entries: { file: string; sha256: string }[] }>(
+      fs.readFileSync(indexPath, 'utf8'),
+      kind,
+      1,
+      `${dir}/index.json`,
+    );
     for (const entry of index.payload.entries) {
       const file = path.join(root, dir, entry.file);
       assert.ok(fs.existsSync(file), `${dir}/index.json names missing ${entry.file}`);

@@ -20,8 +20,7 @@ export class WatchProcess {
     this.child = spawn(process.execPath, [CLI, 'watch', '--json', ...args], { cwd, stdio: ['ignore', 'pipe', 'pipe'] });
     this.child.stdout!.on('data', (chunk: Buffer) => {
       this.partial += chunk.toString('utf8');
-      let at: number;
-      while ((at = this.partial.indexOf('\n')) >= 0) {
+      for (let at = this.partial.indexOf('\n'); at >= 0; at = this.partial.indexOf('\n')) {
         const line = this.partial.slice(0, at);
         this.partial = this.partial.slice(at + 1);
         if (line.trim() !== '') this.lines.push(JSON.parse(line) as WatchLine);
@@ -31,10 +30,12 @@ export class WatchProcess {
     this.child.stderr!.on('data', (chunk: Buffer) => {
       this.stderr += chunk.toString('utf8');
     });
-    this.exit = new Promise((resolve) => this.child.on('exit', (code) => {
-      for (const wake of this.waiters.splice(0)) wake();
-      resolve(code);
-    }));
+    this.exit = new Promise((resolve) =>
+      this.child.on('exit', (code) => {
+        for (const wake of this.waiters.splice(0)) wake();
+        resolve(code);
+      }),
+    );
   }
 
   /** Cycle events seen so far. */
@@ -48,7 +49,8 @@ export class WatchProcess {
     for (;;) {
       const found = this.lines.slice(from).find(match);
       if (found) return found;
-      if (this.child.exitCode !== null || this.child.signalCode !== null) throw new Error(`watch exited before the awaited event; lines:\n${this.dump()}`);
+      if (this.child.exitCode !== null || this.child.signalCode !== null)
+        throw new Error(`watch exited before the awaited event; lines:\n${this.dump()}`);
       if (Date.now() > deadline) throw new Error(`no matching watch event within ${timeoutMs} ms; lines:\n${this.dump()}`);
       await new Promise<void>((resolve) => {
         const timer = setTimeout(resolve, Math.max(10, deadline - Date.now()));

@@ -77,7 +77,8 @@ test('a one-off --manifest or --map never deletes what the configured inputs cap
     assert.equal(server.hits('/oneoff'), 1);
     assertContains(captured(box.ws), configured, 'after --manifest');
     // The committed indexes describe the one-off graph only.
-    for (const dir of ['snapshots', 'specs', 'chunks']) assert.ok(!indexedUrls(box.ws, dir).includes(server.url('/kept')), `${dir}/index.json still names /kept`);
+    for (const dir of ['snapshots', 'specs', 'chunks'])
+      assert.ok(!indexedUrls(box.ws, dir).includes(server.url('/kept')), `${dir}/index.json still names /kept`);
     verifyCommittedGeneration(box.ws);
     const afterManifest = captured(box.ws);
 
@@ -105,7 +106,12 @@ test('a one-off --manifest or --map never deletes what the configured inputs cap
     assert.equal((await clean.run(['build'])).code, 0);
     const derived = (ws: string) => treeChecksum(ws, { skip: (relative) => !/^(specs|chunks)(\/|$)/.test(relative) });
     assert.equal(derived(box.ws), derived(clean.ws), 'derived outputs differ from a clean build');
-    const snapshotIds = (ws: string) => (JSON.parse(fs.readFileSync(path.join(ws, 'snapshots', 'index.json'), 'utf8')) as { payload: { entries: { documentId: string; snapshotId: string }[] } }).payload.entries.map((e) => `${e.documentId} ${e.snapshotId}`);
+    const snapshotIds = (ws: string) =>
+      (
+        JSON.parse(fs.readFileSync(path.join(ws, 'snapshots', 'index.json'), 'utf8')) as {
+          payload: { entries: { documentId: string; snapshotId: string }[] };
+        }
+      ).payload.entries.map((e) => `${e.documentId} ${e.snapshotId}`);
     assert.deepEqual(snapshotIds(box.ws), snapshotIds(clean.ws));
 
     // Deleting the captures of sources outside the inputs is explicit.
@@ -114,7 +120,10 @@ test('a one-off --manifest or --map never deletes what the configured inputs cap
     const left = captured(box.ws);
     assertContains(left, configured, 'after --prune-snapshots');
     assert.deepEqual([...left.keys()], [...configured.keys()], 'captures of sources outside the inputs survived --prune-snapshots');
-    assert.ok((pruned.json!.data.removed as string[]).some((file) => file.startsWith('snapshots/observations/')), 'the one-off observation log was pruned');
+    assert.ok(
+      (pruned.json!.data.removed as string[]).some((file) => file.startsWith('snapshots/observations/')),
+      'the one-off observation log was pruned',
+    );
     verifyCommittedGeneration(box.ws);
     assert.equal(box.outside(), outside);
   } finally {

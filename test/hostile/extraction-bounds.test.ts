@@ -3,7 +3,16 @@ import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { Sandbox, assertBounded, assertFailure, treeChecksum, type MeasuredResult } from './harness.js';
-import { billionLaughsXml, deepHtml, deepXml, flateBombPdf, operatorBombPdf, ordinaryHtml, quadraticEntityXml, textPdf } from './hostile-documents.js';
+import {
+  billionLaughsXml,
+  deepHtml,
+  deepXml,
+  flateBombPdf,
+  operatorBombPdf,
+  ordinaryHtml,
+  quadraticEntityXml,
+  textPdf,
+} from './hostile-documents.js';
 
 /**
  * Extraction is bounded: each hostile document fails its own target with a named code (or, for a
@@ -14,7 +23,12 @@ import { billionLaughsXml, deepHtml, deepXml, flateBombPdf, operatorBombPdf, ord
  * Bounds stated per attack are generous ceilings for a loaded 2-core CI machine, not performance goals.
  */
 
-type TargetRow = { target: string; rule: string; status: string; error?: { code: string; message: string; details?: Record<string, unknown> } };
+type TargetRow = {
+  target: string;
+  rule: string;
+  status: string;
+  error?: { code: string; message: string; details?: Record<string, unknown> };
+};
 
 interface Hostile {
   file: string;
@@ -33,7 +47,11 @@ function workspace(sandbox: Sandbox, hostile: Hostile, extractOptions: Record<st
       { sourceUrl: HOSTILE_URL, localPath: `src/${hostile.file}`, contentType: hostile.contentType },
       { sourceUrl: ORDINARY_URL, localPath: 'src/ordinary.html', contentType: 'text/html' },
     ]),
-    'episteme.json': JSON.stringify({ manualIngest: 'map.json', limits: { maxFileBytes: 256 * 1024 * 1024 }, options: { extract: extractOptions } }),
+    'episteme.json': JSON.stringify({
+      manualIngest: 'map.json',
+      limits: { maxFileBytes: 256 * 1024 * 1024 },
+      options: { extract: extractOptions },
+    }),
   });
 }
 
@@ -50,14 +68,22 @@ function extractRow(result: MeasuredResult, url: string): TargetRow {
 
 /** Everything the build writes into the workspace outputs, by path and bytes. */
 function outputs(ws: string): string {
-  return ['snapshots', 'specs', 'chunks'].map((dir) => (fs.existsSync(path.join(ws, dir)) ? treeChecksum(path.join(ws, dir)) : 'absent')).join(',');
+  return ['snapshots', 'specs', 'chunks']
+    .map((dir) => (fs.existsSync(path.join(ws, dir)) ? treeChecksum(path.join(ws, dir)) : 'absent'))
+    .join(',');
 }
 
 /**
  * Builds twice from clean; the hostile target fails with `code` both times (a failure is never
  * cached), the ordinary one builds, and the two builds leave identical bytes.
  */
-async function expectFailure(hostile: Hostile, code: string, bound: { maxMs: number; maxRssMb: number }, extractOptions: Record<string, unknown> = {}, details?: Record<string, unknown>): Promise<void> {
+async function expectFailure(
+  hostile: Hostile,
+  code: string,
+  bound: { maxMs: number; maxRssMb: number },
+  extractOptions: Record<string, unknown> = {},
+  details?: Record<string, unknown>,
+): Promise<void> {
   const results: string[] = [];
   for (let round = 0; round < 2; round++) {
     const sandbox = new Sandbox();
@@ -65,14 +91,19 @@ async function expectFailure(hostile: Hostile, code: string, bound: { maxMs: num
       workspace(sandbox, hostile, extractOptions);
       const before = sandbox.outside();
       const result = await sandbox.run(['build', '--json', '--jobs', '2']);
-      if (round === 0) console.log(`# ${hostile.file}: ${code} in ${Math.round(result.elapsedMs)} ms, peak RSS ${Math.round(result.peakRssMb ?? -1)} MiB`);
+      if (round === 0)
+        console.log(`# ${hostile.file}: ${code} in ${Math.round(result.elapsedMs)} ms, peak RSS ${Math.round(result.peakRssMb ?? -1)} MiB`);
       assertFailure(result, { code: 'target-failed', exit: 1, ...bound });
       const row = extractRow(result, HOSTILE_URL);
       assert.equal(row.status, 'failed');
       assert.equal(row.error?.code, code, JSON.stringify(row));
       if (details) for (const [k, v] of Object.entries(details)) assert.equal(row.error?.details?.[k], v, JSON.stringify(row));
       assert.equal(extractRow(result, ORDINARY_URL).status, 'built');
-      assert.deepEqual(fs.readdirSync(path.join(sandbox.ws, 'specs')).filter((f) => f.startsWith('hostile')), [], 'no document recorded for the failed target');
+      assert.deepEqual(
+        fs.readdirSync(path.join(sandbox.ws, 'specs')).filter((f) => f.startsWith('hostile')),
+        [],
+        'no document recorded for the failed target',
+      );
       assert.equal(sandbox.outside(), before, 'something outside the workspace changed');
       // The failure is not cached: the next build runs the target again and fails the same way.
       const again = await sandbox.run(['build', '--json', '--jobs', '1']);
@@ -103,7 +134,11 @@ async function expectFailure(hostile: Hostile, code: string, bound: { maxMs: num
       assert.ok(fs.existsSync(path.join(sandbox.ws, 'specs', entry.file)), `committed ${entry.file} is gone`);
     }
     // The captured snapshot of the edit is new data; the committed documents and chunks are untouched.
-    assert.equal(outputs(sandbox.ws).split(',').slice(1).join(','), committed.split(',').slice(1).join(','), 'committed specs or chunks changed');
+    assert.equal(
+      outputs(sandbox.ws).split(',').slice(1).join(','),
+      committed.split(',').slice(1).join(','),
+      'committed specs or chunks changed',
+    );
   } finally {
     sandbox.cleanup();
   }
@@ -125,7 +160,8 @@ async function expectDocument(hostile: Hostile, diagnostic: string, bound: { max
       workspace(sandbox, hostile);
       const before = sandbox.outside();
       const result = await sandbox.run(['build', '--json']);
-      if (round === 0) console.log(`# ${hostile.file}: built in ${Math.round(result.elapsedMs)} ms, peak RSS ${Math.round(result.peakRssMb ?? -1)} MiB`);
+      if (round === 0)
+        console.log(`# ${hostile.file}: built in ${Math.round(result.elapsedMs)} ms, peak RSS ${Math.round(result.peakRssMb ?? -1)} MiB`);
       assert.equal(result.code, 0, result.stdout.slice(0, 2000) + result.stderr);
       assertBounded(result, bound);
       const row = extractRow(result, HOSTILE_URL);
@@ -150,39 +186,78 @@ function findOutput(ws: string, dir: string, prefix: string): string {
 }
 
 test('HTML nested 100,000 deep: the tree is capped at depth 512 (html-depth-capped), no stack overflow', async () => {
-  await expectDocument({ file: 'deep.html', contentType: 'text/html', bytes: deepHtml(100_000) }, 'html-depth-capped', { maxMs: 30_000, maxRssMb: 1024 });
+  await expectDocument({ file: 'deep.html', contentType: 'text/html', bytes: deepHtml(100_000) }, 'html-depth-capped', {
+    maxMs: 30_000,
+    maxRssMb: 1024,
+  });
 });
 
 test('XML nested 100,000 deep: the tree is capped at depth 512 (xml-depth-capped), no stack overflow', async () => {
-  await expectDocument({ file: 'deep.xml', contentType: 'application/xml', bytes: deepXml(100_000) }, 'xml-depth-capped', { maxMs: 30_000, maxRssMb: 1024 });
+  await expectDocument({ file: 'deep.xml', contentType: 'application/xml', bytes: deepXml(100_000) }, 'xml-depth-capped', {
+    maxMs: 30_000,
+    maxRssMb: 1024,
+  });
 });
 
 test('XML quadratic entity blowup (a 1 MiB entity referenced 1,000 times) fails with extract-bound-exceeded', async () => {
-  await expectFailure({ file: 'blowup.xml', contentType: 'application/xml', bytes: quadraticEntityXml(1024 * 1024, 1000) }, 'extract-bound-exceeded', { maxMs: 30_000, maxRssMb: 1024 }, {}, { bound: 'xml-entity-size' });
+  await expectFailure(
+    { file: 'blowup.xml', contentType: 'application/xml', bytes: quadraticEntityXml(1024 * 1024, 1000) },
+    'extract-bound-exceeded',
+    { maxMs: 30_000, maxRssMb: 1024 },
+    {},
+    { bound: 'xml-entity-size' },
+  );
 });
 
 test('XML billion laughs: references inside entity values are not expanded, so it cannot amplify; the document is small', async () => {
-  await expectDocument({ file: 'lol.xml', contentType: 'application/xml', bytes: billionLaughsXml() }, 'xml-entities-expanded', { maxMs: 20_000, maxRssMb: 512 });
+  await expectDocument({ file: 'lol.xml', contentType: 'application/xml', bytes: billionLaughsXml() }, 'xml-entities-expanded', {
+    maxMs: 20_000,
+    maxRssMb: 512,
+  });
 });
 
 test('PDF Flate bomb (4 MiB inflating to 4 GiB) fails with extract-bound-exceeded (pdf-inflated-bytes), not pdf-malformed', async () => {
-  await expectFailure({ file: 'bomb.pdf', contentType: 'application/pdf', bytes: flateBombPdf(4096) }, 'extract-bound-exceeded', { maxMs: 30_000, maxRssMb: 1024 }, {}, { bound: 'pdf-inflated-bytes' });
+  await expectFailure(
+    { file: 'bomb.pdf', contentType: 'application/pdf', bytes: flateBombPdf(4096) },
+    'extract-bound-exceeded',
+    { maxMs: 30_000, maxRssMb: 1024 },
+    {},
+    { bound: 'pdf-inflated-bytes' },
+  );
 });
 
 test('PDF operation bomb (62 KB, 6,000,000 text operations, under the inflated-bytes bound) is stopped by the time bound: extract-timeout', async () => {
-  await expectFailure({ file: 'ops.pdf', contentType: 'application/pdf', bytes: operatorBombPdf(6_000_000) }, 'extract-timeout', { maxMs: 30_000, maxRssMb: 1024 }, { pdfTimeoutMs: 2000 }, { timeoutMs: 2000 });
+  await expectFailure(
+    { file: 'ops.pdf', contentType: 'application/pdf', bytes: operatorBombPdf(6_000_000) },
+    'extract-timeout',
+    { maxMs: 30_000, maxRssMb: 1024 },
+    { pdfTimeoutMs: 2000 },
+    { timeoutMs: 2000 },
+  );
 });
 
 test('a document past the wall-clock bound fails with extract-timeout, is not recorded, and is tried again next build', async () => {
   // 5 MiB of paragraphs: several seconds of extraction, far past a 1 s bound on any machine.
   const slow = '<!DOCTYPE html><body>' + '<p>Slow <b>words</b> and <i>more</i> words.</p>\n'.repeat(100_000);
-  await expectFailure({ file: 'slow.html', contentType: 'text/html', bytes: slow }, 'extract-timeout', { maxMs: 30_000, maxRssMb: 1024 }, { timeoutMs: 1000 }, { timeoutMs: 1000 });
+  await expectFailure(
+    { file: 'slow.html', contentType: 'text/html', bytes: slow },
+    'extract-timeout',
+    { maxMs: 30_000, maxRssMb: 1024 },
+    { timeoutMs: 1000 },
+    { timeoutMs: 1000 },
+  );
 });
 
 test('a document past the worker heap bound fails with extract-memory-limit; the build and the other source go on', async () => {
   // Half a million elements need far more than a 64 MiB heap.
   const big = '<!DOCTYPE html><body>' + '<p>Big <b>words</b> and <i>more</i> words.</p>\n'.repeat(500_000);
-  await expectFailure({ file: 'big.html', contentType: 'text/html', bytes: big }, 'extract-memory-limit', { maxMs: 60_000, maxRssMb: 1536 }, { maxHeapMb: 64, timeoutMs: 600_000 }, { maxHeapMb: 64 });
+  await expectFailure(
+    { file: 'big.html', contentType: 'text/html', bytes: big },
+    'extract-memory-limit',
+    { maxMs: 60_000, maxRssMb: 1536 },
+    { maxHeapMb: 64, timeoutMs: 600_000 },
+    { maxHeapMb: 64 },
+  );
 });
 
 test('extract options out of range are config-invalid (exit 2), never a wrapped-around timer', async () => {

@@ -49,9 +49,27 @@ function seeds(): Seed[] {
     html('whatwg-bikeshed.html', 'https://widget.spec.whatwg.org/'),
     html('w3c-respec.html', 'https://www.w3.org/TR/gadget/'),
     html('rfc-xml2rfc.html', 'https://www.rfc-editor.org/rfc/rfc9999.html'),
-    { kind: 'xml', name: 'rfc-v2.xml', url: 'https://www.rfc-editor.org/rfc/rfc9997.xml', contentType: 'application/rfc+xml', bytes: fixture('rfc-v2.xml') },
-    { kind: 'xml', name: 'generic.xml', url: 'https://example.org/manual.xml', contentType: 'application/xml', bytes: fixture('generic.xml') },
-    { kind: 'text', name: 'rfc-paginated.txt', url: 'https://www.rfc-editor.org/rfc/rfc9998.txt', contentType: 'text/plain', bytes: fixture('rfc-paginated.txt') },
+    {
+      kind: 'xml',
+      name: 'rfc-v2.xml',
+      url: 'https://www.rfc-editor.org/rfc/rfc9997.xml',
+      contentType: 'application/rfc+xml',
+      bytes: fixture('rfc-v2.xml'),
+    },
+    {
+      kind: 'xml',
+      name: 'generic.xml',
+      url: 'https://example.org/manual.xml',
+      contentType: 'application/xml',
+      bytes: fixture('generic.xml'),
+    },
+    {
+      kind: 'text',
+      name: 'rfc-paginated.txt',
+      url: 'https://www.rfc-editor.org/rfc/rfc9998.txt',
+      contentType: 'text/plain',
+      bytes: fixture('rfc-paginated.txt'),
+    },
     { kind: 'text', name: 'plain.txt', url: 'https://example.org/note.txt', contentType: 'text/plain', bytes: plainText },
     { kind: 'pdf', name: 'text-1.pdf', url: 'https://example.org/a.pdf', contentType: 'application/pdf', bytes: textPdf(1, 12) },
     { kind: 'pdf', name: 'text-3.pdf', url: 'https://example.org/b.pdf', contentType: 'application/pdf', bytes: textPdf(3, 8) },
@@ -76,17 +94,109 @@ function seeds(): Seed[] {
 const PER_KIND: Record<Kind, number> = { html: 330, xml: 250, text: 170, pdf: 250 };
 
 const TAGS: Record<Kind, string[]> = {
-  html: ['div', 'section', 'p', 'ol', 'li', 'ul', 'table', 'tr', 'td', 'pre', 'a', 'span', 'svg', 'math', 'form', 'dl', 'dt', 'h2', 'foreignObject', 'template'],
+  html: [
+    'div',
+    'section',
+    'p',
+    'ol',
+    'li',
+    'ul',
+    'table',
+    'tr',
+    'td',
+    'pre',
+    'a',
+    'span',
+    'svg',
+    'math',
+    'form',
+    'dl',
+    'dt',
+    'h2',
+    'foreignObject',
+    'template',
+  ],
   xml: ['section', 't', 'list', 'xref', 'bcp14', 'figure', 'artwork', 'references', 'reference', 'dl', 'ul', 'li', 'name', 'e', 'x:y'],
   text: [],
   pdf: [],
 };
 
 const INJECTIONS: Record<Kind, string[]> = {
-  html: ['&amp;', '&#0;', '&#x10FFFF;', '&#99999999999;', '&nbsp', '&unknown;', '&', '<!--', '<!-- c -->', '--!>', '<![CDATA[x]]>', '<![CDATA[', '<script>', '</p>', '<p', '<a href="', '<table><td>', '<li>', '\u0000', '\r', '\u2028'],
-  xml: ['&amp;', '&#0;', '&#x110000;', '&lol;', '&MUST;', '<!--', '<![CDATA[', ']]>', '<?pi x?>', '<!DOCTYPE r [<!ENTITY a "aaaa"><!ENTITY b SYSTEM "x">]>', '<!ENTITY c "', '<bcp14>MUST</bcp14>', '<t>', '</section>', '\u0000', '\r'],
-  text: ['\f', '\r', '\u2028', ' '.repeat(64), '.'.repeat(64), '-'.repeat(64), '   [Page 7]', 'RFC 9999      Title      June 2024', '1.2.3.  Heading', 'o  bullet', '  ABNF = rule / rule', '+---+---+', '\t'],
-  pdf: ['stream', 'endstream', 'obj', 'endobj', '<<', '>>', '/FlateDecode', '/Length 999999', '(', ')', 'BT', 'ET', 'Tj', '\\', 'xref', 'trailer', '%%EOF'],
+  html: [
+    '&amp;',
+    '&#0;',
+    '&#x10FFFF;',
+    '&#99999999999;',
+    '&nbsp',
+    '&unknown;',
+    '&',
+    '<!--',
+    '<!-- c -->',
+    '--!>',
+    '<![CDATA[x]]>',
+    '<![CDATA[',
+    '<script>',
+    '</p>',
+    '<p',
+    '<a href="',
+    '<table><td>',
+    '<li>',
+    '\u0000',
+    '\r',
+    '\u2028',
+  ],
+  xml: [
+    '&amp;',
+    '&#0;',
+    '&#x110000;',
+    '&lol;',
+    '&MUST;',
+    '<!--',
+    '<![CDATA[',
+    ']]>',
+    '<?pi x?>',
+    '<!DOCTYPE r [<!ENTITY a "aaaa"><!ENTITY b SYSTEM "x">]>',
+    '<!ENTITY c "',
+    '<bcp14>MUST</bcp14>',
+    '<t>',
+    '</section>',
+    '\u0000',
+    '\r',
+  ],
+  text: [
+    '\f',
+    '\r',
+    '\u2028',
+    ' '.repeat(64),
+    '.'.repeat(64),
+    '-'.repeat(64),
+    '   [Page 7]',
+    'RFC 9999      Title      June 2024',
+    '1.2.3.  Heading',
+    'o  bullet',
+    '  ABNF = rule / rule',
+    '+---+---+',
+    '\t',
+  ],
+  pdf: [
+    'stream',
+    'endstream',
+    'obj',
+    'endobj',
+    '<<',
+    '>>',
+    '/FlateDecode',
+    '/Length 999999',
+    '(',
+    ')',
+    'BT',
+    'ET',
+    'Tj',
+    '\\',
+    'xref',
+    'trailer',
+    '%%EOF',
+  ],
 };
 
 function mutate(seed: Seed, random: () => number): Uint8Array {
@@ -175,7 +285,13 @@ test(`seeded extraction fuzz (seed ${SEED}): 1,000 mutated inputs, no internal-e
           const bytes = await pool.run(
             {
               stage: 'extract',
-              input: { documentId: `fuzz-${c.index}`, source: { url: c.seed.url }, snapshot: snapshotFor(c.seed.url, c.seed.contentType, body), body, options: { ...DEFAULT_EXTRACT_OPTIONS } },
+              input: {
+                documentId: `fuzz-${c.index}`,
+                source: { url: c.seed.url },
+                snapshot: snapshotFor(c.seed.url, c.seed.contentType, body),
+                body,
+                options: { ...DEFAULT_EXTRACT_OPTIONS },
+              },
             },
             { timeoutMs: TIME_BOUND_MS, label: `case ${c.index}` },
           );
@@ -186,10 +302,12 @@ test(`seeded extraction fuzz (seed ${SEED}): 1,000 mutated inputs, no internal-e
         } catch (error) {
           const code = error instanceof EpistemeError ? error.code : 'internal-error';
           outcomes.set(code, (outcomes.get(code) ?? 0) + 1);
-          if (code !== 'extract-bound-exceeded') failures.push(`case ${c.index} (${c.seed.name}): ${code}: ${error instanceof Error ? error.message : String(error)}`);
+          if (code !== 'extract-bound-exceeded')
+            failures.push(`case ${c.index} (${c.seed.name}): ${code}: ${error instanceof Error ? error.message : String(error)}`);
         }
         slowest = Math.max(slowest, performance.now() - started);
-        if (process.env['EPISTEME_FUZZ_VERBOSE'] === '1') console.log(`# case ${c.index} ${c.seed.name}: ${Math.round(performance.now() - started)} ms, ${body.length} bytes`);
+        if (process.env['EPISTEME_FUZZ_VERBOSE'] === '1')
+          console.log(`# case ${c.index} ${c.seed.name}: ${Math.round(performance.now() - started)} ms, ${body.length} bytes`);
       };
       const p = run().finally(() => inFlight.delete(p));
       inFlight.add(p);

@@ -31,22 +31,87 @@ const rfcHead = 'Internet Engineering Task Force (IETF)\nRequest for Comments: 9
 const fill = (unit: string, size: number): string => unit.repeat(Math.max(1, Math.floor(size / unit.length)));
 
 const CASES: Case[] = [
-  { name: 'rfc running header after a form feed: "RFC 1" + spaces', url: RFC_URL, contentType: 'text/plain', make: (n) => `${rfcHead}Text.\n\f\nRFC 1${' '.repeat(n)}x\n` },
-  { name: 'rfc dot leader: a gap, then dots without a page number', url: RFC_URL, contentType: 'text/plain', make: (n) => `${rfcHead}   a    b ${'.'.repeat(n)}x\n` },
+  {
+    name: 'rfc running header after a form feed: "RFC 1" + spaces',
+    url: RFC_URL,
+    contentType: 'text/plain',
+    make: (n) => `${rfcHead}Text.\n\f\nRFC 1${' '.repeat(n)}x\n`,
+  },
+  {
+    name: 'rfc dot leader: a gap, then dots without a page number',
+    url: RFC_URL,
+    contentType: 'text/plain',
+    make: (n) => `${rfcHead}   a    b ${'.'.repeat(n)}x\n`,
+  },
   { name: 'rfc art joint: a line of dashes', url: RFC_URL, contentType: 'text/plain', make: (n) => `${rfcHead}   ${'-'.repeat(n)}x\n` },
   { name: 'rfc lines of spaces between words', url: RFC_URL, contentType: 'text/plain', make: (n) => `${rfcHead}   a${' '.repeat(n)}b\n` },
-  { name: 'plain text: inner whitespace runs (trailing-space trims)', url: 'https://example.org/a.txt', contentType: 'text/plain', make: (n) => `Title\n\n    a${' '.repeat(n)}b\n` },
-  { name: 'plain text: many short lines', url: 'https://example.org/a.txt', contentType: 'text/plain', make: (n) => fill('word word\n', n) },
-  { name: 'HTML: nested divs with unmatched end tags', url: 'https://example.org/', contentType: 'text/html', make: (n) => fill('<div>', n / 2) + 'x' + fill('</span>', n / 2) },
-  { name: 'HTML: <form> repeated inside deep nesting', url: 'https://example.org/', contentType: 'text/html', make: (n) => '<form>' + fill('<div>', n / 2) + fill('<form>', n / 2) },
+  {
+    name: 'plain text: inner whitespace runs (trailing-space trims)',
+    url: 'https://example.org/a.txt',
+    contentType: 'text/plain',
+    make: (n) => `Title\n\n    a${' '.repeat(n)}b\n`,
+  },
+  {
+    name: 'plain text: many short lines',
+    url: 'https://example.org/a.txt',
+    contentType: 'text/plain',
+    make: (n) => fill('word word\n', n),
+  },
+  {
+    name: 'HTML: nested divs with unmatched end tags',
+    url: 'https://example.org/',
+    contentType: 'text/html',
+    make: (n) => fill('<div>', n / 2) + 'x' + fill('</span>', n / 2),
+  },
+  {
+    name: 'HTML: <form> repeated inside deep nesting',
+    url: 'https://example.org/',
+    contentType: 'text/html',
+    make: (n) => '<form>' + fill('<div>', n / 2) + fill('<form>', n / 2),
+  },
   { name: 'HTML: nested <svg> (foreign contexts)', url: 'https://example.org/', contentType: 'text/html', make: (n) => fill('<svg>', n) },
-  { name: 'HTML: one flat ordered list', url: 'https://example.org/', contentType: 'text/html', make: (n) => '<ol>' + fill('<li>i</li>', n) + '</ol>' },
-  { name: 'HTML: whitespace-only paragraph', url: 'https://example.org/', contentType: 'text/html', make: (n) => `<p>a${' '.repeat(n)}b</p><pre>x${' \n'.repeat(n / 2)}</pre>` },
-  { name: 'XML: nested elements', url: 'https://example.org/a.xml', contentType: 'application/xml', make: (n) => fill('<e>', n / 2) + 'x' + fill('</e>', n / 2) },
-  { name: 'XML: unterminated DOCTYPE subsets', url: 'https://example.org/a.xml', contentType: 'application/xml', make: (n) => fill('<!DOCTYPE [', n) + '<r/>' },
-  { name: 'XML: unterminated ENTITY declarations', url: 'https://example.org/a.xml', contentType: 'application/xml', make: (n) => `<!DOCTYPE r [${fill('<!ENTITY a SYSTEM "', n)}]><r/>` },
-  { name: 'XML: many entity references', url: 'https://example.org/a.xml', contentType: 'application/xml', make: (n) => `<!DOCTYPE r [<!ENTITY a "aa">]><r>${fill('&a; and text ', n)}</r>` },
-  { name: 'RFC XML: nested sections', url: 'https://www.rfc-editor.org/rfc/rfc9997.xml', contentType: 'application/rfc+xml', make: (n) => '<rfc><middle>' + fill('<section><name>s</name><t>x</t>', n) },
+  {
+    name: 'HTML: one flat ordered list',
+    url: 'https://example.org/',
+    contentType: 'text/html',
+    make: (n) => '<ol>' + fill('<li>i</li>', n) + '</ol>',
+  },
+  {
+    name: 'HTML: whitespace-only paragraph',
+    url: 'https://example.org/',
+    contentType: 'text/html',
+    make: (n) => `<p>a${' '.repeat(n)}b</p><pre>x${' \n'.repeat(n / 2)}</pre>`,
+  },
+  {
+    name: 'XML: nested elements',
+    url: 'https://example.org/a.xml',
+    contentType: 'application/xml',
+    make: (n) => fill('<e>', n / 2) + 'x' + fill('</e>', n / 2),
+  },
+  {
+    name: 'XML: unterminated DOCTYPE subsets',
+    url: 'https://example.org/a.xml',
+    contentType: 'application/xml',
+    make: (n) => fill('<!DOCTYPE [', n) + '<r/>',
+  },
+  {
+    name: 'XML: unterminated ENTITY declarations',
+    url: 'https://example.org/a.xml',
+    contentType: 'application/xml',
+    make: (n) => `<!DOCTYPE r [${fill('<!ENTITY a SYSTEM "', n)}]><r/>`,
+  },
+  {
+    name: 'XML: many entity references',
+    url: 'https://example.org/a.xml',
+    contentType: 'application/xml',
+    make: (n) => `<!DOCTYPE r [<!ENTITY a "aa">]><r>${fill('&a; and text ', n)}</r>`,
+  },
+  {
+    name: 'RFC XML: nested sections',
+    url: 'https://www.rfc-editor.org/rfc/rfc9997.xml',
+    contentType: 'application/rfc+xml',
+    make: (n) => '<rfc><middle>' + fill('<section><name>s</name><t>x</t>', n),
+  },
 ];
 
 test('extraction time grows linearly with adversarial input (1 KB, 100 KB, 1 MB)', async () => {
@@ -60,7 +125,16 @@ test('extraction time grows linearly with adversarial input (1 KB, 100 KB, 1 MB)
         const once = async (): Promise<number> => {
           const started = performance.now();
           await pool.run(
-            { stage: 'extract', input: { documentId: 'linear', source: { url: c.url }, snapshot: snapshotFor(c.url, c.contentType, body), body, options: { ...DEFAULT_EXTRACT_OPTIONS } } },
+            {
+              stage: 'extract',
+              input: {
+                documentId: 'linear',
+                source: { url: c.url },
+                snapshot: snapshotFor(c.url, c.contentType, body),
+                body,
+                options: { ...DEFAULT_EXTRACT_OPTIONS },
+              },
+            },
             { timeoutMs: 60_000, label: c.name },
           );
           return performance.now() - started;
@@ -69,12 +143,16 @@ test('extraction time grows linearly with adversarial input (1 KB, 100 KB, 1 MB)
         let best = largest ? await once() : Math.min(await once(), await once());
         // A run that looks super-linear is measured again, up to twice (a loaded machine pauses at
         // random; a real quadratic scan is slow every time).
-        for (let retry = 0; retry < 2 && largest && best > RATIO * Math.max(times[1]!, FLOOR_MS); retry++) best = Math.min(best, await once());
+        for (let retry = 0; retry < 2 && largest && best > RATIO * Math.max(times[1]!, FLOOR_MS); retry++)
+          best = Math.min(best, await once());
         times.push(best);
       }
       const [, t100k, t1m] = times as [number, number, number];
       report.push(`${c.name}: ${times.map((t) => `${t.toFixed(1)} ms`).join(' / ')}`);
-      assert.ok(t1m <= RATIO * Math.max(t100k, FLOOR_MS), `${c.name}: 1 MB took ${t1m.toFixed(0)} ms, 100 KB ${t100k.toFixed(0)} ms (more than ${RATIO}x: super-linear)`);
+      assert.ok(
+        t1m <= RATIO * Math.max(t100k, FLOOR_MS),
+        `${c.name}: 1 MB took ${t1m.toFixed(0)} ms, 100 KB ${t100k.toFixed(0)} ms (more than ${RATIO}x: super-linear)`,
+      );
     }
   } finally {
     await pool.close();

@@ -58,7 +58,9 @@ test('sources whose id would be an aggregate target build a correct graph, in ev
     for (const aggregate of ['snapshots/index.json', 'specs/index.json', 'chunks/index.json', 'chunks/search-index.json']) {
       assert.equal(targets.filter((t) => t === aggregate).length, 1, aggregate);
     }
-    const index = JSON.parse(fs.readFileSync(path.join(box.ws, 'specs/index.json'), 'utf8')) as { payload: { entries: { documentId: string; sourceUrl: string }[] } };
+    const index = JSON.parse(fs.readFileSync(path.join(box.ws, 'specs/index.json'), 'utf8')) as {
+      payload: { entries: { documentId: string; sourceUrl: string }[] };
+    };
     assert.deepEqual(index.payload.entries.map((e) => e.sourceUrl).sort(), [...canonical].sort());
     for (const entry of index.payload.entries) assert.ok(!RESERVED_DOCUMENT_IDS.has(entry.documentId), entry.documentId);
     assert.ok(verifyCommittedGeneration(box.ws) >= canonical.length * 3);
@@ -69,7 +71,10 @@ test('sources whose id would be an aggregate target build a correct graph, in ev
     const again = await box.run(['build', '--json']);
     assert.equal(again.json!.data.actions, 0);
     // The same URLs in an HTTP manifest: the graph (a dry run fetches nothing) is just as sound.
-    box.write({ 'manifest.json': JSON.stringify(canonical.map((url) => ({ url }))), 'episteme.json': JSON.stringify({ manifest: 'manifest.json' }) });
+    box.write({
+      'manifest.json': JSON.stringify(canonical.map((url) => ({ url }))),
+      'episteme.json': JSON.stringify({ manifest: 'manifest.json' }),
+    });
     const dry = await box.run(['build', '--dry-run', '--json']);
     assert.equal(dry.code, 0, dry.stdout.slice(0, 2000));
     const dryTargets = (dry.json!.data.targets as { target: string }[]).map((t) => t.target);
@@ -122,7 +127,18 @@ function httpSource(documentId: string, entryIndex: number): WorkspaceSource {
 
 function localSource(documentId: string, n: number): WorkspaceSource {
   const spec = { url: `https://y.example/${n}` };
-  return { documentId, spec, capture: { method: 'manual-ingest', spec, absolutePath: `/x/${n}`, relativePath: `src/${n}.html`, contentType: 'text/html', charset: null } as unknown as WorkspaceSource['capture'] };
+  return {
+    documentId,
+    spec,
+    capture: {
+      method: 'manual-ingest',
+      spec,
+      absolutePath: `/x/${n}`,
+      relativePath: `src/${n}.html`,
+      contentType: 'text/html',
+      charset: null,
+    } as unknown as WorkspaceSource['capture'],
+  };
 }
 
 function refusal(build: () => unknown): EpistemeError {
@@ -137,7 +153,8 @@ function refusal(build: () => unknown): EpistemeError {
 
 test('defence in depth: the graph builder refuses a duplicate target, naming the entry, and its order is always topological', () => {
   // Every aggregate name is `<folder>/<reserved id>.json`: the reserved ids cover them all.
-  for (const name of Object.values(aggregateNames(workspaceOf([])))) assert.ok(RESERVED_DOCUMENT_IDS.has(path.basename(name, '.json')), name);
+  for (const name of Object.values(aggregateNames(workspaceOf([]))))
+    assert.ok(RESERVED_DOCUMENT_IDS.has(path.basename(name, '.json')), name);
 
   for (const reserved of RESERVED_DOCUMENT_IDS) {
     const http = refusal(() => buildGraph(workspaceOf([httpSource('a', 0), httpSource(reserved, 3)])));
@@ -159,6 +176,7 @@ test('defence in depth: the graph builder refuses a duplicate target, naming the
     const graph = buildGraph(workspaceOf(sources));
     const position = new Map(graph.order.map((name, i) => [name, i]));
     assert.equal(position.size, graph.nodes.size);
-    for (const node of graph.nodes.values()) for (const dep of node.deps) assert.ok(position.get(dep)! < position.get(node.name)!, `${dep} after ${node.name}`);
+    for (const node of graph.nodes.values())
+      for (const dep of node.deps) assert.ok(position.get(dep)! < position.get(node.name)!, `${dep} after ${node.name}`);
   }
 });

@@ -23,7 +23,10 @@ export interface MeasuredResult extends CliResult {
   peakRssMb: number | null;
 }
 
-export async function runMeasured(args: string[], options: { cwd: string; input?: string | Buffer; env?: NodeJS.ProcessEnv; timeoutMs?: number }): Promise<MeasuredResult> {
+export async function runMeasured(
+  args: string[],
+  options: { cwd: string; input?: string | Buffer; env?: NodeJS.ProcessEnv; timeoutMs?: number },
+): Promise<MeasuredResult> {
   const rssFile = path.join(os.tmpdir(), `episteme-rss-${process.pid}-${Math.random().toString(36).slice(2)}`);
   const started = process.hrtime.bigint();
   const { code, stdout, stderr } = await new Promise<{ code: number; stdout: string; stderr: string }>((resolve, reject) => {
@@ -131,7 +134,10 @@ export class Sandbox {
     return treeChecksum(this.parent, { skip: (relative) => relative === 'ws' });
   }
 
-  run(args: string[], options: { input?: string | Buffer; env?: NodeJS.ProcessEnv; timeoutMs?: number; cwd?: string } = {}): Promise<MeasuredResult> {
+  run(
+    args: string[],
+    options: { input?: string | Buffer; env?: NodeJS.ProcessEnv; timeoutMs?: number; cwd?: string } = {},
+  ): Promise<MeasuredResult> {
     return runMeasured(args, { cwd: options.cwd ?? this.ws, ...options });
   }
 

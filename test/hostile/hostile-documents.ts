@@ -33,19 +33,28 @@ export function pdfFromObjects(objects: (string | Uint8Array)[]): Uint8Array {
   const offsets: number[] = [];
   objects.forEach((body, i) => {
     offsets.push(length);
-    const chunk = Buffer.concat([Buffer.from(`${i + 1} 0 obj\n`, 'latin1'), typeof body === 'string' ? Buffer.from(body, 'latin1') : Buffer.from(body), Buffer.from('\nendobj\n', 'latin1')]);
+    const chunk = Buffer.concat([
+      Buffer.from(`${i + 1} 0 obj\n`, 'latin1'),
+      typeof body === 'string' ? Buffer.from(body, 'latin1') : Buffer.from(body),
+      Buffer.from('\nendobj\n', 'latin1'),
+    ]);
     parts.push(chunk);
     length += chunk.length;
   });
   const xref = length;
-  let tail = `xref\n0 ${objects.length + 1}\n0000000000 65535 f \n` + offsets.map((o) => `${String(o).padStart(10, '0')} 00000 n \n`).join('');
+  let tail =
+    `xref\n0 ${objects.length + 1}\n0000000000 65535 f \n` + offsets.map((o) => `${String(o).padStart(10, '0')} 00000 n \n`).join('');
   tail += `trailer\n<< /Size ${objects.length + 1} /Root 1 0 R >>\nstartxref\n${xref}\n%%EOF\n`;
   parts.push(Buffer.from(tail, 'latin1'));
   return new Uint8Array(Buffer.concat(parts));
 }
 
 function streamObject(dictionary: string, data: Uint8Array): Uint8Array {
-  return Buffer.concat([Buffer.from(`<< ${dictionary} /Length ${data.length} >>\nstream\n`, 'latin1'), Buffer.from(data), Buffer.from('\nendstream', 'latin1')]);
+  return Buffer.concat([
+    Buffer.from(`<< ${dictionary} /Length ${data.length} >>\nstream\n`, 'latin1'),
+    Buffer.from(data),
+    Buffer.from('\nendstream', 'latin1'),
+  ]);
 }
 
 /** A text PDF: `pages` pages of `linesPerPage` lines, content streams Flate-compressed like real PDFs. */
@@ -60,7 +69,9 @@ export function textPdf(pages: number, linesPerPage = 20, word = 'evidence'): Ui
     let content = 'BT /F1 11 Tf 14 TL 50 760 Td\n';
     for (let l = 0; l < linesPerPage; l++) content += `(Page ${p + 1} line ${l + 1} holds ${word} and more ${word}.) Tj T*\n`;
     content += 'ET';
-    objects.push(`<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Contents ${pageIds[p]! + 1} 0 R /Resources << /Font << /F1 3 0 R >> >> >>`);
+    objects.push(
+      `<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Contents ${pageIds[p]! + 1} 0 R /Resources << /Font << /F1 3 0 R >> >> >>`,
+    );
     objects.push(streamObject('/Filter /FlateDecode', deflateSync(Buffer.from(content, 'latin1'))));
   }
   return pdfFromObjects(objects);

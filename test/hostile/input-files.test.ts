@@ -31,9 +31,21 @@ interface Hostile {
 function hostileFiles(dir: string, servers: net.Server[]): Hostile[] {
   const at = (name: string) => path.join(dir, name);
   return [
-    { name: 'a FIFO with no writer', file: at('fifo.json'), make: () => execFileSync('mkfifo', [at('fifo.json')]), code: 'input-not-regular', says: /FIFO/ },
+    {
+      name: 'a FIFO with no writer',
+      file: at('fifo.json'),
+      make: () => execFileSync('mkfifo', [at('fifo.json')]),
+      code: 'input-not-regular',
+      says: /FIFO/,
+    },
     { name: 'a character device', file: '/dev/zero', make: () => undefined, code: 'input-not-regular', says: /character device/ },
-    { name: 'a directory', file: at('folder.json'), make: () => fs.mkdirSync(at('folder.json')), code: 'input-not-regular', says: /directory/ },
+    {
+      name: 'a directory',
+      file: at('folder.json'),
+      make: () => fs.mkdirSync(at('folder.json')),
+      code: 'input-not-regular',
+      says: /directory/,
+    },
     {
       name: 'a symlink loop',
       file: at('loop.json'),
@@ -44,7 +56,13 @@ function hostileFiles(dir: string, servers: net.Server[]): Hostile[] {
       code: 'input-not-regular',
       says: /symbolic link loop/,
     },
-    { name: 'a dangling symlink', file: at('dangling.json'), make: () => fs.symlinkSync('nowhere.json', at('dangling.json')), code: 'input-not-regular', says: /dangling symbolic link/ },
+    {
+      name: 'a dangling symlink',
+      file: at('dangling.json'),
+      make: () => fs.symlinkSync('nowhere.json', at('dangling.json')),
+      code: 'input-not-regular',
+      says: /dangling symbolic link/,
+    },
     {
       name: 'a Unix socket',
       file: at('socket.json'),
@@ -56,7 +74,13 @@ function hostileFiles(dir: string, servers: net.Server[]): Hostile[] {
       code: 'input-not-regular',
       says: /socket/,
     },
-    { name: 'a 2 GB sparse file', file: at('sparse.json'), make: () => fs.truncateSync(touch(at('sparse.json')), TWO_GB), code: 'input-too-large', says: /2147483648 bytes/ },
+    {
+      name: 'a 2 GB sparse file',
+      file: at('sparse.json'),
+      make: () => fs.truncateSync(touch(at('sparse.json')), TWO_GB),
+      code: 'input-too-large',
+      says: /2147483648 bytes/,
+    },
     { name: 'a missing file', file: at('missing.json'), make: () => undefined, code: 'input-not-found', says: /not found/ },
   ];
 }
@@ -119,7 +143,9 @@ test('a map entry that is not a regular file names the entry and what the file i
     writeTwoDocumentWorkspace(sandbox);
     const outside = sandbox.outside();
     for (const hostile of hostiles.filter((h) => h.code === 'input-not-regular' || h.code === 'input-not-found')) {
-      const map = [{ sourceUrl: 'https://example.test/hostile/', localPath: path.relative(sandbox.ws, hostile.file), contentType: 'text/html' }];
+      const map = [
+        { sourceUrl: 'https://example.test/hostile/', localPath: path.relative(sandbox.ws, hostile.file), contentType: 'text/html' },
+      ];
       sandbox.write({ 'hostile-map.json': JSON.stringify(map) });
       const result = await sandbox.run(['manual-ingest', '--map', 'hostile-map.json', '--json']);
       assertFailure(result, { code: 'map-invalid', exit: 2, ...QUICK });
@@ -143,7 +169,11 @@ test('a 2 GB sparse source fails its own target at once by stat, with no 2 GB re
     fs.truncateSync(path.join(sandbox.ws, 'src', 'doc1.html'), TWO_GB);
     const result = await sandbox.run(['build', '--json']);
     assertFailure(result, { code: 'target-failed', exit: 1, ...QUICK });
-    const targets = result.json!.data.targets as { target: string; status: string; error?: { code: string; details?: Record<string, unknown> } }[];
+    const targets = result.json!.data.targets as {
+      target: string;
+      status: string;
+      error?: { code: string; details?: Record<string, unknown> };
+    }[];
     const snapshot = targets.find((t) => t.target === 'snapshots/example-test-doc1.json')!;
     assert.equal(snapshot.status, 'failed');
     assert.equal(snapshot.error!.code, 'source-failed');
@@ -172,16 +202,35 @@ test('query --index and diff --before/--after refuse non-regular and oversized f
     assert.equal((await sandbox.run(['build'])).code, 0);
     const outside = sandbox.outside();
     for (const hostile of hostiles) {
-      assertRefused(await sandbox.run(['query', '--index', hostile.file, '--term', 'a', '--max-input-bytes', '1000000', '--json']), hostile, 'query --index');
+      assertRefused(
+        await sandbox.run(['query', '--index', hostile.file, '--term', 'a', '--max-input-bytes', '1000000', '--json']),
+        hostile,
+        'query --index',
+      );
       if (hostile.says.source === 'directory') continue; // a folder is a corpus; its missing index.json is below
-      const diff = await sandbox.run(['diff', '--before', hostile.file, '--after', 'specs', '--out', '-', '--json', '--max-input-bytes', '1000000']);
+      const diff = await sandbox.run([
+        'diff',
+        '--before',
+        hostile.file,
+        '--after',
+        'specs',
+        '--out',
+        '-',
+        '--json',
+        '--max-input-bytes',
+        '1000000',
+      ]);
       assertRefused(diff, hostile.code === 'input-not-found' ? { ...hostile, says: /has no document index/ } : hostile, 'diff --before');
     }
     // A corpus folder whose index.json is a FIFO: refused, not waited on.
     const corpus = path.join(sandbox.ws, 'hostile', 'corpus');
     fs.mkdirSync(corpus);
     execFileSync('mkfifo', [path.join(corpus, 'index.json')]);
-    assertRefused(await sandbox.run(['diff', '--before', corpus, '--after', 'specs', '--out', '-', '--json']), hostiles[0]!, 'diff corpus index.json');
+    assertRefused(
+      await sandbox.run(['diff', '--before', corpus, '--after', 'specs', '--out', '-', '--json']),
+      hostiles[0]!,
+      'diff corpus index.json',
+    );
     // --max-input-bytes bounds what diff reads of each corpus.
     const small = await sandbox.run(['diff', '--before', 'specs', '--after', 'specs', '--out', '-', '--json', '--max-input-bytes', '100']);
     assertFailure(small, { code: 'input-too-large', exit: 2, ...QUICK });
@@ -196,7 +245,9 @@ test('stdin keeps its documented bound', async () => {
   const sandbox = new Sandbox();
   try {
     const outside = sandbox.outside();
-    const result = await sandbox.run(['snapshot', '--manifest', '-', '--max-input-bytes', '10', '--json'], { input: '[{"url": "https://a.test/"}]' });
+    const result = await sandbox.run(['snapshot', '--manifest', '-', '--max-input-bytes', '10', '--json'], {
+      input: '[{"url": "https://a.test/"}]',
+    });
     assertFailure(result, { code: 'input-too-large', exit: 2, ...QUICK });
     assert.equal(sandbox.outside(), outside);
   } finally {

@@ -31,7 +31,11 @@ const FLAGS: FlagCase[] = [
     '--max-redirects': 'maxRedirects',
     '--max-sources': 'maxSources',
     '--fetch-concurrency': 'concurrency',
-  } as const).map(([flag, bound]) => ({ command: ['snapshot'], flag, range: `${CAPTURE_BOUND_RANGES[bound].min} to ${CAPTURE_BOUND_RANGES[bound].max}` })),
+  } as const).map(([flag, bound]) => ({
+    command: ['snapshot'],
+    flag,
+    range: `${CAPTURE_BOUND_RANGES[bound].min} to ${CAPTURE_BOUND_RANGES[bound].max}`,
+  })),
   { command: ['build'], flag: '--jobs', range: '1 to 256' },
   { command: ['build'], flag: '--wait-lock', range: '0 to 86400' },
   { command: ['build'], flag: '--max-age', range: `0 to ${2 ** 31 - 1}` },
@@ -79,7 +83,11 @@ test('the largest allowed timeout is one Node honours (not the 1 ms it silently 
 
 test('config limits are range-checked the same way: config-invalid naming the field and its range', async () => {
   const schema = JSON.parse(fs.readFileSync(path.join(REPO_ROOT, 'schema', 'workspace-config.schema.json'), 'utf8')) as {
-    properties: { limits: { properties: { maxFileBytes: { maximum: number }; capture: { properties: Record<string, { minimum: number; maximum: number }> } } } };
+    properties: {
+      limits: {
+        properties: { maxFileBytes: { maximum: number }; capture: { properties: Record<string, { minimum: number; maximum: number }> } };
+      };
+    };
   };
   // The schema and the flags enforce one set of ranges.
   for (const [bound, range] of Object.entries(CAPTURE_BOUND_RANGES)) {
@@ -97,7 +105,11 @@ test('config limits are range-checked the same way: config-invalid naming the fi
       { limits: { maxFileBytes: 0 }, field: 'limits.maxFileBytes', range: `from 1 to ${MAX_READ_BYTES}` },
       { limits: { capture: { requestTimeoutMs: 1e308 } }, field: 'limits.capture.requestTimeoutMs', range: 'from 1 to 3600000' },
       { limits: { capture: { connectTimeoutMs: '10' } }, field: 'limits.capture.connectTimeoutMs', range: 'from 1 to 600000' },
-      { limits: { capture: { maxResponseBytes: 2 ** 31 } }, field: 'limits.capture.maxResponseBytes', range: `from 1 to ${MAX_READ_BYTES}` },
+      {
+        limits: { capture: { maxResponseBytes: 2 ** 31 } },
+        field: 'limits.capture.maxResponseBytes',
+        range: `from 1 to ${MAX_READ_BYTES}`,
+      },
       { limits: { capture: { maxSources: 1e9 } }, field: 'limits.capture.maxSources', range: 'from 1 to 1000000' },
       { limits: { capture: { retries: 2.5 } }, field: 'limits.capture.retries', range: 'from 0 to 10' },
     ];

@@ -17,7 +17,8 @@ const DOCS = 8;
 /** One marker paragraph naming the generation, and filler text that makes indexing take a while (the window). */
 function html(doc: number, generation: number): string {
   let filler = '';
-  for (let p = 0; p < 120; p++) filler += `<p>Filler paragraph ${p} of document ${doc}, revision ${generation}: alpha${p} beta${doc} gamma${p + doc} delta words for the tokenizer and the compressor to chew on.</p>`;
+  for (let p = 0; p < 120; p++)
+    filler += `<p>Filler paragraph ${p} of document ${doc}, revision ${generation}: alpha${p} beta${doc} gamma${p + doc} delta words for the tokenizer and the compressor to chew on.</p>`;
   return `<!DOCTYPE html><html><head><title>Doc ${doc}</title></head><body><h1>Doc ${doc}</h1><p>The marker paragraph of doc ${doc} belongs to gen${generation} and nothing else.</p>${filler}</body></html>\n`;
 }
 
@@ -32,7 +33,9 @@ function writeWorkspace(box: Sandbox, generation: number): void {
 
 /** Snapshot id of each document in the committed snapshot index. */
 function committedSnapshots(box: Sandbox): Record<string, string> {
-  const index = JSON.parse(fs.readFileSync(path.join(box.ws, 'snapshots/index.json'), 'utf8')) as { payload: { entries: { documentId: string; snapshotId: string }[] } };
+  const index = JSON.parse(fs.readFileSync(path.join(box.ws, 'snapshots/index.json'), 'utf8')) as {
+    payload: { entries: { documentId: string; snapshotId: string }[] };
+  };
   return Object.fromEntries(index.payload.entries.map((entry) => [entry.documentId, entry.snapshotId]));
 }
 
@@ -64,7 +67,10 @@ test('queries run while another process rebuilds the workspace with edits all an
     const outside = box.outside();
 
     const rounds = 8;
-    const builder = spawn(process.execPath, ['tools/builder.cjs', CLI, String(rounds), String(DOCS)], { cwd: box.ws, stdio: ['ignore', 'ignore', 'pipe'] });
+    const builder = spawn(process.execPath, ['tools/builder.cjs', CLI, String(rounds), String(DOCS)], {
+      cwd: box.ws,
+      stdio: ['ignore', 'ignore', 'pipe'],
+    });
     let builderErr = '';
     builder.stderr.on('data', (d: Buffer) => (builderErr += d.toString()));
     const exited = new Promise<number>((resolve) => builder.on('close', (code) => resolve(code ?? -1)));
@@ -73,7 +79,20 @@ test('queries run while another process rebuilds the workspace with edits all an
 
     const results: MeasuredResult[] = [];
     const query = (): Promise<MeasuredResult> =>
-      box.run(['query', '--index', 'chunks/search-index.json', '--term', 'marker', '--limit', '50', '--max-snippet-chars', '2000', '--max-chars', '100000', '--json']);
+      box.run([
+        'query',
+        '--index',
+        'chunks/search-index.json',
+        '--term',
+        'marker',
+        '--limit',
+        '50',
+        '--max-snippet-chars',
+        '2000',
+        '--max-chars',
+        '100000',
+        '--json',
+      ]);
     while (running) results.push(...(await Promise.all([query(), query()])));
     assert.equal(await exited, 0, `the builder failed: ${builderErr}`);
     results.push(await query());
@@ -95,11 +114,18 @@ test('queries run while another process rebuilds the workspace with edits all an
       assert.equal(inGeneration.size, 1, `one answer mixes generations ${[...inGeneration].join(', ')}`);
       const g = [...inGeneration][0]!;
       seen.add(g);
-      for (const hit of hits) assert.equal(hit.citation.snapshotId, generations.get(g)![hit.citation.documentId], `citation of ${hit.chunkId} is from generation ${g}`);
+      for (const hit of hits)
+        assert.equal(
+          hit.citation.snapshotId,
+          generations.get(g)![hit.citation.documentId],
+          `citation of ${hit.chunkId} is from generation ${g}`,
+        );
       if (result.json!.warnings.some((w: { code: string }) => w.code === 'build-in-progress')) duringBuild += 1;
     }
     assert.ok(seen.has(rounds), 'the last query sees the last generation');
-    t.diagnostic(`${results.length} queries during ${rounds} builds; ${duringBuild} answered from the previous generation while a newer chunk index was committed; generations seen: ${[...seen].sort((a, b) => a - b).join(',')}`);
+    t.diagnostic(
+      `${results.length} queries during ${rounds} builds; ${duringBuild} answered from the previous generation while a newer chunk index was committed; generations seen: ${[...seen].sort((a, b) => a - b).join(',')}`,
+    );
     assert.equal(box.outside(), outside);
 
     // A genuinely stale index, with no build running, still fails with the rebuild hint.
@@ -120,7 +146,8 @@ test('a newer chunk index while a writer holds the lock is a build in flight (an
     assert.equal((await box.run(['build', '--json'])).code, 0);
     const before = committedSnapshots(box);
     const outside = box.outside();
-    const query = (): Promise<MeasuredResult> => box.run(['query', '--index', 'chunks/search-index.json', '--term', 'marker', '--limit', '50', '--json']);
+    const query = (): Promise<MeasuredResult> =>
+      box.run(['query', '--index', 'chunks/search-index.json', '--term', 'marker', '--limit', '50', '--json']);
     // The state a build leaves between its two commits: chunks/index.json newer than the search index.
     box.write({ 'src/doc5.html': html(5, 1) });
     assert.equal((await box.run(['build', 'chunks/index.json', '--json'])).code, 0);
@@ -132,8 +159,12 @@ test('a newer chunk index while a writer holds the lock is a build in flight (an
       const during = await query();
       assert.equal(during.code, 0, during.stdout);
       assertBounded(during, QUERY_BOUNDS);
-      assert.deepEqual(during.json!.warnings.map((w: { code: string }) => w.code), ['build-in-progress']);
-      for (const hit of during.json!.data.hits as Hit[]) assert.equal(hit.citation.snapshotId, before[hit.citation.documentId], 'answered from the generation the search index holds');
+      assert.deepEqual(
+        during.json!.warnings.map((w: { code: string }) => w.code),
+        ['build-in-progress'],
+      );
+      for (const hit of during.json!.data.hits as Hit[])
+        assert.equal(hit.citation.snapshotId, before[hit.citation.documentId], 'answered from the generation the search index holds');
       // A damaged chunk index is still refused, build or not.
       const chunkIndex = path.join(box.ws, 'chunks/index.json');
       const bytes = fs.readFileSync(chunkIndex, 'utf8');
@@ -151,7 +182,8 @@ test('a newer chunk index while a writer holds the lock is a build in flight (an
     const copy = new Sandbox('episteme-during-build-copy-');
     let freshIndex: Buffer;
     try {
-      for (const name of ['src', 'map.json', 'episteme.json']) fs.cpSync(path.join(box.ws, name), path.join(copy.ws, name), { recursive: true });
+      for (const name of ['src', 'map.json', 'episteme.json'])
+        fs.cpSync(path.join(box.ws, name), path.join(copy.ws, name), { recursive: true });
       assert.equal((await copy.run(['build', '--json'])).code, 0);
       freshIndex = fs.readFileSync(path.join(copy.ws, 'chunks/search-index.json'));
     } finally {
@@ -160,7 +192,18 @@ test('a newer chunk index while a writer holds the lock is a build in flight (an
     const held = await acquireWorkspaceLock(box.ws, path.join(box.ws, '.episteme'), { waitMs: 0, command: 'test: a build in flight' });
     let waited: Promise<MeasuredResult>;
     try {
-      waited = box.run(['query', '--index', 'chunks/search-index.json', '--term', 'marker', '--limit', '50', '--wait-build', '60', '--json']);
+      waited = box.run([
+        'query',
+        '--index',
+        'chunks/search-index.json',
+        '--term',
+        'marker',
+        '--limit',
+        '50',
+        '--wait-build',
+        '60',
+        '--json',
+      ]);
       await new Promise((resolve) => setTimeout(resolve, 1500));
       fs.writeFileSync(path.join(box.ws, 'chunks/.next-search-index'), freshIndex);
       fs.renameSync(path.join(box.ws, 'chunks/.next-search-index'), path.join(box.ws, 'chunks/search-index.json'));

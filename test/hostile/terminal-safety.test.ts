@@ -43,7 +43,9 @@ function mustEscape(codePoint: number): boolean {
 
 /** Reverses the escapes (for the round-trip check): "\u202E" and "\u{E0001}" back to code points. */
 function unescapeText(text: string): string {
-  return text.replace(/\\u\{([0-9A-F]+)\}|\\u([0-9A-F]{4})/g, (_, astral: string | undefined, bmp: string | undefined) => String.fromCodePoint(parseInt(astral ?? bmp!, 16)));
+  return text.replace(/\\u\{([0-9A-F]+)\}|\\u([0-9A-F]{4})/g, (_, astral: string | undefined, bmp: string | undefined) =>
+    String.fromCodePoint(parseInt(astral ?? bmp!, 16)),
+  );
 }
 
 test('every code point: the unsafe ones are escaped, the rest pass unchanged, and the escape round-trips', () => {
@@ -109,7 +111,10 @@ test('a source full of control, bidi and invisible characters: human output show
     assert.doesNotMatch(human.stdout + human.stderr, RAW_FORBIDDEN, 'no raw control, bidi or invisible character');
     assert.match(human.stdout, /untrusted source text/);
     const snippetLine = human.stdout.split('\n').find((line) => line.includes('zebra payload'))!;
-    assert.match(snippetLine, /^ {3}\| zebra payload \\u202Egnp\.exe \\u2066iso\\u2069 x \\uFEFF y \\u0085 z \\u009B2J \\u00AD w \\u2028 line \\u001B\]8;;http:\/\/evil\/\\u0007link/);
+    assert.match(
+      snippetLine,
+      /^ {3}\| zebra payload \\u202Egnp\.exe \\u2066iso\\u2069 x \\uFEFF y \\u0085 z \\u009B2J \\u00AD w \\u2028 line \\u001B\]8;;http:\/\/evil\/\\u0007link/,
+    );
     assert.match(human.stdout, /Head\\u200Bing \\u001B\[31mred\\u001B\[0m \\u202Eevil/);
 
     const json = await sandbox.run(['query', '--index', 'chunks/search-index.json', '--term', 'zebra', '--json']);

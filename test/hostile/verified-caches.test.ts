@@ -19,7 +19,12 @@ import { TestServer, staticRoute, page } from '../capture/server.js';
 const BUILD_BOUNDS = { maxMs: 60_000, maxRssMb: 600 };
 const QUERY_BOUNDS = { maxMs: 20_000, maxRssMb: 300 };
 
-type Row = { target: string; status: string; reasons: { reason: string; output?: string }[]; error?: { code: string; message: string; hint?: string } };
+type Row = {
+  target: string;
+  status: string;
+  reasons: { reason: string; output?: string }[];
+  error?: { code: string; message: string; hint?: string };
+};
 
 function workspace(box: Sandbox, count = 3): void {
   const map = [];
@@ -76,7 +81,7 @@ function flipByteKeepingMtime(file: string, at = 40): void {
 
 async function withSandbox(body: (box: Sandbox) => Promise<void>): Promise<void> {
   const box = new Sandbox('episteme-verify-');
-  fs.writeFileSync(path.join(box.parent, 'neighbour.txt'), 'not the workspace\'s\n');
+  fs.writeFileSync(path.join(box.parent, 'neighbour.txt'), "not the workspace's\n");
   try {
     await body(box);
   } finally {
@@ -88,7 +93,8 @@ async function withSandbox(body: (box: Sandbox) => Promise<void>): Promise<void>
 async function cleanBuildOutputs(box: Sandbox): Promise<Map<string, string>> {
   const clean = new Sandbox('episteme-verify-clean-');
   try {
-    for (const name of ['src', 'map.json', 'episteme.json']) fs.cpSync(path.join(box.ws, name), path.join(clean.ws, name), { recursive: true });
+    for (const name of ['src', 'map.json', 'episteme.json'])
+      fs.cpSync(path.join(box.ws, name), path.join(clean.ws, name), { recursive: true });
     assert.equal((await clean.run(['build', '--json'])).code, 0);
     return outputs(clean);
   } finally {
@@ -137,9 +143,17 @@ test('a state.json with a flipped byte or a hand edit counts as absent: everythi
     box.write({ 'src/doc1.html': sampleHtml(1, ' Inserted okapi.') });
     const statePath = path.join(box.ws, '.episteme/state.json');
     const text = fs.readFileSync(statePath, 'utf8');
-    const body = JSON.parse(text.slice(0, text.lastIndexOf('\nsha256:'))) as { files: Record<string, { size: number; mtimeMs: string; ctimeMs: string; ino: number }> };
+    const body = JSON.parse(text.slice(0, text.lastIndexOf('\nsha256:'))) as {
+      files: Record<string, { size: number; mtimeMs: string; ctimeMs: string; ino: number }>;
+    };
     const stat = fs.statSync(path.join(box.ws, 'src/doc1.html'));
-    body.files['src/doc1.html'] = { ...body.files['src/doc1.html']!, size: stat.size, mtimeMs: String(stat.mtimeMs), ctimeMs: String(stat.ctimeMs), ino: stat.ino };
+    body.files['src/doc1.html'] = {
+      ...body.files['src/doc1.html']!,
+      size: stat.size,
+      mtimeMs: String(stat.mtimeMs),
+      ctimeMs: String(stat.ctimeMs),
+      ino: stat.ino,
+    };
     fs.writeFileSync(statePath, JSON.stringify(body) + text.slice(text.lastIndexOf('\nsha256:')));
     fs.rmSync(path.join(box.ws, '.episteme/noop.json'));
     const result = await build(box);
@@ -239,7 +253,9 @@ test('a damaged snapshot record, evidence document or chunk file (mtime restored
     for (const victim of victims) flipByteKeepingMtime(path.join(box.ws, victim), 60);
     const result = await build(box);
     assert.equal(result.code, 0, result.stdout);
-    const modified = (result.json!.data.targets as Row[]).flatMap((row) => row.reasons.filter((r) => r.reason === 'output-modified').map((r) => r.output));
+    const modified = (result.json!.data.targets as Row[]).flatMap((row) =>
+      row.reasons.filter((r) => r.reason === 'output-modified').map((r) => r.output),
+    );
     assert.deepEqual(modified.sort(), [...victims].sort());
     assert.deepEqual(outputs(box), clean);
     assert.equal(box.outside(), outside);
@@ -280,10 +296,15 @@ test('a damaged body of an HTTP source fails its snapshot target with the exact 
   const server = await TestServer.start({ '/spec': staticRoute(() => page('Spec', 'The quokka paragraph.'), { etag: () => '"v1"' }) });
   try {
     await withSandbox(async (box) => {
-      box.write({ 'manifest.json': JSON.stringify([{ url: server.url('/spec') }]), 'episteme.json': JSON.stringify({ manifest: 'manifest.json' }) });
+      box.write({
+        'manifest.json': JSON.stringify([{ url: server.url('/spec') }]),
+        'episteme.json': JSON.stringify({ manifest: 'manifest.json' }),
+      });
       const first = await build(box);
       assert.equal(first.code, 0, first.stdout);
-      const snapshotTarget = (first.json!.data.targets as Row[]).find((row) => row.target.startsWith('snapshots/') && row.target !== 'snapshots/index.json')!.target;
+      const snapshotTarget = (first.json!.data.targets as Row[]).find(
+        (row) => row.target.startsWith('snapshots/') && row.target !== 'snapshots/index.json',
+      )!.target;
       const clean = outputs(box);
       const body = [...clean.keys()].find((file) => file.startsWith('snapshots/bodies/'))!;
       const outside = box.outside();
@@ -388,7 +409,9 @@ test('a damaged body that the stamps do not reveal (forged state) is caught when
     // The forger records the damaged body's stamp, so only reading it can tell.
     const statePath = path.join(box.ws, '.episteme/state.json');
     const text = fs.readFileSync(statePath, 'utf8');
-    const state = JSON.parse(text.slice(0, text.lastIndexOf('\nsha256:'))) as { targets: Record<string, { facts?: { body?: string }; bodyStamp?: unknown }> };
+    const state = JSON.parse(text.slice(0, text.lastIndexOf('\nsha256:'))) as {
+      targets: Record<string, { facts?: { body?: string }; bodyStamp?: unknown }>;
+    };
     const stat = fs.statSync(path.join(box.ws, body));
     const owner = Object.values(state.targets).find((record) => record.facts?.body === body)!;
     owner.bodyStamp = { size: stat.size, mtimeMs: String(stat.mtimeMs), ctimeMs: String(stat.ctimeMs), ino: stat.ino };

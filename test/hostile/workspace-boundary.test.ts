@@ -21,7 +21,11 @@ const USAGE_ERROR = { code: 'usage-error', exit: 2, ...BOUNDS };
 /** A workspace of three local HTML sources, built once; `outside/` beside it holds bait files. */
 async function builtSandbox(): Promise<Sandbox> {
   const box = new Sandbox();
-  const map = [0, 1, 2].map((i) => ({ sourceUrl: `https://example.test/doc${i}/`, localPath: `src/doc${i}.html`, contentType: 'text/html' }));
+  const map = [0, 1, 2].map((i) => ({
+    sourceUrl: `https://example.test/doc${i}/`,
+    localPath: `src/doc${i}.html`,
+    contentType: 'text/html',
+  }));
   box.write({
     'map.json': JSON.stringify(map),
     'episteme.json': JSON.stringify({ manualIngest: 'map.json' }),
@@ -81,7 +85,11 @@ test('an output folder that is a symlink, goes through one, or climbs out with .
     ];
     for (const [label, config, field] of attacks) {
       setConfig(box, config);
-      for (const command of [['build', '--json'], ['build', '--dry-run', '--json'], ['index', '--json']]) {
+      for (const command of [
+        ['build', '--json'],
+        ['build', '--dry-run', '--json'],
+        ['index', '--json'],
+      ]) {
         const result = await box.run(command);
         assertFailure(result, CONFIG_INVALID);
         assertNamesField(result, field);
@@ -311,12 +319,19 @@ test('index --out and diff --out write only regular files, never into a workspac
         assert.ok(fs.lstatSync(path.join(box.ws, 'link-out.json')).isSymbolicLink(), 'the symlink was replaced');
       }
     }
-    assert.deepEqual(fs.readdirSync(box.ws).filter((name) => name.startsWith('.episteme-out-')), [], 'temp files left behind');
+    assert.deepEqual(
+      fs.readdirSync(box.ws).filter((name) => name.startsWith('.episteme-out-')),
+      [],
+      'temp files left behind',
+    );
     // A regular file (new, then replaced) is fine, and holds exactly the artifact.
     for (const round of [1, 2]) {
       const index = await box.run(['index', '--out', 'copy-of-index.json', '--json']);
       assert.equal(index.code, 0, `round ${round}: ${index.stdout}`);
-      assert.equal(fs.readFileSync(path.join(box.ws, 'copy-of-index.json'), 'utf8'), fs.readFileSync(path.join(box.ws, 'chunks', 'search-index.json'), 'utf8'));
+      assert.equal(
+        fs.readFileSync(path.join(box.ws, 'copy-of-index.json'), 'utf8'),
+        fs.readFileSync(path.join(box.ws, 'chunks', 'search-index.json'), 'utf8'),
+      );
       const diff = await box.run(['diff', '--before', 'specs', '--out', 'report.json', '--json']);
       assert.equal(diff.code, 0, `round ${round}: ${diff.stdout}`);
       assert.equal(JSON.parse(fs.readFileSync(path.join(box.ws, 'report.json'), 'utf8')).artifact, 'diff');

@@ -56,7 +56,9 @@ async function assertQueryAnswers(sandbox: Sandbox, term: string): Promise<void>
   assert.equal((query.json!.data.hits as unknown[]).length, 1, `the committed index answers "${term}"`);
 }
 
-test('a disk that fills up: write-failed with ENOSPC and the path, no temp file left, the previous commit intact', { skip: ROOT_SKIP }, async () => {
+test('a disk that fills up: write-failed with ENOSPC and the path, no temp file left, the previous commit intact', {
+  skip: ROOT_SKIP,
+}, async () => {
   const sandbox = new Sandbox();
   mount(['-t', 'tmpfs', '-o', 'size=2m', 'tmpfs', sandbox.ws]);
   try {
@@ -111,7 +113,11 @@ test('atomic writes on a full disk throw write-failed, keep the old bytes and le
     writeFileAtomic(target, 'old');
     assert.throws(
       () => writeFileAtomic(target, Buffer.alloc(2 * 1024 * 1024, 1)),
-      (error: unknown) => error instanceof EpistemeError && error.code === 'write-failed' && error.details?.errno === 'ENOSPC' && error.details?.path === target,
+      (error: unknown) =>
+        error instanceof EpistemeError &&
+        error.code === 'write-failed' &&
+        error.details?.errno === 'ENOSPC' &&
+        error.details?.path === target,
     );
     assert.equal(fs.readFileSync(target, 'utf8'), 'old');
     assert.deepEqual(fs.readdirSync(sandbox.ws), ['data.json']);
@@ -151,7 +157,11 @@ test('a read-only workspace answers a no-op build and every query; a build that 
     const outside = sandbox.outside();
 
     // The stat-only no-op proof, and the full graph walk (a named target skips the proof): both read only.
-    for (const args of [['build', '--json'], ['build', 'chunks/search-index.json', '--json'], ['pipeline', '--json']]) {
+    for (const args of [
+      ['build', '--json'],
+      ['build', 'chunks/search-index.json', '--json'],
+      ['pipeline', '--json'],
+    ]) {
       const noop = await sandbox.run(args);
       assert.equal(noop.code, 0, `${args.join(' ')}: ${noop.stdout}${noop.stderr}`);
       assert.equal(noop.json!.data.actions, 0);
@@ -217,7 +227,7 @@ test('a closed stdout or stderr (EPIPE) ends the command quietly: no stack trace
   }
 });
 
-test('a state.log line torn by a full disk stays alone: the next build\'s records are not swallowed by it', () => {
+test("a state.log line torn by a full disk stays alone: the next build's records are not swallowed by it", () => {
   const sandbox = new Sandbox();
   try {
     const dir = path.join(sandbox.ws, '.episteme');
@@ -225,7 +235,13 @@ test('a state.log line torn by a full disk stays alone: the next build\'s record
     // What a short write leaves: half a JSON line, no newline.
     fs.writeFileSync(path.join(dir, 'state.log'), '{"t":"specs/a.json","r":{"key":"k","comp');
     const state = BuildState.load(dir);
-    const record = { key: 'k2', components: { rule: 'chunk', ruleVersion: 1, producerVersion: '0', options: {}, inputs: {} }, output: 'chunks/b.json', sha256: 'ab', stamp: { size: 1, mtimeMs: '1', ino: 1 } } as const;
+    const record = {
+      key: 'k2',
+      components: { rule: 'chunk', ruleVersion: 1, producerVersion: '0', options: {}, inputs: {} },
+      output: 'chunks/b.json',
+      sha256: 'ab',
+      stamp: { size: 1, mtimeMs: '1', ino: 1 },
+    } as const;
     state.recordTarget('chunks/b.json', structuredClone(record) as never);
     state.close();
     const reloaded = BuildState.load(dir);

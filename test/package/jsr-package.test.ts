@@ -11,7 +11,11 @@ import { DENO_PERMISSIONS, ensureRuntimes, runtimeBin } from '../helpers/runtime
  * without running anything, and run with exactly the permissions README.md lists it runs the
  * pipeline and a query with nothing on stderr. Deno comes from its npm package (test/helpers/runtimes.ts).
  */
-const jsr = JSON.parse(fs.readFileSync(path.join(REPO_ROOT, 'jsr.json'), 'utf8')) as { name: string; version: string; exports: Record<string, string> };
+const jsr = JSON.parse(fs.readFileSync(path.join(REPO_ROOT, 'jsr.json'), 'utf8')) as {
+  name: string;
+  version: string;
+  exports: Record<string, string>;
+};
 const pkg = JSON.parse(fs.readFileSync(path.join(REPO_ROOT, 'package.json'), 'utf8')) as { version: string };
 
 test('jsr.json names the ./cli entry the spec names, at the npm version, and README runs it with the permissions the tests use', () => {
@@ -30,17 +34,24 @@ test('deno publish --dry-run passes without warnings', { timeout: 600_000 }, (t)
     t.skip(skip);
     return;
   }
-  const result = spawnSync(runtimeBin('deno'), ['publish', '--dry-run', '--allow-dirty', '--no-lock'], { cwd: REPO_ROOT, encoding: 'utf8', env: { ...process.env, NO_COLOR: '1' } });
+  const result = spawnSync(runtimeBin('deno'), ['publish', '--dry-run', '--allow-dirty', '--no-lock'], {
+    cwd: REPO_ROOT,
+    encoding: 'utf8',
+    env: { ...process.env, NO_COLOR: '1' },
+  });
   assert.equal(result.status, 0, result.stderr);
   const output = result.stdout + result.stderr;
   assert.match(output, /Dry run complete/);
   assert.doesNotMatch(output, /warning/i);
   // It publishes the entry and what the entry needs at run time, nothing from tests or sources.
-  for (const needed of ['dist/bundle/cli.js', 'dist/bundle/cli.d.ts', 'dist/bundle/stage-worker.js', 'rules/w3c.json']) assert.ok(output.includes(`/${needed} (`), `${needed} is not published`);
+  for (const needed of ['dist/bundle/cli.js', 'dist/bundle/cli.d.ts', 'dist/bundle/stage-worker.js', 'rules/w3c.json'])
+    assert.ok(output.includes(`/${needed} (`), `${needed} is not published`);
   assert.doesNotMatch(output, /\/(test|src|dist\/test|dist\/src)\//);
 });
 
-test('deno run of the ./cli entry: importing runs nothing; running it with the README permissions runs the pipeline and a query, nothing on stderr', { timeout: 600_000 }, (t) => {
+test('deno run of the ./cli entry: importing runs nothing; running it with the README permissions runs the pipeline and a query, nothing on stderr', {
+  timeout: 600_000,
+}, (t) => {
   const skip = ensureRuntimes();
   if (skip !== undefined) {
     t.skip(skip);
@@ -61,8 +72,13 @@ test('deno run of the ./cli entry: importing runs nothing; running it with the R
       map.push({ sourceUrl: 'https://example.test/multicolumn.pdf', localPath: 'src/multicolumn.pdf', contentType: 'application/pdf' });
     } else t.diagnostic('../shared is absent: no PDF in this run');
     rig.write({ 'map.json': JSON.stringify(map) });
-    const deno = (args: string[]) => spawnSync(runtimeBin('deno'), args, { cwd: rig.dir, encoding: 'utf8', timeout: 300_000, env: { ...process.env, NO_COLOR: '1' } });
-    const imported = deno(['eval', '--no-lock', `const cli = await import(${JSON.stringify(new URL(`file://${entry}`).href)}); console.log(typeof cli.main);`]);
+    const deno = (args: string[]) =>
+      spawnSync(runtimeBin('deno'), args, { cwd: rig.dir, encoding: 'utf8', timeout: 300_000, env: { ...process.env, NO_COLOR: '1' } });
+    const imported = deno([
+      'eval',
+      '--no-lock',
+      `const cli = await import(${JSON.stringify(new URL(`file://${entry}`).href)}); console.log(typeof cli.main);`,
+    ]);
     assert.equal(imported.status, 0, imported.stderr);
     assert.equal(imported.stdout, 'function\n');
     assert.equal(imported.stderr, '');

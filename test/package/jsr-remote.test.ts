@@ -17,12 +17,17 @@ import { DENO_PERMISSIONS, RUNTIMES_DIR, ensureRuntimes, runtimeBin } from '../h
  * to read and the stage worker is not a file. The pipeline (with a PDF when ../shared is there) and a
  * query must leave nothing on stderr but Deno's own download lines, and write the same bytes as Node.
  */
-const jsr = JSON.parse(fs.readFileSync(path.join(REPO_ROOT, 'jsr.json'), 'utf8')) as { exports: Record<string, string>; publish: { include: string[] } };
+const jsr = JSON.parse(fs.readFileSync(path.join(REPO_ROOT, 'jsr.json'), 'utf8')) as {
+  exports: Record<string, string>;
+  publish: { include: string[] };
+};
 const pkg = JSON.parse(fs.readFileSync(path.join(REPO_ROOT, 'package.json'), 'utf8')) as { dependencies: Record<string, string> };
 
 /** jsr.json's include patterns ("dist/bundle/*.js", "rules/*.json", a file) as one test. */
 function published(relative: string): boolean {
-  return jsr.publish.include.some((pattern) => new RegExp(`^${pattern.replace(/[.+?^${}()|[\]\\]/g, '\\$&').replace(/\*/g, '[^/]*')}$`).test(relative));
+  return jsr.publish.include.some((pattern) =>
+    new RegExp(`^${pattern.replace(/[.+?^${}()|[\]\\]/g, '\\$&').replace(/\*/g, '[^/]*')}$`).test(relative),
+  );
 }
 
 /** Bare imports become npm:name@range/subpath; one that package.json does not declare is an error. */
@@ -57,12 +62,19 @@ function servePackage(prefix: string): Promise<{ server: http.Server; base: stri
     }
   });
   return new Promise((resolve) => {
-    server.listen(0, '127.0.0.1', () => resolve({ server, base: `http://127.0.0.1:${(server.address() as AddressInfo).port}${prefix}`, errors }));
+    server.listen(0, '127.0.0.1', () =>
+      resolve({ server, base: `http://127.0.0.1:${(server.address() as AddressInfo).port}${prefix}`, errors }),
+    );
   });
 }
 
 /** Runs a child without blocking this process's event loop (the server above answers it). */
-function run(command: string, args: string[], cwd: string, env: NodeJS.ProcessEnv): Promise<{ status: number | null; stdout: string; stderr: string }> {
+function run(
+  command: string,
+  args: string[],
+  cwd: string,
+  env: NodeJS.ProcessEnv,
+): Promise<{ status: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve, reject) => {
     const child = spawn(command, args, { cwd, env });
     let stdout = '';
@@ -89,7 +101,9 @@ function filesBelow(dir: string, relative = ''): Map<string, Buffer> {
   return found;
 }
 
-test('deno run of the ./cli entry by URL (as from a published package): pipeline and query, no warnings, the same bytes as Node', { timeout: 900_000 }, async (t) => {
+test('deno run of the ./cli entry by URL (as from a published package): pipeline and query, no warnings, the same bytes as Node', {
+  timeout: 900_000,
+}, async (t) => {
   const skip = ensureRuntimes();
   if (skip !== undefined) {
     t.skip(skip);
@@ -104,11 +118,15 @@ test('deno run of the ./cli entry by URL (as from a published package): pipeline
       { sourceUrl: 'https://example.test/doc/', localPath: 'src/doc.html', contentType: 'text/html' },
       { sourceUrl: 'https://example.test/notes.txt', localPath: 'src/notes.txt', contentType: 'text/plain' },
     ];
-    const files: Record<string, string> = { 'src/doc.html': sampleHtml(2), 'src/notes.txt': 'Plain notes about conditional requests and giraffes.\n' };
+    const files: Record<string, string> = {
+      'src/doc.html': sampleHtml(2),
+      'src/notes.txt': 'Plain notes about conditional requests and giraffes.\n',
+    };
     for (const rig of [denoRig, nodeRig]) rig.write(files);
     const shared = sharedDir();
     if (shared !== null) {
-      for (const rig of [denoRig, nodeRig]) fs.copyFileSync(path.join(shared, 'corpus/dev/pdf/multicolumn.pdf'), rig.path('src/multicolumn.pdf'));
+      for (const rig of [denoRig, nodeRig])
+        fs.copyFileSync(path.join(shared, 'corpus/dev/pdf/multicolumn.pdf'), rig.path('src/multicolumn.pdf'));
       map.push({ sourceUrl: 'https://example.test/multicolumn.pdf', localPath: 'src/multicolumn.pdf', contentType: 'application/pdf' });
     } else t.diagnostic('../shared is absent: no PDF in this run');
     for (const rig of [denoRig, nodeRig]) rig.write({ 'map.json': JSON.stringify(map) });
@@ -118,7 +136,11 @@ test('deno run of the ./cli entry by URL (as from a published package): pipeline
     const entry = new URL(jsr.exports['./cli']!.replace(/^\.\//, ''), base).href;
     const deno = (args: string[]) => run(runtimeBin('deno'), ['run', '--no-lock', ...DENO_PERMISSIONS, entry, ...args], denoRig.dir, env);
     // Deno reports what it fetches ("Download <url>") on stderr; anything else there is ours.
-    const ownStderr = (stderr: string) => stderr.split('\n').filter((line) => line !== '' && !/^Download (https?|npm):/.test(line)).join('\n');
+    const ownStderr = (stderr: string) =>
+      stderr
+        .split('\n')
+        .filter((line) => line !== '' && !/^Download (https?|npm):/.test(line))
+        .join('\n');
     const node = (args: string[]) => spawnSync(process.execPath, [CLI, ...args], { cwd: nodeRig.dir, encoding: 'utf8' });
 
     const pipeline = await deno(['pipeline', '--map', 'map.json']);
@@ -130,7 +152,8 @@ test('deno run of the ./cli entry by URL (as from a published package): pipeline
       const fromDeno = filesBelow(denoRig.path(folder));
       const fromNode = filesBelow(nodeRig.path(folder));
       assert.deepEqual([...fromDeno.keys()].sort(), [...fromNode.keys()].sort(), folder);
-      for (const [name, bytes] of fromNode) assert.ok(bytes.equals(fromDeno.get(name)!), `${folder}/${name} differs between Deno (by URL) and Node`);
+      for (const [name, bytes] of fromNode)
+        assert.ok(bytes.equals(fromDeno.get(name)!), `${folder}/${name} differs between Deno (by URL) and Node`);
     }
     const documents = fs.readdirSync(denoRig.path('specs')).filter((name) => name.endsWith('.json') && name !== 'index.json');
     assert.equal(documents.length, map.length, 'one document per source');

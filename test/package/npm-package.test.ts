@@ -11,7 +11,12 @@ import { REPO_ROOT, sampleHtml } from '../helpers/rig.js';
  * tarball that installs without devDependencies and runs.
  */
 const npm = (args: string[], cwd: string, timeout = 300_000): SpawnSyncReturns<string> =>
-  spawnSync('npm', [...args, '--no-audit', '--no-fund'], { cwd, encoding: 'utf8', timeout, env: { ...process.env, npm_config_update_notifier: 'false' } });
+  spawnSync('npm', [...args, '--no-audit', '--no-fund'], {
+    cwd,
+    encoding: 'utf8',
+    timeout,
+    env: { ...process.env, npm_config_update_notifier: 'false' },
+  });
 
 /** Every file the package may ship; anything else (tests, sources, maps, build state) is a leak. */
 const ALLOWED = [
@@ -33,7 +38,8 @@ test('npm pack ships exactly the files the package uses', () => {
   assert.deepEqual(leaked, [], 'files outside the allow-list');
   // And everything it needs is there: the launcher, both bundles, the stage worker, every rule and schema.
   const needed = ['bin/episteme.cjs', 'dist/bundle/cli.js', 'dist/bundle/query-main.cjs', 'dist/bundle/stage-worker.js'];
-  for (const folder of ['rules', 'schema']) for (const name of fs.readdirSync(path.join(REPO_ROOT, folder))) needed.push(`${folder}/${name}`);
+  for (const folder of ['rules', 'schema'])
+    for (const name of fs.readdirSync(path.join(REPO_ROOT, folder))) needed.push(`${folder}/${name}`);
   for (const file of needed) assert.ok(files.includes(file), `${file} is not shipped`);
   // Every ES module chunk the bundle imports is shipped (no chunk left behind by a stale build).
   for (const file of files.filter((name) => name.startsWith('dist/bundle/'))) {
@@ -53,13 +59,18 @@ test('package-lock.json is what npm would write for package.json (npm ci leaves 
       return;
     }
     assert.equal(result.status, 0, result.stderr);
-    assert.equal(fs.readFileSync(path.join(scratch, 'package-lock.json'), 'utf8'), fs.readFileSync(path.join(REPO_ROOT, 'package-lock.json'), 'utf8'));
+    assert.equal(
+      fs.readFileSync(path.join(scratch, 'package-lock.json'), 'utf8'),
+      fs.readFileSync(path.join(REPO_ROOT, 'package-lock.json'), 'utf8'),
+    );
   } finally {
     fs.rmSync(scratch, { recursive: true, force: true });
   }
 });
 
-test('the packed tarball installs without devDependencies and runs --help, pipeline and query; importing episteme/cli runs nothing', { timeout: 600_000 }, (t) => {
+test('the packed tarball installs without devDependencies and runs --help, pipeline and query; importing episteme/cli runs nothing', {
+  timeout: 600_000,
+}, (t) => {
   const scratch = fs.mkdtempSync(path.join(os.tmpdir(), 'episteme-npm-'));
   try {
     const packed = npm(['pack', '--json', '--ignore-scripts', '--pack-destination', scratch], REPO_ROOT);
@@ -76,7 +87,8 @@ test('the packed tarball installs without devDependencies and runs --help, pipel
     for (const devOnly of ['typescript', 'esbuild', 'ajv', 'better-sqlite3']) {
       assert.ok(!fs.existsSync(path.join(app, 'node_modules', devOnly)), `devDependency ${devOnly} was installed`);
     }
-    const run = (args: string[]): SpawnSyncReturns<string> => spawnSync('npx', ['--no-install', 'episteme', ...args], { cwd: app, encoding: 'utf8', timeout: 120_000 });
+    const run = (args: string[]): SpawnSyncReturns<string> =>
+      spawnSync('npx', ['--no-install', 'episteme', ...args], { cwd: app, encoding: 'utf8', timeout: 120_000 });
     const help = run(['--help']);
     assert.equal(help.status, 0, help.stderr);
     assert.match(help.stdout, /Usage: episteme <command>/);
@@ -98,12 +110,19 @@ test('the packed tarball installs without devDependencies and runs --help, pipel
     const hits = (JSON.parse(query.stdout) as { data: { hits: unknown[] } }).data.hits;
     assert.ok(hits.length >= 1, query.stdout);
     // The ./cli export is a function; importing it prints nothing and changes nothing.
-    const imported = spawnSync(process.execPath, ['--input-type=module', '-e', 'const cli = await import("episteme/cli"); process.stdout.write(typeof cli.main);'], { cwd: app, encoding: 'utf8' });
+    const imported = spawnSync(
+      process.execPath,
+      ['--input-type=module', '-e', 'const cli = await import("episteme/cli"); process.stdout.write(typeof cli.main);'],
+      { cwd: app, encoding: 'utf8' },
+    );
     assert.equal(imported.status, 0, imported.stderr);
     assert.equal(imported.stdout, 'function');
     assert.equal(imported.stderr, '');
     // Only ./cli and package.json are exported.
-    const deep = spawnSync(process.execPath, ['--input-type=module', '-e', 'await import("episteme/dist/bundle/cli.js")'], { cwd: app, encoding: 'utf8' });
+    const deep = spawnSync(process.execPath, ['--input-type=module', '-e', 'await import("episteme/dist/bundle/cli.js")'], {
+      cwd: app,
+      encoding: 'utf8',
+    });
     assert.match(deep.stderr, /ERR_PACKAGE_PATH_NOT_EXPORTED/);
   } finally {
     fs.rmSync(scratch, { recursive: true, force: true });

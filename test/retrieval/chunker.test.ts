@@ -68,10 +68,16 @@ test('lengths are code points: astral characters count once and are never split'
 
 test('pages and spans are kept in citations', () => {
   const chunks = chunkDocument(PDF_DOC, DEFAULT_CHUNK_OPTIONS);
-  assert.deepEqual(chunks.map((c) => c.citation.pages), [[1, 2]]);
+  assert.deepEqual(
+    chunks.map((c) => c.citation.pages),
+    [[1, 2]],
+  );
   assert.deepEqual(chunks[0]!.citation.span, { first: { page: 1, start: 0, end: 60 }, last: { page: 2, start: 0, end: 40 } });
   const single = chunkDocument(PDF_DOC, { maxChars: 80, overlapChars: 0 });
-  assert.deepEqual(single.map((c) => c.citation.pages), [[1], [2]]);
+  assert.deepEqual(
+    single.map((c) => c.citation.pages),
+    [[1], [2]],
+  );
   assert.deepEqual(single[1]!.citation.span, { page: 2, start: 0, end: 40 });
 });
 
@@ -85,7 +91,16 @@ test('chunking is deterministic and ids are unique across the fixture corpus', (
 });
 
 test('invalid options are usage errors', () => {
-  assert.throws(() => chunkDocument(HTTP_DOC, { maxChars: 10, overlapChars: 0 }), (e) => e instanceof EpistemeError && e.code === 'usage-error');
-  assert.throws(() => chunkDocument(HTTP_DOC, { maxChars: 100, overlapChars: 51 }), (e) => e instanceof EpistemeError && e.code === 'usage-error');
-  assert.throws(() => chunkDocument(HTTP_DOC, { maxChars: 100.5, overlapChars: 0 }), (e) => e instanceof EpistemeError && e.code === 'usage-error');
+  assert.throws(
+    () => chunkDocument(HTTP_DOC, { maxChars: 10, overlapChars: 0 }),
+    (e) => e instanceof EpistemeError && e.code === 'usage-error',
+  );
+  assert.throws(
+    () => chunkDocument(HTTP_DOC, { maxChars: 100, overlapChars: 51 }),
+    (e) => e instanceof EpistemeError && e.code === 'usage-error',
+  );
+  assert.throws(
+    () => chunkDocument(HTTP_DOC, { maxChars: 100.5, overlapChars: 0 }),
+    (e) => e instanceof EpistemeError && e.code === 'usage-error',
+  );
 });

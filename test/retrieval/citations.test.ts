@@ -33,7 +33,14 @@ const SPEC = `<!doctype html><html><head><title>Gadget Standard</title></head><b
 </body></html>`;
 
 function indexOf(docs: EvidenceDocument[], options = DEFAULT_CHUNK_OPTIONS) {
-  return loadSearchIndex(buildSearchIndex(docs.map((doc) => ({ documentId: doc.documentId, chunks: chunkDocument(doc, options) })), { chunkIndexFingerprint: 'fp', missingSources: [] }, DEFAULT_INDEX_OPTIONS), 'citations');
+  return loadSearchIndex(
+    buildSearchIndex(
+      docs.map((doc) => ({ documentId: doc.documentId, chunks: chunkDocument(doc, options) })),
+      { chunkIndexFingerprint: 'fp', missingSources: [] },
+      DEFAULT_INDEX_OPTIONS,
+    ),
+    'citations',
+  );
 }
 
 test('a citation carries the nearest source id at or before the match, and still names the section', async () => {
@@ -72,11 +79,31 @@ test('every extractor gives heading paths of one shape: the document title, then
   const inputs: [string, string | Uint8Array, string, string][] = [
     ['whatwg html', readFileSync(path.join(fixturesDir, 'whatwg-bikeshed.html'), 'utf8'), 'https://widget.spec.whatwg.org/', 'text/html'],
     ['respec html', readFileSync(path.join(fixturesDir, 'w3c-respec.html'), 'utf8'), 'https://www.w3.org/TR/gadget/', 'text/html'],
-    ['rfc html', readFileSync(path.join(fixturesDir, 'rfc-xml2rfc.html'), 'utf8'), 'https://www.rfc-editor.org/rfc/rfc9999.html', 'text/html'],
-    ['rfc xml', readFileSync(path.join(fixturesDir, 'rfc-v2.xml'), 'utf8'), 'https://www.rfc-editor.org/rfc/rfc9998.xml', 'application/xml'],
+    [
+      'rfc html',
+      readFileSync(path.join(fixturesDir, 'rfc-xml2rfc.html'), 'utf8'),
+      'https://www.rfc-editor.org/rfc/rfc9999.html',
+      'text/html',
+    ],
+    [
+      'rfc xml',
+      readFileSync(path.join(fixturesDir, 'rfc-v2.xml'), 'utf8'),
+      'https://www.rfc-editor.org/rfc/rfc9998.xml',
+      'application/xml',
+    ],
     ['generic xml', readFileSync(path.join(fixturesDir, 'generic.xml'), 'utf8'), 'https://example.test/manual.xml', 'application/xml'],
-    ['rfc text', readFileSync(path.join(fixturesDir, 'rfc-paginated.txt'), 'utf8'), 'https://www.rfc-editor.org/rfc/rfc9997.txt', 'text/plain'],
-    ['plain text', 'Notes on Gadgets\n\nGadgets are small. They help.\n\nMore text follows here.\n', 'https://example.test/notes.txt', 'text/plain'],
+    [
+      'rfc text',
+      readFileSync(path.join(fixturesDir, 'rfc-paginated.txt'), 'utf8'),
+      'https://www.rfc-editor.org/rfc/rfc9997.txt',
+      'text/plain',
+    ],
+    [
+      'plain text',
+      'Notes on Gadgets\n\nGadgets are small. They help.\n\nMore text follows here.\n',
+      'https://example.test/notes.txt',
+      'text/plain',
+    ],
     ['pdf', textPdf(2, 5), 'https://example.test/report.pdf', 'application/pdf'],
   ];
   for (const [name, body, url, contentType] of inputs) {
@@ -91,7 +118,8 @@ test('every extractor gives heading paths of one shape: the document title, then
       // The title is not repeated by a top-level section that is the title's own heading.
       assert.notEqual(headingPath[1]?.toLowerCase(), doc.title.toLowerCase(), `${name}: ${chunk.chunkId}`);
       // The last entry is the chunk's own section.
-      if (chunk.citation.sectionId !== null && headingPath.length > 1) assert.equal(headingPath.at(-1), sectionHeadings.get(chunk.citation.sectionId), name);
+      if (chunk.citation.sectionId !== null && headingPath.length > 1)
+        assert.equal(headingPath.at(-1), sectionHeadings.get(chunk.citation.sectionId), name);
     }
   }
 });

@@ -16,7 +16,12 @@ function clone(doc: EvidenceDocument): EvidenceDocument {
 
 test('identical corpora: nothing added, removed or changed, in any order', () => {
   const diff = diffCorpora([HTTP_DOC, FETCH_DOC], shuffled([clone(FETCH_DOC), clone(HTTP_DOC)], 2));
-  assert.deepEqual(diff, { summary: { before: 2, after: 2, added: 0, removed: 0, changed: 0, unchanged: 2 }, added: [], removed: [], changed: [] });
+  assert.deepEqual(diff, {
+    summary: { before: 2, after: 2, added: 0, removed: 0, changed: 0, unchanged: 2 },
+    added: [],
+    removed: [],
+    changed: [],
+  });
 });
 
 test('fixture edits are reported exactly: block inserted (ids shift), block edited, section renamed, metadata', () => {
@@ -35,15 +40,27 @@ test('fixture edits are reported exactly: block inserted (ids shift), block edit
   assert.deepEqual(diff.summary, { before: 2, after: 2, added: 0, removed: 0, changed: 1, unchanged: 1 });
   const change = diff.changed[0]!;
   assert.deepEqual(change.fields, ['title']);
-  assert.deepEqual(change.sections.changed.map((s) => [s.id, s.fields, s.after.heading]), [['caching', ['heading'], '14. HTTP Caching']]);
+  assert.deepEqual(
+    change.sections.changed.map((s) => [s.id, s.fields, s.after.heading]),
+    [['caching', ['heading'], '14. HTTP Caching']],
+  );
   assert.deepEqual(change.sections.added, []);
-  assert.deepEqual(change.blocks.added.map((b) => [b.id, b.excerpt]), [['b3', 'A new first paragraph.']]);
+  assert.deepEqual(
+    change.blocks.added.map((b) => [b.id, b.excerpt]),
+    [['b3', 'A new first paragraph.']],
+  );
   assert.deepEqual(change.blocks.removed, []);
-  assert.deepEqual(change.blocks.changed.map((c) => [c.before.id, c.after.id, c.fields, c.after.excerpt]), [['b5', 'b6', ['text'], 'Caching is described in RFC 9111.']]);
+  assert.deepEqual(
+    change.blocks.changed.map((c) => [c.before.id, c.after.id, c.fields, c.after.excerpt]),
+    [['b5', 'b6', ['text'], 'Caching is described in RFC 9111.']],
+  );
 });
 
 test('duplicate source URLs in one corpus are refused', () => {
-  assert.throws(() => diffCorpora([HTTP_DOC, clone(HTTP_DOC)], []), (e) => e instanceof EpistemeError && e.code === 'usage-error');
+  assert.throws(
+    () => diffCorpora([HTTP_DOC, clone(HTTP_DOC)], []),
+    (e) => e instanceof EpistemeError && e.code === 'usage-error',
+  );
 });
 
 test('the diff artifact is deterministic and verifiable', () => {
@@ -51,7 +68,10 @@ test('the diff artifact is deterministic and verifiable', () => {
   const b = diffArtifactBytes(diffCorpora([HTTP_DOC], [FETCH_DOC]));
   assert.equal(a, b);
   const artifact = parseArtifact<{ added: { documentId: string }[] }>(a, 'diff', DIFF_FORMAT_VERSION, 'diff.json');
-  assert.deepEqual(artifact.payload.added.map((d) => d.documentId), ['fetch']);
+  assert.deepEqual(
+    artifact.payload.added.map((d) => d.documentId),
+    ['fetch'],
+  );
 });
 
 test('dev corpus copy: one document added, one removed, one edited at the source, reported exactly', async (t) => {
@@ -70,15 +90,31 @@ test('dev corpus copy: one document added, one removed, one edited at the source
   const added = { ...clone(HTTP_DOC), sourceUrl: 'https://example.org/new-spec', documentId: 'example-org-new-spec' };
   const after = [...before.filter((doc) => doc !== target && doc !== removed), edited, added];
   const diff = diffCorpora(before, shuffled(after, 4));
-  assert.deepEqual(diff.summary, { before: before.length, after: before.length, added: 1, removed: 1, changed: 1, unchanged: before.length - 2 });
-  assert.deepEqual(diff.added.map((d) => d.sourceUrl), ['https://example.org/new-spec']);
-  assert.deepEqual(diff.removed.map((d) => d.sourceUrl), ['https://infra.spec.whatwg.org/']);
+  assert.deepEqual(diff.summary, {
+    before: before.length,
+    after: before.length,
+    added: 1,
+    removed: 1,
+    changed: 1,
+    unchanged: before.length - 2,
+  });
+  assert.deepEqual(
+    diff.added.map((d) => d.sourceUrl),
+    ['https://example.org/new-spec'],
+  );
+  assert.deepEqual(
+    diff.removed.map((d) => d.sourceUrl),
+    ['https://infra.spec.whatwg.org/'],
+  );
   const change = diff.changed[0]!;
   assert.equal(change.sourceUrl, 'https://httpwg.org/specs/rfc6265.html');
   assert.deepEqual(change.fields, ['provenance.snapshotId', 'provenance.sourceSha256']);
   assert.deepEqual(change.sections, { added: [], removed: [], changed: [] });
   assert.deepEqual(change.blocks.removed, []);
-  assert.deepEqual(change.blocks.added.map((b) => b.excerpt), ['An inserted paragraph about cookie removal.']);
+  assert.deepEqual(
+    change.blocks.added.map((b) => b.excerpt),
+    ['An inserted paragraph about cookie removal.'],
+  );
   assert.equal(change.blocks.changed.length, 1);
   assert.deepEqual(change.blocks.changed[0]!.fields, ['text']);
   assert.match(change.blocks.changed[0]!.after.excerpt, /^Each cookie-pair represents one cookie that the user agent stored\./);

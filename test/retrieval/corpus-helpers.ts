@@ -24,22 +24,40 @@ export { seededRandom as random } from '../helpers/random.js';
  * substring starts and ends at word boundaries, and the flags say where text was cut. Returns the
  * verbatim part.
  */
-export function checkSnippet(snippet: { text: string; chunkOffset: number; cutBefore: boolean; cutAfter: boolean }, chunkText: string, context: string): string {
+export function checkSnippet(
+  snippet: { text: string; chunkOffset: number; cutBefore: boolean; cutAfter: boolean },
+  chunkText: string,
+  context: string,
+): string {
   const chars = [...snippet.text];
   if (snippet.text === '') return '';
   assert.equal(chars[0] === '…' && snippet.cutBefore, snippet.cutBefore, `${context}: leading ellipsis iff cut before`);
   assert.equal(chars.at(-1) === '…' && snippet.cutAfter, snippet.cutAfter, `${context}: trailing ellipsis iff cut after`);
   const body = chars.slice(snippet.cutBefore ? 1 : 0, snippet.cutAfter ? chars.length - 1 : chars.length).join('');
   const source = [...chunkText];
-  assert.equal(source.slice(snippet.chunkOffset, snippet.chunkOffset + [...body].length).join(''), body, `${context}: verbatim at chunkOffset`);
+  assert.equal(
+    source.slice(snippet.chunkOffset, snippet.chunkOffset + [...body].length).join(''),
+    body,
+    `${context}: verbatim at chunkOffset`,
+  );
   assert.equal(snippet.cutBefore, snippet.chunkOffset > 0, `${context}: cutBefore`);
   assert.equal(snippet.cutAfter, snippet.chunkOffset + [...body].length < source.length, `${context}: cutAfter`);
   // Scripts written without spaces (indexed as character bigrams) have a boundary at every character, and where they meet another script.
   const word = /[\p{L}\p{N}\p{M}]/u;
   const unspaced = /[\p{sc=Han}\p{sc=Hiragana}\p{sc=Katakana}\p{sc=Thai}\p{sc=Lao}\p{sc=Khmer}\p{sc=Myanmar}\u30FC]/u;
   const boundary = (left: string | undefined, right: string | undefined): boolean =>
-    left === undefined || right === undefined || !word.test(left) || !word.test(right) || ((unspaced.test(left) || unspaced.test(right)) && !/\p{M}/u.test(right));
-  assert.ok(boundary(source[snippet.chunkOffset - 1], [...body][0]), `${context}: starts at a word boundary: ${JSON.stringify(source.slice(Math.max(0, snippet.chunkOffset - 5), snippet.chunkOffset).join(''))} + ${JSON.stringify(body.slice(0, 20))}`);
-  assert.ok(boundary([...body].at(-1), source[snippet.chunkOffset + [...body].length]), `${context}: ends at a word boundary: ${JSON.stringify(body.slice(-20))} + ${JSON.stringify(source.slice(snippet.chunkOffset + [...body].length, snippet.chunkOffset + [...body].length + 5).join(''))}`);
+    left === undefined ||
+    right === undefined ||
+    !word.test(left) ||
+    !word.test(right) ||
+    ((unspaced.test(left) || unspaced.test(right)) && !/\p{M}/u.test(right));
+  assert.ok(
+    boundary(source[snippet.chunkOffset - 1], [...body][0]),
+    `${context}: starts at a word boundary: ${JSON.stringify(source.slice(Math.max(0, snippet.chunkOffset - 5), snippet.chunkOffset).join(''))} + ${JSON.stringify(body.slice(0, 20))}`,
+  );
+  assert.ok(
+    boundary([...body].at(-1), source[snippet.chunkOffset + [...body].length]),
+    `${context}: ends at a word boundary: ${JSON.stringify(body.slice(-20))} + ${JSON.stringify(source.slice(snippet.chunkOffset + [...body].length, snippet.chunkOffset + [...body].length + 5).join(''))}`,
+  );
   return body;
 }

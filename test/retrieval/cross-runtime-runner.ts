@@ -31,10 +31,25 @@ for (const [name, chunkOptions, indexOptions] of [
   output[name] = {
     indexSha256: sha256Hex(bytes),
     indexBytes: bytes,
-    queries: ['conditional request', '"strong comparison"', 'redirect URL list', 'cafe STRASSE οδος', '東京', 'ﬁle İstanbul', 'the', 'request request request etag validator'].map((term) =>
-      runQuery(index, { terms: [term], limit: 5, offset: 0, maxSnippetChars: 90, maxTotalChars: 300, explain: true }),
-    ),
-    expanded: runQuery(index, { terms: ['conditional request'], limit: 5, offset: 0, maxSnippetChars: 90, maxTotalChars: 300, explain: true, expand: true }),
+    queries: [
+      'conditional request',
+      '"strong comparison"',
+      'redirect URL list',
+      'cafe STRASSE οδος',
+      '東京',
+      'ﬁle İstanbul',
+      'the',
+      'request request request etag validator',
+    ].map((term) => runQuery(index, { terms: [term], limit: 5, offset: 0, maxSnippetChars: 90, maxTotalChars: 300, explain: true })),
+    expanded: runQuery(index, {
+      terms: ['conditional request'],
+      limit: 5,
+      offset: 0,
+      maxSnippetChars: 90,
+      maxTotalChars: 300,
+      explain: true,
+      expand: true,
+    }),
   };
 }
 // Optional: a JSON file of {documentId, chunks}[] (the dev corpus, chunked by Node) to index as well.
@@ -46,14 +61,21 @@ if (chunkFile !== undefined) {
   output['dev'] = {
     indexSha256: sha256Hex(bytes),
     indexBytes: bytes.length,
-    queries: ['conditional request', '"origin server"', 'URL parser percent-encode', 'content security policy nonce', 'cookie domain attribute', 'must not'].map((term) =>
-      runQuery(index, { terms: [term], limit: 10, offset: 0, maxSnippetChars: 200, maxTotalChars: 2000 }),
-    ),
+    queries: [
+      'conditional request',
+      '"origin server"',
+      'URL parser percent-encode',
+      'content security policy nonce',
+      'cookie domain attribute',
+      'must not',
+    ].map((term) => runQuery(index, { terms: [term], limit: 10, offset: 0, maxSnippetChars: 200, maxTotalChars: 2000 })),
     // A long question with repeated words, explained, with and without feedback and collapsing.
     questions: [false, true].flatMap((expand) =>
       [true, false].map((collapse) =>
         runQuery(index, {
-          terms: ['How does a user agent decide whether a cached response is fresh, and what happens to a cached response when the origin server sends a new validator for the cached resource?'],
+          terms: [
+            'How does a user agent decide whether a cached response is fresh, and what happens to a cached response when the origin server sends a new validator for the cached resource?',
+          ],
           limit: 20,
           offset: 0,
           maxSnippetChars: 120,

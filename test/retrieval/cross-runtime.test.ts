@@ -34,16 +34,23 @@ test('index bytes and query output are identical on Node 20, Node 24, Deno and B
   if (dev === undefined) t.diagnostic(`${DEV_CORPUS_MISSING}: fixtures only`);
   else {
     const chunkFile = path.join(scratch, 'dev-chunks.json');
-    writeFileSync(chunkFile, JSON.stringify(dev.map((doc) => ({ documentId: doc.documentId, chunks: chunkDocument(doc, DEFAULT_CHUNK_OPTIONS) }))));
+    writeFileSync(
+      chunkFile,
+      JSON.stringify(dev.map((doc) => ({ documentId: doc.documentId, chunks: chunkDocument(doc, DEFAULT_CHUNK_OPTIONS) }))),
+    );
     args.push(chunkFile);
   }
-  const run = (command: string, prefix: string[]): string => execFileSync(command, [...prefix, ...args], { cwd: repoRoot, encoding: 'utf8', maxBuffer: 256 * 1024 * 1024 });
+  const run = (command: string, prefix: string[]): string =>
+    execFileSync(command, [...prefix, ...args], { cwd: repoRoot, encoding: 'utf8', maxBuffer: 256 * 1024 * 1024 });
   const reference = run(process.execPath, []);
   assert.ok(reference.length > 1000);
   if (dev !== undefined) assert.match(reference, /"dev":\{"indexSha256"/);
   const outputs: [string, string][] = allRuntimes()
     .slice(1)
-    .map((runtime) => [runtime.label, run(runtime.command, runtime.prefix[0] === 'run' ? ['run', '--no-lock', '--allow-read', '--allow-env'] : runtime.prefix)]);
+    .map((runtime) => [
+      runtime.label,
+      run(runtime.command, runtime.prefix[0] === 'run' ? ['run', '--no-lock', '--allow-read', '--allow-env'] : runtime.prefix),
+    ]);
   for (const [runtime, output] of outputs) {
     t.diagnostic(`${runtime}: ${output.length} bytes`);
     assert.equal(output, reference, `${runtime} differs from Node ${process.version}`);

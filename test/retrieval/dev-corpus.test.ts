@@ -2,7 +2,13 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { chunkDocument, DEFAULT_CHUNK_OPTIONS } from '../../src/chunk/chunker.js';
 import { codePointLength } from '../../src/chunk/text-boundaries.js';
-import { buildDocumentPart, buildSearchIndex, DEFAULT_INDEX_OPTIONS, loadSearchIndex, mergeSearchIndex } from '../../src/index/search-index.js';
+import {
+  buildDocumentPart,
+  buildSearchIndex,
+  DEFAULT_INDEX_OPTIONS,
+  loadSearchIndex,
+  mergeSearchIndex,
+} from '../../src/index/search-index.js';
 import { DEV_CORPUS_MISSING, loadDevCorpus } from './corpus-helpers.js';
 import { shuffled } from './fixtures.js';
 
@@ -32,7 +38,9 @@ test('chunk ids are unique over the whole dev corpus, and chunks are bounded and
         }
       }
     }
-    t.diagnostic(`maxChars ${options.maxChars}/overlap ${options.overlapChars}: ${count} chunks from ${docs.length} documents, all ids unique`);
+    t.diagnostic(
+      `maxChars ${options.maxChars}/overlap ${options.overlapChars}: ${count} chunks from ${docs.length} documents, all ids unique`,
+    );
   }
 });
 
@@ -47,6 +55,9 @@ test('dev-corpus index bytes do not depend on input order and equal a merge of c
   const parts = reordered.map((doc) => buildDocumentPart(doc.documentId, doc.chunks));
   assert.equal(mergeSearchIndex(parts, provenance, DEFAULT_INDEX_OPTIONS), reference);
   const loaded = loadSearchIndex(reference, 'dev');
-  assert.equal(loaded.chunkCount, chunked.reduce((n, doc) => n + doc.chunks.length, 0));
+  assert.equal(
+    loaded.chunkCount,
+    chunked.reduce((n, doc) => n + doc.chunks.length, 0),
+  );
   t.diagnostic(`dev index: ${loaded.chunkCount} chunks, ${loaded.terms.length} terms, ${reference.length} bytes`);
 });

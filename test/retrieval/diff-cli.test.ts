@@ -10,7 +10,13 @@ import { assertNoStackTrace, REPO_ROOT, Rig } from '../helpers/rig.js';
  */
 function exampleRig(): Rig {
   const rig = new Rig('episteme-diff-');
-  for (const name of ['episteme.json', 'manual-ingest.json', 'sources/caching.html', 'sources/conditional-requests.html', 'sources/glossary.txt']) {
+  for (const name of [
+    'episteme.json',
+    'manual-ingest.json',
+    'sources/caching.html',
+    'sources/conditional-requests.html',
+    'sources/glossary.txt',
+  ]) {
     rig.write({ [name]: fs.readFileSync(path.join(REPO_ROOT, 'examples', name)) });
   }
   return rig;
@@ -39,8 +45,14 @@ test('diff reports an added, a removed and an edited document exactly, and write
     const written = rig.read('diffs/diff.json');
     const report = JSON.parse(written) as { artifact: string; payload: any };
     assert.equal(report.artifact, 'diff');
-    assert.deepEqual(report.payload.added.map((d: any) => d.sourceUrl), ['https://example.org/specs/new/']);
-    assert.deepEqual(report.payload.removed.map((d: any) => d.sourceUrl), ['https://example.org/notes/glossary.txt']);
+    assert.deepEqual(
+      report.payload.added.map((d: any) => d.sourceUrl),
+      ['https://example.org/specs/new/'],
+    );
+    assert.deepEqual(
+      report.payload.removed.map((d: any) => d.sourceUrl),
+      ['https://example.org/notes/glossary.txt'],
+    );
     const change = report.payload.changed[0];
     assert.equal(change.sourceUrl, 'https://example.org/specs/caching/');
     assert.deepEqual(change.blocks.added, []);

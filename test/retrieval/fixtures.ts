@@ -43,23 +43,68 @@ export function makeDocument(input: {
 
 const LONG_ALGORITHM =
   'To fetch a resource, the user agent runs the fetch algorithm. ' +
-  Array.from({ length: 40 }, (_, i) => `Step ${i + 1}: if the request's mode is "navigate" and the response is a redirect, follow the redirect chain and update the URL list.`).join(' ');
+  Array.from(
+    { length: 40 },
+    (_, i) =>
+      `Step ${i + 1}: if the request's mode is "navigate" and the response is a redirect, follow the redirect chain and update the URL list.`,
+  ).join(' ');
 
 export const HTTP_DOC = makeDocument({
   documentId: 'rfc9110',
   sourceUrl: 'https://httpwg.org/specs/rfc9110.html',
   family: 'rfc',
   sections: [
-    { id: 'conditional.requests', fragment: 'conditional.requests', heading: '13. Conditional Requests', level: 1, number: '13', parentId: null },
-    { id: 'field.if-match', fragment: 'field.if-match', heading: '13.1.1. If-Match', level: 3, number: '13.1.1', parentId: 'conditional.requests' },
+    {
+      id: 'conditional.requests',
+      fragment: 'conditional.requests',
+      heading: '13. Conditional Requests',
+      level: 1,
+      number: '13',
+      parentId: null,
+    },
+    {
+      id: 'field.if-match',
+      fragment: 'field.if-match',
+      heading: '13.1.1. If-Match',
+      level: 3,
+      number: '13.1.1',
+      parentId: 'conditional.requests',
+    },
     { id: 'caching', fragment: 'caching', heading: '14. Caching', level: 1, number: '14', parentId: null },
   ],
   blocks: [
-    { id: 'b1', sectionId: 'conditional.requests', fragment: 'conditional.requests', text: 'A conditional request is an HTTP request with one or more request header fields that indicate a precondition to be tested before applying the request method to the target resource.' },
-    { id: 'b2', sectionId: 'conditional.requests', fragment: 'conditional.requests', text: 'Conditional GET requests are the most efficient mechanism for HTTP cache updates.', normativity: 'informative' },
-    { id: 'b3', sectionId: 'field.if-match', fragment: 'field.if-match', text: 'The "If-Match" header field makes the request method conditional on the recipient origin server either having at least one current representation of the target resource.' },
-    { id: 'b4', sectionId: 'field.if-match', fragment: 'field.if-match', text: 'An origin server MUST use the strong comparison function when comparing entity tags for If-Match.' },
-    { id: 'b5', sectionId: 'caching', fragment: 'caching', text: 'Caching is described in a separate document. Stored responses can be reused.', normativity: 'informative' },
+    {
+      id: 'b1',
+      sectionId: 'conditional.requests',
+      fragment: 'conditional.requests',
+      text: 'A conditional request is an HTTP request with one or more request header fields that indicate a precondition to be tested before applying the request method to the target resource.',
+    },
+    {
+      id: 'b2',
+      sectionId: 'conditional.requests',
+      fragment: 'conditional.requests',
+      text: 'Conditional GET requests are the most efficient mechanism for HTTP cache updates.',
+      normativity: 'informative',
+    },
+    {
+      id: 'b3',
+      sectionId: 'field.if-match',
+      fragment: 'field.if-match',
+      text: 'The "If-Match" header field makes the request method conditional on the recipient origin server either having at least one current representation of the target resource.',
+    },
+    {
+      id: 'b4',
+      sectionId: 'field.if-match',
+      fragment: 'field.if-match',
+      text: 'An origin server MUST use the strong comparison function when comparing entity tags for If-Match.',
+    },
+    {
+      id: 'b5',
+      sectionId: 'caching',
+      fragment: 'caching',
+      text: 'Caching is described in a separate document. Stored responses can be reused.',
+      normativity: 'informative',
+    },
     { id: 'b6', sectionId: 'caching', fragment: 'caching', text: '   ' },
   ],
 });
@@ -74,7 +119,13 @@ export const FETCH_DOC = makeDocument({
   ],
   blocks: [
     { id: 'algo', sectionId: 'fetching', fragment: 'fetching', text: LONG_ALGORITHM, kind: 'algorithm' },
-    { id: 'ex1', sectionId: 'example', fragment: 'fetching', text: 'For example, fetch("/api") returns a promise. Café résumé naïve Straße ΟΔΟΣ 東京都に住んでいます.', normativity: 'example' },
+    {
+      id: 'ex1',
+      sectionId: 'example',
+      fragment: 'fetching',
+      text: 'For example, fetch("/api") returns a promise. Café résumé naïve Straße ΟΔΟΣ 東京都に住んでいます.',
+      normativity: 'example',
+    },
   ],
 });
 
@@ -86,8 +137,20 @@ export const PDF_DOC = makeDocument({
   documentType: 'pdf',
   sections: [],
   blocks: [
-    { id: 'p1-1', sectionId: null, page: 1, span: { page: 1, start: 0, end: 60 }, text: 'Background checks are required for firearm transfers by licensed dealers.' },
-    { id: 'p2-1', sectionId: null, page: 2, span: { page: 2, start: 0, end: 40 }, text: 'The rule takes effect on the date of publication in the Federal Register.' },
+    {
+      id: 'p1-1',
+      sectionId: null,
+      page: 1,
+      span: { page: 1, start: 0, end: 60 },
+      text: 'Background checks are required for firearm transfers by licensed dealers.',
+    },
+    {
+      id: 'p2-1',
+      sectionId: null,
+      page: 2,
+      span: { page: 2, start: 0, end: 40 },
+      text: 'The rule takes effect on the date of publication in the Federal Register.',
+    },
   ],
 });
 

@@ -18,7 +18,7 @@ import { ALL_DOCS } from './fixtures.js';
  * highlights lie inside the snippet, filters hold, and the order is score-descending with
  * chunk-id tie-breaks. Uses the fixtures plus part of the dev corpus when it is present.
  */
-const SEEDS = process.env.PROPERTY_SEEDS ? process.env.PROPERTY_SEEDS.split(",").map(Number) : [1, 2, 3];
+const SEEDS = process.env.PROPERTY_SEEDS ? process.env.PROPERTY_SEEDS.split(',').map(Number) : [1, 2, 3];
 const QUERIES_PER_SEED = 250;
 
 test('random queries and options respect every bound and cite real chunks', async (t) => {
@@ -53,7 +53,13 @@ test('random queries and options respect every bound and cite real chunks', asyn
         else if (kind < 0.3) terms.push(pick(['zzqx', '"the of"', '!!', '東京', 'Straße', '"unclosed phrase']));
         else terms.push(source.slice(at, at + int(1, 4)).join(' ') || 'empty');
       }
-      const request: QueryRequest = { terms, limit: int(0, 25), offset: rand() < 0.7 ? 0 : int(0, 40), maxSnippetChars: int(1, 700), maxTotalChars: int(1, 4000) };
+      const request: QueryRequest = {
+        terms,
+        limit: int(0, 25),
+        offset: rand() < 0.7 ? 0 : int(0, 40),
+        maxSnippetChars: int(1, 700),
+        maxTotalChars: int(1, 4000),
+      };
       for (const key of ['family', 'authority', 'documentType', 'normativity'] as const) {
         if (rand() < 0.15) request[key] = [pick(values(key))];
       }

@@ -2,7 +2,13 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { chunkDocument, DEFAULT_CHUNK_OPTIONS } from '../../src/chunk/chunker.js';
 import { EpistemeError } from '../../src/failure.js';
-import { buildSearchIndex, chunkRow, DEFAULT_INDEX_OPTIONS, loadSearchIndex, type LoadedSearchIndex } from '../../src/index/search-index.js';
+import {
+  buildSearchIndex,
+  chunkRow,
+  DEFAULT_INDEX_OPTIONS,
+  loadSearchIndex,
+  type LoadedSearchIndex,
+} from '../../src/index/search-index.js';
 import { runQuery, type QueryRequest } from '../../src/query/query.js';
 import { ALL_DOCS, makeDocument } from './fixtures.js';
 import { checkSnippet } from './corpus-helpers.js';
@@ -30,7 +36,10 @@ test('stemmed terms match across inflections; the most specific chunk ranks firs
   // phrase itself ("A conditional request is"), where b2 has a word between ("Conditional GET
   // requests"), and proximity puts b1 first; b3+b4 contain them once in a longer chunk; the fetch
   // chunks contain only "request".
-  assert.deepEqual(response.hits.slice(0, 3).map((h) => h.chunkId), ['rfc9110#b1', 'rfc9110#b2', 'rfc9110#b3']);
+  assert.deepEqual(
+    response.hits.slice(0, 3).map((h) => h.chunkId),
+    ['rfc9110#b1', 'rfc9110#b2', 'rfc9110#b3'],
+  );
   assert.ok(response.total >= 3);
   const top = response.hits[1]!;
   assert.equal(top.rank, 2);
@@ -50,7 +59,10 @@ test('filters: family, authority, document type and normativity', () => {
   assert.equal(ask(['background checks'], { authority: ['normative'] }).total, 0);
   assert.equal(ask(['background checks'], { authority: ['informative'], documentType: ['pdf'] }).total, 1);
   const informative = ask(['conditional'], { normativity: ['informative'] });
-  assert.deepEqual(informative.hits.map((h) => h.chunkId), ['rfc9110#b2']);
+  assert.deepEqual(
+    informative.hits.map((h) => h.chunkId),
+    ['rfc9110#b2'],
+  );
   assert.equal(ask(['conditional'], { normativity: ['example'] }).total, 0);
 });
 
@@ -62,7 +74,11 @@ test('an unknown --family or --document-type is a usage error listing the values
   for (const [extra, held] of cases) {
     assert.throws(
       () => ask(['request'], extra),
-      (error: unknown) => error instanceof EpistemeError && error.code === 'usage-error' && error.message.includes(`the index holds ${held.join(', ')}.`) && JSON.stringify(error.details?.['held']) === JSON.stringify(held),
+      (error: unknown) =>
+        error instanceof EpistemeError &&
+        error.code === 'usage-error' &&
+        error.message.includes(`the index holds ${held.join(', ')}.`) &&
+        JSON.stringify(error.details?.['held']) === JSON.stringify(held),
     );
   }
   // Known values keep filtering (zero hits is then a real answer).
@@ -72,27 +88,47 @@ test('an unknown --family or --document-type is a usage error listing the values
 test('--help names the families and document types the shipped rules give', () => {
   const dir = rulesDir()!;
   const rules = readdirSync(dir).filter((name) => name.endsWith('.json'));
-  const defaults = rules.map((name) => JSON.parse(readFileSync(path.join(dir, name), 'utf8')) as { id: string; defaults: { documentType: string } });
+  const defaults = rules.map(
+    (name) => JSON.parse(readFileSync(path.join(dir, name), 'utf8')) as { id: string; defaults: { documentType: string } },
+  );
   assert.deepEqual(SHIPPED_FAMILIES, defaults.map((rule) => rule.id).sort());
   assert.deepEqual(SHIPPED_DOCUMENT_TYPES, [...new Set(defaults.map((rule) => rule.defaults.documentType))].sort());
 });
 
 test('quoted phrases must occur as a phrase', () => {
-  assert.deepEqual(ask(['"strong comparison function"']).hits.map((h) => h.chunkId), ['rfc9110#b3']);
+  assert.deepEqual(
+    ask(['"strong comparison function"']).hits.map((h) => h.chunkId),
+    ['rfc9110#b3'],
+  );
   assert.equal(ask(['"comparison strong"']).total, 0);
   // Outside quotes the same words are alternatives.
   assert.ok(ask(['comparison strong']).total >= 1);
   // A quoted single word is required ("caching" stems like "cache"); other words only add to the score.
   const required = ask(['"cache" conditional']);
-  assert.deepEqual(required.hits.map((h) => h.chunkId), ['rfc9110#b2', 'rfc9110#b5']);
+  assert.deepEqual(
+    required.hits.map((h) => h.chunkId),
+    ['rfc9110#b2', 'rfc9110#b5'],
+  );
 });
 
 test('Unicode: accents, ß, final sigma and CJK bigrams', () => {
-  assert.deepEqual(ask(['cafe resume naive']).hits.map((h) => h.chunkId), ['fetch#ex1']);
-  assert.deepEqual(ask(['STRASSE']).hits.map((h) => h.chunkId), ['fetch#ex1']);
-  assert.deepEqual(ask(['οδος']).hits.map((h) => h.chunkId), ['fetch#ex1']);
+  assert.deepEqual(
+    ask(['cafe resume naive']).hits.map((h) => h.chunkId),
+    ['fetch#ex1'],
+  );
+  assert.deepEqual(
+    ask(['STRASSE']).hits.map((h) => h.chunkId),
+    ['fetch#ex1'],
+  );
+  assert.deepEqual(
+    ask(['οδος']).hits.map((h) => h.chunkId),
+    ['fetch#ex1'],
+  );
   const cjk = ask(['東京']);
-  assert.deepEqual(cjk.hits.map((h) => h.chunkId), ['fetch#ex1']);
+  assert.deepEqual(
+    cjk.hits.map((h) => h.chunkId),
+    ['fetch#ex1'],
+  );
   const hit = cjk.hits[0]!;
   const [start, end] = hit.snippet.highlights[0]!;
   assert.equal([...hit.snippet.text].slice(start, end).join(''), '東京');
@@ -102,8 +138,14 @@ test('limit, offset and ranks page through one stable ranking', () => {
   const all = ask(['the'], { limit: 100 });
   assert.ok(all.total >= 5);
   const pages = [0, 2, 4].map((offset) => ask(['the'], { limit: 2, offset }));
-  assert.deepEqual(pages.flatMap((p) => p.hits.map((h) => h.chunkId)), all.hits.slice(0, 6).map((h) => h.chunkId));
-  assert.deepEqual(pages[1]!.hits.map((h) => h.rank), [3, 4]);
+  assert.deepEqual(
+    pages.flatMap((p) => p.hits.map((h) => h.chunkId)),
+    all.hits.slice(0, 6).map((h) => h.chunkId),
+  );
+  assert.deepEqual(
+    pages[1]!.hits.map((h) => h.rank),
+    [3, 4],
+  );
   assert.equal(ask(['the'], { limit: 0 }).hits.length, 0);
   assert.equal(ask(['the'], { limit: 0 }).total, all.total);
 });
@@ -114,16 +156,33 @@ test('equal scores are ordered by chunk id', () => {
     makeDocument({ documentId, sections: [], blocks: [{ id: 'b', sectionId: null, text }] }),
   );
   const index = loadSearchIndex(
-    buildSearchIndex(docs.map((doc) => ({ documentId: doc.documentId, chunks: chunkDocument(doc, DEFAULT_CHUNK_OPTIONS) })), { chunkIndexFingerprint: 'fp', missingSources: [] }, DEFAULT_INDEX_OPTIONS),
+    buildSearchIndex(
+      docs.map((doc) => ({ documentId: doc.documentId, chunks: chunkDocument(doc, DEFAULT_CHUNK_OPTIONS) })),
+      { chunkIndexFingerprint: 'fp', missingSources: [] },
+      DEFAULT_INDEX_OPTIONS,
+    ),
     'ties',
   );
-  const response = runQuery(index, { terms: ['origin server'], limit: 10, offset: 0, maxSnippetChars: 100, maxTotalChars: 1000, collapse: false });
-  assert.deepEqual(response.hits.map((h) => h.chunkId), ['alpha#b', 'mid#b', 'zeta#b']);
+  const response = runQuery(index, {
+    terms: ['origin server'],
+    limit: 10,
+    offset: 0,
+    maxSnippetChars: 100,
+    maxTotalChars: 1000,
+    collapse: false,
+  });
+  assert.deepEqual(
+    response.hits.map((h) => h.chunkId),
+    ['alpha#b', 'mid#b', 'zeta#b'],
+  );
   assert.equal(new Set(response.hits.map((h) => h.score)).size, 1);
   assert.equal(response.collapsed, 0);
   // Collapsed (the default): one hit, at the first of the tied chunks, listing the others.
   const collapsed = runQuery(index, { terms: ['origin server'], limit: 10, offset: 0, maxSnippetChars: 100, maxTotalChars: 1000 });
-  assert.deepEqual(collapsed.hits.map((h) => [h.chunkId, h.samePassage?.map((same) => same.chunkId)]), [['alpha#b', ['mid#b', 'zeta#b']]]);
+  assert.deepEqual(
+    collapsed.hits.map((h) => [h.chunkId, h.samePassage?.map((same) => same.chunkId)]),
+    [['alpha#b', ['mid#b', 'zeta#b']]],
+  );
   assert.equal(collapsed.total, 1);
   assert.equal(collapsed.collapsed, 2);
 });
@@ -170,7 +229,19 @@ test('a tiny --max-snippet-chars still shows a highlighted word, or says it coul
   // A word only the heading path says: the snippet is text without a highlight, and says why.
   const sections: Section[] = [{ id: 's', fragment: 's', heading: 'Quokka facts', level: 1, number: null, parentId: null }];
   const index = loadSearchIndex(
-    buildSearchIndex([{ documentId: 'h', chunks: chunkDocument(makeDocument({ documentId: 'h', sections, blocks: [{ id: 'b', sectionId: 's', text: 'Small marsupials live on islands.' }] }), DEFAULT_CHUNK_OPTIONS) }], { chunkIndexFingerprint: 'fp', missingSources: [] }, DEFAULT_INDEX_OPTIONS),
+    buildSearchIndex(
+      [
+        {
+          documentId: 'h',
+          chunks: chunkDocument(
+            makeDocument({ documentId: 'h', sections, blocks: [{ id: 'b', sectionId: 's', text: 'Small marsupials live on islands.' }] }),
+            DEFAULT_CHUNK_OPTIONS,
+          ),
+        },
+      ],
+      { chunkIndexFingerprint: 'fp', missingSources: [] },
+      DEFAULT_INDEX_OPTIONS,
+    ),
     'heading',
   );
   const [headingHit] = runQuery(index, { terms: ['quokka'], limit: 1, offset: 0, maxSnippetChars: 400, maxTotalChars: 1000 }).hits;
@@ -183,6 +254,9 @@ test('queries without searchable words, unknown words and bad bounds', () => {
   assert.equal(ask(['zzzunknownword']).total, 0);
   assert.equal(ask(['"zzzunknownword conditional"']).total, 0);
   for (const bad of [{ limit: -1 }, { offset: 1.5 }, { maxSnippetChars: 0 }, { maxTotalChars: 0 }]) {
-    assert.throws(() => ask(['x'], bad), (e) => e instanceof EpistemeError && e.code === 'usage-error');
+    assert.throws(
+      () => ask(['x'], bad),
+      (e) => e instanceof EpistemeError && e.code === 'usage-error',
+    );
   }
 });

@@ -2,7 +2,14 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { chunkDocument, DEFAULT_CHUNK_OPTIONS } from '../../src/chunk/chunker.js';
 import type { EvidenceDocument, Section } from '../../src/document/types.js';
-import { buildDocumentPart, buildSearchIndex, DEFAULT_INDEX_OPTIONS, loadSearchIndex, mergeSearchIndex, type LoadedSearchIndex } from '../../src/index/search-index.js';
+import {
+  buildDocumentPart,
+  buildSearchIndex,
+  DEFAULT_INDEX_OPTIONS,
+  loadSearchIndex,
+  mergeSearchIndex,
+  type LoadedSearchIndex,
+} from '../../src/index/search-index.js';
 import { runQuery, type QueryRequest, type QueryResponse } from '../../src/query/query.js';
 import { formatPoints, HEADING_WEIGHT, QUERY_K3, queryTermWeight } from '../../src/query/ranking.js';
 import { ORDERED_WEIGHT, PROXIMITY_WINDOW, proximityEvidence, queryPairs } from '../../src/query/proximity.js';
@@ -17,7 +24,14 @@ import { random } from './corpus-helpers.js';
 const PROVENANCE = { chunkIndexFingerprint: 'fp', missingSources: [] };
 
 function indexOf(docs: EvidenceDocument[]): LoadedSearchIndex {
-  return loadSearchIndex(buildSearchIndex(docs.map((doc) => ({ documentId: doc.documentId, chunks: chunkDocument(doc, DEFAULT_CHUNK_OPTIONS) })), PROVENANCE, DEFAULT_INDEX_OPTIONS), 'ranking');
+  return loadSearchIndex(
+    buildSearchIndex(
+      docs.map((doc) => ({ documentId: doc.documentId, chunks: chunkDocument(doc, DEFAULT_CHUNK_OPTIONS) })),
+      PROVENANCE,
+      DEFAULT_INDEX_OPTIONS,
+    ),
+    'ranking',
+  );
 }
 
 function ask(index: LoadedSearchIndex, terms: string[], extra: Partial<QueryRequest> = {}): QueryResponse {
@@ -44,9 +58,16 @@ test('a word the query repeats weighs more: repeating one word reorders two othe
   const index = indexOf(TWO_TOPICS);
   const even = ask(index, ['cache stale']);
   assert.equal(scoreOf(even, 'a#b'), scoreOf(even, 'b#b'), 'symmetric query, symmetric chunks');
-  assert.deepEqual(even.hits.slice(0, 2).map((h) => h.chunkId), ['a#b', 'b#b'], 'a tie breaks on the chunk id');
+  assert.deepEqual(
+    even.hits.slice(0, 2).map((h) => h.chunkId),
+    ['a#b', 'b#b'],
+    'a tie breaks on the chunk id',
+  );
   const stressed = ask(index, ['stale cache stale']);
-  assert.deepEqual(stressed.hits.slice(0, 2).map((h) => h.chunkId), ['b#b', 'a#b']);
+  assert.deepEqual(
+    stressed.hits.slice(0, 2).map((h) => h.chunkId),
+    ['b#b', 'a#b'],
+  );
   assert.ok(scoreOf(stressed, 'b#b') > scoreOf(even, 'b#b'));
   assert.equal(scoreOf(stressed, 'a#b'), scoreOf(even, 'a#b'), 'the other word keeps its weight');
   // Counted across --term values and inside phrases too.
@@ -77,14 +98,20 @@ test('a heading match counts more than a match in the text, and a word only a he
   ];
   const index = indexOf(docs);
   const response = ask(index, ['invalidation'], { explain: true });
-  assert.deepEqual(response.hits.map((h) => h.chunkId), ['heading#b', 'text#b']);
+  assert.deepEqual(
+    response.hits.map((h) => h.chunkId),
+    ['heading#b', 'text#b'],
+  );
   const [inHeading, inText] = response.hits as [QueryResponse['hits'][number], QueryResponse['hits'][number]];
   assert.ok(Number(inHeading.score) > Number(inText.score));
   assert.equal(inHeading.explain!.terms[0]!.chunk!.field, 'heading');
   assert.equal(inHeading.explain!.terms[0]!.chunk!.weightedFrequency, HEADING_WEIGHT);
   assert.equal(inText.explain!.terms[0]!.chunk!.field, 'body');
   // A quoted word must be in the text (where phrases are checked and snippets come from).
-  assert.deepEqual(ask(index, ['"invalidation"']).hits.map((h) => h.chunkId), ['text#b']);
+  assert.deepEqual(
+    ask(index, ['"invalidation"']).hits.map((h) => h.chunkId),
+    ['text#b'],
+  );
 });
 
 test('chunks whose text has no words are still found by their heading, with finite scores', () => {
@@ -92,7 +119,10 @@ test('chunks whose text has no words are still found by their heading, with fini
   const index = indexOf([single('punct', '— … —', sections, 's')]);
   assert.equal(index.totalLength, 0);
   const response = ask(index, ['dashes'], { explain: true });
-  assert.deepEqual(response.hits.map((h) => h.chunkId), ['punct#b']);
+  assert.deepEqual(
+    response.hits.map((h) => h.chunkId),
+    ['punct#b'],
+  );
   assert.match(response.hits[0]!.score, /^\d+\.\d{4}$/);
   assert.ok(Number(response.hits[0]!.score) > 0);
 });
@@ -148,7 +178,13 @@ test('--explain: per term, chunk and document points are integers that add up to
   const index = loadSearchIndex(buildSearchIndex(docs, PROVENANCE, DEFAULT_INDEX_OPTIONS), 'explain');
   let checked = 0;
   let withProximity = 0;
-  for (const terms of [['conditional requests'], ['request request origin'], ['"entity tag"', 'etag'], ['fetch', 'redirect mode'], ['Straße 東京 naïve']]) {
+  for (const terms of [
+    ['conditional requests'],
+    ['request request origin'],
+    ['"entity tag"', 'etag'],
+    ['fetch', 'redirect mode'],
+    ['Straße 東京 naïve'],
+  ]) {
     for (const expand of [false, true]) {
       const plain = ask(index, terms, { expand });
       const explained = ask(index, terms, { expand, explain: true });
@@ -167,9 +203,19 @@ test('--explain: per term, chunk and document points are integers that add up to
         );
         for (const term of explain.terms) {
           assert.equal(term.points, (term.chunk?.points ?? 0) + term.document.points);
-          for (const value of [term.points, term.queryWeightMilli, term.document.points, term.document.idfMilli, term.document.lengthNormMilli]) assert.ok(Number.isSafeInteger(value));
+          for (const value of [
+            term.points,
+            term.queryWeightMilli,
+            term.document.points,
+            term.document.idfMilli,
+            term.document.lengthNormMilli,
+          ])
+            assert.ok(Number.isSafeInteger(value));
         }
-        assert.ok(explain.terms.some((term) => term.chunk !== null), 'a hit has at least one term itself');
+        assert.ok(
+          explain.terms.some((term) => term.chunk !== null),
+          'a hit has at least one term itself',
+        );
         for (const pair of explain.proximity) assert.ok(Number.isSafeInteger(pair.points) && pair.points > 0);
         if (explain.proximity.length > 0) withProximity++;
         checked++;
@@ -183,7 +229,9 @@ test('--explain: per term, chunk and document points are integers that add up to
 test('--expand adds feedback terms deterministically and keeps phrases required', () => {
   const index = indexOf(ALL_DOCS);
   const expanded = ask(index, ['conditional'], { expand: true, explain: true, limit: 20 });
-  const added = new Set(expanded.hits.flatMap((h) => h.explain!.terms.filter((term) => term.queryFrequency === 0).map((term) => term.term)));
+  const added = new Set(
+    expanded.hits.flatMap((h) => h.explain!.terms.filter((term) => term.queryFrequency === 0).map((term) => term.term)),
+  );
   assert.ok(added.size > 0, 'feedback terms score hits');
   assert.ok(expanded.total >= ask(index, ['conditional']).total);
   assert.deepEqual(ask(index, ['conditional'], { expand: true, explain: true, limit: 20 }), expanded);
@@ -203,7 +251,10 @@ test('proximity: neighbouring query words close together rank a chunk first, the
   ];
   const index = indexOf(docs);
   const response = ask(index, ['boundary layer'], { explain: true });
-  assert.deepEqual(response.hits.map((h) => h.chunkId), ['c-phrase#b', 'b-reversed#b', 'a-far#b', 'd-near#b']);
+  assert.deepEqual(
+    response.hits.map((h) => h.chunkId),
+    ['c-phrase#b', 'b-reversed#b', 'a-far#b', 'd-near#b'],
+  );
   const points = new Map(response.hits.map((h) => [h.chunkId, h.explain!.proximity.reduce((sum, pair) => sum + pair.points, 0)]));
   // Adjacent in query order (weight 2) > adjacent reversed (1) > five apart (1/25) > out of the window (none).
   assert.ok(points.get('c-phrase#b')! > points.get('b-reversed#b')!);
@@ -212,19 +263,31 @@ test('proximity: neighbouring query words close together rank a chunk first, the
   // d-near: "boundary" ... "layer" 8 tokens apart: outside the window, no proximity points.
   assert.equal(points.get('d-near#b'), 0);
   // Words of different --term values are not neighbours; repeats and single words have no pair.
-  assert.deepEqual(ask(index, ['boundary', 'layer'], { explain: true }).hits.map((h) => h.explain!.proximity.length), [0, 0, 0, 0]);
+  assert.deepEqual(
+    ask(index, ['boundary', 'layer'], { explain: true }).hits.map((h) => h.explain!.proximity.length),
+    [0, 0, 0, 0],
+  );
   // Pages: any offset/limit gives the same slice of the one ranking (proximity depth does not depend on the page).
   const all = ask(index, ['boundary layer viscous conditions'], { limit: 10 }).hits.map((h) => [h.chunkId, h.score]);
   for (let offset = 0; offset < all.length; offset++) {
-    assert.deepEqual(ask(index, ['boundary layer viscous conditions'], { offset, limit: 1 }).hits.map((h) => [h.chunkId, h.score]), all.slice(offset, offset + 1));
+    assert.deepEqual(
+      ask(index, ['boundary layer viscous conditions'], { offset, limit: 1 }).hits.map((h) => [h.chunkId, h.score]),
+      all.slice(offset, offset + 1),
+    );
   }
 });
 
 test('proximity pairs: neighbours in query order, never a word with itself, a pair and its reverse once', () => {
-  assert.deepEqual(queryPairs([['heat', 'transfer', 'heat', 'heat', 'flux'], ['transfer', 'heat']]), [
-    ['heat', 'flux'],
-    ['heat', 'transfer'],
-  ]);
+  assert.deepEqual(
+    queryPairs([
+      ['heat', 'transfer', 'heat', 'heat', 'flux'],
+      ['transfer', 'heat'],
+    ]),
+    [
+      ['heat', 'flux'],
+      ['heat', 'transfer'],
+    ],
+  );
   assert.deepEqual(queryPairs([['alone'], []]), []);
   const idf = (): number => 1;
   // Ordered adjacency counts ORDERED_WEIGHT, reversed adjacency 1, distance d counts 1/d².
@@ -234,5 +297,8 @@ test('proximity pairs: neighbours in query order, never a word with itself, a pa
   assert.equal(ordered!.accumulation, ORDERED_WEIGHT);
   assert.equal(reversed!.accumulation, 1);
   assert.equal(apart!.accumulation, 1 / 4);
-  assert.deepEqual(proximityEvidence(['heat', ...Array<string>(PROXIMITY_WINDOW).fill('x'), 'transfer'], [['heat', 'transfer']], idf, 1.2), []);
+  assert.deepEqual(
+    proximityEvidence(['heat', ...Array<string>(PROXIMITY_WINDOW).fill('x'), 'transfer'], [['heat', 'transfer']], idf, 1.2),
+    [],
+  );
 });

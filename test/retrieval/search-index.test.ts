@@ -44,7 +44,9 @@ test('the index is a canonical, fingerprinted search-index artifact', () => {
   // Loading from bytes gives the same index as loading from text; rows come back as built.
   const fromBytes = loadSearchIndex(new TextEncoder().encode(bytes), 'idx.json');
   assert.deepEqual(fromBytes.terms, loaded.terms);
-  const chunks = corpus().flatMap((d) => d.chunks).sort((a, b) => (a.documentId < b.documentId ? -1 : a.documentId > b.documentId ? 1 : a.chunkId < b.chunkId ? -1 : 1));
+  const chunks = corpus()
+    .flatMap((d) => d.chunks)
+    .sort((a, b) => (a.documentId < b.documentId ? -1 : a.documentId > b.documentId ? 1 : a.chunkId < b.chunkId ? -1 : 1));
   chunks.forEach((chunk, ordinal) => {
     const row = chunkRow(fromBytes, ordinal);
     assert.equal(row[0], chunk.chunkId);
@@ -68,7 +70,11 @@ test('merging cached document parts equals a one-shot build, and a changed docum
   const oneShot = buildSearchIndex(docs, PROVENANCE, DEFAULT_INDEX_OPTIONS);
   assert.equal(mergeSearchIndex(shuffled(parts, 3), PROVENANCE, DEFAULT_INDEX_OPTIONS), oneShot);
   // Edit one document: replace its part, keep the others.
-  const edited = docs.map((doc) => (doc.documentId !== 'rfc9110' ? doc : { ...doc, chunks: doc.chunks.map((c, i) => (i === 0 ? { ...c, text: c.text + ' Freshly added words.' } : c)) }));
+  const edited = docs.map((doc) =>
+    doc.documentId !== 'rfc9110'
+      ? doc
+      : { ...doc, chunks: doc.chunks.map((c, i) => (i === 0 ? { ...c, text: c.text + ' Freshly added words.' } : c)) },
+  );
   const incremental = mergeSearchIndex(
     parts.map((part, i) => (docs[i]!.documentId === 'rfc9110' ? buildDocumentPart('rfc9110', edited[i]!.chunks) : part)),
     PROVENANCE,
@@ -84,8 +90,14 @@ test('options and provenance are recorded as integers and sorted lists', () => {
   assert.equal(loaded.k1Milli, 900);
   assert.equal(loaded.bMilli, 400);
   assert.deepEqual(loaded.provenance.missingSources, ['a', 'b']);
-  assert.throws(() => buildSearchIndex(corpus(), PROVENANCE, { k1: -1, b: 0.5 }), (e) => e instanceof EpistemeError && e.code === 'usage-error');
-  assert.throws(() => buildSearchIndex(corpus(), PROVENANCE, { k1: 1, b: 2 }), (e) => e instanceof EpistemeError && e.code === 'usage-error');
+  assert.throws(
+    () => buildSearchIndex(corpus(), PROVENANCE, { k1: -1, b: 0.5 }),
+    (e) => e instanceof EpistemeError && e.code === 'usage-error',
+  );
+  assert.throws(
+    () => buildSearchIndex(corpus(), PROVENANCE, { k1: 1, b: 2 }),
+    (e) => e instanceof EpistemeError && e.code === 'usage-error',
+  );
 });
 
 test('an empty corpus still gives a loadable index', () => {
@@ -100,28 +112,47 @@ test('truncated, edited, foreign and other-version files are artifact-invalid', 
     assert.throws(() => loadSearchIndex(bytes.slice(0, bytes.length - cut), 'idx.json'), isArtifactInvalid, `cut ${cut}`);
   }
   assert.throws(() => loadSearchIndex('', 'idx.json'), isArtifactInvalid);
-  assert.throws(() => loadSearchIndex('{"artifact":"chunk-index","fingerprint":"x"}', 'idx.json'), (e) => isArtifactInvalid(e) && /chunk-index artifact/.test((e as Error).message));
+  assert.throws(
+    () => loadSearchIndex('{"artifact":"chunk-index","fingerprint":"x"}', 'idx.json'),
+    (e) => isArtifactInvalid(e) && /chunk-index artifact/.test((e as Error).message),
+  );
   const future = bytes.replace(`"formatVersion":${SEARCH_INDEX_FORMAT_VERSION},`, `"formatVersion":${SEARCH_INDEX_FORMAT_VERSION + 1},`);
   assert.throws(
     () => loadSearchIndex(future, 'idx.json'),
-    (e) => isArtifactInvalid(e) && (e as Error).message.includes(`format version ${SEARCH_INDEX_FORMAT_VERSION + 1}; this Episteme reads version ${SEARCH_INDEX_FORMAT_VERSION}`),
+    (e) =>
+      isArtifactInvalid(e) &&
+      (e as Error).message.includes(
+        `format version ${SEARCH_INDEX_FORMAT_VERSION + 1}; this Episteme reads version ${SEARCH_INDEX_FORMAT_VERSION}`,
+      ),
   );
   // Pretty-printing is a modification too (the file must stay canonical).
   assert.throws(() => loadSearchIndex(JSON.stringify(JSON.parse(bytes), null, 2), 'idx.json'), isArtifactInvalid);
   // A changed term in the head fails the seal before anything is read.
   assert.ok(bytes.includes(' condit '));
-  assert.throws(() => loadSearchIndex(bytes.replace(' condit ', ' condiT '), 'idx.json'), (e) => isArtifactInvalid(e) && /seal/.test((e as Error).message));
+  assert.throws(
+    () => loadSearchIndex(bytes.replace(' condit ', ' condiT '), 'idx.json'),
+    (e) => isArtifactInvalid(e) && /seal/.test((e as Error).message),
+  );
   // A changed byte in a block (same length) is found when a query reads that block.
   const parsed = JSON.parse(bytes) as { payload: { postings: string[]; rows: string[] } };
   const flip = (text: string): string => text.slice(0, 10) + (text[10] === 'A' ? 'B' : 'A') + text.slice(11);
   const rowBlock = parsed.payload.rows[0]!;
   const editedRows = loadSearchIndex(bytes.replace(rowBlock, flip(rowBlock)), 'idx.json');
-  assert.throws(() => chunkRow(editedRows, 0), (e) => isArtifactInvalid(e) && /row block \(#0\) that fails its CRC-32 check/.test((e as Error).message));
+  assert.throws(
+    () => chunkRow(editedRows, 0),
+    (e) => isArtifactInvalid(e) && /row block \(#0\) that fails its CRC-32 check/.test((e as Error).message),
+  );
   const postingBlock = parsed.payload.postings[0]!;
   const editedPostings = loadSearchIndex(bytes.replace(postingBlock, flip(postingBlock)), 'idx.json');
-  assert.throws(() => decodePostings(editedPostings, 0), (e) => isArtifactInvalid(e) && /posting block \(#0\)/.test((e as Error).message));
+  assert.throws(
+    () => decodePostings(editedPostings, 0),
+    (e) => isArtifactInvalid(e) && /posting block \(#0\)/.test((e as Error).message),
+  );
   // ... and the whole-file fingerprint catches it without a query.
-  assert.throws(() => parseArtifact(bytes.replace(rowBlock, flip(rowBlock)), 'search-index', SEARCH_INDEX_FORMAT_VERSION, 'idx.json'), isArtifactInvalid);
+  assert.throws(
+    () => parseArtifact(bytes.replace(rowBlock, flip(rowBlock)), 'search-index', SEARCH_INDEX_FORMAT_VERSION, 'idx.json'),
+    isArtifactInvalid,
+  );
 });
 
 test('a chunk set with duplicate ids or foreign chunks is refused', () => {
@@ -134,7 +165,17 @@ test('a chunk set with duplicate ids or foreign chunks is refused', () => {
 
 test('every posting list agrees with tokenizing each chunk (merge renumbering is right)', () => {
   const docs = ALL_DOCS.map((doc) => ({ documentId: doc.documentId, chunks: chunkDocument(doc, { maxChars: 120, overlapChars: 30 }) }));
-  const index = loadSearchIndex(mergeSearchIndex(shuffled(docs.map((d) => buildDocumentPart(d.documentId, d.chunks)), 7), PROVENANCE, DEFAULT_INDEX_OPTIONS), 'idx.json');
+  const index = loadSearchIndex(
+    mergeSearchIndex(
+      shuffled(
+        docs.map((d) => buildDocumentPart(d.documentId, d.chunks)),
+        7,
+      ),
+      PROVENANCE,
+      DEFAULT_INDEX_OPTIONS,
+    ),
+    'idx.json',
+  );
   // term -> chunk ordinal -> [tf in the text, tf in the heading path]
   const expected = new Map<string, Map<number, [number, number]>>();
   const count = (term: string, ordinal: number, field: 0 | 1): void => {
@@ -155,12 +196,19 @@ test('every posting list agrees with tokenizing each chunk (merge renumbering is
     for (const term of tokenize(row[2].join('\n'))) count(term, ordinal, 1);
   }
   assert.equal(index.totalLength, total);
-  assert.deepEqual(index.terms, [...expected.keys()].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0)));
+  assert.deepEqual(
+    index.terms,
+    [...expected.keys()].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0)),
+  );
   index.terms.forEach((term, termIndex) => {
     const { ordinals, tfs, headingTfs } = decodePostings(index, termIndex);
     const actual = [...ordinals].map((ordinal, i) => [ordinal, [tfs[i], headingTfs[i]]]);
     headingOnly += tfs.filter((tf) => tf === 0).length;
-    assert.deepEqual(actual, [...expected.get(term)!].sort((a, b) => a[0] - b[0]), term);
+    assert.deepEqual(
+      actual,
+      [...expected.get(term)!].sort((a, b) => a[0] - b[0]),
+      term,
+    );
   });
   assert.ok(headingOnly > 0, 'the fixtures have words that only a heading says');
 });
@@ -170,15 +218,27 @@ test('the index matches schema/search-index.schema.json', async () => {
   const { readFileSync } = await import('node:fs');
   const schema = JSON.parse(readFileSync(new URL('../../../schema/search-index.schema.json', import.meta.url), 'utf8')) as object;
   const validate = new Ajv2020({ strict: false }).compile(schema);
-  for (const bytes of [buildSearchIndex(corpus(), PROVENANCE, DEFAULT_INDEX_OPTIONS), buildSearchIndex([], PROVENANCE, DEFAULT_INDEX_OPTIONS)]) {
+  for (const bytes of [
+    buildSearchIndex(corpus(), PROVENANCE, DEFAULT_INDEX_OPTIONS),
+    buildSearchIndex([], PROVENANCE, DEFAULT_INDEX_OPTIONS),
+  ]) {
     assert.ok(validate(JSON.parse(bytes)), JSON.stringify(validate.errors));
   }
   assert.equal(validate({ artifact: 'search-index', formatVersion: 1, producer: {}, fingerprint: 'x', payload: { terms: [] } }), false);
 });
 
 test('rows with astral characters, lone surrogates and escapes are located and read back exactly', () => {
-  const texts = ['emoji 🙂 and 𝔸 astral', 'lone \ud800 high and \udc00 low surrogates', 'quotes " and \\ backslash\nnewline\ttab', 'ünïcödé 東京 ﬁle'];
-  const doc = makeDocument({ documentId: 'odd', sections: [], blocks: texts.map((text, i) => ({ id: `b${i}`, sectionId: null, text, normativity: i % 2 === 0 ? 'normative' : 'informative' })) });
+  const texts = [
+    'emoji 🙂 and 𝔸 astral',
+    'lone \ud800 high and \udc00 low surrogates',
+    'quotes " and \\ backslash\nnewline\ttab',
+    'ünïcödé 東京 ﬁle',
+  ];
+  const doc = makeDocument({
+    documentId: 'odd',
+    sections: [],
+    blocks: texts.map((text, i) => ({ id: `b${i}`, sectionId: null, text, normativity: i % 2 === 0 ? 'normative' : 'informative' })),
+  });
   const chunks = chunkDocument(doc, DEFAULT_CHUNK_OPTIONS);
   assert.equal(chunks.length, 4);
   const bytes = buildSearchIndex([{ documentId: 'odd', chunks }], PROVENANCE, DEFAULT_INDEX_OPTIONS);
@@ -191,13 +251,18 @@ test('rows with astral characters, lone surrogates and escapes are located and r
 test('a query reads the head and only the blocks it needs, even when the head spans several reads', () => {
   // Enough distinct words that the head (terms and per-term lengths) outgrows the first read.
   const random = seededRandom(11);
-  const vocabulary = Array.from({ length: 15_000 }, () => Array.from({ length: 6 + Math.floor(random() * 6) }, () => String.fromCharCode(97 + Math.floor(random() * 26))).join(''));
+  const vocabulary = Array.from({ length: 15_000 }, () =>
+    Array.from({ length: 6 + Math.floor(random() * 6) }, () => String.fromCharCode(97 + Math.floor(random() * 26))).join(''),
+  );
   const word = (): string => vocabulary[Math.floor(random() * vocabulary.length)]!;
   const docs = Array.from({ length: 40 }, (_, d) =>
     makeDocument({
       documentId: `doc${String(d).padStart(2, '0')}`,
       sections: [{ id: 's1', fragment: null, heading: 'Section', level: 1, number: null, parentId: null }],
-      blocks: Array.from({ length: 30 }, (_, b) => ({ id: `b${b}`, text: Array.from({ length: 60 }, word).join(' ') + (b === 7 && d === 23 ? ' needlework' : '') + '.' })),
+      blocks: Array.from({ length: 30 }, (_, b) => ({
+        id: `b${b}`,
+        text: Array.from({ length: 60 }, word).join(' ') + (b === 7 && d === 23 ? ' needlework' : '') + '.',
+      })),
     }),
   );
   const corpus = docs.map((doc) => ({ documentId: doc.documentId, chunks: chunkDocument(doc, DEFAULT_CHUNK_OPTIONS) }));
@@ -206,10 +271,13 @@ test('a query reads the head and only the blocks it needs, even when the head sp
   assert.ok(headEnd > 2 * 64 * 1024, `head is ${headEnd} bytes`);
   const whole = memorySource(bytes);
   const ranges: [number, number][] = [];
-  const counted: IndexSource = { size: whole.size, read: (position, length) => {
-    ranges.push([position, length]);
-    return whole.read(position, length);
-  } };
+  const counted: IndexSource = {
+    size: whole.size,
+    read: (position, length) => {
+      ranges.push([position, length]);
+      return whole.read(position, length);
+    },
+  };
   const index = loadSearchIndex(counted, 'idx.json');
   const hit = runQuery(index, { terms: ['needlework'], limit: 5, offset: 0, maxSnippetChars: 200, maxTotalChars: 1000 });
   assert.equal(hit.total, 1);
@@ -221,7 +289,10 @@ test('a query reads the head and only the blocks it needs, even when the head sp
   const sorted = [...ranges].sort((a, b) => a[0] - b[0]);
   for (let i = 1; i < sorted.length; i++) assert.ok(sorted[i]![0] >= sorted[i - 1]![0] + sorted[i - 1]![1], 'overlapping reads');
   // The same answer from the whole file in memory.
-  assert.deepEqual(runQuery(loadSearchIndex(bytes, 'idx.json'), { terms: ['needlework'], limit: 5, offset: 0, maxSnippetChars: 200, maxTotalChars: 1000 }), hit);
+  assert.deepEqual(
+    runQuery(loadSearchIndex(bytes, 'idx.json'), { terms: ['needlework'], limit: 5, offset: 0, maxSnippetChars: 200, maxTotalChars: 1000 }),
+    hit,
+  );
 });
 
 test('damaged index files fail as artifact-invalid, never with another error (500 random mutations)', () => {
@@ -236,8 +307,7 @@ test('damaged index files fail as artifact-invalid, never with another error (50
     if (kind === 0) {
       const at = int(damaged.length);
       damaged[at] = damaged[at]! ^ (1 << int(8));
-    }
-    else if (kind === 1) damaged[int(damaged.length)] = int(256);
+    } else if (kind === 1) damaged[int(damaged.length)] = int(256);
     else if (kind === 2) file = damaged.subarray(0, int(damaged.length));
     else {
       const at = int(damaged.length);

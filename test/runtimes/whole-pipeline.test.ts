@@ -52,14 +52,18 @@ function artifacts(dir: string): Map<string, Buffer> {
 function withoutObservationTime(text: string): string {
   return text
     .replace(/"observedAt":"[^"]*"/g, '"observedAt":"<time>"')
-    .replace(/("input":"snapshots\/127-0-0-1-[^"]*","before":(?:null|"[0-9a-f]+"),"after":")[0-9a-f]+"/g, '$1<hash of a record with an observation time>"');
+    .replace(
+      /("input":"snapshots\/127-0-0-1-[^"]*","before":(?:null|"[0-9a-f]+"),"after":")[0-9a-f]+"/g,
+      '$1<hash of a record with an observation time>"',
+    );
 }
 function maskSnapshotFile(name: string, bytes: Buffer): string {
   const text = withoutObservationTime(bytes.toString('utf8'));
   if (name !== 'snapshots/index.json') return text;
   const index = JSON.parse(text) as { fingerprint: string; payload: { entries: { captureMethod: string; sha256: string }[] } };
   index.fingerprint = '<hash over observation times>';
-  for (const entry of index.payload.entries) if (entry.captureMethod === 'http') entry.sha256 = '<hash of a record with an observation time>';
+  for (const entry of index.payload.entries)
+    if (entry.captureMethod === 'http') entry.sha256 = '<hash of a record with an observation time>';
   return JSON.stringify(index);
 }
 
@@ -84,7 +88,9 @@ async function wholePipeline(runtime: Runtime, corpus: string, manifestUrls: str
   const rig = new Rig('episteme-runtime-');
   try {
     rig.write({
-      'map.json': JSON.stringify(MANUAL.map(([sourceUrl, file, contentType]) => ({ sourceUrl, localPath: `input/${path.basename(file)}`, contentType }))),
+      'map.json': JSON.stringify(
+        MANUAL.map(([sourceUrl, file, contentType]) => ({ sourceUrl, localPath: `input/${path.basename(file)}`, contentType })),
+      ),
       'manifest.json': JSON.stringify(manifestUrls.map((url) => ({ url }))),
       'episteme.json': JSON.stringify({ manualIngest: 'map.json' }),
     });
@@ -115,7 +121,10 @@ async function wholePipeline(runtime: Runtime, corpus: string, manifestUrls: str
   }
 }
 
-test('the whole pipeline writes the same bytes and answers the same on Node 20, Node 24, Deno and Bun', { skip: SHARED_SKIP, timeout: 900_000 }, async (t) => {
+test('the whole pipeline writes the same bytes and answers the same on Node 20, Node 24, Deno and Bun', {
+  skip: SHARED_SKIP,
+  timeout: 900_000,
+}, async (t) => {
   const skipReason = ensureRuntimes();
   if (skipReason !== undefined) {
     t.skip(skipReason);
@@ -130,7 +139,11 @@ test('the whole pipeline writes the same bytes and answers the same on Node 20, 
         (_req, res) => {
           // Fixed headers (no Date): every runtime must record the same representation.
           res.sendDate = false;
-          res.writeHead(200, { 'content-type': contentType, etag: `"${route.length}-${body.length}"`, 'last-modified': 'Tue, 01 Sep 2026 00:00:00 GMT' });
+          res.writeHead(200, {
+            'content-type': contentType,
+            etag: `"${route.length}-${body.length}"`,
+            'last-modified': 'Tue, 01 Sep 2026 00:00:00 GMT',
+          });
           res.end(body);
         },
       ]),
@@ -145,16 +158,23 @@ test('the whole pipeline writes the same bytes and answers the same on Node 20, 
   assert.equal(specNames.length, MANUAL.length + SERVED.length, specNames.join(', '));
   assert.ok(expected.files.has('diffs/diff.json'));
   assert.match(expected.outputs.join('\n'), /"snapshotId":"snap-/);
-  t.diagnostic(`${reference!.label}: ${expected.files.size} files, ${[...expected.files.values()].reduce((sum, bytes) => sum + bytes.length, 0)} bytes`);
+  t.diagnostic(
+    `${reference!.label}: ${expected.files.size} files, ${[...expected.files.values()].reduce((sum, bytes) => sum + bytes.length, 0)} bytes`,
+  );
   for (const runtime of others) {
     const actual = await wholePipeline(runtime, corpus, urls);
     assert.deepEqual([...actual.files.keys()].sort(), [...expected.files.keys()].sort(), `${runtime.label}: different files`);
     for (const [name, bytes] of expected.files) {
       const other = actual.files.get(name)!;
-      if (name.startsWith('snapshots/') && name.endsWith('.json')) assert.equal(maskSnapshotFile(name, other), maskSnapshotFile(name, bytes), `${runtime.label}: ${name}`);
+      if (name.startsWith('snapshots/') && name.endsWith('.json'))
+        assert.equal(maskSnapshotFile(name, other), maskSnapshotFile(name, bytes), `${runtime.label}: ${name}`);
       else assert.ok(other.equals(bytes), `${runtime.label}: ${name} differs from ${reference!.label}`);
     }
-    assert.deepEqual(actual.outputs.map(withoutObservationTime), expected.outputs.map(withoutObservationTime), `${runtime.label}: command output differs`);
+    assert.deepEqual(
+      actual.outputs.map(withoutObservationTime),
+      expected.outputs.map(withoutObservationTime),
+      `${runtime.label}: command output differs`,
+    );
     t.diagnostic(`${runtime.label}: ${actual.files.size} files identical`);
   }
 });

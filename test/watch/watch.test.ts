@@ -39,7 +39,10 @@ test('an edited source is rebuilt and the next query sees it; the workspace equa
   assert.equal(cycle.ok, true, watch.dump());
   assert.deepEqual(cycle.changed, ['src/doc1.html']);
   // Only the edited source's chain and the aggregates ran.
-  assert.ok(cycle.ran.every((t: string) => !/doc0|doc2/.test(t)), JSON.stringify(cycle.ran));
+  assert.ok(
+    cycle.ran.every((t: string) => !/doc0|doc2/.test(t)),
+    JSON.stringify(cycle.ran),
+  );
   assert.ok(cycle.ran.includes('chunks/search-index.json'));
   assert.equal(typeof cycle.queryReadyMs, 'number');
   const hits = await queryHits(rig, 'quokka');
@@ -49,7 +52,8 @@ test('an edited source is rebuilt and the next query sees it; the workspace equa
   // Same inputs, built once from nothing: the same committed files, byte for byte.
   const clean = new Rig('episteme-watch-clean-');
   try {
-    for (const file of ['episteme.json', 'map.json', 'src/doc0.html', 'src/doc1.html', 'src/doc2.html']) clean.write({ [file]: fs.readFileSync(rig.path(file)) });
+    for (const file of ['episteme.json', 'map.json', 'src/doc0.html', 'src/doc1.html', 'src/doc2.html'])
+      clean.write({ [file]: fs.readFileSync(rig.path(file)) });
     assert.equal((await clean.exec(['build'])).code, 0);
     assert.deepEqual([...rig.artifacts()], [...clean.artifacts()]);
   } finally {
@@ -144,7 +148,11 @@ test('a broken config is reported with its structured error; the next valid save
   fs.writeFileSync(rig.path('map.json'), '[{"sourceUrl": 1}]');
   assert.equal((await watch.nextCycle(mark)).error.code, 'map-invalid');
   rig.write({ 'src/doc9.html': sampleHtml(9) });
-  const map = [0, 1, 2, 9].map((i) => ({ sourceUrl: `https://example.test/doc${i}/`, localPath: `src/doc${i}.html`, contentType: 'text/html' }));
+  const map = [0, 1, 2, 9].map((i) => ({
+    sourceUrl: `https://example.test/doc${i}/`,
+    localPath: `src/doc${i}.html`,
+    contentType: 'text/html',
+  }));
   mark = watch.lines.length;
   fs.writeFileSync(rig.path('map.json'), JSON.stringify(map));
   assert.equal((await watch.nextCycle(mark)).ok, true, watch.dump());

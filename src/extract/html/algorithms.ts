@@ -34,7 +34,13 @@ export function extractAlgorithm(walk: HtmlWalk, el: Element, ctx: WalkContext):
   if (text === '') return;
   for (const { step, start, end } of pending) step.text = text.slice(start, Math.min(end, text.length)).trim();
   // A marked algorithm of one sentence (Bikeshed's div.algorithm around a <p>) has no steps to list.
-  walk.addBlock('algorithm', text, ctx, { keywords, links, start: el.startIndex, end: el.endIndex, steps: steps.length > 0 ? steps : undefined }, el);
+  walk.addBlock(
+    'algorithm',
+    text,
+    ctx,
+    { keywords, links, start: el.startIndex, end: el.endIndex, steps: steps.length > 0 ? steps : undefined },
+    el,
+  );
 }
 
 /** True when `ol` follows a paragraph that introduces steps ("The X algorithm steps are:"). */

@@ -70,7 +70,8 @@ export function compileRules(rules: HtmlRules): CompiledRules {
     metadata: compileList(rules.metadataSelectors ?? []),
     artwork: compileList(rules.artworkSelectors ?? []),
     // null without selectors, so other families never walk a block looking for its opening anchor.
-    blockAnchor: rules.blockAnchorSelectors !== undefined && rules.blockAnchorSelectors.length > 0 ? compileList(rules.blockAnchorSelectors) : null,
+    blockAnchor:
+      rules.blockAnchorSelectors !== undefined && rules.blockAnchorSelectors.length > 0 ? compileList(rules.blockAnchorSelectors) : null,
   };
   compiledCache.set(rules, compiled);
   return compiled;

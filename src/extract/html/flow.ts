@@ -67,7 +67,13 @@ export class FlowWriter {
     }
     let children = node.children;
     if (isPre && !pre) children = dropLeadingNewline(children);
-    const linkStart = !this.wantLinks ? undefined : name === 'a' ? node.attribs['href'] : this.rules.crossReference(node) && !hasAnchor(node) ? node.attribs['href'] : undefined;
+    const linkStart = !this.wantLinks
+      ? undefined
+      : name === 'a'
+        ? node.attribs['href']
+        : this.rules.crossReference(node) && !hasAnchor(node)
+          ? node.attribs['href']
+          : undefined;
     for (const c of children) this.flow(c, sink, keywords, links, isPre, childDepth);
     if (linkStart !== undefined) {
       const text = normalizeSpace(textContent(node));

@@ -47,10 +47,14 @@ export interface HtmlExtractResult {
 
 /** htmlparser2 with the standard's tree-construction rules for table parts and list items added. */
 export function parseHtml(source: string): ParsedMarkup {
-  return parseMarkup(source, { withStartIndices: true, withEndIndices: true, decodeEntities: true, lowerCaseTags: true, lowerCaseAttributeNames: true }, (parser) => {
-    applyTableInsertionRules(parser);
-    applyListItemRules(parser);
-  });
+  return parseMarkup(
+    source,
+    { withStartIndices: true, withEndIndices: true, decodeEntities: true, lowerCaseTags: true, lowerCaseAttributeNames: true },
+    (parser) => {
+      applyTableInsertionRules(parser);
+      applyListItemRules(parser);
+    },
+  );
 }
 
 class HtmlWalker implements HtmlWalk {
@@ -85,7 +89,7 @@ class HtmlWalker implements HtmlWalk {
           flush();
           this.blockElement(child, ctx);
         } else if (this.rules.prune(child)) {
-          continue;
+          // Pruned: dropped with everything inside.
         } else {
           run.push(child);
         }
@@ -177,7 +181,13 @@ class HtmlWalker implements HtmlWalk {
         return;
       // A figure's caption belongs to its block (figures.ts).
       case 'figure':
-        walkFigure(el, this.builder, (f) => this.walkContainer(f, ctx), (c) => normalizeSpace(this.plainText(c)), (c) => this.addFlowBlock('paragraph', c, ctx, {}));
+        walkFigure(
+          el,
+          this.builder,
+          (f) => this.walkContainer(f, ctx),
+          (c) => normalizeSpace(this.plainText(c)),
+          (c) => this.addFlowBlock('paragraph', c, ctx, {}),
+        );
         return;
       case 'figcaption':
         if (el.parent !== null && isTag(el.parent) && el.parent.name === 'figure') return;
@@ -221,7 +231,13 @@ class HtmlWalker implements HtmlWalk {
     this.addBlock(kind, text, ctx, { keywords, links, start: el.startIndex, end: el.endIndex, ...extra }, el);
   }
 
-  addBlock(kind: BlockKind, text: string, ctx: WalkContext, extra: BlockExtra & { keywords: KeywordSpan[]; links: Link[]; start: number | null; end: number | null }, el?: Element): void {
+  addBlock(
+    kind: BlockKind,
+    text: string,
+    ctx: WalkContext,
+    extra: BlockExtra & { keywords: KeywordSpan[]; links: Link[]; start: number | null; end: number | null },
+    el?: Element,
+  ): void {
     // A block opened by a named anchor (a conformance clause) takes the anchor's id.
     const blockAnchor = this.rules.blockAnchor;
     const ownId = el?.attribs['id'] ?? (el === undefined || blockAnchor === null ? undefined : leadingAnchorId(el, blockAnchor));
@@ -246,7 +262,10 @@ class HtmlWalker implements HtmlWalk {
       spans: extra.spans,
       language: extra.language,
       anchors,
-      span: extra.start === null ? undefined : { unit: 'utf16-source', start: extra.start, end: extra.end === null ? extra.start : extra.end + 1 },
+      span:
+        extra.start === null
+          ? undefined
+          : { unit: 'utf16-source', start: extra.start, end: extra.end === null ? extra.start : extra.end + 1 },
     });
   }
 
@@ -269,7 +288,10 @@ class HtmlWalker implements HtmlWalk {
 export function extractHtml(ctx: HtmlExtractContext): HtmlExtractResult {
   const { document, cappedElements } = parseHtml(ctx.source);
   if (cappedElements > 0) {
-    ctx.builder.warn('html-depth-capped', `${cappedElements} elements nested deeper than ${MAX_TREE_DEPTH} levels were attached at depth ${MAX_TREE_DEPTH}, as browsers do; their text is kept.`);
+    ctx.builder.warn(
+      'html-depth-capped',
+      `${cappedElements} elements nested deeper than ${MAX_TREE_DEPTH} levels were attached at depth ${MAX_TREE_DEPTH}, as browsers do; their text is kept.`,
+    );
   }
   const walker = new HtmlWalker(ctx);
   let root: Element | Document = document;

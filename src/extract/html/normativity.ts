@@ -13,7 +13,11 @@ export function markerBelow(rules: CompiledRules, el: Element, inherited: Marker
   if ((classes.length === 0 && !note) || (inherited !== null && inherited.normativity === 'example')) return inherited;
   const ex = markerClass(classes, rules.exampleClasses);
   // A family's note selectors (xml2rfc's <aside>) mark what is inside informative, as note classes do.
-  const info = markerClass(classes, rules.informativeClasses) ?? markerClass(classes, rules.noteClasses) ?? markerClass(classes, rules.issueClasses) ?? (note ? el.name : undefined);
+  const info =
+    markerClass(classes, rules.informativeClasses) ??
+    markerClass(classes, rules.noteClasses) ??
+    markerClass(classes, rules.issueClasses) ??
+    (note ? el.name : undefined);
   const norm = markerClass(classes, rules.normativeClasses);
   if (ex !== undefined) return { normativity: 'example', reason: `marker-class:${ex}` };
   if (info !== undefined) return { normativity: 'informative', reason: `marker-class:${info}` };
@@ -34,7 +38,13 @@ export function contextBelow(rules: CompiledRules, el: Element, outer: WalkConte
     if (isSection) pendingSection = { id, taken: false };
   }
   const marker = markerBelow(rules, el, outer.marker);
-  if (fragment === outer.fragment && marker === outer.marker && pendingSection === outer.pendingSection && sectionDepth === outer.sectionDepth) return outer;
+  if (
+    fragment === outer.fragment &&
+    marker === outer.marker &&
+    pendingSection === outer.pendingSection &&
+    sectionDepth === outer.sectionDepth
+  )
+    return outer;
   return { fragment, marker, pendingSection, sectionDepth };
 }
 
@@ -42,7 +52,8 @@ export function contextBelow(rules: CompiledRules, el: Element, outer: WalkConte
 export function blockMarker(rules: CompiledRules, kind: BlockKind, inherited: Marker | null, el?: Element): Marker | null {
   let marker = inherited;
   if (kind === 'example') marker = { normativity: 'example', reason: marker?.reason ?? 'marker-kind:example' };
-  else if ((kind === 'note' || kind === 'issue') && (marker === null || marker.normativity === 'normative')) marker = { normativity: 'informative', reason: `marker-kind:${kind}` };
+  else if ((kind === 'note' || kind === 'issue') && (marker === null || marker.normativity === 'normative'))
+    marker = { normativity: 'informative', reason: `marker-kind:${kind}` };
   if (el && marker === inherited) marker = markerBelow(rules, el, inherited);
   return marker;
 }
@@ -53,13 +64,18 @@ export function blockMarker(rules: CompiledRules, kind: BlockKind, inherited: Ma
  * heading marker ("(informative)" after an annex title). Null when the markup says nothing, so the
  * section keeps what it inherits (enclosing section, known ids and headings).
  */
-export function declaredSectionNormativity(rules: CompiledRules, heading: Element, headingText: string): { normativity: 'normative' | 'informative'; reason: string } | null {
+export function declaredSectionNormativity(
+  rules: CompiledRules,
+  heading: Element,
+  headingText: string,
+): { normativity: 'normative' | 'informative'; reason: string } | null {
   const lower = headingText.toLowerCase();
   const headingMarker = rules.informativeHeadingMarkers.find((m) => lower.includes(m));
   const section = nearestSectionElement(rules, heading);
   const own = markerBelow(rules, heading, null) ?? (section === null ? null : markerBelow(rules, section, null));
   if (own !== null) return { normativity: own.normativity === 'normative' ? 'normative' : 'informative', reason: own.reason };
-  if (section !== null && rules.informativeSection(section)) return { normativity: 'informative', reason: `marker-element:${section.name}` };
+  if (section !== null && rules.informativeSection(section))
+    return { normativity: 'informative', reason: `marker-element:${section.name}` };
   if (headingMarker !== undefined) return { normativity: 'informative', reason: `heading-marker:${headingMarker}` };
   return null;
 }

@@ -76,7 +76,8 @@ function readHeaderTable(table: Element, builder: DocumentBuilder): void {
   if (labelled) {
     rows.forEach((row, i) => {
       const value = right[i];
-      if (value !== undefined && elementChildren(row).filter((c) => c.name === 'td' || c.name === 'th').length === 2) builder.setMetadata(keyOf(left[i]!), value);
+      if (value !== undefined && elementChildren(row).filter((c) => c.name === 'td' || c.name === 'th').length === 2)
+        builder.setMetadata(keyOf(left[i]!), value);
     });
     return;
   }

@@ -23,7 +23,10 @@ export function openHeadingSection(walk: HtmlWalk, el: Element, level: number, c
     if (isTag(node)) {
       if (SKIP_TAGS.has(node.name)) return;
       if (rules.sectionNumber(node)) {
-        number ??= normalizeSpace(textContent(node)).replace(/^(?:Appendix|Annex)\s+/, '').replace(/\.$/, '') || null;
+        number ??=
+          normalizeSpace(textContent(node))
+            .replace(/^(?:Appendix|Annex)\s+/, '')
+            .replace(/\.$/, '') || null;
         return;
       }
       if (rules.headingStrip(node) || rules.prune(node)) return;
@@ -66,7 +69,7 @@ export function openHeadingSection(walk: HtmlWalk, el: Element, level: number, c
     // Nesting: an <h1> opens its clause's level, an <h2> inside it ("Syntax") the level below.
     level: rules.sectionLevelFromNesting && ctx.sectionDepth > 0 ? ctx.sectionDepth + level - 1 : level,
     number,
-    span: { unit: 'utf16-source', start: el.startIndex ?? 0, end: el.endIndex === null ? el.startIndex ?? 0 : el.endIndex + 1 },
+    span: { unit: 'utf16-source', start: el.startIndex ?? 0, end: el.endIndex === null ? (el.startIndex ?? 0) : el.endIndex + 1 },
   });
   const declared = declaredSectionNormativity(rules, el, text);
   if (declared?.normativity === 'informative') walk.builder.markCurrentSectionInformative(declared.reason);

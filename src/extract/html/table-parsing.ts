@@ -29,7 +29,11 @@ interface ParserInternals {
 
 export function applyTableInsertionRules(parser: Parser): void {
   const internals = parser as unknown as ParserInternals;
-  if (typeof internals.emitOpenTag !== 'function' || typeof internals.endOpenTag !== 'function' || typeof internals.popElement !== 'function') {
+  if (
+    typeof internals.emitOpenTag !== 'function' ||
+    typeof internals.endOpenTag !== 'function' ||
+    typeof internals.popElement !== 'function'
+  ) {
     throw new Error('htmlparser2 internals changed: emitOpenTag/endOpenTag/popElement not found (table insertion rules need them)');
   }
   const emitOpenTag = internals.emitOpenTag.bind(parser);

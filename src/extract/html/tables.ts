@@ -53,7 +53,13 @@ export function extractTable(walk: HtmlWalk, el: Element, ctx: WalkContext): voi
   walk.flow(el, sink, keywords, links, false);
   const text = sink.toString();
   if (text === '') return;
-  walk.addBlock('table', text, ctx, { keywords, links, start: el.startIndex, end: el.endIndex, header, rows, caption, spans: spans.length > 0 ? spans : undefined }, el);
+  walk.addBlock(
+    'table',
+    text,
+    ctx,
+    { keywords, links, start: el.startIndex, end: el.endIndex, header, rows, caption, spans: spans.length > 0 ? spans : undefined },
+    el,
+  );
 }
 
 function rowsOf(walk: HtmlWalk, group: Element): Element[] {

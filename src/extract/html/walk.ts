@@ -42,5 +42,11 @@ export interface HtmlWalk {
   plainText(node: AnyNode): string;
   /** One block of running text (with its keywords and links); `beforeAdd` sees the text first. */
   addFlowBlock(kind: BlockKind, el: Element, ctx: WalkContext, extra: BlockExtra, beforeAdd?: (text: string) => void): void;
-  addBlock(kind: BlockKind, text: string, ctx: WalkContext, extra: BlockExtra & { keywords: KeywordSpan[]; links: Link[]; start: number | null; end: number | null }, el?: Element): void;
+  addBlock(
+    kind: BlockKind,
+    text: string,
+    ctx: WalkContext,
+    extra: BlockExtra & { keywords: KeywordSpan[]; links: Link[]; start: number | null; end: number | null },
+    el?: Element,
+  ): void;
 }

@@ -58,7 +58,8 @@ function loadPdfJs(): Promise<PdfJs> {
 // Path2D) from the native @napi-rs/canvas, and says so with console.warn when it cannot: on Deno,
 // where a native addon needs --allow-ffi, every PDF extraction printed two warnings. Episteme reads
 // text and never renders, so exactly those load-time lines are dropped; anything else passes.
-const RENDERING_WARNING = /^Warning: (Cannot load "@napi-rs\/canvas" package|Cannot access the `require` function|Cannot polyfill `\w+`, rendering may be broken)/;
+const RENDERING_WARNING =
+  /^Warning: (Cannot load "@napi-rs\/canvas" package|Cannot access the `require` function|Cannot polyfill `\w+`, rendering may be broken)/;
 async function withoutRenderingWarnings<T>(load: () => Promise<T>): Promise<T> {
   const warn = console.warn;
   console.warn = (...args: unknown[]): void => {
@@ -120,7 +121,8 @@ function columnSplits(items: Item[], pageWidth: number): number[] {
     const left = narrow.filter((it) => it.x >= prev - 1 && it.x + it.width <= mid + 1);
     const right = narrow.filter((it) => it.x >= mid - 1);
     const avg = (list: Item[]): number => (list.length === 0 ? 0 : list.reduce((n, it) => n + it.width, 0) / list.length);
-    if (left.length >= 5 && right.length >= 5 && avg(left) >= 60 && avg(right) >= 60 && (splits.length === 0 || mid - prev > 40)) splits.push(mid);
+    if (left.length >= 5 && right.length >= 5 && avg(left) >= 60 && avg(right) >= 60 && (splits.length === 0 || mid - prev > 40))
+      splits.push(mid);
   }
   return splits;
 }
@@ -157,14 +159,23 @@ function buildLines(items: Item[], splits: number[]): Line[] {
         let text = '';
         let lastRight = -Infinity;
         for (const it of visible) {
-          if (text !== '' && it.x - lastRight > Math.max(1, it.height * 0.15) && !text.endsWith(' ') && !it.str.startsWith(' ')) text += ' ';
+          if (text !== '' && it.x - lastRight > Math.max(1, it.height * 0.15) && !text.endsWith(' ') && !it.str.startsWith(' '))
+            text += ' ';
           text += it.str;
           lastRight = Math.max(lastRight, it.x + it.width);
         }
         const x = Math.min(...visible.map((i) => i.x));
         const right = Math.max(...visible.map((i) => i.x + i.width));
         const height = Math.max(...visible.map((i) => i.height));
-        lines.push({ items: visible, x, top: Math.min(...visible.map((i) => i.top)), right, height, column, text: text.replace(/\s+/g, ' ').trim() });
+        lines.push({
+          items: visible,
+          x,
+          top: Math.min(...visible.map((i) => i.top)),
+          right,
+          height,
+          column,
+          text: text.replace(/\s+/g, ' ').trim(),
+        });
       }
       current = [];
     };
@@ -217,13 +228,26 @@ export async function extractPdf(body: Uint8Array, builder: DocumentBuilder, lim
     return result;
   }
   // A Flate bomb is refused before pdfjs inflates it into memory it cannot bound.
-  const inflateLimit = Math.min(PDF_BOUNDS.maxInflatedBytes, Math.max(PDF_BOUNDS.amplificationActivationBytes, PDF_BOUNDS.amplificationFactor * body.length));
+  const inflateLimit = Math.min(
+    PDF_BOUNDS.maxInflatedBytes,
+    Math.max(PDF_BOUNDS.amplificationActivationBytes, PDF_BOUNDS.amplificationFactor * body.length),
+  );
   if (await inflatedBytesOver(body, inflateLimit)) {
-    throw boundExceeded('pdf-inflated-bytes', `The PDF's compressed streams inflate to more than ${inflateLimit} bytes (${PDF_BOUNDS.amplificationFactor} times its size past ${PDF_BOUNDS.amplificationActivationBytes} bytes, at most ${PDF_BOUNDS.maxInflatedBytes}).`);
+    throw boundExceeded(
+      'pdf-inflated-bytes',
+      `The PDF's compressed streams inflate to more than ${inflateLimit} bytes (${PDF_BOUNDS.amplificationFactor} times its size past ${PDF_BOUNDS.amplificationActivationBytes} bytes, at most ${PDF_BOUNDS.maxInflatedBytes}).`,
+    );
   }
   const pdfjs = await loadPdfJs();
   // pdfjs may transfer (detach) the buffer it is given: always pass a copy.
-  const task = pdfjs.getDocument({ data: new Uint8Array(body), verbosity: 0, isEvalSupported: false, disableFontFace: true, useSystemFonts: false, stopAtErrors: false });
+  const task = pdfjs.getDocument({
+    data: new Uint8Array(body),
+    verbosity: 0,
+    isEvalSupported: false,
+    disableFontFace: true,
+    useSystemFonts: false,
+    stopAtErrors: false,
+  });
   try {
     await extractLoaded(task, body, builder, limits, result);
   } catch (error) {
@@ -231,7 +255,12 @@ export async function extractPdf(body: Uint8Array, builder: DocumentBuilder, lim
     const name = error instanceof Error ? error.name : '';
     if (name === 'PasswordException') {
       builder.error('pdf-encrypted', 'The PDF is encrypted with a password; its content cannot be extracted.');
-    } else if (name === 'InvalidPDFException' || name === 'FormatError' || name === 'UnknownErrorException' || name === 'MissingPDFException') {
+    } else if (
+      name === 'InvalidPDFException' ||
+      name === 'FormatError' ||
+      name === 'UnknownErrorException' ||
+      name === 'MissingPDFException'
+    ) {
       builder.error('pdf-malformed', `The PDF cannot be parsed: ${error instanceof Error ? error.message : String(error)}`);
     } else {
       builder.error('pdf-malformed', `PDF extraction failed: ${error instanceof Error ? error.message : String(error)}`);
@@ -253,7 +282,10 @@ async function extractLoaded(
   const doc = await task.promise;
   result.pageCount = doc.numPages;
   if (invertedMediaBox(body)) {
-    builder.error('pdf-malformed', 'The PDF declares an inverted MediaBox: raw character positions fall outside the page; positions were normalised (repaired) by the parser.');
+    builder.error(
+      'pdf-malformed',
+      'The PDF declares an inverted MediaBox: raw character positions fall outside the page; positions were normalised (repaired) by the parser.',
+    );
   }
   const meta = await doc.getMetadata().catch(() => null);
   const info = (meta?.info ?? {}) as Record<string, unknown>;
@@ -265,7 +297,8 @@ async function extractLoaded(
   // Tagged PDFs carry a structure tree (MarkInfo /Marked true); its heading tags are not read yet.
   const tagged = (await doc.getMarkInfo().catch(() => null))?.Marked === true;
   const pages = Math.min(doc.numPages, limits.maxPages);
-  if (pages < doc.numPages) builder.warn('pdf-pages-truncated', `Only the first ${pages} of ${doc.numPages} pages were extracted (pdfMaxPages).`);
+  if (pages < doc.numPages)
+    builder.warn('pdf-pages-truncated', `Only the first ${pages} of ${doc.numPages} pages were extracted (pdfMaxPages).`);
 
   const fields: FieldMap = new Map();
   let bodyHeights: number[] = [];
@@ -287,7 +320,8 @@ async function extractLoaded(
     pageHeights.push(pageHeight);
     const content = await page.getTextContent();
     allItems += content.items.length;
-    if (allItems > PDF_BOUNDS.maxTextItems) throw boundExceeded('pdf-text-items', `The PDF has more than ${PDF_BOUNDS.maxTextItems} text items.`);
+    if (allItems > PDF_BOUNDS.maxTextItems)
+      throw boundExceeded('pdf-text-items', `The PDF has more than ${PDF_BOUNDS.maxTextItems} text items.`);
     const items: Item[] = [];
     const runs: TextRun[] = [];
     content.items.forEach((raw, index) => {
@@ -298,7 +332,17 @@ async function extractLoaded(
       const height = raw.height || Math.abs(t[3] ?? 0);
       const top = pageHeight - baseline - height;
       items.push({ index, str: raw.str, x, top, width: raw.width, height, hasEOL: raw.hasEOL });
-      if (raw.str.trim() !== '' && height > 0) runs.push({ index, str: raw.str, x0: quantise(x), x1: quantise(x + raw.width), top: quantise(top), bottom: quantise(top + height), size: quantise(height), font: raw.fontName });
+      if (raw.str.trim() !== '' && height > 0)
+        runs.push({
+          index,
+          str: raw.str,
+          x0: quantise(x),
+          x1: quantise(x + raw.width),
+          top: quantise(top),
+          bottom: quantise(top + height),
+          size: quantise(height),
+          font: raw.fontName,
+        });
       if (raw.str.trim() !== '') {
         textItems++;
         if (x < -2 || x > pageWidth + 2 || top < -height - 2 || top > pageHeight + 2) outside++;
@@ -331,12 +375,22 @@ async function extractLoaded(
     collectFields(annotations, p, fields);
     page.cleanup();
   }
-  if (rulingsSkipped > 0) builder.warn('pdf-rulings-skipped', `${rulingsSkipped} page(s) draw too many line segments; their tables were found from text alignment only.`);
-  if (tablesFailed > 0) builder.warn('pdf-tables-failed', `Table detection failed on ${tablesFailed} page(s); their tables are kept as text only.`);
-  if (tablesSkipped > 0) builder.warn('pdf-tables-skipped', `${tablesSkipped} page(s) hold too many words to look for tables; their text is kept as paragraphs.`);
+  if (rulingsSkipped > 0)
+    builder.warn(
+      'pdf-rulings-skipped',
+      `${rulingsSkipped} page(s) draw too many line segments; their tables were found from text alignment only.`,
+    );
+  if (tablesFailed > 0)
+    builder.warn('pdf-tables-failed', `Table detection failed on ${tablesFailed} page(s); their tables are kept as text only.`);
+  if (tablesSkipped > 0)
+    builder.warn(
+      'pdf-tables-skipped',
+      `${tablesSkipped} page(s) hold too many words to look for tables; their text is kept as paragraphs.`,
+    );
   const tables = joinContinuations(pageTables);
   const tableOfItem = new Map<string, Table>();
-  for (const table of tables) for (const part of table.parts) for (const index of part.items) tableOfItem.set(`${part.page}:${index}`, table);
+  for (const table of tables)
+    for (const part of table.parts) for (const index of part.items) tableOfItem.set(`${part.page}:${index}`, table);
   const emittedTables = new Set<Table>();
   if (outside > 0) builder.error('pdf-malformed', `${outside} of ${textItems} text runs lie outside the page box.`);
   if (textItems === 0) {
@@ -406,7 +460,12 @@ async function extractLoaded(
       const gap = prev ? line.top - (prev.top + prev.height) : 0;
       const breaks =
         prev !== null &&
-        (prev.column !== line.column || (line.x - prev.x > 6 && line.x - prev.x < 40 && line.column !== -1) || gap > Math.max(prev.height, line.height) * 0.9 || gap < -prev.height * 2 || Math.abs(line.height - prev.height) > 1.5 || BULLET.test(line.text));
+        (prev.column !== line.column ||
+          (line.x - prev.x > 6 && line.x - prev.x < 40 && line.column !== -1) ||
+          gap > Math.max(prev.height, line.height) * 0.9 ||
+          gap < -prev.height * 2 ||
+          Math.abs(line.height - prev.height) > 1.5 ||
+          BULLET.test(line.text));
       if (breaks) flush();
       if (!para) para = { lines: [line], start, end };
       else {
@@ -444,12 +503,26 @@ function emitTable(builder: DocumentBuilder, table: Table): void {
     rows: rows.slice(1),
     rowPages: table.rows.slice(1).map((r) => r.page),
     page: first.page,
-    span: { page: first.page, ...(lastPage !== first.page ? { endPage: lastPage } : {}), x: points(first.x0), y: points(first.top), width: points(first.x1 - first.x0), height: points(first.bottom - first.top) },
+    span: {
+      page: first.page,
+      ...(lastPage !== first.page ? { endPage: lastPage } : {}),
+      x: points(first.x0),
+      y: points(first.top),
+      width: points(first.x1 - first.x0),
+      height: points(first.bottom - first.top),
+    },
     confidence: first.ruled ? 70 : 60,
   });
 }
 
-function openOutlineSection(builder: DocumentBuilder, entry: OutlineEntry, line: Line | null, page: number, start?: number, end?: number): void {
+function openOutlineSection(
+  builder: DocumentBuilder,
+  entry: OutlineEntry,
+  line: Line | null,
+  page: number,
+  start?: number,
+  end?: number,
+): void {
   builder.openSection({
     fragment: null,
     heading: normalizeSpace(entry.title),
@@ -521,7 +594,9 @@ function collectFields(annotations: Record<string, unknown>[], page: number, map
     else if (Array.isArray(raw)) value = raw.filter((v) => v !== '').join(', ') || null;
     else if (typeof raw === 'string') value = raw === '' ? null : raw;
     const options: string[] = [];
-    if (Array.isArray(a['options'])) for (const o of a['options'] as { displayValue?: string; exportValue?: string }[]) options.push(String(o.displayValue ?? o.exportValue ?? ''));
+    if (Array.isArray(a['options']))
+      for (const o of a['options'] as { displayValue?: string; exportValue?: string }[])
+        options.push(String(o.displayValue ?? o.exportValue ?? ''));
     if (type === 'radio' && typeof a['buttonValue'] === 'string') options.push(a['buttonValue']);
     const known = map.get(name);
     if (known) {

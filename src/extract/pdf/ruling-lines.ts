@@ -81,7 +81,12 @@ function asMatrix(value: unknown): Matrix | null {
  * Rulings of one page from its operator list. `view` is the page's view box [x0, y0, x1, y1] in
  * points. Returns null when the page draws more than MAX_RULINGS_PER_PAGE segments.
  */
-export function readRulings(fnArray: ArrayLike<number>, argsArray: ArrayLike<unknown>, ops: OperatorCodes, view: readonly number[]): Ruling[] | null {
+export function readRulings(
+  fnArray: ArrayLike<number>,
+  argsArray: ArrayLike<unknown>,
+  ops: OperatorCodes,
+  view: readonly number[],
+): Ruling[] | null {
   const [vx0 = 0, , , vy1 = 0] = view;
   const strokes = new Set([ops.stroke, ops.closeStroke, ops.fillStroke, ops.eoFillStroke, ops.closeFillStroke, ops.closeEOFillStroke]);
   const fills = new Set([ops.fill, ops.eoFill, ops.fillStroke, ops.eoFillStroke, ops.closeFillStroke, ops.closeEOFillStroke]);
@@ -90,15 +95,20 @@ export function readRulings(fnArray: ArrayLike<number>, argsArray: ArrayLike<unk
   const out: Ruling[] = [];
   const tolerance = 1; // units: a rule drawn a hair off-axis is still a rule
   const thin = THIN_RULE_POINTS * QUANTUM;
-  const toPage = (x: number, y: number): [number, number] => [quantise(ctm[0] * x + ctm[2] * y + ctm[4] - vx0), quantise(vy1 - (ctm[1] * x + ctm[3] * y + ctm[5]))];
+  const toPage = (x: number, y: number): [number, number] => [
+    quantise(ctm[0] * x + ctm[2] * y + ctm[4] - vx0),
+    quantise(vy1 - (ctm[1] * x + ctm[3] * y + ctm[5])),
+  ];
   const push = (r: Ruling): boolean => {
     if (r.to - r.from < QUANTUM) return true; // a dot, not a rule
     out.push(r);
     return out.length <= MAX_RULINGS_PER_PAGE;
   };
   const segment = (a: [number, number], b: [number, number]): boolean => {
-    if (Math.abs(a[1] - b[1]) <= tolerance) return push({ orientation: 'h', at: Math.round((a[1] + b[1]) / 2), from: Math.min(a[0], b[0]), to: Math.max(a[0], b[0]) });
-    if (Math.abs(a[0] - b[0]) <= tolerance) return push({ orientation: 'v', at: Math.round((a[0] + b[0]) / 2), from: Math.min(a[1], b[1]), to: Math.max(a[1], b[1]) });
+    if (Math.abs(a[1] - b[1]) <= tolerance)
+      return push({ orientation: 'h', at: Math.round((a[1] + b[1]) / 2), from: Math.min(a[0], b[0]), to: Math.max(a[0], b[0]) });
+    if (Math.abs(a[0] - b[0]) <= tolerance)
+      return push({ orientation: 'v', at: Math.round((a[0] + b[0]) / 2), from: Math.min(a[1], b[1]), to: Math.max(a[1], b[1]) });
     return true;
   };
   for (let i = 0; i < fnArray.length; i++) {
@@ -191,7 +201,11 @@ function rectangle(points: [number, number][], curved: boolean): [number, number
 
 /** Collinear rulings that touch or overlap become one; the result is sorted. */
 export function mergeRulings(rulings: Ruling[]): Ruling[] {
-  const sorted = rulings.slice().sort((a, b) => (a.orientation < b.orientation ? -1 : a.orientation > b.orientation ? 1 : a.at - b.at || a.from - b.from || a.to - b.to));
+  const sorted = rulings
+    .slice()
+    .sort((a, b) =>
+      a.orientation < b.orientation ? -1 : a.orientation > b.orientation ? 1 : a.at - b.at || a.from - b.from || a.to - b.to,
+    );
   const out: Ruling[] = [];
   const near = 2; // units
   for (const r of sorted) {

@@ -97,9 +97,10 @@ const median = (values: number[]): number => {
  * "12,345 67,890": the run's width minus its modelled glyphs is what its spaces take.
  */
 const GLYPH_WIDTHS = [
-  278, 278, 355, 556, 556, 889, 667, 191, 333, 333, 389, 584, 278, 333, 278, 278, 556, 556, 556, 556, 556, 556, 556, 556, 556, 556, 278, 278, 584, 584, 584, 556, 1015, 667, 667, 722, 722, 667, 611, 778, 722, 278,
-  500, 667, 556, 833, 722, 778, 667, 778, 722, 667, 611, 722, 667, 944, 667, 667, 611, 278, 278, 278, 469, 556, 333, 556, 556, 500, 556, 556, 278, 556, 556, 222, 222, 500, 222, 833, 556, 556, 556, 556, 333, 500, 278, 556,
-  500, 722, 500, 500, 500, 334, 260, 334, 584,
+  278, 278, 355, 556, 556, 889, 667, 191, 333, 333, 389, 584, 278, 333, 278, 278, 556, 556, 556, 556, 556, 556, 556, 556, 556, 556, 278,
+  278, 584, 584, 584, 556, 1015, 667, 667, 722, 722, 667, 611, 778, 722, 278, 500, 667, 556, 833, 722, 778, 667, 778, 722, 667, 611, 722,
+  667, 944, 667, 667, 611, 278, 278, 278, 469, 556, 333, 556, 556, 500, 556, 556, 278, 556, 556, 222, 222, 500, 222, 833, 556, 556, 556,
+  556, 333, 500, 278, 556, 500, 722, 500, 500, 500, 334, 260, 334, 584,
 ];
 const SPACE_WIDTH = 278;
 const glyphWidth = (code: number): number => (code >= 32 && code <= 126 ? GLYPH_WIDTHS[code - 32]! : 556);
@@ -149,13 +150,28 @@ function splitWords(runs: TextRun[]): Word[] {
     const spaced = !mono && spaces > 0 && width - glyphs >= spaces * 250 * run.size;
     const spaceModel = mono ? Math.floor((1000 * run.size * scale) / 1000) : SPACE_WIDTH * run.size;
     const total = spaced ? width : glyphs + spaces * spaceModel;
-    const advance = (i: number): number => (isSpace[i] ? (spaced ? Math.floor((width - glyphs) / spaces) : spaceModel) : Math.floor((modelOf(chars[i]!) * run.size * scale) / 1000));
+    const advance = (i: number): number =>
+      isSpace[i]
+        ? spaced
+          ? Math.floor((width - glyphs) / spaces)
+          : spaceModel
+        : Math.floor((modelOf(chars[i]!) * run.size * scale) / 1000);
     let at = 0;
     let start = -1;
     let first = true;
     const position = (offset: number): number => run.x0 + Math.floor((offset * width) / Math.max(1, total) / 1000);
     const push = (from: number, to: number, endAt: number, startAt: number): void => {
-      words.push({ index: run.index, text: chars.slice(from, to).join(''), x0: position(startAt), x1: position(endAt), top: run.top, bottom: run.bottom, size: run.size, order: words.length, spacedFromRun: !first });
+      words.push({
+        index: run.index,
+        text: chars.slice(from, to).join(''),
+        x0: position(startAt),
+        x1: position(endAt),
+        top: run.top,
+        bottom: run.bottom,
+        size: run.size,
+        order: words.length,
+        spacedFromRun: !first,
+      });
       first = false;
     };
     let startAt = 0;
@@ -345,7 +361,15 @@ function textFlowsAcross(line: Line, b: number): boolean {
 }
 
 const hasRuleBetween = (rules: Ruling[], upper: Line, lower: Line, x0: number, x1: number): boolean =>
-  rules.some((r) => r.orientation === 'h' && r.at >= upper.bottom - 1 && r.at <= lower.top + 1 && r.from < x1 && r.to > x0 && Math.min(r.to, x1) - Math.max(r.from, x0) >= Math.floor((x1 - x0) / 2));
+  rules.some(
+    (r) =>
+      r.orientation === 'h' &&
+      r.at >= upper.bottom - 1 &&
+      r.at <= lower.top + 1 &&
+      r.from < x1 &&
+      r.to > x0 &&
+      Math.min(r.to, x1) - Math.max(r.from, x0) >= Math.floor((x1 - x0) / 2),
+  );
 
 /**
  * Rows of a table from its lines. A horizontal ruling always starts a new row. Otherwise a line that
@@ -365,10 +389,11 @@ function tableRows(lines: Line[], bounds: number[], rules: Ruling[], page: numbe
   const size = median(lines.map((l) => l.size));
   const pitchOf = (i: number): number => lines[i]!.bottom - lines[i - 1]!.bottom;
   const bucket = Math.max(1, Math.floor(size / 5));
-  for (let i = 1; i < lines.length; i++) if (!ruleAbove[i]) {
-    const p = Math.floor(pitchOf(i) / bucket);
-    pitches.set(p, (pitches.get(p) ?? 0) + 1);
-  }
+  for (let i = 1; i < lines.length; i++)
+    if (!ruleAbove[i]) {
+      const p = Math.floor(pitchOf(i) / bucket);
+      pitches.set(p, (pitches.get(p) ?? 0) + 1);
+    }
   const distinct = [...pitches.keys()].sort((a, b) => a - b);
   // Two pitch classes (in-cell leading, row pitch) exist when the tightest pitch is clearly tighter than the most common.
   let rowPitch = -1;
@@ -389,14 +414,19 @@ function tableRows(lines: Line[], bounds: number[], rules: Ruling[], page: numbe
     }
     const row = rows[rows.length - 1]!;
     row.bottom = Math.max(row.bottom, line.bottom);
-    cellsOf[i]!.forEach((c, k) => cellWords[cellWords.length - 1]![k]!.push(...c));
+    cellsOf[i]!.forEach((c, k) => {
+      cellWords[cellWords.length - 1]![k]!.push(...c);
+    });
   });
-  rows.forEach((row, r) => (row.cells = cellWords[r]!.map((c) => joinWords(c))));
+  rows.forEach((row, r) => {
+    row.cells = cellWords[r]!.map((c) => joinWords(c));
+  });
   return rows;
 }
 
 /** A cell of list markers: bullets, dashes, "1.", "a)", "(iv)". */
-const LIST_MARKER = /^(?:[\u2022\u2023\u2043\u25aa\u25ab\u25cf\u25cb\u25a0\u25a1\u25e6\u00b7\u2013\u2014*-]|\(?[0-9]{1,3}[.)]|\(?[a-zA-Z][.)]|\([ivxlcdm]+\))$/;
+const LIST_MARKER =
+  /^(?:[\u2022\u2023\u2043\u25aa\u25ab\u25cf\u25cb\u25a0\u25a1\u25e6\u00b7\u2013\u2014*-]|\(?[0-9]{1,3}[.)]|\(?[a-zA-Z][.)]|\([ivxlcdm]+\))$/;
 
 /** Cells that number consecutive lines (1, 2, 3, ...): line-numbered text, not a column of data. */
 function lineNumbering(cells: string[]): boolean {
@@ -435,7 +465,9 @@ function tableLike(lines: Line[], bounds: number[], checkRunningText: boolean, l
   // Without rulings, a table shows its columns in several rows: three lines with two cells or more,
   // and two of every three columns filled at least twice.
   if (multiCellLines < 3 || 3 * perColumn.filter((cells) => cells.length >= 2).length < 2 * columns) return false;
-  const running = perColumn.map((cells) => median(cells.map((c) => c.length)) >= PROSE_CELL_CHARS || median(cells.map((c) => c.split(' ').length)) >= PROSE_CELL_WORDS);
+  const running = perColumn.map(
+    (cells) => median(cells.map((c) => c.length)) >= PROSE_CELL_CHARS || median(cells.map((c) => c.split(' ').length)) >= PROSE_CELL_WORDS,
+  );
   const runningCount = running.filter(Boolean).length;
   // Most of the text in sentence-length pieces: running text, whatever else sits beside it.
   const runningCells = perColumn.reduce((n, cells, k) => n + (running[k] ? cells.length : 0), 0);
@@ -456,12 +488,18 @@ function gridTables(words: Word[], rules: Ruling[], page: number, used: Set<Word
   // Connected groups of rulings that touch.
   const all = [...horizontal, ...vertical];
   const parent = all.map((_, i) => i);
-  const find = (i: number): number => (parent[i] === i ? i : (parent[i] = find(parent[i]!)));
-  horizontal.forEach((h, i) =>
+  const find = (i: number): number => {
+    if (parent[i] === i) return i;
+    const root = find(parent[i]!);
+    parent[i] = root;
+    return root;
+  };
+  horizontal.forEach((h, i) => {
     vertical.forEach((v, j) => {
-      if (v.at >= h.from - slack && v.at <= h.to + slack && h.at >= v.from - slack && h.at <= v.to + slack) parent[find(i)] = find(horizontal.length + j);
-    }),
-  );
+      if (v.at >= h.from - slack && v.at <= h.to + slack && h.at >= v.from - slack && h.at <= v.to + slack)
+        parent[find(i)] = find(horizontal.length + j);
+    });
+  });
   const groups = new Map<number, Ruling[]>();
   all.forEach((r, i) => {
     const root = find(i);
@@ -474,15 +512,24 @@ function gridTables(words: Word[], rules: Ruling[], page: number, used: Set<Word
     const hs = group.filter((r) => r.orientation === 'h');
     const vs = group.filter((r) => r.orientation === 'v');
     if (hs.length < 2 || vs.length < 2) continue;
-    const ys = distinctPositions(hs.map((r) => r.at), slack);
-    const xs = distinctPositions(vs.map((r) => r.at), slack);
+    const ys = distinctPositions(
+      hs.map((r) => r.at),
+      slack,
+    );
+    const xs = distinctPositions(
+      vs.map((r) => r.at),
+      slack,
+    );
     if (ys.length < 3 || xs.length < 3) continue; // at least 2 x 2 cells
     const top = ys[0]!;
     const bottom = ys[ys.length - 1]!;
     const left = xs[0]!;
     const right = xs[xs.length - 1]!;
     // Column boundaries that run the table's height only partly still cut the rows they cross.
-    const boxed = words.filter((w) => !used.has(w) && w.top + w.bottom > 2 * top && w.top + w.bottom < 2 * bottom && w.x0 + w.x1 > 2 * left && w.x0 + w.x1 < 2 * right);
+    const boxed = words.filter(
+      (w) =>
+        !used.has(w) && w.top + w.bottom > 2 * top && w.top + w.bottom < 2 * bottom && w.x0 + w.x1 > 2 * left && w.x0 + w.x1 < 2 * right,
+    );
     if (boxed.length === 0) continue;
     const inside = buildLines(boxed);
     const rowsOut = tableRows(inside, xs, group, page, true);
@@ -516,7 +563,11 @@ function pruneSpaceGutters(lines: Line[], bounds: number[]): number[] {
     if (columns < 2) return current;
     const filled = new Array<number>(columns).fill(0);
     const cells = lines.map((l) => lineCells(l, current));
-    for (const row of cells) row.forEach((c, k) => c.length > 0 && filled[k]!++);
+    for (const row of cells) {
+      row.forEach((c, k) => {
+        if (c.length > 0) filled[k]!++;
+      });
+    }
     let removed = false;
     for (let k = 0; k < columns && !removed; k++) {
       if (filled[k]! > 1) continue;
@@ -583,7 +634,14 @@ function alignedTables(free: Line[], rules: Ruling[], page: number, layoutSplits
       } else {
         // Only a gutter an em wide or more is a column gap a spanning line must not cross: the
         // narrower ones of a few first lines may be word spaces that later lines fill.
-        if (gaps.length === 0 || crossesGutter(line, gaps.filter(([a, b]) => b - a >= line.size))) break;
+        if (
+          gaps.length === 0 ||
+          crossesGutter(
+            line,
+            gaps.filter(([a, b]) => b - a >= line.size),
+          )
+        )
+          break;
         coverage.add(line, false);
         run.push(line);
         runMulti.push(false);
@@ -607,7 +665,17 @@ function alignedTables(free: Line[], rules: Ruling[], page: number, layoutSplits
       const rows = tableRows(run, bounds, rules, page, false);
       const items = new Set<number>();
       for (const l of run) for (const w of l.words) items.add(w.index);
-      tables.push({ page, x0, x1, top: Math.min(...run.map((l) => l.top)), bottom: Math.max(...run.map((l) => l.bottom)), bounds, rows, items, ruled: false });
+      tables.push({
+        page,
+        x0,
+        x1,
+        top: Math.min(...run.map((l) => l.top)),
+        bottom: Math.max(...run.map((l) => l.bottom)),
+        bounds,
+        rows,
+        items,
+        ruled: false,
+      });
       i = j;
     } else i += run.length > 20 ? Math.floor(run.length / 2) : 1; // a long rejected run is not rescanned line by line
   }
@@ -633,9 +701,22 @@ const FURNITURE_PERCENT = 8;
  * The tables of one page, top to bottom. `runs`, `rules` and `layoutSplits` (the x of the gutters
  * between the page's text columns) are in units, top-down.
  */
-export function findPageTables(page: number, pageHeight: number, runs: TextRun[], rules: Ruling[], layoutSplits: number[] = []): PageTables {
+export function findPageTables(
+  page: number,
+  pageHeight: number,
+  runs: TextRun[],
+  rules: Ruling[],
+  layoutSplits: number[] = [],
+): PageTables {
   const words = splitWords(runs);
-  const none: PageTables = { page, tables: [], contentTop: 0, contentBottom: pageHeight, em: 1, skipped: words.length > MAX_WORDS_PER_PAGE };
+  const none: PageTables = {
+    page,
+    tables: [],
+    contentTop: 0,
+    contentBottom: pageHeight,
+    em: 1,
+    skipped: words.length > MAX_WORDS_PER_PAGE,
+  };
   if (words.length < 4 || words.length > MAX_WORDS_PER_PAGE) return none;
   const band = Math.floor((pageHeight * FURNITURE_PERCENT) / 100);
   const body = words.filter((w) => w.top >= band && w.bottom <= pageHeight - band);

@@ -195,7 +195,15 @@ export function extractRfcText(source: string, builder: DocumentBuilder): { titl
   const flushParagraph = (): void => {
     if (!pendingParagraph) return;
     const ls = pendingParagraph.lines;
-    emit('paragraph', ls.map((l) => l.text.trim()).join(' ').replace(/\s+/g, ' ').replace(/(\w)- (\w)/g, '$1-$2'), ls);
+    emit(
+      'paragraph',
+      ls
+        .map((l) => l.text.trim())
+        .join(' ')
+        .replace(/\s+/g, ' ')
+        .replace(/(\w)- (\w)/g, '$1-$2'),
+      ls,
+    );
     pendingParagraph = null;
   };
 
@@ -218,7 +226,9 @@ export function extractRfcText(source: string, builder: DocumentBuilder): { titl
     const isHeading =
       indentOf(headingLine.text) === 0 &&
       !FOOTER.test(headingLine.text) &&
-      ((appendix !== null) || (numbered !== null && !/\s{3,}\S/.test(numbered[2]!)) || (group.lines.length <= 2 && isPlainHeading(headingLine.text)));
+      (appendix !== null ||
+        (numbered !== null && !/\s{3,}\S/.test(numbered[2]!)) ||
+        (group.lines.length <= 2 && isPlainHeading(headingLine.text)));
     if (isHeading && (seenHeading || /^(Abstract|Status of This Memo)$/.test(headingLine.text.trim()) || numbered !== null)) {
       flushParagraph();
       seenHeading = true;
@@ -234,7 +244,14 @@ export function extractRfcText(source: string, builder: DocumentBuilder): { titl
       // A heading wrapped onto a second line (indented continuation).
       const rest = group.lines.slice(1);
       let consumed = 1;
-      if (rest.length > 0 && indentOf(rest[0]!.text) > 0 && number !== null && !/[.:]$/.test(heading) && rest[0]!.text.trim().length < 60 && rest.length === 1) {
+      if (
+        rest.length > 0 &&
+        indentOf(rest[0]!.text) > 0 &&
+        number !== null &&
+        !/[.:]$/.test(heading) &&
+        rest[0]!.text.trim().length < 60 &&
+        rest.length === 1
+      ) {
         heading += ' ' + rest[0]!.text.trim();
         consumed = 2;
       }
@@ -246,7 +263,13 @@ export function extractRfcText(source: string, builder: DocumentBuilder): { titl
         level: depth + 1,
         number,
         page: paginated ? headingLine.page : undefined,
-        span: { unit: 'utf16-source', start: headingLine.start, end: headingLine.end, line: headingLine.line, ...(paginated ? { page: headingLine.page } : {}) },
+        span: {
+          unit: 'utf16-source',
+          start: headingLine.start,
+          end: headingLine.end,
+          line: headingLine.line,
+          ...(paginated ? { page: headingLine.page } : {}),
+        },
         ...(id !== null ? { id } : {}),
       });
       sectionCount++;
@@ -277,18 +300,35 @@ export function extractRfcText(source: string, builder: DocumentBuilder): { titl
     }
     if (!artSignals && minIndent >= 6 && prose && !BULLET.test(texts[0]!)) {
       flushParagraph();
-      emit('blockquote', ls.map((l) => l.text.trim()).join(' ').replace(/\s+/g, ' '), ls);
+      emit(
+        'blockquote',
+        ls
+          .map((l) => l.text.trim())
+          .join(' ')
+          .replace(/\s+/g, ' '),
+        ls,
+      );
       lastWasList = false;
       return;
     }
     const looksLikeArt =
       artSignals ||
       (minIndent >= 6 && !BULLET.test(texts[0]!)) ||
-      texts.some((t) => /^\s*[A-Za-z][\w-]*\s+=\s/.test(t) && /=/.test(t) && minIndent >= 3 && ls.length > 1 && texts.every((x) => !/\.\s*$/.test(x)));
+      texts.some(
+        (t) =>
+          /^\s*[A-Za-z][\w-]*\s+=\s/.test(t) && /=/.test(t) && minIndent >= 3 && ls.length > 1 && texts.every((x) => !/\.\s*$/.test(x)),
+      );
     const bullet = BULLET.exec(texts[0]!);
 
     // A paragraph cut by a page break continues when the next piece starts in lower case.
-    if (pendingParagraph && group.afterBreak && !looksLikeArt && !bullet && /^\s*[a-z(]/.test(texts[0]!) && !/[.:]$/.test(pendingParagraph.lines[pendingParagraph.lines.length - 1]!.text.trim())) {
+    if (
+      pendingParagraph &&
+      group.afterBreak &&
+      !looksLikeArt &&
+      !bullet &&
+      /^\s*[a-z(]/.test(texts[0]!) &&
+      !/[.:]$/.test(pendingParagraph.lines[pendingParagraph.lines.length - 1]!.text.trim())
+    ) {
       pendingParagraph.lines.push(...ls);
       return;
     }
@@ -300,12 +340,22 @@ export function extractRfcText(source: string, builder: DocumentBuilder): { titl
     }
     if (bullet) {
       const ordered = /^\s*(?:\d+\.|\(\d+\)|\([a-z]\)|[a-z]\.)/.test(texts[0]!);
-      const itemText = ls.map((l) => l.text.trim()).join(' ').replace(/\s+/g, ' ').replace(/(\w)- (\w)/g, '$1-$2');
+      const itemText = ls
+        .map((l) => l.text.trim())
+        .join(' ')
+        .replace(/\s+/g, ' ')
+        .replace(/(\w)- (\w)/g, '$1-$2');
       const marker = /^(?:o|\*|-|\u2022)\s+/.exec(itemText);
       const item: ListItem = { text: marker ? itemText.slice(marker[0].length) : itemText };
       // Consecutive list groups of the same shape form one list block.
       const prev = builder.blocks[builder.blocks.length - 1];
-      if (prev && prev.kind === 'list' && prev['ordered'] === ordered && prev.sectionId === (builder.currentSection?.id ?? null) && lastWasList) {
+      if (
+        prev &&
+        prev.kind === 'list' &&
+        prev['ordered'] === ordered &&
+        prev.sectionId === (builder.currentSection?.id ?? null) &&
+        lastWasList
+      ) {
         (prev['items'] as ListItem[]).push(item);
         prev.text += '\n' + itemText.replace(/^(?:o|\*|\u2022)\s+/, '- ');
         const span = prev.span as { end: number; endLine: number; endPage?: number };

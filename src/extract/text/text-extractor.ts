@@ -45,13 +45,24 @@ export function extractPlainText(source: string, builder: DocumentBuilder): Text
     while (i < lines.length && lines[i]!.text.trim() !== '') i++;
     const group = lines.slice(first, i);
     const indented = group.every((l) => /^(?:\s{4}|\t)/.test(l.text));
-    const text = indented ? dedent(group.map((l) => l.text)).join('\n') : group.map((l) => l.text.trim()).join(' ').replace(/\s+/g, ' ');
+    const text = indented
+      ? dedent(group.map((l) => l.text)).join('\n')
+      : group
+          .map((l) => l.text.trim())
+          .join(' ')
+          .replace(/\s+/g, ' ');
     if (title === '') title = group[0]!.text.trim();
     builder.addBlock({
       kind: indented ? 'code' : 'paragraph',
       text,
       fragment: null,
-      span: { unit: 'utf16-source', start: group[0]!.start, end: group[group.length - 1]!.end, line: group[0]!.line, endLine: group[group.length - 1]!.line },
+      span: {
+        unit: 'utf16-source',
+        start: group[0]!.start,
+        end: group[group.length - 1]!.end,
+        line: group[0]!.line,
+        endLine: group[group.length - 1]!.line,
+      },
     });
   }
   return { title };

@@ -46,9 +46,10 @@ function dateText(date: Element): string {
 
 /** "M. Thomson, Ed." as the renderings print an author. */
 function authorText(author: Element): string {
-  const name = author.attribs['initials'] !== undefined && author.attribs['surname'] !== undefined
-    ? `${author.attribs['initials']} ${author.attribs['surname']}`
-    : (author.attribs['fullname'] ?? '');
+  const name =
+    author.attribs['initials'] !== undefined && author.attribs['surname'] !== undefined
+      ? `${author.attribs['initials']} ${author.attribs['surname']}`
+      : (author.attribs['fullname'] ?? '');
   const role = author.attribs['role'] === 'editor' ? ', Ed.' : '';
   return normalizeSpace(name) === '' ? '' : `${normalizeSpace(name)}${role}`;
 }
@@ -74,13 +75,23 @@ export function rfcFrontMetadata(rfc: Element): [string, string][] {
     if (title) add('title', textContent(title));
     const date = kids(front, 'date')[0];
     if (date) add('published', dateText(date));
-    add('authors', kids(front, 'author').map(authorText).filter((a) => a !== '').join('; '));
+    add(
+      'authors',
+      kids(front, 'author')
+        .map(authorText)
+        .filter((a) => a !== '')
+        .join('; '),
+    );
   }
   return out;
 }
 
 function lines(el: Element | undefined, name: string): string[] {
-  return el ? kids(el, name).map((c) => normalizeSpace(textContent(c))).filter((t) => t !== '') : [];
+  return el
+    ? kids(el, name)
+        .map((c) => normalizeSpace(textContent(c)))
+        .filter((t) => t !== '')
+    : [];
 }
 
 /**

@@ -19,7 +19,10 @@ function kids(el: Element, name?: string): Element[] {
 
 /** "V." for initials "V.G.": the lists print the first initial only. */
 function firstInitial(initials: string | undefined): string {
-  const first = (initials ?? '').split('.').map((p) => p.trim()).find((p) => p !== '');
+  const first = (initials ?? '')
+    .split('.')
+    .map((p) => p.trim())
+    .find((p) => p !== '');
   return first === undefined ? '' : `${first}.`;
 }
 

@@ -48,7 +48,9 @@ export class RfcTargets {
 
   /** Indexes every anchored element of `<rfc>` with the numbers the walker gives sections. */
   constructor(rfc: Element) {
-    const references = rfc.children.filter(isTag).flatMap((c) => [...this.descendants(c, 'reference'), ...this.descendants(c, 'referencegroup')]);
+    const references = rfc.children
+      .filter(isTag)
+      .flatMap((c) => [...this.descendants(c, 'reference'), ...this.descendants(c, 'referencegroup')]);
     for (const ref of references) {
       const anchor = ref.attribs['anchor'];
       if (anchor !== undefined) {
@@ -70,7 +72,8 @@ export class RfcTargets {
       for (const s of kids(back)) {
         const name = localName(s);
         if (name === 'references') this.section(s, String(++counter), 'section');
-        else if (name === 'section') this.section(s, s.attribs['numbered'] === 'false' ? null : String.fromCharCode(65 + letter++), 'appendix');
+        else if (name === 'section')
+          this.section(s, s.attribs['numbered'] === 'false' ? null : String.fromCharCode(65 + letter++), 'appendix');
       }
     }
   }

@@ -52,7 +52,10 @@ function expandInternalEntities(source: string): { text: string; expanded: numbe
       throw boundExceeded('xml-entity-size', `Internal entities of the XML expand to more than ${bounds.maxExpandedChars} characters.`);
     }
     if (expandedChars > bounds.amplificationActivationChars && expandedChars > bounds.amplificationFactor * source.length) {
-      throw boundExceeded('xml-entity-amplification', `Internal entities of the XML expand to more than ${bounds.amplificationFactor} times its size (entity amplification).`);
+      throw boundExceeded(
+        'xml-entity-amplification',
+        `Internal entities of the XML expand to more than ${bounds.amplificationFactor} times its size (entity amplification).`,
+      );
     }
     return value;
   });
@@ -157,7 +160,33 @@ function firstChild(el: Element, name: string): Element | undefined {
 }
 
 /** Inline RFC XML elements: their text flows into the surrounding paragraph. */
-const RFC_INLINE = new Set(['xref', 'eref', 'bcp14', 'em', 'strong', 'tt', 'sub', 'sup', 'spanx', 'ref', 'dfn', 'h', 'highlight', 'span', 'q', 'length', 'abnf-char-sequence', 'br', 'vspace', 'relref', 'contact', 'cref', 'iref', 'anchor-alias', 'x']);
+const RFC_INLINE = new Set([
+  'xref',
+  'eref',
+  'bcp14',
+  'em',
+  'strong',
+  'tt',
+  'sub',
+  'sup',
+  'spanx',
+  'ref',
+  'dfn',
+  'h',
+  'highlight',
+  'span',
+  'q',
+  'length',
+  'abnf-char-sequence',
+  'br',
+  'vspace',
+  'relref',
+  'contact',
+  'cref',
+  'iref',
+  'anchor-alias',
+  'x',
+]);
 /** Block elements a v2 <t> may hold; each becomes its own block. */
 const T_BLOCK_CHILDREN = new Set(['list', 'figure', 'artwork', 'sourcecode', 'texttable']);
 /** Never content in RFC XML. */
@@ -233,9 +262,17 @@ class RfcXmlWalker {
     if (addresses === null) return;
     // Prepared XML keeps the section (anchor "authors-addresses") but not its text: fill it.
     const current = this.builder.currentSection;
-    const prepared = current !== null && (current.fragment === 'authors-addresses' || current.alternateIds?.includes('authors-addresses') === true);
-    if (!prepared) this.builder.openSection({ fragment: null, derivedIds: ['authors-addresses'], heading: addresses.heading, level: 2, number: null });
-    for (const entry of addresses.entries) this.builder.addBlock({ kind: 'paragraph', text: entry, fragment: null, marker: { normativity: 'informative', reason: 'marker-element:author' } });
+    const prepared =
+      current !== null && (current.fragment === 'authors-addresses' || current.alternateIds?.includes('authors-addresses') === true);
+    if (!prepared)
+      this.builder.openSection({ fragment: null, derivedIds: ['authors-addresses'], heading: addresses.heading, level: 2, number: null });
+    for (const entry of addresses.entries)
+      this.builder.addBlock({
+        kind: 'paragraph',
+        text: entry,
+        fragment: null,
+        marker: { normativity: 'informative', reason: 'marker-element:author' },
+      });
   }
 
   private headingOf(el: Element): string {
@@ -318,7 +355,13 @@ class RfcXmlWalker {
       } else if (name === 'reference' || name === 'referencegroup') {
         const anchor = c.attribs['anchor'] ?? '';
         const label = `[${this.targets?.referenceLabel(anchor) ?? anchor}]`;
-        const citation = name === 'reference' ? referenceCitation(c) : childElements(c).filter((r) => localName(r) === 'reference').map(referenceCitation).join('\n');
+        const citation =
+          name === 'reference'
+            ? referenceCitation(c)
+            : childElements(c)
+                .filter((r) => localName(r) === 'reference')
+                .map(referenceCitation)
+                .join('\n');
         entries.push({ terms: [label], definitions: [citation] });
         const target = c.attribs['target'];
         if (target !== undefined && this.links) links.push({ text: label, href: target });
@@ -437,7 +480,10 @@ class RfcXmlWalker {
     if (text === '') return;
     const first = nodes[0]!;
     const last = nodes[nodes.length - 1]!;
-    const span = first.startIndex === null ? undefined : { unit: 'utf16-source' as const, start: first.startIndex, end: (last.endIndex ?? first.startIndex) + 1 };
+    const span =
+      first.startIndex === null
+        ? undefined
+        : { unit: 'utf16-source' as const, start: first.startIndex, end: (last.endIndex ?? first.startIndex) + 1 };
     this.builder.addBlock({ kind, text, fragment, marker: null, markedKeywords: keywords, links, span });
   }
 
@@ -455,7 +501,13 @@ class RfcXmlWalker {
     return out;
   }
 
-  private emitFlow(kind: BlockKind, el: Element, fragment: string | null, opts: { skipLists?: boolean }, marker?: { normativity: 'informative'; reason: string }): void {
+  private emitFlow(
+    kind: BlockKind,
+    el: Element,
+    fragment: string | null,
+    opts: { skipLists?: boolean },
+    marker?: { normativity: 'informative'; reason: string },
+  ): void {
     const sink = new TextSink();
     const keywords: KeywordSpan[] = [];
     const links: Link[] = [];
@@ -513,7 +565,8 @@ class RfcXmlWalker {
       const angle = (node.attribs['brackets'] ?? (this.version3 ? 'none' : 'angle')) === 'angle';
       if (node.children.length === 0) sink.text(angle ? `<${target}>` : target);
       else for (const c of node.children) this.flow(c, sink, keywords, links, skipLists);
-      if (this.links && target !== '') links.push({ text: normalizeSpace(textContent(node)) || target, href: resolve(target, this.baseUrl) });
+      if (this.links && target !== '')
+        links.push({ text: normalizeSpace(textContent(node)) || target, href: resolve(target, this.baseUrl) });
       return;
     }
     if (!skipLists && (name === 'list' || name === 'ul' || name === 'ol')) {
@@ -588,7 +641,8 @@ class RfcXmlWalker {
       this.flow(c, sink, keywords, links, false);
     }
     const text = sink.toString();
-    if (text !== '') this.builder.addBlock({ kind: 'list', text, fragment, ordered, items, markedKeywords: keywords, links, span: spanOf(el) });
+    if (text !== '')
+      this.builder.addBlock({ kind: 'list', text, fragment, ordered, items, markedKeywords: keywords, links, span: spanOf(el) });
   }
 
   private definitionList(el: Element, fragment: string | null): void {
@@ -607,16 +661,21 @@ class RfcXmlWalker {
       this.flow(c, sink, keywords, links, false);
     }
     const text = sink.toString();
-    if (text !== '') this.builder.addBlock({ kind: 'definition-list', text, fragment, entries, markedKeywords: keywords, links, span: spanOf(el) });
+    if (text !== '')
+      this.builder.addBlock({ kind: 'definition-list', text, fragment, entries, markedKeywords: keywords, links, span: spanOf(el) });
   }
 
   private table(el: Element, fragment: string | null): void {
     const header: string[][] = [];
     const rows: string[][] = [];
     if (localName(el) === 'texttable') {
-      const cols = childElements(el).filter((c) => localName(c) === 'ttcol').map((c) => normalizeSpace(textContent(c)));
+      const cols = childElements(el)
+        .filter((c) => localName(c) === 'ttcol')
+        .map((c) => normalizeSpace(textContent(c)));
       if (cols.length > 0) header.push(cols);
-      const cells = childElements(el).filter((c) => localName(c) === 'c').map((c) => normalizeSpace(this.inlineText(c)));
+      const cells = childElements(el)
+        .filter((c) => localName(c) === 'c')
+        .map((c) => normalizeSpace(this.inlineText(c)));
       const width = Math.max(1, cols.length);
       for (let i = 0; i < cells.length; i += width) rows.push(cells.slice(i, i + width));
     } else {
@@ -626,7 +685,9 @@ class RfcXmlWalker {
           if (name === 'thead') visit(c, true);
           else if (name === 'tbody' || name === 'tfoot') visit(c, false);
           else if (name === 'tr') {
-            const cells = childElements(c).filter((x) => localName(x) === 'td' || localName(x) === 'th').map((x) => normalizeSpace(this.inlineText(x)));
+            const cells = childElements(c)
+              .filter((x) => localName(x) === 'td' || localName(x) === 'th')
+              .map((x) => normalizeSpace(this.inlineText(x)));
             (inHead ? header : rows).push(cells);
           }
         }
@@ -636,7 +697,8 @@ class RfcXmlWalker {
     const text = [...header, ...rows].map((r) => r.join(' | ')).join('\n');
     const caption = this.targets?.captionOf(el) ?? '';
     const tableFragment = el.attribs['pn'] ?? el.attribs['anchor'] ?? fragment;
-    if (text.trim() !== '') this.builder.addBlock({ kind: 'table', text, fragment: tableFragment, header, rows, caption, span: spanOf(el) });
+    if (text.trim() !== '')
+      this.builder.addBlock({ kind: 'table', text, fragment: tableFragment, header, rows, caption, span: spanOf(el) });
   }
 }
 
@@ -662,7 +724,12 @@ function hasContent(el: Element): boolean {
 
 /** The element's direct text, white space normalized (a link's text; never the whole subtree). */
 function ownText(el: Element): string {
-  return normalizeSpace(el.children.filter((c) => isText(c)).map((c) => (c as { data: string }).data).join(''));
+  return normalizeSpace(
+    el.children
+      .filter((c) => isText(c))
+      .map((c) => (c as { data: string }).data)
+      .join(''),
+  );
 }
 
 function spanOf(el: Element): { unit: 'utf16-source'; start: number; end: number } | undefined {
@@ -722,11 +789,23 @@ function extractGenericXml(root: Element, builder: DocumentBuilder): { title: st
 
 export function extractXml(source: string, baseUrl: string, builder: DocumentBuilder, links: boolean): XmlExtractResult {
   const { text, expanded, external } = expandInternalEntities(source);
-  if (expanded > 0) builder.info('xml-entities-expanded', `${expanded} internal DTD entity references were expanded before parsing; source offsets after the DOCTYPE are approximate.`);
+  if (expanded > 0)
+    builder.info(
+      'xml-entities-expanded',
+      `${expanded} internal DTD entity references were expanded before parsing; source offsets after the DOCTYPE are approximate.`,
+    );
   if (external > 0) builder.limits.add('xml-external-entities-not-loaded');
-  const { document, cappedElements } = parseMarkup(text, { xmlMode: true, withStartIndices: true, withEndIndices: true, recognizeCDATA: true });
+  const { document, cappedElements } = parseMarkup(text, {
+    xmlMode: true,
+    withStartIndices: true,
+    withEndIndices: true,
+    recognizeCDATA: true,
+  });
   if (cappedElements > 0) {
-    builder.warn('xml-depth-capped', `${cappedElements} elements nested deeper than ${MAX_TREE_DEPTH} levels were attached at depth ${MAX_TREE_DEPTH}; their text is kept.`);
+    builder.warn(
+      'xml-depth-capped',
+      `${cappedElements} elements nested deeper than ${MAX_TREE_DEPTH} levels were attached at depth ${MAX_TREE_DEPTH}; their text is kept.`,
+    );
   }
   const root = document.children.find((c): c is Element => isTag(c));
   builder.limits.add('xml-dtd-not-validated');
