@@ -42,7 +42,7 @@ const common = {
       },
     },
     {
-      // Cli.defaultContext reads process.stdin and process.stderr when clipanion loads, and each run
+      // Cli.defaultContext reads process.stdin, stdout and stderr when clipanion loads, and each run
       // spreads it into the command's context: creating them (streams, with net or fs streams
       // behind) was ~5-10 ms of a cold query that reads neither. Make them getters and merge
       // contexts by property descriptors so they stay lazy. The build fails if clipanion's code
@@ -54,6 +54,7 @@ const common = {
           const spread = /\{\s*\.\.\.Cli\.defaultContext,\s*\.\.\.userContext,\s*\}/g;
           const patches = [
             [/stdin: process\.stdin,/, 'get stdin() { return process.stdin; },', 1],
+            [/stdout: process\.stdout,/, 'get stdout() { return process.stdout; },', 1],
             [/stderr: process\.stderr,/, 'get stderr() { return process.stderr; },', 1],
             [spread, 'mergeContexts(Cli.defaultContext, userContext)', 2],
           ];

@@ -14,10 +14,11 @@ let gContextStorage;
 export function getCaptureActivator(context) {
   let contextStorage = gContextStorage;
   if (typeof contextStorage === 'undefined') {
-    // Episteme's context gives stderr as a getter for the (lazily created) process.stderr: do not
-    // create it just to compare.
-    const lazyStderr = typeof Object.getOwnPropertyDescriptor(context, 'stderr')?.get === 'function';
-    if (context.stdout === process.stdout && (lazyStderr || context.stderr === process.stderr)) return null;
+    // Episteme's context gives stdout and stderr as getters (stdout writes with writeSync, stderr is
+    // the lazily created process.stderr): both end on the process's own descriptors, so there is
+    // nothing to capture, and process.stdout and process.stderr need not be created to compare.
+    const lazy = (name) => typeof Object.getOwnPropertyDescriptor(context, name)?.get === 'function';
+    if ((lazy('stdout') || context.stdout === process.stdout) && (lazy('stderr') || context.stderr === process.stderr)) return null;
     contextStorage = gContextStorage = new AsyncLocalStorage();
     const origStdoutWrite = process.stdout._write;
     process.stdout._write = function (chunk, encoding, cb) {

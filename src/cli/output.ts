@@ -46,7 +46,7 @@ export class Output {
     readonly command: string,
     readonly json: boolean,
     private readonly progressMode: ProgressMode,
-    private readonly stdout: Writable,
+    private readonly stdout: { write(text: string): unknown },
     private readonly stderrStream: () => Writable & { isTTY?: boolean },
   ) {}
 

@@ -1,9 +1,11 @@
+import type { Writable } from 'node:stream';
 import { Builtins, Cli, type CommandClass } from 'clipanion';
 import { PRODUCER_VERSION } from '../version.js';
 import { Output, markMainEntered } from './output.js';
 import { describeCause } from '../failure.js';
 import { commandHelp, rootHelp } from './help.js';
 import { diagnoseOptions, unknownCommand, type UsageProblem } from './usage-errors.js';
+import { stdoutWriter } from './stdout-writer.js';
 
 /** Command name -> loader of its class (loaded on demand: a run loads its own command only). */
 export type CommandTable = Record<string, () => Promise<CommandClass>>;
@@ -27,7 +29,7 @@ function guardProcess(argv: string[]): void {
     const json = argv.includes('--json');
     const debug = argv.includes('--debug');
     const name = argv.find((a) => !a.startsWith('-')) ?? 'episteme';
-    const output = new Output(name, json, 'never', process.stdout, stderr);
+    const output = new Output(name, json, 'never', stdoutWriter, stderr);
     try {
       process.exitCode = output.failure({
         code: 'internal-error',
@@ -73,17 +75,18 @@ export async function createCli(commands: CommandTable, only?: string): Promise<
  */
 export async function runCli(argv: string[], commands: CommandTable): Promise<number> {
   markMainEntered();
-  guardPipe(process.stdout);
   guardProcess(argv);
   const cli = await createCli(commands, argv[0]);
   // stdin and stderr as getters: creating process.stdin costs a cold process ~5 ms and a piped
   // stderr a few more, and a `--json` query uses neither (the bundle keeps clipanion from touching
-  // them; see scripts/bundle).
+  // them; see scripts/bundle). stdout is written with writeSync (stdout-writer.ts) for the same reason.
   const context = {
     get stdin() {
       return process.stdin;
     },
-    stdout: process.stdout,
+    get stdout() {
+      return stdoutWriter as unknown as Writable;
+    },
     get stderr() {
       return stderr();
     },
@@ -105,7 +108,7 @@ export async function runCli(argv: string[], commands: CommandTable): Promise<nu
   } catch (error) {
     const json = argv.includes('--json');
     const name = argv.find((a) => !a.startsWith('-')) ?? 'episteme';
-    const output = new Output(name, json, 'never', process.stdout, stderr);
+    const output = new Output(name, json, 'never', stdoutWriter, stderr);
     return output.failure({ code: 'usage-error', ...describeParseError(cli, commands, argv, error) });
   }
   return cli.run(command, context);
