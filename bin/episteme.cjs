@@ -6,8 +6,7 @@
 // module loader saves ~10 ms. Every other command is the ES module bundle, loaded with import().
 const argv = process.argv.slice(2);
 enableCompileCache();
-const run =
-  argv[0] === 'query' ? require('../dist/bundle/query-main.cjs').main(argv) : import('../dist/bundle/cli.js').then((cli) => cli.main(argv));
+const run = argv[0] === 'query' ? requireQueryBundle().main(argv) : import('../dist/bundle/cli.js').then((cli) => cli.main(argv));
 run.then(
   (code) => {
     process.exitCode = code;
@@ -41,8 +40,9 @@ run.then(
  * Node 22.1+ can keep the code V8 compiled from the bundle on disk, so the next cold process skips
  * compiling it again (a few ms of every query). The cache lives in the user's cache folder, never
  * in a workspace; NODE_COMPILE_CACHE overrides it and NODE_DISABLE_COMPILE_CACHE=1 turns it off (both
- * Node's own). Node 20 has no compile cache; Bun's module.enableCompileCache does nothing useful, and
- * Deno does not run this file (it runs the ./cli entry): all three skip this.
+ * Node's own). Node 20 has none (requireQueryBundle keeps a V8 code cache of the query bundle
+ * there); Bun's module.enableCompileCache does nothing useful, and Deno does not run this file (it
+ * runs the ./cli entry): all three skip this.
  */
 function enableCompileCache() {
   const moduleApi = require('node:module');
@@ -52,6 +52,71 @@ function enableCompileCache() {
     moduleApi.enableCompileCache(process.env.NODE_COMPILE_CACHE || userCacheDir());
   } catch {
     // A cache that cannot be set up only costs speed.
+  }
+}
+
+/**
+ * The query bundle, through V8's code cache on Node 20 (which has no module.enableCompileCache):
+ * compiling the ~170 kB bundle from source was the largest single cost of a cold query there. The
+ * cache file is keyed by the Node version and the bundle's size, mtime and inode (a rebuild writes
+ * a new one; V8 also rejects data that does not fit), written once, after the query ran (so it holds
+ * the functions the query compiled), by rename so concurrent processes never read half a file. It
+ * lives beside Node 22+'s compile cache; NODE_DISABLE_COMPILE_CACHE=1 turns it off too. Any failure
+ * falls back to a plain require.
+ */
+function requireQueryBundle() {
+  const file = require('node:path').join(__dirname, '../dist/bundle/query-main.cjs');
+  const moduleApi = require('node:module');
+  if (
+    typeof moduleApi.enableCompileCache === 'function' ||
+    process.versions.bun !== undefined ||
+    process.versions.deno !== undefined ||
+    process.env.NODE_DISABLE_COMPILE_CACHE
+  )
+    return require(file);
+  const fs = require('node:fs');
+  const path = require('node:path');
+  const vm = require('node:vm');
+  let script;
+  let cacheFile;
+  try {
+    const stat = fs.statSync(file);
+    cacheFile = path.join(process.env.NODE_COMPILE_CACHE || userCacheDir(), `query-main-${process.version}-${process.arch}.v8cache`);
+    const key = Buffer.from(`${stat.size} ${Math.trunc(stat.mtimeMs)} ${stat.ino}\n`);
+    let cachedData;
+    try {
+      const held = fs.readFileSync(cacheFile);
+      if (held.subarray(0, key.length).equals(key)) cachedData = held.subarray(key.length);
+    } catch {
+      // No cache yet: compile from source and write one below.
+    }
+    script = new vm.Script(moduleApi.wrap(fs.readFileSync(file, 'utf8')), {
+      filename: file,
+      cachedData,
+      importModuleDynamically: (specifier) => import(specifier),
+    });
+    const bundle = new moduleApi.Module(file, module);
+    bundle.filename = file;
+    bundle.paths = moduleApi._nodeModulePaths(path.dirname(file));
+    script.runInThisContext()(bundle.exports, moduleApi.createRequire(file), bundle, file, path.dirname(file));
+    bundle.loaded = true;
+    if (cachedData === undefined || script.cachedDataRejected) process.once('exit', () => writeCodeCache(script, cacheFile, key));
+    return bundle.exports;
+  } catch {
+    return require(file);
+  }
+}
+
+function writeCodeCache(script, cacheFile, key) {
+  const fs = require('node:fs');
+  const path = require('node:path');
+  try {
+    fs.mkdirSync(path.dirname(cacheFile), { recursive: true });
+    const temporary = `${cacheFile}.${process.pid}.tmp`;
+    fs.writeFileSync(temporary, Buffer.concat([key, script.createCachedData()]));
+    fs.renameSync(temporary, cacheFile);
+  } catch {
+    // A cache that cannot be written only costs speed.
   }
 }
 
