@@ -1,4 +1,4 @@
-import { existsSync } from 'node:fs';
+import { existsSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { BUILTIN_RULES } from '../generated/builtin-rules.js';
@@ -45,6 +45,23 @@ export function rulesDir(): string | undefined {
   if (root === undefined) return undefined;
   const dir = path.join(root, 'rules');
   return existsSync(dir) ? dir : undefined;
+}
+
+/**
+ * The rules files on disk, sorted by code unit; none when the code uses its built-in copy (which
+ * changes only with the code). What the no-op proof stamps and what watch follows.
+ */
+export function rulesFilesOnDisk(): string[] {
+  const dir = rulesDir();
+  if (dir === undefined) return [];
+  try {
+    return readdirSync(dir)
+      .filter((name) => name.endsWith('.json'))
+      .sort()
+      .map((name) => path.join(dir, name));
+  } catch {
+    return [];
+  }
 }
 
 /** rules/ as it was when the code was built: file name -> text. */

@@ -2,7 +2,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { PRODUCER_VERSION } from '../version.js';
 import { CONFIG_FILE_NAME, STATE_DIR_NAME } from '../config/names.js';
-import { rulesDir } from '../extract/package-paths.js';
+import { rulesDir, rulesFilesOnDisk } from '../extract/package-paths.js';
 import { acquireWorkspaceLock } from '../store/workspace-lock.js';
 import { isDirectory } from '../store/bounded-read.js';
 import {
@@ -141,32 +141,17 @@ export function cleanRecordFor(ws: Workspace, graph: BuildGraph, invocation: str
     if (stamp) files[file] = stamp;
   };
   for (const relative of [ws.configFile, ws.mapFile, ws.manifestFile]) if (relative !== null) add(path.join(ws.root, relative));
-  for (const file of rulesFiles()) add(file);
+  for (const file of rulesFilesOnDisk()) add(file);
   // The workspace's rules folder (its stamp changes when a file is added or removed) and its files.
   if (ws.rulesFolder !== null) add(path.join(ws.root, ws.rulesFolder));
   for (const file of ws.rulesFiles) add(file);
   return { invocation, producerVersion: PRODUCER_VERSION, ruleVersions: { ...RULE_VERSIONS }, files, order: graph.order };
 }
 
-/** The rules files on disk; none when the code uses its built-in copy (it changes only with the code). */
-function rulesFiles(): string[] {
-  const dir = rulesDir();
-  if (dir === undefined) return [];
-  try {
-    return fs
-      .readdirSync(dir)
-      .filter((name) => name.endsWith('.json'))
-      .sort()
-      .map((name) => path.join(dir, name));
-  } catch {
-    return [];
-  }
-}
-
 /** Rules files added or removed since (edits show up as stamp changes). */
 function sameRulesFiles(files: CleanRecord['files']): boolean {
   const recorded = Object.keys(files).filter((file) => path.dirname(file) === rulesDir());
-  const current = rulesFiles();
+  const current = rulesFilesOnDisk();
   return recorded.length === current.length && current.every((file) => file in files);
 }
 

@@ -2,7 +2,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { createHash } from 'node:crypto';
 import type { Workspace } from '../config/workspace.js';
-import { rulesDir } from '../extract/package-paths.js';
+import { rulesFilesOnDisk } from '../extract/package-paths.js';
 
 /**
  * What a build reads, and the watches on it.
@@ -24,29 +24,15 @@ export interface WatchedInputs {
 export function workspaceInputs(ws: Workspace): WatchedInputs {
   const shaping = new Set<string>();
   for (const relative of [ws.configFile, ws.mapFile, ws.manifestFile]) if (relative !== null) shaping.add(path.join(ws.root, relative));
-  for (const file of rulesFiles()) shaping.add(file);
+  for (const file of rulesFilesOnDisk()) shaping.add(file);
+  // The workspace's own families (episteme.json "rules") shape extraction like the built-in ones.
+  for (const file of ws.rulesFiles) shaping.add(file);
   const files = new Set(shaping);
   for (const source of ws.sources) if (source.capture.method === 'manual-ingest') files.add(source.capture.absolutePath);
   // Never an output or the build state, whatever the map names (the loader refuses those anyway).
   const owned = [...Object.values(ws.outputs).map((dir) => path.join(ws.root, dir)), ws.stateDir].map((dir) => dir + path.sep);
   for (const file of files) if (owned.some((dir) => file.startsWith(dir))) files.delete(file);
   return { files, shaping };
-}
-
-/** The rules folder's JSON files (a new family is a new file there, so the folder itself is watched). */
-export function rulesFiles(): string[] {
-  const dir = rulesDir();
-  // A CLI loaded from a URL reads the rules built into it: there is no folder to watch.
-  if (dir === undefined) return [];
-  try {
-    return fs
-      .readdirSync(dir)
-      .filter((name) => name.endsWith('.json'))
-      .sort()
-      .map((name) => path.join(dir, name));
-  } catch {
-    return [];
-  }
 }
 
 /** Content hash of an input as it is now; 'missing' when it cannot be read. */

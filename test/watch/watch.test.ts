@@ -1,7 +1,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
-import { Rig, sampleHtml, writeSmallWorkspace } from '../helpers/rig.js';
+import * as path from 'node:path';
+import { REPO_ROOT, Rig, sampleHtml, writeSmallWorkspace } from '../helpers/rig.js';
 import { WatchProcess } from '../helpers/watch-process.js';
 
 /**
@@ -216,4 +217,25 @@ test('watch outside a workspace is a usage error, at once', async () => {
   } finally {
     rig.cleanup();
   }
+});
+
+test("a workspace's own family rules file is watched: editing it re-extracts that family's documents", async (t) => {
+  const { rig, watch } = await started(t);
+  const rules = (description: string): string => {
+    const generic = JSON.parse(fs.readFileSync(path.join(REPO_ROOT, 'rules/generic.json'), 'utf8')) as Record<string, unknown>;
+    return JSON.stringify({ ...generic, id: 'acme', description, match: { hosts: ['example.test'], hostSuffixes: [] } });
+  };
+  let mark = watch.lines.length;
+  rig.write({ 'my-rules/acme.json': rules('Acme, first') });
+  rig.write({ 'episteme.json': JSON.stringify({ manualIngest: 'map.json', rules: 'my-rules' }) });
+  let cycle = await watch.nextCycle(mark);
+  while (!cycle.ran.some((target: string) => target.startsWith('specs/'))) cycle = await watch.nextCycle(watch.lines.indexOf(cycle) + 1);
+  assert.equal(cycle.ok, true, watch.dump());
+
+  mark = watch.lines.length;
+  fs.writeFileSync(rig.path('my-rules/acme.json'), rules('Acme, edited'));
+  cycle = await watch.nextCycle(mark);
+  assert.equal(cycle.ok, true, watch.dump());
+  assert.deepEqual(cycle.changed, ['my-rules/acme.json']);
+  for (const doc of ['doc0', 'doc1', 'doc2']) assert.ok(cycle.ran.includes(`specs/example-test-${doc}.json`), JSON.stringify(cycle.ran));
 });
