@@ -29,14 +29,23 @@ export class DiffCommand extends WorkspaceCommand {
   static override usage = Command.Usage({
     category: 'Retrieval',
     description: 'Compare two complete extracted corpora: added, removed and changed documents, sections and blocks.',
-    details: `
-      A corpus is a specs folder: its \`index.json\` (the document index) and the documents it names, each checked against its recorded SHA-256. Both corpora must be complete: a corpus whose index lists failed sources is refused (\`artifact-invalid\`), since its missing documents would show up as removals.
+    details:
+      `
+      A corpus is a specs folder: its \`index.json\` (the document index) and the documents it names, ` +
+      `each checked against its recorded SHA-256. Both corpora must be complete: a corpus whose index lists failed sources is refused ` +
+      `(\`artifact-invalid\`), since its missing documents would show up as removals.
 
-      Documents are matched by source URL (and fragment). In a changed document the report lists the changed fields, the sections added, removed or changed (matched by id) and the blocks added, removed or changed (aligned by content, so blocks whose ordinal ids shifted after an insertion are not reported). Block text appears as a SHA-256, a length and a short excerpt.
+      Documents are matched by source URL (and fragment). In a changed document the report lists the changed fields, the sections added, ` +
+      `removed or changed (matched by id) and the blocks added, removed or changed (aligned by content, ` +
+      `so blocks whose ordinal ids shifted after an insertion are not reported). Block text appears as a SHA-256, ` +
+      `a length and a short excerpt.
 
-      Every file of a corpus must be a regular file; \`--max-input-bytes\` bounds the bytes read from each corpus (default ${DEFAULT_MAX_CORPUS_BYTES}), checked before each file is read.
+      Every file of a corpus must be a regular file; \`--max-input-bytes\` bounds the bytes read from each corpus (default ` +
+      `${DEFAULT_MAX_CORPUS_BYTES}), checked before each file is read.
 
-      By default the later corpus is this workspace's specs folder and the report is written to \`diffs/diff.json\` in the workspace. \`--out PATH\` writes it elsewhere; \`--out -\` (requires --json) returns it as \`data.artifact\`. The report is deterministic: the same corpora give the same bytes.
+      By default the later corpus is this workspace's specs folder and the report is written to \`diffs/diff.json\` in the workspace. ` +
+      `\`--out PATH\` writes it elsewhere; \`--out -\` (requires --json) returns it as \`data.artifact\`. The report is deterministic: ` +
+      `the same corpora give the same bytes.
     `,
     examples: [
       ['Compare an older copy of the corpus with the workspace', 'episteme diff --before ../last-release/specs'],
@@ -69,13 +78,14 @@ export class DiffCommand extends WorkspaceCommand {
     const bytes = diffArtifactBytes(payload);
     const { summary } = payload;
     const human = [
-      `${summary.added} added, ${summary.removed} removed, ${summary.changed} changed, ${summary.unchanged} unchanged (${summary.before} -> ${summary.after} documents)`,
+      `${summary.added} added, ${summary.removed} removed, ${summary.changed} changed, ${summary.unchanged} unchanged ` +
+        `(${summary.before} -> ${summary.after} documents)`,
       ...payload.added.map((doc) => `+ ${doc.sourceUrl}`),
       ...payload.removed.map((doc) => `- ${doc.sourceUrl}`),
-      ...payload.changed.map(
-        (doc) =>
-          `~ ${doc.sourceUrl}: blocks +${doc.blocks.added.length} -${doc.blocks.removed.length} ~${doc.blocks.changed.length}; sections +${doc.sections.added.length} -${doc.sections.removed.length} ~${doc.sections.changed.length}${doc.fields.length > 0 ? `; fields ${doc.fields.join(', ')}` : ''}`,
-      ),
+      ...payload.changed.map((doc) => {
+        const fields = doc.fields.length > 0 ? `; fields ${doc.fields.join(', ')}` : '';
+        return `~ ${doc.sourceUrl}: blocks ${changeCounts(doc.blocks)}; sections ${changeCounts(doc.sections)}${fields}`;
+      }),
     ];
     const data: Record<string, unknown> = { summary };
     if (this.out === '-') {
@@ -109,7 +119,9 @@ function readCorpus(given: string, side: 'before' | 'after', maxBytes: number): 
     const bytes = readBoundedFile(file, {
       label,
       maxBytes: budget,
-      tooLargeHint: `Raise the bound with --max-input-bytes=BYTES (default ${DEFAULT_MAX_CORPUS_BYTES}; it bounds each corpus) if the corpus is trusted.`,
+      tooLargeHint:
+        `Raise the bound with --max-input-bytes=BYTES ` +
+        `(default ${DEFAULT_MAX_CORPUS_BYTES}; it bounds each corpus) if the corpus is trusted.`,
     });
     budget -= bytes.byteLength;
     return bytes;
@@ -156,4 +168,9 @@ function readCorpus(given: string, side: 'before' | 'after', maxBytes: number): 
     }
     return parseArtifact<EvidenceDocument>(bytes.toString('utf8'), 'document', DOCUMENT_FORMAT_VERSION, file).payload;
   });
+}
+
+/** "+added -removed ~changed": the counts of one part (blocks or sections) of a changed document. */
+function changeCounts(part: { added: unknown[]; removed: unknown[]; changed: unknown[] }): string {
+  return `+${part.added.length} -${part.removed.length} ~${part.changed.length}`;
 }

@@ -9,8 +9,12 @@ export class ExplainCommand extends WorkspaceCommand {
   static override usage = Command.Usage({
     category: 'Build',
     description: 'Say whether a target is up to date and, if not, exactly why.',
-    details: `
-      Compares the recorded key components of each target (rule version, producer version, named options, content hashes of its inputs, its output file) with the current ones, without building. Reasons: no previous record; input changed; upstream rebuilt with different content; upstream dirty; option changed (named, before -> after); rule or producer version changed; output missing or modified.
+    details:
+      `
+      Compares the recorded key components of each target (rule version, producer version, named options, content hashes of its inputs, ` +
+      `its output file) with the current ones, without building. Reasons: no previous record; input changed; ` +
+      `upstream rebuilt with different content; upstream dirty; option changed (named, before -> after); ` +
+      `rule or producer version changed; output missing or modified.
     `,
     examples: [
       ['Why would the search index rebuild?', 'episteme explain chunks/search-index.json'],

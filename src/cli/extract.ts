@@ -15,14 +15,22 @@ export class ExtractCommand extends GraphCommand {
   static override usage = Command.Usage({
     category: 'Stages',
     description: 'Extract recorded snapshots into structured evidence documents, offline.',
-    details: `
-      Builds \`specs/<doc>.json\` for every source from its recorded snapshot and commits \`specs/index.json\`. Documents hold sections, blocks, fragment ids, provenance (producer version, extractor, source SHA-256, extraction-config SHA-256, snapshot id) and diagnostics; all captured text is marked \`contentTrust: "untrusted-source"\`.
+    details:
+      `
+      Builds \`specs/<doc>.json\` for every source from its recorded snapshot and commits \`specs/index.json\`. Documents hold sections, ` +
+      `blocks, fragment ids, provenance (producer version, extractor, source SHA-256, extraction-config SHA-256, ` +
+      `snapshot id) and diagnostics; all captured text is marked \`contentTrust: "untrusted-source"\`.
 
-      No network access: a local source (manual-ingest map) is recorded from its file, but an HTTP source without a recorded snapshot fails with \`snapshot-missing\` (exit 2); capture it with \`episteme snapshot\` or \`episteme build\`. The same holds for \`chunk\`, \`index\` and \`manual-ingest\`.
+      No network access: a local source (manual-ingest map) is recorded from its file, but an HTTP source without a recorded snapshot ` +
+      `fails with \`snapshot-missing\` (exit 2); capture it with \`episteme snapshot\` or \`episteme build\`. ` +
+      `The same holds for \`chunk\`, \`index\` and \`manual-ingest\`.
 
-      A document whose extraction records error diagnostics (an encrypted or empty PDF, malformed XML) is still built, and the summary counts and names it; \`--fail-on\` decides the exit code (default error: exit 1 with \`document-diagnostics\`).
+      A document whose extraction records error diagnostics (an encrypted or empty PDF, malformed XML) is still built, ` +
+      `and the summary counts and names it; \`--fail-on\` decides the exit code (default error: exit 1 with \`document-diagnostics\`).
 
-      Every document is extracted in a worker thread under a time and a heap bound; one that trips a bound fails its own target, is not recorded, and is tried again by the next build, while the other sources go on. Bounds and options (workspace config \`options.extract\`, integers; default, then range):
+      Every document is extracted in a worker thread under a time and a heap bound; one that trips a bound fails its own target, ` +
+      `is not recorded, and is tried again by the next build, while the other sources go on. Bounds and options (workspace config ` +
+      `\`options.extract\`, integers; default, then range):
 
       - \`timeoutMs\`: ${range('timeoutMs')}. Wall-clock bound per HTML, XML or text document; past it: \`extract-timeout\`.
       - \`pdfTimeoutMs\`: ${range('pdfTimeoutMs')}. The same for a PDF.
@@ -30,7 +38,14 @@ export class ExtractCommand extends GraphCommand {
       - \`pdfMaxPages\`: ${range('pdfMaxPages')}. Pages extracted per PDF; the rest is cut with the warning \`pdf-pages-truncated\`.
       - \`links\`: ${String(DEFAULT_EXTRACT_OPTIONS.links)} (boolean). Record each block's links.
 
-      Fixed bounds: HTML and XML trees nest at most ${MAX_TREE_DEPTH} deep (deeper elements are attached at depth ${MAX_TREE_DEPTH}, warning \`html-depth-capped\` / \`xml-depth-capped\`); XML internal entities expand at most ${XML_ENTITY_BOUNDS.maxExpansions} times, to at most ${XML_ENTITY_BOUNDS.maxExpandedChars / MIB} Mi characters, and past ${XML_ENTITY_BOUNDS.amplificationActivationChars / MIB} Mi to at most ${XML_ENTITY_BOUNDS.amplificationFactor} times the document; a PDF's Flate streams inflate to at most ${PDF_BOUNDS.maxInflatedBytes / MIB} MiB, and past ${PDF_BOUNDS.amplificationActivationBytes / MIB} MiB to at most ${PDF_BOUNDS.amplificationFactor} times the file; a PDF has at most ${PDF_BOUNDS.maxTextItems} text items. Past one of these: \`extract-bound-exceeded\` (\`details.bound\` names it). A value out of range is \`config-invalid\`.
+      Fixed bounds: HTML and XML trees nest at most ${MAX_TREE_DEPTH} deep (deeper elements are attached at depth ${MAX_TREE_DEPTH}, ` +
+      `warning \`html-depth-capped\` / \`xml-depth-capped\`); XML internal entities expand at most ${XML_ENTITY_BOUNDS.maxExpansions} ` +
+      `times, to at most ${XML_ENTITY_BOUNDS.maxExpandedChars / MIB} Mi characters, and past ` +
+      `${XML_ENTITY_BOUNDS.amplificationActivationChars / MIB} Mi to at most ${XML_ENTITY_BOUNDS.amplificationFactor} times the ` +
+      `document; a PDF's Flate streams inflate to at most ${PDF_BOUNDS.maxInflatedBytes / MIB} MiB, and past ` +
+      `${PDF_BOUNDS.amplificationActivationBytes / MIB} MiB to at most ${PDF_BOUNDS.amplificationFactor} times the file; ` +
+      `a PDF has at most ${PDF_BOUNDS.maxTextItems} text items. Past one of these: \`extract-bound-exceeded\` (\`details.bound\` names ` +
+      `it). A value out of range is \`config-invalid\`.
     `,
     examples: [['Extract every source of the workspace', 'episteme extract']],
   });

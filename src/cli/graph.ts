@@ -13,10 +13,16 @@ export class GraphViewCommand extends WorkspaceCommand {
   static override usage = Command.Usage({
     category: 'Build',
     description: "Draw the build graph: targets, their edges and each one's state.",
-    details: `
-      Prints the given targets and everything they depend on (with no target, the whole graph) with their dependency edges and each target's state, without building: up to date; dirty, and why (the reasons of \`episteme explain\`); maybe dirty (runs only if an upstream rebuild changes its bytes); failed or skipped in the last build, with its error. Edges point from a dependency to its dependent.
+    details:
+      `
+      Prints the given targets and everything they depend on (with no target, the whole graph) with their dependency edges and each ` +
+      `target's state, without building: up to date; dirty, and why (the reasons of \`episteme explain\`); ` +
+      `maybe dirty (runs only if an upstream rebuild changes its bytes); failed or skipped in the last build, with its error. ` +
+      `Edges point from a dependency to its dependent.
 
-      Formats: dot (Graphviz: \`episteme graph | dot -Tsvg > graph.svg\`), mermaid (a flowchart for Markdown), json ({targets: [{target, rule, deps, state, reasons, error?}], edges: [[dependency, dependent]]}). With --json, the envelope's data holds the JSON form and, for dot and mermaid, the rendered text.
+      Formats: dot (Graphviz: \`episteme graph | dot -Tsvg > graph.svg\`), mermaid (a flowchart for Markdown), json ({targets: [{target, ` +
+      `rule, deps, state, reasons, error?}], edges: [[dependency, dependent]]}). With --json, the envelope's data holds the JSON form ` +
+      `and, for dot and mermaid, the rendered text.
     `,
     examples: [
       ['Render the whole graph as SVG', 'episteme graph | dot -Tsvg > graph.svg'],

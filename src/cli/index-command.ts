@@ -13,10 +13,14 @@ export class IndexCommand extends GraphCommand {
   static override usage = Command.Usage({
     category: 'Stages',
     description: 'Build the deterministic BM25 search index over all chunks.',
-    details: `
-      Builds \`chunks/search-index.json\` (and whatever it needs). The index stores integers only (counts, lengths, term frequencies) and records the fingerprint of the chunk index it was built from, so a query on a stale index fails with \`stale-index\`. BM25 parameters come from options.index.k1 and options.index.b (defaults 1.2 and 0.75).
+    details:
+      `
+      Builds \`chunks/search-index.json\` (and whatever it needs). The index stores integers only (counts, lengths, ` +
+      `term frequencies) and records the fingerprint of the chunk index it was built from, so a query on a stale index fails with ` +
+      `\`stale-index\`. BM25 parameters come from options.index.k1 and options.index.b (defaults 1.2 and 0.75).
 
-      \`--out PATH\` also writes a copy of the index to PATH; \`--out -\` (requires --json) returns it in the envelope as \`data.artifact\` instead of mixing it with human output.
+      \`--out PATH\` also writes a copy of the index to PATH; \`--out -\` (requires --json) returns it in the envelope as ` +
+      `\`data.artifact\` instead of mixing it with human output.
     `,
     examples: [
       ['Build the search index', 'episteme index'],

@@ -8,10 +8,16 @@ export class ManualIngestCommand extends GraphCommand {
   static override usage = Command.Usage({
     category: 'Stages',
     description: 'Record local files as snapshots under canonical http(s) source URLs.',
-    details: `
-      The map is a JSON array of \`{"sourceUrl", "localPath", "contentType"?, "charset"?, "family"?, "authority"?, "extractor"?}\`; a relative \`localPath\` resolves against the map file's folder. It is validated strictly: unknown fields, wrong types, non-http(s) URLs, duplicate URLs (compared after canonicalisation: scheme and host case, default port, empty path) and missing files are errors naming the entry.
+    details:
+      `
+      The map is a JSON array of \`{"sourceUrl", "localPath", "contentType"?, "charset"?, "family"?, "authority"?, "extractor"?}\`; ` +
+      `a relative \`localPath\` resolves against the map file's folder. It is validated strictly: unknown fields, wrong types, ` +
+      `non-http(s) URLs, duplicate URLs (compared after canonicalisation: scheme and host case, default port, ` +
+      `empty path) and missing files are errors naming the entry.
 
-      Ingest is content-addressed and idempotent: unchanged bytes reuse the recorded snapshot; changed bytes create a new one. Files larger than limits.maxFileBytes (default 64 MiB) fail that source only. Writes \`snapshots/records/<snapshotId>.json\`, \`snapshots/bodies/<sha256>\` and commits \`snapshots/index.json\` last.
+      Ingest is content-addressed and idempotent: unchanged bytes reuse the recorded snapshot; changed bytes create a new one. ` +
+      `Files larger than limits.maxFileBytes (default 64 MiB) fail that source only. Writes \`snapshots/records/<snapshotId>.json\`, ` +
+      `\`snapshots/bodies/<sha256>\` and commits \`snapshots/index.json\` last.
     `,
     examples: [
       ['Ingest a map into ./snapshots', 'episteme manual-ingest --map ./manual-ingest.json --snapshots ./snapshots'],

@@ -17,16 +17,34 @@ export class SnapshotCommand extends CaptureCommand {
   static override usage = Command.Usage({
     category: 'Stages',
     description: "Conditionally fetch the manifest's HTTP(S) sources and record bounded, content-addressed snapshots.",
-    details: `
-      The manifest (\`--manifest FILE\`, \`--manifest -\` for stdin, or the config's "manifest") is a JSON array of \`{"url", "family"?, "authority"?, "extractor"?}\`, validated strictly (schema/manifest.schema.json): unknown fields, invalid values, non-http(s) URLs and duplicate URLs (compared after canonicalisation: scheme and host case, default port, empty path) are errors naming the entry and field (exit 2).
+    details:
+      `
+      The manifest (\`--manifest FILE\`, \`--manifest -\` for stdin, or the config's "manifest") is a JSON array of \`{"url", "family"?, ` +
+      `"authority"?, "extractor"?}\`, validated strictly (schema/manifest.schema.json): unknown fields, invalid values, ` +
+      `non-http(s) URLs and duplicate URLs (compared after canonicalisation: scheme and host case, default port, ` +
+      `empty path) are errors naming the entry and field (exit 2).
 
-      Each source is fetched with a GET that sends If-None-Match / If-Modified-Since when a snapshot is recorded. A 304, or the same bytes with the same content type and charset, keeps the recorded snapshot: nothing new is written and nothing downstream reruns. Changed content creates a new snapshot. The snapshot id is derived from the URL, the SHA-256 of the body, the content type and the charset, never from the clock. Writes \`snapshots/bodies/<sha256>\`, \`snapshots/records/<snapshotId>.json\` (representation, charset choice and the first observation: requested and final URL, status, content type, declared and received length, ETag, Last-Modified, time), appends each observation to \`snapshots/observations/<documentId>.json\`, and commits \`snapshots/index.json\` last. A failed or killed fetch leaves the previous snapshot and commit as they were.
+      Each source is fetched with a GET that sends If-None-Match / If-Modified-Since when a snapshot is recorded. A 304, ` +
+      `or the same bytes with the same content type and charset, keeps the recorded snapshot: nothing new is written and nothing ` +
+      `downstream reruns. Changed content creates a new snapshot. The snapshot id is derived from the URL, the SHA-256 of the body, ` +
+      `the content type and the charset, never from the clock. Writes \`snapshots/bodies/<sha256>\`, ` +
+      `\`snapshots/records/<snapshotId>.json\` (representation, charset choice and the first observation: requested and final URL, ` +
+      `status, content type, declared and received length, ETag, Last-Modified, time), appends each observation to ` +
+      `\`snapshots/observations/<documentId>.json\`, and commits \`snapshots/index.json\` last. A failed or killed fetch leaves the ` +
+      `previous snapshot and commit as they were.
 
-      By default \`snapshot\` refetches every HTTP source (conditionally). \`--max-age SECONDS\` refetches only those observed longer ago; \`--no-refresh\` fetches only missing ones. (\`build\` and \`pipeline\` reuse recorded snapshots unless given \`--refresh\` or \`--max-age\`.)
+      By default \`snapshot\` refetches every HTTP source (conditionally). \`--max-age SECONDS\` refetches only those observed longer ` +
+      `ago; \`--no-refresh\` fetches only missing ones. (\`build\` and \`pipeline\` reuse recorded snapshots unless given \`--refresh\` ` +
+      `or \`--max-age\`.)
 
-      Bounds (flags override \`limits.capture\` in the workspace config; none is part of a snapshot's key): --connect-timeout-ms (default ${D.connectTimeoutMs}), --request-timeout-ms (default ${D.requestTimeoutMs}), --max-response-bytes (default ${D.maxResponseBytes}), --retries (default ${D.retries}), --retry-delay-ms (default ${D.retryDelayMs}), --max-retry-after-ms (default ${D.maxRetryAfterMs}), --max-redirects (default ${D.maxRedirects}), --max-sources (default ${D.maxSources}), --fetch-concurrency (default ${D.concurrency}).
+      Bounds (flags override \`limits.capture\` in the workspace config; none is part of a snapshot's key): ` +
+      `--connect-timeout-ms (default ${D.connectTimeoutMs}), --request-timeout-ms (default ${D.requestTimeoutMs}), ` +
+      `--max-response-bytes (default ${D.maxResponseBytes}), --retries (default ${D.retries}), --retry-delay-ms (default ` +
+      `${D.retryDelayMs}), --max-retry-after-ms (default ${D.maxRetryAfterMs}), --max-redirects (default ${D.maxRedirects}), ` +
+      `--max-sources (default ${D.maxSources}), --fetch-concurrency (default ${D.concurrency}).
 
-      A source that fails is reported with code source-failed and \`details.reason\` one of: ${reasons}. Other sources of the run are unaffected. \`--progress always\` prints each source's status and bytes on stderr.
+      A source that fails is reported with code source-failed and \`details.reason\` one of: ${reasons}. ` +
+      `Other sources of the run are unaffected. \`--progress always\` prints each source's status and bytes on stderr.
 
       Exit codes: 0 every source recorded; 1 a source failed; 2 usage, config or manifest error.
     `,
@@ -49,11 +67,15 @@ export class SnapshotCommand extends CaptureCommand {
     validator: within('connectTimeoutMs'),
   });
   requestTimeoutMs = Option.String('--request-timeout-ms', {
-    description: `One request including its whole body, per redirect hop and attempt, in ms (default ${D.requestTimeoutMs}; ${range('requestTimeoutMs')}).`,
+    description:
+      `One request including its whole body, per redirect hop and attempt, in ms ` +
+      `(default ${D.requestTimeoutMs}; ${range('requestTimeoutMs')}).`,
     validator: within('requestTimeoutMs'),
   });
   maxResponseBytes = Option.String('--max-response-bytes', {
-    description: `Bytes per response body, counted after decompression; the download is aborted past it (default ${D.maxResponseBytes}; ${range('maxResponseBytes')}).`,
+    description:
+      `Bytes per response body, counted after decompression; the download is aborted past it ` +
+      `(default ${D.maxResponseBytes}; ${range('maxResponseBytes')}).`,
     validator: within('maxResponseBytes'),
   });
   retries = Option.String('--retries', {
@@ -61,11 +83,15 @@ export class SnapshotCommand extends CaptureCommand {
     validator: within('retries'),
   });
   retryDelayMs = Option.String('--retry-delay-ms', {
-    description: `Backoff before retry n: this times 2^(n-1) ms, unless the server sent Retry-After (default ${D.retryDelayMs}; ${range('retryDelayMs')}).`,
+    description:
+      `Backoff before retry n: this times 2^(n-1) ms, unless the server sent Retry-After ` +
+      `(default ${D.retryDelayMs}; ${range('retryDelayMs')}).`,
     validator: within('retryDelayMs'),
   });
   maxRetryAfterMs = Option.String('--max-retry-after-ms', {
-    description: `Longest Retry-After honoured, in ms; a longer one fails the source (default ${D.maxRetryAfterMs}; ${range('maxRetryAfterMs')}).`,
+    description:
+      `Longest Retry-After honoured, in ms; a longer one fails the source ` +
+      `(default ${D.maxRetryAfterMs}; ${range('maxRetryAfterMs')}).`,
     validator: within('maxRetryAfterMs'),
   });
   maxRedirects = Option.String('--max-redirects', {
@@ -73,7 +99,9 @@ export class SnapshotCommand extends CaptureCommand {
     validator: within('maxRedirects'),
   });
   maxSources = Option.String('--max-sources', {
-    description: `HTTP sources fetched per run; the rest fail with max-sources-per-run and are fetched by the next run (default ${D.maxSources}; ${range('maxSources')}).`,
+    description:
+      `HTTP sources fetched per run; the rest fail with max-sources-per-run and are fetched by the next run ` +
+      `(default ${D.maxSources}; ${range('maxSources')}).`,
     validator: within('maxSources'),
   });
   fetchConcurrency = Option.String('--fetch-concurrency', {

@@ -16,10 +16,13 @@ export abstract class WorkspaceCommand extends EpistemeCommand {
   });
   manifest = Option.String('--manifest', {
     description:
-      "HTTP(S) capture manifest to use instead of the config's (a file, or - for stdin; schema/manifest.schema.json). Without a config, the current folder is the workspace. A URL also in the map is an error.",
+      "HTTP(S) capture manifest to use instead of the config's (a file, or - for stdin; schema/manifest.schema.json). " +
+      'Without a config, the current folder is the workspace. A URL also in the map is an error.',
   });
   maxInputBytes = Option.String('--max-input-bytes', {
-    description: `Byte bound for the config, map and manifest, including stdin (default ${DEFAULT_MAX_INPUT_BYTES}; ${rangeText(MAX_INPUT_BYTES_RANGE)}).`,
+    description:
+      `Byte bound for the config, map and manifest, including stdin ` +
+      `(default ${DEFAULT_MAX_INPUT_BYTES}; ${rangeText(MAX_INPUT_BYTES_RANGE)}).`,
     validator: inRange(MAX_INPUT_BYTES_RANGE),
   });
 
