@@ -220,16 +220,21 @@ for (const r of results) {
   console.log(`\nN = ${r.n} sources (${r.targets} targets)`);
   console.log(`  full build        episteme ${f(r.full)}   ninja ${f(r.ninjaFull)}`);
   console.log(
-    `  no-op build       episteme ${f(r.noop)}   ninja ${f(r.ninjaNoop)}   node floor ${f(r.floor)} (state.json)   ${f(r.proofFloor)} (noop.json)`,
+    `  no-op build       episteme ${f(r.noop)}   ninja ${f(r.ninjaNoop)}   ` +
+      `node floor ${f(r.floor)} (state.json)   ${f(r.proofFloor)} (noop.json)`,
   );
   console.log(
-    `                    no-op / floor = ${(r.noopVsFloor as number).toFixed(2)}x, / stricter floor = ${(r.noopVsProofFloor as number).toFixed(2)}x (goal <= 1.5x at 1k)   no-op / ninja = ${(r.noopVsNinja as number).toFixed(2)}x (goal <= 8x at 1k)`,
+    `                    no-op / floor = ${(r.noopVsFloor as number).toFixed(2)}x, ` +
+      `/ stricter floor = ${(r.noopVsProofFloor as number).toFixed(2)}x (goal <= 1.5x at 1k)   ` +
+      `no-op / ninja = ${(r.noopVsNinja as number).toFixed(2)}x (goal <= 8x at 1k)`,
   );
   console.log(
-    `  touch-all         episteme ${f(r.touch)} with ${r.touchActions} actions   ninja ${f(r.ninjaTouch)} with ${r.ninjaTouchActions} actions`,
+    `  touch-all         episteme ${f(r.touch)} with ${r.touchActions} actions   ` +
+      `ninja ${f(r.ninjaTouch)} with ${r.ninjaTouchActions} actions`,
   );
   console.log(
-    `  one-source edit   episteme ${f(r.edit)} = graph overhead ${f(r.editGraph)} + source chain ${f(r.editChain)} + indexes ${f(r.editIndex)}`,
+    `  one-source edit   episteme ${f(r.edit)} = graph overhead ${f(r.editGraph)} + ` +
+      `source chain ${f(r.editChain)} + indexes ${f(r.editIndex)}`,
   );
 }
 fs.mkdirSync(WORK, { recursive: true });

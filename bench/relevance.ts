@@ -207,22 +207,35 @@ function main(): void {
       console.log(`SKIP: ${name} collection not found at ${directory} (../shared is absent).`);
       continue;
     }
+    const judgements = collection.qrels.reduce((n, q) => n + q.size, 0);
     console.log(
-      `\n${name}: ${collection.docs.length} documents, ${collection.queries.length} judged queries, ${collection.qrels.reduce((n, q) => n + q.size, 0)} judgements; MAP depth ${DEPTH}`,
+      `\n${name}: ${collection.docs.length} documents, ${collection.queries.length} judged queries, ${judgements} judgements; ` +
+        `MAP depth ${DEPTH}`,
     );
     const rows = engines.map(([engineName, engine]) => evaluate(engineName, engine, collection));
     console.log('engine                          nDCG@10  nDCG@10(bin)  MAP     P@10    R@100   build ms  queries ms');
     for (const row of rows) {
-      console.log(
-        `${row.engine.padEnd(32)}${row.ndcg10.toFixed(4).padEnd(9)}${row.ndcg10Binary.toFixed(4).padEnd(14)}${row.map.toFixed(4).padEnd(8)}${row.p10.toFixed(4).padEnd(8)}${row.r100.toFixed(4).padEnd(8)}${row.buildMs.toFixed(0).padStart(8)}  ${row.queryMs.toFixed(0).padStart(10)}`,
-      );
+      const cells = [
+        row.engine.padEnd(32),
+        row.ndcg10.toFixed(4).padEnd(9),
+        row.ndcg10Binary.toFixed(4).padEnd(14),
+        row.map.toFixed(4).padEnd(8),
+        row.p10.toFixed(4).padEnd(8),
+        row.r100.toFixed(4).padEnd(8),
+        row.buildMs.toFixed(0).padStart(8),
+        '  ',
+        row.queryMs.toFixed(0).padStart(10),
+      ];
+      console.log(cells.join(''));
     }
     const ours = rows[0]!;
     const peers = rows.filter((row) => !row.engine.startsWith('episteme'));
     const bestPeer = peers.reduce((best, row) => (row.ndcg10 > best.ndcg10 ? row : best));
     const margin = ours.ndcg10 - bestPeer.ndcg10;
+    const signedMargin = `${margin >= 0 ? '+' : ''}${margin.toFixed(4)}`;
     console.log(
-      `${name}: Episteme nDCG@10 ${ours.ndcg10.toFixed(4)} vs best peer ${bestPeer.engine} ${bestPeer.ndcg10.toFixed(4)}: ${margin >= 0 ? '+' : ''}${margin.toFixed(4)} (goal: +${MARGIN_GOAL} or more)`,
+      `${name}: Episteme nDCG@10 ${ours.ndcg10.toFixed(4)} vs best peer ${bestPeer.engine} ${bestPeer.ndcg10.toFixed(4)}: ` +
+        `${signedMargin} (goal: +${MARGIN_GOAL} or more)`,
     );
   }
 }

@@ -107,12 +107,11 @@ const summary = (list: Measured[]) => ({
 const result = { sources, runs, contentEdit: summary(edit), snapshotOnly: summary(snapshotOnly) };
 const ratio = result.snapshotOnly.ms / result.contentEdit.ms;
 console.log(`Snapshot-only change vs one-source content edit, ${sources} sources (median of ${runs} builds each)`);
-console.log(
-  `  content edit     ${Math.round(result.contentEdit.ms)} ms, peak RSS ${Math.round(result.contentEdit.rssMb)} MiB, targets ${JSON.stringify(result.contentEdit.statuses)}`,
-);
-console.log(
-  `  snapshot only    ${Math.round(result.snapshotOnly.ms)} ms, peak RSS ${Math.round(result.snapshotOnly.rssMb)} MiB, targets ${JSON.stringify(result.snapshotOnly.statuses)}`,
-);
+/** One measured change: median time, peak RSS and the statuses of its targets. */
+const measured = (m: typeof result.contentEdit) =>
+  `${Math.round(m.ms)} ms, peak RSS ${Math.round(m.rssMb)} MiB, targets ${JSON.stringify(m.statuses)}`;
+console.log(`  content edit     ${measured(result.contentEdit)}`);
+console.log(`  snapshot only    ${measured(result.snapshotOnly)}`);
 console.log(`  snapshot-only / content edit = ${ratio.toFixed(2)}x (goal <= 1.0x)`);
 fs.mkdirSync(WORK, { recursive: true });
 fs.writeFileSync(path.join(WORK, 'snapshot-only-change-results.json'), JSON.stringify({ ...result, ratio }, null, 1) + '\n');

@@ -81,7 +81,8 @@ const bundled = await build({
 const [output] = Object.values(bundled.metafile.outputs);
 if (output.imports.length > 0)
   throw new Error(
-    `build-validators: the generated validators still import ${output.imports.map((entry) => entry.path).join(', ')}; they must be self-contained`,
+    `build-validators: the generated validators still import ${output.imports.map((entry) => entry.path).join(', ')}; ` +
+      'they must be self-contained',
   );
 const text = bundled.outputFiles[0].text;
 writeFileSync(path.join(out, 'validators.js'), text);

@@ -65,7 +65,10 @@ const common = {
             source = source.replace(new RegExp(pattern.source, 'g'), replacement);
           }
           source +=
-            '\nfunction mergeContexts(base, user) {\n  return Object.defineProperties({}, { ...Object.getOwnPropertyDescriptors(base), ...Object.getOwnPropertyDescriptors(user ?? {}) });\n}\n';
+            '\nfunction mergeContexts(base, user) {\n' +
+            '  return Object.defineProperties({}, ' +
+            '{ ...Object.getOwnPropertyDescriptors(base), ...Object.getOwnPropertyDescriptors(user ?? {}) });\n' +
+            '}\n';
           return { contents: source, loader: 'js' };
         });
       },

@@ -59,7 +59,10 @@ function hintFor(reason: CaptureFailureReason): string {
   switch (reason) {
     case 'timeout':
     case 'connect-timeout':
-      return 'The previous snapshot is kept. Raise --request-timeout-ms / --connect-timeout-ms (or limits.capture) if the server is just slow.';
+      return (
+        'The previous snapshot is kept. ' +
+        'Raise --request-timeout-ms / --connect-timeout-ms (or limits.capture) if the server is just slow.'
+      );
     case 'too-large':
       return 'The previous snapshot is kept. Raise --max-response-bytes (or limits.capture.maxResponseBytes) if the source is trusted.';
     case 'redirect-limit':

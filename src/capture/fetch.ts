@@ -94,7 +94,8 @@ export async function fetchRepresentation(request: FetchRequest): Promise<FetchO
           request.url,
           new CaptureFailure(
             'retry-after-too-long',
-            `status ${failure.extra.status ?? '?'} with Retry-After ${Math.ceil(retryAfter / 1000)} s, over the ${bounds.maxRetryAfterMs} ms cap`,
+            `status ${failure.extra.status ?? '?'} with Retry-After ${Math.ceil(retryAfter / 1000)} s, ` +
+              `over the ${bounds.maxRetryAfterMs} ms cap`,
             failure.extra,
           ),
           attempt,

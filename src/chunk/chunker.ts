@@ -380,7 +380,10 @@ export interface TextPiece {
   end: number;
 }
 
-/** Cuts one long text into overlapping pieces of at most maxChars code points (preferably at `preferredStarts`, UTF-16 indices, ascending). */
+/**
+ * Cuts one long text into overlapping pieces of at most maxChars code points
+ * (preferably at `preferredStarts`, UTF-16 indices, ascending).
+ */
 export function splitLongText(text: string, options: ChunkOptions, preferredStarts?: number[]): TextPiece[] {
   const prefix = codePointPrefix(text);
   // Algorithms are cut where a step's line starts, so a step number never ends one piece while its text starts the next.

@@ -24,7 +24,8 @@ interface RawEntry {
 }
 
 export const MANIFEST_HINT =
-  'The manifest is a JSON array of {"url": "https://...", "family"?: "<registered family id>", "authority"?: "normative"|"informative", "extractor"?: "html"|"pdf"|"text"|"xml"}; see schema/manifest.schema.json.';
+  'The manifest is a JSON array of {"url": "https://...", "family"?: "<registered family id>", ' +
+  '"authority"?: "normative"|"informative", "extractor"?: "html"|"pdf"|"text"|"xml"}; see schema/manifest.schema.json.';
 
 /** Reads (a file, or stdin for "-", within maxInputBytes) and validates a manifest. */
 export async function loadManifest(

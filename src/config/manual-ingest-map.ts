@@ -120,7 +120,9 @@ function invalid(label: string, problems: string[]): EpistemeError {
   const shown = problems.slice(0, 20);
   const more = problems.length > shown.length ? `; and ${problems.length - shown.length} more` : '';
   return new EpistemeError('map-invalid', `${label} is invalid: ${shown.join('; ')}${more}`, {
-    hint: 'Each entry is {"sourceUrl": "https://...", "localPath": "relative/to/map.html", "contentType"?: "text/html"}; see README, "Manual-ingest map".',
+    hint:
+      'Each entry is {"sourceUrl": "https://...", "localPath": "relative/to/map.html", ' +
+      '"contentType"?: "text/html"}; see README, "Manual-ingest map".',
     details: { file: label, problems: shown },
   });
 }

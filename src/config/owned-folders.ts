@@ -67,7 +67,8 @@ export function checkOwnedFolders(root: string, folders: OwnedFolder[]): void {
       if (stat !== undefined && !stat.isFile())
         throw boundaryError(
           folder,
-          `holds ${folder.relative}/${file}, ${describeFileKind(stat)} where Episteme keeps a regular file; remove it (build state is safe to delete).`,
+          `holds ${folder.relative}/${file}, ${describeFileKind(stat)} where Episteme keeps a regular file; ` +
+            `remove it (build state is safe to delete).`,
         );
     }
     checkNotForeign(root, realRoot, folder, resolved);
@@ -86,7 +87,9 @@ export function checkOwnedFolders(root: string, folders: OwnedFolder[]): void {
               ? `${a.field} (${a.relative}) is inside ${b.field} (${b.relative}); output folders must not nest.`
               : `${b.field} (${b.relative}) is inside ${a.field} (${a.relative}); output folders must not nest.`;
         throw new EpistemeError('config-invalid', message, {
-          hint: 'Give each of outputs.snapshots, outputs.specs, outputs.chunks and outputs.diffs its own folder, apart from each other and from .episteme.',
+          hint:
+            'Give each of outputs.snapshots, outputs.specs, outputs.chunks and outputs.diffs its own folder, ' +
+            'apart from each other and from .episteme.',
           details: { field: a.field, fields: [a.field, b.field] },
         });
       }

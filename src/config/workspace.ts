@@ -184,7 +184,8 @@ export async function loadWorkspace(cwd: string, flags: WorkspaceFlags): Promise
       .filter((source) => inMap.has(source.spec.url))
       .map(
         (source) =>
-          `entry ${source.entryIndex}, field url: duplicate of manual-ingest map entry ${inMap.get(source.spec.url)} (both are ${source.spec.url})`,
+          `entry ${source.entryIndex}, field url: duplicate of manual-ingest map entry ${inMap.get(source.spec.url)} ` +
+          `(both are ${source.spec.url})`,
       );
     if (clashes.length > 0) throw manifestInvalid(manifest.label, clashes);
     captures = [...captures, ...manifest.sources];

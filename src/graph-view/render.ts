@@ -65,7 +65,8 @@ export function renderDot(view: GraphView): string {
     const colour = STATE_COLOURS[t.state];
     const label = `${t.target}\n${t.rule} · ${t.state}`;
     lines.push(
-      `  ${dotString(t.target)} [label=${dotString(label)}, tooltip=${dotString(stateText(t))}, fillcolor=${dotString(colour.fill)}, color=${dotString(colour.line)}];`,
+      `  ${dotString(t.target)} [label=${dotString(label)}, tooltip=${dotString(stateText(t))}, ` +
+        `fillcolor=${dotString(colour.fill)}, color=${dotString(colour.line)}];`,
     );
   }
   for (const [from, to] of edges(view)) lines.push(`  ${dotString(from)} -> ${dotString(to)};`);

@@ -78,7 +78,8 @@ export function checkUserOutputFile(given: string, context: UserOutputContext) {
     new EpistemeError('usage-error', `${context.flag} ${given}: ${problem}`, {
       hint:
         hint ??
-        `Give ${context.flag} a regular file path outside the workspace's output folders, or - to return the artifact in the --json envelope.`,
+        `Give ${context.flag} a regular file path outside the workspace's output folders, ` +
+          `or - to return the artifact in the --json envelope.`,
       details: { flag: context.flag, path: given },
     });
   if (given === '' || given.endsWith('/') || given.endsWith(path.sep)) throw usage('names a folder, not a file.');

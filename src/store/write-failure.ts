@@ -19,7 +19,9 @@ const CAUSES: Record<string, { cause: string; hint: string }> = {
   },
   EROFS: {
     cause: 'read-only file system',
-    hint: 'The workspace is on a read-only file system: queries and a no-op build still answer; anything that must write needs a writable workspace.',
+    hint:
+      'The workspace is on a read-only file system: queries and a no-op build still answer; ' +
+      'anything that must write needs a writable workspace.',
   },
   EACCES: { cause: 'permission denied', hint: 'Check that you may write to this folder (its permissions and owner), then rerun.' },
   EPERM: { cause: 'operation not permitted', hint: "Check the file's permissions and attributes (e.g. immutable), then rerun." },
