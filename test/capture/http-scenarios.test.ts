@@ -132,7 +132,8 @@ test('every misbehaving server ends in a correct snapshot or a clear per-source 
     },
     '/latin': (_req, res) => {
       const body = Buffer.from(
-        '<!DOCTYPE html><html><head><meta charset="utf-8"><title>Caf\u00e9</title></head><body><h1>Caf\u00e9</h1><p>Cr\u00e8me br\u00fbl\u00e9e.</p></body></html>',
+        '<!DOCTYPE html><html><head><meta charset="utf-8"><title>Caf\u00e9</title></head>' +
+          '<body><h1>Caf\u00e9</h1><p>Cr\u00e8me br\u00fbl\u00e9e.</p></body></html>',
         'latin1',
       );
       res.writeHead(200, { 'content-type': 'text/html; charset=ISO-8859-1', 'content-length': String(body.byteLength) });

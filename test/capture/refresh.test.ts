@@ -21,7 +21,9 @@ const A = 'snapshots/127-0-0-1-a.json';
 const B = 'snapshots/127-0-0-1-b.json';
 const C = 'snapshots/127-0-0-1-c.json';
 
-test('refresh is conditional: ETag and Last-Modified give 304, the same bytes change nothing, new bytes rebuild only that source', async () => {
+const refreshIsConditional =
+  'refresh is conditional: ETag and Last-Modified give 304, the same bytes change nothing, new bytes rebuild only that source';
+test(refreshIsConditional, async () => {
   const rig = new Rig();
   const bodies = {
     a: page('Alpha', 'Alpha text about okapis.'),
@@ -117,7 +119,10 @@ test('refresh is conditional: ETag and Last-Modified give 304, the same bytes ch
   }
 });
 
-test('episteme snapshot refreshes by default, reads the manifest from stdin, reports progress per source, and --no-refresh fetches nothing', async () => {
+const snapshotRefreshesByDefault =
+  'episteme snapshot refreshes by default, reads the manifest from stdin, reports progress per source, ' +
+  'and --no-refresh fetches nothing';
+test(snapshotRefreshesByDefault, async () => {
   const rig = new Rig();
   const server = await TestServer.start({ '/a': staticRoute(() => page('Alpha', 'x'.repeat(3000)), { etag: () => '"a1"' }) });
   try {

@@ -90,5 +90,8 @@ export function staticRoute(
 }
 
 export function page(title: string, text: string): string {
-  return `<!DOCTYPE html><html><head><title>${title}</title></head><body><h1>${title}</h1><p>${text}</p><h2 id="more">More</h2><p>Second paragraph of ${title}.</p></body></html>\n`;
+  return (
+    `<!DOCTYPE html><html><head><title>${title}</title></head><body><h1>${title}</h1><p>${text}</p>` +
+    `<h2 id="more">More</h2><p>Second paragraph of ${title}.</p></body></html>\n`
+  );
 }

@@ -65,7 +65,8 @@ test('bad input gives a structured error with exit code 2 and no stack trace', a
         setup: () =>
           rig.write({
             'm2.json':
-              '[{"sourceUrl": "https://Example.test:443/a", "localPath": "src/doc0.html"}, {"sourceUrl": "https://example.test/a", "localPath": "src/doc1.html"}]',
+              '[{"sourceUrl": "https://Example.test:443/a", "localPath": "src/doc0.html"}, ' +
+              '{"sourceUrl": "https://example.test/a", "localPath": "src/doc1.html"}]',
           }),
         args: ['build', '--map', 'm2.json', '--json'],
         code: 'map-invalid',

@@ -3,7 +3,10 @@ import assert from 'node:assert/strict';
 import { Rig, sampleHtml } from '../helpers/rig.js';
 
 /** Issue 9 section 9, end to end: equivalent URLs are one source in a map, in a manifest and across both. */
-test('an empty fragment (and every other equivalence) is the same source: duplicates within and across the map and the manifest, one document id', async () => {
+const equivalentUrlsAreOneSource =
+  'an empty fragment (and every other equivalence) is the same source: duplicates within and across the map and the manifest, ' +
+  'one document id';
+test(equivalentUrlsAreOneSource, async () => {
   const rig = new Rig();
   try {
     rig.write({ 'src/a.html': sampleHtml(1), 'src/b.html': sampleHtml(2) });

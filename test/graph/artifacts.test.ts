@@ -7,7 +7,10 @@ import { validateArtifact } from '../../src/generated/validators.js';
 import { parseArtifact, type ArtifactKind } from '../../src/store/artifact.js';
 import { loadSearchIndex } from '../../src/index/search-index.js';
 
-test('every derived artifact validates against the artifact schema, verifies its fingerprint and holds no absolute path, PID or timestamp', async () => {
+const derivedArtifactsAreClean =
+  'every derived artifact validates against the artifact schema, verifies its fingerprint and holds no absolute path, ' +
+  'PID or timestamp';
+test(derivedArtifactsAreClean, async () => {
   const rig = new Rig();
   try {
     writeSmallWorkspace(rig);

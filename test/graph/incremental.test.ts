@@ -81,7 +81,9 @@ test('editing one source rebuilds only its chain and the indexes, and equals a c
   }
 });
 
-test('a new snapshot with the same extracted content restamps provenance, reuses chunk text and postings, and equals a clean build', async () => {
+const sameContentReusesWork =
+  'a new snapshot with the same extracted content restamps provenance, reuses chunk text and postings, and equals a clean build';
+test(sameContentReusesWork, async () => {
   const rig = new Rig();
   try {
     writeSmallWorkspace(rig);
@@ -218,7 +220,10 @@ test('parallel and one-worker builds give identical bytes', async () => {
   }
 });
 
-test('the stat-only no-op proof never hides work: after a partial build, a config edit or a failure, the full build still runs what is stale', async () => {
+const noopProofNeverHidesWork =
+  'the stat-only no-op proof never hides work: after a partial build, a config edit or a failure, ' +
+  'the full build still runs what is stale';
+test(noopProofNeverHidesWork, async () => {
   const rig = new Rig();
   try {
     writeSmallWorkspace(rig);

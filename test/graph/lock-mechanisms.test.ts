@@ -28,7 +28,9 @@ const sockets = (rig: Rig): string[] => {
   }
 };
 
-test('socket-folder: a holder is one live socket in .episteme/lock; a SIGKILLed holder leaves a dead one, which the next writer deletes', async () => {
+const socketFolderLockRecovers =
+  'socket-folder: a holder is one live socket in .episteme/lock; a SIGKILLed holder leaves a dead one, which the next writer deletes';
+test(socketFolderLockRecovers, async () => {
   const rig = new Rig();
   try {
     writeSmallWorkspace(rig, 12);

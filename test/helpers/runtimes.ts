@@ -27,7 +27,8 @@ export function ensureRuntimes(): string | undefined {
     timeout: 600_000,
   });
   if (result.status !== 0 || !installed()) {
-    return `could not install ${RUNTIME_PACKAGES.join(', ')} from the npm registry into ${RUNTIMES_DIR}: ${(result.stderr || String(result.error ?? '')).trim().split('\n').slice(-3).join(' | ')}`;
+    const lastErrorLines = (result.stderr || String(result.error ?? '')).trim().split('\n').slice(-3).join(' | ');
+    return `could not install ${RUNTIME_PACKAGES.join(', ')} from the npm registry into ${RUNTIMES_DIR}: ${lastErrorLines}`;
   }
   return undefined;
 }

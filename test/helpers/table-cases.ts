@@ -18,7 +18,8 @@ export interface TableCase {
 }
 
 const LOREM =
-  'Evidence extraction keeps every sentence of running text in its paragraph so that a reader can cite it, and a table keeps its cells apart.';
+  'Evidence extraction keeps every sentence of running text in its paragraph so that a reader can cite it, ' +
+  'and a table keeps its cells apart.';
 
 const people: string[][] = [
   ['Name', 'Role', 'Office', 'Phone'],

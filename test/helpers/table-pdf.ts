@@ -136,7 +136,8 @@ export function tablePdf(pages: PageSpec[]): Uint8Array {
     for (const table of page.tables ?? []) content += tableContent(table).content;
     content += page.raw ?? '';
     objects.push(
-      `<< /Type /Page /Parent 2 0 R /MediaBox [0 0 ${PAGE_WIDTH} ${PAGE_HEIGHT}] /Contents ${pageIds[i]! + 1} 0 R /Resources << /Font << /F1 3 0 R >> >> >>`,
+      `<< /Type /Page /Parent 2 0 R /MediaBox [0 0 ${PAGE_WIDTH} ${PAGE_HEIGHT}] /Contents ${pageIds[i]! + 1} 0 R ` +
+        `/Resources << /Font << /F1 3 0 R >> >> >>`,
     );
     objects.push(`<< /Length ${Buffer.byteLength(content, 'latin1')} >>\nstream\n${content}endstream`);
   });

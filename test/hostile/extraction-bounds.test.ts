@@ -226,7 +226,10 @@ test('PDF Flate bomb (4 MiB inflating to 4 GiB) fails with extract-bound-exceede
   );
 });
 
-test('PDF operation bomb (62 KB, 6,000,000 text operations, under the inflated-bytes bound) is stopped by the time bound: extract-timeout', async () => {
+const pdfOperationBombTimesOut =
+  'PDF operation bomb (62 KB, 6,000,000 text operations, under the inflated-bytes bound) is stopped by the time bound: ' +
+  'extract-timeout';
+test(pdfOperationBombTimesOut, async () => {
   await expectFailure(
     { file: 'ops.pdf', contentType: 'application/pdf', bytes: operatorBombPdf(6_000_000) },
     'extract-timeout',

@@ -43,7 +43,8 @@ const fixture = (name: string): Uint8Array => new Uint8Array(readFileSync(path.j
 function seeds(): Seed[] {
   const html = (name: string, url: string): Seed => ({ kind: 'html', name, url, contentType: 'text/html', bytes: fixture(name) });
   const plainText = new TextEncoder().encode(
-    'A plain text note\n\nIt has paragraphs, a list:\n  - one\n  - two\n\nand indented code:\n\n    x = 1;\n    y = 2;\n\nTable of contents ........ 3\n+-----+-----+\n| a   | b   |\n+-----+-----+\n',
+    'A plain text note\n\nIt has paragraphs, a list:\n  - one\n  - two\n\nand indented code:\n\n    x = 1;\n    y = 2;\n\n' +
+      'Table of contents ........ 3\n+-----+-----+\n| a   | b   |\n+-----+-----+\n',
   );
   return [
     html('whatwg-bikeshed.html', 'https://widget.spec.whatwg.org/'),

@@ -7,7 +7,9 @@ import { deflateRawSync, deflateSync, constants as zlibConstants } from 'node:zl
 
 /** `levels` nested elements around one word, closed by as many unmatched end tags. */
 export function deepHtml(levels: number): string {
-  return `<!DOCTYPE html><html><head><title>Deep</title></head><body>${'<div>'.repeat(levels)}deep words${'</span>'.repeat(levels)}</body></html>`;
+  const opened = '<div>'.repeat(levels);
+  const unmatchedEnds = '</span>'.repeat(levels);
+  return `<!DOCTYPE html><html><head><title>Deep</title></head><body>${opened}deep words${unmatchedEnds}</body></html>`;
 }
 
 export function deepXml(levels: number): string {

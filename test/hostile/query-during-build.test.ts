@@ -18,8 +18,13 @@ const DOCS = 8;
 function html(doc: number, generation: number): string {
   let filler = '';
   for (let p = 0; p < 120; p++)
-    filler += `<p>Filler paragraph ${p} of document ${doc}, revision ${generation}: alpha${p} beta${doc} gamma${p + doc} delta words for the tokenizer and the compressor to chew on.</p>`;
-  return `<!DOCTYPE html><html><head><title>Doc ${doc}</title></head><body><h1>Doc ${doc}</h1><p>The marker paragraph of doc ${doc} belongs to gen${generation} and nothing else.</p>${filler}</body></html>\n`;
+    filler +=
+      `<p>Filler paragraph ${p} of document ${doc}, revision ${generation}: alpha${p} beta${doc} gamma${p + doc} ` +
+      `delta words for the tokenizer and the compressor to chew on.</p>`;
+  return (
+    `<!DOCTYPE html><html><head><title>Doc ${doc}</title></head><body><h1>Doc ${doc}</h1>` +
+    `<p>The marker paragraph of doc ${doc} belongs to gen${generation} and nothing else.</p>${filler}</body></html>\n`
+  );
 }
 
 function writeWorkspace(box: Sandbox, generation: number): void {
@@ -50,7 +55,8 @@ for (let g = 1; g <= rounds; g++) {
   const run = spawnSync(process.execPath, [cli, 'build', '--json'], { encoding: 'utf8' });
   if (run.status !== 0) { process.stderr.write(run.stdout + run.stderr); process.exit(1); }
   const entries = JSON.parse(fs.readFileSync('snapshots/index.json', 'utf8')).payload.entries;
-  fs.appendFileSync('log/generations.jsonl', JSON.stringify({ g, snapshots: Object.fromEntries(entries.map((e) => [e.documentId, e.snapshotId])) }) + '\\n');
+  const snapshots = Object.fromEntries(entries.map((e) => [e.documentId, e.snapshotId]));
+  fs.appendFileSync('log/generations.jsonl', JSON.stringify({ g, snapshots }) + '\\n');
 }
 `;
 
@@ -123,8 +129,10 @@ test('queries run while another process rebuilds the workspace with edits all an
       if (result.json!.warnings.some((w: { code: string }) => w.code === 'build-in-progress')) duringBuild += 1;
     }
     assert.ok(seen.has(rounds), 'the last query sees the last generation');
+    const generationsSeen = [...seen].sort((a, b) => a - b).join(',');
     t.diagnostic(
-      `${results.length} queries during ${rounds} builds; ${duringBuild} answered from the previous generation while a newer chunk index was committed; generations seen: ${[...seen].sort((a, b) => a - b).join(',')}`,
+      `${results.length} queries during ${rounds} builds; ${duringBuild} answered from the previous generation ` +
+        `while a newer chunk index was committed; generations seen: ${generationsSeen}`,
     );
     assert.equal(box.outside(), outside);
 
@@ -139,7 +147,10 @@ test('queries run while another process rebuilds the workspace with edits all an
   }
 });
 
-test('a newer chunk index while a writer holds the lock is a build in flight (answered from the opened index, or after the build with --wait-build); without the writer it is stale-index', async () => {
+const newerIndexUnderLockIsBuildInFlight =
+  'a newer chunk index while a writer holds the lock is a build in flight (answered from the opened index, ' +
+  'or after the build with --wait-build); without the writer it is stale-index';
+test(newerIndexUnderLockIsBuildInFlight, async () => {
   const box = new Sandbox('episteme-during-build-');
   try {
     writeWorkspace(box, 0);

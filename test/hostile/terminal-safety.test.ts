@@ -87,16 +87,21 @@ test('escaping in context: ANSI and OSC sequences, bidi spoofing, newlines by mo
 /** Source text carrying every kind of hostile character, in a heading and in body text. */
 const HOSTILE_HEADING = 'Head\u200Bing \u001b[31mred\u001b[0m \u202Eevil';
 const HOSTILE_TEXT =
-  'zebra payload \u202Egnp.exe \u2066iso\u2069 x \uFEFF y \u0085 z \u009B2J \u00AD w \u2028 line \u001b]8;;http://evil/\u0007link\u001b]8;;\u0007 \u007F del \u2060 wj \u{E0041} tag';
+  'zebra payload \u202Egnp.exe \u2066iso\u2069 x \uFEFF y \u0085 z \u009B2J \u00AD w \u2028 ' +
+  'line \u001b]8;;http://evil/\u0007link\u001b]8;;\u0007 \u007F del \u2060 wj \u{E0041} tag';
 const RAW_FORBIDDEN =
   // biome-ignore lint/suspicious/noControlCharactersInRegex: these are the characters the test forbids
   /[\u0000-\u0009\u000B-\u001F\u007F-\u009F\u00AD\u200B-\u200F\u2028-\u202E\u2060-\u2064\u2066-\u206F\uFEFF]|\u{E0041}/u;
 
-test('a source full of control, bidi and invisible characters: human output shows none raw and marks snippets untrusted; --json is exact', async () => {
+const hostileCharactersNeverRaw =
+  'a source full of control, bidi and invisible characters: human output shows none raw and marks snippets untrusted; --json is exact';
+test(hostileCharactersNeverRaw, async () => {
   const sandbox = new Sandbox();
   try {
     sandbox.write({
-      'doc.html': `<!DOCTYPE html><html><head><title>T\u202Eitle</title></head><body><h1>${HOSTILE_HEADING}</h1><p>${HOSTILE_TEXT}</p></body></html>`,
+      'doc.html':
+        `<!DOCTYPE html><html><head><title>T\u202Eitle</title></head><body>` +
+        `<h1>${HOSTILE_HEADING}</h1><p>${HOSTILE_TEXT}</p></body></html>`,
       'map.json': JSON.stringify([{ sourceUrl: 'https://example.test/doc/', localPath: 'doc.html', contentType: 'text/html' }]),
       'episteme.json': JSON.stringify({ manualIngest: 'map.json' }),
     });
@@ -113,7 +118,10 @@ test('a source full of control, bidi and invisible characters: human output show
     const snippetLine = human.stdout.split('\n').find((line) => line.includes('zebra payload'))!;
     assert.match(
       snippetLine,
-      /^ {3}\| zebra payload \\u202Egnp\.exe \\u2066iso\\u2069 x \\uFEFF y \\u0085 z \\u009B2J \\u00AD w \\u2028 line \\u001B\]8;;http:\/\/evil\/\\u0007link/,
+      new RegExp(
+        String.raw`^ {3}\| zebra payload \\u202Egnp\.exe \\u2066iso\\u2069 x \\uFEFF y \\u0085 z \\u009B2J ` +
+          String.raw`\\u00AD w \\u2028 line \\u001B\]8;;http:\/\/evil\/\\u0007link`,
+      ),
     );
     assert.match(human.stdout, /Head\\u200Bing \\u001B\[31mred\\u001B\[0m \\u202Eevil/);
 

@@ -179,7 +179,9 @@ test('a state.json with a flipped byte or a hand edit counts as absent: everythi
   });
 });
 
-test('state.log: a line failing its checksum discards the state with a warning; torn lines (a crash, a full disk) are ignored silently', async () => {
+const stateLogChecksumsAreVerified =
+  'state.log: a line failing its checksum discards the state with a warning; torn lines (a crash, a full disk) are ignored silently';
+test(stateLogChecksumsAreVerified, async () => {
   await withSandbox(async (box) => {
     workspace(box);
     assert.equal((await build(box)).code, 0);
@@ -292,7 +294,10 @@ test('a damaged body of a local source is repaired by the next build from the lo
   });
 });
 
-test('a damaged body of an HTTP source fails its snapshot target with the exact recapture command, keeps the commit, and that command repairs it', async () => {
+const damagedHttpBodyIsRecaptured =
+  'a damaged body of an HTTP source fails its snapshot target with the exact recapture command, keeps the commit, ' +
+  'and that command repairs it';
+test(damagedHttpBodyIsRecaptured, async () => {
   const server = await TestServer.start({ '/spec': staticRoute(() => page('Spec', 'The quokka paragraph.'), { etag: () => '"v1"' }) });
   try {
     await withSandbox(async (box) => {
@@ -366,7 +371,10 @@ test('query: a chunk index whose entries were edited under the old fingerprint, 
   });
 });
 
-test('a state forged consistently (checksum recomputed) that claims a wrong hash for an output fails once, drops that record, and the next build repairs everything', async () => {
+const forgedOutputHashIsRepaired =
+  'a state forged consistently (checksum recomputed) that claims a wrong hash for an output fails once, drops that record, ' +
+  'and the next build repairs everything';
+test(forgedOutputHashIsRepaired, async () => {
   await withSandbox(async (box) => {
     workspace(box);
     assert.equal((await build(box)).code, 0);
@@ -399,7 +407,10 @@ test('a state forged consistently (checksum recomputed) that claims a wrong hash
   });
 });
 
-test('a damaged body that the stamps do not reveal (forged state) is caught when extraction reads it and repaired on the spot from the local file', async () => {
+const forgedStateBodyIsRepaired =
+  'a damaged body that the stamps do not reveal (forged state) is caught when extraction reads it and repaired on the spot from the ' +
+  'local file';
+test(forgedStateBodyIsRepaired, async () => {
   await withSandbox(async (box) => {
     workspace(box);
     assert.equal((await build(box)).code, 0);

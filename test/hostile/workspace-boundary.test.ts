@@ -101,7 +101,10 @@ test('an output folder that is a symlink, goes through one, or climbs out with .
   }
 });
 
-test('a symlinked .episteme, or a symlink planted for snapshots/bodies or the index cache, is config-invalid and nothing is written through it', async () => {
+const symlinkedStateFoldersAreRefused =
+  'a symlinked .episteme, or a symlink planted for snapshots/bodies or the index cache, ' +
+  'is config-invalid and nothing is written through it';
+test(symlinkedStateFoldersAreRefused, async () => {
   const box = await builtSandbox();
   try {
     const before = snapshotOf(box);
@@ -220,7 +223,9 @@ test('output folders that coincide or nest, or lie in .episteme, are config-inva
   }
 });
 
-test('two workspaces never share an output folder: nested in the other workspace, in its output folder, or in a folder it marked', async () => {
+const outputFoldersAreNeverShared =
+  'two workspaces never share an output folder: nested in the other workspace, in its output folder, or in a folder it marked';
+test(outputFoldersAreNeverShared, async () => {
   const a = await builtSandbox();
   try {
     // B lives inside A's folder tree, as its own workspace.
@@ -281,7 +286,9 @@ test('two workspaces never share an output folder: nested in the other workspace
   }
 });
 
-test('index --out and diff --out write only regular files, never into a workspace folder, never through a symlink or special file', async () => {
+const outFilesAreOnlyRegularFiles =
+  'index --out and diff --out write only regular files, never into a workspace folder, never through a symlink or special file';
+test(outFilesAreOnlyRegularFiles, async () => {
   const box = await builtSandbox();
   try {
     fs.mkdirSync(path.join(box.ws, 'a-folder'));
@@ -342,7 +349,10 @@ test('index --out and diff --out write only regular files, never into a workspac
   }
 });
 
-test('the no-op fast path proves nothing through a symlink: a workspace whose .episteme or output folder was moved out and linked back is refused', async () => {
+const noopPathRefusesSymlinks =
+  'the no-op fast path proves nothing through a symlink: a workspace whose .episteme or output folder was moved out and linked back is ' +
+  'refused';
+test(noopPathRefusesSymlinks, async () => {
   const box = await builtSandbox();
   try {
     // A clean no-op build first, so the stat-only proof exists.

@@ -49,7 +49,10 @@ test('deno publish --dry-run passes without warnings', { timeout: 600_000 }, (t)
   assert.doesNotMatch(output, /\/(test|src|dist\/test|dist\/src)\//);
 });
 
-test('deno run of the ./cli entry: importing runs nothing; running it with the README permissions runs the pipeline and a query, nothing on stderr', {
+const denoRunsTheCliEntry =
+  'deno run of the ./cli entry: importing runs nothing; running it with the README permissions runs the pipeline and a query, ' +
+  'nothing on stderr';
+test(denoRunsTheCliEntry, {
   timeout: 600_000,
 }, (t) => {
   const skip = ensureRuntimes();

@@ -15,11 +15,13 @@ import { textPdf } from '../hostile/hostile-documents.js';
  * while sectionId and headingPath still name the section; and every extractor's chunks have a
  * heading path of the same shape (document title first, then the sections).
  */
-const SPEC = `<!doctype html><html><head><title>Gadget Standard</title></head><body>
+const SPEC =
+  `<!doctype html><html><head><title>Gadget Standard</title></head><body>
 <h1>Gadget</h1>
 <section id="processing">
 <h2>3. Processing model</h2>
-<p id="p-intro">Opening words about lanterns. A <dfn id="concept-widget">widget</dfn> is a quokka of the page, and a widget shows marmalade.</p>
+<p id="p-intro">Opening words about lanterns. A <dfn id="concept-widget">widget</dfn> is a quokka of the page, ` +
+  `and a widget shows marmalade.</p>
 <div class="algorithm" id="algo-run">
 <p>To run a gadget:</p>
 <ol>

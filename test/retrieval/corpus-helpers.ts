@@ -51,13 +51,17 @@ export function checkSnippet(
     !word.test(left) ||
     !word.test(right) ||
     ((unspaced.test(left) || unspaced.test(right)) && !/\p{M}/u.test(right));
+  // A few characters of the source on each side of the snippet, for the failure messages.
+  const end = snippet.chunkOffset + [...body].length;
+  const sourceBefore = JSON.stringify(source.slice(Math.max(0, snippet.chunkOffset - 5), snippet.chunkOffset).join(''));
+  const sourceAfter = JSON.stringify(source.slice(end, end + 5).join(''));
   assert.ok(
     boundary(source[snippet.chunkOffset - 1], [...body][0]),
-    `${context}: starts at a word boundary: ${JSON.stringify(source.slice(Math.max(0, snippet.chunkOffset - 5), snippet.chunkOffset).join(''))} + ${JSON.stringify(body.slice(0, 20))}`,
+    `${context}: starts at a word boundary: ${sourceBefore} + ${JSON.stringify(body.slice(0, 20))}`,
   );
   assert.ok(
-    boundary([...body].at(-1), source[snippet.chunkOffset + [...body].length]),
-    `${context}: ends at a word boundary: ${JSON.stringify(body.slice(-20))} + ${JSON.stringify(source.slice(snippet.chunkOffset + [...body].length, snippet.chunkOffset + [...body].length + 5).join(''))}`,
+    boundary([...body].at(-1), source[end]),
+    `${context}: ends at a word boundary: ${JSON.stringify(body.slice(-20))} + ${sourceAfter}`,
   );
   return body;
 }

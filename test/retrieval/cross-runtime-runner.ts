@@ -74,7 +74,8 @@ if (chunkFile !== undefined) {
       [true, false].map((collapse) =>
         runQuery(index, {
           terms: [
-            'How does a user agent decide whether a cached response is fresh, and what happens to a cached response when the origin server sends a new validator for the cached resource?',
+            'How does a user agent decide whether a cached response is fresh, ' +
+              'and what happens to a cached response when the origin server sends a new validator for the cached resource?',
           ],
           limit: 20,
           offset: 0,

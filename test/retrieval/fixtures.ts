@@ -46,7 +46,8 @@ const LONG_ALGORITHM =
   Array.from(
     { length: 40 },
     (_, i) =>
-      `Step ${i + 1}: if the request's mode is "navigate" and the response is a redirect, follow the redirect chain and update the URL list.`,
+      `Step ${i + 1}: if the request's mode is "navigate" and the response is a redirect, ` +
+      `follow the redirect chain and update the URL list.`,
   ).join(' ');
 
 export const HTTP_DOC = makeDocument({
@@ -77,7 +78,9 @@ export const HTTP_DOC = makeDocument({
       id: 'b1',
       sectionId: 'conditional.requests',
       fragment: 'conditional.requests',
-      text: 'A conditional request is an HTTP request with one or more request header fields that indicate a precondition to be tested before applying the request method to the target resource.',
+      text:
+        'A conditional request is an HTTP request with one or more request header fields ' +
+        'that indicate a precondition to be tested before applying the request method to the target resource.',
     },
     {
       id: 'b2',
@@ -90,7 +93,9 @@ export const HTTP_DOC = makeDocument({
       id: 'b3',
       sectionId: 'field.if-match',
       fragment: 'field.if-match',
-      text: 'The "If-Match" header field makes the request method conditional on the recipient origin server either having at least one current representation of the target resource.',
+      text:
+        'The "If-Match" header field makes the request method conditional on the recipient origin server ' +
+        'either having at least one current representation of the target resource.',
     },
     {
       id: 'b4',

@@ -87,7 +87,8 @@ test('random queries and options respect every bound and cite real chunks', asyn
         } else {
           assert.ok(fragment === chunkFragment || (chunk.anchors ?? []).some(([, id]) => id === fragment), context);
         }
-        // A highlighted query word, or a note saying why not: a match only in the heading path, or a bound smaller than the shortest window with a match (the answer's own bound counts).
+        // A highlighted query word, or a note saying why not: a match only in the heading path, or a bound
+        // smaller than the shortest window with a match (the answer's own bound counts).
         const note = hit.snippet.noHighlight;
         if (hit.snippet.highlights.length === 0) {
           assert.ok(note !== undefined, `${context}: ${hit.chunkId} has no highlight and no note`);

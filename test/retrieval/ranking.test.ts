@@ -240,7 +240,9 @@ test('--expand adds feedback terms deterministically and keeps phrases required'
   assert.equal(phrase.total, plainPhrase.total, 'expansion adds no hits that lack the phrase');
 });
 
-test('proximity: neighbouring query words close together rank a chunk first, the exact phrase most; every page is cut from one ranking', () => {
+const proximityRanksCloseWordsFirst =
+  'proximity: neighbouring query words close together rank a chunk first, the exact phrase most; every page is cut from one ranking';
+test(proximityRanksCloseWordsFirst, () => {
   // Same words, same counts, same length: BM25F alone ties them (then chunk order would decide).
   const docs = [
     single('a-far', 'conditions differ from those boundary of a thick viscous layer'),
