@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
-import type { Block, EvidenceDocument, Section } from '../../src/document/types.js';
+import { compare } from './rfc-agreement.js';
 import { SKIP_CORPUS, corpusDir, extractCorpusFile } from './helpers.js';
 
 /**
@@ -11,93 +11,6 @@ import { SKIP_CORPUS, corpusDir, extractCorpusFile } from './helpers.js';
  * whitespace). Sections pair by an id both renderings name (the XML's derived aliases included);
  * a section only one rendering has may only be boilerplate the renderer generates.
  */
-
-/** Sections a renderer writes from nothing in the XML (unprepared XML lacks them). */
-const GENERATED = new Set(['status of this memo', 'copyright notice', 'table of contents', 'index']);
-
-function idsOf(s: Section): string[] {
-  return [s.fragment, ...(s.alternateIds ?? []), ...(s.derivedIds ?? [])].filter((x): x is string => x !== null);
-}
-
-/** Whitespace never counts; nor do typographic quotes, which one renderer prints for another's straight ones. */
-const squash = (text: string): string =>
-  text
-    .replace(/\s+/g, '')
-    .replace(/[\u201c\u201d]/g, '"')
-    .replace(/[\u2018\u2019]/g, "'");
-
-interface Agreement {
-  paired: number;
-  total: number;
-  problems: string[];
-  unpairedSections: string[];
-}
-
-function compare(html: EvidenceDocument, xml: EvidenceDocument): Agreement {
-  const xmlById = new Map<string, Section>();
-  for (const s of xml.sections) for (const id of idsOf(s)) if (!xmlById.has(id)) xmlById.set(id, s);
-  // Sections without an id pair by number and heading, else by a heading only one section has.
-  const xmlByHeading = new Map<string, Section | null>();
-  for (const s of xml.sections) {
-    const numbered = `${s.number ?? ''} ${s.heading}`;
-    xmlByHeading.set(numbered, xmlByHeading.has(numbered) ? null : s);
-    xmlByHeading.set(s.heading, xmlByHeading.has(s.heading) ? null : s);
-  }
-  const blocksOf = (d: EvidenceDocument, sectionId: string | null): Block[] => d.blocks.filter((b) => b.sectionId === sectionId);
-  const problems: string[] = [];
-  const unpairedSections: string[] = [];
-  let paired = 0;
-  let total = 0;
-  const usedXml = new Set<string>();
-  for (const h of html.sections) {
-    const x =
-      idsOf(h)
-        .map((id) => xmlById.get(id))
-        .find((s) => s !== undefined) ??
-      xmlByHeading.get(`${h.number ?? ''} ${h.heading}`) ??
-      xmlByHeading.get(h.heading) ??
-      undefined;
-    const hb = blocksOf(html, h.id);
-    if (!x) {
-      // A heading with no blocks (the document title, a table of contents pruned to nothing) pairs nothing.
-      if (hb.length > 0 && !GENERATED.has(h.heading.toLowerCase()))
-        unpairedSections.push(`html ${h.id} "${h.heading}" (${hb.length} blocks)`);
-      if (!GENERATED.has(h.heading.toLowerCase())) total += hb.length;
-      continue;
-    }
-    usedXml.add(x.id);
-    const xb = blocksOf(xml, x.id);
-    total += Math.max(hb.length, xb.length);
-    for (let i = 0; i < Math.max(hb.length, xb.length); i++) {
-      const a = hb[i];
-      const b = xb[i];
-      if (!a || !b) {
-        problems.push(`${h.id}: block ${i + 1} only in ${a ? 'HTML' : 'XML'}: ${(a ?? b)!.text.slice(0, 80)}`);
-        continue;
-      }
-      const why: string[] = [];
-      if (a.kind !== b.kind) why.push(`kind ${a.kind} vs ${b.kind}`);
-      if (a.normativity !== b.normativity) why.push(`normativity ${a.normativity} vs ${b.normativity}`);
-      if (squash(a.text) !== squash(b.text)) {
-        const sa = squash(a.text);
-        const sb = squash(b.text);
-        let k = 0;
-        while (k < sa.length && sa[k] === sb[k]) k++;
-        why.push(`text differs at ${k}: HTML «${sa.slice(Math.max(0, k - 30), k + 40)}» XML «${sb.slice(Math.max(0, k - 30), k + 40)}»`);
-      }
-      if (why.length === 0) paired++;
-      else problems.push(`${h.id} block ${i + 1}: ${why.join('; ')}`);
-    }
-  }
-  for (const x of xml.sections) {
-    if (usedXml.has(x.id)) continue;
-    const xb = blocksOf(xml, x.id);
-    if (xb.length === 0) continue;
-    total += xb.length;
-    unpairedSections.push(`xml ${x.id} "${x.heading}" (${xb.length} blocks)`);
-  }
-  return { paired, total, problems, unpairedSections };
-}
 
 /**
  * Blocks that must agree, per pair. rfc9001 (xml2rfc v3 HTML from its prepared XML) agrees fully. The

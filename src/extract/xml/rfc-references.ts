@@ -48,16 +48,26 @@ function joinAuthors(names: string[]): string {
   return `${names.slice(0, -1).join(', ')}, and ${names[names.length - 1]!}`;
 }
 
-function dateOf(date: Element | undefined): string {
+/**
+ * Whose conventions the citation follows: xml2rfc prints a date's day as "August 28, 2017";
+ * rfc2629.xslt drops the day unless `x:include-day="true"`, then prints "1 April 1998".
+ */
+export type CitationConvention = 'xml2rfc' | 'rfc2629';
+
+function dateOf(date: Element | undefined, convention: CitationConvention): string {
   if (!date) return '';
   const month = date.attribs['month'] ?? '';
   const day = (date.attribs['day'] ?? '').replace(/^0+(?=\d)/, '');
   const year = date.attribs['year'] ?? '';
-  if (month !== '' && day !== '') return `${month} ${day}, ${year}`;
+  if (month !== '' && day !== '') {
+    if (convention === 'xml2rfc') return `${month} ${day}, ${year}`;
+    if (date.attribs['x:include-day'] === 'true') return normalizeSpace(`${day} ${month} ${year}`);
+  }
   return normalizeSpace(`${month} ${year}`);
 }
 
-export function referenceCitation(reference: Element): string {
+/** The citation as the renderer prints it; "" when the XML holds none (rfc2629.xslt's `<x:source>` supplies it). */
+export function referenceCitation(reference: Element, convention: CitationConvention = 'xml2rfc'): string {
   const front = kids(reference, 'front')[0];
   const parts: string[] = [];
   if (front) {
@@ -79,9 +89,10 @@ export function referenceCitation(reference: Element): string {
     else if (name !== 'DOI') parts.push(normalizeSpace(`${name} ${value}`));
   }
   for (const s of series) if (s.attribs['name'] === 'DOI') parts.push(`DOI ${s.attribs['value'] ?? ''}`);
-  const date = dateOf(front ? kids(front, 'date')[0] : undefined);
+  const date = dateOf(front ? kids(front, 'date')[0] : undefined, convention);
   if (date !== '') parts.push(date);
   const target = reference.attribs['target'];
   if (target !== undefined && target !== '') parts.push(`<${target}>`);
-  return parts.filter((p) => p !== '').join(', ') + '.';
+  const text = parts.filter((p) => p !== '').join(', ');
+  return text === '' ? '' : `${text}.`;
 }

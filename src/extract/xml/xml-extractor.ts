@@ -8,6 +8,7 @@ import { XML_ENTITY_BOUNDS, boundExceeded } from '../input-bounds.js';
 import { RfcTargets } from './rfc-xref.js';
 import { authorAddresses, rfcFrontMetadata } from './rfc-front.js';
 import { referenceCitation } from './rfc-references.js';
+import { isRenderedVocabulary, lengthOf, writtenForRfc2629Xslt } from './rfc2629-extensions.js';
 
 export interface XmlExtractResult {
   title: string;
@@ -189,6 +190,11 @@ const RFC_INLINE = new Set([
 ]);
 /** Block elements a v2 <t> may hold; each becomes its own block. */
 const T_BLOCK_CHILDREN = new Set(['list', 'figure', 'artwork', 'sourcecode', 'texttable']);
+/**
+ * Artwork types that are grammars: ABNF in its dialects (abnf, abnf7230, …), and the schema languages
+ * rfc2629.xslt renders the same way (`pre.inline`): XML DTDs and RELAX NG compact syntax.
+ */
+const GRAMMAR_TYPES = /^(?:abnf|application\/xml-dtd$|application\/relax-ng-compact-syntax$)/;
 /** Never content in RFC XML. */
 const RFC_SKIP = new Set(['iref', 'cref', 'anchor-alias', 'source', 'link', 'boilerplate', 'toc', 'displayreference']);
 
@@ -200,7 +206,11 @@ class RfcXmlWalker {
   private targets: RfcTargets | null = null;
   /** xml2rfc vocabulary v3 (`<rfc version="3">`), whose defaults differ from v2's. */
   private version3 = false;
+  /** Written for rfc2629.xslt, whose renderings follow its own conventions (rfc2629-extensions.ts). */
+  private rfc2629 = false;
   sectionCount = 0;
+  /** Whether content of the document comes from documents named by `<x:source>` (not read here). */
+  externalSources = false;
 
   constructor(builder: DocumentBuilder, baseUrl: string, links: boolean) {
     this.builder = builder;
@@ -209,8 +219,9 @@ class RfcXmlWalker {
   }
 
   /** Walks <rfc>: abstract and notes, then middle sections numbered 1.., then back sections A.. */
-  walk(rfc: Element): string {
-    this.targets = new RfcTargets(rfc);
+  walk(rfc: Element, rfc2629: boolean): string {
+    this.rfc2629 = rfc2629;
+    this.targets = new RfcTargets(rfc, rfc2629);
     this.version3 = rfc.attribs['version'] === '3';
     for (const [key, value] of rfcFrontMetadata(rfc)) this.builder.setMetadata(key, value);
     const front = firstChild(rfc, 'front');
@@ -335,7 +346,7 @@ class RfcXmlWalker {
     let end: number | null = null;
     const flushEntries = (): void => {
       if (entries.length === 0) return;
-      const text = entries.map((e) => `${e.terms[0]!}\n${e.definitions[0]!}`).join('\n');
+      const text = entries.map((e) => [...e.terms, ...e.definitions].join('\n')).join('\n');
       this.builder.addBlock({
         kind: 'definition-list',
         text,
@@ -355,16 +366,33 @@ class RfcXmlWalker {
       } else if (name === 'reference' || name === 'referencegroup') {
         const anchor = c.attribs['anchor'] ?? '';
         const label = `[${this.targets?.referenceLabel(anchor) ?? anchor}]`;
+        const convention = this.rfc2629 ? 'rfc2629' : 'xml2rfc';
+        const cite = (r: Element): string =>
+          // An <annotation> follows the citation, its cross-references rendered as in running text.
+          [
+            referenceCitation(r, convention),
+            ...childElements(r)
+              .filter((a) => localName(a) === 'annotation')
+              .map((a) => this.inlineText(a)),
+          ]
+            .filter((p) => p !== '')
+            .join(' ');
         const citation =
           name === 'reference'
-            ? referenceCitation(c)
+            ? cite(c)
             : childElements(c)
                 .filter((r) => localName(r) === 'reference')
-                .map(referenceCitation)
+                .map(cite)
                 .join('\n');
-        entries.push({ terms: [label], definitions: [citation] });
+        entries.push({ terms: [label], definitions: citation === '' ? [] : [citation] });
         const target = c.attribs['target'];
         if (target !== undefined && this.links) links.push({ text: label, href: target });
+        const source = this.targets?.sourceDocument(anchor) ?? null;
+        if (source !== null) {
+          // The citation lives in the document <x:source> names; the renderer links the entry to it.
+          this.externalSources = true;
+          if (this.links) links.push({ text: label, href: resolve(source, this.baseUrl) });
+        }
         const span = spanOf(c);
         if (span) {
           start ??= span.start;
@@ -381,6 +409,7 @@ class RfcXmlWalker {
       if (isTag(c)) {
         const name = localName(c);
         if (name === 'section' || name === 'references' || name === 'name' || RFC_SKIP.has(name)) continue;
+        if (!isRenderedVocabulary(c)) continue;
         this.block(c, fragment);
       }
     }
@@ -465,7 +494,7 @@ class RfcXmlWalker {
   private verbatim(el: Element, fragment: string | null, caption: string): void {
     const type = (el.attribs['type'] ?? '').toLowerCase();
     const drawing = type === '' || type === 'ascii-art' || type === 'drawing' || type === 'svg' || type === 'call-flow';
-    const kind: BlockKind = type.startsWith('abnf') ? 'grammar' : localName(el) === 'artwork' && drawing ? 'artwork' : 'code';
+    const kind: BlockKind = GRAMMAR_TYPES.test(type) ? 'grammar' : localName(el) === 'artwork' && drawing ? 'artwork' : 'code';
     const text = trimVerbatim(this.verbatimText(el));
     if (text !== '') this.builder.addBlock({ kind, text, fragment, caption, language: type || undefined, span: spanOf(el) });
   }
@@ -492,8 +521,12 @@ class RfcXmlWalker {
     let out = '';
     const visit = (node: AnyNode): void => {
       if (isText(node) || isCDATA(node)) out += textContent(node);
-      else if (isTag(node)) {
-        if (localName(node) === 'xref' && !hasContent(node)) out += this.targets?.render(node) ?? node.attribs['target'] ?? '';
+      else if (isTag(node) && isRenderedVocabulary(node)) {
+        const name = localName(node);
+        if (name === 'xref' && !hasContent(node)) {
+          out += this.targets?.render(node, { inArtwork: true }) ?? node.attribs['target'] ?? '';
+          this.noteExternal(node);
+        } else if (name === 'length-of') out += this.lengthOf(node);
         else for (const c of node.children) visit(c);
       }
     };
@@ -528,8 +561,12 @@ class RfcXmlWalker {
     }
     if (!isTag(node)) return;
     const name = localName(node);
-    if (RFC_SKIP.has(name)) return;
+    if (RFC_SKIP.has(name) || !isRenderedVocabulary(node)) return;
     if (skipLists && name === 'list') return;
+    if (name === 'length-of') {
+      sink.text(this.lengthOf(node));
+      return;
+    }
     if (name === 'contact' && !hasContent(node)) {
       // A non-ASCII name is followed by its ASCII form, as xml2rfc prints contacts.
       const full = node.attribs['fullname'] ?? '';
@@ -551,10 +588,14 @@ class RfcXmlWalker {
       const target = node.attribs['target'] ?? '';
       const content = hasContent(node);
       const shown = content ? ownText(node) : (this.targets?.render(node) ?? target);
-      if (content) for (const c of node.children) this.flow(c, sink, keywords, links, skipLists);
-      else sink.text(shown);
+      if (content) {
+        for (const c of node.children) this.flow(c, sink, keywords, links, skipLists);
+        sink.text(this.targets?.sectionSuffix(node) ?? '');
+      } else sink.text(shown);
+      this.noteExternal(node);
       if (this.links && target !== '') {
-        const href = node.attribs['derivedLink'] ?? `${this.baseUrl.split('#')[0] ?? this.baseUrl}#${target}`;
+        const href =
+          node.attribs['derivedLink'] ?? this.targets?.externalLink(node) ?? `${this.baseUrl.split('#')[0] ?? this.baseUrl}#${target}`;
         links.push({ text: shown || target, href: resolve(href, this.baseUrl) });
       }
       return;
@@ -571,7 +612,7 @@ class RfcXmlWalker {
     }
     if (!skipLists && (name === 'list' || name === 'ul' || name === 'ol')) {
       // A list nested in running text keeps its item markers, as the renderings print them.
-      const style = node.attribs['style'] ?? '';
+      const style = listStyle(node);
       const ordered = name === 'ol' || style === 'numbers' || style.startsWith('format');
       let i = 0;
       for (const c of childElements(node)) {
@@ -593,6 +634,19 @@ class RfcXmlWalker {
     }
     for (const c of node.children) this.flow(c, sink, keywords, links, skipLists);
     if (block) sink.lineBreak(1);
+  }
+
+  /** `<x:length-of target>` as the renderer prints it; the target id when the document lacks it. */
+  private lengthOf(el: Element): string {
+    const id = el.attribs['target'] ?? '';
+    const target = this.targets?.element(id);
+    return target === undefined ? id : String(lengthOf(target));
+  }
+
+  /** Remembers an `<xref x:rel>` whose section number only the document `<x:source>` names holds. */
+  private noteExternal(xref: Element): void {
+    if (xref.attribs['x:sec'] === undefined && xref.attribs['section'] === undefined && this.targets?.externalLink(xref) != null)
+      this.externalSources = true;
   }
 
   private inlineText(el: Element): string {
@@ -618,7 +672,7 @@ class RfcXmlWalker {
   }
 
   private listBlock(el: Element, fragment: string | null): void {
-    const style = el.attribs['style'] ?? '';
+    const style = listStyle(el);
     const ordered = localName(el) === 'ol' || style === 'numbers' || style.startsWith('format');
     if (localName(el) === 'list' && style === 'hanging') {
       // v2 hanging lists are definition lists: <t hangText="term">definition</t>.
@@ -712,6 +766,19 @@ export function htmlIdForPn(pn: string): string {
   const sub = /^section-([a-z])\.(\d+(?:\.\d+)*)$/.exec(pn);
   if (sub) return `appendix-${sub[1]!.toUpperCase()}.${sub[2]!}`;
   return pn;
+}
+
+/**
+ * A v2 list's style: its own, else (RFC 7749: "the default is the style of the enclosing list") the
+ * nearest enclosing list's, else "empty". v3 lists (`ul`, `ol`) have no style attribute.
+ */
+function listStyle(list: Element): string {
+  for (let e: Element | null = list; e !== null; e = e.parent !== null && isTag(e.parent) ? e.parent : null) {
+    if (localName(e) !== 'list') continue;
+    const style = e.attribs['style'];
+    if (style !== undefined && style !== '') return style;
+  }
+  return 'empty';
 }
 
 /**
@@ -815,7 +882,8 @@ export function extractXml(source: string, baseUrl: string, builder: DocumentBui
   }
   if (localName(root) === 'rfc') {
     const walker = new RfcXmlWalker(builder, baseUrl, links);
-    const title = walker.walk(root);
+    const title = walker.walk(root, writtenForRfc2629Xslt(document, root));
+    if (walker.externalSources) builder.limits.add('rfc-external-sources-not-read');
     return { title, confidence: walker.sectionCount > 0 ? 90 : 50 };
   }
   builder.info('xml-generic', `No known vocabulary for root element <${root.name}>; structure inferred from title-like elements.`);
