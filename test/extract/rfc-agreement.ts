@@ -20,6 +20,51 @@ const squash = (text: string): string =>
     .replace(/[\u201c\u201d]/g, '"')
     .replace(/[\u2018\u2019]/g, "'");
 
+interface Link {
+  text: string;
+  href: string;
+}
+interface Entry {
+  terms: string[];
+  definitions: string[];
+}
+
+/** The limit an XML declares when content comes from documents its `<x:source>` elements name. */
+export const EXTERNAL_SOURCES_LIMIT = 'rfc-external-sources-not-read';
+
+/**
+ * The HTML's text without what the renderer drew from other documents, which the XML does not hold
+ * (it declares EXTERNAL_SOURCES_LIMIT): the section number of a cross-reference into another document
+ * ("Section 11.2 of [HTTP/1.1]": the XML names the section by anchor only; both blocks link into that
+ * same document, which is what licenses the removal), and the citation of a reference the XML gives no
+ * <front> (its term stays). Squashed text in, squashed text out.
+ */
+function withoutExternalContent(text: string, a: Block, b: Block): string {
+  // The document each XML link points into (the anchor inside it may be an alias the renderer resolved).
+  const documentOf = (href: string): string => href.split('#')[0] ?? href;
+  const xmlDocuments = new Set(((b['links'] as Link[] | undefined) ?? []).map((l) => documentOf(l.href)));
+  let out = text;
+  for (const link of (a['links'] as Link[] | undefined) ?? []) {
+    if (!xmlDocuments.has(documentOf(link.href)) || !/^(?:Section|Appendix) [\w.]+$/.test(link.text)) continue;
+    const where = squash(link.text);
+    // The formats rfc2629.xslt prints: "of" (default), "," (artwork default), "()", and the bare "Section N".
+    for (const form of [`${where}of`, `,${where}`, `(${where})`, where]) {
+      const at = out.indexOf(form);
+      if (at === -1) continue;
+      out = out.slice(0, at) + out.slice(at + form.length);
+      break;
+    }
+  }
+  const xmlEntries = (b['entries'] as Entry[] | undefined) ?? [];
+  const citationless = new Set(xmlEntries.filter((e) => e.definitions.length === 0).flatMap((e) => e.terms.map(squash)));
+  for (const e of (a['entries'] as Entry[] | undefined) ?? []) {
+    if (!e.terms.some((t) => citationless.has(squash(t)))) continue;
+    const entry = squash([...e.terms, ...e.definitions].join(''));
+    out = out.replace(entry, squash(e.terms.join('')));
+  }
+  return out;
+}
+
 export interface Agreement {
   paired: number;
   total: number;
@@ -72,9 +117,9 @@ export function compare(html: EvidenceDocument, xml: EvidenceDocument): Agreemen
       const why: string[] = [];
       if (a.kind !== b.kind) why.push(`kind ${a.kind} vs ${b.kind}`);
       if (a.normativity !== b.normativity) why.push(`normativity ${a.normativity} vs ${b.normativity}`);
-      if (squash(a.text) !== squash(b.text)) {
-        const sa = squash(a.text);
-        const sb = squash(b.text);
+      const sb = squash(b.text);
+      const sa = xml.limits.includes(EXTERNAL_SOURCES_LIMIT) ? withoutExternalContent(squash(a.text), a, b) : squash(a.text);
+      if (sa !== sb) {
         let k = 0;
         while (k < sa.length && sa[k] === sb[k]) k++;
         why.push(`text differs at ${k}: HTML «${sa.slice(Math.max(0, k - 30), k + 40)}» XML «${sb.slice(Math.max(0, k - 30), k + 40)}»`);

@@ -54,6 +54,16 @@ function joinAuthors(names: string[]): string {
  */
 export type CitationConvention = 'xml2rfc' | 'rfc2629';
 
+export interface CitationOptions {
+  convention: CitationConvention;
+  /**
+   * The renderer gives an RFC without a DOI its DOI ("DOI 10.17487/RFC1950") and, without a target,
+   * its info page as target: xml2rfc does (prepared XML states both), rfc2629.xslt when told to
+   * emulate an xml2rfc backend that does (`<?rfc-ext xml2rfc-backend="202007"?>`).
+   */
+  rfcLinks: boolean;
+}
+
 function dateOf(date: Element | undefined, convention: CitationConvention): string {
   if (!date) return '';
   const month = date.attribs['month'] ?? '';
@@ -67,7 +77,8 @@ function dateOf(date: Element | undefined, convention: CitationConvention): stri
 }
 
 /** The citation as the renderer prints it; "" when the XML holds none (rfc2629.xslt's `<x:source>` supplies it). */
-export function referenceCitation(reference: Element, convention: CitationConvention = 'xml2rfc'): string {
+export function referenceCitation(reference: Element, options: CitationOptions = { convention: 'xml2rfc', rfcLinks: false }): string {
+  const { convention } = options;
   const front = kids(reference, 'front')[0];
   const parts: string[] = [];
   if (front) {
@@ -81,7 +92,9 @@ export function referenceCitation(reference: Element, convention: CitationConven
     }
   }
   const series = kids(reference, 'seriesInfo').concat(front ? kids(front, 'seriesInfo') : []);
-  for (const c of kids(reference, 'refcontent')) parts.push(normalizeSpace(textContent(c)));
+  // xml2rfc prints refcontent before the series, rfc2629.xslt after them and the DOI.
+  const refcontent = kids(reference, 'refcontent').map((c) => normalizeSpace(textContent(c)));
+  if (convention === 'xml2rfc') parts.push(...refcontent);
   for (const s of series) {
     const name = s.attribs['name'] ?? '';
     const value = s.attribs['value'] ?? '';
@@ -89,9 +102,18 @@ export function referenceCitation(reference: Element, convention: CitationConven
     else if (name !== 'DOI') parts.push(normalizeSpace(`${name} ${value}`));
   }
   for (const s of series) if (s.attribs['name'] === 'DOI') parts.push(`DOI ${s.attribs['value'] ?? ''}`);
+  const rfc = series.find((s) => s.attribs['name'] === 'RFC')?.attribs['value'];
+  const rfcNumber = rfc !== undefined && /^\d+$/.test(rfc) ? Number(rfc) : null;
+  if (options.rfcLinks && rfcNumber !== null && !series.some((s) => s.attribs['name'] === 'DOI'))
+    parts.push(`DOI 10.17487/RFC${String(rfcNumber).padStart(4, '0')}`);
+  if (convention === 'rfc2629') parts.push(...refcontent);
   const date = dateOf(front ? kids(front, 'date')[0] : undefined, convention);
   if (date !== '') parts.push(date);
-  const target = reference.attribs['target'];
+  let target = reference.attribs['target'];
+  // In a <referencegroup> the group's target stands for its members (referenceGroupCitation).
+  const grouped = reference.parent !== null && isTag(reference.parent) && localName(reference.parent) === 'referencegroup';
+  if (options.rfcLinks && rfcNumber !== null && !grouped && (target === undefined || target === ''))
+    target = `https://www.rfc-editor.org/info/rfc${rfcNumber}`;
   if (target !== undefined && target !== '') parts.push(`<${target}>`);
   const text = parts.filter((p) => p !== '').join(', ');
   return text === '' ? '' : `${text}.`;

@@ -9,6 +9,8 @@ import { textContent } from 'domutils';
  * - `x:length-of` prints the length of the element it targets, line ends counted as CRLF (HTTP
  *   message bodies in examples: "Content-Length: 51");
  * - reference dates print the day only when `<date x:include-day="true">`, as "1 April 1998";
+ * - RFC references get a DOI and an info-page target only when `<?rfc-ext xml2rfc-backend?>` asks for
+ *   an xml2rfc backend that adds them;
  * - `<xref x:sec>` inside artwork defaults to the "," format ("[RFC5646], Section 2.1");
  * - an `<xref>` with content pointing at a section prints "content (Section 14.1.2)";
  * - `<x:source href basename>` on a reference names another document the renderer reads: the
@@ -27,6 +29,23 @@ const RENDERED_NAMESPACES = new Set(['', RFC2629_EXTENSION_NAMESPACE]);
 export function writtenForRfc2629Xslt(document: Document, rfc: Element): boolean {
   if (Object.values(rfc.attribs).includes(RFC2629_EXTENSION_NAMESPACE)) return true;
   return document.children.some((c) => c.type === 'directive' && /^\?rfc-ext\b/.test((c as { data: string }).data));
+}
+
+/**
+ * The first xml2rfc backend (year and month) whose reference output rfc2629.xslt emulates with DOIs
+ * and rfc-editor.org info-page targets for RFCs (xml2rfc 2.5, late 2015, after the RFC Editor began
+ * assigning DOIs).
+ */
+export const DOI_BACKEND = 201510;
+
+/** Whether `<?rfc-ext xml2rfc-backend="YYYYMM"?>` asks rfc2629.xslt to emulate `since` or later. */
+export function emulatesXml2rfcBackend(document: Document, since: number): boolean {
+  for (const c of document.children) {
+    if (c.type !== 'directive') continue;
+    const m = /^\?rfc-ext\s[^>]*\bxml2rfc-backend=["'](\d{6})["']/.exec((c as { data: string }).data);
+    if (m && Number(m[1]) >= since) return true;
+  }
+  return false;
 }
 
 /**

@@ -1,14 +1,15 @@
-import { type AnyNode, type Element, isTag, isText, isCDATA } from 'domhandler';
+import { type AnyNode, type Document, type Element, isTag, isText, isCDATA } from 'domhandler';
 import { textContent } from 'domutils';
 import type { BlockKind, DocumentBuilder, Link, ListItem } from '../document-builder.js';
 import { keywordOf, type KeywordSpan } from '../bcp14.js';
 import { TextSink, normalizeSpace } from '../text-sink.js';
 import { MAX_TREE_DEPTH, parseMarkup } from '../markup-parser.js';
 import { XML_ENTITY_BOUNDS, boundExceeded } from '../input-bounds.js';
+import { compareCodeUnits } from '../../store/canonical-json.js';
 import { RfcTargets } from './rfc-xref.js';
 import { authorAddresses, rfcFrontMetadata } from './rfc-front.js';
-import { referenceCitation } from './rfc-references.js';
-import { isRenderedVocabulary, lengthOf, writtenForRfc2629Xslt } from './rfc2629-extensions.js';
+import { type CitationOptions, referenceCitation } from './rfc-references.js';
+import { DOI_BACKEND, emulatesXml2rfcBackend, isRenderedVocabulary, lengthOf, writtenForRfc2629Xslt } from './rfc2629-extensions.js';
 
 export interface XmlExtractResult {
   title: string;
@@ -208,6 +209,10 @@ class RfcXmlWalker {
   private version3 = false;
   /** Written for rfc2629.xslt, whose renderings follow its own conventions (rfc2629-extensions.ts). */
   private rfc2629 = false;
+  /** The renderings list references sorted by label (`sortRefs="true"`, `<?rfc sortrefs="yes"?>`). */
+  private sortReferences = false;
+  /** The renderer adds DOIs and info-page targets to RFC references (CitationOptions.rfcLinks). */
+  private rfcLinks = false;
   sectionCount = 0;
   /** Whether content of the document comes from documents named by `<x:source>` (not read here). */
   externalSources = false;
@@ -219,8 +224,11 @@ class RfcXmlWalker {
   }
 
   /** Walks <rfc>: abstract and notes, then middle sections numbered 1.., then back sections A.. */
-  walk(rfc: Element, rfc2629: boolean): string {
+  walk(rfc: Element, options: { rfc2629: boolean; sortReferences: boolean; rfcLinks: boolean }): string {
+    const { rfc2629 } = options;
     this.rfc2629 = rfc2629;
+    this.sortReferences = options.sortReferences;
+    this.rfcLinks = options.rfcLinks;
     this.targets = new RfcTargets(rfc, rfc2629);
     this.version3 = rfc.attribs['version'] === '3';
     for (const [key, value] of rfcFrontMetadata(rfc)) this.builder.setMetadata(key, value);
@@ -346,6 +354,7 @@ class RfcXmlWalker {
     let end: number | null = null;
     const flushEntries = (): void => {
       if (entries.length === 0) return;
+      if (this.sortReferences) entries.sort((a, b) => compareCodeUnits(sortKey(a.terms[0]!), sortKey(b.terms[0]!)));
       const text = entries.map((e) => [...e.terms, ...e.definitions].join('\n')).join('\n');
       this.builder.addBlock({
         kind: 'definition-list',
@@ -366,33 +375,33 @@ class RfcXmlWalker {
       } else if (name === 'reference' || name === 'referencegroup') {
         const anchor = c.attribs['anchor'] ?? '';
         const label = `[${this.targets?.referenceLabel(anchor) ?? anchor}]`;
-        const convention = this.rfc2629 ? 'rfc2629' : 'xml2rfc';
+        const options: CitationOptions = { convention: this.rfc2629 ? 'rfc2629' : 'xml2rfc', rfcLinks: this.rfcLinks };
         const cite = (r: Element): string =>
           // An <annotation> follows the citation, its cross-references rendered as in running text.
           [
-            referenceCitation(r, convention),
+            referenceCitation(r, options),
             ...childElements(r)
               .filter((a) => localName(a) === 'annotation')
               .map((a) => this.inlineText(a)),
           ]
             .filter((p) => p !== '')
             .join(' ');
+        // A group lists its members' citations, then its own target, as both renderers print it.
+        const groupTarget = name === 'referencegroup' && c.attribs['target'] ? [`<${c.attribs['target']}>`] : [];
         const citation =
           name === 'reference'
             ? cite(c)
-            : childElements(c)
-                .filter((r) => localName(r) === 'reference')
-                .map(cite)
-                .join('\n');
+            : [
+                ...childElements(c)
+                  .filter((r) => localName(r) === 'reference')
+                  .map(cite),
+                ...groupTarget,
+              ].join('\n');
         entries.push({ terms: [label], definitions: citation === '' ? [] : [citation] });
         const target = c.attribs['target'];
         if (target !== undefined && this.links) links.push({ text: label, href: target });
-        const source = this.targets?.sourceDocument(anchor) ?? null;
-        if (source !== null) {
-          // The citation lives in the document <x:source> names; the renderer links the entry to it.
-          this.externalSources = true;
-          if (this.links) links.push({ text: label, href: resolve(source, this.baseUrl) });
-        }
+        // The citation lives in the document <x:source> names, which is not read here.
+        if (this.targets?.sourceDocument(anchor) != null) this.externalSources = true;
         const span = spanOf(c);
         if (span) {
           start ??= span.start;
@@ -768,6 +777,17 @@ export function htmlIdForPn(pn: string): string {
   return pn;
 }
 
+/** `<rfc sortRefs="true">` (v3) or the v2 processing instruction `<?rfc sortrefs="yes"?>`. */
+function sortsReferences(document: Document, rfc: Element): boolean {
+  if (rfc.attribs['sortRefs'] !== undefined) return rfc.attribs['sortRefs'] === 'true';
+  return document.children.some((c) => c.type === 'directive' && /^\?rfc\s[^>]*\bsortrefs=["']yes["']/.test((c as { data: string }).data));
+}
+
+/** References sort by label without regard to case ("[ALTSVC]" before "[HTTP/1.1]" before "[RFC1950]"). */
+function sortKey(label: string): string {
+  return label.toUpperCase();
+}
+
 /**
  * A v2 list's style: its own, else (RFC 7749: "the default is the style of the enclosing list") the
  * nearest enclosing list's, else "empty". v3 lists (`ul`, `ol`) have no style attribute.
@@ -882,7 +902,12 @@ export function extractXml(source: string, baseUrl: string, builder: DocumentBui
   }
   if (localName(root) === 'rfc') {
     const walker = new RfcXmlWalker(builder, baseUrl, links);
-    const title = walker.walk(root, writtenForRfc2629Xslt(document, root));
+    const rfc2629 = writtenForRfc2629Xslt(document, root);
+    const title = walker.walk(root, {
+      rfc2629,
+      sortReferences: sortsReferences(document, root),
+      rfcLinks: rfc2629 ? emulatesXml2rfcBackend(document, DOI_BACKEND) : true,
+    });
     if (walker.externalSources) builder.limits.add('rfc-external-sources-not-read');
     return { title, confidence: walker.sectionCount > 0 ? 90 : 50 };
   }
