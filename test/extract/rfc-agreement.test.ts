@@ -207,3 +207,32 @@ test('<?rfc-ext?> processing instructions alone mark an XML as written for rfc26
   assert.match(text, /January 2008/);
   assert.doesNotMatch(text, /January 15, 2008/);
 });
+
+test('bibxml references (external entities, <?rfc include?>) keep their anchors: cited as "[RFC3550]", listed, declared unread', async () => {
+  const { extractBytes } = await import('./helpers.js');
+  const source = `<?xml version="1.0"?>
+<!DOCTYPE rfc [
+  <!ENTITY rfc3550 SYSTEM "http://xml.resource.org/public/rfc/bibxml/reference.RFC.3550.xml">
+  <!ENTITY w3c PUBLIC "-//W3C//x" 'https://bib.ietf.org/public/rfc/bibxml4/reference.W3C.REC-xml-20081126.xml'>
+  <!ENTITY boiler SYSTEM "boilerplate.xml">
+]>
+<rfc number="9993" category="info">
+<front><title>Includes</title></front>
+<middle><section anchor="s" title="Uses"><t>RTP <xref target="RFC3550"/>, XML <xref target="W3C.REC-xml-20081126"/>, the series <xref target="RFC4844"/>.&boiler;</t></section></middle>
+<back><references title="Informative References">
+&rfc3550;
+&w3c;
+<?rfc include="https://bib.ietf.org/public/rfc/bibxml/reference.RFC.4844"?>
+</references></back>
+</rfc>`;
+  const xml = await extractBytes(source, 'https://www.rfc-editor.org/rfc/rfc9993.xml', 'application/rfc+xml');
+  const text = xml.blocks.map((b) => b.text).join('\n');
+  assert.match(text, /RTP \[RFC3550\], XML \[W3C\.REC-xml-20081126\], the series \[RFC4844\]\./);
+  const list = xml.blocks.find((b) => b.kind === 'definition-list')!;
+  assert.deepEqual(
+    (list['entries'] as { terms: string[] }[]).map((e) => e.terms[0]),
+    ['[RFC3550]', '[W3C.REC-xml-20081126]', '[RFC4844]'],
+  );
+  assert.ok(xml.limits.includes(EXTERNAL_SOURCES_LIMIT));
+  assert.ok(xml.limits.includes('xml-external-entities-not-loaded'));
+});

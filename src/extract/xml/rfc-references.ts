@@ -118,3 +118,19 @@ export function referenceCitation(reference: Element, options: CitationOptions =
   const text = parts.filter((p) => p !== '').join(', ');
   return text === '' ? '' : `${text}.`;
 }
+
+/**
+ * A bibxml reference file (`…/bibxml/reference.RFC.3550.xml`, as xml2rfc includes them) names the
+ * anchor its `<reference>` carries: "RFC3550", "BCP14", "W3C.REC-xml-20081126", "I-D.ietf-foo".
+ */
+export function bibxmlAnchor(url: string): string | null {
+  const m = /(?:^|[/\\])reference\.([A-Za-z][\w.-]*)\.xml$/.exec(url);
+  if (!m) return null;
+  return m[1]!.replace(/^(RFC|BCP|STD|FYI)\.(\d+)$/, '$1$2');
+}
+
+/** The anchor of the bibxml file an `<?rfc include="…"?>` instruction names, or null. */
+export function includedReference(instruction: string): string | null {
+  const m = /^\?rfc\s+include=["']([^"']+)["']/.exec(instruction);
+  return m ? bibxmlAnchor(m[1]!.endsWith('.xml') ? m[1]! : `${m[1]!}.xml`) : null;
+}

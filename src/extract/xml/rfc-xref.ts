@@ -1,6 +1,7 @@
 import { type Element, isTag } from 'domhandler';
 import { textContent } from 'domutils';
 import { normalizeSpace } from '../text-sink.js';
+import { includedReference } from './rfc-references.js';
 
 /**
  * What an RFC shows for `<xref>`: xml2rfc's prepared `derivedContent` when present, else the label the
@@ -80,6 +81,13 @@ export class RfcTargets {
         if (basename !== undefined && basename !== '') this.sources.set(anchor, basename);
       }
     }
+    // References the renderer includes from bibxml files (`<?rfc include?>`): known by anchor only.
+    for (const list of rfc.children.filter(isTag).flatMap((c) => this.descendants(c, 'references')))
+      for (const node of list.children) {
+        const anchor = node.type === 'directive' ? includedReference((node as { data: string }).data) : null;
+        if (anchor !== null && !this.byAnchor.has(anchor))
+          this.byAnchor.set(anchor, { kind: 'reference', number: null, title: '', label: anchor });
+      }
     for (const d of rfc.children.filter(isTag).flatMap((c) => this.descendants(c, 'displayreference'))) {
       const known = this.byAnchor.get(d.attribs['target'] ?? '');
       if (known && d.attribs['to'] !== undefined) known.label = d.attribs['to'];

@@ -8,7 +8,7 @@ import { XML_ENTITY_BOUNDS, boundExceeded } from '../input-bounds.js';
 import { compareCodeUnits } from '../../store/canonical-json.js';
 import { RfcTargets } from './rfc-xref.js';
 import { authorAddresses, rfcFrontMetadata } from './rfc-front.js';
-import { type CitationOptions, referenceCitation } from './rfc-references.js';
+import { type CitationOptions, bibxmlAnchor, includedReference, referenceCitation } from './rfc-references.js';
 import { DOI_BACKEND, emulatesXml2rfcBackend, isRenderedVocabulary, lengthOf, writtenForRfc2629Xslt } from './rfc2629-extensions.js';
 
 export interface XmlExtractResult {
@@ -33,7 +33,10 @@ function expandInternalEntities(source: string): { text: string; expanded: numbe
   let external = 0;
   for (const decl of entityDeclarations(source, doctype.subsetStart, doctype.subsetEnd)) {
     if (decl.value === null) {
-      values.set(decl.name, '');
+      // A bibxml reference stands in as the <reference> it holds, without its text: xrefs to it read
+      // "[RFC3550]" and the reference list keeps its entry; the citation is not read (a declared limit).
+      const anchor = bibxmlAnchor(decl.systemId ?? '');
+      values.set(decl.name, anchor === null ? '' : `<reference anchor="${anchor}"/>`);
       external++;
     } else values.set(decl.name, decl.value);
   }
@@ -92,13 +95,25 @@ export function findInternalSubset(source: string): { start: number; end: number
   return null;
 }
 
+/** An entity declaration: its replacement text, or null and its system identifier when external. */
+export interface EntityDeclaration {
+  name: string;
+  value: string | null;
+  systemId?: string | null;
+}
+
+/** The system identifier of an external entity: the last quoted literal (`SYSTEM "u"`, `PUBLIC "p" "u"`). */
+export function systemIdOf(afterKeyword: string): string | null {
+  return /(["'])([^"']*)\1\s*$/.exec(afterKeyword)?.[2] ?? null;
+}
+
 /**
  * The internal and external entity declarations of the subset, as the expression
  * /<!ENTITY\s+([A-Za-z_][\w.-]*)\s+(?:"([^"]*)"|'([^']*)'|(SYSTEM|PUBLIC)\b[^>]*)>/g matches them
  * (value null: external), with searches for the next quote or ">" remembered so that unterminated
  * declarations cost linear time in total.
  */
-export function entityDeclarations(source: string, from: number, to: number): { name: string; value: string | null }[] {
+export function entityDeclarations(source: string, from: number, to: number): EntityDeclaration[] {
   const subset = source.slice(from, to);
   // The last search per character: [from, found] holds no other occurrence, so it answers any `at` inside it.
   const nextOf = new Map<string, { from: number; found: number }>();
@@ -109,12 +124,12 @@ export function entityDeclarations(source: string, from: number, to: number): { 
     nextOf.set(ch, { from: at, found });
     return found;
   };
-  const out: { name: string; value: string | null }[] = [];
+  const out: EntityDeclaration[] = [];
   let at = subset.indexOf('<!ENTITY');
   while (at !== -1) {
     let i = at + '<!ENTITY'.length;
     let end = -1;
-    let decl: { name: string; value: string | null } | null = null;
+    let decl: EntityDeclaration | null = null;
     if (isRegexSpace(subset[i])) {
       while (isRegexSpace(subset[i])) i++;
       const nameStart = i;
@@ -134,7 +149,7 @@ export function entityDeclarations(source: string, from: number, to: number): { 
           } else if ((subset.startsWith('SYSTEM', i) || subset.startsWith('PUBLIC', i)) && !isWordChar(subset[i + 6])) {
             const gt = next('>', i + 6);
             if (gt !== -1) {
-              decl = { name, value: null };
+              decl = { name, value: null, systemId: systemIdOf(subset.slice(i + 6, gt)) };
               end = gt + 1;
             }
           }
@@ -367,7 +382,16 @@ class RfcXmlWalker {
       });
       start = null;
     };
-    for (const c of childElements(el)) {
+    for (const node of el.children) {
+      // `<?rfc include="…/reference.RFC.4844.xml"?>`: the renderer reads that file (not read here).
+      const included = node.type === 'directive' ? includedReference((node as { data: string }).data) : null;
+      if (included !== null) {
+        entries.push({ terms: [`[${this.targets?.referenceLabel(included) ?? included}]`], definitions: [] });
+        this.externalSources = true;
+        continue;
+      }
+      if (!isTag(node)) continue;
+      const c = node;
       const name = localName(c);
       if (name === 'references') {
         flushEntries();
@@ -398,6 +422,8 @@ class RfcXmlWalker {
                 ...groupTarget,
               ].join('\n');
         entries.push({ terms: [label], definitions: citation === '' ? [] : [citation] });
+        // A reference without its text (x:source, a bibxml entity) is printed from another document.
+        if (citation === '') this.externalSources = true;
         const target = c.attribs['target'];
         if (target !== undefined && this.links) links.push({ text: label, href: target });
         // The citation lives in the document <x:source> names, which is not read here.
