@@ -56,12 +56,25 @@ export function emulatesXml2rfcBackend(document: Document, since: number): boole
  */
 export function isRenderedVocabulary(el: Element): boolean {
   const colon = el.name.indexOf(':');
-  const attr = colon === -1 ? 'xmlns' : `xmlns:${el.name.slice(0, colon)}`;
-  for (let e: Element | null = el; e !== null; e = e.parent !== null && isTag(e.parent) ? e.parent : null) {
-    const ns = e.attribs[attr];
-    if (ns !== undefined) return RENDERED_NAMESPACES.has(ns);
+  const ns = declaredNamespace(el, colon === -1 ? 'xmlns' : `xmlns:${el.name.slice(0, colon)}`);
+  return ns === null || RENDERED_NAMESPACES.has(ns);
+}
+
+/** Namespace declarations in scope, per element and attribute: each is resolved once, not per descendant. */
+const inScope = new WeakMap<Element, Map<string, string | null>>();
+
+function declaredNamespace(el: Element, attr: string): string | null {
+  let known = inScope.get(el);
+  if (known === undefined) {
+    known = new Map();
+    inScope.set(el, known);
   }
-  return true;
+  const cached = known.get(attr);
+  if (cached !== undefined) return cached;
+  const own = el.attribs[attr];
+  const ns = own !== undefined ? own : el.parent !== null && isTag(el.parent) ? declaredNamespace(el.parent, attr) : null;
+  known.set(attr, ns);
+  return ns;
 }
 
 /**

@@ -819,13 +819,23 @@ function sortKey(label: string): string {
  * nearest enclosing list's, else "empty". v3 lists (`ul`, `ol`) have no style attribute.
  */
 function listStyle(list: Element): string {
-  for (let e: Element | null = list; e !== null; e = e.parent !== null && isTag(e.parent) ? e.parent : null) {
-    if (localName(e) !== 'list') continue;
-    const style = e.attribs['style'];
-    if (style !== undefined && style !== '') return style;
+  const known = listStyles.get(list);
+  if (known !== undefined) return known;
+  const own = localName(list) === 'list' ? list.attribs['style'] : undefined;
+  let style: string;
+  if (own !== undefined && own !== '') style = own;
+  else {
+    // The nearest enclosing element that is a list, resolved once per list (memoized up the chain).
+    let e = list.parent;
+    while (e !== null && isTag(e) && localName(e) !== 'list') e = e.parent;
+    style = e !== null && isTag(e) ? listStyle(e) : 'empty';
   }
-  return 'empty';
+  listStyles.set(list, style);
+  return style;
 }
+
+/** listStyle per element: nested lists ask their ancestors once, not once per descendant. */
+const listStyles = new WeakMap<Element, string>();
 
 /**
  * Whether an element has content of its own (a child element, or text that is not only white space).
