@@ -7,9 +7,12 @@
  * 2: HTML blocks record the ids of elements inside them (anchors). 3: RFC renderings agree (xref
  * labels, front matter as metadata, captions on their blocks, references, asides, XML ids as in the
  * source); unicode, ietf-draft and tc39 families; HTML table insertion modes and cell spans,
- * algorithm steps with paths, section normativity from the section's markup.
+ * algorithm steps with paths, section normativity from the section's markup. 4: RFC XML written for
+ * rfc2629.xslt reads as that renderer prints it (x:length-of, x:fmt defaults, citation dates, DOIs,
+ * sorted references, x:source limits), list-item counters, foreign vocabularies skipped; httpwg
+ * `pre.inline` is grammar.
  */
-export const EXTRACT_RULE_VERSION = 3;
+export const EXTRACT_RULE_VERSION = 4;
 /**
  * The PDF extractor's own version (1: pdf-parse tables; 2: tables from geometry with rowPages, and
  * heading-guess limits). It enters the extraction config of PDF documents only, so bumping it

@@ -19,6 +19,8 @@ const CASES: { fixture: string; url: string; contentType: string }[] = [
   { fixture: 'rfc-v2.xml', url: 'https://www.rfc-editor.org/rfc/rfc9997.xml', contentType: 'application/rfc+xml' },
   { fixture: 'rfc-pair-v3.html', url: 'https://www.rfc-editor.org/rfc/rfc9996.html', contentType: 'text/html' },
   { fixture: 'rfc-pair-v3.xml', url: 'https://www.rfc-editor.org/rfc/rfc9996.xml', contentType: 'application/rfc+xml' },
+  { fixture: 'rfc-pair-rfc2629.html', url: 'https://httpwg.org/specs/rfc9995.html', contentType: 'text/html' },
+  { fixture: 'rfc-pair-rfc2629.xml', url: 'https://httpwg.org/specs/rfc9995.xml', contentType: 'application/rfc+xml' },
   { fixture: 'unicode-uax.html', url: 'https://www.unicode.org/reports/tr99/', contentType: 'text/html' },
   { fixture: 'ietf-draft.txt', url: 'https://www.ietf.org/archive/id/draft-author-example-00.txt', contentType: 'text/plain' },
   { fixture: 'generic.xml', url: 'https://example.org/manual.xml', contentType: 'application/xml' },

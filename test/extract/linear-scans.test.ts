@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { hasArtJoint, hasDotLeader, isRunningHeader } from '../../src/extract/text/rfc-text.js';
-import { entityDeclarations, findInternalSubset } from '../../src/extract/xml/xml-extractor.js';
+import { type EntityDeclaration, entityDeclarations, findInternalSubset } from '../../src/extract/xml/xml-extractor.js';
 import { parseMarkup, MAX_TREE_DEPTH } from '../../src/extract/markup-parser.js';
 import { parseDocument } from 'htmlparser2';
 import { textContent } from 'domutils';
@@ -100,10 +100,15 @@ test('findInternalSubset and entityDeclarations equal the DOCTYPE and ENTITY exp
       JSON.stringify(s),
     );
     const subset = m[1]!;
-    const expected: { name: string; value: string | null }[] = [];
+    const expected: EntityDeclaration[] = [];
     declRe.lastIndex = 0;
     for (let d = declRe.exec(subset); d !== null; d = declRe.exec(subset))
-      expected.push({ name: d[1]!, value: d[4] !== undefined ? null : (d[2] ?? d[3] ?? '') });
+      expected.push(
+        d[4] !== undefined
+          ? // External: the system identifier is the last quoted literal before ">".
+            { name: d[1]!, value: null, systemId: /(["'])([^"']*)\1\s*$/.exec(d[0].slice(d[0].indexOf(d[4]) + 6, -1))?.[2] ?? null }
+          : { name: d[1]!, value: d[2] ?? d[3] ?? '' },
+      );
     assert.deepEqual(entityDeclarations(s, found!.subsetStart, found!.subsetEnd), expected, JSON.stringify(s));
   }
 });

@@ -1,9 +1,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync } from 'node:fs';
 import path from 'node:path';
-import type { Block, EvidenceDocument, Section } from '../../src/document/types.js';
-import { SKIP_CORPUS, corpusDir, extractCorpusFile } from './helpers.js';
+import { EXTERNAL_SOURCES_LIMIT, compare } from './rfc-agreement.js';
+import { SKIP_CORPUS, corpusDir, extractCorpusFile, ingestMap } from './helpers.js';
 
 /**
  * The HTML and XML renderings of one RFC must give the same evidence: every RFC with both files in
@@ -12,123 +11,55 @@ import { SKIP_CORPUS, corpusDir, extractCorpusFile } from './helpers.js';
  * a section only one rendering has may only be boilerplate the renderer generates.
  */
 
-/** Sections a renderer writes from nothing in the XML (unprepared XML lacks them). */
-const GENERATED = new Set(['status of this memo', 'copyright notice', 'table of contents', 'index']);
-
-function idsOf(s: Section): string[] {
-  return [s.fragment, ...(s.alternateIds ?? []), ...(s.derivedIds ?? [])].filter((x): x is string => x !== null);
-}
-
-/** Whitespace never counts; nor do typographic quotes, which one renderer prints for another's straight ones. */
-const squash = (text: string): string =>
-  text
-    .replace(/\s+/g, '')
-    .replace(/[\u201c\u201d]/g, '"')
-    .replace(/[\u2018\u2019]/g, "'");
-
-interface Agreement {
-  paired: number;
-  total: number;
-  problems: string[];
-  unpairedSections: string[];
-}
-
-function compare(html: EvidenceDocument, xml: EvidenceDocument): Agreement {
-  const xmlById = new Map<string, Section>();
-  for (const s of xml.sections) for (const id of idsOf(s)) if (!xmlById.has(id)) xmlById.set(id, s);
-  // Sections without an id pair by number and heading, else by a heading only one section has.
-  const xmlByHeading = new Map<string, Section | null>();
-  for (const s of xml.sections) {
-    const numbered = `${s.number ?? ''} ${s.heading}`;
-    xmlByHeading.set(numbered, xmlByHeading.has(numbered) ? null : s);
-    xmlByHeading.set(s.heading, xmlByHeading.has(s.heading) ? null : s);
-  }
-  const blocksOf = (d: EvidenceDocument, sectionId: string | null): Block[] => d.blocks.filter((b) => b.sectionId === sectionId);
-  const problems: string[] = [];
-  const unpairedSections: string[] = [];
-  let paired = 0;
-  let total = 0;
-  const usedXml = new Set<string>();
-  for (const h of html.sections) {
-    const x =
-      idsOf(h)
-        .map((id) => xmlById.get(id))
-        .find((s) => s !== undefined) ??
-      xmlByHeading.get(`${h.number ?? ''} ${h.heading}`) ??
-      xmlByHeading.get(h.heading) ??
-      undefined;
-    const hb = blocksOf(html, h.id);
-    if (!x) {
-      // A heading with no blocks (the document title, a table of contents pruned to nothing) pairs nothing.
-      if (hb.length > 0 && !GENERATED.has(h.heading.toLowerCase()))
-        unpairedSections.push(`html ${h.id} "${h.heading}" (${hb.length} blocks)`);
-      if (!GENERATED.has(h.heading.toLowerCase())) total += hb.length;
-      continue;
-    }
-    usedXml.add(x.id);
-    const xb = blocksOf(xml, x.id);
-    total += Math.max(hb.length, xb.length);
-    for (let i = 0; i < Math.max(hb.length, xb.length); i++) {
-      const a = hb[i];
-      const b = xb[i];
-      if (!a || !b) {
-        problems.push(`${h.id}: block ${i + 1} only in ${a ? 'HTML' : 'XML'}: ${(a ?? b)!.text.slice(0, 80)}`);
-        continue;
-      }
-      const why: string[] = [];
-      if (a.kind !== b.kind) why.push(`kind ${a.kind} vs ${b.kind}`);
-      if (a.normativity !== b.normativity) why.push(`normativity ${a.normativity} vs ${b.normativity}`);
-      if (squash(a.text) !== squash(b.text)) {
-        const sa = squash(a.text);
-        const sb = squash(b.text);
-        let k = 0;
-        while (k < sa.length && sa[k] === sb[k]) k++;
-        why.push(`text differs at ${k}: HTML «${sa.slice(Math.max(0, k - 30), k + 40)}» XML «${sb.slice(Math.max(0, k - 30), k + 40)}»`);
-      }
-      if (why.length === 0) paired++;
-      else problems.push(`${h.id} block ${i + 1}: ${why.join('; ')}`);
-    }
-  }
-  for (const x of xml.sections) {
-    if (usedXml.has(x.id)) continue;
-    const xb = blocksOf(xml, x.id);
-    if (xb.length === 0) continue;
-    total += xb.length;
-    unpairedSections.push(`xml ${x.id} "${x.heading}" (${xb.length} blocks)`);
-  }
-  return { paired, total, problems, unpairedSections };
-}
-
 /**
- * Blocks that must agree, per pair. rfc9001 (xml2rfc v3 HTML from its prepared XML) agrees fully. The
- * httpwg pairs (rfc2629.xslt HTML from unprepared XML) do not yet, for reasons the XML alone cannot
- * settle: x:rel cross-references print the section number of ANOTHER RFC ("Section 11.2 of
- * [HTTP/1.1]"), x:length-of prints a computed byte count, ABNF artwork is a plain `pre.inline` in
- * the HTML, and that renderer drops the day from citation dates. Their floors are the measured
- * agreement (rfc6265 215/221, rfc9110 1355/1413), so a regression fails.
+ * Every RFC with both an HTML and an XML rendering in the corpus map (same file name but for the
+ * extension), so a pair added to the corpus is covered. Each must agree fully: every block paired, with
+ * equal kind, normativity and text. The one discount is what an XML declares it cannot hold
+ * (EXTERNAL_SOURCES_LIMIT: content rfc2629.xslt reads from the documents `<x:source>` names).
  */
-const PAIRS: { name: string; floor: number }[] = [
-  { name: 'rfc9001.canonical', floor: 1 },
-  { name: 'rfc6265', floor: 0.97 },
-  { name: 'rfc9110', floor: 0.95 },
-];
+function htmlXmlPairs(): string[] {
+  if (SKIP_CORPUS) return [];
+  const paths = new Set(ingestMap().map((e) => e.localPath));
+  return [...paths]
+    .filter((p) => p.startsWith('rfc/') && p.endsWith('.html') && paths.has(p.replace(/\.html$/, '.xml')))
+    .map((p) => p.slice('rfc/'.length, -'.html'.length))
+    .sort();
+}
+const PAIRS = htmlXmlPairs();
 
-for (const { name, floor } of PAIRS) {
-  const skip = SKIP_CORPUS || (!existsSync(path.join(corpusDir, `rfc/${name}.html`)) ? `rfc/${name}.html absent` : false);
-  test(`RFC renderings agree block by block: ${name} HTML vs XML (at least ${floor * 100}%)`, { skip }, async () => {
+test('the corpus map has RFC HTML/XML pairs to compare', { skip: SKIP_CORPUS }, () => {
+  // The three the corpus README lists; more may be added, none may silently disappear.
+  for (const name of ['rfc6265', 'rfc9001.canonical', 'rfc9110'])
+    assert.ok(PAIRS.includes(name), `${name} not paired: ${PAIRS.join(', ')}`);
+});
+
+for (const name of PAIRS) {
+  test(`RFC renderings agree block by block: ${name} HTML vs XML (100%)`, async () => {
     const html = await extractCorpusFile(`rfc/${name}.html`);
     const xml = await extractCorpusFile(`rfc/${name}.xml`);
     const result = compare(html, xml);
     const report = `${name}: ${result.paired}/${result.total} blocks paired\n${[...result.unpairedSections, ...result.problems].slice(0, 25).join('\n')}`;
-    if (floor === 1) {
-      assert.deepEqual(result.unpairedSections, [], report);
-      assert.deepEqual(result.problems, [], report);
-      assert.equal(result.paired, result.total, report);
-    } else {
-      assert.ok(result.paired >= floor * result.total, report);
-    }
+    assert.deepEqual(result.unpairedSections, [], report);
+    assert.deepEqual(result.problems, [], report);
+    assert.equal(result.paired, result.total, report);
+    assert.ok(result.total > 100, report);
   });
 }
+
+test('an XML whose content comes from <x:source> documents declares it; the others do not', { skip: SKIP_CORPUS }, async () => {
+  const withSources = await extractCorpusFile('rfc/rfc9110.xml');
+  assert.ok(withSources.limits.includes(EXTERNAL_SOURCES_LIMIT));
+  // The cross-reference keeps its target: the section in the other document, as the renderer links it.
+  const smuggling = withSources.blocks.find((b) => /request smuggling attacks \(\[HTTP\/1\.1\]\)/.test(b.text))!;
+  assert.ok(
+    (smuggling['links'] as { href: string }[]).some((l) => l.href === 'https://httpwg.org/specs/rfc9112.html#request.smuggling'),
+    JSON.stringify(smuggling['links']),
+  );
+  for (const name of ['rfc6265', 'rfc9001.canonical']) {
+    const xml = await extractCorpusFile(`rfc/${name}.xml`);
+    assert.ok(!xml.limits.includes(EXTERNAL_SOURCES_LIMIT), name);
+  }
+});
 
 test('RFC front matter is metadata, not a block, and agrees between renderings', { skip: SKIP_CORPUS }, async () => {
   const html = await extractCorpusFile('rfc/rfc9001.canonical.html');
@@ -145,7 +76,7 @@ test('RFC front matter is metadata, not a block, and agrees between renderings',
 });
 
 test('every XML section id exists in the XML; HTML-style ids are derived aliases only', { skip: SKIP_CORPUS }, async () => {
-  for (const { name } of PAIRS) {
+  for (const name of PAIRS) {
     const xml = await extractCorpusFile(`rfc/${name}.xml`);
     const { readFileSync } = await import('node:fs');
     const source = readFileSync(path.join(corpusDir, `rfc/${name}.xml`), 'utf8');
@@ -202,4 +133,106 @@ test('fixture pair (xml2rfc v3 HTML and its prepared XML): every block agrees, e
   assert.equal(appendix.id, 'section-appendix.a');
   assert.deepEqual(appendix.derivedIds, ['appendix-A']);
   assert.ok(!xml.sections.some((s) => s.id === 'appendix-A' || s.fragment === 'appendix-A'));
+});
+
+test('fixture pair (rfc2629.xslt HTML and its XML with x: extensions): every block agrees, each class as that renderer prints it', async () => {
+  const { readFileSync } = await import('node:fs');
+  const { extractBytes, fixturesDir } = await import('./helpers.js');
+  const read = (name: string): Uint8Array => new Uint8Array(readFileSync(path.join(fixturesDir, name)));
+  const html = await extractBytes(read('rfc-pair-rfc2629.html'), 'https://httpwg.org/specs/rfc9995.html', 'text/html');
+  const xml = await extractBytes(read('rfc-pair-rfc2629.xml'), 'https://httpwg.org/specs/rfc9995.xml', 'application/rfc+xml');
+  const result = compare(html, xml);
+  assert.deepEqual([...result.unpairedSections, ...result.problems], []);
+  assert.equal(result.paired, result.total);
+  assert.ok(result.total >= 14, `only ${result.total} blocks`);
+  const text = (d: typeof xml): string => d.blocks.map((b) => b.text).join('\n');
+  for (const d of [html, xml]) {
+    // ABNF is grammar in both: pre.inline (also wrapped in inline spans), artwork/sourcecode type abnf*.
+    assert.deepEqual(
+      d.blocks.filter((b) => b.kind === 'grammar').map((b) => b.text),
+      ['message = start-line *( field CRLF ) ; see [RFC5234], Appendix B.1', 'OWS = *( SP / HTAB )'],
+    );
+    // x:length-of: the body's length with line ends as CRLF.
+    assert.match(text(d), /Content-Length: 24\n/);
+    // An xref with content names the section it points at; a counter xref to a list item, its number.
+    assert.match(text(d), /as framed messages \(Section 2\) describe/);
+    assert.match(text(d), /return to step 1\./);
+    // Nested v2 list without a style: numbered like its enclosing list.
+    assert.match(text(d), /1\. A short read fails the message\.\n\s*1\. Retrying/);
+    // rdf:Description is registry metadata, never text.
+    assert.doesNotMatch(text(d), /\(reserved\)/);
+    // References: sorted, the day only with x:include-day, DOI and info page added, annotation after.
+    assert.match(
+      text(d),
+      /\[BREW\]\nMasinter, L\., .Brewing Widgets., RFC 2324, DOI 10\.17487\/RFC2324, 1 April 1998, <https:\/\/www\.rfc-editor\.org\/info\/rfc2324>\. See Section 2 for why\.\n\[CORE\]/,
+    );
+    assert.match(text(d), /Crocker, D\., Ed\. and P\. Overell, .Augmented BNF for Syntax Specifications: ABNF., STD 68, RFC 5234, DOI/);
+    assert.doesNotMatch(text(d), /January 15, 2008|15 January 2008/);
+  }
+  // What only the x:source document holds is declared, and the cross-reference keeps its target.
+  assert.ok(xml.limits.includes(EXTERNAL_SOURCES_LIMIT));
+  const core = xml.blocks.find((b) => b.text.includes('applies to its content'))!;
+  assert.ok((core['links'] as { href: string }[]).some((l) => l.href === 'https://httpwg.org/specs/rfc9994.html#message.body'));
+  // The discount applies only when the XML declares the limit: without it, the blocks differ.
+  const undeclared = compare(html, { ...xml, limits: xml.limits.filter((l) => l !== EXTERNAL_SOURCES_LIMIT) });
+  assert.equal(undeclared.problems.length, 2, undeclared.problems.join('\n'));
+});
+
+test('an XML without the rfc2629.xslt extension namespace reads with xml2rfc conventions', async () => {
+  const { readFileSync } = await import('node:fs');
+  const { extractBytes, fixturesDir } = await import('./helpers.js');
+  const source = readFileSync(path.join(fixturesDir, 'rfc-pair-rfc2629.xml'), 'utf8')
+    .replace(' xmlns:x="http://purl.org/net/xml2rfc/ext"', '')
+    .replace('<?rfc-ext xml2rfc-backend="202007"?>\n', '');
+  const xml = await extractBytes(source, 'https://www.rfc-editor.org/rfc/rfc9995.xml', 'application/rfc+xml');
+  const text = xml.blocks.map((b) => b.text).join('\n');
+  // xml2rfc prints the day ("April 1, 1998") and adds DOIs; an xref with content is its content only.
+  assert.match(text, /RFC 2324, DOI 10\.17487\/RFC2324, April 1, 1998/);
+  assert.match(text, /January 15, 2008/);
+  assert.match(text, /as framed messages describe/);
+  // x:sec inside artwork keeps the "of" default outside rfc2629.xslt.
+  assert.match(text, /see Appendix B\.1 of \[RFC5234\]/);
+});
+
+test('<?rfc-ext?> processing instructions alone mark an XML as written for rfc2629.xslt', async () => {
+  const { readFileSync } = await import('node:fs');
+  const { extractBytes, fixturesDir } = await import('./helpers.js');
+  const source = readFileSync(path.join(fixturesDir, 'rfc-pair-rfc2629.xml'), 'utf8').replace(
+    ' xmlns:x="http://purl.org/net/xml2rfc/ext"',
+    '',
+  );
+  const xml = await extractBytes(source, 'https://httpwg.org/specs/rfc9995.xml', 'application/rfc+xml');
+  const text = xml.blocks.map((b) => b.text).join('\n');
+  assert.match(text, /RFC 2324, DOI 10\.17487\/RFC2324, 1 April 1998/);
+  assert.match(text, /January 2008/);
+  assert.doesNotMatch(text, /January 15, 2008/);
+});
+
+test('bibxml references (external entities, <?rfc include?>) keep their anchors: cited as "[RFC3550]", listed, declared unread', async () => {
+  const { extractBytes } = await import('./helpers.js');
+  const source = `<?xml version="1.0"?>
+<!DOCTYPE rfc [
+  <!ENTITY rfc3550 SYSTEM "http://xml.resource.org/public/rfc/bibxml/reference.RFC.3550.xml">
+  <!ENTITY w3c PUBLIC "-//W3C//x" 'https://bib.ietf.org/public/rfc/bibxml4/reference.W3C.REC-xml-20081126.xml'>
+  <!ENTITY boiler SYSTEM "boilerplate.xml">
+]>
+<rfc number="9993" category="info">
+<front><title>Includes</title></front>
+<middle><section anchor="s" title="Uses"><t>RTP <xref target="RFC3550"/>, XML <xref target="W3C.REC-xml-20081126"/>, the series <xref target="RFC4844"/>.&boiler;</t></section></middle>
+<back><references title="Informative References">
+&rfc3550;
+&w3c;
+<?rfc include="https://bib.ietf.org/public/rfc/bibxml/reference.RFC.4844"?>
+</references></back>
+</rfc>`;
+  const xml = await extractBytes(source, 'https://www.rfc-editor.org/rfc/rfc9993.xml', 'application/rfc+xml');
+  const text = xml.blocks.map((b) => b.text).join('\n');
+  assert.match(text, /RTP \[RFC3550\], XML \[W3C\.REC-xml-20081126\], the series \[RFC4844\]\./);
+  const list = xml.blocks.find((b) => b.kind === 'definition-list')!;
+  assert.deepEqual(
+    (list['entries'] as { terms: string[] }[]).map((e) => e.terms[0]),
+    ['[RFC3550]', '[W3C.REC-xml-20081126]', '[RFC4844]'],
+  );
+  assert.ok(xml.limits.includes(EXTERNAL_SOURCES_LIMIT));
+  assert.ok(xml.limits.includes('xml-external-entities-not-loaded'));
 });

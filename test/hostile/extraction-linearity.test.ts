@@ -112,6 +112,23 @@ const CASES: Case[] = [
     contentType: 'application/rfc+xml',
     make: (n) => '<rfc><middle>' + fill('<section><name>s</name><t>x</t>', n),
   },
+  {
+    // A nested v2 list takes its enclosing list's style; namespaces resolve through the ancestors.
+    name: 'RFC XML: deep nests of unstyled lists under namespace declarations',
+    url: 'https://www.rfc-editor.org/rfc/rfc9997.xml',
+    contentType: 'application/rfc+xml',
+    make: (n) => {
+      const nest = `${'<list><t>i'.repeat(300)}<x:y xmlns:x="urn:a"><p:q xmlns:p="urn:b">z</p:q></x:y>${'</t></list>'.repeat(300)}`;
+      return `<rfc xmlns:x="http://purl.org/net/xml2rfc/ext"><middle><section><name>s</name><t>${fill(nest, n)}</t></section></middle></rfc>`;
+    },
+  },
+  {
+    // Inline wrappers are asked once whether they wrap blocks, however deep they nest.
+    name: 'HTML: deep nests of inline wrappers around a block',
+    url: 'https://example.org/',
+    contentType: 'text/html',
+    make: (n) => fill(`${'<span>'.repeat(300)}<pre>x</pre>${'</span>'.repeat(300)}`, n),
+  },
 ];
 
 test('extraction time grows linearly with adversarial input (1 KB, 100 KB, 1 MB)', async () => {

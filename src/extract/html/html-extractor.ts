@@ -69,6 +69,8 @@ class HtmlWalker implements HtmlWalk {
    * Collected per sink, so the text of a cell or an item (plainText) never mixes in.
    */
   private blockAnchors: { sink: TextSink; anchors: BlockAnchor[] } | null = null;
+  /** Whether an inline element wraps blocks (isBlockLevel), asked once per element. */
+  private readonly wrapsBlocks = new WeakMap<Element, boolean>();
 
   constructor(ctx: HtmlExtractContext) {
     this.rules = compileRules(ctx.rules);
@@ -103,8 +105,16 @@ class HtmlWalker implements HtmlWalk {
   private isBlockLevel(el: Element): boolean {
     if (BLOCK_TAGS.has(el.name)) return true;
     if (KNOWN_INLINE.has(el.name)) {
-      // An inline element that wraps blocks (e.g. <a><div>) is walked as a container.
-      return el.children.some((c) => isTag(c) && (BLOCK_TAGS.has(c.name) || HEADING_LEVEL[c.name] !== undefined));
+      // An inline element that wraps blocks, at any depth of inline wrappers (<a><div>, rfc2629.xslt's
+      // <span><span><pre> figures), is walked as a container. Memoized: nested wrappers ask once each.
+      const known = this.wrapsBlocks.get(el);
+      if (known !== undefined) return known;
+      const wraps = el.children.some(
+        (c) =>
+          isTag(c) && (BLOCK_TAGS.has(c.name) || HEADING_LEVEL[c.name] !== undefined || (KNOWN_INLINE.has(c.name) && this.isBlockLevel(c))),
+      );
+      this.wrapsBlocks.set(el, wraps);
+      return wraps;
     }
     if (this.rules.algorithm(el) || this.rules.idl(el) || this.rules.grammar(el)) return true;
     // Custom elements (emu-note, wpt, c-): a container when they hold block children.

@@ -48,16 +48,37 @@ function joinAuthors(names: string[]): string {
   return `${names.slice(0, -1).join(', ')}, and ${names[names.length - 1]!}`;
 }
 
-function dateOf(date: Element | undefined): string {
+/**
+ * Whose conventions the citation follows: xml2rfc prints a date's day as "August 28, 2017";
+ * rfc2629.xslt drops the day unless `x:include-day="true"`, then prints "1 April 1998".
+ */
+export type CitationConvention = 'xml2rfc' | 'rfc2629';
+
+export interface CitationOptions {
+  convention: CitationConvention;
+  /**
+   * The renderer gives an RFC without a DOI its DOI ("DOI 10.17487/RFC1950") and, without a target,
+   * its info page as target: xml2rfc does (prepared XML states both), rfc2629.xslt when told to
+   * emulate an xml2rfc backend that does (`<?rfc-ext xml2rfc-backend="202007"?>`).
+   */
+  rfcLinks: boolean;
+}
+
+function dateOf(date: Element | undefined, convention: CitationConvention): string {
   if (!date) return '';
   const month = date.attribs['month'] ?? '';
   const day = (date.attribs['day'] ?? '').replace(/^0+(?=\d)/, '');
   const year = date.attribs['year'] ?? '';
-  if (month !== '' && day !== '') return `${month} ${day}, ${year}`;
+  if (month !== '' && day !== '') {
+    if (convention === 'xml2rfc') return `${month} ${day}, ${year}`;
+    if (date.attribs['x:include-day'] === 'true') return normalizeSpace(`${day} ${month} ${year}`);
+  }
   return normalizeSpace(`${month} ${year}`);
 }
 
-export function referenceCitation(reference: Element): string {
+/** The citation as the renderer prints it; "" when the XML holds none (rfc2629.xslt's `<x:source>` supplies it). */
+export function referenceCitation(reference: Element, options: CitationOptions = { convention: 'xml2rfc', rfcLinks: false }): string {
+  const { convention } = options;
   const front = kids(reference, 'front')[0];
   const parts: string[] = [];
   if (front) {
@@ -71,7 +92,9 @@ export function referenceCitation(reference: Element): string {
     }
   }
   const series = kids(reference, 'seriesInfo').concat(front ? kids(front, 'seriesInfo') : []);
-  for (const c of kids(reference, 'refcontent')) parts.push(normalizeSpace(textContent(c)));
+  // xml2rfc prints refcontent before the series, rfc2629.xslt after them and the DOI.
+  const refcontent = kids(reference, 'refcontent').map((c) => normalizeSpace(textContent(c)));
+  if (convention === 'xml2rfc') parts.push(...refcontent);
   for (const s of series) {
     const name = s.attribs['name'] ?? '';
     const value = s.attribs['value'] ?? '';
@@ -79,9 +102,35 @@ export function referenceCitation(reference: Element): string {
     else if (name !== 'DOI') parts.push(normalizeSpace(`${name} ${value}`));
   }
   for (const s of series) if (s.attribs['name'] === 'DOI') parts.push(`DOI ${s.attribs['value'] ?? ''}`);
-  const date = dateOf(front ? kids(front, 'date')[0] : undefined);
+  const rfc = series.find((s) => s.attribs['name'] === 'RFC')?.attribs['value'];
+  const rfcNumber = rfc !== undefined && /^\d+$/.test(rfc) ? Number(rfc) : null;
+  if (options.rfcLinks && rfcNumber !== null && !series.some((s) => s.attribs['name'] === 'DOI'))
+    parts.push(`DOI 10.17487/RFC${String(rfcNumber).padStart(4, '0')}`);
+  if (convention === 'rfc2629') parts.push(...refcontent);
+  const date = dateOf(front ? kids(front, 'date')[0] : undefined, convention);
   if (date !== '') parts.push(date);
-  const target = reference.attribs['target'];
+  let target = reference.attribs['target'];
+  // In a <referencegroup> the group's target stands for its members (referenceGroupCitation).
+  const grouped = reference.parent !== null && isTag(reference.parent) && localName(reference.parent) === 'referencegroup';
+  if (options.rfcLinks && rfcNumber !== null && !grouped && (target === undefined || target === ''))
+    target = `https://www.rfc-editor.org/info/rfc${rfcNumber}`;
   if (target !== undefined && target !== '') parts.push(`<${target}>`);
-  return parts.filter((p) => p !== '').join(', ') + '.';
+  const text = parts.filter((p) => p !== '').join(', ');
+  return text === '' ? '' : `${text}.`;
+}
+
+/**
+ * A bibxml reference file (`…/bibxml/reference.RFC.3550.xml`, as xml2rfc includes them) names the
+ * anchor its `<reference>` carries: "RFC3550", "BCP14", "W3C.REC-xml-20081126", "I-D.ietf-foo".
+ */
+export function bibxmlAnchor(url: string): string | null {
+  const m = /(?:^|[/\\])reference\.([A-Za-z][\w.-]*)\.xml$/.exec(url);
+  if (!m) return null;
+  return m[1]!.replace(/^(RFC|BCP|STD|FYI)\.(\d+)$/, '$1$2');
+}
+
+/** The anchor of the bibxml file an `<?rfc include="…"?>` instruction names, or null. */
+export function includedReference(instruction: string): string | null {
+  const m = /^\?rfc\s+include=["']([^"']+)["']/.exec(instruction);
+  return m ? bibxmlAnchor(m[1]!.endsWith('.xml') ? m[1]! : `${m[1]!}.xml`) : null;
 }

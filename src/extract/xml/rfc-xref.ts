@@ -1,6 +1,7 @@
 import { type Element, isTag } from 'domhandler';
 import { textContent } from 'domutils';
 import { normalizeSpace } from '../text-sink.js';
+import { includedReference } from './rfc-references.js';
 
 /**
  * What an RFC shows for `<xref>`: xml2rfc's prepared `derivedContent` when present, else the label the
@@ -40,14 +41,32 @@ function pnNumber(el: Element, prefix: string): string | null {
   return /^\d+$/.test(rest) ? rest : null;
 }
 
+/** What shapes the rendering of an xref beyond its attributes. */
+export interface XrefContext {
+  /** Inside artwork or source code (rfc2629.xslt's default x:fmt there is ","). */
+  inArtwork: boolean;
+}
+
 export class RfcTargets {
   private readonly byAnchor = new Map<string, Target>();
   private readonly numbers = new Map<Element, string>();
+  /** Every element by its anchor (x:length-of measures one). */
+  private readonly elements = new Map<string, Element>();
+  /** The number of each anchored item of an ordered list ("3"), which format="counter" prints. */
+  private readonly itemNumbers = new Map<string, string>();
+  /** Reference anchor -> basename of the document its `<x:source>` names (rfc2629.xslt). */
+  private readonly sources = new Map<string, string>();
   private figures = 0;
   private tables = 0;
 
-  /** Indexes every anchored element of `<rfc>` with the numbers the walker gives sections. */
-  constructor(rfc: Element) {
+  /**
+   * Indexes every anchored element of `<rfc>` with the numbers the walker gives sections. `rfc2629`:
+   * the document is written for rfc2629.xslt, whose defaults differ (rfc2629-extensions.ts).
+   */
+  constructor(
+    rfc: Element,
+    private readonly rfc2629 = false,
+  ) {
     const references = rfc.children
       .filter(isTag)
       .flatMap((c) => [...this.descendants(c, 'reference'), ...this.descendants(c, 'referencegroup')]);
@@ -57,8 +76,18 @@ export class RfcTargets {
         const front = kids(ref).find((c) => localName(c) === 'front');
         const title = front ? nameText(kids(front).find((c) => localName(c) === 'title') ?? front) : '';
         this.byAnchor.set(anchor, { kind: 'reference', number: null, title, label: ref.attribs['derivedAnchor'] ?? anchor });
+        const source = kids(ref).find((c) => localName(c) === 'source' && c.name.includes(':'));
+        const basename = source?.attribs['basename'];
+        if (basename !== undefined && basename !== '') this.sources.set(anchor, basename);
       }
     }
+    // References the renderer includes from bibxml files (`<?rfc include?>`): known by anchor only.
+    for (const list of rfc.children.filter(isTag).flatMap((c) => this.descendants(c, 'references')))
+      for (const node of list.children) {
+        const anchor = node.type === 'directive' ? includedReference((node as { data: string }).data) : null;
+        if (anchor !== null && !this.byAnchor.has(anchor))
+          this.byAnchor.set(anchor, { kind: 'reference', number: null, title: '', label: anchor });
+      }
     for (const d of rfc.children.filter(isTag).flatMap((c) => this.descendants(c, 'displayreference'))) {
       const known = this.byAnchor.get(d.attribs['target'] ?? '');
       if (known && d.attribs['to'] !== undefined) known.label = d.attribs['to'];
@@ -88,6 +117,22 @@ export class RfcTargets {
     return out;
   }
 
+  /** Numbers the anchored items of an ordered list (v3 `<ol>`, v2 `<list style="numbers|format …">`). */
+  private listItems(list: Element): void {
+    const name = localName(list);
+    const style = list.attribs['style'] ?? '';
+    if (name !== 'ol' && !(name === 'list' && (style === 'numbers' || style.startsWith('format')))) return;
+    const start = Number.parseInt(list.attribs['start'] ?? '1', 10);
+    let i = Number.isFinite(start) ? start : 1;
+    for (const item of kids(list)) {
+      const n = localName(item);
+      if (n !== 'li' && n !== 't') continue;
+      const anchor = item.attribs['anchor'];
+      if (anchor !== undefined && anchor !== '') this.itemNumbers.set(anchor, counterText(i, list.attribs['type'] ?? style));
+      i++;
+    }
+  }
+
   private section(el: Element, number: string | null, kind: 'section' | 'appendix'): void {
     const target: Target = { kind, number, title: nameText(el) };
     this.remember(el, target);
@@ -115,10 +160,13 @@ export class RfcTargets {
     } else if (name !== 'reference' && name !== 'referencegroup') {
       this.remember(el, section);
     }
+    if (name === 'ol' || name === 'list') this.listItems(el);
     for (const c of kids(el)) this.content(c, section);
   }
 
   private remember(el: Element, target: Target): void {
+    const anchor = el.attribs['anchor'];
+    if (anchor !== undefined && anchor !== '' && !this.elements.has(anchor)) this.elements.set(anchor, el);
     for (const attr of ['anchor', 'pn']) {
       const id = el.attribs[attr];
       if (id !== undefined && id !== '' && !this.byAnchor.has(id)) this.byAnchor.set(id, target);
@@ -130,8 +178,43 @@ export class RfcTargets {
     return this.byAnchor.get(anchor)?.label ?? anchor;
   }
 
+  /** The element an anchor names (x:length-of's target), if any. */
+  element(anchor: string): Element | undefined {
+    return this.elements.get(anchor);
+  }
+
+  /** The rendering of the document a reference's `<x:source>` names ("rfc9111.html"), or null. */
+  sourceDocument(anchor: string): string | null {
+    const basename = this.sources.get(anchor);
+    return basename === undefined ? null : `${basename}.html`;
+  }
+
+  /**
+   * The link rfc2629.xslt makes for `<xref x:rel="#anchor">` into the document its reference's
+   * `<x:source>` names ("rfc9112.html#request.smuggling"), or null.
+   */
+  externalLink(xref: Element): string | null {
+    const rel = xref.attribs['x:rel'];
+    const document = this.sourceDocument(xref.attribs['target'] ?? '');
+    if (rel === undefined || rel === '' || document === null) return null;
+    return `${document}${rel.startsWith('#') ? rel : `#${rel}`}`;
+  }
+
+  /**
+   * rfc2629.xslt prints an `<xref>` with content that points at a section as "content (Section N)"
+   * unless its format says otherwise; "" when that does not apply.
+   */
+  sectionSuffix(xref: Element): string {
+    if (!this.rfc2629) return '';
+    const format = xref.attribs['format'] ?? 'default';
+    if (format !== 'default') return '';
+    const target = this.byAnchor.get(xref.attribs['target'] ?? '');
+    if (target === undefined || (target.kind !== 'section' && target.kind !== 'appendix') || target.number === null) return '';
+    return ` (${target.kind === 'appendix' ? 'Appendix' : 'Section'} ${target.number})`;
+  }
+
   /** The text an `<xref>` without content shows. */
-  render(xref: Element): string {
+  render(xref: Element, context: XrefContext = { inArtwork: false }): string {
     const targetId = xref.attribs['target'] ?? '';
     const target = this.byAnchor.get(targetId);
     const format = xref.attribs['format'] ?? 'default';
@@ -140,10 +223,12 @@ export class RfcTargets {
     const section = xref.attribs['section'] ?? xref.attribs['x:sec'];
     if (target?.kind === 'reference' || (target === undefined && section !== undefined)) {
       const label = `[${derived !== undefined && derived !== '' ? derived : (target?.label ?? targetId)}]`;
+      // x:rel into a document named by x:source: its section number is only in that document.
       if (section === undefined) return format === 'title' && target ? target.title : label;
       const where = `${/^[A-Z]/.test(section) ? 'Appendix' : 'Section'} ${section}`;
       const X_FMT: Record<string, string> = { ',': 'comma', '()': 'parens', of: 'of', number: 'bare', sec: 'section', none: 'none' };
-      const sectionFormat = xref.attribs['sectionFormat'] ?? X_FMT[xref.attribs['x:fmt'] ?? ''] ?? 'of';
+      const fallback = this.rfc2629 && context.inArtwork ? 'comma' : 'of';
+      const sectionFormat = xref.attribs['sectionFormat'] ?? X_FMT[xref.attribs['x:fmt'] ?? ''] ?? fallback;
       switch (sectionFormat) {
         case 'section':
           return where;
@@ -162,7 +247,7 @@ export class RfcTargets {
     if (derived !== undefined && derived !== '') return derived;
     if (target === undefined) return targetId;
     if (format === 'title') return target.title;
-    if (format === 'counter' || format === 'none') return target.number ?? target.title;
+    if (format === 'counter' || format === 'none') return this.itemNumbers.get(targetId) ?? target.number ?? target.title;
     if (target.number === null) return target.title;
     switch (target.kind) {
       case 'appendix':
@@ -185,4 +270,58 @@ export class RfcTargets {
     const number = this.numbers.get(el);
     return number === undefined ? title : `${localName(el) === 'figure' ? 'Figure' : 'Table'} ${number}: ${title}`;
   }
+}
+
+/**
+ * A list item's number as its list's `type` (v3: "1", "a", "A", "i", "I", or a format with %d, %c, %C,
+ * %i, %I) or v2 `style="format %d."` counts it; the counter alone, without the format's other text.
+ */
+function counterText(n: number, type: string): string {
+  const directive = /%([dcCiI])/.exec(type)?.[1] ?? (/^[aAiI1]$/.test(type) ? type : 'd');
+  switch (directive) {
+    case 'a':
+    case 'c':
+      return letters(n);
+    case 'A':
+    case 'C':
+      return letters(n).toUpperCase();
+    case 'i':
+      return roman(n);
+    case 'I':
+      return roman(n).toUpperCase();
+    default:
+      return String(n);
+  }
+}
+
+function letters(n: number): string {
+  let out = '';
+  for (let k = n; k > 0; k = Math.floor((k - 1) / 26)) out = String.fromCharCode(97 + ((k - 1) % 26)) + out;
+  return out;
+}
+
+function roman(n: number): string {
+  const table: [number, string][] = [
+    [1000, 'm'],
+    [900, 'cm'],
+    [500, 'd'],
+    [400, 'cd'],
+    [100, 'c'],
+    [90, 'xc'],
+    [50, 'l'],
+    [40, 'xl'],
+    [10, 'x'],
+    [9, 'ix'],
+    [5, 'v'],
+    [4, 'iv'],
+    [1, 'i'],
+  ];
+  let out = '';
+  let k = n;
+  for (const [value, digits] of table)
+    while (k >= value) {
+      out += digits;
+      k -= value;
+    }
+  return out;
 }

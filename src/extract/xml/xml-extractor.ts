@@ -1,13 +1,15 @@
-import { type AnyNode, type Element, isTag, isText, isCDATA } from 'domhandler';
+import { type AnyNode, type Document, type Element, isTag, isText, isCDATA } from 'domhandler';
 import { textContent } from 'domutils';
 import type { BlockKind, DocumentBuilder, Link, ListItem } from '../document-builder.js';
 import { keywordOf, type KeywordSpan } from '../bcp14.js';
 import { TextSink, normalizeSpace } from '../text-sink.js';
 import { MAX_TREE_DEPTH, parseMarkup } from '../markup-parser.js';
 import { XML_ENTITY_BOUNDS, boundExceeded } from '../input-bounds.js';
+import { compareCodeUnits } from '../../store/canonical-json.js';
 import { RfcTargets } from './rfc-xref.js';
 import { authorAddresses, rfcFrontMetadata } from './rfc-front.js';
-import { referenceCitation } from './rfc-references.js';
+import { type CitationOptions, bibxmlAnchor, includedReference, referenceCitation } from './rfc-references.js';
+import { DOI_BACKEND, emulatesXml2rfcBackend, isRenderedVocabulary, lengthOf, writtenForRfc2629Xslt } from './rfc2629-extensions.js';
 
 export interface XmlExtractResult {
   title: string;
@@ -31,7 +33,10 @@ function expandInternalEntities(source: string): { text: string; expanded: numbe
   let external = 0;
   for (const decl of entityDeclarations(source, doctype.subsetStart, doctype.subsetEnd)) {
     if (decl.value === null) {
-      values.set(decl.name, '');
+      // A bibxml reference stands in as the <reference> it holds, without its text: xrefs to it read
+      // "[RFC3550]" and the reference list keeps its entry; the citation is not read (a declared limit).
+      const anchor = bibxmlAnchor(decl.systemId ?? '');
+      values.set(decl.name, anchor === null ? '' : `<reference anchor="${anchor}"/>`);
       external++;
     } else values.set(decl.name, decl.value);
   }
@@ -90,13 +95,25 @@ export function findInternalSubset(source: string): { start: number; end: number
   return null;
 }
 
+/** An entity declaration: its replacement text, or null and its system identifier when external. */
+export interface EntityDeclaration {
+  name: string;
+  value: string | null;
+  systemId?: string | null;
+}
+
+/** The system identifier of an external entity: the last quoted literal (`SYSTEM "u"`, `PUBLIC "p" "u"`). */
+export function systemIdOf(afterKeyword: string): string | null {
+  return /(["'])([^"']*)\1\s*$/.exec(afterKeyword)?.[2] ?? null;
+}
+
 /**
  * The internal and external entity declarations of the subset, as the expression
  * /<!ENTITY\s+([A-Za-z_][\w.-]*)\s+(?:"([^"]*)"|'([^']*)'|(SYSTEM|PUBLIC)\b[^>]*)>/g matches them
  * (value null: external), with searches for the next quote or ">" remembered so that unterminated
  * declarations cost linear time in total.
  */
-export function entityDeclarations(source: string, from: number, to: number): { name: string; value: string | null }[] {
+export function entityDeclarations(source: string, from: number, to: number): EntityDeclaration[] {
   const subset = source.slice(from, to);
   // The last search per character: [from, found] holds no other occurrence, so it answers any `at` inside it.
   const nextOf = new Map<string, { from: number; found: number }>();
@@ -107,12 +124,12 @@ export function entityDeclarations(source: string, from: number, to: number): { 
     nextOf.set(ch, { from: at, found });
     return found;
   };
-  const out: { name: string; value: string | null }[] = [];
+  const out: EntityDeclaration[] = [];
   let at = subset.indexOf('<!ENTITY');
   while (at !== -1) {
     let i = at + '<!ENTITY'.length;
     let end = -1;
-    let decl: { name: string; value: string | null } | null = null;
+    let decl: EntityDeclaration | null = null;
     if (isRegexSpace(subset[i])) {
       while (isRegexSpace(subset[i])) i++;
       const nameStart = i;
@@ -132,7 +149,7 @@ export function entityDeclarations(source: string, from: number, to: number): { 
           } else if ((subset.startsWith('SYSTEM', i) || subset.startsWith('PUBLIC', i)) && !isWordChar(subset[i + 6])) {
             const gt = next('>', i + 6);
             if (gt !== -1) {
-              decl = { name, value: null };
+              decl = { name, value: null, systemId: systemIdOf(subset.slice(i + 6, gt)) };
               end = gt + 1;
             }
           }
@@ -189,6 +206,11 @@ const RFC_INLINE = new Set([
 ]);
 /** Block elements a v2 <t> may hold; each becomes its own block. */
 const T_BLOCK_CHILDREN = new Set(['list', 'figure', 'artwork', 'sourcecode', 'texttable']);
+/**
+ * Artwork types that are grammars: ABNF in its dialects (abnf, abnf7230, …), and the schema languages
+ * rfc2629.xslt renders the same way (`pre.inline`): XML DTDs and RELAX NG compact syntax.
+ */
+const GRAMMAR_TYPES = /^(?:abnf|application\/xml-dtd$|application\/relax-ng-compact-syntax$)/;
 /** Never content in RFC XML. */
 const RFC_SKIP = new Set(['iref', 'cref', 'anchor-alias', 'source', 'link', 'boilerplate', 'toc', 'displayreference']);
 
@@ -200,7 +222,15 @@ class RfcXmlWalker {
   private targets: RfcTargets | null = null;
   /** xml2rfc vocabulary v3 (`<rfc version="3">`), whose defaults differ from v2's. */
   private version3 = false;
+  /** Written for rfc2629.xslt, whose renderings follow its own conventions (rfc2629-extensions.ts). */
+  private rfc2629 = false;
+  /** The renderings list references sorted by label (`sortRefs="true"`, `<?rfc sortrefs="yes"?>`). */
+  private sortReferences = false;
+  /** The renderer adds DOIs and info-page targets to RFC references (CitationOptions.rfcLinks). */
+  private rfcLinks = false;
   sectionCount = 0;
+  /** Whether content of the document comes from documents named by `<x:source>` (not read here). */
+  externalSources = false;
 
   constructor(builder: DocumentBuilder, baseUrl: string, links: boolean) {
     this.builder = builder;
@@ -209,8 +239,12 @@ class RfcXmlWalker {
   }
 
   /** Walks <rfc>: abstract and notes, then middle sections numbered 1.., then back sections A.. */
-  walk(rfc: Element): string {
-    this.targets = new RfcTargets(rfc);
+  walk(rfc: Element, options: { rfc2629: boolean; sortReferences: boolean; rfcLinks: boolean }): string {
+    const { rfc2629 } = options;
+    this.rfc2629 = rfc2629;
+    this.sortReferences = options.sortReferences;
+    this.rfcLinks = options.rfcLinks;
+    this.targets = new RfcTargets(rfc, rfc2629);
     this.version3 = rfc.attribs['version'] === '3';
     for (const [key, value] of rfcFrontMetadata(rfc)) this.builder.setMetadata(key, value);
     const front = firstChild(rfc, 'front');
@@ -335,7 +369,8 @@ class RfcXmlWalker {
     let end: number | null = null;
     const flushEntries = (): void => {
       if (entries.length === 0) return;
-      const text = entries.map((e) => `${e.terms[0]!}\n${e.definitions[0]!}`).join('\n');
+      if (this.sortReferences) entries.sort((a, b) => compareCodeUnits(sortKey(a.terms[0]!), sortKey(b.terms[0]!)));
+      const text = entries.map((e) => [...e.terms, ...e.definitions].join('\n')).join('\n');
       this.builder.addBlock({
         kind: 'definition-list',
         text,
@@ -347,7 +382,16 @@ class RfcXmlWalker {
       });
       start = null;
     };
-    for (const c of childElements(el)) {
+    for (const node of el.children) {
+      // `<?rfc include="…/reference.RFC.4844.xml"?>`: the renderer reads that file (not read here).
+      const included = node.type === 'directive' ? includedReference((node as { data: string }).data) : null;
+      if (included !== null) {
+        entries.push({ terms: [`[${this.targets?.referenceLabel(included) ?? included}]`], definitions: [] });
+        this.externalSources = true;
+        continue;
+      }
+      if (!isTag(node)) continue;
+      const c = node;
       const name = localName(c);
       if (name === 'references') {
         flushEntries();
@@ -355,16 +399,35 @@ class RfcXmlWalker {
       } else if (name === 'reference' || name === 'referencegroup') {
         const anchor = c.attribs['anchor'] ?? '';
         const label = `[${this.targets?.referenceLabel(anchor) ?? anchor}]`;
+        const options: CitationOptions = { convention: this.rfc2629 ? 'rfc2629' : 'xml2rfc', rfcLinks: this.rfcLinks };
+        const cite = (r: Element): string =>
+          // An <annotation> follows the citation, its cross-references rendered as in running text.
+          [
+            referenceCitation(r, options),
+            ...childElements(r)
+              .filter((a) => localName(a) === 'annotation')
+              .map((a) => this.inlineText(a)),
+          ]
+            .filter((p) => p !== '')
+            .join(' ');
+        // A group lists its members' citations, then its own target, as both renderers print it.
+        const groupTarget = name === 'referencegroup' && c.attribs['target'] ? [`<${c.attribs['target']}>`] : [];
         const citation =
           name === 'reference'
-            ? referenceCitation(c)
-            : childElements(c)
-                .filter((r) => localName(r) === 'reference')
-                .map(referenceCitation)
-                .join('\n');
-        entries.push({ terms: [label], definitions: [citation] });
+            ? cite(c)
+            : [
+                ...childElements(c)
+                  .filter((r) => localName(r) === 'reference')
+                  .map(cite),
+                ...groupTarget,
+              ].join('\n');
+        entries.push({ terms: [label], definitions: citation === '' ? [] : [citation] });
+        // A reference without its text (x:source, a bibxml entity) is printed from another document.
+        if (citation === '') this.externalSources = true;
         const target = c.attribs['target'];
         if (target !== undefined && this.links) links.push({ text: label, href: target });
+        // The citation lives in the document <x:source> names, which is not read here.
+        if (this.targets?.sourceDocument(anchor) != null) this.externalSources = true;
         const span = spanOf(c);
         if (span) {
           start ??= span.start;
@@ -381,6 +444,7 @@ class RfcXmlWalker {
       if (isTag(c)) {
         const name = localName(c);
         if (name === 'section' || name === 'references' || name === 'name' || RFC_SKIP.has(name)) continue;
+        if (!isRenderedVocabulary(c)) continue;
         this.block(c, fragment);
       }
     }
@@ -465,7 +529,7 @@ class RfcXmlWalker {
   private verbatim(el: Element, fragment: string | null, caption: string): void {
     const type = (el.attribs['type'] ?? '').toLowerCase();
     const drawing = type === '' || type === 'ascii-art' || type === 'drawing' || type === 'svg' || type === 'call-flow';
-    const kind: BlockKind = type.startsWith('abnf') ? 'grammar' : localName(el) === 'artwork' && drawing ? 'artwork' : 'code';
+    const kind: BlockKind = GRAMMAR_TYPES.test(type) ? 'grammar' : localName(el) === 'artwork' && drawing ? 'artwork' : 'code';
     const text = trimVerbatim(this.verbatimText(el));
     if (text !== '') this.builder.addBlock({ kind, text, fragment, caption, language: type || undefined, span: spanOf(el) });
   }
@@ -492,8 +556,12 @@ class RfcXmlWalker {
     let out = '';
     const visit = (node: AnyNode): void => {
       if (isText(node) || isCDATA(node)) out += textContent(node);
-      else if (isTag(node)) {
-        if (localName(node) === 'xref' && !hasContent(node)) out += this.targets?.render(node) ?? node.attribs['target'] ?? '';
+      else if (isTag(node) && isRenderedVocabulary(node)) {
+        const name = localName(node);
+        if (name === 'xref' && !hasContent(node)) {
+          out += this.targets?.render(node, { inArtwork: true }) ?? node.attribs['target'] ?? '';
+          this.noteExternal(node);
+        } else if (name === 'length-of') out += this.lengthOf(node);
         else for (const c of node.children) visit(c);
       }
     };
@@ -528,8 +596,12 @@ class RfcXmlWalker {
     }
     if (!isTag(node)) return;
     const name = localName(node);
-    if (RFC_SKIP.has(name)) return;
+    if (RFC_SKIP.has(name) || !isRenderedVocabulary(node)) return;
     if (skipLists && name === 'list') return;
+    if (name === 'length-of') {
+      sink.text(this.lengthOf(node));
+      return;
+    }
     if (name === 'contact' && !hasContent(node)) {
       // A non-ASCII name is followed by its ASCII form, as xml2rfc prints contacts.
       const full = node.attribs['fullname'] ?? '';
@@ -551,10 +623,14 @@ class RfcXmlWalker {
       const target = node.attribs['target'] ?? '';
       const content = hasContent(node);
       const shown = content ? ownText(node) : (this.targets?.render(node) ?? target);
-      if (content) for (const c of node.children) this.flow(c, sink, keywords, links, skipLists);
-      else sink.text(shown);
+      if (content) {
+        for (const c of node.children) this.flow(c, sink, keywords, links, skipLists);
+        sink.text(this.targets?.sectionSuffix(node) ?? '');
+      } else sink.text(shown);
+      this.noteExternal(node);
       if (this.links && target !== '') {
-        const href = node.attribs['derivedLink'] ?? `${this.baseUrl.split('#')[0] ?? this.baseUrl}#${target}`;
+        const href =
+          node.attribs['derivedLink'] ?? this.targets?.externalLink(node) ?? `${this.baseUrl.split('#')[0] ?? this.baseUrl}#${target}`;
         links.push({ text: shown || target, href: resolve(href, this.baseUrl) });
       }
       return;
@@ -571,7 +647,7 @@ class RfcXmlWalker {
     }
     if (!skipLists && (name === 'list' || name === 'ul' || name === 'ol')) {
       // A list nested in running text keeps its item markers, as the renderings print them.
-      const style = node.attribs['style'] ?? '';
+      const style = listStyle(node);
       const ordered = name === 'ol' || style === 'numbers' || style.startsWith('format');
       let i = 0;
       for (const c of childElements(node)) {
@@ -593,6 +669,19 @@ class RfcXmlWalker {
     }
     for (const c of node.children) this.flow(c, sink, keywords, links, skipLists);
     if (block) sink.lineBreak(1);
+  }
+
+  /** `<x:length-of target>` as the renderer prints it; the target id when the document lacks it. */
+  private lengthOf(el: Element): string {
+    const id = el.attribs['target'] ?? '';
+    const target = this.targets?.element(id);
+    return target === undefined ? id : String(lengthOf(target));
+  }
+
+  /** Remembers an `<xref x:rel>` whose section number only the document `<x:source>` names holds. */
+  private noteExternal(xref: Element): void {
+    if (xref.attribs['x:sec'] === undefined && xref.attribs['section'] === undefined && this.targets?.externalLink(xref) != null)
+      this.externalSources = true;
   }
 
   private inlineText(el: Element): string {
@@ -618,7 +707,7 @@ class RfcXmlWalker {
   }
 
   private listBlock(el: Element, fragment: string | null): void {
-    const style = el.attribs['style'] ?? '';
+    const style = listStyle(el);
     const ordered = localName(el) === 'ol' || style === 'numbers' || style.startsWith('format');
     if (localName(el) === 'list' && style === 'hanging') {
       // v2 hanging lists are definition lists: <t hangText="term">definition</t>.
@@ -713,6 +802,40 @@ export function htmlIdForPn(pn: string): string {
   if (sub) return `appendix-${sub[1]!.toUpperCase()}.${sub[2]!}`;
   return pn;
 }
+
+/** `<rfc sortRefs="true">` (v3) or the v2 processing instruction `<?rfc sortrefs="yes"?>`. */
+function sortsReferences(document: Document, rfc: Element): boolean {
+  if (rfc.attribs['sortRefs'] !== undefined) return rfc.attribs['sortRefs'] === 'true';
+  return document.children.some((c) => c.type === 'directive' && /^\?rfc\s[^>]*\bsortrefs=["']yes["']/.test((c as { data: string }).data));
+}
+
+/** References sort by label without regard to case ("[ALTSVC]" before "[HTTP/1.1]" before "[RFC1950]"). */
+function sortKey(label: string): string {
+  return label.toUpperCase();
+}
+
+/**
+ * A v2 list's style: its own, else (RFC 7749: "the default is the style of the enclosing list") the
+ * nearest enclosing list's, else "empty". v3 lists (`ul`, `ol`) have no style attribute.
+ */
+function listStyle(list: Element): string {
+  const known = listStyles.get(list);
+  if (known !== undefined) return known;
+  const own = localName(list) === 'list' ? list.attribs['style'] : undefined;
+  let style: string;
+  if (own !== undefined && own !== '') style = own;
+  else {
+    // The nearest enclosing element that is a list, resolved once per list (memoized up the chain).
+    let e = list.parent;
+    while (e !== null && isTag(e) && localName(e) !== 'list') e = e.parent;
+    style = e !== null && isTag(e) ? listStyle(e) : 'empty';
+  }
+  listStyles.set(list, style);
+  return style;
+}
+
+/** listStyle per element: nested lists ask their ancestors once, not once per descendant. */
+const listStyles = new WeakMap<Element, string>();
 
 /**
  * Whether an element has content of its own (a child element, or text that is not only white space).
@@ -815,7 +938,13 @@ export function extractXml(source: string, baseUrl: string, builder: DocumentBui
   }
   if (localName(root) === 'rfc') {
     const walker = new RfcXmlWalker(builder, baseUrl, links);
-    const title = walker.walk(root);
+    const rfc2629 = writtenForRfc2629Xslt(document, root);
+    const title = walker.walk(root, {
+      rfc2629,
+      sortReferences: sortsReferences(document, root),
+      rfcLinks: rfc2629 ? emulatesXml2rfcBackend(document, DOI_BACKEND) : true,
+    });
+    if (walker.externalSources) builder.limits.add('rfc-external-sources-not-read');
     return { title, confidence: walker.sectionCount > 0 ? 90 : 50 };
   }
   builder.info('xml-generic', `No known vocabulary for root element <${root.name}>; structure inferred from title-like elements.`);
