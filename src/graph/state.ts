@@ -100,12 +100,26 @@ export class BuildState {
   private dirty = false;
   /** Whether a target or file record changed since load (what garbage collection cares about). */
   private recordsChanged = false;
+  /** Records this run replaced or removed: their files are the only ones it can have made garbage. */
+  private readonly released: TargetRecord[] = [];
+  /** Whether load found a crashed build's lines, a damaged state or none: its garbage is unknown. */
+  private unknownGarbage = false;
   /** Size of state.log (as loaded, plus what this run appended) and of state.json, to decide a fold. */
   private logBytes = 0;
   private stateBytes = 0;
 
   recordsHaveChanged(): boolean {
     return this.recordsChanged;
+  }
+
+  /** The records replaced or removed since load (see garbage.ts collectReleasedGarbage). */
+  releasedRecords(): readonly TargetRecord[] {
+    return this.released;
+  }
+
+  /** Whether garbage this run did not make may exist (a crashed build's, or a damaged or missing state). */
+  mayHoldUnknownGarbage(): boolean {
+    return this.unknownGarbage;
   }
 
   private constructor(
@@ -125,6 +139,7 @@ export class BuildState {
       fresh.dirty = true;
       fresh.recordsChanged = true;
       fresh.discardLog = true;
+      fresh.unknownGarbage = true;
       fresh.diagnostics.push({
         code: 'state-discarded',
         message: `The build state (.episteme/${file}) ${why}; it was discarded and every target is checked from scratch.`,
@@ -177,6 +192,7 @@ export class BuildState {
     // A crashed build's changes are committed by this run (and its garbage collected).
     state.recordsChanged = uncommitted;
     state.dirty = uncommitted;
+    state.unknownGarbage = uncommitted || read === null;
     if (proofDamaged) {
       state.diagnostics.push({
         code: 'state-discarded',
@@ -190,6 +206,8 @@ export class BuildState {
     // The log line first: a record that could not be logged (disk full) is not taken as done.
     this.append({ t: target, r: record });
     this.recordsChanged = true;
+    const previous = this.targets.get(target);
+    if (previous !== undefined && previous !== record) this.released.push(previous);
     if (record) this.targets.set(target, record);
     else this.targets.delete(target);
   }
