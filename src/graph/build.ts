@@ -17,6 +17,7 @@ import { cleanRecordFor, cleanRecordHolds } from './clean-build.js';
 import { claimOwnedFolders, ownedFolders } from '../config/owned-folders.js';
 import { CaptureRun, type CaptureRequest } from '../capture/run.js';
 import type { TargetCache } from '../cache/target-cache.js';
+import type { BuildMemory } from './build-memory.js';
 
 export interface BuildRequest {
   /** Target paths; empty means every target. */
@@ -53,6 +54,8 @@ export interface BuildRequest {
    * The build uses it as given and leaves it open; without it, a pool lives for this build only.
    */
   pool?: StagePool;
+  /** The state and graph a long-running caller (watch) keeps between builds; see build-memory.ts. */
+  memory?: BuildMemory;
 }
 
 export interface BuildSummary {
@@ -81,7 +84,7 @@ export async function runBuild(ws: Workspace, request: BuildRequest): Promise<Bu
     index: namedOptions('index', stages.indexOptions(ws.options.index)),
   };
   request.onPhase?.('graph');
-  const graph = buildGraph(ws);
+  const graph = request.memory ? request.memory.graphFor(ws) : buildGraph(ws);
   const names = closure(graph, request.targets);
   request.onPhase?.('lock');
   const lock = request.dryRun
@@ -104,7 +107,7 @@ export async function runBuild(ws: Workspace, request: BuildRequest): Promise<Bu
       }
     }
     request.onPhase?.('state');
-    const state = BuildState.load(ws.stateDir, request.dryRun);
+    const state = request.memory && !request.dryRun ? request.memory.takeState(ws.stateDir) : BuildState.load(ws.stateDir, request.dryRun);
     const recordedOptionsHold = state.clean !== null && cleanRecordHolds(state.clean, request.invocation);
     // The last build was complete and clean, of the same inputs and versions, so it left no garbage
     // behind: this one can only make its own.
@@ -165,6 +168,7 @@ export async function runBuild(ws: Workspace, request: BuildRequest): Promise<Bu
     }
     request.onPhase?.('done');
     state.close();
+    if (!request.dryRun) request.memory?.keepState(state);
     const counts: Record<TargetStatus, number> = {
       'up-to-date': 0,
       built: 0,

@@ -107,6 +107,11 @@ export class BuildState {
   /** Size of state.log (as loaded, plus what this run appended) and of state.json, to decide a fold. */
   private logBytes = 0;
   private stateBytes = 0;
+  /**
+   * Stamps of state.json and state.log as this state last saw them on disk (taken before reading them
+   * at load, after writing them at commit): while both still match, memory equals the disk.
+   */
+  private onDisk: { state: Omit<FileStamp, 'hash'> | null; log: Omit<FileStamp, 'hash'> | null } | null = null;
 
   recordsHaveChanged(): boolean {
     return this.recordsChanged;
@@ -147,6 +152,7 @@ export class BuildState {
       return fresh;
     };
     const proofDamaged = noopProofDamaged(dir);
+    const onDisk = stateFileStamps(dir);
     const read = readVerifiedStateFile(dir);
     if (read === 'damaged') return damaged('state.json', 'fails its checksum (damaged or edited)');
     if (read) {
@@ -193,6 +199,8 @@ export class BuildState {
     state.recordsChanged = uncommitted;
     state.dirty = uncommitted;
     state.unknownGarbage = uncommitted || read === null;
+    // A crashed build's lines are committed by this run: until then memory is ahead of the disk.
+    state.onDisk = uncommitted ? null : onDisk;
     if (proofDamaged) {
       state.diagnostics.push({
         code: 'state-discarded',
@@ -200,6 +208,31 @@ export class BuildState {
       });
     }
     return state;
+  }
+
+  /**
+   * For a long-running caller (watch): the state to begin the next build with. The state the last
+   * build committed is kept in memory, and reused when state.json and state.log are as that build
+   * left them (stat stamps, change time included), so an edit does not read and parse the whole state
+   * again. Anything else (another process built in between, a crash, a hand edit) loads from disk.
+   */
+  static resume(previous: BuildState | null, dir: string): BuildState {
+    if (previous === null || previous.readOnly || previous.dir !== dir || previous.onDisk === null || previous.logFd !== null)
+      return BuildState.load(dir);
+    const now = stateFileStamps(dir);
+    const same = (a: Omit<FileStamp, 'hash'> | null, b: Omit<FileStamp, 'hash'> | null): boolean =>
+      a === null || b === null ? a === b : sameStamp(a, b);
+    if (!same(now.state, previous.onDisk.state) || !same(now.log, previous.onDisk.log)) return BuildState.load(dir);
+    // What load would find: a clean record cleared in memory only (a build that did not end cleanly
+    // and wrote nothing) is still the one on disk.
+    if (previous.uncleanPending !== null) previous.clean = previous.uncleanPending;
+    previous.uncleanPending = null;
+    previous.released.length = 0;
+    previous.diagnostics.length = 0;
+    previous.recordsChanged = false;
+    previous.unknownGarbage = false;
+    previous.dirty = false;
+    return previous;
   }
 
   recordTarget(target: string, record: TargetRecord | null): void {
@@ -328,11 +361,10 @@ export class BuildState {
       }
     }
     this.dirty = false;
+    const written = stateFileStamps(this.dir);
+    this.onDisk = written;
     if (this.clean)
-      writeFileAtomic(
-        path.join(this.dir, NOOP_PROOF_FILE),
-        withChecksum(JSON.stringify(this.noopProof(this.clean, statStamp(statePath)!, statStamp(logFile)))),
-      );
+      writeFileAtomic(path.join(this.dir, NOOP_PROOF_FILE), withChecksum(JSON.stringify(this.noopProof(this.clean, written.state!, written.log))));
   }
 
   /** Just what the no-op check reads (see clean-build.ts), a tenth of the state's size. */
@@ -405,6 +437,10 @@ export function readVerifiedStateFile(dir: string): StateFile | null | 'damaged'
   } catch {
     return 'damaged';
   }
+}
+
+function stateFileStamps(dir: string): { state: Omit<FileStamp, 'hash'> | null; log: Omit<FileStamp, 'hash'> | null } {
+  return { state: statStamp(path.join(dir, 'state.json')), log: statStamp(path.join(dir, 'state.log')) };
 }
 
 /** Whether a no-op proof exists and fails its checksum (the fast path then silently took the full path). */

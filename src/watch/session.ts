@@ -7,6 +7,7 @@ import { forgetLoadedFamilies } from '../extract/families.js';
 import { rulesDir } from '../extract/package-paths.js';
 import { runBuild, type BuildSummary } from '../graph/build.js';
 import { StagePool } from '../graph/stage-pool.js';
+import { BuildMemory } from '../graph/build-memory.js';
 import { loadStageModules } from '../graph/stage-modules.js';
 import { isAction } from '../graph/scheduler.js';
 import { NO_REFRESH } from '../capture/run.js';
@@ -21,9 +22,11 @@ import type { WatchEvent } from './events.js';
  * one-shot build would and leaves the workspace equal to a clean build.
  *
  * Kept in memory between builds: the loaded workspace (reloaded only when the config, map, manifest or
- * a rules file changed; an edited source only has its stat refreshed), the stage workers (their
- * start-up is paid once, not per edit), and the content hash of every input. The build state itself
- * is the engine's: each build reads and commits it as a one-shot build does.
+ * a rules file changed; an edited source only has its stat refreshed), the graph derived from it and
+ * the build state the last build committed (graph/build-memory.ts: reused while the state files on
+ * disk are as that build left them, else read again, so another process's build is never missed), the
+ * stage workers (their start-up is paid once, not per edit), and the content hash of every input. Each
+ * build commits to disk exactly as a one-shot build does.
  */
 export interface WatchSessionOptions {
   cwd: string;
@@ -47,6 +50,7 @@ export class WatchSession {
   private readonly folders: FolderWatches;
   private readonly watcher: Watcher;
   private pool: StagePool | null = null;
+  private readonly memory = new BuildMemory();
   private cycles = 0;
 
   constructor(private readonly options: WatchSessionOptions) {
@@ -150,6 +154,7 @@ export class WatchSession {
         invocation: this.options.invocation,
         capture: { refresh: NO_REFRESH, offline: false },
         pool: this.pool,
+        memory: this.memory,
         onPhase: (name) => phases.push({ name, at: performance.now() }),
       });
       warnings.push(...(summary.warnings ?? []));

@@ -124,3 +124,61 @@ test('the log is folded into state.json once it reaches half of its size, and th
     loaded.close();
   });
 });
+
+test('resume (watch) reuses the committed state in memory while the files on disk are as it left them', () => {
+  withDir((dir) => {
+    const first = BuildState.load(dir);
+    for (let i = 0; i < 20; i += 1) first.recordTarget(`chunks/d${i}.json`, record(i));
+    first.setClean(clean);
+    first.compact();
+    first.close();
+    const again = BuildState.resume(first, dir);
+    assert.equal(again, first, 'nothing changed on disk: the same object');
+    assert.equal(again.recordsHaveChanged(), false);
+    assert.deepEqual(again.releasedRecords(), []);
+
+    // A build that cleared the clean record in memory only (it wrote nothing) is undone on resume.
+    again.setClean(null);
+    again.close();
+    const third = BuildState.resume(again, dir);
+    assert.equal(third, again);
+    assert.deepEqual(third.clean, clean, 'the clean record is still on disk, so it is still in memory');
+
+    // A small edit committed in memory: the log now holds it, and resume still trusts memory.
+    third.recordTarget('chunks/d3.json', record(3, 1));
+    third.compact();
+    third.close();
+    const fourth = BuildState.resume(third, dir);
+    assert.equal(fourth, third);
+    assert.deepEqual(fourth.targets.get('chunks/d3.json'), record(3, 1));
+    assert.deepEqual(Object.fromEntries(BuildState.load(dir).targets), Object.fromEntries(fourth.targets), 'memory equals disk');
+  });
+});
+
+test('resume reads the disk again when another process committed in between, or the state was removed', () => {
+  withDir((dir) => {
+    const watched = BuildState.load(dir);
+    for (let i = 0; i < 20; i += 1) watched.recordTarget(`chunks/d${i}.json`, record(i));
+    watched.compact();
+    watched.close();
+    // Another process (a one-shot build) commits a change.
+    const other = BuildState.load(dir);
+    other.recordTarget('chunks/d5.json', record(5, 2));
+    other.recordTarget('chunks/d6.json', null);
+    other.compact();
+    other.close();
+    const resumed = BuildState.resume(watched, dir);
+    assert.notEqual(resumed, watched);
+    assert.deepEqual(resumed.targets.get('chunks/d5.json'), record(5, 2));
+    assert.equal(resumed.targets.has('chunks/d6.json'), false);
+
+    // The state deleted by hand: everything is checked from scratch, as a one-shot build would.
+    resumed.close();
+    fs.rmSync(path.join(dir, 'state.json'));
+    fs.rmSync(path.join(dir, 'state.log'), { force: true });
+    const fresh = BuildState.resume(resumed, dir);
+    assert.notEqual(fresh, resumed);
+    assert.equal(fresh.targets.size, 0);
+    assert.equal(fresh.mayHoldUnknownGarbage(), true, 'no state: garbage is unknown, the full sweep runs');
+  });
+});
