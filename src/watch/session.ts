@@ -46,6 +46,12 @@ export class WatchSession {
   private ws: Workspace | null = null;
   private sourcesByPath = new Map<string, Workspace['sources'][number]>();
   private inputs: WatchedInputs = { files: new Set(), shaping: new Set() };
+  /**
+   * Folders whose .json files are all family rules: the built-in rules folder and the workspace's own
+   * (episteme.json "rules", as the last good load named it). Watched as folders, so a file added to
+   * one is seen, not only edits of the files a build read.
+   */
+  private rulesFolders: string[] = [];
   private readonly hashes = new ContentHashes();
   private readonly folders: FolderWatches;
   private readonly watcher: Watcher;
@@ -92,12 +98,16 @@ export class WatchSession {
     return loadWorkspace(this.options.cwd, this.options.flags);
   }
 
+  private isRulesFile(file: string): boolean {
+    return file.endsWith('.json') && this.rulesFolders.includes(path.dirname(file));
+  }
+
   private isInput(file: string): boolean {
-    return this.inputs.files.has(file) || (path.dirname(file) === rulesDir() && file.endsWith('.json'));
+    return this.inputs.files.has(file) || this.isRulesFile(file);
   }
 
   private isShaping(file: string): boolean {
-    return this.inputs.shaping.has(file) || path.dirname(file) === rulesDir();
+    return this.inputs.shaping.has(file) || this.isRulesFile(file);
   }
 
   /** Watches what the current workspace reads; while it cannot load, also the files that define it. */
@@ -111,8 +121,13 @@ export class WatchSession {
     this.inputs = fresh;
     this.hashes.learn(fresh.files);
     this.hashes.keepOnly(fresh.files);
-    const rules = rulesDir();
-    this.folders.update(fresh.files, rules === undefined ? [] : [rules]);
+    const builtin = rulesDir();
+    if (this.ws !== null || this.rulesFolders.length === 0)
+      this.rulesFolders = [
+        ...(builtin === undefined ? [] : [builtin]),
+        ...(this.ws?.rulesFolder != null ? [path.join(this.ws.root, this.ws.rulesFolder)] : []),
+      ];
+    this.folders.update(fresh.files, this.rulesFolders);
     this.sourcesByPath = new Map(
       (this.ws?.sources ?? []).flatMap((s) => (s.capture.method === 'manual-ingest' ? [[s.capture.absolutePath, s] as const] : [])),
     );
@@ -225,7 +240,7 @@ export class WatchSession {
       }
     }
     if (!reload) return this.ws!;
-    if (changed.some((file) => path.dirname(file) === rulesDir()) || changed.some((file) => this.inputs.shaping.has(file))) {
+    if (changed.some((file) => this.isShaping(file))) {
       // Rules and options shape the workers too: start fresh ones, which read the rules again.
       forgetLoadedFamilies();
       forgetRegisteredFamilyIds();
