@@ -153,6 +153,8 @@ export class WatchSession {
     let summary: BuildSummary | null = null;
     let error: EpistemeError | undefined;
     const phases: { name: string; at: number }[] = [{ name: 'workspace', at: started }];
+    const targetStarts = new Map<string, number>();
+    const ranMs: Record<string, number> = {};
     try {
       const ws = await this.workspaceFor(changed);
       this.pool ??= new StagePool(this.options.jobs, {
@@ -171,6 +173,10 @@ export class WatchSession {
         pool: this.pool,
         memory: this.memory,
         onPhase: (name) => phases.push({ name, at: performance.now() }),
+        onEvent: ({ type, target }) => {
+          if (type === 'start') targetStarts.set(target, performance.now());
+          else ranMs[target] = Math.round(performance.now() - (targetStarts.get(target) ?? started));
+        },
       });
       warnings.push(...(summary.warnings ?? []));
       try {
@@ -206,6 +212,8 @@ export class WatchSession {
         counts: Object.fromEntries(Object.entries(summary?.counts ?? {}).filter(([, n]) => n > 0)),
         buildMs: Math.round(ended - started),
         phasesMs: Object.fromEntries(phases.map((p, i) => [p.name, Math.round((phases[i + 1]?.at ?? ended) - p.at)])),
+        ranMs,
+        settleMs: firstEventAt === null ? null : Math.round(started - firstEventAt),
         queryReadyMs: firstEventAt === null || summary === null ? null : Math.round(ended - firstEventAt),
         ...(error
           ? {
