@@ -79,8 +79,42 @@ export interface NoopProof extends Omit<CleanRecord, 'order'> {
   diagnostics?: Record<string, Record<string, string>>;
 }
 
-/** `k`: the commit line a build appends as it ends; what follows the last one is a crashed build's. */
-type LogLine = { t: string; r: TargetRecord | null } | { f: string; s: FileStamp | null } | { c: CleanRecord | null } | { k: 1 };
+/**
+ * `k`: the commit line a build appends as it ends; what follows the last one is a crashed build's.
+ * `p`: a record given as a patch of the one before it: its inputs are the previous record's, with `s`
+ * set and `d` deleted (the record `r` itself is written with no inputs). An aggregate's record names
+ * every source; a one-source edit changes one of its inputs, so the line stays small instead of
+ * repeating the whole corpus on every edit.
+ */
+type LogLine =
+  | { t: string; r: TargetRecord | null }
+  | { p: string; r: TargetRecord; s: Record<string, string>; d: string[] }
+  | { f: string; s: FileStamp | null }
+  | { c: CleanRecord | null }
+  | { k: 1 };
+
+/** Records with at least this many inputs (the aggregates) are logged as patches when that is smaller. */
+const PATCH_MIN_INPUTS = 64;
+
+/** The log line for a record replacing `previous`: a patch of its inputs when few of them changed. */
+function recordLine(target: string, previous: TargetRecord | undefined, record: TargetRecord | null): LogLine {
+  if (record === null || previous === undefined) return { t: target, r: record };
+  const before = previous.components.inputs;
+  const after = record.components.inputs;
+  const names = Object.keys(after);
+  if (names.length < PATCH_MIN_INPUTS) return { t: target, r: record };
+  const set: Record<string, string> = {};
+  let changed = 0;
+  for (const name of names) {
+    if (before[name] !== after[name]) {
+      set[name] = after[name]!;
+      changed += 1;
+    }
+  }
+  const deleted = Object.keys(before).filter((name) => !Object.hasOwn(after, name));
+  if (changed + deleted.length > names.length / 2) return { t: target, r: record };
+  return { p: target, r: { ...record, components: { ...record.components, inputs: {} } }, s: set, d: deleted };
+}
 
 /** The log is folded into state.json once it reaches this share of state.json's size (1/2). */
 const FOLD_LOG_DIVISOR = 2;
@@ -187,7 +221,13 @@ export class BuildState {
       }
       uncommitted = true;
       if ('c' in entry) state.clean = entry.c;
-      else if ('t' in entry) {
+      else if ('p' in entry) {
+        const base = state.targets.get(entry.p);
+        if (base === undefined) return damaged('state.log', `patches a record it does not hold (line ${i + 1})`);
+        const inputs = { ...base.components.inputs, ...entry.s };
+        for (const name of entry.d) delete inputs[name];
+        state.targets.set(entry.p, { ...entry.r, components: { ...entry.r.components, inputs } });
+      } else if ('t' in entry) {
         if (entry.r) state.targets.set(entry.t, entry.r);
         else state.targets.delete(entry.t);
       } else {
@@ -237,9 +277,9 @@ export class BuildState {
 
   recordTarget(target: string, record: TargetRecord | null): void {
     // The log line first: a record that could not be logged (disk full) is not taken as done.
-    this.append({ t: target, r: record });
-    this.recordsChanged = true;
     const previous = this.targets.get(target);
+    this.append(recordLine(target, previous, record));
+    this.recordsChanged = true;
     if (previous !== undefined && previous !== record) this.released.push(previous);
     if (record) this.targets.set(target, record);
     else this.targets.delete(target);
@@ -482,7 +522,9 @@ function parseLogLine(line: string): LogLine | null {
   if (line.slice(tab + 1) !== sha256Hex(json).slice(0, 16)) return null;
   try {
     const entry = JSON.parse(json) as LogLine;
-    return typeof entry === 'object' && entry !== null && ('c' in entry || 't' in entry || 'f' in entry || 'k' in entry) ? entry : null;
+    return typeof entry === 'object' && entry !== null && ('c' in entry || 't' in entry || 'p' in entry || 'f' in entry || 'k' in entry)
+      ? entry
+      : null;
   } catch {
     return null;
   }
