@@ -52,6 +52,8 @@ export class WatchSession {
    * one is seen, not only edits of the files a build read.
    */
   private rulesFolders: string[] = [];
+  /** The workspace object the watches were last armed for: an edit that reloads nothing keeps them. */
+  private watchedFor: Workspace | null | undefined = undefined;
   private readonly hashes = new ContentHashes();
   private readonly folders: FolderWatches;
   private readonly watcher: Watcher;
@@ -112,6 +114,9 @@ export class WatchSession {
 
   /** Watches what the current workspace reads; while it cannot load, also the files that define it. */
   private watchInputs(): void {
+    // The same workspace object reads the same files: nothing to learn or re-arm (O(changed) cycles).
+    if (this.ws !== null && this.ws === this.watchedFor) return;
+    this.watchedFor = this.ws;
     const fresh = this.ws ? workspaceInputs(this.ws) : { files: new Set<string>(), shaping: new Set<string>() };
     if (this.ws === null) {
       // Keep watching what the last good workspace read, plus the files that name the workspace.
