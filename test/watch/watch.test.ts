@@ -290,3 +290,38 @@ test('build --watch is watch, with the same options in any order', async (t) => 
   const stopped = await watch.stop('SIGTERM');
   assert.equal(stopped, 0);
 });
+
+test('state changed by another process between cycles is read from disk, not trusted from memory', async (t) => {
+  const { rig, watch } = await started(t);
+  // Another process removes the build state while watch is idle (memory now disagrees with the disk).
+  fs.rmSync(rig.path('.episteme/state.json'), { force: true });
+  fs.rmSync(rig.path('.episteme/state.log'), { force: true });
+  const mark = watch.lines.length;
+  fs.writeFileSync(rig.path('src/doc0.html'), sampleHtml(0, ' A bandicoot digs.'));
+  const cycle = await watch.nextCycle(mark);
+  assert.equal(cycle.ok, true, watch.dump());
+  // Read from disk: no records, so every target was checked and ran (same bytes: unchanged).
+  assert.ok(cycle.ran.includes('specs/example-test-doc1.json'), JSON.stringify(cycle.ran));
+  await watch.stop('SIGTERM');
+  // What watch committed is a complete state: a one-shot build finds nothing to do.
+  const after = await rig.exec(['build', '--json']);
+  assert.equal(after.code, 0, after.stdout + after.stderr);
+  assert.equal(after.json!.data.actions, 0, JSON.stringify(after.json!.data.counts));
+});
+
+test('a one-shot build between two cycles is seen: the next cycle starts from its commit', async (t) => {
+  const { rig, watch } = await started(t);
+  // A one-shot build with another map (doc2 left out) commits while watch is idle.
+  rig.write({ 'other-map.json': JSON.stringify(JSON.parse(rig.read('map.json')).slice(0, 2)) });
+  const oneShot = await rig.exec(['build', '--map', 'other-map.json', '--wait-lock', '30', '--json']);
+  assert.equal(oneShot.code, 0, oneShot.stdout + oneShot.stderr);
+  const mark = watch.lines.length;
+  fs.writeFileSync(rig.path('src/doc1.html'), sampleHtml(1, ' A wallaby hops.'));
+  const cycle = await watch.nextCycle(mark);
+  assert.equal(cycle.ok, true, watch.dump());
+  // doc2's chain was dropped by the one-shot build: watch (whose map still has doc2) rebuilds it.
+  assert.ok(cycle.ran.includes('chunks/example-test-doc2.json'), JSON.stringify(cycle.ran));
+  await watch.stop('SIGTERM');
+  const after = await rig.exec(['build', '--json']);
+  assert.equal(after.json!.data.actions, 0, JSON.stringify(after.json!.data.counts));
+});
