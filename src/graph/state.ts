@@ -81,6 +81,7 @@ export interface NoopProof extends Omit<CleanRecord, 'order'> {
 
 /**
  * `k`: the commit line a build appends as it ends; what follows the last one is a crashed build's.
+ * `cr`: the clean record is again the one the last `{c: null}` line cleared.
  * `p`: a record given as a patch of the one before it: its inputs are the previous record's, with `s`
  * set and `d` deleted (the record `r` itself is written with no inputs). An aggregate's record names
  * every source; a one-source edit changes one of its inputs, so the line stays small instead of
@@ -88,6 +89,7 @@ export interface NoopProof extends Omit<CleanRecord, 'order'> {
  */
 type LogLine =
   | { t: string; r: TargetRecord | null }
+  | { cr: 1 }
   | { p: string; r: TargetRecord; s: Record<string, string>; d: string[] }
   | { f: string; s: FileStamp | null }
   | { c: CleanRecord | null }
@@ -125,6 +127,12 @@ export class BuildState {
   clean: CleanRecord | null = null;
   /** The clean record on disk that setClean(null) cleared in memory only, until beginChanges(). */
   private uncleanPending: CleanRecord | null = null;
+  /**
+   * The clean record the log's last `{c: null}` line cleared (null once a fold empties the log), as a
+   * replay of the log sees it: a build that ends with that same record appends `{cr: 1}` ("restored")
+   * instead of the record again, which names every target (~1 MB at 10,000 sources).
+   */
+  private clearedClean: CleanRecord | null = null;
   private logFd: number | null = null;
   /** A damaged log is truncated on first append rather than appended to. */
   private discardLog = false;
@@ -220,8 +228,13 @@ export class BuildState {
         continue;
       }
       uncommitted = true;
-      if ('c' in entry) state.clean = entry.c;
-      else if ('p' in entry) {
+      if ('c' in entry) {
+        if (entry.c === null && state.clean !== null) state.clearedClean = state.clean;
+        state.clean = entry.c;
+      } else if ('cr' in entry) {
+        if (state.clearedClean === null) return damaged('state.log', `restores a clean record it never cleared (line ${i + 1})`);
+        state.clean = state.clearedClean;
+      } else if ('p' in entry) {
         const base = state.targets.get(entry.p);
         if (base === undefined) return damaged('state.log', `patches a record it does not hold (line ${i + 1})`);
         const inputs = { ...base.components.inputs, ...entry.s };
@@ -300,6 +313,12 @@ export class BuildState {
       this.clean = clean;
       return;
     }
+    if (this.uncleanPending === null && this.clearedClean !== null && JSON.stringify(this.clearedClean) === JSON.stringify(clean)) {
+      // The usual end of an edit: the record this build cleared holds again; say so in a few bytes.
+      this.clean = clean;
+      this.append({ cr: 1 });
+      return;
+    }
     this.clean = clean;
     this.append({ c: clean });
   }
@@ -310,6 +329,7 @@ export class BuildState {
    */
   beginChanges(): void {
     if (this.uncleanPending === null || this.readOnly) return;
+    const cleared = this.uncleanPending;
     this.uncleanPending = null;
     const proof = path.join(this.dir, NOOP_PROOF_FILE);
     try {
@@ -318,6 +338,7 @@ export class BuildState {
       throw writeFailure(error, proof);
     }
     this.append({ c: null });
+    this.clearedClean = cleared;
   }
 
   recordFile(file: string, stamp: FileStamp): void {
@@ -393,6 +414,7 @@ export class BuildState {
         throw writeFailure(error, logFile);
       }
       this.logBytes = 0;
+      this.clearedClean = null;
     } else {
       this.append({ k: 1 });
       if (this.logFd !== null) {
@@ -522,7 +544,7 @@ function parseLogLine(line: string): LogLine | null {
   if (line.slice(tab + 1) !== sha256Hex(json).slice(0, 16)) return null;
   try {
     const entry = JSON.parse(json) as LogLine;
-    return typeof entry === 'object' && entry !== null && ('c' in entry || 't' in entry || 'p' in entry || 'f' in entry || 'k' in entry)
+    return typeof entry === 'object' && entry !== null && ('c' in entry || 'cr' in entry || 't' in entry || 'p' in entry || 'f' in entry || 'k' in entry)
       ? entry
       : null;
   } catch {

@@ -223,3 +223,40 @@ test("an aggregate's record is logged as a patch of its inputs, and the replayed
     assert.deepEqual(BuildState.load(dir).targets.get('chunks/index.json'), aggregate(4, 100));
   });
 });
+
+test('an edit that ends clean again restores the clean record in a few bytes, and a replay sees it', () => {
+  withDir((dir) => {
+    const big: CleanRecord = { ...clean, order: Array.from({ length: 5000 }, (_, i) => `chunks/d${i}.json`) };
+    const first = BuildState.load(dir);
+    for (let i = 0; i < 20; i += 1) first.recordTarget(`chunks/d${i}.json`, record(i));
+    first.setClean(big);
+    first.compact();
+    first.close();
+    for (let edit = 1; edit <= 3; edit += 1) {
+      const state = BuildState.load(dir);
+      assert.deepEqual(state.clean, big);
+      state.setClean(null);
+      state.recordTarget('chunks/d3.json', record(3, edit)); // clears the record on disk first
+      state.setClean(big);
+      state.compact();
+      state.close();
+    }
+    assert.ok(fs.statSync(path.join(dir, 'state.log')).size < 3000, 'the 5,000 names are not repeated per edit');
+    const loaded = BuildState.load(dir);
+    assert.deepEqual(loaded.clean, big);
+    assert.deepEqual(loaded.targets.get('chunks/d3.json'), record(3, 3));
+    // A build that fails leaves the record cleared: a replay says so too.
+    loaded.setClean(null);
+    loaded.recordTarget('chunks/d4.json', record(4, 1));
+    loaded.compact();
+    loaded.close();
+    assert.equal(BuildState.load(dir).clean, null);
+    // ...and the next clean end restores it from the cleared one, still in a few bytes.
+    const next = BuildState.load(dir);
+    next.setClean(big);
+    next.compact();
+    next.close();
+    assert.deepEqual(BuildState.load(dir).clean, big);
+    assert.ok(fs.statSync(path.join(dir, 'state.log')).size < 4000);
+  });
+});

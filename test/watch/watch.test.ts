@@ -274,13 +274,13 @@ test("a file added to the workspace's rules folder is noticed at once (the folde
 test('build --watch is watch, with the same options in any order', async (t) => {
   const rig = new Rig('episteme-watch-');
   writeSmallWorkspace(rig, 2);
-  const watch = new WatchProcess(rig.dir, ['--debounce', '50', '--watch'], 'build');
+  const watch = new WatchProcess(rig.dir, ['--debounce', '70', '--watch'], 'build');
   t.after(async () => {
     await watch.stop('SIGKILL');
     rig.cleanup();
   });
   const watching = await watch.waitFor((l) => l.event === 'watching');
-  assert.equal(watching.debounceMs, 50);
+  assert.equal(watching.debounceMs, 70);
   const first = await watch.nextCycle(0);
   assert.equal(first.ok, true, watch.dump());
   const mark = watch.lines.length;
