@@ -43,7 +43,8 @@ export class BuildCommand extends CaptureCommand {
   dryRun = Option.Boolean('--dry-run', false, { description: 'Show what would run and why; write nothing.' });
   // Never true here: main.ts runs `build --watch ...` as `watch ...` before parsing. Declared for --help.
   watch = Option.Boolean('--watch', false, {
-    description: 'Build, then keep rebuilding what each save changes: the same as `episteme watch`, with its options (see `episteme watch --help`).',
+    description:
+      'Build, then keep rebuilding what each save changes: the same as `episteme watch`, with its options (see `episteme watch --help`).',
   });
   remoteCache = Option.String('--remote-cache', {
     description:

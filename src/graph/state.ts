@@ -426,7 +426,10 @@ export class BuildState {
     const written = stateFileStamps(this.dir);
     this.onDisk = written;
     if (this.clean)
-      writeFileAtomic(path.join(this.dir, NOOP_PROOF_FILE), withChecksum(JSON.stringify(this.noopProof(this.clean, written.state!, written.log))));
+      writeFileAtomic(
+        path.join(this.dir, NOOP_PROOF_FILE),
+        withChecksum(JSON.stringify(this.noopProof(this.clean, written.state!, written.log))),
+      );
   }
 
   /** Just what the no-op check reads (see clean-build.ts), a tenth of the state's size. */
@@ -544,7 +547,9 @@ function parseLogLine(line: string): LogLine | null {
   if (line.slice(tab + 1) !== sha256Hex(json).slice(0, 16)) return null;
   try {
     const entry = JSON.parse(json) as LogLine;
-    return typeof entry === 'object' && entry !== null && ('c' in entry || 'cr' in entry || 't' in entry || 'p' in entry || 'f' in entry || 'k' in entry)
+    return typeof entry === 'object' &&
+      entry !== null &&
+      ('c' in entry || 'cr' in entry || 't' in entry || 'p' in entry || 'f' in entry || 'k' in entry)
       ? entry
       : null;
   } catch {

@@ -43,9 +43,18 @@ test('an edit after a clean build removes exactly the replaced files of that sou
     assert.equal(edited.code, 0, edited.stdout + edited.stderr);
     const removed = edited.json!.data.removed as string[];
     // The old extraction, chunks, snapshot record and body of doc1, and nothing of the others.
-    assert.ok(removed.some((f) => /^specs\/example-test-doc1\./.test(f)), JSON.stringify(removed));
-    assert.ok(removed.some((f) => /^chunks\/example-test-doc1\./.test(f)), JSON.stringify(removed));
-    assert.ok(removed.some((f) => f.startsWith('snapshots/bodies/')), JSON.stringify(removed));
+    assert.ok(
+      removed.some((f) => /^specs\/example-test-doc1\./.test(f)),
+      JSON.stringify(removed),
+    );
+    assert.ok(
+      removed.some((f) => /^chunks\/example-test-doc1\./.test(f)),
+      JSON.stringify(removed),
+    );
+    assert.ok(
+      removed.some((f) => f.startsWith('snapshots/bodies/')),
+      JSON.stringify(removed),
+    );
     assert.ok(removed.every((f) => before.includes(f) && !fs.existsSync(rig.path(f))));
     assert.ok(!removed.some((f) => /doc[02]/.test(f)), JSON.stringify(removed));
     assert.deepEqual(

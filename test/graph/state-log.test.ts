@@ -187,7 +187,8 @@ test("an aggregate's record is logged as a patch of its inputs, and the replayed
   withDir((dir) => {
     const aggregate = (revision: number, count: number, skip = -1): TargetRecord => {
       const inputs: Record<string, string> = {};
-      for (let i = 0; i < count; i += 1) if (i !== skip) inputs[`chunks/d${i}.json`] = (i === 7 ? `${revision}` : 'c').repeat(64).slice(0, 64);
+      for (let i = 0; i < count; i += 1)
+        if (i !== skip) inputs[`chunks/d${i}.json`] = (i === 7 ? `${revision}` : 'c').repeat(64).slice(0, 64);
       return {
         key: `agg-${revision}-${count}-${skip}`,
         components: { rule: 'chunk-index', ruleVersion: 1, producerVersion: '0', options: {}, inputs },
