@@ -30,6 +30,7 @@ export class BuildCommand extends CaptureCommand {
       ['Build everything', 'episteme build'],
       ['Build only the search index and what it needs', 'episteme build chunks/search-index.json'],
       ['Show what would run and why', 'episteme build --dry-run'],
+      ['Keep building as sources are saved (the same as episteme watch)', 'episteme build --watch'],
       ['Also delete captured snapshots of sources no longer in the inputs', 'episteme build --prune-snapshots'],
       ['Machine-readable summary', 'episteme build --json'],
       [
@@ -40,6 +41,11 @@ export class BuildCommand extends CaptureCommand {
   });
   readonly commandName = 'build';
   dryRun = Option.Boolean('--dry-run', false, { description: 'Show what would run and why; write nothing.' });
+  // Never true here: main.ts runs `build --watch ...` as `watch ...` before parsing. Declared for --help.
+  watch = Option.Boolean('--watch', false, {
+    description:
+      'Build, then keep rebuilding what each save changes: the same as `episteme watch`, with its options (see `episteme watch --help`).',
+  });
   remoteCache = Option.String('--remote-cache', {
     description:
       'Action cache to read outputs from: an http(s):// Bazel HTTP cache (bazel-remote, nginx WebDAV) or a file:// folder (default: config remoteCache). Headers come from EPISTEME_REMOTE_CACHE_HEADERS(_FILE), never from flags.',

@@ -22,7 +22,20 @@ const COMMANDS: CommandTable = {
 
 /** Entry point of every command line. */
 export function main(argv: string[]): Promise<number> {
-  return runCli(argv, COMMANDS);
+  return runCli(watchAlias(argv), COMMANDS);
+}
+
+/**
+ * `episteme build --watch ...` is `episteme watch ...`, with the same options in any order: rewritten
+ * before parsing, since the options are watch's. Only a `--watch` before a `--` counts (after it, the
+ * word is a target name).
+ */
+function watchAlias(argv: string[]): string[] {
+  if (argv[0] !== 'build') return argv;
+  const end = argv.indexOf('--');
+  const options = end < 0 ? argv : argv.slice(0, end);
+  if (!options.includes('--watch')) return argv;
+  return ['watch', ...options.slice(1).filter((a) => a !== '--watch'), ...(end < 0 ? [] : argv.slice(end))];
 }
 
 // Run as the program itself (`deno run jsr:@ismail-elkorchi/episteme/cli`, `bun dist/bundle/cli.js`,

@@ -12,7 +12,14 @@ import { inRange, JOBS_RANGE, oneOf, rangeText, WAIT_LOCK_SECONDS_RANGE } from '
 import { terminalSafe } from './terminal-text.js';
 
 const DEBOUNCE_MS_RANGE = { min: 10, max: 60_000 } as const;
-const DEFAULT_DEBOUNCE_MS = 100;
+/**
+ * The window only has to cover the events of one save (an editor's temp write + rename, a truncate then
+ * write: a few milliseconds apart); saves beyond it are absorbed by the content-hash check and the one
+ * queued build. tsc (250 ms) and node --watch (500 ms) wait longer because a spurious run of theirs
+ * recompiles or restarts everything; a spurious cycle here is one more O(changed) build. Every
+ * millisecond of it is latency on each save (bench/watch-edit.ts reports it apart).
+ */
+const DEFAULT_DEBOUNCE_MS = 50;
 const DEFAULT_WAIT_LOCK_SECONDS = 60;
 
 export class WatchCommand extends WorkspaceCommand {
@@ -23,7 +30,7 @@ export class WatchCommand extends WorkspaceCommand {
     details: `
       Runs \`episteme build\` once, then watches every file a build reads: the workspace config, the manual-ingest map, the manifest, each manual-ingest source file and the extraction family rules. When they have been quiet for the debounce window, the saved files are hashed, and only a change of content starts a build: a \`touch\`, or a save of the same bytes, runs nothing. One build runs at a time and at most one waits behind it. The workspace's own outputs and build state are never watched, so a build cannot trigger another.
 
-      Each build is the one-shot build (same keys, same committed files), so the workspace always equals a clean build, and a query answers at any moment from the last complete generation. Editors' atomic saves (write a temp file, rename it over the source) and a delete then re-create are followed. A config, map or rules file that is briefly invalid is reported with its structured error, and watching goes on; the next valid save recovers. Between builds the workspace and the stage workers stay in memory, so an edit to one source costs that source's chain and the index update.
+      Each build is the one-shot build (same keys, same committed files), so the workspace always equals a clean build, and a query answers at any moment from the last complete generation. Editors' atomic saves (write a temp file, rename it over the source) and a delete then re-create are followed. A config, map or rules file that is briefly invalid is reported with its structured error, and watching goes on; the next valid save recovers. Between builds the workspace, its graph, the build state (re-read only if another process changed it) and the stage workers stay in memory, so an edit to one source costs that source's chain and the index update. \`episteme build --watch\` is the same command, with the same options.
 
       Reports one line per cycle: what changed, which targets ran, how long the build took and when queries see the change. With --json, one JSON object per line on stdout (\`watching\`, \`cycle\`, \`ignored\`, \`stopped\`), then the envelope when watch ends. Ctrl-C (SIGINT) or SIGTERM ends it cleanly: a build in flight commits, the lock is released; exit 0.
     `,

@@ -7,7 +7,7 @@ import { isSystemError, relativeToWorkspace, writeFailure } from '../store/write
 import { STATE_DIR_NAME } from '../config/names.js';
 import { acquireWorkspaceLock } from '../store/workspace-lock.js';
 import { buildGraph, closure } from './graph.js';
-import { collectGarbage, removeOwnedFile, sweepOwnedTempFiles } from './garbage.js';
+import { collectGarbage, collectReleasedGarbage, removeOwnedFile, sweepOwnedTempFiles } from './garbage.js';
 import { runSchedule, isAction, type TargetResult, type TargetStatus } from './scheduler.js';
 import { BuildState } from './state.js';
 import { StagePool } from './stage-pool.js';
@@ -17,6 +17,7 @@ import { cleanRecordFor, cleanRecordHolds } from './clean-build.js';
 import { claimOwnedFolders, ownedFolders } from '../config/owned-folders.js';
 import { CaptureRun, type CaptureRequest } from '../capture/run.js';
 import type { TargetCache } from '../cache/target-cache.js';
+import type { BuildMemory } from './build-memory.js';
 
 export interface BuildRequest {
   /** Target paths; empty means every target. */
@@ -53,6 +54,8 @@ export interface BuildRequest {
    * The build uses it as given and leaves it open; without it, a pool lives for this build only.
    */
   pool?: StagePool;
+  /** The state and graph a long-running caller (watch) keeps between builds; see build-memory.ts. */
+  memory?: BuildMemory;
 }
 
 export interface BuildSummary {
@@ -81,7 +84,7 @@ export async function runBuild(ws: Workspace, request: BuildRequest): Promise<Bu
     index: namedOptions('index', stages.indexOptions(ws.options.index)),
   };
   request.onPhase?.('graph');
-  const graph = buildGraph(ws);
+  const graph = request.memory ? request.memory.graphFor(ws) : buildGraph(ws);
   const names = closure(graph, request.targets);
   request.onPhase?.('lock');
   const lock = request.dryRun
@@ -104,8 +107,11 @@ export async function runBuild(ws: Workspace, request: BuildRequest): Promise<Bu
       }
     }
     request.onPhase?.('state');
-    const state = BuildState.load(ws.stateDir, request.dryRun);
+    const state = request.memory && !request.dryRun ? request.memory.takeState(ws.stateDir) : BuildState.load(ws.stateDir, request.dryRun);
     const recordedOptionsHold = state.clean !== null && cleanRecordHolds(state.clean, request.invocation);
+    // The last build was complete and clean, of the same inputs and versions, so it left no garbage
+    // behind: this one can only make its own.
+    const followsCleanBuild = recordedOptionsHold && !state.mayHoldUnknownGarbage();
     // Anything may change from here on: the no-op proof no longer holds until this build ends cleanly.
     state.setClean(null);
     // Records of targets that left the graph (sources removed from the map, or a one-off --map) are
@@ -147,7 +153,12 @@ export async function runBuild(ws: Workspace, request: BuildRequest): Promise<Bu
       state.compact();
       request.onPhase?.('garbage');
       // Garbage only appears when a record changed (this run or a crashed one, folded in above).
-      if (state.recordsHaveChanged() || request.pruneSnapshots) {
+      if (completeAndClean && followsCleanBuild && !request.pruneSnapshots) {
+        // The indexes this build committed name exactly what the records name: only the files of
+        // replaced records can be unreachable (O(changed), not a pass over every output folder).
+        removed = collectReleasedGarbage(ws, state);
+        pruneReleasedIndexParts(ws, state, stages.indexPartFormat);
+      } else if (state.recordsHaveChanged() || request.pruneSnapshots) {
         removed = collectGarbage(ws, state, {
           pruneSnapshots: request.pruneSnapshots === true,
           liveDocumentIds: new Set(ws.sources.map((s) => s.documentId)),
@@ -157,6 +168,7 @@ export async function runBuild(ws: Workspace, request: BuildRequest): Promise<Bu
     }
     request.onPhase?.('done');
     state.close();
+    if (!request.dryRun) request.memory?.keepState(state);
     const counts: Record<TargetStatus, number> = {
       'up-to-date': 0,
       built: 0,
@@ -183,6 +195,17 @@ export async function runBuild(ws: Workspace, request: BuildRequest): Promise<Bu
   } finally {
     if (request.pool === undefined) await pool.close();
     await lock?.release();
+  }
+}
+
+/** Removes the cached index parts of chunk content that only a replaced record named. */
+function pruneReleasedIndexParts(ws: Workspace, state: BuildState, partFormat: string): void {
+  const live = new Set<string>();
+  for (const record of state.targets.values())
+    if (record.components.rule === 'chunk' && record.facts?.chunksContentHash) live.add(record.facts.chunksContentHash);
+  for (const record of state.releasedRecords()) {
+    const key = record.components.rule === 'chunk' ? record.facts?.chunksContentHash : undefined;
+    if (key !== undefined && !live.has(key)) removeOwnedFile(path.join(ws.stateDir, 'cache', 'index-parts', `${key}.p${partFormat}.part`));
   }
 }
 

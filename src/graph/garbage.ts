@@ -22,6 +22,41 @@ export function collectGarbage(
   state: BuildState,
   options: { pruneSnapshots: boolean; liveDocumentIds: ReadonlySet<string> },
 ): string[] {
+  const keep = keptByRecords(ws, state);
+  for (const dir of [ws.outputs.snapshots, ws.outputs.specs, ws.outputs.chunks]) {
+    for (const named of namedByCommittedIndex(ws, dir)) keep.add(named);
+  }
+  const removed: string[] = [];
+  const sweep = (dir: string, isData: (name: string) => boolean): void => {
+    for (const name of listRealFolder(ws.root, dir)) {
+      const relative = `${dir}/${name}`;
+      if ((isTempFileName(name) || (isData(name) && !keep.has(relative))) && removeOwnedFile(path.join(ws.root, relative)))
+        removed.push(relative);
+    }
+  };
+  for (const [dir, isData] of dataFolders(ws)) sweep(dir, isData);
+  if (options.pruneSnapshots) {
+    sweep(
+      `${ws.outputs.snapshots}/observations`,
+      (name) => name.endsWith('.json') && !options.liveDocumentIds.has(name.slice(0, -'.json'.length)),
+    );
+  }
+  return removed.sort();
+}
+
+/** The folders garbage is collected from, each with the names of the data files it holds. */
+function dataFolders(ws: Workspace): [string, (name: string) => boolean][] {
+  const perDocument = (name: string): boolean => /^[a-z0-9-]+\.[0-9a-f]{16}\.json$/.test(name);
+  return [
+    [ws.outputs.specs, perDocument],
+    [ws.outputs.chunks, perDocument],
+    [`${ws.outputs.snapshots}/records`, (name) => /^snap-[0-9a-f]{32}\.json$/.test(name)],
+    [`${ws.outputs.snapshots}/bodies`, (name) => /^[0-9a-f]{64}$/.test(name)],
+  ];
+}
+
+/** Files the current build records keep: their outputs, snapshot bodies, and the snapshots chunks cite. */
+function keptByRecords(ws: Workspace, state: BuildState): Set<string> {
   const keep = new Set<string>();
   const cited = new Set<string>();
   /** Snapshot ids whose body a current snapshot record keeps (as its facts.body). */
@@ -46,29 +81,60 @@ export function collectGarbage(
       // already gone: nothing to keep
     }
   }
-  for (const dir of [ws.outputs.snapshots, ws.outputs.specs, ws.outputs.chunks]) {
-    for (const named of namedByCommittedIndex(ws, dir)) keep.add(named);
+  return keep;
+}
+
+/**
+ * Garbage collection in O(changed): after a complete, clean build that followed another (so the
+ * committed indexes name exactly what the current records name, and nothing unreachable was left
+ * behind before this run), the only files that can have become unreachable are those of the records
+ * this run replaced or removed. Checks just those, instead of listing every output folder and reading
+ * every committed index; any other case takes collectGarbage.
+ */
+export function collectReleasedGarbage(ws: Workspace, state: BuildState): string[] {
+  const released = state.releasedRecords();
+  if (released.length === 0) return [];
+  const keep = keptByRecords(ws, state);
+  const candidates = new Set<string>();
+  for (const record of released) {
+    candidates.add(record.output);
+    if (record.facts?.body) candidates.add(record.facts.body);
+    if (record.facts?.citedSnapshotId) candidates.add(`${ws.outputs.snapshots}/records/${record.facts.citedSnapshotId}.json`);
   }
+  const folders = dataFolders(ws);
   const removed: string[] = [];
-  const sweep = (dir: string, isData: (name: string) => boolean): void => {
-    for (const name of listRealFolder(ws.root, dir)) {
-      const relative = `${dir}/${name}`;
-      if ((isTempFileName(name) || (isData(name) && !keep.has(relative))) && removeOwnedFile(path.join(ws.root, relative)))
-        removed.push(relative);
-    }
+  const remove = (relative: string): void => {
+    if (keep.has(relative)) return;
+    const slash = relative.lastIndexOf('/');
+    const dir = relative.slice(0, slash);
+    const name = relative.slice(slash + 1);
+    // Only data files of the swept folders, through real folders: what collectGarbage would remove.
+    if (!folders.some(([folder, isData]) => folder === dir && isData(name)) || !isRealFolder(ws.root, dir)) return;
+    if (removeOwnedFile(path.join(ws.root, relative))) removed.push(relative);
   };
-  const perDocument = (name: string): boolean => /^[a-z0-9-]+\.[0-9a-f]{16}\.json$/.test(name);
-  sweep(ws.outputs.specs, perDocument);
-  sweep(ws.outputs.chunks, perDocument);
-  sweep(`${ws.outputs.snapshots}/records`, (name) => /^snap-[0-9a-f]{32}\.json$/.test(name));
-  sweep(`${ws.outputs.snapshots}/bodies`, (name) => /^[0-9a-f]{64}$/.test(name));
-  if (options.pruneSnapshots) {
-    sweep(
-      `${ws.outputs.snapshots}/observations`,
-      (name) => name.endsWith('.json') && !options.liveDocumentIds.has(name.slice(0, -'.json'.length)),
-    );
+  for (const candidate of [...candidates].sort()) {
+    if (keep.has(candidate)) continue;
+    // An unreachable snapshot record takes its body with it, unless something else keeps the body.
+    if (candidate.startsWith(`${ws.outputs.snapshots}/records/`)) {
+      try {
+        const meta = JSON.parse(fs.readFileSync(path.join(ws.root, candidate), 'utf8')) as { sha256?: string };
+        if (typeof meta.sha256 === 'string') remove(`${ws.outputs.snapshots}/bodies/${meta.sha256}`);
+      } catch {
+        // already gone or unreadable: its body, if any, was released by its own record
+      }
+    }
+    remove(candidate);
   }
-  return removed.sort();
+  return [...new Set(removed)].sort();
+}
+
+function isRealFolder(root: string, relative: string): boolean {
+  let current = root;
+  for (const component of relative.split('/')) {
+    current = path.join(current, component);
+    if (!fs.lstatSync(current, { throwIfNoEntry: false })?.isDirectory()) return false;
+  }
+  return true;
 }
 
 /** Removes temp files a crashed writer left in a workspace folder (lstat-checked like the rest). */

@@ -79,8 +79,44 @@ export interface NoopProof extends Omit<CleanRecord, 'order'> {
   diagnostics?: Record<string, Record<string, string>>;
 }
 
-/** `k`: the commit line a build appends as it ends; what follows the last one is a crashed build's. */
-type LogLine = { t: string; r: TargetRecord | null } | { f: string; s: FileStamp | null } | { c: CleanRecord | null } | { k: 1 };
+/**
+ * `k`: the commit line a build appends as it ends; what follows the last one is a crashed build's.
+ * `cr`: the clean record is again the one the last `{c: null}` line cleared.
+ * `p`: a record given as a patch of the one before it: its inputs are the previous record's, with `s`
+ * set and `d` deleted (the record `r` itself is written with no inputs). An aggregate's record names
+ * every source; a one-source edit changes one of its inputs, so the line stays small instead of
+ * repeating the whole corpus on every edit.
+ */
+type LogLine =
+  | { t: string; r: TargetRecord | null }
+  | { cr: 1 }
+  | { p: string; r: TargetRecord; s: Record<string, string>; d: string[] }
+  | { f: string; s: FileStamp | null }
+  | { c: CleanRecord | null }
+  | { k: 1 };
+
+/** Records with at least this many inputs (the aggregates) are logged as patches when that is smaller. */
+const PATCH_MIN_INPUTS = 64;
+
+/** The log line for a record replacing `previous`: a patch of its inputs when few of them changed. */
+function recordLine(target: string, previous: TargetRecord | undefined, record: TargetRecord | null): LogLine {
+  if (record === null || previous === undefined) return { t: target, r: record };
+  const before = previous.components.inputs;
+  const after = record.components.inputs;
+  const names = Object.keys(after);
+  if (names.length < PATCH_MIN_INPUTS) return { t: target, r: record };
+  const set: Record<string, string> = {};
+  let changed = 0;
+  for (const name of names) {
+    if (before[name] !== after[name]) {
+      set[name] = after[name]!;
+      changed += 1;
+    }
+  }
+  const deleted = Object.keys(before).filter((name) => !Object.hasOwn(after, name));
+  if (changed + deleted.length > names.length / 2) return { t: target, r: record };
+  return { p: target, r: { ...record, components: { ...record.components, inputs: {} } }, s: set, d: deleted };
+}
 
 /** The log is folded into state.json once it reaches this share of state.json's size (1/2). */
 const FOLD_LOG_DIVISOR = 2;
@@ -91,6 +127,12 @@ export class BuildState {
   clean: CleanRecord | null = null;
   /** The clean record on disk that setClean(null) cleared in memory only, until beginChanges(). */
   private uncleanPending: CleanRecord | null = null;
+  /**
+   * The clean record the log's last `{c: null}` line cleared (null once a fold empties the log), as a
+   * replay of the log sees it: a build that ends with that same record appends `{cr: 1}` ("restored")
+   * instead of the record again, which names every target (~1 MB at 10,000 sources).
+   */
+  private clearedClean: CleanRecord | null = null;
   private logFd: number | null = null;
   /** A damaged log is truncated on first append rather than appended to. */
   private discardLog = false;
@@ -100,12 +142,31 @@ export class BuildState {
   private dirty = false;
   /** Whether a target or file record changed since load (what garbage collection cares about). */
   private recordsChanged = false;
+  /** Records this run replaced or removed: their files are the only ones it can have made garbage. */
+  private readonly released: TargetRecord[] = [];
+  /** Whether load found a crashed build's lines, a damaged state or none: its garbage is unknown. */
+  private unknownGarbage = false;
   /** Size of state.log (as loaded, plus what this run appended) and of state.json, to decide a fold. */
   private logBytes = 0;
   private stateBytes = 0;
+  /**
+   * Stamps of state.json and state.log as this state last saw them on disk (taken before reading them
+   * at load, after writing them at commit): while both still match, memory equals the disk.
+   */
+  private onDisk: { state: Omit<FileStamp, 'hash'> | null; log: Omit<FileStamp, 'hash'> | null } | null = null;
 
   recordsHaveChanged(): boolean {
     return this.recordsChanged;
+  }
+
+  /** The records replaced or removed since load (see garbage.ts collectReleasedGarbage). */
+  releasedRecords(): readonly TargetRecord[] {
+    return this.released;
+  }
+
+  /** Whether garbage this run did not make may exist (a crashed build's, or a damaged or missing state). */
+  mayHoldUnknownGarbage(): boolean {
+    return this.unknownGarbage;
   }
 
   private constructor(
@@ -125,6 +186,7 @@ export class BuildState {
       fresh.dirty = true;
       fresh.recordsChanged = true;
       fresh.discardLog = true;
+      fresh.unknownGarbage = true;
       fresh.diagnostics.push({
         code: 'state-discarded',
         message: `The build state (.episteme/${file}) ${why}; it was discarded and every target is checked from scratch.`,
@@ -132,6 +194,7 @@ export class BuildState {
       return fresh;
     };
     const proofDamaged = noopProofDamaged(dir);
+    const onDisk = stateFileStamps(dir);
     const read = readVerifiedStateFile(dir);
     if (read === 'damaged') return damaged('state.json', 'fails its checksum (damaged or edited)');
     if (read) {
@@ -165,8 +228,19 @@ export class BuildState {
         continue;
       }
       uncommitted = true;
-      if ('c' in entry) state.clean = entry.c;
-      else if ('t' in entry) {
+      if ('c' in entry) {
+        if (entry.c === null && state.clean !== null) state.clearedClean = state.clean;
+        state.clean = entry.c;
+      } else if ('cr' in entry) {
+        if (state.clearedClean === null) return damaged('state.log', `restores a clean record it never cleared (line ${i + 1})`);
+        state.clean = state.clearedClean;
+      } else if ('p' in entry) {
+        const base = state.targets.get(entry.p);
+        if (base === undefined) return damaged('state.log', `patches a record it does not hold (line ${i + 1})`);
+        const inputs = { ...base.components.inputs, ...entry.s };
+        for (const name of entry.d) delete inputs[name];
+        state.targets.set(entry.p, { ...entry.r, components: { ...entry.r.components, inputs } });
+      } else if ('t' in entry) {
         if (entry.r) state.targets.set(entry.t, entry.r);
         else state.targets.delete(entry.t);
       } else {
@@ -177,6 +251,9 @@ export class BuildState {
     // A crashed build's changes are committed by this run (and its garbage collected).
     state.recordsChanged = uncommitted;
     state.dirty = uncommitted;
+    state.unknownGarbage = uncommitted || read === null;
+    // A crashed build's lines are committed by this run: until then memory is ahead of the disk.
+    state.onDisk = uncommitted ? null : onDisk;
     if (proofDamaged) {
       state.diagnostics.push({
         code: 'state-discarded',
@@ -186,10 +263,37 @@ export class BuildState {
     return state;
   }
 
+  /**
+   * For a long-running caller (watch): the state to begin the next build with. The state the last
+   * build committed is kept in memory, and reused when state.json and state.log are as that build
+   * left them (stat stamps, change time included), so an edit does not read and parse the whole state
+   * again. Anything else (another process built in between, a crash, a hand edit) loads from disk.
+   */
+  static resume(previous: BuildState | null, dir: string): BuildState {
+    if (previous === null || previous.readOnly || previous.dir !== dir || previous.onDisk === null || previous.logFd !== null)
+      return BuildState.load(dir);
+    const now = stateFileStamps(dir);
+    const same = (a: Omit<FileStamp, 'hash'> | null, b: Omit<FileStamp, 'hash'> | null): boolean =>
+      a === null || b === null ? a === b : sameStamp(a, b);
+    if (!same(now.state, previous.onDisk.state) || !same(now.log, previous.onDisk.log)) return BuildState.load(dir);
+    // What load would find: a clean record cleared in memory only (a build that did not end cleanly
+    // and wrote nothing) is still the one on disk.
+    if (previous.uncleanPending !== null) previous.clean = previous.uncleanPending;
+    previous.uncleanPending = null;
+    previous.released.length = 0;
+    previous.diagnostics.length = 0;
+    previous.recordsChanged = false;
+    previous.unknownGarbage = false;
+    previous.dirty = false;
+    return previous;
+  }
+
   recordTarget(target: string, record: TargetRecord | null): void {
     // The log line first: a record that could not be logged (disk full) is not taken as done.
-    this.append({ t: target, r: record });
+    const previous = this.targets.get(target);
+    this.append(recordLine(target, previous, record));
     this.recordsChanged = true;
+    if (previous !== undefined && previous !== record) this.released.push(previous);
     if (record) this.targets.set(target, record);
     else this.targets.delete(target);
   }
@@ -209,6 +313,12 @@ export class BuildState {
       this.clean = clean;
       return;
     }
+    if (this.uncleanPending === null && this.clearedClean !== null && JSON.stringify(this.clearedClean) === JSON.stringify(clean)) {
+      // The usual end of an edit: the record this build cleared holds again; say so in a few bytes.
+      this.clean = clean;
+      this.append({ cr: 1 });
+      return;
+    }
     this.clean = clean;
     this.append({ c: clean });
   }
@@ -219,6 +329,7 @@ export class BuildState {
    */
   beginChanges(): void {
     if (this.uncleanPending === null || this.readOnly) return;
+    const cleared = this.uncleanPending;
     this.uncleanPending = null;
     const proof = path.join(this.dir, NOOP_PROOF_FILE);
     try {
@@ -227,6 +338,7 @@ export class BuildState {
       throw writeFailure(error, proof);
     }
     this.append({ c: null });
+    this.clearedClean = cleared;
   }
 
   recordFile(file: string, stamp: FileStamp): void {
@@ -302,6 +414,7 @@ export class BuildState {
         throw writeFailure(error, logFile);
       }
       this.logBytes = 0;
+      this.clearedClean = null;
     } else {
       this.append({ k: 1 });
       if (this.logFd !== null) {
@@ -310,10 +423,12 @@ export class BuildState {
       }
     }
     this.dirty = false;
+    const written = stateFileStamps(this.dir);
+    this.onDisk = written;
     if (this.clean)
       writeFileAtomic(
         path.join(this.dir, NOOP_PROOF_FILE),
-        withChecksum(JSON.stringify(this.noopProof(this.clean, statStamp(statePath)!, statStamp(logFile)))),
+        withChecksum(JSON.stringify(this.noopProof(this.clean, written.state!, written.log))),
       );
   }
 
@@ -389,6 +504,10 @@ export function readVerifiedStateFile(dir: string): StateFile | null | 'damaged'
   }
 }
 
+function stateFileStamps(dir: string): { state: Omit<FileStamp, 'hash'> | null; log: Omit<FileStamp, 'hash'> | null } {
+  return { state: statStamp(path.join(dir, 'state.json')), log: statStamp(path.join(dir, 'state.log')) };
+}
+
 /** Whether a no-op proof exists and fails its checksum (the fast path then silently took the full path). */
 function noopProofDamaged(dir: string): boolean {
   try {
@@ -428,7 +547,11 @@ function parseLogLine(line: string): LogLine | null {
   if (line.slice(tab + 1) !== sha256Hex(json).slice(0, 16)) return null;
   try {
     const entry = JSON.parse(json) as LogLine;
-    return typeof entry === 'object' && entry !== null && ('c' in entry || 't' in entry || 'f' in entry || 'k' in entry) ? entry : null;
+    return typeof entry === 'object' &&
+      entry !== null &&
+      ('c' in entry || 'cr' in entry || 't' in entry || 'p' in entry || 'f' in entry || 'k' in entry)
+      ? entry
+      : null;
   } catch {
     return null;
   }

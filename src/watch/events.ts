@@ -27,6 +27,13 @@ export type WatchEvent =
       buildMs: number;
       /** Where the build's time went: loading the workspace, then each phase of the engine (for diagnosis). */
       phasesMs: Record<string, number>;
+      /** Milliseconds each target in `ran` took, from its start to its output's commit (for diagnosis). */
+      ranMs: Record<string, number>;
+      /**
+       * Milliseconds from the first file event of the change to the start of the build: the debounce
+       * window, then hashing the saved inputs; null for the first build.
+       */
+      settleMs: number | null;
       /**
        * Milliseconds from the first file event of the change to the moment a query sees the change (the
        * search index committed); null for the first build.

@@ -7,6 +7,7 @@ import { forgetLoadedFamilies } from '../extract/families.js';
 import { rulesDir } from '../extract/package-paths.js';
 import { runBuild, type BuildSummary } from '../graph/build.js';
 import { StagePool } from '../graph/stage-pool.js';
+import { BuildMemory } from '../graph/build-memory.js';
 import { loadStageModules } from '../graph/stage-modules.js';
 import { isAction } from '../graph/scheduler.js';
 import { NO_REFRESH } from '../capture/run.js';
@@ -21,9 +22,11 @@ import type { WatchEvent } from './events.js';
  * one-shot build would and leaves the workspace equal to a clean build.
  *
  * Kept in memory between builds: the loaded workspace (reloaded only when the config, map, manifest or
- * a rules file changed; an edited source only has its stat refreshed), the stage workers (their
- * start-up is paid once, not per edit), and the content hash of every input. The build state itself
- * is the engine's: each build reads and commits it as a one-shot build does.
+ * a rules file changed; an edited source only has its stat refreshed), the graph derived from it and
+ * the build state the last build committed (graph/build-memory.ts: reused while the state files on
+ * disk are as that build left them, else read again, so another process's build is never missed), the
+ * stage workers (their start-up is paid once, not per edit), and the content hash of every input. Each
+ * build commits to disk exactly as a one-shot build does.
  */
 export interface WatchSessionOptions {
   cwd: string;
@@ -43,10 +46,19 @@ export class WatchSession {
   private ws: Workspace | null = null;
   private sourcesByPath = new Map<string, Workspace['sources'][number]>();
   private inputs: WatchedInputs = { files: new Set(), shaping: new Set() };
+  /**
+   * Folders whose .json files are all family rules: the built-in rules folder and the workspace's own
+   * (episteme.json "rules", as the last good load named it). Watched as folders, so a file added to
+   * one is seen, not only edits of the files a build read.
+   */
+  private rulesFolders: string[] = [];
+  /** The workspace object the watches were last armed for: an edit that reloads nothing keeps them. */
+  private watchedFor: Workspace | null | undefined = undefined;
   private readonly hashes = new ContentHashes();
   private readonly folders: FolderWatches;
   private readonly watcher: Watcher;
   private pool: StagePool | null = null;
+  private readonly memory = new BuildMemory();
   private cycles = 0;
 
   constructor(private readonly options: WatchSessionOptions) {
@@ -88,16 +100,23 @@ export class WatchSession {
     return loadWorkspace(this.options.cwd, this.options.flags);
   }
 
+  private isRulesFile(file: string): boolean {
+    return file.endsWith('.json') && this.rulesFolders.includes(path.dirname(file));
+  }
+
   private isInput(file: string): boolean {
-    return this.inputs.files.has(file) || (path.dirname(file) === rulesDir() && file.endsWith('.json'));
+    return this.inputs.files.has(file) || this.isRulesFile(file);
   }
 
   private isShaping(file: string): boolean {
-    return this.inputs.shaping.has(file) || path.dirname(file) === rulesDir();
+    return this.inputs.shaping.has(file) || this.isRulesFile(file);
   }
 
   /** Watches what the current workspace reads; while it cannot load, also the files that define it. */
   private watchInputs(): void {
+    // The same workspace object reads the same files: nothing to learn or re-arm (O(changed) cycles).
+    if (this.ws !== null && this.ws === this.watchedFor) return;
+    this.watchedFor = this.ws;
     const fresh = this.ws ? workspaceInputs(this.ws) : { files: new Set<string>(), shaping: new Set<string>() };
     if (this.ws === null) {
       // Keep watching what the last good workspace read, plus the files that name the workspace.
@@ -107,8 +126,13 @@ export class WatchSession {
     this.inputs = fresh;
     this.hashes.learn(fresh.files);
     this.hashes.keepOnly(fresh.files);
-    const rules = rulesDir();
-    this.folders.update(fresh.files, rules === undefined ? [] : [rules]);
+    const builtin = rulesDir();
+    if (this.ws !== null || this.rulesFolders.length === 0)
+      this.rulesFolders = [
+        ...(builtin === undefined ? [] : [builtin]),
+        ...(this.ws?.rulesFolder != null ? [path.join(this.ws.root, this.ws.rulesFolder)] : []),
+      ];
+    this.folders.update(fresh.files, this.rulesFolders);
     this.sourcesByPath = new Map(
       (this.ws?.sources ?? []).flatMap((s) => (s.capture.method === 'manual-ingest' ? [[s.capture.absolutePath, s] as const] : [])),
     );
@@ -134,6 +158,8 @@ export class WatchSession {
     let summary: BuildSummary | null = null;
     let error: EpistemeError | undefined;
     const phases: { name: string; at: number }[] = [{ name: 'workspace', at: started }];
+    const targetStarts = new Map<string, number>();
+    const ranMs: Record<string, number> = {};
     try {
       const ws = await this.workspaceFor(changed);
       this.pool ??= new StagePool(this.options.jobs, {
@@ -150,7 +176,12 @@ export class WatchSession {
         invocation: this.options.invocation,
         capture: { refresh: NO_REFRESH, offline: false },
         pool: this.pool,
+        memory: this.memory,
         onPhase: (name) => phases.push({ name, at: performance.now() }),
+        onEvent: ({ type, target }) => {
+          if (type === 'start') targetStarts.set(target, performance.now());
+          else ranMs[target] = Math.round(performance.now() - (targetStarts.get(target) ?? started));
+        },
       });
       warnings.push(...(summary.warnings ?? []));
       try {
@@ -186,6 +217,8 @@ export class WatchSession {
         counts: Object.fromEntries(Object.entries(summary?.counts ?? {}).filter(([, n]) => n > 0)),
         buildMs: Math.round(ended - started),
         phasesMs: Object.fromEntries(phases.map((p, i) => [p.name, Math.round((phases[i + 1]?.at ?? ended) - p.at)])),
+        ranMs,
+        settleMs: firstEventAt === null ? null : Math.round(started - firstEventAt),
         queryReadyMs: firstEventAt === null || summary === null ? null : Math.round(ended - firstEventAt),
         ...(error
           ? {
@@ -220,7 +253,7 @@ export class WatchSession {
       }
     }
     if (!reload) return this.ws!;
-    if (changed.some((file) => path.dirname(file) === rulesDir()) || changed.some((file) => this.inputs.shaping.has(file))) {
+    if (changed.some((file) => this.isShaping(file))) {
       // Rules and options shape the workers too: start fresh ones, which read the rules again.
       forgetLoadedFamilies();
       forgetRegisteredFamilyIds();

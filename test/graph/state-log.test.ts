@@ -124,3 +124,140 @@ test('the log is folded into state.json once it reaches half of its size, and th
     loaded.close();
   });
 });
+
+test('resume (watch) reuses the committed state in memory while the files on disk are as it left them', () => {
+  withDir((dir) => {
+    const first = BuildState.load(dir);
+    for (let i = 0; i < 20; i += 1) first.recordTarget(`chunks/d${i}.json`, record(i));
+    first.setClean(clean);
+    first.compact();
+    first.close();
+    const again = BuildState.resume(first, dir);
+    assert.equal(again, first, 'nothing changed on disk: the same object');
+    assert.equal(again.recordsHaveChanged(), false);
+    assert.deepEqual(again.releasedRecords(), []);
+
+    // A build that cleared the clean record in memory only (it wrote nothing) is undone on resume.
+    again.setClean(null);
+    again.close();
+    const third = BuildState.resume(again, dir);
+    assert.equal(third, again);
+    assert.deepEqual(third.clean, clean, 'the clean record is still on disk, so it is still in memory');
+
+    // A small edit committed in memory: the log now holds it, and resume still trusts memory.
+    third.recordTarget('chunks/d3.json', record(3, 1));
+    third.compact();
+    third.close();
+    const fourth = BuildState.resume(third, dir);
+    assert.equal(fourth, third);
+    assert.deepEqual(fourth.targets.get('chunks/d3.json'), record(3, 1));
+    assert.deepEqual(Object.fromEntries(BuildState.load(dir).targets), Object.fromEntries(fourth.targets), 'memory equals disk');
+  });
+});
+
+test('resume reads the disk again when another process committed in between, or the state was removed', () => {
+  withDir((dir) => {
+    const watched = BuildState.load(dir);
+    for (let i = 0; i < 20; i += 1) watched.recordTarget(`chunks/d${i}.json`, record(i));
+    watched.compact();
+    watched.close();
+    // Another process (a one-shot build) commits a change.
+    const other = BuildState.load(dir);
+    other.recordTarget('chunks/d5.json', record(5, 2));
+    other.recordTarget('chunks/d6.json', null);
+    other.compact();
+    other.close();
+    const resumed = BuildState.resume(watched, dir);
+    assert.notEqual(resumed, watched);
+    assert.deepEqual(resumed.targets.get('chunks/d5.json'), record(5, 2));
+    assert.equal(resumed.targets.has('chunks/d6.json'), false);
+
+    // The state deleted by hand: everything is checked from scratch, as a one-shot build would.
+    resumed.close();
+    fs.rmSync(path.join(dir, 'state.json'));
+    fs.rmSync(path.join(dir, 'state.log'), { force: true });
+    const fresh = BuildState.resume(resumed, dir);
+    assert.notEqual(fresh, resumed);
+    assert.equal(fresh.targets.size, 0);
+    assert.equal(fresh.mayHoldUnknownGarbage(), true, 'no state: garbage is unknown, the full sweep runs');
+  });
+});
+
+test("an aggregate's record is logged as a patch of its inputs, and the replayed state equals the recorded one", () => {
+  withDir((dir) => {
+    const aggregate = (revision: number, count: number, skip = -1): TargetRecord => {
+      const inputs: Record<string, string> = {};
+      for (let i = 0; i < count; i += 1)
+        if (i !== skip) inputs[`chunks/d${i}.json`] = (i === 7 ? `${revision}` : 'c').repeat(64).slice(0, 64);
+      return {
+        key: `agg-${revision}-${count}-${skip}`,
+        components: { rule: 'chunk-index', ruleVersion: 1, producerVersion: '0', options: {}, inputs },
+        output: 'chunks/index.json',
+        sha256: `${revision}`.repeat(64).slice(0, 64),
+        stamp: { size: revision, mtimeMs: '1', ctimeMs: '1', ino: 1 },
+      };
+    };
+    const first = BuildState.load(dir);
+    for (let i = 0; i < 20; i += 1) first.recordTarget(`chunks/d${i}.json`, record(i));
+    first.recordTarget('chunks/index.json', aggregate(1, 5000));
+    first.compact();
+    first.close();
+    const stateSize = fs.statSync(path.join(dir, 'state.json')).size;
+
+    // One input changes, then one source leaves and another joins: each line is a few hundred bytes,
+    // not the 5,000 inputs again.
+    const next = BuildState.load(dir);
+    next.recordTarget('chunks/index.json', aggregate(2, 5000));
+    next.recordTarget('chunks/index.json', aggregate(3, 5001, 100));
+    next.compact();
+    next.close();
+    assert.ok(exists(dir, 'state.log'));
+    assert.ok(fs.statSync(path.join(dir, 'state.log')).size < 2000, `log of ${fs.statSync(path.join(dir, 'state.log')).size} bytes`);
+    assert.ok(stateSize > 100_000);
+    const loaded = BuildState.load(dir);
+    assert.deepEqual(loaded.targets.get('chunks/index.json'), aggregate(3, 5001, 100));
+    assert.equal(loaded.diagnostics.length, 0);
+    // A big change is a whole record again (a patch would be no smaller).
+    loaded.recordTarget('chunks/index.json', aggregate(4, 100));
+    loaded.compact();
+    loaded.close();
+    assert.deepEqual(BuildState.load(dir).targets.get('chunks/index.json'), aggregate(4, 100));
+  });
+});
+
+test('an edit that ends clean again restores the clean record in a few bytes, and a replay sees it', () => {
+  withDir((dir) => {
+    const big: CleanRecord = { ...clean, order: Array.from({ length: 5000 }, (_, i) => `chunks/d${i}.json`) };
+    const first = BuildState.load(dir);
+    for (let i = 0; i < 20; i += 1) first.recordTarget(`chunks/d${i}.json`, record(i));
+    first.setClean(big);
+    first.compact();
+    first.close();
+    for (let edit = 1; edit <= 3; edit += 1) {
+      const state = BuildState.load(dir);
+      assert.deepEqual(state.clean, big);
+      state.setClean(null);
+      state.recordTarget('chunks/d3.json', record(3, edit)); // clears the record on disk first
+      state.setClean(big);
+      state.compact();
+      state.close();
+    }
+    assert.ok(fs.statSync(path.join(dir, 'state.log')).size < 3000, 'the 5,000 names are not repeated per edit');
+    const loaded = BuildState.load(dir);
+    assert.deepEqual(loaded.clean, big);
+    assert.deepEqual(loaded.targets.get('chunks/d3.json'), record(3, 3));
+    // A build that fails leaves the record cleared: a replay says so too.
+    loaded.setClean(null);
+    loaded.recordTarget('chunks/d4.json', record(4, 1));
+    loaded.compact();
+    loaded.close();
+    assert.equal(BuildState.load(dir).clean, null);
+    // ...and the next clean end restores it from the cleared one, still in a few bytes.
+    const next = BuildState.load(dir);
+    next.setClean(big);
+    next.compact();
+    next.close();
+    assert.deepEqual(BuildState.load(dir).clean, big);
+    assert.ok(fs.statSync(path.join(dir, 'state.log')).size < 4000);
+  });
+});

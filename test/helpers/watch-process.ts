@@ -16,8 +16,9 @@ export class WatchProcess {
   private exit: Promise<number | null>;
   private partial = '';
 
-  constructor(cwd: string, args: string[] = []) {
-    this.child = spawn(process.execPath, [CLI, 'watch', '--json', ...args], { cwd, stdio: ['ignore', 'pipe', 'pipe'] });
+  /** `command`: how watch is invoked (`build` runs it as `build --json ...args`, args holding --watch). */
+  constructor(cwd: string, args: string[] = [], command = 'watch') {
+    this.child = spawn(process.execPath, [CLI, command, '--json', ...args], { cwd, stdio: ['ignore', 'pipe', 'pipe'] });
     this.child.stdout!.on('data', (chunk: Buffer) => {
       this.partial += chunk.toString('utf8');
       for (let at = this.partial.indexOf('\n'); at >= 0; at = this.partial.indexOf('\n')) {

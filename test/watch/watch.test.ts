@@ -239,3 +239,89 @@ test("a workspace's own family rules file is watched: editing it re-extracts tha
   assert.deepEqual(cycle.changed, ['my-rules/acme.json']);
   for (const doc of ['doc0', 'doc1', 'doc2']) assert.ok(cycle.ran.includes(`specs/example-test-${doc}.json`), JSON.stringify(cycle.ran));
 });
+
+test("a file added to the workspace's rules folder is noticed at once (the folder itself is watched)", async (t) => {
+  const rig = new Rig('episteme-watch-');
+  writeSmallWorkspace(rig, 3);
+  // The rules folder starts empty: no rules file is an input yet, only the folder can tell.
+  fs.mkdirSync(rig.path('my-rules'));
+  rig.write({ 'episteme.json': JSON.stringify({ manualIngest: 'map.json', rules: 'my-rules' }) });
+  const watch = new WatchProcess(rig.dir);
+  t.after(async () => {
+    await watch.stop('SIGKILL');
+    rig.cleanup();
+  });
+  const first = await watch.nextCycle(0);
+  assert.equal(first.ok, true, watch.dump());
+  const generic = JSON.parse(fs.readFileSync(path.join(REPO_ROOT, 'rules/generic.json'), 'utf8')) as Record<string, unknown>;
+  const rules = JSON.stringify({ ...generic, id: 'acme', description: 'Acme', match: { hosts: ['example.test'], hostSuffixes: [] } });
+
+  // Nothing else changes: the new file alone must start the cycle, and it re-extracts every document.
+  const mark = watch.lines.length;
+  fs.writeFileSync(rig.path('my-rules/acme.json'), rules);
+  const cycle = await watch.nextCycle(mark);
+  assert.equal(cycle.ok, true, watch.dump());
+  assert.deepEqual(cycle.changed, ['my-rules/acme.json']);
+  for (const doc of ['doc0', 'doc1', 'doc2']) assert.ok(cycle.ran.includes(`specs/example-test-${doc}.json`), JSON.stringify(cycle.ran));
+  // A temp file an editor leaves beside it is not a rules file: it runs nothing.
+  const quiet = watch.lines.length;
+  fs.writeFileSync(rig.path('my-rules/.acme.json.swp'), 'partial');
+  fs.writeFileSync(rig.path('src/doc0.html'), sampleHtml(0, ' A dingo howls.'));
+  const next = await watch.nextCycle(quiet);
+  assert.deepEqual(next.changed, ['src/doc0.html']);
+});
+
+test('build --watch is watch, with the same options in any order', async (t) => {
+  const rig = new Rig('episteme-watch-');
+  writeSmallWorkspace(rig, 2);
+  const watch = new WatchProcess(rig.dir, ['--debounce', '70', '--watch'], 'build');
+  t.after(async () => {
+    await watch.stop('SIGKILL');
+    rig.cleanup();
+  });
+  const watching = await watch.waitFor((l) => l.event === 'watching');
+  assert.equal(watching.debounceMs, 70);
+  const first = await watch.nextCycle(0);
+  assert.equal(first.ok, true, watch.dump());
+  const mark = watch.lines.length;
+  fs.writeFileSync(rig.path('src/doc1.html'), sampleHtml(1, ' A potoroo forages.'));
+  const cycle = await watch.nextCycle(mark);
+  assert.deepEqual(cycle.changed, ['src/doc1.html']);
+  const stopped = await watch.stop('SIGTERM');
+  assert.equal(stopped, 0);
+});
+
+test('state changed by another process between cycles is read from disk, not trusted from memory', async (t) => {
+  const { rig, watch } = await started(t);
+  // Another process removes the build state while watch is idle (memory now disagrees with the disk).
+  fs.rmSync(rig.path('.episteme/state.json'), { force: true });
+  fs.rmSync(rig.path('.episteme/state.log'), { force: true });
+  const mark = watch.lines.length;
+  fs.writeFileSync(rig.path('src/doc0.html'), sampleHtml(0, ' A bandicoot digs.'));
+  const cycle = await watch.nextCycle(mark);
+  assert.equal(cycle.ok, true, watch.dump());
+  // Read from disk: no records, so every target was checked and ran (same bytes: unchanged).
+  assert.ok(cycle.ran.includes('specs/example-test-doc1.json'), JSON.stringify(cycle.ran));
+  await watch.stop('SIGTERM');
+  // What watch committed is a complete state: a one-shot build finds nothing to do.
+  const after = await rig.exec(['build', '--json']);
+  assert.equal(after.code, 0, after.stdout + after.stderr);
+  assert.equal(after.json!.data.actions, 0, JSON.stringify(after.json!.data.counts));
+});
+
+test('a one-shot build between two cycles is seen: the next cycle starts from its commit', async (t) => {
+  const { rig, watch } = await started(t);
+  // A one-shot build with another map (doc2 left out) commits while watch is idle.
+  rig.write({ 'other-map.json': JSON.stringify(JSON.parse(rig.read('map.json')).slice(0, 2)) });
+  const oneShot = await rig.exec(['build', '--map', 'other-map.json', '--wait-lock', '30', '--json']);
+  assert.equal(oneShot.code, 0, oneShot.stdout + oneShot.stderr);
+  const mark = watch.lines.length;
+  fs.writeFileSync(rig.path('src/doc1.html'), sampleHtml(1, ' A wallaby hops.'));
+  const cycle = await watch.nextCycle(mark);
+  assert.equal(cycle.ok, true, watch.dump());
+  // doc2's chain was dropped by the one-shot build: watch (whose map still has doc2) rebuilds it.
+  assert.ok(cycle.ran.includes('chunks/example-test-doc2.json'), JSON.stringify(cycle.ran));
+  await watch.stop('SIGTERM');
+  const after = await rig.exec(['build', '--json']);
+  assert.equal(after.json!.data.actions, 0, JSON.stringify(after.json!.data.counts));
+});
