@@ -111,7 +111,8 @@ function requireQueryBundle() {
     bundle.loaded = true;
     if (cachedData === undefined || script.cachedDataRejected || !fromAnswer)
       process.once('exit', (code) => {
-        if (code === 0 || cachedData === undefined || script.cachedDataRejected) writeCodeCache(script, cacheFile, code === 0 ? answered : failed);
+        if (code === 0 || cachedData === undefined || script.cachedDataRejected)
+          writeCodeCache(script, cacheFile, code === 0 ? answered : failed);
       });
     return bundle.exports;
   } catch {
