@@ -321,21 +321,23 @@ export function rankChunks(
   const samePassage = new Map<number, number[]>();
   let collapsed = 0;
   if (collapse && index.duplicatePassages.length > 0) {
-    const groupOf = new Map<number, number>();
+    // Chunk ordinal -> its passage group, -1 for none (a typed array: filled on every query, and
+    // the index's groups hold thousands of chunks).
+    const groupOf = new Int32Array(chunkCount).fill(-1);
     index.duplicatePassages.forEach((group, g) => {
-      for (const ordinal of group) groupOf.set(ordinal, g);
+      for (let i = 0; i < group.length; i++) groupOf[group[i]!] = g;
     });
     const best = new Map<number, number>();
     for (const ordinal of matched) {
-      const g = groupOf.get(ordinal);
-      if (g === undefined) continue;
+      const g = groupOf[ordinal]!;
+      if (g < 0) continue;
       const current = best.get(g);
       if (current === undefined || ranksBefore(ordinal, current)) best.set(g, ordinal);
     }
     const kept: number[] = [];
     for (const ordinal of matched) {
-      const g = groupOf.get(ordinal);
-      const representative = g === undefined ? ordinal : best.get(g)!;
+      const g = groupOf[ordinal]!;
+      const representative = g < 0 ? ordinal : best.get(g)!;
       if (representative === ordinal) kept.push(ordinal);
       else {
         const others = samePassage.get(representative) ?? [];
