@@ -105,11 +105,31 @@ function startsWithAny(lower: string, prefixes: readonly string[]): boolean {
  * (stemPrefix of each wanted term), words that cannot be a wanted term have the term ''.
  */
 export function tokenizeWithOffsets(text: string, lookingFor?: readonly string[]): TokenSpan[] {
+  return spansOf(text, lookingFor, undefined);
+}
+
+/**
+ * The first span of tokenizeWithOffsets(text, lookingFor) whose term is in `wanted`, scanning no
+ * further than the word it is in (a citation needs where the first match is, not every span).
+ */
+export function firstSpanOf(text: string, lookingFor: readonly string[], wanted: ReadonlySet<string>): TokenSpan | undefined {
+  return spansOf(text, lookingFor, wanted)[0];
+}
+
+/** The spans of `text`; with `wanted`, only the first whose term is in it (or none). */
+function spansOf(text: string, lookingFor: readonly string[] | undefined, wanted: ReadonlySet<string> | undefined): TokenSpan[] {
   const spans: TokenSpan[] = [];
   const asciiText = lookingFor !== undefined && ASCII_ONLY.test(text);
   const parts = text.split(WORD_GAPS);
   let end = 0;
-  for (let i = 0; i < parts.length; i++) {
+  let checked = 0;
+  for (let i = 0; i <= parts.length; i++) {
+    // The spans of the word before, in order: the first wanted one is the answer.
+    if (wanted !== undefined) {
+      for (; checked < spans.length; checked++) if (wanted.has(spans[checked]!.term)) return [spans[checked]!];
+      if (i === parts.length) return [];
+    }
+    if (i === parts.length) break;
     const start = end;
     const word = parts[i]!;
     end = start + word.length;

@@ -1,7 +1,7 @@
 import type { Authority, Citation, Normativity } from '../document/types.js';
 import { EpistemeError } from '../failure.js';
 import { chunkRow, decodePostings, findTerm, type LoadedSearchIndex, type Postings } from '../index/index-reader.js';
-import { stemPrefix, tokenize, tokenizeLookingFor, tokenizeWithOffsets } from '../index/tokenizer.js';
+import { firstSpanOf, stemPrefix, tokenize, tokenizeLookingFor } from '../index/tokenizer.js';
 import { compareCodeUnits } from '../store/canonical-json.js';
 import { codePointLength } from '../chunk/text-boundaries.js';
 import { containsPhrase, parseQueryTerms } from './query-terms.js';
@@ -537,7 +537,7 @@ export function nearestAnchor(anchors: readonly [number, string][] | null, at: n
 
 /** Code-point offset of the first query word in `text`, or 0. */
 function firstMatchOffset(text: string, queryTerms: ReadonlySet<string>): number {
-  const span = tokenizeWithOffsets(text, [...queryTerms].map(stemPrefix)).find((candidate) => queryTerms.has(candidate.term));
+  const span = firstSpanOf(text, [...queryTerms].map(stemPrefix), queryTerms);
   return span === undefined ? 0 : codePointLength(text.slice(0, span.start));
 }
 

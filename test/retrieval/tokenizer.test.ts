@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { stemPrefix, termsOfWord, tokenize, tokenizeLookingFor, tokenizeWithOffsets } from '../../src/index/tokenizer.js';
+import { firstSpanOf, stemPrefix, termsOfWord, tokenize, tokenizeLookingFor, tokenizeWithOffsets } from '../../src/index/tokenizer.js';
 import { loadDevCorpus } from './corpus-helpers.js';
 import { UNICODE_SAMPLES } from './unicode-samples.js';
 import { STOP_TERMS, STOP_WORDS } from '../../src/query/stop-words.js';
@@ -246,4 +246,15 @@ test('the word scan finds exactly the runs of letters, digits and marks, at thei
     assert.deepEqual(tokenize(text), expectedTerms, label);
     assert.equal(tokenizeLookingFor(text, lookingFor).length, expectedTerms.length, label);
   }
+});
+
+test('firstSpanOf is the first span tokenizeWithOffsets gives a wanted term, or none', () => {
+  const text = 'Conditional requests: 東京タワー naïve requests CONDITION ﬁle; conditions…';
+  for (const wantedWords of [['request'], ['condit'], ['タワ', 'request'], ['naiv', 'file'], ['absent'], ['file', 'condition']]) {
+    const wanted = new Set(wantedWords.map((word) => tokenize(word)[0] ?? word));
+    const prefixes = [...wanted].map(stemPrefix);
+    const expected = tokenizeWithOffsets(text, prefixes).find((span) => wanted.has(span.term));
+    assert.deepEqual(firstSpanOf(text, prefixes, wanted), expected, wantedWords.join(' '));
+  }
+  assert.equal(firstSpanOf('', ['a'], new Set(['a'])), undefined);
 });
