@@ -6,6 +6,10 @@
  * on Node 24: at most 1.4x FTS5). Also index sizes.
  *
  *   npx tsc -p . && node dist/bench/cold-query.js [rounds]
+ *
+ * Before/after: COLD_QUERY_BASELINE=<folder with another build's bin/episteme.cjs and dist/bundle>
+ * adds that build's query as a contender, interleaved with this one's in every round, and prints
+ * the ratio between them (e.g. a `git worktree` of the previous commit, built).
  */
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
@@ -147,8 +151,9 @@ async function main(): Promise<void> {
     runtimes.push({ label: `node ${version}`, node: runtimeBin('node'), fts5Script: 'fts5-node-sqlite-query.cjs' });
   } else console.log(`Node 24 skipped: ${skipNode24}`);
   const compileCache = path.join(work, 'compile-cache');
-  const query = (index: string) => [
-    path.join(repoRoot, 'bin/episteme.cjs'),
+  const baseline = process.env['COLD_QUERY_BASELINE'];
+  const query = (index: string, root = repoRoot) => [
+    path.join(root, 'bin/episteme.cjs'),
     'query',
     '--index',
     index,
@@ -177,6 +182,8 @@ async function main(): Promise<void> {
     add('episteme query, parse only', query(path.join(work, 'missing.json')), 2);
     add('episteme query (CLI)', query(files.episteme));
     add('episteme query, chunk index', query(path.join(work, 'chunks/search-index.json')));
+    if (baseline !== undefined)
+      add('baseline query, chunk index', query(path.join(work, 'chunks/search-index.json'), path.resolve(baseline)));
     add('episteme query, no compile cache', query(path.join(work, 'chunks/search-index.json')), 0, { NODE_DISABLE_COMPILE_CACHE: '1' });
     add('episteme library script', [path.join(here, 'retrieval/episteme-query.js'), files.episteme, QUERY]);
     // The reads of a query (head, 10 row blocks) and nothing else: a lower bound for this format.
@@ -227,13 +234,21 @@ async function main(): Promise<void> {
     const fts = medians.get('sqlite fts5 script');
     const ms = medians.get('minisearch JSON script');
     const goal = runtime.node === process.execPath ? '' : ', goal <= 1.4';
-    for (const ours of ['episteme query (CLI)', 'episteme query, chunk index', 'episteme library script']) {
+    for (const ours of ['episteme query (CLI)', 'episteme query, chunk index', 'baseline query, chunk index', 'episteme library script']) {
       const value = medians.get(ours);
       if (value === undefined || fts === undefined || ms === undefined) continue;
       const cpuOurs = cpuMeans.get(ours);
       const cpuFts = cpuMeans.get('sqlite fts5 script');
       const cpuRatio = cpuOurs === undefined || cpuFts === undefined ? '' : ` (CPU ${(cpuOurs / cpuFts).toFixed(2)}x)`;
       console.log(`  ${ours}: ${(value / fts).toFixed(2)}x FTS5${cpuRatio}${goal}; ${(value / ms).toFixed(2)}x MiniSearch (goal <= 0.4)`);
+    }
+    const before = medians.get('baseline query, chunk index');
+    const after = medians.get('episteme query, chunk index');
+    if (before !== undefined && after !== undefined) {
+      const cpuBefore = cpuMeans.get('baseline query, chunk index');
+      const cpuAfter = cpuMeans.get('episteme query, chunk index');
+      const cpuRatio = cpuBefore === undefined || cpuAfter === undefined ? '' : ` (CPU ${(cpuAfter / cpuBefore).toFixed(2)}x)`;
+      console.log(`  This build / baseline (chunk index): ${(after / before).toFixed(2)}x wall${cpuRatio}`);
     }
     const floor = medians.get('script writing a line');
     const parseOnly = medians.get('episteme query, parse only');

@@ -40,9 +40,10 @@ run.then(
  * Node 22.1+ can keep the code V8 compiled from the bundle on disk, so the next cold process skips
  * compiling it again (a few ms of every query). The cache lives in the user's cache folder, never
  * in a workspace; NODE_COMPILE_CACHE overrides it and NODE_DISABLE_COMPILE_CACHE=1 turns it off (both
- * Node's own). Node 20 has none (requireQueryBundle keeps a V8 code cache of the query bundle
- * there); Bun's module.enableCompileCache does nothing useful, and Deno does not run this file (it
- * runs the ./cli entry): all three skip this.
+ * Node's own). It serves the ES module bundle of every other command; `query` loads its bundle
+ * through a fuller V8 code cache of its own (requireQueryBundle), on Node 20 too, which has no
+ * compile cache. Bun's module.enableCompileCache does nothing useful, and Deno does not run this file
+ * (it runs the ./cli entry): all three skip this.
  */
 function enableCompileCache() {
   const moduleApi = require('node:module');
@@ -56,23 +57,23 @@ function enableCompileCache() {
 }
 
 /**
- * The query bundle, through V8's code cache on Node 20 (which has no module.enableCompileCache):
- * compiling the ~170 kB bundle from source was the largest single cost of a cold query there. The
- * cache file is keyed by the Node version and the bundle's size, mtime and inode (a rebuild writes
- * a new one; V8 also rejects data that does not fit), written once, after the query ran (so it holds
- * the functions the query compiled), by rename so concurrent processes never read half a file. It
- * lives beside Node 22+'s compile cache; NODE_DISABLE_COMPILE_CACHE=1 turns it off too. Any failure
- * falls back to a plain require.
+ * The query bundle, through a V8 code cache written after a query ran. Compiling the ~170 kB bundle
+ * from source was the largest single cost of a cold query on Node 20, which has no
+ * module.enableCompileCache; Node 22+'s compile cache has that cache, but it is made when the file
+ * is compiled, so it holds only the code V8 compiles eagerly (~70 kB of cache) and every function
+ * the query calls is still parsed and compiled in every process. This cache is created after the
+ * query ran (~200 kB: the functions it called), so a cold query compiles almost nothing. The file
+ * is keyed by the Node version and the bundle's size, mtime and inode (a rebuild writes a new one;
+ * V8 also rejects data that does not fit) and says whether the run that wrote it answered a query
+ * (exit code 0): a cache written by a failed run (a usage error) holds little of the query's code,
+ * so the first query that succeeds writes it again. Written by rename, so concurrent processes
+ * never read half a file. It lives beside Node 22+'s compile cache; NODE_DISABLE_COMPILE_CACHE=1
+ * turns it off too. Any failure falls back to a plain require.
  */
 function requireQueryBundle() {
   const file = require('node:path').join(__dirname, '../dist/bundle/query-main.cjs');
   const moduleApi = require('node:module');
-  if (
-    typeof moduleApi.enableCompileCache === 'function' ||
-    process.versions.bun !== undefined ||
-    process.versions.deno !== undefined ||
-    process.env.NODE_DISABLE_COMPILE_CACHE
-  )
+  if (process.versions.bun !== undefined || process.versions.deno !== undefined || process.env.NODE_DISABLE_COMPILE_CACHE)
     return require(file);
   const fs = require('node:fs');
   const path = require('node:path');
@@ -82,11 +83,19 @@ function requireQueryBundle() {
   try {
     const stat = fs.statSync(file);
     cacheFile = path.join(process.env.NODE_COMPILE_CACHE || userCacheDir(), `query-main-${process.version}-${process.arch}.v8cache`);
-    const key = Buffer.from(`${stat.size} ${Math.trunc(stat.mtimeMs)} ${stat.ino}\n`);
+    const key = `${stat.size} ${Math.trunc(stat.mtimeMs)} ${stat.ino}`;
+    // The first line: the key, then "answered" when the run that wrote it answered a query.
+    const answered = Buffer.from(`${key} answered\n`);
+    const failed = Buffer.from(`${key} failed\n`);
     let cachedData;
+    let fromAnswer = false;
     try {
       const held = fs.readFileSync(cacheFile);
-      if (held.subarray(0, key.length).equals(key)) cachedData = held.subarray(key.length);
+      for (const header of [answered, failed]) {
+        if (!held.subarray(0, header.length).equals(header)) continue;
+        cachedData = held.subarray(header.length);
+        fromAnswer = header === answered;
+      }
     } catch {
       // No cache yet: compile from source and write one below.
     }
@@ -100,20 +109,24 @@ function requireQueryBundle() {
     bundle.paths = moduleApi._nodeModulePaths(path.dirname(file));
     script.runInThisContext()(bundle.exports, moduleApi.createRequire(file), bundle, file, path.dirname(file));
     bundle.loaded = true;
-    if (cachedData === undefined || script.cachedDataRejected) process.once('exit', () => writeCodeCache(script, cacheFile, key));
+    if (cachedData === undefined || script.cachedDataRejected || !fromAnswer)
+      process.once('exit', (code) => {
+        if (code === 0 || cachedData === undefined || script.cachedDataRejected)
+          writeCodeCache(script, cacheFile, code === 0 ? answered : failed);
+      });
     return bundle.exports;
   } catch {
     return require(file);
   }
 }
 
-function writeCodeCache(script, cacheFile, key) {
+function writeCodeCache(script, cacheFile, header) {
   const fs = require('node:fs');
   const path = require('node:path');
   try {
     fs.mkdirSync(path.dirname(cacheFile), { recursive: true });
     const temporary = `${cacheFile}.${process.pid}.tmp`;
-    fs.writeFileSync(temporary, Buffer.concat([key, script.createCachedData()]));
+    fs.writeFileSync(temporary, Buffer.concat([header, script.createCachedData()]));
     fs.renameSync(temporary, cacheFile);
   } catch {
     // A cache that cannot be written only costs speed.

@@ -13,6 +13,7 @@ import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
+import { simplifyMachine } from './clipanion-simplify-machine.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const root = path.resolve(here, '../..');
@@ -39,6 +40,20 @@ const common = {
         bundle.onResolve({ filter: /platform\/node\.mjs$/ }, (args) =>
           args.importer.includes(`${path.sep}clipanion${path.sep}`) ? { path: path.join(here, 'clipanion-platform.mjs') } : undefined,
         );
+      },
+    },
+    {
+      // clipanion's simplifyMachine with its duplicate checks as set lookups (see
+      // clipanion-simplify-machine.mjs). The build fails if clipanion's code changes shape.
+      name: 'clipanion-simplify-machine',
+      setup(bundle) {
+        bundle.onLoad({ filter: /clipanion[\\/]lib[\\/]core\.mjs$/ }, async (args) => {
+          const source = await readFile(args.path, 'utf8');
+          const original = /\nfunction simplifyMachine\(input\) \{\n[\s\S]*?\n\}\n(?=function debugMachine\()/g;
+          const found = source.match(original)?.length ?? 0;
+          if (found !== 1) throw new Error(`clipanion-simplify-machine: expected 1 simplifyMachine in ${args.path}, found ${found}`);
+          return { contents: source.replace(original, () => `\n${simplifyMachine.toString()}\n`), loader: 'js' };
+        });
       },
     },
     {

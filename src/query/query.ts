@@ -1,7 +1,7 @@
 import type { Authority, Citation, Normativity } from '../document/types.js';
 import { EpistemeError } from '../failure.js';
 import { chunkRow, decodePostings, findTerm, type LoadedSearchIndex, type Postings } from '../index/index-reader.js';
-import { stemPrefix, tokenize, tokenizeLookingFor, tokenizeWithOffsets } from '../index/tokenizer.js';
+import { firstSpanOf, stemPrefix, tokenize, tokenizeLookingFor } from '../index/tokenizer.js';
 import { compareCodeUnits } from '../store/canonical-json.js';
 import { codePointLength } from '../chunk/text-boundaries.js';
 import { containsPhrase, parseQueryTerms } from './query-terms.js';
@@ -321,21 +321,23 @@ export function rankChunks(
   const samePassage = new Map<number, number[]>();
   let collapsed = 0;
   if (collapse && index.duplicatePassages.length > 0) {
-    const groupOf = new Map<number, number>();
+    // Chunk ordinal -> its passage group, -1 for none (a typed array: filled on every query, and
+    // the index's groups hold thousands of chunks).
+    const groupOf = new Int32Array(chunkCount).fill(-1);
     index.duplicatePassages.forEach((group, g) => {
-      for (const ordinal of group) groupOf.set(ordinal, g);
+      for (let i = 0; i < group.length; i++) groupOf[group[i]!] = g;
     });
     const best = new Map<number, number>();
     for (const ordinal of matched) {
-      const g = groupOf.get(ordinal);
-      if (g === undefined) continue;
+      const g = groupOf[ordinal]!;
+      if (g < 0) continue;
       const current = best.get(g);
       if (current === undefined || ranksBefore(ordinal, current)) best.set(g, ordinal);
     }
     const kept: number[] = [];
     for (const ordinal of matched) {
-      const g = groupOf.get(ordinal);
-      const representative = g === undefined ? ordinal : best.get(g)!;
+      const g = groupOf[ordinal]!;
+      const representative = g < 0 ? ordinal : best.get(g)!;
       if (representative === ordinal) kept.push(ordinal);
       else {
         const others = samePassage.get(representative) ?? [];
@@ -535,7 +537,7 @@ export function nearestAnchor(anchors: readonly [number, string][] | null, at: n
 
 /** Code-point offset of the first query word in `text`, or 0. */
 function firstMatchOffset(text: string, queryTerms: ReadonlySet<string>): number {
-  const span = tokenizeWithOffsets(text, [...queryTerms].map(stemPrefix)).find((candidate) => queryTerms.has(candidate.term));
+  const span = firstSpanOf(text, [...queryTerms].map(stemPrefix), queryTerms);
   return span === undefined ? 0 : codePointLength(text.slice(0, span.start));
 }
 

@@ -28,12 +28,17 @@ export interface Snippet {
   noHighlight?: { reason: 'not-in-text' } | { reason: 'bound-too-small'; minChars: number };
 }
 
+/** Any half of a surrogate pair: without one, every UTF-16 index is also a code-point offset. */
+const SURROGATE = /[\uD800-\uDFFF]/;
+
 export function makeSnippet(text: string, queryTerms: ReadonlySet<string>, maxChars: number): Snippet {
-  const prefix = codePointPrefix(text);
+  // Code-point offsets of UTF-16 indexes: the identity unless the text has surrogates (filling a
+  // table for the whole text cost a cold query a loop over every chunk text it showed).
+  const prefix = SURROGATE.test(text) ? codePointPrefix(text) : undefined;
   // Only query terms matter here, so words that cannot be one are not stemmed.
   const spans = tokenizeWithOffsets(text, [...new Set([...queryTerms].map(stemPrefix))]);
-  const total = prefix[text.length]!;
-  const cp = (index: number): number => prefix[index]!;
+  const cp = prefix === undefined ? (index: number): number => index : (index: number): number => prefix[index]!;
+  const total = cp(text.length);
   const matching = spans.filter((span) => queryTerms.has(span.term));
   if (total <= maxChars)
     return finish(text, spans, queryTerms, cp, 0, text.length, matching.length === 0 ? { reason: 'not-in-text' } : undefined);

@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { stemPrefix, termsOfWord, tokenize, tokenizeLookingFor, tokenizeWithOffsets } from '../../src/index/tokenizer.js';
+import { firstSpanOf, stemPrefix, termsOfWord, tokenize, tokenizeLookingFor, tokenizeWithOffsets } from '../../src/index/tokenizer.js';
 import { loadDevCorpus } from './corpus-helpers.js';
 import { UNICODE_SAMPLES } from './unicode-samples.js';
 import { STOP_TERMS, STOP_WORDS } from '../../src/query/stop-words.js';
@@ -179,4 +179,85 @@ test('stemPrefix: every word starts with the stem prefix of its term, so looking
     tokenizeWithOffsets(text, prefixes).map((span, i) => (span.term === '' ? { ...span, term: spans[i]!.term } : span)),
     spans,
   );
+});
+
+test('the word scan finds exactly the runs of letters, digits and marks, at their offsets, in any text', () => {
+  // The scan splits on the runs between words (tokenizer.ts WORD_GAPS); the definition is a
+  // regex over code points. Texts here mix the edges: surrogate pairs (letters and not), lone
+  // surrogates, marks with and without a base, gaps at both ends, ASCII and non-ASCII words.
+  const alphabet = [
+    'a',
+    'Z',
+    '7',
+    ' ',
+    '-',
+    '.',
+    '\u0301',
+    'é',
+    'ß',
+    '東',
+    '\u{1D400}',
+    '\u{1F600}',
+    '\uD800',
+    '\uDC00',
+    '\u00A0',
+    '…',
+    '\n',
+    '_',
+    'ﬁ',
+    'Ｆ',
+    '٣',
+  ];
+  let seed = 7;
+  const next = (n: number): number => {
+    seed = (seed * 1103515245 + 12345) % 2147483648;
+    return seed % n;
+  };
+  const texts = ['', ' ', 'a', ' a ', '\u0301', '\uD800a', 'a\uDC00'];
+  for (let i = 0; i < 400; i++) texts.push(Array.from({ length: next(24) }, () => alphabet[next(alphabet.length)]!).join(''));
+  const lookingFor = ['a', 'e', 'z'];
+  for (const text of texts) {
+    const label = JSON.stringify(text);
+    const words = [...text.matchAll(/[\p{L}\p{N}\p{M}]+/gu)].map((match) => ({
+      word: match[0],
+      start: match.index,
+      end: match.index + match[0].length,
+    }));
+    const spans = tokenizeWithOffsets(text);
+    // Each span lies in one word, in order; a word with one term is exactly one span with its offsets.
+    let at = 0;
+    for (const { word, start, end } of words) {
+      const terms = termsOfWord(word);
+      const inWord: typeof spans = [];
+      while (at < spans.length && spans[at]!.start >= start && spans[at]!.end <= end) inWord.push(spans[at++]!);
+      assert.equal(inWord.length > 0, terms.length > 0, label);
+      if (terms.length === 1) assert.deepEqual(inWord, [{ term: terms[0], start, end }], label);
+      else
+        assert.deepEqual(
+          inWord.map((span) => span.term),
+          terms,
+          label,
+        );
+    }
+    assert.equal(at, spans.length, `${label}: spans outside the words`);
+    assert.deepEqual(
+      tokenizeWithOffsets(text, lookingFor).map((span) => [span.start, span.end]),
+      spans.map((span) => [span.start, span.end]),
+      label,
+    );
+    const expectedTerms = words.flatMap(({ word }) => termsOfWord(word));
+    assert.deepEqual(tokenize(text), expectedTerms, label);
+    assert.equal(tokenizeLookingFor(text, lookingFor).length, expectedTerms.length, label);
+  }
+});
+
+test('firstSpanOf is the first span tokenizeWithOffsets gives a wanted term, or none', () => {
+  const text = 'Conditional requests: 東京タワー naïve requests CONDITION ﬁle; conditions…';
+  for (const wantedWords of [['request'], ['condit'], ['タワ', 'request'], ['naiv', 'file'], ['absent'], ['file', 'condition']]) {
+    const wanted = new Set(wantedWords.map((word) => tokenize(word)[0] ?? word));
+    const prefixes = [...wanted].map(stemPrefix);
+    const expected = tokenizeWithOffsets(text, prefixes).find((span) => wanted.has(span.term));
+    assert.deepEqual(firstSpanOf(text, prefixes, wanted), expected, wantedWords.join(' '));
+  }
+  assert.equal(firstSpanOf('', ['a'], new Set(['a'])), undefined);
 });

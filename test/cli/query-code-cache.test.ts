@@ -1,0 +1,66 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { Rig, writeSmallWorkspace } from '../helpers/rig.js';
+
+/**
+ * bin/episteme.cjs loads the query bundle through a V8 code cache that it writes after a query ran
+ * (NODE_COMPILE_CACHE names its folder). A failed run's cache is marked and replaced by the first
+ * query that answers; an answered one is kept; damaged cache bytes are rejected by V8 and rewritten;
+ * NODE_DISABLE_COMPILE_CACHE=1 writes none. The answer is the same bytes in every case.
+ */
+test('query: the code cache is written after an answer, replaced after a failure or damage, and never changes the answer', async () => {
+  const rig = new Rig();
+  try {
+    writeSmallWorkspace(rig);
+    const build = await rig.exec(['build', '--json']);
+    assert.equal(build.code, 0, build.stdout + build.stderr);
+    const cacheDir = rig.path('compile-cache');
+    const env: NodeJS.ProcessEnv = { ...process.env, NODE_COMPILE_CACHE: cacheDir };
+    delete env['NODE_DISABLE_COMPILE_CACHE'];
+    const cacheFile = (): string | undefined => {
+      const names = fs.existsSync(cacheDir) ? fs.readdirSync(cacheDir).filter((name) => name.endsWith('.v8cache')) : [];
+      assert.ok(names.length <= 1, names.join(', '));
+      return names[0] === undefined ? undefined : path.join(cacheDir, names[0]);
+    };
+    const header = (): string => {
+      const file = cacheFile();
+      assert.ok(file !== undefined, 'no code cache written');
+      const bytes = fs.readFileSync(file);
+      return bytes.subarray(0, bytes.indexOf(10)).toString('latin1');
+    };
+    const query = ['query', '--index', 'chunks/search-index.json', '--term', 'alpha', '--json'];
+
+    const failed = await rig.exec(['query', '--index', 'missing.json', '--term', 'alpha', '--json'], { env });
+    assert.equal(failed.code, 2, failed.stdout);
+    assert.match(header(), / failed$/);
+
+    const first = await rig.exec(query, { env });
+    assert.equal(first.code, 0, first.stderr);
+    assert.equal(first.stderr, '');
+    assert.match(header(), / answered$/);
+    const answeredBytes = fs.readFileSync(cacheFile()!);
+
+    const second = await rig.exec(query, { env });
+    assert.equal(second.stdout, first.stdout);
+    assert.deepEqual(fs.readFileSync(cacheFile()!), answeredBytes, 'an answered cache is kept as it is');
+
+    // Same header, damaged code: V8 rejects it, the query answers from source and writes a new one.
+    const damaged = Buffer.from(answeredBytes);
+    for (let i = damaged.indexOf(10) + 1; i < damaged.length; i += 7) damaged[i] = damaged[i]! ^ 0x5a;
+    fs.writeFileSync(cacheFile()!, damaged);
+    const third = await rig.exec(query, { env });
+    assert.equal(third.stdout, first.stdout);
+    assert.equal(third.stderr, '');
+    assert.match(header(), / answered$/);
+    assert.notDeepEqual(fs.readFileSync(cacheFile()!), damaged);
+
+    const offDir = rig.path('no-cache');
+    const off = await rig.exec(query, { env: { ...process.env, NODE_COMPILE_CACHE: offDir, NODE_DISABLE_COMPILE_CACHE: '1' } });
+    assert.equal(off.stdout, first.stdout);
+    assert.ok(!fs.existsSync(offDir) || fs.readdirSync(offDir).every((name) => !name.endsWith('.v8cache')));
+  } finally {
+    rig.cleanup();
+  }
+});
