@@ -88,8 +88,10 @@ function tryListen(name: string): Promise<HeldSocket | null> {
  *
  *   1. listen on a new socket with a random name in the folder (bind creates the file atomically);
  *   2. list the folder and connect to every other socket: a refused one belongs to a dead process and
- *      can never listen again, so anyone may delete it; an answering one is alive;
- *   3. no other socket alive: we hold the lock. Otherwise step back (close and delete ours) and retry.
+ *      can never listen again, so anyone may delete it; an answering one is alive; (a socket also
+ *      refuses between its bind and its listen, so a live contender's file may be deleted then;)
+ *   3. no other socket alive and our own file still there: we hold the lock. Otherwise step back
+ *      (close and delete ours) and retry.
  *
  * Two contenders cannot both hold it: each binds before it lists, so whichever lists second sees the
  * other's socket alive. (Both may step back; the jittered retry separates them.) A holder that dies,
@@ -110,7 +112,23 @@ async function tryTakeSocketFolder(folder: string): Promise<HeldSocket | null> {
       return null;
     }
   }
+  // Our file may have been deleted by a contender that probed it between our bind and our listen,
+  // when it refused like a dead one; a holder without its file would be invisible to the next
+  // contender. Such a deleter had its own socket bound before it probed, so it was in our listing
+  // (and we stepped back) unless it had already finished, and then its delete is visible by now.
+  if (!isSocketFile(file)) {
+    await new Promise<void>((resolve) => mine.server.close(() => resolve()));
+    return null;
+  }
   return { server: mine.server, file };
+}
+
+function isSocketFile(file: string): boolean {
+  try {
+    return fs.lstatSync(file).isSocket();
+  } catch {
+    return false;
+  }
 }
 
 /** The socket folder must be a real folder of this user's (it may be under /tmp, which is shared). */
