@@ -21,6 +21,7 @@ export function documentContentHash(document: EvidenceDocument): string {
 }
 
 export interface StampedChunks {
+  documentId: string;
   /** The chunk artifact's exact bytes, citing `snapshotId`. */
   bytes: string;
   /** SHA-256 of the chunks with the snapshot id left out: what their search-index postings depend on. */
@@ -37,5 +38,10 @@ export function restampChunks(chunkArtifactBytes: string | Uint8Array, snapshotI
     canonicalJson({ documentId, chunks: chunks.map((chunk) => ({ ...chunk, citation: { ...chunk.citation, snapshotId: '' } })) }),
   );
   for (const chunk of chunks) chunk.citation.snapshotId = snapshotId;
-  return { bytes: artifactBytes(makeArtifact('document-chunks', CHUNKS_FORMAT_VERSION, { documentId, chunks })), contentHash, snapshotId };
+  return {
+    documentId,
+    bytes: artifactBytes(makeArtifact('document-chunks', CHUNKS_FORMAT_VERSION, { documentId, chunks })),
+    contentHash,
+    snapshotId,
+  };
 }
