@@ -1,7 +1,7 @@
 import * as fs from 'node:fs';
 import type { Chunk, EvidenceDocument } from '../document/types.js';
-import { documentContentHash, restampChunks } from '../chunk/snapshot-provenance.js';
-import { diagnosticFacts } from '../graph/diagnostics.js';
+import { chunksContentHash, documentContentHash } from '../chunk/snapshot-provenance.js';
+import { diagnosticFactsOf } from '../graph/diagnostics.js';
 import type { TargetNode } from '../graph/graph.js';
 import {
   indexPartFile,
@@ -14,16 +14,19 @@ import {
   type RuleOutput,
 } from '../graph/rules.js';
 import { parseArtifact } from '../store/artifact.js';
+import { parseArtifactUnverified, type Artifact, type ArtifactKind } from '../store/artifact-header.js';
+import { sha256Hex } from '../store/hash.js';
 import { writeFileAtomic } from '../store/atomic-file.js';
-import { DOCUMENT_FORMAT_VERSION, STAGE_INDEX_FORMAT_VERSION } from '../rule-versions.js';
+import { CHUNKS_FORMAT_VERSION, DOCUMENT_FORMAT_VERSION, STAGE_INDEX_FORMAT_VERSION } from '../rule-versions.js';
 import { loadSearchIndex } from '../index/index-reader.js';
 import { crc32Hex } from '../index/index-layout.js';
 import { parsePart } from '../index/search-index.js';
 
 /**
- * The rules whose outputs the cache may hold, and how a downloaded output is checked before use: parsed
- * as its artifact (envelope, kind, format, fingerprint), bound to this target (document id, cited
- * snapshot, chunk index), and its record facts recomputed from the bytes, never taken from the cache.
+ * The rules whose outputs the cache may hold, and how a downloaded output is checked before use: its
+ * SHA-256 against the action-cache entry (remote-cache.ts), parsed as its artifact (envelope, kind,
+ * format, fingerprint over its bytes), bound to this target (document id, cited snapshot, chunk index),
+ * and its record facts recomputed from the parsed content, never taken from the cache.
  * Snapshots are not cached (a local capture is a file read; an HTTP capture is an observation, not a
  * function), nor are the stage indexes (cheap lists of what the workspace holds). The search index
  * is: tokenising every document is most of what an assembling build would otherwise do.
@@ -47,13 +50,16 @@ export class RestoreContext {
 export const RESTORERS: Partial<Record<TargetNode['rule'], Restorer>> = {
   extract: (env, node, deps, blob, context) => {
     const label = `the cached document of ${node.name}`;
-    const text = blob.bytes.toString('utf8');
-    const document = parseArtifact<EvidenceDocument>(text, 'document', DOCUMENT_FORMAT_VERSION, label).payload;
+    const document = parseRestoredArtifact<EvidenceDocument>(blob.bytes, 'document', DOCUMENT_FORMAT_VERSION, label).payload;
     const snapshotId = deps[0]?.record.facts?.snapshotId;
     if (document.documentId !== node.source!.documentId) throw new Error(`${label} is of document ${JSON.stringify(document.documentId)}`);
     if (document.provenance.snapshotId !== snapshotId) throw new Error(`${label} cites another snapshot`);
     context.documents.set(blob.sha256, { snapshotId, contentHash: documentContentHash(document) });
-    return { bytes: blob.bytes, outputPath: perDocumentPath(env.ws.outputs.specs, node.source!.documentId), facts: diagnosticFacts(text) };
+    return {
+      bytes: blob.bytes,
+      outputPath: perDocumentPath(env.ws.outputs.specs, node.source!.documentId),
+      facts: diagnosticFactsOf(document.diagnostics),
+    };
   },
   chunk: (env, node, deps, blob, context) => {
     const label = `the cached chunks of ${node.name}`;
@@ -67,18 +73,25 @@ export const RESTORERS: Partial<Record<TargetNode['rule'], Restorer>> = {
       ).payload;
       document = { snapshotId: parsed.provenance.snapshotId, contentHash: documentContentHash(parsed) };
     }
-    // Restamping with the document's snapshot must give back the same bytes: they are then exactly the
-    // chunk artifact this build would write (envelope, kind, format, fingerprint) and cite that snapshot.
-    const stamped = restampChunks(blob.bytes, document.snapshotId);
-    if (stamped.bytes !== blob.bytes.toString('utf8')) throw new Error(`${label} are not a chunk artifact citing this document's snapshot`);
-    if (stamped.documentId !== node.source!.documentId) throw new Error(`${label} are of document ${JSON.stringify(stamped.documentId)}`);
+    const { documentId, chunks } = parseRestoredArtifact<{ documentId: string; chunks: Chunk[] }>(
+      blob.bytes,
+      'document-chunks',
+      CHUNKS_FORMAT_VERSION,
+      label,
+    ).payload;
+    if (documentId !== node.source!.documentId) throw new Error(`${label} are of document ${JSON.stringify(documentId)}`);
+    if (!Array.isArray(chunks)) throw new Error(`${label} hold no chunk list`);
+    for (const chunk of chunks) {
+      if (chunk?.citation?.snapshotId !== document.snapshotId) throw new Error(`${label} cite another snapshot`);
+      if (chunk.documentId !== documentId || chunk.citation.documentId !== documentId) throw new Error(`${label} hold another document's chunk`);
+    }
     return {
       bytes: blob.bytes,
       outputPath: perDocumentPath(env.ws.outputs.chunks, node.source!.documentId),
       facts: {
-        citedSnapshotId: stamped.snapshotId,
+        citedSnapshotId: document.snapshotId,
         documentContentHash: document.contentHash,
-        chunksContentHash: stamped.contentHash,
+        chunksContentHash: chunksContentHash(documentId, chunks),
       },
     };
   },
@@ -95,6 +108,24 @@ export const RESTORERS: Partial<Record<TargetNode['rule'], Restorer>> = {
     return { bytes: blob.bytes, outputPath: () => node.name };
   },
 };
+
+/**
+ * A downloaded artifact, parsed once and checked without re-serialising it: the envelope (kind, format
+ * version) as any reader checks it, and the fingerprint over the bytes as written. An artifact file is
+ * canonical JSON whose second member is the fingerprint, so the fingerprinted body is those same bytes
+ * without that member. The bytes' SHA-256 was already checked against the action-cache entry.
+ */
+function parseRestoredArtifact<T>(bytes: Buffer, kind: ArtifactKind, format: number, label: string): Artifact<T> {
+  const text = bytes.toString('utf8');
+  const artifact = parseArtifactUnverified<T>(text, kind, format, label);
+  const head = `{"artifact":${JSON.stringify(kind)},`;
+  const member = `"fingerprint":${JSON.stringify(artifact.fingerprint)},`;
+  if (!/^sha256:[0-9a-f]{64}$/.test(artifact.fingerprint) || !text.startsWith(head + member) || !text.endsWith('}\n'))
+    throw new Error(`${label} is not a canonical artifact file`);
+  const body = head + text.slice(head.length + member.length, -1);
+  if (`sha256:${sha256Hex(body)}` !== artifact.fingerprint) throw new Error(`${label} fails its fingerprint check`);
+  return artifact;
+}
 
 /**
  * A by-product stored in the same action-cache entry as a target's output, so a restored workspace

@@ -183,6 +183,30 @@ describe('remote cache on nginx (Bazel HTTP cache protocol)', { skip: NGINX_SKIP
     assert.deepEqual(clone.artifacts(), reference);
   });
 
+  it('rejects a document whose fingerprint does not match its bytes, or that is not a canonical artifact file', async () => {
+    const writer = rig();
+    assert.equal((await writer.exec(['build', '--remote-cache', nginx.url, '--remote-cache-upload', '--json'])).code, 0);
+    const forge = (target: string, bytes: Buffer): void => {
+      const hash = sha256Hex(bytes);
+      fs.writeFileSync(path.join(nginx.dataDir, 'cas', hash), bytes);
+      fs.writeFileSync(
+        path.join(nginx.dataDir, 'ac', keyOf(writer, target)),
+        encodeActionResult([{ path: 'output', digest: { hash, sizeBytes: bytes.length } }]),
+      );
+    };
+    const original = (target: string): string => writer.read(BuildState.load(writer.path('.episteme'), true).targets.get(target)!.output);
+    // Pretty-printed: the same artifact, a valid fingerprint over its content, but not the bytes a build writes.
+    forge('specs/example-test-doc0.json', Buffer.from(`${JSON.stringify(JSON.parse(original('specs/example-test-doc0.json')), null, 2)}\n`));
+    // Canonical bytes under a fingerprint that is not theirs.
+    forge('specs/example-test-doc1.json', Buffer.from(original('specs/example-test-doc1.json').replace(/"sha256:[0-9a-f]{4}/, '"sha256:0000')));
+    const clone = rig();
+    const restored = await clone.exec(['build', '--remote-cache', nginx.url, '--json']);
+    assert.equal(restored.code, 0, restored.stdout);
+    const rejected = (restored.json!.warnings as { code: string; target?: string }[]).filter((w) => w.code === 'remote-cache-entry-rejected');
+    assert.deepEqual(rejected.map((w) => w.target).sort(), ['specs/example-test-doc0.json', 'specs/example-test-doc1.json']);
+    assert.deepEqual(clone.artifacts(), reference);
+  });
+
   it('pipeline takes the same remote cache options as build', async () => {
     const writer = rig();
     const written = await writer.exec(['pipeline', '--remote-cache', nginx.url, '--remote-cache-upload', '--json']);
