@@ -85,7 +85,8 @@ export class PipelinedGets {
     while (this.queue.length > 0) {
       let target: Connection | null = null;
       for (const connection of this.connections)
-        if (connection.open && connection.room(this.options.depth) && (target === null || connection.load < target.load)) target = connection;
+        if (connection.open && connection.room(this.options.depth) && (target === null || connection.load < target.load))
+          target = connection;
       if (target === null || (target.load > 0 && this.connections.size < this.options.connections)) {
         if (this.connections.size < this.options.connections) target = this.connect();
       }
@@ -107,7 +108,8 @@ export class PipelinedGets {
   requeue(requests: PendingGet[]): void {
     const retry: PendingGet[] = [];
     for (const request of requests) {
-      if (request.attempts >= MAX_ATTEMPTS) request.reject(new Error(`GET ${request.path} was not answered after ${MAX_ATTEMPTS} attempts`));
+      if (request.attempts >= MAX_ATTEMPTS)
+        request.reject(new Error(`GET ${request.path} was not answered after ${MAX_ATTEMPTS} attempts`));
       else retry.push(request);
     }
     this.queue.unshift(...retry);
@@ -249,7 +251,10 @@ class Connection {
       const colon = line.indexOf(':');
       if (colon <= 0) throw new Error('malformed header line');
       const name = line.slice(0, colon).trim().toLowerCase();
-      const value = line.slice(colon + 1).trim().toLowerCase();
+      const value = line
+        .slice(colon + 1)
+        .trim()
+        .toLowerCase();
       if (name === 'content-length') {
         if (!/^\d{1,15}$/.test(value) || (length !== null && length !== Number(value))) throw new Error('bad Content-Length');
         length = Number(value);

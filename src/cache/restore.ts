@@ -83,7 +83,8 @@ export const RESTORERS: Partial<Record<TargetNode['rule'], Restorer>> = {
     if (!Array.isArray(chunks)) throw new Error(`${label} hold no chunk list`);
     for (const chunk of chunks) {
       if (chunk?.citation?.snapshotId !== document.snapshotId) throw new Error(`${label} cite another snapshot`);
-      if (chunk.documentId !== documentId || chunk.citation.documentId !== documentId) throw new Error(`${label} hold another document's chunk`);
+      if (chunk.documentId !== documentId || chunk.citation.documentId !== documentId)
+        throw new Error(`${label} hold another document's chunk`);
     }
     return {
       bytes: blob.bytes,

@@ -196,13 +196,21 @@ describe('remote cache on nginx (Bazel HTTP cache protocol)', { skip: NGINX_SKIP
     };
     const original = (target: string): string => writer.read(BuildState.load(writer.path('.episteme'), true).targets.get(target)!.output);
     // Pretty-printed: the same artifact, a valid fingerprint over its content, but not the bytes a build writes.
-    forge('specs/example-test-doc0.json', Buffer.from(`${JSON.stringify(JSON.parse(original('specs/example-test-doc0.json')), null, 2)}\n`));
+    forge(
+      'specs/example-test-doc0.json',
+      Buffer.from(`${JSON.stringify(JSON.parse(original('specs/example-test-doc0.json')), null, 2)}\n`),
+    );
     // Canonical bytes under a fingerprint that is not theirs.
-    forge('specs/example-test-doc1.json', Buffer.from(original('specs/example-test-doc1.json').replace(/"sha256:[0-9a-f]{4}/, '"sha256:0000')));
+    forge(
+      'specs/example-test-doc1.json',
+      Buffer.from(original('specs/example-test-doc1.json').replace(/"sha256:[0-9a-f]{4}/, '"sha256:0000')),
+    );
     const clone = rig();
     const restored = await clone.exec(['build', '--remote-cache', nginx.url, '--json']);
     assert.equal(restored.code, 0, restored.stdout);
-    const rejected = (restored.json!.warnings as { code: string; target?: string }[]).filter((w) => w.code === 'remote-cache-entry-rejected');
+    const rejected = (restored.json!.warnings as { code: string; target?: string }[]).filter(
+      (w) => w.code === 'remote-cache-entry-rejected',
+    );
     assert.deepEqual(rejected.map((w) => w.target).sort(), ['specs/example-test-doc0.json', 'specs/example-test-doc1.json']);
     assert.deepEqual(clone.artifacts(), reference);
   });
@@ -227,7 +235,8 @@ describe('remote cache on nginx (Bazel HTTP cache protocol)', { skip: NGINX_SKIP
     const writer = rig();
     assert.equal((await writer.exec(['build', '--remote-cache', nginx.url, '--remote-cache-upload', '--json'])).code, 0);
     const acFile = (target: string): string => path.join(nginx.dataDir, 'ac', keyOf(writer, target));
-    const blobOf = (target: string): string => path.join(nginx.dataDir, 'cas', decodeActionResult(fs.readFileSync(acFile(target))).get('output')!.hash);
+    const blobOf = (target: string): string =>
+      path.join(nginx.dataDir, 'cas', decodeActionResult(fs.readFileSync(acFile(target))).get('output')!.hash);
     // 1. A flipped byte in a blob.
     const blob = blobOf('specs/example-test-doc0.json');
     const bytes = fs.readFileSync(blob);
@@ -279,7 +288,10 @@ describe('remote cache on nginx (Bazel HTTP cache protocol)', { skip: NGINX_SKIP
     const forged = Buffer.from(artifactBytes(makeArtifact('document-chunks', 1, artifact.payload)), 'utf8');
     const hash = sha256Hex(forged);
     fs.writeFileSync(path.join(nginx.dataDir, 'cas', hash), forged);
-    fs.writeFileSync(path.join(nginx.dataDir, 'ac', keyOf(writer, target)), encodeActionResult([{ path: 'output', digest: { hash, sizeBytes: forged.length } }]));
+    fs.writeFileSync(
+      path.join(nginx.dataDir, 'ac', keyOf(writer, target)),
+      encodeActionResult([{ path: 'output', digest: { hash, sizeBytes: forged.length } }]),
+    );
 
     // The trust model: valid bytes from a malicious writer cannot be told apart without recomputing.
     const trusting = rig();
@@ -388,7 +400,10 @@ describe('remote cache on nginx (Bazel HTTP cache protocol)', { skip: NGINX_SKIP
       // One timeout for the build, not one per target: the first level's lookups (one per source's
       // document) went out together, before the stall could be known; none after the deadline.
       assert.ok(requests <= 24, `${requests} requests reached the stalled server`);
-      assert.ok(lastRequestAt - firstRequestAt < 1000, `a request reached the stalled server ${lastRequestAt - firstRequestAt} ms after the first`);
+      assert.ok(
+        lastRequestAt - firstRequestAt < 1000,
+        `a request reached the stalled server ${lastRequestAt - firstRequestAt} ms after the first`,
+      );
       assert.ok(Date.now() - started < 15_000, `took ${Date.now() - started} ms`);
     } finally {
       for (const response of stalled) response.destroy();
