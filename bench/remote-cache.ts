@@ -10,7 +10,7 @@
  *     target (GET ac + GET cas + verify + parse, from --trace, concurrent).
  * The cache is nginx with WebDAV on 127.0.0.1 when it is installed, otherwise a file:// folder.
  *
- *   npm run build && node dist/bench/remote-cache.js [--sources 1000] [--runs 3] [--sections 2]
+ *   npm run build && node dist/bench/remote-cache.js [--sources 1000] [--runs 3] [--sections spec|N]
  */
 import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
@@ -28,15 +28,28 @@ function argument(name: string, fallback: string): string {
 }
 const sources = Number(argument('--sources', '1000'));
 const runs = Number(argument('--runs', '3'));
-/** Sections per source: 2 by default (tiny sources, the worst case for a cache); specs have hundreds. */
-const sections = Number(argument('--sections', '2'));
+/**
+ * Sections per source. `spec` (the default): from 8 to 400, spread deterministically over the sources so
+ * sizes run from 4 KB to 223 KB, median 59 KB (75 MB for 1,000 sources), the order of the spec documents
+ * of ../shared/corpus/dev (W3C, WHATWG, RFC: 34 KB to 1.9 MB, median 120 KB). A number gives every source that many sections
+ * (`--sections 2`: 600-byte sources, the worst case for a cache, whose per-hit cost then dominates).
+ */
+const sectionsArgument = argument('--sections', 'spec');
+
+function sectionCount(i: number): number {
+  if (sectionsArgument !== 'spec') return Number(sectionsArgument);
+  // A skewed spread (many mid-sized documents, a few large ones), the same for every run.
+  const u = ((i * 2654435761) % 4294967296) / 4294967296;
+  return Math.round(8 + 392 * u * u);
+}
 
 function sourceHtml(i: number): string {
   const parts = Array.from(
-    { length: sections },
-    (_, s) => `<h2 id="part-${s}">Part ${s}</h2>
-<p>Part ${s} of source ${i} says that a server MUST answer request ${s} and a client SHOULD retry after topic${(i + s) % 97}.</p>
-<ul><li>Item one of ${i}.${s}</li><li>Item two of ${i}.${s} about theme${(i * s) % 13}</li></ul>`,
+    { length: sectionCount(i) },
+    (_, s) => `<h2 id="part-${s}">${s + 1}. Part ${s} of source ${i}</h2>
+<p>Part ${s} of source ${i} says that a server MUST answer request ${s} with the representation it selected, and a client SHOULD retry after topic${(i + s) % 97} when the answer is a temporary failure.</p>
+<p>When the request carries conditions, the server evaluates them in the order of section ${s % 7}, and a recipient MAY ignore theme${(i * s) % 13} if it does not understand it; see <a href="#part-${(s + 1) % 3}">part ${(s + 1) % 3}</a>.</p>
+<ul><li>Item one of ${i}.${s}: the field value is a list of tokens.</li><li>Item two of ${i}.${s} about theme${(i * s) % 13} and its parameters.</li></ul>`,
   );
   return `<!DOCTYPE html><html><head><title>Source ${i}</title></head><body>
 <h1>Source ${i}</h1>
@@ -69,6 +82,7 @@ interface Timed {
   ms: number;
   cpuMs: number;
   data: { actions: number; remoteCache?: { hits: number; misses: number; uploaded: number } };
+  warnings: { code: string; message: string }[];
 }
 
 function build(dir: string, args: string[]): Timed {
@@ -83,7 +97,14 @@ function build(dir: string, args: string[]): Timed {
   if (result.status !== 0)
     throw new Error(`build ${args.join(' ')} exited ${result.status}: ${result.stdout.slice(0, 2000)}${result.stderr.slice(0, 2000)}`);
   const cpu = JSON.parse(fs.readFileSync(CPU_FILE, 'utf8')) as { user: number; system: number };
-  return { ms, cpuMs: (cpu.user + cpu.system) / 1000, data: (JSON.parse(result.stdout) as { data: Timed['data'] }).data };
+  const envelope = JSON.parse(result.stdout) as { data: Timed['data']; warnings?: Timed['warnings'] };
+  return { ms, cpuMs: (cpu.user + cpu.system) / 1000, data: envelope.data, warnings: envelope.warnings ?? [] };
+}
+
+function sizeText(): string {
+  const sizes = Array.from({ length: sources }, (_, i) => Buffer.byteLength(sourceHtml(i)));
+  const kb = (bytes: number): string => `${Math.round(bytes / 1024)} KB`;
+  return `${sectionsArgument === 'spec' ? 'spec-sized' : `${sectionsArgument} sections each`}: ${kb(Math.min(...sizes))} to ${kb(Math.max(...sizes))}, median ${kb(median(sizes))}, ${kb(sizes.reduce((a, b) => a + b, 0))} in all`;
 }
 
 function median(values: number[]): number {
@@ -122,7 +143,7 @@ async function main(): Promise<void> {
       else fs.rmSync(new URL(url), { recursive: true, force: true });
       const writer = build(checkout('writer'), ['--remote-cache', url, '--remote-cache-upload']);
       if (writer.data.remoteCache!.uploaded !== 2 * sources + 1)
-        throw new Error(`the writer uploaded ${JSON.stringify(writer.data.remoteCache)}`);
+        throw new Error(`the writer uploaded ${JSON.stringify(writer.data.remoteCache)}: ${JSON.stringify(writer.warnings)}`);
       upload.push(writer);
       const clone = checkout('clone');
       const trace = path.join(WORK, 'clone-trace.json');
@@ -138,7 +159,7 @@ async function main(): Promise<void> {
     const row = (label: string, timed: Timed[], extra = ''): string =>
       `${label.padEnd(44)} wall ${Math.round(wall(timed)).toString().padStart(6)} ms ${(wall(timed) / wall(local)).toFixed(3)}x   cpu ${Math.round(cpu(timed)).toString().padStart(6)} ms ${(cpu(timed) / cpu(local)).toFixed(3)}x${extra}`;
     console.log(
-      `remote cache, ${sources} sources of ${sections} sections (${2 * sources + 1} cacheable targets), ${runs} run(s), medians; cache: ${nginx ? 'nginx WebDAV on 127.0.0.1' : 'file:// folder'}`,
+      `remote cache, ${sources} sources (${sizeText()}; ${2 * sources + 1} cacheable targets), ${runs} run(s), medians; cache: ${nginx ? 'nginx WebDAV on 127.0.0.1' : 'file:// folder'}`,
     );
     console.log(row('full local build, fresh checkout (baseline)', local));
     console.log(row('floor: snapshots only, fresh checkout', floor));

@@ -1,6 +1,7 @@
 /**
  * The action-cache entry: a Bazel `ActionResult` protobuf (build.bazel.remote.execution.v2) holding one
- * `OutputFile` whose digest names the output blob in the CAS. Only this subset is written and read;
+ * `OutputFile` per output (the artifact, named OUTPUT_PATH, and any side outputs such as the chunk
+ * target's index part) whose digest names the blob in the CAS. Only this subset is written and read;
  * servers that validate action results (bazel-remote) accept it, and unknown fields are skipped.
  *
  *   ActionResult { repeated OutputFile output_files = 2; }
@@ -14,18 +15,30 @@ export interface Digest {
   sizeBytes: number;
 }
 
-/** The name of the single output file every Episteme action result carries. */
+/** The name of the output file every Episteme action result carries (the target's artifact). */
 export const OUTPUT_PATH = 'output';
 
-export function encodeActionResult(digest: Digest): Buffer {
-  const digestBytes = Buffer.concat([field(1, Buffer.from(digest.hash, 'ascii')), Buffer.from([0x10]), varint(digest.sizeBytes)]);
-  const outputFile = Buffer.concat([field(1, Buffer.from(OUTPUT_PATH, 'utf8')), field(2, digestBytes)]);
-  return field(2, outputFile);
+export interface OutputFile {
+  path: string;
+  digest: Digest;
 }
 
-/** The output digest of an action result; throws a plain Error naming the defect when it is malformed. */
-export function decodeActionResult(bytes: Uint8Array): Digest {
-  const outputs: Digest[] = [];
+/** Output files in the order given; the first must be OUTPUT_PATH. */
+export function encodeActionResult(outputs: OutputFile[]): Buffer {
+  return Buffer.concat(
+    outputs.map(({ path, digest }) => {
+      const digestBytes = Buffer.concat([field(1, Buffer.from(digest.hash, 'ascii')), Buffer.from([0x10]), varint(digest.sizeBytes)]);
+      return field(2, Buffer.concat([field(1, Buffer.from(path, 'utf8')), field(2, digestBytes)]));
+    }),
+  );
+}
+
+/**
+ * The output digests of an action result by path; throws a plain Error naming the defect when it is
+ * malformed, names a path twice, or lacks OUTPUT_PATH.
+ */
+export function decodeActionResult(bytes: Uint8Array): Map<string, Digest> {
+  const outputs = new Map<string, Digest>();
   for (const f of fields(bytes)) {
     if (f.number !== 2) continue;
     if (!(f.value instanceof Uint8Array)) throw new Error('output_files is not a message');
@@ -35,10 +48,12 @@ export function decodeActionResult(bytes: Uint8Array): Digest {
       if (g.number === 1 && g.value instanceof Uint8Array) path = Buffer.from(g.value).toString('utf8');
       if (g.number === 2 && g.value instanceof Uint8Array) digest = decodeDigest(g.value);
     }
-    if (path === OUTPUT_PATH && digest !== null) outputs.push(digest);
+    if (path === null || digest === null) throw new Error('an output file lacks its path or digest');
+    if (outputs.has(path)) throw new Error(`output file ${JSON.stringify(path)} is named twice`);
+    outputs.set(path, digest);
   }
-  if (outputs.length !== 1) throw new Error(`expected one output file named ${OUTPUT_PATH}, found ${outputs.length}`);
-  return outputs[0]!;
+  if (!outputs.has(OUTPUT_PATH)) throw new Error(`no output file named ${OUTPUT_PATH}`);
+  return outputs;
 }
 
 function decodeDigest(bytes: Uint8Array): Digest {

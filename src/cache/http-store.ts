@@ -1,5 +1,6 @@
 import * as http from 'node:http';
 import * as https from 'node:https';
+import { PipelinedGets } from './http-pipeline.js';
 import { displayUrl, type Secrets } from './secrets.js';
 import { CacheUnavailable, SHA256_HEX, type Area, type CacheStore } from './store.js';
 
@@ -26,6 +27,8 @@ export class HttpStore implements CacheStore {
   /** Set by the first outage: every request in flight or queued then fails at once, as do later ones. */
   private outage: string | null = null;
   private readonly inFlight = new Set<(message: string) => void>();
+  /** GETs over plain HTTP go through a pipeline (http-pipeline.ts); PUTs and HTTPS through node:http(s). */
+  private readonly pipeline: PipelinedGets | null = null;
 
   constructor(
     url: URL,
@@ -35,9 +38,21 @@ export class HttpStore implements CacheStore {
     this.label = displayUrl(url);
     const Agent = url.protocol === 'https:' ? https.Agent : http.Agent;
     this.agent = new Agent({ keepAlive: true, maxSockets: 8 });
+    if (url.protocol === 'http:') {
+      this.pipeline = new PipelinedGets({
+        host: this.base.hostname.replace(/^\[|\]$/g, ''),
+        port: Number(this.base.port || 80),
+        headers: this.requestHeaders(),
+        timeoutMs: options.timeoutMs,
+        connections: 4,
+        depth: 32,
+        onOutage: (message) => this.trip(`GET ${this.label}… ${message}`),
+      });
+    }
   }
 
   async get(area: Area, hash: string, maxBytes: number): Promise<Buffer | null> {
+    if (this.pipeline !== null) return this.pipelinedGet(area, hash, maxBytes);
     const response = await this.request('GET', area, hash, null, maxBytes);
     if (response.status === 404) return null;
     if (response.status === 200) return response.body;
@@ -52,6 +67,33 @@ export class HttpStore implements CacheStore {
 
   close(): void {
     this.agent.destroy();
+    this.pipeline?.close();
+  }
+
+  private async pipelinedGet(area: Area, hash: string, maxBytes: number): Promise<Buffer | null> {
+    if (!SHA256_HEX.test(hash)) throw new Error(`not a SHA-256 key: ${hash}`);
+    if (this.outage !== null) throw new CacheUnavailable(this.outage);
+    let response: Awaited<ReturnType<PipelinedGets['get']>>;
+    try {
+      response = await this.pipeline!.get(`${this.base.pathname}${area}/${hash}`, maxBytes);
+    } catch (error) {
+      this.trip(`GET ${this.label}${area}/… failed: ${(error as Error).message}`);
+      throw new CacheUnavailable(this.outage!);
+    }
+    if (response.status === 404) return null;
+    // A null body is larger than the action result says the blob is: not this entry. A miss, not an outage.
+    if (response.status === 200) return response.body;
+    throw this.refused('GET', area, response.status);
+  }
+
+  /** The configured headers, with Basic credentials from the URL's user info unless given. */
+  private requestHeaders(): Record<string, string> {
+    const headers: Record<string, string> = { ...this.options.headers };
+    const url = this.base;
+    if (url.username || url.password)
+      headers['authorization'] ??=
+        `Basic ${Buffer.from(`${decodeURIComponent(url.username)}:${decodeURIComponent(url.password)}`).toString('base64')}`;
+    return headers;
   }
 
   /** A refusal (5xx, 507, 401, …) is an outage like a timeout: nothing queued behind it is sent. */
@@ -69,6 +111,7 @@ export class HttpStore implements CacheStore {
   private trip(message: string): void {
     this.outage ??= this.options.secrets.redact(message);
     for (const abandon of [...this.inFlight]) abandon(this.outage);
+    this.pipeline?.fail(this.outage);
   }
 
   private request(
@@ -81,10 +124,7 @@ export class HttpStore implements CacheStore {
     if (!SHA256_HEX.test(hash)) throw new Error(`not a SHA-256 key: ${hash}`);
     const url = new URL(`${area}/${hash}`, this.base);
     const client = url.protocol === 'https:' ? https : http;
-    const headers: Record<string, string> = { ...this.options.headers };
-    if (url.username || url.password)
-      headers['authorization'] ??=
-        `Basic ${Buffer.from(`${decodeURIComponent(url.username)}:${decodeURIComponent(url.password)}`).toString('base64')}`;
+    const headers = this.requestHeaders();
     if (body !== null) {
       headers['content-length'] = String(body.length);
       headers['content-type'] = 'application/octet-stream';

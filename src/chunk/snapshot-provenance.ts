@@ -28,14 +28,19 @@ export interface StampedChunks {
   snapshotId: string;
 }
 
+/** SHA-256 of a document's chunks with the snapshot id left out: what their search-index postings depend on. */
+export function chunksContentHash(documentId: string, chunks: Chunk[]): string {
+  return sha256Hex(
+    canonicalJson({ documentId, chunks: chunks.map((chunk) => ({ ...chunk, citation: { ...chunk.citation, snapshotId: '' } })) }),
+  );
+}
+
 /** Parses a chunk artifact (already verified by the caller) and restamps every citation with `snapshotId`. */
 export function restampChunks(chunkArtifactBytes: string | Uint8Array, snapshotId: string): StampedChunks {
   const text = typeof chunkArtifactBytes === 'string' ? chunkArtifactBytes : Buffer.from(chunkArtifactBytes).toString('utf8');
   const artifact = JSON.parse(text) as Artifact<{ documentId: string; chunks: Chunk[] }>;
   const { documentId, chunks } = artifact.payload;
-  const contentHash = sha256Hex(
-    canonicalJson({ documentId, chunks: chunks.map((chunk) => ({ ...chunk, citation: { ...chunk.citation, snapshotId: '' } })) }),
-  );
+  const contentHash = chunksContentHash(documentId, chunks);
   for (const chunk of chunks) chunk.citation.snapshotId = snapshotId;
   return { bytes: artifactBytes(makeArtifact('document-chunks', CHUNKS_FORMAT_VERSION, { documentId, chunks })), contentHash, snapshotId };
 }

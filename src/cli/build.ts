@@ -1,16 +1,11 @@
 import { Command, Option } from 'clipanion';
-import { CaptureCommand, summaryResult } from './build-runner.js';
+import { summaryResult } from './build-runner.js';
+import { RemoteCacheCommand } from './remote-cache-command.js';
 import type { CommandResult } from './base-command.js';
 import type { Output } from './output.js';
-import type { Workspace } from '../config/workspace.js';
-import type { RemoteCache } from '../cache/remote-cache.js';
 import { EpistemeError } from '../failure.js';
-import { inRange, rangeText } from './option-validators.js';
 
-const REMOTE_CACHE_TIMEOUT_RANGE = { min: 1, max: 600 } as const;
-const DEFAULT_REMOTE_CACHE_TIMEOUT_SECONDS = 10;
-
-export class BuildCommand extends CaptureCommand {
+export class BuildCommand extends RemoteCacheCommand {
   static override paths = [['build']];
   static override usage = Command.Usage({
     category: 'Build',
@@ -46,21 +41,6 @@ export class BuildCommand extends CaptureCommand {
     description:
       'Build, then keep rebuilding what each save changes: the same as `episteme watch`, with its options (see `episteme watch --help`).',
   });
-  remoteCache = Option.String('--remote-cache', {
-    description:
-      'Action cache to read outputs from: an http(s):// Bazel HTTP cache (bazel-remote, nginx WebDAV) or a file:// folder (default: config remoteCache). Headers come from EPISTEME_REMOTE_CACHE_HEADERS(_FILE), never from flags.',
-  });
-  remoteCacheUpload = Option.Boolean('--remote-cache-upload', false, {
-    description: 'Also upload outputs built locally to the remote cache (for trusted CI only).',
-  });
-  remoteCacheVerify = Option.String('--remote-cache-verify', {
-    description:
-      'Recompute this fraction (0 to 1) of remote cache hits, chosen by key, and fail with remote-cache-mismatch if one differs (default 0).',
-  });
-  remoteCacheTimeout = Option.String('--remote-cache-timeout', {
-    description: `Seconds one remote cache request may take before the build goes on without the cache (default ${DEFAULT_REMOTE_CACHE_TIMEOUT_SECONDS}; ${rangeText(REMOTE_CACHE_TIMEOUT_RANGE)}).`,
-    validator: inRange(REMOTE_CACHE_TIMEOUT_RANGE),
-  });
   shard = Option.String('--shard', {
     description:
       'Build only share I of N of the sources (by document id; no indexes) and upload them; needs --remote-cache and --remote-cache-upload.',
@@ -69,8 +49,8 @@ export class BuildCommand extends CaptureCommand {
 
   async run(output: Output): Promise<CommandResult> {
     const shard = this.shard === undefined ? null : await this.parsedShard();
-    const verifyFraction = this.verifyFraction();
-    if (!this.dryRun && this.targets.length === 0 && shard === null && verifyFraction === 0) {
+    this.verifyFraction(); // a malformed fraction is a usage error whatever else happens
+    if (!this.dryRun && this.targets.length === 0 && shard === null && this.cacheAllowsNoop()) {
       const noop = await this.noopFastPath();
       if (noop) return noop;
     }
@@ -103,41 +83,6 @@ export class BuildCommand extends CaptureCommand {
     const { result } = await this.runTargets(output, ws, targets, this.dryRun);
     if (shard !== null) result.data.shard = shard;
     return result;
-  }
-
-  protected override async openCache(ws: Workspace, dryRun: boolean): Promise<RemoteCache | undefined> {
-    const url = this.remoteCache ?? ws.remoteCache;
-    if (url === undefined) {
-      if (this.remoteCacheUpload || this.remoteCacheVerify !== undefined) {
-        throw new EpistemeError('usage-error', '--remote-cache-upload and --remote-cache-verify need a remote cache.', {
-          hint: 'Give --remote-cache URL, or set remoteCache in the workspace config.',
-        });
-      }
-      return undefined;
-    }
-    if (dryRun) return undefined;
-    const { openRemoteCache } = await import('../cache/open.js');
-    return openRemoteCache({
-      url,
-      upload: this.remoteCacheUpload,
-      verifyFraction: this.verifyFraction(),
-      timeoutMs: (this.remoteCacheTimeout ?? DEFAULT_REMOTE_CACHE_TIMEOUT_SECONDS) * 1000,
-      env: process.env,
-    });
-  }
-
-  private verifyFraction(): number {
-    if (this.remoteCacheVerify === undefined) return 0;
-    const text = this.remoteCacheVerify.trim();
-    const value = /^(0(\.\d+)?|1(\.0+)?|\.\d+)$/.test(text) ? Number(text) : NaN;
-    if (!(value >= 0 && value <= 1)) {
-      throw new EpistemeError(
-        'usage-error',
-        `--remote-cache-verify takes a fraction from 0 to 1 (got ${JSON.stringify(this.remoteCacheVerify)}).`,
-        { hint: 'E.g. --remote-cache-verify 0.05 recomputes one hit in twenty.' },
-      );
-    }
-    return value;
   }
 
   private async parsedShard(): Promise<{ index: number; count: number }> {

@@ -1,15 +1,17 @@
 import { Command } from 'clipanion';
-import { CaptureCommand } from './build-runner.js';
+import { RemoteCacheCommand } from './remote-cache-command.js';
 import type { CommandResult } from './base-command.js';
 import type { Output } from './output.js';
 
-export class PipelineCommand extends CaptureCommand {
+export class PipelineCommand extends RemoteCacheCommand {
   static override paths = [['pipeline']];
   static override usage = Command.Usage({
     category: 'Build',
     description: 'Run every stage: capture, extract, chunk and index (the same engine as `build` with no target).',
     details: `
       Equivalent to \`episteme build\` with no target. Without a workspace config, \`--map MAP.json\` makes the current folder the workspace (outputs in ./snapshots, ./specs, ./chunks; build state in ./.episteme).
+
+      Takes the remote cache options of \`build\` (\`--remote-cache URL\`, \`--remote-cache-upload\`, \`--remote-cache-verify\`, \`--remote-cache-timeout\`; README, "Continuous integration").
     `,
     examples: [
       ['Run the built-in example', 'episteme pipeline --config examples/episteme.json'],
@@ -19,8 +21,11 @@ export class PipelineCommand extends CaptureCommand {
   readonly commandName = 'pipeline';
 
   async run(output: Output): Promise<CommandResult> {
-    const noop = await this.noopFastPath();
-    if (noop) return noop;
+    this.verifyFraction(); // a malformed fraction is a usage error whatever else happens
+    if (this.cacheAllowsNoop()) {
+      const noop = await this.noopFastPath();
+      if (noop) return noop;
+    }
     const ws = await this.workspace();
     return (await this.runTargets(output, ws, [])).result;
   }

@@ -12,7 +12,12 @@ export interface TargetDiagnostics {
 /** Record facts for an extracted document's artifact bytes: its error and warning counts and codes. */
 export function diagnosticFacts(bytes: string | Buffer): Record<string, string> {
   const text = typeof bytes === 'string' ? bytes : bytes.toString('utf8');
-  const diagnostics = (JSON.parse(text) as { payload?: { diagnostics?: { code: string; severity: string }[] } }).payload?.diagnostics ?? [];
+  return diagnosticFactsOf((JSON.parse(text) as { payload?: { diagnostics?: { code: string; severity: string }[] } }).payload?.diagnostics);
+}
+
+/** The same facts from a document already parsed. */
+export function diagnosticFactsOf(list: { code: string; severity: string }[] | undefined): Record<string, string> {
+  const diagnostics = list ?? [];
   let errors = 0;
   let warnings = 0;
   const codes = new Set<string>();

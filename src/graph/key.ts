@@ -23,11 +23,16 @@ export interface KeyComponents {
  * string maps, because it runs for every target on every build (a no-op build is mostly this).
  */
 export function targetKey(components: KeyComponents): string {
-  const text =
+  return fastHash(keyText(components));
+}
+
+/** The canonical JSON of key components (flat string maps, keys in code-unit order), built directly. */
+export function keyText(components: KeyComponents): string {
+  return (
     `{"inputs":${flatStringMap(components.inputs)},"keySchemaVersion":${KEY_SCHEMA_VERSION},` +
     `"options":${flatStringMap(components.options)},"producerVersion":${JSON.stringify(components.producerVersion)},` +
-    `"rule":${JSON.stringify(components.rule)},"ruleVersion":${components.ruleVersion}}`;
-  return fastHash(text);
+    `"rule":${JSON.stringify(components.rule)},"ruleVersion":${components.ruleVersion}}`
+  );
 }
 
 function flatStringMap(record: Record<string, string>): string {

@@ -480,7 +480,6 @@ const searchIndex: Rule = {
     const chunkIndexBytes = readDependencyOutput(env, deps[0]!.name, chunkIndexPath, deps[0]!.record.sha256);
     const chunkIndexText = chunkIndexBytes.toString('utf8');
     const chunkIndex = parseArtifact<StageIndexPayload>(chunkIndexText, 'chunk-index', STAGE_INDEX_FORMAT_VERSION, chunkIndexPath);
-    const partsDir = path.join(env.ws.stateDir, 'cache', 'index-parts');
     const parts: string[] = [];
     const snapshotIds = new Map<string, string>();
     for (const entry of chunkIndex.payload.entries) {
@@ -488,7 +487,7 @@ const searchIndex: Rule = {
       // chunks without the snapshot they cite, so a one-document change re-tokenises one document and
       // merges, and a new snapshot with the same content only changes the snapshot its document row cites.
       const chunkFacts = chunkFactsFor(env, entry);
-      const partFile = path.join(partsDir, `${chunkFacts.chunksContentHash}.p${modules.indexPartFormat}.part`);
+      const partFile = indexPartFile(env, chunkFacts.chunksContentHash);
       let part = readCachedPart(env, partFile, chunkFacts.chunksContentHash);
       if (part === null) {
         const file = `${env.ws.outputs.chunks}/${entry.file}`;
@@ -545,8 +544,21 @@ function partSeal(part: string, key: string): string {
   return sha256Hex(`${key}\n${part}`);
 }
 
-function sealPart(part: string, key: string): string {
+export function sealPart(part: string, key: string): string {
   return `${part}${PART_SEAL}${partSeal(part, key)}\n`;
+}
+
+/** The part inside a sealed entry, when the seal binds it to `key` and it is intact; otherwise null. */
+export function unsealPart(text: string, key: string): string | null {
+  const at = text.lastIndexOf(PART_SEAL);
+  if (at < 0 || !text.endsWith('\n')) return null;
+  const part = text.slice(0, at);
+  return text.slice(at + PART_SEAL.length, -1) === partSeal(part, key) ? part : null;
+}
+
+/** Where the index part of chunks with this content hash is cached (also filled by the remote cache). */
+export function indexPartFile(env: RuleEnv, chunksContentHash: string): string {
+  return path.join(env.ws.stateDir, 'cache', 'index-parts', `${chunksContentHash}.p${env.stages.indexPartFormat}.part`);
 }
 
 /** A cached part, verified; a damaged entry is removed with a warning (a miss: it is rebuilt). */
@@ -557,11 +569,8 @@ function readCachedPart(env: RuleEnv, file: string, key: string): string | null 
   } catch {
     return null;
   }
-  const at = text.lastIndexOf(PART_SEAL);
-  if (at >= 0 && text.endsWith('\n')) {
-    const part = text.slice(0, at);
-    if (text.slice(at + PART_SEAL.length, -1) === partSeal(part, key)) return part;
-  }
+  const part = unsealPart(text, key);
+  if (part !== null) return part;
   fs.rmSync(file, { force: true });
   env.warnings.push({
     code: 'cache-entry-dropped',

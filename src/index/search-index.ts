@@ -243,7 +243,7 @@ interface ParsedPart {
   rowBlocksText: string;
 }
 
-function parsePart(part: string): ParsedPart {
+export function parsePart(part: string): ParsedPart {
   const breaks: number[] = [];
   for (let at = part.indexOf('\n'); at >= 0 && breaks.length < 4; at = part.indexOf('\n', at + 1)) breaks.push(at);
   if (breaks.length < 4) throw new Error('search index part: missing sections');

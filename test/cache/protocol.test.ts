@@ -9,25 +9,39 @@ const HASH = 'ab'.repeat(32);
 describe('action cache entries (Bazel ActionResult subset)', () => {
   it('round-trips digests, including sizes past 2^32', () => {
     for (const sizeBytes of [0, 1, 127, 128, 300, 2 ** 31, 2 ** 40 + 7])
-      assert.deepEqual(decodeActionResult(encodeActionResult({ hash: HASH, sizeBytes })), { hash: HASH, sizeBytes });
+      assert.deepEqual(decodeActionResult(encodeActionResult([{ path: 'output', digest: { hash: HASH, sizeBytes } }])).get('output'), {
+        hash: HASH,
+        sizeBytes,
+      });
   });
 
   it('matches the protobuf wire bytes of ActionResult{output_files:[{path:"output", digest:{hash, size_bytes:300}}]}', () => {
     const digest = Buffer.concat([Buffer.from([0x0a, 64]), Buffer.from(HASH), Buffer.from([0x10, 0xac, 0x02])]);
     const file = Buffer.concat([Buffer.from([0x0a, 6]), Buffer.from('output'), Buffer.from([0x12, digest.length]), digest]);
-    assert.deepEqual(encodeActionResult({ hash: HASH, sizeBytes: 300 }), Buffer.concat([Buffer.from([0x12, file.length]), file]));
+    assert.deepEqual(
+      encodeActionResult([{ path: 'output', digest: { hash: HASH, sizeBytes: 300 } }]),
+      Buffer.concat([Buffer.from([0x12, file.length]), file]),
+    );
+  });
+
+  it('round-trips side outputs beside the output, in any order', () => {
+    const side = { path: 'index-part.p1', digest: { hash: 'cd'.repeat(32), sizeBytes: 9 } };
+    const decoded = decodeActionResult(encodeActionResult([side, { path: 'output', digest: { hash: HASH, sizeBytes: 5 } }]));
+    assert.deepEqual([...decoded.keys()].sort(), ['index-part.p1', 'output']);
+    assert.deepEqual(decoded.get('index-part.p1'), side.digest);
   });
 
   it('skips unknown fields and refuses truncated, foreign or ambiguous entries', () => {
-    const entry = encodeActionResult({ hash: HASH, sizeBytes: 5 });
+    const entry = encodeActionResult([{ path: 'output', digest: { hash: HASH, sizeBytes: 5 } }]);
     // exit_code (field 4, varint) and stdout_raw (field 5, bytes) before the output file.
-    assert.equal(decodeActionResult(Buffer.concat([Buffer.from([0x20, 0x00, 0x2a, 0x02, 0x68, 0x69]), entry])).sizeBytes, 5);
+    assert.equal(decodeActionResult(Buffer.concat([Buffer.from([0x20, 0x00, 0x2a, 0x02, 0x68, 0x69]), entry])).get('output')!.sizeBytes, 5);
     for (const bad of [
       entry.subarray(0, entry.length - 1),
       Buffer.alloc(0),
       Buffer.concat([entry, entry]),
       Buffer.from('not a protobuf'),
-      encodeActionResult({ hash: 'zz'.repeat(32), sizeBytes: 1 }),
+      encodeActionResult([{ path: 'output', digest: { hash: 'zz'.repeat(32), sizeBytes: 1 } }]),
+      encodeActionResult([{ path: 'other', digest: { hash: HASH, sizeBytes: 1 } }]),
     ]) {
       assert.throws(() => decodeActionResult(bad));
     }

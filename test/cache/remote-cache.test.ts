@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as http from 'node:http';
 import * as path from 'node:path';
-import { Rig, writeSmallWorkspace, assertNoStackTrace, type CliResult } from '../helpers/rig.js';
+import { Rig, writeSmallWorkspace, sampleHtml, assertNoStackTrace, type CliResult } from '../helpers/rig.js';
 import { NGINX_SKIP, freePort, startNginx, type NginxCache } from '../helpers/nginx.js';
 import { BuildState } from '../../src/graph/state.js';
 import { actionKey } from '../../src/cache/remote-cache.js';
@@ -89,7 +89,8 @@ describe('remote cache on nginx (Bazel HTTP cache protocol)', { skip: NGINX_SKIP
     assert.equal(written.code, 0, written.stdout);
     assert.equal(written.json!.data.remoteCache.uploaded, 7);
     assert.equal(filesUnder(path.join(nginx.dataDir, 'ac')).length, 7);
-    assert.equal(filesUnder(path.join(nginx.dataDir, 'cas')).length, 7);
+    // 7 outputs, and beside each chunk output its document's search-index part.
+    assert.equal(filesUnder(path.join(nginx.dataDir, 'cas')).length, 7 + 3);
 
     const clone = rig();
     const restored = await clone.exec(['build', '--remote-cache', nginx.url, '--json']);
@@ -110,11 +111,132 @@ describe('remote cache on nginx (Bazel HTTP cache protocol)', { skip: NGINX_SKIP
     assert.equal(query.code, 0, query.stdout);
   });
 
+  it('restores index parts with the chunks, so the next incremental build re-tokenises only what changed, as a local one does', async () => {
+    const writer = rig();
+    assert.equal((await writer.exec(['build', '--remote-cache', nginx.url, '--remote-cache-upload', '--json'])).code, 0);
+    const clone = rig();
+    const restored = await clone.exec(['build', '--remote-cache', nginx.url, '--json']);
+    assert.equal(restored.json!.data.remoteCache.hits, 7, restored.stdout);
+    const partsDir = clone.path('.episteme', 'cache', 'index-parts');
+    const parts = (): Map<string, string> =>
+      new Map(
+        fs
+          .readdirSync(partsDir)
+          .sort()
+          .map((name) => {
+            const stat = fs.statSync(path.join(partsDir, name));
+            return [name, `${stat.ino}:${stat.mtimeMs}`];
+          }),
+      );
+    const before = parts();
+    assert.equal(before.size, 3, 'the restore did not install one index part per document');
+    // The writer's own parts: the same names, the same sealed bytes.
+    for (const name of before.keys())
+      assert.equal(fs.readFileSync(path.join(partsDir, name), 'utf8'), writer.read(path.join('.episteme', 'cache', 'index-parts', name)));
+
+    // One edited source, in the restored clone and in a workspace that only ever built locally.
+    const local = rig();
+    assert.equal((await local.exec(['build', '--json'])).code, 0);
+    for (const ws of [clone, local]) ws.write({ 'src/doc1.html': sampleHtml(1, ' An edited sentence about okapis.') });
+    const incremental = await clone.exec(['build', '--json']);
+    assert.equal(incremental.code, 0, incremental.stdout);
+    assert.equal((await local.exec(['build', '--json'])).code, 0);
+    const after = parts();
+    // The two unchanged documents' restored parts were used as they were; only the edited one was made.
+    const kept = [...before].filter(([name, stamp]) => after.get(name) === stamp);
+    assert.equal(kept.length, 2, `restored parts rewritten: before ${JSON.stringify([...before])}, after ${JSON.stringify([...after])}`);
+    assert.equal([...after.keys()].filter((name) => !before.has(name)).length, 1);
+    assert.deepEqual(clone.artifacts(), local.artifacts(), 'the incremental build after a restore differs from a local one');
+    const query = await clone.exec(['query', '--index', 'chunks/search-index.json', '--term', 'okapis', '--json']);
+    assert.equal(query.code, 0, query.stdout);
+    assert.match(query.stdout, /doc1/);
+  });
+
+  it('rejects a restored index part that is not sealed for its chunks, and rebuilds the target locally', async () => {
+    const writer = rig();
+    assert.equal((await writer.exec(['build', '--remote-cache', nginx.url, '--remote-cache-upload', '--json'])).code, 0);
+    const target = 'chunks/example-test-doc0.json';
+    const entry = decodeActionResult(fs.readFileSync(path.join(nginx.dataDir, 'ac', keyOf(writer, target))));
+    const [sidePath, side] = [...entry].find(([name]) => name !== 'output')!;
+    // Another document's (valid, sealed) part under this target's entry: the seal names other chunks.
+    const other = decodeActionResult(fs.readFileSync(path.join(nginx.dataDir, 'ac', keyOf(writer, 'chunks/example-test-doc1.json'))));
+    fs.writeFileSync(
+      path.join(nginx.dataDir, 'ac', keyOf(writer, target)),
+      encodeActionResult([
+        { path: 'output', digest: entry.get('output')! },
+        { path: sidePath, digest: other.get(sidePath)! },
+      ]),
+    );
+    assert.ok(side);
+    const clone = rig();
+    const restored = await clone.exec(['build', '--remote-cache', nginx.url, '--json']);
+    assert.equal(restored.code, 0, restored.stdout);
+    assert.equal(restored.json!.data.remoteCache.rejected, 1, restored.stdout);
+    assert.ok(
+      restored.json!.warnings.some(
+        (w: { code: string; target?: string; message: string }) =>
+          w.code === 'remote-cache-entry-rejected' && w.target === target && /index part/.test(w.message),
+      ),
+      JSON.stringify(restored.json!.warnings),
+    );
+    assert.equal(rows(restored).find((t) => t.target === target)!.restored, undefined);
+    assert.deepEqual(clone.artifacts(), reference);
+  });
+
+  it('rejects a document whose fingerprint does not match its bytes, or that is not a canonical artifact file', async () => {
+    const writer = rig();
+    assert.equal((await writer.exec(['build', '--remote-cache', nginx.url, '--remote-cache-upload', '--json'])).code, 0);
+    const forge = (target: string, bytes: Buffer): void => {
+      const hash = sha256Hex(bytes);
+      fs.writeFileSync(path.join(nginx.dataDir, 'cas', hash), bytes);
+      fs.writeFileSync(
+        path.join(nginx.dataDir, 'ac', keyOf(writer, target)),
+        encodeActionResult([{ path: 'output', digest: { hash, sizeBytes: bytes.length } }]),
+      );
+    };
+    const original = (target: string): string => writer.read(BuildState.load(writer.path('.episteme'), true).targets.get(target)!.output);
+    // Pretty-printed: the same artifact, a valid fingerprint over its content, but not the bytes a build writes.
+    forge(
+      'specs/example-test-doc0.json',
+      Buffer.from(`${JSON.stringify(JSON.parse(original('specs/example-test-doc0.json')), null, 2)}\n`),
+    );
+    // Canonical bytes under a fingerprint that is not theirs.
+    forge(
+      'specs/example-test-doc1.json',
+      Buffer.from(original('specs/example-test-doc1.json').replace(/"sha256:[0-9a-f]{4}/, '"sha256:0000')),
+    );
+    const clone = rig();
+    const restored = await clone.exec(['build', '--remote-cache', nginx.url, '--json']);
+    assert.equal(restored.code, 0, restored.stdout);
+    const rejected = (restored.json!.warnings as { code: string; target?: string }[]).filter(
+      (w) => w.code === 'remote-cache-entry-rejected',
+    );
+    assert.deepEqual(rejected.map((w) => w.target).sort(), ['specs/example-test-doc0.json', 'specs/example-test-doc1.json']);
+    assert.deepEqual(clone.artifacts(), reference);
+  });
+
+  it('pipeline takes the same remote cache options as build', async () => {
+    const writer = rig();
+    const written = await writer.exec(['pipeline', '--remote-cache', nginx.url, '--remote-cache-upload', '--json']);
+    assert.equal(written.code, 0, written.stdout);
+    assert.equal(written.json!.data.remoteCache.uploaded, 7);
+    const clone = rig();
+    const restored = await clone.exec(['pipeline', '--remote-cache', nginx.url, '--remote-cache-verify', '1', '--json']);
+    assert.equal(restored.code, 0, restored.stdout);
+    assert.equal(restored.json!.data.remoteCache.hits, 7);
+    assert.equal(restored.json!.data.remoteCache.verified, 7);
+    assert.deepEqual(clone.artifacts(), reference);
+    const bad = await clone.exec(['pipeline', '--remote-cache-upload', '--json']);
+    assert.equal(bad.code, 2);
+    assert.equal(bad.json!.error!.code, 'usage-error');
+  });
+
   it('detects a corrupted CAS blob and a mismatching or malformed AC entry, and rebuilds those targets locally', async () => {
     const writer = rig();
     assert.equal((await writer.exec(['build', '--remote-cache', nginx.url, '--remote-cache-upload', '--json'])).code, 0);
     const acFile = (target: string): string => path.join(nginx.dataDir, 'ac', keyOf(writer, target));
-    const blobOf = (target: string): string => path.join(nginx.dataDir, 'cas', decodeActionResult(fs.readFileSync(acFile(target))).hash);
+    const blobOf = (target: string): string =>
+      path.join(nginx.dataDir, 'cas', decodeActionResult(fs.readFileSync(acFile(target))).get('output')!.hash);
     // 1. A flipped byte in a blob.
     const blob = blobOf('specs/example-test-doc0.json');
     const bytes = fs.readFileSync(blob);
@@ -166,7 +288,10 @@ describe('remote cache on nginx (Bazel HTTP cache protocol)', { skip: NGINX_SKIP
     const forged = Buffer.from(artifactBytes(makeArtifact('document-chunks', 1, artifact.payload)), 'utf8');
     const hash = sha256Hex(forged);
     fs.writeFileSync(path.join(nginx.dataDir, 'cas', hash), forged);
-    fs.writeFileSync(path.join(nginx.dataDir, 'ac', keyOf(writer, target)), encodeActionResult({ hash, sizeBytes: forged.length }));
+    fs.writeFileSync(
+      path.join(nginx.dataDir, 'ac', keyOf(writer, target)),
+      encodeActionResult([{ path: 'output', digest: { hash, sizeBytes: forged.length } }]),
+    );
 
     // The trust model: valid bytes from a malicious writer cannot be told apart without recomputing.
     const trusting = rig();
@@ -243,8 +368,8 @@ describe('remote cache on nginx (Bazel HTTP cache protocol)', { skip: NGINX_SKIP
     const down = await freePort();
     await check('down', ['--remote-cache', `http://127.0.0.1:${down}/`]);
 
-    // A server that accepts connections and never answers, behind 24 sources' lookups (more than the
-    // client's 8 sockets): the first deadline abandons everything queued, nothing else is sent.
+    // A server that accepts connections and never answers, behind 24 sources' lookups (pipelined over a
+    // few connections): the first deadline abandons everything in flight, and nothing else is sent.
     const wide = new Rig('episteme-remote-');
     rigs.push(wide);
     writeSmallWorkspace(wide, 24);
@@ -254,8 +379,12 @@ describe('remote cache on nginx (Bazel HTTP cache protocol)', { skip: NGINX_SKIP
     assert.equal((await wideReference.exec(['build', '--json'])).code, 0);
     const stalled: http.ServerResponse[] = [];
     let requests = 0;
+    let firstRequestAt = 0;
+    let lastRequestAt = 0;
     const slow = http.createServer((_request, response) => {
       requests += 1;
+      lastRequestAt = Date.now();
+      firstRequestAt ||= lastRequestAt;
       stalled.push(response);
     });
     await new Promise<void>((resolve) => slow.listen(0, '127.0.0.1', resolve));
@@ -268,8 +397,13 @@ describe('remote cache on nginx (Bazel HTTP cache protocol)', { skip: NGINX_SKIP
         wideReference.artifacts(),
       );
       assert.match(JSON.stringify(unavailable(result)), /timed out after 1000 ms/);
-      // One timeout for the build, not one per target: the first requests in flight, then none.
-      assert.ok(requests <= 8, `${requests} requests reached the stalled server`);
+      // One timeout for the build, not one per target: the first level's lookups (one per source's
+      // document) went out together, before the stall could be known; none after the deadline.
+      assert.ok(requests <= 24, `${requests} requests reached the stalled server`);
+      assert.ok(
+        lastRequestAt - firstRequestAt < 1000,
+        `a request reached the stalled server ${lastRequestAt - firstRequestAt} ms after the first`,
+      );
       assert.ok(Date.now() - started < 15_000, `took ${Date.now() - started} ms`);
     } finally {
       for (const response of stalled) response.destroy();

@@ -1,0 +1,313 @@
+import * as net from 'node:net';
+
+/**
+ * GETs of the Bazel HTTP cache protocol, pipelined over a few keep-alive connections (HTTP/1.1,
+ * RFC 9112 §9.3.2). A restoring build asks for thousands of small entries; through node:http each
+ * costs a request object, a parser round and a socket write of its own (about 0.5 ms of the build's
+ * one thread), and a round trip. Here a batch of requests goes out in one write and the responses are
+ * read back in order from one buffer.
+ *
+ * Only what the cache's GETs need: a status, a Content-Length or chunked body, keep-alive or close.
+ * GET is idempotent, so requests a connection did not answer (the server closed it after its
+ * keep-alive limit, a reset) are sent again on a new one; a connection that makes no progress for the
+ * deadline, or that cannot be opened, is an outage (`onOutage`), as is an unparsable response.
+ */
+export interface PipelineOptions {
+  host: string;
+  port: number;
+  /** Request headers other than Host (e.g. a token); values already validated. */
+  headers: Record<string, string>;
+  /** No byte for this long from a connection with requests outstanding: the server is stalled. */
+  timeoutMs: number;
+  connections: number;
+  /** Requests written ahead of their responses on one connection. */
+  depth: number;
+  onOutage(message: string): void;
+}
+
+export interface PipelinedResponse {
+  status: number;
+  /** Null when the body exceeds the request's maxBytes (not read through: the connection is dropped). */
+  body: Buffer | null;
+}
+
+interface PendingGet {
+  path: string;
+  maxBytes: number;
+  attempts: number;
+  resolve(response: PipelinedResponse): void;
+  reject(error: Error): void;
+}
+
+/** A request that was not answered this many times is not retried again (the server keeps dropping it). */
+const MAX_ATTEMPTS = 3;
+const MAX_HEAD_BYTES = 64 * 1024;
+
+export class PipelinedGets {
+  private readonly queue: PendingGet[] = [];
+  private readonly connections = new Set<Connection>();
+  private readonly headerText: string;
+  private failed: string | null = null;
+
+  constructor(private readonly options: PipelineOptions) {
+    let text = `Host: ${options.host.includes(':') ? `[${options.host}]` : options.host}:${options.port}\r\n`;
+    for (const [name, value] of Object.entries(options.headers)) text += `${name}: ${value}\r\n`;
+    this.headerText = text;
+  }
+
+  get(path: string, maxBytes: number): Promise<PipelinedResponse> {
+    return new Promise((resolve, reject) => {
+      if (this.failed !== null) return reject(new Error(this.failed));
+      this.queue.push({ path, maxBytes, attempts: 0, resolve, reject });
+      this.pump();
+    });
+  }
+
+  /** Fails everything outstanding and queued; later calls fail at once. */
+  fail(message: string): void {
+    if (this.failed !== null) return;
+    this.failed = message;
+    for (const connection of [...this.connections]) connection.destroy(message);
+    for (const request of this.queue.splice(0)) request.reject(new Error(message));
+  }
+
+  close(): void {
+    for (const connection of [...this.connections]) connection.destroy('closed');
+  }
+
+  requestText(path: string): string {
+    return `GET ${path} HTTP/1.1\r\n${this.headerText}\r\n`;
+  }
+
+  /** Hands queued requests to connections with room, opening connections up to the limit. */
+  pump(): void {
+    if (this.failed !== null) return;
+    while (this.queue.length > 0) {
+      let target: Connection | null = null;
+      for (const connection of this.connections)
+        if (connection.open && connection.room(this.options.depth) && (target === null || connection.load < target.load))
+          target = connection;
+      if (target === null || (target.load > 0 && this.connections.size < this.options.connections)) {
+        if (this.connections.size < this.options.connections) target = this.connect();
+      }
+      if (target === null) return; // every connection is full: the next response makes room
+      const batch = this.queue.splice(0, Math.max(1, this.options.depth - target.load));
+      target.send(batch);
+    }
+  }
+
+  private connect(): Connection {
+    const connection = new Connection(this, this.options, () => {
+      this.connections.delete(connection);
+    });
+    this.connections.add(connection);
+    return connection;
+  }
+
+  /** Unanswered requests of a connection that closed: back to the front of the queue. */
+  requeue(requests: PendingGet[]): void {
+    const retry: PendingGet[] = [];
+    for (const request of requests) {
+      if (request.attempts >= MAX_ATTEMPTS)
+        request.reject(new Error(`GET ${request.path} was not answered after ${MAX_ATTEMPTS} attempts`));
+      else retry.push(request);
+    }
+    this.queue.unshift(...retry);
+    setImmediate(() => this.pump());
+  }
+
+  outage(message: string): void {
+    this.options.onOutage(message);
+  }
+}
+
+class Connection {
+  open = true;
+  private readonly socket: net.Socket;
+  /** Sent, in order, awaiting their responses. */
+  private readonly inFlight: PendingGet[] = [];
+  private buffer: Buffer = Buffer.alloc(0);
+  private timer: NodeJS.Timeout | null = null;
+  private answered = 0;
+  private closed = false;
+
+  constructor(
+    private readonly owner: PipelinedGets,
+    private readonly options: PipelineOptions,
+    private readonly onGone: () => void,
+  ) {
+    this.socket = net.connect({ host: options.host, port: options.port, noDelay: true });
+    this.socket.on('data', (data: Buffer) => this.onData(data));
+    this.socket.on('error', (error: NodeJS.ErrnoException) => this.onClose(error.code ?? error.message));
+    this.socket.on('close', () => this.onClose('connection closed'));
+  }
+
+  get load(): number {
+    return this.inFlight.length;
+  }
+
+  room(depth: number): boolean {
+    return this.inFlight.length < depth;
+  }
+
+  send(batch: PendingGet[]): void {
+    let text = '';
+    for (const request of batch) {
+      request.attempts += 1;
+      this.inFlight.push(request);
+      text += this.owner.requestText(request.path);
+    }
+    this.socket.write(text, 'latin1');
+    this.arm();
+  }
+
+  destroy(message: string): void {
+    this.open = false;
+    this.finish();
+    this.socket.destroy();
+    for (const request of this.inFlight.splice(0)) request.reject(new Error(message));
+  }
+
+  /** The stall deadline restarts on every byte received. */
+  private arm(): void {
+    if (this.timer !== null) clearTimeout(this.timer);
+    this.timer =
+      this.inFlight.length === 0
+        ? null
+        : setTimeout(() => this.owner.outage(`timed out after ${this.options.timeoutMs} ms`), this.options.timeoutMs);
+  }
+
+  private finish(): void {
+    if (this.closed) return;
+    this.closed = true;
+    if (this.timer !== null) clearTimeout(this.timer);
+    this.onGone();
+  }
+
+  private onClose(why: string): void {
+    if (this.closed) return;
+    this.open = false;
+    this.finish();
+    const unanswered = this.inFlight.splice(0);
+    if (unanswered.length === 0) return;
+    // Nothing ever answered on this connection: the server refuses or drops us. An outage, not a retry.
+    if (this.answered === 0 && unanswered.every((r) => r.attempts >= 1) && why !== 'connection closed') {
+      this.owner.outage(`failed: ${why}`);
+      for (const request of unanswered) request.reject(new Error(why));
+      return;
+    }
+    this.owner.requeue(unanswered);
+  }
+
+  private onData(data: Buffer): void {
+    this.buffer = this.buffer.length === 0 ? data : Buffer.concat([this.buffer, data]);
+    try {
+      for (;;) {
+        const head = this.inFlight[0];
+        if (head === undefined) {
+          if (this.buffer.length === 0) break;
+          throw new Error('a response to no request');
+        }
+        const response = this.parseOne(head.maxBytes);
+        if (response === null) break;
+        this.inFlight.shift();
+        this.answered += 1;
+        head.resolve({ status: response.status, body: response.body });
+        if (response.close || response.body === null) {
+          // The server ends the connection here (e.g. its keep-alive limit), or the body was too large to
+          // read through: what follows is sent again on another connection.
+          this.open = false;
+          this.finish();
+          this.socket.destroy();
+          const rest = this.inFlight.splice(0);
+          if (rest.length > 0) this.owner.requeue(rest);
+          return;
+        }
+      }
+    } catch (error) {
+      this.owner.outage(`sent an unreadable response (${(error as Error).message})`);
+      return;
+    }
+    this.arm();
+    this.owner.pump();
+  }
+
+  /** One complete response from the front of the buffer (consumed), or null when more bytes are needed. */
+  private parseOne(maxBytes: number): { status: number; body: Buffer | null; close: boolean } | null {
+    const headEnd = this.buffer.indexOf('\r\n\r\n', 0, 'latin1');
+    if (headEnd < 0) {
+      if (this.buffer.length > MAX_HEAD_BYTES) throw new Error('response head too large');
+      return null;
+    }
+    const head = this.buffer.toString('latin1', 0, headEnd).split('\r\n');
+    const statusLine = /^HTTP\/1\.[01] (\d{3})/.exec(head[0]!);
+    if (!statusLine) throw new Error('no status line');
+    const status = Number(statusLine[1]);
+    let length: number | null = null;
+    let chunked = false;
+    let close = head[0]!.startsWith('HTTP/1.0');
+    for (let i = 1; i < head.length; i += 1) {
+      const line = head[i]!;
+      const colon = line.indexOf(':');
+      if (colon <= 0) throw new Error('malformed header line');
+      const name = line.slice(0, colon).trim().toLowerCase();
+      const value = line
+        .slice(colon + 1)
+        .trim()
+        .toLowerCase();
+      if (name === 'content-length') {
+        if (!/^\d{1,15}$/.test(value) || (length !== null && length !== Number(value))) throw new Error('bad Content-Length');
+        length = Number(value);
+      } else if (name === 'transfer-encoding') chunked = value.split(',').some((coding) => coding.trim() === 'chunked');
+      else if (name === 'connection') close = value.split(',').some((token) => token.trim() === 'close');
+    }
+    const bodyStart = headEnd + 4;
+    if (chunked) {
+      const decoded = decodeChunked(this.buffer, bodyStart);
+      if (decoded === null) {
+        if (this.buffer.length - bodyStart > maxBytes + MAX_HEAD_BYTES) return { status, body: null, close: true };
+        return null;
+      }
+      if (decoded.body.length > maxBytes) return { status, body: null, close: true };
+      this.buffer = this.buffer.subarray(decoded.end);
+      return { status, body: decoded.body, close };
+    }
+    // 1xx, 204 and 304 have no body; otherwise a body without a length runs to the end of the connection,
+    // which a pipeline cannot use.
+    if (length === null) {
+      if (status === 204 || status === 304 || (status >= 100 && status < 200)) length = 0;
+      else throw new Error('a response without Content-Length or chunked coding');
+    }
+    if (length > maxBytes) return { status, body: null, close: true };
+    if (this.buffer.length < bodyStart + length) return null;
+    const body = Buffer.from(this.buffer.subarray(bodyStart, bodyStart + length));
+    this.buffer = this.buffer.subarray(bodyStart + length);
+    return { status, body, close };
+  }
+}
+
+/** A chunked body starting at `at`: the bytes and where the message ends, or null when incomplete. */
+function decodeChunked(buffer: Buffer, at: number): { body: Buffer; end: number } | null {
+  const parts: Buffer[] = [];
+  let cursor = at;
+  for (;;) {
+    const lineEnd = buffer.indexOf('\r\n', cursor, 'latin1');
+    if (lineEnd < 0) return null;
+    const sizeText = buffer.toString('latin1', cursor, lineEnd).split(';')[0]!.trim();
+    if (!/^[0-9a-fA-F]{1,12}$/.test(sizeText)) throw new Error('bad chunk size');
+    const size = parseInt(sizeText, 16);
+    cursor = lineEnd + 2;
+    if (size === 0) {
+      // Trailer fields, then the empty line.
+      for (;;) {
+        const end = buffer.indexOf('\r\n', cursor, 'latin1');
+        if (end < 0) return null;
+        if (end === cursor) return { body: Buffer.concat(parts), end: end + 2 };
+        cursor = end + 2;
+      }
+    }
+    if (buffer.length < cursor + size + 2) return null;
+    parts.push(buffer.subarray(cursor, cursor + size));
+    cursor += size + 2;
+  }
+}

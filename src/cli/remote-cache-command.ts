@@ -1,0 +1,74 @@
+import { Option } from 'clipanion';
+import { CaptureCommand } from './build-runner.js';
+import type { Workspace } from '../config/workspace.js';
+import type { RemoteCache } from '../cache/remote-cache.js';
+import { EpistemeError } from '../failure.js';
+import { inRange, rangeText } from './option-validators.js';
+
+const REMOTE_CACHE_TIMEOUT_RANGE = { min: 1, max: 600 } as const;
+const DEFAULT_REMOTE_CACHE_TIMEOUT_SECONDS = 10;
+
+/**
+ * The remote-cache options of the commands that build everything (`build`, `pipeline`): the same
+ * flags, validation and cache opening for both, so they cannot drift apart.
+ */
+export abstract class RemoteCacheCommand extends CaptureCommand {
+  remoteCache = Option.String('--remote-cache', {
+    description:
+      'Action cache to read outputs from: an http(s):// Bazel HTTP cache (bazel-remote, nginx WebDAV) or a file:// folder (default: config remoteCache). Headers come from EPISTEME_REMOTE_CACHE_HEADERS(_FILE), never from flags.',
+  });
+  remoteCacheUpload = Option.Boolean('--remote-cache-upload', false, {
+    description: 'Also upload outputs built locally to the remote cache (for trusted CI only).',
+  });
+  remoteCacheVerify = Option.String('--remote-cache-verify', {
+    description:
+      'Recompute this fraction (0 to 1) of remote cache hits, chosen by key, and fail with remote-cache-mismatch if one differs (default 0).',
+  });
+  remoteCacheTimeout = Option.String('--remote-cache-timeout', {
+    description: `Seconds one remote cache request may take before the build goes on without the cache (default ${DEFAULT_REMOTE_CACHE_TIMEOUT_SECONDS}; ${rangeText(REMOTE_CACHE_TIMEOUT_RANGE)}).`,
+    validator: inRange(REMOTE_CACHE_TIMEOUT_RANGE),
+  });
+
+  protected override async openCache(ws: Workspace, dryRun: boolean): Promise<RemoteCache | undefined> {
+    const url = this.remoteCache ?? ws.remoteCache;
+    if (url === undefined) {
+      if (this.remoteCacheUpload || this.remoteCacheVerify !== undefined) {
+        throw new EpistemeError('usage-error', '--remote-cache-upload and --remote-cache-verify need a remote cache.', {
+          hint: 'Give --remote-cache URL, or set remoteCache in the workspace config.',
+        });
+      }
+      return undefined;
+    }
+    if (dryRun) return undefined;
+    const { openRemoteCache } = await import('../cache/open.js');
+    return openRemoteCache({
+      url,
+      upload: this.remoteCacheUpload,
+      verifyFraction: this.verifyFraction(),
+      timeoutMs: (this.remoteCacheTimeout ?? DEFAULT_REMOTE_CACHE_TIMEOUT_SECONDS) * 1000,
+      env: process.env,
+    });
+  }
+
+  /**
+   * Whether the no-op fast path may answer: not when a hit is to be recomputed, nor when an upload is
+   * asked for, whose need of a cache is only checked once the workspace config is read.
+   */
+  protected cacheAllowsNoop(): boolean {
+    return this.verifyFraction() === 0 && !this.remoteCacheUpload;
+  }
+
+  protected verifyFraction(): number {
+    if (this.remoteCacheVerify === undefined) return 0;
+    const text = this.remoteCacheVerify.trim();
+    const value = /^(0(\.\d+)?|1(\.0+)?|\.\d+)$/.test(text) ? Number(text) : NaN;
+    if (!(value >= 0 && value <= 1)) {
+      throw new EpistemeError(
+        'usage-error',
+        `--remote-cache-verify takes a fraction from 0 to 1 (got ${JSON.stringify(this.remoteCacheVerify)}).`,
+        { hint: 'E.g. --remote-cache-verify 0.05 recomputes one hit in twenty.' },
+      );
+    }
+    return value;
+  }
+}
