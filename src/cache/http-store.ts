@@ -120,6 +120,7 @@ export class HttpStore implements CacheStore {
     hash: string,
     body: Buffer | null,
     maxBytes: number,
+    retried = false,
   ): Promise<{ status: number; body: Buffer | null }> {
     if (!SHA256_HEX.test(hash)) throw new Error(`not a SHA-256 key: ${hash}`);
     const url = new URL(`${area}/${hash}`, this.base);
@@ -189,9 +190,20 @@ export class HttpStore implements CacheStore {
           this.options.timeoutMs,
         );
       });
-      request.on('error', (error: NodeJS.ErrnoException) =>
-        fail(`${method} ${this.label}${area}/… failed: ${error.code ?? error.message}`),
-      );
+      request.on('error', (error: NodeJS.ErrnoException) => {
+        // A keep-alive connection the server closed just as this request went out (its idle timeout
+        // or request limit) is not an outage: GET and PUT of a content address are idempotent, so
+        // send it once more on a fresh connection, as Node's documentation advises.
+        const staleConnection = request.reusedSocket && (error.code === 'ECONNRESET' || error.code === 'EPIPE');
+        if (staleConnection && !retried && !settled) {
+          settled = true;
+          this.inFlight.delete(abandon);
+          clearTimeout(deadline);
+          resolve(this.request(method, area, hash, body, maxBytes, true));
+          return;
+        }
+        fail(`${method} ${this.label}${area}/… failed: ${error.code ?? error.message}`);
+      });
       request.end(body ?? undefined);
     });
   }
