@@ -2,6 +2,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { Workspace } from '../config/workspace.js';
 import { isTempFileName } from '../store/atomic-file.js';
+import { SEGMENT_FILE_NAME } from '../index/index-layout.js';
 import type { BuildState } from './state.js';
 
 /**
@@ -29,6 +30,8 @@ export function collectGarbage(
   for (const record of state.targets.values()) {
     keep.add(record.output);
     if (record.facts?.body) keep.add(record.facts.body);
+    // A segmented search index's segment files (the manifest is the record's output).
+    if (record.facts?.segmentFiles) for (const file of record.facts.segmentFiles.split(' ')) keep.add(file);
     if (record.facts?.citedSnapshotId) cited.add(record.facts.citedSnapshotId);
     if (record.facts?.snapshotId && record.facts.body) bodyKept.add(record.facts.snapshotId);
   }
@@ -59,7 +62,7 @@ export function collectGarbage(
   };
   const perDocument = (name: string): boolean => /^[a-z0-9-]+\.[0-9a-f]{16}\.json$/.test(name);
   sweep(ws.outputs.specs, perDocument);
-  sweep(ws.outputs.chunks, perDocument);
+  sweep(ws.outputs.chunks, (name) => perDocument(name) || SEGMENT_FILE_NAME.test(name));
   sweep(`${ws.outputs.snapshots}/records`, (name) => /^snap-[0-9a-f]{32}\.json$/.test(name));
   sweep(`${ws.outputs.snapshots}/bodies`, (name) => /^[0-9a-f]{64}$/.test(name));
   if (options.pruneSnapshots) {

@@ -303,8 +303,11 @@ function segmentedIndex(manifest: IndexManifest, source: IndexSource, label: str
     try {
       segmentSource = openSegment(name);
     } catch (cause) {
-      if (cause instanceof EpistemeError) throw cause;
-      throw invalid(label, `names segment ${name}, which cannot be read.`, { segment: name, cause: String(cause) });
+      // Too large for the input bound: that error (and its hint) stands; anything else is a damaged index.
+      if (cause instanceof EpistemeError && cause.code === 'input-too-large') throw cause;
+      throw invalid(label, `names segment ${name}, which cannot be read (${cause instanceof Error ? cause.message : String(cause)})`, {
+        segment: name,
+      });
     }
     // The very file the manifest names: its fingerprint (then its seal and CRCs cover every byte used).
     if (sourceFingerprint(segmentSource, SEGMENT_ARTIFACT_KIND) !== fingerprint)

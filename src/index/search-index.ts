@@ -66,6 +66,7 @@ import { INDEX_PART_VERSION } from '../rule-versions.js';
 export type { ChunkRow, DocumentRow, IndexProvenance, SegmentEntry } from './index-layout.js';
 
 const SEGMENT_BODY_PREFIX = `{"artifact":"${SEGMENT_ARTIFACT_KIND}",`;
+export { planSegments, SEGMENT_FILE_NAME } from './index-layout.js';
 export { chunkRow, decodePostings, findTerm, indexProvenance, loadSearchIndex, type LoadedSearchIndex } from './index-reader.js';
 
 interface PartHeader {
