@@ -13,7 +13,9 @@ import {
   SEARCH_INDEX_FORMAT_VERSION,
 } from '../../src/index/search-index.js';
 import { runQuery, type QueryRequest } from '../../src/query/query.js';
+import { readFileSync } from 'node:fs';
 import { parseArtifact } from '../../src/store/artifact.js';
+import { canonicalJsonFile } from '../../src/store/canonical-json.js';
 import { ALL_DOCS } from './fixtures.js';
 import { seededRandom } from '../helpers/random.js';
 
@@ -68,7 +70,7 @@ test('segments are cut by document id alone: small corpora stay one file, large 
   assert.ok(changed.length <= 2, `one removal changed ${changed.length} segments`);
 });
 
-test('a segmented index answers every query exactly as the single file of the same corpus does', () => {
+test('a segmented index answers every query exactly as the single file of the same corpus does', async () => {
   const docs = copies(900);
   const parts = docs.map((doc) => buildDocumentPart(doc.documentId, doc.chunks));
   const single = loadSearchIndex(mergeSearchIndex(parts, PROVENANCE, DEFAULT_INDEX_OPTIONS), 'single.json');
@@ -77,6 +79,15 @@ test('a segmented index answers every query exactly as the single file of the sa
   const manifest = parseArtifact<{ manifest: { segments: unknown[] } }>(built.index, 'search-index', SEARCH_INDEX_FORMAT_VERSION, 'm.json');
   assert.equal(manifest.payload.manifest.segments.length, built.segments.length);
   const segmented = loadSearchIndex(built.index, 'seg.json', segmentedSources(built.segments));
+  // Manifest and segments are canonical artifacts (their SHA-256 fingerprints check) that match the published schema.
+  const { Ajv2020 } = await import('ajv/dist/2020.js');
+  const schema = JSON.parse(readFileSync(new URL('../../../schema/search-index.schema.json', import.meta.url), 'utf8')) as object;
+  const validate = new Ajv2020({ strict: false }).compile(schema);
+  for (const bytes of [built.index, ...built.segments.map((s) => s.bytes)]) {
+    assert.equal(canonicalJsonFile(JSON.parse(bytes)), bytes);
+    assert.ok(validate(JSON.parse(bytes)), JSON.stringify(validate.errors));
+  }
+  for (const segment of built.segments) parseArtifact(segment.bytes, 'search-index-segment', SEARCH_INDEX_FORMAT_VERSION, segment.file);
   assert.equal(segmented.chunkCount, single.chunkCount);
   assert.deepEqual(segmented.documents, single.documents);
   assert.deepEqual([...segmented.terms], [...single.terms]);
