@@ -10,6 +10,7 @@ import { canonicalJson, canonicalJsonFile, compareCodeUnits } from '../store/can
 import { fastHash, sha256Hex } from '../store/hash.js';
 import { artifactBytes, makeArtifact, parseArtifact } from '../store/artifact.js';
 import { readBoundedFile } from '../store/bounded-read.js';
+import { parseArtifactUnverified } from '../store/artifact-header.js';
 import { writeFileAtomic, writeFileIfChanged } from '../store/atomic-file.js';
 import { crc32Hex } from '../index/index-layout.js';
 import { namedOptions, type DirtyReason } from './key.js';
@@ -480,7 +481,9 @@ const searchIndex: Rule = {
     const chunkIndexPath = deps[0]!.record.output;
     const chunkIndexBytes = readDependencyOutput(env, deps[0]!.name, chunkIndexPath, deps[0]!.record.sha256);
     const chunkIndexText = chunkIndexBytes.toString('utf8');
-    const chunkIndex = parseArtifact<StageIndexPayload>(chunkIndexText, 'chunk-index', STAGE_INDEX_FORMAT_VERSION, chunkIndexPath);
+    // Its bytes' SHA-256 is the one the build recorded when it wrote them (readDependencyOutput): re-checking
+    // the fingerprint would re-serialise the whole chunk index, a cost that grows with the corpus.
+    const chunkIndex = parseArtifactUnverified<StageIndexPayload>(chunkIndexText, 'chunk-index', STAGE_INDEX_FORMAT_VERSION, chunkIndexPath);
     const partsDir = path.join(env.ws.stateDir, 'cache', 'index-parts');
     const entries = chunkIndex.payload.entries;
     const chunkFacts = entries.map((entry) => chunkFactsFor(env, entry));
