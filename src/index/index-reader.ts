@@ -328,20 +328,25 @@ function segmentedIndex(manifest: IndexManifest, source: IndexSource, label: str
     fileChunkStarts[i + 1] = fileChunkStarts[i]! + file.chunkCount;
   });
   const chunkCount = fileChunkStarts[files.length]!;
-  const documents = files.flatMap((file) => file.documents);
+  const documents = ([] as DocumentRow[]).concat(...files.map((file) => file.documents));
   const chunkDocument = new Uint32Array(chunkCount);
   const normativityValues = [...new Set(files.flatMap((file) => file.normativityValues))].sort(compareCodeUnits);
-  const chunkNormativity = new Array<number>(chunkCount);
+  // Per document and per segment where possible: a query at 10,000 documents pays for every loop here.
   let documentBase = 0;
   files.forEach((file, i) => {
     const base = fileChunkStarts[i]!;
-    const codes = file.normativityValues.map((value) => normativityValues.indexOf(value));
-    for (let c = 0; c < file.chunkCount; c++) {
-      chunkDocument[base + c] = file.chunkDocument[c]! + documentBase;
-      chunkNormativity[base + c] = codes[file.chunkNormativity[c]!]!;
-    }
+    file.chunkCounts.forEach((count, d) => {
+      const start = base + file.documentStarts[d]!;
+      chunkDocument.fill(documentBase + d, start, start + count);
+    });
     documentBase += file.documents.length;
   });
+  const chunkNormativity = ([] as number[]).concat(
+    ...files.map((file) => {
+      const codes = file.normativityValues.map((value) => normativityValues.indexOf(value));
+      return codes.every((code, k) => code === k) ? file.chunkNormativity : file.chunkNormativity.map((code) => codes[code]!);
+    }),
+  );
   let duplicates: number[][] | undefined;
   return {
     label,
@@ -351,7 +356,7 @@ function segmentedIndex(manifest: IndexManifest, source: IndexSource, label: str
     bMilli: manifest.bm25.bMilli,
     provenance: manifest.provenance,
     documents,
-    chunkCounts: files.flatMap((file) => file.chunkCounts),
+    chunkCounts: ([] as number[]).concat(...files.map((file) => file.chunkCounts)),
     chunkCount,
     chunkDocument,
     normativityValues,
@@ -361,7 +366,7 @@ function segmentedIndex(manifest: IndexManifest, source: IndexSource, label: str
       duplicates ??= duplicatePassagesOf(files.map((file) => file.passageKeys!).join(''));
       return duplicates;
     },
-    lengths: files.flatMap((file) => file.lengths),
+    lengths: ([] as number[]).concat(...files.map((file) => file.lengths)),
     totalLength: files.reduce((n, file) => n + file.totalLength, 0),
     get terms() {
       return [...new Set(files.flatMap((file) => file.terms))].sort(compareCodeUnits);
@@ -371,6 +376,39 @@ function segmentedIndex(manifest: IndexManifest, source: IndexSource, label: str
     fileChunkStarts,
     foundTerms: [],
   };
+}
+
+/**
+ * For the given chunks: a passage group number for each that has the same passage as another chunk,
+ * reading the stored groups of a single file, or for a segmented index the passage keys of just these
+ * chunks (grouping every chunk of a large corpus would cost a query more than the rest of its work).
+ * Only the groups' members among `ordinals` are found, which is all a query that collapses them needs.
+ */
+export function passageGroupsOf(index: LoadedSearchIndex, ordinals: readonly number[]): Map<number, number> {
+  const groupOf = new Map<number, number>();
+  if (index.files.length === 1) {
+    index.duplicatePassages.forEach((group, g) => {
+      for (const ordinal of group) groupOf.set(ordinal, g);
+    });
+    return groupOf;
+  }
+  const byKey = new Map<string, number[]>();
+  for (const ordinal of ordinals) {
+    const at = blockOf(index.fileChunkStarts, ordinal);
+    const local = (ordinal - index.fileChunkStarts[at]!) * PASSAGE_KEY_CHARS;
+    const key = index.files[at]!.passageKeys!.slice(local, local + PASSAGE_KEY_CHARS);
+    if (key === NO_PASSAGE_KEY) continue;
+    const group = byKey.get(key);
+    if (group === undefined) byKey.set(key, [ordinal]);
+    else group.push(ordinal);
+  }
+  let g = 0;
+  for (const group of byKey.values()) {
+    if (group.length < 2) continue;
+    for (const ordinal of group) groupOf.set(ordinal, g);
+    g++;
+  }
+  return groupOf;
 }
 
 /** Groups of chunk ordinals (two or more, ascending; groups by first member) that share a passage key. */

@@ -1,6 +1,6 @@
 import type { Authority, Citation, Normativity } from '../document/types.js';
 import { EpistemeError } from '../failure.js';
-import { chunkRow, decodePostings, findTerm, type LoadedSearchIndex, type Postings } from '../index/index-reader.js';
+import { chunkRow, decodePostings, findTerm, passageGroupsOf, type LoadedSearchIndex, type Postings } from '../index/index-reader.js';
 import { stemPrefix, tokenize, tokenizeLookingFor, tokenizeWithOffsets } from '../index/tokenizer.js';
 import { compareCodeUnits } from '../store/canonical-json.js';
 import { codePointLength } from '../chunk/text-boundaries.js';
@@ -320,11 +320,8 @@ export function rankChunks(
   const ranksBefore = (a: number, b: number): boolean => scores[a]! > scores[b]! || (scores[a] === scores[b] && a < b);
   const samePassage = new Map<number, number[]>();
   let collapsed = 0;
-  if (collapse && index.duplicatePassages.length > 0) {
-    const groupOf = new Map<number, number>();
-    index.duplicatePassages.forEach((group, g) => {
-      for (const ordinal of group) groupOf.set(ordinal, g);
-    });
+  const groupOf = collapse ? passageGroupsOf(index, matched) : null;
+  if (groupOf !== null && groupOf.size > 0) {
     const best = new Map<number, number>();
     for (const ordinal of matched) {
       const g = groupOf.get(ordinal);
