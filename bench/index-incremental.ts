@@ -32,7 +32,10 @@ const provenance = { chunkIndexFingerprint: 'sha256:bench', missingSources: [] }
 
 /** A segment's manifest entry, read back from its file (what the previous build recorded). */
 function entryOf(segment: { file: string; bytes: string }): SegmentEntry {
-  const head = JSON.parse(segment.bytes) as { fingerprint: string; payload: { head: { documents: unknown[]; lengths: number[]; totalLength: number } } };
+  const head = JSON.parse(segment.bytes) as {
+    fingerprint: string;
+    payload: { head: { documents: unknown[]; lengths: number[]; totalLength: number } };
+  };
   const h = head.payload.head;
   return [segment.file, head.fingerprint, h.documents.length, h.lengths.length, h.totalLength];
 }
@@ -135,14 +138,25 @@ for (let round = -1; round < rounds; round++) {
   );
   // Segmented: the edited document's part, its segment, and the manifest over every segment's entry.
   const segmented = time(() => {
-    if (ends.length === 1) return mergeSegmentedIndex([...cachedParts.slice(0, target), buildDocumentPart(editedDoc.documentId, editedChunks), ...cachedParts.slice(target + 1)], provenance, DEFAULT_INDEX_OPTIONS);
+    if (ends.length === 1)
+      return mergeSegmentedIndex(
+        [...cachedParts.slice(0, target), buildDocumentPart(editedDoc.documentId, editedChunks), ...cachedParts.slice(target + 1)],
+        provenance,
+        DEFAULT_INDEX_OPTIONS,
+      );
     const start = segmentOf === 0 ? 0 : ends[segmentOf - 1]!;
-    const parts = ids.slice(start, ends[segmentOf]).map((id) => (id === editedDoc.documentId ? buildDocumentPart(id, editedChunks) : partById.get(id)!));
+    const parts = ids
+      .slice(start, ends[segmentOf])
+      .map((id) => (id === editedDoc.documentId ? buildDocumentPart(id, editedChunks) : partById.get(id)!));
     const rebuilt = buildSegment(parts, DEFAULT_INDEX_OPTIONS);
     const entries = previousSegments.segments.map((segment, k) => (k === segmentOf ? rebuilt.entry : entryOf(segment)));
-    return { index: segmentManifest(entries, provenance, DEFAULT_INDEX_OPTIONS), segments: previousSegments.segments.map((s, k) => (k === segmentOf ? { file: rebuilt.entry[0], bytes: rebuilt.bytes } : s)) };
+    return {
+      index: segmentManifest(entries, provenance, DEFAULT_INDEX_OPTIONS),
+      segments: previousSegments.segments.map((s, k) => (k === segmentOf ? { file: rebuilt.entry[0], bytes: rebuilt.bytes } : s)),
+    };
   });
-  if (JSON.stringify(segmented.value) !== JSON.stringify(cleanSegmented)) throw new Error('the segmented rebuild differs from a clean segmented build');
+  if (JSON.stringify(segmented.value) !== JSON.stringify(cleanSegmented))
+    throw new Error('the segmented rebuild differs from a clean segmented build');
   reference = full.value;
   for (const other of [incremental.value, fullFiles.value, incrementalFiles.value])
     if (other !== reference) throw new Error('an incremental build differs from the full build');

@@ -130,7 +130,8 @@ export class QueryCommand extends EpistemeCommand {
       return descriptorSource(fd, size);
     };
     // A segmented index's segment files are beside it (from stdin: beside --chunk-index, or here).
-    const segmentFolder = this.index !== '-' ? path.dirname(this.index) : this.chunkIndex !== undefined ? path.dirname(this.chunkIndex) : '.';
+    const segmentFolder =
+      this.index !== '-' ? path.dirname(this.index) : this.chunkIndex !== undefined ? path.dirname(this.chunkIndex) : '.';
     const openSegment = (name: string) => {
       const { fd, size } = openBoundedFile(path.join(segmentFolder, name), { label: 'Search index segment', maxBytes });
       return descriptorSource(fd, size);

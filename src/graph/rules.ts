@@ -483,7 +483,12 @@ const searchIndex: Rule = {
     const chunkIndexText = chunkIndexBytes.toString('utf8');
     // Its bytes' SHA-256 is the one the build recorded when it wrote them (readDependencyOutput): re-checking
     // the fingerprint would re-serialise the whole chunk index, a cost that grows with the corpus.
-    const chunkIndex = parseArtifactUnverified<StageIndexPayload>(chunkIndexText, 'chunk-index', STAGE_INDEX_FORMAT_VERSION, chunkIndexPath);
+    const chunkIndex = parseArtifactUnverified<StageIndexPayload>(
+      chunkIndexText,
+      'chunk-index',
+      STAGE_INDEX_FORMAT_VERSION,
+      chunkIndexPath,
+    );
     const partsDir = path.join(env.ws.stateDir, 'cache', 'index-parts');
     const entries = chunkIndex.payload.entries;
     const chunkFacts = entries.map((entry) => chunkFactsFor(env, entry));
@@ -538,7 +543,9 @@ const searchIndex: Rule = {
           modules.searchIndexRuleVersion,
           options.k1,
           options.b,
-          entries.slice(start, end).map((entry, i) => [entry.documentId, chunkFacts[start + i]!.chunksContentHash, chunkFacts[start + i]!.snapshotId]),
+          entries
+            .slice(start, end)
+            .map((entry, i) => [entry.documentId, chunkFacts[start + i]!.chunksContentHash, chunkFacts[start + i]!.snapshotId]),
         ]),
       );
       let fact = previous.get(key);

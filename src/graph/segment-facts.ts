@@ -25,4 +25,3 @@ export function segmentStamps(record: TargetRecord): [file: string, stamp: Omit<
   const files = record.facts?.segmentFiles?.split(' ') ?? [];
   return segmentFactsOf(record).map((fact, i) => [files[i] ?? '', fact[3]]);
 }
-

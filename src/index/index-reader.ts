@@ -232,7 +232,8 @@ function readManifest(source: IndexSource, label: string, payloadAt: number): In
   if (sealed === null) throw invalid(label, 'is truncated or modified (no seal at its end).');
   const bytes = Buffer.from(text.slice(start, sealAt), 'latin1');
   const actual = crc32Hex(bytes);
-  if (actual !== sealed[1]) throw invalid(label, 'fails its seal check (truncated or modified).', { expected: `crc32:${sealed[1]}`, actual: `crc32:${actual}` });
+  if (actual !== sealed[1])
+    throw invalid(label, 'fails its seal check (truncated or modified).', { expected: `crc32:${sealed[1]}`, actual: `crc32:${actual}` });
   let manifest: IndexManifest;
   try {
     manifest = JSON.parse(new TextDecoder('utf-8', { fatal: true }).decode(bytes)) as IndexManifest;
@@ -293,7 +294,12 @@ function singleFileIndex(file: BlockFile, source: IndexSource): LoadedSearchInde
 }
 
 /** The segments of a manifest as one index: documents and chunks numbered across segments in order. */
-function segmentedIndex(manifest: IndexManifest, source: IndexSource, label: string, openSegment: SegmentOpener | undefined): LoadedSearchIndex {
+function segmentedIndex(
+  manifest: IndexManifest,
+  source: IndexSource,
+  label: string,
+  openSegment: SegmentOpener | undefined,
+): LoadedSearchIndex {
   if (openSegment === undefined)
     throw invalid(label, 'is a segmented index, whose segment files are beside it; it cannot be read on its own (pass the file path).');
   const files: BlockFile[] = [];
@@ -461,7 +467,8 @@ function fromHead(p: IndexHead, source: IndexSource, headEnd: number, sealPositi
   const isOrdinal = (value: unknown): boolean => Number.isSafeInteger(value) && (value as number) >= 0 && (value as number) < chunkCount;
   if (isIndex && !p.duplicatePassages!.every((group) => Array.isArray(group) && group.length > 1 && group.every(isOrdinal)))
     throw invalid(label, 'has passage groups that do not match its chunks.');
-  if (!isIndex && p.passageKeys!.length !== chunkCount * PASSAGE_KEY_CHARS) throw invalid(label, 'has passage keys that do not match its chunks.');
+  if (!isIndex && p.passageKeys!.length !== chunkCount * PASSAGE_KEY_CHARS)
+    throw invalid(label, 'has passage keys that do not match its chunks.');
   const terms = p.terms === '' ? [] : p.terms.split(' ');
   if (!isCountList(p.postingLengths, terms.length)) throw invalid(label, 'has postings that do not match its terms.');
   // postingStarts[i + 1] = postingStarts[i] + length of term i's postings.
@@ -578,7 +585,13 @@ function fileChunkRow(file: BlockFile, ordinal: number): ChunkRow {
   const block = blockOf(blocks.rowFirstChunk, ordinal);
   let lines = blocks.rowLines[block];
   if (lines === undefined) {
-    const encoded = readVerified(file, `row block (#${block})`, blocks.rowOffset[block]!, blocks.rowBytes[block]!, blocks.rowDigest[block]!);
+    const encoded = readVerified(
+      file,
+      `row block (#${block})`,
+      blocks.rowOffset[block]!,
+      blocks.rowBytes[block]!,
+      blocks.rowDigest[block]!,
+    );
     try {
       lines = zlib
         .inflateRawSync(Buffer.from(encoded.toString('latin1'), 'base64'))
@@ -647,9 +660,13 @@ function postingBlockText(file: BlockFile, block: number): string {
   if (text === undefined) {
     const first = file.postingStarts[blocks.postingFirstTerm[block]!]!;
     const end = file.postingStarts[blocks.postingFirstTerm[block + 1]!]!;
-    text = readVerified(file, `posting block (#${block})`, blocks.postingOffset[block]!, end - first, blocks.postingDigest[block]!).toString(
-      'latin1',
-    );
+    text = readVerified(
+      file,
+      `posting block (#${block})`,
+      blocks.postingOffset[block]!,
+      end - first,
+      blocks.postingDigest[block]!,
+    ).toString('latin1');
     blocks.postingText[block] = text;
   }
   return text;
@@ -678,7 +695,14 @@ export function decodePostings(index: LoadedSearchIndex, handle: number): Postin
   return { ordinals: Uint32Array.from(ordinals), tfs: Uint32Array.from(tfs), headingTfs: Uint32Array.from(headingTfs) };
 }
 
-function decodeFilePostings(file: BlockFile, termIndex: number, chunkBase: number, ordinals: number[], tfs: number[], headingTfs: number[]): void {
+function decodeFilePostings(
+  file: BlockFile,
+  termIndex: number,
+  chunkBase: number,
+  ordinals: number[],
+  tfs: number[],
+  headingTfs: number[],
+): void {
   const block = blockOf(file.blocks.postingFirstTerm, termIndex);
   const text = postingBlockText(file, block);
   const blockStart = file.postingStarts[file.blocks.postingFirstTerm[block]!]!;

@@ -347,7 +347,12 @@ export function buildSegment(parts: string[], options: IndexOptions, snapshotIds
 /** The manifest a segmented chunks/search-index.json holds: small, O(segments). */
 export function segmentManifest(segments: SegmentEntry[], provenance: IndexProvenance, options: IndexOptions): string {
   const { k1Milli, bMilli } = optionsInThousandths(options);
-  const manifest: IndexManifest = { bm25: { bMilli, k1Milli }, provenance: provenanceField(provenance), segments, tokenizer: TOKENIZER_VERSION };
+  const manifest: IndexManifest = {
+    bm25: { bMilli, k1Milli },
+    provenance: provenanceField(provenance),
+    segments,
+    tokenizer: TOKENIZER_VERSION,
+  };
   const manifestText = canonicalJson(manifest);
   const body = [
     BODY_PREFIX,
@@ -379,7 +384,13 @@ export function mergeSegmentedIndex(
   const segments: BuiltSegment[] = [];
   let start = 0;
   for (const end of ends) {
-    segments.push(buildSegment(ids.slice(start, end).map((id) => byId.get(id)!), options, snapshotIds));
+    segments.push(
+      buildSegment(
+        ids.slice(start, end).map((id) => byId.get(id)!),
+        options,
+        snapshotIds,
+      ),
+    );
     start = end;
   }
   return {

@@ -23,7 +23,9 @@ function cutNames(count: number, prefix: string): string[] {
 function writeWorkspace(rig: Rig, names: string[], edits: Record<string, string> = {}): void {
   const files: Record<string, string> = {};
   for (const [i, name] of names.entries()) files[`src/${name}.html`] = sampleHtml(i, edits[name] ?? '');
-  files['map.json'] = JSON.stringify(names.map((name) => ({ sourceUrl: url(name), localPath: `src/${name}.html`, contentType: 'text/html' })));
+  files['map.json'] = JSON.stringify(
+    names.map((name) => ({ sourceUrl: url(name), localPath: `src/${name}.html`, contentType: 'text/html' })),
+  );
   files['episteme.json'] = JSON.stringify({ manualIngest: 'map.json' });
   for (const file of fs.readdirSync(rig.path('src'), { withFileTypes: true }).filter((e) => e.isFile()))
     if (!(`src/${file.name}` in files)) fs.rmSync(rig.path('src', file.name));
@@ -71,7 +73,9 @@ async function query(rig: Rig, term: string) {
   return rig.exec(['query', '--index', 'chunks/search-index.json', '--term', term, '--limit', '3', '--json']);
 }
 
-test('a segmented index after edits that change, add (split) and remove (merge) documents equals a clean build', { timeout: 600_000 }, async () => {
+test('a segmented index after edits that change, add (split) and remove (merge) documents equals a clean build', {
+  timeout: 600_000,
+}, async () => {
   const rig = new Rig();
   try {
     fs.mkdirSync(rig.path('src'), { recursive: true });
@@ -119,7 +123,11 @@ test('a segmented index after edits that change, add (split) and remove (merge) 
     assertNoStackTrace(damaged);
     const repair = await rig.exec(['build', '--json']);
     assert.equal(repair.code, 0, repair.stdout);
-    assert.ok(repair.json!.data.targets.some((t: { target: string; status: string }) => t.target === 'chunks/search-index.json' && t.status !== 'up-to-date'));
+    assert.ok(
+      repair.json!.data.targets.some(
+        (t: { target: string; status: string }) => t.target === 'chunks/search-index.json' && t.status !== 'up-to-date',
+      ),
+    );
     assertEqualsCleanIndex(rig);
     // A removed segment: the next build notices it (not a no-op) and writes it again.
     fs.rmSync(rig.path('chunks', segmentFiles(rig)[1]!));

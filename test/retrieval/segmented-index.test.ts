@@ -123,12 +123,19 @@ test('every segment is checked: a damaged, swapped or missing segment is artifac
       maxTotalChars: 100_000,
     });
   const invalid = (pattern: RegExp) => (error: unknown) =>
-    error instanceof EpistemeError && error.code === 'artifact-invalid' && pattern.test(error.message) && /episteme index/.test(error.hint ?? '');
+    error instanceof EpistemeError &&
+    error.code === 'artifact-invalid' &&
+    pattern.test(error.message) &&
+    /episteme index/.test(error.hint ?? '');
   // A row block near the end of the last segment: a flipped character fails its CRC-32.
   const last = built.segments.at(-1)!;
   const at = last.bytes.lastIndexOf('"],"seal"') - 10;
   const flipped = last.bytes.slice(0, at) + (last.bytes[at] === 'A' ? 'B' : 'A') + last.bytes.slice(at + 1);
-  const damaged = loadSearchIndex(built.index, 'seg.json', segmentedSources([...built.segments.slice(0, -1), { file: last.file, bytes: flipped }]));
+  const damaged = loadSearchIndex(
+    built.index,
+    'seg.json',
+    segmentedSources([...built.segments.slice(0, -1), { file: last.file, bytes: flipped }]),
+  );
   chunkRow(damaged, 0);
   assert.throws(() => chunkRow(damaged, damaged.chunkCount - 1), invalid(/CRC-32/));
   // Another (valid) segment under this one's name: not the file the manifest recorded.
