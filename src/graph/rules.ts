@@ -539,8 +539,11 @@ const searchIndex: Rule = {
     let start = 0;
     for (const end of ends) {
       const key = sha256Hex(
+        // Everything a segment's bytes depend on: its documents' chunk content and cited snapshots, the
+        // options, the format, and the producer its envelope names.
         canonicalJson([
           modules.searchIndexRuleVersion,
+          PRODUCER_VERSION,
           options.k1,
           options.b,
           entries
