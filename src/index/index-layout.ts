@@ -1,8 +1,11 @@
 import { zlib } from '../node-builtins.js';
 
 /**
- * The search index file (format 6), shared by its writer (search-index.ts) and reader
- * (index-reader.ts). One canonical-JSON artifact in the shared envelope:
+ * The search index file (format 8), shared by its writer (search-index.ts) and reader
+ * (index-reader.ts). A corpus of one segment (see planSegments) is one canonical-JSON artifact in
+ * the shared envelope; a larger one is a manifest (payload.manifest: the segments' file names,
+ * fingerprints and counts, sealed with a CRC-32) naming segment files beside it, each in this same
+ * block layout under the kind search-index-segment:
  *
  *   {"artifact":"search-index","fingerprint":"sha256:…","formatVersion":6,
  *    "payload":{"head":{…},"postings":["…",…],"rows":["…",…],"seal":"crc32:…"},
