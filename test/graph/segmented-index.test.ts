@@ -136,6 +136,32 @@ test('a segmented index after edits that change, add (split) and remove (merge) 
     const noop = await rig.exec(['build', '--json']);
     assert.equal(noop.json!.data.actions, 0);
 
+    // A copy with --out takes its segments along; a manifest from stdin finds them beside --chunk-index.
+    const copied = await rig.exec(['index', '--out', 'copy/idx.json', '--json']);
+    assert.equal(copied.code, 0, copied.stdout + copied.stderr);
+    assert.deepEqual(
+      fs
+        .readdirSync(rig.path('copy'))
+        .filter((name) => SEGMENT_FILE_NAME.test(name))
+        .sort(),
+      segmentFiles(rig),
+    );
+    const fromCopy = await rig.exec([
+      'query',
+      '--index',
+      'copy/idx.json',
+      '--chunk-index',
+      'chunks/index.json',
+      '--term',
+      'okapi',
+      '--json',
+    ]);
+    assert.equal(fromCopy.json!.data.hits[0].citation.documentId, idOf('doc17'), fromCopy.stdout + fromCopy.stderr);
+    const fromStdin = await rig.exec(['query', '--index', '-', '--chunk-index', 'chunks/index.json', '--term', 'okapi', '--json'], {
+      input: fs.readFileSync(rig.path('chunks/search-index.json')),
+    });
+    assert.equal(fromStdin.json!.data.hits[0].citation.documentId, idOf('doc17'), fromStdin.stdout + fromStdin.stderr);
+
     // Back to a small corpus: one file again, and no segment file is left behind.
     names = names.slice(0, 200);
     writeWorkspace(rig, names);
