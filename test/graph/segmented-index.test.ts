@@ -153,11 +153,11 @@ test('a segmented index after edits that change, add (split) and remove (merge) 
       '--chunk-index',
       'chunks/index.json',
       '--term',
-      'okapi',
+      'giraffe17',
       '--json',
     ]);
     assert.equal(fromCopy.json!.data.hits[0].citation.documentId, idOf('doc17'), fromCopy.stdout + fromCopy.stderr);
-    const fromStdin = await rig.exec(['query', '--index', '-', '--chunk-index', 'chunks/index.json', '--term', 'okapi', '--json'], {
+    const fromStdin = await rig.exec(['query', '--index', '-', '--chunk-index', 'chunks/index.json', '--term', 'giraffe17', '--json'], {
       input: fs.readFileSync(rig.path('chunks/search-index.json')),
     });
     assert.equal(fromStdin.json!.data.hits[0].citation.documentId, idOf('doc17'), fromStdin.stdout + fromStdin.stderr);
