@@ -137,6 +137,7 @@ test('a segmented index after edits that change, add (split) and remove (merge) 
     assert.equal(noop.json!.data.actions, 0);
 
     // A copy with --out takes its segments along; a manifest from stdin finds them beside --chunk-index.
+    fs.mkdirSync(rig.path('copy'));
     const copied = await rig.exec(['index', '--out', 'copy/idx.json', '--json']);
     assert.equal(copied.code, 0, copied.stdout + copied.stderr);
     assert.deepEqual(
