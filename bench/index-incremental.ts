@@ -3,6 +3,9 @@
  * rebuilds that document's part (buildDocumentPart) and merges it with the cached parts of the
  * others (mergeSearchIndex). Reported next to a full index build (every part + merge) in the
  * same run; the bytes of both must be identical. Goal: rebuild at most 20% of the full build.
+ * Also the segmented rebuild a build makes above 256 documents (index-layout.ts): the edited
+ * document's part, its one segment and the manifest, the other segments reused as they are; it must
+ * equal a clean segmented build, and should not grow with the corpus (compare 1,000 and 10,000).
  *
  *   npx tsc -p . && node dist/bench/index-incremental.js [documents] [rounds]
  */
@@ -11,12 +14,31 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chunkDocument, DEFAULT_CHUNK_OPTIONS } from '../src/chunk/chunker.js';
 import type { Chunk } from '../src/document/types.js';
-import { buildDocumentPart, DEFAULT_INDEX_OPTIONS, mergeSearchIndex } from '../src/index/search-index.js';
+import {
+  buildDocumentPart,
+  buildSegment,
+  DEFAULT_INDEX_OPTIONS,
+  mergeSearchIndex,
+  mergeSegmentedIndex,
+  planSegments,
+  segmentManifest,
+} from '../src/index/search-index.js';
+import type { SegmentEntry } from '../src/index/index-layout.js';
 import { syntheticCorpus } from './retrieval/synthetic-corpus.js';
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const work = path.join(repoRoot, 'bench/.work/index-incremental');
 const provenance = { chunkIndexFingerprint: 'sha256:bench', missingSources: [] };
+
+/** A segment's manifest entry, read back from its file (what the previous build recorded). */
+function entryOf(segment: { file: string; bytes: string }): SegmentEntry {
+  const head = JSON.parse(segment.bytes) as {
+    fingerprint: string;
+    payload: { head: { documents: unknown[]; lengths: number[]; totalLength: number } };
+  };
+  const h = head.payload.head;
+  return [segment.file, head.fingerprint, h.documents.length, h.lengths.length, h.totalLength];
+}
 
 function median(values: number[]): number {
   const sorted = [...values].sort((a, b) => a - b);
@@ -56,7 +78,26 @@ chunked.forEach((doc, i) => {
 const readChunks = (i: number): { documentId: string; chunks: Chunk[] } =>
   JSON.parse(readFileSync(path.join(work, `${i}.chunks.json`), 'utf8')) as { documentId: string; chunks: Chunk[] };
 
-const timings = { full: [] as number[], incremental: [] as number[], fullFiles: [] as number[], incrementalFiles: [] as number[] };
+const timings = {
+  full: [] as number[],
+  incremental: [] as number[],
+  fullFiles: [] as number[],
+  incrementalFiles: [] as number[],
+  segmented: [] as number[],
+};
+// The segments of the previous build (kept on disk by a build; in memory here), and the edited one's range.
+const ids = chunked.map((doc) => doc.documentId).sort();
+const ends = planSegments(ids);
+const cachedParts = chunked.map((doc) => buildDocumentPart(doc.documentId, doc.chunks));
+const partById = new Map(chunked.map((doc, i) => [doc.documentId, cachedParts[i]!]));
+const previousSegments = mergeSegmentedIndex(cachedParts, provenance, DEFAULT_INDEX_OPTIONS);
+const editedAt = ids.indexOf(editedDoc.documentId);
+const segmentOf = ends.findIndex((end) => end > editedAt);
+const cleanSegmented = mergeSegmentedIndex(
+  editedCorpus.map((doc) => buildDocumentPart(doc.documentId, doc.chunks)),
+  provenance,
+  DEFAULT_INDEX_OPTIONS,
+);
 let reference = '';
 for (let round = -1; round < rounds; round++) {
   // In memory: every part + merge, versus one part + merge with the others' parts cached.
@@ -67,7 +108,6 @@ for (let round = -1; round < rounds; round++) {
       DEFAULT_INDEX_OPTIONS,
     ),
   );
-  const cachedParts = chunked.map((doc) => buildDocumentPart(doc.documentId, doc.chunks));
   const incremental = time(() => {
     const parts = [...cachedParts];
     parts[target] = buildDocumentPart(editedDoc.documentId, editedChunks);
@@ -96,6 +136,27 @@ for (let round = -1; round < rounds; round++) {
       DEFAULT_INDEX_OPTIONS,
     ),
   );
+  // Segmented: the edited document's part, its segment, and the manifest over every segment's entry.
+  const segmented = time(() => {
+    if (ends.length === 1)
+      return mergeSegmentedIndex(
+        [...cachedParts.slice(0, target), buildDocumentPart(editedDoc.documentId, editedChunks), ...cachedParts.slice(target + 1)],
+        provenance,
+        DEFAULT_INDEX_OPTIONS,
+      );
+    const start = segmentOf === 0 ? 0 : ends[segmentOf - 1]!;
+    const parts = ids
+      .slice(start, ends[segmentOf])
+      .map((id) => (id === editedDoc.documentId ? buildDocumentPart(id, editedChunks) : partById.get(id)!));
+    const rebuilt = buildSegment(parts, DEFAULT_INDEX_OPTIONS);
+    const entries = previousSegments.segments.map((segment, k) => (k === segmentOf ? rebuilt.entry : entryOf(segment)));
+    return {
+      index: segmentManifest(entries, provenance, DEFAULT_INDEX_OPTIONS),
+      segments: previousSegments.segments.map((s, k) => (k === segmentOf ? { file: rebuilt.entry[0], bytes: rebuilt.bytes } : s)),
+    };
+  });
+  if (JSON.stringify(segmented.value) !== JSON.stringify(cleanSegmented))
+    throw new Error('the segmented rebuild differs from a clean segmented build');
   reference = full.value;
   for (const other of [incremental.value, fullFiles.value, incrementalFiles.value])
     if (other !== reference) throw new Error('an incremental build differs from the full build');
@@ -104,6 +165,7 @@ for (let round = -1; round < rounds; round++) {
     timings.incremental.push(incremental.ms);
     timings.fullFiles.push(fullFiles.ms);
     timings.incrementalFiles.push(incrementalFiles.ms);
+    timings.segmented.push(segmented.ms);
   }
 }
 const ratio = (a: number[], b: number[]): string => `${((median(a) / median(b)) * 100).toFixed(1)}%`;
@@ -115,6 +177,9 @@ console.log(
 );
 console.log(
   `with files: full build from chunk files    ${median(timings.fullFiles).toFixed(0).padStart(6)} ms; rebuild from cached part files     ${median(timings.incrementalFiles).toFixed(0).padStart(5)} ms = ${ratio(timings.incrementalFiles, timings.fullFiles)}`,
+);
+console.log(
+  `segmented:  ${ends.length} segment(s); one-document rebuild (1 part + its segment + manifest) ${median(timings.segmented).toFixed(0).padStart(5)} ms = ${ratio(timings.segmented, timings.full)} of the full build, ${ratio(timings.segmented, timings.incremental)} of the single-file rebuild`,
 );
 console.log('every rebuild is byte-identical to the full build: yes');
 rmSync(work, { recursive: true, force: true });

@@ -49,6 +49,16 @@ export class IndexCommand extends GraphCommand {
       result.data.artifact = JSON.parse(text) as unknown;
     } else {
       writeUserOutputFile(this.out, text, { flag: '--out', cwd: process.cwd(), protectedFolders: protectedFolders(ws) });
+      // A segmented index is its manifest and the segment files it names, beside it: copy those too.
+      const manifest = (JSON.parse(text) as { payload: { manifest?: { segments: [string][] } } }).payload.manifest;
+      for (const [file] of manifest?.segments ?? []) {
+        const copy = path.join(path.dirname(this.out), file);
+        writeUserOutputFile(copy, fs.readFileSync(path.join(path.dirname(indexPath), file)), {
+          flag: '--out',
+          cwd: process.cwd(),
+          protectedFolders: protectedFolders(ws),
+        });
+      }
       result.data.out = this.out;
       result.human.push(`wrote ${this.out}`);
     }

@@ -129,14 +129,30 @@ export class QueryCommand extends EpistemeCommand {
       const { fd, size } = openBoundedFile(this.index, { label: 'Search index', maxBytes });
       return descriptorSource(fd, size);
     };
+    // A segmented index's segment files are beside it (from stdin: beside --chunk-index, or here).
+    const segmentFolder =
+      this.index !== '-' ? path.dirname(this.index) : this.chunkIndex !== undefined ? path.dirname(this.chunkIndex) : '.';
+    const openSegment = (name: string) => {
+      const { fd, size } = openBoundedFile(path.join(segmentFolder, name), { label: 'Search index segment', maxBytes });
+      return descriptorSource(fd, size);
+    };
+    const load = async () => {
+      try {
+        return loadSearchIndex(await open(), label, openSegment);
+      } catch (error) {
+        // A build may have replaced the manifest and removed its old segments between our two reads: once more.
+        if (!(error instanceof EpistemeError) || this.index === '-' || error.details?.['segment'] === undefined) throw error;
+        return loadSearchIndex(await open(), label, openSegment);
+      }
+    };
     const deadline = Date.now() + (this.waitBuild ?? 0) * 1000;
-    let index = loadSearchIndex(await open(), label);
+    let index = await load();
     let provenance = indexProvenance(index);
     let freshness = await this.checkFresh(index, provenance, output);
     // --wait-build: a build is in flight; once no writer holds the lock, open the index it committed.
     while (freshness.state === 'during-build' && this.waitBuild !== undefined && this.index !== '-' && Date.now() < deadline) {
       await waitForWriter(freshness.workspaceRoot, deadline);
-      index = loadSearchIndex(await open(), label);
+      index = await load();
       provenance = indexProvenance(index);
       freshness = await this.checkFresh(index, provenance, output);
     }

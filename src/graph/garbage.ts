@@ -2,6 +2,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { Workspace } from '../config/workspace.js';
 import { isTempFileName } from '../store/atomic-file.js';
+import { SEGMENT_FILE_NAME } from '../index/index-layout.js';
 import type { BuildState } from './state.js';
 
 /**
@@ -49,7 +50,7 @@ function dataFolders(ws: Workspace): [string, (name: string) => boolean][] {
   const perDocument = (name: string): boolean => /^[a-z0-9-]+\.[0-9a-f]{16}\.json$/.test(name);
   return [
     [ws.outputs.specs, perDocument],
-    [ws.outputs.chunks, perDocument],
+    [ws.outputs.chunks, (name) => perDocument(name) || SEGMENT_FILE_NAME.test(name)],
     [`${ws.outputs.snapshots}/records`, (name) => /^snap-[0-9a-f]{32}\.json$/.test(name)],
     [`${ws.outputs.snapshots}/bodies`, (name) => /^[0-9a-f]{64}$/.test(name)],
   ];
@@ -64,6 +65,10 @@ function keptByRecords(ws: Workspace, state: BuildState): Set<string> {
   for (const record of state.targets.values()) {
     keep.add(record.output);
     if (record.facts?.body) keep.add(record.facts.body);
+    // A segmented search index's segment files (the manifest is the record's output).
+    if (record.facts?.segmentFiles) for (const file of record.facts.segmentFiles.split(' ')) keep.add(file);
+    // A segmented search index's segment files (the manifest is the record's output).
+    if (record.facts?.segmentFiles) for (const file of record.facts.segmentFiles.split(' ')) keep.add(file);
     if (record.facts?.citedSnapshotId) cited.add(record.facts.citedSnapshotId);
     if (record.facts?.snapshotId && record.facts.body) bodyKept.add(record.facts.snapshotId);
   }
@@ -99,6 +104,7 @@ export function collectReleasedGarbage(ws: Workspace, state: BuildState): string
   for (const record of released) {
     candidates.add(record.output);
     if (record.facts?.body) candidates.add(record.facts.body);
+    if (record.facts?.segmentFiles) for (const file of record.facts.segmentFiles.split(' ')) candidates.add(file);
     if (record.facts?.citedSnapshotId) candidates.add(`${ws.outputs.snapshots}/records/${record.facts.citedSnapshotId}.json`);
   }
   const folders = dataFolders(ws);

@@ -10,6 +10,7 @@ import { canonicalJson, canonicalJsonFile, compareCodeUnits } from '../store/can
 import { fastHash, sha256Hex } from '../store/hash.js';
 import { artifactBytes, makeArtifact, parseArtifact } from '../store/artifact.js';
 import { readBoundedFile } from '../store/bounded-read.js';
+import { parseArtifactUnverified } from '../store/artifact-header.js';
 import { writeFileAtomic, writeFileIfChanged } from '../store/atomic-file.js';
 import { crc32Hex } from '../index/index-layout.js';
 import { namedOptions, type DirtyReason } from './key.js';
@@ -18,6 +19,7 @@ import type { CaptureRun } from '../capture/run.js';
 import { targetNames, type RuleId, type TargetNode } from './graph.js';
 import type { BuildState, TargetRecord } from './state.js';
 import { sameStamp, stampOf, statStamp } from './state.js';
+import { segmentFactsOf, type SegmentFact } from './segment-facts.js';
 import type { StagePool } from './stage-pool.js';
 import type { StageModules } from './stage-modules.js';
 import type { TargetCache } from '../cache/target-cache.js';
@@ -479,16 +481,24 @@ const searchIndex: Rule = {
     const chunkIndexPath = deps[0]!.record.output;
     const chunkIndexBytes = readDependencyOutput(env, deps[0]!.name, chunkIndexPath, deps[0]!.record.sha256);
     const chunkIndexText = chunkIndexBytes.toString('utf8');
-    const chunkIndex = parseArtifact<StageIndexPayload>(chunkIndexText, 'chunk-index', STAGE_INDEX_FORMAT_VERSION, chunkIndexPath);
-    const parts: string[] = [];
-    const snapshotIds = new Map<string, string>();
-    for (const entry of chunkIndex.payload.entries) {
+    // Its bytes' SHA-256 is the one the build recorded when it wrote them (readDependencyOutput): re-checking
+    // the fingerprint would re-serialise the whole chunk index, a cost that grows with the corpus.
+    const chunkIndex = parseArtifactUnverified<StageIndexPayload>(
+      chunkIndexText,
+      'chunk-index',
+      STAGE_INDEX_FORMAT_VERSION,
+      chunkIndexPath,
+    );
+    const entries = chunkIndex.payload.entries;
+    const chunkFacts = entries.map((entry) => chunkFactsFor(env, entry));
+    const partOf = (i: number): string => {
       // Per-document postings are a pure function of the chunks' content: cache them by the hash of the
       // chunks without the snapshot they cite, so a one-document change re-tokenises one document and
       // merges, and a new snapshot with the same content only changes the snapshot its document row cites.
-      const chunkFacts = chunkFactsFor(env, entry);
-      const partFile = indexPartFile(env, chunkFacts.chunksContentHash);
-      let part = readCachedPart(env, partFile, chunkFacts.chunksContentHash);
+      const entry = entries[i]!;
+      const { chunksContentHash } = chunkFacts[i]!;
+      const partFile = indexPartFile(env, chunksContentHash);
+      let part = readCachedPart(env, partFile, chunksContentHash);
       if (part === null) {
         const file = `${env.ws.outputs.chunks}/${entry.file}`;
         const producer = targetNames(env.ws, entry.documentId).chunk;
@@ -499,20 +509,105 @@ const searchIndex: Rule = {
           file,
         );
         part = modules.buildDocumentPart(entry.documentId, chunks.payload.chunks);
-        writeFileAtomic(partFile, sealPart(part, chunkFacts.chunksContentHash));
+        writeFileAtomic(partFile, sealPart(part, chunksContentHash));
       }
-      parts.push(part);
-      snapshotIds.set(entry.documentId, chunkFacts.snapshotId);
-    }
+      return part;
+    };
+    const snapshotIdsOf = (start: number, end: number): Map<string, string> =>
+      new Map(entries.slice(start, end).map((entry, i) => [entry.documentId, chunkFacts[start + i]!.snapshotId]));
     const provenance = {
       chunkIndexFingerprint: chunkIndex.fingerprint,
       chunkIndexCrc32: crc32Hex(chunkIndexBytes),
       missingSources: chunkIndex.payload.missingSources,
     };
-    const bytes = modules.mergeSearchIndex(parts, provenance, modules.indexOptions(env.ws.options.index), snapshotIds);
-    return { bytes, outputPath: () => node.name };
+    const options = modules.indexOptions(env.ws.options.index);
+    // The chunk index lists documents by id, the order segments are cut in (index-layout.ts).
+    const ends = modules.planSegments(entries.map((entry) => entry.documentId));
+    if (ends.length === 1) {
+      const parts = entries.map((_, i) => partOf(i));
+      return { bytes: modules.mergeSearchIndex(parts, provenance, options, snapshotIdsOf(0, entries.length)), outputPath: () => node.name };
+    }
+    // Segmented: a segment whose documents' chunk content, cited snapshots and options are those of a
+    // segment of the previous build (its key) is reused as it is on disk; only the others are merged
+    // from their parts and written. Segment files are content-addressed and written (durably) before
+    // the manifest that names them is committed, so a crash leaves the last commit readable and at most
+    // unnamed segment files, which garbage collection removes.
+    const previous = new Map<string, SegmentFact>();
+    for (const fact of segmentFactsOf(env.state.targets.get(node.name))) previous.set(fact[0], fact);
+    const facts: SegmentFact[] = [];
+    let start = 0;
+    for (const end of ends) {
+      const key = sha256Hex(
+        // Everything a segment's bytes depend on: its documents' chunk content and cited snapshots, the
+        // options, the format, and the producer its envelope names.
+        canonicalJson([
+          modules.searchIndexRuleVersion,
+          PRODUCER_VERSION,
+          options.k1,
+          options.b,
+          entries
+            .slice(start, end)
+            .map((entry, i) => [entry.documentId, chunkFacts[start + i]!.chunksContentHash, chunkFacts[start + i]!.snapshotId]),
+        ]),
+      );
+      let fact = previous.get(key);
+      if (fact === undefined || !segmentIntact(env, fact)) {
+        const parts: string[] = [];
+        for (let i = start; i < end; i++) parts.push(partOf(i));
+        const built = modules.buildSegment(parts, options, snapshotIdsOf(start, end));
+        const file = abs(env.ws, `${env.ws.outputs.chunks}/${built.entry[0]}`);
+        writeFileIfChanged(file, built.bytes, true);
+        fact = [key, built.entry, sha256Hex(built.bytes), statStamp(file)!];
+      }
+      facts.push(fact);
+      start = end;
+    }
+    const bytes = modules.segmentManifest(
+      facts.map((fact) => fact[1]),
+      provenance,
+      options,
+    );
+    return {
+      bytes,
+      outputPath: () => node.name,
+      facts: {
+        segmentFiles: facts.map((fact) => `${env.ws.outputs.chunks}/${fact[1][0]}`).join(' '),
+        segments: JSON.stringify(facts),
+      },
+    };
   },
 };
+
+/** Why a segmented search index's record no longer stands (a segment file missing or modified), or null. */
+export function segmentReason(env: RuleEnv, name: string, record: TargetRecord): DirtyReason | null {
+  if (record.facts?.segments === undefined) return null;
+  const files = record.facts.segmentFiles?.split(' ') ?? [];
+  const facts = segmentFactsOf(record);
+  const stamps = facts.map((fact) => fact[3]);
+  for (const [i, fact] of facts.entries()) {
+    if (statStamp(abs(env.ws, files[i] ?? '')) === null) return { reason: 'output-missing', output: files[i] ?? '' };
+    if (!segmentIntact(env, fact)) return { reason: 'output-modified', output: files[i]! };
+  }
+  // Touched but intact (same SHA-256): remember the new stamps, so the next check is stat-only again.
+  if (facts.some((fact, i) => fact[3] !== stamps[i]))
+    env.state.recordTarget(name, { ...record, facts: { ...record.facts, segments: JSON.stringify(facts) } });
+  return null;
+}
+
+/** A recorded segment file is still there unmodified: same stat stamp, or else the same SHA-256. */
+function segmentIntact(env: RuleEnv, fact: SegmentFact): boolean {
+  const file = abs(env.ws, `${env.ws.outputs.chunks}/${fact[1][0]}`);
+  const stamp = statStamp(file);
+  if (stamp === null) return false;
+  if (sameStamp(stamp, fact[3])) return true;
+  try {
+    if (sha256Hex(fs.readFileSync(file)) !== fact[2]) return false;
+  } catch {
+    return false;
+  }
+  fact[3] = stamp;
+  return true;
+}
 
 /**
  * The content hash and cited snapshot of a chunk file named by the chunk index: from its build record

@@ -6,7 +6,7 @@ import { writeFileIfChanged } from '../store/atomic-file.js';
 import { PRODUCER_VERSION } from '../version.js';
 import type { BuildGraph, TargetNode } from './graph.js';
 import { diffComponents, sameComponents, targetKey, type DirtyReason, type KeyComponents } from './key.js';
-import { RULES, abs, readVerified, type DepView, type RuleEnv } from './rules.js';
+import { RULES, abs, readVerified, segmentReason, type DepView, type RuleEnv } from './rules.js';
 import { statStamp, sameStamp, type TargetRecord } from './state.js';
 import { diagnosticFacts, diagnosticsOf, type TargetDiagnostics } from './diagnostics.js';
 
@@ -308,7 +308,8 @@ function outputReasons(name: string, record: TargetRecord, env: RuleEnv): DirtyR
       env.state.recordTarget(name, { ...record, bodyStamp });
     }
   }
-  return [];
+  const segment = segmentReason(env, name, record);
+  return segment === null ? [] : [segment];
 }
 
 function hashMatches(absolute: string, sha256: string): boolean {

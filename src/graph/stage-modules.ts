@@ -32,6 +32,9 @@ async function load() {
       checked('index', withDefaults('index', index.DEFAULT_INDEX_OPTIONS, given), index.validateIndexOptions),
     buildDocumentPart: index.buildDocumentPart,
     mergeSearchIndex: index.mergeSearchIndex,
+    planSegments: index.planSegments,
+    buildSegment: index.buildSegment,
+    segmentManifest: index.segmentManifest,
   };
   return config;
 }

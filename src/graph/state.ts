@@ -5,6 +5,7 @@ import { writeFailure } from '../store/write-failure.js';
 import { sha256Hex } from '../store/hash.js';
 import type { Warning } from '../failure.js';
 import type { KeyComponents } from './key.js';
+import { segmentStamps } from './segment-facts.js';
 
 /**
  * Build state: for each target, its key, the key's components and the output it produced; for each
@@ -460,6 +461,8 @@ export class BuildState {
       const body = record?.facts?.body;
       if (body && record.bodyStamp)
         sources.push([body, record.bodyStamp.size, record.bodyStamp.mtimeMs, record.bodyStamp.ino, record.bodyStamp.ctimeMs]);
+      // A segmented search index stands on its segment files too.
+      if (record?.facts?.segments) for (const [file, s] of segmentStamps(record)) sources.push([file, s.size, s.mtimeMs, s.ino, s.ctimeMs]);
     }
     const { order: _order, ...rest } = clean;
     return { version: STATE_FORMAT_VERSION, ...rest, state, log, sources, targets, diagnostics };

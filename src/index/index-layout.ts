@@ -1,8 +1,11 @@
 import { zlib } from '../node-builtins.js';
 
 /**
- * The search index file (format 6), shared by its writer (search-index.ts) and reader
- * (index-reader.ts). One canonical-JSON artifact in the shared envelope:
+ * The search index file (format 8), shared by its writer (search-index.ts) and reader
+ * (index-reader.ts). A corpus of one segment (see planSegments) is one canonical-JSON artifact in
+ * the shared envelope; a larger one is a manifest (payload.manifest: the segments' file names,
+ * fingerprints and counts, sealed with a CRC-32) naming segment files beside it, each in this same
+ * block layout under the kind search-index-segment:
  *
  *   {"artifact":"search-index","fingerprint":"sha256:…","formatVersion":6,
  *    "payload":{"head":{…},"postings":["…",…],"rows":["…",…],"seal":"crc32:…"},
@@ -34,7 +37,11 @@ export const BODY_PREFIX = `{"artifact":"${ARTIFACT_KIND}",`;
 export const FINGERPRINT_PREFIX = `{"artifact":"${ARTIFACT_KIND}","fingerprint":"sha256:`;
 /** Bytes from the start of the file to the first byte after `"fingerprint":"sha256:<64 hex>",`. */
 export const AFTER_FINGERPRINT = FINGERPRINT_PREFIX.length + 64 + 2;
+/** A segment file: the same block layout under its own kind (so neither can be taken for the other). */
+export const SEGMENT_ARTIFACT_KIND = 'search-index-segment';
 export const HEAD_KEY = '"payload":{"head":';
+/** A segmented index: chunks/search-index.json holds only this manifest; the blocks are in its segment files. */
+export const SEGMENTS_KEY = '"payload":{"manifest":';
 export const POSTINGS_KEY = ',"postings":[';
 export const ROWS_KEY = '],"rows":[';
 export const SEAL_KEY = '],"seal":"crc32:';
@@ -43,6 +50,51 @@ export const SEAL_KEY = '],"seal":"crc32:';
 export const ROW_BLOCK_TARGET_BYTES = 16 * 1024;
 /** Postings characters gathered before a posting block is cut (at the next term boundary). */
 export const POSTING_BLOCK_TARGET_CHARS = 16 * 1024;
+/**
+ * Segments (format 8). Above SINGLE_FILE_MAX_DOCUMENTS documents the index is cut into segments of
+ * consecutive documents (in document-id order, so chunk ordinals, ranking ties and output bytes are
+ * those of one file). A segment ends after a document whose id hashes to 0 modulo SEGMENT_CUT_ONE_IN,
+ * or when it holds SEGMENT_MAX_DOCUMENTS documents: a pure function of the set of document ids, so a
+ * clean and an incremental build cut the same segments, and adding or removing a document moves at
+ * most the cuts up to the next hash cut. An edit rewrites the segments of the documents it touched and
+ * the small manifest; the others are reused by their key (their documents' chunk content).
+ */
+export const SINGLE_FILE_MAX_DOCUMENTS = 256;
+export const SEGMENT_CUT_ONE_IN = 256;
+export const SEGMENT_MAX_DOCUMENTS = 1024;
+
+/** Ends (exclusive) of the segments of documents sorted by id; one segment for a small corpus. */
+export function planSegments(documentIds: readonly string[]): number[] {
+  const n = documentIds.length;
+  if (n <= SINGLE_FILE_MAX_DOCUMENTS) return [n];
+  const ends: number[] = [];
+  let start = 0;
+  for (let i = 0; i < n; i++) {
+    if (zlib.crc32(documentIds[i]!) % SEGMENT_CUT_ONE_IN === 0 || i + 1 - start >= SEGMENT_MAX_DOCUMENTS) {
+      ends.push(i + 1);
+      start = i + 1;
+    }
+  }
+  if (start < n) ends.push(n);
+  return ends;
+}
+
+/** A segment file is named by its fingerprint (content-addressed): equal segments, one file. */
+export function segmentFileName(fingerprintHex: string): string {
+  return `search-index.seg-${fingerprintHex.slice(0, 16)}.json`;
+}
+export const SEGMENT_FILE_NAME = /^search-index\.seg-[0-9a-f]{16}\.json$/;
+
+/** [file name beside the manifest, "sha256:…" fingerprint of the file, documents, chunks, total length]. */
+export type SegmentEntry = [file: string, fingerprint: string, documentCount: number, chunkCount: number, totalLength: number];
+
+export interface IndexManifest {
+  bm25: { bMilli: number; k1Milli: number };
+  provenance: IndexProvenance;
+  segments: SegmentEntry[];
+  tokenizer: number;
+}
+
 /** Bytes read first; the reader reads on (doubling) until it has the whole head. */
 export const FIRST_READ_BYTES = 64 * 1024;
 
@@ -92,19 +144,28 @@ export function crc32Hex(data: string | Uint8Array): string {
   return zlib.crc32(data).toString(16).padStart(8, '0');
 }
 
+/** The head of a single-file index; a segment's head has passageKeys instead of duplicatePassages and provenance. */
 export interface IndexHead {
   bm25: { bMilli: number; k1Milli: number };
   chunkCounts: number[];
   chunkNormativity: [string[], number[]];
   documents: DocumentRow[];
   /** Chunk ordinals whose text is the same passage (groups of two or more, ascending). */
-  duplicatePassages: number[][];
+  duplicatePassages?: number[][];
   lengths: number[];
+  /**
+   * Segment only: each chunk's passage key, PASSAGE_KEY_CHARS characters each (NO_PASSAGE_KEY for a
+   * chunk without terms), so a query finds same-passage chunks across segments.
+   */
+  passageKeys?: string;
   postingBlocks: PostingBlockEntry[];
   postingLengths: number[];
-  provenance: IndexProvenance;
+  provenance?: IndexProvenance;
   rowBlocks: RowBlockEntry[];
   terms: string;
   tokenizer: number;
   totalLength: number;
 }
+
+export const PASSAGE_KEY_CHARS = 16;
+export const NO_PASSAGE_KEY = '-'.repeat(PASSAGE_KEY_CHARS);

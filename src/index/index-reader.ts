@@ -2,13 +2,18 @@ import { Buffer } from 'node:buffer';
 import { EpistemeError } from '../failure.js';
 import { fs, zlib } from '../node-builtins.js';
 import { SEARCH_INDEX_FORMAT_VERSION } from '../rule-versions.js';
+import { compareCodeUnits } from '../store/canonical-json.js';
 import {
-  AFTER_FINGERPRINT,
   crc32Hex,
   ARTIFACT_KIND,
-  FINGERPRINT_PREFIX,
   FIRST_READ_BYTES,
   HEAD_KEY,
+  type IndexManifest,
+  NO_PASSAGE_KEY,
+  PASSAGE_KEY_CHARS,
+  SEGMENT_ARTIFACT_KIND,
+  SEGMENT_FILE_NAME,
+  SEGMENTS_KEY,
   POSTINGS_KEY,
   ROWS_KEY,
   SEAL_KEY,
@@ -61,6 +66,9 @@ export function descriptorSource(fd: number, size: number): IndexSource {
   };
 }
 
+/** Opens a segment file named by a manifest (a file name beside the manifest). */
+export type SegmentOpener = (file: string) => IndexSource;
+
 export interface LoadedSearchIndex {
   label: string;
   formatVersion: number;
@@ -77,9 +85,38 @@ export interface LoadedSearchIndex {
   /** Chunk ordinal -> index into normativityValues. */
   chunkNormativity: readonly number[];
   /** Groups of chunk ordinals with the same passage text (two or more each, ascending). */
-  duplicatePassages: readonly (readonly number[])[];
+  readonly duplicatePassages: readonly (readonly number[])[];
   /** Chunk ordinal -> length in tokens (of its text, the body field). */
   lengths: readonly number[];
+  totalLength: number;
+  /** Every term (sorted by code unit). For a single file, term i's handle (findTerm) is i. */
+  readonly terms: readonly string[];
+  /** The file the query opened (a single-file index, or a manifest). */
+  source: IndexSource;
+  /** The block files: the index itself, or its segments in document order. */
+  files: BlockFile[];
+  /** First chunk ordinal of each block file (plus the chunk count at the end). */
+  fileChunkStarts: Uint32Array;
+  /** For a segmented index: the per-file term positions of each term findTerm found (its handle is the position here). */
+  foundTerms: number[][];
+}
+
+/** One file of blocks (layout in index-layout.ts): a single-file index or one segment. */
+interface BlockFile {
+  label: string;
+  k1Milli: number;
+  bMilli: number;
+  tokenizer: number;
+  provenance: IndexProvenance | null;
+  documents: DocumentRow[];
+  chunkCounts: number[];
+  chunkCount: number;
+  chunkDocument: Uint32Array;
+  normativityValues: string[];
+  chunkNormativity: number[];
+  duplicatePassages: number[][] | null;
+  passageKeys: string | null;
+  lengths: number[];
   totalLength: number;
   terms: string[];
   /** Term i's postings are postingStarts[i]..postingStarts[i + 1] of all postings concatenated. */
@@ -117,28 +154,44 @@ const TAIL = /^\],"seal":"crc32:([0-9a-f]{8})"\},"producer":\{"name":"[^"\\]*","
 
 /**
  * Opens an index: checks kind, format version and the head's seal, and checks that the block sizes
- * recorded in the head account for the file exactly. Accepts a source, the bytes, or the text.
+ * recorded in the head account for the file exactly. Accepts a source, the bytes, or the text. A
+ * segmented index (a manifest) opens every segment it names with openSegment and checks that each
+ * is the very file the manifest recorded (its fingerprint) before reading its head.
  */
-export function loadSearchIndex(input: IndexSource | Uint8Array | string, label: string): LoadedSearchIndex {
+export function loadSearchIndex(input: IndexSource | Uint8Array | string, label: string, openSegment?: SegmentOpener): LoadedSearchIndex {
   const source =
     typeof input === 'string' ? memorySource(new TextEncoder().encode(input)) : input instanceof Uint8Array ? memorySource(input) : input;
+  const opened = openBlockFile(source, label, ARTIFACT_KIND);
+  if (!('manifest' in opened)) return singleFileIndex(opened, source);
+  return segmentedIndex(opened.manifest, source, label, openSegment);
+}
+
+const MANIFEST_TAIL = /^,"seal":"crc32:([0-9a-f]{8})"\},"producer":\{"name":"[^"\\]*","version":"[^"\\]*"\}\}\n$/;
+
+/** Reads a block file's head (or, for kind search-index, possibly a manifest). */
+function openBlockFile(source: IndexSource, label: string, kind: string): BlockFile | { manifest: IndexManifest } {
   const size = source.size;
+  const fingerprintPrefix = `{"artifact":"${kind}","fingerprint":"sha256:`;
+  const afterFingerprint = fingerprintPrefix.length + 64 + 2;
   let window = source.read(0, Math.min(size, FIRST_READ_BYTES));
   const head = window.toString('latin1', 0, Math.min(window.length, 200));
-  if (!head.startsWith(FINGERPRINT_PREFIX)) {
-    const kind = /^\s*\{\s*"artifact"\s*:\s*"([^"]*)"/.exec(head)?.[1];
-    if (kind !== undefined && kind !== ARTIFACT_KIND) throw invalid(label, `is a ${kind} artifact, not a search index.`);
-    throw invalid(label, 'is not a search index (unreadable, truncated or not in canonical form).');
+  const what = kind === ARTIFACT_KIND ? 'a search index' : 'a search-index segment';
+  if (!head.startsWith(fingerprintPrefix)) {
+    const found = /^\s*\{\s*"artifact"\s*:\s*"([^"]*)"/.exec(head)?.[1];
+    if (found !== undefined && found !== kind) throw invalid(label, `is a ${found} artifact, not ${what}.`);
+    throw invalid(label, `is not ${what} (unreadable, truncated or not in canonical form).`);
   }
-  const version = VERSION_AND_HEAD.exec(head.slice(AFTER_FINGERPRINT));
-  if (version === null) throw invalid(label, 'is not a search index (no format version).');
+  const version = VERSION_AND_HEAD.exec(head.slice(afterFingerprint));
+  if (version === null) throw invalid(label, `is not ${what} (no format version).`);
   if (Number(version[1]) !== SEARCH_INDEX_FORMAT_VERSION) {
     throw invalid(label, `has search-index format version ${version[1]}; this Episteme reads version ${SEARCH_INDEX_FORMAT_VERSION}.`, {
       formatVersion: Number(version[1]),
     });
   }
-  const headStart = AFTER_FINGERPRINT + version[0].length + HEAD_KEY.length;
-  if (head.slice(headStart - HEAD_KEY.length, headStart) !== HEAD_KEY) throw invalid(label, 'does not have the search-index layout.');
+  const payloadAt = afterFingerprint + version[0].length;
+  if (kind === ARTIFACT_KIND && head.startsWith(SEGMENTS_KEY, payloadAt)) return { manifest: readManifest(source, label, payloadAt) };
+  const headStart = payloadAt + HEAD_KEY.length;
+  if (head.slice(payloadAt, headStart) !== HEAD_KEY) throw invalid(label, `does not have the ${kind} layout.`);
   // The head ends where the postings begin; the key cannot occur inside the head (its quotes would be escaped).
   let headEnd = window.indexOf(POSTINGS_KEY, headStart, 'latin1');
   while (headEnd < 0 && window.length < size) {
@@ -165,12 +218,219 @@ export function loadSearchIndex(input: IndexSource | Uint8Array | string, label:
   try {
     parsed = JSON.parse(new TextDecoder('utf-8', { fatal: true }).decode(headBytes)) as IndexHead;
   } catch (cause) {
-    throw invalid(label, 'does not have the search-index layout.', { cause: String(cause) });
+    throw invalid(label, `does not have the ${kind} layout.`, { cause: String(cause) });
   }
-  return fromHead(parsed, source, headEnd, tailStart + sealAt, label);
+  return fromHead(parsed, source, headEnd, tailStart + sealAt, label, kind === ARTIFACT_KIND);
 }
 
-function fromHead(p: IndexHead, source: IndexSource, headEnd: number, sealPosition: number, label: string): LoadedSearchIndex {
+/** A manifest is small (a few numbers per segment): read whole and checked against its seal. */
+function readManifest(source: IndexSource, label: string, payloadAt: number): IndexManifest {
+  const text = source.read(0, source.size).toString('latin1');
+  const start = payloadAt + SEGMENTS_KEY.length;
+  const sealAt = text.lastIndexOf(',"seal":"crc32:');
+  const sealed = sealAt < start ? null : MANIFEST_TAIL.exec(text.slice(sealAt));
+  if (sealed === null) throw invalid(label, 'is truncated or modified (no seal at its end).');
+  const bytes = Buffer.from(text.slice(start, sealAt), 'latin1');
+  const actual = crc32Hex(bytes);
+  if (actual !== sealed[1])
+    throw invalid(label, 'fails its seal check (truncated or modified).', { expected: `crc32:${sealed[1]}`, actual: `crc32:${actual}` });
+  let manifest: IndexManifest;
+  try {
+    manifest = JSON.parse(new TextDecoder('utf-8', { fatal: true }).decode(bytes)) as IndexManifest;
+  } catch (cause) {
+    throw invalid(label, 'does not have the search-index layout.', { cause: String(cause) });
+  }
+  const isCount = (value: unknown): boolean => Number.isSafeInteger(value) && (value as number) >= 0;
+  const ok =
+    typeof manifest === 'object' &&
+    manifest !== null &&
+    typeof manifest.bm25?.k1Milli === 'number' &&
+    typeof manifest.bm25?.bMilli === 'number' &&
+    typeof manifest.provenance?.chunkIndexFingerprint === 'string' &&
+    Array.isArray(manifest.provenance?.missingSources) &&
+    Array.isArray(manifest.segments) &&
+    manifest.segments.length > 0 &&
+    manifest.segments.every(
+      (entry) =>
+        Array.isArray(entry) &&
+        entry.length === 5 &&
+        typeof entry[0] === 'string' &&
+        SEGMENT_FILE_NAME.test(entry[0]) &&
+        typeof entry[1] === 'string' &&
+        /^sha256:[0-9a-f]{64}$/.test(entry[1]) &&
+        isCount(entry[2]) &&
+        isCount(entry[3]) &&
+        isCount(entry[4]),
+    );
+  if (!ok) throw invalid(label, 'does not have the search-index layout.');
+  if (manifest.tokenizer !== TOKENIZER_VERSION)
+    throw invalid(label, `was built with tokenizer version ${String(manifest.tokenizer)}; this Episteme uses ${TOKENIZER_VERSION}.`);
+  return manifest;
+}
+
+function singleFileIndex(file: BlockFile, source: IndexSource): LoadedSearchIndex {
+  return {
+    label: file.label,
+    formatVersion: SEARCH_INDEX_FORMAT_VERSION,
+    tokenizerVersion: file.tokenizer,
+    k1Milli: file.k1Milli,
+    bMilli: file.bMilli,
+    provenance: file.provenance!,
+    documents: file.documents,
+    chunkCounts: file.chunkCounts,
+    chunkCount: file.chunkCount,
+    chunkDocument: file.chunkDocument,
+    normativityValues: file.normativityValues,
+    chunkNormativity: file.chunkNormativity,
+    duplicatePassages: file.duplicatePassages!,
+    lengths: file.lengths,
+    totalLength: file.totalLength,
+    terms: file.terms,
+    source,
+    files: [file],
+    fileChunkStarts: Uint32Array.of(0, file.chunkCount),
+    foundTerms: [],
+  };
+}
+
+/** The segments of a manifest as one index: documents and chunks numbered across segments in order. */
+function segmentedIndex(
+  manifest: IndexManifest,
+  source: IndexSource,
+  label: string,
+  openSegment: SegmentOpener | undefined,
+): LoadedSearchIndex {
+  if (openSegment === undefined)
+    throw invalid(label, 'is a segmented index, whose segment files are beside it; it cannot be read on its own (pass the file path).');
+  const files: BlockFile[] = [];
+  for (const [name, fingerprint, documentCount, chunkCount, totalLength] of manifest.segments) {
+    const segmentLabel = `${label} segment ${name}`;
+    let segmentSource: IndexSource;
+    try {
+      segmentSource = openSegment(name);
+    } catch (cause) {
+      // Too large for the input bound: that error (and its hint) stands; anything else is a damaged index.
+      if (cause instanceof EpistemeError && cause.code === 'input-too-large') throw cause;
+      throw invalid(label, `names segment ${name}, which cannot be read (${cause instanceof Error ? cause.message : String(cause)})`, {
+        segment: name,
+      });
+    }
+    // The very file the manifest names: its fingerprint (then its seal and CRCs cover every byte used).
+    if (sourceFingerprint(segmentSource, SEGMENT_ARTIFACT_KIND) !== fingerprint)
+      throw invalid(label, `names segment ${name}, which is not the file it recorded (replaced or modified).`, { segment: name });
+    const file = openBlockFile(segmentSource, segmentLabel, SEGMENT_ARTIFACT_KIND) as BlockFile;
+    if (
+      file.documents.length !== documentCount ||
+      file.chunkCount !== chunkCount ||
+      file.totalLength !== totalLength ||
+      file.k1Milli !== manifest.bm25.k1Milli ||
+      file.bMilli !== manifest.bm25.bMilli
+    )
+      throw invalid(label, `names segment ${name}, which does not match what it recorded.`, { segment: name });
+    files.push(file);
+  }
+  const fileChunkStarts = new Uint32Array(files.length + 1);
+  files.forEach((file, i) => {
+    fileChunkStarts[i + 1] = fileChunkStarts[i]! + file.chunkCount;
+  });
+  const chunkCount = fileChunkStarts[files.length]!;
+  const documents = ([] as DocumentRow[]).concat(...files.map((file) => file.documents));
+  const chunkDocument = new Uint32Array(chunkCount);
+  const normativityValues = [...new Set(files.flatMap((file) => file.normativityValues))].sort(compareCodeUnits);
+  // Per document and per segment where possible: a query at 10,000 documents pays for every loop here.
+  let documentBase = 0;
+  files.forEach((file, i) => {
+    const base = fileChunkStarts[i]!;
+    file.chunkCounts.forEach((count, d) => {
+      const start = base + file.documentStarts[d]!;
+      chunkDocument.fill(documentBase + d, start, start + count);
+    });
+    documentBase += file.documents.length;
+  });
+  const chunkNormativity = ([] as number[]).concat(
+    ...files.map((file) => {
+      const codes = file.normativityValues.map((value) => normativityValues.indexOf(value));
+      return codes.every((code, k) => code === k) ? file.chunkNormativity : file.chunkNormativity.map((code) => codes[code]!);
+    }),
+  );
+  let duplicates: number[][] | undefined;
+  return {
+    label,
+    formatVersion: SEARCH_INDEX_FORMAT_VERSION,
+    tokenizerVersion: manifest.tokenizer,
+    k1Milli: manifest.bm25.k1Milli,
+    bMilli: manifest.bm25.bMilli,
+    provenance: manifest.provenance,
+    documents,
+    chunkCounts: ([] as number[]).concat(...files.map((file) => file.chunkCounts)),
+    chunkCount,
+    chunkDocument,
+    normativityValues,
+    chunkNormativity,
+    // Same-passage groups span segments: found from the segments' passage keys when a query collapses.
+    get duplicatePassages() {
+      duplicates ??= duplicatePassagesOf(files.map((file) => file.passageKeys!).join(''));
+      return duplicates;
+    },
+    lengths: ([] as number[]).concat(...files.map((file) => file.lengths)),
+    totalLength: files.reduce((n, file) => n + file.totalLength, 0),
+    get terms() {
+      return [...new Set(files.flatMap((file) => file.terms))].sort(compareCodeUnits);
+    },
+    source,
+    files,
+    fileChunkStarts,
+    foundTerms: [],
+  };
+}
+
+/**
+ * For the given chunks: a passage group number for each that has the same passage as another chunk,
+ * reading the stored groups of a single file, or for a segmented index the passage keys of just these
+ * chunks (grouping every chunk of a large corpus would cost a query more than the rest of its work).
+ * Only the groups' members among `ordinals` are found, which is all a query that collapses them needs.
+ */
+export function passageGroupsOf(index: LoadedSearchIndex, ordinals: readonly number[]): Map<number, number> {
+  const groupOf = new Map<number, number>();
+  if (index.files.length === 1) {
+    index.duplicatePassages.forEach((group, g) => {
+      for (const ordinal of group) groupOf.set(ordinal, g);
+    });
+    return groupOf;
+  }
+  const byKey = new Map<string, number[]>();
+  for (const ordinal of ordinals) {
+    const at = blockOf(index.fileChunkStarts, ordinal);
+    const local = (ordinal - index.fileChunkStarts[at]!) * PASSAGE_KEY_CHARS;
+    const key = index.files[at]!.passageKeys!.slice(local, local + PASSAGE_KEY_CHARS);
+    if (key === NO_PASSAGE_KEY) continue;
+    const group = byKey.get(key);
+    if (group === undefined) byKey.set(key, [ordinal]);
+    else group.push(ordinal);
+  }
+  let g = 0;
+  for (const group of byKey.values()) {
+    if (group.length < 2) continue;
+    for (const ordinal of group) groupOf.set(ordinal, g);
+    g++;
+  }
+  return groupOf;
+}
+
+/** Groups of chunk ordinals (two or more, ascending; groups by first member) that share a passage key. */
+function duplicatePassagesOf(keys: string): number[][] {
+  const byKey = new Map<string, number[]>();
+  for (let ordinal = 0; ordinal * PASSAGE_KEY_CHARS < keys.length; ordinal++) {
+    const key = keys.slice(ordinal * PASSAGE_KEY_CHARS, (ordinal + 1) * PASSAGE_KEY_CHARS);
+    if (key === NO_PASSAGE_KEY) continue;
+    const group = byKey.get(key);
+    if (group === undefined) byKey.set(key, [ordinal]);
+    else group.push(ordinal);
+  }
+  return [...byKey.values()].filter((group) => group.length > 1);
+}
+
+function fromHead(p: IndexHead, source: IndexSource, headEnd: number, sealPosition: number, label: string, isIndex: boolean): BlockFile {
   const isBlockList = (value: unknown, width: number): boolean =>
     Array.isArray(value) && value.every((entry) => Array.isArray(entry) && entry.length === width && typeof entry[width - 1] === 'string');
   const shapeOk =
@@ -182,15 +442,14 @@ function fromHead(p: IndexHead, source: IndexSource, headEnd: number, sealPositi
     Array.isArray(p.chunkNormativity) &&
     Array.isArray(p.chunkNormativity[0]) &&
     Array.isArray(p.documents) &&
-    Array.isArray(p.duplicatePassages) &&
+    (isIndex ? Array.isArray(p.duplicatePassages) : typeof p.passageKeys === 'string') &&
     p.documents.length === p.chunkCounts.length &&
     typeof p.terms === 'string' &&
     isBlockList(p.postingBlocks, 2) &&
     isBlockList(p.rowBlocks, 3) &&
-    typeof p.provenance?.chunkIndexFingerprint === 'string' &&
-    Array.isArray(p.provenance?.missingSources) &&
+    (!isIndex || (typeof p.provenance?.chunkIndexFingerprint === 'string' && Array.isArray(p.provenance?.missingSources))) &&
     typeof p.totalLength === 'number';
-  if (!shapeOk) throw invalid(label, 'does not have the search-index layout.');
+  if (!shapeOk) throw invalid(label, `does not have the ${isIndex ? ARTIFACT_KIND : SEGMENT_ARTIFACT_KIND} layout.`);
   if (p.tokenizer !== TOKENIZER_VERSION)
     throw invalid(label, `was built with tokenizer version ${String(p.tokenizer)}; this Episteme uses ${TOKENIZER_VERSION}.`);
   const chunkCount = p.chunkCounts.reduce((n, count) => n + count, 0);
@@ -206,8 +465,10 @@ function fromHead(p: IndexHead, source: IndexSource, headEnd: number, sealPositi
   if (!isCountList(p.lengths, chunkCount) || !isCountList(p.chunkNormativity[1], chunkCount))
     throw invalid(label, 'has per-chunk lists that do not match its chunks.');
   const isOrdinal = (value: unknown): boolean => Number.isSafeInteger(value) && (value as number) >= 0 && (value as number) < chunkCount;
-  if (!p.duplicatePassages.every((group) => Array.isArray(group) && group.length > 1 && group.every(isOrdinal)))
+  if (isIndex && !p.duplicatePassages!.every((group) => Array.isArray(group) && group.length > 1 && group.every(isOrdinal)))
     throw invalid(label, 'has passage groups that do not match its chunks.');
+  if (!isIndex && p.passageKeys!.length !== chunkCount * PASSAGE_KEY_CHARS)
+    throw invalid(label, 'has passage keys that do not match its chunks.');
   const terms = p.terms === '' ? [] : p.terms.split(' ');
   if (!isCountList(p.postingLengths, terms.length)) throw invalid(label, 'has postings that do not match its terms.');
   // postingStarts[i + 1] = postingStarts[i] + length of term i's postings.
@@ -246,22 +507,24 @@ function fromHead(p: IndexHead, source: IndexSource, headEnd: number, sealPositi
     });
   return {
     label,
-    formatVersion: SEARCH_INDEX_FORMAT_VERSION,
-    tokenizerVersion: p.tokenizer,
     k1Milli: p.bm25.k1Milli,
     bMilli: p.bm25.bMilli,
-    provenance: {
-      chunkIndexFingerprint: p.provenance.chunkIndexFingerprint,
-      missingSources: p.provenance.missingSources,
-      ...(typeof p.provenance.chunkIndexCrc32 === 'string' ? { chunkIndexCrc32: p.provenance.chunkIndexCrc32 } : {}),
-    },
+    tokenizer: p.tokenizer,
+    provenance: isIndex
+      ? {
+          chunkIndexFingerprint: p.provenance!.chunkIndexFingerprint,
+          missingSources: p.provenance!.missingSources,
+          ...(typeof p.provenance!.chunkIndexCrc32 === 'string' ? { chunkIndexCrc32: p.provenance!.chunkIndexCrc32 } : {}),
+        }
+      : null,
     documents: p.documents,
     chunkCounts: p.chunkCounts,
     chunkCount,
     chunkDocument,
     normativityValues: p.chunkNormativity[0],
     chunkNormativity: p.chunkNormativity[1],
-    duplicatePassages: p.duplicatePassages,
+    duplicatePassages: isIndex ? p.duplicatePassages! : null,
+    passageKeys: isIndex ? null : p.passageKeys!,
     lengths: p.lengths,
     totalLength: p.totalLength,
     terms,
@@ -284,11 +547,11 @@ function fromHead(p: IndexHead, source: IndexSource, headEnd: number, sealPositi
 }
 
 /** Reads one block's bytes and checks them against the CRC-32 the head recorded. */
-function readVerified(index: LoadedSearchIndex, what: string, position: number, length: number, digest: string): Buffer {
-  const bytes = index.blocks.source.read(position, length);
+function readVerified(file: BlockFile, what: string, position: number, length: number, digest: string): Buffer {
+  const bytes = file.blocks.source.read(position, length);
   const actual = crc32Hex(bytes);
   if (bytes.length !== length || actual !== digest) {
-    throw invalid(index.label, `has a ${what} that fails its CRC-32 check (truncated or modified).`, {
+    throw invalid(file.label, `has a ${what} that fails its CRC-32 check (truncated or modified).`, {
       expected: `crc32:${digest}`,
       actual: `crc32:${actual}`,
     });
@@ -310,14 +573,20 @@ function blockOf(firsts: Uint32Array, item: number): number {
 
 /** The row of one chunk (its block is read, verified and inflated on first use). */
 export function chunkRow(index: LoadedSearchIndex, ordinal: number): ChunkRow {
-  const blocks = index.blocks;
+  if (index.files.length === 1) return fileChunkRow(index.files[0]!, ordinal);
+  const at = blockOf(index.fileChunkStarts, ordinal);
+  return fileChunkRow(index.files[at]!, ordinal - index.fileChunkStarts[at]!);
+}
+
+function fileChunkRow(file: BlockFile, ordinal: number): ChunkRow {
+  const blocks = file.blocks;
   const cached = blocks.rowCache[ordinal];
   if (cached !== undefined) return cached;
   const block = blockOf(blocks.rowFirstChunk, ordinal);
   let lines = blocks.rowLines[block];
   if (lines === undefined) {
     const encoded = readVerified(
-      index,
+      file,
       `row block (#${block})`,
       blocks.rowOffset[block]!,
       blocks.rowBytes[block]!,
@@ -329,10 +598,10 @@ export function chunkRow(index: LoadedSearchIndex, ordinal: number): ChunkRow {
         .toString('utf8')
         .split('\n');
     } catch (cause) {
-      throw invalid(index.label, `has a row block (#${block}) that does not inflate.`, { cause: String(cause) });
+      throw invalid(file.label, `has a row block (#${block}) that does not inflate.`, { cause: String(cause) });
     }
     if (lines.length !== blocks.rowFirstChunk[block + 1]! - blocks.rowFirstChunk[block]!)
-      throw invalid(index.label, `has a row block (#${block}) with the wrong number of rows.`);
+      throw invalid(file.label, `has a row block (#${block}) with the wrong number of rows.`);
     blocks.rowLines[block] = lines;
   }
   const row = JSON.parse(lines[ordinal - blocks.rowFirstChunk[block]!]!) as ChunkRow;
@@ -351,21 +620,33 @@ export function indexProvenance(index: LoadedSearchIndex): IndexProvenance {
 
 /** The index file's own fingerprint (its first bytes), e.g. to notice that the file was replaced. */
 export function indexFingerprint(index: LoadedSearchIndex): string {
-  return sourceFingerprint(index.blocks.source);
+  return sourceFingerprint(index.source);
 }
 
-/** The fingerprint at the start of an index file, without loading it. */
-export function sourceFingerprint(source: IndexSource): string {
-  return source.read(FINGERPRINT_PREFIX.length - 'sha256:'.length, 'sha256:'.length + 64).toString('latin1');
+/** The fingerprint at the start of an index (or segment) file, without loading it. */
+export function sourceFingerprint(source: IndexSource, kind: string = ARTIFACT_KIND): string {
+  const prefixLength = `{"artifact":"${kind}","fingerprint":"`.length;
+  return source.read(prefixLength, 'sha256:'.length + 64).toString('latin1');
 }
 
-/** Position of a term in the sorted term list, or -1. */
+/**
+ * A handle for a term (for decodePostings), or -1 when no document has it. For a single file the
+ * handle is the term's position; for a segmented index, an entry of index.foundTerms.
+ */
 export function findTerm(index: LoadedSearchIndex, term: string): number {
+  if (index.files.length === 1) return findFileTerm(index.files[0]!, term);
+  const positions = index.files.map((file) => findFileTerm(file, term));
+  if (positions.every((position) => position < 0)) return -1;
+  index.foundTerms.push(positions);
+  return index.foundTerms.length - 1;
+}
+
+function findFileTerm(file: BlockFile, term: string): number {
   let lo = 0;
-  let hi = index.terms.length - 1;
+  let hi = file.terms.length - 1;
   while (lo <= hi) {
     const mid = (lo + hi) >> 1;
-    const candidate = index.terms[mid]!;
+    const candidate = file.terms[mid]!;
     if (candidate === term) return mid;
     if (candidate < term) lo = mid + 1;
     else hi = mid - 1;
@@ -373,14 +654,14 @@ export function findTerm(index: LoadedSearchIndex, term: string): number {
   return -1;
 }
 
-function postingBlockText(index: LoadedSearchIndex, block: number): string {
-  const blocks = index.blocks;
+function postingBlockText(file: BlockFile, block: number): string {
+  const blocks = file.blocks;
   let text = blocks.postingText[block];
   if (text === undefined) {
-    const first = index.postingStarts[blocks.postingFirstTerm[block]!]!;
-    const end = index.postingStarts[blocks.postingFirstTerm[block + 1]!]!;
+    const first = file.postingStarts[blocks.postingFirstTerm[block]!]!;
+    const end = file.postingStarts[blocks.postingFirstTerm[block + 1]!]!;
     text = readVerified(
-      index,
+      file,
       `posting block (#${block})`,
       blocks.postingOffset[block]!,
       end - first,
@@ -398,21 +679,40 @@ export interface Postings {
   headingTfs: Uint32Array;
 }
 
-/** Decodes one term's postings (entry encoding: search-index.ts). */
-export function decodePostings(index: LoadedSearchIndex, termIndex: number): Postings {
-  const block = blockOf(index.blocks.postingFirstTerm, termIndex);
-  const text = postingBlockText(index, block);
-  const blockStart = index.postingStarts[index.blocks.postingFirstTerm[block]!]!;
-  const reader = new VlqReader(text, index.postingStarts[termIndex]! - blockStart);
-  const end = index.postingStarts[termIndex + 1]! - blockStart;
+/**
+ * Decodes one term's postings (entry encoding: search-index.ts) from its handle (findTerm). The
+ * segments of an index hold consecutive chunk ordinals, so theirs follow one another in order.
+ */
+export function decodePostings(index: LoadedSearchIndex, handle: number): Postings {
   const ordinals: number[] = [];
   const tfs: number[] = [];
   const headingTfs: number[] = [];
+  if (index.files.length === 1) decodeFilePostings(index.files[0]!, handle, 0, ordinals, tfs, headingTfs);
+  else
+    index.foundTerms[handle]!.forEach((position, i) => {
+      if (position >= 0) decodeFilePostings(index.files[i]!, position, index.fileChunkStarts[i]!, ordinals, tfs, headingTfs);
+    });
+  return { ordinals: Uint32Array.from(ordinals), tfs: Uint32Array.from(tfs), headingTfs: Uint32Array.from(headingTfs) };
+}
+
+function decodeFilePostings(
+  file: BlockFile,
+  termIndex: number,
+  chunkBase: number,
+  ordinals: number[],
+  tfs: number[],
+  headingTfs: number[],
+): void {
+  const block = blockOf(file.blocks.postingFirstTerm, termIndex);
+  const text = postingBlockText(file, block);
+  const blockStart = file.postingStarts[file.blocks.postingFirstTerm[block]!]!;
+  const reader = new VlqReader(text, file.postingStarts[termIndex]! - blockStart);
+  const end = file.postingStarts[termIndex + 1]! - blockStart;
   let document = -1;
   while (reader.position < end) {
     document += reader.next() + 1;
     const runEnd = reader.next() + reader.position;
-    const base = index.documentStarts[document]!;
+    const base = chunkBase + file.documentStarts[document]!;
     let previous = -1;
     while (reader.position < runEnd) {
       const value = reader.next();
@@ -434,5 +734,4 @@ export function decodePostings(index: LoadedSearchIndex, termIndex: number): Pos
       }
     }
   }
-  return { ordinals: Uint32Array.from(ordinals), tfs: Uint32Array.from(tfs), headingTfs: Uint32Array.from(headingTfs) };
 }

@@ -8,6 +8,13 @@ import { PRODUCER_NAME, PRODUCER_VERSION } from '../version.js';
 import {
   BODY_PREFIX,
   crc32Hex,
+  type IndexManifest,
+  NO_PASSAGE_KEY,
+  planSegments,
+  SEGMENT_ARTIFACT_KIND,
+  type SegmentEntry,
+  segmentFileName,
+  SEGMENTS_KEY,
   FINGERPRINT_PREFIX,
   HEAD_KEY,
   POSTING_BLOCK_TARGET_CHARS,
@@ -56,7 +63,10 @@ import { SEARCH_INDEX_FORMAT_VERSION } from '../rule-versions.js';
 /** Version of the per-document part format (cached parts of another version must not be merged). */
 export { INDEX_PART_VERSION } from '../rule-versions.js';
 import { INDEX_PART_VERSION } from '../rule-versions.js';
-export type { ChunkRow, DocumentRow, IndexProvenance } from './index-layout.js';
+export type { ChunkRow, DocumentRow, IndexProvenance, SegmentEntry } from './index-layout.js';
+
+const SEGMENT_BODY_PREFIX = `{"artifact":"${SEGMENT_ARTIFACT_KIND}",`;
+export { planSegments, SEGMENT_FILE_NAME } from './index-layout.js';
 export { chunkRow, decodePostings, findTerm, indexProvenance, loadSearchIndex, type LoadedSearchIndex } from './index-reader.js';
 
 interface PartHeader {
@@ -274,19 +284,8 @@ function equalsRegion(term: string, text: string, start: number, end: number): b
   return true;
 }
 
-/**
- * Merges document parts (in any order) into the exact bytes of the index file.
- * The work per (document, term) run is kept to integer operations: terms are found by hash in the
- * parts' space-joined term strings (no per-run string objects), runs are grouped by term with a counting sort,
- * and posting runs are copied as ASCII bytes behind a (document gap, length) header.
- */
-export function mergeSearchIndex(
-  parts: string[],
-  provenance: IndexProvenance,
-  options: IndexOptions,
-  snapshotIds?: ReadonlyMap<string, string>,
-): string {
-  const { k1Milli, bMilli } = optionsInThousandths(options);
+/** Parses parts, drops documents without chunks, restamps snapshots, sorts by document id. */
+function prepareParts(parts: string[], snapshotIds?: ReadonlyMap<string, string>): ParsedPart[] {
   const parsed = parts.map(parsePart).filter((p) => p.header.chunkCount > 0);
   // Postings depend only on chunk content, so a part cached for the same chunks under an earlier
   // snapshot is reused: the snapshot its document row cites is the current one, given here. The result
@@ -302,6 +301,120 @@ export function mergeSearchIndex(
     if (parsed[i - 1]!.header.documentId === parsed[i]!.header.documentId)
       throw new Error(`search index: document ${parsed[i]!.header.documentId} given twice`);
   }
+  return parsed;
+}
+
+function provenanceField(provenance: IndexProvenance): IndexProvenance {
+  return {
+    ...(provenance.chunkIndexCrc32 === undefined ? {} : { chunkIndexCrc32: provenance.chunkIndexCrc32 }),
+    chunkIndexFingerprint: provenance.chunkIndexFingerprint,
+    missingSources: [...new Set(provenance.missingSources)].sort(compareCodeUnits),
+  };
+}
+
+/**
+ * Merges document parts (in any order) into the exact bytes of a single-file index: the whole corpus
+ * in one file, whatever its size (what a build writes for a corpus of one segment; tests and benches
+ * use it for any corpus, and a segmented index answers every query exactly as it does).
+ */
+export function mergeSearchIndex(
+  parts: string[],
+  provenance: IndexProvenance,
+  options: IndexOptions,
+  snapshotIds?: ReadonlyMap<string, string>,
+): string {
+  const { k1Milli, bMilli } = optionsInThousandths(options);
+  return encodeBlockFile(prepareParts(parts, snapshotIds), k1Milli, bMilli, provenance).text;
+}
+
+/** What a segment file adds to a manifest. */
+export interface BuiltSegment {
+  entry: SegmentEntry;
+  bytes: string;
+}
+
+/** One segment file from its documents' parts (a segment holds no provenance: it changes with its documents only). */
+export function buildSegment(parts: string[], options: IndexOptions, snapshotIds?: ReadonlyMap<string, string>): BuiltSegment {
+  const { k1Milli, bMilli } = optionsInThousandths(options);
+  const parsed = prepareParts(parts, snapshotIds);
+  const built = encodeBlockFile(parsed, k1Milli, bMilli, null);
+  return {
+    entry: [segmentFileName(built.fingerprint), `sha256:${built.fingerprint}`, parsed.length, built.chunkCount, built.totalLength],
+    bytes: built.text,
+  };
+}
+
+/** The manifest a segmented chunks/search-index.json holds: small, O(segments). */
+export function segmentManifest(segments: SegmentEntry[], provenance: IndexProvenance, options: IndexOptions): string {
+  const { k1Milli, bMilli } = optionsInThousandths(options);
+  const manifest: IndexManifest = {
+    bm25: { bMilli, k1Milli },
+    provenance: provenanceField(provenance),
+    segments,
+    tokenizer: TOKENIZER_VERSION,
+  };
+  const manifestText = canonicalJson(manifest);
+  const body = [
+    BODY_PREFIX,
+    `"formatVersion":${SEARCH_INDEX_FORMAT_VERSION},${SEGMENTS_KEY}`,
+    manifestText,
+    `,${SEAL_KEY.slice(2)}${crc32Hex(manifestText)}"}`,
+    `,"producer":${canonicalJson({ name: PRODUCER_NAME, version: PRODUCER_VERSION })}}`,
+  ];
+  body[0] = `${FINGERPRINT_PREFIX}${createHash('sha256').update(body.join('')).digest('hex')}",`;
+  body.push('\n');
+  return body.join('');
+}
+
+/**
+ * The files of an index as a build writes them: one file for a corpus of one segment (planSegments),
+ * otherwise the manifest and its segment files. The manifest names every segment file by fingerprint.
+ */
+export function mergeSegmentedIndex(
+  parts: string[],
+  provenance: IndexProvenance,
+  options: IndexOptions,
+  snapshotIds?: ReadonlyMap<string, string>,
+): { index: string; segments: { file: string; bytes: string }[] } {
+  const byId = new Map<string, string>();
+  for (const part of parts) byId.set(parsePart(part).header.documentId, part);
+  const ids = [...byId.keys()].sort(compareCodeUnits);
+  const ends = planSegments(ids);
+  if (ends.length === 1) return { index: mergeSearchIndex(parts, provenance, options, snapshotIds), segments: [] };
+  const segments: BuiltSegment[] = [];
+  let start = 0;
+  for (const end of ends) {
+    segments.push(
+      buildSegment(
+        ids.slice(start, end).map((id) => byId.get(id)!),
+        options,
+        snapshotIds,
+      ),
+    );
+    start = end;
+  }
+  return {
+    index: segmentManifest(
+      segments.map((s) => s.entry),
+      provenance,
+      options,
+    ),
+    segments: segments.map((s) => ({ file: s.entry[0], bytes: s.bytes })),
+  };
+}
+
+/**
+ * The blocks of parsed parts as one file: a single-file index (with provenance) or a segment (null).
+ * The work per (document, term) run is kept to integer operations: terms are found by hash in the
+ * parts' space-joined term strings (no per-run string objects), runs are grouped by term with a counting sort,
+ * and posting runs are copied as ASCII bytes behind a (document gap, length) header.
+ */
+function encodeBlockFile(
+  parsed: ParsedPart[],
+  k1Milli: number,
+  bMilli: number,
+  provenance: IndexProvenance | null,
+): { text: string; fingerprint: string; chunkCount: number; totalLength: number } {
   // Pass 1: give every distinct term a slot; record the slot of every run (part order, term order).
   const partRunStart: number[] = [];
   let totalLength = 0;
@@ -396,15 +509,13 @@ export function mergeSearchIndex(
     chunkCounts: parsed.map((p) => p.header.chunkCount),
     chunkNormativity: [normativityValues, normativityCodes],
     documents: parsed.map((p) => [p.header.documentId, ...(p.header.doc ?? [])] as IndexHead['documents'][number]),
-    duplicatePassages: duplicatePassages(parsed.flatMap((p) => p.header.passageKeys)),
+    ...(provenance === null
+      ? { passageKeys: parsed.map((p) => p.header.passageKeys.map((key) => (key === '' ? NO_PASSAGE_KEY : key)).join('')).join('') }
+      : { duplicatePassages: duplicatePassages(parsed.flatMap((p) => p.header.passageKeys)) }),
     lengths: parsed.flatMap((p) => p.header.lengths),
     postingBlocks,
     postingLengths,
-    provenance: {
-      ...(provenance.chunkIndexCrc32 === undefined ? {} : { chunkIndexCrc32: provenance.chunkIndexCrc32 }),
-      chunkIndexFingerprint: provenance.chunkIndexFingerprint,
-      missingSources: [...new Set(provenance.missingSources)].sort(compareCodeUnits),
-    },
+    ...(provenance === null ? {} : { provenance: provenanceField(provenance) }),
     rowBlocks: parsed.flatMap((p) => p.header.rowBlocks),
     terms: terms.join(' '),
     tokenizer: TOKENIZER_VERSION,
@@ -412,7 +523,8 @@ export function mergeSearchIndex(
   };
   const headText = canonicalJson(head);
   // The body in pieces (hashed piece by piece: no giant intermediate string to flatten twice).
-  const body: string[] = [BODY_PREFIX, `"formatVersion":${SEARCH_INDEX_FORMAT_VERSION},${HEAD_KEY}`, headText, POSTINGS_KEY];
+  const kindPrefix = provenance === null ? SEGMENT_BODY_PREFIX : BODY_PREFIX;
+  const body: string[] = [kindPrefix, `"formatVersion":${SEARCH_INDEX_FORMAT_VERSION},${HEAD_KEY}`, headText, POSTINGS_KEY];
   postingBlockTexts.forEach((text, i) => {
     body.push(i === 0 ? `"${text}"` : `,"${text}"`);
   });
@@ -424,9 +536,10 @@ export function mergeSearchIndex(
   body.push(`${SEAL_KEY}${crc32Hex(headText)}"}`, `,"producer":${canonicalJson({ name: PRODUCER_NAME, version: PRODUCER_VERSION })}}`);
   const hash = createHash('sha256');
   for (const piece of body) hash.update(piece);
-  body[0] = `${FINGERPRINT_PREFIX}${hash.digest('hex')}",`;
+  const fingerprint = hash.digest('hex');
+  body[0] = `${kindPrefix}"fingerprint":"sha256:${fingerprint}",`;
   body.push('\n');
-  return body.join('');
+  return { text: body.join(''), fingerprint, chunkCount: head.lengths.length, totalLength };
 }
 
 /** One-shot build; equal to merging the documents' parts. */

@@ -45,14 +45,9 @@ export function documentLengths(index: LoadedSearchIndex): Uint32Array {
   let lengths = lengthsByIndex.get(index);
   if (lengths === undefined) {
     lengths = new Uint32Array(index.documents.length);
-    // Document by document over its run of chunks: a cold query runs this over every chunk in the
-    // interpreter, so the loop body is one addition.
-    const chunkLengths = index.lengths;
-    for (let document = 0; document < lengths.length; document++) {
-      const end = index.documentStarts[document]! + index.chunkCounts[document]!;
-      let sum = 0;
-      for (let ordinal = index.documentStarts[document]!; ordinal < end; ordinal++) sum += chunkLengths[ordinal]!;
-      lengths[document] = sum;
+    for (let ordinal = 0; ordinal < index.chunkCount; ordinal++) {
+      const document = index.chunkDocument[ordinal]!;
+      lengths[document] = lengths[document]! + index.lengths[ordinal]!;
     }
     lengthsByIndex.set(index, lengths);
   }

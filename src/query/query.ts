@@ -1,6 +1,6 @@
 import type { Authority, Citation, Normativity } from '../document/types.js';
 import { EpistemeError } from '../failure.js';
-import { chunkRow, decodePostings, findTerm, type LoadedSearchIndex, type Postings } from '../index/index-reader.js';
+import { chunkRow, decodePostings, findTerm, passageGroupsOf, type LoadedSearchIndex, type Postings } from '../index/index-reader.js';
 import { firstSpanOf, stemPrefix, tokenize, tokenizeLookingFor } from '../index/tokenizer.js';
 import { compareCodeUnits } from '../store/canonical-json.js';
 import { codePointLength } from '../chunk/text-boundaries.js';
@@ -320,24 +320,19 @@ export function rankChunks(
   const ranksBefore = (a: number, b: number): boolean => scores[a]! > scores[b]! || (scores[a] === scores[b] && a < b);
   const samePassage = new Map<number, number[]>();
   let collapsed = 0;
-  if (collapse && index.duplicatePassages.length > 0) {
-    // Chunk ordinal -> its passage group, -1 for none (a typed array: filled on every query, and
-    // the index's groups hold thousands of chunks).
-    const groupOf = new Int32Array(chunkCount).fill(-1);
-    index.duplicatePassages.forEach((group, g) => {
-      for (let i = 0; i < group.length; i++) groupOf[group[i]!] = g;
-    });
+  const groupOf = collapse ? passageGroupsOf(index, matched) : null;
+  if (groupOf !== null && groupOf.size > 0) {
     const best = new Map<number, number>();
     for (const ordinal of matched) {
-      const g = groupOf[ordinal]!;
-      if (g < 0) continue;
+      const g = groupOf.get(ordinal);
+      if (g === undefined) continue;
       const current = best.get(g);
       if (current === undefined || ranksBefore(ordinal, current)) best.set(g, ordinal);
     }
     const kept: number[] = [];
     for (const ordinal of matched) {
-      const g = groupOf[ordinal]!;
-      const representative = g < 0 ? ordinal : best.get(g)!;
+      const g = groupOf.get(ordinal);
+      const representative = g === undefined ? ordinal : best.get(g)!;
       if (representative === ordinal) kept.push(ordinal);
       else {
         const others = samePassage.get(representative) ?? [];

@@ -7,7 +7,15 @@ import { EpistemeError } from '../failure.js';
  * for readers that need only the recorded fingerprint: the query's stale check compares it with the
  * one its search index records, and loading node:crypto would cost a cold query ~7 ms.
  */
-export type ArtifactKind = 'document' | 'document-chunks' | 'snapshot-index' | 'document-index' | 'chunk-index' | 'search-index' | 'diff';
+export type ArtifactKind =
+  | 'document'
+  | 'document-chunks'
+  | 'snapshot-index'
+  | 'document-index'
+  | 'chunk-index'
+  | 'search-index'
+  | 'search-index-segment'
+  | 'diff';
 
 export interface Artifact<T = unknown> {
   artifact: ArtifactKind;
