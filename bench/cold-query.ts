@@ -211,7 +211,9 @@ async function main(): Promise<void> {
   }
   const size = (file: string): number => statSync(file).size;
   console.log(
-    `Dev corpus: ${docs.length} documents, ${chunks.length} chunks, ${chunks.reduce((n, c) => n + c.text.length, 0)} chars of chunk text; query "${QUERY}"; ${rounds} interleaved rounds (median)`,
+    `Dev corpus: ${docs.length} documents, ${chunks.length} chunks, ` +
+      `${chunks.reduce((n, c) => n + c.text.length, 0)} chars of chunk text; ` +
+      `query "${QUERY}"; ${rounds} interleaved rounds (median)`,
   );
   for (const runtime of runtimes) {
     console.log(`${runtime.label}:`);
@@ -227,9 +229,8 @@ async function main(): Promise<void> {
       medians.set(contender.name, ms);
       const cpuMean = cpu.get(key(contender))! / rounds;
       if (Number.isFinite(cpuMean)) cpuMeans.set(contender.name, cpuMean);
-      console.log(
-        `  ${contender.name.padEnd(34)} ${ms.toFixed(1).padStart(8)} ms wall${Number.isFinite(cpuMean) ? `, ${cpuMean.toFixed(1).padStart(6)} ms CPU` : ''}`,
-      );
+      const cpuText = Number.isFinite(cpuMean) ? `, ${cpuMean.toFixed(1).padStart(6)} ms CPU` : '';
+      console.log(`  ${contender.name.padEnd(34)} ${ms.toFixed(1).padStart(8)} ms wall${cpuText}`);
     }
     const fts = medians.get('sqlite fts5 script');
     const ms = medians.get('minisearch JSON script');
@@ -256,7 +257,9 @@ async function main(): Promise<void> {
     if (floor !== undefined && parseOnly !== undefined && cli !== undefined && fts !== undefined) {
       const skeleton = medians.get('episteme index reads only');
       console.log(
-        `  Above the script floor: FTS5 script ${(fts - floor).toFixed(1)} ms; episteme CLI fixed cost (load the bundle, parse with clipanion) ${(parseOnly - floor).toFixed(1)} ms + index and query work ${(cli - parseOnly).toFixed(1)} ms` +
+        `  Above the script floor: FTS5 script ${(fts - floor).toFixed(1)} ms; ` +
+          `episteme CLI fixed cost (load the bundle, parse with clipanion) ${(parseOnly - floor).toFixed(1)} ms ` +
+          `+ index and query work ${(cli - parseOnly).toFixed(1)} ms` +
           (skeleton === undefined ? '' : `; the index reads alone ${(skeleton - floor).toFixed(1)} ms`),
       );
     }
@@ -264,7 +267,8 @@ async function main(): Promise<void> {
   console.log('Index files:');
   for (const [name, file] of Object.entries(files)) console.log(`  ${name.padEnd(22)} ${(size(file) / 1e6).toFixed(2).padStart(7)} MB`);
   console.log(
-    `Episteme index / MiniSearch JSON with stored text+citations: ${(size(files.episteme) / size(files.minisearch)).toFixed(2)}x; / MiniSearch index-only JSON: ${(size(files.episteme) / size(files.minisearchIndexOnly)).toFixed(2)}x (goal <= 0.4)`,
+    `Episteme index / MiniSearch JSON with stored text+citations: ${(size(files.episteme) / size(files.minisearch)).toFixed(2)}x; ` +
+      `/ MiniSearch index-only JSON: ${(size(files.episteme) / size(files.minisearchIndexOnly)).toFixed(2)}x (goal <= 0.4)`,
   );
   if (!existsSync(files.episteme)) throw new Error('index missing');
 }

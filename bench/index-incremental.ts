@@ -170,16 +170,24 @@ for (let round = -1; round < rounds; round++) {
 }
 const ratio = (a: number[], b: number[]): string => `${((median(a) / median(b)) * 100).toFixed(1)}%`;
 console.log(
-  `${documents} synthetic sources, ${chunkCount} chunks, ${(textChars / 1e6).toFixed(1)}M chars; index ${(reference.length / 1e6).toFixed(1)} MB; ${rounds} rounds (median)`,
+  `${documents} synthetic sources, ${chunkCount} chunks, ${(textChars / 1e6).toFixed(1)}M chars; ` +
+    `index ${(reference.length / 1e6).toFixed(1)} MB; ${rounds} rounds (median)`,
 );
 console.log(
-  `in memory:  full build (all parts + merge) ${median(timings.full).toFixed(0).padStart(6)} ms; one-document rebuild (1 part + merge) ${median(timings.incremental).toFixed(0).padStart(5)} ms = ${ratio(timings.incremental, timings.full)} (goal <= 20%)`,
+  `in memory:  full build (all parts + merge) ${median(timings.full).toFixed(0).padStart(6)} ms; ` +
+    `one-document rebuild (1 part + merge) ${median(timings.incremental).toFixed(0).padStart(5)} ms = ` +
+    `${ratio(timings.incremental, timings.full)} (goal <= 20%)`,
 );
 console.log(
-  `with files: full build from chunk files    ${median(timings.fullFiles).toFixed(0).padStart(6)} ms; rebuild from cached part files     ${median(timings.incrementalFiles).toFixed(0).padStart(5)} ms = ${ratio(timings.incrementalFiles, timings.fullFiles)}`,
+  `with files: full build from chunk files    ${median(timings.fullFiles).toFixed(0).padStart(6)} ms; ` +
+    `rebuild from cached part files     ${median(timings.incrementalFiles).toFixed(0).padStart(5)} ms = ` +
+    `${ratio(timings.incrementalFiles, timings.fullFiles)}`,
 );
 console.log(
-  `segmented:  ${ends.length} segment(s); one-document rebuild (1 part + its segment + manifest) ${median(timings.segmented).toFixed(0).padStart(5)} ms = ${ratio(timings.segmented, timings.full)} of the full build, ${ratio(timings.segmented, timings.incremental)} of the single-file rebuild`,
+  `segmented:  ${ends.length} segment(s); ` +
+    `one-document rebuild (1 part + its segment + manifest) ${median(timings.segmented).toFixed(0).padStart(5)} ms = ` +
+    `${ratio(timings.segmented, timings.full)} of the full build, ` +
+    `${ratio(timings.segmented, timings.incremental)} of the single-file rebuild`,
 );
 console.log('every rebuild is byte-identical to the full build: yes');
 rmSync(work, { recursive: true, force: true });

@@ -46,10 +46,15 @@ function sectionCount(i: number): number {
 function sourceHtml(i: number): string {
   const parts = Array.from(
     { length: sectionCount(i) },
-    (_, s) => `<h2 id="part-${s}">${s + 1}. Part ${s} of source ${i}</h2>
-<p>Part ${s} of source ${i} says that a server MUST answer request ${s} with the representation it selected, and a client SHOULD retry after topic${(i + s) % 97} when the answer is a temporary failure.</p>
-<p>When the request carries conditions, the server evaluates them in the order of section ${s % 7}, and a recipient MAY ignore theme${(i * s) % 13} if it does not understand it; see <a href="#part-${(s + 1) % 3}">part ${(s + 1) % 3}</a>.</p>
-<ul><li>Item one of ${i}.${s}: the field value is a list of tokens.</li><li>Item two of ${i}.${s} about theme${(i * s) % 13} and its parameters.</li></ul>`,
+    (_, s) =>
+      `<h2 id="part-${s}">${s + 1}. Part ${s} of source ${i}</h2>
+<p>Part ${s} of source ${i} says that a server MUST answer request ${s} with the representation it selected, ` +
+      `and a client SHOULD retry after topic${(i + s) % 97} when the answer is a temporary failure.</p>
+<p>When the request carries conditions, the server evaluates them in the order of section ${s % 7}, ` +
+      `and a recipient MAY ignore theme${(i * s) % 13} if it does not understand it; ` +
+      `see <a href="#part-${(s + 1) % 3}">part ${(s + 1) % 3}</a>.</p>
+<ul><li>Item one of ${i}.${s}: the field value is a list of tokens.</li>` +
+      `<li>Item two of ${i}.${s} about theme${(i * s) % 13} and its parameters.</li></ul>`,
   );
   return `<!DOCTYPE html><html><head><title>Source ${i}</title></head><body>
 <h1>Source ${i}</h1>
@@ -104,7 +109,9 @@ function build(dir: string, args: string[]): Timed {
 function sizeText(): string {
   const sizes = Array.from({ length: sources }, (_, i) => Buffer.byteLength(sourceHtml(i)));
   const kb = (bytes: number): string => `${Math.round(bytes / 1024)} KB`;
-  return `${sectionsArgument === 'spec' ? 'spec-sized' : `${sectionsArgument} sections each`}: ${kb(Math.min(...sizes))} to ${kb(Math.max(...sizes))}, median ${kb(median(sizes))}, ${kb(sizes.reduce((a, b) => a + b, 0))} in all`;
+  const shape = sectionsArgument === 'spec' ? 'spec-sized' : `${sectionsArgument} sections each`;
+  const total = sizes.reduce((a, b) => a + b, 0);
+  return `${shape}: ${kb(Math.min(...sizes))} to ${kb(Math.max(...sizes))}, median ${kb(median(sizes))}, ${kb(total)} in all`;
 }
 
 function median(values: number[]): number {
@@ -116,7 +123,8 @@ async function main(): Promise<void> {
   fs.mkdirSync(WORK, { recursive: true });
   fs.writeFileSync(
     CPU_PRELOAD,
-    "'use strict';\nconst file = process.env.EPISTEME_BENCH_CPU_FILE;\nif (file) process.on('exit', () => require('node:fs').writeFileSync(file, JSON.stringify(process.cpuUsage())));\n",
+    "'use strict';\nconst file = process.env.EPISTEME_BENCH_CPU_FILE;\n" +
+      "if (file) process.on('exit', () => require('node:fs').writeFileSync(file, JSON.stringify(process.cpuUsage())));\n",
   );
   let nginx: NginxCache | null = null;
   let url: string;
@@ -157,9 +165,11 @@ async function main(): Promise<void> {
     const wall = (timed: Timed[]): number => median(timed.map((t) => t.ms));
     const cpu = (timed: Timed[]): number => median(timed.map((t) => t.cpuMs));
     const row = (label: string, timed: Timed[], extra = ''): string =>
-      `${label.padEnd(44)} wall ${Math.round(wall(timed)).toString().padStart(6)} ms ${(wall(timed) / wall(local)).toFixed(3)}x   cpu ${Math.round(cpu(timed)).toString().padStart(6)} ms ${(cpu(timed) / cpu(local)).toFixed(3)}x${extra}`;
+      `${label.padEnd(44)} wall ${Math.round(wall(timed)).toString().padStart(6)} ms ${(wall(timed) / wall(local)).toFixed(3)}x   ` +
+      `cpu ${Math.round(cpu(timed)).toString().padStart(6)} ms ${(cpu(timed) / cpu(local)).toFixed(3)}x${extra}`;
     console.log(
-      `remote cache, ${sources} sources (${sizeText()}; ${2 * sources + 1} cacheable targets), ${runs} run(s), medians; cache: ${nginx ? 'nginx WebDAV on 127.0.0.1' : 'file:// folder'}`,
+      `remote cache, ${sources} sources (${sizeText()}; ${2 * sources + 1} cacheable targets), ${runs} run(s), medians; ` +
+        `cache: ${nginx ? 'nginx WebDAV on 127.0.0.1' : 'file:// folder'}`,
     );
     console.log(row('full local build, fresh checkout (baseline)', local));
     console.log(row('floor: snapshots only, fresh checkout', floor));
@@ -168,7 +178,8 @@ async function main(): Promise<void> {
       row('fresh checkout from the warm cache', remote, `  (goal <= 0.2x wall: ${wall(remote) / wall(local) <= 0.2 ? 'met' : 'NOT met'})`),
     );
     console.log(
-      `per hit: (cache build - floor) / hits: wall ${((wall(remote) - wall(floor)) / hits).toFixed(2)} ms, cpu ${((cpu(remote) - cpu(floor)) / hits).toFixed(2)} ms; ` +
+      `per hit: (cache build - floor) / hits: wall ${((wall(remote) - wall(floor)) / hits).toFixed(2)} ms, ` +
+        `cpu ${((cpu(remote) - cpu(floor)) / hits).toFixed(2)} ms; ` +
         `median restored-target latency ${median(perHit).toFixed(2)} ms (concurrent)`,
     );
   } finally {

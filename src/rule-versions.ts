@@ -19,11 +19,24 @@ export const EXTRACT_RULE_VERSION = 4;
  * rebuilds PDFs and leaves every other document's bytes alone.
  */
 export const PDF_EXTRACTOR_VERSION = 2;
-/** 2: heading paths start with the document title (same shape for every extractor); chunks record the ids inside their text; chunks of one algorithm block cite the steps they cover. */
+/**
+ * 2: heading paths start with the document title (same shape for every extractor); chunks record the ids
+ * inside their text; chunks of one algorithm block cite the steps they cover.
+ */
 export const CHUNK_RULE_VERSION = 2;
-/** Search-index file layout (5: sealed head with plain number lists, CRC-32-checked posting blocks and compressed row blocks; 6: heading-path term frequencies in postings, duplicate-passage groups in the head; 7: each row ends with the source ids inside its text, then, for an algorithm chunk, the steps it covers; 8: above 256 documents, a manifest naming segment files of consecutive documents, each with its chunks' passage keys). */
+/**
+ * Search-index file layout (5: sealed head with plain number lists, CRC-32-checked posting blocks and
+ * compressed row blocks; 6: heading-path term frequencies in postings, duplicate-passage groups in the
+ * head; 7: each row ends with the source ids inside its text, then, for an algorithm chunk, the steps it
+ * covers; 8: above 256 documents, a manifest naming segment files of consecutive documents, each with its
+ * chunks' passage keys).
+ */
 export const SEARCH_INDEX_FORMAT_VERSION = 8;
-/** Per-document index part layout (cached under .episteme/cache/index-parts). 5: 16 KiB compressed row blocks, number lists. 6: sealed with a SHA-256 line; the index records its chunk index's CRC-32. 7: heading term frequencies, passage keys. 8: rows carry anchors and an algorithm chunk's steps. */
+/**
+ * Per-document index part layout (cached under .episteme/cache/index-parts). 5: 16 KiB compressed row
+ * blocks, number lists. 6: sealed with a SHA-256 line; the index records its chunk index's CRC-32.
+ * 7: heading term frequencies, passage keys. 8: rows carry anchors and an algorithm chunk's steps.
+ */
 export const INDEX_PART_VERSION = 8;
 /** Tokenizer and stemming: index bytes and query matching depend on it. */
 export const TOKENIZER_VERSION = 1;

@@ -16,7 +16,8 @@ const db = new DatabaseSync(file!, { readOnly: true });
 const words = term!.match(/[\p{L}\p{N}]+/gu) ?? [];
 const rows = db
   .prepare(
-    "SELECT chunk_id, snippet(chunks, 1, '', '', '…', 40) AS snippet, citation, bm25(chunks) AS score FROM chunks WHERE chunks MATCH ? ORDER BY bm25(chunks) LIMIT 10",
+    "SELECT chunk_id, snippet(chunks, 1, '', '', '…', 40) AS snippet, citation, bm25(chunks) AS score " +
+      'FROM chunks WHERE chunks MATCH ? ORDER BY bm25(chunks) LIMIT 10',
   )
   .all(words.map((word) => `"${word}"`).join(' OR '));
 process.stdout.write(JSON.stringify(rows) + '\n');

@@ -1,4 +1,7 @@
-/** One cold MiniSearch query (CommonJS): `node minisearch-query.cjs INDEX.json TERM`. Loads the JSON index (stored fields included) and prints the top 10. */
+/**
+ * One cold MiniSearch query (CommonJS): `node minisearch-query.cjs INDEX.json TERM`.
+ * Loads the JSON index (stored fields included) and prints the top 10.
+ */
 import { readFileSync } from 'node:fs';
 import MiniSearch from 'minisearch';
 import { MINISEARCH_OPTIONS } from './minisearch-options.cjs';

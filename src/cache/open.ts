@@ -31,7 +31,9 @@ export function openRemoteCache(request: OpenCacheRequest): RemoteCache {
     store = new DiskStore(path.resolve(fileURLToPath(url)));
   } else {
     throw new EpistemeError('usage-error', 'The remote cache must be an http://, https:// or file:// URL.', {
-      hint: 'E.g. --remote-cache https://cache.example.com/episteme (a Bazel HTTP cache) or --remote-cache file:///var/cache/episteme (a local folder).',
+      hint:
+        'E.g. --remote-cache https://cache.example.com/episteme (a Bazel HTTP cache) ' +
+        'or --remote-cache file:///var/cache/episteme (a local folder).',
     });
   }
   return new RemoteCache(store, request, secrets);

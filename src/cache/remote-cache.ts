@@ -145,7 +145,10 @@ export class RemoteCache implements TargetCache {
     if (bytes === null) return null;
     const actual = sha256Hex(bytes);
     if (actual !== digest.hash || bytes.length !== digest.sizeBytes)
-      return `blob cas/${digest.hash} has SHA-256 ${actual} and ${bytes.length} bytes, not the ${digest.sizeBytes} bytes its action-cache entry names`;
+      return (
+        `blob cas/${digest.hash} has SHA-256 ${actual} and ${bytes.length} bytes, ` +
+        `not the ${digest.sizeBytes} bytes its action-cache entry names`
+      );
     return { bytes, sha256: actual };
   }
 
@@ -178,9 +181,12 @@ export class RemoteCache implements TargetCache {
     if (sha(local.bytes) !== sha(restored.bytes)) {
       throw new EpistemeError(
         'remote-cache-mismatch',
-        `The remote cache's output for ${request.node.name} differs from a local rebuild (action key ${key}): the cache holds a wrong result.`,
+        `The remote cache's output for ${request.node.name} differs from a local rebuild (action key ${key}): ` +
+          'the cache holds a wrong result.',
         {
-          hint: 'Do not trust this cache: find who writes to it (only trusted CI should upload), then clear it. Build without --remote-cache meanwhile.',
+          hint:
+            'Do not trust this cache: find who writes to it (only trusted CI should upload), then clear it. ' +
+            'Build without --remote-cache meanwhile.',
           details: { target: request.node.name, actionKey: key, cached: sha(restored.bytes), local: sha(local.bytes) },
         },
       );

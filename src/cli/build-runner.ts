@@ -34,12 +34,17 @@ export abstract class GraphCommand extends WorkspaceCommand {
     description: 'Write a timing trace (phases and per-target milliseconds) to this JSON file. For diagnosis; not an artifact.',
   });
   waitLock = Option.String('--wait-lock', {
-    description: `Seconds to wait for another writer to release the workspace lock (default 0: fail at once with workspace-locked; ${rangeText(WAIT_LOCK_SECONDS_RANGE)}).`,
+    description:
+      'Seconds to wait for another writer to release the workspace lock ' +
+      `(default 0: fail at once with workspace-locked; ${rangeText(WAIT_LOCK_SECONDS_RANGE)}).`,
     validator: inRange(WAIT_LOCK_SECONDS_RANGE),
   });
   failOn = Option.String('--fail-on', 'error', {
     description:
-      'Exit 1 when a built document carries extraction diagnostics of this severity or worse: error (the default: e.g. an empty, encrypted or malformed PDF), warning (also known, bounded losses such as a truncated page range), or never. The summary counts and names them either way.',
+      'Exit 1 when a built document carries extraction diagnostics of this severity or worse: ' +
+      'error (the default: e.g. an empty, encrypted or malformed PDF), ' +
+      'warning (also known, bounded losses such as a truncated page range), or never. ' +
+      'The summary counts and names them either way.',
     validator: oneOf(['error', 'warning', 'never'] as const),
   });
   verbose = Option.Boolean('--verbose', false, {
@@ -47,7 +52,8 @@ export abstract class GraphCommand extends WorkspaceCommand {
   });
   pruneSnapshots = Option.Boolean('--prune-snapshots', false, {
     description:
-      'Also delete the captured snapshots (records, bodies, observation logs) of sources no longer in the inputs. Without it they are kept, since a capture cannot be recomputed, and a source that returns is up to date again without a refetch.',
+      'Also delete the captured snapshots (records, bodies, observation logs) of sources no longer in the inputs. ' +
+      'Without it they are kept, since a capture cannot be recomputed, and a source that returns is up to date again without a refetch.',
   });
 
   /** Whether this command may capture over HTTP; the stage commands run offline. */
@@ -162,10 +168,15 @@ async function recordLastFailures(ws: Workspace, summary: BuildSummary, output: 
 export abstract class CaptureCommand extends GraphCommand {
   refresh = Option.Boolean('--refresh', {
     description:
-      'Refetch the HTTP snapshots in the closure with conditional requests (If-None-Match / If-Modified-Since). A 304 or identical bytes keep the recorded snapshot and cause no downstream work. --no-refresh fetches only missing snapshots: the default of build and pipeline (snapshot refreshes unless given --no-refresh or --max-age).',
+      'Refetch the HTTP snapshots in the closure with conditional requests (If-None-Match / If-Modified-Since). ' +
+      'A 304 or identical bytes keep the recorded snapshot and cause no downstream work. ' +
+      '--no-refresh fetches only missing snapshots: the default of build and pipeline ' +
+      '(snapshot refreshes unless given --no-refresh or --max-age).',
   });
   maxAge = Option.String('--max-age', {
-    description: `Refetch (conditionally) only the HTTP snapshots last observed more than SECONDS ago (default: none, recorded snapshots are reused; ${rangeText(MAX_AGE_SECONDS_RANGE)}).`,
+    description:
+      'Refetch (conditionally) only the HTTP snapshots last observed more than SECONDS ago ' +
+      `(default: none, recorded snapshots are reused; ${rangeText(MAX_AGE_SECONDS_RANGE)}).`,
     validator: inRange(MAX_AGE_SECONDS_RANGE),
   });
 
@@ -296,21 +307,27 @@ export function summaryResult(
           'snapshot-missing',
           `${urls.length} source(s) have no recorded snapshot, and this command runs offline: ${listed(urls, 3)}.`,
           {
-            hint: 'Capture them first with `episteme snapshot`, or run `episteme build`, which captures what is missing and then extracts, chunks and indexes.',
+            hint:
+              'Capture them first with `episteme snapshot`, or run `episteme build`, ' +
+              'which captures what is missing and then extracts, chunks and indexes.',
             details: { urls },
           },
         ),
       };
     }
     const first = failed[0] ?? summary.targets.find((t) => t.status === 'skipped');
+    const firstText = first ? `; first: ${shown(first.target)}: ${first.error?.message ?? ''}` : '';
+    const firstHint = first?.error?.hint ? `${first.error.hint} ` : '';
     return {
       data,
       human,
       failure: new EpistemeError(
         'target-failed',
-        `${summary.counts.failed} target(s) failed, ${summary.counts.skipped} skipped${first ? `; first: ${shown(first.target)}: ${first.error?.message ?? ''}` : ''}`,
+        `${summary.counts.failed} target(s) failed, ${summary.counts.skipped} skipped${firstText}`,
         {
-          hint: `${first?.error?.hint ? `${first.error.hint} ` : ''}Previous outputs of failed targets are kept. Fix the cause and build again; see data.targets (with --json) for each reason.`,
+          hint:
+            `${firstHint}Previous outputs of failed targets are kept. ` +
+            'Fix the cause and build again; see data.targets (with --json) for each reason.',
         },
       ),
     };
@@ -327,7 +344,9 @@ export function summaryResult(
           3,
         )}.`,
         {
-          hint: 'The documents were built; their `diagnostics` say what was lost (e.g. an encrypted or empty PDF). Fix or replace the source, or choose what fails the run with --fail-on error|warning|never.',
+          hint:
+            'The documents were built; their `diagnostics` say what was lost (e.g. an encrypted or empty PDF). ' +
+            'Fix or replace the source, or choose what fails the run with --fail-on error|warning|never.',
           details: { documents: failing.map((t) => t.target) },
         },
       ),

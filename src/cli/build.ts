@@ -10,16 +10,29 @@ export class BuildCommand extends RemoteCacheCommand {
   static override usage = Command.Usage({
     category: 'Build',
     description: 'Bring targets up to date, rebuilding only what changed.',
-    details: `
-      Reads the workspace config (./episteme.json, or --config) and builds the given targets and everything they depend on; with no target, builds everything. Targets are output paths relative to the workspace root: \`snapshots/<doc>.json\`, \`specs/<doc>.json\`, \`chunks/<doc>.json\`, \`snapshots/index.json\`, \`specs/index.json\`, \`chunks/index.json\`, \`chunks/search-index.json\`.
+    details:
+      `
+      Reads the workspace config (./episteme.json, or --config) and builds the given targets and everything they depend on; with no ` +
+      `target, builds everything. Targets are output paths relative to the workspace root: \`snapshots/<doc>.json\`, ` +
+      `\`specs/<doc>.json\`, \`chunks/<doc>.json\`, \`snapshots/index.json\`, \`specs/index.json\`, \`chunks/index.json\`, ` +
+      `\`chunks/search-index.json\`.
 
-      A target reruns only when its key changes: its rule and rule version, the producer version, the options that shape it, and the content hashes of its direct inputs. A rerun that produces the same bytes leaves the file untouched and its dependents clean (early cutoff). \`--dry-run\` lists every target with the reason it would run; \`episteme explain TARGET\` explains one.
+      A target reruns only when its key changes: its rule and rule version, the producer version, the options that shape it, and the ` +
+      `content hashes of its direct inputs. A rerun that produces the same bytes leaves the file untouched and its dependents clean ` +
+      `(early cutoff). \`--dry-run\` lists every target with the reason it would run; \`episteme explain TARGET\` explains one.
 
-      A source that leaves the graph (removed from the map or manifest, or left out by a one-off --map or --manifest) loses its derived files and its place in the indexes, but its captured snapshot (record, body, observation log) is kept, so it is up to date again, without a refetch, when it returns. \`--prune-snapshots\` deletes those captures.
+      A source that leaves the graph (removed from the map or manifest, or left out by a one-off --map or --manifest) loses its derived ` +
+      `files and its place in the indexes, but its captured snapshot (record, body, observation log) is kept, so it is up to date again, ` +
+      `without a refetch, when it returns. \`--prune-snapshots\` deletes those captures.
 
-      With \`--remote-cache URL\` (or config \`remoteCache\`), extraction and chunking outputs are looked up in a Bazel HTTP cache (or a file:// folder) before they run; every downloaded output is verified and a bad one is rebuilt locally. Uploading needs \`--remote-cache-upload\`. Request headers (a token) come from EPISTEME_REMOTE_CACHE_HEADERS or the file named by EPISTEME_REMOTE_CACHE_HEADERS_FILE. \`--shard I/N\` builds one share of the sources for a later assembling build (README, "Continuous integration").
+      With \`--remote-cache URL\` (or config \`remoteCache\`), extraction and chunking outputs are looked up in a Bazel HTTP cache (or a ` +
+      `file:// folder) before they run; every downloaded output is verified and a bad one is rebuilt locally. Uploading needs ` +
+      `\`--remote-cache-upload\`. Request headers (a token) come from EPISTEME_REMOTE_CACHE_HEADERS or the file named by ` +
+      `EPISTEME_REMOTE_CACHE_HEADERS_FILE. \`--shard I/N\` builds one share of the sources for a later assembling build (README, ` +
+      `"Continuous integration").
 
-      Exit codes: 0 all targets up to date or built; 1 a target failed (its previous output is kept; independent sources still build); 2 usage, config or input error.
+      Exit codes: 0 all targets up to date or built; 1 a target failed (its previous output is kept; independent sources still build); 2 ` +
+      `usage, config or input error.
     `,
     examples: [
       ['Build everything', 'episteme build'],
@@ -43,7 +56,8 @@ export class BuildCommand extends RemoteCacheCommand {
   });
   shard = Option.String('--shard', {
     description:
-      'Build only share I of N of the sources (by document id; no indexes) and upload them; needs --remote-cache and --remote-cache-upload.',
+      'Build only share I of N of the sources (by document id; no indexes) and upload them; ' +
+      'needs --remote-cache and --remote-cache-upload.',
   });
   targets = Option.Rest({ name: 'target' });
 

@@ -8,10 +8,13 @@ export class PipelineCommand extends RemoteCacheCommand {
   static override usage = Command.Usage({
     category: 'Build',
     description: 'Run every stage: capture, extract, chunk and index (the same engine as `build` with no target).',
-    details: `
-      Equivalent to \`episteme build\` with no target. Without a workspace config, \`--map MAP.json\` makes the current folder the workspace (outputs in ./snapshots, ./specs, ./chunks; build state in ./.episteme).
+    details:
+      `
+      Equivalent to \`episteme build\` with no target. Without a workspace config, \`--map MAP.json\` makes the current folder the ` +
+      `workspace (outputs in ./snapshots, ./specs, ./chunks; build state in ./.episteme).
 
-      Takes the remote cache options of \`build\` (\`--remote-cache URL\`, \`--remote-cache-upload\`, \`--remote-cache-verify\`, \`--remote-cache-timeout\`; README, "Continuous integration").
+      Takes the remote cache options of \`build\` (\`--remote-cache URL\`, \`--remote-cache-upload\`, \`--remote-cache-verify\`, ` +
+      `\`--remote-cache-timeout\`; README, "Continuous integration").
     `,
     examples: [
       ['Run the built-in example', 'episteme pipeline --config examples/episteme.json'],

@@ -15,17 +15,21 @@ const DEFAULT_REMOTE_CACHE_TIMEOUT_SECONDS = 10;
 export abstract class RemoteCacheCommand extends CaptureCommand {
   remoteCache = Option.String('--remote-cache', {
     description:
-      'Action cache to read outputs from: an http(s):// Bazel HTTP cache (bazel-remote, nginx WebDAV) or a file:// folder (default: config remoteCache). Headers come from EPISTEME_REMOTE_CACHE_HEADERS(_FILE), never from flags.',
+      'Action cache to read outputs from: an http(s):// Bazel HTTP cache (bazel-remote, nginx WebDAV) or a file:// folder ' +
+      '(default: config remoteCache). Headers come from EPISTEME_REMOTE_CACHE_HEADERS(_FILE), never from flags.',
   });
   remoteCacheUpload = Option.Boolean('--remote-cache-upload', false, {
     description: 'Also upload outputs built locally to the remote cache (for trusted CI only).',
   });
   remoteCacheVerify = Option.String('--remote-cache-verify', {
     description:
-      'Recompute this fraction (0 to 1) of remote cache hits, chosen by key, and fail with remote-cache-mismatch if one differs (default 0).',
+      'Recompute this fraction (0 to 1) of remote cache hits, chosen by key, ' +
+      'and fail with remote-cache-mismatch if one differs (default 0).',
   });
   remoteCacheTimeout = Option.String('--remote-cache-timeout', {
-    description: `Seconds one remote cache request may take before the build goes on without the cache (default ${DEFAULT_REMOTE_CACHE_TIMEOUT_SECONDS}; ${rangeText(REMOTE_CACHE_TIMEOUT_RANGE)}).`,
+    description:
+      'Seconds one remote cache request may take before the build goes on without the cache ' +
+      `(default ${DEFAULT_REMOTE_CACHE_TIMEOUT_SECONDS}; ${rangeText(REMOTE_CACHE_TIMEOUT_RANGE)}).`,
     validator: inRange(REMOTE_CACHE_TIMEOUT_RANGE),
   });
 

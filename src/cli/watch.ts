@@ -27,12 +27,24 @@ export class WatchCommand extends WorkspaceCommand {
   static override usage = Command.Usage({
     category: 'Build',
     description: 'Build, then rebuild what an edit changes each time an input is saved.',
-    details: `
-      Runs \`episteme build\` once, then watches every file a build reads: the workspace config, the manual-ingest map, the manifest, each manual-ingest source file and the extraction family rules. When they have been quiet for the debounce window, the saved files are hashed, and only a change of content starts a build: a \`touch\`, or a save of the same bytes, runs nothing. One build runs at a time and at most one waits behind it. The workspace's own outputs and build state are never watched, so a build cannot trigger another.
+    details:
+      `
+      Runs \`episteme build\` once, then watches every file a build reads: the workspace config, the manual-ingest map, the manifest, ` +
+      `each manual-ingest source file and the extraction family rules. When they have been quiet for the debounce window, the saved ` +
+      `files are hashed, and only a change of content starts a build: a \`touch\`, or a save of the same bytes, runs nothing. One build ` +
+      `runs at a time and at most one waits behind it. The workspace's own outputs and build state are never watched, so a build cannot ` +
+      `trigger another.
 
-      Each build is the one-shot build (same keys, same committed files), so the workspace always equals a clean build, and a query answers at any moment from the last complete generation. Editors' atomic saves (write a temp file, rename it over the source) and a delete then re-create are followed. A config, map or rules file that is briefly invalid is reported with its structured error, and watching goes on; the next valid save recovers. Between builds the workspace, its graph, the build state (re-read only if another process changed it) and the stage workers stay in memory, so an edit to one source costs that source's chain and the index update. \`episteme build --watch\` is the same command, with the same options.
+      Each build is the one-shot build (same keys, same committed files), so the workspace always equals a clean build, and a query ` +
+      `answers at any moment from the last complete generation. Editors' atomic saves (write a temp file, rename it over the source) and ` +
+      `a delete then re-create are followed. A config, map or rules file that is briefly invalid is reported with its structured error, ` +
+      `and watching goes on; the next valid save recovers. Between builds the workspace, its graph, the build state (re-read only if ` +
+      `another process changed it) and the stage workers stay in memory, so an edit to one source costs that source's chain and the ` +
+      `index update. \`episteme build --watch\` is the same command, with the same options.
 
-      Reports one line per cycle: what changed, which targets ran, how long the build took and when queries see the change. With --json, one JSON object per line on stdout (\`watching\`, \`cycle\`, \`ignored\`, \`stopped\`), then the envelope when watch ends. Ctrl-C (SIGINT) or SIGTERM ends it cleanly: a build in flight commits, the lock is released; exit 0.
+      Reports one line per cycle: what changed, which targets ran, how long the build took and when queries see the change. With --json, ` +
+      `one JSON object per line on stdout (\`watching\`, \`cycle\`, \`ignored\`, \`stopped\`), then the envelope when watch ends. Ctrl-C ` +
+      `(SIGINT) or SIGTERM ends it cleanly: a build in flight commits, the lock is released; exit 0.
     `,
     examples: [
       ['Watch the workspace in this folder', 'episteme watch'],
@@ -46,11 +58,14 @@ export class WatchCommand extends WorkspaceCommand {
     validator: inRange(JOBS_RANGE),
   });
   debounce = Option.String('--debounce', {
-    description: `Milliseconds the inputs must be quiet before a build starts (default ${DEFAULT_DEBOUNCE_MS}; ${rangeText(DEBOUNCE_MS_RANGE)}).`,
+    description:
+      'Milliseconds the inputs must be quiet before a build starts ' + `(default ${DEFAULT_DEBOUNCE_MS}; ${rangeText(DEBOUNCE_MS_RANGE)}).`,
     validator: inRange(DEBOUNCE_MS_RANGE),
   });
   waitLock = Option.String('--wait-lock', {
-    description: `Seconds each build waits for another writer (e.g. a one-shot build) to release the workspace lock (default ${DEFAULT_WAIT_LOCK_SECONDS}; ${rangeText(WAIT_LOCK_SECONDS_RANGE)}).`,
+    description:
+      'Seconds each build waits for another writer (e.g. a one-shot build) to release the workspace lock ' +
+      `(default ${DEFAULT_WAIT_LOCK_SECONDS}; ${rangeText(WAIT_LOCK_SECONDS_RANGE)}).`,
     validator: inRange(WAIT_LOCK_SECONDS_RANGE),
   });
   allowPartial = Option.Boolean('--allow-partial', false, {
@@ -59,7 +74,8 @@ export class WatchCommand extends WorkspaceCommand {
   });
   failOn = Option.String('--fail-on', 'error', {
     description:
-      'Report a cycle as failed when a built document carries extraction diagnostics of this severity or worse: error (default), warning, or never.',
+      'Report a cycle as failed when a built document carries extraction diagnostics of this severity or worse: ' +
+      'error (default), warning, or never.',
     validator: oneOf(['error', 'warning', 'never'] as const),
   });
 

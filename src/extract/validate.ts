@@ -5,12 +5,10 @@ import { validateDocumentSchema, validateRulesSchema, type Validator } from '../
 
 function run(validate: Validator, value: unknown): { ok: true } | { ok: false; errors: string[] } {
   if (validate(value)) return { ok: true };
-  const errors = (validate.errors ?? [])
-    .slice(0, 20)
-    .map(
-      (e) =>
-        `${e.instancePath || '/'} ${e.message ?? 'is invalid'}${e.params && 'additionalProperty' in e.params ? ` (${String(e.params.additionalProperty)})` : ''}`,
-    );
+  const errors = (validate.errors ?? []).slice(0, 20).map((e) => {
+    const property = e.params && 'additionalProperty' in e.params ? ` (${String(e.params.additionalProperty)})` : '';
+    return `${e.instancePath || '/'} ${e.message ?? 'is invalid'}${property}`;
+  });
   return { ok: false, errors };
 }
 

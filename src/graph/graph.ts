@@ -117,7 +117,9 @@ export function closure(graph: BuildGraph, requested: string[]): string[] {
     if (!graph.nodes.has(name)) {
       const examples = graph.order.filter((n) => !n.includes('/index.json')).slice(0, 3);
       throw new EpistemeError('unknown-target', `No target named ${JSON.stringify(name)} in this workspace.`, {
-        hint: `Targets are output paths relative to the workspace root (or, from another folder, paths to those outputs), e.g. ${[...examples, ...graph.order.slice(-2)].join(', ')}. List them all with \`episteme build --dry-run\`.`,
+        hint:
+          'Targets are output paths relative to the workspace root (or, from another folder, paths to those outputs), ' +
+          `e.g. ${[...examples, ...graph.order.slice(-2)].join(', ')}. List them all with \`episteme build --dry-run\`.`,
         details: { target: name },
       });
     }

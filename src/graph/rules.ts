@@ -191,7 +191,8 @@ const snapshot: Rule = {
       ) {
         throw new EpistemeError(
           'artifact-invalid',
-          `${body}, the captured body of ${node.source!.spec.url}, is missing or fails its SHA-256 (damaged); an HTTP capture cannot be rebuilt offline.`,
+          `${body}, the captured body of ${node.source!.spec.url}, is missing or fails its SHA-256 (damaged); ` +
+            'an HTTP capture cannot be rebuilt offline.',
           {
             hint: `Recapture it: episteme build --refresh ${node.name}`,
             details: { file: body, target: node.name, url: node.source!.spec.url },
@@ -669,7 +670,9 @@ function readCachedPart(env: RuleEnv, file: string, key: string): string | null 
   fs.rmSync(file, { force: true });
   env.warnings.push({
     code: 'cache-entry-dropped',
-    message: `Cached index part .episteme/cache/index-parts/${path.basename(file)} failed its checksum (damaged or truncated); it was dropped and rebuilt from its chunk file.`,
+    message:
+      `Cached index part .episteme/cache/index-parts/${path.basename(file)} failed its checksum (damaged or truncated); ` +
+      'it was dropped and rebuilt from its chunk file.',
   });
   return null;
 }

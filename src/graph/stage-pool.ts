@@ -167,7 +167,9 @@ export class StagePool {
   private timeoutFailure(pending: Pending, timeoutMs: number): EpistemeError {
     const what = pending.bounds.label ?? pending.task.stage;
     return new EpistemeError('extract-timeout', `Extracting ${what} ran past its ${timeoutMs} ms bound and was stopped.`, {
-      hint: 'A timeout depends on the machine and its load, so nothing was recorded and the next build tries again. Raise options.extract.timeoutMs (pdfTimeoutMs for PDFs) if the document is trusted and large.',
+      hint:
+        'A timeout depends on the machine and its load, so nothing was recorded and the next build tries again. ' +
+        'Raise options.extract.timeoutMs (pdfTimeoutMs for PDFs) if the document is trusted and large.',
       details: { timeoutMs },
     });
   }

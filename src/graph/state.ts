@@ -258,7 +258,9 @@ export class BuildState {
     if (proofDamaged) {
       state.diagnostics.push({
         code: 'state-discarded',
-        message: `The no-op proof (.episteme/${NOOP_PROOF_FILE}) fails its checksum (damaged or edited); it was not used, and this build checks every target.`,
+        message:
+          `The no-op proof (.episteme/${NOOP_PROOF_FILE}) fails its checksum (damaged or edited); ` +
+          'it was not used, and this build checks every target.',
       });
     }
     return state;

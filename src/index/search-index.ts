@@ -261,7 +261,8 @@ export function parsePart(part: string): ParsedPart {
   const header = JSON.parse(part.slice(0, b1)) as PartHeader;
   if (header.partFormat !== INDEX_PART_VERSION * 1000 + TOKENIZER_VERSION) {
     throw new Error(
-      `search index part for ${header.documentId} has part format ${header.partFormat}; expected ${INDEX_PART_VERSION * 1000 + TOKENIZER_VERSION}`,
+      `search index part for ${header.documentId} has part format ${header.partFormat}; ` +
+        `expected ${INDEX_PART_VERSION * 1000 + TOKENIZER_VERSION}`,
     );
   }
   const postingStarts = new Uint32Array(header.termCount + 1);

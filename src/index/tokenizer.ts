@@ -37,8 +37,9 @@ const WORD_GAPS = /([^\p{L}\p{N}\p{M}]+)/u;
 const ASCII_ONLY = /^[\x00-\x7f]*$/;
 const ASCII_LETTERS = /^[a-z]+$/;
 const BIGRAM_SCRIPT_CHAR = /[\p{sc=Han}\p{sc=Hiragana}\p{sc=Katakana}\p{sc=Thai}\p{sc=Lao}\p{sc=Khmer}\p{sc=Myanmar}]/u;
-const RUN_PATTERN =
-  /[\p{sc=Han}\p{sc=Hiragana}\p{sc=Katakana}\p{sc=Thai}\p{sc=Lao}\p{sc=Khmer}\p{sc=Myanmar}\p{M}\u30FC]+|[^\p{sc=Han}\p{sc=Hiragana}\p{sc=Katakana}\p{sc=Thai}\p{sc=Lao}\p{sc=Khmer}\p{sc=Myanmar}]+/gu;
+/** The bigram scripts as the body of a character class: BIGRAM_SCRIPT_CHAR without its brackets. */
+const BIGRAM_SCRIPTS = BIGRAM_SCRIPT_CHAR.source.slice(1, -1);
+const RUN_PATTERN = new RegExp(`[${BIGRAM_SCRIPTS}\\p{M}\\u30FC]+|[^${BIGRAM_SCRIPTS}]+`, 'gu');
 const RUN_SCAN = new RegExp(RUN_PATTERN.source, 'gu');
 const RUN_SPLIT = new RegExp(RUN_PATTERN.source, 'gu');
 const FOLDABLE = /^[\p{sc=Latin}\p{sc=Greek}\p{sc=Cyrillic}\p{N}\p{M}]+$/u;

@@ -73,7 +73,10 @@ export interface TermEvidence {
 /** One query term's share of a hit's score: points = chunk points + document points. */
 export interface TermContribution {
   term: string;
-  /** Times the query says the term (0 for a term added by --expand), and its weight in thousandths ((k3 + 1) · qtf / (k3 + qtf), or the feedback weight). */
+  /**
+   * Times the query says the term (0 for a term added by --expand), and its weight in thousandths
+   * ((k3 + 1) · qtf / (k3 + qtf), or the feedback weight).
+   */
   queryFrequency: number;
   queryWeightMilli: number;
   points: number;
@@ -95,7 +98,10 @@ export interface ScoreExplanation {
   pointsPerUnit: number;
   /** One entry per query term the chunk or its document has, in term order. */
   terms: TermContribution[];
-  /** Neighbouring query words found close together in the chunk (proximity.ts): window, ordered-adjacency weight, and per pair its accumulation (sum of weight / distance², in thousandths) and points. */
+  /**
+   * Neighbouring query words found close together in the chunk (proximity.ts): window, ordered-adjacency weight,
+   * and per pair its accumulation (sum of weight / distance², in thousandths) and points.
+   */
   proximityWindow: number;
   orderedWeight: number;
   proximity: { terms: [string, string]; accumulationMilli: number; points: number }[];
@@ -198,7 +204,8 @@ function requireHeldValues(index: LoadedSearchIndex, option: string, column: 3 |
   const list = held.length === 0 ? 'none (the index has no documents)' : held.join(', ');
   throw new EpistemeError(
     'usage-error',
-    `Unknown ${option} value${unknown.length > 1 ? 's' : ''} ${unknown.map((value) => JSON.stringify(value)).join(', ')}: the index holds ${list}.`,
+    `Unknown ${option} value${unknown.length > 1 ? 's' : ''} ${unknown.map((value) => JSON.stringify(value)).join(', ')}: ` +
+      `the index holds ${list}.`,
     {
       hint: held.length === 0 ? undefined : `Use one of: ${held.map((value) => `${option} ${value}`).join(', ')}.`,
       details: { option, unknown, held },

@@ -68,7 +68,10 @@ export function makeSnippet(text: string, queryTerms: ReadonlySet<string>, maxCh
   };
 }
 
-/** Widens a window: to its sentence start when that fits, then forward by whole tokens and trailing punctuation, then backward by whole tokens. */
+/**
+ * Widens a window: to its sentence start when that fits, then forward by whole tokens and trailing punctuation,
+ * then backward by whole tokens.
+ */
 function widen(text: string, spans: TokenSpan[], cp: (index: number) => number, window: Window, budget: number): [number, number] {
   let start = spans[window.first]!.start;
   let end = spans[window.last]!.end;

@@ -111,7 +111,9 @@ describe('remote cache on nginx (Bazel HTTP cache protocol)', { skip: NGINX_SKIP
     assert.equal(query.code, 0, query.stdout);
   });
 
-  it('restores index parts with the chunks, so the next incremental build re-tokenises only what changed, as a local one does', async () => {
+  const restoresIndexParts =
+    'restores index parts with the chunks, so the next incremental build re-tokenises only what changed, as a local one does';
+  it(restoresIndexParts, async () => {
     const writer = rig();
     assert.equal((await writer.exec(['build', '--remote-cache', nginx.url, '--remote-cache-upload', '--json'])).code, 0);
     const clone = rig();

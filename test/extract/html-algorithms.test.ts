@@ -32,7 +32,8 @@ function flatten(steps: Step[]): Step[] {
 
 test('the three algorithm forms give the same steps', async () => {
   const steps =
-    '<li>Let <var>x</var> be <a href="#zero">zero</a>.<li id="step-loop">While <var>x</var> &lt; 3:<ol><li>Increment <var>x</var>.</ol><li>Return <var>x</var>.';
+    '<li>Let <var>x</var> be <a href="#zero">zero</a>.' +
+    '<li id="step-loop">While <var>x</var> &lt; 3:<ol><li>Increment <var>x</var>.</ol><li>Return <var>x</var>.';
   const forms = {
     'emu-alg': `<emu-alg><ol>${steps}</ol></emu-alg>`,
     'div.algorithm': `<div class="algorithm"><ol>${steps}</ol></div>`,
@@ -85,7 +86,8 @@ test('a long algorithm is chunked with step paths in its text and each chunk cit
     const items = Array.from(
       { length: 60 },
       (_, i) =>
-        `<li id="step-${i + 1}">Let <var>v${i + 1}</var> be the result of frobnicating the widget number ${i + 1} with the sprocket.<ol><li>Assert: <var>v${i + 1}</var> is a sprocket-compatible value.</ol>`,
+        `<li id="step-${i + 1}">Let <var>v${i + 1}</var> be the result of frobnicating the widget number ${i + 1} with the sprocket.` +
+        `<ol><li>Assert: <var>v${i + 1}</var> is a sprocket-compatible value.</ol>`,
     ).join('');
     box.write({
       'episteme.json': JSON.stringify({ manualIngest: 'map.json', options: { chunk: { maxChars: 600, overlapChars: 100 } } }),

@@ -50,7 +50,8 @@ const VARIANTS: Record<string, string> = {
   '<colgroup> start tag implied by col': FULL.replace('<colgroup>', '').replace('</colgroup>', ''),
   '</p> in a cell before </td>': FULL.replace('<p>small</p>', '<p>small'),
   'every optional tag omitted':
-    '<table><caption>Sizes<col><col><thead><tr><th>Name<th>Size<tbody><tr><td><p>small<td>1<tr><td>large<td>9<tfoot><tr><td>total<td>10</table>',
+    '<table><caption>Sizes<col><col><thead><tr><th>Name<th>Size' +
+    '<tbody><tr><td><p>small<td>1<tr><td>large<td>9<tfoot><tr><td>total<td>10</table>',
 };
 
 test('every optional-tag variant of a table gives the fully tagged table', async () => {
@@ -120,7 +121,8 @@ test('colspan and rowspan fill every slot they cover and are recorded once', asy
 
 test('spans follow the table model: within a row group, rowspan=0 to its end, bad values clamped', async () => {
   const [t] = await tablesOf(
-    '<table><tbody><tr><td rowspan=0>z<td>1<tr><td>2<tr><td>3<tbody><tr><td rowspan=5>cut<td colspan=0>c0<td colspan="x">cx<tr><td>4</table>',
+    '<table><tbody><tr><td rowspan=0>z<td>1<tr><td>2<tr><td>3' +
+      '<tbody><tr><td rowspan=5>cut<td colspan=0>c0<td colspan="x">cx<tr><td>4</table>',
   );
   assert.deepEqual(t!['rows'], [
     ['z', '1'],

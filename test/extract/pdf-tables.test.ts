@@ -126,8 +126,11 @@ test('a page drawing more line segments than the bound keeps its table (found fr
   const table = tableCases().find((x) => x.name.startsWith('unruled numbers'))!.tables[0]!;
   // 25,000 short vertical hairlines in the bottom margin: more than MAX_RULINGS_PER_PAGE.
   let hatch = '0.1 w\n';
-  for (let i = 0; i < 25_000; i++)
-    hatch += `${(72 + (i % 5000) * 0.09).toFixed(2)} ${20 + Math.floor(i / 5000) * 6} m ${(72 + (i % 5000) * 0.09).toFixed(2)} ${24 + Math.floor(i / 5000) * 6} l S\n`;
+  for (let i = 0; i < 25_000; i++) {
+    const x = (72 + (i % 5000) * 0.09).toFixed(2);
+    const rowOffset = Math.floor(i / 5000) * 6;
+    hatch += `${x} ${20 + rowOffset} m ${x} ${24 + rowOffset} l S\n`;
+  }
   const rows = table;
   const pdf = tablePdf([
     {

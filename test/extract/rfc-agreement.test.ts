@@ -38,7 +38,8 @@ for (const name of PAIRS) {
     const html = await extractCorpusFile(`rfc/${name}.html`);
     const xml = await extractCorpusFile(`rfc/${name}.xml`);
     const result = compare(html, xml);
-    const report = `${name}: ${result.paired}/${result.total} blocks paired\n${[...result.unpairedSections, ...result.problems].slice(0, 25).join('\n')}`;
+    const firstProblems = [...result.unpairedSections, ...result.problems].slice(0, 25).join('\n');
+    const report = `${name}: ${result.paired}/${result.total} blocks paired\n${firstProblems}`;
     assert.deepEqual(result.unpairedSections, [], report);
     assert.deepEqual(result.problems, [], report);
     assert.equal(result.paired, result.total, report);
@@ -135,7 +136,9 @@ test('fixture pair (xml2rfc v3 HTML and its prepared XML): every block agrees, e
   assert.ok(!xml.sections.some((s) => s.id === 'appendix-A' || s.fragment === 'appendix-A'));
 });
 
-test('fixture pair (rfc2629.xslt HTML and its XML with x: extensions): every block agrees, each class as that renderer prints it', async () => {
+const fixturePairTitle =
+  'fixture pair (rfc2629.xslt HTML and its XML with x: extensions): every block agrees, each class as that renderer prints it';
+test(fixturePairTitle, async () => {
   const { readFileSync } = await import('node:fs');
   const { extractBytes, fixturesDir } = await import('./helpers.js');
   const read = (name: string): Uint8Array => new Uint8Array(readFileSync(path.join(fixturesDir, name)));
@@ -164,7 +167,10 @@ test('fixture pair (rfc2629.xslt HTML and its XML with x: extensions): every blo
     // References: sorted, the day only with x:include-day, DOI and info page added, annotation after.
     assert.match(
       text(d),
-      /\[BREW\]\nMasinter, L\., .Brewing Widgets., RFC 2324, DOI 10\.17487\/RFC2324, 1 April 1998, <https:\/\/www\.rfc-editor\.org\/info\/rfc2324>\. See Section 2 for why\.\n\[CORE\]/,
+      new RegExp(
+        /\[BREW\]\nMasinter, L\., .Brewing Widgets., RFC 2324, DOI 10\.17487\/RFC2324, 1 April 1998, /.source +
+          /<https:\/\/www\.rfc-editor\.org\/info\/rfc2324>\. See Section 2 for why\.\n\[CORE\]/.source,
+      ),
     );
     assert.match(text(d), /Crocker, D\., Ed\. and P\. Overell, .Augmented BNF for Syntax Specifications: ABNF., STD 68, RFC 5234, DOI/);
     assert.doesNotMatch(text(d), /January 15, 2008|15 January 2008/);
@@ -208,9 +214,12 @@ test('<?rfc-ext?> processing instructions alone mark an XML as written for rfc26
   assert.doesNotMatch(text, /January 15, 2008/);
 });
 
-test('bibxml references (external entities, <?rfc include?>) keep their anchors: cited as "[RFC3550]", listed, declared unread', async () => {
+const bibxmlTitle =
+  'bibxml references (external entities, <?rfc include?>) keep their anchors: cited as "[RFC3550]", listed, declared unread';
+test(bibxmlTitle, async () => {
   const { extractBytes } = await import('./helpers.js');
-  const source = `<?xml version="1.0"?>
+  const source =
+    `<?xml version="1.0"?>
 <!DOCTYPE rfc [
   <!ENTITY rfc3550 SYSTEM "http://xml.resource.org/public/rfc/bibxml/reference.RFC.3550.xml">
   <!ENTITY w3c PUBLIC "-//W3C//x" 'https://bib.ietf.org/public/rfc/bibxml4/reference.W3C.REC-xml-20081126.xml'>
@@ -218,7 +227,8 @@ test('bibxml references (external entities, <?rfc include?>) keep their anchors:
 ]>
 <rfc number="9993" category="info">
 <front><title>Includes</title></front>
-<middle><section anchor="s" title="Uses"><t>RTP <xref target="RFC3550"/>, XML <xref target="W3C.REC-xml-20081126"/>, the series <xref target="RFC4844"/>.&boiler;</t></section></middle>
+<middle><section anchor="s" title="Uses"><t>RTP <xref target="RFC3550"/>, XML <xref target="W3C.REC-xml-20081126"/>, ` +
+    `the series <xref target="RFC4844"/>.&boiler;</t></section></middle>
 <back><references title="Informative References">
 &rfc3550;
 &w3c;

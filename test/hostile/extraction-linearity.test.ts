@@ -119,7 +119,10 @@ const CASES: Case[] = [
     contentType: 'application/rfc+xml',
     make: (n) => {
       const nest = `${'<list><t>i'.repeat(300)}<x:y xmlns:x="urn:a"><p:q xmlns:p="urn:b">z</p:q></x:y>${'</t></list>'.repeat(300)}`;
-      return `<rfc xmlns:x="http://purl.org/net/xml2rfc/ext"><middle><section><name>s</name><t>${fill(nest, n)}</t></section></middle></rfc>`;
+      return (
+        '<rfc xmlns:x="http://purl.org/net/xml2rfc/ext"><middle><section><name>s</name>' +
+        `<t>${fill(nest, n)}</t></section></middle></rfc>`
+      );
     },
   },
   {

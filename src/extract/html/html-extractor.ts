@@ -300,7 +300,8 @@ export function extractHtml(ctx: HtmlExtractContext): HtmlExtractResult {
   if (cappedElements > 0) {
     ctx.builder.warn(
       'html-depth-capped',
-      `${cappedElements} elements nested deeper than ${MAX_TREE_DEPTH} levels were attached at depth ${MAX_TREE_DEPTH}, as browsers do; their text is kept.`,
+      `${cappedElements} elements nested deeper than ${MAX_TREE_DEPTH} levels were attached at depth ${MAX_TREE_DEPTH}, ` +
+        'as browsers do; their text is kept.',
     );
   }
   const walker = new HtmlWalker(ctx);

@@ -235,7 +235,9 @@ export async function extractPdf(body: Uint8Array, builder: DocumentBuilder, lim
   if (await inflatedBytesOver(body, inflateLimit)) {
     throw boundExceeded(
       'pdf-inflated-bytes',
-      `The PDF's compressed streams inflate to more than ${inflateLimit} bytes (${PDF_BOUNDS.amplificationFactor} times its size past ${PDF_BOUNDS.amplificationActivationBytes} bytes, at most ${PDF_BOUNDS.maxInflatedBytes}).`,
+      `The PDF's compressed streams inflate to more than ${inflateLimit} bytes ` +
+        `(${PDF_BOUNDS.amplificationFactor} times its size past ${PDF_BOUNDS.amplificationActivationBytes} bytes, ` +
+        `at most ${PDF_BOUNDS.maxInflatedBytes}).`,
     );
   }
   const pdfjs = await loadPdfJs();
@@ -284,7 +286,8 @@ async function extractLoaded(
   if (invertedMediaBox(body)) {
     builder.error(
       'pdf-malformed',
-      'The PDF declares an inverted MediaBox: raw character positions fall outside the page; positions were normalised (repaired) by the parser.',
+      'The PDF declares an inverted MediaBox: raw character positions fall outside the page; ' +
+        'positions were normalised (repaired) by the parser.',
     );
   }
   const meta = await doc.getMetadata().catch(() => null);

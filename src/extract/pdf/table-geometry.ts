@@ -426,7 +426,7 @@ function tableRows(lines: Line[], bounds: number[], rules: Ruling[], page: numbe
 
 /** A cell of list markers: bullets, dashes, "1.", "a)", "(iv)". */
 const LIST_MARKER =
-  /^(?:[\u2022\u2023\u2043\u25aa\u25ab\u25cf\u25cb\u25a0\u25a1\u25e6\u00b7\u2013\u2014*-]|\(?[0-9]{1,3}[.)]|\(?[a-zA-Z][.)]|\([ivxlcdm]+\))$/;
+  /^(?:[\u2022\u2023\u2043\u25aa\u25ab\u25cf\u25cb\u25a0\u25a1\u25e6\u00b7\u2013\u2014*-]|\(?\d{1,3}[.)]|\(?[a-zA-Z][.)]|\([ivxlcdm]+\))$/;
 
 /** Cells that number consecutive lines (1, 2, 3, ...): line-numbered text, not a column of data. */
 function lineNumbering(cells: string[]): boolean {

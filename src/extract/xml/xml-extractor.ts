@@ -927,7 +927,8 @@ export function extractXml(source: string, baseUrl: string, builder: DocumentBui
   if (cappedElements > 0) {
     builder.warn(
       'xml-depth-capped',
-      `${cappedElements} elements nested deeper than ${MAX_TREE_DEPTH} levels were attached at depth ${MAX_TREE_DEPTH}; their text is kept.`,
+      `${cappedElements} elements nested deeper than ${MAX_TREE_DEPTH} levels were attached at depth ${MAX_TREE_DEPTH}; ` +
+        'their text is kept.',
     );
   }
   const root = document.children.find((c): c is Element => isTag(c));
