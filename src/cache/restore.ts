@@ -1,6 +1,6 @@
 import * as fs from 'node:fs';
 import type { Chunk, EvidenceDocument } from '../document/types.js';
-import { chunksContentHash, documentContentHash } from '../chunk/snapshot-provenance.js';
+import { chunksContentHash } from '../chunk/snapshot-provenance.js';
 import { diagnosticFactsOf } from '../graph/diagnostics.js';
 import type { TargetNode } from '../graph/graph.js';
 import {
@@ -40,11 +40,11 @@ export interface VerifiedBlob {
 }
 
 /**
- * What one build's restores learn and later restores reuse: the content hash and snapshot of each
- * document restored (by its SHA-256), so restoring its chunks neither re-reads nor re-parses it.
+ * What one build's restores learn and later restores reuse: the snapshot each restored document
+ * cites (by the document's SHA-256), so restoring its chunks neither re-reads nor re-parses it.
  */
 export class RestoreContext {
-  readonly documents = new Map<string, { snapshotId: string; contentHash: string }>();
+  readonly documents = new Map<string, { snapshotId: string }>();
 }
 
 export const RESTORERS: Partial<Record<TargetNode['rule'], Restorer>> = {
@@ -54,7 +54,7 @@ export const RESTORERS: Partial<Record<TargetNode['rule'], Restorer>> = {
     const snapshotId = deps[0]?.record.facts?.snapshotId;
     if (document.documentId !== node.source!.documentId) throw new Error(`${label} is of document ${JSON.stringify(document.documentId)}`);
     if (document.provenance.snapshotId !== snapshotId) throw new Error(`${label} cites another snapshot`);
-    context.documents.set(blob.sha256, { snapshotId, contentHash: documentContentHash(document) });
+    context.documents.set(blob.sha256, { snapshotId });
     return {
       bytes: blob.bytes,
       outputPath: perDocumentPath(env.ws.outputs.specs, node.source!.documentId),
@@ -71,7 +71,7 @@ export const RESTORERS: Partial<Record<TargetNode['rule'], Restorer>> = {
           payload: EvidenceDocument;
         }
       ).payload;
-      document = { snapshotId: parsed.provenance.snapshotId, contentHash: documentContentHash(parsed) };
+      document = { snapshotId: parsed.provenance.snapshotId };
     }
     const { documentId, chunks } = parseRestoredArtifact<{ documentId: string; chunks: Chunk[] }>(
       blob.bytes,
@@ -91,7 +91,9 @@ export const RESTORERS: Partial<Record<TargetNode['rule'], Restorer>> = {
       outputPath: perDocumentPath(env.ws.outputs.chunks, node.source!.documentId),
       facts: {
         citedSnapshotId: document.snapshotId,
-        documentContentHash: document.contentHash,
+        // No documentContentHash: it only lets a later snapshot with the same extracted content restamp
+        // these chunks instead of chunking again (rules.ts reusableChunks), and computing it re-serialises
+        // the whole document, about a third of a restore's CPU. Without it that rare case chunks afresh.
         chunksContentHash: chunksContentHash(documentId, chunks),
       },
     };
