@@ -67,8 +67,6 @@ function keptByRecords(ws: Workspace, state: BuildState): Set<string> {
     if (record.facts?.body) keep.add(record.facts.body);
     // A segmented search index's segment files (the manifest is the record's output).
     if (record.facts?.segmentFiles) for (const file of record.facts.segmentFiles.split(' ')) keep.add(file);
-    // A segmented search index's segment files (the manifest is the record's output).
-    if (record.facts?.segmentFiles) for (const file of record.facts.segmentFiles.split(' ')) keep.add(file);
     if (record.facts?.citedSnapshotId) cited.add(record.facts.citedSnapshotId);
     if (record.facts?.snapshotId && record.facts.body) bodyKept.add(record.facts.snapshotId);
   }
