@@ -1,6 +1,6 @@
 import * as fs from 'node:fs';
 import type { Chunk, EvidenceDocument } from '../document/types.js';
-import { chunksContentHash } from '../chunk/snapshot-provenance.js';
+import { chunksContentHash, chunksContentHashOfText } from '../chunk/snapshot-provenance.js';
 import { diagnosticFactsOf } from '../graph/diagnostics.js';
 import type { TargetNode } from '../graph/graph.js';
 import {
@@ -73,12 +73,13 @@ export const RESTORERS: Partial<Record<TargetNode['rule'], Restorer>> = {
       ).payload;
       document = { snapshotId: parsed.provenance.snapshotId };
     }
-    const { documentId, chunks } = parseRestoredArtifact<{ documentId: string; chunks: Chunk[] }>(
+    const { payload, text } = parseRestoredArtifactWithText<{ documentId: string; chunks: Chunk[] }>(
       blob.bytes,
       'document-chunks',
       CHUNKS_FORMAT_VERSION,
       label,
-    ).payload;
+    );
+    const { documentId, chunks } = payload;
     if (documentId !== node.source!.documentId) throw new Error(`${label} are of document ${JSON.stringify(documentId)}`);
     if (!Array.isArray(chunks)) throw new Error(`${label} hold no chunk list`);
     for (const chunk of chunks) {
@@ -94,7 +95,7 @@ export const RESTORERS: Partial<Record<TargetNode['rule'], Restorer>> = {
         // No documentContentHash: it only lets a later snapshot with the same extracted content restamp
         // these chunks instead of chunking again (rules.ts reusableChunks), and computing it re-serialises
         // the whole document, about a third of a restore's CPU. Without it that rare case chunks afresh.
-        chunksContentHash: chunksContentHash(documentId, chunks),
+        chunksContentHash: chunksContentHashOfText(text, payload, document.snapshotId) ?? chunksContentHash(documentId, chunks),
       },
     };
   },
@@ -119,6 +120,15 @@ export const RESTORERS: Partial<Record<TargetNode['rule'], Restorer>> = {
  * without that member. The bytes' SHA-256 was already checked against the action-cache entry.
  */
 function parseRestoredArtifact<T>(bytes: Buffer, kind: ArtifactKind, format: number, label: string): Artifact<T> {
+  return parseRestoredArtifactWithText<T>(bytes, kind, format, label).artifact;
+}
+
+function parseRestoredArtifactWithText<T>(
+  bytes: Buffer,
+  kind: ArtifactKind,
+  format: number,
+  label: string,
+): { artifact: Artifact<T>; payload: T; text: string } {
   const text = bytes.toString('utf8');
   const artifact = parseArtifactUnverified<T>(text, kind, format, label);
   const head = `{"artifact":${JSON.stringify(kind)},`;
@@ -127,7 +137,7 @@ function parseRestoredArtifact<T>(bytes: Buffer, kind: ArtifactKind, format: num
     throw new Error(`${label} is not a canonical artifact file`);
   const body = head + text.slice(head.length + member.length, -1);
   if (`sha256:${sha256Hex(body)}` !== artifact.fingerprint) throw new Error(`${label} fails its fingerprint check`);
-  return artifact;
+  return { artifact, payload: artifact.payload, text };
 }
 
 /**

@@ -35,6 +35,37 @@ export function chunksContentHash(documentId: string, chunks: Chunk[]): string {
   );
 }
 
+/**
+ * chunksContentHash read off a chunk artifact file's text instead of re-serialising its chunks (a
+ * restore did that for every document): in a canonical file the payload is exactly
+ * `canonicalJson({documentId, chunks})`, and blanking each citation's snapshot id in place gives the
+ * bytes chunksContentHash hashes. A key in canonical JSON follows a raw `{` or `,`, and a quote inside
+ * a string is always escaped, so the pattern below matches keys only. Null when the text does not have
+ * that exact shape (one blanked snapshot id per chunk, payload keys `chunks` and `documentId`): the
+ * caller then computes the hash the long way, so a non-canonical file only costs time.
+ */
+export function chunksContentHashOfText(text: string, payload: { documentId: string; chunks: Chunk[] }, snapshotId: string): string | null {
+  const payloadKeys = Object.keys(payload);
+  if (payloadKeys.length !== 2 || !('chunks' in payload) || !('documentId' in payload)) return null;
+  const start = text.indexOf(',"payload":{"chunks":[');
+  const end = text.lastIndexOf('},"producer":{');
+  if (start < 0 || end < start) return null;
+  const payloadText = text.slice(start + ',"payload":'.length, end + 1);
+  if (!payloadText.endsWith(`],"documentId":${JSON.stringify(payload.documentId)}}`)) return null;
+  const citedKey = `"snapshotId":${JSON.stringify(snapshotId)}`;
+  let blanked = 0;
+  const content = payloadText.replace(new RegExp(`(?<=[{,])${escapeRegExp(citedKey)}(?=[,}])`, 'g'), () => {
+    blanked += 1;
+    return '"snapshotId":""';
+  });
+  if (blanked !== payload.chunks.length) return null;
+  return sha256Hex(content);
+}
+
+function escapeRegExp(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}
+
 /** Parses a chunk artifact (already verified by the caller) and restamps every citation with `snapshotId`. */
 export function restampChunks(chunkArtifactBytes: string | Uint8Array, snapshotId: string): StampedChunks {
   const text = typeof chunkArtifactBytes === 'string' ? chunkArtifactBytes : Buffer.from(chunkArtifactBytes).toString('utf8');
