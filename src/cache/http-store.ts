@@ -133,13 +133,24 @@ export class HttpStore implements CacheStore {
     if (this.outage !== null) return Promise.reject(new CacheUnavailable(this.outage));
     return new Promise((resolve, reject) => {
       let settled = false;
-      const abandon = (message: string): void => {
-        if (settled) return;
+      /** Ends this request's bookkeeping once; false when it had already ended. */
+      const settle = (): boolean => {
+        if (settled) return false;
         settled = true;
         this.inFlight.delete(abandon);
         clearTimeout(deadline);
+        return true;
+      };
+      const abandon = (message: string): void => {
+        if (!settle()) return;
         request.destroy();
         reject(new CacheUnavailable(message));
+      };
+      // Larger than the action result says the blob is: not this entry. A miss, not an outage.
+      const tooLarge = (): void => {
+        if (!settle()) return;
+        request.destroy();
+        resolve({ status: 404, body: null });
       };
       // One stalled or dead server costs one deadline, not one per request queued behind it.
       const fail = (message: string): void => {
@@ -150,12 +161,7 @@ export class HttpStore implements CacheStore {
         const status = response.statusCode ?? 0;
         const declared = Number(response.headers['content-length'] ?? NaN);
         if (status === 200 && method === 'GET' && declared > maxBytes) {
-          // Larger than the action result says the blob is: not this entry. A miss, not an outage.
-          settled = true;
-          this.inFlight.delete(abandon);
-          clearTimeout(deadline);
-          request.destroy();
-          resolve({ status: 404, body: null });
+          tooLarge();
           return;
         }
         const parts: Buffer[] = [];
@@ -163,22 +169,14 @@ export class HttpStore implements CacheStore {
         response.on('data', (part: Buffer) => {
           length += part.length;
           if (length > maxBytes && status === 200 && method === 'GET') {
-            settled = true;
-            this.inFlight.delete(abandon);
-            clearTimeout(deadline);
-            request.destroy();
-            resolve({ status: 404, body: null });
+            tooLarge();
             return;
           }
           if (length <= maxBytes) parts.push(part);
         });
         response.on('error', (error) => fail(`${method} ${this.label}${area}/… failed: ${error.message}`));
         response.on('end', () => {
-          if (settled) return;
-          settled = true;
-          this.inFlight.delete(abandon);
-          clearTimeout(deadline);
-          resolve({ status, body: Buffer.concat(parts) });
+          if (settle()) resolve({ status, body: Buffer.concat(parts) });
         });
       });
       // The deadline runs from when the request gets a socket: time spent queued behind the pool's
@@ -195,10 +193,7 @@ export class HttpStore implements CacheStore {
         // or request limit) is not an outage: GET and PUT of a content address are idempotent, so
         // send it once more on a fresh connection, as Node's documentation advises.
         const staleConnection = request.reusedSocket && (error.code === 'ECONNRESET' || error.code === 'EPIPE');
-        if (staleConnection && !retried && !settled) {
-          settled = true;
-          this.inFlight.delete(abandon);
-          clearTimeout(deadline);
+        if (staleConnection && !retried && settle()) {
           resolve(this.request(method, area, hash, body, maxBytes, true));
           return;
         }
