@@ -82,3 +82,28 @@ test('is null, never a different hash, for text of another shape', () => {
   const extra = { documentId: 'd1', chunks: [], more: 1 } as unknown as Payload;
   assert.equal(chunksContentHashOfText(fileText(extra), extra, snapshotId), null);
 });
+
+test('equals chunksContentHash on generated chunk texts made of JSON punctuation and the key itself', () => {
+  const snapshotId = 'snap-fedcba9876543210fedcba9876543210';
+  const pieces = ['"', '\\', '{', '}', ',', ':', '[', ']', 'snapshotId', snapshotId, '"snapshotId":', ' ', 'é', '𝔘', '\n', 'x'];
+  let seed = 12345;
+  const next = (n: number): number => {
+    seed = (Math.imul(seed, 1103515245) + 12345) >>> 0;
+    return seed % n;
+  };
+  for (let round = 0; round < 200; round++) {
+    const chunks = Array.from({ length: 1 + next(4) }, (_, i) => {
+      const text = Array.from({ length: next(24) }, () => pieces[next(pieces.length)]).join('');
+      return {
+        chunkId: `d${round}#c${i}`,
+        documentId: `d${round}`,
+        text,
+        citation: { documentId: `d${round}`, snapshotId, sectionId: text.slice(0, 5) },
+        headingPath: [text.slice(0, 3)],
+      } as unknown as Chunk;
+    });
+    const payload = { documentId: `d${round}`, chunks };
+    const expected = chunksContentHash(payload.documentId, chunks);
+    assert.equal(chunksContentHashOfText(fileText(payload), payload, snapshotId), expected, `round ${round}`);
+  }
+});
