@@ -9,6 +9,7 @@ import { writeFileAtomic } from '../store/atomic-file.js';
 import { decideCharset, parseContentType, type CharsetSource } from './charset.js';
 import { fetchRepresentation, type Observation, type Validators } from './fetch.js';
 import type { CaptureRun } from './run.js';
+import { snapshotFacts } from './snapshot-facts.js';
 
 /**
  * One HTTP snapshot target: a conditional fetch, then the same kind of snapshot manual ingest records
@@ -124,14 +125,7 @@ export async function captureHttpSnapshot(ctx: HttpSnapshotContext): Promise<Htt
     bytes: recordBytes,
     output: recordPath,
     facts: {
-      snapshotId: meta.snapshotId,
-      body: bodyPath,
-      sha256: meta.sha256,
-      byteLength: String(meta.byteLength),
-      contentType: meta.contentType,
-      charset: meta.charset ?? '',
-      captureMethod: meta.captureMethod,
-      sourceUrl: meta.sourceUrl,
+      ...snapshotFacts(meta, bodyPath),
       observedAt: observation.observedAt,
       etag: observation.etag ?? '',
       lastModified: observation.lastModified ?? '',

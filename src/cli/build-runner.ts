@@ -153,15 +153,9 @@ export abstract class GraphCommand extends WorkspaceCommand {
 
 /** What `episteme graph` shows as failed (graph-view/failures.ts); a report, so a refusal only warns. */
 async function recordLastFailures(ws: Workspace, summary: BuildSummary, output: Output): Promise<void> {
-  const { recordFailures } = await import('../graph-view/failures.js');
-  try {
-    recordFailures(ws.stateDir, summary);
-  } catch (error) {
-    output.warn({
-      code: 'failures-not-recorded',
-      message: `Could not record the build's failures for \`episteme graph\`: ${(error as Error).message}`,
-    });
-  }
+  const { recordFailuresOrWarning } = await import('../graph-view/failures.js');
+  const warning = recordFailuresOrWarning(ws.stateDir, summary);
+  if (warning !== null) output.warn(warning);
 }
 
 /** The commands that capture over HTTP (snapshot, build, pipeline), with the refresh flags. */

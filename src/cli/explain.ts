@@ -1,5 +1,5 @@
 import { Command, Option } from 'clipanion';
-import { runBuild, defaultJobs } from '../graph/build.js';
+import { planBuild } from '../graph/plan.js';
 import { describeReason } from '../graph/key.js';
 import type { CommandResult } from './base-command.js';
 import { WorkspaceCommand } from './workspace-command.js';
@@ -26,14 +26,7 @@ export class ExplainCommand extends WorkspaceCommand {
 
   async run(): Promise<CommandResult> {
     const ws = await this.workspace();
-    const summary = await runBuild(ws, {
-      targets: this.targets,
-      dryRun: true,
-      allowPartial: false,
-      jobs: defaultJobs(),
-      waitLockMs: 0,
-      command: 'explain',
-    });
+    const summary = await planBuild(ws, this.targets, 'explain');
     const requested = new Set(this.targets);
     const explained = summary.targets.filter((t) => requested.has(t.target) || t.status !== 'up-to-date');
     const human: string[] = [];
@@ -44,5 +37,3 @@ export class ExplainCommand extends WorkspaceCommand {
     return { data: { targets: explained }, human };
   }
 }
-
-export { defaultJobs };

@@ -1,5 +1,5 @@
 import { Command, Option } from 'clipanion';
-import { runBuild, defaultJobs } from '../graph/build.js';
+import { planBuild } from '../graph/plan.js';
 import { describeReason } from '../graph/key.js';
 import { buildGraph } from '../graph/graph.js';
 import { readFailures } from '../graph-view/failures.js';
@@ -40,14 +40,7 @@ export class GraphViewCommand extends WorkspaceCommand {
   async run(): Promise<CommandResult> {
     const ws = await this.workspace();
     const graph = buildGraph(ws);
-    const summary = await runBuild(ws, {
-      targets: this.targets,
-      dryRun: true,
-      allowPartial: false,
-      jobs: defaultJobs(),
-      waitLockMs: 0,
-      command: 'graph',
-    });
+    const summary = await planBuild(ws, this.targets, 'graph');
     const failures = readFailures(ws.stateDir);
     const targets: ViewTarget[] = summary.targets.map((t) => {
       let state: TargetState =

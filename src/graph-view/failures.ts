@@ -1,6 +1,6 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import type { FailureCode } from '../failure.js';
+import type { FailureCode, Warning } from '../failure.js';
 import type { BuildSummary } from '../graph/build.js';
 import { canonicalJsonFile } from '../store/canonical-json.js';
 import { writeFileIfChanged } from '../store/atomic-file.js';
@@ -28,6 +28,19 @@ export function recordFailures(stateDir: string, summary: BuildSummary): void {
     failed[t.target] = { status: t.status, code: t.error?.code ?? 'target-failed', message: t.error?.message ?? '' };
   }
   writeFileIfChanged(path.join(stateDir, FAILURES_FILE), canonicalJsonFile({ version: FAILURES_VERSION, failed }));
+}
+
+/** recordFailures, with a write that fails turned into a warning: the report must never fail a build. */
+export function recordFailuresOrWarning(stateDir: string, summary: BuildSummary): Warning | null {
+  try {
+    recordFailures(stateDir, summary);
+    return null;
+  } catch (error) {
+    return {
+      code: 'failures-not-recorded',
+      message: `Could not record the build's failures for \`episteme graph\`: ${(error as Error).message}`,
+    };
+  }
 }
 
 export function readFailures(stateDir: string): Map<string, RecordedFailure> {

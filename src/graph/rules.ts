@@ -16,6 +16,7 @@ import { crc32Hex } from '../index/index-layout.js';
 import { namedOptions, type DirtyReason } from './key.js';
 import { diagnosticFacts } from './diagnostics.js';
 import type { CaptureRun } from '../capture/run.js';
+import { snapshotFacts, snapshotMetaFromFacts } from '../capture/snapshot-facts.js';
 import { targetNames, type RuleId, type TargetNode } from './graph.js';
 import type { BuildState, TargetRecord } from './state.js';
 import { sameStamp, stampOf, statStamp } from './state.js';
@@ -264,16 +265,7 @@ const snapshot: Rule = {
     return {
       bytes: canonicalJsonFile(meta),
       outputPath: () => `${env.ws.outputs.snapshots}/records/${meta.snapshotId}.json`,
-      facts: {
-        snapshotId: meta.snapshotId,
-        body: bodyPath,
-        sha256: meta.sha256,
-        byteLength: String(meta.byteLength),
-        contentType: meta.contentType,
-        charset: meta.charset ?? '',
-        captureMethod: meta.captureMethod,
-        sourceUrl: meta.sourceUrl,
-      },
+      facts: snapshotFacts(meta, bodyPath),
     };
   },
 };
@@ -332,18 +324,6 @@ function readSnapshotBody(env: RuleEnv, node: TargetNode, snapshotTarget: string
       },
     );
   }
-}
-
-function snapshotMetaFromFacts(facts: Record<string, string>): SnapshotMeta {
-  return {
-    snapshotId: facts.snapshotId!,
-    sourceUrl: facts.sourceUrl!,
-    captureMethod: facts.captureMethod as SnapshotMeta['captureMethod'],
-    contentType: facts.contentType!,
-    charset: facts.charset ? facts.charset : null,
-    sha256: facts.sha256!,
-    byteLength: Number(facts.byteLength),
-  };
 }
 
 const extract: Rule = {

@@ -11,7 +11,7 @@ import { BuildMemory } from '../graph/build-memory.js';
 import { loadStageModules } from '../graph/stage-modules.js';
 import { isAction } from '../graph/scheduler.js';
 import { NO_REFRESH } from '../capture/run.js';
-import { recordFailures } from '../graph-view/failures.js';
+import { recordFailuresOrWarning } from '../graph-view/failures.js';
 import { ContentHashes, FolderWatches, workspaceInputs, type WatchedInputs } from './inputs.js';
 import { Watcher } from './watcher.js';
 import type { WatchEvent } from './events.js';
@@ -184,14 +184,8 @@ export class WatchSession {
         },
       });
       warnings.push(...(summary.warnings ?? []));
-      try {
-        recordFailures(ws.stateDir, summary);
-      } catch (cause) {
-        warnings.push({
-          code: 'failures-not-recorded',
-          message: `Could not record the build's failures for \`episteme graph\`: ${(cause as Error).message}`,
-        });
-      }
+      const failuresWarning = recordFailuresOrWarning(ws.stateDir, summary);
+      if (failuresWarning !== null) warnings.push(failuresWarning);
       error = this.options.failureOf(summary);
     } catch (caught) {
       error =
