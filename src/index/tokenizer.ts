@@ -39,9 +39,20 @@ const ASCII_LETTERS = /^[a-z]+$/;
 const BIGRAM_SCRIPT_CHAR = /[\p{sc=Han}\p{sc=Hiragana}\p{sc=Katakana}\p{sc=Thai}\p{sc=Lao}\p{sc=Khmer}\p{sc=Myanmar}]/u;
 /** The bigram scripts as the body of a character class: BIGRAM_SCRIPT_CHAR without its brackets. */
 const BIGRAM_SCRIPTS = BIGRAM_SCRIPT_CHAR.source.slice(1, -1);
-const RUN_PATTERN = new RegExp(`[${BIGRAM_SCRIPTS}\\p{M}\\u30FC]+|[^${BIGRAM_SCRIPTS}]+`, 'gu');
-const RUN_SCAN = new RegExp(RUN_PATTERN.source, 'gu');
-const RUN_SPLIT = new RegExp(RUN_PATTERN.source, 'gu');
+/**
+ * Runs of bigram-script characters (with marks and the prolonged sound mark) and runs of anything
+ * else: one regex for exec loops, one for String.prototype.match. Built on first use, because only
+ * text in those scripts needs them and constructing them (Unicode script sets) cost a cold query
+ * ~2 ms before it read anything.
+ */
+let runPatterns: { scan: RegExp; split: RegExp } | undefined;
+function bigramRuns(): { scan: RegExp; split: RegExp } {
+  if (runPatterns === undefined) {
+    const source = `[${BIGRAM_SCRIPTS}\\p{M}\\u30FC]+|[^${BIGRAM_SCRIPTS}]+`;
+    runPatterns = { scan: new RegExp(source, 'gu'), split: new RegExp(source, 'gu') };
+  }
+  return runPatterns;
+}
 const FOLDABLE = /^[\p{sc=Latin}\p{sc=Greek}\p{sc=Cyrillic}\p{N}\p{M}]+$/u;
 const MARKS = /\p{M}/gu;
 
@@ -147,8 +158,9 @@ function spansOf(text: string, lookingFor: readonly string[] | undefined, wanted
     }
     if (BIGRAM_SCRIPT_CHAR.test(word) && word.normalize('NFKC') === word) {
       // Exact offsets for bigram runs: recompute per script run so each bigram maps to its chars.
-      RUN_SCAN.lastIndex = 0;
-      for (let run = RUN_SCAN.exec(word); run !== null; run = RUN_SCAN.exec(word)) {
+      const scan = bigramRuns().scan;
+      scan.lastIndex = 0;
+      for (let run = scan.exec(word); run !== null; run = scan.exec(word)) {
         const runStart = start + run.index;
         if (BIGRAM_SCRIPT_CHAR.test(run[0])) {
           for (const gram of bigramSpans(run[0], runStart)) spans.push(gram);
@@ -183,7 +195,7 @@ function computeTerms(word: string): string[] {
       terms.push(finishTerm(foldWord(part)));
       continue;
     }
-    for (const run of part.match(RUN_SPLIT) ?? []) {
+    for (const run of part.match(bigramRuns().split) ?? []) {
       if (BIGRAM_SCRIPT_CHAR.test(run)) {
         for (const gram of bigramSpans(run, 0)) terms.push(gram.term);
       } else {
