@@ -8,6 +8,7 @@ import {
   ARTIFACT_KIND,
   FIRST_READ_BYTES,
   HEAD_KEY,
+  POSTING_BLOCK_TERMS_END,
   type IndexManifest,
   NO_PASSAGE_KEY,
   PASSAGE_KEY_CHARS,
@@ -89,7 +90,10 @@ export interface LoadedSearchIndex {
   /** Chunk ordinal -> length in tokens (of its text, the body field). */
   lengths: readonly number[];
   totalLength: number;
-  /** Every term (sorted by code unit). For a single file, term i's handle (findTerm) is i. */
+  /**
+   * Every term (sorted by code unit), read from every posting block: for tools and tests, not
+   * queries. For a single file, term i's handle (findTerm) is i.
+   */
   readonly terms: readonly string[];
   /** The file the query opened (a single-file index, or a manifest). */
   source: IndexSource;
@@ -99,6 +103,14 @@ export interface LoadedSearchIndex {
   fileChunkStarts: Uint32Array;
   /** For a segmented index: the per-file term positions of each term findTerm found (its handle is the position here). */
   foundTerms: number[][];
+}
+
+/** A posting block, read and checked: its terms, and where each one's postings lie in its text. */
+interface PostingBlock {
+  terms: string[];
+  text: string;
+  /** Term i's postings are text[starts[i]..starts[i + 1]). */
+  starts: Float64Array;
 }
 
 /** One file of blocks (layout in index-layout.ts): a single-file index or one segment. */
@@ -118,9 +130,6 @@ interface BlockFile {
   passageKeys: string | null;
   lengths: number[];
   totalLength: number;
-  terms: string[];
-  /** Term i's postings are postingStarts[i]..postingStarts[i + 1] of all postings concatenated. */
-  postingStarts: Float64Array;
   /** First chunk ordinal of each document. */
   documentStarts: Uint32Array;
   blocks: BlockDirectory;
@@ -128,11 +137,14 @@ interface BlockFile {
 
 interface BlockDirectory {
   source: IndexSource;
-  /** First term of each posting block (plus the term count at the end). */
+  /** Ordinal of the first term of each posting block (plus the term count at the end). */
   postingFirstTerm: Uint32Array;
+  /** The first term of each posting block (ascending by code unit): where a term's block is found. */
+  postingFirstTermText: string[];
   postingOffset: Float64Array;
+  postingBytes: Float64Array;
   postingDigest: string[];
-  postingText: (string | undefined)[];
+  postingBlocks: (PostingBlock | undefined)[];
   /** First chunk ordinal of each row block (plus the chunk count at the end). */
   rowFirstChunk: Uint32Array;
   rowOffset: Float64Array;
@@ -285,7 +297,9 @@ function singleFileIndex(file: BlockFile, source: IndexSource): LoadedSearchInde
     duplicatePassages: file.duplicatePassages!,
     lengths: file.lengths,
     totalLength: file.totalLength,
-    terms: file.terms,
+    get terms() {
+      return fileTerms(file);
+    },
     source,
     files: [file],
     fileChunkStarts: Uint32Array.of(0, file.chunkCount),
@@ -375,7 +389,7 @@ function segmentedIndex(
     lengths: ([] as number[]).concat(...files.map((file) => file.lengths)),
     totalLength: files.reduce((n, file) => n + file.totalLength, 0),
     get terms() {
-      return [...new Set(files.flatMap((file) => file.terms))].sort(compareCodeUnits);
+      return [...new Set(files.flatMap(fileTerms))].sort(compareCodeUnits);
     },
     source,
     files,
@@ -444,8 +458,18 @@ function fromHead(p: IndexHead, source: IndexSource, headEnd: number, sealPositi
     Array.isArray(p.documents) &&
     (isIndex ? Array.isArray(p.duplicatePassages) : typeof p.passageKeys === 'string') &&
     p.documents.length === p.chunkCounts.length &&
-    typeof p.terms === 'string' &&
-    isBlockList(p.postingBlocks, 2) &&
+    Array.isArray(p.postingBlocks) &&
+    p.postingBlocks.every(
+      (entry) =>
+        Array.isArray(entry) &&
+        entry.length === 4 &&
+        Number.isSafeInteger(entry[0]) &&
+        entry[0] > 0 &&
+        Number.isSafeInteger(entry[1]) &&
+        entry[1] >= 0 &&
+        typeof entry[2] === 'string' &&
+        typeof entry[3] === 'string',
+    ) &&
     isBlockList(p.rowBlocks, 3) &&
     (!isIndex || (typeof p.provenance?.chunkIndexFingerprint === 'string' && Array.isArray(p.provenance?.missingSources))) &&
     typeof p.totalLength === 'number';
@@ -469,25 +493,23 @@ function fromHead(p: IndexHead, source: IndexSource, headEnd: number, sealPositi
     throw invalid(label, 'has passage groups that do not match its chunks.');
   if (!isIndex && p.passageKeys!.length !== chunkCount * PASSAGE_KEY_CHARS)
     throw invalid(label, 'has passage keys that do not match its chunks.');
-  const terms = p.terms === '' ? [] : p.terms.split(' ');
-  if (!isCountList(p.postingLengths, terms.length)) throw invalid(label, 'has postings that do not match its terms.');
-  // postingStarts[i + 1] = postingStarts[i] + length of term i's postings.
-  const postingStarts = new Float64Array(terms.length + 1);
-  for (let i = 0; i < terms.length; i++) postingStarts[i + 1] = postingStarts[i]! + p.postingLengths[i]!;
 
   // Where every block lies: blocks are JSON strings ("…"), separated by commas.
   const postingFirstTerm = new Uint32Array(p.postingBlocks.length + 1);
   const postingOffset = new Float64Array(p.postingBlocks.length);
+  const postingBytes = new Float64Array(p.postingBlocks.length);
+  const postingFirstTermText: string[] = [];
   let position = headEnd + POSTINGS_KEY.length;
-  p.postingBlocks.forEach(([termCount], i) => {
+  p.postingBlocks.forEach(([termCount, byteLength, , firstTerm], i) => {
     postingFirstTerm[i + 1] = postingFirstTerm[i]! + termCount;
+    // Blocks in term order: a term's block is found by binary search over their first terms.
+    if (i > 0 && !(postingFirstTermText[i - 1]! < firstTerm)) throw invalid(label, 'has posting blocks out of term order.');
+    postingFirstTermText.push(firstTerm);
     if (i > 0) position += 1;
     postingOffset[i] = position + 1;
-    const next = postingFirstTerm[i + 1]!;
-    if (next > terms.length) return;
-    position += 2 + postingStarts[next]! - postingStarts[postingFirstTerm[i]!]!;
+    postingBytes[i] = byteLength;
+    position += 2 + byteLength;
   });
-  if (postingFirstTerm[p.postingBlocks.length] !== terms.length) throw invalid(label, 'has posting blocks that do not match its terms.');
   position += ROWS_KEY.length;
   const rowFirstChunk = new Uint32Array(p.rowBlocks.length + 1);
   const rowOffset = new Float64Array(p.rowBlocks.length);
@@ -527,15 +549,15 @@ function fromHead(p: IndexHead, source: IndexSource, headEnd: number, sealPositi
     passageKeys: isIndex ? null : p.passageKeys!,
     lengths: p.lengths,
     totalLength: p.totalLength,
-    terms,
-    postingStarts,
     documentStarts,
     blocks: {
       source,
       postingFirstTerm,
+      postingFirstTermText,
       postingOffset,
-      postingDigest: p.postingBlocks.map((entry) => entry[1]),
-      postingText: new Array<string | undefined>(p.postingBlocks.length),
+      postingBytes,
+      postingDigest: p.postingBlocks.map((entry) => entry[2]),
+      postingBlocks: new Array<PostingBlock | undefined>(p.postingBlocks.length),
       rowFirstChunk,
       rowOffset,
       rowBytes,
@@ -642,34 +664,65 @@ export function findTerm(index: LoadedSearchIndex, term: string): number {
 }
 
 function findFileTerm(file: BlockFile, term: string): number {
+  const firsts = file.blocks.postingFirstTermText;
+  if (firsts.length === 0 || term < firsts[0]!) return -1;
+  // The last block whose first term is <= term, then the term among that block's terms.
   let lo = 0;
-  let hi = file.terms.length - 1;
-  while (lo <= hi) {
-    const mid = (lo + hi) >> 1;
-    const candidate = file.terms[mid]!;
-    if (candidate === term) return mid;
-    if (candidate < term) lo = mid + 1;
+  let hi = firsts.length - 1;
+  while (lo < hi) {
+    const mid = (lo + hi + 1) >> 1;
+    if (firsts[mid]! <= term) lo = mid;
     else hi = mid - 1;
+  }
+  const terms = postingBlock(file, lo).terms;
+  let low = 0;
+  let high = terms.length - 1;
+  while (low <= high) {
+    const mid = (low + high) >> 1;
+    const candidate = terms[mid]!;
+    if (candidate === term) return file.blocks.postingFirstTerm[lo]! + mid;
+    if (candidate < term) low = mid + 1;
+    else high = mid - 1;
   }
   return -1;
 }
 
-function postingBlockText(file: BlockFile, block: number): string {
+/** Every term of a file, from all its posting blocks. */
+function fileTerms(file: BlockFile): string[] {
+  const terms: string[] = [];
+  for (let block = 0; block < file.blocks.postingBlocks.length; block++) terms.push(...postingBlock(file, block).terms);
+  return terms;
+}
+
+/** A posting block, read, checked against its CRC-32 and split into its terms and their postings' extents (once). */
+function postingBlock(file: BlockFile, block: number): PostingBlock {
   const blocks = file.blocks;
-  let text = blocks.postingText[block];
-  if (text === undefined) {
-    const first = file.postingStarts[blocks.postingFirstTerm[block]!]!;
-    const end = file.postingStarts[blocks.postingFirstTerm[block + 1]!]!;
-    text = readVerified(
-      file,
-      `posting block (#${block})`,
-      blocks.postingOffset[block]!,
-      end - first,
-      blocks.postingDigest[block]!,
-    ).toString('latin1');
-    blocks.postingText[block] = text;
+  const cached = blocks.postingBlocks[block];
+  if (cached !== undefined) return cached;
+  const text = readVerified(
+    file,
+    `posting block (#${block})`,
+    blocks.postingOffset[block]!,
+    blocks.postingBytes[block]!,
+    blocks.postingDigest[block]!,
+  ).toString('utf8');
+  const termCount = blocks.postingFirstTerm[block + 1]! - blocks.postingFirstTerm[block]!;
+  const termsEnd = text.indexOf(POSTING_BLOCK_TERMS_END);
+  const terms = termsEnd < 0 ? [] : text.slice(0, termsEnd).split(' ');
+  if (terms.length !== termCount || terms[0] !== blocks.postingFirstTermText[block])
+    throw invalid(file.label, `has a posting block (#${block}) whose terms do not match its head.`);
+  const starts = new Float64Array(termCount + 1);
+  try {
+    const reader = new VlqReader(text, termsEnd + 1);
+    for (let i = 0; i < termCount; i++) starts[i + 1] = starts[i]! + reader.next();
+    for (let i = 0; i <= termCount; i++) starts[i] = starts[i]! + reader.position;
+  } catch (cause) {
+    throw invalid(file.label, `has a posting block (#${block}) whose lengths do not decode.`, { cause: String(cause) });
   }
-  return text;
+  if (starts[termCount] !== text.length) throw invalid(file.label, `has a posting block (#${block}) whose lengths do not match its postings.`);
+  const decoded = { terms, text, starts };
+  blocks.postingBlocks[block] = decoded;
+  return decoded;
 }
 
 /** One term's postings as parallel arrays: chunk ordinals ascending, and the term's frequency in each chunk's text and heading path. */
@@ -704,10 +757,10 @@ function decodeFilePostings(
   headingTfs: number[],
 ): void {
   const block = blockOf(file.blocks.postingFirstTerm, termIndex);
-  const text = postingBlockText(file, block);
-  const blockStart = file.postingStarts[file.blocks.postingFirstTerm[block]!]!;
-  const reader = new VlqReader(text, file.postingStarts[termIndex]! - blockStart);
-  const end = file.postingStarts[termIndex + 1]! - blockStart;
+  const { text, starts } = postingBlock(file, block);
+  const local = termIndex - file.blocks.postingFirstTerm[block]!;
+  const reader = new VlqReader(text, starts[local]!);
+  const end = starts[local + 1]!;
   let document = -1;
   while (reader.position < end) {
     document += reader.next() + 1;
