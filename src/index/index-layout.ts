@@ -156,6 +156,8 @@ export interface IndexHead {
   bm25: { bMilli: number; k1Milli: number };
   chunkCounts: number[];
   chunkNormativity: [string[], number[]];
+  /** Each document's length in tokens (the sum of its chunks' lengths): document-level BM25 without a pass over every chunk. */
+  documentLengths: number[];
   documents: DocumentRow[];
   /** Chunk ordinals whose text is the same passage (groups of two or more, ascending). */
   duplicatePassages?: number[][];

@@ -78,6 +78,8 @@ export interface LoadedSearchIndex {
   bMilli: number;
   provenance: IndexProvenance;
   documents: DocumentRow[];
+  /** Document ordinal -> length in tokens (the sum of its chunks' lengths). */
+  documentLengths: readonly number[];
   chunkCounts: number[];
   chunkCount: number;
   /** Chunk ordinal -> document ordinal. */
@@ -121,6 +123,7 @@ interface BlockFile {
   tokenizer: number;
   provenance: IndexProvenance | null;
   documents: DocumentRow[];
+  documentLengths: number[];
   chunkCounts: number[];
   chunkCount: number;
   chunkDocument: Uint32Array;
@@ -289,6 +292,7 @@ function singleFileIndex(file: BlockFile, source: IndexSource): LoadedSearchInde
     bMilli: file.bMilli,
     provenance: file.provenance!,
     documents: file.documents,
+    documentLengths: file.documentLengths,
     chunkCounts: file.chunkCounts,
     chunkCount: file.chunkCount,
     chunkDocument: file.chunkDocument,
@@ -376,6 +380,7 @@ function segmentedIndex(
     bMilli: manifest.bm25.bMilli,
     provenance: manifest.provenance,
     documents,
+    documentLengths: ([] as number[]).concat(...files.map((file) => file.documentLengths)),
     chunkCounts: ([] as number[]).concat(...files.map((file) => file.chunkCounts)),
     chunkCount,
     chunkDocument,
@@ -407,9 +412,12 @@ function segmentedIndex(
 export function passageGroupsOf(index: LoadedSearchIndex, ordinals: readonly number[]): Map<number, number> {
   const groupOf = new Map<number, number>();
   if (index.files.length === 1) {
-    index.duplicatePassages.forEach((group, g) => {
-      for (const ordinal of group) groupOf.set(ordinal, g);
-    });
+    // Plain loops: a cold process runs this once, in the interpreter, over every stored group.
+    const groups = index.duplicatePassages;
+    for (let g = 0; g < groups.length; g++) {
+      const group = groups[g]!;
+      for (let m = 0; m < group.length; m++) groupOf.set(group[m]!, g);
+    }
     return groupOf;
   }
   const byKey = new Map<string, number[]>();
@@ -458,6 +466,8 @@ function fromHead(p: IndexHead, source: IndexSource, headEnd: number, sealPositi
     Array.isArray(p.documents) &&
     (isIndex ? Array.isArray(p.duplicatePassages) : typeof p.passageKeys === 'string') &&
     p.documents.length === p.chunkCounts.length &&
+    Array.isArray(p.documentLengths) &&
+    p.documentLengths.length === p.documents.length &&
     Array.isArray(p.postingBlocks) &&
     p.postingBlocks.every(
       (entry) =>
@@ -488,9 +498,10 @@ function fromHead(p: IndexHead, source: IndexSource, headEnd: number, sealPositi
   const isCountList = (list: unknown, length: number): boolean => Array.isArray(list) && list.length === length;
   if (!isCountList(p.lengths, chunkCount) || !isCountList(p.chunkNormativity[1], chunkCount))
     throw invalid(label, 'has per-chunk lists that do not match its chunks.');
-  const isOrdinal = (value: unknown): boolean => Number.isSafeInteger(value) && (value as number) >= 0 && (value as number) < chunkCount;
-  if (isIndex && !p.duplicatePassages!.every((group) => Array.isArray(group) && group.length > 1 && group.every(isOrdinal)))
-    throw invalid(label, 'has passage groups that do not match its chunks.');
+  let documentLengthSum = 0;
+  for (let d = 0; d < p.documentLengths.length; d++) documentLengthSum += p.documentLengths[d]!;
+  if (documentLengthSum !== p.totalLength) throw invalid(label, 'has document lengths that do not add up to its total length.');
+  if (isIndex && !arePassageGroups(p.duplicatePassages!, chunkCount)) throw invalid(label, 'has passage groups that do not match its chunks.');
   if (!isIndex && p.passageKeys!.length !== chunkCount * PASSAGE_KEY_CHARS)
     throw invalid(label, 'has passage keys that do not match its chunks.');
 
@@ -540,6 +551,7 @@ function fromHead(p: IndexHead, source: IndexSource, headEnd: number, sealPositi
         }
       : null,
     documents: p.documents,
+    documentLengths: p.documentLengths,
     chunkCounts: p.chunkCounts,
     chunkCount,
     chunkDocument,
@@ -566,6 +578,20 @@ function fromHead(p: IndexHead, source: IndexSource, headEnd: number, sealPositi
       rowCache: new Array<ChunkRow | undefined>(chunkCount),
     },
   };
+}
+
+/** Groups of two or more chunk ordinals (plain loops: every cold query checks every group). */
+function arePassageGroups(groups: unknown, chunkCount: number): boolean {
+  if (!Array.isArray(groups)) return false;
+  for (let g = 0; g < groups.length; g++) {
+    const group: unknown = groups[g];
+    if (!Array.isArray(group) || group.length < 2) return false;
+    for (let m = 0; m < group.length; m++) {
+      const ordinal: unknown = group[m];
+      if (typeof ordinal !== 'number' || !Number.isInteger(ordinal) || ordinal < 0 || ordinal >= chunkCount) return false;
+    }
+  }
+  return true;
 }
 
 /** Reads one block's bytes and checks them against the CRC-32 the head recorded. */
@@ -737,30 +763,38 @@ export interface Postings {
  * segments of an index hold consecutive chunk ordinals, so theirs follow one another in order.
  */
 export function decodePostings(index: LoadedSearchIndex, handle: number): Postings {
-  const ordinals: number[] = [];
-  const tfs: number[] = [];
-  const headingTfs: number[] = [];
-  if (index.files.length === 1) decodeFilePostings(index.files[0]!, handle, 0, ordinals, tfs, headingTfs);
-  else
+  const parts: [file: BlockFile, termIndex: number, chunkBase: number][] =
+    index.files.length === 1 ? [[index.files[0]!, handle, 0]] : [];
+  if (index.files.length > 1)
     index.foundTerms[handle]!.forEach((position, i) => {
-      if (position >= 0) decodeFilePostings(index.files[i]!, position, index.fileChunkStarts[i]!, ordinals, tfs, headingTfs);
+      if (position >= 0) parts.push([index.files[i]!, position, index.fileChunkStarts[i]!]);
     });
-  return { ordinals: Uint32Array.from(ordinals), tfs: Uint32Array.from(tfs), headingTfs: Uint32Array.from(headingTfs) };
+  // Every entry takes at least one character, so the postings' length bounds their number: the
+  // arrays are made once, at that size, rather than grown entry by entry.
+  let bound = 0;
+  for (const [file, termIndex] of parts) {
+    const { starts, local } = postingExtent(file, termIndex);
+    bound += starts[local + 1]! - starts[local]!;
+  }
+  const out: Postings = { ordinals: new Uint32Array(bound), tfs: new Uint32Array(bound), headingTfs: new Uint32Array(bound) };
+  let count = 0;
+  for (const [file, termIndex, chunkBase] of parts) count = decodeFilePostings(file, termIndex, chunkBase, out, count);
+  return { ordinals: out.ordinals.subarray(0, count), tfs: out.tfs.subarray(0, count), headingTfs: out.headingTfs.subarray(0, count) };
 }
 
-function decodeFilePostings(
-  file: BlockFile,
-  termIndex: number,
-  chunkBase: number,
-  ordinals: number[],
-  tfs: number[],
-  headingTfs: number[],
-): void {
+/** A term's posting block (text and per-term starts) and its position among the block's terms. */
+function postingExtent(file: BlockFile, termIndex: number): PostingBlock & { local: number } {
   const block = blockOf(file.blocks.postingFirstTerm, termIndex);
-  const { text, starts } = postingBlock(file, block);
-  const local = termIndex - file.blocks.postingFirstTerm[block]!;
+  return { ...postingBlock(file, block), local: termIndex - file.blocks.postingFirstTerm[block]! };
+}
+
+/** Decodes one file's postings of a term into `out` from entry `count`; returns the new count. */
+function decodeFilePostings(file: BlockFile, termIndex: number, chunkBase: number, out: Postings, count: number): number {
+  const { text, starts, local } = postingExtent(file, termIndex);
+  const { ordinals, tfs, headingTfs } = out;
   const reader = new VlqReader(text, starts[local]!);
   const end = starts[local + 1]!;
+  let n = count;
   let document = -1;
   while (reader.position < end) {
     document += reader.next() + 1;
@@ -771,20 +805,21 @@ function decodeFilePostings(
       const value = reader.next();
       const flag = value % 2;
       previous = previous + 1 + (value - flag) / 2;
-      ordinals.push(base + previous);
+      ordinals[n] = base + previous;
       if (flag === 0) {
-        tfs.push(1);
-        headingTfs.push(0);
+        tfs[n] = 1;
+        headingTfs[n++] = 0;
         continue;
       }
       const counts = reader.next();
       if (counts % 2 === 0) {
-        tfs.push(counts / 2 + 2);
-        headingTfs.push(0);
+        tfs[n] = counts / 2 + 2;
+        headingTfs[n++] = 0;
       } else {
-        tfs.push((counts - 1) / 2);
-        headingTfs.push(reader.next() + 1);
+        tfs[n] = (counts - 1) / 2;
+        headingTfs[n++] = reader.next() + 1;
       }
     }
   }
+  return n;
 }

@@ -512,6 +512,7 @@ function encodeBlockFile(
     bm25: { bMilli, k1Milli },
     chunkCounts: parsed.map((p) => p.header.chunkCount),
     chunkNormativity: [normativityValues, normativityCodes],
+    documentLengths: parsed.map((p) => p.header.totalLength),
     documents: parsed.map((p) => [p.header.documentId, ...(p.header.doc ?? [])] as IndexHead['documents'][number]),
     ...(provenance === null
       ? { passageKeys: parsed.map((p) => p.header.passageKeys.map((key) => (key === '' ? NO_PASSAGE_KEY : key)).join('')).join('') }

@@ -105,7 +105,7 @@ export function tokenizeLookingFor(text: string, prefixes: readonly string[]): s
     const word = parts[i]!;
     if (word === '') continue;
     if (asciiText || ASCII_ONLY.test(word)) {
-      terms.push(startsWithAny(word.toLowerCase(), prefixes) ? termsOfWord(word)[0]! : '');
+      terms.push(startsWithAny(word, prefixes) ? termsOfWord(word)[0]! : '');
       continue;
     }
     const wordTerms = termsOfWord(word);
@@ -114,8 +114,18 @@ export function tokenizeLookingFor(text: string, prefixes: readonly string[]): s
   return terms;
 }
 
-function startsWithAny(lower: string, prefixes: readonly string[]): boolean {
-  for (let p = 0; p < prefixes.length; p++) if (lower.startsWith(prefixes[p]!)) return true;
+/** Whether an ASCII word, lowercased, starts with one of `prefixes` (lowercase). */
+function startsWithAny(word: string, prefixes: readonly string[]): boolean {
+  // Most words fail on their first character: compare it before making the word's lower case.
+  let first = word.charCodeAt(0);
+  if (first >= 0x41 && first <= 0x5a) first += 0x20;
+  let lower: string | undefined;
+  for (let p = 0; p < prefixes.length; p++) {
+    const prefix = prefixes[p]!;
+    if (prefix.length > 0 && prefix.charCodeAt(0) !== first) continue;
+    lower ??= word.toLowerCase();
+    if (lower.startsWith(prefix)) return true;
+  }
   return false;
 }
 
@@ -156,7 +166,7 @@ function spansOf(text: string, lookingFor: readonly string[] | undefined, wanted
     if (i % 2 === 0 || word === '') continue;
     // As in tokenizeLookingFor: an ASCII word that cannot be a wanted term is not stemmed.
     if (lookingFor !== undefined && (asciiText || ASCII_ONLY.test(word))) {
-      spans.push({ term: startsWithAny(word.toLowerCase(), lookingFor) ? termsOfWord(word)[0]! : '', start, end });
+      spans.push({ term: startsWithAny(word, lookingFor) ? termsOfWord(word)[0]! : '', start, end });
       continue;
     }
     const terms = termsOfWord(word);
