@@ -36,6 +36,11 @@ export function isWordChar(char: string | undefined): boolean {
   return wordChar.test(char);
 }
 
+/** Whether every word of `text` is a run of ASCII letters and digits (see PLAIN_TEXT). */
+export function isPlainText(text: string): boolean {
+  return PLAIN_TEXT.test(text);
+}
+
 /**
  * A regex whose text.split() gives the text between words at even positions ('' where the text
  * starts or ends with a word) and the words (maximal runs of word characters) at odd ones.

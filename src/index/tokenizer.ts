@@ -1,5 +1,5 @@
 import { stemmer } from 'stemmer';
-import { wordRunsOf } from '../chunk/text-boundaries.js';
+import { isPlainText, wordRunsOf } from '../chunk/text-boundaries.js';
 
 /**
  * The one tokenizer used to index chunks, parse queries and place snippet highlights. Its output
@@ -97,6 +97,7 @@ export function stemPrefix(term: string): string {
  * milliseconds; proximity needs positions of a few terms only).
  */
 export function tokenizeLookingFor(text: string, prefixes: readonly string[]): string[] {
+  if (isPlainText(text)) return plainTextLookingFor(text, prefixes);
   const terms: string[] = [];
   // Every word of an ASCII text is ASCII: one test for the text rather than one per word.
   const asciiText = ASCII_ONLY.test(text);
@@ -112,6 +113,41 @@ export function tokenizeLookingFor(text: string, prefixes: readonly string[]): s
     for (let t = 0; t < wordTerms.length; t++) terms.push(wordTerms[t]!);
   }
   return terms;
+}
+
+/**
+ * tokenizeLookingFor of text whose words are all runs of ASCII letters and digits (isPlainText):
+ * one pass over its characters that makes a string only of the words that may be wanted, where
+ * splitting made one per word and one per gap (a cold query re-scores 30 chunks this way, and their
+ * garbage was a good part of its collections).
+ */
+function plainTextLookingFor(text: string, prefixes: readonly string[]): string[] {
+  const terms: string[] = [];
+  const n = text.length;
+  let i = 0;
+  while (i < n) {
+    if (!isAsciiWordCode(text.charCodeAt(i))) {
+      i++;
+      continue;
+    }
+    const start = i;
+    while (i < n && isAsciiWordCode(text.charCodeAt(i))) i++;
+    let first = text.charCodeAt(start);
+    if (first >= 0x41 && first <= 0x5a) first += 0x20;
+    let candidate = false;
+    for (let p = 0; p < prefixes.length && !candidate; p++) candidate = prefixes[p]!.length === 0 || prefixes[p]!.charCodeAt(0) === first;
+    if (!candidate) {
+      terms.push('');
+      continue;
+    }
+    const word = text.slice(start, i);
+    terms.push(startsWithAny(word, prefixes) ? termsOfWord(word)[0]! : '');
+  }
+  return terms;
+}
+
+function isAsciiWordCode(code: number): boolean {
+  return (code >= 0x61 && code <= 0x7a) || (code >= 0x41 && code <= 0x5a) || (code >= 0x30 && code <= 0x39);
 }
 
 /** Whether an ASCII word, lowercased, starts with one of `prefixes` (lowercase). */
