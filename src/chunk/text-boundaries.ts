@@ -21,8 +21,9 @@ let wordRuns: RegExp | undefined;
  * (on the dev corpus 99%; their other characters are curly quotes, dashes and §). A test checks every
  * character of the set against the Unicode class.
  */
-// biome-ignore lint/suspicious/noControlCharactersInRegex: the whole ASCII range, control characters included
-const PLAIN_TEXT = /^[\x00-\x7f\u00a0-\u00a9\u00ab-\u00b1\u00b4\u00b6-\u00b8\u00bb\u00bf\u00d7\u00f7\u2000-\u2064\u2066-\u206f\u2122\u2190-\u22ff\ufeff]*$/;
+const PLAIN_TEXT =
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: the whole ASCII range, control characters included
+  /^[\x00-\x7f\u00a0-\u00a9\u00ab-\u00b1\u00b4\u00b6-\u00b8\u00bb\u00bf\u00d7\u00f7\u2000-\u2064\u2066-\u206f\u2122\u2190-\u22ff\ufeff]*$/;
 /** The non-ASCII characters PLAIN_TEXT accepts, as a character class body (for tests). */
 export const PLAIN_NON_ASCII = PLAIN_TEXT.source.slice('^[\\x00-\\x7f'.length, -']*$'.length);
 const ASCII_WORD_RUNS = /([A-Za-z0-9]+)/;

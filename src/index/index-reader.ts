@@ -501,7 +501,8 @@ function fromHead(p: IndexHead, source: IndexSource, headEnd: number, sealPositi
   let documentLengthSum = 0;
   for (let d = 0; d < p.documentLengths.length; d++) documentLengthSum += p.documentLengths[d]!;
   if (documentLengthSum !== p.totalLength) throw invalid(label, 'has document lengths that do not add up to its total length.');
-  if (isIndex && !arePassageGroups(p.duplicatePassages!, chunkCount)) throw invalid(label, 'has passage groups that do not match its chunks.');
+  if (isIndex && !arePassageGroups(p.duplicatePassages!, chunkCount))
+    throw invalid(label, 'has passage groups that do not match its chunks.');
   if (!isIndex && p.passageKeys!.length !== chunkCount * PASSAGE_KEY_CHARS)
     throw invalid(label, 'has passage keys that do not match its chunks.');
 
@@ -745,7 +746,8 @@ function postingBlock(file: BlockFile, block: number): PostingBlock {
   } catch (cause) {
     throw invalid(file.label, `has a posting block (#${block}) whose lengths do not decode.`, { cause: String(cause) });
   }
-  if (starts[termCount] !== text.length) throw invalid(file.label, `has a posting block (#${block}) whose lengths do not match its postings.`);
+  if (starts[termCount] !== text.length)
+    throw invalid(file.label, `has a posting block (#${block}) whose lengths do not match its postings.`);
   const decoded = { terms, text, starts };
   blocks.postingBlocks[block] = decoded;
   return decoded;
@@ -763,8 +765,7 @@ export interface Postings {
  * segments of an index hold consecutive chunk ordinals, so theirs follow one another in order.
  */
 export function decodePostings(index: LoadedSearchIndex, handle: number): Postings {
-  const parts: [file: BlockFile, termIndex: number, chunkBase: number][] =
-    index.files.length === 1 ? [[index.files[0]!, handle, 0]] : [];
+  const parts: [file: BlockFile, termIndex: number, chunkBase: number][] = index.files.length === 1 ? [[index.files[0]!, handle, 0]] : [];
   if (index.files.length > 1)
     index.foundTerms[handle]!.forEach((position, i) => {
       if (position >= 0) parts.push([index.files[i]!, position, index.fileChunkStarts[i]!]);

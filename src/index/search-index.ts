@@ -479,7 +479,8 @@ function encodeBlockFile(
   let blockTerms: string[] = [];
   let blockLengths: string[] = [];
   const closeBlock = (): void => {
-    const text = `${blockTerms.join(' ')}${POSTING_BLOCK_TERMS_END}${blockLengths.join('')}${ascii.decode(out.subarray(blockStart, written))}`;
+    const postings = ascii.decode(out.subarray(blockStart, written));
+    const text = `${blockTerms.join(' ')}${POSTING_BLOCK_TERMS_END}${blockLengths.join('')}${postings}`;
     postingBlockTexts.push(text);
     postingBlocks.push([blockTerms.length, Buffer.byteLength(text, 'utf8'), crc32Hex(text), blockTerms[0]!]);
     blockStart = written;

@@ -264,7 +264,7 @@ test('firstSpanOf is the first span tokenizeWithOffsets gives a wanted term, or 
   assert.equal(firstSpanOf('', ['a'], new Set(['a'])), undefined);
 });
 
-test('the plain-text set (split without Unicode classes) holds no letter, digit or mark, and splits words as the Unicode class does', () => {
+test('the plain-text set (split without Unicode classes) has no letter, digit or mark and splits as the Unicode class does', () => {
   const plain = new RegExp(`[${PLAIN_NON_ASCII}]`, 'u');
   const wordChar = /[\p{L}\p{N}\p{M}]/u;
   let checked = 0;
@@ -281,7 +281,10 @@ test('the plain-text set (split without Unicode classes) holds no letter, digit 
   const words = (t: string) => t.split(/([\p{L}\p{N}\p{M}]+)/u).filter((_, i) => i % 2 === 1);
   assert.deepEqual(text.split(wordRunsOf(text)), text.split(/([\p{L}\p{N}\p{M}]+)/u));
   assert.notEqual(wordRunsOf(text), wordRunsOf(`${text} café`));
-  assert.deepEqual(tokenize(text), words(text).map((word) => termsOfWord(word)[0]!));
+  assert.deepEqual(
+    tokenize(text),
+    words(text).map((word) => termsOfWord(word)[0]!),
+  );
   for (const char of ['ª', '²', 'µ', 'º', '½', 'é', 'ß', '日', '\u0301']) assert.equal(isWordChar(char), true, char);
   for (const char of ['a', 'Z', '0', '9']) assert.equal(isWordChar(char), true, char);
   for (const char of [' ', '-', '_', '’', '§', '\u00a0', undefined]) assert.equal(isWordChar(char), false, String(char));
