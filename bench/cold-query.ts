@@ -9,12 +9,14 @@
  *
  * Before/after: COLD_QUERY_BASELINE=<folder with another build's bin/episteme.cjs and dist/bundle>
  * adds that build's query as a contender, interleaved with this one's in every round, and prints
- * the ratio between them (e.g. a `git worktree` of the previous commit, built).
+ * the ratio between them (e.g. a `git worktree` of the previous commit, built). The baseline queries
+ * an index of the same chunks written by its own dist/src/index/search-index.js, so builds with
+ * different index formats compare (same chunk index beside it).
  */
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import Database from 'better-sqlite3';
 import MiniSearch from 'minisearch';
 import { chunkDocument, DEFAULT_CHUNK_OPTIONS } from '../src/chunk/chunker.js';
@@ -152,6 +154,24 @@ async function main(): Promise<void> {
   } else console.log(`Node 24 skipped: ${skipNode24}`);
   const compileCache = path.join(work, 'compile-cache');
   const baseline = process.env['COLD_QUERY_BASELINE'];
+  // The baseline's own index format, beside the same chunk index.
+  const baselineIndex = path.join(work, 'baseline-chunks/search-index.json');
+  if (baseline !== undefined) {
+    const baselineModule = async <T>(file: string): Promise<T> =>
+      (await import(pathToFileURL(path.join(path.resolve(baseline), 'dist', file)).href)) as T;
+    const writer = await baselineModule<typeof import('../src/index/search-index.js')>('src/index/search-index.js');
+    const layout = await baselineModule<typeof import('../src/index/index-layout.js')>('src/index/index-layout.js');
+    mkdirSync(path.dirname(baselineIndex), { recursive: true });
+    writeFileSync(path.join(path.dirname(baselineIndex), 'index.json'), chunkIndexBytes);
+    writeFileSync(
+      baselineIndex,
+      writer.buildSearchIndex(
+        chunked,
+        { chunkIndexFingerprint: fingerprint, chunkIndexCrc32: layout.crc32Hex(chunkIndexBytes), missingSources: [] },
+        writer.DEFAULT_INDEX_OPTIONS,
+      ),
+    );
+  }
   const query = (index: string, root = repoRoot) => [
     path.join(root, 'bin/episteme.cjs'),
     'query',
@@ -182,8 +202,7 @@ async function main(): Promise<void> {
     add('episteme query, parse only', query(path.join(work, 'missing.json')), 2);
     add('episteme query (CLI)', query(files.episteme));
     add('episteme query, chunk index', query(path.join(work, 'chunks/search-index.json')));
-    if (baseline !== undefined)
-      add('baseline query, chunk index', query(path.join(work, 'chunks/search-index.json'), path.resolve(baseline)));
+    if (baseline !== undefined) add('baseline query, chunk index', query(baselineIndex, path.resolve(baseline)));
     add('episteme query, no compile cache', query(path.join(work, 'chunks/search-index.json')), 0, { NODE_DISABLE_COMPILE_CACHE: '1' });
     add('episteme library script', [path.join(here, 'retrieval/episteme-query.js'), files.episteme, QUERY]);
     // The reads of a query (head, 10 row blocks) and nothing else: a lower bound for this format.
@@ -266,6 +285,7 @@ async function main(): Promise<void> {
   }
   console.log('Index files:');
   for (const [name, file] of Object.entries(files)) console.log(`  ${name.padEnd(22)} ${(size(file) / 1e6).toFixed(2).padStart(7)} MB`);
+  if (baseline !== undefined) console.log(`  ${'baseline episteme'.padEnd(22)} ${(size(baselineIndex) / 1e6).toFixed(2).padStart(7)} MB`);
   console.log(
     `Episteme index / MiniSearch JSON with stored text+citations: ${(size(files.episteme) / size(files.minisearch)).toFixed(2)}x; ` +
       `/ MiniSearch index-only JSON: ${(size(files.episteme) / size(files.minisearchIndexOnly)).toFixed(2)}x (goal <= 0.4)`,

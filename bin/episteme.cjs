@@ -102,7 +102,10 @@ function requireQueryBundle() {
     script = new vm.Script(moduleApi.wrap(fs.readFileSync(file, 'utf8')), {
       filename: file,
       cachedData,
-      importModuleDynamically: (specifier) => import(specifier),
+      // The bundle never imports dynamically on the query path (clipanion only for a command with a
+      // schema), but must be able to. Node's own loader (20.12+) saves registering a callback, which
+      // loads vm's module internals (~0.5 ms); older runtimes get the callback.
+      importModuleDynamically: vm.constants?.USE_MAIN_CONTEXT_DEFAULT_LOADER ?? ((specifier) => import(specifier)),
     });
     const bundle = new moduleApi.Module(file, module);
     bundle.filename = file;

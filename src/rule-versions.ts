@@ -29,9 +29,10 @@ export const CHUNK_RULE_VERSION = 2;
  * compressed row blocks; 6: heading-path term frequencies in postings, duplicate-passage groups in the
  * head; 7: each row ends with the source ids inside its text, then, for an algorithm chunk, the steps it
  * covers; 8: above 256 documents, a manifest naming segment files of consecutive documents, each with its
- * chunks' passage keys).
+ * chunks' passage keys; 9: each posting block starts with its terms and their postings' lengths, and
+ * the head names each block's first term instead of listing every term).
  */
-export const SEARCH_INDEX_FORMAT_VERSION = 8;
+export const SEARCH_INDEX_FORMAT_VERSION = 9;
 /**
  * Per-document index part layout (cached under .episteme/cache/index-parts). 5: 16 KiB compressed row
  * blocks, number lists. 6: sealed with a SHA-256 line; the index records its chunk index's CRC-32.

@@ -27,20 +27,14 @@ const crc = zlib.crc32(headBytes).toString(16).padStart(8, '0');
 const tail = read(Math.max(0, size - 256), Math.min(size, 256)).toString('latin1');
 if (!tail.includes(`"seal":"crc32:${crc}"`)) throw new Error('seal check failed');
 const head = JSON.parse(headBytes.toString('utf8')) as {
-  postingBlocks: [number, string][];
-  postingLengths: number[];
+  postingBlocks: [number, number, string, string][];
   rowBlocks: [number, number, string][];
-  terms: string;
 };
-const terms = head.terms.split(' ');
+const terms = head.postingBlocks.reduce((n, [count]) => n + count, 0);
 // Row block positions follow the posting blocks, as in index-reader.ts.
 let position = headEnd + ',"postings":['.length;
-let term = 0;
-head.postingBlocks.forEach(([count], i) => {
-  let length = 0;
-  for (let t = term; t < term + count; t++) length += head.postingLengths[t]!;
-  term += count;
-  position += (i > 0 ? 1 : 0) + 2 + length;
+head.postingBlocks.forEach(([, byteLength], i) => {
+  position += (i > 0 ? 1 : 0) + 2 + byteLength;
 });
 position += '],"rows":['.length;
 const offsets = head.rowBlocks.map(([, byteLength], i) => {
@@ -61,4 +55,4 @@ for (let i = 0; i < head.rowBlocks.length && rows.length < 10; i += step) {
       .split('\n')[0]!,
   );
 }
-process.stdout.write(JSON.stringify({ seal: crc, terms: terms.length, rows: rows.map((row) => JSON.parse(row)[0]) }) + '\n');
+process.stdout.write(JSON.stringify({ seal: crc, terms, rows: rows.map((row) => JSON.parse(row)[0]) }) + '\n');

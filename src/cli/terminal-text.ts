@@ -11,8 +11,15 @@
  */
 
 // One pass, linear in the input. Zl/Zp (U+2028, U+2029) end lines in some terminals and editors.
-const UNSAFE = /[\p{Cc}\p{Cf}\p{Zl}\p{Zp}\p{Cs}]/gu;
-const UNSAFE_EXCEPT_NEWLINE = /(?!\n)[\p{Cc}\p{Cf}\p{Zl}\p{Zp}\p{Cs}]/gu;
+// Built on first use: creating a Unicode class costs a cold process, and `--json` never needs them.
+let unsafe: { all: RegExp; exceptNewline: RegExp } | undefined;
+function unsafePatterns(): { all: RegExp; exceptNewline: RegExp } {
+  unsafe ??= {
+    all: /[\p{Cc}\p{Cf}\p{Zl}\p{Zp}\p{Cs}]/gu,
+    exceptNewline: /(?!\n)[\p{Cc}\p{Cf}\p{Zl}\p{Zp}\p{Cs}]/gu,
+  };
+  return unsafe;
+}
 
 /** The escape shown for one unsafe code point. */
 export function escapeCodePoint(codePoint: number): string {
@@ -37,13 +44,14 @@ function replace(match: string): string {
  * newline is escaped too, so source text can never start a line that looks like the tool's own.
  */
 export function terminalSafe(text: string, options: { multiline?: boolean } = {}): string {
-  const pattern = options.multiline ? UNSAFE_EXCEPT_NEWLINE : UNSAFE;
+  const pattern = options.multiline ? unsafePatterns().exceptNewline : unsafePatterns().all;
   pattern.lastIndex = 0;
   return pattern.test(text) ? text.replace(pattern, replace) : text;
 }
 
 /** Whether `text` holds a code point that terminalSafe would escape (newlines included). */
 export function hasUnsafeCodePoint(text: string): boolean {
-  UNSAFE.lastIndex = 0;
-  return UNSAFE.test(text);
+  const pattern = unsafePatterns().all;
+  pattern.lastIndex = 0;
+  return pattern.test(text);
 }

@@ -1,23 +1,28 @@
 import { zlib } from '../node-builtins.js';
 
 /**
- * The search index file (format 8), shared by its writer (search-index.ts) and reader
+ * The search index file (format 9), shared by its writer (search-index.ts) and reader
  * (index-reader.ts). A corpus of one segment (see planSegments) is one canonical-JSON artifact in
  * the shared envelope; a larger one is a manifest (payload.manifest: the segments' file names,
  * fingerprints and counts, sealed with a CRC-32) naming segment files beside it, each in this same
  * block layout under the kind search-index-segment:
  *
- *   {"artifact":"search-index","fingerprint":"sha256:…","formatVersion":6,
+ *   {"artifact":"search-index","fingerprint":"sha256:…","formatVersion":9,
  *    "payload":{"head":{…},"postings":["…",…],"rows":["…",…],"seal":"crc32:…"},
  *    "producer":{…}}
  *
  * - head: everything small a query needs before it reads a posting or a row (BM25 parameters,
- *   documents, per-chunk lengths and normativity, groups of chunks with the same passage, the sorted terms with the length of each term's
- *   postings, and the size and CRC-32 of every block). Integers and strings only; per-chunk and
- *   per-term numbers are plain JSON arrays, which JSON.parse builds natively (a cold process
- *   decoding them in JS spent ~5 ms in the interpreter).
- * - postings: the postings of all terms, in term order, cut into blocks at term boundaries
- *   (base64 VLQ text, see search-index.ts for the run encoding).
+ *   documents, per-chunk lengths and normativity, groups of chunks with the same passage, and the
+ *   size and CRC-32 of every block, with the first term of each posting block). Integers and
+ *   strings only; per-chunk numbers are plain JSON arrays, which JSON.parse builds natively (a
+ *   cold process decoding them in JS spent ~5 ms in the interpreter).
+ * - postings: the postings of all terms, in term order (code units), cut into blocks at term
+ *   boundaries. A block's text is its terms joined by " ", POSTING_BLOCK_TERMS_END, the length of
+ *   each term's postings (base64 VLQ), then the postings (base64 VLQ, see search-index.ts for the
+ *   run encoding). The terms live in their blocks, not in the head, because a query looks up a
+ *   few terms: it finds each one's block by the first terms in the head and reads only that
+ *   block, which it needs for the postings anyway (format 8 kept every term in the head: a third of
+ *   its bytes, and ~8,000 strings split and summed by every query).
  * - rows: each chunk's citation row and text, in chunk order, cut into blocks that never span two
  *   documents; a block is the rows' canonical JSON joined by "\n", UTF-8, raw DEFLATE, base64.
  * - seal: CRC-32 of the head's bytes.
@@ -134,8 +139,10 @@ export type ChunkRow = [
   steps?: { first: string; last: string },
 ];
 
-/** [number of terms, CRC-32 of the block's text as 8 hex digits]. */
-export type PostingBlockEntry = [termCount: number, crc32: string];
+/** Ends a posting block's term list (terms are letters, digits and marks; VLQ is base64). */
+export const POSTING_BLOCK_TERMS_END = '|';
+/** [number of terms, length of the block's text in UTF-8 bytes, CRC-32 of those bytes as 8 hex digits, first term]. */
+export type PostingBlockEntry = [termCount: number, byteLength: number, crc32: string, firstTerm: string];
 /** [number of chunks, length of the base64 text, CRC-32 of that text as 8 hex digits]. */
 export type RowBlockEntry = [chunkCount: number, byteLength: number, crc32: string];
 
@@ -149,6 +156,8 @@ export interface IndexHead {
   bm25: { bMilli: number; k1Milli: number };
   chunkCounts: number[];
   chunkNormativity: [string[], number[]];
+  /** Each document's length in tokens (the sum of its chunks' lengths): document-level BM25 without a pass over every chunk. */
+  documentLengths: number[];
   documents: DocumentRow[];
   /** Chunk ordinals whose text is the same passage (groups of two or more, ascending). */
   duplicatePassages?: number[][];
@@ -159,10 +168,8 @@ export interface IndexHead {
    */
   passageKeys?: string;
   postingBlocks: PostingBlockEntry[];
-  postingLengths: number[];
   provenance?: IndexProvenance;
   rowBlocks: RowBlockEntry[];
-  terms: string;
   tokenizer: number;
   totalLength: number;
 }

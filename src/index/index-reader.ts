@@ -8,6 +8,7 @@ import {
   ARTIFACT_KIND,
   FIRST_READ_BYTES,
   HEAD_KEY,
+  POSTING_BLOCK_TERMS_END,
   type IndexManifest,
   NO_PASSAGE_KEY,
   PASSAGE_KEY_CHARS,
@@ -77,6 +78,8 @@ export interface LoadedSearchIndex {
   bMilli: number;
   provenance: IndexProvenance;
   documents: DocumentRow[];
+  /** Document ordinal -> length in tokens (the sum of its chunks' lengths). */
+  documentLengths: readonly number[];
   chunkCounts: number[];
   chunkCount: number;
   /** Chunk ordinal -> document ordinal. */
@@ -89,7 +92,10 @@ export interface LoadedSearchIndex {
   /** Chunk ordinal -> length in tokens (of its text, the body field). */
   lengths: readonly number[];
   totalLength: number;
-  /** Every term (sorted by code unit). For a single file, term i's handle (findTerm) is i. */
+  /**
+   * Every term (sorted by code unit), read from every posting block: for tools and tests, not
+   * queries. For a single file, term i's handle (findTerm) is i.
+   */
   readonly terms: readonly string[];
   /** The file the query opened (a single-file index, or a manifest). */
   source: IndexSource;
@@ -101,6 +107,14 @@ export interface LoadedSearchIndex {
   foundTerms: number[][];
 }
 
+/** A posting block, read and checked: its terms, and where each one's postings lie in its text. */
+interface PostingBlock {
+  terms: string[];
+  text: string;
+  /** Term i's postings are text[starts[i]..starts[i + 1]). */
+  starts: Float64Array;
+}
+
 /** One file of blocks (layout in index-layout.ts): a single-file index or one segment. */
 interface BlockFile {
   label: string;
@@ -109,6 +123,7 @@ interface BlockFile {
   tokenizer: number;
   provenance: IndexProvenance | null;
   documents: DocumentRow[];
+  documentLengths: number[];
   chunkCounts: number[];
   chunkCount: number;
   chunkDocument: Uint32Array;
@@ -118,9 +133,6 @@ interface BlockFile {
   passageKeys: string | null;
   lengths: number[];
   totalLength: number;
-  terms: string[];
-  /** Term i's postings are postingStarts[i]..postingStarts[i + 1] of all postings concatenated. */
-  postingStarts: Float64Array;
   /** First chunk ordinal of each document. */
   documentStarts: Uint32Array;
   blocks: BlockDirectory;
@@ -128,11 +140,14 @@ interface BlockFile {
 
 interface BlockDirectory {
   source: IndexSource;
-  /** First term of each posting block (plus the term count at the end). */
+  /** Ordinal of the first term of each posting block (plus the term count at the end). */
   postingFirstTerm: Uint32Array;
+  /** The first term of each posting block (ascending by code unit): where a term's block is found. */
+  postingFirstTermText: string[];
   postingOffset: Float64Array;
+  postingBytes: Float64Array;
   postingDigest: string[];
-  postingText: (string | undefined)[];
+  postingBlocks: (PostingBlock | undefined)[];
   /** First chunk ordinal of each row block (plus the chunk count at the end). */
   rowFirstChunk: Uint32Array;
   rowOffset: Float64Array;
@@ -277,6 +292,7 @@ function singleFileIndex(file: BlockFile, source: IndexSource): LoadedSearchInde
     bMilli: file.bMilli,
     provenance: file.provenance!,
     documents: file.documents,
+    documentLengths: file.documentLengths,
     chunkCounts: file.chunkCounts,
     chunkCount: file.chunkCount,
     chunkDocument: file.chunkDocument,
@@ -285,7 +301,9 @@ function singleFileIndex(file: BlockFile, source: IndexSource): LoadedSearchInde
     duplicatePassages: file.duplicatePassages!,
     lengths: file.lengths,
     totalLength: file.totalLength,
-    terms: file.terms,
+    get terms() {
+      return fileTerms(file);
+    },
     source,
     files: [file],
     fileChunkStarts: Uint32Array.of(0, file.chunkCount),
@@ -362,6 +380,7 @@ function segmentedIndex(
     bMilli: manifest.bm25.bMilli,
     provenance: manifest.provenance,
     documents,
+    documentLengths: ([] as number[]).concat(...files.map((file) => file.documentLengths)),
     chunkCounts: ([] as number[]).concat(...files.map((file) => file.chunkCounts)),
     chunkCount,
     chunkDocument,
@@ -375,7 +394,7 @@ function segmentedIndex(
     lengths: ([] as number[]).concat(...files.map((file) => file.lengths)),
     totalLength: files.reduce((n, file) => n + file.totalLength, 0),
     get terms() {
-      return [...new Set(files.flatMap((file) => file.terms))].sort(compareCodeUnits);
+      return [...new Set(files.flatMap(fileTerms))].sort(compareCodeUnits);
     },
     source,
     files,
@@ -393,9 +412,12 @@ function segmentedIndex(
 export function passageGroupsOf(index: LoadedSearchIndex, ordinals: readonly number[]): Map<number, number> {
   const groupOf = new Map<number, number>();
   if (index.files.length === 1) {
-    index.duplicatePassages.forEach((group, g) => {
-      for (const ordinal of group) groupOf.set(ordinal, g);
-    });
+    // Plain loops: a cold process runs this once, in the interpreter, over every stored group.
+    const groups = index.duplicatePassages;
+    for (let g = 0; g < groups.length; g++) {
+      const group = groups[g]!;
+      for (let m = 0; m < group.length; m++) groupOf.set(group[m]!, g);
+    }
     return groupOf;
   }
   const byKey = new Map<string, number[]>();
@@ -444,8 +466,20 @@ function fromHead(p: IndexHead, source: IndexSource, headEnd: number, sealPositi
     Array.isArray(p.documents) &&
     (isIndex ? Array.isArray(p.duplicatePassages) : typeof p.passageKeys === 'string') &&
     p.documents.length === p.chunkCounts.length &&
-    typeof p.terms === 'string' &&
-    isBlockList(p.postingBlocks, 2) &&
+    Array.isArray(p.documentLengths) &&
+    p.documentLengths.length === p.documents.length &&
+    Array.isArray(p.postingBlocks) &&
+    p.postingBlocks.every(
+      (entry) =>
+        Array.isArray(entry) &&
+        entry.length === 4 &&
+        Number.isSafeInteger(entry[0]) &&
+        entry[0] > 0 &&
+        Number.isSafeInteger(entry[1]) &&
+        entry[1] >= 0 &&
+        typeof entry[2] === 'string' &&
+        typeof entry[3] === 'string',
+    ) &&
     isBlockList(p.rowBlocks, 3) &&
     (!isIndex || (typeof p.provenance?.chunkIndexFingerprint === 'string' && Array.isArray(p.provenance?.missingSources))) &&
     typeof p.totalLength === 'number';
@@ -464,30 +498,30 @@ function fromHead(p: IndexHead, source: IndexSource, headEnd: number, sealPositi
   const isCountList = (list: unknown, length: number): boolean => Array.isArray(list) && list.length === length;
   if (!isCountList(p.lengths, chunkCount) || !isCountList(p.chunkNormativity[1], chunkCount))
     throw invalid(label, 'has per-chunk lists that do not match its chunks.');
-  const isOrdinal = (value: unknown): boolean => Number.isSafeInteger(value) && (value as number) >= 0 && (value as number) < chunkCount;
-  if (isIndex && !p.duplicatePassages!.every((group) => Array.isArray(group) && group.length > 1 && group.every(isOrdinal)))
+  let documentLengthSum = 0;
+  for (let d = 0; d < p.documentLengths.length; d++) documentLengthSum += p.documentLengths[d]!;
+  if (documentLengthSum !== p.totalLength) throw invalid(label, 'has document lengths that do not add up to its total length.');
+  if (isIndex && !arePassageGroups(p.duplicatePassages!, chunkCount))
     throw invalid(label, 'has passage groups that do not match its chunks.');
   if (!isIndex && p.passageKeys!.length !== chunkCount * PASSAGE_KEY_CHARS)
     throw invalid(label, 'has passage keys that do not match its chunks.');
-  const terms = p.terms === '' ? [] : p.terms.split(' ');
-  if (!isCountList(p.postingLengths, terms.length)) throw invalid(label, 'has postings that do not match its terms.');
-  // postingStarts[i + 1] = postingStarts[i] + length of term i's postings.
-  const postingStarts = new Float64Array(terms.length + 1);
-  for (let i = 0; i < terms.length; i++) postingStarts[i + 1] = postingStarts[i]! + p.postingLengths[i]!;
 
   // Where every block lies: blocks are JSON strings ("…"), separated by commas.
   const postingFirstTerm = new Uint32Array(p.postingBlocks.length + 1);
   const postingOffset = new Float64Array(p.postingBlocks.length);
+  const postingBytes = new Float64Array(p.postingBlocks.length);
+  const postingFirstTermText: string[] = [];
   let position = headEnd + POSTINGS_KEY.length;
-  p.postingBlocks.forEach(([termCount], i) => {
+  p.postingBlocks.forEach(([termCount, byteLength, , firstTerm], i) => {
     postingFirstTerm[i + 1] = postingFirstTerm[i]! + termCount;
+    // Blocks in term order: a term's block is found by binary search over their first terms.
+    if (i > 0 && !(postingFirstTermText[i - 1]! < firstTerm)) throw invalid(label, 'has posting blocks out of term order.');
+    postingFirstTermText.push(firstTerm);
     if (i > 0) position += 1;
     postingOffset[i] = position + 1;
-    const next = postingFirstTerm[i + 1]!;
-    if (next > terms.length) return;
-    position += 2 + postingStarts[next]! - postingStarts[postingFirstTerm[i]!]!;
+    postingBytes[i] = byteLength;
+    position += 2 + byteLength;
   });
-  if (postingFirstTerm[p.postingBlocks.length] !== terms.length) throw invalid(label, 'has posting blocks that do not match its terms.');
   position += ROWS_KEY.length;
   const rowFirstChunk = new Uint32Array(p.rowBlocks.length + 1);
   const rowOffset = new Float64Array(p.rowBlocks.length);
@@ -518,6 +552,7 @@ function fromHead(p: IndexHead, source: IndexSource, headEnd: number, sealPositi
         }
       : null,
     documents: p.documents,
+    documentLengths: p.documentLengths,
     chunkCounts: p.chunkCounts,
     chunkCount,
     chunkDocument,
@@ -527,15 +562,15 @@ function fromHead(p: IndexHead, source: IndexSource, headEnd: number, sealPositi
     passageKeys: isIndex ? null : p.passageKeys!,
     lengths: p.lengths,
     totalLength: p.totalLength,
-    terms,
-    postingStarts,
     documentStarts,
     blocks: {
       source,
       postingFirstTerm,
+      postingFirstTermText,
       postingOffset,
-      postingDigest: p.postingBlocks.map((entry) => entry[1]),
-      postingText: new Array<string | undefined>(p.postingBlocks.length),
+      postingBytes,
+      postingDigest: p.postingBlocks.map((entry) => entry[2]),
+      postingBlocks: new Array<PostingBlock | undefined>(p.postingBlocks.length),
       rowFirstChunk,
       rowOffset,
       rowBytes,
@@ -544,6 +579,20 @@ function fromHead(p: IndexHead, source: IndexSource, headEnd: number, sealPositi
       rowCache: new Array<ChunkRow | undefined>(chunkCount),
     },
   };
+}
+
+/** Groups of two or more chunk ordinals (plain loops: every cold query checks every group). */
+function arePassageGroups(groups: unknown, chunkCount: number): boolean {
+  if (!Array.isArray(groups)) return false;
+  for (let g = 0; g < groups.length; g++) {
+    const group: unknown = groups[g];
+    if (!Array.isArray(group) || group.length < 2) return false;
+    for (let m = 0; m < group.length; m++) {
+      const ordinal: unknown = group[m];
+      if (typeof ordinal !== 'number' || !Number.isInteger(ordinal) || ordinal < 0 || ordinal >= chunkCount) return false;
+    }
+  }
+  return true;
 }
 
 /** Reads one block's bytes and checks them against the CRC-32 the head recorded. */
@@ -642,34 +691,66 @@ export function findTerm(index: LoadedSearchIndex, term: string): number {
 }
 
 function findFileTerm(file: BlockFile, term: string): number {
+  const firsts = file.blocks.postingFirstTermText;
+  if (firsts.length === 0 || term < firsts[0]!) return -1;
+  // The last block whose first term is <= term, then the term among that block's terms.
   let lo = 0;
-  let hi = file.terms.length - 1;
-  while (lo <= hi) {
-    const mid = (lo + hi) >> 1;
-    const candidate = file.terms[mid]!;
-    if (candidate === term) return mid;
-    if (candidate < term) lo = mid + 1;
+  let hi = firsts.length - 1;
+  while (lo < hi) {
+    const mid = (lo + hi + 1) >> 1;
+    if (firsts[mid]! <= term) lo = mid;
     else hi = mid - 1;
+  }
+  const terms = postingBlock(file, lo).terms;
+  let low = 0;
+  let high = terms.length - 1;
+  while (low <= high) {
+    const mid = (low + high) >> 1;
+    const candidate = terms[mid]!;
+    if (candidate === term) return file.blocks.postingFirstTerm[lo]! + mid;
+    if (candidate < term) low = mid + 1;
+    else high = mid - 1;
   }
   return -1;
 }
 
-function postingBlockText(file: BlockFile, block: number): string {
+/** Every term of a file, from all its posting blocks. */
+function fileTerms(file: BlockFile): string[] {
+  const terms: string[] = [];
+  for (let block = 0; block < file.blocks.postingBlocks.length; block++) terms.push(...postingBlock(file, block).terms);
+  return terms;
+}
+
+/** A posting block, read, checked against its CRC-32 and split into its terms and their postings' extents (once). */
+function postingBlock(file: BlockFile, block: number): PostingBlock {
   const blocks = file.blocks;
-  let text = blocks.postingText[block];
-  if (text === undefined) {
-    const first = file.postingStarts[blocks.postingFirstTerm[block]!]!;
-    const end = file.postingStarts[blocks.postingFirstTerm[block + 1]!]!;
-    text = readVerified(
-      file,
-      `posting block (#${block})`,
-      blocks.postingOffset[block]!,
-      end - first,
-      blocks.postingDigest[block]!,
-    ).toString('latin1');
-    blocks.postingText[block] = text;
+  const cached = blocks.postingBlocks[block];
+  if (cached !== undefined) return cached;
+  const text = readVerified(
+    file,
+    `posting block (#${block})`,
+    blocks.postingOffset[block]!,
+    blocks.postingBytes[block]!,
+    blocks.postingDigest[block]!,
+  ).toString('utf8');
+  const termCount = blocks.postingFirstTerm[block + 1]! - blocks.postingFirstTerm[block]!;
+  const termsEnd = text.indexOf(POSTING_BLOCK_TERMS_END);
+  const terms = termsEnd < 0 ? [] : text.slice(0, termsEnd).split(' ');
+  if (terms.length !== termCount || terms[0] !== blocks.postingFirstTermText[block])
+    throw invalid(file.label, `has a posting block (#${block}) whose terms do not match its head.`);
+  const starts = new Float64Array(termCount + 1);
+  try {
+    const reader = new VlqReader(text, termsEnd + 1);
+    for (let i = 0; i < termCount; i++) starts[i + 1] = starts[i]! + reader.next();
+    for (let i = 0; i <= termCount; i++) starts[i] = starts[i]! + reader.position;
+  } catch (cause) {
+    throw invalid(file.label, `has a posting block (#${block}) whose lengths do not decode.`, { cause: String(cause) });
   }
-  return text;
+  if (starts[termCount] !== text.length)
+    throw invalid(file.label, `has a posting block (#${block}) whose lengths do not match its postings.`);
+  const decoded = { terms, text, starts };
+  blocks.postingBlocks[block] = decoded;
+  return decoded;
 }
 
 /** One term's postings as parallel arrays: chunk ordinals ascending, and the term's frequency in each chunk's text and heading path. */
@@ -684,30 +765,37 @@ export interface Postings {
  * segments of an index hold consecutive chunk ordinals, so theirs follow one another in order.
  */
 export function decodePostings(index: LoadedSearchIndex, handle: number): Postings {
-  const ordinals: number[] = [];
-  const tfs: number[] = [];
-  const headingTfs: number[] = [];
-  if (index.files.length === 1) decodeFilePostings(index.files[0]!, handle, 0, ordinals, tfs, headingTfs);
-  else
+  const parts: [file: BlockFile, termIndex: number, chunkBase: number][] = index.files.length === 1 ? [[index.files[0]!, handle, 0]] : [];
+  if (index.files.length > 1)
     index.foundTerms[handle]!.forEach((position, i) => {
-      if (position >= 0) decodeFilePostings(index.files[i]!, position, index.fileChunkStarts[i]!, ordinals, tfs, headingTfs);
+      if (position >= 0) parts.push([index.files[i]!, position, index.fileChunkStarts[i]!]);
     });
-  return { ordinals: Uint32Array.from(ordinals), tfs: Uint32Array.from(tfs), headingTfs: Uint32Array.from(headingTfs) };
+  // Every entry takes at least one character, so the postings' length bounds their number: the
+  // arrays are made once, at that size, rather than grown entry by entry.
+  let bound = 0;
+  for (const [file, termIndex] of parts) {
+    const { starts, local } = postingExtent(file, termIndex);
+    bound += starts[local + 1]! - starts[local]!;
+  }
+  const out: Postings = { ordinals: new Uint32Array(bound), tfs: new Uint32Array(bound), headingTfs: new Uint32Array(bound) };
+  let count = 0;
+  for (const [file, termIndex, chunkBase] of parts) count = decodeFilePostings(file, termIndex, chunkBase, out, count);
+  return { ordinals: out.ordinals.subarray(0, count), tfs: out.tfs.subarray(0, count), headingTfs: out.headingTfs.subarray(0, count) };
 }
 
-function decodeFilePostings(
-  file: BlockFile,
-  termIndex: number,
-  chunkBase: number,
-  ordinals: number[],
-  tfs: number[],
-  headingTfs: number[],
-): void {
+/** A term's posting block (text and per-term starts) and its position among the block's terms. */
+function postingExtent(file: BlockFile, termIndex: number): PostingBlock & { local: number } {
   const block = blockOf(file.blocks.postingFirstTerm, termIndex);
-  const text = postingBlockText(file, block);
-  const blockStart = file.postingStarts[file.blocks.postingFirstTerm[block]!]!;
-  const reader = new VlqReader(text, file.postingStarts[termIndex]! - blockStart);
-  const end = file.postingStarts[termIndex + 1]! - blockStart;
+  return { ...postingBlock(file, block), local: termIndex - file.blocks.postingFirstTerm[block]! };
+}
+
+/** Decodes one file's postings of a term into `out` from entry `count`; returns the new count. */
+function decodeFilePostings(file: BlockFile, termIndex: number, chunkBase: number, out: Postings, count: number): number {
+  const { text, starts, local } = postingExtent(file, termIndex);
+  const { ordinals, tfs, headingTfs } = out;
+  const reader = new VlqReader(text, starts[local]!);
+  const end = starts[local + 1]!;
+  let n = count;
   let document = -1;
   while (reader.position < end) {
     document += reader.next() + 1;
@@ -718,20 +806,21 @@ function decodeFilePostings(
       const value = reader.next();
       const flag = value % 2;
       previous = previous + 1 + (value - flag) / 2;
-      ordinals.push(base + previous);
+      ordinals[n] = base + previous;
       if (flag === 0) {
-        tfs.push(1);
-        headingTfs.push(0);
+        tfs[n] = 1;
+        headingTfs[n++] = 0;
         continue;
       }
       const counts = reader.next();
       if (counts % 2 === 0) {
-        tfs.push(counts / 2 + 2);
-        headingTfs.push(0);
+        tfs[n] = counts / 2 + 2;
+        headingTfs[n++] = 0;
       } else {
-        tfs.push((counts - 1) / 2);
-        headingTfs.push(reader.next() + 1);
+        tfs[n] = (counts - 1) / 2;
+        headingTfs[n++] = reader.next() + 1;
       }
     }
   }
+  return n;
 }

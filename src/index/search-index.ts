@@ -18,6 +18,7 @@ import {
   FINGERPRINT_PREFIX,
   HEAD_KEY,
   POSTING_BLOCK_TARGET_CHARS,
+  POSTING_BLOCK_TERMS_END,
   POSTINGS_KEY,
   ROW_BLOCK_TARGET_BYTES,
   ROWS_KEY,
@@ -469,21 +470,24 @@ function encodeBlockFile(
   const encoder = new TextEncoder();
   const partPostings = parsed.map((p) => encoder.encode(p.postings));
   const out = new Uint8Array(partPostings.reduce((n, bytes) => n + bytes.length, 0) + runTotal * 12);
-  const postingLengths: number[] = [];
   let written = 0;
   const postingBlocks: PostingBlockEntry[] = [];
   const postingBlockTexts: string[] = [];
   const ascii = new TextDecoder('latin1');
   let blockStart = 0;
-  let blockTerms = 0;
+  // The block's terms and the length of each one's postings (see index-layout.ts for the block text).
+  let blockTerms: string[] = [];
+  let blockLengths: string[] = [];
   const closeBlock = (): void => {
-    const text = ascii.decode(out.subarray(blockStart, written));
+    const postings = ascii.decode(out.subarray(blockStart, written));
+    const text = `${blockTerms.join(' ')}${POSTING_BLOCK_TERMS_END}${blockLengths.join('')}${postings}`;
     postingBlockTexts.push(text);
-    postingBlocks.push([blockTerms, crc32Hex(text)]);
+    postingBlocks.push([blockTerms.length, Buffer.byteLength(text, 'utf8'), crc32Hex(text), blockTerms[0]!]);
     blockStart = written;
-    blockTerms = 0;
+    blockTerms = [];
+    blockLengths = [];
   };
-  for (const slot of slotOrder) {
+  slotOrder.forEach((slot, t) => {
     let previousDocument = -1;
     const runStart = written;
     for (let k = slotStart[slot]!; k < slotStart[slot + 1]!; k++) {
@@ -498,27 +502,26 @@ function encodeBlockFile(
       for (let i = start; i < end; i++) out[written++] = bytes[i]!;
       previousDocument = partIndex;
     }
-    postingLengths.push(written - runStart);
-    blockTerms++;
+    blockTerms.push(terms[t]!);
+    encodeVlq(written - runStart, blockLengths);
     if (written - blockStart >= POSTING_BLOCK_TARGET_CHARS) closeBlock();
-  }
-  if (blockTerms > 0) closeBlock();
+  });
+  if (blockTerms.length > 0) closeBlock();
   const normativityValues = [...new Set(parsed.flatMap((p) => p.header.normativity))].sort(compareCodeUnits);
   const normativityCodes = parsed.flatMap((p) => p.header.normativity.map((value) => normativityValues.indexOf(value)));
   const head: IndexHead = {
     bm25: { bMilli, k1Milli },
     chunkCounts: parsed.map((p) => p.header.chunkCount),
     chunkNormativity: [normativityValues, normativityCodes],
+    documentLengths: parsed.map((p) => p.header.totalLength),
     documents: parsed.map((p) => [p.header.documentId, ...(p.header.doc ?? [])] as IndexHead['documents'][number]),
     ...(provenance === null
       ? { passageKeys: parsed.map((p) => p.header.passageKeys.map((key) => (key === '' ? NO_PASSAGE_KEY : key)).join('')).join('') }
       : { duplicatePassages: duplicatePassages(parsed.flatMap((p) => p.header.passageKeys)) }),
     lengths: parsed.flatMap((p) => p.header.lengths),
     postingBlocks,
-    postingLengths,
     ...(provenance === null ? {} : { provenance: provenanceField(provenance) }),
     rowBlocks: parsed.flatMap((p) => p.header.rowBlocks),
-    terms: terms.join(' '),
     tokenizer: TOKENIZER_VERSION,
     totalLength,
   };

@@ -1,4 +1,5 @@
 import { stemmer } from 'stemmer';
+import { isPlainText, wordRunsOf } from '../chunk/text-boundaries.js';
 
 /**
  * The one tokenizer used to index chunks, parse queries and place snippet highlights. Its output
@@ -25,25 +26,43 @@ export interface TokenSpan {
 
 // Scanning regexes (stateful lastIndex loops) are kept apart from the ones used with
 // String.prototype.match, which resets lastIndex of the regex it is given.
-const WORD_SPLIT = /[\p{L}\p{N}\p{M}]+/gu;
-/**
- * Runs of everything a word is not, captured: text.split(WORD_GAPS) gives the words (maximal runs
- * of letters, digits and marks, by code point) at even positions, the text between them at odd
- * ones, and '' where the text starts or ends with a gap. One native call per text: a cold process
- * spent several times longer in a WORD.exec loop, which builds a match object per word.
- */
-const WORD_GAPS = /([^\p{L}\p{N}\p{M}]+)/u;
+// Words: text.split(wordRunsOf(text)) (text-boundaries.ts) gives them at odd positions, in one
+// native call per text (a cold process spent several times longer in a WORD.exec loop, which builds a
+// match object per word).
 // biome-ignore lint/suspicious/noControlCharactersInRegex: the whole ASCII range, control characters included
 const ASCII_ONLY = /^[\x00-\x7f]*$/;
 const ASCII_LETTERS = /^[a-z]+$/;
-const BIGRAM_SCRIPT_CHAR = /[\p{sc=Han}\p{sc=Hiragana}\p{sc=Katakana}\p{sc=Thai}\p{sc=Lao}\p{sc=Khmer}\p{sc=Myanmar}]/u;
-/** The bigram scripts as the body of a character class: BIGRAM_SCRIPT_CHAR without its brackets. */
-const BIGRAM_SCRIPTS = BIGRAM_SCRIPT_CHAR.source.slice(1, -1);
-const RUN_PATTERN = new RegExp(`[${BIGRAM_SCRIPTS}\\p{M}\\u30FC]+|[^${BIGRAM_SCRIPTS}]+`, 'gu');
-const RUN_SCAN = new RegExp(RUN_PATTERN.source, 'gu');
-const RUN_SPLIT = new RegExp(RUN_PATTERN.source, 'gu');
-const FOLDABLE = /^[\p{sc=Latin}\p{sc=Greek}\p{sc=Cyrillic}\p{N}\p{M}]+$/u;
-const MARKS = /\p{M}/gu;
+/** The scripts written without spaces between words, as the body of a character class. */
+const BIGRAM_SCRIPTS = '\\p{sc=Han}\\p{sc=Hiragana}\\p{sc=Katakana}\\p{sc=Thai}\\p{sc=Lao}\\p{sc=Khmer}\\p{sc=Myanmar}';
+/**
+ * The regexes only non-ASCII words need, built on first use: V8 builds a Unicode class when a regex
+ * with it is created and again when it first runs (text-boundaries.ts), which every cold query paid
+ * for each of these even when all its words were ASCII.
+ */
+let unicodeWords: { wordSplit: RegExp; bigramChar: RegExp; foldable: RegExp; marks: RegExp } | undefined;
+function unicodeWordRegexes(): { wordSplit: RegExp; bigramChar: RegExp; foldable: RegExp; marks: RegExp } {
+  unicodeWords ??= {
+    wordSplit: /[\p{L}\p{N}\p{M}]+/gu,
+    bigramChar: new RegExp(`[${BIGRAM_SCRIPTS}]`, 'u'),
+    foldable: /^[\p{sc=Latin}\p{sc=Greek}\p{sc=Cyrillic}\p{N}\p{M}]+$/u,
+    marks: /\p{M}/gu,
+  };
+  return unicodeWords;
+}
+/**
+ * Runs of bigram-script characters (with marks and the prolonged sound mark) and runs of anything
+ * else: one regex for exec loops, one for String.prototype.match. Built on first use, because only
+ * text in those scripts needs them and constructing them (Unicode script sets) cost a cold query
+ * ~2 ms before it read anything.
+ */
+let runPatterns: { scan: RegExp; split: RegExp } | undefined;
+function bigramRuns(): { scan: RegExp; split: RegExp } {
+  if (runPatterns === undefined) {
+    const source = `[${BIGRAM_SCRIPTS}\\p{M}\\u30FC]+|[^${BIGRAM_SCRIPTS}]+`;
+    runPatterns = { scan: new RegExp(source, 'gu'), split: new RegExp(source, 'gu') };
+  }
+  return runPatterns;
+}
 
 /** Cache: raw word -> its terms (most words repeat; NFKC and stemming are the expensive part). */
 const wordCache = new Map<string, readonly string[]>();
@@ -52,8 +71,8 @@ const WORD_CACHE_LIMIT = 200_000;
 /** Terms of a text, in order (repeats kept): what the index counts. */
 export function tokenize(text: string): string[] {
   const terms: string[] = [];
-  const parts = text.split(WORD_GAPS);
-  for (let i = 0; i < parts.length; i += 2) {
+  const parts = text.split(wordRunsOf(text));
+  for (let i = 1; i < parts.length; i += 2) {
     const word = parts[i]!;
     if (word === '') continue;
     const wordTerms = termsOfWord(word);
@@ -78,15 +97,16 @@ export function stemPrefix(term: string): string {
  * milliseconds; proximity needs positions of a few terms only).
  */
 export function tokenizeLookingFor(text: string, prefixes: readonly string[]): string[] {
+  if (isPlainText(text)) return plainTextLookingFor(text, prefixes);
   const terms: string[] = [];
   // Every word of an ASCII text is ASCII: one test for the text rather than one per word.
   const asciiText = ASCII_ONLY.test(text);
-  const parts = text.split(WORD_GAPS);
-  for (let i = 0; i < parts.length; i += 2) {
+  const parts = text.split(wordRunsOf(text));
+  for (let i = 1; i < parts.length; i += 2) {
     const word = parts[i]!;
     if (word === '') continue;
     if (asciiText || ASCII_ONLY.test(word)) {
-      terms.push(startsWithAny(word.toLowerCase(), prefixes) ? termsOfWord(word)[0]! : '');
+      terms.push(startsWithAny(word, prefixes) ? termsOfWord(word)[0]! : '');
       continue;
     }
     const wordTerms = termsOfWord(word);
@@ -95,8 +115,53 @@ export function tokenizeLookingFor(text: string, prefixes: readonly string[]): s
   return terms;
 }
 
-function startsWithAny(lower: string, prefixes: readonly string[]): boolean {
-  for (let p = 0; p < prefixes.length; p++) if (lower.startsWith(prefixes[p]!)) return true;
+/**
+ * tokenizeLookingFor of text whose words are all runs of ASCII letters and digits (isPlainText):
+ * one pass over its characters that makes a string only of the words that may be wanted, where
+ * splitting made one per word and one per gap (a cold query re-scores 30 chunks this way, and their
+ * garbage was a good part of its collections).
+ */
+function plainTextLookingFor(text: string, prefixes: readonly string[]): string[] {
+  const terms: string[] = [];
+  const n = text.length;
+  let i = 0;
+  while (i < n) {
+    if (!isAsciiWordCode(text.charCodeAt(i))) {
+      i++;
+      continue;
+    }
+    const start = i;
+    while (i < n && isAsciiWordCode(text.charCodeAt(i))) i++;
+    let first = text.charCodeAt(start);
+    if (first >= 0x41 && first <= 0x5a) first += 0x20;
+    let candidate = false;
+    for (let p = 0; p < prefixes.length && !candidate; p++) candidate = prefixes[p]!.length === 0 || prefixes[p]!.charCodeAt(0) === first;
+    if (!candidate) {
+      terms.push('');
+      continue;
+    }
+    const word = text.slice(start, i);
+    terms.push(startsWithAny(word, prefixes) ? termsOfWord(word)[0]! : '');
+  }
+  return terms;
+}
+
+function isAsciiWordCode(code: number): boolean {
+  return (code >= 0x61 && code <= 0x7a) || (code >= 0x41 && code <= 0x5a) || (code >= 0x30 && code <= 0x39);
+}
+
+/** Whether an ASCII word, lowercased, starts with one of `prefixes` (lowercase). */
+function startsWithAny(word: string, prefixes: readonly string[]): boolean {
+  // Most words fail on their first character: compare it before making the word's lower case.
+  let first = word.charCodeAt(0);
+  if (first >= 0x41 && first <= 0x5a) first += 0x20;
+  let lower: string | undefined;
+  for (let p = 0; p < prefixes.length; p++) {
+    const prefix = prefixes[p]!;
+    if (prefix.length > 0 && prefix.charCodeAt(0) !== first) continue;
+    lower ??= word.toLowerCase();
+    if (lower.startsWith(prefix)) return true;
+  }
   return false;
 }
 
@@ -121,7 +186,7 @@ export function firstSpanOf(text: string, lookingFor: readonly string[], wanted:
 function spansOf(text: string, lookingFor: readonly string[] | undefined, wanted: ReadonlySet<string> | undefined): TokenSpan[] {
   const spans: TokenSpan[] = [];
   const asciiText = lookingFor !== undefined && ASCII_ONLY.test(text);
-  const parts = text.split(WORD_GAPS);
+  const parts = text.split(wordRunsOf(text));
   let end = 0;
   let checked = 0;
   for (let i = 0; i <= parts.length; i++) {
@@ -134,10 +199,10 @@ function spansOf(text: string, lookingFor: readonly string[] | undefined, wanted
     const start = end;
     const word = parts[i]!;
     end = start + word.length;
-    if (i % 2 === 1 || word === '') continue;
+    if (i % 2 === 0 || word === '') continue;
     // As in tokenizeLookingFor: an ASCII word that cannot be a wanted term is not stemmed.
     if (lookingFor !== undefined && (asciiText || ASCII_ONLY.test(word))) {
-      spans.push({ term: startsWithAny(word.toLowerCase(), lookingFor) ? termsOfWord(word)[0]! : '', start, end });
+      spans.push({ term: startsWithAny(word, lookingFor) ? termsOfWord(word)[0]! : '', start, end });
       continue;
     }
     const terms = termsOfWord(word);
@@ -145,12 +210,14 @@ function spansOf(text: string, lookingFor: readonly string[] | undefined, wanted
       spans.push({ term: terms[0]!, start, end });
       continue;
     }
-    if (BIGRAM_SCRIPT_CHAR.test(word) && word.normalize('NFKC') === word) {
+    const bigramChar = unicodeWordRegexes().bigramChar;
+    if (bigramChar.test(word) && word.normalize('NFKC') === word) {
       // Exact offsets for bigram runs: recompute per script run so each bigram maps to its chars.
-      RUN_SCAN.lastIndex = 0;
-      for (let run = RUN_SCAN.exec(word); run !== null; run = RUN_SCAN.exec(word)) {
+      const scan = bigramRuns().scan;
+      scan.lastIndex = 0;
+      for (let run = scan.exec(word); run !== null; run = scan.exec(word)) {
         const runStart = start + run.index;
-        if (BIGRAM_SCRIPT_CHAR.test(run[0])) {
+        if (bigramChar.test(run[0])) {
           for (const gram of bigramSpans(run[0], runStart)) spans.push(gram);
         } else {
           for (const term of termsOfWord(run[0])) spans.push({ term, start: runStart, end: runStart + run[0].length });
@@ -177,14 +244,15 @@ function computeTerms(word: string): string[] {
   if (ASCII_ONLY.test(word)) return [finishTerm(word.toLowerCase())];
   const normalized = word.normalize('NFKC').toLowerCase();
   const terms: string[] = [];
-  const parts = normalized.match(WORD_SPLIT) ?? [];
+  const { wordSplit, bigramChar } = unicodeWordRegexes();
+  const parts = normalized.match(wordSplit) ?? [];
   for (const part of parts) {
-    if (!BIGRAM_SCRIPT_CHAR.test(part)) {
+    if (!bigramChar.test(part)) {
       terms.push(finishTerm(foldWord(part)));
       continue;
     }
-    for (const run of part.match(RUN_SPLIT) ?? []) {
-      if (BIGRAM_SCRIPT_CHAR.test(run)) {
+    for (const run of part.match(bigramRuns().split) ?? []) {
+      if (bigramChar.test(run)) {
         for (const gram of bigramSpans(run, 0)) terms.push(gram.term);
       } else {
         terms.push(finishTerm(foldWord(run)));
@@ -197,7 +265,8 @@ function computeTerms(word: string): string[] {
 /** Accent folding for Latin/Greek/Cyrillic (their marks are diacritics); other scripts keep marks. */
 function foldWord(word: string): string {
   let folded = word;
-  if (FOLDABLE.test(word)) folded = word.normalize('NFD').replace(MARKS, '');
+  const { foldable, marks } = unicodeWordRegexes();
+  if (foldable.test(word)) folded = word.normalize('NFD').replace(marks, '');
   if (folded.includes('ß')) folded = folded.replaceAll('ß', 'ss');
   if (folded.includes('ς')) folded = folded.replaceAll('ς', 'σ');
   return folded;

@@ -38,18 +38,7 @@ export function documentPostings(index: LoadedSearchIndex, postings: Postings): 
   return { documents, tfs, headingTfs };
 }
 
-const lengthsByIndex = new WeakMap<LoadedSearchIndex, Uint32Array>();
-
-/** Each document's length in tokens (sum of its chunks' lengths). */
-export function documentLengths(index: LoadedSearchIndex): Uint32Array {
-  let lengths = lengthsByIndex.get(index);
-  if (lengths === undefined) {
-    lengths = new Uint32Array(index.documents.length);
-    for (let ordinal = 0; ordinal < index.chunkCount; ordinal++) {
-      const document = index.chunkDocument[ordinal]!;
-      lengths[document] = lengths[document]! + index.lengths[ordinal]!;
-    }
-    lengthsByIndex.set(index, lengths);
-  }
-  return lengths;
+/** Each document's length in tokens (sum of its chunks' lengths; the index records it). */
+export function documentLengths(index: LoadedSearchIndex): readonly number[] {
+  return index.documentLengths;
 }

@@ -8,6 +8,7 @@ import {
   buildSearchIndex,
   chunkRow,
   decodePostings,
+  findTerm,
   DEFAULT_INDEX_OPTIONS,
   indexProvenance,
   loadSearchIndex,
@@ -127,11 +128,17 @@ test('truncated, edited, foreign and other-version files are artifact-invalid', 
   );
   // Pretty-printing is a modification too (the file must stay canonical).
   assert.throws(() => loadSearchIndex(JSON.stringify(JSON.parse(bytes), null, 2), 'idx.json'), isArtifactInvalid);
-  // A changed term in the head fails the seal before anything is read.
+  // A changed byte in the head fails the seal before anything is read.
+  assert.ok(bytes.includes('"bMilli":750'));
+  assert.throws(
+    () => loadSearchIndex(bytes.replace('"bMilli":750', '"bMilli":751'), 'idx.json'),
+    (e) => isArtifactInvalid(e) && /seal/.test((e as Error).message),
+  );
+  // A changed term in a posting block fails that block's CRC-32 when a query looks the term up.
   assert.ok(bytes.includes(' condit '));
   assert.throws(
-    () => loadSearchIndex(bytes.replace(' condit ', ' condiT '), 'idx.json'),
-    (e) => isArtifactInvalid(e) && /seal/.test((e as Error).message),
+    () => findTerm(loadSearchIndex(bytes.replace(' condit ', ' condiT '), 'idx.json'), 'condit'),
+    (e) => isArtifactInvalid(e) && /posting block \(#\d+\) that fails its CRC-32 check/.test((e as Error).message),
   );
   // A changed byte in a block (same length) is found when a query reads that block.
   const parsed = JSON.parse(bytes) as { payload: { postings: string[]; rows: string[] } };
@@ -249,7 +256,8 @@ test('rows with astral characters, lone surrogates and escapes are located and r
 });
 
 test('a query reads the head and only the blocks it needs, even when the head spans several reads', () => {
-  // Enough distinct words that the head (terms and per-term lengths) outgrows the first read.
+  // Documents with source URLs long enough that the head (which lists the documents) outgrows the
+  // first two reads; enough distinct words for many posting blocks, of which a query reads one.
   const random = seededRandom(11);
   const vocabulary = Array.from({ length: 15_000 }, () =>
     Array.from({ length: 6 + Math.floor(random() * 6) }, () => String.fromCharCode(97 + Math.floor(random() * 26))).join(''),
@@ -258,6 +266,7 @@ test('a query reads the head and only the blocks it needs, even when the head sp
   const docs = Array.from({ length: 40 }, (_, d) =>
     makeDocument({
       documentId: `doc${String(d).padStart(2, '0')}`,
+      sourceUrl: `https://example.org/doc${d}/${'x'.repeat(3500)}`,
       sections: [{ id: 's1', fragment: null, heading: 'Section', level: 1, number: null, parentId: null }],
       blocks: Array.from({ length: 30 }, (_, b) => ({
         id: `b${b}`,

@@ -3,7 +3,9 @@ import assert from 'node:assert/strict';
 import { firstSpanOf, stemPrefix, termsOfWord, tokenize, tokenizeLookingFor, tokenizeWithOffsets } from '../../src/index/tokenizer.js';
 import { loadDevCorpus } from './corpus-helpers.js';
 import { UNICODE_SAMPLES } from './unicode-samples.js';
+import { isWordChar, PLAIN_NON_ASCII, wordRunsOf } from '../../src/chunk/text-boundaries.js';
 import { STOP_TERMS, STOP_WORDS } from '../../src/query/stop-words.js';
+import { seededRandom } from '../helpers/random.js';
 
 /** Expected terms of each UNICODE_SAMPLES entry (reviewed by hand; the cross-runtime test checks the same on Deno and Bun). */
 const EXPECTED: string[][] = [
@@ -182,7 +184,7 @@ test('stemPrefix: every word starts with the stem prefix of its term, so looking
 });
 
 test('the word scan finds exactly the runs of letters, digits and marks, at their offsets, in any text', () => {
-  // The scan splits on the runs between words (tokenizer.ts WORD_GAPS); the definition is a
+  // The scan splits text into words (text-boundaries.ts wordRunsOf); the definition is a
   // regex over code points. Texts here mix the edges: surrogate pairs (letters and not), lone
   // surrogates, marks with and without a base, gaps at both ends, ASCII and non-ASCII words.
   const alphabet = [
@@ -260,4 +262,49 @@ test('firstSpanOf is the first span tokenizeWithOffsets gives a wanted term, or 
     assert.deepEqual(firstSpanOf(text, prefixes, wanted), expected, wantedWords.join(' '));
   }
   assert.equal(firstSpanOf('', ['a'], new Set(['a'])), undefined);
+});
+
+test('the plain-text set (split without Unicode classes) has no letter, digit or mark and splits as the Unicode class does', () => {
+  const plain = new RegExp(`[${PLAIN_NON_ASCII}]`, 'u');
+  const wordChar = /[\p{L}\p{N}\p{M}]/u;
+  let checked = 0;
+  for (let code = 0x80; code <= 0xffff; code++) {
+    const char = String.fromCharCode(code);
+    if (!plain.test(char)) continue;
+    checked++;
+    assert.ok(!wordChar.test(char), `U+${code.toString(16)} is a word character`);
+    assert.equal(isWordChar(char), false);
+  }
+  assert.ok(checked > 500, `only ${checked} characters`);
+  // The same words whichever split a text takes: curly quotes, dashes, § and × only (plain), and with one accented letter (Unicode).
+  const text = '“Don’t” — see §4.2 × 3… the user‐agent’s «fetch» ¶';
+  const words = (t: string) => t.split(/([\p{L}\p{N}\p{M}]+)/u).filter((_, i) => i % 2 === 1);
+  assert.deepEqual(text.split(wordRunsOf(text)), text.split(/([\p{L}\p{N}\p{M}]+)/u));
+  assert.notEqual(wordRunsOf(text), wordRunsOf(`${text} café`));
+  assert.deepEqual(
+    tokenize(text),
+    words(text).map((word) => termsOfWord(word)[0]!),
+  );
+  for (const char of ['ª', '²', 'µ', 'º', '½', 'é', 'ß', '日', '\u0301']) assert.equal(isWordChar(char), true, char);
+  for (const char of ['a', 'Z', '0', '9']) assert.equal(isWordChar(char), true, char);
+  for (const char of [' ', '-', '_', '’', '§', '\u00a0', undefined]) assert.equal(isWordChar(char), false, String(char));
+});
+
+test('tokenizeLookingFor of plain text (one pass over its characters) keeps every wanted term at its position', () => {
+  const random = seededRandom(17);
+  const pieces = ['Conditional', 'conditions', 'REQUEST', 'requested', 'requests', 'cache', 'x2', '42', 'Fetch', 'a', 'is'];
+  const gaps = [' ', ', ', '. ', '—', ' “', '” ', '’s ', ' § ', '\n', '-', '_', ' × ', '(', ') '];
+  const pick = <T>(list: T[]): T => list[Math.floor(random() * list.length)]!;
+  for (let n = 0; n < 200; n++) {
+    const text = Array.from({ length: 1 + Math.floor(random() * 40) }, () => pick(gaps) + pick(pieces)).join('') + pick(gaps);
+    const wanted = [pick(pieces), pick(pieces)].map((word) => tokenize(word)[0]!);
+    const prefixes = wanted.map(stemPrefix);
+    const full = tokenize(text);
+    const looking = tokenizeLookingFor(text, prefixes);
+    assert.equal(looking.length, full.length, text);
+    full.forEach((term, i) => {
+      if (looking[i] !== '') assert.equal(looking[i], term, text);
+      if (wanted.includes(term)) assert.equal(looking[i], term, `${text} @${i}`);
+    });
+  }
 });
