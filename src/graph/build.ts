@@ -118,9 +118,9 @@ export async function runBuild(ws: Workspace, request: BuildRequest): Promise<Bu
     // dropped and their derived files go once no committed index names them. Snapshot records stay
     // (unless --prune-snapshots): they keep the captured record and body alive, and bring the source
     // back as up to date, without a recapture, when it returns to the graph.
-    for (const [name, record] of [...state.targets.entries()]) {
+    for (const name of state.targets.names()) {
       if (graph.nodes.has(name)) continue;
-      if (record.components.rule === 'snapshot' && !request.pruneSnapshots) continue;
+      if (state.targets.get(name)!.components.rule === 'snapshot' && !request.pruneSnapshots) continue;
       state.recordTarget(name, null);
     }
     const liveFiles = new Set(ws.sources.flatMap((s) => (s.capture.method === 'manual-ingest' ? [s.capture.relativePath] : [])));
@@ -200,13 +200,16 @@ export async function runBuild(ws: Workspace, request: BuildRequest): Promise<Bu
 
 /** Removes the cached index parts of chunk content that only a replaced record named. */
 function pruneReleasedIndexParts(ws: Workspace, state: BuildState, partFormat: string): void {
+  const released = new Set<string>();
+  for (const record of state.releasedRecords())
+    if (record.components.rule === 'chunk' && record.facts?.chunksContentHash) released.add(record.facts.chunksContentHash);
+  if (released.size === 0) return;
+  // Only records whose text names one of those hashes can still use its part (no parse of every record).
   const live = new Set<string>();
-  for (const record of state.targets.values())
+  for (const record of state.targets.mentioning([...released]))
     if (record.components.rule === 'chunk' && record.facts?.chunksContentHash) live.add(record.facts.chunksContentHash);
-  for (const record of state.releasedRecords()) {
-    const key = record.components.rule === 'chunk' ? record.facts?.chunksContentHash : undefined;
-    if (key !== undefined && !live.has(key)) removeOwnedFile(path.join(ws.stateDir, 'cache', 'index-parts', `${key}.p${partFormat}.part`));
-  }
+  for (const key of released)
+    if (!live.has(key)) removeOwnedFile(path.join(ws.stateDir, 'cache', 'index-parts', `${key}.p${partFormat}.part`));
 }
 
 /** Keeps only cached index parts, in the current part format, of chunk content that a current record names. */

@@ -3,7 +3,7 @@ import * as path from 'node:path';
 import type { Workspace } from '../config/workspace.js';
 import { isTempFileName } from '../store/atomic-file.js';
 import { SEGMENT_FILE_NAME } from '../index/index-layout.js';
-import type { BuildState } from './state.js';
+import type { BuildState, TargetRecord } from './state.js';
 
 /**
  * Removes files no generation can reach: per-document data files, snapshot records and bodies that are
@@ -23,7 +23,7 @@ export function collectGarbage(
   state: BuildState,
   options: { pruneSnapshots: boolean; liveDocumentIds: ReadonlySet<string> },
 ): string[] {
-  const keep = keptByRecords(ws, state);
+  const keep = keptByRecords(ws, state.targets.values());
   for (const dir of [ws.outputs.snapshots, ws.outputs.specs, ws.outputs.chunks]) {
     for (const named of namedByCommittedIndex(ws, dir)) keep.add(named);
   }
@@ -57,12 +57,12 @@ function dataFolders(ws: Workspace): [string, (name: string) => boolean][] {
 }
 
 /** Files the current build records keep: their outputs, snapshot bodies, and the snapshots chunks cite. */
-function keptByRecords(ws: Workspace, state: BuildState): Set<string> {
+function keptByRecords(ws: Workspace, records: Iterable<TargetRecord>): Set<string> {
   const keep = new Set<string>();
   const cited = new Set<string>();
   /** Snapshot ids whose body a current snapshot record keeps (as its facts.body). */
   const bodyKept = new Set<string>();
-  for (const record of state.targets.values()) {
+  for (const record of records) {
     keep.add(record.output);
     if (record.facts?.body) keep.add(record.facts.body);
     // A segmented search index's segment files (the manifest is the record's output).
@@ -97,7 +97,6 @@ function keptByRecords(ws: Workspace, state: BuildState): Set<string> {
 export function collectReleasedGarbage(ws: Workspace, state: BuildState): string[] {
   const released = state.releasedRecords();
   if (released.length === 0) return [];
-  const keep = keptByRecords(ws, state);
   const candidates = new Set<string>();
   for (const record of released) {
     candidates.add(record.output);
@@ -105,6 +104,22 @@ export function collectReleasedGarbage(ws: Workspace, state: BuildState): string
     if (record.facts?.segmentFiles) for (const file of record.facts.segmentFiles.split(' ')) candidates.add(file);
     if (record.facts?.citedSnapshotId) candidates.add(`${ws.outputs.snapshots}/records/${record.facts.citedSnapshotId}.json`);
   }
+  // A record keeps a candidate only by naming it: by its path, or by a snapshot id (a chunk keeps the
+  // snapshot record it cites, and with it that record's body). After a complete, clean build every
+  // chunk cites its source's current snapshot, so the records to consult are those whose text holds a
+  // candidate's path, a released snapshot id, or a released snapshot's body hash, not all of them.
+  const tokens = new Set<string>(candidates);
+  for (const record of released) {
+    if (record.facts?.snapshotId) tokens.add(record.facts.snapshotId);
+    if (record.facts?.citedSnapshotId) tokens.add(record.facts.citedSnapshotId);
+  }
+  for (const candidate of candidates) {
+    if (!candidate.startsWith(`${ws.outputs.snapshots}/records/`)) continue;
+    tokens.add(path.posix.basename(candidate, '.json'));
+    const sha256 = recordedBodySha256(ws, candidate);
+    if (sha256 !== null) tokens.add(sha256);
+  }
+  const keep = keptByRecords(ws, state.targets.mentioning([...tokens]));
   const folders = dataFolders(ws);
   const removed: string[] = [];
   const remove = (relative: string): void => {
@@ -120,16 +135,22 @@ export function collectReleasedGarbage(ws: Workspace, state: BuildState): string
     if (keep.has(candidate)) continue;
     // An unreachable snapshot record takes its body with it, unless something else keeps the body.
     if (candidate.startsWith(`${ws.outputs.snapshots}/records/`)) {
-      try {
-        const meta = JSON.parse(fs.readFileSync(path.join(ws.root, candidate), 'utf8')) as { sha256?: string };
-        if (typeof meta.sha256 === 'string') remove(`${ws.outputs.snapshots}/bodies/${meta.sha256}`);
-      } catch {
-        // already gone or unreadable: its body, if any, was released by its own record
-      }
+      const sha256 = recordedBodySha256(ws, candidate);
+      if (sha256 !== null) remove(`${ws.outputs.snapshots}/bodies/${sha256}`);
     }
     remove(candidate);
   }
   return [...new Set(removed)].sort();
+}
+
+/** The body SHA-256 a snapshot record file names, or null when it is gone or unreadable (its body, if any, was released by its own record). */
+function recordedBodySha256(ws: Workspace, recordPath: string): string | null {
+  try {
+    const meta = JSON.parse(fs.readFileSync(path.join(ws.root, recordPath), 'utf8')) as { sha256?: unknown };
+    return typeof meta.sha256 === 'string' ? meta.sha256 : null;
+  } catch {
+    return null;
+  }
 }
 
 function isRealFolder(root: string, relative: string): boolean {

@@ -50,6 +50,9 @@ export interface RuleEnv {
 
 export interface DepView {
   name: string;
+  /** The SHA-256 of the dependency's output, as its record holds it (known without reading the record). */
+  sha256: string;
+  /** The dependency's record, read when first used. */
   record: TargetRecord;
   source: TargetNode['source'];
 }
@@ -439,7 +442,7 @@ function stageIndex(kind: 'snapshot-index' | 'document-index' | 'chunk-index', d
       // this commit once and is dropped, so the next build rebuilds it rather than committing it.
       const committed = env.state.targets.get(node.name)?.components.inputs ?? {};
       for (const dep of deps)
-        if (committed[dep.name] !== dep.record.sha256) readDependencyOutput(env, dep.name, dep.record.output, dep.record.sha256);
+        if (committed[dep.name] !== dep.sha256) readDependencyOutput(env, dep.name, dep.record.output, dep.sha256);
       const entries = deps
         .map((dep) => {
           const entry: Record<string, string> = {
