@@ -92,8 +92,12 @@ export async function runBuild(ws: Workspace, request: BuildRequest): Promise<Bu
     : await acquireWorkspaceLock(ws.root, ws.stateDir, { waitMs: request.waitLockMs, command: request.command });
   const pool = request.pool ?? new StagePool(request.dryRun ? 1 : request.jobs, { maxHeapMb: extractOptions.maxHeapMb });
   try {
-    if (!request.dryRun) {
-      claimOwnedFolders(ws.root, ownedFolders(ws.outputs));
+    if (!request.dryRun) claimOwnedFolders(ws.root, ownedFolders(ws.outputs));
+    request.onPhase?.('state');
+    const state = request.memory && !request.dryRun ? request.memory.takeState(ws.stateDir) : BuildState.load(ws.stateDir, request.dryRun);
+    // Temp files are what a writer left when it crashed; nothing has written since a clean commit the
+    // no-op proof still vouches for, so then there are none (and no listing of every output folder).
+    if (!request.dryRun && !state.untouchedSinceCleanCommit()) {
       for (const dir of [
         ws.outputs.snapshots,
         `${ws.outputs.snapshots}/records`,
@@ -106,8 +110,6 @@ export async function runBuild(ws: Workspace, request: BuildRequest): Promise<Bu
         sweepOwnedTempFiles(ws.root, dir);
       }
     }
-    request.onPhase?.('state');
-    const state = request.memory && !request.dryRun ? request.memory.takeState(ws.stateDir) : BuildState.load(ws.stateDir, request.dryRun);
     const recordedOptionsHold = state.clean !== null && cleanRecordHolds(state.clean, request.invocation);
     // The last build was complete and clean, of the same inputs and versions, so it left no garbage
     // behind: this one can only make its own.

@@ -191,6 +191,8 @@ export class BuildState {
    */
   private onDisk: { state: Omit<FileStamp, 'hash'> | null; log: Omit<FileStamp, 'hash'> | null } | null = null;
   private proof: HeldProof | null = null;
+  /** Whether the state files are still as the commit that wrote that proof left them (nothing appended). */
+  private proofVouchesForDisk = false;
 
   /**
    * The proof's entry for a target whose record is the one the last complete, clean build left, when
@@ -205,6 +207,14 @@ export class BuildState {
   /** The stamp a source file had when the proof was written (its recorded hash is that content's). */
   provenSource(file: string): ProofStamp | undefined {
     return this.proof?.sources.get(file);
+  }
+
+  /**
+   * Whether the state on disk is exactly what a complete, clean build's commit left (the no-op proof
+   * it wrote still vouches for it): no build has begun changing anything since, so none crashed.
+   */
+  untouchedSinceCleanCommit(): boolean {
+    return this.proof !== null && this.proofVouchesForDisk;
   }
 
   /** The diagnostics facts the proof carries for a target (only targets that have any). */
@@ -313,6 +323,7 @@ export class BuildState {
     state.onDisk = uncommitted ? null : onDisk;
     const proofBody = proofText === null ? null : verifiedBody(proofText);
     if (proofBody !== null && read && !uncommitted && state.clean !== null) state.proof = heldProof(proofBody, onDisk);
+    state.proofVouchesForDisk = state.proof !== null;
     if (proofText !== null && proofBody === null) {
       state.diagnostics.push({
         code: 'state-discarded',
@@ -425,6 +436,7 @@ export class BuildState {
   private append(line: LogLine): void {
     if (this.uncleanPending !== null && !('c' in line && line.c === null)) this.beginChanges();
     this.dirty = true;
+    this.proofVouchesForDisk = false;
     if (this.readOnly) return;
     const logFile = path.join(this.dir, 'state.log');
     try {
@@ -497,8 +509,10 @@ export class BuildState {
       const proof = this.noopProof(this.clean, written.state!, written.log);
       writeFileAtomic(path.join(this.dir, NOOP_PROOF_FILE), withChecksum(JSON.stringify(proof)));
       this.proof = holdProof(proof);
+      this.proofVouchesForDisk = true;
     } else {
       this.proof = null;
+      this.proofVouchesForDisk = false;
     }
   }
 

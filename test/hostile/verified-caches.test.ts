@@ -79,6 +79,30 @@ function flipByteKeepingMtime(file: string, at = 40): void {
   assert.equal(fs.statSync(file).size, stat.size);
 }
 
+/** state.json as a forger who knows its format reads it: the header line, then `"name"<TAB>record` lines. */
+interface StateFileParts {
+  header: { files: Record<string, { size: number; mtimeMs: string; ctimeMs: string; ino: number }> } & Record<string, unknown>;
+  targets: Record<string, { sha256: string; facts?: { body?: string }; bodyStamp?: unknown }>;
+}
+
+function readStateFile(statePath: string): StateFileParts {
+  const text = fs.readFileSync(statePath, 'utf8');
+  const [header, ...lines] = text.slice(0, text.lastIndexOf('\nsha256:')).split('\n');
+  const targets: StateFileParts['targets'] = {};
+  for (const line of lines) {
+    const tab = line.indexOf('\t');
+    targets[JSON.parse(line.slice(0, tab)) as string] = JSON.parse(line.slice(tab + 1));
+  }
+  return { header: JSON.parse(header!), targets };
+}
+
+/** Writes the parts back with a recomputed checksum (what a consistent forgery takes). */
+function writeStateFile(statePath: string, state: StateFileParts): void {
+  const lines = [JSON.stringify(state.header), ...Object.entries(state.targets).map(([name, r]) => `${JSON.stringify(name)}\t${JSON.stringify(r)}`)];
+  const body = lines.join('\n');
+  fs.writeFileSync(statePath, `${body}\nsha256:${sha256(body)}\n`);
+}
+
 async function withSandbox(body: (box: Sandbox) => Promise<void>): Promise<void> {
   const box = new Sandbox('episteme-verify-');
   fs.writeFileSync(path.join(box.parent, 'neighbour.txt'), "not the workspace's\n");
@@ -143,18 +167,18 @@ test('a state.json with a flipped byte or a hand edit counts as absent: everythi
     box.write({ 'src/doc1.html': sampleHtml(1, ' Inserted okapi.') });
     const statePath = path.join(box.ws, '.episteme/state.json');
     const text = fs.readFileSync(statePath, 'utf8');
-    const body = JSON.parse(text.slice(0, text.lastIndexOf('\nsha256:'))) as {
-      files: Record<string, { size: number; mtimeMs: string; ctimeMs: string; ino: number }>;
-    };
+    const state = readStateFile(statePath);
     const stat = fs.statSync(path.join(box.ws, 'src/doc1.html'));
-    body.files['src/doc1.html'] = {
-      ...body.files['src/doc1.html']!,
+    state.header.files['src/doc1.html'] = {
+      ...state.header.files['src/doc1.html']!,
       size: stat.size,
       mtimeMs: String(stat.mtimeMs),
       ctimeMs: String(stat.ctimeMs),
       ino: stat.ino,
     };
-    fs.writeFileSync(statePath, JSON.stringify(body) + text.slice(text.lastIndexOf('\nsha256:')));
+    // The edit without recomputing the checksum: the old one stays.
+    const edited = [JSON.stringify(state.header), ...text.slice(0, text.lastIndexOf('\nsha256:')).split('\n').slice(1)].join('\n');
+    fs.writeFileSync(statePath, edited + text.slice(text.lastIndexOf('\nsha256:')));
     fs.rmSync(path.join(box.ws, '.episteme/noop.json'));
     const result = await build(box);
     assert.equal(result.code, 0, result.stdout);
@@ -382,11 +406,9 @@ test(forgedOutputHashIsRepaired, async () => {
     const outside = box.outside();
     // A forger who knows the format: the record of one chunk file now claims other bytes.
     const statePath = path.join(box.ws, '.episteme/state.json');
-    const text = fs.readFileSync(statePath, 'utf8');
-    const state = JSON.parse(text.slice(0, text.lastIndexOf('\nsha256:'))) as { targets: Record<string, { sha256: string }> };
+    const state = readStateFile(statePath);
     state.targets['chunks/example-test-doc0.json']!.sha256 = 'f'.repeat(64);
-    const body = JSON.stringify(state);
-    fs.writeFileSync(statePath, `${body}\nsha256:${sha256(body)}\n`);
+    writeStateFile(statePath, state);
 
     const failed = await box.run(['build', '--json']);
     assertFailure(failed, { code: 'target-failed', exit: 1, ...BUILD_BOUNDS });
@@ -419,15 +441,11 @@ test(forgedStateBodyIsRepaired, async () => {
     fs.writeFileSync(path.join(box.ws, body), 'rotten');
     // The forger records the damaged body's stamp, so only reading it can tell.
     const statePath = path.join(box.ws, '.episteme/state.json');
-    const text = fs.readFileSync(statePath, 'utf8');
-    const state = JSON.parse(text.slice(0, text.lastIndexOf('\nsha256:'))) as {
-      targets: Record<string, { facts?: { body?: string }; bodyStamp?: unknown }>;
-    };
+    const state = readStateFile(statePath);
     const stat = fs.statSync(path.join(box.ws, body));
     const owner = Object.values(state.targets).find((record) => record.facts?.body === body)!;
     owner.bodyStamp = { size: stat.size, mtimeMs: String(stat.mtimeMs), ctimeMs: String(stat.ctimeMs), ino: stat.ino };
-    const forged = JSON.stringify(state);
-    fs.writeFileSync(statePath, `${forged}\nsha256:${sha256(forged)}\n`);
+    writeStateFile(statePath, state);
     // An option change makes every document extract again, reading every body.
     box.write({ 'episteme.json': JSON.stringify({ manualIngest: 'map.json', options: { extract: { links: false } } }) });
     const result = await build(box);
