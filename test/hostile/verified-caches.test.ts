@@ -264,6 +264,42 @@ test('the no-op proof is not fooled: an output edited with its mtime restored, o
   });
 });
 
+const editChecksOthers =
+  'an edit settles the other targets by the proof stamps, and is not fooled either: a chunk file or snapshot body edited with its ' +
+  'mtime restored, in the same build as an edit of another source, is rebuilt; a touched source is rehashed and stays up to date';
+test(editChecksOthers, async () => {
+  await withSandbox(async (box) => {
+    workspace(box, 4);
+    assert.equal((await build(box)).code, 0);
+    const outside = box.outside();
+    const clean = outputs(box);
+    const chunkFile = [...clean.keys()].find((file) => /^chunks\/example-test-doc2\.[0-9a-f]{16}\.json$/.test(file))!;
+    const snapshotRecord = rows(await build(box, ['--trace', path.join(box.ws, 'trace.json')])).get(
+      'snapshots/example-test-doc3.json',
+    )!;
+    assert.equal(snapshotRecord.status, 'up-to-date');
+    const body = [...clean.keys()].filter((file) => file.startsWith('snapshots/bodies/'));
+    const doc3Body = body.find((file) => path.basename(file) === sha256(fs.readFileSync(path.join(box.ws, 'src/doc3.html'))))!;
+    box.write({ 'src/doc0.html': sampleHtml(0, ' Inserted okapi.') });
+    flipByteKeepingMtime(path.join(box.ws, chunkFile), 120);
+    flipByteKeepingMtime(path.join(box.ws, doc3Body), 60);
+    const now = new Date();
+    fs.utimesSync(path.join(box.ws, 'src/doc1.html'), now, now);
+    const result = await build(box);
+    assert.equal(result.code, 0, result.stdout);
+    const status = rows(result);
+    assert.equal(status.get('snapshots/example-test-doc0.json')!.status, 'built');
+    assert.deepEqual(status.get('chunks/example-test-doc2.json')!.reasons, [{ reason: 'output-modified', output: chunkFile }]);
+    assert.deepEqual(status.get('snapshots/example-test-doc3.json')!.reasons, [{ reason: 'output-modified', output: doc3Body }]);
+    assert.equal(status.get('snapshots/example-test-doc1.json')!.status, 'up-to-date', 'touched, same bytes');
+    assert.equal(status.get('specs/example-test-doc1.json')!.status, 'up-to-date');
+    assert.deepEqual(outputs(box), await cleanBuildOutputs(box));
+    const quiet = await build(box, ['--trace', path.join(box.ws, 'trace.json')]);
+    assert.equal(quiet.json!.data.actions, 0, 'the next full check finds nothing to do');
+    assert.equal(box.outside(), outside);
+  });
+});
+
 test('a damaged snapshot record, evidence document or chunk file (mtime restored) is detected and rebuilt to the clean bytes', async () => {
   await withSandbox(async (box) => {
     workspace(box);
