@@ -9,7 +9,7 @@ import { acquireWorkspaceLock } from '../store/workspace-lock.js';
 import { buildGraph, closure } from './graph.js';
 import { collectGarbage, collectReleasedGarbage, removeOwnedFile, sweepOwnedTempFiles } from './garbage.js';
 import { runSchedule, isAction, type TargetResult, type TargetStatus } from './scheduler.js';
-import { BuildState } from './state.js';
+import { BuildState, type TargetRecord } from './state.js';
 import { StagePool } from './stage-pool.js';
 import { loadStageModules } from './stage-modules.js';
 import { namedOptions } from './key.js';
@@ -206,9 +206,11 @@ function pruneReleasedIndexParts(ws: Workspace, state: BuildState, partFormat: s
   for (const record of state.releasedRecords())
     if (record.components.rule === 'chunk' && record.facts?.chunksContentHash) released.add(record.facts.chunksContentHash);
   if (released.size === 0) return;
-  // Only records whose text names one of those hashes can still use its part (no parse of every record).
+  // Only chunk records whose text names one of those hashes can still use its part (no parse of every record).
   const live = new Set<string>();
-  for (const record of state.targets.mentioning([...released]))
+  const isChunk = (name: string): boolean => name.startsWith(`${ws.outputs.chunks}/`);
+  const naming = (record: TargetRecord): boolean => released.has(record.facts?.chunksContentHash ?? '');
+  for (const record of state.targets.mentioning(isChunk, [...released], naming).values())
     if (record.components.rule === 'chunk' && record.facts?.chunksContentHash) live.add(record.facts.chunksContentHash);
   for (const key of released)
     if (!live.has(key)) removeOwnedFile(path.join(ws.stateDir, 'cache', 'index-parts', `${key}.p${partFormat}.part`));

@@ -4,6 +4,7 @@ import type { Workspace } from '../config/workspace.js';
 import { isTempFileName } from '../store/atomic-file.js';
 import { SEGMENT_FILE_NAME } from '../index/index-layout.js';
 import type { BuildState, TargetRecord } from './state.js';
+import { aggregateNames, targetNames } from './graph.js';
 
 /**
  * Removes files no generation can reach: per-document data files, snapshot records and bodies that are
@@ -104,22 +105,8 @@ export function collectReleasedGarbage(ws: Workspace, state: BuildState): string
     if (record.facts?.segmentFiles) for (const file of record.facts.segmentFiles.split(' ')) candidates.add(file);
     if (record.facts?.citedSnapshotId) candidates.add(`${ws.outputs.snapshots}/records/${record.facts.citedSnapshotId}.json`);
   }
-  // A record keeps a candidate only by naming it: by its path, or by a snapshot id (a chunk keeps the
-  // snapshot record it cites, and with it that record's body). After a complete, clean build every
-  // chunk cites its source's current snapshot, so the records to consult are those whose text holds a
-  // candidate's path, a released snapshot id, or a released snapshot's body hash, not all of them.
-  const tokens = new Set<string>(candidates);
-  for (const record of released) {
-    if (record.facts?.snapshotId) tokens.add(record.facts.snapshotId);
-    if (record.facts?.citedSnapshotId) tokens.add(record.facts.citedSnapshotId);
-  }
-  for (const candidate of candidates) {
-    if (!candidate.startsWith(`${ws.outputs.snapshots}/records/`)) continue;
-    tokens.add(path.posix.basename(candidate, '.json'));
-    const sha256 = recordedBodySha256(ws, candidate);
-    if (sha256 !== null) tokens.add(sha256);
-  }
-  const keep = keptByRecords(ws, state.targets.mentioning([...tokens]));
+  const consulted = recordsNaming(ws, state, candidates);
+  const keep = keptByRecords(ws, consulted === null ? state.targets.values() : consulted.values());
   const folders = dataFolders(ws);
   const removed: string[] = [];
   const remove = (relative: string): void => {
@@ -141,6 +128,54 @@ export function collectReleasedGarbage(ws: Workspace, state: BuildState): string
     remove(candidate);
   }
   return [...new Set(removed)].sort();
+}
+
+/**
+ * The records that can keep one of the candidates, or null (consult them all) for a released target
+ * this does not know. Per-document files (evidence, chunks, snapshot records) are named only by their
+ * own document's records (a chunk cites its own document's snapshot), segment files only by the search
+ * index, but snapshot bodies are content-addressed: any snapshot record of the same bytes names one.
+ * So: the released documents' records, the aggregates', and the snapshot records whose text names a
+ * candidate body; an edit parses a handful of records instead of all of them.
+ */
+function recordsNaming(ws: Workspace, state: BuildState, candidates: ReadonlySet<string>): Map<string, TargetRecord> | null {
+  const consulted = new Map<string, TargetRecord>();
+  const add = (name: string): void => {
+    const record = state.targets.get(name);
+    if (record !== undefined) consulted.set(name, record);
+  };
+  const aggregates = Object.values(aggregateNames(ws));
+  for (const name of aggregates) add(name);
+  for (const name of state.releasedTargets()) {
+    if (aggregates.includes(name)) continue;
+    const documentId = documentIdOf(ws, name);
+    if (documentId === null) return null;
+    for (const own of Object.values(targetNames(ws, documentId))) add(own);
+  }
+  const bodyDir = `${ws.outputs.snapshots}/bodies/`;
+  const bodies = new Set([...candidates].filter((candidate) => candidate.startsWith(bodyDir)));
+  for (const candidate of candidates) {
+    const sha256 = candidate.startsWith(`${ws.outputs.snapshots}/records/`) ? recordedBodySha256(ws, candidate) : null;
+    if (sha256 !== null) bodies.add(`${bodyDir}${sha256}`);
+  }
+  const isSnapshot = (name: string): boolean => name.startsWith(`${ws.outputs.snapshots}/`);
+  for (const [name, record] of state.targets.mentioning(isSnapshot, [...bodies], (r) => bodies.has(r.facts?.body ?? '')))
+    consulted.set(name, record);
+  return consulted;
+}
+
+/** The document a per-document target belongs to (its name is `<stage folder>/<document id>.json`), or null. */
+function documentIdOf(ws: Workspace, name: string): string | null {
+  for (const dir of [ws.outputs.snapshots, ws.outputs.specs, ws.outputs.chunks]) {
+    if (!name.startsWith(`${dir}/`) || !name.endsWith('.json')) continue;
+    const documentId = name.slice(dir.length + 1, -'.json'.length);
+    if (documentId !== '' && !documentId.includes('/') && targetNames(ws, documentId)[stageOf(ws, dir)] === name) return documentId;
+  }
+  return null;
+}
+
+function stageOf(ws: Workspace, dir: string): 'snapshot' | 'extract' | 'chunk' {
+  return dir === ws.outputs.snapshots ? 'snapshot' : dir === ws.outputs.specs ? 'extract' : 'chunk';
 }
 
 /** The body SHA-256 a snapshot record file names, or null when it is gone or unreadable (its body, if any, was released by its own record). */

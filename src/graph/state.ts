@@ -180,6 +180,8 @@ export class BuildState {
   private recordsChanged = false;
   /** Records this run replaced or removed: their files are the only ones it can have made garbage. */
   private readonly released: TargetRecord[] = [];
+  /** The targets whose records those were. */
+  private readonly releasedNames: string[] = [];
   /** Whether load found a crashed build's lines, a damaged state or none: its garbage is unknown. */
   private unknownGarbage = false;
   /** Size of state.log (as loaded, plus what this run appended) and of state.json, to decide a fold. */
@@ -229,6 +231,11 @@ export class BuildState {
   /** The records replaced or removed since load (see garbage.ts collectReleasedGarbage). */
   releasedRecords(): readonly TargetRecord[] {
     return this.released;
+  }
+
+  /** The targets whose records this run replaced or removed. */
+  releasedTargets(): readonly string[] {
+    return this.releasedNames;
   }
 
   /** Whether garbage this run did not make may exist (a crashed build's, or a damaged or missing state). */
@@ -353,6 +360,7 @@ export class BuildState {
     if (previous.uncleanPending !== null) previous.clean = previous.uncleanPending;
     previous.uncleanPending = null;
     previous.released.length = 0;
+    previous.releasedNames.length = 0;
     previous.diagnostics.length = 0;
     previous.recordsChanged = false;
     previous.unknownGarbage = false;
@@ -369,7 +377,10 @@ export class BuildState {
       delete this.proof.diagnostics[target];
     }
     this.recordsChanged = true;
-    if (previous !== undefined && previous !== record) this.released.push(previous);
+    if (previous !== undefined && previous !== record) {
+      this.released.push(previous);
+      this.releasedNames.push(target);
+    }
     if (record) this.targets.set(target, record);
     else this.targets.delete(target);
   }

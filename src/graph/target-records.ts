@@ -30,13 +30,20 @@ export class TargetRecords extends Map<string, TargetRecord> {
   }
 
   /**
-   * The records whose JSON text contains one of `tokens` (file paths, hashes, ids), plus every record
-   * already parsed: a superset of the records that name any of them, found by a substring scan instead
-   * of parsing all.
+   * The records of the targets `within` accepts that may name one of `tokens` (file paths, hashes,
+   * ids): a record still text when the text contains one, a parsed record when `names` says it does.
+   * Finds the few records that name a file without parsing the others.
    */
-  mentioning(tokens: readonly string[]): TargetRecord[] {
-    const found = [...super.values()];
-    for (const [name, text] of [...this.unparsed]) if (tokens.some((token) => text.includes(token))) found.push(this.get(name)!);
+  mentioning(
+    within: (name: string) => boolean,
+    tokens: readonly string[],
+    names: (record: TargetRecord) => boolean,
+  ): Map<string, TargetRecord> {
+    const found = new Map<string, TargetRecord>();
+    if (tokens.length === 0) return found;
+    for (const [name, record] of super.entries()) if (within(name) && names(record)) found.set(name, record);
+    for (const [name, text] of [...this.unparsed])
+      if (within(name) && tokens.some((token) => text.includes(token))) found.set(name, this.get(name)!);
     return found;
   }
 

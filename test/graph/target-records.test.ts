@@ -59,13 +59,18 @@ test('a record given as text is parsed once, when first read; names and size nee
   }
 });
 
-test('mentioning returns every record whose text holds a token, plus those already parsed, and no other', () => {
+test('mentioning finds the records whose text holds a token, or parsed ones the predicate accepts, among the targets asked', () => {
   const records = new TargetRecords();
   for (let i = 0; i < 20; i++) records.setText(`chunks/d${i}.json`, JSON.stringify(record(i)));
+  records.setText('specs/d7.json', JSON.stringify(record(7)));
   records.get('chunks/d0.json');
-  const found = records.mentioning(['content-7', 'chunks/d12.0000000000000000.json']);
-  assert.deepEqual(found.map((r) => r.key).sort(), ['k0', 'k12', 'k7']);
-  assert.deepEqual(records.mentioning([]).map((r) => r.key).sort(), ['k0', 'k12', 'k7'], 'only the parsed ones');
+  records.get('chunks/d1.json');
+  const isChunk = (name: string): boolean => name.startsWith('chunks/');
+  const found = records.mentioning(isChunk, ['content-7', 'chunks/d12.0000000000000000.json'], (r) => r.key === 'k0');
+  assert.deepEqual([...found.keys()].sort(), ['chunks/d0.json', 'chunks/d12.json', 'chunks/d7.json']);
+  assert.equal(records.textOf('chunks/d5.json') !== undefined, true, 'the others stay text');
+  assert.equal(records.textOf('specs/d7.json') !== undefined, true, 'outside the targets asked');
+  assert.equal(records.mentioning(isChunk, [], () => true).size, 0, 'no token, nothing to find');
 });
 
 test('state.json is a header line and one line per target; it loads back with records as text, and names with tabs survive', () => {
