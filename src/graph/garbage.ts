@@ -178,7 +178,10 @@ function stageOf(ws: Workspace, dir: string): 'snapshot' | 'extract' | 'chunk' {
   return dir === ws.outputs.snapshots ? 'snapshot' : dir === ws.outputs.specs ? 'extract' : 'chunk';
 }
 
-/** The body SHA-256 a snapshot record file names, or null when it is gone or unreadable (its body, if any, was released by its own record). */
+/**
+ * The body SHA-256 a snapshot record file names, or null when it is gone or unreadable (its body, if
+ * any, was released by its own record).
+ */
 function recordedBodySha256(ws: Workspace, recordPath: string): string | null {
   try {
     const meta = JSON.parse(fs.readFileSync(path.join(ws.root, recordPath), 'utf8')) as { sha256?: unknown };

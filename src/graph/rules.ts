@@ -442,8 +442,7 @@ function stageIndex(kind: 'snapshot-index' | 'document-index' | 'chunk-index', d
       // this commit once and is dropped, so the next build rebuilds it rather than committing it.
       const previous = env.state.targets.get(node.name);
       const committed = previous?.components.inputs ?? {};
-      for (const dep of deps)
-        if (committed[dep.name] !== dep.sha256) readDependencyOutput(env, dep.name, dep.record.output, dep.sha256);
+      for (const dep of deps) if (committed[dep.name] !== dep.sha256) readDependencyOutput(env, dep.name, dep.record.output, dep.sha256);
       // An entry is a function of the source and the dependency's output bytes (its path and facts
       // follow from them): for an output the committed index already names, its entry is taken from
       // there, so an edit reads the records of the dependencies that changed, not of all of them.
@@ -473,7 +472,11 @@ function stageIndex(kind: 'snapshot-index' | 'document-index' | 'chunk-index', d
 }
 
 /** The entries of a committed stage index by document id, or none when its file is gone, damaged or of another format. */
-function entriesOf(env: RuleEnv, record: TargetRecord, kind: 'snapshot-index' | 'document-index' | 'chunk-index'): Map<string, Record<string, string>> {
+function entriesOf(
+  env: RuleEnv,
+  record: TargetRecord,
+  kind: 'snapshot-index' | 'document-index' | 'chunk-index',
+): Map<string, Record<string, string>> {
   try {
     const bytes = readVerified(env.ws, record.output, record.sha256);
     const index = parseArtifactUnverified<{ entries: Record<string, string>[] }>(

@@ -638,10 +638,7 @@ function readProofText(dir: string): string | null {
 }
 
 /** The proof as held in memory, when it was derived from the state files as they are (`onDisk`), else null. */
-function heldProof(
-  body: string,
-  onDisk: { state: Omit<FileStamp, 'hash'> | null; log: Omit<FileStamp, 'hash'> | null },
-): HeldProof | null {
+function heldProof(body: string, onDisk: { state: Omit<FileStamp, 'hash'> | null; log: Omit<FileStamp, 'hash'> | null }): HeldProof | null {
   let proof: NoopProof;
   try {
     proof = JSON.parse(body) as NoopProof;
@@ -666,7 +663,6 @@ function holdProof(proof: NoopProof): HeldProof {
 function stateFileStamps(dir: string): { state: Omit<FileStamp, 'hash'> | null; log: Omit<FileStamp, 'hash'> | null } {
   return { state: statStamp(path.join(dir, 'state.json')), log: statStamp(path.join(dir, 'state.log')) };
 }
-
 
 const CHECKSUM_LINE = '\nsha256:';
 

@@ -41,7 +41,10 @@ test('a record given as text is parsed once, when first read; names and size nee
   try {
     for (let i = 0; i < 5; i++) records.setText(`chunks/d${i}.json`, JSON.stringify(record(i)));
     assert.equal(records.size, 5);
-    assert.deepEqual(records.names().sort(), [0, 1, 2, 3, 4].map((i) => `chunks/d${i}.json`));
+    assert.deepEqual(
+      records.names().sort(),
+      [0, 1, 2, 3, 4].map((i) => `chunks/d${i}.json`),
+    );
     assert.ok(records.has('chunks/d3.json'));
     assert.equal(parses, 0);
     assert.deepEqual(records.get('chunks/d3.json'), record(3));
@@ -89,7 +92,10 @@ test('state.json is a header line and one line per target; it loads back with re
     assert.equal(loaded.targets.size, 4);
     assert.ok(loaded.targets.textOf('chunks/d1.json') !== undefined, 'not parsed by the load');
     assert.deepEqual(loaded.targets.get(odd), record(9));
-    assert.deepEqual(new Map(loaded.targets), new Map([...[0, 1, 2].map((i) => [`chunks/d${i}.json`, record(i)] as const), [odd, record(9)]]));
+    assert.deepEqual(
+      new Map(loaded.targets),
+      new Map([...[0, 1, 2].map((i) => [`chunks/d${i}.json`, record(i)] as const), [odd, record(9)]]),
+    );
     // A fold writes the records never parsed back as they were.
     loaded.recordTarget('chunks/d5.json', record(5));
     (loaded as unknown as { stateBytes: number }).stateBytes = 1; // force a fold
@@ -124,7 +130,13 @@ test('a record line without its name or tab counts as damage: the state is disca
   });
 });
 
-const clean: CleanRecord = { invocation: 'inv', producerVersion: '0', ruleVersions: {}, files: {}, order: ['chunks/d0.json', 'chunks/d1.json'] };
+const clean: CleanRecord = {
+  invocation: 'inv',
+  producerVersion: '0',
+  ruleVersions: {},
+  files: {},
+  order: ['chunks/d0.json', 'chunks/d1.json'],
+};
 
 test('the no-op proof vouches for the loaded state only while state.json and state.log are as the commit that wrote it left them', () => {
   withDir((dir) => {

@@ -98,7 +98,10 @@ function readStateFile(statePath: string): StateFileParts {
 
 /** Writes the parts back with a recomputed checksum (what a consistent forgery takes). */
 function writeStateFile(statePath: string, state: StateFileParts): void {
-  const lines = [JSON.stringify(state.header), ...Object.entries(state.targets).map(([name, r]) => `${JSON.stringify(name)}\t${JSON.stringify(r)}`)];
+  const lines = [
+    JSON.stringify(state.header),
+    ...Object.entries(state.targets).map(([name, r]) => `${JSON.stringify(name)}\t${JSON.stringify(r)}`),
+  ];
   const body = lines.join('\n');
   fs.writeFileSync(statePath, `${body}\nsha256:${sha256(body)}\n`);
 }
@@ -274,9 +277,7 @@ test(editChecksOthers, async () => {
     const outside = box.outside();
     const clean = outputs(box);
     const chunkFile = [...clean.keys()].find((file) => /^chunks\/example-test-doc2\.[0-9a-f]{16}\.json$/.test(file))!;
-    const snapshotRecord = rows(await build(box, ['--trace', path.join(box.ws, 'trace.json')])).get(
-      'snapshots/example-test-doc3.json',
-    )!;
+    const snapshotRecord = rows(await build(box, ['--trace', path.join(box.ws, 'trace.json')])).get('snapshots/example-test-doc3.json')!;
     assert.equal(snapshotRecord.status, 'up-to-date');
     const body = [...clean.keys()].filter((file) => file.startsWith('snapshots/bodies/'));
     const doc3Body = body.find((file) => path.basename(file) === sha256(fs.readFileSync(path.join(box.ws, 'src/doc3.html'))))!;
