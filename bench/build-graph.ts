@@ -82,9 +82,10 @@ function writeNinja(dir: string, n: number): void {
 const FLOOR_SCRIPT = `
 const fs = require('fs');
 const stateText = fs.readFileSync('.episteme/state.json', 'utf8');
-const state = JSON.parse(stateText.slice(0, stateText.lastIndexOf('\\nsha256:')));
+const lines = stateText.slice(0, stateText.lastIndexOf('\\nsha256:')).split('\\n');
+const state = JSON.parse(lines[0]);
 for (const file of Object.keys(state.files)) fs.statSync(file, { bigint: true });
-for (const record of Object.values(state.targets)) fs.statSync(record.output, { bigint: true });
+for (const line of lines.slice(1)) fs.statSync(JSON.parse(line.slice(line.indexOf('\\t') + 1)).output, { bigint: true });
 `;
 // A stricter floor: the same, reading only the compact proof file the no-op path actually reads.
 const PROOF_FLOOR_SCRIPT = `

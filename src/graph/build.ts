@@ -9,7 +9,7 @@ import { acquireWorkspaceLock } from '../store/workspace-lock.js';
 import { buildGraph, closure } from './graph.js';
 import { collectGarbage, collectReleasedGarbage, removeOwnedFile, sweepOwnedTempFiles } from './garbage.js';
 import { runSchedule, isAction, type TargetResult, type TargetStatus } from './scheduler.js';
-import { BuildState } from './state.js';
+import { BuildState, type TargetRecord } from './state.js';
 import { StagePool } from './stage-pool.js';
 import { loadStageModules } from './stage-modules.js';
 import { namedOptions } from './key.js';
@@ -92,8 +92,12 @@ export async function runBuild(ws: Workspace, request: BuildRequest): Promise<Bu
     : await acquireWorkspaceLock(ws.root, ws.stateDir, { waitMs: request.waitLockMs, command: request.command });
   const pool = request.pool ?? new StagePool(request.dryRun ? 1 : request.jobs, { maxHeapMb: extractOptions.maxHeapMb });
   try {
-    if (!request.dryRun) {
-      claimOwnedFolders(ws.root, ownedFolders(ws.outputs));
+    if (!request.dryRun) claimOwnedFolders(ws.root, ownedFolders(ws.outputs));
+    request.onPhase?.('state');
+    const state = request.memory && !request.dryRun ? request.memory.takeState(ws.stateDir) : BuildState.load(ws.stateDir, request.dryRun);
+    // Temp files are what a writer left when it crashed; nothing has written since a clean commit the
+    // no-op proof still vouches for, so then there are none (and no listing of every output folder).
+    if (!request.dryRun && !state.untouchedSinceCleanCommit()) {
       for (const dir of [
         ws.outputs.snapshots,
         `${ws.outputs.snapshots}/records`,
@@ -106,8 +110,6 @@ export async function runBuild(ws: Workspace, request: BuildRequest): Promise<Bu
         sweepOwnedTempFiles(ws.root, dir);
       }
     }
-    request.onPhase?.('state');
-    const state = request.memory && !request.dryRun ? request.memory.takeState(ws.stateDir) : BuildState.load(ws.stateDir, request.dryRun);
     const recordedOptionsHold = state.clean !== null && cleanRecordHolds(state.clean, request.invocation);
     // The last build was complete and clean, of the same inputs and versions, so it left no garbage
     // behind: this one can only make its own.
@@ -118,9 +120,9 @@ export async function runBuild(ws: Workspace, request: BuildRequest): Promise<Bu
     // dropped and their derived files go once no committed index names them. Snapshot records stay
     // (unless --prune-snapshots): they keep the captured record and body alive, and bring the source
     // back as up to date, without a recapture, when it returns to the graph.
-    for (const [name, record] of [...state.targets.entries()]) {
+    for (const name of state.targets.names()) {
       if (graph.nodes.has(name)) continue;
-      if (record.components.rule === 'snapshot' && !request.pruneSnapshots) continue;
+      if (state.targets.get(name)!.components.rule === 'snapshot' && !request.pruneSnapshots) continue;
       state.recordTarget(name, null);
     }
     const liveFiles = new Set(ws.sources.flatMap((s) => (s.capture.method === 'manual-ingest' ? [s.capture.relativePath] : [])));
@@ -200,13 +202,18 @@ export async function runBuild(ws: Workspace, request: BuildRequest): Promise<Bu
 
 /** Removes the cached index parts of chunk content that only a replaced record named. */
 function pruneReleasedIndexParts(ws: Workspace, state: BuildState, partFormat: string): void {
+  const released = new Set<string>();
+  for (const record of state.releasedRecords())
+    if (record.components.rule === 'chunk' && record.facts?.chunksContentHash) released.add(record.facts.chunksContentHash);
+  if (released.size === 0) return;
+  // Only chunk records whose text names one of those hashes can still use its part (no parse of every record).
   const live = new Set<string>();
-  for (const record of state.targets.values())
+  const isChunk = (name: string): boolean => name.startsWith(`${ws.outputs.chunks}/`);
+  const naming = (record: TargetRecord): boolean => released.has(record.facts?.chunksContentHash ?? '');
+  for (const record of state.targets.mentioning(isChunk, [...released], naming).values())
     if (record.components.rule === 'chunk' && record.facts?.chunksContentHash) live.add(record.facts.chunksContentHash);
-  for (const record of state.releasedRecords()) {
-    const key = record.components.rule === 'chunk' ? record.facts?.chunksContentHash : undefined;
-    if (key !== undefined && !live.has(key)) removeOwnedFile(path.join(ws.stateDir, 'cache', 'index-parts', `${key}.p${partFormat}.part`));
-  }
+  for (const key of released)
+    if (!live.has(key)) removeOwnedFile(path.join(ws.stateDir, 'cache', 'index-parts', `${key}.p${partFormat}.part`));
 }
 
 /** Keeps only cached index parts, in the current part format, of chunk content that a current record names. */

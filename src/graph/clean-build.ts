@@ -100,8 +100,11 @@ export async function tryCleanNoop(
       checkedFolders.add(folder);
     }
     const targets: TargetResult[] = [];
-    for (const [name, rule, output, size, mtimeMs, ino, ctimeMs] of proof.targets) {
+    for (const [name, rule, output, size, mtimeMs, ino, ctimeMs, also] of proof.targets) {
       if (!unchanged(path.join(root, output), { size, mtimeMs, ino, ctimeMs })) return null;
+      // A snapshot's body, a segmented index's segment files: a damaged one must reach the full build.
+      for (const [file, ...stamp] of also)
+        if (!unchanged(path.join(root, file), { size: stamp[0], mtimeMs: stamp[1], ino: stamp[2], ctimeMs: stamp[3] })) return null;
       const result: TargetResult = { target: name, rule, status: 'up-to-date', reasons: [], output };
       const diagnostics = diagnosticsOf(proof.diagnostics?.[name]);
       if (diagnostics) result.diagnostics = diagnostics;

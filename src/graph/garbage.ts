@@ -3,7 +3,8 @@ import * as path from 'node:path';
 import type { Workspace } from '../config/workspace.js';
 import { isTempFileName } from '../store/atomic-file.js';
 import { SEGMENT_FILE_NAME } from '../index/index-layout.js';
-import type { BuildState } from './state.js';
+import type { BuildState, TargetRecord } from './state.js';
+import { aggregateNames, targetNames } from './graph.js';
 
 /**
  * Removes files no generation can reach: per-document data files, snapshot records and bodies that are
@@ -23,7 +24,7 @@ export function collectGarbage(
   state: BuildState,
   options: { pruneSnapshots: boolean; liveDocumentIds: ReadonlySet<string> },
 ): string[] {
-  const keep = keptByRecords(ws, state);
+  const keep = keptByRecords(ws, state.targets.values());
   for (const dir of [ws.outputs.snapshots, ws.outputs.specs, ws.outputs.chunks]) {
     for (const named of namedByCommittedIndex(ws, dir)) keep.add(named);
   }
@@ -57,12 +58,12 @@ function dataFolders(ws: Workspace): [string, (name: string) => boolean][] {
 }
 
 /** Files the current build records keep: their outputs, snapshot bodies, and the snapshots chunks cite. */
-function keptByRecords(ws: Workspace, state: BuildState): Set<string> {
+function keptByRecords(ws: Workspace, records: Iterable<TargetRecord>): Set<string> {
   const keep = new Set<string>();
   const cited = new Set<string>();
   /** Snapshot ids whose body a current snapshot record keeps (as its facts.body). */
   const bodyKept = new Set<string>();
-  for (const record of state.targets.values()) {
+  for (const record of records) {
     keep.add(record.output);
     if (record.facts?.body) keep.add(record.facts.body);
     // A segmented search index's segment files (the manifest is the record's output).
@@ -97,7 +98,6 @@ function keptByRecords(ws: Workspace, state: BuildState): Set<string> {
 export function collectReleasedGarbage(ws: Workspace, state: BuildState): string[] {
   const released = state.releasedRecords();
   if (released.length === 0) return [];
-  const keep = keptByRecords(ws, state);
   const candidates = new Set<string>();
   for (const record of released) {
     candidates.add(record.output);
@@ -105,6 +105,8 @@ export function collectReleasedGarbage(ws: Workspace, state: BuildState): string
     if (record.facts?.segmentFiles) for (const file of record.facts.segmentFiles.split(' ')) candidates.add(file);
     if (record.facts?.citedSnapshotId) candidates.add(`${ws.outputs.snapshots}/records/${record.facts.citedSnapshotId}.json`);
   }
+  const consulted = recordsNaming(ws, state, candidates);
+  const keep = keptByRecords(ws, consulted === null ? state.targets.values() : consulted.values());
   const folders = dataFolders(ws);
   const removed: string[] = [];
   const remove = (relative: string): void => {
@@ -120,16 +122,73 @@ export function collectReleasedGarbage(ws: Workspace, state: BuildState): string
     if (keep.has(candidate)) continue;
     // An unreachable snapshot record takes its body with it, unless something else keeps the body.
     if (candidate.startsWith(`${ws.outputs.snapshots}/records/`)) {
-      try {
-        const meta = JSON.parse(fs.readFileSync(path.join(ws.root, candidate), 'utf8')) as { sha256?: string };
-        if (typeof meta.sha256 === 'string') remove(`${ws.outputs.snapshots}/bodies/${meta.sha256}`);
-      } catch {
-        // already gone or unreadable: its body, if any, was released by its own record
-      }
+      const sha256 = recordedBodySha256(ws, candidate);
+      if (sha256 !== null) remove(`${ws.outputs.snapshots}/bodies/${sha256}`);
     }
     remove(candidate);
   }
   return [...new Set(removed)].sort();
+}
+
+/**
+ * The records that can keep one of the candidates, or null (consult them all) for a released target
+ * this does not know. Per-document files (evidence, chunks, snapshot records) are named only by their
+ * own document's records (a chunk cites its own document's snapshot), segment files only by the search
+ * index, but snapshot bodies are content-addressed: any snapshot record of the same bytes names one.
+ * So: the released documents' records, the aggregates', and the snapshot records whose text names a
+ * candidate body; an edit parses a handful of records instead of all of them.
+ */
+function recordsNaming(ws: Workspace, state: BuildState, candidates: ReadonlySet<string>): Map<string, TargetRecord> | null {
+  const consulted = new Map<string, TargetRecord>();
+  const add = (name: string): void => {
+    const record = state.targets.get(name);
+    if (record !== undefined) consulted.set(name, record);
+  };
+  const aggregates = Object.values(aggregateNames(ws));
+  for (const name of aggregates) add(name);
+  for (const name of state.releasedTargets()) {
+    if (aggregates.includes(name)) continue;
+    const documentId = documentIdOf(ws, name);
+    if (documentId === null) return null;
+    for (const own of Object.values(targetNames(ws, documentId))) add(own);
+  }
+  const bodyDir = `${ws.outputs.snapshots}/bodies/`;
+  const bodies = new Set([...candidates].filter((candidate) => candidate.startsWith(bodyDir)));
+  for (const candidate of candidates) {
+    const sha256 = candidate.startsWith(`${ws.outputs.snapshots}/records/`) ? recordedBodySha256(ws, candidate) : null;
+    if (sha256 !== null) bodies.add(`${bodyDir}${sha256}`);
+  }
+  const isSnapshot = (name: string): boolean => name.startsWith(`${ws.outputs.snapshots}/`);
+  for (const [name, record] of state.targets.mentioning(isSnapshot, [...bodies], (r) => bodies.has(r.facts?.body ?? '')))
+    consulted.set(name, record);
+  return consulted;
+}
+
+/** The document a per-document target belongs to (its name is `<stage folder>/<document id>.json`), or null. */
+function documentIdOf(ws: Workspace, name: string): string | null {
+  for (const dir of [ws.outputs.snapshots, ws.outputs.specs, ws.outputs.chunks]) {
+    if (!name.startsWith(`${dir}/`) || !name.endsWith('.json')) continue;
+    const documentId = name.slice(dir.length + 1, -'.json'.length);
+    if (documentId !== '' && !documentId.includes('/') && targetNames(ws, documentId)[stageOf(ws, dir)] === name) return documentId;
+  }
+  return null;
+}
+
+function stageOf(ws: Workspace, dir: string): 'snapshot' | 'extract' | 'chunk' {
+  return dir === ws.outputs.snapshots ? 'snapshot' : dir === ws.outputs.specs ? 'extract' : 'chunk';
+}
+
+/**
+ * The body SHA-256 a snapshot record file names, or null when it is gone or unreadable (its body, if
+ * any, was released by its own record).
+ */
+function recordedBodySha256(ws: Workspace, recordPath: string): string | null {
+  try {
+    const meta = JSON.parse(fs.readFileSync(path.join(ws.root, recordPath), 'utf8')) as { sha256?: unknown };
+    return typeof meta.sha256 === 'string' ? meta.sha256 : null;
+  } catch {
+    return null;
+  }
 }
 
 function isRealFolder(root: string, relative: string): boolean {

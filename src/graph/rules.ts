@@ -51,6 +51,9 @@ export interface RuleEnv {
 
 export interface DepView {
   name: string;
+  /** The SHA-256 of the dependency's output, as its record holds it (known without reading the record). */
+  sha256: string;
+  /** The dependency's record, read when first used. */
   record: TargetRecord;
   source: TargetNode['source'];
 }
@@ -417,11 +420,17 @@ function stageIndex(kind: 'snapshot-index' | 'document-index' | 'chunk-index', d
       // index names it with that hash (unchanged entries were checked when first committed). A record
       // whose hash does not match its file (bit rot under an unchanged stamp, a forged state) fails
       // this commit once and is dropped, so the next build rebuilds it rather than committing it.
-      const committed = env.state.targets.get(node.name)?.components.inputs ?? {};
-      for (const dep of deps)
-        if (committed[dep.name] !== dep.record.sha256) readDependencyOutput(env, dep.name, dep.record.output, dep.record.sha256);
+      const previous = env.state.targets.get(node.name);
+      const committed = previous?.components.inputs ?? {};
+      for (const dep of deps) if (committed[dep.name] !== dep.sha256) readDependencyOutput(env, dep.name, dep.record.output, dep.sha256);
+      // An entry is a function of the source and the dependency's output bytes (its path and facts
+      // follow from them): for an output the committed index already names, its entry is taken from
+      // there, so an edit reads the records of the dependencies that changed, not of all of them.
+      const committedEntries = previous ? entriesOf(env, previous, kind) : new Map<string, Record<string, string>>();
       const entries = deps
         .map((dep) => {
+          const kept = committed[dep.name] === dep.sha256 ? committedEntries.get(dep.source!.documentId) : undefined;
+          if (kept !== undefined && kept.sha256 === dep.sha256 && kept.sourceUrl === dep.source!.spec.url) return kept;
           const entry: Record<string, string> = {
             documentId: dep.source!.documentId,
             sourceUrl: dep.source!.spec.url,
@@ -440,6 +449,26 @@ function stageIndex(kind: 'snapshot-index' | 'document-index' | 'chunk-index', d
       return { bytes: artifactBytes(makeArtifact(kind, STAGE_INDEX_FORMAT_VERSION, payload)), outputPath: () => node.name };
     },
   };
+}
+
+/** The entries of a committed stage index by document id, or none when its file is gone, damaged or of another format. */
+function entriesOf(
+  env: RuleEnv,
+  record: TargetRecord,
+  kind: 'snapshot-index' | 'document-index' | 'chunk-index',
+): Map<string, Record<string, string>> {
+  try {
+    const bytes = readVerified(env.ws, record.output, record.sha256);
+    const index = parseArtifactUnverified<{ entries: Record<string, string>[] }>(
+      bytes.toString('utf8'),
+      kind,
+      STAGE_INDEX_FORMAT_VERSION,
+      record.output,
+    );
+    return new Map(index.payload.entries.map((entry) => [entry.documentId!, entry]));
+  } catch {
+    return new Map();
+  }
 }
 
 export interface StageIndexEntry {

@@ -7,7 +7,7 @@ import { PRODUCER_VERSION } from '../version.js';
 import type { BuildGraph, TargetNode } from './graph.js';
 import { diffComponents, sameComponents, targetKey, type DirtyReason, type KeyComponents } from './key.js';
 import { RULES, abs, readVerified, segmentReason, type DepView, type RuleEnv } from './rules.js';
-import { statStamp, sameStamp, type TargetRecord } from './state.js';
+import { statStamp, sameStamp, stampOf, type FileStamp, type ProofStamp, type ProofTarget, type TargetRecord } from './state.js';
 import { diagnosticFacts, diagnosticsOf, type TargetDiagnostics } from './diagnostics.js';
 
 /**
@@ -93,12 +93,23 @@ export async function runSchedule(graph: BuildGraph, names: string[], env: RuleE
   // and whose output is intact is up to date. On a no-op build this settles everything without a
   // single promise, which keeps the no-op close to the cost of reading the state and statting files.
   const settled = new Map<string, TargetResult>();
+  // Targets settled by the no-op proof's stamps, without reading their records (see provenCurrent).
+  const proven = new Set<string>();
   for (const name of names) {
     const node = graph.nodes.get(name)!;
     if (!node.deps.every((dep) => settled.get(dep)?.status === 'up-to-date')) continue;
+    const row = options.recordedOptionsHold ? env.state.provenTarget(name) : undefined;
+    if (row !== undefined && row[1] === node.rule && provenCurrent(env, node, row)) {
+      const result: TargetResult = { target: name, rule: node.rule, status: 'up-to-date', reasons: [], output: row[2] };
+      const diagnostics = diagnosticsOf(env.state.provenDiagnostics(name));
+      if (diagnostics) result.diagnostics = diagnostics;
+      settled.set(name, result);
+      proven.add(name);
+      continue;
+    }
     const record = env.state.targets.get(name);
     if (!record) continue;
-    const deps = node.deps.map((dep) => ({ name: dep, record: env.state.targets.get(dep)!, source: graph.nodes.get(dep)!.source }));
+    const deps = node.deps.map((dep) => depView(env, dep, graph.nodes.get(dep)!.source));
     // Equal components mean an equal key: compare them directly and skip hashing on the hot path.
     if (
       !sameComponents(
@@ -117,7 +128,7 @@ export async function runSchedule(graph: BuildGraph, names: string[], env: RuleE
     let promise = inFlight.get(name);
     if (!promise) {
       const done = settled.get(name);
-      promise = done ? Promise.resolve(done) : evaluateTarget(graph.nodes.get(name)!, graph, env, options, evaluate);
+      promise = done ? Promise.resolve(done) : evaluateTarget(graph.nodes.get(name)!, graph, env, options, evaluate, proven);
       inFlight.set(name, promise);
     }
     return promise;
@@ -135,6 +146,61 @@ export async function runSchedule(graph: BuildGraph, names: string[], env: RuleE
   return names.map((name) => settled.get(name) ?? evaluated.get(name)!);
 }
 
+/**
+ * Whether a target the no-op proof vouches for is still up to date, from stats alone: its source file
+ * (a local snapshot's), its output and the other files its record stands on carry the stamps the proof
+ * recorded. The caller has checked that its dependencies are up to date and that nothing which shapes
+ * options changed (recordedOptionsHold), so its key is the recorded one: the argument of the no-op
+ * fast path (clean-build.ts), made per target, so an edit reads only the records of what changed.
+ */
+function provenCurrent(env: RuleEnv, node: TargetNode, row: ProofTarget): boolean {
+  const capture = node.source?.capture;
+  if (node.rule === 'snapshot') {
+    // An HTTP snapshot's refresh policy reads its record.
+    if (capture === undefined || capture.method !== 'manual-ingest') return false;
+    const recorded = env.state.provenSource(capture.relativePath);
+    if (recorded === undefined || !sameStamp(capture.stat ? stampOf(capture.stat) : NO_FILE, proofStamp(recorded))) return false;
+  }
+  const output = statStamp(abs(env.ws, row[2]));
+  if (output === null || !sameStamp(output, { size: row[3], mtimeMs: row[4], ino: row[5], ctimeMs: row[6] })) return false;
+  for (const also of row[7]) {
+    const now = statStamp(abs(env.ws, also[0]));
+    if (now === null || !sameStamp(now, proofStamp(also))) return false;
+  }
+  return true;
+}
+
+const NO_FILE: Omit<FileStamp, 'hash'> = { size: -1, mtimeMs: '', ctimeMs: '', ino: -1 };
+
+function proofStamp(stamp: ProofStamp): Omit<FileStamp, 'hash'> {
+  return { size: stamp[1], mtimeMs: stamp[2], ino: stamp[3], ctimeMs: stamp[4] };
+}
+
+/**
+ * A dependency as a rule sees it. Its record is read when first used; its output's SHA-256 is given
+ * when the caller knows it without the record (an aggregate's recorded input for a proven dependency).
+ */
+function depView(env: RuleEnv, name: string, source: TargetNode['source'], sha256?: string): DepView {
+  let record: TargetRecord | undefined;
+  const read = (): TargetRecord => {
+    record ??= env.state.targets.get(name);
+    if (record === undefined)
+      throw new EpistemeError('artifact-invalid', `${name} was dropped from the build state during this build.`, {
+        hint: 'Run `episteme build` again.',
+        details: { target: name },
+      });
+    return record;
+  };
+  return {
+    name,
+    source,
+    sha256: sha256 ?? read().sha256,
+    get record() {
+      return read();
+    },
+  };
+}
+
 /** The target's key components now; `knownOptions`: its options, when proven unchanged (pass 1). */
 function keyComponents(
   node: TargetNode,
@@ -145,7 +211,7 @@ function keyComponents(
 ): KeyComponents {
   const rule = RULES[node.rule];
   const inputs: Record<string, string> = rule.sourceInputs?.(env, node) ?? {};
-  for (const dep of deps) inputs[dep.name] = dep.record.sha256;
+  for (const dep of deps) inputs[dep.name] = dep.sha256;
   let ruleOptions = knownOptions ?? rule.options(env, node, deps);
   if (missing.length > 0) ruleOptions = { ...ruleOptions, 'partial.missingSources': JSON.stringify(missing) };
   return { rule: node.rule, ruleVersion: rule.version(env), producerVersion: PRODUCER_VERSION, options: ruleOptions, inputs };
@@ -157,6 +223,7 @@ async function evaluateTarget(
   env: RuleEnv,
   options: ScheduleOptions,
   evaluate: (name: string) => Promise<TargetResult>,
+  proven: ReadonlySet<string>,
 ): Promise<TargetResult> {
   const depResults = await Promise.all(node.deps.map(evaluate));
   const base = { target: node.name, rule: node.rule };
@@ -179,14 +246,17 @@ async function evaluateTarget(
   const rule = RULES[node.rule];
   const deps: DepView[] = [];
   const missing: string[] = [];
+  // A proven dependency's record is the one the last clean build left, when this target's record took
+  // its output's SHA-256 as an input: an aggregate reads it there instead of parsing 10,000 records.
+  const recordedInputs = proven.size > 0 && isAggregate ? env.state.targets.get(node.name)?.components.inputs : undefined;
   for (const result of depResults) {
-    const record = env.state.targets.get(result.target);
     const depNode = graph.nodes.get(result.target)!;
-    if (result.status === 'failed' || result.status === 'skipped' || !record) {
+    if (result.status === 'failed' || result.status === 'skipped' || !env.state.targets.has(result.target)) {
       if (depNode.source) missing.push(depNode.source.documentId);
       continue;
     }
-    deps.push({ name: result.target, record, source: depNode.source });
+    const known = recordedInputs !== undefined && proven.has(result.target) ? recordedInputs[result.target] : undefined;
+    deps.push(depView(env, result.target, depNode.source, known));
   }
   const upstreamDirty = depResults.filter((r) => r.status === 'dirty' || r.status === 'maybe-dirty');
 
@@ -223,7 +293,7 @@ async function evaluateTarget(
     const inputsUnchanged = (): boolean =>
       deps.every((dep) => {
         const now = env.state.targets.get(dep.name);
-        return now !== undefined && now.sha256 === dep.record.sha256 && outputReasons(dep.name, now, env).length === 0;
+        return now !== undefined && now.sha256 === dep.sha256 && outputReasons(dep.name, now, env).length === 0;
       });
     const { output: produced, restored } = env.cache
       ? await env.cache.produce(env, { node, components, deps, run, inputsUnchanged })

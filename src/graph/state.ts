@@ -6,6 +6,7 @@ import { sha256Hex } from '../store/hash.js';
 import type { Warning } from '../failure.js';
 import type { KeyComponents } from './key.js';
 import { segmentStamps } from './segment-facts.js';
+import { TargetRecords } from './target-records.js';
 
 /**
  * Build state: for each target, its key, the key's components and the output it produced; for each
@@ -19,13 +20,17 @@ import { segmentStamps } from './segment-facts.js';
  * Nothing in here is an artifact: it never leaves the machine and may be deleted (everything then
  * rebuilds).
  *
+ * state.json is a header line (format version, source file stamps, clean record), then one line per
+ * target, `"name"<TAB>record JSON`, in name order, then the checksum line. Records stay text until
+ * used (target-records.ts), so an edit parses the records of what changed, not the whole corpus.
+ *
  * Nothing here is trusted unverified either: state.json and noop.json end with a SHA-256 line over
  * their body, and every log line carries its own; a file or line that fails its check (a bit flip, a
  * truncation, a hand edit) makes the whole state count as absent, so everything rebuilds, with a
  * warning. (A checksum is no signature: someone who can write the workspace can recompute it, as they
  * could rewrite the outputs themselves; it stops damage and careless edits from being believed.)
  */
-export const STATE_FORMAT_VERSION = 3;
+export const STATE_FORMAT_VERSION = 4;
 
 export interface FileStamp {
   size: number;
@@ -67,17 +72,47 @@ export interface CleanRecord {
 
 export const NOOP_PROOF_FILE = 'noop.json';
 
-/** The compact form of a clean record with the stamps it rests on: [path, size, mtimeMs, ino, ctimeMs]. */
+/** A file's stamp in the proof: [workspace-relative path, size, mtimeMs, ino, ctimeMs]. */
+export type ProofStamp = [file: string, size: number, mtimeMs: string, ino: number, ctimeMs: string];
+
+/**
+ * A target in the proof: its rule, its output's stamp, and the stamps of the other files its record
+ * stands on (a snapshot's body, a segmented search index's segment files).
+ */
+export type ProofTarget = [
+  name: string,
+  rule: string,
+  output: string,
+  size: number,
+  mtimeMs: string,
+  ino: number,
+  ctimeMs: string,
+  also: ProofStamp[],
+];
+
+/** The compact form of a clean record with the stamps it rests on. */
 export interface NoopProof extends Omit<CleanRecord, 'order'> {
   version: number;
   /** Stamp of the state.json this proof was derived from: a state changed since voids the proof. */
   state: Omit<FileStamp, 'hash'>;
   /** Stamp of state.log as the build that wrote the proof left it (null: no log); any append voids it. */
   log: Omit<FileStamp, 'hash'> | null;
-  sources: [string, number, string, number, string][];
-  targets: [string, string, string, number, string, number, string][];
+  /** The source files (manual-ingest), as their stamps were when hashed. */
+  sources: ProofStamp[];
+  targets: ProofTarget[];
   /** Target -> the record facts of its extraction diagnostics, so a no-op still reports them. */
   diagnostics?: Record<string, Record<string, string>>;
+}
+
+/**
+ * The proof as this state holds it while it vouches for the records in memory: loaded when noop.json
+ * was derived from exactly the state on disk, kept after a commit that writes it. A target's entry is
+ * dropped as soon as its record changes, so an entry always describes the record in memory.
+ */
+interface HeldProof {
+  targets: Map<string, ProofTarget>;
+  sources: Map<string, ProofStamp>;
+  diagnostics: Record<string, Record<string, string>>;
 }
 
 /**
@@ -123,7 +158,7 @@ function recordLine(target: string, previous: TargetRecord | undefined, record: 
 const FOLD_LOG_DIVISOR = 2;
 
 export class BuildState {
-  targets = new Map<string, TargetRecord>();
+  targets = new TargetRecords();
   files = new Map<string, FileStamp>();
   clean: CleanRecord | null = null;
   /** The clean record on disk that setClean(null) cleared in memory only, until beginChanges(). */
@@ -145,6 +180,8 @@ export class BuildState {
   private recordsChanged = false;
   /** Records this run replaced or removed: their files are the only ones it can have made garbage. */
   private readonly released: TargetRecord[] = [];
+  /** The targets whose records those were. */
+  private readonly releasedNames: string[] = [];
   /** Whether load found a crashed build's lines, a damaged state or none: its garbage is unknown. */
   private unknownGarbage = false;
   /** Size of state.log (as loaded, plus what this run appended) and of state.json, to decide a fold. */
@@ -155,6 +192,37 @@ export class BuildState {
    * at load, after writing them at commit): while both still match, memory equals the disk.
    */
   private onDisk: { state: Omit<FileStamp, 'hash'> | null; log: Omit<FileStamp, 'hash'> | null } | null = null;
+  private proof: HeldProof | null = null;
+  /** Whether the state files are still as the commit that wrote that proof left them (nothing appended). */
+  private proofVouchesForDisk = false;
+
+  /**
+   * The proof's entry for a target whose record is the one the last complete, clean build left, when
+   * a proof vouches for it: while its files still carry these stamps (and its dependencies are up to
+   * date, and nothing that shapes options changed), the target is up to date without reading its
+   * record. See scheduler.ts, pass 1.
+   */
+  provenTarget(name: string): ProofTarget | undefined {
+    return this.proof?.targets.get(name);
+  }
+
+  /** The stamp a source file had when the proof was written (its recorded hash is that content's). */
+  provenSource(file: string): ProofStamp | undefined {
+    return this.proof?.sources.get(file);
+  }
+
+  /**
+   * Whether the state on disk is exactly what a complete, clean build's commit left (the no-op proof
+   * it wrote still vouches for it): no build has begun changing anything since, so none crashed.
+   */
+  untouchedSinceCleanCommit(): boolean {
+    return this.proof !== null && this.proofVouchesForDisk;
+  }
+
+  /** The diagnostics facts the proof carries for a target (only targets that have any). */
+  provenDiagnostics(name: string): Record<string, string> | undefined {
+    return this.proof?.diagnostics[name];
+  }
 
   recordsHaveChanged(): boolean {
     return this.recordsChanged;
@@ -163,6 +231,11 @@ export class BuildState {
   /** The records replaced or removed since load (see garbage.ts collectReleasedGarbage). */
   releasedRecords(): readonly TargetRecord[] {
     return this.released;
+  }
+
+  /** The targets whose records this run replaced or removed. */
+  releasedTargets(): readonly string[] {
+    return this.releasedNames;
   }
 
   /** Whether garbage this run did not make may exist (a crashed build's, or a damaged or missing state). */
@@ -194,12 +267,12 @@ export class BuildState {
       });
       return fresh;
     };
-    const proofDamaged = noopProofDamaged(dir);
     const onDisk = stateFileStamps(dir);
+    const proofText = readProofText(dir);
     const read = readVerifiedStateFile(dir);
     if (read === 'damaged') return damaged('state.json', 'fails its checksum (damaged or edited)');
     if (read) {
-      state.targets = new Map(Object.entries(read.targets));
+      state.targets = read.targets;
       state.files = new Map(Object.entries(read.files));
       state.clean = read.clean ?? null;
       state.stateBytes = read.bytes;
@@ -255,7 +328,10 @@ export class BuildState {
     state.unknownGarbage = uncommitted || read === null;
     // A crashed build's lines are committed by this run: until then memory is ahead of the disk.
     state.onDisk = uncommitted ? null : onDisk;
-    if (proofDamaged) {
+    const proofBody = proofText === null ? null : verifiedBody(proofText);
+    if (proofBody !== null && read && !uncommitted && state.clean !== null) state.proof = heldProof(proofBody, onDisk);
+    state.proofVouchesForDisk = state.proof !== null;
+    if (proofText !== null && proofBody === null) {
       state.diagnostics.push({
         code: 'state-discarded',
         message:
@@ -284,6 +360,7 @@ export class BuildState {
     if (previous.uncleanPending !== null) previous.clean = previous.uncleanPending;
     previous.uncleanPending = null;
     previous.released.length = 0;
+    previous.releasedNames.length = 0;
     previous.diagnostics.length = 0;
     previous.recordsChanged = false;
     previous.unknownGarbage = false;
@@ -295,8 +372,15 @@ export class BuildState {
     // The log line first: a record that could not be logged (disk full) is not taken as done.
     const previous = this.targets.get(target);
     this.append(recordLine(target, previous, record));
+    if (this.proof !== null) {
+      this.proof.targets.delete(target);
+      delete this.proof.diagnostics[target];
+    }
     this.recordsChanged = true;
-    if (previous !== undefined && previous !== record) this.released.push(previous);
+    if (previous !== undefined && previous !== record) {
+      this.released.push(previous);
+      this.releasedNames.push(target);
+    }
     if (record) this.targets.set(target, record);
     else this.targets.delete(target);
   }
@@ -363,6 +447,7 @@ export class BuildState {
   private append(line: LogLine): void {
     if (this.uncleanPending !== null && !('c' in line && line.c === null)) this.beginChanges();
     this.dirty = true;
+    this.proofVouchesForDisk = false;
     if (this.readOnly) return;
     const logFile = path.join(this.dir, 'state.log');
     try {
@@ -402,9 +487,12 @@ export class BuildState {
     const logFile = path.join(this.dir, 'state.log');
     const fold = this.stateBytes === 0 || this.logBytes >= this.stateBytes / FOLD_LOG_DIVISOR;
     if (fold) {
-      const targets = Object.fromEntries([...this.targets.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
       const files = Object.fromEntries([...this.files.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
-      const text = withChecksum(JSON.stringify({ version: STATE_FORMAT_VERSION, targets, files, clean: this.clean }));
+      const lines = [JSON.stringify({ version: STATE_FORMAT_VERSION, files, clean: this.clean })];
+      // Records never parsed are written back as the text they were read as.
+      for (const name of this.targets.names().sort((a, b) => (a < b ? -1 : a > b ? 1 : 0)))
+        lines.push(`${JSON.stringify(name)}\t${this.targets.textOf(name) ?? JSON.stringify(this.targets.get(name))}`);
+      const text = withChecksum(lines.join('\n'));
       writeFileAtomic(statePath, text);
       this.stateBytes = text.length;
       if (this.logFd !== null) {
@@ -428,43 +516,52 @@ export class BuildState {
     this.dirty = false;
     const written = stateFileStamps(this.dir);
     this.onDisk = written;
-    if (this.clean)
-      writeFileAtomic(
-        path.join(this.dir, NOOP_PROOF_FILE),
-        withChecksum(JSON.stringify(this.noopProof(this.clean, written.state!, written.log))),
-      );
+    if (this.clean) {
+      const proof = this.noopProof(this.clean, written.state!, written.log);
+      writeFileAtomic(path.join(this.dir, NOOP_PROOF_FILE), withChecksum(JSON.stringify(proof)));
+      this.proof = holdProof(proof);
+      this.proofVouchesForDisk = true;
+    } else {
+      this.proof = null;
+      this.proofVouchesForDisk = false;
+    }
   }
 
-  /** Just what the no-op check reads (see clean-build.ts), a tenth of the state's size. */
+  /**
+   * Just what the no-op check reads (see clean-build.ts), a fifth of the state's size. A target whose
+   * record is unchanged since the proof this state holds keeps its entry, so only the records this run
+   * changed are read: the rewrite is O(targets) small arrays, not a parse of every record.
+   */
   private noopProof(clean: CleanRecord, state: Omit<FileStamp, 'hash'>, log: Omit<FileStamp, 'hash'> | null): NoopProof {
-    const sources: NoopProof['sources'] = [...this.files.entries()].map(([file, s]) => [file, s.size, s.mtimeMs, s.ino, s.ctimeMs]);
-    const targets: NoopProof['targets'] = [];
+    const sources: ProofStamp[] = [...this.files.entries()].map(([file, s]) => [file, s.size, s.mtimeMs, s.ino, s.ctimeMs]);
+    const targets: ProofTarget[] = [];
     const diagnostics: NonNullable<NoopProof['diagnostics']> = {};
     for (const name of clean.order) {
+      const held = this.proof?.targets.get(name);
+      if (held !== undefined) {
+        targets.push(held);
+        const facts = this.proof!.diagnostics[name];
+        if (facts !== undefined) diagnostics[name] = facts;
+        continue;
+      }
       const record = this.targets.get(name);
+      if (!record) continue;
       if (
-        record?.facts?.diagnosticErrors !== undefined &&
+        record.facts?.diagnosticErrors !== undefined &&
         (record.facts.diagnosticErrors !== '0' || record.facts.diagnosticWarnings !== '0')
       ) {
         const { diagnosticErrors, diagnosticWarnings, diagnosticCodes } = record.facts;
         diagnostics[name] = { diagnosticErrors, diagnosticWarnings: diagnosticWarnings ?? '0', diagnosticCodes: diagnosticCodes ?? '' };
       }
-      if (record)
-        targets.push([
-          name,
-          record.components.rule,
-          record.output,
-          record.stamp.size,
-          record.stamp.mtimeMs,
-          record.stamp.ino,
-          record.stamp.ctimeMs,
-        ]);
+      const also: ProofStamp[] = [];
       // A snapshot's body is part of what the proof stands on: a damaged body must reach the full build.
-      const body = record?.facts?.body;
+      const body = record.facts?.body;
       if (body && record.bodyStamp)
-        sources.push([body, record.bodyStamp.size, record.bodyStamp.mtimeMs, record.bodyStamp.ino, record.bodyStamp.ctimeMs]);
+        also.push([body, record.bodyStamp.size, record.bodyStamp.mtimeMs, record.bodyStamp.ino, record.bodyStamp.ctimeMs]);
       // A segmented search index stands on its segment files too.
-      if (record?.facts?.segments) for (const [file, s] of segmentStamps(record)) sources.push([file, s.size, s.mtimeMs, s.ino, s.ctimeMs]);
+      if (record.facts?.segments) for (const [file, s] of segmentStamps(record)) also.push([file, s.size, s.mtimeMs, s.ino, s.ctimeMs]);
+      const { size, mtimeMs, ino, ctimeMs } = record.stamp;
+      targets.push([name, record.components.rule, record.output, size, mtimeMs, ino, ctimeMs, also]);
     }
     const { order: _order, ...rest } = clean;
     return { version: STATE_FORMAT_VERSION, ...rest, state, log, sources, targets, diagnostics };
@@ -480,14 +577,16 @@ export interface StateFile {
   version: number;
   /** Size of the file in characters, about its bytes (not stored: measured as it is read). */
   bytes: number;
-  targets: Record<string, TargetRecord>;
+  /** Each target's record, as text until used. */
+  targets: TargetRecords;
   files: Record<string, FileStamp>;
   clean?: CleanRecord | null;
 }
 
 /**
  * The compacted state file: null when missing or of another format version (a clean start), 'damaged'
- * when it fails its checksum or does not parse.
+ * when it fails its checksum or does not parse. The whole file is checked against its SHA-256 (a
+ * fraction of the cost of parsing it); the record lines are only split here, and parsed when used.
  */
 export function readVerifiedStateFile(dir: string): StateFile | null | 'damaged' {
   let text: string;
@@ -498,28 +597,71 @@ export function readVerifiedStateFile(dir: string): StateFile | null | 'damaged'
   }
   const body = verifiedBody(text);
   if (body === null) return /^\{"version":(\d+),/.exec(text)?.[1] === String(STATE_FORMAT_VERSION) ? 'damaged' : null;
+  const headerEnd = body.indexOf('\n');
+  let header: Partial<StateFile>;
   try {
-    const parsed = JSON.parse(body) as Partial<StateFile>;
-    if (parsed.version !== STATE_FORMAT_VERSION) return null;
-    if (typeof parsed.targets !== 'object' || parsed.targets === null || typeof parsed.files !== 'object' || parsed.files === null)
-      return 'damaged';
-    return { ...(parsed as StateFile), bytes: text.length };
+    header = JSON.parse(headerEnd < 0 ? body : body.slice(0, headerEnd)) as Partial<StateFile>;
   } catch {
     return 'damaged';
   }
+  // An older format (state.json was one JSON object) is discarded, never misread.
+  if (typeof header !== 'object' || header === null || header.version !== STATE_FORMAT_VERSION) return null;
+  if (typeof header.files !== 'object' || header.files === null) return 'damaged';
+  const targets = new TargetRecords();
+  for (let start = headerEnd + 1; headerEnd >= 0 && start <= body.length; ) {
+    let end = body.indexOf('\n', start);
+    if (end < 0) end = body.length;
+    // `"name"<TAB>record`: JSON escapes every tab and newline inside a string, so the first tab ends the name.
+    const tab = body.indexOf('\t', start);
+    if (tab < 0 || tab > end || body[start] !== '"' || body[tab - 1] !== '"' || tab - start < 2) return 'damaged';
+    const quoted = body.slice(start, tab);
+    let name: unknown;
+    try {
+      name = quoted.includes('\\') ? JSON.parse(quoted) : quoted.slice(1, -1);
+    } catch {
+      return 'damaged';
+    }
+    if (typeof name !== 'string') return 'damaged';
+    targets.setText(name, body.slice(tab + 1, end));
+    start = end + 1;
+  }
+  return { version: header.version, files: header.files, clean: header.clean ?? null, targets, bytes: text.length };
+}
+
+/** The proof's text, or null when there is none. */
+function readProofText(dir: string): string | null {
+  try {
+    return fs.readFileSync(path.join(dir, NOOP_PROOF_FILE), 'utf8');
+  } catch {
+    return null;
+  }
+}
+
+/** The proof as held in memory, when it was derived from the state files as they are (`onDisk`), else null. */
+function heldProof(body: string, onDisk: { state: Omit<FileStamp, 'hash'> | null; log: Omit<FileStamp, 'hash'> | null }): HeldProof | null {
+  let proof: NoopProof;
+  try {
+    proof = JSON.parse(body) as NoopProof;
+  } catch {
+    return null;
+  }
+  if (proof.version !== STATE_FORMAT_VERSION || !Array.isArray(proof.targets) || !Array.isArray(proof.sources)) return null;
+  const same = (a: Omit<FileStamp, 'hash'> | null | undefined, b: Omit<FileStamp, 'hash'> | null): boolean =>
+    a === undefined ? false : a === null || b === null ? a === b : sameStamp(a, b);
+  if (onDisk.state === null || !same(proof.state, onDisk.state) || !same(proof.log, onDisk.log)) return null;
+  return holdProof(proof);
+}
+
+function holdProof(proof: NoopProof): HeldProof {
+  return {
+    targets: new Map(proof.targets.map((row) => [row[0], row])),
+    sources: new Map(proof.sources.map((row) => [row[0], row])),
+    diagnostics: { ...proof.diagnostics },
+  };
 }
 
 function stateFileStamps(dir: string): { state: Omit<FileStamp, 'hash'> | null; log: Omit<FileStamp, 'hash'> | null } {
   return { state: statStamp(path.join(dir, 'state.json')), log: statStamp(path.join(dir, 'state.log')) };
-}
-
-/** Whether a no-op proof exists and fails its checksum (the fast path then silently took the full path). */
-function noopProofDamaged(dir: string): boolean {
-  try {
-    return verifiedBody(fs.readFileSync(path.join(dir, NOOP_PROOF_FILE), 'utf8')) === null;
-  } catch {
-    return false;
-  }
 }
 
 const CHECKSUM_LINE = '\nsha256:';

@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
-import { Rig, sampleHtml, writeSmallWorkspace } from '../helpers/rig.js';
+import { Rig, sampleHtml, sha256, writeSmallWorkspace } from '../helpers/rig.js';
 
 /**
  * Garbage collection after an edit checks only the files of the records the build replaced (O(changed))
@@ -85,6 +85,30 @@ test('garbage a targeted build had to keep (the committed index still named it) 
     assert.ok(!fs.existsSync(rig.path(oldSpec)), `${oldSpec} is unreachable and removed`);
     const derived = (files: string[]) => files.filter((f) => /^(specs|chunks)\//.test(f));
     assert.deepEqual(derived(filesOf(rig)), derived(await cleanListing(rig, 3)));
+  } finally {
+    rig.cleanup();
+  }
+});
+
+test('an edit keeps a body another source still names (same bytes); it goes when no record names it', async () => {
+  const rig = new Rig('episteme-garbage-');
+  try {
+    writeSmallWorkspace(rig, 3);
+    // doc2 is a byte copy of doc1: one content-addressed body for both.
+    fs.copyFileSync(rig.path('src/doc1.html'), rig.path('src/doc2.html'));
+    assert.equal((await rig.exec(['build'])).code, 0);
+    const sharedBody = `snapshots/bodies/${sha256(fs.readFileSync(rig.path('src/doc1.html')))}`;
+    fs.writeFileSync(rig.path('src/doc1.html'), sampleHtml(1, ' A numbat digs.'));
+    const edited = await rig.exec(['build', '--json']);
+    assert.equal(edited.code, 0, edited.stdout + edited.stderr);
+    assert.ok(fs.existsSync(rig.path(sharedBody)), 'doc2 still names the old body of doc1');
+    assert.ok(!(edited.json!.data.removed as string[]).includes(sharedBody));
+    // And the next edit, of the copy, releases the body no record names any more.
+    fs.writeFileSync(rig.path('src/doc2.html'), sampleHtml(2, ' A quoll hunts.'));
+    const second = await rig.exec(['build', '--json']);
+    assert.equal(second.code, 0);
+    assert.ok(!fs.existsSync(rig.path(sharedBody)), 'no record names it now');
+    assert.deepEqual(filesOf(rig), await cleanListing(rig, 3));
   } finally {
     rig.cleanup();
   }

@@ -79,6 +79,33 @@ function flipByteKeepingMtime(file: string, at = 40): void {
   assert.equal(fs.statSync(file).size, stat.size);
 }
 
+/** state.json as a forger who knows its format reads it: the header line, then `"name"<TAB>record` lines. */
+interface StateFileParts {
+  header: { files: Record<string, { size: number; mtimeMs: string; ctimeMs: string; ino: number }> } & Record<string, unknown>;
+  targets: Record<string, { sha256: string; facts?: { body?: string }; bodyStamp?: unknown }>;
+}
+
+function readStateFile(statePath: string): StateFileParts {
+  const text = fs.readFileSync(statePath, 'utf8');
+  const [header, ...lines] = text.slice(0, text.lastIndexOf('\nsha256:')).split('\n');
+  const targets: StateFileParts['targets'] = {};
+  for (const line of lines) {
+    const tab = line.indexOf('\t');
+    targets[JSON.parse(line.slice(0, tab)) as string] = JSON.parse(line.slice(tab + 1));
+  }
+  return { header: JSON.parse(header!), targets };
+}
+
+/** Writes the parts back with a recomputed checksum (what a consistent forgery takes). */
+function writeStateFile(statePath: string, state: StateFileParts): void {
+  const lines = [
+    JSON.stringify(state.header),
+    ...Object.entries(state.targets).map(([name, r]) => `${JSON.stringify(name)}\t${JSON.stringify(r)}`),
+  ];
+  const body = lines.join('\n');
+  fs.writeFileSync(statePath, `${body}\nsha256:${sha256(body)}\n`);
+}
+
 async function withSandbox(body: (box: Sandbox) => Promise<void>): Promise<void> {
   const box = new Sandbox('episteme-verify-');
   fs.writeFileSync(path.join(box.parent, 'neighbour.txt'), "not the workspace's\n");
@@ -143,18 +170,18 @@ test('a state.json with a flipped byte or a hand edit counts as absent: everythi
     box.write({ 'src/doc1.html': sampleHtml(1, ' Inserted okapi.') });
     const statePath = path.join(box.ws, '.episteme/state.json');
     const text = fs.readFileSync(statePath, 'utf8');
-    const body = JSON.parse(text.slice(0, text.lastIndexOf('\nsha256:'))) as {
-      files: Record<string, { size: number; mtimeMs: string; ctimeMs: string; ino: number }>;
-    };
+    const state = readStateFile(statePath);
     const stat = fs.statSync(path.join(box.ws, 'src/doc1.html'));
-    body.files['src/doc1.html'] = {
-      ...body.files['src/doc1.html']!,
+    state.header.files['src/doc1.html'] = {
+      ...state.header.files['src/doc1.html']!,
       size: stat.size,
       mtimeMs: String(stat.mtimeMs),
       ctimeMs: String(stat.ctimeMs),
       ino: stat.ino,
     };
-    fs.writeFileSync(statePath, JSON.stringify(body) + text.slice(text.lastIndexOf('\nsha256:')));
+    // The edit without recomputing the checksum: the old one stays.
+    const edited = [JSON.stringify(state.header), ...text.slice(0, text.lastIndexOf('\nsha256:')).split('\n').slice(1)].join('\n');
+    fs.writeFileSync(statePath, edited + text.slice(text.lastIndexOf('\nsha256:')));
     fs.rmSync(path.join(box.ws, '.episteme/noop.json'));
     const result = await build(box);
     assert.equal(result.code, 0, result.stdout);
@@ -236,6 +263,40 @@ test('the no-op proof is not fooled: an output edited with its mtime restored, o
     assert.deepEqual(warningCodes(second), ['state-discarded'], 'the edited proof is reported, not used');
     assert.deepEqual(rows(second).get('chunks/example-test-doc2.json')!.reasons, [{ reason: 'output-modified', output: chunkFile }]);
     assert.deepEqual(outputs(box), clean);
+    assert.equal(box.outside(), outside);
+  });
+});
+
+const editChecksOthers =
+  'an edit settles the other targets by the proof stamps, and is not fooled either: a chunk file or snapshot body edited with its ' +
+  'mtime restored, in the same build as an edit of another source, is rebuilt; a touched source is rehashed and stays up to date';
+test(editChecksOthers, async () => {
+  await withSandbox(async (box) => {
+    workspace(box, 4);
+    assert.equal((await build(box)).code, 0);
+    const outside = box.outside();
+    const clean = outputs(box);
+    const chunkFile = [...clean.keys()].find((file) => /^chunks\/example-test-doc2\.[0-9a-f]{16}\.json$/.test(file))!;
+    const snapshotRecord = rows(await build(box, ['--trace', path.join(box.ws, 'trace.json')])).get('snapshots/example-test-doc3.json')!;
+    assert.equal(snapshotRecord.status, 'up-to-date');
+    const body = [...clean.keys()].filter((file) => file.startsWith('snapshots/bodies/'));
+    const doc3Body = body.find((file) => path.basename(file) === sha256(fs.readFileSync(path.join(box.ws, 'src/doc3.html'))))!;
+    box.write({ 'src/doc0.html': sampleHtml(0, ' Inserted okapi.') });
+    flipByteKeepingMtime(path.join(box.ws, chunkFile), 120);
+    flipByteKeepingMtime(path.join(box.ws, doc3Body), 60);
+    const now = new Date();
+    fs.utimesSync(path.join(box.ws, 'src/doc1.html'), now, now);
+    const result = await build(box);
+    assert.equal(result.code, 0, result.stdout);
+    const status = rows(result);
+    assert.equal(status.get('snapshots/example-test-doc0.json')!.status, 'built');
+    assert.deepEqual(status.get('chunks/example-test-doc2.json')!.reasons, [{ reason: 'output-modified', output: chunkFile }]);
+    assert.deepEqual(status.get('snapshots/example-test-doc3.json')!.reasons, [{ reason: 'output-modified', output: doc3Body }]);
+    assert.equal(status.get('snapshots/example-test-doc1.json')!.status, 'up-to-date', 'touched, same bytes');
+    assert.equal(status.get('specs/example-test-doc1.json')!.status, 'up-to-date');
+    assert.deepEqual(outputs(box), await cleanBuildOutputs(box));
+    const quiet = await build(box, ['--trace', path.join(box.ws, 'trace.json')]);
+    assert.equal(quiet.json!.data.actions, 0, 'the next full check finds nothing to do');
     assert.equal(box.outside(), outside);
   });
 });
@@ -382,11 +443,9 @@ test(forgedOutputHashIsRepaired, async () => {
     const outside = box.outside();
     // A forger who knows the format: the record of one chunk file now claims other bytes.
     const statePath = path.join(box.ws, '.episteme/state.json');
-    const text = fs.readFileSync(statePath, 'utf8');
-    const state = JSON.parse(text.slice(0, text.lastIndexOf('\nsha256:'))) as { targets: Record<string, { sha256: string }> };
+    const state = readStateFile(statePath);
     state.targets['chunks/example-test-doc0.json']!.sha256 = 'f'.repeat(64);
-    const body = JSON.stringify(state);
-    fs.writeFileSync(statePath, `${body}\nsha256:${sha256(body)}\n`);
+    writeStateFile(statePath, state);
 
     const failed = await box.run(['build', '--json']);
     assertFailure(failed, { code: 'target-failed', exit: 1, ...BUILD_BOUNDS });
@@ -419,15 +478,11 @@ test(forgedStateBodyIsRepaired, async () => {
     fs.writeFileSync(path.join(box.ws, body), 'rotten');
     // The forger records the damaged body's stamp, so only reading it can tell.
     const statePath = path.join(box.ws, '.episteme/state.json');
-    const text = fs.readFileSync(statePath, 'utf8');
-    const state = JSON.parse(text.slice(0, text.lastIndexOf('\nsha256:'))) as {
-      targets: Record<string, { facts?: { body?: string }; bodyStamp?: unknown }>;
-    };
+    const state = readStateFile(statePath);
     const stat = fs.statSync(path.join(box.ws, body));
     const owner = Object.values(state.targets).find((record) => record.facts?.body === body)!;
     owner.bodyStamp = { size: stat.size, mtimeMs: String(stat.mtimeMs), ctimeMs: String(stat.ctimeMs), ino: stat.ino };
-    const forged = JSON.stringify(state);
-    fs.writeFileSync(statePath, `${forged}\nsha256:${sha256(forged)}\n`);
+    writeStateFile(statePath, state);
     // An option change makes every document extract again, reading every body.
     box.write({ 'episteme.json': JSON.stringify({ manualIngest: 'map.json', options: { extract: { links: false } } }) });
     const result = await build(box);
