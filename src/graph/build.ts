@@ -94,6 +94,9 @@ export async function runBuild(ws: Workspace, request: BuildRequest): Promise<Bu
   try {
     if (!request.dryRun) {
       claimOwnedFolders(ws.root, ownedFolders(ws.outputs));
+      // Temp files are a crashed writer's: a long-running caller sweeps once, not on every edit (a
+      // listing of every output folder); a later one-shot build or garbage collection sweeps the rest.
+      const sweep = request.memory?.firstSweep(ws.root) ?? true;
       for (const dir of [
         ws.outputs.snapshots,
         `${ws.outputs.snapshots}/records`,
@@ -103,7 +106,7 @@ export async function runBuild(ws: Workspace, request: BuildRequest): Promise<Bu
         ws.outputs.chunks,
         STATE_DIR_NAME,
       ]) {
-        sweepOwnedTempFiles(ws.root, dir);
+        if (sweep) sweepOwnedTempFiles(ws.root, dir);
       }
     }
     request.onPhase?.('state');
@@ -141,6 +144,7 @@ export async function runBuild(ws: Workspace, request: BuildRequest): Promise<Bu
         onPlan: request.onPlan,
         onSettled: request.onSettled,
         recordedOptionsHold,
+        ...(request.memory && !request.dryRun ? { vouch: request.memory } : {}),
       },
     );
     let removed: string[] = [];
@@ -168,7 +172,7 @@ export async function runBuild(ws: Workspace, request: BuildRequest): Promise<Bu
     }
     request.onPhase?.('done');
     state.close();
-    if (!request.dryRun) request.memory?.keepState(state);
+    if (!request.dryRun) request.memory?.keepState(state, results);
     const counts: Record<TargetStatus, number> = {
       'up-to-date': 0,
       built: 0,

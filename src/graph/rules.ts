@@ -4,11 +4,11 @@ import type { Workspace } from '../config/workspace.js';
 import type { Chunk, EvidenceDocument, SnapshotMeta } from '../document/types.js';
 import { documentContentHash, restampChunks, type StampedChunks } from '../chunk/snapshot-provenance.js';
 import { CHUNKS_FORMAT_VERSION } from '../rule-versions.js';
-import { PRODUCER_VERSION } from '../version.js';
+import { PRODUCER_NAME, PRODUCER_VERSION } from '../version.js';
 import { EpistemeError, type Warning } from '../failure.js';
 import { canonicalJson, canonicalJsonFile, compareCodeUnits } from '../store/canonical-json.js';
 import { fastHash, sha256Hex } from '../store/hash.js';
-import { artifactBytes, makeArtifact, parseArtifact } from '../store/artifact.js';
+import { parseArtifact } from '../store/artifact.js';
 import { readBoundedFile } from '../store/bounded-read.js';
 import { parseArtifactUnverified } from '../store/artifact-header.js';
 import { writeFileAtomic, writeFileIfChanged } from '../store/atomic-file.js';
@@ -441,25 +441,53 @@ function stageIndex(kind: 'snapshot-index' | 'document-index' | 'chunk-index', d
       for (const dep of deps)
         if (committed[dep.name] !== dep.record.sha256) readDependencyOutput(env, dep.name, dep.record.output, dep.record.sha256);
       const entries = deps
-        .map((dep) => {
-          const entry: Record<string, string> = {
-            documentId: dep.source!.documentId,
-            sourceUrl: dep.source!.spec.url,
-            file: dep.record.output.slice(dir.length + 1),
-            sha256: dep.record.sha256,
-          };
-          if (kind === 'snapshot-index') {
-            entry.snapshotId = dep.record.facts?.snapshotId ?? '';
-            entry.body = (dep.record.facts?.body ?? '').slice(dir.length + 1);
-            entry.captureMethod = dep.record.facts?.captureMethod ?? '';
-          }
-          return entry;
-        })
-        .sort((a, b) => compareCodeUnits(a.documentId!, b.documentId!));
-      const payload = { entries, missingSources: [...missing].sort(compareCodeUnits) };
-      return { bytes: artifactBytes(makeArtifact(kind, STAGE_INDEX_FORMAT_VERSION, payload)), outputPath: () => node.name };
+        .map((dep) => ({ documentId: dep.source!.documentId, text: stageIndexEntryText(kind, dir, dep) }))
+        .sort((a, b) => compareCodeUnits(a.documentId, b.documentId));
+      const bytes = stageIndexBytes(
+        kind,
+        entries.map((entry) => entry.text),
+        [...missing].sort(compareCodeUnits),
+      );
+      return { bytes, outputPath: () => node.name };
     },
   };
+}
+
+/**
+ * Each entry's canonical JSON, remembered per dependency record (a record object is never changed in
+ * place, and a long-running watch keeps the records of unchanged targets), so an edit serialises the
+ * entries it changed rather than the whole corpus.
+ */
+const entryTexts = new WeakMap<TargetRecord, { kind: string; dir: string; documentId: string; sourceUrl: string; text: string }>();
+
+function stageIndexEntryText(kind: 'snapshot-index' | 'document-index' | 'chunk-index', dir: string, dep: DepView): string {
+  const documentId = dep.source!.documentId;
+  const sourceUrl = dep.source!.spec.url;
+  const known = entryTexts.get(dep.record);
+  if (known !== undefined && known.kind === kind && known.dir === dir && known.documentId === documentId && known.sourceUrl === sourceUrl)
+    return known.text;
+  const entry: Record<string, string> = { documentId, sourceUrl, file: dep.record.output.slice(dir.length + 1), sha256: dep.record.sha256 };
+  if (kind === 'snapshot-index') {
+    entry.snapshotId = dep.record.facts?.snapshotId ?? '';
+    entry.body = (dep.record.facts?.body ?? '').slice(dir.length + 1);
+    entry.captureMethod = dep.record.facts?.captureMethod ?? '';
+  }
+  const text = canonicalJson(entry);
+  entryTexts.set(dep.record, { kind, dir, documentId, sourceUrl, text });
+  return text;
+}
+
+/**
+ * The bytes artifactBytes(makeArtifact(kind, STAGE_INDEX_FORMAT_VERSION, {entries, missingSources}))
+ * gives, assembled from the entries' canonical JSON (keys in code-unit order: artifact, fingerprint,
+ * formatVersion, payload, producer; in the payload: entries, missingSources).
+ */
+export function stageIndexBytes(kind: string, entryTexts: readonly string[], missingSources: readonly string[]): string {
+  const head = `{"artifact":${JSON.stringify(kind)},`;
+  const rest =
+    `"formatVersion":${STAGE_INDEX_FORMAT_VERSION},"payload":{"entries":[${entryTexts.join(',')}],` +
+    `"missingSources":${canonicalJson(missingSources)}},"producer":${canonicalJson({ name: PRODUCER_NAME, version: PRODUCER_VERSION })}}`;
+  return `${head}"fingerprint":"sha256:${sha256Hex(head + rest)}",${rest}\n`;
 }
 
 export interface StageIndexEntry {

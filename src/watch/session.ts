@@ -13,6 +13,7 @@ import { isAction } from '../graph/scheduler.js';
 import { NO_REFRESH } from '../capture/run.js';
 import { recordFailures } from '../graph-view/failures.js';
 import { ContentHashes, FolderWatches, workspaceInputs, type WatchedInputs } from './inputs.js';
+import { OutputWatches } from './outputs.js';
 import { Watcher } from './watcher.js';
 import type { WatchEvent } from './events.js';
 
@@ -59,6 +60,11 @@ export class WatchSession {
   private readonly watcher: Watcher;
   private pool: StagePool | null = null;
   private readonly memory = new BuildMemory();
+  /** Events in the output folders: what the memory may no longer vouch for (never a trigger). */
+  private readonly outputs = new OutputWatches(
+    (files) => this.memory.noteChanged(files),
+    () => this.memory.forgetCurrent(),
+  );
   private cycles = 0;
 
   constructor(private readonly options: WatchSessionOptions) {
@@ -83,6 +89,8 @@ export class WatchSession {
       this.ws = null;
     }
     this.watchInputs();
+    // Armed before the first build, so what it leaves current can be vouched for from the next one on.
+    if (this.ws !== null) this.outputs.update(this.ws);
     this.options.emit({ event: 'watching', inputs: this.inputs.files.size, debounceMs: this.options.debounceMs }, []);
     this.watcher.start();
   }
@@ -90,6 +98,7 @@ export class WatchSession {
   /** Stops watching; a build in flight finishes and commits first; the workers end. */
   async stop(signal: string): Promise<void> {
     this.folders.close();
+    this.outputs.close();
     await this.watcher.stop();
     await this.pool?.close();
     this.pool = null;
@@ -162,6 +171,8 @@ export class WatchSession {
     const ranMs: Record<string, number> = {};
     try {
       const ws = await this.workspaceFor(changed);
+      // The edited inputs: their snapshots are checked in full (and so, through them, their chains).
+      this.memory.noteChanged(changed.map((file) => path.relative(ws.root, file).split(path.sep).join('/')));
       this.pool ??= new StagePool(this.options.jobs, {
         maxHeapMb: (await loadStageModules()).extractOptions(ws.options.extract).maxHeapMb,
       });
@@ -203,6 +214,7 @@ export class WatchSession {
             });
     }
     this.watchInputs();
+    if (this.ws !== null) this.outputs.update(this.ws);
     const ended = performance.now();
     const targets = summary?.targets ?? [];
     this.options.emit(
