@@ -79,6 +79,14 @@ export class BuildMemory {
     }
   }
 
+  /**
+   * Writes the no-op proof the last build deferred (state.ts writeDeferredProof), if the state on disk
+   * is still the one it committed. The caller holds the workspace lock.
+   */
+  writeDeferredProof(): boolean {
+    return this.state?.writeDeferredProof() ?? false;
+  }
+
   /** Files (workspace-relative, `/`-separated) whose bytes may have changed since the last build began. */
   noteChanged(files: Iterable<string>): void {
     for (const file of files) this.changed.add(file);

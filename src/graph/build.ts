@@ -154,7 +154,7 @@ export async function runBuild(ws: Workspace, request: BuildRequest): Promise<Bu
       const completeAndClean =
         request.targets.length === 0 && results.every((r) => r.status === 'up-to-date' || r.status === 'built' || r.status === 'unchanged');
       if (completeAndClean && request.invocation) state.setClean(cleanRecordFor(ws, graph, request.invocation));
-      state.compact();
+      state.compact({ deferProof: request.memory !== undefined });
       request.onPhase?.('garbage');
       // Garbage only appears when a record changed (this run or a crashed one, folded in above).
       if (completeAndClean && followsCleanBuild && !request.pruneSnapshots) {

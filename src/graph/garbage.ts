@@ -56,9 +56,14 @@ function dataFolders(ws: Workspace): [string, (name: string) => boolean][] {
   ];
 }
 
-/** Files the current build records keep: their outputs, snapshot bodies, and the snapshots chunks cite. */
-function keptByRecords(ws: Workspace, state: BuildState): Set<string> {
-  const keep = new Set<string>();
+/**
+ * Files the current build records keep: their outputs, snapshot bodies, and the snapshots chunks cite.
+ * With `only`, just those of these files that are kept (a one-source edit asks about a handful, and
+ * needs no set of every file in the workspace).
+ */
+function keptByRecords(ws: Workspace, state: BuildState, only?: ReadonlySet<string>): Set<string> {
+  const kept = new Set<string>();
+  const keep = only === undefined ? kept : { add: (file: string) => (only.has(file) ? kept.add(file) : kept) };
   const cited = new Set<string>();
   /** Snapshot ids whose body a current snapshot record keeps (as its facts.body). */
   const bodyKept = new Set<string>();
@@ -84,7 +89,7 @@ function keptByRecords(ws: Workspace, state: BuildState): Set<string> {
       // already gone: nothing to keep
     }
   }
-  return keep;
+  return kept;
 }
 
 /**
@@ -97,7 +102,6 @@ function keptByRecords(ws: Workspace, state: BuildState): Set<string> {
 export function collectReleasedGarbage(ws: Workspace, state: BuildState): string[] {
   const released = state.releasedRecords();
   if (released.length === 0) return [];
-  const keep = keptByRecords(ws, state);
   const candidates = new Set<string>();
   for (const record of released) {
     candidates.add(record.output);
@@ -105,6 +109,18 @@ export function collectReleasedGarbage(ws: Workspace, state: BuildState): string
     if (record.facts?.segmentFiles) for (const file of record.facts.segmentFiles.split(' ')) candidates.add(file);
     if (record.facts?.citedSnapshotId) candidates.add(`${ws.outputs.snapshots}/records/${record.facts.citedSnapshotId}.json`);
   }
+  // The body each candidate snapshot record names may go with it: asked about too.
+  const bodies = new Map<string, string>();
+  for (const candidate of candidates) {
+    if (!candidate.startsWith(`${ws.outputs.snapshots}/records/`)) continue;
+    try {
+      const meta = JSON.parse(fs.readFileSync(path.join(ws.root, candidate), 'utf8')) as { sha256?: string };
+      if (typeof meta.sha256 === 'string') bodies.set(candidate, `${ws.outputs.snapshots}/bodies/${meta.sha256}`);
+    } catch {
+      // already gone or unreadable: its body, if any, was released by its own record
+    }
+  }
+  const keep = keptByRecords(ws, state, new Set([...candidates, ...bodies.values()]));
   const folders = dataFolders(ws);
   const removed: string[] = [];
   const remove = (relative: string): void => {
@@ -119,14 +135,8 @@ export function collectReleasedGarbage(ws: Workspace, state: BuildState): string
   for (const candidate of [...candidates].sort()) {
     if (keep.has(candidate)) continue;
     // An unreachable snapshot record takes its body with it, unless something else keeps the body.
-    if (candidate.startsWith(`${ws.outputs.snapshots}/records/`)) {
-      try {
-        const meta = JSON.parse(fs.readFileSync(path.join(ws.root, candidate), 'utf8')) as { sha256?: string };
-        if (typeof meta.sha256 === 'string') remove(`${ws.outputs.snapshots}/bodies/${meta.sha256}`);
-      } catch {
-        // already gone or unreadable: its body, if any, was released by its own record
-      }
-    }
+    const body = bodies.get(candidate);
+    if (body !== undefined) remove(body);
     remove(candidate);
   }
   return [...new Set(removed)].sort();

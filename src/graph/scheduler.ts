@@ -2,7 +2,8 @@ import * as fs from 'node:fs';
 import { EpistemeError, type FailureCode } from '../failure.js';
 import { relativeToWorkspace } from '../store/write-failure.js';
 import { sha256Hex } from '../store/hash.js';
-import { writeFileIfChanged } from '../store/atomic-file.js';
+import { compareCodeUnits } from '../store/canonical-json.js';
+import { writeFileAtomic, writeFileIfChanged } from '../store/atomic-file.js';
 import { PRODUCER_VERSION } from '../version.js';
 import type { BuildGraph, TargetNode } from './graph.js';
 import { diffComponents, sameComponents, targetKey, type DirtyReason, type KeyComponents } from './key.js';
@@ -155,10 +156,33 @@ function keyComponents(
 ): KeyComponents {
   const rule = RULES[node.rule];
   const inputs: Record<string, string> = rule.sourceInputs?.(env, node) ?? {};
-  for (const dep of deps) inputs[dep.name] = dep.record.sha256;
+  for (const dep of inNameOrder(node, deps)) inputs[dep.name] = dep.record.sha256;
   let ruleOptions = knownOptions ?? rule.options(env, node, deps);
   if (missing.length > 0) ruleOptions = { ...ruleOptions, 'partial.missingSources': JSON.stringify(missing) };
   return { rule: node.rule, ruleVersion: rule.version(env), producerVersion: PRODUCER_VERSION, options: ruleOptions, inputs };
+}
+
+/** Each aggregate's dependency names in code-unit order, sorted once per graph. */
+const sortedDeps = new WeakMap<TargetNode, string[]>();
+
+/**
+ * The dependencies in code-unit order of their names, the order a key lists its inputs in: inserted so,
+ * the key text needs no sort (key.ts sortedKeys). Only worth it for an aggregate's thousands of inputs.
+ */
+function inNameOrder(node: TargetNode, deps: DepView[]): DepView[] {
+  if (deps.length < 64) return deps;
+  let names = sortedDeps.get(node);
+  if (names === undefined) {
+    names = [...node.deps].sort(compareCodeUnits);
+    sortedDeps.set(node, names);
+  }
+  const byName = new Map(deps.map((dep) => [dep.name, dep]));
+  const ordered: DepView[] = [];
+  for (const name of names) {
+    const dep = byName.get(name);
+    if (dep !== undefined) ordered.push(dep);
+  }
+  return ordered;
 }
 
 async function evaluateTarget(
@@ -241,8 +265,13 @@ async function evaluateTarget(
     const bytes = typeof produced.bytes === 'string' ? Buffer.from(produced.bytes, 'utf8') : produced.bytes;
     const sha256 = sha256Hex(bytes);
     const output = produced.outputPath(sha256);
-    writeFileIfChanged(abs(env.ws, output), bytes, node.source === null);
-    const stamp = statStamp(abs(env.ws, output))!;
+    const file = abs(env.ws, output);
+    // The recorded file is still there, unmodified, with other bytes: write without reading it back
+    // to compare (an aggregate is megabytes at 10,000 sources, and an edit always changes it).
+    const recordedStamp = record !== undefined && record.output === output && record.sha256 !== sha256 ? statStamp(file) : null;
+    if (recordedStamp !== null && sameStamp(recordedStamp, record!.stamp)) writeFileAtomic(file, bytes, node.source === null);
+    else writeFileIfChanged(file, bytes, node.source === null);
+    const stamp = statStamp(file)!;
     const unchanged = record !== undefined && record.sha256 === sha256;
     const newRecord: TargetRecord = { key, components, output, sha256, stamp };
     if (produced.facts) newRecord.facts = produced.facts;

@@ -11,6 +11,7 @@ import { BuildMemory } from '../graph/build-memory.js';
 import { loadStageModules } from '../graph/stage-modules.js';
 import { isAction } from '../graph/scheduler.js';
 import { NO_REFRESH } from '../capture/run.js';
+import { acquireWorkspaceLock } from '../store/workspace-lock.js';
 import { recordFailures } from '../graph-view/failures.js';
 import { ContentHashes, FolderWatches, workspaceInputs, type WatchedInputs } from './inputs.js';
 import { OutputWatches } from './outputs.js';
@@ -43,6 +44,11 @@ export interface WatchSessionOptions {
   emit(event: WatchEvent, warnings: Warning[]): void;
 }
 
+/** Quiet time after a build before the no-op proof it deferred is written. */
+const PROOF_IDLE_MS = 1000;
+/** How long stopping waits for the workspace lock to write that proof. */
+const PROOF_LOCK_WAIT_MS = 2000;
+
 export class WatchSession {
   private ws: Workspace | null = null;
   private sourcesByPath = new Map<string, Workspace['sources'][number]>();
@@ -66,6 +72,8 @@ export class WatchSession {
     () => this.memory.forgetCurrent(),
   );
   private cycles = 0;
+  /** Writes the no-op proof the last build deferred, once the watch has been idle a while. */
+  private proofTimer: NodeJS.Timeout | null = null;
 
   constructor(private readonly options: WatchSessionOptions) {
     this.folders = new FolderWatches(
@@ -99,7 +107,10 @@ export class WatchSession {
   async stop(signal: string): Promise<void> {
     this.folders.close();
     this.outputs.close();
+    if (this.proofTimer) clearTimeout(this.proofTimer);
     await this.watcher.stop();
+    // The proof the last build deferred: a one-shot build after watch then proves its no-op from stats.
+    if (this.ws !== null) await this.writeDeferredProof(this.ws, PROOF_LOCK_WAIT_MS);
     await this.pool?.close();
     this.pool = null;
     this.options.emit({ event: 'stopped', signal, cycles: this.cycles }, []);
@@ -159,6 +170,36 @@ export class WatchSession {
     return files;
   }
 
+  /**
+   * The no-op proof (state.ts) names every target, megabytes at 10,000 sources: each build defers it
+   * (off the save-to-query path), and it is written under the workspace lock once no build has run for
+   * PROOF_IDLE_MS, or when watch stops. Until then a one-shot build only takes its full no-op path.
+   */
+  private scheduleProof(): void {
+    if (this.proofTimer) clearTimeout(this.proofTimer);
+    this.proofTimer = setTimeout(() => {
+      this.proofTimer = null;
+      if (this.watcher.state === 'idle' && this.ws !== null) void this.writeDeferredProof(this.ws, 0);
+    }, PROOF_IDLE_MS);
+  }
+
+  private async writeDeferredProof(ws: Workspace, waitMs: number): Promise<void> {
+    let lock: Awaited<ReturnType<typeof acquireWorkspaceLock>>;
+    try {
+      lock = await acquireWorkspaceLock(ws.root, ws.stateDir, { waitMs, command: 'watch' });
+    } catch {
+      return; // another writer holds the workspace: its commit replaces what the proof stood on
+    }
+    try {
+      // A build that started meanwhile will commit (and defer) its own.
+      if (this.watcher.state === 'idle' || this.watcher.state === 'stopped') this.memory.writeDeferredProof();
+    } catch {
+      // The proof only speeds up a later one-shot no-op; without it that build checks every target.
+    } finally {
+      await lock.release();
+    }
+  }
+
   /** One build for the confirmed changes; reports the cycle and never rejects. */
   private async cycle(changed: string[], firstEventAt: number | null): Promise<void> {
     const cycle = ++this.cycles;
@@ -215,6 +256,7 @@ export class WatchSession {
     }
     this.watchInputs();
     if (this.ws !== null) this.outputs.update(this.ws);
+    this.scheduleProof();
     const ended = performance.now();
     const targets = summary?.targets ?? [];
     this.options.emit(
