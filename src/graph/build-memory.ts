@@ -42,6 +42,17 @@ export class BuildMemory {
     return true;
   }
 
+  /** The graph and state the last build committed with (the state only while kept unchanged on disk). */
+  private lastBuilt: { graph: BuildGraph | null; state: BuildState } | null = null;
+
+  /**
+   * Whether this build runs on the very graph and state object the last one committed: then the state
+   * holds no record of a target outside the graph and no stamp of a file the graph does not read.
+   */
+  carriesOver(graph: BuildGraph, state: BuildState): boolean {
+    return this.lastBuilt !== null && this.lastBuilt.graph === graph && this.lastBuilt.state === state;
+  }
+
   /** The graph of this workspace object (a reloaded workspace is a new object, so a new graph). */
   graphFor(ws: Workspace): BuildGraph {
     if (this.graph?.ws !== ws) {
@@ -65,6 +76,7 @@ export class BuildMemory {
   /** The state as a build left it after committing, with the results of the targets it evaluated. */
   keepState(state: BuildState, results: readonly TargetResult[]): void {
     this.state = state;
+    this.lastBuilt = { graph: this.graph?.graph ?? null, state };
     for (const result of results) {
       const kept = this.current.get(result.target);
       if (kept !== undefined && kept.result === result) continue; // vouched for by this build: still so

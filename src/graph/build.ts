@@ -121,13 +121,16 @@ export async function runBuild(ws: Workspace, request: BuildRequest): Promise<Bu
     // dropped and their derived files go once no committed index names them. Snapshot records stay
     // (unless --prune-snapshots): they keep the captured record and body alive, and bring the source
     // back as up to date, without a recapture, when it returns to the graph.
-    for (const [name, record] of [...state.targets.entries()]) {
-      if (graph.nodes.has(name)) continue;
-      if (record.components.rule === 'snapshot' && !request.pruneSnapshots) continue;
-      state.recordTarget(name, null);
+    // The last build of this very graph and state (a watch) did this already: nothing to find.
+    if (!(request.memory?.carriesOver(graph, state) === true && !request.pruneSnapshots)) {
+      for (const [name, record] of [...state.targets.entries()]) {
+        if (graph.nodes.has(name)) continue;
+        if (record.components.rule === 'snapshot' && !request.pruneSnapshots) continue;
+        state.recordTarget(name, null);
+      }
+      const liveFiles = new Set(ws.sources.flatMap((s) => (s.capture.method === 'manual-ingest' ? [s.capture.relativePath] : [])));
+      for (const file of [...state.files.keys()]) if (!liveFiles.has(file)) state.forgetFile(file);
     }
-    const liveFiles = new Set(ws.sources.flatMap((s) => (s.capture.method === 'manual-ingest' ? [s.capture.relativePath] : [])));
-    for (const file of [...state.files.keys()]) if (!liveFiles.has(file)) state.forgetFile(file);
 
     request.onPhase?.('schedule');
     const capture = new CaptureRun(ws.limits.capture, request.capture);

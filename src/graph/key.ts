@@ -36,7 +36,11 @@ export function keyText(components: KeyComponents): string {
 }
 
 function flatStringMap(record: Record<string, string>): string {
-  const keys = sortedKeys(record);
+  const keys = Object.keys(record);
+  // Keys already in code-unit order (as the scheduler inserts them): JSON.stringify walks the same
+  // order with the same escaping, natively (an aggregate's 10,000 inputs cost a millisecond, not ten).
+  if (isSorted(keys)) return JSON.stringify(record);
+  keys.sort(compareCodeUnits);
   let text = '{';
   for (let i = 0; i < keys.length; i += 1) {
     const key = keys[i]!;
@@ -153,16 +157,6 @@ function unionKeys(a: Record<string, string>, b: Record<string, string>): string
   // An aggregate's inputs are the same names in the same (sorted) order before and after: O(n), no sort.
   if (keysA.length === keysB.length && keysA.every((key, i) => key === keysB[i]) && isSorted(keysA)) return keysA;
   return [...new Set([...keysA, ...keysB])].sort(compareCodeUnits);
-}
-
-/**
- * The keys in code-unit order. The scheduler inserts an aggregate's inputs in that order already (and
- * a record read back keeps it), so checking is all it costs: sorting 10,000 names per aggregate per
- * edit was a visible share of a watch cycle.
- */
-function sortedKeys(record: Record<string, string>): string[] {
-  const keys = Object.keys(record);
-  return isSorted(keys) ? keys : keys.sort(compareCodeUnits);
 }
 
 function isSorted(keys: readonly string[]): boolean {

@@ -440,14 +440,15 @@ function stageIndex(kind: 'snapshot-index' | 'document-index' | 'chunk-index', d
       const committed = env.state.targets.get(node.name)?.components.inputs ?? {};
       for (const dep of deps)
         if (committed[dep.name] !== dep.record.sha256) readDependencyOutput(env, dep.name, dep.record.output, dep.record.sha256);
-      const entries = deps
-        .map((dep) => ({ documentId: dep.source!.documentId, text: stageIndexEntryText(kind, dir, dep) }))
-        .sort((a, b) => compareCodeUnits(a.documentId, b.documentId));
+      const entries = deps.map((dep) => stageIndexEntry(kind, dir, dep)).sort((a, b) => compareCodeUnits(a.documentId, b.documentId));
+      const missingSources = [...missing].sort(compareCodeUnits);
       const bytes = stageIndexBytes(
         kind,
         entries.map((entry) => entry.text),
-        [...missing].sort(compareCodeUnits),
+        missingSources,
       );
+      // The search index reads this chunk index back: it takes these entries instead of parsing it.
+      if (kind === 'chunk-index') builtChunkIndex = { bytes, entries: entries.map((entry) => entry.entry), missingSources };
       return { bytes, outputPath: () => node.name };
     },
   };
@@ -458,23 +459,49 @@ function stageIndex(kind: 'snapshot-index' | 'document-index' | 'chunk-index', d
  * place, and a long-running watch keeps the records of unchanged targets), so an edit serialises the
  * entries it changed rather than the whole corpus.
  */
-const entryTexts = new WeakMap<TargetRecord, { kind: string; dir: string; documentId: string; sourceUrl: string; text: string }>();
+interface MemoEntry {
+  kind: string;
+  dir: string;
+  documentId: string;
+  sourceUrl: string;
+  entry: StageIndexEntry;
+  text: string;
+}
+const entryTexts = new WeakMap<TargetRecord, MemoEntry>();
 
-function stageIndexEntryText(kind: 'snapshot-index' | 'document-index' | 'chunk-index', dir: string, dep: DepView): string {
+function stageIndexEntry(kind: 'snapshot-index' | 'document-index' | 'chunk-index', dir: string, dep: DepView): MemoEntry {
   const documentId = dep.source!.documentId;
   const sourceUrl = dep.source!.spec.url;
   const known = entryTexts.get(dep.record);
   if (known !== undefined && known.kind === kind && known.dir === dir && known.documentId === documentId && known.sourceUrl === sourceUrl)
-    return known.text;
-  const entry: Record<string, string> = { documentId, sourceUrl, file: dep.record.output.slice(dir.length + 1), sha256: dep.record.sha256 };
+    return known;
+  const entry: StageIndexEntry & Record<string, string> = {
+    documentId,
+    sourceUrl,
+    file: dep.record.output.slice(dir.length + 1),
+    sha256: dep.record.sha256,
+  };
   if (kind === 'snapshot-index') {
     entry.snapshotId = dep.record.facts?.snapshotId ?? '';
     entry.body = (dep.record.facts?.body ?? '').slice(dir.length + 1);
     entry.captureMethod = dep.record.facts?.captureMethod ?? '';
   }
-  const text = canonicalJson(entry);
-  entryTexts.set(dep.record, { kind, dir, documentId, sourceUrl, text });
-  return text;
+  const memo = { kind, dir, documentId, sourceUrl, entry, text: canonicalJson(entry) };
+  entryTexts.set(dep.record, memo);
+  return memo;
+}
+
+/** The chunk index this process built last: its exact bytes and what they hold. */
+let builtChunkIndex: { bytes: string; entries: StageIndexEntry[]; missingSources: string[] } | null = null;
+
+/** The chunk index in these bytes, from the build that wrote them when it is this process, else parsed. */
+function chunkIndexOf(text: string, label: string): { fingerprint: string; payload: StageIndexPayload } {
+  const built = builtChunkIndex;
+  if (built !== null && built.bytes === text) {
+    const fingerprint = /^\{"artifact":"chunk-index","fingerprint":"(sha256:[0-9a-f]{64})"/.exec(text)?.[1];
+    if (fingerprint !== undefined) return { fingerprint, payload: { entries: built.entries, missingSources: built.missingSources } };
+  }
+  return parseArtifactUnverified<StageIndexPayload>(text, 'chunk-index', STAGE_INDEX_FORMAT_VERSION, label);
 }
 
 /**
@@ -512,12 +539,7 @@ const searchIndex: Rule = {
     const chunkIndexText = chunkIndexBytes.toString('utf8');
     // Its bytes' SHA-256 is the one the build recorded when it wrote them (readDependencyOutput): re-checking
     // the fingerprint would re-serialise the whole chunk index, a cost that grows with the corpus.
-    const chunkIndex = parseArtifactUnverified<StageIndexPayload>(
-      chunkIndexText,
-      'chunk-index',
-      STAGE_INDEX_FORMAT_VERSION,
-      chunkIndexPath,
-    );
+    const chunkIndex = chunkIndexOf(chunkIndexText, chunkIndexPath);
     const entries = chunkIndex.payload.entries;
     const chunkFacts = entries.map((entry) => chunkFactsFor(env, entry));
     const partOf = (i: number): string => {
