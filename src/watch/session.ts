@@ -10,6 +10,7 @@ import { StagePool } from '../graph/stage-pool.js';
 import { BuildMemory } from '../graph/build-memory.js';
 import { loadStageModules } from '../graph/stage-modules.js';
 import { isAction } from '../graph/scheduler.js';
+import { aggregateNames } from '../graph/graph.js';
 import { NO_REFRESH } from '../capture/run.js';
 import { acquireWorkspaceLock } from '../store/workspace-lock.js';
 import { recordFailures } from '../graph-view/failures.js';
@@ -210,6 +211,9 @@ export class WatchSession {
     const phases: { name: string; at: number }[] = [{ name: 'workspace', at: started }];
     const targetStarts = new Map<string, number>();
     const ranMs: Record<string, number> = {};
+    // When a query first sees this build: its search index committed (the chunk index is committed
+    // before it); when the search index did not run, the answers did not change: the schedule's end.
+    let readyAt: number | null = null;
     try {
       const ws = await this.workspaceFor(changed);
       // The edited inputs: their snapshots are checked in full (and so, through them, their chains).
@@ -229,10 +233,16 @@ export class WatchSession {
         capture: { refresh: NO_REFRESH, offline: false },
         pool: this.pool,
         memory: this.memory,
-        onPhase: (name) => phases.push({ name, at: performance.now() }),
-        onEvent: ({ type, target }) => {
-          if (type === 'start') targetStarts.set(target, performance.now());
-          else ranMs[target] = Math.round(performance.now() - (targetStarts.get(target) ?? started));
+        onPhase: (name) => {
+          const at = performance.now();
+          phases.push({ name, at });
+          if (name === 'commit') readyAt ??= at;
+        },
+        onEvent: ({ type, target, status }) => {
+          const at = performance.now();
+          if (type === 'start') targetStarts.set(target, at);
+          else ranMs[target] = Math.round(at - (targetStarts.get(target) ?? started));
+          if (type === 'finish' && status !== 'failed' && target === aggregateNames(ws).searchIndex) readyAt = at;
         },
       });
       warnings.push(...(summary.warnings ?? []));
@@ -273,7 +283,7 @@ export class WatchSession {
         phasesMs: Object.fromEntries(phases.map((p, i) => [p.name, Math.round((phases[i + 1]?.at ?? ended) - p.at)])),
         ranMs,
         settleMs: firstEventAt === null ? null : Math.round(started - firstEventAt),
-        queryReadyMs: firstEventAt === null || summary === null ? null : Math.round(ended - firstEventAt),
+        queryReadyMs: firstEventAt === null || summary === null ? null : Math.round((readyAt ?? ended) - firstEventAt),
         ...(error
           ? {
               error: {
