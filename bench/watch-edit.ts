@@ -11,9 +11,13 @@
  * source with a new word (a different source each time) and the clock runs from just before the write
  * to the arrival of the cycle event, which comes after the build committed (a query from then on sees
  * the change); a cold `episteme query` for the new word then confirms the answer changed (its own time
- * is reported apart: it is the same with or without watch). Goal: median save-to-commit at most the
- * edited source's own chain + 150 ms at 1,000 sources and + 400 ms at 10,000, the chain being that
- * source's snapshot, extract and chunk targets in the same cycle (`ranMs`: start to commit of each).
+ * is reported apart: it is the same with or without watch). Goal: median save-to-query-ready (the
+ * search index committed: a query from then on answers with the change) at most the edited source's
+ * own chain + 150 ms at 1,000 sources and + 400 ms at 10,000, the chain being that source's snapshot,
+ * extract and chunk targets in the same cycle (`ranMs`: start to commit of each); save-to-commit (the
+ * cycle event, after the state commit and garbage collection) is checked against it too. The
+ * query-ready moment is the cycle event's arrival less what the child reports it did after the
+ * search index committed.
  *
  * Each save's time is split from the cycle event along the way to the query-ready moment (the commit
  * of the search index, `queryReadyMs`): the file-event delay (save -> first fs.watch event, plus the
@@ -187,7 +191,10 @@ async function measure(n: number): Promise<void> {
     note('chain', chain);
     note('chunk + search index', queryIndexes);
     note('graph overhead', readyMs - before - chain - queryIndexes);
-    note('other stage indexes', ms((t) => t.endsWith('snapshots/index.json') || t.endsWith('specs/index.json')));
+    note(
+      'other stage indexes',
+      ms((t) => t.endsWith('snapshots/index.json') || t.endsWith('specs/index.json')),
+    );
     note('after ready (commit, garbage)', buildMs - readyMs);
     for (const [name, value] of Object.entries(phase)) phases.set(name, [...(phases.get(name) ?? []), value]);
     const q = query(dir, word);
@@ -201,10 +208,12 @@ async function measure(n: number): Promise<void> {
   console.log(
     [
       `  save -> commit (cycle event; a query from then on sees it): median ${commit.toFixed(0)} ms over ${saves} saves ` +
-        `(min ${Math.min(...all).toFixed(0)}, max ${Math.max(...all).toFixed(0)}); save -> query-ready (search index committed) ` +
-        `${m('save -> query-ready').toFixed(0)} ms`,
-      `  split (median ms): file event + report ${m('file event + report').toFixed(0)}, settle (debounce + hash) ${m('settle').toFixed(0)}, ` +
-        `before the schedule (workspace, lock, state) ${m('before the schedule').toFixed(0)}, graph overhead ${m('graph overhead').toFixed(0)}, ` +
+        `(min ${Math.min(...all).toFixed(0)}, max ${Math.max(...all).toFixed(0)}); ` +
+        `save -> query-ready (search index committed) ${m('save -> query-ready').toFixed(0)} ms`,
+      `  split (median ms): file event + report ${m('file event + report').toFixed(0)}, ` +
+        `settle (debounce + hash) ${m('settle').toFixed(0)}, ` +
+        `before the schedule (workspace, lock, state) ${m('before the schedule').toFixed(0)}, ` +
+        `graph overhead ${m('graph overhead').toFixed(0)}, ` +
         `source chain ${m('chain').toFixed(0)}, chunk + search index ${m('chunk + search index').toFixed(0)}, ` +
         `after ready (commit, garbage) ${m('after ready (commit, garbage)').toFixed(0)}; ` +
         `beside the chain: snapshot + document index ${m('other stage indexes').toFixed(0)}`,
@@ -213,10 +222,12 @@ async function measure(n: number): Promise<void> {
     ].join('\n'),
   );
   const goal = GOAL_MS[n];
-  const over = commit - m('chain');
+  const verdict = (over: number): string => (goal === undefined ? '' : ` (goal <= ${goal} ms: ${over <= goal ? 'met' : 'NOT met'})`);
+  const overReady = m('save -> query-ready') - m('chain');
   console.log(
-    `  save -> commit over the edited source's own chain (${m('chain').toFixed(0)} ms, timed in the same cycle): ` +
-      `${over.toFixed(0)} ms${goal === undefined ? '' : ` (goal <= ${goal} ms: ${over <= goal ? 'met' : 'NOT met'})`}`,
+    `  over the edited source's own chain (${m('chain').toFixed(0)} ms, timed in the same cycle): ` +
+      `save -> query-ready ${overReady.toFixed(0)} ms${verdict(overReady)}; ` +
+      `save -> commit (state and garbage included) ${(commit - m('chain')).toFixed(0)} ms${verdict(commit - m('chain'))}`,
   );
 
   // The baseline: the same kind of edit through one-shot builds, split by --trace.

@@ -121,9 +121,9 @@ export class BuildMemory {
     if (changed.has(record.output)) return undefined;
     const facts = record.facts;
     if (facts?.body !== undefined && changed.has(facts.body)) return undefined;
-    if (facts?.segmentFiles !== undefined && facts.segmentFiles.split(' ').some((file) => changed.has(file))) return undefined;
+    if (facts?.segmentFiles?.split(' ').some((file) => changed.has(file))) return undefined;
     const capture = node.source?.capture;
-    if (capture !== undefined && capture.method === 'manual-ingest' && changed.has(capture.relativePath)) return undefined;
+    if (capture?.method === 'manual-ingest' && changed.has(capture.relativePath)) return undefined;
     return kept.result;
   }
 }

@@ -207,13 +207,16 @@ export async function runBuild(ws: Workspace, request: BuildRequest): Promise<Bu
 
 /** Removes the cached index parts of chunk content that only a replaced record named. */
 function pruneReleasedIndexParts(ws: Workspace, state: BuildState, partFormat: string): void {
-  const live = new Set<string>();
-  for (const record of state.targets.values())
-    if (record.components.rule === 'chunk' && record.facts?.chunksContentHash) live.add(record.facts.chunksContentHash);
+  const released = new Set<string>();
   for (const record of state.releasedRecords()) {
     const key = record.components.rule === 'chunk' ? record.facts?.chunksContentHash : undefined;
-    if (key !== undefined && !live.has(key)) removeOwnedFile(path.join(ws.stateDir, 'cache', 'index-parts', `${key}.p${partFormat}.part`));
+    if (key !== undefined) released.add(key);
   }
+  if (released.size === 0) return;
+  // Still named by a current record: kept (asked only about the released keys, not every record's).
+  for (const record of state.targets.values())
+    if (record.components.rule === 'chunk' && record.facts?.chunksContentHash) released.delete(record.facts.chunksContentHash);
+  for (const key of released) removeOwnedFile(path.join(ws.stateDir, 'cache', 'index-parts', `${key}.p${partFormat}.part`));
 }
 
 /** Keeps only cached index parts, in the current part format, of chunk content that a current record names. */

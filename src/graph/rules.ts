@@ -590,8 +590,9 @@ const searchIndex: Rule = {
     for (const end of ends) {
       const key = sha256Hex(
         // Everything a segment's bytes depend on: its documents' chunk content and cited snapshots, the
-        // options, the format, and the producer its envelope names.
-        canonicalJson([
+        // options, the format, and the producer its envelope names. Strings and numbers in arrays only:
+        // JSON.stringify writes the canonical JSON of that, natively.
+        JSON.stringify([
           modules.searchIndexRuleVersion,
           PRODUCER_VERSION,
           options.k1,

@@ -128,7 +128,7 @@ export async function runSchedule(graph: BuildGraph, names: string[], env: RuleE
     let promise = inFlight.get(name);
     if (!promise) {
       const done = settled.get(name);
-      promise = done ? Promise.resolve(done) : evaluateTarget(graph.nodes.get(name)!, graph, env, options, evaluate);
+      promise = done ? Promise.resolve(done) : evaluateTarget(graph.nodes.get(name)!, graph, env, options, evaluate, settled);
       inFlight.set(name, promise);
     }
     return promise;
@@ -162,6 +162,31 @@ function keyComponents(
   return { rule: node.rule, ruleVersion: rule.version(env), producerVersion: PRODUCER_VERSION, options: ruleOptions, inputs };
 }
 
+/**
+ * The results of these dependencies, in order: those pass 1 settled as they are, the others once
+ * evaluated (an aggregate has thousands of dependencies, nearly all settled: no promise for each).
+ */
+async function dependencyResults(
+  names: readonly string[],
+  settled: ReadonlyMap<string, TargetResult>,
+  evaluate: (name: string) => Promise<TargetResult>,
+): Promise<TargetResult[]> {
+  const results = new Array<TargetResult>(names.length);
+  const waits: Promise<void>[] = [];
+  for (let i = 0; i < names.length; i += 1) {
+    const done = settled.get(names[i]!);
+    if (done !== undefined) results[i] = done;
+    else
+      waits.push(
+        evaluate(names[i]!).then((result) => {
+          results[i] = result;
+        }),
+      );
+  }
+  await Promise.all(waits);
+  return results;
+}
+
 /** Each aggregate's dependency names in code-unit order, sorted once per graph. */
 const sortedDeps = new WeakMap<TargetNode, string[]>();
 
@@ -191,8 +216,9 @@ async function evaluateTarget(
   env: RuleEnv,
   options: ScheduleOptions,
   evaluate: (name: string) => Promise<TargetResult>,
+  settled: ReadonlyMap<string, TargetResult>,
 ): Promise<TargetResult> {
-  const depResults = await Promise.all(node.deps.map(evaluate));
+  const depResults = await dependencyResults(node.deps, settled, evaluate);
   const base = { target: node.name, rule: node.rule };
   const broken = depResults.filter((r) => r.status === 'failed' || r.status === 'skipped');
   const isAggregate = node.source === null;

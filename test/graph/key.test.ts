@@ -71,7 +71,13 @@ test('named options keep short values readable and hash long ones', async () => 
 
 test('inputs already in code-unit order give the key the sorting path gives (escapes and integer-like names included)', async () => {
   await initFastHash();
-  const names = ['chunks/a"quote.json', 'chunks/b\\slash.json', 'chunks/c\u0001ctl.json', 'chunks/d\u2028sep.json', 'chunks/\u{1F600}.json'];
+  const names = [
+    'chunks/a"quote.json',
+    'chunks/b\\slash.json',
+    'chunks/c\u0001ctl.json',
+    'chunks/d\u2028sep.json',
+    'chunks/\u{1F600}.json',
+  ];
   const sorted: Record<string, string> = {};
   for (const name of [...names].sort()) sorted[name] = `h-${name}`;
   const reversed: Record<string, string> = {};
