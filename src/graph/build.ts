@@ -96,8 +96,9 @@ export async function runBuild(ws: Workspace, request: BuildRequest): Promise<Bu
     request.onPhase?.('state');
     const state = request.memory && !request.dryRun ? request.memory.takeState(ws.stateDir) : BuildState.load(ws.stateDir, request.dryRun);
     // Temp files are what a writer left when it crashed; nothing has written since a clean commit the
-    // no-op proof still vouches for, so then there are none (and no listing of every output folder).
-    if (!request.dryRun && !state.untouchedSinceCleanCommit()) {
+    // no-op proof still vouches for, so then there are none (and no listing of every output folder). A
+    // long-running caller (watch) sweeps once, not on every edit; a later one-shot build sweeps the rest.
+    if (!request.dryRun && !state.untouchedSinceCleanCommit() && (request.memory?.firstSweep(ws.root) ?? true)) {
       for (const dir of [
         ws.outputs.snapshots,
         `${ws.outputs.snapshots}/records`,
@@ -120,13 +121,16 @@ export async function runBuild(ws: Workspace, request: BuildRequest): Promise<Bu
     // dropped and their derived files go once no committed index names them. Snapshot records stay
     // (unless --prune-snapshots): they keep the captured record and body alive, and bring the source
     // back as up to date, without a recapture, when it returns to the graph.
-    for (const name of state.targets.names()) {
-      if (graph.nodes.has(name)) continue;
-      if (state.targets.get(name)!.components.rule === 'snapshot' && !request.pruneSnapshots) continue;
-      state.recordTarget(name, null);
+    // The last build of this very graph and state (a watch) did this already: nothing to find.
+    if (!(request.memory?.carriesOver(graph, state) === true && !request.pruneSnapshots)) {
+      for (const name of state.targets.names()) {
+        if (graph.nodes.has(name)) continue;
+        if (state.targets.get(name)!.components.rule === 'snapshot' && !request.pruneSnapshots) continue;
+        state.recordTarget(name, null);
+      }
+      const liveFiles = new Set(ws.sources.flatMap((s) => (s.capture.method === 'manual-ingest' ? [s.capture.relativePath] : [])));
+      for (const file of [...state.files.keys()]) if (!liveFiles.has(file)) state.forgetFile(file);
     }
-    const liveFiles = new Set(ws.sources.flatMap((s) => (s.capture.method === 'manual-ingest' ? [s.capture.relativePath] : [])));
-    for (const file of [...state.files.keys()]) if (!liveFiles.has(file)) state.forgetFile(file);
 
     request.onPhase?.('schedule');
     const capture = new CaptureRun(ws.limits.capture, request.capture);
@@ -143,6 +147,7 @@ export async function runBuild(ws: Workspace, request: BuildRequest): Promise<Bu
         onPlan: request.onPlan,
         onSettled: request.onSettled,
         recordedOptionsHold,
+        ...(request.memory && !request.dryRun ? { vouch: request.memory } : {}),
       },
     );
     let removed: string[] = [];
@@ -152,7 +157,7 @@ export async function runBuild(ws: Workspace, request: BuildRequest): Promise<Bu
       const completeAndClean =
         request.targets.length === 0 && results.every((r) => r.status === 'up-to-date' || r.status === 'built' || r.status === 'unchanged');
       if (completeAndClean && request.invocation) state.setClean(cleanRecordFor(ws, graph, request.invocation));
-      state.compact();
+      state.compact({ deferProof: request.memory !== undefined });
       request.onPhase?.('garbage');
       // Garbage only appears when a record changed (this run or a crashed one, folded in above).
       if (completeAndClean && followsCleanBuild && !request.pruneSnapshots) {
@@ -170,7 +175,7 @@ export async function runBuild(ws: Workspace, request: BuildRequest): Promise<Bu
     }
     request.onPhase?.('done');
     state.close();
-    if (!request.dryRun) request.memory?.keepState(state);
+    if (!request.dryRun) request.memory?.keepState(state, results);
     const counts: Record<TargetStatus, number> = {
       'up-to-date': 0,
       built: 0,

@@ -4,11 +4,11 @@ import type { Workspace } from '../config/workspace.js';
 import type { Chunk, EvidenceDocument, SnapshotMeta } from '../document/types.js';
 import { documentContentHash, restampChunks, type StampedChunks } from '../chunk/snapshot-provenance.js';
 import { CHUNKS_FORMAT_VERSION } from '../rule-versions.js';
-import { PRODUCER_VERSION } from '../version.js';
+import { PRODUCER_NAME, PRODUCER_VERSION } from '../version.js';
 import { EpistemeError, type Warning } from '../failure.js';
 import { canonicalJson, canonicalJsonFile, compareCodeUnits } from '../store/canonical-json.js';
 import { fastHash, sha256Hex } from '../store/hash.js';
-import { artifactBytes, makeArtifact, parseArtifact } from '../store/artifact.js';
+import { parseArtifact } from '../store/artifact.js';
 import { readBoundedFile } from '../store/bounded-read.js';
 import { parseArtifactUnverified } from '../store/artifact-header.js';
 import { writeFileAtomic, writeFileIfChanged } from '../store/atomic-file.js';
@@ -424,29 +424,34 @@ function stageIndex(kind: 'snapshot-index' | 'document-index' | 'chunk-index', d
       const committed = previous?.components.inputs ?? {};
       for (const dep of deps) if (committed[dep.name] !== dep.sha256) readDependencyOutput(env, dep.name, dep.record.output, dep.sha256);
       // An entry is a function of the source and the dependency's output bytes (its path and facts
-      // follow from them): for an output the committed index already names, its entry is taken from
-      // there, so an edit reads the records of the dependencies that changed, not of all of them.
-      const committedEntries = previous ? entriesOf(env, previous, kind) : new Map<string, Record<string, string>>();
+      // follow from them). It comes from this process's memory (a watch), else from the committed index
+      // for an output that index already names, else from the dependency's record: an edit reads the
+      // records of the dependencies that changed, not of all of them, and serialises only their entries.
+      let committedEntries: Map<string, Record<string, string>> | null = null;
       const entries = deps
-        .map((dep) => {
-          const kept = committed[dep.name] === dep.sha256 ? committedEntries.get(dep.source!.documentId) : undefined;
-          if (kept !== undefined && kept.sha256 === dep.sha256 && kept.sourceUrl === dep.source!.spec.url) return kept;
-          const entry: Record<string, string> = {
-            documentId: dep.source!.documentId,
-            sourceUrl: dep.source!.spec.url,
-            file: dep.record.output.slice(dir.length + 1),
-            sha256: dep.record.sha256,
-          };
-          if (kind === 'snapshot-index') {
-            entry.snapshotId = dep.record.facts?.snapshotId ?? '';
-            entry.body = (dep.record.facts?.body ?? '').slice(dir.length + 1);
-            entry.captureMethod = dep.record.facts?.captureMethod ?? '';
+        .map((dep): MemoEntry => {
+          const documentId = dep.source!.documentId;
+          const sourceUrl = dep.source!.spec.url;
+          const known = rememberedEntry(kind, dir, documentId, sourceUrl, dep.sha256);
+          if (known !== undefined) return known;
+          if (committed[dep.name] === dep.sha256) {
+            committedEntries ??= previous ? entriesOf(env, previous, kind) : new Map();
+            const kept = committedEntries.get(documentId);
+            if (kept !== undefined && kept.sha256 === dep.sha256 && kept.sourceUrl === sourceUrl)
+              return rememberEntry(kind, dir, kept as StageIndexEntry & Record<string, string>);
           }
-          return entry;
+          return rememberEntry(kind, dir, stageIndexEntry(kind, dir, dep));
         })
-        .sort((a, b) => compareCodeUnits(a.documentId!, b.documentId!));
-      const payload = { entries, missingSources: [...missing].sort(compareCodeUnits) };
-      return { bytes: artifactBytes(makeArtifact(kind, STAGE_INDEX_FORMAT_VERSION, payload)), outputPath: () => node.name };
+        .sort((x, y) => compareCodeUnits(x.entry.documentId, y.entry.documentId));
+      const missingSources = [...missing].sort(compareCodeUnits);
+      const bytes = stageIndexBytes(
+        kind,
+        entries.map((entry) => entry.text),
+        missingSources,
+      );
+      // The search index reads this chunk index back: it takes these entries instead of parsing it.
+      if (kind === 'chunk-index') builtChunkIndex = { bytes, entries: entries.map((entry) => entry.entry), missingSources };
+      return { bytes, outputPath: () => node.name };
     },
   };
 }
@@ -471,6 +476,69 @@ function entriesOf(
   }
 }
 
+/**
+ * Each entry's canonical JSON, remembered per index and document for the output it describes (a
+ * long-running watch keeps them), so an edit serialises the entries it changed rather than the whole
+ * corpus. One per index and document: the memory stays the size of the corpus however long it runs.
+ */
+interface MemoEntry {
+  entry: StageIndexEntry;
+  text: string;
+}
+const rememberedEntries = new Map<string, MemoEntry>();
+
+function rememberedEntry(kind: string, dir: string, documentId: string, sourceUrl: string, sha256: string): MemoEntry | undefined {
+  const known = rememberedEntries.get(`${kind}\0${dir}\0${documentId}`);
+  return known !== undefined && known.entry.sourceUrl === sourceUrl && known.entry.sha256 === sha256 ? known : undefined;
+}
+
+function rememberEntry(kind: string, dir: string, entry: StageIndexEntry): MemoEntry {
+  const memo = { entry, text: canonicalJson(entry) };
+  rememberedEntries.set(`${kind}\0${dir}\0${entry.documentId}`, memo);
+  return memo;
+}
+
+function stageIndexEntry(kind: 'snapshot-index' | 'document-index' | 'chunk-index', dir: string, dep: DepView): StageIndexEntry {
+  const entry: StageIndexEntry & Record<string, string> = {
+    documentId: dep.source!.documentId,
+    sourceUrl: dep.source!.spec.url,
+    file: dep.record.output.slice(dir.length + 1),
+    sha256: dep.record.sha256,
+  };
+  if (kind === 'snapshot-index') {
+    entry.snapshotId = dep.record.facts?.snapshotId ?? '';
+    entry.body = (dep.record.facts?.body ?? '').slice(dir.length + 1);
+    entry.captureMethod = dep.record.facts?.captureMethod ?? '';
+  }
+  return entry;
+}
+
+/** The chunk index this process built last: its exact bytes and what they hold. */
+let builtChunkIndex: { bytes: string; entries: StageIndexEntry[]; missingSources: string[] } | null = null;
+
+/** The chunk index in these bytes, from the build that wrote them when it is this process, else parsed. */
+function chunkIndexOf(text: string, label: string): { fingerprint: string; payload: StageIndexPayload } {
+  const built = builtChunkIndex;
+  if (built !== null && built.bytes === text) {
+    const fingerprint = /^\{"artifact":"chunk-index","fingerprint":"(sha256:[0-9a-f]{64})"/.exec(text)?.[1];
+    if (fingerprint !== undefined) return { fingerprint, payload: { entries: built.entries, missingSources: built.missingSources } };
+  }
+  return parseArtifactUnverified<StageIndexPayload>(text, 'chunk-index', STAGE_INDEX_FORMAT_VERSION, label);
+}
+
+/**
+ * The bytes artifactBytes(makeArtifact(kind, STAGE_INDEX_FORMAT_VERSION, {entries, missingSources}))
+ * gives, assembled from the entries' canonical JSON (keys in code-unit order: artifact, fingerprint,
+ * formatVersion, payload, producer; in the payload: entries, missingSources).
+ */
+export function stageIndexBytes(kind: string, entryTexts: readonly string[], missingSources: readonly string[]): string {
+  const head = `{"artifact":${JSON.stringify(kind)},`;
+  const rest =
+    `"formatVersion":${STAGE_INDEX_FORMAT_VERSION},"payload":{"entries":[${entryTexts.join(',')}],` +
+    `"missingSources":${canonicalJson(missingSources)}},"producer":${canonicalJson({ name: PRODUCER_NAME, version: PRODUCER_VERSION })}}`;
+  return `${head}"fingerprint":"sha256:${sha256Hex(head + rest)}",${rest}\n`;
+}
+
 export interface StageIndexEntry {
   documentId: string;
   sourceUrl: string;
@@ -493,12 +561,7 @@ const searchIndex: Rule = {
     const chunkIndexText = chunkIndexBytes.toString('utf8');
     // Its bytes' SHA-256 is the one the build recorded when it wrote them (readDependencyOutput): re-checking
     // the fingerprint would re-serialise the whole chunk index, a cost that grows with the corpus.
-    const chunkIndex = parseArtifactUnverified<StageIndexPayload>(
-      chunkIndexText,
-      'chunk-index',
-      STAGE_INDEX_FORMAT_VERSION,
-      chunkIndexPath,
-    );
+    const chunkIndex = chunkIndexOf(chunkIndexText, chunkIndexPath);
     const entries = chunkIndex.payload.entries;
     const chunkFacts = entries.map((entry) => chunkFactsFor(env, entry));
     const partOf = (i: number): string => {
@@ -549,8 +612,9 @@ const searchIndex: Rule = {
     for (const end of ends) {
       const key = sha256Hex(
         // Everything a segment's bytes depend on: its documents' chunk content and cited snapshots, the
-        // options, the format, and the producer its envelope names.
-        canonicalJson([
+        // options, the format, and the producer its envelope names. Strings and numbers in arrays only:
+        // JSON.stringify writes the canonical JSON of that, natively.
+        JSON.stringify([
           modules.searchIndexRuleVersion,
           PRODUCER_VERSION,
           options.k1,

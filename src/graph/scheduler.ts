@@ -2,7 +2,8 @@ import * as fs from 'node:fs';
 import { EpistemeError, type FailureCode } from '../failure.js';
 import { relativeToWorkspace } from '../store/write-failure.js';
 import { sha256Hex } from '../store/hash.js';
-import { writeFileIfChanged } from '../store/atomic-file.js';
+import { compareCodeUnits } from '../store/canonical-json.js';
+import { writeFileAtomic, writeFileIfChanged } from '../store/atomic-file.js';
 import { PRODUCER_VERSION } from '../version.js';
 import type { BuildGraph, TargetNode } from './graph.js';
 import { diffComponents, sameComponents, targetKey, type DirtyReason, type KeyComponents } from './key.js';
@@ -80,6 +81,11 @@ export interface ScheduleOptions {
    * without recomputing every target's options.
    */
   recordedOptionsHold?: boolean;
+  /**
+   * A long-running caller's memory of the targets its last build left current (build-memory.ts): such
+   * a target settles up to date in pass 1 without its key or output being checked again.
+   */
+  vouch?: { vouchedResult(node: TargetNode, record: TargetRecord): TargetResult | undefined };
 }
 
 const ACTION_STATUSES: ReadonlySet<TargetStatus> = new Set(['built', 'unchanged']);
@@ -98,6 +104,15 @@ export async function runSchedule(graph: BuildGraph, names: string[], env: RuleE
   for (const name of names) {
     const node = graph.nodes.get(name)!;
     if (!node.deps.every((dep) => settled.get(dep)?.status === 'up-to-date')) continue;
+    // A watch vouches for what its last build left current (no stat, no key): checked first.
+    if (options.vouch !== undefined) {
+      const held = env.state.targets.get(name);
+      const vouched = held === undefined ? undefined : options.vouch.vouchedResult(node, held);
+      if (vouched !== undefined) {
+        settled.set(name, vouched);
+        continue;
+      }
+    }
     const row = options.recordedOptionsHold ? env.state.provenTarget(name) : undefined;
     if (row !== undefined && row[1] === node.rule && provenCurrent(env, node, row)) {
       const result: TargetResult = { target: name, rule: node.rule, status: 'up-to-date', reasons: [], output: row[2] };
@@ -128,7 +143,7 @@ export async function runSchedule(graph: BuildGraph, names: string[], env: RuleE
     let promise = inFlight.get(name);
     if (!promise) {
       const done = settled.get(name);
-      promise = done ? Promise.resolve(done) : evaluateTarget(graph.nodes.get(name)!, graph, env, options, evaluate, proven);
+      promise = done ? Promise.resolve(done) : evaluateTarget(graph.nodes.get(name)!, graph, env, options, evaluate, settled, proven);
       inFlight.set(name, promise);
     }
     return promise;
@@ -211,10 +226,58 @@ function keyComponents(
 ): KeyComponents {
   const rule = RULES[node.rule];
   const inputs: Record<string, string> = rule.sourceInputs?.(env, node) ?? {};
-  for (const dep of deps) inputs[dep.name] = dep.sha256;
+  for (const dep of inNameOrder(node, deps)) inputs[dep.name] = dep.sha256;
   let ruleOptions = knownOptions ?? rule.options(env, node, deps);
   if (missing.length > 0) ruleOptions = { ...ruleOptions, 'partial.missingSources': JSON.stringify(missing) };
   return { rule: node.rule, ruleVersion: rule.version(env), producerVersion: PRODUCER_VERSION, options: ruleOptions, inputs };
+}
+
+/**
+ * The results of these dependencies, in order: those pass 1 settled as they are, the others once
+ * evaluated (an aggregate has thousands of dependencies, nearly all settled: no promise for each).
+ */
+async function dependencyResults(
+  names: readonly string[],
+  settled: ReadonlyMap<string, TargetResult>,
+  evaluate: (name: string) => Promise<TargetResult>,
+): Promise<TargetResult[]> {
+  const results = new Array<TargetResult>(names.length);
+  const waits: Promise<void>[] = [];
+  for (let i = 0; i < names.length; i += 1) {
+    const done = settled.get(names[i]!);
+    if (done !== undefined) results[i] = done;
+    else
+      waits.push(
+        evaluate(names[i]!).then((result) => {
+          results[i] = result;
+        }),
+      );
+  }
+  await Promise.all(waits);
+  return results;
+}
+
+/** Each aggregate's dependency names in code-unit order, sorted once per graph. */
+const sortedDeps = new WeakMap<TargetNode, string[]>();
+
+/**
+ * The dependencies in code-unit order of their names, the order a key lists its inputs in: inserted so,
+ * the key text needs no sort (key.ts sortedKeys). Only worth it for an aggregate's thousands of inputs.
+ */
+function inNameOrder(node: TargetNode, deps: DepView[]): DepView[] {
+  if (deps.length < 64) return deps;
+  let names = sortedDeps.get(node);
+  if (names === undefined) {
+    names = [...node.deps].sort(compareCodeUnits);
+    sortedDeps.set(node, names);
+  }
+  const byName = new Map(deps.map((dep) => [dep.name, dep]));
+  const ordered: DepView[] = [];
+  for (const name of names) {
+    const dep = byName.get(name);
+    if (dep !== undefined) ordered.push(dep);
+  }
+  return ordered;
 }
 
 async function evaluateTarget(
@@ -223,9 +286,10 @@ async function evaluateTarget(
   env: RuleEnv,
   options: ScheduleOptions,
   evaluate: (name: string) => Promise<TargetResult>,
+  settled: ReadonlyMap<string, TargetResult>,
   proven: ReadonlySet<string>,
 ): Promise<TargetResult> {
-  const depResults = await Promise.all(node.deps.map(evaluate));
+  const depResults = await dependencyResults(node.deps, settled, evaluate);
   const base = { target: node.name, rule: node.rule };
   const broken = depResults.filter((r) => r.status === 'failed' || r.status === 'skipped');
   const isAggregate = node.source === null;
@@ -301,8 +365,13 @@ async function evaluateTarget(
     const bytes = typeof produced.bytes === 'string' ? Buffer.from(produced.bytes, 'utf8') : produced.bytes;
     const sha256 = sha256Hex(bytes);
     const output = produced.outputPath(sha256);
-    writeFileIfChanged(abs(env.ws, output), bytes, node.source === null);
-    const stamp = statStamp(abs(env.ws, output))!;
+    const file = abs(env.ws, output);
+    // The recorded file is still there, unmodified, with other bytes: write without reading it back
+    // to compare (an aggregate is megabytes at 10,000 sources, and an edit always changes it).
+    const recordedStamp = record !== undefined && record.output === output && record.sha256 !== sha256 ? statStamp(file) : null;
+    if (recordedStamp !== null && sameStamp(recordedStamp, record!.stamp)) writeFileAtomic(file, bytes, node.source === null);
+    else writeFileIfChanged(file, bytes, node.source === null);
+    const stamp = statStamp(file)!;
     const unchanged = record !== undefined && record.sha256 === sha256;
     const newRecord: TargetRecord = { key, components, output, sha256, stamp };
     if (produced.facts) newRecord.facts = produced.facts;

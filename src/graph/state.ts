@@ -174,6 +174,8 @@ export class BuildState {
   private discardLog = false;
   /** The log ends in a torn line: the first append starts a new line, so it is not glued to it. */
   private logTorn = false;
+  /** compact() left the no-op proof to writeDeferredProof. */
+  private proofDeferred = false;
   /** Whether anything changed since load (or state.log held lines to fold in). */
   private dirty = false;
   /** Whether a target or file record changed since load (what garbage collection cares about). */
@@ -480,8 +482,9 @@ export class BuildState {
    * (or state.json is missing), writes the folded state atomically and empties the log. Then writes
    * the no-op proof when the build was complete and clean. A run that changed nothing writes nothing.
    */
-  compact(): void {
+  compact(options: { deferProof?: boolean } = {}): void {
     if (this.readOnly || !this.dirty) return;
+    this.proofDeferred = false;
     this.beginChanges(); // a pending clear reaches the disk before the state that omits the record
     const statePath = path.join(this.dir, 'state.json');
     const logFile = path.join(this.dir, 'state.log');
@@ -516,15 +519,40 @@ export class BuildState {
     this.dirty = false;
     const written = stateFileStamps(this.dir);
     this.onDisk = written;
-    if (this.clean) {
-      const proof = this.noopProof(this.clean, written.state!, written.log);
-      writeFileAtomic(path.join(this.dir, NOOP_PROOF_FILE), withChecksum(JSON.stringify(proof)));
-      this.proof = holdProof(proof);
-      this.proofVouchesForDisk = true;
-    } else {
+    // A long-running caller (watch) writes the proof once idle (writeDeferredProof): it names every
+    // target (megabytes at 10,000 sources) and only speeds up a later one-shot no-op. The proof held in
+    // memory still describes the records (an entry goes when its record changes), so pass 1 keeps using it.
+    if (this.clean && options.deferProof) {
+      this.proofDeferred = true;
+      this.proofVouchesForDisk = false;
+    } else if (this.clean) this.writeProof(this.clean, written);
+    else {
       this.proof = null;
       this.proofVouchesForDisk = false;
     }
+  }
+
+  private writeProof(clean: CleanRecord, written: { state: Omit<FileStamp, 'hash'> | null; log: Omit<FileStamp, 'hash'> | null }): void {
+    const proof = this.noopProof(clean, written.state!, written.log);
+    writeFileAtomic(path.join(this.dir, NOOP_PROOF_FILE), withChecksum(JSON.stringify(proof)));
+    this.proof = holdProof(proof);
+    this.proofVouchesForDisk = true;
+  }
+
+  /**
+   * Writes the no-op proof compact() deferred, while state.json and state.log are still as that commit
+   * left them (the caller holds the workspace lock); false when there is none to write or it no longer
+   * holds (the next complete, clean build writes one).
+   */
+  writeDeferredProof(): boolean {
+    if (!this.proofDeferred || this.clean === null || this.onDisk === null || this.logFd !== null) return false;
+    this.proofDeferred = false;
+    const now = stateFileStamps(this.dir);
+    const same = (a: Omit<FileStamp, 'hash'> | null, b: Omit<FileStamp, 'hash'> | null): boolean =>
+      a === null || b === null ? a === b : sameStamp(a, b);
+    if (now.state === null || !same(now.state, this.onDisk.state) || !same(now.log, this.onDisk.log)) return false;
+    this.writeProof(this.clean, now);
+    return true;
   }
 
   /**

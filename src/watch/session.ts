@@ -10,9 +10,12 @@ import { StagePool } from '../graph/stage-pool.js';
 import { BuildMemory } from '../graph/build-memory.js';
 import { loadStageModules } from '../graph/stage-modules.js';
 import { isAction } from '../graph/scheduler.js';
+import { aggregateNames } from '../graph/graph.js';
 import { NO_REFRESH } from '../capture/run.js';
+import { acquireWorkspaceLock } from '../store/workspace-lock.js';
 import { recordFailuresOrWarning } from '../graph-view/failures.js';
 import { ContentHashes, FolderWatches, workspaceInputs, type WatchedInputs } from './inputs.js';
+import { OutputWatches } from './outputs.js';
 import { Watcher } from './watcher.js';
 import type { WatchEvent } from './events.js';
 
@@ -42,6 +45,11 @@ export interface WatchSessionOptions {
   emit(event: WatchEvent, warnings: Warning[]): void;
 }
 
+/** Quiet time after a build before the no-op proof it deferred is written. */
+const PROOF_IDLE_MS = 1000;
+/** How long stopping waits for the workspace lock to write that proof. */
+const PROOF_LOCK_WAIT_MS = 2000;
+
 export class WatchSession {
   private ws: Workspace | null = null;
   private sourcesByPath = new Map<string, Workspace['sources'][number]>();
@@ -59,7 +67,14 @@ export class WatchSession {
   private readonly watcher: Watcher;
   private pool: StagePool | null = null;
   private readonly memory = new BuildMemory();
+  /** Events in the output folders: what the memory may no longer vouch for (never a trigger). */
+  private readonly outputs = new OutputWatches(
+    (files) => this.memory.noteChanged(files),
+    () => this.memory.forgetCurrent(),
+  );
   private cycles = 0;
+  /** Writes the no-op proof the last build deferred, once the watch has been idle a while. */
+  private proofTimer: NodeJS.Timeout | null = null;
 
   constructor(private readonly options: WatchSessionOptions) {
     this.folders = new FolderWatches(
@@ -83,6 +98,8 @@ export class WatchSession {
       this.ws = null;
     }
     this.watchInputs();
+    // Armed before the first build, so what it leaves current can be vouched for from the next one on.
+    if (this.ws !== null) this.outputs.update(this.ws);
     this.options.emit({ event: 'watching', inputs: this.inputs.files.size, debounceMs: this.options.debounceMs }, []);
     this.watcher.start();
   }
@@ -90,7 +107,11 @@ export class WatchSession {
   /** Stops watching; a build in flight finishes and commits first; the workers end. */
   async stop(signal: string): Promise<void> {
     this.folders.close();
+    this.outputs.close();
+    if (this.proofTimer) clearTimeout(this.proofTimer);
     await this.watcher.stop();
+    // The proof the last build deferred: a one-shot build after watch then proves its no-op from stats.
+    if (this.ws !== null) await this.writeDeferredProof(this.ws, PROOF_LOCK_WAIT_MS);
     await this.pool?.close();
     this.pool = null;
     this.options.emit({ event: 'stopped', signal, cycles: this.cycles }, []);
@@ -150,6 +171,36 @@ export class WatchSession {
     return files;
   }
 
+  /**
+   * The no-op proof (state.ts) names every target, megabytes at 10,000 sources: each build defers it
+   * (off the save-to-query path), and it is written under the workspace lock once no build has run for
+   * PROOF_IDLE_MS, or when watch stops. Until then a one-shot build only takes its full no-op path.
+   */
+  private scheduleProof(): void {
+    if (this.proofTimer) clearTimeout(this.proofTimer);
+    this.proofTimer = setTimeout(() => {
+      this.proofTimer = null;
+      if (this.watcher.state === 'idle' && this.ws !== null) void this.writeDeferredProof(this.ws, 0);
+    }, PROOF_IDLE_MS);
+  }
+
+  private async writeDeferredProof(ws: Workspace, waitMs: number): Promise<void> {
+    let lock: Awaited<ReturnType<typeof acquireWorkspaceLock>>;
+    try {
+      lock = await acquireWorkspaceLock(ws.root, ws.stateDir, { waitMs, command: 'watch' });
+    } catch {
+      return; // another writer holds the workspace: its commit replaces what the proof stood on
+    }
+    try {
+      // A build that started meanwhile will commit (and defer) its own.
+      if (this.watcher.state === 'idle' || this.watcher.state === 'stopped') this.memory.writeDeferredProof();
+    } catch {
+      // The proof only speeds up a later one-shot no-op; without it that build checks every target.
+    } finally {
+      await lock.release();
+    }
+  }
+
   /** One build for the confirmed changes; reports the cycle and never rejects. */
   private async cycle(changed: string[], firstEventAt: number | null): Promise<void> {
     const cycle = ++this.cycles;
@@ -160,8 +211,13 @@ export class WatchSession {
     const phases: { name: string; at: number }[] = [{ name: 'workspace', at: started }];
     const targetStarts = new Map<string, number>();
     const ranMs: Record<string, number> = {};
+    // When a query first sees this build: its search index committed (the chunk index is committed
+    // before it); when the search index did not run, the answers did not change: the schedule's end.
+    let readyAt: number | null = null;
     try {
       const ws = await this.workspaceFor(changed);
+      // The edited inputs: their snapshots are checked in full (and so, through them, their chains).
+      this.memory.noteChanged(changed.map((file) => path.relative(ws.root, file).split(path.sep).join('/')));
       this.pool ??= new StagePool(this.options.jobs, {
         maxHeapMb: (await loadStageModules()).extractOptions(ws.options.extract).maxHeapMb,
       });
@@ -177,10 +233,16 @@ export class WatchSession {
         capture: { refresh: NO_REFRESH, offline: false },
         pool: this.pool,
         memory: this.memory,
-        onPhase: (name) => phases.push({ name, at: performance.now() }),
-        onEvent: ({ type, target }) => {
-          if (type === 'start') targetStarts.set(target, performance.now());
-          else ranMs[target] = Math.round(performance.now() - (targetStarts.get(target) ?? started));
+        onPhase: (name) => {
+          const at = performance.now();
+          phases.push({ name, at });
+          if (name === 'commit') readyAt ??= at;
+        },
+        onEvent: ({ type, target, status }) => {
+          const at = performance.now();
+          if (type === 'start') targetStarts.set(target, at);
+          else ranMs[target] = Math.round(at - (targetStarts.get(target) ?? started));
+          if (type === 'finish' && status !== 'failed' && target === aggregateNames(ws).searchIndex) readyAt = at;
         },
       });
       warnings.push(...(summary.warnings ?? []));
@@ -197,6 +259,8 @@ export class WatchSession {
             });
     }
     this.watchInputs();
+    if (this.ws !== null) this.outputs.update(this.ws);
+    this.scheduleProof();
     const ended = performance.now();
     const targets = summary?.targets ?? [];
     this.options.emit(
@@ -213,7 +277,7 @@ export class WatchSession {
         phasesMs: Object.fromEntries(phases.map((p, i) => [p.name, Math.round((phases[i + 1]?.at ?? ended) - p.at)])),
         ranMs,
         settleMs: firstEventAt === null ? null : Math.round(started - firstEventAt),
-        queryReadyMs: firstEventAt === null || summary === null ? null : Math.round(ended - firstEventAt),
+        queryReadyMs: firstEventAt === null || summary === null ? null : Math.round((readyAt ?? ended) - firstEventAt),
         ...(error
           ? {
               error: {

@@ -68,3 +68,24 @@ test('named options keep short values readable and hash long ones', async () => 
   });
   assert.notEqual(edited['extract.family'], named['extract.family']);
 });
+
+test('inputs already in code-unit order give the key the sorting path gives (escapes and integer-like names included)', async () => {
+  await initFastHash();
+  const names = [
+    'chunks/a"quote.json',
+    'chunks/b\\slash.json',
+    'chunks/c\u0001ctl.json',
+    'chunks/d\u2028sep.json',
+    'chunks/\u{1F600}.json',
+  ];
+  const sorted: Record<string, string> = {};
+  for (const name of [...names].sort()) sorted[name] = `h-${name}`;
+  const reversed: Record<string, string> = {};
+  for (const name of [...names].sort().reverse()) reversed[name] = `h-${name}`;
+  const a = { ...base, inputs: sorted };
+  assert.equal(targetKey(a), fastHash(canonicalJson({ keySchemaVersion: KEY_SCHEMA_VERSION, ...a })));
+  assert.equal(targetKey(a), targetKey({ ...base, inputs: reversed }));
+  // Integer-like names are listed first by JavaScript whatever the insertion order: still canonical.
+  const numeric = { ...base, inputs: { '9': 'x', '10': 'y', a: 'z' } };
+  assert.equal(targetKey(numeric), fastHash(canonicalJson({ keySchemaVersion: KEY_SCHEMA_VERSION, ...numeric })));
+});

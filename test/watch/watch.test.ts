@@ -325,3 +325,46 @@ test('a one-shot build between two cycles is seen: the next cycle starts from it
   const after = await rig.exec(['build', '--json']);
   assert.equal(after.json!.data.actions, 0, JSON.stringify(after.json!.data.counts));
 });
+
+test('an output changed by another process while watch is idle is checked and rebuilt by the next cycle', async (t) => {
+  const { rig, watch } = await started(t);
+  // While idle, another process deletes one document's chunks and corrupts another's extracted document.
+  // Neither starts a build (outputs never do), but the next cycle must not take them as current.
+  const chunkIndex = JSON.parse(rig.read('chunks/index.json')) as { payload: { entries: { documentId: string; file: string }[] } };
+  const doc0Chunks = chunkIndex.payload.entries.find((e) => e.documentId.endsWith('doc0'))!.file;
+  fs.rmSync(rig.path(`chunks/${doc0Chunks}`));
+  const docIndex = JSON.parse(rig.read('specs/index.json')) as { payload: { entries: { documentId: string; file: string }[] } };
+  const doc2Spec = docIndex.payload.entries.find((e) => e.documentId.endsWith('doc2'))!.file;
+  fs.appendFileSync(rig.path(`specs/${doc2Spec}`), ' ');
+  const mark = watch.lines.length;
+  fs.writeFileSync(rig.path('src/doc1.html'), sampleHtml(1, ' A platypus swims.'));
+  const cycle = await watch.nextCycle(mark);
+  assert.equal(cycle.ok, true, watch.dump());
+  assert.deepEqual(cycle.changed, ['src/doc1.html']);
+  assert.ok(cycle.ran.includes('chunks/example-test-doc0.json'), JSON.stringify(cycle.ran));
+  assert.ok(cycle.ran.includes('specs/example-test-doc2.json'), JSON.stringify(cycle.ran));
+  assert.match((await queryHits(rig, 'platypus'))[0]!, /doc1/);
+  await watch.stop('SIGTERM');
+  // The workspace is what a one-shot build leaves: it finds nothing to do.
+  const after = await rig.exec(['build', '--json']);
+  assert.equal(after.code, 0, after.stdout + after.stderr);
+  assert.equal(after.json!.data.actions, 0, JSON.stringify(after.json!.data.counts));
+});
+
+test('an output folder moved away and replaced while watch is idle: the next cycle checks every target', async (t) => {
+  const { rig, watch } = await started(t);
+  // Moving the folder reports no event for its files: the watch on it only learns the folder left.
+  fs.renameSync(rig.path('specs'), rig.path('specs-old'));
+  fs.mkdirSync(rig.path('specs'));
+  // Every file back but one document's: only a full check finds it missing.
+  for (const name of fs.readdirSync(rig.path('specs-old')))
+    if (!/doc0\./.test(name)) fs.copyFileSync(rig.path(`specs-old/${name}`), rig.path(`specs/${name}`));
+  const mark = watch.lines.length;
+  fs.writeFileSync(rig.path('src/doc1.html'), sampleHtml(1, ' A numbat forages.'));
+  const cycle = await watch.nextCycle(mark);
+  assert.equal(cycle.ok, true, watch.dump());
+  assert.ok(cycle.ran.includes('specs/example-test-doc0.json'), JSON.stringify(cycle.ran));
+  await watch.stop('SIGTERM');
+  const after = await rig.exec(['build', '--json']);
+  assert.equal(after.json!.data.actions, 0, JSON.stringify(after.json!.data.counts));
+});

@@ -1,0 +1,39 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { stageIndexBytes } from '../../src/graph/rules.js';
+import { artifactBytes, makeArtifact } from '../../src/store/artifact.js';
+import { canonicalJson } from '../../src/store/canonical-json.js';
+import { STAGE_INDEX_FORMAT_VERSION } from '../../src/rule-versions.js';
+
+test('a stage index assembled from its entries is byte for byte the artifact serialised whole', () => {
+  // Awkward strings: quotes, backslashes, control characters, non-BMP, keys that sort before "entries".
+  const odd = ['a"b', 'c\\d', 'e\u0001f', 'g\u2028h', '\u{1F600}', '', 'z'];
+  for (const kind of ['snapshot-index', 'document-index', 'chunk-index'] as const) {
+    for (let n = 0; n < 40; n += 7) {
+      const entries = Array.from({ length: n }, (_, i) => {
+        const entry: Record<string, string> = {
+          documentId: `doc-${String(i).padStart(3, '0')}`,
+          sourceUrl: `https://example.com/${odd[i % odd.length]}`,
+          file: `doc-${i}.${'0123456789abcdef'}.json`,
+          sha256: `${i}`.repeat(64).slice(0, 64),
+        };
+        if (kind === 'snapshot-index') {
+          entry.snapshotId = `snap-${odd[(i + 1) % odd.length]}`;
+          entry.body = `bodies/${i}`;
+          entry.captureMethod = i % 2 ? 'http' : 'manual-ingest';
+        }
+        return entry;
+      });
+      const missing = odd.slice(0, n % odd.length);
+      const whole = artifactBytes(makeArtifact(kind, STAGE_INDEX_FORMAT_VERSION, { entries, missingSources: missing }));
+      assert.equal(
+        stageIndexBytes(
+          kind,
+          entries.map((e) => canonicalJson(e)),
+          missing,
+        ),
+        whole,
+      );
+    }
+  }
+});
