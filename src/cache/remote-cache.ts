@@ -1,9 +1,11 @@
 import { EpistemeError } from '../failure.js';
 import { keyText, type KeyComponents } from '../graph/key.js';
 import type { RuleEnv, RuleOutput } from '../graph/rules.js';
+import * as fs from 'node:fs';
+import { compareCodeUnits } from '../store/canonical-json.js';
 import { sha256Hex } from '../store/hash.js';
 import { decodeActionResult, encodeActionResult, OUTPUT_PATH, type Digest, type OutputFile } from './action-result.js';
-import { RESTORERS, RestoreContext, SIDE_OUTPUTS, type VerifiedBlob } from './restore.js';
+import { CACHEABLE_RULES, RestoreContext, type CacheableRule, type RestoredBlobs, type VerifiedBlob } from './restore.js';
 import type { Secrets } from './secrets.js';
 import { CacheUnavailable, type CacheStore } from './store.js';
 import type { TargetCache, TargetCacheRequest } from './target-cache.js';
@@ -68,10 +70,10 @@ export class RemoteCache implements TargetCache {
   ) {}
 
   async produce(env: RuleEnv, request: TargetCacheRequest): Promise<{ output: RuleOutput; restored: boolean }> {
-    const restorer = RESTORERS[request.node.rule];
-    if (restorer === undefined) return { output: await request.run(), restored: false };
+    const rule = CACHEABLE_RULES[request.node.rule];
+    if (rule === undefined) return { output: await request.run(), restored: false };
     const key = actionKey(request.components);
-    const restored = await this.guard(env, () => this.fetch(env, request, key));
+    const restored = await this.guard(env, () => this.fetch(env, request, rule, key));
     if (restored) {
       this.stats.hits += 1;
       if (sampledForVerify(key, this.options.verifyFraction)) await this.verify(request, key, restored);
@@ -81,18 +83,24 @@ export class RemoteCache implements TargetCache {
     const output = await request.run();
     // Only a success reaches this line (a failed rule threw). Inputs edited while the rule ran would put
     // the new output under the old key: re-check them first.
-    if (this.options.upload && this.outage === null && request.inputsUnchanged() && this.acceptable(env, request, output)) {
+    if (this.options.upload && this.outage === null && request.inputsUnchanged()) {
       const bytes = typeof output.bytes === 'string' ? Buffer.from(output.bytes, 'utf8') : output.bytes;
-      const side = SIDE_OUTPUTS[request.node.rule];
-      const sideBytes = side?.make(env, request.node, output) ?? null;
-      await this.guard(env, async () => {
-        const outputs: OutputFile[] = [{ path: OUTPUT_PATH, digest: { hash: sha256Hex(bytes), sizeBytes: bytes.length } }];
-        if (side && sideBytes) outputs.push({ path: side.path(env), digest: { hash: sha256Hex(sideBytes), sizeBytes: sideBytes.length } });
-        // Blobs first: an action result never names a blob that is not there yet.
-        await Promise.all(outputs.map((file, i) => this.store.put('cas', file.digest.hash, i === 0 ? bytes : sideBytes!)));
-        await this.store.put('ac', key, encodeActionResult(outputs));
-        this.stats.uploaded += 1;
-      });
+      // Null: the other files are not as the rule made them (e.g. edited since): nothing is uploaded.
+      const others = rule.others ? rule.others(env, request.node, output) : new Map<string, Buffer>();
+      const files: [string, Buffer][] = [[OUTPUT_PATH, bytes], ...[...(others ?? [])].sort(([a], [b]) => compareCodeUnits(a, b))];
+      const blobs = files.map(([path, fileBytes]) => ({ path, bytes: fileBytes, sha256: sha256Hex(fileBytes) }));
+      if (others !== null && !others.has(OUTPUT_PATH) && this.acceptable(env, request, rule, blobs)) {
+        await this.guard(env, async () => {
+          const outputs: OutputFile[] = blobs.map((blob) => ({
+            path: blob.path,
+            digest: { hash: blob.sha256, sizeBytes: blob.bytes.length },
+          }));
+          // Blobs first: an action result never names a blob that is not there yet.
+          await Promise.all(blobs.map((blob) => this.store.put('cas', blob.sha256, blob.bytes)));
+          await this.store.put('ac', key, encodeActionResult(outputs));
+          this.stats.uploaded += 1;
+        });
+      }
     }
     return { output, restored: false };
   }
@@ -111,7 +119,7 @@ export class RemoteCache implements TargetCache {
     this.store.close();
   }
 
-  private async fetch(env: RuleEnv, request: TargetCacheRequest, key: string): Promise<RuleOutput | null> {
+  private async fetch(env: RuleEnv, request: TargetCacheRequest, rule: CacheableRule, key: string): Promise<RuleOutput | null> {
     const entry = await this.store.get('ac', key, MAX_ACTION_RESULT_BYTES);
     if (entry === null) return null;
     let outputs: Map<string, Digest>;
@@ -120,27 +128,41 @@ export class RemoteCache implements TargetCache {
     } catch (error) {
       return this.reject(env, request, `its action-cache entry ac/${key} is malformed (${(error as Error).message})`);
     }
-    const side = SIDE_OUTPUTS[request.node.rule];
-    const sideDigest = side ? outputs.get(side.path(env)) : undefined;
-    // The output and its side output in flight together: one round trip, not two.
-    const [blob, sideBlob] = await Promise.all([
-      this.download(outputs.get(OUTPUT_PATH)!),
-      sideDigest ? this.download(sideDigest) : Promise.resolve(null),
-    ]);
-    if (blob === null || (sideDigest && sideBlob === null)) return null; // named but gone (evicted): a miss
-    for (const downloaded of [blob, sideBlob]) if (typeof downloaded === 'string') return this.reject(env, request, downloaded);
-    let output: RuleOutput;
+    // The output and the other files this reader takes, in flight together: one round trip, not one each.
+    const wanted = [...outputs].filter(([path]) => path === OUTPUT_PATH || rule.takes?.(env, path));
+    const downloaded = await Promise.all(wanted.map(([path, digest]) => this.download(digest, rule.localCopy?.(env, path) ?? null)));
+    if (downloaded.some((blob) => blob === null)) return null; // named but gone (evicted): a miss
+    for (const blob of downloaded) if (typeof blob === 'string') return this.reject(env, request, blob);
+    const others = new Map<string, VerifiedBlob>();
+    let output: VerifiedBlob | undefined;
+    wanted.forEach(([path], i) => {
+      if (path === OUTPUT_PATH) output = downloaded[i] as VerifiedBlob;
+      else others.set(path, downloaded[i] as VerifiedBlob);
+    });
+    const blobs: RestoredBlobs = { output: output!, others };
+    let restored: RuleOutput;
     try {
-      output = RESTORERS[request.node.rule]!(env, request.node, request.deps, blob as VerifiedBlob, this.context);
-      if (side && sideBlob) side.install(env, request.node, output, sideBlob as VerifiedBlob);
+      restored = rule.restore(env, request.node, request.deps, blobs, this.context);
+      rule.install?.(env, request.node, restored, blobs);
     } catch (error) {
       return this.reject(env, request, `the output named by ac/${key} is not this target's artifact (${(error as Error).message})`);
     }
-    return output;
+    return restored;
   }
 
-  /** A blob checked against its digest: the bytes, null when absent, or why they are not the blob named. */
-  private async download(digest: Digest): Promise<VerifiedBlob | string | null> {
+  /**
+   * A blob checked against its digest: the bytes, null when absent, or why they are not the blob named.
+   * A local file that may hold it (localCopy) is read instead when its bytes are the blob named.
+   */
+  private async download(digest: Digest, localCopy: string | null): Promise<VerifiedBlob | string | null> {
+    if (localCopy !== null) {
+      try {
+        const bytes = fs.readFileSync(localCopy);
+        if (bytes.length === digest.sizeBytes && sha256Hex(bytes) === digest.hash) return { bytes, sha256: digest.hash };
+      } catch {
+        // not here: download it
+      }
+    }
     const bytes = await this.store.get('cas', digest.hash, digest.sizeBytes);
     if (bytes === null) return null;
     const actual = sha256Hex(bytes);
@@ -153,10 +175,18 @@ export class RemoteCache implements TargetCache {
   }
 
   /** Never upload what a reader would reject (e.g. a search index built from a partial chunk set). */
-  private acceptable(env: RuleEnv, request: TargetCacheRequest, output: RuleOutput): boolean {
-    const bytes = typeof output.bytes === 'string' ? Buffer.from(output.bytes, 'utf8') : output.bytes;
+  private acceptable(
+    env: RuleEnv,
+    request: TargetCacheRequest,
+    rule: CacheableRule,
+    files: { path: string; bytes: Buffer; sha256: string }[],
+  ): boolean {
+    const [output, ...rest] = files;
+    const others = new Map(
+      rest.filter((file) => rule.takes?.(env, file.path)).map((file) => [file.path, { bytes: file.bytes, sha256: file.sha256 }]),
+    );
     try {
-      RESTORERS[request.node.rule]!(env, request.node, request.deps, { bytes, sha256: sha256Hex(bytes) }, this.context);
+      rule.restore(env, request.node, request.deps, { output: output!, others }, this.context);
       return true;
     } catch {
       return false;

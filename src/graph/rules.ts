@@ -59,6 +59,8 @@ export interface RuleOutput {
   /** Workspace-relative output path for these bytes (content-addressed for per-document targets). */
   outputPath(sha256: string): string;
   facts?: Record<string, string>;
+  /** The SHA-256 of `bytes` when already computed from them (a restored output, checked on download). */
+  sha256?: string;
 }
 
 export interface Rule {
@@ -523,7 +525,7 @@ const searchIndex: Rule = {
     };
     const options = modules.indexOptions(env.ws.options.index);
     // The chunk index lists documents by id, the order segments are cut in (index-layout.ts).
-    const ends = modules.planSegments(entries.map((entry) => entry.documentId));
+    const { ends, keys } = segmentPlan(env, entries, chunkFacts);
     if (ends.length === 1) {
       const parts = entries.map((_, i) => partOf(i));
       return { bytes: modules.mergeSearchIndex(parts, provenance, options, snapshotIdsOf(0, entries.length)), outputPath: () => node.name };
@@ -537,20 +539,8 @@ const searchIndex: Rule = {
     for (const fact of segmentFactsOf(env.state.targets.get(node.name))) previous.set(fact[0], fact);
     const facts: SegmentFact[] = [];
     let start = 0;
-    for (const end of ends) {
-      const key = sha256Hex(
-        // Everything a segment's bytes depend on: its documents' chunk content and cited snapshots, the
-        // options, the format, and the producer its envelope names.
-        canonicalJson([
-          modules.searchIndexRuleVersion,
-          PRODUCER_VERSION,
-          options.k1,
-          options.b,
-          entries
-            .slice(start, end)
-            .map((entry, i) => [entry.documentId, chunkFacts[start + i]!.chunksContentHash, chunkFacts[start + i]!.snapshotId]),
-        ]),
-      );
+    for (const [segment, end] of ends.entries()) {
+      const key = keys[segment]!;
       let fact = previous.get(key);
       if (fact === undefined || !segmentIntact(env, fact)) {
         const parts: string[] = [];
@@ -578,6 +568,40 @@ const searchIndex: Rule = {
     };
   },
 };
+
+/**
+ * How a chunk index's documents are cut into segments (their ends, exclusive) and each segment's key:
+ * everything its bytes depend on (its documents' chunk content and cited snapshots, the options, the
+ * format, and the producer its envelope names). Shared by the rule and the remote cache's restore, so a
+ * restored segment is reused by the next build as if it had been built here.
+ */
+export function segmentPlan(
+  env: RuleEnv,
+  entries: StageIndexEntry[],
+  chunkFacts: { chunksContentHash: string; snapshotId: string }[] = entries.map((entry) => chunkFactsFor(env, entry)),
+): { ends: number[]; keys: string[] } {
+  const modules = env.stages;
+  const ends = modules.planSegments(entries.map((entry) => entry.documentId));
+  if (ends.length === 1) return { ends, keys: [] };
+  const options = modules.indexOptions(env.ws.options.index);
+  let start = 0;
+  const keys = ends.map((end) => {
+    const key = sha256Hex(
+      canonicalJson([
+        modules.searchIndexRuleVersion,
+        PRODUCER_VERSION,
+        options.k1,
+        options.b,
+        entries
+          .slice(start, end)
+          .map((entry, i) => [entry.documentId, chunkFacts[start + i]!.chunksContentHash, chunkFacts[start + i]!.snapshotId]),
+      ]),
+    );
+    start = end;
+    return key;
+  });
+  return { ends, keys };
+}
 
 /** Why a segmented search index's record no longer stands (a segment file missing or modified), or null. */
 export function segmentReason(env: RuleEnv, name: string, record: TargetRecord): DirtyReason | null {

@@ -229,7 +229,7 @@ async function evaluateTarget(
       ? await env.cache.produce(env, { node, components, deps, run, inputsUnchanged })
       : { output: await run(), restored: false };
     const bytes = typeof produced.bytes === 'string' ? Buffer.from(produced.bytes, 'utf8') : produced.bytes;
-    const sha256 = sha256Hex(bytes);
+    const sha256 = produced.sha256 ?? sha256Hex(bytes);
     const output = produced.outputPath(sha256);
     writeFileIfChanged(abs(env.ws, output), bytes, node.source === null);
     const stamp = statStamp(abs(env.ws, output))!;
