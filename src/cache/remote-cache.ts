@@ -5,6 +5,7 @@ import * as fs from 'node:fs';
 import { compareCodeUnits } from '../store/canonical-json.js';
 import { sha256Hex } from '../store/hash.js';
 import { decodeActionResult, encodeActionResult, OUTPUT_PATH, type Digest, type OutputFile } from './action-result.js';
+import { blobMismatch, inspectRestored, type InspectedFile, type Inspection, type InspectTask } from './inspect.js';
 import { CACHEABLE_RULES, RestoreContext, type CacheableRule, type RestoredBlobs, type VerifiedBlob } from './restore.js';
 import type { Secrets } from './secrets.js';
 import { CacheUnavailable, type CacheStore } from './store.js';
@@ -14,6 +15,8 @@ import type { TargetCache, TargetCacheRequest } from './target-cache.js';
 const ACTION_KEY_SALT = 'episteme-action-key/2';
 /** An action result is a few hundred bytes; anything much larger is not ours. */
 const MAX_ACTION_RESULT_BYTES = 64 * 1024;
+/** Entries whose blobs are downloaded or being checked at once: keeps the pipeline full, bounds memory. */
+const MAX_ENTRIES_IN_HAND = 64;
 
 export interface RemoteCacheOptions {
   upload: boolean;
@@ -62,6 +65,7 @@ export class RemoteCache implements TargetCache {
   private readonly stats = { hits: 0, misses: 0, uploaded: 0, rejected: 0, verified: 0 };
   private outage: string | null = null;
   private readonly context = new RestoreContext();
+  private readonly slots = new Slots(MAX_ENTRIES_IN_HAND);
 
   constructor(
     private readonly store: CacheStore,
@@ -128,50 +132,86 @@ export class RemoteCache implements TargetCache {
     } catch (error) {
       return this.reject(env, request, `its action-cache entry ac/${key} is malformed (${(error as Error).message})`);
     }
-    // The output and the other files this reader takes, in flight together: one round trip, not one each.
+    // The output and the other files this reader takes. Held while downloaded and checked: a slot bounds
+    // the blobs in memory when they arrive faster than they are checked.
     const wanted = [...outputs].filter(([path]) => path === OUTPUT_PATH || rule.takes?.(env, path));
-    const downloaded = await Promise.all(wanted.map(([path, digest]) => this.download(digest, rule.localCopy?.(env, path) ?? null)));
-    if (downloaded.some((blob) => blob === null)) return null; // named but gone (evicted): a miss
-    for (const blob of downloaded) if (typeof blob === 'string') return this.reject(env, request, blob);
-    const others = new Map<string, VerifiedBlob>();
-    let output: VerifiedBlob | undefined;
-    wanted.forEach(([path], i) => {
-      if (path === OUTPUT_PATH) output = downloaded[i] as VerifiedBlob;
-      else others.set(path, downloaded[i] as VerifiedBlob);
-    });
-    const blobs: RestoredBlobs = { output: output!, others };
-    let restored: RuleOutput;
+    await this.slots.acquire();
     try {
-      restored = rule.restore(env, request.node, request.deps, blobs, this.context);
-      rule.install?.(env, request.node, restored, blobs);
-    } catch (error) {
-      return this.reject(env, request, `the output named by ac/${key} is not this target's artifact (${(error as Error).message})`);
+      // In flight together: one round trip, not one per file.
+      const files = await Promise.all(wanted.map(([path, digest]) => this.download(digest, rule.localCopy?.(env, path) ?? null)));
+      if (files.some((file) => file === null)) return null; // named but gone (evicted): a miss
+      const blobs = await this.check(env, rule, wanted, files as InspectedFile[]);
+      if (typeof blobs === 'string') return this.reject(env, request, blobs);
+      let restored: RuleOutput;
+      try {
+        restored = rule.restore(env, request.node, request.deps, blobs, this.context);
+        rule.install?.(env, request.node, restored, blobs);
+      } catch (error) {
+        return this.reject(env, request, `the output named by ac/${key} is not this target's artifact (${(error as Error).message})`);
+      }
+      return restored;
+    } finally {
+      this.slots.release();
     }
-    return restored;
   }
 
   /**
-   * A blob checked against its digest: the bytes, null when absent, or why they are not the blob named.
-   * A local file that may hold it (localCopy) is read instead when its bytes are the blob named.
+   * Downloaded files checked against their digests, as the blobs restore takes, or why they are not
+   * what the entry names. For a rule that inspects, a stage worker checks them (inspect.ts) while this
+   * thread goes on receiving and writing; should the worker fail, the same check runs here.
    */
-  private async download(digest: Digest, localCopy: string | null): Promise<VerifiedBlob | string | null> {
+  private async check(
+    env: RuleEnv,
+    rule: CacheableRule,
+    wanted: [string, Digest][],
+    files: InspectedFile[],
+  ): Promise<RestoredBlobs | string> {
+    const verified = (file: InspectedFile): VerifiedBlob => ({ bytes: file.bytes as Buffer, sha256: file.sha256 });
+    const others = new Map<string, VerifiedBlob>();
+    let output: InspectedFile | undefined;
+    let part: InspectedFile | undefined;
+    wanted.forEach(([path], i) => {
+      if (path === OUTPUT_PATH) output = files[i]!;
+      else {
+        others.set(path, verified(files[i]!));
+        part = files[i]!;
+      }
+    });
+    if (rule.inspects === undefined) {
+      for (const file of files) {
+        const why = file.checked ? null : blobMismatch(file);
+        if (why !== null) return why;
+      }
+      return { output: verified(output!), others };
+    }
+    if (others.size > 1) return 'the entry names more than one other file';
+    const task: InspectTask = { kind: rule.inspects, output: output!, ...(part ? { part } : {}) };
+    let inspection: Inspection;
+    try {
+      inspection = JSON.parse(await env.pool.run({ stage: 'inspect-restored', task })) as Inspection;
+    } catch {
+      inspection = inspectRestored(task);
+    }
+    if (!inspection.ok) return inspection.why;
+    return { output: verified(output!), others, inspection };
+  }
+
+  /**
+   * The bytes of a blob, null when absent (or larger than named). A local file that may hold it
+   * (localCopy) is read instead when its bytes are the blob named; downloaded bytes are checked by `check`.
+   */
+  private async download(digest: Digest, localCopy: string | null): Promise<InspectedFile | null> {
     if (localCopy !== null) {
       try {
         const bytes = fs.readFileSync(localCopy);
-        if (bytes.length === digest.sizeBytes && sha256Hex(bytes) === digest.hash) return { bytes, sha256: digest.hash };
+        const file: InspectedFile = { bytes, sha256: digest.hash, sizeBytes: digest.sizeBytes };
+        if (blobMismatch(file) === null) return { ...file, checked: true };
       } catch {
         // not here: download it
       }
     }
     const bytes = await this.store.get('cas', digest.hash, digest.sizeBytes);
-    if (bytes === null) return null;
-    const actual = sha256Hex(bytes);
-    if (actual !== digest.hash || bytes.length !== digest.sizeBytes)
-      return (
-        `blob cas/${digest.hash} has SHA-256 ${actual} and ${bytes.length} bytes, ` +
-        `not the ${digest.sizeBytes} bytes its action-cache entry names`
-      );
-    return { bytes, sha256: actual };
+    return bytes === null ? null : { bytes, sha256: digest.hash, sizeBytes: digest.sizeBytes };
   }
 
   /** Never upload what a reader would reject (e.g. a search index built from a partial chunk set). */
@@ -182,11 +222,21 @@ export class RemoteCache implements TargetCache {
     files: { path: string; bytes: Buffer; sha256: string }[],
   ): boolean {
     const [output, ...rest] = files;
-    const others = new Map(
-      rest.filter((file) => rule.takes?.(env, file.path)).map((file) => [file.path, { bytes: file.bytes, sha256: file.sha256 }]),
-    );
+    const taken = rest.filter((file) => rule.takes?.(env, file.path));
+    const others = new Map(taken.map((file) => [file.path, { bytes: file.bytes, sha256: file.sha256 }]));
+    const blobs: RestoredBlobs = { output: output!, others };
+    if (rule.inspects !== undefined) {
+      const asFile = (file: { bytes: Buffer; sha256: string }): InspectedFile => ({ ...file, sizeBytes: file.bytes.length });
+      const inspection = inspectRestored({
+        kind: rule.inspects,
+        output: asFile(output!),
+        ...(taken.length === 1 ? { part: asFile(taken[0]!) } : {}),
+      });
+      if (!inspection.ok) return false;
+      blobs.inspection = inspection;
+    }
     try {
-      rule.restore(env, request.node, request.deps, { output: output!, others }, this.context);
+      rule.restore(env, request.node, request.deps, blobs, this.context);
       return true;
     } catch {
       return false;
@@ -239,5 +289,29 @@ export class RemoteCache implements TargetCache {
       }
       return null;
     }
+  }
+}
+
+/** A counting semaphore: at most `size` holders at once, the others wait in order. */
+class Slots {
+  private free: number;
+  private readonly waiting: (() => void)[] = [];
+
+  constructor(size: number) {
+    this.free = size;
+  }
+
+  acquire(): Promise<void> {
+    if (this.free > 0) {
+      this.free -= 1;
+      return Promise.resolve();
+    }
+    return new Promise((resolve) => this.waiting.push(resolve));
+  }
+
+  release(): void {
+    const next = this.waiting.shift();
+    if (next) next();
+    else this.free += 1;
   }
 }

@@ -1,8 +1,5 @@
-import { createHash } from 'node:crypto';
 import * as fs from 'node:fs';
 import type { Chunk, EvidenceDocument } from '../document/types.js';
-import { chunksContentHash, chunksContentHashOfText } from '../chunk/snapshot-provenance.js';
-import { diagnosticFactsOf } from '../graph/diagnostics.js';
 import type { TargetNode } from '../graph/graph.js';
 import {
   abs,
@@ -20,13 +17,12 @@ import {
 import { segmentFactsOf, type SegmentFact } from '../graph/segment-facts.js';
 import { statStamp, type TargetRecord } from '../graph/state.js';
 import { parseArtifact } from '../store/artifact.js';
-import { parseArtifactUnverified, type Artifact, type ArtifactKind } from '../store/artifact-header.js';
 import { sha256Hex } from '../store/hash.js';
 import { writeFileAtomic, writeFileIfChanged } from '../store/atomic-file.js';
-import { CHUNKS_FORMAT_VERSION, DOCUMENT_FORMAT_VERSION, STAGE_INDEX_FORMAT_VERSION } from '../rule-versions.js';
+import { STAGE_INDEX_FORMAT_VERSION } from '../rule-versions.js';
 import { loadSearchIndex, memorySource } from '../index/index-reader.js';
 import { crc32Hex, SEGMENT_ARTIFACT_KIND, SEGMENT_FILE_NAME, type IndexManifest } from '../index/index-layout.js';
-import { parsePart } from '../index/search-index.js';
+import { checkFingerprint, type Inspection, type InspectTask } from './inspect.js';
 
 /**
  * The rules whose outputs the cache may hold, and how a downloaded output is checked before use: its
@@ -43,6 +39,11 @@ import { parsePart } from '../index/search-index.js';
  * (install).
  */
 export interface CacheableRule {
+  /**
+   * The kind of artifact whose byte-only checks (each blob's SHA-256, envelope, fingerprint, content
+   * facts: inspect.ts) the build runs on a stage worker before restore binds them to the target.
+   */
+  inspects?: InspectTask['kind'];
   /**
    * Checks the downloaded output (and the other files) as this target's and returns it with its facts;
    * throws a plain Error naming the defect when they are not. Writes nothing: the uploader runs it too,
@@ -69,6 +70,8 @@ export interface VerifiedBlob {
 export interface RestoredBlobs {
   output: VerifiedBlob;
   others: ReadonlyMap<string, VerifiedBlob>;
+  /** For a rule that inspects: what inspect.ts found in these blobs (their SHA-256 included). */
+  inspection?: Inspection & { ok: true };
 }
 
 /**
@@ -86,24 +89,26 @@ const SEGMENT_PATH_PREFIX = 'segments/';
 
 export const CACHEABLE_RULES: Partial<Record<TargetNode['rule'], CacheableRule>> = {
   extract: {
-    restore: (env, node, deps, { output: blob }, context) => {
+    inspects: 'document',
+    restore: (env, node, deps, blobs, context) => {
       const label = `the cached document of ${node.name}`;
-      const document = parseRestoredArtifact<EvidenceDocument>(blob.bytes, 'document', DOCUMENT_FORMAT_VERSION, label).payload;
+      const document = inspectionOf(blobs, 'document');
       const snapshotId = deps[0]?.record.facts?.snapshotId;
       if (document.documentId !== node.source!.documentId)
         throw new Error(`${label} is of document ${JSON.stringify(document.documentId)}`);
-      if (document.provenance.snapshotId !== snapshotId) throw new Error(`${label} cites another snapshot`);
-      context.documents.set(blob.sha256, { snapshotId });
+      if (document.snapshotId !== snapshotId) throw new Error(`${label} cites another snapshot`);
+      context.documents.set(blobs.output.sha256, { snapshotId });
       return {
-        bytes: blob.bytes,
-        sha256: blob.sha256,
+        bytes: blobs.output.bytes,
+        sha256: blobs.output.sha256,
         outputPath: perDocumentPath(env.ws.outputs.specs, node.source!.documentId),
-        facts: diagnosticFactsOf(document.diagnostics),
+        facts: document.facts,
       };
     },
   },
   chunk: {
-    restore: (env, node, deps, { output: blob }, context) => {
+    inspects: 'document-chunks',
+    restore: (env, node, deps, blobs, context) => {
       const label = `the cached chunks of ${node.name}`;
       const dep = deps[0]!;
       let document = context.documents.get(dep.record.sha256);
@@ -115,30 +120,20 @@ export const CACHEABLE_RULES: Partial<Record<TargetNode['rule'], CacheableRule>>
         ).payload;
         document = { snapshotId: parsed.provenance.snapshotId };
       }
-      const { payload, text } = parseRestoredArtifactWithText<{ documentId: string; chunks: Chunk[] }>(
-        blob.bytes,
-        'document-chunks',
-        CHUNKS_FORMAT_VERSION,
-        label,
-      );
-      const { documentId, chunks } = payload;
-      if (documentId !== node.source!.documentId) throw new Error(`${label} are of document ${JSON.stringify(documentId)}`);
-      if (!Array.isArray(chunks)) throw new Error(`${label} hold no chunk list`);
-      for (const chunk of chunks) {
-        if (chunk?.citation?.snapshotId !== document.snapshotId) throw new Error(`${label} cite another snapshot`);
-        if (chunk.documentId !== documentId || chunk.citation.documentId !== documentId)
-          throw new Error(`${label} hold another document's chunk`);
-      }
+      const chunks = inspectionOf(blobs, 'document-chunks');
+      if (chunks.documentId !== node.source!.documentId) throw new Error(`${label} are of document ${JSON.stringify(chunks.documentId)}`);
+      if (chunks.citedSnapshotId !== null && chunks.citedSnapshotId !== document.snapshotId)
+        throw new Error(`${label} cite another snapshot`);
       return {
-        bytes: blob.bytes,
-        sha256: blob.sha256,
+        bytes: blobs.output.bytes,
+        sha256: blobs.output.sha256,
         outputPath: perDocumentPath(env.ws.outputs.chunks, node.source!.documentId),
         facts: {
           citedSnapshotId: document.snapshotId,
           // No documentContentHash: it only lets a later snapshot with the same extracted content restamp
           // these chunks instead of chunking again (rules.ts reusableChunks), and computing it re-serialises
           // the whole document, about a third of a restore's CPU. Without it that rare case chunks afresh.
-          chunksContentHash: chunksContentHashOfText(text, payload, document.snapshotId) ?? chunksContentHash(documentId, chunks),
+          chunksContentHash: chunks.chunksContentHash,
         },
       };
     },
@@ -162,17 +157,12 @@ export const CACHEABLE_RULES: Partial<Record<TargetNode['rule'], CacheableRule>>
       writeFileAtomic(file, sealed);
       return new Map([[indexPartPath(env), Buffer.from(sealed, 'utf8')]]);
     },
-    install: (env, node, output, blobs) => {
+    install: (env, _node, output, blobs) => {
       const blob = blobs.others.get(indexPartPath(env));
       if (blob === undefined) return; // an entry without it (written before parts were cached) restores the chunks alone
-      const key = output.facts!.chunksContentHash!;
-      const text = blob.bytes.toString('utf8');
-      const part = unsealPart(text, key);
-      if (part === null) throw new Error('its index part is not sealed for these chunks');
-      const parsed = parsePart(part);
-      if (parsed.header.documentId !== node.source!.documentId)
-        throw new Error(`its index part is of document ${JSON.stringify(parsed.header.documentId)}`);
-      writeFileAtomic(indexPartFile(env, key), text);
+      // Sealed for these chunks and of this document: checked by the inspection.
+      if (inspectionOf(blobs, 'document-chunks').partChecked !== true) throw new Error('its index part was not checked');
+      writeFileAtomic(indexPartFile(env, output.facts!.chunksContentHash!), blob.bytes);
     },
   },
   'search-index': {
@@ -263,51 +253,9 @@ export const CACHEABLE_RULES: Partial<Record<TargetNode['rule'], CacheableRule>>
  */
 const NO_STAMP: SegmentFact[3] = { size: -1, mtimeMs: '', ctimeMs: '', ino: -1 };
 
-/**
- * A downloaded artifact, parsed once and checked without re-serialising it: the envelope (kind, format
- * version) as any reader checks it, and the fingerprint over the bytes as written (checkFingerprint).
- * The bytes' SHA-256 was already checked against the action-cache entry.
- */
-function parseRestoredArtifact<T>(bytes: Buffer, kind: ArtifactKind, format: number, label: string): Artifact<T> {
-  return parseRestoredArtifactWithText<T>(bytes, kind, format, label).artifact;
-}
-
-function parseRestoredArtifactWithText<T>(
-  bytes: Buffer,
-  kind: ArtifactKind,
-  format: number,
-  label: string,
-): { artifact: Artifact<T>; payload: T; text: string } {
-  const text = bytes.toString('utf8');
-  const artifact = parseArtifactUnverified<T>(text, kind, format, label);
-  if (checkFingerprint(bytes, kind, label) !== artifact.fingerprint) throw new Error(`${label} is not a canonical artifact file`);
-  return { artifact, payload: artifact.payload, text };
-}
-
-/**
- * Checks the fingerprint an artifact file states against its bytes, and returns it. An artifact file is
- * canonical JSON whose second member is the fingerprint, so the fingerprinted body is those same bytes
- * without that member: hashed from the buffer in two pieces, with no string built or re-encoded.
- */
-function checkFingerprint(bytes: Buffer, kind: string, label: string): string {
-  const head = `{"artifact":${JSON.stringify(kind)},`;
-  const memberStart = `"fingerprint":"sha256:`;
-  const memberLength = memberStart.length + 64 + 2; // the hex digits, the closing quote and the comma
-  const fingerprintAt = head.length + memberStart.length;
-  const stated = bytes.toString('latin1', fingerprintAt, fingerprintAt + 64);
-  if (
-    bytes.toString('latin1', 0, fingerprintAt) !== head + memberStart ||
-    !/^[0-9a-f]{64}$/.test(stated) ||
-    bytes.toString('latin1', fingerprintAt + 64, head.length + memberLength) !== '",' ||
-    bytes.length < head.length + memberLength + 2 ||
-    bytes[bytes.length - 2] !== 0x7d || // '}'
-    bytes[bytes.length - 1] !== 0x0a // '\n'
-  )
-    throw new Error(`${label} is not a canonical artifact file`);
-  const actual = createHash('sha256')
-    .update(bytes.subarray(0, head.length))
-    .update(bytes.subarray(head.length + memberLength, bytes.length - 1))
-    .digest('hex');
-  if (actual !== stated) throw new Error(`${label} fails its fingerprint check`);
-  return `sha256:${stated}`;
+/** The inspection of a rule that inspects (its absence or another kind is a bug, not a cache defect). */
+function inspectionOf<K extends InspectTask['kind']>(blobs: RestoredBlobs, kind: K): Extract<Inspection, { ok: true; kind: K }> {
+  const inspection = blobs.inspection;
+  if (inspection?.kind !== kind) throw new Error(`no ${kind} inspection of the restored blobs`);
+  return inspection as Extract<Inspection, { ok: true; kind: K }>;
 }
