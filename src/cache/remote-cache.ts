@@ -66,6 +66,7 @@ export class RemoteCache implements TargetCache {
   private outage: string | null = null;
   private readonly context = new RestoreContext();
   private readonly slots = new Slots(MAX_ENTRIES_IN_HAND);
+  private readonly inspector = new Inspector();
 
   constructor(
     private readonly store: CacheStore,
@@ -186,12 +187,7 @@ export class RemoteCache implements TargetCache {
     }
     if (others.size > 1) return 'the entry names more than one other file';
     const task: InspectTask = { kind: rule.inspects, output: output!, ...(part ? { part } : {}) };
-    let inspection: Inspection;
-    try {
-      inspection = JSON.parse(await env.pool.run({ stage: 'inspect-restored', task })) as Inspection;
-    } catch {
-      inspection = inspectRestored(task);
-    }
+    const inspection = await this.inspector.inspect(env, task);
     if (!inspection.ok) return inspection.why;
     return { output: verified(output!), others, inspection };
   }
@@ -313,5 +309,41 @@ class Slots {
     const next = this.waiting.shift();
     if (next) next();
     else this.free += 1;
+  }
+}
+
+/** Inspections sent to a stage worker in one message: blobs arrive in bursts, and each message costs a wake-up of both threads. */
+const INSPECTIONS_PER_MESSAGE = 16;
+
+/**
+ * Runs inspections (inspect.ts) on the build's stage workers, batching those queued in the same turn of
+ * the event loop; should a worker fail, the same checks run on this thread.
+ */
+class Inspector {
+  private queue: { task: InspectTask; resolve: (inspection: Inspection) => void }[] = [];
+
+  inspect(env: RuleEnv, task: InspectTask): Promise<Inspection> {
+    return new Promise((resolve) => {
+      if (this.queue.length === 0) setImmediate(() => this.flush(env));
+      this.queue.push({ task, resolve });
+    });
+  }
+
+  private flush(env: RuleEnv): void {
+    const queued = this.queue;
+    this.queue = [];
+    for (let start = 0; start < queued.length; start += INSPECTIONS_PER_MESSAGE) {
+      const batch = queued.slice(start, start + INSPECTIONS_PER_MESSAGE);
+      const tasks = batch.map((item) => item.task);
+      env.pool.run({ stage: 'inspect-restored', tasks }).then(
+        (text) => {
+          const inspections = JSON.parse(text) as Inspection[];
+          batch.forEach((item, i) => item.resolve(inspections[i] ?? inspectRestored(item.task)));
+        },
+        () => {
+          for (const item of batch) item.resolve(inspectRestored(item.task));
+        },
+      );
+    }
   }
 }

@@ -15,8 +15,8 @@ import { DOCUMENT_FORMAT_VERSION, CHUNKS_FORMAT_VERSION } from '../rule-versions
 export type StageTask =
   | { stage: 'extract'; input: ExtractInput }
   | { stage: 'chunk'; documentId: string; documentBytes: Uint8Array; options: ChunkOptions }
-  // The checks of an artifact restored from the remote cache that need only its bytes (JSON inspection out).
-  | { stage: 'inspect-restored'; task: InspectTask };
+  // The checks of artifacts restored from the remote cache that need only their bytes (JSON inspections out).
+  | { stage: 'inspect-restored'; tasks: InspectTask[] };
 
 export async function runStageTask(task: StageTask): Promise<string> {
   switch (task.stage) {
@@ -33,7 +33,7 @@ export async function runStageTask(task: StageTask): Promise<string> {
     }
     case 'inspect-restored': {
       const { inspectRestored } = await import('../cache/inspect.js');
-      return JSON.stringify(inspectRestored(task.task));
+      return JSON.stringify(task.tasks.map(inspectRestored));
     }
   }
 }
