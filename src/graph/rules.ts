@@ -428,6 +428,13 @@ function reusableChunks(env: RuleEnv, node: TargetNode, documentContent: string,
 
 const NO_OPTIONS: Record<string, string> = Object.freeze({}) as Record<string, string>;
 
+/**
+ * Records whose output file this process wrote from the very bytes whose SHA-256 the record holds (the
+ * scheduler adds them). A stage index needs not read such a file back to vouch for its hash; a record
+ * read from the state, or replaced since, is not in the set and is read and checked as before.
+ */
+export const WRITTEN_FROM_HASHED_BYTES = new WeakSet<TargetRecord>();
+
 /** Stage indexes: the atomic commit point of a stage, naming each document's file and its SHA-256. */
 function stageIndex(kind: 'snapshot-index' | 'document-index' | 'chunk-index', dirOf: (ws: Workspace) => string): Rule {
   return {
@@ -439,9 +446,11 @@ function stageIndex(kind: 'snapshot-index' | 'document-index' | 'chunk-index', d
       // index names it with that hash (unchanged entries were checked when first committed). A record
       // whose hash does not match its file (bit rot under an unchanged stamp, a forged state) fails
       // this commit once and is dropped, so the next build rebuilds it rather than committing it.
+      // An output this process wrote from bytes it hashed (WRITTEN_FROM_HASHED_BYTES) is not read back.
       const committed = env.state.targets.get(node.name)?.components.inputs ?? {};
       for (const dep of deps)
-        if (committed[dep.name] !== dep.record.sha256) readDependencyOutput(env, dep.name, dep.record.output, dep.record.sha256);
+        if (committed[dep.name] !== dep.record.sha256 && !WRITTEN_FROM_HASHED_BYTES.has(dep.record))
+          readDependencyOutput(env, dep.name, dep.record.output, dep.record.sha256);
       const entries = deps
         .map((dep) => {
           const entry: Record<string, string> = {

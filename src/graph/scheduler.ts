@@ -6,7 +6,7 @@ import { writeFileIfChanged } from '../store/atomic-file.js';
 import { PRODUCER_VERSION } from '../version.js';
 import type { BuildGraph, TargetNode } from './graph.js';
 import { diffComponents, sameComponents, targetKey, type DirtyReason, type KeyComponents } from './key.js';
-import { RULES, abs, readVerified, segmentReason, type DepView, type RuleEnv } from './rules.js';
+import { RULES, WRITTEN_FROM_HASHED_BYTES, abs, readVerified, segmentReason, type DepView, type RuleEnv } from './rules.js';
 import { statStamp, sameStamp, type TargetRecord } from './state.js';
 import { diagnosticFacts, diagnosticsOf, type TargetDiagnostics } from './diagnostics.js';
 
@@ -239,6 +239,7 @@ async function evaluateTarget(
     const bodyStamp = produced.facts?.body ? statStamp(abs(env.ws, produced.facts.body)) : null;
     if (bodyStamp) newRecord.bodyStamp = bodyStamp;
     env.state.recordTarget(node.name, newRecord);
+    WRITTEN_FROM_HASHED_BYTES.add(newRecord);
     const status: TargetStatus = unchanged ? 'unchanged' : 'built';
     options.onEvent?.({ type: 'finish', target: node.name, status });
     const result = settledResult(base, status, reasons, newRecord);
