@@ -338,7 +338,7 @@ class Inspector {
       env.pool.run({ stage: 'inspect-restored', tasks }).then(
         (text) => {
           const inspections = JSON.parse(text) as Inspection[];
-          batch.forEach((item, i) => item.resolve(inspections[i] ?? inspectRestored(item.task)));
+          for (const [i, item] of batch.entries()) item.resolve(inspections[i] ?? inspectRestored(item.task));
         },
         () => {
           for (const item of batch) item.resolve(inspectRestored(item.task));

@@ -125,7 +125,7 @@ describe('a segmented search index in the remote cache', { skip: NGINX_SKIP }, (
       return result;
     } finally {
       fs.writeFileSync(indexEntry, original);
-      blobs.forEach((blob, i) => fs.writeFileSync(blob, saved[i]!));
+      for (const [i, blob] of blobs.entries()) fs.writeFileSync(blob, saved[i]!);
     }
   }
 
