@@ -17,7 +17,6 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { NGINX_SKIP, startNginx, type NginxCache } from '../test/helpers/nginx.js';
-import { SINGLE_FILE_MAX_DOCUMENTS } from '../src/index/index-layout.js';
 
 const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const CLI = path.join(REPO, 'bin', 'episteme.cjs');
@@ -145,9 +144,9 @@ async function main(): Promise<void> {
     const floor: Timed[] = [];
     const perHit: number[] = [];
     let hits = 0;
-    // Every document and chunk target, and the search index while it is one file: a segmented one
-    // (above SINGLE_FILE_MAX_DOCUMENTS) is not cached, but assembled from the restored index parts.
-    const cacheable = 2 * sources + (sources <= SINGLE_FILE_MAX_DOCUMENTS ? 1 : 0);
+    // Every document and chunk target, and the search index (one file, or above 256 documents a
+    // manifest and its segment files in one action result).
+    const cacheable = 2 * sources + 1;
     for (let run = 0; run < runs; run += 1) {
       local.push(build(checkout('local'), []));
       floor.push(build(checkout('floor'), ['snapshots/index.json']));

@@ -1,9 +1,12 @@
 import { EpistemeError } from '../failure.js';
 import { keyText, type KeyComponents } from '../graph/key.js';
 import type { RuleEnv, RuleOutput } from '../graph/rules.js';
+import * as fs from 'node:fs';
+import { compareCodeUnits } from '../store/canonical-json.js';
 import { sha256Hex } from '../store/hash.js';
 import { decodeActionResult, encodeActionResult, OUTPUT_PATH, type Digest, type OutputFile } from './action-result.js';
-import { RESTORERS, RestoreContext, SIDE_OUTPUTS, type VerifiedBlob } from './restore.js';
+import { blobMismatch, inspectRestored, type InspectedFile, type Inspection, type InspectTask } from './inspect.js';
+import { CACHEABLE_RULES, RestoreContext, type CacheableRule, type RestoredBlobs, type VerifiedBlob } from './restore.js';
 import type { Secrets } from './secrets.js';
 import { CacheUnavailable, type CacheStore } from './store.js';
 import type { TargetCache, TargetCacheRequest } from './target-cache.js';
@@ -12,6 +15,8 @@ import type { TargetCache, TargetCacheRequest } from './target-cache.js';
 const ACTION_KEY_SALT = 'episteme-action-key/2';
 /** An action result is a few hundred bytes; anything much larger is not ours. */
 const MAX_ACTION_RESULT_BYTES = 64 * 1024;
+/** Entries whose blobs are downloaded or being checked at once: keeps the pipeline full, bounds memory. */
+const MAX_ENTRIES_IN_HAND = 64;
 
 export interface RemoteCacheOptions {
   upload: boolean;
@@ -60,6 +65,8 @@ export class RemoteCache implements TargetCache {
   private readonly stats = { hits: 0, misses: 0, uploaded: 0, rejected: 0, verified: 0 };
   private outage: string | null = null;
   private readonly context = new RestoreContext();
+  private readonly slots = new Slots(MAX_ENTRIES_IN_HAND);
+  private readonly inspector = new Inspector();
 
   constructor(
     private readonly store: CacheStore,
@@ -68,10 +75,10 @@ export class RemoteCache implements TargetCache {
   ) {}
 
   async produce(env: RuleEnv, request: TargetCacheRequest): Promise<{ output: RuleOutput; restored: boolean }> {
-    const restorer = RESTORERS[request.node.rule];
-    if (restorer === undefined) return { output: await request.run(), restored: false };
+    const rule = CACHEABLE_RULES[request.node.rule];
+    if (rule === undefined) return { output: await request.run(), restored: false };
     const key = actionKey(request.components);
-    const restored = await this.guard(env, () => this.fetch(env, request, key));
+    const restored = await this.guard(env, () => this.fetch(env, request, rule, key));
     if (restored) {
       this.stats.hits += 1;
       if (sampledForVerify(key, this.options.verifyFraction)) await this.verify(request, key, restored);
@@ -81,18 +88,24 @@ export class RemoteCache implements TargetCache {
     const output = await request.run();
     // Only a success reaches this line (a failed rule threw). Inputs edited while the rule ran would put
     // the new output under the old key: re-check them first.
-    if (this.options.upload && this.outage === null && request.inputsUnchanged() && this.acceptable(env, request, output)) {
+    if (this.options.upload && this.outage === null && request.inputsUnchanged()) {
       const bytes = typeof output.bytes === 'string' ? Buffer.from(output.bytes, 'utf8') : output.bytes;
-      const side = SIDE_OUTPUTS[request.node.rule];
-      const sideBytes = side?.make(env, request.node, output) ?? null;
-      await this.guard(env, async () => {
-        const outputs: OutputFile[] = [{ path: OUTPUT_PATH, digest: { hash: sha256Hex(bytes), sizeBytes: bytes.length } }];
-        if (side && sideBytes) outputs.push({ path: side.path(env), digest: { hash: sha256Hex(sideBytes), sizeBytes: sideBytes.length } });
-        // Blobs first: an action result never names a blob that is not there yet.
-        await Promise.all(outputs.map((file, i) => this.store.put('cas', file.digest.hash, i === 0 ? bytes : sideBytes!)));
-        await this.store.put('ac', key, encodeActionResult(outputs));
-        this.stats.uploaded += 1;
-      });
+      // Null: the other files are not as the rule made them (e.g. edited since): nothing is uploaded.
+      const others = rule.others ? rule.others(env, request.node, output) : new Map<string, Buffer>();
+      const files: [string, Buffer][] = [[OUTPUT_PATH, bytes], ...[...(others ?? [])].sort(([a], [b]) => compareCodeUnits(a, b))];
+      const blobs = files.map(([path, fileBytes]) => ({ path, bytes: fileBytes, sha256: sha256Hex(fileBytes) }));
+      if (others !== null && !others.has(OUTPUT_PATH) && this.acceptable(env, request, rule, blobs)) {
+        await this.guard(env, async () => {
+          const outputs: OutputFile[] = blobs.map((blob) => ({
+            path: blob.path,
+            digest: { hash: blob.sha256, sizeBytes: blob.bytes.length },
+          }));
+          // Blobs first: an action result never names a blob that is not there yet.
+          await Promise.all(blobs.map((blob) => this.store.put('cas', blob.sha256, blob.bytes)));
+          await this.store.put('ac', key, encodeActionResult(outputs));
+          this.stats.uploaded += 1;
+        });
+      }
     }
     return { output, restored: false };
   }
@@ -111,7 +124,7 @@ export class RemoteCache implements TargetCache {
     this.store.close();
   }
 
-  private async fetch(env: RuleEnv, request: TargetCacheRequest, key: string): Promise<RuleOutput | null> {
+  private async fetch(env: RuleEnv, request: TargetCacheRequest, rule: CacheableRule, key: string): Promise<RuleOutput | null> {
     const entry = await this.store.get('ac', key, MAX_ACTION_RESULT_BYTES);
     if (entry === null) return null;
     let outputs: Map<string, Digest>;
@@ -120,43 +133,106 @@ export class RemoteCache implements TargetCache {
     } catch (error) {
       return this.reject(env, request, `its action-cache entry ac/${key} is malformed (${(error as Error).message})`);
     }
-    const side = SIDE_OUTPUTS[request.node.rule];
-    const sideDigest = side ? outputs.get(side.path(env)) : undefined;
-    // The output and its side output in flight together: one round trip, not two.
-    const [blob, sideBlob] = await Promise.all([
-      this.download(outputs.get(OUTPUT_PATH)!),
-      sideDigest ? this.download(sideDigest) : Promise.resolve(null),
-    ]);
-    if (blob === null || (sideDigest && sideBlob === null)) return null; // named but gone (evicted): a miss
-    for (const downloaded of [blob, sideBlob]) if (typeof downloaded === 'string') return this.reject(env, request, downloaded);
-    let output: RuleOutput;
+    // The output and the other files this reader takes. Held while downloaded and checked: a slot bounds
+    // the blobs in memory when they arrive faster than they are checked.
+    const wanted = [...outputs].filter(([path]) => path === OUTPUT_PATH || rule.takes?.(env, path));
+    await this.slots.acquire();
     try {
-      output = RESTORERS[request.node.rule]!(env, request.node, request.deps, blob as VerifiedBlob, this.context);
-      if (side && sideBlob) side.install(env, request.node, output, sideBlob as VerifiedBlob);
-    } catch (error) {
-      return this.reject(env, request, `the output named by ac/${key} is not this target's artifact (${(error as Error).message})`);
+      // In flight together: one round trip, not one per file.
+      const files = await Promise.all(wanted.map(([path, digest]) => this.download(digest, rule.localCopy?.(env, path) ?? null)));
+      if (files.some((file) => file === null)) return null; // named but gone (evicted): a miss
+      const blobs = await this.check(env, rule, wanted, files as InspectedFile[]);
+      if (typeof blobs === 'string') return this.reject(env, request, blobs);
+      let restored: RuleOutput;
+      try {
+        restored = rule.restore(env, request.node, request.deps, blobs, this.context);
+        rule.install?.(env, request.node, restored, blobs);
+      } catch (error) {
+        return this.reject(env, request, `the output named by ac/${key} is not this target's artifact (${(error as Error).message})`);
+      }
+      return restored;
+    } finally {
+      this.slots.release();
     }
-    return output;
   }
 
-  /** A blob checked against its digest: the bytes, null when absent, or why they are not the blob named. */
-  private async download(digest: Digest): Promise<VerifiedBlob | string | null> {
+  /**
+   * Downloaded files checked against their digests, as the blobs restore takes, or why they are not
+   * what the entry names. For a rule that inspects, a stage worker checks them (inspect.ts) while this
+   * thread goes on receiving and writing; should the worker fail, the same check runs here.
+   */
+  private async check(
+    env: RuleEnv,
+    rule: CacheableRule,
+    wanted: [string, Digest][],
+    files: InspectedFile[],
+  ): Promise<RestoredBlobs | string> {
+    const verified = (file: InspectedFile): VerifiedBlob => ({ bytes: file.bytes as Buffer, sha256: file.sha256 });
+    const others = new Map<string, VerifiedBlob>();
+    let output: InspectedFile | undefined;
+    let part: InspectedFile | undefined;
+    wanted.forEach(([path], i) => {
+      if (path === OUTPUT_PATH) output = files[i]!;
+      else {
+        others.set(path, verified(files[i]!));
+        part = files[i]!;
+      }
+    });
+    if (rule.inspects === undefined) {
+      for (const file of files) {
+        const why = file.checked ? null : blobMismatch(file);
+        if (why !== null) return why;
+      }
+      return { output: verified(output!), others };
+    }
+    if (others.size > 1) return 'the entry names more than one other file';
+    const task: InspectTask = { kind: rule.inspects, output: output!, ...(part ? { part } : {}) };
+    const inspection = await this.inspector.inspect(env, task);
+    if (!inspection.ok) return inspection.why;
+    return { output: verified(output!), others, inspection };
+  }
+
+  /**
+   * The bytes of a blob, null when absent (or larger than named). A local file that may hold it
+   * (localCopy) is read instead when its bytes are the blob named; downloaded bytes are checked by `check`.
+   */
+  private async download(digest: Digest, localCopy: string | null): Promise<InspectedFile | null> {
+    if (localCopy !== null) {
+      try {
+        const bytes = fs.readFileSync(localCopy);
+        const file: InspectedFile = { bytes, sha256: digest.hash, sizeBytes: digest.sizeBytes };
+        if (blobMismatch(file) === null) return { ...file, checked: true };
+      } catch {
+        // not here: download it
+      }
+    }
     const bytes = await this.store.get('cas', digest.hash, digest.sizeBytes);
-    if (bytes === null) return null;
-    const actual = sha256Hex(bytes);
-    if (actual !== digest.hash || bytes.length !== digest.sizeBytes)
-      return (
-        `blob cas/${digest.hash} has SHA-256 ${actual} and ${bytes.length} bytes, ` +
-        `not the ${digest.sizeBytes} bytes its action-cache entry names`
-      );
-    return { bytes, sha256: actual };
+    return bytes === null ? null : { bytes, sha256: digest.hash, sizeBytes: digest.sizeBytes };
   }
 
   /** Never upload what a reader would reject (e.g. a search index built from a partial chunk set). */
-  private acceptable(env: RuleEnv, request: TargetCacheRequest, output: RuleOutput): boolean {
-    const bytes = typeof output.bytes === 'string' ? Buffer.from(output.bytes, 'utf8') : output.bytes;
+  private acceptable(
+    env: RuleEnv,
+    request: TargetCacheRequest,
+    rule: CacheableRule,
+    files: { path: string; bytes: Buffer; sha256: string }[],
+  ): boolean {
+    const [output, ...rest] = files;
+    const taken = rest.filter((file) => rule.takes?.(env, file.path));
+    const others = new Map(taken.map((file) => [file.path, { bytes: file.bytes, sha256: file.sha256 }]));
+    const blobs: RestoredBlobs = { output: output!, others };
+    if (rule.inspects !== undefined) {
+      const asFile = (file: { bytes: Buffer; sha256: string }): InspectedFile => ({ ...file, sizeBytes: file.bytes.length });
+      const inspection = inspectRestored({
+        kind: rule.inspects,
+        output: asFile(output!),
+        ...(taken.length === 1 ? { part: asFile(taken[0]!) } : {}),
+      });
+      if (!inspection.ok) return false;
+      blobs.inspection = inspection;
+    }
     try {
-      RESTORERS[request.node.rule]!(env, request.node, request.deps, { bytes, sha256: sha256Hex(bytes) }, this.context);
+      rule.restore(env, request.node, request.deps, blobs, this.context);
       return true;
     } catch {
       return false;
@@ -208,6 +284,66 @@ export class RemoteCache implements TargetCache {
         });
       }
       return null;
+    }
+  }
+}
+
+/** A counting semaphore: at most `size` holders at once, the others wait in order. */
+class Slots {
+  private free: number;
+  private readonly waiting: (() => void)[] = [];
+
+  constructor(size: number) {
+    this.free = size;
+  }
+
+  acquire(): Promise<void> {
+    if (this.free > 0) {
+      this.free -= 1;
+      return Promise.resolve();
+    }
+    return new Promise((resolve) => this.waiting.push(resolve));
+  }
+
+  release(): void {
+    const next = this.waiting.shift();
+    if (next) next();
+    else this.free += 1;
+  }
+}
+
+/** Inspections sent to a stage worker in one message: blobs arrive in bursts, and each message costs a wake-up of both threads. */
+const INSPECTIONS_PER_MESSAGE = 16;
+
+/**
+ * Runs inspections (inspect.ts) on the build's stage workers, batching those queued in the same turn of
+ * the event loop; should a worker fail, the same checks run on this thread.
+ */
+class Inspector {
+  private queue: { task: InspectTask; resolve: (inspection: Inspection) => void }[] = [];
+
+  inspect(env: RuleEnv, task: InspectTask): Promise<Inspection> {
+    return new Promise((resolve) => {
+      if (this.queue.length === 0) setImmediate(() => this.flush(env));
+      this.queue.push({ task, resolve });
+    });
+  }
+
+  private flush(env: RuleEnv): void {
+    const queued = this.queue;
+    this.queue = [];
+    for (let start = 0; start < queued.length; start += INSPECTIONS_PER_MESSAGE) {
+      const batch = queued.slice(start, start + INSPECTIONS_PER_MESSAGE);
+      const tasks = batch.map((item) => item.task);
+      env.pool.run({ stage: 'inspect-restored', tasks }).then(
+        (text) => {
+          const inspections = JSON.parse(text) as Inspection[];
+          for (const [i, item] of batch.entries()) item.resolve(inspections[i] ?? inspectRestored(item.task));
+        },
+        () => {
+          for (const item of batch) item.resolve(inspectRestored(item.task));
+        },
+      );
     }
   }
 }

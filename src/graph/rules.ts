@@ -63,6 +63,8 @@ export interface RuleOutput {
   /** Workspace-relative output path for these bytes (content-addressed for per-document targets). */
   outputPath(sha256: string): string;
   facts?: Record<string, string>;
+  /** The SHA-256 of `bytes` when already computed from them (a restored output, checked on download). */
+  sha256?: string;
 }
 
 export interface Rule {
@@ -409,6 +411,13 @@ function reusableChunks(env: RuleEnv, node: TargetNode, documentContent: string,
 
 const NO_OPTIONS: Record<string, string> = Object.freeze({}) as Record<string, string>;
 
+/**
+ * Records whose output file this process wrote from the very bytes whose SHA-256 the record holds (the
+ * scheduler adds them). A stage index needs not read such a file back to vouch for its hash; a record
+ * read from the state, or replaced since, is not in the set and is read and checked as before.
+ */
+export const WRITTEN_FROM_HASHED_BYTES = new WeakSet<TargetRecord>();
+
 /** Stage indexes: the atomic commit point of a stage, naming each document's file and its SHA-256. */
 function stageIndex(kind: 'snapshot-index' | 'document-index' | 'chunk-index', dirOf: (ws: Workspace) => string): Rule {
   return {
@@ -422,7 +431,10 @@ function stageIndex(kind: 'snapshot-index' | 'document-index' | 'chunk-index', d
       // this commit once and is dropped, so the next build rebuilds it rather than committing it.
       const previous = env.state.targets.get(node.name);
       const committed = previous?.components.inputs ?? {};
-      for (const dep of deps) if (committed[dep.name] !== dep.sha256) readDependencyOutput(env, dep.name, dep.record.output, dep.sha256);
+      // An output this process wrote from bytes it hashed (WRITTEN_FROM_HASHED_BYTES) is not read back.
+      for (const dep of deps)
+        if (committed[dep.name] !== dep.sha256 && !WRITTEN_FROM_HASHED_BYTES.has(dep.record))
+          readDependencyOutput(env, dep.name, dep.record.output, dep.sha256);
       // An entry is a function of the source and the dependency's output bytes (its path and facts
       // follow from them). It comes from this process's memory (a watch), else from the committed index
       // for an output that index already names, else from the dependency's record: an edit reads the
@@ -595,7 +607,7 @@ const searchIndex: Rule = {
     };
     const options = modules.indexOptions(env.ws.options.index);
     // The chunk index lists documents by id, the order segments are cut in (index-layout.ts).
-    const ends = modules.planSegments(entries.map((entry) => entry.documentId));
+    const { ends, keys } = segmentPlan(env, entries, chunkFacts);
     if (ends.length === 1) {
       const parts = entries.map((_, i) => partOf(i));
       return { bytes: modules.mergeSearchIndex(parts, provenance, options, snapshotIdsOf(0, entries.length)), outputPath: () => node.name };
@@ -609,21 +621,8 @@ const searchIndex: Rule = {
     for (const fact of segmentFactsOf(env.state.targets.get(node.name))) previous.set(fact[0], fact);
     const facts: SegmentFact[] = [];
     let start = 0;
-    for (const end of ends) {
-      const key = sha256Hex(
-        // Everything a segment's bytes depend on: its documents' chunk content and cited snapshots, the
-        // options, the format, and the producer its envelope names. Strings and numbers in arrays only:
-        // JSON.stringify writes the canonical JSON of that, natively.
-        JSON.stringify([
-          modules.searchIndexRuleVersion,
-          PRODUCER_VERSION,
-          options.k1,
-          options.b,
-          entries
-            .slice(start, end)
-            .map((entry, i) => [entry.documentId, chunkFacts[start + i]!.chunksContentHash, chunkFacts[start + i]!.snapshotId]),
-        ]),
-      );
+    for (const [segment, end] of ends.entries()) {
+      const key = keys[segment]!;
       let fact = previous.get(key);
       if (fact === undefined || !segmentIntact(env, fact)) {
         const parts: string[] = [];
@@ -651,6 +650,43 @@ const searchIndex: Rule = {
     };
   },
 };
+
+/**
+ * How a chunk index's documents are cut into segments (their ends, exclusive) and each segment's key:
+ * everything its bytes depend on (its documents' chunk content and cited snapshots, the options, the
+ * format, and the producer its envelope names). Shared by the rule and the remote cache's restore, so a
+ * restored segment is reused by the next build as if it had been built here.
+ */
+export function segmentPlan(
+  env: RuleEnv,
+  entries: StageIndexEntry[],
+  chunkFacts: { chunksContentHash: string; snapshotId: string }[] = entries.map((entry) => chunkFactsFor(env, entry)),
+): { ends: number[]; keys: string[] } {
+  const modules = env.stages;
+  const ends = modules.planSegments(entries.map((entry) => entry.documentId));
+  if (ends.length === 1) return { ends, keys: [] };
+  const options = modules.indexOptions(env.ws.options.index);
+  let start = 0;
+  const keys = ends.map((end) => {
+    const key = sha256Hex(
+      // Everything a segment's bytes depend on: its documents' chunk content and cited snapshots, the
+      // options, the format, and the producer its envelope names. Strings and numbers in arrays only:
+      // JSON.stringify writes the canonical JSON of that, natively.
+      JSON.stringify([
+        modules.searchIndexRuleVersion,
+        PRODUCER_VERSION,
+        options.k1,
+        options.b,
+        entries
+          .slice(start, end)
+          .map((entry, i) => [entry.documentId, chunkFacts[start + i]!.chunksContentHash, chunkFacts[start + i]!.snapshotId]),
+      ]),
+    );
+    start = end;
+    return key;
+  });
+  return { ends, keys };
+}
 
 /** Why a segmented search index's record no longer stands (a segment file missing or modified), or null. */
 export function segmentReason(env: RuleEnv, name: string, record: TargetRecord): DirtyReason | null {

@@ -7,7 +7,7 @@ import { writeFileAtomic, writeFileIfChanged } from '../store/atomic-file.js';
 import { PRODUCER_VERSION } from '../version.js';
 import type { BuildGraph, TargetNode } from './graph.js';
 import { diffComponents, sameComponents, targetKey, type DirtyReason, type KeyComponents } from './key.js';
-import { RULES, abs, readVerified, segmentReason, type DepView, type RuleEnv } from './rules.js';
+import { RULES, WRITTEN_FROM_HASHED_BYTES, abs, readVerified, segmentReason, type DepView, type RuleEnv } from './rules.js';
 import { statStamp, sameStamp, stampOf, type FileStamp, type ProofStamp, type ProofTarget, type TargetRecord } from './state.js';
 import { diagnosticFacts, diagnosticsOf, type TargetDiagnostics } from './diagnostics.js';
 
@@ -363,7 +363,7 @@ async function evaluateTarget(
       ? await env.cache.produce(env, { node, components, deps, run, inputsUnchanged })
       : { output: await run(), restored: false };
     const bytes = typeof produced.bytes === 'string' ? Buffer.from(produced.bytes, 'utf8') : produced.bytes;
-    const sha256 = sha256Hex(bytes);
+    const sha256 = produced.sha256 ?? sha256Hex(bytes);
     const output = produced.outputPath(sha256);
     const file = abs(env.ws, output);
     // The recorded file is still there, unmodified, with other bytes: write without reading it back
@@ -378,6 +378,7 @@ async function evaluateTarget(
     const bodyStamp = produced.facts?.body ? statStamp(abs(env.ws, produced.facts.body)) : null;
     if (bodyStamp) newRecord.bodyStamp = bodyStamp;
     env.state.recordTarget(node.name, newRecord);
+    WRITTEN_FROM_HASHED_BYTES.add(newRecord);
     const status: TargetStatus = unchanged ? 'unchanged' : 'built';
     options.onEvent?.({ type: 'finish', target: node.name, status });
     const result = settledResult(base, status, reasons, newRecord);

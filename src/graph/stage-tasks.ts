@@ -1,6 +1,7 @@
 import type { ExtractInput } from '../extract/extract.js';
 import type { ChunkOptions } from '../chunk/chunker.js';
 import type { EvidenceDocument } from '../document/types.js';
+import type { InspectTask } from '../cache/inspect.js';
 import { makeArtifact, artifactBytes, type Artifact } from '../store/artifact.js';
 
 /**
@@ -13,7 +14,9 @@ import { DOCUMENT_FORMAT_VERSION, CHUNKS_FORMAT_VERSION } from '../rule-versions
 
 export type StageTask =
   | { stage: 'extract'; input: ExtractInput }
-  | { stage: 'chunk'; documentId: string; documentBytes: Uint8Array; options: ChunkOptions };
+  | { stage: 'chunk'; documentId: string; documentBytes: Uint8Array; options: ChunkOptions }
+  // The checks of artifacts restored from the remote cache that need only their bytes (JSON inspections out).
+  | { stage: 'inspect-restored'; tasks: InspectTask[] };
 
 export async function runStageTask(task: StageTask): Promise<string> {
   switch (task.stage) {
@@ -27,6 +30,10 @@ export async function runStageTask(task: StageTask): Promise<string> {
       const artifact = JSON.parse(Buffer.from(task.documentBytes).toString('utf8')) as Artifact<EvidenceDocument>;
       const chunks = chunkDocument(artifact.payload, task.options);
       return artifactBytes(makeArtifact('document-chunks', CHUNKS_FORMAT_VERSION, { documentId: task.documentId, chunks }));
+    }
+    case 'inspect-restored': {
+      const { inspectRestored } = await import('../cache/inspect.js');
+      return JSON.stringify(task.tasks.map(inspectRestored));
     }
   }
 }

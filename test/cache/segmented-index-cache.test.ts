@@ -1,0 +1,162 @@
+import { after, before, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { Rig, writeSmallWorkspace, sampleHtml, type CliResult } from '../helpers/rig.js';
+import { NGINX_SKIP, startNginx, type NginxCache } from '../helpers/nginx.js';
+import { BuildState } from '../../src/graph/state.js';
+import { actionKey } from '../../src/cache/remote-cache.js';
+import { decodeActionResult, encodeActionResult, type OutputFile } from '../../src/cache/action-result.js';
+import { planSegments } from '../../src/index/index-layout.js';
+
+/**
+ * A segmented search index (above 256 documents: a manifest naming segment files) in the remote cache:
+ * one action result holding the manifest and every segment file, each blob checked against its SHA-256
+ * and the whole checked against the manifest before any file is written; the restored index is recorded
+ * as if built here, so the next edit rebuilds one segment. Against nginx with WebDAV on 127.0.0.1.
+ */
+const INDEX = 'chunks/search-index.json';
+
+/** The smallest workspace (writeSmallWorkspace's ids) whose index is cut into at least three segments. */
+function segmentedCount(): number {
+  for (let n = 257; n < 2000; n++) {
+    const ids = Array.from({ length: n }, (_, i) => `example-test-doc${i}`).sort();
+    if (planSegments(ids).length >= 3) return n;
+  }
+  throw new Error('no small segmented workspace');
+}
+
+function indexRow(result: CliResult): { status: string; restored?: boolean } {
+  return (result.json!.data.targets as { target: string; status: string; restored?: boolean }[]).find((t) => t.target === INDEX)!;
+}
+
+function rejections(result: CliResult): { target?: string; message: string }[] {
+  return (result.json!.warnings as { code: string; target?: string; message: string }[]).filter(
+    (w) => w.code === 'remote-cache-entry-rejected',
+  );
+}
+
+function segmentFiles(rig: Rig): string[] {
+  return fs
+    .readdirSync(rig.path('chunks'))
+    .filter((name) => name.startsWith('search-index.seg-'))
+    .sort();
+}
+
+describe('a segmented search index in the remote cache', { skip: NGINX_SKIP }, () => {
+  let nginx: NginxCache;
+  let count: number;
+  let writer: Rig;
+  let reference: Map<string, string>;
+  let indexEntry: string;
+  const rigs: Rig[] = [];
+  const rig = (): Rig => {
+    const made = new Rig('episteme-segcache-');
+    writeSmallWorkspace(made, count);
+    rigs.push(made);
+    return made;
+  };
+
+  before(async () => {
+    count = segmentedCount();
+    nginx = await startNginx();
+    writer = rig();
+    const written = await writer.exec(['build', '--remote-cache', nginx.url, '--remote-cache-upload', '--json']);
+    assert.equal(written.code, 0, written.stdout);
+    assert.equal(written.json!.data.remoteCache.uploaded, 2 * count + 1, JSON.stringify(written.json!.data.remoteCache));
+    reference = writer.artifacts();
+    const record = BuildState.load(writer.path('.episteme'), true).targets.get(INDEX)!;
+    indexEntry = path.join(nginx.dataDir, 'ac', actionKey(record.components));
+  });
+  after(async () => {
+    await nginx?.stop();
+    for (const r of rigs) r.cleanup();
+  });
+
+  it('stores the manifest and every segment file in one entry, and restores them byte for byte', async () => {
+    const outputs = decodeActionResult(fs.readFileSync(indexEntry));
+    const segments = segmentFiles(writer);
+    assert.ok(segments.length >= 3, JSON.stringify(segments));
+    assert.deepEqual([...outputs.keys()].sort(), ['output', ...segments.map((name) => `segments/${name}`)].sort());
+
+    const clone = rig();
+    const restored = await clone.exec(['build', '--remote-cache', nginx.url, '--json']);
+    assert.equal(restored.code, 0, restored.stdout);
+    assert.equal(restored.json!.data.remoteCache.hits, 2 * count + 1);
+    assert.equal(restored.json!.data.remoteCache.misses, 0);
+    assert.equal(indexRow(restored).restored, true);
+    assert.deepEqual(clone.artifacts(), reference, 'a build from the cache differs from a local build');
+    // Recorded as if built here: a no-op next, and an edit rebuilds only the segment of the document it changed.
+    const again = await clone.exec(['build', '--json']);
+    assert.equal(again.json!.data.actions, 0, again.stdout);
+    clone.write({ 'src/doc7.html': sampleHtml(7, ' An edited sentence about okapi7.') });
+    const edited = await clone.exec(['build', '--json']);
+    assert.equal(edited.code, 0, edited.stdout);
+    assert.equal(indexRow(edited).status, 'built');
+    const after = segmentFiles(clone);
+    const written = after.filter((name) => !segments.includes(name));
+    assert.equal(written.length, 1, `segments written by the edit: ${JSON.stringify(written)}`);
+    const query = await clone.exec(['query', '--index', INDEX, '--term', 'okapi7', '--json']);
+    assert.equal(query.code, 0, query.stdout);
+    assert.equal(query.json!.data.hits[0].chunkId.startsWith('example-test-doc7#'), true, query.stdout);
+  });
+
+  /** Replaces the index entry for one build of a fresh clone, then puts the original back. */
+  async function restoreWith(forge: (outputs: OutputFile[]) => OutputFile[], corrupt?: (blobs: string[]) => void): Promise<CliResult> {
+    const original = fs.readFileSync(indexEntry);
+    const outputs = [...decodeActionResult(original)].map(([p, digest]) => ({ path: p, digest }));
+    const blobs = outputs.map((file) => path.join(nginx.dataDir, 'cas', file.digest.hash));
+    const saved = blobs.map((blob) => fs.readFileSync(blob));
+    fs.writeFileSync(indexEntry, encodeActionResult(forge(outputs)));
+    corrupt?.(blobs.slice(1));
+    try {
+      const clone = rig();
+      const result = await clone.exec(['build', '--remote-cache', nginx.url, '--json']);
+      assert.equal(result.code, 0, result.stdout);
+      // Built locally instead: the same bytes, and the index is not the cached one.
+      assert.notEqual(indexRow(result).restored, true);
+      assert.deepEqual(clone.artifacts(), reference);
+      const rejected = rejections(result);
+      assert.deepEqual(
+        rejected.map((w) => w.target),
+        [INDEX],
+        JSON.stringify(rejected),
+      );
+      return result;
+    } finally {
+      fs.writeFileSync(indexEntry, original);
+      for (const [i, blob] of blobs.entries()) fs.writeFileSync(blob, saved[i]!);
+    }
+  }
+
+  it('rejects a segment blob whose bytes are not its SHA-256, and builds the index locally', async () => {
+    const result = await restoreWith(
+      (outputs) => outputs,
+      ([first]) => {
+        const bytes = fs.readFileSync(first!);
+        bytes[Math.floor(bytes.length / 2)] = bytes[Math.floor(bytes.length / 2)]! ^ 0x01;
+        fs.writeFileSync(first!, bytes);
+      },
+    );
+    assert.match(rejections(result)[0]!.message, /has SHA-256/);
+  });
+
+  it('rejects an entry that lacks a segment its manifest names, or holds one it does not', async () => {
+    const lacking = await restoreWith((outputs) => outputs.filter((file, i) => i !== outputs.length - 1 || file.path === 'output'));
+    assert.match(rejections(lacking)[0]!.message, /segment .* cannot be read \(the cache entry does not hold it\)/);
+    const extra = await restoreWith((outputs) => [
+      ...outputs,
+      { path: 'segments/search-index.seg-0000000000000000.json', digest: outputs[1]!.digest },
+    ]);
+    assert.match(rejections(extra)[0]!.message, /files its manifest does not name/);
+  });
+
+  it('rejects a segment file swapped for another valid one (its fingerprint is not the one the manifest records)', async () => {
+    const result = await restoreWith((outputs) => {
+      const segments = outputs.filter((file) => file.path !== 'output');
+      // Each segment path now names the next segment's (valid, intact) blob.
+      return [outputs[0]!, ...segments.map((file, i) => ({ path: file.path, digest: segments[(i + 1) % segments.length]!.digest }))];
+    });
+    assert.match(rejections(result)[0]!.message, /not the file it recorded|fails its fingerprint check/);
+  });
+});
