@@ -440,19 +440,20 @@ function stageIndex(kind: 'snapshot-index' | 'document-index' | 'chunk-index', d
       // for an output that index already names, else from the dependency's record: an edit reads the
       // records of the dependencies that changed, not of all of them, and serialises only their entries.
       let committedEntries: Map<string, Record<string, string>> | null = null;
+      const memo = rememberedFor(kind, dir);
       const entries = deps
         .map((dep): MemoEntry => {
           const documentId = dep.source!.documentId;
           const sourceUrl = dep.source!.spec.url;
-          const known = rememberedEntry(kind, dir, documentId, sourceUrl, dep.sha256);
+          const known = rememberedEntry(memo, documentId, sourceUrl, dep.sha256);
           if (known !== undefined) return known;
           if (committed[dep.name] === dep.sha256) {
             committedEntries ??= previous ? entriesOf(env, previous, kind) : new Map();
             const kept = committedEntries.get(documentId);
             if (kept !== undefined && kept.sha256 === dep.sha256 && kept.sourceUrl === sourceUrl)
-              return rememberEntry(kind, dir, kept as StageIndexEntry & Record<string, string>);
+              return rememberEntry(memo, kept as StageIndexEntry & Record<string, string>);
           }
-          return rememberEntry(kind, dir, stageIndexEntry(kind, dir, dep));
+          return rememberEntry(memo, stageIndexEntry(kind, dir, dep));
         })
         .sort((x, y) => compareCodeUnits(x.entry.documentId, y.entry.documentId));
       const missingSources = [...missing].sort(compareCodeUnits);
@@ -497,17 +498,28 @@ interface MemoEntry {
   entry: StageIndexEntry;
   text: string;
 }
-const rememberedEntries = new Map<string, MemoEntry>();
+const rememberedEntries = new Map<string, Map<string, MemoEntry>>();
 
-function rememberedEntry(kind: string, dir: string, documentId: string, sourceUrl: string, sha256: string): MemoEntry | undefined {
-  const known = rememberedEntries.get(`${kind}\0${dir}\0${documentId}`);
+/** The entries remembered for one stage index (by its kind and folder), by document id. */
+function rememberedFor(kind: string, dir: string): Map<string, MemoEntry> {
+  const scope = `${kind}\0${dir}`;
+  let entries = rememberedEntries.get(scope);
+  if (entries === undefined) {
+    entries = new Map();
+    rememberedEntries.set(scope, entries);
+  }
+  return entries;
+}
+
+function rememberedEntry(memo: Map<string, MemoEntry>, documentId: string, sourceUrl: string, sha256: string): MemoEntry | undefined {
+  const known = memo.get(documentId);
   return known !== undefined && known.entry.sourceUrl === sourceUrl && known.entry.sha256 === sha256 ? known : undefined;
 }
 
-function rememberEntry(kind: string, dir: string, entry: StageIndexEntry): MemoEntry {
-  const memo = { entry, text: canonicalJson(entry) };
-  rememberedEntries.set(`${kind}\0${dir}\0${entry.documentId}`, memo);
-  return memo;
+function rememberEntry(memo: Map<string, MemoEntry>, entry: StageIndexEntry): MemoEntry {
+  const remembered = { entry, text: canonicalJson(entry) };
+  memo.set(entry.documentId, remembered);
+  return remembered;
 }
 
 function stageIndexEntry(kind: 'snapshot-index' | 'document-index' | 'chunk-index', dir: string, dep: DepView): StageIndexEntry {
