@@ -1,0 +1,121 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import * as crypto from 'node:crypto';
+import * as fs from 'node:fs';
+import { Rig, sampleHtml, writeSmallWorkspace } from '../helpers/rig.js';
+import { WatchProcess } from '../helpers/watch-process.js';
+
+/**
+ * Watch trusts what it remembers between cycles (targets its last build left current, each stage-index
+ * entry's JSON, the chunk index it just built). A generated sequence of edits, reverts to earlier
+ * bytes, two sources with the same bytes, sources leaving and rejoining the map and a source moving to
+ * another URL: after every cycle the derived files equal a clean build of the same inputs. (Snapshot
+ * records of sources that left the map are kept by design, so the snapshot index stands for them.)
+ */
+
+const DOCS = 5;
+const STEPS = 10;
+
+interface Source {
+  url: string;
+  included: boolean;
+  content: string;
+  history: string[];
+}
+
+/** A small seeded generator (mulberry32): the sequence is the same on every run and every runtime. */
+function generator(seed: number): (n: number) => number {
+  let state = seed >>> 0;
+  return (n) => {
+    state = (state + 0x6d2b79f5) >>> 0;
+    let t = state;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) % n;
+  };
+}
+
+function mapJson(sources: Source[]): string {
+  const entries = sources.flatMap((s, i) =>
+    s.included ? [{ sourceUrl: s.url, localPath: `src/doc${i}.html`, contentType: 'text/html' }] : [],
+  );
+  return JSON.stringify(entries, null, 2);
+}
+
+function derivedFiles(rig: Rig): Map<string, string> {
+  const files = rig.artifacts(['specs', 'chunks']);
+  const snapshotIndex = crypto
+    .createHash('sha256')
+    .update(fs.readFileSync(rig.path('snapshots/index.json')))
+    .digest('hex');
+  files.set('snapshots/index.json', snapshotIndex);
+  return files;
+}
+
+for (const seed of [7, 2026]) {
+  test(`watch over a generated edit sequence (seed ${seed}) equals a clean build after every cycle`, async (t) => {
+    const random = generator(seed);
+    const rig = new Rig('episteme-watch-seq-');
+    writeSmallWorkspace(rig, DOCS);
+    const sources: Source[] = Array.from({ length: DOCS }, (_, i) => ({
+      url: `https://example.test/doc${i}/`,
+      included: true,
+      content: sampleHtml(i),
+      history: [sampleHtml(i)],
+    }));
+    const watch = new WatchProcess(rig.dir);
+    t.after(async () => {
+      await watch.stop('SIGKILL');
+      rig.cleanup();
+    });
+    assert.equal((await watch.nextCycle(0)).ok, true, watch.dump());
+
+    const steps: string[] = [];
+    for (let step = 0; step < STEPS; step += 1) {
+      const included = sources.map((s, i) => (s.included ? i : -1)).filter((i) => i >= 0);
+      const i = included[random(included.length)]!;
+      const source = sources[i]!;
+      let kind = ['edit', 'revert', 'same-bytes-as-another', 'leave-or-rejoin', 'move-url'][random(5)]!;
+      let content: string | null = null;
+      if (kind === 'revert') content = source.history.find((earlier) => earlier !== source.content) ?? null;
+      if (kind === 'same-bytes-as-another') {
+        const other = sources.find((s, j) => j !== i && s.included && s.content !== source.content);
+        content = other?.content ?? null;
+      }
+      if (kind === 'edit' || ((kind === 'revert' || kind === 'same-bytes-as-another') && content === null)) {
+        kind = 'edit';
+        content = sampleHtml(i, ` Step ${step} adds okapi${random(1000)}.`);
+      }
+      const mark = watch.lines.length;
+      if (content !== null) {
+        source.content = content;
+        source.history.push(content);
+        fs.writeFileSync(rig.path(`src/doc${i}.html`), content);
+      } else {
+        if (kind === 'move-url') source.url = `https://example.test/moved/doc${i}-${step}/`;
+        else {
+          // Leave the map (keeping at least two sources in it), or bring back one that left.
+          const away = sources.findIndex((s) => !s.included);
+          if (away >= 0) sources[away]!.included = true;
+          else if (included.length > 2) source.included = false;
+          else source.url = `https://example.test/moved/doc${i}-${step}/`;
+        }
+        fs.writeFileSync(rig.path('map.json'), mapJson(sources));
+      }
+      steps.push(`${kind} doc${i}`);
+      const cycle = await watch.nextCycle(mark);
+      assert.equal(cycle.ok, true, `${steps.join(', ')}\n${watch.dump()}`);
+
+      const clean = new Rig('episteme-watch-seq-clean-');
+      try {
+        clean.write({ 'episteme.json': rig.read('episteme.json'), 'map.json': rig.read('map.json') });
+        for (let j = 0; j < DOCS; j += 1) clean.write({ [`src/doc${j}.html`]: sources[j]!.content });
+        const built = await clean.exec(['build']);
+        assert.equal(built.code, 0, built.stdout + built.stderr);
+        assert.deepEqual(derivedFiles(rig), derivedFiles(clean), `after: ${steps.join(', ')}`);
+      } finally {
+        clean.cleanup();
+      }
+    }
+  });
+}
