@@ -52,6 +52,7 @@ export const RULE_VERSIONS: Record<string, number> = {
 };
 
 /** Artifact format versions of the stage outputs (a reader refuses other versions). */
-export const STAGE_INDEX_FORMAT_VERSION = 1;
+/** 2: above 256 entries a stage index is a manifest naming segment files (store/stage-index.ts). */
+export const STAGE_INDEX_FORMAT_VERSION = 2;
 export const DOCUMENT_FORMAT_VERSION = 1;
 export const CHUNKS_FORMAT_VERSION = 1;

@@ -12,14 +12,12 @@ import {
   type DepView,
   type RuleEnv,
   type RuleOutput,
-  type StageIndexPayload,
 } from '../graph/rules.js';
+import { readStageIndex } from '../store/stage-index.js';
 import { segmentFactsOf, type SegmentFact } from '../graph/segment-facts.js';
 import { statStamp, type TargetRecord } from '../graph/state.js';
-import { parseArtifact } from '../store/artifact.js';
 import { sha256Hex } from '../store/hash.js';
 import { writeFileAtomic, writeFileIfChanged } from '../store/atomic-file.js';
-import { STAGE_INDEX_FORMAT_VERSION } from '../rule-versions.js';
 import { loadSearchIndex, memorySource } from '../index/index-reader.js';
 import { crc32Hex, SEGMENT_ARTIFACT_KIND, SEGMENT_FILE_NAME, type IndexManifest } from '../index/index-layout.js';
 import { checkFingerprint, type Inspection, type InspectTask } from './inspect.js';
@@ -182,12 +180,11 @@ export const CACHEABLE_RULES: Partial<Record<TargetNode['rule'], CacheableRule>>
       if (blobs.others.size !== segments.length) throw new Error(`${label} comes with files its manifest does not name`);
       const dep = deps[0]!;
       const chunkIndexBytes = readDependencyOutput(env, dep.name, dep.record.output, dep.record.sha256);
-      const chunkIndex = parseArtifact<StageIndexPayload>(
-        chunkIndexBytes.toString('utf8'),
-        'chunk-index',
-        STAGE_INDEX_FORMAT_VERSION,
-        dep.record.output,
-      );
+      // Every segment of a segmented chunk index is checked against its manifest (and that against its fingerprint).
+      const chunkIndex = readStageIndex(abs(env.ws, env.ws.outputs.chunks), 'chunk-index', {
+        dirLabel: env.ws.outputs.chunks,
+        indexBytes: chunkIndexBytes,
+      });
       // Bound to this workspace's chunk index: the one it was built from, and not a partial build.
       if (
         index.provenance.chunkIndexFingerprint !== chunkIndex.fingerprint ||
@@ -198,7 +195,7 @@ export const CACHEABLE_RULES: Partial<Record<TargetNode['rule'], CacheableRule>>
       const output: RuleOutput = { bytes: blobs.output.bytes, sha256: blobs.output.sha256, outputPath: () => node.name };
       if (segments.length === 0) return output;
       // Cut as this workspace cuts its documents, so the next build reuses each segment by its key.
-      const { ends, keys } = segmentPlan(env, chunkIndex.payload.entries);
+      const { ends, keys } = segmentPlan(env, chunkIndex.entries);
       const entries = (JSON.parse(blobs.output.bytes.toString('utf8')) as { payload: { manifest: IndexManifest } }).payload.manifest
         .segments;
       if (ends.length !== entries.length || entries.some((entry, i) => entry[2] !== ends[i]! - (i === 0 ? 0 : ends[i - 1]!)))

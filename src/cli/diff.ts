@@ -1,5 +1,5 @@
 import * as fs from 'node:fs';
-import { DOCUMENT_FORMAT_VERSION, STAGE_INDEX_FORMAT_VERSION } from '../rule-versions.js';
+import { DOCUMENT_FORMAT_VERSION } from '../rule-versions.js';
 import * as path from 'node:path';
 import { Command, Option } from 'clipanion';
 import type { EvidenceDocument } from '../document/types.js';
@@ -7,6 +7,7 @@ import { EpistemeError } from '../failure.js';
 import { parseArtifact } from '../store/artifact.js';
 import { writeFileAtomic } from '../store/atomic-file.js';
 import { sha256Hex } from '../store/hash.js';
+import { readStageIndex } from '../store/stage-index.js';
 import { isDirectory, readBoundedFile } from '../store/bounded-read.js';
 import type { CommandResult } from './base-command.js';
 import type { Output } from './output.js';
@@ -18,11 +19,6 @@ import { claimOwnedFolders, ownedFolders } from '../config/owned-folders.js';
 
 /** Default bound on the bytes read from each corpus (its index and every document it names). */
 const DEFAULT_MAX_CORPUS_BYTES = 512 * 1024 * 1024;
-
-interface DocumentIndexPayload {
-  entries: { documentId: string; sourceUrl: string; file: string; sha256: string }[];
-  missingSources: string[];
-}
 
 export class DiffCommand extends WorkspaceCommand {
   static override paths = [['diff']];
@@ -136,7 +132,9 @@ function readCorpus(given: string, side: 'before' | 'after', maxBytes: number): 
       details: { corpus: side, file: indexFile },
     });
   }
-  const index = parseArtifact<DocumentIndexPayload>(indexBytes.toString('utf8'), 'document-index', STAGE_INDEX_FORMAT_VERSION, indexFile);
+  // A segmented index names its segment files beside it: each is read within the budget and checked against it.
+  const dir = path.dirname(indexFile);
+  const index = { payload: readStageIndex(dir, 'document-index', { dirLabel: dir, indexBytes, read: (file) => read(file, `The ${side} corpus's document index segment`) }) };
   if (index.payload.missingSources.length > 0) {
     throw new EpistemeError(
       'artifact-invalid',
@@ -147,7 +145,6 @@ function readCorpus(given: string, side: 'before' | 'after', maxBytes: number): 
       },
     );
   }
-  const dir = path.dirname(indexFile);
   return index.payload.entries.map((entry) => {
     const file = path.join(dir, entry.file);
     let bytes: Buffer;

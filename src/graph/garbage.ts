@@ -3,6 +3,7 @@ import * as path from 'node:path';
 import type { Workspace } from '../config/workspace.js';
 import { isTempFileName } from '../store/atomic-file.js';
 import { SEGMENT_FILE_NAME } from '../index/index-layout.js';
+import { STAGE_SEGMENT_FILE_NAME, namedByStageIndex } from '../store/stage-index.js';
 import type { BuildState, TargetRecord } from './state.js';
 import { aggregateNames, targetNames } from './graph.js';
 
@@ -26,7 +27,7 @@ export function collectGarbage(
 ): string[] {
   const keep = keptByRecords(ws, state.targets.values());
   for (const dir of [ws.outputs.snapshots, ws.outputs.specs, ws.outputs.chunks]) {
-    for (const named of namedByCommittedIndex(ws, dir)) keep.add(named);
+    for (const named of namedByStageIndex(ws.root, dir)) keep.add(named);
   }
   const removed: string[] = [];
   const sweep = (dir: string, isData: (name: string) => boolean): void => {
@@ -49,9 +50,11 @@ export function collectGarbage(
 /** The folders garbage is collected from, each with the names of the data files it holds. */
 function dataFolders(ws: Workspace): [string, (name: string) => boolean][] {
   const perDocument = (name: string): boolean => /^[a-z0-9-]+\.[0-9a-f]{16}\.json$/.test(name);
+  // Stage-index segment files (index.seg-*.json) sit beside their index in each stage folder.
   return [
-    [ws.outputs.specs, perDocument],
-    [ws.outputs.chunks, (name) => perDocument(name) || SEGMENT_FILE_NAME.test(name)],
+    [ws.outputs.snapshots, (name) => STAGE_SEGMENT_FILE_NAME.test(name)],
+    [ws.outputs.specs, (name) => perDocument(name) || STAGE_SEGMENT_FILE_NAME.test(name)],
+    [ws.outputs.chunks, (name) => perDocument(name) || SEGMENT_FILE_NAME.test(name) || STAGE_SEGMENT_FILE_NAME.test(name)],
     [`${ws.outputs.snapshots}/records`, (name) => /^snap-[0-9a-f]{32}\.json$/.test(name)],
     [`${ws.outputs.snapshots}/bodies`, (name) => /^[0-9a-f]{64}$/.test(name)],
   ];
@@ -236,19 +239,4 @@ export function removeOwnedFile(file: string): boolean {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return false;
     throw error;
   }
-}
-
-function namedByCommittedIndex(ws: Workspace, dir: string): string[] {
-  let parsed: { payload?: { entries?: { file?: unknown; body?: unknown }[] } };
-  try {
-    parsed = JSON.parse(fs.readFileSync(path.join(ws.root, dir, 'index.json'), 'utf8')) as typeof parsed;
-  } catch {
-    return [];
-  }
-  const named: string[] = [];
-  for (const entry of parsed.payload?.entries ?? []) {
-    if (typeof entry.file === 'string') named.push(`${dir}/${entry.file}`);
-    if (typeof entry.body === 'string') named.push(`${dir}/${entry.body}`);
-  }
-  return named;
 }

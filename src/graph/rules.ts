@@ -10,9 +10,22 @@ import { canonicalJson, canonicalJsonFile, compareCodeUnits } from '../store/can
 import { fastHash, sha256Hex } from '../store/hash.js';
 import { parseArtifact } from '../store/artifact.js';
 import { readBoundedFile } from '../store/bounded-read.js';
-import { parseArtifactUnverified } from '../store/artifact-header.js';
 import { writeFileAtomic, writeFileIfChanged } from '../store/atomic-file.js';
-import { crc32Hex } from '../index/index-layout.js';
+import { crc32Hex, planSegments } from '../index/index-layout.js';
+import {
+  parseStageIndex,
+  readStageIndex,
+  readStageSegment,
+  stageIndexBytes,
+  stageManifestBytes,
+  stageSegmentBytes,
+  stageSegmentFileName,
+  type ParsedStageIndex,
+  type StageIndexEntry,
+  type StageIndexKind,
+  type StageIndexPayload,
+  type StageSegmentRef,
+} from '../store/stage-index.js';
 import { namedOptions, type DirtyReason } from './key.js';
 import { diagnosticFacts } from './diagnostics.js';
 import type { CaptureRun } from '../capture/run.js';
@@ -20,7 +33,7 @@ import { snapshotFacts, snapshotMetaFromFacts } from '../capture/snapshot-facts.
 import { targetNames, type RuleId, type TargetNode } from './graph.js';
 import type { BuildState, TargetRecord } from './state.js';
 import { sameStamp, stampOf, statStamp } from './state.js';
-import { segmentFactsOf, type SegmentFact } from './segment-facts.js';
+import { segmentFactsOf, type SegmentFact, type StageSegmentTuple } from './segment-facts.js';
 import type { StagePool } from './stage-pool.js';
 import type { StageModules } from './stage-modules.js';
 import type { TargetCache } from '../cache/target-cache.js';
@@ -418,10 +431,15 @@ const NO_OPTIONS: Record<string, string> = Object.freeze({}) as Record<string, s
  */
 export const WRITTEN_FROM_HASHED_BYTES = new WeakSet<TargetRecord>();
 
-/** Stage indexes: the atomic commit point of a stage, naming each document's file and its SHA-256. */
-function stageIndex(kind: 'snapshot-index' | 'document-index' | 'chunk-index', dirOf: (ws: Workspace) => string): Rule {
+/**
+ * Stage indexes: the atomic commit point of a stage, naming each document's file and its SHA-256. Above
+ * SINGLE_FILE_MAX_DOCUMENTS entries, a manifest naming segment files (store/stage-index.ts): an edit
+ * serialises, hashes and writes only the segments whose entries changed.
+ */
+function stageIndex(kind: StageIndexKind, dirOf: (ws: Workspace) => string): Rule {
   return {
-    version: () => 1,
+    // The format shapes the bytes: a workspace committed in another format is rebuilt, not reused.
+    version: () => STAGE_INDEX_FORMAT_VERSION,
     options: () => NO_OPTIONS,
     run: async (env, node, deps, missing) => {
       const dir = dirOf(env.ws);
@@ -439,8 +457,9 @@ function stageIndex(kind: 'snapshot-index' | 'document-index' | 'chunk-index', d
       // follow from them). It comes from this process's memory (a watch), else from the committed index
       // for an output that index already names, else from the dependency's record: an edit reads the
       // records of the dependencies that changed, not of all of them, and serialises only their entries.
-      let committedEntries: Map<string, Record<string, string>> | null = null;
+      let committedEntries: CommittedEntries | null = null;
       const memo = rememberedFor(kind, dir);
+      const segmentMemo = rememberedSegmentsFor(kind, dir);
       const entries = deps
         .map((dep): MemoEntry => {
           const documentId = dep.source!.documentId;
@@ -448,55 +467,174 @@ function stageIndex(kind: 'snapshot-index' | 'document-index' | 'chunk-index', d
           const known = rememberedEntry(memo, documentId, sourceUrl, dep.sha256);
           if (known !== undefined) return known;
           if (committed[dep.name] === dep.sha256) {
-            committedEntries ??= previous ? entriesOf(env, previous, kind) : new Map();
+            committedEntries ??= previous ? committedEntriesOf(env, previous, kind, dir, segmentMemo) : NO_COMMITTED_ENTRIES;
             const kept = committedEntries.get(documentId);
-            if (kept !== undefined && kept.sha256 === dep.sha256 && kept.sourceUrl === sourceUrl)
-              return rememberEntry(memo, kept as StageIndexEntry & Record<string, string>);
+            if (kept !== undefined && kept.entry.sha256 === dep.sha256 && kept.entry.sourceUrl === sourceUrl) {
+              memo.set(documentId, kept);
+              return kept;
+            }
           }
           return rememberEntry(memo, stageIndexEntry(kind, dir, dep));
         })
         .sort((x, y) => compareCodeUnits(x.entry.documentId, y.entry.documentId));
       const missingSources = [...missing].sort(compareCodeUnits);
-      const bytes = stageIndexBytes(
-        kind,
-        entries.map((entry) => entry.text),
-        missingSources,
-      );
-      // The search index reads this chunk index back: it takes these entries instead of parsing it.
+      const ends = planSegments(entries.map((entry) => entry.entry.documentId));
+      if (ends.length === 1) {
+        segmentMemo.clear();
+        const bytes = stageIndexBytes(
+          kind,
+          entries.map((entry) => entry.text),
+          missingSources,
+        );
+        // The search index reads this chunk index back: it takes these entries instead of parsing it.
+        if (kind === 'chunk-index') builtChunkIndex = { bytes, entries: entries.map((entry) => entry.entry), missingSources };
+        return { bytes, outputPath: () => node.name };
+      }
+      // Segmented. A segment whose entries are the very remembered entries (the same objects: the same
+      // canonical JSON) of a segment this process wrote or read verified has that segment's bytes: it is
+      // reused as it is on disk, when still intact. Only the others are serialised, hashed and written,
+      // durably, before the manifest that names them is committed (the scheduler writes it).
+      const recorded = new Map<string, SegmentFact<StageSegmentTuple>>();
+      for (const fact of segmentFactsOf<StageSegmentTuple>(previous)) recorded.set(fact[1][0], fact);
+      const facts: SegmentFact<StageSegmentTuple>[] = [];
+      const refs: StageSegmentRef[] = [];
+      const kept = new Map<MemoEntry, RememberedSegment>();
+      let start = 0;
+      for (const end of ends) {
+        const members = entries.slice(start, end);
+        start = end;
+        let segment = segmentMemo.get(members[0]!);
+        if (segment !== undefined && !sameMembers(segment.members, members)) segment = undefined;
+        let fact: SegmentFact<StageSegmentTuple> | undefined;
+        if (segment !== undefined) {
+          const { ref } = segment;
+          fact = recorded.get(ref.file) ?? [ref.sha256, [ref.file, ref.entries, ref.firstDocumentId, ref.lastDocumentId], ref.sha256, NO_STAMP];
+          if (fact[2] !== ref.sha256 || !segmentIntact(env, `${dir}/${ref.file}`, fact)) fact = undefined;
+        }
+        if (segment === undefined || fact === undefined) {
+          const bytes = stageSegmentBytes(
+            kind,
+            members.map((member) => member.text),
+          );
+          const sha256 = sha256Hex(bytes);
+          const ref: StageSegmentRef = {
+            entries: members.length,
+            file: stageSegmentFileName(sha256),
+            firstDocumentId: members[0]!.entry.documentId,
+            lastDocumentId: members[members.length - 1]!.entry.documentId,
+            sha256,
+          };
+          const file = abs(env.ws, `${dir}/${ref.file}`);
+          writeFileIfChanged(file, bytes, true);
+          segment = { members, ref };
+          fact = [sha256, [ref.file, ref.entries, ref.firstDocumentId, ref.lastDocumentId], sha256, statStamp(file)!];
+        }
+        kept.set(members[0]!, segment);
+        facts.push(fact);
+        refs.push(segment.ref);
+      }
+      // Only this build's segments stay remembered: the memory stays the size of the corpus.
+      segmentMemo.clear();
+      for (const [first, segment] of kept) segmentMemo.set(first, segment);
+      const bytes = stageManifestBytes(kind, refs, missingSources);
       if (kind === 'chunk-index') builtChunkIndex = { bytes, entries: entries.map((entry) => entry.entry), missingSources };
-      return { bytes, outputPath: () => node.name };
+      return {
+        bytes,
+        outputPath: () => node.name,
+        facts: {
+          segmentFiles: refs.map((ref) => `${dir}/${ref.file}`).join(' '),
+          segments: JSON.stringify(facts),
+        },
+      };
     },
   };
 }
 
-/** The entries of a committed stage index by document id, or none when its file is gone, damaged or of another format. */
-function entriesOf(
+/** A stamp no file has: a segment recorded with it is checked by its SHA-256. */
+const NO_STAMP: SegmentFact[3] = { size: -1, mtimeMs: '', ctimeMs: '', ino: -1 };
+
+function sameMembers(a: readonly MemoEntry[], b: readonly MemoEntry[]): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
+}
+
+/** A committed index's entries by document id, read on demand (a manifest's segments one at a time). */
+interface CommittedEntries {
+  get(documentId: string): MemoEntry | undefined;
+}
+
+const NO_COMMITTED_ENTRIES: CommittedEntries = { get: () => undefined };
+
+/**
+ * The entries of a committed stage index, or none when its file is gone, damaged or of another format.
+ * A manifest's segment is read (verified against the manifest) when one of its documents is first asked
+ * for; its entries become remembered entries, and the segment a remembered segment when this producer
+ * wrote it (its bytes are then those this build would write for the same entries).
+ */
+function committedEntriesOf(
   env: RuleEnv,
   record: TargetRecord,
-  kind: 'snapshot-index' | 'document-index' | 'chunk-index',
-): Map<string, Record<string, string>> {
+  kind: StageIndexKind,
+  dir: string,
+  segmentMemo: Map<MemoEntry, RememberedSegment>,
+): CommittedEntries {
+  let index: ParsedStageIndex;
   try {
     const bytes = readVerified(env.ws, record.output, record.sha256);
-    const index = parseArtifactUnverified<{ entries: Record<string, string>[] }>(
-      bytes.toString('utf8'),
-      kind,
-      STAGE_INDEX_FORMAT_VERSION,
-      record.output,
-    );
-    return new Map(index.payload.entries.map((entry) => [entry.documentId!, entry]));
+    index = parseStageIndex(bytes.toString('utf8'), kind, record.output, true);
   } catch {
-    return new Map();
+    return NO_COMMITTED_ENTRIES;
   }
+  const byId = new Map<string, MemoEntry>();
+  const asMemo = (entry: StageIndexEntry): MemoEntry => ({ entry, text: canonicalJson(entry) });
+  if (index.entries !== null) {
+    for (const entry of index.entries) byId.set(entry.documentId, asMemo(entry));
+    return byId;
+  }
+  const segments = index.segments!;
+  const loaded = new Set<number>();
+  return {
+    get: (documentId) => {
+      const known = byId.get(documentId);
+      if (known !== undefined) return known;
+      // The segment whose first document id is the last one not after this id.
+      let low = 0;
+      let high = segments.length - 1;
+      let at = -1;
+      while (low <= high) {
+        const mid = (low + high) >> 1;
+        if (compareCodeUnits(segments[mid]!.firstDocumentId, documentId) <= 0) {
+          at = mid;
+          low = mid + 1;
+        } else high = mid - 1;
+      }
+      if (at < 0 || loaded.has(at)) return undefined;
+      loaded.add(at);
+      const ref = segments[at]!;
+      let read: { entries: StageIndexEntry[]; producer: { name: string; version: string } };
+      try {
+        read = readStageSegment(abs(env.ws, dir), dir, kind, ref);
+      } catch {
+        return undefined; // gone or damaged: its entries come from the records, and it is written again
+      }
+      const members = read.entries.map(asMemo);
+      for (const member of members) byId.set(member.entry.documentId, member);
+      if (read.producer.name === PRODUCER_NAME && read.producer.version === PRODUCER_VERSION) segmentMemo.set(members[0]!, { members, ref });
+      return byId.get(documentId);
+    },
+  };
 }
 
 /**
  * Each entry's canonical JSON, remembered per index and document for the output it describes (a
  * long-running watch keeps them), so an edit serialises the entries it changed rather than the whole
  * corpus. One per index and document: the memory stays the size of the corpus however long it runs.
+ * An entry is never mutated: a segment made of the same entry objects has the same bytes.
  */
 interface MemoEntry {
-  entry: StageIndexEntry;
-  text: string;
+  readonly entry: StageIndexEntry;
+  readonly text: string;
 }
 const rememberedEntries = new Map<string, Map<string, MemoEntry>>();
 
@@ -511,6 +649,24 @@ function rememberedFor(kind: string, dir: string): Map<string, MemoEntry> {
   return entries;
 }
 
+/** A segment file this process wrote or read verified: the entries it holds (in order) and its manifest entry. */
+interface RememberedSegment {
+  members: readonly MemoEntry[];
+  ref: StageSegmentRef;
+}
+const rememberedSegments = new Map<string, Map<MemoEntry, RememberedSegment>>();
+
+/** The segments remembered for one stage index, by their first entry. */
+function rememberedSegmentsFor(kind: string, dir: string): Map<MemoEntry, RememberedSegment> {
+  const scope = `${kind}\0${dir}`;
+  let segments = rememberedSegments.get(scope);
+  if (segments === undefined) {
+    segments = new Map();
+    rememberedSegments.set(scope, segments);
+  }
+  return segments;
+}
+
 function rememberedEntry(memo: Map<string, MemoEntry>, documentId: string, sourceUrl: string, sha256: string): MemoEntry | undefined {
   const known = memo.get(documentId);
   return known !== undefined && known.entry.sourceUrl === sourceUrl && known.entry.sha256 === sha256 ? known : undefined;
@@ -522,7 +678,7 @@ function rememberEntry(memo: Map<string, MemoEntry>, entry: StageIndexEntry): Me
   return remembered;
 }
 
-function stageIndexEntry(kind: 'snapshot-index' | 'document-index' | 'chunk-index', dir: string, dep: DepView): StageIndexEntry {
+function stageIndexEntry(kind: StageIndexKind, dir: string, dep: DepView): StageIndexEntry {
   const entry: StageIndexEntry & Record<string, string> = {
     documentId: dep.source!.documentId,
     sourceUrl: dep.source!.spec.url,
@@ -537,43 +693,36 @@ function stageIndexEntry(kind: 'snapshot-index' | 'document-index' | 'chunk-inde
   return entry;
 }
 
-/** The chunk index this process built last: its exact bytes and what they hold. */
+/** The chunk index this process built last: its exact bytes (a manifest's, when segmented) and what they hold. */
 let builtChunkIndex: { bytes: string; entries: StageIndexEntry[]; missingSources: string[] } | null = null;
 
-/** The chunk index in these bytes, from the build that wrote them when it is this process, else parsed. */
-function chunkIndexOf(text: string, label: string): { fingerprint: string; payload: StageIndexPayload } {
+/**
+ * The chunk index in these bytes (verified against its build record), from the build that wrote them
+ * when it is this process, else read: a manifest's segments each verified against it. A damaged
+ * segment drops the chunk index's record (the next build writes it again) and fails this target.
+ */
+function chunkIndexOf(env: RuleEnv, producer: string, bytes: Buffer, label: string): { fingerprint: string; payload: StageIndexPayload } {
+  const text = bytes.toString('utf8');
   const built = builtChunkIndex;
   if (built !== null && built.bytes === text) {
     const fingerprint = /^\{"artifact":"chunk-index","fingerprint":"(sha256:[0-9a-f]{64})"/.exec(text)?.[1];
     if (fingerprint !== undefined) return { fingerprint, payload: { entries: built.entries, missingSources: built.missingSources } };
   }
-  return parseArtifactUnverified<StageIndexPayload>(text, 'chunk-index', STAGE_INDEX_FORMAT_VERSION, label);
+  const dir = path.posix.dirname(label);
+  try {
+    const index = readStageIndex(abs(env.ws, dir), 'chunk-index', { dirLabel: dir, indexBytes: bytes, verified: true });
+    return { fingerprint: index.fingerprint, payload: { entries: index.entries, missingSources: index.missingSources } };
+  } catch (error) {
+    if (!(error instanceof EpistemeError) || error.details?.file === label) throw error;
+    env.state.recordTarget(producer, null);
+    throw new EpistemeError(error.code, `${error.message} ${label} was dropped from the build state.`, {
+      hint: 'Run `episteme build` again: it rebuilds the chunk index.',
+      details: { ...error.details, target: producer },
+    });
+  }
 }
 
-/**
- * The bytes artifactBytes(makeArtifact(kind, STAGE_INDEX_FORMAT_VERSION, {entries, missingSources}))
- * gives, assembled from the entries' canonical JSON (keys in code-unit order: artifact, fingerprint,
- * formatVersion, payload, producer; in the payload: entries, missingSources).
- */
-export function stageIndexBytes(kind: string, entryTexts: readonly string[], missingSources: readonly string[]): string {
-  const head = `{"artifact":${JSON.stringify(kind)},`;
-  const rest =
-    `"formatVersion":${STAGE_INDEX_FORMAT_VERSION},"payload":{"entries":[${entryTexts.join(',')}],` +
-    `"missingSources":${canonicalJson(missingSources)}},"producer":${canonicalJson({ name: PRODUCER_NAME, version: PRODUCER_VERSION })}}`;
-  return `${head}"fingerprint":"sha256:${sha256Hex(head + rest)}",${rest}\n`;
-}
-
-export interface StageIndexEntry {
-  documentId: string;
-  sourceUrl: string;
-  file: string;
-  sha256: string;
-}
-
-export interface StageIndexPayload {
-  entries: StageIndexEntry[];
-  missingSources: string[];
-}
+export { stageIndexBytes, type StageIndexEntry, type StageIndexPayload };
 
 const searchIndex: Rule = {
   version: (env) => env.stages.searchIndexRuleVersion,
@@ -582,10 +731,9 @@ const searchIndex: Rule = {
     const modules = env.stages;
     const chunkIndexPath = deps[0]!.record.output;
     const chunkIndexBytes = readDependencyOutput(env, deps[0]!.name, chunkIndexPath, deps[0]!.record.sha256);
-    const chunkIndexText = chunkIndexBytes.toString('utf8');
     // Its bytes' SHA-256 is the one the build recorded when it wrote them (readDependencyOutput): re-checking
     // the fingerprint would re-serialise the whole chunk index, a cost that grows with the corpus.
-    const chunkIndex = chunkIndexOf(chunkIndexText, chunkIndexPath);
+    const chunkIndex = chunkIndexOf(env, deps[0]!.name, chunkIndexBytes, chunkIndexPath);
     const entries = chunkIndex.payload.entries;
     const chunkFacts = entries.map((entry) => chunkFactsFor(env, entry));
     const partOf = (i: number): string => {
@@ -636,7 +784,7 @@ const searchIndex: Rule = {
     for (const [segment, end] of ends.entries()) {
       const key = keys[segment]!;
       let fact = previous.get(key);
-      if (fact === undefined || !segmentIntact(env, fact)) {
+      if (fact === undefined || !segmentIntact(env, `${env.ws.outputs.chunks}/${fact[1][0]}`, fact)) {
         const parts: string[] = [];
         for (let i = start; i < end; i++) parts.push(partOf(i));
         const built = modules.buildSegment(parts, options, snapshotIdsOf(start, end));
@@ -700,15 +848,15 @@ export function segmentPlan(
   return { ends, keys };
 }
 
-/** Why a segmented search index's record no longer stands (a segment file missing or modified), or null. */
+/** Why a segmented index's record (the search index's or a stage index's) no longer stands (a segment file missing or modified), or null. */
 export function segmentReason(env: RuleEnv, name: string, record: TargetRecord): DirtyReason | null {
   if (record.facts?.segments === undefined) return null;
   const files = record.facts.segmentFiles?.split(' ') ?? [];
-  const facts = segmentFactsOf(record);
+  const facts = segmentFactsOf<readonly unknown[]>(record);
   const stamps = facts.map((fact) => fact[3]);
   for (const [i, fact] of facts.entries()) {
     if (statStamp(abs(env.ws, files[i] ?? '')) === null) return { reason: 'output-missing', output: files[i] ?? '' };
-    if (!segmentIntact(env, fact)) return { reason: 'output-modified', output: files[i]! };
+    if (!segmentIntact(env, files[i]!, fact)) return { reason: 'output-modified', output: files[i]! };
   }
   // Touched but intact (same SHA-256): remember the new stamps, so the next check is stat-only again.
   if (facts.some((fact, i) => fact[3] !== stamps[i]))
@@ -716,9 +864,9 @@ export function segmentReason(env: RuleEnv, name: string, record: TargetRecord):
   return null;
 }
 
-/** A recorded segment file is still there unmodified: same stat stamp, or else the same SHA-256. */
-function segmentIntact(env: RuleEnv, fact: SegmentFact): boolean {
-  const file = abs(env.ws, `${env.ws.outputs.chunks}/${fact[1][0]}`);
+/** A recorded segment file (workspace-relative) is still there unmodified: same stat stamp, or else the same SHA-256. */
+function segmentIntact(env: RuleEnv, relative: string, fact: SegmentFact<readonly unknown[]>): boolean {
+  const file = abs(env.ws, relative);
   const stamp = statStamp(file);
   if (stamp === null) return false;
   if (sameStamp(stamp, fact[3])) return true;

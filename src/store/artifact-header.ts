@@ -13,6 +13,9 @@ export type ArtifactKind =
   | 'snapshot-index'
   | 'document-index'
   | 'chunk-index'
+  | 'snapshot-index-segment'
+  | 'document-index-segment'
+  | 'chunk-index-segment'
   | 'search-index'
   | 'search-index-segment'
   | 'diff';
