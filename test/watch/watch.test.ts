@@ -368,3 +368,53 @@ test('an output folder moved away and replaced while watch is idle: the next cyc
   const after = await rig.exec(['build', '--json']);
   assert.equal(after.json!.data.actions, 0, JSON.stringify(after.json!.data.counts));
 });
+
+test('a stage-index segment deleted or modified by another process while watch is idle is noticed and written again', {
+  timeout: 600_000,
+}, async (t) => {
+  // Above 256 sources each stage index is a manifest naming segment files.
+  const { rig, watch } = await started(t, 270);
+  const segmentsOf = (dir: string) =>
+    (JSON.parse(rig.read(`${dir}/index.json`)) as { payload: { segments: { file: string; lastDocumentId: string }[] } }).payload
+      .segments;
+  const damage = (): Buffer[] => {
+    const snapshotSegment = segmentsOf('snapshots')[0]!.file;
+    const chunkSegment = segmentsOf('chunks')[0]!.file;
+    const kept = [fs.readFileSync(rig.path('snapshots', snapshotSegment)), fs.readFileSync(rig.path('chunks', chunkSegment))];
+    fs.rmSync(rig.path('snapshots', snapshotSegment));
+    fs.appendFileSync(rig.path('chunks', chunkSegment), ' ');
+    return kept;
+  };
+  const assertRepaired = (kept: Buffer[], files: string[]) => {
+    assert.deepEqual(fs.readFileSync(rig.path('snapshots', files[0]!)), kept[0]);
+    assert.deepEqual(fs.readFileSync(rig.path('chunks', files[1]!)), kept[1]);
+  };
+
+  // A save of a source in another segment: the stage indexes run, and the segments they would reuse
+  // as they are are found deleted or modified, and written again.
+  let files = [segmentsOf('snapshots')[0]!.file, segmentsOf('chunks')[0]!.file];
+  let kept = damage();
+  const last = /doc(\d+)$/.exec(segmentsOf('specs').at(-1)!.lastDocumentId)![1]!;
+  let mark = watch.lines.length;
+  fs.writeFileSync(rig.path(`src/doc${last}.html`), sampleHtml(Number(last), ' A numbat digs.'));
+  let cycle = await watch.nextCycle(mark);
+  assert.equal(cycle.ok, true, watch.dump());
+  assert.ok(cycle.ran.includes('snapshots/index.json'), JSON.stringify(cycle.ran));
+  assertRepaired(kept, files);
+
+  // A map saved with other whitespace: no target's inputs change, but nothing is taken as current.
+  files = [segmentsOf('snapshots')[0]!.file, segmentsOf('chunks')[0]!.file];
+  kept = damage();
+  mark = watch.lines.length;
+  fs.writeFileSync(rig.path('map.json'), JSON.stringify(JSON.parse(rig.read('map.json'))));
+  cycle = await watch.nextCycle(mark);
+  assert.equal(cycle.ok, true, watch.dump());
+  assert.ok(cycle.ran.includes('snapshots/index.json'), JSON.stringify(cycle.ran));
+  assert.ok(cycle.ran.includes('chunks/index.json'), JSON.stringify(cycle.ran));
+  assert.ok(!cycle.ran.includes('specs/index.json'), JSON.stringify(cycle.ran));
+  assertRepaired(kept, files);
+  await watch.stop('SIGTERM');
+  const after = await rig.exec(['build', '--json']);
+  assert.equal(after.code, 0, after.stdout + after.stderr);
+  assert.equal(after.json!.data.actions, 0, JSON.stringify(after.json!.data.counts));
+});
