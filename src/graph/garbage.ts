@@ -136,8 +136,8 @@ export function collectReleasedGarbage(ws: Workspace, state: BuildState): string
 /**
  * The records that can keep one of the candidates, or null (consult them all) for a released target
  * this does not know. Per-document files (evidence, chunks, snapshot records) are named only by their
- * own document's records (a chunk cites its own document's snapshot), segment files only by the search
- * index, but snapshot bodies are content-addressed: any snapshot record of the same bytes names one.
+ * own document's records (a chunk cites its own document's snapshot), segment files only by their index (an
+ * aggregate), but snapshot bodies are content-addressed: any snapshot record of the same bytes names one.
  * So: the released documents' records, the aggregates', and the snapshot records whose text names a
  * candidate body; an edit parses a handful of records instead of all of them.
  */

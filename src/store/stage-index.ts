@@ -173,14 +173,20 @@ export function readStageSegment(
   // Its bytes are the ones the manifest's writer hashed: their fingerprint needs no second check.
   const artifact = parseArtifactUnverified<{ entries?: unknown }>(bytes.toString('utf8'), segmentKindOf(kind), STAGE_INDEX_FORMAT_VERSION, label);
   const entries = artifact.payload?.entries;
-  if (
-    !Array.isArray(entries) ||
-    entries.length !== ref.entries ||
-    (entries[0] as StageIndexEntry).documentId !== ref.firstDocumentId ||
-    (entries[entries.length - 1] as StageIndexEntry).documentId !== ref.lastDocumentId
-  )
+  if (!Array.isArray(entries) || entries.length !== ref.entries || !inOrder(entries, ref))
     throw invalid(`${label} does not hold the entries ${dirLabel}/index.json says it does.`, label);
   return { entries: entries as StageIndexEntry[], producer: artifact.producer };
+}
+
+/** Entries with document ids ascending from the manifest's first to its last id for this segment. */
+function inOrder(entries: unknown[], ref: StageSegmentRef): boolean {
+  let previous: string | null = null;
+  for (const entry of entries) {
+    const id = (entry as Partial<StageIndexEntry> | null)?.documentId;
+    if (typeof id !== 'string' || (previous !== null && compareCodeUnits(previous, id) >= 0)) return false;
+    previous = id;
+  }
+  return (entries[0] as StageIndexEntry).documentId === ref.firstDocumentId && previous === ref.lastDocumentId;
 }
 
 /** A stage index with every entry, each segment verified. */

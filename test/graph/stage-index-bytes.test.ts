@@ -1,6 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { stageIndexBytes } from '../../src/graph/rules.js';
+import { stageManifestBytes, stageSegmentBytes } from '../../src/store/stage-index.js';
 import { artifactBytes, makeArtifact } from '../../src/store/artifact.js';
 import { canonicalJson } from '../../src/store/canonical-json.js';
 import { STAGE_INDEX_FORMAT_VERSION } from '../../src/rule-versions.js';
@@ -35,5 +36,32 @@ test('a stage index assembled from its entries is byte for byte the artifact ser
         whole,
       );
     }
+  }
+});
+
+test('a segment and a manifest assembled by the writer are byte for byte their artifacts serialised whole', () => {
+  for (const kind of ['snapshot-index', 'document-index', 'chunk-index'] as const) {
+    const entries = Array.from({ length: 5 }, (_, i) => ({
+      documentId: `doc-${i}`,
+      file: `doc-${i}.0123456789abcdef.json`,
+      sha256: `${i}`.repeat(64),
+      sourceUrl: `https://example.com/"${i}"\u2028`,
+    }));
+    assert.equal(
+      stageSegmentBytes(
+        kind,
+        entries.map((e) => canonicalJson(e)),
+      ),
+      artifactBytes(makeArtifact(`${kind}-segment`, STAGE_INDEX_FORMAT_VERSION, { entries })),
+    );
+    const segments = [
+      { entries: 3, file: 'index.seg-0123456789abcdef.json', firstDocumentId: 'a', lastDocumentId: 'c', sha256: 'f'.repeat(64) },
+      { entries: 2, file: 'index.seg-fedcba9876543210.json', firstDocumentId: 'd', lastDocumentId: 'e', sha256: 'e'.repeat(64) },
+    ];
+    const missingSources = ['z'];
+    assert.equal(
+      stageManifestBytes(kind, segments, missingSources),
+      artifactBytes(makeArtifact(kind, STAGE_INDEX_FORMAT_VERSION, { missingSources, segments })),
+    );
   }
 });
