@@ -460,84 +460,95 @@ function stageIndex(kind: StageIndexKind, dirOf: (ws: Workspace) => string): Rul
       let committedEntries: CommittedEntries | null = null;
       const memo = rememberedFor(kind, dir);
       const segmentMemo = rememberedSegmentsFor(kind, dir);
-      const entries = deps
-        .map((dep): MemoEntry => {
+      const items = deps
+        .map((dep): Item => {
           const documentId = dep.source!.documentId;
           const sourceUrl = dep.source!.spec.url;
-          const known = rememberedEntry(memo, documentId, sourceUrl, dep.sha256);
-          if (known !== undefined) return known;
-          if (committed[dep.name] === dep.sha256) {
-            committedEntries ??= previous ? committedEntriesOf(env, previous, kind, dir, segmentMemo) : NO_COMMITTED_ENTRIES;
-            const kept = committedEntries.get(documentId);
-            if (kept !== undefined && kept.entry.sha256 === dep.sha256 && kept.entry.sourceUrl === sourceUrl) {
-              memo.set(documentId, kept);
-              return kept;
-            }
-          }
-          return rememberEntry(memo, stageIndexEntry(kind, dir, dep));
+          return { dep, documentId, sourceUrl, memo: rememberedEntry(memo, documentId, sourceUrl, dep.sha256) };
         })
-        .sort((x, y) => compareCodeUnits(x.entry.documentId, y.entry.documentId));
+        .sort((x, y) => compareCodeUnits(x.documentId, y.documentId));
+      const entryOf = (item: Item): MemoEntry => {
+        if (item.memo !== undefined) return item.memo;
+        const { dep, documentId, sourceUrl } = item;
+        if (committed[dep.name] === dep.sha256) {
+          committedEntries ??= previous ? committedEntriesOf(env, previous, kind, dir, segmentMemo) : NO_COMMITTED_ENTRIES;
+          const kept = committedEntries.get(documentId);
+          if (kept !== undefined && kept.entry.sha256 === dep.sha256 && kept.entry.sourceUrl === sourceUrl) {
+            memo.set(documentId, kept);
+            return (item.memo = kept);
+          }
+        }
+        return (item.memo = rememberEntry(memo, stageIndexEntry(kind, dir, dep)));
+      };
       const missingSources = [...missing].sort(compareCodeUnits);
-      const ends = planSegments(entries.map((entry) => entry.entry.documentId));
+      const ends = planSegments(items.map((item) => item.documentId));
       if (ends.length === 1) {
         segmentMemo.clear();
+        const entries = items.map(entryOf);
         const bytes = stageIndexBytes(
           kind,
           entries.map((entry) => entry.text),
           missingSources,
         );
         // The search index reads this chunk index back: it takes these entries instead of parsing it.
-        if (kind === 'chunk-index') builtChunkIndex = { bytes, entries: entries.map((entry) => entry.entry), missingSources };
+        if (kind === 'chunk-index') builtChunkIndex = { bytes, entries: () => entries.map((entry) => entry.entry), missingSources };
         return { bytes, outputPath: () => node.name };
       }
-      // Segmented. A segment whose entries are the very remembered entries (the same objects: the same
-      // canonical JSON) of a segment this process wrote or read verified has that segment's bytes: it is
-      // reused as it is on disk, when still intact. Only the others are serialised, hashed and written,
-      // durably, before the manifest that names them is committed (the scheduler writes it).
+      // Segmented. A segment is reused as it is on disk (when still intact: stat, else SHA-256) when its
+      // entries are the very remembered entries (the same objects: the same canonical JSON) of a segment
+      // this process wrote or read verified (a watch), or else when its key (the document id, source URL
+      // and output SHA-256 of each entry, which determine the entries) is a recorded segment's (a
+      // one-shot edit: the unchanged segments are not even read). Only the others are serialised,
+      // hashed and written, durably, before the manifest that names them is committed (the scheduler
+      // writes it), each from its entries: remembered, else from the committed index, else from records.
       const recorded = new Map<string, SegmentFact<StageSegmentTuple>>();
-      for (const fact of segmentFactsOf<StageSegmentTuple>(previous)) recorded.set(fact[1][0], fact);
+      for (const fact of segmentFactsOf<StageSegmentTuple>(previous)) recorded.set(fact[0], fact);
+      const intact = (fact: SegmentFact<StageSegmentTuple> | undefined): boolean =>
+        fact !== undefined && segmentIntact(env, `${dir}/${fact[1][0]}`, fact);
       const facts: SegmentFact<StageSegmentTuple>[] = [];
-      const refs: StageSegmentRef[] = [];
       const kept = new Map<MemoEntry, RememberedSegment>();
       let start = 0;
       for (const end of ends) {
-        const members = entries.slice(start, end);
+        const members = items.slice(start, end);
         start = end;
-        let segment = segmentMemo.get(members[0]!);
-        if (segment !== undefined && !sameMembers(segment.members, members)) segment = undefined;
         let fact: SegmentFact<StageSegmentTuple> | undefined;
-        if (segment !== undefined) {
-          const { ref } = segment;
-          fact = recorded.get(ref.file) ?? [ref.sha256, [ref.file, ref.entries, ref.firstDocumentId, ref.lastDocumentId], ref.sha256, NO_STAMP];
-          if (fact[2] !== ref.sha256 || !segmentIntact(env, `${dir}/${ref.file}`, fact)) fact = undefined;
+        const first = members[0]!.memo;
+        const remembered = first === undefined ? undefined : segmentMemo.get(first);
+        if (remembered !== undefined && sameMembers(remembered.members, members)) {
+          fact = recorded.get(remembered.key) ?? [remembered.key, remembered.tuple, remembered.sha256, NO_STAMP];
+          if (fact[2] === remembered.sha256 && intact(fact)) kept.set(first!, remembered);
+          else fact = undefined;
         }
-        if (segment === undefined || fact === undefined) {
+        const key = fact?.[0] ?? segmentKey(kind, dir, members);
+        if (fact === undefined) {
+          const known = recorded.get(key);
+          if (intact(known)) fact = known;
+        }
+        if (fact === undefined) {
+          const entries = members.map(entryOf);
           const bytes = stageSegmentBytes(
             kind,
-            members.map((member) => member.text),
+            entries.map((entry) => entry.text),
           );
           const sha256 = sha256Hex(bytes);
-          const ref: StageSegmentRef = {
-            entries: members.length,
-            file: stageSegmentFileName(sha256),
-            firstDocumentId: members[0]!.entry.documentId,
-            lastDocumentId: members[members.length - 1]!.entry.documentId,
-            sha256,
-          };
-          const file = abs(env.ws, `${dir}/${ref.file}`);
+          const tuple: StageSegmentTuple = [stageSegmentFileName(sha256), entries.length, members[0]!.documentId, members.at(-1)!.documentId];
+          const file = abs(env.ws, `${dir}/${tuple[0]}`);
           writeFileIfChanged(file, bytes, true);
-          segment = { members, ref };
-          fact = [sha256, [ref.file, ref.entries, ref.firstDocumentId, ref.lastDocumentId], sha256, statStamp(file)!];
+          fact = [key, tuple, sha256, statStamp(file)!];
+          kept.set(entries[0]!, { members: entries, key, tuple, sha256 });
         }
-        kept.set(members[0]!, segment);
         facts.push(fact);
-        refs.push(segment.ref);
       }
       // Only this build's segments stay remembered: the memory stays the size of the corpus.
       segmentMemo.clear();
       for (const [first, segment] of kept) segmentMemo.set(first, segment);
+      const refs = facts.map(
+        ([, [file, entries, firstDocumentId, lastDocumentId], sha256]): StageSegmentRef => ({ entries, file, firstDocumentId, lastDocumentId, sha256 }),
+      );
       const bytes = stageManifestBytes(kind, refs, missingSources);
-      if (kind === 'chunk-index') builtChunkIndex = { bytes, entries: entries.map((entry) => entry.entry), missingSources };
+      // Entries of segments reused unread come from the records, read only if the search index asks.
+      if (kind === 'chunk-index')
+        builtChunkIndex = { bytes, entries: () => items.map((item) => item.memo?.entry ?? stageIndexEntry(kind, dir, item.dep)), missingSources };
       return {
         bytes,
         outputPath: () => node.name,
@@ -550,12 +561,38 @@ function stageIndex(kind: StageIndexKind, dirOf: (ws: Workspace) => string): Rul
   };
 }
 
+/** A dependency of a stage index, with its remembered entry when there is one. */
+interface Item {
+  dep: DepView;
+  documentId: string;
+  sourceUrl: string;
+  memo: MemoEntry | undefined;
+}
+
+/**
+ * A segment's key: what its entries are a function of (as rememberedEntry assumes too: an entry follows
+ * from its source and its dependency's output bytes), with the stage, format and producer its bytes name.
+ */
+function segmentKey(kind: StageIndexKind, dir: string, members: readonly Item[]): string {
+  return segmentKeyOf(
+    kind,
+    dir,
+    members.map((item) => [item.documentId, item.sourceUrl, item.dep.sha256]),
+  );
+}
+
+/** The key of a segment of these [document id, source URL, output SHA-256] (JSON.stringify of strings: canonical). */
+function segmentKeyOf(kind: StageIndexKind, dir: string, triples: [string, string, string][]): string {
+  return sha256Hex(JSON.stringify([kind, dir, STAGE_INDEX_FORMAT_VERSION, PRODUCER_VERSION, triples]));
+}
+
 /** A stamp no file has: a segment recorded with it is checked by its SHA-256. */
 const NO_STAMP: SegmentFact[3] = { size: -1, mtimeMs: '', ctimeMs: '', ino: -1 };
 
-function sameMembers(a: readonly MemoEntry[], b: readonly MemoEntry[]): boolean {
+/** Whether the items are exactly these remembered entries, in order (the same objects). */
+function sameMembers(a: readonly MemoEntry[], b: readonly Item[]): boolean {
   if (a.length !== b.length) return false;
-  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]!.memo) return false;
   return true;
 }
 
@@ -620,7 +657,15 @@ function committedEntriesOf(
       }
       const members = read.entries.map(asMemo);
       for (const member of members) byId.set(member.entry.documentId, member);
-      if (read.producer.name === PRODUCER_NAME && read.producer.version === PRODUCER_VERSION) segmentMemo.set(members[0]!, { members, ref });
+      if (read.producer.name === PRODUCER_NAME && read.producer.version === PRODUCER_VERSION) {
+        const key = segmentKeyOf(
+          kind,
+          dir,
+          read.entries.map((e) => [e.documentId, e.sourceUrl, e.sha256]),
+        );
+        const tuple: StageSegmentTuple = [ref.file, ref.entries, ref.firstDocumentId, ref.lastDocumentId];
+        segmentMemo.set(members[0]!, { members, key, tuple, sha256: ref.sha256 });
+      }
       return byId.get(documentId);
     },
   };
@@ -649,10 +694,12 @@ function rememberedFor(kind: string, dir: string): Map<string, MemoEntry> {
   return entries;
 }
 
-/** A segment file this process wrote or read verified: the entries it holds (in order) and its manifest entry. */
+/** A segment file this process wrote or read verified: the entries it holds (in order), its key, what its record keeps. */
 interface RememberedSegment {
   members: readonly MemoEntry[];
-  ref: StageSegmentRef;
+  key: string;
+  tuple: StageSegmentTuple;
+  sha256: string;
 }
 const rememberedSegments = new Map<string, Map<MemoEntry, RememberedSegment>>();
 
@@ -694,7 +741,7 @@ function stageIndexEntry(kind: StageIndexKind, dir: string, dep: DepView): Stage
 }
 
 /** The chunk index this process built last: its exact bytes (a manifest's, when segmented) and what they hold. */
-let builtChunkIndex: { bytes: string; entries: StageIndexEntry[]; missingSources: string[] } | null = null;
+let builtChunkIndex: { bytes: string; entries: () => StageIndexEntry[]; missingSources: string[] } | null = null;
 
 /**
  * The chunk index in these bytes (verified against its build record), from the build that wrote them
@@ -706,7 +753,7 @@ function chunkIndexOf(env: RuleEnv, producer: string, bytes: Buffer, label: stri
   const built = builtChunkIndex;
   if (built !== null && built.bytes === text) {
     const fingerprint = /^\{"artifact":"chunk-index","fingerprint":"(sha256:[0-9a-f]{64})"/.exec(text)?.[1];
-    if (fingerprint !== undefined) return { fingerprint, payload: { entries: built.entries, missingSources: built.missingSources } };
+    if (fingerprint !== undefined) return { fingerprint, payload: { entries: built.entries(), missingSources: built.missingSources } };
   }
   const dir = path.posix.dirname(label);
   try {
