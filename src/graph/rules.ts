@@ -495,31 +495,31 @@ function stageIndex(kind: StageIndexKind, dirOf: (ws: Workspace) => string): Rul
         return { bytes, outputPath: () => node.name };
       }
       // Segmented. A segment is reused as it is on disk (when still intact: stat, else SHA-256) when its
-      // entries are the very remembered entries (the same objects: the same canonical JSON) of a segment
-      // this process wrote or read verified (a watch), or else when its key (the document id, source URL
-      // and output SHA-256 of each entry, which determine the entries) is a recorded segment's (a
-      // one-shot edit: the unchanged segments are not even read). Only the others are serialised,
-      // hashed and written, durably, before the manifest that names them is committed (the scheduler
-      // writes it), each from its entries: remembered, else from the committed index, else from records.
+      // key, the document id, source URL and output SHA-256 of each entry (which determine the entries,
+      // as rememberedEntry assumes too), is a recorded segment's: compared field by field with a segment
+      // this process remembers (a watch: no hashing), else hashed and looked up in the record (a one-shot
+      // edit: the unchanged segments are not even read). Only the others are serialised, hashed and
+      // written, durably, before the manifest that names them is committed (the scheduler writes it),
+      // each from its entries: remembered, else from the committed index, else from records.
       const recorded = new Map<string, SegmentFact<StageSegmentTuple>>();
       for (const fact of segmentFactsOf<StageSegmentTuple>(previous)) recorded.set(fact[0], fact);
       const intact = (fact: SegmentFact<StageSegmentTuple> | undefined): boolean =>
         fact !== undefined && segmentIntact(env, `${dir}/${fact[1][0]}`, fact);
       const facts: SegmentFact<StageSegmentTuple>[] = [];
-      const kept = new Map<MemoEntry, RememberedSegment>();
+      const kept = new Map<string, RememberedSegment>();
       let start = 0;
       for (const end of ends) {
         const members = items.slice(start, end);
         start = end;
+        const firstId = members[0]!.documentId;
         let fact: SegmentFact<StageSegmentTuple> | undefined;
-        const first = members[0]!.memo;
-        const remembered = first === undefined ? undefined : segmentMemo.get(first);
-        if (remembered !== undefined && sameMembers(remembered.members, members)) {
+        let remembered = segmentMemo.get(firstId);
+        if (remembered !== undefined && sameTriples(remembered.triples, members)) {
           fact = recorded.get(remembered.key) ?? [remembered.key, remembered.tuple, remembered.sha256, NO_STAMP];
-          if (fact[2] === remembered.sha256 && intact(fact)) kept.set(first!, remembered);
-          else fact = undefined;
-        }
-        const key = fact?.[0] ?? segmentKey(kind, dir, members);
+          if (fact[2] !== remembered.sha256 || !intact(fact)) fact = undefined;
+        } else remembered = undefined;
+        const triples = remembered?.triples ?? members.map((item): Triple => [item.documentId, item.sourceUrl, item.dep.sha256]);
+        const key = remembered?.key ?? segmentKeyOf(kind, dir, triples);
         if (fact === undefined) {
           const known = recorded.get(key);
           if (intact(known)) fact = known;
@@ -531,12 +531,12 @@ function stageIndex(kind: StageIndexKind, dirOf: (ws: Workspace) => string): Rul
             entries.map((entry) => entry.text),
           );
           const sha256 = sha256Hex(bytes);
-          const tuple: StageSegmentTuple = [stageSegmentFileName(sha256), entries.length, members[0]!.documentId, members.at(-1)!.documentId];
+          const tuple: StageSegmentTuple = [stageSegmentFileName(sha256), entries.length, firstId, members.at(-1)!.documentId];
           const file = abs(env.ws, `${dir}/${tuple[0]}`);
           writeFileIfChanged(file, bytes, true);
           fact = [key, tuple, sha256, statStamp(file)!];
-          kept.set(entries[0]!, { members: entries, key, tuple, sha256 });
         }
+        kept.set(firstId, { triples, key, tuple: fact[1], sha256: fact[2] });
         facts.push(fact);
       }
       // Only this build's segments stay remembered: the memory stays the size of the corpus.
@@ -571,28 +571,27 @@ interface Item {
 
 /**
  * A segment's key: what its entries are a function of (as rememberedEntry assumes too: an entry follows
- * from its source and its dependency's output bytes), with the stage, format and producer its bytes name.
+ * from its source and its dependency's output bytes), with the stage, format and producer its bytes
+ * name. Strings and numbers in arrays only: JSON.stringify writes their canonical JSON.
  */
-function segmentKey(kind: StageIndexKind, dir: string, members: readonly Item[]): string {
-  return segmentKeyOf(
-    kind,
-    dir,
-    members.map((item) => [item.documentId, item.sourceUrl, item.dep.sha256]),
-  );
-}
-
-/** The key of a segment of these [document id, source URL, output SHA-256] (JSON.stringify of strings: canonical). */
-function segmentKeyOf(kind: StageIndexKind, dir: string, triples: [string, string, string][]): string {
+function segmentKeyOf(kind: StageIndexKind, dir: string, triples: readonly Triple[]): string {
   return sha256Hex(JSON.stringify([kind, dir, STAGE_INDEX_FORMAT_VERSION, PRODUCER_VERSION, triples]));
 }
 
 /** A stamp no file has: a segment recorded with it is checked by its SHA-256. */
 const NO_STAMP: SegmentFact[3] = { size: -1, mtimeMs: '', ctimeMs: '', ino: -1 };
 
-/** Whether the items are exactly these remembered entries, in order (the same objects). */
-function sameMembers(a: readonly MemoEntry[], b: readonly Item[]): boolean {
-  if (a.length !== b.length) return false;
-  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]!.memo) return false;
+/** [document id, source URL, output SHA-256]: what a stage-index entry is a function of. */
+type Triple = [documentId: string, sourceUrl: string, sha256: string];
+
+/** Whether the items are exactly these, in order. */
+function sameTriples(triples: readonly Triple[], items: readonly Item[]): boolean {
+  if (triples.length !== items.length) return false;
+  for (let i = 0; i < items.length; i++) {
+    const [documentId, sourceUrl, sha256] = triples[i]!;
+    const item = items[i]!;
+    if (item.documentId !== documentId || item.sourceUrl !== sourceUrl || item.dep.sha256 !== sha256) return false;
+  }
   return true;
 }
 
@@ -614,7 +613,7 @@ function committedEntriesOf(
   record: TargetRecord,
   kind: StageIndexKind,
   dir: string,
-  segmentMemo: Map<MemoEntry, RememberedSegment>,
+  segmentMemo: Map<string, RememberedSegment>,
 ): CommittedEntries {
   let index: ParsedStageIndex;
   try {
@@ -658,13 +657,9 @@ function committedEntriesOf(
       const members = read.entries.map(asMemo);
       for (const member of members) byId.set(member.entry.documentId, member);
       if (read.producer.name === PRODUCER_NAME && read.producer.version === PRODUCER_VERSION) {
-        const key = segmentKeyOf(
-          kind,
-          dir,
-          read.entries.map((e) => [e.documentId, e.sourceUrl, e.sha256]),
-        );
+        const triples = read.entries.map((e): Triple => [e.documentId, e.sourceUrl, e.sha256]);
         const tuple: StageSegmentTuple = [ref.file, ref.entries, ref.firstDocumentId, ref.lastDocumentId];
-        segmentMemo.set(members[0]!, { members, key, tuple, sha256: ref.sha256 });
+        segmentMemo.set(ref.firstDocumentId, { triples, key: segmentKeyOf(kind, dir, triples), tuple, sha256: ref.sha256 });
       }
       return byId.get(documentId);
     },
@@ -694,17 +689,17 @@ function rememberedFor(kind: string, dir: string): Map<string, MemoEntry> {
   return entries;
 }
 
-/** A segment file this process wrote or read verified: the entries it holds (in order), its key, what its record keeps. */
+/** A segment this process wrote, reused or read verified: what its entries are a function of, its key, what its record keeps. */
 interface RememberedSegment {
-  members: readonly MemoEntry[];
+  triples: readonly Triple[];
   key: string;
   tuple: StageSegmentTuple;
   sha256: string;
 }
-const rememberedSegments = new Map<string, Map<MemoEntry, RememberedSegment>>();
+const rememberedSegments = new Map<string, Map<string, RememberedSegment>>();
 
-/** The segments remembered for one stage index, by their first entry. */
-function rememberedSegmentsFor(kind: string, dir: string): Map<MemoEntry, RememberedSegment> {
+/** The segments remembered for one stage index, by their first document id. */
+function rememberedSegmentsFor(kind: string, dir: string): Map<string, RememberedSegment> {
   const scope = `${kind}\0${dir}`;
   let segments = rememberedSegments.get(scope);
   if (segments === undefined) {
