@@ -134,7 +134,13 @@ function readCorpus(given: string, side: 'before' | 'after', maxBytes: number): 
   }
   // A segmented index names its segment files beside it: each is read within the budget and checked against it.
   const dir = path.dirname(indexFile);
-  const index = { payload: readStageIndex(dir, 'document-index', { dirLabel: dir, indexBytes, read: (file) => read(file, `The ${side} corpus's document index segment`) }) };
+  const index = {
+    payload: readStageIndex(dir, 'document-index', {
+      dirLabel: dir,
+      indexBytes,
+      read: (file) => read(file, `The ${side} corpus's document index segment`),
+    }),
+  };
   if (index.payload.missingSources.length > 0) {
     throw new EpistemeError(
       'artifact-invalid',

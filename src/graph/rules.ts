@@ -475,10 +475,12 @@ function stageIndex(kind: StageIndexKind, dirOf: (ws: Workspace) => string): Rul
           const kept = committedEntries.get(documentId);
           if (kept !== undefined && kept.entry.sha256 === dep.sha256 && kept.entry.sourceUrl === sourceUrl) {
             memo.set(documentId, kept);
-            return (item.memo = kept);
+            item.memo = kept;
+            return kept;
           }
         }
-        return (item.memo = rememberEntry(memo, stageIndexEntry(kind, dir, dep)));
+        item.memo = rememberEntry(memo, stageIndexEntry(kind, dir, dep));
+        return item.memo;
       };
       const missingSources = [...missing].sort(compareCodeUnits);
       const ends = planSegments(items.map((item) => item.documentId));
@@ -543,12 +545,22 @@ function stageIndex(kind: StageIndexKind, dirOf: (ws: Workspace) => string): Rul
       segmentMemo.clear();
       for (const [first, segment] of kept) segmentMemo.set(first, segment);
       const refs = facts.map(
-        ([, [file, entries, firstDocumentId, lastDocumentId], sha256]): StageSegmentRef => ({ entries, file, firstDocumentId, lastDocumentId, sha256 }),
+        ([, [file, entries, firstDocumentId, lastDocumentId], sha256]): StageSegmentRef => ({
+          entries,
+          file,
+          firstDocumentId,
+          lastDocumentId,
+          sha256,
+        }),
       );
       const bytes = stageManifestBytes(kind, refs, missingSources);
       // Entries of segments reused unread come from the records, read only if the search index asks.
       if (kind === 'chunk-index')
-        builtChunkIndex = { bytes, entries: () => items.map((item) => item.memo?.entry ?? stageIndexEntry(kind, dir, item.dep)), missingSources };
+        builtChunkIndex = {
+          bytes,
+          entries: () => items.map((item) => item.memo?.entry ?? stageIndexEntry(kind, dir, item.dep)),
+          missingSources,
+        };
       return {
         bytes,
         outputPath: () => node.name,
@@ -890,7 +902,7 @@ export function segmentPlan(
   return { ends, keys };
 }
 
-/** Why a segmented index's record (the search index's or a stage index's) no longer stands (a segment file missing or modified), or null. */
+/** Why a segmented index's record (the search index's or a stage index's) no longer stands (a segment missing or modified), or null. */
 export function segmentReason(env: RuleEnv, name: string, record: TargetRecord): DirtyReason | null {
   if (record.facts?.segments === undefined) return null;
   const files = record.facts.segmentFiles?.split(' ') ?? [];

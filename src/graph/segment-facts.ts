@@ -13,7 +13,12 @@ import type { FileStamp, TargetRecord } from './state.js';
  * when written or checked]. The entry is the search index's SegmentEntry, or a stage index's
  * StageSegmentTuple.
  */
-export type SegmentFact<E extends readonly unknown[] = SegmentEntry> = [key: string, entry: E, sha256: string, stamp: Omit<FileStamp, 'hash'>];
+export type SegmentFact<E extends readonly unknown[] = SegmentEntry> = [
+  key: string,
+  entry: E,
+  sha256: string,
+  stamp: Omit<FileStamp, 'hash'>,
+];
 
 /** A stage-index segment as its record keeps it: [file name, entries, first document id, last document id]. */
 export type StageSegmentTuple = [file: string, entries: number, firstDocumentId: string, lastDocumentId: string];

@@ -171,7 +171,12 @@ export function readStageSegment(
       { hint: 'Rebuild with `episteme build`: it writes the segment again.', details: { file: label } },
     );
   // Its bytes are the ones the manifest's writer hashed: their fingerprint needs no second check.
-  const artifact = parseArtifactUnverified<{ entries?: unknown }>(bytes.toString('utf8'), segmentKindOf(kind), STAGE_INDEX_FORMAT_VERSION, label);
+  const artifact = parseArtifactUnverified<{ entries?: unknown }>(
+    bytes.toString('utf8'),
+    segmentKindOf(kind),
+    STAGE_INDEX_FORMAT_VERSION,
+    label,
+  );
   const entries = artifact.payload?.entries;
   if (!Array.isArray(entries) || entries.length !== ref.entries || !inOrder(entries, ref))
     throw invalid(`${label} does not hold the entries ${dirLabel}/index.json says it does.`, label);

@@ -187,7 +187,8 @@ test('a clean build of a segmented workspace writes the same bytes as the increm
     writeWorkspace(clean, names, { doc3: ' changed' });
     await build(clean);
     // Stage indexes too (their manifests and segment files), not only the search index.
-    const derived = (rig: Rig) => new Map([...rig.artifacts()].filter(([file]) => !/^snapshots\/(records|bodies|observations)\//.test(file)));
+    const derived = (rig: Rig) =>
+      new Map([...rig.artifacts()].filter(([file]) => !/^snapshots\/(records|bodies|observations)\//.test(file)));
     assert.deepEqual(derived(incremental), derived(clean));
     assert.ok(segmentFiles(clean).length >= 2);
   } finally {

@@ -108,7 +108,8 @@ test('segmented stage indexes after edits, additions, removals, a rename, a move
     for (const dir of STAGES) {
       const now = stageSegments(rig, dir);
       assert.equal(now.filter((n) => !before.has(`${dir}/${n}`)).length, 1, `${dir}: one segment rewritten`);
-      for (const n of now.filter((m) => before.has(`${dir}/${m}`))) assert.equal(fs.statSync(rig.path(dir, n)).ino, before.get(`${dir}/${n}`));
+      for (const n of now.filter((m) => before.has(`${dir}/${m}`)))
+        assert.equal(fs.statSync(rig.path(dir, n)).ino, before.get(`${dir}/${n}`));
     }
 
     const steps: [string, () => void][] = [
@@ -144,7 +145,10 @@ test('segmented stage indexes after edits, additions, removals, a rename, a move
     ] as const) {
       const result = repair.targets.find((t) => t.target === target)!;
       assert.notEqual(result.status, 'up-to-date', target);
-      assert.ok(result.reasons.some((r) => r.reason === reason), `${target}: ${JSON.stringify(result.reasons)}`);
+      assert.ok(
+        result.reasons.some((r) => r.reason === reason),
+        `${target}: ${JSON.stringify(result.reasons)}`,
+      );
     }
     assert.deepEqual(derived(rig), clean, 'repaired');
     assert.equal((await build(rig)).actions, 0, 'then a no-op');
@@ -182,7 +186,9 @@ test('readers of a segmented stage index: diff verifies every segment, an older 
     // The published schema describes the manifest and its segments.
     const { Ajv2020 } = await import('ajv/dist/2020.js');
     const ajv = new Ajv2020({ strict: true, allErrors: true });
-    const validate = ajv.compile(JSON.parse(readFileSync(new URL('../../../schema/stage-index.schema.json', import.meta.url), 'utf8')) as object);
+    const validate = ajv.compile(
+      JSON.parse(readFileSync(new URL('../../../schema/stage-index.schema.json', import.meta.url), 'utf8')) as object,
+    );
     for (const dir of STAGES) {
       const manifest = JSON.parse(rig.read(`${dir}/index.json`)) as { payload: { segments: { file: string }[] } };
       assert.ok(validate(manifest), `${dir}/index.json: ${JSON.stringify(validate.errors)}`);
@@ -209,7 +215,10 @@ test('readers of a segmented stage index: diff verifies every segment, an older 
     // reader is refused the same way, by the version in the envelope.
     const old = JSON.parse(rig.read('specs/index.json')) as Record<string, unknown>;
     const { fingerprint: _f, ...body } = { ...old, formatVersion: 1 } as Record<string, unknown>;
-    fs.writeFileSync(rig.path('before', 'index.json'), canonicalJson({ ...body, fingerprint: 'sha256:' + sha256Hex(canonicalJson(body)) }) + '\n');
+    fs.writeFileSync(
+      rig.path('before', 'index.json'),
+      canonicalJson({ ...body, fingerprint: 'sha256:' + sha256Hex(canonicalJson(body)) }) + '\n',
+    );
     const refused = await rig.exec(['diff', '--before', 'before', '--out', '-', '--json']);
     assert.equal(refused.json!.error!.code, 'artifact-invalid');
     assert.match(refused.json!.error!.message, /format version 1; this Episteme reads version 2/);

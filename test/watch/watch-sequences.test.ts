@@ -58,12 +58,20 @@ function derivedFiles(rig: Rig): Map<string, string> {
   files.set('snapshots/index.json', snapshotIndex);
   // A segmented snapshot index's segment files (and no others left behind).
   for (const name of fs.readdirSync(rig.path('snapshots')).filter((n) => /^index\.seg-/.test(n)))
-    files.set(`snapshots/${name}`, crypto.createHash('sha256').update(fs.readFileSync(rig.path('snapshots', name))).digest('hex'));
+    files.set(
+      `snapshots/${name}`,
+      crypto
+        .createHash('sha256')
+        .update(fs.readFileSync(rig.path('snapshots', name)))
+        .digest('hex'),
+    );
   return files;
 }
 
 for (const { seed, docs: DOCS, steps: STEPS } of RUNS) {
-  test(`watch over a generated edit sequence (seed ${seed}, ${DOCS} sources) equals a clean build after every cycle`, { timeout: 900_000 }, async (t) => {
+  test(`watch over a generated edit sequence (seed ${seed}, ${DOCS} sources) equals a clean build after every cycle`, {
+    timeout: 900_000,
+  }, async (t) => {
     const random = generator(seed);
     const rig = new Rig('episteme-watch-seq-');
     writeSmallWorkspace(rig, DOCS);

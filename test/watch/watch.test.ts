@@ -375,8 +375,7 @@ test('a stage-index segment deleted or modified by another process while watch i
   // Above 256 sources each stage index is a manifest naming segment files.
   const { rig, watch } = await started(t, 270);
   const segmentsOf = (dir: string) =>
-    (JSON.parse(rig.read(`${dir}/index.json`)) as { payload: { segments: { file: string; lastDocumentId: string }[] } }).payload
-      .segments;
+    (JSON.parse(rig.read(`${dir}/index.json`)) as { payload: { segments: { file: string; lastDocumentId: string }[] } }).payload.segments;
   const damage = (): Buffer[] => {
     const snapshotSegment = segmentsOf('snapshots')[0]!.file;
     const chunkSegment = segmentsOf('chunks')[0]!.file;
