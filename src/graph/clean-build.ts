@@ -5,6 +5,7 @@ import { CONFIG_FILE_NAME, STATE_DIR_NAME } from '../config/names.js';
 import { rulesDir, rulesFilesOnDisk } from '../extract/package-paths.js';
 import { acquireWorkspaceLock } from '../store/workspace-lock.js';
 import { isDirectory } from '../store/bounded-read.js';
+import { initFastHash } from '../store/hash.js';
 import {
   sameStamp,
   statStamp,
@@ -68,12 +69,13 @@ export async function tryCleanNoop(
   // The full build checks the workspace boundary when it loads (owned-folders.ts); this path skips the
   // load, so it proves nothing unless .episteme and every output's folders are real folders.
   if (!realFoldersBelow(root, STATE_DIR_NAME)) return null;
+  await initFastHash();
   const held = await acquireWorkspaceLock(root, stateDir, lock);
   try {
     let proof: NoopProof;
     try {
       // A proof that fails its checksum proves nothing: the full build decides (and checks the state).
-      const body = verifiedBody(fs.readFileSync(path.join(stateDir, NOOP_PROOF_FILE), 'utf8'));
+      const body = verifiedBody(fs.readFileSync(path.join(stateDir, NOOP_PROOF_FILE)));
       if (body === null) return null;
       proof = JSON.parse(body) as NoopProof;
     } catch {

@@ -5,6 +5,10 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { BuildState, STATE_FORMAT_VERSION, withChecksum, type CleanRecord, type TargetRecord } from '../../src/graph/state.js';
 import { TargetRecords } from '../../src/graph/target-records.js';
+import { initFastHash } from '../../src/store/hash.js';
+
+// BuildState.load checks state.json's xxh64 checksum.
+await initFastHash();
 
 /**
  * Build records stay the text state.json holds until used, so an edit parses the records of what
