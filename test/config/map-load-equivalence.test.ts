@@ -134,7 +134,8 @@ function generatedUrl(random: () => number): string {
   const scheme = pick(random, SCHEMES);
   const path = Array.from({ length: Math.floor(random() * 4) }, () => pick(random, SEGMENTS)).join(pick(random, ['/', '/', '\\']));
   const authority = `${pick(random, USERINFO)}${pick(random, HOSTS)}${pick(random, PORTS)}`;
-  const url = `${scheme}${scheme ? '://' : ''}${authority}${path ? '/' + path : pick(random, ['', '/'])}${pick(random, QUERIES)}${pick(random, FRAGMENTS)}`;
+  const rest = `${path ? '/' + path : pick(random, ['', '/'])}${pick(random, QUERIES)}${pick(random, FRAGMENTS)}`;
+  const url = `${scheme}${scheme ? '://' : ''}${authority}${rest}`;
   return random() < 0.1 ? `  ${url} ` : url;
 }
 
