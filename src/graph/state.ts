@@ -2,11 +2,15 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { writeFileAtomic } from '../store/atomic-file.js';
 import { writeFailure } from '../store/write-failure.js';
-import { fastHash, sha256Hex } from '../store/hash.js';
+import { sha256Hex } from '../store/hash.js';
+import { verifiedBody, withChecksum } from './checksum-file.js';
 import type { Warning } from '../failure.js';
 import type { KeyComponents } from './key.js';
 import { segmentStamps } from './segment-facts.js';
 import { TargetRecords } from './target-records.js';
+import { openProof, readProofFiles, removeProofPatch, writeProof, NOOP_PROOF_BASE_FILE, type ProofBase } from './noop-proof-files.js';
+
+export { verifiedBody, withChecksum };
 
 /**
  * Build state: for each target, its key, the key's components and the output it produced; for each
@@ -72,7 +76,8 @@ export interface CleanRecord {
   order: string[];
 }
 
-export const NOOP_PROOF_FILE = 'noop.json';
+/** The no-op proof's base file; see noop-proof-files.ts for the base + patch layout. */
+export const NOOP_PROOF_FILE = NOOP_PROOF_BASE_FILE;
 
 /** A file's stamp in the proof: [workspace-relative path, size, mtimeMs, ino, ctimeMs]. */
 export type ProofStamp = [file: string, size: number, mtimeMs: string, ino: number, ctimeMs: string];
@@ -197,6 +202,8 @@ export class BuildState {
    */
   private onDisk: { state: Omit<FileStamp, 'hash'> | null; log: Omit<FileStamp, 'hash'> | null } | null = null;
   private proof: HeldProof | null = null;
+  /** The proof base on disk (noop.json) when it is known intact: the next proof is written as its patch. */
+  private proofBase: ProofBase | null = null;
   /** Whether the state files are still as the commit that wrote that proof left them (nothing appended). */
   private proofVouchesForDisk = false;
 
@@ -272,7 +279,7 @@ export class BuildState {
       return fresh;
     };
     const onDisk = stateFileStamps(dir);
-    const proofText = readProofText(dir);
+    const proofFiles = readProofFiles(dir);
     const read = readVerifiedStateFile(dir);
     if (read === 'damaged') return damaged('state.json', 'fails its checksum (damaged or edited)');
     if (read) {
@@ -332,14 +339,17 @@ export class BuildState {
     state.unknownGarbage = uncommitted || read === null;
     // A crashed build's lines are committed by this run: until then memory is ahead of the disk.
     state.onDisk = uncommitted ? null : onDisk;
-    const proofBody = proofText === null ? null : verifiedBody(proofText);
-    if (proofBody !== null && read && !uncommitted && state.clean !== null) state.proof = heldProof(proofBody, onDisk);
+    const opened = openProof(proofFiles, STATE_FORMAT_VERSION);
+    if (opened !== null && opened !== 'damaged') {
+      state.proofBase = opened.base;
+      if (read && !uncommitted && state.clean !== null) state.proof = heldProof(opened.proof, onDisk);
+    }
     state.proofVouchesForDisk = state.proof !== null;
-    if (proofText !== null && proofBody === null) {
+    if (opened === 'damaged') {
       state.diagnostics.push({
         code: 'state-discarded',
         message:
-          `The no-op proof (.episteme/${NOOP_PROOF_FILE}) fails its checksum (damaged or edited); ` +
+          `The no-op proof (.episteme/${NOOP_PROOF_FILE} and its patch) fails its checksum (damaged or edited); ` +
           'it was not used, and this build checks every target.',
       });
     }
@@ -422,12 +432,8 @@ export class BuildState {
     if (this.uncleanPending === null || this.readOnly) return;
     const cleared = this.uncleanPending;
     this.uncleanPending = null;
-    const proof = path.join(this.dir, NOOP_PROOF_FILE);
-    try {
-      fs.rmSync(proof, { force: true });
-    } catch (error) {
-      throw writeFailure(error, proof);
-    }
+    // The patch is the proof's freshness marker: without it the base proves nothing.
+    removeProofPatch(this.dir);
     this.append({ c: null });
     this.clearedClean = cleared;
   }
@@ -536,7 +542,8 @@ export class BuildState {
 
   private writeProof(clean: CleanRecord, written: { state: Omit<FileStamp, 'hash'> | null; log: Omit<FileStamp, 'hash'> | null }): void {
     const proof = this.noopProof(clean, written.state!, written.log);
-    writeFileAtomic(path.join(this.dir, NOOP_PROOF_FILE), withChecksum(JSON.stringify(proof)));
+    // Usually a patch of the few rows this run changed; the whole proof only when the patch outgrows it.
+    this.proofBase = writeProof(this.dir, proof, this.proofBase);
     this.proof = holdProof(proof);
     this.proofVouchesForDisk = true;
   }
@@ -659,24 +666,11 @@ export function readVerifiedStateFile(dir: string): StateFile | null | 'damaged'
   return { version: header.version, files: header.files, clean: header.clean ?? null, targets, bytes: bytes.byteLength };
 }
 
-/** The proof's bytes, or null when there is none. */
-function readProofText(dir: string): Buffer | null {
-  try {
-    return fs.readFileSync(path.join(dir, NOOP_PROOF_FILE));
-  } catch {
-    return null;
-  }
-}
-
 /** The proof as held in memory, when it was derived from the state files as they are (`onDisk`), else null. */
-function heldProof(body: string, onDisk: { state: Omit<FileStamp, 'hash'> | null; log: Omit<FileStamp, 'hash'> | null }): HeldProof | null {
-  let proof: NoopProof;
-  try {
-    proof = JSON.parse(body) as NoopProof;
-  } catch {
-    return null;
-  }
-  if (proof.version !== STATE_FORMAT_VERSION || !Array.isArray(proof.targets) || !Array.isArray(proof.sources)) return null;
+function heldProof(
+  proof: NoopProof,
+  onDisk: { state: Omit<FileStamp, 'hash'> | null; log: Omit<FileStamp, 'hash'> | null },
+): HeldProof | null {
   const same = (a: Omit<FileStamp, 'hash'> | null | undefined, b: Omit<FileStamp, 'hash'> | null): boolean =>
     a === undefined ? false : a === null || b === null ? a === b : sameStamp(a, b);
   if (onDisk.state === null || !same(proof.state, onDisk.state) || !same(proof.log, onDisk.log)) return null;
@@ -693,23 +687,6 @@ function holdProof(proof: NoopProof): HeldProof {
 
 function stateFileStamps(dir: string): { state: Omit<FileStamp, 'hash'> | null; log: Omit<FileStamp, 'hash'> | null } {
   return { state: statStamp(path.join(dir, 'state.json')), log: statStamp(path.join(dir, 'state.log')) };
-}
-
-const CHECKSUM_LINE = '\nxxh64:';
-const CHECKSUM_LENGTH = 16;
-
-/** A state file's bytes: its body (UTF-8), then a line with the xxh64 of those bytes. */
-export function withChecksum(body: string): Buffer {
-  const bytes = Buffer.from(body, 'utf8');
-  return Buffer.concat([bytes, Buffer.from(`${CHECKSUM_LINE}${fastHash(bytes)}\n`, 'latin1')]);
-}
-
-/** The body of a file written by withChecksum, or null when it is truncated or fails its checksum. */
-export function verifiedBody(bytes: Buffer): string | null {
-  const at = bytes.length - CHECKSUM_LINE.length - CHECKSUM_LENGTH - 1;
-  if (at < 0 || bytes.toString('latin1', at, at + CHECKSUM_LINE.length) !== CHECKSUM_LINE || bytes[bytes.length - 1] !== 0x0a) return null;
-  const body = bytes.subarray(0, at);
-  return bytes.toString('latin1', at + CHECKSUM_LINE.length, bytes.length - 1) === fastHash(body) ? body.toString('utf8') : null;
 }
 
 const LOG_CHECKSUM_SUFFIX = /\t[0-9a-f]{16}$/;
