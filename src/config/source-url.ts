@@ -137,9 +137,29 @@ function shorten(slug: string): string {
   return `${head}---${tail}`;
 }
 
+/**
+ * The slug of a canonical URL: its hostname, path, query and fragment, lowercased, with each run of
+ * other characters as one "-". Read off the serialised URL (ids are assigned to canonical URLs): the
+ * scheme and the port go, and the "?" and "#" that the URL getters would drop or turn into "-" are such
+ * runs anyway, so no second parse per entry.
+ */
 function slugFor(url: string): string {
+  const start = url.indexOf('://');
+  if (start < 0) return slugOfParsed(url);
+  const pathStart = url.indexOf('/', start + 3);
+  let authority = pathStart < 0 ? url.slice(start + 3) : url.slice(start + 3, pathStart);
+  const colon = authority.lastIndexOf(':');
+  if (colon > authority.lastIndexOf(']')) authority = authority.slice(0, colon);
+  return slugOf(authority + (pathStart < 0 ? '' : url.slice(pathStart)));
+}
+
+/** The slug by way of the URL getters, for a string that is not a serialised URL. */
+function slugOfParsed(url: string): string {
   const parsed = new URL(url);
-  const raw = `${parsed.hostname}${parsed.pathname}${parsed.search}${parsed.hash ? '-' + parsed.hash.slice(1) : ''}`;
+  return slugOf(`${parsed.hostname}${parsed.pathname}${parsed.search}${parsed.hash ? '-' + parsed.hash.slice(1) : ''}`);
+}
+
+function slugOf(raw: string): string {
   const slug = raw
     .toLowerCase()
     .replace(/[^a-z0-9]+/g, '-')

@@ -2,7 +2,9 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
 import { assignDocumentIds, canonicalSourceUrl, normalisePercentEncoding, RESERVED_DOCUMENT_IDS } from '../../src/config/source-url.js';
+import { localPathResolver } from '../../src/config/manual-ingest-map.js';
 import { seededRandom } from '../helpers/random.js';
+import * as path from 'node:path';
 
 /**
  * Loading a map of 10,000 entries spent most of its time in URL canonicalisation and document ids, so
@@ -175,5 +177,30 @@ test('document ids equal the straightforward assignment, colliding slugs and res
     }
     const list = [...urls];
     assert.deepEqual([...assignDocumentIds(list)].sort(), [...straightforwardIds(list)].sort(), `round ${round}`);
+  }
+});
+
+test('local paths joined as strings equal path.resolve and path.relative, odd segments and folders included', () => {
+  const random = seededRandom(42);
+  const SEGMENTS = ['a', 'src', 'é', 'a b', '.', '..', '...', '.hidden', '..x', 'x..', '', '\\', 'a\\b', '~', '-', 'index.html'];
+  const FOLDERS: [base: string, root: string][] = [
+    ['/ws', '/ws'],
+    ['/ws/maps', '/ws'],
+    ['/ws/maps/deep/', '/ws'],
+    ['/ws/../ws/maps', '/ws'],
+    ['/elsewhere', '/ws'],
+    ['/', '/'],
+    ['/ws/..foo', '/ws'],
+    ['/ws', '/ws/'],
+  ];
+  for (const [base, root] of FOLDERS) {
+    const resolve = localPathResolver(base, root);
+    for (let i = 0; i < 3_000; i += 1) {
+      const segments = Array.from({ length: 1 + Math.floor(random() * 4) }, () => pick(random, SEGMENTS));
+      const localPath = `${random() < 0.1 ? '/' : ''}${segments.join(random() < 0.1 ? '//' : '/')}${random() < 0.1 ? '/' : ''}`;
+      const absolutePath = path.resolve(base, localPath);
+      const expected = { absolutePath, relativePath: path.relative(root, absolutePath).split(path.sep).join('/') };
+      assert.deepEqual(resolve(localPath), expected, `${JSON.stringify(localPath)} from ${base} in ${root}`);
+    }
   }
 });
