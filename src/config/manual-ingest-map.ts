@@ -65,10 +65,11 @@ export async function loadManualIngestMap(
     context.familyIds ?? registeredFamilyIds,
   );
   const sources: ManualIngestSource[] = [];
+  const resolveLocal = localPathResolver(baseDir, context.root);
   entries.forEach((entry, index) => {
     const spec = specs[index];
     if (!spec) return;
-    const absolutePath = path.resolve(baseDir, entry.localPath);
+    const { absolutePath, relativePath } = resolveLocal(entry.localPath);
     // stat, never open: a FIFO named here must not block, and nothing is read until the build. One stat
     // for the common case (a regular file); the reason is worked out only for an entry that fails it.
     const stat = entry.localPath.includes('\0') ? undefined : statOrUndefined(absolutePath);
@@ -93,7 +94,7 @@ export async function loadManualIngestMap(
       method: 'manual-ingest',
       spec,
       absolutePath,
-      relativePath: path.relative(context.root, absolutePath).split(path.sep).join('/'),
+      relativePath,
       contentType: (
         entry.contentType ??
         CONTENT_TYPE_BY_EXTENSION[path.extname(absolutePath).toLowerCase()] ??
@@ -105,6 +106,44 @@ export async function loadManualIngestMap(
   });
   if (problems.length > 0) throw invalid(label, problems);
   return sources;
+}
+
+/**
+ * An entry's local path, absolute (`path.resolve(baseDir, localPath)`) and relative to the workspace
+ * root ("/"-separated `path.relative`). A plain relative path (no "." or ".." segment, no empty one,
+ * POSIX separators) is joined as a string: resolving and relativising every entry of a 10,000-entry map
+ * cost more than statting its files. Anything else takes the path functions.
+ */
+export function localPathResolver(baseDir: string, root: string): (localPath: string) => { absolutePath: string; relativePath: string } {
+  const slow = (localPath: string) => {
+    const absolutePath = path.resolve(baseDir, localPath);
+    return { absolutePath, relativePath: path.relative(root, absolutePath).split(path.sep).join('/') };
+  };
+  const base = path.resolve(baseDir);
+  const baseFromRoot = path.relative(root, base);
+  // Only where both joins are plain concatenation: POSIX, the map's folder inside the root (or it).
+  if (path.sep !== '/' || baseFromRoot.startsWith('..') || path.isAbsolute(baseFromRoot)) return slow;
+  const absolutePrefix = base.endsWith('/') ? base : `${base}/`;
+  const relativePrefix = baseFromRoot === '' ? '' : `${baseFromRoot}/`;
+  return (localPath) => {
+    if (!isPlainRelativePath(localPath)) return slow(localPath);
+    return { absolutePath: absolutePrefix + localPath, relativePath: relativePrefix + localPath };
+  };
+}
+
+/** Segments separated by single "/", none empty, "." or "..", no leading "/" and no NUL. */
+function isPlainRelativePath(localPath: string): boolean {
+  if (localPath === '' || localPath.includes('\0')) return false;
+  let start = 0;
+  while (start <= localPath.length) {
+    let end = localPath.indexOf('/', start);
+    if (end < 0) end = localPath.length;
+    const length = end - start;
+    if (length === 0) return false;
+    if (localPath.charCodeAt(start) === 0x2e && (length === 1 || (length === 2 && localPath.charCodeAt(start + 1) === 0x2e))) return false;
+    start = end + 1;
+  }
+  return true;
 }
 
 /** The file's stat, or undefined when it cannot be stat'ed (missing, a symlink loop, no permission). */

@@ -1,5 +1,4 @@
 import { sha256Hex } from '../store/hash.js';
-import { compareCodeUnits } from '../store/canonical-json.js';
 
 /**
  * Canonical form of a source URL; two entries are the same source when their canonical forms match.
@@ -36,9 +35,14 @@ export function canonicalSourceUrl(raw: string): { url: string } | { error: stri
   const hash = normalisePercentEncoding(parsed.hash);
   if (hash !== parsed.hash) parsed.hash = hash;
   // The getter shows an empty fragment and no fragment both as "", but href keeps a trailing "#";
-  // setting "" makes the fragment null.
-  if (parsed.hash === '') parsed.hash = '';
-  return { url: parsed.href };
+  // setting "" makes the fragment null. Only then: each setter re-serialises the URL (a map of 10,000
+  // entries paid that for every one).
+  const href = parsed.href;
+  if (parsed.hash === '' && href.endsWith('#')) {
+    parsed.hash = '';
+    return { url: parsed.href };
+  }
+  return { url: href };
 }
 
 /**
@@ -85,26 +89,28 @@ function truncate(value: string): string {
  * so such a source keeps working under a suffixed id instead of becoming its own stage's index.
  */
 export function assignDocumentIds(urls: string[]): Map<string, string> {
+  // Counts, not member lists: copying a list per entry made this the largest part of loading a map.
   const slugOf = new Map<string, string>();
-  const bySlug = new Map<string, string[]>();
+  const slugCount = new Map<string, number>();
   for (const url of urls) {
     const slug = slugFor(url);
     slugOf.set(url, slug);
-    bySlug.set(slug, [...(bySlug.get(slug) ?? []), url]);
+    slugCount.set(slug, (slugCount.get(slug) ?? 0) + 1);
   }
   const ids = new Map<string, string>();
-  const sorted = [...urls].sort(compareCodeUnits);
+  // The default sort compares strings by UTF-16 code unit, as compareCodeUnits does, without a callback.
+  const sorted = [...urls].sort();
   for (const url of sorted) {
     const slug = slugOf.get(url)!;
-    const unique = bySlug.get(slug)!.length === 1 && slug.length <= MAX_SLUG && !RESERVED_DOCUMENT_IDS.has(slug);
+    const unique = slugCount.get(slug) === 1 && slug.length <= MAX_SLUG && !RESERVED_DOCUMENT_IDS.has(slug);
     ids.set(url, unique ? slug : suffixed(slug, url, 8));
   }
   // A plain slug can equal another URL's suffixed id ("https://x-1a2b3c4d/" beside two "https://x/...");
   // every member of such a clash takes a longer suffix, still independent of the order of entries.
   for (let hashLength = 16; hashLength <= 64; hashLength *= 2) {
-    const byId = new Map<string, string[]>();
-    for (const url of sorted) byId.set(ids.get(url)!, [...(byId.get(ids.get(url)!) ?? []), url]);
-    const clashing = [...byId.values()].filter((members) => members.length > 1).flat();
+    const idCount = new Map<string, number>();
+    for (const url of sorted) idCount.set(ids.get(url)!, (idCount.get(ids.get(url)!) ?? 0) + 1);
+    const clashing = sorted.filter((url) => idCount.get(ids.get(url)!)! > 1);
     if (clashing.length === 0) break;
     for (const url of clashing) ids.set(url, suffixed(slugOf.get(url)!, url, hashLength));
   }
@@ -131,9 +137,29 @@ function shorten(slug: string): string {
   return `${head}---${tail}`;
 }
 
+/**
+ * The slug of a canonical URL: its hostname, path, query and fragment, lowercased, with each run of
+ * other characters as one "-". Read off the serialised URL (ids are assigned to canonical URLs): the
+ * scheme and the port go, and the "?" and "#" that the URL getters would drop or turn into "-" are such
+ * runs anyway, so no second parse per entry.
+ */
 function slugFor(url: string): string {
+  const start = url.indexOf('://');
+  if (start < 0) return slugOfParsed(url);
+  const pathStart = url.indexOf('/', start + 3);
+  let authority = pathStart < 0 ? url.slice(start + 3) : url.slice(start + 3, pathStart);
+  const colon = authority.lastIndexOf(':');
+  if (colon > authority.lastIndexOf(']')) authority = authority.slice(0, colon);
+  return slugOf(authority + (pathStart < 0 ? '' : url.slice(pathStart)));
+}
+
+/** The slug by way of the URL getters, for a string that is not a serialised URL. */
+function slugOfParsed(url: string): string {
   const parsed = new URL(url);
-  const raw = `${parsed.hostname}${parsed.pathname}${parsed.search}${parsed.hash ? '-' + parsed.hash.slice(1) : ''}`;
+  return slugOf(`${parsed.hostname}${parsed.pathname}${parsed.search}${parsed.hash ? '-' + parsed.hash.slice(1) : ''}`);
+}
+
+function slugOf(raw: string): string {
   const slug = raw
     .toLowerCase()
     .replace(/[^a-z0-9]+/g, '-')

@@ -213,7 +213,8 @@ function pruneReleasedIndexParts(ws: Workspace, state: BuildState, partFormat: s
   if (released.size === 0) return;
   // Only chunk records whose text names one of those hashes can still use its part (no parse of every record).
   const live = new Set<string>();
-  const isChunk = (name: string): boolean => name.startsWith(`${ws.outputs.chunks}/`);
+  const chunkFolder = `${ws.outputs.chunks}/`;
+  const isChunk = (name: string): boolean => name.startsWith(chunkFolder);
   const naming = (record: TargetRecord): boolean => released.has(record.facts?.chunksContentHash ?? '');
   for (const record of state.targets.mentioning(isChunk, [...released], naming).values())
     if (record.components.rule === 'chunk' && record.facts?.chunksContentHash) live.add(record.facts.chunksContentHash);

@@ -9,7 +9,10 @@ import { BuildState } from '../../src/graph/state.js';
 import { actionKey } from '../../src/cache/remote-cache.js';
 import { decodeActionResult, encodeActionResult } from '../../src/cache/action-result.js';
 import { artifactBytes, makeArtifact } from '../../src/store/artifact.js';
-import { sha256Hex } from '../../src/store/hash.js';
+import { initFastHash, sha256Hex } from '../../src/store/hash.js';
+
+// BuildState.load checks state.json's xxh64 checksum.
+await initFastHash();
 
 /**
  * The remote cache against a real Bazel-protocol server (nginx with WebDAV, on 127.0.0.1), driven

@@ -5,9 +5,13 @@ import * as path from 'node:path';
 import { Rig, writeSmallWorkspace, sampleHtml, type CliResult } from '../helpers/rig.js';
 import { NGINX_SKIP, startNginx, type NginxCache } from '../helpers/nginx.js';
 import { BuildState } from '../../src/graph/state.js';
+import { initFastHash } from '../../src/store/hash.js';
 import { actionKey } from '../../src/cache/remote-cache.js';
 import { decodeActionResult, encodeActionResult, type OutputFile } from '../../src/cache/action-result.js';
 import { planSegments } from '../../src/index/index-layout.js';
+
+// BuildState.load checks state.json's xxh64 checksum.
+await initFastHash();
 
 /**
  * A segmented search index (above 256 documents: a manifest naming segment files) in the remote cache:

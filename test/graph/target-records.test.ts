@@ -5,6 +5,10 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { BuildState, STATE_FORMAT_VERSION, withChecksum, type CleanRecord, type TargetRecord } from '../../src/graph/state.js';
 import { TargetRecords } from '../../src/graph/target-records.js';
+import { initFastHash } from '../../src/store/hash.js';
+
+// BuildState.load checks state.json's xxh64 checksum.
+await initFastHash();
 
 /**
  * Build records stay the text state.json holds until used, so an edit parses the records of what
@@ -161,14 +165,14 @@ test('the no-op proof vouches for the loaded state only while state.json and sta
     assert.equal(next.provenTarget('chunks/d0.json')?.[2], 'chunks/d0.1111111111111111.json');
     assert.equal(next.provenTarget('chunks/d1.json')?.[2], record(1).output);
     // A proof put back after another build changed the state does not vouch for it.
-    const proofFile = path.join(dir, 'noop.json');
-    const saved = fs.readFileSync(proofFile);
+    const proofFiles = ['noop.json', 'noop.patch.json'].map((name) => path.join(dir, name));
+    const saved = proofFiles.map((file) => fs.readFileSync(file));
     const changed = BuildState.load(dir);
     changed.setClean(null);
     changed.recordTarget('chunks/d2.json', record(2));
     changed.compact();
-    assert.ok(!fs.existsSync(proofFile), 'a build that is not clean leaves no proof');
-    fs.writeFileSync(proofFile, saved);
+    assert.ok(!fs.existsSync(proofFiles[1]!), 'a build that is not clean leaves no proof (its patch is gone)');
+    for (const [i, file] of proofFiles.entries()) fs.writeFileSync(file, saved[i]!);
     const after = BuildState.load(dir);
     assert.equal(after.provenTarget('chunks/d0.json'), undefined);
     assert.ok(!after.untouchedSinceCleanCommit());

@@ -6,7 +6,12 @@ import * as path from 'node:path';
 import { Sandbox, assertBounded, assertFailure, type MeasuredResult } from './harness.js';
 import { sampleHtml, sha256 } from '../helpers/rig.js';
 import { verifyCommittedGeneration } from '../helpers/verify-commit.js';
+import { withChecksum } from '../../src/graph/state.js';
+import { initFastHash } from '../../src/store/hash.js';
 import { TestServer, staticRoute, page } from '../capture/server.js';
+
+// state.json and noop.json carry an xxh64 checksum (the forgeries below recompute it).
+await initFastHash();
 
 /**
  * Section 2 of issue 9, "nothing is trusted unverified", attacked: every kind of file under .episteme
@@ -87,7 +92,7 @@ interface StateFileParts {
 
 function readStateFile(statePath: string): StateFileParts {
   const text = fs.readFileSync(statePath, 'utf8');
-  const [header, ...lines] = text.slice(0, text.lastIndexOf('\nsha256:')).split('\n');
+  const [header, ...lines] = text.slice(0, text.lastIndexOf('\nxxh64:')).split('\n');
   const targets: StateFileParts['targets'] = {};
   for (const line of lines) {
     const tab = line.indexOf('\t');
@@ -102,8 +107,7 @@ function writeStateFile(statePath: string, state: StateFileParts): void {
     JSON.stringify(state.header),
     ...Object.entries(state.targets).map(([name, r]) => `${JSON.stringify(name)}\t${JSON.stringify(r)}`),
   ];
-  const body = lines.join('\n');
-  fs.writeFileSync(statePath, `${body}\nsha256:${sha256(body)}\n`);
+  fs.writeFileSync(statePath, withChecksum(lines.join('\n')));
 }
 
 async function withSandbox(body: (box: Sandbox) => Promise<void>): Promise<void> {
@@ -180,8 +184,8 @@ test('a state.json with a flipped byte or a hand edit counts as absent: everythi
       ino: stat.ino,
     };
     // The edit without recomputing the checksum: the old one stays.
-    const edited = [JSON.stringify(state.header), ...text.slice(0, text.lastIndexOf('\nsha256:')).split('\n').slice(1)].join('\n');
-    fs.writeFileSync(statePath, edited + text.slice(text.lastIndexOf('\nsha256:')));
+    const edited = [JSON.stringify(state.header), ...text.slice(0, text.lastIndexOf('\nxxh64:')).split('\n').slice(1)].join('\n');
+    fs.writeFileSync(statePath, edited + text.slice(text.lastIndexOf('\nxxh64:')));
     fs.rmSync(path.join(box.ws, '.episteme/noop.json'));
     const result = await build(box);
     assert.equal(result.code, 0, result.stdout);
@@ -250,7 +254,7 @@ test('the no-op proof is not fooled: an output edited with its mtime restored, o
     fs.appendFileSync(path.join(box.ws, chunkFile), ' ');
     const stat = fs.statSync(path.join(box.ws, chunkFile));
     const text = fs.readFileSync(proofPath, 'utf8');
-    const at = text.lastIndexOf('\nsha256:');
+    const at = text.lastIndexOf('\nxxh64:');
     const proof = JSON.parse(text.slice(0, at)) as { targets: [string, string, string, number, string, number, string][] };
     const entry = proof.targets.find((t) => t[2] === chunkFile)!;
     entry[3] = stat.size;

@@ -139,7 +139,7 @@ test(symlinkedStateFoldersAreRefused, async () => {
     // State files opened for appending or read as state: a symlink in their place is refused too.
     // (lock-holder.json is written only while the lock is held, by rename: a symlink there is replaced,
     // never written through, so that build succeeds; the others are refused at load.)
-    for (const file of ['state.log', 'state.json', 'noop.json', 'lock-holder.json']) {
+    for (const file of ['state.log', 'state.json', 'noop.json', 'noop.patch.json', 'lock-holder.json']) {
       const full = path.join(box.ws, '.episteme', file);
       const saved = fs.existsSync(full) ? fs.readFileSync(full) : null;
       fs.rmSync(full, { force: true });

@@ -8,7 +8,11 @@ import { CLI, sampleHtml } from '../helpers/rig.js';
 import { writeFileAtomic, isTempFileName } from '../../src/store/atomic-file.js';
 import { EpistemeError } from '../../src/failure.js';
 import { BuildState } from '../../src/graph/state.js';
+import { initFastHash } from '../../src/store/hash.js';
 import { Sandbox, assertBounded, assertFailure, isRoot, treeChecksum, writeTwoDocumentWorkspace } from './harness.js';
+
+// BuildState.load checks state.json's xxh64 checksum.
+await initFastHash();
 
 /**
  * The file system says no: a disk that fills up (a small tmpfs mounted by the test) and a read-only
