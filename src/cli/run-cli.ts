@@ -94,12 +94,13 @@ export async function runCli(argv: string[], commands: CommandTable): Promise<nu
     colorDepth: 1,
   };
   // Help is rendered here (help.ts), not by clipanion's builtin: grouped one-line commands at the root.
+  // Written like every other output (stdout-writer.ts), so --help creates no stdout stream either.
   if (argv.length === 0 || (argv.length === 1 && (argv[0] === '--help' || argv[0] === '-h' || argv[0] === 'help'))) {
-    process.stdout.write(rootHelp(cli));
+    stdoutWriter.write(rootHelp(cli));
     return 0;
   }
   if (argv.length === 2 && argv[0]! in commands && (argv[1] === '--help' || argv[1] === '-h')) {
-    process.stdout.write(commandHelp(cli, await commands[argv[0]!]!()));
+    stdoutWriter.write(commandHelp(cli, await commands[argv[0]!]!()));
     return 0;
   }
   let command: ReturnType<typeof cli.process>;
