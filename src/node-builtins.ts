@@ -16,5 +16,8 @@ let zlibModule: Zlib | undefined;
  * callers read `zlib.crc32(...)` as before.
  */
 export const zlib: Zlib = new Proxy({} as Zlib, {
-  get: (_target, name) => Reflect.get((zlibModule ??= process.getBuiltinModule('node:zlib')), name),
+  get: (_target, name) => {
+    if (zlibModule === undefined) zlibModule = process.getBuiltinModule('node:zlib');
+    return Reflect.get(zlibModule, name);
+  },
 });
