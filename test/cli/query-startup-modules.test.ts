@@ -7,10 +7,11 @@ import { Rig, writeSmallWorkspace } from '../helpers/rig.js';
  * What a cold `episteme query` loads before it reads an index is its fixed cost. node:zlib brings
  * node:stream and ~20 stream modules with it (~11M instructions of a cold Node 24 start), so it is
  * loaded on first use (src/node-builtins.ts): a query that fails before reading a row block (usage
- * error, missing index) or asks for --help loads none of them. Runs the real CLI with a preload
+ * error, missing index) or asks for --help loads none of them; nor does writing its error to stderr
+ * in human mode (stdout-writer.ts: writeSync, not process.stderr, whose creation loads them). Runs the real CLI with a preload
  * (NODE_OPTIONS=--require) that records the built-in modules the process loaded, at exit.
  */
-test('query: a run that never reads a row block loads neither node:zlib nor node:stream', async () => {
+test('query: a run that never reads a row block loads neither node:zlib nor node:stream, in JSON or human mode', async () => {
   const rig = new Rig();
   try {
     writeSmallWorkspace(rig);
@@ -40,6 +41,9 @@ test('query: a run that never reads a row block loads neither node:zlib nor node
       [['query', '--index', 'chunks/search-index.json', '--json'], 2],
       [['query', '--index', 'chunks/search-index.json', '--term', 'alpha', '--limit', '0', '--json'], 2],
       [['query', '--help'], 0],
+      // Human mode: the error and hint lines go to stderr with writeSync, not through a stream.
+      [['query', '--index', 'missing.json', '--term', 'alpha'], 2],
+      [['query', '--index', 'chunks/search-index.json', '--term', 'alpha', '--limit', '0'], 2],
     ] as const)
       assert.deepEqual(streamModules(await loaded([...args], code)), [], args.join(' '));
   } finally {
