@@ -95,6 +95,8 @@ export class Output {
    * human line; only the two cursor controls are written raw.
    */
   status(text: string | null): void {
+    // Nothing shown, nothing to erase: errors and warnings need not ask whether stderr is a terminal.
+    if (text === null && this.statusShown === null) return;
     if (!this.liveTerminal) return;
     if (text === null) {
       if (this.statusShown !== null) this.stderr.write('\r\x1b[K');

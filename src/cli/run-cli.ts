@@ -5,19 +5,10 @@ import { Output, markMainEntered } from './output.js';
 import { describeCause } from '../failure.js';
 import { commandHelp, rootHelp } from './help.js';
 import { diagnoseOptions, unknownCommand, type UsageProblem } from './usage-errors.js';
-import { stdoutWriter } from './stdout-writer.js';
+import { stderrWriter, stdoutWriter } from './stdout-writer.js';
 
 /** Command name -> loader of its class (loaded on demand: a run loads its own command only). */
 export type CommandTable = Record<string, () => Promise<CommandClass>>;
-
-/** A closed pipe (`episteme query ... | head`) is the reader's choice, not an error. */
-function guardPipe(stream: NodeJS.WriteStream): void {
-  stream.on('error', (error: NodeJS.ErrnoException) => {
-    if (error.code === 'EPIPE') process.exit(process.exitCode ?? 0);
-    // Nowhere left to report to: end with a failure code rather than a stack trace.
-    process.exit(1);
-  });
-}
 
 /**
  * Whatever escapes every handler (an error thrown from a callback, a rejected promise nobody awaited)
@@ -45,14 +36,9 @@ function guardProcess(argv: string[]): void {
   process.on('unhandledRejection', crash);
 }
 
-let stderrGuarded = false;
-/** process.stderr, guarded like stdout on first use. */
+/** Standard error, written like stdout (stdout-writer.ts): a human-mode error creates no stream. */
 function stderr(): NodeJS.WriteStream {
-  if (!stderrGuarded) {
-    stderrGuarded = true;
-    guardPipe(process.stderr);
-  }
-  return process.stderr;
+  return stderrWriter as unknown as NodeJS.WriteStream;
 }
 
 export async function createCli(commands: CommandTable, only?: string): Promise<Cli> {
@@ -94,12 +80,13 @@ export async function runCli(argv: string[], commands: CommandTable): Promise<nu
     colorDepth: 1,
   };
   // Help is rendered here (help.ts), not by clipanion's builtin: grouped one-line commands at the root.
+  // Written like every other output (stdout-writer.ts), so --help creates no stdout stream either.
   if (argv.length === 0 || (argv.length === 1 && (argv[0] === '--help' || argv[0] === '-h' || argv[0] === 'help'))) {
-    process.stdout.write(rootHelp(cli));
+    stdoutWriter.write(rootHelp(cli));
     return 0;
   }
   if (argv.length === 2 && argv[0]! in commands && (argv[1] === '--help' || argv[1] === '-h')) {
-    process.stdout.write(commandHelp(cli, await commands[argv[0]!]!()));
+    stdoutWriter.write(commandHelp(cli, await commands[argv[0]!]!()));
     return 0;
   }
   let command: ReturnType<typeof cli.process>;
