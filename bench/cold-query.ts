@@ -23,6 +23,7 @@ import { chunkDocument, DEFAULT_CHUNK_OPTIONS } from '../src/chunk/chunker.js';
 import type { Chunk } from '../src/document/types.js';
 import { buildSearchIndex, DEFAULT_INDEX_OPTIONS } from '../src/index/search-index.js';
 import { crc32Hex } from '../src/index/index-layout.js';
+import { STAGE_INDEX_FORMAT_VERSION } from '../src/rule-versions.js';
 import { artifactBytes, makeArtifact } from '../src/store/artifact.js';
 import { sha256Hex } from '../src/store/hash.js';
 import { ensureRuntimes, runtimeBin } from '../test/helpers/runtimes.js';
@@ -100,7 +101,7 @@ async function main(): Promise<void> {
   const inWorkspace = path.join(work, 'chunks');
   mkdirSync(inWorkspace, { recursive: true });
   const chunkIndexBytes = artifactBytes(
-    makeArtifact('chunk-index', 1, {
+    makeArtifact('chunk-index', STAGE_INDEX_FORMAT_VERSION, {
       entries: chunked.map((doc) => ({
         documentId: doc.documentId,
         file: `${doc.documentId}.json`,
