@@ -109,6 +109,11 @@ export class BuildMemory {
     this.current.clear();
   }
 
+  /** Whether this is the record the last build left current for the target (files changed since or not). */
+  leftCurrent(name: string, record: TargetRecord): boolean {
+    return this.current.get(name)?.record === record;
+  }
+
   /**
    * The up-to-date result of a target the last build left current, when its record is the one that
    * build left and no file it names was reported changed; otherwise undefined (check it in full).

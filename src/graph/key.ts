@@ -23,11 +23,55 @@ export interface KeyComponents {
  * string maps, because it runs for every target on every build (a no-op build is mostly this).
  */
 export function targetKey(components: KeyComponents): string {
-  return fastHash(keyText(components));
+  // Components are not changed once made (a change makes new ones): an aggregate's record, carried from
+  // build to build by a watch, is hashed once, not on every build.
+  let key = keys.get(components);
+  if (key === undefined) {
+    key = fastHash(keyText(components));
+    keys.set(components, key);
+  }
+  return key;
 }
+
+const keys = new WeakMap<KeyComponents, string>();
+
+/** Components with at least this many inputs (an aggregate's) keep their key text, to patch it. */
+const KEPT_TEXT_MIN_INPUTS = 64;
+const keptTexts = new WeakMap<KeyComponents, string>();
 
 /** The canonical JSON of key components (flat string maps, keys in code-unit order), built directly. */
 export function keyText(components: KeyComponents): string {
+  const kept = keptTexts.get(components);
+  if (kept !== undefined) return kept;
+  const text = builtKeyText(components);
+  if (text.length > KEPT_TEXT_MIN_INPUTS * 64 && Object.keys(components.inputs).length >= KEPT_TEXT_MIN_INPUTS)
+    keptTexts.set(components, text);
+  return text;
+}
+
+/**
+ * Gives `after` (components equal to `before` but for the values of these inputs, which `before` has)
+ * the key text of `before` with those values replaced, when `before`'s text is kept: an aggregate's
+ * edit then costs a few string searches, not a walk over its 10,000 inputs. Each replaced value is
+ * found as the value of its key (`{` or `,`, the quoted name, `:`: a quote inside a JSON string is
+ * escaped, so that sequence starts a key), and checked to be the value `before` has.
+ */
+export function derivePatchedKeyText(before: KeyComponents, after: KeyComponents, changed: ReadonlyMap<string, string>): void {
+  let text = keptTexts.get(before);
+  if (text === undefined) return;
+  for (const [name, value] of changed) {
+    const quotedName = JSON.stringify(name);
+    const was = JSON.stringify(before.inputs[name]);
+    let at: number = text.indexOf(`${quotedName}:${was}`);
+    while (at > 0 && text[at - 1] !== '{' && text[at - 1] !== ',') at = text.indexOf(`${quotedName}:${was}`, at + 1);
+    if (at <= 0) return;
+    const start: number = at + quotedName.length + 1;
+    text = text.slice(0, start) + JSON.stringify(value) + text.slice(start + was.length);
+  }
+  keptTexts.set(after, text);
+}
+
+function builtKeyText(components: KeyComponents): string {
   return (
     `{"inputs":${flatStringMap(components.inputs)},"keySchemaVersion":${KEY_SCHEMA_VERSION},` +
     `"options":${flatStringMap(components.options)},"producerVersion":${JSON.stringify(components.producerVersion)},` +
@@ -119,6 +163,13 @@ export function sameComponents(a: KeyComponents, b: KeyComponents): boolean {
     a.producerVersion === b.producerVersion &&
     sameStringMap(a.options, b.options) &&
     sameStringMap(a.inputs, b.inputs)
+  );
+}
+
+/** Whether two sets of components are equal but for their inputs. */
+export function sameExceptInputs(a: KeyComponents, b: KeyComponents): boolean {
+  return (
+    a.rule === b.rule && a.ruleVersion === b.ruleVersion && a.producerVersion === b.producerVersion && sameStringMap(a.options, b.options)
   );
 }
 

@@ -460,13 +460,11 @@ function stageIndex(kind: StageIndexKind, dirOf: (ws: Workspace) => string): Rul
       let committedEntries: CommittedEntries | null = null;
       const memo = rememberedFor(kind, dir);
       const segmentMemo = rememberedSegmentsFor(kind, dir);
-      const items = deps
-        .map((dep): Item => {
-          const documentId = dep.source!.documentId;
-          const sourceUrl = dep.source!.spec.url;
-          return { dep, documentId, sourceUrl, memo: rememberedEntry(memo, documentId, sourceUrl, dep.sha256) };
-        })
-        .sort((x, y) => compareCodeUnits(x.documentId, y.documentId));
+      const items = inDocumentIdOrder(node, deps).map((dep): Item => {
+        const documentId = dep.source!.documentId;
+        const sourceUrl = dep.source!.spec.url;
+        return { dep, documentId, sourceUrl, memo: rememberedEntry(memo, documentId, sourceUrl, dep.sha256) };
+      });
       const entryOf = (item: Item): MemoEntry => {
         if (item.memo !== undefined) return item.memo;
         const { dep, documentId, sourceUrl } = item;
@@ -571,6 +569,24 @@ function stageIndex(kind: StageIndexKind, dirOf: (ws: Workspace) => string): Rul
       };
     },
   };
+}
+
+/** Per stage-index target: its dependencies' sources in the order last given, and their document-id order. */
+const documentIdOrders = new WeakMap<TargetNode, { sources: TargetNode['source'][]; order: number[] }>();
+
+/**
+ * The dependencies sorted by document id (code units). The order is a function of their sources, which
+ * a watch keeps from build to build with the graph: sorted once, then checked by identity.
+ */
+function inDocumentIdOrder(node: TargetNode, deps: readonly DepView[]): DepView[] {
+  let known = documentIdOrders.get(node);
+  if (known === undefined || known.sources.length !== deps.length || deps.some((dep, i) => dep.source !== known!.sources[i])) {
+    const sources = deps.map((dep) => dep.source);
+    const order = sources.map((_, i) => i).sort((x, y) => compareCodeUnits(sources[x]!.documentId, sources[y]!.documentId));
+    known = { sources, order };
+    documentIdOrders.set(node, known);
+  }
+  return known.order.map((i) => deps[i]!);
 }
 
 /** A dependency of a stage index, with its remembered entry when there is one. */
@@ -789,7 +805,7 @@ const searchIndex: Rule = {
     // the fingerprint would re-serialise the whole chunk index, a cost that grows with the corpus.
     const chunkIndex = chunkIndexOf(env, deps[0]!.name, chunkIndexBytes, chunkIndexPath);
     const entries = chunkIndex.payload.entries;
-    const chunkFacts = entries.map((entry) => chunkFactsFor(env, entry));
+    const chunkFacts = chunkFactsOf(env, entries);
     const partOf = (i: number): string => {
       // Per-document postings are a pure function of the chunks' content: cache them by the hash of the
       // chunks without the snapshot they cite, so a one-document change re-tokenises one document and
@@ -874,14 +890,27 @@ const searchIndex: Rule = {
 export function segmentPlan(
   env: RuleEnv,
   entries: StageIndexEntry[],
-  chunkFacts: { chunksContentHash: string; snapshotId: string }[] = entries.map((entry) => chunkFactsFor(env, entry)),
+  chunkFacts: ChunkFacts[] = chunkFactsOf(env, entries),
 ): { ends: number[]; keys: string[] } {
   const modules = env.stages;
   const ends = modules.planSegments(entries.map((entry) => entry.documentId));
   if (ends.length === 1) return { ends, keys: [] };
   const options = modules.indexOptions(env.ws.options.index);
+  const header = JSON.stringify([modules.searchIndexRuleVersion, PRODUCER_VERSION, options.k1, options.b]);
+  const known = header === segmentKeyMemo.header ? segmentKeyMemo.byFirstId : new Map<string, SegmentKeyMemo>();
+  const next = new Map<string, SegmentKeyMemo>();
   let start = 0;
   const keys = ends.map((end) => {
+    // A segment of the same documents with the same chunk content and cited snapshots as one keyed
+    // before has that key (a watch's edit hashes one segment's key, not every segment's).
+    const members = entries.slice(start, end);
+    const facts = chunkFacts.slice(start, end);
+    const memo = known.get(members[0]!.documentId);
+    if (memo !== undefined && sameSegmentMembers(memo, members, facts)) {
+      next.set(members[0]!.documentId, memo);
+      start = end;
+      return memo.key;
+    }
     const key = sha256Hex(
       // Everything a segment's bytes depend on: its documents' chunk content and cited snapshots, the
       // options, the format, and the producer its envelope names. Strings and numbers in arrays only:
@@ -896,10 +925,50 @@ export function segmentPlan(
           .map((entry, i) => [entry.documentId, chunkFacts[start + i]!.chunksContentHash, chunkFacts[start + i]!.snapshotId]),
       ]),
     );
+    next.set(members[0]!.documentId, { documentIds: members.map((entry) => entry.documentId), facts, key });
     start = end;
     return key;
   });
+  segmentKeyMemo = { header, byFirstId: next };
   return { ends, keys };
+}
+
+/** A search-index segment's key with what it was computed from (the options apart: the memo's header). */
+interface SegmentKeyMemo {
+  documentIds: string[];
+  facts: ChunkFacts[];
+  key: string;
+}
+
+/** The segment keys of the last plan, by first document id, for the options (header) they were made with. */
+let segmentKeyMemo: { header: string; byFirstId: Map<string, SegmentKeyMemo> } = { header: '', byFirstId: new Map() };
+
+function sameSegmentMembers(memo: SegmentKeyMemo, members: readonly StageIndexEntry[], facts: readonly ChunkFacts[]): boolean {
+  if (memo.documentIds.length !== members.length) return false;
+  for (let i = 0; i < members.length; i++) {
+    const was = memo.facts[i]!;
+    const now = facts[i]!;
+    if (memo.documentIds[i] !== members[i]!.documentId) return false;
+    if (was !== now && (was.chunksContentHash !== now.chunksContentHash || was.snapshotId !== now.snapshotId)) return false;
+  }
+  return true;
+}
+
+type ChunkFacts = { chunksContentHash: string; snapshotId: string };
+
+/** The facts of the chunk files of the last call, by SHA-256: a pure function of the file's bytes. */
+let knownChunkFacts = new Map<string, ChunkFacts>();
+
+/** chunkFactsFor each entry, reusing those of files the last call saw (a watch: every file but the edited one). */
+function chunkFactsOf(env: RuleEnv, entries: readonly StageIndexEntry[]): ChunkFacts[] {
+  const seen = new Map<string, ChunkFacts>();
+  const facts = entries.map((entry) => {
+    const known = knownChunkFacts.get(entry.sha256) ?? chunkFactsFor(env, entry);
+    seen.set(entry.sha256, known);
+    return known;
+  });
+  knownChunkFacts = seen;
+  return facts;
 }
 
 /** Why a segmented index's record (the search index's or a stage index's) no longer stands (a segment missing or modified), or null. */

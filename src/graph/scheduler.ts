@@ -6,7 +6,15 @@ import { compareCodeUnits } from '../store/canonical-json.js';
 import { writeFileAtomic, writeFileIfChanged } from '../store/atomic-file.js';
 import { PRODUCER_VERSION } from '../version.js';
 import type { BuildGraph, TargetNode } from './graph.js';
-import { diffComponents, sameComponents, targetKey, type DirtyReason, type KeyComponents } from './key.js';
+import {
+  derivePatchedKeyText,
+  diffComponents,
+  sameComponents,
+  sameExceptInputs,
+  targetKey,
+  type DirtyReason,
+  type KeyComponents,
+} from './key.js';
 import { RULES, WRITTEN_FROM_HASHED_BYTES, abs, readVerified, segmentReason, type DepView, type RuleEnv } from './rules.js';
 import { statStamp, sameStamp, stampOf, type FileStamp, type ProofStamp, type ProofTarget, type TargetRecord } from './state.js';
 import { diagnosticFacts, diagnosticsOf, type TargetDiagnostics } from './diagnostics.js';
@@ -85,7 +93,11 @@ export interface ScheduleOptions {
    * A long-running caller's memory of the targets its last build left current (build-memory.ts): such
    * a target settles up to date in pass 1 without its key or output being checked again.
    */
-  vouch?: { vouchedResult(node: TargetNode, record: TargetRecord): TargetResult | undefined };
+  vouch?: {
+    vouchedResult(node: TargetNode, record: TargetRecord): TargetResult | undefined;
+    /** Whether this record is the one the last build left current for this target (vouched for or not). */
+    leftCurrent(name: string, record: TargetRecord): boolean;
+  };
 }
 
 const ACTION_STATUSES: ReadonlySet<TargetStatus> = new Set(['built', 'unchanged']);
@@ -101,15 +113,18 @@ export async function runSchedule(graph: BuildGraph, names: string[], env: RuleE
   const settled = new Map<string, TargetResult>();
   // Targets settled by the no-op proof's stamps, without reading their records (see provenCurrent).
   const proven = new Set<string>();
+  // Targets settled on the watch's word (build-memory.ts), without a check.
+  const vouched = new Set<string>();
   for (const name of names) {
     const node = graph.nodes.get(name)!;
     if (!node.deps.every((dep) => settled.get(dep)?.status === 'up-to-date')) continue;
     // A watch vouches for what its last build left current (no stat, no key): checked first.
     if (options.vouch !== undefined) {
       const held = env.state.targets.get(name);
-      const vouched = held === undefined ? undefined : options.vouch.vouchedResult(node, held);
-      if (vouched !== undefined) {
-        settled.set(name, vouched);
+      const vouchedResult = held === undefined ? undefined : options.vouch.vouchedResult(node, held);
+      if (vouchedResult !== undefined) {
+        settled.set(name, vouchedResult);
+        vouched.add(name);
         continue;
       }
     }
@@ -143,7 +158,9 @@ export async function runSchedule(graph: BuildGraph, names: string[], env: RuleE
     let promise = inFlight.get(name);
     if (!promise) {
       const done = settled.get(name);
-      promise = done ? Promise.resolve(done) : evaluateTarget(graph.nodes.get(name)!, graph, env, options, evaluate, settled, proven);
+      promise = done
+        ? Promise.resolve(done)
+        : evaluateTarget(graph.nodes.get(name)!, graph, env, options, evaluate, settled, { proven, vouched });
       inFlight.set(name, promise);
     }
     return promise;
@@ -232,6 +249,18 @@ function keyComponents(
   return { rule: node.rule, ruleVersion: rule.version(env), producerVersion: PRODUCER_VERSION, options: ruleOptions, inputs };
 }
 
+/** The target's rule, versions and options now, with no inputs (compared with a record's: sameExceptInputs). */
+function keyComponentsHeader(node: TargetNode, env: RuleEnv, deps: DepView[]): KeyComponents {
+  const rule = RULES[node.rule];
+  return {
+    rule: node.rule,
+    ruleVersion: rule.version(env),
+    producerVersion: PRODUCER_VERSION,
+    options: rule.options(env, node, deps),
+    inputs: {},
+  };
+}
+
 /**
  * The results of these dependencies, in order: those pass 1 settled as they are, the others once
  * evaluated (an aggregate has thousands of dependencies, nearly all settled: no promise for each).
@@ -280,6 +309,96 @@ function inNameOrder(node: TargetNode, deps: DepView[]): DepView[] {
   return ordered;
 }
 
+/**
+ * The dependencies of an aggregate whose recorded input is, without a look, their output's SHA-256 now:
+ * those the no-op proof settled (its records are the last clean build's, and so is the aggregate's, as
+ * the recorded-input shortcut above assumes), and, when the watch's last build left this very record
+ * current, those it vouched for (their records are the ones that build ended with, as was this one).
+ */
+function carriedInputs(
+  options: ScheduleOptions,
+  name: string,
+  record: TargetRecord,
+  carried: { proven: ReadonlySet<string>; vouched: ReadonlySet<string> },
+): (dep: string) => boolean {
+  const vouched = options.vouch?.leftCurrent(name, record) === true ? carried.vouched : EMPTY;
+  return (dep) => carried.proven.has(dep) || vouched.has(dep);
+}
+
+const EMPTY: ReadonlySet<string> = new Set();
+
+/** How many inputs a recorded input map has, counted once per map (an aggregate's has thousands). */
+const inputCounts = new WeakMap<Record<string, string>, number>();
+
+function inputCount(inputs: Record<string, string>): number {
+  let count = inputCounts.get(inputs);
+  if (count === undefined) {
+    count = Object.keys(inputs).length;
+    inputCounts.set(inputs, count);
+  }
+  return count;
+}
+
+/**
+ * The inputs of an aggregate that differ from its record's (name -> SHA-256 now), comparing only the
+ * dependencies not carried: null when the record's inputs are not exactly these dependencies (a source
+ * added or removed), so the caller computes every input.
+ */
+function inputsDelta(
+  node: TargetNode,
+  record: TargetRecord,
+  depResults: readonly TargetResult[],
+  carried: (dep: string) => boolean,
+  env: RuleEnv,
+): Map<string, string> | null {
+  const before = record.components.inputs;
+  if (inputCount(before) !== node.deps.length || node.deps.length < 64 || RULES[node.rule].sourceInputs !== undefined) return null;
+  const changed = new Map<string, string>();
+  for (const result of depResults) {
+    if (carried(result.target)) continue;
+    const was = before[result.target];
+    const now = env.state.targets.get(result.target);
+    if (was === undefined || now === undefined) return null;
+    if (now.sha256 !== was) changed.set(result.target, now.sha256);
+  }
+  return changed;
+}
+
+/** The record's components with these inputs changed (the record's own object when none did). */
+function patchedComponents(recorded: KeyComponents, changed: ReadonlyMap<string, string>): KeyComponents {
+  if (changed.size === 0) return recorded;
+  // A copy in the same (code-unit) order, so the key text needs no sort.
+  const inputs = { ...recorded.inputs };
+  for (const [name, sha256] of changed) inputs[name] = sha256;
+  const components = { ...recorded, inputs };
+  inputCounts.set(inputs, inputCount(recorded.inputs));
+  derivePatchedKeyText(recorded, components, changed);
+  return components;
+}
+
+/** What diffComponents says of components that differ in these inputs only, in the same order. */
+function changedInputReasons(before: Record<string, string>, changed: ReadonlyMap<string, string>, graph: BuildGraph): DirtyReason[] {
+  return [...changed.keys()].sort(compareCodeUnits).map((input) => ({
+    reason: graph.nodes.has(input) ? 'upstream-changed' : 'input-changed',
+    input,
+    before: before[input] ?? null,
+    after: changed.get(input)!,
+  }));
+}
+
+/** A vouched dependency's view, made once per result the watch keeps (its record is the one it left). */
+const vouchedViews = new WeakMap<TargetResult, DepView>();
+
+function vouchedView(env: RuleEnv, result: TargetResult, source: TargetNode['source']): DepView {
+  let view = vouchedViews.get(result);
+  const record = env.state.targets.get(result.target)!;
+  if (view === undefined || view.source !== source || view.record !== record) {
+    view = { name: result.target, source, sha256: record.sha256, record };
+    vouchedViews.set(result, view);
+  }
+  return view;
+}
+
 async function evaluateTarget(
   node: TargetNode,
   graph: BuildGraph,
@@ -287,8 +406,9 @@ async function evaluateTarget(
   options: ScheduleOptions,
   evaluate: (name: string) => Promise<TargetResult>,
   settled: ReadonlyMap<string, TargetResult>,
-  proven: ReadonlySet<string>,
+  carried: { proven: ReadonlySet<string>; vouched: ReadonlySet<string> },
 ): Promise<TargetResult> {
+  const { proven } = carried;
   const depResults = await dependencyResults(node.deps, settled, evaluate);
   const base = { target: node.name, rule: node.rule };
   const broken = depResults.filter((r) => r.status === 'failed' || r.status === 'skipped');
@@ -319,6 +439,10 @@ async function evaluateTarget(
       if (depNode.source) missing.push(depNode.source.documentId);
       continue;
     }
+    if (carried.vouched.has(result.target)) {
+      deps.push(vouchedView(env, result, depNode.source));
+      continue;
+    }
     const known = recordedInputs !== undefined && proven.has(result.target) ? recordedInputs[result.target] : undefined;
     deps.push(depView(env, result.target, depNode.source, known));
   }
@@ -342,9 +466,21 @@ async function evaluateTarget(
       const status: TargetStatus = definite.length > 0 ? 'dirty' : 'maybe-dirty';
       return { ...base, status, reasons: [...definite, ...reasons] };
     }
-    const components = keyComponents(node, env, deps, missing);
+    // An aggregate whose record took its inputs from what its dependencies are now, but for a few: its
+    // components are the record's with those few changed (an edit does not walk 10,000 inputs four times).
+    const delta =
+      record !== undefined && isAggregate && missing.length === 0
+        ? inputsDelta(node, record, depResults, carriedInputs(options, node.name, record, carried), env)
+        : null;
+    const components =
+      delta !== null && sameExceptInputs(record!.components, keyComponentsHeader(node, env, deps))
+        ? patchedComponents(record!.components, delta)
+        : keyComponents(node, env, deps, missing);
     const key = targetKey(components);
-    reasons = record ? ownReasons(node.name, record, components, key, env, graph) : [{ reason: 'no-record' }];
+    if (record === undefined) reasons = [{ reason: 'no-record' }];
+    else if (delta !== null && components.inputs !== record.components.inputs && record.key !== key)
+      reasons = changedInputReasons(record.components.inputs, delta, graph);
+    else reasons = ownReasons(node.name, record, components, key, env, graph);
     const refresh = reasons.length === 0 ? rule.refreshReason?.(env, node, record!) : null;
     if (refresh) reasons = [refresh];
     if (reasons.length === 0) return settledResult(base, 'up-to-date', reasons, env.state.targets.get(node.name) ?? record!, env);
@@ -377,7 +513,7 @@ async function evaluateTarget(
     if (produced.facts) newRecord.facts = produced.facts;
     const bodyStamp = produced.facts?.body ? statStamp(abs(env.ws, produced.facts.body)) : null;
     if (bodyStamp) newRecord.bodyStamp = bodyStamp;
-    env.state.recordTarget(node.name, newRecord);
+    env.state.recordTarget(node.name, newRecord, delta !== null && components.inputs !== record!.components.inputs ? delta : undefined);
     WRITTEN_FROM_HASHED_BYTES.add(newRecord);
     const status: TargetStatus = unchanged ? 'unchanged' : 'built';
     options.onEvent?.({ type: 'finish', target: node.name, status });

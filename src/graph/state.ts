@@ -140,10 +140,23 @@ type LogLine =
 
 /** Records with at least this many inputs (the aggregates) are logged as patches when that is smaller. */
 const PATCH_MIN_INPUTS = 64;
+/** A known change of at most this many inputs (of at least PATCH_MIN_INPUTS) is logged as a patch. */
+const PATCH_MAX_KNOWN_CHANGES = PATCH_MIN_INPUTS / 2;
 
-/** The log line for a record replacing `previous`: a patch of its inputs when few of them changed. */
-function recordLine(target: string, previous: TargetRecord | undefined, record: TargetRecord | null): LogLine {
+/**
+ * The log line for a record replacing `previous`: a patch of its inputs when few of them changed.
+ * `knownChanges`: the inputs the caller knows to be the only ones that differ (the names are the same), so
+ * the 10,000 inputs of an aggregate are not compared again.
+ */
+function recordLine(
+  target: string,
+  previous: TargetRecord | undefined,
+  record: TargetRecord | null,
+  knownChanges?: ReadonlyMap<string, string>,
+): LogLine {
   if (record === null || previous === undefined) return { t: target, r: record };
+  if (knownChanges !== undefined && knownChanges.size <= PATCH_MAX_KNOWN_CHANGES)
+    return { p: target, r: { ...record, components: { ...record.components, inputs: {} } }, s: Object.fromEntries(knownChanges), d: [] };
   const before = previous.components.inputs;
   const after = record.components.inputs;
   const names = Object.keys(after);
@@ -382,10 +395,11 @@ export class BuildState {
     return previous;
   }
 
-  recordTarget(target: string, record: TargetRecord | null): void {
+  /** `changedInputs`: see recordLine (the record's inputs are the previous record's but for these). */
+  recordTarget(target: string, record: TargetRecord | null, changedInputs?: ReadonlyMap<string, string>): void {
     // The log line first: a record that could not be logged (disk full) is not taken as done.
     const previous = this.targets.get(target);
-    this.append(recordLine(target, previous, record));
+    this.append(recordLine(target, previous, record, changedInputs));
     if (this.proof !== null) {
       this.proof.targets.delete(target);
       delete this.proof.diagnostics[target];
