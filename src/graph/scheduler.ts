@@ -309,24 +309,6 @@ function inNameOrder(node: TargetNode, deps: DepView[]): DepView[] {
   return ordered;
 }
 
-/**
- * The dependencies of an aggregate whose recorded input is, without a look, their output's SHA-256 now:
- * those the no-op proof settled (its records are the last clean build's, and so is the aggregate's, as
- * the recorded-input shortcut above assumes), and, when the watch's last build left this very record
- * current, those it vouched for (their records are the ones that build ended with, as was this one).
- */
-function carriedInputs(
-  options: ScheduleOptions,
-  name: string,
-  record: TargetRecord,
-  carried: { proven: ReadonlySet<string>; vouched: ReadonlySet<string> },
-): (dep: string) => boolean {
-  const vouched = options.vouch?.leftCurrent(name, record) === true ? carried.vouched : EMPTY;
-  return (dep) => carried.proven.has(dep) || vouched.has(dep);
-}
-
-const EMPTY: ReadonlySet<string> = new Set();
-
 /** How many inputs a recorded input map has, counted once per map (an aggregate's has thousands). */
 const inputCounts = new WeakMap<Record<string, string>, number>();
 
@@ -340,26 +322,23 @@ function inputCount(inputs: Record<string, string>): number {
 }
 
 /**
- * The inputs of an aggregate that differ from its record's (name -> SHA-256 now), comparing only the
- * dependencies not carried: null when the record's inputs are not exactly these dependencies (a source
- * added or removed), so the caller computes every input.
+ * The inputs of an aggregate that differ from its record's (name -> SHA-256 now), given the
+ * dependencies to compare: all but those whose recorded input is, without a look, their SHA-256 now.
+ * Those are the dependencies the no-op proof settled (their records are the last clean build's, and so
+ * is the aggregate's, as the recorded-input shortcut assumes), and, when the watch's last build left
+ * this very record current, those it vouched for (their records are the ones that build ended with, as
+ * was this one). Null when the record's inputs are not exactly the dependencies (a source added or
+ * removed): the caller then computes every input.
  */
-function inputsDelta(
-  node: TargetNode,
-  record: TargetRecord,
-  depResults: readonly TargetResult[],
-  carried: (dep: string) => boolean,
-  env: RuleEnv,
-): Map<string, string> | null {
+function inputsDelta(node: TargetNode, record: TargetRecord, compared: readonly string[], env: RuleEnv): Map<string, string> | null {
   const before = record.components.inputs;
-  if (inputCount(before) !== node.deps.length || node.deps.length < 64 || RULES[node.rule].sourceInputs !== undefined) return null;
+  if (node.deps.length < 64 || RULES[node.rule].sourceInputs !== undefined || inputCount(before) !== node.deps.length) return null;
   const changed = new Map<string, string>();
-  for (const result of depResults) {
-    if (carried(result.target)) continue;
-    const was = before[result.target];
-    const now = env.state.targets.get(result.target);
+  for (const name of compared) {
+    const was = before[name];
+    const now = env.state.targets.get(name);
     if (was === undefined || now === undefined) return null;
-    if (now.sha256 !== was) changed.set(result.target, now.sha256);
+    if (now.sha256 !== was) changed.set(name, now.sha256);
   }
   return changed;
 }
@@ -386,14 +365,17 @@ function changedInputReasons(before: Record<string, string>, changed: ReadonlyMa
   }));
 }
 
-/** A vouched dependency's view, made once per result the watch keeps (its record is the one it left). */
+/**
+ * A vouched dependency's view, made once per result the watch keeps: such a result stands for the record
+ * the last build left, in the same graph (a new graph or state drops every vouch), so neither is looked up.
+ */
 const vouchedViews = new WeakMap<TargetResult, DepView>();
 
-function vouchedView(env: RuleEnv, result: TargetResult, source: TargetNode['source']): DepView {
+function vouchedView(env: RuleEnv, result: TargetResult, graph: BuildGraph): DepView {
   let view = vouchedViews.get(result);
-  const record = env.state.targets.get(result.target)!;
-  if (view === undefined || view.source !== source || view.record !== record) {
-    view = { name: result.target, source, sha256: record.sha256, record };
+  if (view === undefined) {
+    const record = env.state.targets.get(result.target)!;
+    view = { name: result.target, source: graph.nodes.get(result.target)!.source, sha256: record.sha256, record };
     vouchedViews.set(result, view);
   }
   return view;
@@ -433,17 +415,24 @@ async function evaluateTarget(
   // A proven dependency's record is the one the last clean build left, when this target's record took
   // its output's SHA-256 as an input: an aggregate reads it there instead of parsing 10,000 records.
   const recordedInputs = proven.size > 0 && isAggregate ? env.state.targets.get(node.name)?.components.inputs : undefined;
+  // The dependencies the watch vouched for and the others but those proven (inputsDelta compares those).
+  const vouchedDeps: string[] = [];
+  const checkedDeps: string[] = [];
   for (const result of depResults) {
+    // Vouched: the graph and the record are the ones the last build left (build-memory.ts).
+    if (carried.vouched.has(result.target)) {
+      deps.push(vouchedView(env, result, graph));
+      vouchedDeps.push(result.target);
+      continue;
+    }
     const depNode = graph.nodes.get(result.target)!;
     if (result.status === 'failed' || result.status === 'skipped' || !env.state.targets.has(result.target)) {
       if (depNode.source) missing.push(depNode.source.documentId);
       continue;
     }
-    if (carried.vouched.has(result.target)) {
-      deps.push(vouchedView(env, result, depNode.source));
-      continue;
-    }
-    const known = recordedInputs !== undefined && proven.has(result.target) ? recordedInputs[result.target] : undefined;
+    const isProven = proven.has(result.target);
+    if (!isProven) checkedDeps.push(result.target);
+    const known = recordedInputs !== undefined && isProven ? recordedInputs[result.target] : undefined;
     deps.push(depView(env, result.target, depNode.source, known));
   }
   const upstreamDirty = depResults.filter((r) => r.status === 'dirty' || r.status === 'maybe-dirty');
@@ -470,7 +459,7 @@ async function evaluateTarget(
     // components are the record's with those few changed (an edit does not walk 10,000 inputs four times).
     const delta =
       record !== undefined && isAggregate && missing.length === 0
-        ? inputsDelta(node, record, depResults, carriedInputs(options, node.name, record, carried), env)
+        ? inputsDelta(node, record, options.vouch?.leftCurrent(node.name, record) ? checkedDeps : [...checkedDeps, ...vouchedDeps], env)
         : null;
     const components =
       delta !== null && sameExceptInputs(record!.components, keyComponentsHeader(node, env, deps))

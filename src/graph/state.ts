@@ -174,6 +174,19 @@ function recordLine(
   return { p: target, r: { ...record, components: { ...record.components, inputs: {} } }, s: set, d: deleted };
 }
 
+/**
+ * Whether two clean records say the same (what their JSON texts would say): the target order, which
+ * names every target, compared name by name rather than serialised twice on every build.
+ */
+function sameCleanRecord(a: CleanRecord, b: CleanRecord): boolean {
+  if (a === b) return true;
+  const { order: orderA, ...restA } = a;
+  const { order: orderB, ...restB } = b;
+  if (orderA.length !== orderB.length) return false;
+  for (let i = 0; i < orderA.length; i++) if (orderA[i] !== orderB[i]) return false;
+  return JSON.stringify(restA) === JSON.stringify(restB);
+}
+
 /** The log is folded into state.json once it reaches this share of state.json's size (1/2). */
 const FOLD_LOG_DIVISOR = 2;
 
@@ -422,13 +435,13 @@ export class BuildState {
       this.clean = null;
       return;
     }
-    if (this.uncleanPending !== null && JSON.stringify(this.uncleanPending) === JSON.stringify(clean)) {
+    if (this.uncleanPending !== null && sameCleanRecord(this.uncleanPending, clean)) {
       // Nothing changed after all: the record (and noop.json) on disk still hold.
       this.uncleanPending = null;
       this.clean = clean;
       return;
     }
-    if (this.uncleanPending === null && this.clearedClean !== null && JSON.stringify(this.clearedClean) === JSON.stringify(clean)) {
+    if (this.uncleanPending === null && this.clearedClean !== null && sameCleanRecord(this.clearedClean, clean)) {
       // The usual end of an edit: the record this build cleared holds again; say so in a few bytes.
       this.clean = clean;
       this.append({ cr: 1 });

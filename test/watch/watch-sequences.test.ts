@@ -75,6 +75,8 @@ for (const { seed, docs: DOCS, steps: STEPS } of RUNS) {
     const random = generator(seed);
     const rig = new Rig('episteme-watch-seq-');
     writeSmallWorkspace(rig, DOCS);
+    // A byte bound a source can be grown past, so that its snapshot fails (the last steps do).
+    rig.write({ 'episteme.json': JSON.stringify({ manualIngest: 'map.json', limits: { maxFileBytes: 4000 } }) });
     const sources: Source[] = Array.from({ length: DOCS }, (_, i) => ({
       url: `https://example.test/doc${i}/`,
       included: true,
@@ -126,17 +128,50 @@ for (const { seed, docs: DOCS, steps: STEPS } of RUNS) {
       steps.push(`${kind} doc${i}`);
       const cycle = await watch.nextCycle(mark);
       assert.equal(cycle.ok, true, `${steps.join(', ')}\n${watch.dump()}`);
-
-      const clean = new Rig('episteme-watch-seq-clean-');
-      try {
-        clean.write({ 'episteme.json': rig.read('episteme.json'), 'map.json': rig.read('map.json') });
-        for (let j = 0; j < DOCS; j += 1) clean.write({ [`src/doc${j}.html`]: sources[j]!.content });
-        const built = await clean.exec(['build']);
-        assert.equal(built.code, 0, built.stdout + built.stderr);
-        assert.deepEqual(derivedFiles(rig), derivedFiles(clean), `after: ${steps.join(', ')}`);
-      } finally {
-        clean.cleanup();
-      }
+      await assertEqualsCleanBuild(rig, sources, DOCS, steps);
     }
+
+    // Failed cycles, then recovery: one source grown past the byte bound (its snapshot fails, the indexes
+    // are not built), another edited meanwhile (its chain is built and left current while the indexes'
+    // records still name its old output), then the first restored: the indexes must take both changes.
+    const included = sources.map((s, i) => (s.included ? i : -1)).filter((i) => i >= 0);
+    const [gone, edited] = [included[0]!, included[included.length - 1]!];
+    let mark = watch.lines.length;
+    fs.writeFileSync(rig.path(`src/doc${gone}.html`), sampleHtml(gone, ' padding'.repeat(1000)));
+    assert.equal((await watch.nextCycle(mark)).ok, false, watch.dump());
+    // Two edits in two failed cycles: the first one's outputs are then vouched for by the watch.
+    for (const [k, word] of [edited, included[1]!].entries()) {
+      mark = watch.lines.length;
+      sources[word]!.content = sampleHtml(word, ` Edited while another source was over its bound: quokka${k}.`);
+      fs.writeFileSync(rig.path(`src/doc${word}.html`), sources[word]!.content);
+      assert.equal((await watch.nextCycle(mark)).ok, false, watch.dump());
+    }
+    mark = watch.lines.length;
+    fs.writeFileSync(rig.path(`src/doc${gone}.html`), sources[gone]!.content);
+    assert.equal((await watch.nextCycle(mark)).ok, true, watch.dump());
+    steps.push(`doc${gone} past the byte bound, edit doc${edited} and doc${included[1]}, restore doc${gone}`);
+    await assertEqualsCleanBuild(rig, sources, DOCS, steps);
+    // What watch recorded is what a one-shot build would: after it, such a build has nothing to do, even
+    // without the no-op proof (which vouches by file stamps): every target's key is computed again.
+    await watch.stop('SIGTERM');
+    for (const proof of ['noop.json', 'noop.patch.json']) fs.rmSync(rig.path('.episteme', proof), { force: true });
+    const after = await rig.exec(['build', '--json']);
+    assert.equal(after.code, 0, after.stdout + after.stderr);
+    const ran = (after.json!.data.targets as { target: string; status: string }[]).filter((row) => row.status !== 'up-to-date');
+    assert.deepEqual(ran, [], `a build after watch reran targets: ${JSON.stringify(ran)}`);
   });
+}
+
+/** The derived files of the watched workspace are those of a clean build of the same inputs. */
+async function assertEqualsCleanBuild(rig: Rig, sources: Source[], DOCS: number, steps: string[]): Promise<void> {
+  const clean = new Rig('episteme-watch-seq-clean-');
+  try {
+    clean.write({ 'episteme.json': rig.read('episteme.json'), 'map.json': rig.read('map.json') });
+    for (let j = 0; j < DOCS; j += 1) clean.write({ [`src/doc${j}.html`]: sources[j]!.content });
+    const built = await clean.exec(['build']);
+    assert.equal(built.code, 0, built.stdout + built.stderr);
+    assert.deepEqual(derivedFiles(rig), derivedFiles(clean), `after: ${steps.join(', ')}`);
+  } finally {
+    clean.cleanup();
+  }
 }
