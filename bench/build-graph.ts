@@ -13,6 +13,7 @@ import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { editSplit, type TracedTarget } from './trace-split.js';
 
 const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const CLI = path.join(REPO, 'bin', 'episteme.cjs');
@@ -180,13 +181,12 @@ function benchSize(n: number): Record<string, unknown> {
     fs.writeFileSync(path.join(dir, 'src', `s${i}.html`), sourceHtml(i, r + 1));
     const result = episteme(dir, ['--trace', traceFile]);
     edit.push(result.ms);
-    const trace = JSON.parse(fs.readFileSync(traceFile, 'utf8')) as { targets: { target: string; ms: number }[] };
-    const sum = (pred: (t: string) => boolean) => trace.targets.filter((t) => pred(t.target)).reduce((a, t) => a + t.ms, 0);
-    const chain = sum((t) => !t.endsWith('index.json') && !t.endsWith('search-index.json'));
-    const index = sum((t) => t.endsWith('index.json') || t.endsWith('search-index.json'));
+    const trace = JSON.parse(fs.readFileSync(traceFile, 'utf8')) as { targets: TracedTarget[] };
+    // By the intervals targets ran in, not their sums (they overlap): trace-split.ts.
+    const { chain, indexes, graph } = editSplit(result.ms, trace.targets);
     split.chain.push(chain);
-    split.index.push(index);
-    split.graph.push(result.ms - chain - index);
+    split.index.push(indexes);
+    split.graph.push(graph);
   }
   const m = {
     full: median(full),

@@ -189,7 +189,8 @@ class BuildTrace {
     { name: 'parse-and-workspace', startMs: mainEnteredAt() },
   ];
   private readonly starts = new Map<string, number>();
-  private readonly targets: { target: string; ms: number }[] = [];
+  /** Each target that ran: its time, and when it started and finished (ms since the process started). */
+  private readonly targets: { target: string; ms: number; startMs: number; endMs: number }[] = [];
 
   phase(name: string): void {
     this.phases.push({ name, startMs: performance.now() });
@@ -197,7 +198,11 @@ class BuildTrace {
 
   event(type: 'start' | 'finish', target: string): void {
     if (type === 'start') this.starts.set(target, performance.now());
-    else this.targets.push({ target, ms: round(performance.now() - (this.starts.get(target) ?? performance.now())) });
+    else {
+      const endMs = performance.now();
+      const startMs = this.starts.get(target) ?? endMs;
+      this.targets.push({ target, ms: round(endMs - startMs), startMs: round(startMs), endMs: round(endMs) });
+    }
   }
 
   write(file: string, summary: BuildSummary): void {
