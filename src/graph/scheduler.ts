@@ -213,24 +213,32 @@ function proofStamp(stamp: ProofStamp): Omit<FileStamp, 'hash'> {
  * when the caller knows it without the record (an aggregate's recorded input for a proven dependency).
  */
 function depView(env: RuleEnv, name: string, source: TargetNode['source'], sha256?: string): DepView {
-  let record: TargetRecord | undefined;
-  const read = (): TargetRecord => {
-    record ??= env.state.targets.get(name);
-    if (record === undefined)
-      throw new EpistemeError('artifact-invalid', `${name} was dropped from the build state during this build.`, {
+  return new LazyDepView(env, name, source, sha256);
+}
+
+/** A class rather than an object literal with a getter: an aggregate makes 10,000 of them per build. */
+class LazyDepView implements DepView {
+  readonly sha256: string;
+  private read: TargetRecord | undefined;
+
+  constructor(
+    private readonly env: RuleEnv,
+    readonly name: string,
+    readonly source: TargetNode['source'],
+    sha256: string | undefined,
+  ) {
+    this.sha256 = sha256 ?? this.record.sha256;
+  }
+
+  get record(): TargetRecord {
+    this.read ??= this.env.state.targets.get(this.name);
+    if (this.read === undefined)
+      throw new EpistemeError('artifact-invalid', `${this.name} was dropped from the build state during this build.`, {
         hint: 'Run `episteme build` again.',
-        details: { target: name },
+        details: { target: this.name },
       });
-    return record;
-  };
-  return {
-    name,
-    source,
-    sha256: sha256 ?? read().sha256,
-    get record() {
-      return read();
-    },
-  };
+    return this.read;
+  }
 }
 
 /** The target's key components now; `knownOptions`: its options, when proven unchanged (pass 1). */
