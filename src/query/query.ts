@@ -1,7 +1,7 @@
 import type { Authority, Citation, Normativity } from '../document/types.js';
 import { EpistemeError } from '../failure.js';
 import { chunkRow, decodePostings, findTerm, passageGroupsOf, type LoadedSearchIndex, type Postings } from '../index/index-reader.js';
-import { firstSpanOf, stemPrefix, tokenize, tokenizeLookingFor } from '../index/tokenizer.js';
+import { firstSpanOf, stemPrefix, tokenize, wantedTermPositions } from '../index/tokenizer.js';
 import { compareCodeUnits } from '../store/canonical-json.js';
 import { codePointLength } from '../chunk/text-boundaries.js';
 import { containsPhrase, parseQueryTerms } from './query-terms.js';
@@ -358,9 +358,19 @@ export function rankChunks(
   const proximity = new Map<number, PairEvidence[]>();
   if (depth > 0) {
     const k1 = index.k1Milli / 1000;
-    const prefixes = [...new Set(pairs.flat().map(stemPrefix))];
+    const pairTerms = new Set(pairs.flat());
+    const prefixes = [...new Set([...pairTerms].map(stemPrefix))];
+    // A pair scores only in a chunk whose text has both its words: other chunks' rows are not read.
+    const textPostings = new Map(query.scoringTerms.map((term, t) => [term, postings[t]]));
+    const inText = (term: string, ordinal: number): boolean => {
+      const list = textPostings.get(term);
+      const at = list === undefined ? -1 : binarySearch(list.ordinals, ordinal);
+      return at >= 0 && list!.tfs[at]! > 0;
+    };
     for (const ordinal of top.slice(0, depth)) {
-      const evidence = proximityEvidence(tokenizeLookingFor(chunkRow(index, ordinal)[9], prefixes), pairs, (term) => idfOf.get(term)!, k1);
+      if (!pairs.some(([a, b]) => inText(a, ordinal) && inText(b, ordinal))) continue;
+      const { terms, positions } = wantedTermPositions(chunkRow(index, ordinal)[9], prefixes, pairTerms, PROXIMITY_WINDOW);
+      const evidence = proximityEvidence(terms, pairs, (term) => idfOf.get(term)!, k1, positions);
       if (evidence.length === 0) continue;
       proximity.set(ordinal, evidence);
       for (const pair of evidence) scores[ordinal] = scores[ordinal]! + pair.points;
