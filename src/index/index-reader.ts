@@ -408,17 +408,19 @@ function segmentedIndex(
  * reading the stored groups of a single file, or for a segmented index the passage keys of just these
  * chunks (grouping every chunk of a large corpus would cost a query more than the rest of its work).
  * Only the groups' members among `ordinals` are found, which is all a query that collapses them needs.
+ * `of[ordinal]` is the group (-1 for none), `count` the number of groups; a typed array, because a
+ * cold query filled a Map with every stored group member (~5M instructions on the dev corpus).
  */
-export function passageGroupsOf(index: LoadedSearchIndex, ordinals: readonly number[]): Map<number, number> {
-  const groupOf = new Map<number, number>();
+export function passageGroupsOf(index: LoadedSearchIndex, ordinals: readonly number[]): { of: Int32Array; count: number } {
+  const of = new Int32Array(index.chunkCount).fill(-1);
   if (index.files.length === 1) {
     // Plain loops: a cold process runs this once, in the interpreter, over every stored group.
     const groups = index.duplicatePassages;
     for (let g = 0; g < groups.length; g++) {
       const group = groups[g]!;
-      for (let m = 0; m < group.length; m++) groupOf.set(group[m]!, g);
+      for (let m = 0; m < group.length; m++) of[group[m]!] = g;
     }
-    return groupOf;
+    return { of, count: groups.length };
   }
   const byKey = new Map<string, number[]>();
   for (const ordinal of ordinals) {
@@ -430,13 +432,13 @@ export function passageGroupsOf(index: LoadedSearchIndex, ordinals: readonly num
     if (group === undefined) byKey.set(key, [ordinal]);
     else group.push(ordinal);
   }
-  let g = 0;
+  let count = 0;
   for (const group of byKey.values()) {
     if (group.length < 2) continue;
-    for (const ordinal of group) groupOf.set(ordinal, g);
-    g++;
+    for (const ordinal of group) of[ordinal] = count;
+    count++;
   }
-  return groupOf;
+  return { of, count };
 }
 
 /** Groups of chunk ordinals (two or more, ascending; groups by first member) that share a passage key. */

@@ -327,19 +327,21 @@ export function rankChunks(
   const ranksBefore = (a: number, b: number): boolean => scores[a]! > scores[b]! || (scores[a] === scores[b] && a < b);
   const samePassage = new Map<number, number[]>();
   let collapsed = 0;
-  const groupOf = collapse ? passageGroupsOf(index, matched) : null;
-  if (groupOf !== null && groupOf.size > 0) {
-    const best = new Map<number, number>();
+  const groups = collapse ? passageGroupsOf(index, matched) : null;
+  if (groups !== null && groups.count > 0) {
+    const groupOf = groups.of;
+    // Each group's best-ranked matching member (-1 while none).
+    const best = new Int32Array(groups.count).fill(-1);
     for (const ordinal of matched) {
-      const g = groupOf.get(ordinal);
-      if (g === undefined) continue;
-      const current = best.get(g);
-      if (current === undefined || ranksBefore(ordinal, current)) best.set(g, ordinal);
+      const g = groupOf[ordinal]!;
+      if (g < 0) continue;
+      const current = best[g]!;
+      if (current < 0 || ranksBefore(ordinal, current)) best[g] = ordinal;
     }
     const kept: number[] = [];
     for (const ordinal of matched) {
-      const g = groupOf.get(ordinal);
-      const representative = g === undefined ? ordinal : best.get(g)!;
+      const g = groupOf[ordinal]!;
+      const representative = g < 0 ? ordinal : best[g]!;
       if (representative === ordinal) kept.push(ordinal);
       else {
         const others = samePassage.get(representative) ?? [];
