@@ -174,15 +174,7 @@ export function wantedTermPositions(
     }
     return { terms, positions };
   }
-  // Where words that start with a prefix begin, ascending (a word can start with several prefixes).
-  let starts: number[] = [];
-  for (const prefix of new Set(prefixes)) {
-    for (let at = lower.indexOf(prefix); at >= 0; at = lower.indexOf(prefix, at + 1))
-      if (at === 0 || !isAsciiWordCode(lower.charCodeAt(at - 1))) starts.push(at);
-  }
-  if (starts.length === 0) return { terms, positions };
-  if (prefixes.length > 1) starts = [...new Set(starts)].sort((a, b) => a - b);
-  const n = text.length;
+  const starts = plainWordStarts(lower, prefixes);
   let position = 0;
   let end = -1;
   for (const start of starts) {
@@ -197,14 +189,34 @@ export function wantedTermPositions(
       }
       position += 1 + gap;
     }
-    end = start + 1;
-    while (end < n && isAsciiWordCode(text.charCodeAt(end))) end++;
+    end = plainWordEnd(text, start);
     const term = termsOfWord(text.slice(start, end))[0]!;
     if (!wanted.has(term)) continue;
     terms.push(term);
     positions.push(position);
   }
   return { terms, positions };
+}
+
+/**
+ * Where the words of plain text that start with one of `prefixes` begin, ascending, found by
+ * indexOf in its lower case `lower` (a word can start with several prefixes; none is empty).
+ */
+function plainWordStarts(lower: string, prefixes: readonly string[]): number[] {
+  let starts: number[] = [];
+  for (const prefix of new Set(prefixes)) {
+    for (let at = lower.indexOf(prefix); at >= 0; at = lower.indexOf(prefix, at + 1))
+      if (at === 0 || !isAsciiWordCode(lower.charCodeAt(at - 1))) starts.push(at);
+  }
+  if (prefixes.length > 1 && starts.length > 1) starts = [...new Set(starts)].sort((a, b) => a - b);
+  return starts;
+}
+
+/** The end of the plain-text word that starts at `start`. */
+function plainWordEnd(text: string, start: number): number {
+  let end = start + 1;
+  while (end < text.length && isAsciiWordCode(text.charCodeAt(end))) end++;
+  return end;
 }
 
 function isAsciiWordCode(code: number): boolean {
@@ -240,7 +252,15 @@ export function tokenizeWithOffsets(text: string, lookingFor?: readonly string[]
  * further than the word it is in (a citation needs where the first match is, not every span).
  */
 export function firstSpanOf(text: string, lookingFor: readonly string[], wanted: ReadonlySet<string>): TokenSpan | undefined {
-  return spansOf(text, lookingFor, wanted)[0];
+  // Plain text: only the words that start with a prefix are looked at (as in wantedTermPositions).
+  const lower = isPlainText(text) && !lookingFor.includes('') && !wanted.has('') ? text.toLowerCase() : undefined;
+  if (lower === undefined || lower.length !== text.length) return spansOf(text, lookingFor, wanted)[0];
+  for (const start of plainWordStarts(lower, lookingFor)) {
+    const end = plainWordEnd(text, start);
+    const term = termsOfWord(text.slice(start, end))[0]!;
+    if (wanted.has(term)) return { term, start, end };
+  }
+  return undefined;
 }
 
 /** The spans of `text`; with `wanted`, only the first whose term is in it (or none). */

@@ -349,6 +349,9 @@ test('wantedTermPositions gives the wanted terms of tokenize() at their distance
     const text = Array.from({ length: 1 + Math.floor(random() * 40) }, () => pick(gaps) + pick(pieces)).join('') + pick(gaps);
     const wanted = [...new Set([pick(pieces), pick(pieces), pick(pieces)].slice(0, 1 + (n % 3)).map((word) => tokenize(word)[0]!))];
     checkWantedPositions(text, wanted, 1 + (n % 6), text);
+    const prefixes = wanted.map(stemPrefix);
+    const first = tokenizeWithOffsets(text, prefixes).find((span) => wanted.includes(span.term));
+    assert.deepEqual(firstSpanOf(text, prefixes, new Set(wanted)), first, `first span: ${text}`);
   }
 });
 
@@ -362,5 +365,8 @@ test('wantedTermPositions agrees with tokenize() on dev-corpus chunk texts', asy
     if (terms.length === 0) continue;
     const wanted = [...new Set([0, 1, 2].map(() => terms[Math.floor(random() * terms.length)]!))];
     checkWantedPositions(text, wanted, 5, `text ${n} ${JSON.stringify(wanted)}`);
+    const prefixes = wanted.map(stemPrefix);
+    const first = tokenizeWithOffsets(text, prefixes).find((span) => wanted.includes(span.term));
+    assert.deepEqual(firstSpanOf(text, prefixes, new Set(wanted)), first, `first span: text ${n}`);
   }
 });
