@@ -1,7 +1,7 @@
 import type { Authority, Citation, Normativity } from '../document/types.js';
 import { EpistemeError } from '../failure.js';
 import { chunkRow, decodePostings, findTerm, passageGroupsOf, type LoadedSearchIndex, type Postings } from '../index/index-reader.js';
-import { firstSpanOf, stemPrefix, tokenize, wantedTermPositions } from '../index/tokenizer.js';
+import { firstSpanOf, stemPrefix, wantedTermPositions } from '../index/tokenizer.js';
 import { compareCodeUnits } from '../store/canonical-json.js';
 import { codePointLength } from '../chunk/text-boundaries.js';
 import { containsPhrase, parseQueryTerms } from './query-terms.js';
@@ -315,12 +315,15 @@ export function rankChunks(
   }
   for (const ordinal of touched) scores[ordinal] = scores[ordinal]! + documentScores[index.chunkDocument[ordinal]!]!;
   let matched: number[] = [];
+  const phraseTerms = new Set(query.phrases.flat());
+  const phrasePrefixes = [...new Set([...phraseTerms].map(stemPrefix))];
   for (const ordinal of touched) {
     if (requiredHits !== undefined && requiredHits[ordinal] !== required.size) continue;
     if (!accept(ordinal)) continue;
     if (query.phrases.length > 0) {
-      const terms = tokenize(chunkRow(index, ordinal)[9]);
-      if (!query.phrases.every((phrase) => containsPhrase(terms, phrase))) continue;
+      // Only the phrases' words and whether they are adjacent matter: not every word is stemmed.
+      const { terms, positions } = wantedTermPositions(chunkRow(index, ordinal)[9], phrasePrefixes, phraseTerms, 1);
+      if (!query.phrases.every((phrase) => containsPhrase(terms, phrase, positions))) continue;
     }
     matched.push(ordinal);
   }

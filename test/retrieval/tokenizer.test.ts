@@ -13,6 +13,7 @@ import { DEV_CORPUS_MISSING, loadDevCorpus } from './corpus-helpers.js';
 import { UNICODE_SAMPLES } from './unicode-samples.js';
 import { isWordChar, PLAIN_NON_ASCII, wordRunsOf } from '../../src/chunk/text-boundaries.js';
 import { STOP_TERMS, STOP_WORDS } from '../../src/query/stop-words.js';
+import { containsPhrase } from '../../src/query/query-terms.js';
 import { seededRandom } from '../helpers/random.js';
 
 /** Expected terms of each UNICODE_SAMPLES entry (reviewed by hand; the cross-runtime test checks the same on Deno and Bun). */
@@ -352,6 +353,11 @@ test('wantedTermPositions gives the wanted terms of tokenize() at their distance
     const prefixes = wanted.map(stemPrefix);
     const first = tokenizeWithOffsets(text, prefixes).find((span) => wanted.includes(span.term));
     assert.deepEqual(firstSpanOf(text, prefixes, new Set(wanted)), first, `first span: ${text}`);
+    // A phrase of the wanted words (as rankChunks checks phrases): the same answer as over every term.
+    const phrase = [wanted[0]!, ...wanted];
+    const { terms, positions } = wantedTermPositions(text, prefixes, new Set(wanted), 1);
+    for (const candidate of [phrase, wanted, phrase.slice(1, 3)].filter((p) => p.length > 1))
+      assert.equal(containsPhrase(terms, candidate, positions), containsPhrase(tokenize(text), candidate), `phrase: ${text}`);
   }
 });
 
