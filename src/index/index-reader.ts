@@ -115,6 +115,12 @@ interface PostingBlock {
   starts: Float64Array;
 }
 
+/** A row block, inflated: row i is bytes[starts[i] .. starts[i + 1] - 1) (UTF-8). */
+interface RowBlockLines {
+  bytes: Buffer;
+  starts: number[];
+}
+
 /** One file of blocks (layout in index-layout.ts): a single-file index or one segment. */
 interface BlockFile {
   label: string;
@@ -153,7 +159,8 @@ interface BlockDirectory {
   rowOffset: Float64Array;
   rowBytes: Float64Array;
   rowDigest: string[];
-  rowLines: (string[] | undefined)[];
+  /** Each read row block: its inflated bytes, and where each row's line starts in them (plus one past the end). */
+  rowLines: (RowBlockLines | undefined)[];
   rowCache: (ChunkRow | undefined)[];
 }
 
@@ -577,7 +584,7 @@ function fromHead(p: IndexHead, source: IndexSource, headEnd: number, sealPositi
       rowOffset,
       rowBytes,
       rowDigest: p.rowBlocks.map((entry) => entry[2]),
-      rowLines: new Array<string[] | undefined>(p.rowBlocks.length),
+      rowLines: new Array<RowBlockLines | undefined>(p.rowBlocks.length),
       rowCache: new Array<ChunkRow | undefined>(chunkCount),
     },
   };
@@ -643,19 +650,24 @@ function fileChunkRow(file: BlockFile, ordinal: number): ChunkRow {
       blocks.rowBytes[block]!,
       blocks.rowDigest[block]!,
     );
+    let bytes: Buffer;
     try {
-      lines = zlib
-        .inflateRawSync(Buffer.from(encoded.toString('latin1'), 'base64'))
-        .toString('utf8')
-        .split('\n');
+      bytes = zlib.inflateRawSync(Buffer.from(encoded.toString('latin1'), 'base64'));
     } catch (cause) {
       throw invalid(file.label, `has a row block (#${block}) that does not inflate.`, { cause: String(cause) });
     }
-    if (lines.length !== blocks.rowFirstChunk[block + 1]! - blocks.rowFirstChunk[block]!)
+    // Rows are "\n"-joined UTF-8 (a 0x0A byte is always a line feed there): only the rows a query
+    // uses are decoded, not the whole block (whose text and lines were most of a cold query's garbage).
+    const starts = [0];
+    for (let at = bytes.indexOf(10); at >= 0; at = bytes.indexOf(10, at + 1)) starts.push(at + 1);
+    starts.push(bytes.length + 1);
+    if (starts.length - 1 !== blocks.rowFirstChunk[block + 1]! - blocks.rowFirstChunk[block]!)
       throw invalid(file.label, `has a row block (#${block}) with the wrong number of rows.`);
+    lines = { bytes, starts };
     blocks.rowLines[block] = lines;
   }
-  const row = JSON.parse(lines[ordinal - blocks.rowFirstChunk[block]!]!) as ChunkRow;
+  const line = ordinal - blocks.rowFirstChunk[block]!;
+  const row = JSON.parse(lines.bytes.toString('utf8', lines.starts[line]!, lines.starts[line + 1]! - 1)) as ChunkRow;
   blocks.rowCache[ordinal] = row;
   return row;
 }
