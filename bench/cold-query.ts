@@ -203,7 +203,12 @@ async function main(): Promise<void> {
     add('episteme query, parse only', query(path.join(work, 'missing.json')), 2);
     add('episteme query (CLI)', query(files.episteme));
     add('episteme query, chunk index', query(path.join(work, 'chunks/search-index.json')));
-    if (baseline !== undefined) add('baseline query, chunk index', query(baselineIndex, path.resolve(baseline)));
+    // The baseline keeps its code cache apart: the launcher keys its one cache file by the bundle, so
+    // two builds sharing a folder would each find the other's cache and recompile on every run.
+    if (baseline !== undefined)
+      add('baseline query, chunk index', query(baselineIndex, path.resolve(baseline)), 0, {
+        NODE_COMPILE_CACHE: path.join(compileCache, `${runtime.label} baseline`),
+      });
     add('episteme query, no compile cache', query(path.join(work, 'chunks/search-index.json')), 0, { NODE_DISABLE_COMPILE_CACHE: '1' });
     add('episteme library script', [path.join(here, 'retrieval/episteme-query.js'), files.episteme, QUERY]);
     // The reads of a query (head, 10 row blocks) and nothing else: a lower bound for this format.

@@ -115,6 +115,12 @@ interface PostingBlock {
   starts: Float64Array;
 }
 
+/** A row block, inflated: row i is bytes[starts[i] .. starts[i + 1] - 1) (UTF-8). */
+interface RowBlockLines {
+  bytes: Buffer;
+  starts: number[];
+}
+
 /** One file of blocks (layout in index-layout.ts): a single-file index or one segment. */
 interface BlockFile {
   label: string;
@@ -153,7 +159,8 @@ interface BlockDirectory {
   rowOffset: Float64Array;
   rowBytes: Float64Array;
   rowDigest: string[];
-  rowLines: (string[] | undefined)[];
+  /** Each read row block: its inflated bytes, and where each row's line starts in them (plus one past the end). */
+  rowLines: (RowBlockLines | undefined)[];
   rowCache: (ChunkRow | undefined)[];
 }
 
@@ -408,17 +415,19 @@ function segmentedIndex(
  * reading the stored groups of a single file, or for a segmented index the passage keys of just these
  * chunks (grouping every chunk of a large corpus would cost a query more than the rest of its work).
  * Only the groups' members among `ordinals` are found, which is all a query that collapses them needs.
+ * `of[ordinal]` is the group (-1 for none), `count` the number of groups; a typed array, because a
+ * cold query filled a Map with every stored group member (~5M instructions on the dev corpus).
  */
-export function passageGroupsOf(index: LoadedSearchIndex, ordinals: readonly number[]): Map<number, number> {
-  const groupOf = new Map<number, number>();
+export function passageGroupsOf(index: LoadedSearchIndex, ordinals: readonly number[]): { of: Int32Array; count: number } {
+  const of = new Int32Array(index.chunkCount).fill(-1);
   if (index.files.length === 1) {
     // Plain loops: a cold process runs this once, in the interpreter, over every stored group.
     const groups = index.duplicatePassages;
     for (let g = 0; g < groups.length; g++) {
       const group = groups[g]!;
-      for (let m = 0; m < group.length; m++) groupOf.set(group[m]!, g);
+      for (let m = 0; m < group.length; m++) of[group[m]!] = g;
     }
-    return groupOf;
+    return { of, count: groups.length };
   }
   const byKey = new Map<string, number[]>();
   for (const ordinal of ordinals) {
@@ -430,13 +439,13 @@ export function passageGroupsOf(index: LoadedSearchIndex, ordinals: readonly num
     if (group === undefined) byKey.set(key, [ordinal]);
     else group.push(ordinal);
   }
-  let g = 0;
+  let count = 0;
   for (const group of byKey.values()) {
     if (group.length < 2) continue;
-    for (const ordinal of group) groupOf.set(ordinal, g);
-    g++;
+    for (const ordinal of group) of[ordinal] = count;
+    count++;
   }
-  return groupOf;
+  return { of, count };
 }
 
 /** Groups of chunk ordinals (two or more, ascending; groups by first member) that share a passage key. */
@@ -575,7 +584,7 @@ function fromHead(p: IndexHead, source: IndexSource, headEnd: number, sealPositi
       rowOffset,
       rowBytes,
       rowDigest: p.rowBlocks.map((entry) => entry[2]),
-      rowLines: new Array<string[] | undefined>(p.rowBlocks.length),
+      rowLines: new Array<RowBlockLines | undefined>(p.rowBlocks.length),
       rowCache: new Array<ChunkRow | undefined>(chunkCount),
     },
   };
@@ -641,19 +650,24 @@ function fileChunkRow(file: BlockFile, ordinal: number): ChunkRow {
       blocks.rowBytes[block]!,
       blocks.rowDigest[block]!,
     );
+    let bytes: Buffer;
     try {
-      lines = zlib
-        .inflateRawSync(Buffer.from(encoded.toString('latin1'), 'base64'))
-        .toString('utf8')
-        .split('\n');
+      bytes = zlib.inflateRawSync(Buffer.from(encoded.toString('latin1'), 'base64'));
     } catch (cause) {
       throw invalid(file.label, `has a row block (#${block}) that does not inflate.`, { cause: String(cause) });
     }
-    if (lines.length !== blocks.rowFirstChunk[block + 1]! - blocks.rowFirstChunk[block]!)
+    // Rows are "\n"-joined UTF-8 (a 0x0A byte is always a line feed there): only the rows a query
+    // uses are decoded, not the whole block (whose text and lines were most of a cold query's garbage).
+    const starts = [0];
+    for (let at = bytes.indexOf(10); at >= 0; at = bytes.indexOf(10, at + 1)) starts.push(at + 1);
+    starts.push(bytes.length + 1);
+    if (starts.length - 1 !== blocks.rowFirstChunk[block + 1]! - blocks.rowFirstChunk[block]!)
       throw invalid(file.label, `has a row block (#${block}) with the wrong number of rows.`);
+    lines = { bytes, starts };
     blocks.rowLines[block] = lines;
   }
-  const row = JSON.parse(lines[ordinal - blocks.rowFirstChunk[block]!]!) as ChunkRow;
+  const line = ordinal - blocks.rowFirstChunk[block]!;
+  const row = JSON.parse(lines.bytes.toString('utf8', lines.starts[line]!, lines.starts[line + 1]! - 1)) as ChunkRow;
   blocks.rowCache[ordinal] = row;
   return row;
 }

@@ -56,15 +56,18 @@ export interface PairEvidence {
 }
 
 /**
- * The proximity points of a chunk whose terms (in order, stop words included) are `terms`.
- * `idf(term)` is the term's chunk-level idf; `k1` the index's. Pairs without a close occurrence
- * are left out.
+ * The proximity points of a chunk whose terms (in order, stop words included) are `terms`, or with
+ * `positions`, whose tokens at those positions (ascending) have those terms and the others none of
+ * the pairs' words (wantedTermPositions). `idf(term)` is the term's chunk-level idf; `k1` the
+ * index's. Pairs without a close occurrence are left out. Occurrences are summed in position order
+ * either way, so both forms give the same floats.
  */
 export function proximityEvidence(
   terms: readonly string[],
   pairs: readonly QueryPair[],
   idf: (term: string) => number,
   k1: number,
+  positions?: readonly number[],
 ): PairEvidence[] {
   if (pairs.length === 0) return [];
   // term -> [pair index, this term is the pair's first word]
@@ -80,16 +83,17 @@ export function proximityEvidence(
     }
   });
   const accumulation = new Float64Array(pairs.length);
+  const at = positions === undefined ? (i: number): number => i : (i: number): number => positions[i]!;
   for (let i = 0; i < terms.length; i++) {
     const here = roles.get(terms[i]!);
     if (here === undefined) continue;
-    for (let j = i + 1; j < terms.length && j - i <= PROXIMITY_WINDOW; j++) {
+    for (let j = i + 1; j < terms.length && at(j) - at(i) <= PROXIMITY_WINDOW; j++) {
       const there = roles.get(terms[j]!);
       if (there === undefined) continue;
       for (const [p, first] of here) {
         for (const [q, otherFirst] of there) {
           if (p !== q || first === otherFirst) continue;
-          const distance = j - i;
+          const distance = at(j) - at(i);
           const weight = distance === 1 && first ? ORDERED_WEIGHT : 1;
           accumulation[p] = accumulation[p]! + weight / (distance * distance);
         }

@@ -67,12 +67,19 @@ export function parseQueryTerms(inputs: readonly string[]): ParsedQuery {
   };
 }
 
-/** True when `terms` contains `phrase` as a contiguous run. */
-export function containsPhrase(terms: readonly string[], phrase: readonly string[]): boolean {
+/**
+ * True when `terms` contains `phrase` as a contiguous run; with `positions` (the tokens' positions,
+ * ascending, as wantedTermPositions gives them for at least the phrase's terms), a run of tokens at
+ * consecutive positions.
+ */
+export function containsPhrase(terms: readonly string[], phrase: readonly string[], positions?: readonly number[]): boolean {
   const first = phrase[0];
   outer: for (let i = 0; i + phrase.length <= terms.length; i++) {
     if (terms[i] !== first) continue;
-    for (let k = 1; k < phrase.length; k++) if (terms[i + k] !== phrase[k]) continue outer;
+    for (let k = 1; k < phrase.length; k++) {
+      if (terms[i + k] !== phrase[k]) continue outer;
+      if (positions !== undefined && positions[i + k]! - positions[i + k - 1]! !== 1) continue outer;
+    }
     return true;
   }
   return false;

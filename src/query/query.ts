@@ -1,7 +1,7 @@
 import type { Authority, Citation, Normativity } from '../document/types.js';
 import { EpistemeError } from '../failure.js';
 import { chunkRow, decodePostings, findTerm, passageGroupsOf, type LoadedSearchIndex, type Postings } from '../index/index-reader.js';
-import { firstSpanOf, stemPrefix, tokenize, tokenizeLookingFor } from '../index/tokenizer.js';
+import { firstSpanOf, stemPrefix, wantedTermPositions } from '../index/tokenizer.js';
 import { compareCodeUnits } from '../store/canonical-json.js';
 import { codePointLength } from '../chunk/text-boundaries.js';
 import { containsPhrase, parseQueryTerms } from './query-terms.js';
@@ -315,31 +315,36 @@ export function rankChunks(
   }
   for (const ordinal of touched) scores[ordinal] = scores[ordinal]! + documentScores[index.chunkDocument[ordinal]!]!;
   let matched: number[] = [];
+  const phraseTerms = new Set(query.phrases.flat());
+  const phrasePrefixes = [...new Set([...phraseTerms].map(stemPrefix))];
   for (const ordinal of touched) {
     if (requiredHits !== undefined && requiredHits[ordinal] !== required.size) continue;
     if (!accept(ordinal)) continue;
     if (query.phrases.length > 0) {
-      const terms = tokenize(chunkRow(index, ordinal)[9]);
-      if (!query.phrases.every((phrase) => containsPhrase(terms, phrase))) continue;
+      // Only the phrases' words and whether they are adjacent matter: not every word is stemmed.
+      const { terms, positions } = wantedTermPositions(chunkRow(index, ordinal)[9], phrasePrefixes, phraseTerms, 1);
+      if (!query.phrases.every((phrase) => containsPhrase(terms, phrase, positions))) continue;
     }
     matched.push(ordinal);
   }
   const ranksBefore = (a: number, b: number): boolean => scores[a]! > scores[b]! || (scores[a] === scores[b] && a < b);
   const samePassage = new Map<number, number[]>();
   let collapsed = 0;
-  const groupOf = collapse ? passageGroupsOf(index, matched) : null;
-  if (groupOf !== null && groupOf.size > 0) {
-    const best = new Map<number, number>();
+  const groups = collapse ? passageGroupsOf(index, matched) : null;
+  if (groups !== null && groups.count > 0) {
+    const groupOf = groups.of;
+    // Each group's best-ranked matching member (-1 while none).
+    const best = new Int32Array(groups.count).fill(-1);
     for (const ordinal of matched) {
-      const g = groupOf.get(ordinal);
-      if (g === undefined) continue;
-      const current = best.get(g);
-      if (current === undefined || ranksBefore(ordinal, current)) best.set(g, ordinal);
+      const g = groupOf[ordinal]!;
+      if (g < 0) continue;
+      const current = best[g]!;
+      if (current < 0 || ranksBefore(ordinal, current)) best[g] = ordinal;
     }
     const kept: number[] = [];
     for (const ordinal of matched) {
-      const g = groupOf.get(ordinal);
-      const representative = g === undefined ? ordinal : best.get(g)!;
+      const g = groupOf[ordinal]!;
+      const representative = g < 0 ? ordinal : best[g]!;
       if (representative === ordinal) kept.push(ordinal);
       else {
         const others = samePassage.get(representative) ?? [];
@@ -358,9 +363,19 @@ export function rankChunks(
   const proximity = new Map<number, PairEvidence[]>();
   if (depth > 0) {
     const k1 = index.k1Milli / 1000;
-    const prefixes = [...new Set(pairs.flat().map(stemPrefix))];
+    const pairTerms = new Set(pairs.flat());
+    const prefixes = [...new Set([...pairTerms].map(stemPrefix))];
+    // A pair scores only in a chunk whose text has both its words: other chunks' rows are not read.
+    const textPostings = new Map(query.scoringTerms.map((term, t) => [term, postings[t]]));
+    const inText = (term: string, ordinal: number): boolean => {
+      const list = textPostings.get(term);
+      const at = list === undefined ? -1 : binarySearch(list.ordinals, ordinal);
+      return at >= 0 && list!.tfs[at]! > 0;
+    };
     for (const ordinal of top.slice(0, depth)) {
-      const evidence = proximityEvidence(tokenizeLookingFor(chunkRow(index, ordinal)[9], prefixes), pairs, (term) => idfOf.get(term)!, k1);
+      if (!pairs.some(([a, b]) => inText(a, ordinal) && inText(b, ordinal))) continue;
+      const { terms, positions } = wantedTermPositions(chunkRow(index, ordinal)[9], prefixes, pairTerms, PROXIMITY_WINDOW);
+      const evidence = proximityEvidence(terms, pairs, (term) => idfOf.get(term)!, k1, positions);
       if (evidence.length === 0) continue;
       proximity.set(ordinal, evidence);
       for (const pair of evidence) scores[ordinal] = scores[ordinal]! + pair.points;

@@ -1,10 +1,19 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { firstSpanOf, stemPrefix, termsOfWord, tokenize, tokenizeLookingFor, tokenizeWithOffsets } from '../../src/index/tokenizer.js';
-import { loadDevCorpus } from './corpus-helpers.js';
+import {
+  firstSpanOf,
+  stemPrefix,
+  termsOfWord,
+  tokenize,
+  tokenizeLookingFor,
+  tokenizeWithOffsets,
+  wantedTermPositions,
+} from '../../src/index/tokenizer.js';
+import { DEV_CORPUS_MISSING, loadDevCorpus } from './corpus-helpers.js';
 import { UNICODE_SAMPLES } from './unicode-samples.js';
 import { isWordChar, PLAIN_NON_ASCII, wordRunsOf } from '../../src/chunk/text-boundaries.js';
 import { STOP_TERMS, STOP_WORDS } from '../../src/query/stop-words.js';
+import { containsPhrase } from '../../src/query/query-terms.js';
 import { seededRandom } from '../helpers/random.js';
 
 /** Expected terms of each UNICODE_SAMPLES entry (reviewed by hand; the cross-runtime test checks the same on Deno and Bun). */
@@ -306,5 +315,64 @@ test('tokenizeLookingFor of plain text (one pass over its characters) keeps ever
       if (looking[i] !== '') assert.equal(looking[i], term, text);
       if (wanted.includes(term)) assert.equal(looking[i], term, `${text} @${i}`);
     });
+  }
+});
+
+/**
+ * wantedTermPositions must give what tokenize() gives: the wanted terms in order, each pair of them
+ * at their exact distance when it is at most the window, and farther than the window otherwise.
+ */
+function checkWantedPositions(text: string, wanted: string[], window: number, context: string): void {
+  const full = tokenize(text);
+  const expected = full.flatMap((term, i) => (wanted.includes(term) ? [[term, i] as const] : []));
+  const { terms, positions } = wantedTermPositions(text, wanted.map(stemPrefix), new Set(wanted), window);
+  assert.deepEqual(
+    terms,
+    expected.map(([term]) => term),
+    context,
+  );
+  for (let i = 0; i < expected.length; i++) {
+    for (let j = i + 1; j < expected.length; j++) {
+      const distance = expected[j]![1] - expected[i]![1];
+      const got = positions[j]! - positions[i]!;
+      if (distance <= window) assert.equal(got, distance, `${context} @${i},${j}`);
+      else assert.ok(got > window, `${context} @${i},${j}: ${got} for ${distance}`);
+    }
+  }
+}
+
+test('wantedTermPositions gives the wanted terms of tokenize() at their distances up to the window', () => {
+  const random = seededRandom(23);
+  const pieces = ['Conditional', 'conditions', 'REQUEST', 'requested', 'requests', 'Requ', 'cache', 'x2', '42', 'Fetch', 'a', 'is'];
+  const gaps = [' ', ', ', '. ', '—', ' “', '” ', '’s ', ' § ', '\n', '-', '_', ' × ', '(', ') ', '   ', ' é ', ' 日本 '];
+  const pick = <T>(list: T[]): T => list[Math.floor(random() * list.length)]!;
+  for (let n = 0; n < 400; n++) {
+    const text = Array.from({ length: 1 + Math.floor(random() * 40) }, () => pick(gaps) + pick(pieces)).join('') + pick(gaps);
+    const wanted = [...new Set([pick(pieces), pick(pieces), pick(pieces)].slice(0, 1 + (n % 3)).map((word) => tokenize(word)[0]!))];
+    checkWantedPositions(text, wanted, 1 + (n % 6), text);
+    const prefixes = wanted.map(stemPrefix);
+    const first = tokenizeWithOffsets(text, prefixes).find((span) => wanted.includes(span.term));
+    assert.deepEqual(firstSpanOf(text, prefixes, new Set(wanted)), first, `first span: ${text}`);
+    // A phrase of the wanted words (as rankChunks checks phrases): the same answer as over every term.
+    const phrase = [wanted[0]!, ...wanted];
+    const { terms, positions } = wantedTermPositions(text, prefixes, new Set(wanted), 1);
+    for (const candidate of [phrase, wanted, phrase.slice(1, 3)].filter((p) => p.length > 1))
+      assert.equal(containsPhrase(terms, candidate, positions), containsPhrase(tokenize(text), candidate), `phrase: ${text}`);
+  }
+});
+
+test('wantedTermPositions agrees with tokenize() on dev-corpus chunk texts', async (t) => {
+  const docs = await loadDevCorpus();
+  if (docs === undefined) return t.skip(DEV_CORPUS_MISSING);
+  const random = seededRandom(29);
+  const texts = docs.flatMap((doc) => doc.blocks.map((block) => block.text)).filter((_, i) => i % 13 === 0);
+  for (const [n, text] of texts.entries()) {
+    const terms = tokenize(text);
+    if (terms.length === 0) continue;
+    const wanted = [...new Set([0, 1, 2].map(() => terms[Math.floor(random() * terms.length)]!))];
+    checkWantedPositions(text, wanted, 5, `text ${n} ${JSON.stringify(wanted)}`);
+    const prefixes = wanted.map(stemPrefix);
+    const first = tokenizeWithOffsets(text, prefixes).find((span) => wanted.includes(span.term));
+    assert.deepEqual(firstSpanOf(text, prefixes, new Set(wanted)), first, `first span: text ${n}`);
   }
 });
