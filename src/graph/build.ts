@@ -175,7 +175,7 @@ export async function runBuild(ws: Workspace, request: BuildRequest): Promise<Bu
     }
     request.onPhase?.('done');
     state.close();
-    if (!request.dryRun) request.memory?.keepState(state, results);
+    if (!request.dryRun) request.memory?.keepState(state, results, names);
     const counts: Record<TargetStatus, number> = {
       'up-to-date': 0,
       built: 0,

@@ -94,10 +94,54 @@ export interface ScheduleOptions {
    * a target settles up to date in pass 1 without its key or output being checked again.
    */
   vouch?: {
+    /** The targets a whole-graph build may vouch for without a look, and those to check (build-memory.ts). */
+    vouchPlan?(graph: BuildGraph, names: readonly string[], state: RuleEnv['state']): VouchPlan | undefined;
     vouchedResult(node: TargetNode, record: TargetRecord): TargetResult | undefined;
     /** Whether this record is the one the last build left current for this target (vouched for or not). */
     leftCurrent(name: string, record: TargetRecord): boolean;
   };
+}
+
+/**
+ * A watch's plan for a build of the same whole graph as its last one: every target at a position not
+ * in `mask` is up to date with the result given (its record and files are as that build left them,
+ * and so are its dependencies'); only those at `positions` (in graph order) go through pass 1.
+ */
+export interface VouchPlan {
+  results: readonly (TargetResult | undefined)[];
+  positionOf: ReadonlyMap<string, number>;
+  mask: Uint8Array;
+  positions: readonly number[];
+}
+
+/** The settled results of a build: this build's, over the vouched results of a plan. */
+class SettledResults {
+  private readonly own = new Map<string, TargetResult>();
+
+  constructor(private readonly plan: VouchPlan | undefined) {}
+
+  /** Whether the plan vouches for this target (it is not one to check). */
+  vouches(name: string): boolean {
+    if (this.plan === undefined) return false;
+    const at = this.plan.positionOf.get(name);
+    return at !== undefined && this.plan.mask[at] === 0;
+  }
+
+  get(name: string): TargetResult | undefined {
+    if (this.plan !== undefined) {
+      const at = this.plan.positionOf.get(name);
+      if (at !== undefined && this.plan.mask[at] === 0) return this.plan.results[at];
+    }
+    return this.own.get(name);
+  }
+
+  has(name: string): boolean {
+    return this.get(name) !== undefined;
+  }
+
+  set(name: string, result: TargetResult): void {
+    this.own.set(name, result);
+  }
 }
 
 const ACTION_STATUSES: ReadonlySet<TargetStatus> = new Set(['built', 'unchanged']);
@@ -110,12 +154,16 @@ export async function runSchedule(graph: BuildGraph, names: string[], env: RuleE
   // Pass 1, synchronous: a target whose dependencies are all up to date, whose key matches its record
   // and whose output is intact is up to date. On a no-op build this settles everything without a
   // single promise, which keeps the no-op close to the cost of reading the state and statting files.
-  const settled = new Map<string, TargetResult>();
+  // A watch's plan vouches for all but what may have changed: pass 1 looks at those only.
+  const plan = options.vouch?.vouchPlan?.(graph, names, env.state);
+  const settled = new SettledResults(plan);
+  const checked = plan === undefined ? names : plan.positions.map((at) => names[at]!);
   // Targets settled by the no-op proof's stamps, without reading their records (see provenCurrent).
   const proven = new Set<string>();
-  // Targets settled on the watch's word (build-memory.ts), without a check.
-  const vouched = new Set<string>();
-  for (const name of names) {
+  // Targets settled on the watch's word (build-memory.ts), without a check: those the plan vouches for too.
+  const vouchedHere = new Set<string>();
+  const vouched = { has: (name: string): boolean => vouchedHere.has(name) || settled.vouches(name) };
+  for (const name of checked) {
     const node = graph.nodes.get(name)!;
     if (!node.deps.every((dep) => settled.get(dep)?.status === 'up-to-date')) continue;
     // A watch vouches for what its last build left current (no stat, no key): checked first.
@@ -124,7 +172,7 @@ export async function runSchedule(graph: BuildGraph, names: string[], env: RuleE
       const vouchedResult = held === undefined ? undefined : options.vouch.vouchedResult(node, held);
       if (vouchedResult !== undefined) {
         settled.set(name, vouchedResult);
-        vouched.add(name);
+        vouchedHere.add(name);
         continue;
       }
     }
@@ -165,7 +213,7 @@ export async function runSchedule(graph: BuildGraph, names: string[], env: RuleE
     }
     return promise;
   };
-  const pending = names.filter((name) => !settled.has(name));
+  const pending = checked.filter((name) => !settled.has(name));
   // A worker takes a few hundred milliseconds to start: start one now, while snapshots are captured.
   if (!options.dryRun && pending.some((name) => graph.nodes.get(name)!.rule === 'extract' || graph.nodes.get(name)!.rule === 'chunk'))
     env.pool.warm();
@@ -175,7 +223,10 @@ export async function runSchedule(graph: BuildGraph, names: string[], env: RuleE
     return result;
   };
   const evaluated = new Map((await Promise.all(pending.map((name) => evaluate(name).then(settle)))).map((r) => [r.target, r]));
-  return names.map((name) => settled.get(name) ?? evaluated.get(name)!);
+  if (plan === undefined) return names.map((name) => settled.get(name) ?? evaluated.get(name)!);
+  const results = plan.results.slice() as TargetResult[];
+  for (const at of plan.positions) results[at] = settled.get(names[at]!) ?? evaluated.get(names[at]!)!;
+  return results;
 }
 
 /**
@@ -275,7 +326,7 @@ function keyComponentsHeader(node: TargetNode, env: RuleEnv, deps: DepView[]): K
  */
 async function dependencyResults(
   names: readonly string[],
-  settled: ReadonlyMap<string, TargetResult>,
+  settled: { get(name: string): TargetResult | undefined },
   evaluate: (name: string) => Promise<TargetResult>,
 ): Promise<TargetResult[]> {
   const results = new Array<TargetResult>(names.length);
@@ -395,8 +446,8 @@ async function evaluateTarget(
   env: RuleEnv,
   options: ScheduleOptions,
   evaluate: (name: string) => Promise<TargetResult>,
-  settled: ReadonlyMap<string, TargetResult>,
-  carried: { proven: ReadonlySet<string>; vouched: ReadonlySet<string> },
+  settled: { get(name: string): TargetResult | undefined },
+  carried: { proven: ReadonlySet<string>; vouched: { has(name: string): boolean } },
 ): Promise<TargetResult> {
   const { proven } = carried;
   const depResults = await dependencyResults(node.deps, settled, evaluate);
