@@ -6,6 +6,7 @@ import { describeCause } from '../failure.js';
 import { commandHelp, rootHelp } from './help.js';
 import { diagnoseOptions, unknownCommand, type UsageProblem } from './usage-errors.js';
 import { stderrWriter, stdoutWriter } from './stdout-writer.js';
+import { parseLongOptions } from './long-options.js';
 
 /** Command name -> loader of its class (loaded on demand: a run loads its own command only). */
 export type CommandTable = Record<string, () => Promise<CommandClass>>;
@@ -89,6 +90,11 @@ export async function runCli(argv: string[], commands: CommandTable): Promise<nu
     stdoutWriter.write(commandHelp(cli, await commands[argv[0]!]!()));
     return 0;
   }
+  // One command registered (the first argument named it): a line of long options skips clipanion's
+  // parser (long-options.ts); anything else, and every error, is clipanion's.
+  const single = argv[0] !== undefined && argv[0] in commands ? await commands[argv[0]]!() : undefined;
+  const direct = single === undefined ? undefined : parseLongOptions(single, argv, context);
+  if (direct !== undefined) return cli.run(direct, context);
   let command: ReturnType<typeof cli.process>;
   try {
     command = cli.process(argv, context);
