@@ -30,15 +30,18 @@ export const CHUNK_RULE_VERSION = 2;
  * head; 7: each row ends with the source ids inside its text, then, for an algorithm chunk, the steps it
  * covers; 8: above 256 documents, a manifest naming segment files of consecutive documents, each with its
  * chunks' passage keys; 9: each posting block starts with its terms and their postings' lengths, and
- * the head names each block's first term instead of listing every term).
+ * the head names each block's first term instead of listing every term; 10: each row block is a
+ * sync-flushed DEFLATE member, every row ends with a line feed, so a query inflates all the blocks it
+ * needs in one call).
  */
-export const SEARCH_INDEX_FORMAT_VERSION = 9;
+export const SEARCH_INDEX_FORMAT_VERSION = 10;
 /**
  * Per-document index part layout (cached under .episteme/cache/index-parts). 5: 16 KiB compressed row
  * blocks, number lists. 6: sealed with a SHA-256 line; the index records its chunk index's CRC-32.
  * 7: heading term frequencies, passage keys. 8: rows carry anchors and an algorithm chunk's steps.
+ * 9: row blocks as in search-index format 10.
  */
-export const INDEX_PART_VERSION = 8;
+export const INDEX_PART_VERSION = 9;
 /** Tokenizer and stemming: index bytes and query matching depend on it. */
 export const TOKENIZER_VERSION = 1;
 

@@ -17,6 +17,7 @@ import {
   SEGMENTS_KEY,
   POSTINGS_KEY,
   ROWS_KEY,
+  ROW_BLOCKS_END,
   SEAL_KEY,
   type ChunkRow,
   type DocumentRow,
@@ -29,7 +30,7 @@ import { VlqReader } from './vlq.js';
 /**
  * Reads a search index (layout in index-layout.ts) the way a cold query needs it: the head first
  * (checked against the seal), then only the posting and row blocks the query touches, each checked
- * against its CRC-32 before use (why CRC-32: index-layout.ts). Kept free of the writer's imports (fflate, the tokenizer's
+ * against its CRC-32 before use (why CRC-32: index-layout.ts). Kept free of the writer's imports (pako, the tokenizer's
  * stemmer is loaded by the query anyway) so a query loads as little code as it can.
  */
 
@@ -159,6 +160,8 @@ interface BlockDirectory {
   rowOffset: Float64Array;
   rowBytes: Float64Array;
   rowDigest: string[];
+  /** The bytes each row block inflates to. */
+  rowInflated: Float64Array;
   /** Each read row block: its inflated bytes, and where each row's line starts in them (plus one past the end). */
   rowLines: (RowBlockLines | undefined)[];
   rowCache: (ChunkRow | undefined)[];
@@ -462,8 +465,6 @@ function duplicatePassagesOf(keys: string): number[][] {
 }
 
 function fromHead(p: IndexHead, source: IndexSource, headEnd: number, sealPosition: number, label: string, isIndex: boolean): BlockFile {
-  const isBlockList = (value: unknown, width: number): boolean =>
-    Array.isArray(value) && value.every((entry) => Array.isArray(entry) && entry.length === width && typeof entry[width - 1] === 'string');
   const shapeOk =
     typeof p === 'object' &&
     p !== null &&
@@ -489,7 +490,19 @@ function fromHead(p: IndexHead, source: IndexSource, headEnd: number, sealPositi
         typeof entry[2] === 'string' &&
         typeof entry[3] === 'string',
     ) &&
-    isBlockList(p.rowBlocks, 3) &&
+    Array.isArray(p.rowBlocks) &&
+    p.rowBlocks.every(
+      (entry) =>
+        Array.isArray(entry) &&
+        entry.length === 4 &&
+        Number.isSafeInteger(entry[0]) &&
+        entry[0] > 0 &&
+        Number.isSafeInteger(entry[1]) &&
+        entry[1] >= 0 &&
+        typeof entry[2] === 'string' &&
+        Number.isSafeInteger(entry[3]) &&
+        entry[3] >= entry[0],
+    ) &&
     (!isIndex || (typeof p.provenance?.chunkIndexFingerprint === 'string' && Array.isArray(p.provenance?.missingSources))) &&
     typeof p.totalLength === 'number';
   if (!shapeOk) throw invalid(label, `does not have the ${isIndex ? ARTIFACT_KIND : SEGMENT_ARTIFACT_KIND} layout.`);
@@ -535,7 +548,9 @@ function fromHead(p: IndexHead, source: IndexSource, headEnd: number, sealPositi
   const rowFirstChunk = new Uint32Array(p.rowBlocks.length + 1);
   const rowOffset = new Float64Array(p.rowBlocks.length);
   const rowBytes = new Float64Array(p.rowBlocks.length);
-  p.rowBlocks.forEach(([count, byteLength], i) => {
+  const rowInflated = new Float64Array(p.rowBlocks.length);
+  p.rowBlocks.forEach(([count, byteLength, , inflated], i) => {
+    rowInflated[i] = inflated;
     rowFirstChunk[i + 1] = rowFirstChunk[i]! + count;
     if (i > 0) position += 1;
     rowOffset[i] = position + 1;
@@ -584,6 +599,7 @@ function fromHead(p: IndexHead, source: IndexSource, headEnd: number, sealPositi
       rowOffset,
       rowBytes,
       rowDigest: p.rowBlocks.map((entry) => entry[2]),
+      rowInflated,
       rowLines: new Array<RowBlockLines | undefined>(p.rowBlocks.length),
       rowCache: new Array<ChunkRow | undefined>(chunkCount),
     },
@@ -629,11 +645,34 @@ function blockOf(firsts: Uint32Array, item: number): number {
   return lo;
 }
 
-/** The row of one chunk (its block is read, verified and inflated on first use). */
+/** The row of one chunk (its block is read, verified and inflated on first use, unless readRows read it). */
 export function chunkRow(index: LoadedSearchIndex, ordinal: number): ChunkRow {
   if (index.files.length === 1) return fileChunkRow(index.files[0]!, ordinal);
   const at = blockOf(index.fileChunkStarts, ordinal);
   return fileChunkRow(index.files[at]!, ordinal - index.fileChunkStarts[at]!);
+}
+
+/**
+ * Reads the row blocks that hold these chunks and are not read yet, each checked against its
+ * CRC-32, and inflates them in one call per file (their members form one DEFLATE stream, see
+ * index-layout.ts): a query that needs many rows (proximity, phrases, a page of hits) calls this
+ * first, since every inflate call costs a cold process more than the inflating.
+ */
+export function readRows(index: LoadedSearchIndex, ordinals: Iterable<number>): void {
+  const wanted = index.files.map(() => new Set<number>());
+  for (const ordinal of ordinals) {
+    const at = index.files.length === 1 ? 0 : blockOf(index.fileChunkStarts, ordinal);
+    const blocks = index.files[at]!.blocks;
+    const block = blockOf(blocks.rowFirstChunk, ordinal - index.fileChunkStarts[at]!);
+    if (blocks.rowLines[block] === undefined) wanted[at]!.add(block);
+  }
+  wanted.forEach((blocks, at) => {
+    if (blocks.size > 0)
+      inflateRowBlocks(
+        index.files[at]!,
+        [...blocks].sort((a, b) => a - b),
+      );
+  });
 }
 
 function fileChunkRow(file: BlockFile, ordinal: number): ChunkRow {
@@ -641,8 +680,20 @@ function fileChunkRow(file: BlockFile, ordinal: number): ChunkRow {
   const cached = blocks.rowCache[ordinal];
   if (cached !== undefined) return cached;
   const block = blockOf(blocks.rowFirstChunk, ordinal);
-  let lines = blocks.rowLines[block];
-  if (lines === undefined) {
+  if (blocks.rowLines[block] === undefined) inflateRowBlocks(file, [block]);
+  const lines = blocks.rowLines[block]!;
+  const line = ordinal - blocks.rowFirstChunk[block]!;
+  const row = JSON.parse(lines.bytes.toString('utf8', lines.starts[line]!, lines.starts[line + 1]! - 1)) as ChunkRow;
+  blocks.rowCache[ordinal] = row;
+  return row;
+}
+
+/** Reads, checks and inflates these row blocks (ascending, none read yet) in one inflate call. */
+function inflateRowBlocks(file: BlockFile, wanted: readonly number[]): void {
+  const blocks = file.blocks;
+  const members: Buffer[] = [];
+  let expected = 0;
+  for (const block of wanted) {
     const encoded = readVerified(
       file,
       `row block (#${block})`,
@@ -650,26 +701,40 @@ function fileChunkRow(file: BlockFile, ordinal: number): ChunkRow {
       blocks.rowBytes[block]!,
       blocks.rowDigest[block]!,
     );
-    let bytes: Buffer;
-    try {
-      bytes = zlib.inflateRawSync(Buffer.from(encoded.toString('latin1'), 'base64'));
-    } catch (cause) {
-      throw invalid(file.label, `has a row block (#${block}) that does not inflate.`, { cause: String(cause) });
-    }
-    // Rows are "\n"-joined UTF-8 (a 0x0A byte is always a line feed there): only the rows a query
-    // uses are decoded, not the whole block (whose text and lines were most of a cold query's garbage).
-    const starts = [0];
-    for (let at = bytes.indexOf(10); at >= 0; at = bytes.indexOf(10, at + 1)) starts.push(at + 1);
-    starts.push(bytes.length + 1);
-    if (starts.length - 1 !== blocks.rowFirstChunk[block + 1]! - blocks.rowFirstChunk[block]!)
-      throw invalid(file.label, `has a row block (#${block}) with the wrong number of rows.`);
-    lines = { bytes, starts };
-    blocks.rowLines[block] = lines;
+    members.push(Buffer.from(encoded.toString('latin1'), 'base64'));
+    expected += blocks.rowInflated[block]!;
   }
-  const line = ordinal - blocks.rowFirstChunk[block]!;
-  const row = JSON.parse(lines.bytes.toString('utf8', lines.starts[line]!, lines.starts[line + 1]! - 1)) as ChunkRow;
-  blocks.rowCache[ordinal] = row;
-  return row;
+  members.push(Buffer.from(ROW_BLOCKS_END));
+  let bytes: Buffer | undefined;
+  try {
+    bytes = zlib.inflateRawSync(Buffer.concat(members));
+  } catch {
+    // Said of the block at fault: each one alone.
+  }
+  if (bytes === undefined || bytes.length !== expected) {
+    if (wanted.length > 1) {
+      for (const block of wanted) inflateRowBlocks(file, [block]);
+      throw invalid(file.label, 'has row blocks that inflate to other bytes together than one by one.');
+    }
+    throw invalid(file.label, `has a row block (#${wanted[0]}) that does not inflate to the size its head records.`, {
+      expectedBytes: expected,
+      actualBytes: bytes?.length ?? null,
+    });
+  }
+  // Each block's rows end with "\n" (a 0x0A byte is always a line feed in them): only the rows a query
+  // uses are decoded, not the whole block (whose text and lines were most of a cold query's garbage).
+  let end = 0;
+  for (const block of wanted) {
+    const start = end;
+    end += blocks.rowInflated[block]!;
+    const rows = blocks.rowFirstChunk[block + 1]! - blocks.rowFirstChunk[block]!;
+    const own = bytes.subarray(start, end);
+    const starts = [0];
+    for (let at = own.indexOf(10); at >= 0; at = own.indexOf(10, at + 1)) starts.push(at + 1);
+    if (starts.length - 1 !== rows || starts[rows] !== own.length)
+      throw invalid(file.label, `has a row block (#${block}) with the wrong number of rows.`);
+    blocks.rowLines[block] = { bytes: own, starts };
+  }
 }
 
 export function indexProvenance(index: LoadedSearchIndex): IndexProvenance {

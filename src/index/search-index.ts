@@ -1,6 +1,6 @@
 import { Buffer } from 'node:buffer';
 import { createHash } from 'node:crypto';
-import { deflateSync } from 'fflate';
+import { Deflate, Z_SYNC_FLUSH } from 'pako';
 import type { Chunk } from '../document/types.js';
 import { EpistemeError } from '../failure.js';
 import { canonicalJson, compareCodeUnits } from '../store/canonical-json.js';
@@ -49,7 +49,7 @@ import { encodeVlq, VlqReader, writeVlq } from './vlq.js';
  * Incremental builds: buildDocumentPart() makes a document's posting runs and compressed row
  * blocks once (the graph caches it by the chunk file's hash); merging copies runs and row blocks
  * verbatim, so it never re-tokenizes, re-encodes or re-compresses a document.
- * Row blocks are compressed with fflate (pure JS), not the runtime's zlib, because compressed
+ * Row blocks are compressed with pako (pure JS), not the runtime's zlib, because compressed
  * bytes must be identical on every runtime; any inflater reads them.
  */
 // A type alias (not an interface) so it is assignable to Record<string, unknown> for config hashing.
@@ -104,7 +104,10 @@ export function validateIndexOptions(options: IndexOptions): void {
   optionsInThousandths(options);
 }
 
-/** Cuts a document's rows into blocks of about ROW_BLOCK_TARGET_BYTES; each block: "\n"-joined rows, raw DEFLATE, base64. */
+/**
+ * Cuts a document's rows into blocks of about ROW_BLOCK_TARGET_BYTES; each block: its rows, each
+ * ending with "\n", as one sync-flushed DEFLATE member, base64 (layout in index-layout.ts).
+ */
 function encodeRowBlocks(rows: string[]): { texts: string[]; entries: RowBlockEntry[] } {
   const texts: string[] = [];
   const entries: RowBlockEntry[] = [];
@@ -113,9 +116,10 @@ function encodeRowBlocks(rows: string[]): { texts: string[]; entries: RowBlockEn
   let pendingBytes = 0;
   const flush = (): void => {
     if (pending.length === 0) return;
-    const text = Buffer.from(deflateSync(encoder.encode(pending.join('\n')), { level: 9 })).toString('base64');
+    const raw = encoder.encode(`${pending.join('\n')}\n`);
+    const text = Buffer.from(rowBlockMember(raw)).toString('base64');
     texts.push(text);
-    entries.push([pending.length, text.length, crc32Hex(text)]);
+    entries.push([pending.length, text.length, crc32Hex(text), raw.length]);
     pending = [];
     pendingBytes = 0;
   };
@@ -126,6 +130,19 @@ function encodeRowBlocks(rows: string[]): { texts: string[]; entries: RowBlockEn
   }
   flush();
   return { texts, entries };
+}
+
+/**
+ * Raw DEFLATE of one block's bytes from a fresh compressor, ended by a sync flush instead of a final
+ * block: byte-aligned, and it refers to nothing before its start, so any blocks put one after
+ * another (plus ROW_BLOCKS_END) are one valid stream that inflates to their rows in that order.
+ * pako (zlib ported to JS) because fflate's sync flush emits stored blocks with wrong lengths for
+ * about one block in seven of the dev corpus.
+ */
+function rowBlockMember(bytes: Uint8Array): Uint8Array {
+  const deflate = new Deflate({ level: 9, raw: true });
+  if (!deflate.push(bytes, Z_SYNC_FLUSH)) throw new Error(`row block compression failed: ${String(deflate.msg)}`);
+  return deflate.chunks.length === 1 ? deflate.chunks[0]! : Buffer.concat(deflate.chunks);
 }
 
 /** A document's cacheable share of the index: a pure function of its chunks (their order is irrelevant). */

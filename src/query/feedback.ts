@@ -1,4 +1,4 @@
-import { chunkRow, type LoadedSearchIndex } from '../index/index-reader.js';
+import { chunkRow, readRows, type LoadedSearchIndex } from '../index/index-reader.js';
 import { tokenize } from '../index/tokenizer.js';
 import { compareCodeUnits } from '../store/canonical-json.js';
 import type { ParsedQuery } from './query-terms.js';
@@ -26,6 +26,10 @@ export function expandQuery(
   const totalPoints = feedback.reduce((sum, entry) => sum + entry.points, 0);
   if (feedback.length === 0 || totalPoints === 0) return query;
   const relevance = new Map<string, number>();
+  readRows(
+    index,
+    feedback.map((entry) => entry.ordinal),
+  );
   for (const entry of feedback) {
     const terms = tokenize(chunkRow(index, entry.ordinal)[9]);
     if (terms.length === 0) continue;

@@ -1,6 +1,14 @@
 import type { Authority, Citation, Normativity } from '../document/types.js';
 import { EpistemeError } from '../failure.js';
-import { chunkRow, decodePostings, findTerm, passageGroupsOf, type LoadedSearchIndex, type Postings } from '../index/index-reader.js';
+import {
+  chunkRow,
+  decodePostings,
+  findTerm,
+  passageGroupsOf,
+  readRows,
+  type LoadedSearchIndex,
+  type Postings,
+} from '../index/index-reader.js';
 import { firstSpanOf, stemPrefix, wantedTermPositions } from '../index/tokenizer.js';
 import { compareCodeUnits } from '../store/canonical-json.js';
 import { codePointLength } from '../chunk/text-boundaries.js';
@@ -163,6 +171,10 @@ export function runQuery(index: LoadedSearchIndex, request: QueryRequest): Query
   if (request.expand === true) query = expandQuery(index, query, rankChunks(index, query, accept, FEEDBACK_CHUNKS, collapse).top);
   const scored = rankChunks(index, query, accept, request.offset + request.limit, collapse);
   const page = scored.top.slice(request.offset, request.offset + request.limit);
+  readRows(
+    index,
+    page.flatMap((entry) => [entry.ordinal, ...entry.samePassage]),
+  );
   const queryTerms = new Set(query.scoringTerms);
   const hits: QueryHit[] = [];
   let remaining = request.maxTotalChars;
@@ -320,12 +332,15 @@ export function rankChunks(
   for (const ordinal of touched) {
     if (requiredHits !== undefined && requiredHits[ordinal] !== required.size) continue;
     if (!accept(ordinal)) continue;
-    if (query.phrases.length > 0) {
-      // Only the phrases' words and whether they are adjacent matter: not every word is stemmed.
-      const { terms, positions } = wantedTermPositions(chunkRow(index, ordinal)[9], phrasePrefixes, phraseTerms, 1);
-      if (!query.phrases.every((phrase) => containsPhrase(terms, phrase, positions))) continue;
-    }
     matched.push(ordinal);
+  }
+  if (query.phrases.length > 0) {
+    // Only the phrases' words and whether they are adjacent matter: not every word is stemmed.
+    readRows(index, matched);
+    matched = matched.filter((ordinal) => {
+      const { terms, positions } = wantedTermPositions(chunkRow(index, ordinal)[9], phrasePrefixes, phraseTerms, 1);
+      return query.phrases.every((phrase) => containsPhrase(terms, phrase, positions));
+    });
   }
   const ranksBefore = (a: number, b: number): boolean => scores[a]! > scores[b]! || (scores[a] === scores[b] && a < b);
   const samePassage = new Map<number, number[]>();
@@ -372,8 +387,9 @@ export function rankChunks(
       const at = list === undefined ? -1 : binarySearch(list.ordinals, ordinal);
       return at >= 0 && list!.tfs[at]! > 0;
     };
-    for (const ordinal of top.slice(0, depth)) {
-      if (!pairs.some(([a, b]) => inText(a, ordinal) && inText(b, ordinal))) continue;
+    const candidates = top.slice(0, depth).filter((ordinal) => pairs.some(([a, b]) => inText(a, ordinal) && inText(b, ordinal)));
+    readRows(index, candidates);
+    for (const ordinal of candidates) {
       const { terms, positions } = wantedTermPositions(chunkRow(index, ordinal)[9], prefixes, pairTerms, PROXIMITY_WINDOW);
       const evidence = proximityEvidence(terms, pairs, (term) => idfOf.get(term)!, k1, positions);
       if (evidence.length === 0) continue;

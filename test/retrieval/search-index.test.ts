@@ -15,6 +15,8 @@ import {
   mergeSearchIndex,
   SEARCH_INDEX_FORMAT_VERSION,
 } from '../../src/index/search-index.js';
+import { readRows } from '../../src/index/index-reader.js';
+import { crc32Hex } from '../../src/index/index-layout.js';
 import { parseArtifact } from '../../src/store/artifact.js';
 import { tokenize } from '../../src/index/tokenizer.js';
 import { canonicalJsonFile } from '../../src/store/canonical-json.js';
@@ -159,6 +161,45 @@ test('truncated, edited, foreign and other-version files are artifact-invalid', 
   assert.throws(
     () => parseArtifact(bytes.replace(rowBlock, flip(rowBlock)), 'search-index', SEARCH_INDEX_FORMAT_VERSION, 'idx.json'),
     isArtifactInvalid,
+  );
+});
+
+test('row blocks read together give the rows read one by one; a damaged one in a batch is named', () => {
+  const bytes = buildSearchIndex(corpus({ maxChars: 120, overlapChars: 30 }), PROVENANCE, DEFAULT_INDEX_OPTIONS);
+  const parsed = JSON.parse(bytes) as { payload: { head: { rowBlocks: [number, number, string, number][] }; rows: string[] } };
+  const blocks = parsed.payload.head.rowBlocks;
+  assert.ok(blocks.length >= 3, `${blocks.length} row blocks`);
+  const chunkCount = blocks.reduce((n, entry) => n + entry[0], 0);
+  const oneByOne = loadSearchIndex(bytes, 'idx.json');
+  const expected = Array.from({ length: chunkCount }, (_, ordinal) => chunkRow(oneByOne, ordinal));
+  // Every subset of blocks (first and last without the middle, all, each alone), in any order asked.
+  const firstOf = (block: number): number => blocks.slice(0, block).reduce((n, entry) => n + entry[0], 0);
+  const last = blocks.length - 1;
+  for (const subset of [[0, last], [last, 0, 1], [...blocks.keys()], [1]]) {
+    const together = loadSearchIndex(bytes, 'idx.json');
+    readRows(together, subset.map(firstOf));
+    for (let ordinal = 0; ordinal < chunkCount; ordinal++) assert.deepEqual(chunkRow(together, ordinal), expected[ordinal]);
+  }
+  // A changed byte in the last block (same length) fails its CRC-32 when a batch reads it.
+  const flip = (text: string): string => text.slice(0, 10) + (text[10] === 'A' ? 'B' : 'A') + text.slice(11);
+  const lastBlock = parsed.payload.rows[last]!;
+  assert.throws(
+    () => readRows(loadSearchIndex(bytes.replace(lastBlock, flip(lastBlock)), 'idx.json'), [0, firstOf(last)]),
+    (e) => isArtifactInvalid(e) && new RegExp(`row block \\(#${last}\\) that fails its CRC-32 check`).test((e as Error).message),
+  );
+  // A head that records the wrong inflated size for block 0 (resealed, so only that check can catch it).
+  const entry = JSON.stringify(blocks[0]);
+  const wrongSize = JSON.stringify([...blocks[0]!.slice(0, 3), blocks[0]![3] + 1]);
+  const headStart = bytes.indexOf('"payload":{"head":') + '"payload":{"head":'.length;
+  const headEnd = bytes.indexOf(',"postings":[');
+  const head = bytes.slice(headStart, headEnd);
+  assert.ok(head.includes(entry));
+  const resealed = bytes
+    .replace(head, head.replace(entry, wrongSize))
+    .replace(/"seal":"crc32:[0-9a-f]{8}"/, `"seal":"crc32:${crc32Hex(head.replace(entry, wrongSize))}"`);
+  assert.throws(
+    () => readRows(loadSearchIndex(resealed, 'idx.json'), [0, firstOf(last)]),
+    (e) => isArtifactInvalid(e) && /row block \(#0\) that does not inflate to the size its head records/.test((e as Error).message),
   );
 });
 
