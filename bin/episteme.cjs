@@ -5,8 +5,13 @@
 // agents run from cold processes, is one CommonJS file, and a process that never starts Node's ES
 // module loader saves ~10 ms. Every other command is the ES module bundle, loaded with import().
 const argv = process.argv.slice(2);
-enableCompileCache();
-const run = argv[0] === 'query' ? requireQueryBundle().main(argv) : import('../dist/bundle/cli.js').then((cli) => cli.main(argv));
+// `query` loads its one bundle through a code cache of its own (requireQueryBundle), not Node's.
+const run = argv[0] === 'query' ? requireQueryBundle().main(argv) : startCli(argv);
+
+function startCli(argv) {
+  enableCompileCache();
+  return import('../dist/bundle/cli.js').then((cli) => cli.main(argv));
+}
 run.then(
   (code) => {
     process.exitCode = code;
