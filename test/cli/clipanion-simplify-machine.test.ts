@@ -6,6 +6,7 @@ import { isDeepStrictEqual } from 'node:util';
 import { pathToFileURL } from 'node:url';
 import { Builtins, Cli, type CommandClass } from 'clipanion';
 import { REPO_ROOT } from '../helpers/rig.js';
+import { commandClasses } from '../helpers/command-classes.js';
 
 /**
  * The bundles replace clipanion's simplifyMachine with scripts/bundle/clipanion-simplify-machine.mjs
@@ -31,23 +32,6 @@ interface Builder {
 }
 
 const importFile = async <T>(file: string): Promise<T> => (await import(pathToFileURL(file).href)) as T;
-
-/** Every command class the CLI modules export (a class with static paths). */
-async function commandClasses(): Promise<CommandClass[]> {
-  const folder = path.join(REPO_ROOT, 'dist/src/cli');
-  const found: CommandClass[] = [];
-  for (const file of fs
-    .readdirSync(folder)
-    .filter((name) => name.endsWith('.js'))
-    .sort()) {
-    if (file === 'main.js') continue;
-    const module = await importFile<Record<string, unknown>>(path.join(folder, file));
-    for (const value of Object.values(module)) {
-      if (typeof value === 'function' && Array.isArray((value as { paths?: unknown }).paths)) found.push(value as CommandClass);
-    }
-  }
-  return found;
-}
 
 /** The unsimplified machine of a CLI with these commands, as clipanion's CliBuilder.compile makes it. */
 function rawMachine(core: ClipanionCore, classes: CommandClass[]): Machine {

@@ -1,13 +1,11 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import * as fs from 'node:fs';
-import * as path from 'node:path';
 import { isDeepStrictEqual } from 'node:util';
-import { pathToFileURL } from 'node:url';
 import { type BaseContext, Cli, Command, type CommandClass } from 'clipanion';
 import { parseLongOptions } from '../../src/cli/long-options.js';
 import { QueryCommand } from '../../src/cli/query.js';
-import { REPO_ROOT } from '../helpers/rig.js';
+import { commandClasses } from '../helpers/command-classes.js';
+import { seededRandom } from '../helpers/random.js';
 
 /**
  * The long-options parser (src/cli/long-options.ts) must give a command exactly the values
@@ -15,22 +13,6 @@ import { REPO_ROOT } from '../helpers/rig.js';
  * generated command lines for every command: known and unknown options, values valid and not for
  * the validators, `--x=v`, `--no-x`, repeats, positionals, `--`, `-h`, values that look like options.
  */
-
-async function commandClasses(): Promise<CommandClass[]> {
-  const folder = path.join(REPO_ROOT, 'dist/src/cli');
-  const found: CommandClass[] = [];
-  for (const file of fs
-    .readdirSync(folder)
-    .filter((name) => name.endsWith('.js'))
-    .sort()) {
-    if (file === 'main.js') continue;
-    const module = (await import(pathToFileURL(path.join(folder, file)).href)) as Record<string, unknown>;
-    for (const value of Object.values(module)) {
-      if (typeof value === 'function' && Array.isArray((value as { paths?: unknown }).paths)) found.push(value as CommandClass);
-    }
-  }
-  return found;
-}
 
 /** The option names and arities of a command, from clipanion's own registration of it. */
 function optionNames(commandClass: CommandClass): { flags: string[]; valued: string[] } {
@@ -48,18 +30,6 @@ function keysOf(command: object): string[] {
     const value = (probe as Record<string, unknown>)[key];
     return typeof value === 'object' && value !== null && (value as Record<symbol, unknown>)[Command.isOption] === true;
   });
-}
-
-/** A small deterministic generator (mulberry32). */
-function random(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 const VALUES = [
@@ -110,7 +80,7 @@ test('long options give every command the values clipanion gives it, and leave t
   const classes = await commandClasses();
   assert.ok(classes.length >= 12, `found ${classes.length} command classes`);
   const context = { env: {}, stdin: process.stdin, stdout: process.stdout, stderr: process.stderr, colorDepth: 1 } as BaseContext;
-  const next = random(13);
+  const next = seededRandom(13);
   let accepted = 0;
   let compared = 0;
   for (const commandClass of classes) {
