@@ -28,7 +28,7 @@ const tail = read(Math.max(0, size - 256), Math.min(size, 256)).toString('latin1
 if (!tail.includes(`"seal":"crc32:${crc}"`)) throw new Error('seal check failed');
 const head = JSON.parse(headBytes.toString('utf8')) as {
   postingBlocks: [number, number, string, string][];
-  rowBlocks: [number, number, string][];
+  rowBlocks: [number, number, string, number][];
 };
 const terms = head.postingBlocks.reduce((n, [count]) => n + count, 0);
 // Row block positions follow the posting blocks, as in index-reader.ts.
@@ -44,15 +44,22 @@ const offsets = head.rowBlocks.map(([, byteLength], i) => {
   return at;
 });
 const step = Math.max(1, Math.floor(head.rowBlocks.length / 10));
-const rows: string[] = [];
-for (let i = 0; i < head.rowBlocks.length && rows.length < 10; i += step) {
+// As a query reads them: each block checked, then all of them inflated in one call (sync-flushed
+// DEFLATE members closed by an empty final block, see index-layout.ts) and cut at their sizes.
+const members: Buffer[] = [];
+const sizes: number[] = [];
+for (let i = 0; i < head.rowBlocks.length && sizes.length < 10; i += step) {
   const encoded = read(offsets[i]!, head.rowBlocks[i]![1]);
   if (zlib.crc32(encoded).toString(16).padStart(8, '0') !== head.rowBlocks[i]![2]) throw new Error('block check failed');
-  rows.push(
-    zlib
-      .inflateRawSync(Buffer.from(encoded.toString('latin1'), 'base64'))
-      .toString('utf8')
-      .split('\n')[0]!,
-  );
+  members.push(Buffer.from(encoded.toString('latin1'), 'base64'));
+  sizes.push(head.rowBlocks[i]![3]);
+}
+members.push(Buffer.from([0x03, 0x00]));
+const inflated = zlib.inflateRawSync(Buffer.concat(members));
+const rows: string[] = [];
+let start = 0;
+for (const size of sizes) {
+  rows.push(inflated.toString('utf8', start, inflated.indexOf(10, start)));
+  start += size;
 }
 process.stdout.write(JSON.stringify({ seal: crc, terms, rows: rows.map((row) => JSON.parse(row)[0]) }) + '\n');

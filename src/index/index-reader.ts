@@ -534,7 +534,13 @@ function fromHead(p: IndexHead, source: IndexSource, headEnd: number, sealPositi
   const postingBytes = new Float64Array(p.postingBlocks.length);
   const postingFirstTermText: string[] = [];
   let position = headEnd + POSTINGS_KEY.length;
-  p.postingBlocks.forEach(([termCount, byteLength, , firstTerm], i) => {
+  // Entries read by index, not destructured: array destructuring in the interpreter (where a cold
+  // query runs) goes through the iterator protocol, several objects per entry.
+  for (let i = 0; i < p.postingBlocks.length; i++) {
+    const entry = p.postingBlocks[i]!;
+    const termCount = entry[0];
+    const byteLength = entry[1];
+    const firstTerm = entry[3];
     postingFirstTerm[i + 1] = postingFirstTerm[i]! + termCount;
     // Blocks in term order: a term's block is found by binary search over their first terms.
     if (i > 0 && !(postingFirstTermText[i - 1]! < firstTerm)) throw invalid(label, 'has posting blocks out of term order.');
@@ -543,20 +549,23 @@ function fromHead(p: IndexHead, source: IndexSource, headEnd: number, sealPositi
     postingOffset[i] = position + 1;
     postingBytes[i] = byteLength;
     position += 2 + byteLength;
-  });
+  }
   position += ROWS_KEY.length;
   const rowFirstChunk = new Uint32Array(p.rowBlocks.length + 1);
   const rowOffset = new Float64Array(p.rowBlocks.length);
   const rowBytes = new Float64Array(p.rowBlocks.length);
   const rowInflated = new Float64Array(p.rowBlocks.length);
-  p.rowBlocks.forEach(([count, byteLength, , inflated], i) => {
-    rowInflated[i] = inflated;
+  for (let i = 0; i < p.rowBlocks.length; i++) {
+    const entry = p.rowBlocks[i]!;
+    const count = entry[0];
+    const byteLength = entry[1];
+    rowInflated[i] = entry[3];
     rowFirstChunk[i + 1] = rowFirstChunk[i]! + count;
     if (i > 0) position += 1;
     rowOffset[i] = position + 1;
     rowBytes[i] = byteLength;
     position += 2 + byteLength;
-  });
+  }
   if (rowFirstChunk[p.rowBlocks.length] !== chunkCount) throw invalid(label, 'has row blocks that do not match its chunks.');
   if (position !== sealPosition)
     throw invalid(label, 'is truncated or modified (its blocks do not add up to its size).', {
@@ -658,9 +667,10 @@ export function chunkRow(index: LoadedSearchIndex, ordinal: number): ChunkRow {
  * index-layout.ts): a query that needs many rows (proximity, phrases, a page of hits) calls this
  * first, since every inflate call costs a cold process more than the inflating.
  */
-export function readRows(index: LoadedSearchIndex, ordinals: Iterable<number>): void {
+export function readRows(index: LoadedSearchIndex, ordinals: readonly number[]): void {
   const wanted = index.files.map(() => new Set<number>());
-  for (const ordinal of ordinals) {
+  for (let i = 0; i < ordinals.length; i++) {
+    const ordinal = ordinals[i]!;
     const at = index.files.length === 1 ? 0 : blockOf(index.fileChunkStarts, ordinal);
     const blocks = index.files[at]!.blocks;
     const block = blockOf(blocks.rowFirstChunk, ordinal - index.fileChunkStarts[at]!);

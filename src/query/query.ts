@@ -23,6 +23,7 @@ import {
   queryTermWeight,
   SCORE_SCALE,
   termPoints,
+  TermPointsMemo,
   termWeight,
   type TermWeight,
 } from './ranking.js';
@@ -300,13 +301,15 @@ export function rankChunks(
     const weight = termWeight(chunkCount, ordinals.length, queryWeightOf(query, t), index.k1Milli, index.bMilli, index.totalLength);
     idfOf.set(term, weight.idf);
     const isRequired = requiredHits !== undefined && required.has(term);
+    const points = new TermPointsMemo(weight);
+    const lengths = index.lengths;
     for (let i = 0; i < ordinals.length; i++) {
       const ordinal = ordinals[i]!;
       if (seen[ordinal] === 0) {
         seen[ordinal] = 1;
         touched.push(ordinal);
       }
-      scores[ordinal] = scores[ordinal]! + termPoints(weight, tfs[i]!, headingTfs[i]!, index.lengths[ordinal]!);
+      scores[ordinal] = scores[ordinal]! + points.points(tfs[i]!, headingTfs[i]!, lengths[ordinal]!);
       if (isRequired && tfs[i]! > 0) requiredHits![ordinal] = requiredHits![ordinal]! + 1;
     }
     const perDocument = documentPostings(index, list);
@@ -325,11 +328,18 @@ export function rankChunks(
         documentScores[document]! + termPoints(documentWeight, perDocument.tfs[i]!, perDocument.headingTfs[i]!, docLengths[document]!);
     }
   }
-  for (const ordinal of touched) scores[ordinal] = scores[ordinal]! + documentScores[index.chunkDocument[ordinal]!]!;
+  // Indexed loops over the per-match arrays: a for-of loop in the interpreter (where a cold query
+  // runs) allocates an iterator result per step.
+  const chunkDocument = index.chunkDocument;
+  for (let i = 0; i < touched.length; i++) {
+    const ordinal = touched[i]!;
+    scores[ordinal] = scores[ordinal]! + documentScores[chunkDocument[ordinal]!]!;
+  }
   let matched: number[] = [];
   const phraseTerms = new Set(query.phrases.flat());
   const phrasePrefixes = [...new Set([...phraseTerms].map(stemPrefix))];
-  for (const ordinal of touched) {
+  for (let i = 0; i < touched.length; i++) {
+    const ordinal = touched[i]!;
     if (requiredHits !== undefined && requiredHits[ordinal] !== required.size) continue;
     if (!accept(ordinal)) continue;
     matched.push(ordinal);
@@ -350,14 +360,16 @@ export function rankChunks(
     const groupOf = groups.of;
     // Each group's best-ranked matching member (-1 while none).
     const best = new Int32Array(groups.count).fill(-1);
-    for (const ordinal of matched) {
+    for (let i = 0; i < matched.length; i++) {
+      const ordinal = matched[i]!;
       const g = groupOf[ordinal]!;
       if (g < 0) continue;
       const current = best[g]!;
       if (current < 0 || ranksBefore(ordinal, current)) best[g] = ordinal;
     }
     const kept: number[] = [];
-    for (const ordinal of matched) {
+    for (let i = 0; i < matched.length; i++) {
+      const ordinal = matched[i]!;
       const g = groupOf[ordinal]!;
       const representative = g < 0 ? ordinal : best[g]!;
       if (representative === ordinal) kept.push(ordinal);
@@ -423,7 +435,8 @@ function bestOf(matched: number[], keep: number, scores: Float64Array, ranksBefo
     // A page near the top: keep a sorted buffer of the best `keep` (a cold process would spend
     // milliseconds sorting every match in the interpreter).
     top = [];
-    for (const ordinal of matched) {
+    for (let i = 0; i < matched.length; i++) {
+      const ordinal = matched[i]!;
       if (top.length === keep && !ranksBefore(ordinal, top[keep - 1]!)) continue;
       let at = top.length === keep ? keep - 1 : top.length;
       while (at > 0 && ranksBefore(ordinal, top[at - 1]!)) {

@@ -80,6 +80,35 @@ export function termPoints(weight: TermWeight, tf: number, headingTf: number, le
   return Math.round(SCORE_SCALE * weight.idf * weight.queryWeight * saturated);
 }
 
+/** Weighted frequencies and lengths below these are remembered by TermPointsMemo (larger ones are computed each time). */
+const MEMO_FREQUENCIES = 8;
+const MEMO_LENGTHS = 1024;
+
+/**
+ * termPoints of one term weight, each (weighted frequency, length) pair computed once: a term's
+ * postings share few such pairs (the dev corpus: ~260 lengths, mostly tf 1), and a cold process
+ * scores them in the interpreter, where every float step of termPoints allocates a number (a
+ * frequent term's loop made ~0.4 MB of a query's garbage). The same function of the same
+ * arguments, so the points are the same bits.
+ */
+export class TermPointsMemo {
+  private readonly held = new Int32Array(MEMO_FREQUENCIES * MEMO_LENGTHS);
+
+  constructor(private readonly weight: TermWeight) {}
+
+  points(tf: number, headingTf: number, length: number): number {
+    const weighted = tf + HEADING_WEIGHT * headingTf;
+    if (weighted >= MEMO_FREQUENCIES || length >= MEMO_LENGTHS) return termPoints(this.weight, tf, headingTf, length);
+    const key = weighted * MEMO_LENGTHS + length;
+    // 0: not computed yet; otherwise points + 1 (points past the Int32 range are not kept).
+    const held = this.held[key]!;
+    if (held !== 0) return held - 1;
+    const points = termPoints(this.weight, tf, headingTf, length);
+    if (points < 0x7fffffff) this.held[key] = points + 1;
+    return points;
+  }
+}
+
 /** Points as a decimal with exactly log10(SCORE_SCALE) places, by integer arithmetic (no float formatting). */
 export function formatPoints(points: number): string {
   const whole = Math.floor(points / SCORE_SCALE);

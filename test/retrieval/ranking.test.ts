@@ -11,10 +11,19 @@ import {
   type LoadedSearchIndex,
 } from '../../src/index/search-index.js';
 import { runQuery, type QueryRequest, type QueryResponse } from '../../src/query/query.js';
-import { formatPoints, HEADING_WEIGHT, QUERY_K3, queryTermWeight } from '../../src/query/ranking.js';
+import {
+  formatPoints,
+  HEADING_WEIGHT,
+  QUERY_K3,
+  queryTermWeight,
+  termPoints,
+  TermPointsMemo,
+  termWeight,
+} from '../../src/query/ranking.js';
 import { ORDERED_WEIGHT, PROXIMITY_WINDOW, proximityEvidence, queryPairs } from '../../src/query/proximity.js';
 import { ALL_DOCS, makeDocument } from './fixtures.js';
 import { random } from './corpus-helpers.js';
+import { seededRandom } from '../helpers/random.js';
 
 /**
  * Ranking rules with hand-made documents whose expected order follows from the formula alone
@@ -303,4 +312,32 @@ test('proximity pairs: neighbours in query order, never a word with itself, a pa
     proximityEvidence(['heat', ...Array<string>(PROXIMITY_WINDOW).fill('x'), 'transfer'], [['heat', 'transfer']], idf, 1.2),
     [],
   );
+});
+
+test('TermPointsMemo gives termPoints exactly, remembered or not, in and past its table', () => {
+  const next = seededRandom(13);
+  for (let round = 0; round < 40; round++) {
+    const weight = termWeight(
+      1 + Math.floor(next() * 100_000),
+      1 + Math.floor(next() * 50),
+      next() < 0.5 ? queryTermWeight(1 + Math.floor(next() * 5)) : next() * 20,
+      Math.floor(next() * 3000),
+      Math.floor(next() * 1000),
+      Math.floor(next() * 10_000_000),
+    );
+    const memo = new TermPointsMemo(weight);
+    // Each pair asked twice: the first answer is computed, the second remembered.
+    for (let i = 0; i < 400; i++) {
+      const tf = Math.floor(next() * 12);
+      const headingTf = next() < 0.8 ? 0 : Math.floor(next() * 3);
+      const length = next() < 0.9 ? Math.floor(next() * 1100) : Math.floor(next() * 100_000);
+      const expected = termPoints(weight, tf, headingTf, length);
+      assert.equal(memo.points(tf, headingTf, length), expected);
+      assert.equal(memo.points(tf, headingTf, length), expected);
+    }
+  }
+  // Two terms' memos never share answers.
+  const a = new TermPointsMemo(termWeight(1000, 10, 1, 1200, 750, 100_000));
+  const b = new TermPointsMemo(termWeight(1000, 900, 1, 1200, 750, 100_000));
+  assert.notEqual(a.points(1, 0, 100), b.points(1, 0, 100));
 });
