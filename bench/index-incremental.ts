@@ -34,10 +34,10 @@ const provenance = { chunkIndexFingerprint: 'sha256:bench', missingSources: [] }
 function entryOf(segment: { file: string; bytes: string }): SegmentEntry {
   const head = JSON.parse(segment.bytes) as {
     fingerprint: string;
-    payload: { head: { documents: unknown[]; lengths: number[]; totalLength: number } };
+    payload: { head: { documents: unknown[]; chunkCounts: number[]; totalLength: number } };
   };
   const h = head.payload.head;
-  return [segment.file, head.fingerprint, h.documents.length, h.lengths.length, h.totalLength];
+  return [segment.file, head.fingerprint, h.documents.length, h.chunkCounts.reduce((n, count) => n + count, 0), h.totalLength];
 }
 
 function median(values: number[]): number {

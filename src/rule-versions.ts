@@ -32,9 +32,10 @@ export const CHUNK_RULE_VERSION = 2;
  * chunks' passage keys; 9: each posting block starts with its terms and their postings' lengths, and
  * the head names each block's first term instead of listing every term; 10: each row block is a
  * sync-flushed DEFLATE member, every row ends with a line feed, so a query inflates all the blocks it
- * needs in one call).
+ * needs in one call; 11: the head's per-chunk lists (lengths, normativity codes, same-passage groups as
+ * each chunk's group) are base64 strings of little-endian integers).
  */
-export const SEARCH_INDEX_FORMAT_VERSION = 10;
+export const SEARCH_INDEX_FORMAT_VERSION = 11;
 /**
  * Per-document index part layout (cached under .episteme/cache/index-parts). 5: 16 KiB compressed row
  * blocks, number lists. 6: sealed with a SHA-256 line; the index records its chunk index's CRC-32.

@@ -1,21 +1,24 @@
+import { Buffer } from 'node:buffer';
 import { zlib } from '../node-builtins.js';
 
 /**
- * The search index file (format 10), shared by its writer (search-index.ts) and reader
+ * The search index file (format 11), shared by its writer (search-index.ts) and reader
  * (index-reader.ts). A corpus of one segment (see planSegments) is one canonical-JSON artifact in
  * the shared envelope; a larger one is a manifest (payload.manifest: the segments' file names,
  * fingerprints and counts, sealed with a CRC-32) naming segment files beside it, each in this same
  * block layout under the kind search-index-segment:
  *
- *   {"artifact":"search-index","fingerprint":"sha256:…","formatVersion":10,
+ *   {"artifact":"search-index","fingerprint":"sha256:…","formatVersion":11,
  *    "payload":{"head":{…},"postings":["…",…],"rows":["…",…],"seal":"crc32:…"},
  *    "producer":{…}}
  *
  * - head: everything small a query needs before it reads a posting or a row (BM25 parameters,
- *   documents, per-chunk lengths and normativity, groups of chunks with the same passage, and the
- *   size and CRC-32 of every block, with the first term of each posting block). Integers and
- *   strings only; per-chunk numbers are plain JSON arrays, which JSON.parse builds natively (a
- *   cold process decoding them in JS spent ~5 ms in the interpreter).
+ *   documents, per-chunk lengths and normativity, each chunk's same-passage group, and the size
+ *   and CRC-32 of every block, with the first term of each posting block). Integers and strings
+ *   only; each per-chunk list is one base64 string of little-endian integers (PerChunkInts), which
+ *   a query turns into a typed array natively: as JSON arrays they were most of the head's bytes,
+ *   of JSON.parse's time and of the objects that lived through the query's first collection
+ *   (format 10), and decoding them in JS cost more still (~5 ms in the interpreter, format 7).
  * - postings: the postings of all terms, in term order (code units), cut into blocks at term
  *   boundaries. A block's text is its terms joined by " ", POSTING_BLOCK_TERMS_END, the length of
  *   each term's postings (base64 VLQ), then the postings (base64 VLQ, see search-index.ts for the
@@ -124,8 +127,8 @@ export interface IndexManifest {
   tokenizer: number;
 }
 
-/** Bytes read first; the reader reads on (doubling) until it has the whole head. */
-export const FIRST_READ_BYTES = 64 * 1024;
+/** Bytes read first (the dev corpus head is ~73 KB); the reader reads on (doubling) until it has the whole head. */
+export const FIRST_READ_BYTES = 128 * 1024;
 
 export interface IndexProvenance {
   chunkIndexFingerprint: string;
@@ -176,17 +179,73 @@ export function crc32Hex(data: string | Uint8Array): string {
   return zlib.crc32(data).toString(16).padStart(8, '0');
 }
 
-/** The head of a single-file index; a segment's head has passageKeys instead of duplicatePassages and provenance. */
+/**
+ * A per-chunk list of integers in the head: base64 of each value as a little-endian integer of
+ * `width` bytes (1: unsigned, 4: unsigned for lengths, signed for passage groups).
+ */
+export type PerChunkInts = string;
+
+/** Per-chunk integers as PerChunkInts. */
+export function encodePerChunkInts(values: ArrayLike<number>, width: 1 | 4, signed = false): PerChunkInts {
+  const bytes = Buffer.alloc(values.length * width);
+  for (let i = 0; i < values.length; i++) {
+    const value = values[i]!;
+    if (width === 1) bytes.writeUInt8(value, i);
+    else if (signed) bytes.writeInt32LE(value, i * 4);
+    else bytes.writeUInt32LE(value, i * 4);
+  }
+  return bytes.toString('base64');
+}
+
+const LITTLE_ENDIAN = new Uint8Array(Uint32Array.of(1).buffer)[0] === 1;
+
+/**
+ * The integers of a PerChunkInts of `count` values, or undefined when it does not hold exactly
+ * that many (or is not base64): a typed array over the decoded bytes, made natively.
+ */
+export function decodePerChunkInts(text: unknown, count: number, width: 1): Uint8Array | undefined;
+export function decodePerChunkInts(text: unknown, count: number, width: 4, signed: true): Int32Array | undefined;
+export function decodePerChunkInts(text: unknown, count: number, width: 4): Uint32Array | undefined;
+export function decodePerChunkInts(
+  text: unknown,
+  count: number,
+  width: 1 | 4,
+  signed = false,
+): Uint8Array | Uint32Array | Int32Array | undefined {
+  // Canonical base64 of count · width bytes has exactly this length (Buffer.from skips characters
+  // that are not base64, so the length alone does not prove the text is base64: the head's seal does).
+  if (typeof text !== 'string' || text.length !== Math.ceil((count * width) / 3) * 4) return undefined;
+  const decoded = Buffer.from(text, 'base64');
+  if (decoded.length !== count * width) return undefined;
+  // Own memory for every width: a Buffer (a view of Node's shared pool when small) behaves
+  // differently from a Uint8Array (its slice() is a view).
+  if (width === 1) return new Uint8Array(decoded);
+  // Own, aligned memory (a small Buffer may sit at any offset of Node's shared pool).
+  const bytes = new Uint8Array(count * 4);
+  bytes.set(decoded);
+  if (!LITTLE_ENDIAN) Buffer.from(bytes.buffer).swap32();
+  return signed ? new Int32Array(bytes.buffer) : new Uint32Array(bytes.buffer);
+}
+
+/**
+ * The head of a single-file index; a segment's head has passageKeys instead of passageGroups and
+ * provenance.
+ */
 export interface IndexHead {
   bm25: { bMilli: number; k1Milli: number };
   chunkCounts: number[];
-  chunkNormativity: [string[], number[]];
+  /** [sorted normativity values, each chunk's index into them (width 1)]. */
+  chunkNormativity: [string[], PerChunkInts];
   /** Each document's length in tokens (the sum of its chunks' lengths): document-level BM25 without a pass over every chunk. */
   documentLengths: number[];
   documents: DocumentRow[];
-  /** Chunk ordinals whose text is the same passage (groups of two or more, ascending). */
-  duplicatePassages?: number[][];
-  lengths: number[];
+  /**
+   * Each chunk's same-passage group (width 4, signed): groups of two or more chunks whose text is
+   * the same passage, numbered by their first chunk; -1 for a chunk in none.
+   */
+  passageGroups?: PerChunkInts;
+  /** Each chunk's length in tokens (width 4). */
+  lengths: PerChunkInts;
   /**
    * Segment only: each chunk's passage key, PASSAGE_KEY_CHARS characters each (NO_PASSAGE_KEY for a
    * chunk without terms), so a query finds same-passage chunks across segments.

@@ -5,6 +5,7 @@ import { SEARCH_INDEX_FORMAT_VERSION } from '../rule-versions.js';
 import { compareCodeUnits } from '../store/canonical-json.js';
 import {
   crc32Hex,
+  decodePerChunkInts,
   ARTIFACT_KIND,
   FIRST_READ_BYTES,
   HEAD_KEY,
@@ -87,11 +88,11 @@ export interface LoadedSearchIndex {
   chunkDocument: Uint32Array;
   normativityValues: string[];
   /** Chunk ordinal -> index into normativityValues. */
-  chunkNormativity: readonly number[];
-  /** Groups of chunk ordinals with the same passage text (two or more each, ascending). */
+  chunkNormativity: Uint8Array;
+  /** Groups of chunk ordinals with the same passage text (two or more each, ascending): for tools and tests. */
   readonly duplicatePassages: readonly (readonly number[])[];
   /** Chunk ordinal -> length in tokens (of its text, the body field). */
-  lengths: readonly number[];
+  lengths: Uint32Array;
   totalLength: number;
   /**
    * Every term (sorted by code unit), read from every posting block: for tools and tests, not
@@ -135,10 +136,11 @@ interface BlockFile {
   chunkCount: number;
   chunkDocument: Uint32Array;
   normativityValues: string[];
-  chunkNormativity: number[];
-  duplicatePassages: number[][] | null;
+  chunkNormativity: Uint8Array;
+  /** A single-file index: each chunk's same-passage group (-1 for none) and the number of groups. */
+  passageGroups: { of: Int32Array; count: number } | null;
   passageKeys: string | null;
-  lengths: number[];
+  lengths: Uint32Array;
   totalLength: number;
   /** First chunk ordinal of each document. */
   documentStarts: Uint32Array;
@@ -308,7 +310,9 @@ function singleFileIndex(file: BlockFile, source: IndexSource): LoadedSearchInde
     chunkDocument: file.chunkDocument,
     normativityValues: file.normativityValues,
     chunkNormativity: file.chunkNormativity,
-    duplicatePassages: file.duplicatePassages!,
+    get duplicatePassages() {
+      return groupsOf(file.passageGroups!);
+    },
     lengths: file.lengths,
     totalLength: file.totalLength,
     get terms() {
@@ -375,12 +379,14 @@ function segmentedIndex(
     });
     documentBase += file.documents.length;
   });
-  const chunkNormativity = ([] as number[]).concat(
-    ...files.map((file) => {
-      const codes = file.normativityValues.map((value) => normativityValues.indexOf(value));
-      return codes.every((code, k) => code === k) ? file.chunkNormativity : file.chunkNormativity.map((code) => codes[code]!);
-    }),
-  );
+  const chunkNormativity = new Uint8Array(chunkCount);
+  const lengths = new Uint32Array(chunkCount);
+  files.forEach((file, i) => {
+    const codes = file.normativityValues.map((value) => normativityValues.indexOf(value));
+    const own = codes.every((code, k) => code === k) ? file.chunkNormativity : file.chunkNormativity.map((code) => codes[code]!);
+    chunkNormativity.set(own, fileChunkStarts[i]!);
+    lengths.set(file.lengths, fileChunkStarts[i]!);
+  });
   let duplicates: number[][] | undefined;
   return {
     label,
@@ -401,7 +407,7 @@ function segmentedIndex(
       duplicates ??= duplicatePassagesOf(files.map((file) => file.passageKeys!).join(''));
       return duplicates;
     },
-    lengths: ([] as number[]).concat(...files.map((file) => file.lengths)),
+    lengths,
     totalLength: files.reduce((n, file) => n + file.totalLength, 0),
     get terms() {
       return [...new Set(files.flatMap(fileTerms))].sort(compareCodeUnits);
@@ -422,16 +428,11 @@ function segmentedIndex(
  * cold query filled a Map with every stored group member (~5M instructions on the dev corpus).
  */
 export function passageGroupsOf(index: LoadedSearchIndex, ordinals: readonly number[]): { of: Int32Array; count: number } {
-  const of = new Int32Array(index.chunkCount).fill(-1);
   if (index.files.length === 1) {
-    // Plain loops: a cold process runs this once, in the interpreter, over every stored group.
-    const groups = index.duplicatePassages;
-    for (let g = 0; g < groups.length; g++) {
-      const group = groups[g]!;
-      for (let m = 0; m < group.length; m++) of[group[m]!] = g;
-    }
-    return { of, count: groups.length };
+    // Stored as each chunk's group: the query gets the decoded head array as it is.
+    return index.files[0]!.passageGroups!;
   }
+  const of = new Int32Array(index.chunkCount).fill(-1);
   const byKey = new Map<string, number[]>();
   for (const ordinal of ordinals) {
     const at = blockOf(index.fileChunkStarts, ordinal);
@@ -449,6 +450,15 @@ export function passageGroupsOf(index: LoadedSearchIndex, ordinals: readonly num
     count++;
   }
   return { of, count };
+}
+
+/** The groups of each chunk's group numbers: chunk ordinals ascending, groups by number. */
+function groupsOf(groups: { of: Int32Array; count: number }): number[][] {
+  const members: number[][] = Array.from({ length: groups.count }, () => []);
+  groups.of.forEach((g, ordinal) => {
+    if (g >= 0) members[g]!.push(ordinal);
+  });
+  return members;
 }
 
 /** Groups of chunk ordinals (two or more, ascending; groups by first member) that share a passage key. */
@@ -474,7 +484,7 @@ function fromHead(p: IndexHead, source: IndexSource, headEnd: number, sealPositi
     Array.isArray(p.chunkNormativity) &&
     Array.isArray(p.chunkNormativity[0]) &&
     Array.isArray(p.documents) &&
-    (isIndex ? Array.isArray(p.duplicatePassages) : typeof p.passageKeys === 'string') &&
+    (isIndex ? typeof p.passageGroups === 'string' : typeof p.passageKeys === 'string') &&
     p.documents.length === p.chunkCounts.length &&
     Array.isArray(p.documentLengths) &&
     p.documentLengths.length === p.documents.length &&
@@ -517,14 +527,15 @@ function fromHead(p: IndexHead, source: IndexSource, headEnd: number, sealPositi
     chunkDocument.fill(docOrdinal, ordinal, ordinal + count);
     ordinal += count;
   });
-  const isCountList = (list: unknown, length: number): boolean => Array.isArray(list) && list.length === length;
-  if (!isCountList(p.lengths, chunkCount) || !isCountList(p.chunkNormativity[1], chunkCount))
+  const lengths = decodePerChunkInts(p.lengths, chunkCount, 4);
+  const normativityCodes = decodePerChunkInts(p.chunkNormativity[1], chunkCount, 1);
+  if (lengths === undefined || normativityCodes === undefined || !areCodes(normativityCodes, p.chunkNormativity[0].length))
     throw invalid(label, 'has per-chunk lists that do not match its chunks.');
   let documentLengthSum = 0;
   for (let d = 0; d < p.documentLengths.length; d++) documentLengthSum += p.documentLengths[d]!;
   if (documentLengthSum !== p.totalLength) throw invalid(label, 'has document lengths that do not add up to its total length.');
-  if (isIndex && !arePassageGroups(p.duplicatePassages!, chunkCount))
-    throw invalid(label, 'has passage groups that do not match its chunks.');
+  const passageGroups = isIndex ? passageGroupsIn(p.passageGroups, chunkCount) : null;
+  if (isIndex && passageGroups === undefined) throw invalid(label, 'has passage groups that do not match its chunks.');
   if (!isIndex && p.passageKeys!.length !== chunkCount * PASSAGE_KEY_CHARS)
     throw invalid(label, 'has passage keys that do not match its chunks.');
 
@@ -590,10 +601,10 @@ function fromHead(p: IndexHead, source: IndexSource, headEnd: number, sealPositi
     chunkCount,
     chunkDocument,
     normativityValues: p.chunkNormativity[0],
-    chunkNormativity: p.chunkNormativity[1],
-    duplicatePassages: isIndex ? p.duplicatePassages! : null,
+    chunkNormativity: normativityCodes,
+    passageGroups: passageGroups ?? null,
     passageKeys: isIndex ? null : p.passageKeys!,
-    lengths: p.lengths,
+    lengths,
     totalLength: p.totalLength,
     documentStarts,
     blocks: {
@@ -616,17 +627,35 @@ function fromHead(p: IndexHead, source: IndexSource, headEnd: number, sealPositi
 }
 
 /** Groups of two or more chunk ordinals (plain loops: every cold query checks every group). */
-function arePassageGroups(groups: unknown, chunkCount: number): boolean {
-  if (!Array.isArray(groups)) return false;
-  for (let g = 0; g < groups.length; g++) {
-    const group: unknown = groups[g];
-    if (!Array.isArray(group) || group.length < 2) return false;
-    for (let m = 0; m < group.length; m++) {
-      const ordinal: unknown = group[m];
-      if (typeof ordinal !== 'number' || !Number.isInteger(ordinal) || ordinal < 0 || ordinal >= chunkCount) return false;
-    }
-  }
-  return true;
+/**
+ * The smallest and largest of some integers, by a native sort of a copy: a cold query runs JS
+ * loops in the interpreter, where checking each chunk's entry cost ~0.1 ms per 1,000 chunks.
+ */
+function extremes(values: Uint8Array | Int32Array): { min: number; max: number } | undefined {
+  if (values.length === 0) return undefined;
+  // A copy made by the plain constructor: a Buffer's slice() is a view, which sort() would reorder.
+  const sorted = values instanceof Int32Array ? new Int32Array(values) : new Uint8Array(values);
+  sorted.sort();
+  return { min: sorted[0]!, max: sorted[sorted.length - 1]! };
+}
+
+/** Whether every normativity code names one of the `values` values. */
+function areCodes(codes: Uint8Array, values: number): boolean {
+  return (extremes(codes)?.max ?? -1) < values;
+}
+
+/**
+ * The head's passageGroups: each chunk's group (0, 1, …) or -1, and the number of groups; undefined
+ * when it does not hold one entry per chunk or an entry is below -1 or past the chunk count. (The
+ * writer numbers groups by their first chunk and makes each of two chunks or more; a query only
+ * needs the numbers to be in range.)
+ */
+function passageGroupsIn(text: unknown, chunkCount: number): { of: Int32Array; count: number } | undefined {
+  const of = decodePerChunkInts(text, chunkCount, 4, true);
+  if (of === undefined) return undefined;
+  const range = extremes(of) ?? { min: -1, max: -1 };
+  if (range.min < -1 || range.max >= chunkCount) return undefined;
+  return { of, count: range.max + 1 };
 }
 
 /** Reads one block's bytes and checks them against the CRC-32 the head recorded. */

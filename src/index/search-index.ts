@@ -17,6 +17,7 @@ import {
   SEGMENTS_KEY,
   FINGERPRINT_PREFIX,
   HEAD_KEY,
+  encodePerChunkInts,
   POSTING_BLOCK_TARGET_CHARS,
   POSTING_BLOCK_TERMS_END,
   POSTINGS_KEY,
@@ -251,8 +252,11 @@ function passageKey(terms: readonly string[]): string {
   return terms.length === 0 ? '' : createHash('sha256').update(terms.join(' ')).digest('hex').slice(0, 16);
 }
 
-/** Groups of chunk ordinals (two or more, ascending; groups by first member) that share a passage key. */
-function duplicatePassages(keys: readonly string[]): number[][] {
+/**
+ * Each chunk's same-passage group: chunks that share a passage key, two or more, form a group,
+ * numbered in the order of their first chunk; -1 for a chunk in none.
+ */
+function passageGroups(keys: readonly string[]): Int32Array {
   const byKey = new Map<string, number[]>();
   keys.forEach((key, ordinal) => {
     if (key === '') return;
@@ -260,7 +264,14 @@ function duplicatePassages(keys: readonly string[]): number[][] {
     if (group === undefined) byKey.set(key, [ordinal]);
     else group.push(ordinal);
   });
-  return [...byKey.values()].filter((group) => group.length > 1);
+  const groupOf = new Int32Array(keys.length).fill(-1);
+  let count = 0;
+  for (const group of byKey.values()) {
+    if (group.length < 2) continue;
+    for (const ordinal of group) groupOf[ordinal] = count;
+    count++;
+  }
+  return groupOf;
 }
 
 interface ParsedPart {
@@ -526,16 +537,19 @@ function encodeBlockFile(
   if (blockTerms.length > 0) closeBlock();
   const normativityValues = [...new Set(parsed.flatMap((p) => p.header.normativity))].sort(compareCodeUnits);
   const normativityCodes = parsed.flatMap((p) => p.header.normativity.map((value) => normativityValues.indexOf(value)));
+  // One byte per chunk: the values are the normativity enum's few.
+  if (normativityValues.length > 256) throw new Error(`search index: ${normativityValues.length} normativity values (at most 256)`);
+  const lengths = parsed.flatMap((p) => p.header.lengths);
   const head: IndexHead = {
     bm25: { bMilli, k1Milli },
     chunkCounts: parsed.map((p) => p.header.chunkCount),
-    chunkNormativity: [normativityValues, normativityCodes],
+    chunkNormativity: [normativityValues, encodePerChunkInts(normativityCodes, 1)],
     documentLengths: parsed.map((p) => p.header.totalLength),
     documents: parsed.map((p) => [p.header.documentId, ...(p.header.doc ?? [])] as IndexHead['documents'][number]),
     ...(provenance === null
       ? { passageKeys: parsed.map((p) => p.header.passageKeys.map((key) => (key === '' ? NO_PASSAGE_KEY : key)).join('')).join('') }
-      : { duplicatePassages: duplicatePassages(parsed.flatMap((p) => p.header.passageKeys)) }),
-    lengths: parsed.flatMap((p) => p.header.lengths),
+      : { passageGroups: encodePerChunkInts(passageGroups(parsed.flatMap((p) => p.header.passageKeys)), 4, true) }),
+    lengths: encodePerChunkInts(lengths, 4),
     postingBlocks,
     ...(provenance === null ? {} : { provenance: provenanceField(provenance) }),
     rowBlocks: parsed.flatMap((p) => p.header.rowBlocks),
@@ -560,7 +574,7 @@ function encodeBlockFile(
   const fingerprint = hash.digest('hex');
   body[0] = `${kindPrefix}"fingerprint":"sha256:${fingerprint}",`;
   body.push('\n');
-  return { text: body.join(''), fingerprint, chunkCount: head.lengths.length, totalLength };
+  return { text: body.join(''), fingerprint, chunkCount: lengths.length, totalLength };
 }
 
 /** One-shot build; equal to merging the documents' parts. */

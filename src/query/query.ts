@@ -278,12 +278,15 @@ export function rankChunks(
   // Required: every term of every phrase and every quoted word (empty when none); a required term
   // must be in the chunk's text (where phrases are checked and snippets come from).
   const required = new Set<string>([...query.requiredTerms, ...query.phrases.flat()]);
-  const scores = new Float64Array(chunkCount);
+  // Points are integers: plain arrays of small integers, whose reads and sums allocate nothing in the
+  // interpreter, where each read of a Float64Array made a heap number (~32 bytes per posting). A sum
+  // past the small-integer range turns the array into doubles, still exact.
+  const scores: number[] = new Array<number>(chunkCount).fill(0);
   const seen = new Uint8Array(chunkCount);
   // How many required terms each chunk has (only counted when there are required terms).
   const requiredHits = required.size > 0 ? new Uint16Array(chunkCount) : undefined;
   const touched: number[] = [];
-  const documentScores = new Float64Array(index.documents.length);
+  const documentScores: number[] = new Array<number>(index.documents.length).fill(0);
   const docLengths = documentLengths(index);
   // Chunk-level idf of each scoring term the index has (proximity weighs pairs by it).
   const idfOf = new Map<string, number>();
@@ -426,7 +429,7 @@ export function rankChunks(
 }
 
 /** The best `keep` of `matched` in rank order (points descending, then ordinal ascending). */
-function bestOf(matched: number[], keep: number, scores: Float64Array, ranksBefore: (a: number, b: number) => boolean): number[] {
+function bestOf(matched: number[], keep: number, scores: readonly number[], ranksBefore: (a: number, b: number) => boolean): number[] {
   let top: number[];
   // The buffer costs at most `keep` moves per match, so it is used for small pages only.
   if (keep >= matched.length || keep > 32) {

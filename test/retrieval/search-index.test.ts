@@ -376,3 +376,64 @@ test('damaged index files fail as artifact-invalid, never with another error (50
   // Most mutations must be caught (the few that pass touched only the unchecked fingerprint).
   assert.ok(failed > 450, `${failed} of 500 damaged files were refused`);
 });
+
+test("the head's per-chunk lists decode to each chunk's values; lists that do not fit the chunks are refused", () => {
+  const bytes = buildSearchIndex(corpus({ maxChars: 120, overlapChars: 30 }), PROVENANCE, DEFAULT_INDEX_OPTIONS);
+  const index = loadSearchIndex(bytes, 'idx.json');
+  const headStart = bytes.indexOf('"payload":{"head":') + '"payload":{"head":'.length;
+  const headText = bytes.slice(headStart, bytes.indexOf(',"postings":['));
+  const head = JSON.parse(headText) as { lengths: string; chunkNormativity: [string[], string]; passageGroups: string };
+  // Little-endian integers, one per chunk, as the schema says.
+  const lengths = Buffer.from(head.lengths, 'base64');
+  const groups = Buffer.from(head.passageGroups, 'base64');
+  assert.equal(lengths.length, index.chunkCount * 4);
+  for (let ordinal = 0; ordinal < index.chunkCount; ordinal++) {
+    assert.equal(index.lengths[ordinal], lengths.readUInt32LE(ordinal * 4));
+    assert.equal(index.lengths[ordinal], tokenize(chunkRow(index, ordinal)[9]).length);
+    assert.equal(index.normativityValues[index.chunkNormativity[ordinal]!], chunkRow(index, ordinal)[5]);
+  }
+  // Groups: numbered by their first chunk, two or more chunks each, -1 outside any.
+  const members = new Map<number, number[]>();
+  for (let ordinal = 0; ordinal < index.chunkCount; ordinal++) {
+    const g = groups.readInt32LE(ordinal * 4);
+    if (g >= 0) members.set(g, [...(members.get(g) ?? []), ordinal]);
+  }
+  assert.deepEqual(index.duplicatePassages, [...members.values()]);
+  assert.ok(members.size > 0, 'the fixtures have same-passage chunks');
+  assert.deepEqual(
+    [...members.keys()],
+    [...members.keys()].map((_, k) => k),
+  );
+  // Resealed heads (so only the list checks can catch them).
+  const resealed = (edit: (h: typeof head) => void): string => {
+    const edited = JSON.parse(headText) as typeof head;
+    edit(edited);
+    const text = canonicalJsonFile(edited).trimEnd();
+    return bytes.replace(headText, text).replace(/"seal":"crc32:[0-9a-f]{8}"/, `"seal":"crc32:${crc32Hex(text)}"`);
+  };
+  const withInt32 = (text: string, at: number, value: number): string => {
+    const raw = Buffer.from(text, 'base64');
+    raw.writeInt32LE(value, at * 4);
+    return raw.toString('base64');
+  };
+  const refused = (edit: (h: typeof head) => void, message: RegExp): void =>
+    assert.throws(
+      () => loadSearchIndex(resealed(edit), 'idx.json'),
+      (e) => isArtifactInvalid(e) && message.test((e as Error).message),
+    );
+  refused((h) => {
+    h.lengths = Buffer.from(h.lengths, 'base64').subarray(4).toString('base64');
+  }, /per-chunk lists that do not match its chunks/);
+  refused((h) => {
+    h.chunkNormativity[1] = Buffer.from(h.chunkNormativity[1], 'base64').fill(h.chunkNormativity[0].length, 0, 1).toString('base64');
+  }, /per-chunk lists that do not match its chunks/);
+  refused((h) => {
+    h.passageGroups = withInt32(h.passageGroups, 0, index.chunkCount);
+  }, /passage groups that do not match its chunks/);
+  refused((h) => {
+    h.passageGroups = withInt32(h.passageGroups, 1, -2);
+  }, /passage groups that do not match its chunks/);
+  refused((h) => {
+    h.passageGroups = `${h.passageGroups.slice(0, -4)}`;
+  }, /passage groups that do not match its chunks/);
+});
