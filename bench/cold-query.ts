@@ -293,8 +293,9 @@ async function main(): Promise<void> {
   for (const [name, file] of Object.entries(files)) console.log(`  ${name.padEnd(22)} ${(size(file) / 1e6).toFixed(2).padStart(7)} MB`);
   if (baseline !== undefined) console.log(`  ${'baseline episteme'.padEnd(22)} ${(size(baselineIndex) / 1e6).toFixed(2).padStart(7)} MB`);
   console.log(
-    `Episteme index / MiniSearch JSON with stored text+citations: ${(size(files.episteme) / size(files.minisearch)).toFixed(2)}x; ` +
-      `/ MiniSearch index-only JSON: ${(size(files.episteme) / size(files.minisearchIndexOnly)).toFixed(2)}x (goal <= 0.4)`,
+    `Episteme index / MiniSearch JSON with stored text+citations: ${(size(files.episteme) / size(files.minisearch)).toFixed(2)}x ` +
+      `(goal <= 0.4); / MiniSearch index-only JSON (no text, so no snippets): ` +
+      `${(size(files.episteme) / size(files.minisearchIndexOnly)).toFixed(2)}x`,
   );
   if (!existsSync(files.episteme)) throw new Error('index missing');
 }
