@@ -111,6 +111,9 @@ export async function runBuild(ws: Workspace, request: BuildRequest): Promise<Bu
         sweepOwnedTempFiles(ws.root, dir);
       }
     }
+    // A state that is not clean may hold a crashed build's garbage even when no record changes: the
+    // clean record is written only after a build's garbage is collected (below).
+    const cleanAtLoad = state.clean !== null;
     const recordedOptionsHold = state.clean !== null && cleanRecordHolds(state.clean, request.invocation);
     // The last build was complete and clean, of the same inputs and versions, so it left no garbage
     // behind: this one can only make its own.
@@ -156,8 +159,12 @@ export async function runBuild(ws: Workspace, request: BuildRequest): Promise<Bu
       request.onPhase?.('commit');
       const completeAndClean =
         request.targets.length === 0 && results.every((r) => r.status === 'up-to-date' || r.status === 'built' || r.status === 'unchanged');
-      if (completeAndClean && request.invocation) state.setClean(cleanRecordFor(ws, graph, request.invocation));
-      state.compact({ deferProof: request.memory !== undefined });
+      // The records first, the clean record (and the no-op proof) only once the garbage they release
+      // is collected: a build killed in between leaves a state that says it is not clean, so the next
+      // build sweeps. A clean record written first told the next build there was nothing to collect
+      // (or only its own replaced files), and the killed build's garbage stayed for good.
+      const cleanRecordFollows = completeAndClean && Boolean(request.invocation);
+      state.compact({ deferProof: request.memory !== undefined, cleanRecordFollows });
       request.onPhase?.('garbage');
       // Garbage only appears when a record changed (this run or a crashed one, folded in above).
       if (completeAndClean && followsCleanBuild && !request.pruneSnapshots) {
@@ -165,12 +172,16 @@ export async function runBuild(ws: Workspace, request: BuildRequest): Promise<Bu
         // replaced records can be unreachable (O(changed), not a pass over every output folder).
         removed = collectReleasedGarbage(ws, state);
         pruneReleasedIndexParts(ws, state, stages.indexPartFormat);
-      } else if (state.recordsHaveChanged() || request.pruneSnapshots) {
+      } else if (state.recordsHaveChanged() || request.pruneSnapshots || !cleanAtLoad) {
         removed = collectGarbage(ws, state, {
           pruneSnapshots: request.pruneSnapshots === true,
           liveDocumentIds: new Set(ws.sources.map((s) => s.documentId)),
         });
         pruneIndexParts(ws, state, stages.indexPartFormat);
+      }
+      if (cleanRecordFollows && request.invocation) {
+        state.setClean(cleanRecordFor(ws, graph, request.invocation));
+        state.compact({ deferProof: request.memory !== undefined });
       }
     }
     request.onPhase?.('done');

@@ -516,8 +516,11 @@ export class BuildState {
    * Commits this run: appends the commit line, or, once the log has grown past half of state.json
    * (or state.json is missing), writes the folded state atomically and empties the log. Then writes
    * the no-op proof when the build was complete and clean. A run that changed nothing writes nothing.
+   * `cleanRecordFollows`: the build commits its records now and its clean record after collecting
+   * garbage (build.ts); the proof held in memory is kept for that second commit, which writes it
+   * as a patch of the base as usual.
    */
-  compact(options: { deferProof?: boolean } = {}): void {
+  compact(options: { deferProof?: boolean; cleanRecordFollows?: boolean } = {}): void {
     if (this.readOnly || !this.dirty) return;
     this.proofDeferred = false;
     this.beginChanges(); // a pending clear reaches the disk before the state that omits the record
@@ -562,7 +565,7 @@ export class BuildState {
       this.proofVouchesForDisk = false;
     } else if (this.clean) this.writeProof(this.clean, written);
     else {
-      this.proof = null;
+      if (!options.cleanRecordFollows) this.proof = null;
       this.proofVouchesForDisk = false;
     }
   }

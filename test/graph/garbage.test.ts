@@ -2,6 +2,9 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import { Rig, sampleHtml, sha256, writeSmallWorkspace } from '../helpers/rig.js';
+import { loadWorkspace } from '../../src/config/workspace.js';
+import { runBuild } from '../../src/graph/build.js';
+import { invocationId } from '../../src/graph/clean-build.js';
 
 /**
  * Garbage collection after an edit checks only the files of the records the build replaced (O(changed))
@@ -109,6 +112,52 @@ test('an edit keeps a body another source still names (same bytes); it goes when
     assert.equal(second.code, 0);
     assert.ok(!fs.existsSync(rig.path(sharedBody)), 'no record names it now');
     assert.deepEqual(filesOf(rig), await cleanListing(rig, 3));
+  } finally {
+    rig.cleanup();
+  }
+});
+
+test('a build that dies after its commit, before it collects its garbage, leaves that garbage to the next build', async () => {
+  const rig = new Rig('episteme-garbage-');
+  try {
+    writeSmallWorkspace(rig, 3);
+    assert.equal((await rig.exec(['build'])).code, 0);
+    const before = filesOf(rig);
+    fs.writeFileSync(rig.path('src/doc1.html'), sampleHtml(1, ' A quokka smiles.'));
+    // The build of that edit, stopped where the 'garbage' phase begins: its commit is on disk, as a
+    // SIGKILL at that moment leaves it (the crash tests hit this window only by chance).
+    const ws = await loadWorkspace(rig.dir, {});
+    const died = new Error('died before collecting garbage');
+    await assert.rejects(
+      runBuild(ws, {
+        targets: [],
+        dryRun: false,
+        allowPartial: false,
+        jobs: 1,
+        waitLockMs: 0,
+        command: 'build',
+        invocation: invocationId(rig.dir, {}),
+        onPhase: (phase) => {
+          if (phase === 'garbage') throw died;
+        },
+      }),
+      (error) => error === died,
+    );
+    const stale = before.filter((file) => /^(specs|chunks)\/example-test-doc1\./.test(file));
+    assert.ok(stale.length >= 2 && stale.every((file) => fs.existsSync(rig.path(file))), JSON.stringify(stale));
+    // Nothing is left to build, and the next builds (the second one takes the no-op path) end with a
+    // clean build's files.
+    const next = await rig.exec(['build', '--json']);
+    assert.equal(next.code, 0, next.stdout + next.stderr);
+    assert.deepEqual(next.json!.data.actions, 0);
+    assert.ok(
+      stale.every((file) => (next.json!.data.removed as string[]).includes(file)),
+      JSON.stringify(next.json!.data.removed),
+    );
+    const expected = await cleanListing(rig, 3);
+    assert.deepEqual(filesOf(rig), expected);
+    assert.equal((await rig.exec(['build'])).code, 0);
+    assert.deepEqual(filesOf(rig), expected);
   } finally {
     rig.cleanup();
   }
