@@ -18,7 +18,7 @@ import { zlib } from '../node-builtins.js';
  *   only; each per-chunk list is one base64 string of little-endian integers (PerChunkInts), which
  *   a query turns into a typed array natively: as JSON arrays they were most of the head's bytes,
  *   of JSON.parse's time and of the objects that lived through the query's first collection
- *   (format 10), and decoding them in JS cost more still (~5 ms in the interpreter, format 7).
+ *   (format 10); an earlier format decoded them in JS, which cost a cold process ~5 ms in the interpreter.
  * - postings: the postings of all terms, in term order (code units), cut into blocks at term
  *   boundaries. A block's text is its terms joined by " ", POSTING_BLOCK_TERMS_END, the length of
  *   each term's postings (base64 VLQ), then the postings (base64 VLQ, see search-index.ts for the
@@ -212,8 +212,8 @@ export function decodePerChunkInts(
   width: 1 | 4,
   signed = false,
 ): Uint8Array | Uint32Array | Int32Array | undefined {
-  // Canonical base64 of count · width bytes has exactly this length (Buffer.from skips characters
-  // that are not base64, so the length alone does not prove the text is base64: the head's seal does).
+  // Base64 of count · width bytes has exactly this length; Buffer.from skips characters that are not
+  // base64, so such a text decodes to fewer bytes and is refused below (damage is the seal's to catch).
   if (typeof text !== 'string' || text.length !== Math.ceil((count * width) / 3) * 4) return undefined;
   const decoded = Buffer.from(text, 'base64');
   if (decoded.length !== count * width) return undefined;
