@@ -166,7 +166,8 @@ export async function runBuild(ws: Workspace, request: BuildRequest): Promise<Bu
       const cleanRecordFollows = completeAndClean && Boolean(request.invocation);
       state.compact({ deferProof: request.memory !== undefined, cleanRecordFollows });
       request.onPhase?.('garbage');
-      // Garbage only appears when a record changed (this run or a crashed one, folded in above).
+      // Garbage only appears when a record changed (this run or a crashed one, folded in above), or
+      // when a build ended without its clean record (it may have been killed before collecting).
       if (completeAndClean && followsCleanBuild && !request.pruneSnapshots) {
         // The indexes this build committed name exactly what the records name: only the files of
         // replaced records can be unreachable (O(changed), not a pass over every output folder).
