@@ -16,7 +16,7 @@ import {
   SEARCH_INDEX_FORMAT_VERSION,
 } from '../../src/index/search-index.js';
 import { readRows } from '../../src/index/index-reader.js';
-import { crc32Hex } from '../../src/index/index-layout.js';
+import { crc32Hex, decodePerChunkInts, encodePerChunkInts } from '../../src/index/index-layout.js';
 import { parseArtifact } from '../../src/store/artifact.js';
 import { tokenize } from '../../src/index/tokenizer.js';
 import { canonicalJsonFile } from '../../src/store/canonical-json.js';
@@ -436,4 +436,39 @@ test("the head's per-chunk lists decode to each chunk's values; lists that do no
   refused((h) => {
     h.passageGroups = `${h.passageGroups.slice(0, -4)}`;
   }, /passage groups that do not match its chunks/);
+});
+
+test('PerChunkInts: any values of each width decode to themselves, whatever the size; other lengths are refused', () => {
+  const next = seededRandom(2026);
+  // Sizes around Node's pooled-Buffer threshold too: a small decoded Buffer sits at any offset of a shared pool.
+  for (const count of [
+    0,
+    1,
+    2,
+    3,
+    5,
+    63,
+    64,
+    1023,
+    1024,
+    1025,
+    2047,
+    4097,
+    ...Array.from({ length: 30 }, () => Math.floor(next() * 20_000)),
+  ]) {
+    const bytes = Array.from({ length: count }, () => Math.floor(next() * 256));
+    const unsigned = Array.from({ length: count }, () => Math.floor(next() * 2 ** 32));
+    const signed = Array.from({ length: count }, () => Math.floor(next() * 2 ** 32) - 2 ** 31);
+    assert.deepEqual([...decodePerChunkInts(encodePerChunkInts(bytes, 1), count, 1)!], bytes);
+    assert.deepEqual([...decodePerChunkInts(encodePerChunkInts(unsigned, 4), count, 4)!], unsigned);
+    assert.deepEqual([...decodePerChunkInts(encodePerChunkInts(signed, 4, true), count, 4, true)!], signed);
+    // A decoded array is a plain typed array: its slice() is a copy (a Buffer's is a view), so sorting one leaves it as it was.
+    const decoded = decodePerChunkInts(encodePerChunkInts(bytes, 1), count, 1)!;
+    decoded.slice().sort();
+    assert.deepEqual([...decoded], bytes);
+    assert.equal(decodePerChunkInts(encodePerChunkInts(unsigned, 4), count + 1, 4), undefined);
+    if (count > 0) assert.equal(decodePerChunkInts(encodePerChunkInts(bytes, 1), count - 1, 1), undefined);
+  }
+  assert.equal(decodePerChunkInts(42, 0, 1), undefined);
+  assert.equal(decodePerChunkInts('!!!!', 3, 1), undefined, 'not base64, of the right length');
 });
