@@ -30,16 +30,30 @@ test('SIGKILL at random moments never breaks the committed generation, and the n
   try {
     writeSmallWorkspace(rig, sources);
     assert.equal((await rig.exec(['build'])).code, 0);
+    // Give every trial real work: change two sources.
+    const changeTwoSources = (trial: number) => {
+      for (const i of [trial % sources, (trial * 3 + 1) % sources])
+        rig.write({ [`src/doc${i}.html`]: sampleHtml(i, ` trial ${trial} word${trial}x${i}.`) });
+    };
+    // The kill moments are spread over the time a build of the same shape takes on this machine, measured
+    // here: fixed delays would let a fast machine finish most builds before the kill.
+    let buildMs = Number.POSITIVE_INFINITY;
+    for (let round = 0; round < 4; round += 1) {
+      const jobs = 1 + (round % 2);
+      changeTwoSources(100 + round);
+      const started = performance.now();
+      const { code } = await waitForExit(startCli(['build', '--jobs', String(jobs)], rig.dir));
+      assert.equal(code, 0);
+      buildMs = Math.min(buildMs, performance.now() - started);
+    }
     const random = seededRandom(20261130); // fixed seed: a failing trial reproduces
     let killedMidBuild = 0;
     const trials = 50;
     for (let trial = 0; trial < trials; trial += 1) {
-      // Give every trial real work: change two sources.
-      for (const i of [trial % sources, (trial * 3 + 1) % sources])
-        rig.write({ [`src/doc${i}.html`]: sampleHtml(i, ` trial ${trial} word${trial}x${i}.`) });
+      changeTwoSources(trial);
       const child = startCli(['build', '--jobs', String(1 + (trial % 2))], rig.dir);
       const exited = waitForExit(child);
-      await new Promise((r) => setTimeout(r, 60 + Math.floor(random() * 700)));
+      await new Promise((r) => setTimeout(r, Math.floor((0.1 + random() * 0.85) * buildMs)));
       child.kill('SIGKILL');
       const { signal } = await exited;
       if (signal === 'SIGKILL') killedMidBuild += 1;
