@@ -86,6 +86,7 @@ function requireQueryBundle() {
   let script;
   let cacheFile;
   try {
+    tierUpLaterInAShortProcess();
     const stat = fs.statSync(file);
     cacheFile = path.join(process.env.NODE_COMPILE_CACHE || userCacheDir(), `query-main-${process.version}-${process.arch}.v8cache`);
     const key = `${stat.size} ${Math.trunc(stat.mtimeMs)} ${stat.ino}`;
@@ -126,6 +127,28 @@ function requireQueryBundle() {
   } catch {
     return require(file);
   }
+}
+
+/**
+ * V8's tiering budgets for a process that lives tens of milliseconds. With the defaults, a cold
+ * query on the dev corpus sends ~20 functions to Maglev within its first milliseconds: ~9 ms of
+ * compiling on the machine's other core, finished when the query is nearly done. Budgets ten times
+ * V8 13's defaults keep such a query in the interpreter and Sparkplug (2 compiles), while a query
+ * over a corpus twenty times larger still tiers up its scoring loops (bench/README.md, "Tiering").
+ * Set before the bundle is compiled: V8 checks a code cache against the flags it was made under, so
+ * the cache is written and read under these. Node's own modules are cached under the default
+ * flags, so node:zlib (and node:stream with it), which every answered query loads, is loaded
+ * first. V8 prints unknown flags to stderr, so only the V8 majors these names were checked on
+ * (12: Node 22, 13: Node 24) take them; the answer is the same bytes either way.
+ */
+function tierUpLaterInAShortProcess() {
+  const major = Number(process.versions.v8.split('.')[0]);
+  if (major !== 12 && major !== 13) return;
+  require('node:zlib');
+  require('node:v8').setFlagsFromString(
+    '--invocation-count-for-maglev=4000 --invocation-count-for-maglev-osr=1000 ' +
+      '--invocation-count-for-turbofan=30000 --invocation-count-for-osr=5000',
+  );
 }
 
 function writeCodeCache(script, cacheFile, header) {

@@ -2,7 +2,9 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { Rig, writeSmallWorkspace } from '../helpers/rig.js';
+import { spawnSync } from 'node:child_process';
+import { CLI, Rig, writeSmallWorkspace } from '../helpers/rig.js';
+import { ensureRuntimes, runtimeBin } from '../helpers/runtimes.js';
 
 /**
  * bin/episteme.cjs loads the query bundle through a V8 code cache that it writes after a query ran
@@ -60,6 +62,51 @@ test('query: the code cache is written after an answer, replaced after a failure
     const off = await rig.exec(query, { env: { ...process.env, NODE_COMPILE_CACHE: offDir, NODE_DISABLE_COMPILE_CACHE: '1' } });
     assert.equal(off.stdout, first.stdout);
     assert.ok(!fs.existsSync(offDir) || fs.readdirSync(offDir).every((name) => !name.endsWith('.v8cache')));
+  } finally {
+    rig.cleanup();
+  }
+});
+
+/**
+ * On Node 22 and 24 the launcher raises V8's tiering budgets before it compiles the query bundle
+ * (bin/episteme.cjs, tierUpLaterInAShortProcess). V8 checks a code cache against the flags it was
+ * made under, so the cache an answered query writes must be the one the next query accepts: a
+ * rejected cache is written again (a new file by rename, so a new inode). Unknown flags would be
+ * printed on stderr. The answer is Node 20's, byte for byte.
+ */
+test('query on Node 24: the code cache written under the tiering flags is accepted by the next query; stderr stays empty', async (t) => {
+  const skipReason = ensureRuntimes();
+  if (skipReason !== undefined) {
+    t.skip(skipReason);
+    return;
+  }
+  const rig = new Rig();
+  try {
+    writeSmallWorkspace(rig);
+    assert.equal((await rig.exec(['build', '--json'])).code, 0);
+    const query = ['query', '--index', 'chunks/search-index.json', '--term', 'alpha conditional', '--json'];
+    const expected = await rig.exec(query);
+    assert.equal(expected.code, 0, expected.stderr);
+    const cacheDir = rig.path('compile-cache-24');
+    const env: NodeJS.ProcessEnv = { ...process.env, NODE_COMPILE_CACHE: cacheDir };
+    delete env['NODE_DISABLE_COMPILE_CACHE'];
+    const node24 = () => spawnSync(runtimeBin('node'), [CLI, ...query], { cwd: rig.dir, env, encoding: 'utf8' });
+    const cacheInode = (): number => {
+      const names = fs.readdirSync(cacheDir).filter((name) => name.endsWith('.v8cache'));
+      assert.equal(names.length, 1, names.join(', '));
+      return fs.statSync(path.join(cacheDir, names[0]!)).ino;
+    };
+    const first = node24();
+    assert.equal(first.status, 0, first.stderr);
+    assert.equal(first.stderr, '');
+    assert.equal(first.stdout, expected.stdout);
+    const written = cacheInode();
+    for (let run = 0; run < 2; run++) {
+      const next = node24();
+      assert.equal(next.stderr, '');
+      assert.equal(next.stdout, expected.stdout);
+      assert.equal(cacheInode(), written, 'the next query rejected the cache and wrote it again');
+    }
   } finally {
     rig.cleanup();
   }
