@@ -212,6 +212,9 @@ export class QueryCommand extends EpistemeCommand {
       ...(this.normativity ? { normativity: this.normativity } : {}),
     };
     const response = runQuery(index, request);
+    const data = { ...response, contentTrust: 'untrusted-source' };
+    // --json (what agents send) prints only the envelope: the human lines are not made.
+    if (output.json) return { data, human: [] };
     const collapsed = response.collapsed > 0 ? ` (${response.collapsed} same-passage chunk(s) collapsed)` : '';
     const truncated = response.truncated ? ' (snippets truncated by --max-chars)' : '';
     const human: string[] = [
@@ -235,7 +238,7 @@ export class QueryCommand extends EpistemeCommand {
         human.push(`   same passage: ${same.citation.sourceUrl}${same.citation.fragment ? '#' + same.citation.fragment : ''}`);
       if (hit.explain !== undefined) human.push(...explainLines(hit.explain));
     }
-    return { data: { ...response, contentTrust: 'untrusted-source' }, human };
+    return { data, human };
   }
 
   private async checkFresh(index: LoadedSearchIndex, provenance: ReturnType<typeof indexProvenance>, output: Output): Promise<Freshness> {
