@@ -1,15 +1,21 @@
 import { EpistemeError } from '../failure.js';
 import { keyText, type KeyComponents } from '../graph/key.js';
-import type { RuleEnv, RuleOutput } from '../graph/rules.js';
-import * as fs from 'node:fs';
+import type {
+  CacheAdapter,
+  RestoreContext,
+  RestoredBlobs,
+  RuleEnv,
+  RuleOutput,
+  TargetCache,
+  TargetCacheRequest,
+  VerifiedBlob,
+} from '../graph/rules/types.js';
 import { compareCodeUnits } from '../store/canonical-json.js';
 import { sha256Hex } from '../store/hash.js';
 import { decodeActionResult, encodeActionResult, OUTPUT_PATH, type Digest, type OutputFile } from './action-result.js';
-import { blobMismatch, inspectRestored, type InspectedFile, type Inspection, type InspectTask } from './inspect.js';
-import { CACHEABLE_RULES, RestoreContext, type CacheableRule, type RestoredBlobs, type VerifiedBlob } from './restore.js';
+import { blobMismatch, inspectRestored, type InspectedFile, type Inspection, type InspectTask } from '../inspect/inspect.js';
 import type { Secrets } from './secrets.js';
 import { CacheUnavailable, type CacheStore } from './store.js';
-import type { TargetCache, TargetCacheRequest } from './target-cache.js';
 
 /** Bump to disown every entry written so far (a key-format change, a bad producer release). */
 const ACTION_KEY_SALT = 'episteme-action-key/2';
@@ -64,7 +70,7 @@ export function sampledForVerify(key: string, fraction: number): boolean {
 export class RemoteCache implements TargetCache {
   private readonly stats = { hits: 0, misses: 0, uploaded: 0, rejected: 0, verified: 0 };
   private outage: string | null = null;
-  private readonly context = new RestoreContext();
+  private readonly context: RestoreContext = { documents: new Map() };
   private readonly slots = new Slots(MAX_ENTRIES_IN_HAND);
   private readonly inspector = new Inspector();
 
@@ -75,7 +81,7 @@ export class RemoteCache implements TargetCache {
   ) {}
 
   async produce(env: RuleEnv, request: TargetCacheRequest): Promise<{ output: RuleOutput; restored: boolean }> {
-    const rule = CACHEABLE_RULES[request.node.rule];
+    const rule = request.adapter;
     if (rule === undefined) return { output: await request.run(), restored: false };
     const key = actionKey(request.components);
     const restored = await this.guard(env, () => this.fetch(env, request, rule, key));
@@ -124,7 +130,7 @@ export class RemoteCache implements TargetCache {
     this.store.close();
   }
 
-  private async fetch(env: RuleEnv, request: TargetCacheRequest, rule: CacheableRule, key: string): Promise<RuleOutput | null> {
+  private async fetch(env: RuleEnv, request: TargetCacheRequest, rule: CacheAdapter, key: string): Promise<RuleOutput | null> {
     const entry = await this.store.get('ac', key, MAX_ACTION_RESULT_BYTES);
     if (entry === null) return null;
     let outputs: Map<string, Digest>;
@@ -139,7 +145,7 @@ export class RemoteCache implements TargetCache {
     await this.slots.acquire();
     try {
       // In flight together: one round trip, not one per file.
-      const files = await Promise.all(wanted.map(([path, digest]) => this.download(digest, rule.localCopy?.(env, path) ?? null)));
+      const files = await Promise.all(wanted.map(([, digest]) => this.download(digest)));
       if (files.some((file) => file === null)) return null; // named but gone (evicted): a miss
       const blobs = await this.check(env, rule, wanted, files as InspectedFile[]);
       if (typeof blobs === 'string') return this.reject(env, request, blobs);
@@ -163,7 +169,7 @@ export class RemoteCache implements TargetCache {
    */
   private async check(
     env: RuleEnv,
-    rule: CacheableRule,
+    rule: CacheAdapter,
     wanted: [string, Digest][],
     files: InspectedFile[],
   ): Promise<RestoredBlobs | string> {
@@ -192,20 +198,8 @@ export class RemoteCache implements TargetCache {
     return { output: verified(output!), others, inspection };
   }
 
-  /**
-   * The bytes of a blob, null when absent (or larger than named). A local file that may hold it
-   * (localCopy) is read instead when its bytes are the blob named; downloaded bytes are checked by `check`.
-   */
-  private async download(digest: Digest, localCopy: string | null): Promise<InspectedFile | null> {
-    if (localCopy !== null) {
-      try {
-        const bytes = fs.readFileSync(localCopy);
-        const file: InspectedFile = { bytes, sha256: digest.hash, sizeBytes: digest.sizeBytes };
-        if (blobMismatch(file) === null) return { ...file, checked: true };
-      } catch {
-        // not here: download it
-      }
-    }
+  /** The bytes of a blob, null when absent (or larger than named); checked by `check`. */
+  private async download(digest: Digest): Promise<InspectedFile | null> {
     const bytes = await this.store.get('cas', digest.hash, digest.sizeBytes);
     return bytes === null ? null : { bytes, sha256: digest.hash, sizeBytes: digest.sizeBytes };
   }
@@ -214,7 +208,7 @@ export class RemoteCache implements TargetCache {
   private acceptable(
     env: RuleEnv,
     request: TargetCacheRequest,
-    rule: CacheableRule,
+    rule: CacheAdapter,
     files: { path: string; bytes: Buffer; sha256: string }[],
   ): boolean {
     const [output, ...rest] = files;

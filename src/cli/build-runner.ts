@@ -1,4 +1,4 @@
-import { writeUserOutputFile } from '../store/user-output-file.js';
+import { writeUserOutputFile } from '../config/user-output-file.js';
 import { Option } from 'clipanion';
 import { EpistemeError } from '../failure.js';
 import type { BuildSummary } from '../graph/build.js';

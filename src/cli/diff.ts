@@ -12,7 +12,7 @@ import { isDirectory, readBoundedFile } from '../store/bounded-read.js';
 import type { CommandResult } from './base-command.js';
 import type { Output } from './output.js';
 import { WorkspaceCommand, protectedFolders } from './workspace-command.js';
-import { checkUserOutputFile, writeUserOutputFile } from '../store/user-output-file.js';
+import { checkUserOutputFile, writeUserOutputFile } from '../config/user-output-file.js';
 import { claimOwnedFolders, ownedFolders } from '../config/owned-folders.js';
 
 /** Format versions of the artifacts a corpus is made of (see graph/rules.ts and graph/stage-tasks.ts). */

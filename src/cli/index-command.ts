@@ -2,7 +2,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { Command, Option } from 'clipanion';
 import { EpistemeError } from '../failure.js';
-import { checkUserOutputFile, writeUserOutputFile } from '../store/user-output-file.js';
+import { checkUserOutputFile, writeUserOutputFile } from '../config/user-output-file.js';
 import { protectedFolders } from './workspace-command.js';
 import { GraphCommand, targetsOfRules, aggregateNames } from './build-runner.js';
 import type { CommandResult } from './base-command.js';

@@ -3,9 +3,9 @@ import { Command, Option } from 'clipanion';
 import { arrayOf, integerBetween, inRange, MAX_INPUT_BYTES_RANGE, rangeText } from './option-validators.js';
 import { EpistemeError } from '../failure.js';
 import { fs } from '../node-builtins.js';
-import { DEFAULT_MAX_INDEX_INPUT_BYTES, readBoundedInput } from '../config/bounded-input.js';
+import { DEFAULT_MAX_INDEX_INPUT_BYTES, readBoundedInput } from '../store/bounded-input.js';
 import { openBoundedFile } from '../store/bounded-read.js';
-import { CONFIG_FILE_NAME } from '../config/names.js';
+import { CONFIG_FILE_NAME } from '../store/names.js';
 import {
   descriptorSource,
   fileSource,

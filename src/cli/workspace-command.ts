@@ -1,6 +1,6 @@
 import * as path from 'node:path';
 import { Option } from 'clipanion';
-import { DEFAULT_MAX_INPUT_BYTES } from '../config/bounded-input.js';
+import { DEFAULT_MAX_INPUT_BYTES } from '../store/bounded-input.js';
 import type { Workspace } from '../config/workspace.js';
 import { EpistemeCommand } from './base-command.js';
 import { inRange, MAX_INPUT_BYTES_RANGE, rangeText } from './option-validators.js';

@@ -3,8 +3,8 @@ import * as path from 'node:path';
 import { EpistemeError } from '../failure.js';
 import { validateManifest } from '../generated/validators.js';
 import { builtinRules, rulesDir } from '../extract/package-paths.js';
-import { describeSchemaErrors } from './schema-errors.js';
-import { parseJsonInput, readBoundedInput } from './bounded-input.js';
+import { describeSchemaErrors } from '../store/schema-errors.js';
+import { parseJsonInput, readBoundedInput } from '../store/bounded-input.js';
 import { resolveSourceSpecs } from './source-entries.js';
 import type { Authority, ExtractorId, SourceSpec } from '../document/types.js';
 

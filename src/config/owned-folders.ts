@@ -2,7 +2,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { describeFileKind } from '../store/bounded-read.js';
 import { EpistemeError } from '../failure.js';
-import { CONFIG_FILE_NAME, STATE_DIR_NAME } from './names.js';
+import { CONFIG_FILE_NAME, STATE_DIR_NAME } from '../store/names.js';
 import type { StageOutputs } from './workspace.js';
 
 /**

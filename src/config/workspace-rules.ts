@@ -3,7 +3,7 @@ import * as path from 'node:path';
 import { EpistemeError } from '../failure.js';
 import { describeFileKind, readBoundedFile } from '../store/bounded-read.js';
 import { compareCodeUnits } from '../store/canonical-json.js';
-import { DEFAULT_MAX_INPUT_BYTES } from './bounded-input.js';
+import { DEFAULT_MAX_INPUT_BYTES } from '../store/bounded-input.js';
 import { loadFamilies, parseFamilyRules, type LoadedFamily } from '../extract/families.js';
 import { checkReadFolder } from './owned-folders.js';
 

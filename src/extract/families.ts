@@ -1,6 +1,6 @@
 import { readdirSync } from 'node:fs';
 import { readBoundedFile } from '../store/bounded-read.js';
-import { DEFAULT_MAX_INPUT_BYTES } from '../config/bounded-input.js';
+import { DEFAULT_MAX_INPUT_BYTES } from '../store/bounded-input.js';
 import path from 'node:path';
 import { EpistemeError } from '../failure.js';
 import type { Authority, ExtractorId } from '../document/types.js';
@@ -8,7 +8,7 @@ import { compareCodeUnits } from '../store/canonical-json.js';
 import { builtinRules, rulesDir } from './package-paths.js';
 import { validateRules } from './validate.js';
 import { schemaRanges, validateRulesSchema } from '../generated/validators.js';
-import { describeSchemaErrors } from '../config/schema-errors.js';
+import { describeSchemaErrors } from '../store/schema-errors.js';
 
 /** Selectors and class lists that drive HTML extraction for one family (rules/<id>.json, "html"). */
 export interface HtmlRules {

@@ -4,7 +4,7 @@ import type { Workspace } from '../config/workspace.js';
 import type { Warning } from '../failure.js';
 import { initFastHash } from '../store/hash.js';
 import { isSystemError, relativeToWorkspace, writeFailure } from '../store/write-failure.js';
-import { STATE_DIR_NAME } from '../config/names.js';
+import { STATE_DIR_NAME } from '../store/names.js';
 import { acquireWorkspaceLock } from '../store/workspace-lock.js';
 import { buildGraph, closure } from './graph.js';
 import { collectGarbage, collectReleasedGarbage, removeOwnedFile, sweepOwnedTempFiles } from './garbage.js';
@@ -16,7 +16,8 @@ import { namedOptions } from './key.js';
 import { cleanRecordFor, cleanRecordHolds } from './clean-build.js';
 import { claimOwnedFolders, ownedFolders } from '../config/owned-folders.js';
 import { CaptureRun, type CaptureRequest } from '../capture/run.js';
-import type { TargetCache } from '../cache/target-cache.js';
+import type { TargetCache } from './rules/types.js';
+import { RuleMemory } from './rule-memory.js';
 import type { BuildMemory } from './build-memory.js';
 
 export interface BuildRequest {
@@ -124,16 +125,13 @@ export async function runBuild(ws: Workspace, request: BuildRequest): Promise<Bu
     // dropped and their derived files go once no committed index names them. Snapshot records stay
     // (unless --prune-snapshots): they keep the captured record and body alive, and bring the source
     // back as up to date, without a recapture, when it returns to the graph.
-    // The last build of this very graph and state (a watch) did this already: nothing to find.
-    if (!(request.memory?.carriesOver(graph, state) === true && !request.pruneSnapshots)) {
-      for (const name of state.targets.names()) {
-        if (graph.nodes.has(name)) continue;
-        if (state.targets.get(name)!.components.rule === 'snapshot' && !request.pruneSnapshots) continue;
-        state.recordTarget(name, null);
-      }
-      const liveFiles = new Set(ws.sources.flatMap((s) => (s.capture.method === 'manual-ingest' ? [s.capture.relativePath] : [])));
-      for (const file of [...state.files.keys()]) if (!liveFiles.has(file)) state.forgetFile(file);
+    for (const name of state.targets.names()) {
+      if (graph.nodes.has(name)) continue;
+      if (state.targets.get(name)!.components.rule === 'snapshot' && !request.pruneSnapshots) continue;
+      state.recordTarget(name, null);
     }
+    const liveFiles = new Set(ws.sources.flatMap((s) => (s.capture.method === 'manual-ingest' ? [s.capture.relativePath] : [])));
+    for (const file of [...state.files.keys()]) if (!liveFiles.has(file)) state.forgetFile(file);
 
     request.onPhase?.('schedule');
     const capture = new CaptureRun(ws.limits.capture, request.capture);
@@ -141,7 +139,17 @@ export async function runBuild(ws: Workspace, request: BuildRequest): Promise<Bu
     const results = await runSchedule(
       graph,
       names,
-      { ws, state, pool, stages, shared, capture, warnings, ...(request.cache ? { cache: request.cache } : {}) },
+      {
+        ws,
+        state,
+        pool,
+        stages,
+        shared,
+        capture,
+        warnings,
+        memory: request.memory?.rules ?? new RuleMemory(),
+        ...(request.cache ? { cache: request.cache } : {}),
+      },
       {
         dryRun: request.dryRun,
         debug: request.debug ?? false,
@@ -150,7 +158,6 @@ export async function runBuild(ws: Workspace, request: BuildRequest): Promise<Bu
         onPlan: request.onPlan,
         onSettled: request.onSettled,
         recordedOptionsHold,
-        ...(request.memory && !request.dryRun ? { vouch: request.memory } : {}),
       },
     );
     let removed: string[] = [];
@@ -164,7 +171,7 @@ export async function runBuild(ws: Workspace, request: BuildRequest): Promise<Bu
       // build sweeps. A clean record written first told the next build there was nothing to collect
       // (or only its own replaced files), and the killed build's garbage stayed for good.
       const cleanRecordFollows = completeAndClean && Boolean(request.invocation);
-      state.compact({ deferProof: request.memory !== undefined, cleanRecordFollows });
+      state.compact({ deferProof: request.memory !== undefined });
       request.onPhase?.('garbage');
       // Garbage only appears when a record changed (this run or a crashed one, folded in above), or
       // when a build ended without its clean record (it may have been killed before collecting).
@@ -187,7 +194,7 @@ export async function runBuild(ws: Workspace, request: BuildRequest): Promise<Bu
     }
     request.onPhase?.('done');
     state.close();
-    if (!request.dryRun) request.memory?.keepState(state, results, names);
+    if (!request.dryRun) request.memory?.keepState(state);
     const counts: Record<TargetStatus, number> = {
       'up-to-date': 0,
       built: 0,

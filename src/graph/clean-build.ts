@@ -1,7 +1,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { PRODUCER_VERSION } from '../version.js';
-import { CONFIG_FILE_NAME, STATE_DIR_NAME } from '../config/names.js';
+import { CONFIG_FILE_NAME, STATE_DIR_NAME } from '../store/names.js';
 import { rulesDir, rulesFilesOnDisk } from '../extract/package-paths.js';
 import { acquireWorkspaceLock } from '../store/workspace-lock.js';
 import { isDirectory } from '../store/bounded-read.js';
@@ -9,7 +9,7 @@ import { initFastHash } from '../store/hash.js';
 import { sameStamp, statStamp, STATE_FORMAT_VERSION, type CleanRecord, type FileStamp, type NoopProof } from './state.js';
 import type { BuildSummary } from './build.js';
 import { diagnosticsOf } from './diagnostics.js';
-import { NOOP_PROOF_PATCH_FILE, openProof, readProofFiles } from './noop-proof-files.js';
+import { NOOP_PROOF_FILE, openProof, readProofFile } from './noop-proof-files.js';
 import type { TargetResult, TargetStatus } from './scheduler.js';
 import { RULE_VERSIONS } from '../rule-versions.js';
 import type { Workspace } from '../config/workspace.js';
@@ -19,8 +19,8 @@ import type { BuildGraph } from './graph.js';
  * The no-op fast path, Ninja-style but content-backed: when the last build of the whole graph
  * finished cleanly and no file that shapes the graph (config, map, manifest, family rules), no source
  * file and no output has a different stat stamp since, every key is what it was, so every target is
- * up to date. Proving that takes reading the compact proof (.episteme/noop.json and its patch
- * noop.patch.json, written beside the state; see noop-proof-files.ts) and one stat per file, without loading the map,
+ * up to date. Proving that takes reading the compact proof (.episteme/noop.json, written beside
+ * the state; see noop-proof-files.ts) and one stat per file, without loading the map,
  * parsing the state or computing a key. Any difference at all falls back to the full build, which hashes content.
  */
 export interface InvocationFlags {
@@ -57,18 +57,17 @@ export async function tryCleanNoop(
   const { config } = JSON.parse(invocation) as { config: string | null };
   const root = config === null ? cwd : path.dirname(config);
   const stateDir = path.join(root, STATE_DIR_NAME);
-  if (!fs.existsSync(path.join(stateDir, NOOP_PROOF_PATCH_FILE))) return null;
+  if (!fs.existsSync(path.join(stateDir, NOOP_PROOF_FILE))) return null;
   // The full build checks the workspace boundary when it loads (owned-folders.ts); this path skips the
   // load, so it proves nothing unless .episteme and every output's folders are real folders.
   if (!realFoldersBelow(root, STATE_DIR_NAME)) return null;
   await initFastHash();
   const held = await acquireWorkspaceLock(root, stateDir, lock);
   try {
-    // A proof that fails its checksum, or a patch of another base, proves nothing: the full build
-    // decides (and checks the state).
-    const opened = openProof(readProofFiles(stateDir), STATE_FORMAT_VERSION);
+    // A proof that fails its checksum proves nothing: the full build decides (and checks the state).
+    const opened = openProof(readProofFile(stateDir), STATE_FORMAT_VERSION);
     if (opened === null || opened === 'damaged') return null;
-    const proof: NoopProof = opened.proof;
+    const proof: NoopProof = opened;
     // A proof written before records carried diagnostics cannot report them: the full build does.
     if (proof.diagnostics === undefined) return null;
     if (proof.version !== STATE_FORMAT_VERSION || proof.invocation !== invocation || proof.producerVersion !== PRODUCER_VERSION)

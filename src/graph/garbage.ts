@@ -2,10 +2,10 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { Workspace } from '../config/workspace.js';
 import { isTempFileName } from '../store/atomic-file.js';
-import { SEGMENT_FILE_NAME } from '../index/index-layout.js';
-import { STAGE_SEGMENT_FILE_NAME, namedByStageIndex } from '../store/stage-index.js';
+import { namedByStageIndex } from '../store/stage-index.js';
 import type { BuildState, TargetRecord } from './state.js';
 import { aggregateNames, targetNames } from './graph.js';
+import { RULES } from './rules/index.js';
 
 /**
  * Removes files no generation can reach: per-document data files, snapshot records and bodies that are
@@ -47,17 +47,12 @@ export function collectGarbage(
   return removed.sort();
 }
 
-/** The folders garbage is collected from, each with the names of the data files it holds. */
+/** The folders garbage is collected from, each with the names of the data files it holds (each rule's dataFiles). */
 function dataFolders(ws: Workspace): [string, (name: string) => boolean][] {
-  const perDocument = (name: string): boolean => /^[a-z0-9-]+\.[0-9a-f]{16}\.json$/.test(name);
-  // Stage-index segment files (index.seg-*.json) sit beside their index in each stage folder.
-  return [
-    [ws.outputs.snapshots, (name) => STAGE_SEGMENT_FILE_NAME.test(name)],
-    [ws.outputs.specs, (name) => perDocument(name) || STAGE_SEGMENT_FILE_NAME.test(name)],
-    [ws.outputs.chunks, (name) => perDocument(name) || SEGMENT_FILE_NAME.test(name) || STAGE_SEGMENT_FILE_NAME.test(name)],
-    [`${ws.outputs.snapshots}/records`, (name) => /^snap-[0-9a-f]{32}\.json$/.test(name)],
-    [`${ws.outputs.snapshots}/bodies`, (name) => /^[0-9a-f]{64}$/.test(name)],
-  ];
+  const byFolder = new Map<string, ((name: string) => boolean)[]>();
+  for (const rule of Object.values(RULES))
+    for (const [folder, isData] of rule.dataFiles(ws)) byFolder.set(folder, [...(byFolder.get(folder) ?? []), isData]);
+  return [...byFolder].map(([folder, tests]) => [folder, (name: string) => tests.some((isData) => isData(name))]);
 }
 
 /** Files the current build records keep: their outputs, snapshot bodies, and the snapshots chunks cite. */
@@ -69,8 +64,6 @@ function keptByRecords(ws: Workspace, records: Iterable<TargetRecord>): Set<stri
   for (const record of records) {
     keep.add(record.output);
     if (record.facts?.body) keep.add(record.facts.body);
-    // A segmented search index's segment files (the manifest is the record's output).
-    if (record.facts?.segmentFiles) for (const file of record.facts.segmentFiles.split(' ')) keep.add(file);
     if (record.facts?.citedSnapshotId) cited.add(record.facts.citedSnapshotId);
     if (record.facts?.snapshotId && record.facts.body) bodyKept.add(record.facts.snapshotId);
   }
@@ -105,7 +98,6 @@ export function collectReleasedGarbage(ws: Workspace, state: BuildState): string
   for (const record of released) {
     candidates.add(record.output);
     if (record.facts?.body) candidates.add(record.facts.body);
-    if (record.facts?.segmentFiles) for (const file of record.facts.segmentFiles.split(' ')) candidates.add(file);
     if (record.facts?.citedSnapshotId) candidates.add(`${ws.outputs.snapshots}/records/${record.facts.citedSnapshotId}.json`);
   }
   const consulted = recordsNaming(ws, state, candidates);
@@ -136,10 +128,10 @@ export function collectReleasedGarbage(ws: Workspace, state: BuildState): string
 /**
  * The records that can keep one of the candidates, or null (consult them all) for a released target
  * this does not know. Per-document files (evidence, chunks, snapshot records) are named only by their
- * own document's records (a chunk cites its own document's snapshot), segment files only by their index (an
- * aggregate), but snapshot bodies are content-addressed: any snapshot record of the same bytes names one.
- * So: the released documents' records, the aggregates', and the snapshot records whose text names a
- * candidate body; an edit parses a handful of records instead of all of them.
+ * own document's records (a chunk cites its own document's snapshot), segment files only by segments
+ * and indexes, but snapshot bodies are content-addressed: any snapshot record of the same bytes names one.
+ * So: the released documents' records, the indexes' and segments', and the snapshot records whose text
+ * names a candidate body; an edit parses a handful of records instead of all of them.
  */
 function recordsNaming(ws: Workspace, state: BuildState, candidates: ReadonlySet<string>): Map<string, TargetRecord> | null {
   const consulted = new Map<string, TargetRecord>();
@@ -148,9 +140,10 @@ function recordsNaming(ws: Workspace, state: BuildState, candidates: ReadonlySet
     if (record !== undefined) consulted.set(name, record);
   };
   const aggregates = Object.values(aggregateNames(ws));
-  for (const name of aggregates) add(name);
+  const isAggregate = (name: string): boolean => aggregates.some((index) => name === index || name.startsWith(`${index}#`));
+  for (const name of state.targets.names()) if (isAggregate(name)) add(name);
   for (const name of state.releasedTargets()) {
-    if (aggregates.includes(name)) continue;
+    if (isAggregate(name)) continue;
     const documentId = documentIdOf(ws, name);
     if (documentId === null) return null;
     for (const own of Object.values(targetNames(ws, documentId))) add(own);

@@ -1,24 +1,63 @@
 import type { Workspace, WorkspaceSource } from '../config/workspace.js';
 import { EpistemeError } from '../failure.js';
+import { compareCodeUnits } from '../store/canonical-json.js';
+import { planSegments } from '../index/index-layout.js';
 
 /**
  * The build graph, derived from the workspace on every run. Each source becomes a chain
- * snapshot -> extract -> chunk; every chain feeds the stage indexes; the chunk index feeds the search
- * index. A target is named by the output path it stands for, relative to the workspace root.
+ * snapshot -> extract -> chunk. The indexes over all sources are hierarchical: each index depends on
+ * its per-document targets directly while there are few of them (one segment), else on index segments,
+ * each of which depends on a bounded set of per-document targets. The cut is a function of the document
+ * ids only (index-layout.ts planSegments), so a clean build and an incremental one cut alike, and an edit
+ * re-keys one segment and its index. A target is named by the output path it stands for, relative to
+ * the workspace root; a segment by its index's name and its first document id.
  */
-export type RuleId = 'snapshot' | 'extract' | 'chunk' | 'snapshot-index' | 'document-index' | 'chunk-index' | 'search-index';
+export type SourceRuleId = 'snapshot' | 'extract' | 'chunk';
+export type SegmentRuleId = 'snapshot-index-segment' | 'document-index-segment' | 'chunk-index-segment' | 'search-index-segment';
+export type IndexRuleId = 'snapshot-index' | 'document-index' | 'chunk-index' | 'search-index';
+export type RuleId = SourceRuleId | SegmentRuleId | IndexRuleId;
 
-export interface TargetNode {
+/** One source's snapshot, extract or chunk target. */
+export interface SourceTarget {
+  kind: 'source';
   name: string;
-  rule: RuleId;
+  rule: SourceRuleId;
   deps: string[];
-  source: WorkspaceSource | null;
+  source: WorkspaceSource;
 }
+
+/** A segment of an index: the entries of a bounded run of documents (in document-id order). */
+export interface SegmentTarget {
+  kind: 'segment';
+  name: string;
+  rule: SegmentRuleId;
+  /** The per-document targets it lists, in document-id order. */
+  deps: string[];
+}
+
+/**
+ * An index over every source. Unsegmented, its dependencies are the per-document targets (in document-id
+ * order); segmented, its segments. The search index depends on the chunk index first (its provenance).
+ */
+export interface IndexTarget {
+  kind: 'index';
+  name: string;
+  rule: IndexRuleId;
+  deps: string[];
+  segmented: boolean;
+}
+
+export type TargetNode = SourceTarget | SegmentTarget | IndexTarget;
 
 export interface BuildGraph {
   nodes: Map<string, TargetNode>;
   /** Target names in a topological order (dependencies first), stable for the same workspace. */
   order: string[];
+}
+
+/** The source a target is of, or null for a segment or an index. */
+export function sourceOf(node: TargetNode): WorkspaceSource | null {
+  return node.kind === 'source' ? node.source : null;
 }
 
 export function targetNames(ws: Workspace, documentId: string): { snapshot: string; extract: string; chunk: string } {
@@ -38,6 +77,11 @@ export function aggregateNames(ws: Workspace): { snapshotIndex: string; document
   };
 }
 
+/** A segment's target name: its index's name and the id of its first document. */
+export function segmentName(indexName: string, firstDocumentId: string): string {
+  return `${indexName}#${firstDocumentId}`;
+}
+
 export function buildGraph(ws: Workspace): BuildGraph {
   const nodes = new Map<string, TargetNode>();
   const order: string[] = [];
@@ -52,23 +96,34 @@ export function buildGraph(ws: Workspace): BuildGraph {
     nodes.set(node.name, node);
     order.push(node.name);
   };
-  const snapshots: string[] = [];
-  const extracts: string[] = [];
-  const chunks: string[] = [];
   for (const source of ws.sources) {
     const names = targetNames(ws, source.documentId);
-    add({ name: names.snapshot, rule: 'snapshot', deps: [], source });
-    add({ name: names.extract, rule: 'extract', deps: [names.snapshot], source });
-    add({ name: names.chunk, rule: 'chunk', deps: [names.extract], source });
-    snapshots.push(names.snapshot);
-    extracts.push(names.extract);
-    chunks.push(names.chunk);
+    add({ kind: 'source', name: names.snapshot, rule: 'snapshot', deps: [], source });
+    add({ kind: 'source', name: names.extract, rule: 'extract', deps: [names.snapshot], source });
+    add({ kind: 'source', name: names.chunk, rule: 'chunk', deps: [names.extract], source });
   }
+  // Indexes list documents in document-id order (code units) and cut them where planSegments says.
+  const ids = ws.sources.map((source) => source.documentId).sort(compareCodeUnits);
+  const ends = planSegments(ids);
+  const runs: string[][] = [];
+  for (let start = 0, i = 0; i < ends.length; start = ends[i]!, i++) runs.push(ids.slice(start, ends[i]));
+  const segmented = runs.length > 1;
   const agg = aggregateNames(ws);
-  add({ name: agg.snapshotIndex, rule: 'snapshot-index', deps: snapshots, source: null });
-  add({ name: agg.documentIndex, rule: 'document-index', deps: extracts, source: null });
-  add({ name: agg.chunkIndex, rule: 'chunk-index', deps: chunks, source: null });
-  add({ name: agg.searchIndex, rule: 'search-index', deps: [agg.chunkIndex], source: null });
+  const indexOver = (name: string, rule: IndexRuleId, segmentRule: SegmentRuleId, member: (id: string) => string, first: string[]) => {
+    let deps = ids.map(member);
+    if (segmented) {
+      deps = runs.map((run) => {
+        const segment = segmentName(name, run[0]!);
+        add({ kind: 'segment', name: segment, rule: segmentRule, deps: run.map(member) });
+        return segment;
+      });
+    }
+    add({ kind: 'index', name, rule, deps: [...first, ...deps], segmented });
+  };
+  indexOver(agg.snapshotIndex, 'snapshot-index', 'snapshot-index-segment', (id) => targetNames(ws, id).snapshot, []);
+  indexOver(agg.documentIndex, 'document-index', 'document-index-segment', (id) => targetNames(ws, id).extract, []);
+  indexOver(agg.chunkIndex, 'chunk-index', 'chunk-index-segment', (id) => targetNames(ws, id).chunk, []);
+  indexOver(agg.searchIndex, 'search-index', 'search-index-segment', (id) => targetNames(ws, id).chunk, [agg.chunkIndex]);
   return { nodes, order };
 }
 
@@ -78,7 +133,7 @@ export function buildGraph(ws: Workspace): BuildGraph {
  * (owned-folders.ts); this names the entry should either defence ever be bypassed.
  */
 function duplicateTarget(node: TargetNode, earlier: TargetNode): EpistemeError {
-  const source = node.source ?? earlier.source;
+  const source = sourceOf(node) ?? sourceOf(earlier);
   const message = `Two targets of the graph are both named ${node.name} (${earlier.rule} and ${node.rule}).`;
   if (source === null) {
     return new EpistemeError('config-invalid', `${message} The output folders overlap.`, {
@@ -115,11 +170,12 @@ export function closure(graph: BuildGraph, requested: string[]): string[] {
   };
   for (const name of requested) {
     if (!graph.nodes.has(name)) {
-      const examples = graph.order.filter((n) => !n.includes('/index.json')).slice(0, 3);
+      const examples = graph.order.filter((n) => graph.nodes.get(n)!.kind === 'source').slice(0, 3);
+      const indexes = graph.order.filter((n) => graph.nodes.get(n)!.kind === 'index').slice(-2);
       throw new EpistemeError('unknown-target', `No target named ${JSON.stringify(name)} in this workspace.`, {
         hint:
           'Targets are output paths relative to the workspace root (or, from another folder, paths to those outputs), ' +
-          `e.g. ${[...examples, ...graph.order.slice(-2)].join(', ')}. List them all with \`episteme build --dry-run\`.`,
+          `e.g. ${[...examples, ...indexes].join(', ')}. List them all with \`episteme build --dry-run\`.`,
         details: { target: name },
       });
     }

@@ -23,55 +23,11 @@ export interface KeyComponents {
  * string maps, because it runs for every target on every build (a no-op build is mostly this).
  */
 export function targetKey(components: KeyComponents): string {
-  // Components are not changed once made (a change makes new ones): an aggregate's record, carried from
-  // build to build by a watch, is hashed once, not on every build.
-  let key = keys.get(components);
-  if (key === undefined) {
-    key = fastHash(keyText(components));
-    keys.set(components, key);
-  }
-  return key;
+  return fastHash(keyText(components));
 }
-
-const keys = new WeakMap<KeyComponents, string>();
-
-/** Components with at least this many inputs (an aggregate's) keep their key text, to patch it. */
-const KEPT_TEXT_MIN_INPUTS = 64;
-const keptTexts = new WeakMap<KeyComponents, string>();
 
 /** The canonical JSON of key components (flat string maps, keys in code-unit order), built directly. */
 export function keyText(components: KeyComponents): string {
-  const kept = keptTexts.get(components);
-  if (kept !== undefined) return kept;
-  const text = builtKeyText(components);
-  if (text.length > KEPT_TEXT_MIN_INPUTS * 64 && Object.keys(components.inputs).length >= KEPT_TEXT_MIN_INPUTS)
-    keptTexts.set(components, text);
-  return text;
-}
-
-/**
- * Gives `after` (components equal to `before` but for the values of these inputs, which `before` has)
- * the key text of `before` with those values replaced, when `before`'s text is kept: an aggregate's
- * edit then costs a few string searches, not a walk over its 10,000 inputs. Each replaced value is
- * found as the value of its key (`{` or `,`, the quoted name, `:`: a quote inside a JSON string is
- * escaped, so that sequence starts a key), and checked to be the value `before` has.
- */
-export function derivePatchedKeyText(before: KeyComponents, after: KeyComponents, changed: ReadonlyMap<string, string>): void {
-  let text = keptTexts.get(before);
-  if (text === undefined) return;
-  for (const [name, value] of changed) {
-    const quotedName = JSON.stringify(name);
-    const was = JSON.stringify(before.inputs[name]);
-    let at: number = text.indexOf(`${quotedName}:${was}`);
-    while (at > 0 && text[at - 1] !== '{' && text[at - 1] !== ',') at = text.indexOf(`${quotedName}:${was}`, at + 1);
-    if (at <= 0) return;
-    const start: number = at + quotedName.length + 1;
-    text = text.slice(0, start) + JSON.stringify(value) + text.slice(start + was.length);
-  }
-  keptTexts.set(after, text);
-}
-
-function builtKeyText(components: KeyComponents): string {
   return (
     `{"inputs":${flatStringMap(components.inputs)},"keySchemaVersion":${KEY_SCHEMA_VERSION},` +
     `"options":${flatStringMap(components.options)},"producerVersion":${JSON.stringify(components.producerVersion)},` +
@@ -81,8 +37,7 @@ function builtKeyText(components: KeyComponents): string {
 
 function flatStringMap(record: Record<string, string>): string {
   const keys = Object.keys(record);
-  // Keys already in code-unit order (as the scheduler inserts them): JSON.stringify walks the same
-  // order with the same escaping, natively (an aggregate's 10,000 inputs cost a millisecond, not ten).
+  // Keys already in code-unit order: JSON.stringify walks the same order with the same escaping.
   if (isSorted(keys)) return JSON.stringify(record);
   keys.sort(compareCodeUnits);
   let text = '{';
@@ -166,13 +121,6 @@ export function sameComponents(a: KeyComponents, b: KeyComponents): boolean {
   );
 }
 
-/** Whether two sets of components are equal but for their inputs. */
-export function sameExceptInputs(a: KeyComponents, b: KeyComponents): boolean {
-  return (
-    a.rule === b.rule && a.ruleVersion === b.ruleVersion && a.producerVersion === b.producerVersion && sameStringMap(a.options, b.options)
-  );
-}
-
 function sameStringMap(a: Record<string, string>, b: Record<string, string>): boolean {
   const keys = Object.keys(a);
   if (keys.length !== Object.keys(b).length) return false;
@@ -205,7 +153,6 @@ export function diffComponents(before: KeyComponents, after: KeyComponents, isTa
 function unionKeys(a: Record<string, string>, b: Record<string, string>): string[] {
   const keysA = Object.keys(a);
   const keysB = Object.keys(b);
-  // An aggregate's inputs are the same names in the same (sorted) order before and after: O(n), no sort.
   if (keysA.length === keysB.length && keysA.every((key, i) => key === keysB[i]) && isSorted(keysA)) return keysA;
   return [...new Set([...keysA, ...keysB])].sort(compareCodeUnits);
 }

@@ -1,7 +1,7 @@
 import type { ExtractInput } from '../extract/extract.js';
 import type { ChunkOptions } from '../chunk/chunker.js';
 import type { EvidenceDocument } from '../document/types.js';
-import type { InspectTask } from '../cache/inspect.js';
+import type { InspectTask } from '../inspect/inspect.js';
 import { makeArtifact, artifactBytes, type Artifact } from '../store/artifact.js';
 
 /**
@@ -32,7 +32,7 @@ export async function runStageTask(task: StageTask): Promise<string> {
       return artifactBytes(makeArtifact('document-chunks', CHUNKS_FORMAT_VERSION, { documentId: task.documentId, chunks }));
     }
     case 'inspect-restored': {
-      const { inspectRestored } = await import('../cache/inspect.js');
+      const { inspectRestored } = await import('../inspect/inspect.js');
       return JSON.stringify(task.tasks.map(inspectRestored));
     }
   }

@@ -6,9 +6,8 @@ import { sha256Hex } from '../store/hash.js';
 import { verifiedBody, withChecksum } from './checksum-file.js';
 import type { Warning } from '../failure.js';
 import type { KeyComponents } from './key.js';
-import { segmentStamps } from './segment-facts.js';
 import { TargetRecords } from './target-records.js';
-import { openProof, readProofFiles, removeProofPatch, writeProof, NOOP_PROOF_BASE_FILE, type ProofBase } from './noop-proof-files.js';
+import { openProof, readProofFile, removeProof, writeProof, NOOP_PROOF_FILE } from './noop-proof-files.js';
 
 export { verifiedBody, withChecksum };
 
@@ -36,7 +35,7 @@ export { verifiedBody, withChecksum };
  * warning. (A checksum is no signature: someone who can write the workspace can recompute it, as they
  * could rewrite the outputs themselves; it stops damage and careless edits from being believed.)
  */
-export const STATE_FORMAT_VERSION = 5;
+export const STATE_FORMAT_VERSION = 6;
 
 export interface FileStamp {
   size: number;
@@ -76,8 +75,7 @@ export interface CleanRecord {
   order: string[];
 }
 
-/** The no-op proof's base file; see noop-proof-files.ts for the base + patch layout. */
-export const NOOP_PROOF_FILE = NOOP_PROOF_BASE_FILE;
+export { NOOP_PROOF_FILE };
 
 /** A file's stamp in the proof: [workspace-relative path, size, mtimeMs, ino, ctimeMs]. */
 export type ProofStamp = [file: string, size: number, mtimeMs: string, ino: number, ctimeMs: string];
@@ -112,67 +110,15 @@ export interface NoopProof extends Omit<CleanRecord, 'order'> {
 }
 
 /**
- * The proof as this state holds it while it vouches for the records in memory: loaded when noop.json
- * was derived from exactly the state on disk, kept after a commit that writes it. A target's entry is
- * dropped as soon as its record changes, so an entry always describes the record in memory.
- */
-interface HeldProof {
-  targets: Map<string, ProofTarget>;
-  sources: Map<string, ProofStamp>;
-  diagnostics: Record<string, Record<string, string>>;
-}
-
-/**
  * `k`: the commit line a build appends as it ends; what follows the last one is a crashed build's.
  * `cr`: the clean record is again the one the last `{c: null}` line cleared.
- * `p`: a record given as a patch of the one before it: its inputs are the previous record's, with `s`
- * set and `d` deleted (the record `r` itself is written with no inputs). An aggregate's record names
- * every source; a one-source edit changes one of its inputs, so the line stays small instead of
- * repeating the whole corpus on every edit.
  */
 type LogLine =
   | { t: string; r: TargetRecord | null }
   | { cr: 1 }
-  | { p: string; r: TargetRecord; s: Record<string, string>; d: string[] }
   | { f: string; s: FileStamp | null }
   | { c: CleanRecord | null }
   | { k: 1 };
-
-/** Records with at least this many inputs (the aggregates) are logged as patches when that is smaller. */
-const PATCH_MIN_INPUTS = 64;
-/** A known change of at most this many inputs (of at least PATCH_MIN_INPUTS) is logged as a patch. */
-const PATCH_MAX_KNOWN_CHANGES = PATCH_MIN_INPUTS / 2;
-
-/**
- * The log line for a record replacing `previous`: a patch of its inputs when few of them changed.
- * `knownChanges`: the inputs the caller knows to be the only ones that differ (the names are the same), so
- * the 10,000 inputs of an aggregate are not compared again.
- */
-function recordLine(
-  target: string,
-  previous: TargetRecord | undefined,
-  record: TargetRecord | null,
-  knownChanges?: ReadonlyMap<string, string>,
-): LogLine {
-  if (record === null || previous === undefined) return { t: target, r: record };
-  if (knownChanges !== undefined && knownChanges.size <= PATCH_MAX_KNOWN_CHANGES)
-    return { p: target, r: { ...record, components: { ...record.components, inputs: {} } }, s: Object.fromEntries(knownChanges), d: [] };
-  const before = previous.components.inputs;
-  const after = record.components.inputs;
-  const names = Object.keys(after);
-  if (names.length < PATCH_MIN_INPUTS) return { t: target, r: record };
-  const set: Record<string, string> = {};
-  let changed = 0;
-  for (const name of names) {
-    if (before[name] !== after[name]) {
-      set[name] = after[name]!;
-      changed += 1;
-    }
-  }
-  const deleted = Object.keys(before).filter((name) => !Object.hasOwn(after, name));
-  if (changed + deleted.length > names.length / 2) return { t: target, r: record };
-  return { p: target, r: { ...record, components: { ...record.components, inputs: {} } }, s: set, d: deleted };
-}
 
 /**
  * Whether two clean records say the same (what their JSON texts would say): the target order, which
@@ -227,38 +173,15 @@ export class BuildState {
    * at load, after writing them at commit): while both still match, memory equals the disk.
    */
   private onDisk: { state: Omit<FileStamp, 'hash'> | null; log: Omit<FileStamp, 'hash'> | null } | null = null;
-  private proof: HeldProof | null = null;
-  /** The proof base on disk (noop.json) when it is known intact: the next proof is written as its patch. */
-  private proofBase: ProofBase | null = null;
-  /** Whether the state files are still as the commit that wrote that proof left them (nothing appended). */
+  /** Whether a no-op proof on disk describes exactly the state files as they are (nothing appended since). */
   private proofVouchesForDisk = false;
-
-  /**
-   * The proof's entry for a target whose record is the one the last complete, clean build left, when
-   * a proof vouches for it: while its files still carry these stamps (and its dependencies are up to
-   * date, and nothing that shapes options changed), the target is up to date without reading its
-   * record. See scheduler.ts, pass 1.
-   */
-  provenTarget(name: string): ProofTarget | undefined {
-    return this.proof?.targets.get(name);
-  }
-
-  /** The stamp a source file had when the proof was written (its recorded hash is that content's). */
-  provenSource(file: string): ProofStamp | undefined {
-    return this.proof?.sources.get(file);
-  }
 
   /**
    * Whether the state on disk is exactly what a complete, clean build's commit left (the no-op proof
    * it wrote still vouches for it): no build has begun changing anything since, so none crashed.
    */
   untouchedSinceCleanCommit(): boolean {
-    return this.proof !== null && this.proofVouchesForDisk;
-  }
-
-  /** The diagnostics facts the proof carries for a target (only targets that have any). */
-  provenDiagnostics(name: string): Record<string, string> | undefined {
-    return this.proof?.diagnostics[name];
+    return this.proofVouchesForDisk;
   }
 
   recordsHaveChanged(): boolean {
@@ -305,7 +228,7 @@ export class BuildState {
       return fresh;
     };
     const onDisk = stateFileStamps(dir);
-    const proofFiles = readProofFiles(dir);
+    const proofFile = readProofFile(dir);
     const read = readVerifiedStateFile(dir);
     if (read === 'damaged') return damaged('state.json', 'fails its checksum (damaged or edited)');
     if (read) {
@@ -345,12 +268,6 @@ export class BuildState {
       } else if ('cr' in entry) {
         if (state.clearedClean === null) return damaged('state.log', `restores a clean record it never cleared (line ${i + 1})`);
         state.clean = state.clearedClean;
-      } else if ('p' in entry) {
-        const base = state.targets.get(entry.p);
-        if (base === undefined) return damaged('state.log', `patches a record it does not hold (line ${i + 1})`);
-        const inputs = { ...base.components.inputs, ...entry.s };
-        for (const name of entry.d) delete inputs[name];
-        state.targets.set(entry.p, { ...entry.r, components: { ...entry.r.components, inputs } });
       } else if ('t' in entry) {
         if (entry.r) state.targets.set(entry.t, entry.r);
         else state.targets.delete(entry.t);
@@ -365,17 +282,14 @@ export class BuildState {
     state.unknownGarbage = uncommitted || read === null;
     // A crashed build's lines are committed by this run: until then memory is ahead of the disk.
     state.onDisk = uncommitted ? null : onDisk;
-    const opened = openProof(proofFiles, STATE_FORMAT_VERSION);
-    if (opened !== null && opened !== 'damaged') {
-      state.proofBase = opened.base;
-      if (read && !uncommitted && state.clean !== null) state.proof = heldProof(opened.proof, onDisk);
-    }
-    state.proofVouchesForDisk = state.proof !== null;
+    const opened = openProof(proofFile, STATE_FORMAT_VERSION);
+    state.proofVouchesForDisk =
+      opened !== null && opened !== 'damaged' && read !== null && !uncommitted && state.clean !== null && proofDescribes(opened, onDisk);
     if (opened === 'damaged') {
       state.diagnostics.push({
         code: 'state-discarded',
         message:
-          `The no-op proof (.episteme/${NOOP_PROOF_FILE} and its patch) fails its checksum (damaged or edited); ` +
+          `The no-op proof (.episteme/${NOOP_PROOF_FILE}) fails its checksum (damaged or edited); ` +
           'it was not used, and this build checks every target.',
       });
     }
@@ -408,15 +322,10 @@ export class BuildState {
     return previous;
   }
 
-  /** `changedInputs`: see recordLine (the record's inputs are the previous record's but for these). */
-  recordTarget(target: string, record: TargetRecord | null, changedInputs?: ReadonlyMap<string, string>): void {
+  recordTarget(target: string, record: TargetRecord | null): void {
     // The log line first: a record that could not be logged (disk full) is not taken as done.
     const previous = this.targets.get(target);
-    this.append(recordLine(target, previous, record, changedInputs));
-    if (this.proof !== null) {
-      this.proof.targets.delete(target);
-      delete this.proof.diagnostics[target];
-    }
+    this.append({ t: target, r: record });
     this.recordsChanged = true;
     if (previous !== undefined && previous !== record) {
       this.released.push(previous);
@@ -459,8 +368,8 @@ export class BuildState {
     if (this.uncleanPending === null || this.readOnly) return;
     const cleared = this.uncleanPending;
     this.uncleanPending = null;
-    // The patch is the proof's freshness marker: without it the base proves nothing.
-    removeProofPatch(this.dir);
+    // The proof goes first: from here on only the log knows.
+    removeProof(this.dir);
     this.append({ c: null });
     this.clearedClean = cleared;
   }
@@ -516,11 +425,10 @@ export class BuildState {
    * Commits this run: appends the commit line, or, once the log has grown past half of state.json
    * (or state.json is missing), writes the folded state atomically and empties the log. Then writes
    * the no-op proof when the build was complete and clean. A run that changed nothing writes nothing.
-   * `cleanRecordFollows`: the build commits its records now and its clean record after collecting
-   * garbage (build.ts); the proof held in memory is kept for that second commit, which writes it
-   * as a patch of the base as usual.
+   * A build of the whole graph commits its records first and its clean record (and so the proof) after
+   * collecting garbage (build.ts).
    */
-  compact(options: { deferProof?: boolean; cleanRecordFollows?: boolean } = {}): void {
+  compact(options: { deferProof?: boolean } = {}): void {
     if (this.readOnly || !this.dirty) return;
     this.proofDeferred = false;
     this.beginChanges(); // a pending clear reaches the disk before the state that omits the record
@@ -558,23 +466,14 @@ export class BuildState {
     const written = stateFileStamps(this.dir);
     this.onDisk = written;
     // A long-running caller (watch) writes the proof once idle (writeDeferredProof): it names every
-    // target (megabytes at 10,000 sources) and only speeds up a later one-shot no-op. The proof held in
-    // memory still describes the records (an entry goes when its record changes), so pass 1 keeps using it.
-    if (this.clean && options.deferProof) {
-      this.proofDeferred = true;
-      this.proofVouchesForDisk = false;
-    } else if (this.clean) this.writeProof(this.clean, written);
-    else {
-      if (!options.cleanRecordFollows) this.proof = null;
-      this.proofVouchesForDisk = false;
-    }
+    // target (megabytes at 10,000 sources) and only speeds up a later one-shot no-op.
+    this.proofVouchesForDisk = false;
+    if (this.clean && options.deferProof) this.proofDeferred = true;
+    else if (this.clean) this.writeProof(this.clean, written);
   }
 
   private writeProof(clean: CleanRecord, written: { state: Omit<FileStamp, 'hash'> | null; log: Omit<FileStamp, 'hash'> | null }): void {
-    const proof = this.noopProof(clean, written.state!, written.log);
-    // Usually a patch of the few rows this run changed; the whole proof only when the patch outgrows it.
-    this.proofBase = writeProof(this.dir, proof, this.proofBase);
-    this.proof = holdProof(proof);
+    writeProof(this.dir, this.noopProof(clean, written.state!, written.log));
     this.proofVouchesForDisk = true;
   }
 
@@ -594,23 +493,12 @@ export class BuildState {
     return true;
   }
 
-  /**
-   * Just what the no-op check reads (see clean-build.ts), a fifth of the state's size. A target whose
-   * record is unchanged since the proof this state holds keeps its entry, so only the records this run
-   * changed are read: the rewrite is O(targets) small arrays, not a parse of every record.
-   */
+  /** Just what the no-op check reads (see clean-build.ts), a fifth of the state's size. */
   private noopProof(clean: CleanRecord, state: Omit<FileStamp, 'hash'>, log: Omit<FileStamp, 'hash'> | null): NoopProof {
     const sources: ProofStamp[] = [...this.files.entries()].map(([file, s]) => [file, s.size, s.mtimeMs, s.ino, s.ctimeMs]);
     const targets: ProofTarget[] = [];
     const diagnostics: NonNullable<NoopProof['diagnostics']> = {};
     for (const name of clean.order) {
-      const held = this.proof?.targets.get(name);
-      if (held !== undefined) {
-        targets.push(held);
-        const facts = this.proof!.diagnostics[name];
-        if (facts !== undefined) diagnostics[name] = facts;
-        continue;
-      }
       const record = this.targets.get(name);
       if (!record) continue;
       if (
@@ -625,8 +513,6 @@ export class BuildState {
       const body = record.facts?.body;
       if (body && record.bodyStamp)
         also.push([body, record.bodyStamp.size, record.bodyStamp.mtimeMs, record.bodyStamp.ino, record.bodyStamp.ctimeMs]);
-      // A segmented search index stands on its segment files too.
-      if (record.facts?.segments) for (const [file, s] of segmentStamps(record)) also.push([file, s.size, s.mtimeMs, s.ino, s.ctimeMs]);
       const { size, mtimeMs, ino, ctimeMs } = record.stamp;
       targets.push([name, record.components.rule, record.output, size, mtimeMs, ino, ctimeMs, also]);
     }
@@ -696,23 +582,11 @@ export function readVerifiedStateFile(dir: string): StateFile | null | 'damaged'
   return { version: header.version, files: header.files, clean: header.clean ?? null, targets, bytes: bytes.byteLength };
 }
 
-/** The proof as held in memory, when it was derived from the state files as they are (`onDisk`), else null. */
-function heldProof(
-  proof: NoopProof,
-  onDisk: { state: Omit<FileStamp, 'hash'> | null; log: Omit<FileStamp, 'hash'> | null },
-): HeldProof | null {
+/** Whether a proof was derived from the state files exactly as they are on disk (`onDisk`). */
+function proofDescribes(proof: NoopProof, onDisk: { state: Omit<FileStamp, 'hash'> | null; log: Omit<FileStamp, 'hash'> | null }): boolean {
   const same = (a: Omit<FileStamp, 'hash'> | null | undefined, b: Omit<FileStamp, 'hash'> | null): boolean =>
     a === undefined ? false : a === null || b === null ? a === b : sameStamp(a, b);
-  if (onDisk.state === null || !same(proof.state, onDisk.state) || !same(proof.log, onDisk.log)) return null;
-  return holdProof(proof);
-}
-
-function holdProof(proof: NoopProof): HeldProof {
-  return {
-    targets: new Map(proof.targets.map((row) => [row[0], row])),
-    sources: new Map(proof.sources.map((row) => [row[0], row])),
-    diagnostics: { ...proof.diagnostics },
-  };
+  return onDisk.state !== null && same(proof.state, onDisk.state) && same(proof.log, onDisk.log);
 }
 
 function stateFileStamps(dir: string): { state: Omit<FileStamp, 'hash'> | null; log: Omit<FileStamp, 'hash'> | null } {

@@ -81,24 +81,6 @@ export const SEGMENT_MAX_DOCUMENTS = 1024;
 export function planSegments(documentIds: readonly string[]): number[] {
   const n = documentIds.length;
   if (n <= SINGLE_FILE_MAX_DOCUMENTS) return [n];
-  // A build plans the same ids for each stage index and the search index, and a watch on every edit:
-  // the last plan is reused when the ids are the same (a comparison, not a CRC-32 of each id).
-  if (lastPlan !== null && sameIds(lastPlan.documentIds, documentIds)) return [...lastPlan.ends];
-  const ends = cutSegments(documentIds);
-  lastPlan = { documentIds: [...documentIds], ends: [...ends] };
-  return ends;
-}
-
-let lastPlan: { documentIds: readonly string[]; ends: readonly number[] } | null = null;
-
-function sameIds(a: readonly string[], b: readonly string[]): boolean {
-  if (a.length !== b.length) return false;
-  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
-  return true;
-}
-
-function cutSegments(documentIds: readonly string[]): number[] {
-  const n = documentIds.length;
   const ends: number[] = [];
   let start = 0;
   for (let i = 0; i < n; i++) {

@@ -2,7 +2,7 @@ import * as path from 'node:path';
 import { EpistemeError } from '../failure.js';
 import { fs } from '../node-builtins.js';
 import { crc32Hex, type IndexProvenance } from '../index/index-layout.js';
-import { CONFIG_FILE_NAME, STATE_DIR_NAME } from '../config/names.js';
+import { CONFIG_FILE_NAME, STATE_DIR_NAME } from '../store/names.js';
 import { STAGE_INDEX_FORMAT_VERSION } from '../rule-versions.js';
 import { writerHoldsLock } from '../store/workspace-lock-address.js';
 

@@ -1,6 +1,6 @@
 import * as path from 'node:path';
 import { fs } from '../node-builtins.js';
-import { STATE_DIR_NAME } from '../config/names.js';
+import { STATE_DIR_NAME } from './names.js';
 
 /**
  * Where the workspace writer lock lives, and whether a writer holds it, without taking it (for

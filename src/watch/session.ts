@@ -15,7 +15,6 @@ import { NO_REFRESH } from '../capture/run.js';
 import { acquireWorkspaceLock } from '../store/workspace-lock.js';
 import { recordFailuresOrWarning } from '../graph-view/failures.js';
 import { ContentHashes, FolderWatches, workspaceInputs, type WatchedInputs } from './inputs.js';
-import { OutputWatches } from './outputs.js';
 import { Watcher } from './watcher.js';
 import type { WatchEvent } from './events.js';
 
@@ -67,11 +66,6 @@ export class WatchSession {
   private readonly watcher: Watcher;
   private pool: StagePool | null = null;
   private readonly memory = new BuildMemory();
-  /** Events in the output folders: what the memory may no longer vouch for (never a trigger). */
-  private readonly outputs = new OutputWatches(
-    (files) => this.memory.noteChanged(files),
-    () => this.memory.forgetCurrent(),
-  );
   private cycles = 0;
   /** Writes the no-op proof the last build deferred, once the watch has been idle a while. */
   private proofTimer: NodeJS.Timeout | null = null;
@@ -98,8 +92,6 @@ export class WatchSession {
       this.ws = null;
     }
     this.watchInputs();
-    // Armed before the first build, so what it leaves current can be vouched for from the next one on.
-    if (this.ws !== null) this.outputs.update(this.ws);
     this.options.emit({ event: 'watching', inputs: this.inputs.files.size, debounceMs: this.options.debounceMs }, []);
     this.watcher.start();
   }
@@ -107,7 +99,6 @@ export class WatchSession {
   /** Stops watching; a build in flight finishes and commits first; the workers end. */
   async stop(signal: string): Promise<void> {
     this.folders.close();
-    this.outputs.close();
     if (this.proofTimer) clearTimeout(this.proofTimer);
     await this.watcher.stop();
     // The proof the last build deferred: a one-shot build after watch then proves its no-op from stats.
@@ -216,8 +207,6 @@ export class WatchSession {
     let readyAt: number | null = null;
     try {
       const ws = await this.workspaceFor(changed);
-      // The edited inputs: their snapshots are checked in full (and so, through them, their chains).
-      this.memory.noteChanged(changed.map((file) => path.relative(ws.root, file).split(path.sep).join('/')));
       this.pool ??= new StagePool(this.options.jobs, {
         maxHeapMb: (await loadStageModules()).extractOptions(ws.options.extract).maxHeapMb,
       });
@@ -259,7 +248,6 @@ export class WatchSession {
             });
     }
     this.watchInputs();
-    if (this.ws !== null) this.outputs.update(this.ws);
     this.scheduleProof();
     const ended = performance.now();
     const targets = summary?.targets ?? [];

@@ -3,7 +3,7 @@ import { seededRandom } from '../helpers/random.js';
 import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import { loadManifest, parseManifest } from '../../src/config/manifest.js';
-import { parseJsonInput } from '../../src/config/bounded-input.js';
+import { parseJsonInput } from '../../src/store/bounded-input.js';
 import { loadManualIngestMap } from '../../src/config/manual-ingest-map.js';
 import { EpistemeError, exitCodeFor } from '../../src/failure.js';
 import { Rig, assertNoStackTrace } from '../helpers/rig.js';

@@ -1,7 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { stageIndexBytes } from '../../src/graph/rules.js';
-import { stageManifestBytes, stageSegmentBytes } from '../../src/store/stage-index.js';
+import { stageIndexBytes, stageManifestBytes, stageSegmentBytes } from '../../src/store/stage-index.js';
 import { artifactBytes, makeArtifact } from '../../src/store/artifact.js';
 import { canonicalJson } from '../../src/store/canonical-json.js';
 import { STAGE_INDEX_FORMAT_VERSION } from '../../src/rule-versions.js';

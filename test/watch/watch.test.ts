@@ -408,9 +408,11 @@ test('a stage-index segment deleted or modified by another process while watch i
   fs.writeFileSync(rig.path('map.json'), JSON.stringify(JSON.parse(rig.read('map.json'))));
   cycle = await watch.nextCycle(mark);
   assert.equal(cycle.ok, true, watch.dump());
-  assert.ok(cycle.ran.includes('snapshots/index.json'), JSON.stringify(cycle.ran));
-  assert.ok(cycle.ran.includes('chunks/index.json'), JSON.stringify(cycle.ran));
-  assert.ok(!cycle.ran.includes('specs/index.json'), JSON.stringify(cycle.ran));
+  // Each damaged segment is a target of its own (`<index>#<first document id>`): those two run again.
+  const ran = (index: string) => cycle.ran.some((target: string) => target === index || target.startsWith(`${index}#`));
+  assert.ok(ran('snapshots/index.json'), JSON.stringify(cycle.ran));
+  assert.ok(ran('chunks/index.json'), JSON.stringify(cycle.ran));
+  assert.ok(!ran('specs/index.json'), JSON.stringify(cycle.ran));
   assertRepaired(kept, files);
   await watch.stop('SIGTERM');
   const after = await rig.exec(['build', '--json']);

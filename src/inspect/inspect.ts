@@ -1,8 +1,8 @@
 import { createHash } from 'node:crypto';
 import type { Chunk, EvidenceDocument } from '../document/types.js';
 import { chunksContentHash, chunksContentHashOfText } from '../chunk/snapshot-provenance.js';
-import { diagnosticFactsOf } from '../graph/diagnostics.js';
-import { unsealPart } from '../graph/rules.js';
+import { diagnosticFactsOf } from '../document/diagnostic-facts.js';
+import { unsealPart } from '../index/index-part-seal.js';
 import { parseArtifactUnverified, type Artifact, type ArtifactKind } from '../store/artifact-header.js';
 import { CHUNKS_FORMAT_VERSION, DOCUMENT_FORMAT_VERSION } from '../rule-versions.js';
 import { parsePart } from '../index/search-index.js';

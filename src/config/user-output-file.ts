@@ -1,9 +1,9 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { describeFileKind } from './bounded-read.js';
+import { describeFileKind } from '../store/bounded-read.js';
 import { randomBytes } from 'node:crypto';
 import { EpistemeError } from '../failure.js';
-import { ownedFolderAbove, realpathOrSelf } from '../config/owned-folders.js';
+import { ownedFolderAbove, realpathOrSelf } from './owned-folders.js';
 
 /**
  * A file the user names on the command line (`index --out FILE`, `diff --out FILE`). Unlike the

@@ -1,5 +1,5 @@
 import { EpistemeError } from '../failure.js';
-import { readBoundedFile } from '../store/bounded-read.js';
+import { readBoundedFile } from './bounded-read.js';
 
 export const DEFAULT_MAX_INPUT_BYTES = 8 * 1024 * 1024; // manifests, maps, configs
 export const DEFAULT_MAX_INDEX_INPUT_BYTES = 512 * 1024 * 1024; // search indexes read by query

@@ -1,0 +1,127 @@
+import * as fs from 'node:fs';
+import type { Chunk, EvidenceDocument } from '../../document/types.js';
+import { writeFileAtomic } from '../../store/atomic-file.js';
+import { sealPart, unsealPart } from '../../index/index-part-seal.js';
+import { inspectionOf } from './extract.js';
+import { indexPartFile } from './search-index.js';
+import { documentContentHash, restampChunks, type StampedChunks } from '../../chunk/snapshot-provenance.js';
+import { PRODUCER_VERSION } from '../../version.js';
+import { canonicalJson } from '../../store/canonical-json.js';
+import type { TargetNode } from '../graph.js';
+import { isPerDocumentFile, perDocumentPath, readDependencyOutput, readVerified } from './files.js';
+import { src } from './snapshot.js';
+import type { Rule, RuleEnv } from './types.js';
+
+/** An evidence document cut, on a stage worker, into bounded, overlapping, attributable chunks. */
+export const chunkRule: Rule = {
+  rule: 'chunk',
+  dataFiles: (ws) => [[ws.outputs.chunks, isPerDocumentFile]],
+  version: (env) => env.stages.chunkRuleVersion,
+  options: (env) => env.shared.chunk,
+  run: async (env, node, deps) => {
+    const { chunkOptions } = env.stages;
+    const documentBytes = readDependencyOutput(env, deps[0]!.name, deps[0]!.record.output, deps[0]!.record.sha256);
+    const document = (JSON.parse(documentBytes.toString('utf8')) as { payload: EvidenceDocument }).payload;
+    const documentContent = documentContentHash(document);
+    // A new snapshot with the same extracted content (a reflowed paragraph, a new charset label with the
+    // same text) only changes which snapshot the chunks cite: restamp the previous chunks instead of
+    // chunking again. The bytes equal a fresh chunking's, so the workspace still equals a clean build.
+    const stamped =
+      reusableChunks(env, node, documentContent, document.provenance.snapshotId) ??
+      restampChunks(
+        await env.pool.run({
+          stage: 'chunk',
+          documentId: src(node).documentId,
+          documentBytes,
+          options: chunkOptions(env.ws.options.chunk),
+        }),
+        document.provenance.snapshotId,
+      );
+    return {
+      bytes: stamped.bytes,
+      outputPath: perDocumentPath(env.ws.outputs.chunks, src(node).documentId),
+      facts: { citedSnapshotId: stamped.snapshotId, documentContentHash: documentContent, chunksContentHash: stamped.contentHash },
+    };
+  },
+  cache: {
+    inspects: 'document-chunks',
+    restore: (env, node, deps, blobs, context) => {
+      const label = `the cached chunks of ${node.name}`;
+      const dep = deps[0]!;
+      let document = context.documents.get(dep.record.sha256);
+      if (document === undefined) {
+        const parsed = (
+          JSON.parse(readDependencyOutput(env, dep.name, dep.record.output, dep.record.sha256).toString('utf8')) as {
+            payload: EvidenceDocument;
+          }
+        ).payload;
+        document = { snapshotId: parsed.provenance.snapshotId };
+      }
+      const chunks = inspectionOf(blobs, 'document-chunks');
+      if (chunks.documentId !== src(node).documentId) throw new Error(`${label} are of document ${JSON.stringify(chunks.documentId)}`);
+      if (chunks.citedSnapshotId !== null && chunks.citedSnapshotId !== document.snapshotId)
+        throw new Error(`${label} cite another snapshot`);
+      return {
+        bytes: blobs.output.bytes,
+        sha256: blobs.output.sha256,
+        outputPath: perDocumentPath(env.ws.outputs.chunks, src(node).documentId),
+        facts: {
+          citedSnapshotId: document.snapshotId,
+          // No documentContentHash: it only lets a later snapshot with the same extracted content restamp
+          // these chunks instead of chunking again (reusableChunks), and computing it re-serialises the
+          // whole document, about a third of a restore's CPU. Without it that rare case chunks afresh.
+          chunksContentHash: chunks.chunksContentHash,
+        },
+      };
+    },
+    // The document's index part (its postings): without it, the first incremental build after a restore
+    // would re-tokenise every document to rebuild the index.
+    takes: (env, path) => path === indexPartPath(env),
+    others: (env, node, output) => {
+      const key = output.facts?.chunksContentHash;
+      if (key === undefined) return new Map();
+      const file = indexPartFile(env, key);
+      try {
+        const cached = fs.readFileSync(file, 'utf8');
+        if (unsealPart(cached, key) !== null) return new Map([[indexPartPath(env), Buffer.from(cached, 'utf8')]]);
+      } catch {
+        // not cached yet: make it
+      }
+      const text = typeof output.bytes === 'string' ? output.bytes : output.bytes.toString('utf8');
+      const chunks = (JSON.parse(text) as { payload: { chunks: Chunk[] } }).payload.chunks;
+      const sealed = sealPart(env.stages.buildDocumentPart(src(node).documentId, chunks), key);
+      // Kept locally too: the search index this build makes next reads it instead of tokenising again.
+      writeFileAtomic(file, sealed);
+      return new Map([[indexPartPath(env), Buffer.from(sealed, 'utf8')]]);
+    },
+    install: (env, _node, output, blobs) => {
+      const blob = blobs.others.get(indexPartPath(env));
+      if (blob === undefined) return; // an entry without it (written before parts were cached) restores the chunks alone
+      // Sealed for these chunks and of this document: checked by the inspection.
+      if (inspectionOf(blobs, 'document-chunks').partChecked !== true) throw new Error('its index part was not checked');
+      writeFileAtomic(indexPartFile(env, output.facts!.chunksContentHash!), blob.bytes);
+    },
+  },
+};
+
+/**
+ * The previous chunks of this target restamped with `snapshotId`, when they were cut from a document
+ * with the same content under the same chunk rule and options; null when the chunker must run.
+ */
+function reusableChunks(env: RuleEnv, node: TargetNode, documentContent: string, snapshotId: string): StampedChunks | null {
+  const previous = env.state.targets.get(node.name);
+  if (previous?.facts?.documentContentHash !== documentContent) return null;
+  const { components } = previous;
+  if (components.ruleVersion !== env.stages.chunkRuleVersion || components.producerVersion !== PRODUCER_VERSION) return null;
+  if (canonicalJson(components.options) !== canonicalJson(env.shared.chunk)) return null;
+  let bytes: Buffer;
+  try {
+    bytes = readVerified(env.ws, previous.output, previous.sha256);
+  } catch {
+    return null; // gone or damaged: chunk afresh
+  }
+  return restampChunks(bytes, snapshotId);
+}
+
+/** The chunk target's other file in the action cache: its index part (versioned: a reader of another format ignores it). */
+const indexPartPath = (env: RuleEnv): string => `index-part.p${env.stages.indexPartFormat}`;
