@@ -119,7 +119,10 @@ test('a config error hint names a docs section that exists', async () => {
       .flatMap((e) => (e.isDirectory() ? walk(path.join(dir, e.name)) : e.name.endsWith('.ts') ? [path.join(dir, e.name)] : []));
   for (const file of walk(path.join(REPO_ROOT, 'src'))) {
     for (const [, named, section] of fs.readFileSync(file, 'utf8').matchAll(pointer))
-      assert.ok(headings(named!).has(section!), `${path.relative(REPO_ROOT, file)} names ${named} section "${section}", which does not exist`);
+      assert.ok(
+        headings(named!).has(section!),
+        `${path.relative(REPO_ROOT, file)} names ${named} section "${section}", which does not exist`,
+      );
   }
 });
 
