@@ -28,8 +28,8 @@ export class BuildCommand extends RemoteCacheCommand {
       With \`--remote-cache URL\` (or config \`remoteCache\`), extraction and chunking outputs are looked up in a Bazel HTTP cache (or a ` +
       `file:// folder) before they run; every downloaded output is verified and a bad one is rebuilt locally. Uploading needs ` +
       `\`--remote-cache-upload\`. Request headers (a token) come from EPISTEME_REMOTE_CACHE_HEADERS or the file named by ` +
-      `EPISTEME_REMOTE_CACHE_HEADERS_FILE. \`--shard I/N\` builds one share of the sources for a later assembling build (README, ` +
-      `"Continuous integration").
+      `EPISTEME_REMOTE_CACHE_HEADERS_FILE. \`--shard I/N\` builds one share of the sources for a later assembling build (docs/ci.md, ` +
+      `"Sharded builds").
 
       Exit codes: 0 all targets up to date or built; 1 a target failed (its previous output is kept; independent sources still build); 2 ` +
       `usage, config or input error.

@@ -14,7 +14,7 @@ export class PipelineCommand extends RemoteCacheCommand {
       `workspace (outputs in ./snapshots, ./specs, ./chunks; build state in ./.episteme).
 
       Takes the remote cache options of \`build\` (\`--remote-cache URL\`, \`--remote-cache-upload\`, \`--remote-cache-verify\`, ` +
-      `\`--remote-cache-timeout\`; README, "Continuous integration").
+      `\`--remote-cache-timeout\`; docs/ci.md, "The remote cache").
     `,
     examples: [
       ['Run the built-in example', 'episteme pipeline --config examples/episteme.json'],

@@ -161,7 +161,7 @@ function invalid(label: string, problems: string[]): EpistemeError {
   return new EpistemeError('map-invalid', `${label} is invalid: ${shown.join('; ')}${more}`, {
     hint:
       'Each entry is {"sourceUrl": "https://...", "localPath": "relative/to/map.html", ' +
-      '"contentType"?: "text/html"}; see README, "Manual-ingest map".',
+      '"contentType"?: "text/html"}; see docs/workspace.md, "Manual-ingest map".',
     details: { file: label, problems: shown },
   });
 }

@@ -2,7 +2,7 @@ import { sha256Hex } from '../store/hash.js';
 
 /**
  * Canonical form of a source URL; two entries are the same source when their canonical forms match.
- * README "Source URLs" lists the rules; in short:
+ * docs/workspace.md, "Source URLs", lists the rules; in short:
  *
  * 1. WHATWG URL parsing and serialisation (URL equivalence is serialised equality): scheme and host
  *    lowercased, IDNA (UTS #46) to punycode, IPv4 in any notation to dotted decimal, IPv6 compressed,

@@ -96,7 +96,7 @@ export async function loadWorkspace(cwd: string, flags: WorkspaceFlags): Promise
     }
     if (problem !== null) {
       throw new EpistemeError('config-not-found', `Workspace config not found: ${flags.config}`, {
-        hint: `Create it (see README, "Workspace") or point --config at an existing ${CONFIG_FILE_NAME}.`,
+        hint: `Create it (see docs/workspace.md, "Workspace") or point --config at an existing ${CONFIG_FILE_NAME}.`,
         details: { path: flags.config },
       });
     }
@@ -122,7 +122,7 @@ export async function loadWorkspace(cwd: string, flags: WorkspaceFlags): Promise
     if (!validateWorkspaceConfig(parsed)) {
       const problems = describeSchemaErrors(validateWorkspaceConfig.errors, undefined, schemaRanges.validateWorkspaceConfig);
       throw new EpistemeError('config-invalid', `${label} is invalid: ${problems.join('; ')}`, {
-        hint: 'See README, "Workspace", for the allowed fields.',
+        hint: 'See docs/workspace.md, "Workspace", for the allowed fields.',
         details: { file: label, problems },
       });
     }

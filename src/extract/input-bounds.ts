@@ -35,7 +35,7 @@ export type InputBound = 'xml-entity-expansions' | 'xml-entity-amplification' | 
 export function boundExceeded(bound: InputBound, message: string): EpistemeError {
   return new EpistemeError('extract-bound-exceeded', message, {
     hint:
-      'The document exceeds a fixed bound of extraction (see README, "Bounds"); it is not extracted. ' +
+      'The document exceeds a fixed bound of extraction (see docs/extraction.md, "Bounds"); it is not extracted. ' +
       'Exclude the source or supply a sane copy.',
     details: { bound },
   });

@@ -54,7 +54,7 @@ function checked<T>(stage: string, options: T, validate: (options: T) => void): 
     validate(options);
   } catch (error) {
     throw new EpistemeError('config-invalid', `options.${stage}: ${error instanceof Error ? error.message : String(error)}`, {
-      hint: 'See README, "Workspace", for the options and their bounds.',
+      hint: 'See docs/workspace.md, "Workspace", and docs/extraction.md, "Bounds", for the options and their bounds.',
       details: { field: `options.${stage}` },
     });
   }

@@ -4,7 +4,7 @@ import * as fs from 'node:fs';
 import { REPO_ROOT, Rig, writeSmallWorkspace } from '../helpers/rig.js';
 
 /**
- * What a CI job restores between runs (README, "Continuous integration"): the build state `.episteme/`
+ * What a CI job restores between runs (docs/ci.md, "What to keep between runs locally"): the build state `.episteme/`
  * together with the output folders. Restored into a fresh checkout (another folder, new inodes and
  * mtimes), that is a build with zero actions; the state alone names outputs that are not there, so
  * every rule reruns, which is why the guide says to restore both.

@@ -86,29 +86,43 @@ test('a bad URL in a manifest is described in words, not as a regular expression
   }
 });
 
-test('a config error hint names a README section that exists', async () => {
-  const readme = fs.readFileSync(path.join(REPO_ROOT, 'README.md'), 'utf8');
-  const headings = new Set([...readme.matchAll(/^#+ (.+)$/gm)].map((m) => m[1]!.trim()));
+test('a config error hint names a docs section that exists', async () => {
+  // A message names a section as `README, "Heading"` or `docs/<file>.md, "Heading"` (a comma or not).
+  const pointer = /\b(README|docs\/[a-z-]+\.md),? "([^"]+)"/g;
+  const headingsOf = new Map<string, Set<string>>();
+  const headings = (name: string): Set<string> => {
+    let found = headingsOf.get(name);
+    if (found === undefined) {
+      const file = path.join(REPO_ROOT, name === 'README' ? 'README.md' : name);
+      const text = fs.existsSync(file) ? fs.readFileSync(file, 'utf8') : '';
+      found = new Set([...text.matchAll(/^#+ (.+)$/gm)].map((m) => m[1]!.trim()));
+      headingsOf.set(name, found);
+    }
+    return found;
+  };
   const rig = new Rig();
   try {
     rig.write({ 'episteme.json': JSON.stringify({ bogus: 1 }) });
     const result = await rig.exec(['build', '--json']);
     assert.equal(result.code, 2);
     assert.equal(result.json!.error!.code, 'config-invalid');
-    const named = [...result.json!.error!.hint!.matchAll(/README, "([^"]+)"/g)].map((m) => m[1]!);
+    const named = [...result.json!.error!.hint!.matchAll(pointer)];
     assert.ok(named.length > 0, result.json!.error!.hint);
-    for (const section of named) assert.ok(headings.has(section), `README has no section "${section}"`);
+    for (const [, file, section] of named) assert.ok(headings(file!).has(section!), `${file} has no section "${section}"`);
   } finally {
     rig.cleanup();
   }
-  // Every README section any message names, anywhere in the source, exists.
+  // Every docs section any message names, anywhere in the source, exists.
   const walk = (dir: string): string[] =>
     fs
       .readdirSync(dir, { withFileTypes: true })
       .flatMap((e) => (e.isDirectory() ? walk(path.join(dir, e.name)) : e.name.endsWith('.ts') ? [path.join(dir, e.name)] : []));
   for (const file of walk(path.join(REPO_ROOT, 'src'))) {
-    for (const m of fs.readFileSync(file, 'utf8').matchAll(/README,? "([^"]+)"/g))
-      assert.ok(headings.has(m[1]!), `${path.relative(REPO_ROOT, file)} names README section "${m[1]}", which does not exist`);
+    for (const [, named, section] of fs.readFileSync(file, 'utf8').matchAll(pointer))
+      assert.ok(
+        headings(named!).has(section!),
+        `${path.relative(REPO_ROOT, file)} names ${named} section "${section}", which does not exist`,
+      );
   }
 });
 

@@ -4,7 +4,7 @@ import { assignDocumentIds, canonicalSourceUrl, RESERVED_DOCUMENT_IDS } from '..
 import { seededRandom } from '../helpers/random.js';
 
 /**
- * Each rule of README "Source URLs", as a table: input -> canonical form. Rows that share a canonical
+ * Each rule of docs/workspace.md, "Source URLs", as a table: input -> canonical form. Rows that share a canonical
  * form are the same source (a duplicate in a manifest or map); rows that differ are distinct sources.
  */
 const CANONICAL: [rule: string, input: string, canonical: string][] = [
