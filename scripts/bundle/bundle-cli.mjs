@@ -7,13 +7,12 @@
 //   it when the first argument is `query`. Each process loads one of the two bundles, never both,
 //   so no module exists twice in a process.
 // Dependencies with their own file layout (pdfjs, got, ajv runtime, ...) stay external; only the
-// small pure-JS ones on the query path are inlined.
+// small pure-JS ones on the query path are inlined, as their published code: the bundle never
+// swaps or rewrites a dependency's modules.
 import { copyFileSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
-import { simplifyMachine } from './clipanion-simplify-machine.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const root = path.resolve(here, '../..');
@@ -33,62 +32,6 @@ const common = {
   external,
   legalComments: 'none',
   logLevel: 'warning',
-  plugins: [
-    {
-      name: 'clipanion-platform',
-      setup(bundle) {
-        bundle.onResolve({ filter: /platform\/node\.mjs$/ }, (args) =>
-          args.importer.includes(`${path.sep}clipanion${path.sep}`) ? { path: path.join(here, 'clipanion-platform.mjs') } : undefined,
-        );
-      },
-    },
-    {
-      // clipanion's simplifyMachine with its duplicate checks as set lookups (see
-      // clipanion-simplify-machine.mjs). The build fails if clipanion's code changes shape.
-      name: 'clipanion-simplify-machine',
-      setup(bundle) {
-        bundle.onLoad({ filter: /clipanion[\\/]lib[\\/]core\.mjs$/ }, async (args) => {
-          const source = await readFile(args.path, 'utf8');
-          const original = /\nfunction simplifyMachine\(input\) \{\n[\s\S]*?\n\}\n(?=function debugMachine\()/g;
-          const found = source.match(original)?.length ?? 0;
-          if (found !== 1) throw new Error(`clipanion-simplify-machine: expected 1 simplifyMachine in ${args.path}, found ${found}`);
-          return { contents: source.replace(original, () => `\n${simplifyMachine.toString()}\n`), loader: 'js' };
-        });
-      },
-    },
-    {
-      // Cli.defaultContext reads process.stdin, stdout and stderr when clipanion loads, and each run
-      // spreads it into the command's context: creating them (streams, with net or fs streams
-      // behind) was ~5-10 ms of a cold query that reads neither. Make them getters and merge
-      // contexts by property descriptors so they stay lazy. The build fails if clipanion's code
-      // changes shape.
-      name: 'clipanion-lazy-stdin',
-      setup(bundle) {
-        bundle.onLoad({ filter: /clipanion[\\/]lib[\\/]advanced[\\/]Cli\.mjs$/ }, async (args) => {
-          let source = await readFile(args.path, 'utf8');
-          const spread = /\{\s*\.\.\.Cli\.defaultContext,\s*\.\.\.userContext,\s*\}/g;
-          const patches = [
-            [/stdin: process\.stdin,/, 'get stdin() { return process.stdin; },', 1],
-            [/stdout: process\.stdout,/, 'get stdout() { return process.stdout; },', 1],
-            [/stderr: process\.stderr,/, 'get stderr() { return process.stderr; },', 1],
-            [spread, 'mergeContexts(Cli.defaultContext, userContext)', 2],
-          ];
-          for (const [pattern, replacement, expected] of patches) {
-            const found = source.match(new RegExp(pattern.source, 'g'))?.length ?? 0;
-            if (found !== expected)
-              throw new Error(`clipanion-lazy-stdin: expected ${expected} match(es) of ${pattern} in ${args.path}, found ${found}`);
-            source = source.replace(new RegExp(pattern.source, 'g'), replacement);
-          }
-          source +=
-            '\nfunction mergeContexts(base, user) {\n' +
-            '  return Object.defineProperties({}, ' +
-            '{ ...Object.getOwnPropertyDescriptors(base), ...Object.getOwnPropertyDescriptors(user ?? {}) });\n' +
-            '}\n';
-          return { contents: source, loader: 'js' };
-        });
-      },
-    },
-  ],
 };
 
 // Chunk names are content hashes: clear the old ones rather than let them pile up.

@@ -6,7 +6,6 @@ import { describeCause } from '../failure.js';
 import { commandHelp, rootHelp } from './help.js';
 import { diagnoseOptions, unknownCommand, type UsageProblem } from './usage-errors.js';
 import { stderrWriter, stdoutWriter } from './stdout-writer.js';
-import { parseLongOptions } from './long-options.js';
 
 /** Command name -> loader of its class (loaded on demand: a run loads its own command only). */
 export type CommandTable = Record<string, () => Promise<CommandClass>>;
@@ -64,19 +63,12 @@ export async function runCli(argv: string[], commands: CommandTable): Promise<nu
   markMainEntered();
   guardProcess(argv);
   const cli = await createCli(commands, argv[0]);
-  // stdin and stderr as getters: creating process.stdin costs a cold process ~5 ms and a piped
-  // stderr a few more, and a `--json` query uses neither (the bundle keeps clipanion from touching
-  // them; see scripts/bundle). stdout is written with writeSync (stdout-writer.ts) for the same reason.
+  // stdout and stderr are written with writeSync (stdout-writer.ts), so an output never creates a
+  // stream of its own.
   const context = {
-    get stdin() {
-      return process.stdin;
-    },
-    get stdout() {
-      return stdoutWriter as unknown as Writable;
-    },
-    get stderr() {
-      return stderr();
-    },
+    stdin: process.stdin,
+    stdout: stdoutWriter as unknown as Writable,
+    stderr: stderr(),
     env: process.env,
     colorDepth: 1,
   };
@@ -90,11 +82,6 @@ export async function runCli(argv: string[], commands: CommandTable): Promise<nu
     stdoutWriter.write(commandHelp(cli, await commands[argv[0]!]!()));
     return 0;
   }
-  // One command registered (the first argument named it): a line of long options skips clipanion's
-  // parser (long-options.ts); anything else, and every error, is clipanion's.
-  const single = argv[0] !== undefined && argv[0] in commands ? await commands[argv[0]]!() : undefined;
-  const direct = single === undefined ? undefined : parseLongOptions(single, argv, context);
-  if (direct !== undefined) return cli.run(direct, context);
   let command: ReturnType<typeof cli.process>;
   try {
     command = cli.process(argv, context);
