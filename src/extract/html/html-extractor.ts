@@ -18,6 +18,7 @@ import { extractDefinitionList, extractList } from './lists.js';
 import { extractTable } from './tables.js';
 import { tableInsertionRule } from './table-parsing.js';
 import { listItemRule } from './list-item-parsing.js';
+import { paragraphClosingRule } from './paragraph-parsing.js';
 import { extractPreformatted } from './preformatted.js';
 import { extractGrammar } from './grammar.js';
 import { readFrontMatter } from './rfc-html.js';
@@ -50,7 +51,7 @@ export function parseHtml(source: string): ParsedMarkup {
   return parseMarkup(
     source,
     { withStartIndices: true, withEndIndices: true, decodeEntities: true, lowerCaseTags: true, lowerCaseAttributeNames: true },
-    [listItemRule, tableInsertionRule],
+    [listItemRule, paragraphClosingRule, tableInsertionRule],
   );
 }
 
