@@ -20,9 +20,9 @@ import {
  * end tags from its `openImpliesClose` list, void elements, one `<form>`, `</p>` and `</br>`, SVG
  * and MathML contexts, CDATA, processing instructions), so without start-tag rules the tree equals
  * htmlparser2's `parseDocument` (test/extract/linear-scans.test.ts checks this on random markup). The
- * HTML extractor adds the HTML standard's rules for table parts and list items as start-tag rules
- * (html/table-parsing.ts, html/list-item-parsing.ts), which run on the open elements before a start
- * tag is inserted.
+ * HTML extractor adds the HTML standard's rules for table parts, list items and closing paragraphs as
+ * start-tag rules (html/table-parsing.ts, list-item-parsing.ts, paragraph-parsing.ts), which run on
+ * the open elements before a start tag is inserted.
  *
  * Two bounds keep every later walk of the tree safe on hostile nesting (100,000 levels or more):
  *

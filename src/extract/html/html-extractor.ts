@@ -46,7 +46,7 @@ export interface HtmlExtractResult {
   idCount: number;
 }
 
-/** The tree builder with the standard's tree-construction rules for table parts and list items added. */
+/** The tree builder with the standard's rules for table parts, list items and closing paragraphs added. */
 export function parseHtml(source: string): ParsedMarkup {
   return parseMarkup(
     source,

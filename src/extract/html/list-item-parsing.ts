@@ -7,10 +7,10 @@ import { MAX_TREE_DEPTH } from '../input-bounds.js';
  *
  * htmlparser2's rules (which the builder keeps) close an open `<li>` at the next `<li>` only when
  * the `<li>` is the current element, so the optional `</p>` and `</li>` of `<li><p>step one<li><p>step
- * two` (the WHATWG style) nested each step inside the previous one. The standard looks down the open elements instead: an `<li>`
- * start tag closes the nearest open `<li>` (and everything above it) unless a "special" element other
- * than address, div or p stands in between (a nested `<ul>`/`<ol>`: then the new item belongs to that
- * list); `<dd>`/`<dt>` likewise close the nearest `<dd>` or `<dt>`.
+ * two` (the WHATWG style) nested each step inside the previous one. The standard looks down the open
+ * elements instead: an `<li>` start tag closes the nearest open `<li>` (and everything above it)
+ * unless a "special" element other than address, div or p stands in between (a nested `<ul>`/`<ol>`:
+ * then the new item belongs to that list); `<dd>`/`<dt>` likewise close the nearest `<dd>` or `<dt>`.
  *
  * The look-down stops after MAX_TREE_DEPTH elements, so hostile nesting (100,000 inline elements, then
  * as many `<li>`s) stays linear; real documents never nest that deep inside one item.
