@@ -10,9 +10,10 @@
  * algorithm steps with paths, section normativity from the section's markup. 4: RFC XML written for
  * rfc2629.xslt reads as that renderer prints it (x:length-of, x:fmt defaults, citation dates, DOIs,
  * sorted references, x:source limits), list-item counters, foreign vocabularies skipped; httpwg
- * `pre.inline` is grammar.
+ * `pre.inline` is grammar. 5: HTML trees close an open `<p>` at a block start tag whenever it is in
+ * button scope (the standard's "close a p element"), not only when it is the current node.
  */
-export const EXTRACT_RULE_VERSION = 4;
+export const EXTRACT_RULE_VERSION = 5;
 /**
  * The PDF extractor's own version (1: pdf-parse tables; 2: tables from geometry with rowPages, and
  * heading-guess limits). It enters the extraction config of PDF documents only, so bumping it

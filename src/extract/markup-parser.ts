@@ -1,18 +1,39 @@
-import { Parser, type ParserOptions } from 'htmlparser2';
-import { DomHandler, type ChildNode, type Document, type DomHandlerOptions } from 'domhandler';
+import { ElementType, type QuoteType, Tokenizer, type ParserOptions, type TokenizerCallbacks } from 'htmlparser2';
+import {
+  CDATA,
+  Comment,
+  Document,
+  Element,
+  ProcessingInstruction,
+  Text,
+  type ChildNode,
+  type DomHandlerOptions,
+  type ParentNode,
+} from 'domhandler';
 
 /**
- * htmlparser2 + domhandler with two bounds that keep every later walk of the tree safe on hostile
- * nesting (100,000 levels or more):
+ * The tree builder for HTML and XML: htmlparser2's public `Tokenizer` drives it, and it builds the
+ * domhandler tree itself (css-select and domutils read that tree), so the open-element stack is ours
+ * and no dependency's internals are touched.
+ *
+ * Tree construction is htmlparser2's Parser + DomHandler, rule for rule and index for index (implied
+ * end tags from its `openImpliesClose` list, void elements, one `<form>`, `</p>` and `</br>`, SVG
+ * and MathML contexts, CDATA, processing instructions), so without start-tag rules the tree equals
+ * htmlparser2's `parseDocument` (test/extract/linear-scans.test.ts checks this on random markup). The
+ * HTML extractor adds the HTML standard's rules for table parts, list items and closing paragraphs as
+ * start-tag rules (html/table-parsing.ts, list-item-parsing.ts, paragraph-parsing.ts), which run on
+ * the open elements before a start tag is inserted.
+ *
+ * Two bounds keep every later walk of the tree safe on hostile nesting (100,000 levels or more):
  *
  * - Tree depth is capped at build time like Blink and WebKit (512): a node that would sit deeper is
  *   attached as a child of the element at depth 511, i.e. as a sibling at the cap. Its text is kept,
  *   in order; only the nesting is flattened. Every recursive walk (css-select, domutils, the
  *   extractors) then recurses at most MAX_TREE_DEPTH levels. Real documents nest far less, so their
  *   trees, and the documents extracted from them, are unchanged.
- * - The parser's own stacks stay linear in depth (see watchDepth): htmlparser2 pushes with `unshift`
- *   and scans the whole stack for every end tag (`indexOf`) and every `<form>` (`includes`), which is
- *   quadratic for deep input (100,000 levels with unmatched end tags: 27 s; with these: under 1 s).
+ * - The open-element stack is top-last (O(1) push and pop) and counts the names open, so an end tag
+ *   with no open element and "is `<form>` open?" are O(1), and an end tag scans only down to its
+ *   element, which it then closes: linear in depth (100,000 levels with unmatched end tags).
  */
 export { MAX_TREE_DEPTH } from './input-bounds.js';
 import { MAX_TREE_DEPTH } from './input-bounds.js';
@@ -23,39 +44,485 @@ export interface ParsedMarkup {
   cappedElements: number;
 }
 
-class DepthCappedHandler extends DomHandler {
+/** The open elements, as start-tag rules see and change them. */
+export interface OpenElements {
+  /** How many elements are open. */
+  readonly length: number;
+  /** The name of the open element `i` below the current node (0: the current node). */
+  nameAt(i: number): string;
+  /** Whether an element of this name is open (O(1)). */
+  has(name: string): boolean;
+  /** Closes the current node (an implied end tag). */
+  pop(): void;
+  /** Opens an element whose start tag is implied (no attributes), as the new current node. */
+  openImplied(name: string): void;
+}
+
+/** Runs before the start tag `name` is inserted (HTML only): may close and open elements. */
+export type StartTagRule = (name: string, open: OpenElements) => void;
+
+const formTags = new Set(['input', 'option', 'optgroup', 'select', 'button', 'datalist', 'textarea']);
+const pTag = new Set(['p']);
+const headingTags = new Set(['h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'p']);
+const tableSectionTags = new Set(['thead', 'tbody']);
+const ddtTags = new Set(['dd', 'dt']);
+const rtpTags = new Set(['rt', 'rp']);
+
+/** The current nodes a start tag closes first (htmlparser2's list). */
+const openImpliesClose = new Map<string, ReadonlySet<string>>([
+  ['tr', new Set(['tr', 'th', 'td'])],
+  ['th', new Set(['th'])],
+  ['td', new Set(['thead', 'th', 'td'])],
+  ['body', new Set(['head', 'link', 'script'])],
+  ['a', new Set(['a'])],
+  ['li', new Set(['li'])],
+  ['p', pTag],
+  ['h1', headingTags],
+  ['h2', headingTags],
+  ['h3', headingTags],
+  ['h4', headingTags],
+  ['h5', headingTags],
+  ['h6', headingTags],
+  ['select', formTags],
+  ['input', formTags],
+  ['output', formTags],
+  ['button', formTags],
+  ['datalist', formTags],
+  ['textarea', formTags],
+  ['option', new Set(['option'])],
+  ['optgroup', new Set(['optgroup', 'option'])],
+  ['dd', ddtTags],
+  ['dt', ddtTags],
+  ['address', pTag],
+  ['article', pTag],
+  ['aside', pTag],
+  ['blockquote', pTag],
+  ['details', pTag],
+  ['div', pTag],
+  ['dl', pTag],
+  ['fieldset', pTag],
+  ['figcaption', pTag],
+  ['figure', pTag],
+  ['footer', pTag],
+  ['form', pTag],
+  ['header', pTag],
+  ['hr', pTag],
+  ['main', pTag],
+  ['nav', pTag],
+  ['ol', pTag],
+  ['pre', pTag],
+  ['section', pTag],
+  ['table', pTag],
+  ['ul', pTag],
+  ['rt', rtpTags],
+  ['rp', rtpTags],
+  ['tbody', tableSectionTags],
+  ['tfoot', tableSectionTags],
+]);
+
+const voidElements = new Set([
+  'area',
+  'base',
+  'basefont',
+  'br',
+  'col',
+  'command',
+  'embed',
+  'frame',
+  'hr',
+  'img',
+  'input',
+  'isindex',
+  'keygen',
+  'link',
+  'meta',
+  'param',
+  'source',
+  'track',
+  'wbr',
+]);
+
+const foreignContextElements = new Set(['math', 'svg']);
+/** HTML integration points inside SVG and MathML (SVG-adjusted casing). */
+const htmlIntegrationElements = new Set(['mi', 'mo', 'mn', 'ms', 'mtext', 'annotation-xml', 'foreignObject', 'desc', 'title']);
+
+const svgTagNameAdjustments = new Map<string, string>([
+  ['altglyph', 'altGlyph'],
+  ['altglyphdef', 'altGlyphDef'],
+  ['altglyphitem', 'altGlyphItem'],
+  ['animatecolor', 'animateColor'],
+  ['animatemotion', 'animateMotion'],
+  ['animatetransform', 'animateTransform'],
+  ['clippath', 'clipPath'],
+  ['feblend', 'feBlend'],
+  ['fecolormatrix', 'feColorMatrix'],
+  ['fecomponenttransfer', 'feComponentTransfer'],
+  ['fecomposite', 'feComposite'],
+  ['feconvolvematrix', 'feConvolveMatrix'],
+  ['fediffuselighting', 'feDiffuseLighting'],
+  ['fedisplacementmap', 'feDisplacementMap'],
+  ['fedistantlight', 'feDistantLight'],
+  ['fedropshadow', 'feDropShadow'],
+  ['feflood', 'feFlood'],
+  ['fefunca', 'feFuncA'],
+  ['fefuncb', 'feFuncB'],
+  ['fefuncg', 'feFuncG'],
+  ['fefuncr', 'feFuncR'],
+  ['fegaussianblur', 'feGaussianBlur'],
+  ['feimage', 'feImage'],
+  ['femerge', 'feMerge'],
+  ['femergenode', 'feMergeNode'],
+  ['femorphology', 'feMorphology'],
+  ['feoffset', 'feOffset'],
+  ['fepointlight', 'fePointLight'],
+  ['fespecularlighting', 'feSpecularLighting'],
+  ['fespotlight', 'feSpotLight'],
+  ['fetile', 'feTile'],
+  ['feturbulence', 'feTurbulence'],
+  ['foreignobject', 'foreignObject'],
+  ['glyphref', 'glyphRef'],
+  ['lineargradient', 'linearGradient'],
+  ['radialgradient', 'radialGradient'],
+  ['textpath', 'textPath'],
+]);
+
+const FOREIGN_NONE = 0;
+const FOREIGN_SVG = 1;
+const FOREIGN_MATHML = 2;
+
+const reNameEnd = /\s|\//;
+
+class TreeBuilder implements TokenizerCallbacks, OpenElements {
+  readonly root = new Document([]);
   cappedElements = 0;
+
+  private readonly source: string;
+  private readonly rules: readonly StartTagRule[];
+  private readonly htmlMode: boolean;
+  private readonly lowerCaseTagNames: boolean;
+  private readonly lowerCaseAttributeNames: boolean;
+  private readonly recognizeSelfClosing: boolean;
+  private readonly recognizeCDATA: boolean;
   private readonly withStart: boolean;
   private readonly withEnd: boolean;
-  private parserRef: { startIndex: number | null; endIndex: number | null } | null = null;
+  private readonly elementType: typeof ElementType.Tag | undefined;
 
-  constructor(options: DomHandlerOptions) {
-    super(undefined, options);
+  /** Source offsets of the current event, as htmlparser2's Parser keeps them (node spans). */
+  private startIndex = 0;
+  private endIndex = 0;
+  private openTagStart = 0;
+  private tagname = '';
+  private attribname = '';
+  private attribvalue = '';
+  private attribs: Record<string, string> | null = null;
+
+  /** Names of the open elements, current node last. */
+  private readonly names: string[] = [];
+  /** How many elements of each name are open. */
+  private readonly openCount = new Map<string, number>();
+  /** Foreign contexts (none, SVG, MathML), innermost last. */
+  private readonly foreign: number[] = [FOREIGN_NONE];
+  /**
+   * The open elements' nodes, current node last. In step with `names`, except that a name is pushed
+   * when its start tag begins and its node when the tag ends (a tag cut off by the end of the input
+   * has a name and no node).
+   */
+  private readonly elements: Element[] = [];
+  /** A text or comment node still being written to. */
+  private lastNode: Text | Comment | null = null;
+
+  constructor(source: string, options: ParserOptions & DomHandlerOptions, rules: readonly StartTagRule[]) {
+    this.source = source;
+    this.rules = rules;
+    this.htmlMode = options.xmlMode !== true;
+    this.lowerCaseTagNames = options.lowerCaseTags ?? this.htmlMode;
+    this.lowerCaseAttributeNames = options.lowerCaseAttributeNames ?? this.htmlMode;
+    this.recognizeSelfClosing = options.recognizeSelfClosing ?? !this.htmlMode;
+    this.recognizeCDATA = options.recognizeCDATA === true;
     this.withStart = options.withStartIndices === true;
     this.withEnd = options.withEndIndices === true;
+    this.elementType = options.xmlMode === true ? ElementType.Tag : undefined;
   }
 
-  override onparserinit(parser: Parameters<DomHandler['onparserinit']>[0]): void {
-    super.onparserinit(parser);
-    this.parserRef = parser;
+  // OpenElements (for start-tag rules)
+
+  get length(): number {
+    return this.names.length;
   }
 
-  override onopentag(name: string, attribs: Record<string, string>): void {
-    if (this.tagStack.length > MAX_TREE_DEPTH) this.cappedElements++;
-    super.onopentag(name, attribs);
+  nameAt(i: number): string {
+    return this.names[this.names.length - 1 - i]!;
   }
 
-  /** domhandler's addNode, with the parent taken no deeper than the cap. */
-  protected override addNode(node: ChildNode): void {
-    const stack = this.tagStack;
-    if (stack.length <= MAX_TREE_DEPTH) {
-      super.addNode(node);
+  has(name: string): boolean {
+    return this.openCount.has(name);
+  }
+
+  pop(): void {
+    this.popElement();
+  }
+
+  openImplied(name: string): void {
+    this.emitOpenTag(name);
+    this.endOpenTag();
+  }
+
+  // Tokenizer callbacks
+
+  ontext(start: number, endIndex: number): void {
+    const data = this.slice(start, endIndex);
+    this.endIndex = endIndex - 1;
+    this.addText(data);
+    this.startIndex = endIndex;
+  }
+
+  ontextentity(cp: number, endIndex: number): void {
+    this.endIndex = endIndex - 1;
+    this.addText(String.fromCodePoint(cp));
+    this.startIndex = endIndex;
+  }
+
+  isInForeignContext(): boolean {
+    return this.foreign[this.foreign.length - 1] !== FOREIGN_NONE;
+  }
+
+  onopentagname(start: number, endIndex: number): void {
+    this.endIndex = endIndex;
+    const name = this.readTagName(start, endIndex);
+    if (this.htmlMode) for (const rule of this.rules) rule(name, this);
+    this.emitOpenTag(name);
+  }
+
+  onopentagend(endIndex: number): void {
+    this.endIndex = endIndex;
+    this.endOpenTag();
+    this.startIndex = endIndex + 1;
+  }
+
+  onclosetag(start: number, endIndex: number): void {
+    this.endIndex = endIndex;
+    const name = this.readTagName(start, endIndex);
+    if (!this.isVoidElement(name)) {
+      const names = this.names;
+      if (this.openCount.has(name)) {
+        // Linear overall: the scan stops at the element, and everything it passed is closed.
+        const at = names.lastIndexOf(name);
+        while (names.length - 1 > at) this.popElement();
+        this.popElement();
+      } else if (this.htmlMode && name === 'p') {
+        // `</p>` with no open <p>: an empty <p>.
+        for (const rule of this.rules) rule('p', this);
+        this.emitOpenTag('p');
+        this.closeCurrentTag();
+      }
+    } else if (this.htmlMode && name === 'br') {
+      // `</br>`: a <br>.
+      this.openElement(new Element('br', {}, undefined, this.elementType));
+      this.closeElement();
+    }
+    this.startIndex = endIndex + 1;
+  }
+
+  onselfclosingtag(endIndex: number): void {
+    this.endIndex = endIndex;
+    if (this.recognizeSelfClosing || this.isInForeignContext()) {
+      this.closeCurrentTag();
+      this.startIndex = endIndex + 1;
+    } else {
+      this.onopentagend(endIndex);
+    }
+  }
+
+  onattribname(start: number, endIndex: number): void {
+    this.startIndex = start;
+    const name = this.slice(start, endIndex);
+    this.attribname = this.lowerCaseAttributeNames ? name.toLowerCase() : name;
+  }
+
+  onattribdata(start: number, endIndex: number): void {
+    this.attribvalue += this.slice(start, endIndex);
+  }
+
+  onattribentity(cp: number): void {
+    this.attribvalue += String.fromCodePoint(cp);
+  }
+
+  onattribend(_quote: QuoteType, endIndex: number): void {
+    this.endIndex = endIndex;
+    if (this.attribs && !Object.hasOwn(this.attribs, this.attribname)) this.attribs[this.attribname] = this.attribvalue;
+    this.attribvalue = '';
+  }
+
+  ondeclaration(start: number, endIndex: number): void {
+    this.endIndex = endIndex;
+    const value = this.slice(start, endIndex);
+    // In HTML only a DOCTYPE reaches here (the tokenizer turns other declarations into comments).
+    const name = this.htmlMode ? (this.lowerCaseTagNames ? 'doctype' : value.slice(0, 7)) : this.instructionName(value);
+    this.addNode(new ProcessingInstruction(`!${name}`, `!${value}`));
+    this.startIndex = endIndex + 1;
+  }
+
+  onprocessinginstruction(start: number, endIndex: number): void {
+    this.endIndex = endIndex;
+    const value = this.slice(start, endIndex);
+    this.addNode(new ProcessingInstruction(`?${this.instructionName(value)}`, `?${value}`));
+    this.startIndex = endIndex + 1;
+  }
+
+  oncomment(start: number, endIndex: number, offset: number): void {
+    this.endIndex = endIndex;
+    this.addComment(this.slice(start, endIndex - offset));
+    this.startIndex = endIndex + 1;
+  }
+
+  oncdata(start: number, endIndex: number, offset: number): void {
+    this.endIndex = endIndex;
+    const value = this.slice(start, endIndex - offset);
+    if (!this.htmlMode || this.recognizeCDATA) {
+      const text = new Text('');
+      const node = new CDATA([text]);
+      this.addNode(node);
+      text.parent = node;
+      this.lastNode = text;
+      this.addText(value);
+      this.lastNode = null;
+    } else if (this.isInForeignContext()) {
+      this.addText(value);
+    } else {
+      this.addComment(`[CDATA[${value}]]`);
+    }
+    this.startIndex = endIndex + 1;
+  }
+
+  onend(): void {
+    // Every element still open ends here.
+    this.endIndex = this.startIndex;
+    for (let i = this.names.length; i > 0; i--) this.closeElement();
+  }
+
+  // Tree construction
+
+  private slice(start: number, end: number): string {
+    return start === end ? '' : this.source.slice(start, end);
+  }
+
+  private isVoidElement(name: string): boolean {
+    return this.htmlMode && voidElements.has(name);
+  }
+
+  private instructionName(value: string): string {
+    const index = value.search(reNameEnd);
+    const name = index < 0 ? value : value.slice(0, index);
+    return this.lowerCaseTagNames ? name.toLowerCase() : name;
+  }
+
+  private readTagName(start: number, endIndex: number): string {
+    const raw = this.slice(start, endIndex);
+    const name = this.lowerCaseTagNames ? raw.toLowerCase() : raw;
+    if (!(this.lowerCaseTagNames && this.htmlMode)) return name;
+    if (this.foreign[this.foreign.length - 1] === FOREIGN_SVG) return svgTagNameAdjustments.get(name) ?? name;
+    // The end tag of an SVG element at an integration point (</foreignObject> inside its own content).
+    if (this.foreign.length > 1) {
+      const adjusted = svgTagNameAdjustments.get(name);
+      if (adjusted !== undefined && this.openCount.has(adjusted)) return adjusted;
+    }
+    if (!this.isInForeignContext()) return name === 'image' ? 'img' : name;
+    return name;
+  }
+
+  private emitOpenTag(name: string): void {
+    this.openTagStart = this.startIndex;
+    this.tagname = name;
+    // A second <form> is ignored while one is open: no node, nothing pushed.
+    if (this.htmlMode && name === 'form' && this.openCount.has('form')) {
+      this.tagname = '';
       return;
     }
-    const parent = stack[MAX_TREE_DEPTH - 1]!;
+    const impliesClose = this.htmlMode ? openImpliesClose.get(name) : undefined;
+    if (impliesClose) {
+      const names = this.names;
+      while (names.length > 0 && impliesClose.has(names[names.length - 1]!)) this.popElement();
+    }
+    if (!this.isVoidElement(name)) {
+      this.names.push(name);
+      this.openCount.set(name, (this.openCount.get(name) ?? 0) + 1);
+      if (this.htmlMode) {
+        if (name === 'svg') this.foreign.push(FOREIGN_SVG);
+        else if (name === 'math') this.foreign.push(FOREIGN_MATHML);
+        else if (htmlIntegrationElements.has(name)) this.foreign.push(FOREIGN_NONE);
+      }
+    }
+    this.attribs = {};
+  }
+
+  private endOpenTag(): void {
+    this.startIndex = this.openTagStart;
+    if (this.attribs) {
+      this.openElement(new Element(this.tagname, this.attribs, undefined, this.elementType));
+      this.attribs = null;
+    }
+    if (this.isVoidElement(this.tagname)) this.closeElement();
+    this.tagname = '';
+  }
+
+  /** Ends the start tag being read and, for a self-closing tag, its element. */
+  private closeCurrentTag(): void {
+    const name = this.tagname;
+    this.endOpenTag();
+    if (this.names[this.names.length - 1] === name) this.popElement();
+  }
+
+  /** Closes the current node. */
+  private popElement(): void {
+    const name = this.names.pop()!;
+    const n = this.openCount.get(name)! - 1;
+    if (n === 0) this.openCount.delete(name);
+    else this.openCount.set(name, n);
+    if (this.htmlMode && (foreignContextElements.has(name) || htmlIntegrationElements.has(name))) this.foreign.pop();
+    this.closeElement();
+  }
+
+  // The tree (domhandler's DomHandler, with the depth cap)
+
+  private openElement(element: Element): void {
+    if (this.elements.length >= MAX_TREE_DEPTH) this.cappedElements++;
+    this.addNode(element);
+    this.elements.push(element);
+  }
+
+  private closeElement(): void {
+    this.lastNode = null;
+    // No node when the input ended inside its start tag: then the document's end is set, as DomHandler does.
+    const element: ParentNode = this.elements.pop() ?? this.root;
+    if (this.withEnd) element.endIndex = this.endIndex;
+  }
+
+  private addText(data: string): void {
+    const last = this.lastNode;
+    if (last !== null && last.type === ElementType.Text) {
+      last.data += data;
+      if (this.withEnd) last.endIndex = this.endIndex;
+      return;
+    }
+    const node = new Text(data);
+    this.addNode(node);
+    this.lastNode = node;
+  }
+
+  private addComment(data: string): void {
+    const node = new Comment(data);
+    this.addNode(node);
+    this.lastNode = null;
+  }
+
+  /** Appends a node to the current node, or past the cap to the element at depth MAX_TREE_DEPTH - 1. */
+  private addNode(node: ChildNode): void {
+    const elements = this.elements;
+    const depth = elements.length;
+    const parent: ParentNode = depth === 0 ? this.root : depth < MAX_TREE_DEPTH ? elements[depth - 1]! : elements[MAX_TREE_DEPTH - 2]!;
     const previousSibling = parent.children[parent.children.length - 1];
-    if (this.withStart && this.parserRef) node.startIndex = this.parserRef.startIndex;
-    if (this.withEnd && this.parserRef) node.endIndex = this.parserRef.endIndex;
+    if (this.withStart) node.startIndex = this.startIndex;
+    if (this.withEnd) node.endIndex = this.endIndex;
     parent.children.push(node);
     if (previousSibling) {
       node.prev = previousSibling;
@@ -67,99 +534,13 @@ class DepthCappedHandler extends DomHandler {
 }
 
 /**
- * htmlparser2 keeps its stacks (open element names, foreign contexts) with the top at index 0 and
- * pushes with `unshift`: every push and pop moves the whole array, quadratic in nesting depth (100,000
- * levels: seconds per stack). Past DEEP_STACK entries the stack is swapped for a view with the same
- * array interface over a top-last array, where the same operations are O(1); shallower documents
- * (every real one) keep the plain array and htmlparser2's own behaviour exactly.
+ * Parses HTML (or XML with `xmlMode`) into a domhandler tree. `rules` add start-tag rules in HTML (the
+ * HTML extractor's table and list-item rules).
  */
-const DEEP_STACK = 1024;
-
-type StackHost = Record<'stack' | 'foreignContext', unknown[]>;
-
-function watchDepth(host: StackHost, field: 'stack' | 'foreignContext', countNames: boolean): void {
-  const stack = host[field];
-  // Names open, by count: "is <form> open?" and an end tag with no open element are O(1), not a scan.
-  const open = new Map<unknown, number>();
-  const add = (name: unknown, delta: number): void => {
-    if (!countNames) return;
-    const n = (open.get(name) ?? 0) + delta;
-    if (n === 0) open.delete(name);
-    else open.set(name, n);
-  };
-  const frontStack = (items: unknown[]): unknown[] =>
-    new Proxy(items, {
-      get(target, prop) {
-        if (prop === 'length') return target.length;
-        if (typeof prop === 'string' && /^\d+$/.test(prop)) return target[target.length - 1 - Number(prop)];
-        switch (prop) {
-          case 'unshift':
-            return (...names: unknown[]): number => {
-              for (let i = names.length - 1; i >= 0; i--) {
-                add(names[i], 1);
-                target.push(names[i]);
-              }
-              return target.length;
-            };
-          case 'shift':
-            return (): unknown => {
-              const name = target.pop();
-              if (name !== undefined) add(name, -1);
-              return name;
-            };
-          case 'includes':
-            return (name: unknown): boolean => (countNames ? open.has(name) : target.includes(name));
-          case 'indexOf':
-            return (name: unknown): number => {
-              if (countNames && !open.has(name)) return -1;
-              const at = target.lastIndexOf(name);
-              return at === -1 ? -1 : target.length - 1 - at;
-            };
-          default:
-            return undefined;
-        }
-      },
-      set(target, prop, value) {
-        if (prop !== 'length') return false;
-        target.length = value as number;
-        open.clear();
-        for (const name of target) add(name, 1);
-        return true;
-      },
-    });
-  Object.defineProperties(stack, {
-    unshift: {
-      value: (...names: unknown[]): number => {
-        for (const name of names) add(name, 1);
-        const length = Array.prototype.unshift.apply(stack, names);
-        if (length > DEEP_STACK) host[field] = frontStack(stack.slice().reverse());
-        return length;
-      },
-    },
-    shift: {
-      value: (): unknown => {
-        const name: unknown = Array.prototype.shift.call(stack);
-        if (name !== undefined) add(name, -1);
-        return name;
-      },
-    },
-    includes: { value: (name: unknown): boolean => (countNames ? open.has(name) : Array.prototype.includes.call(stack, name)) },
-    indexOf: { value: (name: unknown): number => (countNames && !open.has(name) ? -1 : Array.prototype.indexOf.call(stack, name)) },
-  });
-}
-
-/** `configure` adds format rules to the parser before it runs (HTML: the table insertion modes). */
-export function parseMarkup(
-  source: string,
-  options: ParserOptions & DomHandlerOptions,
-  configure?: (parser: Parser) => void,
-): ParsedMarkup {
-  const handler = new DepthCappedHandler(options);
-  const parser = new Parser(handler, options);
-  const host = parser as unknown as StackHost;
-  watchDepth(host, 'stack', true);
-  watchDepth(host, 'foreignContext', false);
-  configure?.(parser);
-  parser.end(source);
-  return { document: handler.root, cappedElements: handler.cappedElements };
+export function parseMarkup(source: string, options: ParserOptions & DomHandlerOptions, rules: readonly StartTagRule[] = []): ParsedMarkup {
+  const builder = new TreeBuilder(source, options, rules);
+  const tokenizer = new Tokenizer(options, builder);
+  if (source) tokenizer.write(source);
+  tokenizer.end();
+  return { document: builder.root, cappedElements: builder.cappedElements };
 }

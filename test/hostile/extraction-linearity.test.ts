@@ -77,6 +77,13 @@ const CASES: Case[] = [
     make: (n) => '<ol>' + fill('<li>i</li>', n) + '</ol>',
   },
   {
+    // Every block start tag looks down for an open <p> (the standard's "close a p element"), at most 512 deep.
+    name: 'HTML: an open <p> under deep inline nesting, then as many blocks',
+    url: 'https://example.org/',
+    contentType: 'text/html',
+    make: (n) => '<p>' + fill('<span>', n / 2) + fill('<div>', n / 2),
+  },
+  {
     name: 'HTML: whitespace-only paragraph',
     url: 'https://example.org/',
     contentType: 'text/html',

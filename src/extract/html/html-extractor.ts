@@ -16,8 +16,9 @@ import { asideKindOf, extractAside } from './notes.js';
 import { extractAlgorithm, isIntroducedStepList } from './algorithms.js';
 import { extractDefinitionList, extractList } from './lists.js';
 import { extractTable } from './tables.js';
-import { applyTableInsertionRules } from './table-parsing.js';
-import { applyListItemRules } from './list-item-parsing.js';
+import { tableInsertionRule } from './table-parsing.js';
+import { listItemRule } from './list-item-parsing.js';
+import { paragraphClosingRule } from './paragraph-parsing.js';
 import { extractPreformatted } from './preformatted.js';
 import { extractGrammar } from './grammar.js';
 import { readFrontMatter } from './rfc-html.js';
@@ -45,15 +46,12 @@ export interface HtmlExtractResult {
   idCount: number;
 }
 
-/** htmlparser2 with the standard's tree-construction rules for table parts and list items added. */
+/** The tree builder with the standard's rules for table parts, list items and closing paragraphs added. */
 export function parseHtml(source: string): ParsedMarkup {
   return parseMarkup(
     source,
     { withStartIndices: true, withEndIndices: true, decodeEntities: true, lowerCaseTags: true, lowerCaseAttributeNames: true },
-    (parser) => {
-      applyTableInsertionRules(parser);
-      applyListItemRules(parser);
-    },
+    [listItemRule, paragraphClosingRule, tableInsertionRule],
   );
 }
 

@@ -1,7 +1,8 @@
-import type { Parser } from 'htmlparser2';
+import type { OpenElements, StartTagRule } from '../markup-parser.js';
 
 /**
- * The HTML standard's table insertion modes, for the table parts only, added to htmlparser2.
+ * The HTML standard's table insertion modes, for the table parts only, as a start-tag rule of the
+ * tree builder (markup-parser.ts).
  *
  * htmlparser2 closes elements implicitly from a short list (a `<tr>` closes an open `<td>`), not by
  * the tree-construction algorithm, so tables written with the optional end tags the standard allows
@@ -10,8 +11,8 @@ import type { Parser } from 'htmlparser2';
  * `<tbody>` inside the last header cell, `<tr>`s inside a `<colgroup>` or `<caption>`. Here, before
  * each table-part start tag, the open elements are closed, and missing parents opened, as the
  * standard's "in table", "in caption", "in column group", "in table body", "in row" and "in cell"
- * modes do; everything else stays htmlparser2's. Every pop happens once per element, so the work
- * stays linear however deep the input nests.
+ * modes do; everything else stays the builder's (htmlparser2's rules). Every pop happens once per
+ * element, so the work stays linear however deep the input nests.
  */
 
 const TABLE_PARTS = new Set(['caption', 'colgroup', 'col', 'thead', 'tbody', 'tfoot', 'tr', 'td', 'th']);
@@ -19,103 +20,76 @@ const TABLE_PARTS = new Set(['caption', 'colgroup', 'col', 'thead', 'tbody', 'tf
 const TABLE_CONTEXTS = new Set(['table', 'caption', 'colgroup', 'thead', 'tbody', 'tfoot', 'tr', 'td', 'th']);
 const SECTIONS = new Set(['thead', 'tbody', 'tfoot']);
 
-/** htmlparser2's Parser internals this module drives (present since htmlparser2 8; checked at install). */
-interface ParserInternals {
-  stack: string[];
-  emitOpenTag(name: string): void;
-  endOpenTag(isImplied: boolean): void;
-  popElement(implied: boolean): void;
-}
-
-export function applyTableInsertionRules(parser: Parser): void {
-  const internals = parser as unknown as ParserInternals;
-  if (
-    typeof internals.emitOpenTag !== 'function' ||
-    typeof internals.endOpenTag !== 'function' ||
-    typeof internals.popElement !== 'function'
-  ) {
-    throw new Error('htmlparser2 internals changed: emitOpenTag/endOpenTag/popElement not found (table insertion rules need them)');
+/** The innermost open element that sets a table mode, or null outside tables. */
+function innermostContext(open: OpenElements): string | null {
+  // Outside any table nothing changes (and no scan happens: `has` is O(1)).
+  if (!open.has('table')) return null;
+  for (let i = 0; i < open.length; i++) {
+    const name = open.nameAt(i);
+    if (TABLE_CONTEXTS.has(name)) return name;
   }
-  const emitOpenTag = internals.emitOpenTag.bind(parser);
-  const endOpenTag = internals.endOpenTag.bind(parser);
-  const popElement = internals.popElement.bind(parser);
-
-  /** The innermost open element that sets a table mode, or null outside tables. */
-  const innermostContext = (): string | null => {
-    const stack = internals.stack;
-    // Outside any table nothing changes (and no scan happens: `includes` is O(1) on deep stacks).
-    if (!stack.includes('table')) return null;
-    for (let i = 0; i < stack.length; i++) {
-      const name = stack[i]!;
-      if (TABLE_CONTEXTS.has(name)) return name;
-    }
-    return null;
-  };
-  /** Pops the elements above `name` (the standard's "clear the stack back to a ... context"). */
-  const clearBackTo = (name: string): void => {
-    while (internals.stack.length > 0 && internals.stack[0] !== name) popElement(true);
-  };
-  /** Pops up to and including `name`. */
-  const closeThrough = (name: string): void => {
-    clearBackTo(name);
-    if (internals.stack.length > 0) popElement(true);
-  };
-  const openImplied = (name: string): void => {
-    emitOpenTag(name);
-    endOpenTag(true);
-  };
-
-  internals.emitOpenTag = (name: string): void => {
-    if (TABLE_PARTS.has(name)) {
-      // Each pass either inserts `name` or closes/opens one element and looks again; at most a few passes.
-      for (;;) {
-        const context = innermostContext();
-        if (context === null) break;
-        if (context === 'td' || context === 'th' || context === 'caption') {
-          // "in cell" / "in caption": any table part closes the cell or caption first.
-          closeThrough(context);
-          continue;
-        }
-        if (context === 'colgroup') {
-          if (name === 'col') {
-            clearBackTo('colgroup');
-            break;
-          }
-          closeThrough('colgroup');
-          continue;
-        }
-        if (context === 'tr') {
-          if (name === 'td' || name === 'th') {
-            clearBackTo('tr');
-            break;
-          }
-          closeThrough('tr');
-          continue;
-        }
-        if (SECTIONS.has(context)) {
-          if (name === 'tr') {
-            clearBackTo(context);
-            break;
-          }
-          if (name === 'td' || name === 'th') {
-            clearBackTo(context);
-            openImplied('tr');
-            break;
-          }
-          closeThrough(context);
-          continue;
-        }
-        // "in table"
-        clearBackTo('table');
-        if (name === 'col') openImplied('colgroup');
-        else if (name === 'tr') openImplied('tbody');
-        else if (name === 'td' || name === 'th') {
-          openImplied('tbody');
-          openImplied('tr');
-        }
-        break;
-      }
-    }
-    emitOpenTag(name);
-  };
+  return null;
 }
+
+/** Pops the elements above `name` (the standard's "clear the stack back to a ... context"). */
+function clearBackTo(open: OpenElements, name: string): void {
+  while (open.length > 0 && open.nameAt(0) !== name) open.pop();
+}
+
+/** Pops up to and including `name`. */
+function closeThrough(open: OpenElements, name: string): void {
+  clearBackTo(open, name);
+  if (open.length > 0) open.pop();
+}
+
+export const tableInsertionRule: StartTagRule = (name, open) => {
+  if (!TABLE_PARTS.has(name)) return;
+  // Each pass either settles where `name` goes or closes/opens one element and looks again; at most a few passes.
+  for (;;) {
+    const context = innermostContext(open);
+    if (context === null) return;
+    if (context === 'td' || context === 'th' || context === 'caption') {
+      // "in cell" / "in caption": any table part closes the cell or caption first.
+      closeThrough(open, context);
+      continue;
+    }
+    if (context === 'colgroup') {
+      if (name === 'col') {
+        clearBackTo(open, 'colgroup');
+        return;
+      }
+      closeThrough(open, 'colgroup');
+      continue;
+    }
+    if (context === 'tr') {
+      if (name === 'td' || name === 'th') {
+        clearBackTo(open, 'tr');
+        return;
+      }
+      closeThrough(open, 'tr');
+      continue;
+    }
+    if (SECTIONS.has(context)) {
+      if (name === 'tr') {
+        clearBackTo(open, context);
+        return;
+      }
+      if (name === 'td' || name === 'th') {
+        clearBackTo(open, context);
+        open.openImplied('tr');
+        return;
+      }
+      closeThrough(open, context);
+      continue;
+    }
+    // "in table"
+    clearBackTo(open, 'table');
+    if (name === 'col') open.openImplied('colgroup');
+    else if (name === 'tr') open.openImplied('tbody');
+    else if (name === 'td' || name === 'th') {
+      open.openImplied('tbody');
+      open.openImplied('tr');
+    }
+    return;
+  }
+};

@@ -1,0 +1,86 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { type AnyNode, isTag, isText } from 'domhandler';
+import { parseHtml } from '../../src/extract/html/html-extractor.js';
+import { extractBytes } from './helpers.js';
+
+/**
+ * The HTML standard's "close a p element": a block start tag closes an open `<p>` in button scope,
+ * not only a `<p>` that is the current node (htmlparser2's rule), so a paragraph left open around an
+ * inline element no longer swallows the lists, paragraphs and tables after it.
+ */
+
+/** Element names and text, nested as in the tree (no indices), without recursion. */
+function tree(nodes: AnyNode[]): string {
+  const out: string[] = [];
+  const stack: (AnyNode | string)[] = [...nodes].reverse();
+  while (stack.length > 0) {
+    const node = stack.pop()!;
+    if (typeof node === 'string') out.push(node);
+    else if (isText(node)) out.push(node.data);
+    else if (isTag(node)) {
+      out.push(`<${node.name}>`);
+      stack.push(`</${node.name}>`);
+      for (let i = node.children.length - 1; i >= 0; i--) stack.push(node.children[i]!);
+    }
+  }
+  return out.join('');
+}
+
+const body = (html: string): string => tree(parseHtml(html).document.children);
+
+test('a block start tag closes the <p> in button scope, with the inline elements open in it', () => {
+  assert.equal(body('<p>a<span>b<div>c</div>d'), '<p>a<span>b</span></p><div>c</div>d');
+  assert.equal(body('<p>a<em><b>b<ul><li>c</ul>'), '<p>a<em><b>b</b></em></p><ul><li>c</li></ul>');
+  assert.equal(body('<p>a<h2>b</h2>'), '<p>a</p><h2>b</h2>');
+  assert.equal(body('<p>a<table><tr><td>b</table>'), '<p>a</p><table><tbody><tr><td>b</td></tr></tbody></table>');
+});
+
+test('<li>, <dd> and <dt> close an open <p> too (after closing the open item)', () => {
+  assert.equal(body('<ul><li><p>a<li>b</ul>'), '<ul><li><p>a</p></li><li>b</li></ul>');
+  assert.equal(body('<p>a<li>b'), '<p>a</p><li>b</li>');
+  assert.equal(body('<dl><dt><p>a<dd>b</dl>'), '<dl><dt><p>a</p></dt><dd>b</dd></dl>');
+});
+
+test('a scope boundary between the <p> and the current node keeps the <p> open', () => {
+  assert.equal(body('<p>a<button><div>b</div></button>c</p>'), '<p>a<button><div>b</div></button>c</p>');
+  assert.equal(body('<p>a<object><div>b</div></object>c</p>'), '<p>a<object><div>b</div></object>c</p>');
+  // A <p> in a cell closes at a block inside that cell, and the cell stays.
+  assert.equal(
+    body('<table><tr><td><p>a<span>b<div>c</div></table>'),
+    '<table><tbody><tr><td><p>a<span>b</span></p><div>c</div></td></tr></tbody></table>',
+  );
+  // A <p> outside the table is not in scope from inside a cell.
+  assert.equal(body('<p>a<table><tr><td>b<div>c'), '<p>a</p><table><tbody><tr><td>b<div>c</div></td></tr></tbody></table>');
+});
+
+test('inline content keeps the <p> open, as before', () => {
+  assert.equal(body('<p>a<span>b</span><img>c<p>d'), '<p>a<span>b</span><img></img>c</p><p>d</p>');
+});
+
+test('a paragraph left open around a link no longer swallows the list, paragraph and table after it', async () => {
+  const doc = await extractBytes(
+    '<!doctype html><title>t</title><h2 id="s">S</h2><p>See <a href="#x">this and<ul><li>one<li>two</ul>' +
+      '<p>Note <em>this<table><tr><td>cell</table>',
+    'https://example.org/t.html',
+    'text/html',
+  );
+  assert.deepEqual(
+    doc.blocks.filter((b) => b.sectionId === 's').map((b) => [b.kind, b.text]),
+    [
+      ['paragraph', 'See this and'],
+      ['list', '- one\n- two'],
+      ['paragraph', 'Note this'],
+      ['table', 'cell'],
+    ],
+  );
+});
+
+test('hostile nesting stays linear: an open <p> under 100,000 inline elements, then 100,000 blocks', () => {
+  const levels = 100_000;
+  const started = performance.now();
+  const { cappedElements } = parseHtml(`<p>${'<span>'.repeat(levels)}x${'<div>'.repeat(levels)}`);
+  assert.ok(cappedElements > 0);
+  // Each block looks down at most MAX_TREE_DEPTH elements: seconds at worst, never the minutes of a full scan.
+  assert.ok(performance.now() - started < 30_000);
+});
