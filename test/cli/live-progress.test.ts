@@ -97,7 +97,18 @@ test('live progress on a terminal: one status line updated in place, failures as
     assert.ok(retryAt >= 0 && retryAt < summaryAt, `no retry line for ${flaky} before the summary:\n${history}`);
     // Everything the build printed, summary included, fits in one screen.
     assert.ok(lines.length - 1 <= ROWS, `${lines.length} lines:\n${history}`);
-    assert.match(history, new RegExp(`^${SOURCES * 3 + 4 * 3 + 4} targets: `, 'm'));
+    // The summary counts every target of the graph: each source's three, the four indexes and, above 256
+    // documents, the indexes' segments.
+    const graph = JSON.parse(
+      execFileSync(process.execPath, [CLI, 'graph', '--map', 'map.json', '--manifest', 'manifest.json', '--format', 'json'], {
+        cwd: box.ws,
+        encoding: 'utf8',
+      }),
+    ) as { targets: { target: string }[] };
+    const segments = graph.targets.filter((t) => t.target.includes('#')).length;
+    assert.ok(segments >= 8, `${segments} segment targets`);
+    assert.equal(graph.targets.length, (SOURCES + 4) * 3 + 4 + segments);
+    assert.match(history, new RegExp(`^${graph.targets.length} targets: `, 'm'));
     assert.match(history, /--verbose lists all/);
   } finally {
     try {
