@@ -17,8 +17,8 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import Database from 'better-sqlite3';
-import MiniSearch from 'minisearch';
+import type DatabaseClass from 'better-sqlite3';
+import type MiniSearchClass from 'minisearch';
 import { chunkDocument, DEFAULT_CHUNK_OPTIONS } from '../src/chunk/chunker.js';
 import type { Chunk } from '../src/document/types.js';
 import { buildSearchIndex, DEFAULT_INDEX_OPTIONS } from '../src/index/search-index.js';
@@ -27,6 +27,7 @@ import { STAGE_INDEX_FORMAT_VERSION } from '../src/rule-versions.js';
 import { artifactBytes, makeArtifact } from '../src/store/artifact.js';
 import { sha256Hex } from '../src/store/hash.js';
 import { ensureRuntimes, runtimeBin } from '../test/helpers/runtimes.js';
+import { optionalPackage } from './optional.js';
 import { devCorpusDirectory, extractDevCorpus } from './retrieval/dev-corpus.js';
 import { MINISEARCH_INDEX_ONLY_OPTIONS, MINISEARCH_OPTIONS } from './retrieval/minisearch-options.cjs';
 
@@ -78,9 +79,22 @@ function timeProcess(contender: Contender): { ms: number; cpuMs: number | undefi
   return { ms, cpuMs, ok: result.status === contender.expectedStatus, stdout: result.stdout, stderr: result.stderr };
 }
 
+function writeFts5(Database: typeof DatabaseClass, file: string, chunks: Chunk[]): void {
+  const db = new Database(file);
+  db.exec("CREATE VIRTUAL TABLE chunks USING fts5(chunk_id UNINDEXED, text, citation UNINDEXED, tokenize = 'porter unicode61')");
+  const insert = db.prepare('INSERT INTO chunks(chunk_id, text, citation) VALUES (?, ?, ?)');
+  db.transaction(() => {
+    for (const chunk of chunks) insert.run(chunk.chunkId, chunk.text, JSON.stringify(chunk.citation));
+  })();
+  db.exec("INSERT INTO chunks(chunks) VALUES ('optimize')");
+  db.close();
+}
+
 async function main(): Promise<void> {
   const rounds = Number(process.argv[2] ?? 15);
-  const docs = await extractDevCorpus(devCorpusDirectory(repoRoot));
+  // --quick (the CI smoke run): the first 5 dev-corpus documents and one warm-up round.
+  const quick = process.argv.includes('--quick');
+  const docs = await extractDevCorpus(devCorpusDirectory(repoRoot), quick ? 5 : undefined);
   if (docs === undefined) {
     console.log(`SKIP: dev corpus not found at ${devCorpusDirectory(repoRoot)} (../shared is absent).`);
     return;
@@ -122,20 +136,18 @@ async function main(): Promise<void> {
       DEFAULT_INDEX_OPTIONS,
     ),
   );
-  const mini = new MiniSearch<Chunk>(MINISEARCH_OPTIONS);
-  mini.addAll(chunks);
-  writeFileSync(files.minisearch, JSON.stringify(mini));
-  const miniOnly = new MiniSearch<Chunk>(MINISEARCH_INDEX_ONLY_OPTIONS);
-  miniOnly.addAll(chunks);
-  writeFileSync(files.minisearchIndexOnly, JSON.stringify(miniOnly));
-  const db = new Database(files.fts5);
-  db.exec("CREATE VIRTUAL TABLE chunks USING fts5(chunk_id UNINDEXED, text, citation UNINDEXED, tokenize = 'porter unicode61')");
-  const insert = db.prepare('INSERT INTO chunks(chunk_id, text, citation) VALUES (?, ?, ?)');
-  db.transaction(() => {
-    for (const chunk of chunks) insert.run(chunk.chunkId, chunk.text, JSON.stringify(chunk.citation));
-  })();
-  db.exec("INSERT INTO chunks(chunks) VALUES ('optimize')");
-  db.close();
+  const MiniSearch = optionalPackage<typeof MiniSearchClass>('minisearch', 'the MiniSearch contender');
+  const Database = optionalPackage<typeof DatabaseClass>('better-sqlite3', 'the FTS5 contender on this Node');
+  if (MiniSearch) {
+    const mini = new MiniSearch<Chunk>(MINISEARCH_OPTIONS);
+    mini.addAll(chunks);
+    writeFileSync(files.minisearch, JSON.stringify(mini));
+    const miniOnly = new MiniSearch<Chunk>(MINISEARCH_INDEX_ONLY_OPTIONS);
+    miniOnly.addAll(chunks);
+    writeFileSync(files.minisearchIndexOnly, JSON.stringify(miniOnly));
+  }
+  // The FTS5 database is written by better-sqlite3 (Node 24 reads it through node:sqlite).
+  if (Database) writeFts5(Database, files.fts5, chunks);
 
   // A CommonJS script that only writes a line: the floor for every contender below (each runs as
   // CommonJS, without Node's ES module loader, except the library script).
@@ -213,14 +225,15 @@ async function main(): Promise<void> {
     add('episteme library script', [path.join(here, 'retrieval/episteme-query.js'), files.episteme, QUERY]);
     // The reads of a query (head, 10 row blocks) and nothing else: a lower bound for this format.
     add('episteme index reads only', [path.join(here, 'retrieval/read-skeleton.cjs'), files.episteme]);
-    add('minisearch JSON script', [path.join(here, 'retrieval/minisearch-query.cjs'), files.minisearch, QUERY]);
-    add('sqlite fts5 script', [path.join(here, 'retrieval', runtime.fts5Script), files.fts5, QUERY]);
+    if (existsSync(files.minisearch))
+      add('minisearch JSON script', [path.join(here, 'retrieval/minisearch-query.cjs'), files.minisearch, QUERY]);
+    if (existsSync(files.fts5)) add('sqlite fts5 script', [path.join(here, 'retrieval', runtime.fts5Script), files.fts5, QUERY]);
   }
   const key = (c: Contender) => `${c.runtime}: ${c.name}`;
   const times = new Map<string, number[]>(contenders.map((c) => [key(c), []]));
   const cpu = new Map<string, number>(contenders.map((c) => [key(c), 0]));
   const failures = new Map<string, string>();
-  for (let round = -2; round < rounds; round++) {
+  for (let round = quick ? -1 : -2; round < rounds; round++) {
     for (const contender of contenders) {
       if (failures.has(key(contender))) continue;
       const run = timeProcess(contender);
@@ -290,14 +303,19 @@ async function main(): Promise<void> {
     }
   }
   console.log('Index files:');
-  for (const [name, file] of Object.entries(files)) console.log(`  ${name.padEnd(22)} ${(size(file) / 1e6).toFixed(2).padStart(7)} MB`);
+  for (const [name, file] of Object.entries(files))
+    if (existsSync(file)) console.log(`  ${name.padEnd(22)} ${(size(file) / 1e6).toFixed(2).padStart(7)} MB`);
   if (baseline !== undefined) console.log(`  ${'baseline episteme'.padEnd(22)} ${(size(baselineIndex) / 1e6).toFixed(2).padStart(7)} MB`);
-  console.log(
-    `Episteme index / MiniSearch JSON with stored text+citations: ${(size(files.episteme) / size(files.minisearch)).toFixed(2)}x ` +
-      `(goal <= 0.4); / MiniSearch index-only JSON (no text, so no snippets): ` +
-      `${(size(files.episteme) / size(files.minisearchIndexOnly)).toFixed(2)}x`,
-  );
+  if (existsSync(files.minisearch))
+    console.log(
+      `Episteme index / MiniSearch JSON with stored text+citations: ${(size(files.episteme) / size(files.minisearch)).toFixed(2)}x ` +
+        `(goal <= 0.4); / MiniSearch index-only JSON (no text, so no snippets): ` +
+        `${(size(files.episteme) / size(files.minisearchIndexOnly)).toFixed(2)}x`,
+    );
   if (!existsSync(files.episteme)) throw new Error('index missing');
+  // A contender of ours that failed fails the bench (a baseline's failure is only reported).
+  const ours = [...failures.keys()].filter((name) => /: episteme /.test(name));
+  if (ours.length > 0) throw new Error(`episteme contenders failed: ${ours.join('; ')}`);
 }
 
 await main();

@@ -64,9 +64,11 @@ export async function runExtractThroughput(
       });
     }
   };
-  // Warm-up: JIT, rule loading, selector compilation, schema compilation.
-  bare();
-  await extract();
+  // Warm-up: JIT, rule loading, selector compilation, schema compilation (not in the quick smoke run).
+  if (!process.argv.includes('--quick')) {
+    bare();
+    await extract();
+  }
   const bareTimes: number[] = [];
   const extractTimes: number[] = [];
   for (let r = 0; r < rounds; r++) {

@@ -46,8 +46,9 @@ export async function extractBytes(
   return extractDocument({ documentId, source: { url: sourceUrl }, snapshot, body, options: DEFAULT_EXTRACT_OPTIONS });
 }
 
-export async function extractDevCorpus(directory: string): Promise<EvidenceDocument[] | undefined> {
-  const entries = devCorpusEntries(directory);
+/** Extracts the dev corpus (its first `limit` entries, when given: the benches' quick runs). */
+export async function extractDevCorpus(directory: string, limit?: number): Promise<EvidenceDocument[] | undefined> {
+  const entries = devCorpusEntries(directory)?.slice(0, limit);
   if (entries === undefined) return undefined;
   const ids = assignDocumentIds(entries.map((entry) => entry.sourceUrl));
   const docs: EvidenceDocument[] = [];

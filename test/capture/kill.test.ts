@@ -4,6 +4,7 @@ import * as fs from 'node:fs';
 import { Rig, startCli } from '../helpers/rig.js';
 import { verifyCommittedGeneration } from '../helpers/verify-commit.js';
 import { TestServer, page } from './server.js';
+import { waitUntil } from '../helpers/wait.js';
 
 test('SIGKILL in the middle of a download leaves the previous commit intact, and the next run recovers', async () => {
   const rig = new Rig();
@@ -50,8 +51,7 @@ test('SIGKILL in the middle of a download leaves the previous commit intact, and
       fs
         .readdirSync(rig.path('snapshots/bodies'))
         .find((name) => name.startsWith('.episteme-tmp-') && fs.statSync(rig.path('snapshots/bodies', name)).size > 0);
-    for (let i = 0; i < 400 && partial() === undefined; i += 1) await new Promise((resolve) => setTimeout(resolve, 10));
-    assert.ok(partial(), 'the download started');
+    await waitUntil(() => partial() !== undefined, 'the download started', { timeoutMs: 20_000 });
     child.kill('SIGKILL');
     await exited;
 

@@ -4,6 +4,7 @@ import * as fs from 'node:fs';
 import { Rig, writeSmallWorkspace, sampleHtml, startCli, runCli } from '../helpers/rig.js';
 import { verifyCommittedGeneration } from '../helpers/verify-commit.js';
 import { seededRandom } from '../helpers/random.js';
+import { waitUntil } from '../helpers/wait.js';
 
 function waitForExit(child: ReturnType<typeof startCli>): Promise<{ code: number | null; signal: NodeJS.Signals | null; stdout: string }> {
   const out: Buffer[] = [];
@@ -12,14 +13,6 @@ function waitForExit(child: ReturnType<typeof startCli>): Promise<{ code: number
   return new Promise((resolve) =>
     child.on('close', (code, signal) => resolve({ code, signal, stdout: Buffer.concat(out).toString('utf8') })),
   );
-}
-
-async function waitFor(predicate: () => boolean, timeoutMs: number): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!predicate()) {
-    if (Date.now() > deadline) throw new Error('timed out waiting');
-    await new Promise((r) => setTimeout(r, 5));
-  }
 }
 
 test('SIGKILL at random moments never breaks the committed generation, and the next build equals a clean build', {
@@ -85,7 +78,10 @@ async function startLockHolder(rig: Rig) {
   writeSmallWorkspace(rig, 12);
   const first = startCli(['build', '--jobs', '1'], rig.dir);
   const firstExit = waitForExit(first);
-  await waitFor(() => fs.existsSync(rig.path('.episteme/lock-holder.json')), 20_000);
+  await waitUntil(() => fs.existsSync(rig.path('.episteme/lock-holder.json')), 'the build took the lock', {
+    timeoutMs: 20_000,
+    intervalMs: 5,
+  });
   return { first, firstExit };
 }
 

@@ -6,6 +6,7 @@ import * as path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Rig, runCli, startCli, writeSmallWorkspace } from '../helpers/rig.js';
 import { LOCK_MECHANISM_ENV } from '../../src/store/workspace-lock-address.js';
+import { waitUntil } from '../helpers/wait.js';
 
 /**
  * The writer lock's non-Linux mechanism (Unix sockets in a folder, as on macOS), forced on Linux with
@@ -38,10 +39,10 @@ test(socketFolderLockRecovers, async () => {
     holder.stdout!.resume();
     holder.stderr!.resume();
     const exited = new Promise((resolve) => holder.on('close', resolve));
-    for (const deadline = Date.now() + 20_000; !fs.existsSync(rig.path('.episteme/lock-holder.json')); ) {
-      assert.ok(Date.now() < deadline, 'the build never took the lock');
-      await new Promise((resolve) => setTimeout(resolve, 5));
-    }
+    await waitUntil(() => fs.existsSync(rig.path('.episteme/lock-holder.json')), 'the build took the lock', {
+      timeoutMs: 20_000,
+      intervalMs: 5,
+    });
     holder.kill('SIGSTOP');
     assert.equal(sockets(rig).length, 1, 'the holder owns exactly one socket');
     const refused = await runCli(['build', '--json'], { cwd: rig.dir });

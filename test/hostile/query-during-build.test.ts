@@ -6,6 +6,7 @@ import * as path from 'node:path';
 import { Sandbox, assertBounded, assertFailure, type MeasuredResult } from './harness.js';
 import { CLI } from '../helpers/rig.js';
 import { acquireWorkspaceLock } from '../../src/store/workspace-lock.js';
+import { childHasOpen, waitUntil } from '../helpers/wait.js';
 
 /**
  * Section 7 of issue 9: a query during a build answers from the last complete generation and never
@@ -215,7 +216,10 @@ test(newerIndexUnderLockIsBuildInFlight, async () => {
         '60',
         '--json',
       ]);
-      await new Promise((resolve) => setTimeout(resolve, 1500));
+      // Until the query has opened the old search index (it then sees the build in flight and waits).
+      await waitUntil(() => childHasOpen(path.join(box.ws, 'chunks/search-index.json')), 'the query opened the search index', {
+        timeoutMs: 60_000,
+      });
       fs.writeFileSync(path.join(box.ws, 'chunks/.next-search-index'), freshIndex);
       fs.renameSync(path.join(box.ws, 'chunks/.next-search-index'), path.join(box.ws, 'chunks/search-index.json'));
     } finally {
