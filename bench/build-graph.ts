@@ -9,7 +9,7 @@
  * list). The state folder's files are only read as bytes, never parsed, so a change of the state
  * format cannot break this bench.
  *
- *   npm run build && node dist/bench/build-graph.js [--sizes 1000,10000] [--runs 5]
+ *   npm run build && node dist/bench/build-graph.js [--sizes 1000,10000] [--runs 5] [--cli OTHER/bin/episteme.cjs --work NAME]
  *
  * Reports medians, ratios against the baselines, the action counts (touch-all must be 0 for
  * Episteme; ninja reruns everything), and for a one-source edit how the time splits between graph
@@ -22,13 +22,15 @@ import { fileURLToPath } from 'node:url';
 import { editSplit, type TracedTarget } from './trace-split.js';
 
 const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
-const CLI = path.join(REPO, 'bin', 'episteme.cjs');
-const WORK = path.join(REPO, 'bench', '.work');
 
 function argument(name: string, fallback: string): string {
   const index = process.argv.indexOf(name);
   return index >= 0 && process.argv[index + 1] ? process.argv[index + 1]! : fallback;
 }
+
+/** --cli PATH: another build's bin/episteme.cjs (e.g. the parent commit's), measured the same way; --work names its folder. */
+const CLI = path.resolve(argument('--cli', path.join(REPO, 'bin', 'episteme.cjs')));
+const WORK = path.join(REPO, 'bench', '.work', argument('--work', ''));
 
 const sizes = argument('--sizes', '1000,10000').split(',').map(Number);
 const runs = Number(argument('--runs', '5'));

@@ -18,7 +18,7 @@ import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { coveredMs, editSplit, isIndexTarget, type TracedTarget } from './trace-split.js';
+import { coveredMs, editSplit, indexName, isIndexTarget, type TracedTarget } from './trace-split.js';
 
 const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const CLI = path.join(REPO, 'bin', 'episteme.cjs');
@@ -115,7 +115,7 @@ function round(cli: string, name: string, dir: string, n: number, r: number, spl
     split.chain.push(chain);
     split.indexes.push(indexes);
     split.indexSum.push(trace.targets.filter((t) => isIndex(t.target)).reduce((a, t) => a + t.ms, 0));
-    split.searchIndex.push(coveredMs(trace.targets.filter((t) => t.target.endsWith('/search-index.json'))));
+    split.searchIndex.push(coveredMs(trace.targets.filter((t) => indexName(t.target).endsWith('/search-index.json'))));
     split.graph.push(graph);
   }
 }

@@ -11,7 +11,14 @@ export interface TracedTarget {
   endMs: number;
 }
 
-export const isIndexTarget = (target: string): boolean => target.endsWith('/index.json') || target.endsWith('/search-index.json');
+/** The index a target stands for: itself, or for a segment (`<index>#<first document id>`) its index. */
+export const indexName = (target: string): string => (target.includes('#') ? target.slice(0, target.indexOf('#')) : target);
+
+/** An index or one of its segments. */
+export const isIndexTarget = (target: string): boolean => {
+  const name = indexName(target);
+  return name.endsWith('/index.json') || name.endsWith('/search-index.json');
+};
 
 /** The time covered by at least one of the intervals (the length of their union). */
 export function coveredMs(targets: readonly TracedTarget[]): number {

@@ -32,6 +32,7 @@ import { spawn, spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { indexName } from './trace-split.js';
 
 const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 /** --cli PATH: another build's bin/episteme.cjs (e.g. the base commit's), to compare in the same conditions. */
@@ -182,7 +183,7 @@ async function measure(n: number): Promise<void> {
     // The edited source's own chain (its snapshot, extract and chunk targets, which run one after another).
     const chain = ms((t) => t.endsWith(`-s${i}.json`));
     // On the way to a query: the chunk index, then the search index (the other two stage indexes run beside the chain).
-    const queryIndexes = ms((t) => t.endsWith('chunks/index.json') || t.endsWith('search-index.json'));
+    const queryIndexes = ms((t) => indexName(t).endsWith('chunks/index.json') || indexName(t).endsWith('search-index.json'));
     const before = ['workspace', 'load-stages', 'graph', 'lock', 'state'].reduce((a, name) => a + (phase[name] ?? 0), 0);
     note('save -> commit', cycle.at - start);
     // The file event's delay after the save, plus the cycle event's trip through the child's stdout.
@@ -197,7 +198,7 @@ async function measure(n: number): Promise<void> {
     note('graph overhead', readyMs - before - chain - queryIndexes);
     note(
       'other stage indexes',
-      ms((t) => t.endsWith('snapshots/index.json') || t.endsWith('specs/index.json')),
+      ms((t) => indexName(t).endsWith('snapshots/index.json') || indexName(t).endsWith('specs/index.json')),
     );
     note('after ready (commit, garbage)', buildMs - readyMs);
     for (const [name, value] of Object.entries(phase)) phases.set(name, [...(phases.get(name) ?? []), value]);
@@ -249,7 +250,7 @@ async function measure(n: number): Promise<void> {
     const trace = JSON.parse(fs.readFileSync(traceFile, 'utf8')) as { targets: { target: string; ms: number }[] };
     const sum = (pred: (t: string) => boolean) => trace.targets.filter((t) => pred(t.target)).reduce((a, t) => a + t.ms, 0);
     chains.push(sum((t) => t.endsWith(`/bench-example-s${i}.json`)));
-    indexes.push(sum((t) => t.endsWith('index.json')));
+    indexes.push(sum((t) => indexName(t).endsWith('index.json')));
   }
   console.log(
     `  baseline, one-shot edit (median of ${ONE_SHOT_EDITS}): whole process ${median(oneShot).toFixed(0)} ms; ` +
