@@ -3,7 +3,7 @@
  * loads MiniSearch's JSON index of the same chunks and runs the same query, and next to SQLite FTS5
  * on a prebuilt database, measured in the same run (interleaved rounds, medians), on Node 20 and on
  * Node 24 (FTS5 through better-sqlite3 on Node 20, through the built-in node:sqlite on Node 24; goal
- * on Node 24: at most 1.4x FTS5). Also index sizes.
+ * on Node 24: at most 1.6x FTS5, issue 27; agents that need more keep a process open). Also index sizes.
  *
  *   npx tsc -p . && node dist/bench/cold-query.js [rounds]
  *
@@ -272,7 +272,7 @@ async function main(): Promise<void> {
     }
     const fts = medians.get('sqlite fts5 script');
     const ms = medians.get('minisearch JSON script');
-    const goal = runtime.node === process.execPath ? '' : ', goal <= 1.4';
+    const goal = runtime.node === process.execPath ? '' : ', goal <= 1.6';
     for (const ours of ['episteme query (CLI)', 'episteme query, chunk index', 'baseline query, chunk index', 'episteme library script']) {
       const value = medians.get(ours);
       if (value === undefined || fts === undefined || ms === undefined) continue;
