@@ -51,7 +51,8 @@ function testFiles(dir) {
   for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
     const full = path.join(dir, entry.name);
     if (entry.isDirectory()) out.push(...testFiles(full));
-    else if (entry.name.endsWith('.test.js')) out.push(full);
+    // Only compiled tests whose source is still there: a test deleted or renamed leaves a stale .js in dist/.
+    else if (entry.name.endsWith('.test.js') && fs.existsSync(full.replace(/^dist[\\/]/, '').replace(/\.js$/, '.ts'))) out.push(full);
   }
   return out.sort();
 }
