@@ -30,6 +30,9 @@ const common = {
   platform: 'node',
   target: 'node20',
   external,
+  // clipanion's Node platform module requires the builtin by its bare name; Deno, running the bundle
+  // from a URL, resolves only the node: form. Resolution config, not a change to clipanion's code.
+  alias: { tty: 'node:tty' },
   legalComments: 'none',
   logLevel: 'warning',
 };
