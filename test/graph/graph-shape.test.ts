@@ -45,7 +45,10 @@ test('up to 256 documents the indexes depend on the documents directly; the sear
     assert.ok([...graph.nodes.values()].every((node) => node.kind !== 'segment'));
     // Document-id order (code units), whatever the map's order.
     const ids = search.deps.slice(1);
-    assert.deepEqual(ids, [...ids].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0)));
+    assert.deepEqual(
+      ids,
+      [...ids].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0)),
+    );
   } finally {
     rig.cleanup();
   }
@@ -68,15 +71,13 @@ test('at 5,000 documents every target has a bounded number of inputs, and one do
     // Every document's targets belong to exactly one segment of each index that lists them.
     const of = dependents(graph);
     const chunk = 'chunks/example-test-doc1234.json';
-    assert.deepEqual(
-      (of.get(chunk) ?? []).map((node) => node.rule).sort(),
-      ['chunk-index-segment', 'search-index-segment'],
-    );
+    assert.deepEqual((of.get(chunk) ?? []).map((node) => node.rule).sort(), ['chunk-index-segment', 'search-index-segment']);
     // An edit of one source re-keys its chain, one segment of each index and the indexes: 3 + 4 + 4.
     const rekeyed = downstream(graph, 'snapshots/example-test-doc1234.json');
     assert.equal(rekeyed.size, 2 + 4 + 4, JSON.stringify([...rekeyed]));
     // The segment names carry their index and first document id.
-    for (const segment of segments) assert.match(segment.name, /^(snapshots|specs|chunks)\/(index|search-index)\.json#example-test-doc\d+$/);
+    for (const segment of segments)
+      assert.match(segment.name, /^(snapshots|specs|chunks)\/(index|search-index)\.json#example-test-doc\d+$/);
   } finally {
     rig.cleanup();
   }
