@@ -6,7 +6,7 @@ import { compareCodeUnits } from '../store/canonical-json.js';
 import { writeFileAtomic, writeFileIfChanged } from '../store/atomic-file.js';
 import { PRODUCER_VERSION } from '../version.js';
 import { sourceOf, type BuildGraph, type TargetNode } from './graph.js';
-import { diffComponents, sameComponents, targetKey, type DirtyReason, type KeyComponents } from './key.js';
+import { diffComponents, targetKey, type DirtyReason, type KeyComponents } from './key.js';
 import { RULES } from './rules/index.js';
 import { abs, readVerified } from './rules/files.js';
 import type { DepView, RuleEnv } from './rules/types.js';
@@ -51,9 +51,11 @@ function settledResult(
   record: TargetRecord,
   env?: RuleEnv,
 ): TargetResult {
-  const result: TargetResult = { ...base, status, reasons, output: record.output };
+  const result: TargetResult = { target: base.target, rule: base.rule, status, reasons, output: record.output };
+  // Only extracted documents carry diagnostics.
+  if (base.rule !== 'extract') return result;
   // A document extracted before records carried diagnostics gains them once, from its (verified) file.
-  if (env && base.rule === 'extract' && record.facts?.diagnosticErrors === undefined) {
+  if (env && record.facts?.diagnosticErrors === undefined) {
     try {
       record = { ...record, facts: { ...record.facts, ...diagnosticFacts(readVerified(env.ws, record.output, record.sha256)) } };
       env.state.recordTarget(base.target, record);
@@ -90,29 +92,58 @@ export function isAction(status: TargetStatus): boolean {
   return ACTION_STATUSES.has(status);
 }
 
+/** What a target's key is computed from now: its dependencies, the documents it lacks, its options when known. */
+interface KeyNow {
+  deps: DepView[];
+  missing: string[];
+  /** Its options, when proven unchanged (recordedOptionsHold): the record's own. */
+  knownOptions?: Record<string, string> | undefined;
+}
+
 /**
- * What "up to date" means, in one place: every dependency is up to date, the key computed now (rule,
- * versions, options, and each input's content hash) equals the recorded key, the recorded output (and
- * the files its record stands on) is intact, and no refresh is due. Returns why not; empty when it is.
- * The callers only decide how much of that they may already know (a dependency settled, a key not
- * changed in dry run).
+ * What "up to date" means, in one place: every dependency is up to date (the callers see to that), the
+ * key computed now (rule, versions, options, and each input's content hash) equals the recorded key,
+ * the recorded output (and the files its record stands on) is intact, and no refresh is due. Returns
+ * why not; empty when it is.
  */
-function staleReasons(
-  env: RuleEnv,
-  graph: BuildGraph,
-  node: TargetNode,
-  record: TargetRecord | undefined,
-  components: KeyComponents,
-): DirtyReason[] {
+function staleReasons(env: RuleEnv, graph: BuildGraph, node: TargetNode, record: TargetRecord | undefined, now: KeyNow): DirtyReason[] {
   if (record === undefined) return [{ reason: 'no-record' }];
-  if (!sameComponents(record.components, components)) {
-    const reasons = diffComponents(record.components, components, (input) => graph.nodes.has(input));
+  if (!keyMatches(record.components, node, env, now)) {
+    const reasons = diffComponents(record.components, keyComponents(node, env, now), (input) => graph.nodes.has(input));
     return reasons.length > 0 ? reasons : [{ reason: 'no-record' }];
   }
   const output = outputReasons(node.name, record, env);
   if (output.length > 0) return output;
   const refresh = RULES[node.rule].refreshReason?.(env, node, record);
   return refresh ? [refresh] : [];
+}
+
+/**
+ * Whether the key components computed now equal the recorded ones (so the keys are equal), compared in
+ * place: every target is checked on every build, so this allocates no components of its own.
+ */
+function keyMatches(recorded: KeyComponents, node: TargetNode, env: RuleEnv, now: KeyNow): boolean {
+  const rule = RULES[node.rule];
+  if (recorded.rule !== node.rule || recorded.ruleVersion !== rule.version(env) || recorded.producerVersion !== PRODUCER_VERSION)
+    return false;
+  const partial = now.missing.length > 0 ? JSON.stringify(now.missing) : undefined;
+  if (recorded.options['partial.missingSources'] !== partial) return false;
+  if (now.knownOptions !== recorded.options) {
+    const options = rule.options(env, node, now.deps);
+    const count = Object.keys(recorded.options).length - (partial === undefined ? 0 : 1);
+    if (Object.keys(options).length !== count) return false;
+    for (const name in options) if (recorded.options[name] !== options[name]) return false;
+  }
+  const inputs = recorded.inputs;
+  let count = now.deps.length;
+  for (const dep of now.deps) if (inputs[dep.name] !== dep.sha256) return false;
+  const sources = rule.sourceInputs?.(env, node);
+  if (sources !== undefined)
+    for (const name in sources) {
+      if (inputs[name] !== sources[name]) return false;
+      count += 1;
+    }
+  return Object.keys(inputs).length === count;
 }
 
 export async function runSchedule(graph: BuildGraph, names: string[], env: RuleEnv, options: ScheduleOptions): Promise<TargetResult[]> {
@@ -127,8 +158,8 @@ export async function runSchedule(graph: BuildGraph, names: string[], env: RuleE
     if (!record) continue;
     const deps = node.deps.map((dep) => depView(env, graph, dep));
     const missing = inheritedMissing(node, deps);
-    const known = options.recordedOptionsHold && missing.length === 0 ? record.components.options : undefined;
-    if (staleReasons(env, graph, node, record, keyComponents(node, env, deps, missing, known)).length === 0)
+    const knownOptions = options.recordedOptionsHold ? record.components.options : undefined;
+    if (staleReasons(env, graph, node, record, { deps, missing, knownOptions }).length === 0)
       settled.set(name, settledResult({ target: name, rule: node.rule }, 'up-to-date', [], env.state.targets.get(name) ?? record, env));
   }
   // Pass 2: everything else, dependencies first, independent targets concurrently.
@@ -180,18 +211,13 @@ function inheritedMissing(node: TargetNode, deps: readonly DepView[]): string[] 
   return missing;
 }
 
-/** The target's key components now; `knownOptions`: its options, when proven unchanged (pass 1). */
-function keyComponents(
-  node: TargetNode,
-  env: RuleEnv,
-  deps: DepView[],
-  missing: string[],
-  knownOptions?: Record<string, string>,
-): KeyComponents {
+/** The target's key components now. */
+function keyComponents(node: TargetNode, env: RuleEnv, now: KeyNow): KeyComponents {
+  const { deps, missing } = now;
   const rule = RULES[node.rule];
-  const inputs: Record<string, string> = rule.sourceInputs?.(env, node) ?? {};
+  const inputs: Record<string, string> = { ...rule.sourceInputs?.(env, node) };
   for (const dep of deps) inputs[dep.name] = dep.sha256;
-  let ruleOptions = knownOptions ?? rule.options(env, node, deps);
+  let ruleOptions = rule.options(env, node, deps);
   if (missing.length > 0) ruleOptions = { ...ruleOptions, 'partial.missingSources': JSON.stringify(missing) };
   return { rule: node.rule, ruleVersion: rule.version(env), producerVersion: PRODUCER_VERSION, options: ruleOptions, inputs };
 }
@@ -246,7 +272,7 @@ async function evaluateTarget(
       // Its inputs are not known until its dependencies run: say what is certain, and what depends on them.
       const reasons: DirtyReason[] = upstreamDirty.map((r) => ({ reason: 'upstream-dirty', input: r.target }) as const);
       let own: DirtyReason[] = [{ reason: 'no-record' }];
-      if (record && deps.length === node.deps.length) own = staleReasons(env, graph, node, record, keyComponents(node, env, deps, missing));
+      if (record && deps.length === node.deps.length) own = staleReasons(env, graph, node, record, { deps, missing });
       const definite = own.filter((r) =>
         r.reason !== 'upstream-changed' && r.reason !== 'input-changed'
           ? true
@@ -255,10 +281,10 @@ async function evaluateTarget(
       const status: TargetStatus = definite.length > 0 ? 'dirty' : 'maybe-dirty';
       return { ...base, status, reasons: [...definite, ...reasons] };
     }
-    const components = keyComponents(node, env, deps, missing);
-    const reasons = staleReasons(env, graph, node, record, components);
+    const reasons = staleReasons(env, graph, node, record, { deps, missing });
     if (reasons.length === 0) return settledResult(base, 'up-to-date', reasons, env.state.targets.get(node.name) ?? record!, env);
     if (options.dryRun) return { ...base, status: 'dirty', reasons };
+    const components = keyComponents(node, env, { deps, missing });
     const key = targetKey(components);
 
     env.state.beginChanges();
