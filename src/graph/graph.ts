@@ -96,8 +96,10 @@ export function buildGraph(ws: Workspace): BuildGraph {
     nodes.set(node.name, node);
     order.push(node.name);
   };
+  const namesOf = new Map<string, ReturnType<typeof targetNames>>();
   for (const source of ws.sources) {
     const names = targetNames(ws, source.documentId);
+    namesOf.set(source.documentId, names);
     add({ kind: 'source', name: names.snapshot, rule: 'snapshot', deps: [], source });
     add({ kind: 'source', name: names.extract, rule: 'extract', deps: [names.snapshot], source });
     add({ kind: 'source', name: names.chunk, rule: 'chunk', deps: [names.extract], source });
@@ -120,10 +122,10 @@ export function buildGraph(ws: Workspace): BuildGraph {
     }
     add({ kind: 'index', name, rule, deps: [...first, ...deps], segmented });
   };
-  indexOver(agg.snapshotIndex, 'snapshot-index', 'snapshot-index-segment', (id) => targetNames(ws, id).snapshot, []);
-  indexOver(agg.documentIndex, 'document-index', 'document-index-segment', (id) => targetNames(ws, id).extract, []);
-  indexOver(agg.chunkIndex, 'chunk-index', 'chunk-index-segment', (id) => targetNames(ws, id).chunk, []);
-  indexOver(agg.searchIndex, 'search-index', 'search-index-segment', (id) => targetNames(ws, id).chunk, [agg.chunkIndex]);
+  indexOver(agg.snapshotIndex, 'snapshot-index', 'snapshot-index-segment', (id) => namesOf.get(id)!.snapshot, []);
+  indexOver(agg.documentIndex, 'document-index', 'document-index-segment', (id) => namesOf.get(id)!.extract, []);
+  indexOver(agg.chunkIndex, 'chunk-index', 'chunk-index-segment', (id) => namesOf.get(id)!.chunk, []);
+  indexOver(agg.searchIndex, 'search-index', 'search-index-segment', (id) => namesOf.get(id)!.chunk, [agg.chunkIndex]);
   return { nodes, order };
 }
 
