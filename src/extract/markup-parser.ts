@@ -259,12 +259,12 @@ class TreeBuilder implements TokenizerCallbacks, OpenElements {
   }
 
   pop(): void {
-    this.popElement();
+    this.closeCurrentElement();
   }
 
   openImplied(name: string): void {
-    this.emitOpenTag(name);
-    this.endOpenTag();
+    this.beginStartTag(name);
+    this.finishStartTag();
   }
 
   // Tokenizer callbacks
@@ -290,12 +290,12 @@ class TreeBuilder implements TokenizerCallbacks, OpenElements {
     this.endIndex = endIndex;
     const name = this.readTagName(start, endIndex);
     if (this.htmlMode) for (const rule of this.rules) rule(name, this);
-    this.emitOpenTag(name);
+    this.beginStartTag(name);
   }
 
   onopentagend(endIndex: number): void {
     this.endIndex = endIndex;
-    this.endOpenTag();
+    this.finishStartTag();
     this.startIndex = endIndex + 1;
   }
 
@@ -307,12 +307,12 @@ class TreeBuilder implements TokenizerCallbacks, OpenElements {
       if (this.openCount.has(name)) {
         // Linear overall: the scan stops at the element, and everything it passed is closed.
         const at = names.lastIndexOf(name);
-        while (names.length - 1 > at) this.popElement();
-        this.popElement();
+        while (names.length - 1 > at) this.closeCurrentElement();
+        this.closeCurrentElement();
       } else if (this.htmlMode && name === 'p') {
         // `</p>` with no open <p>: an empty <p>.
         for (const rule of this.rules) rule('p', this);
-        this.emitOpenTag('p');
+        this.beginStartTag('p');
         this.closeCurrentTag();
       }
     } else if (this.htmlMode && name === 'br') {
@@ -430,7 +430,7 @@ class TreeBuilder implements TokenizerCallbacks, OpenElements {
     return name;
   }
 
-  private emitOpenTag(name: string): void {
+  private beginStartTag(name: string): void {
     this.openTagStart = this.startIndex;
     this.tagname = name;
     // A second <form> is ignored while one is open: no node, nothing pushed.
@@ -441,7 +441,7 @@ class TreeBuilder implements TokenizerCallbacks, OpenElements {
     const impliesClose = this.htmlMode ? openImpliesClose.get(name) : undefined;
     if (impliesClose) {
       const names = this.names;
-      while (names.length > 0 && impliesClose.has(names[names.length - 1]!)) this.popElement();
+      while (names.length > 0 && impliesClose.has(names[names.length - 1]!)) this.closeCurrentElement();
     }
     if (!this.isVoidElement(name)) {
       this.names.push(name);
@@ -455,7 +455,7 @@ class TreeBuilder implements TokenizerCallbacks, OpenElements {
     this.attribs = {};
   }
 
-  private endOpenTag(): void {
+  private finishStartTag(): void {
     this.startIndex = this.openTagStart;
     if (this.attribs) {
       this.openElement(new Element(this.tagname, this.attribs, undefined, this.elementType));
@@ -468,12 +468,12 @@ class TreeBuilder implements TokenizerCallbacks, OpenElements {
   /** Ends the start tag being read and, for a self-closing tag, its element. */
   private closeCurrentTag(): void {
     const name = this.tagname;
-    this.endOpenTag();
-    if (this.names[this.names.length - 1] === name) this.popElement();
+    this.finishStartTag();
+    if (this.names[this.names.length - 1] === name) this.closeCurrentElement();
   }
 
   /** Closes the current node. */
-  private popElement(): void {
+  private closeCurrentElement(): void {
     const name = this.names.pop()!;
     const n = this.openCount.get(name)! - 1;
     if (n === 0) this.openCount.delete(name);
