@@ -21,6 +21,24 @@ export function artifactBytes(artifact: Artifact): string {
   return canonicalJsonFile(artifact);
 }
 
+const PRODUCER_JSON = canonicalJson({ name: PRODUCER_NAME, version: PRODUCER_VERSION });
+
+/**
+ * The bytes artifactBytes(makeArtifact(kind, formatVersion, payload)) gives, serialising the payload
+ * once: the envelope's keys in code-unit order are artifact, fingerprint, formatVersion, payload,
+ * producer, and the fingerprint covers the same text without its own key.
+ */
+export function artifactFile(kind: ArtifactKind, formatVersion: number, payload: unknown): string {
+  return artifactFileOfPayloadJson(kind, formatVersion, canonicalJson(payload));
+}
+
+/** artifactFile for a payload already given as canonical JSON. */
+export function artifactFileOfPayloadJson(kind: ArtifactKind, formatVersion: number, payloadJson: string): string {
+  const head = `{"artifact":${JSON.stringify(kind)},`;
+  const rest = `"formatVersion":${formatVersion},"payload":${payloadJson},"producer":${PRODUCER_JSON}}`;
+  return `${head}"fingerprint":"sha256:${sha256Hex(head + rest)}",${rest}\n`;
+}
+
 /** Parses and verifies an artifact; `label` names the file in errors. */
 export function parseArtifact<T>(text: string, expectedKind: ArtifactKind, expectedFormat: number, label: string): Artifact<T> {
   const candidate = parseArtifactUnverified<T>(text, expectedKind, expectedFormat, label);

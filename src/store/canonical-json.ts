@@ -1,14 +1,89 @@
 /**
  * Canonical JSON: object keys sorted by UTF-16 code unit (never localeCompare), no whitespace,
  * no undefined, no non-finite numbers. Equal values always give equal bytes, on every runtime.
+ *
+ * JSON.stringify already writes strings and numbers canonically and keys in their property order, so
+ * a value whose objects hold their keys in code-unit order is serialised by it (native, one pass).
+ * Objects whose keys are in another order are copied with sorted keys first, and only those (and the
+ * containers above them). What JSON.stringify would write differently (a toJSON method, a non-finite
+ * number, an integer-like key it reorders, a function) goes through the slow serializer, which names
+ * the place of an unsupported value.
  */
 export function canonicalJson(value: unknown): string {
-  return serialize(value, '$');
+  const ordered = inCodeUnitOrder(value, 0);
+  return ordered === UNSUPPORTED ? serialize(value, '$') : JSON.stringify(ordered);
 }
 
 /** Canonical JSON plus a trailing newline, as written to disk. */
 export function canonicalJsonFile(value: unknown): string {
   return canonicalJson(value) + '\n';
+}
+
+const UNSUPPORTED: unique symbol = Symbol('unsupported');
+// Deeper values take the slow serializer, which recurses the same way (and names the place).
+const MAX_DEPTH = 2000;
+const INTEGER_KEY = /^(?:0|[1-9][0-9]*)$/;
+
+/**
+ * The value itself when JSON.stringify writes it canonically, a copy with sorted keys where only the
+ * key order differs, UNSUPPORTED when it holds something JSON.stringify writes otherwise.
+ */
+function inCodeUnitOrder(value: unknown, depth: number): unknown {
+  if (value === null) return value;
+  switch (typeof value) {
+    case 'string':
+    case 'boolean':
+      return value;
+    case 'number':
+      return Number.isFinite(value) ? value : UNSUPPORTED;
+    case 'object':
+      break;
+    default:
+      return UNSUPPORTED;
+  }
+  if (depth > MAX_DEPTH || typeof (value as { toJSON?: unknown }).toJSON === 'function') return UNSUPPORTED;
+  if (Array.isArray(value)) {
+    let copy: unknown[] | null = null;
+    for (let i = 0; i < value.length; i++) {
+      const item = value[i] as unknown;
+      if (item === undefined) continue; // written as null by both
+      const ordered = inCodeUnitOrder(item, depth + 1);
+      if (ordered === UNSUPPORTED) return UNSUPPORTED;
+      if (ordered !== item) {
+        copy ??= value.slice();
+        copy[i] = ordered;
+      }
+    }
+    return copy ?? value;
+  }
+  const record = value as Record<string, unknown>;
+  const keys = Object.keys(record);
+  let sorted = true;
+  let changed = false;
+  const values: unknown[] = new Array(keys.length);
+  for (let i = 0; i < keys.length; i++) {
+    const key = keys[i]!;
+    if (i > 0 && !(keys[i - 1]! < key)) sorted = false;
+    const item = record[key];
+    if (item === undefined) {
+      values[i] = undefined;
+      continue;
+    }
+    const ordered = inCodeUnitOrder(item, depth + 1);
+    if (ordered === UNSUPPORTED) return UNSUPPORTED;
+    if (ordered !== item) changed = true;
+    values[i] = ordered;
+  }
+  if (sorted && !changed) return value;
+  const order = keys.map((_, i) => i);
+  if (!sorted) {
+    // An object orders integer-like keys first, numerically: no copy can hold them in code-unit order.
+    if (keys.some((key) => INTEGER_KEY.test(key))) return UNSUPPORTED;
+    order.sort((a, b) => compareCodeUnits(keys[a]!, keys[b]!));
+  }
+  const copy: Record<string, unknown> = {};
+  for (const i of order) if (values[i] !== undefined) copy[keys[i]!] = values[i];
+  return copy;
 }
 
 function serialize(value: unknown, where: string): string {

@@ -3,10 +3,9 @@ import * as path from 'node:path';
 import { EpistemeError } from '../failure.js';
 import { canonicalJson, compareCodeUnits } from './canonical-json.js';
 import { sha256Hex } from './hash.js';
-import { parseArtifact } from './artifact.js';
+import { artifactFileOfPayloadJson, parseArtifact } from './artifact.js';
 import { parseArtifactUnverified, type Artifact, type ArtifactKind } from './artifact-header.js';
 import { STAGE_INDEX_FORMAT_VERSION } from '../rule-versions.js';
-import { PRODUCER_NAME, PRODUCER_VERSION } from '../version.js';
 
 /**
  * The stage indexes (`snapshots/index.json`, `specs/index.json`, `chunks/index.json`, format 2): their
@@ -62,13 +61,9 @@ export function segmentKindOf(kind: StageIndexKind): ArtifactKind {
   return `${kind}-segment`;
 }
 
-const PRODUCER_JSON = canonicalJson({ name: PRODUCER_NAME, version: PRODUCER_VERSION });
-
 /** An envelope around a payload given as canonical JSON, fingerprinted as artifact.ts makeArtifact does. */
-function envelope(kind: string, payloadJson: string): string {
-  const head = `{"artifact":${JSON.stringify(kind)},`;
-  const rest = `"formatVersion":${STAGE_INDEX_FORMAT_VERSION},"payload":${payloadJson},"producer":${PRODUCER_JSON}}`;
-  return `${head}"fingerprint":"sha256:${sha256Hex(head + rest)}",${rest}\n`;
+function envelope(kind: ArtifactKind, payloadJson: string): string {
+  return artifactFileOfPayloadJson(kind, STAGE_INDEX_FORMAT_VERSION, payloadJson);
 }
 
 /**
@@ -76,7 +71,7 @@ function envelope(kind: string, payloadJson: string): string {
  * gives, assembled from the entries' canonical JSON (keys in code-unit order: artifact, fingerprint,
  * formatVersion, payload, producer; in the payload: entries, missingSources).
  */
-export function stageIndexBytes(kind: string, entryTexts: readonly string[], missingSources: readonly string[]): string {
+export function stageIndexBytes(kind: ArtifactKind, entryTexts: readonly string[], missingSources: readonly string[]): string {
   return envelope(kind, `{"entries":[${entryTexts.join(',')}],"missingSources":${canonicalJson(missingSources)}}`);
 }
 
