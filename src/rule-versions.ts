@@ -41,9 +41,9 @@ export const SEARCH_INDEX_FORMAT_VERSION = 11;
  * Per-document index part layout (cached under .episteme/cache/index-parts). 5: 16 KiB compressed row
  * blocks, number lists. 6: sealed with a SHA-256 line; the index records its chunk index's CRC-32.
  * 7: heading term frequencies, passage keys. 8: rows carry anchors and an algorithm chunk's steps.
- * 9: row blocks as in search-index format 10.
+ * 9: row blocks as in search-index format 10. 10: row blocks compressed at level 3 (was 9).
  */
-export const INDEX_PART_VERSION = 9;
+export const INDEX_PART_VERSION = 10;
 /** Tokenizer and stemming: index bytes and query matching depend on it. */
 export const TOKENIZER_VERSION = 1;
 

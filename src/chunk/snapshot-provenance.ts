@@ -1,4 +1,4 @@
-import type { Chunk, EvidenceDocument } from '../document/types.js';
+import type { Chunk } from '../document/types.js';
 import { artifactBytes, makeArtifact, type Artifact } from '../store/artifact.js';
 import { canonicalJson } from '../store/canonical-json.js';
 import { sha256Hex } from '../store/hash.js';
@@ -12,12 +12,17 @@ import { CHUNKS_FORMAT_VERSION } from '../rule-versions.js';
  * the exact bytes a clean build produces.
  */
 
-/** SHA-256 of a document without the fields that name its snapshot (snapshot id, source SHA-256). */
-export function documentContentHash(document: EvidenceDocument): string {
-  const provenance: Record<string, unknown> = { ...document.provenance };
-  delete provenance.sourceSha256;
-  delete provenance.snapshotId;
-  return sha256Hex(canonicalJson({ ...document, provenance }));
+/**
+ * SHA-256 of a document without the snapshot it came from, read off its canonical JSON: the values of
+ * its snapshot id and source SHA-256 blanked. In canonical JSON a quote inside a string is escaped, so
+ * `"snapshotId":"<id>"` can only be a key and its value. Only compared with itself (a record fact), so
+ * it needs to be a function of the content, not of any other serialisation.
+ */
+export function documentContentHash(documentJson: string, snapshotId: string, sourceSha256: string): string {
+  const blanked = documentJson
+    .replaceAll(`"snapshotId":${JSON.stringify(snapshotId)}`, '"snapshotId":""')
+    .replaceAll(`"sourceSha256":${JSON.stringify(sourceSha256)}`, '"sourceSha256":""');
+  return sha256Hex(blanked);
 }
 
 export interface StampedChunks {

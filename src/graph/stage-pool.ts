@@ -1,5 +1,5 @@
 import { Worker } from 'node:worker_threads';
-import type { StageTask } from './stage-tasks.js';
+import type { StageResult, StageTask } from './stage-tasks.js';
 import { EpistemeError, FAILURE_CODES, type FailureCode } from '../failure.js';
 
 /**
@@ -29,7 +29,7 @@ export interface TaskBounds {
 interface Pending {
   task: StageTask;
   bounds: TaskBounds;
-  resolve: (bytes: string) => void;
+  resolve: (result: unknown) => void;
   reject: (error: unknown) => void;
 }
 
@@ -72,9 +72,9 @@ export class StagePool {
     if (this.lanes.length === 0 && this.jobs > 0) this.startLane();
   }
 
-  run(task: StageTask, bounds: TaskBounds = {}): Promise<string> {
+  run<T extends StageTask>(task: T, bounds: TaskBounds = {}): Promise<StageResult<T>> {
     return new Promise((resolve, reject) => {
-      this.queue.push({ task, bounds, resolve, reject });
+      this.queue.push({ task, bounds, resolve: (result) => resolve(result as StageResult<T>), reject });
       this.pump();
     });
   }
@@ -98,7 +98,7 @@ export class StagePool {
     });
     const lane: Lane = { worker, current: null, timer: null, retired: false, ready: false };
     worker.unref();
-    worker.on('message', (message: { ready: true } | { ok: true; bytes: string } | { ok: false; error: SerializedError }) => {
+    worker.on('message', (message: { ready: true } | { ok: true; result: unknown } | { ok: false; error: SerializedError }) => {
       if ('ready' in message) {
         lane.ready = true;
         if (lane.current) this.startClock(lane, lane.current);
@@ -107,7 +107,7 @@ export class StagePool {
       const pending = this.release(lane);
       if (!pending) return;
       worker.unref();
-      if (message.ok) pending.resolve(message.bytes);
+      if (message.ok) pending.resolve(message.result);
       else pending.reject(deserializeError(message.error));
       this.pump();
     });

@@ -2,12 +2,14 @@ import type { ExtractInput } from '../extract/extract.js';
 import type { ChunkOptions } from '../chunk/chunker.js';
 import type { EvidenceDocument } from '../document/types.js';
 import type { InspectTask } from '../inspect/inspect.js';
-import { makeArtifact, artifactBytes, type Artifact } from '../store/artifact.js';
+import { artifactFile, artifactFileOfPayloadJson, type Artifact } from '../store/artifact.js';
+import { canonicalJson } from '../store/canonical-json.js';
 
 /**
  * The pure, CPU-bound work of the build, as messages a worker thread can run: bytes and options in,
- * artifact bytes out. The same function runs in-process when there is one job, so a one-worker build
- * and a parallel build produce the same bytes by construction.
+ * artifact bytes (and what the main thread would otherwise have to parse them again for) out. A worker
+ * serialises each artifact once and derives its facts from the objects it already holds, so the main
+ * thread never re-parses a document or its chunks.
  */
 export { DOCUMENT_FORMAT_VERSION, CHUNKS_FORMAT_VERSION } from '../rule-versions.js';
 import { DOCUMENT_FORMAT_VERSION, CHUNKS_FORMAT_VERSION } from '../rule-versions.js';
@@ -18,18 +20,61 @@ export type StageTask =
   // The checks of artifacts restored from the remote cache that need only their bytes (JSON inspections out).
   | { stage: 'inspect-restored'; tasks: InspectTask[] };
 
-export async function runStageTask(task: StageTask): Promise<string> {
+export interface ExtractResult {
+  bytes: string;
+  /** Diagnostic counts and codes, the snapshot it cites and the hash of its content without that snapshot. */
+  facts: Record<string, string>;
+}
+
+export interface ChunkResult {
+  bytes: string;
+  /** SHA-256 of the chunks without the snapshot they cite: the key of their index part. */
+  chunksContentHash: string;
+  snapshotId: string;
+  /** The document's index part (search-index.ts buildDocumentPart), unsealed. */
+  part: string;
+}
+
+export type StageResult<T extends StageTask> = T extends { stage: 'extract' }
+  ? ExtractResult
+  : T extends { stage: 'chunk' }
+    ? ChunkResult
+    : string;
+
+export async function runStageTask<T extends StageTask>(task: T): Promise<StageResult<T>> {
+  return (await run(task)) as StageResult<T>;
+}
+
+async function run(task: StageTask): Promise<ExtractResult | ChunkResult | string> {
   switch (task.stage) {
     case 'extract': {
       const { extractDocument } = await import('../extract/extract.js');
+      const { diagnosticFactsOf } = await import('../document/diagnostic-facts.js');
+      const { documentContentHash } = await import('../chunk/snapshot-provenance.js');
       const document = await extractDocument(task.input);
-      return artifactBytes(makeArtifact('document', DOCUMENT_FORMAT_VERSION, document));
+      const { snapshotId, sourceSha256 } = document.provenance;
+      const documentJson = canonicalJson(document);
+      const facts = {
+        ...diagnosticFactsOf(document.diagnostics),
+        documentContentHash: documentContentHash(documentJson, snapshotId, sourceSha256),
+        snapshotId,
+      };
+      return { bytes: artifactFileOfPayloadJson('document', DOCUMENT_FORMAT_VERSION, documentJson), facts };
     }
     case 'chunk': {
       const { chunkDocument } = await import('../chunk/chunker.js');
+      const { chunksContentHashOfText, chunksContentHash } = await import('../chunk/snapshot-provenance.js');
+      const { buildDocumentPart } = await import('../index/search-index.js');
       const artifact = JSON.parse(Buffer.from(task.documentBytes).toString('utf8')) as Artifact<EvidenceDocument>;
-      const chunks = chunkDocument(artifact.payload, task.options);
-      return artifactBytes(makeArtifact('document-chunks', CHUNKS_FORMAT_VERSION, { documentId: task.documentId, chunks }));
+      const snapshotId = artifact.payload.provenance.snapshotId;
+      const payload = { documentId: task.documentId, chunks: chunkDocument(artifact.payload, task.options) };
+      const bytes = artifactFile('document-chunks', CHUNKS_FORMAT_VERSION, payload);
+      return {
+        bytes,
+        chunksContentHash: chunksContentHashOfText(bytes, payload, snapshotId) ?? chunksContentHash(payload.documentId, payload.chunks),
+        snapshotId,
+        part: buildDocumentPart(payload.documentId, payload.chunks),
+      };
     }
     case 'inspect-restored': {
       const { inspectRestored } = await import('../inspect/inspect.js');

@@ -6,6 +6,7 @@ import { REPO_ROOT } from '../helpers/rig.js';
 import { seededRandom } from '../helpers/random.js';
 import { chunkDocument, DEFAULT_CHUNK_OPTIONS } from '../../src/chunk/chunker.js';
 import { documentContentHash, restampChunks } from '../../src/chunk/snapshot-provenance.js';
+import { canonicalJson } from '../../src/store/canonical-json.js';
 import { buildDocumentPart, DEFAULT_INDEX_OPTIONS, mergeSearchIndex } from '../../src/index/search-index.js';
 import { artifactBytes, makeArtifact } from '../../src/store/artifact.js';
 import { CHUNKS_FORMAT_VERSION } from '../../src/rule-versions.js';
@@ -27,6 +28,11 @@ function chunkBytes(document: EvidenceDocument, maxChars: number): string {
   return artifactBytes(makeArtifact('document-chunks', CHUNKS_FORMAT_VERSION, { documentId: document.documentId, chunks }));
 }
 
+/** The content hash as the extract worker computes it: off the document's canonical JSON. */
+function contentHashOf(document: EvidenceDocument): string {
+  return documentContentHash(canonicalJson(document), document.provenance.snapshotId, document.provenance.sourceSha256);
+}
+
 function withSnapshot(document: EvidenceDocument, snapshotId: string, sourceSha256: string): EvidenceDocument {
   return { ...document, provenance: { ...document.provenance, snapshotId, sourceSha256 } };
 }
@@ -39,7 +45,7 @@ test('restamped chunks and index parts equal a fresh chunking and indexing of th
     for (const maxChars of [200, 600, 1200, 4000]) {
       const before = withSnapshot(document, `snap-${hex(32)}`, hex(64));
       const after = withSnapshot(document, `snap-${hex(32)}`, hex(64));
-      assert.equal(documentContentHash(before), documentContentHash(after), 'snapshot fields are outside the content hash');
+      assert.equal(contentHashOf(before), contentHashOf(after), 'snapshot fields are outside the content hash');
       const fresh = chunkBytes(after, maxChars);
       const restamped = restampChunks(chunkBytes(before, maxChars), after.provenance.snapshotId);
       assert.equal(restamped.bytes, fresh, `${document.documentId} at maxChars ${maxChars}`);
@@ -61,17 +67,17 @@ test('restamped chunks and index parts equal a fresh chunking and indexing of th
 test('any change of content, however small, changes the content hash', () => {
   const random = seededRandom(11);
   for (const document of documents) {
-    const base = documentContentHash(document);
+    const base = contentHashOf(document);
     for (let trial = 0; trial < 20; trial += 1) {
       const copy = JSON.parse(JSON.stringify(document)) as EvidenceDocument;
       const block = copy.blocks[Math.floor(random() * copy.blocks.length)]!;
       const at = Math.floor(random() * (block.text.length + 1));
       block.text = block.text.slice(0, at) + 'x' + block.text.slice(at);
-      assert.notEqual(documentContentHash(copy), base);
+      assert.notEqual(contentHashOf(copy), base);
     }
     const retitled = { ...document, title: document.title + ' ' };
-    assert.notEqual(documentContentHash(retitled), base);
+    assert.notEqual(contentHashOf(retitled), base);
     const reconfigured = { ...document, provenance: { ...document.provenance, extractionConfigSha256: '0'.repeat(64) } };
-    assert.notEqual(documentContentHash(reconfigured), base);
+    assert.notEqual(contentHashOf(reconfigured), base);
   }
 });

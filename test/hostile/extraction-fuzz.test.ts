@@ -283,7 +283,7 @@ test(`seeded extraction fuzz (seed ${SEED}): 1,000 mutated inputs, no internal-e
       const run = async (): Promise<void> => {
         const started = performance.now();
         try {
-          const bytes = await pool.run(
+          const { bytes } = await pool.run(
             {
               stage: 'extract',
               input: {

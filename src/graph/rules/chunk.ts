@@ -4,7 +4,7 @@ import { writeFileAtomic } from '../../store/atomic-file.js';
 import { sealPart, unsealPart } from '../../index/index-part-seal.js';
 import { inspectionOf } from './extract.js';
 import { indexPartFile } from './search-index.js';
-import { documentContentHash, restampChunks, type StampedChunks } from '../../chunk/snapshot-provenance.js';
+import { restampChunks, type StampedChunks } from '../../chunk/snapshot-provenance.js';
 import { PRODUCER_VERSION } from '../../version.js';
 import { canonicalJson } from '../../store/canonical-json.js';
 import type { TargetNode } from '../graph.js';
@@ -20,27 +20,40 @@ export const chunkRule: Rule = {
   options: (env) => env.shared.chunk,
   run: async (env, node, deps) => {
     const { chunkOptions } = env.stages;
-    const documentBytes = readDependencyOutput(env, deps[0]!.name, deps[0]!.record.output, deps[0]!.record.sha256);
-    const document = (JSON.parse(documentBytes.toString('utf8')) as { payload: EvidenceDocument }).payload;
-    const documentContent = documentContentHash(document);
+    const dep = deps[0]!;
+    const documentId = src(node).documentId;
+    const outputPath = perDocumentPath(env.ws.outputs.chunks, documentId);
+    // The document's facts (from the worker that extracted it) say what it cites and what its content
+    // is, so the main thread never parses the document. A document restored from the remote cache has
+    // no content hash: it is chunked afresh.
+    const documentContent = dep.record.facts?.documentContentHash;
+    const citedSnapshot = dep.record.facts?.snapshotId;
     // A new snapshot with the same extracted content (a reflowed paragraph, a new charset label with the
     // same text) only changes which snapshot the chunks cite: restamp the previous chunks instead of
     // chunking again. The bytes equal a fresh chunking's, so the workspace still equals a clean build.
-    const stamped =
-      reusableChunks(env, node, documentContent, document.provenance.snapshotId) ??
-      restampChunks(
-        await env.pool.run({
-          stage: 'chunk',
-          documentId: src(node).documentId,
-          documentBytes,
-          options: chunkOptions(env.ws.options.chunk),
-        }),
-        document.provenance.snapshotId,
-      );
+    if (documentContent !== undefined && citedSnapshot !== undefined) {
+      const reused = reusableChunks(env, node, documentContent, citedSnapshot);
+      if (reused !== null) {
+        return {
+          bytes: reused.bytes,
+          outputPath,
+          facts: { citedSnapshotId: reused.snapshotId, documentContentHash: documentContent, chunksContentHash: reused.contentHash },
+        };
+      }
+    }
+    const documentBytes = readDependencyOutput(env, dep.name, dep.record.output, dep.record.sha256);
+    const chunked = await env.pool.run({ stage: 'chunk', documentId, documentBytes, options: chunkOptions(env.ws.options.chunk) });
+    // The worker tokenised the chunks it cut: the search index merges this part instead of reading the
+    // chunks back (a cache entry, verified by its seal when read).
+    writeFileAtomic(indexPartFile(env, chunked.chunksContentHash), sealPart(chunked.part, chunked.chunksContentHash));
     return {
-      bytes: stamped.bytes,
-      outputPath: perDocumentPath(env.ws.outputs.chunks, src(node).documentId),
-      facts: { citedSnapshotId: stamped.snapshotId, documentContentHash: documentContent, chunksContentHash: stamped.contentHash },
+      bytes: chunked.bytes,
+      outputPath,
+      facts: {
+        citedSnapshotId: chunked.snapshotId,
+        ...(documentContent === undefined ? {} : { documentContentHash: documentContent }),
+        chunksContentHash: chunked.chunksContentHash,
+      },
     };
   },
   cache: {

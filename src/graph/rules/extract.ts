@@ -1,5 +1,4 @@
 import { snapshotMetaFromFacts } from '../../capture/snapshot-facts.js';
-import { diagnosticFacts } from '../../document/diagnostic-facts.js';
 import { namedOptions } from '../key.js';
 import { isPerDocumentFile, perDocumentPath } from './files.js';
 import { readSnapshotBody, src } from './snapshot.js';
@@ -27,14 +26,14 @@ export const extractRule: Rule = {
     >[1];
     // Workspace families travel with the task: a worker knows only the built-in rules.
     const families = env.ws.families.length > 0 ? { families: env.ws.families } : {};
-    const bytes = await env.pool.run(
+    const { bytes, facts: documentFacts } = await env.pool.run(
       {
         stage: 'extract',
         input: { documentId: src(node).documentId, source: src(node).spec, snapshot: meta, body, options, ...families },
       },
       { timeoutMs: extractTimeoutMs(options, extractor), label: src(node).documentId },
     );
-    return { bytes, outputPath: perDocumentPath(env.ws.outputs.specs, src(node).documentId), facts: diagnosticFacts(bytes) };
+    return { bytes, outputPath: perDocumentPath(env.ws.outputs.specs, src(node).documentId), facts: documentFacts };
   },
   cache: {
     inspects: 'document',
