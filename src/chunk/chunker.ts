@@ -3,6 +3,7 @@ import { EpistemeError } from '../failure.js';
 import {
   codePointLength,
   codePointPrefix,
+  hasSurrogates,
   cutsWord,
   isWhitespace,
   isWordChar,
@@ -213,9 +214,10 @@ function trimmedAnchors(block: Block, trimmed: string): [number, string][] {
  * is dropped.
  */
 function toCodePoints(text: string, anchors: [number, string][]): [number, string][] {
-  const prefix = codePointPrefix(text);
+  if (anchors.length === 0) return [];
+  const prefix = hasSurrogates(text) ? codePointPrefix(text) : null;
   const sorted = anchors
-    .map(([at, id], order) => ({ at: prefix[Math.min(at, text.length)]!, id, order }))
+    .map(([at, id], order) => ({ at: prefix === null ? Math.min(at, text.length) : prefix[Math.min(at, text.length)]!, id, order }))
     .sort((a, b) => a.at - b.at || a.order - b.order);
   const result: [number, string][] = [];
   for (const { at, id } of sorted) {

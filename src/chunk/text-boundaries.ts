@@ -53,6 +53,8 @@ export function wordRunsOf(text: string): RegExp {
 }
 
 export function codePointLength(text: string): number {
+  // Text without surrogates (most of it) has one code point per code unit: a native scan decides.
+  if (!hasSurrogates(text)) return text.length;
   let length = 0;
   for (let i = 0; i < text.length; i++) {
     const code = text.charCodeAt(i);
@@ -63,6 +65,13 @@ export function codePointLength(text: string): number {
     length++;
   }
   return length;
+}
+
+const SURROGATE = /[\ud800-\udfff]/;
+
+/** True when the text holds a surrogate code unit (paired or not), where code points and code units differ. */
+export function hasSurrogates(text: string): boolean {
+  return SURROGATE.test(text);
 }
 
 /** prefix[i] = number of code points that start before UTF-16 index i, for i in 0..length. */

@@ -1,3 +1,6 @@
+/** Whitespace that collapsing changes: a run of two or more, or any white space but a plain space. */
+const NEEDS_COLLAPSE = /[\t\n\r\f\u00a0]| {2}/;
+
 /**
  * Accumulates block text the way a reader sees it: runs of whitespace collapse to one space, block
  * boundaries become line breaks, leading and trailing whitespace never appear. `length` is always the
@@ -15,7 +18,9 @@ export class TextSink {
   /** Collapsing write (normal flow text). */
   text(raw: string): void {
     if (raw.length === 0) return;
-    const collapsed = raw.replace(/[ \t\n\r\f\u00a0]+/g, ' ');
+    // Most text runs hold only single spaces between words: a native scan finds nothing to collapse and
+    // the run is written without a copy.
+    const collapsed = NEEDS_COLLAPSE.test(raw) ? raw.replace(/[ \t\n\r\f\u00a0]+/g, ' ') : raw;
     if (collapsed === ' ') {
       this.pendingSpace = true;
       return;
@@ -112,5 +117,5 @@ export class TextSink {
 
 /** Collapses whitespace and trims (headings, titles, cells). */
 export function normalizeSpace(text: string): string {
-  return text.replace(/[ \t\n\r\f\u00a0]+/g, ' ').trim();
+  return (NEEDS_COLLAPSE.test(text) ? text.replace(/[ \t\n\r\f\u00a0]+/g, ' ') : text).trim();
 }
