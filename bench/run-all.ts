@@ -98,6 +98,14 @@ const benches: Bench[] = [
     expect: [/save -> commit .*median \d+ ms/],
   },
   {
+    // Without ../shared it builds only the generated document (the dev-corpus part says it skipped).
+    name: 'watch-real-specs',
+    script: 'watch-real-specs.js',
+    args: [],
+    quickArgs: ['--quick'],
+    expect: [/generated spec-like document .* save -> query-ready \d+ ms/],
+  },
+  {
     name: 'pdf-tables',
     script: 'pdf-tables.js',
     args: ['--rounds', '3'],

@@ -43,6 +43,7 @@ export const SLOW = new Set([
   'retrieval/tokenizer',
   'runtimes/whole-pipeline',
   'watch/watch',
+  'watch/watch-real-spec',
   'watch/watch-sequences',
 ]);
 
