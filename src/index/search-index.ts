@@ -164,7 +164,7 @@ export function buildDocumentPart(documentId: string, chunks: Chunk[]): string {
     }
     const docRow = [chunk.citation.sourceUrl, chunk.citation.snapshotId, chunk.family, chunk.authority, chunk.documentType];
     if (doc === null) doc = docRow;
-    else if (canonicalJson(doc) !== canonicalJson(docRow))
+    else if (docRow.some((value, i) => value !== doc![i]))
       throw new Error(`chunk ${chunk.chunkId} disagrees with its document's source, snapshot or classification`);
     const c = chunk.citation;
     const row: ChunkRow = [
@@ -190,16 +190,18 @@ export function buildDocumentPart(documentId: string, chunks: Chunk[]): string {
     lengths.push(terms.length);
     totalLength += terms.length;
     passageKeys.push(passageKey(terms));
-    for (const term of new Set([...counts.keys(), ...headingCounts.keys()])) {
+    const post = (term: string, tf: number, headingTf: number): void => {
       let entry = termPostings.get(term);
       if (entry === undefined) {
         entry = { ordinals: [], tfs: [], headingTfs: [] };
         termPostings.set(term, entry);
       }
       entry.ordinals.push(ordinal);
-      entry.tfs.push(counts.get(term) ?? 0);
-      entry.headingTfs.push(headingCounts.get(term) ?? 0);
-    }
+      entry.tfs.push(tf);
+      entry.headingTfs.push(headingTf);
+    };
+    for (const [term, tf] of counts) post(term, tf, headingCounts.get(term) ?? 0);
+    for (const [term, headingTf] of headingCounts) if (!counts.has(term)) post(term, 0, headingTf);
   });
   const terms = [...termPostings.keys()].sort(compareCodeUnits);
   const postings: string[] = [];
@@ -303,17 +305,76 @@ export function parsePart(part: string): ParsedPart {
   return { header, terms: part.slice(b1 + 1, b2), postings: part.slice(b2 + 1, b3), postingStarts, rowBlocksText: part.slice(b4 + 1) };
 }
 
-/** FNV-1a over UTF-16 code units of text[start, end): integer-only, so the same everywhere. */
-function hashRegion(text: string, start: number, end: number): number {
-  let hash = 0x811c9dc5;
-  for (let i = start; i < end; i++) hash = Math.imul(hash ^ text.charCodeAt(i), 0x01000193);
-  return hash >>> 0;
-}
+/**
+ * Merges sorted term lists: next() returns the smallest term not yet returned (code-unit order) and
+ * sets `holders` to the lists holding it, ascending; each holder's cursor is then one past that term.
+ * A binary heap of list indices ordered by (current term, list index).
+ */
+class TermMerge {
+  readonly cursor: Int32Array;
+  holders: number[] = [];
+  private readonly heap: number[] = [];
 
-function equalsRegion(term: string, text: string, start: number, end: number): boolean {
-  if (term.length !== end - start) return false;
-  for (let i = 0; i < term.length; i++) if (term.charCodeAt(i) !== text.charCodeAt(start + i)) return false;
-  return true;
+  constructor(private readonly lists: string[][]) {
+    this.cursor = new Int32Array(lists.length);
+    lists.forEach((list, i) => {
+      if (list.length > 0) this.push(i);
+    });
+  }
+
+  next(): string | null {
+    if (this.heap.length === 0) return null;
+    const term = this.current(this.heap[0]!);
+    this.holders = [];
+    while (this.heap.length > 0 && this.current(this.heap[0]!) === term) {
+      const list = this.pop();
+      this.holders.push(list);
+      this.cursor[list]!++;
+      if (this.cursor[list]! < this.lists[list]!.length) this.push(list);
+    }
+    return term;
+  }
+
+  private current(list: number): string {
+    return this.lists[list]![this.cursor[list]!]!;
+  }
+
+  private less(a: number, b: number): boolean {
+    const ta = this.current(a);
+    const tb = this.current(b);
+    return ta < tb || (ta === tb && a < b);
+  }
+
+  private push(list: number): void {
+    const heap = this.heap;
+    let i = heap.push(list) - 1;
+    while (i > 0) {
+      const parent = (i - 1) >> 1;
+      if (!this.less(heap[i]!, heap[parent]!)) break;
+      [heap[i], heap[parent]] = [heap[parent]!, heap[i]!];
+      i = parent;
+    }
+  }
+
+  private pop(): number {
+    const heap = this.heap;
+    const top = heap[0]!;
+    const last = heap.pop()!;
+    if (heap.length > 0) {
+      heap[0] = last;
+      for (let i = 0; ; ) {
+        const l = 2 * i + 1;
+        const r = l + 1;
+        let least = i;
+        if (l < heap.length && this.less(heap[l]!, heap[least]!)) least = l;
+        if (r < heap.length && this.less(heap[r]!, heap[least]!)) least = r;
+        if (least === i) break;
+        [heap[i], heap[least]] = [heap[least]!, heap[i]!];
+        i = least;
+      }
+    }
+    return top;
+  }
 }
 
 /** Parses parts, drops documents without chunks, restamps snapshots, sorts by document id. */
@@ -447,56 +508,18 @@ function encodeBlockFile(
   bMilli: number,
   provenance: IndexProvenance | null,
 ): { text: string; fingerprint: string; chunkCount: number; totalLength: number } {
-  // Pass 1: give every distinct term a slot; record the slot of every run (part order, term order).
-  const partRunStart: number[] = [];
+  // Each part's terms are in code-unit order: a k-way merge visits the distinct terms in that order and,
+  // for each, the parts that hold it in part (= document) order, without hashing or sorting every term.
   let totalLength = 0;
-  let runTotal = 0;
-  for (const p of parsed) {
-    partRunStart.push(runTotal);
+  const termLists = parsed.map((p) => {
     totalLength += p.header.totalLength;
-    runTotal += p.header.termCount;
-  }
-  partRunStart.push(runTotal);
-  const runSlot = new Int32Array(runTotal);
-  const runPart = new Int32Array(runTotal);
-  const slotTerms: string[] = [];
-  const slotByHash = new Map<number, number>();
-  const nextWithHash: number[] = [];
-  let run = 0;
-  parsed.forEach((p, partIndex) => {
-    const text = p.terms;
-    const termCount = p.header.termCount;
-    let start = 0;
-    for (let termIndex = 0; termIndex < termCount; termIndex++) {
-      let end = text.indexOf(' ', start);
-      if (end < 0) end = text.length;
-      const hash = hashRegion(text, start, end);
-      let slot = slotByHash.get(hash) ?? -1;
-      while (slot >= 0 && !equalsRegion(slotTerms[slot]!, text, start, end)) slot = nextWithHash[slot]!;
-      if (slot < 0) {
-        slot = slotTerms.length;
-        slotTerms.push(text.slice(start, end));
-        nextWithHash.push(slotByHash.get(hash) ?? -1);
-        slotByHash.set(hash, slot);
-      }
-      runSlot[run] = slot;
-      runPart[run] = partIndex;
-      run++;
-      start = end + 1;
-    }
-    if (start < text.length) throw new Error(`search index part for ${p.header.documentId}: terms and postings disagree`);
+    const list = p.terms === '' ? [] : p.terms.split(' ');
+    if (list.length !== p.header.termCount) throw new Error(`search index part for ${p.header.documentId}: terms and postings disagree`);
+    for (let i = 1; i < list.length; i++)
+      if (!(list[i - 1]! < list[i]!)) throw new Error(`search index part for ${p.header.documentId}: terms out of order`);
+    return list;
   });
-  // Pass 2: runs grouped by slot (counting sort keeps part order within a slot).
-  const slotCount = slotTerms.length;
-  const slotStart = new Int32Array(slotCount + 1);
-  for (let r = 0; r < runTotal; r++) slotStart[runSlot[r]! + 1]!++;
-  for (let slot = 0; slot < slotCount; slot++) slotStart[slot + 1]! += slotStart[slot]!;
-  const fill = slotStart.slice(0, slotCount);
-  const runsBySlot = new Int32Array(runTotal);
-  for (let r = 0; r < runTotal; r++) runsBySlot[fill[runSlot[r]!]!++] = r;
-  // Pass 3: terms in code-unit order; each term's runs concatenated; blocks cut at term boundaries.
-  const slotOrder = Array.from({ length: slotCount }, (_, slot) => slot).sort((a, b) => compareCodeUnits(slotTerms[a]!, slotTerms[b]!));
-  const terms = slotOrder.map((slot) => slotTerms[slot]!);
+  const runTotal = termLists.reduce((n, list) => n + list.length, 0);
   const encoder = new TextEncoder();
   const partPostings = parsed.map((p) => encoder.encode(p.postings));
   const out = new Uint8Array(partPostings.reduce((n, bytes) => n + bytes.length, 0) + runTotal * 12);
@@ -517,13 +540,13 @@ function encodeBlockFile(
     blockTerms = [];
     blockLengths = [];
   };
-  slotOrder.forEach((slot, t) => {
+  const merge = new TermMerge(termLists);
+  for (let term = merge.next(); term !== null; term = merge.next()) {
     let previousDocument = -1;
     const runStart = written;
-    for (let k = slotStart[slot]!; k < slotStart[slot + 1]!; k++) {
-      const r = runsBySlot[k]!;
-      const partIndex = runPart[r]!; // = the document's ordinal (parts are in document order)
-      const termIndex = r - partRunStart[partIndex]!;
+    for (const partIndex of merge.holders) {
+      // partIndex = the document's ordinal (parts are in document order); the term's index in the part:
+      const termIndex = merge.cursor[partIndex]! - 1;
       const bytes = partPostings[partIndex]!;
       const start = parsed[partIndex]!.postingStarts[termIndex]!;
       const end = parsed[partIndex]!.postingStarts[termIndex + 1]!;
@@ -532,10 +555,10 @@ function encodeBlockFile(
       for (let i = start; i < end; i++) out[written++] = bytes[i]!;
       previousDocument = partIndex;
     }
-    blockTerms.push(terms[t]!);
+    blockTerms.push(term);
     encodeVlq(written - runStart, blockLengths);
     if (written - blockStart >= POSTING_BLOCK_TARGET_CHARS) closeBlock();
-  });
+  }
   if (blockTerms.length > 0) closeBlock();
   const normativityValues = [...new Set(parsed.flatMap((p) => p.header.normativity))].sort(compareCodeUnits);
   const normativityCodes = parsed.flatMap((p) => p.header.normativity.map((value) => normativityValues.indexOf(value)));
