@@ -45,7 +45,9 @@ export const chunkRule: Rule = {
     const chunked = await env.pool.run({ stage: 'chunk', documentId, documentBytes, options: chunkOptions(env.ws.options.chunk) });
     // The worker tokenised the chunks it cut: the search index merges this part instead of reading the
     // chunks back (a cache entry, verified by its seal when read).
-    writeFileAtomic(indexPartFile(env, chunked.chunksContentHash), sealPart(chunked.part, chunked.chunksContentHash));
+    const partFile = indexPartFile(env, chunked.chunksContentHash);
+    writeFileAtomic(partFile, sealPart(chunked.part, chunked.chunksContentHash));
+    env.memory.rememberIndexPart(partFile, chunked.part);
     return {
       bytes: chunked.bytes,
       outputPath,

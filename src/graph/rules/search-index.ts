@@ -110,6 +110,8 @@ function snapshotIdsOf(env: RuleEnv, deps: readonly DepView[]): Map<string, stri
 function partOf(env: RuleEnv, dep: DepView): string {
   const { chunksContentHash } = chunkFactsOf(env, dep);
   const file = indexPartFile(env, chunksContentHash);
+  const known = env.memory.indexPart(file);
+  if (known !== undefined) return known;
   let part = readCachedPart(env, file, chunksContentHash);
   if (part === null) {
     const chunks = parseArtifact<{ documentId: string; chunks: Chunk[] }>(
@@ -121,6 +123,7 @@ function partOf(env: RuleEnv, dep: DepView): string {
     part = env.stages.buildDocumentPart(dep.source!.documentId, chunks.payload.chunks);
     writeFileAtomic(file, sealPart(part, chunksContentHash));
   }
+  env.memory.rememberIndexPart(file, part);
   return part;
 }
 
