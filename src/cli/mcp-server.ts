@@ -157,7 +157,7 @@ export async function serve(options: ServeOptions): Promise<number> {
         const progressToken = extra._meta?.progressToken;
         const child = spawn(
           process.execPath,
-          [launcherPath(), 'build', ...options.workspaceArgs, ...targets.args, '--json', '--progress=always'],
+          [launcherPath(), 'build', ...options.workspaceArgs, '--json', '--progress=always', ...targets.args],
           {
             stdio: ['ignore', 'pipe', 'pipe'],
           },
