@@ -282,3 +282,38 @@ test('query --batch: one answer per line, in order, equal to query --json; a bad
   assert.equal(flags.code, 0);
   assert.equal(JSON.parse(flags.stdout).data.hits.length, 1, 'flags are the lines defaults');
 });
+
+test('show: a block cut into overlapping chunks is joined back exactly, and paged by --offset', async () => {
+  const long = new Rig();
+  try {
+    const sentences = Array.from({ length: 60 }, (_, i) => `Sentence ${i} of the long paragraph talks about okapi${i % 7} and caching.`);
+    const paragraph = sentences.join(' ');
+    long.write({
+      'src/long.html': `<!DOCTYPE html><html><head><title>Long</title></head><body><h1>Long</h1><h2 id="long">Long section</h2><p>${paragraph}</p><p>Tail.</p></body></html>`,
+      'map.json': JSON.stringify([{ sourceUrl: 'https://example.test/long/', localPath: 'src/long.html', contentType: 'text/html' }]),
+      'episteme.json': JSON.stringify({ manualIngest: 'map.json' }),
+    });
+    assert.equal((await long.exec(['build', '--json'])).code, 0);
+    const whole = await long.exec(['show', 'https://example.test/long/#long', '--json']);
+    const data = whole.json!.data;
+    assert.ok(data.blocks[0].chunkIds.length > 1, 'the paragraph was cut into several chunks');
+    assert.equal(data.blocks[0].text, paragraph);
+    assert.deepEqual(
+      data.blocks.map((b: { text: string }) => b.text),
+      [paragraph, 'Tail.'],
+    );
+    assert.equal(data.totalChars, paragraph.length + 2 + 'Tail.'.length);
+    // Pages of 500 code points put together give the section text.
+    let text = '';
+    for (let offset: number | null = 0; offset !== null; ) {
+      const page: { blocks: { text: string; cutAfter: boolean }[]; nextOffset: number | null } = (
+        await long.exec(['show', 'example-test-long#long', '--max-chars', '500', '--offset', String(offset), '--json'])
+      ).json!.data;
+      text += page.blocks.map((b: { text: string; cutAfter: boolean }) => b.text + (b.cutAfter ? '' : '\n\n')).join('');
+      offset = page.nextOffset;
+    }
+    assert.equal(text, `${paragraph}\n\nTail.\n\n`);
+  } finally {
+    long.cleanup();
+  }
+});
