@@ -289,7 +289,9 @@ test('show: a block cut into overlapping chunks is joined back exactly, and page
     const sentences = Array.from({ length: 60 }, (_, i) => `Sentence ${i} of the long paragraph talks about okapi${i % 7} and caching.`);
     const paragraph = sentences.join(' ');
     long.write({
-      'src/long.html': `<!DOCTYPE html><html><head><title>Long</title></head><body><h1>Long</h1><h2 id="long">Long section</h2><p>${paragraph}</p><p>Tail.</p></body></html>`,
+      'src/long.html':
+        '<!DOCTYPE html><html><head><title>Long</title></head><body><h1>Long</h1>' +
+        `<h2 id="long">Long section</h2><p>${paragraph}</p><p>Tail.</p></body></html>`,
       'map.json': JSON.stringify([{ sourceUrl: 'https://example.test/long/', localPath: 'src/long.html', contentType: 'text/html' }]),
       'episteme.json': JSON.stringify({ manualIngest: 'map.json' }),
     });
