@@ -11,8 +11,9 @@
  * paragraph questions (a question made of 12 to 24 consecutive words of a chunk), drawn with a fixed
  * seed from the indexed chunks, so every run asks the same ones. Cold: one `episteme query --json`
  * process per query (the launcher's code cache warmed first, as an agent's second query finds it).
- * Warm: the SDK's client over stdio, one `search` call at a time, after 5 warm-up calls. Batch: one
- * `query --batch` process for all of them, its wall time divided by the number of queries.
+ * Warm: the SDK's client over stdio, one `search` call at a time, after 5 warm-up calls, alternating
+ * query by query with the cold runs. Batch: one `query --batch` process for all of them, its wall time
+ * divided by the number of queries.
  */
 import { spawn, spawnSync } from 'node:child_process';
 import { mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
@@ -146,21 +147,8 @@ async function main(): Promise<void> {
     '--json',
   ];
 
-  // Cold: one process per query (after two warm-up runs that write the launcher's code cache).
-  for (let i = 0; i < 2; i++) spawnSync(process.execPath, queryArgs(queries[0]!.terms), { cwd: work, env });
-  const cold: number[] = [];
-  const coldAnswers: string[] = [];
-  const coldCpuBefore = cpuMs('self', true);
-  for (const query of queries) {
-    const started = performance.now();
-    const result = spawnSync(process.execPath, queryArgs(query.terms), { cwd: work, env, encoding: 'utf8', maxBuffer: 64 << 20 });
-    cold.push(performance.now() - started);
-    if (result.status !== 0) throw new Error(`cold query failed: ${result.stdout}${result.stderr}`);
-    coldAnswers.push(result.stdout);
-  }
-  const coldCpu = (cpuMs('self', true) - coldCpuBefore) / queries.length;
-
-  // Warm: the SDK's client, one search at a time.
+  // The server (the SDK's client over stdio), then cold and warm alternately, query by query, so a
+  // machine whose load changes during the run shifts both alike.
   const transport = new StdioClientTransport({ command: process.execPath, args: [cli, 'serve'], cwd: work, env, stderr: 'inherit' });
   const client = new Client({ name: 'episteme-bench', version: '1.0.0' });
   const connectStarted = performance.now();
@@ -168,17 +156,32 @@ async function main(): Promise<void> {
   const startMs = performance.now() - connectStarted;
   const pid = transport.pid!;
   const rssStarted = rssMb(pid);
+  // Warm-up: two cold runs write the launcher's code cache; five searches.
+  for (let i = 0; i < 2; i++) spawnSync(process.execPath, queryArgs(queries[0]!.terms), { cwd: work, env });
   for (let i = 0; i < 5; i++) await client.callTool({ name: 'search', arguments: { terms: queries[i % queries.length]!.terms } });
+  const cold: number[] = [];
   const warm: number[] = [];
+  let coldCpuTotal = 0;
+  let warmCpuTotal = 0;
   let same = 0;
-  const warmCpuBefore = cpuMs(pid);
-  for (const [i, query] of queries.entries()) {
-    const started = performance.now();
-    const result = await client.callTool({ name: 'search', arguments: { terms: query.terms } });
+  const coldAnswers: string[] = [];
+  for (const query of queries) {
+    const coldCpuBefore = cpuMs('self', true);
+    let started = performance.now();
+    const result = spawnSync(process.execPath, queryArgs(query.terms), { cwd: work, env, encoding: 'utf8', maxBuffer: 64 << 20 });
+    cold.push(performance.now() - started);
+    coldCpuTotal += cpuMs('self', true) - coldCpuBefore;
+    if (result.status !== 0) throw new Error(`cold query failed: ${result.stdout}${result.stderr}`);
+    coldAnswers.push(result.stdout);
+    const warmCpuBefore = cpuMs(pid);
+    started = performance.now();
+    const answer = await client.callTool({ name: 'search', arguments: { terms: query.terms } });
     warm.push(performance.now() - started);
-    if ((result.content as { text: string }[])[0]!.text + '\n' === coldAnswers[i]) same++;
+    warmCpuTotal += cpuMs(pid) - warmCpuBefore;
+    if ((answer.content as { text: string }[])[0]!.text + '\n' === result.stdout) same++;
   }
-  const warmCpu = (cpuMs(pid) - warmCpuBefore) / queries.length;
+  const coldCpu = coldCpuTotal / queries.length;
+  const warmCpu = warmCpuTotal / queries.length;
   const rssAfter = rssMb(pid);
   // A second pass: the index's blocks are all cached by now; memory must not keep growing.
   for (const query of queries) await client.callTool({ name: 'search', arguments: { terms: query.terms } });
