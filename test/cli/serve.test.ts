@@ -5,7 +5,8 @@ import * as path from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { McpError } from '@modelcontextprotocol/sdk/types.js';
-import { CLI, REPO_ROOT, Rig, sampleHtml, writeSmallWorkspace } from '../helpers/rig.js';
+import { CLI, REPO_ROOT, Rig, sampleHtml, startCli, writeSmallWorkspace } from '../helpers/rig.js';
+import { waitUntil } from '../helpers/wait.js';
 import { LIMIT_RANGE, MAX_CHARS_RANGE, MAX_SNIPPET_CHARS_RANGE, OFFSET_RANGE, QUERY_REQUEST_FIELDS } from '../../src/cli/query-request.js';
 
 /**
@@ -318,4 +319,42 @@ test('show: a block cut into overlapping chunks is joined back exactly, and page
   } finally {
     long.cleanup();
   }
+});
+
+test('serve: malformed protocol input (a line that is not JSON, a call without params) leaves the server answering', async () => {
+  const child = startCli(['serve'], rig.dir);
+  let out = '';
+  child.stdout!.setEncoding('utf8').on('data', (chunk: string) => (out += chunk));
+  const send = (message: unknown) => child.stdin!.write(`${typeof message === 'string' ? message : JSON.stringify(message)}\n`);
+  const answer = async (id: number) => {
+    await waitUntil(() => out.split('\n').some((line) => line.includes(`"id":${id}`)), `the answer to request ${id}`);
+    return JSON.parse(out.split('\n').find((line) => line.includes(`"id":${id}`))!);
+  };
+  try {
+    send({
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'initialize',
+      params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '0' } },
+    });
+    await answer(1);
+    send({ jsonrpc: '2.0', method: 'notifications/initialized' });
+    send('this is not JSON {');
+    send({ jsonrpc: '2.0', id: 2, method: 'tools/call' });
+    send({ jsonrpc: '2.0', id: 3, method: 'tools/call', params: { name: 'search', arguments: 'terms' } });
+    send({ jsonrpc: '2.0', id: 4, method: 'no/such/method', params: {} });
+    send({ jsonrpc: '2.0', id: 5, method: 'tools/call', params: { name: 'search', arguments: { terms: ['alpha'], limit: 1 } } });
+    assert.ok((await answer(2)).error, 'a call without params is an error');
+    // Arguments that are not an object break the protocol's own schema: the SDK refuses the request
+    // before any tool sees it (with its own code and message), and the server goes on.
+    assert.ok((await answer(3)).error, 'arguments that are not an object are an error');
+    assert.equal((await answer(4)).error.code, -32601);
+    const five = await answer(5);
+    assert.equal(five.result.structuredContent.ok, true);
+    assert.equal(child.exitCode, null, 'still running');
+  } finally {
+    child.stdin!.end();
+    await waitUntil(() => child.exitCode !== null, 'the server exits when its stdin closes');
+  }
+  assert.equal(child.exitCode, 0);
 });
