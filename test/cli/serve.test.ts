@@ -358,3 +358,13 @@ test('serve: malformed protocol input (a line that is not JSON, a call without p
   }
   assert.equal(child.exitCode, 0);
 });
+
+test('the MCP SDK is loaded by serve alone: not in the query bundle, not imported by cli.js or any chunk but one', () => {
+  const bundle = path.join(REPO_ROOT, 'dist/bundle');
+  assert.doesNotMatch(fs.readFileSync(path.join(bundle, 'query-main.cjs'), 'utf8'), /modelcontextprotocol/);
+  const importers = fs
+    .readdirSync(bundle)
+    .filter((file) => /\.js$/.test(file) && /modelcontextprotocol/.test(fs.readFileSync(path.join(bundle, file), 'utf8')));
+  assert.equal(importers.length, 1, importers.join(', '));
+  assert.match(importers[0]!, /^chunk-/, 'a chunk of its own, loaded by import() from serve');
+});
