@@ -327,8 +327,8 @@ test('serve: malformed protocol input (a line that is not JSON, a call without p
   child.stdout!.setEncoding('utf8').on('data', (chunk: string) => (out += chunk));
   const send = (message: unknown) => child.stdin!.write(`${typeof message === 'string' ? message : JSON.stringify(message)}\n`);
   const answer = async (id: number) => {
-    await waitUntil(() => out.split('\n').some((line) => line.includes(`"id":${id}`)), `the answer to request ${id}`);
-    return JSON.parse(out.split('\n').find((line) => line.includes(`"id":${id}`))!);
+    await waitUntil(() => out.split('\n').some((line) => line.includes(`"id":${id},`)), `the answer to request ${id}`);
+    return JSON.parse(out.split('\n').find((line) => line.includes(`"id":${id},`))!);
   };
   try {
     send({
@@ -351,6 +351,17 @@ test('serve: malformed protocol input (a line that is not JSON, a call without p
     assert.equal((await answer(4)).error.code, -32601);
     const five = await answer(5);
     assert.equal(five.result.structuredContent.ok, true);
+    // 300 calls in one write: requests wait their turn, at most MAX_QUEUED_REQUESTS (64) of them; the
+    // rest are refused at once with server-busy, and every call gets an answer.
+    const burst = Array.from({ length: 300 }, (_, i) =>
+      JSON.stringify({ jsonrpc: '2.0', id: 100 + i, method: 'tools/call', params: { name: 'search', arguments: { terms: ['alpha'] } } }),
+    );
+    child.stdin!.write(burst.join('\n') + '\n');
+    const answers = await Promise.all(burst.map((_, i) => answer(100 + i)));
+    const busy = answers.filter((a) => a.error?.data?.code === 'server-busy');
+    assert.ok(busy.length > 0, 'some calls found the queue full');
+    assert.equal(answers.filter((a) => a.result?.structuredContent?.ok === true).length + busy.length, 300);
+    assert.equal((await answer(5)).result.structuredContent.ok, true);
     assert.equal(child.exitCode, null, 'still running');
   } finally {
     child.stdin!.end();
