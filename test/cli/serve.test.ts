@@ -326,10 +326,15 @@ test('serve: malformed protocol input (a line that is not JSON, a call without p
   let out = '';
   child.stdout!.setEncoding('utf8').on('data', (chunk: string) => (out += chunk));
   const send = (message: unknown) => child.stdin!.write(`${typeof message === 'string' ? message : JSON.stringify(message)}\n`);
+  const answers = new Map<number, any>();
   const answer = async (id: number) => {
-    await waitUntil(() => out.split('\n').some((line) => line.includes(`"id":${id},`)), `the answer to request ${id}`);
-    return JSON.parse(out.split('\n').find((line) => line.includes(`"id":${id},`))!);
+    await waitUntil(() => {
+      for (const line of out.split('\n').slice(0, -1)) if (line.startsWith('{')) answers.set(JSON.parse(line).id, JSON.parse(line));
+      return answers.has(id);
+    }, `the answer to request ${id}`);
+    return answers.get(id);
   };
+
   try {
     send({
       jsonrpc: '2.0',
@@ -357,10 +362,10 @@ test('serve: malformed protocol input (a line that is not JSON, a call without p
       JSON.stringify({ jsonrpc: '2.0', id: 100 + i, method: 'tools/call', params: { name: 'search', arguments: { terms: ['alpha'] } } }),
     );
     child.stdin!.write(burst.join('\n') + '\n');
-    const answers = await Promise.all(burst.map((_, i) => answer(100 + i)));
-    const busy = answers.filter((a) => a.error?.data?.code === 'server-busy');
+    const replies = await Promise.all(burst.map((_, i) => answer(100 + i)));
+    const busy = replies.filter((a) => a.error?.data?.code === 'server-busy');
     assert.ok(busy.length > 0, 'some calls found the queue full');
-    assert.equal(answers.filter((a) => a.result?.structuredContent?.ok === true).length + busy.length, 300);
+    assert.equal(replies.filter((a) => a.result?.structuredContent?.ok === true).length + busy.length, 300);
     assert.equal((await answer(5)).result.structuredContent.ok, true);
     assert.equal(child.exitCode, null, 'still running');
   } finally {
