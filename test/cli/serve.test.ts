@@ -323,15 +323,20 @@ test('show: a block cut into overlapping chunks is joined back exactly, and page
 
 test('serve: malformed protocol input (a line that is not JSON, a call without params) leaves the server answering', async () => {
   const child = startCli(['serve'], rig.dir);
-  let out = '';
-  child.stdout!.setEncoding('utf8').on('data', (chunk: string) => (out += chunk));
-  const send = (message: unknown) => child.stdin!.write(`${typeof message === 'string' ? message : JSON.stringify(message)}\n`);
+  // Each answer, by id, as its line arrives.
   const answers = new Map<number, any>();
+  let pending = '';
+  child.stdout!.setEncoding('utf8').on('data', (chunk: string) => {
+    pending += chunk;
+    for (let at = pending.indexOf('\n'); at >= 0; at = pending.indexOf('\n')) {
+      const line = pending.slice(0, at);
+      pending = pending.slice(at + 1);
+      if (line.startsWith('{')) answers.set(JSON.parse(line).id, JSON.parse(line));
+    }
+  });
+  const send = (message: unknown) => child.stdin!.write(`${typeof message === 'string' ? message : JSON.stringify(message)}\n`);
   const answer = async (id: number) => {
-    await waitUntil(() => {
-      for (const line of out.split('\n').slice(0, -1)) if (line.startsWith('{')) answers.set(JSON.parse(line).id, JSON.parse(line));
-      return answers.has(id);
-    }, `the answer to request ${id}`);
+    await waitUntil(() => answers.has(id), `the answer to request ${id}`);
     return answers.get(id);
   };
 
