@@ -77,6 +77,13 @@ const benches: Bench[] = [
     expect: [/episteme query \(CLI\) +[\d.]+ ms wall|SKIP/],
   },
   {
+    name: 'serve',
+    script: 'serve.js',
+    args: ['--queries', '200'],
+    quickArgs: ['--quick'],
+    expect: [/warm MCP search +p50 [\d.]+ ms|SKIP/, /query --batch +[\d.]+ ms per query|SKIP/],
+  },
+  {
     name: 'index-incremental',
     script: 'index-incremental.js',
     args: ['1000', '5'],

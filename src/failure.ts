@@ -25,6 +25,11 @@ export const FAILURE_CODES = {
     summary:
       'An offline stage (extract, chunk, index, manual-ingest) needs an HTTP snapshot that was never captured; run snapshot or build.',
   },
+  'citation-not-found': {
+    exit: 2,
+    summary: 'A citation (`show`, the MCP `read` tool) names no chunk, section or source id the search index holds.',
+  },
+  'server-read-only': { exit: 2, summary: 'The MCP server was started --read-only: its `build` tool writes nothing.' },
   // exit 1: a target, source or the run itself failed
   'target-failed': { exit: 1, summary: 'One or more targets failed; see data.targets for each reason.' },
   'source-failed': { exit: 1, summary: 'A source could not be read or extracted.' },
@@ -53,6 +58,7 @@ export const FAILURE_CODES = {
     exit: 1,
     summary: 'A remote cache hit recomputed by --remote-cache-verify differs from the local result: the cache holds a wrong entry.',
   },
+  'server-busy': { exit: 1, summary: 'The MCP server has too many requests waiting; retry once it has answered them.' },
   'internal-error': { exit: 1, summary: 'A bug in Episteme; rerun with --debug and report it.' },
 } as const;
 

@@ -19,6 +19,8 @@ const COMMANDS = [
   'chunk',
   'index',
   'query',
+  'show',
+  'serve',
   'diff',
   'explain',
   'watch',

@@ -1,0 +1,272 @@
+import { EpistemeError } from '../failure.js';
+import type { ChunkRow } from '../index/index-layout.js';
+import { chunkRow, readRows, type LoadedSearchIndex } from '../index/index-reader.js';
+
+/**
+ * The cited section, read from the search index itself (`episteme show`, the MCP `read` tool).
+ *
+ * The index holds every chunk's text, section, blocks and source ids, so the section a hit cites is
+ * rebuilt from the same generation the hit came from, with no other file to read and nothing to
+ * mix. A section's chunks are its own blocks in order (subsections are sections of their own):
+ * blocks packed into one chunk stay one passage (listing their block ids), and the pieces of a block
+ * cut into overlapping chunks are joined back, dropping each overlap by the pieces' code-point
+ * ranges. The text is bounded by `maxChars` code points from `offset`, and the answer says which
+ * blocks were returned whole, which were cut, and where the next page starts.
+ *
+ * A citation is one of: a source URL with a fragment (the fragment may be a section id or any id
+ * inside it: a definition, a step), a chunk id (`<documentId>#<block id>`, as every hit has), or
+ * `<documentId>#<section id>`; a URL or document id alone cites the document's first section.
+ */
+export interface SectionRequest {
+  citation: string;
+  maxChars: number;
+  offset: number;
+}
+
+export const DEFAULT_READ_MAX_CHARS = 8000;
+export const READ_MAX_CHARS_RANGE = { min: 1, max: 1_000_000 };
+export const READ_OFFSET_RANGE = { min: 0, max: 2 ** 31 - 1 };
+export const MAX_CITATION_CHARS = 8192;
+
+interface Passage {
+  blockIds: string[];
+  chunkIds: string[];
+  normativity: string;
+  fragment: string | null;
+  pages: number[] | null;
+  text: string;
+  /** For a block cut into pieces: the code-point end of the last piece joined, in the block's text. */
+  end: number | null;
+}
+
+export interface SectionBlock {
+  blockIds: string[];
+  chunkIds: string[];
+  normativity: string;
+  fragment: string | null;
+  pages?: number[];
+  /** Where this block's text starts in the section text (code points), and its length. */
+  offset: number;
+  chars: number;
+  /** The returned part of the text (the whole of it unless the window cut it: see cutBefore/cutAfter). */
+  text: string;
+  cutBefore: boolean;
+  cutAfter: boolean;
+}
+
+export interface SectionAnswer {
+  citation: {
+    sourceUrl: string;
+    fragment: string | null;
+    snapshotId: string;
+    documentId: string;
+    sectionId: string | null;
+    headingPath: string[];
+  };
+  /** What the request named, and the chunk it resolved to (null when it named a section). */
+  requested: { citation: string; chunkId: string | null };
+  family: string;
+  authority: string;
+  documentType: string;
+  /** The section text is the blocks' texts joined by a blank line; counts are in code points. */
+  totalChars: number;
+  offset: number;
+  maxChars: number;
+  returnedChars: number;
+  truncated: boolean;
+  /** Where the next page starts (offset to ask for), or null when this page reaches the end. */
+  nextOffset: number | null;
+  blocks: SectionBlock[];
+  /** Blocks of the section not returned, or returned only in part. */
+  cut: { blockIds: string[]; chars: number };
+  contentTrust: 'untrusted-source';
+}
+
+const SEPARATOR = '\n\n';
+
+export function readSection(index: LoadedSearchIndex, request: SectionRequest): SectionAnswer {
+  const { citation } = request;
+  const starts: number[] = [];
+  let total = 0;
+  for (const count of index.chunkCounts) {
+    starts.push(total);
+    total += count;
+  }
+  const rowsOf = (document: number): ChunkRow[] => {
+    const ordinals: number[] = [];
+    for (let o = starts[document]!; o < starts[document]! + index.chunkCounts[document]!; o++) ordinals.push(o);
+    readRows(index, ordinals);
+    return ordinals.map((o) => chunkRow(index, o));
+  };
+  const notFound = (why: string): EpistemeError =>
+    new EpistemeError('citation-not-found', `${why} (citation ${JSON.stringify(citation.slice(0, 200))}).`, {
+      hint:
+        'Cite what a search hit gives: its chunkId, or citation.sourceUrl#fragment (or documentId#sectionId), ' +
+        'from this index; a citation from another workspace or an older build may not be held.',
+      details: { citation: citation.slice(0, 200) },
+    });
+
+  let document = -1;
+  let rows: ChunkRow[] = [];
+  let match: ChunkRow | undefined;
+  let chunkId: string | null = null;
+  const hash = citation.indexOf('#');
+  if (/^[a-z][a-z0-9+.-]*:\/\//i.test(citation)) {
+    // A source URL: the document whose source is the URL as given (a source may itself be a fragment
+    // of a page), else the page before '#', then the fragment in it.
+    let fragment: string | null = null;
+    let rawFragment = '';
+    document = index.documents.findIndex((row) => row[1] === citation);
+    if (document < 0 && hash >= 0) {
+      const page = citation.slice(0, hash);
+      rawFragment = citation.slice(hash + 1);
+      fragment = decodeFragment(rawFragment);
+      document = index.documents.findIndex((row) => row[1] === page);
+    }
+    if (document < 0) throw notFound('No document of this index has that source URL');
+    rows = rowsOf(document);
+    match = fragment === null || fragment === '' ? rows[0] : (findFragment(rows, rawFragment) ?? findFragment(rows, fragment));
+    if (match === undefined) throw notFound(`The document ${index.documents[document]![0]} has no section or id "${fragment}"`);
+  } else {
+    // A chunk id (<documentId>#<block id>[~n]) or <documentId>#<section id>, or a document id alone.
+    const documentId = hash >= 0 ? citation.slice(0, hash) : citation;
+    document = index.documents.findIndex((row) => row[0] === documentId);
+    if (document < 0) throw notFound('No document of this index has that id');
+    rows = rowsOf(document);
+    if (hash < 0) match = rows[0];
+    else {
+      match = rows.find((row) => row[0] === citation);
+      if (match !== undefined) chunkId = match[0];
+      else match = findFragment(rows, citation.slice(hash + 1));
+    }
+    if (match === undefined) throw notFound(`The document ${documentId} has no chunk, section or id "${citation.slice(hash + 1)}"`);
+  }
+  const sectionId = match[1];
+  const own = rows.filter((row) => row[1] === sectionId);
+  const first = own[0]!;
+  const documentRow = index.documents[document]!;
+
+  const passages: Passage[] = [];
+  for (const row of own) {
+    const [id, , , blockIds, fragment, normativity, pages, , textRange, text] = row;
+    const last = passages[passages.length - 1];
+    if (
+      textRange !== null &&
+      last !== undefined &&
+      last.end !== null &&
+      blockIds.length === 1 &&
+      last.blockIds.length === 1 &&
+      last.blockIds[0] === blockIds[0] &&
+      textRange.start <= last.end
+    ) {
+      // The next piece of a cut block: its first (last.end - start) code points repeat the previous piece.
+      last.text += codePointsFrom(text, last.end - textRange.start);
+      last.end = textRange.end;
+      last.chunkIds.push(id);
+      if (pages) last.pages = [...new Set([...(last.pages ?? []), ...pages])].sort((a, b) => a - b);
+      continue;
+    }
+    passages.push({
+      blockIds: [...blockIds],
+      chunkIds: [id],
+      normativity,
+      fragment,
+      pages: pages ? [...pages] : null,
+      text,
+      end: textRange === null ? null : textRange.end,
+    });
+  }
+
+  // The window [offset, offset + maxChars) over the passages joined by SEPARATOR (code points).
+  const windowStart = request.offset;
+  const windowEnd = request.offset + request.maxChars;
+  const blocks: SectionBlock[] = [];
+  const cutIds: string[] = [];
+  let cutChars = 0;
+  let at = 0;
+  let returned = 0;
+  for (let i = 0; i < passages.length; i++) {
+    const passage = passages[i]!;
+    const chars = [...passage.text];
+    const start = at;
+    const end = start + chars.length;
+    at = end + (i + 1 < passages.length ? SEPARATOR.length : 0);
+    const from = Math.max(start, windowStart);
+    const to = Math.min(end, windowEnd);
+    if (from >= to && !(chars.length === 0 && start >= windowStart && start < windowEnd)) {
+      cutIds.push(...passage.blockIds);
+      cutChars += chars.length;
+      continue;
+    }
+    const text = chars.slice(from - start, to - start).join('');
+    const cutBefore = from > start;
+    const cutAfter = to < end;
+    if (cutBefore || cutAfter) {
+      cutIds.push(...passage.blockIds);
+      cutChars += chars.length - (to - from);
+    }
+    returned += to - from;
+    blocks.push({
+      blockIds: passage.blockIds,
+      chunkIds: passage.chunkIds,
+      normativity: passage.normativity,
+      fragment: passage.fragment,
+      ...(passage.pages ? { pages: passage.pages } : {}),
+      offset: start,
+      chars: chars.length,
+      text,
+      cutBefore,
+      cutAfter,
+    });
+  }
+  const totalChars = at;
+  const truncated = windowStart > 0 || windowEnd < totalChars;
+  return {
+    citation: {
+      sourceUrl: documentRow[1],
+      fragment: sectionId ?? first[4],
+      snapshotId: documentRow[2],
+      documentId: documentRow[0],
+      sectionId,
+      headingPath: first[2],
+    },
+    requested: { citation, chunkId },
+    family: documentRow[3],
+    authority: documentRow[4],
+    documentType: documentRow[5],
+    totalChars,
+    offset: request.offset,
+    maxChars: request.maxChars,
+    returnedChars: returned,
+    truncated,
+    nextOffset: windowEnd < totalChars ? windowEnd : null,
+    blocks,
+    cut: { blockIds: [...new Set(cutIds)], chars: cutChars },
+    contentTrust: 'untrusted-source',
+  };
+}
+
+/** The chunk a fragment names: its section's id, the chunk's own fragment, or an id inside its text. */
+function findFragment(rows: readonly ChunkRow[], fragment: string): ChunkRow | undefined {
+  return (
+    rows.find((row) => row[1] === fragment) ??
+    rows.find((row) => row[4] === fragment) ??
+    rows.find((row) => row[10]?.some(([, id]) => id === fragment) === true) ??
+    rows.find((row) => row[3].includes(fragment))
+  );
+}
+
+function decodeFragment(fragment: string): string {
+  try {
+    return decodeURIComponent(fragment);
+  } catch {
+    return fragment;
+  }
+}
+
+function codePointsFrom(text: string, count: number): string {
+  if (count <= 0) return text;
+  let i = 0;
+  for (let n = 0; n < count && i < text.length; n++) i += (text.codePointAt(i) ?? 0) > 0xffff ? 2 : 1;
+  return text.slice(i);
+}
