@@ -83,8 +83,10 @@ export function readSections(workspaceRoot: string): Map<string, Map<string, Sec
   const specs = path.join(workspaceRoot, 'specs');
   for (const name of readdirSync(specs)) {
     if (!name.endsWith('.json') || name.startsWith('index')) continue;
-    const doc = JSON.parse(readFileSync(path.join(specs, name), 'utf8')) as { documentId?: string; sections?: Section[] };
-    if (doc.documentId === undefined || doc.sections === undefined) continue;
+    // An artifact envelope whose payload is the evidence document.
+    const doc = (JSON.parse(readFileSync(path.join(specs, name), 'utf8')) as { payload?: { documentId?: string; sections?: Section[] } })
+      .payload;
+    if (doc?.documentId === undefined || doc.sections === undefined) continue;
     byDocument.set(doc.documentId, new Map(doc.sections.map((section) => [section.id, section])));
   }
   return byDocument;
@@ -110,6 +112,8 @@ export interface SpecQuestionScore {
   ideal: number[];
   /** The rank-1 hit is a grade-2 section. */
   rank1: boolean;
+  /** The rank-1 hit is a judged section (grade 1 or 2). */
+  rank1Judged: boolean;
   /** A grade-2 section within the first three hits. */
   top3: boolean;
   /** The rank-1 hit is a grade-2 section and its snippet shows the question's words (answerVisible). */
@@ -149,7 +153,7 @@ export function scoreSpecQuestion(
   const first = hits[0];
   const inText = first === undefined ? 0 : chunkTermsInText(first);
   const answerVisible = rank1 && first !== undefined && inText > 0 && snippetTerms(first) * 2 >= inText;
-  return { gains, ideal, rank1, top3, answerVisible };
+  return { gains, ideal, rank1, rank1Judged: (gains[0] ?? 0) > 0, top3, answerVisible };
 }
 
 /** nDCG@10 from gains (linear gain, log2 discount); binary counts every gain as 1. */
