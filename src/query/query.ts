@@ -9,9 +9,10 @@ import {
   type LoadedSearchIndex,
   type Postings,
 } from '../index/index-reader.js';
-import { firstSpanOf, stemPrefix, wantedTermPositions } from '../index/tokenizer.js';
+import { stemPrefix, wantedTermPositions } from '../index/tokenizer.js';
 import { compareCodeUnits } from '../store/canonical-json.js';
 import { codePointLength } from '../chunk/text-boundaries.js';
+import { citedFragment, foldNearDuplicates, mostOpenable, NEAR_DUPLICATE_DEPTH } from './citation-choice.js';
 import { containsPhrase, parseQueryTerms } from './query-terms.js';
 import { expandQuery, FEEDBACK_CHUNKS } from './feedback.js';
 import { DOCUMENT_WEIGHT, documentLengths, documentPostings, type DocumentPostings } from './document-context.js';
@@ -27,7 +28,7 @@ import {
   termWeight,
   type TermWeight,
 } from './ranking.js';
-import { makeSnippet, type Snippet } from './snippet.js';
+import { makeSnippet, matchOffset, type Snippet } from './snippet.js';
 import { ORDERED_WEIGHT, PROXIMITY_DEPTH, PROXIMITY_WINDOW, proximityEvidence, queryPairs, type PairEvidence } from './proximity.js';
 
 /**
@@ -152,7 +153,10 @@ function requireInteger(name: string, value: number, min: number): void {
 }
 
 interface ScoredChunk {
+  /** The chunk shown: of its passage group, the one whose citation a reader can open at the passage (citation-choice.ts). */
   ordinal: number;
+  /** The chunk whose BM25F points the hit carries: the group's best-ranked member (explanations are of it). */
+  scoredBy: number;
   /** BM25F points plus proximity points. */
   points: number;
   /** Proximity evidence (empty below PROXIMITY_DEPTH or without close pairs). */
@@ -388,7 +392,9 @@ export function rankChunks(
   // Proximity re-scores the first PROXIMITY_DEPTH of the BM25F order (proximity.ts), so that many are ranked whatever `keep` is.
   const pairs = queryPairs(query.sequences.map((sequence) => sequence.filter((term) => idfOf.has(term))));
   const depth = pairs.length > 0 ? PROXIMITY_DEPTH : 0;
-  const wanted = Math.max(keep, depth);
+  // Near duplicates fold within the first NEAR_DUPLICATE_DEPTH hits, which can remove that many less one: ranked as spare.
+  const foldDepth = collapse ? NEAR_DUPLICATE_DEPTH : 0;
+  const wanted = Math.max(keep, depth, foldDepth) + foldDepth;
   let top = bestOf(matched, wanted, scores, ranksBefore);
   const proximity = new Map<number, PairEvidence[]>();
   if (depth > 0) {
@@ -412,17 +418,41 @@ export function rankChunks(
       for (const pair of evidence) scores[ordinal] = scores[ordinal]! + pair.points;
     }
     const head = top.slice(0, depth).sort((a, b) => (scores[a] !== scores[b] ? scores[b]! - scores[a]! : a - b));
-    top = [...head, ...top.slice(depth)].slice(0, keep);
+    top = [...head, ...top.slice(depth)];
   }
+  let total = matched.length;
+  if (foldDepth > 0) {
+    // The same passage cut at other boundaries (another rendering's chunking): one hit, at the better-ranked.
+    const folded = foldNearDuplicates(index, top.slice(0, foldDepth));
+    for (const [kept, others] of folded.into) {
+      const list = samePassage.get(kept) ?? [];
+      for (const other of others) list.push(other, ...(samePassage.get(other) ?? []));
+      samePassage.set(kept, list);
+    }
+    const removed = new Set(folded.removed);
+    top = top.filter((ordinal) => !removed.has(ordinal));
+    total -= removed.size;
+    collapsed += removed.size;
+  }
+  top = top.slice(0, keep);
+  // Each hit is shown by the member of its group a reader can open at the passage (points stay the best member's).
+  const groupMembers = top.flatMap((ordinal) => samePassage.get(ordinal) ?? []);
+  if (groupMembers.length > 0) readRows(index, [...top.filter((ordinal) => samePassage.has(ordinal)), ...groupMembers]);
   return {
-    total: matched.length,
+    total,
     collapsed,
-    top: top.map((ordinal) => ({
-      ordinal,
-      points: scores[ordinal]!,
-      proximity: proximity.get(ordinal) ?? [],
-      samePassage: (samePassage.get(ordinal) ?? []).sort((a, b) => a - b),
-    })),
+    top: top.map((ordinal) => {
+      const members = samePassage.get(ordinal) ?? [];
+      const byRank = [...members].sort((a, b) => (ranksBefore(a, b) ? -1 : ranksBefore(b, a) ? 1 : 0));
+      const shown = members.length === 0 ? ordinal : mostOpenable(index, [ordinal, ...byRank]);
+      return {
+        ordinal: shown,
+        scoredBy: ordinal,
+        points: scores[ordinal]!,
+        proximity: proximity.get(ordinal) ?? [],
+        samePassage: [ordinal, ...members].filter((member) => member !== shown).sort((a, b) => a - b),
+      };
+    }),
     postings,
     perDocument: perDocumentOfTerm,
   };
@@ -460,7 +490,7 @@ function explainScore(
   entry: ScoredChunk,
 ): ScoreExplanation {
   const terms: TermContribution[] = [];
-  const document = index.chunkDocument[entry.ordinal]!;
+  const document = index.chunkDocument[entry.scoredBy]!;
   const documentLength = documentLengths(index)[document]!;
   const evidence = (
     weight: TermWeight,
@@ -501,10 +531,10 @@ function explainScore(
       perDocument.headingTfs[d]!,
       documentLength,
     );
-    const at = binarySearch(list.ordinals, entry.ordinal);
+    const at = binarySearch(list.ordinals, entry.scoredBy);
     const chunkWeight = termWeight(index.chunkCount, list.ordinals.length, queryWeight, index.k1Milli, index.bMilli, index.totalLength);
     const inChunk =
-      at < 0 ? null : evidence(chunkWeight, list.ordinals.length, list.tfs[at]!, list.headingTfs[at]!, index.lengths[entry.ordinal]!);
+      at < 0 ? null : evidence(chunkWeight, list.ordinals.length, list.tfs[at]!, list.headingTfs[at]!, index.lengths[entry.scoredBy]!);
     terms.push({
       term,
       queryFrequency: query.queryFrequencies[t]!,
@@ -560,7 +590,7 @@ function rowCitation(index: LoadedSearchIndex, ordinal: number, at: number): Cit
   const [, sectionId, headingPath, blockIds, fragment, , pages, span, textRange, , anchors, steps] = chunkRow(index, ordinal);
   const citation: Citation = {
     sourceUrl: doc[1],
-    fragment: nearestAnchor(anchors, at) ?? fragment,
+    fragment: citedFragment(anchors, fragment, at),
     snapshotId: doc[2],
     documentId: doc[0],
     sectionId,
@@ -584,19 +614,11 @@ export function nearestAnchor(anchors: readonly [number, string][] | null, at: n
   return found;
 }
 
-/** Code-point offset of the first query word in `text`, or 0. */
-function firstMatchOffset(text: string, queryTerms: ReadonlySet<string>): number {
-  const span = firstSpanOf(text, [...queryTerms].map(stemPrefix), queryTerms);
-  return span === undefined ? 0 : codePointLength(text.slice(0, span.start));
-}
-
 function makeHit(index: LoadedSearchIndex, entry: ScoredChunk, rank: number, snippet: Snippet, queryTerms: ReadonlySet<string>): QueryHit {
   const doc = index.documents[index.chunkDocument[entry.ordinal]!]!;
   const [chunkId, , , , , normativity, , , , text] = chunkRow(index, entry.ordinal);
-  // Where the match is: the first highlighted word, else the first query word in the text.
-  const first = snippet.highlights[0];
-  const at = first !== undefined ? snippet.chunkOffset + first[0] - (snippet.cutBefore ? 1 : 0) : firstMatchOffset(text, queryTerms);
-  const citation = rowCitation(index, entry.ordinal, at);
+  // Where the match is, whatever the snippet's bound: the first query word of the densest window of a fixed size.
+  const citation = rowCitation(index, entry.ordinal, matchOffset(text, queryTerms));
   const hit: QueryHit = {
     rank,
     score: formatPoints(entry.points),
@@ -612,7 +634,7 @@ function makeHit(index: LoadedSearchIndex, entry: ScoredChunk, rank: number, sni
   if (entry.samePassage.length > 0) {
     hit.samePassage = entry.samePassage.map((ordinal) => {
       const row = chunkRow(index, ordinal);
-      return { chunkId: row[0], citation: rowCitation(index, ordinal, firstMatchOffset(row[9], queryTerms)) };
+      return { chunkId: row[0], citation: rowCitation(index, ordinal, matchOffset(row[9], queryTerms)) };
     });
   }
   return hit;

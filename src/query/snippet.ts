@@ -182,3 +182,24 @@ function bestWindow(
   }
   return best === undefined ? undefined : { first: best.first, last: best.last, distinct: best.distinct };
 }
+
+/**
+ * The window size the citation's match is looked for in: the CLI's default snippet bound, fixed so
+ * that the fragment a hit cites does not change with --max-snippet-chars.
+ */
+export const MATCH_WINDOW_CHARS = 400;
+
+/**
+ * Code-point offset of the match a citation points at: the first query word of the window of
+ * MATCH_WINDOW_CHARS with the most distinct query words (then the most matches, then the earliest),
+ * the window a default snippet shows; 0 when the text has no query word.
+ */
+export function matchOffset(text: string, queryTerms: ReadonlySet<string>): number {
+  const prefix = SURROGATE.test(text) ? codePointPrefix(text) : undefined;
+  const cp = prefix === undefined ? (index: number): number => index : (index: number): number => prefix[index]!;
+  const spans = tokenizeWithOffsets(text, [...new Set([...queryTerms].map(stemPrefix))]);
+  const window = bestWindow(spans, queryTerms, cp, MATCH_WINDOW_CHARS);
+  if (window === undefined || window.distinct === 0) return 0;
+  for (let i = window.first; i <= window.last; i++) if (queryTerms.has(spans[i]!.term)) return cp(spans[i]!.start);
+  return 0;
+}

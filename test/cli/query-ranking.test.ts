@@ -65,7 +65,7 @@ test('query: one hit per passage, --no-collapse, --explain adds up, through the 
     assert.match(human.stdout, /1 same-passage chunk\(s\) collapsed/);
     assert.match(human.stdout, /^ {3}same passage: https:\/\/example\.test\/(tr|ed)\/#alpha-1$/m);
     assert.match(human.stdout, /^ {3}score = \d+ points \/ 10000:$/m);
-    assert.match(human.stdout, /^ {5}\d+ zebra1 \(qtf 1, weight 1000\/1000\): chunk \d+ \(body tf 1\+2x0, df \d+/m);
+    assert.match(human.stdout, /^ {5}\d+ zebra1 \(qtf 1, weight 1000\/1000\): chunk \d+ \(body tf 1\+3x0, df \d+/m);
 
     // Unknown --family / --document-type: a usage error naming what the index holds, not zero hits.
     for (const [option, value, held] of [

@@ -6,15 +6,17 @@ import type { Chunk, EvidenceDocument } from '../../src/document/types.js';
 import { buildSearchIndex, loadSearchIndex } from '../../src/index/search-index.js';
 import { runQuery, type QueryRequest } from '../../src/query/query.js';
 import { checkSnippet, loadDevCorpus, random } from './corpus-helpers.js';
-import { nearestAnchor } from '../../src/query/query.js';
+import { citedFragment } from '../../src/query/citation-choice.js';
+import { parseQueryTerms } from '../../src/query/query-terms.js';
+import { matchOffset } from '../../src/query/snippet.js';
 import { ALL_DOCS } from './fixtures.js';
 
 /**
  * Random queries over random chunk and index options. For every response: at most `limit` hits,
  * ranks continue from `offset`, every snippet within maxSnippetChars and all of them within
  * maxTotalChars, every hit's citation names an existing chunk whose text contains the snippet
- * (between ellipses where it was cut, at word boundaries) and the nearest source id at or before
- * its first highlight, every snippet highlights a query word or says why it could not,
+ * (between ellipses where it was cut, at word boundaries) and the nearest stable source id at or
+ * before its match (citation-choice.ts), every snippet highlights a query word or says why it could not,
  * highlights lie inside the snippet, filters hold, and the order is score-descending with
  * chunk-id tie-breaks. Uses the fixtures plus part of the dev corpus when it is present.
  */
@@ -64,6 +66,7 @@ test('random queries and options respect every bound and cite real chunks', asyn
         if (rand() < 0.15) request[key] = [pick(values(key))];
       }
       const response = runQuery(index, request);
+      const scoringTerms = new Set(parseQueryTerms(request.terms).scoringTerms);
       assert.ok(response.hits.length <= request.limit, context);
       assert.equal(response.offset, request.offset, context);
       assert.equal(response.limit, request.limit, context);
@@ -80,13 +83,10 @@ test('random queries and options respect every bound and cite real chunks', asyn
         const { fragment, ...rest } = hit.citation;
         const { fragment: chunkFragment, ...chunkRest } = chunk.citation;
         assert.deepEqual(rest, chunkRest, context);
-        const first = hit.snippet.highlights[0];
-        if (first !== undefined) {
-          const at = hit.snippet.chunkOffset + first[0] - (hit.snippet.cutBefore ? 1 : 0);
-          assert.equal(fragment, nearestAnchor(chunk.anchors ?? null, at) ?? chunkFragment, context);
-        } else {
-          assert.ok(fragment === chunkFragment || (chunk.anchors ?? []).some(([, id]) => id === fragment), context);
-        }
+        // The match is the first query word of the densest default-size window, whatever the snippet's bound.
+        const at = matchOffset(chunk.text, scoringTerms);
+        assert.equal(fragment, citedFragment(chunk.anchors ?? null, chunkFragment, at), context);
+        assert.ok(fragment === chunkFragment || (chunk.anchors ?? []).some(([, id]) => id === fragment), context);
         // A highlighted query word, or a note saying why not: a match only in the heading path, or a bound
         // smaller than the shortest window with a match (the answer's own bound counts).
         const note = hit.snippet.noHighlight;

@@ -1,0 +1,156 @@
+import { chunkRow, readRows, type LoadedSearchIndex } from '../index/index-reader.js';
+
+/**
+ * Which citation a hit shows: the one a reader can open at the passage.
+ *
+ * - Fragments. A chunk records the source ids inside its text (a `<dfn id>`, a step, a paragraph);
+ *   the hit cites the nearest one at or before the match. Some ids are made by a spec generator for
+ *   back-references (Bikeshed's `ref-for-*` on every link to a definition, `term-for-*` in its index,
+ *   and numbered duplicates such as `ref-for-concept-header①⑧`): they move whenever a link is added
+ *   before them, so a citation to one breaks at the next revision. Such an id is cited only when no
+ *   stable id covers the match (not even the section's own).
+ * - Renderings. Chunks with the same passage (one RFC as HTML and XML, a TR and its draft) are one
+ *   hit. Its position is the best-ranked member's; the member shown is the one that opens at the
+ *   passage: with a fragment before without one, an HTML page before XML or plain text, the source's
+ *   own URL before a raw-file URL (raw.githubusercontent.com, a `/raw/` path); then rank order.
+ * - Near duplicates. The same passage chunked at other boundaries in another rendering (a paragraph
+ *   more or less) is not the same text, so the index does not group it; among the first
+ *   NEAR_DUPLICATE_DEPTH hits, a hit from another rendering of the same resource (sameResource)
+ *   whose word trigrams are at least two thirds those of the shorter of the two folds into the
+ *   better-ranked one. A fixed depth, not the page size, so every page is cut from one ranking.
+ */
+export const NEAR_DUPLICATE_DEPTH = 30;
+
+/** Trigrams the shorter text must have at least this many of, so that short boilerplate never folds. */
+const MIN_TRIGRAMS = 8;
+
+/**
+ * A generator-made back-reference id (see above): Bikeshed's `ref-for-` / `term-for-`, a numbered
+ * duplicate (circled digits), or xml2rfc's numbered cross-reference and index-entry ids
+ * (`rfc.xref.<anchor>.<n>`, `rfc.iref.<letter>.<n>`), which also count the links before them.
+ */
+export function isGeneratedId(id: string): boolean {
+  return /^(?:(?:ref|term)-for-|rfc\.xref\.|rfc\.iref\.)/.test(id) || /[\u2460-\u24ff\u2776-\u2793]/u.test(id);
+}
+
+/**
+ * Whether two URLs name renderings of one resource: the same last path segment once its extension is
+ * dropped (rfc9110.html and rfc9110.xml; an Internet-Draft's .txt in the archive and its HTML page on
+ * the datatracker; a TR and its editor's draft of one shortname). Versions of a spec under other
+ * names (CSP2 and CSP3) are not renderings: their near duplicates stay separate hits.
+ */
+export function sameResource(a: string, b: string): boolean {
+  const name = (url: string): string =>
+    (
+      url
+        .replace(/[?#].*$/, '')
+        .replace(/\/+$/, '')
+        .split('/')
+        .pop() ?? ''
+    )
+      .replace(/\.[a-z0-9]+$/i, '')
+      .toLowerCase();
+  const x = name(a);
+  return x !== '' && x === name(b);
+}
+
+/**
+ * The fragment of a citation whose match is at code-point offset `at`: the last stable anchor at or
+ * before it, else the chunk's own fragment (its section's or block's), else the last generated one.
+ */
+export function citedFragment(anchors: readonly [number, string][] | null, fragment: string | null, at: number): string | null {
+  let stable: string | null = null;
+  let generated: string | null = null;
+  for (const [offset, id] of anchors ?? []) {
+    if (offset > at) break;
+    if (isGeneratedId(id)) generated = id;
+    else stable = id;
+  }
+  return stable ?? (fragment !== null && !isGeneratedId(fragment) ? fragment : null) ?? generated ?? fragment;
+}
+
+/** 0 for an HTML page (or a URL that names no other format), 1 for PDF, 2 for XML or plain text. */
+function renderingClass(url: string): number {
+  const pathname = url.replace(/[?#].*$/, '').toLowerCase();
+  if (/\.(?:xml|txt|text|md)$/.test(pathname)) return 2;
+  if (pathname.endsWith('.pdf')) return 1;
+  return 0;
+}
+
+function isRawFileUrl(url: string): boolean {
+  return /^https?:\/\/raw\.githubusercontent\.com\//i.test(url) || /^https?:\/\/[^/]+\/(?:[^?#]*\/)?(?:-\/)?raw\//i.test(url);
+}
+
+/** Smaller is easier to open at the passage: [no fragment, rendering, raw URL]. */
+function openability(index: LoadedSearchIndex, ordinal: number): [number, number, number] {
+  const row = chunkRow(index, ordinal);
+  const url = index.documents[index.chunkDocument[ordinal]!]![1];
+  const hasFragment = row[4] !== null || (row[10] ?? []).length > 0;
+  return [hasFragment ? 0 : 1, renderingClass(url), isRawFileUrl(url) ? 1 : 0];
+}
+
+/** Of a group's members (the first is the best-ranked; the rest follow in rank order or ascending), the one to show. Rows must be read. */
+export function mostOpenable(index: LoadedSearchIndex, members: readonly number[]): number {
+  let best = members[0]!;
+  let bestKey = openability(index, best);
+  for (let i = 1; i < members.length; i++) {
+    const key = openability(index, members[i]!);
+    const order = key[0] - bestKey[0] || key[1] - bestKey[1] || key[2] - bestKey[2];
+    if (order < 0) {
+      best = members[i]!;
+      bestKey = key;
+    }
+  }
+  return best;
+}
+
+/** Distinct word trigrams of a text (lower-cased letter and digit runs, so punctuation and spacing do not matter). */
+function trigrams(text: string): Set<string> {
+  const words = text.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? [];
+  const grams = new Set<string>();
+  for (let i = 0; i + 2 < words.length; i++) grams.add(`${words[i]} ${words[i + 1]} ${words[i + 2]}`);
+  return grams;
+}
+
+/** Whether two texts' trigram sets overlap in at least two thirds of the smaller one (integers only). */
+export function nearDuplicate(a: ReadonlySet<string>, b: ReadonlySet<string>): boolean {
+  const [small, large] = a.size <= b.size ? [a, b] : [b, a];
+  if (small.size < MIN_TRIGRAMS) return false;
+  let shared = 0;
+  for (const gram of small) if (large.has(gram)) shared++;
+  return 3 * shared >= 2 * small.size;
+}
+
+/**
+ * Near duplicates among `ranked` (best first): each hit that repeats a better-ranked kept hit of
+ * another document is folded into it. Returns, per kept hit, the hits folded into it (rank order),
+ * and all folded hits.
+ */
+export function foldNearDuplicates(
+  index: LoadedSearchIndex,
+  ranked: readonly number[],
+): { into: Map<number, number[]>; removed: number[] } {
+  const into = new Map<number, number[]>();
+  const removed: number[] = [];
+  if (ranked.length < 2) return { into, removed };
+  readRows(index, ranked);
+  const kept: [ordinal: number, document: number, grams: Set<string>][] = [];
+  const urlOf = (document: number): string => index.documents[document]![1];
+  for (const ordinal of ranked) {
+    const document = index.chunkDocument[ordinal]!;
+    const grams = trigrams(chunkRow(index, ordinal)[9]);
+    const same = kept.find(
+      ([, keptDocument, keptGrams]) =>
+        keptDocument !== document && sameResource(urlOf(keptDocument), urlOf(document)) && nearDuplicate(keptGrams, grams),
+    );
+    if (same === undefined) {
+      kept.push([ordinal, document, grams]);
+      continue;
+    }
+    const list = into.get(same[0]) ?? [];
+    list.push(ordinal);
+    into.set(same[0], list);
+    removed.push(ordinal);
+  }
+  return { into, removed };
+}
