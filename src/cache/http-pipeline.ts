@@ -243,7 +243,8 @@ class Connection {
     this.received.push(data);
     this.receivedBytes += data.length;
     if (this.buffer.length + this.receivedBytes < this.wanted) return;
-    this.buffer = this.buffer.length === 0 && this.received.length === 1 ? this.received[0]! : Buffer.concat([this.buffer, ...this.received]);
+    this.buffer =
+      this.buffer.length === 0 && this.received.length === 1 ? this.received[0]! : Buffer.concat([this.buffer, ...this.received]);
     this.received.length = 0;
     this.receivedBytes = 0;
     this.wanted = 0;

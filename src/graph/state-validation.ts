@@ -14,8 +14,7 @@ import type { CleanRecord, FileStamp, TargetRecord } from './state.js';
 
 const HEX = /^[0-9a-f]+$/;
 
-const isRecord = (value: unknown): value is Record<string, unknown> =>
-  typeof value === 'object' && value !== null && !Array.isArray(value);
+const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /** A workspace-relative path to a file inside the workspace, in the one spelling the build writes. */
 export function relativePathProblem(value: unknown): string | null {
@@ -88,7 +87,8 @@ export function cleanRecordProblem(value: unknown): string | null {
   if (!isRecord(value)) return 'is not an object';
   if (typeof value['invocation'] !== 'string' || typeof value['producerVersion'] !== 'string') return 'has no invocation';
   if (!isRecord(value['ruleVersions'])) return 'has no rule versions';
-  for (const version of Object.values(value['ruleVersions'])) if (typeof version !== 'number') return 'has a rule version that is not a number';
+  for (const version of Object.values(value['ruleVersions']))
+    if (typeof version !== 'number') return 'has a rule version that is not a number';
   if (!isRecord(value['files'])) return 'has no files';
   for (const stamp of Object.values(value['files'])) if (stampProblem(stamp) !== null) return 'has a file stamp that does not validate';
   const order = value['order'];

@@ -60,7 +60,9 @@ export function inspectRestored(task: InspectTask): Inspection {
     if (why !== null) return { ok: false, why };
   }
   try {
-    return task.kind === 'document' ? inspectDocument(task.output.bytes) : inspectChunks(task.output.bytes, task.part?.bytes, task.maxChars);
+    return task.kind === 'document'
+      ? inspectDocument(task.output.bytes)
+      : inspectChunks(task.output.bytes, task.part?.bytes, task.maxChars);
   } catch (error) {
     return { ok: false, why: `the output is not this target's artifact (${(error as Error).message})` };
   }
@@ -80,8 +82,7 @@ function inspectDocument(bytes: Uint8Array): Inspection {
   const document = parseCheckedArtifact<EvidenceDocument>(bytes, 'document', DOCUMENT_FORMAT_VERSION, 'the cached document').payload;
   if (typeof document?.documentId !== 'string' || typeof document.provenance?.snapshotId !== 'string')
     throw new Error('the cached document has no document id or snapshot');
-  if (typeof document.provenance.extractionConfigSha256 !== 'string')
-    throw new Error('the cached document names no extraction config');
+  if (typeof document.provenance.extractionConfigSha256 !== 'string') throw new Error('the cached document names no extraction config');
   return {
     ok: true,
     kind: 'document',
@@ -158,8 +159,7 @@ export function chunksMisfit(chunks: readonly Chunk[], maxChars: number): string
     )
       return `chunks ${previous.chunkId} and ${chunk.chunkId} would have been one`;
   }
-  for (const [block, end] of blockEnds)
-    if (end <= maxChars) return `block ${block} of ${end} characters was cut into pieces`;
+  for (const [block, end] of blockEnds) if (end <= maxChars) return `block ${block} of ${end} characters was cut into pieces`;
   return null;
 }
 

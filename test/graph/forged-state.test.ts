@@ -78,7 +78,10 @@ describe('forged build state', () => {
 
   /** Every command that reads the state ends without internal-error; build rebuilds to a clean build's bytes; nothing outside is served. */
   async function survives(rig: Rig, label: string, expectWarning: boolean): Promise<void> {
-    for (const args of [['explain', 'chunks/example-test-doc0.json', '--json'], ['graph', '--json']]) {
+    for (const args of [
+      ['explain', 'chunks/example-test-doc0.json', '--json'],
+      ['graph', '--json'],
+    ]) {
       noInternalError(await rig.exec(args), `${label}: ${args[0]}`);
     }
     const build = await rig.exec(['build', '--json']);
