@@ -85,6 +85,7 @@ export class RemoteCache implements TargetCache {
   private readonly context: RestoreContext = { documents: new Map() };
   private readonly slots = new Slots(MAX_ENTRIES_IN_HAND);
   private readonly maxBlobBytes: number;
+  readonly uploads: boolean;
   /** Bytes of downloaded blobs in hand at once: at most twice the largest blob (one always fits). */
   private readonly bytesInHand: ByteBudget;
   private readonly inspector = new Inspector();
@@ -94,6 +95,7 @@ export class RemoteCache implements TargetCache {
     private readonly options: RemoteCacheOptions,
     private readonly secrets: Secrets,
   ) {
+    this.uploads = options.upload;
     this.maxBlobBytes = options.maxBlobBytes ?? DEFAULT_MAX_BLOB_BYTES;
     this.bytesInHand = new ByteBudget(2 * this.maxBlobBytes);
   }
@@ -112,29 +114,54 @@ export class RemoteCache implements TargetCache {
     const output = await request.run();
     // Only a success reaches this line (a failed rule threw). Inputs edited while the rule ran would put
     // the new output under the old key: re-check them first.
-    if (this.options.upload && this.outage !== null) this.stats.notUploaded += 1;
-    else if (this.options.upload && request.inputsUnchanged()) {
-      const bytes = typeof output.bytes === 'string' ? Buffer.from(output.bytes, 'utf8') : output.bytes;
-      // Null: the other files are not as the rule made them (e.g. edited since): nothing is uploaded.
-      const others = rule.others ? rule.others(env, request.node, output) : new Map<string, Buffer>();
-      const files: [string, Buffer][] = [[OUTPUT_PATH, bytes], ...[...(others ?? [])].sort(([a], [b]) => compareCodeUnits(a, b))];
-      const blobs = files.map(([path, fileBytes]) => ({ path, bytes: fileBytes, sha256: sha256Hex(fileBytes) }));
-      if (others !== null && !others.has(OUTPUT_PATH) && this.acceptable(env, request, rule, blobs)) {
-        const done = await this.guard(env, async () => {
-          const outputs: OutputFile[] = blobs.map((blob) => ({
-            path: blob.path,
-            digest: { hash: blob.sha256, sizeBytes: blob.bytes.length },
-          }));
-          // Blobs first: an action result never names a blob that is not there yet.
-          await Promise.all(blobs.map((blob) => this.store.put('cas', blob.sha256, blob.bytes)));
-          await this.store.put('ac', key, encodeActionResult(outputs));
-          this.stats.uploaded += 1;
-          return true;
-        });
-        if (done === null) this.stats.notUploaded += 1;
-      }
-    }
+    if (this.options.upload && request.inputsUnchanged()) await this.upload(env, request, rule, key, output);
     return { output, restored: false };
+  }
+
+  async backfill(env: RuleEnv, request: TargetCacheRequest, output: () => RuleOutput): Promise<void> {
+    const rule = request.adapter;
+    if (!this.options.upload || rule === undefined) return;
+    if (this.outage !== null) {
+      this.stats.notUploaded += 1;
+      return;
+    }
+    const key = actionKey(request.components);
+    // Null: the cache became unavailable (counted by upload below); otherwise whether it holds the entry.
+    const held = await this.guard(env, async () => ({ entry: await this.store.get('ac', key, MAX_ACTION_RESULT_BYTES) }));
+    if (held?.entry !== null && held !== null) return;
+    let recorded: RuleOutput;
+    try {
+      recorded = output();
+    } catch {
+      return; // the recorded output is gone or damaged: the next build rebuilds it, and uploads then
+    }
+    await this.upload(env, request, rule, key, recorded);
+  }
+
+  /** Stores a target's output (blobs first, then the entry), counting it as uploaded or not. */
+  private async upload(env: RuleEnv, request: TargetCacheRequest, rule: CacheAdapter, key: string, output: RuleOutput): Promise<void> {
+    if (this.outage !== null) {
+      this.stats.notUploaded += 1;
+      return;
+    }
+    const bytes = typeof output.bytes === 'string' ? Buffer.from(output.bytes, 'utf8') : output.bytes;
+    // Null: the other files are not as the rule made them (e.g. edited since): nothing is uploaded.
+    const others = rule.others ? rule.others(env, request.node, output) : new Map<string, Buffer>();
+    const files: [string, Buffer][] = [[OUTPUT_PATH, bytes], ...[...(others ?? [])].sort(([a], [b]) => compareCodeUnits(a, b))];
+    const blobs = files.map(([path, fileBytes]) => ({ path, bytes: fileBytes, sha256: sha256Hex(fileBytes) }));
+    if (others === null || others.has(OUTPUT_PATH) || !this.acceptable(env, request, rule, blobs)) return;
+    const done = await this.guard(env, async () => {
+      const outputs: OutputFile[] = blobs.map((blob) => ({
+        path: blob.path,
+        digest: { hash: blob.sha256, sizeBytes: blob.bytes.length },
+      }));
+      // Blobs first: an action result never names a blob that is not there yet.
+      await Promise.all(blobs.map((blob) => this.store.put('cas', blob.sha256, blob.bytes)));
+      await this.store.put('ac', key, encodeActionResult(outputs));
+      this.stats.uploaded += 1;
+      return true;
+    });
+    if (done === null) this.stats.notUploaded += 1;
   }
 
   summary(): RemoteCacheSummary {
