@@ -128,12 +128,56 @@ interface ResponseHead {
   close: boolean;
   /** Content-Length, or null for a chunked body. */
   length: number | null;
-  /** A chunked body: the chunks received so far, their total, and what the parser expects next. */
-  parts: Buffer[];
+  /** A chunked body: the bytes received so far (body[0, total)), and what the parser expects next. */
+  body: Buffer;
   total: number;
   phase: 'size' | 'data' | 'trailer';
   chunkSize: number;
   trailerBytes: number;
+}
+
+const EMPTY = Buffer.alloc(0);
+
+/**
+ * The size a chunk-size line states (hex digits, then optional whitespace and `;extensions`), read from
+ * buffer[start, end) without making a string.
+ */
+function chunkSize(buffer: Buffer, start: number, end: number): number {
+  let size = 0;
+  let digits = 0;
+  let at = start;
+  for (; at < end; at += 1) {
+    const byte = buffer[at]!;
+    const value =
+      byte >= 0x30 && byte <= 0x39
+        ? byte - 0x30
+        : byte >= 0x61 && byte <= 0x66
+          ? byte - 0x57
+          : byte >= 0x41 && byte <= 0x46
+            ? byte - 0x37
+            : -1;
+    if (value < 0) break;
+    size = size * 16 + value;
+    digits += 1;
+  }
+  if (digits === 0 || digits > 12) throw new Error('bad chunk size');
+  for (; at < end; at += 1) {
+    const byte = buffer[at]!;
+    if (byte === 0x3b) break; // ';': extensions follow, ignored
+    if (byte !== 0x20 && byte !== 0x09) throw new Error('bad chunk size');
+  }
+  return size;
+}
+
+/** `body` with `length` bytes of `source` from `from` written at `used`; grown by doubling, never past `cap`. */
+function appendBytes(body: Buffer, used: number, source: Buffer, from: number, length: number, cap: number): Buffer {
+  let target = body;
+  if (used + length > body.length) {
+    target = Buffer.allocUnsafe(Math.min(cap, Math.max(used + length, body.length * 2, 4096)));
+    body.copy(target, 0, 0, used);
+  }
+  source.copy(target, used, from, from + length);
+  return target;
 }
 
 /** A chunk-size line (with extensions) longer than this is not a server speaking HTTP. */
@@ -302,18 +346,25 @@ class Connection {
       this.buffer = this.buffer.subarray(current.length);
       return this.done({ status: current.status, body, close: current.close });
     }
+    // Chunks are copied into one body buffer as they complete, and the parser walks the buffer by offset:
+    // no object per chunk, however small the server makes them.
+    let at = 0;
+    const needMore = (wanted: number): null => {
+      this.buffer = this.buffer.subarray(at);
+      this.wanted = wanted;
+      return null;
+    };
     for (;;) {
       if (current.phase === 'size') {
-        const lineEnd = this.buffer.indexOf('\r\n', 0, 'latin1');
+        const lineEnd = this.buffer.indexOf(0x0a, at);
         if (lineEnd < 0) {
-          if (this.buffer.length > MAX_CHUNK_LINE_BYTES) throw new Error('chunk size line too long');
-          return null;
+          if (this.buffer.length - at > MAX_CHUNK_LINE_BYTES) throw new Error('chunk size line too long');
+          return needMore(0);
         }
-        if (lineEnd > MAX_CHUNK_LINE_BYTES) throw new Error('chunk size line too long');
-        const sizeText = this.buffer.toString('latin1', 0, lineEnd).split(';')[0]!.trim();
-        if (!/^[0-9a-fA-F]{1,12}$/.test(sizeText)) throw new Error('bad chunk size');
-        const size = parseInt(sizeText, 16);
-        this.buffer = this.buffer.subarray(lineEnd + 2);
+        if (lineEnd - at > MAX_CHUNK_LINE_BYTES || lineEnd === at || this.buffer[lineEnd - 1] !== 0x0d)
+          throw new Error('bad chunk size line');
+        const size = chunkSize(this.buffer, at, lineEnd - 1);
+        at = lineEnd + 1;
         if (size === 0) current.phase = 'trailer';
         else {
           if (current.total + size > maxBytes) return this.done({ status: current.status, body: null, close: true });
@@ -321,28 +372,27 @@ class Connection {
           current.phase = 'data';
         }
       } else if (current.phase === 'data') {
-        if (this.buffer.length < current.chunkSize + 2) {
-          this.wanted = current.chunkSize + 2;
-          return null;
-        }
-        if (this.buffer[current.chunkSize] !== 0x0d || this.buffer[current.chunkSize + 1] !== 0x0a)
+        if (this.buffer.length - at < current.chunkSize + 2) return needMore(current.chunkSize + 2);
+        if (this.buffer[at + current.chunkSize] !== 0x0d || this.buffer[at + current.chunkSize + 1] !== 0x0a)
           throw new Error('a chunk without its CRLF');
-        current.parts.push(this.buffer.subarray(0, current.chunkSize));
+        current.body = appendBytes(current.body, current.total, this.buffer, at, current.chunkSize, maxBytes);
         current.total += current.chunkSize;
-        this.buffer = this.buffer.subarray(current.chunkSize + 2);
+        at += current.chunkSize + 2;
         current.phase = 'size';
       } else {
         // Trailer fields, then the empty line.
-        const end = this.buffer.indexOf('\r\n', 0, 'latin1');
+        const end = this.buffer.indexOf('\r\n', at, 'latin1');
         if (end < 0) {
-          if (current.trailerBytes + this.buffer.length > MAX_HEAD_BYTES) throw new Error('trailer too large');
-          return null;
+          if (current.trailerBytes + this.buffer.length - at > MAX_HEAD_BYTES) throw new Error('trailer too large');
+          return needMore(0);
         }
-        current.trailerBytes += end + 2;
+        current.trailerBytes += end + 2 - at;
         if (current.trailerBytes > MAX_HEAD_BYTES) throw new Error('trailer too large');
-        this.buffer = this.buffer.subarray(end + 2);
-        if (end === 0) {
-          const body = sharedCopy(current.parts.length === 1 ? current.parts[0]! : Buffer.concat(current.parts, current.total));
+        const empty = end === at;
+        at = end + 2;
+        if (empty) {
+          this.buffer = this.buffer.subarray(at);
+          const body = sharedCopy(current.body.subarray(0, current.total));
           return this.done({ status: current.status, body, close: current.close });
         }
       }
@@ -392,7 +442,7 @@ class Connection {
       if (status === 204 || status === 304 || (status >= 100 && status < 200)) length = 0;
       else throw new Error('a response without Content-Length or chunked coding');
     }
-    return { status, close, length, parts: [], total: 0, phase: 'size', chunkSize: 0, trailerBytes: 0 };
+    return { status, close, length, body: EMPTY, total: 0, phase: 'size', chunkSize: 0, trailerBytes: 0 };
   }
 }
 
