@@ -28,7 +28,7 @@ describe('family rules, diff and query terms from outside', () => {
     for (const r of rigs) r.cleanup();
   });
 
-  it('a family rule that does not parse, nests too deep or lists too many selectors is config-invalid naming the file and the rule', async () => {
+  it('a family rule that does not parse, nests too deep or lists too many selectors: config-invalid naming file and rule', async () => {
     const generic = JSON.parse(fs.readFileSync(path.join(REPO_ROOT, 'rules/generic.json'), 'utf8')) as {
       html: Record<string, unknown>;
     } & Record<string, unknown>;
