@@ -15,9 +15,11 @@ import * as path from 'node:path';
 
 /** Relative to test/, without the extension. */
 export const SLOW = new Set([
+  'cache/hostile-cache',
   'cli/dev-corpus',
   'graph/crash-and-lock',
   'graph/edit-sequences',
+  'graph/forged-state',
   'graph/failures',
   'graph/garbage',
   'graph/incremental',

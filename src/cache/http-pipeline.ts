@@ -9,15 +9,17 @@ import * as net from 'node:net';
  *
  * Only what the cache's GETs need: a status, a Content-Length or chunked body, keep-alive or close.
  * GET is idempotent, so requests a connection did not answer (the server closed it after its
- * keep-alive limit, a reset) are sent again on a new one; a connection that makes no progress for the
- * deadline, or that cannot be opened, is an outage (`onOutage`), as is an unparsable response.
+ * keep-alive limit, a reset) are sent again on a new one. A request whose whole response does not arrive
+ * within the deadline (counted from when the server starts on it), a connection that cannot be opened,
+ * and an unparsable response are an outage (`onOutage`). Every body is bounded by the maxBytes its
+ * caller sets, and parsed incrementally: linear time however the server slices it.
  */
 export interface PipelineOptions {
   host: string;
   port: number;
   /** Request headers other than Host (e.g. a token); values already validated. */
   headers: Record<string, string>;
-  /** No byte for this long from a connection with requests outstanding: the server is stalled. */
+  /** A whole response (head and body) takes longer than this from when the server starts on it: stalled. */
   timeoutMs: number;
   connections: number;
   /** Requests written ahead of their responses on one connection. */
@@ -121,11 +123,72 @@ export class PipelinedGets {
   }
 }
 
+interface ResponseHead {
+  status: number;
+  close: boolean;
+  /** Content-Length, or null for a chunked body. */
+  length: number | null;
+  /** A chunked body: the bytes received so far (body[0, total)), and what the parser expects next. */
+  body: Buffer;
+  total: number;
+  phase: 'size' | 'data' | 'trailer';
+  chunkSize: number;
+  trailerBytes: number;
+}
+
+const EMPTY = Buffer.alloc(0);
+
+/**
+ * The size a chunk-size line states (hex digits, then optional whitespace and `;extensions`), read from
+ * buffer[start, end) without making a string.
+ */
+function chunkSize(buffer: Buffer, start: number, end: number): number {
+  let size = 0;
+  let digits = 0;
+  let at = start;
+  for (; at < end; at += 1) {
+    const byte = buffer[at]!;
+    const value =
+      byte >= 0x30 && byte <= 0x39
+        ? byte - 0x30
+        : byte >= 0x61 && byte <= 0x66
+          ? byte - 0x57
+          : byte >= 0x41 && byte <= 0x46
+            ? byte - 0x37
+            : -1;
+    if (value < 0) break;
+    size = size * 16 + value;
+    digits += 1;
+  }
+  if (digits === 0 || digits > 12) throw new Error('bad chunk size');
+  for (; at < end; at += 1) {
+    const byte = buffer[at]!;
+    if (byte === 0x3b) break; // ';': extensions follow, ignored
+    if (byte !== 0x20 && byte !== 0x09) throw new Error('bad chunk size');
+  }
+  return size;
+}
+
+/** `body` with `length` bytes of `source` from `from` written at `used`; grown by doubling, never past `cap`. */
+function appendBytes(body: Buffer, used: number, source: Buffer, from: number, length: number, cap: number): Buffer {
+  let target = body;
+  if (used + length > body.length) {
+    target = Buffer.allocUnsafe(Math.min(cap, Math.max(used + length, body.length * 2, 4096)));
+    body.copy(target, 0, 0, used);
+  }
+  source.copy(target, used, from, from + length);
+  return target;
+}
+
+/** A chunk-size line (with extensions) longer than this is not a server speaking HTTP. */
+const MAX_CHUNK_LINE_BYTES = 1024;
+
 class Connection {
   open = true;
   private readonly socket: net.Socket;
   /** Sent, in order, awaiting their responses. */
   private readonly inFlight: PendingGet[] = [];
+  /** Received bytes not yet consumed by the parser (a response's consumed bytes are cut off as it goes). */
   private buffer: Buffer = Buffer.alloc(0);
   /**
    * Bytes received after `buffer`, not yet joined to it: a large body arrives in many reads, and joining
@@ -133,8 +196,15 @@ class Connection {
    */
   private readonly received: Buffer[] = [];
   private receivedBytes = 0;
-  /** Buffered bytes the response at the front needs before it can be parsed (0: unknown). */
+  /** Buffered bytes the parser needs before it can go on (0: unknown). */
   private wanted = 0;
+  /** The head of the response being read, once parsed; its body is read from `buffer` as it arrives. */
+  private current: ResponseHead | null = null;
+  /**
+   * The deadline of the request at the front: the whole response, head and body, must arrive within
+   * timeoutMs of the server starting on it (sent, or the response before it complete). A server that
+   * drips bytes keeps an idle timer alive for ever; this one it cannot.
+   */
   private timer: NodeJS.Timeout | null = null;
   private answered = 0;
   private closed = false;
@@ -159,6 +229,7 @@ class Connection {
   }
 
   send(batch: PendingGet[]): void {
+    const wasIdle = this.inFlight.length === 0;
     let text = '';
     for (const request of batch) {
       request.attempts += 1;
@@ -166,7 +237,7 @@ class Connection {
       text += this.owner.requestText(request.path);
     }
     this.socket.write(text, 'latin1');
-    this.arm();
+    if (wasIdle) this.armFront();
   }
 
   destroy(message: string): void {
@@ -176,19 +247,23 @@ class Connection {
     for (const request of this.inFlight.splice(0)) request.reject(new Error(message));
   }
 
-  /** The stall deadline restarts on every byte received. */
-  private arm(): void {
+  /** Starts the deadline of the request now at the front (none when nothing is outstanding). */
+  private armFront(): void {
     if (this.timer !== null) clearTimeout(this.timer);
     this.timer =
       this.inFlight.length === 0
         ? null
-        : setTimeout(() => this.owner.outage(`timed out after ${this.options.timeoutMs} ms`), this.options.timeoutMs);
+        : setTimeout(
+            () => this.owner.outage(`timed out after ${this.options.timeoutMs} ms (a response must arrive whole within it)`),
+            this.options.timeoutMs,
+          );
   }
 
   private finish(): void {
     if (this.closed) return;
     this.closed = true;
     if (this.timer !== null) clearTimeout(this.timer);
+    this.timer = null;
     this.onGone();
   }
 
@@ -208,13 +283,13 @@ class Connection {
   }
 
   private onData(data: Buffer): void {
+    if (this.closed) return;
     this.received.push(data);
     this.receivedBytes += data.length;
-    if (this.buffer.length + this.receivedBytes < this.wanted) {
-      this.arm();
-      return;
-    }
-    this.buffer = Buffer.concat([this.buffer, ...this.received.splice(0)]);
+    if (this.buffer.length + this.receivedBytes < this.wanted) return;
+    this.buffer =
+      this.buffer.length === 0 && this.received.length === 1 ? this.received[0]! : Buffer.concat([this.buffer, ...this.received]);
+    this.received.length = 0;
     this.receivedBytes = 0;
     this.wanted = 0;
     try {
@@ -239,22 +314,104 @@ class Connection {
           if (rest.length > 0) this.owner.requeue(rest);
           return;
         }
+        this.armFront();
       }
     } catch (error) {
       this.owner.outage(`sent an unreadable response (${(error as Error).message})`);
       return;
     }
-    this.arm();
     this.owner.pump();
   }
 
-  /** One complete response from the front of the buffer (consumed), or null when more bytes are needed. */
+  /**
+   * One complete response from the front of the buffer (consumed), or null when more bytes are needed.
+   * Incremental: what was parsed stays parsed (the head, each complete chunk), so a body that arrives in
+   * many reads costs time linear in its size. A body past maxBytes is abandoned (body null) as soon as
+   * its length or running total shows it.
+   */
   private parseOne(maxBytes: number): { status: number; body: Buffer | null; close: boolean } | null {
+    if (this.current === null) {
+      const current = this.parseHead();
+      if (current === null) return null;
+      this.current = current;
+    }
+    const current = this.current;
+    if (current.length !== null) {
+      if (current.length > maxBytes) return this.done({ status: current.status, body: null, close: true });
+      if (this.buffer.length < current.length) {
+        this.wanted = current.length;
+        return null;
+      }
+      const body = sharedCopy(this.buffer.subarray(0, current.length));
+      this.buffer = this.buffer.subarray(current.length);
+      return this.done({ status: current.status, body, close: current.close });
+    }
+    // Chunks are copied into one body buffer as they complete, and the parser walks the buffer by offset:
+    // no object per chunk, however small the server makes them.
+    let at = 0;
+    const needMore = (wanted: number): null => {
+      this.buffer = this.buffer.subarray(at);
+      this.wanted = wanted;
+      return null;
+    };
+    for (;;) {
+      if (current.phase === 'size') {
+        const lineEnd = this.buffer.indexOf(0x0a, at);
+        if (lineEnd < 0) {
+          if (this.buffer.length - at > MAX_CHUNK_LINE_BYTES) throw new Error('chunk size line too long');
+          return needMore(0);
+        }
+        if (lineEnd - at > MAX_CHUNK_LINE_BYTES || lineEnd === at || this.buffer[lineEnd - 1] !== 0x0d)
+          throw new Error('bad chunk size line');
+        const size = chunkSize(this.buffer, at, lineEnd - 1);
+        at = lineEnd + 1;
+        if (size === 0) current.phase = 'trailer';
+        else {
+          if (current.total + size > maxBytes) return this.done({ status: current.status, body: null, close: true });
+          current.chunkSize = size;
+          current.phase = 'data';
+        }
+      } else if (current.phase === 'data') {
+        if (this.buffer.length - at < current.chunkSize + 2) return needMore(current.chunkSize + 2);
+        if (this.buffer[at + current.chunkSize] !== 0x0d || this.buffer[at + current.chunkSize + 1] !== 0x0a)
+          throw new Error('a chunk without its CRLF');
+        current.body = appendBytes(current.body, current.total, this.buffer, at, current.chunkSize, maxBytes);
+        current.total += current.chunkSize;
+        at += current.chunkSize + 2;
+        current.phase = 'size';
+      } else {
+        // Trailer fields, then the empty line.
+        const end = this.buffer.indexOf('\r\n', at, 'latin1');
+        if (end < 0) {
+          if (current.trailerBytes + this.buffer.length - at > MAX_HEAD_BYTES) throw new Error('trailer too large');
+          return needMore(0);
+        }
+        current.trailerBytes += end + 2 - at;
+        if (current.trailerBytes > MAX_HEAD_BYTES) throw new Error('trailer too large');
+        const empty = end === at;
+        at = end + 2;
+        if (empty) {
+          this.buffer = this.buffer.subarray(at);
+          const body = sharedCopy(current.body.subarray(0, current.total));
+          return this.done({ status: current.status, body, close: current.close });
+        }
+      }
+    }
+  }
+
+  private done(response: { status: number; body: Buffer | null; close: boolean }): typeof response {
+    this.current = null;
+    return response;
+  }
+
+  /** The head of the next response (consumed from the buffer), or null when it is not all here yet. */
+  private parseHead(): ResponseHead | null {
     const headEnd = this.buffer.indexOf('\r\n\r\n', 0, 'latin1');
     if (headEnd < 0) {
       if (this.buffer.length > MAX_HEAD_BYTES) throw new Error('response head too large');
       return null;
     }
+    if (headEnd > MAX_HEAD_BYTES) throw new Error('response head too large');
     const head = this.buffer.toString('latin1', 0, headEnd).split('\r\n');
     const statusLine = /^HTTP\/1\.[01] (\d{3})/.exec(head[0]!);
     if (!statusLine) throw new Error('no status line');
@@ -277,31 +434,15 @@ class Connection {
       } else if (name === 'transfer-encoding') chunked = value.split(',').some((coding) => coding.trim() === 'chunked');
       else if (name === 'connection') close = value.split(',').some((token) => token.trim() === 'close');
     }
-    const bodyStart = headEnd + 4;
-    if (chunked) {
-      const decoded = decodeChunked(this.buffer, bodyStart);
-      if (decoded === null) {
-        if (this.buffer.length - bodyStart > maxBytes + MAX_HEAD_BYTES) return { status, body: null, close: true };
-        return null;
-      }
-      if (decoded.body.length > maxBytes) return { status, body: null, close: true };
-      this.buffer = this.buffer.subarray(decoded.end);
-      return { status, body: decoded.body, close };
-    }
+    this.buffer = this.buffer.subarray(headEnd + 4);
     // 1xx, 204 and 304 have no body; otherwise a body without a length runs to the end of the connection,
     // which a pipeline cannot use.
-    if (length === null) {
+    if (chunked) length = null;
+    else if (length === null) {
       if (status === 204 || status === 304 || (status >= 100 && status < 200)) length = 0;
       else throw new Error('a response without Content-Length or chunked coding');
     }
-    if (length > maxBytes) return { status, body: null, close: true };
-    if (this.buffer.length < bodyStart + length) {
-      this.wanted = bodyStart + length;
-      return null;
-    }
-    const body = sharedCopy(this.buffer.subarray(bodyStart, bodyStart + length));
-    this.buffer = this.buffer.subarray(bodyStart + length);
-    return { status, body, close };
+    return { status, close, length, body: EMPTY, total: 0, phase: 'size', chunkSize: 0, trailerBytes: 0 };
   }
 }
 
@@ -315,30 +456,4 @@ function sharedCopy(bytes: Buffer): Buffer {
   const copy = Buffer.from(new SharedArrayBuffer(bytes.length));
   bytes.copy(copy);
   return copy;
-}
-
-/** A chunked body starting at `at`: the bytes and where the message ends, or null when incomplete. */
-function decodeChunked(buffer: Buffer, at: number): { body: Buffer; end: number } | null {
-  const parts: Buffer[] = [];
-  let cursor = at;
-  for (;;) {
-    const lineEnd = buffer.indexOf('\r\n', cursor, 'latin1');
-    if (lineEnd < 0) return null;
-    const sizeText = buffer.toString('latin1', cursor, lineEnd).split(';')[0]!.trim();
-    if (!/^[0-9a-fA-F]{1,12}$/.test(sizeText)) throw new Error('bad chunk size');
-    const size = parseInt(sizeText, 16);
-    cursor = lineEnd + 2;
-    if (size === 0) {
-      // Trailer fields, then the empty line.
-      for (;;) {
-        const end = buffer.indexOf('\r\n', cursor, 'latin1');
-        if (end < 0) return null;
-        if (end === cursor) return { body: Buffer.concat(parts), end: end + 2 };
-        cursor = end + 2;
-      }
-    }
-    if (buffer.length < cursor + size + 2) return null;
-    parts.push(buffer.subarray(cursor, cursor + size));
-    cursor += size + 2;
-  }
 }

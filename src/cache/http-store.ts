@@ -16,9 +16,17 @@ import { CacheUnavailable, SHA256_HEX, type Area, type CacheStore } from './stor
 export interface HttpStoreOptions {
   headers: Record<string, string>;
   secrets: Secrets;
-  /** Deadline of one request, connection included. */
+  /** Deadline of one request, connection included: the whole response must arrive within it. */
   timeoutMs: number;
+  /**
+   * Wall time the cache may take in one build, from its first request: past it the cache is abandoned
+   * for the rest of the build (an outage), so a server that answers each request just inside the
+   * deadline still cannot hold a build for long.
+   */
+  budgetMs?: number;
 }
+
+const DEFAULT_BUDGET_MS = 600_000;
 
 export class HttpStore implements CacheStore {
   readonly label: string;
@@ -30,12 +38,18 @@ export class HttpStore implements CacheStore {
   /** GETs over plain HTTP go through a pipeline (http-pipeline.ts); PUTs and HTTPS through node:http(s). */
   private readonly pipeline: PipelinedGets | null = null;
 
+  /** Started by the first request; trips the outage when the build's budget for the cache is spent. */
+  private budget: NodeJS.Timeout | null = null;
+
   constructor(
     url: URL,
     private readonly options: HttpStoreOptions,
   ) {
-    this.base = new URL(url.href.endsWith('/') ? url.href : `${url.href}/`);
-    this.label = displayUrl(url);
+    // The URL as given, its path made a folder: requests resolve against it and keep its query.
+    this.base = new URL(url.href);
+    this.base.hash = '';
+    if (!this.base.pathname.endsWith('/')) this.base.pathname = `${this.base.pathname}/`;
+    this.label = displayUrl(this.base);
     const Agent = url.protocol === 'https:' ? https.Agent : http.Agent;
     this.agent = new Agent({ keepAlive: true, maxSockets: 8 });
     if (url.protocol === 'http:') {
@@ -51,7 +65,15 @@ export class HttpStore implements CacheStore {
     }
   }
 
+  /** Where a request for this entry goes: the base URL (path and query kept) resolved with `area/hash`. */
+  entryUrl(area: Area, hash: string): URL {
+    const url = new URL(`${area}/${hash}`, this.base);
+    url.search = this.base.search;
+    return url;
+  }
+
   async get(area: Area, hash: string, maxBytes: number): Promise<Buffer | null> {
+    this.startBudget();
     if (this.pipeline !== null) return this.pipelinedGet(area, hash, maxBytes);
     const response = await this.request('GET', area, hash, null, maxBytes);
     if (response.status === 404) return null;
@@ -60,12 +82,14 @@ export class HttpStore implements CacheStore {
   }
 
   async put(area: Area, hash: string, bytes: Buffer): Promise<void> {
+    this.startBudget();
     const response = await this.request('PUT', area, hash, bytes, 64 * 1024);
     if (response.status === 200 || response.status === 201 || response.status === 204) return;
     throw this.refused('PUT', area, response.status);
   }
 
   close(): void {
+    if (this.budget !== null) clearTimeout(this.budget);
     this.agent.destroy();
     this.pipeline?.close();
   }
@@ -75,7 +99,8 @@ export class HttpStore implements CacheStore {
     if (this.outage !== null) throw new CacheUnavailable(this.outage);
     let response: Awaited<ReturnType<PipelinedGets['get']>>;
     try {
-      response = await this.pipeline!.get(`${this.base.pathname}${area}/${hash}`, maxBytes);
+      const url = this.entryUrl(area, hash);
+      response = await this.pipeline!.get(`${url.pathname}${url.search}`, maxBytes);
     } catch (error) {
       this.trip(`GET ${this.label}${area}/… failed: ${(error as Error).message}`);
       throw new CacheUnavailable(this.outage!);
@@ -108,6 +133,13 @@ export class HttpStore implements CacheStore {
     return new CacheUnavailable(this.outage!);
   }
 
+  private startBudget(): void {
+    if (this.budget !== null || this.outage !== null) return;
+    const budgetMs = this.options.budgetMs ?? DEFAULT_BUDGET_MS;
+    this.budget = setTimeout(() => this.trip(`${this.label} used up this build's budget of ${budgetMs / 1000} s for the cache`), budgetMs);
+    this.budget.unref();
+  }
+
   private trip(message: string): void {
     this.outage ??= this.options.secrets.redact(message);
     for (const abandon of [...this.inFlight]) abandon(this.outage);
@@ -123,7 +155,7 @@ export class HttpStore implements CacheStore {
     retried = false,
   ): Promise<{ status: number; body: Buffer | null }> {
     if (!SHA256_HEX.test(hash)) throw new Error(`not a SHA-256 key: ${hash}`);
-    const url = new URL(`${area}/${hash}`, this.base);
+    const url = this.entryUrl(area, hash);
     const client = url.protocol === 'https:' ? https : http;
     const headers = this.requestHeaders();
     if (body !== null) {

@@ -10,6 +10,8 @@ import type { CacheStore } from './store.js';
 export interface OpenCacheRequest extends RemoteCacheOptions {
   url: string;
   timeoutMs: number;
+  /** Wall time the cache may take in one build before it is abandoned (see HttpStoreOptions). */
+  budgetMs: number;
   env: NodeJS.ProcessEnv;
 }
 
@@ -26,7 +28,12 @@ export function openRemoteCache(request: OpenCacheRequest): RemoteCache {
   for (const [, value] of url.searchParams) secrets.add(value);
   let store: CacheStore;
   if (url.protocol === 'http:' || url.protocol === 'https:') {
-    store = new HttpStore(url, { headers: loadHeaders(request.env, secrets), secrets, timeoutMs: request.timeoutMs });
+    store = new HttpStore(url, {
+      headers: loadHeaders(request.env, secrets),
+      secrets,
+      timeoutMs: request.timeoutMs,
+      budgetMs: request.budgetMs,
+    });
   } else if (url.protocol === 'file:' && url.host === '') {
     store = new DiskStore(path.resolve(fileURLToPath(url)));
   } else {

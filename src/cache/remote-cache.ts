@@ -23,9 +23,16 @@ const ACTION_KEY_SALT = 'episteme-action-key/2';
 const MAX_ACTION_RESULT_BYTES = 64 * 1024;
 /** Entries whose blobs are downloaded or being checked at once: keeps the pipeline full, bounds memory. */
 const MAX_ENTRIES_IN_HAND = 64;
+/** The default largest blob downloaded, when the caller names none. */
+const DEFAULT_MAX_BLOB_BYTES = 256 * 1024 * 1024;
 
 export interface RemoteCacheOptions {
   upload: boolean;
+  /**
+   * The largest blob downloaded (the largest artifact this build would write): an entry naming a larger
+   * one is refused before anything is read, and no response is read past the size its entry names.
+   */
+  maxBlobBytes?: number;
   /** Fraction of hits (0..1) recomputed locally and compared; chosen by key, so the same on every run. */
   verifyFraction: number;
 }
@@ -39,6 +46,11 @@ export interface RemoteCacheSummary {
   /** Cacheable targets that had to run locally. */
   misses: number;
   uploaded: number;
+  /**
+   * Targets built locally that --remote-cache-upload would have uploaded but did not (the cache failed
+   * or became unavailable): a later --remote-cache-upload build uploads them.
+   */
+  notUploaded: number;
   /** Entries that failed verification (digest, artifact, target binding): rebuilt locally. */
   rejected: number;
   /** Hits recomputed by --remote-cache-verify (all matched, or the target failed). */
@@ -68,17 +80,25 @@ export function sampledForVerify(key: string, fraction: number): boolean {
  * costs one timeout per build rather than one per target.
  */
 export class RemoteCache implements TargetCache {
-  private readonly stats = { hits: 0, misses: 0, uploaded: 0, rejected: 0, verified: 0 };
+  private readonly stats = { hits: 0, misses: 0, uploaded: 0, notUploaded: 0, rejected: 0, verified: 0 };
   private outage: string | null = null;
   private readonly context: RestoreContext = { documents: new Map() };
   private readonly slots = new Slots(MAX_ENTRIES_IN_HAND);
+  private readonly maxBlobBytes: number;
+  readonly uploads: boolean;
+  /** Bytes of downloaded blobs in hand at once: at most twice the largest blob (one always fits). */
+  private readonly bytesInHand: ByteBudget;
   private readonly inspector = new Inspector();
 
   constructor(
     private readonly store: CacheStore,
     private readonly options: RemoteCacheOptions,
     private readonly secrets: Secrets,
-  ) {}
+  ) {
+    this.uploads = options.upload;
+    this.maxBlobBytes = options.maxBlobBytes ?? DEFAULT_MAX_BLOB_BYTES;
+    this.bytesInHand = new ByteBudget(2 * this.maxBlobBytes);
+  }
 
   async produce(env: RuleEnv, request: TargetCacheRequest): Promise<{ output: RuleOutput; restored: boolean }> {
     const rule = request.adapter;
@@ -94,26 +114,54 @@ export class RemoteCache implements TargetCache {
     const output = await request.run();
     // Only a success reaches this line (a failed rule threw). Inputs edited while the rule ran would put
     // the new output under the old key: re-check them first.
-    if (this.options.upload && this.outage === null && request.inputsUnchanged()) {
-      const bytes = typeof output.bytes === 'string' ? Buffer.from(output.bytes, 'utf8') : output.bytes;
-      // Null: the other files are not as the rule made them (e.g. edited since): nothing is uploaded.
-      const others = rule.others ? rule.others(env, request.node, output) : new Map<string, Buffer>();
-      const files: [string, Buffer][] = [[OUTPUT_PATH, bytes], ...[...(others ?? [])].sort(([a], [b]) => compareCodeUnits(a, b))];
-      const blobs = files.map(([path, fileBytes]) => ({ path, bytes: fileBytes, sha256: sha256Hex(fileBytes) }));
-      if (others !== null && !others.has(OUTPUT_PATH) && this.acceptable(env, request, rule, blobs)) {
-        await this.guard(env, async () => {
-          const outputs: OutputFile[] = blobs.map((blob) => ({
-            path: blob.path,
-            digest: { hash: blob.sha256, sizeBytes: blob.bytes.length },
-          }));
-          // Blobs first: an action result never names a blob that is not there yet.
-          await Promise.all(blobs.map((blob) => this.store.put('cas', blob.sha256, blob.bytes)));
-          await this.store.put('ac', key, encodeActionResult(outputs));
-          this.stats.uploaded += 1;
-        });
-      }
-    }
+    if (this.options.upload && request.inputsUnchanged()) await this.upload(env, request, rule, key, output);
     return { output, restored: false };
+  }
+
+  async backfill(env: RuleEnv, request: TargetCacheRequest, output: () => RuleOutput): Promise<void> {
+    const rule = request.adapter;
+    if (!this.options.upload || rule === undefined) return;
+    if (this.outage !== null) {
+      this.stats.notUploaded += 1;
+      return;
+    }
+    const key = actionKey(request.components);
+    // Null: the cache became unavailable (counted by upload below); otherwise whether it holds the entry.
+    const held = await this.guard(env, async () => ({ entry: await this.store.get('ac', key, MAX_ACTION_RESULT_BYTES) }));
+    if (held?.entry !== null && held !== null) return;
+    let recorded: RuleOutput;
+    try {
+      recorded = output();
+    } catch {
+      return; // the recorded output is gone or damaged: the next build rebuilds it, and uploads then
+    }
+    await this.upload(env, request, rule, key, recorded);
+  }
+
+  /** Stores a target's output (blobs first, then the entry), counting it as uploaded or not. */
+  private async upload(env: RuleEnv, request: TargetCacheRequest, rule: CacheAdapter, key: string, output: RuleOutput): Promise<void> {
+    if (this.outage !== null) {
+      this.stats.notUploaded += 1;
+      return;
+    }
+    const bytes = typeof output.bytes === 'string' ? Buffer.from(output.bytes, 'utf8') : output.bytes;
+    // Null: the other files are not as the rule made them (e.g. edited since): nothing is uploaded.
+    const others = rule.others ? rule.others(env, request.node, output) : new Map<string, Buffer>();
+    const files: [string, Buffer][] = [[OUTPUT_PATH, bytes], ...[...(others ?? [])].sort(([a], [b]) => compareCodeUnits(a, b))];
+    const blobs = files.map(([path, fileBytes]) => ({ path, bytes: fileBytes, sha256: sha256Hex(fileBytes) }));
+    if (others === null || others.has(OUTPUT_PATH) || !this.acceptable(env, request, rule, blobs)) return;
+    const done = await this.guard(env, async () => {
+      const outputs: OutputFile[] = blobs.map((blob) => ({
+        path: blob.path,
+        digest: { hash: blob.sha256, sizeBytes: blob.bytes.length },
+      }));
+      // Blobs first: an action result never names a blob that is not there yet.
+      await Promise.all(blobs.map((blob) => this.store.put('cas', blob.sha256, blob.bytes)));
+      await this.store.put('ac', key, encodeActionResult(outputs));
+      this.stats.uploaded += 1;
+      return true;
+    });
+    if (done === null) this.stats.notUploaded += 1;
   }
 
   summary(): RemoteCacheSummary {
@@ -142,7 +190,17 @@ export class RemoteCache implements TargetCache {
     // The output and the other files this reader takes. Held while downloaded and checked: a slot bounds
     // the blobs in memory when they arrive faster than they are checked.
     const wanted = [...outputs].filter(([path]) => path === OUTPUT_PATH || rule.takes?.(env, path));
+    const claimed = wanted.reduce((sum, [, digest]) => sum + digest.sizeBytes, 0);
+    const tooLarge = wanted.find(([, digest]) => digest.sizeBytes > this.maxBlobBytes);
+    if (tooLarge !== undefined || claimed > this.maxBlobBytes)
+      return this.reject(
+        env,
+        request,
+        `its action-cache entry ac/${key} names ${claimed} bytes of files, more than the largest artifact this build ` +
+          `would write (${this.maxBlobBytes} bytes; limits.maxFileBytes sets it)`,
+      );
     await this.slots.acquire();
+    await this.bytesInHand.acquire(claimed);
     try {
       // In flight together: one round trip, not one per file.
       const files = await Promise.all(wanted.map(([, digest]) => this.download(digest)));
@@ -158,6 +216,7 @@ export class RemoteCache implements TargetCache {
       }
       return restored;
     } finally {
+      this.bytesInHand.release(claimed);
       this.slots.release();
     }
   }
@@ -192,7 +251,7 @@ export class RemoteCache implements TargetCache {
       return { output: verified(output!), others };
     }
     if (others.size > 1) return 'the entry names more than one other file';
-    const task: InspectTask = { kind: rule.inspects, output: output!, ...(part ? { part } : {}) };
+    const task: InspectTask = { kind: rule.inspects, output: output!, ...(part ? { part } : {}), ...inspectOptions(env, rule) };
     const inspection = await this.inspector.inspect(env, task);
     if (!inspection.ok) return inspection.why;
     return { output: verified(output!), others, inspection };
@@ -221,6 +280,7 @@ export class RemoteCache implements TargetCache {
         kind: rule.inspects,
         output: asFile(output!),
         ...(taken.length === 1 ? { part: asFile(taken[0]!) } : {}),
+        ...inspectOptions(env, rule),
       });
       if (!inspection.ok) return false;
       blobs.inspection = inspection;
@@ -282,6 +342,11 @@ export class RemoteCache implements TargetCache {
   }
 }
 
+/** What an inspection checks against this workspace's options: chunks, the maxChars they were cut with. */
+function inspectOptions(env: RuleEnv, rule: CacheAdapter): Partial<InspectTask> {
+  return rule.inspects === 'document-chunks' ? { maxChars: env.stages.chunkOptions(env.ws.options.chunk).maxChars } : {};
+}
+
 /** A counting semaphore: at most `size` holders at once, the others wait in order. */
 class Slots {
   private free: number;
@@ -303,6 +368,33 @@ class Slots {
     const next = this.waiting.shift();
     if (next) next();
     else this.free += 1;
+  }
+}
+
+/** A budget of bytes: a holder waits until its bytes fit beside the others' (alone, it always fits). */
+class ByteBudget {
+  private used = 0;
+  private readonly waiting: { bytes: number; resolve: () => void }[] = [];
+
+  constructor(private readonly capacity: number) {}
+
+  acquire(bytes: number): Promise<void> {
+    if (this.waiting.length === 0 && (this.used === 0 || this.used + bytes <= this.capacity)) {
+      this.used += bytes;
+      return Promise.resolve();
+    }
+    return new Promise((resolve) => this.waiting.push({ bytes, resolve }));
+  }
+
+  release(bytes: number): void {
+    this.used -= bytes;
+    while (this.waiting.length > 0) {
+      const next = this.waiting[0]!;
+      if (this.used !== 0 && this.used + next.bytes > this.capacity) break;
+      this.waiting.shift();
+      this.used += next.bytes;
+      next.resolve();
+    }
   }
 }
 

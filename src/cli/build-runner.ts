@@ -142,6 +142,7 @@ export abstract class GraphCommand extends WorkspaceCommand {
       result.data.remoteCache = stats;
       result.human.push(
         `remote cache ${stats.cache}: ${stats.hits} restored, ${stats.misses} built locally, ${stats.uploaded} uploaded` +
+          (stats.notUploaded ? `, ${stats.notUploaded} not uploaded (a later --remote-cache-upload build uploads them)` : '') +
           (stats.rejected ? `, ${stats.rejected} rejected` : '') +
           (stats.verified ? `, ${stats.verified} verified` : '') +
           (stats.unavailable ? ' (unavailable: built locally)' : ''),

@@ -104,6 +104,11 @@ export class DiffCommand extends WorkspaceCommand {
   }
 }
 
+/** A file name with no folder part: no separator, not `.` or `..`, no NUL. */
+function isPlainName(name: unknown): boolean {
+  return typeof name === 'string' && name !== '' && name !== '.' && name !== '..' && !/[/\\\0]/.test(name);
+}
+
 /**
  * Reads a complete extracted corpus: a specs folder (or its index.json) and every document it names,
  * verified. Every file is a regular file read within what is left of the corpus's byte bound.
@@ -111,7 +116,16 @@ export class DiffCommand extends WorkspaceCommand {
 function readCorpus(given: string, side: 'before' | 'after', maxBytes: number): EvidenceDocument[] {
   const indexFile = isDirectory(given) ? path.join(given, 'index.json') : given;
   let budget = maxBytes;
+  const dir = path.dirname(indexFile);
+  const outside = (): EpistemeError =>
+    new EpistemeError('artifact-invalid', `${indexFile} names a file outside its folder; the ${side} corpus is not used.`, {
+      hint: 'A document index names files in its own folder only: rebuild the corpus with `episteme build`.',
+      details: { corpus: side, file: indexFile },
+    });
   const read = (file: string, label: string): Buffer => {
+    // Only files beside the index: a name that leaves the folder is refused before the file system is
+    // asked anything, so the answer is the same whether or not that file exists.
+    if (file !== indexFile && !isPlainName(path.relative(dir, file))) throw outside();
     const bytes = readBoundedFile(file, {
       label,
       maxBytes: budget,
@@ -133,7 +147,6 @@ function readCorpus(given: string, side: 'before' | 'after', maxBytes: number): 
     });
   }
   // A segmented index names its segment files beside it: each is read within the budget and checked against it.
-  const dir = path.dirname(indexFile);
   const index = {
     payload: readStageIndex(dir, 'document-index', {
       dirLabel: dir,
@@ -152,6 +165,8 @@ function readCorpus(given: string, side: 'before' | 'after', maxBytes: number): 
     );
   }
   return index.payload.entries.map((entry) => {
+    // path.join would fold `a/../..` away: the name as written is what must stay in the folder.
+    if (!isPlainName(entry.file)) throw outside();
     const file = path.join(dir, entry.file);
     let bytes: Buffer;
     try {

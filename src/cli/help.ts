@@ -68,6 +68,7 @@ const PLACEHOLDERS: Record<string, string> = {
   '--remote-cache': '<url>',
   '--remote-cache-verify': '<0..1>',
   '--remote-cache-timeout': '<secs>',
+  '--remote-cache-budget': '<secs>',
   '--shard': '<i/n>',
   '--family': '<family>',
   '--authority': '<normative|informative>',

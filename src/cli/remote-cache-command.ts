@@ -7,6 +7,8 @@ import { inRange, rangeText } from './option-validators.js';
 
 const REMOTE_CACHE_TIMEOUT_RANGE = { min: 1, max: 600 } as const;
 const DEFAULT_REMOTE_CACHE_TIMEOUT_SECONDS = 10;
+const REMOTE_CACHE_BUDGET_RANGE = { min: 1, max: 86400 } as const;
+const DEFAULT_REMOTE_CACHE_BUDGET_SECONDS = 600;
 
 /**
  * The remote-cache options of the commands that build everything (`build`, `pipeline`): the same
@@ -32,6 +34,12 @@ export abstract class RemoteCacheCommand extends CaptureCommand {
       `(default ${DEFAULT_REMOTE_CACHE_TIMEOUT_SECONDS}; ${rangeText(REMOTE_CACHE_TIMEOUT_RANGE)}).`,
     validator: inRange(REMOTE_CACHE_TIMEOUT_RANGE),
   });
+  remoteCacheBudget = Option.String('--remote-cache-budget', {
+    description:
+      'Seconds the remote cache may take in one build, from its first request; past them the build goes on without it ' +
+      `(default ${DEFAULT_REMOTE_CACHE_BUDGET_SECONDS}; ${rangeText(REMOTE_CACHE_BUDGET_RANGE)}).`,
+    validator: inRange(REMOTE_CACHE_BUDGET_RANGE),
+  });
 
   protected override async openCache(ws: Workspace, dryRun: boolean): Promise<RemoteCache | undefined> {
     const url = this.remoteCache ?? ws.remoteCache;
@@ -50,6 +58,9 @@ export abstract class RemoteCacheCommand extends CaptureCommand {
       upload: this.remoteCacheUpload,
       verifyFraction: this.verifyFraction(),
       timeoutMs: (this.remoteCacheTimeout ?? DEFAULT_REMOTE_CACHE_TIMEOUT_SECONDS) * 1000,
+      budgetMs: (this.remoteCacheBudget ?? DEFAULT_REMOTE_CACHE_BUDGET_SECONDS) * 1000,
+      // No artifact a build writes is larger than a source file may be: nothing larger is downloaded.
+      maxBlobBytes: ws.limits.maxFileBytes,
       env: process.env,
     });
   }

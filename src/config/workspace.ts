@@ -161,6 +161,11 @@ export async function loadWorkspace(cwd: string, flags: WorkspaceFlags): Promise
 
   // The workspace's own families come first: the map and manifest may name them.
   const own = raw.rules === undefined ? { families: [], folder: null, files: [] } : loadWorkspaceFamilies(root, raw.rules);
+  if (own.families.length > 0) {
+    // Their selectors too, before any document is extracted with them (css-select loads only here).
+    const { checkFamilySelectors } = await import('../extract/html/selector-check.js');
+    for (const family of own.families) checkFamilySelectors(family.rules, family.workspaceFile ?? family.file);
+  }
   const familyIds =
     own.families.length === 0 ? registeredFamilyIds : () => new Set([...registeredFamilyIds(), ...own.families.map((f) => f.rules.id)]);
   const mapArgument = flags.map ?? (raw.manualIngest === undefined ? undefined : path.resolve(root, raw.manualIngest));

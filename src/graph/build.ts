@@ -127,7 +127,7 @@ export async function runBuild(ws: Workspace, request: BuildRequest): Promise<Bu
     // back as up to date, without a recapture, when it returns to the graph.
     for (const name of state.targets.names()) {
       if (graph.nodes.has(name)) continue;
-      if (state.targets.get(name)!.components.rule === 'snapshot' && !request.pruneSnapshots) continue;
+      if (state.targets.get(name)?.components.rule === 'snapshot' && !request.pruneSnapshots) continue;
       state.recordTarget(name, null);
     }
     const liveFiles = new Set(ws.sources.flatMap((s) => (s.capture.method === 'manual-ingest' ? [s.capture.relativePath] : [])));

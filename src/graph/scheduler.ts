@@ -9,7 +9,7 @@ import { sourceOf, type BuildGraph, type TargetNode } from './graph.js';
 import { diffComponents, targetKey, type DirtyReason, type KeyComponents } from './key.js';
 import { RULES } from './rules/index.js';
 import { abs, readVerified } from './rules/files.js';
-import type { DepView, RuleEnv } from './rules/types.js';
+import type { DepView, Rule, RuleEnv, RuleOutput, TargetCacheRequest } from './rules/types.js';
 import { statStamp, sameStamp, type TargetRecord } from './state.js';
 import { diagnosticFacts, diagnosticsOf, type TargetDiagnostics } from './diagnostics.js';
 
@@ -155,7 +155,9 @@ export async function runSchedule(graph: BuildGraph, names: string[], env: RuleE
     const node = graph.nodes.get(name)!;
     if (!node.deps.every((dep) => settled.get(dep)?.status === 'up-to-date')) continue;
     const record = env.state.targets.get(name);
-    if (!record) continue;
+    // With uploads asked for, a cacheable target goes to pass 2 even when up to date: an earlier upload
+    // may have been cut off, and pass 2 uploads what the cache does not hold (TargetCache.backfill).
+    if (!record || (env.cache?.uploads && RULES[node.rule].cache)) continue;
     const deps = node.deps.map((dep) => depView(env, graph, dep));
     const missing = inheritedMissing(node, deps);
     const knownOptions = options.recordedOptionsHold ? record.components.options : undefined;
@@ -184,6 +186,24 @@ export async function runSchedule(graph: BuildGraph, names: string[], env: RuleE
   };
   const evaluated = new Map((await Promise.all(pending.map((name) => evaluate(name).then(settle)))).map((r) => [r.target, r]));
   return names.map((name) => settled.get(name) ?? evaluated.get(name)!);
+}
+
+/** The cache request of an up-to-date target (for an upload of what the cache lacks): nothing to run. */
+function upToDateRequest(node: TargetNode, record: TargetRecord, deps: DepView[], rule: Rule): TargetCacheRequest {
+  return {
+    node,
+    components: record.components,
+    deps,
+    adapter: rule.cache,
+    run: () => Promise.reject(new Error(`${node.name} is up to date: nothing to run`)),
+    inputsUnchanged: () => true,
+  };
+}
+
+/** An up-to-date target's recorded output, read back and checked against its SHA-256. */
+function recordedOutput(env: RuleEnv, record: TargetRecord): RuleOutput {
+  const bytes = readVerified(env.ws, record.output, record.sha256);
+  return { bytes, sha256: record.sha256, outputPath: () => record.output, ...(record.facts ? { facts: record.facts } : {}) };
 }
 
 /** A dependency as a rule sees it: its current record and the source it is of. */
@@ -282,7 +302,11 @@ async function evaluateTarget(
       return { ...base, status, reasons: [...definite, ...reasons] };
     }
     const reasons = staleReasons(env, graph, node, record, { deps, missing });
-    if (reasons.length === 0) return settledResult(base, 'up-to-date', reasons, env.state.targets.get(node.name) ?? record!, env);
+    if (reasons.length === 0) {
+      if (env.cache?.uploads && env.cache.backfill && rule.cache && record !== undefined && !options.dryRun)
+        await env.cache.backfill(env, upToDateRequest(node, record, deps, rule), () => recordedOutput(env, record));
+      return settledResult(base, 'up-to-date', reasons, env.state.targets.get(node.name) ?? record!, env);
+    }
     if (options.dryRun) return { ...base, status: 'dirty', reasons };
     const components = keyComponents(node, env, { deps, missing });
     const key = targetKey(components);

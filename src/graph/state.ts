@@ -7,6 +7,7 @@ import { verifiedBody, withChecksum } from './checksum-file.js';
 import type { Warning } from '../failure.js';
 import type { KeyComponents } from './key.js';
 import { TargetRecords } from './target-records.js';
+import { cleanRecordProblem, fileStampsProblem, logEntryProblem } from './state-validation.js';
 import { openProof, readProofFile, removeProof, writeProof, NOOP_PROOF_FILE } from './noop-proof-files.js';
 
 export { verifiedBody, withChecksum };
@@ -257,6 +258,8 @@ export class BuildState {
         if (!LOG_CHECKSUM_SUFFIX.test(line) || i === lines.length - 1) continue;
         return damaged('state.log', `has a line that fails its checksum (line ${i + 1})`);
       }
+      const problem = logEntryProblem(entry as unknown as Record<string, unknown>);
+      if (problem !== null) return damaged('state.log', `has a line that does not validate (line ${i + 1}: ${problem})`);
       if ('k' in entry) {
         uncommitted = false;
         continue;
@@ -561,6 +564,8 @@ export function readVerifiedStateFile(dir: string): StateFile | null | 'damaged'
   // An older format (state.json was one JSON object) is discarded, never misread.
   if (typeof header !== 'object' || header === null || header.version !== STATE_FORMAT_VERSION) return null;
   if (typeof header.files !== 'object' || header.files === null) return 'damaged';
+  if (fileStampsProblem(header.files as Record<string, unknown>) !== null || cleanRecordProblem(header.clean ?? null) !== null)
+    return 'damaged';
   const targets = new TargetRecords();
   for (let start = headerEnd + 1; headerEnd >= 0 && start <= body.length; ) {
     let end = body.indexOf('\n', start);

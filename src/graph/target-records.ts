@@ -1,10 +1,11 @@
 import type { TargetRecord } from './state.js';
+import { parseTargetRecord } from './state-validation.js';
 
 /**
  * The build records of every target, each kept as the JSON text state.json holds until something
  * asks for it. A one-source edit of a 10,000-source workspace needs the records of that source's chain
  * and of the aggregates; parsing all 30,000 (about 30 MB of JSON) made the edit's overhead grow with
- * the corpus. The text is trusted as far as state.json is: the whole file passed its SHA-256 at load.
+ * the corpus. The whole file passed its checksum at load, and each record is validated as it is parsed.
  *
  * A Map to its callers: get/has/set/delete touch one record; iterating parses everything (the slow
  * paths: a state that no proof vouches for, a full garbage collection).
@@ -45,7 +46,10 @@ export class TargetRecords extends Map<string, TargetRecord> {
     // Named first, parsed after: no copy of the 30,000 entries to iterate over while get() moves them.
     const named: string[] = [];
     for (const [name, text] of this.unparsed) if (within(name) && tokens.some((token) => text.includes(token))) named.push(name);
-    for (const name of named) found.set(name, this.get(name)!);
+    for (const name of named) {
+      const record = this.get(name);
+      if (record !== undefined) found.set(name, record);
+    }
     return found;
   }
 
@@ -54,8 +58,11 @@ export class TargetRecords extends Map<string, TargetRecord> {
     if (record !== undefined) return record;
     const text = this.unparsed.get(name);
     if (text === undefined) return undefined;
-    const parsed = JSON.parse(text) as TargetRecord;
     this.unparsed.delete(name);
+    // Checked as it is read (state-validation.ts): a record that does not validate is dropped, and its
+    // target rebuilt, as if it had never been recorded.
+    const parsed = parseTargetRecord(text);
+    if (parsed === null) return undefined;
     super.set(name, parsed);
     return parsed;
   }

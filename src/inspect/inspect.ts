@@ -19,6 +19,8 @@ export interface InspectTask {
   output: InspectedFile;
   /** The chunks' index part, when the entry holds one. */
   part?: InspectedFile;
+  /** For chunks: the workspace's maxChars, which the chunks must have been cut with (chunksFitMaxChars). */
+  maxChars?: number;
 }
 
 export interface InspectedFile {
@@ -32,7 +34,15 @@ export interface InspectedFile {
 
 export type Inspection =
   | { ok: false; why: string }
-  | { ok: true; kind: 'document'; documentId: string; snapshotId: string; facts: Record<string, string> }
+  | {
+      ok: true;
+      kind: 'document';
+      documentId: string;
+      snapshotId: string;
+      facts: Record<string, string>;
+      /** provenance.extractionConfigSha256: the extraction config the document was made with. */
+      extractionConfigSha256: string;
+    }
   | {
       ok: true;
       kind: 'document-chunks';
@@ -50,7 +60,9 @@ export function inspectRestored(task: InspectTask): Inspection {
     if (why !== null) return { ok: false, why };
   }
   try {
-    return task.kind === 'document' ? inspectDocument(task.output.bytes) : inspectChunks(task.output.bytes, task.part?.bytes);
+    return task.kind === 'document'
+      ? inspectDocument(task.output.bytes)
+      : inspectChunks(task.output.bytes, task.part?.bytes, task.maxChars);
   } catch (error) {
     return { ok: false, why: `the output is not this target's artifact (${(error as Error).message})` };
   }
@@ -70,16 +82,18 @@ function inspectDocument(bytes: Uint8Array): Inspection {
   const document = parseCheckedArtifact<EvidenceDocument>(bytes, 'document', DOCUMENT_FORMAT_VERSION, 'the cached document').payload;
   if (typeof document?.documentId !== 'string' || typeof document.provenance?.snapshotId !== 'string')
     throw new Error('the cached document has no document id or snapshot');
+  if (typeof document.provenance.extractionConfigSha256 !== 'string') throw new Error('the cached document names no extraction config');
   return {
     ok: true,
     kind: 'document',
     documentId: document.documentId,
     snapshotId: document.provenance.snapshotId,
     facts: diagnosticFactsOf(document.diagnostics),
+    extractionConfigSha256: document.provenance.extractionConfigSha256,
   };
 }
 
-function inspectChunks(bytes: Uint8Array, partBytes: Uint8Array | undefined): Inspection {
+function inspectChunks(bytes: Uint8Array, partBytes: Uint8Array | undefined, maxChars: number | undefined): Inspection {
   const label = 'the cached chunks';
   const { artifact, text } = parseCheckedArtifactWithText<{ documentId: string; chunks: Chunk[] }>(
     bytes,
@@ -97,6 +111,10 @@ function inspectChunks(bytes: Uint8Array, partBytes: Uint8Array | undefined): In
     if (chunk.documentId !== documentId || chunk.citation.documentId !== documentId)
       throw new Error(`${label} hold another document's chunk`);
   }
+  if (maxChars !== undefined) {
+    const misfit = chunksMisfit(chunks, maxChars);
+    if (misfit !== null) throw new Error(`${label} were not cut with this workspace's chunk.maxChars ${maxChars}: ${misfit}`);
+  }
   const contentHash = chunksContentHashOfText(text, artifact.payload, cited ?? '') ?? chunksContentHash(documentId, chunks);
   const inspection: Inspection = { ok: true, kind: 'document-chunks', documentId, citedSnapshotId: cited, chunksContentHash: contentHash };
   if (partBytes !== undefined) {
@@ -107,6 +125,56 @@ function inspectChunks(bytes: Uint8Array, partBytes: Uint8Array | undefined): In
     inspection.partChecked = true;
   }
   return inspection;
+}
+
+const BLOCK_SEPARATOR_LENGTH = 2; // '\n\n' between a group's blocks (chunker.ts)
+
+/**
+ * Why these chunks cannot be the chunker's cut of any document with this maxChars, or null. A chunk
+ * artifact does not name the options it was cut with, so this checks what the chunker guarantees: no
+ * chunk is longer than maxChars; a block is cut into pieces only when longer than maxChars; and two
+ * neighbouring whole-block chunks of one section and normativity are never left apart when the second
+ * (one block) would have fitted into the first. Chunks cut with a smaller or larger maxChars break one
+ * of these for any document with blocks between the two sizes.
+ */
+export function chunksMisfit(chunks: readonly Chunk[], maxChars: number): string | null {
+  const lengths = chunks.map((chunk) => codePoints(chunk.text));
+  const blockEnds = new Map<string, number>();
+  for (const [i, chunk] of chunks.entries()) {
+    if (lengths[i]! > maxChars) return `chunk ${chunk.chunkId} holds ${lengths[i]} characters`;
+    const range = chunk.citation.textRange;
+    if (range !== undefined) {
+      const block = chunk.citation.blockIds[0] ?? '';
+      blockEnds.set(block, Math.max(blockEnds.get(block) ?? 0, range.end));
+      continue;
+    }
+    const previous = chunks[i - 1];
+    if (
+      previous !== undefined &&
+      previous.citation.textRange === undefined &&
+      chunk.citation.blockIds.length === 1 &&
+      previous.citation.sectionId === chunk.citation.sectionId &&
+      previous.normativity === chunk.normativity &&
+      lengths[i - 1]! + BLOCK_SEPARATOR_LENGTH + lengths[i]! <= maxChars
+    )
+      return `chunks ${previous.chunkId} and ${chunk.chunkId} would have been one`;
+  }
+  for (const [block, end] of blockEnds) if (end <= maxChars) return `block ${block} of ${end} characters was cut into pieces`;
+  return null;
+}
+
+function codePoints(text: string): number {
+  let count = 0;
+  for (let i = 0; i < text.length; i += 1) {
+    const unit = text.charCodeAt(i);
+    // A high surrogate followed by a low one is one code point.
+    if (unit >= 0xd800 && unit <= 0xdbff && i + 1 < text.length) {
+      const next = text.charCodeAt(i + 1);
+      if (next >= 0xdc00 && next <= 0xdfff) i += 1;
+    }
+    count += 1;
+  }
+  return count;
 }
 
 /**

@@ -3,6 +3,8 @@ import * as path from 'node:path';
 import { createHash } from 'node:crypto';
 import type { Workspace } from '../config/workspace.js';
 import { rulesFilesOnDisk } from '../extract/package-paths.js';
+import { EpistemeError } from '../failure.js';
+import { readBoundedFile } from '../store/bounded-read.js';
 
 /**
  * What a build reads, and the watches on it.
@@ -35,11 +37,27 @@ export function workspaceInputs(ws: Workspace): WatchedInputs {
   return { files, shaping };
 }
 
-/** Content hash of an input as it is now; 'missing' when it cannot be read. */
-export function contentHash(file: string): string {
+/** The bound on an input watch hashes when the workspace names none (limits.maxFileBytes' default). */
+export const DEFAULT_WATCH_MAX_BYTES = 64 * 1024 * 1024;
+
+/**
+ * Content hash of an input as it is now, read the way a build reads it (store/bounded-read.ts): opened
+ * without blocking, a regular file only, its size checked on the descriptor before a byte is read. So a
+ * FIFO, a device such as /dev/zero or a huge sparse file never blocks the watcher or fills its memory.
+ * What cannot be read is named by why ('missing', or the refusal with the file's size and change
+ * time), so turning a file into a FIFO, or growing it past the bound, is still a change: the build it
+ * starts reports the input with the build's own structured error.
+ */
+export function contentHash(file: string, maxBytes = DEFAULT_WATCH_MAX_BYTES): string {
   try {
-    return createHash('sha256').update(fs.readFileSync(file)).digest('hex');
-  } catch {
+    return createHash('sha256')
+      .update(readBoundedFile(file, { label: 'Watched input', maxBytes }))
+      .digest('hex');
+  } catch (error) {
+    if (error instanceof EpistemeError && error.code !== 'input-not-found') {
+      const stat = fs.statSync(file, { throwIfNoEntry: false, bigint: true });
+      return `refused:${error.code}:${stat?.size ?? ''}:${stat?.mtimeNs ?? ''}:${stat?.ctimeNs ?? ''}`;
+    }
     return 'missing';
   }
 }
@@ -51,15 +69,18 @@ export function contentHash(file: string): string {
 export class ContentHashes {
   private readonly seen = new Map<string, string>();
 
+  /** `maxBytes`: the workspace's bound on an input file, as the build applies it. */
+  constructor(private readonly maxBytes: () => number = () => DEFAULT_WATCH_MAX_BYTES) {}
+
   /** Records the current hash of inputs not seen yet (a new source in the map, a new rules file). */
   learn(files: Iterable<string>): void {
-    for (const file of files) if (!this.seen.has(file)) this.seen.set(file, contentHash(file));
+    for (const file of files) if (!this.seen.has(file)) this.seen.set(file, contentHash(file, this.maxBytes()));
   }
 
   confirm(files: string[]): string[] {
     const changed: string[] = [];
     for (const file of files) {
-      const now = contentHash(file);
+      const now = contentHash(file, this.maxBytes());
       if (this.seen.get(file) !== now) changed.push(file);
       this.seen.set(file, now);
     }

@@ -14,7 +14,7 @@ import { aggregateNames } from '../graph/graph.js';
 import { NO_REFRESH } from '../capture/run.js';
 import { acquireWorkspaceLock } from '../store/workspace-lock.js';
 import { recordFailuresOrWarning } from '../graph-view/failures.js';
-import { ContentHashes, FolderWatches, workspaceInputs, type WatchedInputs } from './inputs.js';
+import { ContentHashes, DEFAULT_WATCH_MAX_BYTES, FolderWatches, workspaceInputs, type WatchedInputs } from './inputs.js';
 import { Watcher } from './watcher.js';
 import type { WatchEvent } from './events.js';
 
@@ -61,7 +61,7 @@ export class WatchSession {
   private rulesFolders: string[] = [];
   /** The workspace object the watches were last armed for: an edit that reloads nothing keeps them. */
   private watchedFor: Workspace | null | undefined = undefined;
-  private readonly hashes = new ContentHashes();
+  private readonly hashes = new ContentHashes(() => this.ws?.limits.maxFileBytes ?? DEFAULT_WATCH_MAX_BYTES);
   private readonly folders: FolderWatches;
   private readonly watcher: Watcher;
   private pool: StagePool | null = null;
@@ -106,6 +106,25 @@ export class WatchSession {
     await this.pool?.close();
     this.pool = null;
     this.options.emit({ event: 'stopped', signal, cycles: this.cycles }, []);
+  }
+
+  /**
+   * A workspace folder deleted and created again leaves this process in the deleted folder (getcwd
+   * then fails with ENOENT, and so would every relative path): enter the folder of that name again.
+   * Everything else uses the absolute path the watch started from.
+   */
+  private reenterWorkspaceFolder(): void {
+    try {
+      process.cwd();
+      return;
+    } catch {
+      // the folder this process is in was deleted
+    }
+    try {
+      process.chdir(this.options.cwd);
+    } catch {
+      // not there (yet): the load below reports the missing workspace, and a later cycle tries again
+    }
   }
 
   private async loadWorkspace(): Promise<Workspace> {
@@ -206,6 +225,7 @@ export class WatchSession {
     // before it); when the search index did not run, the answers did not change: the schedule's end.
     let readyAt: number | null = null;
     try {
+      this.reenterWorkspaceFolder();
       const ws = await this.workspaceFor(changed);
       this.pool ??= new StagePool(this.options.jobs, {
         maxHeapMb: (await loadStageModules()).extractOptions(ws.options.extract).maxHeapMb,

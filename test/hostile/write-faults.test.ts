@@ -243,8 +243,9 @@ test("a state.log line torn by a full disk stays alone: the next build's records
       key: 'k2',
       components: { rule: 'chunk', ruleVersion: 1, producerVersion: '0', options: {}, inputs: {} },
       output: 'chunks/b.json',
-      sha256: 'ab',
-      stamp: { size: 1, mtimeMs: '1', ino: 1 },
+      // A record as a build writes it: state records are validated as they are read.
+      sha256: 'ab'.repeat(32),
+      stamp: { size: 1, mtimeMs: '1', ctimeMs: '1', ino: 1 },
     } as const;
     state.recordTarget('chunks/b.json', structuredClone(record) as never);
     state.close();

@@ -1,5 +1,7 @@
 import { snapshotMetaFromFacts } from '../../capture/snapshot-facts.js';
 import { namedOptions } from '../key.js';
+import { canonicalJson } from '../../store/canonical-json.js';
+import { sha256Hex } from '../../store/hash.js';
 import { isPerDocumentFile, perDocumentPath } from './files.js';
 import { readSnapshotBody, src } from './snapshot.js';
 import type { Inspection, InspectTask } from '../../inspect/inspect.js';
@@ -43,6 +45,12 @@ export const extractRule: Rule = {
       const snapshotId = deps[0]?.record.facts?.snapshotId;
       if (document.documentId !== src(node).documentId) throw new Error(`${label} is of document ${JSON.stringify(document.documentId)}`);
       if (document.snapshotId !== snapshotId) throw new Error(`${label} cites another snapshot`);
+      // Made with this workspace's extraction config (family rules, options): the one the key names.
+      const { extractionConfig, extractOptions } = env.stages;
+      const meta = snapshotMetaFromFacts(deps[0]!.record.facts ?? {});
+      const config = extractionConfig(src(node).spec, meta, extractOptions(env.ws.options.extract), env.ws.families);
+      if (document.extractionConfigSha256 !== sha256Hex(canonicalJson(config)))
+        throw new Error(`${label} was extracted with another extraction config (family rules or extract options)`);
       context.documents.set(blobs.output.sha256, { snapshotId });
       return {
         bytes: blobs.output.bytes,

@@ -71,6 +71,10 @@ export const searchIndexRule: Rule = {
       });
       if (node.kind === 'index' && node.segmented && opened.length !== segments.size)
         throw new Error(`${label} does not name every segment of this workspace`);
+      // Built with this workspace's BM25 parameters: the index options the key names.
+      const options = env.stages.indexOptions(env.ws.options.index);
+      if (index.k1Milli !== Math.round(options.k1 * 1000) || index.bMilli !== Math.round(options.b * 1000))
+        throw new Error(`${label} was built with other BM25 parameters (k1 ${index.k1Milli / 1000}, b ${index.bMilli / 1000})`);
       const expected = chunkIndexProvenance(env, chunkIndex!);
       // Bound to this workspace's chunk index: the one it was built from, and not a partial build.
       if (

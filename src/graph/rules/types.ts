@@ -133,4 +133,11 @@ export interface TargetCacheRequest {
 
 export interface TargetCache {
   produce(env: RuleEnv, request: TargetCacheRequest): Promise<{ output: RuleOutput; restored: boolean }>;
+  /**
+   * For an up-to-date target: upload its recorded output when uploads are asked for and the cache does
+   * not hold its entry yet (an earlier upload was cut off). `output` reads the recorded output.
+   */
+  backfill?(env: RuleEnv, request: TargetCacheRequest, output: () => RuleOutput): Promise<void>;
+  /** Whether outputs are uploaded (--remote-cache-upload): only then does backfill do anything. */
+  readonly uploads?: boolean;
 }

@@ -1,0 +1,141 @@
+import type { CleanRecord, FileStamp, TargetRecord } from './state.js';
+
+/**
+ * The shape every record read from the build state must have before anything uses it. The state's
+ * checksums stop damage, not edits: whoever can write .episteme/ can recompute them. So each record is
+ * checked as it is read (a target record, a source file stamp, the clean record, a log line): types,
+ * required fields, and every path it names workspace-relative and inside the workspace (no `..`, not
+ * absolute, no backslash or NUL), so a forged record can neither make a build read a file outside the
+ * workspace nor make every later command fail. A record that does not validate is damage: the caller
+ * discards it (a log line: the whole state) and the targets it described are rebuilt.
+ *
+ * Each check returns why the value is not valid, or null when it is.
+ */
+
+const HEX = /^[0-9a-f]+$/;
+
+const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
+
+/** A workspace-relative path to a file inside the workspace, in the one spelling the build writes. */
+export function relativePathProblem(value: unknown): string | null {
+  if (typeof value !== 'string' || value === '') return 'is not a path';
+  if (value.length > 4096) return 'is too long';
+  if (value.includes('\0') || value.includes('\\')) return 'holds a NUL or a backslash';
+  if (value.startsWith('/') || /^[A-Za-z]:/.test(value)) return 'is absolute';
+  for (const segment of value.split('/'))
+    if (segment === '' || segment === '.' || segment === '..') return 'leaves its folder (an empty, `.` or `..` segment)';
+  return null;
+}
+
+function stringMapProblem(value: unknown): string | null {
+  if (!isRecord(value)) return 'is not an object';
+  for (const [key, item] of Object.entries(value)) if (typeof item !== 'string') return `has a non-string value at ${JSON.stringify(key)}`;
+  return null;
+}
+
+/** [size, mtimeMs, ctimeMs, ino] as stamps hold them. */
+function stampProblem(value: unknown): string | null {
+  if (!isRecord(value)) return 'is not an object';
+  if (!Number.isSafeInteger(value['size']) || (value['size'] as number) < 0) return 'has no size';
+  if (typeof value['mtimeMs'] !== 'string' || typeof value['ctimeMs'] !== 'string') return 'has no mtimeMs or ctimeMs';
+  if (typeof value['ino'] !== 'number' || !Number.isFinite(value['ino'])) return 'has no ino';
+  return null;
+}
+
+export function fileStampProblem(value: unknown): string | null {
+  const stamp = stampProblem(value);
+  if (stamp !== null) return stamp;
+  const hash = (value as Record<string, unknown>)['hash'];
+  return typeof hash === 'string' && HEX.test(hash) ? null : 'has no content hash';
+}
+
+export function targetRecordProblem(value: unknown): string | null {
+  if (!isRecord(value)) return 'is not an object';
+  if (typeof value['key'] !== 'string' || value['key'] === '') return 'has no key';
+  const components = value['components'];
+  if (!isRecord(components)) return 'has no key components';
+  if (typeof components['rule'] !== 'string') return 'names no rule';
+  if (typeof components['ruleVersion'] !== 'number' || !Number.isFinite(components['ruleVersion'])) return 'has no rule version';
+  if (typeof components['producerVersion'] !== 'string') return 'has no producer version';
+  const options = stringMapProblem(components['options']);
+  if (options !== null) return `has options that ${options}`;
+  const inputs = stringMapProblem(components['inputs']);
+  if (inputs !== null) return `has inputs that ${inputs}`;
+  const output = relativePathProblem(value['output']);
+  if (output !== null) return `has an output path that ${output}`;
+  if (typeof value['sha256'] !== 'string' || !/^[0-9a-f]{64}$/.test(value['sha256'])) return 'has no SHA-256';
+  const stamp = stampProblem(value['stamp']);
+  if (stamp !== null) return `has a stamp that ${stamp}`;
+  if (value['bodyStamp'] !== undefined) {
+    const body = stampProblem(value['bodyStamp']);
+    if (body !== null) return `has a body stamp that ${body}`;
+  }
+  if (value['facts'] !== undefined) {
+    const facts = stringMapProblem(value['facts']);
+    if (facts !== null) return `has facts that ${facts}`;
+    const body = (value['facts'] as Record<string, string>)['body'];
+    if (body !== undefined) {
+      const why = relativePathProblem(body);
+      if (why !== null) return `has a body path that ${why}`;
+    }
+  }
+  return null;
+}
+
+export function cleanRecordProblem(value: unknown): string | null {
+  if (value === null) return null;
+  if (!isRecord(value)) return 'is not an object';
+  if (typeof value['invocation'] !== 'string' || typeof value['producerVersion'] !== 'string') return 'has no invocation';
+  if (!isRecord(value['ruleVersions'])) return 'has no rule versions';
+  for (const version of Object.values(value['ruleVersions']))
+    if (typeof version !== 'number') return 'has a rule version that is not a number';
+  if (!isRecord(value['files'])) return 'has no files';
+  for (const stamp of Object.values(value['files'])) if (stampProblem(stamp) !== null) return 'has a file stamp that does not validate';
+  const order = value['order'];
+  if (!Array.isArray(order) || order.some((name) => typeof name !== 'string')) return 'has no target order';
+  return null;
+}
+
+/** A state.log entry (already parsed, checksum checked): what is wrong with it, or null. */
+export function logEntryProblem(entry: Record<string, unknown>): string | null {
+  if ('k' in entry || 'cr' in entry) return null;
+  if ('t' in entry) {
+    if (typeof entry['t'] !== 'string') return 'names no target';
+    if (entry['r'] === null) return null;
+    const why = targetRecordProblem(entry['r']);
+    return why === null ? null : `the record of ${JSON.stringify(entry['t'])} ${why}`;
+  }
+  if ('f' in entry) {
+    if (typeof entry['f'] !== 'string') return 'names no file';
+    if (entry['s'] === null) return null;
+    const why = fileStampProblem(entry['s']);
+    return why === null ? null : `the stamp of ${JSON.stringify(entry['f'])} ${why}`;
+  }
+  if ('c' in entry) {
+    const why = cleanRecordProblem(entry['c']);
+    return why === null ? null : `the clean record ${why}`;
+  }
+  return 'is of no known kind';
+}
+
+/** A target record's JSON text (state.json keeps them as text until used): the record, or null when it does not validate. */
+export function parseTargetRecord(text: string): TargetRecord | null {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch {
+    return null;
+  }
+  return targetRecordProblem(parsed) === null ? (parsed as TargetRecord) : null;
+}
+
+/** The source file stamps of state.json's header: why one does not validate, or null. */
+export function fileStampsProblem(files: Record<string, unknown>): string | null {
+  for (const [file, stamp] of Object.entries(files)) {
+    const why = fileStampProblem(stamp);
+    if (why !== null) return `the stamp of ${JSON.stringify(file)} ${why}`;
+  }
+  return null;
+}
+
+export type { CleanRecord, FileStamp };
