@@ -4,7 +4,7 @@ import { EpistemeError } from '../../failure.js';
 import { PDF_BOUNDS, boundExceeded } from '../input-bounds.js';
 import { inflatedBytesOver } from './pdf-streams.js';
 import { QUANTUM, quantise, readRulings, type Ruling } from './ruling-lines.js';
-import { findPageTables, joinContinuations, type PageTables, type Table, type TextRun } from './table-geometry.js';
+import { MAX_WORDS_PER_PAGE, findPageTables, joinContinuations, type PageTables, type Table, type TextRun } from './table-geometry.js';
 
 export interface PdfExtractResult {
   title: string;
@@ -86,6 +86,42 @@ function invertedMediaBox(body: Uint8Array): boolean {
 const round = (n: number): number => Math.round(n);
 
 /**
+ * How many text items the whole PDF may have: past `textItemsActivation`, at most
+ * `textItemsPerByte` per byte of the file (real PDFs have a few hundredths per byte; a content stream
+ * that repeats one glyph a million times compresses a thousandfold), and never more than
+ * `maxTextItems`.
+ */
+export function textItemLimit(bytes: number): number {
+  return Math.min(PDF_BOUNDS.maxTextItems, Math.max(PDF_BOUNDS.textItemsActivation, PDF_BOUNDS.textItemsPerByte * bytes));
+}
+
+type TextItemLike = Awaited<ReturnType<PdfPage['getTextContent']>>['items'][number];
+type PdfPage = Awaited<ReturnType<Awaited<ReturnType<PdfJs['getDocument']>['promise']>['getPage']>>;
+
+/**
+ * A page's text items, read as pdfjs streams them (100 at a time): past the document's item limit the
+ * stream is cancelled there, so a page of millions of runs costs what the limit allows, not its size.
+ */
+async function readTextContent(page: PdfPage, before: number, limit: number): Promise<TextItemLike[]> {
+  const reader = page.streamTextContent().getReader() as ReadableStreamDefaultReader<{ items: TextItemLike[] }>;
+  const items: TextItemLike[] = [];
+  for (;;) {
+    const { value, done } = await reader.read();
+    if (done) return items;
+    for (const item of value.items) items.push(item);
+    if (before + items.length > limit) {
+      // The stream is left unread, not cancelled: pdfjs 5 enqueues into a cancelled stream and throws
+      // from its message handler; destroying the loading task (extractPdf's finally) ends the worker.
+      throw boundExceeded(
+        'pdf-text-items',
+        `The PDF has more than ${limit} text items (at most ${PDF_BOUNDS.textItemsPerByte} per byte of the file past ` +
+          `${PDF_BOUNDS.textItemsActivation}, and never more than ${PDF_BOUNDS.maxTextItems}).`,
+      );
+    }
+  }
+}
+
+/**
  * Finds column gutters: vertical strips in the middle of the page that no narrow text run crosses,
  * with substantial text on both sides. Returns the x of each split, left to right.
  */
@@ -156,21 +192,33 @@ function buildLines(items: Item[], splits: number[]): Line[] {
       const visible = current.filter((i) => i.str !== '');
       if (visible.length > 0) {
         visible.sort((a, b) => a.x - b.x || a.index - b.index);
-        let text = '';
+        // Parts joined once: a string grown run by run and asked endsWith each time is rebuilt per run.
+        const parts: string[] = [];
         let lastRight = -Infinity;
+        let endsWithSpace = true;
         for (const it of visible) {
-          if (text !== '' && it.x - lastRight > Math.max(1, it.height * 0.15) && !text.endsWith(' ') && !it.str.startsWith(' '))
-            text += ' ';
-          text += it.str;
+          if (parts.length > 0 && it.x - lastRight > Math.max(1, it.height * 0.15) && !endsWithSpace && !it.str.startsWith(' '))
+            parts.push(' ');
+          parts.push(it.str);
+          if (it.str !== '') endsWithSpace = it.str.endsWith(' ');
           lastRight = Math.max(lastRight, it.x + it.width);
         }
-        const x = Math.min(...visible.map((i) => i.x));
-        const right = Math.max(...visible.map((i) => i.x + i.width));
-        const height = Math.max(...visible.map((i) => i.height));
+        const text = parts.join('');
+        // Loops, not Math.min(...list): a spread of a hundred thousand runs overflows the stack.
+        let x = Infinity;
+        let right = -Infinity;
+        let height = 0;
+        let top = Infinity;
+        for (const i of visible) {
+          x = Math.min(x, i.x);
+          right = Math.max(right, i.x + i.width);
+          height = Math.max(height, i.height);
+          top = Math.min(top, i.top);
+        }
         lines.push({
           items: visible,
           x,
-          top: Math.min(...visible.map((i) => i.top)),
+          top,
           right,
           height,
           column,
@@ -196,18 +244,19 @@ function buildLines(items: Item[], splits: number[]): Line[] {
 /** Reading order: full-width lines cut the page into bands; inside a band, column by column. */
 function readingOrder(lines: Line[]): Line[] {
   const full = lines.filter((l) => l.column === -1).sort((a, b) => a.top - b.top);
-  const columns = lines.filter((l) => l.column !== -1);
+  // Column lines sorted by top once and taken band by band (each line once, however many bands).
+  const columns = lines.filter((l) => l.column !== -1).sort((a, b) => a.top - b.top);
   const out: Line[] = [];
-  let bandTop = -Infinity;
+  let next = 0;
   const emitBand = (bottom: number): void => {
-    const inBand = columns.filter((l) => l.top >= bandTop && l.top < bottom);
+    const inBand: Line[] = [];
+    while (next < columns.length && columns[next]!.top < bottom) inBand.push(columns[next++]!);
     inBand.sort((a, b) => a.column - b.column || a.top - b.top || a.x - b.x);
-    out.push(...inBand);
+    for (const l of inBand) out.push(l);
   };
   for (const f of full) {
     emitBand(f.top);
     out.push(f);
-    bandTop = f.top;
   }
   emitBand(Infinity);
   return out;
@@ -304,7 +353,7 @@ async function extractLoaded(
     builder.warn('pdf-pages-truncated', `Only the first ${pages} of ${doc.numPages} pages were extracted (pdfMaxPages).`);
 
   const fields: FieldMap = new Map();
-  let bodyHeights: number[] = [];
+  const bodyHeights: number[] = [];
   const pageLines: Line[][] = [];
   const pageTexts: string[] = [];
   const pageHeights: number[] = [];
@@ -315,19 +364,18 @@ async function extractLoaded(
   let textItems = 0;
   let allItems = 0;
   let outside = 0;
+  const itemLimit = textItemLimit(body.length);
   for (let p = 1; p <= pages; p++) {
     const page = await doc.getPage(p);
     const [vx0, vy0, vx1, vy1] = page.view as [number, number, number, number];
     const pageWidth = vx1 - vx0;
     const pageHeight = vy1 - vy0;
     pageHeights.push(pageHeight);
-    const content = await page.getTextContent();
-    allItems += content.items.length;
-    if (allItems > PDF_BOUNDS.maxTextItems)
-      throw boundExceeded('pdf-text-items', `The PDF has more than ${PDF_BOUNDS.maxTextItems} text items.`);
+    const content = await readTextContent(page, allItems, itemLimit);
+    allItems += content.length;
     const items: Item[] = [];
     const runs: TextRun[] = [];
-    content.items.forEach((raw, index) => {
+    content.forEach((raw, index) => {
       if (!('str' in raw)) return;
       const t = raw.transform as number[];
       const x = (t[4] ?? 0) - vx0;
@@ -356,7 +404,8 @@ async function extractLoaded(
     // whose drawing pdfjs cannot list, or any slip in table finding, costs that page its tables only.
     try {
       let rulings: Ruling[] = [];
-      if (runs.length >= 4) {
+      // A page past the words bound gets no tables: its drawing is not listed either.
+      if (runs.length >= 4 && runs.length <= MAX_WORDS_PER_PAGE) {
         const operators = await page.getOperatorList();
         const read = readRulings(operators.fnArray, operators.argsArray, (await loadPdfJs()).OPS, page.view);
         if (read === null) rulingsSkipped++;
@@ -372,7 +421,7 @@ async function extractLoaded(
     const lines = readingOrder(buildLines(items, splits));
     pageLines.push(lines);
     pageTexts.push(lines.map((l) => l.text).join('\n'));
-    bodyHeights = bodyHeights.concat(lines.map((l) => round(l.height)));
+    for (const l of lines) bodyHeights.push(round(l.height));
     // Form fields are widget annotations.
     const annotations = (await page.getAnnotations()) as Record<string, unknown>[];
     collectFields(annotations, p, fields);
@@ -537,17 +586,28 @@ function openOutlineSection(
 }
 
 function lineSpan(page: number, lines: Line[], start: number, end: number): Record<string, number> {
-  const x = Math.min(...lines.map((l) => l.x));
-  const top = Math.min(...lines.map((l) => l.top));
-  const right = Math.max(...lines.map((l) => l.right));
-  const bottom = Math.max(...lines.map((l) => l.top + l.height));
-  const indices = lines.flatMap((l) => l.items.map((i) => i.index));
+  let x = Infinity;
+  let top = Infinity;
+  let right = -Infinity;
+  let bottom = -Infinity;
+  let itemStart = Infinity;
+  let itemEnd = -Infinity;
+  for (const l of lines) {
+    x = Math.min(x, l.x);
+    top = Math.min(top, l.top);
+    right = Math.max(right, l.right);
+    bottom = Math.max(bottom, l.top + l.height);
+    for (const i of l.items) {
+      itemStart = Math.min(itemStart, i.index);
+      itemEnd = Math.max(itemEnd, i.index);
+    }
+  }
   return {
     page,
     start,
     end,
-    itemStart: Math.min(...indices),
-    itemEnd: Math.max(...indices),
+    itemStart,
+    itemEnd,
     x: round(x),
     y: round(top),
     width: round(right - x),
@@ -558,12 +618,18 @@ function lineSpan(page: number, lines: Line[], start: number, end: number): Reco
 
 function emitParagraph(builder: DocumentBuilder, lines: Line[], page: number, start: number, end: number, _pageText: string): void {
   // Join lines; a hyphen at a line end followed by a lower-case start is a soft hyphen break.
-  let text = '';
+  // Parts joined once, each break decided on the previous line alone (asking a growing string about
+  // its end flattens it every time: quadratic in the paragraph's length).
+  const parts: string[] = [];
   for (const l of lines) {
-    if (text === '') text = l.text;
-    else if (text.endsWith('-') && /[a-z]/.test(text.charAt(text.length - 2)) && /^[a-z]/.test(l.text)) text = text.slice(0, -1) + l.text;
-    else text += ' ' + l.text;
+    const last = parts.length > 0 ? parts[parts.length - 1]! : '';
+    if (parts.length === 0) parts.push(l.text);
+    else if (last.endsWith('-') && /[a-z]/.test(last.charAt(last.length - 2)) && /^[a-z]/.test(l.text)) {
+      parts[parts.length - 1] = last.slice(0, -1);
+      parts.push(l.text);
+    } else parts.push(' ', l.text);
   }
+  const text = parts.join('');
   const bullet = lines.length > 0 && BULLET.test(lines[0]!.text);
   const items: ListItem[] | undefined = bullet ? [{ text: text.replace(BULLET, '') }] : undefined;
   builder.addBlock({

@@ -119,8 +119,13 @@ function fontScales(runs: TextRun[]): { scales: Map<string, number>; monospaced:
     const model = modelWidth(run.str) * run.size;
     if (model <= 0) continue;
     const font = run.font ?? '';
-    ratios.set(font, [...(ratios.get(font) ?? []), Math.floor(((run.x1 - run.x0) * 1_000_000) / model)]);
-    perChar.set(font, [...(perChar.get(font) ?? []), Math.floor(((run.x1 - run.x0) * 1_000_000) / (run.str.length * run.size))]);
+    // Pushed, not copied: a copy per run is quadratic in the runs of one font.
+    const r = ratios.get(font) ?? [];
+    r.push(Math.floor(((run.x1 - run.x0) * 1_000_000) / model));
+    ratios.set(font, r);
+    const c = perChar.get(font) ?? [];
+    c.push(Math.floor(((run.x1 - run.x0) * 1_000_000) / (run.str.length * run.size)));
+    perChar.set(font, c);
   }
   // A font whose runs all advance the same per character (within 3%) is monospaced: characters
   // then sit at equal steps, whatever the model says.
@@ -708,16 +713,17 @@ export function findPageTables(
   rules: Ruling[],
   layoutSplits: number[] = [],
 ): PageTables {
-  const words = splitWords(runs);
+  // Every run holds a word at least: a page past the bound in runs is skipped before splitting them.
+  const words = runs.length > MAX_WORDS_PER_PAGE ? [] : splitWords(runs);
   const none: PageTables = {
     page,
     tables: [],
     contentTop: 0,
     contentBottom: pageHeight,
     em: 1,
-    skipped: words.length > MAX_WORDS_PER_PAGE,
+    skipped: runs.length > MAX_WORDS_PER_PAGE || words.length > MAX_WORDS_PER_PAGE,
   };
-  if (words.length < 4 || words.length > MAX_WORDS_PER_PAGE) return none;
+  if (none.skipped || words.length < 4) return none;
   const band = Math.floor((pageHeight * FURNITURE_PERCENT) / 100);
   const body = words.filter((w) => w.top >= band && w.bottom <= pageHeight - band);
   const used = new Set<Word>();
