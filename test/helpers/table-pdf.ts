@@ -49,6 +49,10 @@ export interface TextSpec {
   top: number;
   size: number;
   text: string;
+  /** Helvetica-Bold instead of Helvetica. */
+  bold?: boolean;
+  /** Baseline offset in points, upwards (a superscript is raised, a subscript lowered with a negative rise). */
+  rise?: number;
 }
 
 export interface PageSpec {
@@ -70,8 +74,10 @@ function escapePdfString(text: string): string {
 
 const num = (n: number): string => (Math.round(n * 100) / 100).toString();
 
-function showText(x: number, baselineFromTop: number, size: number, text: string): string {
-  return `BT /F1 ${num(size)} Tf ${num(x)} ${num(PAGE_HEIGHT - baselineFromTop)} Td (${escapePdfString(text)}) Tj ET\n`;
+function showText(x: number, baselineFromTop: number, size: number, text: string, bold = false, rise = 0): string {
+  const font = bold ? '/F2' : '/F1';
+  const ts = rise !== 0 ? `${num(rise)} Ts ` : '';
+  return `BT ${font} ${num(size)} Tf ${ts}${num(x)} ${num(PAGE_HEIGHT - baselineFromTop)} Td (${escapePdfString(text)}) Tj ET\n`;
 }
 
 function rule(x0: number, y0: number, x1: number, y1: number, filled: boolean): string {
@@ -125,6 +131,9 @@ export function tableContent(spec: TableSpec): { content: string; bottom: number
 /** A PDF of US Letter pages with the given texts and tables (Helvetica, uncompressed content). */
 export function tablePdf(pages: PageSpec[]): Uint8Array {
   const pageIds = pages.map((_, i) => 4 + i * 2);
+  const bold = pages.some((p) => p.texts?.some((t) => t.bold));
+  // The bold font, when used, is the last object: files without it keep their bytes.
+  const boldId = 4 + pages.length * 2;
   const objects: string[] = [
     '<< /Type /Catalog /Pages 2 0 R >>',
     `<< /Type /Pages /Kids [${pageIds.map((id) => `${id} 0 R`).join(' ')}] /Count ${pages.length} >>`,
@@ -132,15 +141,16 @@ export function tablePdf(pages: PageSpec[]): Uint8Array {
   ];
   pages.forEach((page, i) => {
     let content = '';
-    for (const t of page.texts ?? []) content += showText(t.x, t.top + t.size, t.size, t.text);
+    for (const t of page.texts ?? []) content += showText(t.x, t.top + t.size, t.size, t.text, t.bold, t.rise);
     for (const table of page.tables ?? []) content += tableContent(table).content;
     content += page.raw ?? '';
     objects.push(
       `<< /Type /Page /Parent 2 0 R /MediaBox [0 0 ${PAGE_WIDTH} ${PAGE_HEIGHT}] /Contents ${pageIds[i]! + 1} 0 R ` +
-        `/Resources << /Font << /F1 3 0 R >> >> >>`,
+        `/Resources << /Font << /F1 3 0 R${bold ? ` /F2 ${boldId} 0 R` : ''} >> >> >>`,
     );
     objects.push(`<< /Length ${Buffer.byteLength(content, 'latin1')} >>\nstream\n${content}endstream`);
   });
+  if (bold) objects.push('<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica-Bold /Encoding /WinAnsiEncoding >>');
   return pdfFromObjects(objects);
 }
 

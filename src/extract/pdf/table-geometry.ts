@@ -62,6 +62,8 @@ interface Word {
   order: number;
   /** Whether a space separated this word from the previous word of the same run. */
   spacedFromRun: boolean;
+  /** The run's font ('' when pdfjs gave none). */
+  font: string;
 }
 
 interface Line {
@@ -176,6 +178,7 @@ function splitWords(runs: TextRun[]): Word[] {
         size: run.size,
         order: words.length,
         spacedFromRun: !first,
+        font: run.font ?? '',
       });
       first = false;
     };
@@ -406,12 +409,22 @@ function tableRows(lines: Line[], bounds: number[], rules: Ruling[], page: numbe
   for (const p of distinct) if (pitches.get(p)! >= best) [rowPitch, best] = [p, pitches.get(p)!];
   const rowPitchUnits = rowPitch * bucket;
   const tight = (i: number): boolean => grid || (distinct.length > 1 && pitchOf(i) + Math.floor(size / 4) < rowPitchUnits);
+  const header = grid ? 0 : headerLines(lines, cellsOf, ruleAbove);
+  const key = keyColumn(cellsOf.slice(header));
   const rows: TableRow[] = [];
   const cellWords: Word[][][] = [];
   let rowFilled = 0;
+  let rowColumns: boolean[] = [];
   lines.forEach((line, i) => {
-    const continues = i > 0 && !ruleAbove[i] && tight(i) && filled[i]! < rowFilled;
+    const continues =
+      i > 0 &&
+      (i < header ||
+        (i > header &&
+          !ruleAbove[i] &&
+          filled[i]! < rowFilled &&
+          (tight(i) || (!grid && wrappedLine(cellsOf[i]!, key, rowColumns) && pitchOf(i) <= rowPitchUnits + bucket))));
     if (!continues) {
+      rowColumns = cellsOf[i]!.map((c) => c.length > 0);
       rows.push({ cells: [], page, top: line.top, bottom: line.bottom });
       cellWords.push(cellsOf[i]!.map((c) => c.slice()));
       rowFilled = filled[i]!;
@@ -420,6 +433,10 @@ function tableRows(lines: Line[], bounds: number[], rules: Ruling[], page: numbe
     const row = rows[rows.length - 1]!;
     row.bottom = Math.max(row.bottom, line.bottom);
     cellsOf[i]!.forEach((c, k) => {
+      if (c.length > 0) rowColumns[k] = true;
+    });
+    if (i < header) rowFilled = Math.max(rowFilled, filled[i]!);
+    cellsOf[i]!.forEach((c, k) => {
       cellWords[cellWords.length - 1]![k]!.push(...c);
     });
   });
@@ -427,6 +444,84 @@ function tableRows(lines: Line[], bounds: number[], rules: Ruling[], page: numbe
     row.cells = cellWords[r]!.map((c) => joinWords(c));
   });
   return rows;
+}
+
+/** A value that stands alone in its cell: a number, amount, percentage or date, never the rest of a wrapped text. */
+const VALUE = /^[-+\u2212$\u20ac\u00a3\u00a5(]*[\d.,:/\u2013-]*\d[\d.,:/%\u2013-]*\)?%?$/;
+
+/**
+ * The column the fullest lines fill most (the leftmost of equals): in a report, the date, code or
+ * label that starts every row and that the wrapped lines of a long cell leave empty. Only the lines
+ * filling the most cells count: wrapped lines would otherwise make their own column the key.
+ */
+function keyColumn(cellsOf: Word[][][]): number {
+  const filled = cellsOf.map((cells) => cells.filter((c) => c.length > 0).length);
+  const most = filled.reduce((m, n) => Math.max(m, n), 0);
+  const counts: number[] = [];
+  for (const [i, cells] of cellsOf.entries())
+    cells.forEach((c, k) => {
+      if (filled[i] !== most) return;
+      counts[k] = (counts[k] ?? 0) + (c.length > 0 ? 1 : 0);
+    });
+  let best = 0;
+  counts.forEach((n, k) => {
+    if (n > counts[best]!) best = k;
+  });
+  return best;
+}
+
+/**
+ * Whether a line is the continuation of wrapped cells in the row above, set at the row's own pitch (as
+ * reports exported from spreadsheets set them): it leaves the key column empty, holds no value of its
+ * own (a number or date starts a row), and each of its cells continues a cell the row has filled.
+ */
+function wrappedLine(cells: Word[][], key: number, rowColumns: boolean[]): boolean {
+  if (cells[key]!.length > 0) return false;
+  return cells.every((c, k) => c.length === 0 || (rowColumns[k] === true && !VALUE.test(joinWords(c))));
+}
+
+/**
+ * Lines at the top of an unruled table that make one header row: two lines or more, none holding a
+ * value, all in a font the body does not use (bold headings), with no rule between them. Reports set
+ * a header's words over two lines, bottom-aligned ("Payment / Date", "Amount / (USD)"). Returns how
+ * many lines the header takes, or 0.
+ */
+function headerLines(lines: Line[], cellsOf: Word[][][], ruleAbove: boolean[]): number {
+  const counts = new Map<string, number>();
+  for (const l of lines) for (const w of l.words) counts.set(w.font, (counts.get(w.font) ?? 0) + 1);
+  let bodyFont = '';
+  let most = -1;
+  for (const [font, n] of [...counts].sort((a, b) => (a[0] < b[0] ? -1 : 1)))
+    if (n > most) [bodyFont, most] = [font, n];
+  let n = 0;
+  while (
+    n < lines.length - 1 &&
+    (n === 0 || !ruleAbove[n]) &&
+    lines[n]!.words.every((w) => w.font !== bodyFont) &&
+    cellsOf[n]!.every((c) => c.length === 0 || !VALUE.test(joinWords(c)))
+  )
+    n++;
+  return n >= 2 ? n : 0;
+}
+
+/** Cells that are only a currency sign: the sign printed at a figure column's left edge, not a column of its own. */
+const CURRENCY = /^[$\u20ac\u00a3\u00a5]$/;
+
+/**
+ * Drops the boundary right of a column whose every filled cell is a currency sign ("$" on a
+ * statement's first and total lines, the figures right-aligned further on): the sign joins its figure.
+ */
+function mergeCurrencyColumns(lines: Line[], bounds: number[]): number[] {
+  const columns = bounds.length - 1;
+  const only = new Array<boolean>(columns).fill(true);
+  const any = new Array<boolean>(columns).fill(false);
+  for (const l of lines)
+    lineCells(l, bounds).forEach((c, k) => {
+      if (c.length === 0) return;
+      any[k] = true;
+      if (!CURRENCY.test(joinWords(c))) only[k] = false;
+    });
+  return bounds.filter((_, b) => b === 0 || b === columns || !(any[b - 1] && only[b - 1]));
 }
 
 /** A cell of list markers: bullets, dashes, "1.", "a)", "(iv)". */
@@ -664,7 +759,7 @@ function alignedTables(free: Line[], rules: Ruling[], page: number, layoutSplits
     const x0 = Math.min(...run.map((l) => l.x0));
     const x1 = Math.max(...run.map((l) => l.x1));
     gaps = coverage.gutters();
-    const bounds = pruneSpaceGutters(run, [x0, ...gaps.map(([a, b]) => Math.floor((a + b) / 2)), x1]);
+    const bounds = mergeCurrencyColumns(run, pruneSpaceGutters(run, [x0, ...gaps.map(([a, b]) => Math.floor((a + b) / 2)), x1]));
     const layoutGutter = gaps.some(([a, b]) => layoutSplits.some((x) => x >= a && x <= b));
     if (bounds.length > 2 && tableLike(run, bounds, true, layoutGutter)) {
       const rows = tableRows(run, bounds, rules, page, false);
