@@ -13,7 +13,7 @@ import { tablePdf, textWidth, type TextSpec } from './table-pdf.js';
  *   of right-aligned figures with parentheses for negatives and a dollar sign on the first and total
  *   lines, a column header spanning the figures above the years.
  * - A scientific results table: booktabs rules, a caption above, mean ± standard deviation cells set
- *   a word space apart inside the cell, a footnote below.
+ *   a word space apart inside the cell, the best figure of each column in bold, a footnote below.
  */
 
 interface Column {
@@ -51,7 +51,7 @@ export function wrap(text: string, width: number, size: number): string[] {
 function layTable(
   rows: string[][],
   columns: Column[],
-  at: { x: number; top: number; size: number; leading: number; rowGap: number; gutter: number; boldHeader?: boolean },
+  at: { x: number; top: number; size: number; leading: number; rowGap: number; gutter: number; boldHeader?: boolean; boldCells?: string[] },
 ): LaidTable {
   const texts: TextSpec[] = [];
   const cells: string[][] = [];
@@ -69,7 +69,8 @@ function layTable(
       const first = header ? height - lines.length : 0;
       lines.forEach((line, n) => {
         const left = column.align === 'right' ? x + column.width - textWidth(line, at.size) : x;
-        texts.push({ x: left, top: y + (first + n) * at.leading, size: at.size, text: line, bold: header && at.boldHeader === true });
+        const bold = (header && at.boldHeader === true) || (at.boldCells?.includes(`${r},${k}`) ?? false);
+        texts.push({ x: left, top: y + (first + n) * at.leading, size: at.size, text: line, bold });
       });
       x += column.width + at.gutter;
     });
@@ -81,7 +82,14 @@ function layTable(
 
 const expenditures: string[][] = [
   ['Payment\nDate', 'Document\nNumber', 'Supplier', 'Expense Type', 'Description', 'Amount\n(USD)'],
-  ['03/01/2024', 'PV-2024-00187', 'Northside Asphalt & Paving LLC', 'Capital Outlay', 'Resurfacing of Elm Street, phase 2 of 3', '148,250.00'],
+  [
+    '03/01/2024',
+    'PV-2024-00187',
+    'Northside Asphalt & Paving LLC',
+    'Capital Outlay',
+    'Resurfacing of Elm Street, phase 2 of 3',
+    '148,250.00',
+  ],
   ['03/04/2024', 'PV-2024-00191', 'Bright Office Supply', 'Supplies', 'Toner and paper, city clerk', '1,212.48'],
   ['03/06/2024', 'JE-2024-00044', 'County Treasurer', 'Intergovernmental', 'Quarterly jail services agreement', '36,900.00'],
   [
@@ -100,14 +108,7 @@ const expenditures: string[][] = [
 ];
 
 function expenditureReport(): TableCase {
-  const columns: Column[] = [
-    { width: 44 },
-    { width: 64 },
-    { width: 112 },
-    { width: 80 },
-    { width: 150 },
-    { width: 50, align: 'right' },
-  ];
+  const columns: Column[] = [{ width: 44 }, { width: 64 }, { width: 112 }, { width: 80 }, { width: 150 }, { width: 50, align: 'right' }];
   const table = layTable(expenditures, columns, { x: 36, top: 150, size: 8, leading: 10, rowGap: 0, gutter: 6, boldHeader: true });
   const texts: TextSpec[] = [
     { x: 36, top: 48, size: 14, text: 'City of Riverton', bold: true },
@@ -216,7 +217,9 @@ function scientificTable(): TableCase {
     { width: 44, align: 'right' },
   ];
   const top = 196;
-  const table = layTable(results, columns, { x: 110, top, size, leading: 11, rowGap: 1, gutter: 10 });
+  // The best figure of each column in bold, as papers print it.
+  const boldCells = ['6,2', '6,3', '6,4', '5,5'];
+  const table = layTable(results, columns, { x: 110, top, size, leading: 11, rowGap: 1, gutter: 10, boldCells });
   const width = columns.reduce((n, c) => n + c.width + 10, -10);
   const y = (t: number): number => 792 - t;
   // booktabs: a heavy rule above, a light one under the header, a heavy one below.
