@@ -76,8 +76,9 @@ const num = (n: number): string => (Math.round(n * 100) / 100).toString();
 
 function showText(x: number, baselineFromTop: number, size: number, text: string, bold = false, rise = 0): string {
   const font = bold ? '/F2' : '/F1';
-  const ts = rise !== 0 ? `${num(rise)} Ts ` : '';
-  return `BT ${font} ${num(size)} Tf ${ts}${num(x)} ${num(PAGE_HEIGHT - baselineFromTop)} Td (${escapePdfString(text)}) Tj ET\n`;
+  // The rise is text state, kept past ET: it is set back to 0 after the run.
+  const [ts, reset] = rise !== 0 ? [`${num(rise)} Ts `, ' 0 Ts'] : ['', ''];
+  return `BT ${font} ${num(size)} Tf ${ts}${num(x)} ${num(PAGE_HEIGHT - baselineFromTop)} Td (${escapePdfString(text)}) Tj${reset} ET\n`;
 }
 
 function rule(x0: number, y0: number, x1: number, y1: number, filled: boolean): string {

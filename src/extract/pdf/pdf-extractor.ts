@@ -192,18 +192,7 @@ function buildLines(items: Item[], splits: number[]): Line[] {
       const visible = current.filter((i) => i.str !== '');
       if (visible.length > 0) {
         visible.sort((a, b) => a.x - b.x || a.index - b.index);
-        // Parts joined once: a string grown run by run and asked endsWith each time is rebuilt per run.
-        const parts: string[] = [];
-        let lastRight = -Infinity;
-        let endsWithSpace = true;
-        for (const it of visible) {
-          if (parts.length > 0 && it.x - lastRight > Math.max(1, it.height * 0.15) && !endsWithSpace && !it.str.startsWith(' '))
-            parts.push(' ');
-          parts.push(it.str);
-          if (it.str !== '') endsWithSpace = it.str.endsWith(' ');
-          lastRight = Math.max(lastRight, it.x + it.width);
-        }
-        const text = parts.join('');
+        const text = lineText(visible);
         // Loops, not Math.min(...list): a spread of a hundred thousand runs overflows the stack.
         let x = Infinity;
         let right = -Infinity;
@@ -229,7 +218,12 @@ function buildLines(items: Item[], splits: number[]): Line[] {
     };
     for (const it of sorted) {
       const tolerance = Math.max(2, Math.min(currentHeight || it.height, it.height || currentHeight) * 0.5);
-      if (current.length > 0 && Math.abs(it.top - currentTop) > tolerance) flush();
+      if (current.length > 0 && Math.abs(it.top - currentTop) > tolerance && !scriptOfLine(it, currentTop, currentHeight)) flush();
+      // A line whose first run (by top) was a raised script is measured by its full-size text.
+      if (current.length > 0 && scriptOfLine({ top: currentTop, height: currentHeight }, it.top, it.height)) {
+        currentTop = it.top;
+        currentHeight = it.height;
+      }
       if (current.length === 0) {
         currentTop = it.top;
         currentHeight = it.height;
@@ -239,6 +233,76 @@ function buildLines(items: Item[], splits: number[]): Line[] {
     flush();
   }
   return lines.filter((l) => l.text !== '');
+}
+
+/**
+ * Whether a run set smaller than a line (at most 0.8 of its height) sits within it: its vertical
+ * centre inside the line's box. Raised and lowered scripts (exponents, indices, footnote markers)
+ * belong to the line they are set against, however far their own top is from the line's.
+ */
+function scriptOfLine(it: { top: number; height: number }, lineTop: number, lineHeight: number): boolean {
+  if (!(it.height > 0) || it.height > lineHeight * 0.8) return false;
+  const centre2 = 2 * it.top + it.height;
+  return centre2 >= 2 * lineTop && centre2 <= 2 * (lineTop + lineHeight);
+}
+
+/** The script mark of a run against its line's tallest run: '^' raised, '_' lowered, '' neither. */
+function scriptMark(it: Item, main: Item): '' | '^' | '_' {
+  // A space is no script, whatever its size: it separates the script from what follows.
+  if (it.height > main.height * 0.8 || it.str.trim() === '') return '';
+  const baseline = it.top + it.height;
+  const mainBaseline = main.top + main.height;
+  if (baseline < mainBaseline - main.height * 0.15) return '^';
+  if (baseline > mainBaseline + main.height * 0.1) return '_';
+  return '';
+}
+
+/** A script's content as written after its mark: bare when one run of letters or digits, else in parentheses. */
+export function scriptText(mark: '^' | '_', content: string): string {
+  return mark + (/^[\p{L}\p{N}]+$/u.test(content) ? content : `(${content})`);
+}
+
+/**
+ * The text of a line's runs, left to right: a space where runs stand apart. Runs set smaller and
+ * raised or lowered against the line's tallest run are scripts: `2^53`, `x_i`, `2^(n+1)` (the form the
+ * HTML extractor gives `<sup>` and `<sub>`), a footnote marker too (`word^1`). Parts are joined once:
+ * a string grown run by run and asked endsWith each time is rebuilt per run.
+ */
+function lineText(visible: Item[]): string {
+  let main = visible[0]!;
+  for (const i of visible) if (i.height > main.height) main = i;
+  const parts: string[] = [];
+  let lastRight = -Infinity;
+  let endsWithSpace = true;
+  for (let k = 0; k < visible.length; k++) {
+    const it = visible[k]!;
+    const mark = scriptMark(it, main);
+    if (mark !== '') {
+      // Consecutive runs of the same script make one group ("n", "+", "1" is "^(n+1)").
+      const group: string[] = [];
+      let groupRight = -Infinity;
+      let j = k;
+      for (; j < visible.length && scriptMark(visible[j]!, main) === mark; j++) {
+        const g = visible[j]!;
+        if (group.length > 0 && g.x - groupRight > Math.max(1, g.height * 0.15)) group.push(' ');
+        group.push(g.str);
+        groupRight = Math.max(groupRight, g.x + g.width);
+      }
+      const content = group.join('').replace(/\s+/g, ' ').trim();
+      if (content !== '') {
+        parts.push(scriptText(mark, content));
+        endsWithSpace = false;
+      }
+      lastRight = Math.max(lastRight, groupRight);
+      k = j - 1;
+      continue;
+    }
+    if (parts.length > 0 && it.x - lastRight > Math.max(1, it.height * 0.15) && !endsWithSpace && !it.str.startsWith(' ')) parts.push(' ');
+    parts.push(it.str);
+    if (it.str !== '') endsWithSpace = it.str.endsWith(' ');
+    lastRight = Math.max(lastRight, it.x + it.width);
+  }
+  return parts.join('');
 }
 
 /** Reading order: full-width lines cut the page into bands; inside a band, column by column. */
