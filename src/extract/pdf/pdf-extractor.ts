@@ -27,6 +27,8 @@ interface Item {
   width: number;
   height: number;
   hasEOL: boolean;
+  /** pdfjs's name for the run's font (one per font resource). */
+  font: string;
 }
 
 interface Line {
@@ -38,6 +40,8 @@ interface Line {
   /** Column index, or -1 for a line that spans the column gutter. */
   column: number;
   text: string;
+  /** The font of all its visible runs, or '' when they mix fonts. */
+  font: string;
 }
 
 interface OutlineEntry {
@@ -198,7 +202,9 @@ function buildLines(items: Item[], splits: number[]): Line[] {
         let right = -Infinity;
         let height = 0;
         let top = Infinity;
+        let font: string | null = null;
         for (const i of visible) {
+          if (i.str.trim() !== '') font = font === null || font === i.font ? i.font : '';
           x = Math.min(x, i.x);
           right = Math.max(right, i.x + i.width);
           height = Math.max(height, i.height);
@@ -212,6 +218,7 @@ function buildLines(items: Item[], splits: number[]): Line[] {
           height,
           column,
           text: text.replace(/\s+/g, ' ').trim(),
+          font: font ?? '',
         });
       }
       current = [];
@@ -332,6 +339,55 @@ function median(values: number[]): number {
   return s[Math.floor(s.length / 2)]!;
 }
 
+/** A heading's leading section number: "1.5 Stability", "2. Methods". */
+const NUMBERED_HEADING = /^(\d{1,2}(?:\.\d{1,2}){0,4})\.?\s+\p{Lu}/u;
+
+/** The font most characters of the document are set in: its body text. */
+function mostCommonFont(pageLines: Line[][]): string {
+  const chars = new Map<string, number>();
+  for (const lines of pageLines)
+    for (const l of lines) for (const i of l.items) if (i.font !== '') chars.set(i.font, (chars.get(i.font) ?? 0) + i.str.length);
+  let best = '';
+  let most = -1;
+  for (const [font, n] of [...chars].sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0)))
+    if (n > most) [best, most] = [font, n];
+  return best;
+}
+
+/** Share of the page height, at its top and at its bottom, where running heads and feet sit. */
+const FURNITURE_BAND = 0.08;
+
+/**
+ * Lines of running heads and feet: in the top or bottom band of their page, every run of them with
+ * the same text (digits aside) in the same band on at least one other page. Runs, not lines, are
+ * compared: a head split by a column gutter on one page is one line on another.
+ */
+function runningFurniture(pageLines: Line[][], pageHeights: number[]): Set<Line> {
+  const bandOf = (l: Line, height: number): string | null =>
+    l.top + l.height <= height * FURNITURE_BAND ? 'top' : l.top >= height * (1 - FURNITURE_BAND) ? 'bottom' : null;
+  const keyOf = (band: string, it: Item): string => `${band}:${it.str.trim().replace(/\d+/g, '#')}`;
+  const pagesOf = new Map<string, Set<number>>();
+  const candidates: { line: Line; band: string }[] = [];
+  pageLines.forEach((lines, p) => {
+    for (const l of lines) {
+      const band = bandOf(l, pageHeights[p]!);
+      if (band === null) continue;
+      candidates.push({ line: l, band });
+      for (const it of l.items) {
+        if (it.str.trim() === '') continue;
+        const key = keyOf(band, it);
+        const pages = pagesOf.get(key) ?? new Set<number>();
+        pages.add(p);
+        pagesOf.set(key, pages);
+      }
+    }
+  });
+  const out = new Set<Line>();
+  for (const { line, band } of candidates)
+    if (line.items.every((it) => it.str.trim() === '' || (pagesOf.get(keyOf(band, it))?.size ?? 0) >= 2)) out.add(line);
+  return out;
+}
+
 const BULLET = /^(?:[\u2022\u25cf\u25aa\u2013\-*]|\d+[.)]|\([a-z0-9]+\))\s+/;
 
 export async function extractPdf(body: Uint8Array, builder: DocumentBuilder, limits: PdfLimits): Promise<PdfExtractResult> {
@@ -446,7 +502,7 @@ async function extractLoaded(
       const baseline = (t[5] ?? 0) - vy0;
       const height = raw.height || Math.abs(t[3] ?? 0);
       const top = pageHeight - baseline - height;
-      items.push({ index, str: raw.str, x, top, width: raw.width, height, hasEOL: raw.hasEOL });
+      items.push({ index, str: raw.str, x, top, width: raw.width, height, hasEOL: raw.hasEOL, font: raw.fontName });
       if (raw.str.trim() !== '' && height > 0)
         runs.push({
           index,
@@ -514,6 +570,8 @@ async function extractLoaded(
   }
 
   const bodyHeight = median(bodyHeights);
+  const bodyFont = mostCommonFont(pageLines);
+  const furniture = runningFurniture(pageLines, pageHeights);
   result.title = result.metadata['title'] ?? '';
   let outlineIndex = 0;
   for (let p = 1; p <= pages; p++) {
@@ -545,6 +603,9 @@ async function extractLoaded(
       }
       // A lone number as the last line of the page is its printed page number (furniture).
       if (li === lines.length - 1 && /^\d{1,4}$/.test(line.text) && line.top > pageHeights[p - 1]! * 0.85) continue;
+      // Running heads and feet (the same words, numbers aside, in the same band on several pages) are
+      // furniture too: neither headings nor text of the section they happen to fall in.
+      if (furniture.has(line)) continue;
       // A line whose text all went into table cells is the table: it is emitted once, where it starts.
       const visible = line.items.filter((it) => it.str.trim() !== '');
       const table = visible.length > 0 ? tableOfItem.get(`${p}:${visible[0]!.index}`) : undefined;
@@ -556,11 +617,22 @@ async function extractLoaded(
         }
         continue;
       }
-      const isHeading = outline.length === 0 && line.height >= bodyHeight * 1.25 && line.text.length <= 90 && /[A-Za-z]/.test(line.text);
+      const numbered = NUMBERED_HEADING.exec(line.text);
+      const isHeading =
+        outline.length === 0 &&
+        line.text.length <= 90 &&
+        /[A-Za-z]/.test(line.text) &&
+        (line.height >= bodyHeight * 1.25 ||
+          // A numbered line set in a font of its own (bold) at body size or more: LaTeX's subsections
+          // are 1.2 times the body, many reports' headings are bold body text.
+          (numbered !== null &&
+            !/[.,;:]$/.test(line.text) &&
+            (line.height >= bodyHeight * 1.15 || (line.font !== '' && line.font !== bodyFont && line.height >= bodyHeight * 0.95))));
       if (isHeading) {
         flush();
         if (result.title === '' && p === 1) result.title = line.text;
-        const level = line.height >= bodyHeight * 1.6 ? 1 : 2;
+        // A section number gives the level ("1" 1, "1.5" 2); else the type size does.
+        const level = numbered ? numbered[1]!.split('.').length : line.height >= bodyHeight * 1.6 ? 1 : 2;
         builder.openSection({
           fragment: null,
           heading: line.text,
