@@ -74,11 +74,31 @@ test('PDF superscripts and subscripts: ^ and _ before the script, parenthesised 
     });
   };
   const texts = [
-    ...line(100, [['The largest exact integer is 2', 10], ['53', 7, 4], [' in a double.', 10]]),
-    ...line(120, [['Each x', 10], ['i', 7, -2], [' is summed, and 2', 10], ['n+1', 7, 4], [' leaves.', 10]]),
-    ...line(140, [['Water is H', 10], ['2', 7, -2], ['O, as cited', 10], ['1', 7, 4], ['.', 10]]),
+    ...line(100, [
+      ['The largest exact integer is 2', 10],
+      ['53', 7, 4],
+      [' in a double.', 10],
+    ]),
+    ...line(120, [
+      ['Each x', 10],
+      ['i', 7, -2],
+      [' is summed, and 2', 10],
+      ['n+1', 7, 4],
+      [' leaves.', 10],
+    ]),
+    ...line(140, [
+      ['Water is H', 10],
+      ['2', 7, -2],
+      ['O, as cited', 10],
+      ['1', 7, 4],
+      ['.', 10],
+    ]),
     // Smaller text on the baseline (small capitals, a unit) is no script.
-    ...line(160, [['Set in ', 10], ['SMALL CAPS', 7, 0], [' on the line.', 10]]),
+    ...line(160, [
+      ['Set in ', 10],
+      ['SMALL CAPS', 7, 0],
+      [' on the line.', 10],
+    ]),
   ];
   const doc = await extractBytes(tablePdf([{ texts }]), 'https://example.test/scripts.pdf', 'application/pdf');
   assert.deepEqual(

@@ -67,14 +67,16 @@ export function lectureCase(): LectureCase {
   heading('1.3 Lower bound', 12);
   for (let i = 0; i < 12; i++)
     paragraph(
-      `Observation ${i + 1}: a comparison sort is a decision tree whose leaves are the orderings of its input, so its height is at least the logarithm of their number.`,
+      `Observation ${i + 1}: a comparison sort is a decision tree whose leaves are the orderings of its input, ` +
+        'so its height is at least the logarithm of their number.',
       '1.3 Lower bound',
     );
   newPage();
   heading('1.4 Counting sort', 12);
   for (let i = 0; i < 19; i++)
     paragraph(
-      `Remark ${i + 1}: counting sort tallies how often each key occurs and places every element at the position its key's running total gives.`,
+      `Remark ${i + 1}: counting sort tallies how often each key occurs ` +
+        "and places every element at the position its key's running total gives.",
       '1.4 Counting sort',
     );
   // The heading of 1.5 sits at the foot of the page; its definition starts the next one.

@@ -242,6 +242,9 @@ test('a 60 KB PDF of 2,000,000 text runs stops at the text-item bound, in about 
   const hostileMs = performance.now() - started;
   assert.equal(outcome, 'extract-bound-exceeded:pdf-text-items');
   const ordinaryMs = await pdfTime(ordinary);
-  console.log(`# 2,000,000 runs (${hostile.length} bytes): ${hostileMs.toFixed(0)} ms; ordinary ${ordinary.length} bytes: ${ordinaryMs.toFixed(0)} ms`);
+  console.log(
+    `# 2,000,000 runs (${hostile.length} bytes): ${hostileMs.toFixed(0)} ms; ` +
+      `ordinary ${ordinary.length} bytes: ${ordinaryMs.toFixed(0)} ms`,
+  );
   assert.ok(hostileMs <= 5 * Math.max(ordinaryMs, PDF_FLOOR_MS), `${hostileMs.toFixed(0)} ms against ${ordinaryMs.toFixed(0)} ms`);
 });

@@ -349,8 +349,7 @@ function mostCommonFont(pageLines: Line[][]): string {
     for (const l of lines) for (const i of l.items) if (i.font !== '') chars.set(i.font, (chars.get(i.font) ?? 0) + i.str.length);
   let best = '';
   let most = -1;
-  for (const [font, n] of [...chars].sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0)))
-    if (n > most) [best, most] = [font, n];
+  for (const [font, n] of [...chars].sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0))) if (n > most) [best, most] = [font, n];
   return best;
 }
 

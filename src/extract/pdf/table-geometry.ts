@@ -491,8 +491,7 @@ function headerLines(lines: Line[], cellsOf: Word[][][], ruleAbove: boolean[]): 
   for (const l of lines) for (const w of l.words) counts.set(w.font, (counts.get(w.font) ?? 0) + 1);
   let bodyFont = '';
   let most = -1;
-  for (const [font, n] of [...counts].sort((a, b) => (a[0] < b[0] ? -1 : 1)))
-    if (n > most) [bodyFont, most] = [font, n];
+  for (const [font, n] of [...counts].sort((a, b) => (a[0] < b[0] ? -1 : 1))) if (n > most) [bodyFont, most] = [font, n];
   let n = 0;
   while (
     n < lines.length - 1 &&
