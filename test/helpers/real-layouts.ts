@@ -12,8 +12,9 @@ import { tablePdf, textWidth, type TextSpec } from './table-pdf.js';
  * - A financial statement: indented line items under group labels that fill no other cell, two years
  *   of right-aligned figures with parentheses for negatives and a dollar sign on the first and total
  *   lines, a column header spanning the figures above the years.
- * - A scientific results table: booktabs rules, a caption above, mean ± standard deviation cells set
- *   a word space apart inside the cell, the best figure of each column in bold, a footnote below.
+ * - A scientific results table: booktabs rules, a caption above, a header over two lines in the body
+ *   font (bottom-aligned, at the rows' pitch), mean ± standard deviation cells set a word space apart
+ *   inside the cell, the best figure of each column in bold, a footnote below.
  */
 
 interface Column {
@@ -51,7 +52,18 @@ export function wrap(text: string, width: number, size: number): string[] {
 function layTable(
   rows: string[][],
   columns: Column[],
-  at: { x: number; top: number; size: number; leading: number; rowGap: number; gutter: number; boldHeader?: boolean; boldCells?: string[] },
+  at: {
+    x: number;
+    top: number;
+    size: number;
+    leading: number;
+    rowGap: number;
+    gutter: number;
+    boldHeader?: boolean;
+    boldCells?: string[];
+    /** Space under the header (booktabs' rule separation). */
+    headerGap?: number;
+  },
 ): LaidTable {
   const texts: TextSpec[] = [];
   const cells: string[][] = [];
@@ -75,7 +87,7 @@ function layTable(
       x += column.width + at.gutter;
     });
     cells.push(split.map((lines) => lines.join(' ')));
-    y += height * at.leading + at.rowGap;
+    y += height * at.leading + at.rowGap + (header ? (at.headerGap ?? 0) : 0);
   });
   return { texts, bottom: y, cells };
 }
@@ -197,7 +209,7 @@ function financialStatement(): TableCase {
 }
 
 const results: string[][] = [
-  ['Method', 'Params', 'CIFAR-10', 'CIFAR-100', 'ImageNet top-1', 'Time (h)'],
+  ['Method', 'Params', 'CIFAR-10', 'CIFAR-100', 'ImageNet\ntop-1', 'Time\n(h)'],
   ['ResNet-50', '25.6M', '93.2 \u00b1 0.1', '76.4 \u00b1 0.3', '76.1', '31.5'],
   ['DenseNet-121', '8.0M', '94.1 \u00b1 0.2', '77.0 \u00b1 0.4', '74.9', '40.2'],
   ['ViT-B/16', '86.6M', '95.1 \u00b1 0.2', '80.3 \u00b1 0.2', '79.9', '52.7'],
@@ -219,12 +231,13 @@ function scientificTable(): TableCase {
   const top = 196;
   // The best figure of each column in bold, as papers print it.
   const boldCells = ['6,2', '6,3', '6,4', '5,5'];
-  const table = layTable(results, columns, { x: 110, top, size, leading: 11, rowGap: 1, gutter: 10, boldCells });
+  const table = layTable(results, columns, { x: 110, top, size, leading: 11, rowGap: 1, gutter: 10, boldCells, headerGap: 4 });
   const width = columns.reduce((n, c) => n + c.width + 10, -10);
   const y = (t: number): number => 792 - t;
   // booktabs: a heavy rule above, a light one under the header, a heavy one below.
   const rule = (t: number, w: number): string => `${w} w 110 ${y(t)} m ${110 + width} ${y(t)} l S\n`;
-  const raw = rule(top - 4, 0.8) + rule(top + 14, 0.5) + rule(table.bottom + 1, 0.8);
+  // The midrule sits in the space under the two header lines (their text ends 20 points below the top).
+  const raw = rule(top - 4, 0.8) + rule(top + 23 - 0.5, 0.5) + rule(table.bottom + 1, 0.8);
   const paragraph =
     'We compare against four baselines trained with the same budget. Each model is trained five times with different seeds.';
   const texts: TextSpec[] = [
