@@ -111,3 +111,26 @@ test('PDF superscripts and subscripts: ^ and _ before the script, parenthesised 
     ],
   );
 });
+
+test('an outline entry whose title no line carries opens at its destination, not at the next page', async () => {
+  // The heading line wraps ("1.5 Stability of" / "sorting algorithms"): no line equals the outline's
+  // title. Its section must still hold the definition below it on the same page.
+  const body = (top: number, text: string): TextSpec => ({ x: 72, top, size: 10, text });
+  const texts: TextSpec[] = [
+    { x: 72, top: 72, size: 12, text: 'Counting sort', bold: true },
+    body(96, 'Counting sort tallies how often each key occurs.'),
+    { x: 72, top: 130, size: 12, text: '1.5 Stability of', bold: true },
+    { x: 72, top: 146, size: 12, text: 'sorting algorithms', bold: true },
+    body(170, 'Definition 1.6. A sort is stable if equal keys keep their order.'),
+  ];
+  const outline = [
+    { title: 'Counting sort', page: 1, top: 70 },
+    { title: 'Stability of sorting algorithms', page: 1, top: 128 },
+  ];
+  const doc = await extractBytes(tablePdf([{ texts }], outline), 'https://example.test/outline.pdf', 'application/pdf');
+  const heading = new Map(doc.sections.map((s) => [s.id, s.heading]));
+  const definition = doc.blocks.find((b) => b.text.startsWith('Definition 1.6'));
+  assert.equal(heading.get(definition?.sectionId ?? ''), 'Stability of sorting algorithms');
+  const tally = doc.blocks.find((b) => b.text.startsWith('Counting sort tallies'));
+  assert.equal(heading.get(tally?.sectionId ?? ''), 'Counting sort');
+});

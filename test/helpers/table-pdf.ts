@@ -129,8 +129,18 @@ export function tableContent(spec: TableSpec): { content: string; bottom: number
   return { content, bottom: y };
 }
 
-/** A PDF of US Letter pages with the given texts and tables (Helvetica, uncompressed content). */
-export function tablePdf(pages: PageSpec[]): Uint8Array {
+/** An outline (bookmark) entry: its title and the page (1-based) and top (points from the top) it points to. */
+export interface OutlineSpec {
+  title: string;
+  page: number;
+  top: number;
+}
+
+/**
+ * A PDF of US Letter pages with the given texts and tables (Helvetica, uncompressed content), and a
+ * flat outline whose entries point at /XYZ destinations when `outline` is given.
+ */
+export function tablePdf(pages: PageSpec[], outline: OutlineSpec[] = []): Uint8Array {
   const pageIds = pages.map((_, i) => 4 + i * 2);
   const bold = pages.some((p) => p.texts?.some((t) => t.bold));
   // The bold font, when used, is the last object: files without it keep their bytes.
@@ -152,6 +162,20 @@ export function tablePdf(pages: PageSpec[]): Uint8Array {
     objects.push(`<< /Length ${Buffer.byteLength(content, 'latin1')} >>\nstream\n${content}endstream`);
   });
   if (bold) objects.push('<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica-Bold /Encoding /WinAnsiEncoding >>');
+  if (outline.length > 0) {
+    const root = objects.length + 1;
+    const first = root + 1;
+    const last = root + outline.length;
+    objects[0] = `<< /Type /Catalog /Pages 2 0 R /Outlines ${root} 0 R >>`;
+    objects.push(`<< /Type /Outlines /First ${first} 0 R /Last ${last} 0 R /Count ${outline.length} >>`);
+    outline.forEach((o, i) => {
+      const id = first + i;
+      const links = `${i > 0 ? ` /Prev ${id - 1} 0 R` : ''}${id < last ? ` /Next ${id + 1} 0 R` : ''}`;
+      objects.push(
+        `<< /Title (${escapePdfString(o.title)}) /Parent ${root} 0 R${links} /Dest [${pageIds[o.page - 1]} 0 R /XYZ 0 ${num(PAGE_HEIGHT - o.top)} 0] >>`,
+      );
+    });
+  }
   return pdfFromObjects(objects);
 }
 

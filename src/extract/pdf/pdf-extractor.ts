@@ -48,6 +48,8 @@ interface OutlineEntry {
   title: string;
   page: number | null;
   depth: number;
+  /** The destination's top (an /XYZ or /FitH destination), in top-down page points, when given. */
+  top: number | null;
 }
 
 // pdfjs is loaded lazily: HTML-only workers never pay for it.
@@ -339,6 +341,9 @@ function median(values: number[]): number {
   return s[Math.floor(s.length / 2)]!;
 }
 
+/** A line's text as an outline title: its leading section number dropped. */
+const outlineTitleOf = (text: string): string => normalizeSpace(text).replace(/^[\d.]+\s*/, '');
+
 /** A heading's leading section number: "1.5 Stability", "2. Methods". */
 const NUMBERED_HEADING = /^(\d{1,2}(?:\.\d{1,2}){0,4})\.?\s+\p{Lu}/u;
 
@@ -583,6 +588,9 @@ async function extractLoaded(
       emitParagraph(builder, para.lines, p, para.start, para.end, pageText);
       para = null;
     };
+    // Outline entries of this page whose title no line carries open where their destination points.
+    const titled = new Set<OutlineEntry>();
+    for (const e of outline) if (e.page === p && lines.some((l) => outlineTitleOf(l.text) === normalizeSpace(e.title))) titled.add(e);
     for (let li = 0; li < lines.length; li++) {
       const line = lines[li]!;
       const start = offset;
@@ -593,8 +601,16 @@ async function extractLoaded(
         openOutlineSection(builder, outline[outlineIndex]!, null, p);
         outlineIndex++;
       }
+      // ... or, when no line of their page carries the title (it wraps, or is spelt otherwise), at
+      // the first line below their destination: the text after a heading is not left in the section before.
+      for (let e = outline[outlineIndex]; e && e.page === p && !titled.has(e) && e.top !== null && line.top >= e.top - 2; ) {
+        flush();
+        openOutlineSection(builder, e, null, p);
+        outlineIndex++;
+        e = outline[outlineIndex];
+      }
       const entry = outline[outlineIndex];
-      if (entry && entry.page === p && normalizeSpace(line.text).replace(/^[\d.]+\s*/, '') === normalizeSpace(entry.title)) {
+      if (entry && entry.page === p && outlineTitleOf(line.text) === normalizeSpace(entry.title)) {
         flush();
         openOutlineSection(builder, entry, line, p, start, end);
         outlineIndex++;
@@ -833,15 +849,23 @@ async function readOutline(doc: Awaited<ReturnType<PdfJs['getDocument']>['promis
   const visit = async (nodes: typeof outline, depth: number): Promise<void> => {
     for (const node of nodes) {
       let page: number | null = null;
+      let top: number | null = null;
       try {
         const dest = typeof node.dest === 'string' ? await doc.getDestination(node.dest) : node.dest;
         const ref = Array.isArray(dest) ? dest[0] : null;
         if (ref && typeof ref === 'object') page = (await doc.getPageIndex(ref as { num: number; gen: number })) + 1;
         else if (typeof ref === 'number') page = ref + 1;
+        // [page /XYZ left top zoom] or [page /FitH top]: the y the viewer scrolls to, bottom-up.
+        const kind = Array.isArray(dest) ? (dest[1] as { name?: string } | undefined)?.name : undefined;
+        const y = Array.isArray(dest) ? (kind === 'XYZ' ? dest[3] : kind === 'FitH' || kind === 'FitBH' ? dest[2] : null) : null;
+        if (page !== null && typeof y === 'number') {
+          const view = (await doc.getPage(page)).view as number[];
+          top = (view[3] ?? 0) - y;
+        }
       } catch {
         page = null;
       }
-      out.push({ title: node.title, page, depth });
+      out.push({ title: node.title, page, depth, top });
       if (node.items.length > 0) await visit(node.items, depth + 1);
     }
   };
