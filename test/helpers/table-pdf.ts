@@ -171,9 +171,8 @@ export function tablePdf(pages: PageSpec[], outline: OutlineSpec[] = []): Uint8A
     outline.forEach((o, i) => {
       const id = first + i;
       const links = `${i > 0 ? ` /Prev ${id - 1} 0 R` : ''}${id < last ? ` /Next ${id + 1} 0 R` : ''}`;
-      objects.push(
-        `<< /Title (${escapePdfString(o.title)}) /Parent ${root} 0 R${links} /Dest [${pageIds[o.page - 1]} 0 R /XYZ 0 ${num(PAGE_HEIGHT - o.top)} 0] >>`,
-      );
+      const dest = `[${pageIds[o.page - 1]} 0 R /XYZ 0 ${num(PAGE_HEIGHT - o.top)} 0]`;
+      objects.push(`<< /Title (${escapePdfString(o.title)}) /Parent ${root} 0 R${links} /Dest ${dest} >>`);
     });
   }
   return pdfFromObjects(objects);
