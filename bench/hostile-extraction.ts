@@ -15,7 +15,9 @@ import {
   operatorBombPdf,
   ordinaryHtml,
   quadraticEntityXml,
+  textPdf,
 } from '../test/hostile/hostile-documents.js';
+import { manyRunsPdf } from '../test/hostile/pdf-runs.js';
 
 const runsArg = process.argv.indexOf('--runs');
 const runs = runsArg === -1 ? 3 : Number(process.argv[runsArg + 1]);
@@ -48,6 +50,18 @@ const INPUTS: Input[] = [
     extract: { pdfTimeoutMs: 2000 },
   },
 ];
+
+// PDF text runs: the 2,000,000-run file of issue 31 beside an ordinary PDF of about its bytes.
+const PDF_RUN_INPUTS: Input[] = [
+  {
+    name: 'PDF of 2,000,000 text runs (63 KB)',
+    file: 'runs.pdf',
+    contentType: 'application/pdf',
+    bytes: () => manyRunsPdf(2_000_000),
+  },
+  { name: 'PDF of running text, same bytes (ordinary)', file: 'text.pdf', contentType: 'application/pdf', bytes: () => textPdf(160) },
+];
+INPUTS.push(...PDF_RUN_INPUTS);
 
 function outcome(result: MeasuredResult): string {
   const row = (

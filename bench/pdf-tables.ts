@@ -3,8 +3,10 @@
  *
  * Quality: cell agreement (cells equal at the same row and column) between the tables a source
  * states and the table blocks extracted from its PDF, on (1) the generated PDFs of
- * test/helpers/table-cases.ts, whose cells are known, and (2) the dev-corpus PDFs whose LaTeX source
- * shows the table (tabular environments parsed from the .tex). Pages that hold no table must give none.
+ * test/helpers/table-cases.ts, whose cells are known, (2) the real-world layouts of
+ * test/helpers/real-layouts.ts (an expenditure report, a financial statement, a scientific results
+ * table), cells known too, and (3) the dev-corpus PDFs whose LaTeX source shows the table (tabular
+ * environments parsed from the .tex). Pages that hold no table must give none.
  *
  * Cost: extractDocument on the dev-corpus PDFs against a bare pdfjs pass over the same files (load,
  * getTextContent of every page), and against that pass plus pdf-parse's getTable (what the extractor
@@ -21,6 +23,7 @@ import { sha256Hex } from '../src/store/hash.js';
 import type { EvidenceDocument } from '../src/document/types.js';
 import { bestAgreement, cellF1, texTables, type Agreement } from '../test/helpers/table-agreement.js';
 import { tableCases } from '../test/helpers/table-cases.js';
+import { realLayoutCases } from '../test/helpers/real-layouts.js';
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const pdfDir = path.resolve(repoRoot, '../shared/corpus/dev/pdf');
@@ -73,6 +76,17 @@ for (const c of tableCases()) {
     const a = bestAgreement(expected, doc.blocks);
     add(a);
     console.log(`  ${c.name}: ${fmt(a)}; ${tables.length} table block(s)`);
+  }
+}
+
+// Layouts copied from published documents (test/helpers/real-layouts.ts), one line per document.
+console.log('pdf-tables: cell agreement on real-world layouts (known cells)');
+for (const c of realLayoutCases()) {
+  const doc = await extract(c.pdf, 'https://example.test/layout.pdf');
+  for (const expected of c.tables) {
+    const a = bestAgreement(expected, doc.blocks);
+    add(a);
+    console.log(`  ${c.name}: ${fmt(a)}; ${doc.blocks.filter((b) => b.kind === 'table').length} table block(s)`);
   }
 }
 

@@ -120,6 +120,13 @@ const benches: Bench[] = [
     expect: [/overall: .*F1/],
   },
   {
+    name: 'pdf-linearity',
+    script: 'pdf-linearity.js',
+    args: [],
+    quickArgs: [],
+    expect: [/2,000,000 text runs .*extract-bound-exceeded/],
+  },
+  {
     name: 'hostile-extraction',
     script: 'hostile-extraction.js',
     args: ['--runs', '3'],

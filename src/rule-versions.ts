@@ -16,10 +16,13 @@
 export const EXTRACT_RULE_VERSION = 5;
 /**
  * The PDF extractor's own version (1: pdf-parse tables; 2: tables from geometry with rowPages, and
- * heading-guess limits). It enters the extraction config of PDF documents only, so bumping it
+ * heading-guess limits; 3: unruled tables as reports set them (wrapped cells at the row pitch, bold
+ * two-line headers, currency signs with their figures), superscripts and subscripts as ^x and _x,
+ * numbered bold headings, running heads and feet as furniture, the text-item bound per byte). It
+ * enters the extraction config of PDF documents only, so bumping it
  * rebuilds PDFs and leaves every other document's bytes alone.
  */
-export const PDF_EXTRACTOR_VERSION = 2;
+export const PDF_EXTRACTOR_VERSION = 3;
 /**
  * 2: heading paths start with the document title (same shape for every extractor); chunks record the ids
  * inside their text; chunks of one algorithm block cite the steps they cover.

@@ -44,7 +44,8 @@ export class ExtractCommand extends GraphCommand {
       `${XML_ENTITY_BOUNDS.amplificationActivationChars / MIB} Mi to at most ${XML_ENTITY_BOUNDS.amplificationFactor} times the ` +
       `document; a PDF's Flate streams inflate to at most ${PDF_BOUNDS.maxInflatedBytes / MIB} MiB, and past ` +
       `${PDF_BOUNDS.amplificationActivationBytes / MIB} MiB to at most ${PDF_BOUNDS.amplificationFactor} times the file; ` +
-      `a PDF has at most ${PDF_BOUNDS.maxTextItems} text items. Past one of these: \`extract-bound-exceeded\` (\`details.bound\` names ` +
+      `a PDF has at most ${PDF_BOUNDS.maxTextItems} text items, and past ${PDF_BOUNDS.textItemsActivation} at most ` +
+      `${PDF_BOUNDS.textItemsPerByte} per byte of the file. Past one of these: \`extract-bound-exceeded\` (\`details.bound\` names ` +
       `it). A value out of range is \`config-invalid\`.
     `,
     examples: [['Extract every source of the workspace', 'episteme extract']],

@@ -28,6 +28,9 @@ export const PDF_BOUNDS = Object.freeze({
   amplificationActivationBytes: 64 * 1024 * 1024,
   maxInflatedBytes: 1024 * 1024 * 1024,
   maxTextItems: 5_000_000,
+  /** Past this many text items, a PDF may have at most `textItemsPerByte` per byte of the file. */
+  textItemsActivation: 50_000,
+  textItemsPerByte: 1,
 });
 
 export type InputBound = 'xml-entity-expansions' | 'xml-entity-amplification' | 'xml-entity-size' | 'pdf-inflated-bytes' | 'pdf-text-items';

@@ -1,7 +1,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { SKIP_CORPUS, extractBytes, extractCorpusFile } from './helpers.js';
-import { tablePdf } from '../helpers/table-pdf.js';
+import { tablePdf, textWidth, type TextSpec } from '../helpers/table-pdf.js';
+import { lectureCase } from '../helpers/lecture-pdf.js';
 
 /**
  * Headings of a PDF come from its outline when it has one; otherwise they are guessed from type size,
@@ -33,4 +34,103 @@ test('outline headings are not declared as guessed; a tagged PDF says its struct
   const tagged = await extractCorpusFile('pdf/word365_structure.pdf');
   assert.ok(tagged.limits.includes('pdf-headings-guessed-from-font-size'), tagged.limits.join());
   assert.ok(tagged.limits.includes('pdf-structure-tree-not-used'), tagged.limits.join());
+});
+
+test('untagged lecture notes: every paragraph is filed under the heading it follows in reading order', async () => {
+  // Subsections 1.2 times the body in bold, a heading at the foot of a page whose definition starts
+  // the next page, running heads and page numbers, and a heading at the top of a right-hand column.
+  const c = lectureCase();
+  const doc = await extractBytes(c.pdf, 'https://example.test/lecture.pdf', 'application/pdf');
+  assert.deepEqual(
+    doc.sections.map((s) => s.heading),
+    ['Lecture 4: Sorting and Searching', ...c.headings],
+  );
+  assert.deepEqual(
+    doc.sections.filter((s) => s.number !== null).map((s) => [s.number, s.level]),
+    c.headings.map((h) => {
+      const number = h.split(' ')[0]!;
+      return [number, number.split('.').length];
+    }),
+  );
+  const heading = new Map(doc.sections.map((s) => [s.id, s.heading]));
+  for (const [phrase, under] of c.expected) {
+    const block = doc.blocks.find((b) => b.text.includes(phrase));
+    assert.ok(block, `no block holds "${phrase}"`);
+    assert.equal(heading.get(block.sectionId ?? ''), under, `"${phrase}"`);
+  }
+  // The running heads are page furniture: in no block, and no heading.
+  assert.ok(!doc.blocks.some((b) => b.text.includes('Design and Analysis of Algorithms')));
+  assert.equal(doc.title, 'Lecture 4: Sorting and Searching');
+});
+
+test('PDF superscripts and subscripts: ^ and _ before the script, parenthesised unless one run of letters or digits', async () => {
+  // Each line is laid out run by run: [text, size, rise]; scripts are 7 pt against 10 pt text.
+  const line = (top: number, pieces: [string, number, number?][]): TextSpec[] => {
+    let x = 72;
+    return pieces.map(([text, size, rise]) => {
+      const spec = { x, top: top + (10 - size), size, text, rise: rise ?? 0 };
+      x += textWidth(text, size);
+      return spec;
+    });
+  };
+  const texts = [
+    ...line(100, [
+      ['The largest exact integer is 2', 10],
+      ['53', 7, 4],
+      [' in a double.', 10],
+    ]),
+    ...line(120, [
+      ['Each x', 10],
+      ['i', 7, -2],
+      [' is summed, and 2', 10],
+      ['n+1', 7, 4],
+      [' leaves.', 10],
+    ]),
+    ...line(140, [
+      ['Water is H', 10],
+      ['2', 7, -2],
+      ['O, as cited', 10],
+      ['1', 7, 4],
+      ['.', 10],
+    ]),
+    // Smaller text on the baseline (small capitals, a unit) is no script.
+    ...line(160, [
+      ['Set in ', 10],
+      ['SMALL CAPS', 7, 0],
+      [' on the line.', 10],
+    ]),
+  ];
+  const doc = await extractBytes(tablePdf([{ texts }]), 'https://example.test/scripts.pdf', 'application/pdf');
+  assert.deepEqual(
+    doc.blocks.map((b) => b.text),
+    [
+      'The largest exact integer is 2^53 in a double.',
+      'Each x_i is summed, and 2^(n+1) leaves.',
+      'Water is H_2O, as cited^1.',
+      'Set in SMALL CAPS on the line.',
+    ],
+  );
+});
+
+test('an outline entry whose title no line carries opens at its destination, not at the next page', async () => {
+  // The heading line wraps ("1.5 Stability of" / "sorting algorithms"): no line equals the outline's
+  // title. Its section must still hold the definition below it on the same page.
+  const body = (top: number, text: string): TextSpec => ({ x: 72, top, size: 10, text });
+  const texts: TextSpec[] = [
+    { x: 72, top: 72, size: 12, text: 'Counting sort', bold: true },
+    body(96, 'Counting sort tallies how often each key occurs.'),
+    { x: 72, top: 130, size: 12, text: '1.5 Stability of', bold: true },
+    { x: 72, top: 146, size: 12, text: 'sorting algorithms', bold: true },
+    body(170, 'Definition 1.6. A sort is stable if equal keys keep their order.'),
+  ];
+  const outline = [
+    { title: 'Counting sort', page: 1, top: 70 },
+    { title: 'Stability of sorting algorithms', page: 1, top: 128 },
+  ];
+  const doc = await extractBytes(tablePdf([{ texts }], outline), 'https://example.test/outline.pdf', 'application/pdf');
+  const heading = new Map(doc.sections.map((s) => [s.id, s.heading]));
+  const definition = doc.blocks.find((b) => b.text.startsWith('Definition 1.6'));
+  assert.equal(heading.get(definition?.sectionId ?? ''), 'Stability of sorting algorithms');
+  const tally = doc.blocks.find((b) => b.text.startsWith('Counting sort tallies'));
+  assert.equal(heading.get(tally?.sectionId ?? ''), 'Counting sort');
 });

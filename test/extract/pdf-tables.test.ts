@@ -7,6 +7,7 @@ import { readRulings, QUANTUM } from '../../src/extract/pdf/ruling-lines.js';
 import { SKIP_CORPUS, corpusDir, extractBytes, extractCorpusFile } from './helpers.js';
 import { bestAgreement, blockRows, texTables } from '../helpers/table-agreement.js';
 import { tableCases } from '../helpers/table-cases.js';
+import { realLayoutCases } from '../helpers/real-layouts.js';
 import { tablePdf } from '../helpers/table-pdf.js';
 
 /**
@@ -17,7 +18,7 @@ import { tablePdf } from '../helpers/table-pdf.js';
 
 const extractPdf = (pdf: Uint8Array) => extractBytes(pdf, 'https://example.test/table.pdf', 'application/pdf');
 
-for (const c of tableCases()) {
+for (const c of [...tableCases(), ...realLayoutCases()]) {
   test(`generated PDF: ${c.name}`, async () => {
     const doc = await extractPdf(c.pdf);
     const tables = doc.blocks.filter((b) => b.kind === 'table');

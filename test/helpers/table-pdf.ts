@@ -49,6 +49,10 @@ export interface TextSpec {
   top: number;
   size: number;
   text: string;
+  /** Helvetica-Bold instead of Helvetica. */
+  bold?: boolean;
+  /** Baseline offset in points, upwards (a superscript is raised, a subscript lowered with a negative rise). */
+  rise?: number;
 }
 
 export interface PageSpec {
@@ -70,8 +74,11 @@ function escapePdfString(text: string): string {
 
 const num = (n: number): string => (Math.round(n * 100) / 100).toString();
 
-function showText(x: number, baselineFromTop: number, size: number, text: string): string {
-  return `BT /F1 ${num(size)} Tf ${num(x)} ${num(PAGE_HEIGHT - baselineFromTop)} Td (${escapePdfString(text)}) Tj ET\n`;
+function showText(x: number, baselineFromTop: number, size: number, text: string, bold = false, rise = 0): string {
+  const font = bold ? '/F2' : '/F1';
+  // The rise is text state, kept past ET: it is set back to 0 after the run.
+  const [ts, reset] = rise !== 0 ? [`${num(rise)} Ts `, ' 0 Ts'] : ['', ''];
+  return `BT ${font} ${num(size)} Tf ${ts}${num(x)} ${num(PAGE_HEIGHT - baselineFromTop)} Td (${escapePdfString(text)}) Tj${reset} ET\n`;
 }
 
 function rule(x0: number, y0: number, x1: number, y1: number, filled: boolean): string {
@@ -122,9 +129,22 @@ export function tableContent(spec: TableSpec): { content: string; bottom: number
   return { content, bottom: y };
 }
 
-/** A PDF of US Letter pages with the given texts and tables (Helvetica, uncompressed content). */
-export function tablePdf(pages: PageSpec[]): Uint8Array {
+/** An outline (bookmark) entry: its title and the page (1-based) and top (points from the top) it points to. */
+export interface OutlineSpec {
+  title: string;
+  page: number;
+  top: number;
+}
+
+/**
+ * A PDF of US Letter pages with the given texts and tables (Helvetica, uncompressed content), and a
+ * flat outline whose entries point at /XYZ destinations when `outline` is given.
+ */
+export function tablePdf(pages: PageSpec[], outline: OutlineSpec[] = []): Uint8Array {
   const pageIds = pages.map((_, i) => 4 + i * 2);
+  const bold = pages.some((p) => p.texts?.some((t) => t.bold));
+  // The bold font, when used, is the last object: files without it keep their bytes.
+  const boldId = 4 + pages.length * 2;
   const objects: string[] = [
     '<< /Type /Catalog /Pages 2 0 R >>',
     `<< /Type /Pages /Kids [${pageIds.map((id) => `${id} 0 R`).join(' ')}] /Count ${pages.length} >>`,
@@ -132,15 +152,29 @@ export function tablePdf(pages: PageSpec[]): Uint8Array {
   ];
   pages.forEach((page, i) => {
     let content = '';
-    for (const t of page.texts ?? []) content += showText(t.x, t.top + t.size, t.size, t.text);
+    for (const t of page.texts ?? []) content += showText(t.x, t.top + t.size, t.size, t.text, t.bold, t.rise);
     for (const table of page.tables ?? []) content += tableContent(table).content;
     content += page.raw ?? '';
     objects.push(
       `<< /Type /Page /Parent 2 0 R /MediaBox [0 0 ${PAGE_WIDTH} ${PAGE_HEIGHT}] /Contents ${pageIds[i]! + 1} 0 R ` +
-        `/Resources << /Font << /F1 3 0 R >> >> >>`,
+        `/Resources << /Font << /F1 3 0 R${bold ? ` /F2 ${boldId} 0 R` : ''} >> >> >>`,
     );
     objects.push(`<< /Length ${Buffer.byteLength(content, 'latin1')} >>\nstream\n${content}endstream`);
   });
+  if (bold) objects.push('<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica-Bold /Encoding /WinAnsiEncoding >>');
+  if (outline.length > 0) {
+    const root = objects.length + 1;
+    const first = root + 1;
+    const last = root + outline.length;
+    objects[0] = `<< /Type /Catalog /Pages 2 0 R /Outlines ${root} 0 R >>`;
+    objects.push(`<< /Type /Outlines /First ${first} 0 R /Last ${last} 0 R /Count ${outline.length} >>`);
+    outline.forEach((o, i) => {
+      const id = first + i;
+      const links = `${i > 0 ? ` /Prev ${id - 1} 0 R` : ''}${id < last ? ` /Next ${id + 1} 0 R` : ''}`;
+      const dest = `[${pageIds[o.page - 1]} 0 R /XYZ 0 ${num(PAGE_HEIGHT - o.top)} 0]`;
+      objects.push(`<< /Title (${escapePdfString(o.title)}) /Parent ${root} 0 R${links} /Dest ${dest} >>`);
+    });
+  }
   return pdfFromObjects(objects);
 }
 

@@ -2,7 +2,10 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { StagePool } from '../../src/graph/stage-pool.js';
 import { DEFAULT_EXTRACT_OPTIONS } from '../../src/extract/extract.js';
-import { snapshotFor } from '../extract/helpers.js';
+import { extractBytes, snapshotFor } from '../extract/helpers.js';
+import { EpistemeError } from '../../src/failure.js';
+import { textPdf } from './hostile-documents.js';
+import { manyCellsPdf, manyRunsPdf, oneLineRunsPdf } from './pdf-runs.js';
 
 /**
  * Work grows linearly with adversarial input: each input below targets a pattern that was (or could
@@ -185,4 +188,63 @@ test('extraction time grows linearly with adversarial input (1 KB, 100 KB, 1 MB)
     await pool.close();
     console.log(report.map((line) => `# ${line}`).join('\n'));
   }
+});
+
+/**
+ * PDF constructs, each at n and 4n text runs (or cells, or pages): the 4n run may take at most
+ * PDF_RATIO times the n run (linear: 4x, more with garbage collection and a loaded machine;
+ * quadratic: 16x). Extracted in this process: pdfjs's own cost is linear, the extractor's is checked.
+ */
+const PDF_RATIO = 10;
+const PDF_FLOOR_MS = 200;
+const PDF_CASES: { name: string; n: number; make: (n: number) => Uint8Array }[] = [
+  { name: 'PDF: text runs on lines a point apart, one page', n: 10_000, make: manyRunsPdf },
+  { name: 'PDF: text runs on one baseline (one line)', n: 10_000, make: oneLineRunsPdf },
+  { name: 'PDF: cells of an unruled table', n: 4_000, make: manyCellsPdf },
+  { name: 'PDF: pages of running text', n: 40, make: (n) => textPdf(n) },
+];
+
+async function pdfTime(body: Uint8Array): Promise<number> {
+  const started = performance.now();
+  await extractBytes(body, 'https://example.test/linear.pdf', 'application/pdf');
+  return performance.now() - started;
+}
+
+test('PDF extraction time grows linearly with text runs, line length, table cells and pages (n, 4n)', async () => {
+  const report: string[] = [];
+  try {
+    for (const c of PDF_CASES) {
+      const small = c.make(c.n);
+      const large = c.make(4 * c.n);
+      const tn = Math.min(await pdfTime(small), await pdfTime(small));
+      let t4n = await pdfTime(large);
+      for (let retry = 0; retry < 2 && t4n > PDF_RATIO * Math.max(tn, PDF_FLOOR_MS); retry++) t4n = Math.min(t4n, await pdfTime(large));
+      report.push(`${c.name}: n=${c.n} ${tn.toFixed(0)} ms, 4n ${t4n.toFixed(0)} ms`);
+      assert.ok(
+        t4n <= PDF_RATIO * Math.max(tn, PDF_FLOOR_MS),
+        `${c.name}: 4n took ${t4n.toFixed(0)} ms, n ${tn.toFixed(0)} ms (more than ${PDF_RATIO}x: super-linear)`,
+      );
+    }
+  } finally {
+    console.log(report.map((line) => `# ${line}`).join('\n'));
+  }
+});
+
+test('a 60 KB PDF of 2,000,000 text runs stops at the text-item bound, in about the time of an ordinary PDF its size', async () => {
+  const hostile = manyRunsPdf(2_000_000);
+  // An ordinary PDF of about the same bytes: pages of running text.
+  const ordinary = textPdf(Math.round((150 * hostile.length) / textPdf(150).length));
+  const started = performance.now();
+  const outcome = await extractBytes(hostile, 'https://example.test/runs.pdf', 'application/pdf').then(
+    () => 'document',
+    (error: unknown) => (error instanceof EpistemeError ? `${error.code}:${String(error.details?.['bound'])}` : String(error)),
+  );
+  const hostileMs = performance.now() - started;
+  assert.equal(outcome, 'extract-bound-exceeded:pdf-text-items');
+  const ordinaryMs = await pdfTime(ordinary);
+  console.log(
+    `# 2,000,000 runs (${hostile.length} bytes): ${hostileMs.toFixed(0)} ms; ` +
+      `ordinary ${ordinary.length} bytes: ${ordinaryMs.toFixed(0)} ms`,
+  );
+  assert.ok(hostileMs <= 5 * Math.max(ordinaryMs, PDF_FLOOR_MS), `${hostileMs.toFixed(0)} ms against ${ordinaryMs.toFixed(0)} ms`);
 });

@@ -4,7 +4,7 @@ import { EpistemeError } from '../../failure.js';
 import { PDF_BOUNDS, boundExceeded } from '../input-bounds.js';
 import { inflatedBytesOver } from './pdf-streams.js';
 import { QUANTUM, quantise, readRulings, type Ruling } from './ruling-lines.js';
-import { findPageTables, joinContinuations, type PageTables, type Table, type TextRun } from './table-geometry.js';
+import { MAX_WORDS_PER_PAGE, findPageTables, joinContinuations, type PageTables, type Table, type TextRun } from './table-geometry.js';
 
 export interface PdfExtractResult {
   title: string;
@@ -27,6 +27,8 @@ interface Item {
   width: number;
   height: number;
   hasEOL: boolean;
+  /** pdfjs's name for the run's font (one per font resource). */
+  font: string;
 }
 
 interface Line {
@@ -38,12 +40,16 @@ interface Line {
   /** Column index, or -1 for a line that spans the column gutter. */
   column: number;
   text: string;
+  /** The font of all its visible runs, or '' when they mix fonts. */
+  font: string;
 }
 
 interface OutlineEntry {
   title: string;
   page: number | null;
   depth: number;
+  /** The destination's top (an /XYZ or /FitH destination), in top-down page points, when given. */
+  top: number | null;
 }
 
 // pdfjs is loaded lazily: HTML-only workers never pay for it.
@@ -84,6 +90,42 @@ function invertedMediaBox(body: Uint8Array): boolean {
 }
 
 const round = (n: number): number => Math.round(n);
+
+/**
+ * How many text items the whole PDF may have: past `textItemsActivation`, at most
+ * `textItemsPerByte` per byte of the file (real PDFs have a few hundredths per byte; a content stream
+ * that repeats one glyph a million times compresses a thousandfold), and never more than
+ * `maxTextItems`.
+ */
+export function textItemLimit(bytes: number): number {
+  return Math.min(PDF_BOUNDS.maxTextItems, Math.max(PDF_BOUNDS.textItemsActivation, PDF_BOUNDS.textItemsPerByte * bytes));
+}
+
+type TextItemLike = Awaited<ReturnType<PdfPage['getTextContent']>>['items'][number];
+type PdfPage = Awaited<ReturnType<Awaited<ReturnType<PdfJs['getDocument']>['promise']>['getPage']>>;
+
+/**
+ * A page's text items, read as pdfjs streams them (100 at a time): past the document's item limit the
+ * stream is cancelled there, so a page of millions of runs costs what the limit allows, not its size.
+ */
+async function readTextContent(page: PdfPage, before: number, limit: number): Promise<TextItemLike[]> {
+  const reader = page.streamTextContent().getReader() as ReadableStreamDefaultReader<{ items: TextItemLike[] }>;
+  const items: TextItemLike[] = [];
+  for (;;) {
+    const { value, done } = await reader.read();
+    if (done) return items;
+    for (const item of value.items) items.push(item);
+    if (before + items.length > limit) {
+      // The stream is left unread, not cancelled: pdfjs 5 enqueues into a cancelled stream and throws
+      // from its message handler; destroying the loading task (extractPdf's finally) ends the worker.
+      throw boundExceeded(
+        'pdf-text-items',
+        `The PDF has more than ${limit} text items (at most ${PDF_BOUNDS.textItemsPerByte} per byte of the file past ` +
+          `${PDF_BOUNDS.textItemsActivation}, and never more than ${PDF_BOUNDS.maxTextItems}).`,
+      );
+    }
+  }
+}
 
 /**
  * Finds column gutters: vertical strips in the middle of the page that no narrow text run crosses,
@@ -156,32 +198,41 @@ function buildLines(items: Item[], splits: number[]): Line[] {
       const visible = current.filter((i) => i.str !== '');
       if (visible.length > 0) {
         visible.sort((a, b) => a.x - b.x || a.index - b.index);
-        let text = '';
-        let lastRight = -Infinity;
-        for (const it of visible) {
-          if (text !== '' && it.x - lastRight > Math.max(1, it.height * 0.15) && !text.endsWith(' ') && !it.str.startsWith(' '))
-            text += ' ';
-          text += it.str;
-          lastRight = Math.max(lastRight, it.x + it.width);
+        const text = lineText(visible);
+        // Loops, not Math.min(...list): a spread of a hundred thousand runs overflows the stack.
+        let x = Infinity;
+        let right = -Infinity;
+        let height = 0;
+        let top = Infinity;
+        let font: string | null = null;
+        for (const i of visible) {
+          if (i.str.trim() !== '') font = font === null || font === i.font ? i.font : '';
+          x = Math.min(x, i.x);
+          right = Math.max(right, i.x + i.width);
+          height = Math.max(height, i.height);
+          top = Math.min(top, i.top);
         }
-        const x = Math.min(...visible.map((i) => i.x));
-        const right = Math.max(...visible.map((i) => i.x + i.width));
-        const height = Math.max(...visible.map((i) => i.height));
         lines.push({
           items: visible,
           x,
-          top: Math.min(...visible.map((i) => i.top)),
+          top,
           right,
           height,
           column,
           text: text.replace(/\s+/g, ' ').trim(),
+          font: font ?? '',
         });
       }
       current = [];
     };
     for (const it of sorted) {
       const tolerance = Math.max(2, Math.min(currentHeight || it.height, it.height || currentHeight) * 0.5);
-      if (current.length > 0 && Math.abs(it.top - currentTop) > tolerance) flush();
+      if (current.length > 0 && Math.abs(it.top - currentTop) > tolerance && !scriptOfLine(it, currentTop, currentHeight)) flush();
+      // A line whose first run (by top) was a raised script is measured by its full-size text.
+      if (current.length > 0 && scriptOfLine({ top: currentTop, height: currentHeight }, it.top, it.height)) {
+        currentTop = it.top;
+        currentHeight = it.height;
+      }
       if (current.length === 0) {
         currentTop = it.top;
         currentHeight = it.height;
@@ -193,21 +244,92 @@ function buildLines(items: Item[], splits: number[]): Line[] {
   return lines.filter((l) => l.text !== '');
 }
 
+/**
+ * Whether a run set smaller than a line (at most 0.8 of its height) sits within it: its vertical
+ * centre inside the line's box. Raised and lowered scripts (exponents, indices, footnote markers)
+ * belong to the line they are set against, however far their own top is from the line's.
+ */
+function scriptOfLine(it: { top: number; height: number }, lineTop: number, lineHeight: number): boolean {
+  if (!(it.height > 0) || it.height > lineHeight * 0.8) return false;
+  const centre2 = 2 * it.top + it.height;
+  return centre2 >= 2 * lineTop && centre2 <= 2 * (lineTop + lineHeight);
+}
+
+/** The script mark of a run against its line's tallest run: '^' raised, '_' lowered, '' neither. */
+function scriptMark(it: Item, main: Item): '' | '^' | '_' {
+  // A space is no script, whatever its size: it separates the script from what follows.
+  if (it.height > main.height * 0.8 || it.str.trim() === '') return '';
+  const baseline = it.top + it.height;
+  const mainBaseline = main.top + main.height;
+  if (baseline < mainBaseline - main.height * 0.15) return '^';
+  if (baseline > mainBaseline + main.height * 0.1) return '_';
+  return '';
+}
+
+/** A script's content as written after its mark: bare when one run of letters or digits, else in parentheses. */
+export function scriptText(mark: '^' | '_', content: string): string {
+  return mark + (/^[\p{L}\p{N}]+$/u.test(content) ? content : `(${content})`);
+}
+
+/**
+ * The text of a line's runs, left to right: a space where runs stand apart. Runs set smaller and
+ * raised or lowered against the line's tallest run are scripts: `2^53`, `x_i`, `2^(n+1)` (the form the
+ * HTML extractor gives `<sup>` and `<sub>`), a footnote marker too (`word^1`). Parts are joined once:
+ * a string grown run by run and asked endsWith each time is rebuilt per run.
+ */
+function lineText(visible: Item[]): string {
+  let main = visible[0]!;
+  for (const i of visible) if (i.height > main.height) main = i;
+  const parts: string[] = [];
+  let lastRight = -Infinity;
+  let endsWithSpace = true;
+  for (let k = 0; k < visible.length; k++) {
+    const it = visible[k]!;
+    const mark = scriptMark(it, main);
+    if (mark !== '') {
+      // Consecutive runs of the same script make one group ("n", "+", "1" is "^(n+1)").
+      const group: string[] = [];
+      let groupRight = -Infinity;
+      let j = k;
+      for (; j < visible.length && scriptMark(visible[j]!, main) === mark; j++) {
+        const g = visible[j]!;
+        if (group.length > 0 && g.x - groupRight > Math.max(1, g.height * 0.15)) group.push(' ');
+        group.push(g.str);
+        groupRight = Math.max(groupRight, g.x + g.width);
+      }
+      const content = group.join('').replace(/\s+/g, ' ').trim();
+      if (content !== '') {
+        parts.push(scriptText(mark, content));
+        endsWithSpace = false;
+      }
+      lastRight = Math.max(lastRight, groupRight);
+      k = j - 1;
+      continue;
+    }
+    if (parts.length > 0 && it.x - lastRight > Math.max(1, it.height * 0.15) && !endsWithSpace && !it.str.startsWith(' ')) parts.push(' ');
+    parts.push(it.str);
+    if (it.str !== '') endsWithSpace = it.str.endsWith(' ');
+    lastRight = Math.max(lastRight, it.x + it.width);
+  }
+  return parts.join('');
+}
+
 /** Reading order: full-width lines cut the page into bands; inside a band, column by column. */
 function readingOrder(lines: Line[]): Line[] {
   const full = lines.filter((l) => l.column === -1).sort((a, b) => a.top - b.top);
-  const columns = lines.filter((l) => l.column !== -1);
+  // Column lines sorted by top once and taken band by band (each line once, however many bands).
+  const columns = lines.filter((l) => l.column !== -1).sort((a, b) => a.top - b.top);
   const out: Line[] = [];
-  let bandTop = -Infinity;
+  let next = 0;
   const emitBand = (bottom: number): void => {
-    const inBand = columns.filter((l) => l.top >= bandTop && l.top < bottom);
+    const inBand: Line[] = [];
+    while (next < columns.length && columns[next]!.top < bottom) inBand.push(columns[next++]!);
     inBand.sort((a, b) => a.column - b.column || a.top - b.top || a.x - b.x);
-    out.push(...inBand);
+    for (const l of inBand) out.push(l);
   };
   for (const f of full) {
     emitBand(f.top);
     out.push(f);
-    bandTop = f.top;
   }
   emitBand(Infinity);
   return out;
@@ -217,6 +339,57 @@ function median(values: number[]): number {
   if (values.length === 0) return 0;
   const s = values.slice().sort((a, b) => a - b);
   return s[Math.floor(s.length / 2)]!;
+}
+
+/** A line's text as an outline title: its leading section number dropped. */
+const outlineTitleOf = (text: string): string => normalizeSpace(text).replace(/^[\d.]+\s*/, '');
+
+/** A heading's leading section number: "1.5 Stability", "2. Methods". */
+const NUMBERED_HEADING = /^(\d{1,2}(?:\.\d{1,2}){0,4})\.?\s+\p{Lu}/u;
+
+/** The font most characters of the document are set in: its body text. */
+function mostCommonFont(pageLines: Line[][]): string {
+  const chars = new Map<string, number>();
+  for (const lines of pageLines)
+    for (const l of lines) for (const i of l.items) if (i.font !== '') chars.set(i.font, (chars.get(i.font) ?? 0) + i.str.length);
+  let best = '';
+  let most = -1;
+  for (const [font, n] of [...chars].sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0))) if (n > most) [best, most] = [font, n];
+  return best;
+}
+
+/** Share of the page height, at its top and at its bottom, where running heads and feet sit. */
+const FURNITURE_BAND = 0.08;
+
+/**
+ * Lines of running heads and feet: in the top or bottom band of their page, every run of them with
+ * the same text (digits aside) in the same band on at least one other page. Runs, not lines, are
+ * compared: a head split by a column gutter on one page is one line on another.
+ */
+function runningFurniture(pageLines: Line[][], pageHeights: number[]): Set<Line> {
+  const bandOf = (l: Line, height: number): string | null =>
+    l.top + l.height <= height * FURNITURE_BAND ? 'top' : l.top >= height * (1 - FURNITURE_BAND) ? 'bottom' : null;
+  const keyOf = (band: string, it: Item): string => `${band}:${it.str.trim().replace(/\d+/g, '#')}`;
+  const pagesOf = new Map<string, Set<number>>();
+  const candidates: { line: Line; band: string }[] = [];
+  pageLines.forEach((lines, p) => {
+    for (const l of lines) {
+      const band = bandOf(l, pageHeights[p]!);
+      if (band === null) continue;
+      candidates.push({ line: l, band });
+      for (const it of l.items) {
+        if (it.str.trim() === '') continue;
+        const key = keyOf(band, it);
+        const pages = pagesOf.get(key) ?? new Set<number>();
+        pages.add(p);
+        pagesOf.set(key, pages);
+      }
+    }
+  });
+  const out = new Set<Line>();
+  for (const { line, band } of candidates)
+    if (line.items.every((it) => it.str.trim() === '' || (pagesOf.get(keyOf(band, it))?.size ?? 0) >= 2)) out.add(line);
+  return out;
 }
 
 const BULLET = /^(?:[\u2022\u25cf\u25aa\u2013\-*]|\d+[.)]|\([a-z0-9]+\))\s+/;
@@ -304,7 +477,7 @@ async function extractLoaded(
     builder.warn('pdf-pages-truncated', `Only the first ${pages} of ${doc.numPages} pages were extracted (pdfMaxPages).`);
 
   const fields: FieldMap = new Map();
-  let bodyHeights: number[] = [];
+  const bodyHeights: number[] = [];
   const pageLines: Line[][] = [];
   const pageTexts: string[] = [];
   const pageHeights: number[] = [];
@@ -315,26 +488,25 @@ async function extractLoaded(
   let textItems = 0;
   let allItems = 0;
   let outside = 0;
+  const itemLimit = textItemLimit(body.length);
   for (let p = 1; p <= pages; p++) {
     const page = await doc.getPage(p);
     const [vx0, vy0, vx1, vy1] = page.view as [number, number, number, number];
     const pageWidth = vx1 - vx0;
     const pageHeight = vy1 - vy0;
     pageHeights.push(pageHeight);
-    const content = await page.getTextContent();
-    allItems += content.items.length;
-    if (allItems > PDF_BOUNDS.maxTextItems)
-      throw boundExceeded('pdf-text-items', `The PDF has more than ${PDF_BOUNDS.maxTextItems} text items.`);
+    const content = await readTextContent(page, allItems, itemLimit);
+    allItems += content.length;
     const items: Item[] = [];
     const runs: TextRun[] = [];
-    content.items.forEach((raw, index) => {
+    content.forEach((raw, index) => {
       if (!('str' in raw)) return;
       const t = raw.transform as number[];
       const x = (t[4] ?? 0) - vx0;
       const baseline = (t[5] ?? 0) - vy0;
       const height = raw.height || Math.abs(t[3] ?? 0);
       const top = pageHeight - baseline - height;
-      items.push({ index, str: raw.str, x, top, width: raw.width, height, hasEOL: raw.hasEOL });
+      items.push({ index, str: raw.str, x, top, width: raw.width, height, hasEOL: raw.hasEOL, font: raw.fontName });
       if (raw.str.trim() !== '' && height > 0)
         runs.push({
           index,
@@ -356,7 +528,8 @@ async function extractLoaded(
     // whose drawing pdfjs cannot list, or any slip in table finding, costs that page its tables only.
     try {
       let rulings: Ruling[] = [];
-      if (runs.length >= 4) {
+      // A page past the words bound gets no tables: its drawing is not listed either.
+      if (runs.length >= 4 && runs.length <= MAX_WORDS_PER_PAGE) {
         const operators = await page.getOperatorList();
         const read = readRulings(operators.fnArray, operators.argsArray, (await loadPdfJs()).OPS, page.view);
         if (read === null) rulingsSkipped++;
@@ -372,7 +545,7 @@ async function extractLoaded(
     const lines = readingOrder(buildLines(items, splits));
     pageLines.push(lines);
     pageTexts.push(lines.map((l) => l.text).join('\n'));
-    bodyHeights = bodyHeights.concat(lines.map((l) => round(l.height)));
+    for (const l of lines) bodyHeights.push(round(l.height));
     // Form fields are widget annotations.
     const annotations = (await page.getAnnotations()) as Record<string, unknown>[];
     collectFields(annotations, p, fields);
@@ -401,6 +574,8 @@ async function extractLoaded(
   }
 
   const bodyHeight = median(bodyHeights);
+  const bodyFont = mostCommonFont(pageLines);
+  const furniture = runningFurniture(pageLines, pageHeights);
   result.title = result.metadata['title'] ?? '';
   let outlineIndex = 0;
   for (let p = 1; p <= pages; p++) {
@@ -413,6 +588,9 @@ async function extractLoaded(
       emitParagraph(builder, para.lines, p, para.start, para.end, pageText);
       para = null;
     };
+    // Outline entries of this page whose title no line carries open where their destination points.
+    const titled = new Set<OutlineEntry>();
+    for (const e of outline) if (e.page === p && lines.some((l) => outlineTitleOf(l.text) === normalizeSpace(e.title))) titled.add(e);
     for (let li = 0; li < lines.length; li++) {
       const line = lines[li]!;
       const start = offset;
@@ -423,8 +601,16 @@ async function extractLoaded(
         openOutlineSection(builder, outline[outlineIndex]!, null, p);
         outlineIndex++;
       }
+      // ... or, when no line of their page carries the title (it wraps, or is spelt otherwise), at
+      // the first line below their destination: the text after a heading is not left in the section before.
+      for (let e = outline[outlineIndex]; e && e.page === p && !titled.has(e) && e.top !== null && line.top >= e.top - 2; ) {
+        flush();
+        openOutlineSection(builder, e, null, p);
+        outlineIndex++;
+        e = outline[outlineIndex];
+      }
       const entry = outline[outlineIndex];
-      if (entry && entry.page === p && normalizeSpace(line.text).replace(/^[\d.]+\s*/, '') === normalizeSpace(entry.title)) {
+      if (entry && entry.page === p && outlineTitleOf(line.text) === normalizeSpace(entry.title)) {
         flush();
         openOutlineSection(builder, entry, line, p, start, end);
         outlineIndex++;
@@ -432,6 +618,9 @@ async function extractLoaded(
       }
       // A lone number as the last line of the page is its printed page number (furniture).
       if (li === lines.length - 1 && /^\d{1,4}$/.test(line.text) && line.top > pageHeights[p - 1]! * 0.85) continue;
+      // Running heads and feet (the same words, numbers aside, in the same band on several pages) are
+      // furniture too: neither headings nor text of the section they happen to fall in.
+      if (furniture.has(line)) continue;
       // A line whose text all went into table cells is the table: it is emitted once, where it starts.
       const visible = line.items.filter((it) => it.str.trim() !== '');
       const table = visible.length > 0 ? tableOfItem.get(`${p}:${visible[0]!.index}`) : undefined;
@@ -443,11 +632,22 @@ async function extractLoaded(
         }
         continue;
       }
-      const isHeading = outline.length === 0 && line.height >= bodyHeight * 1.25 && line.text.length <= 90 && /[A-Za-z]/.test(line.text);
+      const numbered = NUMBERED_HEADING.exec(line.text);
+      const isHeading =
+        outline.length === 0 &&
+        line.text.length <= 90 &&
+        /[A-Za-z]/.test(line.text) &&
+        (line.height >= bodyHeight * 1.25 ||
+          // A numbered line set in a font of its own (bold) at body size or more: LaTeX's subsections
+          // are 1.2 times the body, many reports' headings are bold body text.
+          (numbered !== null &&
+            !/[.,;:]$/.test(line.text) &&
+            (line.height >= bodyHeight * 1.15 || (line.font !== '' && line.font !== bodyFont && line.height >= bodyHeight * 0.95))));
       if (isHeading) {
         flush();
         if (result.title === '' && p === 1) result.title = line.text;
-        const level = line.height >= bodyHeight * 1.6 ? 1 : 2;
+        // A section number gives the level ("1" 1, "1.5" 2); else the type size does.
+        const level = numbered ? numbered[1]!.split('.').length : line.height >= bodyHeight * 1.6 ? 1 : 2;
         builder.openSection({
           fragment: null,
           heading: line.text,
@@ -537,17 +737,28 @@ function openOutlineSection(
 }
 
 function lineSpan(page: number, lines: Line[], start: number, end: number): Record<string, number> {
-  const x = Math.min(...lines.map((l) => l.x));
-  const top = Math.min(...lines.map((l) => l.top));
-  const right = Math.max(...lines.map((l) => l.right));
-  const bottom = Math.max(...lines.map((l) => l.top + l.height));
-  const indices = lines.flatMap((l) => l.items.map((i) => i.index));
+  let x = Infinity;
+  let top = Infinity;
+  let right = -Infinity;
+  let bottom = -Infinity;
+  let itemStart = Infinity;
+  let itemEnd = -Infinity;
+  for (const l of lines) {
+    x = Math.min(x, l.x);
+    top = Math.min(top, l.top);
+    right = Math.max(right, l.right);
+    bottom = Math.max(bottom, l.top + l.height);
+    for (const i of l.items) {
+      itemStart = Math.min(itemStart, i.index);
+      itemEnd = Math.max(itemEnd, i.index);
+    }
+  }
   return {
     page,
     start,
     end,
-    itemStart: Math.min(...indices),
-    itemEnd: Math.max(...indices),
+    itemStart,
+    itemEnd,
     x: round(x),
     y: round(top),
     width: round(right - x),
@@ -558,12 +769,18 @@ function lineSpan(page: number, lines: Line[], start: number, end: number): Reco
 
 function emitParagraph(builder: DocumentBuilder, lines: Line[], page: number, start: number, end: number, _pageText: string): void {
   // Join lines; a hyphen at a line end followed by a lower-case start is a soft hyphen break.
-  let text = '';
+  // Parts joined once, each break decided on the previous line alone (asking a growing string about
+  // its end flattens it every time: quadratic in the paragraph's length).
+  const parts: string[] = [];
   for (const l of lines) {
-    if (text === '') text = l.text;
-    else if (text.endsWith('-') && /[a-z]/.test(text.charAt(text.length - 2)) && /^[a-z]/.test(l.text)) text = text.slice(0, -1) + l.text;
-    else text += ' ' + l.text;
+    const last = parts.length > 0 ? parts[parts.length - 1]! : '';
+    if (parts.length === 0) parts.push(l.text);
+    else if (last.endsWith('-') && /[a-z]/.test(last.charAt(last.length - 2)) && /^[a-z]/.test(l.text)) {
+      parts[parts.length - 1] = last.slice(0, -1);
+      parts.push(l.text);
+    } else parts.push(' ', l.text);
   }
+  const text = parts.join('');
   const bullet = lines.length > 0 && BULLET.test(lines[0]!.text);
   const items: ListItem[] | undefined = bullet ? [{ text: text.replace(BULLET, '') }] : undefined;
   builder.addBlock({
@@ -632,15 +849,23 @@ async function readOutline(doc: Awaited<ReturnType<PdfJs['getDocument']>['promis
   const visit = async (nodes: typeof outline, depth: number): Promise<void> => {
     for (const node of nodes) {
       let page: number | null = null;
+      let top: number | null = null;
       try {
         const dest = typeof node.dest === 'string' ? await doc.getDestination(node.dest) : node.dest;
         const ref = Array.isArray(dest) ? dest[0] : null;
         if (ref && typeof ref === 'object') page = (await doc.getPageIndex(ref as { num: number; gen: number })) + 1;
         else if (typeof ref === 'number') page = ref + 1;
+        // [page /XYZ left top zoom] or [page /FitH top]: the y the viewer scrolls to, bottom-up.
+        const kind = Array.isArray(dest) ? (dest[1] as { name?: string } | undefined)?.name : undefined;
+        const y = Array.isArray(dest) ? (kind === 'XYZ' ? dest[3] : kind === 'FitH' || kind === 'FitBH' ? dest[2] : null) : null;
+        if (page !== null && typeof y === 'number') {
+          const view = (await doc.getPage(page)).view as number[];
+          top = (view[3] ?? 0) - y;
+        }
       } catch {
         page = null;
       }
-      out.push({ title: node.title, page, depth });
+      out.push({ title: node.title, page, depth, top });
       if (node.items.length > 0) await visit(node.items, depth + 1);
     }
   };

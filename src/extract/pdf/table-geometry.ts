@@ -62,6 +62,8 @@ interface Word {
   order: number;
   /** Whether a space separated this word from the previous word of the same run. */
   spacedFromRun: boolean;
+  /** The run's font ('' when pdfjs gave none). */
+  font: string;
 }
 
 interface Line {
@@ -119,8 +121,13 @@ function fontScales(runs: TextRun[]): { scales: Map<string, number>; monospaced:
     const model = modelWidth(run.str) * run.size;
     if (model <= 0) continue;
     const font = run.font ?? '';
-    ratios.set(font, [...(ratios.get(font) ?? []), Math.floor(((run.x1 - run.x0) * 1_000_000) / model)]);
-    perChar.set(font, [...(perChar.get(font) ?? []), Math.floor(((run.x1 - run.x0) * 1_000_000) / (run.str.length * run.size))]);
+    // Pushed, not copied: a copy per run is quadratic in the runs of one font.
+    const r = ratios.get(font) ?? [];
+    r.push(Math.floor(((run.x1 - run.x0) * 1_000_000) / model));
+    ratios.set(font, r);
+    const c = perChar.get(font) ?? [];
+    c.push(Math.floor(((run.x1 - run.x0) * 1_000_000) / (run.str.length * run.size)));
+    perChar.set(font, c);
   }
   // A font whose runs all advance the same per character (within 3%) is monospaced: characters
   // then sit at equal steps, whatever the model says.
@@ -171,6 +178,7 @@ function splitWords(runs: TextRun[]): Word[] {
         size: run.size,
         order: words.length,
         spacedFromRun: !first,
+        font: run.font ?? '',
       });
       first = false;
     };
@@ -237,12 +245,18 @@ class Coverage {
   }
 
   private pieces(line: Line): [number, number][] {
-    // One line counts once where its words overlap each other.
+    // One line counts once where its words overlap each other. Words of one run a word space apart
+    // (under 0.4 em: "93.2 ± 0.1") are one piece: a gutter never cuts a run at a word space, however
+    // few lines cross it; half an em apart, they may be two cells pdfjs joined.
     const out: [number, number][] = [];
+    let prev: Word | null = null;
     for (const w of line.words) {
       const last = out[out.length - 1];
-      if (last && w.x0 <= last[1]) last[1] = Math.max(last[1], w.x1);
+      const wordSpace =
+        prev !== null && w.index === prev.index && w.order === prev.order + 1 && 10 * (w.x0 - prev.x1) < 4 * Math.min(w.size, prev.size);
+      if (last && (w.x0 <= last[1] || wordSpace)) last[1] = Math.max(last[1], w.x1);
       else out.push([w.x0, w.x1]);
+      prev = w;
     }
     return out;
   }
@@ -401,12 +415,22 @@ function tableRows(lines: Line[], bounds: number[], rules: Ruling[], page: numbe
   for (const p of distinct) if (pitches.get(p)! >= best) [rowPitch, best] = [p, pitches.get(p)!];
   const rowPitchUnits = rowPitch * bucket;
   const tight = (i: number): boolean => grid || (distinct.length > 1 && pitchOf(i) + Math.floor(size / 4) < rowPitchUnits);
+  const header = grid ? 0 : headerLines(lines, cellsOf, ruleAbove);
+  const key = keyColumn(cellsOf.slice(header));
   const rows: TableRow[] = [];
   const cellWords: Word[][][] = [];
   let rowFilled = 0;
+  let rowColumns: boolean[] = [];
   lines.forEach((line, i) => {
-    const continues = i > 0 && !ruleAbove[i] && tight(i) && filled[i]! < rowFilled;
+    const continues =
+      i > 0 &&
+      (i < header ||
+        (i > header &&
+          !ruleAbove[i] &&
+          filled[i]! < rowFilled &&
+          (tight(i) || (!grid && wrappedLine(cellsOf[i]!, key, rowColumns) && pitchOf(i) <= rowPitchUnits + bucket))));
     if (!continues) {
+      rowColumns = cellsOf[i]!.map((c) => c.length > 0);
       rows.push({ cells: [], page, top: line.top, bottom: line.bottom });
       cellWords.push(cellsOf[i]!.map((c) => c.slice()));
       rowFilled = filled[i]!;
@@ -415,6 +439,10 @@ function tableRows(lines: Line[], bounds: number[], rules: Ruling[], page: numbe
     const row = rows[rows.length - 1]!;
     row.bottom = Math.max(row.bottom, line.bottom);
     cellsOf[i]!.forEach((c, k) => {
+      if (c.length > 0) rowColumns[k] = true;
+    });
+    if (i < header) rowFilled = Math.max(rowFilled, filled[i]!);
+    cellsOf[i]!.forEach((c, k) => {
       cellWords[cellWords.length - 1]![k]!.push(...c);
     });
   });
@@ -422,6 +450,88 @@ function tableRows(lines: Line[], bounds: number[], rules: Ruling[], page: numbe
     row.cells = cellWords[r]!.map((c) => joinWords(c));
   });
   return rows;
+}
+
+/** A value that stands alone in its cell: a number, amount, percentage or date, never the rest of a wrapped text. */
+const VALUE = /^[-+\u2212$\u20ac\u00a3\u00a5(]*[\d.,:/\u2013-]*\d[\d.,:/%\u2013-]*\)?%?$/;
+
+/**
+ * The column the fullest lines fill most (the leftmost of equals): in a report, the date, code or
+ * label that starts every row and that the wrapped lines of a long cell leave empty. Only the lines
+ * filling the most cells count: wrapped lines would otherwise make their own column the key.
+ */
+function keyColumn(cellsOf: Word[][][]): number {
+  const filled = cellsOf.map((cells) => cells.filter((c) => c.length > 0).length);
+  const most = filled.reduce((m, n) => Math.max(m, n), 0);
+  const counts: number[] = [];
+  for (const [i, cells] of cellsOf.entries())
+    cells.forEach((c, k) => {
+      if (filled[i] !== most) return;
+      counts[k] = (counts[k] ?? 0) + (c.length > 0 ? 1 : 0);
+    });
+  let best = 0;
+  counts.forEach((n, k) => {
+    if (n > counts[best]!) best = k;
+  });
+  return best;
+}
+
+/**
+ * Whether a line is the continuation of wrapped cells in the row above, set at the row's own pitch (as
+ * reports exported from spreadsheets set them): it leaves the key column empty, holds no value of its
+ * own (a number or date starts a row), and each of its cells continues a cell the row has filled.
+ */
+function wrappedLine(cells: Word[][], key: number, rowColumns: boolean[]): boolean {
+  if (cells[key]!.length > 0) return false;
+  return cells.every((c, k) => c.length === 0 || (rowColumns[k] === true && !VALUE.test(joinWords(c))));
+}
+
+/**
+ * Lines at the top of an unruled table that make one header row: two lines or more, none holding a
+ * value, and either all above the table's first rule (two or three lines over a booktabs midrule) or
+ * all in a font the body does not use (bold headings), with no rule between them. Reports set a
+ * header's words over two lines, bottom-aligned ("Payment / Date", "Amount / (USD)"). Returns how
+ * many lines the header takes, or 0.
+ */
+function headerLines(lines: Line[], cellsOf: Word[][][], ruleAbove: boolean[]): number {
+  const valueFree = (i: number): boolean => cellsOf[i]!.every((c) => c.length === 0 || !VALUE.test(joinWords(c)));
+  // A rule under the first two or three lines (booktabs' midrule) closes a header of those lines.
+  const ruled = ruleAbove.findIndex((r, i) => i > 0 && r);
+  if (ruled >= 2 && ruled <= 3 && ruled < lines.length && lines.slice(0, ruled).every((_, i) => valueFree(i))) return ruled;
+  const counts = new Map<string, number>();
+  for (const l of lines) for (const w of l.words) counts.set(w.font, (counts.get(w.font) ?? 0) + 1);
+  let bodyFont = '';
+  let most = -1;
+  for (const [font, n] of [...counts].sort((a, b) => (a[0] < b[0] ? -1 : 1))) if (n > most) [bodyFont, most] = [font, n];
+  let n = 0;
+  while (
+    n < lines.length - 1 &&
+    (n === 0 || !ruleAbove[n]) &&
+    lines[n]!.words.every((w) => w.font !== bodyFont) &&
+    cellsOf[n]!.every((c) => c.length === 0 || !VALUE.test(joinWords(c)))
+  )
+    n++;
+  return n >= 2 ? n : 0;
+}
+
+/** Cells that are only a currency sign: the sign printed at a figure column's left edge, not a column of its own. */
+const CURRENCY = /^[$\u20ac\u00a3\u00a5]$/;
+
+/**
+ * Drops the boundary right of a column whose every filled cell is a currency sign ("$" on a
+ * statement's first and total lines, the figures right-aligned further on): the sign joins its figure.
+ */
+function mergeCurrencyColumns(lines: Line[], bounds: number[]): number[] {
+  const columns = bounds.length - 1;
+  const only = new Array<boolean>(columns).fill(true);
+  const any = new Array<boolean>(columns).fill(false);
+  for (const l of lines)
+    lineCells(l, bounds).forEach((c, k) => {
+      if (c.length === 0) return;
+      any[k] = true;
+      if (!CURRENCY.test(joinWords(c))) only[k] = false;
+    });
+  return bounds.filter((_, b) => b === 0 || b === columns || !(any[b - 1] && only[b - 1]));
 }
 
 /** A cell of list markers: bullets, dashes, "1.", "a)", "(iv)". */
@@ -659,7 +769,7 @@ function alignedTables(free: Line[], rules: Ruling[], page: number, layoutSplits
     const x0 = Math.min(...run.map((l) => l.x0));
     const x1 = Math.max(...run.map((l) => l.x1));
     gaps = coverage.gutters();
-    const bounds = pruneSpaceGutters(run, [x0, ...gaps.map(([a, b]) => Math.floor((a + b) / 2)), x1]);
+    const bounds = mergeCurrencyColumns(run, pruneSpaceGutters(run, [x0, ...gaps.map(([a, b]) => Math.floor((a + b) / 2)), x1]));
     const layoutGutter = gaps.some(([a, b]) => layoutSplits.some((x) => x >= a && x <= b));
     if (bounds.length > 2 && tableLike(run, bounds, true, layoutGutter)) {
       const rows = tableRows(run, bounds, rules, page, false);
@@ -708,16 +818,17 @@ export function findPageTables(
   rules: Ruling[],
   layoutSplits: number[] = [],
 ): PageTables {
-  const words = splitWords(runs);
+  // Every run holds a word at least: a page past the bound in runs is skipped before splitting them.
+  const words = runs.length > MAX_WORDS_PER_PAGE ? [] : splitWords(runs);
   const none: PageTables = {
     page,
     tables: [],
     contentTop: 0,
     contentBottom: pageHeight,
     em: 1,
-    skipped: words.length > MAX_WORDS_PER_PAGE,
+    skipped: runs.length > MAX_WORDS_PER_PAGE || words.length > MAX_WORDS_PER_PAGE,
   };
-  if (words.length < 4 || words.length > MAX_WORDS_PER_PAGE) return none;
+  if (none.skipped || words.length < 4) return none;
   const band = Math.floor((pageHeight * FURNITURE_PERCENT) / 100);
   const body = words.filter((w) => w.top >= band && w.bottom <= pageHeight - band);
   const used = new Set<Word>();

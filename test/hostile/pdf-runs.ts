@@ -1,0 +1,70 @@
+import { deflateSync } from 'node:zlib';
+import { pdfFromObjects } from './hostile-documents.js';
+import { tablePdf, type TableSpec } from '../helpers/table-pdf.js';
+
+/**
+ * PDFs with many text runs, one construct each, for the linearity tests and benchmarks: every run a
+ * separate pdfjs text item (pdfjs joins runs of one font that follow each other on a line, so runs
+ * here change line or font). Content streams are Flate-compressed, as in real files, so a few
+ * kilobytes hold millions of runs.
+ */
+
+function onePagePdf(content: string): Uint8Array {
+  const data = deflateSync(Buffer.from(content, 'latin1'), { level: 9 });
+  return pdfFromObjects([
+    '<< /Type /Catalog /Pages 2 0 R >>',
+    '<< /Type /Pages /Kids [3 0 R] /Count 1 >>',
+    '<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Contents 4 0 R /Resources << /Font << /F1 5 0 R /F2 6 0 R >> >> >>',
+    Buffer.concat([
+      Buffer.from(`<< /Filter /FlateDecode /Length ${data.length} >>\nstream\n`, 'latin1'),
+      data,
+      Buffer.from('\nendstream', 'latin1'),
+    ]),
+    '<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>',
+    '<< /Type /Font /Subtype /Type1 /BaseFont /Courier >>',
+  ]);
+}
+
+/**
+ * `runs` one-glyph runs down columns of 760 lines a point apart, 110 columns across the page, then
+ * over the same place again: every run its own text item, all of them on the page. Two million runs
+ * take about 60 KB.
+ */
+export function manyRunsPdf(runs: number): Uint8Array {
+  const line = '(a) Tj 0 -1 Td ';
+  const column = line.repeat(760) + '5 760 Td ';
+  const layer = column.repeat(110) + '-550 0 Td ';
+  const perLayer = 760 * 110;
+  const parts = ['BT /F1 4 Tf 20 780 Td '];
+  let left = runs;
+  for (; left >= perLayer; left -= perLayer) parts.push(layer);
+  for (; left >= 760; left -= 760) parts.push(column);
+  parts.push(line.repeat(left), 'ET');
+  return onePagePdf(parts.join(''));
+}
+
+/** `runs` runs on one baseline, the font alternating so that pdfjs keeps each its own item, over the same few points. */
+export function oneLineRunsPdf(runs: number): Uint8Array {
+  const pair = '/F1 8 Tf (a) Tj /F2 8 Tf (b) Tj -9.2 0 Td ';
+  return onePagePdf(`BT 72 400 Td ${pair.repeat(Math.ceil(runs / 2))}ET`);
+}
+
+/** A table of `cells` numeric cells, 8 columns, 40 rows a page, no rules (aligned-table detection). */
+export function manyCellsPdf(cells: number): Uint8Array {
+  const columns = 8;
+  const rows = Math.max(2, Math.ceil(cells / columns));
+  const body: string[][] = [];
+  for (let r = 0; r < rows; r++) body.push(Array.from({ length: columns }, (_, c) => String(((r * 7919 + c * 104729) % 90000) + 10000)));
+  const header = Array.from({ length: columns }, (_, c) => `Col ${c + 1}`);
+  const perPage = 40;
+  const tables: TableSpec[] = [];
+  for (let i = 0; i < body.length; i += perPage)
+    tables.push({
+      rows: [header, ...body.slice(i, i + perPage)],
+      columnWidths: new Array<number>(columns).fill(56),
+      align: new Array<'right'>(columns).fill('right'),
+      x: 72,
+      top: 72,
+    });
+  return tablePdf(tables.map((t) => ({ tables: [t] })));
+}
