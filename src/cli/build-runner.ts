@@ -17,6 +17,8 @@ import { oneOf } from './option-validators.js';
 import { failsOn, type FailOn } from '../graph/diagnostics.js';
 import { invocationId, tryCleanNoop } from '../graph/clean-build.js';
 import { shownFrom, targetNameOf } from './shown-path.js';
+import { rememberWorkspace } from '../config/remember-workspace.js';
+import { locatingArgs, withLocatingArgs } from './hint-commands.js';
 import path from 'node:path';
 import type { RemoteCache } from '../cache/remote-cache.js';
 
@@ -59,6 +61,13 @@ export abstract class GraphCommand extends WorkspaceCommand {
   /** Whether this command may capture over HTTP; the stage commands run offline. */
   protected readonly captures: boolean = false;
 
+  /**
+   * Whether a build of this command writes episteme.json for a workspace given only by --map or
+   * --manifest (build and pipeline: see config/remember-workspace.ts). The one-stage commands do not:
+   * they are steps, and a step's flags are not what the folder is.
+   */
+  protected readonly remembersWorkspace: boolean = false;
+
   /** When recorded HTTP snapshots are refetched: never for an offline command (see CaptureCommand). */
   protected refreshPolicy(): RefreshPolicy {
     return NO_REFRESH;
@@ -84,7 +93,10 @@ export abstract class GraphCommand extends WorkspaceCommand {
     const { config } = JSON.parse(invocationId(process.cwd(), { config: this.config, map: this.map, manifest: this.manifest })!) as {
       config: string | null;
     };
-    return summaryResult(summary, false, this.summaryOptions(config === null ? process.cwd() : path.dirname(config)));
+    return summaryResult(summary, false, {
+      ...this.summaryOptions(config === null ? process.cwd() : path.dirname(config)),
+      config: config === null ? null : path.relative(path.dirname(config), config),
+    });
   }
 
   /** The action cache this build consults (build --remote-cache); none for the other commands. */
@@ -100,6 +112,8 @@ export abstract class GraphCommand extends WorkspaceCommand {
   ): Promise<{ summary: BuildSummary; result: CommandResult }> {
     const trace = new BuildTrace();
     const shown = shownFrom(ws.root, process.cwd());
+    const remembered =
+      !dryRun && this.remembersWorkspace ? rememberWorkspace(ws, { config: this.config, map: this.map, manifest: this.manifest }) : null;
     const progress = new BuildProgress(output, shown);
     const { runBuild } = await import('../graph/build.js');
     const cache = await this.openCache(ws, dryRun);
@@ -128,6 +142,9 @@ export abstract class GraphCommand extends WorkspaceCommand {
       cache?.close();
     });
     if (!dryRun) await recordLastFailures(ws, summary, output);
+    if (remembered !== null) this.hintArgs = locatingArgs(process.cwd(), this);
+    for (const target of summary.targets)
+      if (target.error?.hint !== undefined) target.error.hint = withLocatingArgs(target.error.hint, this.hintArgs);
     for (const warning of summary.warnings ?? []) output.warn(warning);
     if (this.trace !== undefined) {
       try {
@@ -136,7 +153,15 @@ export abstract class GraphCommand extends WorkspaceCommand {
         output.warn({ code: 'trace-not-written', message: `Could not write the trace to ${this.trace}: ${(error as Error).message}` });
       }
     }
-    const result = summaryResult(summary, dryRun, this.summaryOptions(ws.root));
+    const result = summaryResult(summary, dryRun, { ...this.summaryOptions(ws.root), config: ws.configFile });
+    if (remembered !== null) {
+      result.data.configWritten = remembered;
+      const given = [this.map === undefined ? null : '--map', this.manifest === undefined ? null : '--manifest'].filter((f) => f !== null);
+      result.human.push(
+        `wrote ${shown(remembered)}, naming the ${given.map((f) => (f === '--map' ? 'map' : 'manifest')).join(' and ')}: ` +
+          `commands run here or below need no ${given.join(' or ')} from now on`,
+      );
+    }
     if (cache) {
       const stats = cache.summary();
       result.data.remoteCache = stats;
@@ -244,6 +269,8 @@ export interface SummaryOptions {
   verbose: boolean;
   /** A target as human messages show it: its path from the current folder (see shown-path.ts). */
   shown?: (target: string) => string;
+  /** The workspace config used (workspace-relative), or null for a workspace given by flags only. */
+  config?: string | null;
 }
 
 /** Lines per group in the compact human summary; --verbose and --json list everything. */
@@ -270,6 +297,11 @@ export function summaryResult(
     removed: summary.removed,
   };
   const human = dryRun ? dryRunLines(summary.targets, shown) : buildLines(summary, options.verbose, shown);
+  if (options.config !== undefined) {
+    // Which workspace ran, as a path from the current folder: found upward, it may not be this folder's.
+    data.config = options.config === null ? null : shown(options.config);
+    if (options.config !== null && shown(options.config) !== options.config) human.unshift(`workspace ${shown(options.config)}`);
+  }
   const failed = summary.targets.filter((t) => t.status === 'failed');
   if (!summary.ok) {
     // A file system that refuses writes (disk full, read-only) is the build's failure, not a target's.

@@ -6,6 +6,8 @@ import { fs } from '../node-builtins.js';
 import { DEFAULT_MAX_INDEX_INPUT_BYTES, readBoundedInput } from '../store/bounded-input.js';
 import { openBoundedFile } from '../store/bounded-read.js';
 import { CONFIG_FILE_NAME } from '../store/names.js';
+import { findConfigUpward } from '../store/find-workspace.js';
+import { shellWord } from './hint-commands.js';
 import {
   descriptorSource,
   fileSource,
@@ -89,7 +91,14 @@ export class QueryCommand extends EpistemeCommand {
     ],
   });
   readonly commandName = 'query';
-  index = Option.String('--index', { required: true, description: 'Search index file, or - for stdin.' });
+  index = Option.String('--index', {
+    description:
+      "Search index file, or - for stdin (default: the workspace's, <outputs.chunks>/search-index.json of the nearest " +
+      'episteme.json from the current folder up, or of --config).',
+  });
+  config = Option.String('--config', {
+    description: 'Workspace config whose search index to query when --index is not given (default: the nearest episteme.json up).',
+  });
   terms = Option.Array('--term', { required: true, description: 'Query term or "quoted phrase" (repeatable).' });
   limit = Option.String('--limit', String(DEFAULT_LIMIT), {
     description: `Results per page (default ${DEFAULT_LIMIT}; from 1 to ${MAX_LIMIT}).`,
@@ -148,13 +157,18 @@ export class QueryCommand extends EpistemeCommand {
   });
 
   async run(output: Output): Promise<CommandResult> {
+    this.index ??= workspaceSearchIndex(this.config);
     const label = this.index === '-' ? 'search index (stdin)' : this.index;
     const maxBytes = this.maxInputBytes ?? DEFAULT_MAX_INDEX_INPUT_BYTES;
     // A file is read block by block (the head, then only the blocks the query needs); stdin whole.
     const open = async () => {
       if (this.index === '-') return memorySource(await readBoundedInput('-', maxBytes, 'Search index'));
-      const { fd, size } = openBoundedFile(this.index, { label: 'Search index', maxBytes });
-      return descriptorSource(fd, size);
+      try {
+        const { fd, size } = openBoundedFile(this.index!, { label: 'Search index', maxBytes });
+        return descriptorSource(fd, size);
+      } catch (error) {
+        throw notBuiltYet(error, this.index!);
+      }
     };
     // A segmented index's segment files are beside it (from stdin: beside --chunk-index, or here).
     const segmentFolder =
@@ -167,6 +181,8 @@ export class QueryCommand extends EpistemeCommand {
       try {
         return loadSearchIndex(await open(), label, openSegment);
       } catch (error) {
+        if (error instanceof EpistemeError && error.code === 'artifact-invalid' && this.index !== '-')
+          throw otherArtifact(error, this.index!);
         // A build may have replaced the manifest and removed its old segments between our two reads: once more.
         if (!(error instanceof EpistemeError) || this.index === '-' || error.details?.['segment'] === undefined) throw error;
         return loadSearchIndex(await open(), label, openSegment);
@@ -242,7 +258,7 @@ export class QueryCommand extends EpistemeCommand {
   }
 
   private async checkFresh(index: LoadedSearchIndex, provenance: ReturnType<typeof indexProvenance>, output: Output): Promise<Freshness> {
-    const implicit = this.index === '-' ? undefined : path.join(path.dirname(this.index), 'index.json');
+    const implicit = this.index === '-' || this.index === undefined ? undefined : path.join(path.dirname(this.index), 'index.json');
     const chunkIndexPath = this.chunkIndex ?? implicit;
     if (chunkIndexPath === undefined || (this.chunkIndex === undefined && !fs.existsSync(chunkIndexPath))) {
       output.warn({ code: 'stale-check-skipped', message: 'No chunk index to compare with (pass --chunk-index): the index may be stale.' });
@@ -258,7 +274,7 @@ export class QueryCommand extends EpistemeCommand {
         chunkIndexPath,
         openedIndexFingerprint: indexFingerprint(index),
         currentIndexFingerprint: () => {
-          if (indexPath === '-') return null;
+          if (indexPath === '-' || indexPath === undefined) return null;
           try {
             return sourceFingerprint(fileSource(indexPath));
           } catch {
@@ -267,7 +283,7 @@ export class QueryCommand extends EpistemeCommand {
         },
         staleError: () =>
           new EpistemeError('stale-index', `${this.index} was built from a different chunk index than ${chunkIndexPath}.`, {
-            hint: `Rebuild it: ${rebuildCommand(this.index === '-' ? chunkIndexPath : this.index)}`,
+            hint: `Rebuild it: ${rebuildCommand(this.index === '-' || this.index === undefined ? chunkIndexPath : this.index)}`,
             details: { index: this.index, chunkIndex: chunkIndexPath },
           }),
       },
@@ -276,28 +292,97 @@ export class QueryCommand extends EpistemeCommand {
   }
 }
 
-/** The exact build command for the search index at `indexPath`, found via the workspace config above it. */
-function rebuildCommand(indexPath: string): string {
-  const absolute = path.resolve(indexPath);
-  let dir = path.dirname(absolute);
-  for (;;) {
-    if (fs.existsSync(path.join(dir, CONFIG_FILE_NAME))) {
-      const target = path
-        .relative(dir, path.join(path.dirname(absolute), 'search-index.json'))
-        .split(path.sep)
-        .join('/');
-      const config = path.relative(process.cwd(), path.join(dir, CONFIG_FILE_NAME)) || CONFIG_FILE_NAME;
-      return config === CONFIG_FILE_NAME ? `episteme build ${target}` : `episteme build --config ${config} ${target}`;
-    }
-    const parent = path.dirname(dir);
-    if (parent === dir) break;
-    dir = parent;
+/**
+ * --index by default: the search index of the workspace found from the current folder (the nearest
+ * episteme.json up, or --config), as a path from the current folder. Reads only the config's
+ * outputs.chunks, so a query still loads no config code.
+ */
+function workspaceSearchIndex(config: string | undefined): string {
+  let file = config === undefined ? findConfigUpward(process.cwd()) : path.resolve(config);
+  if (file !== null && fs.statSync(file, { throwIfNoEntry: false })?.isDirectory()) file = path.join(file, CONFIG_FILE_NAME);
+  if (file === null || !fs.existsSync(file)) {
+    throw new EpistemeError(
+      'config-not-found',
+      config === undefined
+        ? `No --index given, and no ${CONFIG_FILE_NAME} in this folder or any folder above it to take the search index from.`
+        : `Workspace config not found: ${config}`,
+      {
+        hint:
+          'Run from a workspace folder (or below it), pass --config PATH/episteme.json, ' +
+          'or name the index: episteme query --index PATH/search-index.json --term WORD.',
+      },
+    );
   }
-  const target = path
-    .relative(process.cwd(), path.join(path.dirname(absolute), 'search-index.json'))
+  let chunks = 'chunks';
+  try {
+    const raw = JSON.parse(fs.readFileSync(file, 'utf8')) as { outputs?: { chunks?: unknown } };
+    if (typeof raw.outputs?.chunks === 'string') chunks = raw.outputs.chunks;
+  } catch (error) {
+    const shown = path.relative(process.cwd(), file) || CONFIG_FILE_NAME;
+    throw new EpistemeError('config-invalid', `${shown} is not valid JSON: ${(error as Error).message}`, {
+      hint: `Fix ${shown} (see docs/workspace.md, "Workspace"), or name the index with --index.`,
+      details: { file: shown },
+    });
+  }
+  return path
+    .relative(process.cwd(), path.join(path.dirname(file), chunks, 'search-index.json'))
     .split(path.sep)
     .join('/');
-  return `episteme build ${target} (from the workspace root)`;
+}
+
+/** A search index that is not there: in a workspace, that is a build not run yet; say which. */
+function notBuiltYet(error: unknown, index: string): unknown {
+  if (!(error instanceof EpistemeError) || error.code !== 'input-not-found') return error;
+  const config = workspaceConfigAbove(index);
+  if (config === null) return error;
+  return new EpistemeError('input-not-found', `${index} does not exist: the workspace's search index has not been built yet.`, {
+    hint: `Build it first: ${rebuildCommand(index)}`,
+    details: error.details,
+  });
+}
+
+/** Another artifact given as --index (a chunk index, a document): name the search index instead. */
+function otherArtifact(error: EpistemeError, index: string): EpistemeError {
+  if (!/ artifact, not /.test(error.message)) return error;
+  const beside = path.join(path.dirname(index), 'search-index.json');
+  const config = workspaceConfigAbove(index);
+  const wanted = fs.existsSync(beside) || config === null ? beside : path.join(path.dirname(config), 'chunks', 'search-index.json');
+  const shown = path.relative(process.cwd(), wanted).split(path.sep).join('/');
+  return new EpistemeError('artifact-invalid', error.message, {
+    hint: fs.existsSync(wanted)
+      ? `Did you mean --index ${shown}? (the search index; ${index} is not one)`
+      : `Query the search index, ${shown}; it is not built yet: ${rebuildCommand(wanted)}`,
+    details: error.details,
+  });
+}
+
+/** The nearest workspace config at or above an index file's folder, or null. */
+function workspaceConfigAbove(indexPath: string): string | null {
+  return findConfigUpward(path.dirname(path.resolve(indexPath)));
+}
+
+/**
+ * The exact build command for the search index at `indexPath`, run from here: found via the workspace
+ * config above it, with --config when that is not the workspace this folder is in.
+ */
+function rebuildCommand(indexPath: string): string {
+  const absolute = path.resolve(indexPath);
+  const config = workspaceConfigAbove(absolute);
+  if (config !== null) {
+    const target = path
+      .relative(path.dirname(config), path.join(path.dirname(absolute), 'search-index.json'))
+      .split(path.sep)
+      .join('/');
+    if (findConfigUpward(process.cwd()) === config) return `episteme build ${target}`;
+    return `episteme build --config ${shellWord(path.relative(process.cwd(), config).split(path.sep).join('/'))} ${target}`;
+  }
+  // No config: a workspace given by --map or --manifest to a one-stage command; rebuild it from its folder the same way.
+  const folder =
+    path
+      .relative(process.cwd(), path.dirname(path.dirname(absolute)))
+      .split(path.sep)
+      .join('/') || '.';
+  return `from ${shellWord(folder)}, the build that made it, e.g. episteme build --map MAP.json`;
 }
 
 /** --explain in human output: one line per term, points first (they add up to the hit's points). */

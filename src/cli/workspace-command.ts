@@ -3,6 +3,7 @@ import { Option } from 'clipanion';
 import { DEFAULT_MAX_INPUT_BYTES } from '../store/bounded-input.js';
 import type { Workspace } from '../config/workspace.js';
 import { EpistemeCommand } from './base-command.js';
+import { locatingArgs } from './hint-commands.js';
 import { inRange, MAX_INPUT_BYTES_RANGE, rangeText } from './option-validators.js';
 
 /** Options of the commands that read a workspace (config file, or a map or manifest given directly). */
@@ -28,6 +29,7 @@ export abstract class WorkspaceCommand extends EpistemeCommand {
 
   protected async workspace(extraOutputs: { snapshots?: string | undefined } = {}): Promise<Workspace> {
     const { loadWorkspace } = await import('../config/workspace.js');
+    this.hintArgs = locatingArgs(process.cwd(), this);
     return loadWorkspace(process.cwd(), {
       config: this.config,
       map: this.map,
