@@ -17,9 +17,11 @@ import { oneOf } from './option-validators.js';
 import { failsOn, type FailOn } from '../graph/diagnostics.js';
 import { invocationId, tryCleanNoop } from '../graph/clean-build.js';
 import { shownFrom, targetNameOf } from './shown-path.js';
+import { nearest } from './usage-errors.js';
 import { rememberWorkspace } from '../config/remember-workspace.js';
 import { locatingArgs, withLocatingArgs } from './hint-commands.js';
 import path from 'node:path';
+import * as fs from 'node:fs';
 import type { RemoteCache } from '../cache/remote-cache.js';
 
 /** Options of every command that runs the build engine. */
@@ -253,15 +255,54 @@ export function targetsOfRules(ws: Workspace, rules: RuleId[]): string[] {
 export { aggregateNames };
 
 /**
- * Target arguments as graph names. From the workspace root they are the names; from another folder
- * a path to the output file (as the messages show it) is accepted too. The graph is only built for
- * that case, so the common call pays nothing.
+ * Target arguments as graph names: a name, a path from the current folder to an output, or the file
+ * a target wrote (see shown-path.ts). One that names no target is `unknown-target` with the nearest
+ * names (by edit distance, also to the document id alone), so a typo gets its correction.
  */
-function targetNames(ws: Workspace, targets: string[]): string[] {
-  if (targets.length === 0 || path.resolve(process.cwd()) === path.resolve(ws.root)) return targets;
+export function targetNames(ws: Workspace, targets: string[]): string[] {
+  if (targets.length === 0) return targets;
   const graph = buildGraph(ws);
-  return targets.map((t) => targetNameOf(t, ws.root, process.cwd(), (name) => graph.nodes.has(name)));
+  return targets.map((argument) => {
+    const name = targetNameOf(argument, ws.root, process.cwd(), (n) => graph.nodes.has(n));
+    if (graph.nodes.has(name)) return name;
+    const snapshot = snapshotTargetOf(ws, argument);
+    if (snapshot !== null && graph.nodes.has(snapshot)) return snapshot;
+    const near = nearestTargets(argument, graph.order);
+    const examples = graph.order.filter((n) => graph.nodes.get(n)!.kind === 'source').slice(0, 2);
+    const indexes = graph.order.filter((n) => graph.nodes.get(n)!.kind === 'index').slice(-1);
+    throw new EpistemeError('unknown-target', `No target named ${JSON.stringify(argument)} in this workspace.`, {
+      hint:
+        (near.length > 0 ? `Did you mean ${near.length === 1 ? near[0] : `${near.slice(0, -1).join(', ')} or ${near.at(-1)}`}? ` : '') +
+        'Targets are paths from the workspace root (or, from another folder, paths to those outputs; or the files the summary ' +
+        `names), e.g. ${[...examples, ...indexes].join(', ')}; list them all with \`episteme build --dry-run\`.`,
+      details: { target: argument, ...(near.length > 0 ? { nearest: near } : {}) },
+    });
+  });
 }
+
+/** A snapshot record file (`snapshots/records/<id>.json`, as the summary shows it) names its source's snapshot target. */
+function snapshotTargetOf(ws: Workspace, argument: string): string | null {
+  const file = path.resolve(process.cwd(), argument);
+  if (path.dirname(file) !== path.join(ws.root, ws.outputs.snapshots, 'records')) return null;
+  try {
+    const record = JSON.parse(fs.readFileSync(file, 'utf8')) as { sourceUrl?: unknown };
+    const source = ws.sources.find((s) => s.spec.url === record.sourceUrl);
+    return source === undefined ? null : `${ws.outputs.snapshots}/${source.documentId}.json`;
+  } catch {
+    return null;
+  }
+}
+
+/** The target names nearest an argument: by the whole name, or by the document id alone. */
+function nearestTargets(argument: string, names: string[]): string[] {
+  const bare = (name: string) => name.replace(/^.*\//, '').replace(/\.json$/, '');
+  const word = argument.replace(CONTENT_ADDRESSED_SUFFIX, '.json');
+  const whole = nearest(word, names);
+  if (whole.length > 0) return whole;
+  const byId = new Set(nearest(bare(word), names.map(bare)));
+  return names.filter((name) => byId.has(bare(name)) && !name.endsWith('/index.json')).slice(0, 3);
+}
+const CONTENT_ADDRESSED_SUFFIX = /\.[0-9a-f]{16}\.json$/;
 
 export interface SummaryOptions {
   failOn: FailOn;
@@ -413,18 +454,18 @@ function buildLines(summary: BuildSummary, verbose: boolean, shown: (target: str
       'with diagnostics',
       withDiagnostics,
       verbose,
-      (t) => `  ${(t.diagnostics!.errors > 0 ? 'error' : 'warning').padEnd(10)} ${shown(t.target)}: ${diagnosticText(t)}`,
+      (t) => `  ${(t.diagnostics!.errors > 0 ? 'error' : 'warning').padEnd(10)} ${shown(fileOf(t))}: ${diagnosticText(t)}`,
     );
   }
   if (verbose) {
-    for (const t of summary.targets) lines.push(`  ${t.status.padEnd(10)} ${shown(t.target)}${detail(t)}`);
+    for (const t of summary.targets) lines.push(`  ${t.status.padEnd(10)} ${shown(fileOf(t))}${detail(t)}`);
   } else {
     group(
       lines,
       'built',
       summary.targets.filter((t) => t.status === 'built'),
       false,
-      (t) => `  ${t.status.padEnd(10)} ${shown(t.target)}${detail(t)}`,
+      (t) => `  ${t.status.padEnd(10)} ${shown(fileOf(t))}${detail(t)}`,
     );
     group(
       lines,
@@ -456,8 +497,17 @@ function diagnosticText(t: TargetResult): string {
 function dryRunLines(targets: TargetResult[], shown: (target: string) => string): string[] {
   const dirty = targets.filter((t) => t.status !== 'up-to-date').length;
   const lines = [`${targets.length} targets, ${dirty} would run (dry run: nothing was written)`];
-  for (const t of targets) lines.push(`  ${t.status.padEnd(11)} ${shown(t.target)}${detail(t)}`);
+  for (const t of targets) lines.push(`  ${t.status.padEnd(11)} ${shown(fileOf(t))}${detail(t)}`);
   return lines;
+}
+
+/**
+ * What a human line names: the file the target wrote, which can be opened (`specs/<doc>.<hash>.json`,
+ * `snapshots/records/<id>.json`); the target's name only while it has none (never built, or failed
+ * before its first success). `build` and `explain` take either back (see shown-path.ts).
+ */
+function fileOf(t: TargetResult): string {
+  return t.output ?? t.target;
 }
 
 function detail(t: TargetResult): string {
