@@ -19,6 +19,7 @@ import { invocationId, tryCleanNoop } from '../graph/clean-build.js';
 import { shownFrom, targetNameOf } from './shown-path.js';
 import { nearest } from './usage-errors.js';
 import { rememberWorkspace } from '../config/remember-workspace.js';
+import { DEFAULT_EXTRACT_OPTIONS, EXTRACT_MS_PER_MIB, EXTRACT_OPTION_RANGES } from '../extract/options.js';
 import { locatingArgs, withLocatingArgs } from './hint-commands.js';
 import path from 'node:path';
 import * as fs from 'node:fs';
@@ -59,6 +60,34 @@ export abstract class GraphCommand extends WorkspaceCommand {
       'Also delete the captured snapshots (records, bodies, observation logs) of sources no longer in the inputs. ' +
       'Without it they are kept, since a capture cannot be recomputed, and a source that returns is up to date again without a refetch.',
   });
+
+  extractTimeoutMs = Option.String('--extract-timeout-ms', {
+    description:
+      `Wall-clock bound on extracting one HTML, XML or text document, plus ${EXTRACT_MS_PER_MIB.other} ms per MiB of it ` +
+      `(default: options.extract.timeoutMs, else ${DEFAULT_EXTRACT_OPTIONS.timeoutMs}; ${rangeText(EXTRACT_OPTION_RANGES.timeoutMs)}). ` +
+      'Not in any key: raising it re-extracts nothing that succeeded.',
+    validator: inRange(EXTRACT_OPTION_RANGES.timeoutMs),
+  });
+  pdfTimeoutMs = Option.String('--pdf-timeout-ms', {
+    description:
+      `Wall-clock bound on extracting one PDF, plus ${EXTRACT_MS_PER_MIB.pdf} ms per MiB of it ` +
+      `(default: options.extract.pdfTimeoutMs, else ${DEFAULT_EXTRACT_OPTIONS.pdfTimeoutMs}; ` +
+      `${rangeText(EXTRACT_OPTION_RANGES.pdfTimeoutMs)}). Not in any key.`,
+    validator: inRange(EXTRACT_OPTION_RANGES.pdfTimeoutMs),
+  });
+  extractMaxHeapMb = Option.String('--extract-max-heap-mb', {
+    description:
+      `Heap bound of each extraction worker, in MiB (default: options.extract.maxHeapMb, else ${DEFAULT_EXTRACT_OPTIONS.maxHeapMb}; ` +
+      `${rangeText(EXTRACT_OPTION_RANGES.maxHeapMb)}). Not in any key.`,
+    validator: inRange(EXTRACT_OPTION_RANGES.maxHeapMb),
+  });
+
+  /** The extraction bounds given as flags, over the config's (options.extract): bounds, never keys. */
+  protected withBoundFlags(ws: Workspace): void {
+    const given = { timeoutMs: this.extractTimeoutMs, pdfTimeoutMs: this.pdfTimeoutMs, maxHeapMb: this.extractMaxHeapMb };
+    for (const [name, value] of Object.entries(given))
+      if (value !== undefined) ws.options.extract = { ...ws.options.extract, [name]: value };
+  }
 
   /** Whether this command may capture over HTTP; the stage commands run offline. */
   protected readonly captures: boolean = false;
@@ -113,6 +142,7 @@ export abstract class GraphCommand extends WorkspaceCommand {
     dryRun = false,
   ): Promise<{ summary: BuildSummary; result: CommandResult }> {
     const trace = new BuildTrace();
+    this.withBoundFlags(ws);
     const shown = shownFrom(ws.root, process.cwd());
     const remembered =
       !dryRun && this.remembersWorkspace ? rememberWorkspace(ws, { config: this.config, map: this.map, manifest: this.manifest }) : null;

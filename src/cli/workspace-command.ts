@@ -9,16 +9,20 @@ import { inRange, MAX_INPUT_BYTES_RANGE, rangeText } from './option-validators.j
 /** Options of the commands that read a workspace (config file, or a map or manifest given directly). */
 export abstract class WorkspaceCommand extends EpistemeCommand {
   config = Option.String('--config', {
-    description: 'Workspace config file (default: ./episteme.json). Its folder is the workspace root.',
+    description:
+      'Workspace config file (default: the nearest episteme.json in the current folder or above it). ' +
+      'Its folder is the workspace root.',
   });
   map = Option.String('--map', {
     description:
-      "Manual-ingest map to use instead of the config's (a file, or - for stdin). Without a config, the current folder is the workspace.",
+      "Manual-ingest map to use instead of the config's (a file, or - for stdin). Without a config, the current folder is the " +
+      'workspace, and its first build or pipeline writes episteme.json naming the map.',
   });
   manifest = Option.String('--manifest', {
     description:
       "HTTP(S) capture manifest to use instead of the config's (a file, or - for stdin; schema/manifest.schema.json). " +
-      'Without a config, the current folder is the workspace. A URL also in the map is an error.',
+      'Without a config, the current folder is the workspace, and its first build or pipeline writes episteme.json naming it. ' +
+      'A URL also in the map is an error.',
   });
   maxInputBytes = Option.String('--max-input-bytes', {
     description:

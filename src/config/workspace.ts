@@ -1,7 +1,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { EpistemeError } from '../failure.js';
-import { schemaRanges, validateWorkspaceConfig } from '../generated/validators.js';
+import { schemaFields, schemaRanges, validateWorkspaceConfig } from '../generated/validators.js';
 import { describeSchemaErrors } from '../store/schema-errors.js';
 import { DEFAULT_MAX_INPUT_BYTES, parseJsonInput, readBoundedInput } from '../store/bounded-input.js';
 import { isDirectory, regularFileProblem } from '../store/bounded-read.js';
@@ -126,7 +126,12 @@ export async function loadWorkspace(cwd: string, flags: WorkspaceFlags): Promise
     const label = path.relative(cwd, configPath) || CONFIG_FILE_NAME;
     const parsed = parseJsonInput(await readBoundedInput(configPath, maxInputBytes, 'Workspace config'), 'config-invalid', label);
     if (!validateWorkspaceConfig(parsed)) {
-      const problems = describeSchemaErrors(validateWorkspaceConfig.errors, undefined, schemaRanges.validateWorkspaceConfig);
+      const problems = describeSchemaErrors(
+        validateWorkspaceConfig.errors,
+        undefined,
+        schemaRanges.validateWorkspaceConfig,
+        schemaFields.validateWorkspaceConfig,
+      );
       throw new EpistemeError('config-invalid', `${label} is invalid: ${problems.join('; ')}`, {
         hint: 'See docs/workspace.md, "Workspace", for the allowed fields.',
         details: { file: label, problems },
@@ -157,6 +162,9 @@ export async function loadWorkspace(cwd: string, flags: WorkspaceFlags): Promise
     const resolved = path.resolve(root, dir);
     if (resolved === root || !resolved.startsWith(root + path.sep)) {
       throw new EpistemeError('config-invalid', `Output folder for ${stage} must be inside the workspace: ${dir}`, {
+        hint:
+          `Give outputs.${stage} a folder below the workspace root, relative to ${configPath === null ? 'it' : CONFIG_FILE_NAME} ` +
+          `(the default is "${stage}"); see docs/workspace.md, "What a workspace owns".`,
         details: { field: `outputs.${stage}` },
       });
     }
