@@ -252,6 +252,9 @@ export class WatchSession {
     this.scheduleProof();
     const ended = performance.now();
     const targets = summary?.targets ?? [];
+    const diagnostics = targets
+      .filter((t) => isAction(t.status) && t.diagnostics !== undefined)
+      .map((t) => ({ target: t.target, ...t.diagnostics! }));
     this.options.emit(
       {
         event: 'cycle',
@@ -267,6 +270,7 @@ export class WatchSession {
         ranMs,
         settleMs: firstEventAt === null ? null : Math.round(started - firstEventAt),
         queryReadyMs: firstEventAt === null || summary === null ? null : Math.round((readyAt ?? ended) - firstEventAt),
+        ...(diagnostics.length > 0 ? { diagnostics } : {}),
         ...(error
           ? {
               error: {
