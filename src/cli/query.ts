@@ -330,11 +330,15 @@ function workspaceSearchIndex(config: string | undefined): string {
     .join('/');
 }
 
-/** A search index that is not there: in a workspace, that is a build not run yet; say which. */
+/** A search index that is not there: in a workspace, a build not run yet, or a name that is not the search index's. */
 function notBuiltYet(error: unknown, index: string): unknown {
   if (!(error instanceof EpistemeError) || error.code !== 'input-not-found') return error;
   const config = workspaceConfigAbove(index);
   if (config === null) return error;
+  if (path.basename(index) !== 'search-index.json') {
+    const wanted = workspaceIndexOf(config);
+    return new EpistemeError('input-not-found', error.message, { hint: didYouMean(wanted, index), details: error.details });
+  }
   return new EpistemeError('input-not-found', `${index} does not exist: the workspace's search index has not been built yet.`, {
     hint: `Build it first: ${rebuildCommand(index)}`,
     details: error.details,
@@ -344,16 +348,30 @@ function notBuiltYet(error: unknown, index: string): unknown {
 /** Another artifact given as --index (a chunk index, a document): name the search index instead. */
 function otherArtifact(error: EpistemeError, index: string): EpistemeError {
   if (!/ artifact, not /.test(error.message)) return error;
-  const beside = path.join(path.dirname(index), 'search-index.json');
+  const beside = path.join(path.dirname(path.resolve(index)), 'search-index.json');
   const config = workspaceConfigAbove(index);
-  const wanted = fs.existsSync(beside) || config === null ? beside : path.join(path.dirname(config), 'chunks', 'search-index.json');
+  const wanted = fs.existsSync(beside) || config === null ? beside : workspaceIndexOf(config);
+  return new EpistemeError('artifact-invalid', error.message, { hint: didYouMean(wanted, index), details: error.details });
+}
+
+/** The hint that names the search index `wanted` (absolute) for the `given` --index. */
+function didYouMean(wanted: string, given: string): string {
   const shown = path.relative(process.cwd(), wanted).split(path.sep).join('/');
-  return new EpistemeError('artifact-invalid', error.message, {
-    hint: fs.existsSync(wanted)
-      ? `Did you mean --index ${shown}? (the search index; ${index} is not one)`
-      : `Query the search index, ${shown}; it is not built yet: ${rebuildCommand(wanted)}`,
-    details: error.details,
-  });
+  return fs.existsSync(wanted)
+    ? `Did you mean --index ${shellWord(shown)}? (the search index; ${given} is not one)`
+    : `Did you mean --index ${shellWord(shown)}? It is not built yet: ${rebuildCommand(wanted)}`;
+}
+
+/** A workspace's search index (absolute): <outputs.chunks>/search-index.json beside its config. */
+function workspaceIndexOf(config: string): string {
+  let chunks = 'chunks';
+  try {
+    const raw = JSON.parse(fs.readFileSync(config, 'utf8')) as { outputs?: { chunks?: unknown } };
+    if (typeof raw.outputs?.chunks === 'string') chunks = raw.outputs.chunks;
+  } catch {
+    // An invalid config names no folder: the default one.
+  }
+  return path.join(path.dirname(config), chunks, 'search-index.json');
 }
 
 /** The nearest workspace config at or above an index file's folder, or null. */
