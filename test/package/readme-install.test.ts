@@ -57,6 +57,9 @@ test("a fresh clone runs README's contributor block: npm ci builds once, npm run
     const clone = path.join(scratch, 'episteme');
     const cloned = spawnSync('git', ['clone', '--quiet', REPO_ROOT, clone], { encoding: 'utf8' });
     assert.equal(cloned.status, 0, cloned.stderr);
+    // npm ci empties node_modules first: were it a tracked link (a worktree's link to a shared
+    // install), it would empty what the link points at. A clone holds none.
+    assert.equal(fs.lstatSync(path.join(clone, 'node_modules'), { throwIfNoEntry: false }), undefined, 'the clone holds node_modules');
     // `npm test` (the second line) is the whole suite, which this suite is part of: only the first line runs.
     const run = runBlock(first!.replace(/\s+#.*$/, ''), clone, path.join(clone, 'node_modules', '.bin'), {
       npm_config_update_notifier: 'false',
