@@ -28,11 +28,26 @@ const mapping = {};
 // The numeric range of every bounded number field, by schema path, so an error about one (wrong type,
 // out of range) can say what is allowed: "must be integer (an integer from 1 to 2147483647)".
 const ranges = {};
+// The field names of every closed object (additionalProperties: false), by schema path, so an unknown
+// field can be answered with the nearest known one: unknown field "famly" (did you mean "family"?).
+const fields = {};
 for (const [name, file] of Object.entries(schemas)) {
   const schema = JSON.parse(readFileSync(path.join(root, 'schema', file), 'utf8'));
   ajv.addSchema(schema);
   mapping[name] = schema.$id;
   ranges[name] = numericRanges(schema);
+  fields[name] = closedObjectFields(schema);
+}
+
+function closedObjectFields(schema) {
+  const found = {};
+  const visit = (node, pointer) => {
+    if (node === null || typeof node !== 'object') return;
+    if (node.additionalProperties === false && node.properties) found[pointer] = Object.keys(node.properties);
+    for (const [key, value] of Object.entries(node)) visit(value, `${pointer}/${key.replace(/~/g, '~0').replace(/\//g, '~1')}`);
+  };
+  visit(schema, '#');
+  return found;
 }
 
 function numericRanges(schema) {
@@ -58,7 +73,7 @@ mkdirSync(out, { recursive: true });
 const code = standaloneCode(ajv, mapping).replace(/^"use strict";/, '');
 const bundled = await build({
   stdin: {
-    contents: `${code}\nexport const schemaRanges = ${JSON.stringify(ranges)};\n`,
+    contents: `${code}\nexport const schemaRanges = ${JSON.stringify(ranges)};\nexport const schemaFields = ${JSON.stringify(fields)};\n`,
     resolveDir: root,
     sourcefile: 'validators.js',
     loader: 'js',

@@ -37,6 +37,7 @@ export const SLOW = new Set([
   'package/jsr-package',
   'package/jsr-remote',
   'package/npm-package',
+  'package/readme-install',
   'retrieval/corpus-diff',
   'retrieval/cross-runtime',
   'retrieval/dev-corpus',

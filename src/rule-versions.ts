@@ -11,9 +11,10 @@
  * rfc2629.xslt reads as that renderer prints it (x:length-of, x:fmt defaults, citation dates, DOIs,
  * sorted references, x:source limits), list-item counters, foreign vocabularies skipped; httpwg
  * `pre.inline` is grammar. 5: HTML trees close an open `<p>` at a block start tag whenever it is in
- * button scope (the standard's "close a p element"), not only when it is the current node.
+ * button scope (the standard's "close a p element"), not only when it is the current node. 6: bytes
+ * invalid in their encoding (replaced by U+FFFD) are a warning diagnostic, invalid-bytes.
  */
-export const EXTRACT_RULE_VERSION = 5;
+export const EXTRACT_RULE_VERSION = 6;
 /**
  * The PDF extractor's own version (1: pdf-parse tables; 2: tables from geometry with rowPages, and
  * heading-guess limits; 3: unruled tables as reports set them (wrapped cells at the row pitch, bold

@@ -49,14 +49,17 @@ export function sourceFailed(url: string, failure: CaptureFailure, attempts: num
   if (failure.extra.status !== undefined) details.status = failure.extra.status;
   const tries = attempts > 1 ? ` (after ${attempts} attempts)` : '';
   return new EpistemeError('source-failed', `GET ${url} failed: ${failure.reason}: ${failure.message}${tries}`, {
-    hint: hintFor(failure.reason),
+    hint: hintFor(failure.reason, failure.extra.status),
     details,
     cause: failure.extra.cause ?? failure,
   });
 }
 
-function hintFor(reason: CaptureFailureReason): string {
+function hintFor(reason: CaptureFailureReason, status: number | undefined): string {
   switch (reason) {
+    case 'http-status':
+      if (status !== undefined && status >= 400 && status < 500) return clientErrorHint(status);
+      return 'The previous snapshot, if any, is kept; nothing was recorded. The server failed: run again later.';
     case 'timeout':
     case 'connect-timeout':
       return (
@@ -74,4 +77,18 @@ function hintFor(reason: CaptureFailureReason): string {
     default:
       return 'The previous snapshot, if any, is kept; nothing was recorded. Run again once the source is reachable.';
   }
+}
+
+/** A 4xx answer is the request's fault, not the network's: say what to change. */
+function clientErrorHint(status: number): string {
+  const kept = 'The previous snapshot, if any, is kept; nothing was recorded.';
+  if (status === 404 || status === 410)
+    return (
+      `${kept} The server has no document at this URL (${status}): ` +
+      'fix the url in the manifest (it may have moved), or remove the entry.'
+    );
+  if (status === 401 || status === 403)
+    return `${kept} The server refuses access (${status}): capture a copy you may read and add it to the manual-ingest map instead.`;
+  if (status === 429) return `${kept} The server is rate-limiting (429): run again later.`;
+  return `${kept} The server rejected the request (${status}): check the url in the manifest.`;
 }

@@ -2,6 +2,7 @@ import { Command, Option } from 'clipanion';
 import { oneOf } from './option-validators.js';
 import { EpistemeError, describeCause } from '../failure.js';
 import { Output, type ProgressMode } from './output.js';
+import { withLocatingArgs } from './hint-commands.js';
 
 export interface CommandResult {
   data: Record<string, unknown>;
@@ -23,6 +24,12 @@ export abstract class EpistemeCommand extends Command {
     validator: oneOf(['auto', 'always', 'never'] as const),
   });
   debug = Option.Boolean('--debug', false, { description: 'Add cause details (stack traces) to failures.' });
+
+  /**
+   * Flags that reach this command's workspace from the current folder (see hint-commands.ts): every
+   * `episteme <command>` a hint names gets them, so a hint runs as written where it is shown.
+   */
+  protected hintArgs: string[] = [];
 
   /** Name used in the envelope's `command` field. */
   abstract readonly commandName: string;
@@ -54,7 +61,7 @@ export abstract class EpistemeCommand extends Command {
     return {
       code: error.code,
       message: error.message,
-      hint: error.hint,
+      hint: error.hint === undefined ? undefined : withLocatingArgs(error.hint, this.hintArgs),
       details: error.details,
       debug: this.debug && error.cause !== undefined ? describeCause(error.cause) : undefined,
     };

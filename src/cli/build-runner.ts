@@ -17,7 +17,12 @@ import { oneOf } from './option-validators.js';
 import { failsOn, type FailOn } from '../graph/diagnostics.js';
 import { invocationId, tryCleanNoop } from '../graph/clean-build.js';
 import { shownFrom, targetNameOf } from './shown-path.js';
+import { nearest } from './usage-errors.js';
+import { rememberWorkspace } from '../config/remember-workspace.js';
+import { DEFAULT_EXTRACT_OPTIONS, EXTRACT_MS_PER_MIB, EXTRACT_OPTION_RANGES } from '../extract/options.js';
+import { locatingArgs, withLocatingArgs } from './hint-commands.js';
 import path from 'node:path';
+import * as fs from 'node:fs';
 import type { RemoteCache } from '../cache/remote-cache.js';
 
 /** Options of every command that runs the build engine. */
@@ -56,8 +61,43 @@ export abstract class GraphCommand extends WorkspaceCommand {
       'Without it they are kept, since a capture cannot be recomputed, and a source that returns is up to date again without a refetch.',
   });
 
+  extractTimeoutMs = Option.String('--extract-timeout-ms', {
+    description:
+      `Wall-clock bound on extracting one HTML, XML or text document, plus ${EXTRACT_MS_PER_MIB.other} ms per MiB of it ` +
+      `(default: options.extract.timeoutMs, else ${DEFAULT_EXTRACT_OPTIONS.timeoutMs}; ${rangeText(EXTRACT_OPTION_RANGES.timeoutMs)}). ` +
+      'Not in any key: raising it re-extracts nothing that succeeded.',
+    validator: inRange(EXTRACT_OPTION_RANGES.timeoutMs),
+  });
+  pdfTimeoutMs = Option.String('--pdf-timeout-ms', {
+    description:
+      `Wall-clock bound on extracting one PDF, plus ${EXTRACT_MS_PER_MIB.pdf} ms per MiB of it ` +
+      `(default: options.extract.pdfTimeoutMs, else ${DEFAULT_EXTRACT_OPTIONS.pdfTimeoutMs}; ` +
+      `${rangeText(EXTRACT_OPTION_RANGES.pdfTimeoutMs)}). Not in any key.`,
+    validator: inRange(EXTRACT_OPTION_RANGES.pdfTimeoutMs),
+  });
+  extractMaxHeapMb = Option.String('--extract-max-heap-mb', {
+    description:
+      `Heap bound of each extraction worker, in MiB (default: options.extract.maxHeapMb, else ${DEFAULT_EXTRACT_OPTIONS.maxHeapMb}; ` +
+      `${rangeText(EXTRACT_OPTION_RANGES.maxHeapMb)}). Not in any key.`,
+    validator: inRange(EXTRACT_OPTION_RANGES.maxHeapMb),
+  });
+
+  /** The extraction bounds given as flags, over the config's (options.extract): bounds, never keys. */
+  protected withBoundFlags(ws: Workspace): void {
+    const given = { timeoutMs: this.extractTimeoutMs, pdfTimeoutMs: this.pdfTimeoutMs, maxHeapMb: this.extractMaxHeapMb };
+    for (const [name, value] of Object.entries(given))
+      if (value !== undefined) ws.options.extract = { ...ws.options.extract, [name]: value };
+  }
+
   /** Whether this command may capture over HTTP; the stage commands run offline. */
   protected readonly captures: boolean = false;
+
+  /**
+   * Whether a build of this command writes episteme.json for a workspace given only by --map or
+   * --manifest (build and pipeline: see config/remember-workspace.ts). The one-stage commands do not:
+   * they are steps, and a step's flags are not what the folder is.
+   */
+  protected readonly remembersWorkspace: boolean = false;
 
   /** When recorded HTTP snapshots are refetched: never for an offline command (see CaptureCommand). */
   protected refreshPolicy(): RefreshPolicy {
@@ -84,7 +124,10 @@ export abstract class GraphCommand extends WorkspaceCommand {
     const { config } = JSON.parse(invocationId(process.cwd(), { config: this.config, map: this.map, manifest: this.manifest })!) as {
       config: string | null;
     };
-    return summaryResult(summary, false, this.summaryOptions(config === null ? process.cwd() : path.dirname(config)));
+    return summaryResult(summary, false, {
+      ...this.summaryOptions(config === null ? process.cwd() : path.dirname(config)),
+      config: config === null ? null : path.relative(path.dirname(config), config),
+    });
   }
 
   /** The action cache this build consults (build --remote-cache); none for the other commands. */
@@ -99,7 +142,10 @@ export abstract class GraphCommand extends WorkspaceCommand {
     dryRun = false,
   ): Promise<{ summary: BuildSummary; result: CommandResult }> {
     const trace = new BuildTrace();
+    this.withBoundFlags(ws);
     const shown = shownFrom(ws.root, process.cwd());
+    const remembered =
+      !dryRun && this.remembersWorkspace ? rememberWorkspace(ws, { config: this.config, map: this.map, manifest: this.manifest }) : null;
     const progress = new BuildProgress(output, shown);
     const { runBuild } = await import('../graph/build.js');
     const cache = await this.openCache(ws, dryRun);
@@ -128,6 +174,9 @@ export abstract class GraphCommand extends WorkspaceCommand {
       cache?.close();
     });
     if (!dryRun) await recordLastFailures(ws, summary, output);
+    if (remembered !== null) this.hintArgs = locatingArgs(process.cwd(), this);
+    for (const target of summary.targets)
+      if (target.error?.hint !== undefined) target.error.hint = withLocatingArgs(target.error.hint, this.hintArgs);
     for (const warning of summary.warnings ?? []) output.warn(warning);
     if (this.trace !== undefined) {
       try {
@@ -136,7 +185,15 @@ export abstract class GraphCommand extends WorkspaceCommand {
         output.warn({ code: 'trace-not-written', message: `Could not write the trace to ${this.trace}: ${(error as Error).message}` });
       }
     }
-    const result = summaryResult(summary, dryRun, this.summaryOptions(ws.root));
+    const result = summaryResult(summary, dryRun, { ...this.summaryOptions(ws.root), config: ws.configFile });
+    if (remembered !== null) {
+      result.data.configWritten = remembered;
+      const given = [this.map === undefined ? null : '--map', this.manifest === undefined ? null : '--manifest'].filter((f) => f !== null);
+      result.human.push(
+        `wrote ${shown(remembered)}, naming the ${given.map((f) => (f === '--map' ? 'map' : 'manifest')).join(' and ')}: ` +
+          `commands run here or below need no ${given.join(' or ')} from now on`,
+      );
+    }
     if (cache) {
       const stats = cache.summary();
       result.data.remoteCache = stats;
@@ -229,15 +286,54 @@ export function targetsOfRules(ws: Workspace, rules: RuleId[]): string[] {
 export { aggregateNames };
 
 /**
- * Target arguments as graph names. From the workspace root they are the names; from another folder
- * a path to the output file (as the messages show it) is accepted too. The graph is only built for
- * that case, so the common call pays nothing.
+ * Target arguments as graph names: a name, a path from the current folder to an output, or the file
+ * a target wrote (see shown-path.ts). One that names no target is `unknown-target` with the nearest
+ * names (by edit distance, also to the document id alone), so a typo gets its correction.
  */
-function targetNames(ws: Workspace, targets: string[]): string[] {
-  if (targets.length === 0 || path.resolve(process.cwd()) === path.resolve(ws.root)) return targets;
+export function targetNames(ws: Workspace, targets: string[]): string[] {
+  if (targets.length === 0) return targets;
   const graph = buildGraph(ws);
-  return targets.map((t) => targetNameOf(t, ws.root, process.cwd(), (name) => graph.nodes.has(name)));
+  return targets.map((argument) => {
+    const name = targetNameOf(argument, ws.root, process.cwd(), (n) => graph.nodes.has(n));
+    if (graph.nodes.has(name)) return name;
+    const snapshot = snapshotTargetOf(ws, argument);
+    if (snapshot !== null && graph.nodes.has(snapshot)) return snapshot;
+    const near = nearestTargets(argument, graph.order);
+    const examples = graph.order.filter((n) => graph.nodes.get(n)!.kind === 'source').slice(0, 2);
+    const indexes = graph.order.filter((n) => graph.nodes.get(n)!.kind === 'index').slice(-1);
+    throw new EpistemeError('unknown-target', `No target named ${JSON.stringify(argument)} in this workspace.`, {
+      hint:
+        (near.length > 0 ? `Did you mean ${near.length === 1 ? near[0] : `${near.slice(0, -1).join(', ')} or ${near.at(-1)}`}? ` : '') +
+        'Targets are paths from the workspace root (or, from another folder, paths to those outputs; or the files the summary ' +
+        `names), e.g. ${[...examples, ...indexes].join(', ')}; list them all with \`episteme build --dry-run\`.`,
+      details: { target: argument, ...(near.length > 0 ? { nearest: near } : {}) },
+    });
+  });
 }
+
+/** A snapshot record file (`snapshots/records/<id>.json`, as the summary shows it) names its source's snapshot target. */
+function snapshotTargetOf(ws: Workspace, argument: string): string | null {
+  const file = path.resolve(process.cwd(), argument);
+  if (path.dirname(file) !== path.join(ws.root, ws.outputs.snapshots, 'records')) return null;
+  try {
+    const record = JSON.parse(fs.readFileSync(file, 'utf8')) as { sourceUrl?: unknown };
+    const source = ws.sources.find((s) => s.spec.url === record.sourceUrl);
+    return source === undefined ? null : `${ws.outputs.snapshots}/${source.documentId}.json`;
+  } catch {
+    return null;
+  }
+}
+
+/** The target names nearest an argument: by the whole name, or by the document id alone. */
+function nearestTargets(argument: string, names: string[]): string[] {
+  const bare = (name: string) => name.replace(/^.*\//, '').replace(/\.json$/, '');
+  const word = argument.replace(CONTENT_ADDRESSED_SUFFIX, '.json');
+  const whole = nearest(word, names);
+  if (whole.length > 0) return whole;
+  const byId = new Set(nearest(bare(word), names.map(bare)));
+  return names.filter((name) => byId.has(bare(name)) && !name.endsWith('/index.json')).slice(0, 3);
+}
+const CONTENT_ADDRESSED_SUFFIX = /\.[0-9a-f]{16}\.json$/;
 
 export interface SummaryOptions {
   failOn: FailOn;
@@ -245,6 +341,8 @@ export interface SummaryOptions {
   verbose: boolean;
   /** A target as human messages show it: its path from the current folder (see shown-path.ts). */
   shown?: (target: string) => string;
+  /** The workspace config used (workspace-relative), or null for a workspace given by flags only. */
+  config?: string | null;
 }
 
 /** Lines per group in the compact human summary; --verbose and --json list everything. */
@@ -271,6 +369,11 @@ export function summaryResult(
     removed: summary.removed,
   };
   const human = dryRun ? dryRunLines(summary.targets, shown) : buildLines(summary, options.verbose, shown);
+  if (options.config !== undefined) {
+    // Which workspace ran, as a path from the current folder: found upward, it may not be this folder's.
+    data.config = options.config === null ? null : shown(options.config);
+    if (options.config !== null && shown(options.config) !== options.config) human.unshift(`workspace ${shown(options.config)}`);
+  }
   const failed = summary.targets.filter((t) => t.status === 'failed');
   if (!summary.ok) {
     // A file system that refuses writes (disk full, read-only) is the build's failure, not a target's.
@@ -382,18 +485,18 @@ function buildLines(summary: BuildSummary, verbose: boolean, shown: (target: str
       'with diagnostics',
       withDiagnostics,
       verbose,
-      (t) => `  ${(t.diagnostics!.errors > 0 ? 'error' : 'warning').padEnd(10)} ${shown(t.target)}: ${diagnosticText(t)}`,
+      (t) => `  ${(t.diagnostics!.errors > 0 ? 'error' : 'warning').padEnd(10)} ${shown(fileOf(t))}: ${diagnosticText(t)}`,
     );
   }
   if (verbose) {
-    for (const t of summary.targets) lines.push(`  ${t.status.padEnd(10)} ${shown(t.target)}${detail(t)}`);
+    for (const t of summary.targets) lines.push(`  ${t.status.padEnd(10)} ${shown(fileOf(t))}${detail(t)}`);
   } else {
     group(
       lines,
       'built',
       summary.targets.filter((t) => t.status === 'built'),
       false,
-      (t) => `  ${t.status.padEnd(10)} ${shown(t.target)}${detail(t)}`,
+      (t) => `  ${t.status.padEnd(10)} ${shown(fileOf(t))}${detail(t)}`,
     );
     group(
       lines,
@@ -425,8 +528,17 @@ function diagnosticText(t: TargetResult): string {
 function dryRunLines(targets: TargetResult[], shown: (target: string) => string): string[] {
   const dirty = targets.filter((t) => t.status !== 'up-to-date').length;
   const lines = [`${targets.length} targets, ${dirty} would run (dry run: nothing was written)`];
-  for (const t of targets) lines.push(`  ${t.status.padEnd(11)} ${shown(t.target)}${detail(t)}`);
+  for (const t of targets) lines.push(`  ${t.status.padEnd(11)} ${shown(fileOf(t))}${detail(t)}`);
   return lines;
+}
+
+/**
+ * What a human line names: the file the target wrote, which can be opened (`specs/<doc>.<hash>.json`,
+ * `snapshots/records/<id>.json`); the target's name only while it has none (never built, or failed
+ * before its first success). `build` and `explain` take either back (see shown-path.ts).
+ */
+function fileOf(t: TargetResult): string {
+  return t.output ?? t.target;
 }
 
 function detail(t: TargetResult): string {

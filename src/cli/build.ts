@@ -12,7 +12,8 @@ export class BuildCommand extends RemoteCacheCommand {
     description: 'Bring targets up to date, rebuilding only what changed.',
     details:
       `
-      Reads the workspace config (./episteme.json, or --config) and builds the given targets and everything they depend on; with no ` +
+      Reads the workspace config (the nearest episteme.json in the current folder or above it, or --config) and builds the ` +
+      `given targets and everything they depend on; with no ` +
       `target, builds everything. Targets are output paths relative to the workspace root: \`snapshots/<doc>.json\`, ` +
       `\`specs/<doc>.json\`, \`chunks/<doc>.json\`, \`snapshots/index.json\`, \`specs/index.json\`, \`chunks/index.json\`, ` +
       `\`chunks/search-index.json\`.
@@ -47,6 +48,7 @@ export class BuildCommand extends RemoteCacheCommand {
       ],
     ],
   });
+  protected override readonly remembersWorkspace = true;
   readonly commandName = 'build';
   dryRun = Option.Boolean('--dry-run', false, { description: 'Show what would run and why; write nothing.' });
   // Never true here: main.ts runs `build --watch ...` as `watch ...` before parsing. Declared for --help.

@@ -2,6 +2,7 @@ import { Command, Option } from 'clipanion';
 import { planBuild } from '../graph/plan.js';
 import { describeReason } from '../graph/key.js';
 import type { CommandResult } from './base-command.js';
+import { targetNames } from './build-runner.js';
 import { WorkspaceCommand } from './workspace-command.js';
 
 export class ExplainCommand extends WorkspaceCommand {
@@ -26,8 +27,9 @@ export class ExplainCommand extends WorkspaceCommand {
 
   async run(): Promise<CommandResult> {
     const ws = await this.workspace();
-    const summary = await planBuild(ws, this.targets, 'explain');
-    const requested = new Set(this.targets);
+    const names = targetNames(ws, this.targets);
+    const summary = await planBuild(ws, names, 'explain');
+    const requested = new Set(names);
     const explained = summary.targets.filter((t) => requested.has(t.target) || t.status !== 'up-to-date');
     const human: string[] = [];
     for (const t of explained) {

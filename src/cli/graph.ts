@@ -5,6 +5,7 @@ import { buildGraph } from '../graph/graph.js';
 import { readFailures } from '../graph-view/failures.js';
 import { graphJson, renderGraph, type GraphFormat, type TargetState, type ViewTarget } from '../graph-view/render.js';
 import type { CommandResult } from './base-command.js';
+import { targetNames } from './build-runner.js';
 import { oneOf } from './option-validators.js';
 import { WorkspaceCommand } from './workspace-command.js';
 
@@ -40,7 +41,7 @@ export class GraphViewCommand extends WorkspaceCommand {
   async run(): Promise<CommandResult> {
     const ws = await this.workspace();
     const graph = buildGraph(ws);
-    const summary = await planBuild(ws, this.targets, 'graph');
+    const summary = await planBuild(ws, targetNames(ws, this.targets), 'graph');
     const failures = readFailures(ws.stateDir);
     const targets: ViewTarget[] = summary.targets.map((t) => {
       let state: TargetState =

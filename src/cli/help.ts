@@ -27,7 +27,8 @@ export function rootHelp(cli: Cli): string {
   ];
   for (const group of ordered) {
     lines.push('', `${group}:`);
-    for (const c of groups.get(group)!.sort((a, b) => (a.name < b.name ? -1 : 1))) lines.push(`  ${c.name.padEnd(width)}${c.description}`);
+    for (const c of groups.get(group)!.sort((a, b) => (a.name < b.name ? -1 : 1)))
+      lines.push(...wrapped(`  ${c.name.padEnd(width)}`, c.description));
   }
   lines.push(
     '',
@@ -87,6 +88,34 @@ export function commandHelp(cli: Cli, command: CommandClass): string {
     if (m) options.push({ at, left: m[2] ? `${m[1]} ${PLACEHOLDERS[m[1]!] ?? '<n>'}` : m[1]!, description: m[3]! });
   });
   const width = Math.max(0, ...options.map((o) => o.left.length)) + 3;
-  for (const o of options) lines[o.at] = `  ${o.left.padEnd(width)}${o.description}`;
-  return lines.join('\n').replace(/(--[a-z0-9-]+) #0/g, (_, flag: string) => `${flag} ${PLACEHOLDERS[flag] ?? '<n>'}`);
+  for (const o of options) lines[o.at] = wrapped(`  ${o.left.padEnd(width)}`, o.description).join('\n');
+  const text = lines.join('\n').replace(/(--[a-z0-9-]+) #0/g, (_, flag: string) => `${flag} ${PLACEHOLDERS[flag] ?? '<n>'}`);
+  // Any other long line (the usage line, an example): wrapped at its own indent.
+  return text
+    .split('\n')
+    .flatMap((line) => (line.length <= HELP_WIDTH ? [line] : wrapped(/^ */.exec(line)![0], line.trimStart())))
+    .join('\n');
+}
+
+/** Help text fits 100 columns, as the project's own text does. */
+export const HELP_WIDTH = 100;
+
+/**
+ * `text` after `lead`, word-wrapped at HELP_WIDTH with continuation lines indented to the lead's
+ * width (a hanging indent, as git and cargo print option lists). A word longer than a line stays whole.
+ */
+function wrapped(lead: string, text: string): string[] {
+  const indent = ' '.repeat(lead.length);
+  const lines: string[] = [];
+  let line = lead;
+  for (const word of text.split(/ +/)) {
+    if (word === '') continue;
+    const fresh = line === lead || line === indent;
+    if (!fresh && line.length + 1 + word.length > HELP_WIDTH) {
+      lines.push(line);
+      line = indent + word;
+    } else line = fresh ? line + word : `${line} ${word}`;
+  }
+  lines.push(line);
+  return lines;
 }

@@ -11,7 +11,8 @@ export class PipelineCommand extends RemoteCacheCommand {
     details:
       `
       Equivalent to \`episteme build\` with no target. Without a workspace config, \`--map MAP.json\` makes the current folder the ` +
-      `workspace (outputs in ./snapshots, ./specs, ./chunks; build state in ./.episteme).
+      `workspace (outputs in ./snapshots, ./specs, ./chunks; build state in ./.episteme) and writes ./episteme.json naming the map, ` +
+      `so later commands here or below need no --map.
 
       Takes the remote cache options of \`build\` (\`--remote-cache URL\`, \`--remote-cache-upload\`, \`--remote-cache-verify\`, ` +
       `\`--remote-cache-timeout\`; docs/ci.md, "The remote cache").
@@ -21,6 +22,7 @@ export class PipelineCommand extends RemoteCacheCommand {
       ['Run over a manual-ingest map in the current folder', 'episteme pipeline --map ./manual-ingest.json'],
     ],
   });
+  protected override readonly remembersWorkspace = true;
   readonly commandName = 'pipeline';
 
   async run(output: Output): Promise<CommandResult> {

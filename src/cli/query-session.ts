@@ -3,7 +3,6 @@ import { EpistemeError, type Warning } from '../failure.js';
 import { fs } from '../node-builtins.js';
 import { DEFAULT_MAX_INDEX_INPUT_BYTES, readBoundedInput } from '../store/bounded-input.js';
 import { openBoundedFile } from '../store/bounded-read.js';
-import { CONFIG_FILE_NAME } from '../store/names.js';
 import {
   descriptorSource,
   fileSource,
@@ -15,6 +14,9 @@ import {
   type LoadedSearchIndex,
 } from '../index/index-reader.js';
 import { checkGeneration, waitForWriter, type Freshness } from '../query/generation.js';
+import { notBuiltYet, otherArtifact, rebuildCommand } from './query-workspace.js';
+
+export { rebuildCommand } from './query-workspace.js';
 
 /**
  * One search index as `query`, `query --batch`, `show` and `serve` open it: the file (or stdin), the
@@ -117,9 +119,14 @@ export class IndexSession {
     // A file is read block by block (the head, then only the blocks the query needs); stdin whole.
     const open = async () => {
       if (location.index === '-') return memorySource(await readBoundedInput('-', maxBytes, 'Search index'));
-      const { fd, size } = openBoundedFile(location.index, { label: 'Search index', maxBytes });
-      fds.push(fd);
-      return descriptorSource(fd, size);
+      let opened: { fd: number; size: number };
+      try {
+        opened = openBoundedFile(location.index, { label: 'Search index', maxBytes });
+      } catch (error) {
+        throw notBuiltYet(error, location.index);
+      }
+      fds.push(opened.fd);
+      return descriptorSource(opened.fd, opened.size);
     };
     // A segmented index's segment files are beside it (from stdin: beside --chunk-index, or here).
     const segmentFolder =
@@ -134,6 +141,8 @@ export class IndexSession {
       index = loadSearchIndex(await open(), label, openSegment);
     } catch (error) {
       closeAll(fds.splice(0));
+      if (error instanceof EpistemeError && error.code === 'artifact-invalid' && location.index !== '-')
+        throw otherArtifact(error, location.index);
       // A build may have replaced the manifest and removed its old segments between our two reads: once more.
       if (!(error instanceof EpistemeError) || location.index === '-' || error.details?.['segment'] === undefined) throw error;
       try {
@@ -213,28 +222,4 @@ function closeAll(fds: number[]): void {
       // already closed
     }
   }
-}
-
-/** The exact build command for the search index at `indexPath`, found via the workspace config above it. */
-export function rebuildCommand(indexPath: string): string {
-  const absolute = path.resolve(indexPath);
-  let dir = path.dirname(absolute);
-  for (;;) {
-    if (fs.existsSync(path.join(dir, CONFIG_FILE_NAME))) {
-      const target = path
-        .relative(dir, path.join(path.dirname(absolute), 'search-index.json'))
-        .split(path.sep)
-        .join('/');
-      const config = path.relative(process.cwd(), path.join(dir, CONFIG_FILE_NAME)) || CONFIG_FILE_NAME;
-      return config === CONFIG_FILE_NAME ? `episteme build ${target}` : `episteme build --config ${config} ${target}`;
-    }
-    const parent = path.dirname(dir);
-    if (parent === dir) break;
-    dir = parent;
-  }
-  const target = path
-    .relative(process.cwd(), path.join(path.dirname(absolute), 'search-index.json'))
-    .split(path.sep)
-    .join('/');
-  return `episteme build ${target} (from the workspace root)`;
 }

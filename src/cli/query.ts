@@ -7,6 +7,7 @@ import type { QueryResponse, ScoreExplanation } from '../query/query.js';
 import { HEADING_WEIGHT, SCORE_SCALE } from '../query/ranking.js';
 import { PROXIMITY_DEPTH } from '../query/proximity.js';
 import { IndexSession } from './query-session.js';
+import { workspaceSearchIndex } from './query-workspace.js';
 import {
   answerQuery,
   DEFAULT_LIMIT,
@@ -88,7 +89,14 @@ export class QueryCommand extends EpistemeCommand {
     ],
   });
   readonly commandName = 'query';
-  index = Option.String('--index', { required: true, description: 'Search index file, or - for stdin.' });
+  index = Option.String('--index', {
+    description:
+      "Search index file, or - for stdin (default: the workspace's, <outputs.chunks>/search-index.json of the nearest " +
+      'episteme.json from the current folder up, or of --config).',
+  });
+  config = Option.String('--config', {
+    description: 'Workspace config whose search index to query when --index is not given (default: the nearest episteme.json up).',
+  });
   terms = Option.Array('--term', { description: 'Query term or "quoted phrase" (repeatable; required unless --batch).' });
   batch = Option.Boolean('--batch', false, {
     description: 'Read one JSON request per line on stdin; write one JSON envelope per line (see details).',
@@ -164,6 +172,8 @@ export class QueryCommand extends EpistemeCommand {
   }
 
   private location() {
+    // Without --index, the workspace's search index (the nearest episteme.json up, or --config).
+    this.index ??= workspaceSearchIndex(this.config);
     return { index: this.index, chunkIndex: this.chunkIndex, waitBuild: this.waitBuild, maxInputBytes: this.maxInputBytes };
   }
 
@@ -246,7 +256,18 @@ export class QueryCommand extends EpistemeCommand {
       documentType: this.documentType,
       normativity: this.normativity,
     };
-    const session = new IndexSession(this.location(), true);
+    let location: ReturnType<QueryCommand['location']>;
+    try {
+      location = this.location();
+    } catch (error) {
+      if (!(error instanceof EpistemeError)) throw error;
+      return new Output('query', true, 'never', this.context.stdout, () => this.context.stderr).failure({
+        code: error.code,
+        message: error.message,
+        ...(error.hint ? { hint: error.hint } : {}),
+      });
+    }
+    const session = new IndexSession(location, true);
     let worst = 0;
     let number = 0;
     // Not import(): the query bundle runs in a vm.Script on Node 20 (bin/episteme.cjs), which has no dynamic import.

@@ -12,15 +12,23 @@ export function shownFrom(root: string, cwd: string): (workspacePath: string) =>
   return (workspacePath) => path.relative(base, path.join(workspace, workspacePath)).split(path.sep).join('/') || '.';
 }
 
+/** A document's or its chunks' content-addressed file (`specs/<doc>.<hash>.json`) names its target `specs/<doc>.json`. */
+const CONTENT_ADDRESSED = /\.[0-9a-f]{16}\.json$/;
+
 /**
- * A target argument as the graph names it: a target name (a path from the workspace root) as is, or
- * else a path from the current folder to an output inside the workspace, so that a path a message
- * printed can be passed back. Arguments that are neither stay as given (the graph reports them).
+ * A target argument as the graph names it: a target name (a path from the workspace root) as is, a
+ * path from the current folder to an output inside the workspace (so that a path a message printed
+ * can be passed back), or the file a target wrote (`specs/<doc>.<hash>.json`, as the human summary
+ * shows it). Arguments that are none of these stay as given (the caller reports them).
  */
 export function targetNameOf(argument: string, root: string, cwd: string, isTarget: (name: string) => boolean): string {
-  if (isTarget(argument)) return argument;
   const fromRoot = path.relative(path.resolve(root), path.resolve(cwd, argument));
-  if (fromRoot === '' || fromRoot.startsWith('..') || path.isAbsolute(fromRoot)) return argument;
-  const name = fromRoot.split(path.sep).join('/');
-  return isTarget(name) ? name : argument;
+  const inside = fromRoot !== '' && !fromRoot.startsWith('..') && !path.isAbsolute(fromRoot);
+  const candidates = [argument, ...(inside ? [fromRoot.split(path.sep).join('/')] : [])];
+  for (const candidate of candidates) {
+    if (isTarget(candidate)) return candidate;
+    const named = candidate.replace(CONTENT_ADDRESSED, '.json');
+    if (named !== candidate && isTarget(named)) return named;
+  }
+  return argument;
 }

@@ -1,5 +1,3 @@
-import * as fs from 'node:fs';
-import * as path from 'node:path';
 import { Command, Option } from 'clipanion';
 import { EpistemeError, type Warning } from '../failure.js';
 import { defaultJobs } from '../graph/jobs.js';
@@ -10,6 +8,7 @@ import type { Output } from './output.js';
 import { WorkspaceCommand } from './workspace-command.js';
 import { inRange, JOBS_RANGE, oneOf, rangeText, WAIT_LOCK_SECONDS_RANGE } from './option-validators.js';
 import { terminalSafe } from './terminal-text.js';
+import { locatingArgs, withLocatingArgs } from './hint-commands.js';
 
 const DEBOUNCE_MS_RANGE = { min: 10, max: 60_000 } as const;
 /**
@@ -86,19 +85,14 @@ export class WatchCommand extends WorkspaceCommand {
       });
     }
     // Not a workspace at all is a usage error now; an invalid one is watched until it is valid.
-    const { CONFIG_FILE_NAME } = await import('../config/workspace.js');
-    if (
-      this.config === undefined &&
-      this.map === undefined &&
-      this.manifest === undefined &&
-      !fs.existsSync(path.join(process.cwd(), CONFIG_FILE_NAME))
-    ) {
+    const { CONFIG_FILE_NAME, NOT_A_WORKSPACE_HINT } = await import('../config/workspace.js');
+    const { findConfigUpward } = await import('../store/find-workspace.js');
+    if (this.config === undefined && this.map === undefined && this.manifest === undefined && findConfigUpward(process.cwd()) === null) {
       throw new EpistemeError(
         'config-not-found',
-        `No ${CONFIG_FILE_NAME} in this directory, and no --map or --manifest given: this is not an Episteme workspace.`,
-        {
-          hint: `Run from a workspace folder, pass --config PATH/${CONFIG_FILE_NAME}, or pass --manifest MANIFEST.json or --map MAP.json.`,
-        },
+        `No ${CONFIG_FILE_NAME} in this folder or any folder above it, and no --map or --manifest given: ` +
+          'this is not an Episteme workspace.',
+        { hint: NOT_A_WORKSPACE_HINT },
       );
     }
     const { WatchSession } = await import('../watch/session.js');
@@ -108,6 +102,7 @@ export class WatchCommand extends WorkspaceCommand {
     await initFastHash();
     const stdout = this.context.stdout;
     const stderr = this.context.stderr;
+    this.hintArgs = locatingArgs(process.cwd(), this);
     const session = new WatchSession({
       cwd: process.cwd(),
       flags: { config: this.config, map: this.map, manifest: this.manifest, maxInputBytes: this.maxInputBytes },
@@ -118,7 +113,12 @@ export class WatchCommand extends WorkspaceCommand {
       allowPartial: this.allowPartial,
       debug: this.debug,
       failureOf: (summary) => summaryResult(summary, false, { failOn: this.failOn as FailOn, verbose: false }).failure,
-      emit: (event, warnings: Warning[]) => {
+      emit: (emitted, warnings: Warning[]) => {
+        // A hint names commands that work from here: with the flags that reach this workspace.
+        const event =
+          emitted.event === 'cycle' && emitted.error?.hint !== undefined
+            ? { ...emitted, error: { ...emitted.error, hint: withLocatingArgs(emitted.error.hint, this.hintArgs) } }
+            : emitted;
         if (output.json) {
           stdout.write(JSON.stringify(warnings.length > 0 ? { ...event, warnings } : event) + '\n');
           return;

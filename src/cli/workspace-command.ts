@@ -3,21 +3,26 @@ import { Option } from 'clipanion';
 import { DEFAULT_MAX_INPUT_BYTES } from '../store/bounded-input.js';
 import type { Workspace } from '../config/workspace.js';
 import { EpistemeCommand } from './base-command.js';
+import { locatingArgs } from './hint-commands.js';
 import { inRange, MAX_INPUT_BYTES_RANGE, rangeText } from './option-validators.js';
 
 /** Options of the commands that read a workspace (config file, or a map or manifest given directly). */
 export abstract class WorkspaceCommand extends EpistemeCommand {
   config = Option.String('--config', {
-    description: 'Workspace config file (default: ./episteme.json). Its folder is the workspace root.',
+    description:
+      'Workspace config file (default: the nearest episteme.json in the current folder or above it). ' +
+      'Its folder is the workspace root.',
   });
   map = Option.String('--map', {
     description:
-      "Manual-ingest map to use instead of the config's (a file, or - for stdin). Without a config, the current folder is the workspace.",
+      "Manual-ingest map to use instead of the config's (a file, or - for stdin). Without a config, the current folder is the " +
+      'workspace, and its first build or pipeline writes episteme.json naming the map.',
   });
   manifest = Option.String('--manifest', {
     description:
       "HTTP(S) capture manifest to use instead of the config's (a file, or - for stdin; schema/manifest.schema.json). " +
-      'Without a config, the current folder is the workspace. A URL also in the map is an error.',
+      'Without a config, the current folder is the workspace, and its first build or pipeline writes episteme.json naming it. ' +
+      'A URL also in the map is an error.',
   });
   maxInputBytes = Option.String('--max-input-bytes', {
     description:
@@ -28,6 +33,7 @@ export abstract class WorkspaceCommand extends EpistemeCommand {
 
   protected async workspace(extraOutputs: { snapshots?: string | undefined } = {}): Promise<Workspace> {
     const { loadWorkspace } = await import('../config/workspace.js');
+    this.hintArgs = locatingArgs(process.cwd(), this);
     return loadWorkspace(process.cwd(), {
       config: this.config,
       map: this.map,

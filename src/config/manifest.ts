@@ -1,7 +1,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { EpistemeError } from '../failure.js';
-import { validateManifest } from '../generated/validators.js';
+import { schemaFields, validateManifest } from '../generated/validators.js';
 import { builtinRules, rulesDir } from '../extract/package-paths.js';
 import { describeSchemaErrors } from '../store/schema-errors.js';
 import { parseJsonInput, readBoundedInput } from '../store/bounded-input.js';
@@ -43,7 +43,8 @@ export async function loadManifest(
  * its entry and field; all are reported at once (the first 20 in the message).
  */
 export function parseManifest(value: unknown, label: string, familyIds: () => ReadonlySet<string> = registeredFamilyIds): HttpSource[] {
-  if (!validateManifest(value)) throw manifestInvalid(label, describeSchemaErrors(validateManifest.errors));
+  if (!validateManifest(value))
+    throw manifestInvalid(label, describeSchemaErrors(validateManifest.errors, undefined, {}, schemaFields.validateManifest));
   const entries = value as RawEntry[];
   const { specs, problems } = resolveSourceSpecs(entries, { field: 'url', of: (entry) => entry.url }, familyIds);
   const sources: HttpSource[] = [];

@@ -1,7 +1,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { EpistemeError } from '../failure.js';
-import { validateManualIngestMap } from '../generated/validators.js';
+import { schemaFields, validateManualIngestMap } from '../generated/validators.js';
 import { describeSchemaErrors } from '../store/schema-errors.js';
 import { parseJsonInput, readBoundedInput } from '../store/bounded-input.js';
 import { regularFileProblem } from '../store/bounded-read.js';
@@ -54,7 +54,7 @@ export async function loadManualIngestMap(
   const bytes = await readBoundedInput(mapPath, context.maxInputBytes, 'Manual-ingest map');
   const parsed = parseJsonInput(bytes, 'map-invalid', label);
   if (!validateManualIngestMap(parsed)) {
-    const problems = describeSchemaErrors(validateManualIngestMap.errors);
+    const problems = describeSchemaErrors(validateManualIngestMap.errors, undefined, {}, schemaFields.validateManualIngestMap);
     throw invalid(label, problems);
   }
   const entries = parsed as RawEntry[];

@@ -1,7 +1,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { EpistemeError } from '../failure.js';
-import { schemaRanges, validateWorkspaceConfig } from '../generated/validators.js';
+import { schemaFields, schemaRanges, validateWorkspaceConfig } from '../generated/validators.js';
 import { describeSchemaErrors } from '../store/schema-errors.js';
 import { DEFAULT_MAX_INPUT_BYTES, parseJsonInput, readBoundedInput } from '../store/bounded-input.js';
 import { isDirectory, regularFileProblem } from '../store/bounded-read.js';
@@ -13,12 +13,17 @@ import { compareCodeUnits } from '../store/canonical-json.js';
 import type { SourceSpec } from '../document/types.js';
 
 import { CONFIG_FILE_NAME, STATE_DIR_NAME } from '../store/names.js';
+import { findConfigUpward } from '../store/find-workspace.js';
 import { checkOwnedFolders, ownedFolders } from './owned-folders.js';
 import { loadWorkspaceFamilies } from './workspace-rules.js';
 import { registeredFamilyIds } from './manifest.js';
 import type { LoadedFamily } from '../extract/families.js';
 
 export { CONFIG_FILE_NAME, STATE_DIR_NAME };
+/** What to do where no workspace is found: every form works as written in any folder. */
+export const NOT_A_WORKSPACE_HINT =
+  `Run from a workspace folder (one holding ${CONFIG_FILE_NAME}, or below it), pass --config PATH/${CONFIG_FILE_NAME}, ` +
+  'or start one here with `episteme pipeline --map MAP.json` (local files) or `--manifest MANIFEST.json` (HTTP sources).';
 export const DEFAULT_MAX_FILE_BYTES = 64 * 1024 * 1024;
 
 export interface StageOutputs {
@@ -79,8 +84,9 @@ interface RawConfig {
 }
 
 /**
- * Finds and validates the workspace. With --config (or an episteme.json in the current directory) the
- * config file defines it; with only --map, the current directory is the workspace root.
+ * Finds and validates the workspace. With --config, or else the nearest episteme.json in the current
+ * folder or above it (as git finds .git), the config file defines it; with only --map or --manifest
+ * and no config up to the file system root, the current folder is the workspace root.
  */
 export async function loadWorkspace(cwd: string, flags: WorkspaceFlags): Promise<Workspace> {
   const maxInputBytes = flags.maxInputBytes ?? DEFAULT_MAX_INPUT_BYTES;
@@ -100,8 +106,8 @@ export async function loadWorkspace(cwd: string, flags: WorkspaceFlags): Promise
         details: { path: flags.config },
       });
     }
-  } else if (fs.existsSync(path.join(cwd, CONFIG_FILE_NAME))) {
-    configPath = path.join(cwd, CONFIG_FILE_NAME);
+  } else {
+    configPath = findConfigUpward(cwd);
   }
 
   let raw: RawConfig = {};
@@ -120,7 +126,12 @@ export async function loadWorkspace(cwd: string, flags: WorkspaceFlags): Promise
     const label = path.relative(cwd, configPath) || CONFIG_FILE_NAME;
     const parsed = parseJsonInput(await readBoundedInput(configPath, maxInputBytes, 'Workspace config'), 'config-invalid', label);
     if (!validateWorkspaceConfig(parsed)) {
-      const problems = describeSchemaErrors(validateWorkspaceConfig.errors, undefined, schemaRanges.validateWorkspaceConfig);
+      const problems = describeSchemaErrors(
+        validateWorkspaceConfig.errors,
+        undefined,
+        schemaRanges.validateWorkspaceConfig,
+        schemaFields.validateWorkspaceConfig,
+      );
       throw new EpistemeError('config-invalid', `${label} is invalid: ${problems.join('; ')}`, {
         hint: 'See docs/workspace.md, "Workspace", for the allowed fields.',
         details: { file: label, problems },
@@ -130,10 +141,9 @@ export async function loadWorkspace(cwd: string, flags: WorkspaceFlags): Promise
   } else if (flags.map === undefined && flags.manifest === undefined) {
     throw new EpistemeError(
       'config-not-found',
-      `No ${CONFIG_FILE_NAME} in this directory, and no --map or --manifest given: this is not an Episteme workspace.`,
-      {
-        hint: `Run from a workspace folder, pass --config PATH/${CONFIG_FILE_NAME}, or pass --manifest MANIFEST.json or --map MAP.json.`,
-      },
+      `No ${CONFIG_FILE_NAME} in this folder or any folder above it, and no --map or --manifest given: ` +
+        'this is not an Episteme workspace.',
+      { hint: NOT_A_WORKSPACE_HINT },
     );
   }
   if (flags.map === '-' && flags.manifest === '-') {
@@ -152,6 +162,9 @@ export async function loadWorkspace(cwd: string, flags: WorkspaceFlags): Promise
     const resolved = path.resolve(root, dir);
     if (resolved === root || !resolved.startsWith(root + path.sep)) {
       throw new EpistemeError('config-invalid', `Output folder for ${stage} must be inside the workspace: ${dir}`, {
+        hint:
+          `Give outputs.${stage} a folder below the workspace root, relative to ${configPath === null ? 'it' : CONFIG_FILE_NAME} ` +
+          `(the default is "${stage}"); see docs/workspace.md, "What a workspace owns".`,
         details: { field: `outputs.${stage}` },
       });
     }

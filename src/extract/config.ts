@@ -6,12 +6,23 @@ export type { LoadedFamily } from './families.js';
  * What shapes an extraction, without the extractors themselves: the build graph computes every
  * document's key from this module on every run, so it stays light (no parsers, no PDF engine).
  */
-export { DEFAULT_EXTRACT_OPTIONS, EXTRACT_OPTION_RANGES, validateExtractOptions, type ExtractOptions } from './options.js';
-import { DEFAULT_EXTRACT_OPTIONS, type ExtractOptions } from './options.js';
+export {
+  DEFAULT_EXTRACT_OPTIONS,
+  EXTRACT_MS_PER_MIB,
+  EXTRACT_OPTION_RANGES,
+  validateExtractOptions,
+  type ExtractOptions,
+} from './options.js';
+import { DEFAULT_EXTRACT_OPTIONS, EXTRACT_MS_PER_MIB, EXTRACT_OPTION_RANGES, type ExtractOptions } from './options.js';
 
-/** The wall-clock bound of extracting with `extractor`. */
-export function extractTimeoutMs(options: ExtractOptions, extractor: ExtractorId): number {
-  return extractor === 'pdf' ? options.pdfTimeoutMs : options.timeoutMs;
+/**
+ * The wall-clock bound of extracting `bytes` bytes with `extractor`: the option (`pdfTimeoutMs` for a
+ * PDF, `timeoutMs` otherwise) plus EXTRACT_MS_PER_MIB for each MiB, at most the option's range maximum.
+ */
+export function extractTimeoutMs(options: ExtractOptions, extractor: ExtractorId, bytes = 0): number {
+  const base = extractor === 'pdf' ? options.pdfTimeoutMs : options.timeoutMs;
+  const perMib = EXTRACT_MS_PER_MIB[extractor === 'pdf' ? 'pdf' : 'other'];
+  return Math.min(EXTRACT_OPTION_RANGES.timeoutMs.max, base + Math.ceil((bytes / (1024 * 1024)) * perMib));
 }
 
 /** Bump when a change to extraction logic changes output for the same bytes and rules. */
@@ -57,14 +68,13 @@ export function withoutFragment(url: string): string {
 
 /**
  * The options that shape a document, defaults applied. The time and memory bounds are not among them:
- * tripping one is a failure, never a document, so they cannot change a document's bytes. (pdfTimeoutMs
- * stays in the PDF config for compatibility with documents already built.)
+ * tripping one is a failure, never a document, so they cannot change a document's bytes, and raising
+ * one re-extracts nothing that succeeded (pdfTimeoutMs left PDF keys in 0.1.0's [Unreleased] changes).
  */
-export type ShapingOptions = Pick<ExtractOptions, 'pdfTimeoutMs' | 'pdfMaxPages' | 'links'>;
+export type ShapingOptions = Pick<ExtractOptions, 'pdfMaxPages' | 'links'>;
 
 export function normalizedOptions(options: ShapingOptions): ShapingOptions {
   return {
-    pdfTimeoutMs: options.pdfTimeoutMs ?? DEFAULT_EXTRACT_OPTIONS.pdfTimeoutMs,
     pdfMaxPages: options.pdfMaxPages ?? DEFAULT_EXTRACT_OPTIONS.pdfMaxPages,
     links: options.links ?? DEFAULT_EXTRACT_OPTIONS.links,
   };

@@ -4,6 +4,12 @@ export interface Decoded {
   encoding: string;
   /** Set when a declared label was unknown and UTF-8 was used instead. */
   unknownLabel?: string;
+  /**
+   * Set when the bytes are not valid in the encoding used: each invalid sequence became U+FFFD, so the
+   * text is not what the source says there (random bytes, a file saved half-way, a wrong charset).
+   * The count is of U+FFFD in the decoded text.
+   */
+  replaced?: number;
 }
 
 function sniffBom(bytes: Uint8Array): string | null {
@@ -26,10 +32,28 @@ function sniffDeclaration(bytes: Uint8Array): string | null {
 export function decodeBytes(bytes: Uint8Array, declared: string | null, sniff: boolean): Decoded {
   const bom = sniffBom(bytes);
   const label = bom ?? declared ?? (sniff ? sniffDeclaration(bytes) : null) ?? 'utf-8';
+  let decoder: InstanceType<typeof TextDecoder>;
   try {
-    const decoder = new TextDecoder(label, { fatal: false, ignoreBOM: false });
+    decoder = new TextDecoder(label, { fatal: true, ignoreBOM: false });
+  } catch {
+    return withReplaced({ text: new TextDecoder('utf-8').decode(bytes), encoding: 'utf-8', unknownLabel: label }, bytes, 'utf-8');
+  }
+  try {
+    // Valid bytes, the common case, decode once; only invalid ones are decoded again, replacing.
     return { text: decoder.decode(bytes), encoding: decoder.encoding };
   } catch {
-    return { text: new TextDecoder('utf-8').decode(bytes), encoding: 'utf-8', unknownLabel: label };
+    const lenient = new TextDecoder(label, { fatal: false, ignoreBOM: false });
+    return withReplaced({ text: lenient.decode(bytes), encoding: lenient.encoding }, bytes, lenient.encoding);
+  }
+}
+
+function withReplaced(decoded: Decoded, bytes: Uint8Array, encoding: string): Decoded {
+  try {
+    new TextDecoder(encoding, { fatal: true, ignoreBOM: false }).decode(bytes);
+    return decoded;
+  } catch {
+    let replaced = 0;
+    for (let i = decoded.text.indexOf('\uFFFD'); i !== -1; i = decoded.text.indexOf('\uFFFD', i + 1)) replaced += 1;
+    return { ...decoded, replaced };
   }
 }

@@ -67,6 +67,7 @@ export async function extractDocument(input: ExtractInput): Promise<EvidenceDocu
       const decoded = decodeBytes(body, snapshot.charset, true);
       if (decoded.unknownLabel !== undefined)
         builder.warn('charset-unknown', `Unknown charset "${decoded.unknownLabel}"; decoded as UTF-8.`);
+      if (decoded.replaced !== undefined) builder.warn('invalid-bytes', invalidBytesMessage(decoded));
       const result = extractHtml({ source: decoded.text, baseUrl, rules: html, builder, links: options.links });
       title = result.title;
       builder.limits.add('scripts-not-executed');
@@ -83,6 +84,7 @@ export async function extractDocument(input: ExtractInput): Promise<EvidenceDocu
       const decoded = decodeBytes(body, snapshot.charset, false);
       if (decoded.unknownLabel !== undefined)
         builder.warn('charset-unknown', `Unknown charset "${decoded.unknownLabel}"; decoded as UTF-8.`);
+      if (decoded.replaced !== undefined) builder.warn('invalid-bytes', invalidBytesMessage(decoded));
       if (family.rules.text.rfcLayout || looksLikeRfcText(decoded.text)) {
         const result = extractRfcText(decoded.text, builder);
         title = result.title;
@@ -98,6 +100,7 @@ export async function extractDocument(input: ExtractInput): Promise<EvidenceDocu
       const decoded = decodeBytes(body, snapshot.charset, true);
       if (decoded.unknownLabel !== undefined)
         builder.warn('charset-unknown', `Unknown charset "${decoded.unknownLabel}"; decoded as UTF-8.`);
+      if (decoded.replaced !== undefined) builder.warn('invalid-bytes', invalidBytesMessage(decoded));
       const result = extractXml(decoded.text, baseUrl, builder, options.links);
       title = result.title;
       confidence = result.confidence;
@@ -154,4 +157,12 @@ export async function extractDocument(input: ExtractInput): Promise<EvidenceDocu
     limits: [...builder.limits].sort(compareCodeUnits),
   };
   return document;
+}
+
+/** The diagnostic of bytes invalid in their encoding: the text holds U+FFFD where the source had them. */
+function invalidBytesMessage(decoded: { encoding: string; replaced?: number }): string {
+  return (
+    `The bytes are not valid ${decoded.encoding}: invalid sequences were replaced by U+FFFD ` +
+    `(${decoded.replaced} in the text). The file may be saved half-way, binary, or in another charset.`
+  );
 }

@@ -7,7 +7,7 @@ import type { Authority, ExtractorId } from '../document/types.js';
 import { compareCodeUnits } from '../store/canonical-json.js';
 import { builtinRules, rulesDir } from './package-paths.js';
 import { validateRules } from './validate.js';
-import { schemaRanges, validateRulesSchema } from '../generated/validators.js';
+import { schemaFields, schemaRanges, validateRulesSchema } from '../generated/validators.js';
 import { describeSchemaErrors } from '../store/schema-errors.js';
 
 /** Selectors and class lists that drive HTML extraction for one family (rules/<id>.json, "html"). */
@@ -142,7 +142,12 @@ export function parseFamilyRules(bytes: Uint8Array, shown: string, name: string)
   }
   if (!validateRules(parsed).ok) {
     // Each problem names its field in words ("field match.hosts, item 0: must be a lower-case host name").
-    const errors = describeSchemaErrors(validateRulesSchema.errors, 'item', schemaRanges['validateRulesSchema'] ?? {});
+    const errors = describeSchemaErrors(
+      validateRulesSchema.errors,
+      'item',
+      schemaRanges['validateRulesSchema'] ?? {},
+      schemaFields['validateRulesSchema'] ?? {},
+    );
     throw new EpistemeError('config-invalid', `Extraction rules file ${shown} breaks schema/rules.schema.json: ${errors.join('; ')}`, {
       hint: 'See schema/rules.schema.json and the built-in rules/*.json for the fields a family declares.',
       details: { file: shown, errors },

@@ -24,6 +24,14 @@ export const DEFAULT_EXTRACT_OPTIONS: ExtractOptions = Object.freeze({
 });
 
 /**
+ * Time each MiB of a document's bytes adds to its wall-clock bound, by extractor: the bound scales with
+ * the work a document needs (a 40 MiB PDF is given more time than a 40 KiB one) instead of being one
+ * flat count of seconds. Generous floors of throughput on a slow, loaded machine (a PDF's pages are
+ * laid out by pdfjs, the slow part); a bound is a guard against a hostile document, not a budget.
+ */
+export const EXTRACT_MS_PER_MIB: Readonly<Record<'pdf' | 'other', number>> = Object.freeze({ pdf: 20_000, other: 5_000 });
+
+/**
  * The range of each numeric option (integers, inclusive). A value outside is a configuration error:
  * a 1e308 ms timeout must not wrap around to a 1 ms timer, nor a 0 page limit empty every PDF.
  */

@@ -19,3 +19,5 @@ export const validateDocumentSchema: Validator;
 export const validateRulesSchema: Validator;
 /** Per validator: schema path of each bounded number field -> its type and range (null: unbounded). */
 export const schemaRanges: Record<string, Record<string, { type: 'integer' | 'number'; min: number | null; max: number | null }>>;
+/** Per validator: schema path of each closed object (additionalProperties: false) -> its field names. */
+export const schemaFields: Record<string, Record<string, string[]>>;

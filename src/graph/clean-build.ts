@@ -2,6 +2,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { PRODUCER_VERSION } from '../version.js';
 import { CONFIG_FILE_NAME, STATE_DIR_NAME } from '../store/names.js';
+import { findConfigUpward } from '../store/find-workspace.js';
 import { rulesDir, rulesFilesOnDisk } from '../extract/package-paths.js';
 import { acquireWorkspaceLock } from '../store/workspace-lock.js';
 import { isDirectory } from '../store/bounded-read.js';
@@ -35,7 +36,7 @@ export function invocationId(cwd: string, flags: InvocationFlags): string | null
   if (flags.map === '-' || flags.manifest === '-') return null;
   const resolve = (file: string | undefined) => (file === undefined ? null : path.resolve(cwd, file));
   let config = resolve(flags.config);
-  if (config === null && fs.existsSync(path.join(cwd, CONFIG_FILE_NAME))) config = path.join(cwd, CONFIG_FILE_NAME);
+  if (config === null) config = findConfigUpward(cwd);
   if (config !== null && isDirectory(config)) config = path.join(config, CONFIG_FILE_NAME);
   return JSON.stringify({
     config,

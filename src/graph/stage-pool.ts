@@ -24,6 +24,8 @@ export interface TaskBounds {
   timeoutMs?: number;
   /** Names the task in failure messages (a document id). */
   label?: string;
+  /** A PDF's extraction: its time bound is pdfTimeoutMs (--pdf-timeout-ms), for the hint. */
+  pdf?: boolean;
 }
 
 interface Pending {
@@ -169,7 +171,9 @@ export class StagePool {
     return new EpistemeError('extract-timeout', `Extracting ${what} ran past its ${timeoutMs} ms bound and was stopped.`, {
       hint:
         'A timeout depends on the machine and its load, so nothing was recorded and the next build tries again. ' +
-        'Raise options.extract.timeoutMs (pdfTimeoutMs for PDFs) if the document is trusted and large.',
+        'If the document is trusted, raise the bound (it does not enter keys: nothing that succeeded is re-extracted): ' +
+        `\`episteme build --${pending.bounds.pdf ? 'pdf-timeout-ms' : 'extract-timeout-ms'} ` +
+        `${Math.min(3_600_000, timeoutMs * 4)}\`, or options.extract.${pending.bounds.pdf ? 'pdfTimeoutMs' : 'timeoutMs'} in the config.`,
       details: { timeoutMs },
     });
   }
@@ -182,7 +186,9 @@ export class StagePool {
       'extract-memory-limit',
       `Extracting ${what} ran out of its ${this.bounds.maxHeapMb} MiB heap bound and was stopped.`,
       {
-        hint: 'Nothing was recorded. Raise options.extract.maxHeapMb if the document is trusted and large.',
+        hint:
+          'Nothing was recorded. If the document is trusted and large, raise the bound: ' +
+          `\`episteme build --extract-max-heap-mb ${Math.min(16_384, this.bounds.maxHeapMb * 2)}\`, or options.extract.maxHeapMb.`,
         details: { maxHeapMb: this.bounds.maxHeapMb },
       },
     );

@@ -37,10 +37,21 @@ function tooLarge(label: string, maxBytes: number): EpistemeError {
 }
 
 /** Parses JSON, turning a syntax error into a structured error of the given code. */
+/** Where each input's shape is described, for the hint of a file that is not JSON at all. */
+const JSON_SHAPE = {
+  'config-invalid': 'its fields are in docs/workspace.md, "Workspace".',
+  'map-invalid': 'its entries are in docs/workspace.md, "Manual-ingest map".',
+  'manifest-invalid': 'its entries are in docs/workspace.md, "Manifest (HTTP capture)".',
+} as const;
+
 export function parseJsonInput(bytes: Buffer, code: 'config-invalid' | 'map-invalid' | 'manifest-invalid', label: string): unknown {
   try {
     return JSON.parse(bytes.toString('utf8'));
   } catch (cause) {
-    throw new EpistemeError(code, `${label} is not valid JSON: ${(cause as Error).message}`, { cause, details: { file: label } });
+    throw new EpistemeError(code, `${label} is not valid JSON: ${(cause as Error).message}`, {
+      hint: `Fix the JSON at the place the message gives (a missing comma or quote, a trailing comma); ${JSON_SHAPE[code]}`,
+      cause,
+      details: { file: label },
+    });
   }
 }

@@ -1,3 +1,4 @@
+import * as path from 'node:path';
 import { EpistemeError } from '../failure.js';
 import { fs } from '../node-builtins.js';
 
@@ -121,16 +122,16 @@ function readChunk(fd: number, buffer: Buffer, offset: number, file: string, lab
     return fs.readSync(fd, buffer, offset, buffer.length - offset, null);
   } catch (error) {
     const errno = error as NodeJS.ErrnoException;
-    throw new EpistemeError('input-unreadable', `${label} ${file} cannot be read (${errno.code ?? 'error'}).`, {
-      details: { path: file, errno: errno.code ?? null, problem: `cannot be read (${errno.code ?? 'error'})` },
+    throw new EpistemeError('input-unreadable', `${label} ${shownPath(file)} cannot be read (${errno.code ?? 'error'}).`, {
+      details: { path: shownPath(file), errno: errno.code ?? null, problem: `cannot be read (${errno.code ?? 'error'})` },
       cause: error,
     });
   }
 }
 
 function openFailure(file: string, label: string, error: NodeJS.ErrnoException): EpistemeError {
-  const prefix = label ? `${label} ${file}` : file;
-  const details = (problem: string) => ({ path: file, errno: error.code ?? null, problem });
+  const prefix = label ? `${label} ${shownPath(file)}` : shownPath(file);
+  const details = (problem: string) => ({ path: shownPath(file), errno: error.code ?? null, problem });
   switch (error.code) {
     case 'ENOENT': {
       // A symlink whose target is missing exists: say so rather than "not found".
@@ -185,19 +186,28 @@ function linkTarget(file: string): string | null {
 
 function notRegular(file: string, label: string, kind: string): EpistemeError {
   const problem = `is ${kind}, not a regular file`;
-  return new EpistemeError('input-not-regular', `${label} ${file} ${problem}.`, {
+  return new EpistemeError('input-not-regular', `${label} ${shownPath(file)} ${problem}.`, {
     hint: 'Name a regular file.',
-    details: { path: file, problem },
+    details: { path: shownPath(file), problem },
   });
 }
 
 function tooLarge(file: string, options: BoundedFileOptions, size: number): EpistemeError {
   return new EpistemeError(
     'input-too-large',
-    `${options.label} ${file} is ${size} bytes, larger than its bound of ${options.maxBytes} bytes.`,
+    `${options.label} ${shownPath(file)} is ${size} bytes, larger than its bound of ${options.maxBytes} bytes.`,
     {
       hint: options.tooLargeHint ?? 'Raise the bound with --max-input-bytes=BYTES if the input is trusted.',
-      details: { path: file, size, maxBytes: options.maxBytes },
+      details: { path: shownPath(file), size, maxBytes: options.maxBytes },
     },
   );
+}
+
+/**
+ * A file as a message names it: as given when relative, else its path from the current folder, so no
+ * message or --json detail carries an absolute path (the callers resolve paths before they open them).
+ */
+export function shownPath(file: string): string {
+  if (!path.isAbsolute(file)) return file;
+  return path.relative(process.cwd(), file).split(path.sep).join('/') || '.';
 }

@@ -1,4 +1,5 @@
 import type { AjvError } from '../generated/validators.js';
+import { nearest } from '../nearest.js';
 
 /**
  * Turns ajv errors into short sentences that name the entry and field, e.g.
@@ -9,6 +10,8 @@ export function describeSchemaErrors(
   arrayItemName = 'entry',
   /** The validator's bounded number fields (schemaRanges.validateX): errors about them state the range. */
   ranges: Record<string, { type: 'integer' | 'number'; min: number | null; max: number | null }> = {},
+  /** The validator's closed objects (schemaFields.validateX): an unknown field gets the nearest known one. */
+  fields: Record<string, string[]> = {},
 ): string[] {
   const lines: string[] = [];
   for (const error of errors ?? []) {
@@ -18,8 +21,15 @@ export function describeSchemaErrors(
       .map((s) => s.replace(/~1/g, '/').replace(/~0/g, '~'));
     const where = describePath(segments, arrayItemName);
     let what = error.message ?? error.keyword;
-    if (error.keyword === 'additionalProperties') what = `unknown field "${String(error.params.additionalProperty)}"`;
-    else if (error.keyword === 'required') what = `missing required field "${String(error.params.missingProperty)}"`;
+    if (error.keyword === 'additionalProperties') {
+      const field = String(error.params.additionalProperty);
+      const known = error.schemaPath === undefined ? undefined : fields[error.schemaPath.replace(/\/additionalProperties$/, '')];
+      const near = known === undefined ? [] : nearest(field, known);
+      what =
+        `unknown field "${field}"` +
+        (near.length > 0 ? ` (did you mean ${near.map((n) => `"${n}"`).join(' or ')}?)` : '') +
+        (known !== undefined && near.length === 0 ? ` (known fields: ${known.join(', ')})` : '');
+    } else if (error.keyword === 'required') what = `missing required field "${String(error.params.missingProperty)}"`;
     else if (error.keyword === 'enum') what = `must be one of ${JSON.stringify(error.params.allowedValues)}`;
     else if (error.keyword === 'pattern') what = describePattern(String(error.params.pattern));
     const range = error.schemaPath === undefined ? undefined : ranges[error.schemaPath.slice(0, error.schemaPath.lastIndexOf('/'))];

@@ -39,6 +39,11 @@ export type WatchEvent =
        * search index committed); null for the first build.
        */
       queryReadyMs: number | null;
+      /**
+       * The extraction diagnostics of the documents this cycle built (errors and warnings by code), as
+       * the one-shot build's summary gives them: a save of bad bytes shows here at once. Absent when none.
+       */
+      diagnostics?: { target: string; errors: number; warnings: number; codes: string[] }[];
       /** Why the build could not run or failed: the structured error a one-shot build reports. */
       error?: { code: FailureCode; message: string; hint?: string; details?: Record<string, unknown> };
     }
@@ -65,7 +70,14 @@ export function describeWatchEvent(event: WatchEvent): string {
       const error = event.error
         ? `; error [${event.error.code}]: ${event.error.message}${event.error.hint ? ` hint: ${event.error.hint}` : ''}`
         : '';
-      return `[${event.cycle}] ${what}: ${ran}${failed} in ${event.buildMs} ms${ready}${error}`;
+      const diagnostics =
+        event.diagnostics === undefined
+          ? ''
+          : `; diagnostics: ${listed(
+              event.diagnostics.map((d) => `${d.target} ${d.errors > 0 ? 'error' : 'warning'} (${d.codes.join(', ')})`),
+              3,
+            )}`;
+      return `[${event.cycle}] ${what}: ${ran}${failed} in ${event.buildMs} ms${ready}${diagnostics}${error}`;
     }
     case 'ignored':
       return `unchanged content, nothing to do: ${listed(event.paths, 3)}`;

@@ -1,6 +1,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { EpistemeError, describeCause, type Warning } from '../failure.js';
+import { findConfigUpward } from '../store/find-workspace.js';
 import { loadWorkspace, CONFIG_FILE_NAME, type Workspace, type WorkspaceFlags } from '../config/workspace.js';
 import { forgetRegisteredFamilyIds } from '../config/manifest.js';
 import { forgetLoadedFamilies } from '../extract/families.js';
@@ -169,14 +170,14 @@ export class WatchSession {
     );
   }
 
-  /** The config, map and manifest the flags name (or ./episteme.json): watched even while invalid. */
+  /** The config, map and manifest the flags name (or the nearest episteme.json): watched even while invalid. */
   private fallbackInputs(): string[] {
     const { cwd, flags } = this.options;
     const files: string[] = [];
     if (flags.config !== undefined) {
       const config = path.resolve(cwd, flags.config);
       files.push(fs.statSync(config, { throwIfNoEntry: false })?.isDirectory() ? path.join(config, CONFIG_FILE_NAME) : config);
-    } else files.push(path.join(cwd, CONFIG_FILE_NAME));
+    } else files.push(findConfigUpward(cwd) ?? path.join(cwd, CONFIG_FILE_NAME));
     for (const file of [flags.map, flags.manifest]) if (file !== undefined && file !== '-') files.push(path.resolve(cwd, file));
     return files;
   }
@@ -271,6 +272,9 @@ export class WatchSession {
     this.scheduleProof();
     const ended = performance.now();
     const targets = summary?.targets ?? [];
+    const diagnostics = targets
+      .filter((t) => isAction(t.status) && t.diagnostics !== undefined)
+      .map((t) => ({ target: t.target, ...t.diagnostics! }));
     this.options.emit(
       {
         event: 'cycle',
@@ -286,6 +290,7 @@ export class WatchSession {
         ranMs,
         settleMs: firstEventAt === null ? null : Math.round(started - firstEventAt),
         queryReadyMs: firstEventAt === null || summary === null ? null : Math.round((readyAt ?? ended) - firstEventAt),
+        ...(diagnostics.length > 0 ? { diagnostics } : {}),
         ...(error
           ? {
               error: {

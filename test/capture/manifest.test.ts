@@ -95,11 +95,13 @@ test('a workspace may have a manifest, a map or both; a URL in both is an error;
       assert.match(error.message, /entry 1, field url: duplicate of manual-ingest map entry 0 \(both are https:\/\/example\.test\/a\)/);
       return true;
     });
-    const manifestOnly = await loadWorkspace(rig.path('src'), { manifest: '../manifest.json' });
-    assert.equal(manifestOnly.root, rig.path('src'));
+    // From a subfolder, the workspace is the nearest episteme.json above it: --manifest there replaces the
+    // config's manifest, and starts no second workspace in the subfolder.
+    const fromBelow = await loadWorkspace(rig.path('src'), { manifest: '../manifest.json' });
+    assert.equal(fromBelow.root, rig.dir);
     assert.deepEqual(
-      manifestOnly.sources.map((s) => s.spec.url),
-      ['https://example.test/b'],
+      fromBelow.sources.map((s) => s.spec.url),
+      ['https://example.test/a', 'https://example.test/b'],
     );
   } finally {
     rig.cleanup();

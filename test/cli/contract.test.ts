@@ -1,6 +1,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
 import { Rig, writeSmallWorkspace, assertNoStackTrace, runCli, REPO_ROOT } from '../helpers/rig.js';
 
 const COMMANDS = [
@@ -34,7 +36,12 @@ test('bad input gives a structured error with exit code 2 and no stack trace', a
   try {
     writeSmallWorkspace(rig);
     const cases: { name: string; setup?: () => void; args: string[]; code: string; input?: string; cwd?: string }[] = [
-      { name: 'not a workspace', args: ['build', '--json'], code: 'config-not-found', cwd: fs.mkdtempSync(rig.path('empty-')) },
+      {
+        name: 'not a workspace',
+        args: ['build', '--json'],
+        code: 'config-not-found',
+        cwd: fs.mkdtempSync(path.join(os.tmpdir(), 'episteme-empty-')),
+      },
       { name: 'missing --config', args: ['build', '--config', 'nope.json', '--json'], code: 'config-not-found' },
       {
         name: 'malformed config',

@@ -28,7 +28,7 @@ function hasTmux(): boolean {
 const STATUS = /^\[(\d+)\/(\d+)\] (?!failed)\S+ +\d+:\d\d/;
 
 test('live progress on a terminal: one status line updated in place, failures as they happen, a summary that fits a screen', {
-  skip: hasTmux() ? false : 'tmux is not installed: the pseudo-terminal test is skipped',
+  skip: hasTmux() ? false : 'tmux is not installed (apt-get install tmux; .ci/run does): the pseudo-terminal test is skipped',
   timeout: 300_000,
 }, async () => {
   const server = await TestServer.start({

@@ -20,9 +20,9 @@ async function usage(rig: Rig, args: string[]): Promise<{ message: string; hint:
 test('a missing required option is named', async () => {
   const rig = new Rig();
   try {
-    const e = await usage(rig, ['query', '--term', 'x']);
-    assert.match(e.message, /Missing required option --index/);
-    assert.match(e.hint, /Add --index/);
+    const e = await usage(rig, ['diff', '--out', '-']);
+    assert.match(e.message, /Missing required option --before/);
+    assert.match(e.hint, /Add --before/);
     const t = await usage(rig, ['query', '--index', 'i.json']);
     assert.match(t.message, /Missing required option --term/);
   } finally {
@@ -57,8 +57,8 @@ test('an unknown option suggests the nearest options of that command, or none', 
     assert.doesNotMatch(far.hint, /Did you mean/);
     assert.match(far.hint, /episteme chunk --help/);
     // An option value that looks like an option is a value, not an unknown option.
-    const value = await usage(rig, ['query', '--term', '-x']);
-    assert.match(value.message, /--index/);
+    const value = await usage(rig, ['diff', '--out', '-x']);
+    assert.match(value.message, /--before/);
   } finally {
     rig.cleanup();
   }

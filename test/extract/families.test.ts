@@ -65,9 +65,15 @@ test('extraction config covers only the document family rules, the extractor, fr
   // A PDF option does not enter an HTML document's config.
   const other = extractionConfig({ url: 'https://url.spec.whatwg.org/' }, snap('https://url.spec.whatwg.org/', 'text/html'), {
     ...DEFAULT_EXTRACT_OPTIONS,
-    pdfTimeoutMs: 5,
+    pdfMaxPages: 5,
   });
   assert.deepEqual(other, whatwg);
+  // A time bound enters no document's config, PDF or not: raising one re-extracts nothing that succeeded.
+  const pdfSnap = snap('https://example.org/a.pdf', 'application/pdf');
+  assert.deepEqual(
+    extractionConfig({ url: 'https://example.org/a.pdf' }, pdfSnap, { ...DEFAULT_EXTRACT_OPTIONS, pdfTimeoutMs: 999_000 } as never),
+    extractionConfig({ url: 'https://example.org/a.pdf' }, pdfSnap, DEFAULT_EXTRACT_OPTIONS),
+  );
   // Extractor choice: explicit, then content type, then family default.
   const rfcText = extractionConfig(
     { url: 'https://www.rfc-editor.org/rfc/rfc1.txt' },

@@ -33,7 +33,7 @@ export const extractRule: Rule = {
         stage: 'extract',
         input: { documentId: src(node).documentId, source: src(node).spec, snapshot: meta, body, options, ...families },
       },
-      { timeoutMs: extractTimeoutMs(options, extractor), label: src(node).documentId },
+      { timeoutMs: extractTimeoutMs(options, extractor, body.length), label: src(node).documentId, pdf: extractor === 'pdf' },
     );
     return { bytes, outputPath: perDocumentPath(env.ws.outputs.specs, src(node).documentId), facts: documentFacts };
   },

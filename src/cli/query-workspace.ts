@@ -1,0 +1,123 @@
+import * as path from 'node:path';
+import { EpistemeError } from '../failure.js';
+import { fs } from '../node-builtins.js';
+import { CONFIG_FILE_NAME } from '../store/names.js';
+import { findConfigUpward } from '../store/find-workspace.js';
+import { shellWord } from './hint-commands.js';
+
+/**
+ * Which search index a query means and what to say when it is not there: the workspace's by default
+ * (the nearest episteme.json up, or --config), "not built yet" with the build command that makes it,
+ * and "did you mean" when another artifact is given as --index. Used by query, show and serve.
+ */
+
+/**
+ * --index by default: the search index of the workspace found from the current folder (the nearest
+ * episteme.json up, or --config), as a path from the current folder. Reads only the config's
+ * outputs.chunks, so a query still loads no config code.
+ */
+export function workspaceSearchIndex(config: string | undefined): string {
+  let file = config === undefined ? findConfigUpward(process.cwd()) : path.resolve(config);
+  if (file !== null && fs.statSync(file, { throwIfNoEntry: false })?.isDirectory()) file = path.join(file, CONFIG_FILE_NAME);
+  if (file === null || !fs.existsSync(file)) {
+    throw new EpistemeError(
+      'config-not-found',
+      config === undefined
+        ? `No --index given, and no ${CONFIG_FILE_NAME} in this folder or any folder above it to take the search index from.`
+        : `Workspace config not found: ${config}`,
+      {
+        hint:
+          'Run from a workspace folder (or below it), pass --config PATH/episteme.json, ' +
+          'or name the index: episteme query --index PATH/search-index.json --term WORD.',
+      },
+    );
+  }
+  let chunks = 'chunks';
+  try {
+    const raw = JSON.parse(fs.readFileSync(file, 'utf8')) as { outputs?: { chunks?: unknown } };
+    if (typeof raw.outputs?.chunks === 'string') chunks = raw.outputs.chunks;
+  } catch (error) {
+    const shown = path.relative(process.cwd(), file) || CONFIG_FILE_NAME;
+    throw new EpistemeError('config-invalid', `${shown} is not valid JSON: ${(error as Error).message}`, {
+      hint: `Fix ${shown} (see docs/workspace.md, "Workspace"), or name the index with --index.`,
+      details: { file: shown },
+    });
+  }
+  return path
+    .relative(process.cwd(), path.join(path.dirname(file), chunks, 'search-index.json'))
+    .split(path.sep)
+    .join('/');
+}
+
+/** A search index that is not there: in a workspace, a build not run yet, or a name that is not the search index's. */
+export function notBuiltYet(error: unknown, index: string): unknown {
+  if (!(error instanceof EpistemeError) || error.code !== 'input-not-found') return error;
+  const config = workspaceConfigAbove(index);
+  if (config === null) return error;
+  if (path.basename(index) !== 'search-index.json') {
+    const wanted = workspaceIndexOf(config);
+    return new EpistemeError('input-not-found', error.message, { hint: didYouMean(wanted, index), details: error.details });
+  }
+  return new EpistemeError('input-not-found', `${index} does not exist: the workspace's search index has not been built yet.`, {
+    hint: `Build it first: ${rebuildCommand(index)}`,
+    details: error.details,
+  });
+}
+
+/** Another artifact given as --index (a chunk index, a document): name the search index instead. */
+export function otherArtifact(error: EpistemeError, index: string): EpistemeError {
+  if (!/ artifact, not /.test(error.message)) return error;
+  const beside = path.join(path.dirname(path.resolve(index)), 'search-index.json');
+  const config = workspaceConfigAbove(index);
+  const wanted = fs.existsSync(beside) || config === null ? beside : workspaceIndexOf(config);
+  return new EpistemeError('artifact-invalid', error.message, { hint: didYouMean(wanted, index), details: error.details });
+}
+
+/** The hint that names the search index `wanted` (absolute) for the `given` --index. */
+function didYouMean(wanted: string, given: string): string {
+  const shown = path.relative(process.cwd(), wanted).split(path.sep).join('/');
+  return fs.existsSync(wanted)
+    ? `Did you mean --index ${shellWord(shown)}? (the search index; ${given} is not one)`
+    : `Did you mean --index ${shellWord(shown)}? It is not built yet: ${rebuildCommand(wanted)}`;
+}
+
+/** A workspace's search index (absolute): <outputs.chunks>/search-index.json beside its config. */
+function workspaceIndexOf(config: string): string {
+  let chunks = 'chunks';
+  try {
+    const raw = JSON.parse(fs.readFileSync(config, 'utf8')) as { outputs?: { chunks?: unknown } };
+    if (typeof raw.outputs?.chunks === 'string') chunks = raw.outputs.chunks;
+  } catch {
+    // An invalid config names no folder: the default one.
+  }
+  return path.join(path.dirname(config), chunks, 'search-index.json');
+}
+
+/** The nearest workspace config at or above an index file's folder, or null. */
+function workspaceConfigAbove(indexPath: string): string | null {
+  return findConfigUpward(path.dirname(path.resolve(indexPath)));
+}
+
+/**
+ * The exact build command for the search index at `indexPath`, run from here: found via the workspace
+ * config above it, with --config when that is not the workspace this folder is in.
+ */
+export function rebuildCommand(indexPath: string): string {
+  const absolute = path.resolve(indexPath);
+  const config = workspaceConfigAbove(absolute);
+  if (config !== null) {
+    const target = path
+      .relative(path.dirname(config), path.join(path.dirname(absolute), 'search-index.json'))
+      .split(path.sep)
+      .join('/');
+    if (findConfigUpward(process.cwd()) === config) return `episteme build ${target}`;
+    return `episteme build --config ${shellWord(path.relative(process.cwd(), config).split(path.sep).join('/'))} ${target}`;
+  }
+  // No config: a workspace given by --map or --manifest to a one-stage command; rebuild it from its folder the same way.
+  const folder =
+    path
+      .relative(process.cwd(), path.dirname(path.dirname(absolute)))
+      .split(path.sep)
+      .join('/') || '.';
+  return `from ${shellWord(folder)}, the build that made it, e.g. episteme build --map MAP.json`;
+}

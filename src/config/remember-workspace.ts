@@ -1,0 +1,38 @@
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { CONFIG_FILE_NAME } from '../store/names.js';
+import type { Workspace, WorkspaceFlags } from './workspace.js';
+
+/**
+ * A workspace given only by --map or --manifest is remembered: the first build writes episteme.json
+ * naming them (paths relative to the workspace root), so every later command run in the folder or
+ * below it (`episteme build`, `episteme query`, each hint a message prints) finds the workspace
+ * without the flags, as `npm init` leaves a package.json. Returns the config's workspace-relative
+ * path when it wrote one, else null: the workspace already has a config, a flag reads stdin (which
+ * a config cannot name), or the file appeared meanwhile (created with O_EXCL, never overwritten).
+ * A folder that refuses the write is left as it is: the build that follows says why it cannot write.
+ */
+export function rememberWorkspace(ws: Workspace, flags: WorkspaceFlags): string | null {
+  if (ws.configFile !== null || flags.config !== undefined || flags.map === '-' || flags.manifest === '-') return null;
+  if (ws.mapFile === null && ws.manifestFile === null) return null;
+  const config: Record<string, string> = {};
+  if (ws.mapFile !== null) config.manualIngest = ws.mapFile;
+  if (ws.manifestFile !== null) config.manifest = ws.manifestFile;
+  const file = path.join(ws.root, CONFIG_FILE_NAME);
+  let fd: number;
+  try {
+    fd = fs.openSync(file, 'wx', 0o666);
+  } catch {
+    return null;
+  }
+  try {
+    fs.writeSync(fd, `${JSON.stringify(config, null, 2)}\n`);
+  } catch {
+    fs.closeSync(fd);
+    fs.rmSync(file, { force: true });
+    return null;
+  }
+  fs.closeSync(fd);
+  ws.configFile = CONFIG_FILE_NAME;
+  return CONFIG_FILE_NAME;
+}
