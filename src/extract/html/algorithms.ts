@@ -3,6 +3,7 @@ import { textContent } from 'domutils';
 import type { KeywordSpan } from '../bcp14.js';
 import type { AlgorithmStep, Link } from '../document-builder.js';
 import { TextSink, normalizeSpace } from '../text-sink.js';
+import { ecmarkdownSteps } from './ecmarkdown.js';
 import { SKIP_TAGS } from './tags.js';
 import type { HtmlWalk, WalkContext } from './walk.js';
 
@@ -28,7 +29,8 @@ export function extractAlgorithm(walk: HtmlWalk, el: Element, ctx: WalkContext):
     steps = writeSteps(writer, el, '');
   } else {
     steps = [];
-    writeIntroAndSteps(writer, el, steps);
+    // An <emu-alg> holding ecmarkdown source is read as the step tree ecmarkup renders it to.
+    writeIntroAndSteps(writer, (el.name === 'emu-alg' ? ecmarkdownSteps(el) : null) ?? el, steps);
   }
   const text = sink.toString();
   if (text === '') return;
