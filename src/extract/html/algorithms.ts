@@ -3,6 +3,7 @@ import { textContent } from 'domutils';
 import type { KeywordSpan } from '../bcp14.js';
 import type { AlgorithmStep, Link } from '../document-builder.js';
 import { TextSink, normalizeSpace } from '../text-sink.js';
+import { MAX_OUTLINE_DEPTH } from '../input-bounds.js';
 import { ecmarkdownSteps } from './ecmarkdown.js';
 import { SKIP_TAGS } from './tags.js';
 import type { HtmlWalk, WalkContext } from './walk.js';
@@ -30,7 +31,11 @@ export function extractAlgorithm(walk: HtmlWalk, el: Element, ctx: WalkContext):
   } else {
     steps = [];
     // An <emu-alg> holding ecmarkdown source is read as the step tree ecmarkup renders it to.
-    writeIntroAndSteps(writer, (el.name === 'emu-alg' ? ecmarkdownSteps(el) : null) ?? el, steps);
+    writeIntroAndSteps(
+      writer,
+      (el.name === 'emu-alg' ? ecmarkdownSteps(el, () => walk.builder.warnOnce('list-depth-capped', LIST_DEPTH_CAPPED)) : null) ?? el,
+      steps,
+    );
   }
   const text = sink.toString();
   if (text === '') return;
@@ -54,6 +59,8 @@ export function isIntroducedStepList(walk: HtmlWalk, ol: Element, introductions:
   const text = normalizeSpace(textContent(prev)).toLowerCase();
   return introductions.some((ending) => text.endsWith(ending));
 }
+
+export const LIST_DEPTH_CAPPED = `Lists nested deeper than ${MAX_OUTLINE_DEPTH} levels are kept in the text of the deepest item.`;
 
 interface StepWriter {
   walk: HtmlWalk;
@@ -104,15 +111,19 @@ function writeSteps(w: StepWriter, list: Element, parentPath: string): Algorithm
     const path = parentPath === '' ? String(n) : `${parentPath}.${n}`;
     n++;
     w.sink.marker(`${'  '.repeat(depth)}${path}. `);
+    // Past the outline depth, nested lists stay in the step's text (as list lines) instead of
+    // becoming substeps whose paths and indentation grow with every level.
+    const deepest = depth + 1 >= MAX_OUTLINE_DEPTH;
     const start = w.sink.length;
     const stepLinks: Link[] = [];
     const variables: string[] = [];
     const nested: Element[] = [];
     for (const c of li.children) {
-      if (isTag(c) && isStepList(c)) {
+      if (isTag(c) && isStepList(c) && !deepest) {
         nested.push(c);
         continue;
       }
+      if (isTag(c) && isStepList(c)) w.walk.builder.warnOnce('list-depth-capped', LIST_DEPTH_CAPPED);
       w.walk.flow(c, w.sink, w.keywords, stepLinks, false);
       collectVariables(w.walk, c, variables);
     }

@@ -1,4 +1,5 @@
 import { type AnyNode, Element, Text, isTag, isText } from 'domhandler';
+import { MAX_OUTLINE_DEPTH } from '../input-bounds.js';
 
 /**
  * `<emu-alg>` as ecmarkdown source: the steps as the spec author writes them (tc39/ecma262's
@@ -21,11 +22,12 @@ import { type AnyNode, Element, Text, isTag, isText } from 'domhandler';
  * (paths, ids, variables, links) and the block text come out of the one step writer (algorithms.ts).
  *
  * Linear in the source: each text node is split into lines once, each line is scanned once, and the
- * nesting is a stack of open lists (no recursion over the source).
+ * nesting is a stack of open lists (no recursion over the source), at most MAX_OUTLINE_DEPTH deep:
+ * a step indented deeper is one more step of the deepest list (`onDepthCapped` is told).
  */
 
 /** The element to read the steps from: a synthesized step tree when `alg` holds ecmarkdown, else null. */
-export function ecmarkdownSteps(alg: Element): Element | null {
+export function ecmarkdownSteps(alg: Element, onDepthCapped: () => void): Element | null {
   if (!isEcmarkdownSource(alg)) return null;
   const lines = splitLines(alg.children);
   const root = made(new Element('emu-alg', {}));
@@ -46,6 +48,11 @@ export function ecmarkdownSteps(alg: Element): Element | null {
     }
     while (open.length > 0 && open[open.length - 1]!.indent > head.indent) open.pop();
     let top = open[open.length - 1];
+    if (top !== undefined && open.length >= MAX_OUTLINE_DEPTH && head.indent > top.indent) {
+      // Past the outline depth a deeper step is one more step of the deepest list (no unbounded nesting).
+      onDepthCapped();
+      head.indent = top.indent;
+    }
     const kind = head.ordered ? 'ol' : 'ul';
     // A marker of the other kind at the same indentation starts a sibling list (as in Markdown).
     const sibling = top !== undefined && top.indent === head.indent && top.list.name !== kind;

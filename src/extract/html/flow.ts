@@ -5,6 +5,7 @@ import type { KeywordSpan } from '../bcp14.js';
 import { keywordOf } from '../bcp14.js';
 import { TextSink, normalizeSpace } from '../text-sink.js';
 import type { CompiledRules } from './compiled-rules.js';
+import { MAX_OUTLINE_DEPTH } from '../input-bounds.js';
 import { BLOCK_TAGS, SKIP_TAGS } from './tags.js';
 
 /** The reading text of elements: inline runs, list markers, table cells joined by " | ", links resolved. */
@@ -59,7 +60,7 @@ export class FlowWriter {
     if (name === 'li') {
       const parent = node.parent;
       const ordered = parent !== null && isTag(parent) && parent.name === 'ol';
-      sink.marker('  '.repeat(Math.max(0, depth - 1)) + (ordered ? `${listIndex(node)}. ` : '- '));
+      sink.marker(listIndent(depth) + (ordered ? `${listIndex(node)}. ` : '- '));
     } else if (name === 'ul' || name === 'ol') {
       childDepth = depth + 1;
     } else if ((name === 'td' || name === 'th') && node.prev !== null && hasPreviousCell(node)) {
@@ -102,6 +103,11 @@ export class FlowWriter {
       return href;
     }
   }
+}
+
+/** Two spaces per enclosing list, at most MAX_OUTLINE_DEPTH lists deep: deeper items line up with the last level. */
+export function listIndent(depth: number): string {
+  return '  '.repeat(Math.min(Math.max(0, depth - 1), MAX_OUTLINE_DEPTH - 1));
 }
 
 /** Item numbers already given, so the items of one list are numbered in linear time, not quadratic. */

@@ -4,7 +4,7 @@ import type { BlockKind, DocumentBuilder, Link, ListItem } from '../document-bui
 import { keywordOf, type KeywordSpan } from '../bcp14.js';
 import { TextSink, normalizeSpace } from '../text-sink.js';
 import { MAX_TREE_DEPTH, parseMarkup } from '../markup-parser.js';
-import { XML_ENTITY_BOUNDS, boundExceeded } from '../input-bounds.js';
+import { MAX_OUTLINE_DEPTH, XML_ENTITY_BOUNDS, boundExceeded } from '../input-bounds.js';
 import { compareCodeUnits } from '../../store/canonical-json.js';
 import { RfcTargets } from './rfc-xref.js';
 import { authorAddresses, rfcFrontMetadata } from './rfc-front.js';
@@ -336,7 +336,8 @@ class RfcXmlWalker {
 
   private section(el: Element, level: number, number: string | null, numbered: boolean): void {
     const explicitNumbered = el.attribs['numbered'] !== 'false';
-    const n = numbered && explicitNumbered ? number : null;
+    // Past the outline depth the builder keeps sections at its last level: they are not numbered deeper.
+    const n = numbered && explicitNumbered && level <= MAX_OUTLINE_DEPTH ? number : null;
     const { fragment, alternateIds, derivedIds } = this.fragmentOf(el);
     // Without pn or anchor the XML names no id: the HTML id for the number is only a derived alias.
     if (fragment === null && n !== null) derivedIds.push(/^[A-Z]/.test(n) ? `appendix-${n}` : `section-${n}`);
