@@ -2,7 +2,9 @@ import { type AnyNode, type Element, isTag, isText } from 'domhandler';
 import type { ListItem } from '../document-builder.js';
 import { TextSink, normalizeSpace } from '../text-sink.js';
 import { MAX_OUTLINE_DEPTH } from '../input-bounds.js';
+import { scriptText } from '../scripts.js';
 import { LIST_DEPTH_CAPPED } from './algorithms.js';
+import { isNoteMarkerElement } from './flow.js';
 import { BLOCK_TAGS, SKIP_TAGS } from './tags.js';
 import type { HtmlWalk, WalkContext } from './walk.js';
 
@@ -35,6 +37,11 @@ export function listItems(walk: HtmlWalk, list: Element, depth = 1): ListItem[] 
         }
         if (node.name === 'ul' || node.name === 'ol') {
           for (const item of listItems(walk, node, depth + 1)) nested.push(node.name === 'ol' ? { ...item, ordered: true } : item);
+          return;
+        }
+        if ((node.name === 'sup' || node.name === 'sub') && !isNoteMarkerElement(node, walk.rules)) {
+          // The item's text writes a superscript as its block text does (flow.ts, scripts.ts).
+          sink.literal(scriptText(node.name, walk.plainText(node)));
           return;
         }
         if (BLOCK_TAGS.has(node.name)) sink.lineBreak(1);

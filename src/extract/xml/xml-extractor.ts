@@ -6,6 +6,7 @@ import { TextSink, normalizeSpace } from '../text-sink.js';
 import { MAX_TREE_DEPTH, parseMarkup } from '../markup-parser.js';
 import { MAX_OUTLINE_DEPTH, XML_ENTITY_BOUNDS, boundExceeded } from '../input-bounds.js';
 import { compareCodeUnits } from '../../store/canonical-json.js';
+import { MAX_SCRIPT_NESTING, type ScriptKind, isNoteMarker, scriptText } from '../scripts.js';
 import { RfcTargets } from './rfc-xref.js';
 import { authorAddresses, rfcFrontMetadata } from './rfc-front.js';
 import { type CitationOptions, bibxmlAnchor, includedReference, referenceCitation } from './rfc-references.js';
@@ -229,6 +230,8 @@ class RfcXmlWalker {
   /** The renderer adds DOIs and info-page targets to RFC references (CitationOptions.rfcLinks). */
   private rfcLinks = false;
   sectionCount = 0;
+  /** How many `<sup>`/`<sub>` enclose the node being written. */
+  private scriptNesting = 0;
   /** Whether content of the document comes from documents named by `<x:source>` (not read here). */
   externalSources = false;
 
@@ -614,6 +617,7 @@ class RfcXmlWalker {
       sink.lineBreak(1);
       return;
     }
+    if ((name === 'sup' || name === 'sub') && this.script(node, name, sink, links, skipLists)) return;
     if (name === 'bcp14') {
       const kw = keywordOf(textContent(node));
       for (const c of node.children) this.flow(c, sink, keywords, links, skipLists);
@@ -670,6 +674,25 @@ class RfcXmlWalker {
     }
     for (const c of node.children) this.flow(c, sink, keywords, links, skipLists);
     if (block) sink.lineBreak(1);
+  }
+
+  /**
+   * v3 `<sup>`/`<sub>` as `^53` / `_(i+1)`, as the HTML extractor writes xml2rfc's rendering of them
+   * (scripts.ts); false for a marker of cross-references only, and past MAX_SCRIPT_NESTING.
+   */
+  private script(node: Element, kind: ScriptKind, sink: TextSink, links: Link[], skipLists: boolean): boolean {
+    if (this.scriptNesting >= MAX_SCRIPT_NESTING) return false;
+    if (this.scriptNesting === 0 && isNoteMarker(node, isRenderedVocabulary, (e) => ['xref', 'eref'].includes(localName(e)))) return false;
+    const inner = new TextSink();
+    this.scriptNesting++;
+    try {
+      for (const c of node.children) this.flow(c, inner, [], links, skipLists);
+    } finally {
+      this.scriptNesting--;
+    }
+    const text = scriptText(kind, inner.toString());
+    if (text !== '') sink.literal(text);
+    return true;
   }
 
   /** `<x:length-of target>` as the renderer prints it; the target id when the document lacks it. */
