@@ -50,7 +50,7 @@ test('HTML: footnote and reference markers (a <sup> of links) keep their text an
   );
   assert.equal(p?.text, 'Widely deployed1 and specified[3], squared^2.');
   assert.deepEqual(
-    (p?.['links'] as { href: string }[]).map((l) => l.href),
+    ((p?.['links'] ?? []) as { href: string }[]).map((l) => l.href),
     ['https://example.org/doc#fn1', 'https://example.org/doc#ref-3'],
   );
 });
