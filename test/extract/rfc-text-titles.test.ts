@@ -13,7 +13,11 @@ const read = (name: string): Uint8Array => new Uint8Array(readFileSync(path.join
 
 test('first-page titles: two centred lines, a title under the old "Status of this Memo" layout, a draft name dropped', async () => {
   const cases: [string, string, string][] = [
-    ['rfc7301-front.txt', 'https://www.rfc-editor.org/rfc/rfc7301.txt', 'Transport Layer Security (TLS) Application-Layer Protocol Negotiation Extension'],
+    [
+      'rfc7301-front.txt',
+      'https://www.rfc-editor.org/rfc/rfc7301.txt',
+      'Transport Layer Security (TLS) Application-Layer Protocol Negotiation Extension',
+    ],
     ['rfc2616-front.txt', 'https://www.rfc-editor.org/rfc/rfc2616.txt', 'Hypertext Transfer Protocol -- HTTP/1.1'],
     ['no-title.txt', 'https://www.rfc-editor.org/rfc/rfc9989.txt', 'RFC 9989'],
   ];

@@ -162,8 +162,7 @@ function indentOf(text: string): number {
  * block's lines pair a left and a right column). Null when no group qualifies.
  */
 function frontMatterTitle(groups: readonly Group[], gi: number): string | null {
-  const centred = (g: Group | undefined): boolean =>
-    g !== undefined && g.lines.every((l) => indentOf(l.text) > 0 && !/\S\s{3,}\S/.test(l.text));
+  const centred = (g: Group | undefined): boolean => g?.lines.every((l) => indentOf(l.text) > 0 && !/\S\s{3,}\S/.test(l.text)) === true;
   const titleLines = (g: Group): string[] => g.lines.map((l) => l.text.trim()).filter((t) => !DRAFT_NAME.test(t));
   // The first group is the header block (stream, number, authors, date), never the title.
   for (let k = gi; k >= 1 && k >= gi - 1 && centred(groups[k]); k--) {

@@ -444,14 +444,28 @@ class RfcXmlWalker {
 
   /** The block content of a section (its direct non-section children). */
   private body(el: Element, fragment: string | null): void {
+    // Text directly in a section: none in a valid RFC, but where the tree's depth cap attached the
+    // content of deeper elements (xml-depth-capped: "their text is kept"). One paragraph per run.
+    let loose: string[] = [];
+    const flushLoose = (): void => {
+      const text = normalizeSpace(loose.join(''));
+      loose = [];
+      if (text !== '') this.builder.addBlock({ kind: 'paragraph', text, fragment });
+    };
     for (const c of el.children) {
+      if (isText(c)) {
+        loose.push(c.data);
+        continue;
+      }
       if (isTag(c)) {
         const name = localName(c);
         if (name === 'section' || name === 'references' || name === 'name' || RFC_SKIP.has(name)) continue;
         if (!isRenderedVocabulary(c)) continue;
+        flushLoose();
         this.block(c, fragment);
       }
     }
+    flushLoose();
   }
 
   private block(el: Element, fragment: string | null): void {
