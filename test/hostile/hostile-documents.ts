@@ -174,5 +174,6 @@ export function ecmarkdownSource(steps: number, depth: number): string {
 /** RFC XML with `levels` nested sections, each with a name and a paragraph. */
 export function deepRfcXmlSections(levels: number): string {
   const open = '<section><name>s</name><t>x</t>'.repeat(levels);
-  return `<?xml version="1.0"?><rfc version="3"><front><title>Deep</title></front><middle>${open}<t>deep words</t>${'</section>'.repeat(levels)}</middle></rfc>`;
+  const close = '</section>'.repeat(levels);
+  return `<?xml version="1.0"?><rfc version="3"><front><title>Deep</title></front><middle>${open}<t>deep words</t>${close}</middle></rfc>`;
 }
