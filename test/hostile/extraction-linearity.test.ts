@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { StagePool } from '../../src/graph/stage-pool.js';
 import { DEFAULT_EXTRACT_OPTIONS } from '../../src/extract/extract.js';
 import { snapshotFor } from '../extract/helpers.js';
-import { NESTED_HTML, deepRfcXmlSections, nestedHtmlUrl } from './hostile-documents.js';
+import { NESTED_HTML, deepRfcXmlSections, ecmarkdownSource, nestedHtmlUrl } from './hostile-documents.js';
 
 /**
  * Work grows linearly with adversarial input: each input below targets a pattern that was (or could
@@ -134,6 +134,25 @@ const CASES: Case[] = [
     },
   },
   {
+    // Issue 31: list lines, step paths and section ancestry stop growing past the outline depth.
+    name: 'HTML: nested ordered lists',
+    url: 'https://example.org/',
+    contentType: 'text/html',
+    make: (n) => fill('<ol><li>x', n),
+  },
+  {
+    name: 'HTML: ecmarkdown steps indented 40 levels deep, again and again',
+    url: 'https://tc39.es/ecma262/',
+    contentType: 'text/html',
+    make: (n) => ecmarkdownSource(Math.max(1, Math.floor(n / 60)), 40),
+  },
+  {
+    name: 'HTML: nested superscripts',
+    url: 'https://example.org/',
+    contentType: 'text/html',
+    make: (n) => `<p>2${fill('<sup>x', n)}</p>`,
+  },
+  {
     // Inline wrappers are asked once whether they wrap blocks, however deep they nest.
     name: 'HTML: deep nests of inline wrappers around a block',
     url: 'https://example.org/',
@@ -210,6 +229,14 @@ test('every container kind nested 100,000 deep ends at once with a document nami
             ...(kind.includes('emu-clause') ? ['section-depth-capped'] : []),
           ],
     })),
+    {
+      // More steps in one list than a function call takes arguments (steps.push(...all) threw).
+      name: 'HTML: 200,000 steps of one ecmarkdown list',
+      url: 'https://tc39.es/ecma262/',
+      contentType: 'text/html',
+      body: `<!DOCTYPE html><html><body>${ecmarkdownSource(200_000, 1)}</body></html>`,
+      codes: [],
+    },
     {
       name: 'RFC XML: sections',
       url: 'https://www.rfc-editor.org/rfc/rfc9997.xml',

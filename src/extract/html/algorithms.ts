@@ -82,7 +82,8 @@ function writeIntroAndSteps(w: StepWriter, el: Element, steps: AlgorithmStep[]):
       if (SKIP_TAGS.has(c.name) || w.walk.rules.prune(c)) continue;
       if (isStepList(c)) {
         // Steps continue their numbering across lists of one algorithm only when the source says so (start=).
-        steps.push(...writeSteps(w, c, ''));
+        // One by one: a list may hold more steps than a call takes arguments.
+        for (const step of writeSteps(w, c, '')) steps.push(step);
         continue;
       }
       if (containsStepList(c)) {
@@ -134,10 +135,10 @@ function writeSteps(w: StepWriter, list: Element, parentPath: string): Algorithm
     if (variables.length > 0) step.variables = variables;
     if (stepLinks.length > 0) {
       step.links = stepLinks;
-      w.links.push(...stepLinks);
+      for (const link of stepLinks) w.links.push(link);
     }
     const substeps: AlgorithmStep[] = [];
-    for (const list of nested) substeps.push(...writeSteps(w, list, path));
+    for (const list of nested) for (const sub of writeSteps(w, list, path)) substeps.push(sub);
     if (substeps.length > 0) step.steps = substeps;
     steps.push(step);
   }

@@ -43,7 +43,9 @@ export function ecmarkdownSteps(alg: Element, onDepthCapped: () => void): Elemen
       // A continuation line (or prose before the first step): joined to what precedes it.
       if (isBlank(line)) continue;
       const target = open.length === 0 ? lead : open[open.length - 1]!.lastContent;
-      target.push(made(new Text(' ')), ...inline(stripIndent(line)));
+      target.push(made(new Text(' ')));
+      // One by one: a line may hold more nodes than a call takes arguments.
+      for (const node of inline(stripIndent(line))) target.push(node);
       continue;
     }
     while (open.length > 0 && open[open.length - 1]!.indent > head.indent) open.pop();
@@ -177,7 +179,7 @@ const FORMATS: Record<string, string> = { _: 'var', '*': 'emu-val', '~': 'emu-co
 function inline(nodes: readonly AnyNode[]): AnyNode[] {
   const out: AnyNode[] = [];
   for (const n of nodes) {
-    if (isText(n)) out.push(...formatRuns(n.data));
+    if (isText(n)) for (const run of formatRuns(n.data)) out.push(run);
     else out.push(n);
   }
   return out;
