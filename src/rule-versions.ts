@@ -12,7 +12,10 @@
  * sorted references, x:source limits), list-item counters, foreign vocabularies skipped; httpwg
  * `pre.inline` is grammar. 5: HTML trees close an open `<p>` at a block start tag whenever it is in
  * button scope (the standard's "close a p element"), not only when it is the current node. 6: bytes
- * invalid in their encoding (replaced by U+FFFD) are a warning diagnostic, invalid-bytes.
+ * invalid in their encoding (replaced by U+FFFD) are a warning diagnostic, invalid-bytes;
+ * superscripts and subscripts as `^53` / `_(i+1)` (HTML, RFC XML); `<emu-alg>` ecmarkdown source read
+ * as steps; RFC text titled from its first page's title lines (a draft's name line dropped), else
+ * "RFC <n>"; sections, lists and steps nested past MAX_OUTLINE_DEPTH kept at that depth.
  */
 export const EXTRACT_RULE_VERSION = 6;
 /**

@@ -1,6 +1,7 @@
 import type { Authority, Block, Diagnostic, Normativity, Section } from '../document/types.js';
 import { compareCodeUnits } from '../store/canonical-json.js';
 import { findKeywords, type KeywordSpan } from './bcp14.js';
+import { MAX_OUTLINE_DEPTH } from './input-bounds.js';
 
 export type BlockKind =
   | 'paragraph'
@@ -162,6 +163,7 @@ export class DocumentBuilder {
   private readonly blockCounts = new Map<string, number>();
   private readonly informativeSections = new Map<string, string>();
   private anonymousCount = 0;
+  private readonly warnedOnce = new Set<string>();
   private markedKeywordCount = 0;
   private readonly policy: BuilderPolicy;
 
@@ -173,7 +175,8 @@ export class DocumentBuilder {
     return this.stack.length === 0 ? null : this.stack[this.stack.length - 1]!.section;
   }
 
-  openSection(draft: SectionDraft): Section {
+  openSection(input: SectionDraft): Section {
+    const draft = this.capLevel(input);
     while (this.stack.length > 0 && this.stack[this.stack.length - 1]!.section.level >= draft.level) this.stack.pop();
     const parent = this.stack.length === 0 ? null : this.stack[this.stack.length - 1]!;
     let id: string;
@@ -214,6 +217,16 @@ export class DocumentBuilder {
     this.stack.push({ section, informative });
     if (informative !== null) this.informativeSections.set(id, informative);
     return section;
+  }
+
+  /** A section deeper than MAX_OUTLINE_DEPTH is opened at that level, beside the deepest sections. */
+  private capLevel(draft: SectionDraft): SectionDraft {
+    if (draft.level <= MAX_OUTLINE_DEPTH) return draft;
+    this.warnOnce(
+      'section-depth-capped',
+      `Sections nested deeper than ${MAX_OUTLINE_DEPTH} levels are kept at level ${MAX_OUTLINE_DEPTH}.`,
+    );
+    return { ...draft, level: MAX_OUTLINE_DEPTH };
   }
 
   /** "This section is non-normative." applies to the current section and everything under it. */
@@ -294,6 +307,13 @@ export class DocumentBuilder {
 
   warn(code: string, message: string): void {
     this.diagnostics.push({ code, message, severity: 'warning' });
+  }
+
+  /** A warning given once per document, however often its cause occurs. */
+  warnOnce(code: string, message: string): void {
+    if (this.warnedOnce.has(code)) return;
+    this.warnedOnce.add(code);
+    this.warn(code, message);
   }
 
   error(code: string, message: string): void {

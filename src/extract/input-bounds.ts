@@ -10,6 +10,15 @@ import { EpistemeError } from '../failure.js';
 /** HTML and XML tree depth, as in Blink and WebKit: deeper elements attach at this depth (a diagnostic, not a failure). */
 export const MAX_TREE_DEPTH = 512;
 
+/**
+ * Outline depth: sections, list items and algorithm steps nested deeper than this are kept at this
+ * depth (their text kept, warning `section-depth-capped` / `list-depth-capped`). Each level adds to
+ * what every item below it carries (a section's number and ancestry, a step's path "1.1.1...", a list
+ * line's indentation), so without it 100,000 nested lists (capped by the tree at 512 elements) write
+ * hundreds of characters per input byte; real documents nest fewer than 12 levels.
+ */
+export const MAX_OUTLINE_DEPTH = 32;
+
 /** XML internal entities, after Expat (amplification factor 100 past 8 MiB) and XmlLite (100,000 expansions). */
 export const XML_ENTITY_BOUNDS = Object.freeze({
   maxExpansions: 100_000,

@@ -4,7 +4,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Block, Chunk } from '../../src/document/types.js';
 import { Sandbox } from '../hostile/harness.js';
-import { extractBytes } from './helpers.js';
+import { extractBytes, fixturesDir } from './helpers.js';
 
 /**
  * Algorithms: emu-alg, div.algorithm and an <ol> introduced as steps become `algorithm` blocks with
@@ -128,4 +128,66 @@ test('a long algorithm is chunked with step paths in its text and each chunk cit
   } finally {
     box.cleanup();
   }
+});
+
+/** Every step with its path, text, id, variables and links: what "the same steps" compares. */
+function stepFacts(steps: Step[]): unknown[] {
+  return flatten(steps).map((s) => ({ path: s.path, text: s.text, id: s.id ?? null, variables: s.variables ?? [], links: s.links ?? [] }));
+}
+
+test('an <emu-alg> of ecmarkdown source gives the steps of its rendered <ol> form (ToPrimitive)', async () => {
+  const dir = path.join(fixturesDir, '..', 'ecmarkdown');
+  const url = 'https://tc39.es/ecma262/';
+  const forms = await Promise.all(
+    ['toprimitive.source.html', 'toprimitive.rendered.html'].map(async (file) => {
+      const doc = await extractBytes(readFileSync(path.join(dir, file)), url, 'text/html');
+      const algorithms = doc.blocks.filter((b) => b.kind === 'algorithm');
+      assert.equal(algorithms.length, 1, file);
+      return algorithms[0]!;
+    }),
+  );
+  const [source, rendered] = forms as [Block, Block];
+  const steps = stepFacts(source['steps'] as Step[]);
+  assert.equal(steps.length, 16, 'every source line is a step');
+  assert.deepEqual(steps, stepFacts(rendered['steps'] as Step[]));
+  assert.equal(source.text, rendered.text);
+  assert.deepEqual(source['links'], rendered['links']);
+  const exotic = flatten(source['steps'] as Step[]).find((s) => s.id === 'step-toprimitive-exotic');
+  assert.equal(exotic?.path, '1.2');
+  assert.equal(exotic?.text, 'If exoticToPrim is not undefined, then');
+  assert.deepEqual(exotic?.variables, ['exoticToPrim']);
+  assert.match(source.text, /^ {6}1\.2\.1\.1\. Let hint be "default"\.$/m);
+});
+
+test('ecmarkdown source: bullets, continuation lines, start numbers, escapes and inline formats', async () => {
+  const src = [
+    '<emu-alg>',
+    '  3. Let _list_ be a new empty List.',
+    '  4. For each element _e_ of |ArgumentList|, do',
+    '    * Append _e_ to _list_,',
+    '      then continue with the next element.',
+    '    * Call `f` on \\_not\\_a\\_var and 5 * 3.',
+    '  5. Return ~unused~.',
+    '</emu-alg>',
+  ].join('\n');
+  const [alg] = (await blocksOf(src, 'https://tc39.es/proposal-x/')).filter((b) => b.kind === 'algorithm');
+  assert.ok(alg, 'an algorithm block');
+  assert.deepEqual(
+    flatten(alg['steps'] as Step[]).map((s) => [s.path, s.text, s.variables ?? []]),
+    [
+      ['3', 'Let list be a new empty List.', ['list']],
+      ['4', 'For each element e of ArgumentList, do', ['e']],
+      ['4.1', 'Append e to list, then continue with the next element.', ['e', 'list']],
+      ['4.2', 'Call f on _not_a_var and 5 * 3.', []],
+      ['5', 'Return unused.', []],
+    ],
+  );
+});
+
+test('an <emu-alg> of prose without step markers stays one algorithm block of text, without steps', async () => {
+  const [alg] = (await blocksOf('<emu-alg>Return the result of evaluating _x_.</emu-alg>', 'https://tc39.es/x/')).filter(
+    (b) => b.kind === 'algorithm',
+  );
+  assert.equal(alg?.text, 'Return the result of evaluating _x_.');
+  assert.equal(alg?.['steps'], undefined);
 });

@@ -4,7 +4,7 @@ import { StagePool } from '../../src/graph/stage-pool.js';
 import { DEFAULT_EXTRACT_OPTIONS } from '../../src/extract/extract.js';
 import { extractBytes, snapshotFor } from '../extract/helpers.js';
 import { EpistemeError } from '../../src/failure.js';
-import { textPdf } from './hostile-documents.js';
+import { NESTED_HTML, deepRfcXmlSections, ecmarkdownSource, nestedHtmlUrl, textPdf } from './hostile-documents.js';
 import { manyCellsPdf, manyRunsPdf, oneLineRunsPdf } from './pdf-runs.js';
 
 /**
@@ -136,6 +136,25 @@ const CASES: Case[] = [
     },
   },
   {
+    // Issue 31: list lines, step paths and section ancestry stop growing past the outline depth.
+    name: 'HTML: nested ordered lists',
+    url: 'https://example.org/',
+    contentType: 'text/html',
+    make: (n) => fill('<ol><li>x', n),
+  },
+  {
+    name: 'HTML: ecmarkdown steps indented 40 levels deep, again and again',
+    url: 'https://tc39.es/ecma262/',
+    contentType: 'text/html',
+    make: (n) => ecmarkdownSource(Math.max(1, Math.floor(n / 60)), 40),
+  },
+  {
+    name: 'HTML: nested superscripts',
+    url: 'https://example.org/',
+    contentType: 'text/html',
+    make: (n) => `<p>2${fill('<sup>x', n)}</p>`,
+  },
+  {
     // Inline wrappers are asked once whether they wrap blocks, however deep they nest.
     name: 'HTML: deep nests of inline wrappers around a block',
     url: 'https://example.org/',
@@ -247,4 +266,76 @@ test('a 60 KB PDF of 2,000,000 text runs stops at the text-item bound, in about 
       `ordinary ${ordinary.length} bytes: ${ordinaryMs.toFixed(0)} ms`,
   );
   assert.ok(hostileMs <= 5 * Math.max(ordinaryMs, PDF_FLOOR_MS), `${hostileMs.toFixed(0)} ms against ${ordinaryMs.toFixed(0)} ms`);
+});
+
+/**
+ * The named outcome of every container kind nested 100,000 deep (and of the other hostile shapes of
+ * issue 31), extracted in the bounded worker: a document at once, its text kept ("deep words"), the
+ * bound it met named in its diagnostics; never a stack overflow, a timeout or a heap failure.
+ */
+test('every container kind nested 100,000 deep ends at once with a document naming the bound it met', async () => {
+  const pool = new StagePool(1, { maxHeapMb: 1024 });
+  const nested = (kind: string): ((n: number) => string) => NESTED_HTML[kind]!;
+  const cases: { name: string; url: string; contentType: string; body: string; codes: string[] }[] = [
+    ...Object.keys(NESTED_HTML).map((kind) => ({
+      name: `HTML: ${kind}`,
+      url: nestedHtmlUrl(kind),
+      contentType: 'text/html',
+      body: nested(kind)(100_000),
+      codes: kind.includes('ecmarkdown')
+        ? ['list-depth-capped']
+        : [
+            'html-depth-capped',
+            ...(/lists$|steps/.test(kind) && kind !== 'definition lists' ? ['list-depth-capped'] : []),
+            ...(kind.includes('emu-clause') ? ['section-depth-capped'] : []),
+          ],
+    })),
+    {
+      // More steps in one list than a function call takes arguments (steps.push(...all) threw).
+      name: 'HTML: 150,000 steps of one ecmarkdown list',
+      url: 'https://tc39.es/ecma262/',
+      contentType: 'text/html',
+      body: `<!DOCTYPE html><html><body>${ecmarkdownSource(150_000, 1)}</body></html>`,
+      codes: [],
+    },
+    {
+      name: 'RFC XML: sections',
+      url: 'https://www.rfc-editor.org/rfc/rfc9997.xml',
+      contentType: 'application/rfc+xml',
+      body: deepRfcXmlSections(100_000),
+      codes: ['xml-depth-capped', 'section-depth-capped'],
+    },
+  ];
+  const report: string[] = [];
+  try {
+    for (const c of cases) {
+      const body = new TextEncoder().encode(c.body);
+      const started = performance.now();
+      const { bytes } = await pool.run(
+        {
+          stage: 'extract',
+          input: {
+            documentId: 'nested',
+            source: { url: c.url },
+            snapshot: snapshotFor(c.url, c.contentType, body),
+            body,
+            options: { ...DEFAULT_EXTRACT_OPTIONS },
+          },
+        },
+        // Generous: a loaded 2-core machine; the bench measures the time (bench/hostile-extraction.ts).
+        { timeoutMs: 120_000, label: c.name },
+      );
+      const doc = (JSON.parse(bytes) as { payload: { diagnostics: { code: string }[]; blocks: { text: string }[] } }).payload;
+      const codes = doc.diagnostics.map((d) => d.code);
+      report.push(`${c.name}: ${(performance.now() - started).toFixed(0)} ms, ${codes.join(', ')}`);
+      for (const code of c.codes) assert.ok(codes.includes(code), `${c.name}: no ${code} in ${codes.join(', ')}`);
+      assert.ok(
+        doc.blocks.some((b) => b.text.includes('deep words')),
+        `${c.name}: the deepest text is lost`,
+      );
+    }
+  } finally {
+    await pool.close();
+    console.log(report.map((line) => `# ${line}`).join('\n'));
+  }
 });

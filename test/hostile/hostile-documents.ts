@@ -132,3 +132,48 @@ export function ordinaryHtml(title: string): string {
 </body></html>
 `;
 }
+
+/**
+ * Every kind of HTML container, nested `levels` deep with a word at each level and "deep words" at the
+ * bottom, end tags omitted (the parser closes them): the constructs whose output grew with their
+ * nesting (a list line's indentation, a step's path, a section's ancestry). The ecmarkup ones
+ * (`emu-`, ecmarkdown) are read as such under a tc39 URL (nestedHtmlUrl).
+ */
+export const NESTED_HTML: Readonly<Record<string, (levels: number) => string>> = {
+  'ordered lists': (n) => nestedBody('<ol><li>x', n),
+  'unordered lists': (n) => nestedBody('<ul><li>x', n),
+  'definition lists': (n) => nestedBody('<dl><dt>t<dd>x', n),
+  tables: (n) => nestedBody('<table><tr><td>x', n),
+  blockquotes: (n) => nestedBody('<blockquote>x', n),
+  'sections with headings': (n) => nestedBody('<section><h2>h</h2>x', n),
+  'clauses (emu-clause)': (n) => nestedBody('<emu-clause><h1>h</h1>x', n),
+  'notes (aside)': (n) => nestedBody('<aside class="note">x', n),
+  superscripts: (n) => nestedBody('<sup>x', n),
+  'algorithm steps (emu-alg)': (n) => `<!DOCTYPE html><html><body><emu-alg>${'<ol><li>x'.repeat(n)}deep words</emu-alg></body></html>`,
+  'algorithm steps (ecmarkdown source)': (n) => `<!DOCTYPE html><html><body>${ecmarkdownSource(n, 40)}</body></html>`,
+};
+
+export function nestedHtmlUrl(kind: string): string {
+  return /emu-|ecmarkdown/.test(kind) ? 'https://tc39.es/ecma262/' : 'https://example.org/';
+}
+
+function nestedBody(open: string, levels: number): string {
+  return `<!DOCTYPE html><html><head><title>Nested</title></head><body>${open.repeat(levels)}deep words</body></html>`;
+}
+
+/**
+ * An `<emu-alg>` of ecmarkdown source with `steps` steps, each indented one level deeper than the one
+ * before, back to the left margin every `depth` steps (so the bytes grow linearly with the steps).
+ */
+export function ecmarkdownSource(steps: number, depth: number): string {
+  const lines: string[] = [];
+  for (let i = 0; i < steps; i++) lines.push(`${'  '.repeat(i % depth)}1. Let _x${i}_ be ${i}.`);
+  return `<emu-alg>\n${lines.join('\n')}\n  1. Return deep words.\n</emu-alg>`;
+}
+
+/** RFC XML with `levels` nested sections, each with a name and a paragraph. */
+export function deepRfcXmlSections(levels: number): string {
+  const open = '<section><name>s</name><t>x</t>'.repeat(levels);
+  const close = '</section>'.repeat(levels);
+  return `<?xml version="1.0"?><rfc version="3"><front><title>Deep</title></front><middle>${open}<t>deep words</t>${close}</middle></rfc>`;
+}

@@ -3,6 +3,8 @@ import { textContent } from 'domutils';
 import type { KeywordSpan } from '../bcp14.js';
 import type { AlgorithmStep, Link } from '../document-builder.js';
 import { TextSink, normalizeSpace } from '../text-sink.js';
+import { MAX_OUTLINE_DEPTH } from '../input-bounds.js';
+import { ecmarkdownSteps } from './ecmarkdown.js';
 import { SKIP_TAGS } from './tags.js';
 import type { HtmlWalk, WalkContext } from './walk.js';
 
@@ -28,7 +30,12 @@ export function extractAlgorithm(walk: HtmlWalk, el: Element, ctx: WalkContext):
     steps = writeSteps(writer, el, '');
   } else {
     steps = [];
-    writeIntroAndSteps(writer, el, steps);
+    // An <emu-alg> holding ecmarkdown source is read as the step tree ecmarkup renders it to.
+    writeIntroAndSteps(
+      writer,
+      (el.name === 'emu-alg' ? ecmarkdownSteps(el, () => walk.builder.warnOnce('list-depth-capped', LIST_DEPTH_CAPPED)) : null) ?? el,
+      steps,
+    );
   }
   const text = sink.toString();
   if (text === '') return;
@@ -53,6 +60,8 @@ export function isIntroducedStepList(walk: HtmlWalk, ol: Element, introductions:
   return introductions.some((ending) => text.endsWith(ending));
 }
 
+export const LIST_DEPTH_CAPPED = `Lists nested deeper than ${MAX_OUTLINE_DEPTH} levels are kept in the text of the deepest item.`;
+
 interface StepWriter {
   walk: HtmlWalk;
   sink: TextSink;
@@ -73,7 +82,8 @@ function writeIntroAndSteps(w: StepWriter, el: Element, steps: AlgorithmStep[]):
       if (SKIP_TAGS.has(c.name) || w.walk.rules.prune(c)) continue;
       if (isStepList(c)) {
         // Steps continue their numbering across lists of one algorithm only when the source says so (start=).
-        steps.push(...writeSteps(w, c, ''));
+        // One by one: a list may hold more steps than a call takes arguments.
+        for (const step of writeSteps(w, c, '')) steps.push(step);
         continue;
       }
       if (containsStepList(c)) {
@@ -102,15 +112,19 @@ function writeSteps(w: StepWriter, list: Element, parentPath: string): Algorithm
     const path = parentPath === '' ? String(n) : `${parentPath}.${n}`;
     n++;
     w.sink.marker(`${'  '.repeat(depth)}${path}. `);
+    // Past the outline depth, nested lists stay in the step's text (as list lines) instead of
+    // becoming substeps whose paths and indentation grow with every level.
+    const deepest = depth + 1 >= MAX_OUTLINE_DEPTH;
     const start = w.sink.length;
     const stepLinks: Link[] = [];
     const variables: string[] = [];
     const nested: Element[] = [];
     for (const c of li.children) {
-      if (isTag(c) && isStepList(c)) {
+      if (isTag(c) && isStepList(c) && !deepest) {
         nested.push(c);
         continue;
       }
+      if (isTag(c) && isStepList(c)) w.walk.builder.warnOnce('list-depth-capped', LIST_DEPTH_CAPPED);
       w.walk.flow(c, w.sink, w.keywords, stepLinks, false);
       collectVariables(w.walk, c, variables);
     }
@@ -121,10 +135,10 @@ function writeSteps(w: StepWriter, list: Element, parentPath: string): Algorithm
     if (variables.length > 0) step.variables = variables;
     if (stepLinks.length > 0) {
       step.links = stepLinks;
-      w.links.push(...stepLinks);
+      for (const link of stepLinks) w.links.push(link);
     }
     const substeps: AlgorithmStep[] = [];
-    for (const list of nested) substeps.push(...writeSteps(w, list, path));
+    for (const list of nested) for (const sub of writeSteps(w, list, path)) substeps.push(sub);
     if (substeps.length > 0) step.steps = substeps;
     steps.push(step);
   }

@@ -5,6 +5,8 @@ import type { KeywordSpan } from '../bcp14.js';
 import { keywordOf } from '../bcp14.js';
 import { TextSink, normalizeSpace } from '../text-sink.js';
 import type { CompiledRules } from './compiled-rules.js';
+import { MAX_OUTLINE_DEPTH } from '../input-bounds.js';
+import { MAX_SCRIPT_NESTING, type ScriptKind, isNoteMarker, scriptText } from '../scripts.js';
 import { BLOCK_TAGS, SKIP_TAGS } from './tags.js';
 
 /** The reading text of elements: inline runs, list markers, table cells joined by " | ", links resolved. */
@@ -12,6 +14,8 @@ export class FlowWriter {
   private readonly baseNoHash: string;
   /** Where the ids of elements inside the text go, set by the walker for a block's text; null otherwise. */
   anchors: BlockAnchor[] | null = null;
+  /** How many `<sup>`/`<sub>` enclose the node being written. */
+  private scriptNesting = 0;
 
   constructor(
     private readonly rules: CompiledRules,
@@ -37,6 +41,7 @@ export class FlowWriter {
     // An id inside the block (<dfn id>, a numbered step, an inline anchor): a citation can point there.
     const id = node.attribs['id'];
     if (this.anchors !== null && id !== undefined && id !== '') this.anchors.push({ id, start: sink.length });
+    if ((name === 'sup' || name === 'sub') && !pre && this.script(node, name, sink, links)) return;
     if (name === 'br') {
       if (pre) sink.verbatim('\n');
       else sink.lineBreak(1);
@@ -59,7 +64,7 @@ export class FlowWriter {
     if (name === 'li') {
       const parent = node.parent;
       const ordered = parent !== null && isTag(parent) && parent.name === 'ol';
-      sink.marker('  '.repeat(Math.max(0, depth - 1)) + (ordered ? `${listIndex(node)}. ` : '- '));
+      sink.marker(listIndent(depth) + (ordered ? `${listIndex(node)}. ` : '- '));
     } else if (name === 'ul' || name === 'ol') {
       childDepth = depth + 1;
     } else if ((name === 'td' || name === 'th') && node.prev !== null && hasPreviousCell(node)) {
@@ -82,6 +87,30 @@ export class FlowWriter {
     if (block && !pre) sink.lineBreak(1);
   }
 
+  /**
+   * A superscript or subscript as `^53` / `_(i+1)` (scripts.ts); false for a note marker, which flows
+   * as any element. Its content is written apart (to choose the parentheses), so its links are kept
+   * and its keywords and inner ids are not placed; scripts nested more than MAX_SCRIPT_NESTING deep
+   * flow as plain text, so no content is copied more than that many times.
+   */
+  private script(node: Element, kind: ScriptKind, sink: TextSink, links: Link[]): boolean {
+    if (this.scriptNesting >= MAX_SCRIPT_NESTING) return false;
+    if (this.scriptNesting === 0 && isNoteMarkerElement(node, this.rules)) return false;
+    const inner = new TextSink();
+    const anchors = this.anchors;
+    this.anchors = null;
+    this.scriptNesting++;
+    try {
+      for (const c of node.children) this.flow(c, inner, [], links, false);
+    } finally {
+      this.scriptNesting--;
+      this.anchors = anchors;
+    }
+    const text = scriptText(kind, inner.toString());
+    if (text !== '') sink.literal(text);
+    return true;
+  }
+
   /** Text of a cell or item without block structure (tables, list items). */
   plainText(node: AnyNode): string {
     const sink = new TextSink();
@@ -102,6 +131,20 @@ export class FlowWriter {
       return href;
     }
   }
+}
+
+/** A `<sup>`/`<sub>` that is a footnote or reference marker: its text all in links or cross-references. */
+export function isNoteMarkerElement(el: Element, rules: CompiledRules): boolean {
+  return isNoteMarker(
+    el,
+    (e) => !SKIP_TAGS.has(e.name),
+    (e) => (e.name === 'a' && e.attribs['href'] !== undefined) || rules.crossReference(e),
+  );
+}
+
+/** Two spaces per enclosing list, at most MAX_OUTLINE_DEPTH lists deep: deeper items line up with the last level. */
+export function listIndent(depth: number): string {
+  return '  '.repeat(Math.min(Math.max(0, depth - 1), MAX_OUTLINE_DEPTH - 1));
 }
 
 /** Item numbers already given, so the items of one list are numbered in linear time, not quadratic. */

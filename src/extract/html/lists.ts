@@ -1,6 +1,10 @@
 import { type AnyNode, type Element, isTag, isText } from 'domhandler';
 import type { ListItem } from '../document-builder.js';
 import { TextSink, normalizeSpace } from '../text-sink.js';
+import { MAX_OUTLINE_DEPTH } from '../input-bounds.js';
+import { scriptText } from '../scripts.js';
+import { LIST_DEPTH_CAPPED } from './algorithms.js';
+import { isNoteMarkerElement } from './flow.js';
 import { BLOCK_TAGS, SKIP_TAGS } from './tags.js';
 import type { HtmlWalk, WalkContext } from './walk.js';
 
@@ -14,7 +18,7 @@ export function extractDefinitionList(walk: HtmlWalk, el: Element, ctx: WalkCont
   walk.addFlowBlock('definition-list', el, ctx, { entries: definitionEntries(walk, el) });
 }
 
-export function listItems(walk: HtmlWalk, list: Element): ListItem[] {
+export function listItems(walk: HtmlWalk, list: Element, depth = 1): ListItem[] {
   const items: ListItem[] = [];
   for (const child of list.children) {
     if (!isTag(child) || child.name !== 'li' || walk.rules.prune(child)) continue;
@@ -23,8 +27,21 @@ export function listItems(walk: HtmlWalk, list: Element): ListItem[] {
     const visit = (node: AnyNode): void => {
       if (isTag(node)) {
         if (SKIP_TAGS.has(node.name) || walk.rules.prune(node)) return;
+        if ((node.name === 'ul' || node.name === 'ol') && depth >= MAX_OUTLINE_DEPTH) {
+          // Past the outline depth a nested list is the item's text, as its block text writes it.
+          walk.builder.warnOnce('list-depth-capped', LIST_DEPTH_CAPPED);
+          sink.lineBreak(1);
+          sink.literal(walk.plainText(node));
+          sink.lineBreak(1);
+          return;
+        }
         if (node.name === 'ul' || node.name === 'ol') {
-          for (const item of listItems(walk, node)) nested.push(node.name === 'ol' ? { ...item, ordered: true } : item);
+          for (const item of listItems(walk, node, depth + 1)) nested.push(node.name === 'ol' ? { ...item, ordered: true } : item);
+          return;
+        }
+        if ((node.name === 'sup' || node.name === 'sub') && !isNoteMarkerElement(node, walk.rules)) {
+          // The item's text writes a superscript as its block text does (flow.ts, scripts.ts).
+          sink.literal(scriptText(node.name, walk.plainText(node)));
           return;
         }
         if (BLOCK_TAGS.has(node.name)) sink.lineBreak(1);

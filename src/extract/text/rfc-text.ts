@@ -154,6 +154,38 @@ function indentOf(text: string): number {
   return /^ */.exec(text)![0].length;
 }
 
+/**
+ * The title of the first page: the centred lines of the group at `gi` (the one just before the first
+ * heading), without the draft name a draft prints under its title ("draft-west-webappsec-csp-reg-04");
+ * when that group is the draft name alone, the centred group above it. A centred line starts with a
+ * space (a title of 72 columns is indented by less than 6) and has no gap of three spaces (the header
+ * block's lines pair a left and a right column). Null when no group qualifies.
+ */
+function frontMatterTitle(groups: readonly Group[], gi: number): string | null {
+  const centred = (g: Group | undefined): boolean => g?.lines.every((l) => indentOf(l.text) > 0 && !/\S\s{3,}\S/.test(l.text)) === true;
+  const titleLines = (g: Group): string[] => g.lines.map((l) => l.text.trim()).filter((t) => !DRAFT_NAME.test(t));
+  // The first group is the header block (stream, number, authors, date), never the title.
+  for (let k = gi; k >= 1 && k >= gi - 1 && centred(groups[k]); k--) {
+    const lines = titleLines(groups[k]!);
+    if (lines.length > 0) return lines.join(' ');
+  }
+  return null;
+}
+
+/** "RFC 9989" from the header block's "Request for Comments: 9989", else a draft's name line; null without either. */
+function documentName(groups: readonly Group[]): string | null {
+  for (const g of groups.slice(0, 3))
+    for (const l of g.lines) {
+      const rfc = /^Request for Comments:\s*(\d+)/.exec(l.text);
+      if (rfc !== null) return `RFC ${rfc[1]}`;
+      const draft = l.text.trim();
+      if (DRAFT_NAME.test(draft)) return draft;
+    }
+  return null;
+}
+
+const DRAFT_NAME = /^draft-[a-z0-9][a-z0-9.-]*-\d{2}$/;
+
 /** Unnumbered headings printed at column 0 ("Abstract", "Authors' Addresses"). */
 function isPlainHeading(text: string): boolean {
   if (indentOf(text) !== 0 || text.length > 72) return false;
@@ -209,14 +241,11 @@ export function extractRfcText(source: string, builder: DocumentBuilder): { titl
 
   for (let gi = 0; gi < groups.length; gi++) {
     const group = groups[gi]!;
-    const firstText = group.lines[0]!.text;
 
     // Front matter before the first heading: the title is the centred block just before "Abstract".
     if (!seenHeading) {
       const next = groups[gi + 1];
-      if (indentOf(firstText) >= 6 && next && isPlainHeading(next.lines[0]!.text)) {
-        title = group.lines.map((l) => l.text.trim()).join(' ');
-      }
+      if (next && isPlainHeading(next.lines[0]!.text)) title = frontMatterTitle(groups, gi) ?? title;
     }
 
     // Headings: a single line at column 0 (numbered, appendix, or a short plain title).
@@ -229,7 +258,7 @@ export function extractRfcText(source: string, builder: DocumentBuilder): { titl
       (appendix !== null ||
         (numbered !== null && !/\s{3,}\S/.test(numbered[2]!)) ||
         (group.lines.length <= 2 && isPlainHeading(headingLine.text)));
-    if (isHeading && (seenHeading || /^(Abstract|Status of This Memo)$/.test(headingLine.text.trim()) || numbered !== null)) {
+    if (isHeading && (seenHeading || /^(Abstract|Status of This Memo)$/i.test(headingLine.text.trim()) || numbered !== null)) {
       flushParagraph();
       seenHeading = true;
       let number: string | null = null;
@@ -283,6 +312,8 @@ export function extractRfcText(source: string, builder: DocumentBuilder): { titl
     processBody(group);
   }
   flushParagraph();
+  // Without title lines the document is still named by its number, never by its first heading ("Abstract").
+  if (title === '') title = documentName(groups) ?? '';
   return { title, sectionCount };
 
   function processBody(group: Group): void {

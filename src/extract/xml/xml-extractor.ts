@@ -4,8 +4,9 @@ import type { BlockKind, DocumentBuilder, Link, ListItem } from '../document-bui
 import { keywordOf, type KeywordSpan } from '../bcp14.js';
 import { TextSink, normalizeSpace } from '../text-sink.js';
 import { MAX_TREE_DEPTH, parseMarkup } from '../markup-parser.js';
-import { XML_ENTITY_BOUNDS, boundExceeded } from '../input-bounds.js';
+import { MAX_OUTLINE_DEPTH, XML_ENTITY_BOUNDS, boundExceeded } from '../input-bounds.js';
 import { compareCodeUnits } from '../../store/canonical-json.js';
+import { MAX_SCRIPT_NESTING, type ScriptKind, isNoteMarker, scriptText } from '../scripts.js';
 import { RfcTargets } from './rfc-xref.js';
 import { authorAddresses, rfcFrontMetadata } from './rfc-front.js';
 import { type CitationOptions, bibxmlAnchor, includedReference, referenceCitation } from './rfc-references.js';
@@ -229,6 +230,8 @@ class RfcXmlWalker {
   /** The renderer adds DOIs and info-page targets to RFC references (CitationOptions.rfcLinks). */
   private rfcLinks = false;
   sectionCount = 0;
+  /** How many `<sup>`/`<sub>` enclose the node being written. */
+  private scriptNesting = 0;
   /** Whether content of the document comes from documents named by `<x:source>` (not read here). */
   externalSources = false;
 
@@ -336,7 +339,8 @@ class RfcXmlWalker {
 
   private section(el: Element, level: number, number: string | null, numbered: boolean): void {
     const explicitNumbered = el.attribs['numbered'] !== 'false';
-    const n = numbered && explicitNumbered ? number : null;
+    // Past the outline depth the builder keeps sections at its last level: they are not numbered deeper.
+    const n = numbered && explicitNumbered && level <= MAX_OUTLINE_DEPTH ? number : null;
     const { fragment, alternateIds, derivedIds } = this.fragmentOf(el);
     // Without pn or anchor the XML names no id: the HTML id for the number is only a derived alias.
     if (fragment === null && n !== null) derivedIds.push(/^[A-Z]/.test(n) ? `appendix-${n}` : `section-${n}`);
@@ -440,14 +444,28 @@ class RfcXmlWalker {
 
   /** The block content of a section (its direct non-section children). */
   private body(el: Element, fragment: string | null): void {
+    // Text directly in a section: none in a valid RFC, but where the tree's depth cap attached the
+    // content of deeper elements (xml-depth-capped: "their text is kept"). One paragraph per run.
+    let loose: string[] = [];
+    const flushLoose = (): void => {
+      const text = normalizeSpace(loose.join(''));
+      loose = [];
+      if (text !== '') this.builder.addBlock({ kind: 'paragraph', text, fragment });
+    };
     for (const c of el.children) {
+      if (isText(c)) {
+        loose.push(c.data);
+        continue;
+      }
       if (isTag(c)) {
         const name = localName(c);
         if (name === 'section' || name === 'references' || name === 'name' || RFC_SKIP.has(name)) continue;
         if (!isRenderedVocabulary(c)) continue;
+        flushLoose();
         this.block(c, fragment);
       }
     }
+    flushLoose();
   }
 
   private block(el: Element, fragment: string | null): void {
@@ -613,6 +631,7 @@ class RfcXmlWalker {
       sink.lineBreak(1);
       return;
     }
+    if ((name === 'sup' || name === 'sub') && this.script(node, name, sink, links, skipLists)) return;
     if (name === 'bcp14') {
       const kw = keywordOf(textContent(node));
       for (const c of node.children) this.flow(c, sink, keywords, links, skipLists);
@@ -669,6 +688,25 @@ class RfcXmlWalker {
     }
     for (const c of node.children) this.flow(c, sink, keywords, links, skipLists);
     if (block) sink.lineBreak(1);
+  }
+
+  /**
+   * v3 `<sup>`/`<sub>` as `^53` / `_(i+1)`, as the HTML extractor writes xml2rfc's rendering of them
+   * (scripts.ts); false for a marker of cross-references only, and past MAX_SCRIPT_NESTING.
+   */
+  private script(node: Element, kind: ScriptKind, sink: TextSink, links: Link[], skipLists: boolean): boolean {
+    if (this.scriptNesting >= MAX_SCRIPT_NESTING) return false;
+    if (this.scriptNesting === 0 && isNoteMarker(node, isRenderedVocabulary, (e) => ['xref', 'eref'].includes(localName(e)))) return false;
+    const inner = new TextSink();
+    this.scriptNesting++;
+    try {
+      for (const c of node.children) this.flow(c, inner, [], links, skipLists);
+    } finally {
+      this.scriptNesting--;
+    }
+    const text = scriptText(kind, inner.toString());
+    if (text !== '') sink.literal(text);
+    return true;
   }
 
   /** `<x:length-of target>` as the renderer prints it; the target id when the document lacks it. */
