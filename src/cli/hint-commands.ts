@@ -1,7 +1,8 @@
-import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { findConfigUpward } from '../store/find-workspace.js';
 import { CONFIG_FILE_NAME } from '../store/names.js';
+import { isDirectory, readBoundedFile } from '../store/bounded-read.js';
+import { DEFAULT_MAX_INPUT_BYTES } from '../store/bounded-input.js';
 
 /** The commands that find a workspace from the current folder, or from --config, --map, --manifest. */
 const WORKSPACE_COMMAND = /\bepisteme (build|pipeline|snapshot|manual-ingest|extract|chunk|index|explain|graph|watch|diff)\b(?! --help)/g;
@@ -23,7 +24,7 @@ export function locatingArgs(cwd: string, flags: LocatingFlags): string[] {
   let config: string | null = null;
   if (flags.config !== undefined) {
     config = path.resolve(cwd, flags.config);
-    if (fs.statSync(config, { throwIfNoEntry: false })?.isDirectory()) config = path.join(config, CONFIG_FILE_NAME);
+    if (isDirectory(config)) config = path.join(config, CONFIG_FILE_NAME);
     if (findConfigUpward(cwd) !== config) args.push('--config', shellWord(relativeFrom(cwd, config)));
   } else config = findConfigUpward(cwd);
   const named = config === null ? {} : configuredInputs(config);
@@ -51,7 +52,9 @@ export function withLocatingArgs(hint: string, args: string[]): string {
 /** The map and manifest a config names (absolute), read leniently: an invalid config names none. */
 function configuredInputs(config: string): { manualIngest?: string; manifest?: string } {
   try {
-    const raw = JSON.parse(fs.readFileSync(config, 'utf8')) as { manualIngest?: unknown; manifest?: unknown };
+    // Bounded and regular files only: a FIFO or a huge file given as --config must never block a hint.
+    const text = readBoundedFile(config, { label: 'Workspace config', maxBytes: DEFAULT_MAX_INPUT_BYTES }).toString('utf8');
+    const raw = JSON.parse(text) as { manualIngest?: unknown; manifest?: unknown };
     const root = path.dirname(config);
     const out: { manualIngest?: string; manifest?: string } = {};
     if (typeof raw.manualIngest === 'string') out.manualIngest = path.resolve(root, raw.manualIngest);

@@ -4,6 +4,13 @@ import { fs } from '../node-builtins.js';
 import { CONFIG_FILE_NAME } from '../store/names.js';
 import { findConfigUpward } from '../store/find-workspace.js';
 import { shellWord } from './hint-commands.js';
+import { isDirectory, readBoundedFile } from '../store/bounded-read.js';
+import { DEFAULT_MAX_INPUT_BYTES } from '../store/bounded-input.js';
+
+/** A config's text: regular files only, bounded (a FIFO named episteme.json must not block a query). */
+function readConfig(file: string): string {
+  return readBoundedFile(file, { label: 'Workspace config', maxBytes: DEFAULT_MAX_INPUT_BYTES }).toString('utf8');
+}
 
 /**
  * Which search index a query means and what to say when it is not there: the workspace's by default
@@ -18,7 +25,7 @@ import { shellWord } from './hint-commands.js';
  */
 export function workspaceSearchIndex(config: string | undefined): string {
   let file = config === undefined ? findConfigUpward(process.cwd()) : path.resolve(config);
-  if (file !== null && fs.statSync(file, { throwIfNoEntry: false })?.isDirectory()) file = path.join(file, CONFIG_FILE_NAME);
+  if (file !== null && isDirectory(file)) file = path.join(file, CONFIG_FILE_NAME);
   if (file === null || !fs.existsSync(file)) {
     throw new EpistemeError(
       'config-not-found',
@@ -34,9 +41,10 @@ export function workspaceSearchIndex(config: string | undefined): string {
   }
   let chunks = 'chunks';
   try {
-    const raw = JSON.parse(fs.readFileSync(file, 'utf8')) as { outputs?: { chunks?: unknown } };
+    const raw = JSON.parse(readConfig(file)) as { outputs?: { chunks?: unknown } };
     if (typeof raw.outputs?.chunks === 'string') chunks = raw.outputs.chunks;
   } catch (error) {
+    if (error instanceof EpistemeError) throw error;
     const shown = path.relative(process.cwd(), file) || CONFIG_FILE_NAME;
     throw new EpistemeError('config-invalid', `${shown} is not valid JSON: ${(error as Error).message}`, {
       hint: `Fix ${shown} (see docs/workspace.md, "Workspace"), or name the index with --index.`,
@@ -85,7 +93,7 @@ function didYouMean(wanted: string, given: string): string {
 function workspaceIndexOf(config: string): string {
   let chunks = 'chunks';
   try {
-    const raw = JSON.parse(fs.readFileSync(config, 'utf8')) as { outputs?: { chunks?: unknown } };
+    const raw = JSON.parse(readConfig(config)) as { outputs?: { chunks?: unknown } };
     if (typeof raw.outputs?.chunks === 'string') chunks = raw.outputs.chunks;
   } catch {
     // An invalid config names no folder: the default one.

@@ -2,6 +2,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { EpistemeError, describeCause, type Warning } from '../failure.js';
 import { findConfigUpward } from '../store/find-workspace.js';
+import { isDirectory } from '../store/bounded-read.js';
 import { loadWorkspace, CONFIG_FILE_NAME, type Workspace, type WorkspaceFlags } from '../config/workspace.js';
 import { forgetRegisteredFamilyIds } from '../config/manifest.js';
 import { forgetLoadedFamilies } from '../extract/families.js';
@@ -176,7 +177,7 @@ export class WatchSession {
     const files: string[] = [];
     if (flags.config !== undefined) {
       const config = path.resolve(cwd, flags.config);
-      files.push(fs.statSync(config, { throwIfNoEntry: false })?.isDirectory() ? path.join(config, CONFIG_FILE_NAME) : config);
+      files.push(isDirectory(config) ? path.join(config, CONFIG_FILE_NAME) : config);
     } else files.push(findConfigUpward(cwd) ?? path.join(cwd, CONFIG_FILE_NAME));
     for (const file of [flags.map, flags.manifest]) if (file !== undefined && file !== '-') files.push(path.resolve(cwd, file));
     return files;

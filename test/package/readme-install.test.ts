@@ -48,7 +48,18 @@ test("the packed tarball installs with README's command, and README's quick star
   }
 });
 
-test("a fresh clone runs README's contributor block: npm ci builds once, npm run example answers", { timeout: 900_000 }, (t) => {
+// A second `npm ci` (better-sqlite3 compiled from source, the TypeScript build) takes 5-7 minutes on
+// the 2-core machine, a third of .ci/run's budget, and .ci/run itself runs the same block (`npm ci`,
+// then the tests) on a fresh clone: this run is opt-in.
+const CLONE_SKIP =
+  process.env.EPISTEME_TEST_README_CLONE === '1'
+    ? false
+    : 'set EPISTEME_TEST_README_CLONE=1 to run it: a second npm ci in a fresh clone takes 5-7 minutes';
+
+test("a fresh clone runs README's contributor block: npm ci builds once, npm run example answers", {
+  timeout: 900_000,
+  skip: CLONE_SKIP,
+}, (t) => {
   const [block] = readmeBlocks('Set up (contributors)');
   const first = block?.split('\n')[0];
   assert.ok(first?.startsWith('npm ci && npm run example'), `README's contributor block changed: ${first}`);
