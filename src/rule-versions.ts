@@ -29,9 +29,10 @@ export const EXTRACT_RULE_VERSION = 6;
 export const PDF_EXTRACTOR_VERSION = 3;
 /**
  * 2: heading paths start with the document title (same shape for every extractor); chunks record the ids
- * inside their text; chunks of one algorithm block cite the steps they cover.
+ * inside their text; chunks of one algorithm block cite the steps they cover. 3: chunk files record the
+ * options they were cut with (CHUNKS_FORMAT_VERSION 2).
  */
-export const CHUNK_RULE_VERSION = 2;
+export const CHUNK_RULE_VERSION = 3;
 /**
  * Search-index file layout (5: sealed head with plain number lists, CRC-32-checked posting blocks and
  * compressed row blocks; 6: heading-path term frequencies in postings, duplicate-passage groups in the
@@ -67,4 +68,5 @@ export const RULE_VERSIONS: Record<string, number> = {
 /** 2: above 256 entries a stage index is a manifest naming segment files (store/stage-index.ts). */
 export const STAGE_INDEX_FORMAT_VERSION = 2;
 export const DOCUMENT_FORMAT_VERSION = 1;
-export const CHUNKS_FORMAT_VERSION = 1;
+/** 2: the payload records the options the chunks were cut with (`chunkOptions`). */
+export const CHUNKS_FORMAT_VERSION = 2;

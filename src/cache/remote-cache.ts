@@ -342,9 +342,11 @@ export class RemoteCache implements TargetCache {
   }
 }
 
-/** What an inspection checks against this workspace's options: chunks, the maxChars they were cut with. */
+/** What an inspection checks against this workspace's options: chunks, the options they were cut with. */
 function inspectOptions(env: RuleEnv, rule: CacheAdapter): Partial<InspectTask> {
-  return rule.inspects === 'document-chunks' ? { maxChars: env.stages.chunkOptions(env.ws.options.chunk).maxChars } : {};
+  if (rule.inspects !== 'document-chunks') return {};
+  const { maxChars, overlapChars } = env.stages.chunkOptions(env.ws.options.chunk);
+  return { chunkOptions: { maxChars, overlapChars } };
 }
 
 /** A counting semaphore: at most `size` holders at once, the others wait in order. */

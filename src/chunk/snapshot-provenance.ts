@@ -1,4 +1,4 @@
-import type { Chunk } from '../document/types.js';
+import type { Chunk, ChunksPayload } from '../document/types.js';
 import { artifactBytes, makeArtifact, type Artifact } from '../store/artifact.js';
 import { canonicalJson } from '../store/canonical-json.js';
 import { sha256Hex } from '../store/hash.js';
@@ -43,19 +43,21 @@ export function chunksContentHash(documentId: string, chunks: Chunk[]): string {
 /**
  * chunksContentHash read off a chunk artifact file's text instead of re-serialising its chunks (a
  * restore did that for every document): in a canonical file the payload is exactly
- * `canonicalJson({documentId, chunks})`, and blanking each citation's snapshot id in place gives the
- * bytes chunksContentHash hashes. A key in canonical JSON follows a raw `{` or `,`, and a quote inside
- * a string is always escaped, so the pattern below matches keys only. Null when the text does not have
- * that exact shape (one blanked snapshot id per chunk, payload keys `chunks` and `documentId`): the
- * caller then computes the hash the long way, so a non-canonical file only costs time.
+ * `canonicalJson({chunkOptions, chunks, documentId})`; without its `chunkOptions` member, and with each
+ * citation's snapshot id blanked in place, it is the bytes chunksContentHash hashes. A key in canonical
+ * JSON follows a raw `{` or `,`, and a quote inside a string is always escaped, so the pattern below
+ * matches keys only. Null when the text does not have that exact shape (one blanked snapshot id per
+ * chunk, payload keys `chunkOptions`, `chunks` and `documentId`): the caller then computes the hash the
+ * long way, so a non-canonical file only costs time.
  */
-export function chunksContentHashOfText(text: string, payload: { documentId: string; chunks: Chunk[] }, snapshotId: string): string | null {
+export function chunksContentHashOfText(text: string, payload: ChunksPayload, snapshotId: string): string | null {
   const payloadKeys = Object.keys(payload);
-  if (payloadKeys.length !== 2 || !('chunks' in payload) || !('documentId' in payload)) return null;
-  const start = text.indexOf(',"payload":{"chunks":[');
+  if (payloadKeys.length !== 3 || !('chunkOptions' in payload) || !('chunks' in payload) || !('documentId' in payload)) return null;
+  const head = `,"payload":{"chunkOptions":${canonicalJson(payload.chunkOptions)},"chunks":[`;
+  const start = text.indexOf(head);
   const end = text.lastIndexOf('},"producer":{');
   if (start < 0 || end < start) return null;
-  const payloadText = text.slice(start + ',"payload":'.length, end + 1);
+  const payloadText = `{"chunks":[${text.slice(start + head.length, end + 1)}`;
   if (!payloadText.endsWith(`],"documentId":${JSON.stringify(payload.documentId)}}`)) return null;
   const citedKey = `"snapshotId":${JSON.stringify(snapshotId)}`;
   let blanked = 0;
@@ -74,9 +76,10 @@ function escapeRegExp(text: string): string {
 /** Parses a chunk artifact (already verified by the caller) and restamps every citation with `snapshotId`. */
 export function restampChunks(chunkArtifactBytes: string | Uint8Array, snapshotId: string): StampedChunks {
   const text = typeof chunkArtifactBytes === 'string' ? chunkArtifactBytes : Buffer.from(chunkArtifactBytes).toString('utf8');
-  const artifact = JSON.parse(text) as Artifact<{ documentId: string; chunks: Chunk[] }>;
-  const { documentId, chunks } = artifact.payload;
+  const artifact = JSON.parse(text) as Artifact<ChunksPayload>;
+  const { chunkOptions, documentId, chunks } = artifact.payload;
   const contentHash = chunksContentHash(documentId, chunks);
   for (const chunk of chunks) chunk.citation.snapshotId = snapshotId;
-  return { bytes: artifactBytes(makeArtifact('document-chunks', CHUNKS_FORMAT_VERSION, { documentId, chunks })), contentHash, snapshotId };
+  const payload: ChunksPayload = { chunkOptions, chunks, documentId };
+  return { bytes: artifactBytes(makeArtifact('document-chunks', CHUNKS_FORMAT_VERSION, payload)), contentHash, snapshotId };
 }

@@ -156,3 +156,15 @@ export interface Chunk {
    */
   anchors?: [number, string][];
 }
+
+/**
+ * A chunk file's payload: one document's chunks and the options they were cut with, so that a reader
+ * (a remote-cache restore) can tell chunks cut for another workspace from this one's without inferring
+ * the options from the chunks.
+ */
+export interface ChunksPayload {
+  /** Every option that shapes the chunks (chunker.ts ChunkOptions), as the chunker was given them. */
+  chunkOptions: { maxChars: number; overlapChars: number };
+  chunks: Chunk[];
+  documentId: string;
+}

@@ -1,6 +1,6 @@
 import type { ExtractInput } from '../extract/extract.js';
 import type { ChunkOptions } from '../chunk/chunker.js';
-import type { EvidenceDocument } from '../document/types.js';
+import type { ChunksPayload, EvidenceDocument } from '../document/types.js';
 import type { InspectTask } from '../inspect/inspect.js';
 import { artifactFile, artifactFileOfPayloadJson, type Artifact } from '../store/artifact.js';
 import { canonicalJson } from '../store/canonical-json.js';
@@ -67,7 +67,13 @@ async function run(task: StageTask): Promise<ExtractResult | ChunkResult | strin
       const { buildDocumentPart } = await import('../index/search-index.js');
       const artifact = JSON.parse(Buffer.from(task.documentBytes).toString('utf8')) as Artifact<EvidenceDocument>;
       const snapshotId = artifact.payload.provenance.snapshotId;
-      const payload = { documentId: task.documentId, chunks: chunkDocument(artifact.payload, task.options) };
+      // The options are recorded as given: a restore from the remote cache compares them with its own.
+      const { maxChars, overlapChars } = task.options;
+      const payload: ChunksPayload = {
+        chunkOptions: { maxChars, overlapChars },
+        chunks: chunkDocument(artifact.payload, task.options),
+        documentId: task.documentId,
+      };
       const bytes = artifactFile('document-chunks', CHUNKS_FORMAT_VERSION, payload);
       return {
         bytes,

@@ -1,11 +1,12 @@
 import { createHash } from 'node:crypto';
-import type { Chunk, EvidenceDocument } from '../document/types.js';
+import type { ChunksPayload, EvidenceDocument } from '../document/types.js';
 import { chunksContentHash, chunksContentHashOfText } from '../chunk/snapshot-provenance.js';
 import { diagnosticFactsOf } from '../document/diagnostic-facts.js';
 import { unsealPart } from '../index/index-part-seal.js';
 import { parseArtifactUnverified, type Artifact, type ArtifactKind } from '../store/artifact-header.js';
 import { CHUNKS_FORMAT_VERSION, DOCUMENT_FORMAT_VERSION } from '../rule-versions.js';
 import { parsePart } from '../index/search-index.js';
+import { canonicalJson } from '../store/canonical-json.js';
 
 /**
  * The checks of a downloaded per-document artifact that need nothing but its bytes: each blob's SHA-256
@@ -19,8 +20,8 @@ export interface InspectTask {
   output: InspectedFile;
   /** The chunks' index part, when the entry holds one. */
   part?: InspectedFile;
-  /** For chunks: the workspace's maxChars, which the chunks must have been cut with (chunksFitMaxChars). */
-  maxChars?: number;
+  /** For chunks: the workspace's chunk options, which the chunk file must record exactly. */
+  chunkOptions?: ChunksPayload['chunkOptions'];
 }
 
 export interface InspectedFile {
@@ -62,7 +63,7 @@ export function inspectRestored(task: InspectTask): Inspection {
   try {
     return task.kind === 'document'
       ? inspectDocument(task.output.bytes)
-      : inspectChunks(task.output.bytes, task.part?.bytes, task.maxChars);
+      : inspectChunks(task.output.bytes, task.part?.bytes, task.chunkOptions);
   } catch (error) {
     return { ok: false, why: `the output is not this target's artifact (${(error as Error).message})` };
   }
@@ -93,27 +94,25 @@ function inspectDocument(bytes: Uint8Array): Inspection {
   };
 }
 
-function inspectChunks(bytes: Uint8Array, partBytes: Uint8Array | undefined, maxChars: number | undefined): Inspection {
+function inspectChunks(bytes: Uint8Array, partBytes: Uint8Array | undefined, chunkOptions: ChunksPayload['chunkOptions'] | undefined): Inspection {
   const label = 'the cached chunks';
-  const { artifact, text } = parseCheckedArtifactWithText<{ documentId: string; chunks: Chunk[] }>(
-    bytes,
-    'document-chunks',
-    CHUNKS_FORMAT_VERSION,
-    label,
-  );
+  const { artifact, text } = parseCheckedArtifactWithText<ChunksPayload>(bytes, 'document-chunks', CHUNKS_FORMAT_VERSION, label);
   const { documentId, chunks } = artifact.payload;
   if (typeof documentId !== 'string') throw new Error(`${label} name no document`);
   if (!Array.isArray(chunks)) throw new Error(`${label} hold no chunk list`);
+  // Exactly, as a document's extractionConfigSha256: chunks cut with other options are another
+  // workspace's, however well they would pass for this one's.
+  if (chunkOptions !== undefined) {
+    const recorded = canonicalJson(artifact.payload.chunkOptions ?? null);
+    if (recorded !== canonicalJson(chunkOptions))
+      throw new Error(`${label} were cut with chunk options ${recorded}, not this workspace's ${canonicalJson(chunkOptions)}`);
+  }
   const cited = chunks[0]?.citation?.snapshotId ?? null;
   for (const chunk of chunks) {
     if (typeof chunk?.citation?.snapshotId !== 'string' || chunk.citation.snapshotId !== cited)
       throw new Error(`${label} cite more than one snapshot`);
     if (chunk.documentId !== documentId || chunk.citation.documentId !== documentId)
       throw new Error(`${label} hold another document's chunk`);
-  }
-  if (maxChars !== undefined) {
-    const misfit = chunksMisfit(chunks, maxChars);
-    if (misfit !== null) throw new Error(`${label} were not cut with this workspace's chunk.maxChars ${maxChars}: ${misfit}`);
   }
   const contentHash = chunksContentHashOfText(text, artifact.payload, cited ?? '') ?? chunksContentHash(documentId, chunks);
   const inspection: Inspection = { ok: true, kind: 'document-chunks', documentId, citedSnapshotId: cited, chunksContentHash: contentHash };
@@ -125,56 +124,6 @@ function inspectChunks(bytes: Uint8Array, partBytes: Uint8Array | undefined, max
     inspection.partChecked = true;
   }
   return inspection;
-}
-
-const BLOCK_SEPARATOR_LENGTH = 2; // '\n\n' between a group's blocks (chunker.ts)
-
-/**
- * Why these chunks cannot be the chunker's cut of any document with this maxChars, or null. A chunk
- * artifact does not name the options it was cut with, so this checks what the chunker guarantees: no
- * chunk is longer than maxChars; a block is cut into pieces only when longer than maxChars; and two
- * neighbouring whole-block chunks of one section and normativity are never left apart when the second
- * (one block) would have fitted into the first. Chunks cut with a smaller or larger maxChars break one
- * of these for any document with blocks between the two sizes.
- */
-export function chunksMisfit(chunks: readonly Chunk[], maxChars: number): string | null {
-  const lengths = chunks.map((chunk) => codePoints(chunk.text));
-  const blockEnds = new Map<string, number>();
-  for (const [i, chunk] of chunks.entries()) {
-    if (lengths[i]! > maxChars) return `chunk ${chunk.chunkId} holds ${lengths[i]} characters`;
-    const range = chunk.citation.textRange;
-    if (range !== undefined) {
-      const block = chunk.citation.blockIds[0] ?? '';
-      blockEnds.set(block, Math.max(blockEnds.get(block) ?? 0, range.end));
-      continue;
-    }
-    const previous = chunks[i - 1];
-    if (
-      previous !== undefined &&
-      previous.citation.textRange === undefined &&
-      chunk.citation.blockIds.length === 1 &&
-      previous.citation.sectionId === chunk.citation.sectionId &&
-      previous.normativity === chunk.normativity &&
-      lengths[i - 1]! + BLOCK_SEPARATOR_LENGTH + lengths[i]! <= maxChars
-    )
-      return `chunks ${previous.chunkId} and ${chunk.chunkId} would have been one`;
-  }
-  for (const [block, end] of blockEnds) if (end <= maxChars) return `block ${block} of ${end} characters was cut into pieces`;
-  return null;
-}
-
-function codePoints(text: string): number {
-  let count = 0;
-  for (let i = 0; i < text.length; i += 1) {
-    const unit = text.charCodeAt(i);
-    // A high surrogate followed by a low one is one code point.
-    if (unit >= 0xd800 && unit <= 0xdbff && i + 1 < text.length) {
-      const next = text.charCodeAt(i + 1);
-      if (next >= 0xdc00 && next <= 0xdfff) i += 1;
-    }
-    count += 1;
-  }
-  return count;
 }
 
 /**

@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import { chunksContentHash, chunksContentHashOfText } from '../../src/chunk/snapshot-provenance.js';
-import type { Chunk } from '../../src/document/types.js';
+import type { Chunk, ChunksPayload } from '../../src/document/types.js';
 import { artifactBytes, makeArtifact } from '../../src/store/artifact.js';
 import { CHUNKS_FORMAT_VERSION } from '../../src/rule-versions.js';
 import { Rig, runCli, writeSmallWorkspace } from '../helpers/rig.js';
@@ -11,7 +11,8 @@ import { Rig, runCli, writeSmallWorkspace } from '../helpers/rig.js';
  * The chunk content hash a restore reads off a chunk file's text must equal the one computed from
  * the parsed chunks (it names the document's search-index part), or be null so the caller computes it.
  */
-type Payload = { documentId: string; chunks: Chunk[] };
+type Payload = ChunksPayload;
+const chunkOptions = { maxChars: 1200, overlapChars: 150 };
 
 function fileText(payload: Payload): string {
   return artifactBytes(makeArtifact('document-chunks', CHUNKS_FORMAT_VERSION, payload));
@@ -59,7 +60,7 @@ test('equals chunksContentHash when chunk text imitates the key, with quotes and
         documentType: 'spec',
       }) as unknown as Chunk,
   );
-  const payload = { documentId: 'd1', chunks };
+  const payload = { chunkOptions, documentId: 'd1', chunks };
   assert.equal(chunksContentHashOfText(fileText(payload), payload, snapshotId), chunksContentHash('d1', chunks));
 });
 
@@ -73,13 +74,13 @@ test('is null, never a different hash, for text of another shape', () => {
     // Another key with the snapshot's value: blanking it would change what is hashed.
     note: { snapshotId },
   } as unknown as Chunk;
-  const payload = { documentId: 'd1', chunks: [chunk] };
+  const payload = { chunkOptions, documentId: 'd1', chunks: [chunk] };
   assert.equal(chunksContentHashOfText(fileText(payload), payload, snapshotId), null);
   // Pretty-printed (not canonical) text.
-  const pretty = JSON.stringify(JSON.parse(fileText({ documentId: 'd1', chunks: [] })), null, 1);
-  assert.equal(chunksContentHashOfText(pretty, { documentId: 'd1', chunks: [] }, snapshotId), null);
+  const pretty = JSON.stringify(JSON.parse(fileText({ chunkOptions, documentId: 'd1', chunks: [] })), null, 1);
+  assert.equal(chunksContentHashOfText(pretty, { chunkOptions, documentId: 'd1', chunks: [] }, snapshotId), null);
   // A payload with another key.
-  const extra = { documentId: 'd1', chunks: [], more: 1 } as unknown as Payload;
+  const extra = { chunkOptions, documentId: 'd1', chunks: [], more: 1 } as unknown as Payload;
   assert.equal(chunksContentHashOfText(fileText(extra), extra, snapshotId), null);
 });
 
@@ -102,7 +103,7 @@ test('equals chunksContentHash on generated chunk texts made of JSON punctuation
         headingPath: [text.slice(0, 3)],
       } as unknown as Chunk;
     });
-    const payload = { documentId: `d${round}`, chunks };
+    const payload = { chunkOptions, documentId: `d${round}`, chunks };
     const expected = chunksContentHash(payload.documentId, chunks);
     assert.equal(chunksContentHashOfText(fileText(payload), payload, snapshotId), expected, `round ${round}`);
   }

@@ -19,7 +19,10 @@ await initFastHash();
  * sizes it sets), with the bytes of a clean build; the server counts what it was made to send.
  */
 
-/** Three documents of one section each, with paragraphs a 1,200-character chunk groups and a 300 one keeps apart. */
+/**
+ * Three documents of one section each, with paragraphs a 1,200-character chunk groups and a 300 one
+ * keeps apart; the first also has a paragraph longer than 1,200 characters, cut into overlapping pieces.
+ */
 function writeWorkspace(rig: Rig, options: Record<string, unknown> = {}): void {
   const map: { sourceUrl: string; localPath: string; contentType: string }[] = [];
   const files: Record<string, string> = {};
@@ -30,9 +33,10 @@ function writeWorkspace(rig: Rig, options: Record<string, unknown> = {}): void {
         `<p>Paragraph ${p} of document ${i} about topic${i} and conditional requests: ` +
         `${'the cache must answer within its deadline and never more than it claims. '.repeat(2)}zebra${i}${p}.</p>`,
     ).join('\n');
+    const long = i === 0 ? `\n<p>${Array.from({ length: 40 }, (_, n) => `Sentence ${n} of the long paragraph.`).join(' ')}</p>` : '';
     files[`src/doc${i}.html`] =
       `<!DOCTYPE html><html><head><title>Document ${i}</title></head><body>\n<h1>Document ${i}</h1>\n` +
-      `${paragraphs}\n<p>See <a href="https://example.test/other">another document</a>.</p>\n</body></html>\n`;
+      `${paragraphs}${long}\n<p>See <a href="https://example.test/other">another document</a>.</p>\n</body></html>\n`;
     map.push({ sourceUrl: `https://example.test/doc${i}/`, localPath: `src/doc${i}.html`, contentType: 'text/html' });
   }
   files['map.json'] = JSON.stringify(map, null, 2);
@@ -92,13 +96,19 @@ describe('remote cache against a hostile server', () => {
     return made;
   }
 
-  /** A build against `cache` that must end on its own, equal to a clean build. */
-  async function buildsClean(cache: HostileCache, label: string, extra: string[] = []): Promise<CliResult> {
-    const r = rig();
+  /** A build against `cache` that must end on its own, equal to a clean build (of a workspace with `options`). */
+  async function buildsClean(
+    cache: HostileCache,
+    label: string,
+    extra: string[] = [],
+    options: Record<string, unknown> = {},
+    clean: Map<string, string> = reference,
+  ): Promise<CliResult> {
+    const r = rig(options);
     const result = await r.exec(['build', '--remote-cache', cache.url(), '--remote-cache-timeout', '1', '--json', ...extra]);
     assert.equal(result.code, 0, `${label}: ${result.stdout}${result.stderr}`);
     assertNoStackTrace(result);
-    assert.deepEqual(r.artifacts(), reference, `${label}: the build differs from a clean build`);
+    assert.deepEqual(r.artifacts(), clean, `${label}: the build differs from a clean build`);
     return result;
   }
 
@@ -196,18 +206,24 @@ describe('remote cache against a hostile server', () => {
     }
   });
 
-  it('entries built with other options are refused: chunk maxChars, BM25 parameters, extraction options', {
-    timeout: 120_000,
+  it('entries built with other options are refused: chunk options, BM25 parameters, extraction options', {
+    timeout: 240_000,
   }, async () => {
-    const reference = rig();
-    assert.equal((await reference.exec(['build', '--json'])).code, 0);
-    const referenceKeys = keys(reference);
-    const variants: [string, Record<string, unknown>, string][] = [
-      ['chunk maxChars 300', { chunk: { maxChars: 300, overlapChars: 50 } }, 'chunk'],
-      ['BM25 k1 2, b 0.5', { index: { k1: 2, b: 0.5 } }, 'search-index'],
-      ['extraction without links', { extract: { links: false } }, 'extract'],
+    // [label, this workspace's options, the options the poisoner's entries were built with, the rule]
+    const variants: [string, Record<string, unknown>, Record<string, unknown>, string][] = [
+      ['chunk maxChars 300', {}, { chunk: { maxChars: 300, overlapChars: 50 } }, 'chunk'],
+      // Chunks that fit this workspace's maxChars, cut with another overlap: told apart only by the options recorded.
+      ['chunk overlapChars 0 alone', {}, { chunk: { maxChars: 1200, overlapChars: 0 } }, 'chunk'],
+      // 1,200-character chunks in a 3,000-character workspace: the small documents are cut alike by both.
+      ['chunks of maxChars 1200 in a 3000 workspace', { chunk: { maxChars: 3000, overlapChars: 150 } }, {}, 'chunk'],
+      ['BM25 k1 2, b 0.5', {}, { index: { k1: 2, b: 0.5 } }, 'search-index'],
+      ['extraction without links', {}, { extract: { links: false } }, 'extract'],
     ];
-    for (const [label, options, rule] of variants) {
+    for (const [label, own, options, rule] of variants) {
+      const target = rig(own);
+      assert.equal((await target.exec(['build', '--json'])).code, 0);
+      const targetKeys = keys(target);
+      const clean = target.artifacts();
       const variantCache = await server();
       const variant = rig(options);
       const uploaded = await variant.exec(['build', '--remote-cache', variantCache.url(), '--remote-cache-upload', '--json']);
@@ -216,15 +232,19 @@ describe('remote cache against a hostile server', () => {
       // The poisoner: this workspace's keys answered with the variant's entries, target by target.
       const poisoned = await server();
       for (const [name, bytes] of variantCache.store) if (name.startsWith('cas/')) poisoned.store.set(name, bytes);
-      for (const [target, key] of referenceKeys) {
-        const entry = variantCache.store.get(`ac/${variantKeys.get(target)}`);
+      for (const [name, key] of targetKeys) {
+        const entry = variantCache.store.get(`ac/${variantKeys.get(name)}`);
         if (entry !== undefined) poisoned.store.set(`ac/${key}`, entry);
       }
-      const result = await buildsClean(poisoned, label);
+      const result = await buildsClean(poisoned, label, [], own, clean);
       const rows = result.json!.data.targets as { target: string; rule: string; restored?: boolean }[];
       const restoredOfRule = rows.filter((row) => row.rule === rule && row.restored === true);
       assert.deepEqual(restoredOfRule, [], `${label}: restored ${JSON.stringify(restoredOfRule)}`);
       assert.ok(result.json!.data.remoteCache.rejected >= 1, `${label}: ${result.stdout}`);
+      if (rule === 'chunk') {
+        const refusals = warnings(result, 'remote-cache-entry-rejected').filter((w) => /cut with chunk options/.test(w.message));
+        assert.equal(refusals.length, 3, `${label}: ${JSON.stringify(result.json!.warnings)}`);
+      }
       await variantCache.stop();
       await poisoned.stop();
     }

@@ -9,6 +9,7 @@ import { BuildState } from '../../src/graph/state.js';
 import { actionKey } from '../../src/cache/remote-cache.js';
 import { decodeActionResult, encodeActionResult } from '../../src/cache/action-result.js';
 import { artifactBytes, makeArtifact } from '../../src/store/artifact.js';
+import { CHUNKS_FORMAT_VERSION } from '../../src/rule-versions.js';
 import { initFastHash, sha256Hex } from '../../src/store/hash.js';
 
 // BuildState.load checks state.json's xxh64 checksum.
@@ -290,7 +291,7 @@ describe('remote cache on nginx (Bazel HTTP cache protocol)', { skip: NGINX_SKIP
     const record = BuildState.load(writer.path('.episteme'), true).targets.get(target)!;
     const artifact = JSON.parse(writer.read(record.output)) as { payload: { documentId: string; chunks: { text: string }[] } };
     artifact.payload.chunks[0]!.text = 'Forged by a malicious cache writer.';
-    const forged = Buffer.from(artifactBytes(makeArtifact('document-chunks', 1, artifact.payload)), 'utf8');
+    const forged = Buffer.from(artifactBytes(makeArtifact('document-chunks', CHUNKS_FORMAT_VERSION, artifact.payload)), 'utf8');
     const hash = sha256Hex(forged);
     fs.writeFileSync(path.join(nginx.dataDir, 'cas', hash), forged);
     fs.writeFileSync(

@@ -24,8 +24,9 @@ const documents = fs
   .map((name) => JSON.parse(fs.readFileSync(path.join(fixtures, name), 'utf8')) as EvidenceDocument);
 
 function chunkBytes(document: EvidenceDocument, maxChars: number): string {
-  const chunks = chunkDocument(document, { ...DEFAULT_CHUNK_OPTIONS, maxChars, overlapChars: Math.floor(maxChars / 8) });
-  return artifactBytes(makeArtifact('document-chunks', CHUNKS_FORMAT_VERSION, { documentId: document.documentId, chunks }));
+  const chunkOptions = { maxChars, overlapChars: Math.floor(maxChars / 8) };
+  const chunks = chunkDocument(document, { ...DEFAULT_CHUNK_OPTIONS, ...chunkOptions });
+  return artifactBytes(makeArtifact('document-chunks', CHUNKS_FORMAT_VERSION, { chunkOptions, chunks, documentId: document.documentId }));
 }
 
 /** The content hash as the extract worker computes it: off the document's canonical JSON. */
