@@ -10,7 +10,7 @@ import { initFastHash } from '../store/hash.js';
 import { sameStamp, statStamp, STATE_FORMAT_VERSION, type CleanRecord, type FileStamp, type NoopProof } from './state.js';
 import type { BuildSummary } from './build.js';
 import { diagnosticsOf } from './diagnostics.js';
-import { NOOP_PROOF_FILE, openProof, readProofFile } from './noop-proof-files.js';
+import { isProof, NOOP_PROOF_FILE, openProof, readProofFile } from './noop-proof-files.js';
 import type { TargetResult, TargetStatus } from './scheduler.js';
 import { RULE_VERSIONS } from '../rule-versions.js';
 import type { Workspace } from '../config/workspace.js';
@@ -66,8 +66,9 @@ export async function tryCleanNoop(
   const held = await acquireWorkspaceLock(root, stateDir, lock);
   try {
     // A proof that fails its checksum proves nothing: the full build decides (and checks the state).
+    // Nor one that does not validate (an edit with a recomputed checksum): the full build warns of it.
     const opened = openProof(readProofFile(stateDir), STATE_FORMAT_VERSION);
-    if (opened === null || opened === 'damaged') return null;
+    if (!isProof(opened)) return null;
     const proof: NoopProof = opened;
     // A proof written before records carried diagnostics cannot report them: the full build does.
     if (proof.diagnostics === undefined) return null;

@@ -3,6 +3,7 @@ import * as path from 'node:path';
 import { writeFileAtomic } from '../store/atomic-file.js';
 import { writeFailure } from '../store/write-failure.js';
 import { verifiedBody, withChecksum } from './checksum-file.js';
+import { noopProofProblem } from './state-validation.js';
 import type { NoopProof } from './state.js';
 
 /**
@@ -12,27 +13,53 @@ import type { NoopProof } from './state.js';
  */
 export const NOOP_PROOF_FILE = 'noop.json';
 
+/**
+ * A proof is about 200 bytes per target (a million-target workspace's is 200 MB); a larger file is not
+ * one a build wrote, and is not read at all.
+ */
+const MAX_PROOF_BYTES = 256 * 1024 * 1024;
+const TOO_LARGE = Buffer.from('too large');
+
+/** The proof file's bytes, null when there is none (or it is not a regular file), TOO_LARGE past the bound. */
 export function readProofFile(dir: string): Buffer | null {
+  const file = path.join(dir, NOOP_PROOF_FILE);
   try {
-    return fs.readFileSync(path.join(dir, NOOP_PROOF_FILE));
+    const stat = fs.lstatSync(file);
+    if (!stat.isFile()) return null;
+    if (stat.size > MAX_PROOF_BYTES) return TOO_LARGE;
+    return fs.readFileSync(file);
   } catch {
     return null;
   }
 }
 
-/** The proof in these bytes: null when there is none (or of another format), 'damaged' when it fails its checksum. */
-export function openProof(bytes: Buffer | null, version: number): NoopProof | null | 'damaged' {
+/** What a proof file holds: no proof (none, or of another format), a proof, or why it is not one. */
+export type OpenedProof = NoopProof | null | { damaged: string };
+
+/**
+ * The proof in these bytes, checked as the state's records are (state-validation.ts): the checksum
+ * stops damage, not an edit, so a proof that does not validate is refused like a damaged one.
+ */
+export function openProof(bytes: Buffer | null, version: number): OpenedProof {
   if (bytes === null) return null;
+  if (bytes === TOO_LARGE) return { damaged: `is larger than ${MAX_PROOF_BYTES} bytes` };
   const body = verifiedBody(bytes);
-  if (body === null) return 'damaged';
-  let proof: NoopProof;
+  if (body === null) return { damaged: 'fails its checksum' };
+  let proof: unknown;
   try {
-    proof = JSON.parse(body) as NoopProof;
+    proof = JSON.parse(body);
   } catch {
-    return null;
+    return { damaged: 'is not JSON' };
   }
-  if (proof.version !== version || !Array.isArray(proof.targets) || !Array.isArray(proof.sources)) return null;
-  return proof;
+  // Another format version (an upgrade) is no proof, not damage: the full build decides.
+  if (typeof proof !== 'object' || proof === null || (proof as { version?: unknown }).version !== version) return null;
+  const why = noopProofProblem(proof);
+  return why === null ? (proof as NoopProof) : { damaged: why };
+}
+
+/** Whether openProof found a proof (not none, not a damaged one). */
+export function isProof(opened: OpenedProof): opened is NoopProof {
+  return opened !== null && !('damaged' in opened);
 }
 
 export function writeProof(dir: string, proof: NoopProof): void {

@@ -1,4 +1,5 @@
-import type { CleanRecord, FileStamp, TargetRecord } from './state.js';
+import * as path from 'node:path';
+import type { CleanRecord, FileStamp, NoopProof, TargetRecord } from './state.js';
 
 /**
  * The shape every record read from the build state must have before anything uses it. The state's
@@ -138,4 +139,105 @@ export function fileStampsProblem(files: Record<string, unknown>): string | null
   return null;
 }
 
-export type { CleanRecord, FileStamp };
+/**
+ * A source file's path as the state records it: workspace-relative, with `..` only as a leading run
+ * (a manual-ingest map may name files beside the workspace; the no-op check only stats them).
+ */
+function sourcePathProblem(value: unknown): string | null {
+  if (typeof value !== 'string') return 'is not a path';
+  let rest = value;
+  while (rest.startsWith('../')) rest = rest.slice(3);
+  return relativePathProblem(rest);
+}
+
+/** A proof's [path, size, mtimeMs, ino, ctimeMs]. */
+function proofStampProblem(value: unknown, pathProblem: (path: unknown) => string | null): string | null {
+  if (!Array.isArray(value) || value.length !== 5) return 'is not a [path, size, mtimeMs, ino, ctimeMs] list';
+  const [file, size, mtimeMs, ino, ctimeMs] = value as unknown[];
+  const why = pathProblem(file);
+  if (why !== null) return `names a path that ${why}`;
+  return stampProblem({ size, mtimeMs, ino, ctimeMs });
+}
+
+/** A target name as the graph spells it: a workspace path, perhaps with `#<document id>` (a segment). */
+function targetNameProblem(value: unknown): string | null {
+  if (typeof value !== 'string') return 'is not a string';
+  return relativePathProblem(value.split('#', 1)[0]);
+}
+
+/**
+ * Files the proof may name per target beside its output (a snapshot's body, a segmented index's
+ * segments, one per 256 documents): far more than any corpus needs, far fewer than a forged list.
+ */
+const MAX_PROOF_ALSO = 100_000;
+
+/**
+ * The no-op proof (noop.json, checksum already checked): what is wrong with it, or null. The fast path
+ * stats every file it names and reports its targets as they are written, so a forged proof must not
+ * name an output outside the workspace, a value of another type (a TypeError mid-check), or the same
+ * target twice (a list of a million copies of one real target would pass every stat).
+ */
+export function noopProofProblem(value: unknown): string | null {
+  if (!isRecord(value)) return 'is not an object';
+  if (!Number.isSafeInteger(value['version'])) return 'has no format version';
+  if (typeof value['invocation'] !== 'string' || typeof value['producerVersion'] !== 'string') return 'has no invocation';
+  if (!isRecord(value['ruleVersions'])) return 'has no rule versions';
+  for (const version of Object.values(value['ruleVersions']))
+    if (typeof version !== 'number') return 'has a rule version that is not a number';
+  // The config, map, manifest and family rules files: absolute paths, only statted.
+  if (!isRecord(value['files'])) return 'has no files';
+  for (const [file, stamp] of Object.entries(value['files'])) {
+    if (!path.isAbsolute(file) || file.includes('\0')) return `names a file ${JSON.stringify(file)} that is not an absolute path`;
+    if (stampProblem(stamp) !== null) return `has a stamp of ${JSON.stringify(file)} that does not validate`;
+  }
+  const state = stampProblem(value['state']);
+  if (state !== null) return `has a state.json stamp that ${state}`;
+  if (value['log'] !== null) {
+    const log = stampProblem(value['log']);
+    if (log !== null) return `has a state.log stamp that ${log}`;
+  }
+  const sources = value['sources'];
+  if (!Array.isArray(sources)) return 'has no source list';
+  const sourceNames = new Set<string>();
+  for (const source of sources) {
+    const why = proofStampProblem(source, sourcePathProblem);
+    if (why !== null) return `has a source that ${why}`;
+    const name = (source as string[])[0]!;
+    if (sourceNames.has(name)) return `names source ${JSON.stringify(name)} twice`;
+    sourceNames.add(name);
+  }
+  const targets = value['targets'];
+  if (!Array.isArray(targets)) return 'has no target list';
+  const targetNames = new Set<string>();
+  for (const target of targets) {
+    if (!Array.isArray(target) || target.length !== 8) return 'has a target that is not a [name, rule, output, stamp…, also] list';
+    const [name, rule, output, size, mtimeMs, ino, ctimeMs, also] = target as unknown[];
+    const nameWhy = targetNameProblem(name);
+    if (nameWhy !== null) return `has a target name that ${nameWhy}`;
+    const label = `target ${JSON.stringify(name)}`;
+    if (targetNames.has(name as string)) return `names ${label} twice`;
+    targetNames.add(name as string);
+    if (typeof rule !== 'string' || !/^[a-z][a-z-]{0,63}$/.test(rule)) return `names no rule for ${label}`;
+    const outputWhy = relativePathProblem(output);
+    if (outputWhy !== null) return `has an output path of ${label} that ${outputWhy}`;
+    const stampWhy = stampProblem({ size, mtimeMs, ino, ctimeMs });
+    if (stampWhy !== null) return `has an output stamp of ${label} that ${stampWhy}`;
+    if (!Array.isArray(also) || also.length > MAX_PROOF_ALSO) return `has no list of the other files of ${label}`;
+    for (const file of also) {
+      const why = proofStampProblem(file, relativePathProblem);
+      if (why !== null) return `has another file of ${label} that ${why}`;
+    }
+  }
+  const diagnostics = value['diagnostics'];
+  if (diagnostics !== undefined) {
+    if (!isRecord(diagnostics)) return 'has diagnostics that are not an object';
+    for (const [name, facts] of Object.entries(diagnostics)) {
+      if (!targetNames.has(name)) return `has diagnostics of ${JSON.stringify(name)}, a target it does not list`;
+      const why = stringMapProblem(facts);
+      if (why !== null) return `has diagnostics of ${JSON.stringify(name)} that ${why}`;
+    }
+  }
+  return null;
+}
+
+export type { CleanRecord, FileStamp, NoopProof };

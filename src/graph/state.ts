@@ -8,7 +8,7 @@ import type { Warning } from '../failure.js';
 import type { KeyComponents } from './key.js';
 import { TargetRecords } from './target-records.js';
 import { cleanRecordProblem, fileStampsProblem, logEntryProblem } from './state-validation.js';
-import { openProof, readProofFile, removeProof, writeProof, NOOP_PROOF_FILE } from './noop-proof-files.js';
+import { isProof, openProof, readProofFile, removeProof, writeProof, NOOP_PROOF_FILE } from './noop-proof-files.js';
 
 export { verifiedBody, withChecksum };
 
@@ -286,13 +286,12 @@ export class BuildState {
     // A crashed build's lines are committed by this run: until then memory is ahead of the disk.
     state.onDisk = uncommitted ? null : onDisk;
     const opened = openProof(proofFile, STATE_FORMAT_VERSION);
-    state.proofVouchesForDisk =
-      opened !== null && opened !== 'damaged' && read !== null && !uncommitted && state.clean !== null && proofDescribes(opened, onDisk);
-    if (opened === 'damaged') {
+    state.proofVouchesForDisk = isProof(opened) && read !== null && !uncommitted && state.clean !== null && proofDescribes(opened, onDisk);
+    if (opened !== null && 'damaged' in opened) {
       state.diagnostics.push({
         code: 'state-discarded',
         message:
-          `The no-op proof (.episteme/${NOOP_PROOF_FILE}) fails its checksum (damaged or edited); ` +
+          `The no-op proof (.episteme/${NOOP_PROOF_FILE}) ${opened.damaged} (damaged or edited); ` +
           'it was not used, and this build checks every target.',
       });
     }

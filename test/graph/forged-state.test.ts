@@ -5,8 +5,9 @@ import * as path from 'node:path';
 import { Rig, writeSmallWorkspace, assertNoStackTrace, type CliResult } from '../helpers/rig.js';
 import { withChecksum, verifiedBody, type TargetRecord } from '../../src/graph/state.js';
 import { artifactBytes, makeArtifact } from '../../src/store/artifact.js';
+import { CHUNKS_FORMAT_VERSION } from '../../src/rule-versions.js';
 import { initFastHash, sha256Hex } from '../../src/store/hash.js';
-import { relativePathProblem, targetRecordProblem } from '../../src/graph/state-validation.js';
+import { noopProofProblem, relativePathProblem, targetRecordProblem } from '../../src/graph/state-validation.js';
 
 await initFastHash();
 
@@ -58,7 +59,7 @@ describe('forged build state', () => {
     const chunkFile = [...reference.keys()].find((file) => /^chunks\/example-test-doc0\.[0-9a-f]+\.json$/.test(file))!;
     const artifact = JSON.parse(plain.read(chunkFile)) as { payload: { documentId: string; chunks: { text: string }[] } };
     for (const chunk of artifact.payload.chunks) chunk.text = `${chunk.text} ${SECRET}`;
-    outsideBytes = artifactBytes(makeArtifact('document-chunks', 1, artifact.payload));
+    outsideBytes = artifactBytes(makeArtifact('document-chunks', CHUNKS_FORMAT_VERSION, artifact.payload));
     outside = new Rig('episteme-forged-outside-');
     rigs.push(outside);
     outside.write({ 'chunks.json': outsideBytes });
@@ -184,6 +185,73 @@ describe('forged build state', () => {
       fs.writeFileSync(file, withChecksum(lines.join('\n')));
       fs.rmSync(rig.path('.episteme', 'noop.json'), { force: true });
       await survives(rig, `state.json: ${label}`, false);
+    }
+  });
+
+  it('a forged noop.json (valid checksum) is refused with state-discarded, and the build checks every target', {
+    timeout: 600_000,
+  }, async () => {
+    type Proof = Record<string, any>;
+    const outsideFile = outside.path('chunks.json');
+    const stat = fs.statSync(outsideFile);
+    const outsideStamp = [stat.size, String(stat.mtimeMs), stat.ino, String(stat.ctimeMs)];
+    const forgeries: [string, (proof: Proof, rig: Rig) => void][] = [
+      [
+        'a target whose output is outside the workspace (relative)',
+        (proof, rig) => proof['targets'].push(['chunks/forged.json', 'chunk', path.relative(rig.dir, outsideFile), ...outsideStamp, []]),
+      ],
+      [
+        'a target whose output is absolute',
+        (proof) => proof['targets'].push(['chunks/forged.json', 'chunk', outsideFile, ...outsideStamp, []]),
+      ],
+      [
+        'a target with an other file behind `..`',
+        (proof) => (proof['targets'][0][7] = [[`snapshots/../../${path.basename(outside.dir)}/chunks.json`, ...outsideStamp]]),
+      ],
+      ['a source with an absolute path', (proof) => proof['sources'].push([outsideFile, ...outsideStamp])],
+      ['a target size of the wrong type', (proof) => (proof['targets'][0][3] = String(proof['targets'][0][3]))],
+      ['a target that is not a list', (proof) => (proof['targets'][0] = { name: proof['targets'][0][0] })],
+      ['other files that are not a list', (proof) => (proof['targets'][0][7] = 'snapshots/bodies')],
+      ['a missing state stamp', (proof) => delete proof['state']],
+      ['diagnostics of a target it does not list', (proof) => (proof['diagnostics']['chunks/forged.json'] = { diagnosticErrors: '1' })],
+      // A list of 200,000 copies of one real target passes every stat: refused as a repeat, not statted.
+      [
+        'one real target 200,000 times',
+        (proof) => {
+          for (let i = 0; i < 200_000; i += 1) proof['targets'].push(proof['targets'][0]);
+        },
+      ],
+      [
+        'a target with 200,000 other files',
+        (proof) => (proof['targets'][0][7] = Array.from({ length: 200_000 }, (_, i) => [`snapshots/f${i}`, 1, '1', 1, '1'])),
+      ],
+    ];
+    for (const [label, forge] of forgeries) {
+      const rig = await built();
+      const file = rig.path('.episteme', 'noop.json');
+      // The proof a clean build wrote is valid and proves the next build a no-op.
+      const proof = JSON.parse(verifiedBody(fs.readFileSync(file))!) as Proof;
+      assert.equal(noopProofProblem(proof), null, `${label}: the proof a build wrote validates`);
+      forge(proof, rig);
+      fs.writeFileSync(file, withChecksum(JSON.stringify(proof)));
+      const started = Date.now();
+      const build = await rig.exec(['build', '--json']);
+      noInternalError(build, `${label}: build`);
+      assert.equal(build.code, 0, `${label}: ${build.stdout}`);
+      const discarded = build.json!.warnings.filter((w: { code: string }) => w.code === 'state-discarded');
+      assert.equal(discarded.length, 1, `${label}: ${JSON.stringify(build.json!.warnings)}`);
+      assert.match(discarded[0].message, /no-op proof/, label);
+      // The full build ran (every target checked, from the state), and reported none of the proof's forgeries.
+      assert.doesNotMatch(JSON.stringify(build.json!.data), /forged|outside/, `${label}: ${build.stdout.slice(0, 2000)}`);
+      const names = (build.json!.data.targets as { target: string }[]).map((row) => row.target);
+      assert.equal(new Set(names).size, names.length, `${label}: a target reported twice`);
+      assert.ok(Date.now() - started < 60_000, `${label}: took ${Date.now() - started} ms`);
+      assert.deepEqual(rig.artifacts(), reference, `${label}: the workspace equals a clean build`);
+      // A build that finds nothing to do writes nothing (it runs on a read-only workspace), so the refused
+      // proof stays until the next change, and is refused again: it never serves.
+      const again = await rig.exec(['build', '--json']);
+      assert.equal(again.code, 0, `${label}: ${again.stdout}`);
+      assert.equal(again.json!.warnings.filter((w: { code: string }) => w.code === 'state-discarded').length, 1, label);
     }
   });
 

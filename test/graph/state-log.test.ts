@@ -4,7 +4,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { BuildState, STATE_FORMAT_VERSION, type CleanRecord, type TargetRecord } from '../../src/graph/state.js';
-import { openProof, readProofFile } from '../../src/graph/noop-proof-files.js';
+import { isProof, openProof, readProofFile } from '../../src/graph/noop-proof-files.js';
 import { initFastHash } from '../../src/store/hash.js';
 
 // BuildState.load checks state.json's xxh64 checksum.
@@ -116,7 +116,7 @@ test('the log is folded into state.json once it reaches half of its size, and th
       if (folded) assert.ok(logBefore >= stateSize / 2 - 4096, `folded at ${logBefore} bytes of log for ${stateSize} of state`);
       // The no-op proof stands on both files as this commit left them.
       const proof = openProof(readProofFile(dir), STATE_FORMAT_VERSION);
-      assert.ok(proof !== null && proof !== 'damaged', 'the proof is there and intact');
+      assert.ok(isProof(proof), `the proof is there and intact: ${JSON.stringify(proof)}`);
       assert.equal(proof.log?.size ?? null, folded ? null : fs.statSync(path.join(dir, 'state.log')).size);
       assert.equal(proof.state.size, fs.statSync(path.join(dir, 'state.json')).size);
     }
