@@ -16,6 +16,7 @@ import * as path from 'node:path';
 /** Relative to test/, without the extension. */
 export const SLOW = new Set([
   'cache/hostile-cache',
+  'cache/large-blob',
   'cli/dev-corpus',
   'graph/crash-and-lock',
   'graph/edit-sequences',

@@ -1,6 +1,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { writeFileAtomic } from '../store/atomic-file.js';
+import { BlobFile, type BlobFileResult } from './blob-file.js';
 import { CacheUnavailable, SHA256_HEX, type Area, type CacheStore } from './store.js';
 
 /**
@@ -24,6 +25,35 @@ export class DiskStore implements CacheStore {
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
       throw new CacheUnavailable(`cannot read ${this.label}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
+    }
+  }
+
+  async getFile(sha256: string, sizeBytes: number, file: string): Promise<'absent' | BlobFileResult> {
+    let fd: number;
+    try {
+      fd = fs.openSync(this.file('cas', sha256), fs.constants.O_RDONLY | fs.constants.O_NONBLOCK);
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return 'absent';
+      throw new CacheUnavailable(`cannot read ${this.label}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
+    }
+    let blob: BlobFile | null = null;
+    try {
+      if (!fs.fstatSync(fd).isFile()) return 'absent';
+      blob = new BlobFile(file, sha256, sizeBytes);
+      const part = Buffer.allocUnsafe(1024 * 1024);
+      for (;;) {
+        const read = fs.readSync(fd, part, 0, part.length, null);
+        if (read === 0) break;
+        if (!blob.write(part.subarray(0, read))) break;
+      }
+      const result = blob.finish();
+      blob = null;
+      return result;
+    } catch (error) {
+      throw new CacheUnavailable(`cannot read ${this.label}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
+    } finally {
+      blob?.abort();
+      fs.closeSync(fd);
     }
   }
 

@@ -1,5 +1,6 @@
 import * as http from 'node:http';
 import * as https from 'node:https';
+import { BlobFile, type BlobFileResult } from './blob-file.js';
 import { PipelinedGets } from './http-pipeline.js';
 import { displayUrl, type Secrets } from './secrets.js';
 import { CacheUnavailable, SHA256_HEX, type Area, type CacheStore } from './store.js';
@@ -81,6 +82,15 @@ export class HttpStore implements CacheStore {
     throw this.refused('GET', area, response.status);
   }
 
+  /** Over node:http(s), not the pipeline: one large body streams to its file, with the same deadline. */
+  async getFile(sha256: string, sizeBytes: number, file: string): Promise<'absent' | BlobFileResult> {
+    this.startBudget();
+    const response = await this.request('GET', 'cas', sha256, null, sizeBytes, file);
+    if (response.status === 404) return 'absent';
+    if (response.status === 200) return response.stored ?? 'absent';
+    throw this.refused('GET', 'cas', response.status);
+  }
+
   async put(area: Area, hash: string, bytes: Buffer): Promise<void> {
     this.startBudget();
     const response = await this.request('PUT', area, hash, bytes, 64 * 1024);
@@ -146,14 +156,19 @@ export class HttpStore implements CacheStore {
     this.pipeline?.fail(this.outage);
   }
 
+  /**
+   * One request over node:http(s). With `toFile`, a 200 body is streamed into that file (blob-file.ts)
+   * rather than gathered: `stored` says how that ended.
+   */
   private request(
     method: 'GET' | 'PUT',
     area: Area,
     hash: string,
     body: Buffer | null,
     maxBytes: number,
+    toFile: string | null = null,
     retried = false,
-  ): Promise<{ status: number; body: Buffer | null }> {
+  ): Promise<{ status: number; body: Buffer | null; stored?: BlobFileResult }> {
     if (!SHA256_HEX.test(hash)) throw new Error(`not a SHA-256 key: ${hash}`);
     const url = this.entryUrl(area, hash);
     const client = url.protocol === 'https:' ? https : http;
@@ -165,12 +180,16 @@ export class HttpStore implements CacheStore {
     if (this.outage !== null) return Promise.reject(new CacheUnavailable(this.outage));
     return new Promise((resolve, reject) => {
       let settled = false;
+      /** The file a 200 body streams into; whatever ends the request before its end removes it. */
+      let blob: BlobFile | null = null;
       /** Ends this request's bookkeeping once; false when it had already ended. */
       const settle = (): boolean => {
         if (settled) return false;
         settled = true;
         this.inFlight.delete(abandon);
         clearTimeout(deadline);
+        blob?.abort();
+        blob = null;
         return true;
       };
       const abandon = (message: string): void => {
@@ -196,9 +215,27 @@ export class HttpStore implements CacheStore {
           tooLarge();
           return;
         }
+        if (toFile !== null && status === 200 && method === 'GET') {
+          try {
+            blob = new BlobFile(toFile, hash, maxBytes);
+          } catch {
+            tooLarge(); // the file cannot be written here (a local disk problem): a miss, built locally
+            return;
+          }
+        }
         const parts: Buffer[] = [];
         let length = 0;
         response.on('data', (part: Buffer) => {
+          if (blob !== null) {
+            let written = false;
+            try {
+              written = blob.write(part);
+            } catch {
+              // a local write failure: a miss, as above
+            }
+            if (!written) tooLarge();
+            return;
+          }
           length += part.length;
           if (length > maxBytes && status === 200 && method === 'GET') {
             tooLarge();
@@ -208,7 +245,19 @@ export class HttpStore implements CacheStore {
         });
         response.on('error', (error) => fail(`${method} ${this.label}${area}/… failed: ${error.message}`));
         response.on('end', () => {
-          if (settle()) resolve({ status, body: Buffer.concat(parts) });
+          if (settled) return;
+          let stored: BlobFileResult | undefined;
+          if (blob !== null) {
+            try {
+              stored = blob.finish();
+            } catch {
+              stored = undefined; // not renamed into place (a local failure): a miss
+            }
+            blob = null;
+          }
+          if (!settle()) return;
+          if (toFile !== null && status === 200 && stored === undefined) resolve({ status: 404, body: null });
+          else resolve({ status, body: Buffer.concat(parts), ...(stored === undefined ? {} : { stored }) });
         });
       });
       // The deadline runs from when the request gets a socket: time spent queued behind the pool's
@@ -226,7 +275,7 @@ export class HttpStore implements CacheStore {
         // send it once more on a fresh connection, as Node's documentation advises.
         const staleConnection = request.reusedSocket && (error.code === 'ECONNRESET' || error.code === 'EPIPE');
         if (staleConnection && !retried && settle()) {
-          resolve(this.request(method, area, hash, body, maxBytes, true));
+          resolve(this.request(method, area, hash, body, maxBytes, toFile, true));
           return;
         }
         fail(`${method} ${this.label}${area}/… failed: ${error.code ?? error.message}`);

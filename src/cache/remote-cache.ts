@@ -1,3 +1,4 @@
+import * as path from 'node:path';
 import { EpistemeError } from '../failure.js';
 import { keyText, type KeyComponents } from '../graph/key.js';
 import type {
@@ -15,6 +16,7 @@ import { sha256Hex } from '../store/hash.js';
 import { decodeActionResult, encodeActionResult, OUTPUT_PATH, type Digest, type OutputFile } from './action-result.js';
 import { blobMismatch, inspectRestored, type InspectedFile, type Inspection, type InspectTask } from '../inspect/inspect.js';
 import type { Secrets } from './secrets.js';
+import { takeBlobFile } from './blob-file.js';
 import { CacheUnavailable, type CacheStore } from './store.js';
 
 /** Bump to disown every entry written so far (a key-format change, a bad producer release). */
@@ -23,6 +25,12 @@ const ACTION_KEY_SALT = 'episteme-action-key/2';
 const MAX_ACTION_RESULT_BYTES = 64 * 1024;
 /** Entries whose blobs are downloaded or being checked at once: keeps the pipeline full, bounds memory. */
 const MAX_ENTRIES_IN_HAND = 64;
+/**
+ * Blobs larger than this are streamed to a file in the workspace's cache folder and checked as they
+ * arrive (blob-file.ts), not gathered in memory by the HTTP client (which costs up to three times the
+ * blob while a body grows and is copied out).
+ */
+export const STREAM_TO_FILE_ABOVE_BYTES = 8 * 1024 * 1024;
 /** The default largest blob downloaded, when the caller names none. */
 const DEFAULT_MAX_BLOB_BYTES = 256 * 1024 * 1024;
 
@@ -203,8 +211,10 @@ export class RemoteCache implements TargetCache {
     await this.bytesInHand.acquire(claimed);
     try {
       // In flight together: one round trip, not one per file.
-      const files = await Promise.all(wanted.map(([, digest]) => this.download(digest)));
+      const files = await Promise.all(wanted.map(([, digest]) => this.download(env, digest)));
       if (files.some((file) => file === null)) return null; // named but gone (evicted): a miss
+      const mismatch = files.find((file): file is string => typeof file === 'string');
+      if (mismatch !== undefined) return this.reject(env, request, mismatch);
       const blobs = await this.check(env, rule, wanted, files as InspectedFile[]);
       if (typeof blobs === 'string') return this.reject(env, request, blobs);
       let restored: RuleOutput;
@@ -257,10 +267,20 @@ export class RemoteCache implements TargetCache {
     return { output: verified(output!), others, inspection };
   }
 
-  /** The bytes of a blob, null when absent (or larger than named); checked by `check`. */
-  private async download(digest: Digest): Promise<InspectedFile | null> {
-    const bytes = await this.store.get('cas', digest.hash, digest.sizeBytes);
-    return bytes === null ? null : { bytes, sha256: digest.hash, sizeBytes: digest.sizeBytes };
+  /**
+   * The bytes of a blob, null when absent (or larger than named), or why they are not the blob. A small
+   * one is checked by `check`; a large one streams to a file, checked as it arrives, and is read once.
+   */
+  private async download(env: RuleEnv, digest: Digest): Promise<InspectedFile | string | null> {
+    if (digest.sizeBytes <= STREAM_TO_FILE_ABOVE_BYTES) {
+      const bytes = await this.store.get('cas', digest.hash, digest.sizeBytes);
+      return bytes === null ? null : { bytes, sha256: digest.hash, sizeBytes: digest.sizeBytes };
+    }
+    const file = path.join(env.ws.stateDir, 'cache', 'remote-blobs', digest.hash);
+    const stored = await this.store.getFile(digest.hash, digest.sizeBytes, file);
+    if (stored === 'absent') return null;
+    if (stored !== 'stored') return stored.mismatch;
+    return { bytes: takeBlobFile(file, digest.sizeBytes), sha256: digest.hash, sizeBytes: digest.sizeBytes, checked: true };
   }
 
   /** Never upload what a reader would reject (e.g. a search index built from a partial chunk set). */

@@ -4,6 +4,8 @@
  * Two implementations sit beside this interface: disk-store.ts (a local folder) and http-store.ts (a
  * Bazel-compatible HTTP server such as bazel-remote or nginx with WebDAV).
  */
+import type { BlobFileResult } from './blob-file.js';
+
 export type Area = 'ac' | 'cas';
 
 export interface CacheStore {
@@ -11,6 +13,12 @@ export interface CacheStore {
   readonly label: string;
   /** The stored bytes, or null when absent (a miss). At most `maxBytes` are accepted. */
   get(area: Area, hash: string, maxBytes: number): Promise<Buffer | null>;
+  /**
+   * Streams the blob `cas/<sha256>` into `file` (blob-file.ts: a temp file checked for `sizeBytes` and
+   * the SHA-256 as it arrives, renamed into place), never holding it whole: 'absent' for a miss. A
+   * cut-off or failed download leaves no file behind.
+   */
+  getFile(sha256: string, sizeBytes: number, file: string): Promise<'absent' | BlobFileResult>;
   put(area: Area, hash: string, bytes: Buffer): Promise<void>;
   close(): void;
 }

@@ -108,6 +108,7 @@ export async function runBuild(ws: Workspace, request: BuildRequest): Promise<Bu
         ws.outputs.specs,
         ws.outputs.chunks,
         STATE_DIR_NAME,
+        `${STATE_DIR_NAME}/cache/remote-blobs`,
       ]) {
         sweepOwnedTempFiles(ws.root, dir);
       }

@@ -57,7 +57,7 @@ export type Inspection =
 
 export function inspectRestored(task: InspectTask): Inspection {
   for (const file of task.part ? [task.output, task.part] : [task.output]) {
-    const why = blobMismatch(file);
+    const why = file.checked ? null : blobMismatch(file);
     if (why !== null) return { ok: false, why };
   }
   try {
@@ -94,7 +94,11 @@ function inspectDocument(bytes: Uint8Array): Inspection {
   };
 }
 
-function inspectChunks(bytes: Uint8Array, partBytes: Uint8Array | undefined, chunkOptions: ChunksPayload['chunkOptions'] | undefined): Inspection {
+function inspectChunks(
+  bytes: Uint8Array,
+  partBytes: Uint8Array | undefined,
+  chunkOptions: ChunksPayload['chunkOptions'] | undefined,
+): Inspection {
   const label = 'the cached chunks';
   const { artifact, text } = parseCheckedArtifactWithText<ChunksPayload>(bytes, 'document-chunks', CHUNKS_FORMAT_VERSION, label);
   const { documentId, chunks } = artifact.payload;

@@ -10,7 +10,8 @@ import { writeFailure } from './write-failure.js';
 const TEMP_MARKER = '.episteme-tmp-';
 let tempCounter = 0;
 
-function tempPathFor(target: string): string {
+/** A temp file beside `target`, named so the build's sweep (sweepOwnedTempFiles) removes it should a crash leave it. */
+export function tempPathFor(target: string): string {
   tempCounter += 1;
   return path.join(path.dirname(target), `${TEMP_MARKER}${process.pid}-${tempCounter}-${path.basename(target)}`);
 }

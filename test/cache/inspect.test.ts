@@ -23,7 +23,9 @@ function file(bytes: string | Buffer, sha256?: string): InspectedFile {
 const chunks = chunkDocument(HTTP_DOC, DEFAULT_CHUNK_OPTIONS);
 const chunkOptions = { maxChars: DEFAULT_CHUNK_OPTIONS.maxChars, overlapChars: DEFAULT_CHUNK_OPTIONS.overlapChars };
 const chunkFile = (list: Chunk[], options: Record<string, unknown> = chunkOptions): string =>
-  artifactBytes(makeArtifact('document-chunks', CHUNKS_FORMAT_VERSION, { chunkOptions: options, chunks: list, documentId: HTTP_DOC.documentId }));
+  artifactBytes(
+    makeArtifact('document-chunks', CHUNKS_FORMAT_VERSION, { chunkOptions: options, chunks: list, documentId: HTTP_DOC.documentId }),
+  );
 
 test('a document: its id, snapshot and diagnostic facts, once its SHA-256 and fingerprint hold', () => {
   const bytes = artifactBytes(makeArtifact('document', DOCUMENT_FORMAT_VERSION, HTTP_DOC));
@@ -67,8 +69,12 @@ test('chunks: the snapshot they cite and their content hash; mixed snapshots, an
   assert.ok(!sealedForOther.ok && /not sealed/.test(sealedForOther.why), JSON.stringify(sealedForOther));
 });
 
-test('chunks: the options they were cut with must be exactly the workspace\'s', () => {
-  const task = (options: Record<string, unknown>) => ({ kind: 'document-chunks' as const, output: file(chunkFile(chunks, options)), chunkOptions });
+test("chunks: the options they were cut with must be exactly the workspace's", () => {
+  const task = (options: Record<string, unknown>) => ({
+    kind: 'document-chunks' as const,
+    output: file(chunkFile(chunks, options)),
+    chunkOptions,
+  });
   const same = inspectRestored(task(chunkOptions));
   assert.ok(same.ok, JSON.stringify(same));
   // The same chunks, as another workspace's: another overlap, another maxChars, a missing, extra or
@@ -84,8 +90,6 @@ test('chunks: the options they were cut with must be exactly the workspace\'s', 
     const inspection = inspectRestored(task(options));
     assert.ok(!inspection.ok && /cut with chunk options/.test(inspection.why), `${JSON.stringify(options)}: ${JSON.stringify(inspection)}`);
   }
-  const withoutOptions = artifactBytes(
-    makeArtifact('document-chunks', CHUNKS_FORMAT_VERSION, { chunks, documentId: HTTP_DOC.documentId }),
-  );
+  const withoutOptions = artifactBytes(makeArtifact('document-chunks', CHUNKS_FORMAT_VERSION, { chunks, documentId: HTTP_DOC.documentId }));
   assert.ok(!inspectRestored({ kind: 'document-chunks', output: file(withoutOptions), chunkOptions }).ok, 'chunks without options passed');
 });
