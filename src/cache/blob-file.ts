@@ -57,7 +57,12 @@ export class BlobFile {
           `not the ${this.sizeBytes} bytes its action-cache entry names`,
       };
     }
-    fs.renameSync(this.temp, this.target);
+    try {
+      fs.renameSync(this.temp, this.target);
+    } catch (error) {
+      removeQuietly(this.temp);
+      throw error;
+    }
     return 'stored';
   }
 

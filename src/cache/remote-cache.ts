@@ -97,6 +97,8 @@ export class RemoteCache implements TargetCache {
   /** Bytes of downloaded blobs in hand at once: at most twice the largest blob (one always fits). */
   private readonly bytesInHand: ByteBudget;
   private readonly inspector = new Inspector();
+  /** Large blobs streamed to files so far (names each download's file). */
+  private blobFiles = 0;
 
   constructor(
     private readonly store: CacheStore,
@@ -276,11 +278,19 @@ export class RemoteCache implements TargetCache {
       const bytes = await this.store.get('cas', digest.hash, digest.sizeBytes);
       return bytes === null ? null : { bytes, sha256: digest.hash, sizeBytes: digest.sizeBytes };
     }
-    const file = path.join(env.ws.stateDir, 'cache', 'remote-blobs', digest.hash);
+    // Numbered: two entries may name the same blob, and each download reads and removes its own file.
+    this.blobFiles += 1;
+    const file = path.join(env.ws.stateDir, 'cache', 'remote-blobs', `${digest.hash}.${this.blobFiles}`);
     const stored = await this.store.getFile(digest.hash, digest.sizeBytes, file);
     if (stored === 'absent') return null;
     if (stored !== 'stored') return stored.mismatch;
-    return { bytes: takeBlobFile(file, digest.sizeBytes), sha256: digest.hash, sizeBytes: digest.sizeBytes, checked: true };
+    let bytes: Buffer;
+    try {
+      bytes = takeBlobFile(file, digest.sizeBytes);
+    } catch {
+      return null; // gone or unreadable since it was checked (a local problem): a miss, built locally
+    }
+    return { bytes, sha256: digest.hash, sizeBytes: digest.sizeBytes, checked: true };
   }
 
   /** Never upload what a reader would reject (e.g. a search index built from a partial chunk set). */
