@@ -123,7 +123,7 @@ const benches: Bench[] = [
     name: 'pdf-linearity',
     script: 'pdf-linearity.js',
     args: [],
-    quickArgs: [],
+    quickArgs: ['--quick'],
     expect: [/2,000,000 text runs .*extract-bound-exceeded/],
   },
   {

@@ -4,8 +4,11 @@
 import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { upToDate } from './up-to-date.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const target = path.join(root, 'dist', 'src', 'generated', 'builtin-rules.js');
+if (upToDate([target], [path.join(root, 'rules'), fileURLToPath(import.meta.url)])) process.exit(0);
 const names = readdirSync(path.join(root, 'rules'))
   .filter((name) => name.endsWith('.json'))
   .sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));

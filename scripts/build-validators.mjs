@@ -7,8 +7,13 @@ import path from 'node:path';
 import Ajv2020 from 'ajv/dist/2020.js';
 import standaloneCode from 'ajv/dist/standalone/index.js';
 import { build } from 'esbuild';
+import { upToDate } from './up-to-date.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const extra = process.argv.slice(2); // name=file pairs added by later stages
+// The inputs: the schemas, this script, and ajv's version (the lockfile).
+const inputs = ['schema', fileURLToPath(import.meta.url), 'package-lock.json'].map((file) => path.resolve(root, file));
+if (extra.length === 0 && upToDate([path.join(root, 'dist', 'src', 'generated', 'validators.js')], inputs)) process.exit(0);
 const schemas = {
   validateWorkspaceConfig: 'workspace-config.schema.json',
   validateManualIngestMap: 'manual-ingest-map.schema.json',
@@ -18,7 +23,6 @@ const schemas = {
   validateDocumentSchema: 'document.schema.json',
   validateRulesSchema: 'rules.schema.json',
 };
-const extra = process.argv.slice(2); // name=file pairs added by later stages
 for (const pair of extra) {
   const [name, file] = pair.split('=');
   schemas[name] = file;

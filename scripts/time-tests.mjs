@@ -1,6 +1,6 @@
 // Times every compiled test file on its own (`node --test FILE`), two at a time as `npm test` runs
-// them, and prints one line per file, slowest first: the measurement behind the fast tier's list in
-// scripts/test-tiers.mjs. Run after `npm run build`: node scripts/time-tests.mjs [--json OUT]
+// them, and prints one line per file, slowest first: the measurement behind the slow list in
+// scripts/test-files.mjs. Run after `npm run build`: node scripts/time-tests.mjs [--json OUT]
 import { spawn } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';

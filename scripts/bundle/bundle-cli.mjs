@@ -13,9 +13,16 @@ import { copyFileSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
+import { upToDate } from '../up-to-date.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const root = path.resolve(here, '../..');
+// The inputs: the compiled CLI, its types, the inlined dependencies' versions (the lockfile), the
+// externals list (package.json) and this script.
+const inputs = ['dist/src', 'types/cli.d.ts', 'package.json', 'package-lock.json', 'scripts/bundle/bundle-cli.mjs'];
+const outputs = ['cli.js', 'stage-worker.js', 'query-main.cjs', 'cli.d.ts'].map((name) => `dist/bundle/${name}`);
+const resolve = (files) => files.map((file) => path.join(root, file));
+if (upToDate(resolve(outputs), resolve(inputs))) process.exit(0);
 const INLINED = new Set(['clipanion', 'stemmer']);
 const pkg = JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8'));
 const external = Object.keys(pkg.dependencies).filter((name) => !INLINED.has(name));

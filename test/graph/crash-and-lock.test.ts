@@ -5,6 +5,7 @@ import { Rig, writeSmallWorkspace, sampleHtml, startCli, runCli } from '../helpe
 import { verifyCommittedGeneration } from '../helpers/verify-commit.js';
 import { seededRandom } from '../helpers/random.js';
 import { waitUntil } from '../helpers/wait.js';
+import { scaled } from '../helpers/scale.js';
 
 function waitForExit(child: ReturnType<typeof startCli>): Promise<{ code: number | null; signal: NodeJS.Signals | null; stdout: string }> {
   const out: Buffer[] = [];
@@ -41,7 +42,8 @@ test('SIGKILL at random moments never breaks the committed generation, and the n
     }
     const random = seededRandom(20261130); // fixed seed: a failing trial reproduces
     let killedMidBuild = 0;
-    const trials = 50;
+    // 20 trials spread kills over the whole build (each trial its own moment); more with EPISTEME_TEST_SCALE.
+    const trials = scaled(20);
     for (let trial = 0; trial < trials; trial += 1) {
       changeTwoSources(trial);
       const child = startCli(['build', '--jobs', String(1 + (trial % 2))], rig.dir);

@@ -3,6 +3,7 @@ import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import { Rig, sampleHtml } from '../helpers/rig.js';
 import { seededRandom } from '../helpers/random.js';
+import { scaled } from '../helpers/scale.js';
 
 /**
  * After any sequence of edits and builds, the workspace equals a clean build of the same inputs, byte
@@ -99,8 +100,9 @@ test('any sequence of edits and builds leaves the bytes of a clean build', async
     };
     const names = Object.keys(edits);
     const commits = { appended: 0, folded: 0 };
-    // Every kind of edit at least once (in a seeded order), then a random walk.
-    const walk = [...names].sort(() => random() - 0.5).concat(Array.from({ length: 6 }, () => pick(names)));
+    // Every kind of edit at least once (in a seeded order), then a random walk of edits on top of those
+    // (longer with EPISTEME_TEST_SCALE).
+    const walk = [...names].sort(() => random() - 0.5).concat(Array.from({ length: scaled(2) }, () => pick(names)));
     for (const [index, edit] of walk.entries()) {
       const step = index + 1;
       edits[edit]!();

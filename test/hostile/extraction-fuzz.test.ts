@@ -6,13 +6,14 @@ import { StagePool } from '../../src/graph/stage-pool.js';
 import { DEFAULT_EXTRACT_OPTIONS, validateDocument } from '../../src/extract/extract.js';
 import { EpistemeError } from '../../src/failure.js';
 import { seededRandom } from '../helpers/random.js';
+import { scaled } from '../helpers/scale.js';
 import { fixturesDir, snapshotFor } from '../extract/helpers.js';
 import { pdfFromObjects, textPdf } from './hostile-documents.js';
 
 /**
- * A seeded fuzz run of extraction: 1,000 mutations of real-looking HTML, XML, text and PDF inputs
- * (byte flips, truncations, duplicated and deeply nested tag runs, entity, comment and CDATA
- * injections, broken streams), each extracted through the same bounded worker pool the build uses.
+ * A seeded fuzz run of extraction: 400 mutations (times EPISTEME_TEST_SCALE) of real-looking HTML,
+ * XML, text and PDF inputs (byte flips, truncations, duplicated and deeply nested tag runs, entity,
+ * comment and CDATA injections, broken streams), each extracted through the same bounded worker pool the build uses.
  * Every input must give a valid document or a named bound failure (extract-bound-exceeded); never
  * internal-error, and never a time or memory bound (each input is small, so tripping one would mean
  * extraction is super-linear somewhere). EPISTEME_FUZZ_SEED=<n> explores another seed; a failure
@@ -91,8 +92,14 @@ function seeds(): Seed[] {
   ];
 }
 
-/** How many mutations of each kind one run makes (1,000 in all). */
-const PER_KIND: Record<Kind, number> = { html: 330, xml: 250, text: 170, pdf: 250 };
+/** How many mutations of each kind one run makes: 400 in all (each seed input mutated many times), times EPISTEME_TEST_SCALE. */
+const PER_KIND: Record<Kind, number> = {
+  html: scaled(132),
+  xml: scaled(100),
+  text: scaled(68),
+  pdf: scaled(100),
+};
+const CASES = Object.values(PER_KIND).reduce((sum, n) => sum + n, 0);
 
 const TAGS: Record<Kind, string[]> = {
   html: [
@@ -262,7 +269,7 @@ function mutate(seed: Seed, random: () => number): Uint8Array {
   return new Uint8Array(bytes);
 }
 
-test(`seeded extraction fuzz (seed ${SEED}): 1,000 mutated inputs, no internal-error, each within its time bound`, async () => {
+test(`seeded extraction fuzz (seed ${SEED}): ${CASES} mutated inputs, no internal-error, each within its time bound`, async () => {
   const pool = new StagePool(2, { maxHeapMb: 512 });
   const random = seededRandom(SEED);
   const all = seeds();
@@ -271,7 +278,7 @@ test(`seeded extraction fuzz (seed ${SEED}): 1,000 mutated inputs, no internal-e
     const ofKind = all.filter((s) => s.kind === kind);
     for (let i = 0; i < PER_KIND[kind]; i++) cases.push({ kind, seed: ofKind[i % ofKind.length]!, index: cases.length });
   }
-  assert.ok(cases.length >= 1000);
+  assert.equal(cases.length, CASES);
   const outcomes = new Map<string, number>();
   const failures: string[] = [];
   let slowest = 0;

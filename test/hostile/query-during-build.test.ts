@@ -7,6 +7,7 @@ import { Sandbox, assertBounded, assertFailure, type MeasuredResult } from './ha
 import { CLI } from '../helpers/rig.js';
 import { acquireWorkspaceLock } from '../../src/store/workspace-lock.js';
 import { childHasOpen, waitUntil } from '../helpers/wait.js';
+import { scaled } from '../helpers/scale.js';
 
 /**
  * Section 7 of issue 9: a query during a build answers from the last complete generation and never
@@ -73,7 +74,8 @@ test('queries run while another process rebuilds the workspace with edits all an
     fs.writeFileSync(path.join(box.ws, 'log/generations.jsonl'), JSON.stringify({ g: 0, snapshots: committedSnapshots(box) }) + '\n');
     const outside = box.outside();
 
-    const rounds = 8;
+    // Each round is a full rebuild of every source, queried two at a time throughout; more with EPISTEME_TEST_SCALE.
+    const rounds = scaled(4);
     const builder = spawn(process.execPath, ['tools/builder.cjs', CLI, String(rounds), String(DOCS)], {
       cwd: box.ws,
       stdio: ['ignore', 'ignore', 'pipe'],

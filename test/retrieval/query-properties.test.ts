@@ -10,6 +10,7 @@ import { citedFragment } from '../../src/query/citation-choice.js';
 import { parseQueryTerms } from '../../src/query/query-terms.js';
 import { matchOffset } from '../../src/query/snippet.js';
 import { ALL_DOCS } from './fixtures.js';
+import { scaled } from '../helpers/scale.js';
 
 /**
  * Random queries over random chunk and index options. For every response: at most `limit` hits,
@@ -21,7 +22,8 @@ import { ALL_DOCS } from './fixtures.js';
  * chunk-id tie-breaks. Uses the fixtures plus part of the dev corpus when it is present.
  */
 const SEEDS = process.env.PROPERTY_SEEDS ? process.env.PROPERTY_SEEDS.split(',').map(Number) : [1, 2, 3];
-const QUERIES_PER_SEED = 250;
+/** Each seed is its own chunk and index options; 100 random queries over each (times EPISTEME_TEST_SCALE). */
+const QUERIES_PER_SEED = scaled(100);
 
 test('random queries and options respect every bound and cite real chunks', async (t) => {
   const dev = (await loadDevCorpus()) ?? [];

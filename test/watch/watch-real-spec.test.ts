@@ -4,12 +4,14 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { Rig, SHARED_SKIP, sharedDir } from '../helpers/rig.js';
 import { WatchProcess } from '../helpers/watch-process.js';
+import { scaled } from '../helpers/scale.js';
 
 /**
  * A spec author's session on real specs: watch over three dev-corpus documents (the W3C spec an
- * author would edit, a WHATWG spec and an RFC), twenty saves of the W3C spec, each a word added to
- * some paragraph, a paragraph removed or one restored, and after every cycle the derived files equal a
- * clean build of the same inputs. Real documents have what the generated ones lack: thousands of
+ * author would edit, a WHATWG spec and an RFC), eight saves of the W3C spec (times
+ * EPISTEME_TEST_SCALE), each a word added to some paragraph, a paragraph removed (save 4) or the
+ * original restored (save 6), and after every cycle the derived files equal a clean build of the
+ * same inputs. Real documents have what the generated ones lack: thousands of
  * links, definitions, algorithms and cross-references, so this checks the paths a save takes through
  * the worker's facts, the index part made beside the chunks and the merge on material as it comes.
  */
@@ -18,7 +20,8 @@ const SOURCES = [
   { sourceUrl: 'https://infra.spec.whatwg.org/', file: 'whatwg/infra.html', contentType: 'text/html' },
   { sourceUrl: 'https://www.rfc-editor.org/rfc/rfc6635.txt', file: 'rfc/rfc6635.txt', contentType: 'text/plain' },
 ];
-const SAVES = 20;
+/** Eight: every kind of save (word added, paragraph removed, revert, an edit after the revert) at least once. */
+const SAVES = scaled(8);
 
 function mapOf(): string {
   return JSON.stringify(SOURCES.map((s) => ({ sourceUrl: s.sourceUrl, localPath: `src/${s.file}`, contentType: s.contentType })));
@@ -37,7 +40,7 @@ function edited(original: string, n: number): string {
   return `${original.slice(0, start)}authorword${n} ${original.slice(start)}`;
 }
 
-test('watch over twenty saves of a real spec equals a clean build after every cycle', {
+test(`watch over ${SAVES} saves of a real spec equals a clean build after every cycle`, {
   skip: SHARED_SKIP,
   timeout: 1_800_000,
 }, async (t) => {

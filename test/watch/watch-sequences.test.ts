@@ -4,6 +4,7 @@ import * as crypto from 'node:crypto';
 import * as fs from 'node:fs';
 import { Rig, sampleHtml, writeSmallWorkspace } from '../helpers/rig.js';
 import { WatchProcess } from '../helpers/watch-process.js';
+import { scaled } from '../helpers/scale.js';
 
 /**
  * Watch trusts what it remembers between cycles (targets its last build left current, each stage-index
@@ -15,12 +16,15 @@ import { WatchProcess } from '../helpers/watch-process.js';
 
 /**
  * Small workspaces, and one above 256 sources: its stage indexes are manifests naming segment files,
- * which a watch reuses while their entries are the ones it remembers (store/stage-index.ts).
+ * which a watch reuses while their entries are the ones it remembers (store/stage-index.ts). The two
+ * small walks take every kind of step between them in their first seven (seed 7: edits, same bytes,
+ * leave, rejoin, revert; seed 2026: leave, rejoin, move-url, same bytes, edits); the large one takes
+ * same bytes, edits, leave and rejoin. EPISTEME_TEST_SCALE makes the walks longer.
  */
 const RUNS: { seed: number; docs: number; steps: number }[] = [
-  { seed: 7, docs: 5, steps: 10 },
-  { seed: 2026, docs: 5, steps: 10 },
-  { seed: 11, docs: 270, steps: 6 },
+  { seed: 7, docs: 5, steps: scaled(7) },
+  { seed: 2026, docs: 5, steps: scaled(7) },
+  { seed: 11, docs: 270, steps: scaled(6) },
 ];
 
 interface Source {
