@@ -26,6 +26,7 @@
  *   node dist/bench/relevance.js --prf                            # adds Episteme with --expand
  *   node dist/bench/relevance.js --keep-workspaces=/tmp/ws        # reuse built workspaces (query-time changes only)
  *   node dist/bench/relevance.js --no-peers                       # Episteme alone (while iterating)
+ *   node dist/bench/relevance.js --only=spec --misses             # the spec questions Episteme misses at rank 1, with their first hits
  */
 import { createRequire } from 'node:module';
 import path from 'node:path';
@@ -275,6 +276,20 @@ function runCollection(collection: Collection, withPrf: boolean): Row[] {
   return rows;
 }
 
+/** --misses: each spec question whose rank-1 hit is not a grade-2 section, with its first hits (where ranking work should look). */
+const showMisses = process.argv.includes('--misses');
+
+function printMiss(id: string, text: string, hits: readonly QueryHit[], gains: readonly number[]): void {
+  const firstAnswer = gains.indexOf(2);
+  console.log(`miss ${id} (grade 2 at ${firstAnswer < 0 ? 'none of the first 10' : `rank ${firstAnswer + 1}`}): ${text}`);
+  hits.slice(0, Math.max(3, firstAnswer + 1)).forEach((hit, i) => {
+    const citation = hit.citation;
+    const fragment = citation.fragment === null ? ' (no fragment)' : `#${citation.fragment}`;
+    const heading = citation.headingPath.at(-1) ?? '';
+    console.log(`  ${hit.rank}. grade ${gains[i] ?? 0}  ${hit.score}  ${citation.sourceUrl}${fragment}  ${heading}`);
+  });
+}
+
 interface SpecRow {
   engine: string;
   ndcg10: number;
@@ -329,15 +344,16 @@ function runSpecQuestions(): SpecRow[] | undefined {
     const scores: SpecQuestionScore[] = [];
     for (const question of questions.questions) {
       const terms = new Set(parseQueryTerms([plain(question.text)]).scoringTerms);
-      scores.push(
-        scoreSpecQuestion(
-          hitsOf(question.text),
-          questions.judgements.get(question.id) ?? [],
-          sections,
-          (hit) => termsOf(chunkRow(index, ordinalOf.get(hit.chunkId)!)[9], terms),
-          (hit) => termsOf(hit.snippet.text, terms),
-        ),
+      const hits = hitsOf(question.text);
+      const scored = scoreSpecQuestion(
+        hits,
+        questions.judgements.get(question.id) ?? [],
+        sections,
+        (hit) => termsOf(chunkRow(index, ordinalOf.get(hit.chunkId)!)[9], terms),
+        (hit) => termsOf(hit.snippet.text, terms),
       );
+      scores.push(scored);
+      if (showMisses && snippets && !scored.rank1) printMiss(question.id, question.text, hits, scored.gains);
     }
     const n = scores.length;
     const share = (key: 'rank1' | 'rank1Judged' | 'top3' | 'answerVisible'): number => scores.filter((s) => s[key]).length / n;
