@@ -17,6 +17,7 @@ import * as path from 'node:path';
 export const SLOW = new Set([
   'cache/hostile-cache',
   'cli/dev-corpus',
+  'cli/remembered-workspace',
   'graph/crash-and-lock',
   'graph/edit-sequences',
   'graph/forged-state',

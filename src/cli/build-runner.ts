@@ -18,9 +18,8 @@ import { failsOn, type FailOn } from '../graph/diagnostics.js';
 import { invocationId, tryCleanNoop } from '../graph/clean-build.js';
 import { shownFrom, targetNameOf } from './shown-path.js';
 import { nearest } from './usage-errors.js';
-import { rememberWorkspace } from '../config/remember-workspace.js';
 import { DEFAULT_EXTRACT_OPTIONS, EXTRACT_MS_PER_MIB, EXTRACT_OPTION_RANGES } from '../extract/options.js';
-import { locatingArgs, withLocatingArgs } from './hint-commands.js';
+import { withLocatingArgs } from './hint-commands.js';
 import path from 'node:path';
 import * as fs from 'node:fs';
 import type { RemoteCache } from '../cache/remote-cache.js';
@@ -92,12 +91,10 @@ export abstract class GraphCommand extends WorkspaceCommand {
   /** Whether this command may capture over HTTP; the stage commands run offline. */
   protected readonly captures: boolean = false;
 
-  /**
-   * Whether a build of this command writes episteme.json for a workspace given only by --map or
-   * --manifest (build and pipeline: see config/remember-workspace.ts). The one-stage commands do not:
-   * they are steps, and a step's flags are not what the folder is.
-   */
-  protected readonly remembersWorkspace: boolean = false;
+  /** Output folders given as flags (--snapshots), which a remembered workspace's config names too. */
+  protected outputFlags(): { snapshots?: string | undefined } {
+    return {};
+  }
 
   /** When recorded HTTP snapshots are refetched: never for an offline command (see CaptureCommand). */
   protected refreshPolicy(): RefreshPolicy {
@@ -144,8 +141,9 @@ export abstract class GraphCommand extends WorkspaceCommand {
     const trace = new BuildTrace();
     this.withBoundFlags(ws);
     const shown = shownFrom(ws.root, process.cwd());
-    const remembered =
-      !dryRun && this.remembersWorkspace ? rememberWorkspace(ws, { config: this.config, map: this.map, manifest: this.manifest }) : null;
+    // Every command that writes remembers a workspace given by flags; a dry run writes nothing.
+    const written: Record<string, unknown> = {};
+    const remembered = dryRun ? null : this.remember(ws, written, this.outputFlags());
     const progress = new BuildProgress(output, shown);
     const { runBuild } = await import('../graph/build.js');
     const cache = await this.openCache(ws, dryRun);
@@ -174,7 +172,6 @@ export abstract class GraphCommand extends WorkspaceCommand {
       cache?.close();
     });
     if (!dryRun) await recordLastFailures(ws, summary, output);
-    if (remembered !== null) this.hintArgs = locatingArgs(process.cwd(), this);
     for (const target of summary.targets)
       if (target.error?.hint !== undefined) target.error.hint = withLocatingArgs(target.error.hint, this.hintArgs);
     for (const warning of summary.warnings ?? []) output.warn(warning);
@@ -187,12 +184,8 @@ export abstract class GraphCommand extends WorkspaceCommand {
     }
     const result = summaryResult(summary, dryRun, { ...this.summaryOptions(ws.root), config: ws.configFile });
     if (remembered !== null) {
-      result.data.configWritten = remembered;
-      const given = [this.map === undefined ? null : '--map', this.manifest === undefined ? null : '--manifest'].filter((f) => f !== null);
-      result.human.push(
-        `wrote ${shown(remembered)}, naming the ${given.map((f) => (f === '--map' ? 'map' : 'manifest')).join(' and ')}: ` +
-          `commands run here or below need no ${given.join(' or ')} from now on`,
-      );
+      Object.assign(result.data, written);
+      result.human.push(remembered);
     }
     if (cache) {
       const stats = cache.summary();

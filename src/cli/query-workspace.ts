@@ -121,11 +121,12 @@ export function rebuildCommand(indexPath: string): string {
     if (findConfigUpward(process.cwd()) === config) return `episteme build ${target}`;
     return `episteme build --config ${shellWord(path.relative(process.cwd(), config).split(path.sep).join('/'))} ${target}`;
   }
-  // No config: a workspace given by --map or --manifest to a one-stage command; rebuild it from its folder the same way.
+  // No config: every command that writes remembers a workspace given by a file (config/remember-workspace.ts),
+  // so this one's map or manifest came from stdin, which no config can name: it is rebuilt the same way.
   const folder =
     path
       .relative(process.cwd(), path.dirname(path.dirname(absolute)))
       .split(path.sep)
       .join('/') || '.';
-  return `from ${shellWord(folder)}, the build that made it, e.g. episteme build --map MAP.json`;
+  return `from ${shellWord(folder)}, as it was made (its map or manifest came from stdin), e.g. cat MAP.json | episteme build --map -`;
 }

@@ -6,7 +6,8 @@ import type { AddressInfo } from 'node:net';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { spawn } from 'node:child_process';
-import { assertNoStackTrace, CLI, type CliResult, Rig, runCli } from '../helpers/rig.js';
+import { assertNoStackTrace, CLI, Rig, runCli } from '../helpers/rig.js';
+import { runHint } from '../helpers/hints.js';
 import { tablePdf } from '../helpers/table-pdf.js';
 import { WatchProcess } from '../helpers/watch-process.js';
 
@@ -25,27 +26,6 @@ function quickStart(): Rig {
   const rig = new Rig('episteme-first-');
   rig.write({ 'caching.html': CACHING, 'map.json': MAP });
   return rig;
-}
-
-/** Every `episteme ...` command a hint names, as argument lists (quoted words unquoted). */
-function hintCommands(hint: string): string[][] {
-  const commands: string[][] = [];
-  for (const [, line] of hint.matchAll(/`?episteme ((?:[^`.;(]|\.(?=\S))+)/g)) {
-    const words = [...line!.trim().matchAll(/'([^']*)'|(\S+)/g)].map((m) => m[1] ?? m[2]!);
-    commands.push(words);
-  }
-  return commands;
-}
-
-/** Runs each command the failure's hint names, where it was shown; each must succeed. */
-async function runHint(result: CliResult, cwd: string): Promise<void> {
-  const hint = result.json!.error!.hint!;
-  const commands = hintCommands(hint);
-  assert.ok(commands.length > 0, `the hint names no command: ${hint}`);
-  for (const args of commands) {
-    const ran = await runCli([...args, '--json'], { cwd });
-    assert.equal(ran.code, 0, `hint command \`episteme ${args.join(' ')}\` failed in ${cwd}: ${ran.stdout}${ran.stderr}`);
-  }
 }
 
 test("the quick start's --map workspace is remembered: episteme.json is written, and later commands need no flags", async () => {
