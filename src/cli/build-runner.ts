@@ -413,7 +413,14 @@ export function summaryResult(
     }
     const first = failed[0] ?? summary.targets.find((t) => t.status === 'skipped');
     const firstText = first ? `; first: ${shown(first.target)}: ${first.error?.message ?? ''}` : '';
-    const firstHint = first?.error?.hint ? `${first.error.hint} ` : '';
+    const raise = raisedBounds(failed);
+    const firstHint =
+      raise !== null
+        ? `Every failure tripped an extraction bound, which depends on the machine and its load; if the sources are trusted, ` +
+          `raise the bounds in one build (they do not enter keys: nothing that succeeded is re-extracted): \`episteme build ${raise}\`. `
+        : first?.error?.hint
+          ? `${first.error.hint} `
+          : '';
     return {
       data,
       human,
@@ -436,7 +443,7 @@ export function summaryResult(
       failure: new EpistemeError(
         'document-diagnostics',
         `${failing.length} document(s) carry ${options.failOn === 'warning' ? 'error or warning' : 'error'} diagnostics: ${listed(
-          failing.map((t) => `${shown(t.target)} (${t.diagnostics!.codes.join(', ')})`),
+          failing.map((t) => `${shown(fileOf(t))} (${t.diagnostics!.codes.join(', ')})`),
           3,
         )}.`,
         {
@@ -449,6 +456,22 @@ export function summaryResult(
     };
   }
   return { data, human };
+}
+
+/**
+ * When every failed target tripped an extraction bound (a timeout, the heap), the flags that raise all
+ * of them, each to the largest value one of them asked for (`--pdf-timeout-ms 40000 --extract-timeout-ms
+ * 20000`); else null. One command then retries every failure, where the first target's hint raised one bound.
+ */
+function raisedBounds(failed: TargetResult[]): string | null {
+  const values = new Map<string, number>();
+  for (const t of failed) {
+    const raise = t.error?.details?.raise as { flag?: unknown; value?: unknown } | undefined;
+    if (typeof raise?.flag !== 'string' || typeof raise.value !== 'number') return null;
+    values.set(raise.flag, Math.max(values.get(raise.flag) ?? 0, raise.value));
+  }
+  if (values.size === 0) return null;
+  return [...values].map(([flag, value]) => `${flag} ${value}`).join(' ');
 }
 
 /** The first `max` items, then how many more. */

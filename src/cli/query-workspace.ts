@@ -62,8 +62,9 @@ export function notBuiltYet(error: unknown, index: string): unknown {
   if (!(error instanceof EpistemeError) || error.code !== 'input-not-found') return error;
   const config = workspaceConfigAbove(index);
   if (config === null) return error;
-  if (path.basename(index) !== 'search-index.json') {
-    const wanted = workspaceIndexOf(config);
+  // Not the workspace's search index (another artifact, or a path from the wrong folder): name that one.
+  const wanted = workspaceIndexOf(config);
+  if (path.resolve(index) !== wanted) {
     return new EpistemeError('input-not-found', error.message, { hint: didYouMean(wanted, index), details: error.details });
   }
   return new EpistemeError('input-not-found', `${index} does not exist: the workspace's search index has not been built yet.`, {
@@ -84,8 +85,12 @@ export function otherArtifact(error: EpistemeError, index: string): EpistemeErro
 /** The hint that names the search index `wanted` (absolute) for the `given` --index. */
 function didYouMean(wanted: string, given: string): string {
   const shown = path.relative(process.cwd(), wanted).split(path.sep).join('/');
+  const why =
+    path.basename(given) === 'search-index.json'
+      ? "the workspace's search index, as a path from the current folder"
+      : `the search index; ${given} is not one`;
   return fs.existsSync(wanted)
-    ? `Did you mean --index ${shellWord(shown)}? (the search index; ${given} is not one)`
+    ? `Did you mean --index ${shellWord(shown)}? (${why})`
     : `Did you mean --index ${shellWord(shown)}? It is not built yet: ${rebuildCommand(wanted)}`;
 }
 

@@ -348,3 +348,49 @@ test('messages: help in 100 columns; config errors with hints, no absolute paths
     rig.cleanup();
   }
 });
+
+test('show reads the search index query reads; messages name paths that work from here and files that exist', async () => {
+  const rig = quickStart();
+  try {
+    rig.write({
+      'broken.pdf': '%PDF-1.4\nnot a pdf at all\n%%EOF\n',
+      'map.json': JSON.stringify([
+        ...JSON.parse(MAP),
+        { sourceUrl: 'https://example.test/broken.pdf', localPath: 'broken.pdf', contentType: 'application/pdf' },
+      ]),
+    });
+    // A document with error diagnostics fails the build; the message names the file it wrote, which exists.
+    const built = await rig.exec(['pipeline', '--map', 'map.json', '--json']);
+    assert.equal(built.json!.error!.code, 'document-diagnostics', built.stdout);
+    const named = [...built.json!.error!.message.matchAll(/(specs\/\S+\.json) \(/g)].map((m) => m[1]!);
+    assert.equal(named.length, 1, built.json!.error!.message);
+    assert.match(named[0]!, /\.[0-9a-f]{16}\.json$/);
+    assert.ok(fs.statSync(rig.path(named[0]!)).isFile());
+
+    // From a subfolder, show without --index reads the workspace's search index, as query does.
+    fs.mkdirSync(rig.path('sub'));
+    const hit = await rig.exec(['query', '--term', 'fresh', '--json'], { cwd: rig.path('sub') });
+    assert.equal(hit.code, 0, hit.stdout);
+    const chunkId = hit.json!.data.hits[0].chunkId as string;
+    const shown = await rig.exec(['show', chunkId, '--json'], { cwd: rig.path('sub') });
+    assert.equal(shown.code, 0, shown.stdout + shown.stderr);
+    const human = await rig.exec(['show', chunkId], { cwd: rig.path('sub') });
+    assert.match(human.stdout, /^https:\/\/example\.test\/caching/m);
+
+    // The workspace's index named from the wrong folder: the hint gives the path from here.
+    const wrong = await rig.exec(['query', '--index', 'chunks/search-index.json', '--term', 'fresh', '--json'], { cwd: rig.path('sub') });
+    assert.equal(wrong.json!.error!.code, 'input-not-found');
+    assert.match(wrong.json!.error!.hint!, /^Did you mean --index \.\.\/chunks\/search-index\.json\? \(the workspace's search index/);
+    assert.equal(
+      (await rig.exec(['query', '--index', '../chunks/search-index.json', '--term', 'fresh'], { cwd: rig.path('sub') })).code,
+      0,
+    );
+
+    // A map piped from another folder: its relative paths resolve against the current one, and the hint says so.
+    const piped = await rig.exec(['manual-ingest', '--map', '-', '--json'], { cwd: rig.path('sub'), input: MAP });
+    assert.equal(piped.json!.error!.code, 'map-invalid');
+    assert.match(piped.json!.error!.hint!, /A map on stdin has no folder: its relative localPaths resolve against the current folder/);
+  } finally {
+    rig.cleanup();
+  }
+});
