@@ -73,9 +73,23 @@ export function notBuiltYet(error: unknown, index: string): unknown {
   });
 }
 
+/**
+ * A damaged or outdated artifact says "Rebuild it with `episteme build`", which from outside the
+ * workspace finds none: name the build that rebuilds the search index at `index`, from here.
+ */
+export function rebuildFromHere(error: EpistemeError, index: string): EpistemeError {
+  const command = rebuildCommand(index);
+  if (error.hint === undefined || !error.hint.includes('`episteme build`') || !command.startsWith('episteme ')) return error;
+  return new EpistemeError(error.code, error.message, {
+    hint: error.hint.replace('`episteme build`', `\`${command}\``),
+    details: error.details,
+    cause: error.cause,
+  });
+}
+
 /** Another artifact given as --index (a chunk index, a document): name the search index instead. */
 export function otherArtifact(error: EpistemeError, index: string): EpistemeError {
-  if (!/ artifact, not /.test(error.message)) return error;
+  if (!/ artifact, not /.test(error.message)) return rebuildFromHere(error, index);
   const beside = path.join(path.dirname(path.resolve(index)), 'search-index.json');
   const config = workspaceConfigAbove(index);
   const wanted = fs.existsSync(beside) || config === null ? beside : workspaceIndexOf(config);

@@ -390,6 +390,23 @@ test('show reads the search index query reads; messages name paths that work fro
     const piped = await rig.exec(['manual-ingest', '--map', '-', '--json'], { cwd: rig.path('sub'), input: MAP });
     assert.equal(piped.json!.error!.code, 'map-invalid');
     assert.match(piped.json!.error!.hint!, /A map on stdin has no folder: its relative localPaths resolve against the current folder/);
+
+    // A damaged search index queried from outside the workspace: the rebuild its hint names runs from there.
+    const outside = fs.mkdtempSync(path.join(os.tmpdir(), 'episteme-outside-'));
+    try {
+      // Without the broken PDF, whose error diagnostics would fail every build of the index (--fail-on error).
+      rig.write({ 'map.json': MAP });
+      assert.equal((await rig.exec(['build'])).code, 0);
+      fs.writeFileSync(rig.path('chunks', 'search-index.json'), '{"damaged": true}\n');
+      const index = ['--index', path.relative(outside, rig.path('chunks', 'search-index.json'))];
+      const damaged = await runCli(['query', ...index, '--term', 'fresh', '--json'], { cwd: outside });
+      assert.equal(damaged.json!.error!.code, 'artifact-invalid', damaged.stdout);
+      assert.match(damaged.json!.error!.hint!, /`episteme build --config \S+episteme\.json chunks\/search-index\.json`/);
+      await runHint(damaged, outside);
+      assert.equal((await runCli(['query', ...index, '--term', 'fresh', '--json'], { cwd: outside })).code, 0);
+    } finally {
+      fs.rmSync(outside, { recursive: true, force: true });
+    }
   } finally {
     rig.cleanup();
   }
