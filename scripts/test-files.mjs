@@ -25,6 +25,7 @@ export const SLOW_ORDER = [
   'retrieval/cross-runtime',
   'package/npm-package',
   'hostile/extraction-bounds',
+  'cli/remembered-workspace',
   'watch/watch-sequences',
   'runtimes/whole-pipeline',
   'hostile/verified-caches',

@@ -18,9 +18,8 @@ import { failsOn, type FailOn } from '../graph/diagnostics.js';
 import { invocationId, tryCleanNoop } from '../graph/clean-build.js';
 import { shownFrom, targetNameOf } from './shown-path.js';
 import { nearest } from './usage-errors.js';
-import { rememberWorkspace } from '../config/remember-workspace.js';
 import { DEFAULT_EXTRACT_OPTIONS, EXTRACT_MS_PER_MIB, EXTRACT_OPTION_RANGES } from '../extract/options.js';
-import { locatingArgs, withLocatingArgs } from './hint-commands.js';
+import { withLocatingArgs } from './hint-commands.js';
 import path from 'node:path';
 import * as fs from 'node:fs';
 import type { RemoteCache } from '../cache/remote-cache.js';
@@ -92,12 +91,10 @@ export abstract class GraphCommand extends WorkspaceCommand {
   /** Whether this command may capture over HTTP; the stage commands run offline. */
   protected readonly captures: boolean = false;
 
-  /**
-   * Whether a build of this command writes episteme.json for a workspace given only by --map or
-   * --manifest (build and pipeline: see config/remember-workspace.ts). The one-stage commands do not:
-   * they are steps, and a step's flags are not what the folder is.
-   */
-  protected readonly remembersWorkspace: boolean = false;
+  /** Output folders given as flags (--snapshots), which a remembered workspace's config names too. */
+  protected outputFlags(): { snapshots?: string | undefined } {
+    return {};
+  }
 
   /** When recorded HTTP snapshots are refetched: never for an offline command (see CaptureCommand). */
   protected refreshPolicy(): RefreshPolicy {
@@ -144,8 +141,9 @@ export abstract class GraphCommand extends WorkspaceCommand {
     const trace = new BuildTrace();
     this.withBoundFlags(ws);
     const shown = shownFrom(ws.root, process.cwd());
-    const remembered =
-      !dryRun && this.remembersWorkspace ? rememberWorkspace(ws, { config: this.config, map: this.map, manifest: this.manifest }) : null;
+    // Every command that writes remembers a workspace given by flags; a dry run writes nothing.
+    const written: Record<string, unknown> = {};
+    const remembered = dryRun ? null : this.remember(ws, written, this.outputFlags());
     const progress = new BuildProgress(output, shown);
     const { runBuild } = await import('../graph/build.js');
     const cache = await this.openCache(ws, dryRun);
@@ -174,7 +172,6 @@ export abstract class GraphCommand extends WorkspaceCommand {
       cache?.close();
     });
     if (!dryRun) await recordLastFailures(ws, summary, output);
-    if (remembered !== null) this.hintArgs = locatingArgs(process.cwd(), this);
     for (const target of summary.targets)
       if (target.error?.hint !== undefined) target.error.hint = withLocatingArgs(target.error.hint, this.hintArgs);
     for (const warning of summary.warnings ?? []) output.warn(warning);
@@ -187,12 +184,8 @@ export abstract class GraphCommand extends WorkspaceCommand {
     }
     const result = summaryResult(summary, dryRun, { ...this.summaryOptions(ws.root), config: ws.configFile });
     if (remembered !== null) {
-      result.data.configWritten = remembered;
-      const given = [this.map === undefined ? null : '--map', this.manifest === undefined ? null : '--manifest'].filter((f) => f !== null);
-      result.human.push(
-        `wrote ${shown(remembered)}, naming the ${given.map((f) => (f === '--map' ? 'map' : 'manifest')).join(' and ')}: ` +
-          `commands run here or below need no ${given.join(' or ')} from now on`,
-      );
+      Object.assign(result.data, written);
+      result.human.push(remembered);
     }
     if (cache) {
       const stats = cache.summary();
@@ -420,7 +413,14 @@ export function summaryResult(
     }
     const first = failed[0] ?? summary.targets.find((t) => t.status === 'skipped');
     const firstText = first ? `; first: ${shown(first.target)}: ${first.error?.message ?? ''}` : '';
-    const firstHint = first?.error?.hint ? `${first.error.hint} ` : '';
+    const raise = raisedBounds(failed);
+    const firstHint =
+      raise !== null
+        ? `Every failure tripped an extraction bound, which depends on the machine and its load; if the sources are trusted, ` +
+          `raise the bounds in one build (they do not enter keys: nothing that succeeded is re-extracted): \`episteme build ${raise}\`. `
+        : first?.error?.hint
+          ? `${first.error.hint} `
+          : '';
     return {
       data,
       human,
@@ -443,7 +443,7 @@ export function summaryResult(
       failure: new EpistemeError(
         'document-diagnostics',
         `${failing.length} document(s) carry ${options.failOn === 'warning' ? 'error or warning' : 'error'} diagnostics: ${listed(
-          failing.map((t) => `${shown(t.target)} (${t.diagnostics!.codes.join(', ')})`),
+          failing.map((t) => `${shown(fileOf(t))} (${t.diagnostics!.codes.join(', ')})`),
           3,
         )}.`,
         {
@@ -456,6 +456,22 @@ export function summaryResult(
     };
   }
   return { data, human };
+}
+
+/**
+ * When every failed target tripped an extraction bound (a timeout, the heap), the flags that raise all
+ * of them, each to the largest value one of them asked for (`--pdf-timeout-ms 40000 --extract-timeout-ms
+ * 20000`); else null. One command then retries every failure, where the first target's hint raised one bound.
+ */
+function raisedBounds(failed: TargetResult[]): string | null {
+  const values = new Map<string, number>();
+  for (const t of failed) {
+    const raise = t.error?.details?.raise as { flag?: unknown; value?: unknown } | undefined;
+    if (typeof raise?.flag !== 'string' || typeof raise.value !== 'number') return null;
+    values.set(raise.flag, Math.max(values.get(raise.flag) ?? 0, raise.value));
+  }
+  if (values.size === 0) return null;
+  return [...values].map(([flag, value]) => `${flag} ${value}`).join(' ');
 }
 
 /** The first `max` items, then how many more. */

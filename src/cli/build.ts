@@ -48,7 +48,6 @@ export class BuildCommand extends RemoteCacheCommand {
       ],
     ],
   });
-  protected override readonly remembersWorkspace = true;
   readonly commandName = 'build';
   dryRun = Option.Boolean('--dry-run', false, { description: 'Show what would run and why; write nothing.' });
   // Never true here: main.ts runs `build --watch ...` as `watch ...` before parsing. Declared for --help.

@@ -92,6 +92,8 @@ export class DiffCommand extends WorkspaceCommand {
       writeUserOutputFile(this.out, bytes, outContext);
     } else {
       const target = path.join(ws!.root, ws!.outputs.diffs, 'diff.json');
+      const remembered = this.remember(ws!, data);
+      if (remembered !== null) human.push(remembered);
       // Write only when the bytes change (no mtime churn for watchers).
       if (!fs.existsSync(target) || fs.readFileSync(target, 'utf8') !== bytes) writeFileAtomic(target, bytes);
       claimOwnedFolders(ws!.root, ownedFolders(ws!.outputs));

@@ -31,6 +31,10 @@ export class ManualIngestCommand extends GraphCommand {
     description: "Snapshot folder, relative to the workspace root (default: snapshots, or the config's outputs.snapshots).",
   });
 
+  protected override outputFlags(): { snapshots?: string | undefined } {
+    return { snapshots: this.snapshots };
+  }
+
   async run(output: Output): Promise<CommandResult> {
     const ws = await this.workspace({ snapshots: this.snapshots });
     return (await this.runTargets(output, ws, targetsOfRules(ws, ['snapshot', 'snapshot-index']))).result;

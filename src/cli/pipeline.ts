@@ -22,7 +22,6 @@ export class PipelineCommand extends RemoteCacheCommand {
       ['Run over a manual-ingest map in the current folder', 'episteme pipeline --map ./manual-ingest.json'],
     ],
   });
-  protected override readonly remembersWorkspace = true;
   readonly commandName = 'pipeline';
 
   async run(output: Output): Promise<CommandResult> {

@@ -14,7 +14,7 @@ import {
   type LoadedSearchIndex,
 } from '../index/index-reader.js';
 import { checkGeneration, waitForWriter, type Freshness } from '../query/generation.js';
-import { notBuiltYet, otherArtifact, rebuildCommand } from './query-workspace.js';
+import { notBuiltYet, otherArtifact, rebuildCommand, rebuildFromHere } from './query-workspace.js';
 
 export { rebuildCommand } from './query-workspace.js';
 
@@ -198,7 +198,9 @@ export class IndexSession {
           }),
       },
       bytes,
-    );
+    ).catch((error: unknown) => {
+      throw error instanceof EpistemeError ? rebuildFromHere(error, indexPath === '-' ? chunkIndexPath : indexPath) : error;
+    });
     // Fresh for the bytes read; the stamp taken before reading them stands for those bytes.
     if (freshness.state === 'fresh' && stamp !== null && statStamp(chunkIndexPath) === stamp) generation.freshChunkIndex = stamp;
     return freshness;

@@ -62,8 +62,9 @@ export function notBuiltYet(error: unknown, index: string): unknown {
   if (!(error instanceof EpistemeError) || error.code !== 'input-not-found') return error;
   const config = workspaceConfigAbove(index);
   if (config === null) return error;
-  if (path.basename(index) !== 'search-index.json') {
-    const wanted = workspaceIndexOf(config);
+  // Not the workspace's search index (another artifact, or a path from the wrong folder): name that one.
+  const wanted = workspaceIndexOf(config);
+  if (path.resolve(index) !== wanted) {
     return new EpistemeError('input-not-found', error.message, { hint: didYouMean(wanted, index), details: error.details });
   }
   return new EpistemeError('input-not-found', `${index} does not exist: the workspace's search index has not been built yet.`, {
@@ -72,9 +73,23 @@ export function notBuiltYet(error: unknown, index: string): unknown {
   });
 }
 
+/**
+ * A damaged or outdated artifact says "Rebuild it with `episteme build`", which from outside the
+ * workspace finds none: name the build that rebuilds the search index at `index`, from here.
+ */
+export function rebuildFromHere(error: EpistemeError, index: string): EpistemeError {
+  const command = rebuildCommand(index);
+  if (error.hint === undefined || !error.hint.includes('`episteme build`') || !command.startsWith('episteme ')) return error;
+  return new EpistemeError(error.code, error.message, {
+    hint: error.hint.replace('`episteme build`', `\`${command}\``),
+    details: error.details,
+    cause: error.cause,
+  });
+}
+
 /** Another artifact given as --index (a chunk index, a document): name the search index instead. */
 export function otherArtifact(error: EpistemeError, index: string): EpistemeError {
-  if (!/ artifact, not /.test(error.message)) return error;
+  if (!/ artifact, not /.test(error.message)) return rebuildFromHere(error, index);
   const beside = path.join(path.dirname(path.resolve(index)), 'search-index.json');
   const config = workspaceConfigAbove(index);
   const wanted = fs.existsSync(beside) || config === null ? beside : workspaceIndexOf(config);
@@ -84,8 +99,12 @@ export function otherArtifact(error: EpistemeError, index: string): EpistemeErro
 /** The hint that names the search index `wanted` (absolute) for the `given` --index. */
 function didYouMean(wanted: string, given: string): string {
   const shown = path.relative(process.cwd(), wanted).split(path.sep).join('/');
+  const why =
+    path.basename(given) === 'search-index.json'
+      ? "the workspace's search index, as a path from the current folder"
+      : `the search index; ${given} is not one`;
   return fs.existsSync(wanted)
-    ? `Did you mean --index ${shellWord(shown)}? (the search index; ${given} is not one)`
+    ? `Did you mean --index ${shellWord(shown)}? (${why})`
     : `Did you mean --index ${shellWord(shown)}? It is not built yet: ${rebuildCommand(wanted)}`;
 }
 
@@ -121,11 +140,12 @@ export function rebuildCommand(indexPath: string): string {
     if (findConfigUpward(process.cwd()) === config) return `episteme build ${target}`;
     return `episteme build --config ${shellWord(path.relative(process.cwd(), config).split(path.sep).join('/'))} ${target}`;
   }
-  // No config: a workspace given by --map or --manifest to a one-stage command; rebuild it from its folder the same way.
+  // No config: every command that writes remembers a workspace given by a file (config/remember-workspace.ts),
+  // so this one's map or manifest came from stdin, which no config can name: it is rebuilt the same way.
   const folder =
     path
       .relative(process.cwd(), path.dirname(path.dirname(absolute)))
       .split(path.sep)
       .join('/') || '.';
-  return `from ${shellWord(folder)}, the build that made it, e.g. episteme build --map MAP.json`;
+  return `from ${shellWord(folder)}, as it was made (its map or manifest came from stdin), e.g. cat MAP.json | episteme build --map -`;
 }

@@ -177,14 +177,10 @@ export class QueryCommand extends EpistemeCommand {
     return { index: this.index, chunkIndex: this.chunkIndex, waitBuild: this.waitBuild, maxInputBytes: this.maxInputBytes };
   }
 
-  async run(output: Output): Promise<CommandResult> {
-    if (this.terms === undefined)
-      throw new EpistemeError('usage-error', 'Missing required option --term (Query term or "quoted phrase" (repeatable)).', {
-        hint: 'Add --term <value>; run `episteme query --help` for an example.',
-      });
-    const index = await new IndexSession(this.location()).open((warning) => output.warn(warning));
-    const options: QueryOptions = {
-      terms: this.terms,
+  /** The query the flags ask for, with these terms: one request, or the defaults of each --batch line. */
+  private queryOptions(terms: string[]): QueryOptions {
+    return {
+      terms,
       limit: this.limit,
       offset: this.offset,
       maxChars: this.maxChars,
@@ -197,7 +193,15 @@ export class QueryCommand extends EpistemeCommand {
       documentType: this.documentType,
       normativity: this.normativity,
     };
-    const data = answerQuery(index, options);
+  }
+
+  async run(output: Output): Promise<CommandResult> {
+    if (this.terms === undefined)
+      throw new EpistemeError('usage-error', 'Missing required option --term (Query term or "quoted phrase" (repeatable)).', {
+        hint: 'Add --term <value>; run `episteme query --help` for an example.',
+      });
+    const index = await new IndexSession(this.location()).open((warning) => output.warn(warning));
+    const data = answerQuery(index, this.queryOptions(this.terms));
     const response = data as unknown as QueryResponse;
     // --json (what agents send) prints only the envelope: the human lines are not made.
     if (output.json) return { data, human: [] };
@@ -242,20 +246,7 @@ export class QueryCommand extends EpistemeCommand {
       });
     if (this.terms !== undefined)
       return failure({ message: '--batch takes its terms from each line on stdin, not from --term.', hint: 'Drop --term.' });
-    const defaults: QueryOptions = {
-      terms: [],
-      limit: this.limit,
-      offset: this.offset,
-      maxChars: this.maxChars,
-      maxSnippetChars: this.maxSnippetChars,
-      collapse: this.collapse,
-      explain: this.explain,
-      expand: this.expand,
-      family: this.family,
-      authority: this.authority,
-      documentType: this.documentType,
-      normativity: this.normativity,
-    };
+    const defaults = this.queryOptions([]);
     let location: ReturnType<QueryCommand['location']>;
     try {
       location = this.location();

@@ -13,6 +13,7 @@ import { EpistemeCommand, type CommandResult } from './base-command.js';
 import { inRange, MAX_INPUT_BYTES_RANGE, rangeText } from './option-validators.js';
 import type { Output } from './output.js';
 import { IndexSession } from './query-session.js';
+import { workspaceSearchIndex } from './query-workspace.js';
 
 /** Human output says, before the text, what the `| ` lines are (as query does). */
 export const SHOW_UNTRUSTED_MARKER =
@@ -45,8 +46,13 @@ export class ShowCommand extends EpistemeCommand {
   });
   readonly commandName = 'show';
   citation = Option.String({ name: 'citation' });
-  index = Option.String('--index', 'chunks/search-index.json', {
-    description: 'Search index file (default chunks/search-index.json).',
+  index = Option.String('--index', {
+    description:
+      "Search index file (default: the workspace's, <outputs.chunks>/search-index.json of the nearest episteme.json from the " +
+      'current folder up, or of --config).',
+  });
+  config = Option.String('--config', {
+    description: 'Workspace config whose search index to read when --index is not given (default: the nearest episteme.json up).',
   });
   chunkIndex = Option.String('--chunk-index', {
     description: 'Chunk index for the stale check (default: index.json beside the search index).',
@@ -68,7 +74,12 @@ export class ShowCommand extends EpistemeCommand {
     if (this.index === '-')
       throw new EpistemeError('usage-error', 'show reads the index from a file, not stdin.', { hint: 'Name the index: --index FILE.' });
     checkCitation(this.citation);
-    const session = new IndexSession({ index: this.index, chunkIndex: this.chunkIndex, maxInputBytes: this.maxInputBytes });
+    // Without --index, the workspace's search index, as query finds it.
+    const session = new IndexSession({
+      index: this.index ?? workspaceSearchIndex(this.config),
+      chunkIndex: this.chunkIndex,
+      maxInputBytes: this.maxInputBytes,
+    });
     const index = await session.open((warning) => output.warn(warning));
     const answer = readSection(index, { citation: this.citation, maxChars: this.maxChars, offset: this.offset });
     const data = answer as unknown as Record<string, unknown>;

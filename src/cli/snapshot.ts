@@ -114,6 +114,10 @@ export class SnapshotCommand extends CaptureCommand {
     return { force: this.refresh ?? this.maxAge === undefined, maxAgeSeconds: this.maxAge ?? null };
   }
 
+  protected override outputFlags(): { snapshots?: string | undefined } {
+    return { snapshots: this.snapshots };
+  }
+
   async run(output: Output): Promise<CommandResult> {
     const ws = await this.workspace({ snapshots: this.snapshots });
     ws.limits.capture = resolveCaptureBounds(ws.limits.capture, {

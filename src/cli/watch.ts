@@ -103,6 +103,8 @@ export class WatchCommand extends WorkspaceCommand {
     const stdout = this.context.stdout;
     const stderr = this.context.stderr;
     this.hintArgs = locatingArgs(process.cwd(), this);
+    // Said once, before the cycle line of the build it precedes.
+    let rememberedNote: string | null = null;
     const session = new WatchSession({
       cwd: process.cwd(),
       flags: { config: this.config, map: this.map, manifest: this.manifest, maxInputBytes: this.maxInputBytes },
@@ -112,6 +114,11 @@ export class WatchCommand extends WorkspaceCommand {
       debounceMs: this.debounce ?? DEFAULT_DEBOUNCE_MS,
       allowPartial: this.allowPartial,
       debug: this.debug,
+      remember: (ws) => {
+        const data: { configWritten?: string } = {};
+        rememberedNote = this.remember(ws, data);
+        return data.configWritten ?? null;
+      },
       failureOf: (summary) => summaryResult(summary, false, { failOn: this.failOn as FailOn, verbose: false }).failure,
       emit: (emitted, warnings: Warning[]) => {
         // A hint names commands that work from here: with the flags that reach this workspace.
@@ -122,6 +129,10 @@ export class WatchCommand extends WorkspaceCommand {
         if (output.json) {
           stdout.write(JSON.stringify(warnings.length > 0 ? { ...event, warnings } : event) + '\n');
           return;
+        }
+        if (event.event === 'cycle' && event.configWritten !== undefined && rememberedNote !== null) {
+          stdout.write(terminalSafe(rememberedNote) + '\n');
+          rememberedNote = null;
         }
         stdout.write(terminalSafe(describeWatchEvent(event)) + '\n');
         for (const w of warnings) stderr.write(terminalSafe(`warning [${w.code}]${w.target ? ` ${w.target}` : ''}: ${w.message}`) + '\n');

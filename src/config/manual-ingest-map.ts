@@ -104,7 +104,7 @@ export async function loadManualIngestMap(
       stat,
     });
   });
-  if (problems.length > 0) throw invalid(label, problems);
+  if (problems.length > 0) throw invalid(label, problems, mapPath === '-');
   return sources;
 }
 
@@ -155,13 +155,15 @@ function statOrUndefined(file: string): fs.Stats | undefined {
   }
 }
 
-function invalid(label: string, problems: string[]): EpistemeError {
+function invalid(label: string, problems: string[], stdin = false): EpistemeError {
   const shown = problems.slice(0, 20);
   const more = problems.length > shown.length ? `; and ${problems.length - shown.length} more` : '';
   return new EpistemeError('map-invalid', `${label} is invalid: ${shown.join('; ')}${more}`, {
     hint:
       'Each entry is {"sourceUrl": "https://...", "localPath": "relative/to/map.html", ' +
-      '"contentType"?: "text/html"}; see docs/workspace.md, "Manual-ingest map".',
+      '"contentType"?: "text/html"}; see docs/workspace.md, "Manual-ingest map".' +
+      // A map piped from another folder (`cat ../x/map.json | ...`) loses the folder its paths are relative to.
+      (stdin ? ' A map on stdin has no folder: its relative localPaths resolve against the current folder; give the map as a file.' : ''),
     details: { file: label, problems: shown },
   });
 }

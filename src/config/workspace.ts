@@ -12,7 +12,7 @@ import { assignDocumentIds } from './source-url.js';
 import { compareCodeUnits } from '../store/canonical-json.js';
 import type { SourceSpec } from '../document/types.js';
 
-import { CONFIG_FILE_NAME, STATE_DIR_NAME } from '../store/names.js';
+import { CONFIG_FILE_NAME, DEFAULT_OUTPUTS, STATE_DIR_NAME } from '../store/names.js';
 import { findConfigUpward } from '../store/find-workspace.js';
 import { checkOwnedFolders, ownedFolders } from './owned-folders.js';
 import { loadWorkspaceFamilies } from './workspace-rules.js';
@@ -151,10 +151,7 @@ export async function loadWorkspace(cwd: string, flags: WorkspaceFlags): Promise
   }
 
   const outputs: StageOutputs = {
-    snapshots: 'snapshots',
-    specs: 'specs',
-    chunks: 'chunks',
-    diffs: 'diffs',
+    ...DEFAULT_OUTPUTS,
     ...raw.outputs,
     ...definedOnly(flags.outputs ?? {}),
   };

@@ -168,13 +168,15 @@ export class StagePool {
 
   private timeoutFailure(pending: Pending, timeoutMs: number): EpistemeError {
     const what = pending.bounds.label ?? pending.task.stage;
+    const flag = pending.bounds.pdf ? '--pdf-timeout-ms' : '--extract-timeout-ms';
+    const suggested = Math.min(3_600_000, timeoutMs * 4);
     return new EpistemeError('extract-timeout', `Extracting ${what} ran past its ${timeoutMs} ms bound and was stopped.`, {
       hint:
         'A timeout depends on the machine and its load, so nothing was recorded and the next build tries again. ' +
         'If the document is trusted, raise the bound (it does not enter keys: nothing that succeeded is re-extracted): ' +
-        `\`episteme build --${pending.bounds.pdf ? 'pdf-timeout-ms' : 'extract-timeout-ms'} ` +
-        `${Math.min(3_600_000, timeoutMs * 4)}\`, or options.extract.${pending.bounds.pdf ? 'pdfTimeoutMs' : 'timeoutMs'} in the config.`,
-      details: { timeoutMs },
+        `\`episteme build ${flag} ${suggested}\`, or options.extract.${pending.bounds.pdf ? 'pdfTimeoutMs' : 'timeoutMs'} in the config.`,
+      // The flag and value the hint names: a build that tripped several bounds says them in one command.
+      details: { timeoutMs, raise: { flag, value: suggested } },
     });
   }
 
@@ -189,7 +191,10 @@ export class StagePool {
         hint:
           'Nothing was recorded. If the document is trusted and large, raise the bound: ' +
           `\`episteme build --extract-max-heap-mb ${Math.min(16_384, this.bounds.maxHeapMb * 2)}\`, or options.extract.maxHeapMb.`,
-        details: { maxHeapMb: this.bounds.maxHeapMb },
+        details: {
+          maxHeapMb: this.bounds.maxHeapMb,
+          raise: { flag: '--extract-max-heap-mb', value: Math.min(16_384, this.bounds.maxHeapMb * 2) },
+        },
       },
     );
   }

@@ -171,7 +171,7 @@ interface BlockDirectory {
 
 function invalid(label: string, message: string, extra: Record<string, unknown> = {}): EpistemeError {
   return new EpistemeError('artifact-invalid', `${label} ${message}`, {
-    hint: 'Rebuild the search index with `episteme index` (or `episteme build`).',
+    hint: 'Rebuild the search index with `episteme build`.',
     details: { file: label, ...extra },
   });
 }

@@ -44,6 +44,11 @@ export type WatchEvent =
        * the one-shot build's summary gives them: a save of bad bytes shows here at once. Absent when none.
        */
       diagnostics?: { target: string; errors: number; warnings: number; codes: string[] }[];
+      /**
+       * The config this watch wrote before the build, for a workspace given only by --map or --manifest
+       * (config/remember-workspace.ts); absent when none was written.
+       */
+      configWritten?: string;
       /** Why the build could not run or failed: the structured error a one-shot build reports. */
       error?: { code: FailureCode; message: string; hint?: string; details?: Record<string, unknown> };
     }

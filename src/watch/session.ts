@@ -41,6 +41,11 @@ export interface WatchSessionOptions {
   debounceMs: number;
   allowPartial: boolean;
   debug: boolean;
+  /**
+   * Called with each workspace loaded, before anything is built or watched: writes episteme.json for a
+   * workspace given only by flags (config/remember-workspace.ts) and returns its path, else null.
+   */
+  remember(ws: Workspace): string | null;
   /** The error a one-shot build would report for this summary (failed targets, diagnostics), if any. */
   failureOf(summary: BuildSummary): EpistemeError | undefined;
   emit(event: WatchEvent, warnings: Warning[]): void;
@@ -69,6 +74,8 @@ export class WatchSession {
   private pool: StagePool | null = null;
   private readonly memory = new BuildMemory();
   private cycles = 0;
+  /** The config this watch wrote, until the next cycle event reports it. */
+  private configWritten: string | null = null;
   /** Writes the no-op proof the last build deferred, once the watch has been idle a while. */
   private proofTimer: NodeJS.Timeout | null = null;
 
@@ -130,7 +137,10 @@ export class WatchSession {
   }
 
   private async loadWorkspace(): Promise<Workspace> {
-    return loadWorkspace(this.options.cwd, this.options.flags);
+    const ws = await loadWorkspace(this.options.cwd, this.options.flags);
+    // Written before the inputs are armed, so the new config is watched like any other.
+    this.configWritten ??= this.options.remember(ws);
+    return ws;
   }
 
   private isRulesFile(file: string): boolean {
@@ -292,6 +302,7 @@ export class WatchSession {
         settleMs: firstEventAt === null ? null : Math.round(started - firstEventAt),
         queryReadyMs: firstEventAt === null || summary === null ? null : Math.round((readyAt ?? ended) - firstEventAt),
         ...(diagnostics.length > 0 ? { diagnostics } : {}),
+        ...(this.configWritten !== null ? { configWritten: this.configWritten } : {}),
         ...(error
           ? {
               error: {
@@ -305,6 +316,7 @@ export class WatchSession {
       },
       warnings,
     );
+    this.configWritten = null;
   }
 
   /**

@@ -6,7 +6,8 @@ import type { AddressInfo } from 'node:net';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { spawn } from 'node:child_process';
-import { assertNoStackTrace, CLI, type CliResult, Rig, runCli } from '../helpers/rig.js';
+import { assertNoStackTrace, CLI, Rig, runCli } from '../helpers/rig.js';
+import { runHint } from '../helpers/hints.js';
 import { tablePdf } from '../helpers/table-pdf.js';
 import { WatchProcess } from '../helpers/watch-process.js';
 
@@ -25,27 +26,6 @@ function quickStart(): Rig {
   const rig = new Rig('episteme-first-');
   rig.write({ 'caching.html': CACHING, 'map.json': MAP });
   return rig;
-}
-
-/** Every `episteme ...` command a hint names, as argument lists (quoted words unquoted). */
-function hintCommands(hint: string): string[][] {
-  const commands: string[][] = [];
-  for (const [, line] of hint.matchAll(/`?episteme ((?:[^`.;(]|\.(?=\S))+)/g)) {
-    const words = [...line!.trim().matchAll(/'([^']*)'|(\S+)/g)].map((m) => m[1] ?? m[2]!);
-    commands.push(words);
-  }
-  return commands;
-}
-
-/** Runs each command the failure's hint names, where it was shown; each must succeed. */
-async function runHint(result: CliResult, cwd: string): Promise<void> {
-  const hint = result.json!.error!.hint!;
-  const commands = hintCommands(hint);
-  assert.ok(commands.length > 0, `the hint names no command: ${hint}`);
-  for (const args of commands) {
-    const ran = await runCli([...args, '--json'], { cwd });
-    assert.equal(ran.code, 0, `hint command \`episteme ${args.join(' ')}\` failed in ${cwd}: ${ran.stdout}${ran.stderr}`);
-  }
 }
 
 test("the quick start's --map workspace is remembered: episteme.json is written, and later commands need no flags", async () => {
@@ -365,6 +345,69 @@ test('messages: help in 100 columns; config errors with hints, no absolute paths
     assert.match(failed.error.hint, /no document at this URL \(404\): fix the url in the manifest/);
   } finally {
     server.close();
+    rig.cleanup();
+  }
+});
+
+test('show reads the search index query reads; messages name paths that work from here and files that exist', async () => {
+  const rig = quickStart();
+  try {
+    rig.write({
+      'broken.pdf': '%PDF-1.4\nnot a pdf at all\n%%EOF\n',
+      'map.json': JSON.stringify([
+        ...JSON.parse(MAP),
+        { sourceUrl: 'https://example.test/broken.pdf', localPath: 'broken.pdf', contentType: 'application/pdf' },
+      ]),
+    });
+    // A document with error diagnostics fails the build; the message names the file it wrote, which exists.
+    const built = await rig.exec(['pipeline', '--map', 'map.json', '--json']);
+    assert.equal(built.json!.error!.code, 'document-diagnostics', built.stdout);
+    const named = [...built.json!.error!.message.matchAll(/(specs\/\S+\.json) \(/g)].map((m) => m[1]!);
+    assert.equal(named.length, 1, built.json!.error!.message);
+    assert.match(named[0]!, /\.[0-9a-f]{16}\.json$/);
+    assert.ok(fs.statSync(rig.path(named[0]!)).isFile());
+
+    // From a subfolder, show without --index reads the workspace's search index, as query does.
+    fs.mkdirSync(rig.path('sub'));
+    const hit = await rig.exec(['query', '--term', 'fresh', '--json'], { cwd: rig.path('sub') });
+    assert.equal(hit.code, 0, hit.stdout);
+    const chunkId = hit.json!.data.hits[0].chunkId as string;
+    const shown = await rig.exec(['show', chunkId, '--json'], { cwd: rig.path('sub') });
+    assert.equal(shown.code, 0, shown.stdout + shown.stderr);
+    const human = await rig.exec(['show', chunkId], { cwd: rig.path('sub') });
+    assert.match(human.stdout, /^https:\/\/example\.test\/caching/m);
+
+    // The workspace's index named from the wrong folder: the hint gives the path from here.
+    const wrong = await rig.exec(['query', '--index', 'chunks/search-index.json', '--term', 'fresh', '--json'], { cwd: rig.path('sub') });
+    assert.equal(wrong.json!.error!.code, 'input-not-found');
+    assert.match(wrong.json!.error!.hint!, /^Did you mean --index \.\.\/chunks\/search-index\.json\? \(the workspace's search index/);
+    assert.equal(
+      (await rig.exec(['query', '--index', '../chunks/search-index.json', '--term', 'fresh'], { cwd: rig.path('sub') })).code,
+      0,
+    );
+
+    // A map piped from another folder: its relative paths resolve against the current one, and the hint says so.
+    const piped = await rig.exec(['manual-ingest', '--map', '-', '--json'], { cwd: rig.path('sub'), input: MAP });
+    assert.equal(piped.json!.error!.code, 'map-invalid');
+    assert.match(piped.json!.error!.hint!, /A map on stdin has no folder: its relative localPaths resolve against the current folder/);
+
+    // A damaged search index queried from outside the workspace: the rebuild its hint names runs from there.
+    const outside = fs.mkdtempSync(path.join(os.tmpdir(), 'episteme-outside-'));
+    try {
+      // Without the broken PDF, whose error diagnostics would fail every build of the index (--fail-on error).
+      rig.write({ 'map.json': MAP });
+      assert.equal((await rig.exec(['build'])).code, 0);
+      fs.writeFileSync(rig.path('chunks', 'search-index.json'), '{"damaged": true}\n');
+      const index = ['--index', path.relative(outside, rig.path('chunks', 'search-index.json'))];
+      const damaged = await runCli(['query', ...index, '--term', 'fresh', '--json'], { cwd: outside });
+      assert.equal(damaged.json!.error!.code, 'artifact-invalid', damaged.stdout);
+      assert.match(damaged.json!.error!.hint!, /`episteme build --config \S+episteme\.json chunks\/search-index\.json`/);
+      await runHint(damaged, outside);
+      assert.equal((await runCli(['query', ...index, '--term', 'fresh', '--json'], { cwd: outside })).code, 0);
+    } finally {
+      fs.rmSync(outside, { recursive: true, force: true });
+    }
+  } finally {
     rig.cleanup();
   }
 });

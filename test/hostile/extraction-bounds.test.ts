@@ -99,6 +99,12 @@ async function expectFailure(
       assert.equal(row.status, 'failed');
       assert.equal(row.error?.code, code, JSON.stringify(row));
       if (details) for (const [k, v] of Object.entries(details)) assert.equal(row.error?.details?.[k], v, JSON.stringify(row));
+      // A bound tripped: the build's hint is the one command that raises it (every bound tripped, at once).
+      const raise = row.error?.details?.raise as { flag: string; value: number } | undefined;
+      if (code === 'extract-timeout' || code === 'extract-memory-limit') {
+        assert.ok(raise, JSON.stringify(row));
+        assert.ok(result.json!.error!.hint!.includes(`\`episteme build ${raise.flag} ${raise.value}\``), result.json!.error!.hint);
+      }
       assert.equal(extractRow(result, ORDINARY_URL).status, 'built');
       assert.deepEqual(
         fs.readdirSync(path.join(sandbox.ws, 'specs')).filter((f) => f.startsWith('hostile')),
