@@ -238,11 +238,17 @@ function toCodePoints(text: string, anchors: [number, string][]): [number, strin
 
 /** The anchors of a piece [start, end) of a block (code points), relative to the piece: the one in force at its start comes first, at 0. */
 function anchorsWithin(anchors: [number, string][], start: number, end: number): [number, string][] {
-  const result: [number, string][] = [];
-  for (const [at, id] of anchors) {
-    if (at <= start) result[0] = [0, id];
-    else if (at < end) result.push([at - start, id]);
+  // Anchors are in text order: bisect to the last one at or before the start (a scan of all of them
+  // per piece was quadratic in a long algorithm's steps), then take those before the end.
+  let lo = 0;
+  let hi = anchors.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (anchors[mid]![0] <= start) lo = mid + 1;
+    else hi = mid;
   }
+  const result: [number, string][] = lo > 0 ? [[0, anchors[lo - 1]![1]]] : [];
+  for (let i = lo; i < anchors.length && anchors[i]![0] < end; i++) result.push([anchors[i]![0] - start, anchors[i]![1]]);
   return result;
 }
 
