@@ -128,8 +128,7 @@ function bestMs(run: () => unknown): number {
 }
 
 test('a block of 4n sentences is cut in about 4x the time of n sentences', () => {
-  const block = (n: number): string =>
-    Array.from({ length: n }, (_, i) => `Sentence ${i} says a little about the widget.`).join(' ');
+  const block = (n: number): string => Array.from({ length: n }, (_, i) => `Sentence ${i} says a little about the widget.`).join(' ');
   const small = block(20_000);
   const large = block(80_000);
   const ratio = bestMs(() => splitLongText(large, DEFAULT_CHUNK_OPTIONS)) / bestMs(() => splitLongText(small, DEFAULT_CHUNK_OPTIONS));
@@ -140,7 +139,15 @@ test('an algorithm of 4n steps is chunked in about 4x the time of n steps, every
   const algorithm = (n: number): EvidenceDocument => {
     const steps = Array.from({ length: n }, (_, i) => ({ path: String(i + 1), id: `step-${i + 1}` }));
     const text = `To run the widget:\n${steps.map((s) => `${s.path}. Let the value be the widget of step ${s.path}.`).join('\n')}`;
-    const block: Block = { id: 'algo', sectionId: 'fetching', fragment: 'fetching', text, kind: 'algorithm', normativity: 'normative', steps };
+    const block: Block = {
+      id: 'algo',
+      sectionId: 'fetching',
+      fragment: 'fetching',
+      text,
+      kind: 'algorithm',
+      normativity: 'normative',
+      steps,
+    };
     return { ...FETCH_DOC, blocks: [block] };
   };
   const small = algorithm(10_000);
