@@ -50,8 +50,10 @@ export const SEARCH_INDEX_FORMAT_VERSION = 11;
  * blocks, number lists. 6: sealed with a SHA-256 line; the index records its chunk index's CRC-32.
  * 7: heading term frequencies, passage keys. 8: rows carry anchors and an algorithm chunk's steps.
  * 9: row blocks as in search-index format 10. 10: row blocks compressed at level 3 (was 9).
+ * 11: the header names each row block by its raw bytes' SHA-256 (rowBlockKeys), so the document's
+ * next part reuses unchanged blocks instead of compressing them again.
  */
-export const INDEX_PART_VERSION = 10;
+export const INDEX_PART_VERSION = 11;
 /** Tokenizer and stemming: index bytes and query matching depend on it. */
 export const TOKENIZER_VERSION = 1;
 

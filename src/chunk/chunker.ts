@@ -71,8 +71,10 @@ export function chunkDocument(doc: EvidenceDocument, options: ChunkOptions): Chu
     const text = group.blocks.map((entry) => entry.text).join(BLOCK_SEPARATOR);
     const anchors: [number, string][] = [];
     let base = 0;
+    let lines: StepLines | undefined;
     for (const entry of group.blocks) {
-      for (const [at, id] of trimmedAnchors(entry.block, entry.text)) anchors.push([base + at, id]);
+      lines = entry.block.kind === 'algorithm' ? stepLines(entry.block, entry.text) : undefined;
+      for (const [at, id] of trimmedAnchors(entry.block, entry.text, lines)) anchors.push([base + at, id]);
       base += entry.text.length + BLOCK_SEPARATOR.length;
     }
     chunks.push(
@@ -84,6 +86,7 @@ export function chunkDocument(doc: EvidenceDocument, options: ChunkOptions): Chu
         0,
         undefined,
         toCodePoints(text, anchors),
+        group.blocks.length === 1 ? lines : undefined,
       ),
     );
     group = undefined;
@@ -95,8 +98,10 @@ export function chunkDocument(doc: EvidenceDocument, options: ChunkOptions): Chu
     const length = codePointLength(text);
     if (length > options.maxChars) {
       flush();
-      const pieces = splitLongText(text, options, block.kind === 'algorithm' ? stepLines(block, text)?.lineStarts : undefined);
-      const blockAnchors = toCodePoints(text, trimmedAnchors(block, text));
+      // An algorithm's step lines are found once per block, not once per piece (quadratic in its steps).
+      const lines = block.kind === 'algorithm' ? stepLines(block, text) : undefined;
+      const pieces = splitLongText(text, options, lines?.lineStarts);
+      const blockAnchors = toCodePoints(text, trimmedAnchors(block, text, lines));
       pieces.forEach((piece, index) => {
         chunks.push(
           makeChunk(
@@ -107,6 +112,7 @@ export function chunkDocument(doc: EvidenceDocument, options: ChunkOptions): Chu
             index,
             { start: piece.start, end: piece.end },
             anchorsWithin(blockAnchors, piece.start, piece.end),
+            lines,
           ),
         );
       });
@@ -137,6 +143,8 @@ function makeChunk(
   pieceIndex: number,
   textRange: { start: number; end: number } | undefined,
   anchors: [number, string][],
+  /** stepLines of the only block, when it is an algorithm. */
+  lines: StepLines | undefined,
 ): Chunk {
   const first = blocks[0]!;
   const last = blocks[blocks.length - 1]!;
@@ -156,8 +164,8 @@ function makeChunk(
   if (blocks.length === 1 && first.span !== undefined) citation.span = first.span;
   else if (blocks.length > 1 && first.span !== undefined && last.span !== undefined) citation.span = spanOver(first.span, last.span);
   if (textRange !== undefined) citation.textRange = textRange;
-  if (blocks.length === 1 && first.kind === 'algorithm') {
-    const steps = stepsCovered(first, textRange ?? { start: 0, end: codePointLength(first.text) });
+  if (blocks.length === 1 && first.kind === 'algorithm' && lines !== undefined) {
+    const steps = stepsCovered(lines, textRange ?? { start: 0, end: codePointLength(first.text) });
     if (steps !== undefined) citation.steps = steps;
   }
   const chunk: Chunk = {
@@ -182,14 +190,13 @@ function makeChunk(
  * text with surrounding whitespace removed), id]: the block's fragment (its own id or the nearest
  * enclosing one) at 0, then the ids of elements inside it that the extractor recorded.
  */
-function trimmedAnchors(block: Block, trimmed: string): [number, string][] {
+function trimmedAnchors(block: Block, trimmed: string, lines: StepLines | undefined): [number, string][] {
   const anchors: [number, string][] = [];
   if (block.fragment !== null) anchors.push([0, block.fragment]);
   const lead = block.text.length - block.text.trimStart().length;
   for (const anchor of block.anchors ?? []) anchors.push([Math.min(trimmed.length, Math.max(0, anchor.start - lead)), anchor.id]);
   // An algorithm's steps keep their source ids in the step tree: each is an anchor where its line starts.
   if (block.kind === 'algorithm') {
-    const lines = stepLines(block, trimmed);
     if (lines !== undefined) {
       const ids = new Map<string, string>();
       const visit = (nodes: StepNode[]): void => {
@@ -231,11 +238,17 @@ function toCodePoints(text: string, anchors: [number, string][]): [number, strin
 
 /** The anchors of a piece [start, end) of a block (code points), relative to the piece: the one in force at its start comes first, at 0. */
 function anchorsWithin(anchors: [number, string][], start: number, end: number): [number, string][] {
-  const result: [number, string][] = [];
-  for (const [at, id] of anchors) {
-    if (at <= start) result[0] = [0, id];
-    else if (at < end) result.push([at - start, id]);
+  // Anchors are in text order: bisect to the last one at or before the start (a scan of all of them
+  // per piece was quadratic in a long algorithm's steps), then take those before the end.
+  let lo = 0;
+  let hi = anchors.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (anchors[mid]![0] <= start) lo = mid + 1;
+    else hi = mid;
   }
+  const result: [number, string][] = lo > 0 ? [[0, anchors[lo - 1]![1]]] : [];
+  for (let i = lo; i < anchors.length && anchors[i]![0] < end; i++) result.push([anchors[i]![0] - start, anchors[i]![1]]);
   return result;
 }
 
@@ -245,13 +258,23 @@ interface StepNode {
   steps?: StepNode[];
 }
 
+interface StepLines {
+  paths: string[];
+  /** UTF-16 index where each step's line starts (its indentation included). */
+  lineStarts: number[];
+  /** UTF-16 index of each step's "<path>. " marker. */
+  markerStarts: number[];
+  /** Code-point offset of each marker. */
+  markerPoints: number[];
+}
+
 /**
  * Where each step of an algorithm block starts in its (trimmed) text. The extractor writes each step
  * on its own line as "<path>. <text>" (indented by depth), in document order; the lines are found by
  * walking the block's step tree in the same order, so intro prose that happens to start with a number
  * is never taken for a step. Undefined when the text does not show every step that way.
  */
-function stepLines(block: Block, text: string): { paths: string[]; lineStarts: number[]; markerStarts: number[] } | undefined {
+function stepLines(block: Block, text: string): StepLines | undefined {
   const tree = block['steps'];
   if (!Array.isArray(tree) || tree.length === 0) return undefined;
   const paths: string[] = [];
@@ -264,7 +287,10 @@ function stepLines(block: Block, text: string): { paths: string[]; lineStarts: n
   visit(tree as StepNode[]);
   const lineStarts: number[] = [];
   const markerStarts: number[] = [];
+  const markerPoints: number[] = [];
   let from = 0;
+  let codePoints = 0;
+  let counted = 0;
   for (const path of paths) {
     const marker = `${path}. `;
     let found = false;
@@ -274,6 +300,9 @@ function stepLines(block: Block, text: string): { paths: string[]; lineStarts: n
       if (lineStart === 0 || text.charCodeAt(lineStart - 1) === 10) {
         lineStarts.push(lineStart);
         markerStarts.push(i);
+        codePoints += codePointLength(text.slice(counted, i));
+        counted = i;
+        markerPoints.push(codePoints);
         from = i + marker.length;
         found = true;
         break;
@@ -281,26 +310,15 @@ function stepLines(block: Block, text: string): { paths: string[]; lineStarts: n
     }
     if (!found) return undefined;
   }
-  return { paths, lineStarts, markerStarts };
+  return { paths, lineStarts, markerStarts, markerPoints };
 }
 
 /** The first and last step a code-point range of an algorithm block's text covers; a range starting inside a step starts with it. */
-function stepsCovered(block: Block, range: { start: number; end: number }): { first: string; last: string } | undefined {
-  const text = block.text.trim();
-  const lines = stepLines(block, text);
-  if (lines === undefined) return undefined;
-  let first = -1;
-  let last = -1;
-  let codePoints = 0;
-  let counted = 0;
-  lines.markerStarts.forEach((at, k) => {
-    codePoints += codePointLength(text.slice(counted, at));
-    counted = at;
-    if (codePoints <= range.start) first = k;
-    if (codePoints < range.end) last = k;
-  });
-  if (last === -1) return undefined;
-  if (first === -1) first = 0;
+function stepsCovered(lines: StepLines, range: { start: number; end: number }): { first: string; last: string } | undefined {
+  // Markers are ascending: the last one at or before the start, the last one before the end.
+  const last = firstIndexAfter(lines.markerPoints, range.end - 1) - 1;
+  if (last < 0) return undefined;
+  const first = Math.max(0, firstIndexAfter(lines.markerPoints, range.start) - 1);
   return { first: lines.paths[first]!, last: lines.paths[last]! };
 }
 
@@ -434,12 +452,10 @@ function lastIndexWithin(text: string, prefix: Uint32Array, start: number, limit
 /** Where to end a piece: a cut in (primaryStart, hi], never inside a word unless unavoidable. */
 function chooseCut(text: string, primaryStart: number, hi: number, sentences: number[]): number {
   const half = primaryStart + Math.ceil((hi - primaryStart) / 2);
-  for (let i = sentences.length - 1; i >= 0; i--) {
-    const s = sentences[i]!;
-    if (s > hi) continue;
-    if (s < half) break;
-    return s;
-  }
+  // The last sentence start at or before hi, found by bisection: scanning the list for it made cutting
+  // a block quadratic in its sentences.
+  const last = firstIndexAfter(sentences, hi) - 1;
+  if (last >= 0 && sentences[last]! >= half) return sentences[last]!;
   for (let p = hi; p > primaryStart; p--) {
     if (isWhitespace(charAt(text, p)) && !splitsSurrogate(text, p)) return p;
   }
@@ -447,6 +463,18 @@ function chooseCut(text: string, primaryStart: number, hi: number, sentences: nu
     if (!cutsWord(text, p) && !splitsSurrogate(text, p)) return p;
   }
   return Math.max(hi, primaryStart + 1);
+}
+
+/** The index of the first value greater than `bound` in an ascending list (its length when none is). */
+function firstIndexAfter(sorted: readonly number[], bound: number): number {
+  let lo = 0;
+  let hi = sorted.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (sorted[mid]! <= bound) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
 }
 
 /** Start of the next piece: up to `overlap` code points before `next`, at a sentence or word start. */
@@ -460,9 +488,13 @@ function overlapStart(
 ): number {
   if (overlap <= 0) return next;
   const earliest = prefix[next]! - overlap;
-  for (const s of sentences) {
+  // Sentence starts are ascending: bisect to the first one past previousPrimary (scanning from the
+  // list's start made cutting a block quadratic in its sentences), then step over those of the
+  // previous piece that are too early: each piece's own, so every start is stepped over at most once.
+  for (let i = firstIndexAfter(sentences, previousPrimary); i < sentences.length; i++) {
+    const s = sentences[i]!;
     if (s >= next) break;
-    if (s > previousPrimary && prefix[s]! >= earliest) return s;
+    if (prefix[s]! >= earliest) return s;
   }
   for (let p = previousPrimary + 1; p < next; p++) {
     if (prefix[p]! < earliest) continue;

@@ -16,7 +16,8 @@ import { DOCUMENT_FORMAT_VERSION, CHUNKS_FORMAT_VERSION } from '../rule-versions
 
 export type StageTask =
   | { stage: 'extract'; input: ExtractInput }
-  | { stage: 'chunk'; documentId: string; documentBytes: Uint8Array; options: ChunkOptions }
+  // previousPart: the document's last index part, whose unchanged row blocks need no compressing again.
+  | { stage: 'chunk'; documentId: string; documentBytes: Uint8Array; options: ChunkOptions; previousPart?: string }
   // The checks of artifacts restored from the remote cache that need only their bytes (JSON inspections out).
   | { stage: 'inspect-restored'; tasks: InspectTask[] };
 
@@ -64,7 +65,7 @@ async function run(task: StageTask): Promise<ExtractResult | ChunkResult | strin
     case 'chunk': {
       const { chunkDocument } = await import('../chunk/chunker.js');
       const { chunksContentHashOfText, chunksContentHash } = await import('../chunk/snapshot-provenance.js');
-      const { buildDocumentPart } = await import('../index/search-index.js');
+      const { buildDocumentPart, reusableRowBlocks } = await import('../index/search-index.js');
       const artifact = JSON.parse(Buffer.from(task.documentBytes).toString('utf8')) as Artifact<EvidenceDocument>;
       const snapshotId = artifact.payload.provenance.snapshotId;
       // The options are recorded as given: a restore from the remote cache compares them with its own.
@@ -79,7 +80,11 @@ async function run(task: StageTask): Promise<ExtractResult | ChunkResult | strin
         bytes,
         chunksContentHash: chunksContentHashOfText(bytes, payload, snapshotId) ?? chunksContentHash(payload.documentId, payload.chunks),
         snapshotId,
-        part: buildDocumentPart(payload.documentId, payload.chunks),
+        part: buildDocumentPart(
+          payload.documentId,
+          payload.chunks,
+          task.previousPart === undefined ? undefined : reusableRowBlocks(task.previousPart),
+        ),
       };
     }
     case 'inspect-restored': {

@@ -5,6 +5,7 @@ import type { Chunk } from '../document/types.js';
 import { EpistemeError } from '../failure.js';
 import { canonicalJson, compareCodeUnits } from '../store/canonical-json.js';
 import { PRODUCER_NAME, PRODUCER_VERSION } from '../version.js';
+import { zlib } from '../node-builtins.js';
 import {
   BODY_PREFIX,
   crc32Hex,
@@ -84,6 +85,8 @@ interface PartHeader {
   /** Passage key of each chunk ('' for a chunk without terms): equal keys, equal normalised text. */
   passageKeys: string[];
   rowBlocks: RowBlockEntry[];
+  /** SHA-256 (hex) of each row block's raw bytes: the next part of this document reuses a block whose rows are unchanged. */
+  rowBlockKeys: string[];
   totalLength: number;
   termCount: number;
 }
@@ -106,21 +109,33 @@ export function validateIndexOptions(options: IndexOptions): void {
 }
 
 /**
- * Cuts a document's rows into blocks of about ROW_BLOCK_TARGET_BYTES; each block: its rows, each
- * ending with "\n", as one sync-flushed DEFLATE member, base64 (layout in index-layout.ts).
+ * Compressed row blocks of an earlier part of a document, by the SHA-256 of their raw bytes
+ * (reusableRowBlocks). A block's compressed bytes are a pure function of its raw bytes (a fresh
+ * compressor per block), so taking them from here gives the bytes compressing would give.
  */
-function encodeRowBlocks(rows: string[]): { texts: string[]; entries: RowBlockEntry[] } {
+export type RowBlockCache = ReadonlyMap<string, string>;
+
+/**
+ * Cuts a document's rows into blocks of about ROW_BLOCK_TARGET_BYTES; each block: its rows, each
+ * ending with "\n", as one sync-flushed DEFLATE member, base64 (layout in index-layout.ts). A block
+ * whose raw bytes `reuse` holds is not compressed again: compressing is most of a part's cost, and
+ * after an edit of one paragraph all blocks but one or two are unchanged (a block is cut where its
+ * raw bytes first reach the target, so a longer row moves a later cut only when it crosses it).
+ */
+function encodeRowBlocks(rows: string[], reuse?: RowBlockCache): { texts: string[]; entries: RowBlockEntry[]; keys: string[] } {
   const texts: string[] = [];
   const entries: RowBlockEntry[] = [];
-  const encoder = new TextEncoder();
+  const keys: string[] = [];
   let pending: string[] = [];
   let pendingBytes = 0;
   const flush = (): void => {
     if (pending.length === 0) return;
-    const raw = encoder.encode(`${pending.join('\n')}\n`);
-    const text = Buffer.from(rowBlockMember(raw)).toString('base64');
+    const raw = Buffer.from(`${pending.join('\n')}\n`, 'utf8');
+    const key = createHash('sha256').update(raw).digest('hex');
+    const text = reuse?.get(key) ?? Buffer.from(rowBlockMember(raw)).toString('base64');
     texts.push(text);
     entries.push([pending.length, text.length, crc32Hex(text), raw.length]);
+    keys.push(key);
     pending = [];
     pendingBytes = 0;
   };
@@ -130,7 +145,38 @@ function encodeRowBlocks(rows: string[]): { texts: string[]; entries: RowBlockEn
     if (pendingBytes >= ROW_BLOCK_TARGET_BYTES) flush();
   }
   flush();
-  return { texts, entries };
+  return { texts, entries, keys };
+}
+
+/**
+ * The compressed row blocks of a document's part, by their raw bytes' SHA-256, for its next part.
+ * Each block is inflated and hashed first (native zlib: inflating is deterministic, unlike
+ * compressing), so a damaged or foreign part is never a source of wrong rows: such blocks are left out
+ * and compressed again. Empty for a part that cannot be read.
+ */
+export function reusableRowBlocks(part: string): Map<string, string> {
+  const reuse = new Map<string, string>();
+  let parsed: ParsedPart;
+  try {
+    parsed = parsePart(part);
+  } catch {
+    return reuse;
+  }
+  const { header, rowBlocksText } = parsed;
+  // Base64 holds neither quotes nor commas: each item is one block's text in quotes.
+  const texts = rowBlocksText === '' ? [] : rowBlocksText.split(',');
+  if (!Array.isArray(header.rowBlockKeys) || texts.length !== header.rowBlockKeys.length) return reuse;
+  texts.forEach((quoted, i) => {
+    const text = quoted.slice(1, -1);
+    const key = header.rowBlockKeys[i]!;
+    try {
+      const raw = zlib.inflateRawSync(Buffer.from(text, 'base64'), { finishFlush: zlib.constants.Z_SYNC_FLUSH });
+      if (createHash('sha256').update(raw).digest('hex') === key) reuse.set(key, text);
+    } catch {
+      // not a block: compressed again
+    }
+  });
+  return reuse;
 }
 
 /**
@@ -148,8 +194,11 @@ function rowBlockMember(bytes: Uint8Array): Uint8Array {
   return deflate.chunks.length === 1 ? deflate.chunks[0]! : Buffer.concat(deflate.chunks);
 }
 
-/** A document's cacheable share of the index: a pure function of its chunks (their order is irrelevant). */
-export function buildDocumentPart(documentId: string, chunks: Chunk[]): string {
+/**
+ * A document's cacheable share of the index: a pure function of its chunks (their order is
+ * irrelevant). `reuse` (row blocks of the document's previous part) saves work, never changes bytes.
+ */
+export function buildDocumentPart(documentId: string, chunks: Chunk[], reuse?: RowBlockCache): string {
   const sorted = [...chunks].sort((a, b) => compareCodeUnits(a.chunkId, b.chunkId));
   let doc: string[] | null = null;
   const rows: string[] = [];
@@ -182,26 +231,32 @@ export function buildDocumentPart(documentId: string, chunks: Chunk[]): string {
     ];
     if (c.steps !== undefined) row.push(c.steps);
     rows.push(canonicalJson(row));
-    const counts = new Map<string, number>();
+    // One pass over the chunk's terms, then its heading's: a term's lists end with this chunk's entry
+    // once it has been seen here, so counting needs no map per chunk.
     const terms = tokenize(chunk.text);
-    for (const term of terms) counts.set(term, (counts.get(term) ?? 0) + 1);
-    const headingCounts = new Map<string, number>();
-    for (const term of tokenize(c.headingPath.join('\n'))) headingCounts.set(term, (headingCounts.get(term) ?? 0) + 1);
+    for (const term of terms) {
+      const entry = termPostings.get(term);
+      if (entry === undefined) termPostings.set(term, { ordinals: [ordinal], tfs: [1], headingTfs: [0] });
+      else if (entry.ordinals[entry.ordinals.length - 1] === ordinal) entry.tfs[entry.tfs.length - 1]!++;
+      else {
+        entry.ordinals.push(ordinal);
+        entry.tfs.push(1);
+        entry.headingTfs.push(0);
+      }
+    }
+    for (const term of tokenize(c.headingPath.join('\n'))) {
+      const entry = termPostings.get(term);
+      if (entry === undefined) termPostings.set(term, { ordinals: [ordinal], tfs: [0], headingTfs: [1] });
+      else if (entry.ordinals[entry.ordinals.length - 1] === ordinal) entry.headingTfs[entry.headingTfs.length - 1]!++;
+      else {
+        entry.ordinals.push(ordinal);
+        entry.tfs.push(0);
+        entry.headingTfs.push(1);
+      }
+    }
     lengths.push(terms.length);
     totalLength += terms.length;
     passageKeys.push(passageKey(terms));
-    const post = (term: string, tf: number, headingTf: number): void => {
-      let entry = termPostings.get(term);
-      if (entry === undefined) {
-        entry = { ordinals: [], tfs: [], headingTfs: [] };
-        termPostings.set(term, entry);
-      }
-      entry.ordinals.push(ordinal);
-      entry.tfs.push(tf);
-      entry.headingTfs.push(headingTf);
-    };
-    for (const [term, tf] of counts) post(term, tf, headingCounts.get(term) ?? 0);
-    for (const [term, headingTf] of headingCounts) if (!counts.has(term)) post(term, 0, headingTf);
   });
   const terms = [...termPostings.keys()].sort(compareCodeUnits);
   const postings: string[] = [];
@@ -226,7 +281,7 @@ export function buildDocumentPart(documentId: string, chunks: Chunk[]): string {
     postings.push(run);
     encodeVlq(run.length, postingLengths);
   }
-  const rowBlocks = encodeRowBlocks(rows);
+  const rowBlocks = encodeRowBlocks(rows, reuse);
   const header: PartHeader = {
     partFormat: INDEX_PART_VERSION * 1000 + TOKENIZER_VERSION,
     documentId,
@@ -236,6 +291,7 @@ export function buildDocumentPart(documentId: string, chunks: Chunk[]): string {
     normativity: sorted.map((chunk) => chunk.normativity),
     passageKeys,
     rowBlocks: rowBlocks.entries,
+    rowBlockKeys: rowBlocks.keys,
     totalLength,
     termCount: terms.length,
   };

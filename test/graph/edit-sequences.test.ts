@@ -117,7 +117,8 @@ test('any sequence of edits and builds leaves the bytes of a clean build', async
       const clean = new Rig();
       try {
         writeInputs(clean, inputs);
-        assert.equal((await clean.exec(['build'])).code, 0);
+        const cleanBuild = await clean.exec(['build']);
+        assert.equal(cleanBuild.code, 0, `clean build after ${label}: ${cleanBuild.stdout}${cleanBuild.stderr}`);
         assertEqualsCleanBuild(rig.artifacts(), clean.artifacts(), label);
         assert.deepEqual(cachedParts(rig), cachedParts(clean), `cached index parts differ from a clean build's after ${label}`);
       } finally {

@@ -3,6 +3,7 @@ import assert from 'node:assert/strict';
 import { chunkDocument, DEFAULT_CHUNK_OPTIONS, splitLongText } from '../../src/chunk/chunker.js';
 import { codePointLength } from '../../src/chunk/text-boundaries.js';
 import { EpistemeError } from '../../src/failure.js';
+import type { Block, EvidenceDocument } from '../../src/document/types.js';
 import { ALL_DOCS, FETCH_DOC, HTTP_DOC, PDF_DOC } from './fixtures.js';
 
 test('small blocks of one section and one normativity merge; others stay apart', () => {
@@ -103,4 +104,57 @@ test('invalid options are usage errors', () => {
     () => chunkDocument(HTTP_DOC, { maxChars: 100.5, overlapChars: 0 }),
     (e) => e instanceof EpistemeError && e.code === 'usage-error',
   );
+});
+
+/**
+ * Cutting a long block is linear in its sentences and steps: a block of 4n takes about 4x a block of
+ * n. Each piece once scanned every sentence start before it, and every anchor and step line of its
+ * block (10-20x at 4n). The best CPU time of five runs, each at least FLOOR_MS; the bound tells linear from
+ * quadratic on a loaded machine, not fast from slow.
+ */
+const LINEAR_RATIO = 10;
+const FLOOR_MS = 10;
+
+function bestMs(run: () => unknown): number {
+  // CPU time, not wall time: on a loaded machine a run waits for a core for as long as it runs.
+  let best = Number.POSITIVE_INFINITY;
+  for (let i = 0; i < 5; i++) {
+    const start = process.cpuUsage();
+    run();
+    const used = process.cpuUsage(start);
+    best = Math.min(best, (used.user + used.system) / 1000);
+  }
+  return Math.max(best, FLOOR_MS);
+}
+
+test('a block of 4n sentences is cut in about 4x the time of n sentences', () => {
+  const block = (n: number): string => Array.from({ length: n }, (_, i) => `Sentence ${i} says a little about the widget.`).join(' ');
+  const small = block(20_000);
+  const large = block(80_000);
+  const ratio = bestMs(() => splitLongText(large, DEFAULT_CHUNK_OPTIONS)) / bestMs(() => splitLongText(small, DEFAULT_CHUNK_OPTIONS));
+  assert.ok(ratio <= LINEAR_RATIO, `4n sentences took ${ratio.toFixed(1)}x n sentences`);
+});
+
+test('an algorithm of 4n steps is chunked in about 4x the time of n steps, every step cited', () => {
+  const algorithm = (n: number): EvidenceDocument => {
+    const steps = Array.from({ length: n }, (_, i) => ({ path: String(i + 1), id: `step-${i + 1}` }));
+    const text = `To run the widget:\n${steps.map((s) => `${s.path}. Let the value be the widget of step ${s.path}.`).join('\n')}`;
+    const block: Block = {
+      id: 'algo',
+      sectionId: 'fetching',
+      fragment: 'fetching',
+      text,
+      kind: 'algorithm',
+      normativity: 'normative',
+      steps,
+    };
+    return { ...FETCH_DOC, blocks: [block] };
+  };
+  const small = algorithm(10_000);
+  const large = algorithm(40_000);
+  const chunks = chunkDocument(small, DEFAULT_CHUNK_OPTIONS);
+  assert.equal(chunks[0]!.citation.steps?.first, '1');
+  assert.equal(chunks[chunks.length - 1]!.citation.steps?.last, '10000');
+  const ratio = bestMs(() => chunkDocument(large, DEFAULT_CHUNK_OPTIONS)) / bestMs(() => chunkDocument(small, DEFAULT_CHUNK_OPTIONS));
+  assert.ok(ratio <= LINEAR_RATIO, `4n steps took ${ratio.toFixed(1)}x n steps`);
 });

@@ -13,6 +13,8 @@ import {
   indexProvenance,
   loadSearchIndex,
   mergeSearchIndex,
+  parsePart,
+  reusableRowBlocks,
   SEARCH_INDEX_FORMAT_VERSION,
 } from '../../src/index/search-index.js';
 import { readRows } from '../../src/index/index-reader.js';
@@ -471,4 +473,35 @@ test('PerChunkInts: any values of each width decode to themselves, whatever the 
   }
   assert.equal(decodePerChunkInts(42, 0, 1), undefined);
   assert.equal(decodePerChunkInts('!!!!', 3, 1), undefined, 'not base64, of the right length');
+});
+
+test("a document's next part reuses its unchanged row blocks: the same bytes as a fresh part, damaged blocks left out", () => {
+  // A long document (several row blocks), then the same with one word added to one block.
+  const blocks = Array.from({ length: 240 }, (_, i) => ({
+    id: `b${i}`,
+    sectionId: null,
+    fragment: null,
+    text: `Paragraph ${i} describes the widget and its ${i % 7} settings in enough words to fill a row. `.repeat(4),
+  }));
+  const before = makeDocument({ documentId: 'long', sections: [], blocks });
+  const after = makeDocument({
+    documentId: 'long',
+    sections: [],
+    blocks: blocks.map((b, i) => (i === 120 ? { ...b, text: `Edited ${b.text}` } : b)),
+  });
+  const oldPart = buildDocumentPart('long', chunkDocument(before, DEFAULT_CHUNK_OPTIONS));
+  const chunks = chunkDocument(after, DEFAULT_CHUNK_OPTIONS);
+  const fresh = buildDocumentPart('long', chunks);
+  const reuse = reusableRowBlocks(oldPart);
+  const blockCount = parsePart(oldPart).header.rowBlocks.length;
+  assert.ok(blockCount >= 4, `${blockCount} row blocks`);
+  assert.equal(reuse.size, blockCount);
+  assert.equal(buildDocumentPart('long', chunks, reuse), fresh);
+  // Reuse only saves work: a part whose block was damaged loses that block, and the result is the same.
+  const [first] = parsePart(oldPart).rowBlocksText.split(',');
+  const damaged = oldPart.replace(first!, `"${'A'.repeat(first!.length - 2)}"`);
+  const kept = reusableRowBlocks(damaged);
+  assert.equal(kept.size, blockCount - 1);
+  assert.equal(buildDocumentPart('long', chunks, kept), fresh);
+  assert.equal(reusableRowBlocks('not a part').size, 0);
 });

@@ -42,7 +42,14 @@ export const chunkRule: Rule = {
       }
     }
     const documentBytes = readDependencyOutput(env, dep.name, dep.record.output, dep.record.sha256);
-    const chunked = await env.pool.run({ stage: 'chunk', documentId, documentBytes, options: chunkOptions(env.ws.options.chunk) });
+    const previousPart = previousIndexPart(env, node);
+    const chunked = await env.pool.run({
+      stage: 'chunk',
+      documentId,
+      documentBytes,
+      options: chunkOptions(env.ws.options.chunk),
+      ...(previousPart === undefined ? {} : { previousPart }),
+    });
     // The worker tokenised the chunks it cut: the search index merges this part instead of reading the
     // chunks back (a cache entry, verified by its seal when read).
     const partFile = indexPartFile(env, chunked.chunksContentHash);
@@ -136,6 +143,24 @@ function reusableChunks(env: RuleEnv, node: TargetNode, documentContent: string,
     return null; // gone or damaged: chunk afresh
   }
   return restampChunks(bytes, snapshotId);
+}
+
+/**
+ * The index part of this target's previous chunks (from this process's memory, else the part cache),
+ * for the worker to take unchanged row blocks from; undefined when there is none. Only a shortcut:
+ * the worker checks every block it takes.
+ */
+function previousIndexPart(env: RuleEnv, node: TargetNode): string | undefined {
+  const key = env.state.targets.get(node.name)?.facts?.chunksContentHash;
+  if (key === undefined) return undefined;
+  const file = indexPartFile(env, key);
+  const known = env.memory.indexPart(file);
+  if (known !== undefined) return known;
+  try {
+    return unsealPart(fs.readFileSync(file, 'utf8'), key) ?? undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 /** The chunk target's other file in the action cache: its index part (versioned: a reader of another format ignores it). */
