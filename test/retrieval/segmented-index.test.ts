@@ -126,7 +126,7 @@ test('every segment is checked: a damaged, swapped or missing segment is artifac
     error instanceof EpistemeError &&
     error.code === 'artifact-invalid' &&
     pattern.test(error.message) &&
-    /episteme index/.test(error.hint ?? '');
+    /episteme build/.test(error.hint ?? '');
   // A row block near the end of the last segment: a flipped character fails its CRC-32.
   const last = built.segments.at(-1)!;
   const at = last.bytes.lastIndexOf('"],"seal"') - 10;
