@@ -1,6 +1,6 @@
 import { writeUserOutputFile } from '../config/user-output-file.js';
 import { Option } from 'clipanion';
-import { EpistemeError } from '../failure.js';
+import { EpistemeError, type Warning } from '../failure.js';
 import type { BuildSummary } from '../graph/build.js';
 import { defaultJobs } from '../graph/jobs.js';
 import { buildGraph, aggregateNames, type RuleId } from '../graph/graph.js';
@@ -109,6 +109,9 @@ export abstract class GraphCommand extends WorkspaceCommand {
    * For a build of everything: proves a no-op from stats alone when nothing changed since the last
    * clean build (see graph/clean-build.ts); null means "run the build".
    */
+  /** The no-op proof the fast path refused (damaged or forged): reported by the full build that follows. */
+  private refusedProof: Warning | undefined;
+
   protected async noopFastPath(): Promise<CommandResult | null> {
     const policy = this.refreshPolicy();
     if (policy.force || policy.maxAgeSeconds !== null || this.trace !== undefined || this.pruneSnapshots) return null;
@@ -118,6 +121,10 @@ export abstract class GraphCommand extends WorkspaceCommand {
       { waitMs: (this.waitLock ?? 0) * 1000, command: this.commandName },
     );
     if (!summary) return null;
+    if ('refusedProof' in summary) {
+      this.refusedProof = summary.refusedProof;
+      return null;
+    }
     const { config } = JSON.parse(invocationId(process.cwd(), { config: this.config, map: this.map, manifest: this.manifest })!) as {
       config: string | null;
     };
@@ -174,7 +181,7 @@ export abstract class GraphCommand extends WorkspaceCommand {
     if (!dryRun) await recordLastFailures(ws, summary, output);
     for (const target of summary.targets)
       if (target.error?.hint !== undefined) target.error.hint = withLocatingArgs(target.error.hint, this.hintArgs);
-    for (const warning of summary.warnings ?? []) output.warn(warning);
+    for (const warning of [...(this.refusedProof ? [this.refusedProof] : []), ...(summary.warnings ?? [])]) output.warn(warning);
     if (this.trace !== undefined) {
       try {
         trace.write(this.trace, summary);

@@ -9,6 +9,7 @@ import { isDirectory } from '../store/bounded-read.js';
 import { initFastHash } from '../store/hash.js';
 import { sameStamp, statStamp, STATE_FORMAT_VERSION, type CleanRecord, type FileStamp, type NoopProof } from './state.js';
 import type { BuildSummary } from './build.js';
+import type { Warning } from '../failure.js';
 import { diagnosticsOf } from './diagnostics.js';
 import { isProof, NOOP_PROOF_FILE, openProof, readProofFile } from './noop-proof-files.js';
 import type { TargetResult, TargetStatus } from './scheduler.js';
@@ -47,12 +48,15 @@ export function invocationId(cwd: string, flags: InvocationFlags): string | null
   });
 }
 
-/** Returns the summary of a no-op build if the fast path proves it, else null (run the full build). */
+/**
+ * Returns the summary of a no-op build if the fast path proves it; else null (run the full build), or
+ * why the proof on disk was refused (damaged or forged: the full build runs and reports it).
+ */
 export async function tryCleanNoop(
   cwd: string,
   flags: InvocationFlags,
   lock: { waitMs: number; command: string },
-): Promise<BuildSummary | null> {
+): Promise<BuildSummary | { refusedProof: Warning } | null> {
   const invocation = invocationId(cwd, flags);
   if (invocation === null) return null;
   const { config } = JSON.parse(invocation) as { config: string | null };
@@ -68,6 +72,12 @@ export async function tryCleanNoop(
     // A proof that fails its checksum proves nothing: the full build decides (and checks the state).
     // Nor one that does not validate (an edit with a recomputed checksum): the full build warns of it.
     const opened = openProof(readProofFile(stateDir), STATE_FORMAT_VERSION);
+    if (opened !== null && 'damaged' in opened) {
+      const message =
+        `The no-op proof (.episteme/${NOOP_PROOF_FILE}) ${opened.damaged} (damaged or edited); ` +
+        'it was not used, and this build checks every target.';
+      return { refusedProof: { code: 'state-discarded', message } };
+    }
     if (!isProof(opened)) return null;
     const proof: NoopProof = opened;
     // A proof written before records carried diagnostics cannot report them: the full build does.

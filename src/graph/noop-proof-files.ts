@@ -3,8 +3,8 @@ import * as path from 'node:path';
 import { writeFileAtomic } from '../store/atomic-file.js';
 import { writeFailure } from '../store/write-failure.js';
 import { verifiedBody, withChecksum } from './checksum-file.js';
-import { noopProofProblem } from './state-validation.js';
-import type { NoopProof } from './state.js';
+import { noopProofProblem, stampProblem } from './state-validation.js';
+import type { FileStamp, NoopProof } from './state.js';
 
 /**
  * The no-op proof on disk: one file, `noop.json`, sealed with a checksum (checksum-file.ts). A build
@@ -55,6 +55,29 @@ export function openProof(bytes: Buffer | null, version: number): OpenedProof {
   if (typeof proof !== 'object' || proof === null || (proof as { version?: unknown }).version !== version) return null;
   const why = noopProofProblem(proof);
   return why === null ? (proof as NoopProof) : { damaged: why };
+}
+
+/** The stamps of the state files a proof was derived from. */
+export type ProofStamps = Pick<NoopProof, 'state' | 'log'>;
+
+/**
+ * Only the stamps of the state files the proof was derived from (null when there is no proof, or it is
+ * damaged): all a build that does not use the proof's targets needs to know (whether the state is as
+ * a clean commit left it). The targets are checked where they are used (clean-build.ts), once.
+ */
+export function openProofStamps(bytes: Buffer | null, version: number): ProofStamps | null {
+  if (bytes === null || bytes === TOO_LARGE) return null;
+  const body = verifiedBody(bytes);
+  if (body === null) return null;
+  let proof: Record<string, unknown>;
+  try {
+    proof = JSON.parse(body) as Record<string, unknown>;
+  } catch {
+    return null;
+  }
+  if (typeof proof !== 'object' || proof === null || proof['version'] !== version) return null;
+  if (stampProblem(proof['state']) !== null || (proof['log'] !== null && stampProblem(proof['log']) !== null)) return null;
+  return { state: proof['state'] as Omit<FileStamp, 'hash'>, log: proof['log'] as Omit<FileStamp, 'hash'> | null };
 }
 
 /** Whether openProof found a proof (not none, not a damaged one). */

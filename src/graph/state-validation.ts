@@ -35,7 +35,7 @@ function stringMapProblem(value: unknown): string | null {
 }
 
 /** [size, mtimeMs, ctimeMs, ino] as stamps hold them. */
-function stampProblem(value: unknown): string | null {
+export function stampProblem(value: unknown): string | null {
   if (!isRecord(value)) return 'is not an object';
   if (!Number.isSafeInteger(value['size']) || (value['size'] as number) < 0) return 'has no size';
   if (typeof value['mtimeMs'] !== 'string' || typeof value['ctimeMs'] !== 'string') return 'has no mtimeMs or ctimeMs';

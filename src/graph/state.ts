@@ -8,7 +8,7 @@ import type { Warning } from '../failure.js';
 import type { KeyComponents } from './key.js';
 import { TargetRecords } from './target-records.js';
 import { cleanRecordProblem, fileStampsProblem, logEntryProblem } from './state-validation.js';
-import { isProof, openProof, readProofFile, removeProof, writeProof, NOOP_PROOF_FILE } from './noop-proof-files.js';
+import { openProofStamps, readProofFile, removeProof, writeProof, NOOP_PROOF_FILE, type ProofStamps } from './noop-proof-files.js';
 
 export { verifiedBody, withChecksum };
 
@@ -285,16 +285,10 @@ export class BuildState {
     state.unknownGarbage = uncommitted || read === null;
     // A crashed build's lines are committed by this run: until then memory is ahead of the disk.
     state.onDisk = uncommitted ? null : onDisk;
-    const opened = openProof(proofFile, STATE_FORMAT_VERSION);
-    state.proofVouchesForDisk = isProof(opened) && read !== null && !uncommitted && state.clean !== null && proofDescribes(opened, onDisk);
-    if (opened !== null && 'damaged' in opened) {
-      state.diagnostics.push({
-        code: 'state-discarded',
-        message:
-          `The no-op proof (.episteme/${NOOP_PROOF_FILE}) ${opened.damaged} (damaged or edited); ` +
-          'it was not used, and this build checks every target.',
-      });
-    }
+    // Only the proof's stamps of the state files matter here; a damaged or forged proof vouches for
+    // nothing, and the build that would use its targets (clean-build.ts) reports it.
+    const proof = openProofStamps(proofFile, STATE_FORMAT_VERSION);
+    state.proofVouchesForDisk = proof !== null && read !== null && !uncommitted && state.clean !== null && proofDescribes(proof, onDisk);
     return state;
   }
 
@@ -587,7 +581,10 @@ export function readVerifiedStateFile(dir: string): StateFile | null | 'damaged'
 }
 
 /** Whether a proof was derived from the state files exactly as they are on disk (`onDisk`). */
-function proofDescribes(proof: NoopProof, onDisk: { state: Omit<FileStamp, 'hash'> | null; log: Omit<FileStamp, 'hash'> | null }): boolean {
+function proofDescribes(
+  proof: ProofStamps,
+  onDisk: { state: Omit<FileStamp, 'hash'> | null; log: Omit<FileStamp, 'hash'> | null },
+): boolean {
   const same = (a: Omit<FileStamp, 'hash'> | null | undefined, b: Omit<FileStamp, 'hash'> | null): boolean =>
     a === undefined ? false : a === null || b === null ? a === b : sameStamp(a, b);
   return onDisk.state !== null && same(proof.state, onDisk.state) && same(proof.log, onDisk.log);

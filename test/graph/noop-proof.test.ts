@@ -37,7 +37,7 @@ test('an edit voids the proof while it runs, and the build that ends clean write
     const edited = await build(rig);
     assert.ok(edited.actions > 0);
     const proven = await tryCleanNoop(rig.dir, {}, NOOP);
-    assert.ok(proven !== null, 'the edit build ended clean and wrote the proof');
+    assert.ok(proven !== null && !('refusedProof' in proven), 'the edit build ended clean and wrote the proof');
     assert.equal(proven.counts['up-to-date'], proven.targets.length);
     assert.equal(proven.targets.length, 3 * 12 + 4);
   } finally {
@@ -60,7 +60,9 @@ test('a damaged, missing or stale proof proves nothing: the full build decides, 
     const damaged = Buffer.from(proofOfFirstEdit);
     damaged[20] = damaged[20] === 0x61 ? 0x62 : 0x61;
     fs.writeFileSync(proofFile, damaged);
-    assert.equal(await tryCleanNoop(rig.dir, {}, NOOP), null);
+    const refused = await tryCleanNoop(rig.dir, {}, NOOP);
+    assert.ok(refused !== null && 'refusedProof' in refused, 'a damaged proof is refused, with why');
+    assert.match(refused.refusedProof.message, /fails its checksum/);
     const afterDamage = await build(rig);
     assert.deepEqual(afterDamage, { actions: 0, warnings: ['state-discarded'] });
 
