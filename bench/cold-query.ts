@@ -22,13 +22,10 @@ import type MiniSearchClass from 'minisearch';
 import { chunkDocument, DEFAULT_CHUNK_OPTIONS } from '../src/chunk/chunker.js';
 import type { Chunk } from '../src/document/types.js';
 import { buildSearchIndex, DEFAULT_INDEX_OPTIONS } from '../src/index/search-index.js';
-import { crc32Hex } from '../src/index/index-layout.js';
-import { STAGE_INDEX_FORMAT_VERSION } from '../src/rule-versions.js';
-import { artifactBytes, makeArtifact } from '../src/store/artifact.js';
-import { sha256Hex } from '../src/store/hash.js';
 import { ensureRuntimes, runtimeBin } from '../test/helpers/runtimes.js';
 import { optionalPackage } from './optional.js';
 import { devCorpusDirectory, extractDevCorpus } from './retrieval/dev-corpus.js';
+import { writeWorkspaceIndex } from './retrieval/workspace-index.js';
 import { MINISEARCH_INDEX_ONLY_OPTIONS, MINISEARCH_OPTIONS } from './retrieval/minisearch-options.cjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
@@ -110,32 +107,9 @@ async function main(): Promise<void> {
     fts5: path.join(work, 'fts5.sqlite'),
   };
   writeFileSync(files.episteme, buildSearchIndex(chunked, { chunkIndexFingerprint: 'bench', missingSources: [] }, DEFAULT_INDEX_OPTIONS));
-  // As in a workspace: the search index beside the chunk index it records, which the query verifies
-  // (CRC-32 of its bytes against the search index's record) and compares (the stale check).
+  // As in a workspace: the search index beside the chunk index it records, which the query verifies.
   const inWorkspace = path.join(work, 'chunks');
-  mkdirSync(inWorkspace, { recursive: true });
-  const chunkIndexBytes = artifactBytes(
-    makeArtifact('chunk-index', STAGE_INDEX_FORMAT_VERSION, {
-      entries: chunked.map((doc) => ({
-        documentId: doc.documentId,
-        file: `${doc.documentId}.json`,
-        sha256: sha256Hex(JSON.stringify(doc.chunks)),
-        sourceUrl: doc.chunks[0]?.citation.sourceUrl ?? '',
-      })),
-      missingSources: [],
-    }),
-  );
-  writeFileSync(path.join(inWorkspace, 'index.json'), chunkIndexBytes);
-  const fingerprint = (JSON.parse(chunkIndexBytes) as { fingerprint: string }).fingerprint;
-  const inWorkspaceIndex = path.join(inWorkspace, 'search-index.json');
-  writeFileSync(
-    inWorkspaceIndex,
-    buildSearchIndex(
-      chunked,
-      { chunkIndexFingerprint: fingerprint, chunkIndexCrc32: crc32Hex(chunkIndexBytes), missingSources: [] },
-      DEFAULT_INDEX_OPTIONS,
-    ),
-  );
+  const { chunkIndexBytes, fingerprint } = writeWorkspaceIndex(inWorkspace, chunked);
   const MiniSearch = optionalPackage<typeof MiniSearchClass>('minisearch', 'the MiniSearch contender');
   const Database = optionalPackage<typeof DatabaseClass>('better-sqlite3', 'the FTS5 contender on this Node');
   if (MiniSearch) {

@@ -24,12 +24,8 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { chunkDocument, DEFAULT_CHUNK_OPTIONS } from '../src/chunk/chunker.js';
 import type { Chunk } from '../src/document/types.js';
-import { buildSearchIndex, DEFAULT_INDEX_OPTIONS } from '../src/index/search-index.js';
-import { crc32Hex } from '../src/index/index-layout.js';
-import { STAGE_INDEX_FORMAT_VERSION } from '../src/rule-versions.js';
-import { artifactBytes, makeArtifact } from '../src/store/artifact.js';
-import { sha256Hex } from '../src/store/hash.js';
 import { devCorpusDirectory, extractDevCorpus } from './retrieval/dev-corpus.js';
+import { writeWorkspaceIndex } from './retrieval/workspace-index.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const repoRoot = path.resolve(here, '../..');
@@ -104,7 +100,7 @@ async function main(): Promise<void> {
   rmSync(work, { recursive: true, force: true });
   // A workspace: a config naming a map (serve reads it for the paths), and the dev-corpus search
   // index beside the chunk index it records, written as cold-query does.
-  mkdirSync(path.join(work, 'chunks'), { recursive: true });
+  mkdirSync(work, { recursive: true });
   writeFileSync(path.join(work, 'placeholder.html'), '<h1>x</h1>\n');
   writeFileSync(
     path.join(work, 'map.json'),
@@ -113,28 +109,7 @@ async function main(): Promise<void> {
   writeFileSync(path.join(work, 'episteme.json'), JSON.stringify({ manualIngest: 'map.json' }));
   const chunked = docs.map((doc) => ({ documentId: doc.documentId, chunks: chunkDocument(doc, DEFAULT_CHUNK_OPTIONS) }));
   const chunks = chunked.flatMap((doc) => doc.chunks);
-  const chunkIndexBytes = artifactBytes(
-    makeArtifact('chunk-index', STAGE_INDEX_FORMAT_VERSION, {
-      entries: chunked.map((doc) => ({
-        documentId: doc.documentId,
-        file: `${doc.documentId}.json`,
-        sha256: sha256Hex(JSON.stringify(doc.chunks)),
-        sourceUrl: doc.chunks[0]?.citation.sourceUrl ?? '',
-      })),
-      missingSources: [],
-    }),
-  );
-  writeFileSync(path.join(work, 'chunks/index.json'), chunkIndexBytes);
-  const fingerprint = (JSON.parse(chunkIndexBytes) as { fingerprint: string }).fingerprint;
-  const indexFile = path.join(work, 'chunks/search-index.json');
-  writeFileSync(
-    indexFile,
-    buildSearchIndex(
-      chunked,
-      { chunkIndexFingerprint: fingerprint, chunkIndexCrc32: crc32Hex(chunkIndexBytes), missingSources: [] },
-      DEFAULT_INDEX_OPTIONS,
-    ),
-  );
+  const { indexFile } = writeWorkspaceIndex(path.join(work, 'chunks'), chunked);
   const indexMb = statSync(indexFile).size / 1024 / 1024;
   const queries = drawQueries(chunks, count);
   const env = { ...process.env, NODE_COMPILE_CACHE: path.join(work, 'compile-cache') };
