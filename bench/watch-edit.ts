@@ -28,10 +28,11 @@
  * The one-shot baseline (`episteme build --trace` of the same kind of edit) is printed for reference:
  * its chain includes the start-up of a fresh extraction worker, which watch pays once.
  */
-import { spawn, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { WatchChild } from './watch-child.js';
 import { indexName } from './trace-split.js';
 
 const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
@@ -103,57 +104,10 @@ function query(dir: string, word: string): { ms: number; hits: number } {
   return { ms, hits: (JSON.parse(result.stdout) as { data: { hits: unknown[] } }).data.hits.length };
 }
 
-/** One JSON line of `episteme watch --json`, as the bench reads it (fields by name, unchecked). */
-// biome-ignore lint/suspicious/noExplicitAny: a bench reads whatever event fields it reports
-type WatchEvent = Record<string, any>;
-
-/** A watch child whose JSON lines arrive as events, each stamped on arrival. */
-class Watch {
-  private readonly lines: { at: number; line: WatchEvent }[] = [];
-  private readonly waiters: (() => void)[] = [];
-  private partial = '';
-  private readonly child;
-
-  constructor(dir: string) {
-    const profile = argument('--cpu-prof-dir', '');
-    const flags = profile === '' ? [] : ['--cpu-prof', `--cpu-prof-dir=${profile}`];
-    this.child = spawn(process.execPath, [...flags, CLI, 'watch', '--json'], { cwd: dir, stdio: ['ignore', 'pipe', 'inherit'] });
-    this.child.stdout.on('data', (chunk: Buffer) => {
-      const at = performance.now();
-      this.partial += chunk.toString('utf8');
-      for (let nl = this.partial.indexOf('\n'); nl >= 0; nl = this.partial.indexOf('\n')) {
-        const text = this.partial.slice(0, nl);
-        this.partial = this.partial.slice(nl + 1);
-        if (text.trim()) this.lines.push({ at, line: JSON.parse(text) as WatchEvent });
-      }
-      for (const wake of this.waiters.splice(0)) wake();
-    });
-  }
-
-  async nextCycle(from: number): Promise<{ at: number; line: WatchEvent }> {
-    for (;;) {
-      const found = this.lines.slice(from).find((l) => l.line.event === 'cycle');
-      if (found) return found;
-      if (this.child.exitCode !== null) throw new Error('watch exited');
-      await new Promise<void>((resolve) => this.waiters.push(resolve));
-    }
-  }
-
-  get count(): number {
-    return this.lines.length;
-  }
-
-  stop(): Promise<void> {
-    return new Promise((resolve) => {
-      this.child.on('exit', () => resolve());
-      this.child.kill('SIGTERM');
-    });
-  }
-}
-
 async function measure(n: number): Promise<void> {
   const dir = generate(n);
-  const watch = new Watch(dir);
+  const profile = argument('--cpu-prof-dir', '');
+  const watch = new WatchChild(CLI, dir, [], profile === '' ? [] : ['--cpu-prof', `--cpu-prof-dir=${profile}`]);
   const first = await watch.nextCycle(0);
   if (!first.line.ok) throw new Error(`first build failed: ${JSON.stringify(first.line.error)}`);
   console.log(`${n} sources: first build ${Math.round(first.line.buildMs)} ms`);

@@ -26,11 +26,12 @@
  * The corpus is copied to a temporary folder outside the project; without ../shared the bench says so
  * and stops. --quick (the CI smoke run): 2 saves of one file, 3 RSS saves, a 1 MB generated document.
  */
-import { spawn, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { WatchChild } from './watch-child.js';
 import { parseDocument } from 'htmlparser2';
 import { buildDocumentPart, DEFAULT_INDEX_OPTIONS, mergeSearchIndex } from '../src/index/search-index.js';
 import type { Chunk } from '../src/document/types.js';
@@ -99,61 +100,6 @@ function addWord(file: string, n: number, word: string): void {
   fs.writeFileSync(file, `${text.slice(0, at + 3)}${word} ${text.slice(at + 3)}`);
 }
 
-// biome-ignore lint/suspicious/noExplicitAny: a bench reads whatever event fields it reports
-type WatchEvent = Record<string, any>;
-
-/** An `episteme watch --json` child; each JSON line is stamped on arrival. */
-class Watch {
-  private readonly lines: { at: number; line: WatchEvent }[] = [];
-  private readonly waiters: (() => void)[] = [];
-  private partial = '';
-  readonly child;
-
-  constructor(dir: string, args: string[]) {
-    this.child = spawn(process.execPath, [CLI, 'watch', '--json', ...args], { cwd: dir, stdio: ['ignore', 'pipe', 'inherit'] });
-    this.child.stdout.on('data', (chunk: Buffer) => {
-      const at = performance.now();
-      this.partial += chunk.toString('utf8');
-      for (let nl = this.partial.indexOf('\n'); nl >= 0; nl = this.partial.indexOf('\n')) {
-        const text = this.partial.slice(0, nl);
-        this.partial = this.partial.slice(nl + 1);
-        if (text.trim()) this.lines.push({ at, line: JSON.parse(text) as WatchEvent });
-      }
-      for (const wake of this.waiters.splice(0)) wake();
-    });
-  }
-
-  async nextCycle(from: number): Promise<{ at: number; line: WatchEvent }> {
-    for (;;) {
-      const found = this.lines.slice(from).find((l) => l.line.event === 'cycle');
-      if (found) return found;
-      if (this.child.exitCode !== null) throw new Error('watch exited');
-      await new Promise<void>((resolve) => this.waiters.push(resolve));
-    }
-  }
-
-  get count(): number {
-    return this.lines.length;
-  }
-
-  /** Peak resident set of the child so far, in MB (Linux /proc; NaN elsewhere). */
-  peakRssMb(): number {
-    try {
-      const status = fs.readFileSync(`/proc/${this.child.pid}/status`, 'utf8');
-      return Number(/VmHWM:\s+(\d+) kB/.exec(status)?.[1]) / 1024;
-    } catch {
-      return Number.NaN;
-    }
-  }
-
-  stop(): Promise<void> {
-    return new Promise((resolve) => {
-      this.child.on('exit', () => resolve());
-      this.child.kill('SIGTERM');
-    });
-  }
-}
-
 interface SaveTimes {
   ready: number;
   extract: number;
@@ -162,7 +108,7 @@ interface SaveTimes {
 }
 
 /** One save and its cycle: save -> query-ready, and the edited document's targets as the cycle timed them. */
-async function save(watch: Watch, file: string, n: number, documentId: string): Promise<SaveTimes> {
+async function save(watch: WatchChild, file: string, n: number, documentId: string): Promise<SaveTimes> {
   const mark = watch.count;
   const start = performance.now();
   addWord(file, n, `authorword${n}r${RUN}`);
@@ -229,7 +175,7 @@ async function realSpecs(): Promise<void> {
   fs.cpSync(DEV, dir, { recursive: true });
   for (const file of fs.readdirSync(dir, { recursive: true }) as string[]) fs.chmodSync(path.join(dir, file), 0o755);
   const map = JSON.parse(fs.readFileSync(path.join(dir, 'manual-ingest.json'), 'utf8')) as { sourceUrl: string; localPath: string }[];
-  const watch = new Watch(dir, ['--map', 'manual-ingest.json', '--fail-on', 'never']);
+  const watch = new WatchChild(CLI, dir, ['--map', 'manual-ingest.json', '--fail-on', 'never']);
   const first = await watch.nextCycle(0);
   console.log(`dev corpus (${map.length} documents): first build ${Math.round(first.line.buildMs)} ms`);
   const fullIndex = fullSearchIndexBuild(dir);
@@ -333,7 +279,7 @@ async function largeDocument(): Promise<void> {
   fs.writeFileSync(path.join(dir, 'spec.html'), generatedSpec(largeBytes));
   const map = [{ sourceUrl: 'https://generated.example/spec/', localPath: 'spec.html', contentType: 'text/html' }];
   fs.writeFileSync(path.join(dir, 'map.json'), JSON.stringify(map));
-  const watch = new Watch(dir, ['--map', 'map.json']);
+  const watch = new WatchChild(CLI, dir, ['--map', 'map.json']);
   const first = await watch.nextCycle(0);
   if (!first.line.ok) throw new Error(`the generated document did not build: ${JSON.stringify(first.line.error)}`);
   const file = path.join(dir, 'spec.html');
