@@ -26,7 +26,7 @@ import {
   quadraticEntityXml,
   textPdf,
 } from '../test/hostile/hostile-documents.js';
-import { manyRunsPdf } from '../test/hostile/pdf-runs.js';
+import { manyRunsPdf, mergedRunPdf } from '../test/hostile/pdf-runs.js';
 
 const runsArg = process.argv.indexOf('--runs');
 const runs = runsArg === -1 ? 3 : Number(process.argv[runsArg + 1]);
@@ -76,6 +76,13 @@ const PDF_RUN_INPUTS: Input[] = [
     bytes: () => manyRunsPdf(2_000_000),
   },
   { name: 'PDF of running text, same bytes (ordinary)', file: 'text.pdf', contentType: 'application/pdf', bytes: () => textPdf(160) },
+  {
+    // A page that is one pdfjs text item, every word a column gutter from the next (took minutes before).
+    name: 'PDF of one text item, 8,000 words a gutter apart',
+    file: 'merged.pdf',
+    contentType: 'application/pdf',
+    bytes: () => mergedRunPdf(8000),
+  },
 ];
 INPUTS.push(...PDF_RUN_INPUTS);
 
