@@ -1,5 +1,6 @@
 import type { DocumentBuilder, ListItem } from '../document-builder.js';
 import { normalizeSpace } from '../text-sink.js';
+import { scriptText } from '../scripts.js';
 import { EpistemeError } from '../../failure.js';
 import { PDF_BOUNDS, boundExceeded } from '../input-bounds.js';
 import { inflatedBytesOver } from './pdf-streams.js';
@@ -266,11 +267,6 @@ function scriptMark(it: Item, main: Item): '' | '^' | '_' {
   return '';
 }
 
-/** A script's content as written after its mark: bare when one run of letters or digits, else in parentheses. */
-export function scriptText(mark: '^' | '_', content: string): string {
-  return mark + (/^[\p{L}\p{N}]+$/u.test(content) ? content : `(${content})`);
-}
-
 /**
  * The text of a line's runs, left to right: a space where runs stand apart. Runs set smaller and
  * raised or lowered against the line's tallest run are scripts: `2^53`, `x_i`, `2^(n+1)` (the form the
@@ -299,7 +295,7 @@ function lineText(visible: Item[]): string {
       }
       const content = group.join('').replace(/\s+/g, ' ').trim();
       if (content !== '') {
-        parts.push(scriptText(mark, content));
+        parts.push(scriptText(mark === '^' ? 'sup' : 'sub', content));
         endsWithSpace = false;
       }
       lastRight = Math.max(lastRight, groupRight);

@@ -1,3 +1,4 @@
+import { type ScriptKind, scriptText } from '../scripts.js';
 import type { Ruling } from './ruling-lines.js';
 
 /**
@@ -316,20 +317,68 @@ function crossesGutter(line: Line, gaps: [number, number][]): boolean {
   return line.words.some((w) => gaps.some(([a, b]) => w.x0 < b && w.x1 > a));
 }
 
-/** Joins a cell's words: a space where the source had one or the glyphs stand apart. */
-function joinWords(words: Word[]): string {
-  let text = '';
+/** Whether `w` follows `prev` after a space: the source had one, or the glyphs stand apart, or it is on a later line. */
+function apart(prev: Word, w: Word): boolean {
+  const sameRunNext = w.index === prev.index && w.order === prev.order + 1;
+  return sameRunNext ? w.spacedFromRun : w.x0 - prev.x1 > Math.floor(Math.min(w.size, prev.size) / 7) || w.top >= prev.bottom;
+}
+
+/**
+ * Joins a cell's words: a space where the source had one or the glyphs stand apart. With `scripts`,
+ * consecutive words of one superscript or subscript are one script, written as the prose of a PDF
+ * and the HTML extractor write them (`2^53`, `m_e`, `10^(-11)`): the mark right after what it
+ * raises or lowers (a space before it only when it starts a later line of the cell).
+ */
+function joinWords(words: Word[], scripts?: Map<Word, ScriptKind>): string {
+  const parts: string[] = [];
   let prev: Word | null = null;
-  for (const w of words) {
-    if (prev !== null) {
-      const sameRunNext = w.index === prev.index && w.order === prev.order + 1;
-      const apart = sameRunNext ? w.spacedFromRun : w.x0 - prev.x1 > Math.floor(Math.min(w.size, prev.size) / 7) || w.top >= prev.bottom;
-      if (apart) text += ' ';
+  for (let i = 0; i < words.length; i++) {
+    const w = words[i]!;
+    const kind = scripts?.get(w);
+    if (kind === undefined) {
+      if (prev !== null && apart(prev, w)) parts.push(' ');
+      parts.push(w.text);
+      prev = w;
+      continue;
     }
-    text += w.text;
-    prev = w;
+    let j = i + 1;
+    while (j < words.length && scripts!.get(words[j]!) === kind) j++;
+    if (prev !== null && w.top >= prev.bottom) parts.push(' ');
+    parts.push(scriptText(kind, joinWords(words.slice(i, j))));
+    prev = words[j - 1]!;
+    i = j - 1;
   }
-  return text;
+  return parts.join('');
+}
+
+/**
+ * The script a word is against the tallest word of its cell on its line, by the rule of PDF prose
+ * (pdf-extractor.ts, scriptMark): set at most 0.8 of its height, its baseline raised by more than
+ * 0.15 of that height is a superscript, lowered by more than 0.1 a subscript; smaller text on the
+ * baseline (small capitals, a unit) is neither. Integer arithmetic on units.
+ */
+function scriptOf(w: Word, main: Word): ScriptKind | undefined {
+  if (10 * w.size > 8 * main.size) return undefined;
+  const raised = 100 * (main.bottom - w.bottom);
+  if (raised > 15 * main.size) return 'sup';
+  if (-raised > 10 * main.size) return 'sub';
+  return undefined;
+}
+
+/** The scripts among the words of each cell of each line (a cell's words on one line: `cellsOf[line][column]`). */
+function cellScripts(cellsOf: Word[][][]): Map<Word, ScriptKind> {
+  const scripts = new Map<Word, ScriptKind>();
+  for (const cells of cellsOf)
+    for (const cell of cells) {
+      if (cell.length < 2) continue;
+      let main = cell[0]!;
+      for (const w of cell) if (w.size > main.size) main = w;
+      for (const w of cell) {
+        const kind = scriptOf(w, main);
+        if (kind !== undefined) scripts.set(w, kind);
+      }
+    }
+  return scripts;
 }
 
 /** The column x falls in: how many inner boundaries lie at or left of it (a binary search: a line may have thousands). */
@@ -452,8 +501,9 @@ function tableRows(lines: Line[], bounds: number[], rules: Ruling[], page: numbe
       cellWords[cellWords.length - 1]![k]!.push(...c);
     });
   });
+  const scripts = cellScripts(cellsOf);
   rows.forEach((row, r) => {
-    row.cells = cellWords[r]!.map((c) => joinWords(c));
+    row.cells = cellWords[r]!.map((c) => joinWords(c, scripts));
   });
   return rows;
 }
