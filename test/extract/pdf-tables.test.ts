@@ -10,7 +10,7 @@ import { tableCases } from '../helpers/table-cases.js';
 import { realLayoutCases } from '../helpers/real-layouts.js';
 import { tablePdf } from '../helpers/table-pdf.js';
 import { findPageTables, type TextRun } from '../../src/extract/pdf/table-geometry.js';
-import { mergedRunPdf } from '../hostile/pdf-runs.js';
+import { mergedRunPdf, widePagePdf } from '../hostile/pdf-runs.js';
 
 /**
  * PDF tables from geometry, on PDFs generated with known cells (every class of layout in
@@ -206,4 +206,19 @@ test('a PDF page that is one text item of 2,000 words a gutter apart is one para
     ['paragraph'],
   );
   assert.equal(doc.blocks[0]!.text, new Array<string>(2000).fill('a').join(' '));
+});
+
+test('a page whose MediaBox declares it 10^9 or 10^12 points wide keeps its text, read as one column', async () => {
+  for (const width of [1e9, 1e12]) {
+    const doc = await extractPdf(widePagePdf(width));
+    assert.deepEqual(doc.diagnostics, [], `${width}`);
+    assert.equal(
+      doc.blocks
+        .map((b) => b.text)
+        .join(' ')
+        .split('Line ').length - 1,
+      20,
+      `${width}`,
+    );
+  }
 });

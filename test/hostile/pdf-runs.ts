@@ -61,6 +61,12 @@ export function mergedRunPdf(words: number): Uint8Array {
   return onePagePdf(`BT /F1 1 Tf 2 0 0 0.5 20 400 Tm [${'(a) -500 '.repeat(words)}] TJ ET`, Math.ceil(40 + 2.15 * words));
 }
 
+/** Twenty lines of words at the left of a page whose MediaBox declares it `width` points wide. */
+export function widePagePdf(width: number): Uint8Array {
+  const lines = Array.from({ length: 20 }, (_, i) => `(Line ${i + 1} of words on a page too wide to be one.) Tj 0 -14 Td `);
+  return onePagePdf(`BT /F1 10 Tf 72 700 Td ${lines.join('')}ET`, width);
+}
+
 /** A table of `cells` numeric cells, 8 columns, 40 rows a page, no rules (aligned-table detection). */
 export function manyCellsPdf(cells: number): Uint8Array {
   const columns = 8;

@@ -81,7 +81,7 @@ export const MAX_WORDS_PER_PAGE = 60_000;
 /** A run of table lines is closed after this many lines (bounds the gutter recomputation). */
 const MAX_RUN_LINES = 200;
 /** Text spread wider than this (units; 25,000 points) is no page a table sits on: detection is skipped. */
-const MAX_COVERAGE_UNITS = 100_000;
+export const MAX_COVERAGE_UNITS = 100_000;
 /** A column whose cells have a median length at least this is prose: columns of text are not a table. */
 const PROSE_CELL_CHARS = 40;
 /** ... or at least this many words. */
