@@ -4,7 +4,7 @@ import { tokenize } from '../../src/index/tokenizer.js';
 import { containsPhrase, parseQueryTerms } from '../../src/query/query-terms.js';
 import { scriptText } from '../../src/extract/scripts.js';
 import { extractBytes } from './helpers.js';
-import { tablePdf } from '../helpers/table-pdf.js';
+import { CONSTANTS_ROWS, constantsCells, realLayoutCases } from '../helpers/real-layouts.js';
 
 /**
  * Superscripts and subscripts (issue 31): `2<sup>53</sup>` is "2^53", never "253"; `x_i`, `2^(n+1)`,
@@ -95,21 +95,13 @@ test('searchable: "2^53" is the tokens 2 and 53 in a row, a phrase that 253 does
 });
 
 /**
- * A table of physical constants as a scientific paper sets it (CODATA 2018 values): exponents raised
- * and symbols' indices lowered inside the cells, 0.7 of the text's size. The PDF and the HTML
- * rendering of the same table (`<sup>` and `<sub>` inside `<td>`) give the same cells, in the form
- * prose has: `10^(-11)`, `m_e`, `m^3 kg^(-1) s^(-2)`.
+ * A table of physical constants as a scientific paper sets it (CODATA 2018 values, the real layout of
+ * test/helpers/real-layouts.ts): exponents raised and symbols' indices lowered inside the cells, 0.7
+ * of the text's size. The PDF and the HTML rendering of the same table (`<sup>` and `<sub>` inside
+ * `<td>`) give the same cells, in the form prose has: `10^(-11)`, `m_e`, `m^3 kg^(-1) s^(-2)`.
  */
 test('PDF and HTML table cells write superscripts and subscripts as prose does, cell for cell alike', async () => {
-  const rows = [
-    ['Quantity', 'Symbol', 'Value', 'Unit'],
-    ['Speed of light in vacuum', 'c', '299792458', 'm s^{-1}'],
-    ['Newtonian constant of gravitation', 'G', '6.67430 \u00d7 10^{-11}', 'm^{3} kg^{-1} s^{-2}'],
-    ['Planck constant', 'h', '6.62607015 \u00d7 10^{-34}', 'J Hz^{-1}'],
-    ['Electron mass', 'm_{e}', '9.1093837015 \u00d7 10^{-31}', 'kg'],
-    ['Proton mass', 'm_{p}', '1.67262192369 \u00d7 10^{-27}', 'kg'],
-    ['Avogadro constant', 'N_{A}', '6.02214076 \u00d7 10^{23}', 'mol^{-1}'],
-  ];
+  const rows = CONSTANTS_ROWS;
   const expected = [
     ['Quantity', 'Symbol', 'Value', 'Unit'],
     ['Speed of light in vacuum', 'c', '299792458', 'm s^(-1)'],
@@ -119,12 +111,10 @@ test('PDF and HTML table cells write superscripts and subscripts as prose does, 
     ['Proton mass', 'm_p', '1.67262192369 \u00d7 10^(-27)', 'kg'],
     ['Avogadro constant', 'N_A', '6.02214076 \u00d7 10^23', 'mol^(-1)'],
   ];
-  const caption = { x: 72, top: 80, size: 10, text: 'Table 1. CODATA 2018 values of selected constants.' };
-  const pdf = await extractBytes(
-    tablePdf([{ texts: [caption], tables: [{ rows, columnWidths: [180, 50, 150, 110], x: 72, top: 100 }] }]),
-    'https://example.test/constants.pdf',
-    'application/pdf',
-  );
+  // The layout is also one of the real layouts whose cell agreement bench/pdf-tables.ts reports.
+  assert.deepEqual(constantsCells(rows), expected);
+  const layout = realLayoutCases().find((c) => c.name.includes('physical constants'))!;
+  const pdf = await extractBytes(layout.pdf, 'https://example.test/constants.pdf', 'application/pdf');
   const cell = (c: string): string => c.replace(/\^\{([^}]*)\}/g, '<sup>$1</sup>').replace(/_\{([^}]*)\}/g, '<sub>$1</sub>');
   const [head, ...body] = rows.map((r) => r.map(cell));
   const [table] = await htmlBlocks(
