@@ -1,7 +1,7 @@
 /**
  * PDF linearity: for each construct (text runs on many lines, runs on one line, unruled table cells,
- * pages of text), extraction time and peak RSS at n and 4n, each measured in a fresh process, and
- * their ratios (linear: about 4; quadratic: 16). Then the 2,000,000-run PDF of issue 31 beside an
+ * one text item of words a gutter apart, pages of text), extraction time and peak RSS at n and 4n,
+ * each measured in a fresh process, and their ratios (linear: about 4; quadratic: 16). Then the 2,000,000-run PDF of issue 31 beside an
  * ordinary PDF of its bytes: outcome, time and peak RSS.
  *
  *   node dist/bench/pdf-linearity.js [--quick]
@@ -14,12 +14,13 @@ import { DEFAULT_EXTRACT_OPTIONS, extractDocument } from '../src/extract/extract
 import { EpistemeError } from '../src/failure.js';
 import { sha256Hex } from '../src/store/hash.js';
 import { textPdf } from '../test/hostile/hostile-documents.js';
-import { manyCellsPdf, manyRunsPdf, oneLineRunsPdf } from '../test/hostile/pdf-runs.js';
+import { manyCellsPdf, manyRunsPdf, mergedRunPdf, oneLineRunsPdf } from '../test/hostile/pdf-runs.js';
 
 const CONSTRUCTS: Record<string, { n: number; make: (n: number) => Uint8Array }> = {
   'text runs on lines a point apart': { n: 10_000, make: manyRunsPdf },
   'text runs on one baseline': { n: 10_000, make: oneLineRunsPdf },
   'unruled table cells': { n: 4_000, make: manyCellsPdf },
+  'one text item, words a gutter apart': { n: 2_000, make: mergedRunPdf },
   'pages of running text': { n: 40, make: (n) => textPdf(n) },
   '2,000,000 text runs': { n: 2_000_000, make: manyRunsPdf },
 };

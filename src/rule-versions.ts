@@ -22,11 +22,12 @@ export const EXTRACT_RULE_VERSION = 6;
  * The PDF extractor's own version (1: pdf-parse tables; 2: tables from geometry with rowPages, and
  * heading-guess limits; 3: unruled tables as reports set them (wrapped cells at the row pitch, bold
  * two-line headers, currency signs with their figures), superscripts and subscripts as ^x and _x,
- * numbered bold headings, running heads and feet as furniture, the text-item bound per byte). It
- * enters the extraction config of PDF documents only, so bumping it
- * rebuilds PDFs and leaves every other document's bytes alone.
+ * numbered bold headings, running heads and feet as furniture, the text-item bound per byte; 4:
+ * superscripts and subscripts inside table cells as ^x and _x, as in prose). It enters the extraction
+ * config of PDF documents only, so bumping it rebuilds PDFs and leaves every other document's bytes
+ * alone.
  */
-export const PDF_EXTRACTOR_VERSION = 3;
+export const PDF_EXTRACTOR_VERSION = 4;
 /**
  * 2: heading paths start with the document title (same shape for every extractor); chunks record the ids
  * inside their text; chunks of one algorithm block cite the steps they cover. 3: chunk files record the

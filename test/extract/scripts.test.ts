@@ -4,6 +4,7 @@ import { tokenize } from '../../src/index/tokenizer.js';
 import { containsPhrase, parseQueryTerms } from '../../src/query/query-terms.js';
 import { scriptText } from '../../src/extract/scripts.js';
 import { extractBytes } from './helpers.js';
+import { CONSTANTS_ROWS, constantsCells, realLayoutCases } from '../helpers/real-layouts.js';
 
 /**
  * Superscripts and subscripts (issue 31): `2<sup>53</sup>` is "2^53", never "253"; `x_i`, `2^(n+1)`,
@@ -91,4 +92,41 @@ test('searchable: "2^53" is the tokens 2 and 53 in a row, a phrase that 253 does
   // Unquoted, 2^53 still scores by its own terms: "253" shares none of them.
   assert.deepEqual(parseQueryTerms(['2^53']).scoringTerms, ['2', '53']);
   assert.deepEqual(tokenize('253'), ['253']);
+});
+
+/**
+ * A table of physical constants as a scientific paper sets it (CODATA 2018 values, the real layout of
+ * test/helpers/real-layouts.ts): exponents raised and symbols' indices lowered inside the cells, 0.7
+ * of the text's size. The PDF and the HTML rendering of the same table (`<sup>` and `<sub>` inside
+ * `<td>`) give the same cells, in the form prose has: `10^(-11)`, `m_e`, `m^3 kg^(-1) s^(-2)`.
+ */
+test('PDF and HTML table cells write superscripts and subscripts as prose does, cell for cell alike', async () => {
+  const rows = CONSTANTS_ROWS;
+  const expected = [
+    ['Quantity', 'Symbol', 'Value', 'Unit'],
+    ['Speed of light in vacuum', 'c', '299792458', 'm s^(-1)'],
+    ['Newtonian constant of gravitation', 'G', '6.67430 \u00d7 10^(-11)', 'm^3 kg^(-1) s^(-2)'],
+    ['Planck constant', 'h', '6.62607015 \u00d7 10^(-34)', 'J Hz^(-1)'],
+    ['Electron mass', 'm_e', '9.1093837015 \u00d7 10^(-31)', 'kg'],
+    ['Proton mass', 'm_p', '1.67262192369 \u00d7 10^(-27)', 'kg'],
+    ['Avogadro constant', 'N_A', '6.02214076 \u00d7 10^23', 'mol^(-1)'],
+  ];
+  // The layout is also one of the real layouts whose cell agreement bench/pdf-tables.ts reports.
+  assert.deepEqual(constantsCells(rows), expected);
+  const layout = realLayoutCases().find((c) => c.name.includes('physical constants'))!;
+  const pdf = await extractBytes(layout.pdf, 'https://example.test/constants.pdf', 'application/pdf');
+  const cell = (c: string): string => c.replace(/\^\{([^}]*)\}/g, '<sup>$1</sup>').replace(/_\{([^}]*)\}/g, '<sub>$1</sub>');
+  const [head, ...body] = rows.map((r) => r.map(cell));
+  const [table] = await htmlBlocks(
+    `<table><caption>Table 1. CODATA 2018 values of selected constants.</caption><thead><tr>${head!.map((c) => `<th>${c}`).join('')}` +
+      `<tbody>${body.map((r) => `<tr>${r.map((c) => `<td>${c}`).join('')}`).join('')}</table>`,
+  );
+  const rowsOf = (b: { [key: string]: unknown } | undefined): unknown[] => [
+    ...((b?.['header'] as unknown[]) ?? []),
+    ...((b?.['rows'] as unknown[]) ?? []),
+  ];
+  const pdfTable = pdf.blocks.find((b) => b.kind === 'table');
+  assert.deepEqual(rowsOf(pdfTable), expected);
+  assert.deepEqual(rowsOf(table), expected);
+  assert.ok(!pdfTable?.text.match(/1011|1034|kg-1/), pdfTable?.text);
 });

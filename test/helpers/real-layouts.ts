@@ -15,6 +15,7 @@ import { tablePdf, textWidth, type TextSpec } from './table-pdf.js';
  * - A scientific results table: booktabs rules, a caption above, a header over two lines in the body
  *   font (bottom-aligned, at the rows' pitch), mean ± standard deviation cells set a word space apart
  *   inside the cell, the best figure of each column in bold, a footnote below.
+ * - A table of physical constants: booktabs, exponents and subscripts set small inside the cells.
  */
 
 interface Column {
@@ -256,6 +257,44 @@ function scientificTable(): TableCase {
   };
 }
 
+/**
+ * Physical constants as a paper or handbook tabulates them (CODATA 2018 values): exponents raised and
+ * symbols' indices lowered inside the cells, at 0.7 of the text's size (`^{..}` and `_{..}` in
+ * table-pdf.ts's cells; `<sup>`/`<sub>` in HTML).
+ */
+export const CONSTANTS_ROWS = [
+  ['Quantity', 'Symbol', 'Value', 'Unit'],
+  ['Speed of light in vacuum', 'c', '299792458', 'm s^{-1}'],
+  ['Newtonian constant of gravitation', 'G', '6.67430 \u00d7 10^{-11}', 'm^{3} kg^{-1} s^{-2}'],
+  ['Planck constant', 'h', '6.62607015 \u00d7 10^{-34}', 'J Hz^{-1}'],
+  ['Electron mass', 'm_{e}', '9.1093837015 \u00d7 10^{-31}', 'kg'],
+  ['Proton mass', 'm_{p}', '1.67262192369 \u00d7 10^{-27}', 'kg'],
+  ['Avogadro constant', 'N_{A}', '6.02214076 \u00d7 10^{23}', 'mol^{-1}'],
+];
+
+/** The cells as the extractors write them: `^53`, `_e`, the content in parentheses unless one run of letters or digits. */
+export const constantsCells = (rows: string[][]): string[][] =>
+  rows.map((r) =>
+    r.map((c) => c.replace(/([\^_])\{([^}]*)\}/g, (_, mark: string, x: string) => mark + (/^[\p{L}\p{N}]+$/u.test(x) ? x : `(${x})`))),
+  );
+
+function constantsTable(): TableCase {
+  const text = (top: number, line: string, size = 10): TextSpec => ({ x: 72, top, size, text: line });
+  const texts: TextSpec[] = [
+    text(72, 'The values below are exact where the 2019 SI fixes them, else the CODATA 2018 adjustment.'),
+    text(100, 'Table 1. CODATA 2018 values of selected constants.', 9),
+    text(240, 'Values with fewer digits carry a standard uncertainty in their last digits.', 8),
+    text(264, 'The gravitational constant remains the least precisely known of them.'),
+  ];
+  const table = { rows: CONSTANTS_ROWS, columnWidths: [170, 44, 140, 100], x: 72, top: 114, fontSize: 9, rules: 'booktabs' as const };
+  return {
+    name: 'real layout: physical constants (booktabs, exponents and subscripts in cells)',
+    pdf: tablePdf([{ texts, tables: [table] }]),
+    tables: [constantsCells(CONSTANTS_ROWS)],
+    prose: ['The gravitational constant remains the least precisely known of them.'],
+  };
+}
+
 export function realLayoutCases(): TableCase[] {
-  return [expenditureReport(), financialStatement(), scientificTable()];
+  return [expenditureReport(), financialStatement(), scientificTable(), constantsTable()];
 }

@@ -1,4 +1,5 @@
 import type { Block } from '../../src/document/types.js';
+import { scriptText } from '../../src/extract/scripts.js';
 
 /**
  * Cell agreement between the tables a source says it has and the table blocks extracted from its PDF:
@@ -50,8 +51,9 @@ export function cellF1(a: Agreement): number {
 
 /**
  * Cells of every `tabular` environment in a LaTeX source, as the PDF shows them: rows split at `\\`,
- * cells at `&`; rule commands dropped; `\textbf{x}`-style wrappers and `\textsuperscript{2}` reduced to
- * their text; `\%`, `\&`, `~` and `--` to what they print.
+ * cells at `&`; rule commands dropped; `\textbf{x}`-style wrappers reduced to their text,
+ * `\textsuperscript{2}` and `$^2$` to `^2` (subscripts `_2`), the form the extractors write; `\%`, `\&`,
+ * `~` and `--` to what they print.
  */
 export function texTables(tex: string): string[][][] {
   const tables: string[][][] = [];
@@ -71,9 +73,15 @@ export function texTables(tex: string): string[][][] {
 function texText(cell: string): string {
   let s = cell;
   for (let i = 0; i < 5; i++)
-    s = s.replace(/\\(?:textbf|textit|emph|textsuperscript|textsubscript|mathrm|text|texttt|underline)\{([^{}]*)\}/g, '$1');
+    s = s
+      .replace(/\\textsuperscript\{([^{}]*)\}/g, (_, x: string) => scriptText('sup', x))
+      .replace(/\\textsubscript\{([^{}]*)\}/g, (_, x: string) => scriptText('sub', x))
+      .replace(/\\(?:textbf|textit|emph|mathrm|text|texttt|underline)\{([^{}]*)\}/g, '$1');
   s = s.replace(/\\multicolumn\{[^}]*\}\{[^}]*\}\{([^{}]*)\}/g, '$1');
-  s = s.replace(/\$\^\{?([^$}]*)\}?\$/g, '$1').replace(/\$([^$]*)\$/g, '$1');
+  s = s
+    .replace(/\$\^\{?([^$}]*)\}?\$/g, (_, x: string) => scriptText('sup', x))
+    .replace(/\$_\{?([^$}]*)\}?\$/g, (_, x: string) => scriptText('sub', x))
+    .replace(/\$([^$]*)\$/g, '$1');
   s = s
     .replace(/\\([%&$#_])/g, '$1')
     .replace(/~/g, ' ')

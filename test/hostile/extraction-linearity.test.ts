@@ -5,7 +5,7 @@ import { DEFAULT_EXTRACT_OPTIONS } from '../../src/extract/extract.js';
 import { extractBytes, snapshotFor } from '../extract/helpers.js';
 import { EpistemeError } from '../../src/failure.js';
 import { NESTED_HTML, deepRfcXmlSections, ecmarkdownSource, nestedHtmlUrl, textPdf } from './hostile-documents.js';
-import { manyCellsPdf, manyRunsPdf, oneLineRunsPdf } from './pdf-runs.js';
+import { manyCellsPdf, manyRunsPdf, mergedRunPdf, oneLineRunsPdf } from './pdf-runs.js';
 
 /**
  * Work grows linearly with adversarial input: each input below targets a pattern that was (or could
@@ -220,6 +220,7 @@ const PDF_CASES: { name: string; n: number; make: (n: number) => Uint8Array }[] 
   { name: 'PDF: text runs on lines a point apart, one page', n: 10_000, make: manyRunsPdf },
   { name: 'PDF: text runs on one baseline (one line)', n: 10_000, make: oneLineRunsPdf },
   { name: 'PDF: cells of an unruled table', n: 4_000, make: manyCellsPdf },
+  { name: 'PDF: one text item of words a gutter apart (thousands of columns)', n: 2_000, make: mergedRunPdf },
   { name: 'PDF: pages of running text', n: 40, make: (n) => textPdf(n) },
 ];
 

@@ -9,12 +9,12 @@ import { tablePdf, type TableSpec } from '../helpers/table-pdf.js';
  * kilobytes hold millions of runs.
  */
 
-function onePagePdf(content: string): Uint8Array {
+function onePagePdf(content: string, width = 612): Uint8Array {
   const data = deflateSync(Buffer.from(content, 'latin1'), { level: 9 });
   return pdfFromObjects([
     '<< /Type /Catalog /Pages 2 0 R >>',
     '<< /Type /Pages /Kids [3 0 R] /Count 1 >>',
-    '<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Contents 4 0 R /Resources << /Font << /F1 5 0 R /F2 6 0 R >> >> >>',
+    `<< /Type /Page /Parent 2 0 R /MediaBox [0 0 ${width} 792] /Contents 4 0 R /Resources << /Font << /F1 5 0 R /F2 6 0 R >> >> >>`,
     Buffer.concat([
       Buffer.from(`<< /Filter /FlateDecode /Length ${data.length} >>\nstream\n`, 'latin1'),
       data,
@@ -47,6 +47,24 @@ export function manyRunsPdf(runs: number): Uint8Array {
 export function oneLineRunsPdf(runs: number): Uint8Array {
   const pair = '/F1 8 Tf (a) Tj /F2 8 Tf (b) Tj -9.2 0 Td ';
   return onePagePdf(`BT 72 400 Td ${pair.repeat(Math.ceil(runs / 2))}ET`);
+}
+
+/**
+ * A page whose text is one pdfjs text item: `words` words, each set a gutter from the next. The gaps
+ * are TJ adjustments of half an em of the font (pdfjs joins glyphs closer than about 0.6 em into one
+ * item, with a space), and the text matrix scales x four times as much as y, so on the page each gap is
+ * two ems of the run's height: every gap a column gutter, thousands of columns in one run. The page is
+ * as wide as the line (pdfjs drops glyphs outside it): 2.1 points a word, so 8,000 words are within the
+ * 25,000 points table detection looks at.
+ */
+export function mergedRunPdf(words: number): Uint8Array {
+  return onePagePdf(`BT /F1 1 Tf 2 0 0 0.5 20 400 Tm [${'(a) -500 '.repeat(words)}] TJ ET`, Math.ceil(40 + 2.15 * words));
+}
+
+/** Twenty lines of words at the left of a page whose MediaBox declares it `width` points wide. */
+export function widePagePdf(width: number): Uint8Array {
+  const lines = Array.from({ length: 20 }, (_, i) => `(Line ${i + 1} of words on a page too wide to be one.) Tj 0 -14 Td `);
+  return onePagePdf(`BT /F1 10 Tf 72 700 Td ${lines.join('')}ET`, width);
 }
 
 /** A table of `cells` numeric cells, 8 columns, 40 rows a page, no rules (aligned-table detection). */

@@ -1,10 +1,19 @@
 import type { DocumentBuilder, ListItem } from '../document-builder.js';
 import { normalizeSpace } from '../text-sink.js';
+import { scriptText } from '../scripts.js';
 import { EpistemeError } from '../../failure.js';
 import { PDF_BOUNDS, boundExceeded } from '../input-bounds.js';
 import { inflatedBytesOver } from './pdf-streams.js';
 import { QUANTUM, quantise, readRulings, type Ruling } from './ruling-lines.js';
-import { MAX_WORDS_PER_PAGE, findPageTables, joinContinuations, type PageTables, type Table, type TextRun } from './table-geometry.js';
+import {
+  MAX_COVERAGE_UNITS,
+  MAX_WORDS_PER_PAGE,
+  findPageTables,
+  joinContinuations,
+  type PageTables,
+  type Table,
+  type TextRun,
+} from './table-geometry.js';
 
 export interface PdfExtractResult {
   title: string;
@@ -132,6 +141,10 @@ async function readTextContent(page: PdfPage, before: number, limit: number): Pr
  * with substantial text on both sides. Returns the x of each split, left to right.
  */
 function columnSplits(items: Item[], pageWidth: number): number[] {
+  // Coverage is counted point by point across the page: a page wider than table detection looks at
+  // (25,000 points; a MediaBox may declare any width) is read as one column, not given an array of its
+  // declared width (a MediaBox of 10^12 points failed the whole document, 10^9 asked for 2 GB).
+  if (!(pageWidth <= MAX_COVERAGE_UNITS / QUANTUM)) return [];
   const width = Math.max(1, Math.ceil(pageWidth));
   const coverage = new Uint16Array(width + 1);
   const narrow = items.filter((it) => it.width <= pageWidth * 0.45 && it.str.trim() !== '');
@@ -266,11 +279,6 @@ function scriptMark(it: Item, main: Item): '' | '^' | '_' {
   return '';
 }
 
-/** A script's content as written after its mark: bare when one run of letters or digits, else in parentheses. */
-export function scriptText(mark: '^' | '_', content: string): string {
-  return mark + (/^[\p{L}\p{N}]+$/u.test(content) ? content : `(${content})`);
-}
-
 /**
  * The text of a line's runs, left to right: a space where runs stand apart. Runs set smaller and
  * raised or lowered against the line's tallest run are scripts: `2^53`, `x_i`, `2^(n+1)` (the form the
@@ -299,7 +307,7 @@ function lineText(visible: Item[]): string {
       }
       const content = group.join('').replace(/\s+/g, ' ').trim();
       if (content !== '') {
-        parts.push(scriptText(mark, content));
+        parts.push(scriptText(mark === '^' ? 'sup' : 'sub', content));
         endsWithSpace = false;
       }
       lastRight = Math.max(lastRight, groupRight);

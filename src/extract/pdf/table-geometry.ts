@@ -1,3 +1,4 @@
+import { type ScriptKind, scriptText } from '../scripts.js';
 import type { Ruling } from './ruling-lines.js';
 
 /**
@@ -80,7 +81,7 @@ export const MAX_WORDS_PER_PAGE = 60_000;
 /** A run of table lines is closed after this many lines (bounds the gutter recomputation). */
 const MAX_RUN_LINES = 200;
 /** Text spread wider than this (units; 25,000 points) is no page a table sits on: detection is skipped. */
-const MAX_COVERAGE_UNITS = 100_000;
+export const MAX_COVERAGE_UNITS = 100_000;
 /** A column whose cells have a median length at least this is prose: columns of text are not a table. */
 const PROSE_CELL_CHARS = 40;
 /** ... or at least this many words. */
@@ -316,26 +317,80 @@ function crossesGutter(line: Line, gaps: [number, number][]): boolean {
   return line.words.some((w) => gaps.some(([a, b]) => w.x0 < b && w.x1 > a));
 }
 
-/** Joins a cell's words: a space where the source had one or the glyphs stand apart. */
-function joinWords(words: Word[]): string {
-  let text = '';
-  let prev: Word | null = null;
-  for (const w of words) {
-    if (prev !== null) {
-      const sameRunNext = w.index === prev.index && w.order === prev.order + 1;
-      const apart = sameRunNext ? w.spacedFromRun : w.x0 - prev.x1 > Math.floor(Math.min(w.size, prev.size) / 7) || w.top >= prev.bottom;
-      if (apart) text += ' ';
-    }
-    text += w.text;
-    prev = w;
-  }
-  return text;
+/** Whether `w` follows `prev` after a space: the source had one, or the glyphs stand apart, or it is on a later line. */
+function apart(prev: Word, w: Word): boolean {
+  const sameRunNext = w.index === prev.index && w.order === prev.order + 1;
+  return sameRunNext ? w.spacedFromRun : w.x0 - prev.x1 > Math.floor(Math.min(w.size, prev.size) / 7) || w.top >= prev.bottom;
 }
 
+/**
+ * Joins a cell's words: a space where the source had one or the glyphs stand apart. With `scripts`,
+ * consecutive words of one superscript or subscript are one script, written as the prose of a PDF
+ * and the HTML extractor write them (`2^53`, `m_e`, `10^(-11)`): the mark right after what it
+ * raises or lowers (a space before it only when it starts a later line of the cell).
+ */
+function joinWords(words: Word[], scripts?: Map<Word, ScriptKind>): string {
+  const parts: string[] = [];
+  let prev: Word | null = null;
+  for (let i = 0; i < words.length; i++) {
+    const w = words[i]!;
+    const kind = scripts?.get(w);
+    if (kind === undefined) {
+      if (prev !== null && apart(prev, w)) parts.push(' ');
+      parts.push(w.text);
+      prev = w;
+      continue;
+    }
+    let j = i + 1;
+    while (j < words.length && scripts!.get(words[j]!) === kind) j++;
+    if (prev !== null && w.top >= prev.bottom) parts.push(' ');
+    parts.push(scriptText(kind, joinWords(words.slice(i, j))));
+    prev = words[j - 1]!;
+    i = j - 1;
+  }
+  return parts.join('');
+}
+
+/**
+ * The script a word is against the tallest word of its cell on its line, by the rule of PDF prose
+ * (pdf-extractor.ts, scriptMark): set at most 0.8 of its height, its baseline raised by more than
+ * 0.15 of that height is a superscript, lowered by more than 0.1 a subscript; smaller text on the
+ * baseline (small capitals, a unit) is neither. Integer arithmetic on units.
+ */
+function scriptOf(w: Word, main: Word): ScriptKind | undefined {
+  if (10 * w.size > 8 * main.size) return undefined;
+  const raised = 100 * (main.bottom - w.bottom);
+  if (raised > 15 * main.size) return 'sup';
+  if (-raised > 10 * main.size) return 'sub';
+  return undefined;
+}
+
+/** The scripts among the words of each cell of each line (a cell's words on one line: `cellsOf[line][column]`). */
+function cellScripts(cellsOf: Word[][][]): Map<Word, ScriptKind> {
+  const scripts = new Map<Word, ScriptKind>();
+  for (const cells of cellsOf)
+    for (const cell of cells) {
+      if (cell.length < 2) continue;
+      let main = cell[0]!;
+      for (const w of cell) if (w.size > main.size) main = w;
+      for (const w of cell) {
+        const kind = scriptOf(w, main);
+        if (kind !== undefined) scripts.set(w, kind);
+      }
+    }
+  return scripts;
+}
+
+/** The column x falls in: how many inner boundaries lie at or left of it (a binary search: a line may have thousands). */
 function columnOf(bounds: number[], x: number): number {
-  let col = 0;
-  while (col < bounds.length - 2 && x >= bounds[col + 1]!) col++;
-  return col;
+  let lo = 0;
+  let hi = bounds.length - 2;
+  while (lo < hi) {
+    const mid = (lo + hi + 1) >> 1;
+    if (x >= bounds[mid]!) lo = mid;
+    else hi = mid - 1;
+  }
+  return lo;
 }
 
 /**
@@ -446,8 +501,9 @@ function tableRows(lines: Line[], bounds: number[], rules: Ruling[], page: numbe
       cellWords[cellWords.length - 1]![k]!.push(...c);
     });
   });
+  const scripts = cellScripts(cellsOf);
   rows.forEach((row, r) => {
-    row.cells = cellWords[r]!.map((c) => joinWords(c));
+    row.cells = cellWords[r]!.map((c) => joinWords(c, scripts));
   });
   return rows;
 }
@@ -660,48 +716,105 @@ function distinctPositions(values: number[], slack: number): number[] {
   return out;
 }
 
+/** Where a column is filled in one line: the positions (in the line's words) of its first and last word. */
+interface FilledCell {
+  line: number;
+  first: number;
+  last: number;
+}
+
 /**
  * Drops boundaries that only cut a word space: when a column is filled in at most one line (a header
  * like "Population (millions)" over right-aligned numbers leaves the space between its words free), its
  * boundary toward the neighbour that the text runs into (in every line holding both, the words meet
  * inside one text run or stand less than an em apart) goes.
+ *
+ * The leftmost such column goes first, and the test runs again; a column's test reads only its own
+ * cells and its neighbours', so after a merge only the merged column and the one left of it are read
+ * again (the columns further left passed and have not changed). Columns are a linked list whose cells
+ * are kept per column, by line: a line that pdfjs gives as one text run of thousands of words a gutter
+ * apart costs its words once, not its words times its columns times its columns (issue 31).
  */
 function pruneSpaceGutters(lines: Line[], bounds: number[]): number[] {
-  let current = bounds;
-  for (;;) {
-    const columns = current.length - 1;
-    if (columns < 2) return current;
-    const filled = new Array<number>(columns).fill(0);
-    const cells = lines.map((l) => lineCells(l, current));
-    for (const row of cells) {
-      row.forEach((c, k) => {
-        if (c.length > 0) filled[k]!++;
-      });
+  const columns = bounds.length - 1;
+  if (columns < 2) return bounds;
+  // cells[c]: the lines column c is filled in, in line order.
+  const cells: FilledCell[][] = Array.from({ length: columns }, () => []);
+  lines.forEach((line, l) => {
+    line.words.forEach((w, at) => {
+      const list = cells[columnOf(bounds, Math.floor((w.x0 + w.x1) / 2))]!;
+      const last = list[list.length - 1];
+      if (last !== undefined && last.line === l) last.last = at;
+      else list.push({ line: l, first: at, last: at });
+    });
+  });
+  const next = Array.from({ length: columns }, (_, c) => (c + 1 < columns ? c + 1 : -1));
+  const prev = Array.from({ length: columns }, (_, c) => c - 1);
+  let count = columns;
+  /** The entry of `list` for line l, by binary search (or the index where it would go, negated minus one). */
+  const find = (list: FilledCell[], l: number): number => {
+    let lo = 0;
+    let hi = list.length - 1;
+    while (lo <= hi) {
+      const mid = (lo + hi) >> 1;
+      const at = list[mid]!.line;
+      if (at === l) return mid;
+      if (at < l) lo = mid + 1;
+      else hi = mid - 1;
     }
-    let removed = false;
-    for (let k = 0; k < columns && !removed; k++) {
-      if (filled[k]! > 1) continue;
-      // Boundary k sits left of column k, boundary k + 1 right of it.
-      for (const side of [k, k + 1]) {
-        if (side === 0 || side === columns) continue;
-        const flows = cells.every((row) => {
-          const left = row[side - 1]!;
-          const right = row[side]!;
-          if (left.length === 0 || right.length === 0) return true;
-          const a = left[left.length - 1]!;
-          const b = right[0]!;
-          return a.index === b.index || b.x0 - a.x1 < Math.max(a.size, b.size);
-        });
-        const shared = cells.some((row) => row[side - 1]!.length > 0 && row[side]!.length > 0);
-        if (flows && shared) {
-          current = [...current.slice(0, side), ...current.slice(side + 1)];
-          removed = true;
-          break;
-        }
+    return -lo - 1;
+  };
+  // Whether the text runs from column `left` into column `right` in every line filling both (checked
+  // over the lines of the sparse one, `few`), and at least one line fills both.
+  const flowsInto = (left: number, right: number, few: FilledCell[]): boolean => {
+    let shared = false;
+    for (const cell of few) {
+      const a = cells[left]![find(cells[left]!, cell.line)];
+      const b = cells[right]![find(cells[right]!, cell.line)];
+      if (a === undefined || b === undefined) continue;
+      shared = true;
+      const words = lines[cell.line]!.words;
+      const wa = words[a.last]!;
+      const wb = words[b.first]!;
+      if (!(wa.index === wb.index || wb.x0 - wa.x1 < Math.max(wa.size, wb.size))) return false;
+    }
+    return shared;
+  };
+  // Merges column `right` into column `left` (its left neighbour): the boundary between them goes.
+  const merge = (left: number, right: number): void => {
+    const into = cells[left]!;
+    for (const cell of cells[right]!) {
+      const at = find(into, cell.line);
+      if (at >= 0) {
+        into[at]!.first = Math.min(into[at]!.first, cell.first);
+        into[at]!.last = Math.max(into[at]!.last, cell.last);
+      } else into.splice(-at - 1, 0, { ...cell });
+    }
+    cells[right] = [];
+    next[left] = next[right]!;
+    if (next[right]! !== -1) prev[next[right]!] = left;
+    count--;
+  };
+  let k = 0;
+  while (k !== -1 && count >= 2) {
+    const own = cells[k]!;
+    let merged = -1;
+    if (own.length <= 1) {
+      // Boundary left of column k first, then right of it.
+      if (prev[k]! !== -1 && flowsInto(prev[k]!, k, own)) {
+        merged = prev[k]!;
+        merge(merged, k);
+      } else if (next[k]! !== -1 && flowsInto(k, next[k]!, own)) {
+        merged = k;
+        merge(k, next[k]!);
       }
     }
-    if (!removed) return current;
+    if (merged === -1) k = next[k]!;
+    else k = prev[merged]! !== -1 ? prev[merged]! : merged;
   }
+  const out = [bounds[0]!];
+  for (let c = 0; c !== -1; c = next[c]!) out.push(bounds[next[c]! === -1 ? columns : next[c]!]!);
+  return out;
 }
 
 /** Aligned tables: runs of lines that share free gutters. */
