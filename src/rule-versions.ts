@@ -54,11 +54,8 @@ export const SEARCH_INDEX_FORMAT_VERSION = 11;
  * next part reuses unchanged blocks instead of compressing them again.
  */
 export const INDEX_PART_VERSION = 11;
-/**
- * Tokenizer and stemming: index bytes and query matching depend on it. 2: a letter next to a digit is
- * a word boundary ("SHA256" is `sha` `256`, as "SHA-256" is).
- */
-export const TOKENIZER_VERSION = 2;
+/** Tokenizer and stemming: index bytes and query matching depend on it. */
+export const TOKENIZER_VERSION = 1;
 
 /** The search-index rule's version combines everything its bytes depend on. */
 export const SEARCH_INDEX_RULE_VERSION = SEARCH_INDEX_FORMAT_VERSION * 1_000_000 + INDEX_PART_VERSION * 1000 + TOKENIZER_VERSION;

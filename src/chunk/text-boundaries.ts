@@ -4,13 +4,14 @@
  */
 
 /**
- * Words are made of letters, digits and marks (\p{L}\p{N}\p{M}) (the tokenizer also splits where
- * a letter meets a digit). V8 builds that class from Unicode data the first time a regex with it is created and again
+ * Words are made of letters, digits and marks (\p{L}\p{N}\p{M}); the tokenizer splits on the same
+ * class. V8 builds that class from Unicode data the first time a regex with it is created and again
  * when it first runs, ~30 million instructions (several milliseconds) of every cold query, so these
  * regexes are built on first use, and text that cannot need them does without.
  */
 const WORD_CLASS = '[\\p{L}\\p{N}\\p{M}]';
 let wordChar: RegExp | undefined;
+let wordRuns: RegExp | undefined;
 
 /**
  * Text whose characters are ASCII or common punctuation, spaces and symbols, none of them a letter,
@@ -25,6 +26,7 @@ const PLAIN_TEXT =
   /^[\x00-\x7f\u00a0-\u00a9\u00ab-\u00b1\u00b4\u00b6-\u00b8\u00bb\u00bf\u00d7\u00f7\u2000-\u2064\u2066-\u206f\u2122\u2190-\u22ff\ufeff]*$/;
 /** The non-ASCII characters PLAIN_TEXT accepts, as a character class body (for tests). */
 export const PLAIN_NON_ASCII = PLAIN_TEXT.source.slice('^[\\x00-\\x7f'.length, -']*$'.length);
+const ASCII_WORD_RUNS = /([A-Za-z0-9]+)/;
 
 export function isWordChar(char: string | undefined): boolean {
   if (char === undefined) return false;
@@ -38,6 +40,16 @@ export function isWordChar(char: string | undefined): boolean {
 /** Whether every word of `text` is a run of ASCII letters and digits (see PLAIN_TEXT). */
 export function isPlainText(text: string): boolean {
   return PLAIN_TEXT.test(text);
+}
+
+/**
+ * A regex whose text.split() gives the text between words at even positions ('' where the text
+ * starts or ends with a word) and the words (maximal runs of word characters) at odd ones.
+ */
+export function wordRunsOf(text: string): RegExp {
+  if (PLAIN_TEXT.test(text)) return ASCII_WORD_RUNS;
+  wordRuns ??= new RegExp(`(${WORD_CLASS}+)`, 'u');
+  return wordRuns;
 }
 
 export function codePointLength(text: string): number {

@@ -1,14 +1,11 @@
 import { stemmer } from 'stemmer';
-import { isPlainText } from '../chunk/text-boundaries.js';
+import { isPlainText, wordRunsOf } from '../chunk/text-boundaries.js';
 
 /**
  * The one tokenizer used to index chunks, parse queries and place snippet highlights. Its output
  * must be identical on Node 20/24, Deno and Bun, so it uses only regex Unicode properties and
  * String.prototype.normalize/toLowerCase (no Intl.Segmenter, no locale-dependent calls):
- * - words are runs of letters (with their marks) or runs of digits, found in the original text (so
- *   offsets are exact): a boundary between a letter and a digit is a word boundary, so an identifier
- *   is the same terms however it is written ("SHA256", "SHA-256" and "sha 256" are `sha` `256`,
- *   "utf8" and "UTF-8" are `utf` `8`, "HTTP2" and "HTTP/2" are `http` `2`);
+ * - words are runs of letters, digits and marks, found in the original text (so offsets are exact);
  * - each run is NFKC-normalised and lowercased (and re-split when NFKC introduced separators);
  * - Latin, Greek and Cyrillic words lose their accents, ß -> ss, final sigma -> sigma;
  * - Han, Kana and South-East Asian scripts (no spaces between words) become overlapping bigrams;
@@ -29,8 +26,9 @@ export interface TokenSpan {
 
 // Scanning regexes (stateful lastIndex loops) are kept apart from the ones used with
 // String.prototype.match, which resets lastIndex of the regex it is given.
-// Words: text.split(termRunsOf(text)) gives them at odd positions, in one native call per text (a
-// cold process spent several times longer in a WORD.exec loop, which builds a match object per word).
+// Words: text.split(wordRunsOf(text)) (text-boundaries.ts) gives them at odd positions, in one
+// native call per text (a cold process spent several times longer in a WORD.exec loop, which builds a
+// match object per word).
 // biome-ignore lint/suspicious/noControlCharactersInRegex: the whole ASCII range, control characters included
 const ASCII_ONLY = /^[\x00-\x7f]*$/;
 const ASCII_LETTERS = /^[a-z]+$/;
@@ -41,12 +39,10 @@ const BIGRAM_SCRIPTS = '\\p{sc=Han}\\p{sc=Hiragana}\\p{sc=Katakana}\\p{sc=Thai}\
  * with it is created and again when it first runs (text-boundaries.ts), which every cold query paid
  * for each of these even when all its words were ASCII.
  */
-let unicodeWords: { wordSplit: RegExp; wordRuns: RegExp; bigramChar: RegExp; foldable: RegExp; marks: RegExp } | undefined;
-function unicodeWordRegexes(): { wordSplit: RegExp; wordRuns: RegExp; bigramChar: RegExp; foldable: RegExp; marks: RegExp } {
+let unicodeWords: { wordSplit: RegExp; bigramChar: RegExp; foldable: RegExp; marks: RegExp } | undefined;
+function unicodeWordRegexes(): { wordSplit: RegExp; bigramChar: RegExp; foldable: RegExp; marks: RegExp } {
   unicodeWords ??= {
-    // A run of letters with their marks, or of digits with theirs (a mark after a letter stays with it).
-    wordSplit: /[\p{L}\p{M}]+|[\p{N}\p{M}]+/gu,
-    wordRuns: /([\p{L}\p{M}]+|[\p{N}\p{M}]+)/u,
+    wordSplit: /[\p{L}\p{N}\p{M}]+/gu,
     bigramChar: new RegExp(`[${BIGRAM_SCRIPTS}]`, 'u'),
     foldable: /^[\p{sc=Latin}\p{sc=Greek}\p{sc=Cyrillic}\p{N}\p{M}]+$/u,
     marks: /\p{M}/gu,
@@ -68,17 +64,6 @@ function bigramRuns(): { scan: RegExp; split: RegExp } {
   return runPatterns;
 }
 
-/** Words of plain text (isPlainText): runs of ASCII letters or of ASCII digits. */
-const ASCII_WORD_RUNS = /([A-Za-z]+|[0-9]+)/;
-
-/**
- * A regex whose text.split() gives the text between words at even positions ('' where the text
- * starts or ends with a word, or where a letter meets a digit) and the words at odd ones.
- */
-export function termRunsOf(text: string): RegExp {
-  return isPlainText(text) ? ASCII_WORD_RUNS : unicodeWordRegexes().wordRuns;
-}
-
 /** Cache: raw word -> its terms (most words repeat; NFKC and stemming are the expensive part). */
 const wordCache = new Map<string, readonly string[]>();
 const WORD_CACHE_LIMIT = 200_000;
@@ -86,7 +71,7 @@ const WORD_CACHE_LIMIT = 200_000;
 /** Terms of a text, in order (repeats kept): what the index counts. */
 export function tokenize(text: string): string[] {
   const terms: string[] = [];
-  const parts = text.split(termRunsOf(text));
+  const parts = text.split(wordRunsOf(text));
   for (let i = 1; i < parts.length; i += 2) {
     const word = parts[i]!;
     if (word === '') continue;
@@ -116,7 +101,7 @@ export function tokenizeLookingFor(text: string, prefixes: readonly string[]): s
   const terms: string[] = [];
   // Every word of an ASCII text is ASCII: one test for the text rather than one per word.
   const asciiText = ASCII_ONLY.test(text);
-  const parts = text.split(termRunsOf(text));
+  const parts = text.split(wordRunsOf(text));
   for (let i = 1; i < parts.length; i += 2) {
     const word = parts[i]!;
     if (word === '') continue;
@@ -141,13 +126,12 @@ function plainTextLookingFor(text: string, prefixes: readonly string[]): string[
   const n = text.length;
   let i = 0;
   while (i < n) {
-    const kind = asciiWordKind(text.charCodeAt(i));
-    if (kind === NOT_A_WORD) {
+    if (!isAsciiWordCode(text.charCodeAt(i))) {
       i++;
       continue;
     }
     const start = i;
-    while (i < n && asciiWordKind(text.charCodeAt(i)) === kind) i++;
+    while (i < n && isAsciiWordCode(text.charCodeAt(i))) i++;
     let first = text.charCodeAt(start);
     if (first >= 0x41 && first <= 0x5a) first += 0x20;
     let candidate = false;
@@ -197,11 +181,11 @@ export function wantedTermPositions(
     if (end >= 0) {
       // Words between the previous candidate and this one, counted up to `window`.
       let gap = 0;
-      let previous = NOT_A_WORD;
+      let inWord = false;
       for (let i = end; i < start && gap < window; i++) {
-        const kind = asciiWordKind(text.charCodeAt(i));
-        if (kind !== NOT_A_WORD && kind !== previous) gap++;
-        previous = kind;
+        const isWord = isAsciiWordCode(text.charCodeAt(i));
+        if (isWord && !inWord) gap++;
+        inWord = isWord;
       }
       position += 1 + gap;
     }
@@ -222,7 +206,7 @@ function plainWordStarts(lower: string, prefixes: readonly string[]): number[] {
   let starts: number[] = [];
   for (const prefix of new Set(prefixes)) {
     for (let at = lower.indexOf(prefix); at >= 0; at = lower.indexOf(prefix, at + 1))
-      if (at === 0 || asciiWordKind(lower.charCodeAt(at - 1)) !== asciiWordKind(lower.charCodeAt(at))) starts.push(at);
+      if (at === 0 || !isAsciiWordCode(lower.charCodeAt(at - 1))) starts.push(at);
   }
   if (prefixes.length > 1 && starts.length > 1) starts = [...new Set(starts)].sort((a, b) => a - b);
   return starts;
@@ -230,20 +214,13 @@ function plainWordStarts(lower: string, prefixes: readonly string[]): number[] {
 
 /** The end of the plain-text word that starts at `start`. */
 function plainWordEnd(text: string, start: number): number {
-  const kind = asciiWordKind(text.charCodeAt(start));
   let end = start + 1;
-  while (end < text.length && asciiWordKind(text.charCodeAt(end)) === kind) end++;
+  while (end < text.length && isAsciiWordCode(text.charCodeAt(end))) end++;
   return end;
 }
 
-const NOT_A_WORD = 0;
-const LETTER = 1;
-const DIGIT = 2;
-
-/** Which kind of plain-text word an ASCII code continues: a run of letters or a run of digits is a word. */
-function asciiWordKind(code: number): number {
-  if ((code >= 0x61 && code <= 0x7a) || (code >= 0x41 && code <= 0x5a)) return LETTER;
-  return code >= 0x30 && code <= 0x39 ? DIGIT : NOT_A_WORD;
+function isAsciiWordCode(code: number): boolean {
+  return (code >= 0x61 && code <= 0x7a) || (code >= 0x41 && code <= 0x5a) || (code >= 0x30 && code <= 0x39);
 }
 
 /** Whether an ASCII word, lowercased, starts with one of `prefixes` (lowercase). */
@@ -290,7 +267,7 @@ export function firstSpanOf(text: string, lookingFor: readonly string[], wanted:
 function spansOf(text: string, lookingFor: readonly string[] | undefined, wanted: ReadonlySet<string> | undefined): TokenSpan[] {
   const spans: TokenSpan[] = [];
   const asciiText = lookingFor !== undefined && ASCII_ONLY.test(text);
-  const parts = text.split(termRunsOf(text));
+  const parts = text.split(wordRunsOf(text));
   let end = 0;
   let checked = 0;
   for (let i = 0; i <= parts.length; i++) {
