@@ -423,7 +423,7 @@ export function rankChunks(
   let total = matched.length;
   if (foldDepth > 0) {
     // The same passage cut at other boundaries (another rendering's chunking): one hit, at the better-ranked.
-    const folded = foldNearDuplicates(index, top.slice(0, foldDepth));
+    const folded = foldNearDuplicates(index, top.slice(0, foldDepth), (ordinal) => samePassage.get(ordinal) ?? []);
     for (const [kept, others] of folded.into) {
       const list = samePassage.get(kept) ?? [];
       for (const other of others) list.push(other, ...(samePassage.get(other) ?? []));
