@@ -45,18 +45,21 @@ export function isGeneratedId(id: string): boolean {
  * names (CSP2 and CSP3) are not renderings: their near duplicates stay separate hits.
  */
 export function sameResource(a: string, b: string): boolean {
-  const name = (url: string): string =>
-    (
-      url
-        .replace(/[?#].*$/, '')
-        .replace(/\/+$/, '')
-        .split('/')
-        .pop() ?? ''
-    )
-      .replace(/\.[a-z0-9]+$/i, '')
-      .toLowerCase();
-  const x = name(a);
-  return x !== '' && x === name(b);
+  const x = resourceName(a);
+  return x !== '' && x === resourceName(b);
+}
+
+/** The name sameResource compares: the last path segment without its extension, lower-cased ('' for none). */
+function resourceName(url: string): string {
+  return (
+    url
+      .replace(/[?#].*$/, '')
+      .replace(/\/+$/, '')
+      .split('/')
+      .pop() ?? ''
+  )
+    .replace(/\.[a-z0-9]+$/i, '')
+    .toLowerCase();
 }
 
 /**
@@ -126,9 +129,12 @@ export function nearDuplicate(a: ReadonlySet<string>, b: ReadonlySet<string>): b
   return 3 * shared >= 2 * small.size;
 }
 
-/** One passage a hit stands for: its chunk and those of its same-passage group (one text), and that text's trigrams. */
+/**
+ * One passage a hit stands for: its chunk and those of its same-passage group (one text), each with
+ * its document and that document's resource name (sameResource), and the text's trigrams.
+ */
 interface Passage {
-  chunks: number[];
+  chunks: { ordinal: number; document: number; resource: string }[];
   grams: Set<string>;
 }
 
@@ -152,16 +158,17 @@ function sectionHeading(index: LoadedSearchIndex, ordinal: number): string {
  * Rows of group members are read only for a near duplicate.
  */
 function samePassageElsewhere(index: LoadedSearchIndex, a: Passage, b: Passage): boolean {
-  if (!nearDuplicate(a.grams, b.grams)) return false;
-  const urlOf = (ordinal: number): string => index.documents[index.chunkDocument[ordinal]!]![1];
-  readRows(index, [...a.chunks, ...b.chunks]);
-  return a.chunks.some((x) =>
-    b.chunks.some((y) => {
-      if (index.chunkDocument[x] === index.chunkDocument[y] || !sameResource(urlOf(x), urlOf(y))) return false;
-      const [headingX, headingY] = [sectionHeading(index, x), sectionHeading(index, y)];
-      return headingX === '' || headingY === '' || headingX === headingY;
-    }),
-  );
+  // The cheap test first: most pairs of hits are not from two renderings of one resource.
+  const pairs: [number, number][] = [];
+  for (const x of a.chunks)
+    for (const y of b.chunks)
+      if (x.document !== y.document && x.resource !== '' && x.resource === y.resource) pairs.push([x.ordinal, y.ordinal]);
+  if (pairs.length === 0 || !nearDuplicate(a.grams, b.grams)) return false;
+  readRows(index, pairs.flat());
+  return pairs.some(([x, y]) => {
+    const [headingX, headingY] = [sectionHeading(index, x), sectionHeading(index, y)];
+    return headingX === '' || headingY === '' || headingX === headingY;
+  });
 }
 
 /**
@@ -181,8 +188,18 @@ export function foldNearDuplicates(
   readRows(index, ranked);
   // Each kept hit with the passages it stands for (its own first, then those folded into it).
   const kept: [ordinal: number, passages: Passage[]][] = [];
+  const resources = new Map<number, string>();
+  const resourceOf = (document: number): string => {
+    let name = resources.get(document);
+    if (name === undefined) resources.set(document, (name = resourceName(index.documents[document]![1])));
+    return name;
+  };
   for (const ordinal of ranked) {
-    const passage: Passage = { chunks: [ordinal, ...membersOf(ordinal)], grams: trigrams(chunkRow(index, ordinal)[9]) };
+    const chunks = [ordinal, ...membersOf(ordinal)].map((member) => {
+      const document = index.chunkDocument[member]!;
+      return { ordinal: member, document, resource: resourceOf(document) };
+    });
+    const passage: Passage = { chunks, grams: trigrams(chunkRow(index, ordinal)[9]) };
     const same = kept.find(([, passages]) => passages.some((other) => samePassageElsewhere(index, other, passage)));
     if (same === undefined) {
       kept.push([ordinal, [passage]]);

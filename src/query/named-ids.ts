@@ -1,6 +1,10 @@
-import { tokenize } from '../index/tokenizer.js';
+import { stemPrefix, tokenize, tokenizeLookingFor } from '../index/tokenizer.js';
 import { isGeneratedId } from './citation-choice.js';
-import { STOP_TERMS } from './stop-words.js';
+import { STOP_TERMS, STOP_WORDS } from './stop-words.js';
+
+const ASCII_ID = /^[\x21-\x7e]*$/;
+const ASCII_WORDS = /[A-Za-z0-9]+/g;
+let stopWords: ReadonlySet<string> | undefined;
 
 /**
  * Ids that name what a question asks for. A chunk records the ids of the elements inside it
@@ -15,11 +19,35 @@ import { STOP_TERMS } from './stop-words.js';
  */
 export function namedTerms(anchors: readonly [number, string][] | null | undefined, queryTerms: ReadonlySet<string>): string[] {
   const named = new Set<string>();
+  let prefixes: string[] | undefined;
   for (const [, id] of anchors ?? []) {
     if (isGeneratedId(id)) continue;
-    const terms = tokenize(id).filter((term) => !STOP_TERMS.has(term));
-    if (terms.length === 0 || !terms.every((term) => queryTerms.has(term))) continue;
-    for (const term of terms) named.add(term);
+    prefixes ??= [...queryTerms].map(stemPrefix);
+    const terms = idTerms(id, prefixes);
+    if (terms === undefined) continue;
+    const content = terms.filter((term) => !STOP_TERMS.has(term));
+    if (content.length === 0 || !content.every((term) => queryTerms.has(term))) continue;
+    for (const term of content) named.add(term);
   }
   return [...named].sort();
+}
+
+/**
+ * The terms of an id, or undefined when one of its words can be neither a query term nor a function
+ * word. Most ids fail on a word that starts with no query term's stemPrefix, found without stemming
+ * (a chunk of a WHATWG spec holds dozens of ids, and a cold query would stem every word of them).
+ */
+function idTerms(id: string, prefixes: readonly string[]): string[] | undefined {
+  if (!ASCII_ID.test(id)) return tokenize(id);
+  const words = id.match(ASCII_WORDS) ?? [];
+  const looked = tokenizeLookingFor(id, prefixes);
+  const terms: string[] = [];
+  for (let i = 0; i < looked.length; i++) {
+    if (looked[i] !== '') terms.push(looked[i]!);
+    else {
+      stopWords ??= new Set(STOP_WORDS.split(' '));
+      if (!stopWords.has(words[i]!.toLowerCase())) return undefined;
+    }
+  }
+  return terms;
 }
