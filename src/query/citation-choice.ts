@@ -190,8 +190,10 @@ export function foldNearDuplicates(
   const kept: [ordinal: number, passages: Passage[]][] = [];
   const resources = new Map<number, string>();
   const resourceOf = (document: number): string => {
-    let name = resources.get(document);
-    if (name === undefined) resources.set(document, (name = resourceName(index.documents[document]![1])));
+    const known = resources.get(document);
+    if (known !== undefined) return known;
+    const name = resourceName(index.documents[document]![1]);
+    resources.set(document, name);
     return name;
   };
   for (const ordinal of ranked) {
