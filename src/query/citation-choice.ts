@@ -17,7 +17,12 @@ import { chunkRow, readRows, type LoadedSearchIndex } from '../index/index-reade
  *   more or less) is not the same text, so the index does not group it; among the first
  *   NEAR_DUPLICATE_DEPTH hits, a hit from another rendering of the same resource (sameResource)
  *   whose word trigrams are at least two thirds those of the shorter of the two folds into the
- *   better-ranked one. A fixed depth, not the page size, so every page is cut from one ranking.
+ *   better-ranked one, when both are under the same section heading (two sections of one rendering
+ *   can share a sentence, and so can their copies in the other). A hit stands for its whole group:
+ *   the renderings and texts compared are those of every member and of every hit folded into it
+ *   before (a group's best-ranked member can be in the same rendering as the near duplicate while
+ *   another member is the other rendering's copy). A fixed depth, not the page size, so every page is cut from one
+ *   ranking.
  */
 export const NEAR_DUPLICATE_DEPTH = 30;
 
@@ -40,18 +45,21 @@ export function isGeneratedId(id: string): boolean {
  * names (CSP2 and CSP3) are not renderings: their near duplicates stay separate hits.
  */
 export function sameResource(a: string, b: string): boolean {
-  const name = (url: string): string =>
-    (
-      url
-        .replace(/[?#].*$/, '')
-        .replace(/\/+$/, '')
-        .split('/')
-        .pop() ?? ''
-    )
-      .replace(/\.[a-z0-9]+$/i, '')
-      .toLowerCase();
-  const x = name(a);
-  return x !== '' && x === name(b);
+  const x = resourceName(a);
+  return x !== '' && x === resourceName(b);
+}
+
+/** The name sameResource compares: the last path segment without its extension, lower-cased ('' for none). */
+function resourceName(url: string): string {
+  return (
+    url
+      .replace(/[?#].*$/, '')
+      .replace(/\/+$/, '')
+      .split('/')
+      .pop() ?? ''
+  )
+    .replace(/\.[a-z0-9]+$/i, '')
+    .toLowerCase();
 }
 
 /**
@@ -122,35 +130,88 @@ export function nearDuplicate(a: ReadonlySet<string>, b: ReadonlySet<string>): b
 }
 
 /**
- * Near duplicates among `ranked` (best first): each hit that repeats a better-ranked kept hit of
- * another document is folded into it. Returns, per kept hit, the hits folded into it (rank order),
- * and all folded hits.
+ * One passage a hit stands for: its chunk and those of its same-passage group (one text), each with
+ * its document and that document's resource name (sameResource), and the text's trigrams.
+ */
+interface Passage {
+  chunks: { ordinal: number; document: number; resource: string }[];
+  grams: Set<string>;
+}
+
+/** The own heading of a chunk's section, as words ('' when the chunk is under the document title only). Its row must be read. */
+function sectionHeading(index: LoadedSearchIndex, ordinal: number): string {
+  const headingPath = chunkRow(index, ordinal)[2];
+  if (headingPath.length < 2) return '';
+  return (
+    headingPath
+      .at(-1)!
+      .toLowerCase()
+      .match(/[\p{L}\p{N}]+/gu) ?? []
+  ).join(' ');
+}
+
+/**
+ * Whether `b` is `a` in another rendering: near-duplicate text, and a chunk of one in a document that
+ * is another rendering of a chunk's document of the other, under the same section heading (two
+ * sections of one rendering often share a sentence, as 301 and 302's notes do, and so do their copies
+ * in the other rendering). A chunk outside any section has no heading to compare: its text decides.
+ * Rows of group members are read only for a near duplicate.
+ */
+function samePassageElsewhere(index: LoadedSearchIndex, a: Passage, b: Passage): boolean {
+  // The cheap test first: most pairs of hits are not from two renderings of one resource.
+  const pairs: [number, number][] = [];
+  for (const x of a.chunks)
+    for (const y of b.chunks)
+      if (x.document !== y.document && x.resource !== '' && x.resource === y.resource) pairs.push([x.ordinal, y.ordinal]);
+  if (pairs.length === 0 || !nearDuplicate(a.grams, b.grams)) return false;
+  readRows(index, pairs.flat());
+  return pairs.some(([x, y]) => {
+    const [headingX, headingY] = [sectionHeading(index, x), sectionHeading(index, y)];
+    return headingX === '' || headingY === '' || headingX === headingY;
+  });
+}
+
+/**
+ * Near duplicates among `ranked` (best first): each hit that is, in another rendering, the passage of
+ * a better-ranked kept hit or of a hit folded into it (samePassageElsewhere) is folded into it.
+ * `membersOf` gives the other chunks a hit stands for (its same-passage group, whose text is the
+ * hit's). Returns, per kept hit, the hits folded into it (rank order), and all folded hits.
  */
 export function foldNearDuplicates(
   index: LoadedSearchIndex,
   ranked: readonly number[],
+  membersOf: (ordinal: number) => readonly number[] = () => [],
 ): { into: Map<number, number[]>; removed: number[] } {
   const into = new Map<number, number[]>();
   const removed: number[] = [];
   if (ranked.length < 2) return { into, removed };
   readRows(index, ranked);
-  const kept: [ordinal: number, document: number, grams: Set<string>][] = [];
-  const urlOf = (document: number): string => index.documents[document]![1];
+  // Each kept hit with the passages it stands for (its own first, then those folded into it).
+  const kept: [ordinal: number, passages: Passage[]][] = [];
+  const resources = new Map<number, string>();
+  const resourceOf = (document: number): string => {
+    const known = resources.get(document);
+    if (known !== undefined) return known;
+    const name = resourceName(index.documents[document]![1]);
+    resources.set(document, name);
+    return name;
+  };
   for (const ordinal of ranked) {
-    const document = index.chunkDocument[ordinal]!;
-    const grams = trigrams(chunkRow(index, ordinal)[9]);
-    const same = kept.find(
-      ([, keptDocument, keptGrams]) =>
-        keptDocument !== document && sameResource(urlOf(keptDocument), urlOf(document)) && nearDuplicate(keptGrams, grams),
-    );
+    const chunks = [ordinal, ...membersOf(ordinal)].map((member) => {
+      const document = index.chunkDocument[member]!;
+      return { ordinal: member, document, resource: resourceOf(document) };
+    });
+    const passage: Passage = { chunks, grams: trigrams(chunkRow(index, ordinal)[9]) };
+    const same = kept.find(([, passages]) => passages.some((other) => samePassageElsewhere(index, other, passage)));
     if (same === undefined) {
-      kept.push([ordinal, document, grams]);
+      kept.push([ordinal, [passage]]);
       continue;
     }
     const list = into.get(same[0]) ?? [];
     list.push(ordinal);
     into.set(same[0], list);
     removed.push(ordinal);
+    same[1].push(passage);
   }
   return { into, removed };
 }

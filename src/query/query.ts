@@ -13,6 +13,7 @@ import { stemPrefix, wantedTermPositions } from '../index/tokenizer.js';
 import { compareCodeUnits } from '../store/canonical-json.js';
 import { codePointLength } from '../chunk/text-boundaries.js';
 import { citedFragment, foldNearDuplicates, mostOpenable, NEAR_DUPLICATE_DEPTH } from './citation-choice.js';
+import { namedTerms } from './named-ids.js';
 import { containsPhrase, parseQueryTerms } from './query-terms.js';
 import { expandQuery, FEEDBACK_CHUNKS } from './feedback.js';
 import { DOCUMENT_WEIGHT, documentLengths, documentPostings, type DocumentPostings } from './document-context.js';
@@ -159,6 +160,8 @@ interface ScoredChunk {
   scoredBy: number;
   /** BM25F points plus proximity points. */
   points: number;
+  /** Query terms an element id in the chunk names entirely (named-ids.ts): one more heading occurrence each. */
+  named: string[];
   /** Proximity evidence (empty below PROXIMITY_DEPTH or without close pairs). */
   proximity: PairEvidence[];
   /** Other matching chunks with the same passage, ascending. */
@@ -294,6 +297,7 @@ export function rankChunks(
   const docLengths = documentLengths(index);
   // Chunk-level idf of each scoring term the index has (proximity weighs pairs by it).
   const idfOf = new Map<string, number>();
+  const weightOf = new Map<string, TermWeight>();
   for (const [t, term] of query.scoringTerms.entries()) {
     const termIndex = findTerm(index, term);
     if (termIndex < 0) {
@@ -307,6 +311,7 @@ export function rankChunks(
     const { ordinals, tfs, headingTfs } = list;
     const weight = termWeight(chunkCount, ordinals.length, queryWeightOf(query, t), index.k1Milli, index.bMilli, index.totalLength);
     idfOf.set(term, weight.idf);
+    weightOf.set(term, weight);
     const isRequired = requiredHits !== undefined && required.has(term);
     const points = new TermPointsMemo(weight);
     const lengths = index.lengths;
@@ -391,25 +396,40 @@ export function rankChunks(
   }
   // Proximity re-scores the first PROXIMITY_DEPTH of the BM25F order (proximity.ts), so that many are ranked whatever `keep` is.
   const pairs = queryPairs(query.sequences.map((sequence) => sequence.filter((term) => idfOf.has(term))));
-  const depth = pairs.length > 0 ? PROXIMITY_DEPTH : 0;
+  // Ids naming the query's words and proximity re-score the first PROXIMITY_DEPTH of the BM25F order.
+  const depth = PROXIMITY_DEPTH;
   // Near duplicates fold within the first NEAR_DUPLICATE_DEPTH hits, which can remove that many less one: ranked as spare.
   const foldDepth = collapse ? NEAR_DUPLICATE_DEPTH : 0;
   const wanted = Math.max(keep, depth, foldDepth) + foldDepth;
   let top = bestOf(matched, wanted, scores, ranksBefore);
   const proximity = new Map<number, PairEvidence[]>();
-  if (depth > 0) {
+  const namedOf = new Map<number, string[]>();
+  const textPostings = new Map(query.scoringTerms.map((term, t) => [term, postings[t]]));
+  const head = top.slice(0, depth);
+  readRows(index, head);
+  const scoringTerms = new Set(query.scoringTerms);
+  for (const ordinal of head) {
+    const named = namedTerms(chunkRow(index, ordinal)[10], scoringTerms).filter((term) => weightOf.has(term));
+    if (named.length === 0) continue;
+    namedOf.set(ordinal, named);
+    for (const term of named) {
+      const { tf, headingTf } = chunkFrequencies(textPostings.get(term), ordinal);
+      const weight = weightOf.get(term)!;
+      const length = index.lengths[ordinal]!;
+      scores[ordinal] = scores[ordinal]! + termPoints(weight, tf, headingTf + 1, length) - termPoints(weight, tf, headingTf, length);
+    }
+  }
+  if (pairs.length > 0) {
     const k1 = index.k1Milli / 1000;
     const pairTerms = new Set(pairs.flat());
     const prefixes = [...new Set([...pairTerms].map(stemPrefix))];
-    // A pair scores only in a chunk whose text has both its words: other chunks' rows are not read.
-    const textPostings = new Map(query.scoringTerms.map((term, t) => [term, postings[t]]));
+    // A pair scores only in a chunk whose text has both its words.
     const inText = (term: string, ordinal: number): boolean => {
       const list = textPostings.get(term);
       const at = list === undefined ? -1 : binarySearch(list.ordinals, ordinal);
       return at >= 0 && list!.tfs[at]! > 0;
     };
-    const candidates = top.slice(0, depth).filter((ordinal) => pairs.some(([a, b]) => inText(a, ordinal) && inText(b, ordinal)));
-    readRows(index, candidates);
+    const candidates = head.filter((ordinal) => pairs.some(([a, b]) => inText(a, ordinal) && inText(b, ordinal)));
     for (const ordinal of candidates) {
       const { terms, positions } = wantedTermPositions(chunkRow(index, ordinal)[9], prefixes, pairTerms, PROXIMITY_WINDOW);
       const evidence = proximityEvidence(terms, pairs, (term) => idfOf.get(term)!, k1, positions);
@@ -417,13 +437,15 @@ export function rankChunks(
       proximity.set(ordinal, evidence);
       for (const pair of evidence) scores[ordinal] = scores[ordinal]! + pair.points;
     }
-    const head = top.slice(0, depth).sort((a, b) => (scores[a] !== scores[b] ? scores[b]! - scores[a]! : a - b));
+  }
+  if (namedOf.size > 0 || proximity.size > 0) {
+    head.sort((a, b) => (scores[a] !== scores[b] ? scores[b]! - scores[a]! : a - b));
     top = [...head, ...top.slice(depth)];
   }
   let total = matched.length;
   if (foldDepth > 0) {
     // The same passage cut at other boundaries (another rendering's chunking): one hit, at the better-ranked.
-    const folded = foldNearDuplicates(index, top.slice(0, foldDepth));
+    const folded = foldNearDuplicates(index, top.slice(0, foldDepth), (ordinal) => samePassage.get(ordinal) ?? []);
     for (const [kept, others] of folded.into) {
       const list = samePassage.get(kept) ?? [];
       for (const other of others) list.push(other, ...(samePassage.get(other) ?? []));
@@ -449,6 +471,7 @@ export function rankChunks(
         ordinal: shown,
         scoredBy: ordinal,
         points: scores[ordinal]!,
+        named: namedOf.get(ordinal) ?? [],
         proximity: proximity.get(ordinal) ?? [],
         samePassage: [ordinal, ...members].filter((member) => member !== shown).sort((a, b) => a - b),
       };
@@ -456,6 +479,12 @@ export function rankChunks(
     postings,
     perDocument: perDocumentOfTerm,
   };
+}
+
+/** A chunk's text and heading frequencies of a term (0 where its postings do not list the chunk). */
+function chunkFrequencies(list: Postings | undefined, ordinal: number): { tf: number; headingTf: number } {
+  const at = list === undefined ? -1 : binarySearch(list.ordinals, ordinal);
+  return at < 0 ? { tf: 0, headingTf: 0 } : { tf: list!.tfs[at]!, headingTf: list!.headingTfs[at]! };
 }
 
 /** The best `keep` of `matched` in rank order (points descending, then ordinal ascending). */
@@ -533,8 +562,11 @@ function explainScore(
     );
     const at = binarySearch(list.ordinals, entry.scoredBy);
     const chunkWeight = termWeight(index.chunkCount, list.ordinals.length, queryWeight, index.k1Milli, index.bMilli, index.totalLength);
+    // An id naming the query's words counts as one more heading occurrence (named-ids.ts).
+    const named = entry.named.includes(term) ? 1 : 0;
+    const { tf, headingTf } = chunkFrequencies(list, entry.scoredBy);
     const inChunk =
-      at < 0 ? null : evidence(chunkWeight, list.ordinals.length, list.tfs[at]!, list.headingTfs[at]!, index.lengths[entry.scoredBy]!);
+      at < 0 && named === 0 ? null : evidence(chunkWeight, list.ordinals.length, tf, headingTf + named, index.lengths[entry.scoredBy]!);
     terms.push({
       term,
       queryFrequency: query.queryFrequencies[t]!,

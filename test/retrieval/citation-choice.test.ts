@@ -177,6 +177,79 @@ test('near-duplicate renderings collapse: the same passage cut at other boundari
   assert.equal(nearDuplicate(new Set(['a b c', 'b c d']), new Set(['a b c', 'b c d'])), false);
 });
 
+test("near duplicates fold through any member of a hit's group, only under the same section heading", () => {
+  const syntax = [
+    'The Expires attribute carries a cookie date after which the user agent removes the cookie.',
+    'The Max-Age attribute carries a number of seconds after which the user agent removes the cookie.',
+    'The Domain attribute names the hosts to which the cookie is sent by the user agent.',
+    'The Path attribute limits the scope of the cookie to a set of request paths.',
+  ];
+  const section = (id: string, heading: string): Section => ({ id, fragment: id, heading, level: 1, number: null, parentId: null });
+  // The plain text gives the attributes under Set-Cookie and again, cut one sentence later, in its collected syntax;
+  // the XML holds the same attributes in its collected syntax only, with the text's Set-Cookie boundaries.
+  const text = makeDocument({
+    documentId: 'a-text',
+    sourceUrl: 'https://example.org/rfc9999.txt',
+    sections: [section('set-cookie', 'The Set-Cookie Header'), section('collected', 'Collected Syntax')],
+    blocks: [
+      { id: 'b1', sectionId: 'set-cookie', text: syntax.join(' ') },
+      { id: 'b2', sectionId: 'collected', text: ['Every attribute is listed here again.', ...syntax.slice(0, 3)].join(' ') },
+    ],
+  });
+  const xml = makeDocument({
+    documentId: 'b-xml',
+    sourceUrl: 'https://example.org/rfc9999.xml',
+    sections: [section('collected', 'Collected Syntax')],
+    blocks: [{ id: 'b1', sectionId: 'collected', text: syntax.join(' ') }],
+  });
+  const question = ['set-cookie header expires max-age attribute removes cookie'];
+  for (const docs of [
+    [text, xml, ...FILLER],
+    [...FILLER, xml, text],
+  ]) {
+    const index = indexOfParts(docs);
+    // Without collapsing: three chunks, the plain text's Set-Cookie first (its heading matches).
+    const separate = ask(index, question, { collapse: false }).hits.map((hit) => hit.chunkId);
+    assert.equal(separate.length, 3);
+    assert.equal(separate[0], 'a-text#b1');
+    // The group's best-ranked member is the plain text's, but its XML member is the collected syntax the
+    // plain text's collected syntax repeats at other boundaries: one hit for all three.
+    const response = ask(index, question);
+    assert.equal(response.total, 1);
+    assert.deepEqual(
+      [response.hits[0]!.chunkId, ...(response.hits[0]!.samePassage ?? []).map((same) => same.chunkId)].sort(),
+      [...separate].sort(),
+    );
+  }
+  // Two sections of one rendering that share a sentence, each also in the other rendering: a hit per section.
+  const note = (code: string): string =>
+    'Note: for historical reasons, a user agent may change the request method from POST to GET ' +
+    `for the subsequent request after a ${code} response. ` +
+    'If this behavior is undesired, another status code can be used instead, and the redirect keeps its method.';
+  const statusRendering = (documentId: string, sourceUrl: string) =>
+    makeDocument({
+      documentId,
+      sourceUrl,
+      sections: [section('status.301', '301 Moved Permanently'), section('status.302', '302 Found')],
+      blocks: [
+        { id: 'b1', sectionId: 'status.301', text: note('301') },
+        { id: 'b2', sectionId: 'status.302', text: note('302') },
+      ],
+    });
+  const html = statusRendering('a-html', 'https://example.org/rfc9110.html');
+  const xmlStatus = statusRendering('b-xml', 'https://example.org/rfc9110.xml');
+  for (const docs of [
+    [html, xmlStatus, ...FILLER],
+    [...FILLER, xmlStatus, html],
+  ]) {
+    const hits = ask(indexOfParts(docs), ['user agent change request method POST GET']).hits;
+    assert.deepEqual(hits.map((hit) => [hit.citation.headingPath.at(-1), hit.citation.sourceUrl, hit.samePassage?.length]).sort(), [
+      ['301 Moved Permanently', 'https://example.org/rfc9110.html', 1],
+      ['302 Found', 'https://example.org/rfc9110.html', 1],
+    ]);
+  }
+});
+
 test('a generated back-reference id is never cited when a stable id covers the match', () => {
   assert.ok(isGeneratedId('ref-for-concept-header①⑧'));
   assert.ok(isGeneratedId('ref-for-dom-node-appendchild'));

@@ -21,6 +21,7 @@ import {
   termWeight,
 } from '../../src/query/ranking.js';
 import { ORDERED_WEIGHT, PROXIMITY_WINDOW, proximityEvidence, queryPairs } from '../../src/query/proximity.js';
+import { namedTerms } from '../../src/query/named-ids.js';
 import { ALL_DOCS, makeDocument } from './fixtures.js';
 import { random } from './corpus-helpers.js';
 import { seededRandom } from '../helpers/random.js';
@@ -340,4 +341,46 @@ test('TermPointsMemo gives termPoints exactly, remembered or not, in and past it
   const a = new TermPointsMemo(termWeight(1000, 10, 1, 1200, 750, 100_000));
   const b = new TermPointsMemo(termWeight(1000, 900, 1, 1200, 750, 100_000));
   assert.notEqual(a.points(1, 0, 100), b.points(1, 0, 100));
+});
+
+test('an element id whose words are all query words counts as a heading match of the chunk that holds it', () => {
+  // namedTerms: every (non-function) word of the id must be a query term; generated back-reference ids are not read.
+  const query = new Set(['ascii', 'whitespac', 'code', 'point']);
+  assert.deepEqual(namedTerms([[0, 'ascii-whitespace']], query), ['ascii', 'whitespac']);
+  assert.deepEqual(namedTerms([[0, 'split-on-ascii-whitespace']], query), []);
+  assert.deepEqual(namedTerms([[0, 'ref-for-ascii-whitespace①']], query), []);
+  assert.deepEqual(namedTerms([[0, 'the-code-point']], query), ['code', 'point']);
+  assert.deepEqual(namedTerms([[0, 'of-the']], query), []);
+  assert.deepEqual(namedTerms(null, query), []);
+  // The chunk that uses the question's words more often ranks first until the other holds the element
+  // the question names (a <dfn id="ascii-whitespace">).
+  const define = 'ASCII whitespace is U+0009 TAB, U+000A LF, U+000C FF, U+000D CR, or U+0020 SPACE: five code points.';
+  const use = 'To strip ASCII whitespace from a string, remove the code points at both of its ends.';
+  const docs = (id: string | null): EvidenceDocument[] => [
+    makeDocument({
+      documentId: 'infra-a',
+      sections: [],
+      blocks: [{ id: 'b', sectionId: null, text: define, anchors: id === null ? [] : [{ id, start: 0 }] }],
+    }),
+    single('infra-b', use),
+    ...['c', 'd', 'e', 'f'].map((n) => single(`filler-${n}`, `unrelated filler ${n} about other matters`)),
+  ];
+  const question = ['which code points count as ASCII whitespace'];
+  assert.equal(ask(indexOf(docs(null)), question).hits[0]!.chunkId, 'infra-b#b');
+  assert.equal(ask(indexOf(docs('strip-leading-and-trailing-ascii-whitespace')), question).hits[0]!.chunkId, 'infra-b#b');
+  for (const id of ['ascii-whitespace', 'ref-for-ascii-whitespace①']) {
+    const index = indexOf(docs(id));
+    const response = ask(index, question, { explain: true });
+    const first = response.hits[0]!;
+    assert.equal(first.chunkId, id === 'ascii-whitespace' ? 'infra-a#b' : 'infra-b#b', id);
+    // --explain shows the id as one more heading occurrence of each named term, and its points still add up.
+    const explain = first.explain!;
+    assert.equal(
+      explain.terms.reduce((sum, term) => sum + term.points, 0) + explain.proximity.reduce((sum, pair) => sum + pair.points, 0),
+      explain.points,
+    );
+    if (id === 'ascii-whitespace')
+      for (const term of ['ascii', 'whitespac'])
+        assert.equal(explain.terms.find((entry) => entry.term === term)!.chunk!.headingFrequency, 1, term);
+  }
 });

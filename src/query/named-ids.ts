@@ -1,0 +1,53 @@
+import { stemPrefix, tokenize, tokenizeLookingFor } from '../index/tokenizer.js';
+import { isGeneratedId } from './citation-choice.js';
+import { STOP_TERMS, STOP_WORDS } from './stop-words.js';
+
+const ASCII_ID = /^[\x21-\x7e]*$/;
+const ASCII_WORDS = /[A-Za-z0-9]+/g;
+let stopWords: ReadonlySet<string> | undefined;
+
+/**
+ * Ids that name what a question asks for. A chunk records the ids of the elements inside it
+ * (Chunk.anchors: a definition, a section, a step, a paragraph); an id is a name its author gave to
+ * a concept (`ascii-whitespace`, `protected-resource`, `status.302`). When every word of an id is a
+ * word of the query, the chunk holds the thing the query names, as a section whose heading is the
+ * query's words does: each of those terms counts once more in the chunk's heading field (BM25F, the
+ * heading weight; ranking.ts), for the first PROXIMITY_DEPTH chunks of the BM25F order (ids are in
+ * the rows, which only those are read for). Function words in an id are passed over as the query
+ * passes over them; a generator's back-reference ids (`ref-for-*`, citation-choice.ts) name links,
+ * not concepts, and are not read. Text without ids (plain-text collections) is scored as before.
+ */
+export function namedTerms(anchors: readonly [number, string][] | null | undefined, queryTerms: ReadonlySet<string>): string[] {
+  const named = new Set<string>();
+  let prefixes: string[] | undefined;
+  for (const [, id] of anchors ?? []) {
+    if (isGeneratedId(id)) continue;
+    prefixes ??= [...queryTerms].map(stemPrefix);
+    const terms = idTerms(id, prefixes);
+    if (terms === undefined) continue;
+    const content = terms.filter((term) => !STOP_TERMS.has(term));
+    if (content.length === 0 || !content.every((term) => queryTerms.has(term))) continue;
+    for (const term of content) named.add(term);
+  }
+  return [...named].sort();
+}
+
+/**
+ * The terms of an id, or undefined when one of its words can be neither a query term nor a function
+ * word. Most ids fail on a word that starts with no query term's stemPrefix, found without stemming
+ * (a chunk of a WHATWG spec holds dozens of ids, and a cold query would stem every word of them).
+ */
+function idTerms(id: string, prefixes: readonly string[]): string[] | undefined {
+  if (!ASCII_ID.test(id)) return tokenize(id);
+  const words = id.match(ASCII_WORDS) ?? [];
+  const looked = tokenizeLookingFor(id, prefixes);
+  const terms: string[] = [];
+  for (let i = 0; i < looked.length; i++) {
+    if (looked[i] !== '') terms.push(looked[i]!);
+    else {
+      stopWords ??= new Set(STOP_WORDS.split(' '));
+      if (!stopWords.has(words[i]!.toLowerCase())) return undefined;
+    }
+  }
+  return terms;
+}
