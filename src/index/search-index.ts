@@ -1,6 +1,7 @@
 import { Buffer } from 'node:buffer';
-import { createHash } from 'node:crypto';
+import { createHash, hash } from 'node:crypto';
 import { Deflate, Z_SYNC_FLUSH } from 'pako';
+import type { ChunkJson } from '../chunk/chunk-file.js';
 import type { Chunk } from '../document/types.js';
 import { EpistemeError } from '../failure.js';
 import { canonicalJson, compareCodeUnits } from '../store/canonical-json.js';
@@ -198,14 +199,19 @@ function rowBlockMember(bytes: Uint8Array): Uint8Array {
  * A document's cacheable share of the index: a pure function of its chunks (their order is
  * irrelevant). `reuse` (row blocks of the document's previous part) saves work, never changes bytes.
  */
-export function buildDocumentPart(documentId: string, chunks: Chunk[], reuse?: RowBlockCache): string {
-  const sorted = [...chunks].sort((a, b) => compareCodeUnits(a.chunkId, b.chunkId));
+export function buildDocumentPart(documentId: string, chunks: Chunk[], reuse?: RowBlockCache, members?: readonly ChunkJson[]): string {
+  if (members !== undefined && members.length !== chunks.length) throw new Error('chunk members do not match the chunks');
+  const order = chunks.map((_, i) => i).sort((a, b) => compareCodeUnits(chunks[a]!.chunkId, chunks[b]!.chunkId));
+  const sorted = order.map((i) => chunks[i]!);
   let doc: string[] | null = null;
   const rows: string[] = [];
   const lengths: number[] = [];
   let totalLength = 0;
   const passageKeys: string[] = [];
   const termPostings = new Map<string, { ordinals: number[]; tfs: number[]; headingTfs: number[] }>();
+  // A section's chunks share its heading path (one array, chunker.ts): tokenised once.
+  const headingTerms = new Map<readonly string[], string[]>();
+  const tokenizeText = chunkTextTokenizer(documentId);
   sorted.forEach((chunk, ordinal) => {
     if (ordinal > 0 && sorted[ordinal - 1]!.chunkId === chunk.chunkId) throw new Error(`duplicate chunk id ${chunk.chunkId}`);
     if (chunk.documentId !== documentId || chunk.citation.documentId !== documentId) {
@@ -216,24 +222,11 @@ export function buildDocumentPart(documentId: string, chunks: Chunk[], reuse?: R
     else if (docRow.some((value, i) => value !== doc![i]))
       throw new Error(`chunk ${chunk.chunkId} disagrees with its document's source, snapshot or classification`);
     const c = chunk.citation;
-    const row: ChunkRow = [
-      chunk.chunkId,
-      c.sectionId,
-      c.headingPath,
-      c.blockIds,
-      c.fragment,
-      chunk.normativity,
-      c.pages ?? null,
-      c.span ?? null,
-      c.textRange ?? null,
-      chunk.text,
-      chunk.anchors ?? null,
-    ];
-    if (c.steps !== undefined) row.push(c.steps);
-    rows.push(canonicalJson(row));
+    const known = members?.[order[ordinal]!];
+    rows.push(known === undefined ? canonicalJson(chunkRowOf(chunk)) : chunkRowJson(known));
     // One pass over the chunk's terms, then its heading's: a term's lists end with this chunk's entry
     // once it has been seen here, so counting needs no map per chunk.
-    const terms = tokenize(chunk.text);
+    const terms = tokenizeText(chunk.text);
     for (const term of terms) {
       const entry = termPostings.get(term);
       if (entry === undefined) termPostings.set(term, { ordinals: [ordinal], tfs: [1], headingTfs: [0] });
@@ -244,7 +237,12 @@ export function buildDocumentPart(documentId: string, chunks: Chunk[], reuse?: R
         entry.headingTfs.push(0);
       }
     }
-    for (const term of tokenize(c.headingPath.join('\n'))) {
+    let heading = headingTerms.get(c.headingPath);
+    if (heading === undefined) {
+      heading = tokenize(c.headingPath.join('\n'));
+      headingTerms.set(c.headingPath, heading);
+    }
+    for (const term of heading) {
       const entry = termPostings.get(term);
       if (entry === undefined) termPostings.set(term, { ordinals: [ordinal], tfs: [0], headingTfs: [1] });
       else if (entry.ordinals[entry.ordinals.length - 1] === ordinal) entry.headingTfs[entry.headingTfs.length - 1]!++;
@@ -309,7 +307,64 @@ export function buildDocumentPart(documentId: string, chunks: Chunk[], reuse?: R
 
 /** Digest of a chunk's terms: chunks whose texts differ only in case, spacing or punctuation share it. */
 function passageKey(terms: readonly string[]): string {
-  return terms.length === 0 ? '' : createHash('sha256').update(terms.join(' ')).digest('hex').slice(0, 16);
+  // crypto.hash: the same digest as createHash, without a Hash object per chunk.
+  return terms.length === 0 ? '' : hash('sha256', terms.join(' '), 'hex').slice(0, 16);
+}
+
+/** A chunk's row in the index (index-layout.ts ChunkRow). */
+function chunkRowOf(chunk: Chunk): ChunkRow {
+  const c = chunk.citation;
+  const row: ChunkRow = [
+    chunk.chunkId,
+    c.sectionId,
+    c.headingPath,
+    c.blockIds,
+    c.fragment,
+    chunk.normativity,
+    c.pages ?? null,
+    c.span ?? null,
+    c.textRange ?? null,
+    chunk.text,
+    chunk.anchors ?? null,
+  ];
+  if (c.steps !== undefined) row.push(c.steps);
+  return row;
+}
+
+/** canonicalJson(chunkRowOf(chunk)), assembled from the chunk's members already serialised (chunk-file.ts). */
+function chunkRowJson(m: ChunkJson): string {
+  const steps = m.steps === undefined ? '' : `,${m.steps}`;
+  return (
+    `[${m.chunkId},${m.sectionId},${m.headingPath},${m.blockIds},${m.fragment},${m.normativity},` +
+    `${m.pages ?? 'null'},${m.span ?? 'null'},${m.textRange ?? 'null'},${m.text},${m.anchors ?? 'null'}${steps}]`
+  );
+}
+
+/**
+ * The terms of each chunk text of the part this thread last made of a document, for the last few
+ * documents: in a watch session a stage worker makes the part of the same edited document again and
+ * again, and all its chunks but the edited one or two have the same text as the last time. tokenize is
+ * a pure function of the text, so this saves time and changes nothing. Bounded: one part's texts for
+ * each of the documents most recently seen.
+ */
+const recentTerms = new Map<string, Map<string, string[]>>();
+const RECENT_TERM_DOCUMENTS = 4;
+
+/** A tokenizer for one part of `documentId` that reuses the terms of the document's previous part. */
+function chunkTextTokenizer(documentId: string): (text: string) => string[] {
+  const previous = recentTerms.get(documentId);
+  const next = new Map<string, string[]>();
+  recentTerms.delete(documentId);
+  recentTerms.set(documentId, next);
+  if (recentTerms.size > RECENT_TERM_DOCUMENTS) recentTerms.delete(recentTerms.keys().next().value!);
+  return (text) => {
+    let terms = next.get(text);
+    if (terms === undefined) {
+      terms = previous?.get(text) ?? tokenize(text);
+      next.set(text, terms);
+    }
+    return terms;
+  };
 }
 
 /**
