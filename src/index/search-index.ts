@@ -417,75 +417,23 @@ export function parsePart(part: string): ParsedPart {
 }
 
 /**
- * Merges sorted term lists: next() returns the smallest term not yet returned (code-unit order) and
- * sets `holders` to the lists holding it, ascending; each holder's cursor is then one past that term.
- * A binary heap of list indices ordered by (current term, list index).
+ * The distinct terms of sorted term lists in code-unit order, and for each the lists that hold it as
+ * flat (list index, index in that list) pairs, lists ascending: one map entry per distinct term, then
+ * one sort of the distinct terms (Array.prototype.sort without a comparator compares UTF-16 code
+ * units, the order compareCodeUnits gives). On the dev corpus's 32 parts this is several times faster
+ * than a heap merge of the lists, whose string comparisons were most of a merge.
  */
-class TermMerge {
-  readonly cursor: Int32Array;
-  holders: number[] = [];
-  private readonly heap: number[] = [];
-
-  constructor(private readonly lists: string[][]) {
-    this.cursor = new Int32Array(lists.length);
-    lists.forEach((list, i) => {
-      if (list.length > 0) this.push(i);
-    });
-  }
-
-  next(): string | null {
-    if (this.heap.length === 0) return null;
-    const term = this.current(this.heap[0]!);
-    this.holders = [];
-    while (this.heap.length > 0 && this.current(this.heap[0]!) === term) {
-      const list = this.pop();
-      this.holders.push(list);
-      this.cursor[list]!++;
-      if (this.cursor[list]! < this.lists[list]!.length) this.push(list);
+function termsAndHolders(lists: readonly string[][]): { terms: string[]; holders: Map<string, number[]> } {
+  const holders = new Map<string, number[]>();
+  lists.forEach((list, listIndex) => {
+    for (let i = 0; i < list.length; i++) {
+      const term = list[i]!;
+      const known = holders.get(term);
+      if (known === undefined) holders.set(term, [listIndex, i]);
+      else known.push(listIndex, i);
     }
-    return term;
-  }
-
-  private current(list: number): string {
-    return this.lists[list]![this.cursor[list]!]!;
-  }
-
-  private less(a: number, b: number): boolean {
-    const ta = this.current(a);
-    const tb = this.current(b);
-    return ta < tb || (ta === tb && a < b);
-  }
-
-  private push(list: number): void {
-    const heap = this.heap;
-    let i = heap.push(list) - 1;
-    while (i > 0) {
-      const parent = (i - 1) >> 1;
-      if (!this.less(heap[i]!, heap[parent]!)) break;
-      [heap[i], heap[parent]] = [heap[parent]!, heap[i]!];
-      i = parent;
-    }
-  }
-
-  private pop(): number {
-    const heap = this.heap;
-    const top = heap[0]!;
-    const last = heap.pop()!;
-    if (heap.length > 0) {
-      heap[0] = last;
-      for (let i = 0; ; ) {
-        const l = 2 * i + 1;
-        const r = l + 1;
-        let least = i;
-        if (l < heap.length && this.less(heap[l]!, heap[least]!)) least = l;
-        if (r < heap.length && this.less(heap[r]!, heap[least]!)) least = r;
-        if (least === i) break;
-        [heap[i], heap[least]] = [heap[least]!, heap[i]!];
-        i = least;
-      }
-    }
-    return top;
-  }
+  });
+  return { terms: [...holders.keys()].sort(), holders };
 }
 
 /** Parses parts, drops documents without chunks, restamps snapshots, sorts by document id. */
@@ -609,9 +557,9 @@ export function mergeSegmentedIndex(
 
 /**
  * The blocks of parsed parts as one file: a single-file index (with provenance) or a segment (null).
- * The work per (document, term) run is kept to integer operations: terms are found by hash in the
- * parts' space-joined term strings (no per-run string objects), runs are grouped by term with a counting sort,
- * and posting runs are copied as ASCII bytes behind a (document gap, length) header.
+ * The work per (document, term) run is kept to integer operations: each distinct term is hashed once
+ * into a map of its (part, index) pairs, the distinct terms are sorted once, and posting runs are
+ * copied as ASCII bytes behind a (document gap, length) header.
  */
 function encodeBlockFile(
   parsed: ParsedPart[],
@@ -619,8 +567,8 @@ function encodeBlockFile(
   bMilli: number,
   provenance: IndexProvenance | null,
 ): { text: string; fingerprint: string; chunkCount: number; totalLength: number } {
-  // Each part's terms are in code-unit order: a k-way merge visits the distinct terms in that order and,
-  // for each, the parts that hold it in part (= document) order, without hashing or sorting every term.
+  // The distinct terms in code-unit order and, for each, the parts that hold it in part (= document)
+  // order (termsAndHolders); each part's own list must be in that order (checked here).
   let totalLength = 0;
   const termLists = parsed.map((p) => {
     totalLength += p.header.totalLength;
@@ -651,13 +599,15 @@ function encodeBlockFile(
     blockTerms = [];
     blockLengths = [];
   };
-  const merge = new TermMerge(termLists);
-  for (let term = merge.next(); term !== null; term = merge.next()) {
+  const { terms: mergedTermList, holders: termHolders } = termsAndHolders(termLists);
+  for (const term of mergedTermList) {
     let previousDocument = -1;
     const runStart = written;
-    for (const partIndex of merge.holders) {
+    const holders = termHolders.get(term)!;
+    for (let h = 0; h < holders.length; h += 2) {
       // partIndex = the document's ordinal (parts are in document order); the term's index in the part:
-      const termIndex = merge.cursor[partIndex]! - 1;
+      const partIndex = holders[h]!;
+      const termIndex = holders[h + 1]!;
       const bytes = partPostings[partIndex]!;
       const start = parsed[partIndex]!.postingStarts[termIndex]!;
       const end = parsed[partIndex]!.postingStarts[termIndex + 1]!;
