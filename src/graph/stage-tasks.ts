@@ -2,7 +2,7 @@ import type { ExtractInput } from '../extract/extract.js';
 import type { ChunkOptions } from '../chunk/chunker.js';
 import type { ChunksPayload, EvidenceDocument } from '../document/types.js';
 import type { InspectTask } from '../inspect/inspect.js';
-import { artifactFile, artifactFileOfPayloadJson, type Artifact } from '../store/artifact.js';
+import { artifactFileOfPayloadJson, type Artifact } from '../store/artifact.js';
 import { canonicalJson } from '../store/canonical-json.js';
 
 /**
@@ -12,7 +12,7 @@ import { canonicalJson } from '../store/canonical-json.js';
  * thread never re-parses a document or its chunks.
  */
 export { DOCUMENT_FORMAT_VERSION, CHUNKS_FORMAT_VERSION } from '../rule-versions.js';
-import { DOCUMENT_FORMAT_VERSION, CHUNKS_FORMAT_VERSION } from '../rule-versions.js';
+import { DOCUMENT_FORMAT_VERSION } from '../rule-versions.js';
 
 export type StageTask =
   | { stage: 'extract'; input: ExtractInput }
@@ -64,7 +64,7 @@ async function run(task: StageTask): Promise<ExtractResult | ChunkResult | strin
     }
     case 'chunk': {
       const { chunkDocument } = await import('../chunk/chunker.js');
-      const { chunksContentHashOfText, chunksContentHash } = await import('../chunk/snapshot-provenance.js');
+      const { encodeChunks, encodeChunksSlowly } = await import('../chunk/chunk-file.js');
       const { buildDocumentPart, reusableRowBlocks } = await import('../index/search-index.js');
       const artifact = JSON.parse(Buffer.from(task.documentBytes).toString('utf8')) as Artifact<EvidenceDocument>;
       const snapshotId = artifact.payload.provenance.snapshotId;
@@ -75,15 +75,18 @@ async function run(task: StageTask): Promise<ExtractResult | ChunkResult | strin
         chunks: chunkDocument(artifact.payload, task.options),
         documentId: task.documentId,
       };
-      const bytes = artifactFile('document-chunks', CHUNKS_FORMAT_VERSION, payload);
+      // Each chunk's values serialised once, for the file, its content hash and the index part's rows.
+      const encoded = encodeChunks(payload);
+      const { bytes, contentHash } = encoded ?? encodeChunksSlowly(payload);
       return {
         bytes,
-        chunksContentHash: chunksContentHashOfText(bytes, payload, snapshotId) ?? chunksContentHash(payload.documentId, payload.chunks),
+        chunksContentHash: contentHash,
         snapshotId,
         part: buildDocumentPart(
           payload.documentId,
           payload.chunks,
           task.previousPart === undefined ? undefined : reusableRowBlocks(task.previousPart),
+          encoded?.members,
         ),
       };
     }

@@ -1,0 +1,190 @@
+/**
+ * What segmenting a small corpus's search index would buy and cost (issue 28): the dev corpus (32
+ * documents, ../shared/corpus/dev) is one single-file index today (index-layout.ts
+ * SINGLE_FILE_MAX_DOCUMENTS = 256), so a one-document edit merges every document's part again. For
+ * the single file and for smaller segment plans (a segment ends after a document whose id's CRC-32 is
+ * 0 modulo k, or at `max` documents, as planSegments cuts above the threshold):
+ * - the search-index update after an edit of whatwg/dom.html (its segment's merge and the manifest;
+ *   for the single file, the merge of all 32 cached parts), against a full search-index build (every
+ *   part made from its chunks, then merged), in this process;
+ * - a cold `episteme query` (whole process) on each layout, written beside the same chunk index,
+ *   interleaved round by round; every layout must answer exactly as the single file does.
+ *
+ *   npm run build && node dist/bench/segment-plans.js [--rounds 15] [--cli OTHER/bin/episteme.cjs]
+ */
+import { spawnSync } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import * as zlib from 'node:zlib';
+import type { Chunk } from '../src/document/types.js';
+import {
+  buildDocumentPart,
+  buildSegment,
+  DEFAULT_INDEX_OPTIONS,
+  type IndexProvenance,
+  mergeSearchIndex,
+  segmentManifest,
+} from '../src/index/search-index.js';
+import { compareCodeUnits } from '../src/store/canonical-json.js';
+
+function argument(name: string, fallback: string): string {
+  const index = process.argv.indexOf(name);
+  return index >= 0 && process.argv[index + 1] ? process.argv[index + 1]! : fallback;
+}
+
+const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+const CLI = path.resolve(argument('--cli', path.join(REPO, 'bin', 'episteme.cjs')));
+const DEV = path.resolve(REPO, '..', 'shared', 'corpus', 'dev');
+const quick = process.argv.includes('--quick') || process.env.EPISTEME_BENCH_QUICK === '1';
+const rounds = Number(argument('--rounds', quick ? '2' : '15'));
+const QUERY = 'conditional request';
+
+function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[sorted.length >> 1]!;
+}
+
+function timed<T>(times: number, run: () => T): { ms: number; value: T } {
+  const samples: number[] = [];
+  let value!: T;
+  for (let i = 0; i < times; i++) {
+    const start = performance.now();
+    value = run();
+    samples.push(performance.now() - start);
+  }
+  return { ms: median(samples), value };
+}
+
+/** Segment ends (exclusive) of sorted ids: a cut after an id whose CRC-32 is 0 modulo `cutOneIn`, or at `max` documents. */
+function plan(ids: readonly string[], cutOneIn: number, max: number): number[] {
+  const ends: number[] = [];
+  let start = 0;
+  for (let i = 0; i < ids.length; i++) {
+    if (zlib.crc32(ids[i]!) % cutOneIn === 0 || i + 1 - start >= max) {
+      ends.push(i + 1);
+      start = i + 1;
+    }
+  }
+  if (start < ids.length) ends.push(ids.length);
+  return ends;
+}
+
+function coldQuery(dir: string): { ms: number; answer: string } {
+  const start = performance.now();
+  const result = spawnSync(
+    process.execPath,
+    [CLI, 'query', '--index', 'chunks/search-index.json', '--term', QUERY, '--limit', '5', '--json'],
+    {
+      cwd: dir,
+      encoding: 'utf8',
+    },
+  );
+  const ms = performance.now() - start;
+  if (result.status !== 0) throw new Error(`query failed in ${dir}: ${result.stdout}${result.stderr}`);
+  return { ms, answer: result.stdout };
+}
+
+if (!fs.existsSync(path.join(DEV, 'manual-ingest.json'))) {
+  console.log(`segment-plans: skipped, the dev corpus is not at ${path.relative(REPO, DEV)} (../shared beside the project)`);
+} else {
+  console.log(
+    `segment-plans (load average ${os
+      .loadavg()
+      .map((l) => l.toFixed(1))
+      .join(' ')})`,
+  );
+  const root = fs.mkdtempSync(path.join(os.tmpdir(), 'episteme-segment-plans-'));
+  const single = path.join(root, 'single');
+  fs.cpSync(DEV, single, { recursive: true });
+  for (const file of fs.readdirSync(single, { recursive: true }) as string[]) fs.chmodSync(path.join(single, file), 0o755);
+  const built = spawnSync(process.execPath, [CLI, 'build', '--map', 'manual-ingest.json', '--fail-on', 'never'], {
+    cwd: single,
+    encoding: 'utf8',
+  });
+  if (built.status !== 0) throw new Error(`build failed: ${built.stderr.slice(0, 2000)}`);
+  const chunkDir = path.join(single, 'chunks');
+  const docs = fs
+    .readdirSync(chunkDir)
+    .filter((name) => /\.[0-9a-f]{16}\.json$/.test(name))
+    .map(
+      (name) =>
+        (JSON.parse(fs.readFileSync(path.join(chunkDir, name), 'utf8')) as { payload: { documentId: string; chunks: Chunk[] } }).payload,
+    );
+  const indexText = fs.readFileSync(path.join(chunkDir, 'search-index.json'), 'utf8');
+  const provenance = (JSON.parse(indexText) as { payload: { head: { provenance: IndexProvenance } } }).payload.head.provenance;
+  const full = timed(quick ? 1 : 3, () =>
+    mergeSearchIndex(
+      docs.map((d) => buildDocumentPart(d.documentId, d.chunks)),
+      provenance,
+      DEFAULT_INDEX_OPTIONS,
+    ),
+  );
+  const parts = new Map(docs.map((d) => [d.documentId, buildDocumentPart(d.documentId, d.chunks)]));
+  const ids = [...parts.keys()].sort(compareCodeUnits);
+  const edited = ids.find((id) => id.startsWith('dom-spec-whatwg-org'))!;
+  const merged = timed(quick ? 1 : 7, () => mergeSearchIndex([...parts.values()], provenance, DEFAULT_INDEX_OPTIONS));
+  if (merged.value !== indexText) throw new Error('the merge of the cached parts differs from the index the build wrote');
+  console.log(`dev corpus, ${ids.length} documents: full search-index build ${full.ms.toFixed(0)} ms; update after an edit of ${edited}:`);
+  console.log(`  single file (today): merge of every cached part ${merged.ms.toFixed(0)} ms = ${(merged.ms / full.ms).toFixed(3)}x`);
+  const layouts: { label: string; dir: string }[] = [{ label: 'single file', dir: single }];
+  for (const [cutOneIn, max] of [
+    [1, 1],
+    [2, 4],
+    [4, 8],
+    [8, 16],
+  ] as const) {
+    const ends = plan(ids, cutOneIn, max);
+    const groups = ends.map((end, i) => ids.slice(i === 0 ? 0 : ends[i - 1], end));
+    const segments = groups.map((group) =>
+      buildSegment(
+        group.map((id) => parts.get(id)!),
+        DEFAULT_INDEX_OPTIONS,
+      ),
+    );
+    const at = groups.findIndex((group) => group.includes(edited));
+    const update = timed(quick ? 1 : 7, () => {
+      const rebuilt = buildSegment(
+        groups[at]!.map((id) => parts.get(id)!),
+        DEFAULT_INDEX_OPTIONS,
+      );
+      return segmentManifest(
+        segments.map((s, i) => (i === at ? rebuilt.entry : s.entry)),
+        provenance,
+        DEFAULT_INDEX_OPTIONS,
+      );
+    });
+    const label = `cut 1 in ${cutOneIn}, at most ${max}`;
+    console.log(
+      `  ${label}: ${groups.length} segments (the edited one holds ${groups[at]!.length}); ` +
+        `its segment + manifest ${update.ms.toFixed(0)} ms = ${(update.ms / full.ms).toFixed(3)}x`,
+    );
+    // The same workspace with this layout of the search index (the chunk index beside it unchanged).
+    const dir = path.join(root, `cut-${cutOneIn}`);
+    fs.cpSync(single, dir, { recursive: true });
+    fs.rmSync(path.join(dir, 'chunks', 'search-index.json'));
+    for (const s of segments) fs.writeFileSync(path.join(dir, 'chunks', s.entry[0]), s.bytes);
+    fs.writeFileSync(path.join(dir, 'chunks', 'search-index.json'), update.value);
+    layouts.push({ label, dir });
+  }
+  // The manifests above name the rebuilt segment's entry, which equals the one written (same parts).
+  const times = layouts.map(() => [] as number[]);
+  const answers: string[] = [];
+  for (let round = 0; round < rounds; round++) {
+    layouts.forEach((layout, i) => {
+      const { ms, answer } = coldQuery(layout.dir);
+      times[i]!.push(ms);
+      answers[i] = answer;
+    });
+  }
+  const base = median(times[0]!);
+  console.log(`cold \`episteme query --term '${QUERY}'\` (whole process, median of ${rounds}, interleaved):`);
+  layouts.forEach((layout, i) => {
+    const same = answers[i] === answers[0];
+    const ms = median(times[i]!);
+    console.log(`  ${layout.label}: ${ms.toFixed(0)} ms = ${(ms / base).toFixed(2)}x${same ? '' : '  DIFFERENT ANSWER'}`);
+    if (!same) process.exitCode = 1;
+  });
+  fs.rmSync(root, { recursive: true, force: true });
+}

@@ -1,0 +1,196 @@
+import { createHash } from 'node:crypto';
+import type { Chunk, ChunksPayload } from '../document/types.js';
+import { artifactFileOfPayloadJson } from '../store/artifact.js';
+import { canonicalJson, compareCodeUnits } from '../store/canonical-json.js';
+import { CHUNKS_FORMAT_VERSION } from '../rule-versions.js';
+import { chunksContentHash } from './snapshot-provenance.js';
+
+/**
+ * The chunk stage serialises each chunk's values once: the chunk file, the content hash of its chunks
+ * (chunksContentHash) and the rows of the document's index part are all assembled from the same
+ * canonical JSON of each value, instead of serialising the chunks for the file, scanning that text
+ * again to blank its snapshot ids for the hash, and serialising the same values a second time for the
+ * rows. The bytes are the ones canonicalJson gives (a chunk's keys in code-unit order, absent and
+ * undefined members left out); a chunk with a member this does not know is serialised by
+ * canonicalJson itself, so the shortcut can cost time but never change bytes.
+ */
+
+/** Each member of a chunk and of its citation as canonical JSON (undefined: absent), for the index rows. */
+export interface ChunkJson {
+  chunkId: string;
+  sectionId: string;
+  headingPath: string;
+  blockIds: string;
+  fragment: string;
+  normativity: string;
+  pages: string | undefined;
+  span: string | undefined;
+  textRange: string | undefined;
+  text: string;
+  anchors: string | undefined;
+  steps: string | undefined;
+}
+
+export interface EncodedChunks {
+  /** artifactFile('document-chunks', CHUNKS_FORMAT_VERSION, payload), byte for byte. */
+  bytes: string;
+  /** chunksContentHash(payload.documentId, payload.chunks). */
+  contentHash: string;
+  /** The members of each chunk, in payload order. */
+  members: ChunkJson[];
+}
+
+const CHUNK_KEYS = [
+  'anchors',
+  'authority',
+  'chunkId',
+  'citation',
+  'contentTrust',
+  'documentId',
+  'documentType',
+  'family',
+  'normativity',
+  'text',
+].sort(compareCodeUnits);
+const CITATION_KEYS = [
+  'blockIds',
+  'documentId',
+  'fragment',
+  'headingPath',
+  'pages',
+  'sectionId',
+  'snapshotId',
+  'sourceUrl',
+  'span',
+  'steps',
+  'textRange',
+].sort(compareCodeUnits);
+const OPTIONAL = new Set(['anchors', 'pages', 'span', 'steps', 'textRange']);
+const CHUNK_KEY_SET = new Set(CHUNK_KEYS);
+const CITATION_KEY_SET = new Set(CITATION_KEYS);
+
+/** True when every member of `value` is one of `known` and every required one is there. */
+function hasKnownShape(value: object, known: ReadonlySet<string>): boolean {
+  const keys = Object.keys(value);
+  let required = 0;
+  for (const key of keys) {
+    if (!known.has(key)) return false;
+    if (!OPTIONAL.has(key)) {
+      if ((value as Record<string, unknown>)[key] === undefined) return false;
+      required++;
+    }
+  }
+  let expected = 0;
+  for (const key of known) if (!OPTIONAL.has(key)) expected++;
+  return required === expected;
+}
+
+/** A chunk's JSON around its citation's snapshot id: head + JSON(snapshot id) + tail. */
+interface SplitChunk {
+  head: string;
+  snapshotId: string;
+  tail: string;
+  members: ChunkJson;
+}
+
+function splitChunk(chunk: Chunk, headingPaths: Map<readonly string[], string>): SplitChunk | null {
+  if (typeof chunk !== 'object' || chunk === null) return null;
+  const citation = chunk.citation;
+  if (typeof citation !== 'object' || citation === null) return null;
+  if (!hasKnownShape(chunk, CHUNK_KEY_SET) || !hasKnownShape(citation, CITATION_KEY_SET)) return null;
+  if (typeof citation.snapshotId !== 'string') return null;
+  // Heading paths are shared by every chunk of a section (chunker.ts resolves each once).
+  let headingPath = headingPaths.get(citation.headingPath);
+  if (headingPath === undefined) {
+    headingPath = canonicalJson(citation.headingPath);
+    headingPaths.set(citation.headingPath, headingPath);
+  }
+  const optional = (value: unknown): string | undefined => (value === undefined ? undefined : canonicalJson(value));
+  const members: ChunkJson = {
+    chunkId: canonicalJson(chunk.chunkId),
+    sectionId: canonicalJson(citation.sectionId),
+    headingPath,
+    blockIds: canonicalJson(citation.blockIds),
+    fragment: canonicalJson(citation.fragment),
+    normativity: canonicalJson(chunk.normativity),
+    pages: optional(citation.pages),
+    span: optional(citation.span),
+    textRange: optional(citation.textRange),
+    text: canonicalJson(chunk.text),
+    anchors: optional(chunk.anchors),
+    steps: optional(citation.steps),
+  };
+  const known: Record<string, string | undefined> = { ...members };
+  let head = '{';
+  for (const key of CITATION_KEYS) {
+    if (key === 'snapshotId') break;
+    const json = known[key] ?? optional((citation as unknown as Record<string, unknown>)[key]);
+    if (json !== undefined) head += `${head === '{' ? '' : ','}"${key}":${json}`;
+  }
+  head += `${head === '{' ? '' : ','}"snapshotId":`;
+  let tail = '';
+  for (const key of CITATION_KEYS.slice(CITATION_KEYS.indexOf('snapshotId') + 1)) {
+    const json = known[key] ?? optional((citation as unknown as Record<string, unknown>)[key]);
+    if (json !== undefined) tail += `,"${key}":${json}`;
+  }
+  tail += '}';
+  let before = '{';
+  let after = '';
+  let inAfter = false;
+  for (const key of CHUNK_KEYS) {
+    if (key === 'citation') {
+      before += `${before === '{' ? '' : ','}"citation":`;
+      inAfter = true;
+      continue;
+    }
+    const json = known[key] ?? optional((chunk as unknown as Record<string, unknown>)[key]);
+    if (json === undefined) continue;
+    if (inAfter) after += `,"${key}":${json}`;
+    else before += `${before === '{' ? '' : ','}"${key}":${json}`;
+  }
+  after += '}';
+  return { head: before + head, snapshotId: JSON.stringify(citation.snapshotId), tail: tail + after, members };
+}
+
+/**
+ * The chunk file of `payload`, the content hash of its chunks and each chunk's members as canonical
+ * JSON, from one serialisation of each value. Null when a chunk has a shape this does not know (the
+ * caller then serialises the usual way).
+ */
+export function encodeChunks(payload: ChunksPayload): EncodedChunks | null {
+  const keys = Object.keys(payload);
+  if (keys.length !== 3 || !('chunkOptions' in payload) || !('chunks' in payload) || !('documentId' in payload)) return null;
+  const headingPaths = new Map<readonly string[], string>();
+  const split: SplitChunk[] = [];
+  for (const chunk of payload.chunks) {
+    const one = splitChunk(chunk, headingPaths);
+    if (one === null) return null;
+    split.push(one);
+  }
+  const documentIdJson = canonicalJson(payload.documentId);
+  // chunksContentHash hashes canonicalJson({chunks (snapshot ids blanked), documentId}): the same pieces.
+  const hash = createHash('sha256');
+  hash.update('{"chunks":[');
+  const pieces: string[] = [];
+  split.forEach((one, i) => {
+    const separator = i === 0 ? '' : ',';
+    hash.update(`${separator}${one.head}""${one.tail}`);
+    pieces.push(`${separator}${one.head}${one.snapshotId}${one.tail}`);
+  });
+  hash.update(`],"documentId":${documentIdJson}}`);
+  const chunkOptionsJson = canonicalJson(payload.chunkOptions);
+  const payloadJson = `{"chunkOptions":${chunkOptionsJson},"chunks":[${pieces.join('')}],"documentId":${documentIdJson}}`;
+  return {
+    bytes: artifactFileOfPayloadJson('document-chunks', CHUNKS_FORMAT_VERSION, payloadJson),
+    contentHash: hash.digest('hex'),
+    members: split.map((one) => one.members),
+  };
+}
+
+/** encodeChunks without the shortcut: what it must equal (tests), and the fallback for unknown shapes. */
+export function encodeChunksSlowly(payload: ChunksPayload): { bytes: string; contentHash: string } {
+  return {
+    bytes: artifactFileOfPayloadJson('document-chunks', CHUNKS_FORMAT_VERSION, canonicalJson(payload)),
+    contentHash: chunksContentHash(payload.documentId, payload.chunks),
+  };
+}
