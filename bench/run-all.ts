@@ -84,6 +84,13 @@ const benches: Bench[] = [
     expect: [/warm MCP search +p50 [\d.]+ ms|SKIP/, /query --batch +[\d.]+ ms per query|SKIP/],
   },
   {
+    name: 'segment-plans',
+    script: 'segment-plans.js',
+    args: ['--rounds', '15'],
+    quickArgs: ['--quick'],
+    expect: [/single file \(today\): merge of every cached part \d+ ms|segment-plans: skipped/],
+  },
+  {
     name: 'index-incremental',
     script: 'index-incremental.js',
     args: ['1000', '5'],
