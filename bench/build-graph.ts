@@ -20,13 +20,9 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { editSplit, type TracedTarget } from './trace-split.js';
+import { argument } from './args.js';
 
 const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
-
-function argument(name: string, fallback: string): string {
-  const index = process.argv.indexOf(name);
-  return index >= 0 && process.argv[index + 1] ? process.argv[index + 1]! : fallback;
-}
 
 /** --cli PATH: another build's bin/episteme.cjs (e.g. the parent commit's), measured the same way; --work names its folder. */
 const CLI = path.resolve(argument('--cli', path.join(REPO, 'bin', 'episteme.cjs')));

@@ -19,16 +19,12 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { coveredMs, editSplit, indexName, isIndexTarget, type TracedTarget } from './trace-split.js';
+import { argument } from './args.js';
 
 const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const CLI = path.join(REPO, 'bin', 'episteme.cjs');
 const OTHER_CLI = process.argv.includes('--cli') ? path.resolve(argument('--cli', '')) : null;
 const WORK = path.join(REPO, 'bench', '.work');
-
-function argument(name: string, fallback: string): string {
-  const index = process.argv.indexOf(name);
-  return index >= 0 && process.argv[index + 1] ? process.argv[index + 1]! : fallback;
-}
 
 const quick = process.argv.includes('--quick');
 const sizes = argument('--sizes', quick ? '1000' : '1000,10000')

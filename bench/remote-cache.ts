@@ -17,15 +17,12 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { NGINX_SKIP, startNginx, type NginxCache } from '../test/helpers/nginx.js';
+import { argument } from './args.js';
 
 const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const CLI = path.join(REPO, 'bin', 'episteme.cjs');
 const WORK = path.join(REPO, 'bench', '.work', 'remote-cache');
 
-function argument(name: string, fallback: string): string {
-  const index = process.argv.indexOf(name);
-  return index >= 0 && process.argv[index + 1] ? process.argv[index + 1]! : fallback;
-}
 const sources = Number(argument('--sources', '1000'));
 const runs = Number(argument('--runs', '3'));
 /**

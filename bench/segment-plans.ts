@@ -28,11 +28,7 @@ import {
   segmentManifest,
 } from '../src/index/search-index.js';
 import { compareCodeUnits } from '../src/store/canonical-json.js';
-
-function argument(name: string, fallback: string): string {
-  const index = process.argv.indexOf(name);
-  return index >= 0 && process.argv[index + 1] ? process.argv[index + 1]! : fallback;
-}
+import { argument } from './args.js';
 
 const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const CLI = path.resolve(argument('--cli', path.join(REPO, 'bin', 'episteme.cjs')));

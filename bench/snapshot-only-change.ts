@@ -15,16 +15,12 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { argument } from './args.js';
 
 const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const CLI = path.join(REPO, 'bin', 'episteme.cjs');
 const RSS_PRELOAD = path.join(REPO, 'test', 'hostile', 'record-peak-rss.cjs');
 const WORK = path.join(REPO, 'bench', '.work');
-
-function argument(name: string, fallback: string): string {
-  const index = process.argv.indexOf(name);
-  return index >= 0 && process.argv[index + 1] ? process.argv[index + 1]! : fallback;
-}
 
 const sources = Number(argument('--sources', '1000'));
 const runs = Number(argument('--runs', '7'));

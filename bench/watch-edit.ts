@@ -34,16 +34,12 @@ import * as path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { WatchChild } from './watch-child.js';
 import { indexName } from './trace-split.js';
+import { argument } from './args.js';
 
 const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 /** --cli PATH: another build's bin/episteme.cjs (e.g. the base commit's), to compare in the same conditions. */
 const CLI = path.resolve(argument('--cli', path.join(REPO, 'bin', 'episteme.cjs')));
 const WORK = path.join(REPO, 'bench', '.work', argument('--work', ''));
-
-function argument(name: string, fallback: string): string {
-  const index = process.argv.indexOf(name);
-  return index >= 0 && process.argv[index + 1] ? process.argv[index + 1]! : fallback;
-}
 
 const quick = process.argv.includes('--quick') || process.env.EPISTEME_BENCH_QUICK === '1';
 // --quick (the CI smoke run): 1,000 sources unless --sizes says otherwise, 3 saves and 1 one-shot edit

@@ -35,11 +35,7 @@ import { WatchChild } from './watch-child.js';
 import { parseDocument } from 'htmlparser2';
 import { buildDocumentPart, DEFAULT_INDEX_OPTIONS, mergeSearchIndex } from '../src/index/search-index.js';
 import type { Chunk } from '../src/document/types.js';
-
-function argument(name: string, fallback: string): string {
-  const index = process.argv.indexOf(name);
-  return index >= 0 && process.argv[index + 1] ? process.argv[index + 1]! : fallback;
-}
+import { argument } from './args.js';
 
 const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 /** --cli PATH: another build's bin/episteme.cjs (e.g. the base commit's), measured the same way. */
