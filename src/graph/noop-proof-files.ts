@@ -37,10 +37,10 @@ export function readProofFile(dir: string): Buffer | null {
 export type OpenedProof = NoopProof | null | { damaged: string };
 
 /**
- * The proof in these bytes, checked as the state's records are (state-validation.ts): the checksum
- * stops damage, not an edit, so a proof that does not validate is refused like a damaged one.
+ * The proof object in these bytes, its checksum and format version checked, nothing else: null when
+ * there is none or it is of another format (an upgrade is no proof, not damage), else why not.
  */
-export function openProof(bytes: Buffer | null, version: number): OpenedProof {
+function parsedProof(bytes: Buffer | null, version: number): { proof: Record<string, unknown> } | null | { damaged: string } {
   if (bytes === null) return null;
   if (bytes === TOO_LARGE) return { damaged: `is larger than ${MAX_PROOF_BYTES} bytes` };
   const body = verifiedBody(bytes);
@@ -51,10 +51,19 @@ export function openProof(bytes: Buffer | null, version: number): OpenedProof {
   } catch {
     return { damaged: 'is not JSON' };
   }
-  // Another format version (an upgrade) is no proof, not damage: the full build decides.
   if (typeof proof !== 'object' || proof === null || (proof as { version?: unknown }).version !== version) return null;
-  const why = noopProofProblem(proof);
-  return why === null ? (proof as NoopProof) : { damaged: why };
+  return { proof: proof as Record<string, unknown> };
+}
+
+/**
+ * The proof in these bytes, checked as the state's records are (state-validation.ts): the checksum
+ * stops damage, not an edit, so a proof that does not validate is refused like a damaged one.
+ */
+export function openProof(bytes: Buffer | null, version: number): OpenedProof {
+  const parsed = parsedProof(bytes, version);
+  if (parsed === null || 'damaged' in parsed) return parsed;
+  const why = noopProofProblem(parsed.proof);
+  return why === null ? (parsed.proof as unknown as NoopProof) : { damaged: why };
 }
 
 /** The stamps of the state files a proof was derived from. */
@@ -66,16 +75,9 @@ export type ProofStamps = Pick<NoopProof, 'state' | 'log'>;
  * a clean commit left it). The targets are checked where they are used (clean-build.ts), once.
  */
 export function openProofStamps(bytes: Buffer | null, version: number): ProofStamps | null {
-  if (bytes === null || bytes === TOO_LARGE) return null;
-  const body = verifiedBody(bytes);
-  if (body === null) return null;
-  let proof: Record<string, unknown>;
-  try {
-    proof = JSON.parse(body) as Record<string, unknown>;
-  } catch {
-    return null;
-  }
-  if (typeof proof !== 'object' || proof === null || proof['version'] !== version) return null;
+  const parsed = parsedProof(bytes, version);
+  if (parsed === null || 'damaged' in parsed) return null;
+  const { proof } = parsed;
   if (stampProblem(proof['state']) !== null || (proof['log'] !== null && stampProblem(proof['log']) !== null)) return null;
   return { state: proof['state'] as Omit<FileStamp, 'hash'>, log: proof['log'] as Omit<FileStamp, 'hash'> | null };
 }
