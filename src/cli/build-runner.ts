@@ -16,6 +16,7 @@ import { NO_REFRESH, type CaptureEvent, type RefreshPolicy } from '../capture/ru
 import { oneOf } from './option-validators.js';
 import { failsOn, type FailOn } from '../graph/diagnostics.js';
 import { invocationId, tryCleanNoop } from '../graph/clean-build.js';
+import type { ProofCheck } from '../graph/noop-proof.js';
 import { shownFrom, targetNameOf } from './shown-path.js';
 import { nearest } from './usage-errors.js';
 import { DEFAULT_EXTRACT_OPTIONS, EXTRACT_MS_PER_MIB, EXTRACT_OPTION_RANGES } from '../extract/options.js';
@@ -111,6 +112,8 @@ export abstract class GraphCommand extends WorkspaceCommand {
    */
   /** The no-op proof the fast path refused (damaged or forged): reported by the full build that follows. */
   private refusedProof: Warning | undefined;
+  /** What the fast path found when some groups moved (an edit): the full build checks only those. */
+  private proofCheck: ProofCheck | undefined;
 
   protected async noopFastPath(): Promise<CommandResult | null> {
     const policy = this.refreshPolicy();
@@ -123,6 +126,10 @@ export abstract class GraphCommand extends WorkspaceCommand {
     if (!summary) return null;
     if ('refusedProof' in summary) {
       this.refusedProof = summary.refusedProof;
+      return null;
+    }
+    if ('proofCheck' in summary) {
+      this.proofCheck = summary.proofCheck;
       return null;
     }
     const { config } = JSON.parse(invocationId(process.cwd(), { config: this.config, map: this.map, manifest: this.manifest })!) as {
@@ -164,6 +171,7 @@ export abstract class GraphCommand extends WorkspaceCommand {
         targets.length === 0 ? invocationId(process.cwd(), { config: this.config, map: this.map, manifest: this.manifest }) : null,
       allowPartial: this.allowPartial,
       pruneSnapshots: this.pruneSnapshots,
+      ...(this.proofCheck ? { proofCheck: this.proofCheck } : {}),
       jobs: this.jobs ?? defaultJobs(),
       waitLockMs: (this.waitLock ?? 0) * 1000,
       command: this.commandName,

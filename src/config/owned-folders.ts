@@ -34,7 +34,7 @@ export interface OwnedFolder {
 
 /** Sub-folders written below an output folder or `.episteme/`: planted symlinks there are refused too. */
 export const SNAPSHOT_SUBFOLDERS = ['records', 'bodies', 'observations'];
-export const STATE_SUBFOLDERS = ['cache', 'cache/index-parts', 'lock'];
+export const STATE_SUBFOLDERS = ['cache', 'cache/index-parts', 'lock', 'noop'];
 const STATE_FILES = ['state.json', 'state.log', 'noop.json', 'noop.patch.json', 'lock-holder.json'];
 
 /** The folders a workspace writes to and deletes in: its output folders and `.episteme/`. */

@@ -14,6 +14,7 @@ import { StagePool } from './stage-pool.js';
 import { loadStageModules } from './stage-modules.js';
 import { namedOptions } from './key.js';
 import { cleanRecordFor, cleanRecordHolds } from './clean-build.js';
+import { heldGroups, proofLayout, type ProofCheck } from './noop-proof.js';
 import { claimOwnedFolders, ownedFolders } from '../config/owned-folders.js';
 import { CaptureRun, type CaptureRequest } from '../capture/run.js';
 import type { TargetCache } from './rules/types.js';
@@ -57,6 +58,8 @@ export interface BuildRequest {
   pool?: StagePool;
   /** The state and graph a long-running caller (watch) keeps between builds; see build-memory.ts. */
   memory?: BuildMemory;
+  /** What the no-op check found when some groups of the proof moved (clean-build.ts): not checked again. */
+  proofCheck?: ProofCheck;
 }
 
 export interface BuildSummary {
@@ -108,6 +111,7 @@ export async function runBuild(ws: Workspace, request: BuildRequest): Promise<Bu
         ws.outputs.specs,
         ws.outputs.chunks,
         STATE_DIR_NAME,
+        `${STATE_DIR_NAME}/noop`,
         `${STATE_DIR_NAME}/cache/remote-blobs`,
       ]) {
         sweepOwnedTempFiles(ws.root, dir);
@@ -120,6 +124,20 @@ export async function runBuild(ws: Workspace, request: BuildRequest): Promise<Bu
     // The last build was complete and clean, of the same inputs and versions, so it left no garbage
     // behind: this one can only make its own.
     const followsCleanBuild = recordedOptionsHold && !state.mayHoldUnknownGarbage();
+    // While the state is as the last clean build left it, the groups whose proof still holds are up to
+    // date as a whole (noop-proof.ts): an edit checks one group target by target, not the corpus. Not
+    // for a refresh (a recorded snapshot may be due), an upload (up-to-date targets go to the cache),
+    // or watch, whose state is in memory already.
+    const refresh = request.capture?.refresh;
+    const proofApplies =
+      recordedOptionsHold &&
+      state.untouchedSinceCleanCommit() &&
+      request.memory === undefined &&
+      !request.cache?.uploads &&
+      !refresh?.force &&
+      (refresh?.maxAgeSeconds ?? null) === null;
+    const held = proofApplies ? heldGroups(ws.root, ws.stateDir, graph, request.proofCheck) : null;
+    if (held !== null) state.keepProofGroups(held.kept);
     // Anything may change from here on: the no-op proof no longer holds until this build ends cleanly.
     state.setClean(null);
     // Records of targets that left the graph (sources removed from the map, or a one-off --map) are
@@ -159,6 +177,7 @@ export async function runBuild(ws: Workspace, request: BuildRequest): Promise<Bu
         onPlan: request.onPlan,
         onSettled: request.onSettled,
         recordedOptionsHold,
+        ...(held !== null ? { proven: held.proven } : {}),
       },
     );
     let removed: string[] = [];
@@ -189,8 +208,9 @@ export async function runBuild(ws: Workspace, request: BuildRequest): Promise<Bu
         pruneIndexParts(ws, state, stages.indexPartFormat);
       }
       if (cleanRecordFollows && request.invocation) {
-        state.setClean(cleanRecordFor(ws, graph, request.invocation));
+        state.setClean(cleanRecordFor(ws, graph, request.invocation), proofLayout(graph));
         state.compact({ deferProof: request.memory !== undefined });
+        if (request.memory === undefined) state.writeProofIfMissing(held?.refused ?? false);
       }
     }
     request.onPhase?.('done');

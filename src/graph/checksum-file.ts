@@ -1,7 +1,7 @@
 import { fastHash } from '../store/hash.js';
 
 /*
- * The seal of the state files (state.json, noop.json, noop.patch.json): the body, then a last line
+ * The seal of the state files (state.json, noop.json and its group files): the body, then a last line
  * `xxh64:<16 hex>` over the body's UTF-8 bytes. Local integrity, not a hash the spec names; callers run
  * initFastHash first.
  */
@@ -11,8 +11,14 @@ const CHECKSUM_LENGTH = 16;
 
 /** A state file's bytes: its body (UTF-8), then a line with the xxh64 of those bytes. */
 export function withChecksum(body: string): Buffer {
+  return sealed(body).bytes;
+}
+
+/** withChecksum's bytes and the checksum they end with. */
+export function sealed(body: string): { bytes: Buffer; checksum: string } {
   const bytes = Buffer.from(body, 'utf8');
-  return Buffer.concat([bytes, Buffer.from(`${CHECKSUM_LINE}${fastHash(bytes)}\n`, 'latin1')]);
+  const checksum = fastHash(bytes);
+  return { bytes: Buffer.concat([bytes, Buffer.from(`${CHECKSUM_LINE}${checksum}\n`, 'latin1')]), checksum };
 }
 
 /** The body of a file written by withChecksum, or null when it is truncated or fails its checksum. */

@@ -7,11 +7,11 @@ import { rulesDir, rulesFilesOnDisk } from '../extract/package-paths.js';
 import { acquireWorkspaceLock } from '../store/workspace-lock.js';
 import { isDirectory } from '../store/bounded-read.js';
 import { initFastHash } from '../store/hash.js';
-import { sameStamp, statStamp, STATE_FORMAT_VERSION, type CleanRecord, type FileStamp, type NoopProof } from './state.js';
+import { sameStamp, statStamp, type CleanRecord, type FileStamp } from './state.js';
 import type { BuildSummary } from './build.js';
 import type { Warning } from '../failure.js';
-import { diagnosticsOf } from './diagnostics.js';
-import { isProof, NOOP_PROOF_FILE, openProof, readProofFile } from './noop-proof-files.js';
+import { isProof, NOOP_PROOF_FILE, openProof, readProofFile, type NoopProof } from './noop-proof-files.js';
+import { checkGroups, rootResults, rootStamp, rootTargetsHold, type ProofCheck } from './noop-proof.js';
 import type { TargetResult, TargetStatus } from './scheduler.js';
 import { RULE_VERSIONS } from '../rule-versions.js';
 import type { Workspace } from '../config/workspace.js';
@@ -21,9 +21,10 @@ import type { BuildGraph } from './graph.js';
  * The no-op fast path, Ninja-style but content-backed: when the last build of the whole graph
  * finished cleanly and no file that shapes the graph (config, map, manifest, family rules), no source
  * file and no output has a different stat stamp since, every key is what it was, so every target is
- * up to date. Proving that takes reading the compact proof (.episteme/noop.json, written beside
- * the state; see noop-proof-files.ts) and one stat per file, without loading the map,
- * parsing the state or computing a key. Any difference at all falls back to the full build, which hashes content.
+ * up to date. Proving that takes reading the proof (.episteme/noop.json and its group files; see
+ * noop-proof.ts) and one stat per file, without loading the map, parsing the state or computing a
+ * key. Any difference at all falls back to the full build, which hashes content; when only some
+ * groups moved, it gets the others as found here.
  */
 export interface InvocationFlags {
   config?: string | undefined;
@@ -49,14 +50,15 @@ export function invocationId(cwd: string, flags: InvocationFlags): string | null
 }
 
 /**
- * Returns the summary of a no-op build if the fast path proves it; else null (run the full build), or
- * why the proof on disk was refused (damaged or forged: the full build runs and reports it).
+ * Returns the summary of a no-op build if the fast path proves it; else null (run the full build),
+ * what it found when only some groups moved (an edit: the full build takes it), or why the proof on
+ * disk was refused (damaged or forged: the full build runs and reports it).
  */
 export async function tryCleanNoop(
   cwd: string,
   flags: InvocationFlags,
   lock: { waitMs: number; command: string },
-): Promise<BuildSummary | { refusedProof: Warning } | null> {
+): Promise<BuildSummary | { refusedProof: Warning } | { proofCheck: ProofCheck } | null> {
   const invocation = invocationId(cwd, flags);
   if (invocation === null) return null;
   const { config } = JSON.parse(invocation) as { config: string | null };
@@ -71,19 +73,20 @@ export async function tryCleanNoop(
   try {
     // A proof that fails its checksum proves nothing: the full build decides (and checks the state).
     // Nor one that does not validate (an edit with a recomputed checksum): the full build warns of it.
-    const opened = openProof(readProofFile(stateDir), STATE_FORMAT_VERSION);
-    if (opened !== null && 'damaged' in opened) {
-      const message =
-        `The no-op proof (.episteme/${NOOP_PROOF_FILE}) ${opened.damaged} (damaged or edited); ` +
-        'it was not used, and this build checks every target.';
-      return { refusedProof: { code: 'state-discarded', message } };
-    }
+    const refused = (why: string): { refusedProof: Warning } => ({
+      refusedProof: {
+        code: 'state-discarded',
+        message:
+          `The no-op proof (.episteme/${NOOP_PROOF_FILE}) ${why} (damaged or edited); ` +
+          'it was not used, and this build checks every target.',
+      },
+    });
+    const stamp = rootStamp(stateDir);
+    const opened = openProof(readProofFile(stateDir));
+    if (opened !== null && 'damaged' in opened) return refused(opened.damaged);
     if (!isProof(opened)) return null;
     const proof: NoopProof = opened;
-    // A proof written before records carried diagnostics cannot report them: the full build does.
-    if (proof.diagnostics === undefined) return null;
-    if (proof.version !== STATE_FORMAT_VERSION || proof.invocation !== invocation || proof.producerVersion !== PRODUCER_VERSION)
-      return null;
+    if (proof.invocation !== invocation || proof.producerVersion !== PRODUCER_VERSION) return null;
     // The proof stands on the state it was derived from: a state.json replaced or edited since voids it.
     if (!unchanged(path.join(stateDir, 'state.json'), proof.state)) return null;
     // So does any line appended to the log since (a build that began changing things, or a crash).
@@ -91,26 +94,33 @@ export async function tryCleanNoop(
     if (proof.log === undefined || (log === null ? proof.log !== null : proof.log === null || !sameStamp(log, proof.log))) return null;
     if (!sameStringNumbers(proof.ruleVersions, RULE_VERSIONS) || !sameRulesFiles(proof.files)) return null;
     for (const [file, stamp] of Object.entries(proof.files)) if (!unchanged(file, stamp)) return null;
-    for (const [file, size, mtimeMs, ino, ctimeMs] of proof.sources)
-      if (!unchanged(path.join(root, file), { size, mtimeMs, ino, ctimeMs })) return null;
     const checkedFolders = new Set<string>();
-    for (const [, , output] of proof.targets) {
-      const folder = path.posix.dirname(output);
-      if (checkedFolders.has(folder)) continue;
-      if (!realFoldersBelow(root, folder)) return null;
-      checkedFolders.add(folder);
+    const foldersReal = (results: readonly TargetResult[]): boolean => {
+      for (const { output } of results) {
+        const folder = path.posix.dirname(output!);
+        if (checkedFolders.has(folder)) continue;
+        if (!realFoldersBelow(root, folder)) return false;
+        checkedFolders.add(folder);
+      }
+      return true;
+    };
+    const checked = checkGroups(root, stateDir, proof);
+    if ('damaged' in checked) return refused(checked.damaged);
+    // An edit: the full build checks the groups that moved and takes the others as found here.
+    if (checked.moved) return stamp === null ? null : { proofCheck: { root: stamp, held: checked.held } };
+    const placed: { result: TargetResult; position: number }[] = [];
+    const place = (found: { results: TargetResult[]; positions: number[] }): void => {
+      for (const [i, result] of found.results.entries()) placed.push({ result, position: found.positions[i]! });
+    };
+    for (const group of checked.held.values()) {
+      if (!foldersReal(group.results)) return null;
+      place(group);
     }
-    const targets: TargetResult[] = [];
-    for (const [name, rule, output, size, mtimeMs, ino, ctimeMs, also] of proof.targets) {
-      if (!unchanged(path.join(root, output), { size, mtimeMs, ino, ctimeMs })) return null;
-      // A snapshot's body, a segmented index's segment files: a damaged one must reach the full build.
-      for (const [file, ...stamp] of also)
-        if (!unchanged(path.join(root, file), { size: stamp[0], mtimeMs: stamp[1], ino: stamp[2], ctimeMs: stamp[3] })) return null;
-      const result: TargetResult = { target: name, rule, status: 'up-to-date', reasons: [], output };
-      const diagnostics = diagnosticsOf(proof.diagnostics?.[name]);
-      if (diagnostics) result.diagnostics = diagnostics;
-      targets.push(result);
-    }
+    const indexes = rootResults(proof);
+    if (!foldersReal(indexes.results) || !rootTargetsHold(root, proof)) return null;
+    place(indexes);
+    // The order a full build reports them in.
+    const targets = placed.sort((a, b) => a.position - b.position).map((entry) => entry.result);
     const counts: Record<TargetStatus, number> = {
       'up-to-date': targets.length,
       built: 0,

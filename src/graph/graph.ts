@@ -53,6 +53,22 @@ export interface BuildGraph {
   nodes: Map<string, TargetNode>;
   /** Target names in a topological order (dependencies first), stable for the same workspace. */
   order: string[];
+  /**
+   * The targets of each run of documents the indexes are cut into (one run while the indexes are not
+   * segmented): the run's per-document targets and its segments. The no-op proof is kept per group
+   * (noop-proof.ts), so an edit re-proves one group, not the corpus.
+   */
+  groups: ProofGroup[];
+}
+
+/** A run of documents, in document-id order, and the targets that are theirs alone. */
+export interface ProofGroup {
+  /** The run's first document id. */
+  id: string;
+  /** Its per-document targets (in graph order), then its segments. */
+  targets: string[];
+  /** Its documents' manual-ingest source files (workspace-relative), whose stamps the proof holds too. */
+  sources: string[];
 }
 
 /** The source a target is of, or null for a segment or an index. */
@@ -110,13 +126,27 @@ export function buildGraph(ws: Workspace): BuildGraph {
   const runs: string[][] = [];
   for (let start = 0, i = 0; i < ends.length; start = ends[i]!, i++) runs.push(ids.slice(start, ends[i]));
   const segmented = runs.length > 1;
+  const groups: ProofGroup[] = runs.map((run) => ({
+    id: run[0]!,
+    targets: run.flatMap((id) => {
+      const names = namesOf.get(id)!;
+      return [names.snapshot, names.extract, names.chunk];
+    }),
+    sources: [],
+  }));
+  const groupOf = new Map<string, ProofGroup>();
+  for (const [i, run] of runs.entries()) for (const id of run) groupOf.set(id, groups[i]!);
+  for (const source of ws.sources)
+    if (source.capture.method === 'manual-ingest') groupOf.get(source.documentId)!.sources.push(source.capture.relativePath);
+  for (const group of groups) group.sources = [...new Set(group.sources)].sort(compareCodeUnits);
   const agg = aggregateNames(ws);
   const indexOver = (name: string, rule: IndexRuleId, segmentRule: SegmentRuleId, member: (id: string) => string, first: string[]) => {
     let deps = ids.map(member);
     if (segmented) {
-      deps = runs.map((run) => {
+      deps = runs.map((run, i) => {
         const segment = segmentName(name, run[0]!);
         add({ kind: 'segment', name: segment, rule: segmentRule, deps: run.map(member) });
+        groups[i]!.targets.push(segment);
         return segment;
       });
     }
@@ -126,7 +156,7 @@ export function buildGraph(ws: Workspace): BuildGraph {
   indexOver(agg.documentIndex, 'document-index', 'document-index-segment', (id) => namesOf.get(id)!.extract, []);
   indexOver(agg.chunkIndex, 'chunk-index', 'chunk-index-segment', (id) => namesOf.get(id)!.chunk, []);
   indexOver(agg.searchIndex, 'search-index', 'search-index-segment', (id) => namesOf.get(id)!.chunk, [agg.chunkIndex]);
-  return { nodes, order };
+  return { nodes, order, groups };
 }
 
 /**

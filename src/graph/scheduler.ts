@@ -84,6 +84,8 @@ export interface ScheduleOptions {
    * target's options are current and its key is computed from its recorded options and its inputs now.
    */
   recordedOptionsHold?: boolean;
+  /** Targets the no-op proof shows up to date, by group (noop-proof.ts heldGroups): settled as given. */
+  proven?: ReadonlyMap<string, TargetResult>;
 }
 
 const ACTION_STATUSES: ReadonlySet<TargetStatus> = new Set(['built', 'unchanged']);
@@ -152,6 +154,11 @@ export async function runSchedule(graph: BuildGraph, names: string[], env: RuleE
   // settles without a promise, which keeps a no-op close to the cost of reading the state and statting
   // files. Everything else goes to pass 2.
   for (const name of names) {
+    const proven = options.proven?.get(name);
+    if (proven !== undefined) {
+      settled.set(name, proven);
+      continue;
+    }
     const node = graph.nodes.get(name)!;
     if (!node.deps.every((dep) => settled.get(dep)?.status === 'up-to-date')) continue;
     const record = env.state.targets.get(name);

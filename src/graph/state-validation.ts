@@ -1,5 +1,6 @@
 import * as path from 'node:path';
-import type { CleanRecord, FileStamp, NoopProof, TargetRecord } from './state.js';
+import type { CleanRecord, FileStamp, TargetRecord } from './state.js';
+import type { NoopProof } from './noop-proof-files.js';
 
 /**
  * The shape every record read from the build state must have before anything uses it. The state's
@@ -171,12 +172,7 @@ function targetNameProblem(value: unknown): string | null {
  */
 const MAX_PROOF_ALSO = 100_000;
 
-/**
- * The no-op proof (noop.json, checksum already checked): what is wrong with it, or null. The fast path
- * stats every file it names and reports its targets as they are written, so a forged proof must not
- * name an output outside the workspace, a value of another type (a TypeError mid-check), or the same
- * target twice (a list of a million copies of one real target would pass every stat).
- */
+/** The no-op proof's root (noop.json, checksum already checked): what is wrong with it, or null. */
 export function noopProofProblem(value: unknown): string | null {
   if (!isRecord(value)) return 'is not an object';
   if (!Number.isSafeInteger(value['version'])) return 'has no format version';
@@ -196,6 +192,29 @@ export function noopProofProblem(value: unknown): string | null {
     const log = stampProblem(value['log']);
     if (log !== null) return `has a state.log stamp that ${log}`;
   }
+  const targets = targetListProblem(value['targets']);
+  if (targets !== null) return targets;
+  const groups = value['groups'];
+  if (!Array.isArray(groups)) return 'has no group list';
+  const ids = new Set<string>();
+  const files = new Set<string>();
+  for (const group of groups) {
+    if (!Array.isArray(group) || group.length !== 3 || !group.every((item) => typeof item === 'string'))
+      return 'has a group that is not an [id, file, checksum] list';
+    const [id, file, checksum] = group as string[];
+    if (ids.has(id!) || files.has(file!)) return `names group ${JSON.stringify(id)} twice`;
+    ids.add(id!);
+    files.add(file!);
+    if (!/^[0-9a-f]{16}\.json$/.test(file!)) return `names a group file ${JSON.stringify(file)} a build does not write`;
+    if (!/^[0-9a-f]{16}$/.test(checksum!)) return `has no checksum of group ${JSON.stringify(id)}`;
+  }
+  return null;
+}
+
+/** A group's proof (noop/<file>, checksum already checked): what is wrong with it, or null. */
+export function groupProofProblem(value: unknown): string | null {
+  if (!isRecord(value)) return 'is not an object';
+  if (typeof value['group'] !== 'string') return 'names no group';
   const sources = value['sources'];
   if (!Array.isArray(sources)) return 'has no source list';
   const sourceNames = new Set<string>();
@@ -206,12 +225,31 @@ export function noopProofProblem(value: unknown): string | null {
     if (sourceNames.has(name)) return `names source ${JSON.stringify(name)} twice`;
     sourceNames.add(name);
   }
-  const targets = value['targets'];
+  const targets = targetListProblem(value['targets']);
+  if (targets !== null) return targets;
+  const targetNames = new Set((value['targets'] as unknown[][]).map((target) => target[0] as string));
+  const diagnostics = value['diagnostics'];
+  if (!isRecord(diagnostics)) return 'has diagnostics that are not an object';
+  for (const [name, facts] of Object.entries(diagnostics)) {
+    if (!targetNames.has(name)) return `has diagnostics of ${JSON.stringify(name)}, a target it does not list`;
+    const why = stringMapProblem(facts);
+    if (why !== null) return `has diagnostics of ${JSON.stringify(name)} that ${why}`;
+  }
+  return null;
+}
+
+/**
+ * A proof's target list: the fast path stats every file it names and reports its targets as they are
+ * written, so a forged list must not name an output outside the workspace, a value of another type (a
+ * TypeError mid-check), or the same target twice (a million copies of one real target would pass every stat).
+ */
+function targetListProblem(targets: unknown): string | null {
   if (!Array.isArray(targets)) return 'has no target list';
   const targetNames = new Set<string>();
   for (const target of targets) {
-    if (!Array.isArray(target) || target.length !== 8) return 'has a target that is not a [name, rule, output, stamp…, also] list';
-    const [name, rule, output, size, mtimeMs, ino, ctimeMs, also] = target as unknown[];
+    if (!Array.isArray(target) || target.length !== 9)
+      return 'has a target that is not a [name, rule, output, stamp…, also, position] list';
+    const [name, rule, output, size, mtimeMs, ino, ctimeMs, also, position] = target as unknown[];
     const nameWhy = targetNameProblem(name);
     if (nameWhy !== null) return `has a target name that ${nameWhy}`;
     const label = `target ${JSON.stringify(name)}`;
@@ -227,15 +265,7 @@ export function noopProofProblem(value: unknown): string | null {
       const why = proofStampProblem(file, relativePathProblem);
       if (why !== null) return `has another file of ${label} that ${why}`;
     }
-  }
-  const diagnostics = value['diagnostics'];
-  if (diagnostics !== undefined) {
-    if (!isRecord(diagnostics)) return 'has diagnostics that are not an object';
-    for (const [name, facts] of Object.entries(diagnostics)) {
-      if (!targetNames.has(name)) return `has diagnostics of ${JSON.stringify(name)}, a target it does not list`;
-      const why = stringMapProblem(facts);
-      if (why !== null) return `has diagnostics of ${JSON.stringify(name)} that ${why}`;
-    }
+    if (!Number.isSafeInteger(position) || (position as number) < 0) return `has no position of ${label}`;
   }
   return null;
 }

@@ -8,7 +8,8 @@ import type { Warning } from '../failure.js';
 import type { KeyComponents } from './key.js';
 import { TargetRecords } from './target-records.js';
 import { cleanRecordProblem, fileStampsProblem, logEntryProblem } from './state-validation.js';
-import { openProofStamps, readProofFile, removeProof, writeProof, NOOP_PROOF_FILE, type ProofStamps } from './noop-proof-files.js';
+import { openProofStamps, readProofFile, removeProof, NOOP_PROOF_FILE, type ProofStamps } from './noop-proof-files.js';
+import { writeNoopProof, type KeptGroups, type ProofLayout } from './noop-proof.js';
 
 export { verifiedBody, withChecksum };
 
@@ -78,38 +79,6 @@ export interface CleanRecord {
 
 export { NOOP_PROOF_FILE };
 
-/** A file's stamp in the proof: [workspace-relative path, size, mtimeMs, ino, ctimeMs]. */
-export type ProofStamp = [file: string, size: number, mtimeMs: string, ino: number, ctimeMs: string];
-
-/**
- * A target in the proof: its rule, its output's stamp, and the stamps of the other files its record
- * stands on (a snapshot's body, a segmented search index's segment files).
- */
-export type ProofTarget = [
-  name: string,
-  rule: string,
-  output: string,
-  size: number,
-  mtimeMs: string,
-  ino: number,
-  ctimeMs: string,
-  also: ProofStamp[],
-];
-
-/** The compact form of a clean record with the stamps it rests on. */
-export interface NoopProof extends Omit<CleanRecord, 'order'> {
-  version: number;
-  /** Stamp of the state.json this proof was derived from: a state changed since voids the proof. */
-  state: Omit<FileStamp, 'hash'>;
-  /** Stamp of state.log as the build that wrote the proof left it (null: no log); any append voids it. */
-  log: Omit<FileStamp, 'hash'> | null;
-  /** The source files (manual-ingest), as their stamps were when hashed. */
-  sources: ProofStamp[];
-  targets: ProofTarget[];
-  /** Target -> the record facts of its extraction diagnostics, so a no-op still reports them. */
-  diagnostics?: Record<string, Record<string, string>>;
-}
-
 /**
  * `k`: the commit line a build appends as it ends; what follows the last one is a crashed build's.
  * `cr`: the clean record is again the one the last `{c: null}` line cleared.
@@ -156,6 +125,12 @@ export class BuildState {
   private logTorn = false;
   /** compact() left the no-op proof to writeDeferredProof. */
   private proofDeferred = false;
+  /** How the targets of the clean record fall into proof groups (given with it by setClean). */
+  private proofLayout: ProofLayout | null = null;
+  /** Groups whose proof held at the start of this build (keepProofGroups): their files are reused. */
+  private keptGroups: KeptGroups = new Map();
+  /** Targets recorded by this build: a kept group holding one is derived again. */
+  private readonly recordedThisBuild = new Set<string>();
   /** Whether anything changed since load (or state.log held lines to fold in). */
   private dirty = false;
   /** Whether a target or file record changed since load (what garbage collection cares about). */
@@ -287,7 +262,7 @@ export class BuildState {
     state.onDisk = uncommitted ? null : onDisk;
     // Only the proof's stamps of the state files matter here; a damaged or forged proof vouches for
     // nothing, and the build that would use its targets (clean-build.ts) reports it.
-    const proof = openProofStamps(proofFile, STATE_FORMAT_VERSION);
+    const proof = openProofStamps(proofFile);
     state.proofVouchesForDisk = proof !== null && read !== null && !uncommitted && state.clean !== null && proofDescribes(proof, onDisk);
     return state;
   }
@@ -311,6 +286,8 @@ export class BuildState {
     previous.uncleanPending = null;
     previous.released.length = 0;
     previous.releasedNames.length = 0;
+    previous.keptGroups = new Map();
+    previous.recordedThisBuild.clear();
     previous.diagnostics.length = 0;
     previous.recordsChanged = false;
     previous.unknownGarbage = false;
@@ -323,6 +300,7 @@ export class BuildState {
     const previous = this.targets.get(target);
     this.append({ t: target, r: record });
     this.recordsChanged = true;
+    this.recordedThisBuild.add(target);
     if (previous !== undefined && previous !== record) {
       this.released.push(previous);
       this.releasedNames.push(target);
@@ -331,7 +309,19 @@ export class BuildState {
     else this.targets.delete(target);
   }
 
-  setClean(clean: CleanRecord | null): void {
+  /**
+   * Groups whose proof the build found holding (noop-proof.ts heldGroups): the proof it writes at the
+   * end reuses their files, unless it recorded one of their targets after all.
+   */
+  keepProofGroups(kept: KeptGroups): void {
+    this.keptGroups = kept;
+  }
+
+  /** The clean record of a build that ended complete and clean, and how its proof is grouped; or null. */
+  setClean(clean: null): void;
+  setClean(clean: CleanRecord, layout: ProofLayout): void;
+  setClean(clean: CleanRecord | null, layout?: ProofLayout): void {
+    if (clean !== null) this.proofLayout = layout!;
     if (clean === null && this.clean === null) return;
     if (clean === null) {
       // Cleared on disk only when something is about to change (beginChanges, or any log line), so a
@@ -469,8 +459,33 @@ export class BuildState {
   }
 
   private writeProof(clean: CleanRecord, written: { state: Omit<FileStamp, 'hash'> | null; log: Omit<FileStamp, 'hash'> | null }): void {
-    writeProof(this.dir, this.noopProof(clean, written.state!, written.log));
-    this.proofVouchesForDisk = true;
+    if (this.proofLayout === null || written.state === null) return;
+    const source = { targets: this.targets, files: this.files, recordedThisBuild: this.recordedThisBuild };
+    this.proofVouchesForDisk = writeNoopProof(this.dir, source, clean, this.proofLayout, this.keptGroups, {
+      state: written.state,
+      log: written.log,
+    });
+  }
+
+  /**
+   * After a complete, clean build that changed nothing: writes the proof when none on disk vouches for
+   * this state (missing, damaged, or `refused` by the build's check), so a damaged proof is reported
+   * once, not by every build until the next edit. Best effort: a refused write fails nothing.
+   */
+  writeProofIfMissing(refused: boolean): void {
+    if (this.readOnly || this.clean === null || this.dirty || this.onDisk === null || this.logFd !== null) return;
+    if (this.proofVouchesForDisk && !refused) return;
+    const now = stateFileStamps(this.dir);
+    const same = (a: Omit<FileStamp, 'hash'> | null, b: Omit<FileStamp, 'hash'> | null): boolean =>
+      a === null || b === null ? a === b : sameStamp(a, b);
+    if (now.state === null || !same(now.state, this.onDisk.state) || !same(now.log, this.onDisk.log)) return;
+    try {
+      this.writeProof(this.clean, now);
+    } catch {
+      // Only a shortcut for later builds: on a workspace that refuses writes, this build still succeeds
+      // (it changed nothing), and the next one checks every target again.
+      this.proofVouchesForDisk = false;
+    }
   }
 
   /**
@@ -487,33 +502,6 @@ export class BuildState {
     if (now.state === null || !same(now.state, this.onDisk.state) || !same(now.log, this.onDisk.log)) return false;
     this.writeProof(this.clean, now);
     return true;
-  }
-
-  /** Just what the no-op check reads (see clean-build.ts), a fifth of the state's size. */
-  private noopProof(clean: CleanRecord, state: Omit<FileStamp, 'hash'>, log: Omit<FileStamp, 'hash'> | null): NoopProof {
-    const sources: ProofStamp[] = [...this.files.entries()].map(([file, s]) => [file, s.size, s.mtimeMs, s.ino, s.ctimeMs]);
-    const targets: ProofTarget[] = [];
-    const diagnostics: NonNullable<NoopProof['diagnostics']> = {};
-    for (const name of clean.order) {
-      const record = this.targets.get(name);
-      if (!record) continue;
-      if (
-        record.facts?.diagnosticErrors !== undefined &&
-        (record.facts.diagnosticErrors !== '0' || record.facts.diagnosticWarnings !== '0')
-      ) {
-        const { diagnosticErrors, diagnosticWarnings, diagnosticCodes } = record.facts;
-        diagnostics[name] = { diagnosticErrors, diagnosticWarnings: diagnosticWarnings ?? '0', diagnosticCodes: diagnosticCodes ?? '' };
-      }
-      const also: ProofStamp[] = [];
-      // A snapshot's body is part of what the proof stands on: a damaged body must reach the full build.
-      const body = record.facts?.body;
-      if (body && record.bodyStamp)
-        also.push([body, record.bodyStamp.size, record.bodyStamp.mtimeMs, record.bodyStamp.ino, record.bodyStamp.ctimeMs]);
-      const { size, mtimeMs, ino, ctimeMs } = record.stamp;
-      targets.push([name, record.components.rule, record.output, size, mtimeMs, ino, ctimeMs, also]);
-    }
-    const { order: _order, ...rest } = clean;
-    return { version: STATE_FORMAT_VERSION, ...rest, state, log, sources, targets, diagnostics };
   }
 
   close(): void {

@@ -7,7 +7,7 @@ import { withChecksum, verifiedBody, type TargetRecord } from '../../src/graph/s
 import { artifactBytes, makeArtifact } from '../../src/store/artifact.js';
 import { CHUNKS_FORMAT_VERSION } from '../../src/rule-versions.js';
 import { initFastHash, sha256Hex } from '../../src/store/hash.js';
-import { noopProofProblem, relativePathProblem, targetRecordProblem } from '../../src/graph/state-validation.js';
+import { groupProofProblem, noopProofProblem, relativePathProblem, targetRecordProblem } from '../../src/graph/state-validation.js';
 
 await initFastHash();
 
@@ -188,52 +188,63 @@ describe('forged build state', () => {
     }
   });
 
-  it('a forged noop.json (valid checksum) is refused with state-discarded, and the build checks every target', {
+  it('a forged no-op proof (root or group file, valid checksums) is refused with state-discarded, and the build checks every target', {
     timeout: 600_000,
   }, async () => {
     type Proof = Record<string, any>;
     const outsideFile = outside.path('chunks.json');
     const stat = fs.statSync(outsideFile);
     const outsideStamp = [stat.size, String(stat.mtimeMs), stat.ino, String(stat.ctimeMs)];
-    const forgeries: [string, (proof: Proof, rig: Rig) => void][] = [
+    // Each forgery edits the root (noop.json) or the group file (noop/<hash>.json); the group's checksum
+    // in the root is recomputed, as anyone who can write .episteme/ could.
+    const forgeries: [string, (proof: { root: Proof; group: Proof }, rig: Rig) => void][] = [
       [
         'a target whose output is outside the workspace (relative)',
-        (proof, rig) => proof['targets'].push(['chunks/forged.json', 'chunk', path.relative(rig.dir, outsideFile), ...outsideStamp, []]),
+        ({ group }, rig) =>
+          group['targets'].push(['chunks/forged.json', 'chunk', path.relative(rig.dir, outsideFile), ...outsideStamp, [], 0]),
       ],
       [
-        'a target whose output is absolute',
-        (proof) => proof['targets'].push(['chunks/forged.json', 'chunk', outsideFile, ...outsideStamp, []]),
+        'an index whose output is absolute',
+        ({ root }) => root['targets'].push(['chunks/forged.json', 'chunk', outsideFile, ...outsideStamp, [], 0]),
       ],
       [
         'a target with an other file behind `..`',
-        (proof) => (proof['targets'][0][7] = [[`snapshots/../../${path.basename(outside.dir)}/chunks.json`, ...outsideStamp]]),
+        ({ group }) => (group['targets'][0][7] = [[`snapshots/../../${path.basename(outside.dir)}/chunks.json`, ...outsideStamp]]),
       ],
-      ['a source with an absolute path', (proof) => proof['sources'].push([outsideFile, ...outsideStamp])],
-      ['a target size of the wrong type', (proof) => (proof['targets'][0][3] = String(proof['targets'][0][3]))],
-      ['a target that is not a list', (proof) => (proof['targets'][0] = { name: proof['targets'][0][0] })],
-      ['other files that are not a list', (proof) => (proof['targets'][0][7] = 'snapshots/bodies')],
-      ['a missing state stamp', (proof) => delete proof['state']],
-      ['diagnostics of a target it does not list', (proof) => (proof['diagnostics']['chunks/forged.json'] = { diagnosticErrors: '1' })],
+      ['a source with an absolute path', ({ group }) => group['sources'].push([outsideFile, ...outsideStamp])],
+      ['a target size of the wrong type', ({ group }) => (group['targets'][0][3] = String(group['targets'][0][3]))],
+      ['a target that is not a list', ({ group }) => (group['targets'][0] = { name: group['targets'][0][0] })],
+      ['other files that are not a list', ({ root }) => (root['targets'][0][7] = 'snapshots/bodies')],
+      ['a missing state stamp', ({ root }) => delete root['state']],
+      ['a group file name a build does not write', ({ root }) => (root['groups'][0][1] = '../state.json')],
+      ['diagnostics of a target it does not list', ({ group }) => (group['diagnostics']['chunks/forged.json'] = { diagnosticErrors: '1' })],
+      ['a group file of another group', ({ group }) => (group['group'] = 'example-test-doc9')],
       // A list of 200,000 copies of one real target passes every stat: refused as a repeat, not statted.
       [
         'one real target 200,000 times',
-        (proof) => {
-          for (let i = 0; i < 200_000; i += 1) proof['targets'].push(proof['targets'][0]);
+        ({ group }) => {
+          for (let i = 0; i < 200_000; i += 1) group['targets'].push(group['targets'][0]);
         },
       ],
       [
         'a target with 200,000 other files',
-        (proof) => (proof['targets'][0][7] = Array.from({ length: 200_000 }, (_, i) => [`snapshots/f${i}`, 1, '1', 1, '1'])),
+        ({ group }) => (group['targets'][0][7] = Array.from({ length: 200_000 }, (_, i) => [`snapshots/f${i}`, 1, '1', 1, '1'])),
       ],
     ];
     for (const [label, forge] of forgeries) {
       const rig = await built();
-      const file = rig.path('.episteme', 'noop.json');
+      const rootFile = rig.path('.episteme', 'noop.json');
       // The proof a clean build wrote is valid and proves the next build a no-op.
-      const proof = JSON.parse(verifiedBody(fs.readFileSync(file))!) as Proof;
-      assert.equal(noopProofProblem(proof), null, `${label}: the proof a build wrote validates`);
-      forge(proof, rig);
-      fs.writeFileSync(file, withChecksum(JSON.stringify(proof)));
+      const root = JSON.parse(verifiedBody(fs.readFileSync(rootFile))!) as Proof;
+      assert.equal(noopProofProblem(root), null, `${label}: the proof a build wrote validates`);
+      const groupFile = rig.path('.episteme', 'noop', root['groups'][0][1]);
+      const group = JSON.parse(verifiedBody(fs.readFileSync(groupFile))!) as Proof;
+      assert.equal(groupProofProblem(group), null, `${label}: the group file a build wrote validates`);
+      forge({ root, group }, rig);
+      const groupBytes = withChecksum(JSON.stringify(group));
+      fs.writeFileSync(groupFile, groupBytes);
+      if (root['groups'][0]) root['groups'][0][2] = groupBytes.toString('latin1').split('\nxxh64:')[1]!.trim();
+      fs.writeFileSync(rootFile, withChecksum(JSON.stringify(root)));
       const started = Date.now();
       const build = await rig.exec(['build', '--json']);
       noInternalError(build, `${label}: build`);
@@ -247,11 +258,12 @@ describe('forged build state', () => {
       assert.equal(new Set(names).size, names.length, `${label}: a target reported twice`);
       assert.ok(Date.now() - started < 60_000, `${label}: took ${Date.now() - started} ms`);
       assert.deepEqual(rig.artifacts(), reference, `${label}: the workspace equals a clean build`);
-      // A build that finds nothing to do writes nothing (it runs on a read-only workspace), so the refused
-      // proof stays until the next change, and is refused again: it never serves.
+      // That build ended clean: it wrote a whole proof again, so the refusal is reported once and the
+      // next build is a proven no-op.
       const again = await rig.exec(['build', '--json']);
       assert.equal(again.code, 0, `${label}: ${again.stdout}`);
-      assert.equal(again.json!.warnings.filter((w: { code: string }) => w.code === 'state-discarded').length, 1, label);
+      assert.deepEqual(again.json!.warnings, [], label);
+      assert.equal(again.json!.data.actions, 0, label);
     }
   });
 

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { BuildState, STATE_FORMAT_VERSION, type CleanRecord, type TargetRecord } from '../../src/graph/state.js';
+import { BuildState, type CleanRecord, type TargetRecord } from '../../src/graph/state.js';
 import { isProof, openProof, readProofFile } from '../../src/graph/noop-proof-files.js';
 import { initFastHash } from '../../src/store/hash.js';
 
@@ -107,7 +107,7 @@ test('the log is folded into state.json once it reaches half of its size, and th
     for (let round = 1; round <= 40 && !folded; round += 1) {
       const state = BuildState.load(dir);
       state.recordTarget(`chunks/d${round % 40}.json`, record(round % 40, round));
-      state.setClean(clean);
+      state.setClean(clean, { groups: [], rootTargets: clean.order, position: new Map() });
       expected = new Map(state.targets);
       const logBefore = exists(dir, 'state.log') ? fs.statSync(path.join(dir, 'state.log')).size : 0;
       state.compact();
@@ -115,7 +115,7 @@ test('the log is folded into state.json once it reaches half of its size, and th
       folded = !exists(dir, 'state.log');
       if (folded) assert.ok(logBefore >= stateSize / 2 - 4096, `folded at ${logBefore} bytes of log for ${stateSize} of state`);
       // The no-op proof stands on both files as this commit left them.
-      const proof = openProof(readProofFile(dir), STATE_FORMAT_VERSION);
+      const proof = openProof(readProofFile(dir));
       assert.ok(isProof(proof), `the proof is there and intact: ${JSON.stringify(proof)}`);
       assert.equal(proof.log?.size ?? null, folded ? null : fs.statSync(path.join(dir, 'state.log')).size);
       assert.equal(proof.state.size, fs.statSync(path.join(dir, 'state.json')).size);
@@ -131,7 +131,7 @@ test('resume (watch) reuses the committed state in memory while the files on dis
   withDir((dir) => {
     const first = BuildState.load(dir);
     for (let i = 0; i < 20; i += 1) first.recordTarget(`chunks/d${i}.json`, record(i));
-    first.setClean(clean);
+    first.setClean(clean, { groups: [], rootTargets: clean.order, position: new Map() });
     first.compact();
     first.close();
     const again = BuildState.resume(first, dir);
@@ -190,7 +190,7 @@ test('an edit that ends clean again restores the clean record in a few bytes, an
     const big: CleanRecord = { ...clean, order: Array.from({ length: 5000 }, (_, i) => `chunks/d${i}.json`) };
     const first = BuildState.load(dir);
     for (let i = 0; i < 20; i += 1) first.recordTarget(`chunks/d${i}.json`, record(i));
-    first.setClean(big);
+    first.setClean(big, { groups: [], rootTargets: big.order, position: new Map() });
     first.compact();
     first.close();
     for (let edit = 1; edit <= 3; edit += 1) {
@@ -198,7 +198,7 @@ test('an edit that ends clean again restores the clean record in a few bytes, an
       assert.deepEqual(state.clean, big);
       state.setClean(null);
       state.recordTarget('chunks/d3.json', record(3, edit)); // clears the record on disk first
-      state.setClean(big);
+      state.setClean(big, { groups: [], rootTargets: big.order, position: new Map() });
       state.compact();
       state.close();
     }
@@ -214,7 +214,7 @@ test('an edit that ends clean again restores the clean record in a few bytes, an
     assert.equal(BuildState.load(dir).clean, null);
     // ...and the next clean end restores it from the cleared one, still in a few bytes.
     const next = BuildState.load(dir);
-    next.setClean(big);
+    next.setClean(big, { groups: [], rootTargets: big.order, position: new Map() });
     next.compact();
     next.close();
     assert.deepEqual(BuildState.load(dir).clean, big);

@@ -147,7 +147,7 @@ test('the no-op proof vouches for the loaded state only while state.json and sta
     const first = BuildState.load(dir);
     first.recordTarget('chunks/d0.json', record(0));
     first.recordTarget('chunks/d1.json', record(1, { diagnosticErrors: '1', diagnosticWarnings: '0', diagnosticCodes: 'x' }));
-    first.setClean(clean);
+    first.setClean(clean, { groups: [], rootTargets: clean.order, position: new Map() });
     first.compact();
     const loaded = BuildState.load(dir);
     assert.ok(loaded.untouchedSinceCleanCommit());
@@ -155,7 +155,7 @@ test('the no-op proof vouches for the loaded state only while state.json and sta
     loaded.setClean(null);
     loaded.recordTarget('chunks/d0.json', { ...record(0), output: 'chunks/d0.1111111111111111.json' });
     assert.ok(!loaded.untouchedSinceCleanCommit());
-    loaded.setClean(clean);
+    loaded.setClean(clean, { groups: [], rootTargets: clean.order, position: new Map() });
     loaded.compact();
     const next = BuildState.load(dir);
     assert.ok(next.untouchedSinceCleanCommit());

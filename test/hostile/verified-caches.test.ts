@@ -251,10 +251,15 @@ test('the no-op proof is not fooled: an output edited with its mtime restored, o
     assert.equal(first.code, 0, first.stdout);
     assert.deepEqual(rows(first).get('chunks/example-test-doc2.json')!.reasons, [{ reason: 'output-modified', output: chunkFile }]);
     assert.deepEqual(outputs(box), clean, 'rebuilt to the clean bytes');
-    // 2. Edit the output, then edit the proof so its recorded stamp matches the edited file.
-    const proofPath = path.join(box.ws, '.episteme/noop.json');
+    // 2. Edit the output, then edit the proof (the group file that lists it) so its recorded stamp
+    // matches the edited file.
     fs.appendFileSync(path.join(box.ws, chunkFile), ' ');
     const stat = fs.statSync(path.join(box.ws, chunkFile));
+    const groups = path.join(box.ws, '.episteme/noop');
+    const proofPath = fs
+      .readdirSync(groups)
+      .map((name) => path.join(groups, name))
+      .find((file) => fs.readFileSync(file, 'utf8').includes(`"${chunkFile}"`))!;
     const text = fs.readFileSync(proofPath, 'utf8');
     const at = text.lastIndexOf('\nxxh64:');
     const proof = JSON.parse(text.slice(0, at)) as { targets: [string, string, string, number, string, number, string][] };
