@@ -89,12 +89,26 @@ function isRawFileUrl(url: string): boolean {
   return /^https?:\/\/raw\.githubusercontent\.com\//i.test(url) || /^https?:\/\/[^/]+\/(?:[^?#]*\/)?(?:-\/)?raw\//i.test(url);
 }
 
+/** Per index, each document's [rendering, raw URL] part of openability, worked out once per document. */
+const documentOpenability = new WeakMap<LoadedSearchIndex, Map<number, [number, number]>>();
+
 /** Smaller is easier to open at the passage: [no fragment, rendering, raw URL]. */
 function openability(index: LoadedSearchIndex, ordinal: number): [number, number, number] {
   const row = chunkRow(index, ordinal);
-  const url = index.documents[index.chunkDocument[ordinal]!]![1];
+  const document = index.chunkDocument[ordinal]!;
+  let known = documentOpenability.get(index);
+  if (known === undefined) {
+    known = new Map();
+    documentOpenability.set(index, known);
+  }
+  let ofDocument = known.get(document);
+  if (ofDocument === undefined) {
+    const url = index.documents[document]![1];
+    ofDocument = [renderingClass(url), isRawFileUrl(url) ? 1 : 0];
+    known.set(document, ofDocument);
+  }
   const hasFragment = row[4] !== null || (row[10] ?? []).length > 0;
-  return [hasFragment ? 0 : 1, renderingClass(url), isRawFileUrl(url) ? 1 : 0];
+  return [hasFragment ? 0 : 1, ofDocument[0], ofDocument[1]];
 }
 
 /** Of a group's members (the first is the best-ranked; the rest follow in rank order or ascending), the one to show. Rows must be read. */
@@ -131,11 +145,17 @@ export function nearDuplicate(a: ReadonlySet<string>, b: ReadonlySet<string>): b
 
 /**
  * One passage a hit stands for: its chunk and those of its same-passage group (one text), each with
- * its document and that document's resource name (sameResource), and the text's trigrams.
+ * its document and that document's resource name (sameResource), and the text's trigrams (worked out
+ * when first compared: most hits have no other rendering to compare with).
  */
 interface Passage {
   chunks: { ordinal: number; document: number; resource: string }[];
-  grams: Set<string>;
+  grams: () => Set<string>;
+}
+
+function lazyTrigrams(index: LoadedSearchIndex, ordinal: number): () => Set<string> {
+  let grams: Set<string> | undefined;
+  return () => (grams ??= trigrams(chunkRow(index, ordinal)[9]));
 }
 
 /** The own heading of a chunk's section, as words ('' when the chunk is under the document title only). Its row must be read. */
@@ -163,7 +183,7 @@ function samePassageElsewhere(index: LoadedSearchIndex, a: Passage, b: Passage):
   for (const x of a.chunks)
     for (const y of b.chunks)
       if (x.document !== y.document && x.resource !== '' && x.resource === y.resource) pairs.push([x.ordinal, y.ordinal]);
-  if (pairs.length === 0 || !nearDuplicate(a.grams, b.grams)) return false;
+  if (pairs.length === 0 || !nearDuplicate(a.grams(), b.grams())) return false;
   readRows(index, pairs.flat());
   return pairs.some(([x, y]) => {
     const [headingX, headingY] = [sectionHeading(index, x), sectionHeading(index, y)];
@@ -185,7 +205,6 @@ export function foldNearDuplicates(
   const into = new Map<number, number[]>();
   const removed: number[] = [];
   if (ranked.length < 2) return { into, removed };
-  readRows(index, ranked);
   // Each kept hit with the passages it stands for (its own first, then those folded into it).
   const kept: [ordinal: number, passages: Passage[]][] = [];
   const resources = new Map<number, string>();
@@ -201,7 +220,7 @@ export function foldNearDuplicates(
       const document = index.chunkDocument[member]!;
       return { ordinal: member, document, resource: resourceOf(document) };
     });
-    const passage: Passage = { chunks, grams: trigrams(chunkRow(index, ordinal)[9]) };
+    const passage: Passage = { chunks, grams: lazyTrigrams(index, ordinal) };
     const same = kept.find(([, passages]) => passages.some((other) => samePassageElsewhere(index, other, passage)));
     if (same === undefined) {
       kept.push([ordinal, [passage]]);
