@@ -1,4 +1,4 @@
-import { charAt, codePointPrefix, isWhitespace, isWordChar, sentenceStarts } from '../chunk/text-boundaries.js';
+import { charAt, charBefore, codePointPrefix, isWhitespace, isWordChar, sentenceStarts } from '../chunk/text-boundaries.js';
 import { stemPrefix, tokenizeWithOffsets, type TokenSpan } from '../index/tokenizer.js';
 
 /**
@@ -49,7 +49,7 @@ export function makeSnippet(text: string, queryTerms: ReadonlySet<string>, maxCh
     const window = bestWindow(spans, queryTerms, cp, budget);
     if (window === undefined) continue;
     if (matching.length > 0 && window.distinct === 0) continue;
-    const [start, end] = widen(text, spans, cp, window, budget);
+    const [start, end] = widen(text, spans, queryTerms, cp, window, budget);
     const cuts = (start > 0 ? 1 : 0) + (end < text.length ? 1 : 0);
     if (cp(end) - cp(start) + cuts > maxChars) continue;
     return finish(text, spans, queryTerms, cp, start, end, matching.length === 0 ? { reason: 'not-in-text' } : undefined);
@@ -72,7 +72,14 @@ export function makeSnippet(text: string, queryTerms: ReadonlySet<string>, maxCh
  * Widens a window: to its sentence start when that fits, then forward by whole tokens and trailing punctuation,
  * then backward by whole tokens.
  */
-function widen(text: string, spans: TokenSpan[], cp: (index: number) => number, window: Window, budget: number): [number, number] {
+function widen(
+  text: string,
+  spans: TokenSpan[],
+  queryTerms: ReadonlySet<string>,
+  cp: (index: number) => number,
+  window: Window,
+  budget: number,
+): [number, number] {
   let start = spans[window.first]!.start;
   let end = spans[window.last]!.end;
   const sentence =
@@ -101,6 +108,19 @@ function widen(text: string, spans: TokenSpan[], cp: (index: number) => number, 
   while (previous >= 0 && cp(end) - cp(spans[previous]!.start) <= budget) {
     start = spans[previous]!.start;
     previous--;
+  }
+  // A cut start falls at a word that follows whitespace, not inside "Channel-Identifier" or "a.b":
+  // the rest of the cut word is dropped, unless it holds a query word.
+  if (start > 0 && !isWhitespace(charBefore(text, start))) {
+    for (let i = previous + 1; i < spans.length && spans[i]!.end <= end; i++) {
+      const span = spans[i]!;
+      if (span.start <= start) continue;
+      if (queryTerms.has(span.term)) break;
+      if (isWhitespace(charBefore(text, span.start))) {
+        start = span.start;
+        break;
+      }
+    }
   }
   return [start, end];
 }

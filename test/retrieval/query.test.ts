@@ -206,6 +206,21 @@ test('max-chars bounds each snippet and the whole page, cutting at word boundari
   assert.equal(ask(['redirect'], { maxSnippetChars: 60, maxTotalChars: 10_000 }).truncated, false);
 });
 
+test('a snippet cut before its match starts at a word after whitespace, not inside "Channel-Identifier:..."', () => {
+  const text =
+    'S->C: MRCP/2.0 ... 314161 200 COMPLETE Channel-Identifier:32AECB23433801@speakverify ' +
+    'Voiceprint-Identifier:johnsmith.voiceprint Adapt-Model:true and the channel format';
+  let moved = 0;
+  for (let maxChars = 30; maxChars <= 120; maxChars++) {
+    const snippet = makeSnippet(text, new Set(['format']), maxChars);
+    assert.ok(snippet.highlights.length > 0, `${maxChars}`);
+    if (!snippet.cutBefore) continue;
+    moved++;
+    assert.match(text[snippet.chunkOffset - 1]!, /\s/, `${maxChars}: ${snippet.text}`);
+  }
+  assert.ok(moved > 50);
+});
+
 test('a tiny --max-snippet-chars still shows a highlighted word, or says it could not and how many chars it needs', () => {
   const hitsFor = (maxSnippetChars: number) => ask(['redirect'], { maxSnippetChars, limit: 3 }).hits;
   // "redirect" in the middle of a text: 8 letters plus an ellipsis on each side.
