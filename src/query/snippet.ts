@@ -114,9 +114,9 @@ function widen(
   if (start > 0 && !isWhitespace(charBefore(text, start))) {
     for (let i = previous + 1; i < spans.length && spans[i]!.end <= end; i++) {
       const span = spans[i]!;
-      if (span.start <= start) continue;
+      if (span.start < start) continue;
       if (queryTerms.has(span.term)) break;
-      if (isWhitespace(charBefore(text, span.start))) {
+      if (span.start > start && isWhitespace(charBefore(text, span.start))) {
         start = span.start;
         break;
       }

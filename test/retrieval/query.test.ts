@@ -219,6 +219,11 @@ test('a snippet cut before its match starts at a word after whitespace, not insi
     assert.match(text[snippet.chunkOffset - 1]!, /\s/, `${maxChars}: ${snippet.text}`);
   }
   assert.ok(moved > 50);
+  // A window that starts at its query word keeps it, however the word is preceded.
+  for (let maxChars = 12; maxChars <= 40; maxChars++) {
+    const snippet = makeSnippet('averyveryverylongprefixword-format y z w v u t', new Set(['format']), maxChars);
+    assert.ok(snippet.highlights.length > 0, `${maxChars}: ${snippet.text}`);
+  }
 });
 
 test('a tiny --max-snippet-chars still shows a highlighted word, or says it could not and how many chars it needs', () => {
