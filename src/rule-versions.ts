@@ -33,7 +33,8 @@ export const PDF_EXTRACTOR_VERSION = 4;
  * inside their text; chunks of one algorithm block cite the steps they cover. 3: chunk files record the
  * options they were cut with (CHUNKS_FORMAT_VERSION 2). 4: a block ending with a colon (a lead-in) goes
  * with the block it introduces, or that block's first piece; text laid out in lines is cut at line
- * starts first; a piece's overlap starts at a word after whitespace, not inside "Channel-Identifier".
+ * starts first, not right after a line ending with a colon; a piece's overlap starts at a word after
+ * whitespace, not inside "Channel-Identifier".
  */
 export const CHUNK_RULE_VERSION = 4;
 /**

@@ -20,7 +20,8 @@ import {
  * - A lead-in, a block ending with a colon, never ends a chunk when the next block of its section
  *   and normativity does not join the group: it goes with that block (or that block's first piece).
  * - A block longer than maxChars is cut into pieces: preferably at a line start (an algorithm's step
- *   line), then a sentence start, in the second half of the window, else at whitespace, else anywhere
+ *   line), then a sentence start, in the second half of the window (not right after a line ending
+ *   with a colon, when another start will do), else at whitespace, else anywhere
  *   that is not inside a word (a hard cut only for a single word longer than maxChars). Each later
  *   piece starts with up to overlapChars of the previous piece, beginning at a line, sentence or
  *   word start.
@@ -512,7 +513,10 @@ function chooseCut(text: string, primaryStart: number, hi: number, tiers: number
   // a block quadratic in its sentences.
   for (const starts of tiers) {
     const last = firstIndexAfter(starts, hi) - 1;
-    if (last >= 0 && starts[last]! >= half) return starts[last]!;
+    if (last < 0 || starts[last]! < half) continue;
+    // Not right after a lead-in ("11. If target is non-null, then:"), when another start will do.
+    for (let i = last; i >= 0 && starts[i]! >= half; i--) if (!followsLeadIn(text, starts[i]!)) return starts[i]!;
+    return starts[last]!;
   }
   for (let p = hi; p > primaryStart; p--) {
     if (isWhitespace(charAt(text, p)) && !splitsSurrogate(text, p)) return p;
@@ -521,6 +525,13 @@ function chooseCut(text: string, primaryStart: number, hi: number, tiers: number
     if (!cutsWord(text, p) && !splitsSurrogate(text, p)) return p;
   }
   return Math.max(hi, primaryStart + 1);
+}
+
+/** Whether the text before `index`, without its trailing whitespace, ends with a colon. */
+function followsLeadIn(text: string, index: number): boolean {
+  let p = index;
+  while (p > 0 && isWhitespace(text[p - 1])) p--;
+  return p > 0 && text.charCodeAt(p - 1) === 58;
 }
 
 /** The index of the first value greater than `bound` in an ascending list (its length when none is). */

@@ -162,6 +162,33 @@ test('a lead-in that would end a full chunk starts the next one with the block i
   assert.deepEqual(cut[1]!.citation.blockIds, ['b']);
 });
 
+test('an algorithm is not cut between a step that ends with a colon and its substeps, when another step will do', () => {
+  const steps: { path: string }[] = [];
+  const lines: string[] = [];
+  for (let i = 1; i <= 12; i++) {
+    steps.push({ path: String(i) });
+    lines.push(`${i}. If the widget number ${i} is non-null, then:`);
+    for (let j = 1; j <= 2; j++) {
+      steps.push({ path: `${i}.${j}` });
+      lines.push(`  ${i}.${j}. Set the widget's state number ${j} to the value of the step.`);
+    }
+  }
+  const block: Block = {
+    id: 'algo',
+    sectionId: 'fetching',
+    fragment: 'fetching',
+    text: lines.join('\n'),
+    kind: 'algorithm',
+    normativity: 'normative',
+    steps,
+  };
+  for (let maxChars = 200; maxChars <= 400; maxChars += 25) {
+    const chunks = chunkDocument({ ...FETCH_DOC, blocks: [block] }, { maxChars, overlapChars: 0 });
+    assert.ok(chunks.length > 2);
+    for (const chunk of chunks.slice(0, -1)) assert.doesNotMatch(chunk.text, /:$/, `${maxChars}: ${chunk.text.slice(-60)}`);
+  }
+});
+
 test('text laid out in lines is cut at line starts, and no piece starts inside a word', () => {
   const example = Array.from(
     { length: 40 },
