@@ -5,10 +5,11 @@ import { stemPrefix, tokenizeWithOffsets, type TokenSpan } from '../index/tokeni
  * A snippet is a window of the chunk text, at most maxChars code points long counting its
  * ellipses: a verbatim substring that starts and ends at token (word) boundaries, preceded by "…"
  * when text before it was cut and followed by "…" when text after it was. The window is the one with
- * the most distinct query terms (then the most matches, then the earliest), widened to the start of
- * its sentence when that fits and then by whole tokens. Highlights are [start, end) code-point
- * offsets into the snippet text (ellipsis included), never inline markers (markers would break the
- * character bound).
+ * the most distinct query terms (then the most matches, then the earliest), started at the sentence
+ * of its first query term when that is later, widened to the start of its sentence when that fits
+ * and then by whole tokens; a cut start inside a whitespace-delimited word skips the rest of it.
+ * Highlights are [start, end) code-point offsets into the snippet text (ellipsis included), never
+ * inline markers (markers would break the character bound).
  *
  * When no query word is highlighted, `noHighlight` says why: the chunk matched through its heading
  * path only ("not-in-text"), or the bound is smaller than the shortest window that holds a query
@@ -82,10 +83,15 @@ function widen(
 ): [number, number] {
   let start = spans[window.first]!.start;
   let end = spans[window.last]!.end;
-  const sentence =
-    sentenceStarts(text)
-      .filter((s) => s <= start)
-      .pop() ?? 0;
+  const starts = sentenceStarts(text);
+  // The earliest best window holds as much text before its first query word as fits, so the words
+  // end it and what they say is cut ("… ASCII whitespace is…"): it starts at the sentence of its
+  // first query word instead, when that is later, and runs on from there (no query word is lost).
+  let firstMatch = window.first;
+  while (firstMatch < window.last && !queryTerms.has(spans[firstMatch]!.term)) firstMatch++;
+  const matchSentence = starts.filter((s) => s <= spans[firstMatch]!.start).pop() ?? 0;
+  if (matchSentence > start) start = matchSentence;
+  const sentence = starts.filter((s) => s <= start).pop() ?? 0;
   if (cp(end) - cp(sentence) <= budget) start = sentence;
   let next = window.last + 1;
   while (next < spans.length && spans[next]!.start < end) next++;
