@@ -31,9 +31,12 @@ export const PDF_EXTRACTOR_VERSION = 4;
 /**
  * 2: heading paths start with the document title (same shape for every extractor); chunks record the ids
  * inside their text; chunks of one algorithm block cite the steps they cover. 3: chunk files record the
- * options they were cut with (CHUNKS_FORMAT_VERSION 2).
+ * options they were cut with (CHUNKS_FORMAT_VERSION 2). 4: a block ending with a colon (a lead-in) goes
+ * with the block it introduces, or that block's first piece; text laid out in lines is cut at line
+ * starts first, not right after a line ending with a colon; a piece's overlap starts at a word after
+ * whitespace, not inside "Channel-Identifier".
  */
-export const CHUNK_RULE_VERSION = 3;
+export const CHUNK_RULE_VERSION = 4;
 /**
  * Search-index file layout (5: sealed head with plain number lists, CRC-32-checked posting blocks and
  * compressed row blocks; 6: heading-path term frequencies in postings, duplicate-passage groups in the

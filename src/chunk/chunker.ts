@@ -17,10 +17,14 @@ import {
  * Chunking: blocks become bounded, attributable chunks.
  * - Consecutive blocks of one section with the same normativity are packed together (joined by a
  *   blank line) while the result stays within maxChars.
- * - A block longer than maxChars is cut into pieces: preferably at a sentence start in the second
- *   half of the window, else at whitespace, else anywhere that is not inside a word (a hard cut only
- *   for a single word longer than maxChars). Each later piece starts with up to overlapChars of the
- *   previous piece, beginning at a sentence or word start.
+ * - A lead-in, a block ending with a colon, never ends a chunk when the next block of its section
+ *   and normativity does not join the group: it goes with that block (or that block's first piece).
+ * - A block longer than maxChars is cut into pieces: preferably at a line start (an algorithm's step
+ *   line), then a sentence start, in the second half of the window (not right after a line ending
+ *   with a colon, when another start will do), else at whitespace, else anywhere
+ *   that is not inside a word (a hard cut only for a single word longer than maxChars). Each later
+ *   piece starts with up to overlapChars of the previous piece, beginning at a line, sentence or
+ *   word start.
  * - Lengths are counted in code points. Chunk text is always a substring of block text (or blocks
  *   joined by "\n\n"), so a snippet of it can be traced back verbatim.
  * Chunk ids: `<documentId>#<first block id>` and `~<n>` for the n-th later piece of a cut block.
@@ -67,7 +71,10 @@ export function chunkDocument(doc: EvidenceDocument, options: ChunkOptions): Chu
   let group: PendingGroup | undefined;
 
   const flush = (): void => {
-    if (group === undefined) return;
+    if (group === undefined || group.blocks.length === 0) {
+      group = undefined;
+      return;
+    }
     const text = group.blocks.map((entry) => entry.text).join(BLOCK_SEPARATOR);
     const anchors: [number, string][] = [];
     let base = 0;
@@ -96,43 +103,89 @@ export function chunkDocument(doc: EvidenceDocument, options: ChunkOptions): Chu
     const text = block.text.trim();
     if (text === '') continue;
     const length = codePointLength(text);
+    const continues = group !== undefined && group.sectionId === block.sectionId && group.normativity === block.normativity;
+    if (
+      continues &&
+      group !== undefined &&
+      length <= options.maxChars &&
+      group.length + BLOCK_SEPARATOR.length + length <= options.maxChars
+    ) {
+      group.blocks.push({ block, text });
+      group.length += BLOCK_SEPARATOR.length + length;
+      continue;
+    }
+    // The block does not join the pending group. A lead-in that ends the group ("... include the
+    // following:", "run these steps:") goes with the block it introduces instead of ending a chunk of
+    // its own or the group's: in front of the block when both fit, else in front of its first piece.
+    const leadIn = continues && group !== undefined ? takeLeadIn(group, length, options.maxChars) : undefined;
+    flush();
     if (length > options.maxChars) {
-      flush();
       // An algorithm's step lines are found once per block, not once per piece (quadratic in its steps).
       const lines = block.kind === 'algorithm' ? stepLines(block, text) : undefined;
-      const pieces = splitLongText(text, options, lines?.lineStarts);
+      const reserved = leadIn === undefined ? 0 : leadIn.length + BLOCK_SEPARATOR.length;
+      const pieces = splitLongText(text, options, lines?.lineStarts, options.maxChars - reserved);
       const blockAnchors = toCodePoints(text, trimmedAnchors(block, text, lines));
       pieces.forEach((piece, index) => {
-        chunks.push(
-          makeChunk(
-            doc,
-            [block],
-            piece.text,
-            headingPaths,
-            index,
-            { start: piece.start, end: piece.end },
-            anchorsWithin(blockAnchors, piece.start, piece.end),
-            lines,
-          ),
-        );
+        const anchors = anchorsWithin(blockAnchors, piece.start, piece.end);
+        const range = { start: piece.start, end: piece.end };
+        if (index === 0 && leadIn !== undefined) {
+          const leadAnchors = toCodePoints(leadIn.text, trimmedAnchors(leadIn.block, leadIn.text, undefined));
+          const shifted = anchors.map(([at, id]): [number, string] => [at + reserved, id]);
+          chunks.push(
+            makeChunk(
+              doc,
+              [leadIn.block, block],
+              `${leadIn.text}${BLOCK_SEPARATOR}${piece.text}`,
+              headingPaths,
+              0,
+              range,
+              withoutRepeats([...leadAnchors, ...shifted]),
+              lines,
+            ),
+          );
+        } else chunks.push(makeChunk(doc, [block], piece.text, headingPaths, index, range, anchors, lines));
       });
       continue;
     }
-    const fits =
-      group !== undefined &&
-      group.sectionId === block.sectionId &&
-      group.normativity === block.normativity &&
-      group.length + BLOCK_SEPARATOR.length + length <= options.maxChars;
-    if (fits && group !== undefined) {
-      group.blocks.push({ block, text });
-      group.length += BLOCK_SEPARATOR.length + length;
-    } else {
-      flush();
-      group = { sectionId: block.sectionId, normativity: block.normativity, blocks: [{ block, text }], length };
+    group = { sectionId: block.sectionId, normativity: block.normativity, blocks: [{ block, text }], length };
+    if (leadIn !== undefined) {
+      group.blocks.unshift({ block: leadIn.block, text: leadIn.text });
+      group.length += leadIn.length + BLOCK_SEPARATOR.length;
     }
   }
   flush();
   return chunks;
+}
+
+/** A block whose text ends with a colon: it introduces what follows (a list, table, algorithm or example). */
+const LEAD_IN = /:$/;
+
+/**
+ * Takes the group's last block out of it when it is a lead-in that can travel with the next block (of
+ * `nextLength` code points, in the same section and normativity, which does not join the group): the
+ * two fit in one chunk, or the next block is cut anyway and the lead-in takes at most half of its
+ * first piece. The group may be left empty.
+ */
+function takeLeadIn(group: PendingGroup, nextLength: number, maxChars: number): LeadIn | undefined {
+  const last = group.blocks[group.blocks.length - 1];
+  if (last === undefined || !LEAD_IN.test(last.text)) return undefined;
+  const length = codePointLength(last.text);
+  const together = length + BLOCK_SEPARATOR.length + nextLength;
+  if (together > maxChars && (nextLength <= maxChars || (length + BLOCK_SEPARATOR.length) * 2 > maxChars)) return undefined;
+  group.blocks.pop();
+  group.length -= group.blocks.length === 0 ? length : length + BLOCK_SEPARATOR.length;
+  return { ...last, length };
+}
+
+interface LeadIn {
+  block: Block;
+  text: string;
+  length: number;
+}
+
+/** Anchors in text order without an id equal to the one before it (a lead-in and its block often share their section's id). */
+function withoutRepeats(anchors: [number, string][]): [number, string][] {
+  return anchors.filter((anchor, i) => i === 0 || anchors[i - 1]![1] !== anchor[1]);
 }
 
 function makeChunk(
@@ -143,7 +196,7 @@ function makeChunk(
   pieceIndex: number,
   textRange: { start: number; end: number } | undefined,
   anchors: [number, string][],
-  /** stepLines of the only block, when it is an algorithm. */
+  /** stepLines of the only block, or of the cut block a piece is from, when it is an algorithm. */
   lines: StepLines | undefined,
 ): Chunk {
   const first = blocks[0]!;
@@ -164,8 +217,9 @@ function makeChunk(
   if (blocks.length === 1 && first.span !== undefined) citation.span = first.span;
   else if (blocks.length > 1 && first.span !== undefined && last.span !== undefined) citation.span = spanOver(first.span, last.span);
   if (textRange !== undefined) citation.textRange = textRange;
-  if (blocks.length === 1 && first.kind === 'algorithm' && lines !== undefined) {
-    const steps = stepsCovered(lines, textRange ?? { start: 0, end: codePointLength(first.text) });
+  // The steps of the algorithm the chunk holds alone, or whose piece it holds (after a lead-in).
+  if (last.kind === 'algorithm' && lines !== undefined && (blocks.length === 1 || textRange !== undefined)) {
+    const steps = stepsCovered(lines, textRange ?? { start: 0, end: codePointLength(last.text) });
     if (steps !== undefined) citation.steps = steps;
   }
   const chunk: Chunk = {
@@ -401,29 +455,32 @@ export interface TextPiece {
 }
 
 /**
- * Cuts one long text into overlapping pieces of at most maxChars code points
- * (preferably at `preferredStarts`, UTF-16 indices, ascending).
+ * Cuts one long text into overlapping pieces of at most maxChars code points (the first of at most
+ * `firstMaxChars`, when a lead-in goes in front of it). Cuts are preferred, in this order, at
+ * `preferredStarts` (UTF-16 indices, ascending: an algorithm's step lines) or else at line starts
+ * (code, grammar, lists and tables are laid out in lines), then at sentence starts, in the second
+ * half of the window; else at whitespace.
  */
-export function splitLongText(text: string, options: ChunkOptions, preferredStarts?: number[]): TextPiece[] {
+export function splitLongText(text: string, options: ChunkOptions, preferredStarts?: number[], firstMaxChars?: number): TextPiece[] {
   const prefix = codePointPrefix(text);
   // Algorithms are cut where a step's line starts, so a step number never ends one piece while its text starts the next.
-  const sentences = preferredStarts !== undefined && preferredStarts.length > 0 ? preferredStarts : sentenceStarts(text);
+  const tiers = preferredStarts !== undefined && preferredStarts.length > 0 ? [preferredStarts] : [lineStarts(text), sentenceStarts(text)];
   const pieces: TextPiece[] = [];
   let start = 0;
   let primaryStart = 0;
   for (;;) {
-    const limit = prefix[start]! + options.maxChars;
+    const limit = prefix[start]! + (pieces.length === 0 ? (firstMaxChars ?? options.maxChars) : options.maxChars);
     if (prefix[text.length]! <= limit) {
       pieces.push(piece(text, prefix, start, text.length));
       return pieces;
     }
     const hi = lastIndexWithin(text, prefix, start, limit);
-    const cut = chooseCut(text, primaryStart, hi, sentences);
+    const cut = chooseCut(text, primaryStart, hi, tiers);
     pieces.push(piece(text, prefix, start, cut));
     let next = cut;
     while (next < text.length && isWhitespace(charAt(text, next))) next++;
     if (next >= text.length) return pieces;
-    start = overlapStart(text, prefix, next, options.overlapChars, sentences, primaryStart);
+    start = overlapStart(text, prefix, next, options.overlapChars, tiers, primaryStart);
     primaryStart = next;
   }
 }
@@ -450,12 +507,17 @@ function lastIndexWithin(text: string, prefix: Uint32Array, start: number, limit
 }
 
 /** Where to end a piece: a cut in (primaryStart, hi], never inside a word unless unavoidable. */
-function chooseCut(text: string, primaryStart: number, hi: number, sentences: number[]): number {
+function chooseCut(text: string, primaryStart: number, hi: number, tiers: number[][]): number {
   const half = primaryStart + Math.ceil((hi - primaryStart) / 2);
-  // The last sentence start at or before hi, found by bisection: scanning the list for it made cutting
+  // The last preferred start at or before hi, found by bisection: scanning the list for it made cutting
   // a block quadratic in its sentences.
-  const last = firstIndexAfter(sentences, hi) - 1;
-  if (last >= 0 && sentences[last]! >= half) return sentences[last]!;
+  for (const starts of tiers) {
+    const last = firstIndexAfter(starts, hi) - 1;
+    if (last < 0 || starts[last]! < half) continue;
+    // Not right after a lead-in ("11. If target is non-null, then:"), when another start will do.
+    for (let i = last; i >= 0 && starts[i]! >= half; i--) if (!followsLeadIn(text, starts[i]!)) return starts[i]!;
+    return starts[last]!;
+  }
   for (let p = hi; p > primaryStart; p--) {
     if (isWhitespace(charAt(text, p)) && !splitsSurrogate(text, p)) return p;
   }
@@ -463,6 +525,13 @@ function chooseCut(text: string, primaryStart: number, hi: number, sentences: nu
     if (!cutsWord(text, p) && !splitsSurrogate(text, p)) return p;
   }
   return Math.max(hi, primaryStart + 1);
+}
+
+/** Whether the text before `index`, without its trailing whitespace, ends with a colon. */
+function followsLeadIn(text: string, index: number): boolean {
+  let p = index;
+  while (p > 0 && isWhitespace(text[p - 1])) p--;
+  return p > 0 && text.charCodeAt(p - 1) === 58;
 }
 
 /** The index of the first value greater than `bound` in an ascending list (its length when none is). */
@@ -477,28 +546,47 @@ function firstIndexAfter(sorted: readonly number[], bound: number): number {
   return lo;
 }
 
-/** Start of the next piece: up to `overlap` code points before `next`, at a sentence or word start. */
+/**
+ * Start of the next piece: up to `overlap` code points before `next`, at the earliest preferred start
+ * (line or sentence start, tier by tier), else at the earliest word that follows whitespace (never
+ * inside "Channel-Identifier" or "a.b"), else at the earliest word start.
+ */
 function overlapStart(
   text: string,
   prefix: Uint32Array,
   next: number,
   overlap: number,
-  sentences: number[],
+  tiers: number[][],
   previousPrimary: number,
 ): number {
   if (overlap <= 0) return next;
   const earliest = prefix[next]! - overlap;
-  // Sentence starts are ascending: bisect to the first one past previousPrimary (scanning from the
-  // list's start made cutting a block quadratic in its sentences), then step over those of the
-  // previous piece that are too early: each piece's own, so every start is stepped over at most once.
-  for (let i = firstIndexAfter(sentences, previousPrimary); i < sentences.length; i++) {
-    const s = sentences[i]!;
-    if (s >= next) break;
-    if (prefix[s]! >= earliest) return s;
+  // Starts are ascending: bisect to the first one past previousPrimary (scanning from the list's start
+  // made cutting a block quadratic in its sentences), then step over those of the previous piece that
+  // are too early: each piece's own, so every start is stepped over at most once per tier.
+  for (const starts of tiers) {
+    for (let i = firstIndexAfter(starts, previousPrimary); i < starts.length; i++) {
+      const s = starts[i]!;
+      if (s >= next) break;
+      if (prefix[s]! >= earliest) return s;
+    }
   }
+  let wordStart = next;
   for (let p = previousPrimary + 1; p < next; p++) {
     if (prefix[p]! < earliest) continue;
-    if (isWordChar(charAt(text, p)) && !isWordChar(charBefore(text, p)) && !splitsSurrogate(text, p)) return p;
+    if (isWordChar(charAt(text, p)) && !isWordChar(charBefore(text, p)) && !splitsSurrogate(text, p)) {
+      if (isWhitespace(charBefore(text, p))) return p;
+      if (wordStart === next) wordStart = p;
+    }
   }
-  return next;
+  return wordStart;
+}
+
+/** Indices where a line starts after a line feed (not a blank line), ascending. */
+function lineStarts(text: string): number[] {
+  const starts: number[] = [];
+  for (let i = text.indexOf('\n'); i !== -1 && i + 1 < text.length; i = text.indexOf('\n', i + 1)) {
+    if (text.charCodeAt(i + 1) !== 10) starts.push(i + 1);
+  }
+  return starts;
 }

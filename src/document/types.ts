@@ -132,7 +132,11 @@ export interface Citation {
   blockIds: string[];
   pages?: number[];
   span?: Record<string, unknown>;
-  /** For a chunk cut from one long block: the code-point range of the chunk text within that block's text. */
+  /**
+   * For a chunk cut from one long block: the code-point range of its piece within that block's text.
+   * The block is the chunk's last; a first piece may follow the whole lead-in block that introduces
+   * it ("... the following:"), joined by a blank line.
+   */
   textRange?: { start: number; end: number };
   /** For a chunk of one algorithm block: the paths of the first and last step its text covers ("3.2", "3.4.1"). */
   steps?: { first: string; last: string };

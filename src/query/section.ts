@@ -155,11 +155,11 @@ export function readSection(index: LoadedSearchIndex, request: SectionRequest): 
       last !== undefined &&
       last.end !== null &&
       blockIds.length === 1 &&
-      last.blockIds.length === 1 &&
-      last.blockIds[0] === blockIds[0] &&
+      last.blockIds[last.blockIds.length - 1] === blockIds[0] &&
       textRange.start <= last.end
     ) {
-      // The next piece of a cut block: its first (last.end - start) code points repeat the previous piece.
+      // The next piece of a cut block (the previous one may start with the block's lead-in): its first
+      // (last.end - start) code points repeat the previous piece.
       last.text += codePointsFrom(text, last.end - textRange.start);
       last.end = textRange.end;
       last.chunkIds.push(id);

@@ -1,14 +1,15 @@
-import { charAt, codePointPrefix, isWhitespace, isWordChar, sentenceStarts } from '../chunk/text-boundaries.js';
+import { charAt, charBefore, codePointPrefix, isWhitespace, isWordChar, sentenceStarts } from '../chunk/text-boundaries.js';
 import { stemPrefix, tokenizeWithOffsets, type TokenSpan } from '../index/tokenizer.js';
 
 /**
  * A snippet is a window of the chunk text, at most maxChars code points long counting its
  * ellipses: a verbatim substring that starts and ends at token (word) boundaries, preceded by "…"
  * when text before it was cut and followed by "…" when text after it was. The window is the one with
- * the most distinct query terms (then the most matches, then the earliest), widened to the start of
- * its sentence when that fits and then by whole tokens. Highlights are [start, end) code-point
- * offsets into the snippet text (ellipsis included), never inline markers (markers would break the
- * character bound).
+ * the most distinct query terms (then the most matches, then the earliest), started at the sentence
+ * of its first query term when that is later, widened to the start of its sentence when that fits
+ * and then by whole tokens; a cut start inside a whitespace-delimited word skips the rest of it.
+ * Highlights are [start, end) code-point offsets into the snippet text (ellipsis included), never
+ * inline markers (markers would break the character bound).
  *
  * When no query word is highlighted, `noHighlight` says why: the chunk matched through its heading
  * path only ("not-in-text"), or the bound is smaller than the shortest window that holds a query
@@ -49,7 +50,7 @@ export function makeSnippet(text: string, queryTerms: ReadonlySet<string>, maxCh
     const window = bestWindow(spans, queryTerms, cp, budget);
     if (window === undefined) continue;
     if (matching.length > 0 && window.distinct === 0) continue;
-    const [start, end] = widen(text, spans, cp, window, budget);
+    const [start, end] = widen(text, spans, queryTerms, cp, window, budget);
     const cuts = (start > 0 ? 1 : 0) + (end < text.length ? 1 : 0);
     if (cp(end) - cp(start) + cuts > maxChars) continue;
     return finish(text, spans, queryTerms, cp, start, end, matching.length === 0 ? { reason: 'not-in-text' } : undefined);
@@ -72,13 +73,25 @@ export function makeSnippet(text: string, queryTerms: ReadonlySet<string>, maxCh
  * Widens a window: to its sentence start when that fits, then forward by whole tokens and trailing punctuation,
  * then backward by whole tokens.
  */
-function widen(text: string, spans: TokenSpan[], cp: (index: number) => number, window: Window, budget: number): [number, number] {
+function widen(
+  text: string,
+  spans: TokenSpan[],
+  queryTerms: ReadonlySet<string>,
+  cp: (index: number) => number,
+  window: Window,
+  budget: number,
+): [number, number] {
   let start = spans[window.first]!.start;
   let end = spans[window.last]!.end;
-  const sentence =
-    sentenceStarts(text)
-      .filter((s) => s <= start)
-      .pop() ?? 0;
+  const starts = sentenceStarts(text);
+  // The earliest best window holds as much text before its first query word as fits, so the words
+  // end it and what they say is cut ("… ASCII whitespace is…"): it starts at the sentence of its
+  // first query word instead, when that is later, and runs on from there (no query word is lost).
+  let firstMatch = window.first;
+  while (firstMatch < window.last && !queryTerms.has(spans[firstMatch]!.term)) firstMatch++;
+  const matchSentence = starts.filter((s) => s <= spans[firstMatch]!.start).pop() ?? 0;
+  if (matchSentence > start) start = matchSentence;
+  const sentence = starts.filter((s) => s <= start).pop() ?? 0;
   if (cp(end) - cp(sentence) <= budget) start = sentence;
   let next = window.last + 1;
   while (next < spans.length && spans[next]!.start < end) next++;
@@ -101,6 +114,19 @@ function widen(text: string, spans: TokenSpan[], cp: (index: number) => number, 
   while (previous >= 0 && cp(end) - cp(spans[previous]!.start) <= budget) {
     start = spans[previous]!.start;
     previous--;
+  }
+  // A cut start falls at a word that follows whitespace, not inside "Channel-Identifier" or "a.b":
+  // the rest of the cut word is dropped, unless it holds a query word.
+  if (start > 0 && !isWhitespace(charBefore(text, start))) {
+    for (let i = previous + 1; i < spans.length && spans[i]!.end <= end; i++) {
+      const span = spans[i]!;
+      if (span.start < start) continue;
+      if (queryTerms.has(span.term)) break;
+      if (span.start > start && isWhitespace(charBefore(text, span.start))) {
+        start = span.start;
+        break;
+      }
+    }
   }
   return [start, end];
 }

@@ -321,6 +321,30 @@ test('show: a block cut into overlapping chunks is joined back exactly, and page
   }
 });
 
+test('show: a lead-in and the long list it introduces are one passage, joined back exactly', async () => {
+  const lead = new Rig();
+  try {
+    const items = Array.from({ length: 40 }, (_, i) => `Forwarding records of edits number ${i} to the publisher`);
+    lead.write({
+      'src/lead.html':
+        '<!DOCTYPE html><html><head><title>Lead</title></head><body><h1>Lead</h1>' +
+        '<h2 id="duties">Duties</h2><p>The contractor\'s responsibilities include the following:</p>' +
+        `<ul>${items.map((item) => `<li>${item}</li>`).join('')}</ul></body></html>`,
+      'map.json': JSON.stringify([{ sourceUrl: 'https://example.test/lead/', localPath: 'src/lead.html', contentType: 'text/html' }]),
+      'episteme.json': JSON.stringify({ manualIngest: 'map.json' }),
+    });
+    assert.equal((await lead.exec(['build', '--json'])).code, 0);
+    const data = (await lead.exec(['show', 'https://example.test/lead/#duties', '--json'])).json!.data;
+    assert.equal(data.blocks.length, 1, 'the lead-in is not a passage of its own');
+    assert.equal(data.blocks[0].blockIds.length, 2);
+    assert.ok(data.blocks[0].chunkIds.length > 1, 'the list was cut into several chunks');
+    const list = items.map((item) => `- ${item}`).join('\n');
+    assert.equal(data.blocks[0].text, `The contractor's responsibilities include the following:\n\n${list}`);
+  } finally {
+    lead.cleanup();
+  }
+});
+
 test('serve: malformed protocol input (a line that is not JSON, a call without params) leaves the server answering', async () => {
   const child = startCli(['serve'], rig.dir);
   // Each answer, by id, as its line arrives.

@@ -4,7 +4,7 @@ import { chunkDocument, DEFAULT_CHUNK_OPTIONS, splitLongText } from '../../src/c
 import { codePointLength } from '../../src/chunk/text-boundaries.js';
 import { EpistemeError } from '../../src/failure.js';
 import type { Block, EvidenceDocument } from '../../src/document/types.js';
-import { ALL_DOCS, FETCH_DOC, HTTP_DOC, PDF_DOC } from './fixtures.js';
+import { ALL_DOCS, FETCH_DOC, HTTP_DOC, makeDocument, PDF_DOC } from './fixtures.js';
 
 test('small blocks of one section and one normativity merge; others stay apart', () => {
   const chunks = chunkDocument(HTTP_DOC, DEFAULT_CHUNK_OPTIONS);
@@ -80,6 +80,134 @@ test('pages and spans are kept in citations', () => {
     [[1], [2]],
   );
   assert.deepEqual(single[1]!.citation.span, { page: 2, start: 0, end: 40 });
+});
+
+const RFC_SECTION = {
+  id: 'production',
+  fragment: 'production',
+  heading: '2.2. RFC Production Center',
+  level: 1,
+  number: '2.2',
+  parentId: null,
+};
+const LEAD_IN =
+  "The RFC Production Center function is performed by a paid contractor, and the contractor's responsibilities include the following:";
+const listOf = (n: number): string =>
+  Array.from({ length: n }, (_, i) => `${i + 1}. Forwarding records of edits number ${i + 1} to the RFC Publisher;`).join('\n');
+
+test('a lead-in travels with the first piece of the long block it introduces, never alone', () => {
+  const list = listOf(30);
+  const doc = makeDocument({
+    documentId: 'rfc6635',
+    sections: [RFC_SECTION],
+    blocks: [
+      { id: 'b0', text: 'The RFC Editor function is split into three parts, described below.' },
+      { id: 'b1', text: LEAD_IN },
+      { id: 'b2', text: list, kind: 'list' },
+    ],
+  });
+  const options = { maxChars: 600, overlapChars: 100 };
+  const chunks = chunkDocument(doc, options);
+  // Why: a 19-word lead-in alone ranks for the section's words but shows none of its content.
+  assert.deepEqual(chunks[0]!.citation.blockIds, ['b0']);
+  const first = chunks[1]!;
+  assert.equal(first.chunkId, 'rfc6635#b1');
+  assert.deepEqual(first.citation.blockIds, ['b1', 'b2']);
+  assert.ok(first.text.startsWith(`${LEAD_IN}\n\n1. Forwarding records`), first.text);
+  assert.ok(codePointLength(first.text) <= options.maxChars);
+  // textRange is the piece of the cut block (the chunk's last), after the whole lead-in.
+  assert.equal(first.citation.textRange!.start, 0);
+  assert.equal(first.text, `${LEAD_IN}\n\n${list.slice(0, first.citation.textRange!.end)}`);
+  const rest = chunks.slice(2);
+  assert.ok(rest.length > 0);
+  rest.forEach((chunk, i) => {
+    assert.equal(chunk.chunkId, `rfc6635#b2~${i + 1}`);
+    assert.deepEqual(chunk.citation.blockIds, ['b2']);
+  });
+  assert.equal(rest[rest.length - 1]!.citation.textRange!.end, list.length, 'the whole list is covered');
+});
+
+test('a lead-in that would end a full chunk starts the next one with the block it introduces', () => {
+  const doc = makeDocument({
+    documentId: 'dom',
+    sections: [RFC_SECTION],
+    blocks: [
+      { id: 'p', text: `${'Earlier prose about nodes and trees. '.repeat(12).trim()}` },
+      { id: 'lead', text: 'To remove a node, run these steps:' },
+      { id: 'algo', text: listOf(5), kind: 'list' },
+      { id: 'other', text: 'A lead-in of another section:', sectionId: 'other' },
+    ],
+  });
+  doc.sections.push({ id: 'other', fragment: 'other', heading: 'Other', level: 1, number: null, parentId: null });
+  const chunks = chunkDocument(doc, { maxChars: 600, overlapChars: 0 });
+  assert.deepEqual(
+    chunks.map((chunk) => chunk.citation.blockIds),
+    // The last block ends with a colon but nothing of its section follows: it stays where it is.
+    [['p'], ['lead', 'algo'], ['other']],
+  );
+  // A lead-in longer than half a chunk stays with what precedes it when the next block must be cut.
+  const longLead = `${'A long introduction that says a great deal. '.repeat(8).trim()} It ends with:`;
+  const cut = chunkDocument(
+    makeDocument({
+      documentId: 'x',
+      sections: [RFC_SECTION],
+      blocks: [
+        { id: 'a', text: longLead },
+        { id: 'b', text: listOf(30) },
+      ],
+    }),
+    { maxChars: 600, overlapChars: 0 },
+  );
+  assert.deepEqual(cut[0]!.citation.blockIds, ['a']);
+  assert.deepEqual(cut[1]!.citation.blockIds, ['b']);
+});
+
+test('an algorithm is not cut between a step that ends with a colon and its substeps, when another step will do', () => {
+  const steps: { path: string }[] = [];
+  const lines: string[] = [];
+  for (let i = 1; i <= 12; i++) {
+    steps.push({ path: String(i) });
+    lines.push(`${i}. If the widget number ${i} is non-null, then:`);
+    for (let j = 1; j <= 2; j++) {
+      steps.push({ path: `${i}.${j}` });
+      lines.push(`  ${i}.${j}. Set the widget's state number ${j} to the value of the step.`);
+    }
+  }
+  const block: Block = {
+    id: 'algo',
+    sectionId: 'fetching',
+    fragment: 'fetching',
+    text: lines.join('\n'),
+    kind: 'algorithm',
+    normativity: 'normative',
+    steps,
+  };
+  for (let maxChars = 200; maxChars <= 400; maxChars += 25) {
+    const chunks = chunkDocument({ ...FETCH_DOC, blocks: [block] }, { maxChars, overlapChars: 0 });
+    assert.ok(chunks.length > 2);
+    for (const chunk of chunks.slice(0, -1)) assert.doesNotMatch(chunk.text, /:$/, `${maxChars}: ${chunk.text.slice(-60)}`);
+  }
+});
+
+test('text laid out in lines is cut at line starts, and no piece starts inside a word', () => {
+  const example = Array.from(
+    { length: 40 },
+    (_, i) => `       Channel-Identifier:32AECB23433801@speakverify${i}\n       Content-Type:application/nlsml+xml`,
+  ).join('\n');
+  const prose = Array.from({ length: 60 }, (_, i) => `header Channel-Identifier:32AECB${i}@speakverify is-sent`).join(' ');
+  for (let overlapChars = 20; overlapChars <= 100; overlapChars += 8) {
+    const pieces = splitLongText(example, { maxChars: 300, overlapChars });
+    assert.ok(pieces.length > 5);
+    for (const piece of pieces) {
+      // Pieces are trimmed: the text before a piece's start is the line's indentation and a line feed.
+      assert.match(example.slice(0, piece.start), /(^|\n) *$/, `starts inside a line: ${piece.text.slice(0, 40)}`);
+      assert.match(example.slice(piece.end), /^($|\n)/, `ends inside a line: ${piece.text.slice(-40)}`);
+    }
+    // Prose without line breaks: an overlap starts at a word after whitespace, not after a hyphen, colon or @.
+    for (const piece of splitLongText(prose, { maxChars: 200, overlapChars }).slice(1)) {
+      assert.match(prose[piece.start - 1]!, /\s/, `starts inside a word: ${piece.text.slice(0, 40)}`);
+    }
+  }
 });
 
 test('chunking is deterministic and ids are unique across the fixture corpus', () => {

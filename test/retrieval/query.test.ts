@@ -206,6 +206,38 @@ test('max-chars bounds each snippet and the whole page, cutting at word boundari
   assert.equal(ask(['redirect'], { maxSnippetChars: 60, maxTotalChars: 10_000 }).truncated, false);
 });
 
+test('a snippet starts at the sentence of its first query word, so what the words say is not cut off', () => {
+  // Infra's "Code points": a long list of noncharacters, then the definition the question asks for.
+  const list = Array.from({ length: 40 }, (_, i) => `U+${(i + 1).toString(16).toUpperCase()}FFFE`).join(', ');
+  const text =
+    `A noncharacter is a code point in the range U+FDD0 to U+FDEF, inclusive, or ${list}. ` +
+    'ASCII whitespace is U+0009 TAB, U+000A LF, U+000C FF, U+000D CR, or U+0020 SPACE. ' +
+    'An ASCII digit is a code point in the range U+0030 (0) to U+0039 (9), inclusive, and so on and so forth.';
+  const snippet = makeSnippet(text, new Set(['ascii', 'whitespac']), 120);
+  assert.ok(snippet.text.startsWith('…ASCII whitespace is U+0009 TAB'), snippet.text);
+  assert.match(snippet.text, /U\+0020 SPACE\./);
+});
+
+test('a snippet cut before its match starts at a word after whitespace, not inside "Channel-Identifier:..."', () => {
+  const text =
+    'S->C: MRCP/2.0 ... 314161 200 COMPLETE Channel-Identifier:32AECB23433801@speakverify ' +
+    'Voiceprint-Identifier:johnsmith.voiceprint Adapt-Model:true and the channel format';
+  let moved = 0;
+  for (let maxChars = 30; maxChars <= 120; maxChars++) {
+    const snippet = makeSnippet(text, new Set(['format']), maxChars);
+    assert.ok(snippet.highlights.length > 0, `${maxChars}`);
+    if (!snippet.cutBefore) continue;
+    moved++;
+    assert.match(text[snippet.chunkOffset - 1]!, /\s/, `${maxChars}: ${snippet.text}`);
+  }
+  assert.ok(moved > 50);
+  // A window that starts at its query word keeps it, however the word is preceded.
+  for (let maxChars = 12; maxChars <= 40; maxChars++) {
+    const snippet = makeSnippet('averyveryverylongprefixword-format y z w v u t', new Set(['format']), maxChars);
+    assert.ok(snippet.highlights.length > 0, `${maxChars}: ${snippet.text}`);
+  }
+});
+
 test('a tiny --max-snippet-chars still shows a highlighted word, or says it could not and how many chars it needs', () => {
   const hitsFor = (maxSnippetChars: number) => ask(['redirect'], { maxSnippetChars, limit: 3 }).hits;
   // "redirect" in the middle of a text: 8 letters plus an ellipsis on each side.
