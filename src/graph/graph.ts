@@ -1,14 +1,15 @@
 import type { Workspace, WorkspaceSource } from '../config/workspace.js';
 import { EpistemeError } from '../failure.js';
 import { compareCodeUnits } from '../store/canonical-json.js';
-import { planSegments } from '../index/index-layout.js';
+import { planSearchSegments, planSegments } from '../index/index-layout.js';
 
 /**
  * The build graph, derived from the workspace on every run. Each source becomes a chain
  * snapshot -> extract -> chunk. The indexes over all sources are hierarchical: each index depends on
  * its per-document targets directly while there are few of them (one segment), else on index segments,
  * each of which depends on a bounded set of per-document targets. The cut is a function of the document
- * ids only (index-layout.ts planSegments), so a clean build and an incremental one cut alike, and an edit
+ * ids only (index-layout.ts: planSegments for the stage indexes, planSearchSegments for the search
+ * index, which is cut from 17 documents on), so a clean build and an incremental one cut alike, and an edit
  * re-keys one segment and its index. A target is named by the output path it stands for, relative to
  * the workspace root; a segment by its index's name and its first document id.
  */
@@ -104,14 +105,21 @@ export function buildGraph(ws: Workspace): BuildGraph {
     add({ kind: 'source', name: names.extract, rule: 'extract', deps: [names.snapshot], source });
     add({ kind: 'source', name: names.chunk, rule: 'chunk', deps: [names.extract], source });
   }
-  // Indexes list documents in document-id order (code units) and cut them where planSegments says.
+  // Indexes list documents in document-id order (code units) and cut them where their plan says: the
+  // stage indexes planSegments, the search index planSearchSegments (finer below 256 documents).
   const ids = ws.sources.map((source) => source.documentId).sort(compareCodeUnits);
-  const ends = planSegments(ids);
-  const runs: string[][] = [];
-  for (let start = 0, i = 0; i < ends.length; start = ends[i]!, i++) runs.push(ids.slice(start, ends[i]));
-  const segmented = runs.length > 1;
+  const runsOf = (ends: number[]): string[][] => ends.map((end, i) => ids.slice(i === 0 ? 0 : ends[i - 1], end));
+  const stageRuns = runsOf(planSegments(ids));
   const agg = aggregateNames(ws);
-  const indexOver = (name: string, rule: IndexRuleId, segmentRule: SegmentRuleId, member: (id: string) => string, first: string[]) => {
+  const indexOver = (
+    name: string,
+    rule: IndexRuleId,
+    segmentRule: SegmentRuleId,
+    runs: string[][],
+    member: (id: string) => string,
+    first: string[],
+  ) => {
+    const segmented = runs.length > 1;
     let deps = ids.map(member);
     if (segmented) {
       deps = runs.map((run) => {
@@ -122,10 +130,12 @@ export function buildGraph(ws: Workspace): BuildGraph {
     }
     add({ kind: 'index', name, rule, deps: [...first, ...deps], segmented });
   };
-  indexOver(agg.snapshotIndex, 'snapshot-index', 'snapshot-index-segment', (id) => namesOf.get(id)!.snapshot, []);
-  indexOver(agg.documentIndex, 'document-index', 'document-index-segment', (id) => namesOf.get(id)!.extract, []);
-  indexOver(agg.chunkIndex, 'chunk-index', 'chunk-index-segment', (id) => namesOf.get(id)!.chunk, []);
-  indexOver(agg.searchIndex, 'search-index', 'search-index-segment', (id) => namesOf.get(id)!.chunk, [agg.chunkIndex]);
+  const names = (id: string) => namesOf.get(id)!;
+  indexOver(agg.snapshotIndex, 'snapshot-index', 'snapshot-index-segment', stageRuns, (id) => names(id).snapshot, []);
+  indexOver(agg.documentIndex, 'document-index', 'document-index-segment', stageRuns, (id) => names(id).extract, []);
+  indexOver(agg.chunkIndex, 'chunk-index', 'chunk-index-segment', stageRuns, (id) => names(id).chunk, []);
+  const searchRuns = runsOf(planSearchSegments(ids));
+  indexOver(agg.searchIndex, 'search-index', 'search-index-segment', searchRuns, (id) => names(id).chunk, [agg.chunkIndex]);
   return { nodes, order };
 }
 
