@@ -60,8 +60,8 @@ export const TOKENIZER_VERSION = 1;
 
 /**
  * Which documents the search index cuts into which files (index-layout.ts planSearchSegments), beside the
- * format each file has. 1: one file up to 256 documents. 2: segments from 17 documents on (about four
- * up to 256), so that a one-document edit of a small corpus merges a quarter of it, not all of it.
+ * format each file has. 1: one file up to 256 documents. 2: segments from 17 documents on (about eight
+ * up to 256), so that a one-document edit of a small corpus merges an eighth of it, not all of it.
  * Format 11 readers read either layout; the version disowns the records and remote-cache entries of the
  * old plan, so `explain` names the change rather than a changed input.
  */

@@ -87,11 +87,13 @@ export const SEGMENT_MAX_DOCUMENTS = 1024;
 export const SEARCH_SINGLE_FILE_MAX_DOCUMENTS = 16;
 /**
  * Segments the search index aims at between SEARCH_SINGLE_FILE_MAX_DOCUMENTS and SINGLE_FILE_MAX_DOCUMENTS
- * documents: an edit merges about a quarter of the corpus, and a cold query opens about four segment
- * heads (the dev corpus: update 0.018x a full build, cold query 1.08x the single file's; eight segments
- * cost 1.17x, bench/RESULTS.md).
+ * documents: an edit merges about an eighth of the corpus, and a cold query opens about eight segment
+ * heads. On the dev corpus (bench/RESULTS.md, 2026-12-03) four segments put whatwg/dom.html in one of 10
+ * documents, 45 % of the index's bytes, whose merge in the watch took 0.07-0.14x a full build; eight
+ * (three documents with it) took 0.01-0.03x, for a cold query 1.06x the single file's on Node 24
+ * (four: 0.97x).
  */
-export const SEARCH_SEGMENTS_AIMED = 4;
+export const SEARCH_SEGMENTS_AIMED = 8;
 
 /** Ends (exclusive) of the segments of a stage index's documents, sorted by id; one segment for a small corpus. */
 export function planSegments(documentIds: readonly string[]): number[] {
@@ -103,9 +105,9 @@ export function planSegments(documentIds: readonly string[]): number[] {
 /**
  * Ends (exclusive) of the segments of the search index's documents, sorted by id. Above
  * SINGLE_FILE_MAX_DOCUMENTS, those of planSegments. From SEARCH_SINGLE_FILE_MAX_DOCUMENTS + 1 up to it,
- * a cut one in k, at most 2k documents, where k is the power of two from 8 to 64 nearest above n / 4
- * (17-32 documents: 1 in 8, at most 16; 129-256: 1 in 64, at most 128): about SEARCH_SEGMENTS_AIMED
- * segments. k is a function of the number of documents, so a corpus that crosses 32, 64, 128 or 256
+ * a cut one in k, at most 2k documents, where k is the least power of two from 4 up that is at
+ * least n / SEARCH_SEGMENTS_AIMED (17-32 documents: 1 in 4, at most 8; 129-256: 1 in 32, at most 64):
+ * about SEARCH_SEGMENTS_AIMED segments. k is a function of the number of documents, so a corpus that crosses 32, 64, 128 or 256
  * documents is cut anew once (a merge of cached parts, no tokenising); since each cut number divides
  * the next, the coarser plan's hash cuts are among the finer one's.
  */
@@ -113,7 +115,7 @@ export function planSearchSegments(documentIds: readonly string[]): number[] {
   const n = documentIds.length;
   if (n > SINGLE_FILE_MAX_DOCUMENTS) return planSegments(documentIds);
   if (n <= SEARCH_SINGLE_FILE_MAX_DOCUMENTS) return [n];
-  let oneIn = 8;
+  let oneIn = 4;
   while (oneIn * SEARCH_SEGMENTS_AIMED < n) oneIn *= 2;
   return cutSegments(documentIds, oneIn, 2 * oneIn);
 }

@@ -39,7 +39,7 @@ test('up to 256 documents the stage indexes depend on the documents directly; th
     const graph = buildGraph(await loadWorkspace(rig.dir, {}));
     for (const name of ['snapshots/index.json', 'specs/index.json', 'chunks/index.json'])
       assert.equal(graph.nodes.get(name)!.deps.length, SINGLE_FILE_MAX_DOCUMENTS, name);
-    // The search index is cut from 17 documents on (planSearchSegments): about four segments here.
+    // The search index is cut from 17 documents on (planSearchSegments): about eight segments here.
     const segments = [...graph.nodes.values()].filter((node) => node.kind === 'segment');
     assert.ok(segments.length >= 2 && segments.every((node) => node.rule === 'search-index-segment'), `${segments.length} segments`);
     assert.equal(graph.nodes.size, 3 * SINGLE_FILE_MAX_DOCUMENTS + 4 + segments.length);

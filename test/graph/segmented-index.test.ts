@@ -163,7 +163,7 @@ test('a segmented index after edits that change, add (split) and remove (merge) 
     });
     assert.equal(fromStdin.json!.data.hits[0].citation.documentId, idOf('doc17'), fromStdin.stdout + fromStdin.stderr);
 
-    // Back to 200 documents: the small corpus's plan (planSearchSegments: 1 in 64, at most 128).
+    // Back to 200 documents: the small corpus's plan (planSearchSegments: 1 in 32, at most 64).
     names = names.slice(0, 200);
     writeWorkspace(rig, names);
     await build(rig);

@@ -126,7 +126,7 @@ test('a small segmented search index: edits, a new cut number and a return to on
     const okapi = (await hits(rig, 'chunks/search-index.json', 'okapi')) as { citation: { sourceUrl: string } }[];
     assert.equal(okapi[0]!.citation.sourceUrl, 'https://small-seg.test/doc7/');
 
-    // 33 documents: the cut number doubles (1 in 16), the whole index is cut anew.
+    // 33 documents: the cut number doubles (1 in 8), the whole index is cut anew.
     count = 33;
     writeWorkspace(rig, count, edits);
     await build(rig);

@@ -6,6 +6,7 @@ import { EpistemeError } from '../../src/failure.js';
 import {
   planSearchSegments,
   planSegments,
+  SEARCH_SEGMENTS_AIMED,
   SEARCH_SINGLE_FILE_MAX_DOCUMENTS,
   SEGMENT_CUT_ONE_IN,
   SEGMENT_MAX_DOCUMENTS,
@@ -78,7 +79,7 @@ test('segments are cut by document id alone: small corpora stay one file, large 
   assert.ok(changed.length <= 2, `one removal changed ${changed.length} segments`);
 });
 
-test('the search index is cut from 17 documents on, into about four segments up to 256, as the stage indexes above', () => {
+test('the search index is cut from 17 documents on, into about eight segments up to 256, as the stage indexes above', () => {
   const ids = (n: number, prefix = 'doc') => Array.from({ length: n }, (_, i) => `${prefix}-${String(i).padStart(6, '0')}`).sort();
   for (let n = 0; n <= SEARCH_SINGLE_FILE_MAX_DOCUMENTS; n++) assert.deepEqual(planSearchSegments(ids(n)), [n]);
   let total = 0;
@@ -86,9 +87,9 @@ test('the search index is cut from 17 documents on, into about four segments up 
     for (let n = SEARCH_SINGLE_FILE_MAX_DOCUMENTS + 1; n <= SINGLE_FILE_MAX_DOCUMENTS; n++) {
       const list = ids(n, prefix);
       const ends = planSearchSegments(list);
-      // The cut number: the power of two from 8 up that is at least n / 4; segments of at most twice it.
-      let oneIn = 8;
-      while (oneIn * 4 < n) oneIn *= 2;
+      // The cut number: the least power of two from 4 up that is at least n / 8; segments of at most twice it.
+      let oneIn = 4;
+      while (oneIn * SEARCH_SEGMENTS_AIMED < n) oneIn *= 2;
       assert.ok(ends.length >= 2, `${n} documents: ${ends.length} segment(s)`);
       assert.equal(ends.at(-1), n);
       let start = 0;
@@ -105,9 +106,9 @@ test('the search index is cut from 17 documents on, into about four segments up 
       total += ends.length;
     }
   }
-  // About four segments on average (a loose bound: it is a hash).
+  // About SEARCH_SEGMENTS_AIMED segments on average (a loose bound: it is a hash).
   const mean = total / 4 / (SINGLE_FILE_MAX_DOCUMENTS - SEARCH_SINGLE_FILE_MAX_DOCUMENTS);
-  assert.ok(mean > 3 && mean < 8, `mean ${mean.toFixed(2)} segments`);
+  assert.ok(mean > SEARCH_SEGMENTS_AIMED * 0.6 && mean < SEARCH_SEGMENTS_AIMED * 2, `mean ${mean.toFixed(2)} segments`);
   // Above 256 documents, the stage indexes' plan.
   for (const n of [SINGLE_FILE_MAX_DOCUMENTS + 1, 3000]) assert.deepEqual(planSearchSegments(ids(n)), planSegments(ids(n)));
 });
