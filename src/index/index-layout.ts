@@ -90,7 +90,7 @@ export const SEARCH_SINGLE_FILE_MAX_DOCUMENTS = 16;
  * documents: an edit merges about an eighth of the corpus, and a cold query opens about eight segment
  * heads. On the dev corpus (bench/RESULTS.md, 2026-12-03) four segments put whatwg/dom.html in one of 10
  * documents, 45 % of the index's bytes, and its update in the watch took 0.14x a full build; eight
- * (three documents with it) took 0.045x, for a cold query 1.06-1.10x the single file's on Node 24
+ * (three documents with it) took 0.024-0.045x, for a cold query 1.06-1.17x the single file's on Node 24
  * (four: 0.97x).
  */
 export const SEARCH_SEGMENTS_AIMED = 8;
