@@ -109,7 +109,12 @@ async function main(): Promise<void> {
   writeFileSync(files.episteme, buildSearchIndex(chunked, { chunkIndexFingerprint: 'bench', missingSources: [] }, DEFAULT_INDEX_OPTIONS));
   // As in a workspace: the search index beside the chunk index it records, which the query verifies.
   const inWorkspace = path.join(work, 'chunks');
-  const { chunkIndexBytes, fingerprint } = writeWorkspaceIndex(inWorkspace, chunked);
+  const { chunkIndexBytes, fingerprint, segments } = writeWorkspaceIndex(inWorkspace, chunked);
+  // The same chunks as one file beside the same chunk index: the layout before the search index was
+  // cut below 256 documents (issue 28), for a before/after of the plan in the same rounds.
+  const singleFile = path.join(work, 'single-chunks');
+  writeWorkspaceIndex(singleFile, chunked, { singleFile: true });
+  console.log(`search index as a build writes it: ${segments === 1 ? 'one file' : `${segments} segments`}`);
   const MiniSearch = optionalPackage<typeof MiniSearchClass>('minisearch', 'the MiniSearch contender');
   const Database = optionalPackage<typeof DatabaseClass>('better-sqlite3', 'the FTS5 contender on this Node');
   if (MiniSearch) {
@@ -189,6 +194,7 @@ async function main(): Promise<void> {
     add('episteme query, parse only', query(path.join(work, 'missing.json')), 2);
     add('episteme query (CLI)', query(files.episteme));
     add('episteme query, chunk index', query(path.join(work, 'chunks/search-index.json')));
+    add('episteme query, chunk index, one file', query(path.join(singleFile, 'search-index.json')));
     // The baseline keeps its code cache apart: the launcher keys its one cache file by the bundle, so
     // two builds sharing a folder would each find the other's cache and recompile on every run.
     if (baseline !== undefined)
@@ -234,7 +240,7 @@ async function main(): Promise<void> {
     for (const contender of contenders.filter((c) => c.runtime === runtime.label)) {
       const failure = failures.get(key(contender));
       if (failure !== undefined) {
-        console.log(`  ${contender.name.padEnd(34)} FAILED: ${failure}`);
+        console.log(`  ${contender.name.padEnd(38)} FAILED: ${failure}`);
         continue;
       }
       const ms = median(times.get(key(contender))!);
@@ -242,12 +248,18 @@ async function main(): Promise<void> {
       const cpuMean = cpu.get(key(contender))! / rounds;
       if (Number.isFinite(cpuMean)) cpuMeans.set(contender.name, cpuMean);
       const cpuText = Number.isFinite(cpuMean) ? `, ${cpuMean.toFixed(1).padStart(6)} ms CPU` : '';
-      console.log(`  ${contender.name.padEnd(34)} ${ms.toFixed(1).padStart(8)} ms wall${cpuText}`);
+      console.log(`  ${contender.name.padEnd(38)} ${ms.toFixed(1).padStart(8)} ms wall${cpuText}`);
     }
     const fts = medians.get('sqlite fts5 script');
     const ms = medians.get('minisearch JSON script');
     const goal = runtime.node === process.execPath ? '' : ', goal <= 1.6';
-    for (const ours of ['episteme query (CLI)', 'episteme query, chunk index', 'baseline query, chunk index', 'episteme library script']) {
+    for (const ours of [
+      'episteme query (CLI)',
+      'episteme query, chunk index',
+      'episteme query, chunk index, one file',
+      'baseline query, chunk index',
+      'episteme library script',
+    ]) {
       const value = medians.get(ours);
       if (value === undefined || fts === undefined || ms === undefined) continue;
       const cpuOurs = cpuMeans.get(ours);
@@ -263,6 +275,9 @@ async function main(): Promise<void> {
       const cpuRatio = cpuBefore === undefined || cpuAfter === undefined ? '' : ` (CPU ${(cpuAfter / cpuBefore).toFixed(2)}x)`;
       console.log(`  This build / baseline (chunk index): ${(after / before).toFixed(2)}x wall${cpuRatio}`);
     }
+    const oneFile = medians.get('episteme query, chunk index, one file');
+    if (oneFile !== undefined && after !== undefined && segments > 1)
+      console.log(`  ${segments} segments / one file (chunk index, same chunks): ${(after / oneFile).toFixed(2)}x wall`);
     const floor = medians.get('script writing a line');
     const parseOnly = medians.get('episteme query, parse only');
     const cli = medians.get('episteme query (CLI)');

@@ -88,7 +88,7 @@ const benches: Bench[] = [
     script: 'segment-plans.js',
     args: ['--rounds', '15'],
     quickArgs: ['--quick'],
-    expect: [/single file \(today\): merge of every cached part \d+ ms|segment-plans: skipped/],
+    expect: [/single file \(plan 1\): merge of every cached part \d+ ms|segment-plans: skipped/],
   },
   {
     name: 'index-incremental',

@@ -1,16 +1,18 @@
 /**
- * What segmenting a small corpus's search index would buy and cost (issue 28): the dev corpus (32
- * documents, ../shared/corpus/dev) is one single-file index today (index-layout.ts
- * SINGLE_FILE_MAX_DOCUMENTS = 256), so a one-document edit merges every document's part again. For
- * the single file and for smaller segment plans (a segment ends after a document whose id's CRC-32 is
- * 0 modulo k, or at `max` documents, as planSegments cuts above the threshold):
+ * What segmenting a small corpus's search index buys and costs (issue 28): the dev corpus (32
+ * documents, ../shared/corpus/dev), which the build cuts into segments since search-index plan 2
+ * (index-layout.ts planSearchSegments: 17-32 documents, a cut after an id whose CRC-32 is 0 modulo 4,
+ * or at 8 documents); before it the index was one file up to 256 documents, so a one-document edit
+ * merged every document's part again. For the single file, the build's plan and other plans (a
+ * segment ends after a document whose id's CRC-32 is 0 modulo k, or at `max` documents):
  * - the search-index update after an edit of whatwg/dom.html (its segment's merge and the manifest;
  *   for the single file, the merge of all 32 cached parts), against a full search-index build (every
  *   part made from its chunks, then merged), in this process;
  * - a cold `episteme query` (whole process) on each layout, written beside the same chunk index,
  *   interleaved round by round; every layout must answer exactly as the single file does.
+ * It also checks that the build wrote what the plan says (the manifest and segments of the cached parts).
  *
- *   npm run build && node dist/bench/segment-plans.js [--rounds 15] [--cli OTHER/bin/episteme.cjs]
+ *   npm run build && node dist/bench/segment-plans.js [--rounds 15] [--cli PATH]
  */
 import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
@@ -25,6 +27,8 @@ import {
   DEFAULT_INDEX_OPTIONS,
   type IndexProvenance,
   mergeSearchIndex,
+  mergeSegmentedIndex,
+  planSearchSegments,
   segmentManifest,
 } from '../src/index/search-index.js';
 import { compareCodeUnits } from '../src/store/canonical-json.js';
@@ -92,15 +96,15 @@ if (!fs.existsSync(path.join(DEV, 'manual-ingest.json'))) {
       .join(' ')})`,
   );
   const root = fs.mkdtempSync(path.join(os.tmpdir(), 'episteme-segment-plans-'));
-  const single = path.join(root, 'single');
-  fs.cpSync(DEV, single, { recursive: true });
-  for (const file of fs.readdirSync(single, { recursive: true }) as string[]) fs.chmodSync(path.join(single, file), 0o755);
-  const built = spawnSync(process.execPath, [CLI, 'build', '--map', 'manual-ingest.json', '--fail-on', 'never'], {
-    cwd: single,
+  const builtDir = path.join(root, 'built');
+  fs.cpSync(DEV, builtDir, { recursive: true });
+  for (const file of fs.readdirSync(builtDir, { recursive: true }) as string[]) fs.chmodSync(path.join(builtDir, file), 0o755);
+  const buildRun = spawnSync(process.execPath, [CLI, 'build', '--map', 'manual-ingest.json', '--fail-on', 'never'], {
+    cwd: builtDir,
     encoding: 'utf8',
   });
-  if (built.status !== 0) throw new Error(`build failed: ${built.stderr.slice(0, 2000)}`);
-  const chunkDir = path.join(single, 'chunks');
+  if (buildRun.status !== 0) throw new Error(`build failed: ${buildRun.stderr.slice(0, 2000)}`);
+  const chunkDir = path.join(builtDir, 'chunks');
   const docs = fs
     .readdirSync(chunkDir)
     .filter((name) => /\.[0-9a-f]{16}\.json$/.test(name))
@@ -109,7 +113,10 @@ if (!fs.existsSync(path.join(DEV, 'manual-ingest.json'))) {
         (JSON.parse(fs.readFileSync(path.join(chunkDir, name), 'utf8')) as { payload: { documentId: string; chunks: Chunk[] } }).payload,
     );
   const indexText = fs.readFileSync(path.join(chunkDir, 'search-index.json'), 'utf8');
-  const provenance = (JSON.parse(indexText) as { payload: { head: { provenance: IndexProvenance } } }).payload.head.provenance;
+  const payload = (
+    JSON.parse(indexText) as { payload: { head?: { provenance: IndexProvenance }; manifest?: { provenance: IndexProvenance } } }
+  ).payload;
+  const provenance = (payload.manifest ?? payload.head)!.provenance;
   const full = timed(quick ? 1 : 3, () =>
     mergeSearchIndex(
       docs.map((d) => buildDocumentPart(d.documentId, d.chunks)),
@@ -121,9 +128,26 @@ if (!fs.existsSync(path.join(DEV, 'manual-ingest.json'))) {
   const ids = [...parts.keys()].sort(compareCodeUnits);
   const edited = ids.find((id) => id.startsWith('dom-spec-whatwg-org'))!;
   const merged = timed(quick ? 1 : 7, () => mergeSearchIndex([...parts.values()], provenance, DEFAULT_INDEX_OPTIONS));
-  if (merged.value !== indexText) throw new Error('the merge of the cached parts differs from the index the build wrote');
-  console.log(`dev corpus, ${ids.length} documents: full search-index build ${full.ms.toFixed(0)} ms; update after an edit of ${edited}:`);
-  console.log(`  single file (today): merge of every cached part ${merged.ms.toFixed(0)} ms = ${(merged.ms / full.ms).toFixed(3)}x`);
+  // What the build wrote is what its plan makes of the cached parts: one file (a --cli build of plan 1),
+  // or the manifest and every segment (this build's plan).
+  const asBuilt =
+    payload.head !== undefined
+      ? { index: merged.value, segments: [] }
+      : mergeSegmentedIndex([...parts.values()], provenance, DEFAULT_INDEX_OPTIONS);
+  if (asBuilt.index !== indexText) throw new Error('the build wrote another search index than its plan makes of the cached parts');
+  for (const segment of asBuilt.segments)
+    if (fs.readFileSync(path.join(chunkDir, segment.file), 'utf8') !== segment.bytes) throw new Error(`segment ${segment.file} differs`);
+  const buildPlan = payload.head !== undefined ? [ids.length] : planSearchSegments(ids);
+  console.log(
+    `dev corpus, ${ids.length} documents, ${buildPlan.length} segment(s) as built: full search-index build ${full.ms.toFixed(0)} ms; ` +
+      `update after an edit of ${edited}:`,
+  );
+  console.log(`  single file (plan 1): merge of every cached part ${merged.ms.toFixed(0)} ms = ${(merged.ms / full.ms).toFixed(3)}x`);
+  // The single-file layout beside the same chunk index (the build's segments removed).
+  const single = path.join(root, 'single');
+  fs.cpSync(builtDir, single, { recursive: true });
+  for (const segment of asBuilt.segments) fs.rmSync(path.join(single, 'chunks', segment.file));
+  fs.writeFileSync(path.join(single, 'chunks', 'search-index.json'), merged.value);
   const layouts: { label: string; dir: string }[] = [{ label: 'single file', dir: single }];
   for (const [cutOneIn, max] of [
     [1, 1],
@@ -151,7 +175,8 @@ if (!fs.existsSync(path.join(DEV, 'manual-ingest.json'))) {
         DEFAULT_INDEX_OPTIONS,
       );
     });
-    const label = `cut 1 in ${cutOneIn}, at most ${max}`;
+    const shipped = ends.join() === buildPlan.join();
+    const label = `cut 1 in ${cutOneIn}, at most ${max}${shipped ? " (the build's plan)" : ''}`;
     console.log(
       `  ${label}: ${groups.length} segments (the edited one holds ${groups[at]!.length}); ` +
         `its segment + manifest ${update.ms.toFixed(0)} ms = ${(update.ms / full.ms).toFixed(3)}x`,

@@ -61,8 +61,17 @@ export const INDEX_PART_VERSION = 11;
 /** Tokenizer and stemming: index bytes and query matching depend on it. */
 export const TOKENIZER_VERSION = 1;
 
+/**
+ * Which documents the search index cuts into which files (index-layout.ts planSearchSegments), beside the
+ * format each file has. 1: one file up to 256 documents. 2: segments from 17 documents on (about eight
+ * up to 256), so that a one-document edit of a small corpus merges an eighth of it, not all of it.
+ * Format 11 readers read either layout; the version disowns the records and remote-cache entries of the
+ * old plan, so `explain` names the change rather than a changed input.
+ */
+export const SEARCH_INDEX_PLAN_VERSION = 2;
 /** The search-index rule's version combines everything its bytes depend on. */
-export const SEARCH_INDEX_RULE_VERSION = SEARCH_INDEX_FORMAT_VERSION * 1_000_000 + INDEX_PART_VERSION * 1000 + TOKENIZER_VERSION;
+export const SEARCH_INDEX_RULE_VERSION =
+  SEARCH_INDEX_PLAN_VERSION * 1_000_000_000 + SEARCH_INDEX_FORMAT_VERSION * 1_000_000 + INDEX_PART_VERSION * 1000 + TOKENIZER_VERSION;
 
 export const RULE_VERSIONS: Record<string, number> = {
   extract: EXTRACT_RULE_VERSION,

@@ -1,14 +1,15 @@
 import type { Workspace, WorkspaceSource } from '../config/workspace.js';
 import { EpistemeError } from '../failure.js';
 import { compareCodeUnits } from '../store/canonical-json.js';
-import { planSegments } from '../index/index-layout.js';
+import { planSearchSegments, planSegments } from '../index/index-layout.js';
 
 /**
  * The build graph, derived from the workspace on every run. Each source becomes a chain
  * snapshot -> extract -> chunk. The indexes over all sources are hierarchical: each index depends on
  * its per-document targets directly while there are few of them (one segment), else on index segments,
  * each of which depends on a bounded set of per-document targets. The cut is a function of the document
- * ids only (index-layout.ts planSegments), so a clean build and an incremental one cut alike, and an edit
+ * ids only (index-layout.ts: planSegments for the stage indexes, planSearchSegments for the search
+ * index, which is cut from 17 documents on), so a clean build and an incremental one cut alike, and an edit
  * re-keys one segment and its index. A target is named by the output path it stands for, relative to
  * the workspace root; a segment by its index's name and its first document id.
  */
@@ -120,13 +121,15 @@ export function buildGraph(ws: Workspace): BuildGraph {
     add({ kind: 'source', name: names.extract, rule: 'extract', deps: [names.snapshot], source });
     add({ kind: 'source', name: names.chunk, rule: 'chunk', deps: [names.extract], source });
   }
-  // Indexes list documents in document-id order (code units) and cut them where planSegments says.
+  // Indexes list documents in document-id order (code units) and cut them where their plan says: the
+  // stage indexes planSegments, the search index planSearchSegments (finer below 256 documents).
   const ids = ws.sources.map((source) => source.documentId).sort(compareCodeUnits);
-  const ends = planSegments(ids);
-  const runs: string[][] = [];
-  for (let start = 0, i = 0; i < ends.length; start = ends[i]!, i++) runs.push(ids.slice(start, ends[i]));
-  const segmented = runs.length > 1;
-  const groups: ProofGroup[] = runs.map((run) => ({
+  const runsOf = (ends: number[]): string[][] => ends.map((end, i) => ids.slice(i === 0 ? 0 : ends[i - 1], end));
+  const stageRuns = runsOf(planSegments(ids));
+  // Proof groups follow the stage indexes' runs; a segment joins the group that holds all its documents
+  // (the search index's finer runs fall inside them), else it stays outside every group and is checked
+  // target by target, never vouched for by a group whose stamps say nothing of its other documents.
+  const groups: ProofGroup[] = stageRuns.map((run) => ({
     id: run[0]!,
     targets: run.flatMap((id) => {
       const names = namesOf.get(id)!;
@@ -135,27 +138,38 @@ export function buildGraph(ws: Workspace): BuildGraph {
     sources: [],
   }));
   const groupOf = new Map<string, ProofGroup>();
-  for (const [i, run] of runs.entries()) for (const id of run) groupOf.set(id, groups[i]!);
+  for (const [i, run] of stageRuns.entries()) for (const id of run) groupOf.set(id, groups[i]!);
   for (const source of ws.sources)
     if (source.capture.method === 'manual-ingest') groupOf.get(source.documentId)!.sources.push(source.capture.relativePath);
   for (const group of groups) group.sources = [...new Set(group.sources)].sort(compareCodeUnits);
   const agg = aggregateNames(ws);
-  const indexOver = (name: string, rule: IndexRuleId, segmentRule: SegmentRuleId, member: (id: string) => string, first: string[]) => {
+  const indexOver = (
+    name: string,
+    rule: IndexRuleId,
+    segmentRule: SegmentRuleId,
+    runs: string[][],
+    member: (id: string) => string,
+    first: string[],
+  ) => {
+    const segmented = runs.length > 1;
     let deps = ids.map(member);
     if (segmented) {
-      deps = runs.map((run, i) => {
+      deps = runs.map((run) => {
         const segment = segmentName(name, run[0]!);
         add({ kind: 'segment', name: segment, rule: segmentRule, deps: run.map(member) });
-        groups[i]!.targets.push(segment);
+        const group = groupOf.get(run[0]!)!;
+        if (run.every((id) => groupOf.get(id) === group)) group.targets.push(segment);
         return segment;
       });
     }
     add({ kind: 'index', name, rule, deps: [...first, ...deps], segmented });
   };
-  indexOver(agg.snapshotIndex, 'snapshot-index', 'snapshot-index-segment', (id) => namesOf.get(id)!.snapshot, []);
-  indexOver(agg.documentIndex, 'document-index', 'document-index-segment', (id) => namesOf.get(id)!.extract, []);
-  indexOver(agg.chunkIndex, 'chunk-index', 'chunk-index-segment', (id) => namesOf.get(id)!.chunk, []);
-  indexOver(agg.searchIndex, 'search-index', 'search-index-segment', (id) => namesOf.get(id)!.chunk, [agg.chunkIndex]);
+  const names = (id: string) => namesOf.get(id)!;
+  indexOver(agg.snapshotIndex, 'snapshot-index', 'snapshot-index-segment', stageRuns, (id) => names(id).snapshot, []);
+  indexOver(agg.documentIndex, 'document-index', 'document-index-segment', stageRuns, (id) => names(id).extract, []);
+  indexOver(agg.chunkIndex, 'chunk-index', 'chunk-index-segment', stageRuns, (id) => names(id).chunk, []);
+  const searchRuns = runsOf(planSearchSegments(ids));
+  indexOver(agg.searchIndex, 'search-index', 'search-index-segment', searchRuns, (id) => names(id).chunk, [agg.chunkIndex]);
   return { nodes, order, groups };
 }
 

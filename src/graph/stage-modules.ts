@@ -32,7 +32,7 @@ async function load() {
       checked('index', withDefaults('index', index.DEFAULT_INDEX_OPTIONS, given), index.validateIndexOptions),
     buildDocumentPart: index.buildDocumentPart,
     mergeSearchIndex: index.mergeSearchIndex,
-    planSegments: index.planSegments,
+    planSearchSegments: index.planSearchSegments,
     buildSegment: index.buildSegment,
     segmentManifest: index.segmentManifest,
   };

@@ -3,7 +3,7 @@ import { zlib } from '../node-builtins.js';
 
 /**
  * The search index file (format 11), shared by its writer (search-index.ts) and reader
- * (index-reader.ts). A corpus of one segment (see planSegments) is one canonical-JSON artifact in
+ * (index-reader.ts). A corpus of one segment (see planSearchSegments) is one canonical-JSON artifact in
  * the shared envelope; a larger one is a manifest (payload.manifest: the segments' file names,
  * fingerprints and counts, sealed with a CRC-32) naming segment files beside it, each in this same
  * block layout under the kind search-index-segment:
@@ -65,26 +65,68 @@ export const ROW_BLOCKS_END = Uint8Array.of(0x03, 0x00);
 /** Postings characters gathered before a posting block is cut (at the next term boundary). */
 export const POSTING_BLOCK_TARGET_CHARS = 16 * 1024;
 /**
- * Segments (format 8). Above SINGLE_FILE_MAX_DOCUMENTS documents the index is cut into segments of
- * consecutive documents (in document-id order, so chunk ordinals, ranking ties and output bytes are
- * those of one file). A segment ends after a document whose id hashes to 0 modulo SEGMENT_CUT_ONE_IN,
- * or when it holds SEGMENT_MAX_DOCUMENTS documents: a pure function of the set of document ids, so a
- * clean and an incremental build cut the same segments, and adding or removing a document moves at
- * most the cuts up to the next hash cut. An edit rewrites the segments of the documents it touched and
- * the small manifest; the others are reused by their key (their documents' chunk content).
+ * Segments (format 8). An index's documents are cut into segments of consecutive documents (in
+ * document-id order, so chunk ordinals, ranking ties and output bytes are those of one file). A segment
+ * ends after a document whose id hashes (CRC-32) to 0 modulo a cut number, or when it holds a maximum
+ * number of documents: a pure function of the set of document ids, so a clean and an incremental build
+ * cut the same segments, and adding or removing a document moves at most the cuts up to the next hash
+ * cut (unless it changes the cut number: see planSearchSegments). An edit rewrites the segments of the
+ * documents it touched and the small manifest; the others are reused by their key (their documents'
+ * chunk content). A plan of one segment is one file.
+ *
+ * The stage indexes (planSegments) are one file up to SINGLE_FILE_MAX_DOCUMENTS entries and cut one in
+ * SEGMENT_CUT_ONE_IN, at most SEGMENT_MAX_DOCUMENTS above. The search index (planSearchSegments) is cut
+ * alike above SINGLE_FILE_MAX_DOCUMENTS, but also below, from SEARCH_SINGLE_FILE_MAX_DOCUMENTS: its
+ * file is what an edit merges and rewrites (2.8 MB for the 32 documents of the dev corpus, where a stage
+ * index is a few kilobytes), so an edit of one file of 32 merged every document again.
  */
 export const SINGLE_FILE_MAX_DOCUMENTS = 256;
 export const SEGMENT_CUT_ONE_IN = 256;
 export const SEGMENT_MAX_DOCUMENTS = 1024;
+/** Up to this many documents the search index is one file (each of its documents is then ~1/16 of a full build's work or more). */
+export const SEARCH_SINGLE_FILE_MAX_DOCUMENTS = 16;
+/**
+ * Segments the search index aims at between SEARCH_SINGLE_FILE_MAX_DOCUMENTS and SINGLE_FILE_MAX_DOCUMENTS
+ * documents: an edit merges about an eighth of the corpus, and a cold query opens about eight segment
+ * heads. On the dev corpus (bench/RESULTS.md, 2026-12-03) four segments put whatwg/dom.html in one of 10
+ * documents, 45 % of the index's bytes, and its update in the watch took 0.14x a full build; eight
+ * (three documents with it) took 0.024-0.045x, for a cold query 1.06-1.17x the single file's on Node 24
+ * (four: 0.97x).
+ */
+export const SEARCH_SEGMENTS_AIMED = 8;
 
-/** Ends (exclusive) of the segments of documents sorted by id; one segment for a small corpus. */
+/** Ends (exclusive) of the segments of a stage index's documents, sorted by id; one segment for a small corpus. */
 export function planSegments(documentIds: readonly string[]): number[] {
   const n = documentIds.length;
   if (n <= SINGLE_FILE_MAX_DOCUMENTS) return [n];
+  return cutSegments(documentIds, SEGMENT_CUT_ONE_IN, SEGMENT_MAX_DOCUMENTS);
+}
+
+/**
+ * Ends (exclusive) of the segments of the search index's documents, sorted by id. Above
+ * SINGLE_FILE_MAX_DOCUMENTS, those of planSegments. From SEARCH_SINGLE_FILE_MAX_DOCUMENTS + 1 up to it,
+ * a cut one in k, at most 2k documents, where k is the least power of two from 4 up that is at
+ * least n / SEARCH_SEGMENTS_AIMED (17-32 documents: 1 in 4, at most 8; 129-256: 1 in 32, at most 64):
+ * about SEARCH_SEGMENTS_AIMED segments. k is a function of the number of documents, so a corpus that crosses 32, 64, 128 or 256
+ * documents is cut anew once (a merge of cached parts, no tokenising); since each cut number divides
+ * the next, the coarser plan's hash cuts are among the finer one's.
+ */
+export function planSearchSegments(documentIds: readonly string[]): number[] {
+  const n = documentIds.length;
+  if (n > SINGLE_FILE_MAX_DOCUMENTS) return planSegments(documentIds);
+  if (n <= SEARCH_SINGLE_FILE_MAX_DOCUMENTS) return [n];
+  let oneIn = 4;
+  while (oneIn * SEARCH_SEGMENTS_AIMED < n) oneIn *= 2;
+  return cutSegments(documentIds, oneIn, 2 * oneIn);
+}
+
+/** A cut after each id whose CRC-32 is 0 modulo `oneIn`, and after `max` documents without one. */
+function cutSegments(documentIds: readonly string[], oneIn: number, max: number): number[] {
+  const n = documentIds.length;
   const ends: number[] = [];
   let start = 0;
   for (let i = 0; i < n; i++) {
-    if (zlib.crc32(documentIds[i]!) % SEGMENT_CUT_ONE_IN === 0 || i + 1 - start >= SEGMENT_MAX_DOCUMENTS) {
+    if (zlib.crc32(documentIds[i]!) % oneIn === 0 || i + 1 - start >= max) {
       ends.push(i + 1);
       start = i + 1;
     }

@@ -12,7 +12,7 @@ import {
   crc32Hex,
   type IndexManifest,
   NO_PASSAGE_KEY,
-  planSegments,
+  planSearchSegments,
   SEGMENT_ARTIFACT_KIND,
   type SegmentEntry,
   segmentFileName,
@@ -70,7 +70,7 @@ import { INDEX_PART_VERSION } from '../rule-versions.js';
 export type { ChunkRow, DocumentRow, IndexProvenance, SegmentEntry } from './index-layout.js';
 
 const SEGMENT_BODY_PREFIX = `{"artifact":"${SEGMENT_ARTIFACT_KIND}",`;
-export { planSegments, SEGMENT_FILE_NAME } from './index-layout.js';
+export { planSearchSegments, planSegments, SEGMENT_FILE_NAME } from './index-layout.js';
 export { chunkRow, decodePostings, findTerm, indexProvenance, loadSearchIndex, type LoadedSearchIndex } from './index-reader.js';
 
 interface PartHeader {
@@ -519,7 +519,7 @@ export function segmentManifest(segments: SegmentEntry[], provenance: IndexProve
 }
 
 /**
- * The files of an index as a build writes them: one file for a corpus of one segment (planSegments),
+ * The files of an index as a build writes them: one file for a corpus of one segment (planSearchSegments),
  * otherwise the manifest and its segment files. The manifest names every segment file by fingerprint.
  */
 export function mergeSegmentedIndex(
@@ -531,7 +531,7 @@ export function mergeSegmentedIndex(
   const byId = new Map<string, string>();
   for (const part of parts) byId.set(parsePart(part).header.documentId, part);
   const ids = [...byId.keys()].sort(compareCodeUnits);
-  const ends = planSegments(ids);
+  const ends = planSearchSegments(ids);
   if (ends.length === 1) return { index: mergeSearchIndex(parts, provenance, options, snapshotIds), segments: [] };
   const segments: BuiltSegment[] = [];
   let start = 0;

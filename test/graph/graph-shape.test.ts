@@ -3,13 +3,13 @@ import assert from 'node:assert/strict';
 import { Rig, writeSmallWorkspace } from '../helpers/rig.js';
 import { loadWorkspace } from '../../src/config/workspace.js';
 import { buildGraph, type BuildGraph, type TargetNode } from '../../src/graph/graph.js';
-import { SEGMENT_MAX_DOCUMENTS, SINGLE_FILE_MAX_DOCUMENTS } from '../../src/index/index-layout.js';
+import { SEARCH_SINGLE_FILE_MAX_DOCUMENTS, SEGMENT_MAX_DOCUMENTS, SINGLE_FILE_MAX_DOCUMENTS } from '../../src/index/index-layout.js';
 
 /**
  * The shape of the graph (graph.ts): every target has a bounded number of inputs, whatever the size
- * of the corpus, so an edit re-keys a bounded set of targets. Up to 256 documents an index depends on
- * its documents' targets; above, on segments, each over a run of at most 1,024 documents, cut by the
- * document ids alone.
+ * of the corpus, so an edit re-keys a bounded set of targets. Up to 256 documents a stage index depends
+ * on its documents' targets (the search index from 17 documents on: on segments); above, every index
+ * on segments, each over a run of at most 1,024 documents, cut by the document ids alone.
  */
 
 function dependents(graph: BuildGraph): Map<string, TargetNode[]> {
@@ -32,23 +32,43 @@ function downstream(graph: BuildGraph, name: string): Set<string> {
   return seen;
 }
 
-test('up to 256 documents the indexes depend on the documents directly; the search index on the chunk index first', async () => {
+test('up to 256 documents the stage indexes depend on the documents directly; the search index on the chunk index first', async () => {
   const rig = new Rig('episteme-graph-shape-');
   try {
     writeSmallWorkspace(rig, SINGLE_FILE_MAX_DOCUMENTS);
     const graph = buildGraph(await loadWorkspace(rig.dir, {}));
-    assert.equal(graph.nodes.size, 3 * SINGLE_FILE_MAX_DOCUMENTS + 4);
+    for (const name of ['snapshots/index.json', 'specs/index.json', 'chunks/index.json'])
+      assert.equal(graph.nodes.get(name)!.deps.length, SINGLE_FILE_MAX_DOCUMENTS, name);
+    // The search index is cut from 17 documents on (planSearchSegments): about eight segments here.
+    const segments = [...graph.nodes.values()].filter((node) => node.kind === 'segment');
+    assert.ok(segments.length >= 2 && segments.every((node) => node.rule === 'search-index-segment'), `${segments.length} segments`);
+    assert.equal(graph.nodes.size, 3 * SINGLE_FILE_MAX_DOCUMENTS + 4 + segments.length);
     const search = graph.nodes.get('chunks/search-index.json')!;
     assert.equal(search.kind, 'index');
     assert.equal(search.deps[0], 'chunks/index.json');
-    assert.equal(search.deps.length, 1 + SINGLE_FILE_MAX_DOCUMENTS);
-    assert.ok([...graph.nodes.values()].every((node) => node.kind !== 'segment'));
-    // Document-id order (code units), whatever the map's order.
-    const ids = search.deps.slice(1);
+    assert.deepEqual(
+      search.deps.slice(1),
+      segments.map((node) => node.name),
+    );
+    // Document-id order (code units), whatever the map's order, across the segments.
+    const ids = segments.flatMap((node) => node.deps);
+    assert.equal(ids.length, SINGLE_FILE_MAX_DOCUMENTS);
     assert.deepEqual(
       ids,
       [...ids].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0)),
     );
+  } finally {
+    rig.cleanup();
+  }
+});
+
+test('up to 16 documents every index depends on the documents directly', async () => {
+  const rig = new Rig('episteme-graph-shape-');
+  try {
+    writeSmallWorkspace(rig, SEARCH_SINGLE_FILE_MAX_DOCUMENTS);
+    const graph = buildGraph(await loadWorkspace(rig.dir, {}));
+    assert.equal(graph.nodes.size, 3 * SEARCH_SINGLE_FILE_MAX_DOCUMENTS + 4);
+    assert.equal(graph.nodes.get('chunks/search-index.json')!.deps.length, 1 + SEARCH_SINGLE_FILE_MAX_DOCUMENTS);
   } finally {
     rig.cleanup();
   }

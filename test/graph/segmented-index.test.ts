@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as zlib from 'node:zlib';
 import { assignDocumentIds } from '../../src/config/source-url.js';
-import { SEGMENT_CUT_ONE_IN, SEGMENT_FILE_NAME } from '../../src/index/index-layout.js';
+import { SEARCH_SINGLE_FILE_MAX_DOCUMENTS, SEGMENT_CUT_ONE_IN, SEGMENT_FILE_NAME } from '../../src/index/index-layout.js';
 import { buildDocumentPart, DEFAULT_INDEX_OPTIONS, mergeSegmentedIndex } from '../../src/index/search-index.js';
 import type { Chunk } from '../../src/document/types.js';
 import { crc32Hex } from '../../src/index/index-layout.js';
@@ -163,8 +163,14 @@ test('a segmented index after edits that change, add (split) and remove (merge) 
     });
     assert.equal(fromStdin.json!.data.hits[0].citation.documentId, idOf('doc17'), fromStdin.stdout + fromStdin.stderr);
 
-    // Back to a small corpus: one file again, and no segment file is left behind.
+    // Back to 200 documents: the small corpus's plan (planSearchSegments: 1 in 32, at most 64).
     names = names.slice(0, 200);
+    writeWorkspace(rig, names);
+    await build(rig);
+    const small = assertEqualsCleanIndex(rig);
+    assert.ok(small >= 2, `${small} segments`);
+    // And to 16: one file again, and no segment file is left behind.
+    names = names.slice(0, SEARCH_SINGLE_FILE_MAX_DOCUMENTS);
     writeWorkspace(rig, names);
     await build(rig);
     assert.equal(assertEqualsCleanIndex(rig), 0);

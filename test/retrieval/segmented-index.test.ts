@@ -3,7 +3,15 @@ import assert from 'node:assert/strict';
 import { chunkDocument, DEFAULT_CHUNK_OPTIONS } from '../../src/chunk/chunker.js';
 import type { Chunk, EvidenceDocument } from '../../src/document/types.js';
 import { EpistemeError } from '../../src/failure.js';
-import { planSegments, SEGMENT_CUT_ONE_IN, SEGMENT_MAX_DOCUMENTS, SINGLE_FILE_MAX_DOCUMENTS } from '../../src/index/index-layout.js';
+import {
+  planSearchSegments,
+  planSegments,
+  SEARCH_SEGMENTS_AIMED,
+  SEARCH_SINGLE_FILE_MAX_DOCUMENTS,
+  SEGMENT_CUT_ONE_IN,
+  SEGMENT_MAX_DOCUMENTS,
+  SINGLE_FILE_MAX_DOCUMENTS,
+} from '../../src/index/index-layout.js';
 import { chunkRow, loadSearchIndex, memorySource } from '../../src/index/index-reader.js';
 import {
   buildDocumentPart,
@@ -14,6 +22,7 @@ import {
 } from '../../src/index/search-index.js';
 import { runQuery, type QueryRequest } from '../../src/query/query.js';
 import { readFileSync } from 'node:fs';
+import * as zlib from 'node:zlib';
 import { parseArtifact } from '../../src/store/artifact.js';
 import { canonicalJsonFile } from '../../src/store/canonical-json.js';
 import { ALL_DOCS } from './fixtures.js';
@@ -70,12 +79,52 @@ test('segments are cut by document id alone: small corpora stay one file, large 
   assert.ok(changed.length <= 2, `one removal changed ${changed.length} segments`);
 });
 
-test('a segmented index answers every query exactly as the single file of the same corpus does', async () => {
-  const docs = copies(900);
+test('the search index is cut from 17 documents on, into about eight segments up to 256, as the stage indexes above', () => {
+  const ids = (n: number, prefix = 'doc') => Array.from({ length: n }, (_, i) => `${prefix}-${String(i).padStart(6, '0')}`).sort();
+  for (let n = 0; n <= SEARCH_SINGLE_FILE_MAX_DOCUMENTS; n++) assert.deepEqual(planSearchSegments(ids(n)), [n]);
+  let total = 0;
+  for (const prefix of ['doc', 'spec', 'rfc', 'w3c']) {
+    for (let n = SEARCH_SINGLE_FILE_MAX_DOCUMENTS + 1; n <= SINGLE_FILE_MAX_DOCUMENTS; n++) {
+      const list = ids(n, prefix);
+      const ends = planSearchSegments(list);
+      // The cut number: the least power of two from 4 up that is at least n / 8; segments of at most twice it.
+      let oneIn = 4;
+      while (oneIn * SEARCH_SEGMENTS_AIMED < n) oneIn *= 2;
+      assert.ok(ends.length >= 2, `${n} documents: ${ends.length} segment(s)`);
+      assert.equal(ends.at(-1), n);
+      let start = 0;
+      for (const end of ends) {
+        assert.ok(end - start >= 1 && end - start <= 2 * oneIn, `${n} documents: a segment of ${end - start}`);
+        start = end;
+      }
+      // Every cut not forced by the cap is a hash cut of this cut number: a function of the ids alone.
+      start = 0;
+      for (const end of ends.slice(0, -1)) {
+        if (end - start < 2 * oneIn) assert.equal(zlib.crc32(list[end - 1]!) % oneIn, 0);
+        start = end;
+      }
+      total += ends.length;
+    }
+  }
+  // About SEARCH_SEGMENTS_AIMED segments on average (a loose bound: it is a hash).
+  const mean = total / 4 / (SINGLE_FILE_MAX_DOCUMENTS - SEARCH_SINGLE_FILE_MAX_DOCUMENTS);
+  assert.ok(mean > SEARCH_SEGMENTS_AIMED * 0.6 && mean < SEARCH_SEGMENTS_AIMED * 2, `mean ${mean.toFixed(2)} segments`);
+  // Above 256 documents, the stage indexes' plan.
+  for (const n of [SINGLE_FILE_MAX_DOCUMENTS + 1, 3000]) assert.deepEqual(planSearchSegments(ids(n)), planSegments(ids(n)));
+});
+
+for (const count of [32, 900]) {
+  test(`a segmented index answers every query exactly as the single file of the same corpus does (${count} documents)`, async () => {
+    await answersAsOneFile(count);
+  });
+}
+
+async function answersAsOneFile(count: number): Promise<void> {
+  const docs = copies(count);
   const parts = docs.map((doc) => buildDocumentPart(doc.documentId, doc.chunks));
   const single = loadSearchIndex(mergeSearchIndex(parts, PROVENANCE, DEFAULT_INDEX_OPTIONS), 'single.json');
   const built = mergeSegmentedIndex(parts, PROVENANCE, DEFAULT_INDEX_OPTIONS);
-  assert.ok(built.segments.length >= 3, `${built.segments.length} segments`);
+  assert.ok(built.segments.length >= (count > SINGLE_FILE_MAX_DOCUMENTS ? 3 : 2), `${built.segments.length} segments`);
   const manifest = parseArtifact<{ manifest: { segments: unknown[] } }>(built.index, 'search-index', SEARCH_INDEX_FORMAT_VERSION, 'm.json');
   assert.equal(manifest.payload.manifest.segments.length, built.segments.length);
   const segmented = loadSearchIndex(built.index, 'seg.json', segmentedSources(built.segments));
@@ -108,7 +157,7 @@ test('a segmented index answers every query exactly as the single file of the sa
   for (const request of requests) {
     assert.equal(JSON.stringify(runQuery(segmented, request)), JSON.stringify(runQuery(single, request)), request.terms.join(' '));
   }
-});
+}
 
 test('every segment is checked: a damaged, swapped or missing segment is artifact-invalid with the rebuild hint', () => {
   const parts = copies(700).map((doc) => buildDocumentPart(doc.documentId, doc.chunks));
