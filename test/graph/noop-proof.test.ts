@@ -184,6 +184,19 @@ test('what the fast path found is not used once another build has changed the pr
     await build(rig);
     const ws = await loadWorkspace(rig.dir, {});
     const graph = buildGraph(ws);
+    // A group vouches only for targets whose inputs are all its own: each segment in a group lists
+    // only documents of that group.
+    for (const group of graph.groups) {
+      const own = new Set(group.targets);
+      for (const name of group.targets) {
+        const node = graph.nodes.get(name)!;
+        if (node.kind === 'segment') for (const dep of node.deps) assert.ok(own.has(dep), `${name} depends on ${dep} outside its group`);
+      }
+    }
+    assert.ok(
+      graph.groups.some((group) => group.targets.some((name) => graph.nodes.get(name)!.kind === 'segment')),
+      'segments are in groups',
+    );
     const fresh = heldGroups(ws.root, ws.stateDir, graph);
     const handed = heldGroups(ws.root, ws.stateDir, graph, found.proofCheck);
     assert.equal(fresh.proven.size, graph.order.length - 4, 'after that build every group holds again (the indexes are not in groups)');
