@@ -41,13 +41,20 @@ export interface ProofLayout {
   position: Map<string, number>;
 }
 
+/** Layouts of graphs already seen: watch keeps one graph across builds, and asks at the end of each. */
+const layouts = new WeakMap<BuildGraph, ProofLayout>();
+
 export function proofLayout(graph: BuildGraph): ProofLayout {
+  const known = layouts.get(graph);
+  if (known !== undefined) return known;
   const inGroup = new Set(graph.groups.flatMap((group) => group.targets));
-  return {
+  const layout = {
     groups: graph.groups,
     rootTargets: graph.order.filter((name) => !inGroup.has(name)),
     position: new Map(graph.order.map((name, i) => [name, i])),
   };
+  layouts.set(graph, layout);
+  return layout;
 }
 
 /** Groups whose proof held at the start of this build and whose targets it did not touch: [file, checksum] by id. */
