@@ -10,6 +10,7 @@ import { initFastHash } from '../../src/store/hash.js';
 import { actionKey } from '../../src/cache/remote-cache.js';
 import { decodeActionResult, encodeActionResult, type OutputFile } from '../../src/cache/action-result.js';
 import { planSegments } from '../../src/index/index-layout.js';
+import { segmentFiles } from '../helpers/segment-files.js';
 
 // BuildState.load checks state.json's xxh64 checksum.
 await initFastHash();
@@ -40,13 +41,6 @@ function rejections(result: CliResult): { target?: string; message: string }[] {
   return (result.json!.warnings as { code: string; target?: string; message: string }[]).filter(
     (w) => w.code === 'remote-cache-entry-rejected',
   );
-}
-
-function segmentFiles(rig: Rig): string[] {
-  return fs
-    .readdirSync(rig.path('chunks'))
-    .filter((name) => name.startsWith('search-index.seg-'))
-    .sort();
 }
 
 describe('a segmented search index in the remote cache', { skip: NGINX_SKIP }, () => {

@@ -9,6 +9,7 @@ import type { Chunk } from '../../src/document/types.js';
 import { crc32Hex } from '../../src/index/index-layout.js';
 import { assertNoStackTrace, Rig, sampleHtml } from '../helpers/rig.js';
 import { readStageIndex } from '../../src/store/stage-index.js';
+import { segmentFiles } from '../helpers/segment-files.js';
 
 const url = (name: string) => `https://seg.test/${name}`;
 const idOf = (name: string) => assignDocumentIds([url(name)]).get(url(name))!;
@@ -31,13 +32,6 @@ function writeWorkspace(rig: Rig, names: string[], edits: Record<string, string>
   for (const file of fs.readdirSync(rig.path('src'), { withFileTypes: true }).filter((e) => e.isFile()))
     if (!(`src/${file.name}` in files)) fs.rmSync(rig.path('src', file.name));
   rig.write(files);
-}
-
-function segmentFiles(rig: Rig): string[] {
-  return fs
-    .readdirSync(rig.path('chunks'))
-    .filter((name) => SEGMENT_FILE_NAME.test(name))
-    .sort();
 }
 
 /**

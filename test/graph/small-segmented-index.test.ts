@@ -2,10 +2,11 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import type { Chunk } from '../../src/document/types.js';
-import { crc32Hex, SEARCH_SINGLE_FILE_MAX_DOCUMENTS, SEGMENT_FILE_NAME } from '../../src/index/index-layout.js';
+import { crc32Hex, SEARCH_SINGLE_FILE_MAX_DOCUMENTS } from '../../src/index/index-layout.js';
 import { buildDocumentPart, DEFAULT_INDEX_OPTIONS, mergeSearchIndex } from '../../src/index/search-index.js';
 import { readStageIndex } from '../../src/store/stage-index.js';
 import { Rig, sampleHtml } from '../helpers/rig.js';
+import { segmentFiles } from '../helpers/segment-files.js';
 
 /**
  * A small corpus's search index is cut into segments too (index-layout.ts planSearchSegments: from 17
@@ -26,13 +27,6 @@ function writeWorkspace(rig: Rig, count: number, edits: Record<number, string> =
   if (fs.existsSync(rig.path('src')))
     for (const name of fs.readdirSync(rig.path('src'))) if (!(`src/${name}` in files)) fs.rmSync(rig.path('src', name));
   rig.write(files);
-}
-
-function segmentFiles(rig: Rig): string[] {
-  return fs
-    .readdirSync(rig.path('chunks'))
-    .filter((name) => SEGMENT_FILE_NAME.test(name))
-    .sort();
 }
 
 /** Everything a build derives (the snapshot records and bodies name capture times; their index does not). */
