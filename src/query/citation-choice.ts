@@ -126,36 +126,100 @@ export function mostOpenable(index: LoadedSearchIndex, members: readonly number[
   return best;
 }
 
-/** Distinct word trigrams of a text (lower-cased letter and digit runs, so punctuation and spacing do not matter). */
-function trigrams(text: string): Set<string> {
-  const words = text.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? [];
-  const grams = new Set<string>();
-  for (let i = 0; i + 2 < words.length; i++) grams.add(`${words[i]} ${words[i + 1]} ${words[i + 2]}`);
-  return grams;
+/**
+ * Whether two texts with `sizeA` and `sizeB` distinct word trigrams, `shared` of them in both, are near
+ * duplicates: at least two thirds of the smaller set (integers only).
+ */
+function sharesMostTrigrams(shared: number, sizeA: number, sizeB: number): boolean {
+  const small = Math.min(sizeA, sizeB);
+  return small >= MIN_TRIGRAMS && 3 * shared >= 2 * small;
 }
 
-/** Whether two texts' trigram sets overlap in at least two thirds of the smaller one (integers only). */
+/** Whether two texts' trigram sets (distinct lower-cased word trigrams) overlap in at least two thirds of the smaller one. */
 export function nearDuplicate(a: ReadonlySet<string>, b: ReadonlySet<string>): boolean {
-  const [small, large] = a.size <= b.size ? [a, b] : [b, a];
-  if (small.size < MIN_TRIGRAMS) return false;
   let shared = 0;
-  for (const gram of small) if (large.has(gram)) shared++;
-  return 3 * shared >= 2 * small.size;
+  for (const gram of a) if (b.has(gram)) shared++;
+  return sharesMostTrigrams(shared, a.size, b.size);
 }
 
 /**
- * One passage a hit stands for: its chunk and those of its same-passage group (one text), each with
- * its document and that document's resource name (sameResource), and the text's trigrams (worked out
- * when first compared: most hits have no other rendering to compare with).
+ * The distinct word trigrams (lower-cased letter and digit runs, so punctuation and spacing do not
+ * matter) of each of `texts` that is compared, and how many each pair shares, counted in one pass over
+ * the trigrams: each trigram lists the texts holding it. Comparing every pair's sets instead cost most
+ * of a cold query over two renderings of one RFC (30 hits, ~430 pairs of ~100 trigrams each). A
+ * trigram is a number: its words' ids in a dictionary of this call, (first · words + second) · words
+ * + third, exact while the texts hold fewer than 2^17 distinct words (chunk texts are bounded; past
+ * that, the words' ids pair through a second dictionary).
  */
-interface Passage {
-  chunks: { ordinal: number; document: number; resource: string }[];
-  grams: () => Set<string>;
+class SharedTrigrams {
+  readonly sizes: number[];
+  private readonly shared: Int32Array;
+  private readonly count: number;
+
+  constructor(texts: readonly (string | null)[]) {
+    this.count = texts.length;
+    this.sizes = new Array<number>(texts.length).fill(0);
+    this.shared = new Int32Array(texts.length * texts.length);
+    const wordIds = new Map<string, number>();
+    const pairIds = new Map<number, number>();
+    const wordsOf = texts.map((text) => (text === null ? [] : (text.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? [])));
+    const ids = wordsOf.map((words) => {
+      const out = new Array<number>(words.length);
+      for (let i = 0; i < words.length; i++) {
+        let id = wordIds.get(words[i]!);
+        if (id === undefined) {
+          id = wordIds.size;
+          wordIds.set(words[i]!, id);
+        }
+        out[i] = id;
+      }
+      return out;
+    });
+    const span = wordIds.size;
+    const exact = span < 2 ** 17;
+    // The texts holding each trigram, in text order (a text is added once: its last entry).
+    const holders = new Map<number, number[]>();
+    for (let t = 0; t < ids.length; t++) {
+      const words = ids[t]!;
+      for (let i = 0; i + 2 < words.length; i++) {
+        let first = words[i]! * span + words[i + 1]!;
+        if (!exact) {
+          let pair = pairIds.get(first);
+          if (pair === undefined) {
+            pair = pairIds.size;
+            pairIds.set(first, pair);
+          }
+          first = pair;
+        }
+        const gram = first * span + words[i + 2]!;
+        const list = holders.get(gram);
+        if (list === undefined) holders.set(gram, [t]);
+        else if (list[list.length - 1] !== t) list.push(t);
+        else continue;
+        this.sizes[t]!++;
+      }
+    }
+    for (const list of holders.values()) {
+      if (list.length < 2) continue;
+      for (let i = 0; i < list.length; i++) for (let j = i + 1; j < list.length; j++) this.shared[list[i]! * this.count + list[j]!]!++;
+    }
+  }
+
+  /** Whether texts `a` and `b` (positions in the texts given) are near duplicates (nearDuplicate). */
+  near(a: number, b: number): boolean {
+    const [low, high] = a < b ? [a, b] : [b, a];
+    return sharesMostTrigrams(this.shared[low * this.count + high]!, this.sizes[a]!, this.sizes[b]!);
+  }
 }
 
-function lazyTrigrams(index: LoadedSearchIndex, ordinal: number): () => Set<string> {
-  let grams: Set<string> | undefined;
-  return () => (grams ??= trigrams(chunkRow(index, ordinal)[9]));
+/**
+ * One passage a hit stands for: its position among the ranked hits (whose text is the passage's), and
+ * its chunk and those of its same-passage group (one text), each with its document and that
+ * document's resource name (sameResource).
+ */
+interface Passage {
+  position: number;
+  chunks: { ordinal: number; document: number; resource: string }[];
 }
 
 /** The own heading of a chunk's section, as words ('' when the chunk is under the document title only). Its row must be read. */
@@ -177,18 +241,62 @@ function sectionHeading(index: LoadedSearchIndex, ordinal: number): string {
  * in the other rendering). A chunk outside any section has no heading to compare: its text decides.
  * Rows of group members are read only for a near duplicate.
  */
-function samePassageElsewhere(index: LoadedSearchIndex, a: Passage, b: Passage): boolean {
-  // The cheap test first: most pairs of hits are not from two renderings of one resource.
+function samePassageElsewhere(
+  index: LoadedSearchIndex,
+  a: Passage,
+  b: Passage,
+  renderings: RenderingPairs,
+  trigrams: () => SharedTrigrams,
+): boolean {
+  // The cheap tests first: most pairs of hits are not from two renderings of one resource.
+  if (!renderings.related(a.position, b.position) || !trigrams().near(a.position, b.position)) return false;
   const pairs: [number, number][] = [];
-  for (const x of a.chunks)
-    for (const y of b.chunks)
-      if (x.document !== y.document && x.resource !== '' && x.resource === y.resource) pairs.push([x.ordinal, y.ordinal]);
-  if (pairs.length === 0 || !nearDuplicate(a.grams(), b.grams())) return false;
+  for (const x of a.chunks) for (const y of b.chunks) if (otherRendering(x, y)) pairs.push([x.ordinal, y.ordinal]);
   readRows(index, pairs.flat());
   return pairs.some(([x, y]) => {
     const [headingX, headingY] = [sectionHeading(index, x), sectionHeading(index, y)];
     return headingX === '' || headingY === '' || headingX === headingY;
   });
+}
+
+/** Whether two chunks are in different documents that are renderings of one resource. */
+function otherRendering(x: Passage['chunks'][number], y: Passage['chunks'][number]): boolean {
+  return x.document !== y.document && x.resource !== '' && x.resource === y.resource;
+}
+
+/** Which passages (by position) have chunks in two renderings of one resource, worked out once by resource name. */
+class RenderingPairs {
+  private readonly pairs: Uint8Array;
+  /** Per position, whether it is related to any other. */
+  readonly compared: boolean[];
+
+  constructor(
+    private readonly count: number,
+    passages: readonly Passage[],
+  ) {
+    this.pairs = new Uint8Array(count * count);
+    this.compared = new Array<boolean>(count).fill(false);
+    const byResource = new Map<string, [position: number, document: number][]>();
+    for (const passage of passages)
+      for (const chunk of passage.chunks) {
+        if (chunk.resource === '') continue;
+        const list = byResource.get(chunk.resource);
+        if (list === undefined) byResource.set(chunk.resource, [[passage.position, chunk.document]]);
+        else list.push([passage.position, chunk.document]);
+      }
+    for (const list of byResource.values())
+      for (let i = 0; i < list.length; i++)
+        for (let j = i + 1; j < list.length; j++) {
+          const [[p, documentP], [q, documentQ]] = [list[i]!, list[j]!];
+          if (p === q || documentP === documentQ) continue;
+          this.pairs[Math.min(p, q) * count + Math.max(p, q)] = 1;
+          this.compared[p] = this.compared[q] = true;
+        }
+  }
+
+  related(a: number, b: number): boolean {
+    return this.pairs[Math.min(a, b) * this.count + Math.max(a, b)] === 1;
+  }
 }
 
 /**
@@ -215,13 +323,29 @@ export function foldNearDuplicates(
     resources.set(document, name);
     return name;
   };
-  for (const ordinal of ranked) {
-    const chunks = [ordinal, ...membersOf(ordinal)].map((member) => {
+  const passages: Passage[] = ranked.map((ordinal, position) => ({
+    position,
+    chunks: [ordinal, ...membersOf(ordinal)].map((member) => {
       const document = index.chunkDocument[member]!;
       return { ordinal: member, document, resource: resourceOf(document) };
-    });
-    const passage: Passage = { chunks, grams: lazyTrigrams(index, ordinal) };
-    const same = kept.find(([, passages]) => passages.some((other) => samePassageElsewhere(index, other, passage)));
+    }),
+  }));
+  const renderings = new RenderingPairs(ranked.length, passages);
+  // Trigrams of the hits that have another rendering's chunk among the others (most have none), once.
+  let trigrams: SharedTrigrams | undefined;
+  const sharedTrigrams = (): SharedTrigrams => {
+    if (trigrams !== undefined) return trigrams;
+    const compared = renderings.compared;
+    readRows(
+      index,
+      ranked.filter((_, position) => compared[position]),
+    );
+    trigrams = new SharedTrigrams(ranked.map((ordinal, position) => (compared[position] ? chunkRow(index, ordinal)[9] : null)));
+    return trigrams;
+  };
+  for (const passage of passages) {
+    const ordinal = ranked[passage.position]!;
+    const same = kept.find(([, held]) => held.some((other) => samePassageElsewhere(index, other, passage, renderings, sharedTrigrams)));
     if (same === undefined) {
       kept.push([ordinal, [passage]]);
       continue;
