@@ -1,6 +1,7 @@
 import type { Workspace } from '../config/workspace.js';
 import { buildGraph, type BuildGraph } from './graph.js';
 import { RuleMemory } from './rule-memory.js';
+import { SettledGroups } from './settled-groups.js';
 import { BuildState } from './state.js';
 
 /**
@@ -12,13 +13,16 @@ import { BuildState } from './state.js';
  * state.log carry the stamps the last commit left (BuildState.resume), so a one-shot build, a crash or
  * an edit by another process between two builds is read from disk as a one-shot build would. Every
  * target is still checked as a one-shot build checks it (scheduler.ts staleReasons): its key from its
- * inputs' content hashes and its output's stamp.
+ * inputs' content hashes and its output's stamp, unless its proof group is settled: its last check
+ * held and no file event touched it since (settled-groups.ts, fed by the watch's file events).
  */
 export class BuildMemory {
   private state: BuildState | null = null;
   private graph: { ws: Workspace; graph: BuildGraph } | null = null;
   private readonly swept = new Set<string>();
   readonly rules = new RuleMemory();
+  /** Per proof group, whether its last check held (fed by the owner's file events; see settled-groups.ts). */
+  readonly settled = new SettledGroups();
 
   /** Whether the temp files of this workspace root are still to be swept (true once per root). */
   firstSweep(root: string): boolean {
@@ -36,6 +40,8 @@ export class BuildMemory {
   /** The state to build with; nothing is kept until the build hands it back with keepState. */
   takeState(stateDir: string): BuildState {
     const state = BuildState.resume(this.state, stateDir);
+    // Read from disk again (another process committed, a crash, a hand edit): no memo of a check holds.
+    if (state !== this.state) this.settled.forgetAll();
     this.state = null;
     return state;
   }

@@ -126,18 +126,16 @@ export async function runBuild(ws: Workspace, request: BuildRequest): Promise<Bu
     const followsCleanBuild = recordedOptionsHold && !state.mayHoldUnknownGarbage();
     // While the state is as the last clean build left it, the groups whose proof still holds are up to
     // date as a whole (noop-proof.ts): an edit checks one group target by target, not the corpus. Not
-    // for a refresh (a recorded snapshot may be due), an upload (up-to-date targets go to the cache),
-    // or watch, whose state is in memory already.
+    // for a refresh (a recorded snapshot may be due) or an upload (up-to-date targets go to the cache).
+    // Watch keeps the same memo per group in memory, fed by its file events (settled-groups.ts).
     const refresh = request.capture?.refresh;
-    const proofApplies =
-      recordedOptionsHold &&
-      state.untouchedSinceCleanCommit() &&
-      request.memory === undefined &&
-      !request.cache?.uploads &&
-      !refresh?.force &&
-      (refresh?.maxAgeSeconds ?? null) === null;
+    const groupsMaySettle = !request.cache?.uploads && !refresh?.force && (refresh?.maxAgeSeconds ?? null) === null;
+    const proofApplies = groupsMaySettle && recordedOptionsHold && state.untouchedSinceCleanCommit() && request.memory === undefined;
     const held = proofApplies ? heldGroups(ws.root, ws.stateDir, graph, request.proofCheck) : null;
     if (held !== null) state.keepProofGroups(held.kept);
+    const settled =
+      request.memory !== undefined && !request.dryRun && groupsMaySettle && names === graph.order ? request.memory.settled : null;
+    const proven = held?.proven ?? settled?.begin(graph);
     // Anything may change from here on: the no-op proof no longer holds until this build ends cleanly.
     state.setClean(null);
     // Records of targets that left the graph (sources removed from the map, or a one-off --map) are
@@ -177,7 +175,7 @@ export async function runBuild(ws: Workspace, request: BuildRequest): Promise<Bu
         onPlan: request.onPlan,
         onSettled: request.onSettled,
         recordedOptionsHold,
-        ...(held !== null ? { proven: held.proven } : {}),
+        ...(proven !== undefined ? { proven } : {}),
       },
     );
     let removed: string[] = [];
@@ -216,6 +214,7 @@ export async function runBuild(ws: Workspace, request: BuildRequest): Promise<Bu
     request.onPhase?.('done');
     state.close();
     if (!request.dryRun) request.memory?.keepState(state);
+    settled?.end(graph, results, state.targets, ws.root);
     const counts: Record<TargetStatus, number> = {
       'up-to-date': 0,
       built: 0,
@@ -235,6 +234,7 @@ export async function runBuild(ws: Workspace, request: BuildRequest): Promise<Bu
       warnings,
     };
   } catch (error) {
+    request.memory?.settled.abandon();
     // Commit, compaction and garbage collection write and delete: a refusal from the file system
     // (read-only, disk full) is write-failed naming the workspace-relative path, never internal-error.
     const failure = isSystemError(error) ? writeFailure(error, error.path ?? ws.stateDir) : error;

@@ -47,6 +47,11 @@ export function collectGarbage(
   return removed.sort();
 }
 
+/** The folders the rules write their outputs to (workspace-relative; each rule's dataFiles), e.g. for watch to watch. */
+export function outputFolders(ws: Workspace): string[] {
+  return dataFolders(ws).map(([folder]) => folder);
+}
+
 /** The folders garbage is collected from, each with the names of the data files it holds (each rule's dataFiles). */
 function dataFolders(ws: Workspace): [string, (name: string) => boolean][] {
   const byFolder = new Map<string, ((name: string) => boolean)[]>();

@@ -23,6 +23,11 @@ export type WatchEvent =
       ran: string[];
       failed: string[];
       counts: Partial<Record<TargetStatus, number>>;
+      /**
+       * Of the up-to-date targets, those taken as a whole with their proof group, whose last check held
+       * and whose files had no event since (graph/settled-groups.ts); the others were checked one by one.
+       */
+      settled: number;
       /** Milliseconds the build took, from its start to its commit. */
       buildMs: number;
       /** Where the build's time went: loading the workspace, then each phase of the engine (for diagnosis). */

@@ -11,9 +11,10 @@ import { readBoundedFile } from '../store/bounded-read.js';
  *
  * The inputs are files, but each is watched through its folder (`fs.watch` on the directory, the way
  * chokidar watches on Linux): an editor's atomic save (write a temp file, rename it over the input) and
- * a delete then re-create replace the file's inode, which a watch on the file itself would lose. Events
- * for names that are not inputs (temp files, the workspace's own outputs and state) are dropped here,
- * so a build's own writes can never trigger one.
+ * a delete then re-create replace the file's inode, which a watch on the file itself would lose. Only
+ * events for inputs can start a build; the others (temp files, the workspace's own outputs, also
+ * watched so that a changed output voids its group's memo: graph/settled-groups.ts) never do, so a
+ * build's own writes can never trigger one.
  */
 export interface WatchedInputs {
   /** Absolute paths of every file a build of this workspace reads. */
@@ -87,30 +88,65 @@ export class ContentHashes {
     return changed;
   }
 
+  /**
+   * Forgets what the last build saw of an input, so the next confirm reports it as changed: for an event
+   * during a build, which may have read the file at any moment of it (an edit it read, then undone
+   * before the confirm, would otherwise look like no change).
+   */
+  forget(file: string): void {
+    if (this.seen.has(file)) this.seen.set(file, 'unknown: an event during a build');
+  }
+
   /** Drops inputs no longer read, so one that returns is hashed afresh. */
   keepOnly(files: Set<string>): void {
     for (const file of [...this.seen.keys()]) if (!files.has(file)) this.seen.delete(file);
   }
 }
 
+/** What else a folder watch reports: every file event in a watched folder, and a folder lost. */
+export interface FolderObserver {
+  /** Any event on any file of a watched folder, input or not (e.g. an output the build wrote or a user deleted). */
+  file(file: string): void;
+  /** A watched folder was removed, replaced by another, or its watch failed: events in it may have been missed. */
+  folderLost(folder: string): void;
+}
+
 /**
  * One `fs.watch` per folder that holds an input; re-armed after every build, so the set follows the
  * map. A folder that is gone (deleted with its inputs) is watched through its nearest existing
  * ancestor: when the folder comes back, its watch is armed again and every input in it is reported, so
- * a restored folder is seen even if its files were written before the new watch existed.
+ * a restored folder is seen even if its files were written before the new watch existed. A folder
+ * replaced by another of the same name (moved away, then created again) is noticed by its inode on the
+ * next event in it, and watched again the same way.
+ *
+ * Each watch is numbered as it is armed, so a caller can ask whether a folder has been watched without
+ * a gap since a mark (settled-groups.ts rests its memos on that).
  */
 export class FolderWatches {
-  private readonly watches = new Map<string, fs.FSWatcher>();
+  private readonly watches = new Map<string, { watch: fs.FSWatcher; ino: number; armed: number }>();
   /** Watched ancestor -> the missing folders it stands in for. */
   private standIns = new Map<string, string[]>();
   private inputs = new Set<string>();
   private extraFolders: string[] = [];
   private closed = false;
+  private armed = 0;
 
   constructor(
     private readonly onInput: (file: string) => void,
     private readonly isInput: (file: string) => boolean,
+    private readonly observer: FolderObserver = { file: () => {}, folderLost: () => {} },
   ) {}
+
+  /** A mark of the watches as they are now (FileEventSource). */
+  mark(): number {
+    return this.armed;
+  }
+
+  /** Whether `folder` has been watched itself (not through an ancestor), without a gap, since `mark`. */
+  watchedSince(folder: string, mark: number): boolean {
+    const entry = this.watches.get(folder);
+    return entry !== undefined && entry.armed <= mark;
+  }
 
   /** Watches the folders of these inputs (and any extra folder), dropping folders no longer needed. */
   update(inputs: Set<string>, extraFolders: string[] = []): void {
@@ -127,9 +163,9 @@ export class FolderWatches {
       folders.add(at);
       if (at !== folder) this.standIns.set(at, [...(this.standIns.get(at) ?? []), folder]);
     }
-    for (const [folder, watch] of this.watches) {
+    for (const [folder, entry] of this.watches) {
       if (!folders.has(folder)) {
-        watch.close();
+        entry.watch.close();
         this.watches.delete(folder);
       }
     }
@@ -138,7 +174,7 @@ export class FolderWatches {
 
   close(): void {
     this.closed = true;
-    for (const watch of this.watches.values()) watch.close();
+    for (const entry of this.watches.values()) entry.watch.close();
     this.watches.clear();
     this.standIns.clear();
   }
@@ -151,27 +187,38 @@ export class FolderWatches {
       // Gone between the check and the watch: the next update (after the build its loss causes) retries.
       return;
     }
+    // The folder's identity, taken after the watch exists: a folder swapped in between shows at once.
+    const ino = folderIno(folder);
+    if (ino === null) {
+      watch.close();
+      return;
+    }
     watch.on('change', (_type, name) => {
       if (name !== null) {
         const file = path.join(folder, name.toString());
+        this.observer.file(file);
         if (this.isInput(file)) this.onInput(file);
         const returning = (this.standIns.get(folder) ?? []).filter((missing) => missing === file || missing.startsWith(file + path.sep));
         if (returning.length > 0) this.rearm(returning);
       }
       // The folder itself was removed or replaced: watch it through its ancestor until it returns.
-      if (!isFolder(folder)) this.rearm([folder]);
+      if (folderIno(folder) !== ino) this.rearm([folder]);
     });
-    watch.on('error', () => this.rearm([folder]));
-    this.watches.set(folder, watch);
+    watch.on('error', () => this.rearm([folder], true));
+    this.watches.set(folder, { watch, ino, armed: ++this.armed });
   }
 
-  /** Arms the watches again and reports every input in the given folders (their files may be new). */
-  private rearm(folders: string[]): void {
+  /**
+   * Arms the watches again and reports every input in the given folders (their files may be new).
+   * `failed`: their watches failed, so they are armed afresh even where the folder is the same.
+   */
+  private rearm(folders: string[], failed = false): void {
     for (const folder of folders) {
-      const watch = this.watches.get(folder);
-      if (watch && !isFolder(folder)) {
-        watch.close();
+      const entry = this.watches.get(folder);
+      if (entry && (failed || folderIno(folder) !== entry.ino)) {
+        entry.watch.close();
         this.watches.delete(folder);
+        this.observer.folderLost(folder);
       }
     }
     this.update(this.inputs, this.extraFolders);
@@ -181,4 +228,10 @@ export class FolderWatches {
 
 function isFolder(dir: string): boolean {
   return fs.statSync(dir, { throwIfNoEntry: false })?.isDirectory() === true;
+}
+
+/** The inode of a folder, or null when there is no folder at that path. */
+function folderIno(dir: string): number | null {
+  const stat = fs.statSync(dir, { throwIfNoEntry: false });
+  return stat?.isDirectory() === true ? stat.ino : null;
 }

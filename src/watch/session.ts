@@ -13,6 +13,7 @@ import { BuildMemory } from '../graph/build-memory.js';
 import { loadStageModules } from '../graph/stage-modules.js';
 import { isAction } from '../graph/scheduler.js';
 import { aggregateNames } from '../graph/graph.js';
+import { outputFolders } from '../graph/garbage.js';
 import { NO_REFRESH } from '../capture/run.js';
 import { acquireWorkspaceLock } from '../store/workspace-lock.js';
 import { recordFailuresOrWarning } from '../graph-view/failures.js';
@@ -28,9 +29,11 @@ import type { WatchEvent } from './events.js';
  * Kept in memory between builds: the loaded workspace (reloaded only when the config, map, manifest or
  * a rules file changed; an edited source only has its stat refreshed), the graph derived from it and
  * the build state the last build committed (graph/build-memory.ts: reused while the state files on
- * disk are as that build left them, else read again, so another process's build is never missed), the
- * stage workers (their start-up is paid once, not per edit), and the content hash of every input. Each
- * build commits to disk exactly as a one-shot build does.
+ * disk are as that build left them, else read again, so another process's build is never missed), which
+ * proof groups are settled (their last check held and no file event touched them since: every event in
+ * a watched folder, outputs included, reaches graph/settled-groups.ts), the stage workers (their
+ * start-up is paid once, not per edit), and the content hash of every input. Each build commits to
+ * disk exactly as a one-shot build does.
  */
 export interface WatchSessionOptions {
   cwd: string;
@@ -81,9 +84,12 @@ export class WatchSession {
 
   constructor(private readonly options: WatchSessionOptions) {
     this.folders = new FolderWatches(
-      (file) => this.watcher.noteEvent(file),
+      (file) => this.noteInput(file),
       (file) => this.isInput(file),
+      // Every event in a watched folder (inputs and outputs) reaches the memos of settled groups.
+      { file: (file) => this.memory.settled.noteFile(file), folderLost: () => this.memory.settled.noteFolderLost() },
     );
+    this.memory.settled.listen(this.folders);
     this.watcher = new Watcher({
       debounceMs: options.debounceMs,
       confirm: (paths) => this.hashes.confirm(paths),
@@ -143,6 +149,14 @@ export class WatchSession {
     return ws;
   }
 
+  /** An event on an input: a change to confirm once the burst settles. */
+  private noteInput(file: string): void {
+    // The build in flight may have read it before or after this event: the next confirm must not
+    // compare with what the last confirm saw, so it reports the input changed and the build checks it.
+    if (this.watcher.state === 'building' || this.watcher.state === 'building-queued') this.hashes.forget(file);
+    this.watcher.noteEvent(file);
+  }
+
   private isRulesFile(file: string): boolean {
     return file.endsWith('.json') && this.rulesFolders.includes(path.dirname(file));
   }
@@ -175,7 +189,10 @@ export class WatchSession {
         ...(builtin === undefined ? [] : [builtin]),
         ...(this.ws?.rulesFolder != null ? [path.join(this.ws.root, this.ws.rulesFolder)] : []),
       ];
-    this.folders.update(fresh.files, this.rulesFolders);
+    // The output folders too: an output deleted or damaged while watching drops its group's memo
+    // (graph/settled-groups.ts), as a changed stamp voids a group of the one-shot proof.
+    const outputs = this.ws === null ? [] : outputFolders(this.ws).map((folder) => path.join(this.ws!.root, folder));
+    this.folders.update(fresh.files, [...this.rulesFolders, ...outputs]);
     this.sourcesByPath = new Map(
       (this.ws?.sources ?? []).flatMap((s) => (s.capture.method === 'manual-ingest' ? [[s.capture.absolutePath, s] as const] : [])),
     );
@@ -229,6 +246,7 @@ export class WatchSession {
     const started = performance.now();
     const warnings: Warning[] = [];
     let summary: BuildSummary | null = null;
+    this.memory.settled.lastSettled = 0;
     let error: EpistemeError | undefined;
     const phases: { name: string; at: number }[] = [{ name: 'workspace', at: started }];
     const targetStarts = new Map<string, number>();
@@ -238,6 +256,8 @@ export class WatchSession {
     let readyAt: number | null = null;
     try {
       this.reenterWorkspaceFolder();
+      // The confirmed changes, whichever events told of them: their groups are checked by this build.
+      for (const file of changed) this.memory.settled.noteFile(file);
       const ws = await this.workspaceFor(changed);
       this.pool ??= new StagePool(this.options.jobs, {
         maxHeapMb: (await loadStageModules()).extractOptions(ws.options.extract).maxHeapMb,
@@ -296,6 +316,7 @@ export class WatchSession {
         ran: targets.filter((t) => isAction(t.status)).map((t) => t.target),
         failed: targets.filter((t) => t.status === 'failed' || t.status === 'skipped').map((t) => t.target),
         counts: Object.fromEntries(Object.entries(summary?.counts ?? {}).filter(([, n]) => n > 0)),
+        settled: this.memory.settled.lastSettled,
         buildMs: Math.round(ended - started),
         phasesMs: Object.fromEntries(phases.map((p, i) => [p.name, Math.round((phases[i + 1]?.at ?? ended) - p.at)])),
         ranMs,
