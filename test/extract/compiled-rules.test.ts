@@ -5,7 +5,7 @@ import * as path from 'node:path';
 import { compile } from 'css-select';
 import { type AnyNode, type Element, isTag } from 'domhandler';
 import { parseDocument } from 'htmlparser2';
-import { compileRules, subjectRequirements } from '../../src/extract/html/compiled-rules.js';
+import { compileRules, subjectGate, subjectRequirements } from '../../src/extract/html/compiled-rules.js';
 import { loadFamilies } from '../../src/extract/families.js';
 import { REPO_ROOT, sharedDir } from '../helpers/rig.js';
 
@@ -79,4 +79,18 @@ test('subject requirements: type, id, class or attribute of the last compound; n
   assert.equal(subjectRequirements(['a[href^="#"]']), null);
   assert.equal(subjectRequirements(['p, li']), null);
   assert.deepEqual(subjectRequirements(['body > emu-annex:not([normative])']), { types: new Set(['emu-annex']), attributes: [] });
+});
+
+test('subject gate: the type, class names, ids and attributes of the last compound; null when unsure', () => {
+  assert.deepEqual(subjectGate('div.head > p.copyright'), { type: 'p', classes: ['copyright'], ids: [], attributes: [] });
+  assert.deepEqual(subjectGate('.sourcecode.lang-abnf'), { classes: ['sourcecode', 'lang-abnf'], ids: [], attributes: [] });
+  assert.deepEqual(subjectGate('dl#identifiers'), { type: 'dl', classes: [], ids: ['identifiers'], attributes: [] });
+  assert.deepEqual(subjectGate('a[name][href]'), { type: 'a', classes: [], ids: [], attributes: ['name', 'href'] });
+  assert.deepEqual(subjectGate('[aria-hidden=true]'), { classes: [], ids: [], attributes: ['aria-hidden'] });
+  assert.deepEqual(subjectGate('bdi.secno+a'), { type: 'a', classes: [], ids: [], attributes: [] });
+  assert.deepEqual(subjectGate('#spec-container > emu-annex:not([normative])'), { type: 'emu-annex', classes: [], ids: [], attributes: [] });
+  assert.equal(subjectGate('*'), null);
+  assert.equal(subjectGate(':is(h2, h3)'), null);
+  assert.equal(subjectGate('a[href^="#"]'), null);
+  assert.equal(subjectGate('*.note'), null);
 });

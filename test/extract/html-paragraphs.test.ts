@@ -84,3 +84,20 @@ test('hostile nesting stays linear: an open <p> under 100,000 inline elements, t
   // Each block looks down at most MAX_TREE_DEPTH elements: seconds at worst, never the minutes of a full scan.
   assert.ok(performance.now() - started < 30_000);
 });
+
+test('an element named like an Object.prototype member (constructor) is an unknown element, not a crash', async () => {
+  assert.equal(body('<ul><li>a<constructor>b<li>c</constructor></ul>'), '<ul><li>a<constructor>b</constructor></li><li>c</li></ul>');
+  const doc = await extractBytes(
+    '<body><h2 id="s">S</h2><constructor>hello</constructor> <valueof>world</valueof><dl><dt>t<dd>d</dl></body>',
+    'https://example.org/',
+    'text/html',
+  );
+  assert.deepEqual(
+    doc.sections.map((s) => s.heading),
+    ['S'],
+  );
+  assert.deepEqual(
+    doc.blocks.map((b) => b.text),
+    ['hello world', 't\nd'],
+  );
+});

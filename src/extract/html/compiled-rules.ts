@@ -38,18 +38,113 @@ const compiledCache = new WeakMap<HtmlRules, CompiledRules>();
 
 function compileList(selectors: string[]): Matcher {
   if (selectors.length === 0) return () => false;
-  const query = compile<AnyNode, Element>(selectors.join(', '));
-  // Every element of a document meets each rule's matchers (a tenth of an extraction on real specs).
-  // An element can only match a selector whose subject names its type or an attribute it has: one set
-  // lookup and a few attribute checks refuse most elements before the compiled selector runs.
-  const subjects = subjectRequirements(selectors);
-  if (subjects === null) return (el) => query(el);
-  const { types, attributes } = subjects;
+  // Every element of a document meets each rule's matchers (a tenth of an extraction on real specs,
+  // and more when one selector list ran whole for every element with a class). Each selector is
+  // compiled alone, behind the cheap tests its subject needs (subjectGate): a type, class names in the
+  // class attribute, an id, attributes present. A list matches when one of its selectors does, so
+  // testing only the selectors whose gate an element passes answers as the whole list does.
+  const gates = selectors.map(subjectGate);
+  if (gates.some((gate) => gate === null)) {
+    const query = compile<AnyNode, Element>(selectors.join(', '));
+    return (el) => query(el);
+  }
+  const byType = new Map<string, GatedSelector[]>();
+  // Untyped subjects, by what they need first: class names (the candidates for a class attribute's
+  // value are remembered: a document has few distinct values), else an id or an attribute.
+  const byClass: GatedSelector[] = [];
+  const byOther: GatedSelector[] = [];
+  selectors.forEach((selector, i) => {
+    const gate = gates[i]!;
+    const gated: GatedSelector = { ...gate, query: compile<AnyNode, Element>(selector) };
+    if (gate.type !== undefined) {
+      const list = byType.get(gate.type);
+      if (list === undefined) byType.set(gate.type, [gated]);
+      else list.push(gated);
+    } else if (gate.classes.length > 0) byClass.push(gated);
+    else byOther.push(gated);
+  });
+  const classCandidates = new Map<string, GatedSelector[]>();
+  const candidatesOfClass = (value: string): GatedSelector[] => {
+    let known = classCandidates.get(value);
+    if (known === undefined) {
+      known = byClass.filter((s) => s.classes.every((name) => value.includes(name)));
+      if (classCandidates.size < MAX_REMEMBERED_CLASS_VALUES) classCandidates.set(value, known);
+    }
+    return known;
+  };
   return (el) => {
-    if (types.has(el.name)) return query(el);
-    for (const name of attributes) if (el.attribs[name] !== undefined) return query(el);
+    const typed = byType.get(el.name);
+    if (typed !== undefined) for (const s of typed) if (passes(s, el) && s.query(el)) return true;
+    if (byClass.length > 0) {
+      const value = el.attribs['class'];
+      if (value !== undefined) for (const s of candidatesOfClass(value)) if (passes(s, el) && s.query(el)) return true;
+    }
+    for (const s of byOther) if (passes(s, el) && s.query(el)) return true;
     return false;
   };
+}
+
+/** Bounds the memory of class-attribute values per matcher (a hostile page can have a value per element). */
+const MAX_REMEMBERED_CLASS_VALUES = 4096;
+
+interface SubjectGate {
+  /** The subject's type (lower case), when it names one. */
+  type?: string;
+  /** Class names the subject requires (each must occur in the class attribute). */
+  classes: string[];
+  /** Ids the subject requires (each must occur in the id attribute). */
+  ids: string[];
+  /** Attributes the subject requires present (lower case). */
+  attributes: string[];
+}
+
+interface GatedSelector extends SubjectGate {
+  query: (el: Element) => boolean;
+}
+
+/** Whether an element can be the selector's subject: necessary, never sufficient (substring tests). */
+function passes(s: SubjectGate, el: Element): boolean {
+  const attribs = el.attribs;
+  if (s.classes.length > 0) {
+    const value = attribs['class'];
+    if (value === undefined) return false;
+    for (const name of s.classes) if (!value.includes(name)) return false;
+  }
+  if (s.ids.length > 0) {
+    const value = attribs['id'];
+    if (value === undefined) return false;
+    for (const name of s.ids) if (!value.includes(name)) return false;
+  }
+  for (const name of s.attributes) if (attribs[name] === undefined) return false;
+  return true;
+}
+
+const SIMPLE_COMPOUND = /^([A-Za-z][A-Za-z0-9-]*)?((?:[.#][A-Za-z0-9_-]+|\[\s*[A-Za-z_][A-Za-z0-9_-]*[^\]]*\])*)(?::.*)?$/;
+const COMPOUND_PART = /[.#][A-Za-z0-9_-]+|\[\s*([A-Za-z_][A-Za-z0-9_-]*)/g;
+
+/**
+ * What an element needs to be the subject (the last compound) of a selector: its type, class names,
+ * ids and attribute names (pseudo-classes after them only narrow it further). Null when the selector
+ * is beyond this simple reading (strings, escapes, namespaces, a list, a subject it cannot read): such
+ * a list is matched by css-select whole. Class names and ids are case-sensitive in css-select (no
+ * quirks mode), attribute names are not (the tree lower-cases them).
+ */
+export function subjectGate(selector: string): SubjectGate | null {
+  if (/["',\\|]/.test(selector)) return null;
+  const subject = lastCompound(selector.trim());
+  const m = SIMPLE_COMPOUND.exec(subject);
+  if (m === null) return null;
+  const type = m[1]?.toLowerCase();
+  const gate: SubjectGate = { classes: [], ids: [], attributes: [] };
+  if (type !== undefined) gate.type = type;
+  for (const part of (m[2] ?? '').matchAll(COMPOUND_PART)) {
+    const text = part[0];
+    if (text.startsWith('.')) gate.classes.push(text.slice(1));
+    else if (text.startsWith('#')) gate.ids.push(text.slice(1));
+    else gate.attributes.push(part[1]!.toLowerCase());
+  }
+  if (type === undefined && gate.classes.length === 0 && gate.ids.length === 0 && gate.attributes.length === 0) return null;
+  return gate;
 }
 
 /**

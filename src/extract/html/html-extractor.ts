@@ -108,8 +108,7 @@ class HtmlWalker implements HtmlWalk {
       const known = this.wrapsBlocks.get(el);
       if (known !== undefined) return known;
       const wraps = el.children.some(
-        (c) =>
-          isTag(c) && (BLOCK_TAGS.has(c.name) || HEADING_LEVEL[c.name] !== undefined || (KNOWN_INLINE.has(c.name) && this.isBlockLevel(c))),
+        (c) => isTag(c) && (BLOCK_TAGS.has(c.name) || HEADING_LEVEL.has(c.name) || (KNOWN_INLINE.has(c.name) && this.isBlockLevel(c))),
       );
       this.wrapsBlocks.set(el, wraps);
       return wraps;
@@ -134,7 +133,7 @@ class HtmlWalker implements HtmlWalk {
   /** The dispatch: headings, then family constructs (asides, algorithms, IDL, grammar), then elements. */
   private blockElement(el: Element, outer: WalkContext): void {
     if (this.rules.prune(el)) return;
-    const level = HEADING_LEVEL[el.name];
+    const level = HEADING_LEVEL.get(el.name);
     if (level !== undefined) {
       this.headingCount++;
       const text = openHeadingSection(this, el, level, outer);

@@ -101,14 +101,15 @@ const SPECIAL = new Set([
   'math',
 ]);
 
-const CLOSES: Record<string, ReadonlySet<string>> = {
-  li: new Set(['li']),
-  dd: new Set(['dd', 'dt']),
-  dt: new Set(['dd', 'dt']),
-};
+/** What each item start tag closes (a Map: a start tag named `constructor` must not find Object's). */
+const CLOSES: ReadonlyMap<string, ReadonlySet<string>> = new Map([
+  ['li', new Set(['li'])],
+  ['dd', new Set(['dd', 'dt'])],
+  ['dt', new Set(['dd', 'dt'])],
+]);
 
 export const listItemRule: StartTagRule = (name, open) => {
-  const closes = CLOSES[name];
+  const closes = CLOSES.get(name);
   if (closes === undefined) return;
   const limit = Math.min(open.length, MAX_TREE_DEPTH);
   for (let i = 0; i < limit; i++) {

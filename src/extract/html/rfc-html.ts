@@ -13,14 +13,14 @@ import type { DocumentBuilder } from '../document-builder.js';
  * front matter gives them (xml/rfc-front.ts).
  */
 
-const KEY_ALIASES: Record<string, string> = {
-  'request for comments': 'rfc',
-  author: 'authors',
-};
+const KEY_ALIASES: ReadonlyMap<string, string> = new Map([
+  ['request for comments', 'rfc'],
+  ['author', 'authors'],
+]);
 
 function keyOf(label: string): string {
   const key = normalizeSpace(label).replace(/:$/, '').toLowerCase();
-  return KEY_ALIASES[key] ?? key;
+  return KEY_ALIASES.get(key) ?? key;
 }
 
 function elementChildren(el: Element): Element[] {

@@ -81,7 +81,15 @@ export const SKIP_TAGS = new Set([
   'button',
 ]);
 
-export const HEADING_LEVEL: Record<string, number> = { h1: 1, h2: 2, h3: 3, h4: 4, h5: 5, h6: 6 };
+/** Heading levels by element name (a Map: an element named `constructor` must not find Object's). */
+export const HEADING_LEVEL: ReadonlyMap<string, number> = new Map([
+  ['h1', 1],
+  ['h2', 2],
+  ['h3', 3],
+  ['h4', 4],
+  ['h5', 5],
+  ['h6', 6],
+]);
 
 export const KNOWN_INLINE = new Set([
   'a',
@@ -134,7 +142,7 @@ export const KNOWN_INLINE = new Set([
 export function containsHeading(el: Element): boolean {
   for (const c of el.children) {
     if (!isTag(c)) continue;
-    if (HEADING_LEVEL[c.name] !== undefined) return true;
+    if (HEADING_LEVEL.has(c.name)) return true;
     if (containsHeading(c)) return true;
   }
   return false;

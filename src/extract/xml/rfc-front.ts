@@ -8,21 +8,22 @@ import { normalizeSpace } from '../text-sink.js';
  * never a block: the renderings print it as a header table or a definition list, not as content.
  */
 
-const STREAMS: Record<string, string> = {
-  IETF: 'Internet Engineering Task Force (IETF)',
-  IAB: 'Internet Architecture Board (IAB)',
-  IRTF: 'Internet Research Task Force (IRTF)',
-  independent: 'Independent Submission',
-  editorial: 'Editorial Stream',
-};
+// Maps, not objects: an attribute value such as `constructor` must not find Object's.
+const STREAMS: ReadonlyMap<string, string> = new Map([
+  ['IETF', 'Internet Engineering Task Force (IETF)'],
+  ['IAB', 'Internet Architecture Board (IAB)'],
+  ['IRTF', 'Internet Research Task Force (IRTF)'],
+  ['independent', 'Independent Submission'],
+  ['editorial', 'Editorial Stream'],
+]);
 
-const CATEGORIES: Record<string, string> = {
-  std: 'Standards Track',
-  bcp: 'Best Current Practice',
-  info: 'Informational',
-  exp: 'Experimental',
-  historic: 'Historic',
-};
+const CATEGORIES: ReadonlyMap<string, string> = new Map([
+  ['std', 'Standards Track'],
+  ['bcp', 'Best Current Practice'],
+  ['info', 'Informational'],
+  ['exp', 'Experimental'],
+  ['historic', 'Historic'],
+]);
 
 const MONTHS = ['January', 'February', 'March', 'April', 'May', 'June', 'July', 'August', 'September', 'October', 'November', 'December'];
 
@@ -62,13 +63,13 @@ export function rfcFrontMetadata(rfc: Element): [string, string][] {
     if (v !== '') out.push([key, v]);
   };
   const stream = rfc.attribs['submissionType'] ?? rfc.attribs['submissiontype'];
-  add('stream', stream === undefined ? undefined : (STREAMS[stream] ?? stream));
+  add('stream', stream === undefined ? undefined : (STREAMS.get(stream) ?? stream));
   add('rfc', rfc.attribs['number']);
   add('internet-draft', rfc.attribs['number'] === undefined ? rfc.attribs['docName'] : undefined);
   add('obsoletes', rfc.attribs['obsoletes']);
   add('updates', rfc.attribs['updates']);
   const category = rfc.attribs['category'];
-  add('category', category === undefined ? undefined : (CATEGORIES[category] ?? category));
+  add('category', category === undefined ? undefined : (CATEGORIES.get(category) ?? category));
   const front = kids(rfc, 'front')[0];
   if (front) {
     const title = kids(front, 'title')[0];

@@ -226,9 +226,16 @@ export class RfcTargets {
       // x:rel into a document named by x:source: its section number is only in that document.
       if (section === undefined) return format === 'title' && target ? target.title : label;
       const where = `${/^[A-Z]/.test(section) ? 'Appendix' : 'Section'} ${section}`;
-      const X_FMT: Record<string, string> = { ',': 'comma', '()': 'parens', of: 'of', number: 'bare', sec: 'section', none: 'none' };
+      const X_FMT = new Map([
+        [',', 'comma'],
+        ['()', 'parens'],
+        ['of', 'of'],
+        ['number', 'bare'],
+        ['sec', 'section'],
+        ['none', 'none'],
+      ]);
       const fallback = this.rfc2629 && context.inArtwork ? 'comma' : 'of';
-      const sectionFormat = xref.attribs['sectionFormat'] ?? X_FMT[xref.attribs['x:fmt'] ?? ''] ?? fallback;
+      const sectionFormat = xref.attribs['sectionFormat'] ?? X_FMT.get(xref.attribs['x:fmt'] ?? '') ?? fallback;
       switch (sectionFormat) {
         case 'section':
           return where;
