@@ -37,7 +37,7 @@ export function findKeywords(text: string): KeywordSpan[] {
   const found: KeywordSpan[] = [];
   KEYWORD_PATTERN.lastIndex = 0;
   for (let m = KEYWORD_PATTERN.exec(text); m !== null; m = KEYWORD_PATTERN.exec(text)) {
-    found.push({ keyword: m[0] as Bcp14Keyword, start: m.index, end: m.index + m[0].length });
+    found.push({ end: m.index + m[0].length, keyword: m[0] as Bcp14Keyword, start: m.index });
   }
   return found;
 }

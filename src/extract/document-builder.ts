@@ -89,6 +89,21 @@ function anchorsOnText(text: string, anchors: BlockAnchor[]): BlockAnchor[] {
   });
 }
 
+/** The block with `keywords` among its members in code-unit order (canonicalJson then copies nothing). */
+function withKeywords<T extends object>(block: T, keywords: KeywordSpan[]): T & { keywords: KeywordSpan[] } {
+  const copy: Record<string, unknown> = {};
+  let placed = false;
+  for (const [key, value] of Object.entries(block)) {
+    if (!placed && key > 'keywords') {
+      copy['keywords'] = keywords;
+      placed = true;
+    }
+    if (key !== 'keywords') copy[key] = value;
+  }
+  if (!placed) copy['keywords'] = keywords;
+  return copy as T & { keywords: KeywordSpan[] };
+}
+
 export interface BlockDraft {
   kind: BlockKind;
   text: string;
@@ -192,27 +207,27 @@ export class DocumentBuilder {
       while (this.usedIds.has(id));
     }
     this.usedIds.add(id);
-    const section: Section = {
-      id,
-      fragment: draft.fragment === '' ? null : draft.fragment,
-      heading: draft.heading,
-      level: draft.level,
-      number: draft.number,
-      parentId: parent ? parent.section.id : null,
-    };
-    if (draft.alternateIds && draft.alternateIds.length > 0) section.alternateIds = draft.alternateIds;
-    if (draft.derivedIds && draft.derivedIds.length > 0) section.derivedIds = draft.derivedIds;
     let informative: string | null = parent?.informative ?? null;
     if (informative === null) {
-      const ids = [section.fragment, ...(draft.alternateIds ?? [])];
+      const ids = [draft.fragment === '' ? null : draft.fragment, ...(draft.alternateIds ?? [])];
       const hit = ids.find((x) => x !== null && this.policy.informativeSectionIds.has(x));
       if (hit) informative = `section:${hit}`;
       else if (this.policy.informativeHeadings.has(draft.heading.toLowerCase())) informative = `heading:${draft.heading.toLowerCase()}`;
     }
-    section.normativity = informative === null ? this.policy.authority : 'informative';
-    if (draft.page !== undefined) section.page = draft.page;
-    if (draft.span !== undefined) section.span = draft.span;
+    // Members in code-unit order, so that canonicalJson serialises the document without copying it.
+    const section = {} as Section;
+    if (draft.alternateIds && draft.alternateIds.length > 0) section.alternateIds = draft.alternateIds;
     if (draft.confidence !== undefined) section.confidence = draft.confidence;
+    if (draft.derivedIds && draft.derivedIds.length > 0) section.derivedIds = draft.derivedIds;
+    section.fragment = draft.fragment === '' ? null : draft.fragment;
+    section.heading = draft.heading;
+    section.id = id;
+    section.level = draft.level;
+    section.normativity = informative === null ? this.policy.authority : 'informative';
+    section.number = draft.number;
+    if (draft.page !== undefined) section.page = draft.page;
+    section.parentId = parent ? parent.section.id : null;
+    if (draft.span !== undefined) section.span = draft.span;
     this.sections.push(section);
     this.stack.push({ section, informative });
     if (informative !== null) this.informativeSections.set(id, informative);
@@ -268,35 +283,35 @@ export class DocumentBuilder {
       normativity = this.policy.authority;
       reason = 'default-authority';
     }
-    const block: Block & { keywords?: KeywordSpan[] } = {
-      id: `${key}~b${k}`,
-      kind: draft.kind,
-      sectionId,
-      fragment: draft.fragment ?? (top ? top.section.fragment : null),
-      text: draft.text,
-      normativity,
-      normativityReason: reason,
-    };
+    // Members in code-unit order, so that canonicalJson serialises the document without copying it.
+    const block = {} as Block & { keywords?: KeywordSpan[] };
+    if (draft.anchors !== undefined && draft.anchors.length > 0) block.anchors = anchorsOnText(draft.text, draft.anchors);
+    if (draft.caption !== undefined && draft.caption !== '') block.caption = draft.caption;
+    if (draft.confidence !== undefined) block.confidence = draft.confidence;
+    if (draft.entries) block.entries = draft.entries;
+    if (draft.field) block.field = draft.field;
+    block.fragment = draft.fragment ?? (top ? top.section.fragment : null);
+    if (draft.header) block.header = draft.header;
+    block.id = `${key}~b${k}`;
+    if (draft.items) block.items = draft.items;
     if (draft.markedKeywords && draft.markedKeywords.length > 0) {
       block.keywords = draft.markedKeywords;
       this.markedKeywordCount += draft.markedKeywords.length;
     }
-    if (draft.links && draft.links.length > 0) block.links = draft.links;
-    if (draft.ordered !== undefined) block.ordered = draft.ordered;
-    if (draft.items) block.items = draft.items;
-    if (draft.steps) block.steps = draft.steps;
-    if (draft.caption !== undefined && draft.caption !== '') block.caption = draft.caption;
-    if (draft.header) block.header = draft.header;
-    if (draft.rows) block.rows = draft.rows;
-    if (draft.rowPages) block.rowPages = draft.rowPages;
-    if (draft.spans && draft.spans.length > 0) block.spans = draft.spans;
-    if (draft.entries) block.entries = draft.entries;
+    block.kind = draft.kind;
     if (draft.language !== undefined && draft.language !== '') block.language = draft.language;
-    if (draft.anchors !== undefined && draft.anchors.length > 0) block.anchors = anchorsOnText(draft.text, draft.anchors);
-    if (draft.field) block.field = draft.field;
+    if (draft.links && draft.links.length > 0) block.links = draft.links;
+    block.normativity = normativity;
+    block.normativityReason = reason;
+    if (draft.ordered !== undefined) block.ordered = draft.ordered;
     if (draft.page !== undefined) block.page = draft.page;
+    if (draft.rowPages) block.rowPages = draft.rowPages;
+    if (draft.rows) block.rows = draft.rows;
+    block.sectionId = sectionId;
     if (draft.span !== undefined) block.span = draft.span;
-    if (draft.confidence !== undefined) block.confidence = draft.confidence;
+    if (draft.spans && draft.spans.length > 0) block.spans = draft.spans;
+    if (draft.steps) block.steps = draft.steps;
+    block.text = draft.text;
     this.blocks.push(block);
     return block;
   }
@@ -330,7 +345,8 @@ export class DocumentBuilder {
    */
   finishKeywords(): void {
     if (this.markedKeywordCount > 0 || !this.policy.keywordPatternFallback) return;
-    for (const block of this.blocks) {
+    for (let i = 0; i < this.blocks.length; i++) {
+      const block = this.blocks[i]!;
       if (
         block.kind === 'code' ||
         block.kind === 'idl' ||
@@ -340,7 +356,7 @@ export class DocumentBuilder {
       )
         continue;
       const found = findKeywords(block.text);
-      if (found.length > 0) block.keywords = found;
+      if (found.length > 0) this.blocks[i] = withKeywords(block, found);
     }
   }
 

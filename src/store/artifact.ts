@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { canonicalJson, canonicalJsonFile } from './canonical-json.js';
 import { sha256Hex } from './hash.js';
 import { PRODUCER_NAME, PRODUCER_VERSION } from '../version.js';
@@ -35,8 +36,12 @@ export function artifactFile(kind: ArtifactKind, formatVersion: number, payload:
 /** artifactFile for a payload already given as canonical JSON. */
 export function artifactFileOfPayloadJson(kind: ArtifactKind, formatVersion: number, payloadJson: string): string {
   const head = `{"artifact":${JSON.stringify(kind)},`;
-  const rest = `"formatVersion":${formatVersion},"payload":${payloadJson},"producer":${PRODUCER_JSON}}`;
-  return `${head}"fingerprint":"sha256:${sha256Hex(head + rest)}",${rest}\n`;
+  const before = `"formatVersion":${formatVersion},"payload":`;
+  const after = `,"producer":${PRODUCER_JSON}}`;
+  // Hashed piece by piece: the same digest as of head + rest, without first copying a multi-megabyte
+  // payload into one flat string for the hasher (the pieces split no character).
+  const fingerprint = createHash('sha256').update(head).update(before).update(payloadJson).update(after).digest('hex');
+  return `${head}"fingerprint":"sha256:${fingerprint}",${before}${payloadJson}${after}\n`;
 }
 
 /** Parses and verifies an artifact; `label` names the file in errors. */

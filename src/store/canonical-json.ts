@@ -42,11 +42,13 @@ function inCodeUnitOrder(value: unknown, depth: number): unknown {
       return UNSUPPORTED;
   }
   if (depth > MAX_DEPTH || typeof (value as { toJSON?: unknown }).toJSON === 'function') return UNSUPPORTED;
+  // Strings, booleans and null (most members) are checked inline; nothing is allocated unless a
+  // member must change (a copy with sorted keys somewhere below).
   if (Array.isArray(value)) {
     let copy: unknown[] | null = null;
     for (let i = 0; i < value.length; i++) {
       const item = value[i] as unknown;
-      if (item === undefined) continue; // written as null by both
+      if (item === undefined || item === null || typeof item === 'string' || typeof item === 'boolean') continue; // undefined: written as null by both
       const ordered = inCodeUnitOrder(item, depth + 1);
       if (ordered === UNSUPPORTED) return UNSUPPORTED;
       if (ordered !== item) {
@@ -59,22 +61,20 @@ function inCodeUnitOrder(value: unknown, depth: number): unknown {
   const record = value as Record<string, unknown>;
   const keys = Object.keys(record);
   let sorted = true;
-  let changed = false;
-  const values: unknown[] = new Array(keys.length);
+  let changed: unknown[] | null = null;
   for (let i = 0; i < keys.length; i++) {
     const key = keys[i]!;
     if (i > 0 && !(keys[i - 1]! < key)) sorted = false;
     const item = record[key];
-    if (item === undefined) {
-      values[i] = undefined;
-      continue;
-    }
+    if (item === undefined || item === null || typeof item === 'string' || typeof item === 'boolean') continue;
     const ordered = inCodeUnitOrder(item, depth + 1);
     if (ordered === UNSUPPORTED) return UNSUPPORTED;
-    if (ordered !== item) changed = true;
-    values[i] = ordered;
+    if (ordered !== item) {
+      changed ??= new Array<unknown>(keys.length);
+      changed[i] = ordered;
+    }
   }
-  if (sorted && !changed) return value;
+  if (sorted && changed === null) return value;
   const order = keys.map((_, i) => i);
   if (!sorted) {
     // An object orders integer-like keys first, numerically: no copy can hold them in code-unit order.
@@ -82,7 +82,10 @@ function inCodeUnitOrder(value: unknown, depth: number): unknown {
     order.sort((a, b) => compareCodeUnits(keys[a]!, keys[b]!));
   }
   const copy: Record<string, unknown> = {};
-  for (const i of order) if (values[i] !== undefined) copy[keys[i]!] = values[i];
+  for (const i of order) {
+    const item = changed?.[i] ?? record[keys[i]!];
+    if (item !== undefined) copy[keys[i]!] = item;
+  }
   return copy;
 }
 

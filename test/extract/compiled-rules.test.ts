@@ -88,7 +88,12 @@ test('subject gate: the type, class names, ids and attributes of the last compou
   assert.deepEqual(subjectGate('a[name][href]'), { type: 'a', classes: [], ids: [], attributes: ['name', 'href'] });
   assert.deepEqual(subjectGate('[aria-hidden=true]'), { classes: [], ids: [], attributes: ['aria-hidden'] });
   assert.deepEqual(subjectGate('bdi.secno+a'), { type: 'a', classes: [], ids: [], attributes: [] });
-  assert.deepEqual(subjectGate('#spec-container > emu-annex:not([normative])'), { type: 'emu-annex', classes: [], ids: [], attributes: [] });
+  assert.deepEqual(subjectGate('#spec-container > emu-annex:not([normative])'), {
+    type: 'emu-annex',
+    classes: [],
+    ids: [],
+    attributes: [],
+  });
   assert.equal(subjectGate('*'), null);
   assert.equal(subjectGate(':is(h2, h3)'), null);
   assert.equal(subjectGate('a[href^="#"]'), null);

@@ -82,3 +82,24 @@ test('any change of content, however small, changes the content hash', () => {
     assert.notEqual(contentHashOf(reconfigured), base);
   }
 });
+
+test('the document content hash is the SHA-256 of the canonical JSON with both snapshot values blanked', async () => {
+  const { sha256Hex } = await import('../../src/store/hash.js');
+  const { artifactFileOfPayloadJson } = await import('../../src/store/artifact.js');
+  for (const document of documents) {
+    // A key that names the snapshot again elsewhere (front matter) is blanked too, as replaceAll does.
+    const withEcho = { ...document, metadata: { snapshotId: document.provenance.snapshotId, z: 'é "snapshotId":' } };
+    for (const doc of [document, withEcho]) {
+      const json = canonicalJson(doc);
+      const { snapshotId, sourceSha256 } = doc.provenance;
+      const expected = sha256Hex(
+        json
+          .replaceAll(`"snapshotId":${JSON.stringify(snapshotId)}`, '"snapshotId":""')
+          .replaceAll(`"sourceSha256":${JSON.stringify(sourceSha256)}`, '"sourceSha256":""'),
+      );
+      assert.equal(documentContentHash(json, snapshotId, sourceSha256), expected, doc.documentId);
+      // The artifact file hashed piece by piece: the bytes makeArtifact writes.
+      assert.equal(artifactFileOfPayloadJson('document', 1, json), artifactBytes(makeArtifact('document', 1, doc)));
+    }
+  }
+});

@@ -128,18 +128,22 @@ function writeSteps(w: StepWriter, list: Element, parentPath: string): Algorithm
       w.walk.flow(c, w.sink, w.keywords, stepLinks, false);
       collectVariables(w.walk, c, variables);
     }
-    const step: AlgorithmStep = { path, text: '' };
+    // Members in code-unit order (id, links, path, steps, text, variables), so that canonicalJson
+    // serialises the document without copying it; the text is filled in when the block's is known.
+    const step = {} as AlgorithmStep;
     w.pending.push({ step, start, end: w.sink.length });
     const id = stepId(li);
     if (id !== undefined) step.id = id;
-    if (variables.length > 0) step.variables = variables;
     if (stepLinks.length > 0) {
       step.links = stepLinks;
       for (const link of stepLinks) w.links.push(link);
     }
+    step.path = path;
     const substeps: AlgorithmStep[] = [];
     for (const list of nested) for (const sub of writeSteps(w, list, path)) substeps.push(sub);
     if (substeps.length > 0) step.steps = substeps;
+    step.text = '';
+    if (variables.length > 0) step.variables = variables;
     steps.push(step);
   }
   return steps;

@@ -52,7 +52,7 @@ export class FlowWriter {
       if (kw !== null) {
         for (const c of node.children) this.flow(c, sink, keywords, links, pre, depth);
         const end = sink.length;
-        keywords.push({ keyword: kw, start: end - kw.length, end, marked: true });
+        keywords.push({ end, keyword: kw, marked: true, start: end - kw.length });
         return;
       }
     }
@@ -82,7 +82,8 @@ export class FlowWriter {
     for (const c of children) this.flow(c, sink, keywords, links, isPre, childDepth);
     if (linkStart !== undefined) {
       const text = normalizeSpace(textContent(node));
-      links.push({ text, href: this.resolve(linkStart) });
+      // Members in code-unit order: canonicalJson then copies nothing.
+      links.push({ href: this.resolve(linkStart), text });
     }
     if (block && !pre) sink.lineBreak(1);
   }

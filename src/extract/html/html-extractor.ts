@@ -272,7 +272,7 @@ class HtmlWalker implements HtmlWalk {
       span:
         extra.start === null
           ? undefined
-          : { unit: 'utf16-source', start: extra.start, end: extra.end === null ? extra.start : extra.end + 1 },
+          : { end: extra.end === null ? extra.start : extra.end + 1, start: extra.start, unit: 'utf16-source' },
     });
   }
 

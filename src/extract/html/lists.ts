@@ -18,6 +18,11 @@ export function extractDefinitionList(walk: HtmlWalk, el: Element, ctx: WalkCont
   walk.addFlowBlock('definition-list', el, ctx, { entries: definitionEntries(walk, el) });
 }
 
+/** The item of an ordered list nested in an item, its members in code-unit order. */
+function orderedItem(item: ListItem): ListItem {
+  return item.items === undefined ? { ordered: true, text: item.text } : { items: item.items, ordered: true, text: item.text };
+}
+
 export function listItems(walk: HtmlWalk, list: Element, depth = 1): ListItem[] {
   const items: ListItem[] = [];
   for (const child of list.children) {
@@ -36,7 +41,7 @@ export function listItems(walk: HtmlWalk, list: Element, depth = 1): ListItem[] 
           return;
         }
         if (node.name === 'ul' || node.name === 'ol') {
-          for (const item of listItems(walk, node, depth + 1)) nested.push(node.name === 'ol' ? { ...item, ordered: true } : item);
+          for (const item of listItems(walk, node, depth + 1)) nested.push(node.name === 'ol' ? orderedItem(item) : item);
           return;
         }
         if ((node.name === 'sup' || node.name === 'sub') && !isNoteMarkerElement(node, walk.rules)) {
@@ -52,9 +57,9 @@ export function listItems(walk: HtmlWalk, list: Element, depth = 1): ListItem[] 
       }
     };
     for (const c of child.children) visit(c);
-    const item: ListItem = { text: sink.toString() };
-    if (nested.length > 0) item.items = nested;
-    items.push(item);
+    // Members in code-unit order (items, ordered, text): canonicalJson then copies nothing.
+    const text = sink.toString();
+    items.push(nested.length > 0 ? { items: nested, text } : { text });
   }
   return items;
 }
@@ -67,13 +72,13 @@ function definitionEntries(walk: HtmlWalk, dl: Element): { terms: string[]; defi
       if (!isTag(child) || walk.rules.prune(child)) continue;
       if (child.name === 'dt') {
         if (current === null || current.definitions.length > 0) {
-          current = { terms: [], definitions: [] };
+          current = { definitions: [], terms: [] };
           entries.push(current);
         }
         current.terms.push(normalizeSpace(walk.plainText(child)));
       } else if (child.name === 'dd') {
         if (current === null) {
-          current = { terms: [], definitions: [] };
+          current = { definitions: [], terms: [] };
           entries.push(current);
         }
         current.definitions.push(walk.plainText(child));

@@ -69,7 +69,7 @@ export function openHeadingSection(walk: HtmlWalk, el: Element, level: number, c
     // Nesting: an <h1> opens its clause's level, an <h2> inside it ("Syntax") the level below.
     level: rules.sectionLevelFromNesting && ctx.sectionDepth > 0 ? ctx.sectionDepth + level - 1 : level,
     number,
-    span: { unit: 'utf16-source', start: el.startIndex ?? 0, end: el.endIndex === null ? (el.startIndex ?? 0) : el.endIndex + 1 },
+    span: { end: el.endIndex === null ? (el.startIndex ?? 0) : el.endIndex + 1, start: el.startIndex ?? 0, unit: 'utf16-source' },
   });
   const declared = declaredSectionNormativity(rules, el, text);
   if (declared?.normativity === 'informative') walk.builder.markCurrentSectionInformative(declared.reason);

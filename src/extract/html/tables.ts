@@ -135,7 +135,8 @@ function layOutGroup(
     for (let c = 0; c < slots.length; c++) slots[c] ??= '';
     const part = ownCells > 0 ? target(allTh) : target(false);
     const list = part === 'header' ? header : rows;
-    for (const origin of origins) spans.push({ part, row: list.length, ...origin });
+    // Members in code-unit order: canonicalJson then copies nothing.
+    for (const { colSpan, column, rowSpan } of origins) spans.push({ colSpan, column, part, row: list.length, rowSpan });
     list.push(slots);
   });
 }
