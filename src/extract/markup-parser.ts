@@ -58,8 +58,16 @@ export interface OpenElements {
   openImplied(name: string): void;
 }
 
-/** Runs before the start tag `name` is inserted (HTML only): may close and open elements. */
-export type StartTagRule = (name: string, open: OpenElements) => void;
+/**
+ * Runs before the start tag `name` is inserted (HTML only): may close and open elements. `names`, when
+ * given, are the only start tags it acts on: the tree builder then calls no rule for other tags.
+ */
+export type StartTagRule = ((name: string, open: OpenElements) => void) & { readonly names?: ReadonlySet<string> };
+
+/** A start-tag rule that acts only on `names` (and is called only for them). */
+export function startTagRule(names: ReadonlySet<string>, rule: (name: string, open: OpenElements) => void): StartTagRule {
+  return Object.assign(rule, { names });
+}
 
 const formTags = new Set(['input', 'option', 'optgroup', 'select', 'button', 'datalist', 'textarea']);
 const pTag = new Set(['p']);
@@ -198,6 +206,8 @@ class TreeBuilder implements TokenizerCallbacks, OpenElements {
 
   private readonly source: string;
   private readonly rules: readonly StartTagRule[];
+  /** Every start tag some rule acts on; null when a rule does not say (then all are called for every tag). */
+  private readonly ruleNames: ReadonlySet<string> | null;
   private readonly htmlMode: boolean;
   private readonly lowerCaseTagNames: boolean;
   private readonly lowerCaseAttributeNames: boolean;
@@ -234,6 +244,7 @@ class TreeBuilder implements TokenizerCallbacks, OpenElements {
   constructor(source: string, options: ParserOptions & DomHandlerOptions, rules: readonly StartTagRule[]) {
     this.source = source;
     this.rules = rules;
+    this.ruleNames = rules.every((rule) => rule.names !== undefined) ? new Set(rules.flatMap((rule) => [...rule.names!])) : null;
     this.htmlMode = options.xmlMode !== true;
     this.lowerCaseTagNames = options.lowerCaseTags ?? this.htmlMode;
     this.lowerCaseAttributeNames = options.lowerCaseAttributeNames ?? this.htmlMode;
@@ -289,7 +300,7 @@ class TreeBuilder implements TokenizerCallbacks, OpenElements {
   onopentagname(start: number, endIndex: number): void {
     this.endIndex = endIndex;
     const name = this.readTagName(start, endIndex);
-    if (this.htmlMode) for (const rule of this.rules) rule(name, this);
+    if (this.htmlMode && (this.ruleNames === null || this.ruleNames.has(name))) for (const rule of this.rules) rule(name, this);
     this.beginStartTag(name);
   }
 

@@ -1,4 +1,4 @@
-import type { StartTagRule } from '../markup-parser.js';
+import { type StartTagRule, startTagRule } from '../markup-parser.js';
 import { MAX_TREE_DEPTH } from '../input-bounds.js';
 
 /**
@@ -108,7 +108,7 @@ const CLOSES: ReadonlyMap<string, ReadonlySet<string>> = new Map([
   ['dt', new Set(['dd', 'dt'])],
 ]);
 
-export const listItemRule: StartTagRule = (name, open) => {
+export const listItemRule: StartTagRule = startTagRule(new Set(CLOSES.keys()), (name, open) => {
   const closes = CLOSES.get(name);
   if (closes === undefined) return;
   const limit = Math.min(open.length, MAX_TREE_DEPTH);
@@ -120,4 +120,4 @@ export const listItemRule: StartTagRule = (name, open) => {
     }
     if (SPECIAL.has(element)) return;
   }
-};
+});

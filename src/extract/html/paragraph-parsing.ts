@@ -1,4 +1,4 @@
-import type { OpenElements, StartTagRule } from '../markup-parser.js';
+import { type OpenElements, type StartTagRule, startTagRule } from '../markup-parser.js';
 import { MAX_TREE_DEPTH } from '../input-bounds.js';
 
 /**
@@ -96,8 +96,8 @@ function paragraphInButtonScope(open: OpenElements): number {
   return -1;
 }
 
-export const paragraphClosingRule: StartTagRule = (name, open) => {
+export const paragraphClosingRule: StartTagRule = startTagRule(CLOSES_P, (name, open) => {
   if (!CLOSES_P.has(name)) return;
   const above = paragraphInButtonScope(open);
   for (let n = 0; n <= above; n++) open.pop();
-};
+});

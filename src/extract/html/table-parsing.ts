@@ -1,4 +1,4 @@
-import type { OpenElements, StartTagRule } from '../markup-parser.js';
+import { type OpenElements, type StartTagRule, startTagRule } from '../markup-parser.js';
 
 /**
  * The HTML standard's table insertion modes, for the table parts only, as a start-tag rule of the
@@ -42,7 +42,7 @@ function closeThrough(open: OpenElements, name: string): void {
   if (open.length > 0) open.pop();
 }
 
-export const tableInsertionRule: StartTagRule = (name, open) => {
+export const tableInsertionRule: StartTagRule = startTagRule(TABLE_PARTS, (name, open) => {
   if (!TABLE_PARTS.has(name)) return;
   // Each pass either settles where `name` goes or closes/opens one element and looks again; at most a few passes.
   for (;;) {
@@ -92,4 +92,4 @@ export const tableInsertionRule: StartTagRule = (name, open) => {
     }
     return;
   }
-};
+});
