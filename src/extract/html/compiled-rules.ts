@@ -28,6 +28,8 @@ export interface CompiledRules {
   informativeClasses: Set<string>;
   normativeClasses: Set<string>;
   informativeStatements: string[];
+  /** The longest informative statement's length when every statement is ASCII, else null. */
+  informativeStatementChars: number | null;
   // RFC renderings (issue 11): front matter, artwork, blocks named by a leading anchor.
   metadata: Matcher;
   artwork: Matcher;
@@ -214,6 +216,9 @@ export function compileRules(rules: HtmlRules): CompiledRules {
     informativeClasses: new Set(rules.informativeClasses),
     normativeClasses: new Set(rules.normativeClasses),
     informativeStatements: rules.informativeStatements.map((s) => s.toLowerCase()),
+    informativeStatementChars: rules.informativeStatements.every((s) => /^[\x00-\x7f]*$/.test(s))
+      ? Math.max(0, ...rules.informativeStatements.map((s) => s.length))
+      : null,
     metadata: compileList(rules.metadataSelectors ?? []),
     artwork: compileList(rules.artworkSelectors ?? []),
     // null without selectors, so other families never walk a block looking for its opening anchor.

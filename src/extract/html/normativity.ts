@@ -93,6 +93,10 @@ function nearestSectionElement(rules: CompiledRules, heading: Element): Element 
 
 /** "This section is non-normative." at the start of a paragraph marks the current section. */
 export function isInformativeStatement(rules: CompiledRules, text: string): boolean {
-  const lower = text.toLowerCase();
+  // Every paragraph asks: lower-case only the prefix a statement can match. With ASCII statements that
+  // answers as lower-casing the whole text does (each character lower-cases on its own to one or more
+  // code units; the one context rule, Greek final sigma, gives non-ASCII either way).
+  const statementChars = rules.informativeStatementChars;
+  const lower = (statementChars === null ? text : text.slice(0, statementChars)).toLowerCase();
   return rules.informativeStatements.some((s) => lower.startsWith(s));
 }
