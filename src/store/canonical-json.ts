@@ -48,7 +48,8 @@ function inCodeUnitOrder(value: unknown, depth: number): unknown {
     let copy: unknown[] | null = null;
     for (let i = 0; i < value.length; i++) {
       const item = value[i] as unknown;
-      if (item === undefined || item === null || typeof item === 'string' || typeof item === 'boolean') continue; // undefined: written as null by both
+      // undefined: written as null by both
+      if (item === undefined || item === null || typeof item === 'string' || typeof item === 'boolean') continue;
       const ordered = inCodeUnitOrder(item, depth + 1);
       if (ordered === UNSUPPORTED) return UNSUPPORTED;
       if (ordered !== item) {

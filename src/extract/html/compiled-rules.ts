@@ -28,7 +28,7 @@ export interface CompiledRules {
   informativeClasses: Set<string>;
   normativeClasses: Set<string>;
   informativeStatements: string[];
-  /** The longest informative statement's length when every statement is ASCII, else null. */
+  /** The longest informative statement's length when every statement is printable ASCII, else null. */
   informativeStatementChars: number | null;
   // RFC renderings (issue 11): front matter, artwork, blocks named by a leading anchor.
   metadata: Matcher;
@@ -216,7 +216,7 @@ export function compileRules(rules: HtmlRules): CompiledRules {
     informativeClasses: new Set(rules.informativeClasses),
     normativeClasses: new Set(rules.normativeClasses),
     informativeStatements: rules.informativeStatements.map((s) => s.toLowerCase()),
-    informativeStatementChars: rules.informativeStatements.every((s) => /^[\x00-\x7f]*$/.test(s))
+    informativeStatementChars: rules.informativeStatements.every((s) => /^[ -~]*$/.test(s))
       ? Math.max(0, ...rules.informativeStatements.map((s) => s.length))
       : null,
     metadata: compileList(rules.metadataSelectors ?? []),
