@@ -66,7 +66,9 @@ async function run(task: StageTask): Promise<ExtractResult | ChunkResult | strin
       const { chunkDocument } = await import('../chunk/chunker.js');
       const { encodeChunks, encodeChunksSlowly } = await import('../chunk/chunk-file.js');
       const { buildDocumentPart, reusableRowBlocks } = await import('../index/search-index.js');
-      const artifact = JSON.parse(Buffer.from(task.documentBytes).toString('utf8')) as Artifact<EvidenceDocument>;
+      // A view of the bytes (Buffer.from of a Uint8Array would copy the whole document first).
+      const { buffer, byteOffset, byteLength } = task.documentBytes;
+      const artifact = JSON.parse(Buffer.from(buffer, byteOffset, byteLength).toString('utf8')) as Artifact<EvidenceDocument>;
       const snapshotId = artifact.payload.provenance.snapshotId;
       // The options are recorded as given: a restore from the remote cache compares them with its own.
       const { maxChars, overlapChars } = task.options;
