@@ -70,7 +70,9 @@ function compileList(selectors: string[]): Matcher {
     let known = classCandidates.get(value);
     if (known === undefined) {
       known = byClass.filter((s) => s.classes.every((name) => value.includes(name)));
-      if (classCandidates.size < MAX_REMEMBERED_CLASS_VALUES) classCandidates.set(value, known);
+      // Kept as a copy: an attribute value is a slice of its document's source, which a remembered
+      // slice would keep alive for as long as the worker lives.
+      if (classCandidates.size < MAX_REMEMBERED_CLASS_VALUES) classCandidates.set(flatCopy(value), known);
     }
     return known;
   };
@@ -84,6 +86,11 @@ function compileList(selectors: string[]): Matcher {
     for (const s of byOther) if (passes(s, el) && s.query(el)) return true;
     return false;
   };
+}
+
+/** A string that shares no storage with the one it copies (V8 keeps substrings of 13 or more units as slices). */
+function flatCopy(value: string): string {
+  return value.length < 13 ? value : Array.from(value).join('');
 }
 
 /** Bounds the memory of class-attribute values per matcher (a hostile page can have a value per element). */
