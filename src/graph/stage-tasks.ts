@@ -43,28 +43,10 @@ export type StageResult<T extends StageTask> = T extends { stage: 'extract' }
     : string;
 
 export async function runStageTask<T extends StageTask>(task: T): Promise<StageResult<T>> {
-  const handedOver = lastExtracted;
-  // Held only until the next task: a document's objects never outlive the task after its extraction.
-  lastExtracted = null;
-  return (await run(task, handedOver)) as StageResult<T>;
+  return (await run(task)) as StageResult<T>;
 }
 
-/**
- * The document this worker extracted last, with the exact text of its file. A chunk task handed those
- * very bytes (the usual case in a build or a watch cycle: the pool gives the chunk task to the first
- * idle worker, the one that just extracted the document) cuts that object instead of parsing the file
- * again: the parse and the ~10-15 MB of objects it makes, which the worker's scavenges then copied,
- * are most of what the chunk stage spent outside chunking and indexing. The object is what
- * JSON.parse would give for everything the chunker reads (same values; it has no undefined members
- * the chunker could tell from absent ones, and nothing reads it but the chunker, which never writes
- * to it); the bytes are compared whole, so any other bytes are parsed as before.
- */
-let lastExtracted: { text: string; document: EvidenceDocument } | null = null;
-
-async function run(
-  task: StageTask,
-  handedOver: { text: string; document: EvidenceDocument } | null,
-): Promise<ExtractResult | ChunkResult | string> {
+async function run(task: StageTask): Promise<ExtractResult | ChunkResult | string> {
   switch (task.stage) {
     case 'extract': {
       const { extractDocument } = await import('../extract/extract.js');
@@ -78,9 +60,7 @@ async function run(
         documentContentHash: documentContentHash(documentJson, snapshotId, sourceSha256),
         snapshotId,
       };
-      const bytes = artifactFileOfPayloadJson('document', DOCUMENT_FORMAT_VERSION, documentJson);
-      lastExtracted = { text: bytes, document };
-      return { bytes, facts };
+      return { bytes: artifactFileOfPayloadJson('document', DOCUMENT_FORMAT_VERSION, documentJson), facts };
     }
     case 'chunk': {
       const { chunkDocument } = await import('../chunk/chunker.js');
@@ -88,15 +68,13 @@ async function run(
       const { buildDocumentPart, reusableRowBlocks } = await import('../index/search-index.js');
       // A view of the bytes (Buffer.from of a Uint8Array would copy the whole document first).
       const { buffer, byteOffset, byteLength } = task.documentBytes;
-      const text = Buffer.from(buffer, byteOffset, byteLength).toString('utf8');
-      const document =
-        handedOver !== null && handedOver.text === text ? handedOver.document : (JSON.parse(text) as Artifact<EvidenceDocument>).payload;
-      const snapshotId = document.provenance.snapshotId;
+      const artifact = JSON.parse(Buffer.from(buffer, byteOffset, byteLength).toString('utf8')) as Artifact<EvidenceDocument>;
+      const snapshotId = artifact.payload.provenance.snapshotId;
       // The options are recorded as given: a restore from the remote cache compares them with its own.
       const { maxChars, overlapChars } = task.options;
       const payload: ChunksPayload = {
         chunkOptions: { maxChars, overlapChars },
-        chunks: chunkDocument(document, task.options),
+        chunks: chunkDocument(artifact.payload, task.options),
         documentId: task.documentId,
       };
       // Each chunk's values serialised once, for the file, its content hash and the index part's rows.
