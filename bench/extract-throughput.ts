@@ -96,6 +96,8 @@ if (isMain) {
     );
     console.log(`  bare htmlparser2 DOM parse : ${result.bareMBs.toFixed(2)} MB/s`);
     console.log(`  extractDocument (html)     : ${result.extractMBs.toFixed(2)} MB/s`);
-    console.log(`  ratio extract / bare       : ${result.ratio.toFixed(2)}  (goal >= 0.75, issue 28: ${result.ratio >= 0.75 ? 'met' : 'NOT met'})`);
+    console.log(
+      `  ratio extract / bare       : ${result.ratio.toFixed(2)}  (goal >= 0.75, issue 28: ${result.ratio >= 0.75 ? 'met' : 'NOT met'})`,
+    );
   }
 }
