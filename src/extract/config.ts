@@ -29,15 +29,16 @@ export function extractTimeoutMs(options: ExtractOptions, extractor: ExtractorId
 export { EXTRACT_RULE_VERSION } from '../rule-versions.js';
 import { EXTRACT_RULE_VERSION, PDF_EXTRACTOR_VERSION } from '../rule-versions.js';
 
-const CONTENT_TYPE_EXTRACTORS: Record<string, ExtractorId> = {
-  'text/html': 'html',
-  'application/xhtml+xml': 'html',
-  'application/pdf': 'pdf',
-  'text/plain': 'text',
-  'application/xml': 'xml',
-  'text/xml': 'xml',
-  'application/rfc+xml': 'xml',
-};
+/** A Map, not an object: a content type is the server's text (`constructor` must not name Object). */
+const CONTENT_TYPE_EXTRACTORS = new Map<string, ExtractorId>([
+  ['text/html', 'html'],
+  ['application/xhtml+xml', 'html'],
+  ['application/pdf', 'pdf'],
+  ['text/plain', 'text'],
+  ['application/xml', 'xml'],
+  ['text/xml', 'xml'],
+  ['application/rfc+xml', 'xml'],
+]);
 
 /** The media type without parameters, lower-cased. */
 function mediaType(contentType: string): string {
@@ -47,7 +48,7 @@ function mediaType(contentType: string): string {
 /** Explicit extractor, else by content type, else the family default. */
 export function chooseExtractor(source: SourceSpec, snapshot: SnapshotMeta, family: LoadedFamily): ExtractorId {
   if (source.extractor !== undefined) return source.extractor;
-  return CONTENT_TYPE_EXTRACTORS[mediaType(snapshot.contentType)] ?? family.rules.defaults.extractor;
+  return CONTENT_TYPE_EXTRACTORS.get(mediaType(snapshot.contentType)) ?? family.rules.defaults.extractor;
 }
 
 export function fragmentOf(url: string): string | null {

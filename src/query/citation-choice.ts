@@ -151,7 +151,7 @@ export function nearDuplicate(a: ReadonlySet<string>, b: ReadonlySet<string>): b
  * + third, exact while the texts hold fewer than 2^17 distinct words (chunk texts are bounded; past
  * that, the words' ids pair through a second dictionary).
  */
-class SharedTrigrams {
+export class SharedTrigrams {
   readonly sizes: number[];
   private readonly shared: Int32Array;
   private readonly count: number;

@@ -493,7 +493,12 @@ function chunkFrequencies(list: Postings | undefined, ordinal: number): { tf: nu
  * while below 2^53 (points are integers). A comparator sort runs its comparisons in the interpreter
  * in a cold process (~3 ms for 900 matches); past 2^53 (never for real points) it is the way.
  */
-function bestOf(matched: number[], keep: number, scores: readonly number[], ranksBefore: (a: number, b: number) => boolean): number[] {
+export function bestOf(
+  matched: number[],
+  keep: number,
+  scores: readonly number[],
+  ranksBefore: (a: number, b: number) => boolean,
+): number[] {
   let best = Number.NEGATIVE_INFINITY;
   let worst = Number.POSITIVE_INFINITY;
   let span = 1;

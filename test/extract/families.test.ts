@@ -165,3 +165,14 @@ function minimalPdf(text: string): Uint8Array {
   out += `trailer\n<< /Size ${objects.length + 1} /Root 1 0 R >>\nstartxref\n${xref}\n%%EOF\n`;
   return new TextEncoder().encode(out);
 }
+
+test('a content type named like an Object.prototype member chooses the family default, as any unknown type does', () => {
+  const url = 'https://example.org/doc';
+  const snap = (type: string): SnapshotMeta => snapshotFor(url, type, new Uint8Array([1]));
+  const unknown = extractionConfig({ url }, snap('application/x-unknown'), DEFAULT_EXTRACT_OPTIONS)['extractor'];
+  for (const name of [...Object.getOwnPropertyNames(Object.prototype), '__proto__']) {
+    for (const type of [name, `${name}; charset=utf-8`, name.toUpperCase()]) {
+      assert.equal(extractionConfig({ url }, snap(type), DEFAULT_EXTRACT_OPTIONS)['extractor'], unknown, type);
+    }
+  }
+});

@@ -85,6 +85,28 @@ test('hostile nesting stays linear: an open <p> under 100,000 inline elements, t
   assert.ok(performance.now() - started < 30_000);
 });
 
+test('every element named like an Object.prototype member is an unknown element, not a crash', async () => {
+  // Tag names are lower-cased by the tokenizer; names starting with "_" are text, which must not crash either.
+  for (const name of [...Object.getOwnPropertyNames(Object.prototype), '__proto__']) {
+    const tag = name.toLowerCase();
+    const doc = await extractBytes(
+      `<body><h2 id="s">S</h2><p>a <${tag}>b</${tag}> c</p><ul><li>x<${tag}>y<li>z</${tag}></ul>` +
+        `<table><tr><${tag}>t</${tag}></tr></table></body>`,
+      'https://example.org/',
+      'text/html',
+    );
+    assert.deepEqual(
+      doc.sections.map((s) => s.heading),
+      ['S'],
+      tag,
+    );
+    assert.ok(
+      doc.blocks.some((b) => b.text.includes('b')),
+      tag,
+    );
+  }
+});
+
 test('an element named like an Object.prototype member (constructor) is an unknown element, not a crash', async () => {
   assert.equal(body('<ul><li>a<constructor>b<li>c</constructor></ul>'), '<ul><li>a<constructor>b</constructor></li><li>c</li></ul>');
   const doc = await extractBytes(

@@ -1,5 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { CLI } from './rig.js';
+import assert from 'node:assert/strict';
+import { CLI, Rig, writeSmallWorkspace } from './rig.js';
 
 /** A watch event as printed by `episteme watch --json` (one JSON object per stdout line). */
 export type WatchLine = { event: string; [field: string]: any };
@@ -77,4 +78,27 @@ export class WatchProcess {
   dump(): string {
     return this.lines.map((l) => JSON.stringify(l)).join('\n') + `\nstderr:\n${this.stderr}`;
   }
+}
+
+/**
+ * A watch of a fresh small workspace of `count` documents (`prepare` may change it first), its first
+ * cycle done and successful; the watch is killed and the folder removed after the test.
+ */
+export async function watchSmallWorkspace(
+  t: { after: (fn: () => Promise<void> | void) => void },
+  prefix: string,
+  count: number,
+  prepare?: (rig: Rig) => void,
+): Promise<{ rig: Rig; watch: WatchProcess; first: WatchLine }> {
+  const rig = new Rig(prefix);
+  writeSmallWorkspace(rig, count);
+  prepare?.(rig);
+  const watch = new WatchProcess(rig.dir);
+  t.after(async () => {
+    await watch.stop('SIGKILL');
+    rig.cleanup();
+  });
+  const first = await watch.nextCycle(0);
+  assert.equal(first.ok, true, watch.dump());
+  return { rig, watch, first };
 }

@@ -2,8 +2,8 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
-import { Rig, writeSmallWorkspace } from '../helpers/rig.js';
-import { WatchProcess } from '../helpers/watch-process.js';
+import { type Rig, writeSmallWorkspace } from '../helpers/rig.js';
+import { type WatchProcess, watchSmallWorkspace } from '../helpers/watch-process.js';
 
 /**
  * Watch reads its inputs the way a build does (store/bounded-read.ts): an input replaced by a FIFO, a
@@ -17,19 +17,11 @@ import { WatchProcess } from '../helpers/watch-process.js';
 
 /** A watch of a fresh small workspace, its first cycle done. */
 async function started(t: { after: (fn: () => Promise<void> | void) => void }, config?: Record<string, unknown>) {
-  const rig = new Rig('episteme-watch-hostile-');
-  writeSmallWorkspace(rig, 3);
-  if (config) {
+  const { rig, watch } = await watchSmallWorkspace(t, 'episteme-watch-hostile-', 3, (rig) => {
+    if (!config) return;
     fs.mkdirSync(rig.path('my-rules'), { recursive: true });
     rig.write({ 'episteme.json': JSON.stringify({ manualIngest: 'map.json', ...config }) });
-  }
-  const watch = new WatchProcess(rig.dir);
-  t.after(async () => {
-    await watch.stop('SIGKILL');
-    rig.cleanup();
   });
-  const first = await watch.nextCycle(0);
-  assert.equal(first.ok, true, watch.dump());
   return { rig, watch };
 }
 

@@ -1,8 +1,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
-import { Rig, sampleHtml, writeSmallWorkspace } from '../helpers/rig.js';
-import { WatchProcess, type WatchLine } from '../helpers/watch-process.js';
+import { sampleHtml } from '../helpers/rig.js';
+import { watchSmallWorkspace, type WatchLine } from '../helpers/watch-process.js';
 import { waitUntil } from '../helpers/wait.js';
 
 /**
@@ -17,15 +17,7 @@ import { waitUntil } from '../helpers/wait.js';
 const DOCS = 257; // three proof groups (document ids example-test-doc0 ... doc256)
 
 test('a settled proof group is checked again when one of its files changes, also during a build', { timeout: 900_000 }, async (t) => {
-  const rig = new Rig('episteme-watch-settled-');
-  writeSmallWorkspace(rig, DOCS);
-  const watch = new WatchProcess(rig.dir);
-  t.after(async () => {
-    await watch.stop('SIGKILL');
-    rig.cleanup();
-  });
-  const first = await watch.nextCycle(0);
-  assert.equal(first.ok, true, watch.dump());
+  const { rig, watch } = await watchSmallWorkspace(t, 'episteme-watch-settled-', DOCS);
 
   // The groups follow the stage indexes' segments: each ends at its segment's last document id.
   const lastIds = (

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { REPO_ROOT, Rig, sampleHtml, writeSmallWorkspace } from '../helpers/rig.js';
-import { WatchProcess } from '../helpers/watch-process.js';
+import { WatchProcess, watchSmallWorkspace } from '../helpers/watch-process.js';
 
 /**
  * `episteme watch` as a user runs it: a real child process over a real workspace, edited on disk the
@@ -12,16 +12,8 @@ import { WatchProcess } from '../helpers/watch-process.js';
  */
 
 async function started(t: { after: (fn: () => Promise<void> | void) => void }, count = 3): Promise<{ rig: Rig; watch: WatchProcess }> {
-  const rig = new Rig('episteme-watch-');
-  writeSmallWorkspace(rig, count);
-  const watch = new WatchProcess(rig.dir);
-  t.after(async () => {
-    await watch.stop('SIGKILL');
-    rig.cleanup();
-  });
-  const first = await watch.nextCycle(0);
+  const { rig, watch, first } = await watchSmallWorkspace(t, 'episteme-watch-', count);
   assert.equal(first.trigger, 'start');
-  assert.equal(first.ok, true, watch.dump());
   return { rig, watch };
 }
 
