@@ -1,15 +1,6 @@
 import { ElementType, type QuoteType, Tokenizer, type ParserOptions, type TokenizerCallbacks } from 'htmlparser2';
-import {
-  CDATA,
-  Comment,
-  Document,
-  Element,
-  ProcessingInstruction,
-  Text,
-  type ChildNode,
-  type DomHandlerOptions,
-  type ParentNode,
-} from 'domhandler';
+import type { ChildNode, Comment, Document, DomHandlerOptions, Element, ParentNode, Text } from 'domhandler';
+import { newCDATA, newComment, newDocument, newElement, newProcessingInstruction, newText } from './dom-nodes.js';
 
 /**
  * The tree builder for HTML and XML: htmlparser2's public `Tokenizer` drives it, and it builds the
@@ -201,7 +192,7 @@ const FOREIGN_MATHML = 2;
 const reNameEnd = /\s|\//;
 
 class TreeBuilder implements TokenizerCallbacks, OpenElements {
-  readonly root = new Document([]);
+  readonly root: Document = newDocument();
   cappedElements = 0;
 
   private readonly source: string;
@@ -328,7 +319,7 @@ class TreeBuilder implements TokenizerCallbacks, OpenElements {
       }
     } else if (this.htmlMode && name === 'br') {
       // `</br>`: a <br>.
-      this.openElement(new Element('br', {}, undefined, this.elementType));
+      this.openElement(newElement('br', {}, this.elementType));
       this.closeElement();
     }
     this.startIndex = endIndex + 1;
@@ -369,14 +360,14 @@ class TreeBuilder implements TokenizerCallbacks, OpenElements {
     const value = this.slice(start, endIndex);
     // In HTML only a DOCTYPE reaches here (the tokenizer turns other declarations into comments).
     const name = this.htmlMode ? (this.lowerCaseTagNames ? 'doctype' : value.slice(0, 7)) : this.instructionName(value);
-    this.addNode(new ProcessingInstruction(`!${name}`, `!${value}`));
+    this.addNode(newProcessingInstruction(`!${name}`, `!${value}`));
     this.startIndex = endIndex + 1;
   }
 
   onprocessinginstruction(start: number, endIndex: number): void {
     this.endIndex = endIndex;
     const value = this.slice(start, endIndex);
-    this.addNode(new ProcessingInstruction(`?${this.instructionName(value)}`, `?${value}`));
+    this.addNode(newProcessingInstruction(`?${this.instructionName(value)}`, `?${value}`));
     this.startIndex = endIndex + 1;
   }
 
@@ -390,8 +381,8 @@ class TreeBuilder implements TokenizerCallbacks, OpenElements {
     this.endIndex = endIndex;
     const value = this.slice(start, endIndex - offset);
     if (!this.htmlMode || this.recognizeCDATA) {
-      const text = new Text('');
-      const node = new CDATA([text]);
+      const text = newText('');
+      const node = newCDATA([text]);
       this.addNode(node);
       text.parent = node;
       this.lastNode = text;
@@ -469,7 +460,7 @@ class TreeBuilder implements TokenizerCallbacks, OpenElements {
   private finishStartTag(): void {
     this.startIndex = this.openTagStart;
     if (this.attribs) {
-      this.openElement(new Element(this.tagname, this.attribs, undefined, this.elementType));
+      this.openElement(newElement(this.tagname, this.attribs, this.elementType));
       this.attribs = null;
     }
     if (this.isVoidElement(this.tagname)) this.closeElement();
@@ -515,13 +506,13 @@ class TreeBuilder implements TokenizerCallbacks, OpenElements {
       if (this.withEnd) last.endIndex = this.endIndex;
       return;
     }
-    const node = new Text(data);
+    const node = newText(data);
     this.addNode(node);
     this.lastNode = node;
   }
 
   private addComment(data: string): void {
-    const node = new Comment(data);
+    const node = newComment(data);
     this.addNode(node);
     this.lastNode = null;
   }

@@ -1,4 +1,5 @@
-import { type AnyNode, Element, Text, isTag, isText } from 'domhandler';
+import { type AnyNode, type Element, isTag, isText } from 'domhandler';
+import { newElement, newText } from '../dom-nodes.js';
 import { MAX_OUTLINE_DEPTH } from '../input-bounds.js';
 
 /**
@@ -30,7 +31,7 @@ import { MAX_OUTLINE_DEPTH } from '../input-bounds.js';
 export function ecmarkdownSteps(alg: Element, onDepthCapped: () => void): Element | null {
   if (!isEcmarkdownSource(alg)) return null;
   const lines = splitLines(alg.children);
-  const root = made(new Element('emu-alg', {}));
+  const root = made(newElement('emu-alg', {}));
   root.parent = alg.parent;
   const lead: AnyNode[] = [];
   /** Open lists, innermost last: the indentation of their markers, their items, the last item's content. */
@@ -43,7 +44,7 @@ export function ecmarkdownSteps(alg: Element, onDepthCapped: () => void): Elemen
       // A continuation line (or prose before the first step): joined to what precedes it.
       if (isBlank(line)) continue;
       const target = open.length === 0 ? lead : open[open.length - 1]!.lastContent;
-      target.push(made(new Text(' ')));
+      target.push(made(newText(' ')));
       // One by one: a line may hold more nodes than a call takes arguments.
       for (const node of inline(stripIndent(line))) target.push(node);
       continue;
@@ -63,14 +64,14 @@ export function ecmarkdownSteps(alg: Element, onDepthCapped: () => void): Elemen
       if (sibling) open.pop();
       const attribs: Record<string, string> = {};
       if (head.ordered && head.number !== 1) attribs['start'] = String(head.number);
-      const list = made(new Element(kind, attribs));
+      const list = made(newElement(kind, attribs));
       const items: AnyNode[] = [];
       children.set(list, items);
       container.push(list);
       top = { indent: head.indent, list, container, items, lastContent: [] };
       open.push(top);
     }
-    const li = made(new Element('li', head.id === undefined ? {} : { id: head.id }));
+    const li = made(newElement('li', head.id === undefined ? {} : { id: head.id }));
     const content = inline(head.rest);
     top.items.push(li);
     children.set(li, content);
@@ -115,7 +116,7 @@ function splitLines(children: readonly AnyNode[]): AnyNode[][] {
     const parts = c.data.split(/\r\n?|\n/);
     parts.forEach((part, i) => {
       if (i > 0) lines.push([]);
-      if (part !== '') lines[lines.length - 1]!.push(made(new Text(part)));
+      if (part !== '') lines[lines.length - 1]!.push(made(newText(part)));
     });
   }
   return lines;
@@ -128,7 +129,7 @@ function isBlank(line: readonly AnyNode[]): boolean {
 function stripIndent(line: readonly AnyNode[]): AnyNode[] {
   const first = line[0];
   if (first === undefined || !isText(first)) return line.slice();
-  return [made(new Text(first.data.replace(/^[ \t]+/, ''))), ...line.slice(1)];
+  return [made(newText(first.data.replace(/^[ \t]+/, ''))), ...line.slice(1)];
 }
 
 interface Marker {
@@ -157,7 +158,7 @@ function leadingMarker(line: readonly AnyNode[]): Marker | null {
     for (const a of attrs[1]!.matchAll(ATTRIBUTE)) if (a[1] === 'id' && a[2] !== '') id = a[2];
     text = text.slice(attrs[0].length);
   }
-  const rest = text === '' ? line.slice(1) : [made(new Text(text)), ...line.slice(1)];
+  const rest = text === '' ? line.slice(1) : [made(newText(text)), ...line.slice(1)];
   const marker: Marker = {
     indent: m[1]!.replace(/\t/g, '  ').length,
     ordered: m[2] !== undefined,
@@ -205,10 +206,10 @@ function formatRuns(text: string): AnyNode[] {
       const close = (noCloseFrom.get(ch) ?? Number.POSITIVE_INFINITY) <= i + 1 ? -1 : text.indexOf(ch, i + 1);
       if (close === -1) noCloseFrom.set(ch, i + 1);
       if (close > i + 1 && !/\s/.test(text[close - 1]!) && (close + 1 >= text.length || !WORD.test(text[close + 1]!))) {
-        if (plain !== '') out.push(made(new Text(plain)));
+        if (plain !== '') out.push(made(newText(plain)));
         plain = '';
-        const el = made(new Element(tag, {}));
-        link(el, [made(new Text(text.slice(i + 1, close)))]);
+        const el = made(newElement(tag, {}));
+        link(el, [made(newText(text.slice(i + 1, close)))]);
         out.push(el);
         i = close + 1;
         continue;
@@ -217,7 +218,7 @@ function formatRuns(text: string): AnyNode[] {
     plain += ch;
     i++;
   }
-  if (plain !== '') out.push(made(new Text(plain)));
+  if (plain !== '') out.push(made(newText(plain)));
   return out;
 }
 
