@@ -46,18 +46,20 @@ export const CHUNK_RULE_VERSION = 4;
  * the head names each block's first term instead of listing every term; 10: each row block is a
  * sync-flushed DEFLATE member, every row ends with a line feed, so a query inflates all the blocks it
  * needs in one call; 11: the head's per-chunk lists (lengths, normativity codes, same-passage groups as
- * each chunk's group) are base64 strings of little-endian integers).
+ * each chunk's group) are base64 strings of little-endian integers; 12: a row's plain source range
+ * is in its block's span column in the head, not in the compressed row).
  */
-export const SEARCH_INDEX_FORMAT_VERSION = 11;
+export const SEARCH_INDEX_FORMAT_VERSION = 12;
 /**
  * Per-document index part layout (cached under .episteme/cache/index-parts). 5: 16 KiB compressed row
  * blocks, number lists. 6: sealed with a SHA-256 line; the index records its chunk index's CRC-32.
  * 7: heading term frequencies, passage keys. 8: rows carry anchors and an algorithm chunk's steps.
  * 9: row blocks as in search-index format 10. 10: row blocks compressed at level 3 (was 9).
  * 11: the header names each row block by its raw bytes' SHA-256 (rowBlockKeys), so the document's
- * next part reuses unchanged blocks instead of compressing them again.
+ * next part reuses unchanged blocks instead of compressing them again. 12: row blocks as in search-index
+ * format 12 (source ranges in the span column, so an edit leaves the blocks after it unchanged).
  */
-export const INDEX_PART_VERSION = 11;
+export const INDEX_PART_VERSION = 12;
 /** Tokenizer and stemming: index bytes and query matching depend on it. */
 export const TOKENIZER_VERSION = 1;
 

@@ -32,6 +32,11 @@ import { zlib } from '../node-builtins.js';
  *   another and closed by ROW_BLOCKS_END are one DEFLATE stream, so a query inflates every block it
  *   needs in one call: each inflate call costs a cold process ~0.2 ms of zlib's JavaScript, more
  *   than inflating the block itself (format 9 made 14 calls for a two-word query).
+ *   A row's span that is a plain source range ({end, start, unit: "utf16-source"}) is not in the
+ *   row: the row holds SPAN_IN_COLUMN and the range is in its block's entry in the head, the span
+ *   column (RowBlockEntry). Source offsets are the only row values that an edit elsewhere in the
+ *   document changes; kept out of the compressed rows, a one-paragraph edit compresses one or two
+ *   blocks again instead of every block after the edit (format 12).
  * - seal: CRC-32 of the head's bytes.
  *
  * The fingerprint (SHA-256) covers the whole file, as for every artifact (parseArtifact and the
@@ -181,6 +186,7 @@ export type ChunkRow = [
   fragment: string | null,
   normativity: string,
   pages: number[] | null,
+  /** As chunkRow() returns it; a stored row holds SPAN_IN_COLUMN for a source range. */
   span: Record<string, unknown> | null,
   textRange: { start: number; end: number } | null,
   text: string,
@@ -194,9 +200,22 @@ export type ChunkRow = [
 export const POSTING_BLOCK_TERMS_END = '|';
 /** [number of terms, length of the block's text in UTF-8 bytes, CRC-32 of those bytes as 8 hex digits, first term]. */
 export type PostingBlockEntry = [termCount: number, byteLength: number, crc32: string, firstTerm: string];
-/** [number of chunks, length of the base64 text, CRC-32 of that text as 8 hex digits]. */
-/** A row block: its chunks, its base64 length, the CRC-32 of that text, and the bytes it inflates to. */
-export type RowBlockEntry = [chunkCount: number, byteLength: number, crc32: string, inflatedBytes: number];
+/**
+ * A row block: its chunks, its base64 length, the CRC-32 of that text, the bytes it inflates to, and
+ * its span column. The column has one item per row, in order, VLQ (vlq.ts): 0 for a row whose span is
+ * in the row, else (start - the previous such row's start in the block, from 0, zigzag: 0, -1, 1,
+ * -2... as 0, 1, 2, 3...) + 1, then end - start.
+ */
+export type RowBlockEntry = [chunkCount: number, byteLength: number, crc32: string, inflatedBytes: number, spans: string];
+
+/** The span slot of a row whose source range is in its block's span column. */
+export const SPAN_IN_COLUMN = 'in-span-column';
+
+/** A plain range of source code units: the spans a block's span column holds. */
+export interface SourceRange {
+  start: number;
+  end: number;
+}
 
 /** CRC-32 as 8 lowercase hex digits (zlib.crc32 is the same function on Node, Deno and Bun). */
 export function crc32Hex(data: string | Uint8Array): string {

@@ -20,8 +20,10 @@ import {
   ROWS_KEY,
   ROW_BLOCKS_END,
   SEAL_KEY,
+  SPAN_IN_COLUMN,
   type ChunkRow,
   type DocumentRow,
+  type SourceRange,
   type IndexHead,
   type IndexProvenance,
 } from './index-layout.js';
@@ -162,6 +164,9 @@ interface BlockDirectory {
   rowOffset: Float64Array;
   rowBytes: Float64Array;
   rowDigest: string[];
+  /** Each row block's span column (RowBlockEntry), and once a row of the block is read, its ranges. */
+  rowSpanColumns: string[];
+  rowSpans: ((SourceRange | null)[] | undefined)[];
   /** The bytes each row block inflates to. */
   rowInflated: Float64Array;
   /** Each read row block: its inflated bytes, and where each row's line starts in them (plus one past the end). */
@@ -504,14 +509,15 @@ function fromHead(p: IndexHead, source: IndexSource, headEnd: number, sealPositi
     p.rowBlocks.every(
       (entry) =>
         Array.isArray(entry) &&
-        entry.length === 4 &&
+        entry.length === 5 &&
         Number.isSafeInteger(entry[0]) &&
         entry[0] > 0 &&
         Number.isSafeInteger(entry[1]) &&
         entry[1] >= 0 &&
         typeof entry[2] === 'string' &&
         Number.isSafeInteger(entry[3]) &&
-        entry[3] >= entry[0],
+        entry[3] >= entry[0] &&
+        typeof entry[4] === 'string',
     ) &&
     (!isIndex || (typeof p.provenance?.chunkIndexFingerprint === 'string' && Array.isArray(p.provenance?.missingSources))) &&
     typeof p.totalLength === 'number';
@@ -619,6 +625,8 @@ function fromHead(p: IndexHead, source: IndexSource, headEnd: number, sealPositi
       rowOffset,
       rowBytes,
       rowDigest: p.rowBlocks.map((entry) => entry[2]),
+      rowSpanColumns: p.rowBlocks.map((entry) => entry[4]),
+      rowSpans: new Array<(SourceRange | null)[] | undefined>(p.rowBlocks.length),
       rowInflated,
       rowLines: new Array<RowBlockLines | undefined>(p.rowBlocks.length),
       rowCache: new Array<ChunkRow | undefined>(chunkCount),
@@ -723,8 +731,47 @@ function fileChunkRow(file: BlockFile, ordinal: number): ChunkRow {
   const lines = blocks.rowLines[block]!;
   const line = ordinal - blocks.rowFirstChunk[block]!;
   const row = JSON.parse(lines.bytes.toString('utf8', lines.starts[line]!, lines.starts[line + 1]! - 1)) as ChunkRow;
+  let spans = blocks.rowSpans[block];
+  if (spans === undefined) {
+    spans = spanColumn(file, block);
+    blocks.rowSpans[block] = spans;
+  }
+  const span = spans[line];
+  if ((row[7] as unknown) === SPAN_IN_COLUMN) {
+    if (span === null) throw invalid(file.label, `has a row in block #${block} whose span is in the column, which has none for it.`);
+    row[7] = { end: span!.end, start: span!.start, unit: 'utf16-source' };
+  } else if (span !== null) {
+    throw invalid(file.label, `has a row in block #${block} with a span of its own and one in the column.`);
+  }
   blocks.rowCache[ordinal] = row;
   return row;
+}
+
+/** The source ranges of a row block's span column, one per row (null: the row holds its span). */
+function spanColumn(file: BlockFile, block: number): (SourceRange | null)[] {
+  const blocks = file.blocks;
+  const rows = blocks.rowFirstChunk[block + 1]! - blocks.rowFirstChunk[block]!;
+  const reader = new VlqReader(blocks.rowSpanColumns[block]!);
+  const spans: (SourceRange | null)[] = [];
+  let start = 0;
+  try {
+    for (let i = 0; i < rows; i++) {
+      const code = reader.next();
+      if (code === 0) {
+        spans.push(null);
+        continue;
+      }
+      const delta = code - 1;
+      start += delta % 2 === 0 ? delta / 2 : -(delta + 1) / 2;
+      const end = start + reader.next();
+      if (start < 0 || !Number.isSafeInteger(end)) throw new RangeError('span out of range');
+      spans.push({ start, end });
+    }
+    if (!reader.done) throw new RangeError('more spans than rows');
+  } catch {
+    throw invalid(file.label, `has a row block (#${block}) whose span column does not match its rows.`);
+  }
+  return spans;
 }
 
 /** Reads, checks and inflates these row blocks (ascending, none read yet) in one inflate call. */

@@ -26,11 +26,12 @@ import {
   ROW_BLOCK_TARGET_BYTES,
   ROWS_KEY,
   SEAL_KEY,
-  type ChunkRow,
   type IndexHead,
   type IndexProvenance,
   type PostingBlockEntry,
   type RowBlockEntry,
+  type SourceRange,
+  SPAN_IN_COLUMN,
 } from './index-layout.js';
 import { tokenize, TOKENIZER_VERSION } from './tokenizer.js';
 import { encodeVlq, VlqReader, writeVlq } from './vlq.js';
@@ -123,11 +124,13 @@ export type RowBlockCache = ReadonlyMap<string, string>;
  * after an edit of one paragraph all blocks but one or two are unchanged (a block is cut where its
  * raw bytes first reach the target, so a longer row moves a later cut only when it crosses it).
  */
-function encodeRowBlocks(rows: string[], reuse?: RowBlockCache): { texts: string[]; entries: RowBlockEntry[]; keys: string[] } {
+function encodeRowBlocks(rows: RowText[], reuse?: RowBlockCache): { texts: string[]; entries: RowBlockEntry[]; keys: string[] } {
   const texts: string[] = [];
   const entries: RowBlockEntry[] = [];
   const keys: string[] = [];
   let pending: string[] = [];
+  let spans: string[] = [];
+  let previousStart = 0;
   let pendingBytes = 0;
   const flush = (): void => {
     if (pending.length === 0) return;
@@ -135,13 +138,21 @@ function encodeRowBlocks(rows: string[], reuse?: RowBlockCache): { texts: string
     const key = createHash('sha256').update(raw).digest('hex');
     const text = reuse?.get(key) ?? Buffer.from(rowBlockMember(raw)).toString('base64');
     texts.push(text);
-    entries.push([pending.length, text.length, crc32Hex(text), raw.length]);
+    entries.push([pending.length, text.length, crc32Hex(text), raw.length, spans.join('')]);
     keys.push(key);
     pending = [];
+    spans = [];
+    previousStart = 0;
     pendingBytes = 0;
   };
-  for (const row of rows) {
+  for (const { row, span } of rows) {
     pending.push(row);
+    if (span === null) encodeVlq(0, spans);
+    else {
+      encodeVlq(zigzag(span.start - previousStart) + 1, spans);
+      encodeVlq(span.end - span.start, spans);
+      previousStart = span.start;
+    }
     pendingBytes += Buffer.byteLength(row, 'utf8') + 1;
     if (pendingBytes >= ROW_BLOCK_TARGET_BYTES) flush();
   }
@@ -204,7 +215,7 @@ export function buildDocumentPart(documentId: string, chunks: Chunk[], reuse?: R
   const order = chunks.map((_, i) => i).sort((a, b) => compareCodeUnits(chunks[a]!.chunkId, chunks[b]!.chunkId));
   const sorted = order.map((i) => chunks[i]!);
   let doc: string[] | null = null;
-  const rows: string[] = [];
+  const rows: RowText[] = [];
   const lengths: number[] = [];
   let totalLength = 0;
   const passageKeys: string[] = [];
@@ -223,7 +234,7 @@ export function buildDocumentPart(documentId: string, chunks: Chunk[], reuse?: R
       throw new Error(`chunk ${chunk.chunkId} disagrees with its document's source, snapshot or classification`);
     const c = chunk.citation;
     const known = members?.[order[ordinal]!];
-    rows.push(known === undefined ? canonicalJson(chunkRowOf(chunk)) : chunkRowJson(known));
+    rows.push(known === undefined ? chunkRowText(chunk) : chunkRowJson(known));
     // One pass over the chunk's terms, then its heading's: a term's lists end with this chunk's entry
     // once it has been seen here, so counting needs no map per chunk.
     const terms = tokenizeText(chunk.text);
@@ -312,9 +323,23 @@ function passageKey(terms: readonly string[]): string {
 }
 
 /** A chunk's row in the index (index-layout.ts ChunkRow). */
-function chunkRowOf(chunk: Chunk): ChunkRow {
+/** A chunk's row as stored in its block, and its source range when that is kept in the block's span column. */
+interface RowText {
+  row: string;
+  span: SourceRange | null;
+}
+
+/**
+ * A chunk's row (canonical JSON). A span that is a plain range of the source ({end, start, unit:
+ * "utf16-source"}) is not in the row but in its block's span column (RowBlockEntry), the row holding
+ * SPAN_IN_COLUMN in its place: an edit shifts the offsets of every later chunk, and with them in the
+ * rows every later block would be compressed again on each save (index-layout.ts).
+ */
+function chunkRowText(chunk: Chunk): RowText {
   const c = chunk.citation;
-  const row: ChunkRow = [
+  const span = sourceRangeOf(c.span);
+  // A ChunkRow as stored (the span slot may be SPAN_IN_COLUMN).
+  const row: unknown[] = [
     chunk.chunkId,
     c.sectionId,
     c.headingPath,
@@ -322,22 +347,44 @@ function chunkRowOf(chunk: Chunk): ChunkRow {
     c.fragment,
     chunk.normativity,
     c.pages ?? null,
-    c.span ?? null,
+    span === null ? (c.span ?? null) : SPAN_IN_COLUMN,
     c.textRange ?? null,
     chunk.text,
     chunk.anchors ?? null,
   ];
   if (c.steps !== undefined) row.push(c.steps);
-  return row;
+  return { row: canonicalJson(row), span };
 }
 
-/** canonicalJson(chunkRowOf(chunk)), assembled from the chunk's members already serialised (chunk-file.ts). */
-function chunkRowJson(m: ChunkJson): string {
+/** chunkRowText(chunk), assembled from the chunk's members already serialised (chunk-file.ts). */
+function chunkRowJson(m: ChunkJson): RowText {
   const steps = m.steps === undefined ? '' : `,${m.steps}`;
-  return (
-    `[${m.chunkId},${m.sectionId},${m.headingPath},${m.blockIds},${m.fragment},${m.normativity},` +
-    `${m.pages ?? 'null'},${m.span ?? 'null'},${m.textRange ?? 'null'},${m.text},${m.anchors ?? 'null'}${steps}]`
-  );
+  const range = m.span === undefined ? null : SOURCE_RANGE_JSON.exec(m.span);
+  const span = range === null ? null : sourceRangeOf({ end: Number(range[1]), start: Number(range[2]), unit: 'utf16-source' });
+  const spanText = span === null ? (m.span ?? 'null') : JSON.stringify(SPAN_IN_COLUMN);
+  return {
+    row:
+      `[${m.chunkId},${m.sectionId},${m.headingPath},${m.blockIds},${m.fragment},${m.normativity},` +
+      `${m.pages ?? 'null'},${spanText},${m.textRange ?? 'null'},${m.text},${m.anchors ?? 'null'}${steps}]`,
+    span,
+  };
+}
+
+/** A source range's canonical JSON: the only span shape the column holds. */
+const SOURCE_RANGE_JSON = /^\{"end":(\d{1,16}),"start":(\d{1,16}),"unit":"utf16-source"\}$/;
+
+/** The span as a source range for the span column, or null when it is anything else (then it stays in the row). */
+function sourceRangeOf(span: Record<string, unknown> | undefined): SourceRange | null {
+  if (span === undefined || span['unit'] !== 'utf16-source') return null;
+  const { start, end } = span;
+  if (Object.keys(span).length !== 3 || !Number.isSafeInteger(start) || !Number.isSafeInteger(end)) return null;
+  if ((start as number) < 0 || (end as number) < (start as number)) return null;
+  return { start: start as number, end: end as number };
+}
+
+/** Signed to unsigned (0, -1, 1, -2... as 0, 1, 2, 3...): the column's start deltas go both ways (rows are in chunk id order). */
+function zigzag(value: number): number {
+  return value >= 0 ? value * 2 : -value * 2 - 1;
 }
 
 /**

@@ -168,7 +168,7 @@ test('truncated, edited, foreign and other-version files are artifact-invalid', 
 
 test('row blocks read together give the rows read one by one; a damaged one in a batch is named', () => {
   const bytes = buildSearchIndex(corpus({ maxChars: 120, overlapChars: 30 }), PROVENANCE, DEFAULT_INDEX_OPTIONS);
-  const parsed = JSON.parse(bytes) as { payload: { head: { rowBlocks: [number, number, string, number][] }; rows: string[] } };
+  const parsed = JSON.parse(bytes) as { payload: { head: { rowBlocks: [number, number, string, number, string][] }; rows: string[] } };
   const blocks = parsed.payload.head.rowBlocks;
   assert.ok(blocks.length >= 3, `${blocks.length} row blocks`);
   const chunkCount = blocks.reduce((n, entry) => n + entry[0], 0);
@@ -191,7 +191,7 @@ test('row blocks read together give the rows read one by one; a damaged one in a
   );
   // A head that records the wrong inflated size for block 0 (resealed, so only that check can catch it).
   const entry = JSON.stringify(blocks[0]);
-  const wrongSize = JSON.stringify([...blocks[0]!.slice(0, 3), blocks[0]![3] + 1]);
+  const wrongSize = JSON.stringify([...blocks[0]!.slice(0, 3), blocks[0]![3] + 1, blocks[0]![4]]);
   const headStart = bytes.indexOf('"payload":{"head":') + '"payload":{"head":'.length;
   const headEnd = bytes.indexOf(',"postings":[');
   const head = bytes.slice(headStart, headEnd);
@@ -202,6 +202,65 @@ test('row blocks read together give the rows read one by one; a damaged one in a
   assert.throws(
     () => readRows(loadSearchIndex(resealed, 'idx.json'), [0, firstOf(last)]),
     (e) => isArtifactInvalid(e) && /row block \(#0\) that does not inflate to the size its head records/.test((e as Error).message),
+  );
+});
+
+/** Chunks of one document whose spans are source ranges (as HTML's), with one chunk of another span shape. */
+function rangedChunks(count: number): Chunk[] {
+  const base = corpus()[0]!.chunks[0]!;
+  return Array.from({ length: count }, (_, i) => {
+    const start = 1000 + i * 700;
+    // Each chunk is a few hundred bytes: the part cuts several 16 KiB row blocks.
+    const text = `Paragraph ${i} about conditional requests and caches. `.repeat(6 + (i % 5));
+    const span: Record<string, unknown> =
+      i === 7 ? { unit: 'utf16-page-text', page: 2, start: 5, end: 40 } : { end: start + text.length, start, unit: 'utf16-source' };
+    return { ...base, chunkId: `${base.documentId}#s${String(i).padStart(3, '0')}`, text, citation: { ...base.citation, span } };
+  });
+}
+
+/** The chunks after `edit` moved by `shift` code units (their text unchanged), and the edited chunk's text one word longer. */
+function edited(chunks: Chunk[], edit: number, shift: number): Chunk[] {
+  return chunks.map((chunk, i) => {
+    const span = chunk.citation.span!;
+    if (i < edit || span['unit'] !== 'utf16-source') return chunk;
+    const moved = { ...span, start: (span['start'] as number) + (i === edit ? 0 : shift), end: (span['end'] as number) + shift };
+    return { ...chunk, text: i === edit ? `${chunk.text} word` : chunk.text, citation: { ...chunk.citation, span: moved } };
+  });
+}
+
+test('source ranges live in the span column: rows read back with their spans, and an edit re-keys only its own row block', () => {
+  const chunks = rangedChunks(120);
+  const documentId = chunks[0]!.documentId;
+  const bytes = mergeSearchIndex([buildDocumentPart(documentId, chunks)], PROVENANCE, DEFAULT_INDEX_OPTIONS);
+  const loaded = loadSearchIndex(bytes, 'idx.json');
+  const byId = new Map(chunks.map((chunk) => [chunk.chunkId, chunk]));
+  for (let ordinal = 0; ordinal < loaded.chunkCount; ordinal++) {
+    const row = chunkRow(loaded, ordinal);
+    assert.deepEqual(row[7], byId.get(row[0])!.citation.span, row[0]);
+  }
+  // In the file, the offsets are not in the rows: the compressed blocks do not depend on them.
+  assert.ok(bytes.includes('"in-span-column"') === false, 'rows are compressed');
+  const keysOf = (set: Chunk[]): string[] => parsePart(buildDocumentPart(documentId, set)).header.rowBlockKeys;
+  const before = keysOf(chunks);
+  assert.ok(before.length >= 4, `${before.length} row blocks`);
+  for (const edit of [3, 60, 110]) {
+    const after = keysOf(edited(chunks, edit, 5));
+    assert.equal(after.length, before.length);
+    const changed = after.filter((key, i) => key !== before[i]).length;
+    assert.equal(changed, 1, `an edit of chunk ${edit} changes its own row block only`);
+  }
+  // A span column that does not match its rows (resealed head, so only that check can catch it) is named.
+  const parsed = JSON.parse(bytes) as { payload: { head: { rowBlocks: [number, number, string, number, string][] } } };
+  const entry = JSON.stringify(parsed.payload.head.rowBlocks[0]);
+  const damaged = JSON.stringify([...parsed.payload.head.rowBlocks[0]!.slice(0, 4), 'A']);
+  const headStart = bytes.indexOf('"payload":{"head":') + '"payload":{"head":'.length;
+  const head = bytes.slice(headStart, bytes.indexOf(',"postings":['));
+  const resealed = bytes
+    .replace(head, head.replace(entry, damaged))
+    .replace(/"seal":"crc32:[0-9a-f]{8}"/, `"seal":"crc32:${crc32Hex(head.replace(entry, damaged))}"`);
+  assert.throws(
+    () => chunkRow(loadSearchIndex(resealed, 'idx.json'), 0),
+    (e) => isArtifactInvalid(e) && /row block \(#0\) whose span column does not match its rows/.test((e as Error).message),
   );
 });
 
