@@ -321,7 +321,8 @@ function explainLines(explain: ScoreExplanation): string[] {
           `df ${e.documentFrequency}, idf ${e.idfMilli}/1000, length ${e.length}, norm ${e.lengthNormMilli}/1000)`;
     lines.push(
       `     ${term.points} ${term.term} (qtf ${term.queryFrequency}, weight ${term.queryWeightMilli}/1000):` +
-        `${scope('chunk', term.chunk)}${scope('document', term.document)}`,
+        `${scope('chunk', term.chunk)}${scope('document', term.document)}` +
+        (term.headingName === 0 ? '' : ` heading name ${term.headingName}`),
     );
   }
   for (const pair of explain.proximity)

@@ -51,3 +51,21 @@ function idTerms(id: string, prefixes: readonly string[]): string[] | undefined 
   }
   return terms;
 }
+
+/**
+ * The query terms a chunk's own section heading consists of, when every word of it (function words
+ * aside) is a query word: "Domain Matching" for "what does domain-match mean for cookies", "RFC
+ * Production Center" for "RFC Production Center responsibilities". Such a heading is the name of
+ * what the question asks about, and the section under it is where that thing is defined or
+ * described; the ranking scores each of its words once more, as a match in a name field
+ * (ranking.ts, namePoints), which the text's matches cannot saturate. Only a section's own heading,
+ * the last of a heading path below the document title: a title names a whole document, whose
+ * evidence the document scope already counts (and titles fully named by the query, tried on the
+ * plain-text collections, lost on CACM). Stemmed like the index: "Children" is not "child".
+ */
+export function headingNames(headingPath: readonly string[], queryTerms: ReadonlySet<string>): string[] {
+  if (headingPath.length < 2) return [];
+  const content = tokenize(headingPath[headingPath.length - 1]!).filter((term) => !STOP_TERMS.has(term));
+  if (content.length === 0 || !content.every((term) => queryTerms.has(term))) return [];
+  return [...new Set(content)].sort();
+}

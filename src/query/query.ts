@@ -13,7 +13,7 @@ import { stemPrefix, wantedTermPositions } from '../index/tokenizer.js';
 import { compareCodeUnits } from '../store/canonical-json.js';
 import { codePointLength } from '../chunk/text-boundaries.js';
 import { citedFragment, foldNearDuplicates, mostOpenable, NEAR_DUPLICATE_DEPTH } from './citation-choice.js';
-import { namedTerms } from './named-ids.js';
+import { headingNames, namedTerms } from './named-ids.js';
 import { containsPhrase, parseQueryTerms } from './query-terms.js';
 import { expandQuery, FEEDBACK_CHUNKS } from './feedback.js';
 import { DOCUMENT_WEIGHT, documentLengths, documentPostings, type DocumentPostings } from './document-context.js';
@@ -21,6 +21,7 @@ import {
   formatPoints,
   HEADING_WEIGHT,
   lengthNorm,
+  namePoints,
   QUERY_K3,
   queryTermWeight,
   SCORE_SCALE,
@@ -81,9 +82,11 @@ export interface TermEvidence {
   points: number;
 }
 
-/** One query term's share of a hit's score: points = chunk points + document points. */
+/** One query term's share of a hit's score: points = chunk points + document points + heading-name points. */
 export interface TermContribution {
   term: string;
+  /** Points from the chunk's own section heading naming the term with the query's other words (0 otherwise; named-ids.ts). */
+  headingName: number;
   /**
    * Times the query says the term (0 for a term added by --expand), and its weight in thousandths
    * ((k3 + 1) · qtf / (k3 + qtf), or the feedback weight).
@@ -162,6 +165,8 @@ interface ScoredChunk {
   points: number;
   /** Query terms an element id in the chunk names entirely (named-ids.ts): one more heading occurrence each. */
   named: string[];
+  /** Query terms the chunk's own section heading consists of (named-ids.ts, headingNames): namePoints each. */
+  headingNamed: string[];
   /** Proximity evidence (empty below PROXIMITY_DEPTH or without close pairs). */
   proximity: PairEvidence[];
   /** Other matching chunks with the same passage, ascending. */
@@ -396,7 +401,7 @@ export function rankChunks(
   }
   // Proximity re-scores the first PROXIMITY_DEPTH of the BM25F order (proximity.ts), so that many are ranked whatever `keep` is.
   const pairs = queryPairs(query.sequences.map((sequence) => sequence.filter((term) => idfOf.has(term))));
-  // Ids naming the query's words and proximity re-score the first PROXIMITY_DEPTH of the BM25F order.
+  // Ids and own section headings naming the query's words, and proximity, re-score the first PROXIMITY_DEPTH of the BM25F order.
   const depth = PROXIMITY_DEPTH;
   // Near duplicates fold within the first NEAR_DUPLICATE_DEPTH hits, which can remove that many less one: ranked as spare.
   const foldDepth = collapse ? NEAR_DUPLICATE_DEPTH : 0;
@@ -404,12 +409,19 @@ export function rankChunks(
   let top = bestOf(matched, wanted, scores, ranksBefore);
   const proximity = new Map<number, PairEvidence[]>();
   const namedOf = new Map<number, string[]>();
+  const headingNamedOf = new Map<number, string[]>();
   const textPostings = new Map(query.scoringTerms.map((term, t) => [term, postings[t]]));
   const head = top.slice(0, depth);
   readRows(index, head);
   const scoringTerms = new Set(query.scoringTerms);
   for (const ordinal of head) {
-    const named = namedTerms(chunkRow(index, ordinal)[10], scoringTerms).filter((term) => weightOf.has(term));
+    const row = chunkRow(index, ordinal);
+    const headingNamed = headingNames(row[2], scoringTerms).filter((term) => weightOf.has(term));
+    if (headingNamed.length > 0) {
+      headingNamedOf.set(ordinal, headingNamed);
+      for (const term of headingNamed) scores[ordinal] = scores[ordinal]! + namePoints(weightOf.get(term)!);
+    }
+    const named = namedTerms(row[10], scoringTerms).filter((term) => weightOf.has(term));
     if (named.length === 0) continue;
     namedOf.set(ordinal, named);
     for (const term of named) {
@@ -438,7 +450,7 @@ export function rankChunks(
       for (const pair of evidence) scores[ordinal] = scores[ordinal]! + pair.points;
     }
   }
-  if (namedOf.size > 0 || proximity.size > 0) {
+  if (namedOf.size > 0 || headingNamedOf.size > 0 || proximity.size > 0) {
     head.sort((a, b) => (scores[a] !== scores[b] ? scores[b]! - scores[a]! : a - b));
     top = [...head, ...top.slice(depth)];
   }
@@ -472,6 +484,7 @@ export function rankChunks(
         scoredBy: ordinal,
         points: scores[ordinal]!,
         named: namedOf.get(ordinal) ?? [],
+        headingNamed: headingNamedOf.get(ordinal) ?? [],
         proximity: proximity.get(ordinal) ?? [],
         samePassage: [ordinal, ...members].filter((member) => member !== shown).sort((a, b) => a - b),
       };
@@ -574,11 +587,13 @@ function explainScore(
     const { tf, headingTf } = chunkFrequencies(list, entry.scoredBy);
     const inChunk =
       at < 0 && named === 0 ? null : evidence(chunkWeight, list.ordinals.length, tf, headingTf + named, index.lengths[entry.scoredBy]!);
+    const headingName = entry.headingNamed.includes(term) ? namePoints(chunkWeight) : 0;
     terms.push({
       term,
+      headingName,
       queryFrequency: query.queryFrequencies[t]!,
       queryWeightMilli: Math.round(queryWeight * 1000),
-      points: (inChunk?.points ?? 0) + inDocument.points,
+      points: (inChunk?.points ?? 0) + inDocument.points + headingName,
       chunk: inChunk,
       document: inDocument,
     });

@@ -82,6 +82,18 @@ export function termPoints(weight: TermWeight, tf: number, headingTf: number, le
   return Math.round(SCORE_SCALE * weight.idf * weight.queryWeight * saturated);
 }
 
+/**
+ * The points of a term the chunk's own section heading names (named-ids.ts, headingNames): one
+ * match in a name field of one word, whose BM25 saturation is exactly 1 ((k1 + 1) · 1 / (1 + k1),
+ * length norm 1), so idf times the query weight. It is added to the chunk's points for the term
+ * rather than to its frequency: a section that says the question's words throughout already
+ * saturates them, and a heading that names the question still tells it apart from a neighbour that
+ * only uses those words (a term defined under "Domain Matching", used in "Storage Model").
+ */
+export function namePoints(weight: TermWeight): number {
+  return Math.round(SCORE_SCALE * weight.idf * weight.queryWeight);
+}
+
 /** Weighted frequencies and lengths below these are remembered by TermPointsMemo (larger ones are computed each time). */
 const MEMO_FREQUENCIES = 8;
 const MEMO_LENGTHS = 1024;

@@ -14,6 +14,7 @@ import { runQuery, type QueryRequest, type QueryResponse } from '../../src/query
 import {
   formatPoints,
   HEADING_WEIGHT,
+  namePoints,
   QUERY_K3,
   queryTermWeight,
   termPoints,
@@ -21,7 +22,7 @@ import {
   termWeight,
 } from '../../src/query/ranking.js';
 import { ORDERED_WEIGHT, PROXIMITY_WINDOW, proximityEvidence, queryPairs } from '../../src/query/proximity.js';
-import { namedTerms } from '../../src/query/named-ids.js';
+import { headingNames, namedTerms } from '../../src/query/named-ids.js';
 import { ALL_DOCS, makeDocument } from './fixtures.js';
 import { random } from './corpus-helpers.js';
 import { seededRandom } from '../helpers/random.js';
@@ -183,7 +184,7 @@ test('one hit per passage: same normalised text collapses to the best-ranked chu
   assert.equal(answers.size, 1, 'the same answer for every build order');
 });
 
-test('--explain: per term, chunk and document points are integers that add up to the score shown', () => {
+test('--explain: per term, chunk, document and heading-name points are integers that add up to the score shown', () => {
   const docs = ALL_DOCS.map((doc) => ({ documentId: doc.documentId, chunks: chunkDocument(doc, { maxChars: 200, overlapChars: 40 }) }));
   const index = loadSearchIndex(buildSearchIndex(docs, PROVENANCE, DEFAULT_INDEX_OPTIONS), 'explain');
   let checked = 0;
@@ -212,7 +213,7 @@ test('--explain: per term, chunk and document points are integers that add up to
           `${terms.join(' ')}: ${hit.chunkId}`,
         );
         for (const term of explain.terms) {
-          assert.equal(term.points, (term.chunk?.points ?? 0) + term.document.points);
+          assert.equal(term.points, (term.chunk?.points ?? 0) + term.document.points + term.headingName);
           for (const value of [
             term.points,
             term.queryWeightMilli,
@@ -383,4 +384,63 @@ test('an element id whose words are all query words counts as a heading match of
       for (const term of ['ascii', 'whitespac'])
         assert.equal(explain.terms.find((entry) => entry.term === term)!.chunk!.headingFrequency, 1, term);
   }
+});
+
+test("a section whose own heading is the question's words ranks above a neighbour that only uses them", () => {
+  // headingNames: every word of the section's own heading (function words aside) must be a query term;
+  // a document title alone (a one-heading path) names a whole document, not a section.
+  const query = new Set(['cooki', 'domain', 'match', 'mean']);
+  assert.deepEqual(headingNames(['RFC 6265', 'Subcomponent Algorithms', 'Domain Matching'], query), ['domain', 'match']);
+  assert.deepEqual(headingNames(['RFC 6265', 'The Domain Attribute'], query), []);
+  assert.deepEqual(headingNames(['Domain Matching'], query), []);
+  assert.deepEqual(headingNames(['RFC 6265', 'Of the'], query), []);
+  assert.deepEqual(
+    headingNames(['CSS Flexbox', 'Absolutely-Positioned Flex Children'], new Set(['absolut', 'posit', 'flex', 'child'])),
+    [],
+  );
+  // RFC 6265's shape: the Storage Model section uses the question's words more often than Domain
+  // Matching, which defines domain-match but never says "cookie".
+  const section = (id: string, heading: string): Section => ({ id, fragment: id, heading, level: 1, number: null, parentId: null });
+  const define =
+    'A string domain-matches a given domain string if the domain string and the string are identical, ' +
+    'or the domain string is a suffix of the string.';
+  const use =
+    'If the canonicalized request-host does not domain-match the domain attribute, ignore the cookie entirely; ' +
+    'otherwise set the cookie domain to the domain attribute.';
+  const docs: EvidenceDocument[] = [
+    makeDocument({
+      documentId: 'rfc6265',
+      sections: [section('cookie-domain', 'Domain Matching'), section('storage-model', 'Storage Model')],
+      blocks: [
+        { id: 'define', sectionId: 'cookie-domain', text: define },
+        { id: 'use', sectionId: 'storage-model', text: use },
+      ],
+    }),
+    ...['c', 'd', 'e', 'f'].map((n) => single(`filler-${n}`, `unrelated filler ${n} about other matters and a domain`)),
+  ];
+  const index = indexOf(docs);
+  const question = ['what does domain-match mean for cookies'];
+  const response = ask(index, question, { explain: true });
+  assert.equal(response.hits[0]!.chunkId, 'rfc6265#define');
+  assert.equal(response.hits[1]!.chunkId, 'rfc6265#use');
+  // Without the heading's name points the section that only uses the words would be first: they decide.
+  const first = response.hits[0]!.explain!;
+  const second = response.hits[1]!.explain!;
+  const names = first.terms.reduce((sum, term) => sum + term.headingName, 0);
+  assert.ok(names > 0 && first.points - names < second.points, `${first.points} - ${names} < ${second.points}`);
+  assert.equal(
+    second.terms.reduce((sum, term) => sum + term.headingName, 0),
+    0,
+  );
+  // --explain: each named term's heading-name points are idf times the query weight, and the points still add up.
+  for (const term of first.terms) {
+    const expected = ['domain', 'match'].includes(term.term)
+      ? namePoints(termWeight(index.chunkCount, term.chunk!.documentFrequency, term.queryWeightMilli / 1000, 1200, 750, index.totalLength))
+      : 0;
+    assert.equal(term.headingName, expected, term.term);
+  }
+  assert.equal(
+    first.terms.reduce((sum, term) => sum + term.points, 0) + first.proximity.reduce((sum, pair) => sum + pair.points, 0),
+    first.points,
+  );
 });
