@@ -382,49 +382,50 @@ export function summaryResult(
     data.config = options.config === null ? null : shown(options.config);
     if (options.config !== null && shown(options.config) !== options.config) human.unshift(`workspace ${shown(options.config)}`);
   }
+  const failure = summaryFailure(summary, options);
+  return failure === undefined ? { data, human } : { data, human, failure };
+}
+
+/**
+ * The error a build's summary ends in, if any (summaryResult's failure), without the human lines and
+ * JSON data: watch asks it of every cycle, whose summary lists every target (30,000 at 10,000 sources).
+ */
+export function summaryFailure(
+  summary: BuildSummary,
+  options: SummaryOptions = { failOn: 'error', verbose: false },
+): EpistemeError | undefined {
+  const shown = options.shown ?? ((target: string) => target);
   const failed = summary.targets.filter((t) => t.status === 'failed');
   if (!summary.ok) {
     // A file system that refuses writes (disk full, read-only) is the build's failure, not a target's.
     const refused = failed.find((t) => t.error?.code === 'write-failed');
     if (refused?.error) {
-      return {
-        data,
-        human,
-        failure: new EpistemeError('write-failed', `${shown(refused.target)}: ${refused.error.message}`, {
-          hint: `${refused.error.hint ?? ''} Previous outputs and the last commit are kept.`.trim(),
-          details: refused.error.details,
-        }),
-      };
+      return new EpistemeError('write-failed', `${shown(refused.target)}: ${refused.error.message}`, {
+        hint: `${refused.error.hint ?? ''} Previous outputs and the last commit are kept.`.trim(),
+        details: refused.error.details,
+      });
     }
     // A remote cache caught serving a wrong result is the build's headline, not one target's detail.
     const mismatch = failed.find((t) => t.error?.code === 'remote-cache-mismatch');
     if (mismatch?.error) {
-      return {
-        data,
-        human,
-        failure: new EpistemeError('remote-cache-mismatch', mismatch.error.message, {
-          hint: mismatch.error.hint,
-          details: mismatch.error.details,
-        }),
-      };
+      return new EpistemeError('remote-cache-mismatch', mismatch.error.message, {
+        hint: mismatch.error.hint,
+        details: mismatch.error.details,
+      });
     }
     // An offline stage asked for captures that were never made: a usage problem with one fix.
     if (failed.length > 0 && failed.every((t) => t.error?.code === 'snapshot-missing')) {
       const urls = failed.map((t) => String(t.error?.details?.url ?? shown(t.target)));
-      return {
-        data,
-        human,
-        failure: new EpistemeError(
-          'snapshot-missing',
-          `${urls.length} source(s) have no recorded snapshot, and this command runs offline: ${listed(urls, 3)}.`,
-          {
-            hint:
-              'Capture them first with `episteme snapshot`, or run `episteme build`, ' +
-              'which captures what is missing and then extracts, chunks and indexes.',
-            details: { urls },
-          },
-        ),
-      };
+      return new EpistemeError(
+        'snapshot-missing',
+        `${urls.length} source(s) have no recorded snapshot, and this command runs offline: ${listed(urls, 3)}.`,
+        {
+          hint:
+            'Capture them first with `episteme snapshot`, or run `episteme build`, ' +
+            'which captures what is missing and then extracts, chunks and indexes.',
+          details: { urls },
+        },
+      );
     }
     const first = failed[0] ?? summary.targets.find((t) => t.status === 'skipped');
     const firstText = first ? `; first: ${shown(first.target)}: ${first.error?.message ?? ''}` : '';
@@ -436,41 +437,29 @@ export function summaryResult(
         : first?.error?.hint
           ? `${first.error.hint} `
           : '';
-    return {
-      data,
-      human,
-      failure: new EpistemeError(
-        'target-failed',
-        `${summary.counts.failed} target(s) failed, ${summary.counts.skipped} skipped${firstText}`,
-        {
-          hint:
-            `${firstHint}Previous outputs of failed targets are kept. ` +
-            'Fix the cause and build again; see data.targets (with --json) for each reason.',
-        },
-      ),
-    };
+    return new EpistemeError('target-failed', `${summary.counts.failed} target(s) failed, ${summary.counts.skipped} skipped${firstText}`, {
+      hint:
+        `${firstHint}Previous outputs of failed targets are kept. ` +
+        'Fix the cause and build again; see data.targets (with --json) for each reason.',
+    });
   }
-  const failing = withDiagnostics.filter((t) => failsOn(t.diagnostics, options.failOn));
+  const failing = summary.targets.filter((t) => t.diagnostics !== undefined && failsOn(t.diagnostics, options.failOn));
   if (failing.length > 0) {
-    return {
-      data,
-      human,
-      failure: new EpistemeError(
-        'document-diagnostics',
-        `${failing.length} document(s) carry ${options.failOn === 'warning' ? 'error or warning' : 'error'} diagnostics: ${listed(
-          failing.map((t) => `${shown(fileOf(t))} (${t.diagnostics!.codes.join(', ')})`),
-          3,
-        )}.`,
-        {
-          hint:
-            'The documents were built; their `diagnostics` say what was lost (e.g. an encrypted or empty PDF). ' +
-            'Fix or replace the source, or choose what fails the run with --fail-on error|warning|never.',
-          details: { documents: failing.map((t) => t.target) },
-        },
-      ),
-    };
+    return new EpistemeError(
+      'document-diagnostics',
+      `${failing.length} document(s) carry ${options.failOn === 'warning' ? 'error or warning' : 'error'} diagnostics: ${listed(
+        failing.map((t) => `${shown(fileOf(t))} (${t.diagnostics!.codes.join(', ')})`),
+        3,
+      )}.`,
+      {
+        hint:
+          'The documents were built; their `diagnostics` say what was lost (e.g. an encrypted or empty PDF). ' +
+          'Fix or replace the source, or choose what fails the run with --fail-on error|warning|never.',
+        details: { documents: failing.map((t) => t.target) },
+      },
+    );
   }
-  return { data, human };
+  return undefined;
 }
 
 /**

@@ -97,7 +97,7 @@ export class WatchCommand extends WorkspaceCommand {
     }
     const { WatchSession } = await import('../watch/session.js');
     const { describeWatchEvent } = await import('../watch/events.js');
-    const { summaryResult } = await import('./build-runner.js');
+    const { summaryFailure } = await import('./build-runner.js');
     const { initFastHash } = await import('../store/hash.js');
     await initFastHash();
     const stdout = this.context.stdout;
@@ -119,7 +119,7 @@ export class WatchCommand extends WorkspaceCommand {
         rememberedNote = this.remember(ws, data);
         return data.configWritten ?? null;
       },
-      failureOf: (summary) => summaryResult(summary, false, { failOn: this.failOn as FailOn, verbose: false }).failure,
+      failureOf: (summary) => summaryFailure(summary, { failOn: this.failOn as FailOn, verbose: false }),
       emit: (emitted, warnings: Warning[]) => {
         // A hint names commands that work from here: with the flags that reach this workspace.
         const event =

@@ -145,7 +145,12 @@ function recordsNaming(ws: Workspace, state: BuildState, candidates: ReadonlySet
     if (record !== undefined) consulted.set(name, record);
   };
   const aggregates = Object.values(aggregateNames(ws));
-  const isAggregate = (name: string): boolean => aggregates.some((index) => name === index || name.startsWith(`${index}#`));
+  // Asked of every target name (30,000 at 10,000 sources) each cycle: no string built per call.
+  const segmentPrefixes = aggregates.map((index) => `${index}#`);
+  const isAggregate = (name: string): boolean => {
+    for (let i = 0; i < aggregates.length; i++) if (name === aggregates[i] || name.startsWith(segmentPrefixes[i]!)) return true;
+    return false;
+  };
   for (const name of state.targets.names()) if (isAggregate(name)) add(name);
   for (const name of state.releasedTargets()) {
     if (isAggregate(name)) continue;
@@ -159,7 +164,8 @@ function recordsNaming(ws: Workspace, state: BuildState, candidates: ReadonlySet
     const sha256 = candidate.startsWith(`${ws.outputs.snapshots}/records/`) ? recordedBodySha256(ws, candidate) : null;
     if (sha256 !== null) bodies.add(`${bodyDir}${sha256}`);
   }
-  const isSnapshot = (name: string): boolean => name.startsWith(`${ws.outputs.snapshots}/`);
+  const snapshotPrefix = `${ws.outputs.snapshots}/`;
+  const isSnapshot = (name: string): boolean => name.startsWith(snapshotPrefix);
   for (const [name, record] of state.targets.mentioning(isSnapshot, [...bodies], (r) => bodies.has(r.facts?.body ?? '')))
     consulted.set(name, record);
   return consulted;
