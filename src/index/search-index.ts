@@ -322,7 +322,6 @@ function passageKey(terms: readonly string[]): string {
   return terms.length === 0 ? '' : hash('sha256', terms.join(' '), 'hex').slice(0, 16);
 }
 
-/** A chunk's row in the index (index-layout.ts ChunkRow). */
 /** A chunk's row as stored in its block, and its source range when that is kept in the block's span column. */
 interface RowText {
   row: string;
