@@ -1,6 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { chunkDocument, DEFAULT_CHUNK_OPTIONS } from '../../src/chunk/chunker.js';
+import { encodeChunks } from '../../src/chunk/chunk-file.js';
 import type { Chunk } from '../../src/document/types.js';
 import { EpistemeError } from '../../src/failure.js';
 import {
@@ -262,6 +263,46 @@ test('source ranges live in the span column: rows read back with their spans, an
     () => chunkRow(loadSearchIndex(resealed, 'idx.json'), 0),
     (e) => isArtifactInvalid(e) && /row block \(#0\) whose span column does not match its rows/.test((e as Error).message),
   );
+});
+
+test('generated spans of every shape read back as written, and members-made parts equal plain ones', () => {
+  const random = seededRandom(31);
+  const int = (n: number): number => Math.floor(random() * n);
+  const shapes: (() => Record<string, unknown>)[] = [
+    () => ({ end: 5000 + int(9000), start: int(5000), unit: 'utf16-source' }),
+    () => ({ end: 7, start: 7, unit: 'utf16-source' }),
+    () => ({ end: int(100), start: -1 - int(50), unit: 'utf16-source' }),
+    () => ({ end: int(10), start: 20 + int(10), unit: 'utf16-source' }),
+    () => ({ end: 40, endLine: 3, line: 1, start: 2, unit: 'utf16-source' }),
+    () => ({ end: 40, page: 1 + int(9), start: 2, unit: 'utf16-page-text' }),
+    () => ({ end: 9, start: '3', unit: 'utf16-source' }),
+    () => ({ end: 9, start: 3 }),
+  ];
+  const base = rangedChunks(1)[0]!;
+  for (let round = 0; round < 20; round++) {
+    const chunks: Chunk[] = Array.from({ length: 1 + int(60) }, (_, i) => {
+      const span = random() < 0.1 ? undefined : shapes[int(shapes.length)]!();
+      const citation = { ...base.citation };
+      if (span === undefined) delete citation.span;
+      else citation.span = span;
+      return {
+        ...base,
+        chunkId: `${base.documentId}#g${round}-${i}`,
+        text: `Generated chunk ${i} of round ${round}. `.repeat(1 + int(40)),
+        citation,
+      };
+    });
+    const documentId = base.documentId;
+    const encoded = encodeChunks({ chunkOptions: { maxChars: 1200, overlapChars: 200 }, chunks, documentId })!;
+    const plain = buildDocumentPart(documentId, chunks);
+    assert.equal(buildDocumentPart(documentId, chunks, undefined, encoded.members), plain, `round ${round}`);
+    const loaded = loadSearchIndex(mergeSearchIndex([plain], PROVENANCE, DEFAULT_INDEX_OPTIONS), 'idx.json');
+    const byId = new Map(chunks.map((chunk) => [chunk.chunkId, chunk]));
+    for (let ordinal = 0; ordinal < loaded.chunkCount; ordinal++) {
+      const row = chunkRow(loaded, ordinal);
+      assert.deepEqual(row[7], byId.get(row[0])!.citation.span ?? null, `round ${round}, ${row[0]}`);
+    }
+  }
 });
 
 test('a chunk set with duplicate ids or foreign chunks is refused', () => {

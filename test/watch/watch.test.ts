@@ -233,18 +233,11 @@ test("a workspace's own family rules file is watched: editing it re-extracts tha
 });
 
 test("a file added to the workspace's rules folder is noticed at once (the folder itself is watched)", async (t) => {
-  const rig = new Rig('episteme-watch-');
-  writeSmallWorkspace(rig, 3);
-  // The rules folder starts empty: no rules file is an input yet, only the folder can tell.
-  fs.mkdirSync(rig.path('my-rules'));
-  rig.write({ 'episteme.json': JSON.stringify({ manualIngest: 'map.json', rules: 'my-rules' }) });
-  const watch = new WatchProcess(rig.dir);
-  t.after(async () => {
-    await watch.stop('SIGKILL');
-    rig.cleanup();
+  const { rig, watch } = await watchSmallWorkspace(t, 'episteme-watch-', 3, (rig) => {
+    // The rules folder starts empty: no rules file is an input yet, only the folder can tell.
+    fs.mkdirSync(rig.path('my-rules'));
+    rig.write({ 'episteme.json': JSON.stringify({ manualIngest: 'map.json', rules: 'my-rules' }) });
   });
-  const first = await watch.nextCycle(0);
-  assert.equal(first.ok, true, watch.dump());
   const generic = JSON.parse(fs.readFileSync(path.join(REPO_ROOT, 'rules/generic.json'), 'utf8')) as Record<string, unknown>;
   const rules = JSON.stringify({ ...generic, id: 'acme', description: 'Acme', match: { hosts: ['example.test'], hostSuffixes: [] } });
 
