@@ -93,7 +93,7 @@ interface SplitChunk {
   members: ChunkJson;
 }
 
-function splitChunk(chunk: Chunk, headingPaths: Map<readonly string[], string>): SplitChunk | null {
+function splitChunk(chunk: Chunk, headingPaths: Map<readonly string[], string>, textJson: (text: string) => string): SplitChunk | null {
   if (typeof chunk !== 'object' || chunk === null) return null;
   const citation = chunk.citation;
   if (typeof citation !== 'object' || citation === null) return null;
@@ -116,7 +116,7 @@ function splitChunk(chunk: Chunk, headingPaths: Map<readonly string[], string>):
     pages: optional(citation.pages),
     span: optional(citation.span),
     textRange: optional(citation.textRange),
-    text: canonicalJson(chunk.text),
+    text: typeof chunk.text === 'string' ? textJson(chunk.text) : canonicalJson(chunk.text),
     anchors: optional(chunk.anchors),
     steps: optional(citation.steps),
   };
@@ -155,34 +155,37 @@ function splitChunk(chunk: Chunk, headingPaths: Map<readonly string[], string>):
 /**
  * The chunk file of `payload`, the content hash of its chunks and each chunk's members as canonical
  * JSON, from one serialisation of each value. Null when a chunk has a shape this does not know (the
- * caller then serialises the usual way).
+ * caller then serialises the usual way). `textJson` serialises a chunk text (a stage worker remembers
+ * the last round's: worker-memory.ts).
  */
-export function encodeChunks(payload: ChunksPayload): EncodedChunks | null {
+export function encodeChunks(payload: ChunksPayload, textJson: (text: string) => string = canonicalJson): EncodedChunks | null {
   const keys = Object.keys(payload);
   if (keys.length !== 3 || !('chunkOptions' in payload) || !('chunks' in payload) || !('documentId' in payload)) return null;
   const headingPaths = new Map<readonly string[], string>();
   const split: SplitChunk[] = [];
   for (const chunk of payload.chunks) {
-    const one = splitChunk(chunk, headingPaths);
+    const one = splitChunk(chunk, headingPaths, textJson);
     if (one === null) return null;
     split.push(one);
   }
   const documentIdJson = canonicalJson(payload.documentId);
-  // chunksContentHash hashes canonicalJson({chunks (snapshot ids blanked), documentId}): the same pieces.
-  const hash = createHash('sha256');
-  hash.update('{"chunks":[');
+  // chunksContentHash hashes canonicalJson({chunks (snapshot ids blanked), documentId}): the same
+  // pieces, hashed as one string (an update per chunk costs more than the hashing).
+  const hashed: string[] = [];
   const pieces: string[] = [];
   split.forEach((one, i) => {
     const separator = i === 0 ? '' : ',';
-    hash.update(`${separator}${one.head}""${one.tail}`);
+    hashed.push(`${separator}${one.head}""${one.tail}`);
     pieces.push(`${separator}${one.head}${one.snapshotId}${one.tail}`);
   });
-  hash.update(`],"documentId":${documentIdJson}}`);
+  const contentHash = createHash('sha256')
+    .update(`{"chunks":[${hashed.join('')}],"documentId":${documentIdJson}}`)
+    .digest('hex');
   const chunkOptionsJson = canonicalJson(payload.chunkOptions);
   const payloadJson = `{"chunkOptions":${chunkOptionsJson},"chunks":[${pieces.join('')}],"documentId":${documentIdJson}}`;
   return {
     bytes: artifactFileOfPayloadJson('document-chunks', CHUNKS_FORMAT_VERSION, payloadJson),
-    contentHash: hash.digest('hex'),
+    contentHash,
     members: split.map((one) => one.members),
   };
 }

@@ -26,6 +26,11 @@ export interface TaskBounds {
   label?: string;
   /** A PDF's extraction: its time bound is pdfTimeoutMs (--pdf-timeout-ms), for the hint. */
   pdf?: boolean;
+  /**
+   * Tasks with the same affinity (a document id) go to the worker that ran the last of them when it is
+   * free: it may still hold what they share (worker-memory.ts). Only a preference: results do not depend on it.
+   */
+  affinity?: string;
 }
 
 interface Pending {
@@ -43,6 +48,8 @@ interface Lane {
   retired: boolean;
   /** The worker has loaded the stage modules; a task's clock starts only then. */
   ready: boolean;
+  /** The affinity of the last task it ran. */
+  affinity: string | undefined;
 }
 
 const WORKER_URL = stageWorkerUrl(new URL('./stage-worker.js', import.meta.url));
@@ -83,7 +90,9 @@ export class StagePool {
 
   private pump(): void {
     while (this.queue.length > 0) {
-      let lane = this.lanes.find((l) => l.current === null && !l.retired);
+      const { affinity } = this.queue[0]!.bounds;
+      const free = (l: Lane): boolean => l.current === null && !l.retired;
+      let lane = (affinity === undefined ? undefined : this.lanes.find((l) => free(l) && l.affinity === affinity)) ?? this.lanes.find(free);
       if (!lane && this.lanes.length < this.jobs) lane = this.startLane();
       if (!lane) return;
       this.dispatch(lane, this.queue.shift()!);
@@ -98,7 +107,7 @@ export class StagePool {
         stackSizeMb: WORKER_STACK_MB,
       },
     });
-    const lane: Lane = { worker, current: null, timer: null, retired: false, ready: false };
+    const lane: Lane = { worker, current: null, timer: null, retired: false, ready: false, affinity: undefined };
     worker.unref();
     worker.on('message', (message: { ready: true } | { ok: true; result: unknown } | { ok: false; error: SerializedError }) => {
       if ('ready' in message) {
@@ -129,6 +138,7 @@ export class StagePool {
 
   private dispatch(lane: Lane, pending: Pending): void {
     lane.current = pending;
+    lane.affinity = pending.bounds.affinity;
     if (lane.ready) this.startClock(lane, pending);
     lane.worker.ref();
     lane.worker.postMessage(pending.task);

@@ -4,6 +4,8 @@ import type { ChunksPayload, EvidenceDocument } from '../document/types.js';
 import type { InspectTask } from '../inspect/inspect.js';
 import { artifactFileOfPayloadJson, type Artifact } from '../store/artifact.js';
 import { canonicalJson } from '../store/canonical-json.js';
+import { sha256Hex } from '../store/hash.js';
+import { WorkerMemory } from './worker-memory.js';
 
 /**
  * The pure, CPU-bound work of the build, as messages a worker thread can run: bytes and options in,
@@ -16,13 +18,23 @@ import { DOCUMENT_FORMAT_VERSION } from '../rule-versions.js';
 
 export type StageTask =
   | { stage: 'extract'; input: ExtractInput }
+  // documentSha256: the SHA-256 of documentBytes (a worker that extracted the document still holds it).
   // previousPart: the document's last index part, whose unchanged row blocks need no compressing again.
-  | { stage: 'chunk'; documentId: string; documentBytes: Uint8Array; options: ChunkOptions; previousPart?: string }
+  | {
+      stage: 'chunk';
+      documentId: string;
+      documentBytes: Uint8Array;
+      documentSha256?: string;
+      options: ChunkOptions;
+      previousPart?: string;
+    }
   // The checks of artifacts restored from the remote cache that need only their bytes (JSON inspections out).
   | { stage: 'inspect-restored'; tasks: InspectTask[] };
 
 export interface ExtractResult {
   bytes: string;
+  /** SHA-256 of bytes (as UTF-8). */
+  sha256: string;
   /** Diagnostic counts and codes, the snapshot it cites and the hash of its content without that snapshot. */
   facts: Record<string, string>;
 }
@@ -42,11 +54,15 @@ export type StageResult<T extends StageTask> = T extends { stage: 'extract' }
     ? ChunkResult
     : string;
 
-export async function runStageTask<T extends StageTask>(task: T): Promise<StageResult<T>> {
-  return (await run(task)) as StageResult<T>;
+/**
+ * Runs one task. `memory` is what the worker keeps between its tasks (worker-memory.ts): it saves
+ * work, never changes a result.
+ */
+export async function runStageTask<T extends StageTask>(task: T, memory = new WorkerMemory()): Promise<StageResult<T>> {
+  return (await run(task, memory)) as StageResult<T>;
 }
 
-async function run(task: StageTask): Promise<ExtractResult | ChunkResult | string> {
+async function run(task: StageTask, memory: WorkerMemory): Promise<ExtractResult | ChunkResult | string> {
   switch (task.stage) {
     case 'extract': {
       const { extractDocument } = await import('../extract/extract.js');
@@ -60,41 +76,45 @@ async function run(task: StageTask): Promise<ExtractResult | ChunkResult | strin
         documentContentHash: documentContentHash(documentJson, snapshotId, sourceSha256),
         snapshotId,
       };
-      return { bytes: artifactFileOfPayloadJson('document', DOCUMENT_FORMAT_VERSION, documentJson), facts };
+      const bytes = artifactFileOfPayloadJson('document', DOCUMENT_FORMAT_VERSION, documentJson);
+      const sha256 = sha256Hex(bytes);
+      memory.documents.set(sha256, document);
+      return { bytes, sha256, facts };
     }
     case 'chunk': {
       const { chunkDocument } = await import('../chunk/chunker.js');
       const { encodeChunks, encodeChunksSlowly } = await import('../chunk/chunk-file.js');
       const { buildDocumentPart, reusableRowBlocks } = await import('../index/search-index.js');
-      // A view of the bytes (Buffer.from of a Uint8Array would copy the whole document first).
-      const { buffer, byteOffset, byteLength } = task.documentBytes;
-      const artifact = JSON.parse(Buffer.from(buffer, byteOffset, byteLength).toString('utf8')) as Artifact<EvidenceDocument>;
-      const snapshotId = artifact.payload.provenance.snapshotId;
+      const document =
+        (task.documentSha256 === undefined ? undefined : memory.documents.take(task.documentSha256)) ?? parsedDocument(task.documentBytes);
+      const snapshotId = document.provenance.snapshotId;
+      const chunking = memory.chunkingOf(task.documentId);
       // The options are recorded as given: a restore from the remote cache compares them with its own.
       const { maxChars, overlapChars } = task.options;
       const payload: ChunksPayload = {
         chunkOptions: { maxChars, overlapChars },
-        chunks: chunkDocument(artifact.payload, task.options),
+        chunks: chunkDocument(document, task.options),
         documentId: task.documentId,
       };
       // Each chunk's values serialised once, for the file, its content hash and the index part's rows.
-      const encoded = encodeChunks(payload);
+      const encoded = encodeChunks(payload, (text) => chunking.textJson.get(text));
       const { bytes, contentHash } = encoded ?? encodeChunksSlowly(payload);
-      return {
-        bytes,
-        chunksContentHash: contentHash,
-        snapshotId,
-        part: buildDocumentPart(
-          payload.documentId,
-          payload.chunks,
-          task.previousPart === undefined ? undefined : reusableRowBlocks(task.previousPart),
-          encoded?.members,
-        ),
-      };
+      // Row blocks this worker compressed for the document's last part need no checking; a part from
+      // elsewhere (the previous build's, the cache's) has each block inflated and checked first.
+      const reuse = chunking.part === undefined && task.previousPart !== undefined ? reusableRowBlocks(task.previousPart) : undefined;
+      const part = buildDocumentPart(payload.documentId, payload.chunks, reuse, encoded?.members, chunking);
+      return { bytes, chunksContentHash: contentHash, snapshotId, part };
     }
     case 'inspect-restored': {
       const { inspectRestored } = await import('../inspect/inspect.js');
       return JSON.stringify(task.tasks.map(inspectRestored));
     }
   }
+}
+
+/** The evidence document in an artifact file's bytes. */
+function parsedDocument(bytes: Uint8Array): EvidenceDocument {
+  // A view of the bytes (Buffer.from of a Uint8Array would copy the whole document first).
+  const { buffer, byteOffset, byteLength } = bytes;
+  return (JSON.parse(Buffer.from(buffer, byteOffset, byteLength).toString('utf8')) as Artifact<EvidenceDocument>).payload;
 }

@@ -1,13 +1,17 @@
 import { parentPort } from 'node:worker_threads';
 import { runStageTask, type StageTask } from './stage-tasks.js';
 import { serializeError } from './stage-pool.js';
+import { WorkerMemory } from './worker-memory.js';
 
 // Worker-thread side of StagePool: one task at a time, results posted back as artifact bytes and facts. The
 // stage modules load before the worker reports ready, so a task's time bound measures the task, not
 // the worker's start-up.
 await Promise.all([import('../extract/extract.js'), import('../chunk/chunker.js'), import('../index/search-index.js')]);
+// What this worker keeps between its tasks (a document it extracted for its chunk task, the last round
+// of a document's chunking): it lives as long as the worker, which lives as long as its build or watch.
+const memory = new WorkerMemory();
 parentPort!.on('message', (task: StageTask) => {
-  runStageTask(task).then(
+  runStageTask(task, memory).then(
     (result) => parentPort!.postMessage({ ok: true, result }),
     (error: unknown) => parentPort!.postMessage({ ok: false, error: serializeError(error) }),
   );

@@ -124,22 +124,32 @@ export type RowBlockCache = ReadonlyMap<string, string>;
  * after an edit of one paragraph all blocks but one or two are unchanged (a block is cut where its
  * raw bytes first reach the target, so a longer row moves a later cut only when it crosses it).
  */
-function encodeRowBlocks(rows: RowText[], reuse?: RowBlockCache): { texts: string[]; entries: RowBlockEntry[]; keys: string[] } {
+function encodeRowBlocks(
+  rows: RowText[],
+  reuse?: RowBlockCache,
+  known?: ReadonlyMap<string, MadeRowBlock>,
+): { texts: string[]; entries: RowBlockEntry[]; keys: string[]; made: Map<string, MadeRowBlock> } {
   const texts: string[] = [];
   const entries: RowBlockEntry[] = [];
   const keys: string[] = [];
+  const made = new Map<string, MadeRowBlock>();
   let pending: string[] = [];
   let spans: string[] = [];
   let previousStart = 0;
   let pendingBytes = 0;
   const flush = (): void => {
     if (pending.length === 0) return;
-    const raw = Buffer.from(`${pending.join('\n')}\n`, 'utf8');
-    const key = createHash('sha256').update(raw).digest('hex');
-    const text = reuse?.get(key) ?? Buffer.from(rowBlockMember(raw)).toString('base64');
-    texts.push(text);
-    entries.push([pending.length, text.length, crc32Hex(text), raw.length, spans.join('')]);
-    keys.push(key);
+    const rawText = `${pending.join('\n')}\n`;
+    let block = known?.get(rawText);
+    if (block === undefined) {
+      const raw = Buffer.from(rawText, 'utf8');
+      const key = createHash('sha256').update(raw).digest('hex');
+      block = { key, text: reuse?.get(key) ?? Buffer.from(rowBlockMember(raw)).toString('base64'), bytes: raw.length };
+    }
+    made.set(rawText, block);
+    texts.push(block.text);
+    entries.push([pending.length, block.text.length, crc32Hex(block.text), block.bytes, spans.join('')]);
+    keys.push(block.key);
     pending = [];
     spans = [];
     previousStart = 0;
@@ -157,7 +167,14 @@ function encodeRowBlocks(rows: RowText[], reuse?: RowBlockCache): { texts: strin
     if (pendingBytes >= ROW_BLOCK_TARGET_BYTES) flush();
   }
   flush();
-  return { texts, entries, keys };
+  return { texts, entries, keys, made };
+}
+
+/** A row block this process compressed: its raw bytes' SHA-256 and length, and its compressed text (base64). */
+interface MadeRowBlock {
+  key: string;
+  text: string;
+  bytes: number;
 }
 
 /**
@@ -209,20 +226,25 @@ function rowBlockMember(bytes: Uint8Array): Uint8Array {
 /**
  * A document's cacheable share of the index: a pure function of its chunks (their order is
  * irrelevant). `reuse` (row blocks of the document's previous part) saves work, never changes bytes.
+ * `memory` (a stage worker's, worker-memory.ts) holds what the last part of this document was made
+ * of: when the chunk ids are the same, only the postings of the chunks whose text or heading changed
+ * are redone (patchedPostings), and the part is the one a fresh build gives, byte for byte.
  */
-export function buildDocumentPart(documentId: string, chunks: Chunk[], reuse?: RowBlockCache, members?: readonly ChunkJson[]): string {
+export function buildDocumentPart(
+  documentId: string,
+  chunks: Chunk[],
+  reuse?: RowBlockCache,
+  members?: readonly ChunkJson[],
+  memory?: PartBuildMemory,
+): string {
   if (members !== undefined && members.length !== chunks.length) throw new Error('chunk members do not match the chunks');
   const order = chunks.map((_, i) => i).sort((a, b) => compareCodeUnits(chunks[a]!.chunkId, chunks[b]!.chunkId));
   const sorted = order.map((i) => chunks[i]!);
   let doc: string[] | null = null;
   const rows: RowText[] = [];
-  const lengths: number[] = [];
-  let totalLength = 0;
-  const passageKeys: string[] = [];
-  const termPostings = new Map<string, { ordinals: number[]; tfs: number[]; headingTfs: number[] }>();
-  // A section's chunks share its heading path (one array, chunker.ts): tokenised once.
-  const headingTerms = new Map<readonly string[], string[]>();
-  const tokenizeText = chunkTextTokenizer(documentId);
+  const headingKeys: string[] = [];
+  // A section's chunks share its heading path (one array, chunker.ts): joined once.
+  const joinedHeadings = new Map<readonly string[], string>();
   sorted.forEach((chunk, ordinal) => {
     if (ordinal > 0 && sorted[ordinal - 1]!.chunkId === chunk.chunkId) throw new Error(`duplicate chunk id ${chunk.chunkId}`);
     if (chunk.documentId !== documentId || chunk.citation.documentId !== documentId) {
@@ -232,76 +254,46 @@ export function buildDocumentPart(documentId: string, chunks: Chunk[], reuse?: R
     if (doc === null) doc = docRow;
     else if (docRow.some((value, i) => value !== doc![i]))
       throw new Error(`chunk ${chunk.chunkId} disagrees with its document's source, snapshot or classification`);
-    const c = chunk.citation;
     const known = members?.[order[ordinal]!];
     rows.push(known === undefined ? chunkRowText(chunk) : chunkRowJson(known));
-    // One pass over the chunk's terms, then its heading's: a term's lists end with this chunk's entry
-    // once it has been seen here, so counting needs no map per chunk.
-    const terms = tokenizeText(chunk.text);
-    for (const term of terms) {
-      const entry = termPostings.get(term);
-      if (entry === undefined) termPostings.set(term, { ordinals: [ordinal], tfs: [1], headingTfs: [0] });
-      else if (entry.ordinals[entry.ordinals.length - 1] === ordinal) entry.tfs[entry.tfs.length - 1]!++;
-      else {
-        entry.ordinals.push(ordinal);
-        entry.tfs.push(1);
-        entry.headingTfs.push(0);
-      }
+    const path = chunk.citation.headingPath;
+    let joined = joinedHeadings.get(path);
+    if (joined === undefined) {
+      joined = path.join('\n');
+      joinedHeadings.set(path, joined);
     }
-    let heading = headingTerms.get(c.headingPath);
-    if (heading === undefined) {
-      heading = tokenize(c.headingPath.join('\n'));
-      headingTerms.set(c.headingPath, heading);
-    }
-    for (const term of heading) {
-      const entry = termPostings.get(term);
-      if (entry === undefined) termPostings.set(term, { ordinals: [ordinal], tfs: [0], headingTfs: [1] });
-      else if (entry.ordinals[entry.ordinals.length - 1] === ordinal) entry.headingTfs[entry.headingTfs.length - 1]!++;
-      else {
-        entry.ordinals.push(ordinal);
-        entry.tfs.push(0);
-        entry.headingTfs.push(1);
-      }
-    }
-    lengths.push(terms.length);
-    totalLength += terms.length;
-    passageKeys.push(passageKey(terms));
+    headingKeys.push(joined);
   });
-  const terms = [...termPostings.keys()].sort(compareCodeUnits);
-  const postings: string[] = [];
+  const chunkIds = sorted.map((chunk) => chunk.chunkId);
+  const texts = sorted.map((chunk) => chunk.text);
+  const termsOf = memory === undefined ? tokenize : (text: string) => memory.terms.get(text);
+  // The last part's postings are patched in place: forget them first, so a failure leaves no half-patched memory.
+  const previous = memory?.part;
+  if (memory !== undefined) memory.part = undefined;
+  const postings =
+    (previous !== undefined && sameStrings(previous.chunkIds, chunkIds) && patchedPostings(previous, texts, headingKeys, termsOf)) ||
+    freshPostings(chunkIds, texts, headingKeys, termsOf);
+  const { terms, runs } = postings;
   const postingLengths: string[] = [];
-  for (const term of terms) {
-    const { ordinals, tfs, headingTfs } = termPostings.get(term)!;
-    const out: string[] = [];
-    let previous = -1;
-    ordinals.forEach((ordinal, i) => {
-      const tf = tfs[i]!;
-      const headingTf = headingTfs[i]!;
-      const more = tf !== 1 || headingTf !== 0;
-      encodeVlq((ordinal - previous - 1) * 2 + (more ? 1 : 0), out);
-      if (more && headingTf === 0) encodeVlq((tf - 2) * 2, out);
-      else if (more) {
-        encodeVlq(tf * 2 + 1, out);
-        encodeVlq(headingTf - 1, out);
-      }
-      previous = ordinal;
-    });
-    const run = out.join('');
-    postings.push(run);
+  const runTexts = terms.map((term) => {
+    const run = runs.get(term)!;
     encodeVlq(run.length, postingLengths);
-  }
-  const rowBlocks = encodeRowBlocks(rows, reuse);
+    return run;
+  });
+  // Blocks whose rows this process compressed for the last part are looked up by their rows, not hashed again.
+  const rowBlocks = encodeRowBlocks(rows, reuse, previous?.rowBlocks);
+  if (memory !== undefined) memory.part = { ...postings, rowBlocks: rowBlocks.made };
   const header: PartHeader = {
     partFormat: INDEX_PART_VERSION * 1000 + TOKENIZER_VERSION,
     documentId,
     doc,
     chunkCount: sorted.length,
-    lengths,
+    lengths: postings.lengths,
     normativity: sorted.map((chunk) => chunk.normativity),
-    passageKeys,
+    passageKeys: postings.passageKeys,
     rowBlocks: rowBlocks.entries,
     rowBlockKeys: rowBlocks.keys,
-    totalLength,
+    totalLength: postings.lengths.reduce((sum, length) => sum + length, 0),
     termCount: terms.length,
   };
   // Lines: header (JSON); terms joined by spaces (terms never contain spaces, quotes or newlines);
@@ -310,10 +302,205 @@ export function buildDocumentPart(documentId: string, chunks: Chunk[], reuse?: R
   return [
     canonicalJson(header),
     terms.join(' '),
-    postings.join(''),
+    runTexts.join(''),
     postingLengths.join(''),
     rowBlocks.texts.map((text) => `"${text}"`).join(','),
   ].join('\n');
+}
+
+/** What buildDocumentPart may reuse from the last part of the same document, and updates for the next. */
+export interface PartBuildMemory {
+  /** tokenize, remembered for the texts of the last round (worker-memory.ts RoundMemo). */
+  terms: { get(text: string): string[] };
+  part: PartMemory | undefined;
+}
+
+/** One term's entries in a part: chunk ordinals ascending, with the term's count in each chunk's text and heading. */
+interface TermPostings {
+  ordinals: number[];
+  tfs: number[];
+  headingTfs: number[];
+}
+
+/** A part's postings and per-chunk statistics, by chunk ordinal (chunks in chunk id order). */
+interface PartPostings {
+  chunkIds: string[];
+  texts: string[];
+  /** Each chunk's heading path joined by newlines, as tokenised for its heading field. */
+  headingKeys: string[];
+  lengths: number[];
+  passageKeys: string[];
+  byTerm: Map<string, TermPostings>;
+  /** Each term's posting run, encoded. */
+  runs: Map<string, string>;
+  /** The terms in code-unit order. */
+  terms: string[];
+}
+
+/** A document's last part as buildDocumentPart made it: its postings, and its row blocks by their rows. */
+export interface PartMemory extends PartPostings {
+  rowBlocks: Map<string, MadeRowBlock>;
+}
+
+function freshPostings(chunkIds: string[], texts: string[], headingKeys: string[], termsOf: (text: string) => string[]): PartPostings {
+  const byTerm = new Map<string, TermPostings>();
+  const lengths: number[] = [];
+  const passageKeys: string[] = [];
+  texts.forEach((text, ordinal) => {
+    // One pass over the chunk's terms, then its heading's: a term's lists end with this chunk's entry
+    // once it has been seen here, so counting needs no map per chunk.
+    const terms = termsOf(text);
+    for (const term of terms) {
+      const entry = byTerm.get(term);
+      if (entry === undefined) byTerm.set(term, { ordinals: [ordinal], tfs: [1], headingTfs: [0] });
+      else if (entry.ordinals[entry.ordinals.length - 1] === ordinal) entry.tfs[entry.tfs.length - 1]!++;
+      else {
+        entry.ordinals.push(ordinal);
+        entry.tfs.push(1);
+        entry.headingTfs.push(0);
+      }
+    }
+    for (const term of termsOf(headingKeys[ordinal]!)) {
+      const entry = byTerm.get(term);
+      if (entry === undefined) byTerm.set(term, { ordinals: [ordinal], tfs: [0], headingTfs: [1] });
+      else if (entry.ordinals[entry.ordinals.length - 1] === ordinal) entry.headingTfs[entry.headingTfs.length - 1]!++;
+      else {
+        entry.ordinals.push(ordinal);
+        entry.tfs.push(0);
+        entry.headingTfs.push(1);
+      }
+    }
+    lengths.push(terms.length);
+    passageKeys.push(passageKey(terms));
+  });
+  const terms = [...byTerm.keys()].sort(compareCodeUnits);
+  const runs = new Map<string, string>();
+  for (const term of terms) runs.set(term, postingRun(byTerm.get(term)!));
+  return { chunkIds, texts, headingKeys, lengths, passageKeys, byTerm, runs, terms };
+}
+
+/**
+ * The postings of `previous` (a part with the same chunk ids) patched for the chunks whose text or
+ * heading changed: their entries are taken out of the terms they had and put into the terms they
+ * have, and only those terms' runs are encoded again. Null when too many chunks changed for patching
+ * to pay (freshPostings then builds them). Takes over `previous`'s maps and lists.
+ */
+function patchedPostings(
+  previous: PartPostings,
+  texts: string[],
+  headingKeys: string[],
+  termsOf: (text: string) => string[],
+): PartPostings | null {
+  const changed: number[] = [];
+  texts.forEach((text, ordinal) => {
+    if (text !== previous.texts[ordinal] || headingKeys[ordinal] !== previous.headingKeys[ordinal]) changed.push(ordinal);
+  });
+  if (changed.length * PATCH_AT_MOST > texts.length) return null;
+  const { byTerm, runs, terms, lengths, passageKeys } = previous;
+  const touched = new Set<string>();
+  for (const ordinal of changed) {
+    for (const term of termsOf(previous.texts[ordinal]!)) touched.add(term);
+    for (const term of termsOf(previous.headingKeys[ordinal]!)) touched.add(term);
+  }
+  for (const term of touched) removeEntry(byTerm.get(term)!, changed);
+  for (const ordinal of changed) {
+    const counts = new Map<string, [number, number]>();
+    const bodyTerms = termsOf(texts[ordinal]!);
+    for (const term of bodyTerms) {
+      const count = counts.get(term);
+      if (count === undefined) counts.set(term, [1, 0]);
+      else count[0]++;
+    }
+    for (const term of termsOf(headingKeys[ordinal]!)) {
+      const count = counts.get(term);
+      if (count === undefined) counts.set(term, [0, 1]);
+      else count[1]++;
+    }
+    for (const [term, [tf, headingTf]] of counts) {
+      let entry = byTerm.get(term);
+      if (entry === undefined) {
+        entry = { ordinals: [], tfs: [], headingTfs: [] };
+        byTerm.set(term, entry);
+      }
+      insertEntry(entry, ordinal, tf, headingTf);
+      touched.add(term);
+    }
+    lengths[ordinal] = bodyTerms.length;
+    passageKeys[ordinal] = passageKey(bodyTerms);
+  }
+  let added = false;
+  for (const term of touched) {
+    const entry = byTerm.get(term)!;
+    if (entry.ordinals.length === 0) {
+      byTerm.delete(term);
+      runs.delete(term);
+      added = true; // the term list changes
+      continue;
+    }
+    if (!runs.has(term)) added = true;
+    runs.set(term, postingRun(entry));
+  }
+  const nextTerms = added ? [...byTerm.keys()].sort(compareCodeUnits) : terms;
+  return { chunkIds: previous.chunkIds, texts, headingKeys, lengths, passageKeys, byTerm, runs, terms: nextTerms };
+}
+
+/** At most one chunk in this many changed: beyond that a fresh build of the postings is about as fast. */
+const PATCH_AT_MOST = 8;
+
+/** Takes the entries of `ordinals` (ascending) out of a term's postings. */
+function removeEntry(entry: TermPostings, ordinals: readonly number[]): void {
+  const drop = new Set(ordinals);
+  let kept = 0;
+  for (let i = 0; i < entry.ordinals.length; i++) {
+    if (drop.has(entry.ordinals[i]!)) continue;
+    entry.ordinals[kept] = entry.ordinals[i]!;
+    entry.tfs[kept] = entry.tfs[i]!;
+    entry.headingTfs[kept] = entry.headingTfs[i]!;
+    kept++;
+  }
+  entry.ordinals.length = kept;
+  entry.tfs.length = kept;
+  entry.headingTfs.length = kept;
+}
+
+/** Puts a chunk's entry into a term's postings at its place in ordinal order. */
+function insertEntry(entry: TermPostings, ordinal: number, tf: number, headingTf: number): void {
+  let lo = 0;
+  let hi = entry.ordinals.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (entry.ordinals[mid]! < ordinal) lo = mid + 1;
+    else hi = mid;
+  }
+  entry.ordinals.splice(lo, 0, ordinal);
+  entry.tfs.splice(lo, 0, tf);
+  entry.headingTfs.splice(lo, 0, headingTf);
+}
+
+/** A term's posting run within a part (layout at the top of this file). */
+function postingRun({ ordinals, tfs, headingTfs }: TermPostings): string {
+  const out: string[] = [];
+  let previous = -1;
+  for (let i = 0; i < ordinals.length; i++) {
+    const ordinal = ordinals[i]!;
+    const tf = tfs[i]!;
+    const headingTf = headingTfs[i]!;
+    const more = tf !== 1 || headingTf !== 0;
+    encodeVlq((ordinal - previous - 1) * 2 + (more ? 1 : 0), out);
+    if (more && headingTf === 0) encodeVlq((tf - 2) * 2, out);
+    else if (more) {
+      encodeVlq(tf * 2 + 1, out);
+      encodeVlq(headingTf - 1, out);
+    }
+    previous = ordinal;
+  }
+  return out.join('');
+}
+
+function sameStrings(a: readonly string[], b: readonly string[]): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
 }
 
 /** Digest of a chunk's terms: chunks whose texts differ only in case, spacing or punctuation share it. */
@@ -381,33 +568,6 @@ function sourceRangeOf(span: Record<string, unknown> | undefined): SourceRange |
 /** Signed to unsigned (0, -1, 1, -2... as 0, 1, 2, 3...): the column's start deltas go both ways (rows are in chunk id order). */
 function zigzag(value: number): number {
   return value >= 0 ? value * 2 : -value * 2 - 1;
-}
-
-/**
- * The terms of each chunk text of the part this thread last made of a document, for the last few
- * documents: in a watch session a stage worker makes the part of the same edited document again and
- * again, and all its chunks but the edited one or two have the same text as the last time. tokenize is
- * a pure function of the text, so this saves time and changes nothing. Bounded: one part's texts for
- * each of the documents most recently seen.
- */
-const recentTerms = new Map<string, Map<string, string[]>>();
-const RECENT_TERM_DOCUMENTS = 4;
-
-/** A tokenizer for one part of `documentId` that reuses the terms of the document's previous part. */
-function chunkTextTokenizer(documentId: string): (text: string) => string[] {
-  const previous = recentTerms.get(documentId);
-  const next = new Map<string, string[]>();
-  recentTerms.delete(documentId);
-  recentTerms.set(documentId, next);
-  if (recentTerms.size > RECENT_TERM_DOCUMENTS) recentTerms.delete(recentTerms.keys().next().value!);
-  return (text) => {
-    let terms = next.get(text);
-    if (terms === undefined) {
-      terms = previous?.get(text) ?? tokenize(text);
-      next.set(text, terms);
-    }
-    return terms;
-  };
 }
 
 /**

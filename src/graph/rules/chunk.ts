@@ -43,13 +43,19 @@ export const chunkRule: Rule = {
     }
     const documentBytes = readDependencyOutput(env, dep.name, dep.record.output, dep.record.sha256);
     const previousPart = previousIndexPart(env, node);
-    const chunked = await env.pool.run({
-      stage: 'chunk',
-      documentId,
-      documentBytes,
-      options: chunkOptions(env.ws.options.chunk),
-      ...(previousPart === undefined ? {} : { previousPart }),
-    });
+    // The worker that extracted the document may still hold it (by its hash): the pool sends the task
+    // to that worker when it is free.
+    const chunked = await env.pool.run(
+      {
+        stage: 'chunk',
+        documentId,
+        documentBytes,
+        documentSha256: dep.record.sha256,
+        options: chunkOptions(env.ws.options.chunk),
+        ...(previousPart === undefined ? {} : { previousPart }),
+      },
+      { label: documentId, affinity: documentId },
+    );
     // The worker tokenised the chunks it cut: the search index merges this part instead of reading the
     // chunks back (a cache entry, verified by its seal when read).
     const partFile = indexPartFile(env, chunked.chunksContentHash);

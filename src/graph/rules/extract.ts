@@ -28,14 +28,23 @@ export const extractRule: Rule = {
     >[1];
     // Workspace families travel with the task: a worker knows only the built-in rules.
     const families = env.ws.families.length > 0 ? { families: env.ws.families } : {};
-    const { bytes, facts: documentFacts } = await env.pool.run(
+    const {
+      bytes,
+      sha256,
+      facts: documentFacts,
+    } = await env.pool.run(
       {
         stage: 'extract',
         input: { documentId: src(node).documentId, source: src(node).spec, snapshot: meta, body, options, ...families },
       },
-      { timeoutMs: extractTimeoutMs(options, extractor, body.length), label: src(node).documentId, pdf: extractor === 'pdf' },
+      {
+        timeoutMs: extractTimeoutMs(options, extractor, body.length),
+        label: src(node).documentId,
+        pdf: extractor === 'pdf',
+        affinity: src(node).documentId,
+      },
     );
-    return { bytes, outputPath: perDocumentPath(env.ws.outputs.specs, src(node).documentId), facts: documentFacts };
+    return { bytes, sha256, outputPath: perDocumentPath(env.ws.outputs.specs, src(node).documentId), facts: documentFacts };
   },
   cache: {
     inspects: 'document',

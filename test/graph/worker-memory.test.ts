@@ -1,0 +1,183 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { runStageTask } from '../../src/graph/stage-tasks.js';
+import { WorkerMemory } from '../../src/graph/worker-memory.js';
+import { DEFAULT_EXTRACT_OPTIONS } from '../../src/extract/extract.js';
+import { DEFAULT_CHUNK_OPTIONS } from '../../src/chunk/chunker.js';
+import { buildDocumentPart, type PartBuildMemory } from '../../src/index/search-index.js';
+import type { Chunk } from '../../src/document/types.js';
+import { sha256Hex } from '../../src/store/hash.js';
+import { tokenize } from '../../src/index/tokenizer.js';
+import { REPO_ROOT, sharedDir } from '../helpers/rig.js';
+import { seededRandom } from '../helpers/random.js';
+
+/**
+ * A stage worker's memory (worker-memory.ts) only saves work: a chunk task that takes the document
+ * its worker extracted, the last round's text JSON and terms, and patches the document's last index
+ * part gives the bytes a fresh worker gives. Checked over sequences of edits of real documents (the
+ * extraction fixtures, and the dev corpus's largest specs when ../shared is there): words added in
+ * paragraphs (same chunk ids: the patch path), new and vanished terms, text removed (chunk ids
+ * change), reverts.
+ */
+const FIXTURES = path.join(REPO_ROOT, 'test', 'fixtures', 'extract');
+const DEV_FILES = [
+  { file: 'whatwg/dom.html', url: 'https://dom.spec.whatwg.org/', contentType: 'text/html' },
+  { file: 'w3c/Overview.html', url: 'https://www.w3.org/TR/css-flexbox-1/', contentType: 'text/html' },
+  { file: 'rfc/rfc6635.txt', url: 'https://www.rfc-editor.org/rfc/rfc6635.txt', contentType: 'text/plain' },
+];
+
+interface Source {
+  name: string;
+  url: string;
+  contentType: string;
+  text: string;
+}
+
+function sources(): Source[] {
+  const out: Source[] = fs
+    .readdirSync(FIXTURES)
+    .filter((name) => !name.endsWith('.json'))
+    .sort()
+    .map((name) => ({
+      name,
+      url: `https://example.org/${name}`,
+      contentType: name.endsWith('.xml') ? 'application/xml' : name.endsWith('.txt') ? 'text/plain' : 'text/html',
+      text: fs.readFileSync(path.join(FIXTURES, name), 'utf8'),
+    }));
+  const shared = sharedDir();
+  for (const dev of DEV_FILES) {
+    const file = shared === null ? null : path.join(shared, 'corpus', 'dev', dev.file);
+    if (file !== null && fs.existsSync(file))
+      out.push({ name: dev.file, url: dev.url, contentType: dev.contentType, text: fs.readFileSync(file, 'utf8') });
+  }
+  return out;
+}
+
+/** The round's text: a word put at the start of some element's text, a run of text taken out, or the original. */
+function edited(original: string, current: string, round: number, random: () => number): string {
+  if (round % 6 === 5) return original;
+  const starts: number[] = [];
+  for (let at = current.indexOf('>'); at >= 0 && starts.length < 5000; at = current.indexOf('>', at + 1)) {
+    if (/[A-Za-z]/.test(current[at + 1] ?? '')) starts.push(at + 1);
+  }
+  if (starts.length === 0)
+    for (let at = current.indexOf(' '); at >= 0 && starts.length < 5000; at = current.indexOf(' ', at + 200)) starts.push(at + 1);
+  const at = starts[Math.floor(random() * starts.length)]!;
+  if (round % 4 === 3) {
+    const end = current.indexOf('<', at);
+    return current.slice(0, at) + current.slice(end > at ? end : Math.min(current.length, at + 40));
+  }
+  // A word no document has (a new term), or one every document has (a changed count).
+  const word = round % 2 === 0 ? `zqxword${round}` : 'the';
+  return `${current.slice(0, at)}${word} ${current.slice(at)}`;
+}
+
+async function extracted(source: Source, text: string, memory: WorkerMemory): Promise<{ bytes: Buffer; sha256: string }> {
+  const body = Buffer.from(text, 'utf8');
+  const sha = sha256Hex(body);
+  const result = await runStageTask(
+    {
+      stage: 'extract',
+      input: {
+        documentId: 'doc',
+        source: { url: source.url },
+        snapshot: {
+          snapshotId: `snap-${sha.slice(0, 16)}`,
+          sourceUrl: source.url,
+          captureMethod: 'manual-ingest',
+          contentType: source.contentType,
+          charset: null,
+          sha256: sha,
+          byteLength: body.length,
+        },
+        body: new Uint8Array(body),
+        options: DEFAULT_EXTRACT_OPTIONS,
+      },
+    },
+    memory,
+  );
+  const bytes = Buffer.from(result.bytes, 'utf8');
+  assert.equal(result.sha256, sha256Hex(bytes), `${source.name}: the extract task's hash is of its bytes`);
+  return { bytes, sha256: result.sha256 };
+}
+
+test('a worker that remembers its last rounds chunks every edit of a document as a fresh worker does', async () => {
+  const all = sources();
+  assert.ok(all.length >= 10, 'the extraction fixtures are there');
+  for (const source of all) {
+    const random = seededRandom(all.indexOf(source) + 1);
+    const memory = new WorkerMemory();
+    let text = source.text;
+    let previousPart: string | undefined;
+    const rounds = source.text.length > 500_000 ? 4 : 7;
+    for (let round = 0; round < rounds; round++) {
+      if (round > 0) text = edited(source.text, text, round, random);
+      const document = await extracted(source, text, memory);
+      const task = { stage: 'chunk' as const, documentId: 'doc', documentBytes: document.bytes, options: DEFAULT_CHUNK_OPTIONS };
+      const remembered = await runStageTask(
+        { ...task, documentSha256: document.sha256, ...(previousPart === undefined ? {} : { previousPart }) },
+        memory,
+      );
+      assert.equal(memory.documents.get(document.sha256), undefined, 'the chunk task took the document its worker extracted');
+      const fresh = await runStageTask(task);
+      const label = `${source.name}, round ${round}`;
+      assert.equal(remembered.bytes, fresh.bytes, `${label}: chunk file`);
+      assert.equal(remembered.chunksContentHash, fresh.chunksContentHash, `${label}: content hash`);
+      assert.equal(remembered.snapshotId, fresh.snapshotId, `${label}: snapshot`);
+      assert.equal(remembered.part, fresh.part, `${label}: index part`);
+      previousPart = remembered.part;
+    }
+  }
+});
+
+test('an index part patched for changed chunk texts and headings equals a fresh one, and is patched', () => {
+  const random = seededRandom(7);
+  const words = ['alpha', 'beta', 'gamma', 'delta', 'fetch', 'header', 'zeta', 'request'];
+  const sentence = (n: number): string => Array.from({ length: n }, () => words[Math.floor(random() * words.length)]).join(' ');
+  const headings = [['Doc', 'One'], ['Doc', 'Two'], ['Doc']];
+  const chunk = (i: number, text: string, heading: string[]): Chunk => ({
+    chunkId: `doc#c${String(i).padStart(3, '0')}`,
+    documentId: 'doc',
+    text,
+    contentTrust: 'untrusted-source',
+    citation: {
+      sourceUrl: 'https://example.org/',
+      fragment: `c${i}`,
+      snapshotId: 'snap',
+      documentId: 'doc',
+      sectionId: `s${i % 3}`,
+      headingPath: heading,
+      blockIds: [`c${i}`],
+    },
+    normativity: 'informative',
+    family: 'generic',
+    authority: 'informative',
+    documentType: 'spec',
+  });
+  let chunks = Array.from({ length: 40 }, (_, i) => chunk(i, sentence(12), headings[i % 3]!));
+  const memory: PartBuildMemory = { terms: { get: tokenize }, part: undefined };
+  buildDocumentPart('doc', chunks, undefined, undefined, memory);
+  let patched = 0;
+  for (let round = 0; round < 60; round++) {
+    const before = memory.part!.byTerm;
+    const i = Math.floor(random() * chunks.length);
+    const kind = round % 5;
+    chunks = chunks.map((c, k) => {
+      if (k !== i) return c;
+      if (kind === 0) return chunk(k, `${c.text} novel${round}`, c.citation.headingPath);
+      if (kind === 1) return chunk(k, c.text.replace(/novel\d+/g, ''), c.citation.headingPath);
+      if (kind === 2) return chunk(k, c.text, ['Doc', `Renamed ${round}`]);
+      if (kind === 3) return chunk(k, sentence(3), c.citation.headingPath);
+      return chunk(k, '', c.citation.headingPath);
+    });
+    const part = buildDocumentPart('doc', chunks, undefined, undefined, memory);
+    assert.equal(part, buildDocumentPart('doc', chunks), `round ${round}`);
+    if (memory.part!.byTerm === before) patched++;
+  }
+  assert.ok(patched >= 55, `one changed chunk of forty is patched, not rebuilt (${patched} of 60)`);
+  // Another set of chunk ids: built afresh, still equal.
+  const renumbered = chunks.slice(1);
+  assert.equal(buildDocumentPart('doc', renumbered, undefined, undefined, memory), buildDocumentPart('doc', renumbered));
+});
