@@ -15,9 +15,11 @@
  * invalid in their encoding (replaced by U+FFFD) are a warning diagnostic, invalid-bytes;
  * superscripts and subscripts as `^53` / `_(i+1)` (HTML, RFC XML); `<emu-alg>` ecmarkdown source read
  * as steps; RFC text titled from its first page's title lines (a draft's name line dropped), else
- * "RFC <n>"; sections, lists and steps nested past MAX_OUTLINE_DEPTH kept at that depth.
+ * "RFC <n>"; sections, lists and steps nested past MAX_OUTLINE_DEPTH kept at that depth. 7: an HTML heading
+ * inside a sectioning root (figure, blockquote, details, dialog, fieldset, a table cell) is a
+ * paragraph of that content, not a heading of the document's outline.
  */
-export const EXTRACT_RULE_VERSION = 6;
+export const EXTRACT_RULE_VERSION = 7;
 /**
  * The PDF extractor's own version (1: pdf-parse tables; 2: tables from geometry with rowPages, and
  * heading-guess limits; 3: unruled tables as reports set them (wrapped cells at the row pitch, bold

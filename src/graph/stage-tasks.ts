@@ -18,12 +18,13 @@ import { DOCUMENT_FORMAT_VERSION } from '../rule-versions.js';
 
 export type StageTask =
   | { stage: 'extract'; input: ExtractInput }
-  // documentSha256: the SHA-256 of documentBytes (a worker that extracted the document still holds it).
+  // documentSha256: the SHA-256 of the document's artifact file. The worker that extracted it may still
+  // hold it (worker-memory.ts): without documentBytes, a worker that does not answers { missing: 'document' }.
   // previousPart: the document's last index part, whose unchanged row blocks need no compressing again.
   | {
       stage: 'chunk';
       documentId: string;
-      documentBytes: Uint8Array;
+      documentBytes?: Uint8Array;
       documentSha256?: string;
       options: ChunkOptions;
       previousPart?: string;
@@ -48,10 +49,15 @@ export interface ChunkResult {
   part: string;
 }
 
+/** A chunk task sent without its document to a worker that does not hold it: send it again with the bytes. */
+export interface MissingDocument {
+  missing: 'document';
+}
+
 export type StageResult<T extends StageTask> = T extends { stage: 'extract' }
   ? ExtractResult
   : T extends { stage: 'chunk' }
-    ? ChunkResult
+    ? ChunkResult | MissingDocument
     : string;
 
 /**
@@ -62,7 +68,7 @@ export async function runStageTask<T extends StageTask>(task: T, memory = new Wo
   return (await run(task, memory)) as StageResult<T>;
 }
 
-async function run(task: StageTask, memory: WorkerMemory): Promise<ExtractResult | ChunkResult | string> {
+async function run(task: StageTask, memory: WorkerMemory): Promise<ExtractResult | ChunkResult | MissingDocument | string> {
   switch (task.stage) {
     case 'extract': {
       const { extractDocument } = await import('../extract/extract.js');
@@ -85,8 +91,9 @@ async function run(task: StageTask, memory: WorkerMemory): Promise<ExtractResult
       const { chunkDocument } = await import('../chunk/chunker.js');
       const { encodeChunks, encodeChunksSlowly } = await import('../chunk/chunk-file.js');
       const { buildDocumentPart, reusableRowBlocks } = await import('../index/search-index.js');
-      const document =
-        (task.documentSha256 === undefined ? undefined : memory.documents.take(task.documentSha256)) ?? parsedDocument(task.documentBytes);
+      const held = task.documentSha256 === undefined ? undefined : memory.documents.take(task.documentSha256);
+      if (held === undefined && task.documentBytes === undefined) return { missing: 'document' };
+      const document = held ?? parsedDocument(task.documentBytes!);
       const snapshotId = document.provenance.snapshotId;
       const chunking = memory.chunkingOf(task.documentId);
       // The options are recorded as given: a restore from the remote cache compares them with its own.

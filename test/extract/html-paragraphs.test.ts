@@ -123,3 +123,28 @@ test('an element named like an Object.prototype member (constructor) is an unkno
     ['hello world', 't\nd'],
   );
 });
+
+test('a heading inside a sectioning root (figure, blockquote, details, fieldset, a table cell) is a paragraph there, not a section of the document', async () => {
+  const html = Buffer.from(
+    '<!doctype html><title>Spec</title><h2 id="intro">Introduction</h2>' +
+      '<figure><div class="demo"><h1>Computer Starter Kit</h1><p>The best computer.</p><h1>Printer</h1><p>ASCII art.</p></div>' +
+      '<figcaption>A rendered demo</figcaption></figure>' +
+      '<details><summary>More</summary><h3>Aside heading</h3><p>Detail.</p></details>' +
+      '<blockquote><h4>Quoted title</h4><p>Quoted text.</p></blockquote>' +
+      '<table><tr><td><h5>Cell heading</h5>cell</td></tr></table>' +
+      '<h2 id="model">Model</h2><p>After the demo.</p>',
+  );
+  const document = await extractBytes(html, 'https://example.org/spec', 'text/html');
+  assert.deepEqual(
+    document.sections.map((s) => s.heading),
+    ['Introduction', 'Model'],
+    "only the document's own headings make sections",
+  );
+  const [intro, model] = document.sections;
+  assert.equal(model!.parentId, intro!.parentId, 'a later section is not nested under a demo heading');
+  for (const text of ['Computer Starter Kit', 'Printer']) {
+    const block = document.blocks.find((b) => b.text === text);
+    assert.ok(block !== undefined, `${text} is kept as text`);
+    assert.equal(block.sectionId, intro!.id, `${text} belongs to the section around the figure`);
+  }
+});

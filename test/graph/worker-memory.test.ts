@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { runStageTask } from '../../src/graph/stage-tasks.js';
+import { runStageTask, type ChunkResult, type MissingDocument } from '../../src/graph/stage-tasks.js';
 import { WorkerMemory } from '../../src/graph/worker-memory.js';
 import { DEFAULT_EXTRACT_OPTIONS } from '../../src/extract/extract.js';
 import { DEFAULT_CHUNK_OPTIONS } from '../../src/chunk/chunker.js';
@@ -115,13 +115,12 @@ test('a worker that remembers its last rounds chunks every edit of a document as
     for (let round = 0; round < rounds; round++) {
       if (round > 0) text = edited(source.text, text, round, random);
       const document = await extracted(source, text, memory);
-      const task = { stage: 'chunk' as const, documentId: 'doc', documentBytes: document.bytes, options: DEFAULT_CHUNK_OPTIONS };
-      const remembered = await runStageTask(
-        { ...task, documentSha256: document.sha256, ...(previousPart === undefined ? {} : { previousPart }) },
-        memory,
-      );
+      const task = { stage: 'chunk' as const, documentId: 'doc', documentSha256: document.sha256, options: DEFAULT_CHUNK_OPTIONS };
+      // As the chunk rule sends it to the worker that extracted the document: without the bytes.
+      const remembered = done(await runStageTask({ ...task, ...(previousPart === undefined ? {} : { previousPart }) }, memory));
       assert.equal(memory.documents.get(document.sha256), undefined, 'the chunk task took the document its worker extracted');
-      const fresh = await runStageTask(task);
+      assert.deepEqual(await runStageTask(task, memory), { missing: 'document' }, 'a worker without the document asks for it');
+      const fresh = done(await runStageTask({ ...task, documentBytes: document.bytes }));
       const label = `${source.name}, round ${round}`;
       assert.equal(remembered.bytes, fresh.bytes, `${label}: chunk file`);
       assert.equal(remembered.chunksContentHash, fresh.chunksContentHash, `${label}: content hash`);
@@ -131,6 +130,11 @@ test('a worker that remembers its last rounds chunks every edit of a document as
     }
   }
 });
+
+function done(result: ChunkResult | MissingDocument): ChunkResult {
+  assert.ok(!('missing' in result), 'the worker held the document');
+  return result;
+}
 
 test('an index part patched for changed chunk texts and headings equals a fresh one, and is patched', () => {
   const random = seededRandom(7);

@@ -134,6 +134,10 @@ class HtmlWalker implements HtmlWalk {
   private blockElement(el: Element, outer: WalkContext): void {
     if (this.rules.prune(el)) return;
     const level = HEADING_LEVEL.get(el.name);
+    if (level !== undefined && outer.inSectioningRoot) {
+      this.addFlowBlock('paragraph', el, contextBelow(this.rules, el, outer), {});
+      return;
+    }
     if (level !== undefined) {
       this.headingCount++;
       const text = openHeadingSection(this, el, level, outer);
@@ -315,7 +319,7 @@ export function extractHtml(ctx: HtmlExtractContext): HtmlExtractResult {
   if (ctx.rules.metadataSelectors !== undefined && ctx.rules.metadataSelectors.length > 0) {
     for (const el of selectAll<AnyNode, Element>(ctx.rules.metadataSelectors.join(', '), document)) readFrontMatter(el, ctx.builder);
   }
-  const rootCtx: WalkContext = { fragment: null, marker: null, pendingSection: null, sectionDepth: 0 };
+  const rootCtx: WalkContext = { fragment: null, marker: null, pendingSection: null, sectionDepth: 0, inSectioningRoot: false };
   walker.walkContainer(root, rootCtx);
   const title = normalizeSpace(titleEl ? textContent(titleEl) : '') || walker.firstH1;
   let idCount = 0;

@@ -38,15 +38,24 @@ export function contextBelow(rules: CompiledRules, el: Element, outer: WalkConte
     if (isSection) pendingSection = { id, taken: false };
   }
   const marker = markerBelow(rules, el, outer.marker);
+  const inSectioningRoot = outer.inSectioningRoot || SECTIONING_ROOTS.has(el.name);
   if (
     fragment === outer.fragment &&
     marker === outer.marker &&
     pendingSection === outer.pendingSection &&
-    sectionDepth === outer.sectionDepth
+    sectionDepth === outer.sectionDepth &&
+    inSectioningRoot === outer.inSectioningRoot
   )
     return outer;
-  return { fragment, marker, pendingSection, sectionDepth };
+  return { fragment, marker, pendingSection, sectionDepth, inSectioningRoot };
 }
+
+/**
+ * The HTML standard's sectioning roots other than body: their headings do not enter the outline of the
+ * document around them (a figure showing a rendered demo page with its own <h1>s, a quotation of
+ * another document), so they are read as paragraphs of that content.
+ */
+const SECTIONING_ROOTS: ReadonlySet<string> = new Set(['blockquote', 'details', 'dialog', 'fieldset', 'figure', 'td', 'th']);
 
 /** The marker of one block: its kind (examples, notes, issues) and its own classes over the context's. */
 export function blockMarker(rules: CompiledRules, kind: BlockKind, inherited: Marker | null, el?: Element): Marker | null {

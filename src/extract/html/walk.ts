@@ -12,6 +12,11 @@ export interface WalkContext {
   pendingSection: { id: string; taken: boolean } | null;
   /** Enclosing section elements (sectionSelectors): the heading level where the family says so. */
   sectionDepth: number;
+  /**
+   * Inside a sectioning root (SECTIONING_ROOTS): its headings title that content (a demo page in a
+   * figure, a quoted document), not a section of this document.
+   */
+  inSectioningRoot: boolean;
 }
 
 /** Structured parts a construct adds to its block (lists, steps, tables, ...). */

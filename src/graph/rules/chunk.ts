@@ -41,21 +41,23 @@ export const chunkRule: Rule = {
         };
       }
     }
-    const documentBytes = readDependencyOutput(env, dep.name, dep.record.output, dep.record.sha256);
     const previousPart = previousIndexPart(env, node);
-    // The worker that extracted the document may still hold it (by its hash): the pool sends the task
-    // to that worker when it is free.
-    const chunked = await env.pool.run(
-      {
-        stage: 'chunk',
-        documentId,
-        documentBytes,
-        documentSha256: dep.record.sha256,
-        options: chunkOptions(env.ws.options.chunk),
-        ...(previousPart === undefined ? {} : { previousPart }),
-      },
-      { label: documentId, affinity: documentId },
-    );
+    // The worker that extracted the document may still hold it (by its hash), and the pool sends the
+    // task to that worker when it is free: the document is read and sent only when the worker has it not.
+    const task = {
+      stage: 'chunk' as const,
+      documentId,
+      documentSha256: dep.record.sha256,
+      options: chunkOptions(env.ws.options.chunk),
+      ...(previousPart === undefined ? {} : { previousPart }),
+    };
+    const bounds = { label: documentId, affinity: documentId };
+    let chunked = await env.pool.run(task, bounds);
+    if ('missing' in chunked) {
+      const documentBytes = readDependencyOutput(env, dep.name, dep.record.output, dep.record.sha256);
+      chunked = await env.pool.run({ ...task, documentBytes }, bounds);
+      if ('missing' in chunked) throw new Error(`the chunk task of ${documentId} was sent its document and still lacks it`);
+    }
     // The worker tokenised the chunks it cut: the search index merges this part instead of reading the
     // chunks back (a cache entry, verified by its seal when read).
     const partFile = indexPartFile(env, chunked.chunksContentHash);
