@@ -273,7 +273,8 @@ export interface Ranking {
  * in order: points descending, then chunk ordinal ascending. Chunk ordinals follow (document id,
  * chunk id) order, so equal scores break on that stable key. With `collapse`, each group of matching
  * chunks with the same passage keeps only its best-ranked member (by the same order, so the choice
- * does not depend on the order anything was read in), which lists the others.
+ * does not depend on the order anything was read in), which lists the others. Among the first
+ * PROXIMITY_DEPTH hits, a section's repeats follow the other sections' first hits (sectionsFirst).
  */
 export function rankChunks(
   index: LoadedSearchIndex,
@@ -468,6 +469,8 @@ export function rankChunks(
     total -= removed.size;
     collapsed += removed.size;
   }
+  // Each section once before its repeats, among the first `depth` hits.
+  top = sectionsFirst(index, top, depth, (ordinal) => samePassage.get(ordinal) ?? []);
   top = top.slice(0, keep);
   // Each hit is shown by the member of its group a reader can open at the passage (points stay the best member's).
   const groupMembers = top.flatMap((ordinal) => samePassage.get(ordinal) ?? []);
@@ -692,4 +695,33 @@ function makeHit(index: LoadedSearchIndex, entry: ScoredChunk, rank: number, sni
     });
   }
   return hit;
+}
+
+/**
+ * Each section once first: within the first `depth` hits, every hit of a section no earlier hit
+ * shows, in rank order, then the others (repeats), in rank order; the hits past `depth` as they are.
+ * Two chunks of one section at ranks 1 and 2 show one section twice and push another down, often
+ * the one that answers; a reader who wants the rest of a section opens it (`episteme show`). A
+ * section is a chunk's own (document, section id), the unit a citation names, so a plain-text
+ * document without headings is one section; a hit is in the sections of all its chunks (itself and
+ * the chunks collapsed into it). Points are not changed, so a printed score can be above the one
+ * before it where the first repeat follows. The depth is the one the re-scoring reads: a fixed
+ * depth, so every page is cut from one ranking.
+ */
+function sectionsFirst(index: LoadedSearchIndex, top: number[], depth: number, members: (ordinal: number) => readonly number[]): number[] {
+  const head = top.slice(0, depth);
+  readRows(
+    index,
+    head.flatMap((ordinal) => [ordinal, ...members(ordinal)]),
+  );
+  const seenSections = new Set<string>();
+  const first: number[] = [];
+  const repeats: number[] = [];
+  for (const ordinal of head) {
+    const sections = [ordinal, ...members(ordinal)].map((chunk) => `${index.chunkDocument[chunk]!} ${chunkRow(index, chunk)[1] ?? ''}`);
+    if (sections.some((section) => seenSections.has(section))) repeats.push(ordinal);
+    else first.push(ordinal);
+    for (const section of sections) seenSections.add(section);
+  }
+  return [...first, ...repeats, ...top.slice(depth)];
 }

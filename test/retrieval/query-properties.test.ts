@@ -4,7 +4,8 @@ import { chunkDocument } from '../../src/chunk/chunker.js';
 import { codePointLength } from '../../src/chunk/text-boundaries.js';
 import type { Chunk, EvidenceDocument } from '../../src/document/types.js';
 import { buildSearchIndex, loadSearchIndex } from '../../src/index/search-index.js';
-import { runQuery, type QueryRequest } from '../../src/query/query.js';
+import { runQuery, type QueryHit, type QueryRequest } from '../../src/query/query.js';
+import { PROXIMITY_DEPTH } from '../../src/query/proximity.js';
 import { checkSnippet, loadDevCorpus, random } from './corpus-helpers.js';
 import { citedFragment } from '../../src/query/citation-choice.js';
 import { parseQueryTerms } from '../../src/query/query-terms.js';
@@ -18,8 +19,9 @@ import { scaled } from '../helpers/scale.js';
  * maxTotalChars, every hit's citation names an existing chunk whose text contains the snippet
  * (between ellipses where it was cut, at word boundaries) and the nearest stable source id at or
  * before its match (citation-choice.ts), every snippet highlights a query word or says why it could not,
- * highlights lie inside the snippet, filters hold, and the order is score-descending with
- * chunk-id tie-breaks. Uses the fixtures plus part of the dev corpus when it is present.
+ * highlights lie inside the snippet, filters hold, and the order is score-descending (but for a
+ * section's repeats among the first hits, which follow the other sections: checkOrder). Uses the
+ * fixtures plus part of the dev corpus when it is present.
  */
 const SEEDS = process.env.PROPERTY_SEEDS ? process.env.PROPERTY_SEEDS.split(',').map(Number) : [1, 2, 3];
 /** Each seed is its own chunk and index options; 100 random queries over each (times EPISTEME_TEST_SCALE). */
@@ -112,12 +114,12 @@ test('random queries and options respect every bound and cite real chunks', asyn
           assert.ok(start >= previousEnd && start < end && end <= length, `${context}: highlight ${start}-${end}`);
           previousEnd = end;
         }
-        if (i > 0) assert.ok(Number(response.hits[i - 1]!.score) >= Number(hit.score), `${context}: order`);
       });
       assert.ok(totalChars <= request.maxTotalChars, `${context}: ${totalChars} > ${request.maxTotalChars}`);
       // The page is that slice of the whole ranking (a page near the top is selected, not sorted).
       const full = runQuery(index, { ...request, offset: 0, limit: 1000, maxSnippetChars: 1, maxTotalChars: 1_000_000 });
       assert.equal(full.total, response.total, context);
+      checkOrder(full.hits, context);
       assert.deepEqual(
         response.hits.map((hit) => [hit.chunkId, hit.score]),
         full.hits.slice(request.offset, request.offset + response.hits.length).map((hit) => [hit.chunkId, hit.score]),
@@ -128,3 +130,37 @@ test('random queries and options respect every bound and cite real chunks', asyn
     }
   }
 });
+
+/**
+ * The whole ranking's order: score-descending, except that among the first PROXIMITY_DEPTH hits a
+ * hit of a section an earlier hit already showed (a repeat) follows every hit that is not one
+ * (query.ts, sectionsFirst). A hit's sections: its citation's and its collapsed members' (the one
+ * that scored it is among them).
+ */
+function checkOrder(hits: readonly QueryHit[], context: string): void {
+  const sectionsOf = (hit: QueryHit): string[] =>
+    [hit.citation, ...(hit.samePassage ?? []).map((same) => same.citation)].map((c) => `${c.documentId} ${c.sectionId ?? ''}`);
+  const seen = new Set<string>();
+  const repeat = hits.map((hit) => {
+    const sections = sectionsOf(hit);
+    const isRepeat = sections.some((section) => seen.has(section));
+    for (const section of sections) seen.add(section);
+    return isRepeat;
+  });
+  const head = hits.slice(0, PROXIMITY_DEPTH);
+  const firsts = head.filter((_, i) => !repeat[i]);
+  const repeats = head.filter((_, i) => repeat[i]);
+  const descending = (list: readonly QueryHit[], what: string): void =>
+    list.forEach((hit, i) => {
+      if (i > 0) assert.ok(Number(list[i - 1]!.score) >= Number(hit.score), `${context}: order of ${what}`);
+    });
+  descending(firsts, 'first hits of sections');
+  descending(repeats, 'repeats');
+  const lastFirst = head.findLastIndex((_, i) => !repeat[i]);
+  const firstRepeat = head.findIndex((_, i) => repeat[i]);
+  if (firstRepeat >= 0) assert.ok(firstRepeat > lastFirst, `${context}: a repeat before a section's first hit`);
+  const rest = hits.slice(PROXIMITY_DEPTH);
+  descending(rest, 'hits past the first');
+  const lowest = Math.min(...head.map((hit) => Number(hit.score)));
+  if (rest.length > 0) assert.ok(Number(rest[0]!.score) <= lowest, `${context}: a hit past the first above them`);
+}

@@ -35,14 +35,17 @@ test('stemmed terms match across inflections; the most specific chunk ranks firs
   // b1 and b2 contain both words: b2 is shorter, so BM25F alone puts it first, but b1 says the
   // phrase itself ("A conditional request is"), where b2 has a word between ("Conditional GET
   // requests"), and proximity puts b1 first; b3+b4 contain them once in a longer chunk; the fetch
-  // chunks contain only "request".
-  assert.deepEqual(
-    response.hits.slice(0, 3).map((h) => h.chunkId),
-    ['rfc9110#b1', 'rfc9110#b2', 'rfc9110#b3'],
-  );
+  // chunks contain only "request". b2 is in b1's section (13), so it follows the first hits of the
+  // other sections (each section once first), with its points: above b3's.
+  const ids = response.hits.map((h) => h.chunkId);
+  assert.deepEqual(ids.slice(0, 2), ['rfc9110#b1', 'rfc9110#b3']);
+  const repeat = ids.indexOf('rfc9110#b2');
+  assert.ok(repeat > 2, ids.join(' '));
+  assert.ok(response.hits.slice(1, repeat).every((h) => h.citation.sectionId !== 'conditional.requests'));
+  assert.ok(Number(response.hits[repeat]!.score) > Number(response.hits[1]!.score));
   assert.ok(response.total >= 3);
-  const top = response.hits[1]!;
-  assert.equal(top.rank, 2);
+  const top = response.hits[repeat]!;
+  assert.equal(top.rank, repeat + 1);
   assert.match(top.score, /^\d+\.\d{4}$/);
   assert.deepEqual(top.citation.headingPath, ['rfc9110', '13. Conditional Requests']);
   assert.equal(top.citation.snapshotId, 'snap-rfc9110');

@@ -444,3 +444,40 @@ test("a section whose own heading is the question's words ranks above a neighbou
     first.points,
   );
 });
+
+test('each section once first: a second chunk of a section follows the other sections among the first hits', () => {
+  // Two blocks of one section (RFC 6635's "RFC Production Center", cut into chunks) both say the
+  // question's words more often than the section that answers it; without the rule they take ranks 1
+  // and 2. The answer moves up to 2, the repeat follows it with its points unchanged.
+  const section = (id: string, heading: string): Section => ({ id, fragment: id, heading, level: 1, number: null, parentId: null });
+  const long = (text: string): string => `${text} ${'Other duties are listed in the contract. '.repeat(28)}`;
+  const docs: EvidenceDocument[] = [
+    makeDocument({
+      documentId: 'model',
+      sections: [section('production', 'Production Center'), section('dispute', 'Disagreements')],
+      blocks: [
+        {
+          id: 'p1',
+          sectionId: 'production',
+          text: long('The production center edits and publishes; the production center decides on style.'),
+        },
+        {
+          id: 'p2',
+          sectionId: 'production',
+          text: long('The production center reports to the oversight body and the production center decides.'),
+        },
+        { id: 'd1', sectionId: 'dispute', text: long('When the production center and a stream disagree, the oversight body decides.') },
+      ],
+    }),
+    ...['c', 'd', 'e', 'f'].map((n) => single(`filler-${n}`, `unrelated filler ${n} about other matters`)),
+  ];
+  const index = indexOf(docs);
+  const response = ask(index, ['who decides when the production center disagrees'], { explain: true });
+  const ids = response.hits.map((hit) => hit.chunkId);
+  const sectionOf = (chunkId: string): string => response.hits.find((hit) => hit.chunkId === chunkId)!.citation.sectionId!;
+  assert.equal(sectionOf(ids[0]!), 'production');
+  assert.equal(sectionOf(ids[1]!), 'dispute');
+  assert.equal(sectionOf(ids[2]!), 'production');
+  // By points alone the repeat would be second: the rule, not the score, puts it third.
+  assert.ok(Number(response.hits[2]!.score) > Number(response.hits[1]!.score), `${response.hits[2]!.score} > ${response.hits[1]!.score}`);
+});
