@@ -124,7 +124,7 @@ test('an element named like an Object.prototype member (constructor) is an unkno
   );
 });
 
-test('a heading inside a sectioning root (figure, blockquote, details, fieldset, a table cell) is a paragraph there, not a section of the document', async () => {
+test('a heading inside a sectioning root (figure, blockquote, details, a table cell) is a paragraph there, not a section', async () => {
   const html = Buffer.from(
     '<!doctype html><title>Spec</title><h2 id="intro">Introduction</h2>' +
       '<figure><div class="demo"><h1>Computer Starter Kit</h1><p>The best computer.</p><h1>Printer</h1><p>ASCII art.</p></div>' +
