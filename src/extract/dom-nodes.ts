@@ -1,5 +1,5 @@
 import { ElementType } from 'htmlparser2';
-import type { CDATA, Comment, Document, Element, ParentNode, ProcessingInstruction, Text } from 'domhandler';
+import type { AnyNode, CDATA, Comment, Document, Element, ParentNode, ProcessingInstruction, Text } from 'domhandler';
 
 /**
  * The nodes of the trees Episteme builds (markup-parser.ts, ecmarkdown.ts): the fields of domhandler's
@@ -52,4 +52,19 @@ export function newCDATA(children: ParentNode['children']): CDATA {
 export function newDocument(): Document {
   const node = { parent: null, prev: null, next: null, startIndex: null, endIndex: null, children: [], type: ElementType.Root };
   return node as unknown as Document;
+}
+
+/**
+ * domutils' `textContent` (the text of every text node below, comments left out), for the walk's hot
+ * calls (each link's and keyword's text): a node with one child is read through without building an
+ * array per level, and text of several pieces is joined flat, so scanning it later follows no chain.
+ */
+export function textOf(node: AnyNode): string {
+  if (node.type === ElementType.Text) return (node as Text).data;
+  if (node.type === ElementType.Comment || !Object.hasOwn(node, 'children')) return '';
+  const children = (node as ParentNode).children;
+  if (children.length === 1) return textOf(children[0]!);
+  const parts: string[] = [];
+  for (const child of children) parts.push(textOf(child));
+  return parts.join('');
 }

@@ -1,6 +1,7 @@
 import { ElementType, type QuoteType, Tokenizer, type ParserOptions, type TokenizerCallbacks } from 'htmlparser2';
 import type { ChildNode, Comment, Document, DomHandlerOptions, Element, ParentNode, Text } from 'domhandler';
 import { newCDATA, newComment, newDocument, newElement, newProcessingInstruction, newText } from './dom-nodes.js';
+import { readName } from './name-table.js';
 
 /**
  * The tree builder for HTML and XML: htmlparser2's public `Tokenizer` drives it, and it builds the
@@ -231,6 +232,13 @@ class TreeBuilder implements TokenizerCallbacks, OpenElements {
   private readonly elements: Element[] = [];
   /** A text or comment node still being written to. */
   private lastNode: Text | Comment | null = null;
+  /**
+   * The pieces of the text node being written, when it has more than one (text around an entity,
+   * `a &amp; b`): joined into one flat string when the node ends. Appending with `+=` made a chain of
+   * pieces that every later read of the text (each scan, slice and regex of the walk) had to follow
+   * or flatten again.
+   */
+  private textParts: string[] | null = null;
 
   constructor(source: string, options: ParserOptions & DomHandlerOptions, rules: readonly StartTagRule[]) {
     this.source = source;
@@ -337,8 +345,7 @@ class TreeBuilder implements TokenizerCallbacks, OpenElements {
 
   onattribname(start: number, endIndex: number): void {
     this.startIndex = start;
-    const name = this.slice(start, endIndex);
-    this.attribname = this.lowerCaseAttributeNames ? name.toLowerCase() : name;
+    this.attribname = readName(this.source, start, endIndex, this.lowerCaseAttributeNames);
   }
 
   onattribdata(start: number, endIndex: number): void {
@@ -387,7 +394,7 @@ class TreeBuilder implements TokenizerCallbacks, OpenElements {
       text.parent = node;
       this.lastNode = text;
       this.addText(value);
-      this.lastNode = null;
+      this.endText();
     } else if (this.isInForeignContext()) {
       this.addText(value);
     } else {
@@ -399,6 +406,7 @@ class TreeBuilder implements TokenizerCallbacks, OpenElements {
   onend(): void {
     // Every element still open ends here.
     this.endIndex = this.startIndex;
+    this.endText();
     for (let i = this.names.length; i > 0; i--) this.closeElement();
   }
 
@@ -419,8 +427,7 @@ class TreeBuilder implements TokenizerCallbacks, OpenElements {
   }
 
   private readTagName(start: number, endIndex: number): string {
-    const raw = this.slice(start, endIndex);
-    const name = this.lowerCaseTagNames ? raw.toLowerCase() : raw;
+    const name = readName(this.source, start, endIndex, this.lowerCaseTagNames);
     if (!(this.lowerCaseTagNames && this.htmlMode)) return name;
     if (this.foreign[this.foreign.length - 1] === FOREIGN_SVG) return svgTagNameAdjustments.get(name) ?? name;
     // The end tag of an SVG element at an integration point (</foreignObject> inside its own content).
@@ -493,7 +500,7 @@ class TreeBuilder implements TokenizerCallbacks, OpenElements {
   }
 
   private closeElement(): void {
-    this.lastNode = null;
+    this.endText();
     // No node when the input ended inside its start tag: then the document's end is set, as DomHandler does.
     const element: ParentNode = this.elements.pop() ?? this.root;
     if (this.withEnd) element.endIndex = this.endIndex;
@@ -502,7 +509,8 @@ class TreeBuilder implements TokenizerCallbacks, OpenElements {
   private addText(data: string): void {
     const last = this.lastNode;
     if (last !== null && last.type === ElementType.Text) {
-      last.data += data;
+      if (this.textParts === null) this.textParts = [last.data, data];
+      else this.textParts.push(data);
       if (this.withEnd) last.endIndex = this.endIndex;
       return;
     }
@@ -514,6 +522,14 @@ class TreeBuilder implements TokenizerCallbacks, OpenElements {
   private addComment(data: string): void {
     const node = newComment(data);
     this.addNode(node);
+  }
+
+  /** Ends the text node being written, if any: its pieces become its data. */
+  private endText(): void {
+    if (this.textParts !== null) {
+      this.lastNode!.data = this.textParts.join('');
+      this.textParts = null;
+    }
     this.lastNode = null;
   }
 
@@ -531,7 +547,7 @@ class TreeBuilder implements TokenizerCallbacks, OpenElements {
       previousSibling.next = node;
     }
     node.parent = parent;
-    this.lastNode = null;
+    this.endText();
   }
 }
 

@@ -1,5 +1,5 @@
 import { type AnyNode, type Element, isTag, isText } from 'domhandler';
-import { textContent } from 'domutils';
+import { textOf } from '../dom-nodes.js';
 import type { KeywordSpan } from '../bcp14.js';
 import type { AlgorithmStep, Link } from '../document-builder.js';
 import { TextSink, normalizeSpace } from '../text-sink.js';
@@ -56,7 +56,7 @@ export function isIntroducedStepList(walk: HtmlWalk, ol: Element, introductions:
   let prev = ol.prev;
   while (prev !== null && isText(prev) && prev.data.trim() === '') prev = prev.prev;
   if (prev === null || !isTag(prev) || prev.name !== 'p' || walk.rules.prune(prev)) return false;
-  const text = normalizeSpace(textContent(prev)).toLowerCase();
+  const text = normalizeSpace(textOf(prev)).toLowerCase();
   return introductions.some((ending) => text.endsWith(ending));
 }
 
@@ -168,7 +168,7 @@ function stepId(li: Element): string | undefined {
 function collectVariables(walk: HtmlWalk, node: AnyNode, into: string[]): void {
   if (!isTag(node) || SKIP_TAGS.has(node.name) || walk.rules.prune(node)) return;
   if (node.name === 'var') {
-    const name = normalizeSpace(textContent(node));
+    const name = normalizeSpace(textOf(node));
     if (name !== '' && !into.includes(name)) into.push(name);
     return;
   }

@@ -236,14 +236,26 @@ export function compileRules(rules: HtmlRules): CompiledRules {
   return compiled;
 }
 
-export function classesOf(el: Element): string[] {
+const NO_CLASSES: readonly string[] = Object.freeze([]);
+/** Class lists by attribute value: a document has few distinct values, and a block asks up to three times. */
+const classLists = new Map<string, readonly string[]>();
+
+/** The class names of an element, in order (a shared list: read, never changed). */
+export function classesOf(el: Element): readonly string[] {
   const value = el.attribs['class'];
-  if (value === undefined || value === '') return [];
-  return value.split(/[ \t\n\r\f]+/).filter((c) => c !== '');
+  if (value === undefined || value === '') return NO_CLASSES;
+  let known = classLists.get(value);
+  if (known === undefined) {
+    const names = value.split(/[ \t\n\r\f]+/).filter((c) => c !== '');
+    known = Object.freeze(names);
+    // Kept as copies, as candidatesOfClass keeps its keys: nothing remembered holds a document's source.
+    if (classLists.size < MAX_REMEMBERED_CLASS_VALUES) classLists.set(flatCopy(value), Object.freeze(names.map(flatCopy)));
+  }
+  return known;
 }
 
 /** The first of `classes` in `set`, if any. */
-export function markerClass(classes: string[], set: Set<string>): string | undefined {
+export function markerClass(classes: readonly string[], set: Set<string>): string | undefined {
   for (const c of classes) if (set.has(c)) return c;
   return undefined;
 }

@@ -1,6 +1,7 @@
 import { type AnyNode, type Element, isTag, isText, isCDATA } from 'domhandler';
 import { textContent } from 'domutils';
 import type { BlockAnchor, Link } from '../document-builder.js';
+import { textOf } from '../dom-nodes.js';
 import type { KeywordSpan } from '../bcp14.js';
 import { keywordOf } from '../bcp14.js';
 import { TextSink, normalizeSpace } from '../text-sink.js';
@@ -16,6 +17,8 @@ export class FlowWriter {
   anchors: BlockAnchor[] | null = null;
   /** How many `<sup>`/`<sub>` enclose the node being written. */
   private scriptNesting = 0;
+  /** Links resolved so far (href -> absolute URL): this writer serves one document. */
+  private readonly resolved = new Map<string, string>();
 
   constructor(
     private readonly rules: CompiledRules,
@@ -48,7 +51,7 @@ export class FlowWriter {
       return;
     }
     if (this.rules.keyword(node)) {
-      const kw = keywordOf(textContent(node));
+      const kw = keywordOf(textOf(node));
       if (kw !== null) {
         for (const c of node.children) this.flow(c, sink, keywords, links, pre, depth);
         const end = sink.length;
@@ -81,7 +84,7 @@ export class FlowWriter {
           : undefined;
     for (const c of children) this.flow(c, sink, keywords, links, isPre, childDepth);
     if (linkStart !== undefined) {
-      const text = normalizeSpace(textContent(node));
+      const text = normalizeSpace(textOf(node));
       // Members in code-unit order: canonicalJson then copies nothing.
       links.push({ href: this.resolve(linkStart), text });
     }
@@ -126,11 +129,17 @@ export class FlowWriter {
 
   resolve(href: string): string {
     if (href.startsWith('#')) return this.baseNoHash + href;
-    try {
-      return new URL(href, this.baseUrl).href;
-    } catch {
-      return href;
+    // A spec links the same few hundred targets thousands of times: each is parsed once per document.
+    let resolved = this.resolved.get(href);
+    if (resolved === undefined) {
+      try {
+        resolved = new URL(href, this.baseUrl).href;
+      } catch {
+        resolved = href;
+      }
+      this.resolved.set(href, resolved);
     }
+    return resolved;
   }
 }
 
