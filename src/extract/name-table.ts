@@ -1,10 +1,10 @@
 /**
  * Tag and attribute names read from markup, each distinct name one shared string for the life of the
  * process (as browsers' parsers keep an atom table). A name is looked up by its code units in the
- * source, so reading one allocates nothing: no substring, no lower-cased copy. And the string returned
- * is the engine's canonical one for its text (a property key's), the same string as the literal
- * `'div'` in the code: every later `Set`/`Map` lookup of a name (tags.ts, the tree builder's lists)
- * and every `attribs[name]` store finds it without hashing or comparing its characters again.
+ * source, so reading one allocates nothing: no substring, no lower-cased copy, and every later
+ * `Set`/`Map` lookup of a name (tags.ts, the tree builder's lists) is of one string whose hash is
+ * computed once. The table's strings are copies made of their code units, so they hold no part of a
+ * source document alive.
  *
  * Bounded: names longer than MAX_NAME_LENGTH, names with non-ASCII code units, and new names once the
  * table holds MAX_NAMES are read as plain substrings, so hostile markup with a million distinct names
@@ -19,9 +19,11 @@ const SLOTS = 4096;
 const slots: (string | undefined)[] = new Array<string | undefined>(SLOTS).fill(undefined);
 let count = 0;
 
-/** The engine's canonical string of `name`'s text: a property key's, flat, sharing no storage with a source. */
-function canonical(name: string): string {
-  return Object.keys({ [name]: 0 })[0]!;
+/** A copy of a short name built from its code units: a slice would keep the whole source it was cut from. */
+function ownCopy(name: string): string {
+  const codes: number[] = [];
+  for (let i = 0; i < name.length; i++) codes.push(name.charCodeAt(i));
+  return String.fromCharCode(...codes);
 }
 
 /**
@@ -48,7 +50,7 @@ export function readName(source: string, start: number, end: number, lowerCase: 
   }
   const name = plainName(source, start, end, lowerCase);
   if (count >= MAX_NAMES) return name;
-  const shared = canonical(name);
+  const shared = ownCopy(name);
   slots[slot] = shared;
   count++;
   return shared;
