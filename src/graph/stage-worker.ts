@@ -1,7 +1,19 @@
-import { parentPort } from 'node:worker_threads';
+import { parentPort, workerData } from 'node:worker_threads';
 import { runStageTask, type StageTask } from './stage-tasks.js';
-import { serializeError } from './stage-pool.js';
+import { serializeError, type StageWorkerData } from './stage-pool.js';
 import { WorkerMemory } from './worker-memory.js';
+
+// The launcher's module compile cache, which a worker thread does not inherit (Node 22.1+; see
+// StageWorkerData): enabled before the stage modules below are loaded.
+const compileCacheDir = (workerData as StageWorkerData | null)?.compileCacheDir;
+const moduleApi = process.getBuiltinModule('node:module') as { enableCompileCache?: (directory: string) => unknown };
+if (compileCacheDir !== undefined && typeof moduleApi.enableCompileCache === 'function') {
+  try {
+    moduleApi.enableCompileCache(compileCacheDir);
+  } catch {
+    // A cache that cannot be set up only costs speed.
+  }
+}
 
 // Worker-thread side of StagePool: one task at a time, results posted back as artifact bytes and facts. The
 // stage modules load before the worker reports ready, so a task's time bound measures the task, not
