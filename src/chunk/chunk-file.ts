@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { Chunk, ChunksPayload } from '../document/types.js';
-import { artifactFileOfPayloadJson } from '../store/artifact.js';
+import { artifactFileBytes, artifactFileOfPayloadJson, utf8OfPieces } from '../store/artifact.js';
 import { canonicalJson, compareCodeUnits } from '../store/canonical-json.js';
 import { CHUNKS_FORMAT_VERSION } from '../rule-versions.js';
 import { chunksContentHash } from './snapshot-provenance.js';
@@ -32,8 +32,10 @@ export interface ChunkJson {
 }
 
 export interface EncodedChunks {
-  /** artifactFile('document-chunks', CHUNKS_FORMAT_VERSION, payload), byte for byte. */
-  bytes: string;
+  /** artifactFile('document-chunks', CHUNKS_FORMAT_VERSION, payload) as UTF-8, byte for byte. */
+  bytes: Buffer;
+  /** SHA-256 of bytes. */
+  sha256: string;
   /** chunksContentHash(payload.documentId, payload.chunks). */
   contentHash: string;
   /** The members of each chunk, in payload order. */
@@ -169,31 +171,29 @@ export function encodeChunks(payload: ChunksPayload, textJson: (text: string) =>
     split.push(one);
   }
   const documentIdJson = canonicalJson(payload.documentId);
-  // chunksContentHash hashes canonicalJson({chunks (snapshot ids blanked), documentId}): the same
-  // pieces, hashed as one string (an update per chunk costs more than the hashing).
-  const hashed: string[] = [];
-  const pieces: string[] = [];
+  // chunksContentHash hashes canonicalJson({chunks (snapshot ids blanked), documentId}), and the file
+  // holds canonicalJson(payload): both from the same pieces, hashed and encoded piece by piece. Joined
+  // into one string, a single non-Latin-1 character makes it two bytes per character, and each hash
+  // and the copy to the main thread would convert or copy all of it again.
+  const hash = createHash('sha256').update('{"chunks":[');
+  const pieces: string[] = [`{"chunkOptions":${canonicalJson(payload.chunkOptions)},"chunks":[`];
   split.forEach((one, i) => {
-    const separator = i === 0 ? '' : ',';
-    hashed.push(`${separator}${one.head}""${one.tail}`);
-    pieces.push(`${separator}${one.head}${one.snapshotId}${one.tail}`);
+    const head = i === 0 ? one.head : `,${one.head}`;
+    hash.update(head).update('""').update(one.tail);
+    pieces.push(head, one.snapshotId, one.tail);
   });
-  const contentHash = createHash('sha256')
-    .update(`{"chunks":[${hashed.join('')}],"documentId":${documentIdJson}}`)
-    .digest('hex');
-  const chunkOptionsJson = canonicalJson(payload.chunkOptions);
-  const payloadJson = `{"chunkOptions":${chunkOptionsJson},"chunks":[${pieces.join('')}],"documentId":${documentIdJson}}`;
-  return {
-    bytes: artifactFileOfPayloadJson('document-chunks', CHUNKS_FORMAT_VERSION, payloadJson),
-    contentHash,
-    members: split.map((one) => one.members),
-  };
+  const contentHash = hash.update(`],"documentId":${documentIdJson}}`).digest('hex');
+  pieces.push(`],"documentId":${documentIdJson}}`);
+  const { bytes, sha256 } = artifactFileBytes('document-chunks', CHUNKS_FORMAT_VERSION, utf8OfPieces(pieces));
+  return { bytes, sha256, contentHash, members: split.map((one) => one.members) };
 }
 
 /** encodeChunks without the shortcut: what it must equal (tests), and the fallback for unknown shapes. */
-export function encodeChunksSlowly(payload: ChunksPayload): { bytes: string; contentHash: string } {
+export function encodeChunksSlowly(payload: ChunksPayload): { bytes: Buffer; sha256: string; contentHash: string } {
+  const bytes = Buffer.from(artifactFileOfPayloadJson('document-chunks', CHUNKS_FORMAT_VERSION, canonicalJson(payload)), 'utf8');
   return {
-    bytes: artifactFileOfPayloadJson('document-chunks', CHUNKS_FORMAT_VERSION, canonicalJson(payload)),
+    bytes,
+    sha256: createHash('sha256').update(bytes).digest('hex'),
     contentHash: chunksContentHash(payload.documentId, payload.chunks),
   };
 }

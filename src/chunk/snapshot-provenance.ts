@@ -14,17 +14,21 @@ import { CHUNKS_FORMAT_VERSION } from '../rule-versions.js';
  */
 
 /**
- * SHA-256 of a document without the snapshot it came from, read off its canonical JSON: the values of
- * its snapshot id and source SHA-256 blanked. In canonical JSON a quote inside a string is escaped, so
+ * SHA-256 of a document without the snapshot it came from, read off its canonical JSON (as UTF-8): the
+ * values of its snapshot id and source SHA-256 blanked. In canonical JSON a quote inside a string is escaped, so
  * `"snapshotId":"<id>"` can only be a key and its value. Only compared with itself (a record fact), so
  * it needs to be a function of the content, not of any other serialisation.
  */
-export function documentContentHash(documentJson: string, snapshotId: string, sourceSha256: string): string {
+export function documentContentHash(documentJson: Uint8Array, snapshotId: string, sourceSha256: string): string {
   // The hash of the text with both replaced (replaceAll of each), fed piece by piece instead of
   // copying a multi-megabyte document twice: matches are keys, so they never overlap one another.
+  // Searched in the UTF-8 bytes (the worker's encoding of the artifact): a pattern that starts with an
+  // ASCII quote matches there exactly where it matches in the text.
+  const bytes = Buffer.from(documentJson.buffer, documentJson.byteOffset, documentJson.byteLength);
   const hits: [at: number, length: number, blank: string][] = [];
-  const find = (pattern: string, blank: string): void => {
-    for (let at = documentJson.indexOf(pattern); at !== -1; at = documentJson.indexOf(pattern, at + pattern.length))
+  const find = (text: string, blank: string): void => {
+    const pattern = Buffer.from(text, 'utf8');
+    for (let at = bytes.indexOf(pattern); at !== -1; at = bytes.indexOf(pattern, at + pattern.length))
       hits.push([at, pattern.length, blank]);
   };
   find(`"snapshotId":${JSON.stringify(snapshotId)}`, '"snapshotId":""');
@@ -33,10 +37,10 @@ export function documentContentHash(documentJson: string, snapshotId: string, so
   const hash = createHash('sha256');
   let from = 0;
   for (const [at, length, blank] of hits) {
-    hash.update(documentJson.slice(from, at)).update(blank);
+    hash.update(bytes.subarray(from, at)).update(blank);
     from = at + length;
   }
-  return hash.update(documentJson.slice(from)).digest('hex');
+  return hash.update(bytes.subarray(from)).digest('hex');
 }
 
 export interface StampedChunks {

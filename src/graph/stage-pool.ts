@@ -1,5 +1,5 @@
 import { Worker } from 'node:worker_threads';
-import type { StageResult, StageTask } from './stage-tasks.js';
+import { taskTransferables, type StageResult, type StageTask } from './stage-tasks.js';
 import { EpistemeError, FAILURE_CODES, type FailureCode } from '../failure.js';
 
 /**
@@ -31,6 +31,11 @@ export interface TaskBounds {
    * free: it may still hold what they share (worker-memory.ts). Only a preference: results do not depend on it.
    */
   affinity?: string;
+  /**
+   * The caller hands the task's byte buffers (a snapshot body it read, a document file) over to the
+   * worker: they are transferred instead of copied, and are empty in the caller afterwards.
+   */
+  handOverBytes?: boolean;
 }
 
 interface Pending {
@@ -156,7 +161,14 @@ export class StagePool {
     lane.affinity = pending.bounds.affinity;
     if (lane.ready) this.startClock(lane, pending);
     lane.worker.ref();
-    lane.worker.postMessage(pending.task);
+    try {
+      lane.worker.postMessage(pending.task, pending.bounds.handOverBytes ? taskTransferables(pending.task) : []);
+    } catch (error) {
+      // A task that cannot be sent (a detached buffer) fails alone; the lane takes the next one.
+      this.release(lane);
+      lane.worker.unref();
+      pending.reject(error);
+    }
   }
 
   private startClock(lane: Lane, pending: Pending): void {

@@ -2,9 +2,8 @@ import type { ExtractInput } from '../extract/extract.js';
 import type { ChunkOptions } from '../chunk/chunker.js';
 import type { ChunksPayload, EvidenceDocument } from '../document/types.js';
 import type { InspectTask } from '../inspect/inspect.js';
-import { artifactFileOfPayloadJson, type Artifact } from '../store/artifact.js';
+import { artifactFileBytes, type Artifact } from '../store/artifact.js';
 import { canonicalJson } from '../store/canonical-json.js';
-import { sha256Hex } from '../store/hash.js';
 import { WorkerMemory } from './worker-memory.js';
 
 /**
@@ -33,15 +32,19 @@ export type StageTask =
   | { stage: 'inspect-restored'; tasks: InspectTask[] };
 
 export interface ExtractResult {
-  bytes: string;
-  /** SHA-256 of bytes (as UTF-8). */
+  /** The artifact file (UTF-8): a buffer of its own, which the worker transfers instead of copying. */
+  bytes: Uint8Array;
+  /** SHA-256 of bytes. */
   sha256: string;
   /** Diagnostic counts and codes, the snapshot it cites and the hash of its content without that snapshot. */
   facts: Record<string, string>;
 }
 
 export interface ChunkResult {
-  bytes: string;
+  /** The chunk file (UTF-8), transferred as ExtractResult's bytes are. */
+  bytes: Uint8Array;
+  /** SHA-256 of bytes. */
+  sha256: string;
   /** SHA-256 of the chunks without the snapshot they cite: the key of their index part. */
   chunksContentHash: string;
   snapshotId: string;
@@ -76,14 +79,14 @@ async function run(task: StageTask, memory: WorkerMemory): Promise<ExtractResult
       const { documentContentHash } = await import('../chunk/snapshot-provenance.js');
       const document = await extractDocument(task.input);
       const { snapshotId, sourceSha256 } = document.provenance;
-      const documentJson = canonicalJson(document);
+      // Encoded once: the hashes and the file are of these bytes (artifact.ts artifactFileBytes).
+      const documentJson = Buffer.from(canonicalJson(document), 'utf8');
       const facts = {
         ...diagnosticFactsOf(document.diagnostics),
         documentContentHash: documentContentHash(documentJson, snapshotId, sourceSha256),
         snapshotId,
       };
-      const bytes = artifactFileOfPayloadJson('document', DOCUMENT_FORMAT_VERSION, documentJson);
-      const sha256 = sha256Hex(bytes);
+      const { bytes, sha256 } = artifactFileBytes('document', DOCUMENT_FORMAT_VERSION, documentJson);
       memory.documents.set(sha256, document);
       return { bytes, sha256, facts };
     }
@@ -105,18 +108,52 @@ async function run(task: StageTask, memory: WorkerMemory): Promise<ExtractResult
       };
       // Each chunk's values serialised once, for the file, its content hash and the index part's rows.
       const encoded = encodeChunks(payload, (text) => chunking.textJson.get(text));
-      const { bytes, contentHash } = encoded ?? encodeChunksSlowly(payload);
+      const { bytes, sha256, contentHash } = encoded ?? encodeChunksSlowly(payload);
       // Row blocks this worker compressed for the document's last part need no checking; a part from
       // elsewhere (the previous build's, the cache's) has each block inflated and checked first.
       const reuse = chunking.part === undefined && task.previousPart !== undefined ? reusableRowBlocks(task.previousPart) : undefined;
       const part = buildDocumentPart(payload.documentId, payload.chunks, reuse, encoded?.members, chunking);
-      return { bytes, chunksContentHash: contentHash, snapshotId, part };
+      return { bytes, sha256, chunksContentHash: contentHash, snapshotId, part };
     }
     case 'inspect-restored': {
       const { inspectRestored } = await import('../inspect/inspect.js');
       return JSON.stringify(task.tasks.map(inspectRestored));
     }
   }
+}
+
+/**
+ * What a worker can transfer of a result instead of copying it: the artifact bytes, when they are a
+ * buffer of their own (artifactFileBytes makes them so; a view of a shared pool must be copied).
+ */
+export function transferablesOf(result: unknown): ArrayBuffer[] {
+  return ownBuffer((result as { bytes?: unknown } | null)?.bytes);
+}
+
+/**
+ * What the main thread can transfer of a task: the bytes it read for it (a snapshot body, a document
+ * file), which it does not use again once the task is sent.
+ */
+export function taskTransferables(task: StageTask): ArrayBuffer[] {
+  if (task.stage === 'extract') return ownBuffer(task.input.body);
+  if (task.stage === 'chunk') return ownBuffer(task.documentBytes);
+  return [];
+}
+
+/**
+ * The buffer of `bytes` when it is all theirs (not a view of a shared pool, whose transfer would
+ * detach the rest) and not empty. An empty one stays out: a buffer already transferred (detached) in
+ * a transfer list makes Node drop the message without a word, where cloning it throws.
+ */
+function ownBuffer(bytes: unknown): ArrayBuffer[] {
+  if (!(bytes instanceof Uint8Array) || bytes.byteLength === 0) return [];
+  const { buffer } = bytes;
+  return buffer instanceof ArrayBuffer && bytes.byteOffset === 0 && bytes.byteLength === buffer.byteLength ? [buffer] : [];
+}
+
+/** A task result's bytes as a Buffer (a transferred result arrives as a plain Uint8Array): a view, not a copy. */
+export function bufferOf(bytes: Uint8Array): Buffer {
+  return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
 }
 
 /** The evidence document in an artifact file's bytes. */

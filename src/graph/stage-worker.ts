@@ -1,5 +1,5 @@
 import { parentPort, workerData } from 'node:worker_threads';
-import { runStageTask, type StageTask } from './stage-tasks.js';
+import { runStageTask, transferablesOf, type StageTask } from './stage-tasks.js';
 import { serializeError, type StageWorkerData } from './stage-pool.js';
 import { WorkerMemory } from './worker-memory.js';
 
@@ -24,7 +24,8 @@ await Promise.all([import('../extract/extract.js'), import('../chunk/chunker.js'
 const memory = new WorkerMemory();
 parentPort!.on('message', (task: StageTask) => {
   runStageTask(task, memory).then(
-    (result) => parentPort!.postMessage({ ok: true, result }),
+    // The artifact bytes move to the main thread (transferred: a large document is not copied).
+    (result) => parentPort!.postMessage({ ok: true, result }, transferablesOf(result)),
     (error: unknown) => parentPort!.postMessage({ ok: false, error: serializeError(error) }),
   );
 });

@@ -44,6 +44,37 @@ export function artifactFileOfPayloadJson(kind: ArtifactKind, formatVersion: num
   return `${head}"fingerprint":"sha256:${fingerprint}",${before}${payloadJson}${after}\n`;
 }
 
+/**
+ * artifactFileOfPayloadJson as UTF-8 bytes, with their SHA-256, for a payload already encoded as
+ * UTF-8. A stage worker encodes a large artifact once and hashes bytes: hashing or copying one
+ * multi-megabyte JavaScript string instead converts it again each time (a spec with one non-Latin-1
+ * character makes the whole string two bytes per character). The buffer is its own ArrayBuffer, so a
+ * worker can transfer it to the main thread instead of copying it.
+ */
+export function artifactFileBytes(kind: ArtifactKind, formatVersion: number, payload: Uint8Array): { bytes: Buffer; sha256: string } {
+  const head = `{"artifact":${JSON.stringify(kind)},`;
+  const before = `"formatVersion":${formatVersion},"payload":`;
+  const after = `,"producer":${PRODUCER_JSON}}`;
+  const fingerprint = createHash('sha256').update(head).update(before).update(payload).update(after).digest('hex');
+  const prefix = Buffer.from(`${head}"fingerprint":"sha256:${fingerprint}",${before}`, 'utf8');
+  const suffix = Buffer.from(`${after}\n`, 'utf8');
+  const bytes = Buffer.allocUnsafeSlow(prefix.length + payload.length + suffix.length);
+  prefix.copy(bytes, 0);
+  bytes.set(payload, prefix.length);
+  suffix.copy(bytes, prefix.length + payload.length);
+  return { bytes, sha256: createHash('sha256').update(bytes).digest('hex') };
+}
+
+/** The UTF-8 bytes of `pieces` joined, written into one buffer (no joined string is made). */
+export function utf8OfPieces(pieces: readonly string[]): Buffer {
+  let length = 0;
+  for (const piece of pieces) length += Buffer.byteLength(piece, 'utf8');
+  const bytes = Buffer.allocUnsafe(length);
+  let at = 0;
+  for (const piece of pieces) at += bytes.write(piece, at, 'utf8');
+  return bytes;
+}
+
 /** Parses and verifies an artifact; `label` names the file in errors. */
 export function parseArtifact<T>(text: string, expectedKind: ArtifactKind, expectedFormat: number, label: string): Artifact<T> {
   const candidate = parseArtifactUnverified<T>(text, expectedKind, expectedFormat, label);

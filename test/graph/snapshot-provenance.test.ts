@@ -31,7 +31,11 @@ function chunkBytes(document: EvidenceDocument, maxChars: number): string {
 
 /** The content hash as the extract worker computes it: off the document's canonical JSON. */
 function contentHashOf(document: EvidenceDocument): string {
-  return documentContentHash(canonicalJson(document), document.provenance.snapshotId, document.provenance.sourceSha256);
+  return documentContentHash(
+    Buffer.from(canonicalJson(document), 'utf8'),
+    document.provenance.snapshotId,
+    document.provenance.sourceSha256,
+  );
 }
 
 function withSnapshot(document: EvidenceDocument, snapshotId: string, sourceSha256: string): EvidenceDocument {
@@ -85,7 +89,7 @@ test('any change of content, however small, changes the content hash', () => {
 
 test('the document content hash is the SHA-256 of the canonical JSON with both snapshot values blanked', async () => {
   const { sha256Hex } = await import('../../src/store/hash.js');
-  const { artifactFileOfPayloadJson } = await import('../../src/store/artifact.js');
+  const { artifactFileBytes, artifactFileOfPayloadJson } = await import('../../src/store/artifact.js');
   for (const document of documents) {
     // A key that names the snapshot again elsewhere (front matter) is blanked too, as replaceAll does.
     const withEcho = { ...document, metadata: { snapshotId: document.provenance.snapshotId, z: 'é "snapshotId":' } };
@@ -97,9 +101,15 @@ test('the document content hash is the SHA-256 of the canonical JSON with both s
           .replaceAll(`"snapshotId":${JSON.stringify(snapshotId)}`, '"snapshotId":""')
           .replaceAll(`"sourceSha256":${JSON.stringify(sourceSha256)}`, '"sourceSha256":""'),
       );
-      assert.equal(documentContentHash(json, snapshotId, sourceSha256), expected, doc.documentId);
+      assert.equal(documentContentHash(Buffer.from(json, 'utf8'), snapshotId, sourceSha256), expected, doc.documentId);
       // The artifact file hashed piece by piece: the bytes makeArtifact writes.
       assert.equal(artifactFileOfPayloadJson('document', 1, json), artifactBytes(makeArtifact('document', 1, doc)));
+      // And as the worker makes it: from the payload's UTF-8 bytes, with the file's SHA-256.
+      const file = artifactFileBytes('document', 1, Buffer.from(json, 'utf8'));
+      assert.equal(file.bytes.toString('utf8'), artifactBytes(makeArtifact('document', 1, doc)));
+      assert.equal(file.sha256, sha256Hex(file.bytes));
+      assert.equal(file.bytes.byteOffset, 0, 'a buffer of its own (transferable)');
+      assert.equal(file.bytes.byteLength, file.bytes.buffer.byteLength, 'a buffer of its own (transferable)');
     }
   }
 });

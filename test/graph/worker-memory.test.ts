@@ -119,7 +119,7 @@ async function extracted(source: Source, text: string, memory: WorkerMemory): Pr
     },
     memory,
   );
-  const bytes = Buffer.from(result.bytes, 'utf8');
+  const bytes = Buffer.from(result.bytes);
   assert.equal(result.sha256, sha256Hex(bytes), `${source.name}: the extract task's hash is of its bytes`);
   return { bytes, sha256: result.sha256 };
 }
@@ -143,7 +143,8 @@ test('a worker that remembers its last rounds chunks every edit of a document as
       assert.deepEqual(await runStageTask(task, memory), { missing: 'document' }, 'a worker without the document asks for it');
       const fresh = done(await runStageTask({ ...task, documentBytes: document.bytes }));
       const label = `${source.name}, round ${round}`;
-      assert.equal(remembered.bytes, fresh.bytes, `${label}: chunk file`);
+      assert.deepEqual(remembered.bytes, fresh.bytes, `${label}: chunk file`);
+      assert.equal(remembered.sha256, fresh.sha256, `${label}: chunk file hash`);
       assert.equal(remembered.chunksContentHash, fresh.chunksContentHash, `${label}: content hash`);
       assert.equal(remembered.snapshotId, fresh.snapshotId, `${label}: snapshot`);
       assert.equal(remembered.part, fresh.part, `${label}: index part`);
@@ -166,7 +167,7 @@ test("every dev-corpus document chunked from its worker's memory equals one chun
     const task = { stage: 'chunk' as const, documentId: 'doc', documentSha256: document.sha256, options: DEFAULT_CHUNK_OPTIONS };
     const remembered = done(await runStageTask(task, memory));
     const fresh = done(await runStageTask({ ...task, documentBytes: document.bytes }));
-    assert.equal(remembered.bytes, fresh.bytes, `${source.name}: chunk file`);
+    assert.deepEqual(remembered.bytes, fresh.bytes, `${source.name}: chunk file`);
     assert.equal(remembered.part, fresh.part, `${source.name}: index part`);
   }
 });

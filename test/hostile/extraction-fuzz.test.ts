@@ -287,6 +287,7 @@ test(`seeded extraction fuzz (seed ${SEED}): ${CASES} mutated inputs, no interna
     const inFlight = new Set<Promise<void>>();
     for (const c of cases) {
       const body = mutate(c.seed, random);
+      const bodyLength = body.length; // the pool transfers the body to its worker
       const run = async (): Promise<void> => {
         const started = performance.now();
         try {
@@ -303,7 +304,7 @@ test(`seeded extraction fuzz (seed ${SEED}): ${CASES} mutated inputs, no interna
             },
             { timeoutMs: TIME_BOUND_MS, label: `case ${c.index}` },
           );
-          const document = (JSON.parse(bytes) as { payload: unknown }).payload;
+          const document = (JSON.parse(Buffer.from(bytes).toString('utf8')) as { payload: unknown }).payload;
           const valid = validateDocument(document);
           if (!valid.ok) failures.push(`case ${c.index} (${c.seed.name}): invalid document: ${valid.errors.slice(0, 3).join('; ')}`);
           outcomes.set('document', (outcomes.get('document') ?? 0) + 1);
@@ -315,7 +316,7 @@ test(`seeded extraction fuzz (seed ${SEED}): ${CASES} mutated inputs, no interna
         }
         slowest = Math.max(slowest, performance.now() - started);
         if (process.env['EPISTEME_FUZZ_VERBOSE'] === '1')
-          console.log(`# case ${c.index} ${c.seed.name}: ${Math.round(performance.now() - started)} ms, ${body.length} bytes`);
+          console.log(`# case ${c.index} ${c.seed.name}: ${Math.round(performance.now() - started)} ms, ${bodyLength} bytes`);
       };
       const p = run().finally(() => inFlight.delete(p));
       inFlight.add(p);

@@ -326,7 +326,9 @@ test('every container kind nested 100,000 deep ends at once with a document nami
         // Generous: a loaded 2-core machine; the bench measures the time (bench/hostile-extraction.ts).
         { timeoutMs: 120_000, label: c.name },
       );
-      const doc = (JSON.parse(bytes) as { payload: { diagnostics: { code: string }[]; blocks: { text: string }[] } }).payload;
+      const doc = (
+        JSON.parse(Buffer.from(bytes).toString('utf8')) as { payload: { diagnostics: { code: string }[]; blocks: { text: string }[] } }
+      ).payload;
       const codes = doc.diagnostics.map((d) => d.code);
       report.push(`${c.name}: ${(performance.now() - started).toFixed(0)} ms, ${codes.join(', ')}`);
       for (const code of c.codes) assert.ok(codes.includes(code), `${c.name}: no ${code} in ${codes.join(', ')}`);

@@ -6,6 +6,7 @@ import { chunksContentHash } from '../../src/chunk/snapshot-provenance.js';
 import type { Chunk, ChunksPayload, Section } from '../../src/document/types.js';
 import { buildDocumentPart } from '../../src/index/search-index.js';
 import { artifactBytes, makeArtifact } from '../../src/store/artifact.js';
+import { sha256Hex } from '../../src/store/hash.js';
 import { CHUNKS_FORMAT_VERSION } from '../../src/rule-versions.js';
 import { ALL_DOCS, makeDocument } from './fixtures.js';
 
@@ -57,9 +58,11 @@ test('the chunk file and content hash serialised once equal the generic serialis
   for (const payload of cases) {
     const encoded = encodeChunks(payload);
     assert.ok(encoded !== null, `${payload.documentId}: the known chunk shape takes the shortcut`);
-    assert.equal(encoded.bytes, artifactBytes(makeArtifact('document-chunks', CHUNKS_FORMAT_VERSION, payload)), payload.documentId);
+    const file = artifactBytes(makeArtifact('document-chunks', CHUNKS_FORMAT_VERSION, payload));
+    assert.equal(encoded.bytes.toString('utf8'), file, payload.documentId);
+    assert.equal(encoded.sha256, sha256Hex(file), `${payload.documentId}: the hash is of the file's bytes`);
     assert.equal(encoded.contentHash, chunksContentHash(payload.documentId, payload.chunks), payload.documentId);
-    assert.deepEqual(encodeChunksSlowly(payload), { bytes: encoded.bytes, contentHash: encoded.contentHash });
+    assert.deepEqual(encodeChunksSlowly(payload), { bytes: encoded.bytes, sha256: encoded.sha256, contentHash: encoded.contentHash });
   }
 });
 

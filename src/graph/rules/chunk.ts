@@ -11,6 +11,7 @@ import type { TargetNode } from '../graph.js';
 import { isPerDocumentFile, perDocumentPath, readDependencyOutput, readVerified } from './files.js';
 import { src } from './snapshot.js';
 import type { Rule, RuleEnv } from './types.js';
+import { bufferOf } from '../stage-tasks.js';
 
 /** An evidence document cut, on a stage worker, into bounded, overlapping, attributable chunks. */
 export const chunkRule: Rule = {
@@ -55,7 +56,7 @@ export const chunkRule: Rule = {
     let chunked = await env.pool.run(task, bounds);
     if ('missing' in chunked) {
       const documentBytes = readDependencyOutput(env, dep.name, dep.record.output, dep.record.sha256);
-      chunked = await env.pool.run({ ...task, documentBytes }, bounds);
+      chunked = await env.pool.run({ ...task, documentBytes }, { ...bounds, handOverBytes: true });
       if ('missing' in chunked) throw new Error(`the chunk task of ${documentId} was sent its document and still lacks it`);
     }
     // The worker tokenised the chunks it cut: the search index merges this part instead of reading the
@@ -64,7 +65,8 @@ export const chunkRule: Rule = {
     writeFileAtomic(partFile, sealPart(chunked.part, chunked.chunksContentHash));
     env.memory.rememberIndexPart(partFile, chunked.part);
     return {
-      bytes: chunked.bytes,
+      bytes: bufferOf(chunked.bytes),
+      sha256: chunked.sha256,
       outputPath,
       facts: {
         citedSnapshotId: chunked.snapshotId,

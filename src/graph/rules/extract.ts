@@ -5,6 +5,7 @@ import { sha256Hex } from '../../store/hash.js';
 import { isPerDocumentFile, perDocumentPath } from './files.js';
 import { readSnapshotBody, src } from './snapshot.js';
 import type { Inspection, InspectTask } from '../../inspect/inspect.js';
+import { bufferOf } from '../stage-tasks.js';
 import type { RestoredBlobs, Rule } from './types.js';
 
 /** A snapshot's body extracted, on a stage worker, into an evidence document. */
@@ -42,9 +43,16 @@ export const extractRule: Rule = {
         label: src(node).documentId,
         pdf: extractor === 'pdf',
         affinity: src(node).documentId,
+        // Read for this task alone: moved to the worker, not copied (a large spec's body is megabytes).
+        handOverBytes: true,
       },
     );
-    return { bytes, sha256, outputPath: perDocumentPath(env.ws.outputs.specs, src(node).documentId), facts: documentFacts };
+    return {
+      bytes: bufferOf(bytes),
+      sha256,
+      outputPath: perDocumentPath(env.ws.outputs.specs, src(node).documentId),
+      facts: documentFacts,
+    };
   },
   cache: {
     inspects: 'document',

@@ -1,0 +1,64 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { StagePool } from '../../src/graph/stage-pool.js';
+import { DEFAULT_EXTRACT_OPTIONS } from '../../src/extract/extract.js';
+import { sha256Hex } from '../../src/store/hash.js';
+import { snapshotFor } from '../extract/helpers.js';
+
+/**
+ * The pool moves bytes between threads: a task's body is transferred only when its caller hands it
+ * over (the extract rule reads a body for that task alone), and the worker's artifact bytes come
+ * back transferred, with the SHA-256 of exactly those bytes. A task that cannot be sent fails alone.
+ */
+const URL = 'https://example.org/pool';
+
+function extractTask(body: Uint8Array) {
+  return {
+    stage: 'extract' as const,
+    input: {
+      documentId: 'pool',
+      source: { url: URL },
+      snapshot: snapshotFor(URL, 'text/html', body),
+      body,
+      options: DEFAULT_EXTRACT_OPTIONS,
+    },
+  };
+}
+
+function html(): Uint8Array {
+  // A non-Latin-1 character makes the document's JSON a two-byte string: the bytes must still be UTF-8.
+  return new TextEncoder().encode('<h1 id="top">Caching – “fresh”</h1><p>A response is fresh until it is stale.</p>\n');
+}
+
+test('a handed-over body moves to the worker, a kept one stays, and both give the same artifact bytes', async () => {
+  const pool = new StagePool(1, { maxHeapMb: 256 });
+  try {
+    const kept = html();
+    const byKept = await pool.run(extractTask(kept));
+    assert.equal(kept.byteLength, html().byteLength, 'a body not handed over is still the caller’s');
+    const handed = html();
+    const byHanded = await pool.run(extractTask(handed), { handOverBytes: true });
+    assert.equal(handed.byteLength, 0, 'a handed-over body was transferred, not copied');
+    assert.deepEqual(Buffer.from(byHanded.bytes), Buffer.from(byKept.bytes));
+    assert.equal(byHanded.sha256, sha256Hex(byHanded.bytes), 'the hash is of the bytes the worker sent');
+    const document = JSON.parse(Buffer.from(byHanded.bytes).toString('utf8')) as { payload: { title: string } };
+    assert.match(document.payload.title, /Caching – “fresh”/);
+  } finally {
+    await pool.close();
+  }
+});
+
+test('a task whose bytes cannot be sent fails alone, and the pool runs the next task', async () => {
+  const pool = new StagePool(1, { maxHeapMb: 256 });
+  try {
+    const body = html();
+    const task = extractTask(body);
+    await pool.run(task, { handOverBytes: true });
+    // The same task again: its body was moved to the worker and is detached here.
+    await assert.rejects(pool.run(task, { handOverBytes: true }));
+    const next = await pool.run(extractTask(html()));
+    assert.ok(next.bytes.byteLength > 0, 'the lane took the next task');
+  } finally {
+    await pool.close();
+  }
+});
