@@ -23,6 +23,7 @@ import {
 } from '../../src/query/ranking.js';
 import { ORDERED_WEIGHT, PROXIMITY_WINDOW, proximityEvidence, queryPairs } from '../../src/query/proximity.js';
 import { headingNames, namedTerms } from '../../src/query/named-ids.js';
+import { parseQueryTerms } from '../../src/query/query-terms.js';
 import { ALL_DOCS, makeDocument } from './fixtures.js';
 import { random } from './corpus-helpers.js';
 import { seededRandom } from '../helpers/random.js';
@@ -98,6 +99,38 @@ test('query-side saturation caps a repeated word: twenty repeats weigh less than
   assert.ok(Math.abs(ratio - queryTermWeight(20)) < 0.01, `ratio ${ratio} follows (k3 + 1) qtf / (k3 + qtf)`);
   // The other word still counts: the chunk that only has it is still a hit.
   assert.ok(flooded.hits.some((h) => h.chunkId === 'a#b'));
+});
+
+test("a question's function words do not score unless quoted; normative words always do", () => {
+  // Prepositions and determiners from the Snowball list (between, both, during, over, each) and lunr's (and, the).
+  const terms = (text: string): string[] => parseQueryTerms([text]).scoringTerms;
+  assert.deepEqual(terms('agreement between Syria and Iraq'), ['agreement', 'iraq', 'syria']);
+  assert.deepEqual(terms('must both policies hold during each fetch or over the redirect'), [
+    'fetch',
+    'hold',
+    'must',
+    'polici',
+    'redirect',
+  ]);
+  assert.deepEqual(terms('should not, no, nor, cannot, may'), ['cannot', 'mai', 'no', 'nor', 'not', 'should']);
+  // Quoted, a function word is a required word that scores; alone, the function words are the query.
+  assert.deepEqual(terms('"between" Syria'), ['between', 'syria']);
+  assert.deepEqual(terms('between both'), ['between', 'both']);
+  // A chunk that repeats "between" gains nothing from it: the one with the question's content words ranks first.
+  const docs = [
+    single('pact', 'iraq and syria signed the agreement'),
+    single('talks', 'talks between syria and egypt and between egypt and jordan went on between the wars'),
+    ...['c', 'd', 'e', 'f'].map((id) => single(id, `unrelated filler text number ${id} about other matters`)),
+  ];
+  const response = ask(indexOf(docs), ['agreement between Syria and Iraq'], { explain: true });
+  assert.deepEqual(
+    response.hits.map((h) => h.chunkId),
+    ['pact#b', 'talks#b'],
+  );
+  assert.deepEqual(
+    response.hits[1]!.explain!.terms.map((t) => t.term),
+    ['syria'],
+  );
 });
 
 test('a heading match counts more than a match in the text, and a word only a heading says is found', () => {
