@@ -63,7 +63,7 @@ export const chunkRule: Rule = {
     // chunks back (a cache entry, verified by its seal when read).
     const partFile = indexPartFile(env, chunked.chunksContentHash);
     writeFileAtomic(partFile, sealPart(chunked.part, chunked.chunksContentHash));
-    env.memory.rememberIndexPart(partFile, chunked.part);
+    env.memory.rememberIndexPart(documentId, partFile, chunked.part);
     return {
       bytes: bufferOf(chunked.bytes),
       sha256: chunked.sha256,

@@ -127,7 +127,7 @@ function partOf(env: RuleEnv, dep: DepView): string {
     part = env.stages.buildDocumentPart(dep.source!.documentId, chunks.payload.chunks);
     writeFileAtomic(file, sealPart(part, chunksContentHash));
   }
-  env.memory.rememberIndexPart(file, part);
+  env.memory.rememberIndexPart(dep.source!.documentId, file, part);
   return part;
 }
 
