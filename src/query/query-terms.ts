@@ -7,7 +7,8 @@ import { STOP_TERMS } from './stop-words.js';
  * double quotes is a phrase that a result must contain (its words adjacent and in order). An
  * unmatched quote is ignored. Every word, in or out of phrases, contributes to the score as often
  * as the query says it (its query frequency, which the ranking saturates), except unquoted stop
- * words (see stop-words.ts) when the query has other words to score.
+ * words (see stop-words.ts) when the query has other words to score. A stop word joined to other
+ * words without a space (a hyphenated term such as "same-origin") is not left out.
  */
 export interface ParsedQuery {
   /** Distinct terms, sorted (the fixed order in which scores are summed). */
@@ -27,6 +28,7 @@ export interface ParsedQuery {
 export function parseQueryTerms(inputs: readonly string[]): ParsedQuery {
   const scoring = new Map<string, number>();
   const quoted = new Set<string>();
+  const joined = new Set<string>();
   const phrases: string[][] = [];
   const required = new Set<string>();
   const seenPhrases = new Set<string>();
@@ -41,6 +43,12 @@ export function parseQueryTerms(inputs: readonly string[]): ParsedQuery {
       const terms = tokenize(piece);
       for (const term of terms) scoring.set(term, (scoring.get(term) ?? 0) + 1);
       sequence.push(...terms);
+      // A word joined to others without a space ("same-origin", "only-if-cached", "up-to-date") is
+      // part of a technical term: none of its words is left out as a stop word.
+      for (const word of piece.split(/\s+/)) {
+        const parts = tokenize(word);
+        if (parts.length > 1) for (const part of parts) joined.add(part);
+      }
       const inQuotes = index % 2 === 1 && index < closed;
       if (!inQuotes || terms.length === 0) return;
       for (const term of terms) quoted.add(term);
@@ -55,7 +63,7 @@ export function parseQueryTerms(inputs: readonly string[]): ParsedQuery {
       }
     });
   }
-  const content = [...scoring.keys()].filter((term) => quoted.has(term) || !STOP_TERMS.has(term));
+  const content = [...scoring.keys()].filter((term) => quoted.has(term) || joined.has(term) || !STOP_TERMS.has(term));
   const scoringTerms = (content.length > 0 ? content : [...scoring.keys()]).sort(compareCodeUnits);
   const scored = new Set(scoringTerms);
   return {

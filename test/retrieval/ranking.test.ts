@@ -133,6 +133,21 @@ test("a question's function words do not score unless quoted; normative words al
   );
 });
 
+test('a stop word joined to other words without a space is part of a technical term and scores', () => {
+  const terms = (text: string): string[] => parseQueryTerms([text]).scoringTerms;
+  assert.deepEqual(terms('same-origin policy'), ['origin', 'polici', 'same']);
+  assert.deepEqual(terms('is the entry up-to-date'), ['date', 'entri', 'to', 'up']);
+  // Apart, they are function words as before.
+  assert.deepEqual(terms('the same origin'), ['origin']);
+  // The chunk that says the term ranks above one that has only its content word.
+  const docs = [
+    single('cross', 'a cross origin request leaves the origin of the page for another origin'),
+    single('same', 'a same-origin request stays with the origin of the page'),
+    ...['c', 'd', 'e', 'f'].map((id) => single(id, `unrelated filler text number ${id} about other matters`)),
+  ];
+  assert.equal(ask(indexOf(docs), ['same-origin request']).hits[0]!.chunkId, 'same#b');
+});
+
 test('a heading match counts more than a match in the text, and a word only a heading says is found', () => {
   const sections: Section[] = [{ id: 's', fragment: 'inv', heading: 'Invalidation', level: 1, number: null, parentId: null }];
   const docs = [
