@@ -37,8 +37,10 @@ export const PDF_EXTRACTOR_VERSION = 4;
  * with the block it introduces, or that block's first piece; text laid out in lines is cut at line
  * starts first, not right after a line ending with a colon; a piece's overlap starts at a word after
  * whitespace, not inside "Channel-Identifier".
+ * 5: a title or heading longer than 256 code units is cut (ending in "…") in heading paths, so a
+ * long heading no longer makes the chunk file quadratic in it.
  */
-export const CHUNK_RULE_VERSION = 4;
+export const CHUNK_RULE_VERSION = 5;
 /**
  * Search-index file layout (5: sealed head with plain number lists, CRC-32-checked posting blocks and
  * compressed row blocks; 6: heading-path term frequencies in postings, duplicate-passage groups in the

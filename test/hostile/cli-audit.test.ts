@@ -62,3 +62,41 @@ test('an empty map or manifest builds an empty workspace (no internal error), an
     rig.cleanup();
   }
 });
+
+test('a long title or heading is cut in heading paths: chunk files grow with the input, not with chunks x heading', async () => {
+  const rig = new Rig();
+  try {
+    // A one-line text file is its own title; an HTML <h1> heads every section below it.
+    const line = 'fresh word '.repeat(30_000);
+    const sections = Array.from({ length: 200 }, (_, i) => `<h2>S${i}</h2><p>body ${i}</p>`).join('');
+    const headed = `<h1>${'long heading '.repeat(20_000)}</h1>${sections}`;
+    rig.write({
+      'line.txt': line,
+      'headed.html': headed,
+      'map.json': JSON.stringify([
+        { sourceUrl: 'https://example.test/line', localPath: 'line.txt', contentType: 'text/plain' },
+        { sourceUrl: 'https://example.test/headed', localPath: 'headed.html', contentType: 'text/html' },
+      ]),
+    });
+    const built = await rig.exec(['build', '--map', 'map.json', '--json']);
+    assertNoStackTrace(built);
+    assert.equal(built.code, 0, built.stdout);
+    let chunkBytes = 0;
+    for (const file of chunkFiles(rig)) {
+      chunkBytes += fs.statSync(file).size;
+      const chunks = JSON.parse(fs.readFileSync(file, 'utf8')).payload.chunks as { citation: { headingPath: string[] } }[];
+      for (const chunk of chunks)
+        for (const entry of chunk.citation.headingPath) assert.ok(entry.length <= 256, `${entry.length} code units`);
+    }
+    // Before the cut: ~80 MB of chunk files for ~600 KB of input.
+    const inputBytes = line.length + headed.length;
+    assert.ok(chunkBytes < 6 * inputBytes, `chunk files ${chunkBytes} bytes for ${inputBytes} bytes of input`);
+    const hit = await rig.exec(['query', '--term', 'body 7', '--limit', '1', '--json']);
+    assert.equal(hit.code, 0, hit.stdout);
+    const headingPath = hit.json!.data.hits[0].citation.headingPath as string[];
+    assert.ok(headingPath[0]!.endsWith('…'), 'the cut title ends with an ellipsis');
+    assert.equal(headingPath.at(-1), 'S7');
+  } finally {
+    rig.cleanup();
+  }
+});
