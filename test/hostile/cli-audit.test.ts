@@ -1,7 +1,9 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
-import { Rig, assertNoStackTrace, sampleHtml } from '../helpers/rig.js';
+import { CLI, Rig, assertNoStackTrace, sampleHtml } from '../helpers/rig.js';
+import { runHint } from '../helpers/hints.js';
 
 /**
  * Classes of failure found by an adversarial audit through the CLI (a careless user or an attacker
@@ -96,6 +98,43 @@ test('a long title or heading is cut in heading paths: chunk files grow with the
     const headingPath = hit.json!.data.hits[0].citation.headingPath as string[];
     assert.ok(headingPath[0]!.endsWith('…'), 'the cut title ends with an ellipsis');
     assert.equal(headingPath.at(-1), 'S7');
+  } finally {
+    rig.cleanup();
+  }
+});
+
+test('a named input that is missing or cannot be opened always has a hint: the nearest name, the missing folder, the NUL', async () => {
+  const rig = new Rig();
+  try {
+    rig.write({
+      'map.json': JSON.stringify([{ sourceUrl: 'https://example.test/one', localPath: 'doc.html' }]),
+      'doc.html': sampleHtml(1),
+    });
+    const cases: { config: unknown; args?: string[]; code: string; hint: RegExp }[] = [
+      { config: { manualIngest: 'mpa.json' }, code: 'input-not-found', hint: /Did you mean map\.json\?/ },
+      { config: { manualIngest: 'inputs/map.json' }, code: 'input-not-found', hint: /Its folder inputs does not exist either/ },
+      { config: { manualIngest: 'zzzzzzzzzzzz.json' }, code: 'input-not-found', hint: /No file of that name is in the current folder/ },
+      { config: { manualIngest: 'map.json/x.json' }, code: 'input-not-found', hint: /A folder on the path is a file/ },
+      { config: { manualIngest: 'map.json\u0000x' }, code: 'input-unreadable', hint: /NUL character/ },
+    ];
+    for (const c of cases) {
+      rig.write({ 'episteme.json': JSON.stringify(c.config) });
+      const result = await rig.exec(['build', '--json']);
+      assertNoStackTrace(result);
+      assert.equal(result.code, 2, result.stdout);
+      assert.equal(result.json!.error!.code, c.code, result.stdout);
+      assert.match(result.json!.error!.hint ?? '', c.hint, JSON.stringify(c.config));
+    }
+    // From a folder below, the nearest name is a path from there.
+    fs.mkdirSync(rig.path('sub'));
+    const below = await rig.exec(['build', '--map', '../mpa.json', '--json'], { cwd: rig.path('sub') });
+    assert.match(below.json!.error!.hint ?? '', /Did you mean \.\.\/map\.json\?/);
+    // An artifact of the wrong kind given to diff says what it is.
+    rig.write({ 'episteme.json': JSON.stringify({ manualIngest: 'map.json' }), 'other/index.json': '{"artifact":"chunk-index"}' });
+    assert.equal((await rig.exec(['build', '--json'])).code, 0);
+    const diff = await rig.exec(['diff', '--before', 'other', '--after', 'specs', '--out', '-', '--json']);
+    assert.equal(diff.json!.error!.code, 'artifact-invalid', diff.stdout);
+    assert.match(diff.json!.error!.hint ?? '', /It is a chunk-index artifact: name the document-index file a build wrote/);
   } finally {
     rig.cleanup();
   }
