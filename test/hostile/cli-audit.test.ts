@@ -139,3 +139,33 @@ test('a named input that is missing or cannot be opened always has a hint: the n
     rig.cleanup();
   }
 });
+
+test('a failing standard output (a full disk behind `> file`) is said on standard error, not only by the exit code', async (t) => {
+  if (!fs.existsSync('/dev/full')) {
+    t.skip('/dev/full is absent on this system');
+    return;
+  }
+  const rig = new Rig();
+  try {
+    rig.write({
+      'map.json': JSON.stringify([{ sourceUrl: 'https://example.test/one', localPath: 'doc.html' }]),
+      'doc.html': sampleHtml(1),
+    });
+    assert.equal((await rig.exec(['build', '--map', 'map.json', '--json'])).code, 0);
+    for (const args of [
+      ['query', '--term', 'zebra1', '--json'],
+      ['query', '--term', 'zebra1'],
+      ['build', '--verbose'],
+    ]) {
+      const full = fs.openSync('/dev/full', 'w');
+      const result = spawnSync(process.execPath, [CLI, ...args], { cwd: rig.dir, stdio: ['ignore', full, 'pipe'], encoding: 'utf8' });
+      fs.closeSync(full);
+      assert.equal(result.status, 1, args.join(' '));
+      assert.match(result.stderr, /^error \[write-failed\]: standard output could not be written \(ENOSPC\)/m, args.join(' '));
+      assert.match(result.stderr, /^hint: /m);
+      assert.doesNotMatch(result.stderr, /\n\s+at /, 'no stack trace');
+    }
+  } finally {
+    rig.cleanup();
+  }
+});
