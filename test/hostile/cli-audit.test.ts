@@ -169,3 +169,45 @@ test('a failing standard output (a full disk behind `> file`) is said on standar
     rig.cleanup();
   }
 });
+
+test('a damaged --index that is not the workspace search index names the search index, never a target that does not exist', async () => {
+  const rig = new Rig();
+  const outside = new Rig();
+  try {
+    rig.write({
+      'map.json': JSON.stringify([{ sourceUrl: 'https://example.test/one', localPath: 'doc.html' }]),
+      'doc.html': sampleHtml(1),
+    });
+    assert.equal((await rig.exec(['build', '--map', 'map.json', '--json'])).code, 0);
+    const index = fs.readFileSync(rig.path('chunks', 'search-index.json'));
+    rig.write({ 'chunks/copy.json': index.subarray(0, 200) });
+    fs.mkdirSync(rig.path('sub'));
+    for (const [given, cwd] of [
+      ['episteme.json', rig.dir],
+      ['../map.json', rig.path('sub')],
+      ['../chunks/copy.json', rig.path('sub')],
+    ] as const) {
+      const result = await rig.exec(['query', '--term', 'zebra1', '--index', given, '--json'], { cwd });
+      assert.equal(result.json!.error!.code, 'artifact-invalid', result.stdout);
+      const wanted = cwd === rig.dir ? 'chunks/search-index.json' : '../chunks/search-index.json';
+      assert.equal(result.json!.error!.hint, `Did you mean --index ${wanted}? (the search index; ${given} is not one)`);
+    }
+    // A file in no workspace: no build command, which would build another workspace or none.
+    outside.write({ 'search-index.json': index.subarray(0, 200) });
+    const lone = await outside.exec(['query', '--term', 'zebra1', '--index', 'search-index.json', '--json']);
+    assert.equal(lone.json!.error!.code, 'artifact-invalid');
+    assert.match(lone.json!.error!.hint ?? '', /^No workspace holds search-index\.json/);
+    assert.doesNotMatch(lone.json!.error!.hint ?? '', /episteme build/);
+    // The workspace's own search index, damaged: the rebuild its hint names works from where it is shown.
+    rig.write({ 'chunks/search-index.json': index.subarray(0, 200) });
+    const damaged = await rig.exec(['query', '--term', 'zebra1', '--index', '../chunks/search-index.json', '--json'], {
+      cwd: rig.path('sub'),
+    });
+    assert.equal(damaged.json!.error!.code, 'artifact-invalid');
+    await runHint(damaged, rig.path('sub'));
+    assert.equal((await rig.exec(['query', '--term', 'zebra1', '--json'])).json!.data.total, 1);
+  } finally {
+    rig.cleanup();
+    outside.cleanup();
+  }
+});
