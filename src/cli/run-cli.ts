@@ -86,12 +86,62 @@ export async function runCli(argv: string[], commands: CommandTable): Promise<nu
   try {
     command = cli.process(argv, context);
   } catch (error) {
+    // `--limit -1`, `--term -x`: clipanion reads a value starting with "-" as an option and reports
+    // "Not enough arguments", which hides the range (or takes a term away). Read again with each such
+    // value attached (`--limit=-1`), so the option's own validation names its range.
+    let problem = error;
+    let parsed = argv;
+    const attached = attachDashValues(cli, argv);
+    if (attached !== null) {
+      try {
+        command = cli.process(attached, context);
+        return cli.run(command, context);
+      } catch (again) {
+        // The value's own error (its range) when that is what is wrong now.
+        problem = again;
+        parsed = attached;
+      }
+    }
     const json = argv.includes('--json');
     const name = argv.find((a) => !a.startsWith('-')) ?? 'episteme';
     const output = new Output(name, json, 'never', stdoutWriter, stderr);
-    return output.failure({ code: 'usage-error', ...describeParseError(cli, commands, argv, error) });
+    return output.failure({ code: 'usage-error', ...describeParseError(cli, commands, parsed, problem) });
   }
   return cli.run(command, context);
+}
+
+/**
+ * `argv` with every value-taking option of the command followed by a word that starts with one "-"
+ * and is no option of that command (`-1`, `-x`) joined to it (`--limit=-1`); null when there is none.
+ * A word starting with "--" stays an option, so a forgotten value before `--json` is still reported.
+ */
+function attachDashValues(cli: Cli, argv: string[]): string[] | null {
+  const first = argv[0];
+  const definition = first === undefined ? undefined : cli.definitions({ colored: false }).find((d) => d.path === `episteme ${first}`);
+  if (definition === undefined) return null;
+  const valued = new Set<string>();
+  const known = new Set<string>(['-h']);
+  for (const option of definition.options)
+    for (const name of option.nameSet) {
+      known.add(name);
+      if (/#0|\.\.\./.test(option.definition)) valued.add(name);
+    }
+  const out: string[] = [argv[0]!];
+  let changed = false;
+  for (let i = 1; i < argv.length; i++) {
+    const arg = argv[i]!;
+    if (arg === '--') {
+      out.push(...argv.slice(i));
+      break;
+    }
+    const next = argv[i + 1];
+    if (valued.has(arg) && next !== undefined && /^-[^-]/.test(next) && !known.has(next)) {
+      out.push(`${arg}=${next}`);
+      i += 1;
+      changed = true;
+    } else out.push(arg);
+  }
+  return changed ? out : null;
 }
 
 /** A parse error as the problem and its fix (see usage-errors.ts); clipanion's message is the fallback. */

@@ -211,3 +211,33 @@ test('a damaged --index that is not the workspace search index names the search 
     outside.cleanup();
   }
 });
+
+test('an option value that starts with "-" is the value: a negative bound names its range, a term may start with "-"', async () => {
+  const rig = new Rig();
+  try {
+    rig.write({
+      'map.json': JSON.stringify([{ sourceUrl: 'https://example.test/one', localPath: 'doc.html' }]),
+      'doc.html': sampleHtml(1, ' The offset -5 applies.'),
+    });
+    assert.equal((await rig.exec(['build', '--map', 'map.json', '--json'])).code, 0);
+    for (const [args, message] of [
+      [['query', '--term', 'zebra1', '--limit', '-1'], /^Invalid value for --limit: expected an integer from 1 to 1000 \(got "-1"\)/],
+      [['build', '--wait-lock', '-5'], /^Invalid value for --wait-lock: expected an integer from 0 to 86400 \(got "-5"\)/],
+      [['query', '--term', 'zebra1', '--offset', '-3'], /^Invalid value for --offset: /],
+      // A missing value before another option is still reported as missing.
+      [['query', '--term', 'zebra1', '--limit', '--json'], /^Not enough arguments to option --limit/],
+      // An unknown option stays unknown.
+      [['query', '--term', 'zebra1', '-x'], /^Unknown option -x/],
+    ] as const) {
+      const result = await rig.exec([...args, '--json']);
+      assert.equal(result.code, 2, result.stdout);
+      assert.equal(result.json!.error!.code, 'usage-error');
+      assert.match(result.json!.error!.message, message);
+    }
+    const term = await rig.exec(['query', '--term', '-5', '--json']);
+    assert.equal(term.code, 0, term.stdout);
+    assert.equal(term.json!.data.total, 1);
+  } finally {
+    rig.cleanup();
+  }
+});
