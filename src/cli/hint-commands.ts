@@ -2,7 +2,7 @@ import * as path from 'node:path';
 import { findConfigUpward } from '../store/find-workspace.js';
 import { CONFIG_FILE_NAME } from '../store/names.js';
 import { isDirectory, readBoundedFile } from '../store/bounded-read.js';
-import { DEFAULT_MAX_INPUT_BYTES } from '../store/bounded-input.js';
+import { DEFAULT_MAX_INPUT_BYTES, userJsonText } from '../store/bounded-input.js';
 
 /** The commands that find a workspace from the current folder, or from --config, --map, --manifest. */
 const WORKSPACE_COMMAND = /\bepisteme (build|pipeline|snapshot|manual-ingest|extract|chunk|index|explain|graph|watch|diff)\b(?! --help)/g;
@@ -53,7 +53,7 @@ export function withLocatingArgs(hint: string, args: string[]): string {
 function configuredInputs(config: string): { manualIngest?: string; manifest?: string } {
   try {
     // Bounded and regular files only: a FIFO or a huge file given as --config must never block a hint.
-    const text = readBoundedFile(config, { label: 'Workspace config', maxBytes: DEFAULT_MAX_INPUT_BYTES }).toString('utf8');
+    const text = userJsonText(readBoundedFile(config, { label: 'Workspace config', maxBytes: DEFAULT_MAX_INPUT_BYTES }));
     const raw = JSON.parse(text) as { manualIngest?: unknown; manifest?: unknown };
     const root = path.dirname(config);
     const out: { manualIngest?: string; manifest?: string } = {};

@@ -5,11 +5,11 @@ import { CONFIG_FILE_NAME } from '../store/names.js';
 import { findConfigUpward } from '../store/find-workspace.js';
 import { shellWord } from './hint-commands.js';
 import { isDirectory, readBoundedFile } from '../store/bounded-read.js';
-import { DEFAULT_MAX_INPUT_BYTES } from '../store/bounded-input.js';
+import { DEFAULT_MAX_INPUT_BYTES, userJsonText } from '../store/bounded-input.js';
 
 /** A config's text: regular files only, bounded (a FIFO named episteme.json must not block a query). */
 function readConfig(file: string): string {
-  return readBoundedFile(file, { label: 'Workspace config', maxBytes: DEFAULT_MAX_INPUT_BYTES }).toString('utf8');
+  return userJsonText(readBoundedFile(file, { label: 'Workspace config', maxBytes: DEFAULT_MAX_INPUT_BYTES }));
 }
 
 /**

@@ -241,3 +241,36 @@ test('an option value that starts with "-" is the value: a negative bound names 
     rig.cleanup();
   }
 });
+
+test('JSON inputs with a UTF-8 byte order mark are read; UTF-16 ones are refused as UTF-16, not as a stray token', async () => {
+  const rig = new Rig();
+  try {
+    const bom = '\uFEFF';
+    rig.write({
+      'episteme.json': `${bom}${JSON.stringify({ manualIngest: 'map.json' })}`,
+      'map.json': `${bom}${JSON.stringify([{ sourceUrl: 'https://example.test/one', localPath: 'doc.html' }])}`,
+      'doc.html': sampleHtml(1),
+    });
+    const built = await rig.exec(['build', '--json']);
+    assert.equal(built.code, 0, built.stdout);
+    assert.equal((await rig.exec(['query', '--term', 'zebra1', '--json'])).json!.data.total, 1);
+    const batch = await rig.exec(['query', '--batch'], { input: `${bom}{"terms":["zebra1"]}\n` });
+    assert.equal(batch.code, 0, batch.stdout);
+    assert.equal(JSON.parse(batch.stdout.split('\n')[0]!).data.total, 1);
+    // Manifest (read by the same parser) and UTF-16 with and without its byte order mark.
+    const utf16 = (text: string, mark: boolean) => Buffer.concat([Buffer.from(mark ? [0xff, 0xfe] : []), Buffer.from(text, 'utf16le')]);
+    for (const mark of [true, false]) {
+      rig.write({ 'episteme.json': utf16(JSON.stringify({ manualIngest: 'map.json' }), mark) });
+      const result = await rig.exec(['build', '--json']);
+      assert.equal(result.code, 2, result.stdout);
+      assert.equal(result.json!.error!.code, 'config-invalid');
+      assert.match(result.json!.error!.message, mark ? /is UTF-16 text/ : /holds NUL bytes/);
+      assert.match(result.json!.error!.hint ?? '', /Save it as UTF-8/);
+    }
+    rig.write({ 'episteme.json': JSON.stringify({ manualIngest: 'map.json' }), 'manifest.json': utf16('[]', true) });
+    const manifest = await rig.exec(['build', '--manifest', 'manifest.json', '--json']);
+    assert.equal(manifest.json!.error!.code, 'manifest-invalid');
+  } finally {
+    rig.cleanup();
+  }
+});
