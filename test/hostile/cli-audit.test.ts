@@ -274,3 +274,36 @@ test('JSON inputs with a UTF-8 byte order mark are read; UTF-16 ones are refused
     rig.cleanup();
   }
 });
+
+test("a map entry naming a build's own output is refused: such a source would change with every build", async () => {
+  const rig = new Rig();
+  try {
+    const one = { sourceUrl: 'https://example.test/one', localPath: 'doc.html' };
+    rig.write({
+      'episteme.json': JSON.stringify({ manualIngest: 'map.json' }),
+      'map.json': JSON.stringify([one]),
+      'doc.html': sampleHtml(1),
+    });
+    assert.equal((await rig.exec(['build', '--json'])).code, 0);
+    const before = rig.artifacts();
+    for (const localPath of ['chunks/search-index.json', '.episteme/state.json', 'src/../specs/index.json']) {
+      rig.write({ 'map.json': JSON.stringify([one, { sourceUrl: 'https://example.test/self', localPath, contentType: 'text/plain' }]) });
+      const result = await rig.exec(['build', '--json']);
+      assert.equal(result.code, 2, result.stdout);
+      assert.equal(result.json!.error!.code, 'map-invalid');
+      assert.match(result.json!.error!.message, /entry 1, field localPath: .* is inside .*which Episteme's builds write/);
+      assert.match(result.json!.error!.hint ?? '', /Copy the file out of the output folders/);
+      assert.deepEqual(rig.artifacts(), before, 'nothing was written');
+      assert.equal((await rig.exec(['query', '--term', 'zebra1', '--json'])).json!.data.total, 1);
+    }
+    // A copy outside the output folders is a source like any other, and the next build is a no-op.
+    fs.copyFileSync(rig.path('chunks', 'search-index.json'), rig.path('copy.json'));
+    rig.write({
+      'map.json': JSON.stringify([one, { sourceUrl: 'https://example.test/self', localPath: 'copy.json', contentType: 'text/plain' }]),
+    });
+    assert.equal((await rig.exec(['build', '--json'])).code, 0);
+    assert.equal((await rig.exec(['build', '--json'])).json!.data.actions, 0);
+  } finally {
+    rig.cleanup();
+  }
+});
