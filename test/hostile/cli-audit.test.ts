@@ -4,6 +4,8 @@ import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import { CLI, Rig, assertNoStackTrace, sampleHtml } from '../helpers/rig.js';
 import { runHint } from '../helpers/hints.js';
+import { summaryResult } from '../../src/cli/build-runner.js';
+import type { TargetResult } from '../../src/graph/scheduler.js';
 
 /**
  * Classes of failure found by an adversarial audit through the CLI (a careless user or an attacker
@@ -306,4 +308,31 @@ test("a map entry naming a build's own output is refused: such a source would ch
   } finally {
     rig.cleanup();
   }
+});
+
+test('with --debug, the human build summary shows a failed target its stack, as the internal-error hint promises', () => {
+  const failed: TargetResult = {
+    target: 'chunks/a.json',
+    rule: 'chunk',
+    status: 'failed',
+    reasons: [],
+    error: {
+      code: 'internal-error',
+      message: 'Unexpected failure in the chunk rule: boom',
+      hint: 'This is a bug in Episteme; rerun with --debug for the stack trace and report it.',
+      details: { debug: 'RangeError: boom\n    at encodeChunks (chunk-file.js:1:1)' },
+    },
+  };
+  const counts = { 'up-to-date': 0, built: 0, unchanged: 0, failed: 1, skipped: 0, dirty: 0, 'maybe-dirty': 0 };
+  const summary = { targets: [failed], counts, actions: 0, removed: [], ok: false };
+  for (const verbose of [false, true]) {
+    const { human } = summaryResult(summary, false, { failOn: 'error', verbose });
+    const at = human.indexOf('  debug      chunks/a.json:');
+    assert.ok(at > 0, human.join('\n'));
+    assert.deepEqual(human.slice(at + 1, at + 3), ['    RangeError: boom', '        at encodeChunks (chunk-file.js:1:1)']);
+  }
+  // Without --debug the error has no stack, and the summary shows none.
+  const plain = { ...failed, error: { ...failed.error!, details: {} } };
+  const { human } = summaryResult({ ...summary, targets: [plain] }, false, { failOn: 'error', verbose: false });
+  assert.ok(!human.some((line) => line.startsWith('  debug')));
 });
