@@ -336,3 +336,36 @@ test('with --debug, the human build summary shows a failed target its stack, as 
   const { human } = summaryResult({ ...summary, targets: [plain] }, false, { failOn: 'error', verbose: false });
   assert.ok(!human.some((line) => line.startsWith('  debug')));
 });
+
+test('a hint naming a path with a newline or control character pastes into a shell: ANSI-C quoted, plain ASCII', async (t) => {
+  if (process.platform === 'win32' || spawnSync('bash', ['-c', 'true']).status !== 0) {
+    t.skip('needs bash and file names that may hold a newline');
+    return;
+  }
+  const rig = new Rig();
+  try {
+    const folder = 'ws\nx\u001b[31m';
+    rig.write({
+      [`${folder}/map.json`]: JSON.stringify([{ sourceUrl: 'https://example.test/one', localPath: 'doc.html' }]),
+      [`${folder}/doc.html`]: sampleHtml(1),
+    });
+    assert.equal((await rig.exec(['build', '--map', 'map.json', '--json'], { cwd: rig.path(folder) })).code, 0);
+    fs.rmSync(rig.path(folder, 'chunks', 'search-index.json'));
+    const index = `${folder}/chunks/search-index.json`;
+    const human = await rig.exec(['query', '--term', 'zebra1', '--index', index]);
+    const json = await rig.exec(['query', '--term', 'zebra1', '--index', index, '--json']);
+    const hint = /^hint: Build it first: (episteme .*)$/m.exec(human.stderr)?.[1];
+    assert.ok(hint !== undefined, human.stderr);
+    assert.equal(hint, "episteme build --config $'ws\\x0ax\\x1b[31m/episteme.json' chunks/search-index.json");
+    assert.equal(json.json!.error!.hint, `Build it first: ${hint}`, 'human and --json give the same command');
+    // Pasted into a shell where it was shown, it builds that workspace.
+    const ran = spawnSync('bash', ['-c', `"${process.execPath}" "${CLI}" ${hint.slice('episteme '.length)} --json`], {
+      cwd: rig.dir,
+      encoding: 'utf8',
+    });
+    assert.equal(ran.status, 0, ran.stdout + ran.stderr);
+    assert.equal((await rig.exec(['query', '--term', 'zebra1', '--index', index, '--json'])).json!.data.total, 1);
+  } finally {
+    rig.cleanup();
+  }
+});
