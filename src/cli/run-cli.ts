@@ -82,6 +82,8 @@ export async function runCli(argv: string[], commands: CommandTable): Promise<nu
     stdoutWriter.write(commandHelp(cli, await commands[argv[0]!]!()));
     return 0;
   }
+  const gone = currentFolderGone(argv);
+  if (gone !== null) return gone;
   let command: ReturnType<typeof cli.process>;
   try {
     command = cli.process(argv, context);
@@ -108,6 +110,30 @@ export async function runCli(argv: string[], commands: CommandTable): Promise<nu
     return output.failure({ code: 'usage-error', ...describeParseError(cli, commands, parsed, problem) });
   }
   return cli.run(command, context);
+}
+
+/**
+ * A shell whose folder was deleted or moved away (`rm -rf` or a branch switch in another terminal)
+ * still runs commands there, and process.cwd() then throws ENOENT: every relative path, the workspace
+ * lookup and each message's paths depend on it. Said once, before any work, as an input error (it
+ * used to surface as internal-error "uv_cwd" from wherever the first path was resolved). Null when
+ * the folder is there.
+ */
+function currentFolderGone(argv: string[]): number | null {
+  try {
+    process.cwd();
+    return null;
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code !== 'ENOENT' && code !== 'ENOTDIR') throw error;
+    const name = argv.find((a) => !a.startsWith('-')) ?? 'episteme';
+    const output = new Output(name, argv.includes('--json'), 'never', stdoutWriter, stderr);
+    return output.failure({
+      code: 'input-not-found',
+      message: 'The current folder no longer exists: it was deleted or moved after this shell entered it.',
+      hint: 'Change to a folder that exists (cd), or to the recreated one (cd "$PWD"), and run the command again.',
+    });
+  }
 }
 
 /**

@@ -369,3 +369,35 @@ test('a hint naming a path with a newline or control character pastes into a she
     rig.cleanup();
   }
 });
+
+test('run from a folder deleted under the shell: a structured input error, not internal-error "uv_cwd"', (t) => {
+  if (process.platform === 'win32') {
+    t.skip('a process cannot stand in a deleted folder on Windows');
+    return;
+  }
+  const rig = new Rig();
+  try {
+    const gone = rig.path('gone');
+    for (const args of [['query', '--term', 'zebra1', '--json'], ['build', '--json'], ['build']]) {
+      fs.mkdirSync(gone);
+      // The shell enters the folder, removes it, then becomes the CLI there.
+      const result = spawnSync(
+        'sh',
+        ['-c', 'cd "$1" && rmdir "$1" && shift 2 && exec "$@"', 'sh', gone, '-', process.execPath, CLI, ...args],
+        {
+          encoding: 'utf8',
+        },
+      );
+      assert.equal(result.status, 2, result.stdout + result.stderr);
+      assert.doesNotMatch(result.stdout + result.stderr, /internal-error|uv_cwd|\n\s+at /);
+      if (args.includes('--json')) {
+        const envelope = JSON.parse(result.stdout) as { error: { code: string; message: string; hint: string } };
+        assert.equal(envelope.error.code, 'input-not-found');
+        assert.match(envelope.error.message, /current folder no longer exists/);
+        assert.match(envelope.error.hint, /Change to a folder that exists/);
+      } else assert.match(result.stderr, /^error \[input-not-found\]: The current folder no longer exists/m);
+    }
+  } finally {
+    rig.cleanup();
+  }
+});
