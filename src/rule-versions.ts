@@ -18,8 +18,10 @@
  * "RFC <n>"; sections, lists and steps nested past MAX_OUTLINE_DEPTH kept at that depth. 7: an HTML heading
  * inside a sectioning root (figure, blockquote, details, dialog, fieldset, a table cell) is a
  * paragraph of that content, not a heading of the document's outline.
+ * 8: text holding NUL characters (UTF-16 read without its byte order mark, binary data) carries
+ * the warning nul-characters.
  */
-export const EXTRACT_RULE_VERSION = 7;
+export const EXTRACT_RULE_VERSION = 8;
 /**
  * The PDF extractor's own version (1: pdf-parse tables; 2: tables from geometry with rowPages, and
  * heading-guess limits; 3: unruled tables as reports set them (wrapped cells at the row pitch, bold

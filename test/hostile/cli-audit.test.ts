@@ -401,3 +401,36 @@ test('run from a folder deleted under the shell: a structured input error, not i
     rig.cleanup();
   }
 });
+
+test('text holding NUL characters (UTF-16 without its byte order mark) is a warning naming the fix, not silent garbage', async () => {
+  const rig = new Rig();
+  try {
+    const html = '<h1>Title</h1><p>hello utf sixteen world</p>';
+    rig.write({
+      'utf16.html': Buffer.from(html, 'utf16le'),
+      'plain.html': '<h1>Plain</h1><p>a plain page, also sixteen words long</p>',
+      'map.json': JSON.stringify([
+        { sourceUrl: 'https://example.test/utf16', localPath: 'utf16.html', contentType: 'text/html' },
+        { sourceUrl: 'https://example.test/plain', localPath: 'plain.html', contentType: 'text/html' },
+      ]),
+    });
+    const built = await rig.exec(['build', '--map', 'map.json', '--fail-on', 'warning', '--json']);
+    assert.equal(built.json!.error!.code, 'document-diagnostics', built.stdout);
+    const documents = built.json!.data.diagnostics.documents as { target: string; codes: string[] }[];
+    assert.equal(documents.length, 1, JSON.stringify(documents));
+    assert.match(documents[0]!.target, /utf16/);
+    assert.ok(documents[0]!.codes.includes('nul-characters'));
+    // The fix the message names reads it.
+    rig.write({
+      'map.json': JSON.stringify([
+        { sourceUrl: 'https://example.test/utf16', localPath: 'utf16.html', contentType: 'text/html', charset: 'utf-16le' },
+        { sourceUrl: 'https://example.test/plain', localPath: 'plain.html', contentType: 'text/html' },
+      ]),
+    });
+    const fixed = await rig.exec(['build', '--fail-on', 'warning', '--json']);
+    assert.equal(fixed.code, 0, fixed.stdout);
+    assert.equal((await rig.exec(['query', '--term', 'sixteen', '--json'])).json!.data.total, 2);
+  } finally {
+    rig.cleanup();
+  }
+});
