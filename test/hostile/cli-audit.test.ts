@@ -434,3 +434,27 @@ test('text holding NUL characters (UTF-16 without its byte order mark) is a warn
     rig.cleanup();
   }
 });
+
+test('a refused --out names folders as paths from the current folder, never absolute ones', async () => {
+  const rig = new Rig();
+  try {
+    rig.write({
+      'map.json': JSON.stringify([{ sourceUrl: 'https://example.test/one', localPath: 'doc.html' }]),
+      'doc.html': sampleHtml(1),
+    });
+    assert.equal((await rig.exec(['build', '--map', 'map.json', '--json'])).code, 0);
+    fs.mkdirSync(rig.path('sub'));
+    for (const [out, says] of [
+      ['../specs/x.json', /^--out \.\.\/specs\/x\.json: is inside \.\.\/specs, a folder/],
+      ['../newdir/x.json', /^--out \.\.\/newdir\/x\.json: the folder \.\.\/newdir does not exist\./],
+      ['../map.json/x.json', /^--out \.\.\/map\.json\/x\.json: \.\.\/map\.json is not a folder\./],
+    ] as const) {
+      const result = await rig.exec(['index', '--out', out, '--json'], { cwd: rig.path('sub') });
+      assert.equal(result.json!.error!.code, 'usage-error', result.stdout);
+      assert.match(result.json!.error!.message, says);
+      assert.ok(!result.json!.error!.message.includes(rig.dir), result.json!.error!.message);
+    }
+  } finally {
+    rig.cleanup();
+  }
+});
