@@ -18,8 +18,10 @@
  * "RFC <n>"; sections, lists and steps nested past MAX_OUTLINE_DEPTH kept at that depth. 7: an HTML heading
  * inside a sectioning root (figure, blockquote, details, dialog, fieldset, a table cell) is a
  * paragraph of that content, not a heading of the document's outline.
+ * 8: text holding NUL characters (UTF-16 read without its byte order mark, binary data) carries
+ * the warning nul-characters.
  */
-export const EXTRACT_RULE_VERSION = 7;
+export const EXTRACT_RULE_VERSION = 8;
 /**
  * The PDF extractor's own version (1: pdf-parse tables; 2: tables from geometry with rowPages, and
  * heading-guess limits; 3: unruled tables as reports set them (wrapped cells at the row pitch, bold
@@ -37,8 +39,10 @@ export const PDF_EXTRACTOR_VERSION = 4;
  * with the block it introduces, or that block's first piece; text laid out in lines is cut at line
  * starts first, not right after a line ending with a colon; a piece's overlap starts at a word after
  * whitespace, not inside "Channel-Identifier".
+ * 5: a title or heading longer than 256 code units is cut (ending in "…") in heading paths, so a
+ * long heading no longer makes the chunk file quadratic in it.
  */
-export const CHUNK_RULE_VERSION = 4;
+export const CHUNK_RULE_VERSION = 5;
 /**
  * Search-index file layout (5: sealed head with plain number lists, CRC-32-checked posting blocks and
  * compressed row blocks; 6: heading-path term frequencies in postings, duplicate-passage groups in the

@@ -405,7 +405,7 @@ function headingPathResolver(title: string, sections: Section[]): (sectionId: st
   const byId = new Map(sections.map((section) => [section.id, section]));
   const memo = new Map<string, string[]>();
   const documentTitle = title.trim();
-  const titlePath = documentTitle === '' ? [] : [documentTitle];
+  const titlePath = documentTitle === '' ? [] : [headingPathEntry(documentTitle)];
   const resolve = (sectionId: string | null): string[] => {
     if (sectionId === null) return titlePath;
     const known = memo.get(sectionId);
@@ -427,11 +427,30 @@ function headingPathResolver(title: string, sections: Section[]): (sectionId: st
       (root.heading.trim().toLowerCase() === documentTitle.toLowerCase() || (root.level === 1 && namesTitle(root.heading, documentTitle)))
     )
       chain.shift();
-    const path = [...titlePath, ...chain.map((section) => section.heading)];
+    const path = [...titlePath, ...chain.map((section) => headingPathEntry(section.heading))];
     memo.set(sectionId, path);
     return path;
   };
   return resolve;
+}
+
+/**
+ * Longest title or heading a heading path repeats, in UTF-16 code units. Every chunk of a section
+ * carries its whole path, so an unbounded heading makes the chunk file and the search index grow with
+ * (chunks x heading length): a 5 MB one-line text file is its own title, and repeating it in each of
+ * its thousands of chunks passed V8's longest string (the chunk rule failed with "Invalid string
+ * length"). Real headings are far shorter; the full text stays in the evidence document.
+ */
+export const MAX_HEADING_PATH_ENTRY = 256;
+
+/** A heading as a path holds it: at most MAX_HEADING_PATH_ENTRY code units, cut ones ending in "…". */
+export function headingPathEntry(heading: string): string {
+  if (heading.length <= MAX_HEADING_PATH_ENTRY) return heading;
+  let end = MAX_HEADING_PATH_ENTRY - 1;
+  // Never split a surrogate pair.
+  const last = heading.charCodeAt(end - 1);
+  if (last >= 0xd800 && last <= 0xdbff) end -= 1;
+  return `${heading.slice(0, end).trimEnd()}…`;
 }
 
 /** True when `heading` is the title or a part of it that starts and ends at word boundaries (case-insensitive). */

@@ -528,6 +528,14 @@ function buildLines(summary: BuildSummary, verbose: boolean, shown: (target: str
     const skipped = summary.targets.filter((t) => t.status === 'skipped').length;
     if (skipped > 0) lines.push(`  ${'skipped'.padEnd(10)} ${skipped} target(s) whose dependencies failed`);
   }
+  // With --debug, a failed target's error carries the cause's stack (details.debug): the hint of an
+  // internal error sends the user here for it, so the human summary shows it too, not only --json.
+  for (const t of summary.targets) {
+    const debug = t.status === 'failed' ? t.error?.details?.['debug'] : undefined;
+    if (typeof debug !== 'string') continue;
+    lines.push(`  debug      ${shown(t.target)}:`);
+    for (const line of debug.split('\n')) lines.push(`    ${line}`);
+  }
   if (summary.removed.length) lines.push(`  removed ${summary.removed.length} orphaned file(s)`);
   return lines;
 }

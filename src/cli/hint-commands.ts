@@ -2,7 +2,8 @@ import * as path from 'node:path';
 import { findConfigUpward } from '../store/find-workspace.js';
 import { CONFIG_FILE_NAME } from '../store/names.js';
 import { isDirectory, readBoundedFile } from '../store/bounded-read.js';
-import { DEFAULT_MAX_INPUT_BYTES } from '../store/bounded-input.js';
+import { DEFAULT_MAX_INPUT_BYTES, userJsonText } from '../store/bounded-input.js';
+import { hasUnsafeCodePoint } from './terminal-text.js';
 
 /** The commands that find a workspace from the current folder, or from --config, --map, --manifest. */
 const WORKSPACE_COMMAND = /\bepisteme (build|pipeline|snapshot|manual-ingest|extract|chunk|index|explain|graph|watch|diff)\b(?! --help)/g;
@@ -53,7 +54,7 @@ export function withLocatingArgs(hint: string, args: string[]): string {
 function configuredInputs(config: string): { manualIngest?: string; manifest?: string } {
   try {
     // Bounded and regular files only: a FIFO or a huge file given as --config must never block a hint.
-    const text = readBoundedFile(config, { label: 'Workspace config', maxBytes: DEFAULT_MAX_INPUT_BYTES }).toString('utf8');
+    const text = userJsonText(readBoundedFile(config, { label: 'Workspace config', maxBytes: DEFAULT_MAX_INPUT_BYTES }));
     const raw = JSON.parse(text) as { manualIngest?: unknown; manifest?: unknown };
     const root = path.dirname(config);
     const out: { manualIngest?: string; manifest?: string } = {};
@@ -69,7 +70,22 @@ function relativeFrom(cwd: string, file: string): string {
   return path.relative(cwd, file).split(path.sep).join('/') || '.';
 }
 
-/** A path as one shell word: as is when it needs no quoting, else in single quotes. */
+/** A path as one shell word: as is when it needs no quoting, else in single quotes (ANSI-C quotes for unsafe characters). */
 export function shellWord(word: string): string {
-  return /^[A-Za-z0-9_@%+=:,./-]+$/.test(word) ? word : `'${word.replace(/'/g, `'\\''`)}'`;
+  if (/^[A-Za-z0-9_@%+=:,./-]+$/.test(word)) return word;
+  if (!hasUnsafeCodePoint(word)) return `'${word.replace(/'/g, `'\\''`)}'`;
+  // A newline, control or invisible character: human output shows it escaped (\u000A) inside the
+  // quotes, where a shell takes the escape literally and the pasted command names another path. ANSI-C
+  // quoting (bash, zsh, ksh) spells it with escapes the shell decodes, in plain ASCII that human
+  // output shows as it is, and --json carries the same working word.
+  let quoted = "$'";
+  for (const char of word) {
+    const code = char.codePointAt(0)!;
+    if (char === '\\' || char === "'") quoted += `\\${char}`;
+    else if (!hasUnsafeCodePoint(char)) quoted += char;
+    else if (code < 0x80) quoted += `\\x${code.toString(16).padStart(2, '0')}`;
+    else if (code <= 0xffff) quoted += `\\u${code.toString(16).padStart(4, '0')}`;
+    else quoted += `\\U${code.toString(16).padStart(8, '0')}`;
+  }
+  return `${quoted}'`;
 }

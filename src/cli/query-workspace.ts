@@ -5,11 +5,11 @@ import { CONFIG_FILE_NAME } from '../store/names.js';
 import { findConfigUpward } from '../store/find-workspace.js';
 import { shellWord } from './hint-commands.js';
 import { isDirectory, readBoundedFile } from '../store/bounded-read.js';
-import { DEFAULT_MAX_INPUT_BYTES } from '../store/bounded-input.js';
+import { DEFAULT_MAX_INPUT_BYTES, userJsonText } from '../store/bounded-input.js';
 
 /** A config's text: regular files only, bounded (a FIFO named episteme.json must not block a query). */
 function readConfig(file: string): string {
-  return readBoundedFile(file, { label: 'Workspace config', maxBytes: DEFAULT_MAX_INPUT_BYTES }).toString('utf8');
+  return userJsonText(readBoundedFile(file, { label: 'Workspace config', maxBytes: DEFAULT_MAX_INPUT_BYTES }));
 }
 
 /**
@@ -87,9 +87,33 @@ export function rebuildFromHere(error: EpistemeError, index: string): EpistemeEr
   });
 }
 
+/**
+ * A damaged --index that is not a workspace's search index: no build rewrites it, so "rebuild it" is
+ * no fix. In no workspace (no episteme.json at or above it), `episteme build` run here would build
+ * another workspace or none; in a workspace (a config, a map, a copy), name its search index.
+ */
+function notAWorkspaceIndex(error: EpistemeError, index: string): EpistemeError | null {
+  const config = workspaceConfigAbove(index);
+  let hint: string;
+  if (config === null)
+    hint =
+      `No workspace holds ${shellWord(shownFromHere(index))} (no episteme.json at or above its folder): give --index the ` +
+      'search index a workspace build wrote (<workspace>/chunks/search-index.json), or rebuild this one where it was made.';
+  else {
+    const wanted = workspaceIndexOf(config);
+    if (path.resolve(index) === wanted) return null;
+    hint = didYouMean(wanted, index);
+  }
+  return new EpistemeError(error.code, error.message, { hint, details: error.details, cause: error.cause });
+}
+
+function shownFromHere(file: string): string {
+  return path.relative(process.cwd(), path.resolve(file)).split(path.sep).join('/') || '.';
+}
+
 /** Another artifact given as --index (a chunk index, a document): name the search index instead. */
 export function otherArtifact(error: EpistemeError, index: string): EpistemeError {
-  if (!/ artifact, not /.test(error.message)) return rebuildFromHere(error, index);
+  if (!/ artifact, not /.test(error.message)) return notAWorkspaceIndex(error, index) ?? rebuildFromHere(error, index);
   const beside = path.join(path.dirname(path.resolve(index)), 'search-index.json');
   const config = workspaceConfigAbove(index);
   const wanted = fs.existsSync(beside) || config === null ? beside : workspaceIndexOf(config);

@@ -276,7 +276,8 @@ export class QueryCommand extends EpistemeCommand {
           });
         let parsed: unknown;
         try {
-          parsed = JSON.parse(line);
+          // A byte order mark before the first line (PowerShell pipes one) is not part of the request.
+          parsed = JSON.parse(number === 1 && line.charCodeAt(0) === 0xfeff ? line.slice(1) : line);
         } catch {
           throw new EpistemeError('usage-error', `Line ${number} is not JSON.`, {
             hint: 'One request per line: {"terms": ["..."], "limit": 5} (schema/query-request.schema.json).',

@@ -82,16 +82,92 @@ export async function runCli(argv: string[], commands: CommandTable): Promise<nu
     stdoutWriter.write(commandHelp(cli, await commands[argv[0]!]!()));
     return 0;
   }
+  const gone = currentFolderGone(argv);
+  if (gone !== null) return gone;
   let command: ReturnType<typeof cli.process>;
   try {
     command = cli.process(argv, context);
   } catch (error) {
+    // `--limit -1`, `--term -x`: clipanion reads a value starting with "-" as an option and reports
+    // "Not enough arguments", which hides the range (or takes a term away). Read again with each such
+    // value attached (`--limit=-1`), so the option's own validation names its range.
+    let problem = error;
+    let parsed = argv;
+    const attached = attachDashValues(cli, argv);
+    if (attached !== null) {
+      try {
+        command = cli.process(attached, context);
+        return cli.run(command, context);
+      } catch (again) {
+        // The value's own error (its range) when that is what is wrong now.
+        problem = again;
+        parsed = attached;
+      }
+    }
     const json = argv.includes('--json');
     const name = argv.find((a) => !a.startsWith('-')) ?? 'episteme';
     const output = new Output(name, json, 'never', stdoutWriter, stderr);
-    return output.failure({ code: 'usage-error', ...describeParseError(cli, commands, argv, error) });
+    return output.failure({ code: 'usage-error', ...describeParseError(cli, commands, parsed, problem) });
   }
   return cli.run(command, context);
+}
+
+/**
+ * A shell whose folder was deleted or moved away (`rm -rf` or a branch switch in another terminal)
+ * still runs commands there, and process.cwd() then throws ENOENT: every relative path, the workspace
+ * lookup and each message's paths depend on it. Said once, before any work, as an input error (it
+ * used to surface as internal-error "uv_cwd" from wherever the first path was resolved). Null when
+ * the folder is there.
+ */
+function currentFolderGone(argv: string[]): number | null {
+  try {
+    process.cwd();
+    return null;
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code !== 'ENOENT' && code !== 'ENOTDIR') throw error;
+    const name = argv.find((a) => !a.startsWith('-')) ?? 'episteme';
+    const output = new Output(name, argv.includes('--json'), 'never', stdoutWriter, stderr);
+    return output.failure({
+      code: 'input-not-found',
+      message: 'The current folder no longer exists: it was deleted or moved after this shell entered it.',
+      hint: 'Change to a folder that exists (cd), or to the recreated one (cd "$PWD"), and run the command again.',
+    });
+  }
+}
+
+/**
+ * `argv` with every value-taking option of the command followed by a word that starts with one "-"
+ * and is no option of that command (`-1`, `-x`) joined to it (`--limit=-1`); null when there is none.
+ * A word starting with "--" stays an option, so a forgotten value before `--json` is still reported.
+ */
+function attachDashValues(cli: Cli, argv: string[]): string[] | null {
+  const first = argv[0];
+  const definition = first === undefined ? undefined : cli.definitions({ colored: false }).find((d) => d.path === `episteme ${first}`);
+  if (definition === undefined) return null;
+  const valued = new Set<string>();
+  const known = new Set<string>(['-h']);
+  for (const option of definition.options)
+    for (const name of option.nameSet) {
+      known.add(name);
+      if (/#0|\.\.\./.test(option.definition)) valued.add(name);
+    }
+  const out: string[] = [argv[0]!];
+  let changed = false;
+  for (let i = 1; i < argv.length; i++) {
+    const arg = argv[i]!;
+    if (arg === '--') {
+      out.push(...argv.slice(i));
+      break;
+    }
+    const next = argv[i + 1];
+    if (valued.has(arg) && next !== undefined && /^-[^-]/.test(next) && !known.has(next)) {
+      out.push(`${arg}=${next}`);
+      i += 1;
+      changed = true;
+    } else out.push(arg);
+  }
+  return changed ? out : null;
 }
 
 /** A parse error as the problem and its fix (see usage-errors.ts); clipanion's message is the fallback. */

@@ -7,7 +7,8 @@ import { writeSync } from 'node:fs';
  * human-mode error line). The bytes are the same. A descriptor that cannot take more right now (EAGAIN:
  * a non-blocking pipe that is full) hands the rest, and every later write, to the stream, which
  * queues it, so output order is kept. A closed pipe (`episteme query ... | head`) is the reader's
- * choice, not an error; any other write failure leaves nowhere to report to: exit 1, no stack trace.
+ * choice, not an error; any other failure of standard output is said on standard error
+ * (`write-failed`, the errno) with exit 1, no stack trace; one of standard error leaves only the exit code.
  */
 export interface TextWriter {
   /** Stream-shaped (clipanion's capture may forward a process.stdout write with its callback). */
@@ -28,7 +29,7 @@ function descriptorWriter(
   const streamFallback = (): NodeJS.WriteStream => {
     if (fallback === undefined) {
       fallback = stream();
-      fallback.on('error', (error: NodeJS.ErrnoException) => exitOnWriteError(error));
+      fallback.on('error', (error: NodeJS.ErrnoException) => exitOnWriteError(error, fd));
     }
     return fallback;
   };
@@ -47,7 +48,7 @@ function descriptorWriter(
             handedOver = true;
             return streamFallback().write(bytes.subarray(offset), done);
           }
-          exitOnWriteError(error as NodeJS.ErrnoException);
+          exitOnWriteError(error as NodeJS.ErrnoException, fd);
         }
       }
       done?.();
@@ -63,8 +64,22 @@ function descriptorWriter(
   };
 }
 
-function exitOnWriteError(error: NodeJS.ErrnoException): never {
+function exitOnWriteError(error: NodeJS.ErrnoException, fd: 1 | 2): never {
   if (error.code === 'EPIPE') process.exit(process.exitCode ?? 0);
+  // Standard output failed (a full disk or quota behind `> file`, /dev/full, an I/O error): what was
+  // written is incomplete, and standard error may still reach the user. Without this line the command
+  // ended with exit 1 and no word, and a truncated envelope or listing looked like the whole answer.
+  if (fd === 1) {
+    const code = error.code ?? 'error';
+    const line =
+      `error [write-failed]: standard output could not be written (${code}); what it holds is incomplete.\n` +
+      'hint: Free space where standard output goes (a full disk or quota), or send it elsewhere, and run the command again.\n';
+    try {
+      writeSync(2, line);
+    } catch {
+      // Standard error failed too: the exit code is all that is left.
+    }
+  }
   process.exit(1);
 }
 

@@ -48,7 +48,14 @@ const CONTENT_TYPE_BY_EXTENSION: Record<string, string> = {
  */
 export async function loadManualIngestMap(
   mapPath: string,
-  context: { root: string; cwd: string; maxInputBytes: number; familyIds?: () => ReadonlySet<string> },
+  context: {
+    root: string;
+    cwd: string;
+    maxInputBytes: number;
+    familyIds?: () => ReadonlySet<string>;
+    /** The workspace's owned folders (field, workspace-relative path): no source may lie inside one. */
+    owned?: readonly { field: string; relative: string }[];
+  },
 ): Promise<ManualIngestSource[]> {
   const label = mapPath === '-' ? 'manual-ingest map (stdin)' : path.relative(context.cwd, mapPath) || mapPath;
   const bytes = await readBoundedInput(mapPath, context.maxInputBytes, 'Manual-ingest map');
@@ -65,6 +72,7 @@ export async function loadManualIngestMap(
     context.familyIds ?? registeredFamilyIds,
   );
   const sources: ManualIngestSource[] = [];
+  const ownedProblems: string[] = [];
   const resolveLocal = localPathResolver(baseDir, context.root);
   entries.forEach((entry, index) => {
     const spec = specs[index];
@@ -90,6 +98,16 @@ export async function loadManualIngestMap(
       problems.push(`entry ${index}, field localPath: ${entry.localPath} changed while it was being checked`);
       return;
     }
+    // A file a build writes (the search index, a stage index, the build state) as a source: each build
+    // changes it, so the next one captures it anew and no build is ever a no-op, nor equal to a clean one.
+    const owner = context.owned?.find((folder) => relativePath.startsWith(`${folder.relative}/`));
+    if (owner !== undefined) {
+      ownedProblems.push(
+        `entry ${index}, field localPath: ${entry.localPath} is inside ${owner.relative}/ (${owner.field}), ` +
+          "which Episteme's builds write: a source cannot be a build's output",
+      );
+      return;
+    }
     sources.push({
       method: 'manual-ingest',
       spec,
@@ -104,7 +122,17 @@ export async function loadManualIngestMap(
       stat,
     });
   });
-  if (problems.length > 0) throw invalid(label, problems, mapPath === '-');
+  if (problems.length > 0) throw invalid(label, [...problems, ...ownedProblems], mapPath === '-');
+  if (ownedProblems.length > 0) {
+    const shown = ownedProblems.slice(0, 20);
+    const more = ownedProblems.length > shown.length ? `; and ${ownedProblems.length - shown.length} more` : '';
+    throw new EpistemeError('map-invalid', `${label} is invalid: ${shown.join('; ')}${more}`, {
+      hint:
+        'Copy the file out of the output folders (outputs.snapshots, specs, chunks, diffs and .episteme/) and name the copy, ' +
+        'or give the outputs other folders; see docs/workspace.md, "What a workspace owns".',
+      details: { file: label, problems: shown },
+    });
+  }
   return sources;
 }
 

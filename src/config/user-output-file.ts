@@ -83,23 +83,28 @@ export function checkUserOutputFile(given: string, context: UserOutputContext) {
       details: { flag: context.flag, path: given },
     });
   if (given === '' || given.endsWith('/') || given.endsWith(path.sep)) throw usage('names a folder, not a file.');
+  // Folders named as paths from the current folder, like every path in messages (never absolute).
+  const shown = (folder: string) => path.relative(context.cwd, folder).split(path.sep).join('/') || '.';
 
   // The folder must exist; it is resolved to its real path, so a symlinked component cannot lead into a
   // workspace's output folder unnoticed.
   const parent = path.dirname(target);
   const parentStat = fs.statSync(parent, { throwIfNoEntry: false });
   if (parentStat === undefined)
-    throw usage(`the folder ${parent} does not exist.`, 'Create the folder first; Episteme does not create folders for a user-named file.');
-  if (!parentStat.isDirectory()) throw usage(`${parent} is not a folder.`);
+    throw usage(
+      `the folder ${shown(parent)} does not exist.`,
+      'Create the folder first; Episteme does not create folders for a user-named file.',
+    );
+  if (!parentStat.isDirectory()) throw usage(`${shown(parent)} is not a folder.`);
   const realParent = realpathOrSelf(parent);
   const realTarget = path.join(realParent, path.basename(target));
   for (const candidate of [target, realTarget]) {
     const owned = ownedFolderAbove(candidate);
-    if (owned !== null) throw usage(`is inside ${owned}, a folder a workspace owns (its committed artifacts or build state).`);
+    if (owned !== null) throw usage(`is inside ${shown(owned)}, a folder a workspace owns (its committed artifacts or build state).`);
     for (const folder of context.protectedFolders ?? []) {
       for (const dir of [folder, realpathOrSelf(folder)]) {
         if (candidate === dir || candidate.startsWith(dir + path.sep))
-          throw usage(`is inside ${folder}, a folder this workspace owns (its committed artifacts or build state).`);
+          throw usage(`is inside ${shown(folder)}, a folder this workspace owns (its committed artifacts or build state).`);
       }
     }
   }

@@ -167,7 +167,8 @@ export async function loadWorkspace(cwd: string, flags: WorkspaceFlags): Promise
     }
     outputs[stage as keyof StageOutputs] = path.relative(root, resolved).split(path.sep).join('/');
   }
-  checkOwnedFolders(root, ownedFolders(outputs));
+  const owned = ownedFolders(outputs);
+  checkOwnedFolders(root, owned);
 
   // The workspace's own families come first: the map and manifest may name them.
   const own = raw.rules === undefined ? { families: [], folder: null, files: [] } : loadWorkspaceFamilies(root, raw.rules);
@@ -184,7 +185,7 @@ export async function loadWorkspace(cwd: string, flags: WorkspaceFlags): Promise
   let mapFile: string | null = null;
   if (mapArgument !== undefined) {
     const mapPath = mapArgument === '-' ? '-' : path.resolve(cwd, mapArgument);
-    captures = await loadManualIngestMap(mapPath, { root, cwd, maxInputBytes, familyIds });
+    captures = await loadManualIngestMap(mapPath, { root, cwd, maxInputBytes, familyIds, owned });
     mapFile = mapPath === '-' ? null : path.relative(root, mapPath).split(path.sep).join('/');
   }
   const manifestArgument = flags.manifest ?? (raw.manifest === undefined ? undefined : path.resolve(root, raw.manifest));

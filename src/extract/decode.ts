@@ -10,6 +10,12 @@ export interface Decoded {
    * The count is of U+FFFD in the decoded text.
    */
   replaced?: number;
+  /**
+   * Set when the text holds NUL characters (U+0000), which no text format uses: the count. Valid
+   * UTF-8, so `replaced` says nothing, yet the text is not what the source means: UTF-16 read without
+   * its byte order mark (a NUL beside every ASCII character), or binary data.
+   */
+  nul?: number;
 }
 
 function sniffBom(bytes: Uint8Array): string | null {
@@ -30,6 +36,18 @@ function sniffDeclaration(bytes: Uint8Array): string | null {
 }
 
 export function decodeBytes(bytes: Uint8Array, declared: string | null, sniff: boolean): Decoded {
+  return withNul(decodeText(bytes, declared, sniff));
+}
+
+function withNul(decoded: Decoded): Decoded {
+  const first = decoded.text.indexOf('\u0000');
+  if (first === -1) return decoded;
+  let nul = 0;
+  for (let i = first; i !== -1; i = decoded.text.indexOf('\u0000', i + 1)) nul += 1;
+  return { ...decoded, nul };
+}
+
+function decodeText(bytes: Uint8Array, declared: string | null, sniff: boolean): Decoded {
   const bom = sniffBom(bytes);
   const label = bom ?? declared ?? (sniff ? sniffDeclaration(bytes) : null) ?? 'utf-8';
   let decoder: InstanceType<typeof TextDecoder>;

@@ -68,6 +68,7 @@ export async function extractDocument(input: ExtractInput): Promise<EvidenceDocu
       if (decoded.unknownLabel !== undefined)
         builder.warn('charset-unknown', `Unknown charset "${decoded.unknownLabel}"; decoded as UTF-8.`);
       if (decoded.replaced !== undefined) builder.warn('invalid-bytes', invalidBytesMessage(decoded));
+      if (decoded.nul !== undefined) builder.warn('nul-characters', nulMessage(decoded.nul));
       const result = extractHtml({ source: decoded.text, baseUrl, rules: html, builder, links: options.links });
       title = result.title;
       builder.limits.add('scripts-not-executed');
@@ -85,6 +86,7 @@ export async function extractDocument(input: ExtractInput): Promise<EvidenceDocu
       if (decoded.unknownLabel !== undefined)
         builder.warn('charset-unknown', `Unknown charset "${decoded.unknownLabel}"; decoded as UTF-8.`);
       if (decoded.replaced !== undefined) builder.warn('invalid-bytes', invalidBytesMessage(decoded));
+      if (decoded.nul !== undefined) builder.warn('nul-characters', nulMessage(decoded.nul));
       if (family.rules.text.rfcLayout || looksLikeRfcText(decoded.text)) {
         const result = extractRfcText(decoded.text, builder);
         title = result.title;
@@ -101,6 +103,7 @@ export async function extractDocument(input: ExtractInput): Promise<EvidenceDocu
       if (decoded.unknownLabel !== undefined)
         builder.warn('charset-unknown', `Unknown charset "${decoded.unknownLabel}"; decoded as UTF-8.`);
       if (decoded.replaced !== undefined) builder.warn('invalid-bytes', invalidBytesMessage(decoded));
+      if (decoded.nul !== undefined) builder.warn('nul-characters', nulMessage(decoded.nul));
       const result = extractXml(decoded.text, baseUrl, builder, options.links);
       title = result.title;
       confidence = result.confidence;
@@ -157,6 +160,14 @@ export async function extractDocument(input: ExtractInput): Promise<EvidenceDocu
     limits: [...builder.limits].sort(compareCodeUnits),
   };
   return document;
+}
+
+/** What NUL characters in decoded text mean, and the map field that reads UTF-16 without its BOM. */
+function nulMessage(count: number): string {
+  return (
+    `The text holds ${count} NUL character(s) (U+0000), which no text format uses: the file may be UTF-16 without a ` +
+    'byte order mark (set "charset": "utf-16le" or "utf-16be" in its map entry) or binary data.'
+  );
 }
 
 /** The diagnostic of bytes invalid in their encoding: the text holds U+FFFD where the source had them. */

@@ -1,6 +1,6 @@
 import { readdirSync } from 'node:fs';
 import { readBoundedFile } from '../store/bounded-read.js';
-import { DEFAULT_MAX_INPUT_BYTES } from '../store/bounded-input.js';
+import { DEFAULT_MAX_INPUT_BYTES, userJsonText } from '../store/bounded-input.js';
 import path from 'node:path';
 import { EpistemeError } from '../failure.js';
 import type { Authority, ExtractorId } from '../document/types.js';
@@ -136,7 +136,7 @@ export function loadFamilies(dir: string | undefined = rulesDir()): LoadedFamily
 export function parseFamilyRules(bytes: Uint8Array, shown: string, name: string): FamilyRules {
   let parsed: unknown;
   try {
-    parsed = JSON.parse(Buffer.from(bytes).toString('utf8'));
+    parsed = JSON.parse(userJsonText(bytes));
   } catch (cause) {
     throw new EpistemeError('config-invalid', `Extraction rules file ${shown} is not valid JSON.`, { cause, details: { file: shown } });
   }

@@ -129,7 +129,10 @@ export function buildGraph(ws: Workspace): BuildGraph {
   // Proof groups follow the stage indexes' runs; a segment joins the group that holds all its documents
   // (the search index's finer runs fall inside them), else it stays outside every group and is checked
   // target by target, never vouched for by a group whose stamps say nothing of its other documents.
-  const groups: ProofGroup[] = stageRuns.map((run) => ({
+  // An empty workspace (a map or manifest with no entries) has one empty run and no group: a group is
+  // named by its first document, and the no-op proof of zero documents is its root alone.
+  const groupRuns = stageRuns.filter((run) => run.length > 0);
+  const groups: ProofGroup[] = groupRuns.map((run) => ({
     id: run[0]!,
     targets: run.flatMap((id) => {
       const names = namesOf.get(id)!;
@@ -138,7 +141,7 @@ export function buildGraph(ws: Workspace): BuildGraph {
     sources: [],
   }));
   const groupOf = new Map<string, ProofGroup>();
-  for (const [i, run] of stageRuns.entries()) for (const id of run) groupOf.set(id, groups[i]!);
+  for (const [i, run] of groupRuns.entries()) for (const id of run) groupOf.set(id, groups[i]!);
   for (const source of ws.sources)
     if (source.capture.method === 'manual-ingest') groupOf.get(source.documentId)!.sources.push(source.capture.relativePath);
   for (const group of groups) group.sources = [...new Set(group.sources)].sort(compareCodeUnits);

@@ -42,7 +42,14 @@ export function parseArtifactUnverified<T>(text: string, expectedKind: ArtifactK
   }
   const candidate = parsed as Partial<Artifact<T>>;
   if (typeof candidate !== 'object' || candidate === null || candidate.artifact !== expectedKind) {
-    throw new EpistemeError('artifact-invalid', `${label} is not a ${expectedKind} artifact.`, { details: { file: label } });
+    const found =
+      typeof candidate === 'object' && candidate !== null && /^[a-z-]{1,40}$/.test(String(candidate.artifact))
+        ? `a ${String(candidate.artifact)} artifact`
+        : 'no Episteme artifact';
+    throw new EpistemeError('artifact-invalid', `${label} is not a ${expectedKind} artifact.`, {
+      hint: `It is ${found}: name the ${expectedKind} file a build wrote.`,
+      details: { file: label },
+    });
   }
   if (candidate.formatVersion !== expectedFormat) {
     throw new EpistemeError(

@@ -44,9 +44,34 @@ const JSON_SHAPE = {
   'manifest-invalid': 'its entries are in docs/workspace.md, "Manifest (HTTP capture)".',
 } as const;
 
+/**
+ * The text of a JSON file a user wrote: UTF-8, without the byte order mark some editors put first
+ * (Windows Notepad, PowerShell's `Out-File -Encoding utf8`), which JSON.parse refuses as an unexpected
+ * token. Node's own loader strips it from a required .json file the same way.
+ */
+export function userJsonText(bytes: Uint8Array): string {
+  const text = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('utf8');
+  return text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
+}
+
+/** Why bytes cannot be JSON text before any parse, in words: UTF-16 or binary, or null. */
+function notUtf8Json(bytes: Uint8Array): string | null {
+  if ((bytes[0] === 0xff && bytes[1] === 0xfe) || (bytes[0] === 0xfe && bytes[1] === 0xff))
+    return 'is UTF-16 text (it starts with a UTF-16 byte order mark); JSON files are read as UTF-8';
+  // JSON text never holds a NUL byte; UTF-16 without a byte order mark has one in every ASCII character.
+  if (bytes.includes(0)) return 'holds NUL bytes (UTF-16 text without a byte order mark, or not text at all); JSON files are read as UTF-8';
+  return null;
+}
+
 export function parseJsonInput(bytes: Buffer, code: 'config-invalid' | 'map-invalid' | 'manifest-invalid', label: string): unknown {
+  const encoding = notUtf8Json(bytes);
+  if (encoding !== null)
+    throw new EpistemeError(code, `${label} ${encoding}.`, {
+      hint: `Save it as UTF-8 (your editor's "Save with encoding", or iconv -f UTF-16 -t UTF-8); ${JSON_SHAPE[code]}`,
+      details: { file: label },
+    });
   try {
-    return JSON.parse(bytes.toString('utf8'));
+    return JSON.parse(userJsonText(bytes));
   } catch (cause) {
     throw new EpistemeError(code, `${label} is not valid JSON: ${(cause as Error).message}`, {
       hint: `Fix the JSON at the place the message gives (a missing comma or quote, a trailing comma); ${JSON_SHAPE[code]}`,

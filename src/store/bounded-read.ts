@@ -1,5 +1,6 @@
 import * as path from 'node:path';
 import { EpistemeError } from '../failure.js';
+import { nearest } from '../nearest.js';
 import { fs } from '../node-builtins.js';
 
 /**
@@ -123,6 +124,7 @@ function readChunk(fd: number, buffer: Buffer, offset: number, file: string, lab
   } catch (error) {
     const errno = error as NodeJS.ErrnoException;
     throw new EpistemeError('input-unreadable', `${label} ${shownPath(file)} cannot be read (${errno.code ?? 'error'}).`, {
+      hint: unreadableHint(file, errno.code),
       details: { path: shownPath(file), errno: errno.code ?? null, problem: `cannot be read (${errno.code ?? 'error'})` },
       cause: error,
     });
@@ -140,10 +142,15 @@ function openFailure(file: string, label: string, error: NodeJS.ErrnoException):
         const problem = `is a dangling symbolic link (to ${link}), not a regular file`;
         return new EpistemeError('input-not-regular', `${prefix} ${problem}.`, { details: details(problem), cause: error });
       }
-      return new EpistemeError('input-not-found', `${prefix} not found.`, { details: details('does not exist'), cause: error });
+      return new EpistemeError('input-not-found', `${prefix} not found.`, {
+        hint: missingFileHint(file),
+        details: details('does not exist'),
+        cause: error,
+      });
     }
     case 'ENOTDIR':
       return new EpistemeError('input-not-found', `${prefix} not found (a leading component is not a directory).`, {
+        hint: 'A folder on the path is a file: check the path.',
         details: details('does not exist (a leading component is not a directory)'),
         cause: error,
       });
@@ -162,18 +169,56 @@ function openFailure(file: string, label: string, error: NodeJS.ErrnoException):
     }
     case 'ENAMETOOLONG':
       return new EpistemeError('input-not-found', `${prefix} not found (the path is too long).`, {
+        hint: 'Shorten the path: a file or folder name holds at most 255 bytes.',
         details: details('does not exist (path too long)'),
         cause: error,
       });
     default: {
       const problem = `cannot be opened for reading (${error.code ?? 'error'}${error.code === 'EACCES' ? ': permission denied' : ''})`;
       return new EpistemeError('input-unreadable', `${prefix} ${problem}.`, {
-        hint: error.code === 'EACCES' ? "Check the file's permissions." : undefined,
+        hint: unreadableHint(file, error.code),
         details: details(problem),
         cause: error,
       });
     }
   }
+}
+
+/** Folders listed at most for a "did you mean": a larger one is not searched. */
+const MAX_LISTED_FOR_HINT = 10_000;
+
+/**
+ * What to do about a path that does not exist: the nearest name in its folder (by edit distance), or
+ * that the folder is missing too, or to check the path as the message shows it (from the current folder).
+ */
+function missingFileHint(file: string): string {
+  const folder = path.dirname(path.resolve(file));
+  const name = path.basename(file);
+  let names: string[];
+  try {
+    const dir = fs.opendirSync(folder);
+    names = [];
+    try {
+      for (let entry = dir.readSync(); entry !== null && names.length <= MAX_LISTED_FOR_HINT; entry = dir.readSync())
+        // Only names within the typo distance nearest() accepts (at most 3) are worth the comparison.
+        if (Math.abs(entry.name.length - name.length) <= 3) names.push(entry.name);
+    } finally {
+      dir.closeSync();
+    }
+  } catch {
+    return `Its folder ${shownPath(folder)} does not exist either: check the path (shown from the current folder).`;
+  }
+  const near = names.length > MAX_LISTED_FOR_HINT ? [] : nearest(name, names);
+  if (near.length > 0) return `Did you mean ${shownPath(path.join(folder, near[0]!))}? (paths are shown from the current folder)`;
+  const shown = shownPath(folder);
+  return `No file of that name is in ${shown === '.' ? 'the current folder' : shown}: check the path (shown from the current folder).`;
+}
+
+/** What to do about a file that exists but cannot be opened or read. */
+function unreadableHint(file: string, code: string | undefined): string {
+  if (code === 'EACCES' || code === 'EPERM') return "Check the file's permissions.";
+  if (file.includes('\0')) return 'The path holds a NUL character, which no file name can: fix the path where it is written.';
+  return 'Check that the file can be read (its permissions, the disk it is on), then run the command again.';
 }
 
 function linkTarget(file: string): string | null {
