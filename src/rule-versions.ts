@@ -19,9 +19,11 @@
  * inside a sectioning root (figure, blockquote, details, dialog, fieldset, a table cell) is a
  * paragraph of that content, not a heading of the document's outline.
  * 8: text holding NUL characters (UTF-16 read without its byte order mark, binary data) carries
- * the warning nul-characters.
+ * the warning nul-characters. 9: bytes read as HTML, text or XML that start with a binary format's
+ * signature (a PDF, an image, an archive: src/extract/signatures.ts) carry the warning
+ * content-type-mismatch.
  */
-export const EXTRACT_RULE_VERSION = 8;
+export const EXTRACT_RULE_VERSION = 9;
 /**
  * The PDF extractor's own version (1: pdf-parse tables; 2: tables from geometry with rowPages, and
  * heading-guess limits; 3: unruled tables as reports set them (wrapped cells at the row pitch, bold

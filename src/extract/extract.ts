@@ -4,6 +4,7 @@ import { sha256Hex } from '../store/hash.js';
 import { PRODUCER_NAME, PRODUCER_VERSION } from '../version.js';
 import { DocumentBuilder } from './document-builder.js';
 import { decodeBytes } from './decode.js';
+import { binarySignature } from './signatures.js';
 import { resolveFamily, type LoadedFamily } from './families.js';
 import { extractHtml } from './html/html-extractor.js';
 import { extractPlainText } from './text/text-extractor.js';
@@ -69,6 +70,7 @@ export async function extractDocument(input: ExtractInput): Promise<EvidenceDocu
         builder.warn('charset-unknown', `Unknown charset "${decoded.unknownLabel}"; decoded as UTF-8.`);
       if (decoded.replaced !== undefined) builder.warn('invalid-bytes', invalidBytesMessage(decoded));
       if (decoded.nul !== undefined) builder.warn('nul-characters', nulMessage(decoded.nul));
+      warnMislabelled(builder, body, snapshot.contentType, extractor);
       const result = extractHtml({ source: decoded.text, baseUrl, rules: html, builder, links: options.links });
       title = result.title;
       builder.limits.add('scripts-not-executed');
@@ -87,6 +89,7 @@ export async function extractDocument(input: ExtractInput): Promise<EvidenceDocu
         builder.warn('charset-unknown', `Unknown charset "${decoded.unknownLabel}"; decoded as UTF-8.`);
       if (decoded.replaced !== undefined) builder.warn('invalid-bytes', invalidBytesMessage(decoded));
       if (decoded.nul !== undefined) builder.warn('nul-characters', nulMessage(decoded.nul));
+      warnMislabelled(builder, body, snapshot.contentType, extractor);
       if (family.rules.text.rfcLayout || looksLikeRfcText(decoded.text)) {
         const result = extractRfcText(decoded.text, builder);
         title = result.title;
@@ -104,6 +107,7 @@ export async function extractDocument(input: ExtractInput): Promise<EvidenceDocu
         builder.warn('charset-unknown', `Unknown charset "${decoded.unknownLabel}"; decoded as UTF-8.`);
       if (decoded.replaced !== undefined) builder.warn('invalid-bytes', invalidBytesMessage(decoded));
       if (decoded.nul !== undefined) builder.warn('nul-characters', nulMessage(decoded.nul));
+      warnMislabelled(builder, body, snapshot.contentType, extractor);
       const result = extractXml(decoded.text, baseUrl, builder, options.links);
       title = result.title;
       confidence = result.confidence;
@@ -163,6 +167,24 @@ export async function extractDocument(input: ExtractInput): Promise<EvidenceDocu
 }
 
 /** What NUL characters in decoded text mean, and the map field that reads UTF-16 without its BOM. */
+/**
+ * A warning when bytes read as text start with a binary format's signature (a PDF labelled
+ * text/html): their text is the format's raw bytes, which no query should be answered from.
+ */
+function warnMislabelled(builder: DocumentBuilder, body: Uint8Array, contentType: string, readAs: string): void {
+  const signature = binarySignature(body);
+  if (signature === null) return;
+  const fix =
+    signature.contentType === 'application/pdf'
+      ? 'label it application/pdf to extract it as a PDF'
+      : 'it is not a format Episteme extracts';
+  builder.warn(
+    'content-type-mismatch',
+    `The bytes start with the signature of ${signature.name} (${signature.contentType}), but the source is labelled ` +
+      `${contentType} and was read as ${readAs}: ${fix} (the map entry's "contentType").`,
+  );
+}
+
 function nulMessage(count: number): string {
   return (
     `The text holds ${count} NUL character(s) (U+0000), which no text format uses: the file may be UTF-16 without a ` +

@@ -4,6 +4,7 @@ import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import { CLI, Rig, assertNoStackTrace, sampleHtml } from '../helpers/rig.js';
 import { runHint } from '../helpers/hints.js';
+import { textPdf } from './hostile-documents.js';
 import { summaryResult } from '../../src/cli/build-runner.js';
 import type { TargetResult } from '../../src/graph/scheduler.js';
 
@@ -454,6 +455,46 @@ test('a refused --out names folders as paths from the current folder, never abso
       assert.match(result.json!.error!.message, says);
       assert.ok(!result.json!.error!.message.includes(rig.dir), result.json!.error!.message);
     }
+  } finally {
+    rig.cleanup();
+  }
+});
+
+test('bytes of a binary format labelled as text are a warning naming the label that reads them', async () => {
+  const rig = new Rig();
+  try {
+    rig.write({
+      'report.html': Buffer.from(textPdf(1, 5, 'mislabelled')),
+      'logo.txt': Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13]),
+      'plain.html': '<h1>Plain</h1><p>a plain page that says what it is</p>',
+      'map.json': JSON.stringify([
+        { sourceUrl: 'https://example.test/report', localPath: 'report.html', contentType: 'text/html' },
+        { sourceUrl: 'https://example.test/logo', localPath: 'logo.txt', contentType: 'text/plain' },
+        { sourceUrl: 'https://example.test/plain', localPath: 'plain.html', contentType: 'text/html' },
+      ]),
+    });
+    const built = await rig.exec(['build', '--map', 'map.json', '--fail-on', 'warning', '--json']);
+    assert.equal(built.json!.error!.code, 'document-diagnostics', built.stdout);
+    const documents = built.json!.data.diagnostics.documents as { target: string; codes: string[] }[];
+    const mismatched = documents.filter((d) => d.codes.includes('content-type-mismatch')).map((d) => d.target);
+    assert.equal(mismatched.length, 2, JSON.stringify(documents));
+    assert.ok(mismatched.some((t) => /report/.test(t)) && mismatched.some((t) => /logo/.test(t)));
+    const report = fs.readdirSync(rig.path('specs')).find((name) => name.startsWith('example-test-report.'))!;
+    const document = JSON.parse(fs.readFileSync(rig.path('specs', report), 'utf8')) as {
+      payload: { diagnostics: { code: string; message: string }[] };
+    };
+    const warning = document.payload.diagnostics.find((d) => d.code === 'content-type-mismatch')!;
+    assert.match(warning.message, /signature of a PDF \(application\/pdf\), but the source is labelled text\/html/);
+    // The label the message names reads it as a PDF, without the warning.
+    rig.write({
+      'map.json': JSON.stringify([
+        { sourceUrl: 'https://example.test/report', localPath: 'report.html', contentType: 'application/pdf' },
+        { sourceUrl: 'https://example.test/plain', localPath: 'plain.html', contentType: 'text/html' },
+      ]),
+    });
+    const fixed = await rig.exec(['build', '--fail-on', 'warning', '--json']);
+    assert.equal(fixed.code, 0, fixed.stdout);
+    assert.ok((await rig.exec(['query', '--term', 'mislabelled', '--json'])).json!.data.total > 0);
   } finally {
     rig.cleanup();
   }
