@@ -24,6 +24,7 @@ import {
 import { ORDERED_WEIGHT, PROXIMITY_WINDOW, proximityEvidence, queryPairs } from '../../src/query/proximity.js';
 import { headingNames, namedTerms } from '../../src/query/named-ids.js';
 import { parseQueryTerms } from '../../src/query/query-terms.js';
+import { STOP_WORDS } from '../../src/query/stop-words.js';
 import { ALL_DOCS, makeDocument } from './fixtures.js';
 import { random } from './corpus-helpers.js';
 import { seededRandom } from '../helpers/random.js';
@@ -139,6 +140,15 @@ test('a stop word joined to other words without a space is part of a technical t
   assert.deepEqual(terms('is the entry up-to-date'), ['date', 'entri', 'to', 'up']);
   // Apart, they are function words as before.
   assert.deepEqual(terms('the same origin'), ['origin']);
+  // Every stop word, joined to a content word on either side, scores with it.
+  for (const word of STOP_WORDS.split(' ')) {
+    const stopTerms = parseQueryTerms([word]).scoringTerms;
+    for (const joined of [`${word}-zebra`, `zebra-${word}`]) {
+      const scored = terms(`${joined} policy`);
+      for (const term of [...stopTerms, 'zebra', 'polici']) assert.ok(scored.includes(term), `${joined}: ${term} in ${scored.join(' ')}`);
+    }
+  }
+
   // The chunk that says the term ranks above one that has only its content word.
   const docs = [
     single('cross', 'a cross origin request leaves the origin of the page for another origin'),
