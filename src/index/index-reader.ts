@@ -113,8 +113,14 @@ export interface LoadedSearchIndex {
 
 /** A posting block, read and checked: its terms, and where each one's postings lie in its text. */
 interface PostingBlock {
-  terms: string[];
   text: string;
+  /**
+   * Term i is text[termStarts[i] .. termStarts[i + 1] - 1) (terms are joined by one space, the last
+   * ends at POSTING_BLOCK_TERMS_END). Offsets, not strings: a query looks up one or two terms per
+   * block, and splitting a block made ~1,500 strings for each (most of a cold query's garbage on a
+   * segmented index, where every term is looked up in every segment).
+   */
+  termStarts: Int32Array;
   /** Term i's postings are text[starts[i]..starts[i + 1]). */
   starts: Float64Array;
 }
@@ -866,12 +872,12 @@ function findFileTerm(file: BlockFile, term: string): number {
     if (firsts[mid]! <= term) lo = mid;
     else hi = mid - 1;
   }
-  const terms = postingBlock(file, lo).terms;
+  const { text, termStarts } = postingBlock(file, lo);
   let low = 0;
-  let high = terms.length - 1;
+  let high = termStarts.length - 2;
   while (low <= high) {
     const mid = (low + high) >> 1;
-    const candidate = terms[mid]!;
+    const candidate = text.slice(termStarts[mid]!, termStarts[mid + 1]! - 1);
     if (candidate === term) return file.blocks.postingFirstTerm[lo]! + mid;
     if (candidate < term) low = mid + 1;
     else high = mid - 1;
@@ -882,7 +888,10 @@ function findFileTerm(file: BlockFile, term: string): number {
 /** Every term of a file, from all its posting blocks. */
 function fileTerms(file: BlockFile): string[] {
   const terms: string[] = [];
-  for (let block = 0; block < file.blocks.postingBlocks.length; block++) terms.push(...postingBlock(file, block).terms);
+  for (let block = 0; block < file.blocks.postingBlocks.length; block++) {
+    const { text, termStarts } = postingBlock(file, block);
+    for (let i = 0; i + 1 < termStarts.length; i++) terms.push(text.slice(termStarts[i]!, termStarts[i + 1]! - 1));
+  }
   return terms;
 }
 
@@ -900,8 +909,21 @@ function postingBlock(file: BlockFile, block: number): PostingBlock {
   ).toString('utf8');
   const termCount = blocks.postingFirstTerm[block + 1]! - blocks.postingFirstTerm[block]!;
   const termsEnd = text.indexOf(POSTING_BLOCK_TERMS_END);
-  const terms = termsEnd < 0 ? [] : text.slice(0, termsEnd).split(' ');
-  if (terms.length !== termCount || terms[0] !== blocks.postingFirstTermText[block])
+  // Where each term starts: the terms before POSTING_BLOCK_TERMS_END, split at single spaces, must
+  // be exactly the block's count, the first being the one the head names.
+  const termStarts = new Int32Array(termCount + 1);
+  let count = 0;
+  if (termsEnd >= 0) {
+    for (let at = 0; count <= termCount; ) {
+      if (count < termCount) termStarts[count] = at;
+      count++;
+      const space = text.indexOf(' ', at);
+      if (space < 0 || space > termsEnd) break;
+      at = space + 1;
+    }
+    termStarts[termCount] = termsEnd + 1;
+  }
+  if (count !== termCount || text.slice(0, termStarts[1]! - 1) !== blocks.postingFirstTermText[block])
     throw invalid(file.label, `has a posting block (#${block}) whose terms do not match its head.`);
   const starts = new Float64Array(termCount + 1);
   try {
@@ -913,7 +935,7 @@ function postingBlock(file: BlockFile, block: number): PostingBlock {
   }
   if (starts[termCount] !== text.length)
     throw invalid(file.label, `has a posting block (#${block}) whose lengths do not match its postings.`);
-  const decoded = { terms, text, starts };
+  const decoded = { text, termStarts, starts };
   blocks.postingBlocks[block] = decoded;
   return decoded;
 }

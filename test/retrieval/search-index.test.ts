@@ -605,3 +605,66 @@ test("a document's next part reuses its unchanged row blocks: the same bytes as 
   assert.equal(buildDocumentPart('long', chunks, kept), fresh);
   assert.equal(reusableRowBlocks('not a part').size, 0);
 });
+
+test('every term of every posting block is found, and a block whose terms disagree with its head is refused', () => {
+  const random = seededRandom(5);
+  const vocabulary = [
+    ...new Set(
+      Array.from({ length: 20_000 }, () =>
+        Array.from({ length: 5 + Math.floor(random() * 5) }, () => String.fromCharCode(97 + Math.floor(random() * 26))).join(''),
+      ),
+    ),
+  ];
+  const docs = Array.from({ length: 6 }, (_, d) =>
+    makeDocument({
+      documentId: `doc${d}`,
+      sections: [{ id: 's1', fragment: null, heading: 'Section', level: 1, number: null, parentId: null }],
+      blocks: Array.from({ length: 20 }, (_, b) => ({
+        id: `b${b}`,
+        text: vocabulary.filter((_, i) => i % 120 === d * 20 + b).join(' ') + '.',
+      })),
+    }),
+  );
+  const corpus = docs.map((doc) => ({ documentId: doc.documentId, chunks: chunkDocument(doc, DEFAULT_CHUNK_OPTIONS) }));
+  const bytes = buildSearchIndex(corpus, PROVENANCE, DEFAULT_INDEX_OPTIONS);
+  const parsed = JSON.parse(bytes) as { payload: { head: { postingBlocks: [number, number, string, string][] }; postings: string[] } };
+  const blocks = parsed.payload.head.postingBlocks;
+  assert.ok(blocks.length >= 3, `${blocks.length} posting blocks`);
+  const index = loadSearchIndex(bytes, 'idx.json');
+  const terms = [...new Set(corpus.flatMap((d) => d.chunks.flatMap((c) => tokenize(c.text))))].sort();
+  terms.forEach((term, i) => {
+    assert.ok(findTerm(index, term) >= 0, term);
+    // Between two indexed terms, before the first and after the last: absent.
+    assert.equal(findTerm(index, `${term}\u0000`), -1, `after ${term}`);
+    if (i === 0) assert.equal(findTerm(index, term.slice(0, -1) + '\u0000'), -1);
+  });
+  assert.equal(findTerm(index, '\uffff'), -1);
+  // A block rewritten with a consistent CRC-32 and head seal, but not the terms the head names for it.
+  const resealed = (block: number, text: string): string => {
+    const original = parsed.payload.postings[block]!;
+    assert.equal(Buffer.byteLength(text), Buffer.byteLength(original));
+    let edited = bytes.replace(JSON.stringify(original), JSON.stringify(text));
+    edited = edited.replace(`"${blocks[block]![2]}","${blocks[block]![3]}"]`, `"${crc32Hex(text)}","${blocks[block]![3]}"]`);
+    const headStart = edited.indexOf('"payload":{"head":') + '"payload":{"head":'.length;
+    const headEnd = edited.indexOf(',"postings":[');
+    return edited.replace(/"seal":"crc32:[0-9a-f]{8}"/, `"seal":"crc32:${crc32Hex(edited.slice(headStart, headEnd))}"`);
+  };
+  const block = 1;
+  const text = parsed.payload.postings[block]!;
+  const refused = (edited: string): void =>
+    assert.throws(
+      () => {
+        const damaged = loadSearchIndex(edited, 'idx.json');
+        for (const term of terms) findTerm(damaged, term);
+      },
+      (e) => isArtifactInvalid(e) && /posting block \(#1\) whose terms do not match its head/.test((e as Error).message),
+    );
+  // Two terms joined: one term fewer than the head says.
+  refused(resealed(block, text.replace(' ', '_')));
+  // The first term changed.
+  refused(resealed(block, (text[0] === 'a' ? 'b' : 'a') + text.slice(1)));
+  // The list of terms unterminated.
+  refused(resealed(block, text.replace('|', '_')));
+  // The unedited bytes pass the same path.
+  assert.equal(resealed(block, text), bytes);
+});
