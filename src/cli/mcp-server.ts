@@ -10,6 +10,7 @@ import {
   ListToolsRequestSchema,
   McpError,
   type CallToolResult,
+  type JSONRPCMessage,
 } from '@modelcontextprotocol/sdk/types.js';
 import { EpistemeError, describeCause } from '../failure.js';
 import { PRODUCER_VERSION } from '../version.js';
@@ -34,7 +35,7 @@ import { checkCitation } from './show.js';
  * except `build`, which runs beside them in its own process, one at a time: searches go on during a
  * build and switch to the generation it commits between two requests (IndexSession). A malformed
  * request (unknown tool, arguments that break the schema) is a JSON-RPC error -32602 whose `data` is
- * the CLI's error ({code, message, hint, details}); a request the tool could not answer (stale index,
+ * the CLI's error (a line that is not JSON: -32700; JSON that is not a JSON-RPC message: -32600) ({code, message, hint, details}); a request the tool could not answer (stale index,
  * citation not held, build refused) is a tool result with isError and the failure envelope. Nothing a
  * client sends ends the server: only the end of its stdin (or SIGINT, SIGTERM) does.
  */
@@ -190,8 +191,19 @@ export async function serve(options: ServeOptions): Promise<number> {
   const closed = new Promise<void>((resolve) => {
     server.onclose = () => resolve();
   });
-  // The SDK reports a line it cannot parse here; the server answers nothing for it and goes on.
   server.onerror = () => undefined;
+  // The SDK reports a line it cannot read here and drops it. JSON-RPC 2.0 answers it, with id null
+  // (the id could not be read): a parse error for a line that is not JSON, an invalid request for
+  // JSON that is not a JSON-RPC message. The server goes on either way.
+  transport.onerror = (error: Error) => {
+    const code = error instanceof SyntaxError ? ErrorCode.ParseError : error.name === 'ZodError' ? ErrorCode.InvalidRequest : null;
+    if (code === null) return;
+    const message =
+      code === ErrorCode.ParseError ? 'Parse error: the line is not JSON.' : 'Invalid request: the line is not a JSON-RPC 2.0 message.';
+    const data = { code: 'usage-error', message, hint: 'Send one JSON-RPC 2.0 message per line, as the MCP stdio transport does.' };
+    const answer = { jsonrpc: '2.0', id: null, error: { code, message, data } };
+    transport.send(answer as unknown as JSONRPCMessage).catch(() => undefined);
+  };
   await server.connect(transport);
   const stop = () => {
     building?.kill('SIGTERM');

@@ -345,17 +345,22 @@ test('show: a lead-in and the long list it introduces are one passage, joined ba
   }
 });
 
-test('serve: malformed protocol input (a line that is not JSON, a call without params) leaves the server answering', async () => {
+test('serve: malformed protocol input (a line that is not JSON: -32700, not a JSON-RPC message: -32600, a call without params) is answered and leaves the server answering', async () => {
   const child = startCli(['serve'], rig.dir);
   // Each answer, by id, as its line arrives.
   const answers = new Map<number, any>();
+  // Answers to lines whose id could not be read (JSON-RPC: id null), in order.
+  const unnumbered: any[] = [];
   let pending = '';
   child.stdout!.setEncoding('utf8').on('data', (chunk: string) => {
     pending += chunk;
     for (let at = pending.indexOf('\n'); at >= 0; at = pending.indexOf('\n')) {
       const line = pending.slice(0, at);
       pending = pending.slice(at + 1);
-      if (line.startsWith('{')) answers.set(JSON.parse(line).id, JSON.parse(line));
+      if (!line.startsWith('{')) continue;
+      const message = JSON.parse(line);
+      if (message.id === null) unnumbered.push(message);
+      else answers.set(message.id, message);
     }
   });
   const send = (message: unknown) => child.stdin!.write(`${typeof message === 'string' ? message : JSON.stringify(message)}\n`);
@@ -374,6 +379,12 @@ test('serve: malformed protocol input (a line that is not JSON, a call without p
     await answer(1);
     send({ jsonrpc: '2.0', method: 'notifications/initialized' });
     send('this is not JSON {');
+    await waitUntil(() => unnumbered.length === 1, 'the answer to a line that is not JSON');
+    assert.equal(unnumbered[0].error.code, -32700);
+    assert.equal(unnumbered[0].error.data.code, 'usage-error');
+    send({ id: 9, method: 'tools/call' });
+    await waitUntil(() => unnumbered.length === 2, 'the answer to JSON that is not a JSON-RPC message');
+    assert.equal(unnumbered[1].error.code, -32600);
     send({ jsonrpc: '2.0', id: 2, method: 'tools/call' });
     send({ jsonrpc: '2.0', id: 3, method: 'tools/call', params: { name: 'search', arguments: 'terms' } });
     send({ jsonrpc: '2.0', id: 4, method: 'no/such/method', params: {} });
