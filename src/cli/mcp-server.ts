@@ -35,7 +35,8 @@ import { checkCitation } from './show.js';
  * except `build`, which runs beside them in its own process, one at a time: searches go on during a
  * build and switch to the generation it commits between two requests (IndexSession). A malformed
  * request (unknown tool, arguments that break the schema) is a JSON-RPC error -32602 whose `data` is
- * the CLI's error (a line that is not JSON: -32700; JSON that is not a JSON-RPC message: -32600) ({code, message, hint, details}); a request the tool could not answer (stale index,
+ * the CLI's error ({code, message, hint, details}); a line that is not JSON is answered with -32700
+ * and one that is not a JSON-RPC message with -32600. A request the tool could not answer (stale index,
  * citation not held, build refused) is a tool result with isError and the failure envelope. Nothing a
  * client sends ends the server: only the end of its stdin (or SIGINT, SIGTERM) does.
  */

@@ -345,7 +345,7 @@ test('show: a lead-in and the long list it introduces are one passage, joined ba
   }
 });
 
-test('serve: malformed protocol input (a line that is not JSON: -32700, not a JSON-RPC message: -32600, a call without params) is answered and leaves the server answering', async () => {
+test('serve: malformed input (not JSON: -32700, not JSON-RPC: -32600, a call without params) is answered; the server goes on', async () => {
   const child = startCli(['serve'], rig.dir);
   // Each answer, by id, as its line arrives.
   const answers = new Map<number, any>();
