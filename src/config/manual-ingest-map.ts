@@ -74,13 +74,17 @@ export async function loadManualIngestMap(
   const sources: ManualIngestSource[] = [];
   const ownedProblems: string[] = [];
   const resolveLocal = localPathResolver(baseDir, context.root);
+  const realRelative = realPathFromRoot(context.root);
   entries.forEach((entry, index) => {
     const spec = specs[index];
     if (!spec) return;
     const { absolutePath, relativePath } = resolveLocal(entry.localPath);
     // stat, never open: a FIFO named here must not block, and nothing is read until the build. One stat
     // for the common case (a regular file); the reason is worked out only for an entry that fails it.
-    const stat = entry.localPath.includes('\0') ? undefined : statOrUndefined(absolutePath);
+    // lstat first: a symlink's target is stat'ed too, and its real location checked below.
+    const link = entry.localPath.includes('\0') ? undefined : lstatOrUndefined(absolutePath);
+    const symlink = link?.isSymbolicLink() === true;
+    const stat = symlink ? statOrUndefined(absolutePath) : link;
     const problem = stat?.isFile()
       ? null
       : entry.localPath.includes('\0')
@@ -100,7 +104,11 @@ export async function loadManualIngestMap(
     }
     // A file a build writes (the search index, a stage index, the build state) as a source: each build
     // changes it, so the next one captures it anew and no build is ever a no-op, nor equal to a clean one.
-    const owner = context.owned?.find((folder) => relativePath.startsWith(`${folder.relative}/`));
+    // As written and where it really is: a symlink (the file's, or a folder's on its path) into an
+    // output folder names that output as surely as its own path does.
+    const inside = (relative: string | null) =>
+      relative === null ? undefined : context.owned?.find((folder) => relative.startsWith(`${folder.relative}/`));
+    const owner = inside(relativePath) ?? (context.owned === undefined ? undefined : inside(realRelative(absolutePath, symlink)));
     if (owner !== undefined) {
       ownedProblems.push(
         `entry ${index}, field localPath: ${entry.localPath} is inside ${owner.relative}/ (${owner.field}), ` +
@@ -175,6 +183,47 @@ function isPlainRelativePath(localPath: string): boolean {
 }
 
 /** The file's stat, or undefined when it cannot be stat'ed (missing, a symlink loop, no permission). */
+function lstatOrUndefined(file: string): fs.Stats | undefined {
+  try {
+    return fs.lstatSync(file, { throwIfNoEntry: false });
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * A file's real path from the workspace root's real path ("/"-separated; null when either cannot be
+ * resolved). A plain file is its folder's real path (resolved once per folder: a map's entries share
+ * a few) and its name; a symlink is resolved whole.
+ */
+function realPathFromRoot(root: string): (absolutePath: string, symlink: boolean) => string | null {
+  const realRoot = realPathOrNull(root);
+  const folders = new Map<string, string | null>();
+  return (absolutePath, symlink) => {
+    if (realRoot === null) return null;
+    let real: string | null;
+    if (symlink) real = realPathOrNull(absolutePath);
+    else {
+      const folder = path.dirname(absolutePath);
+      let realFolder = folders.get(folder);
+      if (realFolder === undefined) {
+        realFolder = realPathOrNull(folder);
+        folders.set(folder, realFolder);
+      }
+      real = realFolder === null ? null : path.join(realFolder, path.basename(absolutePath));
+    }
+    return real === null ? null : path.relative(realRoot, real).split(path.sep).join('/');
+  };
+}
+
+function realPathOrNull(file: string): string | null {
+  try {
+    return fs.realpathSync.native(file);
+  } catch {
+    return null;
+  }
+}
+
 function statOrUndefined(file: string): fs.Stats | undefined {
   try {
     return fs.statSync(file, { throwIfNoEntry: false });

@@ -299,6 +299,16 @@ test("a map entry naming a build's own output is refused: such a source would ch
       assert.deepEqual(rig.artifacts(), before, 'nothing was written');
       assert.equal((await rig.exec(['query', '--term', 'zebra1', '--json'])).json!.data.total, 1);
     }
+    // Through a symlink: the file's own, or a folder's on its path.
+    fs.symlinkSync('chunks/search-index.json', rig.path('index-link.json'));
+    fs.symlinkSync('specs', rig.path('specs-link'));
+    for (const localPath of ['index-link.json', 'specs-link/index.json']) {
+      rig.write({ 'map.json': JSON.stringify([one, { sourceUrl: 'https://example.test/self', localPath, contentType: 'text/plain' }]) });
+      const result = await rig.exec(['build', '--json']);
+      assert.equal(result.json!.error?.code, 'map-invalid', `${localPath}: ${result.stdout}`);
+      assert.match(result.json!.error!.message, /entry 1, field localPath: .* is inside .*which Episteme's builds write/);
+      assert.deepEqual(rig.artifacts(), before, 'nothing was written');
+    }
     // A copy outside the output folders is a source like any other, and the next build is a no-op.
     fs.copyFileSync(rig.path('chunks', 'search-index.json'), rig.path('copy.json'));
     rig.write({
