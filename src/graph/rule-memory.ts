@@ -1,3 +1,4 @@
+import { BuildReads } from './build-reads.js';
 import type { TargetRecord } from './state.js';
 
 /**
@@ -12,6 +13,9 @@ export class RuleMemory {
    * read from the state, or replaced since, is not in the set and is read and checked.
    */
   readonly writtenFromHashedBytes = new WeakSet<TargetRecord>();
+
+  /** Source files and snapshot bodies this build has read, for their next reader (build-reads.ts). */
+  readonly reads = new BuildReads();
 
   /**
    * Index parts (unsealed) by cache file name: a part is a pure function of its name's content hash

@@ -37,7 +37,7 @@ export interface BoundedFileOptions {
  * Opens `file` for reading and checks it, returning the descriptor and its size. The caller owns the
  * descriptor (close it); on any refusal it is already closed.
  */
-export function openBoundedFile(file: string, options: BoundedFileOptions): { fd: number; size: number } {
+export function openBoundedFile(file: string, options: BoundedFileOptions): { fd: number; size: number; stat: import('node:fs').Stats } {
   let fd: number;
   try {
     // O_NONBLOCK: opening a FIFO with no writer returns at once (and fstat then refuses it) instead of
@@ -50,7 +50,7 @@ export function openBoundedFile(file: string, options: BoundedFileOptions): { fd
     const stat = fs.fstatSync(fd);
     if (!stat.isFile()) throw notRegular(file, options.label, describeFileKind(stat));
     if (stat.size > options.maxBytes) throw tooLarge(file, options, stat.size);
-    return { fd, size: stat.size };
+    return { fd, size: stat.size, stat };
   } catch (error) {
     fs.closeSync(fd);
     throw error;
@@ -68,19 +68,27 @@ export function isDirectory(file: string): boolean {
 
 /** Reads a whole regular file within its bound (see openBoundedFile). */
 export function readBoundedFile(file: string, options: BoundedFileOptions): Buffer {
-  const { fd, size } = openBoundedFile(file, options);
+  return readBoundedFileWithStat(file, options).bytes;
+}
+
+/** readBoundedFile, with the stat of the descriptor the bytes were read through (what they are a version of). */
+export function readBoundedFileWithStat(file: string, options: BoundedFileOptions): { bytes: Buffer; stat: import('node:fs').Stats } {
+  const { fd, size, stat } = openBoundedFile(file, options);
   try {
-    // One byte past the size seen by fstat: a file that grows while being read is still held to the bound.
-    const buffer = Buffer.allocUnsafe(Math.min(size, options.maxBytes) + 1);
+    // Memory of its own, exactly the file's size: a buffer a rule can hand over to a worker whole.
+    const limit = Math.min(size, options.maxBytes);
+    const buffer = Buffer.allocUnsafeSlow(limit);
     let done = 0;
-    for (;;) {
+    while (done < limit) {
       const n = readChunk(fd, buffer, done, file, options.label);
-      if (n === 0) break;
+      if (n === 0) return { bytes: buffer.subarray(0, done), stat };
       done += n;
-      if (done > options.maxBytes) throw tooLarge(file, options, done);
-      if (done === buffer.length) break;
     }
-    return buffer.subarray(0, done);
+    // One byte past the size seen by fstat: a file that grows while being read is still held to the bound.
+    const probe = Buffer.allocUnsafe(1);
+    if (readChunk(fd, probe, 0, file, options.label) === 0) return { bytes: buffer, stat };
+    if (limit + 1 > options.maxBytes) throw tooLarge(file, options, limit + 1);
+    return { bytes: Buffer.concat([buffer, probe]), stat };
   } finally {
     fs.closeSync(fd);
   }

@@ -4,7 +4,7 @@ import { createHash } from 'node:crypto';
 import type { Workspace } from '../config/workspace.js';
 import { rulesFilesOnDisk } from '../extract/package-paths.js';
 import { EpistemeError } from '../failure.js';
-import { readBoundedFile } from '../store/bounded-read.js';
+import { readBoundedFileWithStat } from '../store/bounded-read.js';
 
 /**
  * What a build reads, and the watches on it.
@@ -38,6 +38,9 @@ export function workspaceInputs(ws: Workspace): WatchedInputs {
   return { files, shaping };
 }
 
+/** Told of the bytes of an input read through a descriptor whose stat is `stat`. */
+export type ReadHook = (file: string, stat: fs.Stats, bytes: Buffer) => void;
+
 /** The bound on an input watch hashes when the workspace names none (limits.maxFileBytes' default). */
 export const DEFAULT_WATCH_MAX_BYTES = 64 * 1024 * 1024;
 
@@ -49,11 +52,11 @@ export const DEFAULT_WATCH_MAX_BYTES = 64 * 1024 * 1024;
  * time), so turning a file into a FIFO, or growing it past the bound, is still a change: the build it
  * starts reports the input with the build's own structured error.
  */
-export function contentHash(file: string, maxBytes = DEFAULT_WATCH_MAX_BYTES): string {
+export function contentHash(file: string, maxBytes = DEFAULT_WATCH_MAX_BYTES, read?: ReadHook): string {
   try {
-    return createHash('sha256')
-      .update(readBoundedFile(file, { label: 'Watched input', maxBytes }))
-      .digest('hex');
+    const { bytes, stat } = readBoundedFileWithStat(file, { label: 'Watched input', maxBytes });
+    read?.(file, stat, bytes);
+    return createHash('sha256').update(bytes).digest('hex');
   } catch (error) {
     if (error instanceof EpistemeError && error.code !== 'input-not-found') {
       const stat = fs.statSync(file, { throwIfNoEntry: false, bigint: true });
@@ -70,8 +73,15 @@ export function contentHash(file: string, maxBytes = DEFAULT_WATCH_MAX_BYTES): s
 export class ContentHashes {
   private readonly seen = new Map<string, string>();
 
-  /** `maxBytes`: the workspace's bound on an input file, as the build applies it. */
-  constructor(private readonly maxBytes: () => number = () => DEFAULT_WATCH_MAX_BYTES) {}
+  /**
+   * `maxBytes`: the workspace's bound on an input file, as the build applies it. `read`: told of the
+   * bytes `confirm` read, with the stat of their descriptor, so the build it starts need not read
+   * them again (graph/build-reads.ts).
+   */
+  constructor(
+    private readonly maxBytes: () => number = () => DEFAULT_WATCH_MAX_BYTES,
+    private readonly read?: ReadHook,
+  ) {}
 
   /** Records the current hash of inputs not seen yet (a new source in the map, a new rules file). */
   learn(files: Iterable<string>): void {
@@ -81,7 +91,7 @@ export class ContentHashes {
   confirm(files: string[]): string[] {
     const changed: string[] = [];
     for (const file of files) {
-      const now = contentHash(file, this.maxBytes());
+      const now = contentHash(file, this.maxBytes(), this.read);
       if (this.seen.get(file) !== now) changed.push(file);
       this.seen.set(file, now);
     }

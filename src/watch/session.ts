@@ -14,6 +14,7 @@ import { loadStageModules } from '../graph/stage-modules.js';
 import { isAction } from '../graph/scheduler.js';
 import { aggregateNames } from '../graph/graph.js';
 import { outputFolders } from '../graph/garbage.js';
+import { stampOf } from '../graph/state.js';
 import { NO_REFRESH } from '../capture/run.js';
 import { acquireWorkspaceLock } from '../store/workspace-lock.js';
 import { recordFailuresOrWarning } from '../graph-view/failures.js';
@@ -71,7 +72,11 @@ export class WatchSession {
   private rulesFolders: string[] = [];
   /** The workspace object the watches were last armed for: an edit that reloads nothing keeps them. */
   private watchedFor: Workspace | null | undefined = undefined;
-  private readonly hashes = new ContentHashes(() => this.ws?.limits.maxFileBytes ?? DEFAULT_WATCH_MAX_BYTES);
+  // What confirm reads of a changed input, the build it starts takes instead of reading it again.
+  private readonly hashes = new ContentHashes(
+    () => this.ws?.limits.maxFileBytes ?? DEFAULT_WATCH_MAX_BYTES,
+    (file, stat, bytes) => this.memory.rules.reads.rememberSource(file, stampOf(stat), bytes),
+  );
   private readonly folders: FolderWatches;
   private readonly watcher: Watcher;
   private pool: StagePool | null = null;
@@ -94,7 +99,10 @@ export class WatchSession {
       debounceMs: options.debounceMs,
       confirm: (paths) => this.hashes.confirm(paths),
       build: (changed, firstEventAt) => this.cycle(changed, firstEventAt),
-      ignored: (paths) => options.emit({ event: 'ignored', paths: paths.map((p) => this.label(p)) }, []),
+      ignored: (paths) => {
+        this.memory.rules.reads.clear();
+        options.emit({ event: 'ignored', paths: paths.map((p) => this.label(p)) }, []);
+      },
     });
   }
 
@@ -299,6 +307,8 @@ export class WatchSession {
               ...(this.options.debug ? { details: { debug: describeCause(caught) } } : {}),
             });
     }
+    // What this cycle read and no reader took is read from disk by the next one.
+    this.memory.rules.reads.clear();
     this.watchInputs();
     this.scheduleProof();
     const ended = performance.now();

@@ -3,7 +3,7 @@ import * as path from 'node:path';
 import type { Workspace } from '../../config/workspace.js';
 import { EpistemeError } from '../../failure.js';
 import { fastHash, sha256Hex } from '../../store/hash.js';
-import { readBoundedFile } from '../../store/bounded-read.js';
+import { readBoundedFileWithStat } from '../../store/bounded-read.js';
 import { sameStamp, stampOf, statStamp } from '../state.js';
 import type { RuleEnv } from './types.js';
 
@@ -71,12 +71,17 @@ export function sourceFileHash(env: RuleEnv, relative: string, absolutePath: str
   // file costs one stat, not a 2 GB read) or one that is not a regular file. The key still changes
   // with the file's size, and the rule's run() fails the target with the reason.
   if (stamp.size > env.ws.limits.maxFileBytes) return `over-bound:${stamp.size}`;
-  let bytes: Buffer;
-  try {
-    bytes = readBoundedFile(absolutePath, { label: 'Source file', maxBytes: env.ws.limits.maxFileBytes });
-  } catch (error) {
-    if (error instanceof EpistemeError) return `unreadable:${error.code}`;
-    throw error;
+  // Read once: the snapshot rule takes these bytes (build-reads.ts) while the file keeps this stamp.
+  let bytes = env.memory.reads.source(absolutePath, stamp);
+  if (bytes === undefined) {
+    try {
+      const read = readBoundedFileWithStat(absolutePath, { label: 'Source file', maxBytes: env.ws.limits.maxFileBytes });
+      bytes = read.bytes;
+      env.memory.reads.rememberSource(absolutePath, stampOf(read.stat), bytes);
+    } catch (error) {
+      if (error instanceof EpistemeError) return `unreadable:${error.code}`;
+      throw error;
+    }
   }
   const hash = fastHash(bytes);
   env.state.recordFile(relative, { ...stamp, hash });

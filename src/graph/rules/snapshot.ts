@@ -7,6 +7,7 @@ import { readBoundedFile } from '../../store/bounded-read.js';
 import { writeFileAtomic, writeFileIfChanged } from '../../store/atomic-file.js';
 import { snapshotFacts } from '../../capture/snapshot-facts.js';
 import { namedOptions } from '../key.js';
+import { statStamp } from '../state.js';
 import type { SourceTarget, TargetNode } from '../graph.js';
 import { abs, isIntact, readVerified, sourceFileHash } from './files.js';
 import type { Rule, RuleEnv } from './types.js';
@@ -93,8 +94,11 @@ export const snapshotRule: Rule = {
     }
     let body: Buffer;
     try {
-      // Size and kind are checked on the opened descriptor before the first byte is read.
-      body = readBoundedFile(capture.absolutePath, { label: 'Source file', maxBytes: env.ws.limits.maxFileBytes });
+      // The bytes this build read for the key, while the file is as it was then; else read (size and
+      // kind checked on the opened descriptor before the first byte is read).
+      body =
+        env.memory.reads.takeSource(capture.absolutePath, statStamp(capture.absolutePath)) ??
+        readBoundedFile(capture.absolutePath, { label: 'Source file', maxBytes: env.ws.limits.maxFileBytes });
     } catch (error) {
       if (!(error instanceof EpistemeError)) throw error;
       const details = {
@@ -129,6 +133,8 @@ export const snapshotRule: Rule = {
         message: `${bodyPath} was damaged; rewritten from ${capture.relativePath}, which still has the recorded SHA-256.`,
       });
     }
+    // The body file now holds these bytes, whose SHA-256 was just computed: the extract rule takes them.
+    env.memory.reads.rememberBody(meta.sha256, body);
     return {
       bytes: canonicalJsonFile(meta),
       outputPath: () => `${env.ws.outputs.snapshots}/records/${meta.snapshotId}.json`,
@@ -158,6 +164,9 @@ export function snapshotMetaFor(
  */
 export function readSnapshotBody(env: RuleEnv, node: TargetNode, snapshotTarget: string, bodyPath: string, sha256: string): Buffer {
   const capture = src(node).capture;
+  // Written by this build's snapshot rule from these very bytes (build-reads.ts): no read back.
+  const written = env.memory.reads.takeBody(sha256);
+  if (written !== undefined) return written;
   try {
     return readVerified(env.ws, bodyPath, sha256);
   } catch (error) {
