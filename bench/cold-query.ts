@@ -10,11 +10,12 @@
  * Before/after: COLD_QUERY_BASELINE=<folder with another build's bin/episteme.cjs and dist/bundle>
  * adds that build's query as a contender, interleaved with this one's in every round, and prints
  * the ratio between them (e.g. a `git worktree` of the previous commit, built). The baseline queries
- * an index of the same chunks written by its own dist/src/index/search-index.js, so builds with
- * different index formats compare (same chunk index beside it).
+ * an index of the same chunks written by its own code in the layout its build writes (its
+ * dist/bench/retrieval/workspace-index.js; one file from its search-index.js when it has none, then
+ * compared with this build's one file), so builds with different index formats compare.
  */
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import type DatabaseClass from 'better-sqlite3';
@@ -146,23 +147,34 @@ async function main(): Promise<void> {
   } else console.log(`Node 24 skipped: ${skipNode24}`);
   const compileCache = path.join(work, 'compile-cache');
   const baseline = process.env['COLD_QUERY_BASELINE'];
-  // The baseline's own index format, beside the same chunk index.
+  // The baseline's own index format, in the layout its own build writes (segmented where it cuts the
+  // corpus), beside the same chunk index: compared with this build's index as a build writes it.
+  // A baseline older than the bench's workspace writer writes one file, compared with this build's one file.
   const baselineIndex = path.join(work, 'baseline-chunks/search-index.json');
+  let baselineLayout: 'as a build writes it' | 'one file' = 'as a build writes it';
   if (baseline !== undefined) {
     const baselineModule = async <T>(file: string): Promise<T> =>
       (await import(pathToFileURL(path.join(path.resolve(baseline), 'dist', file)).href)) as T;
-    const writer = await baselineModule<typeof import('../src/index/search-index.js')>('src/index/search-index.js');
-    const layout = await baselineModule<typeof import('../src/index/index-layout.js')>('src/index/index-layout.js');
-    mkdirSync(path.dirname(baselineIndex), { recursive: true });
-    writeFileSync(path.join(path.dirname(baselineIndex), 'index.json'), chunkIndexBytes);
-    writeFileSync(
-      baselineIndex,
-      writer.buildSearchIndex(
-        chunked,
-        { chunkIndexFingerprint: fingerprint, chunkIndexCrc32: layout.crc32Hex(chunkIndexBytes), missingSources: [] },
-        writer.DEFAULT_INDEX_OPTIONS,
-      ),
-    );
+    rmSync(path.dirname(baselineIndex), { recursive: true, force: true });
+    const workspaceWriter = await baselineModule<typeof import('./retrieval/workspace-index.js')>(
+      'bench/retrieval/workspace-index.js',
+    ).catch(() => undefined);
+    if (workspaceWriter !== undefined) workspaceWriter.writeWorkspaceIndex(path.dirname(baselineIndex), chunked);
+    else {
+      baselineLayout = 'one file';
+      const writer = await baselineModule<typeof import('../src/index/search-index.js')>('src/index/search-index.js');
+      const layout = await baselineModule<typeof import('../src/index/index-layout.js')>('src/index/index-layout.js');
+      mkdirSync(path.dirname(baselineIndex), { recursive: true });
+      writeFileSync(path.join(path.dirname(baselineIndex), 'index.json'), chunkIndexBytes);
+      writeFileSync(
+        baselineIndex,
+        writer.buildSearchIndex(
+          chunked,
+          { chunkIndexFingerprint: fingerprint, chunkIndexCrc32: layout.crc32Hex(chunkIndexBytes), missingSources: [] },
+          writer.DEFAULT_INDEX_OPTIONS,
+        ),
+      );
+    }
   }
   const query = (index: string, root = repoRoot) => [
     path.join(root, 'bin/episteme.cjs'),
@@ -269,11 +281,14 @@ async function main(): Promise<void> {
     }
     const before = medians.get('baseline query, chunk index');
     const after = medians.get('episteme query, chunk index');
-    if (before !== undefined && after !== undefined) {
+    // Like with like: the baseline's layout against the same layout of this build.
+    const compared = baselineLayout === 'one file' ? 'episteme query, chunk index, one file' : 'episteme query, chunk index';
+    const afterSameLayout = medians.get(compared);
+    if (before !== undefined && afterSameLayout !== undefined) {
       const cpuBefore = cpuMeans.get('baseline query, chunk index');
-      const cpuAfter = cpuMeans.get('episteme query, chunk index');
+      const cpuAfter = cpuMeans.get(compared);
       const cpuRatio = cpuBefore === undefined || cpuAfter === undefined ? '' : ` (CPU ${(cpuAfter / cpuBefore).toFixed(2)}x)`;
-      console.log(`  This build / baseline (chunk index): ${(after / before).toFixed(2)}x wall${cpuRatio}`);
+      console.log(`  This build / baseline (chunk index, ${baselineLayout}): ${(afterSameLayout / before).toFixed(2)}x wall${cpuRatio}`);
     }
     const oneFile = medians.get('episteme query, chunk index, one file');
     if (oneFile !== undefined && after !== undefined && segments > 1)
@@ -294,7 +309,14 @@ async function main(): Promise<void> {
   console.log('Index files:');
   for (const [name, file] of Object.entries(files))
     if (existsSync(file)) console.log(`  ${name.padEnd(22)} ${(size(file) / 1e6).toFixed(2).padStart(7)} MB`);
-  if (baseline !== undefined) console.log(`  ${'baseline episteme'.padEnd(22)} ${(size(baselineIndex) / 1e6).toFixed(2).padStart(7)} MB`);
+  if (baseline !== undefined) {
+    // The manifest and its segment files, or the one file.
+    const folder = path.dirname(baselineIndex);
+    const bytes = readdirSync(folder)
+      .filter((name) => name.startsWith('search-index'))
+      .reduce((n, name) => n + size(path.join(folder, name)), 0);
+    console.log(`  ${'baseline episteme'.padEnd(22)} ${(bytes / 1e6).toFixed(2).padStart(7)} MB`);
+  }
   if (existsSync(files.minisearch))
     console.log(
       `Episteme index / MiniSearch JSON with stored text+citations: ${(size(files.episteme) / size(files.minisearch)).toFixed(2)}x ` +
