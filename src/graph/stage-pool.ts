@@ -55,7 +55,17 @@ interface Lane {
   ready: boolean;
   /** The affinity of the last task it ran. */
   affinity: string | undefined;
+  /** Whether it was given a task since the last round ended (releaseIdle), and how many rounds it sat out since its last task. */
+  ranThisRound: boolean;
+  idleRounds: number;
 }
+
+/**
+ * Rounds (watch cycles in which some worker ran) a worker may sit out before it is stopped. A save of
+ * one document keeps using one worker; the others, started by the first build, would hold their heaps
+ * (about 100 MB each after the dev corpus) for the whole session.
+ */
+export const IDLE_ROUNDS = 3;
 
 const WORKER_URL = stageWorkerUrl(new URL('./stage-worker.js', import.meta.url));
 
@@ -127,7 +137,16 @@ export class StagePool {
         stackSizeMb: WORKER_STACK_MB,
       },
     });
-    const lane: Lane = { worker, current: null, timer: null, retired: false, ready: false, affinity: undefined };
+    const lane: Lane = {
+      worker,
+      current: null,
+      timer: null,
+      retired: false,
+      ready: false,
+      affinity: undefined,
+      ranThisRound: false,
+      idleRounds: 0,
+    };
     worker.unref();
     worker.on('message', (message: { ready: true } | { ok: true; result: unknown } | { ok: false; error: SerializedError }) => {
       if ('ready' in message) {
@@ -159,6 +178,7 @@ export class StagePool {
   private dispatch(lane: Lane, pending: Pending): void {
     lane.current = pending;
     lane.affinity = pending.bounds.affinity;
+    lane.ranThisRound = true;
     if (lane.ready) this.startClock(lane, pending);
     lane.worker.ref();
     try {
@@ -189,6 +209,31 @@ export class StagePool {
     if (lane.timer !== null) clearTimeout(lane.timer);
     lane.timer = null;
     return pending;
+  }
+
+  /** Workers running or ready to run. */
+  get workers(): number {
+    return this.lanes.length;
+  }
+
+  /**
+   * Ends a round of work (a watch cycle). A worker that ran no task in the last `rounds` rounds in which
+   * some worker ran one is stopped, giving its heap back; a round in which no worker ran counts for
+   * none, so a quiet spell stops nothing. A later task that needs more workers than are left starts
+   * them again (pump). Returns how many were stopped.
+   */
+  releaseIdle(rounds = IDLE_ROUNDS): number {
+    if (!this.lanes.some((lane) => lane.ranThisRound)) return 0;
+    let stopped = 0;
+    for (const lane of [...this.lanes]) {
+      lane.idleRounds = lane.ranThisRound ? 0 : lane.idleRounds + 1;
+      lane.ranThisRound = false;
+      if (lane.idleRounds < rounds || lane.current !== null) continue;
+      this.retire(lane);
+      void lane.worker.terminate();
+      stopped++;
+    }
+    return stopped;
   }
 
   /** Takes a lane out of service (terminated, out of memory, crashed): the next task gets a fresh worker. */

@@ -309,6 +309,9 @@ export class WatchSession {
     }
     // What this cycle read and no reader took is read from disk by the next one.
     this.memory.rules.reads.clear();
+    // Workers that several cycles in a row did not need (the first build's, while one spec is being
+    // edited) are stopped, giving their memory back; the worker that keeps working stays warm.
+    this.pool?.releaseIdle();
     this.watchInputs();
     this.scheduleProof();
     const ended = performance.now();

@@ -62,3 +62,32 @@ test('a task whose bytes cannot be sent fails alone, and the pool runs the next 
     await pool.close();
   }
 });
+
+test('a worker that sat out several rounds is stopped; quiet rounds stop none; more work starts workers again', async () => {
+  const pool = new StagePool(2, { maxHeapMb: 256 });
+  try {
+    const expected = Buffer.from((await pool.run(extractTask(html()))).bytes);
+    // Two tasks at once: two workers.
+    await Promise.all([pool.run(extractTask(html()), { affinity: 'a' }), pool.run(extractTask(html()), { affinity: 'b' })]);
+    assert.equal(pool.workers, 2);
+    assert.equal(pool.releaseIdle(), 0, 'both ran in this round');
+    // Rounds in which nothing ran count for nothing.
+    for (let quiet = 0; quiet < 5; quiet++) assert.equal(pool.releaseIdle(), 0);
+    assert.equal(pool.workers, 2);
+    // One document edited round after round: its worker works, the other sits out.
+    const stopped: number[] = [];
+    for (let round = 0; round < 3; round++) {
+      const result = await pool.run(extractTask(html()), { affinity: 'a' });
+      assert.deepEqual(Buffer.from(result.bytes), expected);
+      stopped.push(pool.releaseIdle());
+    }
+    assert.deepEqual(stopped, [0, 0, 1], 'stopped after sitting out three working rounds');
+    assert.equal(pool.workers, 1);
+    // Work for two again: a second worker starts, and every result is the same.
+    const both = await Promise.all([pool.run(extractTask(html())), pool.run(extractTask(html()))]);
+    for (const result of both) assert.deepEqual(Buffer.from(result.bytes), expected);
+    assert.equal(pool.workers, 2);
+  } finally {
+    await pool.close();
+  }
+});
