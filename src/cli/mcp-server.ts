@@ -16,6 +16,7 @@ import { EpistemeError, describeCause } from '../failure.js';
 import { PRODUCER_VERSION } from '../version.js';
 import { indexFingerprint } from '../index/index-reader.js';
 import { DEFAULT_READ_MAX_CHARS, READ_MAX_CHARS_RANGE, READ_OFFSET_RANGE, readSection } from '../query/section.js';
+import { BoundedLines } from './bounded-lines.js';
 import { Output } from './output.js';
 import { IndexSession, rebuildCommand } from './query-session.js';
 import { answerQuery, parseQueryRequest } from './query-request.js';
@@ -53,6 +54,9 @@ export interface ServeOptions {
   debug: boolean;
   maxInputBytes?: number | undefined;
 }
+
+/** One message (one line) at most: below the SDK's own buffer bound (10 MiB), past which it closes the transport. */
+export const MAX_MESSAGE_BYTES = 4 * 1024 * 1024;
 
 /** Requests waiting at most (beyond it a request is refused with server-busy rather than queued). */
 export const MAX_QUEUED_REQUESTS = 64;
@@ -188,22 +192,31 @@ export async function serve(options: ServeOptions): Promise<number> {
     }
   });
 
-  const transport = new StdioServerTransport();
+  // A line longer than the bound never reaches the SDK, which would close the transport (BoundedLines).
+  const lines = new BoundedLines(MAX_MESSAGE_BYTES, (bytes) =>
+    answerUnread(
+      ErrorCode.InvalidRequest,
+      `Invalid request: a line of ${bytes} bytes, past the ${MAX_MESSAGE_BYTES}-byte bound on a message.`,
+      'input-too-large',
+    ),
+  );
+  process.stdin.pipe(lines);
+  const transport = new StdioServerTransport(lines, process.stdout);
   const closed = new Promise<void>((resolve) => {
     server.onclose = () => resolve();
   });
   server.onerror = () => undefined;
-  // The SDK reports a line it cannot read here and drops it. JSON-RPC 2.0 answers it, with id null
-  // (the id could not be read): a parse error for a line that is not JSON, an invalid request for
-  // JSON that is not a JSON-RPC message. The server goes on either way.
-  transport.onerror = (error: Error) => {
-    const code = error instanceof SyntaxError ? ErrorCode.ParseError : error.name === 'ZodError' ? ErrorCode.InvalidRequest : null;
-    if (code === null) return;
-    const message =
-      code === ErrorCode.ParseError ? 'Parse error: the line is not JSON.' : 'Invalid request: the line is not a JSON-RPC 2.0 message.';
-    const data = { code: 'usage-error', message, hint: 'Send one JSON-RPC 2.0 message per line, as the MCP stdio transport does.' };
+  // JSON-RPC 2.0 answers a line it cannot read with id null (the id could not be read).
+  const answerUnread = (code: ErrorCode, message: string, dataCode = 'usage-error'): void => {
+    const data = { code: dataCode, message, hint: 'Send one JSON-RPC 2.0 message per line, as the MCP stdio transport does.' };
     const answer = { jsonrpc: '2.0', id: null, error: { code, message, data } };
     transport.send(answer as unknown as JSONRPCMessage).catch(() => undefined);
+  };
+  // The SDK reports a line it cannot read here and drops it: a parse error for a line that is not
+  // JSON, an invalid request for JSON that is not a JSON-RPC message. The server goes on either way.
+  transport.onerror = (error: Error) => {
+    if (error instanceof SyntaxError) answerUnread(ErrorCode.ParseError, 'Parse error: the line is not JSON.');
+    else if (error.name === 'ZodError') answerUnread(ErrorCode.InvalidRequest, 'Invalid request: the line is not a JSON-RPC 2.0 message.');
   };
   await server.connect(transport);
   const stop = () => {

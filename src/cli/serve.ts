@@ -25,9 +25,10 @@ export class ServeCommand extends WorkspaceCommand {
       When a build (this server's, \`watch\`, CI, another process) commits a new search index, the server switches to it between ` +
       `two requests: an answer never mixes generations, and one from an index that a newer chunk index superseded says so ` +
       `(\`build-in-progress\`, \`stale-index\`), as \`query\` does. A malformed request is a JSON-RPC error -32602 whose data is the CLI ` +
-      `error (code, message, hint); a line that is not JSON is answered with -32700, one that is not a JSON-RPC message with ` +
-      `-32600 (id null). A request that fails is a tool result with isError and the failure envelope. The server ends ` +
-      `when its stdin closes, or on SIGINT or SIGTERM. Errors before it starts (no workspace, a bad config) go to stderr, exit 2.
+      `error (code, message, hint); a line that is not JSON is answered with -32700, one that is not a JSON-RPC message or is ` +
+      `longer than 4 MiB with -32600 (id null). A request that fails is a tool result with isError and the failure ` +
+      `envelope. The server ends when its stdin closes, or on SIGINT or SIGTERM. Errors before it starts (no workspace, a bad ` +
+      `config) go to stderr, exit 2.
     `,
     examples: [
       ['Serve the workspace in the current folder', 'episteme serve'],

@@ -385,6 +385,13 @@ test('serve: malformed input (not JSON: -32700, not JSON-RPC: -32600, a call wit
     send({ id: 9, method: 'tools/call' });
     await waitUntil(() => unnumbered.length === 2, 'the answer to JSON that is not a JSON-RPC message');
     assert.equal(unnumbered[1].error.code, -32600);
+    // A line past the bound on a message (4 MiB; the SDK would close its transport at 10 MiB): answered, not held.
+    const long = 'a'.repeat(11 * 1024 * 1024);
+    child.stdin!.write(`{"jsonrpc":"2.0","id":8,"method":"tools/call","params":{"name":"search","arguments":{"terms":["${long}"]}}}\n`);
+    await waitUntil(() => unnumbered.length === 3, 'the answer to a line past the bound');
+    assert.equal(unnumbered[2].error.code, -32600);
+    assert.equal(unnumbered[2].error.data.code, 'input-too-large');
+    assert.equal(answers.has(8), false, 'the long request was not read');
     send({ jsonrpc: '2.0', id: 2, method: 'tools/call' });
     send({ jsonrpc: '2.0', id: 3, method: 'tools/call', params: { name: 'search', arguments: 'terms' } });
     send({ jsonrpc: '2.0', id: 4, method: 'no/such/method', params: {} });
