@@ -193,6 +193,7 @@ export async function serve(options: ServeOptions): Promise<number> {
   });
 
   // A line longer than the bound never reaches the SDK, which would close the transport (BoundedLines).
+  // Its answer goes through the transport made below: stdin's data arrives only after connect.
   const lines = new BoundedLines(MAX_MESSAGE_BYTES, (bytes) =>
     answerUnread(
       ErrorCode.InvalidRequest,

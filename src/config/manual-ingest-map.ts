@@ -182,7 +182,7 @@ function isPlainRelativePath(localPath: string): boolean {
   return true;
 }
 
-/** The file's stat, or undefined when it cannot be stat'ed (missing, a symlink loop, no permission). */
+/** The stat of the path itself (a symlink is not followed), or undefined when it cannot be stat'ed. */
 function lstatOrUndefined(file: string): fs.Stats | undefined {
   try {
     return fs.lstatSync(file, { throwIfNoEntry: false });
@@ -224,6 +224,7 @@ function realPathOrNull(file: string): string | null {
   }
 }
 
+/** The file's stat, or undefined when it cannot be stat'ed (missing, a symlink loop, no permission). */
 function statOrUndefined(file: string): fs.Stats | undefined {
   try {
     return fs.statSync(file, { throwIfNoEntry: false });
