@@ -21,9 +21,10 @@
  * 8: text holding NUL characters (UTF-16 read without its byte order mark, binary data) carries
  * the warning nul-characters. 9: bytes read as HTML, text or XML that start with a binary format's
  * signature (a PDF, an image, an archive: src/extract/signatures.ts) carry the warning
- * content-type-mismatch.
+ * content-type-mismatch. 10: an informative section records why (normativityReason), so the chunker
+ * knows the sections of the document's apparatus.
  */
-export const EXTRACT_RULE_VERSION = 9;
+export const EXTRACT_RULE_VERSION = 10;
 /**
  * The PDF extractor's own version (1: pdf-parse tables; 2: tables from geometry with rowPages, and
  * heading-guess limits; 3: unruled tables as reports set them (wrapped cells at the row pitch, bold
@@ -42,9 +43,11 @@ export const PDF_EXTRACTOR_VERSION = 4;
  * starts first, not right after a line ending with a colon; a piece's overlap starts at a word after
  * whitespace, not inside "Channel-Identifier".
  * 5: a title or heading longer than 256 code units is cut (ending in "…") in heading paths, so a
- * long heading no longer makes the chunk file quadratic in it.
+ * long heading no longer makes the chunk file quadratic in it. 6: a chunk of a section of the
+ * document's apparatus (contents, status, acknowledgements, references, indexes, change logs) says so
+ * (apparatus: true).
  */
-export const CHUNK_RULE_VERSION = 5;
+export const CHUNK_RULE_VERSION = 6;
 /**
  * Search-index file layout (5: sealed head with plain number lists, CRC-32-checked posting blocks and
  * compressed row blocks; 6: heading-path term frequencies in postings, duplicate-passage groups in the
@@ -55,9 +58,10 @@ export const CHUNK_RULE_VERSION = 5;
  * sync-flushed DEFLATE member, every row ends with a line feed, so a query inflates all the blocks it
  * needs in one call; 11: the head's per-chunk lists (lengths, normativity codes, same-passage groups as
  * each chunk's group) are base64 strings of little-endian integers; 12: a row's plain source range
- * is in its block's span column in the head, not in the compressed row).
+ * is in its block's span column in the head, not in the compressed row; 13: the head lists the
+ * chunks of a document's apparatus, apparatusChunks, whose matches a query weighs less).
  */
-export const SEARCH_INDEX_FORMAT_VERSION = 12;
+export const SEARCH_INDEX_FORMAT_VERSION = 13;
 /**
  * Per-document index part layout (cached under .episteme/cache/index-parts). 5: 16 KiB compressed row
  * blocks, number lists. 6: sealed with a SHA-256 line; the index records its chunk index's CRC-32.
@@ -66,8 +70,9 @@ export const SEARCH_INDEX_FORMAT_VERSION = 12;
  * 11: the header names each row block by its raw bytes' SHA-256 (rowBlockKeys), so the document's
  * next part reuses unchanged blocks instead of compressing them again. 12: row blocks as in search-index
  * format 12 (source ranges in the span column, so an edit leaves the blocks after it unchanged).
+ * 13: the header lists the document's apparatus chunks.
  */
-export const INDEX_PART_VERSION = 12;
+export const INDEX_PART_VERSION = 13;
 /** Tokenizer and stemming: index bytes and query matching depend on it. */
 export const TOKENIZER_VERSION = 1;
 

@@ -44,6 +44,7 @@ export interface EncodedChunks {
 
 const CHUNK_KEYS = [
   'anchors',
+  'apparatus',
   'authority',
   'chunkId',
   'citation',
@@ -67,7 +68,7 @@ const CITATION_KEYS = [
   'steps',
   'textRange',
 ].sort(compareCodeUnits);
-const OPTIONAL = new Set(['anchors', 'pages', 'span', 'steps', 'textRange']);
+const OPTIONAL = new Set(['anchors', 'apparatus', 'pages', 'span', 'steps', 'textRange']);
 const CHUNK_KEY_SET = new Set(CHUNK_KEYS);
 const CITATION_KEY_SET = new Set(CITATION_KEYS);
 

@@ -67,6 +67,7 @@ interface PendingGroup {
 export function chunkDocument(doc: EvidenceDocument, options: ChunkOptions): Chunk[] {
   validateChunkOptions(options);
   const headingPaths = headingPathResolver(doc.title, doc.sections);
+  const apparatus = apparatusSections(doc.sections);
   const chunks: Chunk[] = [];
   let group: PendingGroup | undefined;
 
@@ -154,7 +155,23 @@ export function chunkDocument(doc: EvidenceDocument, options: ChunkOptions): Chu
     }
   }
   flush();
+  for (const chunk of chunks) if (chunk.citation.sectionId !== null && apparatus.has(chunk.citation.sectionId)) chunk.apparatus = true;
   return chunks;
+}
+
+/**
+ * The sections of the document's apparatus: those the family's rules name as informative by id or
+ * heading (contents, status, acknowledgements, references, indexes, change logs), and the sections
+ * inside them (which inherit the reason). They are about the document, not its subject: a query
+ * weighs their chunks' matches less (query/ranking.ts APPARATUS_WEIGHT).
+ */
+function apparatusSections(sections: Section[]): Set<string> {
+  const ids = new Set<string>();
+  for (const section of sections) {
+    const reason = section.normativityReason;
+    if (reason !== undefined && (reason.startsWith('section:') || reason.startsWith('heading:'))) ids.add(section.id);
+  }
+  return ids;
 }
 
 /** A block whose text ends with a colon: it introduces what follows (a list, table, algorithm or example). */

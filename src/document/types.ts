@@ -57,6 +57,14 @@ export interface Section {
   derivedIds?: string[];
   /** Whether the section's content is informative (marked, or a known informative section). */
   normativity?: 'normative' | 'informative';
+  /**
+   * Why an informative section is so, as a block's normativityReason says it: section:<id> and
+   * heading:<text> name a section of the document's apparatus (the family's informative ids and
+   * headings: contents, status, acknowledgements, references, indexes, change logs); marker-class:<c>,
+   * statement and heading-marker:<text> a section marked or saying it is informative. Absent when the
+   * section has the document's authority.
+   */
+  normativityReason?: string;
   /** PDF page (1-based) where the section starts. */
   page?: number;
   span?: Record<string, unknown>;
@@ -153,6 +161,12 @@ export interface Chunk {
   family: string;
   authority: Authority;
   documentType: string;
+  /**
+   * Set when the chunk is of a section of the document's apparatus (its section's normativityReason
+   * is section:<id> or heading:<text>: contents, status, acknowledgements, references, indexes,
+   * change logs): text about the document rather than its subject, ranked with less weight.
+   */
+  apparatus?: true;
   /**
    * Source ids in the text, as [code-point offset into text, id], ascending: the nearest one at or
    * before a position is the most precise fragment for it. Absent when the only one is the

@@ -224,6 +224,7 @@ export class DocumentBuilder {
     section.id = id;
     section.level = draft.level;
     section.normativity = informative === null ? this.policy.authority : 'informative';
+    if (informative !== null) section.normativityReason = informative;
     section.number = draft.number;
     if (draft.page !== undefined) section.page = draft.page;
     section.parentId = parent ? parent.section.id : null;
@@ -250,6 +251,7 @@ export class DocumentBuilder {
     if (!top || top.informative !== null) return;
     top.informative = reason;
     top.section.normativity = 'informative';
+    top.section.normativityReason = reason;
     this.informativeSections.set(top.section.id, reason);
   }
 
@@ -262,6 +264,7 @@ export class DocumentBuilder {
     if (!top || top.informative === null) return;
     top.informative = null;
     top.section.normativity = this.policy.authority;
+    delete top.section.normativityReason;
     this.informativeSections.delete(top.section.id);
   }
 

@@ -240,6 +240,17 @@ export function encodePerChunkInts(values: ArrayLike<number>, width: 1 | 4, sign
   return bytes.toString('base64');
 }
 
+/** Whether `value` is a list of distinct chunk ordinals below `count`, ascending. */
+export function isAscendingOrdinals(value: unknown, count: number): value is number[] {
+  if (!Array.isArray(value)) return false;
+  for (let i = 0; i < value.length; i++) {
+    const ordinal = value[i] as unknown;
+    if (!Number.isSafeInteger(ordinal) || (ordinal as number) < 0 || (ordinal as number) >= count) return false;
+    if (i > 0 && (ordinal as number) <= (value[i - 1] as number)) return false;
+  }
+  return true;
+}
+
 const LITTLE_ENDIAN = new Uint8Array(Uint32Array.of(1).buffer)[0] === 1;
 
 /**
@@ -275,6 +286,8 @@ export function decodePerChunkInts(
  * provenance.
  */
 export interface IndexHead {
+  /** Ordinals (ascending) of the chunks of a document's apparatus (Chunk.apparatus): a query weighs their matches less. */
+  apparatusChunks: number[];
   bm25: { bMilli: number; k1Milli: number };
   chunkCounts: number[];
   /** [sorted normativity values, each chunk's index into them (width 1)]. */

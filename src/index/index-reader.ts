@@ -6,6 +6,7 @@ import { compareCodeUnits } from '../store/canonical-json.js';
 import {
   crc32Hex,
   decodePerChunkInts,
+  isAscendingOrdinals,
   ARTIFACT_KIND,
   FIRST_READ_BYTES,
   HEAD_KEY,
@@ -91,6 +92,8 @@ export interface LoadedSearchIndex {
   normativityValues: string[];
   /** Chunk ordinal -> index into normativityValues. */
   chunkNormativity: Uint8Array;
+  /** Chunk ordinal -> 1 for a chunk of a document's apparatus (Chunk.apparatus), else 0. */
+  chunkApparatus: Uint8Array;
   /** Groups of chunk ordinals with the same passage text (two or more each, ascending): for tools and tests. */
   readonly duplicatePassages: readonly (readonly number[])[];
   /** Chunk ordinal -> length in tokens (of its text, the body field). */
@@ -145,6 +148,7 @@ interface BlockFile {
   chunkDocument: Uint32Array;
   normativityValues: string[];
   chunkNormativity: Uint8Array;
+  chunkApparatus: Uint8Array;
   /** A single-file index: each chunk's same-passage group (-1 for none) and the number of groups. */
   passageGroups: { of: Int32Array; count: number } | null;
   passageKeys: string | null;
@@ -321,6 +325,7 @@ function singleFileIndex(file: BlockFile, source: IndexSource): LoadedSearchInde
     chunkDocument: file.chunkDocument,
     normativityValues: file.normativityValues,
     chunkNormativity: file.chunkNormativity,
+    chunkApparatus: file.chunkApparatus,
     get duplicatePassages() {
       return groupsOf(file.passageGroups!);
     },
@@ -391,8 +396,10 @@ function segmentedIndex(
     documentBase += file.documents.length;
   });
   const chunkNormativity = new Uint8Array(chunkCount);
+  const chunkApparatus = new Uint8Array(chunkCount);
   const lengths = new Uint32Array(chunkCount);
   files.forEach((file, i) => {
+    chunkApparatus.set(file.chunkApparatus, fileChunkStarts[i]!);
     const codes = file.normativityValues.map((value) => normativityValues.indexOf(value));
     const own = codes.every((code, k) => code === k) ? file.chunkNormativity : file.chunkNormativity.map((code) => codes[code]!);
     chunkNormativity.set(own, fileChunkStarts[i]!);
@@ -413,6 +420,7 @@ function segmentedIndex(
     chunkDocument,
     normativityValues,
     chunkNormativity,
+    chunkApparatus,
     // Same-passage groups span segments: found from the segments' passage keys when a query collapses.
     get duplicatePassages() {
       duplicates ??= duplicatePassagesOf(files.map((file) => file.passageKeys!).join(''));
@@ -543,6 +551,10 @@ function fromHead(p: IndexHead, source: IndexSource, headEnd: number, sealPositi
   const normativityCodes = decodePerChunkInts(p.chunkNormativity[1], chunkCount, 1);
   if (lengths === undefined || normativityCodes === undefined || !areCodes(normativityCodes, p.chunkNormativity[0].length))
     throw invalid(label, 'has per-chunk lists that do not match its chunks.');
+  if (!isAscendingOrdinals(p.apparatusChunks, chunkCount))
+    throw invalid(label, 'has apparatus chunks that are not ascending chunk ordinals.');
+  const chunkApparatus = new Uint8Array(chunkCount);
+  for (let i = 0; i < p.apparatusChunks.length; i++) chunkApparatus[p.apparatusChunks[i]!] = 1;
   let documentLengthSum = 0;
   for (let d = 0; d < p.documentLengths.length; d++) documentLengthSum += p.documentLengths[d]!;
   if (documentLengthSum !== p.totalLength) throw invalid(label, 'has document lengths that do not add up to its total length.');
@@ -614,6 +626,7 @@ function fromHead(p: IndexHead, source: IndexSource, headEnd: number, sealPositi
     chunkDocument,
     normativityValues: p.chunkNormativity[0],
     chunkNormativity: normativityCodes,
+    chunkApparatus,
     passageGroups: passageGroups ?? null,
     passageKeys: isIndex ? null : p.passageKeys!,
     lengths,

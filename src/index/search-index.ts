@@ -20,6 +20,7 @@ import {
   FINGERPRINT_PREFIX,
   HEAD_KEY,
   encodePerChunkInts,
+  isAscendingOrdinals,
   POSTING_BLOCK_TARGET_CHARS,
   POSTING_BLOCK_TERMS_END,
   POSTINGS_KEY,
@@ -76,6 +77,8 @@ export { chunkRow, decodePostings, findTerm, indexProvenance, loadSearchIndex, t
 
 interface PartHeader {
   partFormat: number;
+  /** Ordinals (ascending, in the part's chunk order) of the chunks of the document's apparatus (Chunk.apparatus). */
+  apparatus: number[];
   documentId: string;
   /** [sourceUrl, snapshotId, family, authority, documentType], or null when the document has no chunks. */
   doc: string[] | null;
@@ -283,8 +286,13 @@ export function buildDocumentPart(
   // Blocks whose rows this process compressed for the last part are looked up by their rows, not hashed again.
   const rowBlocks = encodeRowBlocks(rows, reuse, previous?.rowBlocks);
   if (memory !== undefined) memory.part = { ...postings, rowBlocks: rowBlocks.made };
+  const apparatus: number[] = [];
+  sorted.forEach((chunk, ordinal) => {
+    if (chunk.apparatus === true) apparatus.push(ordinal);
+  });
   const header: PartHeader = {
     partFormat: INDEX_PART_VERSION * 1000 + TOKENIZER_VERSION,
+    apparatus,
     documentId,
     doc,
     chunkCount: sorted.length,
@@ -612,6 +620,8 @@ export function parsePart(part: string): ParsedPart {
         `expected ${INDEX_PART_VERSION * 1000 + TOKENIZER_VERSION}`,
     );
   }
+  if (!isAscendingOrdinals(header.apparatus, header.chunkCount))
+    throw new Error(`search index part for ${header.documentId}: its apparatus chunks are not ascending chunk ordinals`);
   const postingStarts = new Uint32Array(header.termCount + 1);
   const reader = new VlqReader(part.slice(b3 + 1, b4));
   for (let i = 0; i < header.termCount; i++) postingStarts[i + 1] = postingStarts[i]! + reader.next();
@@ -829,7 +839,14 @@ function encodeBlockFile(
   // One byte per chunk: the values are the normativity enum's few.
   if (normativityValues.length > 256) throw new Error(`search index: ${normativityValues.length} normativity values (at most 256)`);
   const lengths = parsed.flatMap((p) => p.header.lengths);
+  const apparatusChunks: number[] = [];
+  let firstChunk = 0;
+  for (const p of parsed) {
+    for (const ordinal of p.header.apparatus) apparatusChunks.push(firstChunk + ordinal);
+    firstChunk += p.header.chunkCount;
+  }
   const head: IndexHead = {
+    apparatusChunks,
     bm25: { bMilli, k1Milli },
     chunkCounts: parsed.map((p) => p.header.chunkCount),
     chunkNormativity: [normativityValues, encodePerChunkInts(normativityCodes, 1)],

@@ -18,6 +18,8 @@ import { containsPhrase, parseQueryTerms } from './query-terms.js';
 import { expandQuery, FEEDBACK_CHUNKS } from './feedback.js';
 import { DOCUMENT_WEIGHT, documentLengths, documentPostings, type DocumentPostings } from './document-context.js';
 import {
+  APPARATUS_WEIGHT,
+  chunkFieldWeight,
   formatPoints,
   HEADING_WEIGHT,
   lengthNorm,
@@ -108,6 +110,13 @@ export interface ScoreExplanation {
   bMilli: number;
   queryK3: number;
   headingWeight: number;
+  /**
+   * Whether the chunk is of the document's apparatus (contents, status, acknowledgements, references,
+   * indexes, change logs), and the weight of its matches then (ranking.ts APPARATUS_WEIGHT) in
+   * thousandths: the chunk scope's weighted frequency and points include it.
+   */
+  apparatus: boolean;
+  apparatusWeightMilli: number;
   documentWeightMilli: number;
   pointsPerUnit: number;
   /** One entry per query term the chunk or its document has, in term order. */
@@ -320,14 +329,17 @@ export function rankChunks(
     weightOf.set(term, weight);
     const isRequired = requiredHits !== undefined && required.has(term);
     const points = new TermPointsMemo(weight);
+    const apparatusPoints = new TermPointsMemo(weight, APPARATUS_WEIGHT);
     const lengths = index.lengths;
+    const apparatus = index.chunkApparatus;
     for (let i = 0; i < ordinals.length; i++) {
       const ordinal = ordinals[i]!;
       if (seen[ordinal] === 0) {
         seen[ordinal] = 1;
         touched.push(ordinal);
       }
-      scores[ordinal] = scores[ordinal]! + points.points(tfs[i]!, headingTfs[i]!, lengths[ordinal]!);
+      const memo = apparatus[ordinal] === 1 ? apparatusPoints : points;
+      scores[ordinal] = scores[ordinal]! + memo.points(tfs[i]!, headingTfs[i]!, lengths[ordinal]!);
       if (isRequired && tfs[i]! > 0) requiredHits![ordinal] = requiredHits![ordinal]! + 1;
     }
     const perDocument = documentPostings(index, list);
@@ -417,10 +429,11 @@ export function rankChunks(
   const scoringTerms = new Set(query.scoringTerms);
   for (const ordinal of head) {
     const row = chunkRow(index, ordinal);
+    const fieldWeight = chunkFieldWeight(index.chunkApparatus[ordinal]!);
     const headingNamed = headingNames(row[2], scoringTerms).filter((term) => weightOf.has(term));
     if (headingNamed.length > 0) {
       headingNamedOf.set(ordinal, headingNamed);
-      for (const term of headingNamed) scores[ordinal] = scores[ordinal]! + namePoints(weightOf.get(term)!);
+      for (const term of headingNamed) scores[ordinal] = scores[ordinal]! + namePoints(weightOf.get(term)!, fieldWeight);
     }
     const named = namedTerms(row[10], scoringTerms).filter((term) => weightOf.has(term));
     if (named.length === 0) continue;
@@ -429,7 +442,10 @@ export function rankChunks(
       const { tf, headingTf } = chunkFrequencies(textPostings.get(term), ordinal);
       const weight = weightOf.get(term)!;
       const length = index.lengths[ordinal]!;
-      scores[ordinal] = scores[ordinal]! + termPoints(weight, tf, headingTf + 1, length) - termPoints(weight, tf, headingTf, length);
+      scores[ordinal] =
+        scores[ordinal]! +
+        termPoints(weight, tf, headingTf + 1, length, fieldWeight) -
+        termPoints(weight, tf, headingTf, length, fieldWeight);
     }
   }
   if (pairs.length > 0) {
@@ -544,22 +560,25 @@ function explainScore(
   const terms: TermContribution[] = [];
   const document = index.chunkDocument[entry.scoredBy]!;
   const documentLength = documentLengths(index)[document]!;
+  const apparatus = index.chunkApparatus[entry.scoredBy] === 1;
+  const chunkWeightOfField = chunkFieldWeight(index.chunkApparatus[entry.scoredBy]!);
   const evidence = (
     weight: TermWeight,
     documentFrequency: number,
     bodyFrequency: number,
     headingFrequency: number,
     length: number,
+    fieldWeight = 1,
   ): TermEvidence => ({
     documentFrequency,
     idfMilli: Math.round(weight.idf * 1000),
     field: bodyFrequency > 0 && headingFrequency > 0 ? 'body+heading' : bodyFrequency > 0 ? 'body' : 'heading',
     bodyFrequency,
     headingFrequency,
-    weightedFrequency: bodyFrequency + HEADING_WEIGHT * headingFrequency,
+    weightedFrequency: (bodyFrequency + HEADING_WEIGHT * headingFrequency) * fieldWeight,
     length,
     lengthNormMilli: Math.round(lengthNorm(weight, length) * 1000),
-    points: termPoints(weight, bodyFrequency, headingFrequency, length),
+    points: termPoints(weight, bodyFrequency, headingFrequency, length, fieldWeight),
   });
   query.scoringTerms.forEach((term, t) => {
     const list = ranking.postings[t];
@@ -589,8 +608,10 @@ function explainScore(
     const named = entry.named.includes(term) ? 1 : 0;
     const { tf, headingTf } = chunkFrequencies(list, entry.scoredBy);
     const inChunk =
-      at < 0 && named === 0 ? null : evidence(chunkWeight, list.ordinals.length, tf, headingTf + named, index.lengths[entry.scoredBy]!);
-    const headingName = entry.headingNamed.includes(term) ? namePoints(chunkWeight) : 0;
+      at < 0 && named === 0
+        ? null
+        : evidence(chunkWeight, list.ordinals.length, tf, headingTf + named, index.lengths[entry.scoredBy]!, chunkWeightOfField);
+    const headingName = entry.headingNamed.includes(term) ? namePoints(chunkWeight, chunkWeightOfField) : 0;
     terms.push({
       term,
       headingName,
@@ -607,6 +628,8 @@ function explainScore(
     bMilli: index.bMilli,
     queryK3: QUERY_K3,
     headingWeight: HEADING_WEIGHT,
+    apparatus,
+    apparatusWeightMilli: Math.round(APPARATUS_WEIGHT * 1000),
     documentWeightMilli: Math.round(DOCUMENT_WEIGHT * 1000),
     pointsPerUnit: SCORE_SCALE,
     terms,

@@ -36,6 +36,18 @@ export const QUERY_K3 = 8;
  */
 export const HEADING_WEIGHT = 3;
 
+/**
+ * A match in a chunk of the document's apparatus (Chunk.apparatus: the sections the family's rules
+ * name as contents, status, acknowledgements, references, indexes or change logs) counts this much
+ * of a match elsewhere, in its text and heading frequencies alike. Those sections are about the
+ * document, not its subject, and they repeat the words of the sections they list or change: a CSS
+ * specification's change log (a quarter of CSS Flexbox's chunks) names every feature it touched.
+ * Half, not zero: a question about what changed still finds them. A field weight, as HEADING_WEIGHT
+ * is: measured on the spec questions (the one set with such sections; bench/relevance.ts), 0.25 and
+ * 0.5 rank alike, and the other seven sets have no apparatus.
+ */
+export const APPARATUS_WEIGHT = 0.5;
+
 /** The parts of a term's weight that do not depend on the chunk. */
 export interface TermWeight {
   idf: number;
@@ -75,8 +87,8 @@ export function lengthNorm(weight: TermWeight, length: number): number {
 }
 
 /** The term's integer points in a chunk where it occurs `tf` times in the text and `headingTf` times in the heading path. */
-export function termPoints(weight: TermWeight, tf: number, headingTf: number, length: number): number {
-  const weighted = tf + HEADING_WEIGHT * headingTf;
+export function termPoints(weight: TermWeight, tf: number, headingTf: number, length: number, fieldWeight = 1): number {
+  const weighted = (tf + HEADING_WEIGHT * headingTf) * fieldWeight;
   if (weighted === 0) return 0;
   const saturated = (weighted * (weight.k1 + 1)) / (weighted + weight.k1 * lengthNorm(weight, length));
   return Math.round(SCORE_SCALE * weight.idf * weight.queryWeight * saturated);
@@ -90,8 +102,13 @@ export function termPoints(weight: TermWeight, tf: number, headingTf: number, le
  * saturates them, and a heading that names the question still tells it apart from a neighbour that
  * only uses those words (a term defined under "Domain Matching", used in "Storage Model").
  */
-export function namePoints(weight: TermWeight): number {
-  return Math.round(SCORE_SCALE * weight.idf * weight.queryWeight);
+export function namePoints(weight: TermWeight, fieldWeight = 1): number {
+  return Math.round(SCORE_SCALE * weight.idf * weight.queryWeight * fieldWeight);
+}
+
+/** The field weight of a chunk's matches: APPARATUS_WEIGHT for a chunk of the document's apparatus, else 1. */
+export function chunkFieldWeight(apparatus: number): number {
+  return apparatus === 1 ? APPARATUS_WEIGHT : 1;
 }
 
 /** Weighted frequencies and lengths below these are remembered by TermPointsMemo (larger ones are computed each time). */
@@ -108,16 +125,19 @@ const MEMO_LENGTHS = 1024;
 export class TermPointsMemo {
   private readonly held = new Int32Array(MEMO_FREQUENCIES * MEMO_LENGTHS);
 
-  constructor(private readonly weight: TermWeight) {}
+  constructor(
+    private readonly weight: TermWeight,
+    private readonly fieldWeight = 1,
+  ) {}
 
   points(tf: number, headingTf: number, length: number): number {
     const weighted = tf + HEADING_WEIGHT * headingTf;
-    if (weighted >= MEMO_FREQUENCIES || length >= MEMO_LENGTHS) return termPoints(this.weight, tf, headingTf, length);
+    if (weighted >= MEMO_FREQUENCIES || length >= MEMO_LENGTHS) return termPoints(this.weight, tf, headingTf, length, this.fieldWeight);
     const key = weighted * MEMO_LENGTHS + length;
     // 0: not computed yet; otherwise points + 1 (points past the Int32 range are not kept).
     const held = this.held[key]!;
     if (held !== 0) return held - 1;
-    const points = termPoints(this.weight, tf, headingTf, length);
+    const points = termPoints(this.weight, tf, headingTf, length, this.fieldWeight);
     if (points < 0x7fffffff) this.held[key] = points + 1;
     return points;
   }
