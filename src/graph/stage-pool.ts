@@ -17,6 +17,11 @@ import { EpistemeError, FAILURE_CODES, type FailureCode } from '../failure.js';
 export interface PoolBounds {
   /** Heap bound of each worker (V8 old generation), in MiB. */
   maxHeapMb: number;
+  /**
+   * Each worker's young generation (Node's public resourceLimits.maxYoungGenerationSizeMb), in MiB:
+   * BUILD_YOUNG_GENERATION_MB unless said (a long-lived pool: WATCH_YOUNG_GENERATION_MB).
+   */
+  youngGenerationMb?: number;
 }
 
 export interface TaskBounds {
@@ -84,7 +89,20 @@ const COMPILE_CACHE_DIR: string | undefined = (
 ).getCompileCacheDir?.();
 /** V8's default stack for a worker; the parsers' trees are depth-capped, so walks stay far below it. */
 const WORKER_STACK_MB = 4;
-const WORKER_YOUNG_GENERATION_MB = 32;
+/**
+ * The young generation of a one-shot build's workers. They live for one build, so V8 never grows their
+ * young generation far (it starts small and grows with use): 64 MB measured no faster than 32.
+ */
+export const BUILD_YOUNG_GENERATION_MB = 32;
+/**
+ * The young generation of a watch session's workers, which extract the edited spec again at every
+ * save. A document's tree (about 20 MB for the 1.9 MB DOM Standard) lives until its extraction ends
+ * and is garbage right after: with a young generation that holds one extraction's allocation, the
+ * tree dies young instead of being copied to the old generation by two scavenges. Measured on dom.html
+ * saves (bench/RESULTS.md, session 22): save -> query-ready 363-367 ms at 32 MB, 335-349 at 64, 286-295
+ * at 128, 328-338 at 256 (the chunk task's scavenges grow); about 100 MB more RSS per working worker.
+ */
+export const WATCH_YOUNG_GENERATION_MB = 128;
 
 /**
  * node:worker_threads starts workers from file: and data: URLs only. Code loaded from a URL
@@ -133,7 +151,7 @@ export class StagePool {
       workerData: { compileCacheDir: COMPILE_CACHE_DIR } satisfies StageWorkerData,
       resourceLimits: {
         maxOldGenerationSizeMb: this.bounds.maxHeapMb,
-        maxYoungGenerationSizeMb: WORKER_YOUNG_GENERATION_MB,
+        maxYoungGenerationSizeMb: this.bounds.youngGenerationMb ?? BUILD_YOUNG_GENERATION_MB,
         stackSizeMb: WORKER_STACK_MB,
       },
     });
