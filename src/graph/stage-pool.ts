@@ -19,7 +19,7 @@ export interface PoolBounds {
   maxHeapMb: number;
   /**
    * Each worker's young generation (Node's public resourceLimits.maxYoungGenerationSizeMb), in MiB:
-   * BUILD_YOUNG_GENERATION_MB unless said (a long-lived pool: WATCH_YOUNG_GENERATION_MB).
+   * BUILD_YOUNG_GENERATION_MB unless said (a long-lived pool: watchYoungGenerationMb).
    */
   youngGenerationMb?: number;
 }
@@ -101,8 +101,17 @@ export const BUILD_YOUNG_GENERATION_MB = 32;
  * tree dies young instead of being copied to the old generation by two scavenges. Measured on dom.html
  * saves (bench/RESULTS.md, session 22): save -> query-ready 363-367 ms at 32 MB, 335-349 at 64, 286-295
  * at 128, 328-338 at 256 (the chunk task's scavenges grow); about 100 MB more RSS per working worker.
+ * The session's first build may keep every worker busy, so the workers share a budget: no more young
+ * generation in all than a one-shot build with 16 workers has (512 MB), 128 MB each at most.
  */
 export const WATCH_YOUNG_GENERATION_MB = 128;
+const WATCH_YOUNG_GENERATION_BUDGET_MB = 16 * BUILD_YOUNG_GENERATION_MB;
+
+/** Each worker's young generation in a watch session of `jobs` workers (from 32 to 128 MB). */
+export function watchYoungGenerationMb(jobs: number): number {
+  const share = Math.floor(WATCH_YOUNG_GENERATION_BUDGET_MB / Math.max(1, jobs));
+  return Math.max(BUILD_YOUNG_GENERATION_MB, Math.min(WATCH_YOUNG_GENERATION_MB, share));
+}
 
 /**
  * node:worker_threads starts workers from file: and data: URLs only. Code loaded from a URL

@@ -8,7 +8,7 @@ import { forgetRegisteredFamilyIds } from '../config/manifest.js';
 import { forgetLoadedFamilies } from '../extract/families.js';
 import { rulesDir } from '../extract/package-paths.js';
 import { runBuild, type BuildSummary } from '../graph/build.js';
-import { StagePool, WATCH_YOUNG_GENERATION_MB } from '../graph/stage-pool.js';
+import { StagePool, watchYoungGenerationMb } from '../graph/stage-pool.js';
 import { BuildMemory } from '../graph/build-memory.js';
 import { loadStageModules } from '../graph/stage-modules.js';
 import { isAction } from '../graph/scheduler.js';
@@ -270,7 +270,7 @@ export class WatchSession {
       this.pool ??= new StagePool(this.options.jobs, {
         maxHeapMb: (await loadStageModules()).extractOptions(ws.options.extract).maxHeapMb,
         // Its workers live as long as the session and extract the edited documents again and again.
-        youngGenerationMb: WATCH_YOUNG_GENERATION_MB,
+        youngGenerationMb: watchYoungGenerationMb(this.options.jobs),
       });
       summary = await runBuild(ws, {
         targets: [],

@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { StagePool } from '../../src/graph/stage-pool.js';
+import { BUILD_YOUNG_GENERATION_MB, StagePool, WATCH_YOUNG_GENERATION_MB, watchYoungGenerationMb } from '../../src/graph/stage-pool.js';
 import { DEFAULT_EXTRACT_OPTIONS } from '../../src/extract/extract.js';
 import { sha256Hex } from '../../src/store/hash.js';
 import { snapshotFor } from '../extract/helpers.js';
@@ -89,5 +89,20 @@ test('a worker that sat out several rounds is stopped; quiet rounds stop none; m
     assert.equal(pool.workers, 2);
   } finally {
     await pool.close();
+  }
+});
+
+test("a watch session's workers share a young-generation budget: 128 MB each for a few, never under a build's", () => {
+  assert.equal(watchYoungGenerationMb(1), WATCH_YOUNG_GENERATION_MB);
+  assert.equal(watchYoungGenerationMb(2), WATCH_YOUNG_GENERATION_MB);
+  assert.equal(watchYoungGenerationMb(4), WATCH_YOUNG_GENERATION_MB);
+  assert.equal(watchYoungGenerationMb(8), 64);
+  assert.equal(watchYoungGenerationMb(16), BUILD_YOUNG_GENERATION_MB);
+  assert.equal(watchYoungGenerationMb(64), BUILD_YOUNG_GENERATION_MB);
+  for (let jobs = 1; jobs <= 64; jobs++) {
+    const each = watchYoungGenerationMb(jobs);
+    assert.ok(each >= BUILD_YOUNG_GENERATION_MB && each <= WATCH_YOUNG_GENERATION_MB);
+    // The whole session never holds more than 16 one-shot workers would, unless each is at the build's floor.
+    assert.ok(each * jobs <= 16 * BUILD_YOUNG_GENERATION_MB || each === BUILD_YOUNG_GENERATION_MB);
   }
 });
