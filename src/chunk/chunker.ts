@@ -1,3 +1,4 @@
+import { isApparatusReason } from '../document/apparatus.js';
 import type { Block, Chunk, Citation, EvidenceDocument, Section } from '../document/types.js';
 import { EpistemeError } from '../failure.js';
 import {
@@ -167,10 +168,7 @@ export function chunkDocument(doc: EvidenceDocument, options: ChunkOptions): Chu
  */
 function apparatusSections(sections: Section[]): Set<string> {
   const ids = new Set<string>();
-  for (const section of sections) {
-    const reason = section.normativityReason;
-    if (reason !== undefined && (reason.startsWith('section:') || reason.startsWith('heading:'))) ids.add(section.id);
-  }
+  for (const section of sections) if (isApparatusReason(section.normativityReason)) ids.add(section.id);
   return ids;
 }
 

@@ -1,3 +1,4 @@
+import { apparatusReason, isApparatusReason } from '../document/apparatus.js';
 import type { Authority, Block, Diagnostic, Normativity, Section } from '../document/types.js';
 import { compareCodeUnits } from '../store/canonical-json.js';
 import { findKeywords, type KeywordSpan } from './bcp14.js';
@@ -208,11 +209,14 @@ export class DocumentBuilder {
     }
     this.usedIds.add(id);
     let informative: string | null = parent?.informative ?? null;
-    if (informative === null) {
+    // A section the family names (a change log, references) is apparatus even inside a section that
+    // is informative for another reason (an appendix marked informative): its own reason says so.
+    if (!isApparatusReason(informative)) {
       const ids = [draft.fragment === '' ? null : draft.fragment, ...(draft.alternateIds ?? [])];
       const hit = ids.find((x) => x !== null && this.policy.informativeSectionIds.has(x));
-      if (hit) informative = `section:${hit}`;
-      else if (this.policy.informativeHeadings.has(draft.heading.toLowerCase())) informative = `heading:${draft.heading.toLowerCase()}`;
+      if (hit) informative = apparatusReason('section', hit);
+      else if (this.policy.informativeHeadings.has(draft.heading.toLowerCase()))
+        informative = apparatusReason('heading', draft.heading.toLowerCase());
     }
     // Members in code-unit order, so that canonicalJson serialises the document without copying it.
     const section = {} as Section;

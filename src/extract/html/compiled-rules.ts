@@ -38,6 +38,22 @@ export interface CompiledRules {
 
 const compiledCache = new WeakMap<HtmlRules, CompiledRules>();
 
+/**
+ * A family's informative statements, lower case, each also in the other spelling of its negation:
+ * "non-normative" and "not normative" say the same (Bikeshed has written both), so a family, shipped
+ * or a workspace's own, that lists one form reads the other too.
+ */
+export function statementForms(statements: readonly string[]): string[] {
+  const forms = new Set<string>();
+  for (const statement of statements) {
+    const lower = statement.toLowerCase();
+    forms.add(lower);
+    forms.add(lower.replaceAll('non-normative', 'not normative'));
+    forms.add(lower.replaceAll('not normative', 'non-normative'));
+  }
+  return [...forms];
+}
+
 function compileList(selectors: string[]): Matcher {
   if (selectors.length === 0) return () => false;
   // Every element of a document meets each rule's matchers (a tenth of an extraction on real specs,
@@ -201,6 +217,7 @@ function lastCompound(selector: string): string {
 export function compileRules(rules: HtmlRules): CompiledRules {
   const known = compiledCache.get(rules);
   if (known) return known;
+  const statements = statementForms(rules.informativeStatements);
   const compiled: CompiledRules = {
     prune: compileList(rules.pruneSelectors),
     section: compileList(rules.sectionSelectors),
@@ -222,10 +239,8 @@ export function compileRules(rules: HtmlRules): CompiledRules {
     issueClasses: new Set(rules.issueClasses),
     informativeClasses: new Set(rules.informativeClasses),
     normativeClasses: new Set(rules.normativeClasses),
-    informativeStatements: rules.informativeStatements.map((s) => s.toLowerCase()),
-    informativeStatementChars: rules.informativeStatements.every((s) => /^[ -~]*$/.test(s))
-      ? Math.max(0, ...rules.informativeStatements.map((s) => s.length))
-      : null,
+    informativeStatements: statements,
+    informativeStatementChars: statements.every((s) => /^[ -~]*$/.test(s)) ? Math.max(0, ...statements.map((s) => s.length)) : null,
     metadata: compileList(rules.metadataSelectors ?? []),
     artwork: compileList(rules.artworkSelectors ?? []),
     // null without selectors, so other families never walk a block looking for its opening anchor.
