@@ -73,8 +73,11 @@ export const SEARCH_INDEX_FORMAT_VERSION = 13;
  * 13: the header lists the document's apparatus chunks.
  */
 export const INDEX_PART_VERSION = 13;
-/** Tokenizer and stemming: index bytes and query matching depend on it. */
-export const TOKENIZER_VERSION = 1;
+/**
+ * Tokenizer and stemming: index bytes and query matching depend on it. 2: the index also counts the
+ * parts of compound words (tokenizer.ts indexTerms: MRCPv2 -> mrcp v 2).
+ */
+export const TOKENIZER_VERSION = 2;
 
 /**
  * Which documents the search index cuts into which files (index-layout.ts planSearchSegments), beside the

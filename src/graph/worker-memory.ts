@@ -1,6 +1,6 @@
 import type { EvidenceDocument } from '../document/types.js';
 import type { PartMemory } from '../index/search-index.js';
-import { tokenize } from '../index/tokenizer.js';
+import { indexTerms, type IndexTerms } from '../index/tokenizer.js';
 import { canonicalJson } from '../store/canonical-json.js';
 
 /**
@@ -26,7 +26,7 @@ export class WorkerMemory {
     if (memory === undefined) {
       memory = {
         textJson: new RoundMemo((text: string) => canonicalJson(text)),
-        terms: new RoundMemo(tokenize),
+        terms: new RoundMemo(indexTerms),
         part: undefined,
       };
     } else {
@@ -42,8 +42,8 @@ export class WorkerMemory {
 export interface ChunkingMemory {
   /** Canonical JSON of each chunk text (chunk-file.ts encodeChunks). */
   textJson: RoundMemo<string, string>;
-  /** The terms of each chunk text and heading path (tokenizer.ts tokenize). */
-  terms: RoundMemo<string, string[]>;
+  /** The terms of each chunk text and heading path (tokenizer.ts indexTerms). */
+  terms: RoundMemo<string, IndexTerms>;
   /** The document's last index part, as search-index.ts buildDocumentPart can patch it. */
   part: PartMemory | undefined;
 }

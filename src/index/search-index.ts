@@ -34,7 +34,7 @@ import {
   type SourceRange,
   SPAN_IN_COLUMN,
 } from './index-layout.js';
-import { tokenize, TOKENIZER_VERSION } from './tokenizer.js';
+import { indexTerms, type IndexTerms, TOKENIZER_VERSION } from './tokenizer.js';
 import { encodeVlq, VlqReader, writeVlq } from './vlq.js';
 
 /**
@@ -269,7 +269,7 @@ export function buildDocumentPart(
   });
   const chunkIds = sorted.map((chunk) => chunk.chunkId);
   const texts = sorted.map((chunk) => chunk.text);
-  const termsOf = memory === undefined ? tokenize : (text: string) => memory.terms.get(text);
+  const termsOf = memory === undefined ? indexTerms : (text: string) => memory.terms.get(text);
   // The last part's postings are patched in place: forget them first, so a failure leaves no half-patched memory.
   const previous = memory?.part;
   if (memory !== undefined) memory.part = undefined;
@@ -318,8 +318,8 @@ export function buildDocumentPart(
 
 /** What buildDocumentPart may reuse from the last part of the same document, and updates for the next. */
 export interface PartBuildMemory {
-  /** tokenize, remembered for the texts of the last round (worker-memory.ts RoundMemo). */
-  terms: { get(text: string): string[] };
+  /** indexTerms, remembered for the texts of the last round (worker-memory.ts RoundMemo). */
+  terms: { get(text: string): IndexTerms };
   part: PartMemory | undefined;
 }
 
@@ -350,14 +350,14 @@ export interface PartMemory extends PartPostings {
   rowBlocks: Map<string, MadeRowBlock>;
 }
 
-function freshPostings(chunkIds: string[], texts: string[], headingKeys: string[], termsOf: (text: string) => string[]): PartPostings {
+function freshPostings(chunkIds: string[], texts: string[], headingKeys: string[], termsOf: (text: string) => IndexTerms): PartPostings {
   const byTerm = new Map<string, TermPostings>();
   const lengths: number[] = [];
   const passageKeys: string[] = [];
   texts.forEach((text, ordinal) => {
     // One pass over the chunk's terms, then its heading's: a term's lists end with this chunk's entry
     // once it has been seen here, so counting needs no map per chunk.
-    const terms = termsOf(text);
+    const { terms, words } = termsOf(text);
     for (const term of terms) {
       const entry = byTerm.get(term);
       if (entry === undefined) byTerm.set(term, { ordinals: [ordinal], tfs: [1], headingTfs: [0] });
@@ -368,7 +368,7 @@ function freshPostings(chunkIds: string[], texts: string[], headingKeys: string[
         entry.headingTfs.push(0);
       }
     }
-    for (const term of termsOf(headingKeys[ordinal]!)) {
+    for (const term of termsOf(headingKeys[ordinal]!).terms) {
       const entry = byTerm.get(term);
       if (entry === undefined) byTerm.set(term, { ordinals: [ordinal], tfs: [0], headingTfs: [1] });
       else if (entry.ordinals[entry.ordinals.length - 1] === ordinal) entry.headingTfs[entry.headingTfs.length - 1]!++;
@@ -379,7 +379,7 @@ function freshPostings(chunkIds: string[], texts: string[], headingKeys: string[
       }
     }
     lengths.push(terms.length);
-    passageKeys.push(passageKey(terms));
+    passageKeys.push(passageKey(terms, words));
   });
   const terms = [...byTerm.keys()].sort(compareCodeUnits);
   const runs = new Map<string, string>();
@@ -397,7 +397,7 @@ function patchedPostings(
   previous: PartPostings,
   texts: string[],
   headingKeys: string[],
-  termsOf: (text: string) => string[],
+  termsOf: (text: string) => IndexTerms,
 ): PartPostings | null {
   const changed: number[] = [];
   texts.forEach((text, ordinal) => {
@@ -407,19 +407,19 @@ function patchedPostings(
   const { byTerm, runs, terms, lengths, passageKeys } = previous;
   const touched = new Set<string>();
   for (const ordinal of changed) {
-    for (const term of termsOf(previous.texts[ordinal]!)) touched.add(term);
-    for (const term of termsOf(previous.headingKeys[ordinal]!)) touched.add(term);
+    for (const term of termsOf(previous.texts[ordinal]!).terms) touched.add(term);
+    for (const term of termsOf(previous.headingKeys[ordinal]!).terms) touched.add(term);
   }
   for (const term of touched) removeEntry(byTerm.get(term)!, changed);
   for (const ordinal of changed) {
     const counts = new Map<string, [number, number]>();
-    const bodyTerms = termsOf(texts[ordinal]!);
-    for (const term of bodyTerms) {
+    const body = termsOf(texts[ordinal]!);
+    for (const term of body.terms) {
       const count = counts.get(term);
       if (count === undefined) counts.set(term, [1, 0]);
       else count[0]++;
     }
-    for (const term of termsOf(headingKeys[ordinal]!)) {
+    for (const term of termsOf(headingKeys[ordinal]!).terms) {
       const count = counts.get(term);
       if (count === undefined) counts.set(term, [0, 1]);
       else count[1]++;
@@ -433,8 +433,8 @@ function patchedPostings(
       insertEntry(entry, ordinal, tf, headingTf);
       touched.add(term);
     }
-    lengths[ordinal] = bodyTerms.length;
-    passageKeys[ordinal] = passageKey(bodyTerms);
+    lengths[ordinal] = body.terms.length;
+    passageKeys[ordinal] = passageKey(body.terms, body.words);
   }
   let added = false;
   for (const term of touched) {
@@ -512,9 +512,10 @@ function sameStrings(a: readonly string[], b: readonly string[]): boolean {
 }
 
 /** Digest of a chunk's terms: chunks whose texts differ only in case, spacing or punctuation share it. */
-function passageKey(terms: readonly string[]): string {
+function passageKey(terms: readonly string[], words: number): string {
+  // Of the words' terms only: "ETag" and "etag" are the same passage, though only the first has parts.
   // crypto.hash: the same digest as createHash, without a Hash object per chunk.
-  return terms.length === 0 ? '' : hash('sha256', terms.join(' '), 'hex').slice(0, 16);
+  return words === 0 ? '' : hash('sha256', (words === terms.length ? terms : terms.slice(0, words)).join(' '), 'hex').slice(0, 16);
 }
 
 /** A chunk's row as stored in its block, and its source range when that is kept in the block's span column. */

@@ -155,6 +155,10 @@ function plainTextLookingFor(text: string, prefixes: readonly string[]): string[
  * character: the words that start with a prefix are found by indexOf in the lower-cased text, and
  * only the gap after one is scanned, until `window` words are counted (re-scoring 30 chunks character
  * by character was ~10M instructions of a cold query; a gap scan stops after a few words).
+ *
+ * A compound word (compoundParts) whose own term is not wanted but one of whose parts is, is read as
+ * its parts, one position each (so "textContent" holds the phrase "text content"): the index counts
+ * the parts (indexTerms), and this is where a query finds them.
  */
 export function wantedTermPositions(
   text: string,
@@ -166,17 +170,28 @@ export function wantedTermPositions(
   const positions: number[] = [];
   const lower = isPlainText(text) && !prefixes.includes('') ? text.toLowerCase() : undefined;
   if (lower === undefined || lower.length !== text.length) {
-    const all = tokenizeLookingFor(text, prefixes);
-    for (let i = 0; i < all.length; i++) {
-      if (!wanted.has(all[i]!)) continue;
-      terms.push(all[i]!);
-      positions.push(i);
+    const parts = text.split(wordRunsOf(text));
+    let position = 0;
+    for (let i = 1; i < parts.length; i += 2) {
+      const word = parts[i]!;
+      if (word === '') continue;
+      if (ASCII_ONLY.test(word)) {
+        position += wantedOfAsciiWord(word, prefixes, wanted, position, terms, positions);
+        continue;
+      }
+      const wordTerms = termsOfWord(word);
+      for (let t = 0; t < wordTerms.length; t++, position++) {
+        if (!wanted.has(wordTerms[t]!)) continue;
+        terms.push(wordTerms[t]!);
+        positions.push(position);
+      }
     }
     return { terms, positions };
   }
-  const starts = plainWordStarts(lower, prefixes);
+  const starts = plainWordStarts(lower, prefixes, text);
   let position = 0;
   let end = -1;
+  let taken = 1;
   for (const start of starts) {
     if (end >= 0) {
       // Words between the previous candidate and this one, counted up to `window`.
@@ -187,28 +202,65 @@ export function wantedTermPositions(
         if (isWord && !inWord) gap++;
         inWord = isWord;
       }
-      position += 1 + gap;
+      position += taken + gap;
     }
     end = plainWordEnd(text, start);
-    const term = termsOfWord(text.slice(start, end))[0]!;
-    if (!wanted.has(term)) continue;
-    terms.push(term);
-    positions.push(position);
+    taken = wantedOfAsciiWord(text.slice(start, end), prefixes, wanted, position, terms, positions);
   }
   return { terms, positions };
 }
 
 /**
- * Where the words of plain text that start with one of `prefixes` begin, ascending, found by
- * indexOf in its lower case `lower` (a word can start with several prefixes; none is empty).
+ * Adds the wanted term of an ASCII word at `position` (or, for a compound whose own term is not
+ * wanted, its wanted parts at one position each from there) to `terms` and `positions`; returns the
+ * positions the word takes (1, or its parts' count when read as parts).
  */
-function plainWordStarts(lower: string, prefixes: readonly string[]): number[] {
-  let starts: number[] = [];
-  for (const prefix of new Set(prefixes)) {
-    for (let at = lower.indexOf(prefix); at >= 0; at = lower.indexOf(prefix, at + 1))
-      if (at === 0 || !isAsciiWordCode(lower.charCodeAt(at - 1))) starts.push(at);
+function wantedOfAsciiWord(
+  word: string,
+  prefixes: readonly string[],
+  wanted: ReadonlySet<string>,
+  position: number,
+  terms: string[],
+  positions: number[],
+): number {
+  if (startsWithAny(word, prefixes)) {
+    const term = termsOfWord(word)[0]!;
+    if (wanted.has(term)) {
+      terms.push(term);
+      positions.push(position);
+      return 1;
+    }
   }
-  if (prefixes.length > 1 && starts.length > 1) starts = [...new Set(starts)].sort((a, b) => a - b);
+  const compound = compoundParts(word);
+  if (compound === null || !compound.some((term) => wanted.has(term))) return 1;
+  for (let k = 0; k < compound.length; k++) {
+    if (!wanted.has(compound[k]!)) continue;
+    terms.push(compound[k]!);
+    positions.push(position + k);
+  }
+  return compound.length;
+}
+
+/**
+ * Where the words of plain text that start with one of `prefixes` begin, ascending, found by
+ * indexOf in its lower case `lower` (a word can start with several prefixes; none is empty), and the
+ * compound words of `text` with a part that does (compoundParts).
+ */
+function plainWordStarts(lower: string, prefixes: readonly string[], text: string): number[] {
+  let starts: number[] = [];
+  let inside = false;
+  for (const prefix of new Set(prefixes)) {
+    for (let at = lower.indexOf(prefix); at >= 0; at = lower.indexOf(prefix, at + 1)) {
+      if (at === 0 || !isAsciiWordCode(lower.charCodeAt(at - 1))) starts.push(at);
+      else if (isPartStart(text, at)) {
+        let start = at - 1;
+        while (start > 0 && isAsciiWordCode(text.charCodeAt(start - 1))) start--;
+        starts.push(start);
+        inside = true;
+      }
+    }
+  }
+  if ((prefixes.length > 1 || inside) && starts.length > 1) starts = [...new Set(starts)].sort((a, b) => a - b);
   return starts;
 }
 
@@ -241,48 +293,25 @@ function startsWithAny(word: string, prefixes: readonly string[]): boolean {
 /**
  * Terms with their offsets in `text`. A word that yields several terms (bigrams, NFKC splits) gives
  * each term the offsets of its part when they are exact, else of the whole word. With `lookingFor`
- * (stemPrefix of each wanted term), words that cannot be a wanted term have the term ''.
+ * (stemPrefix of each wanted term), words that cannot be a wanted term have the term ''. With
+ * `wanted`, a compound word whose own term is not wanted but one of whose parts is gives one span per
+ * part (as wantedTermPositions reads it), each with the whole word's offsets: a snippet highlights the
+ * word "MRCPv2" for the query word "MRCP", and is never cut inside it.
  */
-export function tokenizeWithOffsets(text: string, lookingFor?: readonly string[]): TokenSpan[] {
-  return spansOf(text, lookingFor, undefined);
-}
-
-/**
- * The first span of tokenizeWithOffsets(text, lookingFor) whose term is in `wanted`, scanning no
- * further than the word it is in (a citation needs where the first match is, not every span).
- */
-export function firstSpanOf(text: string, lookingFor: readonly string[], wanted: ReadonlySet<string>): TokenSpan | undefined {
-  // Plain text: only the words that start with a prefix are looked at (as in wantedTermPositions).
-  const lower = isPlainText(text) && !lookingFor.includes('') && !wanted.has('') ? text.toLowerCase() : undefined;
-  if (lower === undefined || lower.length !== text.length) return spansOf(text, lookingFor, wanted)[0];
-  for (const start of plainWordStarts(lower, lookingFor)) {
-    const end = plainWordEnd(text, start);
-    const term = termsOfWord(text.slice(start, end))[0]!;
-    if (wanted.has(term)) return { term, start, end };
-  }
-  return undefined;
-}
-
-/** The spans of `text`; with `wanted`, only the first whose term is in it (or none). */
-function spansOf(text: string, lookingFor: readonly string[] | undefined, wanted: ReadonlySet<string> | undefined): TokenSpan[] {
+export function tokenizeWithOffsets(text: string, lookingFor?: readonly string[], wanted?: ReadonlySet<string>): TokenSpan[] {
   const spans: TokenSpan[] = [];
   const asciiText = lookingFor !== undefined && ASCII_ONLY.test(text);
   const parts = text.split(wordRunsOf(text));
   let end = 0;
-  let checked = 0;
-  for (let i = 0; i <= parts.length; i++) {
-    // The spans of the word before, in order: the first wanted one is the answer.
-    if (wanted !== undefined) {
-      for (; checked < spans.length; checked++) if (wanted.has(spans[checked]!.term)) return [spans[checked]!];
-      if (i === parts.length) return [];
-    }
-    if (i === parts.length) break;
+  for (let i = 0; i < parts.length; i++) {
     const start = end;
     const word = parts[i]!;
     end = start + word.length;
     if (i % 2 === 0 || word === '') continue;
+    const ascii = asciiText || ASCII_ONLY.test(word);
+    if (wanted !== undefined && ascii && pushWantedParts(word, start, lookingFor, wanted, spans)) continue;
     // As in tokenizeLookingFor: an ASCII word that cannot be a wanted term is not stemmed.
-    if (lookingFor !== undefined && (asciiText || ASCII_ONLY.test(word))) {
+    if (lookingFor !== undefined && ascii) {
       spans.push({ term: startsWithAny(word, lookingFor) ? termsOfWord(word)[0]! : '', start, end });
       continue;
     }
@@ -309,6 +338,25 @@ function spansOf(text: string, lookingFor: readonly string[] | undefined, wanted
     for (const term of terms) spans.push({ term, start, end });
   }
   return spans;
+}
+
+/**
+ * The spans of the parts of the ASCII word at `start`, pushed to `spans`, when it is a compound whose
+ * own term is not wanted and one of whose parts is; false (nothing pushed) otherwise.
+ */
+function pushWantedParts(
+  word: string,
+  start: number,
+  lookingFor: readonly string[] | undefined,
+  wanted: ReadonlySet<string>,
+  spans: TokenSpan[],
+): boolean {
+  const compound = compoundParts(word);
+  if (compound === null || !compound.some((term) => wanted.has(term))) return false;
+  if ((lookingFor === undefined || startsWithAny(word, lookingFor)) && wanted.has(termsOfWord(word)[0]!)) return false;
+  const end = start + word.length;
+  for (const term of compound) spans.push({ term, start, end });
+  return true;
 }
 
 /** Terms of one raw word (a WORD match). */
@@ -386,4 +434,101 @@ function bigramSpans(run: string, offset: number): TokenSpan[] {
     grams.push({ term: lower(first.text + second.text), start: offset + first.start, end: offset + second.start + second.text.length });
   }
   return grams;
+}
+
+/** A text's terms as the index counts them: its words' terms (tokenize()), then its compound words' parts. */
+export interface IndexTerms {
+  /** tokenize(text), then the terms of each compound word's parts (compoundParts), in order. */
+  terms: string[];
+  /** How many of `terms` are tokenize(text)'s: the text's words, without the parts. */
+  words: number;
+}
+
+/**
+ * Terms of a text as the index counts them: tokenize()'s, then the terms of each compound ASCII
+ * word's parts (compoundParts: MRCPv2 -> mrcp v 2, textContent -> text content, sha256 -> sha 256),
+ * as a search engine's word-delimiter filter does at index time. A question says "MRCP" where the
+ * specification writes "MRCPv2", or "same site" where it writes "SameSite": the part matches.
+ * Queries are not split (query-terms.ts tokenizes them with tokenize()), so a compound the question
+ * writes matches the whole word and counts once.
+ */
+export function indexTerms(text: string): IndexTerms {
+  const terms: string[] = [];
+  let parts: string[] | undefined;
+  const runs = text.split(wordRunsOf(text));
+  for (let i = 1; i < runs.length; i += 2) {
+    const word = runs[i]!;
+    if (word === '') continue;
+    const indexed = indexedWord(word);
+    const wordTerms = indexed.terms;
+    for (let t = 0; t < wordTerms.length; t++) terms.push(wordTerms[t]!);
+    if (indexed.parts !== null) {
+      parts ??= [];
+      for (let t = 0; t < indexed.parts.length; t++) parts.push(indexed.parts[t]!);
+    }
+  }
+  const words = terms.length;
+  if (parts !== undefined) for (let t = 0; t < parts.length; t++) terms.push(parts[t]!);
+  return { terms, words };
+}
+
+/** Cache: raw word -> its terms and its parts' terms (one lookup per word, as tokenize() makes). */
+const indexedWords = new Map<string, { terms: readonly string[]; parts: readonly string[] | null }>();
+
+function indexedWord(word: string): { terms: readonly string[]; parts: readonly string[] | null } {
+  let indexed = indexedWords.get(word);
+  if (indexed === undefined) {
+    indexed = { terms: termsOfWord(word), parts: compoundParts(word) };
+    if (indexedWords.size >= WORD_CACHE_LIMIT) indexedWords.clear();
+    indexedWords.set(word, indexed);
+  }
+  return indexed;
+}
+
+const compoundCache = new Map<string, readonly string[] | null>();
+
+/**
+ * The parts of an ASCII word written as several: a part starts at a lower-to-upper case change
+ * (textContent, SameSite), at the last capital of a run followed by a lower-case word (XMLHttpRequest
+ * -> XML Http Request), at a single lower-case letter between a capital and a digit (MRCPv2 -> MRCP
+ * v2, IPv6 -> IP v6), and at digits after two or more letters of one case (sha256, utf8, ES2015).
+ * Not where digits meet letters otherwise (000A, 2xx, h1, x509), which are numbers and names. Each
+ * part's term is made as a word's is (lower-cased, Porter-stemmed when all letters). Null for a word
+ * that is one part (all lower case, all capitals, a capitalised word, all digits) or not ASCII.
+ */
+export function compoundParts(word: string): readonly string[] | null {
+  const cached = compoundCache.get(word);
+  if (cached !== undefined) return cached;
+  let parts: string[] | null = null;
+  if (ASCII_ONLY.test(word)) {
+    const starts = [0];
+    for (let i = 1; i < word.length; i++) if (isPartStart(word, i)) starts.push(i);
+    if (starts.length > 1) parts = starts.map((start, k) => finishTerm(word.slice(start, starts[k + 1] ?? word.length).toLowerCase()));
+  }
+  if (compoundCache.size >= WORD_CACHE_LIMIT) compoundCache.clear();
+  compoundCache.set(word, parts);
+  return parts;
+}
+
+/** Whether a part of the compound ASCII word `text` (a word, or a word inside a text) starts at `i` (i > its start). */
+function isPartStart(text: string, i: number): boolean {
+  const before = charClass(text.charCodeAt(i - 1));
+  const at = charClass(text.charCodeAt(i));
+  if (before === OTHER || at === OTHER || before === DIGIT) return false;
+  if (at === DIGIT) return i >= 2 && charClass(text.charCodeAt(i - 2)) === before;
+  if (before === LOWER) return at === UPPER;
+  const next = i + 1 < text.length ? charClass(text.charCodeAt(i + 1)) : OTHER;
+  if (at === UPPER) return next === LOWER && i + 2 < text.length && charClass(text.charCodeAt(i + 2)) === LOWER;
+  return next === DIGIT;
+}
+
+const OTHER = 0;
+const LOWER = 1;
+const UPPER = 2;
+const DIGIT = 3;
+function charClass(code: number): number {
+  if (code >= 0x61 && code <= 0x7a) return LOWER;
+  if (code >= 0x41 && code <= 0x5a) return UPPER;
+  if (code >= 0x30 && code <= 0x39) return DIGIT;
+  return OTHER;
 }

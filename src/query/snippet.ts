@@ -37,7 +37,7 @@ export function makeSnippet(text: string, queryTerms: ReadonlySet<string>, maxCh
   // table for the whole text cost a cold query a loop over every chunk text it showed).
   const prefix = SURROGATE.test(text) ? codePointPrefix(text) : undefined;
   // Only query terms matter here, so words that cannot be one are not stemmed.
-  const spans = tokenizeWithOffsets(text, [...new Set([...queryTerms].map(stemPrefix))]);
+  const spans = tokenizeWithOffsets(text, [...new Set([...queryTerms].map(stemPrefix))], queryTerms);
   const cp = prefix === undefined ? (index: number): number => index : (index: number): number => prefix[index]!;
   const total = cp(text.length);
   const matching = spans.filter((span) => queryTerms.has(span.term));
@@ -223,7 +223,7 @@ export const MATCH_WINDOW_CHARS = 400;
 export function matchOffset(text: string, queryTerms: ReadonlySet<string>): number {
   const prefix = SURROGATE.test(text) ? codePointPrefix(text) : undefined;
   const cp = prefix === undefined ? (index: number): number => index : (index: number): number => prefix[index]!;
-  const spans = tokenizeWithOffsets(text, [...new Set([...queryTerms].map(stemPrefix))]);
+  const spans = tokenizeWithOffsets(text, [...new Set([...queryTerms].map(stemPrefix))], queryTerms);
   const window = bestWindow(spans, queryTerms, cp, MATCH_WINDOW_CHARS);
   if (window === undefined || window.distinct === 0) return 0;
   for (let i = window.first; i <= window.last; i++) if (queryTerms.has(spans[i]!.term)) return cp(spans[i]!.start);

@@ -9,7 +9,7 @@ import { DEFAULT_CHUNK_OPTIONS } from '../../src/chunk/chunker.js';
 import { buildDocumentPart, type PartBuildMemory } from '../../src/index/search-index.js';
 import type { Chunk } from '../../src/document/types.js';
 import { sha256Hex } from '../../src/store/hash.js';
-import { tokenize } from '../../src/index/tokenizer.js';
+import { indexTerms } from '../../src/index/tokenizer.js';
 import { REPO_ROOT, sharedDir } from '../helpers/rig.js';
 import { seededRandom } from '../helpers/random.js';
 
@@ -197,7 +197,7 @@ test('an index part patched for changed chunk texts and headings equals a fresh 
     documentType: 'spec',
   });
   let chunks = Array.from({ length: 40 }, (_, i) => chunk(i, sentence(12), headings[i % 3]!));
-  const memory: PartBuildMemory = { terms: { get: tokenize }, part: undefined };
+  const memory: PartBuildMemory = { terms: { get: indexTerms }, part: undefined };
   buildDocumentPart('doc', chunks, undefined, undefined, memory);
   let patched = 0;
   for (let round = 0; round < 60; round++) {

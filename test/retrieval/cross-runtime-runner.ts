@@ -8,7 +8,7 @@ import process from 'node:process';
 import type { Chunk } from '../../src/document/types.js';
 import { chunkDocument, DEFAULT_CHUNK_OPTIONS } from '../../src/chunk/chunker.js';
 import { buildSearchIndex, DEFAULT_INDEX_OPTIONS, loadSearchIndex } from '../../src/index/search-index.js';
-import { tokenize } from '../../src/index/tokenizer.js';
+import { indexTerms, tokenize } from '../../src/index/tokenizer.js';
 import { runQuery } from '../../src/query/query.js';
 import { sha256Hex } from '../../src/store/hash.js';
 import { ALL_DOCS, makeDocument, shuffled } from './fixtures.js';
@@ -20,7 +20,10 @@ const unicodeDoc = makeDocument({
   blocks: UNICODE_SAMPLES.map((text, i) => ({ id: `u${i}`, text })),
 });
 const docs = [...ALL_DOCS, unicodeDoc];
-const output: Record<string, unknown> = { tokens: UNICODE_SAMPLES.map((text) => tokenize(text)) };
+const output: Record<string, unknown> = {
+  tokens: UNICODE_SAMPLES.map((text) => tokenize(text)),
+  indexTerms: UNICODE_SAMPLES.map((text) => indexTerms(text).terms),
+};
 for (const [name, chunkOptions, indexOptions] of [
   ['defaults', DEFAULT_CHUNK_OPTIONS, DEFAULT_INDEX_OPTIONS],
   ['small', { maxChars: 120, overlapChars: 30 }, { k1: 0.9, b: 0.4 }],

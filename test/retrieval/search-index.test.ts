@@ -21,7 +21,7 @@ import {
 import { readRows } from '../../src/index/index-reader.js';
 import { crc32Hex, decodePerChunkInts, encodePerChunkInts } from '../../src/index/index-layout.js';
 import { parseArtifact } from '../../src/store/artifact.js';
-import { tokenize } from '../../src/index/tokenizer.js';
+import { indexTerms } from '../../src/index/tokenizer.js';
 import { canonicalJsonFile } from '../../src/store/canonical-json.js';
 import { ALL_DOCS, makeDocument, shuffled } from './fixtures.js';
 import { memorySource, type IndexSource } from '../../src/index/index-reader.js';
@@ -339,11 +339,11 @@ test('every posting list agrees with tokenizing each chunk (merge renumbering is
   let headingOnly = 0;
   for (let ordinal = 0; ordinal < index.chunkCount; ordinal++) {
     const row = chunkRow(index, ordinal);
-    const terms = tokenize(row[9]);
+    const terms = indexTerms(row[9]).terms;
     assert.equal(index.lengths[ordinal], terms.length);
     total += terms.length;
     for (const term of terms) count(term, ordinal, 0);
-    for (const term of tokenize(row[2].join('\n'))) count(term, ordinal, 1);
+    for (const term of indexTerms(row[2].join('\n')).terms) count(term, ordinal, 1);
   }
   assert.equal(index.totalLength, total);
   assert.deepEqual(
@@ -491,7 +491,7 @@ test("the head's per-chunk lists decode to each chunk's values; lists that do no
   assert.equal(lengths.length, index.chunkCount * 4);
   for (let ordinal = 0; ordinal < index.chunkCount; ordinal++) {
     assert.equal(index.lengths[ordinal], lengths.readUInt32LE(ordinal * 4));
-    assert.equal(index.lengths[ordinal], tokenize(chunkRow(index, ordinal)[9]).length);
+    assert.equal(index.lengths[ordinal], indexTerms(chunkRow(index, ordinal)[9]).terms.length);
     assert.equal(index.normativityValues[index.chunkNormativity[ordinal]!], chunkRow(index, ordinal)[5]);
   }
   // Groups: numbered by their first chunk, two or more chunks each, -1 outside any.
@@ -631,7 +631,7 @@ test('every term of every posting block is found, and a block whose terms disagr
   const blocks = parsed.payload.head.postingBlocks;
   assert.ok(blocks.length >= 3, `${blocks.length} posting blocks`);
   const index = loadSearchIndex(bytes, 'idx.json');
-  const terms = [...new Set(corpus.flatMap((d) => d.chunks.flatMap((c) => tokenize(c.text))))].sort();
+  const terms = [...new Set(corpus.flatMap((d) => d.chunks.flatMap((c) => indexTerms(c.text).terms)))].sort();
   terms.forEach((term, i) => {
     assert.ok(findTerm(index, term) >= 0, term);
     // Between two indexed terms, before the first and after the last: absent.

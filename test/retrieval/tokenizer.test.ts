@@ -1,7 +1,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import {
-  firstSpanOf,
+  compoundParts,
+  indexTerms,
   stemPrefix,
   termsOfWord,
   tokenize,
@@ -262,17 +263,6 @@ test('the word scan finds exactly the runs of letters, digits and marks, at thei
   }
 });
 
-test('firstSpanOf is the first span tokenizeWithOffsets gives a wanted term, or none', () => {
-  const text = 'Conditional requests: 東京タワー naïve requests CONDITION ﬁle; conditions…';
-  for (const wantedWords of [['request'], ['condit'], ['タワ', 'request'], ['naiv', 'file'], ['absent'], ['file', 'condition']]) {
-    const wanted = new Set(wantedWords.map((word) => tokenize(word)[0] ?? word));
-    const prefixes = [...wanted].map(stemPrefix);
-    const expected = tokenizeWithOffsets(text, prefixes).find((span) => wanted.has(span.term));
-    assert.deepEqual(firstSpanOf(text, prefixes, wanted), expected, wantedWords.join(' '));
-  }
-  assert.equal(firstSpanOf('', ['a'], new Set(['a'])), undefined);
-});
-
 test('the plain-text set (split without Unicode classes) has no letter, digit or mark and splits as the Unicode class does', () => {
   const plain = new RegExp(`[${PLAIN_NON_ASCII}]`, 'u');
   const wordChar = /[\p{L}\p{N}\p{M}]/u;
@@ -319,11 +309,42 @@ test('tokenizeLookingFor of plain text (one pass over its characters) keeps ever
 });
 
 /**
- * wantedTermPositions must give what tokenize() gives: the wanted terms in order, each pair of them
+ * The terms of `text` as a query looking for `wanted` reads it, one per position: each word's terms
+ * (tokenize), except a compound word whose own term is not wanted and one of whose parts is: its parts.
+ */
+function readFor(text: string, wanted: readonly string[]): string[] {
+  const words = text.split(wordRunsOf(text)).filter((_, i) => i % 2 === 1 && _ !== '');
+  return words.flatMap((word) => {
+    const terms = termsOfWord(word);
+    const parts = compoundParts(word);
+    if (parts !== null && !wanted.includes(terms[0]!) && parts.some((part) => wanted.includes(part))) return [...parts];
+    return [...terms];
+  });
+}
+
+/** tokenizeWithOffsets with `wanted` gives the wanted terms of readFor, each at the offsets of its word. */
+function checkSpans(text: string, wanted: readonly string[], context: string): void {
+  const spans = tokenizeWithOffsets(text, wanted.map(stemPrefix), new Set(wanted));
+  assert.deepEqual(
+    spans.map((span) => span.term).filter((term) => wanted.includes(term)),
+    readFor(text, wanted).filter((term) => wanted.includes(term)),
+    context,
+  );
+  // A wanted ASCII word or part is highlighted as its whole word: a snippet is never cut inside one.
+  const asciiWord = /^[A-Za-z0-9]+$/;
+  for (const span of spans) {
+    if (!wanted.includes(span.term) || !asciiWord.test(text.slice(span.start, span.end))) continue;
+    assert.ok(span.start === 0 || !isWordChar(text[span.start - 1]!), `${context}: span starts inside a word`);
+    assert.ok(span.end === text.length || !isWordChar(text[span.end]!), `${context}: span ends inside a word`);
+  }
+}
+
+/**
+ * wantedTermPositions must give what readFor() gives: the wanted terms in order, each pair of them
  * at their exact distance when it is at most the window, and farther than the window otherwise.
  */
 function checkWantedPositions(text: string, wanted: string[], window: number, context: string): void {
-  const full = tokenize(text);
+  const full = readFor(text, wanted);
   const expected = full.flatMap((term, i) => (wanted.includes(term) ? [[term, i] as const] : []));
   const { terms, positions } = wantedTermPositions(text, wanted.map(stemPrefix), new Set(wanted), window);
   assert.deepEqual(
@@ -344,6 +365,8 @@ function checkWantedPositions(text: string, wanted: string[], window: number, co
 test('wantedTermPositions gives the wanted terms of tokenize() at their distances up to the window', () => {
   const random = seededRandom(23);
   const pieces = ['Conditional', 'conditions', 'REQUEST', 'requested', 'requests', 'Requ', 'cache', 'x2', '42', 'Fetch', 'a', 'is'];
+  // Compound words (compoundParts), and words that are their parts.
+  pieces.push('MRCPv2', 'requestCache', 'CacheRequests', 'fetch2', 'MRCP', 'v');
   const gaps = [' ', ', ', '. ', '—', ' “', '” ', '’s ', ' § ', '\n', '-', '_', ' × ', '(', ') ', '   ', ' é ', ' 日本 '];
   const pick = <T>(list: T[]): T => list[Math.floor(random() * list.length)]!;
   for (let n = 0; n < 400; n++) {
@@ -351,13 +374,12 @@ test('wantedTermPositions gives the wanted terms of tokenize() at their distance
     const wanted = [...new Set([pick(pieces), pick(pieces), pick(pieces)].slice(0, 1 + (n % 3)).map((word) => tokenize(word)[0]!))];
     checkWantedPositions(text, wanted, 1 + (n % 6), text);
     const prefixes = wanted.map(stemPrefix);
-    const first = tokenizeWithOffsets(text, prefixes).find((span) => wanted.includes(span.term));
-    assert.deepEqual(firstSpanOf(text, prefixes, new Set(wanted)), first, `first span: ${text}`);
+    checkSpans(text, wanted, text);
     // A phrase of the wanted words (as rankChunks checks phrases): the same answer as over every term.
     const phrase = [wanted[0]!, ...wanted];
     const { terms, positions } = wantedTermPositions(text, prefixes, new Set(wanted), 1);
     for (const candidate of [phrase, wanted, phrase.slice(1, 3)].filter((p) => p.length > 1))
-      assert.equal(containsPhrase(terms, candidate, positions), containsPhrase(tokenize(text), candidate), `phrase: ${text}`);
+      assert.equal(containsPhrase(terms, candidate, positions), containsPhrase(readFor(text, wanted), candidate), `phrase: ${text}`);
   }
 });
 
@@ -371,8 +393,61 @@ test('wantedTermPositions agrees with tokenize() on dev-corpus chunk texts', asy
     if (terms.length === 0) continue;
     const wanted = [...new Set([0, 1, 2].map(() => terms[Math.floor(random() * terms.length)]!))];
     checkWantedPositions(text, wanted, 5, `text ${n} ${JSON.stringify(wanted)}`);
-    const prefixes = wanted.map(stemPrefix);
-    const first = tokenizeWithOffsets(text, prefixes).find((span) => wanted.includes(span.term));
-    assert.deepEqual(firstSpanOf(text, prefixes, new Set(wanted)), first, `first span: text ${n}`);
+    checkSpans(text, wanted, `text ${n}`);
   }
+});
+
+test('compound words: their parts are indexed beside the word, and a query finds a part at its place', () => {
+  const cases: [string, string[] | null][] = [
+    ['MRCPv2', ['mrcp', 'v2']],
+    ['textContent', ['text', 'content']],
+    ['XMLHttpRequest', ['xml', 'http', 'request']],
+    ['getElementById', ['get', 'element', 'by', 'id']],
+    ['sha256', ['sha', '256']],
+    ['ES2015', ['es', '2015']],
+    ['IPv6', ['ip', 'v6']],
+    ['SameSite', ['same', 'site']],
+    ['HTTPs', null],
+    ['000A', null],
+    ['2xx', null],
+    ['h1', null],
+    ['x509', null],
+    ['HTTP', null],
+    ['Conditional', null],
+    ['requests', null],
+    ['2119', null],
+    ['naïve', null],
+  ];
+  for (const [word, parts] of cases) assert.deepEqual(compoundParts(word), parts, word);
+  // The index counts the words' terms, then the compounds' parts; a text without compounds as tokenize() counts it.
+  assert.deepEqual(indexTerms('An MRCPv2 session'), { terms: ['an', 'mrcpv2', 'session', 'mrcp', 'v2'], words: 3 });
+  const plain = 'Conditional requests, naïve 東京 caches';
+  assert.deepEqual(indexTerms(plain), { terms: tokenize(plain), words: tokenize(plain).length });
+  // A query looking for a part reads the compound as its parts, one position each.
+  const text = 'An MRCPv2 session sets textContent.';
+  // Positions are relative (the plain-text scan counts from the first candidate word): distances matter.
+  const distances = (read: { terms: string[]; positions: number[] }) => ({
+    terms: read.terms,
+    distances: read.positions.map((position) => position - read.positions[0]!),
+  });
+  for (const sample of [text, `${text} é`]) {
+    const wanted = ['mrcp', 'session'];
+    assert.deepEqual(
+      distances(wantedTermPositions(sample, wanted.map(stemPrefix), new Set(wanted), 5)),
+      { terms: wanted, distances: [0, 2] },
+      sample,
+    );
+    const phrase = ['text', 'content'];
+    const read = wantedTermPositions(sample, phrase.map(stemPrefix), new Set(phrase), 1);
+    assert.equal(containsPhrase(read.terms, phrase, read.positions), true, sample);
+    // The whole word still matches itself, as one position.
+    const whole = [tokenize('MRCPv2')[0]!, 'session'];
+    assert.deepEqual(
+      distances(wantedTermPositions(sample, whole.map(stemPrefix), new Set(whole), 5)),
+      { terms: whole, distances: [0, 1] },
+      sample,
+    );
+  }
+  const [span] = tokenizeWithOffsets(text, ['mrc'], new Set(['mrcp'])).filter((s) => s.term === 'mrcp');
+  assert.deepEqual(span, { term: 'mrcp', start: 3, end: 9 });
 });
