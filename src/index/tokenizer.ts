@@ -301,6 +301,8 @@ function startsWithAny(word: string, prefixes: readonly string[]): boolean {
 export function tokenizeWithOffsets(text: string, lookingFor?: readonly string[], wanted?: ReadonlySet<string>): TokenSpan[] {
   const spans: TokenSpan[] = [];
   const asciiText = lookingFor !== undefined && ASCII_ONLY.test(text);
+  // Only a compound with a looked-for prefix where one of its parts starts can hold a wanted part.
+  const compounds = wanted === undefined || lookingFor === undefined ? null : compoundsLookingFor(text, lookingFor);
   const parts = text.split(wordRunsOf(text));
   let end = 0;
   for (let i = 0; i < parts.length; i++) {
@@ -309,7 +311,13 @@ export function tokenizeWithOffsets(text: string, lookingFor?: readonly string[]
     end = start + word.length;
     if (i % 2 === 0 || word === '') continue;
     const ascii = asciiText || ASCII_ONLY.test(word);
-    if (wanted !== undefined && ascii && pushWantedParts(word, start, lookingFor, wanted, spans)) continue;
+    if (
+      wanted !== undefined &&
+      ascii &&
+      (compounds === null || compounds.has(start)) &&
+      pushWantedParts(word, start, lookingFor, wanted, spans)
+    )
+      continue;
     // As in tokenizeLookingFor: an ASCII word that cannot be a wanted term is not stemmed.
     if (lookingFor !== undefined && ascii) {
       spans.push({ term: startsWithAny(word, lookingFor) ? termsOfWord(word)[0]! : '', start, end });
@@ -338,6 +346,29 @@ export function tokenizeWithOffsets(text: string, lookingFor?: readonly string[]
     for (const term of terms) spans.push({ term, start, end });
   }
   return spans;
+}
+
+/**
+ * Where the words of `text` start that have one of `prefixes` (none empty) where they or one of their
+ * parts start (compoundParts); null when that cannot be read off the lower-cased text.
+ */
+function compoundsLookingFor(text: string, prefixes: readonly string[]): Set<number> | null {
+  const lower = text.toLowerCase();
+  if (lower.length !== text.length || prefixes.includes('')) return null;
+  const starts = new Set<number>();
+  for (const prefix of new Set(prefixes)) {
+    for (let at = lower.indexOf(prefix); at >= 0; at = lower.indexOf(prefix, at + 1)) {
+      if (at === 0 || !isAsciiWordCode(lower.charCodeAt(at - 1))) {
+        starts.add(at);
+        continue;
+      }
+      if (!isPartStart(text, at)) continue;
+      let start = at - 1;
+      while (start > 0 && isAsciiWordCode(text.charCodeAt(start - 1))) start--;
+      starts.add(start);
+    }
+  }
+  return starts;
 }
 
 /**
