@@ -253,8 +253,8 @@ function plainWordStarts(lower: string, prefixes: readonly string[], text: strin
     for (let at = lower.indexOf(prefix); at >= 0; at = lower.indexOf(prefix, at + 1)) {
       if (at === 0 || !isAsciiWordCode(lower.charCodeAt(at - 1))) starts.push(at);
       else if (isPartStart(text, at)) {
-        let start = at - 1;
-        while (start > 0 && isAsciiWordCode(text.charCodeAt(start - 1))) start--;
+        const start = compoundStart(text, at);
+        if (start < 0) continue;
         starts.push(start);
         inside = true;
       }
@@ -363,9 +363,8 @@ function compoundsLookingFor(text: string, prefixes: readonly string[]): Set<num
         continue;
       }
       if (!isPartStart(text, at)) continue;
-      let start = at - 1;
-      while (start > 0 && isAsciiWordCode(text.charCodeAt(start - 1))) start--;
-      starts.add(start);
+      const start = compoundStart(text, at);
+      if (start >= 0) starts.add(start);
     }
   }
   return starts;
@@ -525,13 +524,14 @@ const compoundCache = new Map<string, readonly string[] | null>();
  * v2, IPv6 -> IP v6), and at digits after two or more letters of one case (sha256, utf8, ES2015).
  * Not where digits meet letters otherwise (000A, 2xx, h1, x509), which are numbers and names. Each
  * part's term is made as a word's is (lower-cased, Porter-stemmed when all letters). Null for a word
- * that is one part (all lower case, all capitals, a capitalised word, all digits) or not ASCII.
+ * that is one part (all lower case, all capitals, a capitalised word, all digits), not ASCII, or
+ * longer than MAX_TOKEN_LENGTH (a hash or base64, not a name: its parts would be noise).
  */
 export function compoundParts(word: string): readonly string[] | null {
   const cached = compoundCache.get(word);
   if (cached !== undefined) return cached;
   let parts: string[] | null = null;
-  if (ASCII_ONLY.test(word)) {
+  if (word.length <= MAX_TOKEN_LENGTH && ASCII_ONLY.test(word)) {
     const starts = [0];
     for (let i = 1; i < word.length; i++) if (isPartStart(word, i)) starts.push(i);
     if (starts.length > 1) parts = starts.map((start, k) => finishTerm(word.slice(start, starts[k + 1] ?? word.length).toLowerCase()));
@@ -539,6 +539,19 @@ export function compoundParts(word: string): readonly string[] | null {
   if (compoundCache.size >= WORD_CACHE_LIMIT) compoundCache.clear();
   compoundCache.set(word, parts);
   return parts;
+}
+
+/**
+ * Where the ASCII word starts that holds a part starting at `at`: -1 when it starts more than
+ * MAX_TOKEN_LENGTH before, for such a word is no compound (a bounded walk, whatever the text holds).
+ */
+function compoundStart(text: string, at: number): number {
+  let start = at - 1;
+  while (start > 0 && isAsciiWordCode(text.charCodeAt(start - 1))) {
+    start--;
+    if (at - start >= MAX_TOKEN_LENGTH) return -1;
+  }
+  return start;
 }
 
 /** Whether a part of the compound ASCII word `text` (a word, or a word inside a text) starts at `i` (i > its start). */

@@ -419,6 +419,20 @@ test('compound words: their parts are indexed beside the word, and a query finds
     ['naïve', null],
   ];
   for (const [word, parts] of cases) assert.deepEqual(compoundParts(word), parts, word);
+  // A word longer than a term can be (a hash, base64) is no compound, and looking for parts in a huge
+  // one does not walk back through it for every hit (that was quadratic in the word's length).
+  assert.equal(compoundParts('aB'.repeat(33)), null);
+  assert.deepEqual(
+    compoundParts('aB'.repeat(16)),
+    Array.from({ length: 17 }, (_, i) => (i === 0 ? 'a' : i === 16 ? 'b' : 'ba')),
+  );
+  const blob = 'xYz'.repeat(40_000);
+  assert.deepEqual(indexTerms(`see ${blob} here`).terms.length, 3);
+  assert.deepEqual(wantedTermPositions(`see ${blob} here`, ['yz', 'her'], new Set(['yz', 'here']), 5).terms, ['here']);
+  assert.deepEqual(
+    tokenizeWithOffsets(`see ${blob} here`, ['yz'], new Set(['yz'])).filter((span) => span.term === 'yz'),
+    [],
+  );
   // The index counts the words' terms, then the compounds' parts; a text without compounds as tokenize() counts it.
   assert.deepEqual(indexTerms('An MRCPv2 session'), { terms: ['an', 'mrcpv2', 'session', 'mrcp', 'v2'], words: 3 });
   const plain = 'Conditional requests, naïve 東京 caches';
