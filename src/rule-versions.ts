@@ -75,9 +75,10 @@ export const SEARCH_INDEX_FORMAT_VERSION = 13;
 export const INDEX_PART_VERSION = 13;
 /**
  * Tokenizer and stemming: index bytes and query matching depend on it. 2: the index also counts the
- * parts of compound words (tokenizer.ts indexTerms: MRCPv2 -> mrcp v 2).
+ * parts of compound words (tokenizer.ts indexTerms: MRCPv2 -> mrcp v2). 3: a word over 64 characters
+ * is no compound.
  */
-export const TOKENIZER_VERSION = 2;
+export const TOKENIZER_VERSION = 3;
 
 /**
  * Which documents the search index cuts into which files (index-layout.ts planSearchSegments), beside the

@@ -476,7 +476,7 @@ export interface IndexTerms {
 
 /**
  * Terms of a text as the index counts them: tokenize()'s, then the terms of each compound ASCII
- * word's parts (compoundParts: MRCPv2 -> mrcp v 2, textContent -> text content, sha256 -> sha 256),
+ * word's parts (compoundParts: MRCPv2 -> mrcp v2, textContent -> text content, sha256 -> sha 256),
  * as a search engine's word-delimiter filter does at index time. A question says "MRCP" where the
  * specification writes "MRCPv2", or "same site" where it writes "SameSite": the part matches.
  * Queries are not split (query-terms.ts tokenizes them with tokenize()), so a compound the question
