@@ -349,25 +349,13 @@ export function tokenizeWithOffsets(text: string, lookingFor?: readonly string[]
 }
 
 /**
- * Where the words of `text` start that have one of `prefixes` (none empty) where they or one of their
- * parts start (compoundParts); null when that cannot be read off the lower-cased text.
+ * Where the words of `text` start that may be a looked-for term or hold a looked-for part
+ * (plainWordStarts); null when that cannot be read off the lower-cased text.
  */
 function compoundsLookingFor(text: string, prefixes: readonly string[]): Set<number> | null {
   const lower = text.toLowerCase();
   if (lower.length !== text.length || prefixes.includes('')) return null;
-  const starts = new Set<number>();
-  for (const prefix of new Set(prefixes)) {
-    for (let at = lower.indexOf(prefix); at >= 0; at = lower.indexOf(prefix, at + 1)) {
-      if (at === 0 || !isAsciiWordCode(lower.charCodeAt(at - 1))) {
-        starts.add(at);
-        continue;
-      }
-      if (!isPartStart(text, at)) continue;
-      const start = compoundStart(text, at);
-      if (start >= 0) starts.add(start);
-    }
-  }
-  return starts;
+  return new Set(plainWordStarts(lower, prefixes, text));
 }
 
 /**

@@ -383,18 +383,25 @@ test('wantedTermPositions gives the wanted terms of tokenize() at their distance
   }
 });
 
-test('wantedTermPositions agrees with tokenize() on dev-corpus chunk texts', async (t) => {
+test('wantedTermPositions agrees with the reference reading on dev-corpus chunk texts, compound parts wanted too', async (t) => {
   const docs = await loadDevCorpus();
   if (docs === undefined) return t.skip(DEV_CORPUS_MISSING);
   const random = seededRandom(29);
   const texts = docs.flatMap((doc) => doc.blocks.map((block) => block.text)).filter((_, i) => i % 13 === 0);
+  let partsWanted = 0;
   for (const [n, text] of texts.entries()) {
-    const terms = tokenize(text);
+    const { terms, words } = indexTerms(text);
     if (terms.length === 0) continue;
-    const wanted = [...new Set([0, 1, 2].map(() => terms[Math.floor(random() * terms.length)]!))];
-    checkWantedPositions(text, wanted, 5, `text ${n} ${JSON.stringify(wanted)}`);
-    checkSpans(text, wanted, `text ${n}`);
+    // Terms of the words, and (where the text has compounds) one of their parts.
+    const wanted = [...new Set([0, 1].map(() => terms[Math.floor(random() * words)]!))];
+    if (terms.length > words) {
+      wanted.push(terms[words + Math.floor(random() * (terms.length - words))]!);
+      partsWanted++;
+    }
+    checkWantedPositions(text, [...new Set(wanted)], 5, `text ${n} ${JSON.stringify(wanted)}`);
+    checkSpans(text, [...new Set(wanted)], `text ${n}`);
   }
+  assert.ok(partsWanted > 50, `${partsWanted} texts with a compound part wanted`);
 });
 
 test('compound words: their parts are indexed beside the word, and a query finds a part at its place', () => {
