@@ -14,9 +14,11 @@ import { SCORE_SCALE } from './ranking.js';
  * For each pair, every occurrence of one word followed within PROXIMITY_WINDOW tokens (stop words
  * count as positions) by the other adds 1 / distance², doubled (ORDERED_WEIGHT) when they are
  * adjacent and in the query's order: the exact phrase. The sum saturates like a term frequency
- * (k1 of the index) and is weighted by the pair's mean idf:
+ * (k1 of the index) and is weighted by the pair's mean idf; like a term frequency, it is first
+ * multiplied by the chunk's field weight w (ranking.ts chunkFieldWeight: a chunk of the document's
+ * apparatus counts half, for its close pairs as for its words):
  *
- *   points(pair) = round(SCORE_SCALE · (idf(a) + idf(b)) / 2 · acc · (k1 + 1) / (acc + k1))
+ *   points(pair) = round(SCORE_SCALE · (idf(a) + idf(b)) / 2 · w·acc · (k1 + 1) / (w·acc + k1))
  *
  * Positions need the chunk's text, which the index keeps compressed in rows, so only the first
  * PROXIMITY_DEPTH chunks of the BM25F ranking are re-scored (the bonus is never negative, so they
@@ -59,8 +61,8 @@ export interface PairEvidence {
  * The proximity points of a chunk whose terms (in order, stop words included) are `terms`, or with
  * `positions`, whose tokens at those positions (ascending) have those terms and the others none of
  * the pairs' words (wantedTermPositions). `idf(term)` is the term's chunk-level idf; `k1` the
- * index's. Pairs without a close occurrence are left out. Occurrences are summed in position order
- * either way, so both forms give the same floats.
+ * index's; `fieldWeight` the chunk's (ranking.ts chunkFieldWeight). Pairs without a close occurrence
+ * are left out. Occurrences are summed in position order either way, so both forms give the same floats.
  */
 export function proximityEvidence(
   terms: readonly string[],
@@ -68,6 +70,7 @@ export function proximityEvidence(
   idf: (term: string) => number,
   k1: number,
   positions?: readonly number[],
+  fieldWeight = 1,
 ): PairEvidence[] {
   if (pairs.length === 0) return [];
   // term -> [pair index, this term is the pair's first word]
@@ -104,7 +107,8 @@ export function proximityEvidence(
   pairs.forEach((pair, p) => {
     const acc = accumulation[p]!;
     if (acc === 0) return;
-    const points = Math.round(((SCORE_SCALE * (idf(pair[0]) + idf(pair[1]))) / 2) * ((acc * (k1 + 1)) / (acc + k1)));
+    const weighted = acc * fieldWeight;
+    const points = Math.round(((SCORE_SCALE * (idf(pair[0]) + idf(pair[1]))) / 2) * ((weighted * (k1 + 1)) / (weighted + k1)));
     evidence.push({ pair, accumulation: acc, points });
   });
   return evidence;

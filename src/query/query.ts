@@ -461,7 +461,8 @@ export function rankChunks(
     const candidates = head.filter((ordinal) => pairs.some(([a, b]) => inText(a, ordinal) && inText(b, ordinal)));
     for (const ordinal of candidates) {
       const { terms, positions } = wantedTermPositions(chunkRow(index, ordinal)[9], prefixes, pairTerms, PROXIMITY_WINDOW);
-      const evidence = proximityEvidence(terms, pairs, (term) => idfOf.get(term)!, k1, positions);
+      const fieldWeight = chunkFieldWeight(index.chunkApparatus[ordinal]!);
+      const evidence = proximityEvidence(terms, pairs, (term) => idfOf.get(term)!, k1, positions, fieldWeight);
       if (evidence.length === 0) continue;
       proximity.set(ordinal, evidence);
       for (const pair of evidence) scores[ordinal] = scores[ordinal]! + pair.points;

@@ -374,6 +374,13 @@ test('proximity pairs: neighbours in query order, never a word with itself, a pa
     proximityEvidence(['heat', ...Array<string>(PROXIMITY_WINDOW).fill('x'), 'transfer'], [['heat', 'transfer']], idf, 1.2),
     [],
   );
+  // A field weight scales the accumulation before it saturates, as it scales a term frequency: in an
+  // apparatus chunk (0.5) the exact phrase (accumulation 2) scores what reversed adjacency (1) scores
+  // elsewhere, and the accumulation is reported as found.
+  const [halved] = proximityEvidence(['heat', 'transfer'], [['heat', 'transfer']], idf, 1.2, undefined, 0.5);
+  assert.equal(halved!.accumulation, ORDERED_WEIGHT);
+  assert.equal(halved!.points, reversed!.points);
+  assert.ok(halved!.points < ordered!.points);
 });
 
 test('TermPointsMemo gives termPoints exactly, remembered or not, in and past its table', () => {
