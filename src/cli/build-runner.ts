@@ -141,6 +141,15 @@ export abstract class GraphCommand extends WorkspaceCommand {
     });
   }
 
+  /**
+   * A build of everything that the no-op proof did not settle will most likely run stages: its first
+   * stage worker starts now, while the workspace, graph and state load (stage-pool.ts startWorkerEarly).
+   */
+  protected async startStageWorkerEarly(): Promise<void> {
+    const { startWorkerEarly } = await import('../graph/stage-pool.js');
+    startWorkerEarly({ maxHeapMb: this.extractMaxHeapMb ?? DEFAULT_EXTRACT_OPTIONS.maxHeapMb });
+  }
+
   /** The action cache this build consults (build --remote-cache); none for the other commands. */
   protected async openCache(_ws: Workspace, _dryRun: boolean): Promise<RemoteCache | undefined> {
     return undefined;

@@ -69,6 +69,7 @@ export class BuildCommand extends RemoteCacheCommand {
       const noop = await this.noopFastPath();
       if (noop) return noop;
     }
+    if (!this.dryRun && this.targets.length === 0 && shard === null) await this.startStageWorkerEarly();
     const ws = await this.workspace();
     let targets = this.targets;
     if (shard !== null) {

@@ -30,6 +30,7 @@ export class PipelineCommand extends RemoteCacheCommand {
       const noop = await this.noopFastPath();
       if (noop) return noop;
     }
+    await this.startStageWorkerEarly();
     const ws = await this.workspace();
     return (await this.runTargets(output, ws, [])).result;
   }

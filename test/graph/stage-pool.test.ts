@@ -1,6 +1,12 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { BUILD_YOUNG_GENERATION_MB, StagePool, WATCH_YOUNG_GENERATION_MB, watchYoungGenerationMb } from '../../src/graph/stage-pool.js';
+import {
+  BUILD_YOUNG_GENERATION_MB,
+  StagePool,
+  startWorkerEarly,
+  WATCH_YOUNG_GENERATION_MB,
+  watchYoungGenerationMb,
+} from '../../src/graph/stage-pool.js';
 import { DEFAULT_EXTRACT_OPTIONS } from '../../src/extract/extract.js';
 import { sha256Hex } from '../../src/store/hash.js';
 import { snapshotFor } from '../extract/helpers.js';
@@ -87,6 +93,61 @@ test('a worker that sat out several rounds is stopped; quiet rounds stop none; m
     const both = await Promise.all([pool.run(extractTask(html())), pool.run(extractTask(html()))]);
     for (const result of both) assert.deepEqual(Buffer.from(result.bytes), expected);
     assert.equal(pool.workers, 2);
+  } finally {
+    await pool.close();
+  }
+});
+
+/** Waits for `promise` with the event loop held open: an early worker is unref'd, so it does not hold it. */
+async function keptAlive<T>(promise: Promise<T>): Promise<T> {
+  const handle = setInterval(() => {}, 60_000);
+  try {
+    return await promise;
+  } finally {
+    clearInterval(handle);
+  }
+}
+
+/** A document whose extraction takes far longer than a few milliseconds (about 2 MB of paragraphs). */
+function largeHtml(): Uint8Array {
+  return new TextEncoder().encode(`<h1>Large</h1>${'<p>A response is fresh until it is stale, and stale after.</p>\n'.repeat(30_000)}`);
+}
+
+test('a worker started early is adopted by a pool with its bounds, ready or not, and its clock still runs', async () => {
+  // Ready before the pool exists: the pool must know, or a task's time bound would never start.
+  const ready = startWorkerEarly({ maxHeapMb: 256 });
+  await keptAlive(ready.settled);
+  const pool = new StagePool(1, { maxHeapMb: 256 });
+  try {
+    await assert.rejects(pool.run(extractTask(largeHtml()), { timeoutMs: 5 }), (error: Error & { code?: string }) => {
+      assert.equal(error.code, 'extract-timeout');
+      return true;
+    });
+    assert.equal(pool.workers, 0, 'the timed-out worker was stopped');
+  } finally {
+    await pool.close();
+  }
+  // Still starting when the pool takes it: it runs the pool's first task on that worker.
+  const starting = startWorkerEarly({ maxHeapMb: 256 });
+  const second = new StagePool(1, { maxHeapMb: 256 });
+  try {
+    const result = await second.run(extractTask(html()));
+    assert.ok(result.bytes.byteLength > 0);
+    assert.deepEqual(second.threadIds, [starting.threadId], 'the early worker ran the task');
+  } finally {
+    await second.close();
+  }
+});
+
+test('a worker started early with other bounds is stopped, and the pool starts its own', async () => {
+  const early = startWorkerEarly({ maxHeapMb: 256 });
+  const pool = new StagePool(1, { maxHeapMb: 512 });
+  try {
+    const result = await pool.run(extractTask(html()));
+    assert.ok(result.bytes.byteLength > 0);
+    assert.equal(pool.workers, 1);
+    assert.notDeepEqual(pool.threadIds, [early.threadId], 'a worker with a 256 MiB heap bound must not run a 512 MiB pool’s tasks');
+    await keptAlive(early.settled); // it exits (or had become ready before it was stopped)
   } finally {
     await pool.close();
   }
