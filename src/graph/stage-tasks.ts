@@ -93,7 +93,7 @@ async function run(task: StageTask, memory: WorkerMemory): Promise<ExtractResult
     case 'chunk': {
       const { chunkDocument } = await import('../chunk/chunker.js');
       const { encodeChunks, encodeChunksSlowly } = await import('../chunk/chunk-file.js');
-      const { buildDocumentPart, reusableRowBlocks } = await import('../index/search-index.js');
+      const { buildDocumentPart, partMemoryOf, reusableRowBlocks } = await import('../index/search-index.js');
       const held = task.documentSha256 === undefined ? undefined : memory.documents.take(task.documentSha256);
       if (held === undefined && task.documentBytes === undefined) return { missing: 'document' };
       const document = held ?? parsedDocument(task.documentBytes!);
@@ -109,8 +109,10 @@ async function run(task: StageTask, memory: WorkerMemory): Promise<ExtractResult
       // Each chunk's values serialised once, for the file, its content hash and the index part's rows.
       const encoded = encodeChunks(payload, (text) => chunking.textJson.get(text));
       const { bytes, sha256, contentHash } = encoded ?? encodeChunksSlowly(payload);
-      // Row blocks this worker compressed for the document's last part need no checking; a part from
-      // elsewhere (the previous build's, the cache's) has each block inflated and checked first.
+      // The document's last part, when this worker did not make it (the previous build's, the cache's),
+      // is read back as if it had (each row block inflated and checked first): only the chunks the edit
+      // changed are tokenised again. One that cannot be read whole still lends the blocks it can.
+      if (chunking.part === undefined && task.previousPart !== undefined) chunking.part = partMemoryOf(task.previousPart) ?? undefined;
       const reuse = chunking.part === undefined && task.previousPart !== undefined ? reusableRowBlocks(task.previousPart) : undefined;
       const part = buildDocumentPart(payload.documentId, payload.chunks, reuse, encoded?.members, chunking);
       return { bytes, sha256, chunksContentHash: contentHash, snapshotId, part };

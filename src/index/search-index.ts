@@ -212,6 +212,85 @@ export function reusableRowBlocks(part: string): Map<string, string> {
 }
 
 /**
+ * A document's part made elsewhere (the previous build's, or the part cache's: sealed for its chunks),
+ * read back as the memory buildDocumentPart keeps of the last part it made itself: the postings
+ * decoded, each row block inflated and checked against its key, and from the rows each chunk's id,
+ * text and heading path. A worker that did not make the document's last part (a one-shot build's,
+ * the first save of a watch session) then tokenises only the chunks an edit changed, as a warm one
+ * does, instead of every chunk. The search index already merges such a part's postings verbatim, so
+ * patching them trusts nothing more. Null when any of it cannot be read (the caller builds afresh).
+ */
+export function partMemoryOf(part: string): PartMemory | null {
+  try {
+    const { header, terms: termsText, postings, postingStarts, rowBlocksText } = parsePart(part);
+    const blockTexts = rowBlocksText === '' ? [] : rowBlocksText.split(',');
+    if (!Array.isArray(header.rowBlockKeys) || blockTexts.length !== header.rowBlockKeys.length) return null;
+    const rowBlocks = new Map<string, MadeRowBlock>();
+    const chunkIds: string[] = [];
+    const texts: string[] = [];
+    const headingKeys: string[] = [];
+    for (let i = 0; i < blockTexts.length; i++) {
+      const text = blockTexts[i]!.slice(1, -1);
+      const raw = zlib.inflateRawSync(Buffer.from(text, 'base64'), { finishFlush: zlib.constants.Z_SYNC_FLUSH });
+      const key = createHash('sha256').update(raw).digest('hex');
+      if (key !== header.rowBlockKeys[i]) return null;
+      const rawText = raw.toString('utf8');
+      rowBlocks.set(rawText, { key, text, bytes: raw.length });
+      // Rows are canonical JSON, one per line (no raw newline inside), each block ending with one.
+      for (const row of rawText.slice(0, -1).split('\n')) {
+        const [chunkId, , headingPath, , , , , , , chunkText] = JSON.parse(row) as [string, unknown, string[], ...unknown[]];
+        chunkIds.push(chunkId);
+        headingKeys.push(headingPath.join('\n'));
+        texts.push(chunkText as string);
+      }
+    }
+    const terms = termsText === '' ? [] : termsText.split(' ');
+    const { chunkCount, lengths, passageKeys } = header;
+    if (chunkIds.length !== chunkCount || lengths.length !== chunkCount || passageKeys.length !== chunkCount) return null;
+    if (terms.length !== header.termCount) return null;
+    const byTerm = new Map<string, TermPostings>();
+    const runs = new Map<string, string>();
+    for (let t = 0; t < terms.length; t++) {
+      const run = postings.slice(postingStarts[t]!, postingStarts[t + 1]!);
+      runs.set(terms[t]!, run);
+      byTerm.set(terms[t]!, termPostingsOf(run, chunkCount));
+    }
+    return { chunkIds, texts, headingKeys, lengths, passageKeys, byTerm, runs, terms, rowBlocks };
+  } catch {
+    return null;
+  }
+}
+
+/** The entries of a posting run within a part (the inverse of postingRun); throws for one that is not a run of `chunkCount` chunks. */
+function termPostingsOf(run: string, chunkCount: number): TermPostings {
+  const ordinals: number[] = [];
+  const tfs: number[] = [];
+  const headingTfs: number[] = [];
+  const reader = new VlqReader(run);
+  let previous = -1;
+  while (!reader.done) {
+    const first = reader.next();
+    const ordinal = previous + 1 + Math.floor(first / 2);
+    if (ordinal >= chunkCount) throw new RangeError('posting run: chunk ordinal out of range');
+    let tf = 1;
+    let headingTf = 0;
+    if (first % 2 === 1) {
+      const second = reader.next();
+      if (second % 2 === 0) tf = second / 2 + 2;
+      else {
+        tf = (second - 1) / 2;
+        headingTf = reader.next() + 1;
+      }
+    }
+    ordinals.push(ordinal);
+    tfs.push(tf);
+    headingTfs.push(headingTf);
+    previous = ordinal;
+  }
+  return { ordinals, tfs, headingTfs };
+}
+
+/**
  * Raw DEFLATE of one block's bytes from a fresh compressor, ended by a sync flush instead of a final
  * block: byte-aligned, and it refers to nothing before its start, so any blocks put one after
  * another (plus ROW_BLOCKS_END) are one valid stream that inflates to their rows in that order.

@@ -6,7 +6,7 @@ import { runStageTask, type ChunkResult, type MissingDocument } from '../../src/
 import { WorkerMemory } from '../../src/graph/worker-memory.js';
 import { DEFAULT_EXTRACT_OPTIONS } from '../../src/extract/extract.js';
 import { DEFAULT_CHUNK_OPTIONS } from '../../src/chunk/chunker.js';
-import { buildDocumentPart, type PartBuildMemory } from '../../src/index/search-index.js';
+import { buildDocumentPart, partMemoryOf, type PartBuildMemory } from '../../src/index/search-index.js';
 import type { Chunk } from '../../src/document/types.js';
 import { sha256Hex } from '../../src/store/hash.js';
 import { indexTerms } from '../../src/index/tokenizer.js';
@@ -151,6 +151,79 @@ test('a worker that remembers its last rounds chunks every edit of a document as
       previousPart = remembered.part;
     }
   }
+});
+
+test("a worker that did not make a document's last part reads it back and patches it as the worker that made it would", async () => {
+  const all = sources();
+  for (const source of all) {
+    const random = seededRandom(all.indexOf(source) + 101);
+    let text = source.text;
+    let previousPart: string | undefined;
+    const rounds = source.text.length > 500_000 ? 3 : 5;
+    for (let round = 0; round < rounds; round++) {
+      if (round > 0) text = edited(source.text, text, round, random);
+      // A fresh worker every round (a one-shot build's), given the last round's part as the chunk rule sends it.
+      const memory = new WorkerMemory();
+      const document = await extracted(source, text, memory);
+      const task = { stage: 'chunk' as const, documentId: 'doc', documentSha256: document.sha256, options: DEFAULT_CHUNK_OPTIONS };
+      const fromPart = done(await runStageTask({ ...task, ...(previousPart === undefined ? {} : { previousPart }) }, memory));
+      const fresh = done(await runStageTask({ ...task, documentBytes: document.bytes }));
+      const label = `${source.name}, round ${round}`;
+      assert.equal(fromPart.part, fresh.part, `${label}: index part`);
+      assert.deepEqual(fromPart.bytes, fresh.bytes, `${label}: chunk file`);
+      // What the part reads back as is what the worker that made it kept.
+      const kept = memory.chunkingOf('doc').part!;
+      const read = partMemoryOf(fresh.part)!;
+      assert.ok(read !== null, `${label}: the part reads back`);
+      for (const key of ['chunkIds', 'texts', 'headingKeys', 'lengths', 'passageKeys', 'terms'] as const)
+        assert.deepEqual(read[key], kept[key], `${label}: ${key}`);
+      assert.deepEqual(read.byTerm, kept.byTerm, `${label}: postings`);
+      assert.deepEqual(read.runs, kept.runs, `${label}: runs`);
+      assert.deepEqual(read.rowBlocks, kept.rowBlocks, `${label}: row blocks`);
+      previousPart = fresh.part;
+    }
+  }
+});
+
+test('a part read back is patched in place when one chunk changed, and a damaged part is not read back', () => {
+  const chunk = (i: number, text: string): Chunk => ({
+    chunkId: `doc#c${String(i).padStart(3, '0')}`,
+    documentId: 'doc',
+    text,
+    contentTrust: 'untrusted-source',
+    citation: {
+      sourceUrl: 'https://example.org/',
+      fragment: `c${i}`,
+      snapshotId: 'snap',
+      documentId: 'doc',
+      sectionId: `s${i}`,
+      headingPath: ['Doc', `Section ${i}`],
+      blockIds: [`c${i}`],
+    },
+    normativity: 'informative',
+    family: 'generic',
+    authority: 'informative',
+    documentType: 'spec',
+  });
+  const chunks = Array.from({ length: 24 }, (_, i) => chunk(i, `A fetch request ${i} sends header ${i % 5} with textContent and MRCPv2.`));
+  const part = buildDocumentPart('doc', chunks);
+  const read = partMemoryOf(part)!;
+  const memory: PartBuildMemory = { terms: { get: indexTerms }, part: read };
+  const edited = chunks.map((c, i) => (i === 7 ? chunk(i, `${c.text} A novel word.`) : c));
+  assert.equal(buildDocumentPart('doc', edited, undefined, undefined, memory), buildDocumentPart('doc', edited));
+  assert.equal(memory.part!.byTerm, read.byTerm, 'patched, not built afresh');
+  // A changed character in a row block (its key no longer matches) or in a posting run (a bad digit),
+  // or a part of another format: not read back.
+  const lines = part.split('\n');
+  const damagedBlock = [
+    ...lines.slice(0, 4),
+    lines[4]!.replace(/"[A-Za-z0-9+/]{8}/, (m) => `"${m.slice(1, 5) === 'AAAA' ? 'BBBB' : 'AAAA'}${m.slice(5)}`),
+  ];
+  assert.notEqual(damagedBlock.join('\n'), part);
+  assert.equal(partMemoryOf(damagedBlock.join('\n')), null);
+  assert.equal(partMemoryOf([lines[0], lines[1], `${lines[2]!.slice(0, -1)}~`, ...lines.slice(3)].join('\n')), null);
+  assert.equal(partMemoryOf(part.replace(/"partFormat":\d+/, '"partFormat":1')), null);
+  assert.equal(partMemoryOf('not a part'), null);
 });
 
 function done(result: ChunkResult | MissingDocument): ChunkResult {
