@@ -238,15 +238,17 @@ export function partMemoryOf(part: string): PartMemory | null {
       rowBlocks.set(rawText, { key, text, bytes: raw.length });
       // Rows are canonical JSON, one per line (no raw newline inside), each block ending with one.
       for (const row of rawText.slice(0, -1).split('\n')) {
-        const [chunkId, , headingPath, , , , , , , chunkText] = JSON.parse(row) as [string, unknown, string[], ...unknown[]];
+        const [chunkId, , headingPath, , , , , , , chunkText] = JSON.parse(row) as unknown[];
+        if (typeof chunkId !== 'string' || typeof chunkText !== 'string' || !isStringArray(headingPath)) return null;
         chunkIds.push(chunkId);
         headingKeys.push(headingPath.join('\n'));
-        texts.push(chunkText as string);
+        texts.push(chunkText);
       }
     }
     const terms = termsText === '' ? [] : termsText.split(' ');
     const { chunkCount, lengths, passageKeys } = header;
-    if (chunkIds.length !== chunkCount || lengths.length !== chunkCount || passageKeys.length !== chunkCount) return null;
+    if (chunkIds.length !== chunkCount || !Array.isArray(lengths) || !isStringArray(passageKeys)) return null;
+    if (lengths.length !== chunkCount || passageKeys.length !== chunkCount || !lengths.every(Number.isSafeInteger)) return null;
     if (terms.length !== header.termCount) return null;
     const byTerm = new Map<string, TermPostings>();
     const runs = new Map<string, string>();
@@ -259,6 +261,10 @@ export function partMemoryOf(part: string): PartMemory | null {
   } catch {
     return null;
   }
+}
+
+function isStringArray(value: unknown): value is string[] {
+  return Array.isArray(value) && value.every((item) => typeof item === 'string');
 }
 
 /** The entries of a posting run within a part (the inverse of postingRun); throws for one that is not a run of `chunkCount` chunks. */

@@ -2,6 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+import * as zlib from 'node:zlib';
 import { runStageTask, type ChunkResult, type MissingDocument } from '../../src/graph/stage-tasks.js';
 import { WorkerMemory } from '../../src/graph/worker-memory.js';
 import { DEFAULT_EXTRACT_OPTIONS } from '../../src/extract/extract.js';
@@ -223,6 +224,20 @@ test('a part read back is patched in place when one chunk changed, and a damaged
   assert.equal(partMemoryOf(damagedBlock.join('\n')), null);
   assert.equal(partMemoryOf([lines[0], lines[1], `${lines[2]!.slice(0, -1)}~`, ...lines.slice(3)].join('\n')), null);
   assert.equal(partMemoryOf(part.replace(/"partFormat":\d+/, '"partFormat":1')), null);
+  // A block whose key matches but whose rows are not chunk rows (a text that is a number): not read back.
+  const header = JSON.parse(lines[0]!) as { rowBlockKeys: string[] };
+  const raw = zlib.inflateRawSync(Buffer.from(lines[4]!.split(',')[0]!.slice(1, -1), 'base64'), {
+    finishFlush: zlib.constants.Z_SYNC_FLUSH,
+  });
+  const rows = raw.toString('utf8').slice(0, -1).split('\n');
+  const row = JSON.parse(rows[0]!) as unknown[];
+  row[9] = 42;
+  const forgedRaw = Buffer.from(`${[JSON.stringify(row), ...rows.slice(1)].join('\n')}\n`, 'utf8');
+  const forgedBlock = zlib.deflateRawSync(forgedRaw, { flush: zlib.constants.Z_SYNC_FLUSH }).toString('base64');
+  header.rowBlockKeys[0] = sha256Hex(forgedRaw);
+  const blocks = lines[4]!.split(',');
+  blocks[0] = `"${forgedBlock}"`;
+  assert.equal(partMemoryOf([JSON.stringify(header), lines[1], lines[2], lines[3], blocks.join(',')].join('\n')), null);
   assert.equal(partMemoryOf('not a part'), null);
 });
 
