@@ -3,7 +3,7 @@ import type { ChunkOptions } from '../chunk/chunker.js';
 import type { ChunksPayload, EvidenceDocument } from '../document/types.js';
 import type { InspectTask } from '../inspect/inspect.js';
 import { artifactFileBytes, type Artifact } from '../store/artifact.js';
-import { canonicalJson } from '../store/canonical-json.js';
+import { canonicalJsonBytes } from '../store/canonical-json.js';
 import { WorkerMemory } from './worker-memory.js';
 
 /**
@@ -79,8 +79,9 @@ async function run(task: StageTask, memory: WorkerMemory): Promise<ExtractResult
       const { documentContentHash } = await import('../chunk/snapshot-provenance.js');
       const document = await extractDocument(task.input);
       const { snapshotId, sourceSha256 } = document.provenance;
-      // Encoded once: the hashes and the file are of these bytes (artifact.ts artifactFileBytes).
-      const documentJson = Buffer.from(canonicalJson(document), 'utf8');
+      // Encoded once, in pieces (canonicalJsonBytes): the hashes and the file are of these bytes
+      // (artifact.ts artifactFileBytes).
+      const documentJson = canonicalJsonBytes(document);
       const facts = {
         ...diagnosticFactsOf(document.diagnostics),
         documentContentHash: documentContentHash(documentJson, snapshotId, sourceSha256),

@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { seededRandom } from '../helpers/random.js';
-import { canonicalJson } from '../../src/store/canonical-json.js';
+import { canonicalJson, canonicalJsonBytes } from '../../src/store/canonical-json.js';
 
 /**
  * canonicalJson takes JSON.stringify's native path when key order allows it and copies with sorted keys
@@ -81,4 +81,30 @@ test('canonical JSON leaves its input unchanged and handles deep nesting', () =>
   let deep: unknown = 'leaf';
   for (let i = 0; i < 1500; i++) deep = { b: deep, a: i };
   assert.equal(canonicalJson(deep), reference(deep));
+});
+
+test('canonical JSON in pieces is the same bytes as canonical JSON whole, errors included', () => {
+  const random = seededRandom(28);
+  for (let trial = 0; trial < 3000; trial++) {
+    const value = randomValue(random, 0);
+    // Long arrays as members too, split item by item (the threshold low, so most arrays split).
+    if (value !== null && typeof value === 'object' && !Array.isArray(value) && random() < 0.5)
+      (value as Record<string, unknown>)['list'] = Array.from({ length: 6 }, () => (random() < 0.1 ? undefined : randomValue(random, 1)));
+    assert.deepEqual(canonicalJsonBytes(value, 2), Buffer.from(canonicalJson(value), 'utf8'), JSON.stringify(value));
+  }
+  // A hole, a root with toJSON, integer-like keys, an empty object, non-Latin-1 text in one piece only.
+  // biome-ignore lint/suspicious/noSparseArray: the hole is what is tested
+  const holes = { a: [1, , 3, 4] };
+  assert.equal(canonicalJsonBytes(holes, 1).toString('utf8'), '{"a":[1,null,3,4]}');
+  class Dated {
+    z = 2;
+    toJSON(): string {
+      return 'replaced';
+    }
+  }
+  for (const value of [new Dated(), { 1: 'one', b: 'two' }, {}, { t: 'é\u{1F600}', u: ['plain', 'ünïcode', 'x'] }])
+    assert.deepEqual(canonicalJsonBytes(value, 1), Buffer.from(canonicalJson(value), 'utf8'));
+  // What canonical JSON refuses is refused with the same place named.
+  assert.throws(() => canonicalJsonBytes({ a: [1, 2, Number.NaN] }, 1), /non-finite number at \$\.a\[2\]/);
+  assert.throws(() => canonicalJsonBytes({ b: { f: () => 1 } }, 1), /unsupported function at \$\.b\.f/);
 });
