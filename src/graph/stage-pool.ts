@@ -140,8 +140,9 @@ let early: EarlyWorker | undefined;
 
 /**
  * Starts a stage worker before the pool that will use it exists. A one-shot build that will run stages
- * knows so before it loads its workspace, graph and state, and a worker's own start-up (loading the
- * stage modules: 150-200 ms on Node 20) then overlaps that work instead of following it. The first
+ * knows so before it loads its workspace, graph and state, and a worker's own start-up (Node's worker
+ * bootstrap and the stage modules: about 125 ms on Node 20) then overlaps that work instead of
+ * following it. The first
  * pool with the same bounds adopts it; a pool with other bounds (a config that sets
  * options.extract.maxHeapMb) stops it and starts its own. Unref'd: a build that ends up with nothing
  * to run exits without waiting for it. Returns its thread id and a promise of its start-up's end
