@@ -250,14 +250,14 @@ export function partMemoryOf(part: string): PartMemory | null {
     if (chunkIds.length !== chunkCount || !Array.isArray(lengths) || !isStringArray(passageKeys)) return null;
     if (lengths.length !== chunkCount || passageKeys.length !== chunkCount || !lengths.every(Number.isSafeInteger)) return null;
     if (terms.length !== header.termCount) return null;
-    const byTerm = new Map<string, TermPostings>();
     const runs = new Map<string, string>();
     for (let t = 0; t < terms.length; t++) {
       const run = postings.slice(postingStarts[t]!, postingStarts[t + 1]!);
+      // Checked here (a run patching would read must decode), decoded when patching touches it.
+      if (!isPostingRun(run)) return null;
       runs.set(terms[t]!, run);
-      byTerm.set(terms[t]!, termPostingsOf(run, chunkCount));
     }
-    return { chunkIds, texts, headingKeys, lengths, passageKeys, byTerm, runs, terms, rowBlocks };
+    return { chunkIds, texts, headingKeys, lengths, passageKeys, byTerm: new Map(), runs, terms, rowBlocks };
   } catch {
     return null;
   }
@@ -267,7 +267,18 @@ function isStringArray(value: unknown): value is string[] {
   return Array.isArray(value) && value.every((item) => typeof item === 'string');
 }
 
-/** The entries of a posting run within a part (the inverse of postingRun); throws for one that is not a run of `chunkCount` chunks. */
+/** Whether `run` is VLQ digits only (its entries are checked when they are decoded: termPostingsOf). */
+function isPostingRun(run: string): boolean {
+  return /^[A-Za-z0-9+/]*$/.test(run);
+}
+
+/** A posting run of a part read back that does not decode to entries of its chunks. */
+class DamagedRunError extends Error {}
+
+/**
+ * The entries of a posting run within a part (the inverse of postingRun). Throws DamagedRunError for
+ * one that is not a run of `chunkCount` chunks (a part read back is checked lazily: patchedPostings).
+ */
 function termPostingsOf(run: string, chunkCount: number): TermPostings {
   const ordinals: number[] = [];
   const tfs: number[] = [];
@@ -275,17 +286,26 @@ function termPostingsOf(run: string, chunkCount: number): TermPostings {
   const reader = new VlqReader(run);
   let previous = -1;
   while (!reader.done) {
-    const first = reader.next();
+    let first: number;
+    try {
+      first = reader.next();
+    } catch {
+      throw new DamagedRunError('posting run: not VLQ');
+    }
     const ordinal = previous + 1 + Math.floor(first / 2);
-    if (ordinal >= chunkCount) throw new RangeError('posting run: chunk ordinal out of range');
+    if (ordinal >= chunkCount) throw new DamagedRunError('posting run: chunk ordinal out of range');
     let tf = 1;
     let headingTf = 0;
     if (first % 2 === 1) {
-      const second = reader.next();
-      if (second % 2 === 0) tf = second / 2 + 2;
-      else {
-        tf = (second - 1) / 2;
-        headingTf = reader.next() + 1;
+      try {
+        const second = reader.next();
+        if (second % 2 === 0) tf = second / 2 + 2;
+        else {
+          tf = (second - 1) / 2;
+          headingTf = reader.next() + 1;
+        }
+      } catch {
+        throw new DamagedRunError('posting run: not VLQ');
       }
     }
     ordinals.push(ordinal);
@@ -359,7 +379,7 @@ export function buildDocumentPart(
   const previous = memory?.part;
   if (memory !== undefined) memory.part = undefined;
   const postings =
-    (previous !== undefined && sameStrings(previous.chunkIds, chunkIds) && patchedPostings(previous, texts, headingKeys, termsOf)) ||
+    (previous !== undefined && sameStrings(previous.chunkIds, chunkIds) && patchedOrNull(previous, texts, headingKeys, termsOf)) ||
     freshPostings(chunkIds, texts, headingKeys, termsOf);
   const { terms, runs } = postings;
   const postingLengths: string[] = [];
@@ -423,8 +443,12 @@ interface PartPostings {
   headingKeys: string[];
   lengths: number[];
   passageKeys: string[];
+  /**
+   * Terms' entries, decoded: every term's after freshPostings; a part read back (partMemoryOf) starts
+   * with none, and patchedPostings decodes a term's run the first time it touches the term.
+   */
   byTerm: Map<string, TermPostings>;
-  /** Each term's posting run, encoded. */
+  /** Each term's posting run, encoded: every term's. */
   runs: Map<string, string>;
   /** The terms in code-unit order. */
   terms: string[];
@@ -490,12 +514,23 @@ function patchedPostings(
   });
   if (changed.length * PATCH_AT_MOST > texts.length) return null;
   const { byTerm, runs, terms, lengths, passageKeys } = previous;
+  const chunkCount = previous.chunkIds.length;
+  // A term's entries, decoded from its run the first time (a part read back decodes only what it patches).
+  const entryOf = (term: string): TermPostings | undefined => {
+    let entry = byTerm.get(term);
+    const run = entry === undefined ? runs.get(term) : undefined;
+    if (run !== undefined) {
+      entry = termPostingsOf(run, chunkCount);
+      byTerm.set(term, entry);
+    }
+    return entry;
+  };
   const touched = new Set<string>();
   for (const ordinal of changed) {
     for (const term of termsOf(previous.texts[ordinal]!).terms) touched.add(term);
     for (const term of termsOf(previous.headingKeys[ordinal]!).terms) touched.add(term);
   }
-  for (const term of touched) removeEntry(byTerm.get(term)!, changed);
+  for (const term of touched) removeEntry(entryOf(term)!, changed);
   for (const ordinal of changed) {
     const counts = new Map<string, [number, number]>();
     const body = termsOf(texts[ordinal]!);
@@ -510,7 +545,7 @@ function patchedPostings(
       else count[1]++;
     }
     for (const [term, [tf, headingTf]] of counts) {
-      let entry = byTerm.get(term);
+      let entry = entryOf(term);
       if (entry === undefined) {
         entry = { ordinals: [], tfs: [], headingTfs: [] };
         byTerm.set(term, entry);
@@ -533,8 +568,26 @@ function patchedPostings(
     if (!runs.has(term)) added = true;
     runs.set(term, postingRun(entry));
   }
-  const nextTerms = added ? [...byTerm.keys()].sort(compareCodeUnits) : terms;
+  const nextTerms = added ? [...runs.keys()].sort(compareCodeUnits) : terms;
   return { chunkIds: previous.chunkIds, texts, headingKeys, lengths, passageKeys, byTerm, runs, terms: nextTerms };
+}
+
+/**
+ * patchedPostings, or null when a run of a part read back turns out damaged as it is decoded: the
+ * postings are then built afresh (the patch had begun to change `previous`, which is dropped).
+ */
+function patchedOrNull(
+  previous: PartPostings,
+  texts: string[],
+  headingKeys: string[],
+  termsOf: (text: string) => IndexTerms,
+): PartPostings | null {
+  try {
+    return patchedPostings(previous, texts, headingKeys, termsOf);
+  } catch (error) {
+    if (error instanceof DamagedRunError) return null;
+    throw error;
+  }
 }
 
 /** At most one chunk in this many changed: beyond that a fresh build of the postings is about as fast. */
