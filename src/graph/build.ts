@@ -176,6 +176,7 @@ export async function runBuild(ws: Workspace, request: BuildRequest): Promise<Bu
         onSettled: request.onSettled,
         recordedOptionsHold,
         ...(proven !== undefined ? { proven } : {}),
+        stopWorkersAfterStages: request.pool === undefined,
       },
     );
     let removed: string[] = [];

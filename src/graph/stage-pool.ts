@@ -351,6 +351,18 @@ export class StagePool {
     return stopped;
   }
 
+  /**
+   * Stops every worker not running a task, without waiting for them to exit: a one-shot build whose
+   * stage targets have all settled (scheduler.ts). A later task starts a worker again (pump).
+   */
+  stopIdle(): void {
+    for (const lane of [...this.lanes]) {
+      if (lane.current !== null) continue;
+      this.retire(lane);
+      void lane.worker.terminate();
+    }
+  }
+
   /** Takes a lane out of service (terminated, out of memory, crashed): the next task gets a fresh worker. */
   private retire(lane: Lane): Pending | null {
     const pending = this.release(lane);

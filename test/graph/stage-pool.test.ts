@@ -153,6 +153,24 @@ test('a worker started early with other bounds is stopped, and the pool starts i
   }
 });
 
+test('stopping idle workers leaves a running task alone, and a later task starts a worker again', async () => {
+  const pool = new StagePool(1, { maxHeapMb: 256 });
+  try {
+    const expected = Buffer.from((await pool.run(extractTask(html()))).bytes);
+    // run() hands the task to the idle worker at once: it is busy when stopIdle runs, and kept.
+    const running = pool.run(extractTask(largeHtml()));
+    pool.stopIdle();
+    assert.equal(pool.workers, 1, 'a worker running a task is not stopped');
+    assert.ok((await running).bytes.byteLength > 0, 'the running task finished');
+    pool.stopIdle();
+    assert.equal(pool.workers, 0);
+    assert.deepEqual(Buffer.from((await pool.run(extractTask(html()))).bytes), expected, 'a later task starts a worker again');
+    assert.equal(pool.workers, 1);
+  } finally {
+    await pool.close();
+  }
+});
+
 test("a watch session's workers share a young-generation budget: 128 MB each for a few, never under a build's", () => {
   assert.equal(watchYoungGenerationMb(1), WATCH_YOUNG_GENERATION_MB);
   assert.equal(watchYoungGenerationMb(2), WATCH_YOUNG_GENERATION_MB);
