@@ -201,14 +201,19 @@ export function reusableRowBlocks(part: string): Map<string, string> {
   texts.forEach((quoted, i) => {
     const text = quoted.slice(1, -1);
     const key = header.rowBlockKeys[i]!;
-    try {
-      const raw = zlib.inflateRawSync(Buffer.from(text, 'base64'), { finishFlush: zlib.constants.Z_SYNC_FLUSH });
-      if (createHash('sha256').update(raw).digest('hex') === key) reuse.set(key, text);
-    } catch {
-      // not a block: compressed again
-    }
+    if (checkedRowBlock(text, key) !== null) reuse.set(key, text);
   });
   return reuse;
+}
+
+/** A row block's raw bytes, inflated from its text (base64) when they hash to `key`; null otherwise. */
+function checkedRowBlock(text: string, key: string): Buffer | null {
+  try {
+    const raw = zlib.inflateRawSync(Buffer.from(text, 'base64'), { finishFlush: zlib.constants.Z_SYNC_FLUSH });
+    return createHash('sha256').update(raw).digest('hex') === key ? raw : null;
+  } catch {
+    return null; // not a block
+  }
 }
 
 /**
@@ -231,9 +236,9 @@ export function partMemoryOf(part: string): PartMemory | null {
     const headingKeys: string[] = [];
     for (let i = 0; i < blockTexts.length; i++) {
       const text = blockTexts[i]!.slice(1, -1);
-      const raw = zlib.inflateRawSync(Buffer.from(text, 'base64'), { finishFlush: zlib.constants.Z_SYNC_FLUSH });
-      const key = createHash('sha256').update(raw).digest('hex');
-      if (key !== header.rowBlockKeys[i]) return null;
+      const key = header.rowBlockKeys[i]!;
+      const raw = typeof key === 'string' ? checkedRowBlock(text, key) : null;
+      if (raw === null) return null;
       const rawText = raw.toString('utf8');
       rowBlocks.set(rawText, { key, text, bytes: raw.length });
       // Rows are canonical JSON, one per line (no raw newline inside), each block ending with one.

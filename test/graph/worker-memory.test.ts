@@ -187,8 +187,9 @@ test("a worker that did not make a document's last part reads it back and patche
   }
 });
 
-test('a part read back is patched in place when one chunk changed, and a damaged part is not read back', () => {
-  const chunk = (i: number, text: string): Chunk => ({
+/** A chunk of document "doc" for the index-part tests: its ordinal, text, heading path and section. */
+function testChunk(i: number, text: string, headingPath: string[], sectionId: string): Chunk {
+  return {
     chunkId: `doc#c${String(i).padStart(3, '0')}`,
     documentId: 'doc',
     text,
@@ -198,15 +199,19 @@ test('a part read back is patched in place when one chunk changed, and a damaged
       fragment: `c${i}`,
       snapshotId: 'snap',
       documentId: 'doc',
-      sectionId: `s${i}`,
-      headingPath: ['Doc', `Section ${i}`],
+      sectionId,
+      headingPath,
       blockIds: [`c${i}`],
     },
     normativity: 'informative',
     family: 'generic',
     authority: 'informative',
     documentType: 'spec',
-  });
+  };
+}
+
+test('a part read back is patched in place when one chunk changed, and a damaged part is not read back', () => {
+  const chunk = (i: number, text: string): Chunk => testChunk(i, text, ['Doc', `Section ${i}`], `s${i}`);
   const chunks = Array.from({ length: 24 }, (_, i) => chunk(i, `A fetch request ${i} sends header ${i % 5} with textContent and MRCPv2.`));
   const part = buildDocumentPart('doc', chunks);
   const read = partMemoryOf(part)!;
@@ -286,25 +291,7 @@ test('an index part patched for changed chunk texts and headings equals a fresh 
   const words = ['alpha', 'beta', 'gamma', 'delta', 'fetch', 'header', 'zeta', 'request'];
   const sentence = (n: number): string => Array.from({ length: n }, () => words[Math.floor(random() * words.length)]).join(' ');
   const headings = [['Doc', 'One'], ['Doc', 'Two'], ['Doc']];
-  const chunk = (i: number, text: string, heading: string[]): Chunk => ({
-    chunkId: `doc#c${String(i).padStart(3, '0')}`,
-    documentId: 'doc',
-    text,
-    contentTrust: 'untrusted-source',
-    citation: {
-      sourceUrl: 'https://example.org/',
-      fragment: `c${i}`,
-      snapshotId: 'snap',
-      documentId: 'doc',
-      sectionId: `s${i % 3}`,
-      headingPath: heading,
-      blockIds: [`c${i}`],
-    },
-    normativity: 'informative',
-    family: 'generic',
-    authority: 'informative',
-    documentType: 'spec',
-  });
+  const chunk = (i: number, text: string, heading: string[]): Chunk => testChunk(i, text, heading, `s${i % 3}`);
   let chunks = Array.from({ length: 40 }, (_, i) => chunk(i, sentence(12), headings[i % 3]!));
   const memory: PartBuildMemory = { terms: { get: indexTerms }, part: undefined };
   buildDocumentPart('doc', chunks, undefined, undefined, memory);
