@@ -65,14 +65,22 @@ export function artifactFileBytes(kind: ArtifactKind, formatVersion: number, pay
   return { bytes, sha256: createHash('sha256').update(bytes).digest('hex') };
 }
 
-/** The UTF-8 bytes of `pieces` joined, written into one buffer (no joined string is made). */
-export function utf8OfPieces(pieces: readonly string[]): Buffer {
+/**
+ * The UTF-8 bytes of `pieces` joined, written into one buffer (no joined string is made), and where
+ * each piece starts in them (offsets[i]; offsets[pieces.length] is the end).
+ */
+export function utf8OfPieces(pieces: readonly string[]): { bytes: Buffer; offsets: number[] } {
   let length = 0;
   for (const piece of pieces) length += Buffer.byteLength(piece, 'utf8');
   const bytes = Buffer.allocUnsafe(length);
+  const offsets = new Array<number>(pieces.length + 1);
   let at = 0;
-  for (const piece of pieces) at += bytes.write(piece, at, 'utf8');
-  return bytes;
+  for (let i = 0; i < pieces.length; i++) {
+    offsets[i] = at;
+    at += bytes.write(pieces[i]!, at, 'utf8');
+  }
+  offsets[pieces.length] = at;
+  return { bytes, offsets };
 }
 
 /** Parses and verifies an artifact; `label` names the file in errors. */
