@@ -22,9 +22,11 @@
  * the warning nul-characters. 9: bytes read as HTML, text or XML that start with a binary format's
  * signature (a PDF, an image, an archive: src/extract/signatures.ts) carry the warning
  * content-type-mismatch. 10: an informative section records why (normativityReason), so the chunker
- * knows the sections of the document's apparatus.
+ * knows the sections of the document's apparatus. 11: an `<a name>` inside a block (a rule's row in a
+ * Unicode report's rule table, an older spec's inline anchor) is one of the block's anchors, as an
+ * element's `id` was: a citation can point there.
  */
-export const EXTRACT_RULE_VERSION = 10;
+export const EXTRACT_RULE_VERSION = 11;
 /**
  * The PDF extractor's own version (1: pdf-parse tables; 2: tables from geometry with rowPages, and
  * heading-guess limits; 3: unruled tables as reports set them (wrapped cells at the row pitch, bold

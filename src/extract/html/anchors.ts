@@ -6,7 +6,8 @@ import { type AnyNode, type Element, isTag, isText } from 'domhandler';
  * `<p><b><a name="UAX15-C1" href="#UAX15-C1">UAX15-C1</a>.</b> A process ...` (a conformance clause).
  */
 
-function anchorId(el: Element): string | undefined {
+/** The id an element gives a fragment: its `id`, or an anchor's `name` (`<a name>`, which browsers scroll to as well). */
+export function anchorId(el: Element): string | undefined {
   const id = el.attribs['id'] ?? (el.name === 'a' ? el.attribs['name'] : undefined);
   return id !== undefined && id !== '' ? id : undefined;
 }

@@ -9,6 +9,7 @@ import type { CompiledRules } from './compiled-rules.js';
 import { MAX_OUTLINE_DEPTH } from '../input-bounds.js';
 import { MAX_SCRIPT_NESTING, type ScriptKind, isNoteMarker, scriptText } from '../scripts.js';
 import { BLOCK_TAGS, SKIP_TAGS } from './tags.js';
+import { anchorId } from './anchors.js';
 
 /** The reading text of elements: inline runs, list markers, table cells joined by " | ", links resolved. */
 export class FlowWriter {
@@ -41,9 +42,10 @@ export class FlowWriter {
     if (SKIP_TAGS.has(name) || this.rules.prune(node)) return;
     // A table's caption is its block's caption field, not part of its text.
     if (name === 'caption' && !pre) return;
-    // An id inside the block (<dfn id>, a numbered step, an inline anchor): a citation can point there.
-    const id = node.attribs['id'];
-    if (this.anchors !== null && id !== undefined && id !== '') this.anchors.push({ id, start: sink.length });
+    // An id inside the block (<dfn id>, a numbered step, an inline anchor, a rule's <a name> in a
+    // table row): a citation can point there.
+    const id = anchorId(node);
+    if (this.anchors !== null && id !== undefined) this.anchors.push({ id, start: sink.length });
     if ((name === 'sup' || name === 'sub') && !pre && this.script(node, name, sink, links)) return;
     if (name === 'br') {
       if (pre) sink.verbatim('\n');

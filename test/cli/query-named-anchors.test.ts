@@ -1,0 +1,60 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { Rig } from '../helpers/rig.js';
+
+/**
+ * `<a name>` is a fragment target as an element's `id` is: browsers scroll to it, and older documents
+ * mark their citable places with it (each rule of a Unicode report's rule table, an anchor in a
+ * paragraph of an older spec). A question that matches one rule of a rule table is cited at that rule,
+ * not at the table's section; a paragraph's inline named anchor is cited where the match follows it.
+ */
+const REPORT = `<!DOCTYPE html><html><head><title>UAX #99: Gizmo Segmentation</title></head><body>
+<h1>Unicode® Standard Annex #99</h1>
+<h2>1 <a name="Rules" href="#Rules">Boundary Rules</a></h2>
+<p>The rules below are applied in order; the first rule that matches decides.</p>
+<table class="rules">
+<tr><th>Rule</th><th>Left</th><th>Action</th><th>Right</th></tr>
+<tr><td><a name="GZ1" href="#GZ1">GZ1</a></td><td>sot</td><td>÷</td><td>Any</td></tr>
+<tr><td><a name="GZ2" href="#GZ2">GZ2</a></td><td>Sprocket</td><td>×</td><td>Flange</td></tr>
+<tr><td><a name="GZ3" href="#GZ3">GZ3</a></td><td>Widget</td><td>÷</td><td>Gasket</td></tr>
+</table>
+</body></html>`;
+
+const OLD_SPEC = `<!DOCTYPE html><html><head><title>Gizmo</title></head><body>
+<h1>Gizmo</h1>
+<h2 id="model">1. Model</h2>
+<p>A gizmo turns on its axis at a steady pace, whatever its size or colour.
+<a name="rotation-limits"></a>Its rotation speed stays within the speed limits that the host sets.</p>
+</body></html>`;
+
+test('query: a rule of a rule table and a paragraph anchor made by <a name> are the cited fragments', async () => {
+  const rig = new Rig();
+  try {
+    rig.write({
+      'src/uax99.html': REPORT,
+      'src/gizmo.html': OLD_SPEC,
+      'map.json': JSON.stringify([
+        { sourceUrl: 'https://www.unicode.org/reports/tr99/', localPath: 'src/uax99.html', contentType: 'text/html' },
+        { sourceUrl: 'https://example.org/gizmo.html', localPath: 'src/gizmo.html', contentType: 'text/html' },
+      ]),
+      'episteme.json': JSON.stringify({ manualIngest: 'map.json' }),
+    });
+    const build = await rig.exec(['build', '--json']);
+    assert.equal(build.code, 0, build.stdout + build.stderr);
+    const firstFragment = async (terms: string[]): Promise<string> => {
+      const answer = await rig.exec(['query', ...terms.flatMap((term) => ['--term', term]), '--limit', '1', '--json']);
+      assert.equal(answer.code, 0, answer.stderr);
+      return (answer.json!.data.hits as { citation: { fragment: string } }[])[0]!.citation.fragment;
+    };
+    assert.equal(await firstFragment(['Widget Gasket']), 'GZ3');
+    assert.equal(await firstFragment(['Sprocket Flange']), 'GZ2');
+    // The same under a tight snippet bound: the fragment does not depend on it.
+    const tight = await rig.exec(['query', '--term', 'Widget Gasket', '--limit', '1', '--max-snippet-chars', '40', '--json']);
+    assert.equal((tight.json!.data.hits as { citation: { fragment: string } }[])[0]!.citation.fragment, 'GZ3');
+    assert.equal(await firstFragment(['rotation speed limits host']), 'rotation-limits');
+    // Words before the anchor are cited at the section the paragraph is in.
+    assert.equal(await firstFragment(['steady pace colour']), 'model');
+  } finally {
+    rig.cleanup();
+  }
+});
