@@ -24,9 +24,10 @@
  * content-type-mismatch. 10: an informative section records why (normativityReason), so the chunker
  * knows the sections of the document's apparatus. 11: an `<a name>` inside a block (a rule's row in a
  * Unicode report's rule table, an older spec's inline anchor) is one of the block's anchors, as an
- * element's `id` was: a citation can point there.
+ * element's `id` was: a citation can point there. 12: a block of a section without an id takes the
+ * fragment of the nearest enclosing section that has one (it took null), as Block.fragment says.
  */
-export const EXTRACT_RULE_VERSION = 11;
+export const EXTRACT_RULE_VERSION = 12;
 /**
  * The PDF extractor's own version (1: pdf-parse tables; 2: tables from geometry with rowPages, and
  * heading-guess limits; 3: unruled tables as reports set them (wrapped cells at the row pitch, bold

@@ -297,7 +297,7 @@ export class DocumentBuilder {
     if (draft.confidence !== undefined) block.confidence = draft.confidence;
     if (draft.entries) block.entries = draft.entries;
     if (draft.field) block.field = draft.field;
-    block.fragment = draft.fragment ?? (top ? top.section.fragment : null);
+    block.fragment = draft.fragment ?? this.enclosingFragment();
     if (draft.header) block.header = draft.header;
     block.id = `${key}~b${k}`;
     if (draft.items) block.items = draft.items;
@@ -365,6 +365,19 @@ export class DocumentBuilder {
       const found = findKeywords(block.text);
       if (found.length > 0) this.blocks[i] = withKeywords(block, found);
     }
+  }
+
+  /**
+   * The fragment of the innermost open section that has one: a block of a section the source gives
+   * no id (a Unicode report's h4, an RFC XML section without an anchor) is cited where a reader can
+   * open the page nearest to it, its enclosing section, rather than at the top of the document.
+   */
+  private enclosingFragment(): string | null {
+    for (let i = this.stack.length - 1; i >= 0; i--) {
+      const fragment = this.stack[i]!.section.fragment;
+      if (fragment !== null) return fragment;
+    }
+    return null;
   }
 
   /** Keeps only the section whose fragment or alternate id is `fragment`, with its subsections and blocks. */

@@ -58,3 +58,46 @@ test('query: a rule of a rule table and a paragraph anchor made by <a name> are 
     rig.cleanup();
   }
 });
+
+/**
+ * A section the source gives no id (a report's h4 under an h3 named by its <a name>) has no fragment of its own: its
+ * blocks are cited at the nearest enclosing section that has one, where a reader opens the page
+ * closest to them, not at the top of the document. A document without any id stays without fragment.
+ */
+test('query: a block of a section without an id is cited at the nearest enclosing section with one', async () => {
+  const rig = new Rig();
+  try {
+    rig.write({
+      'src/report.html': `<!DOCTYPE html><html><head><title>Gizmo report</title></head><body>
+<h1>Gizmo report</h1>
+<h2>2 <a name="design" href="#design">Design</a></h2>
+<p>The design follows three goals.</p>
+<h3>Goal 1: Uniqueness</h3>
+<p>Every sprocket has exactly one flange assignment.</p>
+<h4>Corollary</h4>
+<p>A gasket never spans two widgets.</p>
+</body></html>`,
+      'src/bare.html': `<!DOCTYPE html><html><head><title>Bare</title></head><body>
+<h1>Bare</h1><h2>Part</h2><p>A turnbuckle holds the cable taut.</p></body></html>`,
+      'map.json': JSON.stringify([
+        { sourceUrl: 'https://example.org/report.html', localPath: 'src/report.html', contentType: 'text/html' },
+        { sourceUrl: 'https://example.org/bare.html', localPath: 'src/bare.html', contentType: 'text/html' },
+      ]),
+      'episteme.json': JSON.stringify({ manualIngest: 'map.json' }),
+    });
+    const build = await rig.exec(['build', '--json']);
+    assert.equal(build.code, 0, build.stdout + build.stderr);
+    const first = async (term: string): Promise<{ fragment: string | null; headingPath: string[] }> => {
+      const answer = await rig.exec(['query', '--term', term, '--limit', '1', '--json']);
+      assert.equal(answer.code, 0, answer.stderr);
+      return (answer.json!.data.hits as { citation: { fragment: string | null; headingPath: string[] } }[])[0]!.citation;
+    };
+    const goal = await first('sprocket flange assignment');
+    assert.equal(goal.fragment, 'design');
+    assert.deepEqual(goal.headingPath.slice(-1), ['Goal 1: Uniqueness'], 'the citation still names its own section');
+    assert.equal((await first('gasket widgets')).fragment, 'design', 'two levels down');
+    assert.equal((await first('turnbuckle cable')).fragment, null);
+  } finally {
+    rig.cleanup();
+  }
+});
