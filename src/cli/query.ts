@@ -50,7 +50,8 @@ export class QueryCommand extends EpistemeCommand {
       `repeated in the query counts more, with saturation; terms the rest of the chunk's document also uses add to its score; among the ` +
       `first ${PROXIMITY_DEPTH}, neighbouring query words found close together add more). Each result has a rank, a rounded score, a ` +
       `snippet cut at word boundaries ("…" where text was cut) with highlight offsets (code points), and a citation: source URL, ` +
-      `fragment (the nearest source id at or before the match: a definition, a step, a numbered paragraph, an anchor; else the section, or the nearest enclosing section the source gives an id), snapshot ` +
+      `fragment (the nearest source id at or before the match: a definition, a step, a numbered paragraph, an anchor; else the ` +
+      `section, or the nearest enclosing section the source gives an id), snapshot ` +
       `id, document, section and heading path (document title first), blocks, and PDF pages and span when present. A snippet bound too ` +
       `small for any query word gives no text and says the bound it needs (noHighlight). Ties break on the chunk id, so results are ` +
       `identical on every runtime.
