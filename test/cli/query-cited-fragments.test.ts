@@ -77,11 +77,24 @@ test('query: a block of a section without an id is cited at the nearest enclosin
 <h4>Corollary</h4>
 <p>A gasket never spans two widgets.</p>
 </body></html>`,
+      // RFC XML (v2): a section without an anchor inside one with an anchor, and one at the top level.
+      'src/rfc9996.xml': `<?xml version="1.0" encoding="US-ASCII"?>
+<rfc number="9996" category="std">
+<front><title>Gizmo Protocol</title><abstract><t>An abstract.</t></abstract></front>
+<middle>
+<section anchor="operation" title="Operation">
+<t>Clients send frames.</t>
+<section title="Pausing"><t>A paused ratchet keeps its pawl engaged.</t></section>
+</section>
+<section title="Loose Ends"><t>A loose lanyard is stowed.</t></section>
+</middle>
+</rfc>`,
       'src/bare.html': `<!DOCTYPE html><html><head><title>Bare</title></head><body>
 <h1>Bare</h1><h2>Part</h2><p>A turnbuckle holds the cable taut.</p></body></html>`,
       'map.json': JSON.stringify([
         { sourceUrl: 'https://example.org/report.html', localPath: 'src/report.html', contentType: 'text/html' },
         { sourceUrl: 'https://example.org/bare.html', localPath: 'src/bare.html', contentType: 'text/html' },
+        { sourceUrl: 'https://www.rfc-editor.org/rfc/rfc9996.xml', localPath: 'src/rfc9996.xml', contentType: 'application/xml' },
       ]),
       'episteme.json': JSON.stringify({ manualIngest: 'map.json' }),
     });
@@ -97,6 +110,10 @@ test('query: a block of a section without an id is cited at the nearest enclosin
     assert.deepEqual(goal.headingPath.slice(-1), ['Goal 1: Uniqueness'], 'the citation still names its own section');
     assert.equal((await first('gasket widgets')).fragment, 'design', 'two levels down');
     assert.equal((await first('turnbuckle cable')).fragment, null);
+    const pausing = await first('paused ratchet pawl');
+    assert.equal(pausing.fragment, 'operation');
+    assert.deepEqual(pausing.headingPath.slice(-1), ['Pausing']);
+    assert.equal((await first('loose lanyard stowed')).fragment, null);
   } finally {
     rig.cleanup();
   }
