@@ -129,17 +129,24 @@ export interface FolderObserver {
  * replaced by another of the same name (moved away, then created again) is noticed by its inode on the
  * next event in it, and watched again the same way.
  *
+ * A folder is known by its inode number, which the watch keeps from being given to another folder by
+ * holding the folder open (`pin`): a folder deleted and created again at once would otherwise often
+ * get the same number back, and look like the one watched. A watch can also end without a word (a
+ * folder removed while its events were being read may never report its own removal, and then sees
+ * nothing of the folder created in its place), so the watched folders are checked every second too.
+ *
  * Each watch is numbered as it is armed, so a caller can ask whether a folder has been watched without
  * a gap since a mark (settled-groups.ts rests its memos on that).
  */
 export class FolderWatches {
-  private readonly watches = new Map<string, { watch: fs.FSWatcher; ino: number; armed: number }>();
+  private readonly watches = new Map<string, Watch>();
   /** Watched ancestor -> the missing folders it stands in for. */
   private standIns = new Map<string, string[]>();
   private inputs = new Set<string>();
   private extraFolders: string[] = [];
   private closed = false;
   private armed = 0;
+  private verifier: NodeJS.Timeout | null = null;
 
   constructor(
     private readonly onInput: (file: string) => void,
@@ -175,18 +182,30 @@ export class FolderWatches {
     }
     for (const [folder, entry] of this.watches) {
       if (!folders.has(folder)) {
-        entry.watch.close();
+        unwatch(entry);
         this.watches.delete(folder);
       }
     }
     for (const folder of folders) if (!this.watches.has(folder)) this.watch(folder);
+    if (this.verifier === null) {
+      this.verifier = setInterval(() => this.verify(), VERIFY_INTERVAL_MS);
+      this.verifier.unref();
+    }
   }
 
   close(): void {
     this.closed = true;
-    for (const entry of this.watches.values()) entry.watch.close();
+    if (this.verifier !== null) clearInterval(this.verifier);
+    this.verifier = null;
+    for (const entry of this.watches.values()) unwatch(entry);
     this.watches.clear();
     this.standIns.clear();
+  }
+
+  /** Arms again each watched folder that is no longer the folder its watch was armed on. */
+  private verify(): void {
+    const replaced = [...this.watches].filter(([folder, entry]) => folderIno(folder) !== entry.ino).map(([folder]) => folder);
+    if (replaced.length > 0) this.rearm(replaced);
   }
 
   private watch(folder: string): void {
@@ -198,9 +217,10 @@ export class FolderWatches {
       return;
     }
     // The folder's identity, taken after the watch exists: a folder swapped in between shows at once.
+    const pin = openFolder(folder);
     const ino = folderIno(folder);
     if (ino === null) {
-      watch.close();
+      unwatch({ watch, pin });
       return;
     }
     watch.on('change', (_type, name) => {
@@ -215,7 +235,7 @@ export class FolderWatches {
       if (folderIno(folder) !== ino) this.rearm([folder]);
     });
     watch.on('error', () => this.rearm([folder], true));
-    this.watches.set(folder, { watch, ino, armed: ++this.armed });
+    this.watches.set(folder, { watch, pin, ino, armed: ++this.armed });
   }
 
   /**
@@ -226,13 +246,44 @@ export class FolderWatches {
     for (const folder of folders) {
       const entry = this.watches.get(folder);
       if (entry && (failed || folderIno(folder) !== entry.ino)) {
-        entry.watch.close();
+        unwatch(entry);
         this.watches.delete(folder);
         this.observer.folderLost(folder);
       }
     }
     this.update(this.inputs, this.extraFolders);
     for (const file of this.inputs) if (folders.some((folder) => file.startsWith(folder + path.sep))) this.onInput(file);
+  }
+}
+
+/** How often the watched folders are checked to be the ones their watches were armed on (FolderWatches.verify). */
+const VERIFY_INTERVAL_MS = 1000;
+
+interface Watch {
+  watch: fs.FSWatcher;
+  /** The folder held open, so that its inode number is not given to another folder while it is watched (null: could not open). */
+  pin: number | null;
+  ino: number;
+  armed: number;
+}
+
+function unwatch(entry: Pick<Watch, 'watch' | 'pin'>): void {
+  entry.watch.close();
+  if (entry.pin !== null) {
+    try {
+      fs.closeSync(entry.pin);
+    } catch {
+      // already closed: nothing held
+    }
+  }
+}
+
+/** The folder opened for reading (a descriptor that holds its inode), or null where folders cannot be opened. */
+function openFolder(dir: string): number | null {
+  try {
+    return fs.openSync(dir, 'r');
+  } catch {
+    return null;
   }
 }
 

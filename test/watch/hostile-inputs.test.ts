@@ -108,3 +108,31 @@ test('the workspace folder deleted and created again is built again', async (t) 
   assert.equal(query.json!.data.total, 1, query.stdout);
   await stopsOnSigint(watch);
 });
+
+/**
+ * The same, but the folder comes back with the very files it had, and one is edited only after the
+ * watch has settled on that (nothing changed, or the workspace was missing for a cycle). A folder
+ * created again at once often gets the inode number of the one deleted; a watch that took the number
+ * for the folder kept its dead watch on `src/`, and the edit was never seen (FolderWatches pins each
+ * watched folder open, so that the number cannot come back while it is watched, and checks them).
+ */
+test('the workspace folder created again with its own files, then edited once the watch settled, is built again', async (t) => {
+  const { rig, watch } = await started(t);
+  const mark = watch.lines.length;
+  fs.rmSync(rig.dir, { recursive: true, force: true });
+  fs.mkdirSync(rig.dir);
+  writeSmallWorkspace(rig, 3);
+  // Settled: the events confirmed as no change, or a cycle (the workspace was missing when it looked).
+  await watch.waitFor((line) => line.event === 'ignored' || line.event === 'cycle', mark);
+  const edited = watch.lines.length;
+  rig.write({ 'src/doc1.html': '<!DOCTYPE html><html><body><p>Edited after the return, with a numbat.</p></body></html>\n' });
+  const rebuilt = await watch.waitFor(
+    (line) => line.event === 'cycle' && line.ok === true && (line.ran as string[]).includes('chunks/search-index.json'),
+    edited,
+  );
+  assert.ok(rebuilt.ran.includes('specs/example-test-doc1.json'), watch.dump());
+  const query = await rig.exec(['query', '--index', 'chunks/search-index.json', '--term', 'numbat', '--json']);
+  assert.equal(query.code, 0, query.stdout);
+  assert.equal(query.json!.data.total, 1, query.stdout);
+  await stopsOnSigint(watch);
+});
