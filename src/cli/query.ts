@@ -6,6 +6,7 @@ import { FEEDBACK_CHUNKS } from '../query/feedback.js';
 import type { QueryResponse, ScoreExplanation } from '../query/query.js';
 import { HEADING_WEIGHT, SCORE_SCALE } from '../query/ranking.js';
 import { PROXIMITY_DEPTH } from '../query/proximity.js';
+import { citationUrl } from '../query/citation-choice.js';
 import { IndexSession } from './query-session.js';
 import { workspaceSearchIndex } from './query-workspace.js';
 import {
@@ -216,7 +217,7 @@ export class QueryCommand extends EpistemeCommand {
       const c = hit.citation;
       // Every field below is source text: Output escapes control, bidi and invisible characters.
       human.push(
-        `${hit.rank}. [${hit.score}] ${c.sourceUrl}${c.fragment ? '#' + c.fragment : ''}` +
+        `${hit.rank}. [${hit.score}] ${citationUrl(c.sourceUrl, c.fragment)}` +
           `${c.headingPath.length ? ' - ' + c.headingPath.join(' > ') : ''}`,
       );
       if (hit.snippet.text !== '') human.push(`   | ${hit.snippet.text.replace(/[ \t\n\r\f\v]+/g, ' ')}`);
@@ -226,7 +227,7 @@ export class QueryCommand extends EpistemeCommand {
       else if (note?.reason === 'not-in-text') human.push('   (the query words are in the heading path, not in this text)');
       human.push(`   (${hit.normativity}; snapshot ${c.snapshotId}${c.pages?.length ? '; page ' + c.pages.join(',') : ''})`);
       for (const same of hit.samePassage ?? [])
-        human.push(`   same passage: ${same.citation.sourceUrl}${same.citation.fragment ? '#' + same.citation.fragment : ''}`);
+        human.push(`   same passage: ${citationUrl(same.citation.sourceUrl, same.citation.fragment)}`);
       if (hit.explain !== undefined) human.push(...explainLines(hit.explain));
     }
     return { data, human };

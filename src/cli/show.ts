@@ -1,5 +1,6 @@
 import { Command, Option } from 'clipanion';
 import { EpistemeError } from '../failure.js';
+import { citationUrl } from '../query/citation-choice.js';
 import { DEFAULT_MAX_INDEX_INPUT_BYTES } from '../store/bounded-input.js';
 import {
   DEFAULT_READ_MAX_CHARS,
@@ -101,7 +102,7 @@ export function checkCitation(citation: unknown): asserts citation is string {
 export function showLines(answer: SectionAnswer): string[] {
   const c = answer.citation;
   const lines = [
-    `${c.sourceUrl}${c.fragment ? '#' + c.fragment : ''}${c.headingPath.length ? ' - ' + c.headingPath.join(' > ') : ''}`,
+    `${citationUrl(c.sourceUrl, c.fragment)}${c.headingPath.length ? ' - ' + c.headingPath.join(' > ') : ''}`,
     `(${c.documentId}, section ${c.sectionId ?? '(none)'}; snapshot ${c.snapshotId})`,
     SHOW_UNTRUSTED_MARKER,
   ];

@@ -77,6 +77,17 @@ export function citedFragment(anchors: readonly [number, string][] | null, fragm
   return stable ?? (fragment !== null && !isGeneratedId(fragment) ? fragment : null) ?? generated ?? fragment;
 }
 
+/**
+ * The URL a reader opens a citation at: the source URL and its fragment, with the characters the URL
+ * standard percent-encodes in a fragment (space, `"`, `<`, `>`, backquote) encoded, so that an id
+ * such as an `<a name>` with a space stays one link where the URL is printed. Other characters are
+ * kept as the source writes them (a terminal shows invisible ones escaped: cli/output.ts).
+ */
+export function citationUrl(sourceUrl: string, fragment: string | null): string {
+  if (fragment === null || fragment === '') return sourceUrl;
+  return `${sourceUrl}#${fragment.replace(/[ "<>`]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`)}`;
+}
+
 /** 0 for an HTML page (or a URL that names no other format), 1 for PDF, 2 for XML or plain text. */
 function renderingClass(url: string): number {
   const pathname = url.replace(/[?#].*$/, '').toLowerCase();

@@ -17,6 +17,7 @@ const REPORT = `<!DOCTYPE html><html><head><title>UAX #99: Gizmo Segmentation</t
 <tr><td><a name="GZ1" href="#GZ1">GZ1</a></td><td>sot</td><td>÷</td><td>Any</td></tr>
 <tr><td><a name="GZ2" href="#GZ2">GZ2</a></td><td>Sprocket</td><td>×</td><td>Flange</td></tr>
 <tr><td><a name="GZ3" href="#GZ3">GZ3</a></td><td>Widget</td><td>÷</td><td>Gasket</td></tr>
+<tr><td><a name="GZ 4 &quot;old&quot;">GZ4</a></td><td>Grommet</td><td>×</td><td>Washer</td></tr>
 </table>
 </body></html>`;
 
@@ -52,6 +53,15 @@ test('query: a rule of a rule table and a paragraph anchor made by <a name> are 
     const tight = await rig.exec(['query', '--term', 'Widget Gasket', '--limit', '1', '--max-snippet-chars', '40', '--json']);
     assert.equal((tight.json!.data.hits as { citation: { fragment: string } }[])[0]!.citation.fragment, 'GZ3');
     assert.equal(await firstFragment(['rotation speed limits host']), 'rotation-limits');
+    // A name with a space and quotes: the JSON keeps it as the source writes it; the printed URL
+    // percent-encodes them (one link), and show opens the same rule's passage from that URL.
+    assert.equal(await firstFragment(['Grommet Washer']), 'GZ 4 "old"');
+    const human = await rig.exec(['query', '--term', 'Grommet Washer', '--limit', '1']);
+    const url = 'https://www.unicode.org/reports/tr99/#GZ%204%20%22old%22';
+    assert.ok(human.stdout.includes(`1. [`) && human.stdout.includes(` ${url} - `), human.stdout);
+    const shown = await rig.exec(['show', url]);
+    assert.equal(shown.code, 0, shown.stderr);
+    assert.match(shown.stdout, /Grommet \| × \| Washer/);
     // Words before the anchor are cited at the section the paragraph is in.
     assert.equal(await firstFragment(['steady pace colour']), 'model');
   } finally {
