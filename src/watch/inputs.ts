@@ -147,6 +147,8 @@ export class FolderWatches {
   private closed = false;
   private armed = 0;
   private verifier: NodeJS.Timeout | null = null;
+  /** How many watched folders are held open. */
+  private pins = 0;
 
   constructor(
     private readonly onInput: (file: string) => void,
@@ -182,7 +184,7 @@ export class FolderWatches {
     }
     for (const [folder, entry] of this.watches) {
       if (!folders.has(folder)) {
-        unwatch(entry);
+        this.release(entry);
         this.watches.delete(folder);
       }
     }
@@ -197,9 +199,14 @@ export class FolderWatches {
     this.closed = true;
     if (this.verifier !== null) clearInterval(this.verifier);
     this.verifier = null;
-    for (const entry of this.watches.values()) unwatch(entry);
+    for (const entry of this.watches.values()) this.release(entry);
     this.watches.clear();
     this.standIns.clear();
+  }
+
+  private release(entry: Watch): void {
+    unwatch(entry);
+    if (entry.pin !== null) this.pins--;
   }
 
   /** Arms again each watched folder that is no longer the folder its watch was armed on. */
@@ -217,7 +224,7 @@ export class FolderWatches {
       return;
     }
     // The folder's identity, taken after the watch exists: a folder swapped in between shows at once.
-    const pin = openFolder(folder);
+    const pin = this.pins < MAX_PINNED_FOLDERS ? openFolder(folder) : null;
     const ino = folderIno(folder);
     if (ino === null) {
       unwatch({ watch, pin });
@@ -236,6 +243,7 @@ export class FolderWatches {
     });
     watch.on('error', () => this.rearm([folder], true));
     this.watches.set(folder, { watch, pin, ino, armed: ++this.armed });
+    if (pin !== null) this.pins++;
   }
 
   /**
@@ -246,7 +254,7 @@ export class FolderWatches {
     for (const folder of folders) {
       const entry = this.watches.get(folder);
       if (entry && (failed || folderIno(folder) !== entry.ino)) {
-        unwatch(entry);
+        this.release(entry);
         this.watches.delete(folder);
         this.observer.folderLost(folder);
       }
@@ -258,6 +266,11 @@ export class FolderWatches {
 
 /** How often the watched folders are checked to be the ones their watches were armed on (FolderWatches.verify). */
 const VERIFY_INTERVAL_MS = 1000;
+/**
+ * Folders held open at most (one descriptor each): inputs spread over more folders keep the check by
+ * inode number and the once-a-second check without the hold, rather than spend descriptors a build needs.
+ */
+const MAX_PINNED_FOLDERS = 256;
 
 interface Watch {
   watch: fs.FSWatcher;
