@@ -4,7 +4,7 @@ import { TextSink, normalizeSpace } from '../text-sink.js';
 import { SKIP_TAGS } from './tags.js';
 import { declaredSectionNormativity } from './normativity.js';
 import type { HtmlWalk, WalkContext } from './walk.js';
-import { headingAnchorIds } from './anchors.js';
+import { anchorId, headingAnchorIds } from './anchors.js';
 
 const SECTION_NUMBER_PREFIX = /^(?:(?:Appendix|Annex)\s+)?((?:\d+|[A-Z])(?:\.\d+)*)\.?(?=\s)\s*/;
 
@@ -80,8 +80,8 @@ export function openHeadingSection(walk: HtmlWalk, el: Element, level: number, c
 function firstDescendantId(el: Element): string | undefined {
   for (const c of el.children) {
     if (!isTag(c)) continue;
-    const id = c.attribs['id'] ?? (c.name === 'a' ? c.attribs['name'] : undefined);
-    if (id !== undefined && id !== '') return id;
+    const id = anchorId(c);
+    if (id !== undefined) return id;
     const deeper = firstDescendantId(c);
     if (deeper !== undefined) return deeper;
   }
