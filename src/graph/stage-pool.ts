@@ -1,5 +1,5 @@
 import { Worker } from 'node:worker_threads';
-import { taskTransferables, type StageResult, type StageTask } from './stage-tasks.js';
+import { extractTaskKey, taskTransferables, type StageResult, type StageTask } from './stage-tasks.js';
 import { EpistemeError, FAILURE_CODES, type FailureCode } from '../failure.js';
 
 /**
@@ -48,6 +48,21 @@ interface Pending {
   bounds: TaskBounds;
   resolve: (result: unknown) => void;
   reject: (error: unknown) => void;
+}
+
+/**
+ * An extract task started before a build asked for it: watch starts a saved source's extraction while
+ * the save settles (watch/speculation.ts). A build's extract task takes its result only when the two
+ * tasks are the same (extractTaskKey: the same document, source, options and snapshot, whose SHA-256
+ * names the body), so a result never depends on whether it was started early.
+ */
+interface Speculation {
+  key: string;
+  pending: Pending;
+  result: Promise<unknown>;
+  startedAt: number;
+  /** When its result came back (null while it runs). */
+  endedAt: number | null;
 }
 
 interface Lane {
@@ -214,6 +229,10 @@ function startWorker(bounds: Required<PoolBounds>): Worker {
 export class StagePool {
   private readonly queue: Pending[] = [];
   private readonly lanes: Lane[] = [];
+  /** Started extract tasks no build has taken yet, by document id (at most one each). */
+  private readonly speculations = new Map<string, Speculation>();
+  /** The speculations builds took since the last report: document id -> how long the task ran (ms). */
+  private taken = new Map<string, number>();
 
   constructor(
     private readonly jobs: number,
@@ -226,10 +245,88 @@ export class StagePool {
   }
 
   run<T extends StageTask>(task: T, bounds: TaskBounds = {}): Promise<StageResult<T>> {
+    if (task.stage === 'extract') {
+      const started = this.takeSpeculation(task.input.documentId, extractTaskKey(task.input));
+      // A speculation that failed is not taken: the build runs its own task (a failure is its own).
+      if (started !== undefined)
+        return started.then(
+          (result) => result as StageResult<T>,
+          () => this.enqueue(task, bounds),
+        );
+    }
+    return this.enqueue(task, bounds);
+  }
+
+  private enqueue<T extends StageTask>(task: T, bounds: TaskBounds): Promise<StageResult<T>> {
     return new Promise((resolve, reject) => {
       this.queue.push({ task, bounds, resolve: (result) => resolve(result as StageResult<T>), reject });
       this.pump();
     });
+  }
+
+  /**
+   * Starts an extract task before any build asks for it; a build whose own task is the same takes its
+   * result (run). One per document: a newer one replaces the last, which is dropped from the queue if it
+   * has not started (a running one finishes, unused). Tasks with workspace families are not compared,
+   * so not started.
+   */
+  speculate(task: Extract<StageTask, { stage: 'extract' }>, bounds: TaskBounds = {}): void {
+    const key = extractTaskKey(task.input);
+    if (key === null) return;
+    this.dropSpeculation(task.input.documentId);
+    let pending: Pending | undefined;
+    const result = new Promise<unknown>((resolve, reject) => {
+      pending = { task, bounds, resolve, reject };
+    });
+    const speculation: Speculation = { key, pending: pending!, result, startedAt: performance.now(), endedAt: null };
+    const ended = (): void => {
+      speculation.endedAt = performance.now();
+    };
+    // A speculation no build takes must not surface as an unhandled rejection (nor one that failed: run).
+    result.then(ended, ended);
+    this.speculations.set(task.input.documentId, speculation);
+    this.queue.push(speculation.pending);
+    this.pump();
+  }
+
+  /** Drops every speculation no build took (a watch cycle ended; the save changed nothing). */
+  dropSpeculations(): void {
+    for (const documentId of [...this.speculations.keys()]) this.dropSpeculation(documentId);
+  }
+
+  /**
+   * The speculations builds took since the last call, and how long each task ran (ms): the build waited
+   * only for what was left of it.
+   */
+  takeSpeculationReport(): Map<string, number> {
+    const report = this.taken;
+    this.taken = new Map();
+    return report;
+  }
+
+  private takeSpeculation(documentId: string, key: string | null): Promise<unknown> | undefined {
+    const speculation = this.speculations.get(documentId);
+    if (speculation === undefined) return undefined;
+    if (key !== speculation.key) {
+      this.dropSpeculation(documentId);
+      return undefined;
+    }
+    this.speculations.delete(documentId);
+    return speculation.result.then((result) => {
+      this.taken.set(documentId, Math.round((speculation.endedAt ?? performance.now()) - speculation.startedAt));
+      return result;
+    });
+  }
+
+  private dropSpeculation(documentId: string): void {
+    const speculation = this.speculations.get(documentId);
+    if (speculation === undefined) return;
+    this.speculations.delete(documentId);
+    const queued = this.queue.indexOf(speculation.pending);
+    if (queued !== -1) {
+      this.queue.splice(queued, 1);
+      speculation.pending.reject(new Error('speculative extraction dropped before it started'));
+    }
   }
 
   private pump(): void {

@@ -3,7 +3,7 @@ import type { ChunkOptions } from '../chunk/chunker.js';
 import type { ChunksPayload, EvidenceDocument } from '../document/types.js';
 import type { InspectTask } from '../inspect/inspect.js';
 import { artifactFileBytes, type Artifact } from '../store/artifact.js';
-import { canonicalJsonBytes } from '../store/canonical-json.js';
+import { canonicalJson, canonicalJsonBytes } from '../store/canonical-json.js';
 import { WorkerMemory } from './worker-memory.js';
 
 /**
@@ -62,6 +62,17 @@ export type StageResult<T extends StageTask> = T extends { stage: 'extract' }
   : T extends { stage: 'chunk' }
     ? ChunkResult | MissingDocument
     : string;
+
+/**
+ * What tells two extract tasks apart besides their body's bytes, which the snapshot's SHA-256 names:
+ * two tasks with the same key give the same document. Null for a task carrying workspace families,
+ * which are not compared.
+ */
+export function extractTaskKey(input: ExtractInput): string | null {
+  if (input.families !== undefined) return null;
+  const { documentId, source, snapshot, options } = input;
+  return canonicalJson({ documentId, options, snapshot, source });
+}
 
 /**
  * Runs one task. `memory` is what the worker keeps between its tasks (worker-memory.ts): it saves

@@ -40,6 +40,12 @@ export type WatchEvent =
        */
       settleMs: number | null;
       /**
+       * The extract targets whose task watch started while the save settled (watch/speculation.ts) and
+       * whose result the build took, with how long that task ran (ms): the build waited only for what was
+       * left of it (its ranMs). Absent when none.
+       */
+      speculatedMs?: Record<string, number>;
+      /**
        * Milliseconds from the first file event of the change to the moment a query sees the change (the
        * search index committed); null for the first build.
        */

@@ -12,7 +12,7 @@ import { StagePool, watchYoungGenerationMb } from '../graph/stage-pool.js';
 import { BuildMemory } from '../graph/build-memory.js';
 import { loadStageModules } from '../graph/stage-modules.js';
 import { isAction } from '../graph/scheduler.js';
-import { aggregateNames } from '../graph/graph.js';
+import { aggregateNames, targetNames } from '../graph/graph.js';
 import { outputFolders } from '../graph/garbage.js';
 import { stampOf } from '../graph/state.js';
 import { NO_REFRESH } from '../capture/run.js';
@@ -20,6 +20,7 @@ import { acquireWorkspaceLock } from '../store/workspace-lock.js';
 import { recordFailuresOrWarning } from '../graph-view/failures.js';
 import { ContentHashes, DEFAULT_WATCH_MAX_BYTES, FolderWatches, workspaceInputs, type WatchedInputs } from './inputs.js';
 import { Watcher } from './watcher.js';
+import { SaveSpeculation, speculateExtraction } from './speculation.js';
 import type { WatchEvent } from './events.js';
 
 /**
@@ -80,6 +81,8 @@ export class WatchSession {
   private readonly folders: FolderWatches;
   private readonly watcher: Watcher;
   private pool: StagePool | null = null;
+  /** Starts a saved source's extraction while its save settles (speculation.ts). */
+  private readonly speculation = new SaveSpeculation((file) => this.speculate(file));
   private readonly memory = new BuildMemory();
   private cycles = 0;
   /** The config this watch wrote, until the next cycle event reports it. */
@@ -101,6 +104,7 @@ export class WatchSession {
       build: (changed, firstEventAt) => this.cycle(changed, firstEventAt),
       ignored: (paths) => {
         this.memory.rules.reads.clear();
+        this.pool?.dropSpeculations();
         options.emit({ event: 'ignored', paths: paths.map((p) => this.label(p)) }, []);
       },
     });
@@ -122,6 +126,7 @@ export class WatchSession {
   /** Stops watching; a build in flight finishes and commits first; the workers end. */
   async stop(signal: string): Promise<void> {
     this.folders.close();
+    this.speculation.cancel();
     if (this.proofTimer) clearTimeout(this.proofTimer);
     await this.watcher.stop();
     // The proof the last build deferred: a one-shot build after watch then proves its no-op from stats.
@@ -163,6 +168,16 @@ export class WatchSession {
     // compare with what the last confirm saw, so it reports the input changed and the build checks it.
     if (this.watcher.state === 'building' || this.watcher.state === 'building-queued') this.hashes.forget(file);
     this.watcher.noteEvent(file);
+    if (this.watcher.state === 'settling') this.speculation.note(file);
+  }
+
+  /** A saved source quiet for a moment while the save settles: start its extraction (speculation.ts). */
+  private speculate(file: string): void {
+    const source = this.sourcesByPath.get(file);
+    if (this.watcher.state !== 'settling' || this.pool === null || this.ws === null || source === undefined) return;
+    speculateExtraction(this.pool, this.ws, source).catch(() => {
+      // Only time is lost: the build extracts the source itself and reports what fails.
+    });
   }
 
   private isRulesFile(file: string): boolean {
@@ -255,6 +270,7 @@ export class WatchSession {
     const warnings: Warning[] = [];
     let summary: BuildSummary | null = null;
     this.memory.settled.lastSettled = 0;
+    this.speculation.cancel();
     let error: EpistemeError | undefined;
     const phases: { name: string; at: number }[] = [{ name: 'workspace', at: started }];
     const targetStarts = new Map<string, number>();
@@ -311,6 +327,8 @@ export class WatchSession {
     }
     // What this cycle read and no reader took is read from disk by the next one.
     this.memory.rules.reads.clear();
+    this.pool?.dropSpeculations();
+    const speculated = this.pool?.takeSpeculationReport() ?? new Map<string, number>();
     // Workers that several cycles in a row did not need (the first build's, while one spec is being
     // edited) are stopped, giving their memory back; the worker that keeps working stays warm.
     this.pool?.releaseIdle();
@@ -336,6 +354,9 @@ export class WatchSession {
         phasesMs: Object.fromEntries(phases.map((p, i) => [p.name, Math.round((phases[i + 1]?.at ?? ended) - p.at)])),
         ranMs,
         settleMs: firstEventAt === null ? null : Math.round(started - firstEventAt),
+        ...(speculated.size > 0 && this.ws !== null
+          ? { speculatedMs: Object.fromEntries([...speculated].map(([id, ms]) => [targetNames(this.ws!, id).extract, ms])) }
+          : {}),
         queryReadyMs: firstEventAt === null || summary === null ? null : Math.round((readyAt ?? ended) - firstEventAt),
         ...(diagnostics.length > 0 ? { diagnostics } : {}),
         ...(this.configWritten !== null ? { configWritten: this.configWritten } : {}),

@@ -185,3 +185,75 @@ test("a watch session's workers share a young-generation budget: 128 MB each for
     assert.ok(each * jobs <= 16 * BUILD_YOUNG_GENERATION_MB || each === BUILD_YOUNG_GENERATION_MB);
   }
 });
+
+/**
+ * Watch starts a saved source's extraction while the save settles (StagePool.speculate); a build's own
+ * task takes that result only when the two are the same task. Which one ran is seen in the build's
+ * body: a task the pool runs itself takes its handed-over body, a taken speculation leaves it alone.
+ */
+function page(word: string): Uint8Array {
+  return new TextEncoder().encode(`<title>${word}</title><h1 id="top">${word}</h1><p>A ${word} paragraph.</p>\n`);
+}
+
+function titleOf(result: { bytes: Uint8Array }): string {
+  return (JSON.parse(Buffer.from(result.bytes).toString('utf8')) as { payload: { title: string } }).payload.title;
+}
+
+test('a build takes a started extraction of the same task: same bytes, its own body left alone', async () => {
+  const pool = new StagePool(1, { maxHeapMb: 256 });
+  try {
+    const direct = await pool.run(extractTask(page('numbat')));
+    pool.speculate(extractTask(page('numbat')), { handOverBytes: true });
+    const body = page('numbat');
+    const taken = await pool.run(extractTask(body), { handOverBytes: true });
+    assert.equal(body.byteLength, page('numbat').byteLength, 'the build did not send its own task');
+    assert.deepEqual(Buffer.from(taken.bytes), Buffer.from(direct.bytes));
+    assert.deepEqual([...pool.takeSpeculationReport().keys()], ['pool']);
+    assert.equal(pool.takeSpeculationReport().size, 0, 'a report is taken once');
+  } finally {
+    await pool.close();
+  }
+});
+
+test('a started extraction of other bytes, or one replaced or dropped, is never taken', async () => {
+  const pool = new StagePool(1, { maxHeapMb: 256 });
+  try {
+    // Other bytes: the build runs its own task.
+    pool.speculate(extractTask(page('quokka')));
+    const body = page('wombat');
+    assert.equal(titleOf(await pool.run(extractTask(body), { handOverBytes: true })), 'wombat');
+    assert.equal(body.byteLength, 0, 'the build ran its own task');
+    // Replaced by a later save's: the earlier bytes are not taken even when a build asks for them.
+    pool.speculate(extractTask(page('quokka')));
+    pool.speculate(extractTask(page('wombat')));
+    const earlier = page('quokka');
+    assert.equal(titleOf(await pool.run(extractTask(earlier), { handOverBytes: true })), 'quokka');
+    assert.equal(earlier.byteLength, 0);
+    // Dropped (a cycle ended without taking it).
+    pool.speculate(extractTask(page('dingo')));
+    pool.dropSpeculations();
+    const dropped = page('dingo');
+    assert.equal(titleOf(await pool.run(extractTask(dropped), { handOverBytes: true })), 'dingo');
+    assert.equal(dropped.byteLength, 0);
+    assert.equal(pool.takeSpeculationReport().size, 0);
+  } finally {
+    await pool.close();
+  }
+});
+
+test('a started extraction that failed is not taken: the build runs its own task, and nothing is left unhandled', async () => {
+  const pool = new StagePool(1, { maxHeapMb: 256 });
+  try {
+    const body = page('bilby');
+    const task = extractTask(body);
+    await pool.run(task, { handOverBytes: true }); // moves the body to the worker: this task cannot be sent again
+    pool.speculate(task, { handOverBytes: true });
+    const fresh = page('bilby');
+    assert.equal(titleOf(await pool.run(extractTask(fresh), { handOverBytes: true })), 'bilby');
+    assert.equal(fresh.byteLength, 0, 'the build ran its own task');
+    pool.speculate(task, { handOverBytes: true });
+    pool.dropSpeculations();
+  } finally {
+    await pool.close();
+  }
+});

@@ -54,6 +54,36 @@ test('an edited source is rebuilt and the next query sees it; the workspace equa
   }
 });
 
+test('a save is extracted while it settles, and its build takes that extraction; the workspace equals a clean build', async (t) => {
+  // A long debounce window: the extraction starts once the file has been quiet a moment, well inside it.
+  const rig = new Rig('episteme-watch-speculate-');
+  writeSmallWorkspace(rig, 3);
+  const watch = new WatchProcess(rig.dir, ['--debounce', '1000']);
+  t.after(async () => {
+    await watch.stop('SIGKILL');
+    rig.cleanup();
+  });
+  assert.equal((await watch.nextCycle(0)).ok, true, watch.dump());
+  for (const word of ['echidna', 'platypus']) {
+    const mark = watch.lines.length;
+    fs.writeFileSync(rig.path('src/doc1.html'), sampleHtml(1, ` A ${word} appears.`));
+    const cycle = await watch.nextCycle(mark);
+    assert.equal(cycle.ok, true, watch.dump());
+    assert.deepEqual(Object.keys(cycle.speculatedMs ?? {}), ['specs/example-test-doc1.json'], watch.dump());
+    assert.ok(cycle.ran.includes('specs/example-test-doc1.json'));
+    assert.match((await queryHits(rig, word))[0] ?? '', /doc1/);
+  }
+  const clean = new Rig('episteme-watch-speculate-clean-');
+  try {
+    for (const file of ['episteme.json', 'map.json', 'src/doc0.html', 'src/doc1.html', 'src/doc2.html'])
+      clean.write({ [file]: fs.readFileSync(rig.path(file)) });
+    assert.equal((await clean.exec(['build'])).code, 0);
+    assert.deepEqual([...rig.artifacts()], [...clean.artifacts()]);
+  } finally {
+    clean.cleanup();
+  }
+});
+
 test('an atomic save (temp file renamed over the source) is one change of that source', async (t) => {
   const { rig, watch } = await started(t);
   const mark = watch.lines.length;

@@ -5,7 +5,11 @@ import { sha256Hex } from '../../store/hash.js';
 import { isPerDocumentFile, perDocumentPath } from './files.js';
 import { readSnapshotBody, src } from './snapshot.js';
 import type { Inspection, InspectTask } from '../../inspect/inspect.js';
-import { bufferOf } from '../stage-tasks.js';
+import { bufferOf, type StageTask } from '../stage-tasks.js';
+import type { TaskBounds } from '../stage-pool.js';
+import type { StageModules } from '../stage-modules.js';
+import type { Workspace, WorkspaceSource } from '../../config/workspace.js';
+import type { SnapshotMeta } from '../../document/types.js';
 import type { RestoredBlobs, Rule } from './types.js';
 
 /** A snapshot's body extracted, on a stage worker, into an evidence document. */
@@ -19,34 +23,11 @@ export const extractRule: Rule = {
     return namedOptions('extract', extractionConfig(src(node).spec, meta, extractOptions(env.ws.options.extract), env.ws.families));
   },
   run: async (env, node, deps) => {
-    const { extractOptions, extractionConfig, extractTimeoutMs } = env.stages;
     const facts = deps[0]!.record.facts ?? {};
     const meta = snapshotMetaFromFacts(facts);
     const body = readSnapshotBody(env, node, deps[0]!.name, facts.body!, meta.sha256);
-    const options = extractOptions(env.ws.options.extract);
-    const extractor = extractionConfig(src(node).spec, meta, options, env.ws.families)['extractor'] as Parameters<
-      typeof extractTimeoutMs
-    >[1];
-    // Workspace families travel with the task: a worker knows only the built-in rules.
-    const families = env.ws.families.length > 0 ? { families: env.ws.families } : {};
-    const {
-      bytes,
-      sha256,
-      facts: documentFacts,
-    } = await env.pool.run(
-      {
-        stage: 'extract',
-        input: { documentId: src(node).documentId, source: src(node).spec, snapshot: meta, body, options, ...families },
-      },
-      {
-        timeoutMs: extractTimeoutMs(options, extractor, body.length),
-        label: src(node).documentId,
-        pdf: extractor === 'pdf',
-        affinity: src(node).documentId,
-        // Read for this task alone: moved to the worker, not copied (a large spec's body is megabytes).
-        handOverBytes: true,
-      },
-    );
+    const { task, bounds } = extractTask(env.stages, env.ws, src(node), meta, body);
+    const { bytes, sha256, facts: documentFacts } = await env.pool.run(task, bounds);
     return {
       bytes: bufferOf(bytes),
       sha256,
@@ -78,6 +59,36 @@ export const extractRule: Rule = {
     },
   },
 };
+
+/**
+ * The extract task of a source's snapshot body and its bounds: what the rule runs, and what watch
+ * starts while a save settles (watch/speculation.ts), so that both send the very same task.
+ */
+export function extractTask(
+  stages: StageModules,
+  ws: Workspace,
+  source: WorkspaceSource,
+  meta: SnapshotMeta,
+  body: Uint8Array,
+): { task: Extract<StageTask, { stage: 'extract' }>; bounds: TaskBounds } {
+  const options = stages.extractOptions(ws.options.extract);
+  const extractor = stages.extractionConfig(source.spec, meta, options, ws.families)['extractor'] as Parameters<
+    StageModules['extractTimeoutMs']
+  >[1];
+  // Workspace families travel with the task: a worker knows only the built-in rules.
+  const families = ws.families.length > 0 ? { families: ws.families } : {};
+  return {
+    task: { stage: 'extract', input: { documentId: source.documentId, source: source.spec, snapshot: meta, body, options, ...families } },
+    bounds: {
+      timeoutMs: stages.extractTimeoutMs(options, extractor, body.length),
+      label: source.documentId,
+      pdf: extractor === 'pdf',
+      affinity: source.documentId,
+      // Read for this task alone: moved to the worker, not copied (a large spec's body is megabytes).
+      handOverBytes: true,
+    },
+  };
+}
 
 /** The inspection of a rule that inspects (its absence or another kind is a bug, not a cache defect). */
 export function inspectionOf<K extends InspectTask['kind']>(blobs: RestoredBlobs, kind: K): Extract<Inspection, { ok: true; kind: K }> {
