@@ -267,13 +267,15 @@ export class StagePool {
   /**
    * Starts an extract task before any build asks for it; a build whose own task is the same takes its
    * result (run). One per document: a newer one replaces the last, which is dropped from the queue if it
-   * has not started (a running one finishes, unused). Tasks with workspace families are not compared,
-   * so not started.
+   * has not started (a running one finishes, unused). At most one per worker is held (a checkout that
+   * touches a thousand sources must not queue a thousand bodies): past that, none is started. Tasks
+   * with workspace families are not compared, so not started.
    */
   speculate(task: Extract<StageTask, { stage: 'extract' }>, bounds: TaskBounds = {}): void {
     const key = extractTaskKey(task.input);
     if (key === null) return;
     this.dropSpeculation(task.input.documentId);
+    if (this.speculations.size >= Math.max(1, this.jobs)) return;
     let pending: Pending | undefined;
     const result = new Promise<unknown>((resolve, reject) => {
       pending = { task, bounds, resolve, reject };

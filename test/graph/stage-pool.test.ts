@@ -257,3 +257,20 @@ test('a started extraction that failed is not taken: the build runs its own task
     await pool.close();
   }
 });
+
+test('at most one started extraction per worker is held: past that, none is started', async () => {
+  const pool = new StagePool(1, { maxHeapMb: 256 });
+  try {
+    const task = (documentId: string, body: Uint8Array) => ({ ...extractTask(body), input: { ...extractTask(body).input, documentId } });
+    pool.speculate(task('first', page('first')));
+    pool.speculate(task('second', page('second')));
+    const second = page('second');
+    assert.equal(titleOf(await pool.run(task('second', second), { handOverBytes: true })), 'second');
+    assert.equal(second.byteLength, 0, 'the second was not started: the build ran its own task');
+    const first = page('first');
+    assert.equal(titleOf(await pool.run(task('first', first), { handOverBytes: true })), 'first');
+    assert.equal(first.byteLength, page('first').byteLength, 'the first was started and taken');
+  } finally {
+    await pool.close();
+  }
+});
