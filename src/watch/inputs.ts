@@ -133,7 +133,9 @@ export interface FolderObserver {
  * holding the folder open (`pin`): a folder deleted and created again at once would otherwise often
  * get the same number back, and look like the one watched. A watch can also end without a word (a
  * folder removed while its events were being read may never report its own removal, and then sees
- * nothing of the folder created in its place), so the watched folders are checked every second too.
+ * nothing of the folder created in its place), and a missing folder may come back between the check
+ * that found it missing and the arming of its stand-in's watch, so the watched folders, and the missing
+ * ones, are checked every second too.
  *
  * Each watch is numbered as it is armed, so a caller can ask whether a folder has been watched without
  * a gap since a mark (settled-groups.ts rests its memos on that).
@@ -209,25 +211,36 @@ export class FolderWatches {
     if (entry.pin !== null) this.pins--;
   }
 
-  /** Arms again each watched folder that is no longer the folder its watch was armed on. */
+  /**
+   * Arms again each watched folder that is no longer the folder its watch was armed on, and each missing
+   * folder that has come back without its stand-in's watch seeing it (it came back between the check
+   * that found it missing and the arming of that watch).
+   */
   private verify(): void {
     const replaced = [...this.watches].filter(([folder, entry]) => folderIno(folder) !== entry.ino).map(([folder]) => folder);
-    if (replaced.length > 0) this.rearm(replaced);
+    const returned = [...this.standIns.values()].flat().filter(isFolder);
+    if (replaced.length > 0 || returned.length > 0) this.rearm([...replaced, ...returned]);
   }
 
-  private watch(folder: string): void {
+  private watch(folder: string, tries = WATCH_TRIES): void {
+    // The folder's identity first (held open, so its number stays its own), then the watch, then the
+    // identity again: fs.watch takes a path, and a folder swapped in before the watch would leave the
+    // watch on the old folder while the identity named the new one, a dead watch that looks alive.
+    const pin = this.pins < MAX_PINNED_FOLDERS ? openFolder(folder) : null;
+    const ino = pin === null ? folderIno(folder) : pinnedIno(pin);
     let watch: fs.FSWatcher;
     try {
+      if (ino === null) throw new Error('not a folder');
       watch = fs.watch(folder, { persistent: true });
     } catch {
       // Gone between the check and the watch: the next update (after the build its loss causes) retries.
+      if (pin !== null) closeQuietly(pin);
       return;
     }
-    // The folder's identity, taken after the watch exists: a folder swapped in between shows at once.
-    const pin = this.pins < MAX_PINNED_FOLDERS ? openFolder(folder) : null;
-    const ino = folderIno(folder);
-    if (ino === null) {
+    if (folderIno(folder) !== ino) {
+      // Swapped while the watch was being made: which folder it watches is unknown, so make it again.
       unwatch({ watch, pin });
+      if (tries > 1) this.watch(folder, tries - 1);
       return;
     }
     watch.on('change', (_type, name) => {
@@ -264,6 +277,8 @@ export class FolderWatches {
   }
 }
 
+/** Attempts to watch a folder that keeps being swapped while its watch is made; past them, the next update or rearm tries again. */
+const WATCH_TRIES = 3;
 /** How often the watched folders are checked to be the ones their watches were armed on (FolderWatches.verify). */
 const VERIFY_INTERVAL_MS = 1000;
 /**
@@ -282,12 +297,24 @@ interface Watch {
 
 function unwatch(entry: Pick<Watch, 'watch' | 'pin'>): void {
   entry.watch.close();
-  if (entry.pin !== null) {
-    try {
-      fs.closeSync(entry.pin);
-    } catch {
-      // already closed: nothing held
-    }
+  if (entry.pin !== null) closeQuietly(entry.pin);
+}
+
+function closeQuietly(fd: number): void {
+  try {
+    fs.closeSync(fd);
+  } catch {
+    // already closed: nothing held
+  }
+}
+
+/** The inode of a folder held open, or null when what was opened is not a folder. */
+function pinnedIno(fd: number): number | null {
+  try {
+    const stat = fs.fstatSync(fd);
+    return stat.isDirectory() ? stat.ino : null;
+  } catch {
+    return null;
   }
 }
 
