@@ -7,7 +7,8 @@ import { chunkRow, readRows, type LoadedSearchIndex } from '../index/index-reade
  *
  * The index holds every chunk's text, section, blocks and source ids, so the section a hit cites is
  * rebuilt from the same generation the hit came from, with no other file to read and nothing to
- * mix. A section's chunks are its own blocks in order (subsections are sections of their own):
+ * mix. A section's chunks are its own blocks in order (subsections are sections of their own, except
+ * those without an id that cite the section's fragment: withSubsectionsCitingIt):
  * blocks packed into one chunk stay one passage (listing their block ids), and the pieces of a block
  * cut into overlapping chunks are joined back, dropping each overlap by the pieces' code-point
  * ranges. The text is bounded by `maxChars` code points from `offset`, and the answer says which
@@ -110,6 +111,8 @@ export function readSection(index: LoadedSearchIndex, request: SectionRequest): 
   let rows: ChunkRow[] = [];
   let match: ChunkRow | undefined;
   let chunkId: string | null = null;
+  // The citation named a section by its own id (not a chunk, nor an id inside a section).
+  let namedSection = false;
   const hash = citation.indexOf('#');
   if (/^[a-z][a-z0-9+.-]*:\/\//i.test(citation)) {
     // A source URL: the document whose source is the URL as given (a source may itself be a fragment
@@ -127,6 +130,7 @@ export function readSection(index: LoadedSearchIndex, request: SectionRequest): 
     rows = rowsOf(document);
     match = fragment === null || fragment === '' ? rows[0] : (findFragment(rows, rawFragment) ?? findFragment(rows, fragment));
     if (match === undefined) throw notFound(`The document ${index.documents[document]![0]} has no section or id "${fragment}"`);
+    namedSection = fragment !== null && (match[1] === fragment || match[1] === rawFragment);
   } else {
     // A chunk id (<documentId>#<block id>[~n]) or <documentId>#<section id>, or a document id alone.
     const documentId = hash >= 0 ? citation.slice(0, hash) : citation;
@@ -137,12 +141,20 @@ export function readSection(index: LoadedSearchIndex, request: SectionRequest): 
     else {
       match = rows.find((row) => row[0] === citation);
       if (match !== undefined) chunkId = match[0];
-      else match = findFragment(rows, citation.slice(hash + 1));
+      else {
+        match = findFragment(rows, citation.slice(hash + 1));
+        namedSection = match !== undefined && match[1] === citation.slice(hash + 1);
+      }
     }
     if (match === undefined) throw notFound(`The document ${documentId} has no chunk, section or id "${citation.slice(hash + 1)}"`);
   }
   const sectionId = match[1];
-  const own = rows.filter((row) => row[1] === sectionId);
+  // A section named by its own id (a URL's fragment, documentId#sectionId) also prints the subsections
+  // that cite it, having no id of their own: the passage behind that citation.
+  const own = inDocumentOrder(
+    namedSection && sectionId !== null ? withSubsectionsCitingIt(rows, sectionId) : rows.filter((row) => row[1] === sectionId),
+    sectionId,
+  );
   const first = own[0]!;
   const documentRow = index.documents[document]!;
 
@@ -244,6 +256,46 @@ export function readSection(index: LoadedSearchIndex, request: SectionRequest): 
     cut: { blockIds: [...new Set(cutIds)], chars: cutChars },
     contentTrust: 'untrusted-source',
   };
+}
+
+/**
+ * The rows of a section and of the subsections in it whose blocks cite its fragment: a block takes the
+ * nearest enclosing fragment (extraction), so a subsection with no id of its own, and none between it
+ * and the section, is cited at the section, and a reader who opens that citation reads on into it.
+ * A subsection counts when it extends the section's heading path and a block of it carries the section's
+ * fragment (its blocks with ids of their own come along).
+ */
+function withSubsectionsCitingIt(rows: readonly ChunkRow[], sectionId: string): ChunkRow[] {
+  const path = rows.find((row) => row[1] === sectionId)![2];
+  const citing = new Set<string | null>([sectionId]);
+  for (const row of rows) {
+    const inside = row[2].length > path.length && path.every((heading, h) => row[2][h] === heading);
+    if (inside && row[4] === sectionId) citing.add(row[1]);
+  }
+  return rows.filter((row) => citing.has(row[1]));
+}
+
+/**
+ * Rows of one section (or of a section and subsections of it without ids) in the order of the document.
+ * The index holds a document's rows in chunk-id order (search-index.ts), in which `s~b10` comes before
+ * `s~b2`; a block's id ends with its ordinal in its section (`<section id>~b<k>`, document-builder.ts),
+ * an id-less section's id with its ordinal among those (`~s<n>`), and the pieces of a block cut into
+ * several chunks are ordered by where each starts in the block's text. A section comes before its
+ * subsections.
+ */
+function inDocumentOrder(rows: ChunkRow[], sectionId: string | null): ChunkRow[] {
+  const sectionRank = (row: ChunkRow): number => (row[1] === sectionId ? 0 : ordinalAfter(row[1] ?? '', '~s'));
+  const key = (row: ChunkRow): number[] => [sectionRank(row), ordinalAfter(row[3][0] ?? '', '~b'), row[8]?.start ?? 0];
+  const keyed = rows.map((row) => ({ row, key: key(row) }));
+  keyed.sort((a, b) => a.key[0]! - b.key[0]! || a.key[1]! - b.key[1]! || a.key[2]! - b.key[2]!);
+  return keyed.map((entry) => entry.row);
+}
+
+/** The number that ends `id` after the last `marker` (`sec~b12` -> 12), or the largest safe integer when there is none. */
+function ordinalAfter(id: string, marker: string): number {
+  const at = id.lastIndexOf(marker);
+  const digits = at < 0 ? '' : id.slice(at + marker.length);
+  return /^[0-9]{1,15}$/.test(digits) ? Number(digits) : Number.MAX_SAFE_INTEGER;
 }
 
 /** The chunk a fragment names: its section's id, the chunk's own fragment, or an id inside its text. */

@@ -86,6 +86,8 @@ test('query: a block of a section without an id is cited at the nearest enclosin
 <p>Every sprocket has exactly one flange assignment.</p>
 <h4>Corollary</h4>
 <p>A gasket never spans two widgets.</p>
+<h3 id="speed">Goal 2: Speed</h3>
+<p>A flywheel spins quickly.</p>
 </body></html>`,
       // RFC XML (v2): a section without an anchor inside one with an anchor, and one at the top level.
       'src/rfc9996.xml': `<?xml version="1.0" encoding="US-ASCII"?>
@@ -124,6 +126,30 @@ test('query: a block of a section without an id is cited at the nearest enclosin
     assert.equal(pausing.fragment, 'operation');
     assert.deepEqual(pausing.headingPath.slice(-1), ['Pausing']);
     assert.equal((await first('loose lanyard stowed')).fragment, null);
+
+    // Opening such a citation reads on into the subsections that cite it, as a browser does; not into
+    // one with an id of its own, nor past the section.
+    const shown = async (citation: string): Promise<string> => {
+      const answer = await rig.exec(['show', citation, '--json']);
+      assert.equal(answer.code, 0, answer.stdout + answer.stderr);
+      return (answer.json!.data.blocks as { text: string }[]).map((block) => block.text).join('\n');
+    };
+    const design = await shown('https://example.org/report.html#design');
+    for (const text of [
+      'The design follows three goals.',
+      'Every sprocket has exactly one flange assignment.',
+      'A gasket never spans two widgets.',
+    ])
+      assert.ok(design.includes(text), design);
+    assert.ok(!design.includes('flywheel'), design);
+    assert.match(await shown('https://example.org/report.html#speed'), /^A flywheel spins quickly\.$/);
+    const operation = await shown('https://www.rfc-editor.org/rfc/rfc9996.xml#operation');
+    assert.ok(operation.includes('A paused ratchet keeps its pawl engaged.'), operation);
+    assert.ok(!operation.includes('lanyard'), operation);
+    // A chunk id still reads its own section's passage alone.
+    const chunk = await rig.exec(['query', '--term', 'paused ratchet pawl', '--limit', '1', '--json']);
+    const chunkId = (chunk.json!.data.hits as { chunkId: string }[])[0]!.chunkId;
+    assert.equal(await shown(chunkId), 'A paused ratchet keeps its pawl engaged.');
   } finally {
     rig.cleanup();
   }

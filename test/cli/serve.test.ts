@@ -321,6 +321,37 @@ test('show: a block cut into overlapping chunks is joined back exactly, and page
   }
 });
 
+test('show: a section of more than ten passages, and a block cut into more than ten pieces, read in document order', async () => {
+  // The index holds a document's chunks in chunk-id order, in which s~b10 precedes s~b2.
+  const many = new Rig();
+  try {
+    const paragraphs = Array.from({ length: 14 }, (_, i) =>
+      `Paragraph ${i + 1} describes the tapir number ${i + 1}. ${'It grazes by the river at dusk. '.repeat(40)}`.trim(),
+    );
+    const long = Array.from({ length: 300 }, (_, i) => `Clause ${i} of the long rule names the quoll${i % 5}.`).join(' ');
+    many.write({
+      'src/many.html':
+        '<!DOCTYPE html><html><head><title>Many</title></head><body><h1>Many</h1>' +
+        `<h2 id="many">Many paragraphs</h2>${paragraphs.map((p) => `<p>${p}</p>`).join('')}` +
+        `<h2 id="rule">One long rule</h2><p>${long}</p></body></html>`,
+      'map.json': JSON.stringify([{ sourceUrl: 'https://example.test/many/', localPath: 'src/many.html', contentType: 'text/html' }]),
+      'episteme.json': JSON.stringify({ manualIngest: 'map.json' }),
+    });
+    assert.equal((await many.exec(['build', '--json'])).code, 0);
+    const section = (await many.exec(['show', 'https://example.test/many/#many', '--max-chars', '1000000', '--json'])).json!.data;
+    assert.ok(section.blocks.length > 10, `${section.blocks.length} passages`);
+    assert.deepEqual(
+      section.blocks.map((b: { text: string }) => b.text),
+      paragraphs,
+    );
+    const rule = (await many.exec(['show', 'https://example.test/many/#rule', '--max-chars', '1000000', '--json'])).json!.data;
+    assert.ok(rule.blocks[0].chunkIds.length > 10, `${rule.blocks[0].chunkIds.length} pieces`);
+    assert.equal(rule.blocks[0].text, long);
+  } finally {
+    many.cleanup();
+  }
+});
+
 test('show: a lead-in and the long list it introduces are one passage, joined back exactly', async () => {
   const lead = new Rig();
   try {
