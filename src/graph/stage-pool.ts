@@ -29,7 +29,10 @@ export interface TaskBounds {
   timeoutMs?: number;
   /** Names the task in failure messages (a document id). */
   label?: string;
-  /** A PDF's extraction: its time bound is pdfTimeoutMs (--pdf-timeout-ms), for the hint. */
+  /**
+   * A PDF's extraction: its time bound is pdfTimeoutMs (--pdf-timeout-ms), for the hint, and the
+   * worker that runs it takes PDF work only from then on (pickLane).
+   */
   pdf?: boolean;
   /**
    * Tasks with the same affinity (a document id) go to the worker that ran the last of them when it is
@@ -75,6 +78,8 @@ interface Lane {
   ready: boolean;
   /** The affinity of the last task it ran. */
   affinity: string | undefined;
+  /** It has run a PDF extraction, so pdf.js has changed its globals (see pickLane): it takes PDF work only. */
+  pdf: boolean;
   /** Whether it was given a task since the last round ended (releaseIdle), and how many rounds it sat out since its last task. */
   ranThisRound: boolean;
   idleRounds: number;
@@ -332,14 +337,44 @@ export class StagePool {
   }
 
   private pump(): void {
-    while (this.queue.length > 0) {
-      const { affinity } = this.queue[0]!.bounds;
-      const free = (l: Lane): boolean => l.current === null && !l.retired;
-      let lane = (affinity === undefined ? undefined : this.lanes.find((l) => free(l) && l.affinity === affinity)) ?? this.lanes.find(free);
-      if (!lane && this.lanes.length < this.jobs) lane = this.startLane();
-      if (!lane) return;
-      this.dispatch(lane, this.queue.shift()!);
+    // In queue order, each task that can have a lane now: one that waits for a lane of its kind does
+    // not hold back the tasks behind it.
+    for (let i = 0; i < this.queue.length; ) {
+      const lane = this.pickLane(this.queue[i]!);
+      if (lane === undefined) {
+        i++;
+        continue;
+      }
+      this.dispatch(lane, this.queue.splice(i, 1)[0]!);
     }
+  }
+
+  /**
+   * The lane for a task, starting or replacing a worker where the rules allow; undefined: it waits.
+   * pdf.js's legacy build, which the PDF extractor loads, installs core-js polyfills in the worker's
+   * globals when it loads (on Node 20 it replaces Array.prototype.push and JSON.parse, and adds the
+   * iterator helpers): every later task on that worker runs slower (an HTML spec's extraction about
+   * 20%, bench/RESULTS.md, session 26). So a worker that ran a PDF extraction takes PDF work only
+   * (PDF extractions, and the chunk task of a document it holds); other tasks go to clean workers,
+   * and when none is free and the pool is full, a free PDF worker is replaced by a fresh one once no PDF
+   * task waits.
+   */
+  private pickLane(pending: Pending): Lane | undefined {
+    const { affinity, pdf = false } = pending.bounds;
+    const free = this.lanes.filter((l) => l.current === null && !l.retired);
+    const held = affinity === undefined ? undefined : free.find((l) => l.affinity === affinity);
+    if (held !== undefined && (pdf || !held.pdf || pending.task.stage === 'chunk')) return held;
+    if (pdf) return free.find((l) => l.pdf) ?? (this.lanes.length < this.jobs ? this.startLane() : free[0]);
+    const clean = free.find((l) => !l.pdf);
+    if (clean !== undefined) return clean;
+    if (this.lanes.length < this.jobs) return this.startLane();
+    // A PDF task waiting takes the free PDF worker first: a build's PDFs are drained before the worker
+    // is replaced, rather than one replacement per PDF among the HTML.
+    const tainted = free.find((l) => l.pdf);
+    if (tainted === undefined || this.queue.some((waiting) => waiting.bounds.pdf === true)) return undefined;
+    this.retire(tainted);
+    void tainted.worker.terminate();
+    return this.startLane();
   }
 
   private startLane(): Lane {
@@ -353,6 +388,7 @@ export class StagePool {
       retired: false,
       ready: adopted?.ready ?? false,
       affinity: undefined,
+      pdf: false,
       ranThisRound: false,
       idleRounds: 0,
     };
@@ -387,6 +423,7 @@ export class StagePool {
   private dispatch(lane: Lane, pending: Pending): void {
     lane.current = pending;
     lane.affinity = pending.bounds.affinity;
+    if (pending.bounds.pdf === true) lane.pdf = true;
     lane.ranThisRound = true;
     if (lane.ready) this.startClock(lane, pending);
     lane.worker.ref();

@@ -10,6 +10,8 @@ import {
 import { DEFAULT_EXTRACT_OPTIONS } from '../../src/extract/extract.js';
 import { sha256Hex } from '../../src/store/hash.js';
 import { snapshotFor } from '../extract/helpers.js';
+import { tablePdf } from '../helpers/table-pdf.js';
+import { DEFAULT_CHUNK_OPTIONS } from '../../src/chunk/chunker.js';
 
 /**
  * The pool moves bytes between threads: a task's body is transferred only when its caller hands it
@@ -270,6 +272,80 @@ test('at most one started extraction per worker is held: past that, none is star
     const first = page('first');
     assert.equal(titleOf(await pool.run(task('first', first), { handOverBytes: true })), 'first');
     assert.equal(first.byteLength, page('first').byteLength, 'the first was started and taken');
+  } finally {
+    await pool.close();
+  }
+});
+
+/**
+ * pdf.js's legacy build installs core-js polyfills in the globals of the worker that loads it (on Node
+ * 20 Array.prototype.push and JSON.parse among them), which slows every later task there: a worker that
+ * ran a PDF extraction takes PDF work only, and other tasks go to clean workers.
+ */
+function pdfTask(documentId: string) {
+  const body = tablePdf([{ texts: [{ x: 72, top: 72, size: 12, text: `The ${documentId} report.` }] }]);
+  const url = `https://example.org/${documentId}.pdf`;
+  return {
+    stage: 'extract' as const,
+    input: { documentId, source: { url }, snapshot: snapshotFor(url, 'application/pdf', body), body, options: DEFAULT_EXTRACT_OPTIONS },
+  };
+}
+
+test('a worker that ran a PDF extraction takes PDF work only: other tasks get a clean worker', async () => {
+  const pool = new StagePool(1, { maxHeapMb: 256 });
+  try {
+    await pool.run(pdfTask('first'), { pdf: true, affinity: 'first' });
+    const [pdfWorker] = pool.threadIds;
+    await pool.run(pdfTask('second'), { pdf: true, affinity: 'second' });
+    assert.deepEqual(pool.threadIds, [pdfWorker], 'PDF after PDF: the same worker');
+    const extracted = await pool.run(pdfTask('third'), { pdf: true, affinity: 'third' });
+    // The chunk task of a PDF goes to the worker that holds its document, tainted or not.
+    const chunked = await pool.run(
+      { stage: 'chunk', documentId: 'third', documentSha256: extracted.sha256, options: DEFAULT_CHUNK_OPTIONS },
+      { affinity: 'third' },
+    );
+    assert.ok(!('missing' in chunked), 'the chunk task ran on the worker that extracted the PDF');
+    assert.deepEqual(pool.threadIds, [pdfWorker]);
+    await pool.run(extractTask(page('markup')), { affinity: 'markup' });
+    const [clean] = pool.threadIds;
+    assert.notEqual(clean, pdfWorker, 'HTML after PDF on a full pool: the PDF worker was replaced');
+    await pool.run(extractTask(page('markup again')), { affinity: 'markup' });
+    assert.deepEqual(pool.threadIds, [clean], 'HTML after HTML: the same clean worker');
+  } finally {
+    await pool.close();
+  }
+});
+
+test('with room for two workers, PDFs keep one and HTML the other', async () => {
+  const pool = new StagePool(2, { maxHeapMb: 256 });
+  try {
+    await pool.run(pdfTask('report'), { pdf: true, affinity: 'report' });
+    const [pdfWorker] = pool.threadIds;
+    await pool.run(extractTask(page('markup')), { affinity: 'markup' });
+    assert.equal(pool.threadIds.length, 2);
+    const clean = pool.threadIds.find((id) => id !== pdfWorker)!;
+    await Promise.all([pool.run(pdfTask('other'), { pdf: true }), pool.run(extractTask(page('more')))]);
+    assert.deepEqual([...pool.threadIds].sort(), [pdfWorker, clean].sort(), 'each kind kept its worker');
+  } finally {
+    await pool.close();
+  }
+});
+
+test('PDFs and HTML sent together to one worker all finish, each with its own document', async () => {
+  const pool = new StagePool(1, { maxHeapMb: 256 });
+  try {
+    const names = ['alpha', 'beta', 'gamma'];
+    const results = await Promise.all(
+      names.flatMap((name) => [
+        pool.run(pdfTask(`${name}-pdf`), { pdf: true, affinity: `${name}-pdf` }).then((r) => titleOf(r)),
+        pool.run(extractTask(page(`${name}-html`)), { affinity: `${name}-html` }).then((r) => titleOf(r)),
+      ]),
+    );
+    assert.deepEqual(
+      results.filter((_, i) => i % 2 === 1),
+      names.map((name) => `${name}-html`),
+    );
+    assert.equal(pool.workers, 1);
   } finally {
     await pool.close();
   }
