@@ -232,7 +232,8 @@ function startWorker(bounds: Required<PoolBounds>): Worker {
 }
 
 export class StagePool {
-  private readonly queue: Pending[] = [];
+  /** Tasks waiting for a lane, in arrival order: PDF extractions apart, as they take other lanes (pickLane). */
+  private readonly waiting = { pdf: [] as Pending[], other: [] as Pending[] };
   private readonly lanes: Lane[] = [];
   /** Started extract tasks no build has taken yet, by document id (at most one each). */
   private readonly speculations = new Map<string, Speculation>();
@@ -264,7 +265,7 @@ export class StagePool {
 
   private enqueue<T extends StageTask>(task: T, bounds: TaskBounds): Promise<StageResult<T>> {
     return new Promise((resolve, reject) => {
-      this.queue.push({ task, bounds, resolve: (result) => resolve(result as StageResult<T>), reject });
+      this.queueOf(bounds).push({ task, bounds, resolve: (result) => resolve(result as StageResult<T>), reject });
       this.pump();
     });
   }
@@ -292,7 +293,7 @@ export class StagePool {
     // A speculation no build takes must not surface as an unhandled rejection (nor one that failed: run).
     result.then(ended, ended);
     this.speculations.set(task.input.documentId, speculation);
-    this.queue.push(speculation.pending);
+    this.queueOf(bounds).push(speculation.pending);
     this.pump();
   }
 
@@ -329,23 +330,31 @@ export class StagePool {
     const speculation = this.speculations.get(documentId);
     if (speculation === undefined) return;
     this.speculations.delete(documentId);
-    const queued = this.queue.indexOf(speculation.pending);
+    const queue = this.queueOf(speculation.pending.bounds);
+    const queued = queue.indexOf(speculation.pending);
     if (queued !== -1) {
-      this.queue.splice(queued, 1);
+      queue.splice(queued, 1);
       speculation.pending.reject(new Error('speculative extraction dropped before it started'));
     }
   }
 
+  private queueOf(bounds: TaskBounds): Pending[] {
+    return bounds.pdf === true ? this.waiting.pdf : this.waiting.other;
+  }
+
   private pump(): void {
-    // In queue order, each task that can have a lane now: one that waits for a lane of its kind does
-    // not hold back the tasks behind it.
-    for (let i = 0; i < this.queue.length; ) {
-      const lane = this.pickLane(this.queue[i]!);
-      if (lane === undefined) {
-        i++;
-        continue;
+    // Each kind's first waiting task, in turn, while one of them gets a lane: a task that waits for a
+    // lane of its kind does not hold back the other kind.
+    for (let progressed = true; progressed; ) {
+      progressed = false;
+      for (const queue of [this.waiting.other, this.waiting.pdf]) {
+        const next = queue[0];
+        const lane = next === undefined ? undefined : this.pickLane(next);
+        if (lane === undefined) continue;
+        queue.shift();
+        this.dispatch(lane, next!);
+        progressed = true;
       }
-      this.dispatch(lane, this.queue.splice(i, 1)[0]!);
     }
   }
 
@@ -371,7 +380,7 @@ export class StagePool {
     // A PDF task waiting takes the free PDF worker first: a build's PDFs are drained before the worker
     // is replaced, rather than one replacement per PDF among the HTML.
     const tainted = free.find((l) => l.pdf);
-    if (tainted === undefined || this.queue.some((waiting) => waiting.bounds.pdf === true)) return undefined;
+    if (tainted === undefined || this.waiting.pdf.length > 0) return undefined;
     this.retire(tainted);
     void tainted.worker.terminate();
     return this.startLane();
