@@ -31,7 +31,8 @@ export class ShowCommand extends EpistemeCommand {
       CITATION is what a query hit gives: its chunk id (\`<documentId>#<block id>\`), or its source URL with the fragment ` +
       `(\`https://url.spec.whatwg.org/#concept-url-parser\`: a section id or any id inside a section), or \`<documentId>#<section id>\`; ` +
       `a URL or document id alone names the document's first section. The section's own blocks are printed in document order (its ` +
-      `subsections are sections of their own, except those without an id, which cite the section and are printed with it), rebuilt from the chunks the index holds, so the text is the generation the query answered from.
+      `subsections are sections of their own, except those without an id, which cite the section and are printed with it), ` +
+      `rebuilt from the chunks the index holds, so the text is the generation the query answered from.
 
       --max-chars bounds the text (default ${DEFAULT_READ_MAX_CHARS} code points); --offset pages on (\`nextOffset\` in --json). ` +
       `The answer names the blocks returned and the ones cut. A citation the index does not hold is \`citation-not-found\` (exit 2). ` +
