@@ -4,6 +4,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { REPO_ROOT, Rig, sampleHtml, writeSmallWorkspace } from '../helpers/rig.js';
 import { WatchProcess, watchSmallWorkspace } from '../helpers/watch-process.js';
+import { tablePdf } from '../helpers/table-pdf.js';
 
 /**
  * `episteme watch` as a user runs it: a real child process over a real workspace, edited on disk the
@@ -81,6 +82,55 @@ test('a save is extracted while it settles, and its build takes that extraction;
     assert.deepEqual([...rig.artifacts()], [...clean.artifacts()]);
   } finally {
     clean.cleanup();
+  }
+});
+
+test('saves of a PDF and of HTML sources, together and apart, are built on their workers; each cycle equals a clean build', async () => {
+  // A worker that extracted a PDF takes PDF work only (stage-pool.ts): HTML saves after a PDF save
+  // still build, on clean workers, with one or two workers.
+  const report = (words: string) => tablePdf([{ texts: [{ x: 72, top: 72, size: 12, text: `The annual report mentions ${words}.` }] }]);
+  for (const jobs of ['1', '2']) {
+    const rig = new Rig(`episteme-watch-pdf-${jobs}-`);
+    writeSmallWorkspace(rig, 2);
+    const map = JSON.parse(fs.readFileSync(rig.path('map.json'), 'utf8')) as object[];
+    map.push({ sourceUrl: 'https://example.test/report.pdf', localPath: 'src/report.pdf', contentType: 'application/pdf' });
+    rig.write({ 'map.json': JSON.stringify(map), 'src/report.pdf': Buffer.from(report('kiwis')) });
+    const watch = new WatchProcess(rig.dir, ['--jobs', jobs]);
+    try {
+      assert.equal((await watch.nextCycle(0)).ok, true, watch.dump());
+      const saves: [string, string | Uint8Array][][] = [
+        [
+          ['src/report.pdf', report('kakapo parrots')],
+          ['src/doc0.html', sampleHtml(0, ' A takahe walks.')],
+        ],
+        [['src/doc1.html', sampleHtml(1, ' A weka runs.')]],
+        [['src/report.pdf', report('tuatara lizards')]],
+        [['src/doc0.html', sampleHtml(0, ' A kea flies.')]],
+      ];
+      for (const save of saves) {
+        const mark = watch.lines.length;
+        for (const [file, bytes] of save) fs.writeFileSync(rig.path(file), bytes);
+        const cycle = await watch.waitFor(
+          (line) => line.event === 'cycle' && save.every(([file]) => (line.changed as string[]).includes(file)),
+          mark,
+        );
+        assert.equal(cycle.ok, true, watch.dump());
+        const clean = new Rig(`episteme-watch-pdf-clean-${jobs}-`);
+        try {
+          for (const file of ['episteme.json', 'map.json', 'src/doc0.html', 'src/doc1.html', 'src/report.pdf'])
+            clean.write({ [file]: fs.readFileSync(rig.path(file)) });
+          assert.equal((await clean.exec(['build'])).code, 0);
+          assert.deepEqual([...rig.artifacts()], [...clean.artifacts()], `jobs ${jobs}, after ${save.map(([file]) => file).join(' + ')}`);
+        } finally {
+          clean.cleanup();
+        }
+      }
+      assert.match((await queryHits(rig, 'tuatara'))[0] ?? '', /report/);
+      assert.match((await queryHits(rig, 'kea'))[0] ?? '', /doc0/);
+    } finally {
+      await watch.stop('SIGKILL');
+      rig.cleanup();
+    }
   }
 });
 
