@@ -8,7 +8,7 @@ import { chunkRow, readRows, type LoadedSearchIndex } from '../index/index-reade
  * The index holds every chunk's text, section, blocks and source ids, so the section a hit cites is
  * rebuilt from the same generation the hit came from, with no other file to read and nothing to
  * mix. A section's chunks are its own blocks in order (subsections are sections of their own, except
- * those without an id that cite the section's fragment: withSubsectionsCitingIt):
+ * those without an id that cite the section's fragment: sectionsCiting):
  * blocks packed into one chunk stay one passage (listing their block ids), and the pieces of a block
  * cut into overlapping chunks are joined back, dropping each overlap by the pieces' code-point
  * ranges. The text is bounded by `maxChars` code points from `offset`, and the answer says which
@@ -111,8 +111,8 @@ export function readSection(index: LoadedSearchIndex, request: SectionRequest): 
   let rows: ChunkRow[] = [];
   let match: ChunkRow | undefined;
   let chunkId: string | null = null;
-  // The citation named a section by its own id (not a chunk, nor an id inside a section).
-  let namedSection = false;
+  // The fragment the citation named (not a chunk id, nor a document alone).
+  let named: string | null = null;
   const hash = citation.indexOf('#');
   if (/^[a-z][a-z0-9+.-]*:\/\//i.test(citation)) {
     // A source URL: the document whose source is the URL as given (a source may itself be a fragment
@@ -128,9 +128,15 @@ export function readSection(index: LoadedSearchIndex, request: SectionRequest): 
     }
     if (document < 0) throw notFound('No document of this index has that source URL');
     rows = rowsOf(document);
-    match = fragment === null || fragment === '' ? rows[0] : (findFragment(rows, rawFragment) ?? findFragment(rows, fragment));
+    if (fragment !== null && fragment !== '') {
+      match = findFragment(rows, rawFragment);
+      named = rawFragment;
+      if (match === undefined) {
+        match = findFragment(rows, fragment);
+        named = fragment;
+      }
+    } else match = rows[0];
     if (match === undefined) throw notFound(`The document ${index.documents[document]![0]} has no section or id "${fragment}"`);
-    namedSection = fragment !== null && (match[1] === fragment || match[1] === rawFragment);
   } else {
     // A chunk id (<documentId>#<block id>[~n]) or <documentId>#<section id>, or a document id alone.
     const documentId = hash >= 0 ? citation.slice(0, hash) : citation;
@@ -142,18 +148,21 @@ export function readSection(index: LoadedSearchIndex, request: SectionRequest): 
       match = rows.find((row) => row[0] === citation);
       if (match !== undefined) chunkId = match[0];
       else {
-        match = findFragment(rows, citation.slice(hash + 1));
-        namedSection = match !== undefined && match[1] === citation.slice(hash + 1);
+        named = citation.slice(hash + 1);
+        match = findFragment(rows, named);
       }
     }
     if (match === undefined) throw notFound(`The document ${documentId} has no chunk, section or id "${citation.slice(hash + 1)}"`);
   }
-  const sectionId = match[1];
-  // A section named by its own id (a URL's fragment, documentId#sectionId) also prints the subsections
-  // that cite it, having no id of their own: the passage behind that citation.
+  // A fragment also names the subsections that cite it, having no id of their own (a block takes its
+  // nearest enclosing fragment): the passage a reader opening that citation reads. A section with no
+  // blocks of its own is named by its subsections alone.
+  const cited = named === null ? null : sectionsCiting(rows, named);
+  const sectionId = cited === null ? match[1] : rows.some((row) => row[1] === named) ? named : match[1];
   const own = inDocumentOrder(
-    namedSection && sectionId !== null ? withSubsectionsCitingIt(rows, sectionId) : rows.filter((row) => row[1] === sectionId),
-    sectionId,
+    rows.filter((row) => (cited === null ? row[1] === sectionId : cited.has(row[1]))),
+    // The named section first, then its subsections by their ordinals.
+    cited === null ? sectionId : named,
   );
   const first = own[0]!;
   const documentRow = index.documents[document]!;
@@ -236,7 +245,7 @@ export function readSection(index: LoadedSearchIndex, request: SectionRequest): 
   return {
     citation: {
       sourceUrl: documentRow[1],
-      fragment: sectionId ?? first[4],
+      fragment: cited !== null && !rows.some((row) => row[1] === named) ? named : (sectionId ?? first[4]),
       snapshotId: documentRow[2],
       documentId: documentRow[0],
       sectionId,
@@ -259,20 +268,15 @@ export function readSection(index: LoadedSearchIndex, request: SectionRequest): 
 }
 
 /**
- * The rows of a section and of the subsections in it whose blocks cite its fragment: a block takes the
- * nearest enclosing fragment (extraction), so a subsection with no id of its own, and none between it
- * and the section, is cited at the section, and a reader who opens that citation reads on into it.
- * A subsection counts when it extends the section's heading path and a block of it carries the section's
- * fragment (its blocks with ids of their own come along).
+ * The sections a fragment names: the section with that id and the sections any of whose blocks carry it
+ * as their fragment (a block with that id, or a block of a subsection without an id of its own, which
+ * takes its nearest enclosing fragment); null when none does (an id inside a block's text: the caller
+ * prints the section that holds it).
  */
-function withSubsectionsCitingIt(rows: readonly ChunkRow[], sectionId: string): ChunkRow[] {
-  const path = rows.find((row) => row[1] === sectionId)![2];
-  const citing = new Set<string | null>([sectionId]);
-  for (const row of rows) {
-    const inside = row[2].length > path.length && path.every((heading, h) => row[2][h] === heading);
-    if (inside && row[4] === sectionId) citing.add(row[1]);
-  }
-  return rows.filter((row) => citing.has(row[1]));
+function sectionsCiting(rows: readonly ChunkRow[], fragment: string): Set<string | null> | null {
+  const sections = new Set<string | null>();
+  for (const row of rows) if (row[1] === fragment || row[4] === fragment) sections.add(row[1]);
+  return sections.size > 0 ? sections : null;
 }
 
 /**

@@ -1,0 +1,95 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { Rig } from '../helpers/rig.js';
+
+/**
+ * `show URL#id` over generated outlines: sections at levels 2 to 4, with or without an id, with 0 to 13
+ * paragraphs (more than ten in some, where chunk-id order differs from document order) and now and
+ * then a paragraph long enough to be cut into several chunks. For every id, show prints, in document
+ * order, the section's own paragraphs and those of the subsections that cite it: the subsections
+ * without an id, with none between them and the section (a block takes its nearest enclosing
+ * fragment). A section with an id but no paragraph of its own is named by its subsections alone.
+ */
+interface Section {
+  level: number;
+  id: string | null;
+  paragraphs: string[];
+  /** The nearest section at or above this one that has an id (this one when it has one). */
+  citedAs: string | null;
+}
+
+function random(seed: number): () => number {
+  let state = seed >>> 0;
+  return () => {
+    state = (state + 0x6d2b79f5) >>> 0;
+    let t = state;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+function outline(seed: number): Section[] {
+  const next = random(seed);
+  const sections: Section[] = [];
+  const open: Section[] = [];
+  let level = 2;
+  for (let i = 0; i < 30; i++) {
+    level = Math.max(2, Math.min(4, level + (next() < 0.4 ? 1 : next() < 0.5 ? -1 : 0)));
+    if (sections.length === 0) level = 2;
+    else level = Math.min(level, sections.at(-1)!.level + 1);
+    while (open.length > 0 && open.at(-1)!.level >= level) open.pop();
+    const id = next() < 0.5 ? `s${seed}-${i}` : null;
+    const count = next() < 0.25 ? 11 + Math.floor(next() * 3) : Math.floor(next() * 4);
+    const paragraphs = Array.from({ length: count }, (_, k) => {
+      const words = next() < 0.08 ? 320 : 6 + Math.floor(next() * 30);
+      return `Paragraph ${i}.${k} ${Array.from({ length: words }, (_, w) => `w${(w * 7 + i + k) % 97}`).join(' ')}.`;
+    });
+    const citedAs = id ?? [...open].reverse().find((s) => s.id !== null)?.id ?? null;
+    const section: Section = { level, id, paragraphs, citedAs };
+    sections.push(section);
+    open.push(section);
+  }
+  return sections;
+}
+
+function html(sections: Section[]): string {
+  const body = sections
+    .map(
+      (s, i) =>
+        `<h${s.level}${s.id === null ? '' : ` id="${s.id}"`}>Heading ${i}</h${s.level}>${s.paragraphs.map((p) => `<p>${p}</p>`).join('')}`,
+    )
+    .join('\n');
+  return `<!DOCTYPE html><html><head><title>Outline</title></head><body><h1>Outline</h1>\n${body}\n</body></html>\n`;
+}
+
+test('show URL#id prints a section and the subsections that cite it, in document order, over generated outlines', async () => {
+  for (const seed of [3, 17, 2026]) {
+    const rig = new Rig();
+    try {
+      const sections = outline(seed);
+      rig.write({
+        'src/outline.html': html(sections),
+        'map.json': JSON.stringify([
+          { sourceUrl: 'https://example.test/outline', localPath: 'src/outline.html', contentType: 'text/html' },
+        ]),
+        'episteme.json': JSON.stringify({ manualIngest: 'map.json' }),
+      });
+      assert.equal((await rig.exec(['build'])).code, 0);
+      for (const section of sections) {
+        if (section.id === null) continue;
+        const expected = sections.filter((s) => s.citedAs === section.id).flatMap((s) => s.paragraphs);
+        const answer = await rig.exec(['show', `https://example.test/outline#${section.id}`, '--max-chars', '1000000', '--json']);
+        if (expected.length === 0) {
+          assert.equal(answer.code, 2, `seed ${seed}, #${section.id}: nothing cites it`);
+          continue;
+        }
+        assert.equal(answer.code, 0, answer.stdout + answer.stderr);
+        const text = (answer.json!.data.blocks as { text: string }[]).map((b) => b.text).join(' ');
+        assert.equal(text.replace(/\s+/g, ' '), expected.join(' '), `seed ${seed}, #${section.id}`);
+      }
+    } finally {
+      rig.cleanup();
+    }
+  }
+});
