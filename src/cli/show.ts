@@ -107,7 +107,12 @@ export function showLines(answer: SectionAnswer): string[] {
     `(${c.documentId}, section ${c.sectionId ?? '(none)'}; snapshot ${c.snapshotId})`,
     SHOW_UNTRUSTED_MARKER,
   ];
+  let heading = c.headingPath.join(' > ');
   for (const block of answer.blocks) {
+    // A subsection printed with the section: its heading path before its first block.
+    const path = (block.subsection?.headingPath ?? c.headingPath).join(' > ');
+    if (path !== heading) lines.push(`   § ${path}`);
+    heading = path;
     lines.push(`   [${block.blockIds.join(', ')}] ${block.normativity}${block.pages ? '; page ' + block.pages.join(',') : ''}`);
     const text = `${block.cutBefore ? '…' : ''}${block.text}${block.cutAfter ? '…' : ''}`;
     for (const line of text.split('\n')) lines.push(`   | ${line}`);

@@ -38,6 +38,8 @@ interface Passage {
   text: string;
   /** For a block cut into pieces: the code-point end of the last piece joined, in the block's text. */
   end: number | null;
+  sectionId: string | null;
+  headingPath: string[];
 }
 
 export interface SectionBlock {
@@ -46,6 +48,11 @@ export interface SectionBlock {
   normativity: string;
   fragment: string | null;
   pages?: number[];
+  /**
+   * Set on a block of a subsection printed with the cited section (one without an id of its own, which
+   * cites the section's fragment): that subsection's id and heading path, so a reader sees where it starts.
+   */
+  subsection?: { sectionId: string | null; headingPath: string[] };
   /** Where this block's text starts in the section text (code points), and its length. */
   offset: number;
   chars: number;
@@ -169,7 +176,7 @@ export function readSection(index: LoadedSearchIndex, request: SectionRequest): 
 
   const passages: Passage[] = [];
   for (const row of own) {
-    const [id, , , blockIds, fragment, normativity, pages, , textRange, text] = row;
+    const [id, rowSection, headingPath, blockIds, fragment, normativity, pages, , textRange, text] = row;
     const last = passages[passages.length - 1];
     if (
       textRange !== null &&
@@ -195,6 +202,8 @@ export function readSection(index: LoadedSearchIndex, request: SectionRequest): 
       pages: pages ? [...pages] : null,
       text,
       end: textRange === null ? null : textRange.end,
+      sectionId: rowSection,
+      headingPath,
     });
   }
 
@@ -233,6 +242,7 @@ export function readSection(index: LoadedSearchIndex, request: SectionRequest): 
       normativity: passage.normativity,
       fragment: passage.fragment,
       ...(passage.pages ? { pages: passage.pages } : {}),
+      ...(passage.sectionId !== first[1] ? { subsection: { sectionId: passage.sectionId, headingPath: passage.headingPath } } : {}),
       offset: start,
       chars: chars.length,
       text,
@@ -248,7 +258,9 @@ export function readSection(index: LoadedSearchIndex, request: SectionRequest): 
       fragment: cited !== null && !rows.some((row) => row[1] === named) ? named : (sectionId ?? first[4]),
       snapshotId: documentRow[2],
       documentId: documentRow[0],
-      sectionId,
+      // The section whose heading path this is: the cited one, or (when it has no blocks of its own)
+      // its first subsection.
+      sectionId: first[1],
       headingPath: first[2],
     },
     requested: { citation, chunkId },

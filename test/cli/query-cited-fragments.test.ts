@@ -146,6 +146,15 @@ test('query: a block of a section without an id is cited at the nearest enclosin
     const operation = await shown('https://www.rfc-editor.org/rfc/rfc9996.xml#operation');
     assert.ok(operation.includes('A paused ratchet keeps its pawl engaged.'), operation);
     assert.ok(!operation.includes('lanyard'), operation);
+    // As text, each subsection's heading path comes before its first passage.
+    const human = await rig.exec(['show', 'https://example.org/report.html#design']);
+    assert.equal(human.code, 0, human.stderr);
+    const lines = human.stdout.split('\n').map((line) => line.trim());
+    const at = (text: string): number => lines.findIndex((line) => line.includes(text));
+    assert.ok(at('The design follows three goals.') < at('§ Gizmo report > Design > Goal 1: Uniqueness'), human.stdout);
+    assert.ok(at('§ Gizmo report > Design > Goal 1: Uniqueness') < at('Every sprocket has exactly one flange assignment.'), human.stdout);
+    assert.ok(at('Every sprocket') < at('§ Gizmo report > Design > Goal 1: Uniqueness > Corollary'), human.stdout);
+    assert.ok(at('§ Gizmo report > Design > Goal 1: Uniqueness > Corollary') < at('A gasket never spans two widgets.'), human.stdout);
     // A chunk id still reads its own section's passage alone.
     const chunk = await rig.exec(['query', '--term', 'paused ratchet pawl', '--limit', '1', '--json']);
     const chunkId = (chunk.json!.data.hits as { chunkId: string }[])[0]!.chunkId;

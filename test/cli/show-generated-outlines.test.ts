@@ -18,6 +18,11 @@ interface Section {
   citedAs: string | null;
 }
 
+interface ShownBlock {
+  text: string;
+  subsection?: { sectionId: string | null; headingPath: string[] };
+}
+
 function random(seed: number): () => number {
   let state = seed >>> 0;
   return () => {
@@ -85,8 +90,19 @@ test('show URL#id prints a section and the subsections that cite it, in document
           continue;
         }
         assert.equal(answer.code, 0, answer.stdout + answer.stderr);
-        const text = (answer.json!.data.blocks as { text: string }[]).map((b) => b.text).join(' ');
+        const data = answer.json!.data as { citation: { headingPath: string[] }; blocks: ShownBlock[] };
+        const text = data.blocks.map((b) => b.text).join(' ');
         assert.equal(text.replace(/\s+/g, ' '), expected.join(' '), `seed ${seed}, #${section.id}`);
+        // Each block names the heading it stands under: the cited section's, or its subsection's.
+        for (const block of data.blocks) {
+          const numbers = new Set([...block.text.matchAll(/Paragraph (\d+)\./g)].map((m) => m[1]));
+          const heading = (block.subsection?.headingPath ?? data.citation.headingPath).at(-1);
+          assert.deepEqual(
+            [...numbers].map((i) => `Heading ${i}`),
+            [heading],
+            `seed ${seed}, #${section.id}: ${block.text.slice(0, 40)}`,
+          );
+        }
       }
     } finally {
       rig.cleanup();
