@@ -1,55 +1,41 @@
 import { Transform, type TransformCallback } from 'node:stream';
+import { LineBounds, type BoundedLine } from './line-bounds.js';
+
+const NEWLINE = Buffer.from('\n');
 
 /**
  * Newline-delimited input with a bound on each line, for `serve`'s stdin. The MCP SDK's stdio
  * transport keeps a line whole until its newline and, past its own buffer bound (10 MiB), closes
  * the transport: one long line from a client would end the server. Here a line is passed on only
- * once it is complete and within `maxLineBytes`; a longer one is dropped as it arrives (never held
- * past the bound) and reported once, when it ends, so the server can answer it and go on.
+ * once it is complete and within `maxLineBytes` (LineBounds); a longer one is dropped as it arrives
+ * (never held past the bound) and reported once, when it ends, so the server can answer it and go on.
+ * A last line without its newline is passed on with one (the SDK would wait for it forever).
  */
 export class BoundedLines extends Transform {
-  private held: Buffer[] = [];
-  private heldBytes = 0;
-  private dropping = false;
+  private readonly bounds: LineBounds;
 
   constructor(
-    private readonly maxLineBytes: number,
+    maxLineBytes: number,
     private readonly onOverlong: (bytes: number) => void,
   ) {
     super();
+    this.bounds = new LineBounds(maxLineBytes);
   }
 
   override _transform(chunk: Buffer, _encoding: BufferEncoding, done: TransformCallback): void {
-    let start = 0;
-    while (start < chunk.length) {
-      const newline = chunk.indexOf(0x0a, start);
-      const end = newline < 0 ? chunk.length : newline + 1;
-      this.addPiece(chunk.subarray(start, end), newline >= 0);
-      start = end;
-    }
+    this.pass(this.bounds.feed(chunk));
     done();
   }
 
   override _flush(done: TransformCallback): void {
-    // A last line without its newline is passed on as it is (the SDK waits for a newline it will not get).
-    if (!this.dropping && this.heldBytes > 0) this.push(Buffer.concat(this.held));
-    else if (this.dropping) this.onOverlong(this.heldBytes);
+    this.pass(this.bounds.end());
     done();
   }
 
-  /** One piece of the current line; `ends`: it ends with the line's newline. */
-  private addPiece(piece: Buffer, ends: boolean): void {
-    this.heldBytes += piece.length;
-    if (!this.dropping && this.heldBytes > this.maxLineBytes + (ends ? 1 : 0)) {
-      this.dropping = true;
-      this.held = [];
+  private pass(lines: BoundedLine[]): void {
+    for (const line of lines) {
+      if ('overlongBytes' in line) this.onOverlong(line.overlongBytes);
+      else this.push(Buffer.concat([line.bytes, NEWLINE]));
     }
-    if (!this.dropping) this.held.push(piece);
-    if (!ends) return;
-    if (this.dropping) this.onOverlong(this.heldBytes);
-    else this.push(this.held.length === 1 ? this.held[0]! : Buffer.concat(this.held));
-    this.held = [];
-    this.heldBytes = 0;
-    this.dropping = false;
   }
 }

@@ -1,4 +1,5 @@
 import * as path from 'node:path';
+import type { Stats } from 'node:fs';
 import { EpistemeError, type Warning } from '../failure.js';
 import { fs } from '../node-builtins.js';
 import { DEFAULT_MAX_INDEX_INPUT_BYTES, readBoundedInput } from '../store/bounded-input.js';
@@ -116,17 +117,20 @@ export class IndexSession {
     const label = location.index === '-' ? 'search index (stdin)' : location.index;
     const maxBytes = location.maxInputBytes ?? DEFAULT_MAX_INDEX_INPUT_BYTES;
     const fds: number[] = [];
+    // The manifest read last (its descriptor's stat), to tell a generation a build replaced from a damaged one.
+    let opened: Stats | null = null;
     // A file is read block by block (the head, then only the blocks the query needs); stdin whole.
     const open = async () => {
       if (location.index === '-') return memorySource(await readBoundedInput('-', maxBytes, 'Search index'));
-      let opened: { fd: number; size: number };
+      let file: { fd: number; size: number };
       try {
-        opened = openBoundedFile(location.index, { label: 'Search index', maxBytes });
+        file = openBoundedFile(location.index, { label: 'Search index', maxBytes });
       } catch (error) {
         throw notBuiltYet(error, location.index);
       }
-      fds.push(opened.fd);
-      return descriptorSource(opened.fd, opened.size);
+      fds.push(file.fd);
+      opened = fs.fstatSync(file.fd);
+      return descriptorSource(file.fd, file.size);
     };
     // A segmented index's segment files are beside it (from stdin: beside --chunk-index, or here).
     const segmentFolder =
@@ -137,19 +141,20 @@ export class IndexSession {
       return descriptorSource(fd, size);
     };
     let index: LoadedSearchIndex;
-    try {
-      index = loadSearchIndex(await open(), label, openSegment);
-    } catch (error) {
-      closeAll(fds.splice(0));
-      if (error instanceof EpistemeError && error.code === 'artifact-invalid' && location.index !== '-')
-        throw otherArtifact(error, location.index);
-      // A build may have replaced the manifest and removed its old segments between our two reads: once more.
-      if (!(error instanceof EpistemeError) || location.index === '-' || error.details?.['segment'] === undefined) throw error;
+    for (let attempt = 1; ; attempt++) {
       try {
         index = loadSearchIndex(await open(), label, openSegment);
-      } catch (again) {
-        closeAll(fds);
-        throw again;
+        break;
+      } catch (error) {
+        closeAll(fds.splice(0));
+        // A build committed a newer manifest and removed the segments of the one read (between the two
+        // reads): that is no damage, read the new generation. A segment missing or changed under the
+        // manifest still at the path is (artifact-invalid, below).
+        const segment = error instanceof EpistemeError && error.details?.['segment'] !== undefined;
+        if (segment && location.index !== '-' && attempt < MAX_GENERATION_TRIES && replacedSince(location.index, opened)) continue;
+        if (error instanceof EpistemeError && error.code === 'artifact-invalid' && location.index !== '-')
+          throw otherArtifact(error, location.index);
+        throw error;
       }
     }
     const generation: Generation = { index, fds, freshChunkIndex: null };
@@ -213,6 +218,20 @@ function statStamp(file: string): string | null {
     return `${s.dev} ${s.ino} ${s.size} ${s.mtimeMs} ${s.ctimeMs}`;
   } catch {
     return null;
+  }
+}
+
+/** Generations a load reads before it gives up when builds keep replacing the index under it. */
+const MAX_GENERATION_TRIES = 8;
+
+/** True when the file at `file` is no longer the one `opened` describes (a build committed another). */
+function replacedSince(file: string, opened: Stats | null): boolean {
+  if (opened === null) return false;
+  try {
+    const now = fs.statSync(file);
+    return now.ino !== opened.ino || now.dev !== opened.dev || now.size !== opened.size || now.mtimeMs !== opened.mtimeMs;
+  } catch {
+    return true;
   }
 }
 

@@ -9,6 +9,7 @@ import { PROXIMITY_DEPTH } from '../query/proximity.js';
 import { citationUrl } from '../query/citation-choice.js';
 import { IndexSession } from './query-session.js';
 import { workspaceSearchIndex } from './query-workspace.js';
+import { boundedLines } from './line-bounds.js';
 import {
   answerQuery,
   DEFAULT_LIMIT,
@@ -263,15 +264,14 @@ export class QueryCommand extends EpistemeCommand {
     const session = new IndexSession(location, true);
     let worst = 0;
     let number = 0;
-    // Not import(): the query bundle runs in a vm.Script on Node 20 (bin/episteme.cjs), which has no dynamic import.
-    const { createInterface } = process.getBuiltinModule('node:readline');
-    const lines = createInterface({ input: this.context.stdin, crlfDelay: Infinity });
-    for await (const line of lines) {
+    // A line is held only up to its bound: a longer one is dropped as it arrives and answered in its place.
+    for await (const bounded of boundedLines(this.context.stdin as AsyncIterable<Buffer>, MAX_BATCH_LINE_BYTES)) {
       number++;
-      if (line.trim() === '') continue;
+      const line = 'bytes' in bounded ? bounded.bytes.toString('utf8') : '';
+      if ('bytes' in bounded && line.trim() === '') continue;
       const output = new Output('query', true, 'never', this.context.stdout, () => this.context.stderr);
       try {
-        if (Buffer.byteLength(line) > MAX_BATCH_LINE_BYTES)
+        if ('overlongBytes' in bounded)
           throw new EpistemeError('usage-error', `Line ${number} is longer than ${MAX_BATCH_LINE_BYTES} bytes.`, {
             hint: 'One request per line, as JSON.',
             details: { line: number },

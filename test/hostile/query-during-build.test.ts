@@ -29,9 +29,9 @@ function html(doc: number, generation: number): string {
   );
 }
 
-function writeWorkspace(box: Sandbox, generation: number): void {
+function writeWorkspace(box: Sandbox, generation: number, docs = DOCS): void {
   const map = [];
-  for (let i = 0; i < DOCS; i++) {
+  for (let i = 0; i < docs; i++) {
     box.write({ [`src/doc${i}.html`]: html(i, generation) });
     map.push({ sourceUrl: `https://example.test/doc${i}/`, localPath: `src/doc${i}.html`, contentType: 'text/html' });
   }
@@ -145,6 +145,62 @@ test('queries run while another process rebuilds the workspace with edits all an
     const stale = await query();
     assertFailure(stale, { code: 'stale-index', exit: 2, ...QUERY_BOUNDS });
     assert.equal(stale.json!.error!.hint, 'Rebuild it: episteme build chunks/search-index.json');
+  } finally {
+    box.cleanup();
+  }
+});
+
+/**
+ * Pauses the command it is preloaded into (NODE_OPTIONS=--require) at its first open of a search-index
+ * segment, after it has read the manifest: it writes <ws>/log/paused and waits for <ws>/log/go, so a
+ * test can commit another generation in between, which removes the segments that manifest names.
+ */
+const PAUSE_AT_SEGMENT = `
+const fs = require('node:fs');
+const openSync = fs.openSync;
+let paused = false;
+fs.openSync = function (file, ...rest) {
+  if (!paused && String(file).includes('.seg-')) {
+    paused = true;
+    fs.writeFileSync('log/paused', String(file));
+    const nap = new Int32Array(new SharedArrayBuffer(4));
+    while (!fs.existsSync('log/go')) Atomics.wait(nap, 0, 0, 10);
+  }
+  return openSync.call(this, file, ...rest);
+};
+`;
+
+test('a query that read the manifest of a generation a build then replaced answers from the new one', async () => {
+  const box = new Sandbox('episteme-during-build-');
+  try {
+    // More documents than one search-index file holds: the index is a manifest and its segments.
+    const docs = 20;
+    writeWorkspace(box, 0, docs);
+    box.write({ 'tools/pause.cjs': PAUSE_AT_SEGMENT, 'log/.keep': '' });
+    assert.equal((await box.run(['build', '--json'])).code, 0);
+    const segments = (): string[] => fs.readdirSync(path.join(box.ws, 'chunks')).filter((name) => name.includes('.seg-'));
+    const before = segments();
+    assert.ok(before.length > 1, `a segmented index: ${before.join(', ')}`);
+
+    const env = { ...process.env, NODE_OPTIONS: `--require ${path.join(box.ws, 'tools/pause.cjs')}` };
+    const query = box.run(['query', '--term', 'marker', '--limit', '50', '--json'], { env });
+    await waitUntil(() => fs.existsSync(path.join(box.ws, 'log/paused')), 'the query has read the manifest');
+    const awaited = fs.readFileSync(path.join(box.ws, 'log/paused'), 'utf8');
+    writeWorkspace(box, 1, docs);
+    assert.equal((await box.run(['build', '--json'])).code, 0);
+    assert.ok(!fs.existsSync(awaited), 'the build removed the segment the query was about to open');
+    fs.writeFileSync(path.join(box.ws, 'log/go'), '');
+
+    const answer = await query;
+    assert.equal(answer.code, 0, answer.stdout + answer.stderr);
+    const hits = answer.json!.data.hits as Hit[];
+    assert.equal(hits.length, docs);
+    for (const hit of hits) assert.match(hit.snippet.text, /gen1/, 'answered from the generation committed meanwhile');
+
+    // A segment missing under the manifest still at the path is damage: artifact-invalid, not a retry.
+    fs.rmSync(path.join(box.ws, 'chunks', segments()[0]!));
+    const damaged = await box.run(['query', '--term', 'marker', '--json']);
+    assertFailure(damaged, { code: 'artifact-invalid', exit: 2, ...QUERY_BOUNDS });
   } finally {
     box.cleanup();
   }
