@@ -202,7 +202,7 @@ export async function serve(options: ServeOptions): Promise<number> {
     ),
   );
   process.stdin.pipe(lines);
-  const transport = new StdioServerTransport(lines, process.stdout);
+  const transport = new AnsweringTransport(lines, process.stdout);
   const closed = new Promise<void>((resolve) => {
     server.onclose = () => resolve();
   });
@@ -220,17 +220,107 @@ export async function serve(options: ServeOptions): Promise<number> {
     else if (error.name === 'ZodError') answerUnread(ErrorCode.InvalidRequest, 'Invalid request: the line is not a JSON-RPC 2.0 message.');
   };
   await server.connect(transport);
+  // The SDK checks a tools/call request's params against its schema before any handler runs and
+  // answers a mismatch with -32603 and its validator's dump: the shapes it refuses are answered here
+  // first, as the tools' own checks answer, -32602 with the CLI's error.
+  const deliver = transport.onmessage!;
+  transport.onmessage = (message: JSONRPCMessage) => {
+    transport.count(message);
+    const refused = toolCallShapeError(message);
+    if (refused === null) return deliver(message);
+    const id = (message as { id: string | number }).id;
+    const { code, message: text, data } = invalidParams(refused);
+    transport.send({ jsonrpc: '2.0', id, error: { code, message: text, data } }).catch(() => undefined);
+  };
   const stop = () => {
     building?.kill('SIGTERM');
     void server.close();
   };
-  process.stdin.once('end', stop);
-  process.stdin.once('close', stop);
+  // The end of stdin ends the server once every request read has its answer (a build included); a
+  // signal ends it at once.
+  // stdin closed without its end (destroyed): the same as its end.
+  process.stdin.once('close', () => {
+    if (!lines.writableEnded) lines.end();
+  });
+  lines.once('end', () => {
+    transport.onAnswered = () => {
+      if (transport.unanswered === 0) void server.close();
+    };
+    transport.onAnswered();
+  });
   process.once('SIGINT', stop);
   process.once('SIGTERM', stop);
   await closed;
   session.close();
   return 0;
+}
+
+/**
+ * The stdio transport, counting the requests it delivered that have no answer yet (a request the
+ * client cancelled is answered by no one: it counts as answered), so the server can end once they
+ * are answered after its input has ended.
+ */
+export class AnsweringTransport extends StdioServerTransport {
+  private readonly waiting = new Map<string | number, number>();
+  unanswered = 0;
+  onAnswered: (() => void) | null = null;
+
+  /** Counts a request as it is read (the SDK sets onmessage on connect; this wraps it). */
+  count(message: JSONRPCMessage): void {
+    const request = message as { id?: unknown; method?: unknown; params?: { requestId?: unknown } };
+    if (typeof request.method !== 'string') return;
+    if (typeof request.id === 'string' || typeof request.id === 'number') {
+      this.waiting.set(request.id, (this.waiting.get(request.id) ?? 0) + 1);
+      this.unanswered++;
+    } else if (request.method === 'notifications/cancelled') this.settle(request.params?.requestId);
+  }
+
+  /**
+   * One message at a time, each after the last one's write: the SDK's send waits for stdout's drain with
+   * a listener of its own, and answers sent together while stdout is full would add one each (Node
+   * warns past ten).
+   */
+  override send(message: JSONRPCMessage): Promise<void> {
+    const answer = message as { id?: unknown; method?: unknown };
+    const sent = this.sending.then(() => super.send(message));
+    this.sending = sent.catch(() => undefined);
+    return sent.finally(() => {
+      if (answer.method === undefined) this.settle(answer.id);
+    });
+  }
+  private sending: Promise<void> = Promise.resolve();
+
+  private settle(id: unknown): void {
+    if (typeof id !== 'string' && typeof id !== 'number') return;
+    const left = this.waiting.get(id);
+    if (left === undefined) return;
+    if (left > 1) this.waiting.set(id, left - 1);
+    else this.waiting.delete(id);
+    this.unanswered--;
+    this.onAnswered?.();
+  }
+}
+
+/**
+ * Why a tools/call request's params are not the shape MCP gives them ({name: string, arguments?:
+ * object, _meta?: object}), or null (also for any other message).
+ */
+function toolCallShapeError(message: JSONRPCMessage): EpistemeError | null {
+  const request = message as { method?: unknown; id?: unknown; params?: unknown };
+  if (request.method !== 'tools/call' || request.id === undefined) return null;
+  const isObject = (value: unknown): value is Record<string, unknown> =>
+    typeof value === 'object' && value !== null && !Array.isArray(value);
+  const refuse = (why: string, field: string) =>
+    new EpistemeError('usage-error', `tools/call: ${why}.`, {
+      hint: 'Call a tool as {"name": "search", "arguments": {"terms": ["..."]}} (tools/list gives each input schema).',
+      details: { field },
+    });
+  if (!isObject(request.params)) return refuse('params must be an object', 'params');
+  const { name, arguments: args, _meta: meta } = request.params;
+  if (typeof name !== 'string') return refuse('params.name must be a string, the name of a tool', 'params.name');
+  if (args !== undefined && !isObject(args)) return refuse('params.arguments must be an object', 'params.arguments');
+  if (meta !== undefined && !isObject(meta)) return refuse('params._meta must be an object', 'params._meta');
+  return null;
 }
 
 /** A request the tool's schema refuses: JSON-RPC "invalid params" carrying the CLI's error. */

@@ -27,7 +27,8 @@ export class ServeCommand extends WorkspaceCommand {
       `(\`build-in-progress\`, \`stale-index\`), as \`query\` does. A malformed request is a JSON-RPC error -32602 whose data is the CLI ` +
       `error (code, message, hint); a line that is not JSON is answered with -32700, one that is not a JSON-RPC message or is ` +
       `longer than 4 MiB with -32600 (id null). A request that fails is a tool result with isError and the failure ` +
-      `envelope. The server ends when its stdin closes, or on SIGINT or SIGTERM. Errors before it starts (no workspace, a bad ` +
+      `envelope. When its stdin closes, the server answers the requests it has read, then ends; SIGINT or SIGTERM end ` +
+      `it at once. Errors before it starts (no workspace, a bad ` +
       `config) go to stderr, exit 2.
     `,
     examples: [

@@ -427,10 +427,24 @@ test('serve: malformed input (not JSON: -32700, not JSON-RPC: -32600, a call wit
     send({ jsonrpc: '2.0', id: 3, method: 'tools/call', params: { name: 'search', arguments: 'terms' } });
     send({ jsonrpc: '2.0', id: 4, method: 'no/such/method', params: {} });
     send({ jsonrpc: '2.0', id: 5, method: 'tools/call', params: { name: 'search', arguments: { terms: ['alpha'], limit: 1 } } });
-    assert.ok((await answer(2)).error, 'a call without params is an error');
-    // Arguments that are not an object break the protocol's own schema: the SDK refuses the request
-    // before any tool sees it (with its own code and message), and the server goes on.
-    assert.ok((await answer(3)).error, 'arguments that are not an object are an error');
+    // Params that break the protocol's shape of a tool call are invalid params with the CLI's error,
+    // as a tool's own argument check answers (not the SDK's -32603 with its validator's dump).
+    send({ jsonrpc: '2.0', id: 6, method: 'tools/call', params: { name: 'search', arguments: [1, 2] } });
+    send({ jsonrpc: '2.0', id: 7, method: 'tools/call', params: { name: 5 } });
+    send({ jsonrpc: '2.0', id: 10, method: 'tools/call', params: { name: 'search', arguments: null } });
+    for (const [id, field] of [
+      [2, 'params'],
+      [3, 'params.arguments'],
+      [6, 'params.arguments'],
+      [7, 'params.name'],
+      [10, 'params.arguments'],
+    ] as const) {
+      const refused = (await answer(id)).error;
+      assert.equal(refused.code, -32602, `request ${id}: ${JSON.stringify(refused)}`);
+      assert.equal(refused.data.code, 'usage-error');
+      assert.equal(refused.data.details.field, field);
+      assert.match(refused.data.hint, /"arguments": \{"terms"/);
+    }
     assert.equal((await answer(4)).error.code, -32601);
     const five = await answer(5);
     assert.equal(five.result.structuredContent.ok, true);
@@ -451,6 +465,31 @@ test('serve: malformed input (not JSON: -32700, not JSON-RPC: -32600, a call wit
     await waitUntil(() => child.exitCode !== null, 'the server exits when its stdin closes');
   }
   assert.equal(child.exitCode, 0);
+});
+
+test('serve: the end of stdin ends the server once every request read is answered, a build included', async () => {
+  const lines = [
+    {
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'initialize',
+      params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'eof', version: '0' } },
+    },
+    { jsonrpc: '2.0', method: 'notifications/initialized' },
+    { jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'status', arguments: {} } },
+    { jsonrpc: '2.0', id: 3, method: 'tools/call', params: { name: 'build', arguments: {} } },
+    { jsonrpc: '2.0', id: 4, method: 'tools/call', params: { name: 'search', arguments: { terms: ['alpha'] } } },
+  ];
+  // The last line without its newline: read all the same.
+  const served = await rig.exec(['serve'], { input: lines.map((line) => JSON.stringify(line)).join('\n') });
+  assert.equal(served.code, 0, served.stderr);
+  const answers = served.stdout
+    .trim()
+    .split('\n')
+    .map((line) => JSON.parse(line) as { id: number; result?: { structuredContent: { ok: boolean; command: string } } });
+  assert.deepEqual(answers.map((a) => a.id).sort(), [1, 2, 3, 4]);
+  for (const id of [2, 3, 4]) assert.equal(answers.find((a) => a.id === id)!.result!.structuredContent.ok, true, `request ${id}`);
+  assert.equal(answers.find((a) => a.id === 3)!.result!.structuredContent.command, 'build');
 });
 
 test('the MCP SDK is loaded by serve alone: not in the query bundle, not imported by cli.js or any chunk but one', () => {
