@@ -79,9 +79,10 @@ export const INDEX_PART_VERSION = 13;
 /**
  * Tokenizer and stemming: index bytes and query matching depend on it. 2: the index also counts the
  * parts of compound words (tokenizer.ts indexTerms: MRCPv2 -> mrcp v2). 3: a word over 64 characters
- * is no compound.
+ * is no compound. 4: a word part of combining marks alone (a variation selector) has no term; it was
+ * the empty term, which every such part matched.
  */
-export const TOKENIZER_VERSION = 3;
+export const TOKENIZER_VERSION = 4;
 
 /**
  * Which documents the search index cuts into which files (index-layout.ts planSearchSegments), beside the

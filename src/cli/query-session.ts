@@ -154,6 +154,13 @@ export class IndexSession {
         if (segment && location.index !== '-' && attempt < MAX_GENERATION_TRIES && replacedSince(location.index, opened)) continue;
         if (error instanceof EpistemeError && error.code === 'artifact-invalid' && location.index !== '-')
           throw otherArtifact(error, location.index);
+        if (segment && location.index === '-' && (error as EpistemeError).code === 'artifact-invalid')
+          throw new EpistemeError('artifact-invalid', (error as EpistemeError).message, {
+            hint:
+              `A segmented index read from stdin finds its segments beside --chunk-index, else in the current folder (${segmentFolder}): ` +
+              'pass --chunk-index CHUNKS/index.json, or name the index file with --index.',
+            details: (error as EpistemeError).details,
+          });
         throw error;
       }
     }

@@ -40,17 +40,24 @@ export function workspaceSearchIndex(config: string | undefined): string {
     );
   }
   let chunks = 'chunks';
-  try {
-    const raw = JSON.parse(readConfig(file)) as { outputs?: { chunks?: unknown } };
-    if (typeof raw.outputs?.chunks === 'string') chunks = raw.outputs.chunks;
-  } catch (error) {
-    if (error instanceof EpistemeError) throw error;
-    const shown = path.relative(process.cwd(), file) || CONFIG_FILE_NAME;
-    throw new EpistemeError('config-invalid', `${shown} is not valid JSON: ${(error as Error).message}`, {
+  const shown = path.relative(process.cwd(), file) || CONFIG_FILE_NAME;
+  const invalid = (why: string) =>
+    new EpistemeError('config-invalid', `${shown} ${why}`, {
       hint: `Fix ${shown} (see docs/workspace.md, "Workspace"), or name the index with --index.`,
       details: { file: shown },
     });
+  let raw: unknown;
+  try {
+    raw = JSON.parse(readConfig(file));
+  } catch (error) {
+    if (error instanceof EpistemeError) throw error;
+    throw invalid(`is not valid JSON: ${(error as Error).message}`);
   }
+  // Only outputs.chunks is read here (a query starts fast); a build checks the whole config.
+  if (raw === null || typeof raw !== 'object' || Array.isArray(raw)) throw invalid('must be a JSON object.');
+  const outputs = (raw as { outputs?: unknown }).outputs;
+  if (outputs !== null && typeof outputs === 'object' && typeof (outputs as { chunks?: unknown }).chunks === 'string')
+    chunks = (outputs as { chunks: string }).chunks;
   return path
     .relative(process.cwd(), path.join(path.dirname(file), chunks, 'search-index.json'))
     .split(path.sep)
@@ -165,11 +172,14 @@ export function rebuildCommand(indexPath: string): string {
     return `episteme build --config ${shellWord(path.relative(process.cwd(), config).split(path.sep).join('/'))} ${target}`;
   }
   // No config: every command that writes remembers a workspace given by a file (config/remember-workspace.ts),
-  // so this one's map or manifest came from stdin, which no config can name: it is rebuilt the same way.
-  const folder =
-    path
-      .relative(process.cwd(), path.dirname(path.dirname(absolute)))
-      .split(path.sep)
-      .join('/') || '.';
+  // so this one's map or manifest came from stdin, which no config can name: it is rebuilt the same way;
+  // unless no build state is beside it either: then the index was copied out of its workspace.
+  const root = path.dirname(path.dirname(absolute));
+  const folder = path.relative(process.cwd(), root).split(path.sep).join('/') || '.';
+  if (!fs.existsSync(path.join(root, '.episteme')))
+    return (
+      'in the workspace it was built in (none is above it: it was copied out of one), then copy its chunks folder ' +
+      'whole (search-index.json, its segments, index.json)'
+    );
   return `from ${shellWord(folder)}, as it was made (its map or manifest came from stdin), e.g. cat MAP.json | episteme build --map -`;
 }

@@ -16,8 +16,11 @@ import {
   DEFAULT_MAX_CHARS,
   DEFAULT_MAX_SNIPPET_CHARS,
   MAX_CHARS_RANGE,
+  MAX_FILTER_VALUES,
   MAX_LIMIT,
   MAX_SNIPPET_CHARS_RANGE,
+  MAX_TERM_CHARS,
+  MAX_TERMS,
   OFFSET_RANGE,
   parseQueryRequest,
   type QueryOptions,
@@ -182,6 +185,12 @@ export class QueryCommand extends EpistemeCommand {
 
   /** The query the flags ask for, with these terms: one request, or the defaults of each --batch line. */
   private queryOptions(terms: string[]): QueryOptions {
+    // The bounds a --batch line or an MCP search has (query-request.ts): the same request either way.
+    checkValues('--term', terms, MAX_TERMS);
+    checkValues('--family', this.family, MAX_FILTER_VALUES);
+    checkValues('--authority', this.authority, MAX_FILTER_VALUES);
+    checkValues('--document-type', this.documentType, MAX_FILTER_VALUES);
+    checkValues('--normativity', this.normativity, MAX_FILTER_VALUES);
     return {
       terms,
       limit: this.limit,
@@ -249,9 +258,10 @@ export class QueryCommand extends EpistemeCommand {
       });
     if (this.terms !== undefined)
       return failure({ message: '--batch takes its terms from each line on stdin, not from --term.', hint: 'Drop --term.' });
-    const defaults = this.queryOptions([]);
+    let defaults: QueryOptions;
     let location: ReturnType<QueryCommand['location']>;
     try {
+      defaults = this.queryOptions([]);
       location = this.location();
     } catch (error) {
       if (!(error instanceof EpistemeError)) throw error;
@@ -311,6 +321,22 @@ export class QueryCommand extends EpistemeCommand {
     session.close();
     return worst;
   }
+}
+
+/** A repeatable flag's values: at most `max` of them, each of 1 to MAX_TERM_CHARS characters (a usage error otherwise). */
+function checkValues(flag: string, values: readonly string[] | undefined, max: number): void {
+  if (values === undefined) return;
+  if (values.length > max)
+    throw new EpistemeError('usage-error', `${flag} is given ${values.length} times; a query takes at most ${max}.`, {
+      hint: `Keep the ${max} that matter most.`,
+      details: { field: flag },
+    });
+  for (const value of values)
+    if (value.length === 0 || value.length > MAX_TERM_CHARS)
+      throw new EpistemeError('usage-error', `${flag} takes 1 to ${MAX_TERM_CHARS} characters (got ${value.length}).`, {
+        hint: value.length === 0 ? `Drop the empty ${flag}.` : `Shorten the ${flag} value to its key words.`,
+        details: { field: flag },
+      });
 }
 
 /** --explain in human output: one line per term, points first (they add up to the hit's points). */

@@ -179,8 +179,9 @@ function describeParseError(cli: Cli, commands: CommandTable, argv: string[], er
     const problem = definition ? diagnoseOptions(first, argv.slice(1), definition.options) : null;
     if (problem) return problem;
   }
-  // clipanion's own words, without its "did you mean" list (which can be empty) or the usage dump.
-  let message = error instanceof Error ? error.message.split('\n')[0]!.replace(/^Usage Error: /, '') : String(error);
+  // clipanion's own words, without its "did you mean" list (which can be empty) or the usage dump, both
+  // after a blank line; an argument it quotes may hold a newline of its own (Output shows it escaped).
+  let message = error instanceof Error ? error.message.split('\n\n')[0]!.replace(/^Usage Error: /, '') : String(error);
   if (/^Command not found/.test(message))
     message = first && first in commands ? `Invalid arguments for \`episteme ${first}\`.` : 'Invalid command line.';
   return { message, hint: `Run \`episteme ${first && first in commands ? `${first} ` : ''}--help\`.` };

@@ -391,18 +391,24 @@ function computeTerms(word: string): string[] {
   if (ASCII_ONLY.test(word)) return [finishTerm(word.toLowerCase())];
   const normalized = word.normalize('NFKC').toLowerCase();
   const terms: string[] = [];
+  // A part of marks alone (a variation selector, a combining accent after a space) folds to nothing:
+  // no term, or every such part of any text would match every other as the empty term.
+  const pushFolded = (part: string): void => {
+    const term = finishTerm(foldWord(part));
+    if (term !== '') terms.push(term);
+  };
   const { wordSplit, bigramChar } = unicodeWordRegexes();
   const parts = normalized.match(wordSplit) ?? [];
   for (const part of parts) {
     if (!bigramChar.test(part)) {
-      terms.push(finishTerm(foldWord(part)));
+      pushFolded(part);
       continue;
     }
     for (const run of part.match(bigramRuns().split) ?? []) {
       if (bigramChar.test(run)) {
         for (const gram of bigramSpans(run, 0)) terms.push(gram.term);
       } else {
-        terms.push(finishTerm(foldWord(run)));
+        pushFolded(run);
       }
     }
   }

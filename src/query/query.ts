@@ -230,26 +230,37 @@ export function runQuery(index: LoadedSearchIndex, request: QueryRequest): Query
  * Family and document type are open sets (rules name them), so a value is checked against what the
  * index holds: an unknown one is a usage error listing the held values, never a silent zero hits.
  */
-function requireHeldValues(index: LoadedSearchIndex, option: string, column: 3 | 5, values: string[] | undefined): void {
+function requireHeldValues(
+  index: LoadedSearchIndex,
+  names: { option: string; field: string },
+  column: 3 | 5,
+  values: string[] | undefined,
+): void {
   if (values === undefined) return;
   const held = [...new Set(index.documents.map((doc) => doc[column]))].sort(compareCodeUnits);
   const unknown = [...new Set(values.filter((value) => !held.includes(value)))].sort(compareCodeUnits);
   if (unknown.length === 0) return;
+  const { option, field } = names;
   const list = held.length === 0 ? 'none (the index has no documents)' : held.join(', ');
+  // The same request comes from flags, a --batch line or an MCP call: the hint names both forms.
+  const example = JSON.stringify(held[0] ?? '');
   throw new EpistemeError(
     'usage-error',
-    `Unknown ${option} value${unknown.length > 1 ? 's' : ''} ${unknown.map((value) => JSON.stringify(value)).join(', ')}: ` +
+    `Unknown ${field} value${unknown.length > 1 ? 's' : ''} ${unknown.map((value) => JSON.stringify(value)).join(', ')}: ` +
       `the index holds ${list}.`,
     {
-      hint: held.length === 0 ? undefined : `Use one of: ${held.map((value) => `${option} ${value}`).join(', ')}.`,
-      details: { option, unknown, held },
+      hint:
+        held.length === 0
+          ? undefined
+          : `Use one of the values it holds: ${option} ${held[0]} on the command line, "${field}": [${example}] in a request.`,
+      details: { option, field, unknown, held },
     },
   );
 }
 
 function chunkFilter(index: LoadedSearchIndex, request: QueryRequest): (ordinal: number) => boolean {
-  requireHeldValues(index, '--family', 3, request.family);
-  requireHeldValues(index, '--document-type', 5, request.documentType);
+  requireHeldValues(index, { option: '--family', field: 'family' }, 3, request.family);
+  requireHeldValues(index, { option: '--document-type', field: 'documentType' }, 5, request.documentType);
   const set = (values: string[] | undefined): Set<string> | undefined =>
     values === undefined || values.length === 0 ? undefined : new Set(values);
   const family = set(request.family);

@@ -30,11 +30,13 @@ test('a line past the bound is dropped and reported once with its length; the li
     const input = `{"a":1}\n${long}\n{"b":2}\n`;
     const chunks: string[] = [];
     for (let at = 0; at < input.length; at += cut) chunks.push(input.slice(at, at + cut));
-    assert.deepEqual(await run(10, chunks), { out: '{"a":1}\n{"b":2}\n', overlong: [51] }, `pieces of ${cut}`);
+    assert.deepEqual(await run(10, chunks), { out: '{"a":1}\n{"b":2}\n', overlong: [50] }, `pieces of ${cut}`);
   }
   // Exactly at the bound (newline not counted) passes; one byte more does not.
-  assert.deepEqual(await run(5, ['12345\n123456\n']), { out: '12345\n', overlong: [7] });
-  // A last line without its newline: passed on at the end when within the bound, reported when not.
-  assert.deepEqual(await run(5, ['12\n', '345']), { out: '12\n345', overlong: [] });
+  assert.deepEqual(await run(5, ['12345\n123456\n']), { out: '12345\n', overlong: [6] });
+  // A carriage return before the newline is not counted (a CRLF line of 5 bytes passes, without its CR).
+  assert.deepEqual(await run(5, ['12345\r\n']), { out: '12345\n', overlong: [] });
+  // A last line without its newline: passed on at the end (with one) when within the bound, reported when not.
+  assert.deepEqual(await run(5, ['12\n', '345']), { out: '12\n345\n', overlong: [] });
   assert.deepEqual(await run(5, ['12\n', '3456789']), { out: '12\n', overlong: [7] });
 });

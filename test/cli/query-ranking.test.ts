@@ -68,18 +68,23 @@ test('query: one hit per passage, --no-collapse, --explain adds up, through the 
     assert.match(human.stdout, /^ {5}\d+ zebra1 \(qtf 1, weight 1000\/1000\): chunk \d+ \(body tf 1\+3x0, df \d+/m);
 
     // Unknown --family / --document-type: a usage error naming what the index holds, not zero hits.
-    for (const [option, value, held] of [
-      ['--family', 'rfcc', 'generic'],
-      ['--document-type', 'specification', 'document'],
+    for (const [option, field, value, held] of [
+      ['--family', 'family', 'rfcc', 'generic'],
+      ['--document-type', 'documentType', 'specification', 'document'],
     ] as const) {
       const unknown = await rig.exec(['query', '--index', 'chunks/search-index.json', '--term', 'alpha', option, value, '--json']);
       assert.equal(unknown.code, 2, unknown.stdout);
       assert.equal(unknown.json!.error!.code, 'usage-error');
-      assert.match(unknown.json!.error!.message, new RegExp(`Unknown ${option} value "${value}": the index holds ${held}\\.`));
+      assert.match(unknown.json!.error!.message, new RegExp(`Unknown ${field} value "${value}": the index holds ${held}\\.`));
       assert.deepEqual(unknown.json!.error!.details.held, [held]);
       const humanError = await rig.exec(['query', '--index', 'chunks/search-index.json', '--term', 'alpha', option, value]);
       assert.equal(humanError.code, 2);
-      assert.match(humanError.stderr, new RegExp(`${option} ${held}`));
+      // The hint names the flag and the request field (a --batch line or an MCP call gets the same error).
+      assert.match(humanError.stderr, new RegExp(`${option} ${held} on the command line, "${field}": \\["${held}"\\] in a request`));
+      const line = await rig.exec(['query', '--index', 'chunks/search-index.json', '--batch'], {
+        input: `${JSON.stringify({ terms: ['alpha'], [field]: [value] })}\n`,
+      });
+      assert.equal(JSON.parse(line.stdout).error.hint, unknown.json!.error!.hint);
     }
     const known = await rig.exec([
       'query',

@@ -432,6 +432,12 @@ test('serve: malformed input (not JSON: -32700, not JSON-RPC: -32600, a call wit
     send({ jsonrpc: '2.0', id: 6, method: 'tools/call', params: { name: 'search', arguments: [1, 2] } });
     send({ jsonrpc: '2.0', id: 7, method: 'tools/call', params: { name: 5 } });
     send({ jsonrpc: '2.0', id: 10, method: 'tools/call', params: { name: 'search', arguments: null } });
+    // A filter value the index does not hold is a failed tool result (as the CLI's envelope), its hint in a request's terms.
+    send({ jsonrpc: '2.0', id: 11, method: 'tools/call', params: { name: 'search', arguments: { terms: ['alpha'], family: ['nope'] } } });
+    const family = (await answer(11)).result;
+    assert.equal(family.isError, true, JSON.stringify(family));
+    assert.equal(family.structuredContent.error.details.field, 'family');
+    assert.match(family.structuredContent.error.hint, /"family": \["generic"\] in a request/);
     for (const [id, field] of [
       [2, 'params'],
       [3, 'params.arguments'],

@@ -240,6 +240,24 @@ test('an option value that starts with "-" is the value: a negative bound names 
     const term = await rig.exec(['query', '--term', '-5', '--json']);
     assert.equal(term.code, 0, term.stdout);
     assert.equal(term.json!.data.total, 1);
+    // The bounds of a --batch line or MCP search request hold for the flags too: one request either way.
+    const many = (flag: string, count: number, value: string) => Array.from({ length: count }, () => [flag, value]).flat();
+    for (const [args, message] of [
+      [['--term', ''], /^--term takes 1 to 4096 characters \(got 0\)/],
+      [['--term', 'a'.repeat(4097)], /^--term takes 1 to 4096 characters \(got 4097\)/],
+      [many('--term', 65, 'zebra1'), /^--term is given 65 times; a query takes at most 64\./],
+      [['--term', 'zebra1', ...many('--family', 65, 'generic')], /^--family is given 65 times/],
+    ] as const) {
+      const result = await rig.exec(['query', ...args, '--json']);
+      assert.equal(result.code, 2, result.stdout.slice(0, 500));
+      assert.equal(result.json!.error!.code, 'usage-error');
+      assert.match(result.json!.error!.message, message);
+    }
+    // As the defaults of --batch lines: refused before any line is read.
+    const defaults = await rig.exec(['query', '--batch', ...many('--family', 65, 'generic')], { input: '{"terms":["zebra1"]}\n' });
+    assert.equal(defaults.code, 2);
+    assert.match(JSON.parse(defaults.stdout).error.message, /^--family is given 65 times/);
+    assert.equal((await rig.exec(['query', ...many('--term', 64, 'zebra1'), '--json'])).json!.data.total, 1);
   } finally {
     rig.cleanup();
   }

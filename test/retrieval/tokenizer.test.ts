@@ -472,3 +472,16 @@ test('compound words: their parts are indexed beside the word, and a query finds
   const [span] = tokenizeWithOffsets(text, ['mrc'], new Set(['mrcp'])).filter((s) => s.term === 'mrcp');
   assert.deepEqual(span, { term: 'mrcp', start: 3, end: 9 });
 });
+
+test('a word part of combining marks alone (a variation selector, an accent after a space) has no term, never the empty term', () => {
+  for (const text of ['\u0301', '\ufe0f', 'flag 🏳\ufe0f\u200d🌈 here', 'cafe \u0301 au lait', '\u0301\u0302\u0303', 'x\u200d\ufe0f']) {
+    const label = JSON.stringify(text);
+    assert.ok(!tokenize(text).includes(''), label);
+    assert.ok(!indexTerms(text).terms.includes(''), label);
+    assert.ok(!tokenizeWithOffsets(text).some((span) => span.term === ''), label);
+  }
+  assert.deepEqual(tokenize('\u0301'), []);
+  assert.deepEqual(tokenize('flag \ufe0f here'), ['flag', 'here']);
+  // A mark on a letter stays part of its word (folded for Latin, kept for other scripts).
+  assert.deepEqual(tokenize('cafe\u0301'), ['cafe']);
+});
