@@ -44,7 +44,7 @@ export class ExtractCommand extends GraphCommand {
       `\`list-depth-capped\`); XML internal entities expand at most ${XML_ENTITY_BOUNDS.maxExpansions} ` +
       `times, to at most ${XML_ENTITY_BOUNDS.maxExpandedChars / MIB} Mi characters, and past ` +
       `${XML_ENTITY_BOUNDS.amplificationActivationChars / MIB} Mi to at most ${XML_ENTITY_BOUNDS.amplificationFactor} times the ` +
-      `document; a PDF's Flate streams inflate to at most ${PDF_BOUNDS.maxInflatedBytes / MIB} MiB, and past ` +
+      `document; a PDF's compressed streams decode to at most ${PDF_BOUNDS.maxInflatedBytes / MIB} MiB, and past ` +
       `${PDF_BOUNDS.amplificationActivationBytes / MIB} MiB to at most ${PDF_BOUNDS.amplificationFactor} times the file; ` +
       `a PDF has at most ${PDF_BOUNDS.maxTextItems} text items, and past ${PDF_BOUNDS.textItemsActivation} at most ` +
       `${PDF_BOUNDS.textItemsPerByte} per byte of the file. Past one of these: \`extract-bound-exceeded\` (\`details.bound\` names ` +
