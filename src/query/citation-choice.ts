@@ -80,13 +80,22 @@ export function citedFragment(anchors: readonly [number, string][] | null, fragm
 /**
  * The URL a reader opens a citation at: the source URL and its fragment, with the characters the URL
  * standard percent-encodes in a fragment (space, `"`, `<`, `>`, backquote) encoded, so that an id
- * such as an `<a name>` with a space stays one link where the URL is printed. Other characters are
- * kept as the source writes them (a terminal shows invisible ones escaped: cli/output.ts).
+ * such as an `<a name>` with a space stays one link where the URL is printed, and so are control,
+ * format and separator code points (which a terminal would show escaped, not as a link `show` takes
+ * back). Other characters are kept as the source writes them.
  */
 export function citationUrl(sourceUrl: string, fragment: string | null): string {
   if (fragment === null || fragment === '') return sourceUrl;
-  return `${sourceUrl}#${fragment.replace(/[ "<>`]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`)}`;
+  let shown = fragment.replace(/[ "<>`]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
+  if (/[^\x20-\x7e]/.test(shown)) {
+    invisible ??= /[\p{Cc}\p{Cf}\p{Zl}\p{Zp}]/gu;
+    shown = shown.replace(invisible, (c) => encodeURIComponent(c));
+  }
+  return `${sourceUrl}#${shown}`;
 }
+
+/** Built on first use (a Unicode class costs a cold process; most fragments are ASCII). */
+let invisible: RegExp | undefined;
 
 /** 0 for an HTML page (or a URL that names no other format), 1 for PDF, 2 for XML or plain text. */
 function renderingClass(url: string): number {

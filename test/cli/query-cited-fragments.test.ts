@@ -163,3 +163,31 @@ test('query: a block of a section without an id is cited at the nearest enclosin
     rig.cleanup();
   }
 });
+
+test('a printed citation URL whose id holds a control or invisible character opens with show', async () => {
+  const rig = new Rig();
+  try {
+    rig.write({
+      'src/odd.html':
+        '<!DOCTYPE html><html><head><title>Odd ids</title></head><body><h1>Odd ids</h1>' +
+        '<h2 id="line&#10;break">Line</h2><p>A sprocket with a newline id.</p>' +
+        '<h2 id="zero&#x200B;width">Zero</h2><p>A flange with a zero-width id.</p></body></html>',
+      'map.json': JSON.stringify([{ sourceUrl: 'https://example.test/odd', localPath: 'src/odd.html', contentType: 'text/html' }]),
+      'episteme.json': JSON.stringify({ manualIngest: 'map.json' }),
+    });
+    assert.equal((await rig.exec(['build'])).code, 0);
+    for (const [term, encoded, text] of [
+      ['sprocket newline', 'line%0Abreak', 'A sprocket with a newline id.'],
+      ['flange zero-width', 'zero%E2%80%8Bwidth', 'A flange with a zero-width id.'],
+    ] as const) {
+      const human = await rig.exec(['query', '--term', term, '--limit', '1']);
+      const url = /^1\. \[[^\]]+\] (\S+)/m.exec(human.stdout)?.[1];
+      assert.equal(url, `https://example.test/odd#${encoded}`, human.stdout);
+      const shown = await rig.exec(['show', url!, '--json']);
+      assert.equal(shown.code, 0, shown.stdout);
+      assert.equal((shown.json!.data.blocks as { text: string }[]).map((b) => b.text).join(' '), text);
+    }
+  } finally {
+    rig.cleanup();
+  }
+});
