@@ -20,6 +20,10 @@ export const CAPTURE_FAILURE_REASONS = {
   'redirect-limit': { retryable: false, summary: 'More redirects than --max-redirects.' },
   'redirect-scheme': { retryable: false, summary: 'A redirect pointed to a scheme other than http: or https:.' },
   'redirect-invalid': { retryable: false, summary: 'A redirect had a missing or malformed Location.' },
+  'redirect-credentials': {
+    retryable: false,
+    summary: 'A redirect pointed to a URL with a user name or password; credentials are never sent or recorded.',
+  },
   'unexpected-not-modified': { retryable: false, summary: 'The server answered 304 to a request that was not conditional.' },
   'max-sources-per-run': { retryable: false, summary: 'This run already fetched --max-sources sources; the next run fetches this one.' },
   'store-failed': { retryable: false, summary: 'The body could not be written to the snapshot store.' },
@@ -68,6 +72,11 @@ function hintFor(reason: CaptureFailureReason, status: number | undefined): stri
       );
     case 'too-large':
       return 'The previous snapshot is kept. Raise --max-response-bytes (or limits.capture.maxResponseBytes) if the source is trusted.';
+    case 'redirect-credentials':
+      return (
+        'The previous snapshot, if any, is kept; nothing was recorded. The server redirects to a URL with credentials, ' +
+        'which Episteme never sends: point the manifest at a URL that needs none, or add a saved copy to the manual-ingest map.'
+      );
     case 'redirect-limit':
       return 'The previous snapshot is kept. Point the manifest at the final URL, or raise --max-redirects.';
     case 'retry-after-too-long':

@@ -12,9 +12,10 @@ import { EpistemeError } from '../failure.js';
 import { writeFailure } from '../store/write-failure.js';
 
 /**
- * One bounded, conditional GET of a source URL: redirects followed by hand (counted, http(s) only),
- * 5xx / 429 / network errors retried with backoff (Retry-After honoured up to a cap), the body streamed
- * to a temp file while it is hashed and counted (after decompression), never buffered past the bound.
+ * One bounded, conditional GET of a source URL: redirects followed by hand (counted, http(s) only, never
+ * to a URL with credentials), 5xx / 429 / network errors retried with backoff (Retry-After honoured up
+ * to a cap), the body streamed to a temp file while it is hashed and counted (after decompression),
+ * never buffered past the bound.
  * got's own retry, redirect and decompression are switched off so each bound is enforced here, once.
  */
 
@@ -297,14 +298,31 @@ function redirectTarget(from: string, location: string | undefined, status: numb
       status,
     });
   }
+  // Credentials in a Location would be sent (Authorization: Basic) and recorded in the snapshot's
+  // observation and the build state; a manifest URL with them is refused, so is a redirect to one.
+  // Neither message shows them.
+  const shown = withoutCredentials(next).slice(0, 200);
   if (next.protocol !== 'http:' && next.protocol !== 'https:') {
+    throw new CaptureFailure('redirect-scheme', `redirect to ${next.protocol} (${shown}); only http: and https: are followed`, { status });
+  }
+  if (next.username !== '' || next.password !== '') {
     throw new CaptureFailure(
-      'redirect-scheme',
-      `redirect to ${next.protocol} (${next.href.slice(0, 200)}); only http: and https: are followed`,
-      { status },
+      'redirect-credentials',
+      `redirect to a URL with a user name or password (${shown}); credentials are never sent`,
+      {
+        status,
+      },
     );
   }
   return next.href;
+}
+
+function withoutCredentials(url: URL): string {
+  if (url.username === '' && url.password === '') return url.href;
+  const copy = new URL(url.href);
+  copy.username = '';
+  copy.password = '';
+  return copy.href;
 }
 
 function header(response: IncomingMessage, name: string): string | null {

@@ -249,3 +249,53 @@ test('every misbehaving server ends in a correct snapshot or a clear per-source 
     rig.cleanup();
   }
 });
+
+/** A Location with a user name or password would send them (Authorization: Basic) and record them. */
+test('a redirect to a URL with credentials fails with redirect-credentials; the credentials are neither sent nor stored', async () => {
+  const rig = new Rig();
+  const server = await TestServer.start({
+    '/ok': staticRoute(() => page('Ok', 'Behind a redirect with credentials.')),
+    '/good': staticRoute(() => page('Good', 'A page without redirects.')),
+  });
+  server.route('/cred', (_req, res) => {
+    res.writeHead(302, { location: server.url('/ok').replace('//', '//user:s3cr3t-word@') });
+    res.end();
+  });
+  server.route('/cred-ftp', (_req, res) => {
+    res.writeHead(302, { location: 'ftp://user:s3cr3t-word@127.0.0.1/file' });
+    res.end();
+  });
+  try {
+    const paths = ['/cred', '/cred-ftp', '/good'];
+    rig.write({ 'manifest.json': JSON.stringify(paths.map((p) => ({ url: server.url(p) }))) });
+    for (const extra of [[], ['--allow-partial']]) {
+      const result = await rig.exec(['snapshot', '--manifest', 'manifest.json', ...BOUNDS, ...extra, '--json']);
+      assertNoStackTrace(result);
+      assert.equal(result.code, 1, result.stdout + result.stderr);
+      const byTarget = rows(result);
+      const cred = byTarget.get('snapshots/127-0-0-1-cred.json')!;
+      assert.equal(cred.status, 'failed', JSON.stringify(cred));
+      assert.equal(cred.error!.details!.reason, 'redirect-credentials', cred.error!.message);
+      assert.match((cred.error as { hint?: string }).hint ?? '', /credentials/);
+      assert.equal(byTarget.get('snapshots/127-0-0-1-cred-ftp.json')!.error!.details!.reason, 'redirect-scheme');
+      assert.notEqual(byTarget.get('snapshots/127-0-0-1-good.json')!.status, 'failed');
+      assert.doesNotMatch(result.stdout + result.stderr, /s3cr3t/, 'no message shows the password');
+    }
+    assert.equal(server.hits('/ok'), 0, 'the redirect is not followed');
+    assert.ok(!server.requests.some((request) => request.headers.authorization !== undefined), 'no Authorization header sent');
+    const leaks: string[] = [];
+    const walk = (dir: string): void => {
+      for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
+        const full = `${dir}/${entry.name}`;
+        if (entry.isDirectory()) walk(full);
+        else if (entry.name !== 'manifest.json' && fs.readFileSync(full, 'latin1').includes('s3cr3t')) leaks.push(full);
+      }
+    };
+    walk(rig.dir);
+    assert.deepEqual(leaks, [], 'no stored file holds the credentials');
+    assert.ok(fs.existsSync(rig.path('snapshots/index.json')), '--allow-partial committed the good source');
+  } finally {
+    await server.close();
+    rig.cleanup();
+  }
+});
