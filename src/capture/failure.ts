@@ -63,6 +63,7 @@ function hintFor(reason: CaptureFailureReason, status: number | undefined): stri
   switch (reason) {
     case 'http-status':
       if (status !== undefined && status >= 400 && status < 500) return clientErrorHint(status);
+      if (status !== undefined && status < 400) return notFullResponseHint(status);
       return 'The previous snapshot, if any, is kept; nothing was recorded. The server failed: run again later.';
     case 'timeout':
     case 'connect-timeout':
@@ -86,6 +87,17 @@ function hintFor(reason: CaptureFailureReason, status: number | undefined): stri
     default:
       return 'The previous snapshot, if any, is kept; nothing was recorded. Run again once the source is reachable.';
   }
+}
+
+/**
+ * A 2xx other than 200 (204, 206, ...) or a 3xx that is not followed (300, 305, 306; a 301-308 without
+ * Location is redirect-invalid): the server did not fail, so running again later gives the same answer.
+ */
+function notFullResponseHint(status: number): string {
+  return (
+    `The previous snapshot, if any, is kept; nothing was recorded. The server answered ${status}, not a full response: ` +
+    'check that the url in the manifest serves the document with status 200.'
+  );
 }
 
 /** A 4xx answer is the request's fault, not the network's: say what to change. */

@@ -299,3 +299,47 @@ test('a redirect to a URL with credentials fails with redirect-credentials; the 
     rig.cleanup();
   }
 });
+
+test('a 2xx other than 200 or a 3xx that is not followed: http-status with a hint to check the URL, not to run again later', async () => {
+  const rig = new Rig();
+  const server = await TestServer.start({
+    '/empty': (_req, res) => {
+      res.writeHead(204);
+      res.end();
+    },
+    '/partial': (_req, res) => {
+      res.writeHead(206, { 'content-type': 'text/html', 'content-range': 'bytes 0-9/100' });
+      res.end('<!DOCTYPE ');
+    },
+    '/choices': (_req, res) => {
+      res.writeHead(300, { 'content-type': 'text/html' });
+      res.end('<p>pick one</p>');
+    },
+    '/down': (_req, res) => {
+      res.writeHead(500);
+      res.end();
+    },
+  });
+  try {
+    const paths = ['/empty', '/partial', '/choices', '/down'];
+    rig.write({ 'manifest.json': JSON.stringify(paths.map((p) => ({ url: server.url(p) }))) });
+    const result = await rig.exec(['snapshot', '--manifest', 'manifest.json', ...BOUNDS, '--retries', '0', '--json']);
+    assertNoStackTrace(result);
+    assert.equal(result.code, 1, result.stdout + result.stderr);
+    const byTarget = rows(result);
+    for (const [p, status] of [
+      ['/empty', 204],
+      ['/partial', 206],
+      ['/choices', 300],
+    ] as const) {
+      const error = byTarget.get(`snapshots/127-0-0-1${p.replace('/', '-')}.json`)!.error as TargetRow['error'] & { hint?: string };
+      assert.equal(error.details!.reason, 'http-status', p);
+      assert.match(error.hint ?? '', new RegExp(`answered ${status}, not a full response: check that the url .* status 200`), p);
+    }
+    const down = byTarget.get('snapshots/127-0-0-1-down.json')!.error as TargetRow['error'] & { hint?: string };
+    assert.match(down.hint ?? '', /The server failed: run again later/, 'a 5xx keeps its hint');
+  } finally {
+    await server.close();
+    rig.cleanup();
+  }
+});
