@@ -79,6 +79,16 @@ export async function loadManualIngestMap(
     const spec = specs[index];
     if (!spec) return;
     const { absolutePath, relativePath } = resolveLocal(entry.localPath);
+    // The build state records a source by this path, with "/" only, and refuses one holding a backslash
+    // (a name character on POSIX): such a source would make every later build check every target.
+    if (relativePath.includes('\\')) {
+      problems.push(
+        `entry ${index}, field localPath: ${entry.localPath} holds a backslash` +
+          `${entry.localPath.includes('\\') ? '' : ` in its path from the workspace root (${relativePath})`}; ` +
+          'write "/" between folders, and rename a file or folder whose name holds one',
+      );
+      return;
+    }
     // stat, never open: a FIFO named here must not block, and nothing is read until the build. One stat
     // for the common case (a regular file); the reason is worked out only for an entry that fails it.
     // lstat first: a symlink's target is stat'ed too, and its real location checked below.

@@ -165,7 +165,16 @@ export async function loadWorkspace(cwd: string, flags: WorkspaceFlags): Promise
         details: { field: `outputs.${stage}` },
       });
     }
-    outputs[stage as keyof StageOutputs] = path.relative(root, resolved).split(path.sep).join('/');
+    const relative = path.relative(root, resolved).split(path.sep).join('/');
+    // A backslash left after normalising is part of a folder name (POSIX): the build state records
+    // paths with "/" only and refuses one holding a backslash, so no build after the first would be a no-op.
+    if (relative.includes('\\')) {
+      throw new EpistemeError('config-invalid', `Output folder for ${stage} holds a backslash: ${dir}`, {
+        hint: `Write outputs.${stage} with "/" between folders and no backslash in a folder name (e.g. "${stage}").`,
+        details: { field: `outputs.${stage}`, path: dir },
+      });
+    }
+    outputs[stage as keyof StageOutputs] = relative;
   }
   const owned = ownedFolders(outputs);
   checkOwnedFolders(root, owned);
