@@ -99,15 +99,31 @@ export function checkOwnedFolders(root: string, folders: OwnedFolder[]): void {
 
 /**
  * A folder the workspace reads (its rules folder, config field `field`): inside the workspace, existing,
- * and reached through real folders only (no symbolic link anywhere below the root). Returns it
- * workspace-relative, "/"-separated.
+ * reached through real folders only (no symbolic link anywhere below the root), and neither one of the
+ * folders it writes (`owned`) nor inside one: a build's own files there would be read as input, and
+ * one build would change what the next reads. Returns it workspace-relative, "/"-separated.
  */
-export function checkReadFolder(root: string, field: string, relative: string): string {
+export function checkReadFolder(root: string, field: string, relative: string, owned: readonly OwnedFolder[]): string {
   const folder: OwnedFolder = { field, relative, subfolders: [], marked: false };
   const resolved = path.resolve(root, relative);
   if (resolved === root || !resolved.startsWith(root + path.sep))
     throw readFolderError(folder, `must be a folder inside the workspace: ${relative}`);
   const components = path.relative(root, resolved).split(path.sep);
+  const shown = components.join('/');
+  for (const writer of owned) {
+    const relation = nesting(shown, writer.relative);
+    if (relation === 'same' || relation === 'a-in-b') {
+      const where = relation === 'same' ? `is ${writer.field}` : `is inside ${writer.field} (${writer.relative})`;
+      throw new EpistemeError(
+        'config-invalid',
+        `The ${field} folder ${relative} ${where}, which builds write; it cannot be read as input.`,
+        {
+          hint: `Give "${field}" in episteme.json a folder of its own, apart from the output folders and .episteme (e.g. "my-rules").`,
+          details: { field, path: relative, fields: [field, writer.field] },
+        },
+      );
+    }
+  }
   checkRealFolders(root, folder, components);
   if (!fs.lstatSync(resolved, { throwIfNoEntry: false })?.isDirectory())
     throw readFolderError(folder, `names a folder that does not exist: ${relative}`);

@@ -5,7 +5,7 @@ import { describeFileKind, readBoundedFile } from '../store/bounded-read.js';
 import { compareCodeUnits } from '../store/canonical-json.js';
 import { DEFAULT_MAX_INPUT_BYTES } from '../store/bounded-input.js';
 import { loadFamilies, parseFamilyRules, type LoadedFamily } from '../extract/families.js';
-import { checkReadFolder } from './owned-folders.js';
+import { checkReadFolder, type OwnedFolder } from './owned-folders.js';
 
 /** At most this many rules files in a workspace's rules folder: a folder of 100,000 files is refused. */
 export const MAX_WORKSPACE_RULES_FILES = 256;
@@ -15,11 +15,16 @@ export const MAX_WORKSPACE_RULES_FILES = 256;
  * each validated against schema/rules.schema.json like a built-in family and recorded with its
  * workspace-relative path, which enters the extraction config (so editing one file re-extracts exactly
  * that family's documents). The folder obeys the workspace boundary: inside the workspace, reached
- * through real folders only, and its files are regular files (a symbolic link is refused, not followed)
- * read with a byte bound. A workspace family may not reuse a built-in family's id.
+ * through real folders only, not an output folder or .episteme (nor inside one), and its files are
+ * regular files (a symbolic link is refused, not followed) read with a byte bound. A workspace family
+ * may not reuse a built-in family's id.
  */
-export function loadWorkspaceFamilies(root: string, relative: string): { families: LoadedFamily[]; folder: string; files: string[] } {
-  const folder = checkReadFolder(root, 'rules', relative);
+export function loadWorkspaceFamilies(
+  root: string,
+  relative: string,
+  owned: readonly OwnedFolder[],
+): { families: LoadedFamily[]; folder: string; files: string[] } {
+  const folder = checkReadFolder(root, 'rules', relative, owned);
   const absolute = path.join(root, folder);
   let names: string[];
   try {

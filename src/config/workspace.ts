@@ -180,7 +180,7 @@ export async function loadWorkspace(cwd: string, flags: WorkspaceFlags): Promise
   checkOwnedFolders(root, owned);
 
   // The workspace's own families come first: the map and manifest may name them.
-  const own = raw.rules === undefined ? { families: [], folder: null, files: [] } : loadWorkspaceFamilies(root, raw.rules);
+  const own = raw.rules === undefined ? { families: [], folder: null, files: [] } : loadWorkspaceFamilies(root, raw.rules, owned);
   if (own.families.length > 0) {
     // Their selectors too, before any document is extracted with them (css-select loads only here).
     const { checkFamilySelectors } = await import('../extract/html/selector-check.js');

@@ -184,3 +184,33 @@ test('workspace families: bad rules are config-invalid errors naming the file an
     }
   }
 });
+
+test('workspace families: a rules folder that is an output folder or .episteme, or inside one, is config-invalid naming both', async () => {
+  const cases: [string, string][] = [
+    ['specs', 'outputs.specs'],
+    ['snapshots', 'outputs.snapshots'],
+    ['.episteme', '.episteme'],
+    ['chunks/rules', 'outputs.chunks'],
+  ];
+  const rig = new Rig();
+  try {
+    writeWorkspace(rig);
+    const first = await rig.exec(['build', '--json']);
+    assert.equal(first.code, 0, first.stdout);
+    for (const [folder, owner] of cases) {
+      // As a user would: the family file copied into the folder the config then names.
+      rig.write({ [`${folder}/acme.json`]: acmeRules(), 'episteme.json': JSON.stringify({ manualIngest: 'map.json', rules: folder }) });
+      for (const run of [1, 2]) {
+        const result = await rig.exec(['build', '--json']);
+        assertNoStackTrace(result);
+        assert.equal(result.json!.error?.code, 'config-invalid', `${folder}, build ${run}: ${result.stdout}`);
+        assert.deepEqual(result.json!.error!.details.fields, ['rules', owner], folder);
+        assert.match(result.json!.error!.message, new RegExp(`The rules folder ${folder} is (inside )?${owner.replace('.', '\\.')}`));
+        assert.match(result.json!.error!.hint ?? '', /a folder of its own/);
+      }
+      fs.rmSync(rig.path(folder, 'acme.json'));
+    }
+  } finally {
+    rig.cleanup();
+  }
+});
