@@ -404,18 +404,30 @@ class Connection {
     return response;
   }
 
-  /** The head of the next response (consumed from the buffer), or null when it is not all here yet. */
+  /**
+   * The head of the next final response (consumed from the buffer), or null when it is not all here yet.
+   * Interim 1xx responses before it (103 Early Hints, 100 Continue) are consumed and skipped (RFC 9110
+   * §15.2): they answer no request of their own, so taking one as the answer would shift every response
+   * behind it onto the wrong request. 101 switches protocols, which these GETs never ask for.
+   */
   private parseHead(): ResponseHead | null {
-    const headEnd = this.buffer.indexOf('\r\n\r\n', 0, 'latin1');
-    if (headEnd < 0) {
-      if (this.buffer.length > MAX_HEAD_BYTES) throw new Error('response head too large');
-      return null;
+    for (;;) {
+      const headEnd = this.buffer.indexOf('\r\n\r\n', 0, 'latin1');
+      if (headEnd < 0) {
+        if (this.buffer.length > MAX_HEAD_BYTES) throw new Error('response head too large');
+        return null;
+      }
+      if (headEnd > MAX_HEAD_BYTES) throw new Error('response head too large');
+      const status = statusOf(this.buffer.toString('latin1', 0, Math.min(headEnd, 32)));
+      if (status === 101) throw new Error('101 Switching Protocols to a request that asked for no upgrade');
+      if (status >= 200) return this.parseFinalHead(headEnd, status);
+      this.buffer = this.buffer.subarray(headEnd + 4);
     }
-    if (headEnd > MAX_HEAD_BYTES) throw new Error('response head too large');
+  }
+
+  /** The head of a final (2xx-5xx) response that ends at headEnd. */
+  private parseFinalHead(headEnd: number, status: number): ResponseHead {
     const head = this.buffer.toString('latin1', 0, headEnd).split('\r\n');
-    const statusLine = /^HTTP\/1\.[01] (\d{3})/.exec(head[0]!);
-    if (!statusLine) throw new Error('no status line');
-    const status = Number(statusLine[1]);
     let length: number | null = null;
     let chunked = false;
     let close = head[0]!.startsWith('HTTP/1.0');
@@ -435,15 +447,24 @@ class Connection {
       else if (name === 'connection') close = value.split(',').some((token) => token.trim() === 'close');
     }
     this.buffer = this.buffer.subarray(headEnd + 4);
-    // 1xx, 204 and 304 have no body; otherwise a body without a length runs to the end of the connection,
+    // 204 and 304 have no body; otherwise a body without a length runs to the end of the connection,
     // which a pipeline cannot use.
     if (chunked) length = null;
     else if (length === null) {
-      if (status === 204 || status === 304 || (status >= 100 && status < 200)) length = 0;
+      if (status === 204 || status === 304) length = 0;
       else throw new Error('a response without Content-Length or chunked coding');
     }
     return { status, close, length, body: EMPTY, total: 0, phase: 'size', chunkSize: 0, trailerBytes: 0 };
   }
+}
+
+/** The status code of a response head's status line (its first bytes suffice). */
+function statusOf(start: string): number {
+  const statusLine = /^HTTP\/1\.[01] (\d{3})/.exec(start);
+  if (!statusLine) throw new Error('no status line');
+  const status = Number(statusLine[1]);
+  if (status < 100) throw new Error(`status ${status}`);
+  return status;
 }
 
 /**

@@ -125,3 +125,69 @@ describe('pipelined GETs', () => {
     assert.match(outages[0]!, /ECONNREFUSED/);
   });
 });
+
+describe('interim 1xx responses', () => {
+  /**
+   * A raw server answering each pipelined GET with interim responses before the final one (RFC 9110
+   * §15.2), in the same write as the final response for some requests and in a write of its own for
+   * others, so the client sees an interim head alone and must wait for the final one.
+   */
+  function interimServer(interim: (n: number) => string): net.Server {
+    return net.createServer((socket) => {
+      socket.on('error', () => undefined);
+      let buffer = '';
+      let n = 0;
+      socket.on('data', (data: Buffer) => {
+        buffer += data.toString('latin1');
+        for (let end = buffer.indexOf('\r\n\r\n'); end >= 0; end = buffer.indexOf('\r\n\r\n')) {
+          const target = buffer.slice(4, buffer.indexOf(' ', 4));
+          buffer = buffer.slice(end + 4);
+          n += 1;
+          const final = target.startsWith('/missing/')
+            ? 'HTTP/1.1 404 Not Found\r\nContent-Length: 0\r\n\r\n'
+            : `HTTP/1.1 200 OK\r\nContent-Length: ${Buffer.byteLength(target)}\r\n\r\n${target}`;
+          if (n % 2 === 0) socket.write(interim(n) + final);
+          else {
+            socket.write(interim(n));
+            socket.write(final);
+          }
+        }
+      });
+    });
+  }
+
+  it('skips 103 Early Hints and 100 Continue and gives each request its own final response', async () => {
+    const server = interimServer(
+      (n) => 'HTTP/1.1 103 Early Hints\r\nLink: </style.css>; rel=preload\r\n\r\n' + (n % 3 === 0 ? 'HTTP/1.1 100 Continue\r\n\r\n' : ''),
+    );
+    try {
+      const { gets, outages } = client(await listen(server), { connections: 1, depth: 32 });
+      const paths = Array.from({ length: 100 }, (_, n) => (n % 10 === 7 ? `/missing/${n}` : `/cas/${n}`));
+      const results = await Promise.all(paths.map((p) => gets.get(p, 1000)));
+      results.forEach((result, n) => {
+        if (paths[n]!.startsWith('/missing/')) assert.equal(result.status, 404, paths[n]);
+        else {
+          assert.equal(result.status, 200, paths[n]);
+          assert.equal(result.body!.toString(), paths[n]);
+        }
+      });
+      assert.deepEqual(outages, []);
+      gets.close();
+    } finally {
+      await new Promise((resolve) => server.close(resolve));
+    }
+  });
+
+  it('reports 101 Switching Protocols, which no GET asked for, as an unreadable response', async () => {
+    const server = interimServer(() => 'HTTP/1.1 101 Switching Protocols\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n\r\n');
+    try {
+      const { gets, outages } = client(await listen(server));
+      await assert.rejects(gets.get('/cas/1', 1000));
+      assert.equal(outages.length, 1);
+      assert.match(outages[0]!, /unreadable response \(101 Switching Protocols/);
+      gets.close();
+    } finally {
+      await new Promise((resolve) => server.close(resolve));
+    }
+  });
+});
