@@ -1,6 +1,6 @@
 import { readdirSync } from 'node:fs';
 import { readBoundedFile } from '../store/bounded-read.js';
-import { DEFAULT_MAX_INPUT_BYTES, userJsonText } from '../store/bounded-input.js';
+import { DEFAULT_MAX_INPUT_BYTES, duplicateKeyProblem, userJsonText } from '../store/bounded-input.js';
 import path from 'node:path';
 import { EpistemeError } from '../failure.js';
 import type { Authority, ExtractorId } from '../document/types.js';
@@ -135,10 +135,18 @@ export function loadFamilies(dir: string | undefined = rulesDir()): LoadedFamily
  */
 export function parseFamilyRules(bytes: Uint8Array, shown: string, name: string): FamilyRules {
   let parsed: unknown;
+  const text = userJsonText(bytes);
   try {
-    parsed = JSON.parse(userJsonText(bytes));
+    parsed = JSON.parse(text);
   } catch (cause) {
     throw new EpistemeError('config-invalid', `Extraction rules file ${shown} is not valid JSON.`, { cause, details: { file: shown } });
+  }
+  const duplicate = duplicateKeyProblem(text, 'item');
+  if (duplicate !== null) {
+    throw new EpistemeError('config-invalid', `Extraction rules file ${shown} is invalid: ${duplicate.problem}`, {
+      hint: `Keep one "${duplicate.key}" in that object (JSON would silently use the last).`,
+      details: { file: shown, errors: [duplicate.problem] },
+    });
   }
   if (!validateRules(parsed).ok) {
     // Each problem names its field in words ("field match.hosts, item 0: must be a lower-case host name").

@@ -1,5 +1,7 @@
 import { EpistemeError } from '../failure.js';
 import { readBoundedFile } from './bounded-read.js';
+import { firstDuplicateKey, lineOf } from './duplicate-keys.js';
+import { describePath } from './schema-errors.js';
 
 export const DEFAULT_MAX_INPUT_BYTES = 8 * 1024 * 1024; // manifests, maps, configs
 export const DEFAULT_MAX_INDEX_INPUT_BYTES = 512 * 1024 * 1024; // search indexes read by query
@@ -36,7 +38,6 @@ function tooLarge(label: string, maxBytes: number): EpistemeError {
   });
 }
 
-/** Parses JSON, turning a syntax error into a structured error of the given code. */
 /** Where each input's shape is described, for the hint of a file that is not JSON at all. */
 const JSON_SHAPE = {
   'config-invalid': 'its fields are in docs/workspace.md, "Workspace".',
@@ -63,6 +64,10 @@ function notUtf8Json(bytes: Uint8Array): string | null {
   return null;
 }
 
+/**
+ * Parses a config, map or manifest, turning a syntax error or a key given twice in one object into a
+ * structured error of the given code.
+ */
 export function parseJsonInput(bytes: Buffer, code: 'config-invalid' | 'map-invalid' | 'manifest-invalid', label: string): unknown {
   const encoding = notUtf8Json(bytes);
   if (encoding !== null)
@@ -70,8 +75,10 @@ export function parseJsonInput(bytes: Buffer, code: 'config-invalid' | 'map-inva
       hint: `Save it as UTF-8 (your editor's "Save with encoding", or iconv -f UTF-16 -t UTF-8); ${JSON_SHAPE[code]}`,
       details: { file: label },
     });
+  const text = userJsonText(bytes);
+  let parsed: unknown;
   try {
-    return JSON.parse(userJsonText(bytes));
+    parsed = JSON.parse(text);
   } catch (cause) {
     throw new EpistemeError(code, `${label} is not valid JSON: ${(cause as Error).message}`, {
       hint: `Fix the JSON at the place the message gives (a missing comma or quote, a trailing comma); ${JSON_SHAPE[code]}`,
@@ -79,4 +86,23 @@ export function parseJsonInput(bytes: Buffer, code: 'config-invalid' | 'map-inva
       details: { file: label },
     });
   }
+  const duplicate = duplicateKeyProblem(text, 'entry');
+  if (duplicate !== null) {
+    throw new EpistemeError(code, `${label} is invalid: ${duplicate.problem}`, {
+      hint: `Keep one "${duplicate.key}" in that object (JSON would silently use the last); ${JSON_SHAPE[code]}`,
+      details: { file: label, problems: [duplicate.problem] },
+    });
+  }
+  return parsed;
+}
+
+/**
+ * A key given twice in one object of `text` (already parsed), in words naming where, or null:
+ * `entry 0, field sourceUrl: given twice in one object (line 3)`.
+ */
+export function duplicateKeyProblem(text: string, arrayItemName: string): { key: string; problem: string } | null {
+  const duplicate = firstDuplicateKey(text);
+  if (duplicate === null) return null;
+  const where = describePath([...duplicate.path, duplicate.key].map(String), arrayItemName);
+  return { key: duplicate.key, problem: `${where}: given twice in one object (line ${lineOf(text, duplicate.offset)})` };
 }

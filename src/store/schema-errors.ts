@@ -55,7 +55,8 @@ function describePattern(pattern: string): string {
   return PATTERN_WORDS[pattern] ?? 'is not in the form this field allows (see its description in the schema)';
 }
 
-function describePath(segments: string[], arrayItemName: string): string {
+/** A field in words: `entry 3, field sourceUrl` (in a list of entries), `field outputs.specs`. */
+export function describePath(segments: string[], arrayItemName: string): string {
   if (segments.length === 0) return '';
   const [first, ...rest] = segments;
   if (first !== undefined && /^\d+$/.test(first)) {
