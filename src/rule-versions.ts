@@ -26,8 +26,10 @@
  * Unicode report's rule table, an older spec's inline anchor) is one of the block's anchors, as an
  * element's `id` was: a citation can point there. 12: a block of a section without an id takes the
  * fragment of the nearest enclosing section that has one (it took null), as Block.fragment says.
+ * 13: plain text lines end at LF, CRLF or a lone CR (a CR-only file had no lines), and a title read
+ * from a text's lines is cut at 256 code units.
  */
-export const EXTRACT_RULE_VERSION = 12;
+export const EXTRACT_RULE_VERSION = 13;
 /**
  * The PDF extractor's own version (1: pdf-parse tables; 2: tables from geometry with rowPages, and
  * heading-guess limits; 3: unruled tables as reports set them (wrapped cells at the row pitch, bold

@@ -1,5 +1,5 @@
 import type { BlockKind, DocumentBuilder, ListItem } from '../document-builder.js';
-import { dedent, splitLines, type SourceLine } from './text-extractor.js';
+import { boundedTitle, dedent, splitLines, type SourceLine } from './text-extractor.js';
 
 /** RFC / Internet-Draft plain text: the signature lines xml2rfc and the RFC Editor print. */
 export function looksLikeRfcText(source: string): boolean {
@@ -314,7 +314,7 @@ export function extractRfcText(source: string, builder: DocumentBuilder): { titl
   flushParagraph();
   // Without title lines the document is still named by its number, never by its first heading ("Abstract").
   if (title === '') title = documentName(groups) ?? '';
-  return { title, sectionCount };
+  return { title: boundedTitle(title), sectionCount };
 
   function processBody(group: Group): void {
     const ls = group.lines;

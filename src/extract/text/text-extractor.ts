@@ -4,7 +4,7 @@ export interface TextExtractResult {
   title: string;
 }
 
-/** One line of the source with its offsets (UTF-16) and 1-based number. */
+/** One line of the source with its offsets (UTF-16, line end excluded) and 1-based number. */
 export interface SourceLine {
   text: string;
   start: number;
@@ -12,22 +12,43 @@ export interface SourceLine {
   line: number;
 }
 
+/**
+ * The lines of `source`: a line ends at LF, CRLF or a lone CR (files saved on classic Mac OS, and
+ * some generators, end lines with CR only), as in HTML and XML, whose parsers normalise all three.
+ * Offsets stay those of the source, so a span covers the bytes it came from.
+ */
 export function splitLines(source: string): SourceLine[] {
   const lines: SourceLine[] = [];
   let start = 0;
   let line = 1;
   const n = source.length;
-  while (start <= n) {
-    let end = source.indexOf('\n', start);
-    if (end === -1) end = n;
-    let textEnd = end;
-    if (textEnd > start && source.charCodeAt(textEnd - 1) === 13) textEnd--;
-    lines.push({ text: source.slice(start, textEnd), start, end: textEnd, line });
-    if (end === n) break;
-    start = end + 1;
+  for (let i = 0; i < n; i++) {
+    const c = source.charCodeAt(i);
+    if (c !== 10 && c !== 13) continue;
+    lines.push({ text: source.slice(start, i), start, end: i, line });
+    if (c === 13 && source.charCodeAt(i + 1) === 10) i++;
+    start = i + 1;
     line++;
   }
+  lines.push({ text: source.slice(start), start, end: n, line });
   return lines;
+}
+
+/**
+ * Longest document title taken from a text's own lines, in UTF-16 code units: a plain text is titled
+ * by its first line, which may be the whole file (one line of 50 MB). Beyond it the title is cut,
+ * ending in "…", as heading paths cut a long title (src/chunk/chunker.ts MAX_HEADING_PATH_ENTRY); the
+ * full line stays in the first block's text.
+ */
+export const MAX_TEXT_TITLE = 256;
+
+/** `title` cut to MAX_TEXT_TITLE code units (ending in "…"), never inside a surrogate pair. */
+export function boundedTitle(title: string): string {
+  if (title.length <= MAX_TEXT_TITLE) return title;
+  let end = MAX_TEXT_TITLE - 1;
+  const last = title.charCodeAt(end - 1);
+  if (last >= 0xd800 && last <= 0xdbff) end -= 1;
+  return `${title.slice(0, end).trimEnd()}…`;
 }
 
 /**
@@ -51,7 +72,7 @@ export function extractPlainText(source: string, builder: DocumentBuilder): Text
           .map((l) => l.text.trim())
           .join(' ')
           .replace(/\s+/g, ' ');
-    if (title === '') title = group[0]!.text.trim();
+    if (title === '') title = boundedTitle(group[0]!.text.trim());
     builder.addBlock({
       kind: indented ? 'code' : 'paragraph',
       text,
