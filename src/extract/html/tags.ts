@@ -55,13 +55,18 @@ export const BLOCK_TAGS = new Set([
   'search',
 ]);
 
-/** Never content: skipped wherever they occur. */
+/**
+ * Never content: skipped wherever they occur. `title` is the document's title (its `title` field), never
+ * rendered text, also where no `<head>` holds it: the tree builder (markup-parser.ts) implies no
+ * `<head>`, and the HTML standard's own parser leaves a `<title>` written in the body in the body.
+ */
 export const SKIP_TAGS = new Set([
   'script',
   'style',
   'template',
   'noscript',
   'head',
+  'title',
   'link',
   'meta',
   'base',
