@@ -27,7 +27,8 @@
  * element's `id` was: a citation can point there. 12: a block of a section without an id takes the
  * fragment of the nearest enclosing section that has one (it took null), as Block.fragment says.
  * 13: plain text lines end at LF, CRLF or a lone CR (a CR-only file had no lines), and a title read
- * from a text's lines is cut at 256 code units; an HTML `<title>` outside `<head>` is no block.
+ * from a text's lines is cut at 256 code units; an HTML `<title>` outside `<head>` is no block; an
+ * HTML link's text is cut at 512 code units (MAX_LINK_TEXT).
  */
 export const EXTRACT_RULE_VERSION = 13;
 /**

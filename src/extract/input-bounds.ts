@@ -19,6 +19,14 @@ export const MAX_TREE_DEPTH = 512;
  */
 export const MAX_OUTLINE_DEPTH = 32;
 
+/**
+ * Longest text an HTML link records, in code units of its source text (before spaces collapse);
+ * past it the text is cut, ending in "…". A link's text is the text of its element, so each of 512
+ * nested links (the tree depth cap) held the rest of the document: output and time grew as depth x
+ * size (a 1.8 MB page wrote a 102 MB document). The dev corpus's longest link text is 283.
+ */
+export const MAX_LINK_TEXT = 512;
+
 /** XML internal entities, after Expat (amplification factor 100 past 8 MiB) and XmlLite (100,000 expansions). */
 export const XML_ENTITY_BOUNDS = Object.freeze({
   maxExpansions: 100_000,

@@ -149,6 +149,9 @@ export const NESTED_HTML: Readonly<Record<string, (levels: number) => string>> =
   'clauses (emu-clause)': (n) => nestedBody('<emu-clause><h1>h</h1>x', n),
   'notes (aside)': (n) => nestedBody('<aside class="note">x', n),
   superscripts: (n) => nestedBody('<sup>x', n),
+  // Each link's text was its whole subtree: nested links copied the rest of the page each (<a> closes an open <a>).
+  'links (in <b>)': (n) => nestedBody('<b><a href="#x">x', n),
+  'cross-references (emu-xref)': (n) => nestedBody('<emu-xref href="#x">x', n),
   'algorithm steps (emu-alg)': (n) => `<!DOCTYPE html><html><body><emu-alg>${'<ol><li>x'.repeat(n)}deep words</emu-alg></body></html>`,
   'algorithm steps (ecmarkdown source)': (n) => `<!DOCTYPE html><html><body>${ecmarkdownSource(n, 40)}</body></html>`,
 };

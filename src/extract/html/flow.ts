@@ -4,12 +4,13 @@ import type { BlockAnchor, Link } from '../document-builder.js';
 import { textOf } from '../dom-nodes.js';
 import type { KeywordSpan } from '../bcp14.js';
 import { keywordOf } from '../bcp14.js';
-import { TextSink, normalizeSpace } from '../text-sink.js';
+import { TextSink } from '../text-sink.js';
 import type { CompiledRules } from './compiled-rules.js';
 import { MAX_OUTLINE_DEPTH } from '../input-bounds.js';
 import { MAX_SCRIPT_NESTING, type ScriptKind, isNoteMarker, scriptText } from '../scripts.js';
 import { BLOCK_TAGS, SKIP_TAGS } from './tags.js';
 import { anchorId } from './anchors.js';
+import { LinkTexts } from './link-texts.js';
 
 /** The reading text of elements: inline runs, list markers, table cells joined by " | ", links resolved. */
 export class FlowWriter {
@@ -20,6 +21,8 @@ export class FlowWriter {
   private scriptNesting = 0;
   /** Links resolved so far (href -> absolute URL): this writer serves one document. */
   private readonly resolved = new Map<string, string>();
+  /** The texts of the links being written (null when links are not recorded). */
+  private readonly linkTexts: LinkTexts | null;
 
   constructor(
     private readonly rules: CompiledRules,
@@ -27,21 +30,26 @@ export class FlowWriter {
     private readonly wantLinks: boolean,
   ) {
     this.baseNoHash = baseUrl.split('#')[0] ?? baseUrl;
+    this.linkTexts = wantLinks ? new LinkTexts() : null;
   }
 
   /** Writes the reading text of `node` into `sink`, recording marked keywords and links. */
   flow(node: AnyNode, sink: TextSink, keywords: KeywordSpan[], links: Link[], pre: boolean, depth = 0): void {
     if (isText(node) || isCDATA(node)) {
       const data = isText(node) ? node.data : textContent(node);
+      this.linkTexts?.text(data);
       if (pre) sink.verbatim(data);
       else sink.text(data);
       return;
     }
     if (!isTag(node)) return;
     const name = node.name;
-    if (SKIP_TAGS.has(name) || this.rules.prune(node)) return;
     // A table's caption is its block's caption field, not part of its text.
-    if (name === 'caption' && !pre) return;
+    if (SKIP_TAGS.has(name) || this.rules.prune(node) || (name === 'caption' && !pre)) {
+      // Not written, yet part of an enclosing link's text (textOf's).
+      if (this.linkTexts?.collecting) this.linkTexts.text(textOf(node));
+      return;
+    }
     // An id inside the block (<dfn id>, a numbered step, an inline anchor, a rule's <a name> in a
     // table row): a citation can point there.
     const id = anchorId(node);
@@ -75,8 +83,6 @@ export class FlowWriter {
     } else if ((name === 'td' || name === 'th') && node.prev !== null && hasPreviousCell(node)) {
       sink.separator(' | ');
     }
-    let children = node.children;
-    if (isPre && !pre) children = dropLeadingNewline(children);
     const linkStart = !this.wantLinks
       ? undefined
       : name === 'a'
@@ -84,9 +90,16 @@ export class FlowWriter {
         : this.rules.crossReference(node) && !hasAnchor(node)
           ? node.attribs['href']
           : undefined;
+    if (linkStart !== undefined) this.linkTexts!.begin();
+    let children = node.children;
+    if (isPre && !pre) {
+      children = dropLeadingNewline(children);
+      // The newline dropped is still part of an enclosing link's text.
+      if (children !== node.children) this.linkTexts?.text(leadingNewline(node.children));
+    }
     for (const c of children) this.flow(c, sink, keywords, links, isPre, childDepth);
     if (linkStart !== undefined) {
-      const text = normalizeSpace(textOf(node));
+      const text = this.linkTexts!.end();
       // Members in code-unit order: canonicalJson then copies nothing.
       links.push({ href: this.resolve(linkStart), text });
     }
@@ -123,9 +136,11 @@ export class FlowWriter {
     // A cell's or an item's own text: its ids are not at offsets of the block being written.
     const anchors = this.anchors;
     this.anchors = null;
+    const links = this.linkTexts?.setAside();
     if (isTag(node)) for (const c of node.children) this.flow(c, sink, [], [], false);
     else this.flow(node, sink, [], [], false);
     this.anchors = anchors;
+    if (links !== undefined) this.linkTexts!.restore(links);
     return sink.toString();
   }
 
@@ -184,15 +199,34 @@ export function listIndex(li: Element): number {
   return index;
 }
 
+/** Whether an element holds an `<a>`, by element: each is looked into once, however deep cross-references nest. */
+const holdsAnchor = new WeakMap<Element, boolean>();
+
 /** A cross-reference element already rendered as an `<a>` is linked by that `<a>`, once. */
 function hasAnchor(el: Element): boolean {
-  for (const c of el.children) if (isTag(c) && (c.name === 'a' || hasAnchor(c))) return true;
-  return false;
+  let known = holdsAnchor.get(el);
+  if (known === undefined) {
+    known = false;
+    for (const c of el.children)
+      if (isTag(c) && (c.name === 'a' || hasAnchor(c))) {
+        known = true;
+        break;
+      }
+    holdsAnchor.set(el, known);
+  }
+  return known;
 }
 
 function hasPreviousCell(cell: Element): boolean {
   for (let sib = cell.prev; sib !== null; sib = sib.prev) if (isTag(sib) && (sib.name === 'td' || sib.name === 'th')) return true;
   return false;
+}
+
+/** The newline dropLeadingNewline drops: "\r\n", "\n" or "". */
+function leadingNewline(children: AnyNode[]): string {
+  const first = children[0];
+  if (!first || !isText(first)) return '';
+  return first.data.startsWith('\n') ? '\n' : first.data.startsWith('\r\n') ? '\r\n' : '';
 }
 
 /** HTML5 drops a newline right after <pre>; htmlparser2 keeps it, so drop it here. */
