@@ -1,4 +1,5 @@
 import type { SnapshotMeta } from '../document/types.js';
+import { declarationSyntax, declaredCharset } from '../extract/encoding-sniffing.js';
 
 /**
  * What a response says about its own encoding, and which declaration decoding will follow. The order is
@@ -46,14 +47,6 @@ export function parseContentType(header: string | undefined | null): ParsedConte
   return { mediaType: TOKEN.test(mediaType) ? mediaType : 'application/octet-stream', charset };
 }
 
-function isHtml(mediaType: string): boolean {
-  return mediaType === 'text/html' || mediaType === 'application/xhtml+xml';
-}
-
-function isXml(mediaType: string): boolean {
-  return mediaType === 'application/xml' || mediaType === 'text/xml' || mediaType.endsWith('+xml');
-}
-
 function bomCharset(head: Uint8Array): string | null {
   if (head.length >= 3 && head[0] === 0xef && head[1] === 0xbb && head[2] === 0xbf) return 'utf-8';
   if (head.length >= 2 && head[0] === 0xfe && head[1] === 0xff) return 'utf-16be';
@@ -61,15 +54,15 @@ function bomCharset(head: Uint8Array): string | null {
   return null;
 }
 
-/** The charset an HTML <meta> or XML declaration names in the first 1024 bytes, lower-cased. */
+/**
+ * The charset the document declares in its first bytes, lower-cased: HTML by the WHATWG prescan
+ * (<meta> outside comments), XML and XHTML by the XML declaration only; read by the same code
+ * extraction decodes with (src/extract/encoding-sniffing.ts).
+ */
 export function documentDeclaredCharset(head: Uint8Array, mediaType: string): string | null {
-  const text = new TextDecoder('latin1').decode(head.subarray(0, 1024));
-  let found: string | undefined;
-  if (isHtml(mediaType)) found = /<meta[^>]+charset\s*=\s*["']?\s*([A-Za-z0-9._:-]+)/i.exec(text)?.[1];
-  if (found === undefined && (isXml(mediaType) || mediaType === 'application/xhtml+xml')) {
-    found = /^<\?xml[^>]*\bencoding\s*=\s*["']([A-Za-z0-9._:-]+)["']/.exec(text)?.[1];
-  }
-  return found !== undefined && LABEL.test(found) ? found.toLowerCase() : null;
+  const syntax = declarationSyntax(mediaType);
+  const found = syntax === null ? null : declaredCharset(head, syntax);
+  return found !== null && LABEL.test(found) ? found : null;
 }
 
 /** Decides the charset from the first bytes of the body and the Content-Type charset. */

@@ -41,7 +41,7 @@ const CONTENT_TYPE_EXTRACTORS = new Map<string, ExtractorId>([
 ]);
 
 /** The media type without parameters, lower-cased. */
-function mediaType(contentType: string): string {
+export function mediaType(contentType: string): string {
   return (contentType.split(';')[0] ?? '').trim().toLowerCase();
 }
 

@@ -1,3 +1,5 @@
+import { type DeclarationSyntax, declaredCharset } from './encoding-sniffing.js';
+
 /** Bytes to text: BOM first, then the declared charset, then (HTML/XML) an in-document declaration, else UTF-8. */
 export interface Decoded {
   text: string;
@@ -25,18 +27,13 @@ function sniffBom(bytes: Uint8Array): string | null {
   return null;
 }
 
-/** The charset named by <meta charset> / http-equiv or <?xml encoding?> in the first 1024 bytes. */
-function sniffDeclaration(bytes: Uint8Array): string | null {
-  const head = new TextDecoder('latin1').decode(bytes.subarray(0, 1024));
-  const meta = /<meta[^>]+charset\s*=\s*["']?\s*([A-Za-z0-9._:-]+)/i.exec(head);
-  if (meta?.[1]) return meta[1];
-  const xml = /^<\?xml[^>]*\bencoding\s*=\s*["']([A-Za-z0-9._:-]+)["']/.exec(head);
-  if (xml?.[1]) return xml[1];
-  return null;
-}
-
-export function decodeBytes(bytes: Uint8Array, declared: string | null, sniff: boolean): Decoded {
-  return withNul(decodeText(bytes, declared, sniff));
+/**
+ * Decodes `bytes`: by their byte order mark, else the `declared` charset (Content-Type header or map),
+ * else, for markup, the charset the document declares in itself (`syntax`: the HTML prescan or the
+ * XML declaration, encoding-sniffing.ts), else UTF-8.
+ */
+export function decodeBytes(bytes: Uint8Array, declared: string | null, syntax: DeclarationSyntax | null): Decoded {
+  return withNul(decodeText(bytes, declared, syntax));
 }
 
 function withNul(decoded: Decoded): Decoded {
@@ -47,9 +44,9 @@ function withNul(decoded: Decoded): Decoded {
   return { ...decoded, nul };
 }
 
-function decodeText(bytes: Uint8Array, declared: string | null, sniff: boolean): Decoded {
+function decodeText(bytes: Uint8Array, declared: string | null, syntax: DeclarationSyntax | null): Decoded {
   const bom = sniffBom(bytes);
-  const label = bom ?? declared ?? (sniff ? sniffDeclaration(bytes) : null) ?? 'utf-8';
+  const label = bom ?? declared ?? (syntax !== null ? declaredCharset(bytes, syntax) : null) ?? 'utf-8';
   let decoder: InstanceType<typeof TextDecoder>;
   try {
     decoder = new TextDecoder(label, { fatal: true, ignoreBOM: false });

@@ -4,6 +4,7 @@ import { sha256Hex } from '../store/hash.js';
 import { PRODUCER_NAME, PRODUCER_VERSION } from '../version.js';
 import { DocumentBuilder } from './document-builder.js';
 import { decodeBytes } from './decode.js';
+import { declarationSyntax } from './encoding-sniffing.js';
 import { binarySignature } from './signatures.js';
 import { resolveFamily, type LoadedFamily } from './families.js';
 import { extractHtml } from './html/html-extractor.js';
@@ -21,6 +22,7 @@ import {
   chooseExtractor,
   extractionConfig,
   fragmentOf,
+  mediaType,
   normalizedOptions,
   withoutFragment,
   type ExtractOptions,
@@ -63,9 +65,14 @@ export async function extractDocument(input: ExtractInput): Promise<EvidenceDocu
   let title = '';
   let confidence = 50;
   const extra: Record<string, unknown> = {};
+  // A charset the capture took from a markup document's own declaration is read from the bytes again,
+  // by the same prescan (encoding-sniffing.ts): a snapshot recorded by an older, wrong reading decodes right.
+  const declared = snapshot.charsetSource === 'meta' ? null : snapshot.charset;
   switch (extractor) {
     case 'html': {
-      const decoded = decodeBytes(body, snapshot.charset, true);
+      // XHTML declares its encoding as XML does, never by <meta>.
+      const syntax = declarationSyntax(mediaType(snapshot.contentType)) === 'xml' ? 'xml' : 'html';
+      const decoded = decodeBytes(body, declared, syntax);
       if (decoded.unknownLabel !== undefined)
         builder.warn('charset-unknown', `Unknown charset "${decoded.unknownLabel}"; decoded as UTF-8.`);
       if (decoded.replaced !== undefined) builder.warn('invalid-bytes', invalidBytesMessage(decoded));
@@ -84,7 +91,7 @@ export async function extractDocument(input: ExtractInput): Promise<EvidenceDocu
       break;
     }
     case 'text': {
-      const decoded = decodeBytes(body, snapshot.charset, false);
+      const decoded = decodeBytes(body, snapshot.charset, null);
       if (decoded.unknownLabel !== undefined)
         builder.warn('charset-unknown', `Unknown charset "${decoded.unknownLabel}"; decoded as UTF-8.`);
       if (decoded.replaced !== undefined) builder.warn('invalid-bytes', invalidBytesMessage(decoded));
@@ -102,7 +109,7 @@ export async function extractDocument(input: ExtractInput): Promise<EvidenceDocu
       break;
     }
     case 'xml': {
-      const decoded = decodeBytes(body, snapshot.charset, true);
+      const decoded = decodeBytes(body, declared, 'xml');
       if (decoded.unknownLabel !== undefined)
         builder.warn('charset-unknown', `Unknown charset "${decoded.unknownLabel}"; decoded as UTF-8.`);
       if (decoded.replaced !== undefined) builder.warn('invalid-bytes', invalidBytesMessage(decoded));
