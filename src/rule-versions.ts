@@ -29,7 +29,8 @@
  * 13: plain text lines end at LF, CRLF or a lone CR (a CR-only file had no lines), and a title read
  * from a text's lines is cut at 256 code units; an HTML `<title>` outside `<head>` is no block; an
  * HTML link's text is cut at 512 code units (MAX_LINK_TEXT); a document's own charset declaration is
- * read by the WHATWG prescan (no `<meta>` in comments, UTF-16 as UTF-8; XML and XHTML by their declaration).
+ * read by the WHATWG prescan (no `<meta>` in comments, UTF-16 as UTF-8; XML and XHTML by their declaration);
+ * XML that is not well-formed carries the warning xml-malformed, and a second root element is read.
  */
 export const EXTRACT_RULE_VERSION = 13;
 /**

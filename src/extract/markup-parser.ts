@@ -34,7 +34,17 @@ export interface ParsedMarkup {
   document: Document;
   /** Elements that would have nested deeper than MAX_TREE_DEPTH and were attached at the cap. */
   cappedElements: number;
+  /**
+   * XML only: what made the input not well-formed, as the tree builder met it (an unterminated comment
+   * or CDATA section, a second root element, an end tag that closes another element or none, elements
+   * left open at the end), at most MAX_XML_ERRORS of them, in order; `xmlErrorCount` counts them all.
+   */
+  xmlErrors: string[];
+  xmlErrorCount: number;
 }
+
+/** How many well-formedness errors are described; the rest are counted. */
+export const MAX_XML_ERRORS = 5;
 
 /** The open elements, as start-tag rules see and change them. */
 export interface OpenElements {
@@ -195,6 +205,10 @@ const reNameEnd = /\s|\//;
 class TreeBuilder implements TokenizerCallbacks, OpenElements {
   readonly root: Document = newDocument();
   cappedElements = 0;
+  readonly xmlErrors: string[] = [];
+  xmlErrorCount = 0;
+  /** XML: a root element has begun (a second one is an error). */
+  private sawRoot = false;
 
   private readonly source: string;
   private readonly rules: readonly StartTagRule[];
@@ -299,6 +313,10 @@ class TreeBuilder implements TokenizerCallbacks, OpenElements {
   onopentagname(start: number, endIndex: number): void {
     this.endIndex = endIndex;
     const name = this.readTagName(start, endIndex);
+    if (!this.htmlMode && this.names.length === 0) {
+      if (this.sawRoot) this.xmlError(start, `a second root element <${name}>`);
+      this.sawRoot = true;
+    }
     if (this.htmlMode && (this.ruleNames === null || this.ruleNames.has(name))) for (const rule of this.rules) rule(name, this);
     this.beginStartTag(name);
   }
@@ -314,6 +332,11 @@ class TreeBuilder implements TokenizerCallbacks, OpenElements {
     const name = this.readTagName(start, endIndex);
     if (!this.isVoidElement(name)) {
       const names = this.names;
+      const current = names[names.length - 1];
+      if (!this.htmlMode && current !== name) {
+        const what = this.openCount.has(name) ? `closes <${current}> too` : 'matches no open element';
+        this.xmlError(start, `the end tag </${name}> ${what}`);
+      }
       if (this.openCount.has(name)) {
         // Linear overall: the scan stops at the element, and everything it passed is closed.
         const at = names.lastIndexOf(name);
@@ -380,12 +403,15 @@ class TreeBuilder implements TokenizerCallbacks, OpenElements {
 
   oncomment(start: number, endIndex: number, offset: number): void {
     this.endIndex = endIndex;
+    // The tokenizer ends a comment at "-->" on its ">" (endIndex), or at the end of the input unterminated.
+    if (!this.htmlMode && endIndex >= this.source.length) this.xmlError(start, 'a comment is never closed (no "-->"); the rest is in it');
     this.addComment(this.slice(start, endIndex - offset));
     this.startIndex = endIndex + 1;
   }
 
   oncdata(start: number, endIndex: number, offset: number): void {
     this.endIndex = endIndex;
+    if (!this.htmlMode && endIndex >= this.source.length) this.xmlError(start, 'a CDATA section is never closed (no "]]>")');
     const value = this.slice(start, endIndex - offset);
     if (!this.htmlMode || this.recognizeCDATA) {
       const text = newText('');
@@ -404,6 +430,15 @@ class TreeBuilder implements TokenizerCallbacks, OpenElements {
   }
 
   onend(): void {
+    if (!this.htmlMode) {
+      if (this.tagname !== '') this.xmlError(this.source.length, `the input ends inside the start tag <${this.tagname}>`);
+      const open = this.names.slice(0, this.names.length - (this.tagname !== '' ? 1 : 0));
+      if (open.length > 0) {
+        const shown = open.length <= 3 ? open : ['...', ...open.slice(-3)];
+        const list = shown.map((name) => (name === '...' ? name : `<${name}>`)).join(' ');
+        this.xmlError(this.source.length, `the input ends with ${open.length} element${open.length === 1 ? '' : 's'} open (${list})`);
+      }
+    }
     // Every element still open ends here.
     this.endIndex = this.startIndex;
     this.endText();
@@ -411,6 +446,12 @@ class TreeBuilder implements TokenizerCallbacks, OpenElements {
   }
 
   // Tree construction
+
+  /** Records a well-formedness error at source offset `at` (XML only). */
+  private xmlError(at: number, what: string): void {
+    this.xmlErrorCount++;
+    if (this.xmlErrors.length < MAX_XML_ERRORS) this.xmlErrors.push(`${what} (line ${lineAt(this.source, at)})`);
+  }
 
   private slice(start: number, end: number): string {
     return start === end ? '' : this.source.slice(start, end);
@@ -560,5 +601,17 @@ export function parseMarkup(source: string, options: ParserOptions & DomHandlerO
   const tokenizer = new Tokenizer(options, builder);
   if (source) tokenizer.write(source);
   tokenizer.end();
-  return { document: builder.root, cappedElements: builder.cappedElements };
+  return {
+    document: builder.root,
+    cappedElements: builder.cappedElements,
+    xmlErrors: builder.xmlErrors,
+    xmlErrorCount: builder.xmlErrorCount,
+  };
+}
+
+/** The 1-based line of source offset `at` (errors are few: each counts its lines once). */
+function lineAt(source: string, at: number): number {
+  let line = 1;
+  for (let i = source.indexOf('\n'); i !== -1 && i < at; i = source.indexOf('\n', i + 1)) line++;
+  return line;
 }

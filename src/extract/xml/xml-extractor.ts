@@ -915,9 +915,10 @@ function resolve(href: string, base: string): string {
 
 /**
  * Generic XML: elements with a title-like child or attribute (section/title, div/head, sec/title)
- * become sections; elements holding text directly become paragraphs. Not one blob.
+ * become sections; elements holding text directly become paragraphs. Not one blob. `roots` are the
+ * top-level elements: one in well-formed XML, each read in turn when a second follows (xml-malformed).
  */
-function extractGenericXml(root: Element, builder: DocumentBuilder): { title: string; sections: number } {
+function extractGenericXml(roots: readonly Element[], builder: DocumentBuilder): { title: string; sections: number } {
   const TITLE_NAMES = new Set(['title', 'name', 'head', 'heading', 'caption', 'label']);
   let sections = 0;
   let title = '';
@@ -944,7 +945,7 @@ function extractGenericXml(root: Element, builder: DocumentBuilder): { title: st
       walk(k, opened ? depth + 1 : depth);
     }
   };
-  walk(root, 1);
+  for (const root of roots) walk(root, 1);
   return { title, sections };
 }
 
@@ -956,7 +957,7 @@ export function extractXml(source: string, baseUrl: string, builder: DocumentBui
       `${expanded} internal DTD entity references were expanded before parsing; source offsets after the DOCTYPE are approximate.`,
     );
   if (external > 0) builder.limits.add('xml-external-entities-not-loaded');
-  const { document, cappedElements } = parseMarkup(text, {
+  const { document, cappedElements, xmlErrors, xmlErrorCount } = parseMarkup(text, {
     xmlMode: true,
     withStartIndices: true,
     withEndIndices: true,
@@ -969,11 +970,21 @@ export function extractXml(source: string, baseUrl: string, builder: DocumentBui
         'their text is kept.',
     );
   }
-  const root = document.children.find((c): c is Element => isTag(c));
+  const roots = document.children.filter((c): c is Element => isTag(c));
+  const root = roots[0];
   builder.limits.add('xml-dtd-not-validated');
   if (!root) {
     builder.error('xml-malformed', 'The XML has no root element.');
     return { title: '', confidence: 0 };
+  }
+  if (xmlErrorCount > 0) {
+    // The parser keeps what it can (elements closed where the input ends, a second root's content); it
+    // cannot keep what an unterminated comment swallowed.
+    const more = xmlErrorCount > xmlErrors.length ? `; ${xmlErrorCount - xmlErrors.length} more` : '';
+    builder.warn(
+      'xml-malformed',
+      `The XML is not well-formed: ${xmlErrors.join('; ')}${more}. Its content was kept where the parser could keep it.`,
+    );
   }
   if (localName(root) === 'rfc') {
     const walker = new RfcXmlWalker(builder, baseUrl, links);
@@ -987,6 +998,6 @@ export function extractXml(source: string, baseUrl: string, builder: DocumentBui
     return { title, confidence: walker.sectionCount > 0 ? 90 : 50 };
   }
   builder.info('xml-generic', `No known vocabulary for root element <${root.name}>; structure inferred from title-like elements.`);
-  const result = extractGenericXml(root, builder);
+  const result = extractGenericXml(roots, builder);
   return { title: result.title, confidence: result.sections > 0 ? 60 : 40 };
 }
