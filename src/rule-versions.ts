@@ -31,8 +31,10 @@
  * HTML link's text is cut at 512 code units (MAX_LINK_TEXT); a document's own charset declaration is
  * read by the WHATWG prescan (no `<meta>` in comments, UTF-16 as UTF-8; XML and XHTML by their declaration);
  * XML that is not well-formed carries the warning xml-malformed, and a second root element is read.
+ * 14: an RFC XML `<eref>`'s link text is cut at 512 code units as an HTML link's is; an element holding
+ * more than 64 code units of text marks no keyword (it never named one; it is no longer read whole).
  */
-export const EXTRACT_RULE_VERSION = 13;
+export const EXTRACT_RULE_VERSION = 14;
 /**
  * The PDF extractor's own version (1: pdf-parse tables; 2: tables from geometry with rowPages, and
  * heading-guess limits; 3: unruled tables as reports set them (wrapped cells at the row pitch, bold

@@ -27,6 +27,13 @@ export interface KeywordSpan {
 const KEYWORD_PATTERN = /\b(?:MUST(?: NOT)?|SHALL(?: NOT)?|SHOULD(?: NOT)?|(?:NOT )?RECOMMENDED|REQUIRED|MAY|OPTIONAL)\b/g;
 
 /** Normalises marked keyword text ("must" in em.rfc2119, "MUST\nNOT") to its keyword, or null. */
+/**
+ * Longest text of an element that may mark a keyword: the longest keyword ("NOT RECOMMENDED") with room
+ * for the spaces around and inside it. An element holding more text marks none, so only this much of
+ * its text is read (textOfAtMost): keyword elements nested in one another each read theirs.
+ */
+export const MAX_KEYWORD_TEXT = 64;
+
 export function keywordOf(text: string): Bcp14Keyword | null {
   const upper = text.replace(/\s+/g, ' ').trim().toUpperCase();
   return (BCP14_KEYWORDS as readonly string[]).includes(upper) ? (upper as Bcp14Keyword) : null;

@@ -59,6 +59,36 @@ export function newDocument(): Document {
  * calls (each link's and keyword's text): a node with one child is read through without building an
  * array per level, and text of several pieces is joined flat, so scanning it later follows no chain.
  */
+/**
+ * textOf(node) up to `max` code units: the text, and whether more followed (cut). The walk stops once
+ * past `max`, so a caller that needs only the start of an element's text (a link's, a keyword's) does
+ * not read the whole subtree: nested elements each reading theirs cost depth x size.
+ */
+export function textOfAtMost(node: AnyNode, max: number): { text: string; cut: boolean } {
+  const parts: string[] = [];
+  let length = 0;
+  const stack: AnyNode[] = [node];
+  while (stack.length > 0) {
+    const next = stack.pop()!;
+    if (next.type === ElementType.Text) {
+      const data = (next as Text).data;
+      if (length + data.length > max) {
+        let end = max - length;
+        // Never keep half of a surrogate pair.
+        if (end > 0 && (data.charCodeAt(end - 1) & 0xfc00) === 0xd800) end -= 1;
+        parts.push(data.slice(0, end));
+        return { text: parts.join(''), cut: true };
+      }
+      parts.push(data);
+      length += data.length;
+    } else if (next.type !== ElementType.Comment && Object.hasOwn(next, 'children')) {
+      const children = (next as ParentNode).children;
+      for (let i = children.length - 1; i >= 0; i--) stack.push(children[i]!);
+    }
+  }
+  return { text: parts.join(''), cut: false };
+}
+
 export function textOf(node: AnyNode): string {
   if (node.type === ElementType.Text) return (node as Text).data;
   if (node.type === ElementType.Comment || !Object.hasOwn(node, 'children')) return '';

@@ -4,6 +4,8 @@ import { canonicalJson } from '../../src/store/canonical-json.js';
 import { MAX_LINK_TEXT } from '../../src/extract/input-bounds.js';
 import type { EvidenceDocument } from '../../src/document/types.js';
 import { extractBytes } from './helpers.js';
+import type { AnyNode, Element } from 'domhandler';
+import { newComment, newElement, newText, textOf, textOfAtMost } from '../../src/extract/dom-nodes.js';
 
 const linksOf = (doc: EvidenceDocument): { href: string; text: string }[] =>
   doc.blocks.flatMap((b) => (b['links'] as { href: string; text: string }[] | undefined) ?? []);
@@ -56,4 +58,58 @@ test('nested cross-references (ecmarkup emu-xref) are bounded alike', async () =
   const links = linksOf(doc);
   assert.equal(links.length, 250);
   for (const link of links) assert.ok(link.text.length <= MAX_LINK_TEXT + 1 && link.text.endsWith('…'), `${link.text.length}`);
+});
+
+/**
+ * The same class in RFC XML and in keyword elements: each nested <eref> read its whole subtree for its
+ * link text, and each nested keyword element (<bcp14>, HTML's marked keywords) its whole text to see
+ * whether it is a keyword. Both now read at most what they can use (textOfAtMost).
+ */
+test('nested erefs read at most their bounded text: the document stays linear; a keyword element still marks its keyword', async () => {
+  const rfc = (inner: string, n: number): string =>
+    '<?xml version="1.0"?><rfc version="3"><front><title>T</title></front><middle>' +
+    `<section anchor="a"><name>A</name><t>${inner.repeat(250)}${'w '.repeat(n)}</t></section></middle></rfc>`;
+  const small = await extractBytes(
+    rfc('<eref target="https://example.org/x">', 20_000),
+    'https://www.rfc-editor.org/rfc/rfc9999.xml',
+    'application/xml',
+  );
+  const large = await extractBytes(
+    rfc('<eref target="https://example.org/x">', 80_000),
+    'https://www.rfc-editor.org/rfc/rfc9999.xml',
+    'application/xml',
+  );
+  for (const doc of [small, large]) {
+    const links = linksOf(doc);
+    assert.equal(links.length, 250);
+    for (const link of links) assert.ok(link.text.length <= MAX_LINK_TEXT + 1 && link.text.endsWith('…'), `${link.text.length}`);
+  }
+  const size = (doc: EvidenceDocument): number => canonicalJson(doc).length;
+  assert.ok(size(large) - size(small) < 2 * 60_000 * 'w '.length, `${size(small)} -> ${size(large)}`);
+  // A keyword element still marks its keyword.
+  const marked = await extractBytes(
+    rfc('', 1).replace('<t>', '<t>It <bcp14>MUST NOT</bcp14> fail. '),
+    'https://www.rfc-editor.org/rfc/rfc9999.xml',
+    'application/xml',
+  );
+  assert.ok(JSON.stringify(marked).includes('"keyword":"MUST NOT"'), 'MUST NOT is marked');
+});
+
+test('textOfAtMost: textOf when short; else its first max code units, cut, never half a surrogate pair', () => {
+  const element = (name: string, children: AnyNode[]): Element => {
+    const node = newElement(name, {});
+    node.children.push(...children);
+    return node;
+  };
+  const p = element('p', [
+    newText('ab'),
+    element('b', [newText('cd'), element('i', [newText('ef')])]),
+    newComment(' no '),
+    newText('gh😀ij'),
+  ]);
+  assert.deepEqual(textOfAtMost(p, 100), { text: textOf(p), cut: false });
+  assert.deepEqual(textOfAtMost(p, 5), { text: 'abcde', cut: true });
+  // 'abcdefgh' is 8 code units; the emoji is two: a bound of 9 would split it, so it stops before.
+  assert.deepEqual(textOfAtMost(p, 9), { text: 'abcdefgh', cut: true });
+  assert.deepEqual(textOfAtMost(p, 10), { text: 'abcdefgh😀', cut: true });
 });

@@ -1,9 +1,9 @@
 import { type AnyNode, type Element, isTag, isText, isCDATA } from 'domhandler';
 import { textContent } from 'domutils';
 import type { BlockAnchor, Link } from '../document-builder.js';
-import { textOf } from '../dom-nodes.js';
+import { textOf, textOfAtMost } from '../dom-nodes.js';
 import type { KeywordSpan } from '../bcp14.js';
-import { keywordOf } from '../bcp14.js';
+import { MAX_KEYWORD_TEXT, keywordOf } from '../bcp14.js';
 import { TextSink } from '../text-sink.js';
 import type { CompiledRules } from './compiled-rules.js';
 import { MAX_OUTLINE_DEPTH } from '../input-bounds.js';
@@ -61,7 +61,8 @@ export class FlowWriter {
       return;
     }
     if (this.rules.keyword(node)) {
-      const kw = keywordOf(textOf(node));
+      const read = textOfAtMost(node, MAX_KEYWORD_TEXT);
+      const kw = read.cut ? null : keywordOf(read.text);
       if (kw !== null) {
         for (const c of node.children) this.flow(c, sink, keywords, links, pre, depth);
         const end = sink.length;

@@ -1,10 +1,11 @@
 import { type AnyNode, type Document, type Element, isTag, isText, isCDATA } from 'domhandler';
 import { textContent } from 'domutils';
 import type { BlockKind, DocumentBuilder, Link, ListItem } from '../document-builder.js';
-import { keywordOf, type KeywordSpan } from '../bcp14.js';
+import { MAX_KEYWORD_TEXT, keywordOf, type KeywordSpan } from '../bcp14.js';
+import { textOfAtMost } from '../dom-nodes.js';
 import { TextSink, normalizeSpace } from '../text-sink.js';
 import { MAX_TREE_DEPTH, parseMarkup } from '../markup-parser.js';
-import { MAX_OUTLINE_DEPTH, XML_ENTITY_BOUNDS, boundExceeded } from '../input-bounds.js';
+import { MAX_LINK_TEXT, MAX_OUTLINE_DEPTH, XML_ENTITY_BOUNDS, boundExceeded } from '../input-bounds.js';
 import { compareCodeUnits } from '../../store/canonical-json.js';
 import { MAX_SCRIPT_NESTING, type ScriptKind, isNoteMarker, scriptText } from '../scripts.js';
 import { RfcTargets } from './rfc-xref.js';
@@ -633,7 +634,8 @@ class RfcXmlWalker {
     }
     if ((name === 'sup' || name === 'sub') && this.script(node, name, sink, links, skipLists)) return;
     if (name === 'bcp14') {
-      const kw = keywordOf(textContent(node));
+      const read = textOfAtMost(node, MAX_KEYWORD_TEXT);
+      const kw = read.cut ? null : keywordOf(read.text);
       for (const c of node.children) this.flow(c, sink, keywords, links, skipLists);
       if (kw !== null) keywords.push({ keyword: kw, start: sink.length - kw.length, end: sink.length, marked: true });
       return;
@@ -660,8 +662,12 @@ class RfcXmlWalker {
       const angle = (node.attribs['brackets'] ?? (this.version3 ? 'none' : 'angle')) === 'angle';
       if (node.children.length === 0) sink.text(angle ? `<${target}>` : target);
       else for (const c of node.children) this.flow(c, sink, keywords, links, skipLists);
-      if (this.links && target !== '')
-        links.push({ text: normalizeSpace(textContent(node)) || target, href: resolve(target, this.baseUrl) });
+      if (this.links && target !== '') {
+        // Its first MAX_LINK_TEXT code units, as an HTML link's (nested erefs each read theirs).
+        const read = textOfAtMost(node, MAX_LINK_TEXT);
+        const text = read.cut ? `${normalizeSpace(read.text)}…` : normalizeSpace(read.text);
+        links.push({ text: text || target, href: resolve(target, this.baseUrl) });
+      }
       return;
     }
     if (!skipLists && (name === 'list' || name === 'ul' || name === 'ol')) {
