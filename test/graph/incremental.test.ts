@@ -261,3 +261,43 @@ test(noopProofNeverHidesWork, async () => {
     rig.cleanup();
   }
 });
+
+test('a file-size bound lowered under an unchanged source fails it, as a clean build does; raised again, it builds', async () => {
+  const rig = new Rig();
+  const clean = new Rig();
+  try {
+    for (const r of [rig, clean]) {
+      writeSmallWorkspace(r, 2);
+      r.write({ 'src/doc1.html': sampleHtml(1, ' A longer paragraph than doc0 has.') });
+    }
+    assert.equal((await rig.exec(['build', '--json'])).code, 0);
+    const size = fs.statSync(rig.path('src/doc1.html')).size;
+    const bounded = JSON.stringify({ manualIngest: 'map.json', limits: { maxFileBytes: size - 1 } });
+    // doc0 is shorter than doc1: only doc1 is over the bound.
+    assert.ok(fs.statSync(rig.path('src/doc0.html')).size < size);
+    rig.write({ 'episteme.json': bounded });
+    clean.write({ 'episteme.json': bounded });
+    const failed = async (r: Rig) => {
+      const result = await r.exec(['build', '--json']);
+      assert.equal(result.code, 1, result.stdout);
+      return (result.json!.data.targets as TargetRow[])
+        .filter((t) => t.status === 'failed')
+        .map((t) => `${t.target} ${(t as { error?: { code: string } }).error?.code}`);
+    };
+    const incremental = await failed(rig);
+    assert.deepEqual(incremental, await failed(clean), 'the incremental build fails what a clean build fails');
+    assert.ok(
+      incremental.some((t) => t.startsWith('snapshots/example-test-doc1.json ')),
+      incremental.join(', '),
+    );
+    // The bound raised again: the source builds, and the workspace equals a clean build's.
+    rig.write({ 'episteme.json': JSON.stringify({ manualIngest: 'map.json' }) });
+    clean.write({ 'episteme.json': JSON.stringify({ manualIngest: 'map.json' }) });
+    assert.equal((await rig.exec(['build'])).code, 0);
+    assert.equal((await clean.exec(['build'])).code, 0);
+    assert.deepEqual(rig.artifacts(), clean.artifacts());
+  } finally {
+    rig.cleanup();
+    clean.cleanup();
+  }
+});

@@ -65,12 +65,13 @@ export function isIntact(absolutePath: string, sha256: string): boolean {
 export function sourceFileHash(env: RuleEnv, relative: string, absolutePath: string, knownStat?: fs.Stats): string {
   const stamp = knownStat ? stampOf(knownStat) : statStamp(absolutePath);
   if (stamp === null) return 'missing';
-  const known = env.state.files.get(relative);
-  if (known && sameStamp(known, stamp)) return known.hash;
   // Never hash what the snapshot rule will refuse: a file past limits.maxFileBytes (a 2 GB sparse
   // file costs one stat, not a 2 GB read) or one that is not a regular file. The key still changes
-  // with the file's size, and the rule's run() fails the target with the reason.
+  // with the file's size, and the rule's run() fails the target with the reason. Checked before the
+  // recorded hash is trusted: a bound lowered under an unchanged file fails it, as a clean build does.
   if (stamp.size > env.ws.limits.maxFileBytes) return `over-bound:${stamp.size}`;
+  const known = env.state.files.get(relative);
+  if (known && sameStamp(known, stamp)) return known.hash;
   // Read once: the snapshot rule takes these bytes (build-reads.ts) while the file keeps this stamp.
   let bytes = env.memory.reads.source(absolutePath, stamp);
   if (bytes === undefined) {
