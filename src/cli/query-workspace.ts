@@ -5,7 +5,7 @@ import { CONFIG_FILE_NAME } from '../store/names.js';
 import { findConfigUpward } from '../store/find-workspace.js';
 import { shellWord } from './hint-commands.js';
 import { isDirectory, readBoundedFile } from '../store/bounded-read.js';
-import { DEFAULT_MAX_INPUT_BYTES, userJsonText } from '../store/bounded-input.js';
+import { DEFAULT_MAX_INPUT_BYTES, duplicateKeyProblem, userJsonText } from '../store/bounded-input.js';
 
 /** A config's text: regular files only, bounded (a FIFO named episteme.json must not block a query). */
 function readConfig(file: string): string {
@@ -47,12 +47,17 @@ export function workspaceSearchIndex(config: string | undefined): string {
       details: { file: shown },
     });
   let raw: unknown;
+  let text: string;
   try {
-    raw = JSON.parse(readConfig(file));
+    text = readConfig(file);
+    raw = JSON.parse(text);
   } catch (error) {
     if (error instanceof EpistemeError) throw error;
     throw invalid(`is not valid JSON: ${(error as Error).message}`);
   }
+  // A key given twice is refused here too, as a build refuses it (a query would read the last one).
+  const duplicate = duplicateKeyProblem(text, 'entry');
+  if (duplicate !== null) throw invalid(`is invalid: ${duplicate.problem}.`);
   // Only outputs.chunks is read here (a query starts fast); a build checks the whole config.
   if (raw === null || typeof raw !== 'object' || Array.isArray(raw)) throw invalid('must be a JSON object.');
   const outputs = (raw as { outputs?: unknown }).outputs;

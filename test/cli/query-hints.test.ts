@@ -39,6 +39,11 @@ test('query hints: a stale index copied out, a stdin-built workspace, a segmente
     const config = await rig.exec(['query', '--config', 'null.json', '--term', 'topic1', '--json']);
     assert.equal(config.json!.error!.code, 'config-invalid');
     assert.equal(config.json!.error!.message, 'null.json must be a JSON object.');
+    // A key given twice: refused as a build refuses it, not read as the last one.
+    rig.write({ 'twice.json': '{"manualIngest":"map.json","outputs":{"chunks":"chunks","chunks":"other"}}' });
+    const twice = await rig.exec(['query', '--config', 'twice.json', '--term', 'topic1', '--json']);
+    assert.equal(twice.json!.error!.code, 'config-invalid');
+    assert.match(twice.json!.error!.message, /outputs\.chunks: given twice in one object \(line 1\)/);
   } finally {
     rig.cleanup();
   }
