@@ -1,6 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { Rig } from '../helpers/rig.js';
+import { seededRandom } from '../helpers/random.js';
 
 /**
  * `show URL#id` over generated outlines: sections at levels 2 to 4, with or without an id, with 0 to 13
@@ -23,19 +24,8 @@ interface ShownBlock {
   subsection?: { sectionId: string | null; headingPath: string[] };
 }
 
-function random(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 function outline(seed: number): Section[] {
-  const next = random(seed);
+  const next = seededRandom(seed);
   const sections: Section[] = [];
   const open: Section[] = [];
   let level = 2;

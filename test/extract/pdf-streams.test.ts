@@ -4,6 +4,7 @@ import { constants, deflateRawSync, deflateSync } from 'node:zlib';
 import { inflatedBytesOver } from '../../src/extract/pdf/pdf-streams.js';
 import { readPdfObjects } from '../../src/extract/pdf/pdf-objects.js';
 import { pdfFromObjects, textPdf } from '../hostile/hostile-documents.js';
+import { seededRandom } from '../helpers/random.js';
 
 /**
  * The inflated-bytes check reads a stream's filter chain as a PDF reader does, so no way of writing
@@ -136,4 +137,62 @@ test('the count is exact at the limit, and real text PDFs pass', async () => {
   // Images are not inflated text: a chain stops at its image filter.
   const image = pdfFromObjects([...PAGE, stream('/Filter /DCTDecode', Buffer.alloc(1024, 0xff))]);
   assert.equal(await inflatedBytesOver(image, 1), false);
+});
+
+/** RunLength as literal runs of up to 128 bytes, then the end marker. */
+function runLength(data: Buffer): Buffer {
+  const parts: Buffer[] = [];
+  for (let i = 0; i < data.length; i += 128) {
+    const run = data.subarray(i, i + 128);
+    parts.push(Buffer.from([run.length - 1]), run);
+  }
+  parts.push(Buffer.from([128]));
+  return Buffer.concat(parts);
+}
+
+const ENCODERS: Record<string, (data: Buffer) => Buffer> = {
+  FlateDecode: (data) => deflateSync(data),
+  ASCII85Decode: ascii85,
+  ASCIIHexDecode: (data) => Buffer.from(`${data.toString('hex')}>`, 'latin1'),
+  RunLengthDecode: runLength,
+  LZWDecode: lzw,
+};
+
+/**
+ * Generated chains of one to three filters over generated data, each written one of the ways a PDF may
+ * write it (a name, an array, by reference, a reference inside an array, a comment before the value,
+ * keys around it, a long dictionary): the count is every stage's output, exactly, whichever way.
+ */
+test('generated filter chains, however written, count every stage exactly', async () => {
+  const random = seededRandom(27);
+  const pick = <T>(items: readonly T[]): T => items[Math.floor(random() * items.length)]!;
+  const names = Object.keys(ENCODERS);
+  for (let round = 0; round < 60; round++) {
+    const length = 1 + Math.floor(random() * 20_000);
+    const data = Buffer.from(Array.from({ length }, () => pick([0x20, 0x41, 0x42, 0x00, Math.floor(random() * 256)])));
+    const chain = Array.from({ length: 1 + Math.floor(random() * 3) }, () => pick(names));
+    // /Filter [/A /B] decodes A first: the data is encoded by B, then by A.
+    let raw: Buffer = data;
+    let expected = 0;
+    for (let i = chain.length - 1; i >= 0; i--) {
+      expected += raw.length;
+      raw = ENCODERS[chain[i]!]!(raw);
+    }
+    const list = `[${chain.map((name) => `/${name}`).join(' ')}]`;
+    const extra: string[] = [];
+    const style = pick(['name-or-array', 'reference', 'reference-inside', 'comment', 'keys', 'long']);
+    let filter = chain.length === 1 ? `/${chain[0]}` : list;
+    if (style === 'reference') {
+      filter = '5 0 R';
+      extra.push(list);
+    } else if (style === 'reference-inside') {
+      filter = `[${chain.map((_, i) => `${5 + i} 0 R`).join(' ')}]`;
+      extra.push(...chain.map((name) => `/${name}`));
+    } else if (style === 'comment') filter = `%${list}\n${list}`;
+    const around = style === 'keys' ? '/Xobj 1 /Subobj (obj) ' : style === 'long' ? `/Pad (${'p'.repeat(6000)}) ` : '';
+    const pdf = pdfFromObjects([...PAGE, stream(`${around}/Filter ${filter}`, raw), ...extra]);
+    const label = `round ${round}: ${chain.join(' ')} (${style}), ${length} bytes`;
+    assert.equal(await inflatedBytesOver(pdf, expected), false, label);
+    assert.equal(await inflatedBytesOver(pdf, expected - 1), true, label);
+  }
 });
