@@ -215,6 +215,9 @@ async function realSpecs(): Promise<void> {
     );
     // The first saves also pay for the JIT compiling the extraction for this document: shown save by save.
     console.log(`    save -> query-ready save by save: ${times.map((t) => t.ready.toFixed(0)).join(' ')} ms`);
+    console.log(
+      `    extract / chunk + index part save by save: ${times.map((t) => `${t.extract.toFixed(0)}/${t.chunk.toFixed(0)}`).join(' ')} ms`,
+    );
   }
   // Memory: many saves of the first file; the peak must not grow with the number of cycles.
   const file = path.join(dir, files[0]!);

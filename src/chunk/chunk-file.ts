@@ -4,6 +4,7 @@ import { artifactFileBytes, artifactFileOfPayloadJson, utf8OfPieces } from '../s
 import { canonicalJson, compareCodeUnits } from '../store/canonical-json.js';
 import { CHUNKS_FORMAT_VERSION } from '../rule-versions.js';
 import { chunksContentHash } from './snapshot-provenance.js';
+import type { ChunkRecord } from './section-chunks.js';
 
 /**
  * The chunk stage serialises each chunk's values once: the chunk file, the content hash of its chunks
@@ -99,15 +100,27 @@ function memberJson(value: unknown): string {
   return canonicalJson(value);
 }
 
-/** A chunk's JSON around its citation's snapshot id: head + JSON(snapshot id) + tail. */
-interface SplitChunk {
-  head: string;
-  snapshotId: string;
-  tail: string;
-  members: ChunkJson;
+/**
+ * A chunk's JSON around the two members that change from one round of a document to the next while
+ * the rest stays (section-chunks.ts): head + JSON(citation.snapshotId) + middle + span + tail, where
+ * span is `,"span":<JSON>` or nothing.
+ */
+interface SplitChunk<Piece> {
+  head: Piece;
+  middle: Piece;
+  tail: Piece;
+  /** The chunk's members but its span. */
+  members: Omit<ChunkJson, 'span'>;
 }
 
-function splitChunk(chunk: Chunk, headingPaths: Map<readonly string[], string>, textJson: (text: string) => string): SplitChunk | null {
+/** What a chunk's record keeps (section-chunks.ts ChunkRecord.encoded): its pieces as UTF-8. */
+type EncodedPieces = SplitChunk<Buffer>;
+
+function splitChunk(
+  chunk: Chunk,
+  headingPaths: Map<readonly string[], string>,
+  textJson: (text: string) => string,
+): SplitChunk<string> | null {
   if (typeof chunk !== 'object' || chunk === null) return null;
   const citation = chunk.citation;
   if (typeof citation !== 'object' || citation === null) return null;
@@ -119,33 +132,40 @@ function splitChunk(chunk: Chunk, headingPaths: Map<readonly string[], string>, 
     headingPath = canonicalJson(citation.headingPath);
     headingPaths.set(citation.headingPath, headingPath);
   }
-  const optional = (value: unknown): string | undefined => (value === undefined ? undefined : memberJson(value));
-  const members: ChunkJson = {
+  const members: Omit<ChunkJson, 'span'> = {
     chunkId: memberJson(chunk.chunkId),
     sectionId: memberJson(citation.sectionId),
     headingPath,
     blockIds: memberJson(citation.blockIds),
     fragment: memberJson(citation.fragment),
     normativity: memberJson(chunk.normativity),
-    pages: optional(citation.pages),
-    span: optional(citation.span),
-    textRange: optional(citation.textRange),
+    pages: optionalJson(citation.pages),
+    textRange: optionalJson(citation.textRange),
     text: typeof chunk.text === 'string' ? textJson(chunk.text) : canonicalJson(chunk.text),
-    anchors: optional(chunk.anchors),
-    steps: optional(citation.steps),
+    anchors: optionalJson(chunk.anchors),
+    steps: optionalJson(citation.steps),
   };
   const known: Record<string, string | undefined> = { ...members };
+  const json = (value: Record<string, unknown>, key: string): string | undefined => known[key] ?? optionalJson(value[key]);
   let head = '{';
   for (const key of CITATION_KEYS) {
     if (key === 'snapshotId') break;
-    const json = known[key] ?? optional((citation as unknown as Record<string, unknown>)[key]);
-    if (json !== undefined) head += `${head === '{' ? '' : ','}"${key}":${json}`;
+    const value = json(citation as unknown as Record<string, unknown>, key);
+    if (value !== undefined) head += `${head === '{' ? '' : ','}"${key}":${value}`;
   }
   head += `${head === '{' ? '' : ','}"snapshotId":`;
+  let middle = '';
   let tail = '';
+  let afterSpan = false;
   for (const key of CITATION_KEYS.slice(CITATION_KEYS.indexOf('snapshotId') + 1)) {
-    const json = known[key] ?? optional((citation as unknown as Record<string, unknown>)[key]);
-    if (json !== undefined) tail += `,"${key}":${json}`;
+    if (key === 'span') {
+      afterSpan = true;
+      continue;
+    }
+    const value = json(citation as unknown as Record<string, unknown>, key);
+    if (value === undefined) continue;
+    if (afterSpan) tail += `,"${key}":${value}`;
+    else middle += `,"${key}":${value}`;
   }
   tail += '}';
   let before = '{';
@@ -157,53 +177,90 @@ function splitChunk(chunk: Chunk, headingPaths: Map<readonly string[], string>, 
       inAfter = true;
       continue;
     }
-    const json = known[key] ?? optional((chunk as unknown as Record<string, unknown>)[key]);
-    if (json === undefined) continue;
-    if (inAfter) after += `,"${key}":${json}`;
-    else before += `${before === '{' ? '' : ','}"${key}":${json}`;
+    const value = json(chunk as unknown as Record<string, unknown>, key);
+    if (value === undefined) continue;
+    if (inAfter) after += `,"${key}":${value}`;
+    else before += `${before === '{' ? '' : ','}"${key}":${value}`;
   }
   after += '}';
-  return { head: before + head, snapshotId: JSON.stringify(citation.snapshotId), tail: tail + after, members };
+  return { head: before + head, middle, tail: tail + after, members };
+}
+
+function optionalJson(value: unknown): string | undefined {
+  return value === undefined ? undefined : memberJson(value);
+}
+
+/** What encodeChunks may reuse from the last round of the same document (graph/worker-memory.ts). */
+export interface EncodingMemory {
+  /** canonicalJson of a chunk text. */
+  textJson(text: string): string;
+  /** The record of a chunk the chunker gave out this round (section-chunks.ts), where its pieces are kept. */
+  recordOf(chunk: Chunk): ChunkRecord | undefined;
 }
 
 /**
  * The chunk file of `payload`, the content hash of its chunks and each chunk's members as canonical
  * JSON, from one serialisation of each value. Null when a chunk has a shape this does not know (the
- * caller then serialises the usual way). `textJson` serialises a chunk text (a stage worker remembers
- * the last round's: worker-memory.ts).
+ * caller then serialises the usual way). `memory` (a stage worker's) serialises a chunk the last round
+ * of the document had already serialised only in the members that changed: its snapshot id and span.
  */
-export function encodeChunks(payload: ChunksPayload, textJson: (text: string) => string = canonicalJson): EncodedChunks | null {
+export function encodeChunks(payload: ChunksPayload, memory?: EncodingMemory): EncodedChunks | null {
   const keys = Object.keys(payload);
   if (keys.length !== 3 || !('chunkOptions' in payload) || !('chunks' in payload) || !('documentId' in payload)) return null;
+  const textJson = memory === undefined ? (text: string) => canonicalJson(text) : (text: string) => memory.textJson(text);
   const headingPaths = new Map<readonly string[], string>();
-  const split: SplitChunk[] = [];
-  for (const chunk of payload.chunks) {
-    const one = splitChunk(chunk, headingPaths, textJson);
-    if (one === null) return null;
-    split.push(one);
-  }
-  const documentIdJson = canonicalJson(payload.documentId);
+  const snapshotJson = new Map<string, string>();
   // chunksContentHash hashes canonicalJson({chunks (snapshot ids blanked), documentId}), and the file
-  // holds canonicalJson(payload): the pieces are encoded once (joined into one string, a single
-  // non-Latin-1 character would make it two bytes per character), and the content hash reads the
-  // encoded bytes with each snapshot id replaced by "" instead of encoding every piece again.
-  const pieces: string[] = [`{"chunkOptions":${canonicalJson(payload.chunkOptions)},"chunks":[`];
-  for (let i = 0; i < split.length; i++) {
-    const one = split[i]!;
-    pieces.push(i === 0 ? one.head : `,${one.head}`, one.snapshotId, one.tail);
+  // holds canonicalJson(payload): the pieces are encoded once (a chunk's unchanged pieces were encoded
+  // in an earlier round), and the content hash reads the encoded bytes with each snapshot id replaced
+  // by "" instead of encoding every piece again.
+  const pieces: (string | Uint8Array)[] = [`{"chunkOptions":${canonicalJson(payload.chunkOptions)},"chunks":[`];
+  const snapshotPieces: number[] = [];
+  const members: ChunkJson[] = [];
+  for (let i = 0; i < payload.chunks.length; i++) {
+    const chunk = payload.chunks[i]!;
+    const record = memory?.recordOf(chunk);
+    let split: SplitChunk<string | Uint8Array> | undefined = record?.encoded as EncodedPieces | undefined;
+    if (split === undefined) {
+      const fresh = splitChunk(chunk, headingPaths, textJson);
+      if (fresh === null) return null;
+      split = fresh;
+      if (record !== undefined) record.encoded = encodedPieces(fresh);
+    }
+    const { snapshotId, span } = chunk.citation;
+    let snapshot = snapshotJson.get(snapshotId);
+    if (snapshot === undefined) {
+      snapshot = JSON.stringify(snapshotId);
+      snapshotJson.set(snapshotId, snapshot);
+    }
+    const spanJson = optionalJson(span);
+    if (i > 0) pieces.push(',');
+    pieces.push(split.head);
+    snapshotPieces.push(pieces.length);
+    pieces.push(snapshot, split.middle, spanJson === undefined ? '' : `,"span":${spanJson}`, split.tail);
+    members.push({ ...split.members, span: spanJson });
   }
-  pieces.push(`],"documentId":${documentIdJson}}`);
+  pieces.push(`],"documentId":${canonicalJson(payload.documentId)}}`);
   const { bytes: payloadBytes, offsets } = utf8OfPieces(pieces);
   const hash = createHash('sha256').update('{"chunks":[');
-  // Piece 3i+2 is the snapshot id of chunk i: hash the bytes between them.
   let from = offsets[1]!;
-  for (let i = 0; i < split.length; i++) {
-    hash.update(payloadBytes.subarray(from, offsets[3 * i + 2])).update('""');
-    from = offsets[3 * i + 3]!;
+  for (const piece of snapshotPieces) {
+    hash.update(payloadBytes.subarray(from, offsets[piece])).update('""');
+    from = offsets[piece + 1]!;
   }
   const contentHash = hash.update(payloadBytes.subarray(from)).digest('hex');
   const { bytes, sha256 } = artifactFileBytes('document-chunks', CHUNKS_FORMAT_VERSION, payloadBytes);
-  return { bytes, sha256, contentHash, members: split.map((one) => one.members) };
+  return { bytes, sha256, contentHash, members };
+}
+
+/** A chunk's pieces as UTF-8, kept for the next rounds. */
+function encodedPieces(split: SplitChunk<string>): EncodedPieces {
+  return {
+    head: Buffer.from(split.head, 'utf8'),
+    middle: Buffer.from(split.middle, 'utf8'),
+    tail: Buffer.from(split.tail, 'utf8'),
+    members: split.members,
+  };
 }
 
 /** encodeChunks without the shortcut: what it must equal (tests), and the fallback for unknown shapes. */

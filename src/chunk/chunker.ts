@@ -13,6 +13,7 @@ import {
   sentenceStarts,
   splitsSurrogate,
 } from './text-boundaries.js';
+import type { ChunkRecord, MadeChunk, RunEntry, RunSection, SectionChunks } from './section-chunks.js';
 
 /**
  * Chunking: blocks become bounded, attributable chunks.
@@ -43,6 +44,47 @@ export const DEFAULT_CHUNK_OPTIONS: ChunkOptions = Object.freeze({ maxChars: 120
 export { CHUNK_RULE_VERSION } from '../rule-versions.js';
 
 export const MIN_MAX_CHARS = 40;
+
+/**
+ * Whether the chunker reads the same from two blocks, their spans aside (which only stamp a chunk's
+ * citation): section-chunks.ts then reuses the chunks of a run of such blocks. It must compare every
+ * member the chunker reads, down to the anchors' and the step tree's members, and needs no more (a
+ * step's text, links and variables are the block's business): a test records what the chunker reads.
+ */
+export function sameChunkInput(a: Block, b: Block): boolean {
+  return (
+    a === b ||
+    (a.id === b.id &&
+      a.kind === b.kind &&
+      a.text === b.text &&
+      a.sectionId === b.sectionId &&
+      a.normativity === b.normativity &&
+      a.fragment === b.fragment &&
+      a.page === b.page &&
+      sameAnchors(a.anchors, b.anchors) &&
+      sameStepTrees(a['steps'], b['steps']))
+  );
+}
+
+function sameAnchors(a: Block['anchors'], b: Block['anchors']): boolean {
+  if (a === b) return true;
+  if (a === undefined || b === undefined || a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i]!.id !== b[i]!.id || a[i]!.start !== b[i]!.start) return false;
+  return true;
+}
+
+/** Equal step trees as stepLines and trimmedAnchors read them: each node's path, id and sub-steps. */
+function sameStepTrees(a: unknown, b: unknown): boolean {
+  if (a === b) return true;
+  if (!Array.isArray(a) || !Array.isArray(b) || a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) {
+    const x = a[i] as StepNode | null;
+    const y = b[i] as StepNode | null;
+    if (typeof x !== 'object' || typeof y !== 'object' || x === null || y === null) return false;
+    if (x.path !== y.path || x.id !== y.id || !sameStepTrees(x.steps, y.steps)) return false;
+  }
+  return true;
+}
 const BLOCK_SEPARATOR = '\n\n';
 
 export function validateChunkOptions(options: ChunkOptions): void {
@@ -59,17 +101,75 @@ export function validateChunkOptions(options: ChunkOptions): void {
 }
 
 interface PendingGroup {
-  sectionId: string | null;
   normativity: Block['normativity'];
   blocks: { block: Block; text: string }[];
   length: number;
 }
 
-export function chunkDocument(doc: EvidenceDocument, options: ChunkOptions): Chunk[] {
+export function chunkDocument(doc: EvidenceDocument, options: ChunkOptions, memory?: SectionChunks): Chunk[] {
   validateChunkOptions(options);
   const headingPaths = headingPathResolver(doc.title, doc.sections);
   const apparatus = apparatusSections(doc.sections);
+  const round = memory?.startRound(doc, options);
+  const snapshotId = doc.provenance.snapshotId;
   const chunks: Chunk[] = [];
+  // A group never goes on past a change of section (blocks without text aside), so each run of one
+  // section's blocks is chunked on its own: a run the last round chunked from the same blocks (their
+  // spans aside) takes that round's chunks instead of cutting them again (section-chunks.ts).
+  let run: RunEntry[] = [];
+  const finishRun = (): void => {
+    if (run.length === 0) return;
+    const sectionId = run[0]!.block.sectionId;
+    const section: RunSection = {
+      headingPath: headingPaths(sectionId),
+      apparatus: sectionId !== null && apparatus.has(sectionId),
+    };
+    const known = round?.find(run, section);
+    if (known !== undefined) {
+      for (const record of known.chunks) chunks.push(round!.reused(record, restamped(record, run, section.headingPath, snapshotId)));
+    } else {
+      const made = chunkRun(doc, run, section, options);
+      round?.remember(run, section, made);
+      for (const one of made) chunks.push(one.chunk);
+    }
+    run = [];
+  };
+  for (const block of doc.blocks) {
+    const text = block.text.trim();
+    if (text === '') continue;
+    if (run.length > 0 && run[0]!.block.sectionId !== block.sectionId) finishRun();
+    run.push({ block, text });
+  }
+  finishRun();
+  return chunks;
+}
+
+/**
+ * A chunk of an earlier round, for this round's run of the same blocks: the same values but its
+ * snapshot id, its heading path (equal, this round's array: chunk-file.ts serialises it once per
+ * array) and its source span, which an edit before the run moves.
+ */
+function restamped(record: ChunkRecord, run: RunEntry[], headingPath: string[], snapshotId: string): Chunk {
+  const span = citationSpan(run[record.first]!.block, run[record.last]!.block, record.first === record.last);
+  const citation: Citation = { ...record.chunk.citation, snapshotId, headingPath, span };
+  if (span === undefined) delete citation.span;
+  return { ...record.chunk, citation };
+}
+
+/** The source span of a chunk of blocks from `first` to `last` (the same block when `single`). */
+function citationSpan(first: Block, last: Block, single: boolean): Record<string, unknown> | undefined {
+  if (single) return first.span;
+  return first.span !== undefined && last.span !== undefined ? spanOver(first.span, last.span) : undefined;
+}
+
+/** The chunks of one run of a section's blocks, each with the run's first and last block it holds. */
+function chunkRun(doc: EvidenceDocument, run: RunEntry[], section: RunSection, options: ChunkOptions): MadeChunk[] {
+  const made: MadeChunk[] = [];
+  const indexOf = new Map(run.map((entry, i) => [entry.block, i]));
+  const push = (blocks: Block[], chunk: Chunk): void => {
+    if (section.apparatus) chunk.apparatus = true;
+    made.push({ chunk, first: indexOf.get(blocks[0]!)!, last: indexOf.get(blocks[blocks.length - 1]!)! });
+  };
   let group: PendingGroup | undefined;
 
   const flush = (): void => {
@@ -86,12 +186,14 @@ export function chunkDocument(doc: EvidenceDocument, options: ChunkOptions): Chu
       for (const [at, id] of trimmedAnchors(entry.block, entry.text, lines)) anchors.push([base + at, id]);
       base += entry.text.length + BLOCK_SEPARATOR.length;
     }
-    chunks.push(
+    const blocks = group.blocks.map((entry) => entry.block);
+    push(
+      blocks,
       makeChunk(
         doc,
-        group.blocks.map((entry) => entry.block),
+        blocks,
         text,
-        headingPaths,
+        section.headingPath,
         0,
         undefined,
         toCodePoints(text, anchors),
@@ -101,11 +203,9 @@ export function chunkDocument(doc: EvidenceDocument, options: ChunkOptions): Chu
     group = undefined;
   };
 
-  for (const block of doc.blocks) {
-    const text = block.text.trim();
-    if (text === '') continue;
+  for (const { block, text } of run) {
     const length = codePointLength(text);
-    const continues = group !== undefined && group.sectionId === block.sectionId && group.normativity === block.normativity;
+    const continues = group !== undefined && group.normativity === block.normativity;
     if (
       continues &&
       group !== undefined &&
@@ -133,31 +233,31 @@ export function chunkDocument(doc: EvidenceDocument, options: ChunkOptions): Chu
         if (index === 0 && leadIn !== undefined) {
           const leadAnchors = toCodePoints(leadIn.text, trimmedAnchors(leadIn.block, leadIn.text, undefined));
           const shifted = anchors.map(([at, id]): [number, string] => [at + reserved, id]);
-          chunks.push(
+          push(
+            [leadIn.block, block],
             makeChunk(
               doc,
               [leadIn.block, block],
               `${leadIn.text}${BLOCK_SEPARATOR}${piece.text}`,
-              headingPaths,
+              section.headingPath,
               0,
               range,
               withoutRepeats([...leadAnchors, ...shifted]),
               lines,
             ),
           );
-        } else chunks.push(makeChunk(doc, [block], piece.text, headingPaths, index, range, anchors, lines));
+        } else push([block], makeChunk(doc, [block], piece.text, section.headingPath, index, range, anchors, lines));
       });
       continue;
     }
-    group = { sectionId: block.sectionId, normativity: block.normativity, blocks: [{ block, text }], length };
+    group = { normativity: block.normativity, blocks: [{ block, text }], length };
     if (leadIn !== undefined) {
       group.blocks.unshift({ block: leadIn.block, text: leadIn.text });
       group.length += leadIn.length + BLOCK_SEPARATOR.length;
     }
   }
   flush();
-  for (const chunk of chunks) if (chunk.citation.sectionId !== null && apparatus.has(chunk.citation.sectionId)) chunk.apparatus = true;
-  return chunks;
+  return made;
 }
 
 /**
@@ -207,7 +307,7 @@ function makeChunk(
   doc: EvidenceDocument,
   blocks: Block[],
   text: string,
-  headingPaths: (sectionId: string | null) => string[],
+  headingPath: string[],
   pieceIndex: number,
   textRange: { start: number; end: number } | undefined,
   anchors: [number, string][],
@@ -225,12 +325,12 @@ function makeChunk(
     snapshotId: doc.provenance.snapshotId,
     documentId: doc.documentId,
     sectionId: first.sectionId,
-    headingPath: headingPaths(first.sectionId),
+    headingPath,
     blockIds: blocks.map((block) => block.id),
   };
   if (pages.length > 0) citation.pages = pages;
-  if (blocks.length === 1 && first.span !== undefined) citation.span = first.span;
-  else if (blocks.length > 1 && first.span !== undefined && last.span !== undefined) citation.span = spanOver(first.span, last.span);
+  const span = citationSpan(first, last, blocks.length === 1);
+  if (span !== undefined) citation.span = span;
   if (textRange !== undefined) citation.textRange = textRange;
   // The steps of the algorithm the chunk holds alone, or whose piece it holds (after a lead-in).
   if (last.kind === 'algorithm' && lines !== undefined && (blocks.length === 1 || textRange !== undefined)) {

@@ -115,11 +115,14 @@ async function run(task: StageTask, memory: WorkerMemory): Promise<ExtractResult
       const { maxChars, overlapChars } = task.options;
       const payload: ChunksPayload = {
         chunkOptions: { maxChars, overlapChars },
-        chunks: chunkDocument(document, task.options),
+        chunks: chunkDocument(document, task.options, chunking.sections),
         documentId: task.documentId,
       };
       // Each chunk's values serialised once, for the file, its content hash and the index part's rows.
-      const encoded = encodeChunks(payload, (text) => chunking.textJson.get(text));
+      const encoded = encodeChunks(payload, {
+        textJson: (text) => chunking.textJson.get(text),
+        recordOf: chunking.recordOf,
+      });
       const { bytes, sha256, contentHash } = encoded ?? encodeChunksSlowly(payload);
       // The document's last part, when this worker did not make it (the previous build's, the cache's),
       // is read back as if it had (each row block inflated and checked first): only the chunks the edit

@@ -1,4 +1,5 @@
-import type { EvidenceDocument } from '../document/types.js';
+import type { Chunk, EvidenceDocument } from '../document/types.js';
+import { type ChunkRecord, SectionChunks } from '../chunk/section-chunks.js';
 import type { PartMemory } from '../index/search-index.js';
 import { indexTerms, type IndexTerms } from '../index/tokenizer.js';
 import { canonicalJson } from '../store/canonical-json.js';
@@ -24,9 +25,12 @@ export class WorkerMemory {
   chunkingOf(documentId: string): ChunkingMemory {
     let memory = this.chunking.get(documentId);
     if (memory === undefined) {
+      const sections = new SectionChunks();
       memory = {
         textJson: new RoundMemo((text: string) => canonicalJson(text)),
         terms: new RoundMemo(indexTerms),
+        sections,
+        recordOf: (chunk) => sections.recordOf(chunk),
         part: undefined,
       };
     } else {
@@ -42,6 +46,10 @@ export class WorkerMemory {
 export interface ChunkingMemory {
   /** Canonical JSON of each chunk text (chunk-file.ts encodeChunks). */
   textJson: RoundMemo<string, string>;
+  /** The chunks of each run of a section's blocks (section-chunks.ts). */
+  sections: SectionChunks;
+  /** The record of a chunk the last round of `sections` gave out, where later stages keep their work on it. */
+  recordOf(chunk: Chunk): ChunkRecord | undefined;
   /** The terms of each chunk text and heading path (tokenizer.ts indexTerms). */
   terms: RoundMemo<string, IndexTerms>;
   /** The document's last index part, as search-index.ts buildDocumentPart can patch it. */

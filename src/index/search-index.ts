@@ -130,35 +130,35 @@ export type RowBlockCache = ReadonlyMap<string, string>;
 function encodeRowBlocks(
   rows: RowText[],
   reuse?: RowBlockCache,
-  known?: ReadonlyMap<string, MadeRowBlock>,
-): { texts: string[]; entries: RowBlockEntry[]; keys: string[]; made: Map<string, MadeRowBlock> } {
+  known?: RowBlockMemory,
+): { texts: string[]; entries: RowBlockEntry[]; keys: string[]; made: RowBlockMemory } {
   const texts: string[] = [];
   const entries: RowBlockEntry[] = [];
   const keys: string[] = [];
-  const made = new Map<string, MadeRowBlock>();
+  const made: RowBlockMemory = new Map();
   let pending: string[] = [];
   let spans: string[] = [];
   let previousStart = 0;
   let pendingBytes = 0;
   const flush = (): void => {
     if (pending.length === 0) return;
-    const rawText = `${pending.join('\n')}\n`;
-    let block = known?.get(rawText);
+    let block = knownBlock(known, pending);
     if (block === undefined) {
-      const raw = Buffer.from(rawText, 'utf8');
+      const raw = Buffer.from(`${pending.join('\n')}\n`, 'utf8');
       const key = createHash('sha256').update(raw).digest('hex');
-      block = { key, text: reuse?.get(key) ?? Buffer.from(rowBlockMember(raw)).toString('base64'), bytes: raw.length };
+      const text = reuse?.get(key) ?? Buffer.from(rowBlockMember(raw)).toString('base64');
+      block = { rows: pending, key, text, crc: crc32Hex(text), bytes: raw.length };
     }
-    made.set(rawText, block);
+    rememberBlock(made, block);
     texts.push(block.text);
-    entries.push([pending.length, block.text.length, crc32Hex(block.text), block.bytes, spans.join('')]);
+    entries.push([pending.length, block.text.length, block.crc, block.bytes, spans.join('')]);
     keys.push(block.key);
     pending = [];
     spans = [];
     previousStart = 0;
     pendingBytes = 0;
   };
-  for (const { row, span } of rows) {
+  for (const { row, span, bytes } of rows) {
     pending.push(row);
     if (span === null) encodeVlq(0, spans);
     else {
@@ -166,18 +166,46 @@ function encodeRowBlocks(
       encodeVlq(span.end - span.start, spans);
       previousStart = span.start;
     }
-    pendingBytes += Buffer.byteLength(row, 'utf8') + 1;
+    pendingBytes += (bytes ?? Buffer.byteLength(row, 'utf8')) + 1;
     if (pendingBytes >= ROW_BLOCK_TARGET_BYTES) flush();
   }
   flush();
   return { texts, entries, keys, made };
 }
 
-/** A row block this process compressed: its raw bytes' SHA-256 and length, and its compressed text (base64). */
+/**
+ * A row block this process compressed or checked: its rows, its raw bytes' SHA-256 and length, and
+ * its compressed text (base64) with that text's CRC-32.
+ */
 interface MadeRowBlock {
+  rows: readonly string[];
   key: string;
   text: string;
+  crc: string;
   bytes: number;
+}
+
+/** Row blocks by their first row (rows of an unchanged chunk are the same strings from one round to the next). */
+type RowBlockMemory = Map<string, MadeRowBlock[]>;
+
+function rememberBlock(memory: RowBlockMemory, block: MadeRowBlock): void {
+  const first = block.rows[0]!;
+  const same = memory.get(first);
+  if (same === undefined) memory.set(first, [block]);
+  else same.push(block);
+}
+
+/** The block of `memory` whose rows are `rows`, if any. */
+function knownBlock(memory: RowBlockMemory | undefined, rows: readonly string[]): MadeRowBlock | undefined {
+  const candidates = memory?.get(rows[0]!);
+  if (candidates === undefined) return undefined;
+  for (const block of candidates) {
+    if (block.rows.length !== rows.length) continue;
+    let same = true;
+    for (let i = 0; i < rows.length && same; i++) same = block.rows[i] === rows[i];
+    if (same) return block;
+  }
+  return undefined;
 }
 
 /**
@@ -230,7 +258,7 @@ export function partMemoryOf(part: string): PartMemory | null {
     const { header, terms: termsText, postings, postingStarts, rowBlocksText } = parsePart(part);
     const blockTexts = rowBlocksText === '' ? [] : rowBlocksText.split(',');
     if (!Array.isArray(header.rowBlockKeys) || blockTexts.length !== header.rowBlockKeys.length) return null;
-    const rowBlocks = new Map<string, MadeRowBlock>();
+    const rowBlocks: RowBlockMemory = new Map();
     const chunkIds: string[] = [];
     const texts: string[] = [];
     const headingKeys: string[] = [];
@@ -239,10 +267,10 @@ export function partMemoryOf(part: string): PartMemory | null {
       const key = header.rowBlockKeys[i]!;
       const raw = typeof key === 'string' ? checkedRowBlock(text, key) : null;
       if (raw === null) return null;
-      const rawText = raw.toString('utf8');
-      rowBlocks.set(rawText, { key, text, bytes: raw.length });
       // Rows are canonical JSON, one per line (no raw newline inside), each block ending with one.
-      for (const row of rawText.slice(0, -1).split('\n')) {
+      const rows = raw.toString('utf8').slice(0, -1).split('\n');
+      rememberBlock(rowBlocks, { rows, key, text, crc: crc32Hex(text), bytes: raw.length });
+      for (const row of rows) {
         const [chunkId, , headingPath, , , , , , , chunkText] = JSON.parse(row) as unknown[];
         if (typeof chunkId !== 'string' || typeof chunkText !== 'string' || !isStringArray(headingPath)) return null;
         chunkIds.push(chunkId);
@@ -368,7 +396,7 @@ export function buildDocumentPart(
     else if (docRow.some((value, i) => value !== doc![i]))
       throw new Error(`chunk ${chunk.chunkId} disagrees with its document's source, snapshot or classification`);
     const known = members?.[order[ordinal]!];
-    rows.push(known === undefined ? chunkRowText(chunk) : chunkRowJson(known));
+    rows.push(known === undefined ? chunkRowText(chunk) : rowOf(known, memory?.recordOf?.(chunk)));
     const path = chunk.citation.headingPath;
     let joined = joinedHeadings.get(path);
     if (joined === undefined) {
@@ -431,6 +459,11 @@ export interface PartBuildMemory {
   /** indexTerms, remembered for the texts of the last round (worker-memory.ts RoundMemo). */
   terms: { get(text: string): IndexTerms };
   part: PartMemory | undefined;
+  /**
+   * The record of a chunk the chunker gave out this round (chunk/section-chunks.ts): a chunk whose
+   * record has its row from an earlier round takes it when the row does not change with the span.
+   */
+  recordOf?(chunk: Chunk): { row?: unknown } | undefined;
 }
 
 /** One term's entries in a part: chunk ordinals ascending, with the term's count in each chunk's text and heading. */
@@ -461,7 +494,7 @@ interface PartPostings {
 
 /** A document's last part as buildDocumentPart made it: its postings, and its row blocks by their rows. */
 export interface PartMemory extends PartPostings {
-  rowBlocks: Map<string, MadeRowBlock>;
+  rowBlocks: RowBlockMemory;
 }
 
 function freshPostings(chunkIds: string[], texts: string[], headingKeys: string[], termsOf: (text: string) => IndexTerms): PartPostings {
@@ -665,6 +698,8 @@ function passageKey(terms: readonly string[], words: number): string {
 interface RowText {
   row: string;
   span: SourceRange | null;
+  /** The row's length in UTF-8, when known. */
+  bytes?: number;
 }
 
 /**
@@ -692,6 +727,35 @@ function chunkRowText(chunk: Chunk): RowText {
   ];
   if (c.steps !== undefined) row.push(c.steps);
   return { row: canonicalJson(row), span };
+}
+
+/** A chunk's row as its record keeps it: for the span it was made with, and whether the row holds the span. */
+interface RememberedRow {
+  spanJson: string | undefined;
+  rowText: RowText;
+  spanInRow: boolean;
+}
+
+/**
+ * chunkRowJson(m), from the row an earlier round made of the same chunk (its record's) when its span
+ * is the same or is kept in the span column then and now. The members but the span are the record's.
+ */
+function rowOf(m: ChunkJson, record: { row?: unknown } | undefined): RowText {
+  const remembered = record?.row as RememberedRow | undefined;
+  if (remembered !== undefined) {
+    if (remembered.spanJson === m.span) return remembered.rowText;
+    if (!remembered.spanInRow && m.span !== undefined) {
+      const span = sourceRangeOf(JSON.parse(m.span) as Record<string, unknown>);
+      if (span !== null) return { row: remembered.rowText.row, span, bytes: remembered.rowText.bytes! };
+    }
+  }
+  const rowText = chunkRowJson(m);
+  if (record !== undefined) {
+    rowText.bytes = Buffer.byteLength(rowText.row, 'utf8');
+    const spanInRow = rowText.span === null && m.span !== undefined;
+    record.row = { spanJson: m.span, rowText, spanInRow } satisfies RememberedRow;
+  }
+  return rowText;
 }
 
 /** chunkRowText(chunk), assembled from the chunk's members already serialised (chunk-file.ts). */

@@ -66,18 +66,24 @@ export function artifactFileBytes(kind: ArtifactKind, formatVersion: number, pay
 }
 
 /**
- * The UTF-8 bytes of `pieces` joined, written into one buffer (no joined string is made), and where
- * each piece starts in them (offsets[i]; offsets[pieces.length] is the end).
+ * The UTF-8 bytes of `pieces` joined (a piece given as bytes is taken as UTF-8 already), written into
+ * one buffer (no joined string is made), and where each piece starts in them (offsets[i];
+ * offsets[pieces.length] is the end).
  */
-export function utf8OfPieces(pieces: readonly string[]): { bytes: Buffer; offsets: number[] } {
+export function utf8OfPieces(pieces: readonly (string | Uint8Array)[]): { bytes: Buffer; offsets: number[] } {
   let length = 0;
-  for (const piece of pieces) length += Buffer.byteLength(piece, 'utf8');
+  for (const piece of pieces) length += typeof piece === 'string' ? Buffer.byteLength(piece, 'utf8') : piece.length;
   const bytes = Buffer.allocUnsafe(length);
   const offsets = new Array<number>(pieces.length + 1);
   let at = 0;
   for (let i = 0; i < pieces.length; i++) {
     offsets[i] = at;
-    at += bytes.write(pieces[i]!, at, 'utf8');
+    const piece = pieces[i]!;
+    if (typeof piece === 'string') at += bytes.write(piece, at, 'utf8');
+    else {
+      bytes.set(piece, at);
+      at += piece.length;
+    }
   }
   offsets[pieces.length] = at;
   return { bytes, offsets };
