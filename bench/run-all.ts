@@ -112,6 +112,13 @@ const benches: Bench[] = [
     expect: [/save -> commit .*median \d+ ms/],
   },
   {
+    name: 'chunk-stage',
+    script: 'chunk-stage.js',
+    args: [],
+    quickArgs: ['--quick'],
+    expect: [/chunk stage with the worker's memory \d+\.\d ms|SKIP/],
+  },
+  {
     // Without ../shared it builds only the generated document (the dev-corpus part says it skipped).
     name: 'watch-real-specs',
     script: 'watch-real-specs.js',
