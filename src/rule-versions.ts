@@ -33,8 +33,11 @@
  * XML that is not well-formed carries the warning xml-malformed, and a second root element is read.
  * 14: an RFC XML `<eref>`'s link text is cut at 512 code units as an HTML link's is; an element holding
  * more than 64 code units of text marks no keyword (it never named one; it is no longer read whole).
+ * 15: made-up section ids (`~s<n>`, `<fragment>~<n>`, an RFC text's `section-<n>`) never take an id the
+ * source uses anywhere in the document, found once every id is known (document-builder.ts settleIds);
+ * block ids follow their section's final id. Documents without such a collision are unchanged.
  */
-export const EXTRACT_RULE_VERSION = 14;
+export const EXTRACT_RULE_VERSION = 15;
 /**
  * The PDF extractor's own version (1: pdf-parse tables; 2: tables from geometry with rowPages, and
  * heading-guess limits; 3: unruled tables as reports set them (wrapped cells at the row pitch, bold

@@ -179,6 +179,8 @@ export class DocumentBuilder {
   private readonly blockCounts = new Map<string, number>();
   private readonly informativeSections = new Map<string, string>();
   private anonymousCount = 0;
+  /** The id an extractor asked for a section the source gives none (SectionDraft.id). */
+  private readonly requestedIds = new Map<Section, string>();
   private readonly warnedOnce = new Set<string>();
   private markedKeywordCount = 0;
   private readonly policy: BuilderPolicy;
@@ -195,12 +197,12 @@ export class DocumentBuilder {
     const draft = this.capLevel(input);
     while (this.stack.length > 0 && this.stack[this.stack.length - 1]!.section.level >= draft.level) this.stack.pop();
     const parent = this.stack.length === 0 ? null : this.stack[this.stack.length - 1]!;
+    // A provisional id, unique among those given so far: settleIds gives the final ones, knowing every
+    // id the source uses.
     let id: string;
     if (draft.fragment !== null && draft.fragment !== '') {
       id = draft.fragment;
       for (let n = 2; this.usedIds.has(id); n++) id = `${draft.fragment}~${n}`;
-      if (id !== draft.fragment)
-        this.warn('duplicate-section-id', `Section id "${draft.fragment}" occurs more than once; later ones are renamed "${id}".`);
     } else if (draft.id !== undefined && !this.usedIds.has(draft.id)) {
       id = draft.id;
     } else {
@@ -234,6 +236,7 @@ export class DocumentBuilder {
     section.parentId = parent ? parent.section.id : null;
     if (draft.span !== undefined) section.span = draft.span;
     this.sections.push(section);
+    if (draft.id !== undefined) this.requestedIds.set(section, draft.id);
     this.stack.push({ section, informative });
     if (informative !== null) this.informativeSections.set(id, informative);
     return section;
@@ -378,6 +381,71 @@ export class DocumentBuilder {
       if (fragment !== null) return fragment;
     }
     return null;
+  }
+
+  /**
+   * The final section and block ids, once every section and block is known. A section's fragment
+   * names the first section that has it; a later one is `<fragment>~<n>`, an id-less section takes the
+   * id its extractor asked for or `~s<n>`; none of these made-up ids is one the source uses anywhere
+   * (a section's fragment or alternate id, a block's fragment, an id inside a block), so `show URL#id`
+   * opens what the source calls `id`, never a section whose id was made up. Block ids are then
+   * `<section id>~b<k>` (front matter `~front~b<k>`), k counting the blocks of that id in order. For a
+   * document whose ids do not collide these are the provisional ids openSection and addBlock gave.
+   */
+  settleIds(): void {
+    const sourceIds = new Set<string>();
+    for (const section of this.sections) {
+      if (section.fragment !== null) sourceIds.add(section.fragment);
+      for (const id of section.alternateIds ?? []) sourceIds.add(id);
+    }
+    for (const block of this.blocks) {
+      if (block.fragment !== null) sourceIds.add(block.fragment);
+      for (const anchor of block.anchors ?? []) sourceIds.add(anchor.id);
+    }
+    const taken = new Set<string>();
+    const finalIds = new Map<string, string>();
+    for (const section of this.sections) {
+      if (section.fragment !== null && !taken.has(section.fragment)) {
+        finalIds.set(section.id, section.fragment);
+        taken.add(section.fragment);
+      }
+    }
+    const free = (id: string): boolean => !taken.has(id) && !sourceIds.has(id);
+    let anonymous = 0;
+    for (const section of this.sections) {
+      if (finalIds.has(section.id)) continue;
+      let id: string;
+      if (section.fragment !== null) {
+        let n = 2;
+        do id = `${section.fragment}~${n++}`;
+        while (!free(id));
+        this.warn('duplicate-section-id', `Section id "${section.fragment}" occurs more than once; later ones are renamed "${id}".`);
+      } else {
+        const requested = this.requestedIds.get(section);
+        if (requested !== undefined && free(requested)) id = requested;
+        else {
+          do id = `~s${++anonymous}`;
+          while (!free(id));
+        }
+      }
+      finalIds.set(section.id, id);
+      taken.add(id);
+    }
+    for (const section of this.sections) {
+      section.id = finalIds.get(section.id)!;
+      if (section.parentId !== null) section.parentId = finalIds.get(section.parentId)!;
+    }
+    const counts = new Map<string, number>();
+    for (const block of this.blocks) {
+      if (block.sectionId !== null) block.sectionId = finalIds.get(block.sectionId)!;
+      const key = block.sectionId ?? '~front';
+      const k = (counts.get(key) ?? 0) + 1;
+      counts.set(key, k);
+      block.id = `${key}~b${k}`;
+    }
+    const informative = [...this.informativeSections];
+    this.informativeSections.clear();
+    for (const [id, reason] of informative) this.informativeSections.set(finalIds.get(id) ?? id, reason);
   }
 
   /** Keeps only the section whose fragment or alternate id is `fragment`, with its subsections and blocks. */

@@ -136,6 +136,7 @@ export async function extractDocument(input: ExtractInput): Promise<EvidenceDocu
     extra['metadata'] = Object.fromEntries([...builder.metadata].sort((a, b) => compareCodeUnits(a[0], b[0])));
   }
   builder.finishKeywords();
+  builder.settleIds();
   let selected: string | null = null;
   if (fragment !== null) {
     if (builder.selectFragment(fragment)) selected = fragment;

@@ -10,6 +10,7 @@ import { seededRandom } from '../helpers/random.js';
  * order, the section's own paragraphs and those of the subsections that cite it: the subsections
  * without an id, with none between them and the section (a block takes its nearest enclosing
  * fragment). A section with an id but no paragraph of its own is named by its subsections alone.
+ * Some ids have the shapes of the ids Episteme makes up (`~s3`, `~front`).
  */
 interface Section {
   level: number;
@@ -28,13 +29,15 @@ function outline(seed: number): Section[] {
   const next = seededRandom(seed);
   const sections: Section[] = [];
   const open: Section[] = [];
+  const used = new Set<string>();
   let level = 2;
   for (let i = 0; i < 30; i++) {
     level = Math.max(2, Math.min(4, level + (next() < 0.4 ? 1 : next() < 0.5 ? -1 : 0)));
     if (sections.length === 0) level = 2;
     else level = Math.min(level, sections.at(-1)!.level + 1);
     while (open.length > 0 && open.at(-1)!.level >= level) open.pop();
-    const id = next() < 0.5 ? `s${seed}-${i}` : null;
+    const id = next() < 0.5 ? idFor(seed, i, next, used) : null;
+    if (id !== null) used.add(id);
     const count = next() < 0.25 ? 11 + Math.floor(next() * 3) : Math.floor(next() * 4);
     const paragraphs = Array.from({ length: count }, (_, k) => {
       const words = next() < 0.08 ? 320 : 6 + Math.floor(next() * 30);
@@ -46,6 +49,18 @@ function outline(seed: number): Section[] {
     open.push(section);
   }
   return sections;
+}
+
+/**
+ * A section's id: now and then one shaped like those Episteme makes up for sections without an id
+ * (`~s<n>`, low numbers, which earlier sections without an id already had before ids were settled) or
+ * for front matter's blocks (`~front`), which the source may use too: `show` must open the source's own.
+ */
+function idFor(seed: number, i: number, next: () => number, used: ReadonlySet<string>): string {
+  const plain = `s${seed}-${i}`;
+  if (i < 6 || next() >= 0.4) return plain;
+  const madeUp = next() < 0.75 ? `~s${1 + (i % 3)}` : '~front';
+  return used.has(madeUp) ? plain : madeUp;
 }
 
 function html(sections: Section[]): string {
