@@ -6,6 +6,7 @@ import { compareCodeUnits } from '../store/canonical-json.js';
 import { DEFAULT_MAX_INPUT_BYTES } from '../store/bounded-input.js';
 import { loadFamilies, parseFamilyRules, type LoadedFamily } from '../extract/families.js';
 import { checkReadFolder, type OwnedFolder } from './owned-folders.js';
+import type { ShapingFiles } from './shaping-files.js';
 
 /** At most this many rules files in a workspace's rules folder: a folder of 100,000 files is refused. */
 export const MAX_WORKSPACE_RULES_FILES = 256;
@@ -23,9 +24,12 @@ export function loadWorkspaceFamilies(
   root: string,
   relative: string,
   owned: readonly OwnedFolder[],
+  /** Each file and the folder as found just before it was read (workspace.ts ShapingFiles). */
+  shaping: ShapingFiles,
 ): { families: LoadedFamily[]; folder: string; files: string[] } {
   const folder = checkReadFolder(root, 'rules', relative, owned);
   const absolute = path.join(root, folder);
+  shaping.stat(absolute);
   let names: string[];
   try {
     names = fs
@@ -58,6 +62,7 @@ export function loadWorkspaceFamilies(
     const file = path.join(absolute, name);
     const stat = fs.lstatSync(file, { throwIfNoEntry: false });
     if (stat === undefined) continue;
+    shaping.foundAs(file, stat);
     if (!stat.isFile()) {
       throw new EpistemeError(
         'config-invalid',

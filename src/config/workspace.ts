@@ -15,6 +15,7 @@ import type { SourceSpec } from '../document/types.js';
 import { CONFIG_FILE_NAME, DEFAULT_OUTPUTS, STATE_DIR_NAME } from '../store/names.js';
 import { findConfigUpward } from '../store/find-workspace.js';
 import { checkOwnedFolders, ownedFolders } from './owned-folders.js';
+import { ShapingFiles } from './shaping-files.js';
 import { loadWorkspaceFamilies } from './workspace-rules.js';
 import { registeredFamilyIds } from './manifest.js';
 import type { LoadedFamily } from '../extract/families.js';
@@ -63,6 +64,8 @@ export interface Workspace {
   /** The rules folder (workspace-relative) and its rules files (absolute), when there is one. */
   rulesFolder: string | null;
   rulesFiles: string[];
+  /** The config, map, manifest and rules files as found just before they were read (shaping-files.ts). */
+  shaping: ShapingFiles;
 }
 
 export interface WorkspaceFlags {
@@ -112,6 +115,7 @@ export async function loadWorkspace(cwd: string, flags: WorkspaceFlags): Promise
 
   let raw: RawConfig = {};
   let root = cwd;
+  const shaping = new ShapingFiles();
   if (configPath !== null) {
     if (isDirectory(configPath)) {
       configPath = path.join(configPath, CONFIG_FILE_NAME);
@@ -124,6 +128,7 @@ export async function loadWorkspace(cwd: string, flags: WorkspaceFlags): Promise
     }
     root = path.dirname(configPath);
     const label = path.relative(cwd, configPath) || CONFIG_FILE_NAME;
+    shaping.stat(configPath);
     const parsed = parseJsonInput(await readBoundedInput(configPath, maxInputBytes, 'Workspace config'), 'config-invalid', label);
     if (!validateWorkspaceConfig(parsed)) {
       const problems = describeSchemaErrors(
@@ -180,7 +185,7 @@ export async function loadWorkspace(cwd: string, flags: WorkspaceFlags): Promise
   checkOwnedFolders(root, owned);
 
   // The workspace's own families come first: the map and manifest may name them.
-  const own = raw.rules === undefined ? { families: [], folder: null, files: [] } : loadWorkspaceFamilies(root, raw.rules, owned);
+  const own = raw.rules === undefined ? { families: [], folder: null, files: [] } : loadWorkspaceFamilies(root, raw.rules, owned, shaping);
   if (own.families.length > 0) {
     // Their selectors too, before any document is extracted with them (css-select loads only here).
     const { checkFamilySelectors } = await import('../extract/html/selector-check.js');
@@ -194,6 +199,7 @@ export async function loadWorkspace(cwd: string, flags: WorkspaceFlags): Promise
   let mapFile: string | null = null;
   if (mapArgument !== undefined) {
     const mapPath = mapArgument === '-' ? '-' : path.resolve(cwd, mapArgument);
+    if (mapPath !== '-') shaping.stat(mapPath);
     captures = await loadManualIngestMap(mapPath, { root, cwd, maxInputBytes, familyIds, owned });
     mapFile = mapPath === '-' ? null : path.relative(root, mapPath).split(path.sep).join('/');
   }
@@ -201,6 +207,7 @@ export async function loadWorkspace(cwd: string, flags: WorkspaceFlags): Promise
   let manifestFile: string | null = null;
   if (manifestArgument !== undefined) {
     const manifestPath = manifestArgument === '-' ? '-' : path.resolve(cwd, manifestArgument);
+    if (manifestPath !== '-') shaping.stat(manifestPath);
     const manifest = await loadManifest(manifestPath, { cwd, maxInputBytes, familyIds });
     manifestFile = manifestPath === '-' ? null : path.relative(root, manifestPath).split(path.sep).join('/');
     // One source, one capture method: a URL in both the map and the manifest is ambiguous.
@@ -235,6 +242,7 @@ export async function loadWorkspace(cwd: string, flags: WorkspaceFlags): Promise
     families: own.families,
     rulesFolder: own.folder,
     rulesFiles: own.files,
+    shaping,
   };
 }
 

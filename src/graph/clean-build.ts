@@ -7,7 +7,7 @@ import { rulesDir, rulesFilesOnDisk } from '../extract/package-paths.js';
 import { acquireWorkspaceLock } from '../store/workspace-lock.js';
 import { isDirectory } from '../store/bounded-read.js';
 import { initFastHash } from '../store/hash.js';
-import { sameStamp, statStamp, type CleanRecord, type FileStamp } from './state.js';
+import { sameStamp, stampOf, statStamp, type CleanRecord, type FileStamp } from './state.js';
 import type { BuildSummary } from './build.js';
 import type { Warning } from '../failure.js';
 import { isProof, NOOP_PROOF_FILE, openProof, readProofFile, type NoopProof } from './noop-proof-files.js';
@@ -147,18 +147,20 @@ export function cleanRecordHolds(clean: CleanRecord, invocation: string | null |
   return Object.entries(clean.files).every(([file, stamp]) => unchanged(file, stamp));
 }
 
-/** The clean record for a build of the whole graph that just succeeded. */
+/**
+ * The clean record for a build of the whole graph that just succeeded. The files that shaped it are
+ * stamped as the workspace load found them just before reading them (config/shaping-files.ts), not
+ * as they are now: a config edited while the build ran makes the next build derive its options again,
+ * instead of vouching for options this build never read.
+ */
 export function cleanRecordFor(ws: Workspace, graph: BuildGraph, invocation: string): CleanRecord {
   const files: CleanRecord['files'] = {};
-  const add = (file: string) => {
+  for (const [file, stat] of ws.shaping.files) files[file] = stampOf(stat);
+  // The installed product's own rules files change only with the product (and its version).
+  for (const file of rulesFilesOnDisk()) {
     const stamp = statStamp(file);
     if (stamp) files[file] = stamp;
-  };
-  for (const relative of [ws.configFile, ws.mapFile, ws.manifestFile]) if (relative !== null) add(path.join(ws.root, relative));
-  for (const file of rulesFilesOnDisk()) add(file);
-  // The workspace's rules folder (its stamp changes when a file is added or removed) and its files.
-  if (ws.rulesFolder !== null) add(path.join(ws.root, ws.rulesFolder));
-  for (const file of ws.rulesFiles) add(file);
+  }
   return { invocation, producerVersion: PRODUCER_VERSION, ruleVersions: { ...RULE_VERSIONS }, files, order: graph.order };
 }
 

@@ -1,3 +1,4 @@
+import { ShapingFiles } from '../../src/config/shaping-files.js';
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
@@ -113,6 +114,7 @@ function workspaceOf(sources: WorkspaceSource[], outputs: Partial<Workspace['out
     stateDir: path.resolve('/nonexistent-root/.episteme'),
     outputs: { snapshots: 'snapshots', specs: 'specs', chunks: 'chunks', diffs: 'diffs', ...outputs },
     options: { extract: {}, chunk: {}, index: {} },
+    shaping: new ShapingFiles(),
     limits: { maxFileBytes: 1, capture: {} as Workspace['limits']['capture'] },
     sources,
     mapFile: null,
