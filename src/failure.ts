@@ -45,6 +45,10 @@ export const FAILURE_CODES = {
     exit: 1,
     summary: 'A document exceeds an input bound of extraction (XML entity expansion, PDF decompressed bytes or text items).',
   },
+  'index-bound-exceeded': {
+    exit: 1,
+    summary: "A document holds more distinct index terms than one document's share of the search index may (random data, encoded blobs).",
+  },
   'document-diagnostics': {
     exit: 1,
     summary: 'Built documents carry extraction diagnostics at or above the --fail-on severity (error by default).',

@@ -412,8 +412,10 @@ export function buildDocumentPart(
   const previous = memory?.part;
   if (memory !== undefined) memory.part = undefined;
   const postings =
-    (previous !== undefined && sameStrings(previous.chunkIds, chunkIds) && patchedOrNull(previous, texts, headingKeys, termsOf)) ||
-    freshPostings(chunkIds, texts, headingKeys, termsOf);
+    (previous !== undefined &&
+      sameStrings(previous.chunkIds, chunkIds) &&
+      patchedOrNull(documentId, previous, texts, headingKeys, termsOf)) ||
+    freshPostings(documentId, chunkIds, texts, headingKeys, termsOf);
   const { terms, runs } = postings;
   const postingLengths: string[] = [];
   const runTexts = terms.map((term) => {
@@ -497,7 +499,35 @@ export interface PartMemory extends PartPostings {
   rowBlocks: RowBlockMemory;
 }
 
-function freshPostings(chunkIds: string[], texts: string[], headingKeys: string[], termsOf: (text: string) => IndexTerms): PartPostings {
+/**
+ * At most this many distinct terms in one document's part (its chunks' texts and heading paths). Real
+ * specifications have a few thousand (RFC 9110: 2,932 over 440,000 characters of chunks; vocabulary
+ * grows about with the square root of the text); random data or an encoded blob has one new term every
+ * few words (45 MB of random bytes in base64, under limits.maxFileBytes: about 9 million), and each
+ * costs the part, its merge and every query's dictionary. A deterministic bound: the chunk target
+ * fails, naming it, before the part's memory grows past a few hundred MB.
+ */
+export const MAX_DOCUMENT_TERMS = 200_000;
+
+function termsBoundExceeded(documentId: string): EpistemeError {
+  return new EpistemeError(
+    'index-bound-exceeded',
+    `Document ${documentId} holds more than ${MAX_DOCUMENT_TERMS} distinct index terms (a real specification has a few thousand): ` +
+      'it looks like random or encoded data, and it is not indexed.',
+    {
+      hint: 'Exclude the source from the workspace, or supply a copy without the encoded data (see docs/extraction.md, "Bounds").',
+      details: { bound: 'index-distinct-terms', limit: MAX_DOCUMENT_TERMS },
+    },
+  );
+}
+
+function freshPostings(
+  documentId: string,
+  chunkIds: string[],
+  texts: string[],
+  headingKeys: string[],
+  termsOf: (text: string) => IndexTerms,
+): PartPostings {
   const byTerm = new Map<string, TermPostings>();
   const lengths: number[] = [];
   const passageKeys: string[] = [];
@@ -507,8 +537,10 @@ function freshPostings(chunkIds: string[], texts: string[], headingKeys: string[
     const { terms, words } = termsOf(text);
     for (const term of terms) {
       const entry = byTerm.get(term);
-      if (entry === undefined) byTerm.set(term, { ordinals: [ordinal], tfs: [1], headingTfs: [0] });
-      else if (entry.ordinals[entry.ordinals.length - 1] === ordinal) entry.tfs[entry.tfs.length - 1]!++;
+      if (entry === undefined) {
+        if (byTerm.size === MAX_DOCUMENT_TERMS) throw termsBoundExceeded(documentId);
+        byTerm.set(term, { ordinals: [ordinal], tfs: [1], headingTfs: [0] });
+      } else if (entry.ordinals[entry.ordinals.length - 1] === ordinal) entry.tfs[entry.tfs.length - 1]!++;
       else {
         entry.ordinals.push(ordinal);
         entry.tfs.push(1);
@@ -517,8 +549,10 @@ function freshPostings(chunkIds: string[], texts: string[], headingKeys: string[
     }
     for (const term of termsOf(headingKeys[ordinal]!).terms) {
       const entry = byTerm.get(term);
-      if (entry === undefined) byTerm.set(term, { ordinals: [ordinal], tfs: [0], headingTfs: [1] });
-      else if (entry.ordinals[entry.ordinals.length - 1] === ordinal) entry.headingTfs[entry.headingTfs.length - 1]!++;
+      if (entry === undefined) {
+        if (byTerm.size === MAX_DOCUMENT_TERMS) throw termsBoundExceeded(documentId);
+        byTerm.set(term, { ordinals: [ordinal], tfs: [0], headingTfs: [1] });
+      } else if (entry.ordinals[entry.ordinals.length - 1] === ordinal) entry.headingTfs[entry.headingTfs.length - 1]!++;
       else {
         entry.ordinals.push(ordinal);
         entry.tfs.push(0);
@@ -541,6 +575,7 @@ function freshPostings(chunkIds: string[], texts: string[], headingKeys: string[
  * to pay (freshPostings then builds them). Takes over `previous`'s maps and lists.
  */
 function patchedPostings(
+  documentId: string,
   previous: PartPostings,
   texts: string[],
   headingKeys: string[],
@@ -606,6 +641,7 @@ function patchedPostings(
     if (!runs.has(term)) added = true;
     runs.set(term, postingRun(entry));
   }
+  if (runs.size > MAX_DOCUMENT_TERMS) throw termsBoundExceeded(documentId);
   const nextTerms = added ? [...runs.keys()].sort(compareCodeUnits) : terms;
   return { chunkIds: previous.chunkIds, texts, headingKeys, lengths, passageKeys, byTerm, runs, terms: nextTerms };
 }
@@ -615,13 +651,14 @@ function patchedPostings(
  * postings are then built afresh (the patch had begun to change `previous`, which is dropped).
  */
 function patchedOrNull(
+  documentId: string,
   previous: PartPostings,
   texts: string[],
   headingKeys: string[],
   termsOf: (text: string) => IndexTerms,
 ): PartPostings | null {
   try {
-    return patchedPostings(previous, texts, headingKeys, termsOf);
+    return patchedPostings(documentId, previous, texts, headingKeys, termsOf);
   } catch (error) {
     if (error instanceof DamagedRunError) return null;
     throw error;
