@@ -180,6 +180,7 @@ export class HttpStore implements CacheStore {
     if (this.outage !== null) return Promise.reject(new CacheUnavailable(this.outage));
     return new Promise((resolve, reject) => {
       let settled = false;
+      let deadline: NodeJS.Timeout | undefined;
       /** The file a 200 body streams into; whatever ends the request before its end removes it. */
       let blob: BlobFile | null = null;
       /** Ends this request's bookkeeping once; false when it had already ended. */
@@ -208,7 +209,18 @@ export class HttpStore implements CacheStore {
         if (!settled) this.trip(message);
       };
       this.inFlight.add(abandon);
-      const request = client.request(url, { method, headers, agent: this.agent }, (response) => {
+      let request: http.ClientRequest;
+      try {
+        request = this.send(client, url, method, headers, body);
+      } catch (error) {
+        // Refused before anything was sent (node:http checks the headers and the URL as it builds the
+        // request): no request of this cache can go out, which is an outage, never a failed build.
+        settle();
+        this.trip(`${method} ${this.label}${area}/… could not be sent: ${(error as Error).message}`);
+        reject(new CacheUnavailable(this.outage!));
+        return;
+      }
+      request.on('response', (response: http.IncomingMessage) => {
         const status = response.statusCode ?? 0;
         const declared = Number(response.headers['content-length'] ?? NaN);
         if (status === 200 && method === 'GET' && declared > maxBytes) {
@@ -262,7 +274,6 @@ export class HttpStore implements CacheStore {
       });
       // The deadline runs from when the request gets a socket: time spent queued behind the pool's
       // other requests is the build's own concurrency, not the server's slowness.
-      let deadline: NodeJS.Timeout | undefined;
       request.once('socket', () => {
         deadline = setTimeout(
           () => fail(`${method} ${this.label}${area}/… timed out after ${this.options.timeoutMs} ms`),
@@ -280,7 +291,19 @@ export class HttpStore implements CacheStore {
         }
         fail(`${method} ${this.label}${area}/… failed: ${error.code ?? error.message}`);
       });
-      request.end(body ?? undefined);
     });
+  }
+
+  /** Builds and sends one request; throws synchronously when node:http refuses it as given. */
+  private send(
+    client: typeof http | typeof https,
+    url: URL,
+    method: string,
+    headers: Record<string, string>,
+    body: Buffer | null,
+  ): http.ClientRequest {
+    const request = client.request(url, { method, headers, agent: this.agent });
+    request.end(body ?? undefined);
+    return request;
   }
 }

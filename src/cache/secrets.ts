@@ -10,6 +10,12 @@ export const HEADERS_ENV = 'EPISTEME_REMOTE_CACHE_HEADERS';
 export const HEADERS_FILE_ENV = 'EPISTEME_REMOTE_CACHE_HEADERS_FILE';
 const MAX_HEADERS_FILE_BYTES = 64 * 1024;
 const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
+/**
+ * A character a field value may not hold (RFC 9110 §5.5: field-content is VCHAR, SP, HTAB and obs-text
+ * 0x80-0xFF): a control character, or one beyond Latin-1, which node:http refuses and a raw request
+ * line could only send mangled.
+ */
+const NOT_FIELD_VALUE = /[^\t\x20-\x7e\x80-\xff]/;
 
 export class Secrets {
   private readonly values: string[] = [];
@@ -62,10 +68,25 @@ function parseHeaderLines(text: string, origin: string, headers: Record<string, 
     const name = colon > 0 ? line.slice(0, colon).trim() : '';
     const value = colon > 0 ? line.slice(colon + 1).trim() : '';
     // The line itself is never quoted back: it may hold the token.
-    if (!HEADER_NAME.test(name) || value === '' || /[\0\r\n]/.test(value)) {
+    if (!HEADER_NAME.test(name) || value === '') {
       throw new EpistemeError('config-invalid', `Line ${index + 1} of ${origin} is not a \`Name: value\` header.`, {
         hint: 'Write one header per line, e.g. `Authorization: Bearer <token>`; lines starting with # are ignored.',
       });
+    }
+    const bad = NOT_FIELD_VALUE.exec(value);
+    if (bad !== null) {
+      const what = bad[0].charCodeAt(0) > 0xff ? 'a character beyond Latin-1' : 'a control character';
+      throw new EpistemeError(
+        'config-invalid',
+        `Line ${index + 1} of ${origin}: the value of header ${name} holds ${what} (character ${bad.index + 1} of the value), ` +
+          'which an HTTP header cannot carry.',
+        {
+          hint:
+            'A header value may hold printable ASCII, spaces and tabs (and Latin-1 letters, sent as one byte each): ' +
+            'retype it without that character (e.g. a pasted smart quote or a stray escape).',
+          details: { header: name, line: index + 1 },
+        },
+      );
     }
     secrets.add(value);
     // "Bearer <token>": the token alone is a secret too, wherever it appears.

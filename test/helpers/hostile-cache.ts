@@ -13,6 +13,8 @@ export interface CacheRequest {
   /** `ac` or `cas` and the key, when the target names an entry below the server's base path. */
   area: string | null;
   key: string | null;
+  /** The request line and headers as received, each byte one character (latin1). */
+  head: string;
   body: Buffer;
 }
 
@@ -77,7 +79,8 @@ export class HostileCache {
         for (;;) {
           const headEnd = buffer.indexOf('\r\n\r\n');
           if (headEnd < 0) return;
-          const lines = buffer.toString('latin1', 0, headEnd).split('\r\n');
+          const head = buffer.toString('latin1', 0, headEnd);
+          const lines = head.split('\r\n');
           const [method = '', target = ''] = lines[0]!.split(' ');
           const length = Number(/^content-length:\s*(\d+)/im.exec(lines.slice(1).join('\n'))?.[1] ?? 0);
           if (buffer.length < headEnd + 4 + length) return;
@@ -85,7 +88,14 @@ export class HostileCache {
           buffer = buffer.subarray(headEnd + 4 + length);
           const pathname = target.split('?')[0]!;
           const entry = pathname.startsWith(this.basePath) ? /^(ac|cas)\/([0-9a-f]{64})$/.exec(pathname.slice(this.basePath.length)) : null;
-          const request: CacheRequest = { method, target, area: entry?.[1] ?? null, key: entry?.[2] ?? null, body: Buffer.from(body) };
+          const request: CacheRequest = {
+            method,
+            target,
+            area: entry?.[1] ?? null,
+            key: entry?.[2] ?? null,
+            head,
+            body: Buffer.from(body),
+          };
           this.requests.push(request);
           const goOn = await this.answer(socket, request, this.behaviour(request));
           if (!goOn || socket.destroyed) return;
