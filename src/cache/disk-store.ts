@@ -65,6 +65,15 @@ export class DiskStore implements CacheStore {
     }
   }
 
+  async has(area: Area, hash: string): Promise<boolean> {
+    try {
+      return fs.statSync(this.file(area, hash)).isFile();
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return false;
+      throw new CacheUnavailable(`cannot read ${this.label}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
+    }
+  }
+
   close(): void {}
 
   private file(area: Area, hash: string): string {

@@ -8,7 +8,8 @@ import { CacheUnavailable, SHA256_HEX, type Area, type CacheStore } from './stor
 /**
  * The Bazel HTTP cache protocol: `GET`/`PUT` `<base>/ac/<sha256>` and `<base>/cas/<sha256>`; 200 is a
  * hit, 404 a miss; a PUT carries Content-Length (nginx's WebDAV refuses chunked bodies) and succeeds
- * with 200, 201 or 204. Every request has a deadline, so a stalled server costs one timeout.
+ * with 200, 201 or 204; a HEAD asks whether a blob is still held (an upload build's repair of evicted
+ * entries). Every request has a deadline, so a stalled server costs one timeout.
  *
  * node:http rather than got (the capture client): the cache needs two plain verbs with a fixed length,
  * a hard deadline and a keep-alive pool, and none of got's retries, redirects or decompression, all of
@@ -98,6 +99,15 @@ export class HttpStore implements CacheStore {
     throw this.refused('PUT', area, response.status);
   }
 
+  /** A HEAD over node:http(s): 200 holds it, 404 does not; the body is never sent. */
+  async has(area: Area, hash: string): Promise<boolean> {
+    this.startBudget();
+    const response = await this.request('HEAD', area, hash, null, 0);
+    if (response.status === 200) return true;
+    if (response.status === 404) return false;
+    throw this.refused('HEAD', area, response.status);
+  }
+
   close(): void {
     if (this.budget !== null) clearTimeout(this.budget);
     this.agent.destroy();
@@ -161,7 +171,7 @@ export class HttpStore implements CacheStore {
    * rather than gathered: `stored` says how that ended.
    */
   private request(
-    method: 'GET' | 'PUT',
+    method: 'GET' | 'PUT' | 'HEAD',
     area: Area,
     hash: string,
     body: Buffer | null,

@@ -124,7 +124,8 @@ export class RemoteCache implements TargetCache {
     const output = await request.run();
     // Only a success reaches this line (a failed rule threw). Inputs edited while the rule ran would put
     // the new output under the old key: re-check them first.
-    if (this.options.upload && request.inputsUnchanged()) await this.upload(env, request, rule, key, output);
+    if (this.options.upload && request.inputsUnchanged())
+      await this.upload(env, request, rule, key, this.outage === null ? this.entryFiles(env, request, rule, output) : null);
     return { output, restored: false };
   }
 
@@ -136,37 +137,80 @@ export class RemoteCache implements TargetCache {
       return;
     }
     const key = actionKey(request.components);
-    // Null: the cache became unavailable (counted by upload below); otherwise whether it holds the entry.
+    // Null: the cache became unavailable; otherwise the entry it holds, if any.
     const held = await this.guard(env, async () => ({ entry: await this.store.get('ac', key, MAX_ACTION_RESULT_BYTES) }));
-    if (held?.entry !== null && held !== null) return;
+    if (held === null) {
+      this.stats.notUploaded += 1;
+      return;
+    }
     let recorded: RuleOutput;
     try {
       recorded = output();
     } catch {
       return; // the recorded output is gone or damaged: the next build rebuilds it, and uploads then
     }
-    await this.upload(env, request, rule, key, recorded);
+    const files = this.entryFiles(env, request, rule, recorded);
+    // An entry alone proves little: its blobs may have been evicted since, or it may be damaged or
+    // another output's. Only an entry naming these very files, all still held, is left as it is.
+    const { entry } = held;
+    if (entry !== null && files !== null && (await this.guard(env, () => this.holds(entry, files))) === true) return;
+    await this.upload(env, request, rule, key, files);
   }
 
-  /** Stores a target's output (blobs first, then the entry), counting it as uploaded or not. */
-  private async upload(env: RuleEnv, request: TargetCacheRequest, rule: CacheAdapter, key: string, output: RuleOutput): Promise<void> {
+  /**
+   * Whether an action-cache entry names these files with their digests, and the store still holds every
+   * one of their blobs (asked without reading them: HEAD, stat). Other files it names are ignored, as a
+   * reader ignores them.
+   */
+  private async holds(entry: Buffer, files: EntryFile[]): Promise<boolean> {
+    let named: Map<string, Digest>;
+    try {
+      named = decodeActionResult(entry);
+    } catch {
+      return false;
+    }
+    const same = files.every((file) => {
+      const digest = named.get(file.path);
+      return digest !== undefined && digest.hash === file.sha256 && digest.sizeBytes === file.bytes.length;
+    });
+    if (!same) return false;
+    const present = await Promise.all(files.map((file) => this.store.has('cas', file.sha256)));
+    return present.every(Boolean);
+  }
+
+  /**
+   * The files an entry for this output holds (the output first, then the rule's other files in path
+   * order), or null when they cannot be stored (the other files are not as the rule made them).
+   */
+  private entryFiles(env: RuleEnv, request: TargetCacheRequest, rule: CacheAdapter, output: RuleOutput): EntryFile[] | null {
+    const bytes = typeof output.bytes === 'string' ? Buffer.from(output.bytes, 'utf8') : output.bytes;
+    // Null: the other files are not as the rule made them (e.g. edited since): nothing is uploaded.
+    const others = rule.others ? rule.others(env, request.node, output) : new Map<string, Buffer>();
+    if (others === null || others.has(OUTPUT_PATH)) return null;
+    const files: [string, Buffer][] = [[OUTPUT_PATH, bytes], ...[...others].sort(([a], [b]) => compareCodeUnits(a, b))];
+    return files.map(([path, fileBytes]) => ({ path, bytes: fileBytes, sha256: sha256Hex(fileBytes) }));
+  }
+
+  /** Stores a target's files (blobs first, then the entry), counting it as uploaded or not. */
+  private async upload(
+    env: RuleEnv,
+    request: TargetCacheRequest,
+    rule: CacheAdapter,
+    key: string,
+    files: EntryFile[] | null,
+  ): Promise<void> {
     if (this.outage !== null) {
       this.stats.notUploaded += 1;
       return;
     }
-    const bytes = typeof output.bytes === 'string' ? Buffer.from(output.bytes, 'utf8') : output.bytes;
-    // Null: the other files are not as the rule made them (e.g. edited since): nothing is uploaded.
-    const others = rule.others ? rule.others(env, request.node, output) : new Map<string, Buffer>();
-    const files: [string, Buffer][] = [[OUTPUT_PATH, bytes], ...[...(others ?? [])].sort(([a], [b]) => compareCodeUnits(a, b))];
-    const blobs = files.map(([path, fileBytes]) => ({ path, bytes: fileBytes, sha256: sha256Hex(fileBytes) }));
-    if (others === null || others.has(OUTPUT_PATH) || !this.acceptable(env, request, rule, blobs)) return;
+    if (files === null || !this.acceptable(env, request, rule, files)) return;
     const done = await this.guard(env, async () => {
-      const outputs: OutputFile[] = blobs.map((blob) => ({
-        path: blob.path,
-        digest: { hash: blob.sha256, sizeBytes: blob.bytes.length },
+      const outputs: OutputFile[] = files.map((file) => ({
+        path: file.path,
+        digest: { hash: file.sha256, sizeBytes: file.bytes.length },
       }));
       // Blobs first: an action result never names a blob that is not there yet.
-      await Promise.all(blobs.map((blob) => this.store.put('cas', blob.sha256, blob.bytes)));
+      await Promise.all(files.map((file) => this.store.put('cas', file.sha256, file.bytes)));
       await this.store.put('ac', key, encodeActionResult(outputs));
       this.stats.uploaded += 1;
       return true;
@@ -294,12 +338,7 @@ export class RemoteCache implements TargetCache {
   }
 
   /** Never upload what a reader would reject (e.g. a search index built from a partial chunk set). */
-  private acceptable(
-    env: RuleEnv,
-    request: TargetCacheRequest,
-    rule: CacheAdapter,
-    files: { path: string; bytes: Buffer; sha256: string }[],
-  ): boolean {
+  private acceptable(env: RuleEnv, request: TargetCacheRequest, rule: CacheAdapter, files: EntryFile[]): boolean {
     const [output, ...rest] = files;
     const taken = rest.filter((file) => rule.takes?.(env, file.path));
     const others = new Map(taken.map((file) => [file.path, { bytes: file.bytes, sha256: file.sha256 }]));
@@ -370,6 +409,13 @@ export class RemoteCache implements TargetCache {
       return null;
     }
   }
+}
+
+/** One file of an action-cache entry as uploaded: its path in the entry, its bytes and their SHA-256. */
+interface EntryFile {
+  path: string;
+  bytes: Buffer;
+  sha256: string;
 }
 
 /** What an inspection checks against this workspace's options: chunks, the options they were cut with. */

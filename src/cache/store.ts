@@ -20,6 +20,8 @@ export interface CacheStore {
    */
   getFile(sha256: string, sizeBytes: number, file: string): Promise<'absent' | BlobFileResult>;
   put(area: Area, hash: string, bytes: Buffer): Promise<void>;
+  /** Whether the store holds `area/hash`, asked the cheapest way it allows (HEAD, stat): nothing is read. */
+  has(area: Area, hash: string): Promise<boolean>;
   close(): void;
 }
 

@@ -2,7 +2,9 @@ import { after, before, beforeEach, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as http from 'node:http';
+import * as os from 'node:os';
 import * as path from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { Rig, writeSmallWorkspace, sampleHtml, assertNoStackTrace, type CliResult } from '../helpers/rig.js';
 import { NGINX_SKIP, freePort, startNginx, type NginxCache } from '../helpers/nginx.js';
 import { BuildState } from '../../src/graph/state.js';
@@ -265,6 +267,53 @@ describe('remote cache on nginx (Bazel HTTP cache protocol)', { skip: NGINX_SKIP
     for (const target of rejected)
       assert.ok(!rows(result).find((t) => t.target === target)!.restored, `${target} was restored from a bad entry`);
     assert.deepEqual(clone.artifacts(), reference, 'a bad entry reached the workspace');
+  });
+
+  it("an upload build of an up-to-date workspace repairs evicted blobs, a damaged entry and another output's entry", async () => {
+    const folder = fs.mkdtempSync(path.join(os.tmpdir(), 'episteme-file-cache-'));
+    try {
+      for (const [label, url, dataDir] of [
+        ['nginx', nginx.url, nginx.dataDir],
+        ['file://', pathToFileURL(folder).href, folder],
+      ] as const) {
+        const upload = ['build', '--remote-cache', url, '--remote-cache-upload', '--json'];
+        const writer = rig();
+        const written = await writer.exec(upload);
+        assert.equal(written.json!.data.remoteCache.uploaded, 7, `${label}: ${written.stdout}`);
+        const acFile = (target: string): string => path.join(dataDir, 'ac', keyOf(writer, target));
+        const entryOf = (target: string) => decodeActionResult(fs.readFileSync(acFile(target)));
+        // Evicted: a document's blob, and the index part beside a chunk file (its entry is left behind).
+        fs.rmSync(path.join(dataDir, 'cas', entryOf('specs/example-test-doc0.json').get('output')!.hash));
+        const part = [...entryOf('chunks/example-test-doc1.json')].find(([name]) => name !== 'output')![1];
+        fs.rmSync(path.join(dataDir, 'cas', part.hash));
+        // A damaged entry, and another target's entry under this one's key.
+        fs.writeFileSync(acFile('specs/example-test-doc2.json'), 'not a protobuf \xff\xff');
+        fs.copyFileSync(acFile('chunks/example-test-doc0.json'), acFile('chunks/example-test-doc2.json'));
+
+        const repaired = await writer.exec(upload);
+        assert.equal(repaired.code, 0, `${label}: ${repaired.stdout}`);
+        assert.equal(repaired.json!.data.actions, 0, `${label}: the workspace was up to date`);
+        assert.equal(repaired.json!.data.remoteCache.uploaded, 4, `${label}: ${JSON.stringify(repaired.json!.data.remoteCache)}`);
+        const clone = rig();
+        const restored = await clone.exec(['build', '--remote-cache', url, '--json']);
+        assert.equal(restored.code, 0, restored.stdout);
+        assert.equal(restored.json!.data.remoteCache.hits, 7, `${label}: ${JSON.stringify(restored.json!.data.remoteCache)}`);
+        assert.equal(restored.json!.data.remoteCache.rejected, 0, label);
+        assert.deepEqual(clone.artifacts(), reference, label);
+
+        // Nothing lost: the next upload build only asks (a HEAD per blob over HTTP, a stat per file) and uploads nothing.
+        const logged = nginx.accessLog().length;
+        const again = await writer.exec(upload);
+        assert.equal(again.json!.data.remoteCache.uploaded, 0, `${label}: ${again.stdout}`);
+        if (label === 'nginx') {
+          const requests = nginx.accessLog().slice(logged);
+          assert.doesNotMatch(requests, /^PUT /m, 'an intact entry was uploaded again');
+          assert.equal(requests.match(/^HEAD \/cache\/cas\/\w+ 200 /gm)?.length, 7 + 3, requests);
+        }
+      }
+    } finally {
+      fs.rmSync(folder, { recursive: true, force: true });
+    }
   });
 
   it('never uploads failures or a search index built from a partial set', async () => {

@@ -126,7 +126,9 @@ export class HostileCache {
         }
         const stored = this.store.get(name);
         if (stored === undefined) return Promise.resolve(write('HTTP/1.1 404 Not Found\r\nContent-Length: 0\r\n\r\n'));
-        return Promise.resolve(write(`HTTP/1.1 200 OK\r\nContent-Length: ${stored.length}\r\n\r\n`, stored));
+        // A HEAD's answer has the head a GET's would have, and no body.
+        const body = request.method === 'HEAD' ? Buffer.alloc(0) : stored;
+        return Promise.resolve(write(`HTTP/1.1 200 OK\r\nContent-Length: ${stored.length}\r\n\r\n`, body));
       }
       case 'status':
         return Promise.resolve(write(`HTTP/1.1 ${behaviour.status} Refused\r\nContent-Length: 0\r\n\r\n`));

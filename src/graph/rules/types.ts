@@ -135,7 +135,8 @@ export interface TargetCache {
   produce(env: RuleEnv, request: TargetCacheRequest): Promise<{ output: RuleOutput; restored: boolean }>;
   /**
    * For an up-to-date target: upload its recorded output when uploads are asked for and the cache does
-   * not hold its entry yet (an earlier upload was cut off). `output` reads the recorded output.
+   * not hold it whole: no entry (an earlier upload was cut off), a damaged entry or another output's, or
+   * a blob evicted since. `output` reads the recorded output.
    */
   backfill?(env: RuleEnv, request: TargetCacheRequest, output: () => RuleOutput): Promise<void>;
   /** Whether outputs are uploaded (--remote-cache-upload): only then does backfill do anything. */
