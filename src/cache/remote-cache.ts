@@ -31,16 +31,27 @@ const MAX_ENTRIES_IN_HAND = 64;
  * blob while a body grows and is copied out).
  */
 export const STREAM_TO_FILE_ABOVE_BYTES = 8 * 1024 * 1024;
-/** The default largest blob downloaded, when the caller names none. */
-const DEFAULT_MAX_BLOB_BYTES = 256 * 1024 * 1024;
+/** The largest file Node reads into one buffer (2 GiB - 1), also limits.maxFileBytes' own bound. */
+const MAX_BUFFER_READ_BYTES = 2 ** 31 - 1;
+/**
+ * The most bytes the files of one entry may add up to, for a workspace whose sources are at most
+ * `maxFileBytes` (limits.maxFileBytes): an entry naming more is refused before anything is read, and
+ * the uploader never stores one (a reader would refuse it). A build makes more of a source than its
+ * bytes: a spec's document is 0.9-1.6x its HTML, its chunks and index part about as much again
+ * (whatwg/dom.html, rfc9110, the W3C Overview), the bench's synthetic sources 3x; a source of tiny
+ * blocks pays about 240 bytes of JSON per block (180 KB of empty paragraphs make a 14 MB document).
+ * So 8x covers what specs make, and the 16 MiB beside it whole documents of tiny blocks up to about
+ * 200 KB, and small limits (a 2 KiB bound still takes a 16 MiB entry). An entry past it is only built
+ * locally. At most what Node reads into one buffer (a large blob is read back whole once checked).
+ */
+export function maxEntryBytes(maxFileBytes: number): number {
+  return Math.min(8 * maxFileBytes + 16 * 1024 * 1024, MAX_BUFFER_READ_BYTES);
+}
 
 export interface RemoteCacheOptions {
   upload: boolean;
-  /**
-   * The largest blob downloaded (the largest artifact this build would write): an entry naming a larger
-   * one is refused before anything is read, and no response is read past the size its entry names.
-   */
-  maxBlobBytes?: number;
+  /** The workspace's limits.maxFileBytes, from which the largest entry taken or stored follows (maxEntryBytes). */
+  maxFileBytes: number;
   /** Fraction of hits (0..1) recomputed locally and compared; chosen by key, so the same on every run. */
   verifyFraction: number;
 }
@@ -92,7 +103,8 @@ export class RemoteCache implements TargetCache {
   private outage: string | null = null;
   private readonly context: RestoreContext = { documents: new Map() };
   private readonly slots = new Slots(MAX_ENTRIES_IN_HAND);
-  private readonly maxBlobBytes: number;
+  /** maxEntryBytes of the workspace: what one entry's files may add up to, downloaded or uploaded. */
+  private readonly maxEntryBytes: number;
   readonly uploads: boolean;
   /** Bytes of downloaded blobs in hand at once: at most twice the largest blob (one always fits). */
   private readonly bytesInHand: ByteBudget;
@@ -106,8 +118,8 @@ export class RemoteCache implements TargetCache {
     private readonly secrets: Secrets,
   ) {
     this.uploads = options.upload;
-    this.maxBlobBytes = options.maxBlobBytes ?? DEFAULT_MAX_BLOB_BYTES;
-    this.bytesInHand = new ByteBudget(2 * this.maxBlobBytes);
+    this.maxEntryBytes = maxEntryBytes(options.maxFileBytes);
+    this.bytesInHand = new ByteBudget(2 * this.maxEntryBytes);
   }
 
   async produce(env: RuleEnv, request: TargetCacheRequest): Promise<{ output: RuleOutput; restored: boolean }> {
@@ -245,13 +257,12 @@ export class RemoteCache implements TargetCache {
     // the blobs in memory when they arrive faster than they are checked.
     const wanted = [...outputs].filter(([path]) => path === OUTPUT_PATH || rule.takes?.(env, path));
     const claimed = wanted.reduce((sum, [, digest]) => sum + digest.sizeBytes, 0);
-    const tooLarge = wanted.find(([, digest]) => digest.sizeBytes > this.maxBlobBytes);
-    if (tooLarge !== undefined || claimed > this.maxBlobBytes)
+    if (claimed > this.maxEntryBytes)
       return this.reject(
         env,
         request,
-        `its action-cache entry ac/${key} names ${claimed} bytes of files, more than the largest artifact this build ` +
-          `would write (${this.maxBlobBytes} bytes; limits.maxFileBytes sets it)`,
+        `its action-cache entry ac/${key} names ${claimed} bytes of files, more than the largest entry this build ` +
+          `would write (${this.maxEntryBytes} bytes: 8 x limits.maxFileBytes + 16 MiB)`,
       );
     await this.slots.acquire();
     await this.bytesInHand.acquire(claimed);
@@ -341,6 +352,8 @@ export class RemoteCache implements TargetCache {
   private acceptable(env: RuleEnv, request: TargetCacheRequest, rule: CacheAdapter, files: EntryFile[]): boolean {
     const [output, ...rest] = files;
     const taken = rest.filter((file) => rule.takes?.(env, file.path));
+    // The files a reader takes, bounded as it bounds them (fetch).
+    if (output!.bytes.length + taken.reduce((sum, file) => sum + file.bytes.length, 0) > this.maxEntryBytes) return false;
     const others = new Map(taken.map((file) => [file.path, { bytes: file.bytes, sha256: file.sha256 }]));
     const blobs: RestoredBlobs = { output: output!, others };
     if (rule.inspects !== undefined) {

@@ -59,8 +59,7 @@ export abstract class RemoteCacheCommand extends CaptureCommand {
       verifyFraction: this.verifyFraction(),
       timeoutMs: (this.remoteCacheTimeout ?? DEFAULT_REMOTE_CACHE_TIMEOUT_SECONDS) * 1000,
       budgetMs: (this.remoteCacheBudget ?? DEFAULT_REMOTE_CACHE_BUDGET_SECONDS) * 1000,
-      // No artifact a build writes is larger than a source file may be: nothing larger is downloaded.
-      maxBlobBytes: ws.limits.maxFileBytes,
+      maxFileBytes: ws.limits.maxFileBytes,
       env: process.env,
     });
   }

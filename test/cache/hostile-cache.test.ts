@@ -140,7 +140,7 @@ describe('remote cache against a hostile server', () => {
     }
     const result = await buildsClean(cache, 'huge claimed size');
     assert.equal(result.json!.data.remoteCache.rejected, CACHEABLE, result.stdout);
-    assert.match(warnings(result, 'remote-cache-entry-rejected')[0]!.message, /largest artifact this build would write/);
+    assert.match(warnings(result, 'remote-cache-entry-rejected')[0]!.message, /largest entry this build would write/);
     assert.equal(cache.requests.filter((r) => r.area === 'cas').length, 0, 'a blob larger than any artifact was asked for');
     assert.equal(cache.hostileBytesSent, 0);
   });
