@@ -54,6 +54,8 @@ export interface RemoteCacheOptions {
   maxFileBytes: number;
   /** Fraction of hits (0..1) recomputed locally and compared; chosen by key, so the same on every run. */
   verifyFraction: number;
+  /** How to build without this cache, for the hint of a mismatch (it depends on where its URL came from). */
+  withoutCache: string;
 }
 
 export interface RemoteCacheSummary {
@@ -397,8 +399,7 @@ export class RemoteCache implements TargetCache {
           'the cache holds a wrong result.',
         {
           hint:
-            'Do not trust this cache: find who writes to it (only trusted CI should upload), then clear it. ' +
-            'Build without --remote-cache meanwhile.',
+            'Do not trust this cache: find who writes to it (only trusted CI should upload), then clear it. ' + this.options.withoutCache,
           details: { target: request.node.name, actionKey: key, cached: sha(restored.bytes), local: sha(local.bytes) },
         },
       );

@@ -27,8 +27,9 @@ export class BuildCommand extends RemoteCacheCommand {
       `without a refetch, when it returns. \`--prune-snapshots\` deletes those captures.
 
       With \`--remote-cache URL\` (or config \`remoteCache\`), extraction and chunking outputs are looked up in a Bazel HTTP cache (or a ` +
-      `file:// folder) before they run; every downloaded output is verified and a bad one is rebuilt locally. Uploading needs ` +
-      `\`--remote-cache-upload\`. Request headers (a token) come from EPISTEME_REMOTE_CACHE_HEADERS or the file named by ` +
+      `file:// folder) before they run; every downloaded output is verified and a bad one is rebuilt locally; \`--no-remote-cache\` ` +
+      `ignores the config's cache for one build. Uploading needs \`--remote-cache-upload\`. Request headers (a token) come from ` +
+      `EPISTEME_REMOTE_CACHE_HEADERS or the file named by ` +
       `EPISTEME_REMOTE_CACHE_HEADERS_FILE. \`--shard I/N\` builds one share of the sources for a later assembling build (docs/ci.md, ` +
       `"Sharded builds").
 
@@ -64,7 +65,7 @@ export class BuildCommand extends RemoteCacheCommand {
 
   async run(output: Output): Promise<CommandResult> {
     const shard = this.shard === undefined ? null : await this.parsedShard();
-    this.verifyFraction(); // a malformed fraction is a usage error whatever else happens
+    this.checkCacheFlags(); // a usage error whatever else happens
     if (!this.dryRun && this.targets.length === 0 && shard === null && this.cacheAllowsNoop()) {
       const noop = await this.noopFastPath();
       if (noop) return noop;
@@ -77,7 +78,7 @@ export class BuildCommand extends RemoteCacheCommand {
         throw new EpistemeError('usage-error', '--shard builds its share of every source; it takes no targets.', {
           hint: 'Drop the targets, or drop --shard.',
         });
-      if ((this.remoteCache ?? ws.remoteCache) === undefined || !this.remoteCacheUpload) {
+      if (this.cacheUrl(ws) === undefined || !this.remoteCacheUpload) {
         throw new EpistemeError(
           'usage-error',
           '--shard needs --remote-cache (or config remoteCache) and --remote-cache-upload: a shard is only useful uploaded.',

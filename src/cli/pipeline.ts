@@ -14,8 +14,8 @@ export class PipelineCommand extends RemoteCacheCommand {
       `workspace (outputs in ./snapshots, ./specs, ./chunks; build state in ./.episteme) and writes ./episteme.json naming the map, ` +
       `so later commands here or below need no --map.
 
-      Takes the remote cache options of \`build\` (\`--remote-cache URL\`, \`--remote-cache-upload\`, \`--remote-cache-verify\`, ` +
-      `\`--remote-cache-timeout\`; docs/ci.md, "The remote cache").
+      Takes the remote cache options of \`build\` (\`--remote-cache URL\`, \`--no-remote-cache\`, \`--remote-cache-upload\`, ` +
+      `\`--remote-cache-verify\`, \`--remote-cache-timeout\`; docs/ci.md, "The remote cache").
     `,
     examples: [
       ['Run the built-in example', 'episteme pipeline --config examples/episteme.json'],
@@ -25,7 +25,7 @@ export class PipelineCommand extends RemoteCacheCommand {
   readonly commandName = 'pipeline';
 
   async run(output: Output): Promise<CommandResult> {
-    this.verifyFraction(); // a malformed fraction is a usage error whatever else happens
+    this.checkCacheFlags(); // a usage error whatever else happens
     if (this.cacheAllowsNoop()) {
       const noop = await this.noopFastPath();
       if (noop) return noop;

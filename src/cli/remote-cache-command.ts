@@ -20,6 +20,11 @@ export abstract class RemoteCacheCommand extends CaptureCommand {
       'Action cache to read outputs from: an http(s):// Bazel HTTP cache (bazel-remote, nginx WebDAV) or a file:// folder ' +
       '(default: config remoteCache). Headers come from EPISTEME_REMOTE_CACHE_HEADERS(_FILE), never from flags.',
   });
+  noRemoteCache = Option.Boolean('--no-remote-cache', false, {
+    description:
+      'Build without the remote cache the workspace config names (remoteCache), e.g. while it holds a wrong entry; ' +
+      'not with the other --remote-cache flags.',
+  });
   remoteCacheUpload = Option.Boolean('--remote-cache-upload', false, {
     description: 'Also upload outputs built locally to the remote cache (for trusted CI only).',
   });
@@ -41,8 +46,38 @@ export abstract class RemoteCacheCommand extends CaptureCommand {
     validator: inRange(REMOTE_CACHE_BUDGET_RANGE),
   });
 
+  /**
+   * The remote cache flags checked together, before anything else runs (the no-op fast path included),
+   * so a command line is refused whatever the state of the workspace.
+   */
+  protected checkCacheFlags(): void {
+    this.verifyFraction();
+    if (this.noRemoteCache && (this.remoteCache !== undefined || this.remoteCacheUpload || this.remoteCacheVerify !== undefined)) {
+      throw new EpistemeError(
+        'usage-error',
+        '--no-remote-cache builds without a remote cache: ' +
+          'it cannot go with --remote-cache, --remote-cache-upload or --remote-cache-verify.',
+        { hint: 'Drop --no-remote-cache to use a cache, or drop the other --remote-cache flags to build without one.' },
+      );
+    }
+  }
+
+  /** The cache URL this build uses: the flag's, else the config's, none with --no-remote-cache. */
+  protected cacheUrl(ws: Workspace): string | undefined {
+    return this.noRemoteCache ? undefined : (this.remoteCache ?? ws.remoteCache);
+  }
+
+  /** How to build without this build's cache, for a hint: where its URL came from decides. */
+  private withoutCache(ws: Workspace): string {
+    const command = `episteme ${this.commandName} --no-remote-cache`;
+    if (this.remoteCache === undefined) return `Meanwhile build without it: ${command} (the workspace config's remoteCache names it).`;
+    if (ws.remoteCache !== undefined)
+      return `Meanwhile build without it: ${command}, without --remote-cache (the workspace config names a cache too).`;
+    return 'Meanwhile build without --remote-cache.';
+  }
+
   protected override async openCache(ws: Workspace, dryRun: boolean): Promise<RemoteCache | undefined> {
-    const url = this.remoteCache ?? ws.remoteCache;
+    const url = this.cacheUrl(ws);
     if (url === undefined) {
       if (this.remoteCacheUpload || this.remoteCacheVerify !== undefined) {
         throw new EpistemeError('usage-error', '--remote-cache-upload and --remote-cache-verify need a remote cache.', {
@@ -60,6 +95,7 @@ export abstract class RemoteCacheCommand extends CaptureCommand {
       timeoutMs: (this.remoteCacheTimeout ?? DEFAULT_REMOTE_CACHE_TIMEOUT_SECONDS) * 1000,
       budgetMs: (this.remoteCacheBudget ?? DEFAULT_REMOTE_CACHE_BUDGET_SECONDS) * 1000,
       maxFileBytes: ws.limits.maxFileBytes,
+      withoutCache: this.withoutCache(ws),
       env: process.env,
     });
   }

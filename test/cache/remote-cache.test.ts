@@ -333,10 +333,10 @@ describe('remote cache on nginx (Bazel HTTP cache protocol)', { skip: NGINX_SKIP
       assert.doesNotMatch(fs.readFileSync(file, 'latin1').slice(0, 200), /search-index/);
   });
 
-  it('uses a forged entry with valid bytes unless --remote-cache-verify recomputes it, which fails loudly', async () => {
+  /** Uploads a clean build, then puts a forged (valid, well-formed) chunk file under `target`'s key. */
+  async function forgeChunks(target: string): Promise<void> {
     const writer = rig();
     assert.equal((await writer.exec(['build', '--remote-cache', nginx.url, '--remote-cache-upload', '--json'])).code, 0);
-    const target = 'chunks/example-test-doc0.json';
     const record = BuildState.load(writer.path('.episteme'), true).targets.get(target)!;
     const artifact = JSON.parse(writer.read(record.output)) as { payload: { documentId: string; chunks: { text: string }[] } };
     artifact.payload.chunks[0]!.text = 'Forged by a malicious cache writer.';
@@ -347,6 +347,11 @@ describe('remote cache on nginx (Bazel HTTP cache protocol)', { skip: NGINX_SKIP
       path.join(nginx.dataDir, 'ac', keyOf(writer, target)),
       encodeActionResult([{ path: 'output', digest: { hash, sizeBytes: forged.length } }]),
     );
+  }
+
+  it('uses a forged entry with valid bytes unless --remote-cache-verify recomputes it, which fails loudly', async () => {
+    const target = 'chunks/example-test-doc0.json';
+    await forgeChunks(target);
 
     // The trust model: valid bytes from a malicious writer cannot be told apart without recomputing.
     const trusting = rig();
@@ -362,6 +367,35 @@ describe('remote cache on nginx (Bazel HTTP cache protocol)', { skip: NGINX_SKIP
     assert.equal(verified.json!.error!.code, 'remote-cache-mismatch');
     assert.match(verified.json!.error!.message, /chunks\/example-test-doc0\.json/);
     assertNoStackTrace(verified);
+  });
+
+  it("a mismatch's hint builds without the cache wherever its URL came from: --no-remote-cache for the config's", async () => {
+    await forgeChunks('chunks/example-test-doc0.json');
+    const configured = rig();
+    configured.write({ 'episteme.json': JSON.stringify({ manualIngest: 'map.json', remoteCache: nginx.url }) });
+    const verified = await configured.exec(['build', '--remote-cache-verify', '1', '--json']);
+    assert.equal(verified.code, 1, verified.stdout);
+    assert.equal(verified.json!.error!.code, 'remote-cache-mismatch');
+    const hint = verified.json!.error!.hint as string;
+    const command = /episteme (build --no-remote-cache)\b/.exec(hint);
+    assert.ok(command, hint);
+    // The hint as written: a local build that asks the cache nothing, equal to a clean build.
+    const logged = nginx.accessLog().length;
+    const local = await configured.exec([...command[1]!.split(' '), '--json']);
+    assert.equal(local.code, 0, local.stdout);
+    assert.equal(local.json!.data.remoteCache, undefined);
+    assert.equal(nginx.accessLog().slice(logged), '', 'the build asked the cache');
+    assert.deepEqual(configured.artifacts(), reference);
+
+    // The URL given as a flag: drop it (and, when the config names a cache too, add --no-remote-cache).
+    const flagged = await rig().exec(['build', '--remote-cache', nginx.url, '--remote-cache-verify', '1', '--json']);
+    assert.equal(flagged.json!.error!.code, 'remote-cache-mismatch');
+    assert.match(flagged.json!.error!.hint!, /build without --remote-cache\.$/);
+    const both = rig();
+    both.write({ 'episteme.json': JSON.stringify({ manualIngest: 'map.json', remoteCache: `http://127.0.0.1:${await freePort()}/` }) });
+    const overridden = await both.exec(['build', '--remote-cache', nginx.url, '--remote-cache-verify', '1', '--json']);
+    assert.equal(overridden.json!.error!.code, 'remote-cache-mismatch');
+    assert.match(overridden.json!.error!.hint!, /episteme build --no-remote-cache, without --remote-cache/);
   });
 
   it('sends the token header from the environment or a file, and never shows it in output, errors, artifacts or state', async () => {
@@ -475,6 +509,23 @@ describe('remote cache on nginx (Bazel HTTP cache protocol)', { skip: NGINX_SKIP
 });
 
 describe('remote cache options', () => {
+  it('--no-remote-cache builds without the cache the config names, in build and pipeline', async () => {
+    const r = new Rig('episteme-remote-');
+    try {
+      writeSmallWorkspace(r, 1);
+      // A cache that is down: any attempt to use it would show as a remote-cache-unavailable warning.
+      r.write({ 'episteme.json': JSON.stringify({ manualIngest: 'map.json', remoteCache: `http://127.0.0.1:${await freePort()}/` }) });
+      for (const command of ['build', 'pipeline']) {
+        const result = await r.exec([command, '--no-remote-cache', '--json']);
+        assert.equal(result.code, 0, `${command}: ${result.stdout}`);
+        assert.equal(result.json!.data.remoteCache, undefined, command);
+        assert.deepEqual(unavailable(result), [], command);
+      }
+    } finally {
+      r.cleanup();
+    }
+  });
+
   it('refuses upload or verify without a cache, a bad fraction, a bad shard and an unknown URL scheme, as usage errors', async () => {
     const r = new Rig('episteme-remote-');
     try {
@@ -486,6 +537,9 @@ describe('remote cache options', () => {
         ['--shard', '5/4'],
         ['--shard', '1/2'],
         ['--remote-cache', 'ftp://cache.example/'],
+        ['--no-remote-cache', '--remote-cache', 'file:///tmp/x'],
+        ['--no-remote-cache', '--remote-cache-upload'],
+        ['--no-remote-cache', '--remote-cache-verify', '0.5'],
       ]) {
         const result = await r.exec(['build', ...args, '--json']);
         assert.equal(result.code, 2, `${args.join(' ')}: ${result.stdout}`);
