@@ -4,19 +4,21 @@ import { chunksContentHash, chunksContentHashOfText } from '../chunk/snapshot-pr
 import { diagnosticFactsOf } from '../document/diagnostic-facts.js';
 import { unsealPart } from '../index/index-part-seal.js';
 import { parseArtifactUnverified, type Artifact, type ArtifactKind } from '../store/artifact-header.js';
-import { CHUNKS_FORMAT_VERSION, DOCUMENT_FORMAT_VERSION } from '../rule-versions.js';
+import { CHUNKS_FORMAT_VERSION, DOCUMENT_FORMAT_VERSION, SEARCH_INDEX_FORMAT_VERSION } from '../rule-versions.js';
+import { PRODUCER_NAME, PRODUCER_VERSION } from '../version.js';
 import { parsePart } from '../index/search-index.js';
 import { canonicalJson } from '../store/canonical-json.js';
 
 /**
- * The checks of a downloaded per-document artifact that need nothing but its bytes: each blob's SHA-256
- * against the action-cache entry, the artifact's envelope and fingerprint, and what the target binding
- * needs from its content (document id, cited snapshot, content hash, the index part's seal). Pure and
- * self-contained, so the build runs them on its stage workers while the main thread receives and writes
- * (restore.ts binds the results to the target); the same function runs in-process for an upload check.
+ * The checks of a downloaded artifact that need nothing but its bytes: each blob's SHA-256 against the
+ * action-cache entry, the artifact's envelope, producer and fingerprint, that its bytes are the
+ * canonical file a build writes, and what the target binding needs from its content (document id,
+ * cited snapshot, content hash, the index part's seal). Pure and self-contained, so the build runs them
+ * on its stage workers while the main thread receives and writes (the rules' restore binds the results
+ * to the target); the same function runs in-process for an upload check.
  */
 export interface InspectTask {
-  kind: 'document' | 'document-chunks';
+  kind: 'document' | 'document-chunks' | 'search-index';
   output: InspectedFile;
   /** The chunks' index part, when the entry holds one. */
   part?: InspectedFile;
@@ -53,7 +55,9 @@ export type Inspection =
       chunksContentHash: string;
       /** Set when the task had a part: it is sealed for these chunks and of this document. */
       partChecked?: true;
-    };
+    }
+  /** The envelope and bytes only: the search-index rule's restore reads and binds the rest. */
+  | { ok: true; kind: 'search-index' };
 
 export function inspectRestored(task: InspectTask): Inspection {
   for (const file of task.part ? [task.output, task.part] : [task.output]) {
@@ -61,9 +65,15 @@ export function inspectRestored(task: InspectTask): Inspection {
     if (why !== null) return { ok: false, why };
   }
   try {
-    return task.kind === 'document'
-      ? inspectDocument(task.output.bytes)
-      : inspectChunks(task.output.bytes, task.part?.bytes, task.chunkOptions);
+    switch (task.kind) {
+      case 'document':
+        return inspectDocument(task.output.bytes);
+      case 'document-chunks':
+        return inspectChunks(task.output.bytes, task.part?.bytes, task.chunkOptions);
+      case 'search-index':
+        parseCheckedArtifact(task.output.bytes, 'search-index', SEARCH_INDEX_FORMAT_VERSION, 'the cached search index');
+        return { ok: true, kind: 'search-index' };
+    }
   } catch (error) {
     return { ok: false, why: `the output is not this target's artifact (${(error as Error).message})` };
   }
@@ -131,8 +141,12 @@ function inspectChunks(
 }
 
 /**
- * A downloaded artifact, parsed once and checked without re-serialising it: the envelope (kind, format
- * version) as any reader checks it, and the fingerprint over the bytes as written (checkFingerprint).
+ * A downloaded artifact, parsed once and checked: the envelope (kind, format version) as any reader
+ * checks it, the producer (this Episteme's version: another's bytes differ, if only in the producer),
+ * the fingerprint over the bytes as written (checkFingerprint), and that those bytes are the canonical
+ * file a build writes. The fingerprint alone does not show that: a file pretty-printed, with a key
+ * twice, its keys in another order or a number or escape written otherwise, fingerprinted anew, passes
+ * it, and committed it would leave the workspace unlike a clean build.
  */
 export function parseCheckedArtifact<T>(bytes: Uint8Array, kind: ArtifactKind, format: number, label: string): Artifact<T> {
   return parseCheckedArtifactWithText<T>(bytes, kind, format, label).artifact;
@@ -148,7 +162,20 @@ function parseCheckedArtifactWithText<T>(
   const text = buffer.toString('utf8');
   const artifact = parseArtifactUnverified<T>(text, kind, format, label);
   if (checkFingerprint(buffer, kind, label) !== artifact.fingerprint) throw new Error(`${label} is not a canonical artifact file`);
+  const producer = artifact.producer as Partial<Artifact['producer']> | undefined;
+  if (producer?.name !== PRODUCER_NAME || producer.version !== PRODUCER_VERSION)
+    throw new Error(`${label} was made by ${shortJson(producer)}, not by this Episteme (${PRODUCER_VERSION})`);
+  // Re-serialised and compared: exact (whitespace, key order, a key twice, number and escape forms),
+  // where a cheaper scan would have to be a JSON parser in JavaScript. It costs about what the parse
+  // does: 280 ms of stage-worker CPU for the 400 documents and chunk files (76 MB) of bench/remote-cache.ts.
+  if (canonicalJson(artifact) !== text.slice(0, -1)) throw new Error(`${label} is not the canonical artifact file a build writes`);
   return { artifact, text };
+}
+
+/** A value from a downloaded file, for a message: JSON, cut short. */
+function shortJson(value: unknown): string {
+  const text = JSON.stringify(value) ?? 'nothing';
+  return text.length > 80 ? `${text.slice(0, 77)}...` : text;
 }
 
 /**

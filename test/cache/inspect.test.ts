@@ -10,6 +10,7 @@ import { artifactBytes, makeArtifact } from '../../src/store/artifact.js';
 import { sha256Hex } from '../../src/store/hash.js';
 import { CHUNKS_FORMAT_VERSION, DOCUMENT_FORMAT_VERSION } from '../../src/rule-versions.js';
 import { HTTP_DOC } from '../retrieval/fixtures.js';
+import { refingerprinted } from '../helpers/forged-artifact.js';
 
 /**
  * The byte-only checks of a restored blob, which run on a stage worker (inspect.ts): each one must
@@ -92,4 +93,55 @@ test("chunks: the options they were cut with must be exactly the workspace's", (
   }
   const withoutOptions = artifactBytes(makeArtifact('document-chunks', CHUNKS_FORMAT_VERSION, { chunks, documentId: HTTP_DOC.documentId }));
   assert.ok(!inspectRestored({ kind: 'document-chunks', output: file(withoutOptions), chunkOptions }).ok, 'chunks without options passed');
+});
+
+test('an artifact is taken only as the canonical file this producer writes, however well it is fingerprinted', () => {
+  const documentBytes = artifactBytes(makeArtifact('document', DOCUMENT_FORMAT_VERSION, HTTP_DOC));
+  const chunkBytes = chunkFile(chunks);
+  assert.ok(inspectRestored({ kind: 'document', output: file(refingerprinted(documentBytes, (rest) => rest)) }).ok, 'the control');
+  const forgeries: [string, 'document' | 'document-chunks', Buffer, RegExp][] = [
+    [
+      'another producer',
+      'document',
+      refingerprinted(documentBytes, (rest) => rest.replace(/"version":"[^"]*"\}\}\n$/, '"version":"0.0.9"}}\n')),
+      /made by/,
+    ],
+    [
+      'a payload key twice',
+      'document',
+      refingerprinted(documentBytes, (rest) =>
+        rest.replace('"payload":{', `"payload":{"documentId":${JSON.stringify(HTTP_DOC.documentId)},`),
+      ),
+      /canonical/,
+    ],
+    ['whitespace', 'document', refingerprinted(documentBytes, (rest) => rest.replace('"payload":{', '"payload": {')), /canonical/],
+    [
+      'a number written otherwise',
+      'document',
+      refingerprinted(documentBytes, (rest) => rest.replace(/^"formatVersion":(\d+)/, '"formatVersion":$1.0')),
+      /canonical/,
+    ],
+    [
+      'keys in another order',
+      'document-chunks',
+      refingerprinted(chunkBytes, (rest) => {
+        const { payload } = JSON.parse(`{${rest}`) as { payload: Record<string, unknown> };
+        const reversed = Object.fromEntries(Object.entries(payload).reverse());
+        return rest.replace(JSON.stringify(payload), JSON.stringify(reversed));
+      }),
+      /canonical/,
+    ],
+    [
+      'an escape written otherwise',
+      'document-chunks',
+      refingerprinted(chunkBytes, (rest) =>
+        rest.replace(/"documentId":"(.)/, (_, c: string) => `"documentId":"\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`),
+      ),
+      /canonical/,
+    ],
+  ];
+  for (const [label, kind, bytes, why] of forgeries) {
+    const inspection = inspectRestored({ kind, output: file(bytes) });
+    assert.ok(!inspection.ok && why.test(inspection.why), `${label}: ${JSON.stringify(inspection)}`);
+  }
 });

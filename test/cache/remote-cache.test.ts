@@ -13,6 +13,7 @@ import { decodeActionResult, encodeActionResult } from '../../src/cache/action-r
 import { artifactBytes, makeArtifact } from '../../src/store/artifact.js';
 import { CHUNKS_FORMAT_VERSION } from '../../src/rule-versions.js';
 import { initFastHash, sha256Hex } from '../../src/store/hash.js';
+import { refingerprinted } from '../helpers/forged-artifact.js';
 
 // BuildState.load checks state.json's xxh64 checksum.
 await initFastHash();
@@ -221,6 +222,52 @@ describe('remote cache on nginx (Bazel HTTP cache protocol)', { skip: NGINX_SKIP
     );
     assert.deepEqual(rejected.map((w) => w.target).sort(), ['specs/example-test-doc0.json', 'specs/example-test-doc1.json']);
     assert.deepEqual(clone.artifacts(), reference);
+  });
+
+  it('rejects artifacts fingerprinted anew that are not the canonical file this producer writes, the search index too', async () => {
+    const writer = rig();
+    assert.equal((await writer.exec(['build', '--remote-cache', nginx.url, '--remote-cache-upload', '--json'])).code, 0);
+    const original = (target: string): string => writer.read(BuildState.load(writer.path('.episteme'), true).targets.get(target)!.output);
+    /** Replaces the output of `target`'s entry, keeping the other files it names. */
+    const forge = (target: string, bytes: Buffer): void => {
+      const hash = sha256Hex(bytes);
+      fs.writeFileSync(path.join(nginx.dataDir, 'cas', hash), bytes);
+      const entry = path.join(nginx.dataDir, 'ac', keyOf(writer, target));
+      const outputs = [...decodeActionResult(fs.readFileSync(entry))].map(([name, digest]) => ({
+        path: name,
+        digest: name === 'output' ? { hash, sizeBytes: bytes.length } : digest,
+      }));
+      fs.writeFileSync(entry, encodeActionResult(outputs));
+    };
+    const olderProducer = (rest: string): string => rest.replace(/"version":"[^"]*"\}\}\n$/, '"version":"0.0.9"}}\n');
+    // The payload pretty-printed, with a key twice: the same value, other bytes.
+    forge(
+      'specs/example-test-doc0.json',
+      refingerprinted(original('specs/example-test-doc0.json'), (rest) => {
+        const at = rest.indexOf('"payload":') + '"payload":'.length;
+        const end = rest.lastIndexOf(',"producer":');
+        const payload = JSON.parse(rest.slice(at, end)) as { documentId: string };
+        const pretty = JSON.stringify(payload, null, 2).replace('{', `{\n  "documentId": ${JSON.stringify(payload.documentId)},`);
+        return `${rest.slice(0, at)}${pretty}${rest.slice(end)}`;
+      }),
+    );
+    forge('specs/example-test-doc1.json', refingerprinted(original('specs/example-test-doc1.json'), olderProducer));
+    forge('chunks/example-test-doc2.json', refingerprinted(original('chunks/example-test-doc2.json'), olderProducer));
+    forge('chunks/search-index.json', refingerprinted(original('chunks/search-index.json'), olderProducer));
+
+    const clone = rig();
+    const restored = await clone.exec(['build', '--remote-cache', nginx.url, '--json']);
+    assert.equal(restored.code, 0, restored.stdout);
+    const rejected = (restored.json!.warnings as { code: string; target?: string; message: string }[]).filter(
+      (w) => w.code === 'remote-cache-entry-rejected',
+    );
+    assert.deepEqual(
+      rejected.map((w) => w.target).sort(),
+      ['chunks/example-test-doc2.json', 'chunks/search-index.json', 'specs/example-test-doc0.json', 'specs/example-test-doc1.json'],
+      JSON.stringify(rejected),
+    );
+    for (const w of rejected) assert.match(w.message, w.target === 'specs/example-test-doc0.json' ? /canonical/ : /made by "?\{?.*0\.0\.9/);
+    assert.deepEqual(clone.artifacts(), reference, 'a forged artifact reached the workspace');
   });
 
   it('pipeline takes the same remote cache options as build', async () => {

@@ -10,6 +10,7 @@ import { crc32Hex, SEGMENT_FILE_NAME, type SegmentEntry } from '../../index/inde
 import { sealPart, unsealPart } from '../../index/index-part-seal.js';
 import { loadSearchIndex, memorySource } from '../../index/index-reader.js';
 import { abs, readDependencyOutput } from './files.js';
+import { inspectionOf } from './extract.js';
 import type { DepView, Rule, RuleEnv } from './types.js';
 
 /**
@@ -57,8 +58,11 @@ export const searchIndexRule: Rule = {
     return { bytes: env.stages.mergeSearchIndex(parts, provenance, options, snapshotIdsOf(env, members)), outputPath: () => node.name };
   },
   cache: {
+    // Its envelope, producer and canonical bytes, on a stage worker; the rest is read and bound below.
+    inspects: 'search-index',
     restore: (env, node, deps, blobs) => {
       const label = `the cached search index of ${node.name}`;
+      inspectionOf(blobs, 'search-index');
       const [chunkIndex, ...members] = deps;
       // A manifest names its segments; here they are this workspace's segment targets, built before it.
       const segments = new Map(members.map((dep) => [path.posix.basename(dep.record.output), dep]));
