@@ -2,7 +2,8 @@ import * as http from 'node:http';
 import * as https from 'node:https';
 import { BlobFile, type BlobFileResult } from './blob-file.js';
 import { PipelinedGets } from './http-pipeline.js';
-import { displayUrl, type Secrets } from './secrets.js';
+import { displayUrl } from '../config/cache-url.js';
+import type { Secrets } from './secrets.js';
 import { CacheUnavailable, SHA256_HEX, type Area, type CacheStore } from './store.js';
 
 /**
@@ -47,9 +48,12 @@ export class HttpStore implements CacheStore {
     url: URL,
     private readonly options: HttpStoreOptions,
   ) {
-    // The URL as given, its path made a folder: requests resolve against it and keep its query.
+    // The URL as given, its path made a folder: requests resolve against it and keep its query. Any
+    // user info is dropped: credentials come as a header (cache/open.ts makes it from the user info).
     this.base = new URL(url.href);
     this.base.hash = '';
+    this.base.username = '';
+    this.base.password = '';
     if (!this.base.pathname.endsWith('/')) this.base.pathname = `${this.base.pathname}/`;
     this.label = displayUrl(this.base);
     const Agent = url.protocol === 'https:' ? https.Agent : http.Agent;
@@ -131,14 +135,9 @@ export class HttpStore implements CacheStore {
     throw this.refused('GET', area, response.status);
   }
 
-  /** The configured headers, with Basic credentials from the URL's user info unless given. */
+  /** The configured headers, a copy per request (node:http's content headers are added to it). */
   private requestHeaders(): Record<string, string> {
-    const headers: Record<string, string> = { ...this.options.headers };
-    const url = this.base;
-    if (url.username || url.password)
-      headers['authorization'] ??=
-        `Basic ${Buffer.from(`${decodeURIComponent(url.username)}:${decodeURIComponent(url.password)}`).toString('base64')}`;
-    return headers;
+    return { ...this.options.headers };
   }
 
   /** A refusal (5xx, 507, 401, …) is an outage like a timeout: nothing queued behind it is sent. */

@@ -94,8 +94,3 @@ function parseHeaderLines(text: string, origin: string, headers: Record<string, 
     headers[name.toLowerCase()] = value;
   });
 }
-
-/** A cache URL for messages: no user info, no query (either may hold a credential). */
-export function displayUrl(url: URL): string {
-  return `${url.protocol}//${url.host}${url.pathname}`;
-}

@@ -4,6 +4,8 @@ import type { Workspace } from '../config/workspace.js';
 import type { RemoteCache } from '../cache/remote-cache.js';
 import { EpistemeError } from '../failure.js';
 import { inRange, rangeText } from './option-validators.js';
+import { checkedCacheUrl } from '../config/cache-url.js';
+import { CONFIG_FILE_NAME } from '../store/names.js';
 
 const REMOTE_CACHE_TIMEOUT_RANGE = { min: 1, max: 600 } as const;
 const DEFAULT_REMOTE_CACHE_TIMEOUT_SECONDS = 10;
@@ -86,10 +88,11 @@ export abstract class RemoteCacheCommand extends CaptureCommand {
       }
       return undefined;
     }
+    const location = checkedCacheUrl(url, this.remoteCache !== undefined ? { flag: '--remote-cache' } : { configFile: configLabel(ws) });
     if (dryRun) return undefined;
     const { openRemoteCache } = await import('../cache/open.js');
     return openRemoteCache({
-      url,
+      location,
       upload: this.remoteCacheUpload,
       verifyFraction: this.verifyFraction(),
       timeoutMs: (this.remoteCacheTimeout ?? DEFAULT_REMOTE_CACHE_TIMEOUT_SECONDS) * 1000,
@@ -121,4 +124,9 @@ export abstract class RemoteCacheCommand extends CaptureCommand {
     }
     return value;
   }
+}
+
+/** The workspace config as messages name it. */
+function configLabel(ws: Workspace): string {
+  return ws.configFile ?? CONFIG_FILE_NAME;
 }

@@ -2,7 +2,8 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { decodeActionResult, encodeActionResult } from '../../src/cache/action-result.js';
 import { actionKey, sampledForVerify } from '../../src/cache/remote-cache.js';
-import { Secrets, loadHeaders, displayUrl } from '../../src/cache/secrets.js';
+import { Secrets, loadHeaders } from '../../src/cache/secrets.js';
+import { displayUrl } from '../../src/config/cache-url.js';
 
 const HASH = 'ab'.repeat(32);
 
