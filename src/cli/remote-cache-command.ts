@@ -54,6 +54,9 @@ export abstract class RemoteCacheCommand extends CaptureCommand {
    */
   protected checkCacheFlags(): void {
     this.verifyFraction();
+    // The URL too (the config's is checked when the config is read): an up-to-date workspace or an
+    // empty shard must not let a command line pass that a build with work to do refuses.
+    if (this.remoteCache !== undefined) checkedCacheUrl(this.remoteCache, { flag: '--remote-cache' });
     if (this.noRemoteCache && (this.remoteCache !== undefined || this.remoteCacheUpload || this.remoteCacheVerify !== undefined)) {
       throw new EpistemeError(
         'usage-error',

@@ -1,5 +1,6 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+import { checkedCacheUrl } from './cache-url.js';
 import { EpistemeError } from '../failure.js';
 import { schemaFields, schemaRanges, validateWorkspaceConfig } from '../generated/validators.js';
 import { describeSchemaErrors } from '../store/schema-errors.js';
@@ -143,6 +144,10 @@ export async function loadWorkspace(cwd: string, flags: WorkspaceFlags): Promise
       });
     }
     raw = parsed as RawConfig;
+    // Whole, as every field is checked here: a URL no build could use fails every command that reads
+    // this config, so no build leaves a no-op proof for it that the fast path (which does not read the
+    // config) could answer from.
+    if (raw.remoteCache !== undefined) checkedCacheUrl(raw.remoteCache, { configFile: label });
   } else if (flags.map === undefined && flags.manifest === undefined) {
     throw new EpistemeError(
       'config-not-found',

@@ -94,6 +94,34 @@ describe('remote cache URLs', () => {
     assert.ok(fs.readdirSync(path.join(folder, 'a', 'ac')).length === 5);
   });
 
+  it('refuses an unusable URL before anything runs: on an up-to-date workspace, in a dry run, for an empty shard', async () => {
+    const built = rig();
+    assert.equal((await built.exec(['build', '--json'])).code, 0);
+    const usable = `${pathToFileURL(folder).href}/shared`;
+    for (const [label, url] of <[string, string][]>[
+      ['another scheme', 'ftp://nope/'],
+      ['a malformed escape', server.url().replace('http://', `http://ci:${PASSWORD}%ZZ@`)],
+    ]) {
+      // Each command line with a usable URL, then the same with this one: only the URL decides.
+      for (const args of [
+        ['build'],
+        ['pipeline'],
+        ['build', '--dry-run'],
+        ['build', '--shard', '1/2', '--remote-cache-upload'],
+        ['build', '--shard', '2/2', '--remote-cache-upload'],
+      ]) {
+        const control = await built.exec([...args, '--remote-cache', usable, '--json']);
+        assert.equal(control.code, 0, `${args.join(' ')} with a usable URL: ${control.stdout}`);
+        const result = await built.exec([...args, '--remote-cache', url, '--json']);
+        refused(result, 'usage-error', `${label}: ${args.join(' ')}`, /is unusable/);
+      }
+    }
+    // The config's: refused when read, whatever the flags (--no-remote-cache included).
+    built.write({ 'episteme.json': JSON.stringify({ manualIngest: 'map.json', remoteCache: 'ftp://nope/' }) });
+    for (const args of [['build'], ['build', '--no-remote-cache'], ['pipeline']])
+      refused(await built.exec([...args, '--json']), 'config-invalid', `config: ${args.join(' ')}`, /is unusable/);
+  });
+
   it('parses what it takes into its parts: decoded user info, an absolute folder', () => {
     const http = parseCacheUrl('https://ci:p%40ss@cache.example/base?token=x');
     assert.ok('kind' in http && http.kind === 'http');
