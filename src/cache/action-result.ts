@@ -1,9 +1,9 @@
 /**
  * The action-cache entry: a Bazel `ActionResult` protobuf (build.bazel.remote.execution.v2) holding one
  * `OutputFile` per output file (the artifact, named OUTPUT_PATH, and any others its rule stores beside
- * it: the chunk target's index part, a segmented search index's segment files) whose digest names the
- * blob in the CAS. Only this subset is written and read;
- * servers that validate action results (bazel-remote) accept it, and unknown fields are skipped.
+ * it: the chunk target's index part) whose digest names the blob in the CAS. Only this subset is
+ * written and read; servers that validate action results (bazel-remote) accept it, and unknown fields
+ * are skipped.
  *
  *   ActionResult { repeated OutputFile output_files = 2; }
  *   OutputFile   { string path = 1; Digest digest = 2; }
