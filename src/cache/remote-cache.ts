@@ -31,6 +31,8 @@ const MAX_ENTRIES_IN_HAND = 64;
  * blob while a body grows and is copied out).
  */
 export const STREAM_TO_FILE_ABOVE_BYTES = 8 * 1024 * 1024;
+/** Downloaded bytes in hand at once when entries are smaller than this: many small entries in flight together. */
+const BYTES_IN_HAND = 128 * 1024 * 1024;
 /** The largest file Node reads into one buffer (2 GiB - 1), also limits.maxFileBytes' own bound. */
 const MAX_BUFFER_READ_BYTES = 2 ** 31 - 1;
 /**
@@ -108,7 +110,7 @@ export class RemoteCache implements TargetCache {
   /** maxEntryBytes of the workspace: what one entry's files may add up to, downloaded or uploaded. */
   private readonly maxEntryBytes: number;
   readonly uploads: boolean;
-  /** Bytes of downloaded blobs in hand at once: at most twice the largest blob (one always fits). */
+  /** Bytes of downloaded blobs in hand at once: at most BYTES_IN_HAND, or one largest entry (one always fits). */
   private readonly bytesInHand: ByteBudget;
   private readonly inspector = new Inspector();
   /** Large blobs streamed to files so far (names each download's file). */
@@ -121,7 +123,9 @@ export class RemoteCache implements TargetCache {
   ) {
     this.uploads = options.upload;
     this.maxEntryBytes = maxEntryBytes(options.maxFileBytes);
-    this.bytesInHand = new ByteBudget(2 * this.maxEntryBytes);
+    // One largest entry always fits; past 128 MiB no more than one: a cache that names entries of
+    // 500 MB (8 x the default maxFileBytes) holds one such in memory at a time, not two.
+    this.bytesInHand = new ByteBudget(Math.max(this.maxEntryBytes, BYTES_IN_HAND));
   }
 
   async produce(env: RuleEnv, request: TargetCacheRequest): Promise<{ output: RuleOutput; restored: boolean }> {
