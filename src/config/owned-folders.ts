@@ -7,7 +7,8 @@ import type { StageOutputs } from './workspace.js';
 
 /**
  * The workspace boundary: the folders a workspace writes to and deletes in (its output folders and
- * `.episteme/`), checked once when it loads.
+ * `.episteme/`), checked when it loads, and again by every build under its lock before it writes
+ * (graph/build.ts): watch builds many times from one load, and a folder may be replaced in between.
  *
  * Like git's `has_symlink_leading_path`, every component below the workspace root is checked with
  * `lstat`: a folder reached through a symbolic link could be anywhere, so a symlink (or a file) where a
@@ -212,13 +213,15 @@ export function readOwner(dir: string): string | null {
 /**
  * Marks each existing output folder as owned by this workspace, where it is not marked yet (a folder
  * the build never created stays absent). The marker names the root relative to the folder, so it carries no absolute path and stays
- * true when the workspace is moved or copied whole.
+ * true when the workspace is moved or copied whole. A folder replaced since the load checked it (by a
+ * symbolic link, a file) is refused as the load refuses it, never passed over: the build writes there.
  */
 export function claimOwnedFolders(root: string, folders: OwnedFolder[]): void {
   for (const folder of folders) {
     if (!folder.marked) continue;
     const dir = path.join(root, folder.relative);
-    if (!fs.lstatSync(dir, { throwIfNoEntry: false })?.isDirectory()) continue;
+    checkRealFolders(root, folder, folder.relative.split('/'));
+    if (fs.lstatSync(dir, { throwIfNoEntry: false }) === undefined) continue;
     const marker = path.join(dir, OWNER_MARKER);
     if (fs.lstatSync(marker, { throwIfNoEntry: false }) !== undefined) continue;
     const relativeRoot = path.relative(dir, root).split(path.sep).join('/');

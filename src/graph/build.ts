@@ -15,7 +15,7 @@ import { loadStageModules } from './stage-modules.js';
 import { namedOptions } from './key.js';
 import { cleanRecordFor, cleanRecordHolds } from './clean-build.js';
 import { heldGroups, proofLayout, type ProofCheck } from './noop-proof.js';
-import { claimOwnedFolders, ownedFolders } from '../config/owned-folders.js';
+import { checkOwnedFolders, claimOwnedFolders, ownedFolders } from '../config/owned-folders.js';
 import { CaptureRun, type CaptureRequest } from '../capture/run.js';
 import type { TargetCache } from './rules/types.js';
 import { RuleMemory } from './rule-memory.js';
@@ -93,7 +93,13 @@ export async function runBuild(ws: Workspace, request: BuildRequest): Promise<Bu
   request.onPhase?.('lock');
   const lock = request.dryRun
     ? null
-    : await acquireWorkspaceLock(ws.root, ws.stateDir, { waitMs: request.waitLockMs, command: request.command });
+    : await acquireWorkspaceLock(ws.root, ws.stateDir, {
+        waitMs: request.waitLockMs,
+        command: request.command,
+        // The load checked the workspace's folders, but they may have been replaced since (watch builds
+        // again and again from one load): checked again under the lock, before the first write.
+        verify: () => checkOwnedFolders(ws.root, ownedFolders(ws.outputs)),
+      });
   const pool = request.pool ?? new StagePool(request.dryRun ? 1 : request.jobs, { maxHeapMb: extractOptions.maxHeapMb });
   try {
     if (!request.dryRun) claimOwnedFolders(ws.root, ownedFolders(ws.outputs));

@@ -20,10 +20,14 @@ export interface WorkspaceLock {
   release(): Promise<void>;
 }
 
+/**
+ * `verify` runs once the lock is held and before anything is written (the holder file): a writer's
+ * last look at what it is about to write to. What it throws releases the lock and is thrown.
+ */
 export async function acquireWorkspaceLock(
   workspaceRoot: string,
   stateDir: string,
-  options: { waitMs: number; command: string },
+  options: { waitMs: number; command: string; verify?: () => void },
 ): Promise<WorkspaceLock> {
   const real = fs.realpathSync(workspaceRoot);
   const holderFile = path.join(stateDir, 'lock-holder.json');
@@ -33,6 +37,13 @@ export async function acquireWorkspaceLock(
     const held = mechanism === 'socket-folder' ? await tryTakeSocketFolder(socketFolder(real)) : await tryListen(lockName(real, mechanism));
     if (held) {
       held.server.unref();
+      try {
+        options.verify?.();
+      } catch (error) {
+        if (held.file !== undefined) removeQuietly(held.file);
+        await new Promise<void>((resolve) => held.server.close(() => resolve()));
+        throw error;
+      }
       // The socket is the lock; the holder file only describes it. On a read-only or full disk the
       // lock still holds, so a command with nothing to write (a no-op build) can go on without it.
       const described = describeHolder(stateDir, holderFile, options.command);

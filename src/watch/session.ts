@@ -5,6 +5,7 @@ import { findConfigUpward } from '../store/find-workspace.js';
 import { isDirectory } from '../store/bounded-read.js';
 import { loadWorkspace, CONFIG_FILE_NAME, type Workspace, type WorkspaceFlags } from '../config/workspace.js';
 import { forgetRegisteredFamilyIds } from '../config/manifest.js';
+import { checkOwnedFolders, ownedFolders } from '../config/owned-folders.js';
 import { forgetLoadedFamilies } from '../extract/families.js';
 import { rulesDir } from '../extract/package-paths.js';
 import { runBuild, type BuildSummary } from '../graph/build.js';
@@ -249,9 +250,16 @@ export class WatchSession {
   private async writeDeferredProof(ws: Workspace, waitMs: number): Promise<void> {
     let lock: Awaited<ReturnType<typeof acquireWorkspaceLock>>;
     try {
-      lock = await acquireWorkspaceLock(ws.root, ws.stateDir, { waitMs, command: 'watch' });
+      // The folders checked again before the proof is written into .episteme, as a build checks them.
+      lock = await acquireWorkspaceLock(ws.root, ws.stateDir, {
+        waitMs,
+        command: 'watch',
+        verify: () => checkOwnedFolders(ws.root, ownedFolders(ws.outputs)),
+      });
     } catch {
-      return; // another writer holds the workspace: its commit replaces what the proof stood on
+      // Another writer holds the workspace (its commit replaces what the proof stood on), or a folder
+      // was replaced (the next cycle reports it).
+      return;
     }
     try {
       // A build that started meanwhile will commit (and defer) its own.
