@@ -58,13 +58,34 @@ export function contentHash(file: string, maxBytes = DEFAULT_WATCH_MAX_BYTES, re
     read?.(file, stat, bytes);
     return createHash('sha256').update(bytes).digest('hex');
   } catch (error) {
-    if (error instanceof EpistemeError && error.code !== 'input-not-found') {
-      const stat = fs.statSync(file, { throwIfNoEntry: false, bigint: true });
-      return `refused:${error.code}:${stat?.size ?? ''}:${stat?.mtimeNs ?? ''}:${stat?.ctimeNs ?? ''}`;
-    }
-    return 'missing';
+    if (error instanceof EpistemeError && error.code === 'input-not-found') return 'missing';
+    const why = error instanceof EpistemeError ? error.code : ((error as NodeJS.ErrnoException).code ?? 'error');
+    const stat = statProbe(file, true);
+    // What stat says of it, or why it cannot say (a symlink loop, a folder that may not be searched).
+    const seen = typeof stat === 'string' ? stat : `${stat?.size ?? ''}:${stat?.mtimeNs ?? ''}:${stat?.ctimeNs ?? ''}`;
+    return `refused:${why}:${seen}`;
   }
 }
+
+/**
+ * A stat for the watcher's probes, which never throw (`throwIfNoEntry` spares only a missing path):
+ * the stat, undefined when nothing is there, or the error code when the path cannot be stat'ed
+ * (`ELOOP`, `EACCES`): an identity of its own, so a later fix of the permission is a change.
+ */
+export function statProbe(file: string): fs.Stats | undefined | string;
+export function statProbe(file: string, bigint: true): fs.BigIntStats | undefined | string;
+export function statProbe(file: string, bigint = false): fs.Stats | fs.BigIntStats | undefined | string {
+  try {
+    return fs.statSync(file, { bigint, throwIfNoEntry: false });
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code ?? 'error';
+    // A folder on the path is a file: nothing is there, as for a missing path.
+    return code === 'ENOTDIR' ? undefined : code;
+  }
+}
+
+/** The start of contentHash's answer for a file that exists but cannot be opened or read (a permission). */
+const UNREADABLE = 'refused:input-unreadable:';
 
 /**
  * The hash of each input as the last build saw it. `confirm` answers which of the named inputs changed
@@ -72,6 +93,8 @@ export function contentHash(file: string, maxBytes = DEFAULT_WATCH_MAX_BYTES, re
  */
 export class ContentHashes {
   private readonly seen = new Map<string, string>();
+  /** Inputs the last look could not read (a permission): an event in their folder looks again (unreadableIn). */
+  private readonly unreadable = new Set<string>();
 
   /**
    * `maxBytes`: the workspace's bound on an input file, as the build applies it. `read`: told of the
@@ -85,7 +108,7 @@ export class ContentHashes {
 
   /** Records the current hash of inputs not seen yet (a new source in the map, a new rules file). */
   learn(files: Iterable<string>): void {
-    for (const file of files) if (!this.seen.has(file)) this.seen.set(file, contentHash(file, this.maxBytes()));
+    for (const file of files) if (!this.seen.has(file)) this.see(file, contentHash(file, this.maxBytes()));
   }
 
   confirm(files: string[]): string[] {
@@ -93,7 +116,7 @@ export class ContentHashes {
     for (const file of files) {
       const now = contentHash(file, this.maxBytes(), this.read);
       if (this.seen.get(file) !== now) changed.push(file);
-      this.seen.set(file, now);
+      this.see(file, now);
     }
     return changed;
   }
@@ -104,21 +127,38 @@ export class ContentHashes {
    * before the confirm, would otherwise look like no change).
    */
   forget(file: string): void {
-    if (this.seen.has(file)) this.seen.set(file, 'unknown: an event during a build');
+    if (this.seen.has(file)) this.see(file, 'unknown: an event during a build');
   }
 
   /** Drops inputs no longer read, so one that returns is hashed afresh. */
   keepOnly(files: Set<string>): void {
     for (const file of [...this.seen.keys()]) if (!files.has(file)) this.seen.delete(file);
+    for (const file of [...this.unreadable]) if (!files.has(file)) this.unreadable.delete(file);
+  }
+
+  /**
+   * The inputs in `folder` that the last look could not read. A permission given back to their folder
+   * reports only the folder itself (an event in it), never their names: the caller confirms them again.
+   */
+  unreadableIn(folder: string): string[] {
+    return this.unreadable.size === 0 ? [] : [...this.unreadable].filter((file) => path.dirname(file) === folder);
+  }
+
+  private see(file: string, hash: string): void {
+    this.seen.set(file, hash);
+    if (hash.startsWith(UNREADABLE)) this.unreadable.add(file);
+    else this.unreadable.delete(file);
   }
 }
 
-/** What else a folder watch reports: every file event in a watched folder, and a folder lost. */
+/** What else a folder watch reports: every file event in a watched folder, a folder lost, and its own faults. */
 export interface FolderObserver {
   /** Any event on any file of a watched folder, input or not (e.g. an output the build wrote or a user deleted). */
   file(file: string): void;
   /** A watched folder was removed, replaced by another, or its watch failed: events in it may have been missed. */
   folderLost(folder: string): void;
+  /** What a watch callback or the verify timer threw (a bug): reported, never the end of the process. */
+  fault(error: unknown): void;
 }
 
 /**
@@ -155,7 +195,7 @@ export class FolderWatches {
   constructor(
     private readonly onInput: (file: string) => void,
     private readonly isInput: (file: string) => boolean,
-    private readonly observer: FolderObserver = { file: () => {}, folderLost: () => {} },
+    private readonly observer: FolderObserver,
   ) {}
 
   /** A mark of the watches as they are now (FileEventSource). */
@@ -184,17 +224,23 @@ export class FolderWatches {
       folders.add(at);
       if (at !== folder) this.standIns.set(at, [...(this.standIns.get(at) ?? []), folder]);
     }
+    const lost: string[] = [];
     for (const [folder, entry] of this.watches) {
       if (!folders.has(folder)) {
         this.release(entry);
         this.watches.delete(folder);
+        // Still wanted, but gone (or no longer readable) since its watch was armed: lost, as verify
+        // would have found it, whatever made this update run.
+        if (wanted.has(folder)) lost.push(folder);
       }
     }
     for (const folder of folders) if (!this.watches.has(folder)) this.watch(folder);
     if (this.verifier === null) {
-      this.verifier = setInterval(() => this.verify(), VERIFY_INTERVAL_MS);
+      this.verifier = setInterval(() => this.guarded(() => this.verify()), VERIFY_INTERVAL_MS);
       this.verifier.unref();
     }
+    for (const folder of lost) this.observer.folderLost(folder);
+    this.reportInputsIn(lost);
   }
 
   close(): void {
@@ -204,6 +250,15 @@ export class FolderWatches {
     for (const entry of this.watches.values()) this.release(entry);
     this.watches.clear();
     this.standIns.clear();
+  }
+
+  /** Runs a watch callback or the verify timer: what it throws goes to the observer, not to the event loop. */
+  private guarded(callback: () => void): void {
+    try {
+      callback();
+    } catch (error) {
+      this.observer.fault(error);
+    }
   }
 
   private release(entry: Watch): void {
@@ -243,18 +298,20 @@ export class FolderWatches {
       if (tries > 1) this.watch(folder, tries - 1);
       return;
     }
-    watch.on('change', (_type, name) => {
-      if (name !== null) {
-        const file = path.join(folder, name.toString());
-        this.observer.file(file);
-        if (this.isInput(file)) this.onInput(file);
-        const returning = (this.standIns.get(folder) ?? []).filter((missing) => missing === file || missing.startsWith(file + path.sep));
-        if (returning.length > 0) this.rearm(returning);
-      }
-      // The folder itself was removed or replaced: watch it through its ancestor until it returns.
-      if (folderIno(folder) !== ino) this.rearm([folder]);
-    });
-    watch.on('error', () => this.rearm([folder], true));
+    watch.on('change', (_type, name) =>
+      this.guarded(() => {
+        if (name !== null) {
+          const file = path.join(folder, name.toString());
+          this.observer.file(file);
+          if (this.isInput(file)) this.onInput(file);
+          const returning = (this.standIns.get(folder) ?? []).filter((missing) => missing === file || missing.startsWith(file + path.sep));
+          if (returning.length > 0) this.rearm(returning);
+        }
+        // The folder itself was removed or replaced: watch it through its ancestor until it returns.
+        if (folderIno(folder) !== ino) this.rearm([folder]);
+      }),
+    );
+    watch.on('error', () => this.guarded(() => this.rearm([folder], true)));
     this.watches.set(folder, { watch, pin, ino, armed: ++this.armed });
     if (pin !== null) this.pins++;
   }
@@ -273,6 +330,12 @@ export class FolderWatches {
       }
     }
     this.update(this.inputs, this.extraFolders);
+    this.reportInputsIn(folders);
+  }
+
+  /** Reports every input in these folders as changed: their files may be new, or gone. */
+  private reportInputsIn(folders: string[]): void {
+    if (folders.length === 0) return;
     for (const file of this.inputs) if (folders.some((folder) => file.startsWith(folder + path.sep))) this.onInput(file);
   }
 }
@@ -327,12 +390,17 @@ function openFolder(dir: string): number | null {
   }
 }
 
+/** Whether there is a folder at that path that can be stat'ed (not one behind a symlink loop or an unsearchable folder). */
 function isFolder(dir: string): boolean {
-  return fs.statSync(dir, { throwIfNoEntry: false })?.isDirectory() === true;
+  return folderIno(dir) !== null;
 }
 
-/** The inode of a folder, or null when there is no folder at that path. */
+/**
+ * The inode of a folder, or null when there is no folder at that path, or none that can be stat'ed: a
+ * watched folder that can no longer be stat'ed is watched through its ancestor as a missing one is,
+ * and when it can be again, its inputs are confirmed by content.
+ */
 function folderIno(dir: string): number | null {
-  const stat = fs.statSync(dir, { throwIfNoEntry: false });
-  return stat?.isDirectory() === true ? stat.ino : null;
+  const stat = statProbe(dir);
+  return typeof stat === 'object' && stat.isDirectory() ? stat.ino : null;
 }

@@ -1,4 +1,3 @@
-import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { EpistemeError, describeCause, type Warning } from '../failure.js';
 import { findConfigUpward } from '../store/find-workspace.js';
@@ -19,7 +18,7 @@ import { stampOf } from '../graph/state.js';
 import { NO_REFRESH } from '../capture/run.js';
 import { acquireWorkspaceLock } from '../store/workspace-lock.js';
 import { recordFailuresOrWarning } from '../graph-view/failures.js';
-import { ContentHashes, DEFAULT_WATCH_MAX_BYTES, FolderWatches, workspaceInputs, type WatchedInputs } from './inputs.js';
+import { ContentHashes, DEFAULT_WATCH_MAX_BYTES, FolderWatches, statProbe, workspaceInputs, type WatchedInputs } from './inputs.js';
 import { Watcher } from './watcher.js';
 import { SaveSpeculation, speculateExtraction } from './speculation.js';
 import type { WatchEvent } from './events.js';
@@ -83,7 +82,7 @@ export class WatchSession {
   private readonly watcher: Watcher;
   private pool: StagePool | null = null;
   /** Starts a saved source's extraction while its save settles (speculation.ts). */
-  private readonly speculation = new SaveSpeculation((file) => this.speculate(file));
+  private readonly speculation = new SaveSpeculation((file) => this.guarded(() => this.speculate(file)));
   private readonly memory = new BuildMemory();
   private cycles = 0;
   /** The config this watch wrote, until the next cycle event reports it. */
@@ -96,7 +95,16 @@ export class WatchSession {
       (file) => this.noteInput(file),
       (file) => this.isInput(file),
       // Every event in a watched folder (inputs and outputs) reaches the memos of settled groups.
-      { file: (file) => this.memory.settled.noteFile(file), folderLost: () => this.memory.settled.noteFolderLost() },
+      {
+        file: (file) => {
+          this.memory.settled.noteFile(file);
+          // Any event in a folder (its permission given back reports only the folder) looks again at
+          // the inputs there that could not be read.
+          for (const input of this.hashes.unreadableIn(path.dirname(file))) this.noteInput(input);
+        },
+        folderLost: () => this.memory.settled.noteFolderLost(),
+        fault: (error) => this.fault(error),
+      },
     );
     this.memory.settled.listen(this.folders);
     this.watcher = new Watcher({
@@ -108,6 +116,7 @@ export class WatchSession {
         this.pool?.dropSpeculations();
         options.emit({ event: 'ignored', paths: paths.map((p) => this.label(p)) }, []);
       },
+      fault: (error, paths) => this.fault(error, paths),
     });
   }
 
@@ -243,7 +252,7 @@ export class WatchSession {
     if (this.proofTimer) clearTimeout(this.proofTimer);
     this.proofTimer = setTimeout(() => {
       this.proofTimer = null;
-      if (this.watcher.state === 'idle' && this.ws !== null) void this.writeDeferredProof(this.ws, 0);
+      if (this.watcher.state === 'idle' && this.ws !== null) this.writeDeferredProof(this.ws, 0).catch((error) => this.fault(error));
     }, PROOF_IDLE_MS);
   }
 
@@ -325,13 +334,7 @@ export class WatchSession {
       if (failuresWarning !== null) warnings.push(failuresWarning);
       error = this.options.failureOf(summary);
     } catch (caught) {
-      error =
-        caught instanceof EpistemeError
-          ? caught
-          : new EpistemeError('internal-error', `Unexpected failure: ${caught instanceof Error ? caught.message : String(caught)}`, {
-              hint: 'This is a bug in Episteme; please report it. Watch goes on.',
-              ...(this.options.debug ? { details: { debug: describeCause(caught) } } : {}),
-            });
+      error = this.asError(caught);
     }
     // What this cycle read and no reader took is read from disk by the next one.
     this.memory.rules.reads.clear();
@@ -368,20 +371,57 @@ export class WatchSession {
         queryReadyMs: firstEventAt === null || summary === null ? null : Math.round((readyAt ?? ended) - firstEventAt),
         ...(diagnostics.length > 0 ? { diagnostics } : {}),
         ...(this.configWritten !== null ? { configWritten: this.configWritten } : {}),
-        ...(error
-          ? {
-              error: {
-                code: error.code,
-                message: error.message,
-                ...(error.hint ? { hint: error.hint } : {}),
-                ...(error.details ? { details: error.details } : {}),
-              },
-            }
-          : {}),
+        ...(error ? { error: reported(error) } : {}),
       },
       warnings,
     );
     this.configWritten = null;
+  }
+
+  /**
+   * What a timer or a file watch callback of the watcher threw (a bug: its probes never throw, and a
+   * build reports its own failures): a failed cycle that ran nothing, with the structured error; watch
+   * goes on, and the next event on an input confirms it again.
+   */
+  private fault(caught: unknown, paths: string[] = []): void {
+    this.options.emit(
+      {
+        event: 'cycle',
+        cycle: ++this.cycles,
+        trigger: 'change',
+        changed: paths.map((file) => this.label(file)),
+        ok: false,
+        ran: [],
+        failed: [],
+        counts: {},
+        settled: 0,
+        buildMs: 0,
+        phasesMs: {},
+        ranMs: {},
+        settleMs: null,
+        queryReadyMs: null,
+        error: reported(this.asError(caught)),
+      },
+      [],
+    );
+  }
+
+  /** Runs a timer's callback: what it throws is reported (fault), never the end of the process. */
+  private guarded(callback: () => void): void {
+    try {
+      callback();
+    } catch (error) {
+      this.fault(error);
+    }
+  }
+
+  /** The structured error of a failure: its own, or internal-error for an unexpected one (a bug). */
+  private asError(caught: unknown): EpistemeError {
+    if (caught instanceof EpistemeError) return caught;
+    return new EpistemeError('internal-error', `Unexpected failure: ${caught instanceof Error ? caught.message : String(caught)}`, {
+      hint: 'This is a bug in Episteme; please report it (rerun with --debug for the stack trace). Watch goes on.',
+      ...(this.options.debug ? { details: { debug: describeCause(caught) } } : {}),
+    });
   }
 
   /**
@@ -393,8 +433,10 @@ export class WatchSession {
     if (!reload) {
       for (const file of changed) {
         const source = this.sourcesByPath.get(file);
-        const stat = fs.statSync(file, { throwIfNoEntry: false });
-        if (source === undefined || source.capture.method !== 'manual-ingest' || !stat?.isFile()) {
+        // A path that cannot be stat'ed (a symlink loop, a folder on it now a file) reloads, and the
+        // loader reports it with its structured error.
+        const stat = statProbe(file);
+        if (source === undefined || source.capture.method !== 'manual-ingest' || typeof stat !== 'object' || !stat.isFile()) {
           reload = true;
           break;
         }
@@ -421,4 +463,14 @@ export class WatchSession {
     const relative = path.relative(root, file);
     return relative.startsWith('..') || path.isAbsolute(relative) ? file : relative.split(path.sep).join('/');
   }
+}
+
+/** A structured error as a cycle event carries it. */
+function reported(error: EpistemeError): NonNullable<Extract<WatchEvent, { event: 'cycle' }>['error']> {
+  return {
+    code: error.code,
+    message: error.message,
+    ...(error.hint ? { hint: error.hint } : {}),
+    ...(error.details ? { details: error.details } : {}),
+  };
 }

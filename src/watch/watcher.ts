@@ -22,6 +22,10 @@
  * queue, and the queued build starts from `settling`, so it too waits out the rest of the burst. A
  * change is confirmed by content hash when the timer fires, so a `touch`, a save of the same bytes or a
  * delete-then-recreate of the same bytes within the window runs nothing.
+ *
+ * A hook that throws from the timer, or a build that rejects (a bug: confirm's probes and a build's
+ * failures are values, not exceptions), goes to `fault` instead of the event loop, where it would end
+ * the process; the watcher carries on as if the build had run (a confirm that threw: `idle`).
  */
 export type WatcherState = 'idle' | 'settling' | 'building' | 'building-queued' | 'stopping' | 'stopped';
 
@@ -34,6 +38,8 @@ export interface WatcherHooks {
   build(changed: string[], firstEventAt: number | null): Promise<void>;
   /** Events that named only inputs whose bytes are what they were. */
   ignored(paths: string[]): void;
+  /** What a hook threw from the timer, or a build's rejection, with the paths being confirmed (if any). */
+  fault(error: unknown, paths: string[]): void;
 }
 
 export class Watcher {
@@ -102,11 +108,24 @@ export class Watcher {
     if (this.current !== 'settling') return;
     const paths = [...this.noted].sort();
     this.noted.clear();
-    const changed = this.hooks.confirm(paths);
+    let changed: string[];
+    try {
+      changed = this.hooks.confirm(paths);
+    } catch (error) {
+      // Nothing confirmed and nothing built: the next event on these inputs confirms them again.
+      this.current = 'idle';
+      this.firstEventAt = null;
+      this.hooks.fault(error, paths);
+      return;
+    }
     if (changed.length === 0) {
       this.current = 'idle';
       this.firstEventAt = null;
-      this.hooks.ignored(paths);
+      try {
+        this.hooks.ignored(paths);
+      } catch (error) {
+        this.hooks.fault(error, paths);
+      }
       return;
     }
     this.runBuild(changed);
@@ -116,7 +135,10 @@ export class Watcher {
     const firstEventAt = this.firstEventAt;
     this.firstEventAt = null;
     this.current = 'building';
-    this.inFlight = this.hooks.build(changed, firstEventAt).finally(() => this.built());
+    this.inFlight = this.hooks
+      .build(changed, firstEventAt)
+      .catch((error: unknown) => this.hooks.fault(error, changed))
+      .finally(() => this.built());
   }
 
   private built(): void {

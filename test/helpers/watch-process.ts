@@ -17,9 +17,13 @@ export class WatchProcess {
   private exit: Promise<number | null>;
   private partial = '';
 
-  /** `command`: how watch is invoked (`build` runs it as `build --json ...args`, args holding --watch). */
-  constructor(cwd: string, args: string[] = [], command = 'watch') {
-    this.child = spawn(process.execPath, [CLI, command, '--json', ...args], { cwd, stdio: ['ignore', 'pipe', 'pipe'] });
+  /**
+   * `command`: how watch is invoked (`build` runs it as `build --json ...args`, args holding --watch).
+   * `wrapper`: a command that runs node (e.g. setpriv as another user), if any.
+   */
+  constructor(cwd: string, args: string[] = [], command = 'watch', wrapper: string[] = []) {
+    const [file, ...argv] = [...wrapper, process.execPath, CLI, command, '--json', ...args];
+    this.child = spawn(file!, argv, { cwd, stdio: ['ignore', 'pipe', 'pipe'] });
     this.child.stdout!.on('data', (chunk: Buffer) => {
       this.partial += chunk.toString('utf8');
       for (let at = this.partial.indexOf('\n'); at >= 0; at = this.partial.indexOf('\n')) {

@@ -8,26 +8,31 @@ import { Watcher } from '../../src/watch/watcher.js';
  * at the moment it happens. Only the debounce timer is real (a few milliseconds).
  */
 function harness(changedContent: (paths: string[]) => string[] = (paths) => paths) {
-  const builds: { changed: string[]; finish: () => void }[] = [];
+  const builds: { changed: string[]; finish: () => void; fail: (error: Error) => void }[] = [];
   const ignored: string[][] = [];
+  const faults: { error: unknown; paths: string[] }[] = [];
   let wake: (() => void) | null = null;
   const watcher = new Watcher({
     debounceMs: 5,
     confirm: changedContent,
     build: (changed) =>
-      new Promise<void>((resolve) => {
-        builds.push({ changed, finish: resolve });
+      new Promise<void>((resolve, reject) => {
+        builds.push({ changed, finish: resolve, fail: reject });
         wake?.();
       }),
     ignored: (paths) => {
       ignored.push(paths);
       wake?.();
     },
+    fault: (error, paths) => {
+      faults.push({ error, paths });
+      wake?.();
+    },
   });
   const until = async (condition: () => boolean): Promise<void> => {
     while (!condition()) await new Promise<void>((resolve) => (wake = resolve));
   };
-  return { watcher, builds, ignored, until };
+  return { watcher, builds, ignored, faults, until };
 }
 
 const tick = () => new Promise<void>((resolve) => setImmediate(resolve));
@@ -91,4 +96,33 @@ test('stop during a build waits for it to commit and starts nothing queued', asy
   await stopping;
   assert.equal(watcher.state, 'stopped');
   assert.equal(builds.length, 1);
+});
+
+test('a confirm that throws is a fault with its paths, not the end of the process; the next event confirms again', async () => {
+  let throwing = true;
+  const { watcher, builds, faults, until } = harness((paths) => {
+    if (throwing) throw new Error('ELOOP: too many symbolic links encountered');
+    return paths;
+  });
+  watcher.start();
+  builds[0]!.finish();
+  await tick();
+  watcher.noteEvent('/w/a');
+  await until(() => faults.length === 1);
+  assert.deepEqual(faults[0]!.paths, ['/w/a']);
+  assert.match(String(faults[0]!.error), /ELOOP/);
+  assert.equal(watcher.state, 'idle');
+  throwing = false;
+  watcher.noteEvent('/w/a');
+  await until(() => builds.length === 2);
+  assert.deepEqual(builds[1]!.changed, ['/w/a']);
+});
+
+test('a build that rejects is a fault, and the watcher goes on to the queued build', async () => {
+  const { watcher, builds, faults, until } = harness();
+  watcher.start();
+  watcher.noteEvent('/w/a');
+  builds[0]!.fail(new Error('unexpected'));
+  await until(() => faults.length === 1 && builds.length === 2);
+  assert.deepEqual(builds[1]!.changed, ['/w/a']);
 });
