@@ -147,21 +147,18 @@ export class WatchSession {
   }
 
   /**
-   * A workspace folder deleted and created again leaves this process in the deleted folder (getcwd
-   * then fails with ENOENT, and so would every relative path): enter the folder of that name again.
-   * Everything else uses the absolute path the watch started from.
+   * Enters the folder the watch started in again, by name, before anything that may start a worker. A
+   * workspace folder deleted and created again (or replaced by a copy) leaves this process in the
+   * deleted folder, and Node's worker start-up reads the current folder (getcwd: ENOENT), so every
+   * worker started there failed; the main thread's process.cwd() is cached and never tells. One chdir
+   * costs less than comparing the two folders' identities. Everything else uses the absolute path the
+   * watch started from.
    */
   private reenterWorkspaceFolder(): void {
     try {
-      process.cwd();
-      return;
-    } catch {
-      // the folder this process is in was deleted
-    }
-    try {
       process.chdir(this.options.cwd);
     } catch {
-      // not there (yet): the load below reports the missing workspace, and a later cycle tries again
+      // not there (yet): the load reports the missing workspace, and a later cycle tries again
     }
   }
 
@@ -185,6 +182,7 @@ export class WatchSession {
   private speculate(file: string): void {
     const source = this.sourcesByPath.get(file);
     if (this.watcher.state !== 'settling' || this.pool === null || this.ws === null || source === undefined) return;
+    this.reenterWorkspaceFolder();
     speculateExtraction(this.pool, this.ws, source).catch(() => {
       // Only time is lost: the build extracts the source itself and reports what fails.
     });

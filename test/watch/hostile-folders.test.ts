@@ -160,3 +160,30 @@ test('the workspace root made unsearchable a while: structured cycles, built aga
   const query = await rig.exec(['query', '--index', 'chunks/search-index.json', '--term', 'quoll', '--json']);
   assert.equal(query.json!.data.total, 1, query.stdout);
 });
+
+/**
+ * A restored checkout: the workspace folder replaced by a copy of it and the original deleted. The
+ * process stands in the deleted folder; a worker started there fails its own start-up (getcwd), which
+ * a change of chunk options needs (new workers), so the folder must be entered again by name.
+ */
+test('the workspace folder replaced by a copy: a later cycle that starts new workers builds', async (t) => {
+  const { rig, watch } = await watchSmallWorkspace(t, 'episteme-watch-swap-', 3);
+  const [copy, aside] = [`${rig.dir}.copy`, `${rig.dir}.aside`];
+  t.after(() => {
+    for (const dir of [copy, aside]) fs.rmSync(dir, { recursive: true, force: true });
+  });
+  const mark = watch.lines.length;
+  // The copy is complete before it takes the folder's name: the workspace is never seen half copied.
+  fs.cpSync(rig.dir, copy, { recursive: true });
+  fs.renameSync(rig.dir, aside);
+  fs.renameSync(copy, rig.dir);
+  fs.rmSync(aside, { recursive: true });
+  // Settled: the copy's inputs confirmed as the same bytes (or a cycle, when one was missing as it looked).
+  await watch.waitFor((l) => l.event === 'ignored' || l.event === 'cycle', mark);
+  const edited = watch.lines.length;
+  rig.write({ 'episteme.json': JSON.stringify({ manualIngest: 'map.json', options: { chunk: { maxChars: 500, overlapChars: 100 } } }) });
+  const cycle = await watch.waitFor((l) => l.event === 'cycle' && (l.changed as string[]).includes('episteme.json'), edited);
+  assert.equal(cycle.ok, true, watch.dump());
+  assert.ok((cycle.ran as string[]).includes('chunks/example-test-doc1.json'), watch.dump());
+  assert.doesNotMatch(watch.dump(), /uv_cwd|internal-error/);
+});
