@@ -179,6 +179,10 @@ export interface FolderObserver {
  *
  * Each watch is numbered as it is armed, so a caller can ask whether a folder has been watched without
  * a gap since a mark (settled-groups.ts rests its memos on that).
+ *
+ * An input that is a symbolic link is read through its target, so the target's folder is watched too,
+ * and an event on the target is one on the input; an event on the link itself resolves it again. Links
+ * on the way to the target other than the input itself are not watched.
  */
 export class FolderWatches {
   private readonly watches = new Map<string, Watch>();
@@ -186,6 +190,10 @@ export class FolderWatches {
   private standIns = new Map<string, string[]>();
   private inputs = new Set<string>();
   private extraFolders: string[] = [];
+  /** Input that is a symbolic link -> the file it resolves to (whose folder is watched too). */
+  private linkTargets = new Map<string, string>();
+  /** The file a link resolves to -> the inputs that are links to it. */
+  private linkedInputs = new Map<string, string[]>();
   private closed = false;
   private armed = 0;
   private verifier: NodeJS.Timeout | null = null;
@@ -214,8 +222,11 @@ export class FolderWatches {
     if (this.closed) return;
     this.inputs = inputs;
     this.extraFolders = extraFolders;
+    this.resolveLinks();
     const wanted = new Set(extraFolders);
     for (const file of inputs) wanted.add(path.dirname(file));
+    // A build reads a linked input's bytes from its target: an edit there is an edit of the input.
+    for (const target of this.linkedInputs.keys()) wanted.add(path.dirname(target));
     const folders = new Set<string>();
     this.standIns = new Map();
     for (const folder of wanted) {
@@ -250,6 +261,18 @@ export class FolderWatches {
     for (const entry of this.watches.values()) this.release(entry);
     this.watches.clear();
     this.standIns.clear();
+  }
+
+  /** Finds which inputs are symbolic links, and what each resolves to. */
+  private resolveLinks(): void {
+    this.linkTargets = new Map();
+    this.linkedInputs = new Map();
+    for (const file of this.inputs) {
+      const target = linkTarget(file);
+      if (target === null) continue;
+      this.linkTargets.set(file, target);
+      this.linkedInputs.set(target, [...(this.linkedInputs.get(target) ?? []), file]);
+    }
   }
 
   /** Runs a watch callback or the verify timer: what it throws goes to the observer, not to the event loop. */
@@ -303,7 +326,15 @@ export class FolderWatches {
         if (name !== null) {
           const file = path.join(folder, name.toString());
           this.observer.file(file);
-          if (this.isInput(file)) this.onInput(file);
+          if (this.isInput(file)) {
+            this.onInput(file);
+            // A link made, removed or pointed elsewhere: watch the folder of what it resolves to now.
+            if (linkTarget(file) !== (this.linkTargets.get(file) ?? null)) this.update(this.inputs, this.extraFolders);
+          }
+          for (const input of this.linkedInputs.get(file) ?? []) {
+            this.observer.file(input);
+            this.onInput(input);
+          }
           const returning = (this.standIns.get(folder) ?? []).filter((missing) => missing === file || missing.startsWith(file + path.sep));
           if (returning.length > 0) this.rearm(returning);
         }
@@ -333,10 +364,12 @@ export class FolderWatches {
     this.reportInputsIn(folders);
   }
 
-  /** Reports every input in these folders as changed: their files may be new, or gone. */
+  /** Reports every input in these folders (or a link to a file in them) as changed: their files may be new, or gone. */
   private reportInputsIn(folders: string[]): void {
     if (folders.length === 0) return;
-    for (const file of this.inputs) if (folders.some((folder) => file.startsWith(folder + path.sep))) this.onInput(file);
+    const inside = (file: string | undefined): boolean =>
+      file !== undefined && folders.some((folder) => file.startsWith(folder + path.sep));
+    for (const file of this.inputs) if (inside(file) || inside(this.linkTargets.get(file))) this.onInput(file);
   }
 }
 
@@ -388,6 +421,30 @@ function openFolder(dir: string): number | null {
   } catch {
     return null;
   }
+}
+
+/**
+ * What an input that is a symbolic link resolves to (through every link on the way), or null for
+ * anything else. A link that resolves to nothing yet (its target missing, a loop) names the file its
+ * text points at, so the target's folder is watched and its creation seen.
+ */
+function linkTarget(file: string): string | null {
+  try {
+    if (!fs.lstatSync(file, { throwIfNoEntry: false })?.isSymbolicLink()) return null;
+  } catch {
+    return null;
+  }
+  let target: string;
+  try {
+    target = fs.realpathSync.native(file);
+  } catch {
+    try {
+      target = path.resolve(path.dirname(file), fs.readlinkSync(file));
+    } catch {
+      return null;
+    }
+  }
+  return target === file ? null : target;
 }
 
 /** Whether there is a folder at that path that can be stat'ed (not one behind a symlink loop or an unsearchable folder). */

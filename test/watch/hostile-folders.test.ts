@@ -187,3 +187,37 @@ test('the workspace folder replaced by a copy: a later cycle that starts new wor
   assert.ok((cycle.ran as string[]).includes('chunks/example-test-doc1.json'), watch.dump());
   assert.doesNotMatch(watch.dump(), /uv_cwd|internal-error/);
 });
+
+test('a source linked to a file elsewhere: an edit of its target is a change, also once the link points elsewhere', async (t) => {
+  const { rig, watch } = await watchSmallWorkspace(t, 'episteme-watch-symtarget-', 3);
+  const outside = outsideFolder(t);
+  const [first, second] = [path.join(outside, 'a', 'first.html'), path.join(outside, 'b', 'second.html')];
+  fs.mkdirSync(path.dirname(first));
+  fs.mkdirSync(path.dirname(second));
+  fs.writeFileSync(first, sampleHtml(1, ' The first target.'));
+  fs.writeFileSync(second, sampleHtml(1, ' The second target.'));
+  const pointAt = async (target: string): Promise<void> => {
+    const mark = watch.lines.length;
+    fs.symlinkSync(target, rig.path('src/doc1.html.tmp'));
+    fs.renameSync(rig.path('src/doc1.html.tmp'), rig.path('src/doc1.html'));
+    await watch.waitFor((l) => l.event === 'cycle' && l.ok === true && (l.changed as string[]).includes('src/doc1.html'), mark);
+  };
+  const editedAndBuilt = async (target: string, word: string): Promise<void> => {
+    const mark = watch.lines.length;
+    fs.writeFileSync(target, sampleHtml(1, ` Edited through the link, with a ${word}.`));
+    const cycle = await watch.waitFor((l) => l.event === 'cycle' && (l.changed as string[]).includes('src/doc1.html'), mark);
+    assert.equal(cycle.ok, true, watch.dump());
+    const query = await rig.exec(['query', '--index', 'chunks/search-index.json', '--term', word, '--json']);
+    assert.equal(query.json!.data.total, 1, query.stdout);
+  };
+  await pointAt(first);
+  await editedAndBuilt(first, 'wallaby');
+  await pointAt(second);
+  await editedAndBuilt(second, 'pademelon');
+  // What watch built is what a clean build of the same inputs builds.
+  assert.equal(await watch.stop('SIGINT'), 0);
+  const built = rig.artifacts();
+  for (const dir of ['.episteme', 'snapshots', 'specs', 'chunks']) fs.rmSync(rig.path(dir), { recursive: true });
+  assert.equal((await rig.exec(['build', '--json'])).code, 0);
+  assert.deepEqual(rig.artifacts(), built);
+});
