@@ -24,6 +24,7 @@ import { DEFAULT_EXTRACT_OPTIONS, extractDocument } from '../src/extract/extract
 import { buildDocumentPart, type PartMemory } from '../src/index/search-index.js';
 import { indexTerms, type IndexTerms } from '../src/index/tokenizer.js';
 import { canonicalJson } from '../src/store/canonical-json.js';
+import { RoundMemo } from '../src/store/round-memo.js';
 import { argument } from './args.js';
 
 const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
@@ -39,30 +40,11 @@ function median(values: number[]): number {
   return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
 }
 
-/** Values of a pure function for this round's keys and the last round's (a stage worker's RoundMemo). */
-class TwoRounds<V> {
-  private last = new Map<string, V>();
-  private current = new Map<string, V>();
-  constructor(private readonly compute: (key: string) => V) {}
-  get(key: string): V {
-    let value = this.current.get(key);
-    if (value === undefined) {
-      value = this.last.get(key) ?? this.compute(key);
-      this.current.set(key, value);
-    }
-    return value;
-  }
-  nextRound(): void {
-    this.last = this.current;
-    this.current = new Map();
-  }
-}
-
 /** What a stage worker keeps of one document between its chunk tasks. */
 class ChunkMemory {
   readonly sections = new SectionChunks();
-  readonly textJson = new TwoRounds<string>((text) => canonicalJson(text));
-  readonly terms = new TwoRounds<IndexTerms>(indexTerms);
+  readonly textJson = new RoundMemo<string, string>((text) => canonicalJson(text));
+  readonly terms = new RoundMemo<string, IndexTerms>(indexTerms);
   part: PartMemory | undefined = undefined;
   recordOf = (chunk: Chunk) => this.sections.recordOf(chunk);
 }

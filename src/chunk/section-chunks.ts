@@ -1,5 +1,6 @@
 import type { Block, Chunk, EvidenceDocument } from '../document/types.js';
 import { type ChunkOptions, sameChunkInput } from './chunker.js';
+import { sameStrings } from '../store/string-lists.js';
 
 /**
  * What the chunker keeps of a document's last round, so that the next round of the same document
@@ -117,11 +118,4 @@ export class ChunkingRound {
   recordOf(chunk: Chunk): ChunkRecord | undefined {
     return this.records.get(chunk);
   }
-}
-
-function sameStrings(a: readonly string[], b: readonly string[]): boolean {
-  if (a === b) return true;
-  if (a.length !== b.length) return false;
-  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
-  return true;
 }

@@ -3,6 +3,7 @@ import { type ChunkRecord, SectionChunks } from '../chunk/section-chunks.js';
 import type { PartMemory } from '../index/search-index.js';
 import { indexTerms, type IndexTerms } from '../index/tokenizer.js';
 import { canonicalJson } from '../store/canonical-json.js';
+import { RoundMemo } from '../store/round-memo.js';
 
 /**
  * What a stage worker keeps between its tasks, owned by the worker (stage-worker.ts makes one; the
@@ -81,30 +82,5 @@ export class RecentEntries<K, V> {
     this.entries.delete(key);
     this.entries.set(key, value);
     if (this.entries.size > this.limit) this.entries.delete(this.entries.keys().next().value as K);
-  }
-}
-
-/**
- * Values of a pure function for the keys of this round and the last one: a lookup that misses this
- * round takes the last round's value, else computes it. `nextRound` forgets what the last round had
- * and this round did not use, so memory stays at about two rounds' keys.
- */
-export class RoundMemo<K, V> {
-  private last = new Map<K, V>();
-  private current = new Map<K, V>();
-  constructor(private readonly compute: (key: K) => V) {}
-
-  get(key: K): V {
-    let value = this.current.get(key);
-    if (value === undefined) {
-      value = this.last.get(key) ?? this.compute(key);
-      this.current.set(key, value);
-    }
-    return value;
-  }
-
-  nextRound(): void {
-    this.last = this.current;
-    this.current = new Map();
   }
 }

@@ -5,6 +5,7 @@ import type { ChunkJson } from '../chunk/chunk-file.js';
 import type { Chunk } from '../document/types.js';
 import { EpistemeError } from '../failure.js';
 import { canonicalJson, compareCodeUnits } from '../store/canonical-json.js';
+import { sameStrings } from '../store/string-lists.js';
 import { PRODUCER_NAME, PRODUCER_VERSION } from '../version.js';
 import { zlib } from '../node-builtins.js';
 import {
@@ -716,12 +717,6 @@ function postingRun({ ordinals, tfs, headingTfs }: TermPostings): string {
     previous = ordinal;
   }
   return out.join('');
-}
-
-function sameStrings(a: readonly string[], b: readonly string[]): boolean {
-  if (a.length !== b.length) return false;
-  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
-  return true;
 }
 
 /** Digest of a chunk's terms: chunks whose texts differ only in case, spacing or punctuation share it. */

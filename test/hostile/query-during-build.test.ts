@@ -8,6 +8,7 @@ import { CLI } from '../helpers/rig.js';
 import { acquireWorkspaceLock } from '../../src/store/workspace-lock.js';
 import { childHasOpen, waitUntil } from '../helpers/wait.js';
 import { scaled } from '../helpers/scale.js';
+import { pauseAtFirstOpen } from '../helpers/pause-at-open.js';
 
 /**
  * Section 7 of issue 9: a query during a build answers from the last complete generation and never
@@ -155,20 +156,7 @@ test('queries run while another process rebuilds the workspace with edits all an
  * segment, after it has read the manifest: it writes <ws>/log/paused and waits for <ws>/log/go, so a
  * test can commit another generation in between, which removes the segments that manifest names.
  */
-const PAUSE_AT_SEGMENT = `
-const fs = require('node:fs');
-const openSync = fs.openSync;
-let paused = false;
-fs.openSync = function (file, ...rest) {
-  if (!paused && String(file).includes('.seg-')) {
-    paused = true;
-    fs.writeFileSync('log/paused', String(file));
-    const nap = new Int32Array(new SharedArrayBuffer(4));
-    while (!fs.existsSync('log/go')) Atomics.wait(nap, 0, 0, 10);
-  }
-  return openSync.call(this, file, ...rest);
-};
-`;
+const PAUSE_AT_SEGMENT = pauseAtFirstOpen('.seg-');
 
 test('a query that read the manifest of a generation a build then replaced answers from the new one', async () => {
   const box = new Sandbox('episteme-during-build-');
