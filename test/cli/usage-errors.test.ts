@@ -24,7 +24,8 @@ test('a missing required option is named', async () => {
     assert.match(e.message, /Missing required option --before/);
     assert.match(e.hint, /Add --before/);
     const t = await usage(rig, ['query', '--index', 'i.json']);
-    assert.match(t.message, /Missing required option --term/);
+    assert.match(t.message, /Missing the query/);
+    assert.match(t.hint, /episteme query "conditional request"/);
   } finally {
     rig.cleanup();
   }

@@ -1,0 +1,44 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { Rig, writeSmallWorkspace } from '../helpers/rig.js';
+
+/**
+ * `episteme query how do cookies expire`: the words after the options are the query as typed, one
+ * --term value: the same answer as `--term "how do cookies expire"` (its words are neighbours, which
+ * proximity rewards; separate --term values are not), quoted or not, in human and JSON output, with
+ * --term values beside them; --batch refuses them as it refuses --term.
+ */
+test('query words after the options are the query as typed', async () => {
+  const rig = new Rig();
+  try {
+    writeSmallWorkspace(rig, 4);
+    assert.equal((await rig.exec(['build', '--json'])).code, 0);
+    const asTyped = await rig.exec(['query', '--term', 'topic1 document', '--json']);
+    assert.equal(asTyped.code, 0, asTyped.stdout);
+    assert.ok(asTyped.json!.data!.hits.length > 0, 'the query finds something');
+    const separate = await rig.exec(['query', '--term', 'topic1', '--term', 'document', '--json']);
+    assert.notEqual(separate.stdout, asTyped.stdout, 'neighbouring words score a proximity that separate terms do not');
+    const byWords = await rig.exec(['query', 'topic1', 'document', '--json']);
+    assert.equal(byWords.code, 0, byWords.stderr);
+    assert.equal(byWords.stdout, asTyped.stdout);
+    const quoted = await rig.exec(['query', '--json', 'topic1 document']);
+    assert.equal(quoted.stdout, asTyped.stdout);
+    const withTerm = await rig.exec(['query', '--term', 'zebra1', 'topic1', 'document', '--json']);
+    assert.equal(withTerm.stdout, (await rig.exec(['query', '--term', 'zebra1', '--term', 'topic1 document', '--json'])).stdout);
+    const human = await rig.exec(['query', 'topic1', 'document']);
+    assert.equal(human.code, 0, human.stderr);
+    assert.equal(human.stdout, (await rig.exec(['query', '--term', 'topic1 document'])).stdout);
+
+    const batch = await rig.exec(['query', '--batch', 'topic1', '--json'], { input: '{"terms":["topic1"]}\n' });
+    assert.equal(batch.code, 2);
+    assert.equal(batch.json!.error!.code, 'usage-error');
+    assert.match(batch.json!.error!.message, /not from --term or the command line/);
+    assert.match(batch.json!.error!.hint!, /Drop the query words/);
+
+    const none = await rig.exec(['query', '--json']);
+    assert.equal(none.code, 2);
+    assert.match(none.json!.error!.message, /Missing the query/);
+  } finally {
+    rig.cleanup();
+  }
+});
