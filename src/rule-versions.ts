@@ -36,8 +36,11 @@
  * 15: made-up section ids (`~s<n>`, `<fragment>~<n>`, an RFC text's `section-<n>`) never take an id the
  * source uses anywhere in the document, found once every id is known (document-builder.ts settleIds);
  * block ids follow their section's final id. Documents without such a collision are unchanged.
+ * 16: a heading marker ("(informative)", "(non-normative)") makes its section informative in every
+ * extractor and in the rfc, ietf-draft and unicode families too (RFC 6265's "Semantics
+ * (Non-Normative)" was normative in its HTML and XML renderings).
  */
-export const EXTRACT_RULE_VERSION = 15;
+export const EXTRACT_RULE_VERSION = 16;
 /**
  * The PDF extractor's own version (1: pdf-parse tables; 2: tables from geometry with rowPages, and
  * heading-guess limits; 3: unruled tables as reports set them (wrapped cells at the row pitch, bold

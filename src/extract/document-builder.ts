@@ -158,6 +158,12 @@ export interface BuilderPolicy {
   authority: Authority;
   informativeSectionIds: ReadonlySet<string>;
   informativeHeadings: ReadonlySet<string>;
+  /**
+   * Lower-case markers a heading carries when its section is informative ("(informative)" after an
+   * annex title, RFC 6265's "Semantics (Non-Normative)"): read here, so every extractor (HTML, RFC XML,
+   * RFC text, PDF) marks such a section, and a marker class on the heading may still say otherwise.
+   */
+  informativeHeadingMarkers: readonly string[];
   /** Keywords found by pattern count only when the document marks none (RFC HTML marks all of them). */
   keywordPatternFallback: boolean;
 }
@@ -219,6 +225,11 @@ export class DocumentBuilder {
       if (hit) informative = apparatusReason('section', hit);
       else if (this.policy.informativeHeadings.has(draft.heading.toLowerCase()))
         informative = apparatusReason('heading', draft.heading.toLowerCase());
+    }
+    if (informative === null && this.policy.informativeHeadingMarkers.length > 0) {
+      const lower = draft.heading.toLowerCase();
+      const marker = this.policy.informativeHeadingMarkers.find((m) => lower.includes(m));
+      if (marker !== undefined) informative = `heading-marker:${marker}`;
     }
     // Members in code-unit order, so that canonicalJson serialises the document without copying it.
     const section = {} as Section;

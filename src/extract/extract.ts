@@ -59,6 +59,7 @@ export async function extractDocument(input: ExtractInput): Promise<EvidenceDocu
     authority,
     informativeSectionIds: new Set(html.informativeSectionIds),
     informativeHeadings: new Set(html.informativeHeadings.map((h) => h.toLowerCase())),
+    informativeHeadingMarkers: (html.informativeHeadingMarkers ?? []).map((m) => m.toLowerCase()),
     keywordPatternFallback: true,
   });
 

@@ -16,6 +16,7 @@ test('a block without an id takes the fragment of its nearest enclosing section 
       authority: 'normative',
       informativeSectionIds: new Set(),
       informativeHeadings: new Set(),
+      informativeHeadingMarkers: [],
       keywordPatternFallback: false,
     });
     const ownIds = new Map<number, string | null>();

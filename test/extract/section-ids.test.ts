@@ -13,6 +13,7 @@ function builder(): DocumentBuilder {
     authority: 'normative',
     informativeSectionIds: new Set(),
     informativeHeadings: new Set(),
+    informativeHeadingMarkers: [],
     keywordPatternFallback: false,
   });
 }

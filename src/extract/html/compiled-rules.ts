@@ -21,7 +21,6 @@ export interface CompiledRules {
   crossReference: Matcher;
   sectionLevelFromNesting: boolean;
   informativeSection: Matcher;
-  informativeHeadingMarkers: string[];
   noteClasses: Set<string>;
   exampleClasses: Set<string>;
   issueClasses: Set<string>;
@@ -233,7 +232,6 @@ export function compileRules(rules: HtmlRules): CompiledRules {
     crossReference: compileList(rules.crossReferenceSelectors ?? []),
     sectionLevelFromNesting: rules.sectionLevelFromNesting === true,
     informativeSection: compileList(rules.informativeSectionSelectors ?? []),
-    informativeHeadingMarkers: (rules.informativeHeadingMarkers ?? []).map((s) => s.toLowerCase()),
     noteClasses: new Set(rules.noteClasses),
     exampleClasses: new Set(rules.exampleClasses),
     issueClasses: new Set(rules.issueClasses),

@@ -69,23 +69,19 @@ export function blockMarker(rules: CompiledRules, kind: BlockKind, inherited: Ma
 
 /**
  * The normativity a section's own markup declares: a marker class on its heading or on the section
- * element around it (`<section class="informative">`, Bikeshed's `<h2 class="non-normative">`), or a
- * heading marker ("(informative)" after an annex title). Null when the markup says nothing, so the
- * section keeps what it inherits (enclosing section, known ids and headings).
+ * element around it (`<section class="informative">`, Bikeshed's `<h2 class="non-normative">`). Null
+ * when the markup says nothing, so the section keeps what it inherits (enclosing section, known ids
+ * and headings) or what its heading's text says (a heading marker, read by the DocumentBuilder).
  */
 export function declaredSectionNormativity(
   rules: CompiledRules,
   heading: Element,
-  headingText: string,
 ): { normativity: 'normative' | 'informative'; reason: string } | null {
-  const lower = headingText.toLowerCase();
-  const headingMarker = rules.informativeHeadingMarkers.find((m) => lower.includes(m));
   const section = nearestSectionElement(rules, heading);
   const own = markerBelow(rules, heading, null) ?? (section === null ? null : markerBelow(rules, section, null));
   if (own !== null) return { normativity: own.normativity === 'normative' ? 'normative' : 'informative', reason: own.reason };
   if (section !== null && rules.informativeSection(section))
     return { normativity: 'informative', reason: `marker-element:${section.name}` };
-  if (headingMarker !== undefined) return { normativity: 'informative', reason: `heading-marker:${headingMarker}` };
   return null;
 }
 

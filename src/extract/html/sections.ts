@@ -71,7 +71,7 @@ export function openHeadingSection(walk: HtmlWalk, el: Element, level: number, c
     number,
     span: { end: el.endIndex === null ? (el.startIndex ?? 0) : el.endIndex + 1, start: el.startIndex ?? 0, unit: 'utf16-source' },
   });
-  const declared = declaredSectionNormativity(rules, el, text);
+  const declared = declaredSectionNormativity(rules, el);
   if (declared?.normativity === 'informative') walk.builder.markCurrentSectionInformative(declared.reason);
   else if (declared?.normativity === 'normative') walk.builder.markCurrentSectionNormative();
   return text;
