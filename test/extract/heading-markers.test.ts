@@ -56,7 +56,6 @@ for (const c of CASES) {
     assert.equal(byHeading.get('Expires')?.normativity, 'informative', 'a section under it inherits it');
     assert.equal(byHeading.get('Syntax')?.normativity, 'normative');
     assert.equal(byHeading.get('Informative Words in a Heading')?.normativity, 'normative', 'the word alone is no marker');
-    for (const block of doc.blocks.filter((b) => b.sectionId === semantics.id))
-      assert.equal(block.normativity, 'informative', block.text);
+    for (const block of doc.blocks.filter((b) => b.sectionId === semantics.id)) assert.equal(block.normativity, 'informative', block.text);
   });
 }
