@@ -26,10 +26,18 @@ const CASES: { name: string; url: string; contentType: string; body: string }[] 
     url: 'https://www.rfc-editor.org/rfc/rfc9999.html',
     contentType: 'text/html',
     body: `<!DOCTYPE html><html><head><title>RFC 9999</title></head><body>
-<section id="syntax"><h2 id="name-syntax"><a href="#syntax" class="section-number selfRef">1. </a>Syntax</h2><p>The cookie MUST be sent.</p>
-<section id="sane-semantics"><h3 id="name-semantics"><a href="#sane-semantics" class="section-number selfRef">1.1. </a>Semantics (Non-Normative)</h3><p>Servers usually send cookies.</p>
-<section id="deeper"><h4 id="name-expires"><a href="#deeper" class="section-number selfRef">1.1.1. </a>Expires</h4><p>An expiry date.</p></section></section>
-<section id="informative-word"><h3 id="name-informative-words"><a href="#informative-word" class="section-number selfRef">1.2. </a>Informative Words in a Heading</h3><p>The user agent MUST keep it.</p></section>
+<section id="syntax"><h2 id="name-syntax">
+<a href="#syntax" class="section-number selfRef">1. </a>Syntax</h2>
+<p>The cookie MUST be sent.</p>
+<section id="sane-semantics"><h3 id="name-semantics">
+<a href="#sane-semantics" class="section-number selfRef">1.1. </a>Semantics (Non-Normative)</h3>
+<p>Servers usually send cookies.</p>
+<section id="deeper"><h4 id="name-expires">
+<a href="#deeper" class="section-number selfRef">1.1.1. </a>Expires</h4>
+<p>An expiry date.</p></section></section>
+<section id="informative-word"><h3 id="name-informative-words">
+<a href="#informative-word" class="section-number selfRef">1.2. </a>Informative Words in a Heading</h3>
+<p>The user agent MUST keep it.</p></section>
 </section></body></html>`,
   },
   {
