@@ -39,8 +39,10 @@
  * 16: a heading marker ("(informative)", "(non-normative)") makes its section informative in every
  * extractor and in the rfc, ietf-draft and unicode families too (RFC 6265's "Semantics
  * (Non-Normative)" was normative in its HTML and XML renderings).
+ * 17: a ReSpec source (ReSpec loaded in its head) gives each section's first heading the level of its
+ * section nesting, as ReSpec renders it (html/respec-source.ts); other documents are unchanged.
  */
-export const EXTRACT_RULE_VERSION = 16;
+export const EXTRACT_RULE_VERSION = 17;
 /**
  * The PDF extractor's own version (1: pdf-parse tables; 2: tables from geometry with rowPages, and
  * heading-guess limits; 3: unruled tables as reports set them (wrapped cells at the row pitch, bold

@@ -1,4 +1,5 @@
 import { type AnyNode, type Document, type Element, isTag, isText, isCDATA } from 'domhandler';
+import { isRespecSource } from './respec-source.js';
 import { selectAll, selectOne } from 'css-select';
 import { textContent } from 'domutils';
 import type { HtmlRules } from '../families.js';
@@ -70,7 +71,10 @@ class HtmlWalker implements HtmlWalk {
   /** Whether an inline element wraps blocks (isBlockLevel), asked once per element. */
   private readonly wrapsBlocks = new WeakMap<Element, boolean>();
 
-  constructor(ctx: HtmlExtractContext) {
+  constructor(
+    ctx: HtmlExtractContext,
+    readonly respecSource: boolean,
+  ) {
     this.rules = compileRules(ctx.rules);
     this.builder = ctx.builder;
     this.writer = new FlowWriter(this.rules, ctx.baseUrl, ctx.links);
@@ -305,7 +309,7 @@ export function extractHtml(ctx: HtmlExtractContext): HtmlExtractResult {
         'as browsers do; their text is kept.',
     );
   }
-  const walker = new HtmlWalker(ctx);
+  const walker = new HtmlWalker(ctx, isRespecSource(document));
   let root: Element | Document = document;
   for (const selector of ctx.rules.rootSelectors) {
     const hit = selectOne<AnyNode, Element>(selector, document);

@@ -5,6 +5,7 @@ import { SKIP_TAGS } from './tags.js';
 import { declaredSectionNormativity } from './normativity.js';
 import type { HtmlWalk, WalkContext } from './walk.js';
 import { anchorId, headingAnchorIds } from './anchors.js';
+import { respecHeadingLevel } from './respec-source.js';
 
 const SECTION_NUMBER_PREFIX = /^(?:(?:Appendix|Annex)\s+)?((?:\d+|[A-Z])(?:\.\d+)*)\.?(?=\s)\s*/;
 
@@ -66,8 +67,7 @@ export function openHeadingSection(walk: HtmlWalk, el: Element, level: number, c
     fragment,
     alternateIds,
     heading: text,
-    // Nesting: an <h1> opens its clause's level, an <h2> inside it ("Syntax") the level below.
-    level: rules.sectionLevelFromNesting && ctx.sectionDepth > 0 ? ctx.sectionDepth + level - 1 : level,
+    level: sectionLevel(walk, el, level, ctx),
     number,
     span: { end: el.endIndex === null ? (el.startIndex ?? 0) : el.endIndex + 1, start: el.startIndex ?? 0, unit: 'utf16-source' },
   });
@@ -75,6 +75,15 @@ export function openHeadingSection(walk: HtmlWalk, el: Element, level: number, c
   if (declared?.normativity === 'informative') walk.builder.markCurrentSectionInformative(declared.reason);
   else if (declared?.normativity === 'normative') walk.builder.markCurrentSectionNormative();
   return text;
+}
+
+/** The outline level of a heading whose tag says `level`. */
+function sectionLevel(walk: HtmlWalk, el: Element, level: number, ctx: WalkContext): number {
+  // Nesting: an <h1> opens its clause's level, an <h2> inside it ("Syntax") the level below.
+  if (walk.rules.sectionLevelFromNesting && ctx.sectionDepth > 0) return ctx.sectionDepth + level - 1;
+  // A ReSpec source: a section's first heading is as deep as the section, whatever its tag.
+  if (walk.respecSource) return respecHeadingLevel(el) ?? level;
+  return level;
 }
 
 function firstDescendantId(el: Element): string | undefined {

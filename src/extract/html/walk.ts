@@ -39,6 +39,8 @@ export interface BlockExtra {
 export interface HtmlWalk {
   readonly rules: CompiledRules;
   readonly builder: DocumentBuilder;
+  /** A ReSpec source: its sections' first headings take the level of their nesting (respec-source.ts). */
+  readonly respecSource: boolean;
   /** Walks a container: inline runs become paragraphs, block children are dispatched one by one. */
   walkContainer(parent: Element | Document, ctx: WalkContext): void;
   /** Writes the reading text of `node` into `sink`, recording marked keywords and links. */

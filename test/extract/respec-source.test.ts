@@ -1,0 +1,55 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { extractBytes } from './helpers.js';
+
+/**
+ * A ReSpec source (an editor's draft as written, rendered by ReSpec in the reader's browser): the first
+ * heading of each section that is not `.introductory` takes its section's nesting depth, as ReSpec's
+ * core/fix-headers gives it, whatever its tag. Authors write h2 throughout, or an h4 beside an h3.
+ * Without ReSpec in the head, the same markup is read by its tags.
+ */
+const body = (head: string): string => `<!DOCTYPE html><html><head><title>Test Spec</title>${head}</head><body>
+<section id="abstract" class="introductory"><h2>Abstract</h2><p>What it is.</p></section>
+<section id="intro"><h2>Introduction</h2><p>Words.</p>
+  <section id="terms"><h2>Terminology</h2><p>Terms.</p>
+    <h4 id="loose">A heading that is not its section's first</h4><p>Loose.</p>
+  </section>
+</section>
+<section id="directives"><h2>Directives</h2><p>All directives.</p>
+  <section id="object-src"><h3>object-src</h3><p>Plugins.</p></section>
+  <section id="style-src"><h4>style-src</h4><p>Styles.</p></section>
+  <section id="deep"><h2>Deep</h2>
+    <section><section><section><section><h2 id="deepest">Deepest</h2><p>Six at most.</p></section></section></section></section>
+  </section>
+</section>
+</body></html>`;
+
+const levels = async (head: string): Promise<Record<string, [number, string | null]>> => {
+  const doc = await extractBytes(body(head), 'https://w3c.github.io/test-spec/', 'text/html');
+  return Object.fromEntries(doc.sections.map((s) => [s.id, [s.level, s.parentId]]));
+};
+
+test('a ReSpec source: section nesting gives its first heading its level', async () => {
+  for (const head of [
+    `<script src="https://www.w3.org/Tools/respec/respec-w3c" class="remove" defer></script>`,
+    `<script src='js/respec.js' class='remove'></script>`,
+    `<script class="remove">var respecConfig = { specStatus: "ED" };</script>`,
+  ]) {
+    const got = await levels(head);
+    assert.deepEqual(got['abstract'], [2, null], head);
+    assert.deepEqual(got['intro'], [2, null]);
+    assert.deepEqual(got['terms'], [3, 'intro']);
+    assert.deepEqual(got['loose'], [4, 'terms'], 'a heading after the first keeps its tag');
+    assert.deepEqual(got['directives'], [2, null]);
+    assert.deepEqual(got['object-src'], [3, 'directives']);
+    assert.deepEqual(got['style-src'], [3, 'directives'], 'a sibling section, not a child of the one before');
+    assert.deepEqual(got['deep'], [3, 'directives']);
+    assert.deepEqual(got['deepest'], [6, 'deep'], 'at most h6');
+  }
+});
+
+test('without ReSpec in its head, the same markup is read by its tags', async () => {
+  const got = await levels('<script src="app.js"></script>');
+  assert.deepEqual(got['terms'], [2, null]);
+  assert.deepEqual(got['style-src'], [4, 'object-src']);
+});
