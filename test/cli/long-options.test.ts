@@ -43,8 +43,11 @@ test("an agent's usual query line gives the query command its values", () => {
     // (`query --index x` without --term parses, since `--batch` takes its terms from stdin; the command
     // refuses it with the same usage error: usage-errors.test.ts, "a missing required option is named".)
     ['query', '--index', 'x', '--term', 'y', '--explain=true'],
-    [...line, 'stray'],
   ]) {
     assert.throws(() => queryCli().process(refused, context), Error, JSON.stringify(refused));
   }
+  // Words after the options are the query as typed (query-words.test.ts), not a stray argument.
+  const words = queryCli().process([...line, 'more', 'words'], context) as QueryCommand;
+  assert.deepEqual(words.terms, ['conditional request', 'etag']);
+  assert.deepEqual(words.words, ['more', 'words']);
 });

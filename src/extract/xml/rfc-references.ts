@@ -134,3 +134,14 @@ export function includedReference(instruction: string): string | null {
   const m = /^\?rfc\s+include=["']([^"']+)["']/.exec(instruction);
   return m ? bibxmlAnchor(m[1]!.endsWith('.xml') ? m[1]! : `${m[1]!}.xml`) : null;
 }
+
+/**
+ * The reference lists directly in `<back>` that the renderings print as the subsections N.1, N.2 ...
+ * of one "References" section N: a v2 document's lists (`<references title="Normative References">`
+ * beside `<references title="Informative References">`), as xml2rfc and rfc2629.xslt group them. Empty
+ * when there is one list (a v3 document nests its lists in one `<references>` itself): it is section N.
+ */
+export function groupedReferenceLists(back: Element): Element[] {
+  const lists = kids(back, 'references');
+  return lists.length > 1 ? lists : [];
+}

@@ -1,7 +1,7 @@
 import { type Element, isTag } from 'domhandler';
 import { textContent } from 'domutils';
 import { normalizeSpace } from '../text-sink.js';
-import { includedReference } from './rfc-references.js';
+import { groupedReferenceLists, includedReference } from './rfc-references.js';
 
 /**
  * What an RFC shows for `<xref>`: xml2rfc's prepared `derivedContent` when present, else the label the
@@ -98,9 +98,11 @@ export class RfcTargets {
     if (middle) for (const s of kids(middle)) if (localName(s) === 'section') this.section(s, String(++counter), 'section');
     if (back) {
       let letter = 0;
+      const grouped = groupedReferenceLists(back);
+      const group = grouped.length > 0 ? String(++counter) : null;
       for (const s of kids(back)) {
         const name = localName(s);
-        if (name === 'references') this.section(s, String(++counter), 'section');
+        if (name === 'references') this.section(s, group === null ? String(++counter) : `${group}.${grouped.indexOf(s) + 1}`, 'section');
         else if (name === 'section')
           this.section(s, s.attribs['numbered'] === 'false' ? null : String.fromCharCode(65 + letter++), 'appendix');
       }

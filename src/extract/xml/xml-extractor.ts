@@ -10,7 +10,7 @@ import { compareCodeUnits } from '../../store/canonical-json.js';
 import { MAX_SCRIPT_NESTING, type ScriptKind, isNoteMarker, scriptText } from '../scripts.js';
 import { RfcTargets } from './rfc-xref.js';
 import { authorAddresses, rfcFrontMetadata } from './rfc-front.js';
-import { type CitationOptions, bibxmlAnchor, includedReference, referenceCitation } from './rfc-references.js';
+import { type CitationOptions, bibxmlAnchor, groupedReferenceLists, includedReference, referenceCitation } from './rfc-references.js';
 import { DOI_BACKEND, emulatesXml2rfcBackend, isRenderedVocabulary, lengthOf, writtenForRfc2629Xslt } from './rfc2629-extensions.js';
 
 export interface XmlExtractResult {
@@ -278,10 +278,17 @@ class RfcXmlWalker {
     const back = firstChild(rfc, 'back');
     if (back) {
       let letter = 0;
+      const grouped = groupedReferenceLists(back);
       for (const s of childElements(back)) {
         const name = localName(s);
-        if (name === 'references') this.references(s, 2, String(++counter));
-        else if (name === 'section') {
+        if (name === 'references' && grouped.length === 0) this.references(s, 2, String(++counter));
+        else if (name === 'references' && s === grouped[0]) {
+          // Several lists in <back>: one "References" section holds them, as the renderings print it.
+          const number = String(++counter);
+          this.builder.openSection({ fragment: null, derivedIds: [`section-${number}`], heading: 'References', level: 2, number });
+          this.sectionCount++;
+          for (const [k, list] of grouped.entries()) this.references(list, 3, `${number}.${k + 1}`);
+        } else if (name === 'section') {
           const numbered = s.attribs['numbered'] !== 'false';
           this.section(s, 2, numbered ? String.fromCharCode(65 + letter++) : null, numbered);
         }
