@@ -17,7 +17,8 @@ const v2 = (lists: string): string => `<?xml version="1.0" encoding="US-ASCII"?>
 </back></rfc>`;
 
 const reference = (anchor: string): string =>
-  `<reference anchor="${anchor}"><front><title>T ${anchor}</title><author initials="A." surname="B"/><date year="2000"/></front></reference>`;
+  `<reference anchor="${anchor}"><front><title>T ${anchor}</title><author initials="A." surname="B"/>` +
+  '<date year="2000"/></front></reference>';
 
 const normative = `<references title="Normative References" anchor="normative">${reference('RFC2119')}</references>`;
 const informative = `<references title="Informative References" anchor="informative">${reference('RFC7231')}</references>`;
