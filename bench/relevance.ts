@@ -27,6 +27,7 @@
  *   node dist/bench/relevance.js --keep-workspaces=/tmp/ws        # reuse built workspaces (query-time changes only)
  *   node dist/bench/relevance.js --no-peers                       # Episteme alone (while iterating)
  *   node dist/bench/relevance.js --only=spec --misses             # the spec questions Episteme misses at rank 1, with their first hits
+ *   node dist/bench/relevance.js --only=spec --spec-questions=DIR # other questions about the dev corpus, in the same format
  */
 import { createRequire } from 'node:module';
 import path from 'node:path';
@@ -58,6 +59,9 @@ const DEPTH = 1000;
 /** --keep-workspaces=DIR: build each workspace once into DIR and reuse it (query-time changes only; workspace.ts). */
 const keepWorkspaces = process.argv.find((arg) => arg.startsWith('--keep-workspaces='))?.slice('--keep-workspaces='.length);
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+/** --spec-questions=DIR: questions about the dev corpus in spec-questions' format (a held-out set) instead of the shared ones. */
+const specQuestionsArgument = process.argv.find((arg) => arg.startsWith('--spec-questions='))?.slice('--spec-questions='.length);
+const specDirectory = specQuestionsArgument === undefined ? specQuestionsDirectory(repoRoot) : path.resolve(specQuestionsArgument);
 const require = createRequire(import.meta.url);
 
 /** What every engine indexes: a unit (document, or for the spec questions a chunk) with its title and text. */
@@ -302,16 +306,16 @@ interface SpecRow {
 
 /** The spec questions over a workspace built from the dev corpus's manual-ingest map (files read in place). */
 function runSpecQuestions(): SpecRow[] | undefined {
-  const questions = loadSpecQuestions(specQuestionsDirectory(repoRoot));
+  const questions = loadSpecQuestions(specDirectory);
   const devDirectory = devCorpusDirectory(repoRoot);
   const entries = devCorpusEntries(devDirectory);
   if (questions === undefined || entries === undefined) {
-    console.log(`SKIP: spec questions: ${specQuestionsDirectory(repoRoot)} or ${devDirectory} not found (../shared is absent).`);
+    console.log(`SKIP: spec questions: ${specDirectory} or ${devDirectory} not found (../shared is absent).`);
     return undefined;
   }
   const judgedCount = [...questions.judgements.values()].reduce((n, list) => n + list.length, 0);
   console.log(
-    `\nspec questions: ${questions.questions.length} questions over the dev corpus (${entries.length} sources), ` +
+    `\nspec questions (${specDirectory}): ${questions.questions.length} questions over the dev corpus (${entries.length} sources), ` +
       `${judgedCount} judged sections (renderings of one RFC counted once)`,
   );
   const started = performance.now();

@@ -9,7 +9,8 @@ import type { QueryHit } from '../../src/query/query.js';
  * citation's source URL is the judged URL and its section, its fragment, or a section containing it
  * is the judged section; a section judged in two renderings of one RFC is ONE judgement (the first
  * hit on either rendering is credited once, and it counts once in the ideal ranking). A collapsed
- * hit stands for the chunks listed under samePassage too.
+ * hit stands for the chunks listed under samePassage too. A qrels target without `#` judges a whole
+ * document (a PDF without sections): any hit citing that source URL matches it.
  */
 export interface SpecQuestion {
   id: string;
@@ -54,7 +55,7 @@ export function loadSpecQuestions(directory: string): SpecQuestions | undefined 
   for (const line of readFileSync(path.join(directory, 'qrels.tsv'), 'utf8').split('\n')) {
     const [query, , target, grade] = line.trim().split(/\s+/);
     if (query === undefined || target === undefined || grade === undefined) continue;
-    const url = target.slice(0, target.indexOf('#'));
+    const url = target.includes('#') ? target.slice(0, target.indexOf('#')) : target;
     const list = judgements.get(query) ?? [];
     judgements.set(query, list);
     // A secondary rendering's line written right after its primary's (same query, same grade) is the same judgement.
@@ -92,9 +93,12 @@ export function readSections(workspaceRoot: string): Map<string, Map<string, Sec
   return byDocument;
 }
 
-/** Every `url#id` the citation can be read as: its fragment, and its section's and each enclosing section's ids. */
+/**
+ * Every `url#id` the citation can be read as: its fragment, and its section's and each enclosing section's ids;
+ * and the bare URL, which a whole-document judgement names.
+ */
 export function citationPlaces(citation: Citation, sections: Map<string, Map<string, Section>>): Set<string> {
-  const places = new Set<string>();
+  const places = new Set<string>([citation.sourceUrl]);
   if (citation.fragment !== null) places.add(`${citation.sourceUrl}#${citation.fragment}`);
   const ofDocument = sections.get(citation.documentId);
   let section = citation.sectionId === null ? undefined : ofDocument?.get(citation.sectionId);

@@ -370,7 +370,8 @@ function explainLines(explain: ScoreExplanation): string[] {
     lines.push(
       `     ${term.points} ${term.term} (qtf ${term.queryFrequency}, weight ${term.queryWeightMilli}/1000):` +
         `${scope('chunk', term.chunk)}${scope('document', term.document)}` +
-        (term.headingName === 0 ? '' : ` heading name ${term.headingName}`),
+        (term.headingName === 0 ? '' : ` heading name ${term.headingName}`) +
+        (term.idName === 0 ? '' : ` id name ${term.idName}`),
     );
   }
   for (const pair of explain.proximity)

@@ -8,20 +8,29 @@ let stopWords: ReadonlySet<string> | undefined;
 
 /**
  * Ids that name what a question asks for. A chunk records the ids of the elements inside it
- * (Chunk.anchors: a definition, a section, a step, a paragraph); an id is a name its author gave to
- * a concept (`ascii-whitespace`, `protected-resource`, `status.302`). When every word of an id is a
- * word of the query, the chunk holds the thing the query names, as a section whose heading is the
- * query's words does: each of those terms counts once more in the chunk's heading field (BM25F, the
- * heading weight; ranking.ts), for the first PROXIMITY_DEPTH chunks of the BM25F order (ids are in
- * the rows, which only those are read for). Function words in an id are passed over as the query
- * passes over them; a generator's back-reference ids (`ref-for-*`, citation-choice.ts) name links,
- * not concepts, and are not read. Text without ids (plain-text collections) is scored as before.
+ * (Chunk.anchors: a definition, a step, a paragraph); an id is a name its author gave to a concept
+ * (`ascii-whitespace`, `mime-type-essence`, `main-size`). When every word of an id is a word of the
+ * query, the chunk holds the thing the query names, as a section whose heading is the query's words
+ * does, and each of those terms scores as a match in a name field (ranking.ts namePoints, as
+ * headingNames' terms do), for the first PROXIMITY_DEPTH chunks of the BM25F order (ids are in the
+ * rows, which only those are read for). A name match is added after the text saturates: the section
+ * that defines "main size" must rank above the layout steps that say "main size" ten times, which a
+ * heading occurrence more cannot do. Not read: the id of the chunk's own section (`sectionId`), which
+ * abbreviates its heading, judged whole by headingNames ("script-src Inline Check", id
+ * `script-src-inline`, is not named by a question that says script-src and 'unsafe-inline'); and a
+ * generator's back-reference ids (`ref-for-*`, citation-choice.ts), which name links, not concepts.
+ * Function words in an id are passed over as the query passes over them. Text without ids
+ * (plain-text collections) is scored as before.
  */
-export function namedTerms(anchors: readonly [number, string][] | null | undefined, queryTerms: ReadonlySet<string>): string[] {
+export function namedTerms(
+  anchors: readonly [number, string][] | null | undefined,
+  queryTerms: ReadonlySet<string>,
+  sectionId: string | null = null,
+): string[] {
   const named = new Set<string>();
   let prefixes: string[] | undefined;
   for (const [, id] of anchors ?? []) {
-    if (isGeneratedId(id)) continue;
+    if (id === sectionId || isGeneratedId(id)) continue;
     prefixes ??= [...queryTerms].map(stemPrefix);
     const terms = idTerms(id, prefixes);
     if (terms === undefined) continue;

@@ -84,11 +84,13 @@ export interface TermEvidence {
   points: number;
 }
 
-/** One query term's share of a hit's score: points = chunk points + document points + heading-name points. */
+/** One query term's share of a hit's score: points = chunk points + document points + heading-name and id-name points. */
 export interface TermContribution {
   term: string;
   /** Points from the chunk's own section heading naming the term with the query's other words (0 otherwise; named-ids.ts). */
   headingName: number;
+  /** Points from an element id in the chunk naming the term with the query's other words (0 otherwise; named-ids.ts). */
+  idName: number;
   /**
    * Times the query says the term (0 for a term added by --expand), and its weight in thousandths
    * ((k3 + 1) · qtf / (k3 + qtf), or the feedback weight).
@@ -172,7 +174,7 @@ interface ScoredChunk {
   scoredBy: number;
   /** BM25F points plus proximity points. */
   points: number;
-  /** Query terms an element id in the chunk names entirely (named-ids.ts): one more heading occurrence each. */
+  /** Query terms an element id in the chunk names entirely (named-ids.ts, namedTerms): namePoints each. */
   named: string[];
   /** Query terms the chunk's own section heading consists of (named-ids.ts, headingNames): namePoints each. */
   headingNamed: string[];
@@ -446,18 +448,10 @@ export function rankChunks(
       headingNamedOf.set(ordinal, headingNamed);
       for (const term of headingNamed) scores[ordinal] = scores[ordinal]! + namePoints(weightOf.get(term)!, fieldWeight);
     }
-    const named = namedTerms(row[10], scoringTerms).filter((term) => weightOf.has(term));
+    const named = namedTerms(row[10], scoringTerms, row[1]).filter((term) => weightOf.has(term));
     if (named.length === 0) continue;
     namedOf.set(ordinal, named);
-    for (const term of named) {
-      const { tf, headingTf } = chunkFrequencies(textPostings.get(term), ordinal);
-      const weight = weightOf.get(term)!;
-      const length = index.lengths[ordinal]!;
-      scores[ordinal] =
-        scores[ordinal]! +
-        termPoints(weight, tf, headingTf + 1, length, fieldWeight) -
-        termPoints(weight, tf, headingTf, length, fieldWeight);
-    }
+    for (const term of named) scores[ordinal] = scores[ordinal]! + namePoints(weightOf.get(term)!, fieldWeight);
   }
   if (pairs.length > 0) {
     const k1 = index.k1Milli / 1000;
@@ -616,20 +610,19 @@ function explainScore(
     );
     const at = binarySearch(list.ordinals, entry.scoredBy);
     const chunkWeight = termWeight(index.chunkCount, list.ordinals.length, queryWeight, index.k1Milli, index.bMilli, index.totalLength);
-    // An id naming the query's words counts as one more heading occurrence (named-ids.ts).
-    const named = entry.named.includes(term) ? 1 : 0;
     const { tf, headingTf } = chunkFrequencies(list, entry.scoredBy);
     const inChunk =
-      at < 0 && named === 0
-        ? null
-        : evidence(chunkWeight, list.ordinals.length, tf, headingTf + named, index.lengths[entry.scoredBy]!, chunkWeightOfField);
+      at < 0 ? null : evidence(chunkWeight, list.ordinals.length, tf, headingTf, index.lengths[entry.scoredBy]!, chunkWeightOfField);
+    // Name matches (named-ids.ts): the chunk's own heading, and an element id in it, naming the query's words.
     const headingName = entry.headingNamed.includes(term) ? namePoints(chunkWeight, chunkWeightOfField) : 0;
+    const idName = entry.named.includes(term) ? namePoints(chunkWeight, chunkWeightOfField) : 0;
     terms.push({
       term,
       headingName,
+      idName,
       queryFrequency: query.queryFrequencies[t]!,
       queryWeightMilli: Math.round(queryWeight * 1000),
-      points: (inChunk?.points ?? 0) + inDocument.points + headingName,
+      points: (inChunk?.points ?? 0) + inDocument.points + headingName + idName,
       chunk: inChunk,
       document: inDocument,
     });

