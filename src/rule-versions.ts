@@ -50,11 +50,12 @@ export const EXTRACT_RULE_VERSION = 18;
  * heading-guess limits; 3: unruled tables as reports set them (wrapped cells at the row pitch, bold
  * two-line headers, currency signs with their figures), superscripts and subscripts as ^x and _x,
  * numbered bold headings, running heads and feet as furniture, the text-item bound per byte; 4:
- * superscripts and subscripts inside table cells as ^x and _x, as in prose). It enters the extraction
+ * superscripts and subscripts inside table cells as ^x and _x, as in prose; 5: an Info Title that is a
+ * file name ("10811.exe", "Microsoft Word - x.docx") is no title). It enters the extraction
  * config of PDF documents only, so bumping it rebuilds PDFs and leaves every other document's bytes
  * alone.
  */
-export const PDF_EXTRACTOR_VERSION = 4;
+export const PDF_EXTRACTOR_VERSION = 5;
 /**
  * 2: heading paths start with the document title (same shape for every extractor); chunks record the ids
  * inside their text; chunks of one algorithm block cite the steps they cover. 3: chunk files record the

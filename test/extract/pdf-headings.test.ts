@@ -134,3 +134,18 @@ test('an outline entry whose title no line carries opens at its destination, not
   const tally = doc.blocks.find((b) => b.text.startsWith('Counting sort tallies'));
   assert.equal(heading.get(tally?.sectionId ?? ''), 'Counting sort');
 });
+
+test("a PDF's Info Title that is a file name is no title: the first page's heading is", async () => {
+  const texts = [{ x: 72, top: 72, size: 20, text: 'Oral Argument Transcript' }];
+  for (let i = 0; i < 8; i++) texts.push({ x: 72, top: 110 + i * 13, size: 10, text: `Line ${i + 1} of the running text of the record.` });
+  const titleOf = async (title: string): Promise<string> =>
+    (await extractBytes(tablePdf([{ texts }], [], { title }), 'https://example.test/t.pdf', 'application/pdf')).title;
+  // As the dev corpus's SCOTUS transcript declares it, and as printing programs write it.
+  for (const junk of ['10811.exe', 'report.docx', 'Microsoft Word - draft v2.doc', 'C:\\work\\minutes.rtf', 'scan0001.tif'])
+    assert.equal(await titleOf(junk), 'Oral Argument Transcript', junk);
+  // A declared title that names the document is the title, even with a dot or a slash in it.
+  for (const real of ['Annual Report 2020', 'TCP/IP Illustrated', 'Node.js Internals', 'Microsoft Word - Annual Report'])
+    assert.equal(await titleOf(real), real.replace('Microsoft Word - ', ''), real);
+  const doc = await extractBytes(tablePdf([{ texts }], [], { title: '10811.exe' }), 'https://example.test/t.pdf', 'application/pdf');
+  assert.equal((doc.metadata as Record<string, string>)['title'], '10811.exe', 'the metadata keeps the value as declared');
+});

@@ -161,7 +161,7 @@ export interface OutlineSpec {
  * A PDF of US Letter pages with the given texts and tables (Helvetica, uncompressed content), and a
  * flat outline whose entries point at /XYZ destinations when `outline` is given.
  */
-export function tablePdf(pages: PageSpec[], outline: OutlineSpec[] = []): Uint8Array {
+export function tablePdf(pages: PageSpec[], outline: OutlineSpec[] = [], info: { title?: string } = {}): Uint8Array {
   const pageIds = pages.map((_, i) => 4 + i * 2);
   const bold = pages.some((p) => p.texts?.some((t) => t.bold));
   // The bold font, when used, is the last object: files without it keep their bytes.
@@ -196,7 +196,9 @@ export function tablePdf(pages: PageSpec[], outline: OutlineSpec[] = []): Uint8A
       objects.push(`<< /Title (${escapePdfString(o.title)}) /Parent ${root} 0 R${links} /Dest ${dest} >>`);
     });
   }
-  return pdfFromObjects(objects);
+  if (info.title === undefined) return pdfFromObjects(objects);
+  objects.push(`<< /Title (${escapePdfString(info.title)}) >>`);
+  return pdfFromObjects(objects, objects.length);
 }
 
 /** Splits a long table over pages: `perPage` body rows a page, the header repeated on each when asked. */

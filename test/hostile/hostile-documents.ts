@@ -29,7 +29,7 @@ export function billionLaughsXml(): string {
 }
 
 /** A PDF from object bodies (strings or byte arrays), with a correct xref table. */
-export function pdfFromObjects(objects: (string | Uint8Array)[]): Uint8Array {
+export function pdfFromObjects(objects: (string | Uint8Array)[], info?: number): Uint8Array {
   const parts: Buffer[] = [Buffer.from('%PDF-1.4\n%\xe2\xe3\xcf\xd3\n', 'latin1')];
   let length = parts[0]!.length;
   const offsets: number[] = [];
@@ -46,7 +46,8 @@ export function pdfFromObjects(objects: (string | Uint8Array)[]): Uint8Array {
   const xref = length;
   let tail =
     `xref\n0 ${objects.length + 1}\n0000000000 65535 f \n` + offsets.map((o) => `${String(o).padStart(10, '0')} 00000 n \n`).join('');
-  tail += `trailer\n<< /Size ${objects.length + 1} /Root 1 0 R >>\nstartxref\n${xref}\n%%EOF\n`;
+  const infoEntry = info === undefined ? '' : ` /Info ${info} 0 R`;
+  tail += `trailer\n<< /Size ${objects.length + 1} /Root 1 0 R${infoEntry} >>\nstartxref\n${xref}\n%%EOF\n`;
   parts.push(Buffer.from(tail, 'latin1'));
   return new Uint8Array(Buffer.concat(parts));
 }

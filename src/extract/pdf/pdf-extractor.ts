@@ -349,6 +349,25 @@ function median(values: number[]): number {
   return s[Math.floor(s.length / 2)]!;
 }
 
+/**
+ * The document's Info Title when it names the document. Producing programs often write there the file
+ * they printed from ("10811.exe", "Microsoft Word - draft.docx", "C:\work\report.doc"): a reader
+ * would take that for the title's absence, so the title is then read from the first page, as for a
+ * PDF without one. The metadata keeps the value as declared.
+ */
+function metadataTitle(declared: string | undefined): string {
+  const title = normalizeSpace(declared ?? '');
+  // Office's printer driver names the file it printed: "Microsoft Word - Annual Report.docx".
+  const printed = /^Microsoft (?:Word|Excel|PowerPoint) - (.+)$/i.exec(title);
+  if (printed) return FILE_EXTENSION.test(printed[1]!) ? '' : printed[1]!;
+  // A file name, or a Windows path to one (a drive letter or a share).
+  return (FILE_EXTENSION.test(title) && !/\s/.test(title)) || /^(?:[A-Za-z]:\\|\\\\)/.test(title) ? '' : title;
+}
+
+/** The extension of a document, image or program file. */
+const FILE_EXTENSION =
+  /\.(?:exe|dll|docx?|dotx?|rtf|odt|ott|pdf|ps|eps|dvi|tex|indd|qxd|pub|xlsx?|pptx?|txt|html?|wpd|tmp|tiff?|jpe?g|png|gif|bmp)$/i;
+
 /** A line's text as an outline title: its leading section number dropped. */
 const outlineTitleOf = (text: string): string => normalizeSpace(text).replace(/^[\d.]+\s*/, '');
 
@@ -584,7 +603,7 @@ async function extractLoaded(
   const bodyHeight = median(bodyHeights);
   const bodyFont = mostCommonFont(pageLines);
   const furniture = runningFurniture(pageLines, pageHeights);
-  result.title = result.metadata['title'] ?? '';
+  result.title = metadataTitle(result.metadata['title']);
   let outlineIndex = 0;
   for (let p = 1; p <= pages; p++) {
     const lines = pageLines[p - 1]!;
