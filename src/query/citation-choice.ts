@@ -64,9 +64,21 @@ function resourceName(url: string): string {
 
 /**
  * The fragment of a citation whose match is at code-point offset `at`: the last stable anchor at or
- * before it, else the chunk's own fragment (its section's or block's), else the last generated one.
+ * before it, else the chunk's own fragment (its section's or block's), else the last generated one;
+ * else, for a PDF passage (which has no source ids), its first page as the PDF fragment a viewer
+ * opens at (RFC 8118's `page=N`).
  */
-export function citedFragment(anchors: readonly [number, string][] | null, fragment: string | null, at: number): string | null {
+export function citedFragment(
+  anchors: readonly [number, string][] | null,
+  fragment: string | null,
+  at: number,
+  pages: readonly number[] | null = null,
+): string | null {
+  const id = sourceFragment(anchors, fragment, at);
+  return id ?? (pages !== null && pages.length > 0 ? `page=${pages[0]}` : null);
+}
+
+function sourceFragment(anchors: readonly [number, string][] | null, fragment: string | null, at: number): string | null {
   let stable: string | null = null;
   let generated: string | null = null;
   for (const [offset, id] of anchors ?? []) {

@@ -675,7 +675,7 @@ function rowCitation(index: LoadedSearchIndex, ordinal: number, at: number): Cit
   const [, sectionId, headingPath, blockIds, fragment, , pages, span, textRange, , anchors, steps] = chunkRow(index, ordinal);
   const citation: Citation = {
     sourceUrl: doc[1],
-    fragment: citedFragment(anchors, fragment, at),
+    fragment: citedFragment(anchors, fragment, at, pages),
     snapshotId: doc[2],
     documentId: doc[0],
     sectionId,

@@ -92,6 +92,17 @@ export interface SectionAnswer {
 
 const SEPARATOR = '\n\n';
 
+/**
+ * The fragment a reader opens the section at: its id when the source gave it; for a section whose id
+ * was made up (`~s3`, `intro~2`: no such id is in the page), its first passage's fragment (the nearest
+ * enclosing id the source gives), else, in a PDF, its first page (RFC 8118's `page=N`).
+ */
+function openedAt(sectionId: string | null, first: ChunkRow): string | null {
+  if (sectionId !== null && !sectionId.includes('~')) return sectionId;
+  const pages = first[6];
+  return first[4] ?? (pages !== null && pages.length > 0 ? `page=${pages[0]}` : null);
+}
+
 export function readSection(index: LoadedSearchIndex, request: SectionRequest): SectionAnswer {
   const { citation } = request;
   const starts: number[] = [];
@@ -141,6 +152,13 @@ export function readSection(index: LoadedSearchIndex, request: SectionRequest): 
       if (match === undefined) {
         match = findFragment(rows, fragment);
         named = fragment;
+      }
+      // A PDF's page (RFC 8118's `#page=N`, as query hits cite a PDF passage): the section on that page.
+      const page = match === undefined ? /^page=([1-9][0-9]{0,8})$/.exec(fragment) : null;
+      if (page) {
+        const number = Number(page[1]);
+        match = rows.find((row) => row[6]?.includes(number));
+        named = null;
       }
     } else match = rows[0];
     if (match === undefined) throw notFound(`The document ${index.documents[document]![0]} has no section or id "${fragment}"`);
@@ -255,7 +273,7 @@ export function readSection(index: LoadedSearchIndex, request: SectionRequest): 
   return {
     citation: {
       sourceUrl: documentRow[1],
-      fragment: cited !== null && !rows.some((row) => row[1] === named) ? named : (sectionId ?? first[4]),
+      fragment: cited !== null && !rows.some((row) => row[1] === named) ? named : openedAt(sectionId, first),
       snapshotId: documentRow[2],
       documentId: documentRow[0],
       // The section whose heading path this is: the cited one, or (when it has no blocks of its own)

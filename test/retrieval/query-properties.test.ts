@@ -89,8 +89,10 @@ test('random queries and options respect every bound and cite real chunks', asyn
         assert.deepEqual(rest, chunkRest, context);
         // The match is the first query word of the densest default-size window, whatever the snippet's bound.
         const at = matchOffset(chunk.text, scoringTerms);
-        assert.equal(fragment, citedFragment(chunk.anchors ?? null, chunkFragment, at), context);
-        assert.ok(fragment === chunkFragment || (chunk.anchors ?? []).some(([, id]) => id === fragment), context);
+        assert.equal(fragment, citedFragment(chunk.anchors ?? null, chunkFragment, at, chunk.citation.pages ?? null), context);
+        // A source id of the chunk, or (a PDF passage, which has none) its first page.
+        const page = chunkFragment === null && chunk.citation.pages?.length ? `page=${chunk.citation.pages[0]}` : null;
+        assert.ok(fragment === chunkFragment || fragment === page || (chunk.anchors ?? []).some(([, id]) => id === fragment), context);
         // A highlighted query word, or a note saying why not: a match only in the heading path, or a bound
         // smaller than the shortest window with a match (the answer's own bound counts).
         const note = hit.snippet.noHighlight;
