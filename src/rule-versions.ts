@@ -43,8 +43,9 @@
  * section nesting, as ReSpec renders it (html/respec-source.ts); other documents are unchanged.
  * 18: an RFC XML's reference lists beside one another in `<back>` (v2: normative, informative) are the
  * subsections N.1, N.2 of one "References" section N, as the renderings print them (they were N, N+1).
+ * 19: a ReSpec source's abstract, status and conformance sections have the headings ReSpec writes.
  */
-export const EXTRACT_RULE_VERSION = 18;
+export const EXTRACT_RULE_VERSION = 19;
 /**
  * The PDF extractor's own version (1: pdf-parse tables; 2: tables from geometry with rowPages, and
  * heading-guess limits; 3: unruled tables as reports set them (wrapped cells at the row pitch, bold

@@ -53,3 +53,31 @@ test('without ReSpec in its head, the same markup is read by its tags', async ()
   assert.deepEqual(got['terms'], [2, null]);
   assert.deepEqual(got['style-src'], [4, 'object-src']);
 });
+
+test('a ReSpec source: the abstract, status and conformance sections get the headings ReSpec writes', async () => {
+  const source = `<!DOCTYPE html><html><head><title>Test Spec</title>
+<script src="https://www.w3.org/Tools/respec/respec-w3c" class="remove" defer></script></head><body>
+<section id="abstract"><p>What it is.</p></section>
+<section id="sotd"><p>Where it stands.</p></section>
+<section id="intro"><h2>Introduction</h2><p>Words.</p></section>
+<section id="conformance"><p>Conformance requirements are expressed with MUST.</p>
+  <section id="terms"><h2>Terminology</h2><p>Terms.</p></section>
+</section>
+<section id="conformance-like" class="override"><p>Not a ReSpec section.</p></section>
+</body></html>`;
+  const doc = await extractBytes(source, 'https://w3c.github.io/test-spec/', 'text/html');
+  const outline = doc.sections.map((s) => [s.id, s.heading, s.level, s.parentId]);
+  assert.deepEqual(outline, [
+    ['abstract', 'Abstract', 2, null],
+    ['sotd', 'Status of This Document', 2, null],
+    ['intro', 'Introduction', 2, null],
+    ['conformance', 'Conformance', 2, null],
+    ['terms', 'Terminology', 3, 'conformance'],
+  ]);
+  const sectionOf = (text: string): string | null => doc.blocks.find((b) => b.text.startsWith(text))!.sectionId;
+  assert.equal(sectionOf('What it is'), 'abstract');
+  assert.equal(sectionOf('Where it stands'), 'sotd');
+  assert.equal(sectionOf('Conformance requirements'), 'conformance', 'not the section before it');
+  assert.equal(doc.sections.find((s) => s.id === 'sotd')!.normativity, 'informative');
+  assert.equal(doc.sections.find((s) => s.id === 'conformance')!.normativity, 'normative');
+});

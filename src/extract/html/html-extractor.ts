@@ -1,5 +1,5 @@
 import { type AnyNode, type Document, type Element, isTag, isText, isCDATA } from 'domhandler';
-import { isRespecSource } from './respec-source.js';
+import { isRespecSource, respecSectionHeading } from './respec-source.js';
 import { selectAll, selectOne } from 'css-select';
 import { textContent } from 'domutils';
 import type { HtmlRules } from '../families.js';
@@ -152,6 +152,7 @@ class HtmlWalker implements HtmlWalk {
     // Front matter is document metadata (read in extractHtml), never blocks.
     if (r.metadata(el)) return;
     const ctx = contextBelow(this.rules, el, outer);
+    if (this.respecSource && el.name === 'section') this.respecSection(el, ctx);
 
     const asideKind = asideKindOf(r, el);
     const isAlgorithm = r.algorithm(el);
@@ -282,6 +283,18 @@ class HtmlWalker implements HtmlWalk {
           ? undefined
           : { end: extra.end === null ? extra.start : extra.end + 1, start: extra.start, unit: 'utf16-source' },
     });
+  }
+
+  /** A ReSpec source's section that ReSpec gives a heading (respec-source.ts): opened here, with its id. */
+  private respecSection(el: Element, ctx: WalkContext): void {
+    const heading = respecSectionHeading(el);
+    if (heading === null) return;
+    const id = el.attribs['id'] ?? null;
+    const pending = ctx.pendingSection;
+    if (pending !== null && pending.id === id) pending.taken = true;
+    let level = 1;
+    for (let p: Element | null = el; p !== null && isTag(p); p = p.parent as Element | null) if (p.name === 'section') level++;
+    this.builder.openSection({ fragment: id, heading, level: Math.min(level, 6), number: null });
   }
 
   flow(node: AnyNode, sink: TextSink, keywords: KeywordSpan[], links: Link[], pre: boolean, depth = 0): void {

@@ -61,3 +61,22 @@ function firstHeading(el: Element): Element | null {
   }
   return null;
 }
+
+/**
+ * The heading ReSpec writes into a section the author leaves without one: the abstract, the status
+ * section (`sotd`) and the conformance section (unless `.override`), each a top-level section of the
+ * rendered document. Null for any other section, or one with a heading of its own.
+ */
+export function respecSectionHeading(section: Element): string | null {
+  const heading = RESPEC_HEADINGS.get(section.attribs['id'] ?? '');
+  if (heading === undefined) return null;
+  if (section.attribs['id'] === 'conformance' && /(?:^|\s)override(?:\s|$)/.test(section.attribs['class'] ?? '')) return null;
+  const first = section.children.find(isTag);
+  return first !== undefined && HEADINGS.has(first.name) ? null : heading;
+}
+
+const RESPEC_HEADINGS: ReadonlyMap<string, string> = new Map([
+  ['abstract', 'Abstract'],
+  ['sotd', 'Status of This Document'],
+  ['conformance', 'Conformance'],
+]);
