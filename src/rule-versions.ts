@@ -36,8 +36,10 @@
  * 15: made-up section ids (`~s<n>`, `<fragment>~<n>`, an RFC text's `section-<n>`) never take an id the
  * source uses anywhere in the document, found once every id is known (document-builder.ts settleIds);
  * block ids follow their section's final id. Documents without such a collision are unchanged.
+ * 16: RFC XML v3 references included by XInclude (`<xi:include href=".../reference.RFC.2119.xml"/>`)
+ * are listed and cited as "[RFC2119]" as `<?rfc include?>` ones are; any XInclude is declared unread.
  */
-export const EXTRACT_RULE_VERSION = 15;
+export const EXTRACT_RULE_VERSION = 16;
 /**
  * The PDF extractor's own version (1: pdf-parse tables; 2: tables from geometry with rowPages, and
  * heading-guess limits; 3: unruled tables as reports set them (wrapped cells at the row pitch, bold

@@ -81,10 +81,10 @@ export class RfcTargets {
         if (basename !== undefined && basename !== '') this.sources.set(anchor, basename);
       }
     }
-    // References the renderer includes from bibxml files (`<?rfc include?>`): known by anchor only.
+    // References the renderer includes from bibxml files (`<?rfc include?>`, `<xi:include>`): known by anchor only.
     for (const list of rfc.children.filter(isTag).flatMap((c) => this.descendants(c, 'references')))
       for (const node of list.children) {
-        const anchor = node.type === 'directive' ? includedReference((node as { data: string }).data) : null;
+        const anchor = includedReference(node);
         if (anchor !== null && !this.byAnchor.has(anchor))
           this.byAnchor.set(anchor, { kind: 'reference', number: null, title: '', label: anchor });
       }

@@ -1,5 +1,5 @@
 import { type AnyNode, type Document, type Element, isTag, isText, isCDATA } from 'domhandler';
-import { textContent } from 'domutils';
+import { findOne, textContent } from 'domutils';
 import type { BlockKind, DocumentBuilder, Link, ListItem } from '../document-builder.js';
 import { MAX_KEYWORD_TEXT, keywordOf, type KeywordSpan } from '../bcp14.js';
 import { textOfAtMost } from '../dom-nodes.js';
@@ -10,7 +10,7 @@ import { compareCodeUnits } from '../../store/canonical-json.js';
 import { MAX_SCRIPT_NESTING, type ScriptKind, isNoteMarker, scriptText } from '../scripts.js';
 import { RfcTargets } from './rfc-xref.js';
 import { authorAddresses, rfcFrontMetadata } from './rfc-front.js';
-import { type CitationOptions, bibxmlAnchor, includedReference, referenceCitation } from './rfc-references.js';
+import { type CitationOptions, bibxmlAnchor, includedReference, isXInclude, referenceCitation } from './rfc-references.js';
 import { DOI_BACKEND, emulatesXml2rfcBackend, isRenderedVocabulary, lengthOf, writtenForRfc2629Xslt } from './rfc2629-extensions.js';
 
 export interface XmlExtractResult {
@@ -388,8 +388,8 @@ class RfcXmlWalker {
       start = null;
     };
     for (const node of el.children) {
-      // `<?rfc include="…/reference.RFC.4844.xml"?>`: the renderer reads that file (not read here).
-      const included = node.type === 'directive' ? includedReference((node as { data: string }).data) : null;
+      // `<?rfc include="…/reference.RFC.4844.xml"?>`, `<xi:include href="…">`: the renderer reads that file (not read here).
+      const included = includedReference(node);
       if (included !== null) {
         entries.push({ terms: [`[${this.targets?.referenceLabel(included) ?? included}]`], definitions: [] });
         this.externalSources = true;
@@ -1000,7 +1000,8 @@ export function extractXml(source: string, baseUrl: string, builder: DocumentBui
       sortReferences: sortsReferences(document, root),
       rfcLinks: rfc2629 ? emulatesXml2rfcBackend(document, DOI_BACKEND) : true,
     });
-    if (walker.externalSources) builder.limits.add('rfc-external-sources-not-read');
+    // An XInclude (a section kept in a file of its own, a bibxml reference) names a document not read here.
+    if (walker.externalSources || findOne(isXInclude, root.children, true) !== null) builder.limits.add('rfc-external-sources-not-read');
     return { title, confidence: walker.sectionCount > 0 ? 90 : 50 };
   }
   builder.info('xml-generic', `No known vocabulary for root element <${root.name}>; structure inferred from title-like elements.`);
