@@ -37,7 +37,8 @@
  * source uses anywhere in the document, found once every id is known (document-builder.ts settleIds);
  * block ids follow their section's final id. Documents without such a collision are unchanged.
  * 16: RFC XML v3 references included by XInclude (`<xi:include href=".../reference.RFC.2119.xml"/>`)
- * are listed and cited as "[RFC2119]" as `<?rfc include?>` ones are; any XInclude is declared unread.
+ * are listed and cited as "[RFC2119]" as `<?rfc include?>` ones are; any XInclude is declared unread;
+ * a v2 `numbered="no"` section is unnumbered as a v3 `numbered="false"` one.
  */
 export const EXTRACT_RULE_VERSION = 16;
 /**

@@ -247,6 +247,29 @@ test(bibxmlTitle, async () => {
   assert.ok(xml.limits.includes('xml-external-entities-not-loaded'));
 });
 
+test('v2 numbered="no" sections are unnumbered as v3 numbered="false" ones: no appendix letter, the next one takes it', async () => {
+  const { extractBytes } = await import('./helpers.js');
+  // As ietf-tools/xml2rfc tests/input/rfc7911.xml ends: an unnumbered Acknowledgments after the references.
+  const source = `<?xml version="1.0"?>
+<rfc number="9992" category="std">
+<front><title>Unnumbered</title></front>
+<middle><section title="Intro" anchor="intro"><t>See <xref target="ack"/> and <xref target="more"/>.</t>
+<section title="Aside" numbered="no"><t>Aside.</t></section>
+<section title="Numbered"><t>One.</t></section></section></middle>
+<back><section title="Acknowledgments" anchor="ack" numbered="no"><t>Thanks.</t></section>
+<section title="More" anchor="more"><t>More.</t></section></back>
+</rfc>`;
+  const xml = await extractBytes(source, 'https://www.rfc-editor.org/rfc/rfc9992.xml', 'application/rfc+xml');
+  const numbers = Object.fromEntries(xml.sections.map((s) => [s.heading, s.number]));
+  assert.equal(numbers['Aside'], null);
+  assert.equal(numbers['Numbered'], '1.1');
+  assert.equal(numbers['Acknowledgments'], null);
+  assert.equal(numbers['More'], 'A');
+  const ack = xml.sections.find((s) => s.heading === 'Acknowledgments')!;
+  assert.equal(ack.derivedIds, undefined);
+  assert.match(xml.blocks.map((b) => b.text).join('\n'), /See Acknowledgments and Appendix A\./);
+});
+
 test('XInclude bibxml references (v3 drafts) keep their anchors as <?rfc include?> does; other includes are declared unread', async () => {
   const { extractBytes } = await import('./helpers.js');
   // As httpwg/http-extensions draft-ietf-httpbis-safe-method-w-body.xml writes them: any prefix, or the default namespace.

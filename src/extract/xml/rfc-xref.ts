@@ -28,6 +28,12 @@ function kids(el: Element): Element[] {
   return el.children.filter((c): c is Element => isTag(c));
 }
 
+/** `numbered="false"` (v3) or `numbered="no"` (v2, RFC 7749): a section the renderers print without a number. */
+export function isUnnumbered(section: Element): boolean {
+  const numbered = section.attribs['numbered'];
+  return numbered === 'false' || numbered === 'no';
+}
+
 function nameText(el: Element): string {
   const name = kids(el).find((c) => localName(c) === 'name');
   return normalizeSpace(name ? textContent(name) : (el.attribs['title'] ?? ''));
@@ -101,8 +107,7 @@ export class RfcTargets {
       for (const s of kids(back)) {
         const name = localName(s);
         if (name === 'references') this.section(s, String(++counter), 'section');
-        else if (name === 'section')
-          this.section(s, s.attribs['numbered'] === 'false' ? null : String.fromCharCode(65 + letter++), 'appendix');
+        else if (name === 'section') this.section(s, isUnnumbered(s) ? null : String.fromCharCode(65 + letter++), 'appendix');
       }
     }
   }
@@ -140,7 +145,7 @@ export class RfcTargets {
     for (const c of kids(el)) {
       const name = localName(c);
       if (name === 'section' || name === 'references') {
-        const numbered = number !== null && c.attribs['numbered'] !== 'false';
+        const numbered = number !== null && !isUnnumbered(c);
         this.section(c, numbered ? `${number}.${++sub}` : null, kind);
       } else this.content(c, target);
     }

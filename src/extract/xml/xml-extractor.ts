@@ -8,7 +8,7 @@ import { MAX_TREE_DEPTH, parseMarkup } from '../markup-parser.js';
 import { MAX_LINK_TEXT, MAX_OUTLINE_DEPTH, XML_ENTITY_BOUNDS, boundExceeded } from '../input-bounds.js';
 import { compareCodeUnits } from '../../store/canonical-json.js';
 import { MAX_SCRIPT_NESTING, type ScriptKind, isNoteMarker, scriptText } from '../scripts.js';
-import { RfcTargets } from './rfc-xref.js';
+import { RfcTargets, isUnnumbered } from './rfc-xref.js';
 import { authorAddresses, rfcFrontMetadata } from './rfc-front.js';
 import { type CitationOptions, bibxmlAnchor, includedReference, isXInclude, referenceCitation } from './rfc-references.js';
 import { DOI_BACKEND, emulatesXml2rfcBackend, isRenderedVocabulary, lengthOf, writtenForRfc2629Xslt } from './rfc2629-extensions.js';
@@ -282,7 +282,7 @@ class RfcXmlWalker {
         const name = localName(s);
         if (name === 'references') this.references(s, 2, String(++counter));
         else if (name === 'section') {
-          const numbered = s.attribs['numbered'] !== 'false';
+          const numbered = !isUnnumbered(s);
           this.section(s, 2, numbered ? String.fromCharCode(65 + letter++) : null, numbered);
         }
       }
@@ -339,7 +339,7 @@ class RfcXmlWalker {
   }
 
   private section(el: Element, level: number, number: string | null, numbered: boolean): void {
-    const explicitNumbered = el.attribs['numbered'] !== 'false';
+    const explicitNumbered = !isUnnumbered(el);
     // Past the outline depth the builder keeps sections at its last level: they are not numbered deeper.
     const n = numbered && explicitNumbered && level <= MAX_OUTLINE_DEPTH ? number : null;
     const { fragment, alternateIds, derivedIds } = this.fragmentOf(el);
@@ -352,7 +352,7 @@ class RfcXmlWalker {
     for (const c of childElements(el)) {
       const name = localName(c);
       if (name === 'section') {
-        const childNumbered = c.attribs['numbered'] !== 'false' && n !== null;
+        const childNumbered = !isUnnumbered(c) && n !== null;
         this.section(c, level + 1, childNumbered ? `${n}.${++sub}` : null, childNumbered);
       } else if (name === 'references') {
         this.references(c, level + 1, n === null ? null : `${n}.${++sub}`);
