@@ -38,7 +38,8 @@
  * block ids follow their section's final id. Documents without such a collision are unchanged.
  * 16: RFC XML v3 references included by XInclude (`<xi:include href=".../reference.RFC.2119.xml"/>`)
  * are listed and cited as "[RFC2119]" as `<?rfc include?>` ones are; any XInclude is declared unread;
- * a v2 `numbered="no"` section is unnumbered as a v3 `numbered="false"` one.
+ * a v2 `numbered="no"` section is unnumbered as a v3 `numbered="false"` one; an RFC text figure or
+ * table (artwork up to its "Figure 3: title" caption line) is one block with that caption.
  */
 export const EXTRACT_RULE_VERSION = 16;
 /**
