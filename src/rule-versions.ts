@@ -39,7 +39,8 @@
  * 16: RFC XML v3 references included by XInclude (`<xi:include href=".../reference.RFC.2119.xml"/>`)
  * are listed and cited as "[RFC2119]" as `<?rfc include?>` ones are; any XInclude is declared unread;
  * a v2 `numbered="no"` section is unnumbered as a v3 `numbered="false"` one; an RFC text figure or
- * table (artwork up to its "Figure 3: title" caption line) is one block with that caption.
+ * table (artwork up to its "Figure 3: title" caption line) is one block with that caption; an
+ * Internet-Draft's front notes (XML `<front><note>`, RFC text sections before section 1) are informative.
  */
 export const EXTRACT_RULE_VERSION = 16;
 /**

@@ -205,6 +205,7 @@ export function extractRfcText(source: string, builder: DocumentBuilder): { titl
   let sectionCount = 0;
   let inToc = false;
   let seenHeading = false;
+  let seenNumbered = false;
   let pendingParagraph: { group: Group; lines: TextLine[] } | null = null;
   let lastWasList = false;
 
@@ -308,6 +309,9 @@ export function extractRfcText(source: string, builder: DocumentBuilder): { titl
         ...(id !== null ? { id } : {}),
       });
       sectionCount++;
+      if (number !== null) seenNumbered = true;
+      // Before section 1 everything is front matter: a draft's notes ("About This Document") too.
+      else if (!seenNumbered) builder.markCurrentSectionInformative('front-matter');
       lastWasList = false;
       inToc = /^table of contents$/i.test(heading);
       if (consumed < group.lines.length) processBody({ lines: group.lines.slice(consumed), afterBreak: false });

@@ -266,6 +266,8 @@ class RfcXmlWalker {
         const name = firstChild(note, 'name');
         const heading = name ? normalizeSpace(this.inlineText(name)) : (note.attribs['title'] ?? 'Note');
         this.builder.openSection({ fragment: note.attribs['pn'] ?? note.attribs['anchor'] ?? null, heading, level: 2, number: null });
+        // A front note ("Editorial Note", "About This Document") is about the document, never part of its specification.
+        this.builder.markCurrentSectionInformative('marker-element:note');
         this.body(note, null);
       }
       for (const boiler of childElements(front).filter((c) => localName(c) === 'boilerplate')) {
