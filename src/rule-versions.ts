@@ -40,7 +40,9 @@
  * are listed and cited as "[RFC2119]" as `<?rfc include?>` ones are; any XInclude is declared unread;
  * a v2 `numbered="no"` section is unnumbered as a v3 `numbered="false"` one; an RFC text figure or
  * table (artwork up to its "Figure 3: title" caption line) is one block with that caption; an
- * Internet-Draft's front notes (XML `<front><note>`, RFC text sections before section 1) are informative.
+ * Internet-Draft's front notes (XML `<front><note>`, RFC text sections before section 1) are informative;
+ * an HTML list holding a heading (outside a sectioning root) is walked as a container, so the heading
+ * opens its section.
  */
 export const EXTRACT_RULE_VERSION = 16;
 /**
