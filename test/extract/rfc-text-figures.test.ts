@@ -44,7 +44,9 @@ test('RFC text: a figure with blank lines, column-0 art and a legend is one artw
       'A widget exchange runs as follows, in three phases (the figure below shows all of them):',
       'The exchange ends when both sides have sent their payload.',
       'A request for the widget list carries its target:',
+      'Target: the widget list the request names, written in the header fields and the lines below them, one URL a line.',
       'The code field is defined as follows:',
+      "Widget-Size: the size of the widget in millimetres, counted from one edge to the other, as the widget's maker measured it.",
       'Alex Author Example Inc.',
     ],
   );

@@ -42,7 +42,7 @@ const TEXT_BULLET = /^ {0,6}(?:o|\*|-|\u2022|\d+\.|\(\d+\)|\([a-z]\)|[a-z]\.)\s+
 
 /**
  * Whether a group is running text, which no figure holds: a list item, or lines at one indentation of
- * at most 6 (body text, a list's or a note's continuation) that read as sentences: filled lines of
+ * at most 6 (body text, a list's or a note's continuation; or hanging, a definition's) that read as sentences: filled lines of
  * words (three or more a line: a list of URLs or header fields is one word a line) ending as a
  * sentence, clause or lead-in does. Art, code and messages are set deeper, indent their lines
  * differently, draw, hold a word or two a line or end without punctuation.
@@ -51,8 +51,10 @@ export function isProseGroup(group: LineGroup): boolean {
   const texts = group.lines.map((l) => l.text);
   if (texts.some((t) => hasArtJoint(t) || /^\s*\|.*\|\s*$/.test(t))) return false;
   if (TEXT_BULLET.test(texts[0]!)) return true;
+  // One indentation, or a hanging one ("term:  definition" with its lines set deeper, as xml2rfc prints dl).
   const indent = indentOf(texts[0]!);
-  if (indent > 6 || texts.some((t) => indentOf(t) !== indent)) return false;
+  const hang = texts.length > 1 ? indentOf(texts[1]!) : indent;
+  if (indent > 6 || hang < indent || hang > indent + 6 || texts.slice(1).some((t) => indentOf(t) !== hang)) return false;
   if (!/[.:;,!?)\]"']$/.test(texts[texts.length - 1]!.trim())) return false;
   if (texts.length === 1) return true; // a lead-in ("For example:") or a one-line paragraph
   const words = texts.join(' ').trim().split(/\s+/).length;
