@@ -44,8 +44,15 @@
  * 18: an RFC XML's reference lists beside one another in `<back>` (v2: normative, informative) are the
  * subsections N.1, N.2 of one "References" section N, as the renderings print them (they were N, N+1).
  * 19: a ReSpec source's abstract, status and conformance sections have the headings ReSpec writes.
+ * 20: RFC XML v3 references included by XInclude (`<xi:include href=".../reference.RFC.2119.xml"/>`)
+ * are listed and cited as "[RFC2119]" as `<?rfc include?>` ones are; any XInclude is declared unread;
+ * a v2 `numbered="no"` section is unnumbered as a v3 `numbered="false"` one; an RFC text figure or
+ * table (artwork up to its "Figure 3: title" caption line) is one block with that caption; an
+ * Internet-Draft's front notes (XML `<front><note>`, RFC text sections before section 1) are informative;
+ * an HTML list holding a heading (outside a sectioning root) is walked as a container, so the heading
+ * opens its section.
  */
-export const EXTRACT_RULE_VERSION = 19;
+export const EXTRACT_RULE_VERSION = 20;
 /**
  * The PDF extractor's own version (1: pdf-parse tables; 2: tables from geometry with rowPages, and
  * heading-guess limits; 3: unruled tables as reports set them (wrapped cells at the row pitch, bold

@@ -148,3 +148,39 @@ test('a heading inside a sectioning root (figure, blockquote, details, a table c
     assert.equal(block.sectionId, intro!.id, `${text} belongs to the section around the figure`);
   }
 });
+
+test('a heading inside a list item opens its section: the list holding it is walked as a container', async () => {
+  // As the CSS Containment 1 Bikeshed render has it (fiji-flo/bikeshed-rs tests/github/w3c/csswg-drafts/
+  // css-contain-1/Overview.html): a Markdown list left open, so the next change log headings sit in its item.
+  const html =
+    '<!doctype html><title>Spec</title><h2 class="no-num non-normative heading settled" id="changes">Changes</h2>' +
+    '<h3 class="heading settled" id="2019-changes"><span class="content">Changes from 2019</span></h3>' +
+    '<ul><li> Editorial tweaks<li><span id="old-name"></span> Drop a feature' +
+    '<h3 class="heading settled" id="2018-changes"><span class="content">Changes from 2018</span></h3>' +
+    '<p>A full disposition is available.</p><ul><li><p>Exclude a keyword.</p></ul></ul>' +
+    '<ol><li><details><summary>More</summary><h4>Not a section</h4></details><li>Two</ol>' +
+    '<dl><dt>Term<dd>Definition</dl>';
+  for (const url of ['https://www.w3.org/TR/widget/', 'https://widget.spec.whatwg.org/', 'https://example.org/widget']) {
+    const doc = await extractBytes(html, url, 'text/html');
+    assert.deepEqual(
+      doc.sections.map((s) => [s.id, s.heading]),
+      [
+        ['changes', 'Changes'],
+        ['2019-changes', 'Changes from 2019'],
+        ['2018-changes', 'Changes from 2018'],
+      ],
+      url,
+    );
+    const blocks = doc.blocks.map((b) => [b.sectionId, b.kind, b.text]);
+    assert.deepEqual(blocks, [
+      ['2019-changes', 'paragraph', 'Editorial tweaks'],
+      ['2019-changes', 'paragraph', 'Drop a feature'],
+      ['2018-changes', 'paragraph', 'A full disposition is available.'],
+      ['2018-changes', 'list', '- Exclude a keyword.'],
+      // A heading inside a sectioning root opens no section, so its list stays one block.
+      ['2018-changes', 'list', '1. More\nNot a section\n2. Two'],
+      ['2018-changes', 'definition-list', 'Term\nDefinition'],
+    ]);
+    assert.deepEqual(doc.blocks[1]!.anchors, [{ id: 'old-name', start: 0 }]);
+  }
+});

@@ -1,6 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { hasArtJoint, hasDotLeader, isRunningHeader } from '../../src/extract/text/rfc-text.js';
+import { hasDotLeader, isRunningHeader } from '../../src/extract/text/rfc-text.js';
+import { hasArtJoint } from '../../src/extract/text/rfc-figures.js';
 import { type EntityDeclaration, entityDeclarations, findInternalSubset } from '../../src/extract/xml/xml-extractor.js';
 import { parseMarkup, MAX_TREE_DEPTH } from '../../src/extract/markup-parser.js';
 import { parseDocument } from 'htmlparser2';

@@ -246,3 +246,61 @@ test(bibxmlTitle, async () => {
   assert.ok(xml.limits.includes(EXTERNAL_SOURCES_LIMIT));
   assert.ok(xml.limits.includes('xml-external-entities-not-loaded'));
 });
+
+test('v2 numbered="no" sections are unnumbered as v3 numbered="false" ones: no appendix letter, the next one takes it', async () => {
+  const { extractBytes } = await import('./helpers.js');
+  // As ietf-tools/xml2rfc tests/input/rfc7911.xml ends: an unnumbered Acknowledgments after the references.
+  const source = `<?xml version="1.0"?>
+<rfc number="9992" category="std">
+<front><title>Unnumbered</title></front>
+<middle><section title="Intro" anchor="intro"><t>See <xref target="ack"/> and <xref target="more"/>.</t>
+<section title="Aside" numbered="no"><t>Aside.</t></section>
+<section title="Numbered"><t>One.</t></section></section></middle>
+<back><section title="Acknowledgments" anchor="ack" numbered="no"><t>Thanks.</t></section>
+<section title="More" anchor="more"><t>More.</t></section></back>
+</rfc>`;
+  const xml = await extractBytes(source, 'https://www.rfc-editor.org/rfc/rfc9992.xml', 'application/rfc+xml');
+  const numbers = Object.fromEntries(xml.sections.map((s) => [s.heading, s.number]));
+  assert.equal(numbers['Aside'], null);
+  assert.equal(numbers['Numbered'], '1.1');
+  assert.equal(numbers['Acknowledgments'], null);
+  assert.equal(numbers['More'], 'A');
+  const ack = xml.sections.find((s) => s.heading === 'Acknowledgments')!;
+  assert.equal(ack.derivedIds, undefined);
+  assert.match(xml.blocks.map((b) => b.text).join('\n'), /See Acknowledgments and Appendix A\./);
+});
+
+test('XInclude bibxml references (v3 drafts) keep their anchors as <?rfc include?> does; other includes are declared unread', async () => {
+  const { extractBytes } = await import('./helpers.js');
+  // As httpwg/http-extensions draft-ietf-httpbis-safe-method-w-body.xml writes them: any prefix, or the default namespace.
+  const source =
+    `<?xml version="1.0"?>
+<rfc version="3" category="std" docName="draft-x-00" xmlns:xi="http://www.w3.org/2001/XInclude">
+<front><title>Includes</title></front>
+<middle><section anchor="s" title="Uses"><t>Keywords <xref target="RFC2119"/>, methods <xref target="RFC7231" section="8.1"/>,` +
+    ` search <xref target="RFC5323"/>, not <xref target="RFC9999"/>.</t></section>
+<xi:include href="sections/more.xml"/></middle>
+<back><references title="Normative References">
+<xi:include href="https://bib.ietf.org/public/rfc/bibxml/reference.RFC.2119.xml"/>
+<xi:include href="https://xml2rfc.tools.ietf.org/public/rfc/bibxml/reference.RFC.7231.xml"/>
+<include xmlns="http://www.w3.org/2001/XInclude" href="reference.RFC.5323.xml"/>
+<other:include xmlns:other="http://example.org/not-xinclude" href="reference.RFC.9999.xml"/>
+</references></back>
+</rfc>`;
+  const xml = await extractBytes(source, 'https://www.ietf.org/archive/id/draft-x-00.xml', 'application/rfc+xml');
+  const text = xml.blocks.map((b) => b.text).join('\n');
+  assert.match(text, /Keywords \[RFC2119\], methods Section 8\.1 of \[RFC7231\], search \[RFC5323\], not RFC9999\./);
+  const list = xml.blocks.find((b) => b.kind === 'definition-list')!;
+  assert.deepEqual(
+    (list['entries'] as { terms: string[] }[]).map((e) => e.terms[0]),
+    ['[RFC2119]', '[RFC7231]', '[RFC5323]'],
+  );
+  assert.ok(xml.limits.includes(EXTERNAL_SOURCES_LIMIT));
+  // An include outside the references (a section in a file of its own) is unread too.
+  const section = await extractBytes(
+    source.replace(/<back>[\s\S]*<\/back>/, '<back/>'),
+    'https://www.ietf.org/archive/id/draft-x-00.xml',
+    'application/rfc+xml',
+  );
+  assert.ok(section.limits.includes(EXTERNAL_SOURCES_LIMIT));
+});

@@ -9,7 +9,7 @@ import { TextSink, normalizeSpace } from '../text-sink.js';
 import { MAX_TREE_DEPTH, parseMarkup, type ParsedMarkup } from '../markup-parser.js';
 import { type CompiledRules, compileRules } from './compiled-rules.js';
 import { FlowWriter } from './flow.js';
-import { BLOCK_TAGS, HEADING_LEVEL, KNOWN_INLINE, SKIP_TAGS, containsHeading } from './tags.js';
+import { BLOCK_TAGS, HEADING_LEVEL, KNOWN_INLINE, SKIP_TAGS, containsHeading, containsSectionHeading } from './tags.js';
 import type { BlockExtra, HtmlWalk, WalkContext } from './walk.js';
 import { blockMarker, contextBelow, isInformativeStatement } from './normativity.js';
 import { openHeadingSection } from './sections.js';
@@ -25,6 +25,9 @@ import { extractGrammar } from './grammar.js';
 import { readFrontMatter } from './rfc-html.js';
 import { walkFigure } from './figures.js';
 import { leadingAnchorId } from './anchors.js';
+
+/** Lists and definition lists: one block each, unless a heading inside one opens a section. */
+const LIST_TAGS: ReadonlySet<string> = new Set(['ol', 'ul', 'menu', 'dir', 'dl']);
 
 /**
  * The HTML walker: walks the parsed tree in document order and dispatches each block-level element
@@ -168,6 +171,13 @@ class HtmlWalker implements HtmlWalk {
       else if (isGrammar) extractGrammar(this, el, ctx);
       else if (isAlgorithm && asideKind === undefined) extractAlgorithm(this, el, ctx);
       else extractAside(this, asideKind ?? 'note', el, ctx);
+      return;
+    }
+
+    // A list holding a heading (Bikeshed writes one when a Markdown list is not closed before it) is
+    // walked as a container, as an aside or algorithm holding one is: the heading opens its section.
+    if (LIST_TAGS.has(el.name) && !ctx.inSectioningRoot && containsSectionHeading(el)) {
+      this.walkContainer(el, ctx);
       return;
     }
 

@@ -2,6 +2,7 @@ import type { Element } from 'domhandler';
 import type { BlockKind, Marker } from '../document-builder.js';
 import { type CompiledRules, classesOf, markerClass } from './compiled-rules.js';
 import type { WalkContext } from './walk.js';
+import { SECTIONING_ROOTS } from './tags.js';
 
 /**
  * The normativity marker in effect below `el`: its marker classes (example, informative/note/issue,
@@ -49,13 +50,6 @@ export function contextBelow(rules: CompiledRules, el: Element, outer: WalkConte
     return outer;
   return { fragment, marker, pendingSection, sectionDepth, inSectioningRoot };
 }
-
-/**
- * The HTML standard's sectioning roots other than body: their headings do not enter the outline of the
- * document around them (a figure showing a rendered demo page with its own <h1>s, a quotation of
- * another document), so they are read as paragraphs of that content.
- */
-const SECTIONING_ROOTS: ReadonlySet<string> = new Set(['blockquote', 'details', 'dialog', 'fieldset', 'figure', 'td', 'th']);
 
 /** The marker of one block: its kind (examples, notes, issues) and its own classes over the context's. */
 export function blockMarker(rules: CompiledRules, kind: BlockKind, inherited: Marker | null, el?: Element): Marker | null {

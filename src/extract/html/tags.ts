@@ -144,6 +144,34 @@ export const KNOWN_INLINE = new Set([
   'c-',
 ]);
 
+/**
+ * The HTML standard's sectioning roots other than body: their headings do not enter the outline of the
+ * document around them (a figure showing a rendered demo page with its own <h1>s, a quotation of
+ * another document), so they are read as paragraphs of that content.
+ */
+export const SECTIONING_ROOTS: ReadonlySet<string> = new Set(['blockquote', 'details', 'dialog', 'fieldset', 'figure', 'td', 'th']);
+
+/**
+ * Whether a heading that opens a section of the document sits inside `el` (none inside a sectioning
+ * root). Memoized per element, so nested lists walked as containers ask about each element once.
+ */
+export function containsSectionHeading(el: Element): boolean {
+  const known = sectionHeadingInside.get(el);
+  if (known !== undefined) return known;
+  let found = false;
+  for (const c of el.children) {
+    if (!isTag(c) || SECTIONING_ROOTS.has(c.name)) continue;
+    if (HEADING_LEVEL.has(c.name) || containsSectionHeading(c)) {
+      found = true;
+      break;
+    }
+  }
+  sectionHeadingInside.set(el, found);
+  return found;
+}
+
+const sectionHeadingInside = new WeakMap<Element, boolean>();
+
 export function containsHeading(el: Element): boolean {
   for (const c of el.children) {
     if (!isTag(c)) continue;

@@ -1,5 +1,6 @@
 import type { BlockKind, DocumentBuilder, ListItem } from '../document-builder.js';
 import { boundedTitle, dedent, splitLines, type SourceLine } from './text-extractor.js';
+import { figureCaption, figureEnds, hasArtJoint, isGrammar } from './rfc-figures.js';
 
 /** RFC / Internet-Draft plain text: the signature lines xml2rfc and the RFC Editor print. */
 export function looksLikeRfcText(source: string): boolean {
@@ -68,16 +69,6 @@ export function hasDotLeader(text: string): boolean {
     dots++;
   }
   return dots >= 4;
-}
-
-/** /[+|][-=]{2,}|[-=]{2,}[+|]/: a box-drawing joint of ASCII art. */
-export function hasArtJoint(text: string): boolean {
-  const rule = (i: number): boolean => text[i] === '-' || text[i] === '=';
-  for (let i = 0; i < text.length; i++) {
-    if (text[i] !== '+' && text[i] !== '|') continue;
-    if ((rule(i + 1) && rule(i + 2)) || (i >= 2 && rule(i - 1) && rule(i - 2))) return true;
-  }
-  return false;
 }
 
 /**
@@ -186,6 +177,18 @@ function documentName(groups: readonly Group[]): string | null {
 
 const DRAFT_NAME = /^draft-[a-z0-9][a-z0-9.-]*-\d{2}$/;
 
+/** A group that opens a section when its text is under way: a numbered, appendix or short plain heading at column 0. */
+function looksLikeHeading(group: { lines: readonly { text: string }[] }): boolean {
+  const first = group.lines[0]!.text;
+  if (indentOf(first) !== 0 || FOOTER.test(first)) return false;
+  const numbered = NUMBERED_HEADING.exec(first);
+  return (
+    APPENDIX_HEADING.test(first) ||
+    (numbered !== null && !/\s{3,}\S/.test(numbered[2]!)) ||
+    (group.lines.length <= 2 && isPlainHeading(first))
+  );
+}
+
 /** Unnumbered headings printed at column 0 ("Abstract", "Authors' Addresses"). */
 function isPlainHeading(text: string): boolean {
   if (indentOf(text) !== 0 || text.length > 72) return false;
@@ -197,14 +200,21 @@ function isPlainHeading(text: string): boolean {
 export function extractRfcText(source: string, builder: DocumentBuilder): { title: string; sectionCount: number } {
   const { lines, paginated } = pageLines(source);
   const groups = groupsOf(lines);
+  const figureEnd = figureEnds(groups, looksLikeHeading);
   let title = '';
   let sectionCount = 0;
   let inToc = false;
   let seenHeading = false;
+  let seenNumbered = false;
   let pendingParagraph: { group: Group; lines: TextLine[] } | null = null;
   let lastWasList = false;
 
-  const emit = (kind: BlockKind, text: string, group: TextLine[], extra: { items?: ListItem[]; ordered?: boolean } = {}): void => {
+  const emit = (
+    kind: BlockKind,
+    text: string,
+    group: TextLine[],
+    extra: { items?: ListItem[]; ordered?: boolean; caption?: string } = {},
+  ): void => {
     const first = group[0]!;
     const last = group[group.length - 1]!;
     builder.addBlock({
@@ -252,13 +262,10 @@ export function extractRfcText(source: string, builder: DocumentBuilder): { titl
     const headingLine = group.lines[0]!;
     const numbered = NUMBERED_HEADING.exec(headingLine.text);
     const appendix = APPENDIX_HEADING.exec(headingLine.text);
-    const isHeading =
-      indentOf(headingLine.text) === 0 &&
-      !FOOTER.test(headingLine.text) &&
-      (appendix !== null ||
-        (numbered !== null && !/\s{3,}\S/.test(numbered[2]!)) ||
-        (group.lines.length <= 2 && isPlainHeading(headingLine.text)));
-    if (isHeading && (seenHeading || /^(Abstract|Status of This Memo)$/i.test(headingLine.text.trim()) || numbered !== null)) {
+    if (
+      looksLikeHeading(group) &&
+      (seenHeading || /^(Abstract|Status of This Memo)$/i.test(headingLine.text.trim()) || numbered !== null)
+    ) {
       flushParagraph();
       seenHeading = true;
       let number: string | null = null;
@@ -302,6 +309,9 @@ export function extractRfcText(source: string, builder: DocumentBuilder): { titl
         ...(id !== null ? { id } : {}),
       });
       sectionCount++;
+      if (number !== null) seenNumbered = true;
+      // Before section 1 everything is front matter: a draft's notes ("About This Document") too.
+      else if (!seenNumbered) builder.markCurrentSectionInformative('front-matter');
       lastWasList = false;
       inToc = /^table of contents$/i.test(heading);
       if (consumed < group.lines.length) processBody({ lines: group.lines.slice(consumed), afterBreak: false });
@@ -309,12 +319,39 @@ export function extractRfcText(source: string, builder: DocumentBuilder): { titl
     }
     if (!seenHeading) continue; // the header block and title are not content
     if (inToc) continue; // table of contents: pruned (headings are rebuilt from the body)
+    const captionAt = figureEnd[gi]!;
+    if (captionAt !== -1) {
+      emitFigure(groups.slice(gi, captionAt), figureCaption(groups[captionAt]!)!);
+      gi = captionAt;
+      continue;
+    }
     processBody(group);
   }
   flushParagraph();
   // Without title lines the document is still named by its number, never by its first heading ("Abstract").
   if (title === '') title = documentName(groups) ?? '';
   return { title: boundedTitle(title), sectionCount };
+
+  /**
+   * One captioned figure (figureEnds): its groups' lines, dedented together, with the blank lines
+   * between them as the source has them (one across a page break). ABNF rules stay grammar.
+   */
+  function emitFigure(parts: Group[], caption: string): void {
+    flushParagraph();
+    const ls = parts.flatMap((g) => g.lines);
+    const texts: string[] = [];
+    for (let i = 0; i < ls.length; i++) {
+      const prev = ls[i - 1];
+      if (prev !== undefined && ls[i]!.line > prev.line + 1) {
+        const blanks = ls[i]!.page === prev.page ? ls[i]!.line - prev.line - 1 : 1;
+        for (let b = 0; b < blanks; b++) texts.push('');
+      }
+      texts.push(ls[i]!.text);
+    }
+    const kind = parts.every((g) => isGrammar(g.lines.map((l) => l.text))) ? 'grammar' : 'artwork';
+    emit(kind, dedent(texts).join('\n'), ls, { caption });
+    lastWasList = false;
+  }
 
   function processBody(group: Group): void {
     const ls = group.lines;
@@ -323,7 +360,7 @@ export function extractRfcText(source: string, builder: DocumentBuilder): { titl
     const artSignals =
       texts.some((t) => hasArtJoint(t) || /^\s*\|.*\|\s*$/.test(t)) || texts.some((t) => /\S {4,}\S/.test(t.trim()) && !hasDotLeader(t));
     const prose = texts.every((t) => /^[\sA-Za-z0-9,.;:'"()\-/]*$/.test(t)) && texts.join(' ').split(/\s+/).length >= 8;
-    if (/^\s*[A-Za-z][\w-]*\s*=\/?\s/.test(texts[0]!) && texts.every((t) => !/[a-z]\.\s*$/.test(t)) && minIndent >= 2) {
+    if (isGrammar(texts)) {
       flushParagraph();
       emit('grammar', dedent(texts).join('\n'), ls);
       lastWasList = false;

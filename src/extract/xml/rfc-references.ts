@@ -1,6 +1,7 @@
-import { type Element, isTag } from 'domhandler';
+import { type AnyNode, type Element, isTag } from 'domhandler';
 import { textContent } from 'domutils';
 import { normalizeSpace } from '../text-sink.js';
+import { namespaceOf } from './rfc2629-extensions.js';
 
 /**
  * One `<reference>` as xml2rfc v3 prints it in a references list: authors ("Surname, I." first, then
@@ -129,10 +130,24 @@ export function bibxmlAnchor(url: string): string | null {
   return m[1]!.replace(/^(RFC|BCP|STD|FYI)\.(\d+)$/, '$1$2');
 }
 
-/** The anchor of the bibxml file an `<?rfc include="…"?>` instruction names, or null. */
-export function includedReference(instruction: string): string | null {
-  const m = /^\?rfc\s+include=["']([^"']+)["']/.exec(instruction);
-  return m ? bibxmlAnchor(m[1]!.endsWith('.xml') ? m[1]! : `${m[1]!}.xml`) : null;
+/**
+ * The anchor of the bibxml reference a node of a references list includes, or null: the v2
+ * instruction `<?rfc include="reference.RFC.2119.xml"?>`, or the XInclude element v3 drafts use
+ * (`<xi:include href="https://bib.ietf.org/…/reference.RFC.2119.xml"/>`). Neither file is read here.
+ */
+export function includedReference(node: AnyNode): string | null {
+  if (node.type === 'directive') {
+    const m = /^\?rfc\s+include=["']([^"']+)["']/.exec((node as { data: string }).data);
+    return m ? bibxmlAnchor(m[1]!.endsWith('.xml') ? m[1]! : `${m[1]!}.xml`) : null;
+  }
+  return isTag(node) && isXInclude(node) ? bibxmlAnchor(node.attribs['href'] ?? '') : null;
+}
+
+export const XINCLUDE_NAMESPACE = 'http://www.w3.org/2001/XInclude';
+
+/** An `include` element in the XInclude namespace (its prefix's declaration, or the default one). */
+export function isXInclude(el: Element): boolean {
+  return localName(el) === 'include' && namespaceOf(el) === XINCLUDE_NAMESPACE;
 }
 
 /**

@@ -28,6 +28,12 @@ function kids(el: Element): Element[] {
   return el.children.filter((c): c is Element => isTag(c));
 }
 
+/** `numbered="false"` (v3) or `numbered="no"` (v2, RFC 7749): a section the renderers print without a number. */
+export function isUnnumbered(section: Element): boolean {
+  const numbered = section.attribs['numbered'];
+  return numbered === 'false' || numbered === 'no';
+}
+
 function nameText(el: Element): string {
   const name = kids(el).find((c) => localName(c) === 'name');
   return normalizeSpace(name ? textContent(name) : (el.attribs['title'] ?? ''));
@@ -81,10 +87,10 @@ export class RfcTargets {
         if (basename !== undefined && basename !== '') this.sources.set(anchor, basename);
       }
     }
-    // References the renderer includes from bibxml files (`<?rfc include?>`): known by anchor only.
+    // References the renderer includes from bibxml files (`<?rfc include?>`, `<xi:include>`): known by anchor only.
     for (const list of rfc.children.filter(isTag).flatMap((c) => this.descendants(c, 'references')))
       for (const node of list.children) {
-        const anchor = node.type === 'directive' ? includedReference((node as { data: string }).data) : null;
+        const anchor = includedReference(node);
         if (anchor !== null && !this.byAnchor.has(anchor))
           this.byAnchor.set(anchor, { kind: 'reference', number: null, title: '', label: anchor });
       }
@@ -103,8 +109,7 @@ export class RfcTargets {
       for (const s of kids(back)) {
         const name = localName(s);
         if (name === 'references') this.section(s, group === null ? String(++counter) : `${group}.${grouped.indexOf(s) + 1}`, 'section');
-        else if (name === 'section')
-          this.section(s, s.attribs['numbered'] === 'false' ? null : String.fromCharCode(65 + letter++), 'appendix');
+        else if (name === 'section') this.section(s, isUnnumbered(s) ? null : String.fromCharCode(65 + letter++), 'appendix');
       }
     }
   }
@@ -142,7 +147,7 @@ export class RfcTargets {
     for (const c of kids(el)) {
       const name = localName(c);
       if (name === 'section' || name === 'references') {
-        const numbered = number !== null && c.attribs['numbered'] !== 'false';
+        const numbered = number !== null && !isUnnumbered(c);
         this.section(c, numbered ? `${number}.${++sub}` : null, kind);
       } else this.content(c, target);
     }

@@ -55,9 +55,14 @@ export function emulatesXml2rfcBackend(document: Document, since: number): boole
  * input may be a fragment).
  */
 export function isRenderedVocabulary(el: Element): boolean {
-  const colon = el.name.indexOf(':');
-  const ns = declaredNamespace(el, colon === -1 ? 'xmlns' : `xmlns:${el.name.slice(0, colon)}`);
+  const ns = namespaceOf(el);
   return ns === null || RENDERED_NAMESPACES.has(ns);
+}
+
+/** The namespace of an element's name: its prefix's declaration in scope, else the default one; null when undeclared. */
+export function namespaceOf(el: Element): string | null {
+  const colon = el.name.indexOf(':');
+  return declaredNamespace(el, colon === -1 ? 'xmlns' : `xmlns:${el.name.slice(0, colon)}`);
 }
 
 /** Namespace declarations in scope, per element and attribute: each is resolved once, not per descendant. */

@@ -1,5 +1,5 @@
 import { type AnyNode, type Document, type Element, isTag, isText, isCDATA } from 'domhandler';
-import { textContent } from 'domutils';
+import { findOne, textContent } from 'domutils';
 import type { BlockKind, DocumentBuilder, Link, ListItem } from '../document-builder.js';
 import { MAX_KEYWORD_TEXT, keywordOf, type KeywordSpan } from '../bcp14.js';
 import { textOfAtMost } from '../dom-nodes.js';
@@ -8,9 +8,16 @@ import { MAX_TREE_DEPTH, parseMarkup } from '../markup-parser.js';
 import { MAX_LINK_TEXT, MAX_OUTLINE_DEPTH, XML_ENTITY_BOUNDS, boundExceeded } from '../input-bounds.js';
 import { compareCodeUnits } from '../../store/canonical-json.js';
 import { MAX_SCRIPT_NESTING, type ScriptKind, isNoteMarker, scriptText } from '../scripts.js';
-import { RfcTargets } from './rfc-xref.js';
+import { RfcTargets, isUnnumbered } from './rfc-xref.js';
 import { authorAddresses, rfcFrontMetadata } from './rfc-front.js';
-import { type CitationOptions, bibxmlAnchor, groupedReferenceLists, includedReference, referenceCitation } from './rfc-references.js';
+import {
+  type CitationOptions,
+  bibxmlAnchor,
+  groupedReferenceLists,
+  includedReference,
+  isXInclude,
+  referenceCitation,
+} from './rfc-references.js';
 import { DOI_BACKEND, emulatesXml2rfcBackend, isRenderedVocabulary, lengthOf, writtenForRfc2629Xslt } from './rfc2629-extensions.js';
 
 export interface XmlExtractResult {
@@ -266,6 +273,8 @@ class RfcXmlWalker {
         const name = firstChild(note, 'name');
         const heading = name ? normalizeSpace(this.inlineText(name)) : (note.attribs['title'] ?? 'Note');
         this.builder.openSection({ fragment: note.attribs['pn'] ?? note.attribs['anchor'] ?? null, heading, level: 2, number: null });
+        // A front note ("Editorial Note", "About This Document") is about the document, never part of its specification.
+        this.builder.markCurrentSectionInformative('marker-element:note');
         this.body(note, null);
       }
       for (const boiler of childElements(front).filter((c) => localName(c) === 'boilerplate')) {
@@ -289,7 +298,7 @@ class RfcXmlWalker {
           this.sectionCount++;
           for (const [k, list] of grouped.entries()) this.references(list, 3, `${number}.${k + 1}`);
         } else if (name === 'section') {
-          const numbered = s.attribs['numbered'] !== 'false';
+          const numbered = !isUnnumbered(s);
           this.section(s, 2, numbered ? String.fromCharCode(65 + letter++) : null, numbered);
         }
       }
@@ -346,7 +355,7 @@ class RfcXmlWalker {
   }
 
   private section(el: Element, level: number, number: string | null, numbered: boolean): void {
-    const explicitNumbered = el.attribs['numbered'] !== 'false';
+    const explicitNumbered = !isUnnumbered(el);
     // Past the outline depth the builder keeps sections at its last level: they are not numbered deeper.
     const n = numbered && explicitNumbered && level <= MAX_OUTLINE_DEPTH ? number : null;
     const { fragment, alternateIds, derivedIds } = this.fragmentOf(el);
@@ -359,7 +368,7 @@ class RfcXmlWalker {
     for (const c of childElements(el)) {
       const name = localName(c);
       if (name === 'section') {
-        const childNumbered = c.attribs['numbered'] !== 'false' && n !== null;
+        const childNumbered = !isUnnumbered(c) && n !== null;
         this.section(c, level + 1, childNumbered ? `${n}.${++sub}` : null, childNumbered);
       } else if (name === 'references') {
         this.references(c, level + 1, n === null ? null : `${n}.${++sub}`);
@@ -395,8 +404,8 @@ class RfcXmlWalker {
       start = null;
     };
     for (const node of el.children) {
-      // `<?rfc include="…/reference.RFC.4844.xml"?>`: the renderer reads that file (not read here).
-      const included = node.type === 'directive' ? includedReference((node as { data: string }).data) : null;
+      // `<?rfc include="…/reference.RFC.4844.xml"?>`, `<xi:include href="…">`: the renderer reads that file (not read here).
+      const included = includedReference(node);
       if (included !== null) {
         entries.push({ terms: [`[${this.targets?.referenceLabel(included) ?? included}]`], definitions: [] });
         this.externalSources = true;
@@ -1007,7 +1016,8 @@ export function extractXml(source: string, baseUrl: string, builder: DocumentBui
       sortReferences: sortsReferences(document, root),
       rfcLinks: rfc2629 ? emulatesXml2rfcBackend(document, DOI_BACKEND) : true,
     });
-    if (walker.externalSources) builder.limits.add('rfc-external-sources-not-read');
+    // An XInclude (a section kept in a file of its own, a bibxml reference) names a document not read here.
+    if (walker.externalSources || findOne(isXInclude, root.children, true) !== null) builder.limits.add('rfc-external-sources-not-read');
     return { title, confidence: walker.sectionCount > 0 ? 90 : 50 };
   }
   builder.info('xml-generic', `No known vocabulary for root element <${root.name}>; structure inferred from title-like elements.`);
