@@ -194,6 +194,12 @@ export class QueryCommand extends EpistemeCommand {
   /** The query the flags ask for, with these terms: one request, or the defaults of each --batch line. */
   private queryOptions(terms: string[]): QueryOptions {
     // The bounds a --batch line or an MCP search has (query-request.ts): the same request either way.
+    const typed = this.words.join(' ');
+    if (typed.length > MAX_TERM_CHARS)
+      throw new EpistemeError('usage-error', `The query words take at most ${MAX_TERM_CHARS} characters (got ${typed.length}).`, {
+        hint: 'Shorten the query to its key words.',
+        details: { field: 'words' },
+      });
     checkValues('--term', terms, MAX_TERMS);
     checkValues('--family', this.family, MAX_FILTER_VALUES);
     checkValues('--authority', this.authority, MAX_FILTER_VALUES);

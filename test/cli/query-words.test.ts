@@ -35,6 +35,11 @@ test('query words after the options are the query as typed', async () => {
     assert.match(batch.json!.error!.message, /not from --term or the command line/);
     assert.match(batch.json!.error!.hint!, /Drop the query words/);
 
+    const long = await rig.exec(['query', ...Array.from({ length: 1000 }, () => 'word'), '--json']);
+    assert.equal(long.code, 2);
+    assert.match(long.json!.error!.message, /^The query words take at most 4096 characters \(got 4999\)\.$/);
+    assert.equal(long.json!.error!.hint, 'Shorten the query to its key words.');
+
     const none = await rig.exec(['query', '--json']);
     assert.equal(none.code, 2);
     assert.match(none.json!.error!.message, /Missing the query/);
