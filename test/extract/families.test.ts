@@ -32,6 +32,11 @@ test('host matching is exact or by label, never by substring', () => {
   assert.equal(resolveFamily('https://dom.spec.whatwg.org/#x', undefined).rules.id, 'whatwg');
   assert.equal(resolveFamily('https://www.w3.org/TR/FileAPI/', undefined).rules.id, 'w3c');
   assert.equal(resolveFamily('https://w3c.github.io/FileAPI/', undefined).rules.id, 'w3c');
+  // W3C groups that publish their drafts on a github.io host of their own (WICG, GPU for the Web, ...).
+  assert.equal(resolveFamily('https://wicg.github.io/scroll-to-text-fragment/', undefined).rules.id, 'w3c');
+  assert.equal(resolveFamily('https://gpuweb.github.io/gpuweb/', undefined).rules.id, 'w3c');
+  assert.equal(resolveFamily('https://webmachinelearning.github.io/webnn/', undefined).rules.id, 'w3c');
+  assert.equal(resolveFamily('https://evil.github.io/wicg/', undefined).rules.id, 'generic');
   assert.equal(resolveFamily('https://httpwg.org/specs/rfc9110.html', undefined).rules.id, 'rfc');
   assert.equal(resolveFamily('https://www.rfc-editor.org/rfc/rfc9001.txt', undefined).rules.id, 'rfc');
   assert.equal(resolveFamily('https://example.org/', 'rfc').rules.id, 'rfc');
