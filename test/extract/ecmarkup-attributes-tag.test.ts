@@ -10,7 +10,8 @@ import { extractBytes } from './helpers.js';
  */
 
 // As ecmarkup renders ECMA-262 2024 (tc39/ecma262, 2024/multipage/managing-memory.html, abridged).
-const ecmarkup = `<!doctype html><html lang="en-GB-oxendict"><head><meta charset="utf-8"><title>ECMAScript® 2024 Language&nbsp;Specification</title></head>
+const ecmarkup = `<!doctype html><html lang="en-GB-oxendict"><head><meta
+ charset="utf-8"><title>ECMAScript® 2024 Language&nbsp;Specification</title></head>
 <body><div id='spec-container'><emu-clause id="sec-properties-of-the-weak-ref-prototype-object">
   <h1><span class="secnum">26.1.3</span> Properties of the WeakRef Prototype Object</h1>
   <p>The <dfn tabindex="-1">WeakRef prototype</dfn> object is an ordinary object.</p>

@@ -14,9 +14,11 @@ const respec = `<!DOCTYPE html><html lang="en"><head><meta charset="utf-8"><meta
 <section id="permissions"><div class="header-wrapper"><h2 id="x4-permissions"><bdi class="secno">4.</bdi> Permissions</h2><a
  class="self-link" href="#permissions" aria-label="Permalink for Section 4."></a></div>
 <p>The API is a powerful feature.</p>
-<pre class="idl def" id="webidl-1632041439"><span class="idlHeader"><a class="self-link" href="#webidl-1632041439">WebIDL</a></span><code><span
+<pre class="idl def"
+ id="webidl-1632041439"><span class="idlHeader"><a class="self-link" href="#webidl-1632041439">WebIDL</a></span><code><span
  data-idl="" class="idlDictionary" id="idl-def-gadgetdescriptor">dictionary <dfn data-dfn-type="dictionary"
- id="dom-gadgetdescriptor">GadgetDescriptor</dfn> : <a href="https://w3c.github.io/permissions/#dom-permissiondescriptor">PermissionDescriptor</a> {
+ id="dom-gadgetdescriptor">GadgetDescriptor</dfn> : <a
+ href="https://w3c.github.io/permissions/#dom-permissiondescriptor">PermissionDescriptor</a> {
   <span class="idlMember">boolean <span class="idlMemberName"><a href="#dom-gadgetdescriptor-sysex">sysex</a></span> = false;</span>
 };</span></code></pre>
 </section></body></html>`;

@@ -18,7 +18,8 @@ const bikeshed = `<!doctype html><html lang="en"><head><meta charset="utf-8"><ti
 <div class="p-summary" data-fill-with="abstract"><h2 class="no-num no-toc no-ref heading settled" id="abstract"><span
  class="content">Abstract</span></h2><p>Gadget fragments let a URL point at a gadget.</p></div>
 <nav data-fill-with="table-of-contents" id="toc"><h2 class="no-num no-toc no-ref" id="contents">Table of Contents</h2>
-<ol class="toc" role="directory"><li><a href="#processing"><span class="secno">1</span> <span class="content">Processing</span></a></ol></nav>
+<ol class="toc" role="directory"><li><a href="#processing"><span class="secno">1</span> <span
+ class="content">Processing</span></a></ol></nav>
 <main><h2 class="heading settled" data-level="1" id="processing"><span class="secno">1. </span><span class="content">Processing</span><a
  class="self-link" href="#processing"></a></h2>
 <p>A user agent <em class="rfc2119" title="MUST">must</em> scroll to the first gadget.</p>

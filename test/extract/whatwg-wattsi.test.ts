@@ -16,7 +16,8 @@ const wattsi = `<!DOCTYPE html><html class=split lang=en-US-x-hixie><meta charse
    <hgroup><h1 class=allcaps>HTML</h1><h2 id=living-standard class="no-num no-toc">Living Standard — Last Updated <span
    class=pubdate>21 October 2018</span></h2></hgroup>
   </header>
-  <nav><a href=workers.html>← 10 Web workers</a> — <a href=./>Table of Contents</a> — <a href=syntax.html>12 The HTML syntax →</a></nav>
+  <nav><a href=workers.html>← 10 Web workers</a> — <a href=./>Table of Contents</a> — <a
+   href=syntax.html>12 The HTML syntax →</a></nav>
   <h2 id=webstorage><span class=secno>11</span> Web storage<a href=#webstorage class=self-link></a></h2><aside class=mdn><input
    onclick=toggleStatus(this) value=⋰ type=button><div><b>MDN</b> <details><summary><a
    href=https://developer.mozilla.org/en-US/docs/Web/API/Web_Storage_API>Web_Storage_API</a></summary><p class=mdnsupport><span
@@ -29,12 +30,15 @@ const wattsi = `<!DOCTYPE html><html class=split lang=en-US-x-hixie><meta charse
 <c- b>interface</c-> <dfn id='storage-2'><c- g>Storage</c-></dfn> {
   <c- b>void</c-> <a href='#dom-storage-clear' id='the-storage-interface:dom-storage-clear'><c- g>clear</c-></a>();
 };</code></pre>
-  <pre><code class='js'><c- k>if</c-> <c- p>(</c->sessionStorage<c- p>.</c->insurance<c- p>)</c-> <c- p>{</c-> <c- p>...</c-> <c- p>}</c-></code></pre>
+  <pre><code
+   class='js'><c- k>if</c-> <c- p>(</c->sessionStorage<c-
+   p>.</c->insurance<c- p>)</c-> <c- p>{</c-> <c- p>...</c-> <c- p>}</c-></code></pre>
   <p>The <dfn id=dom-storage-clear><code>clear()</code></dfn> method must atomically cause the
   list associated with the object to be emptied of all key/value pairs.<aside class=mdn><input onclick=toggleStatus(this)
    value=⋰ type=button><div><b>MDN</b> <details><summary><a
    href=https://developer.mozilla.org/en-US/docs/Web/API/Storage/clear>Storage/clear</a></summary></details></div></aside>
-  <nav><a href=workers.html>← 10 Web workers</a> — <a href=./>Table of Contents</a> — <a href=syntax.html>12 The HTML syntax →</a></nav>
+  <nav><a href=workers.html>← 10 Web workers</a> — <a href=./>Table of Contents</a> — <a
+   href=syntax.html>12 The HTML syntax →</a></nav>
 </body></html>`;
 
 test('whatwg: the HTML Standard (Wattsi) gives its IDL as IDL and leaves out support boxes and page navigation', async () => {
@@ -66,7 +70,8 @@ test('whatwg: the HTML Standard (Wattsi) gives its IDL as IDL and leaves out sup
 
 // A Bikeshed inline IDL reference is <code class="idl"> inside running text, never a block.
 test('whatwg: an inline <code class="idl"> in a paragraph stays in its paragraph', async () => {
-  const html = `<!DOCTYPE html><title>T</title><body><h2 id=a>A</h2><p>Call <code class="idl"><a href="#dom-x">x()</a></code> first.</p></body>`;
+  const html = `<!DOCTYPE html><title>T</title><body><h2 id=a>A</h2>
+<p>Call <code class="idl"><a href="#dom-x">x()</a></code> first.</p></body>`;
   const doc = await extractBytes(html, 'https://html.spec.whatwg.org/', 'text/html');
   assert.deepEqual(
     doc.blocks.map((b) => [b.kind, b.text]),
