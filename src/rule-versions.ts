@@ -56,7 +56,8 @@
  * is an IDL block, and its MDN (`aside.mdn`) and caniuse (`div.status`) boxes and multipage
  * previous/next `<nav>` are not text (whatwg); an ecmarkup clause tag (`div.attributes-tag`,
  * "Normative Optional", "Legacy") is no longer a block of the clause before it (tc39); drafts on W3C
- * groups' github.io hosts (wicg, gpuweb, webmachinelearning, ...) are read with the w3c family.
+ * groups' github.io hosts (wicg, gpuweb, webmachinelearning, ...) are read with the w3c family; an RFC's
+ * page on datatracker (`/doc/html/rfc6265`) is read with the rfc family, not as an Internet-Draft.
  */
 export const EXTRACT_RULE_VERSION = 21;
 /**

@@ -44,6 +44,9 @@ test('host matching is exact or by label, never by substring', () => {
   assert.equal(resolveFamily('https://www.ietf.org/archive/id/draft-a-b-00.txt', undefined).rules.id, 'ietf-draft');
   assert.equal(resolveFamily('https://www.ietf.org/rfc/rfc2616.txt', undefined).rules.id, 'rfc');
   assert.equal(resolveFamily('https://datatracker.ietf.org/doc/html/draft-a-b-00', undefined).rules.id, 'ietf-draft');
+  // Datatracker serves RFCs too: an RFC's page there is an RFC, not a draft.
+  assert.equal(resolveFamily('https://datatracker.ietf.org/doc/html/rfc6265', undefined).rules.id, 'rfc');
+  assert.equal(resolveFamily('https://datatracker.ietf.org/doc/rfc9110/', undefined).rules.id, 'rfc');
   assert.equal(resolveFamily('https://www.unicode.org/reports/tr29/', undefined).rules.id, 'unicode');
   assert.equal(resolveFamily('https://evilunicode.org/reports/tr29/', undefined).rules.id, 'generic');
   assert.equal(resolveFamily('https://www.ietf.org.evil.test/archive/id/x', undefined).rules.id, 'generic');
