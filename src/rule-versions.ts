@@ -51,8 +51,15 @@
  * Internet-Draft's front notes (XML `<front><note>`, RFC text sections before section 1) are informative;
  * an HTML list holding a heading (outside a sectioning root) is walked as a container, so the heading
  * opens its section.
+ * 21 (family rules, no extractor code): ReSpec's "WebIDL" permalink (`span.idlHeader`) is no longer
+ * the start of every IDL block (w3c, whatwg, generic); the HTML Standard's `<pre><code class="idl">`
+ * is an IDL block, and its MDN (`aside.mdn`) and caniuse (`div.status`) boxes and multipage
+ * previous/next `<nav>` are not text (whatwg); an ecmarkup clause tag (`div.attributes-tag`,
+ * "Normative Optional", "Legacy") is no longer a block of the clause before it (tc39); drafts on W3C
+ * groups' github.io hosts (wicg, gpuweb, webmachinelearning, ...) are read with the w3c family; an RFC's
+ * page on datatracker (`/doc/html/rfc6265`) is read with the rfc family, not as an Internet-Draft.
  */
-export const EXTRACT_RULE_VERSION = 20;
+export const EXTRACT_RULE_VERSION = 21;
 /**
  * The PDF extractor's own version (1: pdf-parse tables; 2: tables from geometry with rowPages, and
  * heading-guess limits; 3: unruled tables as reports set them (wrapped cells at the row pitch, bold

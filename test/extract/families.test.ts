@@ -32,6 +32,11 @@ test('host matching is exact or by label, never by substring', () => {
   assert.equal(resolveFamily('https://dom.spec.whatwg.org/#x', undefined).rules.id, 'whatwg');
   assert.equal(resolveFamily('https://www.w3.org/TR/FileAPI/', undefined).rules.id, 'w3c');
   assert.equal(resolveFamily('https://w3c.github.io/FileAPI/', undefined).rules.id, 'w3c');
+  // W3C groups that publish their drafts on a github.io host of their own (WICG, GPU for the Web, ...).
+  assert.equal(resolveFamily('https://wicg.github.io/scroll-to-text-fragment/', undefined).rules.id, 'w3c');
+  assert.equal(resolveFamily('https://gpuweb.github.io/gpuweb/', undefined).rules.id, 'w3c');
+  assert.equal(resolveFamily('https://webmachinelearning.github.io/webnn/', undefined).rules.id, 'w3c');
+  assert.equal(resolveFamily('https://evil.github.io/wicg/', undefined).rules.id, 'generic');
   assert.equal(resolveFamily('https://httpwg.org/specs/rfc9110.html', undefined).rules.id, 'rfc');
   assert.equal(resolveFamily('https://www.rfc-editor.org/rfc/rfc9001.txt', undefined).rules.id, 'rfc');
   assert.equal(resolveFamily('https://example.org/', 'rfc').rules.id, 'rfc');
@@ -39,6 +44,9 @@ test('host matching is exact or by label, never by substring', () => {
   assert.equal(resolveFamily('https://www.ietf.org/archive/id/draft-a-b-00.txt', undefined).rules.id, 'ietf-draft');
   assert.equal(resolveFamily('https://www.ietf.org/rfc/rfc2616.txt', undefined).rules.id, 'rfc');
   assert.equal(resolveFamily('https://datatracker.ietf.org/doc/html/draft-a-b-00', undefined).rules.id, 'ietf-draft');
+  // Datatracker serves RFCs too: an RFC's page there is an RFC, not a draft.
+  assert.equal(resolveFamily('https://datatracker.ietf.org/doc/html/rfc6265', undefined).rules.id, 'rfc');
+  assert.equal(resolveFamily('https://datatracker.ietf.org/doc/rfc9110/', undefined).rules.id, 'rfc');
   assert.equal(resolveFamily('https://www.unicode.org/reports/tr29/', undefined).rules.id, 'unicode');
   assert.equal(resolveFamily('https://evilunicode.org/reports/tr29/', undefined).rules.id, 'generic');
   assert.equal(resolveFamily('https://www.ietf.org.evil.test/archive/id/x', undefined).rules.id, 'generic');
