@@ -58,8 +58,11 @@
  * "Normative Optional", "Legacy") is no longer a block of the clause before it (tc39); drafts on W3C
  * groups' github.io hosts (wicg, gpuweb, webmachinelearning, ...) are read with the w3c family; an RFC's
  * page on datatracker (`/doc/html/rfc6265`) is read with the rfc family, not as an Internet-Draft.
+ * 22: an htmlized RFC (rfc2html's <pre> pages with heading spans: tools.ietf.org/html, datatracker
+ * /doc/html/ before v3, rfc-editor.org's .html of older RFCs) is read as the RFC's text, each offset
+ * mapped back to the HTML, its sections cited at the page's anchors (html/htmlized-rfc.ts).
  */
-export const EXTRACT_RULE_VERSION = 21;
+export const EXTRACT_RULE_VERSION = 22;
 /**
  * The PDF extractor's own version (1: pdf-parse tables; 2: tables from geometry with rowPages, and
  * heading-guess limits; 3: unruled tables as reports set them (wrapped cells at the row pitch, bold

@@ -1,5 +1,7 @@
 import { type AnyNode, type Document, type Element, isTag, isText, isCDATA } from 'domhandler';
 import { isRespecSource, respecSectionHeading } from './respec-source.js';
+import { htmlizedRfc } from './htmlized-rfc.js';
+import { extractRfcText } from '../text/rfc-text.js';
 import { selectAll, selectOne } from 'css-select';
 import { textContent } from 'domutils';
 import type { HtmlRules } from '../families.js';
@@ -331,6 +333,16 @@ export function extractHtml(ctx: HtmlExtractContext): HtmlExtractResult {
       `${cappedElements} elements nested deeper than ${MAX_TREE_DEPTH} levels were attached at depth ${MAX_TREE_DEPTH}, ` +
         'as browsers do; their text is kept.',
     );
+  }
+  // An htmlized RFC is the RFC's text in <pre> pages: read as that text (htmlized-rfc.ts).
+  const htmlized = htmlizedRfc(document, ctx.source);
+  if (htmlized !== null) {
+    const read = extractRfcText(htmlized.text, ctx.builder, htmlized.map);
+    ctx.builder.limits.add('text-layout-inferred');
+    const titleEl = selectOne<AnyNode, Element>('title', document);
+    let idCount = 0;
+    for (const s of ctx.builder.sections) if (s.fragment !== null) idCount++;
+    return { title: read.title || normalizeSpace(titleEl ? textContent(titleEl) : ''), headingCount: read.sectionCount, idCount };
   }
   const walker = new HtmlWalker(ctx, isRespecSource(document));
   let root: Element | Document = document;

@@ -9,6 +9,17 @@ export function looksLikeRfcText(source: string): boolean {
 }
 
 /** A line kept after page furniture is removed, with the page it sits on. */
+/**
+ * Where the text read came from, when it is not the source itself (an htmlized RFC's pages, taken out
+ * of their HTML: html/htmlized-rfc.ts): the source offset of each offset of the text, the source line
+ * of a source offset, and the ids the source gives, so a section whose id it gives cites it.
+ */
+export interface TextSourceMap {
+  offset(textOffset: number): number;
+  line(sourceOffset: number): number;
+  fragments: ReadonlySet<string>;
+}
+
 interface TextLine extends SourceLine {
   page: number;
   /** True when the line is the first kept line after a page break. */
@@ -75,8 +86,8 @@ export function hasDotLeader(text: string): boolean {
  * Removes page furniture: a footer line ("Author   Category   [Page N]") and the running header that
  * follows the form feed ("RFC 6635   Title   June 2012"). Pages count form feeds when present, else footers.
  */
-function pageLines(source: string): { lines: TextLine[]; paginated: boolean } {
-  const raw = splitLines(source);
+function pageLines(source: string, map: TextSourceMap | null): { lines: TextLine[]; paginated: boolean } {
+  const raw = map === null ? splitLines(source) : splitLines(source).map((l) => mappedLine(l, map));
   const paginated = source.includes('\f') || raw.some((l) => FOOTER.test(l.text));
   const lines: TextLine[] = [];
   let page = 1;
@@ -109,6 +120,12 @@ function pageLines(source: string): { lines: TextLine[]; paginated: boolean } {
     if (text.trim() !== '') afterBreak = false;
   }
   return { lines, paginated };
+}
+
+/** A line of the text with the offsets and line number of where the source writes it. */
+function mappedLine(line: SourceLine, map: TextSourceMap): SourceLine {
+  const start = map.offset(line.start);
+  return { text: line.text, start, end: Math.max(start, map.offset(line.end)), line: map.line(start) };
 }
 
 interface Group {
@@ -197,8 +214,12 @@ function isPlainHeading(text: string): boolean {
   return /^[A-Z]/.test(text);
 }
 
-export function extractRfcText(source: string, builder: DocumentBuilder): { title: string; sectionCount: number } {
-  const { lines, paginated } = pageLines(source);
+export function extractRfcText(
+  source: string,
+  builder: DocumentBuilder,
+  map: TextSourceMap | null = null,
+): { title: string; sectionCount: number } {
+  const { lines, paginated } = pageLines(source, map);
   const groups = groupsOf(lines);
   const figureEnd = figureEnds(groups, looksLikeHeading);
   let title = '';
@@ -294,7 +315,8 @@ export function extractRfcText(source: string, builder: DocumentBuilder): { titl
       const depth = number === null ? 1 : number.split('.').length;
       const id = number === null ? null : /^[A-Z]/.test(number) ? `appendix-${number}` : `section-${number}`;
       builder.openSection({
-        fragment: null,
+        // An htmlized RFC anchors its sections by these ids: a citation opens there.
+        fragment: id !== null && map?.fragments.has(id) ? id : null,
         heading,
         level: depth + 1,
         number,
