@@ -124,6 +124,8 @@ export const SEARCH_INDEX_RULE_VERSION =
 
 export const RULE_VERSIONS: Record<string, number> = {
   extract: EXTRACT_RULE_VERSION,
+  // A PDF's extraction key holds its own version: without it here, a bump left PDFs proven up to date.
+  'pdf-extract': PDF_EXTRACTOR_VERSION,
   chunk: CHUNK_RULE_VERSION,
   'search-index': SEARCH_INDEX_RULE_VERSION,
 };
