@@ -59,11 +59,11 @@ export const EXTRACT_RULE_VERSION = 20;
  * two-line headers, currency signs with their figures), superscripts and subscripts as ^x and _x,
  * numbered bold headings, running heads and feet as furniture, the text-item bound per byte; 4:
  * superscripts and subscripts inside table cells as ^x and _x, as in prose; 5: an Info Title that is a
- * file name ("10811.exe", "Microsoft Word - x.docx") is no title). It enters the extraction
- * config of PDF documents only, so bumping it rebuilds PDFs and leaves every other document's bytes
- * alone.
+ * file name ("10811.exe", "Microsoft Word - x.docx") is no title; 6: outline entries that carry their
+ * section number match the heading line). It enters the extraction config of PDF documents only, so
+ * bumping it rebuilds PDFs and leaves every other document's bytes alone.
  */
-export const PDF_EXTRACTOR_VERSION = 5;
+export const PDF_EXTRACTOR_VERSION = 6;
 /**
  * 2: heading paths start with the document title (same shape for every extractor); chunks record the ids
  * inside their text; chunks of one algorithm block cite the steps they cover. 3: chunk files record the

@@ -149,3 +149,32 @@ test("a PDF's Info Title that is a file name is no title: the first page's headi
   const doc = await extractBytes(tablePdf([{ texts }], [], { title: '10811.exe' }), 'https://example.test/t.pdf', 'application/pdf');
   assert.equal((doc.metadata as Record<string, string>)['title'], '10811.exe', 'the metadata keeps the value as declared');
 });
+
+test('outline entries that carry their section number open at the heading line that prints it, once', async () => {
+  // DocBook, Texinfo and hyperref's numbered bookmarks write the number into the outline title
+  // ("2.1. Directory layout"): the heading line was taken for body text under the section that the
+  // destination had opened, and the section had no number.
+  const body = (top: number, text: string): TextSpec => ({ x: 72, top, size: 10, text });
+  const texts: TextSpec[] = [
+    { x: 72, top: 72, size: 14, text: '2. Unified system', bold: true },
+    body(96, 'The system is made of a set of files read by every application.'),
+    { x: 72, top: 130, size: 12, text: '2.1. Directory layout', bold: true },
+    body(154, 'Each directory holds a packages folder of source files.'),
+  ];
+  const outline = [
+    { title: '2. Unified system', page: 1, top: 60 },
+    { title: '2.1. Directory layout', page: 1, top: 118 },
+  ];
+  const doc = await extractBytes(tablePdf([{ texts }], outline), 'https://example.test/numbered.pdf', 'application/pdf');
+  assert.deepEqual(
+    doc.sections.map((s) => [s.heading, s.number, s.level]),
+    [
+      ['2. Unified system', '2', 2],
+      ['2.1. Directory layout', '2.1', 2],
+    ],
+  );
+  assert.deepEqual(
+    doc.blocks.map((b) => b.text),
+    ['The system is made of a set of files read by every application.', 'Each directory holds a packages folder of source files.'],
+  );
+});

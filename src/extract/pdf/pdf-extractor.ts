@@ -368,8 +368,14 @@ function metadataTitle(declared: string | undefined): string {
 const FILE_EXTENSION =
   /\.(?:exe|dll|docx?|dotx?|rtf|odt|ott|pdf|ps|eps|dvi|tex|indd|qxd|pub|xlsx?|pptx?|txt|html?|wpd|tmp|tiff?|jpe?g|png|gif|bmp)$/i;
 
-/** A line's text as an outline title: its leading section number dropped. */
+/**
+ * A line's or an outline entry's title, its leading section number dropped: an outline entry may
+ * carry the number its heading prints ("1 Introduction", "2.1. Directory layout") or not.
+ */
 const outlineTitleOf = (text: string): string => normalizeSpace(text).replace(/^[\d.]+\s*/, '');
+
+/** The section number a heading's text starts with ("1.5" of "1.5 Stability", "2" of "2. Methods"). */
+const sectionNumberOf = (text: string): string | null => /^(\d+(?:\.\d+)*)\.?\s/.exec(text)?.[1] ?? null;
 
 /** A heading's leading section number: "1.5 Stability", "2. Methods". */
 const NUMBERED_HEADING = /^(\d{1,2}(?:\.\d{1,2}){0,4})\.?\s+\p{Lu}/u;
@@ -617,7 +623,7 @@ async function extractLoaded(
     };
     // Outline entries of this page whose title no line carries open where their destination points.
     const titled = new Set<OutlineEntry>();
-    for (const e of outline) if (e.page === p && lines.some((l) => outlineTitleOf(l.text) === normalizeSpace(e.title))) titled.add(e);
+    for (const e of outline) if (e.page === p && lines.some((l) => outlineTitleOf(l.text) === outlineTitleOf(e.title))) titled.add(e);
     for (let li = 0; li < lines.length; li++) {
       const line = lines[li]!;
       const start = offset;
@@ -637,7 +643,7 @@ async function extractLoaded(
         e = outline[outlineIndex];
       }
       const entry = outline[outlineIndex];
-      if (entry && entry.page === p && outlineTitleOf(line.text) === normalizeSpace(entry.title)) {
+      if (entry && entry.page === p && outlineTitleOf(line.text) === outlineTitleOf(entry.title)) {
         flush();
         openOutlineSection(builder, entry, line, p, start, end);
         outlineIndex++;
@@ -679,7 +685,7 @@ async function extractLoaded(
           fragment: null,
           heading: line.text,
           level,
-          number: /^(\d+(?:\.\d+)*)\.?\s/.exec(line.text)?.[1] ?? null,
+          number: sectionNumberOf(line.text),
           page: p,
           span: lineSpan(p, [line], start, end),
           confidence: 50,
@@ -757,7 +763,7 @@ function openOutlineSection(
     fragment: null,
     heading: normalizeSpace(entry.title),
     level: entry.depth + 1,
-    number: line ? (/^(\d+(?:\.\d+)*)\.?\s/.exec(line.text)?.[1] ?? null) : null,
+    number: (line ? sectionNumberOf(line.text) : null) ?? sectionNumberOf(normalizeSpace(entry.title)),
     page: entry.page ?? page,
     span: line && start !== undefined && end !== undefined ? lineSpan(page, [line], start, end) : { page: entry.page ?? page },
   });
