@@ -178,3 +178,29 @@ test('outline entries that carry their section number open at the heading line t
     ['The system is made of a set of files read by every application.', 'Each directory holds a packages folder of source files.'],
   );
 });
+
+test('running heads and page numbers set well inside the page (LaTeX, groff) are furniture; body lines at the edge are not', async () => {
+  // amsldoc's heads sit 12% from the top ("4  3. DISPLAYED EQUATIONS"), lppl's page numbers 13% from
+  // the bottom, ssh(1) through groff and ps2pdf has "BSD  November 28, 2022  1" 11% from it: outside
+  // the 8% band, they were text of whatever section they fell in. A page's first and last lines count
+  // as its edge when they stand apart from the body by more than their height.
+  const pages = [0, 1, 2].map((i) => {
+    const texts: TextSpec[] = [
+      { x: 72, top: 90, size: 9, text: `${2 * i + 4}` },
+      { x: 300, top: 90, size: 9, text: '3. DISPLAYED EQUATIONS' },
+      // The body's own first line is the same on pages 2 and 3 ("}" closing a listing): no head.
+      { x: 72, top: 122, size: 10, text: i === 0 ? 'Equations are set in display.' : '}' },
+    ];
+    for (let k = 1; k < 40; k++)
+      texts.push({ x: 72, top: 122 + k * 13, size: 10, text: `Line ${k} of page ${i + 1} says how equations are numbered.` });
+    texts.push({ x: 72, top: 700, size: 10, text: 'BSD' }, { x: 290, top: 700, size: 10, text: `${i + 1}` });
+    return { texts };
+  });
+  const doc = await extractBytes(tablePdf(pages), 'https://example.test/heads.pdf', 'application/pdf');
+  const text = doc.blocks.map((b) => b.text).join('\n');
+  assert.ok(!text.includes('DISPLAYED'), text.slice(0, 300));
+  assert.ok(!/\bBSD\b/.test(text), text.slice(-300));
+  assert.ok(!doc.blocks.some((b) => /^\d+$/.test(b.text)), 'no page number is a block');
+  assert.equal(doc.blocks.filter((b) => b.text.startsWith('}')).length, 2, 'the listing lines at the top of pages 2 and 3 stay');
+  assert.ok(text.includes('Line 39 of page 3 says how equations are numbered.'));
+});

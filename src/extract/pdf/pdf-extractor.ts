@@ -391,24 +391,57 @@ function mostCommonFont(pageLines: Line[][]): string {
   return best;
 }
 
-/** Share of the page height, at its top and at its bottom, where running heads and feet sit. */
+/** Share of the page height, at its top and at its bottom, where running heads and feet always count as furniture. */
 const FURNITURE_BAND = 0.08;
 
 /**
- * Lines of running heads and feet: in the top or bottom band of their page, every run of them with
- * the same text (digits aside) in the same band on at least one other page. Runs, not lines, are
- * compared: a head split by a column gutter on one page is one line on another.
+ * Where a line sits for running heads and feet: 'top' or 'bottom' when it lies in that band of its
+ * page, or is the page's top or bottom row standing apart from the text next to it by more than its
+ * own height (a LaTeX or groff page keeps its head and foot well inside the page, 9 to 12% from the
+ * edge, a head separation away from the body); else null.
+ */
+function edgeBands(lines: Line[], height: number): Map<Line, 'top' | 'bottom'> {
+  const out = new Map<Line, 'top' | 'bottom'>();
+  if (lines.length === 0) return out;
+  let minTop = Infinity;
+  let maxTop = -Infinity;
+  for (const l of lines) {
+    minTop = Math.min(minTop, l.top);
+    maxTop = Math.max(maxTop, l.top);
+  }
+  const topRow = lines.filter((l) => l.top <= minTop + 2);
+  const bottomRow = lines.filter((l) => l.top >= maxTop - 2);
+  let topRowBottom = -Infinity;
+  for (const l of topRow) topRowBottom = Math.max(topRowBottom, l.top + l.height);
+  let bottomRowTop = Infinity;
+  for (const l of bottomRow) bottomRowTop = Math.min(bottomRowTop, l.top);
+  let belowTop = Infinity;
+  let aboveBottom = -Infinity;
+  for (const l of lines) {
+    if (l.top > minTop + 2) belowTop = Math.min(belowTop, l.top);
+    if (l.top < maxTop - 2) aboveBottom = Math.max(aboveBottom, l.top + l.height);
+  }
+  for (const l of topRow) if (belowTop - topRowBottom > l.height) out.set(l, 'top');
+  for (const l of bottomRow) if (bottomRowTop - aboveBottom > l.height) out.set(l, 'bottom');
+  for (const l of lines) {
+    if (l.top + l.height <= height * FURNITURE_BAND) out.set(l, 'top');
+    else if (l.top >= height * (1 - FURNITURE_BAND)) out.set(l, 'bottom');
+  }
+  return out;
+}
+
+/**
+ * Lines of running heads and feet: at the top or bottom of their page (edgeBands), every run of them
+ * with the same text (digits aside) at the same edge on at least one other page, or a page number
+ * alone there. Runs, not lines, are compared: a head split by a column gutter on one page is one line
+ * on another.
  */
 function runningFurniture(pageLines: Line[][], pageHeights: number[]): Set<Line> {
-  const bandOf = (l: Line, height: number): string | null =>
-    l.top + l.height <= height * FURNITURE_BAND ? 'top' : l.top >= height * (1 - FURNITURE_BAND) ? 'bottom' : null;
   const keyOf = (band: string, it: Item): string => `${band}:${it.str.trim().replace(/\d+/g, '#')}`;
   const pagesOf = new Map<string, Set<number>>();
   const candidates: { line: Line; band: string }[] = [];
   pageLines.forEach((lines, p) => {
-    for (const l of lines) {
-      const band = bandOf(l, pageHeights[p]!);
-      if (band === null) continue;
+    for (const [l, band] of edgeBands(lines, pageHeights[p]!)) {
       candidates.push({ line: l, band });
       for (const it of l.items) {
         if (it.str.trim() === '') continue;
@@ -421,7 +454,8 @@ function runningFurniture(pageLines: Line[][], pageHeights: number[]): Set<Line>
   });
   const out = new Set<Line>();
   for (const { line, band } of candidates)
-    if (line.items.every((it) => it.str.trim() === '' || (pagesOf.get(keyOf(band, it))?.size ?? 0) >= 2)) out.add(line);
+    if (/^\d{1,4}$/.test(line.text) || line.items.every((it) => it.str.trim() === '' || (pagesOf.get(keyOf(band, it))?.size ?? 0) >= 2))
+      out.add(line);
   return out;
 }
 
