@@ -7,7 +7,7 @@ import { readRulings, QUANTUM } from '../../src/extract/pdf/ruling-lines.js';
 import { SKIP_CORPUS, corpusDir, extractBytes, extractCorpusFile } from './helpers.js';
 import { bestAgreement, blockRows, texTables } from '../helpers/table-agreement.js';
 import { tableCases } from '../helpers/table-cases.js';
-import { realLayoutCases } from '../helpers/real-layouts.js';
+import { realLayoutCases, wrap } from '../helpers/real-layouts.js';
 import { tablePdf } from '../helpers/table-pdf.js';
 import { findPageTables, type TextRun } from '../../src/extract/pdf/table-geometry.js';
 import { mergedRunPdf, widePagePdf } from '../hostile/pdf-runs.js';
@@ -221,4 +221,42 @@ test('a page whose MediaBox declares it 10^9 or 10^12 points wide keeps its text
       `${width}`,
     );
   }
+});
+
+test('running text under two headings whose word spaces line up is paragraphs, not a table', async () => {
+  // As camlidl's manual sets "6 Hints on writing IDL files" (14 pt) and "6.1 Writing an IDL file for a
+  // C library" (12 pt) above a justified paragraph: each number stands an em from its title, and the
+  // strip both headings leave free there, narrower than the body's em, was a gutter the paragraph's
+  // lines were cut at ("When | writing an IDL file for a | C library that has no...").
+  const heading = (top: number, size: number, words: [string, number][]) =>
+    words.map(([text, x]) => ({ x, top, size, text, bold: true }));
+  const texts = [
+    ...heading(100, 14, [
+      ['6', 72],
+      ['Hints on writing IDL files', 96],
+    ]),
+    ...heading(125, 12, [
+      ['6.1', 72],
+      ['Writing an IDL file for a C library', 102.6],
+    ]),
+  ];
+  const prose =
+    'When writing an IDL file for a C library that has no IDL interface already, the include files for that library are a ' +
+    'good starting point: copy the relevant type and function declarations to the IDL file, then annotate them with IDL ' +
+    'attributes that describe their actual behaviour more precisely. The documentation of the library must be read ' +
+    'carefully to determine the mode of function parameters, the actual sizes of arrays and which pointers may be null.';
+  let top = 146;
+  for (const line of wrap(prose, 468, 10)) {
+    texts.push({ x: 72, top, size: 10, text: line, bold: false });
+    top += 13;
+  }
+  const doc = await extractPdf(tablePdf([{ texts }]));
+  assert.deepEqual(
+    doc.blocks.filter((b) => b.kind === 'table').map(blockRows),
+    [],
+  );
+  assert.ok(
+    doc.blocks.some((b) => b.kind === 'paragraph' && b.text.startsWith('When writing an IDL file') && b.text.endsWith('may be null.')),
+    JSON.stringify(doc.blocks.map((b) => b.text)),
+  );
 });
