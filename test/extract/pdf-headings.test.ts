@@ -204,3 +204,25 @@ test('running heads and page numbers set well inside the page (LaTeX, groff) are
   assert.equal(doc.blocks.filter((b) => b.text.startsWith('}')).length, 2, 'the listing lines at the top of pages 2 and 3 stay');
   assert.ok(text.includes('Line 39 of page 3 says how equations are numbered.'));
 });
+
+test('a PDF with an outline and no Info Title is titled by its first page, not by its first section', async () => {
+  // shared-mime-info-spec.pdf (DocBook through dblatex) declares no Title: it was titled "1.
+  // Introduction", its first outline entry, while its first page prints "Shared MIME-info Database".
+  const texts: TextSpec[] = [
+    { x: 160, top: 64, size: 24, text: 'Shared MIME-info' },
+    { x: 160, top: 94, size: 24, text: 'Database' },
+    { x: 230, top: 140, size: 16, text: 'Thomas Leonard' },
+    { x: 72, top: 200, size: 16, text: '1. Introduction', bold: true },
+  ];
+  for (let i = 0; i < 10; i++) texts.push({ x: 72, top: 230 + i * 13, size: 10, text: `Body line ${i + 1} of the specification's text.` });
+  const outline = [{ title: '1. Introduction', page: 1, top: 190 }];
+  const doc = await extractBytes(tablePdf([{ texts }], outline), 'https://example.test/spec.pdf', 'application/pdf');
+  assert.equal(doc.title, 'Shared MIME-info Database');
+  assert.deepEqual(
+    doc.sections.map((s) => s.heading),
+    ['1. Introduction'],
+  );
+  // A declared title still wins.
+  const declared = await extractBytes(tablePdf([{ texts }], outline, { title: 'MIME database' }), 'https://example.test/s.pdf', 'application/pdf');
+  assert.equal(declared.title, 'MIME database');
+});

@@ -364,6 +364,27 @@ function metadataTitle(declared: string | undefined): string {
   return (FILE_EXTENSION.test(title) && !/\s/.test(title)) || /^(?:[A-Za-z]:\\|\\\\)/.test(title) ? '' : title;
 }
 
+/**
+ * The title a first page prints: its lines set in the page's largest type, at least 1.25 times the
+ * body, the first of them and those that continue it below (a title wrapped over two or three lines).
+ */
+function firstPageTitle(lines: Line[], bodyHeight: number, furniture: Set<Line>): string {
+  const candidates = lines.filter((l) => !furniture.has(l) && /\p{L}/u.test(l.text));
+  let largest = 0;
+  for (const l of candidates) largest = Math.max(largest, l.height);
+  if (!(largest >= bodyHeight * 1.25)) return '';
+  const first = candidates.findIndex((l) => l.height >= largest - 0.5);
+  const parts = [candidates[first]!];
+  for (let k = first + 1; k < candidates.length && parts.length < 3; k++) {
+    const l = candidates[k]!;
+    const prev = parts[parts.length - 1]!;
+    if (l.height < largest - 0.5 || l.top - prev.top > 2 * largest || l.top <= prev.top) break;
+    parts.push(l);
+  }
+  const title = normalizeSpace(parts.map((l) => l.text).join(' '));
+  return title.length > 256 ? '' : title;
+}
+
 /** The extension of a document, image or program file. */
 const FILE_EXTENSION =
   /\.(?:exe|dll|docx?|dotx?|rtf|odt|ott|pdf|ps|eps|dvi|tex|indd|qxd|pub|xlsx?|pptx?|txt|html?|wpd|tmp|tiff?|jpe?g|png|gif|bmp)$/i;
@@ -644,6 +665,8 @@ async function extractLoaded(
   const bodyFont = mostCommonFont(pageLines);
   const furniture = runningFurniture(pageLines, pageHeights);
   result.title = metadataTitle(result.metadata['title']);
+  // Headings come from the outline, which rarely names the document: its first page's title does.
+  if (result.title === '' && outline.length > 0 && pageLines[0]) result.title = firstPageTitle(pageLines[0], bodyHeight, furniture);
   let outlineIndex = 0;
   for (let p = 1; p <= pages; p++) {
     const lines = pageLines[p - 1]!;
