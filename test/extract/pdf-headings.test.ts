@@ -226,3 +226,32 @@ test('a PDF with an outline and no Info Title is titled by its first page, not b
   const declared = await extractBytes(tablePdf([{ texts }], outline, { title: 'MIME database' }), 'https://example.test/s.pdf', 'application/pdf');
   assert.equal(declared.title, 'MIME database');
 });
+
+test("a bulleted item's wrapped lines, hung under its text, are one list item; a line back at the bullet ends it", async () => {
+  // amsldoc's feature list: "• A convenient way to define new 'operator name' commands analogous to"
+  // then "\sin and \lim, including proper side spacing..." under the text, right of the bullet. The
+  // indent read as a new paragraph's, so every item lost its later lines to a paragraph of their own.
+  const texts: TextSpec[] = [{ x: 72, top: 72, size: 10, text: 'The package offers these features:' }];
+  const items = [
+    ['A convenient way to define new operator name commands analogous to', 'sin and lim, with proper side spacing.'],
+    ['Multiple substitutes for the eqnarray environment to make various', 'kinds of alignments easier to set.'],
+  ];
+  let top = 90;
+  for (const [first, second] of items) {
+    texts.push({ x: 82, top, size: 10, text: '\u2022' }, { x: 92, top, size: 10, text: first! });
+    texts.push({ x: 92, top: top + 12, size: 10, text: second! });
+    top += 28;
+  }
+  // shared-mime-info-spec.pdf: the paragraph after the list starts back at the bullet's x.
+  texts.push({ x: 82, top: top, size: 10, text: 'Further, the databases have been merged into one package.' });
+  const doc = await extractBytes(tablePdf([{ texts }]), 'https://example.test/list.pdf', 'application/pdf');
+  assert.deepEqual(
+    doc.blocks.map((b) => [b.kind, b.text]),
+    [
+      ['paragraph', 'The package offers these features:'],
+      ['list', `\u2022 ${items[0]!.join(' ')}`],
+      ['list', `\u2022 ${items[1]!.join(' ')}`],
+      ['paragraph', 'Further, the databases have been merged into one package.'],
+    ],
+  );
+});

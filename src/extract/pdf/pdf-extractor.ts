@@ -480,6 +480,12 @@ function runningFurniture(pageLines: Line[][], pageHeights: number[]): Set<Line>
   return out;
 }
 
+/** Where a list item's text starts, right of its marker, when the marker is a text run of its own. */
+function itemTextX(line: Line): number | null {
+  const visible = line.items.filter((i) => i.str.trim() !== '');
+  return visible.length >= 2 && /^(?:[\u2022\u25cf\u25aa\u2013\-*]|\d+[.)]|\([a-z0-9]+\))$/.test(visible[0]!.str.trim()) ? visible[1]!.x : null;
+}
+
 const BULLET = /^(?:[\u2022\u25cf\u25aa\u2013\-*]|\d+[.)]|\([a-z0-9]+\))\s+/;
 
 export async function extractPdf(body: Uint8Array, builder: DocumentBuilder, limits: PdfLimits): Promise<PdfExtractResult> {
@@ -751,13 +757,20 @@ async function extractLoaded(
       }
       const prev = para ? para.lines[para.lines.length - 1]! : null;
       const gap = prev ? line.top - (prev.top + prev.height) : 0;
+      // A list item's later lines hang under its text, right of its marker: they continue the item; a
+      // line back at the marker's x, left of the item's text, is the paragraph after the list.
+      const item = para !== null && BULLET.test(para.lines[0]!.text) ? para.lines[0]! : null;
+      const hanging = item !== null && line.x > item.x + 2;
+      const textX = item !== null ? itemTextX(item) : null;
+      const outdented = textX !== null && line.x < textX - 2;
       const breaks =
         prev !== null &&
         (prev.column !== line.column ||
-          (line.x - prev.x > 6 && line.x - prev.x < 40 && line.column !== -1) ||
+          (line.x - prev.x > 6 && line.x - prev.x < 40 && line.column !== -1 && !hanging) ||
           gap > Math.max(prev.height, line.height) * 0.9 ||
           gap < -prev.height * 2 ||
           Math.abs(line.height - prev.height) > 1.5 ||
+          outdented ||
           BULLET.test(line.text));
       if (breaks) flush();
       if (!para) para = { lines: [line], start, end };
