@@ -223,7 +223,11 @@ test('a PDF with an outline and no Info Title is titled by its first page, not b
     ['1. Introduction'],
   );
   // A declared title still wins.
-  const declared = await extractBytes(tablePdf([{ texts }], outline, { title: 'MIME database' }), 'https://example.test/s.pdf', 'application/pdf');
+  const declared = await extractBytes(
+    tablePdf([{ texts }], outline, { title: 'MIME database' }),
+    'https://example.test/s.pdf',
+    'application/pdf',
+  );
   assert.equal(declared.title, 'MIME database');
 });
 
@@ -254,4 +258,22 @@ test("a bulleted item's wrapped lines, hung under its text, are one list item; a
       ['paragraph', 'Further, the databases have been merged into one package.'],
     ],
   );
+});
+
+test('a raised capital kerned back into the letter before it is part of the word (the LaTeX logo), not a superscript', async () => {
+  // lppl.pdf, amsldoc.pdf: TeX sets "L", a smaller raised "A" moved left over the L, then "TEX": every
+  // "LaTeX" read "L^ATEX", a word no query for LaTeX finds. A superscript starts where its base ends.
+  const a = 72 + textWidth('The L', 10) - 3.6;
+  const tex = a + textWidth('A', 7) - 1.5;
+  const exponent = tex + textWidth('TEX Project Public License covers 2', 10);
+  const texts: TextSpec[] = [
+    { x: 72, top: 100, size: 10, text: 'The L' },
+    { x: a, top: 103, size: 7, text: 'A', rise: 2 },
+    { x: tex, top: 100, size: 10, text: 'TEX Project Public License covers 2' },
+    { x: exponent, top: 103, size: 7, text: '53', rise: 4 },
+    { x: exponent + textWidth('53', 7), top: 100, size: 10, text: ' files.' },
+  ];
+  for (let i = 0; i < 6; i++) texts.push({ x: 72, top: 130 + i * 13, size: 10, text: `Body line ${i + 1} of the license text.` });
+  const doc = await extractBytes(tablePdf([{ texts }]), 'https://example.test/logo.pdf', 'application/pdf');
+  assert.equal(doc.blocks[0]!.text, 'The LATEX Project Public License covers 2^53 files.');
 });

@@ -293,7 +293,10 @@ function lineText(visible: Item[]): string {
   let endsWithSpace = true;
   for (let k = 0; k < visible.length; k++) {
     const it = visible[k]!;
-    const mark = scriptMark(it, main);
+    // A smaller raised letter kerned back into the run before it belongs to the word: the A of the
+    // LaTeX logo overlaps its L ("L", "A", "TEX"). A script starts where what it raises ends.
+    const kerned = parts.length > 0 && it.x < lastRight - main.height * 0.15;
+    const mark = kerned ? '' : scriptMark(it, main);
     if (mark !== '') {
       // Consecutive runs of the same script make one group ("n", "+", "1" is "^(n+1)").
       const group: string[] = [];
@@ -483,8 +486,11 @@ function runningFurniture(pageLines: Line[][], pageHeights: number[]): Set<Line>
 /** Where a list item's text starts, right of its marker, when the marker is a text run of its own. */
 function itemTextX(line: Line): number | null {
   const visible = line.items.filter((i) => i.str.trim() !== '');
-  return visible.length >= 2 && /^(?:[\u2022\u25cf\u25aa\u2013\-*]|\d+[.)]|\([a-z0-9]+\))$/.test(visible[0]!.str.trim()) ? visible[1]!.x : null;
+  return visible.length >= 2 && MARKER.test(visible[0]!.str.trim()) ? visible[1]!.x : null;
 }
+
+/** A list marker alone: a bullet or dash, "1." or "1)", "(a)". */
+const MARKER = /^(?:[\u2022\u25cf\u25aa\u2013\-*]|\d+[.)]|\([a-z0-9]+\))$/;
 
 const BULLET = /^(?:[\u2022\u25cf\u25aa\u2013\-*]|\d+[.)]|\([a-z0-9]+\))\s+/;
 

@@ -373,10 +373,12 @@ function cellScripts(cellsOf: Word[][][]): Map<Word, ScriptKind> {
       if (cell.length < 2) continue;
       let main = cell[0]!;
       for (const w of cell) if (w.size > main.size) main = w;
-      for (const w of cell) {
-        const kind = scriptOf(w, main);
+      cell.forEach((w, k) => {
+        // Kerned back into the word before it (the A of the LaTeX logo): part of that word, as in prose.
+        const prev = k > 0 ? cell[k - 1]! : null;
+        const kind = prev !== null && 100 * w.x0 < 100 * prev.x1 - 15 * main.size ? undefined : scriptOf(w, main);
         if (kind !== undefined) scripts.set(w, kind);
-      }
+      });
     }
   return scripts;
 }
