@@ -277,3 +277,29 @@ test('a raised capital kerned back into the letter before it is part of the word
   const doc = await extractBytes(tablePdf([{ texts }]), 'https://example.test/logo.pdf', 'application/pdf');
   assert.equal(doc.blocks[0]!.text, 'The LATEX Project Public License covers 2^53 files.');
 });
+
+test('without an outline, an unnumbered line 1.15 times the body in a font of its own opens a section', async () => {
+  // lppl.pdf sets its sections with \subsection* ("Preamble", "Definitions": 12 pt bold on a 10 pt
+  // body): below the 1.25 of a heading guessed from size alone and without a number, none was found
+  // and the license was one section. A line that size in the body's own font stays text, and so does
+  // a centred author line (multicolumn.pdf's "Your Name"): headings start at their column's edge.
+  const texts: TextSpec[] = [{ x: 270, top: 50, size: 12, text: 'Jane Author', bold: true }];
+  let top = 72;
+  for (const heading of ['Preamble', 'Definitions']) {
+    texts.push({ x: 72, top, size: 12, text: heading, bold: true });
+    top += 20;
+    for (let i = 0; i < 5; i++) {
+      texts.push({ x: 72, top, size: 10, text: `${heading} line ${i + 1} of the license, set in the body's type.` });
+      top += 12;
+    }
+    top += 10;
+  }
+  texts.push({ x: 72, top, size: 12, text: 'A larger line in the body font' });
+  const doc = await extractBytes(tablePdf([{ texts }]), 'https://example.test/lppl.pdf', 'application/pdf');
+  assert.deepEqual(
+    doc.sections.map((s) => s.heading),
+    ['Preamble', 'Definitions'],
+  );
+  const heading = new Map(doc.sections.map((s) => [s.id, s.heading]));
+  assert.equal(heading.get(doc.blocks.find((b) => b.text.startsWith('Definitions line 1'))?.sectionId ?? ''), 'Definitions');
+});

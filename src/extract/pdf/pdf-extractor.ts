@@ -690,6 +690,9 @@ async function extractLoaded(
       emitParagraph(builder, para.lines, p, para.start, para.end, pageText);
       para = null;
     };
+    // Each column's left edge: where its lines start when not indented.
+    const leftEdge = new Map<number, number>();
+    for (const l of lines) leftEdge.set(l.column, Math.min(leftEdge.get(l.column) ?? Infinity, l.x));
     // Outline entries of this page whose title no line carries open where their destination points.
     const titled = new Set<OutlineEntry>();
     for (const e of outline) if (e.page === p && lines.some((l) => outlineTitleOf(l.text) === outlineTitleOf(e.title))) titled.add(e);
@@ -744,7 +747,14 @@ async function extractLoaded(
           // are 1.2 times the body, many reports' headings are bold body text.
           (numbered !== null &&
             !/[.,;:]$/.test(line.text) &&
-            (line.height >= bodyHeight * 1.15 || (line.font !== '' && line.font !== bodyFont && line.height >= bodyHeight * 0.95))));
+            (line.height >= bodyHeight * 1.15 || (line.font !== '' && line.font !== bodyFont && line.height >= bodyHeight * 0.95))) ||
+          // Unnumbered, a line 1.15 times the body in a font of its own at its column's left edge:
+          // LaTeX's \subsection* ("Preamble"); a title page's centred author and date lines are not.
+          (line.height >= bodyHeight * 1.15 &&
+            line.font !== '' &&
+            line.font !== bodyFont &&
+            !/[.,;:]$/.test(line.text) &&
+            line.x <= (leftEdge.get(line.column) ?? line.x) + 2));
       if (isHeading) {
         flush();
         if (result.title === '' && p === 1) result.title = line.text;
