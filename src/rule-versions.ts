@@ -64,8 +64,9 @@ export const EXTRACT_RULE_VERSION = 20;
  * paragraph under headings whose word spaces line up is no table; an outlined PDF without a Title is
  * titled by its first page; a list item's hanging lines continue it; a raised letter kerned into the
  * one before it, as in the LaTeX logo, is no superscript; an unnumbered line 1.15 times the body in a
- * font of its own is a heading). It enters the extraction config of PDF documents only, so bumping it
- * rebuilds PDFs and leaves every other document's bytes alone.
+ * font of its own is a heading; listings in a monospaced font are code blocks). It enters the extraction
+ * config of PDF documents only, so bumping it rebuilds PDFs and leaves every other document's bytes
+ * alone.
  */
 export const PDF_EXTRACTOR_VERSION = 6;
 /**

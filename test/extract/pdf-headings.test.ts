@@ -303,3 +303,27 @@ test('without an outline, an unnumbered line 1.15 times the body in a font of it
   const heading = new Map(doc.sections.map((s) => [s.id, s.heading]));
   assert.equal(heading.get(doc.blocks.find((b) => b.text.startsWith('Definitions line 1'))?.sectionId ?? ''), 'Definitions');
 });
+
+test('a listing set in a monospaced font the body is not set in is one code block, its lines and indentation kept', async () => {
+  // shared-mime-info-spec.pdf's XML examples, camlidl's IDL declarations, ltnews's LaTeX input: each
+  // listing was a paragraph, its lines run together ("<mime-type ...> <comment>...</comment> ...").
+  const texts: TextSpec[] = [{ x: 72, top: 72, size: 10, text: 'A package file looks like this:' }];
+  const listing = ['<?xml version="1.0"?>', '<mime-info>', '  <mime-type type="text/x-diff">', '    <comment>Differences</comment>'];
+  listing.push('  </mime-type>', '</mime-info>');
+  listing.forEach((line, i) => {
+    const indent = line.length - line.trimStart().length;
+    texts.push({ x: 90 + indent * 6, top: 90 + i * 11, size: 10, text: line.trimStart(), mono: true });
+  });
+  texts.push({ x: 72, top: 90 + listing.length * 11 + 6, size: 10, text: 'Each package file names the types it adds.' });
+  for (let i = 0; i < 6; i++)
+    texts.push({ x: 72, top: 190 + i * 13, size: 10, text: `Body line ${i + 1} of the specification, set in the body's type.` });
+  const doc = await extractBytes(tablePdf([{ texts }]), 'https://example.test/code.pdf', 'application/pdf');
+  assert.deepEqual(
+    doc.blocks.slice(0, 3).map((b) => [b.kind, b.text]),
+    [
+      ['paragraph', 'A package file looks like this:'],
+      ['code', listing.join('\n')],
+      ['paragraph', 'Each package file names the types it adds.'],
+    ],
+  );
+});

@@ -675,6 +675,7 @@ async function extractLoaded(
 
   const bodyHeight = median(bodyHeights);
   const bodyFont = mostCommonFont(pageLines);
+  const monospaced = monospacedFonts(pageLines);
   const furniture = runningFurniture(pageLines, pageHeights);
   result.title = metadataTitle(result.metadata['title']);
   // Headings come from the outline, which rarely names the document: its first page's title does.
@@ -684,10 +685,11 @@ async function extractLoaded(
     const lines = pageLines[p - 1]!;
     const pageText = pageTexts[p - 1]!;
     let offset = 0;
-    let para: { lines: Line[]; start: number; end: number } | null = null;
+    let para: { lines: Line[]; start: number; end: number; code: boolean } | null = null;
     const flush = (): void => {
       if (!para) return;
-      emitParagraph(builder, para.lines, p, para.start, para.end, pageText);
+      if (para.code) emitCode(builder, para.lines, p, para.start, para.end);
+      else emitParagraph(builder, para.lines, p, para.start, para.end, pageText);
       para = null;
     };
     // Each column's left edge: where its lines start when not indented.
@@ -773,6 +775,18 @@ async function extractLoaded(
       }
       const prev = para ? para.lines[para.lines.length - 1]! : null;
       const gap = prev ? line.top - (prev.top + prev.height) : 0;
+      // A listing's lines (all in a monospaced font the body is not set in) keep their line breaks and
+      // indentation: they are one code block, however they are indented or spaced.
+      const code = line.items.every((i) => i.str.trim() === '' || (monospaced.has(i.font) && i.font !== bodyFont));
+      if (para !== null && (para.code || code)) {
+        if (para.code !== code || prev!.column !== line.column || gap > Math.max(prev!.height, line.height) * 3) flush();
+        if (para === null) para = { lines: [line], start, end, code };
+        else {
+          para.lines.push(line);
+          para.end = end;
+        }
+        continue;
+      }
       // A list item's later lines hang under its text, right of its marker: they continue the item; a
       // line back at the marker's x, left of the item's text, is the paragraph after the list.
       const item = para !== null && BULLET.test(para.lines[0]!.text) ? para.lines[0]! : null;
@@ -789,7 +803,7 @@ async function extractLoaded(
           outdented ||
           BULLET.test(line.text));
       if (breaks) flush();
-      if (!para) para = { lines: [line], start, end };
+      if (!para) para = { lines: [line], start, end, code };
       else {
         para.lines.push(line);
         para.end = end;
@@ -911,6 +925,53 @@ function emitParagraph(builder: DocumentBuilder, lines: Line[], page: number, st
     page,
     span: { unit: 'utf16-page-text', ...lineSpan(page, lines, start, end) },
   });
+}
+
+/** A listing: one code block, a line per line, each indented by its offset from the leftmost in characters. */
+function emitCode(builder: DocumentBuilder, lines: Line[], page: number, start: number, end: number): void {
+  let left = Infinity;
+  let advance = 0;
+  let chars = 0;
+  for (const l of lines) {
+    left = Math.min(left, l.x);
+    for (const i of l.items) {
+      advance += i.width;
+      chars += i.str.length;
+    }
+  }
+  const step = chars > 0 && advance > 0 ? advance / chars : 0;
+  const text = lines.map((l) => ' '.repeat(step > 0 ? Math.min(80, Math.round((l.x - left) / step)) : 0) + l.text).join('\n');
+  builder.addBlock({
+    kind: 'code',
+    text,
+    fragment: null,
+    page,
+    span: { unit: 'utf16-page-text', ...lineSpan(page, lines, start, end) },
+  });
+}
+
+/**
+ * Fonts whose glyphs all advance alike, as listings are set: over five different runs of three
+ * characters or more, nine in ten advance the same per character (within 3%) as the median.
+ */
+function monospacedFonts(pageLines: Line[][]): Set<string> {
+  const perFont = new Map<string, { ratios: number[]; texts: Set<string> }>();
+  for (const lines of pageLines)
+    for (const l of lines)
+      for (const i of l.items) {
+        if (i.font === '' || i.str.length < 3 || !(i.width > 0) || !(i.height > 0)) continue;
+        const entry = perFont.get(i.font) ?? { ratios: [], texts: new Set<string>() };
+        entry.ratios.push(i.width / i.str.length / i.height);
+        if (entry.texts.size < 5) entry.texts.add(i.str);
+        perFont.set(i.font, entry);
+      }
+  const out = new Set<string>();
+  for (const [font, { ratios, texts }] of perFont) {
+    if (texts.size < 5) continue;
+    const m = median(ratios);
+    if (10 * ratios.filter((r) => Math.abs(r - m) <= m * 0.03).length >= 9 * ratios.length) out.add(font);
+  }
+  return out;
 }
 
 type FieldMap = Map<string, { page: number; type: string; value: string | boolean | null; options: string[]; readOnly: boolean }>;
