@@ -69,11 +69,16 @@ export const EXTRACT_RULE_VERSION = 22;
  * two-line headers, currency signs with their figures), superscripts and subscripts as ^x and _x,
  * numbered bold headings, running heads and feet as furniture, the text-item bound per byte; 4:
  * superscripts and subscripts inside table cells as ^x and _x, as in prose; 5: an Info Title that is a
- * file name ("10811.exe", "Microsoft Word - x.docx") is no title). It enters the extraction
+ * file name ("10811.exe", "Microsoft Word - x.docx") is no title; 6: outline entries that carry their
+ * section number match the heading line; running heads and feet at the page's first or last row; a
+ * paragraph under headings whose word spaces line up is no table; an outlined PDF without a Title is
+ * titled by its first page; a list item's hanging lines continue it; a raised letter kerned into the
+ * one before it, as in the LaTeX logo, is no superscript; an unnumbered line 1.15 times the body in a
+ * font of its own is a heading; listings in a monospaced font are code blocks). It enters the extraction
  * config of PDF documents only, so bumping it rebuilds PDFs and leaves every other document's bytes
  * alone.
  */
-export const PDF_EXTRACTOR_VERSION = 5;
+export const PDF_EXTRACTOR_VERSION = 6;
 /**
  * 2: heading paths start with the document title (same shape for every extractor); chunks record the ids
  * inside their text; chunks of one algorithm block cite the steps they cover. 3: chunk files record the
@@ -134,6 +139,8 @@ export const SEARCH_INDEX_RULE_VERSION =
 
 export const RULE_VERSIONS: Record<string, number> = {
   extract: EXTRACT_RULE_VERSION,
+  // A PDF's extraction key holds its own version: without it here, a bump left PDFs proven up to date.
+  'pdf-extract': PDF_EXTRACTOR_VERSION,
   chunk: CHUNK_RULE_VERSION,
   'search-index': SEARCH_INDEX_RULE_VERSION,
 };

@@ -149,3 +149,181 @@ test("a PDF's Info Title that is a file name is no title: the first page's headi
   const doc = await extractBytes(tablePdf([{ texts }], [], { title: '10811.exe' }), 'https://example.test/t.pdf', 'application/pdf');
   assert.equal((doc.metadata as Record<string, string>)['title'], '10811.exe', 'the metadata keeps the value as declared');
 });
+
+test('outline entries that carry their section number open at the heading line that prints it, once', async () => {
+  // DocBook, Texinfo and hyperref's numbered bookmarks write the number into the outline title
+  // ("2.1. Directory layout"): the heading line was taken for body text under the section that the
+  // destination had opened, and the section had no number.
+  const body = (top: number, text: string): TextSpec => ({ x: 72, top, size: 10, text });
+  const texts: TextSpec[] = [
+    { x: 72, top: 72, size: 14, text: '2. Unified system', bold: true },
+    body(96, 'The system is made of a set of files read by every application.'),
+    { x: 72, top: 130, size: 12, text: '2.1. Directory layout', bold: true },
+    body(154, 'Each directory holds a packages folder of source files.'),
+  ];
+  const outline = [
+    { title: '2. Unified system', page: 1, top: 60 },
+    { title: '2.1. Directory layout', page: 1, top: 118 },
+  ];
+  const doc = await extractBytes(tablePdf([{ texts }], outline), 'https://example.test/numbered.pdf', 'application/pdf');
+  assert.deepEqual(
+    doc.sections.map((s) => [s.heading, s.number, s.level]),
+    [
+      ['2. Unified system', '2', 2],
+      ['2.1. Directory layout', '2.1', 2],
+    ],
+  );
+  assert.deepEqual(
+    doc.blocks.map((b) => b.text),
+    ['The system is made of a set of files read by every application.', 'Each directory holds a packages folder of source files.'],
+  );
+});
+
+test('running heads and page numbers set well inside the page (LaTeX, groff) are furniture; body lines at the edge are not', async () => {
+  // amsldoc's heads sit 12% from the top ("4  3. DISPLAYED EQUATIONS"), lppl's page numbers 13% from
+  // the bottom, ssh(1) through groff and ps2pdf has "BSD  November 28, 2022  1" 11% from it: outside
+  // the 8% band, they were text of whatever section they fell in. A page's first and last lines count
+  // as its edge when they stand apart from the body by more than their height.
+  const pages = [0, 1, 2].map((i) => {
+    const texts: TextSpec[] = [
+      { x: 72, top: 90, size: 9, text: `${2 * i + 4}` },
+      { x: 300, top: 90, size: 9, text: '3. DISPLAYED EQUATIONS' },
+      // The body's own first line is the same on pages 2 and 3 ("}" closing a listing): no head.
+      { x: 72, top: 122, size: 10, text: i === 0 ? 'Equations are set in display.' : '}' },
+    ];
+    for (let k = 1; k < 40; k++)
+      texts.push({ x: 72, top: 122 + k * 13, size: 10, text: `Line ${k} of page ${i + 1} says how equations are numbered.` });
+    texts.push({ x: 72, top: 700, size: 10, text: 'BSD' }, { x: 290, top: 700, size: 10, text: `${i + 1}` });
+    return { texts };
+  });
+  const doc = await extractBytes(tablePdf(pages), 'https://example.test/heads.pdf', 'application/pdf');
+  const text = doc.blocks.map((b) => b.text).join('\n');
+  assert.ok(!text.includes('DISPLAYED'), text.slice(0, 300));
+  assert.ok(!/\bBSD\b/.test(text), text.slice(-300));
+  assert.ok(!doc.blocks.some((b) => /^\d+$/.test(b.text)), 'no page number is a block');
+  assert.equal(doc.blocks.filter((b) => b.text.startsWith('}')).length, 2, 'the listing lines at the top of pages 2 and 3 stay');
+  assert.ok(text.includes('Line 39 of page 3 says how equations are numbered.'));
+});
+
+test('a PDF with an outline and no Info Title is titled by its first page, not by its first section', async () => {
+  // shared-mime-info-spec.pdf (DocBook through dblatex) declares no Title: it was titled "1.
+  // Introduction", its first outline entry, while its first page prints "Shared MIME-info Database".
+  const texts: TextSpec[] = [
+    { x: 160, top: 64, size: 24, text: 'Shared MIME-info' },
+    { x: 160, top: 94, size: 24, text: 'Database' },
+    { x: 230, top: 140, size: 16, text: 'Thomas Leonard' },
+    { x: 72, top: 200, size: 16, text: '1. Introduction', bold: true },
+  ];
+  for (let i = 0; i < 10; i++) texts.push({ x: 72, top: 230 + i * 13, size: 10, text: `Body line ${i + 1} of the specification's text.` });
+  const outline = [{ title: '1. Introduction', page: 1, top: 190 }];
+  const doc = await extractBytes(tablePdf([{ texts }], outline), 'https://example.test/spec.pdf', 'application/pdf');
+  assert.equal(doc.title, 'Shared MIME-info Database');
+  assert.deepEqual(
+    doc.sections.map((s) => s.heading),
+    ['1. Introduction'],
+  );
+  // A declared title still wins.
+  const declared = await extractBytes(
+    tablePdf([{ texts }], outline, { title: 'MIME database' }),
+    'https://example.test/s.pdf',
+    'application/pdf',
+  );
+  assert.equal(declared.title, 'MIME database');
+});
+
+test("a bulleted item's wrapped lines, hung under its text, are one list item; a line back at the bullet ends it", async () => {
+  // amsldoc's feature list: "• A convenient way to define new 'operator name' commands analogous to"
+  // then "\sin and \lim, including proper side spacing..." under the text, right of the bullet. The
+  // indent read as a new paragraph's, so every item lost its later lines to a paragraph of their own.
+  const texts: TextSpec[] = [{ x: 72, top: 72, size: 10, text: 'The package offers these features:' }];
+  const items = [
+    ['A convenient way to define new operator name commands analogous to', 'sin and lim, with proper side spacing.'],
+    ['Multiple substitutes for the eqnarray environment to make various', 'kinds of alignments easier to set.'],
+  ];
+  let top = 90;
+  for (const [first, second] of items) {
+    texts.push({ x: 82, top, size: 10, text: '\u2022' }, { x: 92, top, size: 10, text: first! });
+    texts.push({ x: 92, top: top + 12, size: 10, text: second! });
+    top += 28;
+  }
+  // shared-mime-info-spec.pdf: the paragraph after the list starts back at the bullet's x.
+  texts.push({ x: 82, top: top, size: 10, text: 'Further, the databases have been merged into one package.' });
+  const doc = await extractBytes(tablePdf([{ texts }]), 'https://example.test/list.pdf', 'application/pdf');
+  assert.deepEqual(
+    doc.blocks.map((b) => [b.kind, b.text]),
+    [
+      ['paragraph', 'The package offers these features:'],
+      ['list', `\u2022 ${items[0]!.join(' ')}`],
+      ['list', `\u2022 ${items[1]!.join(' ')}`],
+      ['paragraph', 'Further, the databases have been merged into one package.'],
+    ],
+  );
+});
+
+test('a raised capital kerned back into the letter before it is part of the word (the LaTeX logo), not a superscript', async () => {
+  // lppl.pdf, amsldoc.pdf: TeX sets "L", a smaller raised "A" moved left over the L, then "TEX": every
+  // "LaTeX" read "L^ATEX", a word no query for LaTeX finds. A superscript starts where its base ends.
+  const a = 72 + textWidth('The L', 10) - 3.6;
+  const tex = a + textWidth('A', 7) - 1.5;
+  const exponent = tex + textWidth('TEX Project Public License covers 2', 10);
+  const texts: TextSpec[] = [
+    { x: 72, top: 100, size: 10, text: 'The L' },
+    { x: a, top: 103, size: 7, text: 'A', rise: 2 },
+    { x: tex, top: 100, size: 10, text: 'TEX Project Public License covers 2' },
+    { x: exponent, top: 103, size: 7, text: '53', rise: 4 },
+    { x: exponent + textWidth('53', 7), top: 100, size: 10, text: ' files.' },
+  ];
+  for (let i = 0; i < 6; i++) texts.push({ x: 72, top: 130 + i * 13, size: 10, text: `Body line ${i + 1} of the license text.` });
+  const doc = await extractBytes(tablePdf([{ texts }]), 'https://example.test/logo.pdf', 'application/pdf');
+  assert.equal(doc.blocks[0]!.text, 'The LATEX Project Public License covers 2^53 files.');
+});
+
+test('without an outline, an unnumbered line 1.15 times the body in a font of its own opens a section', async () => {
+  // lppl.pdf sets its sections with \subsection* ("Preamble", "Definitions": 12 pt bold on a 10 pt
+  // body): below the 1.25 of a heading guessed from size alone and without a number, none was found
+  // and the license was one section. A line that size in the body's own font stays text, and so does
+  // a centred author line (multicolumn.pdf's "Your Name"): headings start at their column's edge.
+  const texts: TextSpec[] = [{ x: 270, top: 50, size: 12, text: 'Jane Author', bold: true }];
+  let top = 72;
+  for (const heading of ['Preamble', 'Definitions']) {
+    texts.push({ x: 72, top, size: 12, text: heading, bold: true });
+    top += 20;
+    for (let i = 0; i < 5; i++) {
+      texts.push({ x: 72, top, size: 10, text: `${heading} line ${i + 1} of the license, set in the body's type.` });
+      top += 12;
+    }
+    top += 10;
+  }
+  texts.push({ x: 72, top, size: 12, text: 'A larger line in the body font' });
+  const doc = await extractBytes(tablePdf([{ texts }]), 'https://example.test/lppl.pdf', 'application/pdf');
+  assert.deepEqual(
+    doc.sections.map((s) => s.heading),
+    ['Preamble', 'Definitions'],
+  );
+  const heading = new Map(doc.sections.map((s) => [s.id, s.heading]));
+  assert.equal(heading.get(doc.blocks.find((b) => b.text.startsWith('Definitions line 1'))?.sectionId ?? ''), 'Definitions');
+});
+
+test('a listing set in a monospaced font the body is not set in is one code block, its lines and indentation kept', async () => {
+  // shared-mime-info-spec.pdf's XML examples, camlidl's IDL declarations, ltnews's LaTeX input: each
+  // listing was a paragraph, its lines run together ("<mime-type ...> <comment>...</comment> ...").
+  const texts: TextSpec[] = [{ x: 72, top: 72, size: 10, text: 'A package file looks like this:' }];
+  const listing = ['<?xml version="1.0"?>', '<mime-info>', '  <mime-type type="text/x-diff">', '    <comment>Differences</comment>'];
+  listing.push('  </mime-type>', '</mime-info>');
+  listing.forEach((line, i) => {
+    const indent = line.length - line.trimStart().length;
+    texts.push({ x: 90 + indent * 6, top: 90 + i * 11, size: 10, text: line.trimStart(), mono: true });
+  });
+  texts.push({ x: 72, top: 90 + listing.length * 11 + 6, size: 10, text: 'Each package file names the types it adds.' });
+  for (let i = 0; i < 6; i++)
+    texts.push({ x: 72, top: 190 + i * 13, size: 10, text: `Body line ${i + 1} of the specification, set in the body's type.` });
+  const doc = await extractBytes(tablePdf([{ texts }]), 'https://example.test/code.pdf', 'application/pdf');
+  assert.deepEqual(
+    doc.blocks.slice(0, 3).map((b) => [b.kind, b.text]),
+    [
+      ['paragraph', 'A package file looks like this:'],
+      ['code', listing.join('\n')],
+      ['paragraph', 'Each package file names the types it adds.'],
+    ],
+  );
+});

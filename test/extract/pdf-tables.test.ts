@@ -7,7 +7,7 @@ import { readRulings, QUANTUM } from '../../src/extract/pdf/ruling-lines.js';
 import { SKIP_CORPUS, corpusDir, extractBytes, extractCorpusFile } from './helpers.js';
 import { bestAgreement, blockRows, texTables } from '../helpers/table-agreement.js';
 import { tableCases } from '../helpers/table-cases.js';
-import { realLayoutCases } from '../helpers/real-layouts.js';
+import { realLayoutCases, wrap } from '../helpers/real-layouts.js';
 import { tablePdf } from '../helpers/table-pdf.js';
 import { findPageTables, type TextRun } from '../../src/extract/pdf/table-geometry.js';
 import { mergedRunPdf, widePagePdf } from '../hostile/pdf-runs.js';
@@ -221,4 +221,72 @@ test('a page whose MediaBox declares it 10^9 or 10^12 points wide keeps its text
       `${width}`,
     );
   }
+});
+
+test('running text under two headings whose word spaces line up is paragraphs, not a table', async () => {
+  // As camlidl's manual sets "6 Hints on writing IDL files" (14 pt) and "6.1 Writing an IDL file for a
+  // C library" (12 pt) above a justified paragraph: each number stands an em from its title, and the
+  // strip both headings leave free there, narrower than the body's em, was a gutter the paragraph's
+  // lines were cut at ("When | writing an IDL file for a | C library that has no...").
+  const heading = (top: number, size: number, words: [string, number][]) => words.map(([text, x]) => ({ x, top, size, text, bold: true }));
+  const texts = [
+    ...heading(100, 14, [
+      ['6', 72],
+      ['Hints on writing IDL files', 96],
+    ]),
+    ...heading(125, 12, [
+      ['6.1', 72],
+      ['Writing an IDL file for a C library', 102.6],
+    ]),
+  ];
+  const prose =
+    'When writing an IDL file for a C library that has no IDL interface already, the include files for that library are a ' +
+    'good starting point: copy the relevant type and function declarations to the IDL file, then annotate them with IDL ' +
+    'attributes that describe their actual behaviour more precisely. The documentation of the library must be read ' +
+    'carefully to determine the mode of function parameters, the actual sizes of arrays and which pointers may be null.';
+  let top = 146;
+  for (const line of wrap(prose, 468, 10)) {
+    texts.push({ x: 72, top, size: 10, text: line, bold: false });
+    top += 13;
+  }
+  const doc = await extractPdf(tablePdf([{ texts }]));
+  assert.deepEqual(doc.blocks.filter((b) => b.kind === 'table').map(blockRows), []);
+  assert.ok(
+    doc.blocks.some((b) => b.kind === 'paragraph' && b.text.startsWith('When writing an IDL file') && b.text.endsWith('may be null.')),
+    JSON.stringify(doc.blocks.map((b) => b.text)),
+  );
+});
+
+test('a table cell keeps a raised capital kerned back into the letter before it in its word, as prose does', () => {
+  // Units are quarter points; 10 pt text is 40 units. The cell "LATEX" is set as TeX sets the logo:
+  // "L", then a 7 pt "A" raised 2 pt and moved back over the L, then "TEX".
+  const run = (index: number, str: string, x0: number, width: number, top: number, size = 40): TextRun => ({
+    index,
+    str,
+    x0,
+    x1: x0 + width,
+    top,
+    bottom: top + size,
+    size,
+    font: 'F1',
+  });
+  const runs: TextRun[] = [];
+  const rows = [
+    ['Program', 'Version'],
+    ['Word', '2.1'],
+    ['Excel', '3.5'],
+    ['Writer', '4.0'],
+  ];
+  rows.forEach(([name, version], r) => {
+    const top = 400 + r * 60;
+    runs.push(run(runs.length, name!, 320, 24 * name!.length, top), run(runs.length + 1, version!, 1200, 72, top));
+  });
+  const top = 400 + rows.length * 60;
+  runs.push(run(runs.length, 'L', 320, 24, top));
+  runs.push(run(runs.length, 'A', 330, 20, top - 8 + 12, 28));
+  runs.push(run(runs.length, 'TEX', 344, 80, top));
+  runs.push(run(runs.length, '5.0', 1200, 72, top));
+  const found = findPageTables(1, 3168, runs, []);
+  const cells = found.tables.flatMap((t) => t.rows.map((r) => r.cells[0]));
+  assert.ok(cells.includes('LATEX'), JSON.stringify(cells));
 });

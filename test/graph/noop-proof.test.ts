@@ -8,6 +8,7 @@ import { heldGroups } from '../../src/graph/noop-proof.js';
 import { buildGraph } from '../../src/graph/graph.js';
 import { loadWorkspace } from '../../src/config/workspace.js';
 import { initFastHash } from '../../src/store/hash.js';
+import { EXTRACT_RULE_VERSION, PDF_EXTRACTOR_VERSION, RULE_VERSIONS } from '../../src/rule-versions.js';
 
 // The state files carry an xxh64 checksum.
 await initFastHash();
@@ -205,4 +206,11 @@ test('what the fast path found is not used once another build has changed the pr
   } finally {
     fs.rmSync(rig.dir, { recursive: true, force: true });
   }
+});
+
+test("the rule versions a no-op proof must match include the PDF extractor's: bumping it rebuilds PDFs", () => {
+  // The no-op fast path answers before any key is computed: a version missing from RULE_VERSIONS left
+  // every PDF of an existing workspace "up to date" after the extractor changed.
+  assert.equal(RULE_VERSIONS['pdf-extract'], PDF_EXTRACTOR_VERSION);
+  assert.equal(RULE_VERSIONS['extract'], EXTRACT_RULE_VERSION);
 });

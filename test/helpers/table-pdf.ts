@@ -54,6 +54,8 @@ export interface TextSpec {
   text: string;
   /** Helvetica-Bold instead of Helvetica. */
   bold?: boolean;
+  /** Courier (every glyph 0.6 em wide) instead of Helvetica: a listing's lines. */
+  mono?: boolean;
   /** Baseline offset in points, upwards (a superscript is raised, a subscript lowered with a negative rise). */
   rise?: number;
 }
@@ -77,8 +79,8 @@ function escapePdfString(text: string): string {
 
 const num = (n: number): string => (Math.round(n * 100) / 100).toString();
 
-function showText(x: number, baselineFromTop: number, size: number, text: string, bold = false, rise = 0): string {
-  const font = bold ? '/F2' : '/F1';
+function showText(x: number, baselineFromTop: number, size: number, text: string, bold = false, rise = 0, mono = false): string {
+  const font = mono ? '/F3' : bold ? '/F2' : '/F1';
   // The rise is text state, kept past ET: it is set back to 0 after the run.
   const [ts, reset] = rise !== 0 ? [`${num(rise)} Ts `, ' 0 Ts'] : ['', ''];
   return `BT ${font} ${num(size)} Tf ${ts}${num(x)} ${num(PAGE_HEIGHT - baselineFromTop)} Td (${escapePdfString(text)}) Tj${reset} ET\n`;
@@ -164,8 +166,10 @@ export interface OutlineSpec {
 export function tablePdf(pages: PageSpec[], outline: OutlineSpec[] = [], info: { title?: string } = {}): Uint8Array {
   const pageIds = pages.map((_, i) => 4 + i * 2);
   const bold = pages.some((p) => p.texts?.some((t) => t.bold));
-  // The bold font, when used, is the last object: files without it keep their bytes.
+  const mono = pages.some((p) => p.texts?.some((t) => t.mono));
+  // The bold and Courier fonts, when used, are the last objects: files without them keep their bytes.
   const boldId = 4 + pages.length * 2;
+  const monoId = boldId + (bold ? 1 : 0);
   const objects: string[] = [
     '<< /Type /Catalog /Pages 2 0 R >>',
     `<< /Type /Pages /Kids [${pageIds.map((id) => `${id} 0 R`).join(' ')}] /Count ${pages.length} >>`,
@@ -173,16 +177,17 @@ export function tablePdf(pages: PageSpec[], outline: OutlineSpec[] = [], info: {
   ];
   pages.forEach((page, i) => {
     let content = '';
-    for (const t of page.texts ?? []) content += showText(t.x, t.top + t.size, t.size, t.text, t.bold, t.rise);
+    for (const t of page.texts ?? []) content += showText(t.x, t.top + t.size, t.size, t.text, t.bold, t.rise, t.mono);
     for (const table of page.tables ?? []) content += tableContent(table).content;
     content += page.raw ?? '';
     objects.push(
       `<< /Type /Page /Parent 2 0 R /MediaBox [0 0 ${PAGE_WIDTH} ${PAGE_HEIGHT}] /Contents ${pageIds[i]! + 1} 0 R ` +
-        `/Resources << /Font << /F1 3 0 R${bold ? ` /F2 ${boldId} 0 R` : ''} >> >> >>`,
+        `/Resources << /Font << /F1 3 0 R${bold ? ` /F2 ${boldId} 0 R` : ''}${mono ? ` /F3 ${monoId} 0 R` : ''} >> >> >>`,
     );
     objects.push(`<< /Length ${Buffer.byteLength(content, 'latin1')} >>\nstream\n${content}endstream`);
   });
   if (bold) objects.push('<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica-Bold /Encoding /WinAnsiEncoding >>');
+  if (mono) objects.push('<< /Type /Font /Subtype /Type1 /BaseFont /Courier /Encoding /WinAnsiEncoding >>');
   if (outline.length > 0) {
     const root = objects.length + 1;
     const first = root + 1;

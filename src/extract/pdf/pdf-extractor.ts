@@ -293,7 +293,10 @@ function lineText(visible: Item[]): string {
   let endsWithSpace = true;
   for (let k = 0; k < visible.length; k++) {
     const it = visible[k]!;
-    const mark = scriptMark(it, main);
+    // A smaller raised letter kerned back into the run before it belongs to the word: the A of the
+    // LaTeX logo overlaps its L ("L", "A", "TEX"). A script starts where what it raises ends.
+    const kerned = parts.length > 0 && it.x < lastRight - main.height * 0.15;
+    const mark = kerned ? '' : scriptMark(it, main);
     if (mark !== '') {
       // Consecutive runs of the same script make one group ("n", "+", "1" is "^(n+1)").
       const group: string[] = [];
@@ -364,12 +367,39 @@ function metadataTitle(declared: string | undefined): string {
   return (FILE_EXTENSION.test(title) && !/\s/.test(title)) || /^(?:[A-Za-z]:\\|\\\\)/.test(title) ? '' : title;
 }
 
+/**
+ * The title a first page prints: its lines set in the page's largest type, at least 1.25 times the
+ * body, the first of them and those that continue it below (a title wrapped over two or three lines).
+ */
+function firstPageTitle(lines: Line[], bodyHeight: number, furniture: Set<Line>): string {
+  const candidates = lines.filter((l) => !furniture.has(l) && /\p{L}/u.test(l.text));
+  let largest = 0;
+  for (const l of candidates) largest = Math.max(largest, l.height);
+  if (!(largest >= bodyHeight * 1.25)) return '';
+  const first = candidates.findIndex((l) => l.height >= largest - 0.5);
+  const parts = [candidates[first]!];
+  for (let k = first + 1; k < candidates.length && parts.length < 3; k++) {
+    const l = candidates[k]!;
+    const prev = parts[parts.length - 1]!;
+    if (l.height < largest - 0.5 || l.top - prev.top > 2 * largest || l.top <= prev.top) break;
+    parts.push(l);
+  }
+  const title = normalizeSpace(parts.map((l) => l.text).join(' '));
+  return title.length > 256 ? '' : title;
+}
+
 /** The extension of a document, image or program file. */
 const FILE_EXTENSION =
   /\.(?:exe|dll|docx?|dotx?|rtf|odt|ott|pdf|ps|eps|dvi|tex|indd|qxd|pub|xlsx?|pptx?|txt|html?|wpd|tmp|tiff?|jpe?g|png|gif|bmp)$/i;
 
-/** A line's text as an outline title: its leading section number dropped. */
+/**
+ * A line's or an outline entry's title, its leading section number dropped: an outline entry may
+ * carry the number its heading prints ("1 Introduction", "2.1. Directory layout") or not.
+ */
 const outlineTitleOf = (text: string): string => normalizeSpace(text).replace(/^[\d.]+\s*/, '');
+
+/** The section number a heading's text starts with ("1.5" of "1.5 Stability", "2" of "2. Methods"). */
+const sectionNumberOf = (text: string): string | null => /^(\d+(?:\.\d+)*)\.?\s/.exec(text)?.[1] ?? null;
 
 /** A heading's leading section number: "1.5 Stability", "2. Methods". */
 const NUMBERED_HEADING = /^(\d{1,2}(?:\.\d{1,2}){0,4})\.?\s+\p{Lu}/u;
@@ -385,24 +415,57 @@ function mostCommonFont(pageLines: Line[][]): string {
   return best;
 }
 
-/** Share of the page height, at its top and at its bottom, where running heads and feet sit. */
+/** Share of the page height, at its top and at its bottom, where running heads and feet always count as furniture. */
 const FURNITURE_BAND = 0.08;
 
 /**
- * Lines of running heads and feet: in the top or bottom band of their page, every run of them with
- * the same text (digits aside) in the same band on at least one other page. Runs, not lines, are
- * compared: a head split by a column gutter on one page is one line on another.
+ * Where a line sits for running heads and feet: 'top' or 'bottom' when it lies in that band of its
+ * page, or is the page's top or bottom row standing apart from the text next to it by more than its
+ * own height (a LaTeX or groff page keeps its head and foot well inside the page, 9 to 12% from the
+ * edge, a head separation away from the body); else null.
+ */
+function edgeBands(lines: Line[], height: number): Map<Line, 'top' | 'bottom'> {
+  const out = new Map<Line, 'top' | 'bottom'>();
+  if (lines.length === 0) return out;
+  let minTop = Infinity;
+  let maxTop = -Infinity;
+  for (const l of lines) {
+    minTop = Math.min(minTop, l.top);
+    maxTop = Math.max(maxTop, l.top);
+  }
+  const topRow = lines.filter((l) => l.top <= minTop + 2);
+  const bottomRow = lines.filter((l) => l.top >= maxTop - 2);
+  let topRowBottom = -Infinity;
+  for (const l of topRow) topRowBottom = Math.max(topRowBottom, l.top + l.height);
+  let bottomRowTop = Infinity;
+  for (const l of bottomRow) bottomRowTop = Math.min(bottomRowTop, l.top);
+  let belowTop = Infinity;
+  let aboveBottom = -Infinity;
+  for (const l of lines) {
+    if (l.top > minTop + 2) belowTop = Math.min(belowTop, l.top);
+    if (l.top < maxTop - 2) aboveBottom = Math.max(aboveBottom, l.top + l.height);
+  }
+  for (const l of topRow) if (belowTop - topRowBottom > l.height) out.set(l, 'top');
+  for (const l of bottomRow) if (bottomRowTop - aboveBottom > l.height) out.set(l, 'bottom');
+  for (const l of lines) {
+    if (l.top + l.height <= height * FURNITURE_BAND) out.set(l, 'top');
+    else if (l.top >= height * (1 - FURNITURE_BAND)) out.set(l, 'bottom');
+  }
+  return out;
+}
+
+/**
+ * Lines of running heads and feet: at the top or bottom of their page (edgeBands), every run of them
+ * with the same text (digits aside) at the same edge on at least one other page, or a page number
+ * alone there. Runs, not lines, are compared: a head split by a column gutter on one page is one line
+ * on another.
  */
 function runningFurniture(pageLines: Line[][], pageHeights: number[]): Set<Line> {
-  const bandOf = (l: Line, height: number): string | null =>
-    l.top + l.height <= height * FURNITURE_BAND ? 'top' : l.top >= height * (1 - FURNITURE_BAND) ? 'bottom' : null;
   const keyOf = (band: string, it: Item): string => `${band}:${it.str.trim().replace(/\d+/g, '#')}`;
   const pagesOf = new Map<string, Set<number>>();
   const candidates: { line: Line; band: string }[] = [];
   pageLines.forEach((lines, p) => {
-    for (const l of lines) {
-      const band = bandOf(l, pageHeights[p]!);
-      if (band === null) continue;
+    for (const [l, band] of edgeBands(lines, pageHeights[p]!)) {
       candidates.push({ line: l, band });
       for (const it of l.items) {
         if (it.str.trim() === '') continue;
@@ -415,9 +478,19 @@ function runningFurniture(pageLines: Line[][], pageHeights: number[]): Set<Line>
   });
   const out = new Set<Line>();
   for (const { line, band } of candidates)
-    if (line.items.every((it) => it.str.trim() === '' || (pagesOf.get(keyOf(band, it))?.size ?? 0) >= 2)) out.add(line);
+    if (/^\d{1,4}$/.test(line.text) || line.items.every((it) => it.str.trim() === '' || (pagesOf.get(keyOf(band, it))?.size ?? 0) >= 2))
+      out.add(line);
   return out;
 }
+
+/** Where a list item's text starts, right of its marker, when the marker is a text run of its own. */
+function itemTextX(line: Line): number | null {
+  const visible = line.items.filter((i) => i.str.trim() !== '');
+  return visible.length >= 2 && MARKER.test(visible[0]!.str.trim()) ? visible[1]!.x : null;
+}
+
+/** A list marker alone: a bullet or dash, "1." or "1)", "(a)". */
+const MARKER = /^(?:[\u2022\u25cf\u25aa\u2013\-*]|\d+[.)]|\([a-z0-9]+\))$/;
 
 const BULLET = /^(?:[\u2022\u25cf\u25aa\u2013\-*]|\d+[.)]|\([a-z0-9]+\))\s+/;
 
@@ -602,22 +675,29 @@ async function extractLoaded(
 
   const bodyHeight = median(bodyHeights);
   const bodyFont = mostCommonFont(pageLines);
+  const monospaced = monospacedFonts(pageLines);
   const furniture = runningFurniture(pageLines, pageHeights);
   result.title = metadataTitle(result.metadata['title']);
+  // Headings come from the outline, which rarely names the document: its first page's title does.
+  if (result.title === '' && outline.length > 0 && pageLines[0]) result.title = firstPageTitle(pageLines[0], bodyHeight, furniture);
   let outlineIndex = 0;
   for (let p = 1; p <= pages; p++) {
     const lines = pageLines[p - 1]!;
     const pageText = pageTexts[p - 1]!;
     let offset = 0;
-    let para: { lines: Line[]; start: number; end: number } | null = null;
+    let para: { lines: Line[]; start: number; end: number; code: boolean } | null = null;
     const flush = (): void => {
       if (!para) return;
-      emitParagraph(builder, para.lines, p, para.start, para.end, pageText);
+      if (para.code) emitCode(builder, para.lines, p, para.start, para.end);
+      else emitParagraph(builder, para.lines, p, para.start, para.end, pageText);
       para = null;
     };
+    // Each column's left edge: where its lines start when not indented.
+    const leftEdge = new Map<number, number>();
+    for (const l of lines) leftEdge.set(l.column, Math.min(leftEdge.get(l.column) ?? Infinity, l.x));
     // Outline entries of this page whose title no line carries open where their destination points.
     const titled = new Set<OutlineEntry>();
-    for (const e of outline) if (e.page === p && lines.some((l) => outlineTitleOf(l.text) === normalizeSpace(e.title))) titled.add(e);
+    for (const e of outline) if (e.page === p && lines.some((l) => outlineTitleOf(l.text) === outlineTitleOf(e.title))) titled.add(e);
     for (let li = 0; li < lines.length; li++) {
       const line = lines[li]!;
       const start = offset;
@@ -637,7 +717,7 @@ async function extractLoaded(
         e = outline[outlineIndex];
       }
       const entry = outline[outlineIndex];
-      if (entry && entry.page === p && outlineTitleOf(line.text) === normalizeSpace(entry.title)) {
+      if (entry && entry.page === p && outlineTitleOf(line.text) === outlineTitleOf(entry.title)) {
         flush();
         openOutlineSection(builder, entry, line, p, start, end);
         outlineIndex++;
@@ -669,7 +749,14 @@ async function extractLoaded(
           // are 1.2 times the body, many reports' headings are bold body text.
           (numbered !== null &&
             !/[.,;:]$/.test(line.text) &&
-            (line.height >= bodyHeight * 1.15 || (line.font !== '' && line.font !== bodyFont && line.height >= bodyHeight * 0.95))));
+            (line.height >= bodyHeight * 1.15 || (line.font !== '' && line.font !== bodyFont && line.height >= bodyHeight * 0.95))) ||
+          // Unnumbered, a line 1.15 times the body in a font of its own at its column's left edge:
+          // LaTeX's \subsection* ("Preamble"); a title page's centred author and date lines are not.
+          (line.height >= bodyHeight * 1.15 &&
+            line.font !== '' &&
+            line.font !== bodyFont &&
+            !/[.,;:]$/.test(line.text) &&
+            line.x <= (leftEdge.get(line.column) ?? line.x) + 2));
       if (isHeading) {
         flush();
         if (result.title === '' && p === 1) result.title = line.text;
@@ -679,7 +766,7 @@ async function extractLoaded(
           fragment: null,
           heading: line.text,
           level,
-          number: /^(\d+(?:\.\d+)*)\.?\s/.exec(line.text)?.[1] ?? null,
+          number: sectionNumberOf(line.text),
           page: p,
           span: lineSpan(p, [line], start, end),
           confidence: 50,
@@ -688,16 +775,35 @@ async function extractLoaded(
       }
       const prev = para ? para.lines[para.lines.length - 1]! : null;
       const gap = prev ? line.top - (prev.top + prev.height) : 0;
+      // A listing's lines (all in a monospaced font the body is not set in) keep their line breaks and
+      // indentation: they are one code block, however they are indented or spaced.
+      const code = line.items.every((i) => i.str.trim() === '' || (monospaced.has(i.font) && i.font !== bodyFont));
+      if (para !== null && (para.code || code)) {
+        if (para.code !== code || prev!.column !== line.column || gap > Math.max(prev!.height, line.height) * 3) flush();
+        if (para === null) para = { lines: [line], start, end, code };
+        else {
+          para.lines.push(line);
+          para.end = end;
+        }
+        continue;
+      }
+      // A list item's later lines hang under its text, right of its marker: they continue the item; a
+      // line back at the marker's x, left of the item's text, is the paragraph after the list.
+      const item = para !== null && BULLET.test(para.lines[0]!.text) ? para.lines[0]! : null;
+      const hanging = item !== null && line.x > item.x + 2;
+      const textX = item !== null ? itemTextX(item) : null;
+      const outdented = textX !== null && line.x < textX - 2;
       const breaks =
         prev !== null &&
         (prev.column !== line.column ||
-          (line.x - prev.x > 6 && line.x - prev.x < 40 && line.column !== -1) ||
+          (line.x - prev.x > 6 && line.x - prev.x < 40 && line.column !== -1 && !hanging) ||
           gap > Math.max(prev.height, line.height) * 0.9 ||
           gap < -prev.height * 2 ||
           Math.abs(line.height - prev.height) > 1.5 ||
+          outdented ||
           BULLET.test(line.text));
       if (breaks) flush();
-      if (!para) para = { lines: [line], start, end };
+      if (!para) para = { lines: [line], start, end, code };
       else {
         para.lines.push(line);
         para.end = end;
@@ -757,7 +863,7 @@ function openOutlineSection(
     fragment: null,
     heading: normalizeSpace(entry.title),
     level: entry.depth + 1,
-    number: line ? (/^(\d+(?:\.\d+)*)\.?\s/.exec(line.text)?.[1] ?? null) : null,
+    number: (line ? sectionNumberOf(line.text) : null) ?? sectionNumberOf(normalizeSpace(entry.title)),
     page: entry.page ?? page,
     span: line && start !== undefined && end !== undefined ? lineSpan(page, [line], start, end) : { page: entry.page ?? page },
   });
@@ -819,6 +925,53 @@ function emitParagraph(builder: DocumentBuilder, lines: Line[], page: number, st
     page,
     span: { unit: 'utf16-page-text', ...lineSpan(page, lines, start, end) },
   });
+}
+
+/** A listing: one code block, a line per line, each indented by its offset from the leftmost in characters. */
+function emitCode(builder: DocumentBuilder, lines: Line[], page: number, start: number, end: number): void {
+  let left = Infinity;
+  let advance = 0;
+  let chars = 0;
+  for (const l of lines) {
+    left = Math.min(left, l.x);
+    for (const i of l.items) {
+      advance += i.width;
+      chars += i.str.length;
+    }
+  }
+  const step = chars > 0 && advance > 0 ? advance / chars : 0;
+  const text = lines.map((l) => ' '.repeat(step > 0 ? Math.min(80, Math.round((l.x - left) / step)) : 0) + l.text).join('\n');
+  builder.addBlock({
+    kind: 'code',
+    text,
+    fragment: null,
+    page,
+    span: { unit: 'utf16-page-text', ...lineSpan(page, lines, start, end) },
+  });
+}
+
+/**
+ * Fonts whose glyphs all advance alike, as listings are set: over five different runs of three
+ * characters or more, nine in ten advance the same per character (within 3%) as the median.
+ */
+function monospacedFonts(pageLines: Line[][]): Set<string> {
+  const perFont = new Map<string, { ratios: number[]; texts: Set<string> }>();
+  for (const lines of pageLines)
+    for (const l of lines)
+      for (const i of l.items) {
+        if (i.font === '' || i.str.length < 3 || !(i.width > 0) || !(i.height > 0)) continue;
+        const entry = perFont.get(i.font) ?? { ratios: [], texts: new Set<string>() };
+        entry.ratios.push(i.width / i.str.length / i.height);
+        if (entry.texts.size < 5) entry.texts.add(i.str);
+        perFont.set(i.font, entry);
+      }
+  const out = new Set<string>();
+  for (const [font, { ratios, texts }] of perFont) {
+    if (texts.size < 5) continue;
+    const m = median(ratios);
+    if (10 * ratios.filter((r) => Math.abs(r - m) <= m * 0.03).length >= 9 * ratios.length) out.add(font);
+  }
+  return out;
 }
 
 type FieldMap = Map<string, { page: number; type: string; value: string | boolean | null; options: string[]; readOnly: boolean }>;

@@ -373,10 +373,12 @@ function cellScripts(cellsOf: Word[][][]): Map<Word, ScriptKind> {
       if (cell.length < 2) continue;
       let main = cell[0]!;
       for (const w of cell) if (w.size > main.size) main = w;
-      for (const w of cell) {
-        const kind = scriptOf(w, main);
+      cell.forEach((w, k) => {
+        // Kerned back into the word before it (the A of the LaTeX logo): part of that word, as in prose.
+        const prev = k > 0 ? cell[k - 1]! : null;
+        const kind = prev !== null && 100 * w.x0 < 100 * prev.x1 - 15 * main.size ? undefined : scriptOf(w, main);
         if (kind !== undefined) scripts.set(w, kind);
-      }
+      });
     }
   return scripts;
 }
@@ -612,6 +614,7 @@ function tableLike(lines: Line[], bounds: number[], checkRunningText: boolean, l
   const perColumn: string[][] = Array.from({ length: columns }, () => []);
   let multiCellLines = 0;
   let fusedLines = 0;
+  let flowingLines = 0;
   for (const line of lines) {
     const cells = lineCells(line, bounds);
     let filled = 0;
@@ -621,6 +624,8 @@ function tableLike(lines: Line[], bounds: number[], checkRunningText: boolean, l
       perColumn[k]!.push(joinWords(c));
     });
     if (filled >= 2) multiCellLines++;
+    // Cells filled by words no em apart: a line of text flowing across the boundaries, not a row.
+    if (filled >= 2 && segmentCount(line) === 1) flowingLines++;
     if (cells.some((c) => c.some((w, k) => k > 0 && w.x0 - c[k - 1]!.x1 >= 2 * line.size))) fusedLines++;
   }
   if (multiCellLines < 2 || multiCellLines * 2 < lines.length) return false;
@@ -628,6 +633,10 @@ function tableLike(lines: Line[], bounds: number[], checkRunningText: boolean, l
   if (!checkRunningText) return true;
   // Cells holding two pieces set far apart in several lines: the gutters were lost to other lines.
   if (fusedLines >= 2) return false;
+  // A table's rows leave an em between some of their cells (the gutters a run starts from); a
+  // paragraph cut at the word spaces of a few such lines (a heading, a line of code) has most of its
+  // lines flowing across every boundary.
+  if (2 * flowingLines > multiCellLines) return false;
   // Without rulings, a table shows its columns in several rows: three lines with two cells or more,
   // and two of every three columns filled at least twice.
   if (multiCellLines < 3 || 3 * perColumn.filter((cells) => cells.length >= 2).length < 2 * columns) return false;
