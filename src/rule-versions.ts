@@ -61,8 +61,11 @@
  * 22: an htmlized RFC (rfc2html's <pre> pages with heading spans: tools.ietf.org/html, datatracker
  * /doc/html/ before v3, rfc-editor.org's .html of older RFCs) is read as the RFC's text, each offset
  * mapped back to the HTML, its sections cited at the page's anchors (html/htmlized-rfc.ts).
+ * 23: Markdown (text/markdown, or plain text at a `.md`/`.markdown` path) is read by the markdown
+ * extractor (sections at GitHub's heading ids, lists, tables, code, alerts); it was one paragraph per
+ * line group of plain text.
  */
-export const EXTRACT_RULE_VERSION = 22;
+export const EXTRACT_RULE_VERSION = 23;
 /**
  * The PDF extractor's own version (1: pdf-parse tables; 2: tables from geometry with rowPages, and
  * heading-guess limits; 3: unruled tables as reports set them (wrapped cells at the row pitch, bold

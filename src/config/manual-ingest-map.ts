@@ -39,6 +39,8 @@ const CONTENT_TYPE_BY_EXTENSION: Record<string, string> = {
   '.xhtml': 'application/xhtml+xml',
   '.pdf': 'application/pdf',
   '.txt': 'text/plain',
+  '.md': 'text/markdown',
+  '.markdown': 'text/markdown',
   '.xml': 'application/xml',
 };
 

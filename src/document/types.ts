@@ -4,7 +4,7 @@
  */
 
 export type Authority = 'normative' | 'informative';
-export type ExtractorId = 'html' | 'pdf' | 'text' | 'xml';
+export type ExtractorId = 'html' | 'markdown' | 'pdf' | 'text' | 'xml';
 export type Normativity = 'normative' | 'informative' | 'example';
 export type CaptureMethod = 'http' | 'manual-ingest';
 

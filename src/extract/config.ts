@@ -35,6 +35,8 @@ const CONTENT_TYPE_EXTRACTORS = new Map<string, ExtractorId>([
   ['application/xhtml+xml', 'html'],
   ['application/pdf', 'pdf'],
   ['text/plain', 'text'],
+  ['text/markdown', 'markdown'],
+  ['text/x-markdown', 'markdown'],
   ['application/xml', 'xml'],
   ['text/xml', 'xml'],
   ['application/rfc+xml', 'xml'],
@@ -45,10 +47,28 @@ export function mediaType(contentType: string): string {
   return (contentType.split(';')[0] ?? '').trim().toLowerCase();
 }
 
-/** Explicit extractor, else by content type, else the family default. */
+/** A URL whose path names a Markdown file (`.md`, `.markdown`). */
+const MARKDOWN_PATH = /\.(?:md|markdown)$/i;
+
+/**
+ * Explicit extractor, else by content type, else the family default. Plain text at a URL whose path
+ * names a Markdown file is Markdown: raw.githubusercontent.com and most static hosts serve `.md` files
+ * as text/plain.
+ */
 export function chooseExtractor(source: SourceSpec, snapshot: SnapshotMeta, family: LoadedFamily): ExtractorId {
   if (source.extractor !== undefined) return source.extractor;
-  return CONTENT_TYPE_EXTRACTORS.get(mediaType(snapshot.contentType)) ?? family.rules.defaults.extractor;
+  const byType = CONTENT_TYPE_EXTRACTORS.get(mediaType(snapshot.contentType));
+  if (byType === 'text' && MARKDOWN_PATH.test(urlPath(source.url))) return 'markdown';
+  return byType ?? family.rules.defaults.extractor;
+}
+
+/** The path of `url` ('' when it is not a URL). */
+function urlPath(url: string): string {
+  try {
+    return new URL(url).pathname;
+  } catch {
+    return '';
+  }
 }
 
 export function fragmentOf(url: string): string | null {

@@ -11,6 +11,7 @@ import { extractHtml } from './html/html-extractor.js';
 import { extractPlainText } from './text/text-extractor.js';
 import { extractRfcText, looksLikeRfcText } from './text/rfc-text.js';
 import { extractXml } from './xml/xml-extractor.js';
+import { extractMarkdown } from './markdown/markdown-extractor.js';
 import { extractPdf } from './pdf/pdf-extractor.js';
 import { compareCodeUnits } from '../store/canonical-json.js';
 
@@ -107,6 +108,23 @@ export async function extractDocument(input: ExtractInput): Promise<EvidenceDocu
         confidence = 50;
       }
       builder.limits.add('text-layout-inferred');
+      break;
+    }
+    case 'markdown': {
+      const decoded = decodeBytes(body, snapshot.charset, null);
+      if (decoded.unknownLabel !== undefined)
+        builder.warn('charset-unknown', `Unknown charset "${decoded.unknownLabel}"; decoded as UTF-8.`);
+      if (decoded.replaced !== undefined) builder.warn('invalid-bytes', invalidBytesMessage(decoded));
+      if (decoded.nul !== undefined) builder.warn('nul-characters', nulMessage(decoded.nul));
+      warnMislabelled(builder, body, snapshot.contentType, extractor);
+      const result = await extractMarkdown(decoded.text, baseUrl, builder, options.links);
+      title = result.title;
+      if (result.headingCount === 0) {
+        builder.warn('no-headings', 'The document has no headings; all blocks are outside any section.');
+        confidence = 50;
+      } else {
+        confidence = 80;
+      }
       break;
     }
     case 'xml': {

@@ -1,0 +1,420 @@
+import GithubSlugger from 'github-slugger';
+import type { Token } from 'markdown-it';
+import { type ChildNode, isTag, isText } from 'domhandler';
+import type { BlockKind, BlockDraft, DocumentBuilder, Link, ListItem } from '../document-builder.js';
+import { MAX_LINK_TEXT, MAX_OUTLINE_DEPTH } from '../input-bounds.js';
+import { parseMarkup } from '../markup-parser.js';
+import { normalizeSpace } from '../text-sink.js';
+import { boundedTitle, splitLines, type SourceLine } from '../text/text-extractor.js';
+
+/**
+ * Markdown (CommonMark with GitHub's tables and strikethrough, as markdown-it's default preset reads
+ * it): explainers, proposals, READMEs and Internet-Drafts written in kramdown-rfc. Headings open
+ * sections cited at the ids a renderer gives them (an explicit `{#id}`, else GitHub's slug of the
+ * heading text, which github-slugger computes as github.com does); lists, tables, fenced code, block
+ * quotes and GitHub's alerts (`> [!NOTE]`) are blocks of their kind; spans are source lines and offsets.
+ */
+export interface MarkdownExtractResult {
+  title: string;
+  headingCount: number;
+}
+
+interface MarkdownParser {
+  parse(source: string, env: object): Token[];
+}
+
+let parser: Promise<MarkdownParser> | undefined;
+
+/**
+ * markdown-it's bound on nested blocks (quotes in quotes, lists in lists): it keeps its recursion
+ * bounded on hostile input, and what sits deeper is not read. Real documents nest a few levels.
+ */
+const MAX_NESTING = 100;
+
+/** markdown-it, loaded on first use: a worker that extracts no Markdown never loads it. */
+function markdownParser(): Promise<MarkdownParser> {
+  // Raw HTML is read (as text, below) rather than shown as markup; typographer and linkify stay off,
+  // so the text is the source's.
+  parser ??= import('markdown-it').then(({ default: markdownIt }) => markdownIt('default', { html: true, maxNesting: MAX_NESTING }));
+  return parser;
+}
+
+/** An explicit heading id, as kramdown and pandoc write it: `## Title {#id .class}`. */
+const HEADING_ATTRIBUTES = /\s*\{#([^\s}]+)[^}]*\}\s*$/;
+/** kramdown's extension and attribute lines (`{::boilerplate bcp14-tagged}`, `{: .note}`): markup, not text. */
+const KRAMDOWN_MARKUP = /^\{:.*\}$/s;
+/** kramdown-rfc's part markers after the front matter. */
+const KRAMDOWN_RFC_PART = /^---\s+(abstract|middle|back|note_(\S+))\s*$/;
+/** GitHub's alerts: a block quote whose first line is one of these. */
+const ALERT = /^\[!(NOTE|TIP|IMPORTANT|WARNING|CAUTION)\]\s*/i;
+
+export async function extractMarkdown(
+  source: string,
+  baseUrl: string,
+  builder: DocumentBuilder,
+  wantLinks: boolean,
+): Promise<MarkdownExtractResult> {
+  const lines = splitLines(source);
+  const front = frontMatter(lines);
+  // Lines markdown-it must not read: the front matter and kramdown-rfc's part markers (blanked, so
+  // its line numbers stay those of the source). A part marker opens its section where it stands.
+  const blank = new Set<number>();
+  const parts = new Map<number, { heading: string; fragment: string | null }>();
+  if (front !== null) {
+    for (let i = 0; i < front.end; i++) blank.add(i);
+    for (let i = front.end; i < lines.length; i++) {
+      const part = KRAMDOWN_RFC_PART.exec(lines[i]!.text);
+      if (part === null) continue;
+      blank.add(i);
+      if (part[1] === 'abstract') parts.set(i, { heading: 'Abstract', fragment: 'abstract' });
+      else if (part[2] !== undefined) parts.set(i, { heading: part[2].replace(/_/g, ' '), fragment: null });
+    }
+  }
+  const text = blank.size === 0 ? lines.map((l) => l.text).join('\n') : lines.map((l, i) => (blank.has(i) ? '' : l.text)).join('\n');
+  const tokens = (await markdownParser()).parse(text, {});
+  if (tokens.some((t) => t.level >= MAX_NESTING - 1))
+    builder.warn('markdown-nesting-capped', `Blocks nested more than ${MAX_NESTING} levels deep (quotes or lists) were not read.`);
+  const reader = new MarkdownReader(tokens, lines, baseUrl, builder, wantLinks);
+  const pendingParts = [...parts.keys()].sort((a, b) => a - b);
+  let title = front?.title ?? '';
+  let headingCount = 0;
+  let i = 0;
+  while (i < tokens.length) {
+    const token = tokens[i]!;
+    while (pendingParts.length > 0 && token.map !== null && token.map[0] > pendingParts[0]!) {
+      const at = pendingParts.shift()!;
+      const part = parts.get(at)!;
+      builder.openSection({ fragment: part.fragment, heading: part.heading, level: 1, number: null, span: reader.span([at, at + 1]) });
+      headingCount++;
+    }
+    if (token.type === 'heading_open') {
+      const heading = reader.heading(i);
+      if (heading.text !== '') {
+        if (title === '' && token.tag === 'h1') title = boundedTitle(heading.text);
+        builder.openSection({
+          fragment: heading.id,
+          heading: heading.text,
+          level: Number(token.tag.slice(1)),
+          number: null,
+          span: reader.span(token.map),
+        });
+        headingCount++;
+      }
+      i = closeOf(tokens, i) + 1;
+      continue;
+    }
+    i = reader.block(i);
+  }
+  if (title === '') title = builder.sections[0]?.heading ?? boundedTitle(lines.find((l) => l.text.trim() !== '')?.text.trim() ?? '');
+  return { title, headingCount };
+}
+
+/**
+ * YAML front matter (`---` ... `---` or `...`) on the first line: kramdown-rfc, Jekyll, Hugo. Its
+ * `title` titles the document. Only when its first line is a YAML key: a document that opens with a
+ * thematic break (`---`) and has another later is not blanked between them.
+ */
+function frontMatter(lines: SourceLine[]): { end: number; title: string } | null {
+  if (!/^---\s*$/.test(lines[0]?.text ?? '') || !/^[A-Za-z_][\w-]*:(?:\s|$)/.test(lines[1]?.text ?? '')) return null;
+  for (let i = 1; i < lines.length; i++) {
+    if (!/^(?:---|\.\.\.)\s*$/.test(lines[i]!.text)) continue;
+    let title = '';
+    for (const line of lines.slice(1, i)) {
+      const m = /^title:\s*(.*?)\s*$/.exec(line.text);
+      if (m !== null) title = boundedTitle(m[1]!.replace(/^(["'])(.*)\1$/, '$2').trim());
+    }
+    return { end: i + 1, title };
+  }
+  return null;
+}
+
+/** The index of the token that closes the one at `open` (itself for a token that opens nothing). */
+function closeOf(tokens: Token[], open: number): number {
+  const token = tokens[open]!;
+  if (token.nesting !== 1) return open;
+  for (let j = open + 1; j < tokens.length; j++) if (tokens[j]!.level === token.level && tokens[j]!.nesting === -1) return j;
+  return tokens.length - 1;
+}
+
+class MarkdownReader {
+  private readonly slugger = new GithubSlugger();
+  private readonly resolved = new Map<string, string>();
+
+  constructor(
+    private readonly tokens: Token[],
+    private readonly lines: SourceLine[],
+    private readonly baseUrl: string,
+    private readonly builder: DocumentBuilder,
+    private readonly wantLinks: boolean,
+  ) {}
+
+  /** A heading's text and the id a renderer gives it: its `{#id}`, else GitHub's slug (unique in the document). */
+  heading(open: number): { text: string; id: string | null } {
+    const raw = this.inline(this.tokens[open + 1], null);
+    const explicit = HEADING_ATTRIBUTES.exec(raw);
+    const text = explicit === null ? raw : raw.slice(0, explicit.index).trim();
+    if (text === '') return { text, id: null };
+    if (explicit !== null) return { text, id: explicit[1]! };
+    // The slugger counts the headings it slugs, as GitHub does: a repeated heading gets "-1", "-2".
+    const slug = this.slugger.slug(text);
+    return { text, id: slug === '' ? null : slug };
+  }
+
+  /** Reads the block at `open` (adding what it holds) and returns the index after it. */
+  block(open: number): number {
+    const token = this.tokens[open]!;
+    const close = closeOf(this.tokens, open);
+    switch (token.type) {
+      case 'paragraph_open': {
+        const links: Link[] = [];
+        const text = this.inline(this.tokens[open + 1], links);
+        if (text !== '' && !KRAMDOWN_MARKUP.test(text)) this.add('paragraph', text, token.map, { links });
+        break;
+      }
+      case 'bullet_list_open':
+      case 'ordered_list_open': {
+        const links: Link[] = [];
+        const items = this.listItems(open, close, links, 1);
+        if (items.length > 0)
+          this.add('list', listText(items, token.type === 'ordered_list_open', listStart(token), 0), token.map, {
+            items,
+            links,
+            ordered: token.type === 'ordered_list_open',
+          });
+        break;
+      }
+      case 'fence':
+      case 'code_block': {
+        const code = token.content.replace(/\n$/, '');
+        const language = token.info.trim().split(/\s+/)[0] ?? '';
+        if (code.trim() !== '') this.add('code', code, token.map, language === '' ? {} : { language });
+        break;
+      }
+      case 'table_open':
+        this.table(open, close);
+        break;
+      case 'blockquote_open':
+        this.blockquote(open, close);
+        break;
+      case 'html_block': {
+        const text = htmlText(token.content);
+        if (text !== '') this.add('paragraph', text, token.map, {});
+        break;
+      }
+      default:
+        break;
+    }
+    return close + 1;
+  }
+
+  /** The plain text of an inline token's children; link texts and resolved targets go to `links`. */
+  inline(token: Token | undefined, links: Link[] | null): string {
+    let out = '';
+    const open: { href: string; start: number }[] = [];
+    for (const c of token?.children ?? []) {
+      switch (c.type) {
+        case 'text':
+        case 'code_inline':
+          out += c.content;
+          break;
+        case 'softbreak':
+        case 'hardbreak':
+          out += ' ';
+          break;
+        case 'image':
+          out += imageAlt(c);
+          break;
+        case 'html_inline':
+          if (/^<br\b/i.test(c.content)) out += ' ';
+          break;
+        case 'link_open':
+          open.push({ href: String(c.attrGet('href') ?? ''), start: out.length });
+          break;
+        case 'link_close': {
+          const link = open.pop();
+          if (link !== undefined && links !== null && this.wantLinks && link.href !== '')
+            links.push({ href: this.resolve(link.href), text: linkText(out.slice(link.start)) });
+          break;
+        }
+        default:
+          break;
+      }
+    }
+    return normalizeSpace(out);
+  }
+
+  /** The text a token holds itself: an inline run's, a code block's, raw HTML's; '' for the others. */
+  private textOf(token: Token, links: Link[]): string {
+    if (token.type === 'inline') return this.inline(token, links);
+    if (token.type === 'fence' || token.type === 'code_block') return token.content.trim();
+    if (token.type === 'html_block') return htmlText(token.content);
+    return '';
+  }
+
+  /** The items of the list between `open` and `close`: each item's own text, nested lists as its items. */
+  private listItems(open: number, close: number, links: Link[], depth: number): ListItem[] {
+    const items: ListItem[] = [];
+    for (let i = open + 1; i < close; ) {
+      const item = this.tokens[i]!;
+      const itemClose = closeOf(this.tokens, i);
+      if (item.type === 'list_item_open') {
+        const texts: string[] = [];
+        const nested: ListItem[] = [];
+        for (let j = i + 1; j < itemClose; ) {
+          const t = this.tokens[j]!;
+          const end = closeOf(this.tokens, j);
+          if (t.type === 'bullet_list_open' || t.type === 'ordered_list_open') {
+            const ordered = t.type === 'ordered_list_open';
+            if (depth < MAX_OUTLINE_DEPTH)
+              for (const n of this.listItems(j, end, links, depth + 1)) nested.push(ordered ? orderedItem(n) : n);
+          } else {
+            // A paragraph, code, a quote or a table inside an item: its text is the item's.
+            for (let k = j; k <= end; k++) {
+              const text = this.textOf(this.tokens[k]!, links);
+              if (text !== '') texts.push(text);
+            }
+          }
+          j = end + 1;
+        }
+        const text = texts.join(' ');
+        // Members in code-unit order (items, text): canonicalJson then copies nothing.
+        items.push(nested.length > 0 ? { items: nested, text } : { text });
+      }
+      i = itemClose + 1;
+    }
+    return items;
+  }
+
+  private table(open: number, close: number): void {
+    const header: string[][] = [];
+    const rows: string[][] = [];
+    const links: Link[] = [];
+    let inHead = false;
+    let row: string[] | null = null;
+    for (let i = open + 1; i < close; i++) {
+      const t = this.tokens[i]!;
+      if (t.type === 'thead_open') inHead = true;
+      else if (t.type === 'thead_close') inHead = false;
+      else if (t.type === 'tr_open') row = [];
+      else if (t.type === 'tr_close' && row !== null) {
+        (inHead ? header : rows).push(row);
+        row = null;
+      } else if (t.type === 'inline' && row !== null) row.push(this.inline(t, links));
+    }
+    const text = [...header, ...rows].map((cells) => cells.join(' | ')).join('\n');
+    if (text.trim() !== '') this.add('table', text, this.tokens[open]!.map, { header, rows, links });
+  }
+
+  /** A block quote, one block: GitHub's alerts (`> [!NOTE]`) are notes, informative as a note class is. */
+  private blockquote(open: number, close: number): void {
+    const texts: string[] = [];
+    const links: Link[] = [];
+    for (let i = open + 1; i < close; i++) {
+      const text = this.textOf(this.tokens[i]!, links);
+      if (text !== '') texts.push(text);
+    }
+    let text = texts.join('\n');
+    const alert = ALERT.exec(text);
+    if (alert !== null) {
+      text = text.slice(alert[0].length).trim();
+      const kind = alert[1]!.toLowerCase();
+      if (text !== '')
+        this.add('note', text, this.tokens[open]!.map, { links, marker: { normativity: 'informative', reason: `markdown-alert:${kind}` } });
+      return;
+    }
+    if (text !== '') this.add('blockquote', text, this.tokens[open]!.map, { links });
+  }
+
+  private add(kind: BlockKind, text: string, map: [number, number] | null, extra: Partial<BlockDraft>): void {
+    const links = extra.links !== undefined && extra.links.length === 0 ? undefined : extra.links;
+    this.builder.addBlock({ ...extra, kind, text, fragment: null, links, span: this.span(map) });
+  }
+
+  /** The source span of lines [map[0], map[1]): from its first line's start to its last written line's end. */
+  span(map: [number, number] | null): BlockDraft['span'] {
+    if (map === null) return undefined;
+    const from = Math.min(map[0], this.lines.length - 1);
+    // markdown-it counts the blank line after a list as the list's: the span ends at its last text.
+    let to = Math.min(Math.max(map[1] - 1, from), this.lines.length - 1);
+    while (to > from && this.lines[to]!.text.trim() === '') to--;
+    const first = this.lines[from]!;
+    const last = this.lines[to]!;
+    return { unit: 'utf16-source', start: first.start, end: last.end, line: first.line, endLine: last.line };
+  }
+
+  private resolve(href: string): string {
+    if (href.startsWith('#')) return this.baseUrl + href;
+    let resolved = this.resolved.get(href);
+    if (resolved === undefined) {
+      try {
+        resolved = new URL(href, this.baseUrl).href;
+      } catch {
+        resolved = href;
+      }
+      this.resolved.set(href, resolved);
+    }
+    return resolved;
+  }
+}
+
+/** A link's text as the HTML extractor records one: at most MAX_LINK_TEXT code units of its source text, else cut, ending in "…". */
+function linkText(raw: string): string {
+  if (raw.length <= MAX_LINK_TEXT) return normalizeSpace(raw);
+  let end = MAX_LINK_TEXT;
+  const last = raw.charCodeAt(end - 1);
+  if (last >= 0xd800 && last <= 0xdbff) end -= 1;
+  return `${normalizeSpace(raw.slice(0, end))}…`;
+}
+
+/** An image's alternative text (markdown-it keeps it as the image token's children). */
+function imageAlt(token: Token): string {
+  return (token.children ?? []).map((c) => (c.type === 'text' || c.type === 'code_inline' ? c.content : '')).join('');
+}
+
+/** The list's first number (`3.` starts at 3). */
+function listStart(token: Token): number {
+  const start = Number(token.attrGet('start') ?? 1);
+  return Number.isSafeInteger(start) ? start : 1;
+}
+
+function orderedItem(item: ListItem): ListItem {
+  return item.items === undefined ? { ordered: true, text: item.text } : { items: item.items, ordered: true, text: item.text };
+}
+
+/** A list's block text as the HTML extractor writes one: `- item` or `1. item`, nested items indented two spaces. */
+function listText(items: ListItem[], ordered: boolean, start: number, depth: number): string {
+  const indent = '  '.repeat(depth);
+  return items
+    .map((item, n) => {
+      const own = `${indent}${ordered ? `${start + n}. ` : '- '}${item.text}`;
+      if (item.items === undefined) return own;
+      return `${own}\n${listText(item.items, item.items[0]?.ordered === true, 1, depth + 1)}`;
+    })
+    .join('\n');
+}
+
+/**
+ * The text of raw HTML in Markdown (a `<details>`, a table written as HTML), as the HTML extractor's tree
+ * builder reads it: tags and comments dropped.
+ */
+function htmlText(html: string): string {
+  const parts: string[] = [];
+  // Depth-first with a stack of its own: raw HTML may nest deeper than the call stack goes.
+  const { document } = parseMarkup(html, { decodeEntities: true, lowerCaseTags: true, lowerCaseAttributeNames: true });
+  // A string on the stack is text to write: the space that ends an element, which words do not cross.
+  const stack: (ChildNode | string)[] = [...document.children].reverse();
+  while (stack.length > 0) {
+    const node = stack.pop()!;
+    if (typeof node === 'string') parts.push(node);
+    else if (isText(node)) parts.push(node.data);
+    else if (isTag(node) && !SKIPPED_ELEMENTS.has(node.name)) {
+      parts.push(' ');
+      stack.push(' ');
+      for (let i = node.children.length - 1; i >= 0; i--) stack.push(node.children[i]!);
+    }
+  }
+  return normalizeSpace(parts.join(''));
+}
+
+/** Elements whose content is no text of the page. */
+const SKIPPED_ELEMENTS = new Set(['script', 'style', 'template', 'noscript']);

@@ -1,0 +1,196 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { extractBytes } from './helpers.js';
+
+/**
+ * Markdown (explainers, proposals, READMEs, kramdown-rfc drafts) is read as Markdown: headings open
+ * sections cited at the ids a renderer gives them, lists, tables, code, quotes and GitHub's alerts are
+ * blocks of their kind, and every span points at the lines the block was written on.
+ */
+const EXPLAINER = `# Storage Buckets Explainer
+
+## Introduction
+
+Storage buckets let a site split its storage into
+independently evictable groups. See [the spec](https://wicg.github.io/storage-buckets/) and [below](#api).
+
+## Goals
+
+* Allow eviction of one bucket without losing the others.
+* Let a site mark a bucket \`persisted\`.
+  1. first nested
+  2. second nested
+
+> [!WARNING]
+> Buckets are not a security boundary.
+
+> Quoted text from elsewhere.
+
+## The \`open()\` method {#open-method}
+
+\`\`\`js
+const bucket = await navigator.storageBuckets.open('drafts');
+\`\`\`
+
+### Durability
+
+The \`durability\` option MUST be either "strict" or "relaxed".
+
+| Option | Default |
+|--------|---------|
+| durability | \`relaxed\` |
+
+<!-- an editor's comment, not text -->
+<details><summary>More</summary>Hidden &amp; shown.<script>not text</script></details>
+
+## Goals
+
+Repeated heading.
+
+## Acknowledgements
+
+Thanks.
+`;
+
+test('Markdown headings are sections at their GitHub ids; blocks keep their kinds and source lines', async () => {
+  const doc = await extractBytes(EXPLAINER, 'https://github.com/WICG/storage-buckets/blob/main/explainer.md', 'text/markdown');
+  assert.equal(doc.provenance.extractor.id, 'markdown');
+  assert.equal(doc.title, 'Storage Buckets Explainer');
+  assert.deepEqual(
+    doc.sections.map((s) => [s.heading, s.level, s.fragment]),
+    [
+      ['Storage Buckets Explainer', 1, 'storage-buckets-explainer'],
+      ['Introduction', 2, 'introduction'],
+      ['Goals', 2, 'goals'],
+      ['The open() method', 2, 'open-method'],
+      ['Durability', 3, 'durability'],
+      ['Goals', 2, 'goals-1'],
+      ['Acknowledgements', 2, 'acknowledgements'],
+    ],
+  );
+  assert.equal(doc.sections.find((s) => s.heading === 'Acknowledgements')!.normativityReason, 'section:acknowledgements');
+  assert.deepEqual(
+    doc.blocks.map((b) => [b.kind, b.sectionId]),
+    [
+      ['paragraph', 'introduction'],
+      ['list', 'goals'],
+      ['note', 'goals'],
+      ['blockquote', 'goals'],
+      ['code', 'open-method'],
+      ['paragraph', 'durability'],
+      ['table', 'durability'],
+      ['paragraph', 'durability'],
+      ['paragraph', 'goals-1'],
+      ['paragraph', 'acknowledgements'],
+    ],
+  );
+  const [intro, list, note, , code, must, table, html] = doc.blocks as unknown as Record<string, unknown>[];
+  assert.equal(intro!['text'], 'Storage buckets let a site split its storage into independently evictable groups. See the spec and below.');
+  assert.deepEqual(intro!['links'], [
+    { href: 'https://wicg.github.io/storage-buckets/', text: 'the spec' },
+    { href: 'https://github.com/WICG/storage-buckets/blob/main/explainer.md#api', text: 'below' },
+  ]);
+  assert.equal(
+    list!['text'],
+    '- Allow eviction of one bucket without losing the others.\n- Let a site mark a bucket persisted.\n' +
+      '  1. first nested\n  2. second nested',
+  );
+  assert.equal(note!['text'], 'Buckets are not a security boundary.');
+  assert.equal(note!['normativity'], 'informative');
+  assert.equal(code!['language'], 'js');
+  assert.equal(code!['text'], "const bucket = await navigator.storageBuckets.open('drafts');");
+  assert.deepEqual(must!['keywords'], [{ end: 26, keyword: 'MUST', start: 22 }]);
+  assert.deepEqual(table!['header'], [['Option', 'Default']]);
+  assert.deepEqual(table!['rows'], [['durability', 'relaxed']]);
+  assert.equal(html!['text'], 'More Hidden & shown.', 'raw HTML is its text: no comment, no script');
+  const lines = EXPLAINER.split('\n');
+  for (const block of doc.blocks) {
+    const span = block.span as { start: number; end: number; line: number; endLine: number };
+    const written = EXPLAINER.slice(span.start, span.end);
+    assert.equal(written, lines.slice(span.line - 1, span.endLine).join('\n'), 'a span is whole source lines');
+    const firstWord = block.text.replace(/^- /, '').split(/\s+/)[0]!;
+    assert.ok(written.includes(firstWord), `${JSON.stringify(written)} holds ${firstWord}`);
+  }
+});
+
+test('a kramdown-rfc draft: front matter titles it, its parts are sections, its markup is not text', async () => {
+  const draft = `---
+title: "The Widget Protocol"
+docname: draft-example-widget-00
+---
+
+--- abstract
+
+Widgets move between peers.
+
+--- middle
+
+# Introduction {#intro}
+
+{::boilerplate bcp14-tagged}
+
+Peers MUST negotiate.
+
+# Security Considerations
+
+Widgets are untrusted.
+
+--- back
+
+# Acknowledgments
+{:numbered="false"}
+
+Thanks.
+`;
+  const doc = await extractBytes(draft, 'https://raw.githubusercontent.com/example/widget/main/draft-example-widget.md', 'text/plain');
+  assert.equal(doc.provenance.extractor.id, 'markdown', 'plain text at a .md path is Markdown');
+  assert.equal(doc.title, 'The Widget Protocol');
+  assert.deepEqual(
+    doc.sections.map((s) => [s.heading, s.fragment]),
+    [
+      ['Abstract', 'abstract'],
+      ['Introduction', 'intro'],
+      ['Security Considerations', 'security-considerations'],
+      ['Acknowledgments', 'acknowledgments'],
+    ],
+  );
+  assert.deepEqual(
+    doc.blocks.map((b) => [b.sectionId, b.text]),
+    [
+      ['abstract', 'Widgets move between peers.'],
+      ['intro', 'Peers MUST negotiate.'],
+      ['security-considerations', 'Widgets are untrusted.'],
+      ['acknowledgments', 'Thanks.'],
+    ],
+  );
+});
+
+test('plain text elsewhere stays plain text, and Markdown without headings says so', async () => {
+  const text = await extractBytes('# not a heading\n\nplain words\n', 'https://example.test/notes.txt', 'text/plain');
+  assert.equal(text.provenance.extractor.id, 'text');
+  const rules = await extractBytes('---\n\nBetween two rules.\n\n---\n\nAfter.\n', 'https://example.test/r.md', 'text/markdown');
+  assert.deepEqual(
+    rules.blocks.map((b) => b.text),
+    ['Between two rules.', 'After.'],
+    'thematic breaks are not front matter',
+  );
+  const flat = await extractBytes('Just a paragraph.\n', 'https://example.test/notes.md', 'text/markdown');
+  assert.equal(flat.title, 'Just a paragraph.');
+  assert.ok(flat.diagnostics.some((d) => d.code === 'no-headings'));
+});
+
+test('hostile Markdown nesting is read in bounded depth: raw HTML and lists keep their text, deeper quotes are declared', async () => {
+  const deepHtml = `# Deep\n\n${'<div>'.repeat(100_000)}kept text${'</div>'.repeat(100_000)}\n`;
+  const html = await extractBytes(deepHtml, 'https://example.test/deep.md', 'text/markdown');
+  assert.equal(html.blocks.at(-1)!.text, 'kept text');
+  const quotes = await extractBytes(`${'>'.repeat(100_000)} deep quote\n`, 'https://example.test/q.md', 'text/markdown');
+  assert.ok(
+    quotes.diagnostics.some((d) => d.code === 'markdown-nesting-capped'),
+    'what is too deep to read is declared',
+  );
+  assert.ok(!html.diagnostics.some((d) => d.code === 'markdown-nesting-capped'));
+  const lists = Array.from({ length: 2000 }, (_, i) => `${'  '.repeat(i)}- item ${i}`).join('\n');
+  const list = await extractBytes(lists, 'https://example.test/l.md', 'text/markdown');
+  assert.equal(list.blocks.length, 1);
+  assert.match(list.blocks[0]!.text, /^- item 0\n {2}- item 1\n/);
+});
