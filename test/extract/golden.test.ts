@@ -27,6 +27,12 @@ const CASES: { fixture: string; url: string; contentType: string }[] = [
   { fixture: 'tc39-ecmarkup.html', url: 'https://tc39.es/ecma262/', contentType: 'text/html' },
   { fixture: 'bikeshed-algorithms.html', url: 'https://streams.spec.whatwg.org/', contentType: 'text/html' },
   { fixture: 'w3c-normativity.html', url: 'https://www.w3.org/TR/gizmo/', contentType: 'text/html' },
+  { fixture: 'explainer.md', url: 'https://github.com/example/gadget-sensors/blob/main/explainer.md', contentType: 'text/markdown' },
+  {
+    fixture: 'kramdown-rfc-draft.md',
+    url: 'https://raw.githubusercontent.com/example/gadget/main/draft-example-gadget-transfer.md',
+    contentType: 'text/plain; charset=utf-8',
+  },
 ];
 
 for (const c of CASES) {

@@ -113,7 +113,7 @@ test('Markdown headings are sections at their GitHub ids; blocks keep their kind
   }
 });
 
-test('a kramdown-rfc draft: front matter titles it, its parts are sections, its markup is not text', async () => {
+test('kramdown-rfc: front matter titles the draft, parts are sections, markup is not text, citations read as rendered', async () => {
   const draft = `---
 title: "The Widget Protocol"
 docname: draft-example-widget-00
@@ -129,7 +129,7 @@ Widgets move between peers.
 
 {::boilerplate bcp14-tagged}
 
-Peers MUST negotiate.
+Peers MUST negotiate ({{Section 3 of RFC9110}}, {{?RFC9111}}).
 
 # Security Considerations
 
@@ -158,7 +158,7 @@ Thanks.
     doc.blocks.map((b) => [b.sectionId, b.text]),
     [
       ['abstract', 'Widgets move between peers.'],
-      ['intro', 'Peers MUST negotiate.'],
+      ['intro', 'Peers MUST negotiate (Section 3 of [RFC9110], [RFC9111]).'],
       ['security-considerations', 'Widgets are untrusted.'],
       ['acknowledgments', 'Thanks.'],
     ],

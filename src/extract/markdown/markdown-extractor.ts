@@ -45,6 +45,15 @@ const HEADING_ATTRIBUTES = /\s*\{#([^\s}]+)[^}]*\}\s*$/;
 const KRAMDOWN_MARKUP = /^\{:.*\}$/s;
 /** kramdown-rfc's part markers after the front matter. */
 const KRAMDOWN_RFC_PART = /^---\s+(abstract|middle|back|note_(\S+))\s*$/;
+/** kramdown-rfc's citation: `{{RFC9110}}`, `{{Section 3 of RFC9110}}`, `{{?RFC9111}}` (informative), `{{!RFC2119}}`. */
+const KRAMDOWN_CITATION = /\{\{([^{}\n]{1,200})\}\}/g;
+
+/** A kramdown-rfc citation as the rendered draft writes it: `[RFC9110]`, `Section 3 of [RFC9110]`. */
+function kramdownCitation(_whole: string, inner: string): string {
+  const words = inner.trim().split(/\s+/);
+  const target = words.pop()!.replace(/^[?!]/, '');
+  return words.length === 0 ? `[${target}]` : `${words.join(' ')} [${target}]`;
+}
 /** GitHub's alerts: a block quote whose first line is one of these. */
 const ALERT = /^\[!(NOTE|TIP|IMPORTANT|WARNING|CAUTION)\]\s*/i;
 
@@ -74,7 +83,7 @@ export async function extractMarkdown(
   const tokens = (await markdownParser()).parse(text, {});
   if (tokens.some((t) => t.level >= MAX_NESTING - 1))
     builder.warn('markdown-nesting-capped', `Blocks nested more than ${MAX_NESTING} levels deep (quotes or lists) were not read.`);
-  const reader = new MarkdownReader(tokens, lines, baseUrl, builder, wantLinks);
+  const reader = new MarkdownReader(tokens, lines, baseUrl, builder, wantLinks, front !== null);
   const pendingParts = [...parts.keys()].sort((a, b) => a - b);
   let title = front?.title ?? '';
   let headingCount = 0;
@@ -146,6 +155,8 @@ class MarkdownReader {
     private readonly baseUrl: string,
     private readonly builder: DocumentBuilder,
     private readonly wantLinks: boolean,
+    /** kramdown-rfc writes a citation `{{RFC9110}}`: the text says `[RFC9110]`, as the rendered draft does. */
+    private readonly kramdownCitations: boolean,
   ) {}
 
   /** A heading's text and the id a renderer gives it: its `{#id}`, else GitHub's slug (unique in the document). */
@@ -240,7 +251,7 @@ class MarkdownReader {
           break;
       }
     }
-    return normalizeSpace(out);
+    return normalizeSpace(this.kramdownCitations ? out.replace(KRAMDOWN_CITATION, kramdownCitation) : out);
   }
 
   /** The text a token holds itself: an inline run's, a code block's, raw HTML's; '' for the others. */
