@@ -6,26 +6,39 @@ import path from 'node:path';
 import { CLI, Rig, SHARED_SKIP, sharedDir } from '../helpers/rig.js';
 import { allRuntimes, ensureRuntimes, type Runtime } from '../helpers/runtimes.js';
 import { TestServer } from '../capture/server.js';
+import { fixturesDir } from '../extract/helpers.js';
 
 /**
  * The whole CLI pipeline on Node 20, Node 24, Deno and Bun: manual ingest of part of the dev corpus
- * (HTML, plain text, RFC XML and a PDF), HTTP capture of more of it (HTML, text, PDF) from one
+ * (HTML, plain text, RFC XML, a PDF and a Markdown fixture), HTTP capture of more of it (HTML, text, PDF) from one
  * loopback server, extract, chunk, index, query and diff, each command run as a user runs it
  * (`<runtime> bin/episteme.cjs ...`). Every file each runtime writes, and every query's output, must
  * be byte-identical to Node 20's. A subset of the dev corpus, so the suite stays at a few minutes.
  */
+/** A MANUAL file named so is one of test/fixtures/extract/, the others are the dev corpus's. */
+const FIXTURE_PREFIX = 'fixture:';
+const inputName = (file: string): string => path.basename(file.replace(FIXTURE_PREFIX, ''));
 const MANUAL = [
   ['https://www.w3.org/TR/2012/CR-CSP-20121115/', 'w3c/2012-11-15-CSP-1-0-CR.html', 'text/html'],
   ['https://www.ietf.org/archive/id/draft-west-webappsec-csp-reg-04.txt', 'rfc/draft-west-webappsec-csp-reg-04.txt', 'text/plain'],
   ['https://www.rfc-editor.org/rfc/rfc6635.xml', 'rfc/rfc6635.xml', 'application/xml'],
   ['https://example.test/multicolumn.pdf', 'pdf/multicolumn.pdf', 'application/pdf'],
+  // A fixture of this project (markdown-it and github-slugger on every runtime), not a corpus file.
+  ['https://github.com/example/gadget-sensors/blob/main/explainer.md', FIXTURE_PREFIX + 'explainer.md', 'text/markdown'],
 ] as const;
 const SERVED = [
   ['/infra.html', 'whatwg/infra.html', 'text/html; charset=utf-8'],
   ['/rfc6635.txt', 'rfc/rfc6635.txt', 'text/plain; charset=utf-8'],
   ['/scotus-transcript-p1.pdf', 'pdf/scotus-transcript-p1.pdf', 'application/pdf'],
 ] as const;
-const QUERIES = ['content security policy', '"origin server"', 'ordered map', 'justice', 'report-uri directive'];
+const QUERIES = [
+  'content security policy',
+  '"origin server"',
+  'ordered map',
+  'justice',
+  'report-uri directive',
+  'gadget sensor permission',
+];
 
 /** Files the runtime wrote, path -> bytes; the build's private state (.episteme/) is not an artifact. */
 function artifacts(dir: string): Map<string, Buffer> {
@@ -89,12 +102,15 @@ async function wholePipeline(runtime: Runtime, corpus: string, manifestUrls: str
   try {
     rig.write({
       'map.json': JSON.stringify(
-        MANUAL.map(([sourceUrl, file, contentType]) => ({ sourceUrl, localPath: `input/${path.basename(file)}`, contentType })),
+        MANUAL.map(([sourceUrl, file, contentType]) => ({ sourceUrl, localPath: `input/${inputName(file)}`, contentType })),
       ),
       'manifest.json': JSON.stringify(manifestUrls.map((url) => ({ url }))),
       'episteme.json': JSON.stringify({ manualIngest: 'map.json' }),
     });
-    for (const [, file] of MANUAL) cpSync(path.join(corpus, file), rig.path('input', path.basename(file)));
+    for (const [, file] of MANUAL) {
+      const from = file.startsWith(FIXTURE_PREFIX) ? path.join(fixturesDir, file.slice(FIXTURE_PREFIX.length)) : path.join(corpus, file);
+      cpSync(from, rig.path('input', inputName(file)));
+    }
     const outputs: string[] = [];
     const step = async (args: string[]): Promise<string> => {
       const result = await run(runtime, args, rig.dir);
