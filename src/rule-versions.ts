@@ -64,8 +64,10 @@
  * 23: Markdown (text/markdown, or plain text at a `.md`/`.markdown` path) is read by the markdown
  * extractor (sections at GitHub's heading ids, lists, tables, code, alerts); it was one paragraph per
  * line group of plain text.
+ * 24: a document whose URL no family names takes the family of the tool its bytes declare (generator
+ * meta, ReSpec, Bikeshed, ecmarkup and RFC markup: extract/declared-generator.ts; rules' match.generators).
  */
-export const EXTRACT_RULE_VERSION = 23;
+export const EXTRACT_RULE_VERSION = 24;
 /**
  * The PDF extractor's own version (1: pdf-parse tables; 2: tables from geometry with rowPages, and
  * heading-guess limits; 3: unruled tables as reports set them (wrapped cells at the row pitch, bold

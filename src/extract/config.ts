@@ -1,5 +1,5 @@
 import type { ExtractorId, SnapshotMeta, SourceSpec } from '../document/types.js';
-import { resolveFamily, type LoadedFamily } from './families.js';
+import { contentFamilies, familyByUrl, genericFamily, type LoadedFamily } from './families.js';
 export type { LoadedFamily } from './families.js';
 
 /**
@@ -101,10 +101,39 @@ export function normalizedOptions(options: ShapingOptions): ShapingOptions {
   };
 }
 
+const NO_FAMILIES: readonly LoadedFamily[] = [];
+
+/**
+ * The families whose rules may shape a source's document: the one its entry or URL names; else, for
+ * markup and text (whose bytes may declare the tool that made them), every family that lists generators
+ * (`byContent`), with generic as the last resort. A PDF declares none Episteme reads: generic alone.
+ */
+export function familiesInEffect(
+  source: SourceSpec,
+  snapshot: SnapshotMeta,
+  workspaceFamilies?: readonly LoadedFamily[],
+): { family: LoadedFamily; extractor: ExtractorId; byContent: readonly LoadedFamily[] } {
+  const byUrl = familyByUrl(source.url, source.family, workspaceFamilies);
+  const family = byUrl ?? genericFamily(workspaceFamilies);
+  const extractor = chooseExtractor(source, snapshot, family);
+  const byContent = byUrl !== null || extractor === 'pdf' ? NO_FAMILIES : contentFamilies(workspaceFamilies);
+  return { family, extractor, byContent };
+}
+
+const familyEntries = new WeakMap<readonly LoadedFamily[], { id: string; file: string; rules: unknown }[]>();
+
+/** A family as the config names it: its id, its file and its rules (a workspace family's file is workspace-relative). */
+function familyEntry(family: LoadedFamily): { id: string; file: string; rules: unknown } {
+  return { id: family.rules.id, file: family.workspaceFile ?? `rules/${family.file}`, rules: family.rules };
+}
+
 /**
  * The canonical object whose SHA-256 is provenance.extractionConfigSha256: the family's rules in
  * effect, the extractor chosen, the fragment selection, the authority override and the options.
- * Editing one family's rules changes it only for that family's documents.
+ * Editing one family's rules changes it only for that family's documents, and for the documents whose
+ * URL names no family when that family lists generators (`familiesByContent`: their content may
+ * select it). Which family the content selects is not here: it is read from the bytes, which the key
+ * holds already, and the document records it (`family`).
  */
 export function extractionConfig(
   source: SourceSpec,
@@ -112,8 +141,12 @@ export function extractionConfig(
   options: ShapingOptions,
   workspaceFamilies?: readonly LoadedFamily[],
 ): Record<string, unknown> {
-  const family = resolveFamily(source.url, source.family, workspaceFamilies);
-  const extractor = chooseExtractor(source, snapshot, family);
+  const { family, extractor, byContent } = familiesInEffect(source, snapshot, workspaceFamilies);
+  let candidates = familyEntries.get(byContent);
+  if (candidates === undefined) {
+    candidates = byContent.map(familyEntry);
+    familyEntries.set(byContent, candidates);
+  }
   const opts = normalizedOptions(options);
   // Only the options an extractor reads enter its config, so a PDF option never rebuilds HTML.
   const relevant: Record<string, unknown> = extractor === 'pdf' ? { ...opts } : { links: opts.links };
@@ -122,7 +155,8 @@ export function extractionConfig(
     // Only PDF documents carry the PDF extractor's version: bumping it rebuilds PDFs alone.
     ...(extractor === 'pdf' ? { pdfExtractorVersion: PDF_EXTRACTOR_VERSION } : {}),
     // A workspace family is hashed like a built-in one: its id, its file and its rules.
-    family: { id: family.rules.id, file: family.workspaceFile ?? `rules/${family.file}`, rules: family.rules },
+    family: familyEntry(family),
+    ...(candidates.length > 0 ? { familiesByContent: candidates } : {}),
     extractor,
     fragment: fragmentOf(source.url),
     authority: source.authority ?? family.rules.defaults.authority,

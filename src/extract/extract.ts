@@ -3,11 +3,13 @@ import { canonicalJson } from '../store/canonical-json.js';
 import { sha256Hex } from '../store/hash.js';
 import { PRODUCER_NAME, PRODUCER_VERSION } from '../version.js';
 import { DocumentBuilder } from './document-builder.js';
-import { decodeBytes } from './decode.js';
+import { decodeBytes, type Decoded } from './decode.js';
 import { declarationSyntax } from './encoding-sniffing.js';
 import { binarySignature } from './signatures.js';
-import { resolveFamily, type LoadedFamily } from './families.js';
-import { extractHtml } from './html/html-extractor.js';
+import { familyForGenerators, type GeneratorClaim, type LoadedFamily } from './families.js';
+import { htmlGeneratorClaims, textGeneratorClaims, xmlGeneratorClaims } from './declared-generator.js';
+import { extractHtml, parseHtml } from './html/html-extractor.js';
+import type { ParsedMarkup } from './markup-parser.js';
 import { extractPlainText } from './text/text-extractor.js';
 import { extractRfcText, looksLikeRfcText } from './text/rfc-text.js';
 import { extractXml } from './xml/xml-extractor.js';
@@ -20,8 +22,8 @@ export { DEFAULT_EXTRACT_OPTIONS, EXTRACT_RULE_VERSION, chooseExtractor, extract
 import { PDF_EXTRACTOR_VERSION } from '../rule-versions.js';
 import {
   EXTRACT_RULE_VERSION,
-  chooseExtractor,
   extractionConfig,
+  familiesInEffect,
   fragmentOf,
   mediaType,
   normalizedOptions,
@@ -49,12 +51,47 @@ export interface ExtractInput {
 export async function extractDocument(input: ExtractInput): Promise<EvidenceDocument> {
   const { source, snapshot, body } = input;
   const options = normalizedOptions(input.options);
-  const family = resolveFamily(source.url, source.family, input.families);
-  const extractor = chooseExtractor(source, snapshot, family);
+  const { family: urlFamily, extractor, byContent } = familiesInEffect(source, snapshot, input.families);
   const config = extractionConfig(source, snapshot, options, input.families);
-  const authority = source.authority ?? family.rules.defaults.authority;
   const fragment = fragmentOf(source.url);
   const baseUrl = withoutFragment(source.url);
+
+  // The bytes are read before the family is chosen: a document whose URL names no family takes the
+  // family of the tool its bytes declare (declared-generator.ts), among those its key covers.
+  // A charset the capture took from a markup document's own declaration is read from the bytes again,
+  // by the same prescan (encoding-sniffing.ts): a snapshot recorded by an older, wrong reading decodes right.
+  const declared = snapshot.charsetSource === 'meta' ? null : snapshot.charset;
+  let decoded: Decoded | null = null;
+  let parsed: ParsedMarkup | undefined;
+  let claims: GeneratorClaim[] = [];
+  switch (extractor) {
+    case 'html': {
+      // XHTML declares its encoding as XML does, never by <meta>.
+      const syntax = declarationSyntax(mediaType(snapshot.contentType)) === 'xml' ? 'xml' : 'html';
+      decoded = decodeBytes(body, declared, syntax);
+      if (byContent.length > 0) {
+        parsed = parseHtml(decoded.text);
+        claims = htmlGeneratorClaims(parsed.document, decoded.text);
+      }
+      break;
+    }
+    case 'text':
+      decoded = decodeBytes(body, snapshot.charset, null);
+      if (byContent.length > 0) claims = textGeneratorClaims(decoded.text);
+      break;
+    case 'markdown':
+      decoded = decodeBytes(body, snapshot.charset, null);
+      break;
+    case 'xml':
+      decoded = decodeBytes(body, declared, 'xml');
+      if (byContent.length > 0) claims = xmlGeneratorClaims(decoded.text);
+      break;
+    case 'pdf':
+      break;
+  }
+  const chosen = familyForGenerators(claims, byContent);
+  const family = chosen?.family ?? urlFamily;
+  const authority = source.authority ?? family.rules.defaults.authority;
   const html = family.rules.html;
   const builder = new DocumentBuilder({
     authority,
@@ -63,24 +100,28 @@ export async function extractDocument(input: ExtractInput): Promise<EvidenceDocu
     informativeHeadingMarkers: (html.informativeHeadingMarkers ?? []).map((m) => m.toLowerCase()),
     keywordPatternFallback: true,
   });
+  if (chosen !== null) {
+    builder.info(
+      'family-from-content',
+      `No family names this URL; the document shows it was made by ${chosen.generator} (${chosen.claim.evidence})` +
+        `${chosen.claim.documentType === null ? '' : ` and declares the document type ${chosen.claim.documentType}`}, so it was read with the ` +
+        `${family.rules.id} family's rules (match.generators).`,
+    );
+  }
+  if (decoded !== null) {
+    if (decoded.unknownLabel !== undefined) builder.warn('charset-unknown', `Unknown charset "${decoded.unknownLabel}"; decoded as UTF-8.`);
+    if (decoded.replaced !== undefined) builder.warn('invalid-bytes', invalidBytesMessage(decoded));
+    if (decoded.nul !== undefined) builder.warn('nul-characters', nulMessage(decoded.nul));
+    warnMislabelled(builder, body, snapshot.contentType, extractor);
+  }
 
   let title = '';
   let confidence = 50;
   const extra: Record<string, unknown> = {};
-  // A charset the capture took from a markup document's own declaration is read from the bytes again,
-  // by the same prescan (encoding-sniffing.ts): a snapshot recorded by an older, wrong reading decodes right.
-  const declared = snapshot.charsetSource === 'meta' ? null : snapshot.charset;
   switch (extractor) {
     case 'html': {
-      // XHTML declares its encoding as XML does, never by <meta>.
-      const syntax = declarationSyntax(mediaType(snapshot.contentType)) === 'xml' ? 'xml' : 'html';
-      const decoded = decodeBytes(body, declared, syntax);
-      if (decoded.unknownLabel !== undefined)
-        builder.warn('charset-unknown', `Unknown charset "${decoded.unknownLabel}"; decoded as UTF-8.`);
-      if (decoded.replaced !== undefined) builder.warn('invalid-bytes', invalidBytesMessage(decoded));
-      if (decoded.nul !== undefined) builder.warn('nul-characters', nulMessage(decoded.nul));
-      warnMislabelled(builder, body, snapshot.contentType, extractor);
-      const result = extractHtml({ source: decoded.text, baseUrl, rules: html, builder, links: options.links });
+      const text = decoded!.text;
+      const result = extractHtml({ source: text, baseUrl, rules: html, builder, links: options.links, ...(parsed ? { parsed } : {}) });
       title = result.title;
       builder.limits.add('scripts-not-executed');
       builder.limits.add('html5-tree-building-approximate');
@@ -93,31 +134,20 @@ export async function extractDocument(input: ExtractInput): Promise<EvidenceDocu
       break;
     }
     case 'text': {
-      const decoded = decodeBytes(body, snapshot.charset, null);
-      if (decoded.unknownLabel !== undefined)
-        builder.warn('charset-unknown', `Unknown charset "${decoded.unknownLabel}"; decoded as UTF-8.`);
-      if (decoded.replaced !== undefined) builder.warn('invalid-bytes', invalidBytesMessage(decoded));
-      if (decoded.nul !== undefined) builder.warn('nul-characters', nulMessage(decoded.nul));
-      warnMislabelled(builder, body, snapshot.contentType, extractor);
-      if (family.rules.text.rfcLayout || looksLikeRfcText(decoded.text)) {
-        const result = extractRfcText(decoded.text, builder);
+      const text = decoded!.text;
+      if (family.rules.text.rfcLayout || looksLikeRfcText(text)) {
+        const result = extractRfcText(text, builder);
         title = result.title;
         confidence = result.sectionCount > 0 ? 75 : 50;
       } else {
-        title = extractPlainText(decoded.text, builder).title;
+        title = extractPlainText(text, builder).title;
         confidence = 50;
       }
       builder.limits.add('text-layout-inferred');
       break;
     }
     case 'markdown': {
-      const decoded = decodeBytes(body, snapshot.charset, null);
-      if (decoded.unknownLabel !== undefined)
-        builder.warn('charset-unknown', `Unknown charset "${decoded.unknownLabel}"; decoded as UTF-8.`);
-      if (decoded.replaced !== undefined) builder.warn('invalid-bytes', invalidBytesMessage(decoded));
-      if (decoded.nul !== undefined) builder.warn('nul-characters', nulMessage(decoded.nul));
-      warnMislabelled(builder, body, snapshot.contentType, extractor);
-      const result = await extractMarkdown(decoded.text, baseUrl, builder, options.links);
+      const result = await extractMarkdown(decoded!.text, baseUrl, builder, options.links);
       title = result.title;
       if (result.headingCount === 0) {
         builder.warn('no-headings', 'The document has no headings; all blocks are outside any section.');
@@ -128,13 +158,7 @@ export async function extractDocument(input: ExtractInput): Promise<EvidenceDocu
       break;
     }
     case 'xml': {
-      const decoded = decodeBytes(body, declared, 'xml');
-      if (decoded.unknownLabel !== undefined)
-        builder.warn('charset-unknown', `Unknown charset "${decoded.unknownLabel}"; decoded as UTF-8.`);
-      if (decoded.replaced !== undefined) builder.warn('invalid-bytes', invalidBytesMessage(decoded));
-      if (decoded.nul !== undefined) builder.warn('nul-characters', nulMessage(decoded.nul));
-      warnMislabelled(builder, body, snapshot.contentType, extractor);
-      const result = extractXml(decoded.text, baseUrl, builder, options.links);
+      const result = extractXml(decoded!.text, baseUrl, builder, options.links);
       title = result.title;
       confidence = result.confidence;
       break;

@@ -75,8 +75,11 @@ export interface TextRules {
 export interface FamilyRules {
   id: string;
   description: string;
-  /** Exact hosts, or host suffixes matched on label boundaries (`whatwg.org` matches `url.spec.whatwg.org`). */
-  match: { hosts: string[]; hostSuffixes: string[]; urlPrefixes?: string[] };
+  /**
+   * Exact hosts, or host suffixes matched on label boundaries (`whatwg.org` matches `url.spec.whatwg.org`);
+   * `generators`, the tools whose output the family reads, for a document whose URL no family names.
+   */
+  match: { hosts: string[]; hostSuffixes: string[]; urlPrefixes?: string[]; generators?: string[] };
   defaults: { authority: Authority; documentType: string; extractor: ExtractorId };
   html: HtmlRules;
   text: TextRules;
@@ -192,10 +195,24 @@ export function hostMatchesSuffix(host: string, suffix: string): boolean {
 }
 
 /**
- * The family for a source: the explicit id when given (unknown = config-invalid), else the first family
- * (by file name) whose hosts match the URL host exactly, else the first whose suffixes match, else generic.
+ * The family for a source by its URL alone: the explicit id when given (unknown = config-invalid), else
+ * the longest URL prefix, else the first family (by file name) whose hosts match the URL host exactly,
+ * else the longest matching suffix, else generic. A document whose URL no family names may still take a
+ * family from its content (familyByUrl, familyForGenerators).
  */
 export function resolveFamily(url: string, explicit: string | undefined, workspaceFamilies?: readonly LoadedFamily[]): LoadedFamily {
+  return familyByUrl(url, explicit, workspaceFamilies) ?? genericFamily(workspaceFamilies);
+}
+
+/** The generic family: what a document gets when neither its URL nor its content names another. */
+export function genericFamily(workspaceFamilies?: readonly LoadedFamily[]): LoadedFamily {
+  const generic = allFamilies(workspaceFamilies).find((family) => family.rules.id === 'generic');
+  if (!generic) throw new EpistemeError('config-invalid', 'No "generic" extraction family.');
+  return generic;
+}
+
+/** resolveFamily without its last resort: null when neither the source's entry nor its URL names a family. */
+export function familyByUrl(url: string, explicit: string | undefined, workspaceFamilies?: readonly LoadedFamily[]): LoadedFamily | null {
   const families = allFamilies(workspaceFamilies);
   if (explicit !== undefined) {
     const found = families.find((family) => family.rules.id === explicit);
@@ -237,7 +254,70 @@ export function resolveFamily(url: string, explicit: string | undefined, workspa
     }
     if (best) return best.family;
   }
-  const generic = families.find((family) => family.rules.id === 'generic');
-  if (!generic) throw new EpistemeError('config-invalid', 'No "generic" extraction family.');
-  return generic;
+  return null;
+}
+
+let contentCache: { builtIn: readonly LoadedFamily[]; extra: readonly LoadedFamily[] | undefined; families: LoadedFamily[] } | undefined;
+
+/**
+ * The families a document's content may select when its URL names none: those that list generators
+ * (`match.generators`), workspace families first, then the built-in ones by file name. The same array
+ * while the rules are the same, so the key of every such document serialises it once.
+ */
+export function contentFamilies(workspaceFamilies?: readonly LoadedFamily[]): readonly LoadedFamily[] {
+  const builtIn = loadFamilies();
+  if (contentCache?.builtIn === builtIn && contentCache.extra === workspaceFamilies) return contentCache.families;
+  const families = allFamilies(workspaceFamilies).filter((family) => (family.rules.match.generators ?? []).length > 0);
+  contentCache = { builtIn, extra: workspaceFamilies, families };
+  return families;
+}
+
+/** What a document declares about the tool that made it (extract/declared-generator.ts). */
+export interface GeneratorClaim {
+  /** The generator's text: a `<meta name="generator">` content, or the name of a tool whose markup the document carries. */
+  generator: string;
+  /** Where it was read ("<meta name=\"generator\">", "a ReSpec script", "the RFC XML root <rfc number>"...), for the diagnostic. */
+  evidence: string;
+  /** The document type the document declares itself (an RFC number: "rfc"; a draft name: "internet-draft"), or null. */
+  documentType: string | null;
+}
+
+/**
+ * Whether a generator text names `name`: the name as a whole word, case-insensitive ("Bikeshed version
+ * 3f1e" names Bikeshed; "https://github.com/mnot/RFCBootstrap XSLT" names RFCBootstrap; "Bikesheds" does
+ * not name Bikeshed).
+ */
+export function namesGenerator(text: string, name: string): boolean {
+  const haystack = text.toLowerCase();
+  const needle = name.toLowerCase();
+  if (needle === '') return false;
+  const isWordChar = (code: number): boolean => (code >= 48 && code <= 57) || (code >= 97 && code <= 122);
+  for (let at = haystack.indexOf(needle); at !== -1; at = haystack.indexOf(needle, at + 1)) {
+    const before = at === 0 ? -1 : haystack.charCodeAt(at - 1);
+    const after = at + needle.length >= haystack.length ? -1 : haystack.charCodeAt(at + needle.length);
+    if (!isWordChar(before) && !isWordChar(after)) return true;
+  }
+  return false;
+}
+
+/**
+ * The family a document's claims select among `candidates` (contentFamilies), with the claim that
+ * selected it: the first claim some family lists the generator of; among the families that list it, the
+ * one whose document type the claim declares, else the first. Null when no claim names a listed generator.
+ */
+export function familyForGenerators(
+  claims: readonly GeneratorClaim[],
+  candidates: readonly LoadedFamily[],
+): { family: LoadedFamily; claim: GeneratorClaim; generator: string } | null {
+  for (const claim of claims) {
+    let first: { family: LoadedFamily; generator: string } | undefined;
+    for (const family of candidates) {
+      const generator = (family.rules.match.generators ?? []).find((name) => namesGenerator(claim.generator, name));
+      if (generator === undefined) continue;
+      if (claim.documentType !== null && family.rules.defaults.documentType === claim.documentType) return { family, claim, generator };
+      first ??= { family, generator };
+    }
+    if (first) return { ...first, claim };
+  }
+  return null;
 }

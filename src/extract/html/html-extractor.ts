@@ -44,6 +44,8 @@ export interface HtmlExtractContext {
   rules: HtmlRules;
   builder: DocumentBuilder;
   links: boolean;
+  /** `source` already parsed by parseHtml (to read what the page declares before its family is chosen). */
+  parsed?: ParsedMarkup;
 }
 
 export interface HtmlExtractResult {
@@ -326,7 +328,7 @@ class HtmlWalker implements HtmlWalk {
 
 /** Extracts the HTML `source` into the builder; returns the title and structure counts. */
 export function extractHtml(ctx: HtmlExtractContext): HtmlExtractResult {
-  const { document, cappedElements } = parseHtml(ctx.source);
+  const { document, cappedElements } = ctx.parsed ?? parseHtml(ctx.source);
   if (cappedElements > 0) {
     ctx.builder.warn(
       'html-depth-capped',

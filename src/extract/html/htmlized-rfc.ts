@@ -28,6 +28,13 @@ interface Segment {
   each: Int32Array | null;
 }
 
+/** Whether the page is an htmlized RFC: a `<pre>` holding a heading span (what htmlizedRfc reads). */
+export function isHtmlizedRfc(document: AnyNode): boolean {
+  const pres: Element[] = [];
+  collectPres(document, pres);
+  return pres.some((pre) => holdsHeadingSpan(pre));
+}
+
 /** The htmlized RFC in `document`, or null when no `<pre>` holds a heading span. */
 export function htmlizedRfc(document: AnyNode, source: string): HtmlizedRfc | null {
   const pres: Element[] = [];
