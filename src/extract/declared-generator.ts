@@ -26,7 +26,8 @@ import { looksLikeRfcText } from './text/rfc-text.js';
 export function htmlGeneratorClaims(document: AnyNode, source: string): GeneratorClaim[] {
   const seen = scan(document);
   const documentType =
-    seen.documentType ?? (seen.subtitle !== null && /^living standard\b/i.test(seen.subtitle) ? 'living-standard' : ietfDocumentTypeOfMarkup(source));
+    seen.documentType ??
+    (seen.subtitle !== null && /^living standard\b/i.test(seen.subtitle) ? 'living-standard' : ietfDocumentTypeOfMarkup(source));
   const claims: GeneratorClaim[] = seen.generators.map((generator) => ({
     generator,
     evidence: `<meta name="generator" content="${shorten(generator)}">`,
@@ -72,10 +73,13 @@ export function ietfDocumentTypeOfText(text: string): string | null {
   return null;
 }
 
-/** An HTML rendering's series when its metas do not say: its front matter's "Request for Comments:", else "Internet-Draft". */
+/**
+ * An HTML rendering's series when its metas do not say: its front matter's "Request for Comments:" or a
+ * title "RFC 9110 - ..." (rfc2629.xslt's), else "Internet-Draft".
+ */
 function ietfDocumentTypeOfMarkup(source: string): string | null {
   const head = source.slice(0, 256 * 1024);
-  if (/Request for Comments:(?:\s|&nbsp;|<[^<>]{0,200}>){0,8}\d/.test(head)) return 'rfc';
+  if (/Request for Comments:(?:\s|&nbsp;|<[^<>]{0,200}>){0,8}\d/.test(head) || /<title>\s*RFC ?\d/i.test(head)) return 'rfc';
   if (/Internet-Draft/.test(head)) return 'internet-draft';
   return null;
 }
@@ -189,7 +193,10 @@ export function xmlRootStartTag(text: string): { name: string; attributes: Map<s
   }
 }
 
-/** The offset after a `<!...>` declaration (a DOCTYPE) starting at `from`, its `[...]` subset and quoted values skipped; -1 if it never ends. */
+/**
+ * The offset after a `<!...>` declaration (a DOCTYPE) starting at `from`, its `[...]` subset and quoted
+ * values skipped; -1 if it never ends.
+ */
 function declarationEnd(text: string, from: number): number {
   let depth = 0;
   let i = from;

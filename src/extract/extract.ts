@@ -101,11 +101,12 @@ export async function extractDocument(input: ExtractInput): Promise<EvidenceDocu
     keywordPatternFallback: true,
   });
   if (chosen !== null) {
+    const { claim, generator } = chosen;
+    const declaredType = claim.documentType === null ? '' : ` and declares the document type ${claim.documentType}`;
     builder.info(
       'family-from-content',
-      `No family names this URL; the document shows it was made by ${chosen.generator} (${chosen.claim.evidence})` +
-        `${chosen.claim.documentType === null ? '' : ` and declares the document type ${chosen.claim.documentType}`}, so it was read with the ` +
-        `${family.rules.id} family's rules (match.generators).`,
+      `No family names this URL; the document shows it was made by ${generator} (${claim.evidence})${declaredType}, ` +
+        `so it was read with the ${family.rules.id} family's rules (match.generators).`,
     );
   }
   if (decoded !== null) {

@@ -55,11 +55,13 @@ export class Rig {
     return fs.readFileSync(this.path(name), 'utf8');
   }
 
-  exec(args: string[], options: { input?: string | Buffer; cwd?: string; env?: NodeJS.ProcessEnv } = {}): Promise<CliResult> {
+  /** Runs the CLI (`cli`: another copy's bin/episteme.cjs, e.g. a package copy with edited rules). */
+  exec(args: string[], options: { input?: string | Buffer; cwd?: string; env?: NodeJS.ProcessEnv; cli?: string } = {}): Promise<CliResult> {
     return runCli(args, {
       cwd: options.cwd ?? this.dir,
       ...(options.input !== undefined ? { input: options.input } : {}),
       ...(options.env ? { env: options.env } : {}),
+      ...(options.cli ? { cli: options.cli } : {}),
     });
   }
 
@@ -84,9 +86,12 @@ export function startCli(args: string[], cwd: string): ChildProcess {
   return spawn(process.execPath, [CLI, ...args], { cwd, stdio: ['pipe', 'pipe', 'pipe'] });
 }
 
-export function runCli(args: string[], options: { cwd: string; input?: string | Buffer; env?: NodeJS.ProcessEnv }): Promise<CliResult> {
+export function runCli(
+  args: string[],
+  options: { cwd: string; input?: string | Buffer; env?: NodeJS.ProcessEnv; cli?: string },
+): Promise<CliResult> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [CLI, ...args], {
+    const child = spawn(process.execPath, [options.cli ?? CLI, ...args], {
       cwd: options.cwd,
       env: options.env ?? process.env,
       stdio: ['pipe', 'pipe', 'pipe'],
