@@ -156,9 +156,10 @@ function leadingText(el: Element, max: number): string {
   return text.replace(/\s+/g, ' ').trim().slice(0, max);
 }
 
-/** A value quoted in a diagnostic, cut at 80 code units. */
+/** A value quoted in a diagnostic: spaces collapsed, control characters dropped, cut at 80 code units. */
 function shorten(text: string): string {
-  const flat = text.replace(/\s+/g, ' ');
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what it removes.
+  const flat = text.replace(/\s+/g, ' ').replace(/[\u0000-\u001f\u007f-\u009f]/g, '');
   return flat.length <= 80 ? flat : `${flat.slice(0, 79)}…`;
 }
 

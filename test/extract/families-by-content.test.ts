@@ -206,6 +206,16 @@ test('without a generator it knows, a page stays generic: unknown generators, ot
   assert.equal(xml.family, 'generic');
 });
 
+test('the diagnostic quotes a generator meta cut short, without control characters', async () => {
+  const content = `Bikeshed \u001b[31mversion\u0007 ${'x'.repeat(300)}`;
+  const doc = await extractBytes(bikeshed(`<meta name="generator" content="${content}">`, 'Draft'), `${HOST}/w`, 'text/html');
+  assert.equal(doc.family, 'w3c');
+  const message = familyDiagnostic(doc)!;
+  assert.ok(![...message].some((c) => c.charCodeAt(0) < 0x20), message);
+  assert.match(message, /content="Bikeshed \[31mversion x+…">/);
+  assert.ok(message.length < 400, message);
+});
+
 test('a family named by the entry or the URL wins over what the content declares', async () => {
   const page = bikeshed('<meta content="Bikeshed version 3f1e0c" name="generator">', 'Living Standard');
   const named = await extractBytes(page, `${HOST}/named`, 'text/html', { family: 'generic' });
