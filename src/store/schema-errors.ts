@@ -48,6 +48,8 @@ const PATTERN_WORDS: Record<string, string> = {
   '^[A-Za-z0-9._:-]+$': 'must be a charset name such as "utf-8"',
   '^https?://[^/?#]+/': 'must be an http:// or https:// URL prefix with a path, such as "https://example.org/docs/"',
   '^[a-z0-9]([a-z0-9-]*[a-z0-9])?(\\.[a-z0-9]([a-z0-9-]*[a-z0-9])?)*$': 'must be a lower-case host name such as "example.org"',
+  '^[A-Za-z0-9]([A-Za-z0-9._+ -]{0,62}[A-Za-z0-9._+-])?$':
+    'must be a tool name such as "Bikeshed": letters, digits, spaces inside and . _ + -, starting with a letter or digit, at most 64',
   '^(?!/)(?![A-Za-z]:)[^\\u0000\\\\]*$': 'must be a relative path with "/" between folders (not absolute, no NUL, no backslash)',
 };
 

@@ -107,6 +107,14 @@ test('workspace families: bad rules are config-invalid errors naming the file an
       message: /my-rules\/acme\.json.*field match\.hosts\.0: must be a lower-case host name/,
     },
     {
+      name: 'generator not a name',
+      setup: (rig) =>
+        rig.write({
+          'my-rules/acme.json': acmeRules({ match: { hosts: ['docs.acme.test'], hostSuffixes: [], generators: ['/docusaurus/i'] } }),
+        }),
+      message: /my-rules\/acme\.json.*field match\.generators\.0: must be a tool name such as "Bikeshed"/,
+    },
+    {
       name: 'unknown field',
       setup: (rig) => rig.write({ 'my-rules/acme.json': acmeRules({ colour: 'red' }) }),
       message: /my-rules\/acme\.json.*unknown field "colour"/,

@@ -22,6 +22,11 @@ test('rules schema rejects loose or unknown fields', () => {
   const generic = JSON.parse(readFileSync(path.join(repoRoot, 'rules/generic.json'), 'utf8')) as Record<string, unknown>;
   assert.equal(validateRules({ ...generic, hostPattern: '/whatwg\\.org$/' }).ok, false);
   assert.equal(validateRules({ ...generic, match: { hosts: ['*.whatwg.org'], hostSuffixes: [] } }).ok, false);
+  // Generators are names: letters, digits, spaces inside, and ._+- (at most 64), never patterns or blanks.
+  const withGenerators = (generators: unknown[]) => validateRules({ ...generic, match: { hosts: [], hostSuffixes: [], generators } }).ok;
+  assert.equal(withGenerators(['Bikeshed', 'rfc2629.xslt', 'Microsoft Word', 'mkdocs-material']), true);
+  for (const bad of ['', ' Bikeshed', 'Bikeshed ', 'Bike*', '/respec/i', 'x'.repeat(65), 3])
+    assert.equal(withGenerators([bad]), false, String(bad));
 });
 
 test('host matching is exact or by label, never by substring', () => {
