@@ -185,6 +185,20 @@ test("keys: a family's rules rebuild the unknown-host documents it may be chosen
     const onW3c = ids.get('https://www.w3.org/TR/widget/')!;
     const rfcText = ids.get('https://mirror.example.net/rfc9999.txt')!;
     assert.equal(documentsByUrl(rig).get('https://patcg.github.io/widget/')!.family, 'w3c');
+    // explain shows the family each document was read with, and what in its content chose it.
+    const shown = await run(['explain', unknown, onW3c, '--json']);
+    const families = new Map(
+      (shown.json!.data.targets as { target: string; family?: string; familyFromContent?: string }[]).map((t) => [
+        t.target,
+        [t.family, t.familyFromContent],
+      ]),
+    );
+    assert.equal(families.get(onW3c)![0], 'w3c');
+    assert.equal(families.get(onW3c)![1], undefined, 'its URL names w3c');
+    assert.equal(families.get(unknown)![0], 'w3c');
+    assert.match(families.get(unknown)![1]!, /made by Bikeshed \(<meta name="generator" content="Bikeshed version 3f1e0c">\)/);
+    const human = await run(['explain', unknown]);
+    assert.match(human.stdout, /^ {2}family: w3c \(No family names this URL; .* read with the w3c family's rules/m);
 
     // w3c.json: its own host's document and every document whose content may select it.
     pkg.editRules('w3c', (rules) => rules['html'].informativeHeadings.push('introduction'));
