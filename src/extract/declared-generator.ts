@@ -14,7 +14,8 @@ import { looksLikeRfcText } from './text/rfc-text.js';
  * - Bikeshed: the headings it writes, `class="heading settled"` (its test renders have no generator meta);
  * - ecmarkup: its script or style sheet (`ecmarkup.js`, `ecmarkup.css`) or its clause elements;
  * - xml2rfc: an RFC XML root (`<rfc>`, the vocabulary xml2rfc reads), the RFC plain-text layout xml2rfc
- *   prints (front page header, `[Page N]` feet), or an htmlized RFC's `<pre>` pages of that text.
+ *   prints (front page header, `[Page N]` feet), or an htmlized RFC's `<pre>` pages of that text;
+ * - kramdown-rfc: Markdown whose YAML front matter names the draft (`docname:`), kramdown-rfc's own key.
  *
  * Each claim carries the document type the document declares, when it declares one: an RFC number
  * (`rfc`) or an Internet-Draft name (`internet-draft`), which tells the rfc and ietf-draft families
@@ -53,6 +54,28 @@ export function xmlGeneratorClaims(text: string): GeneratorClaim[] {
   const documentType = number !== '' ? 'rfc' : docName !== '' ? 'internet-draft' : null;
   const shown = number !== '' ? ` number="${shorten(number)}"` : docName !== '' ? ` docName="${shorten(docName)}"` : '';
   return [{ generator: 'xml2rfc', evidence: `the RFC XML root <${shorten(root.name)}${shown}>`, documentType }];
+}
+
+/**
+ * The claims of Markdown: a kramdown-rfc source, whose YAML front matter (from the first line to the
+ * next `---` or `...`, read no further than 256 lines) has a `docname:` ("draft-..." is a draft) or an
+ * RFC `number:`. Jekyll's or Hugo's front matter has neither.
+ */
+export function markdownGeneratorClaims(text: string): GeneratorClaim[] {
+  const lines = text.slice(0, 64 * 1024).split(/\r\n|\r|\n/, 258);
+  if (!/^---\s*$/.test(lines[0] ?? '')) return [];
+  let docName: string | null = null;
+  let number: string | null = null;
+  for (const line of lines.slice(1, 257)) {
+    if (/^(?:---|\.\.\.)\s*$/.test(line)) break;
+    const field = /^(docname|number):\s*["']?([^"'\s]+)/.exec(line);
+    if (field?.[1] === 'docname') docName ??= field[2]!;
+    else if (field?.[1] === 'number' && /^\d+$/.test(field[2]!)) number ??= field[2]!;
+  }
+  if (docName === null && number === null) return [];
+  const documentType = number !== null ? 'rfc' : /^draft-/i.test(docName!) ? 'internet-draft' : null;
+  const shown = number !== null ? `number: ${shorten(number)}` : `docname: ${shorten(docName!)}`;
+  return [{ generator: 'kramdown-rfc', evidence: `kramdown-rfc front matter, ${shown}`, documentType }];
 }
 
 /** The claims of plain text: the RFC / Internet-Draft text layout, with the series its first page names. */

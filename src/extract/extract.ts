@@ -7,7 +7,7 @@ import { decodeBytes, type Decoded } from './decode.js';
 import { declarationSyntax } from './encoding-sniffing.js';
 import { binarySignature } from './signatures.js';
 import { familyForGenerators, type GeneratorClaim, type LoadedFamily } from './families.js';
-import { htmlGeneratorClaims, textGeneratorClaims, xmlGeneratorClaims } from './declared-generator.js';
+import { htmlGeneratorClaims, markdownGeneratorClaims, textGeneratorClaims, xmlGeneratorClaims } from './declared-generator.js';
 import { extractHtml, parseHtml } from './html/html-extractor.js';
 import type { ParsedMarkup } from './markup-parser.js';
 import { extractPlainText } from './text/text-extractor.js';
@@ -81,6 +81,7 @@ export async function extractDocument(input: ExtractInput): Promise<EvidenceDocu
       break;
     case 'markdown':
       decoded = decodeBytes(body, snapshot.charset, null);
+      if (byContent.length > 0) claims = markdownGeneratorClaims(decoded.text);
       break;
     case 'xml':
       decoded = decodeBytes(body, declared, 'xml');

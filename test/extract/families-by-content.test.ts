@@ -11,6 +11,7 @@ import {
   RFC_TEXT_HEADER,
   bikeshed,
   ecmarkup,
+  kramdownRfc,
   respecSource,
   rfcText,
   rfcXml,
@@ -177,6 +178,19 @@ const CASES: {
       assert.equal(block(doc, 'Spinning is fun').normativity, 'informative');
     },
   },
+  {
+    name: 'kramdown-rfc Markdown',
+    body: kramdownRfc('draft-example-protocol-03'),
+    contentType: 'text/markdown',
+    family: 'ietf-draft',
+    documentType: 'internet-draft',
+    evidence: /made by kramdown-rfc \(kramdown-rfc front matter, docname: draft-example-protocol-03\) and declares the document type/,
+    check: (doc) => {
+      assert.equal(block(doc, 'Senders MUST send').normativity, 'normative');
+      assert.equal(section(doc, 'Acknowledgments').normativity, 'informative', "ietf-draft's apparatus");
+      assert.equal(section(doc, 'Abstract').normativity, 'informative');
+    },
+  },
 ];
 
 for (const c of CASES) {
@@ -204,6 +218,13 @@ test('without a generator it knows, a page stays generic: unknown generators, ot
   assert.equal(text.family, 'generic');
   const xml = await extractBytes('<?xml version="1.0"?><manual><title>M</title></manual>', `${HOST}/m.xml`, 'application/xml');
   assert.equal(xml.family, 'generic');
+  // A Jekyll or Hugo page's front matter names no draft.
+  const jekyll = await extractBytes(
+    '---\ntitle: Notes\nlayout: post\n---\n\n# Notes\n\nUsers must log in.\n',
+    `${HOST}/notes.md`,
+    'text/markdown',
+  );
+  assert.equal(jekyll.family, 'generic');
 });
 
 test('the diagnostic quotes a generator meta cut short, without control characters', async () => {

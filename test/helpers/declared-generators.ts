@@ -2,7 +2,7 @@
  * Small documents as their tools write them, for the tests of families chosen by content
  * (test/extract/families-by-content.test.ts, test/cli/families-by-content.test.ts): Bikeshed (with and
  * without its generator meta, W3C-style or a Living Standard), a ReSpec source, xml2rfc v3 HTML, RFC
- * XML, RFC / Internet-Draft plain text and ecmarkup.
+ * XML, RFC / Internet-Draft plain text, ecmarkup and kramdown-rfc Markdown.
  */
 
 export const bikeshed = (generatorMeta: string, subtitle: string, extra = ''): string => `<!doctype html><html lang="en"><head>
@@ -83,3 +83,28 @@ export const DRAFT_TEXT_HEADER =
   'Example Working Group                                          A. Author\n' +
   'Internet-Draft                                               Example Org\n' +
   'Intended status: Standards Track                        January 10, 2030';
+
+/** A kramdown-rfc source: YAML front matter naming the draft, kramdown-rfc's part markers. */
+export const kramdownRfc = (docname: string): string => `---
+title: "The Example Protocol"
+docname: ${docname}
+category: std
+---
+
+--- abstract
+
+This document defines an example protocol.
+
+--- middle
+
+# Introduction
+
+Senders MUST send a greeting.
+
+--- back
+
+# Acknowledgments
+{:numbered="false"}
+
+Thanks to everyone.
+`;
