@@ -55,11 +55,15 @@ export class Rig {
     return fs.readFileSync(this.path(name), 'utf8');
   }
 
-  exec(args: string[], options: { input?: string | Buffer; cwd?: string; env?: NodeJS.ProcessEnv } = {}): Promise<CliResult> {
+  exec(
+    args: string[],
+    options: { input?: string | Buffer; cwd?: string; env?: NodeJS.ProcessEnv; killAfterMs?: number } = {},
+  ): Promise<CliResult> {
     return runCli(args, {
       cwd: options.cwd ?? this.dir,
       ...(options.input !== undefined ? { input: options.input } : {}),
       ...(options.env ? { env: options.env } : {}),
+      ...(options.killAfterMs !== undefined ? { killAfterMs: options.killAfterMs } : {}),
     });
   }
 
@@ -84,12 +88,20 @@ export function startCli(args: string[], cwd: string): ChildProcess {
   return spawn(process.execPath, [CLI, ...args], { cwd, stdio: ['pipe', 'pipe', 'pipe'] });
 }
 
-export function runCli(args: string[], options: { cwd: string; input?: string | Buffer; env?: NodeJS.ProcessEnv }): Promise<CliResult> {
+/**
+ * Runs the CLI to its exit. killAfterMs, for a test of a hang: past it the CLI is killed (SIGKILL, exit
+ * code -1), so a regression fails the test instead of holding it until the runner's timeout.
+ */
+export function runCli(
+  args: string[],
+  options: { cwd: string; input?: string | Buffer; env?: NodeJS.ProcessEnv; killAfterMs?: number },
+): Promise<CliResult> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [CLI, ...args], {
       cwd: options.cwd,
       env: options.env ?? process.env,
       stdio: ['pipe', 'pipe', 'pipe'],
+      ...(options.killAfterMs !== undefined ? { timeout: options.killAfterMs, killSignal: 'SIGKILL' as const } : {}),
     });
     const out: Buffer[] = [];
     const err: Buffer[] = [];
