@@ -61,8 +61,11 @@
  * 22: an htmlized RFC (rfc2html's <pre> pages with heading spans: tools.ietf.org/html, datatracker
  * /doc/html/ before v3, rfc-editor.org's .html of older RFCs) is read as the RFC's text, each offset
  * mapped back to the HTML, its sections cited at the page's anchors (html/htmlized-rfc.ts).
+ * 23: a source id longer than 256 code units (MAX_SOURCE_ID_LENGTH) is read as no id, warning
+ * id-too-long: its section takes a made-up id and its blocks cite the enclosing section. Documents
+ * without such an id are unchanged.
  */
-export const EXTRACT_RULE_VERSION = 22;
+export const EXTRACT_RULE_VERSION = 23;
 /**
  * The PDF extractor's own version (1: pdf-parse tables; 2: tables from geometry with rowPages, and
  * heading-guess limits; 3: unruled tables as reports set them (wrapped cells at the row pitch, bold
