@@ -96,3 +96,36 @@ test('RFC XML: an over-long anchor is read as no anchor, the same way', async ()
     rig.cleanup();
   }
 });
+
+test('table spans: copies of a spanning cell are bounded per document (warning table-spans-capped), small tables unchanged', async () => {
+  const rig = new Rig();
+  const text = 'zebra text '.repeat(2_000); // 22,000 characters, copied into each slot the cell covers
+  const html =
+    '<!DOCTYPE html><html><head><title>Spans</title></head><body><h1 id="top">Top</h1>' +
+    '<table id="small"><tr><th colspan="2">Both</th></tr><tr><td rowspan="2">Left</td><td>a</td></tr><tr><td>b</td></tr></table>' +
+    `<table id="bomb"><tr><td colspan="1000" rowspan="10">${text}</td></tr>${'<tr></tr>'.repeat(9)}</table></body></html>`;
+  rig.write({
+    'page.html': html,
+    'map.json': JSON.stringify([{ sourceUrl: 'https://example.test/spans', localPath: 'page.html', contentType: 'text/html' }]),
+  });
+  try {
+    const result = await rig.exec(['pipeline', '--map', 'map.json', '--json'], { killAfterMs: 120_000 });
+    assertNoStackTrace(result);
+    // 10,000 copies of 22,000 characters: a 22 KB page wrote a 220 MB document.
+    assert.equal(result.code, 0, result.stdout + result.stderr);
+    const { payload, bytes } = documentOf(rig);
+    assert.ok(bytes < 2 * 1024 * 1024, `document of ${bytes} bytes from a page of ${html.length}`);
+    assert.ok(payload.diagnostics.some((d: any) => d.code === 'table-spans-capped'));
+    const [small, bomb] = payload.blocks.filter((b: any) => b.kind === 'table');
+    assert.deepEqual(small.header, [['Both', 'Both']], 'a small table still fills every slot its cells cover');
+    assert.deepEqual(small.rows, [
+      ['Left', 'a'],
+      ['Left', 'b'],
+    ]);
+    assert.equal(small.spans.length, 2);
+    assert.deepEqual(bomb.rows, [[text.trim()]], 'past the bound, the cell takes one slot');
+    assert.equal(bomb.spans, undefined);
+  } finally {
+    rig.cleanup();
+  }
+});
