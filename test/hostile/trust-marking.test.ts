@@ -52,3 +52,29 @@ test('query and show print headings only on | lines, and a source id as one toke
     rig.cleanup();
   }
 });
+
+/** What Python's str.splitlines() (and many line readers) take as a line break. */
+const UNICODE_LINE_BREAK = /\r\n|[\n\v\f\r\x1c-\x1e\x85\u2028\u2029]/;
+
+test('JSON Lines output escapes U+0085, U+2028 and U+2029: one envelope per line for any line splitter', async () => {
+  const rig = new Rig();
+  rig.write({
+    'page.html': '<h1 id="t">Breaks</h1><p>The zebra\u2028crossed\u2029the\u0085plain.</p>\n',
+    'map.json': JSON.stringify([{ sourceUrl: 'https://example.test/breaks', localPath: 'page.html', contentType: 'text/html' }]),
+  });
+  try {
+    assert.equal((await rig.exec(['pipeline', '--map', 'map.json'])).code, 0);
+    const batch = await rig.exec(['query', '--batch'], { input: '{"terms":["zebra"]}\n{"terms":["plain"]}\n' });
+    assert.equal(batch.code, 0, batch.stderr);
+    const lines = batch.stdout.split(UNICODE_LINE_BREAK).filter((line) => line !== '');
+    assert.equal(lines.length, 2, `two envelopes, split as splitlines() splits them: ${JSON.stringify(batch.stdout)}`);
+    for (const line of lines) {
+      const envelope = JSON.parse(line);
+      assert.equal(envelope.data.hits[0].snippet.text, 'The zebra\u2028crossed\u2029the\u0085plain.', 'the data is exact');
+    }
+    const single = await rig.exec(['query', 'zebra', '--json']);
+    assert.ok(!UNICODE_LINE_BREAK.test(single.stdout.slice(0, -1)), 'query --json is one line too');
+  } finally {
+    rig.cleanup();
+  }
+});
