@@ -446,5 +446,9 @@ function classify(error: unknown): CaptureFailure {
     return new CaptureFailure('tls-failed', message, { cause: error });
   }
   if (isZlibError(error)) return new CaptureFailure('decompression-failed', message, { cause: error });
+  // llhttp's parse errors (HPE_*): the server's bytes are not HTTP, and the same bytes come back on a
+  // retry. Not an end of input inside the response (HPE_INVALID_EOF_STATE): that is a cut connection.
+  if (typeof code === 'string' && code.startsWith('HPE_') && code !== 'HPE_INVALID_EOF_STATE')
+    return new CaptureFailure('protocol-error', `${code}: ${message}`, { cause: error });
   return new CaptureFailure('network-error', `${typeof code === 'string' ? code + ': ' : ''}${message}`, { cause: error });
 }
