@@ -54,6 +54,7 @@ test('query and show print headings only on | lines, and a source id as one toke
 });
 
 /** What Python's str.splitlines() (and many line readers) take as a line break. */
+// biome-ignore lint/suspicious/noControlCharactersInRegex: the separators splitlines() breaks on are the point
 const UNICODE_LINE_BREAK = /\r\n|[\n\v\f\r\x1c-\x1e\x85\u2028\u2029]/;
 
 test('JSON Lines output escapes U+0085, U+2028 and U+2029: one envelope per line for any line splitter', async () => {
