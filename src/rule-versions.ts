@@ -61,14 +61,14 @@
  * 22: an htmlized RFC (rfc2html's <pre> pages with heading spans: tools.ietf.org/html, datatracker
  * /doc/html/ before v3, rfc-editor.org's .html of older RFCs) is read as the RFC's text, each offset
  * mapped back to the HTML, its sections cited at the page's anchors (html/htmlized-rfc.ts).
- * 23: a source id longer than 256 code units (MAX_SOURCE_ID_LENGTH) is read as no id, warning
- * id-too-long: its section takes a made-up id and its blocks cite the enclosing section. Documents
- * without such an id are unchanged.
- * 24: the text HTML table cells copy into the slots they span is bounded per document
+ * 25 (23 and 24 are main's Markdown and declared-generator rules): a source id longer than 256 code
+ * units (MAX_SOURCE_ID_LENGTH) is read as no id, warning id-too-long: its section takes a made-up id
+ * and its blocks cite the enclosing section. Documents without such an id are unchanged.
+ * 26: the text HTML table cells copy into the slots they span is bounded per document
  * (TABLE_SPAN_COPY_BOUNDS); past it a cell takes one slot, warning table-spans-capped. Documents
  * within the bound are unchanged.
  */
-export const EXTRACT_RULE_VERSION = 24;
+export const EXTRACT_RULE_VERSION = 26;
 /**
  * The PDF extractor's own version (1: pdf-parse tables; 2: tables from geometry with rowPages, and
  * heading-guess limits; 3: unruled tables as reports set them (wrapped cells at the row pitch, bold

@@ -11,7 +11,8 @@ const fs = require('node:fs');
 const openSync = fs.openSync;
 let paused = false;
 const { O_WRONLY, O_RDWR } = fs.constants;
-const writes = (flags) => (typeof flags === 'string' ? /[wa+]/.test(flags) : typeof flags === 'number' && (flags & (O_WRONLY | O_RDWR)) !== 0);
+const writes = (flags) =>
+  typeof flags === 'string' ? /[wa+]/.test(flags) : typeof flags === 'number' && (flags & (O_WRONLY | O_RDWR)) !== 0;
 fs.openSync = function (file, ...rest) {
   if (!paused && String(file).includes(${JSON.stringify(pathPart)}) && (${options.writing === true} ? writes(rest[0]) : true)) {
     paused = true;
