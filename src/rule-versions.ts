@@ -66,8 +66,14 @@
  * line group of plain text.
  * 24: a document whose URL no family names takes the family of the tool its bytes declare (generator
  * meta, ReSpec, Bikeshed, ecmarkup and RFC markup: extract/declared-generator.ts; rules' match.generators).
+ * 25: a source id longer than 256 code units (MAX_SOURCE_ID_LENGTH) is read as no id, warning
+ * id-too-long: its section takes a made-up id and its blocks cite the enclosing section. Documents
+ * without such an id are unchanged.
+ * 26: the text HTML table cells copy into the slots they span is bounded per document
+ * (TABLE_SPAN_COPY_BOUNDS); past it a cell takes one slot, warning table-spans-capped. Documents
+ * within the bound are unchanged.
  */
-export const EXTRACT_RULE_VERSION = 24;
+export const EXTRACT_RULE_VERSION = 26;
 /**
  * The PDF extractor's own version (1: pdf-parse tables; 2: tables from geometry with rowPages, and
  * heading-guess limits; 3: unruled tables as reports set them (wrapped cells at the row pitch, bold

@@ -3,6 +3,7 @@ import * as path from 'node:path';
 import { writeFileAtomic } from '../store/atomic-file.js';
 import { BlobFile, type BlobFileResult } from './blob-file.js';
 import { CacheUnavailable, SHA256_HEX, type Area, type CacheStore } from './store.js';
+import { readRegularFileSync } from '../regular-file.js';
 
 /**
  * The cache in a local folder with the Bazel layout (`ac/<sha256>`, `cas/<sha256>`), like Bazel's
@@ -21,7 +22,7 @@ export class DiskStore implements CacheStore {
     try {
       const stat = fs.statSync(file);
       if (!stat.isFile() || stat.size > maxBytes) return null;
-      return fs.readFileSync(file);
+      return readRegularFileSync(file);
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
       throw new CacheUnavailable(`cannot read ${this.label}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);

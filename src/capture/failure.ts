@@ -11,6 +11,10 @@ export const CAPTURE_FAILURE_REASONS = {
   'connection-refused': { retryable: true, summary: 'Nothing accepted the connection.' },
   'body-truncated': { retryable: true, summary: 'The body ended before the length its Content-Length declared.' },
   'network-error': { retryable: true, summary: 'Another network failure.' },
+  'protocol-error': {
+    retryable: false,
+    summary: 'The response is not valid HTTP/1.1 (a head past 16 KiB, a duplicate Content-Length, a control character).',
+  },
   'dns-failed': { retryable: false, summary: 'The host name does not resolve.' },
   'tls-failed': { retryable: false, summary: 'The TLS handshake or certificate check failed.' },
   'http-status': { retryable: false, summary: 'The server answered with a status other than 200 or 304 (5xx and 429 are retried first).' },
@@ -82,6 +86,11 @@ function hintFor(reason: CaptureFailureReason, status: number | undefined): stri
       return 'The previous snapshot is kept. Point the manifest at the final URL, or raise --max-redirects.';
     case 'retry-after-too-long':
       return 'The server asked to come back later; run again later, or raise --max-retry-after-ms.';
+    case 'protocol-error':
+      return (
+        'The previous snapshot, if any, is kept; nothing was recorded. The server does not answer in valid HTTP, so running ' +
+        'again gives the same answer: check the url in the manifest, or add a saved copy to the manual-ingest map.'
+      );
     case 'max-sources-per-run':
       return 'Run again to fetch the remaining sources, or raise --max-sources (limits.capture.maxSources).';
     default:

@@ -120,67 +120,118 @@ async function fetchOnce(request: FetchRequest, attempt: number): Promise<FetchO
   const redirects: string[] = [];
   let current = request.url;
   for (;;) {
-    const { stream, response } = await open(current, headers, bounds);
-    const status = response.statusCode ?? 0;
-    if (REDIRECT_STATUSES.has(status)) {
-      stream.destroy();
-      current = redirectTarget(current, response.headers.location, status);
-      if (redirects.length >= bounds.maxRedirects) {
-        throw new CaptureFailure('redirect-limit', `more than ${bounds.maxRedirects} redirects (next: ${current})`, { status });
-      }
-      redirects.push(current);
-      continue;
+    const deadline = new HopDeadline(bounds.requestTimeoutMs);
+    try {
+      const outcome = await fetchHop(request, attempt, current, headers, redirects, deadline);
+      if (typeof outcome !== 'string') return outcome;
+      current = outcome;
+    } finally {
+      deadline.clear();
     }
-    const declaredLength = contentLength(response);
-    request.onEvent?.({ type: 'response', url: request.url, status, declaredLength, attempt });
-    const base = {
-      requestedUrl: request.url,
-      finalUrl: current,
-      redirects,
-      status,
-      contentTypeHeader: header(response, 'content-type'),
-      contentEncoding: header(response, 'content-encoding'),
-      declaredLength,
-      etag: header(response, 'etag'),
-      lastModified: header(response, 'last-modified'),
-      attempts: attempt,
-    };
-    if (status === 304) {
-      stream.destroy();
-      if (request.validators === null)
-        throw new CaptureFailure('unexpected-not-modified', 'status 304 to an unconditional request', { status });
-      request.onEvent?.({ type: 'done', url: request.url, status, bytes: 0 });
-      return { kind: 'not-modified', observation: { ...base, receivedLength: 0, observedAt: new Date().toISOString() } };
-    }
-    if (status !== 200) {
-      stream.destroy();
-      // 5xx and 429 are worth another attempt; other statuses are the answer.
-      const retryable = status === 429 || status >= 500;
-      const retryAfterMs = retryable ? parseRetryAfter(header(response, 'retry-after')) : undefined;
-      throw new CaptureFailure('http-status', `status ${status}`, {
-        status,
-        retryable,
-        ...(retryAfterMs !== undefined ? { retryAfterMs } : {}),
-      });
-    }
-    const identity = base.contentEncoding === null || base.contentEncoding.toLowerCase() === 'identity';
-    if (identity && declaredLength !== null && declaredLength > bounds.maxResponseBytes) {
-      stream.destroy();
-      throw new CaptureFailure('too-large', `Content-Length ${declaredLength} is over the ${bounds.maxResponseBytes}-byte bound`, {
-        status,
-      });
-    }
-    const body = await readBody(stream, base.contentEncoding, request, status);
-    request.onEvent?.({ type: 'done', url: request.url, status, bytes: body.byteLength });
-    return { kind: 'fetched', observation: { ...base, receivedLength: body.byteLength, observedAt: new Date().toISOString() }, body };
   }
 }
 
-/** Starts one GET and waits for its response head. */
+/**
+ * got's request timeout stops when got thinks the exchange is over; an answer that ends it without a
+ * response (101 Switching Protocols hands the socket away) left nothing running and the capture waiting
+ * for ever. This wall-clock deadline on each hop does not depend on got's state: when it fires it
+ * destroys the stream, so whatever is awaited (the head or the body) ends with the timeout.
+ */
+class HopDeadline {
+  failure: CaptureFailure | null = null;
+  private stream: GotRequest | null = null;
+  private onExpire: ((failure: CaptureFailure) => void) | null = null;
+  private readonly timer: NodeJS.Timeout;
+
+  constructor(ms: number) {
+    this.timer = setTimeout(() => {
+      this.failure = new CaptureFailure('timeout', `no complete response within ${ms} ms`);
+      this.stream?.destroy(this.failure);
+      this.onExpire?.(this.failure);
+    }, ms);
+  }
+
+  watch(stream: GotRequest, onExpire: (failure: CaptureFailure) => void): void {
+    this.stream = stream;
+    this.onExpire = onExpire;
+  }
+
+  clear(): void {
+    clearTimeout(this.timer);
+  }
+}
+
+/** One request of the redirect chain: the outcome, or the next URL to request. */
+async function fetchHop(
+  request: FetchRequest,
+  attempt: number,
+  current: string,
+  headers: Record<string, string>,
+  redirects: string[],
+  deadline: HopDeadline,
+): Promise<FetchOutcome | string> {
+  const { bounds } = request;
+  const { stream, response } = await open(current, headers, bounds, deadline);
+  const status = response.statusCode ?? 0;
+  if (REDIRECT_STATUSES.has(status)) {
+    stream.destroy();
+    const next = redirectTarget(current, response.headers.location, status);
+    if (redirects.length >= bounds.maxRedirects) {
+      throw new CaptureFailure('redirect-limit', `more than ${bounds.maxRedirects} redirects (next: ${next})`, { status });
+    }
+    redirects.push(next);
+    return next;
+  }
+  const declaredLength = contentLength(response);
+  request.onEvent?.({ type: 'response', url: request.url, status, declaredLength, attempt });
+  const base = {
+    requestedUrl: request.url,
+    finalUrl: current,
+    redirects,
+    status,
+    contentTypeHeader: header(response, 'content-type'),
+    contentEncoding: header(response, 'content-encoding'),
+    declaredLength,
+    etag: header(response, 'etag'),
+    lastModified: header(response, 'last-modified'),
+    attempts: attempt,
+  };
+  if (status === 304) {
+    stream.destroy();
+    if (request.validators === null)
+      throw new CaptureFailure('unexpected-not-modified', 'status 304 to an unconditional request', { status });
+    request.onEvent?.({ type: 'done', url: request.url, status, bytes: 0 });
+    return { kind: 'not-modified', observation: { ...base, receivedLength: 0, observedAt: new Date().toISOString() } };
+  }
+  if (status !== 200) {
+    stream.destroy();
+    // 5xx and 429 are worth another attempt; other statuses are the answer.
+    const retryable = status === 429 || status >= 500;
+    const retryAfterMs = retryable ? parseRetryAfter(header(response, 'retry-after')) : undefined;
+    throw new CaptureFailure('http-status', `status ${status}`, {
+      status,
+      retryable,
+      ...(retryAfterMs !== undefined ? { retryAfterMs } : {}),
+    });
+  }
+  const identity = base.contentEncoding === null || base.contentEncoding.toLowerCase() === 'identity';
+  if (identity && declaredLength !== null && declaredLength > bounds.maxResponseBytes) {
+    stream.destroy();
+    throw new CaptureFailure('too-large', `Content-Length ${declaredLength} is over the ${bounds.maxResponseBytes}-byte bound`, {
+      status,
+    });
+  }
+  const body = await readBody(stream, base.contentEncoding, request, status, deadline);
+  request.onEvent?.({ type: 'done', url: request.url, status, bytes: body.byteLength });
+  return { kind: 'fetched', observation: { ...base, receivedLength: body.byteLength, observedAt: new Date().toISOString() }, body };
+}
+
+/** Starts one GET and waits for its response head, within the hop's deadline. */
 function open(
   url: string,
   headers: Record<string, string>,
   bounds: CaptureBounds,
+  deadline: HopDeadline,
 ): Promise<{ stream: GotRequest; response: IncomingMessage }> {
   const stream = got.stream(url, {
     method: 'GET',
@@ -202,13 +253,27 @@ function open(
   // Errors after the head are read through the body iterator; this keeps a late one from going unhandled.
   stream.on('error', () => undefined);
   return new Promise((resolve, reject) => {
+    deadline.watch(stream, reject);
     stream.once('response', (response: IncomingMessage) => resolve({ stream, response }));
     stream.once('error', reject);
+    // A 101 to a GET that asked for no upgrade: the server now speaks another protocol on the socket,
+    // and no HTTP response follows. got forwards it as an event, not as a response or an error.
+    stream.once('upgrade', (_response: IncomingMessage, socket: { destroy(): void }) => {
+      socket.destroy();
+      stream.destroy();
+      reject(new CaptureFailure('http-status', 'status 101 (Switching Protocols) to a request that asked for no upgrade', { status: 101 }));
+    });
   });
 }
 
 /** Streams the body to a temp file, decoding, hashing and counting it; aborts past the byte bound. */
-async function readBody(stream: GotRequest, encoding: string | null, request: FetchRequest, status: number): Promise<FetchedBody> {
+async function readBody(
+  stream: GotRequest,
+  encoding: string | null,
+  request: FetchRequest,
+  status: number,
+  deadline: HopDeadline,
+): Promise<FetchedBody> {
   const { bounds } = request;
   tempCounter += 1;
   const tempPath = path.join(request.tempDir, `${TEMP_PREFIX}${process.pid}-capture-${tempCounter}`);
@@ -262,6 +327,8 @@ async function readBody(stream: GotRequest, encoding: string | null, request: Fe
     source.destroy();
     await file.close().catch(() => undefined);
     fs.rmSync(tempPath, { force: true });
+    // The deadline destroyed the stream: a decoder in between reports only a premature close.
+    if (deadline.failure !== null) throw deadline.failure;
     throw decoder !== null && isZlibError(error)
       ? new CaptureFailure('decompression-failed', `corrupt ${encoding} body`, { status, cause: error })
       : error;
@@ -379,5 +446,9 @@ function classify(error: unknown): CaptureFailure {
     return new CaptureFailure('tls-failed', message, { cause: error });
   }
   if (isZlibError(error)) return new CaptureFailure('decompression-failed', message, { cause: error });
+  // llhttp's parse errors (HPE_*): the server's bytes are not HTTP, and the same bytes come back on a
+  // retry. Not an end of input inside the response (HPE_INVALID_EOF_STATE): that is a cut connection.
+  if (typeof code === 'string' && code.startsWith('HPE_') && code !== 'HPE_INVALID_EOF_STATE')
+    return new CaptureFailure('protocol-error', `${code}: ${message}`, { cause: error });
   return new CaptureFailure('network-error', `${typeof code === 'string' ? code + ': ' : ''}${message}`, { cause: error });
 }

@@ -10,6 +10,7 @@ import { decideCharset, parseContentType, type CharsetSource } from './charset.j
 import { fetchRepresentation, type Observation, type Validators } from './fetch.js';
 import type { CaptureRun } from './run.js';
 import { snapshotFacts } from './snapshot-facts.js';
+import { readRegularFileSync } from '../regular-file.js';
 
 /**
  * One HTTP snapshot target: a conditional fetch, then the same kind of snapshot manual ingest records
@@ -151,9 +152,9 @@ export function usablePrevious(
   )
     return null;
   try {
-    const bytes = fs.readFileSync(path.join(ctx.root, previous.output));
+    const bytes = readRegularFileSync(path.join(ctx.root, previous.output));
     if (sha256Hex(bytes) !== previous.sha256) return null;
-    if (sha256Hex(fs.readFileSync(path.join(ctx.root, facts.body))) !== facts.sha256) return null;
+    if (sha256Hex(readRegularFileSync(path.join(ctx.root, facts.body))) !== facts.sha256) return null;
     return { output: previous.output, bytes, facts };
   } catch {
     return null;
@@ -163,7 +164,7 @@ export function usablePrevious(
 /** An existing record of exactly this representation, captured over HTTP (e.g. content that came back). */
 function readRecordOf(ctx: HttpSnapshotContext, recordPath: string, meta: SnapshotMeta): Buffer | null {
   try {
-    const bytes = fs.readFileSync(path.join(ctx.root, recordPath));
+    const bytes = readRegularFileSync(path.join(ctx.root, recordPath));
     const parsed = JSON.parse(bytes.toString('utf8')) as Partial<HttpSnapshotRecord>;
     const same =
       parsed.snapshotId === meta.snapshotId &&
@@ -185,7 +186,7 @@ function commitBody(ctx: HttpSnapshotContext, tempPath: string, finalPath: strin
   try {
     let present = false;
     try {
-      present = fs.statSync(finalPath).size === bytes.byteLength && Buffer.compare(fs.readFileSync(finalPath), bytes) === 0;
+      present = fs.statSync(finalPath).size === bytes.byteLength && Buffer.compare(readRegularFileSync(finalPath), bytes) === 0;
     } catch {
       present = false;
     }
@@ -230,7 +231,7 @@ function logObservation(
   const file = path.join(ctx.root, ctx.snapshotsDir, 'observations', `${ctx.documentId}.json`);
   let entries: LoggedObservation[] = [];
   try {
-    const parsed = JSON.parse(fs.readFileSync(file, 'utf8')) as { sourceUrl?: unknown; observations?: unknown };
+    const parsed = JSON.parse(readRegularFileSync(file, 'utf8')) as { sourceUrl?: unknown; observations?: unknown };
     if (parsed.sourceUrl === ctx.url && Array.isArray(parsed.observations)) entries = parsed.observations as LoggedObservation[];
   } catch {
     entries = [];

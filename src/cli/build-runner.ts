@@ -22,8 +22,8 @@ import { nearest } from './usage-errors.js';
 import { DEFAULT_EXTRACT_OPTIONS, EXTRACT_MS_PER_MIB, EXTRACT_OPTION_RANGES } from '../extract/options.js';
 import { withLocatingArgs } from './hint-commands.js';
 import path from 'node:path';
-import * as fs from 'node:fs';
 import type { RemoteCache } from '../cache/remote-cache.js';
+import { readRegularFileSync } from '../regular-file.js';
 
 /** Options of every command that runs the build engine. */
 export abstract class GraphCommand extends WorkspaceCommand {
@@ -333,7 +333,7 @@ function snapshotTargetOf(ws: Workspace, argument: string): string | null {
   const file = path.resolve(process.cwd(), argument);
   if (path.dirname(file) !== path.join(ws.root, ws.outputs.snapshots, 'records')) return null;
   try {
-    const record = JSON.parse(fs.readFileSync(file, 'utf8')) as { sourceUrl?: unknown };
+    const record = JSON.parse(readRegularFileSync(file, 'utf8')) as { sourceUrl?: unknown };
     const source = ws.sources.find((s) => s.spec.url === record.sourceUrl);
     return source === undefined ? null : `${ws.outputs.snapshots}/${source.documentId}.json`;
   } catch {

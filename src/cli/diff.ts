@@ -1,4 +1,3 @@
-import * as fs from 'node:fs';
 import { DOCUMENT_FORMAT_VERSION } from '../rule-versions.js';
 import * as path from 'node:path';
 import { Command, Option } from 'clipanion';
@@ -14,6 +13,7 @@ import type { Output } from './output.js';
 import { WorkspaceCommand, protectedFolders } from './workspace-command.js';
 import { checkUserOutputFile, writeUserOutputFile } from '../config/user-output-file.js';
 import { claimOwnedFolders, ownedFolders } from '../config/owned-folders.js';
+import { readRegularFileSync } from '../regular-file.js';
 
 /** Format versions of the artifacts a corpus is made of (see graph/rules.ts and graph/stage-tasks.ts). */
 
@@ -95,7 +95,7 @@ export class DiffCommand extends WorkspaceCommand {
       const remembered = this.remember(ws!, data);
       if (remembered !== null) human.push(remembered);
       // Write only when the bytes change (no mtime churn for watchers).
-      if (!fs.existsSync(target) || fs.readFileSync(target, 'utf8') !== bytes) writeFileAtomic(target, bytes);
+      if (!sameText(target, bytes)) writeFileAtomic(target, bytes);
       claimOwnedFolders(ws!.root, ownedFolders(ws!.outputs));
     }
     const target = this.out !== undefined ? path.resolve(this.out) : path.join(ws!.root, ws!.outputs.diffs, 'diff.json');
@@ -193,4 +193,13 @@ function readCorpus(given: string, side: 'before' | 'after', maxBytes: number): 
 /** "+added -removed ~changed": the counts of one part (blocks or sections) of a changed document. */
 function changeCounts(part: { added: unknown[]; removed: unknown[]; changed: unknown[] }): string {
   return `+${part.added.length} -${part.removed.length} ~${part.changed.length}`;
+}
+
+/** Whether `file` is a regular file holding `text` (a FIFO or device there is replaced, never read). */
+function sameText(file: string, text: string): boolean {
+  try {
+    return readRegularFileSync(file, 'utf8') === text;
+  } catch {
+    return false;
+  }
 }

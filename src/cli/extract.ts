@@ -3,7 +3,14 @@ import { GraphCommand, targetsOfRules } from './build-runner.js';
 import type { CommandResult } from './base-command.js';
 import type { Output } from './output.js';
 import { DEFAULT_EXTRACT_OPTIONS, EXTRACT_OPTION_RANGES } from '../extract/options.js';
-import { MAX_OUTLINE_DEPTH, MAX_TREE_DEPTH, PDF_BOUNDS, XML_ENTITY_BOUNDS } from '../extract/input-bounds.js';
+import {
+  MAX_OUTLINE_DEPTH,
+  MAX_SOURCE_ID_LENGTH,
+  MAX_TREE_DEPTH,
+  PDF_BOUNDS,
+  TABLE_SPAN_COPY_BOUNDS,
+  XML_ENTITY_BOUNDS,
+} from '../extract/input-bounds.js';
 
 const MIB = 1024 * 1024;
 
@@ -41,7 +48,10 @@ export class ExtractCommand extends GraphCommand {
       Fixed bounds: HTML and XML trees nest at most ${MAX_TREE_DEPTH} deep (deeper elements are attached at depth ${MAX_TREE_DEPTH}, ` +
       `warning \`html-depth-capped\` / \`xml-depth-capped\`); sections, list items and algorithm steps nest at most ` +
       `${MAX_OUTLINE_DEPTH} levels (deeper ones are kept at that level, warning \`section-depth-capped\` / ` +
-      `\`list-depth-capped\`); XML internal entities expand at most ${XML_ENTITY_BOUNDS.maxExpansions} ` +
+      `\`list-depth-capped\`); a source id longer than ${MAX_SOURCE_ID_LENGTH} code units is read as no id (warning ` +
+      `\`id-too-long\`); table cells copy their text into the slots they span up to ${TABLE_SPAN_COPY_BOUNDS.factor} times ` +
+      `the document's characters (at least ${TABLE_SPAN_COPY_BOUNDS.floorChars / MIB} Mi), then take one slot (warning ` +
+      `\`table-spans-capped\`); XML internal entities expand at most ${XML_ENTITY_BOUNDS.maxExpansions} ` +
       `times, to at most ${XML_ENTITY_BOUNDS.maxExpandedChars / MIB} Mi characters, and past ` +
       `${XML_ENTITY_BOUNDS.amplificationActivationChars / MIB} Mi to at most ${XML_ENTITY_BOUNDS.amplificationFactor} times the ` +
       `document; a PDF's compressed streams decode to at most ${PDF_BOUNDS.maxInflatedBytes / MIB} MiB, and past ` +

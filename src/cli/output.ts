@@ -23,6 +23,21 @@ export function mainEnteredAt(): number {
   return performance.now() - Number(process.hrtime.bigint() - mainEntered) / 1e6;
 }
 
+/**
+ * One JSON Lines record: JSON.stringify's text and a newline, with the line terminators JSON leaves raw
+ * (U+0085, U+2028, U+2029) escaped. Captured text holds them, and a consumer that splits lines on every
+ * Unicode line break (Python's str.splitlines, many editors) would cut one envelope in two; escaped,
+ * the line parses to the same value.
+ */
+export function jsonLine(value: unknown): string {
+  const text = JSON.stringify(value);
+  return (/[\u0085\u2028\u2029]/.test(text) ? text.replace(/[\u0085\u2028\u2029]/g, escapeLineBreak) : text) + '\n';
+}
+
+function escapeLineBreak(char: string): string {
+  return `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`;
+}
+
 export type ProgressMode = 'auto' | 'always' | 'never';
 
 export interface Envelope {
@@ -67,7 +82,7 @@ export class Output {
     if (!this.progressOn()) return;
     if (this.json) {
       const { message, ...fields } = event;
-      this.stderr.write(JSON.stringify({ type: 'progress', command: this.command, message, ...fields }) + '\n');
+      this.stderr.write(jsonLine({ type: 'progress', command: this.command, message, ...fields }));
     } else {
       // A line of its own above the live status line, which is then drawn again.
       const status = this.statusShown;
@@ -147,7 +162,7 @@ export class Output {
 
   private writeEnvelope(result: Pick<Envelope, 'ok' | 'data' | 'error'>): void {
     const envelope: Envelope = { schemaVersion: ENVELOPE_SCHEMA_VERSION, command: this.command, ...result, warnings: this.warnings };
-    this.stdout.write(JSON.stringify(envelope) + '\n');
+    this.stdout.write(jsonLine(envelope));
   }
 }
 

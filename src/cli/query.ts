@@ -248,10 +248,9 @@ export class QueryCommand extends EpistemeCommand {
     for (const hit of response.hits) {
       const c = hit.citation;
       // Every field below is source text: Output escapes control, bidi and invisible characters.
-      human.push(
-        `${hit.rank}. [${hit.score}] ${citationUrl(c.sourceUrl, c.fragment)}` +
-          `${c.headingPath.length ? ' - ' + c.headingPath.join(' > ') : ''}`,
-      );
+      // The heading path is the source's text too: a `| ` line, never part of the result's own line.
+      human.push(`${hit.rank}. [${hit.score}] ${citationUrl(c.sourceUrl, c.fragment)}`);
+      if (c.headingPath.length > 0) human.push(`   | § ${c.headingPath.join(' > ')}`);
       if (hit.snippet.text !== '') human.push(`   | ${hit.snippet.text.replace(/[ \t\n\r\f\v]+/g, ' ')}`);
       const note = hit.snippet.noHighlight;
       if (note?.reason === 'bound-too-small')

@@ -1,6 +1,6 @@
 import { Command, Option } from 'clipanion';
 import { EpistemeError } from '../failure.js';
-import { citationUrl } from '../query/citation-choice.js';
+import { citationUrl, shownId } from '../query/citation-choice.js';
 import { DEFAULT_MAX_INDEX_INPUT_BYTES } from '../store/bounded-input.js';
 import {
   DEFAULT_READ_MAX_CHARS,
@@ -102,18 +102,21 @@ export function checkCitation(citation: unknown): asserts citation is string {
 /** Human lines: where the section is, then its text as `| ` lines (escaped by Output), then the page. */
 export function showLines(answer: SectionAnswer): string[] {
   const c = answer.citation;
+  // Headings and ids are the source's text: headings go on `| ` lines, ids are shown as one token each.
   const lines = [
-    `${citationUrl(c.sourceUrl, c.fragment)}${c.headingPath.length ? ' - ' + c.headingPath.join(' > ') : ''}`,
-    `(${c.documentId}, section ${c.sectionId ?? '(none)'}; snapshot ${c.snapshotId})`,
+    citationUrl(c.sourceUrl, c.fragment),
+    `(${c.documentId}, section ${c.sectionId === null ? '(none)' : shownId(c.sectionId)}; snapshot ${c.snapshotId})`,
     SHOW_UNTRUSTED_MARKER,
   ];
   let heading = c.headingPath.join(' > ');
+  if (heading !== '') lines.push(`   | § ${heading}`);
   for (const block of answer.blocks) {
     // A subsection printed with the section: its heading path before its first block.
     const path = (block.subsection?.headingPath ?? c.headingPath).join(' > ');
-    if (path !== heading) lines.push(`   § ${path}`);
+    if (path !== heading) lines.push(`   | § ${path}`);
     heading = path;
-    lines.push(`   [${block.blockIds.join(', ')}] ${block.normativity}${block.pages ? '; page ' + block.pages.join(',') : ''}`);
+    const ids = block.blockIds.map(shownId).join(', ');
+    lines.push(`   [${ids}] ${block.normativity}${block.pages ? '; page ' + block.pages.join(',') : ''}`);
     const text = `${block.cutBefore ? '…' : ''}${block.text}${block.cutAfter ? '…' : ''}`;
     for (const line of text.split('\n')) lines.push(`   | ${line}`);
   }

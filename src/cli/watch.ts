@@ -4,7 +4,7 @@ import { defaultJobs } from '../graph/jobs.js';
 import { invocationId } from '../graph/clean-build.js';
 import type { FailOn } from '../graph/diagnostics.js';
 import type { CommandResult } from './base-command.js';
-import type { Output } from './output.js';
+import { jsonLine, type Output } from './output.js';
 import { WorkspaceCommand } from './workspace-command.js';
 import { inRange, JOBS_RANGE, oneOf, rangeText, WAIT_LOCK_SECONDS_RANGE } from './option-validators.js';
 import { terminalSafe } from './terminal-text.js';
@@ -127,7 +127,7 @@ export class WatchCommand extends WorkspaceCommand {
             ? { ...emitted, error: { ...emitted.error, hint: withLocatingArgs(emitted.error.hint, this.hintArgs) } }
             : emitted;
         if (output.json) {
-          stdout.write(JSON.stringify(warnings.length > 0 ? { ...event, warnings } : event) + '\n');
+          stdout.write(jsonLine(warnings.length > 0 ? { ...event, warnings } : event));
           return;
         }
         if (event.event === 'cycle' && event.configWritten !== undefined && rememberedNote !== null) {

@@ -4,6 +4,7 @@ import { describeFileKind } from '../store/bounded-read.js';
 import { EpistemeError } from '../failure.js';
 import { CONFIG_FILE_NAME, STATE_DIR_NAME } from '../store/names.js';
 import type { StageOutputs } from './workspace.js';
+import { readRegularFileSync } from '../regular-file.js';
 
 /**
  * The workspace boundary: the folders a workspace writes to and deletes in (its output folders and
@@ -197,7 +198,7 @@ export function readOwner(dir: string): string | null {
   try {
     const stat = fs.lstatSync(marker, { throwIfNoEntry: false });
     if (!stat?.isFile() || stat.size > 4096) return null;
-    text = fs.readFileSync(marker, 'utf8');
+    text = readRegularFileSync(marker, 'utf8');
   } catch {
     return null;
   }

@@ -2,7 +2,7 @@ import { apparatusReason, isApparatusReason } from '../document/apparatus.js';
 import type { Authority, Block, Diagnostic, Normativity, Section } from '../document/types.js';
 import { compareCodeUnits } from '../store/canonical-json.js';
 import { findKeywords, type KeywordSpan } from './bcp14.js';
-import { MAX_OUTLINE_DEPTH } from './input-bounds.js';
+import { MAX_OUTLINE_DEPTH, MAX_SOURCE_ID_LENGTH } from './input-bounds.js';
 
 export type BlockKind =
   | 'paragraph'
@@ -200,7 +200,7 @@ export class DocumentBuilder {
   }
 
   openSection(input: SectionDraft): Section {
-    const draft = this.capLevel(input);
+    const draft = this.capLevel(this.boundedSectionIds(input));
     while (this.stack.length > 0 && this.stack[this.stack.length - 1]!.section.level >= draft.level) this.stack.pop();
     const parent = this.stack.length === 0 ? null : this.stack[this.stack.length - 1]!;
     // A provisional id, unique among those given so far: settleIds gives the final ones, knowing every
@@ -251,6 +251,54 @@ export class DocumentBuilder {
     this.stack.push({ section, informative });
     if (informative !== null) this.informativeSections.set(id, informative);
     return section;
+  }
+
+  /**
+   * A source id longer than MAX_SOURCE_ID_LENGTH, read as no id: every record under it would copy it
+   * (see input-bounds.ts). Ids of ordinary length pass unchanged, and the draft is not copied.
+   */
+  private boundedId<T extends string | null | undefined>(id: T): T | null {
+    if (id === null || id === undefined || id.length <= MAX_SOURCE_ID_LENGTH) return id;
+    this.warnOnce(
+      'id-too-long',
+      `An id longer than ${MAX_SOURCE_ID_LENGTH} characters is read as no id: its text is cited at the enclosing section.`,
+    );
+    return null;
+  }
+
+  private boundedIds(ids: string[] | undefined): string[] | undefined {
+    if (ids === undefined || ids.every((id) => id.length <= MAX_SOURCE_ID_LENGTH)) return ids;
+    return ids.filter((id) => this.boundedId(id) !== null);
+  }
+
+  private boundedSectionIds(draft: SectionDraft): SectionDraft {
+    const fragment = this.boundedId(draft.fragment);
+    const id = this.boundedId(draft.id);
+    const alternateIds = this.boundedIds(draft.alternateIds);
+    const derivedIds = this.boundedIds(draft.derivedIds);
+    if (fragment === draft.fragment && id === draft.id && alternateIds === draft.alternateIds && derivedIds === draft.derivedIds)
+      return draft;
+    const bounded: SectionDraft = { ...draft, fragment };
+    if (id === null) delete bounded.id;
+    if (alternateIds !== undefined) bounded.alternateIds = alternateIds;
+    if (derivedIds !== undefined) bounded.derivedIds = derivedIds;
+    return bounded;
+  }
+
+  /** Algorithm steps without their over-long ids (a step keeps its path); the same array when none is. */
+  private boundedSteps(steps: AlgorithmStep[]): AlgorithmStep[] {
+    let changed = false;
+    const out = steps.map((step) => {
+      const inner = step.steps === undefined ? undefined : this.boundedSteps(step.steps);
+      const tooLong = step.id !== undefined && this.boundedId(step.id) === null;
+      if (!tooLong && inner === step.steps) return step;
+      changed = true;
+      const copy: AlgorithmStep = { ...step };
+      if (tooLong) delete copy.id;
+      if (inner !== undefined) copy.steps = inner;
+      return copy;
+    });
+    return changed ? out : steps;
   }
 
   /** A section deeper than MAX_OUTLINE_DEPTH is opened at that level, beside the deepest sections. */
@@ -306,12 +354,13 @@ export class DocumentBuilder {
     }
     // Members in code-unit order, so that canonicalJson serialises the document without copying it.
     const block = {} as Block & { keywords?: KeywordSpan[] };
-    if (draft.anchors !== undefined && draft.anchors.length > 0) block.anchors = anchorsOnText(draft.text, draft.anchors);
+    const anchors = draft.anchors?.filter((anchor) => this.boundedId(anchor.id) !== null);
+    if (anchors !== undefined && anchors.length > 0) block.anchors = anchorsOnText(draft.text, anchors);
     if (draft.caption !== undefined && draft.caption !== '') block.caption = draft.caption;
     if (draft.confidence !== undefined) block.confidence = draft.confidence;
     if (draft.entries) block.entries = draft.entries;
     if (draft.field) block.field = draft.field;
-    block.fragment = draft.fragment ?? this.enclosingFragment();
+    block.fragment = this.boundedId(draft.fragment) ?? this.enclosingFragment();
     if (draft.header) block.header = draft.header;
     block.id = `${key}~b${k}`;
     if (draft.items) block.items = draft.items;
@@ -331,7 +380,7 @@ export class DocumentBuilder {
     block.sectionId = sectionId;
     if (draft.span !== undefined) block.span = draft.span;
     if (draft.spans && draft.spans.length > 0) block.spans = draft.spans;
-    if (draft.steps) block.steps = draft.steps;
+    if (draft.steps) block.steps = this.boundedSteps(draft.steps);
     block.text = draft.text;
     this.blocks.push(block);
     return block;

@@ -27,6 +27,25 @@ export const MAX_OUTLINE_DEPTH = 32;
  */
 export const MAX_LINK_TEXT = 512;
 
+/**
+ * Longest source id (an element's `id` or `name`, an RFC XML anchor) a document keeps, in code units.
+ * A section's id is copied into each of its blocks (`id`, `sectionId`, `fragment`), its subsections'
+ * `parentId` and every chunk cut from them, so one long id was written once per paragraph: a 424 KB
+ * page of 2,000 paragraphs under a 200,000-character id wrote a 1.2 GB document and 490 MB of chunks.
+ * A longer id is read as no id (the block cites the enclosing section's), warning `id-too-long`.
+ * The dev corpus's longest id is 94.
+ */
+export const MAX_SOURCE_ID_LENGTH = 256;
+
+/**
+ * Table cells that span slots: a cell's text fills every slot it covers (tables.ts), so one cell of
+ * `colspan="1000"` copied its text 1,000 times, and a rowspan down 200 empty `<tr>` 200 times more (a
+ * 2 KB table wrote 22 MB; 220 KB overran the longest string V8 allows). The copies of one document,
+ * each counted as its text's length plus one, may total `factor` times the document's characters,
+ * and at least `floorChars`; past that, a cell's span is read as one slot, warning `table-spans-capped`.
+ */
+export const TABLE_SPAN_COPY_BOUNDS = Object.freeze({ factor: 4, floorChars: 1024 * 1024 });
+
 /** XML internal entities, after Expat (amplification factor 100 past 8 MiB) and XmlLite (100,000 expansions). */
 export const XML_ENTITY_BOUNDS = Object.freeze({
   maxExpansions: 100_000,

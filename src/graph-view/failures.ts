@@ -1,9 +1,9 @@
-import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { FailureCode, Warning } from '../failure.js';
 import type { BuildSummary } from '../graph/build.js';
 import { canonicalJsonFile } from '../store/canonical-json.js';
 import { writeFileIfChanged } from '../store/atomic-file.js';
+import { readRegularFileSync } from '../regular-file.js';
 
 /**
  * Which targets the last build left failed, for `episteme graph`. The build state never records a
@@ -45,7 +45,7 @@ export function recordFailuresOrWarning(stateDir: string, summary: BuildSummary)
 
 export function readFailures(stateDir: string): Map<string, RecordedFailure> {
   try {
-    const parsed = JSON.parse(fs.readFileSync(path.join(stateDir, FAILURES_FILE), 'utf8')) as {
+    const parsed = JSON.parse(readRegularFileSync(path.join(stateDir, FAILURES_FILE), 'utf8')) as {
       version?: number;
       failed?: Record<string, RecordedFailure>;
     };

@@ -6,6 +6,7 @@ import { namedByStageIndex } from '../store/stage-index.js';
 import type { BuildState, TargetRecord } from './state.js';
 import { aggregateNames, targetNames } from './graph.js';
 import { RULES } from './rules/index.js';
+import { readRegularFileSync } from '../regular-file.js';
 
 /**
  * Removes files no generation can reach: per-document data files, snapshot records and bodies that are
@@ -80,7 +81,7 @@ function keptByRecords(ws: Workspace, records: Iterable<TargetRecord>): Set<stri
     // reading its record (a read per source, which made this the cost of a one-source edit).
     if (bodyKept.has(id)) continue;
     try {
-      const meta = JSON.parse(fs.readFileSync(path.join(ws.root, recordPath), 'utf8')) as { sha256?: string };
+      const meta = JSON.parse(readRegularFileSync(path.join(ws.root, recordPath), 'utf8')) as { sha256?: string };
       if (meta.sha256) keep.add(`${ws.outputs.snapshots}/bodies/${meta.sha256}`);
     } catch {
       // already gone: nothing to keep
@@ -191,7 +192,7 @@ function stageOf(ws: Workspace, dir: string): 'snapshot' | 'extract' | 'chunk' {
  */
 function recordedBodySha256(ws: Workspace, recordPath: string): string | null {
   try {
-    const meta = JSON.parse(fs.readFileSync(path.join(ws.root, recordPath), 'utf8')) as { sha256?: unknown };
+    const meta = JSON.parse(readRegularFileSync(path.join(ws.root, recordPath), 'utf8')) as { sha256?: unknown };
     return typeof meta.sha256 === 'string' ? meta.sha256 : null;
   } catch {
     return null;

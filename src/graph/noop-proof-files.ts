@@ -6,6 +6,7 @@ import { fastHash } from '../store/hash.js';
 import { sealed, verifiedFile, withChecksum } from './checksum-file.js';
 import { groupProofProblem, noopProofProblem, stampProblem } from './state-validation.js';
 import type { CleanRecord, FileStamp } from './state.js';
+import { readRegularFileSync } from '../regular-file.js';
 
 /**
  * The no-op proof on disk: a root, `noop.json`, and one file per group of documents (graph.ts
@@ -77,7 +78,7 @@ function readBounded(file: string): Buffer | null {
     const stat = fs.lstatSync(file);
     if (!stat.isFile()) return null;
     if (stat.size > MAX_PROOF_BYTES) return TOO_LARGE;
-    return fs.readFileSync(file);
+    return readRegularFileSync(file);
   } catch {
     return null;
   }

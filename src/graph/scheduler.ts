@@ -1,4 +1,3 @@
-import * as fs from 'node:fs';
 import { EpistemeError, type FailureCode } from '../failure.js';
 import { relativeToWorkspace } from '../store/write-failure.js';
 import { sha256Hex } from '../store/hash.js';
@@ -12,6 +11,7 @@ import { abs, readVerified } from './rules/files.js';
 import type { DepView, Rule, RuleEnv, RuleOutput, TargetCacheRequest } from './rules/types.js';
 import { statStamp, sameStamp, type TargetRecord } from './state.js';
 import { diagnosticFacts, diagnosticsOf, type TargetDiagnostics } from './diagnostics.js';
+import { readRegularFileSync } from '../regular-file.js';
 
 /**
  * Walks the requested closure, dependencies first, with independent targets in flight at once (CPU work
@@ -416,7 +416,7 @@ function outputReasons(name: string, record: TargetRecord, env: RuleEnv): DirtyR
 
 function hashMatches(absolute: string, sha256: string): boolean {
   try {
-    return sha256Hex(fs.readFileSync(absolute)) === sha256;
+    return sha256Hex(readRegularFileSync(absolute)) === sha256;
   } catch {
     return false;
   }

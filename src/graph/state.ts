@@ -10,6 +10,7 @@ import { TargetRecords } from './target-records.js';
 import { cleanRecordProblem, fileStampsProblem, logEntryProblem } from './state-validation.js';
 import { openProofStamps, readProofFile, removeProof, NOOP_PROOF_FILE, type ProofStamps } from './noop-proof-files.js';
 import { writeNoopProof, type KeptGroups, type ProofLayout } from './noop-proof.js';
+import { readRegularFileSync } from '../regular-file.js';
 
 export { verifiedBody, withChecksum };
 
@@ -215,7 +216,7 @@ export class BuildState {
     }
     let log = '';
     try {
-      log = fs.readFileSync(path.join(dir, 'state.log'), 'utf8');
+      log = readRegularFileSync(path.join(dir, 'state.log'), 'utf8');
     } catch {
       log = '';
     }
@@ -528,7 +529,7 @@ export interface StateFile {
 export function readVerifiedStateFile(dir: string): StateFile | null | 'damaged' {
   let bytes: Buffer;
   try {
-    bytes = fs.readFileSync(path.join(dir, 'state.json'));
+    bytes = readRegularFileSync(path.join(dir, 'state.json'));
   } catch {
     return null;
   }

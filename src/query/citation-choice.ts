@@ -98,12 +98,20 @@ function sourceFragment(anchors: readonly [number, string][] | null, fragment: s
  */
 export function citationUrl(sourceUrl: string, fragment: string | null): string {
   if (fragment === null || fragment === '') return sourceUrl;
-  let shown = fragment.replace(/[ "<>`]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
+  return `${sourceUrl}#${shownId(fragment)}`;
+}
+
+/**
+ * A source id as one token of a printed line, encoded as citationUrl encodes a fragment: an id with
+ * spaces (`<a name="x y">`, or one written to read as a sentence) never reads as words of the line.
+ */
+export function shownId(id: string): string {
+  let shown = id.replace(/[ "<>`]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
   if (/[^\x20-\x7e]/.test(shown)) {
-    invisible ??= /[\p{Cc}\p{Cf}\p{Zl}\p{Zp}]/gu;
+    invisible ??= /[\p{Cc}\p{Cf}\p{Zs}\p{Zl}\p{Zp}]/gu;
     shown = shown.replace(invisible, (c) => encodeURIComponent(c));
   }
-  return `${sourceUrl}#${shown}`;
+  return shown;
 }
 
 /** Built on first use (a Unicode class costs a cold process; most fragments are ASCII). */

@@ -5,6 +5,7 @@ import { crc32Hex, type IndexProvenance } from '../index/index-layout.js';
 import { CONFIG_FILE_NAME, STATE_DIR_NAME } from '../store/names.js';
 import { STAGE_INDEX_FORMAT_VERSION } from '../rule-versions.js';
 import { writerHoldsLock } from '../store/workspace-lock-address.js';
+import { readRegularFileSync } from '../regular-file.js';
 
 /**
  * Which generation a query answers from, and whether it is stale.
@@ -57,7 +58,7 @@ export async function checkGeneration(check: ChunkIndexCheck, chunkIndexBytes: B
   if (root !== null && (await writerHoldsLock(root))) return { state: 'during-build', workspaceRoot: root };
   let unchanged: boolean;
   try {
-    unchanged = fs.readFileSync(check.chunkIndexPath).equals(chunkIndexBytes);
+    unchanged = readRegularFileSync(check.chunkIndexPath).equals(chunkIndexBytes);
   } catch {
     unchanged = false;
   }

@@ -1,6 +1,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { writeFailure } from './write-failure.js';
+import { readRegularFileSync } from '../regular-file.js';
 
 /**
  * Crash-safe file writes. Data goes to a temp file in the same directory and is renamed into place,
@@ -57,7 +58,7 @@ export function writeFileIfChanged(target: string, data: string | Uint8Array, du
   const bytes = typeof data === 'string' ? Buffer.from(data, 'utf8') : data;
   try {
     const stat = fs.statSync(target);
-    if (stat.size === bytes.byteLength && Buffer.compare(fs.readFileSync(target), bytes) === 0) return false;
+    if (stat.size === bytes.byteLength && Buffer.compare(readRegularFileSync(target), bytes) === 0) return false;
   } catch {
     // missing: write it
   }

@@ -1,4 +1,3 @@
-import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { EpistemeError } from '../failure.js';
 import { canonicalJson, compareCodeUnits } from './canonical-json.js';
@@ -6,6 +5,7 @@ import { sha256Hex } from './hash.js';
 import { artifactFileOfPayloadJson, parseArtifact } from './artifact.js';
 import { parseArtifactUnverified, type Artifact, type ArtifactKind } from './artifact-header.js';
 import { STAGE_INDEX_FORMAT_VERSION } from '../rule-versions.js';
+import { readRegularFileSync } from '../regular-file.js';
 
 /**
  * The stage indexes (`snapshots/index.json`, `specs/index.json`, `chunks/index.json`, format 2): their
@@ -134,7 +134,7 @@ export function parseStageIndex(text: string, kind: StageIndexKind, label: strin
 /** Reads a file a reader was told to read; a caller may bound it (diff reads within its byte budget). */
 export type ReadFile = (absolutePath: string, label: string) => Buffer;
 
-const readPlain: ReadFile = (file) => fs.readFileSync(file);
+const readPlain: ReadFile = (file) => readRegularFileSync(file);
 
 /**
  * Reads one segment a manifest names, checked against it: its SHA-256, kind, format, entry count and
@@ -229,7 +229,7 @@ export function namedByStageIndex(root: string, dir: string): string[] {
   const named: string[] = [];
   const parseLenient = (file: string): { payload?: { entries?: unknown; segments?: unknown } } | null => {
     try {
-      return JSON.parse(fs.readFileSync(path.join(root, dir, file), 'utf8')) as { payload?: { entries?: unknown; segments?: unknown } };
+      return JSON.parse(readRegularFileSync(path.join(root, dir, file), 'utf8')) as { payload?: { entries?: unknown; segments?: unknown } };
     } catch {
       return null;
     }

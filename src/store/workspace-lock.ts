@@ -6,6 +6,7 @@ import { EpistemeError } from '../failure.js';
 import { isSystemError } from './write-failure.js';
 import { randomBytes } from 'node:crypto';
 import { lockMechanism, lockName, probeSocket, socketFolder } from './workspace-lock-address.js';
+import { readRegularFileSync } from '../regular-file.js';
 
 /**
  * One exclusive writer per workspace.
@@ -165,7 +166,7 @@ function removeQuietly(file: string): void {
 
 function readHolder(file: string): string {
   try {
-    const holder = JSON.parse(fs.readFileSync(file, 'utf8')) as { pid?: unknown; command?: unknown };
+    const holder = JSON.parse(readRegularFileSync(file, 'utf8')) as { pid?: unknown; command?: unknown };
     return ` (pid ${String(holder.pid)}, ${String(holder.command)})`;
   } catch {
     return '';

@@ -43,7 +43,7 @@ test('a PDF hit cites #page=N; show opens that page; show names sections without
     assert.deepEqual(hit.citation.pages, [3]);
     assert.equal(hit.citation.fragment, 'page=3');
     const human = await rig.exec(['query', 'deicing', 'fluid', '--limit', '1']);
-    assert.match(human.stdout, /^1\. \[[0-9.]+\] https:\/\/example\.test\/manual\.pdf#page=3 - /m);
+    assert.match(human.stdout, /^1\. \[[0-9.]+\] https:\/\/example\.test\/manual\.pdf#page=3\n {3}\| § /m);
 
     const shown = await rig.exec(['show', 'https://example.test/manual.pdf#page=3', '--json']);
     assert.equal(shown.code, 0, shown.stdout);

@@ -25,7 +25,7 @@ test("README's quick start runs as written in an empty folder", () => {
     });
     const run = runBlock(block, folder, bin);
     assert.equal(run.status, 0, `${run.stdout}\n${run.stderr}`);
-    assert.match(run.stdout, /^1\. \[[0-9.]+\] https:\/\/example\.test\/caching - Caching$/m, 'the query answered');
+    assert.match(run.stdout, /^1\. \[[0-9.]+\] https:\/\/example\.test\/caching\n {3}\| § Caching$/m, 'the query answered');
     assert.match(run.stdout, /^7 targets, 0 would run/m, 'the dry run found nothing to do');
     assert.ok(fs.existsSync(path.join(folder, 'episteme.json')), 'the workspace is remembered');
   } finally {

@@ -56,12 +56,16 @@ export class Rig {
   }
 
   /** Runs the CLI (`cli`: another copy's bin/episteme.cjs, e.g. a package copy with edited rules). */
-  exec(args: string[], options: { input?: string | Buffer; cwd?: string; env?: NodeJS.ProcessEnv; cli?: string } = {}): Promise<CliResult> {
+  exec(
+    args: string[],
+    options: { input?: string | Buffer; cwd?: string; env?: NodeJS.ProcessEnv; cli?: string; killAfterMs?: number } = {},
+  ): Promise<CliResult> {
     return runCli(args, {
       cwd: options.cwd ?? this.dir,
       ...(options.input !== undefined ? { input: options.input } : {}),
       ...(options.env ? { env: options.env } : {}),
       ...(options.cli ? { cli: options.cli } : {}),
+      ...(options.killAfterMs !== undefined ? { killAfterMs: options.killAfterMs } : {}),
     });
   }
 
@@ -86,15 +90,20 @@ export function startCli(args: string[], cwd: string): ChildProcess {
   return spawn(process.execPath, [CLI, ...args], { cwd, stdio: ['pipe', 'pipe', 'pipe'] });
 }
 
+/**
+ * Runs the CLI to its exit. killAfterMs, for a test of a hang: past it the CLI is killed (SIGKILL, exit
+ * code -1), so a regression fails the test instead of holding it until the runner's timeout.
+ */
 export function runCli(
   args: string[],
-  options: { cwd: string; input?: string | Buffer; env?: NodeJS.ProcessEnv; cli?: string },
+  options: { cwd: string; input?: string | Buffer; env?: NodeJS.ProcessEnv; cli?: string; killAfterMs?: number },
 ): Promise<CliResult> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [options.cli ?? CLI, ...args], {
       cwd: options.cwd,
       env: options.env ?? process.env,
       stdio: ['pipe', 'pipe', 'pipe'],
+      ...(options.killAfterMs !== undefined ? { timeout: options.killAfterMs, killSignal: 'SIGKILL' as const } : {}),
     });
     const out: Buffer[] = [];
     const err: Buffer[] = [];

@@ -14,10 +14,10 @@ import { pauseAtFirstOpen } from '../helpers/pause-at-open.js';
 
 /**
  * Pauses the build it is preloaded into (NODE_OPTIONS=--require) when it first opens a file in specs/
- * (to write an extracted document: the workspace load read the config long before): it writes
+ * for writing (an extracted document: the workspace load read the config long before): it writes
  * log/paused and waits for log/go.
  */
-const PAUSE_AT_DOCUMENT_WRITE = pauseAtFirstOpen('/specs/');
+const PAUSE_AT_DOCUMENT_WRITE = pauseAtFirstOpen('/specs/', { writing: true });
 
 function html(doc: number, revision: number): string {
   const paragraphs = Array.from(

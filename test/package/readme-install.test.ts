@@ -42,7 +42,7 @@ test("the packed tarball installs with README's command, and README's quick star
     const [quickStart] = readmeBlocks('A first workspace');
     const run = runBlock(quickStart!, folder, path.join(prefix, 'bin'));
     assert.equal(run.status, 0, `${run.stdout}\n${run.stderr}`);
-    assert.match(run.stdout, /^1\. \[[0-9.]+\] https:\/\/example\.test\/caching - Caching$/m);
+    assert.match(run.stdout, /^1\. \[[0-9.]+\] https:\/\/example\.test\/caching\n {3}\| § Caching$/m);
   } finally {
     fs.rmSync(scratch, { recursive: true, force: true });
   }

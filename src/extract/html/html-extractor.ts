@@ -27,6 +27,7 @@ import { extractGrammar } from './grammar.js';
 import { readFrontMatter } from './rfc-html.js';
 import { walkFigure } from './figures.js';
 import { leadingAnchorId } from './anchors.js';
+import { TABLE_SPAN_COPY_BOUNDS } from '../input-bounds.js';
 
 /** Lists and definition lists: one block each, unless a heading inside one opens a section. */
 const LIST_TAGS: ReadonlySet<string> = new Set(['ol', 'ul', 'menu', 'dir', 'dl']);
@@ -69,6 +70,7 @@ class HtmlWalker implements HtmlWalk {
   private readonly writer: FlowWriter;
   headingCount = 0;
   firstH1 = '';
+  spanCopyBudget: number;
   /**
    * The ids of elements inside the block being written (<dfn id>, a numbered step, an inline
    * anchor), with their offsets in the text sink passed to `flow`: a citation can point there.
@@ -84,6 +86,7 @@ class HtmlWalker implements HtmlWalk {
   ) {
     this.rules = compileRules(ctx.rules);
     this.builder = ctx.builder;
+    this.spanCopyBudget = Math.max(TABLE_SPAN_COPY_BOUNDS.floorChars, TABLE_SPAN_COPY_BOUNDS.factor * ctx.source.length);
     this.writer = new FlowWriter(this.rules, ctx.baseUrl, ctx.links);
   }
 

@@ -13,7 +13,8 @@ import type { HtmlWalk, WalkContext } from './walk.js';
  * Grid: a cell with colspan/rowspan fills every slot it covers with its text (so each row has one
  * string per column), and its span is recorded once, at its first slot, in `spans`. As in the HTML
  * table model, a rowspan stays within its row group (thead, tbody, tfoot) and rowspan="0" reaches the
- * group's end; spans are clamped to the standard's limits (colspan 1-1000, rowspan 0-65534).
+ * group's end; spans are clamped to the standard's limits (colspan 1-1000, rowspan 0-65534), and the
+ * copies of one document are bounded (TABLE_SPAN_COPY_BOUNDS): past it, a cell takes one slot.
  * Header rows: the rows of `<thead>`, else the leading rows made only of `<th>` cells. `<tfoot>` rows
  * come last, where they render.
  */
@@ -112,9 +113,22 @@ function layOutGroup(
       ownCells++;
       if (cell.name !== 'th') allTh = false;
       const text = normalizeSpace(walk.plainText(cell));
-      const colSpan = spanAttribute(cell, 'colspan', 1, 1000, 1);
+      let colSpan = spanAttribute(cell, 'colspan', 1, 1000, 1);
       const rowSpanRaw = spanAttribute(cell, 'rowspan', 0, 65534, 1);
-      const rowSpan = Math.min(rowSpanRaw === 0 ? group.length - rowInGroup : rowSpanRaw, group.length - rowInGroup);
+      let rowSpan = Math.min(rowSpanRaw === 0 ? group.length - rowInGroup : rowSpanRaw, group.length - rowInGroup);
+      if (colSpan > 1 || rowSpan > 1) {
+        const cost = (colSpan * rowSpan - 1) * (text.length + 1);
+        if (cost <= walk.spanCopyBudget) walk.spanCopyBudget -= cost;
+        else {
+          walk.builder.warnOnce(
+            'table-spans-capped',
+            'Table cells span more slots than the bound on copied cell text allows (docs/extraction.md, "Bounds"); ' +
+              'past it, a cell takes one slot.',
+          );
+          colSpan = 1;
+          rowSpan = 1;
+        }
+      }
       for (let c = column; c < column + colSpan; c++) {
         slots[c] = text;
         carries[c] = rowSpan > 1 ? { text, rowsLeft: rowSpan } : undefined;

@@ -41,6 +41,8 @@ export interface HtmlWalk {
   readonly builder: DocumentBuilder;
   /** A ReSpec source: its sections' first headings take the level of their nesting (respec-source.ts). */
   readonly respecSource: boolean;
+  /** What is left of the document's bound on table span copies (TABLE_SPAN_COPY_BOUNDS), in characters. */
+  spanCopyBudget: number;
   /** Walks a container: inline runs become paragraphs, block children are dispatched one by one. */
   walkContainer(parent: Element | Document, ctx: WalkContext): void;
   /** Writes the reading text of `node` into `sink`, recording marked keywords and links. */

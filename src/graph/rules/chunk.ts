@@ -1,4 +1,3 @@
-import * as fs from 'node:fs';
 import type { Chunk, EvidenceDocument } from '../../document/types.js';
 import { writeFileAtomic } from '../../store/atomic-file.js';
 import { sealPart, unsealPart } from '../../index/index-part-seal.js';
@@ -12,6 +11,7 @@ import { isPerDocumentFile, perDocumentPath, readDependencyOutput, readVerified 
 import { src } from './snapshot.js';
 import type { Rule, RuleEnv } from './types.js';
 import { bufferOf } from '../stage-tasks.js';
+import { readRegularFileSync } from '../../regular-file.js';
 
 /** An evidence document cut, on a stage worker, into bounded, overlapping, attributable chunks. */
 export const chunkRule: Rule = {
@@ -114,7 +114,7 @@ export const chunkRule: Rule = {
       if (key === undefined) return new Map();
       const file = indexPartFile(env, key);
       try {
-        const cached = fs.readFileSync(file, 'utf8');
+        const cached = readRegularFileSync(file, 'utf8');
         if (unsealPart(cached, key) !== null) return new Map([[indexPartPath(env), Buffer.from(cached, 'utf8')]]);
       } catch {
         // not cached yet: make it
@@ -167,7 +167,7 @@ function previousIndexPart(env: RuleEnv, node: TargetNode): string | undefined {
   const known = env.memory.indexPart(file);
   if (known !== undefined) return known;
   try {
-    return unsealPart(fs.readFileSync(file, 'utf8'), key) ?? undefined;
+    return unsealPart(readRegularFileSync(file, 'utf8'), key) ?? undefined;
   } catch {
     return undefined;
   }

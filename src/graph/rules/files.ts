@@ -1,4 +1,4 @@
-import * as fs from 'node:fs';
+import type * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { Workspace } from '../../config/workspace.js';
 import { EpistemeError } from '../../failure.js';
@@ -6,6 +6,7 @@ import { fastHash, sha256Hex } from '../../store/hash.js';
 import { readBoundedFileWithStat } from '../../store/bounded-read.js';
 import { sameStamp, stampOf, statStamp } from '../state.js';
 import type { RuleEnv } from './types.js';
+import { readRegularFileSync } from '../../regular-file.js';
 
 /** How rules read the files they stand on: verified against the hashes records hold. */
 
@@ -17,7 +18,7 @@ export function abs(ws: Workspace, relative: string): string {
 export function readVerified(ws: Workspace, relative: string, sha256: string): Buffer {
   let bytes: Buffer;
   try {
-    bytes = fs.readFileSync(abs(ws, relative));
+    bytes = readRegularFileSync(abs(ws, relative));
   } catch {
     throw new EpistemeError('artifact-invalid', `${relative} is missing.`, {
       hint: 'Rebuild with `episteme build`.',
@@ -55,7 +56,7 @@ export function readDependencyOutput(env: RuleEnv, producer: string, relative: s
 
 export function isIntact(absolutePath: string, sha256: string): boolean {
   try {
-    return sha256Hex(fs.readFileSync(absolutePath)) === sha256;
+    return sha256Hex(readRegularFileSync(absolutePath)) === sha256;
   } catch {
     return false;
   }

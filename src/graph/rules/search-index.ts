@@ -12,6 +12,7 @@ import { loadSearchIndex, memorySource } from '../../index/index-reader.js';
 import { abs, readDependencyOutput } from './files.js';
 import { inspectionOf } from './extract.js';
 import type { DepView, Rule, RuleEnv } from './types.js';
+import { readRegularFileSync } from '../../regular-file.js';
 
 /**
  * The search index. Each document's postings (its part) are a pure function of its chunks' content,
@@ -154,7 +155,7 @@ export function indexPartFile(env: RuleEnv, chunksContentHash: string): string {
 function readCachedPart(env: RuleEnv, file: string, key: string): string | null {
   let text: string;
   try {
-    text = fs.readFileSync(file, 'utf8');
+    text = readRegularFileSync(file, 'utf8');
   } catch {
     return null;
   }

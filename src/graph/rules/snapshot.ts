@@ -11,6 +11,7 @@ import { statStamp } from '../state.js';
 import type { SourceTarget, TargetNode } from '../graph.js';
 import { abs, isIntact, readVerified, sourceFileHash } from './files.js';
 import type { Rule, RuleEnv } from './types.js';
+import { readRegularFileSync } from '../../regular-file.js';
 
 /**
  * The snapshot of one source: a local file read (its bytes are the input), or an HTTP capture pinned by
@@ -173,7 +174,7 @@ export function readSnapshotBody(env: RuleEnv, node: TargetNode, snapshotTarget:
     if (capture.method !== 'http') {
       let local: Buffer | null = null;
       try {
-        if (fs.statSync(capture.absolutePath).size <= env.ws.limits.maxFileBytes) local = fs.readFileSync(capture.absolutePath);
+        if (fs.statSync(capture.absolutePath).size <= env.ws.limits.maxFileBytes) local = readRegularFileSync(capture.absolutePath);
       } catch {
         local = null;
       }
