@@ -66,8 +66,9 @@
  * line group of plain text.
  * 24: a document whose URL no family names takes the family of the tool its bytes declare (generator
  * meta, ReSpec, Bikeshed, ecmarkup and RFC markup: extract/declared-generator.ts; rules' match.generators).
+ * 25: Markdown sweep: front matter ends at kramdown-rfc's part marker and may be TOML (+++, mmark's %%%), mmark's markup.
  */
-export const EXTRACT_RULE_VERSION = 24;
+export const EXTRACT_RULE_VERSION = 25;
 /**
  * The PDF extractor's own version (1: pdf-parse tables; 2: tables from geometry with rowPages, and
  * heading-guess limits; 3: unruled tables as reports set them (wrapped cells at the row pitch, bold

@@ -194,3 +194,90 @@ test('hostile Markdown nesting is read in bounded depth: raw HTML and lists keep
   assert.equal(list.blocks.length, 1);
   assert.match(list.blocks[0]!.text, /^- item 0\n {2}- item 1\n/);
 });
+
+test('front matter is never text: a kramdown-rfc header closed by its first part marker, TOML (+++ and %%%), Jekyll YAML', async () => {
+  // Real kramdown-rfc drafts write no `---` after their header: `--- abstract` ends it and opens the Abstract.
+  const draft = `---
+title: The Cache-Status HTTP Response Header Field
+docname: draft-ietf-httpbis-cache-header-latest
+author:
+ -
+    ins: M. Nottingham
+normative:
+  RFC2119:
+
+
+--- abstract
+
+HTTP caches append header fields {{?RFC9111}}.
+
+--- note_Note_to_Readers
+
+Discussion happens on the list.
+
+--- middle
+
+# Introduction
+
+Caches SHOULD say how they handled the request.
+`;
+  const ietf = await extractBytes(
+    draft,
+    'https://raw.githubusercontent.com/httpwg/x/main/draft-ietf-httpbis-cache-header.md',
+    'text/plain',
+  );
+  assert.equal(ietf.title, 'The Cache-Status HTTP Response Header Field');
+  assert.deepEqual(
+    ietf.sections.map((s) => [s.heading, s.fragment]),
+    [
+      ['Abstract', 'abstract'],
+      ['Note to Readers', null],
+      ['Introduction', 'introduction'],
+    ],
+    'the front matter\'s "author:" and " -" are no setext heading',
+  );
+  assert.deepEqual(
+    ietf.blocks.map((b) => b.text),
+    ['HTTP caches append header fields [RFC9111].', 'Discussion happens on the list.', 'Caches SHOULD say how they handled the request.'],
+  );
+
+  const hugo = await extractBytes(
+    '+++\ntitle = "Cache Settings" # the page title\n# a TOML comment\n[params]\ntitle = "not this"\n+++\n\nCaches keep pages.\n',
+    'https://github.com/example/site/blob/main/content/cache.md',
+    'text/markdown',
+  );
+  assert.equal(hugo.title, 'Cache Settings');
+  assert.deepEqual(hugo.sections, [], 'a TOML comment is no heading');
+  assert.deepEqual(
+    hugo.blocks.map((b) => b.text),
+    ['Caches keep pages.'],
+  );
+
+  const mmark = await extractBytes(
+    '%%%\ntitle = "The Security Flag in the IPv4 Header"\n# Fake date so it will parse\ndate = 2018-04-01T00:00:00Z\n%%%\n\n' +
+      '# Introduction\n\nFirewalls filter.\n',
+    'https://github.com/mmarkdown/mmark/blob/main/rfc/3514.md',
+    'text/markdown',
+  );
+  assert.equal(mmark.title, 'The Security Flag in the IPv4 Header');
+  assert.deepEqual(
+    mmark.sections.map((s) => s.heading),
+    ['Introduction'],
+  );
+  assert.deepEqual(
+    mmark.blocks.map((b) => b.text),
+    ['Firewalls filter.'],
+  );
+
+  // Jekyll's front matter comes with Liquid: `{{ site.url }}` is no kramdown-rfc citation.
+  const jekyll = await extractBytes(
+    '---\nlayout: post\n---\n\nSee {{ site.url }}/docs for more.\n',
+    'https://github.com/example/blog/blob/main/_posts/cache.md',
+    'text/markdown',
+  );
+  assert.deepEqual(
+    jekyll.blocks.map((b) => b.text),
+    ['See {{ site.url }}/docs for more.'],
+  );
+  assert.equal(jekyll.title, 'See {{ site.url }}/docs for more.', 'no title in the front matter: the first line of text, not "---"');
+});

@@ -6,6 +6,7 @@ import { MAX_LINK_TEXT, MAX_OUTLINE_DEPTH } from '../input-bounds.js';
 import { parseMarkup } from '../markup-parser.js';
 import { normalizeSpace } from '../text-sink.js';
 import { boundedTitle, splitLines, type SourceLine } from '../text/text-extractor.js';
+import { frontMatter, KRAMDOWN_RFC_PART } from './front-matter.js';
 
 /**
  * Markdown (CommonMark with GitHub's tables and strikethrough, as markdown-it's default preset reads
@@ -43,8 +44,6 @@ function markdownParser(): Promise<MarkdownParser> {
 const HEADING_ATTRIBUTES = /\s*\{#([^\s}]+)[^}]*\}\s*$/;
 /** kramdown's extension and attribute lines (`{::boilerplate bcp14-tagged}`, `{: .note}`): markup, not text. */
 const KRAMDOWN_MARKUP = /^\{:.*\}$/s;
-/** kramdown-rfc's part markers after the front matter. */
-const KRAMDOWN_RFC_PART = /^---\s+(abstract|middle|back|note_(\S+))\s*$/;
 /** kramdown-rfc's citation: `{{RFC9110}}`, `{{Section 3 of RFC9110}}`, `{{?RFC9111}}` (informative), `{{!RFC2119}}`. */
 const KRAMDOWN_CITATION = /\{\{([^{}\n]{1,200})\}\}/g;
 
@@ -64,17 +63,19 @@ export async function extractMarkdown(
   wantLinks: boolean,
 ): Promise<MarkdownExtractResult> {
   const lines = splitLines(source);
-  const front = frontMatter(lines);
+  const front = frontMatter(lines.map((l) => l.text));
   // Lines markdown-it must not read: the front matter and kramdown-rfc's part markers (blanked, so
   // its line numbers stay those of the source). A part marker opens its section where it stands.
   const blank = new Set<number>();
   const parts = new Map<number, { heading: string; fragment: string | null }>();
-  if (front !== null) {
-    for (let i = 0; i < front.end; i++) blank.add(i);
+  let partMarkers = 0;
+  if (front !== null) for (let i = 0; i < front.end; i++) blank.add(i);
+  if (front?.fence === '---') {
     for (let i = front.end; i < lines.length; i++) {
       const part = KRAMDOWN_RFC_PART.exec(lines[i]!.text);
       if (part === null) continue;
       blank.add(i);
+      partMarkers++;
       if (part[1] === 'abstract') parts.set(i, { heading: 'Abstract', fragment: 'abstract' });
       else if (part[2] !== undefined) parts.set(i, { heading: part[2].replace(/_/g, ' '), fragment: null });
     }
@@ -83,9 +84,11 @@ export async function extractMarkdown(
   const tokens = (await markdownParser()).parse(text, {});
   if (tokens.some((t) => t.level >= MAX_NESTING - 1))
     builder.warn('markdown-nesting-capped', `Blocks nested more than ${MAX_NESTING} levels deep (quotes or lists) were not read.`);
-  const reader = new MarkdownReader(tokens, lines, baseUrl, builder, wantLinks, front !== null);
+  // kramdown-rfc's citations only in a kramdown-rfc draft: Jekyll's front matter comes with Liquid's `{{ page.title }}`.
+  const kramdownRfc = front !== null && (partMarkers > 0 || front.fields.has('docname') || front.fields.has('number'));
+  const reader = new MarkdownReader(tokens, lines, baseUrl, builder, wantLinks, kramdownRfc);
   const pendingParts = [...parts.keys()].sort((a, b) => a - b);
-  let title = front?.title ?? '';
+  let title = boundedTitle(front?.fields.get('title') ?? '');
   let headingCount = 0;
   let i = 0;
   while (i < tokens.length) {
@@ -114,27 +117,16 @@ export async function extractMarkdown(
     }
     i = reader.block(i);
   }
-  if (title === '') title = builder.sections[0]?.heading ?? boundedTitle(lines.find((l) => l.text.trim() !== '')?.text.trim() ?? '');
+  if (title === '')
+    title =
+      builder.sections[0]?.heading ??
+      boundedTitle(
+        lines
+          .slice(front?.end ?? 0)
+          .find((l) => l.text.trim() !== '')
+          ?.text.trim() ?? '',
+      );
   return { title, headingCount };
-}
-
-/**
- * YAML front matter (`---` ... `---` or `...`) on the first line: kramdown-rfc, Jekyll, Hugo. Its
- * `title` titles the document. Only when its first line is a YAML key: a document that opens with a
- * thematic break (`---`) and has another later is not blanked between them.
- */
-function frontMatter(lines: SourceLine[]): { end: number; title: string } | null {
-  if (!/^---\s*$/.test(lines[0]?.text ?? '') || !/^[A-Za-z_][\w-]*:(?:\s|$)/.test(lines[1]?.text ?? '')) return null;
-  for (let i = 1; i < lines.length; i++) {
-    if (!/^(?:---|\.\.\.)\s*$/.test(lines[i]!.text)) continue;
-    let title = '';
-    for (const line of lines.slice(1, i)) {
-      const m = /^title:\s*(.*?)\s*$/.exec(line.text);
-      if (m !== null) title = boundedTitle(m[1]!.replace(/^(["'])(.*)\1$/, '$2').trim());
-    }
-    return { end: i + 1, title };
-  }
-  return null;
 }
 
 /** The index of the token that closes the one at `open` (itself for a token that opens nothing). */
