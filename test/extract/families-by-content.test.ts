@@ -201,6 +201,8 @@ const CASES: {
     evidence: /made by mmark \(mmark front matter, seriesInfo: Internet-Draft draft-example-protocol-04\) and declares the document type/,
     check: (doc) => {
       assert.equal(doc.title, 'The Example Protocol');
+      assert.equal(section(doc, 'Abstract').normativity, 'informative');
+      assert.ok(doc.blocks.some((b) => b.text === 'Senders MUST send a greeting [RFC2119].'));
       assert.equal(block(doc, 'Senders MUST send').normativity, 'normative');
       assert.equal(section(doc, 'Acknowledgments').normativity, 'informative', "ietf-draft's apparatus");
     },

@@ -281,3 +281,100 @@ Caches SHOULD say how they handled the request.
   );
   assert.equal(jekyll.title, 'See {{ site.url }}/docs for more.', 'no title in the front matter: the first line of text, not "---"');
 });
+
+test('kramdown and mmark markup lines are markup where they stand (under a table or paragraph), name headings, stay in code', async () => {
+  const kramdown = `---
+title: Widgets
+docname: draft-example-widgets-00
+---
+
+--- middle
+
+# Widget Fields
+{: #fields}
+
+| Field | Meaning |
+|-------|---------|
+| size  | octets  |
+{: #tab-fields title="Widget fields"}
+
+Widgets are small.
+{: .note}
+
+{::comment}
+Editors: reword this.
+{:/comment}
+
+~~~ markdown
+{: #kept-in-code}
+~~~
+`;
+  const k = await extractBytes(kramdown, 'https://github.com/example/widgets/blob/main/draft-example-widgets.md', 'text/markdown');
+  assert.deepEqual(
+    k.sections.map((s) => s.fragment),
+    ['fields'],
+    'an attribute line under a heading names it',
+  );
+  assert.deepEqual(
+    k.blocks.map((b) => [b.kind, b.text]),
+    [
+      ['table', 'Field | Meaning\nsize | octets'],
+      ['paragraph', 'Widgets are small.'],
+      ['code', '{: #kept-in-code}'],
+    ],
+  );
+
+  const mmark = `%%%
+title = "The Evil Bit"
+%%%
+
+.# Abstract
+
+Packets carry intent.
+
+{mainmatter}
+
+{#syntax}
+# Syntax
+
+The bit is laid out as follows [@!RFC0791; @?RFC3514]:
+
+{#fig-bit align="left"}
+     0
+    +-+
+    |E|
+    +-+
+
+Hosts **MUST** set it [@RFC2119].
+
+{backmatter}
+`;
+  const m = await extractBytes(mmark, 'https://github.com/mmarkdown/mmark/blob/main/rfc/3514.md', 'text/markdown');
+  assert.deepEqual(
+    m.sections.map((s) => [s.heading, s.fragment]),
+    [
+      ['Abstract', 'abstract'],
+      ['Syntax', 'syntax'],
+    ],
+  );
+  assert.deepEqual(
+    m.blocks.map((b) => [b.kind, b.text]),
+    [
+      ['paragraph', 'Packets carry intent.'],
+      ['paragraph', 'The bit is laid out as follows [RFC0791; RFC3514]:'],
+      ['code', ' 0\n+-+\n|E|\n+-+'],
+      ['paragraph', 'Hosts MUST set it [RFC2119].'],
+    ],
+  );
+
+  // Elsewhere braces are text: a README's `{mainmatter}` is what it says.
+  const plain = await extractBytes(
+    '# Notes\n\n{mainmatter}\n\n.# not special\n',
+    'https://github.com/example/notes/blob/main/README.md',
+    'text/markdown',
+  );
+  assert.deepEqual(
+    plain.blocks.map((b) => b.text),
+    ['{mainmatter}', '.# not special'],
+  );
+});

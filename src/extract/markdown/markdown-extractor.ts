@@ -6,6 +6,7 @@ import { MAX_LINK_TEXT, MAX_OUTLINE_DEPTH } from '../input-bounds.js';
 import { parseMarkup } from '../markup-parser.js';
 import { normalizeSpace } from '../text-sink.js';
 import { boundedTitle, splitLines, type SourceLine } from '../text/text-extractor.js';
+import { DIALECT_MARKUP, type DialectEnv, dialectId, dialectMarkup } from './dialect-markup.js';
 import { frontMatter, KRAMDOWN_RFC_PART } from './front-matter.js';
 
 /**
@@ -21,7 +22,7 @@ export interface MarkdownExtractResult {
 }
 
 interface MarkdownParser {
-  parse(source: string, env: object): Token[];
+  parse(source: string, env: DialectEnv): Token[];
 }
 
 let parser: Promise<MarkdownParser> | undefined;
@@ -36,16 +37,26 @@ const MAX_NESTING = 100;
 function markdownParser(): Promise<MarkdownParser> {
   // Raw HTML is read (as text, below) rather than shown as markup; typographer and linkify stay off,
   // so the text is the source's.
-  parser ??= import('markdown-it').then(({ default: markdownIt }) => markdownIt('default', { html: true, maxNesting: MAX_NESTING }));
+  parser ??= import('markdown-it').then(({ default: markdownIt }) =>
+    markdownIt('default', { html: true, maxNesting: MAX_NESTING }).use(dialectMarkup),
+  );
   return parser;
 }
 
 /** An explicit heading id, as kramdown and pandoc write it: `## Title {#id .class}`. */
 const HEADING_ATTRIBUTES = /\s*\{#([^\s}]+)[^}]*\}\s*$/;
-/** kramdown's extension and attribute lines (`{::boilerplate bcp14-tagged}`, `{: .note}`): markup, not text. */
-const KRAMDOWN_MARKUP = /^\{:.*\}$/s;
 /** kramdown-rfc's citation: `{{RFC9110}}`, `{{Section 3 of RFC9110}}`, `{{?RFC9111}}` (informative), `{{!RFC2119}}`. */
 const KRAMDOWN_CITATION = /\{\{([^{}\n]{1,200})\}\}/g;
+/** mmark's citation: `[@RFC2119]`, `[@!RFC2119]` (normative), `[@?RFC9111]` (informative), `[@RFC1; @RFC2]`. */
+const MMARK_CITATION = /\[@([^[\]\n]{1,200})\]/g;
+
+/** An mmark citation as the rendered document writes it: `[RFC2119]`, `[RFC1; RFC2]`. */
+function mmarkCitation(_whole: string, inner: string): string {
+  return `[${inner
+    .split(';')
+    .map((c) => c.trim().replace(/^@?[!?-]?/, ''))
+    .join('; ')}]`;
+}
 
 /** A kramdown-rfc citation as the rendered draft writes it: `[RFC9110]`, `Section 3 of [RFC9110]`. */
 function kramdownCitation(_whole: string, inner: string): string {
@@ -81,12 +92,13 @@ export async function extractMarkdown(
     }
   }
   const text = blank.size === 0 ? lines.map((l) => l.text).join('\n') : lines.map((l, i) => (blank.has(i) ? '' : l.text)).join('\n');
-  const tokens = (await markdownParser()).parse(text, {});
+  const mmark = front?.fence === '%%%';
+  const tokens = (await markdownParser()).parse(text, { mmark });
   if (tokens.some((t) => t.level >= MAX_NESTING - 1))
     builder.warn('markdown-nesting-capped', `Blocks nested more than ${MAX_NESTING} levels deep (quotes or lists) were not read.`);
   // kramdown-rfc's citations only in a kramdown-rfc draft: Jekyll's front matter comes with Liquid's `{{ page.title }}`.
   const kramdownRfc = front !== null && (partMarkers > 0 || front.fields.has('docname') || front.fields.has('number'));
-  const reader = new MarkdownReader(tokens, lines, baseUrl, builder, wantLinks, kramdownRfc);
+  const reader = new MarkdownReader(tokens, lines, baseUrl, builder, wantLinks, kramdownRfc ? 'kramdown-rfc' : mmark ? 'mmark' : null);
   const pendingParts = [...parts.keys()].sort((a, b) => a - b);
   let title = boundedTitle(front?.fields.get('title') ?? '');
   let headingCount = 0;
@@ -100,7 +112,17 @@ export async function extractMarkdown(
       headingCount++;
     }
     if (token.type === 'heading_open') {
-      const heading = reader.heading(i);
+      // An attribute line directly under (kramdown) or above (mmark) the heading may name it: `{: #intro}`.
+      const close = closeOf(tokens, i);
+      const below = tokens[close + 1];
+      const above = tokens[i - 1];
+      const attribute =
+        below?.type === DIALECT_MARKUP && below.map?.[0] === token.map?.[1]
+          ? below
+          : above?.type === DIALECT_MARKUP && above.map?.[1] === token.map?.[0]
+            ? above
+            : undefined;
+      const heading = reader.heading(i, attribute === undefined ? null : dialectId(attribute.content));
       if (heading.text !== '') {
         if (title === '' && token.tag === 'h1') title = boundedTitle(heading.text);
         builder.openSection({
@@ -112,7 +134,7 @@ export async function extractMarkdown(
         });
         headingCount++;
       }
-      i = closeOf(tokens, i) + 1;
+      i = close + 1;
       continue;
     }
     i = reader.block(i);
@@ -147,17 +169,21 @@ class MarkdownReader {
     private readonly baseUrl: string,
     private readonly builder: DocumentBuilder,
     private readonly wantLinks: boolean,
-    /** kramdown-rfc writes a citation `{{RFC9110}}`: the text says `[RFC9110]`, as the rendered draft does. */
-    private readonly kramdownCitations: boolean,
+    /** kramdown-rfc writes a citation `{{RFC9110}}`, mmark `[@RFC9110]`: the text says `[RFC9110]`, as the rendered draft does. */
+    private readonly citations: 'kramdown-rfc' | 'mmark' | null,
   ) {}
 
-  /** A heading's text and the id a renderer gives it: its `{#id}`, else GitHub's slug (unique in the document). */
-  heading(open: number): { text: string; id: string | null } {
+  /**
+   * A heading's text and the id a renderer gives it: its `{#id}` (or its attribute line's, `attributeId`),
+   * else GitHub's slug (unique in the document).
+   */
+  heading(open: number, attributeId: string | null): { text: string; id: string | null } {
     const raw = this.inline(this.tokens[open + 1], null);
     const explicit = HEADING_ATTRIBUTES.exec(raw);
     const text = explicit === null ? raw : raw.slice(0, explicit.index).trim();
     if (text === '') return { text, id: null };
     if (explicit !== null) return { text, id: explicit[1]! };
+    if (attributeId !== null) return { text, id: attributeId };
     // The slugger counts the headings it slugs, as GitHub does: a repeated heading gets "-1", "-2".
     const slug = this.slugger.slug(text);
     return { text, id: slug === '' ? null : slug };
@@ -171,7 +197,7 @@ class MarkdownReader {
       case 'paragraph_open': {
         const links: Link[] = [];
         const text = this.inline(this.tokens[open + 1], links);
-        if (text !== '' && !KRAMDOWN_MARKUP.test(text)) this.add('paragraph', text, token.map, { links });
+        if (text !== '') this.add('paragraph', text, token.map, { links });
         break;
       }
       case 'bullet_list_open':
@@ -217,6 +243,8 @@ class MarkdownReader {
     for (const c of token?.children ?? []) {
       switch (c.type) {
         case 'text':
+          out += this.cited(c.content);
+          break;
         case 'code_inline':
           out += c.content;
           break;
@@ -243,7 +271,14 @@ class MarkdownReader {
           break;
       }
     }
-    return normalizeSpace(this.kramdownCitations ? out.replace(KRAMDOWN_CITATION, kramdownCitation) : out);
+    return normalizeSpace(out);
+  }
+
+  /** Text with its citations as the rendered document writes them (code spans keep theirs as written). */
+  private cited(text: string): string {
+    if (this.citations === 'kramdown-rfc') return text.replace(KRAMDOWN_CITATION, kramdownCitation);
+    if (this.citations === 'mmark') return text.replace(MMARK_CITATION, mmarkCitation);
+    return text;
   }
 
   /** The text a token holds itself: an inline run's, a code block's, raw HTML's; '' for the others. */
