@@ -378,3 +378,18 @@ Hosts **MUST** set it [@RFC2119].
     ['{mainmatter}', '.# not special'],
   );
 });
+
+test('raw HTML is read as a browser shows it: inline elements do not part words, block elements and line breaks do', async () => {
+  const explainer = `# Inert
+
+>  <p>The <code title="attr-inert">inert</code> attribute makes the element
+>  <span>inert</span>.</p>
+
+<div><p>One<br>two</p><p>three</p></div>
+`;
+  const doc = await extractBytes(explainer, 'https://github.com/WICG/inert/blob/main/explainer.md', 'text/markdown');
+  assert.deepEqual(
+    doc.blocks.map((b) => b.text),
+    ['The inert attribute makes the element inert.', 'One two three'],
+  );
+});

@@ -2,6 +2,7 @@ import GithubSlugger from 'github-slugger';
 import type { Token } from 'markdown-it';
 import { type ChildNode, isTag, isText } from 'domhandler';
 import type { BlockKind, BlockDraft, DocumentBuilder, Link, ListItem } from '../document-builder.js';
+import { BLOCK_TAGS } from '../html/tags.js';
 import { MAX_LINK_TEXT, MAX_OUTLINE_DEPTH } from '../input-bounds.js';
 import { parseMarkup } from '../markup-parser.js';
 import { normalizeSpace } from '../text-sink.js';
@@ -439,15 +440,18 @@ function htmlText(html: string): string {
   const parts: string[] = [];
   // Depth-first with a stack of its own: raw HTML may nest deeper than the call stack goes.
   const { document } = parseMarkup(html, { decodeEntities: true, lowerCaseTags: true, lowerCaseAttributeNames: true });
-  // A string on the stack is text to write: the space that ends an element, which words do not cross.
+  // A string on the stack is text to write: the space that ends a block element, which words do not cross.
   const stack: (ChildNode | string)[] = [...document.children].reverse();
   while (stack.length > 0) {
     const node = stack.pop()!;
     if (typeof node === 'string') parts.push(node);
     else if (isText(node)) parts.push(node.data);
     else if (isTag(node) && !SKIPPED_ELEMENTS.has(node.name)) {
-      parts.push(' ');
-      stack.push(' ');
+      // A block element (or a line break) parts words; an inline one (`<span>inert</span>.`) does not.
+      if (BLOCK_TAGS.has(node.name) || node.name === 'br') {
+        parts.push(' ');
+        stack.push(' ');
+      }
       for (let i = node.children.length - 1; i >= 0; i--) stack.push(node.children[i]!);
     }
   }
