@@ -393,3 +393,40 @@ test('raw HTML is read as a browser shows it: inline elements do not part words,
     ['The inert attribute makes the element inert.', 'One two three'],
   );
 });
+
+test('ids a Markdown document gives in raw HTML are citable: anchors over or in a heading, in a paragraph or an HTML block', async () => {
+  const rules = `# Rules
+
+<a name="md001"></a>
+
+## MD001 - Heading levels should only increment by one level at a time
+
+Aliases: heading-increment
+
+## <a id="md003"></a>MD003 - Heading style
+
+See the <a id="style-note"></a>note on styles.
+
+<p id="raw">Raw <b>HTML</b> text.</p>
+`;
+  const doc = await extractBytes(rules, 'https://github.com/DavidAnson/markdownlint/blob/main/doc/Rules.md', 'text/markdown');
+  assert.deepEqual(
+    doc.sections.map((s) => s.fragment),
+    ['rules', 'md001---heading-levels-should-only-increment-by-one-level-at-a-time', 'md003---heading-style'],
+  );
+  assert.deepEqual(
+    doc.blocks.map((b) => [b.sectionId, b.text, b.anchors ?? []]),
+    [
+      ['md001---heading-levels-should-only-increment-by-one-level-at-a-time', 'Aliases: heading-increment', [{ id: 'md001', start: 0 }]],
+      [
+        'md003---heading-style',
+        'See the note on styles.',
+        [
+          { id: 'md003', start: 0 },
+          { id: 'style-note', start: 8 },
+        ],
+      ],
+      ['md003---heading-style', 'Raw HTML text.', [{ id: 'raw', start: 0 }]],
+    ],
+  );
+});

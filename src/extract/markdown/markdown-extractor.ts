@@ -1,7 +1,8 @@
 import GithubSlugger from 'github-slugger';
 import type { Token } from 'markdown-it';
 import { type ChildNode, isTag, isText } from 'domhandler';
-import type { BlockKind, BlockDraft, DocumentBuilder, Link, ListItem } from '../document-builder.js';
+import type { BlockAnchor, BlockKind, BlockDraft, DocumentBuilder, Link, ListItem } from '../document-builder.js';
+import { anchorId } from '../html/anchors.js';
 import { BLOCK_TAGS } from '../html/tags.js';
 import { MAX_LINK_TEXT, MAX_OUTLINE_DEPTH } from '../input-bounds.js';
 import { parseMarkup } from '../markup-parser.js';
@@ -163,6 +164,7 @@ function closeOf(tokens: Token[], open: number): number {
 class MarkdownReader {
   private readonly slugger = new GithubSlugger();
   private readonly resolved = new Map<string, string>();
+  private pendingIds: string[] = [];
 
   constructor(
     private readonly tokens: Token[],
@@ -176,10 +178,14 @@ class MarkdownReader {
 
   /**
    * A heading's text and the id a renderer gives it: its `{#id}` (or its attribute line's, `attributeId`),
-   * else GitHub's slug (unique in the document).
+   * else GitHub's slug (unique in the document). The ids of raw HTML anchors in it (`## <a id="x"></a>
+   * Title`), as those standing with no text over it (`<a name="md001"></a>`), which GitHub keeps too,
+   * name the section's first block: a citation `#md001` opens the section there.
    */
   heading(open: number, attributeId: string | null): { text: string; id: string | null } {
-    const raw = this.inline(this.tokens[open + 1], null);
+    const anchors: BlockAnchor[] = [];
+    const raw = this.inline(this.tokens[open + 1], null, anchors);
+    this.pendingIds.push(...anchors.map((a) => a.id));
     const explicit = HEADING_ATTRIBUTES.exec(raw);
     const text = explicit === null ? raw : raw.slice(0, explicit.index).trim();
     if (text === '') return { text, id: null };
@@ -197,19 +203,23 @@ class MarkdownReader {
     switch (token.type) {
       case 'paragraph_open': {
         const links: Link[] = [];
-        const text = this.inline(this.tokens[open + 1], links);
-        if (text !== '') this.add('paragraph', text, token.map, { links });
+        const anchors: BlockAnchor[] = [];
+        const text = this.inline(this.tokens[open + 1], links, anchors);
+        if (text !== '') this.add('paragraph', text, token.map, { links, anchors });
+        else this.pendingIds.push(...anchors.map((a) => a.id));
         break;
       }
       case 'bullet_list_open':
       case 'ordered_list_open': {
         const links: Link[] = [];
-        const items = this.listItems(open, close, links, 1);
+        const anchors: BlockAnchor[] = [];
+        const items = this.listItems(open, close, links, anchors, 1);
         if (items.length > 0)
           this.add('list', listText(items, token.type === 'ordered_list_open', listStart(token), 0), token.map, {
             items,
             links,
             ordered: token.type === 'ordered_list_open',
+            anchors: atStart(anchors),
           });
         break;
       }
@@ -227,8 +237,11 @@ class MarkdownReader {
         this.blockquote(open, close);
         break;
       case 'html_block': {
-        const text = htmlText(token.content);
-        if (text !== '') this.add('paragraph', text, token.map, {});
+        // An anchor with no text of its own (`<a name="md001"></a>` over a heading) names what follows.
+        const anchors: BlockAnchor[] = [];
+        const text = htmlText(token.content, anchors);
+        if (text !== '') this.add('paragraph', text, token.map, { anchors });
+        else this.pendingIds.push(...anchors.map((a) => a.id));
         break;
       }
       default:
@@ -237,10 +250,14 @@ class MarkdownReader {
     return close + 1;
   }
 
-  /** The plain text of an inline token's children; link texts and resolved targets go to `links`. */
-  inline(token: Token | undefined, links: Link[] | null): string {
+  /**
+   * The plain text of an inline token's children; link texts and resolved targets go to `links`, the
+   * ids of its raw HTML elements (`<a name="x"></a>`, `<span id="y">`) to `anchors`, at their offsets.
+   */
+  inline(token: Token | undefined, links: Link[] | null, anchors: BlockAnchor[] | null): string {
     let out = '';
     const open: { href: string; start: number }[] = [];
+    const ids: BlockAnchor[] = [];
     for (const c of token?.children ?? []) {
       switch (c.type) {
         case 'text':
@@ -256,9 +273,12 @@ class MarkdownReader {
         case 'image':
           out += imageAlt(c);
           break;
-        case 'html_inline':
+        case 'html_inline': {
           if (/^<br\b/i.test(c.content)) out += ' ';
+          const id = anchors === null ? null : openTagId(c.content);
+          if (id !== null) ids.push({ id, start: out.length });
           break;
+        }
         case 'link_open':
           open.push({ href: String(c.attrGet('href') ?? ''), start: out.length });
           break;
@@ -272,6 +292,7 @@ class MarkdownReader {
           break;
       }
     }
+    if (anchors !== null && ids.length > 0) anchors.push(...normalizedAnchors(out, ids));
     return normalizeSpace(out);
   }
 
@@ -283,15 +304,15 @@ class MarkdownReader {
   }
 
   /** The text a token holds itself: an inline run's, a code block's, raw HTML's; '' for the others. */
-  private textOf(token: Token, links: Link[]): string {
-    if (token.type === 'inline') return this.inline(token, links);
+  private textOf(token: Token, links: Link[], anchors: BlockAnchor[]): string {
+    if (token.type === 'inline') return this.inline(token, links, anchors);
     if (token.type === 'fence' || token.type === 'code_block') return token.content.trim();
-    if (token.type === 'html_block') return htmlText(token.content);
+    if (token.type === 'html_block') return htmlText(token.content, anchors);
     return '';
   }
 
   /** The items of the list between `open` and `close`: each item's own text, nested lists as its items. */
-  private listItems(open: number, close: number, links: Link[], depth: number): ListItem[] {
+  private listItems(open: number, close: number, links: Link[], anchors: BlockAnchor[], depth: number): ListItem[] {
     const items: ListItem[] = [];
     for (let i = open + 1; i < close; ) {
       const item = this.tokens[i]!;
@@ -305,11 +326,11 @@ class MarkdownReader {
           if (t.type === 'bullet_list_open' || t.type === 'ordered_list_open') {
             const ordered = t.type === 'ordered_list_open';
             if (depth < MAX_OUTLINE_DEPTH)
-              for (const n of this.listItems(j, end, links, depth + 1)) nested.push(ordered ? orderedItem(n) : n);
+              for (const n of this.listItems(j, end, links, anchors, depth + 1)) nested.push(ordered ? orderedItem(n) : n);
           } else {
             // A paragraph, code, a quote or a table inside an item: its text is the item's.
             for (let k = j; k <= end; k++) {
-              const text = this.textOf(this.tokens[k]!, links);
+              const text = this.textOf(this.tokens[k]!, links, anchors);
               if (text !== '') texts.push(text);
             }
           }
@@ -328,6 +349,7 @@ class MarkdownReader {
     const header: string[][] = [];
     const rows: string[][] = [];
     const links: Link[] = [];
+    const anchors: BlockAnchor[] = [];
     let inHead = false;
     let row: string[] | null = null;
     for (let i = open + 1; i < close; i++) {
@@ -338,18 +360,19 @@ class MarkdownReader {
       else if (t.type === 'tr_close' && row !== null) {
         (inHead ? header : rows).push(row);
         row = null;
-      } else if (t.type === 'inline' && row !== null) row.push(this.inline(t, links));
+      } else if (t.type === 'inline' && row !== null) row.push(this.inline(t, links, anchors));
     }
     const text = [...header, ...rows].map((cells) => cells.join(' | ')).join('\n');
-    if (text.trim() !== '') this.add('table', text, this.tokens[open]!.map, { header, rows, links });
+    if (text.trim() !== '') this.add('table', text, this.tokens[open]!.map, { header, rows, links, anchors: atStart(anchors) });
   }
 
   /** A block quote, one block: GitHub's alerts (`> [!NOTE]`) are notes, informative as a note class is. */
   private blockquote(open: number, close: number): void {
     const texts: string[] = [];
     const links: Link[] = [];
+    const anchors: BlockAnchor[] = [];
     for (let i = open + 1; i < close; i++) {
-      const text = this.textOf(this.tokens[i]!, links);
+      const text = this.textOf(this.tokens[i]!, links, anchors);
       if (text !== '') texts.push(text);
     }
     let text = texts.join('\n');
@@ -358,15 +381,35 @@ class MarkdownReader {
       text = text.slice(alert[0].length).trim();
       const kind = alert[1]!.toLowerCase();
       if (text !== '')
-        this.add('note', text, this.tokens[open]!.map, { links, marker: { normativity: 'informative', reason: `markdown-alert:${kind}` } });
+        this.add('note', text, this.tokens[open]!.map, {
+          links,
+          anchors: atStart(anchors),
+          marker: { normativity: 'informative', reason: `markdown-alert:${kind}` },
+        });
       return;
     }
-    if (text !== '') this.add('blockquote', text, this.tokens[open]!.map, { links });
+    if (text !== '') this.add('blockquote', text, this.tokens[open]!.map, { links, anchors: atStart(anchors) });
   }
 
   private add(kind: BlockKind, text: string, map: [number, number] | null, extra: Partial<BlockDraft>): void {
     const links = extra.links !== undefined && extra.links.length === 0 ? undefined : extra.links;
-    this.builder.addBlock({ ...extra, kind, text, fragment: null, links, span: this.span(map) });
+    const anchors = [...this.takePendingIds().map((id) => ({ id, start: 0 })), ...(extra.anchors ?? [])];
+    this.builder.addBlock({
+      ...extra,
+      kind,
+      text,
+      fragment: null,
+      links,
+      anchors: anchors.length === 0 ? undefined : anchors,
+      span: this.span(map),
+    });
+  }
+
+  /** The ids of anchors with no text of their own read since the last block or heading: they name the next one. */
+  takePendingIds(): string[] {
+    const ids = this.pendingIds;
+    this.pendingIds = [];
+    return ids;
   }
 
   /** The source span of lines [map[0], map[1]): from its first line's start to its last written line's end. */
@@ -434,29 +477,80 @@ function listText(items: ListItem[], ordered: boolean, start: number, depth: num
 
 /**
  * The text of raw HTML in Markdown (a `<details>`, a table written as HTML), as the HTML extractor's tree
- * builder reads it: tags and comments dropped.
+ * builder reads it: tags and comments dropped. The ids of its elements go to `anchors`, at their offsets.
  */
-function htmlText(html: string): string {
+function htmlText(html: string, anchors: BlockAnchor[] | null): string {
   const parts: string[] = [];
+  const ids: BlockAnchor[] = [];
+  let length = 0;
   // Depth-first with a stack of its own: raw HTML may nest deeper than the call stack goes.
   const { document } = parseMarkup(html, { decodeEntities: true, lowerCaseTags: true, lowerCaseAttributeNames: true });
   // A string on the stack is text to write: the space that ends a block element, which words do not cross.
   const stack: (ChildNode | string)[] = [...document.children].reverse();
   while (stack.length > 0) {
     const node = stack.pop()!;
-    if (typeof node === 'string') parts.push(node);
-    else if (isText(node)) parts.push(node.data);
-    else if (isTag(node) && !SKIPPED_ELEMENTS.has(node.name)) {
+    if (typeof node === 'string') {
+      parts.push(node);
+      length += node.length;
+    } else if (isText(node)) {
+      parts.push(node.data);
+      length += node.data.length;
+    } else if (isTag(node) && !SKIPPED_ELEMENTS.has(node.name)) {
       // A block element (or a line break) parts words; an inline one (`<span>inert</span>.`) does not.
       if (BLOCK_TAGS.has(node.name) || node.name === 'br') {
         parts.push(' ');
+        length += 1;
         stack.push(' ');
       }
+      const id = anchors === null ? undefined : anchorId(node);
+      if (id !== undefined) ids.push({ id, start: length });
       for (let i = node.children.length - 1; i >= 0; i--) stack.push(node.children[i]!);
     }
   }
-  return normalizeSpace(parts.join(''));
+  const raw = parts.join('');
+  if (anchors !== null && ids.length > 0) anchors.push(...normalizedAnchors(raw, ids));
+  return normalizeSpace(raw);
 }
 
 /** Elements whose content is no text of the page. */
 const SKIPPED_ELEMENTS = new Set(['script', 'style', 'template', 'noscript']);
+
+/** Anchors found anywhere in a block's parts (a list item, a cell, a quoted paragraph): the block holds them, from its start. */
+function atStart(anchors: BlockAnchor[]): BlockAnchor[] {
+  return anchors.map(({ id }) => ({ id, start: 0 }));
+}
+
+/**
+ * The id an opening tag of inline raw HTML gives (`<a name="x">`, `<span id="y">`), as anchors.ts reads
+ * an element's: its `id`, or an anchor's `name`.
+ */
+function openTagId(html: string): string | null {
+  const tag = /^<([A-Za-z][\w-]*)(\s[^>]*)?>$/.exec(html.trim());
+  if (tag === null || tag[2] === undefined) return null;
+  const names = tag[1]!.toLowerCase() === 'a' ? 'id|name' : 'id';
+  const m = new RegExp(String.raw`\s(?:${names})\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s"'=<>\x60]+))`, 'i').exec(tag[2]);
+  const id = m === null ? '' : (m[1] ?? m[2] ?? m[3] ?? '');
+  return id === '' ? null : id;
+}
+
+/**
+ * Anchors recorded at offsets into `raw` moved to offsets into normalizeSpace(raw), in one scan: each
+ * run of collapsible white space becomes one space, none leads or trails (text-sink.ts).
+ */
+function normalizedAnchors(raw: string, anchors: readonly BlockAnchor[]): BlockAnchor[] {
+  const result: BlockAnchor[] = [];
+  let k = 0;
+  let length = 0;
+  let inRun = false;
+  for (let i = 0; i <= raw.length && k < anchors.length; i++) {
+    while (k < anchors.length && anchors[k]!.start <= i)
+      result.push({ id: anchors[k++]!.id, start: length + (inRun && length > 0 ? 1 : 0) });
+    if (i === raw.length) break;
+    if (/[ \t\n\r\f\u00a0]/.test(raw[i]!)) inRun = true;
+    else {
+      length += inRun && length > 0 ? 2 : 1;
+      inRun = false;
+    }
+  }
+  return result;
+}
