@@ -430,3 +430,53 @@ See the <a id="style-note"></a>note on styles.
     ],
   );
 });
+
+test('definition lists of kramdown-rfc and mmark drafts are definition lists; elsewhere a colon line is text', async () => {
+  const mmark = `%%%
+title = "The Evil Bit"
+%%%
+
+# Syntax
+
+0x0:
+:   If the bit is set to 0, the packet has no evil intent.  Hosts
+    **SHOULD** assume that the packet is harmless.
+
+0x1:
+:   If the bit is set to 1, the packet has evil intent [@RFC3514].
+`;
+  const m = await extractBytes(mmark, 'https://github.com/mmarkdown/mmark/blob/main/rfc/3514.md', 'text/markdown');
+  assert.deepEqual(
+    m.blocks.map((b) => [b.kind, b.text, b.entries]),
+    [
+      [
+        'definition-list',
+        '0x0:\nIf the bit is set to 0, the packet has no evil intent. Hosts SHOULD assume that the packet is harmless.',
+        [
+          {
+            terms: ['0x0:'],
+            definitions: ['If the bit is set to 0, the packet has no evil intent. Hosts SHOULD assume that the packet is harmless.'],
+          },
+        ],
+      ],
+      [
+        'definition-list',
+        '0x1:\nIf the bit is set to 1, the packet has evil intent [RFC3514].',
+        [{ terms: ['0x1:'], definitions: ['If the bit is set to 1, the packet has evil intent [RFC3514].'] }],
+      ],
+    ],
+  );
+  const kramdown = '---\ndocname: draft-example-terms-00\n---\n\n# Terms\n\nGadget\nWidget\n: A device.\n: Or a tool.\n';
+  const k = await extractBytes(kramdown, 'https://github.com/example/terms/blob/main/draft-example-terms.md', 'text/markdown');
+  assert.deepEqual(k.blocks[0]!.entries, [{ terms: ['Gadget', 'Widget'], definitions: ['A device.', 'Or a tool.'] }]);
+  const readme = await extractBytes(
+    '# Usage\n\nRun it\n: and wait.\n',
+    'https://github.com/example/tool/blob/main/README.md',
+    'text/markdown',
+  );
+  assert.deepEqual(
+    readme.blocks.map((b) => [b.kind, b.text]),
+    [['paragraph', 'Run it : and wait.']],
+    'GitHub shows a colon line as text',
+  );
+});

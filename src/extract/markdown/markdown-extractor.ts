@@ -66,6 +66,8 @@ function kramdownCitation(_whole: string, inner: string): string {
   const target = words.pop()!.replace(/^[?!]/, '');
   return words.length === 0 ? `[${target}]` : `${words.join(' ')} [${target}]`;
 }
+/** A definition line under a term in a paragraph (kramdown, mmark): `: definition`. */
+const DEFINITION_LINE = /\n {0,3}:[ \t]/;
 /** GitHub's alerts: a block quote whose first line is one of these. */
 const ALERT = /^\[!(NOTE|TIP|IMPORTANT|WARNING|CAUTION)\]\s*/i;
 
@@ -204,7 +206,13 @@ class MarkdownReader {
       case 'paragraph_open': {
         const links: Link[] = [];
         const anchors: BlockAnchor[] = [];
-        const text = this.inline(this.tokens[open + 1], links, anchors);
+        const inline = this.tokens[open + 1];
+        // kramdown's and mmark's definition list is a paragraph to markdown-it: term lines, then `: definition` lines.
+        if (this.citations !== null && inline !== undefined && DEFINITION_LINE.test(inline.content)) {
+          this.definitionList(inline, token.map);
+          break;
+        }
+        const text = this.inline(inline, links, anchors);
         if (text !== '') this.add('paragraph', text, token.map, { links, anchors });
         else this.pendingIds.push(...anchors.map((a) => a.id));
         break;
@@ -364,6 +372,40 @@ class MarkdownReader {
     }
     const text = [...header, ...rows].map((cells) => cells.join(' | ')).join('\n');
     if (text.trim() !== '') this.add('table', text, this.tokens[open]!.map, { header, rows, links, anchors: atStart(anchors) });
+  }
+
+  /**
+   * A definition list as kramdown and mmark write one: the lines before the first `: ` line are terms,
+   * each `: ` line opens a definition, and the lines after it continue it.
+   */
+  private definitionList(inline: Token, map: [number, number] | null): void {
+    const links: Link[] = [];
+    const anchors: BlockAnchor[] = [];
+    const entries: { terms: string[]; definitions: string[] }[] = [];
+    const lines: Token[][] = [[]];
+    for (const c of inline.children ?? []) {
+      if (c.type === 'softbreak' || c.type === 'hardbreak') lines.push([]);
+      else lines.at(-1)!.push(c);
+    }
+    let entry: { terms: string[]; definitions: string[] } | undefined;
+    let inDefinition = false;
+    for (const children of lines) {
+      const text = this.inline({ children } as Token, links, anchors);
+      const definition = /^:\s+/.exec(text);
+      if (definition !== null) {
+        entry ??= { terms: [], definitions: [] };
+        if (entries.at(-1) !== entry) entries.push(entry);
+        entry.definitions.push(text.slice(definition[0].length));
+        inDefinition = true;
+      } else if (inDefinition && entry !== undefined) {
+        entry.definitions[entry.definitions.length - 1] += ` ${text}`;
+      } else {
+        if (entry === undefined || entry.definitions.length > 0) entry = { terms: [], definitions: [] };
+        entry.terms.push(text);
+      }
+    }
+    const text = entries.map((e) => [...e.terms, ...e.definitions].join('\n')).join('\n');
+    if (text !== '') this.add('definition-list', text, map, { entries, links, anchors: atStart(anchors) });
   }
 
   /** A block quote, one block: GitHub's alerts (`> [!NOTE]`) are notes, informative as a note class is. */
