@@ -480,3 +480,32 @@ title = "The Evil Bit"
     'GitHub shows a colon line as text',
   );
 });
+
+test("GitHub's footnotes: references numbered as first referenced, definitions are informative notes cited at #fn-label", async () => {
+  const explainer = `# Cookie Store
+
+Cookies expire[^expiry] and are partitioned[^1].
+Only [^undefined] stays text.
+
+## Notes
+
+[^1]: Partitioned by top-level site,
+continued on the next line.
+[^expiry]: See RFC 6265.
+
+## After
+`;
+  const doc = await extractBytes(explainer, 'https://github.com/WICG/cookie-store/blob/main/explainer.md', 'text/markdown');
+  assert.deepEqual(
+    doc.blocks.map((b) => [b.kind, b.sectionId, b.text, b.normativity, b.anchors ?? []]),
+    [
+      ['paragraph', 'cookie-store', 'Cookies expire[1] and are partitioned[2]. Only [^undefined] stays text.', 'informative', []],
+      ['note', 'notes', '[2] Partitioned by top-level site, continued on the next line.', 'informative', [{ id: 'fn-1', start: 0 }]],
+      ['note', 'notes', '[1] See RFC 6265.', 'informative', [{ id: 'fn-expiry', start: 0 }]],
+    ],
+  );
+  assert.deepEqual(
+    doc.sections.map((s) => s.heading),
+    ['Cookie Store', 'Notes', 'After'],
+  );
+});

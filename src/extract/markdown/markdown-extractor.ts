@@ -9,6 +9,7 @@ import { parseMarkup } from '../markup-parser.js';
 import { normalizeSpace } from '../text-sink.js';
 import { boundedTitle, splitLines, type SourceLine } from '../text/text-extractor.js';
 import { DIALECT_MARKUP, type DialectEnv, dialectId, dialectMarkup } from './dialect-markup.js';
+import { FOOTNOTE_DEFINITION, FOOTNOTE_REFERENCE, type FootnoteEnv, footnotes } from './footnotes.js';
 import { frontMatter, KRAMDOWN_RFC_PART } from './front-matter.js';
 
 /**
@@ -24,7 +25,7 @@ export interface MarkdownExtractResult {
 }
 
 interface MarkdownParser {
-  parse(source: string, env: DialectEnv): Token[];
+  parse(source: string, env: DialectEnv & FootnoteEnv): Token[];
 }
 
 let parser: Promise<MarkdownParser> | undefined;
@@ -40,7 +41,7 @@ function markdownParser(): Promise<MarkdownParser> {
   // Raw HTML is read (as text, below) rather than shown as markup; typographer and linkify stay off,
   // so the text is the source's.
   parser ??= import('markdown-it').then(({ default: markdownIt }) =>
-    markdownIt('default', { html: true, maxNesting: MAX_NESTING }).use(dialectMarkup),
+    markdownIt('default', { html: true, maxNesting: MAX_NESTING }).use(dialectMarkup).use(footnotes),
   );
   return parser;
 }
@@ -97,12 +98,21 @@ export async function extractMarkdown(
   }
   const text = blank.size === 0 ? lines.map((l) => l.text).join('\n') : lines.map((l, i) => (blank.has(i) ? '' : l.text)).join('\n');
   const mmark = front?.fence === '%%%';
-  const tokens = (await markdownParser()).parse(text, { mmark });
+  const env: DialectEnv & FootnoteEnv = { mmark };
+  const tokens = (await markdownParser()).parse(text, env);
   if (tokens.some((t) => t.level >= MAX_NESTING - 1))
     builder.warn('markdown-nesting-capped', `Blocks nested more than ${MAX_NESTING} levels deep (quotes or lists) were not read.`);
   // kramdown-rfc's citations only in a kramdown-rfc draft: Jekyll's front matter comes with Liquid's `{{ page.title }}`.
   const kramdownRfc = front !== null && (partMarkers > 0 || front.fields.has('docname') || front.fields.has('number'));
-  const reader = new MarkdownReader(tokens, lines, baseUrl, builder, wantLinks, kramdownRfc ? 'kramdown-rfc' : mmark ? 'mmark' : null);
+  const reader = new MarkdownReader(
+    tokens,
+    lines,
+    baseUrl,
+    builder,
+    wantLinks,
+    kramdownRfc ? 'kramdown-rfc' : mmark ? 'mmark' : null,
+    env.footnoteNumbers ?? new Map(),
+  );
   const pendingParts = [...parts.keys()].sort((a, b) => a - b);
   let title = boundedTitle(front?.fields.get('title') ?? '');
   let headingCount = 0;
@@ -176,6 +186,8 @@ class MarkdownReader {
     private readonly wantLinks: boolean,
     /** kramdown-rfc writes a citation `{{RFC9110}}`, mmark `[@RFC9110]`: the text says `[RFC9110]`, as the rendered draft does. */
     private readonly citations: 'kramdown-rfc' | 'mmark' | null,
+    /** Each footnote label's number, in the order of first reference (footnotes.ts). */
+    private readonly footnoteNumbers: ReadonlyMap<string, number>,
   ) {}
 
   /**
@@ -241,6 +253,21 @@ class MarkdownReader {
       case 'table_open':
         this.table(open, close);
         break;
+      case FOOTNOTE_DEFINITION: {
+        // A footnote is an aside, as a note is: GitHub lists it under the text, numbered as referenced.
+        const { label, id } = token.meta as { label: string; id: string };
+        const links: Link[] = [];
+        const anchors: BlockAnchor[] = [];
+        const text = this.inline(this.tokens[open + 1], links, anchors);
+        const number = this.footnoteNumbers.get(label);
+        if (text !== '')
+          this.add('note', number === undefined ? text : `[${number}] ${text}`, token.map, {
+            links,
+            anchors: [{ id, start: 0 }, ...atStart(anchors)],
+            marker: { normativity: 'informative', reason: 'markdown-footnote' },
+          });
+        break;
+      }
       case 'blockquote_open':
         this.blockquote(open, close);
         break;
@@ -273,6 +300,9 @@ class MarkdownReader {
           break;
         case 'code_inline':
           out += c.content;
+          break;
+        case FOOTNOTE_REFERENCE:
+          out += `[${this.footnoteNumbers.get((c.meta as { label: string }).label)}]`;
           break;
         case 'softbreak':
         case 'hardbreak':
