@@ -509,3 +509,66 @@ continued on the next line.
     ['Cookie Store', 'Notes', 'After'],
   );
 });
+
+test('a kramdown-rfc draft has the section numbers of its rendering, and its cross-references read "Section 2"', async () => {
+  const draft = `---
+title: CDN Loop Prevention
+docname: draft-ietf-httpbis-cdn-loop-latest
+---
+
+--- abstract
+
+This document defines the CDN-Loop request header field.
+
+--- middle
+
+# Introduction
+
+Loops can be an attack vector (e.g., see {{loop-attack}} and {{vectors}}).
+
+## Relationship to Via
+
+Via is defined in {{!RFC7230}}.
+
+# The CDN-Loop Request Header Field {#header}
+
+CDNs SHOULD add a value.
+
+# Security Considerations
+
+CDNs cannot allow it to be modified (see {{header}}; thanks in {{acks}}).
+
+--- back
+
+# Acknowledgments {#acks}
+{:numbered="false"}
+
+Thanks.
+
+# Test Vectors {#vectors}
+
+## Simple
+
+Vectors.
+`;
+  const doc = await extractBytes(
+    draft,
+    'https://github.com/httpwg/http-extensions/blob/main/draft-ietf-httpbis-cdn-loop.md',
+    'text/markdown',
+  );
+  assert.deepEqual(
+    doc.sections.map((s) => [s.number, s.heading]),
+    [
+      [null, 'Abstract'],
+      ['1', 'Introduction'],
+      ['1.1', 'Relationship to Via'],
+      ['2', 'The CDN-Loop Request Header Field'],
+      ['3', 'Security Considerations'],
+      [null, 'Acknowledgments'],
+      ['A', 'Test Vectors'],
+      ['A.1', 'Simple'],
+    ],
+  );
+  assert.equal(doc.blocks[1]!.text, 'Loops can be an attack vector (e.g., see [loop-attack] and Appendix A).');
+  assert.equal(doc.blocks[4]!.text, 'CDNs cannot allow it to be modified (see Section 2; thanks in "Acknowledgments").');
+});

@@ -11,6 +11,7 @@ import { boundedTitle, splitLines, type SourceLine } from '../text/text-extracto
 import { DIALECT_MARKUP, type DialectEnv, dialectId, dialectMarkup } from './dialect-markup.js';
 import { FOOTNOTE_DEFINITION, FOOTNOTE_REFERENCE, type FootnoteEnv, footnotes } from './footnotes.js';
 import { frontMatter, KRAMDOWN_RFC_PART } from './front-matter.js';
+import { kramdownRfcNumbers } from './kramdown-rfc-numbers.js';
 
 /**
  * Markdown (CommonMark with GitHub's tables and strikethrough, as markdown-it's default preset reads
@@ -85,6 +86,8 @@ export async function extractMarkdown(
   const blank = new Set<number>();
   const parts = new Map<number, { heading: string; fragment: string | null }>();
   let partMarkers = 0;
+  let middle: number | null = null;
+  let back: number | null = null;
   if (front !== null) for (let i = 0; i < front.end; i++) blank.add(i);
   if (front?.fence === '---') {
     for (let i = front.end; i < lines.length; i++) {
@@ -92,6 +95,8 @@ export async function extractMarkdown(
       if (part === null) continue;
       blank.add(i);
       partMarkers++;
+      if (part[1] === 'middle') middle ??= i;
+      if (part[1] === 'back') back ??= i;
       if (part[1] === 'abstract') parts.set(i, { heading: 'Abstract', fragment: 'abstract' });
       else if (part[2] !== undefined) parts.set(i, { heading: part[2].replace(/_/g, ' '), fragment: null });
     }
@@ -113,6 +118,39 @@ export async function extractMarkdown(
     kramdownRfc ? 'kramdown-rfc' : mmark ? 'mmark' : null,
     env.footnoteNumbers ?? new Map(),
   );
+  // The headings first (their ids, and a draft's section numbers), so that a cross-reference to a later
+  // section reads as the rendered draft writes it.
+  const headings = new Map<number, HeadingRead & { number: string | null }>();
+  for (let h = 0; h < tokens.length; h++) {
+    if (tokens[h]!.type !== 'heading_open') continue;
+    const attribute = headingAttribute(tokens, h);
+    headings.set(h, { ...reader.heading(h, attribute === null ? null : dialectId(attribute)), number: null });
+    if (tokens[h]!.map !== null) h = closeOf(tokens, h);
+  }
+  if (kramdownRfc) {
+    const read = [...headings].filter(([, heading]) => heading.text !== '');
+    const numbers = kramdownRfcNumbers(
+      read.map(([h]) => ({
+        line: tokens[h]!.map?.[0] ?? 0,
+        level: Number(tokens[h]!.tag.slice(1)),
+        unnumbered: /numbered\s*=\s*["']?false/.test(headingAttribute(tokens, h) ?? ''),
+      })),
+      middle,
+      back,
+    );
+    read.forEach(([, heading], n) => {
+      heading.number = numbers[n] ?? null;
+      if (heading.id !== null)
+        reader.xrefs.set(
+          heading.id,
+          heading.number === null
+            ? `"${heading.text}"`
+            : /^[A-Z]/.test(heading.number)
+              ? `Appendix ${heading.number}`
+              : `Section ${heading.number}`,
+        );
+    });
+  }
   const pendingParts = [...parts.keys()].sort((a, b) => a - b);
   let title = boundedTitle(front?.fields.get('title') ?? '');
   let headingCount = 0;
@@ -126,24 +164,16 @@ export async function extractMarkdown(
       headingCount++;
     }
     if (token.type === 'heading_open') {
-      // An attribute line directly under (kramdown) or above (mmark) the heading may name it: `{: #intro}`.
       const close = closeOf(tokens, i);
-      const below = tokens[close + 1];
-      const above = tokens[i - 1];
-      const attribute =
-        below?.type === DIALECT_MARKUP && below.map?.[0] === token.map?.[1]
-          ? below
-          : above?.type === DIALECT_MARKUP && above.map?.[1] === token.map?.[0]
-            ? above
-            : undefined;
-      const heading = reader.heading(i, attribute === undefined ? null : dialectId(attribute.content));
+      const heading = headings.get(i)!;
+      reader.pendingIds.push(...heading.anchorIds);
       if (heading.text !== '') {
         if (title === '' && token.tag === 'h1') title = boundedTitle(heading.text);
         builder.openSection({
           fragment: heading.id,
           heading: heading.text,
           level: Number(token.tag.slice(1)),
-          number: null,
+          number: heading.number,
           span: reader.span(token.map),
         });
         headingCount++;
@@ -165,6 +195,23 @@ export async function extractMarkdown(
   return { title, headingCount };
 }
 
+/** What a heading reads: its text, its id, and the ids of raw HTML anchors in it. */
+interface HeadingRead {
+  text: string;
+  id: string | null;
+  anchorIds: string[];
+}
+
+/** The attribute line directly under (kramdown) or above (mmark) a heading, which may name it: `{: #intro}`. */
+function headingAttribute(tokens: Token[], open: number): string | null {
+  const heading = tokens[open]!;
+  const below = tokens[closeOf(tokens, open) + 1];
+  const above = tokens[open - 1];
+  if (below?.type === DIALECT_MARKUP && below.map?.[0] === heading.map?.[1]) return below.content;
+  if (above?.type === DIALECT_MARKUP && above.map?.[1] === heading.map?.[0]) return above.content;
+  return null;
+}
+
 /** The index of the token that closes the one at `open` (itself for a token that opens nothing). */
 function closeOf(tokens: Token[], open: number): number {
   const token = tokens[open]!;
@@ -176,7 +223,10 @@ function closeOf(tokens: Token[], open: number): number {
 class MarkdownReader {
   private readonly slugger = new GithubSlugger();
   private readonly resolved = new Map<string, string>();
-  private pendingIds: string[] = [];
+  /** Ids of anchors with no text of their own read since the last block: they name the next one. */
+  pendingIds: string[] = [];
+  /** A kramdown-rfc draft's sections as a cross-reference `{{id}}` reads: "Section 3", "Appendix A". */
+  readonly xrefs = new Map<string, string>();
 
   constructor(
     private readonly tokens: Token[],
@@ -196,18 +246,18 @@ class MarkdownReader {
    * Title`), as those standing with no text over it (`<a name="md001"></a>`), which GitHub keeps too,
    * name the section's first block: a citation `#md001` opens the section there.
    */
-  heading(open: number, attributeId: string | null): { text: string; id: string | null } {
+  heading(open: number, attributeId: string | null): HeadingRead {
     const anchors: BlockAnchor[] = [];
     const raw = this.inline(this.tokens[open + 1], null, anchors);
-    this.pendingIds.push(...anchors.map((a) => a.id));
+    const anchorIds = anchors.map((a) => a.id);
     const explicit = HEADING_ATTRIBUTES.exec(raw);
     const text = explicit === null ? raw : raw.slice(0, explicit.index).trim();
-    if (text === '') return { text, id: null };
-    if (explicit !== null) return { text, id: explicit[1]! };
-    if (attributeId !== null) return { text, id: attributeId };
+    if (text === '') return { text, id: null, anchorIds };
+    if (explicit !== null) return { text, id: explicit[1]!, anchorIds };
+    if (attributeId !== null) return { text, id: attributeId, anchorIds };
     // The slugger counts the headings it slugs, as GitHub does: a repeated heading gets "-1", "-2".
     const slug = this.slugger.slug(text);
-    return { text, id: slug === '' ? null : slug };
+    return { text, id: slug === '' ? null : slug, anchorIds };
   }
 
   /** Reads the block at `open` (adding what it holds) and returns the index after it. */
@@ -336,7 +386,8 @@ class MarkdownReader {
 
   /** Text with its citations as the rendered document writes them (code spans keep theirs as written). */
   private cited(text: string): string {
-    if (this.citations === 'kramdown-rfc') return text.replace(KRAMDOWN_CITATION, kramdownCitation);
+    if (this.citations === 'kramdown-rfc')
+      return text.replace(KRAMDOWN_CITATION, (whole, inner: string) => this.xrefs.get(inner.trim()) ?? kramdownCitation(whole, inner));
     if (this.citations === 'mmark') return text.replace(MMARK_CITATION, mmarkCitation);
     return text;
   }
