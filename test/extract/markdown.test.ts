@@ -572,3 +572,16 @@ Vectors.
   assert.equal(doc.blocks[1]!.text, 'Loops can be an attack vector (e.g., see [loop-attack] and Appendix A).');
   assert.equal(doc.blocks[4]!.text, 'CDNs cannot allow it to be modified (see Section 2; thanks in "Acknowledgments").');
 });
+
+test('a heading inside a quote opens no section but takes its GitHub id, so a later heading of that text is "-1"', async () => {
+  const doc = await extractBytes(
+    '# Guide\n\n> ## Example\n> Quoted.\n\n## Example\n\nOwn.\n',
+    'https://github.com/example/guide/blob/main/README.md',
+    'text/markdown',
+  );
+  assert.deepEqual(
+    doc.sections.map((s) => s.fragment),
+    ['guide', 'example-1'],
+    "github.com slugs every heading of the page (html-pipeline's table of contents filter), quoted ones too",
+  );
+});
