@@ -585,3 +585,45 @@ test('a heading inside a quote opens no section but takes its GitHub id, so a la
     "github.com slugs every heading of the page (html-pipeline's table of contents filter), quoted ones too",
   );
 });
+
+test('an mmark draft is numbered as rendered too: (#id) and [](#id) read "Section 2", citations as [RFC2119]', async () => {
+  const draft = `%%%
+title = "The Evil Bit"
+%%%
+
+.# Abstract
+
+See (#syntax).
+
+{mainmatter}
+
+# Introduction
+
+The bit is laid out in [](#syntax); (#nowhere) stays as written.
+
+# Syntax {#syntax}
+
+> # Quoted
+
+Bits.
+
+{backmatter}
+
+# Test Vectors
+`;
+  const doc = await extractBytes(draft, 'https://github.com/mmarkdown/mmark/blob/main/rfc/3514.md', 'text/markdown');
+  assert.deepEqual(
+    doc.sections.map((s) => [s.number, s.heading]),
+    [
+      [null, 'Abstract'],
+      ['1', 'Introduction'],
+      ['2', 'Syntax'],
+      ['A', 'Test Vectors'],
+    ],
+    'a quoted heading takes no number',
+  );
+  assert.deepEqual(
+    doc.blocks.slice(0, 2).map((b) => b.text),
+    ['See Section 2.', 'The bit is laid out in Section 2; (#nowhere) stays as written.'],
+  );
+});

@@ -1,8 +1,9 @@
 /**
- * The section numbers a kramdown-rfc draft is rendered with (xml2rfc numbers them; the Markdown writes
- * none): headings after `--- middle` are sections 1, 1.1, ...; after `--- back` appendices A, A.1, ...;
- * those before (the abstract and notes) and those marked `{:numbered="false"}` (and all below one)
- * have none. A draft with no `--- middle` numbers its headings from the first.
+ * The section numbers a kramdown-rfc or mmark draft is rendered with (xml2rfc numbers them; the
+ * Markdown writes none): headings after `--- middle` (mmark: `{mainmatter}`) are sections 1, 1.1, ...;
+ * after `--- back` (`{backmatter}`) appendices A, A.1, ...; those before (the abstract and notes) and
+ * those marked `{:numbered="false"}` or mmark's `.#` (and all below one) have none. A draft with no
+ * such marker numbers its headings from the first.
  */
 export interface NumberedHeading {
   /** Its source line (0-based), to place it among the part markers. */

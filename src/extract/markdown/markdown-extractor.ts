@@ -54,6 +54,9 @@ const KRAMDOWN_CITATION = /\{\{([^{}\n]{1,200})\}\}/g;
 /** mmark's citation: `[@RFC2119]`, `[@!RFC2119]` (normative), `[@?RFC9111]` (informative), `[@RFC1; @RFC2]`. */
 const MMARK_CITATION = /\[@([^[\]\n]{1,200})\]/g;
 
+/** mmark's cross-reference to a section of the document: `(#syntax)`, rendered "Section 2". */
+const MMARK_XREF = /\(#([^\s()]{1,200})\)/g;
+
 /** An mmark citation as the rendered document writes it: `[RFC2119]`, `[RFC1; RFC2]`. */
 function mmarkCitation(_whole: string, inner: string): string {
   return `[${inner
@@ -127,13 +130,19 @@ export async function extractMarkdown(
     headings.set(h, { ...reader.heading(h, attribute === null ? null : dialectId(attribute)), number: null });
     if (tokens[h]!.map !== null) h = closeOf(tokens, h);
   }
-  if (kramdownRfc) {
-    const read = [...headings].filter(([, heading]) => heading.text !== '');
+  if (kramdownRfc || mmark) {
+    // mmark's parts are its matter markers; its special sections (`.# Abstract`) have no number.
+    if (mmark) {
+      const marker = (name: string): number | null => tokens.find((t) => t.type === DIALECT_MARKUP && t.content === name)?.map?.[0] ?? null;
+      middle = marker('{mainmatter}');
+      back = marker('{backmatter}');
+    }
+    const read = [...headings].filter(([h, heading]) => heading.text !== '' && tokens[h]!.level === 0);
     const numbers = kramdownRfcNumbers(
       read.map(([h]) => ({
         line: tokens[h]!.map?.[0] ?? 0,
         level: Number(tokens[h]!.tag.slice(1)),
-        unnumbered: /numbered\s*=\s*["']?false/.test(headingAttribute(tokens, h) ?? ''),
+        unnumbered: tokens[h]!.markup === '.#' || /numbered\s*=\s*["']?false/.test(headingAttribute(tokens, h) ?? ''),
       })),
       middle,
       back,
@@ -225,7 +234,7 @@ class MarkdownReader {
   private readonly resolved = new Map<string, string>();
   /** Ids of anchors with no text of their own read since the last block: they name the next one. */
   pendingIds: string[] = [];
-  /** A kramdown-rfc draft's sections as a cross-reference `{{id}}` reads: "Section 3", "Appendix A". */
+  /** A kramdown-rfc or mmark draft's sections as a cross-reference (`{{id}}`, `(#id)`) reads: "Section 3", "Appendix A". */
   readonly xrefs = new Map<string, string>();
 
   constructor(
@@ -372,6 +381,8 @@ class MarkdownReader {
           break;
         case 'link_close': {
           const link = open.pop();
+          // A link with no text to a section (`[](#syntax)`, kramdown-rfc and mmark) reads as the rendering writes it.
+          if (link !== undefined && out.length === link.start && link.href.startsWith('#')) out += this.xrefs.get(link.href.slice(1)) ?? '';
           if (link !== undefined && links !== null && this.wantLinks && link.href !== '')
             links.push({ href: this.resolve(link.href), text: linkText(out.slice(link.start)) });
           break;
@@ -388,7 +399,8 @@ class MarkdownReader {
   private cited(text: string): string {
     if (this.citations === 'kramdown-rfc')
       return text.replace(KRAMDOWN_CITATION, (whole, inner: string) => this.xrefs.get(inner.trim()) ?? kramdownCitation(whole, inner));
-    if (this.citations === 'mmark') return text.replace(MMARK_CITATION, mmarkCitation);
+    if (this.citations === 'mmark')
+      return text.replace(MMARK_CITATION, mmarkCitation).replace(MMARK_XREF, (whole, id: string) => this.xrefs.get(id) ?? whole);
     return text;
   }
 
