@@ -72,8 +72,11 @@
  * 26: the text HTML table cells copy into the slots they span is bounded per document
  * (TABLE_SPAN_COPY_BOUNDS); past it a cell takes one slot, warning table-spans-capped. Documents
  * within the bound are unchanged.
+ * 27: Markdown sweep: front matter ends at kramdown-rfc's part marker and may be TOML (+++, mmark's
+ * %%%); kramdown and mmark markup, definition lists, cross-references and section numbers; GitHub
+ * footnotes; ids in raw HTML are citable; raw inline HTML no longer splits words.
  */
-export const EXTRACT_RULE_VERSION = 26;
+export const EXTRACT_RULE_VERSION = 27;
 /**
  * The PDF extractor's own version (1: pdf-parse tables; 2: tables from geometry with rowPages, and
  * heading-guess limits; 3: unruled tables as reports set them (wrapped cells at the row pitch, bold

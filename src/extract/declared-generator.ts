@@ -2,6 +2,7 @@ import { type AnyNode, type Element, isTag, isText } from 'domhandler';
 import type { GeneratorClaim } from './families.js';
 import { isHtmlizedRfc } from './html/htmlized-rfc.js';
 import { isRespecSource } from './html/respec-source.js';
+import { frontMatter, MAX_FRONT_MATTER_LINES } from './markdown/front-matter.js';
 import { looksLikeRfcText } from './text/rfc-text.js';
 
 /**
@@ -16,6 +17,7 @@ import { looksLikeRfcText } from './text/rfc-text.js';
  * - xml2rfc: an RFC XML root (`<rfc>`, the vocabulary xml2rfc reads), the RFC plain-text layout xml2rfc
  *   prints (front page header, `[Page N]` feet), or an htmlized RFC's `<pre>` pages of that text;
  * - kramdown-rfc: Markdown whose YAML front matter names the draft (`docname:`), kramdown-rfc's own key.
+ * - mmark: Markdown whose TOML front matter (`%%%`) names its series (`[seriesInfo]`).
  *
  * Each claim carries the document type the document declares, when it declares one: an RFC number
  * (`rfc`) or an Internet-Draft name (`internet-draft`), which tells the rfc and ietf-draft families
@@ -57,24 +59,26 @@ export function xmlGeneratorClaims(text: string): GeneratorClaim[] {
 }
 
 /**
- * The claims of Markdown: a kramdown-rfc source, whose YAML front matter (from the first line to the
- * next `---` or `...`, read no further than 256 lines) has a `docname:` ("draft-..." is a draft) or an
- * RFC `number:`. Jekyll's or Hugo's front matter has neither.
+ * The claims of Markdown: an IETF source, whose front matter (front-matter.ts, read no further than its
+ * bound) names the document: kramdown-rfc's YAML `docname:` ("draft-..." is a draft) or RFC `number:`,
+ * or mmark's TOML `[seriesInfo]` (`name = "Internet-Draft"` or `"RFC"`, with its `value`). Jekyll's or
+ * Hugo's front matter has neither.
  */
 export function markdownGeneratorClaims(text: string): GeneratorClaim[] {
-  const lines = text.slice(0, 64 * 1024).split(/\r\n|\r|\n/, 258);
-  if (!/^---\s*$/.test(lines[0] ?? '')) return [];
-  let docName: string | null = null;
-  let number: string | null = null;
-  for (const line of lines.slice(1, 257)) {
-    if (/^(?:---|\.\.\.)\s*$/.test(line)) break;
-    const field = /^(docname|number):\s*["']?([^"'\s]+)/.exec(line);
-    if (field?.[1] === 'docname') docName ??= field[2]!;
-    else if (field?.[1] === 'number' && /^\d+$/.test(field[2]!)) number ??= field[2]!;
+  const front = frontMatter(text.split(/\r\n|\r|\n/, MAX_FRONT_MATTER_LINES));
+  if (front === null) return [];
+  if (front.fence === '%%%') {
+    const series = front.fields.get('seriesInfo.name') ?? '';
+    const value = front.fields.get('seriesInfo.value') ?? '';
+    const documentType = /^internet-draft$/i.test(series) ? 'internet-draft' : /^rfc$/i.test(series) ? 'rfc' : null;
+    if (documentType === null || value === '') return [];
+    return [{ generator: 'mmark', evidence: `mmark front matter, seriesInfo: ${shorten(series)} ${shorten(value)}`, documentType }];
   }
-  if (docName === null && number === null) return [];
-  const documentType = number !== null ? 'rfc' : /^draft-/i.test(docName!) ? 'internet-draft' : null;
-  const shown = number !== null ? `number: ${shorten(number)}` : `docname: ${shorten(docName!)}`;
+  const docName = front.fields.get('docname') ?? '';
+  const number = /^\d+$/.test(front.fields.get('number') ?? '') ? front.fields.get('number')! : '';
+  if (front.fence !== '---' || (docName === '' && number === '')) return [];
+  const documentType = number !== '' ? 'rfc' : /^draft-/i.test(docName) ? 'internet-draft' : null;
+  const shown = number !== '' ? `number: ${shorten(number)}` : `docname: ${shorten(docName)}`;
   return [{ generator: 'kramdown-rfc', evidence: `kramdown-rfc front matter, ${shown}`, documentType }];
 }
 

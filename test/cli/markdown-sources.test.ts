@@ -44,3 +44,30 @@ test('Markdown sources are built, queried and shown by section', async () => {
     rig.cleanup();
   }
 });
+
+/**
+ * An id a Markdown document gives in raw HTML (`<a name="md001"></a>` over a heading, as markdownlint's
+ * rule list and many READMEs write them for links from elsewhere) is one GitHub keeps: `show` opens it.
+ */
+test('show opens the section a raw HTML anchor over its heading names', async () => {
+  const rig = new Rig();
+  try {
+    rig.write({
+      'Rules.md':
+        '# Rules\n\n<a name="md001"></a>\n\n## `MD001` - Heading levels should only increment by one level at a time\n\n' +
+        'Aliases: heading-increment\n\n<a name="md003"></a>\n\n## `MD003` - Heading style\n\nAliases: heading-style\n',
+      'map.json': JSON.stringify([
+        { sourceUrl: 'https://github.com/DavidAnson/markdownlint/blob/main/doc/Rules.md', localPath: 'Rules.md' },
+      ]),
+    });
+    const build = await rig.exec(['build', '--map', 'map.json', '--json']);
+    assert.equal(build.code, 0, build.stdout + build.stderr);
+    const shown = await rig.exec(['show', 'https://github.com/DavidAnson/markdownlint/blob/main/doc/Rules.md#md001']);
+    assert.equal(shown.code, 0, shown.stderr);
+    assert.match(shown.stdout, /MD001 - Heading levels should only increment/);
+    assert.match(shown.stdout, /Aliases: heading-increment/);
+    assert.doesNotMatch(shown.stdout, /heading-style/, 'the anchor names its own section, not the next');
+  } finally {
+    rig.cleanup();
+  }
+});

@@ -12,6 +12,7 @@ import {
   bikeshed,
   ecmarkup,
   kramdownRfc,
+  mmarkDraft,
   respecSource,
   rfcText,
   rfcXml,
@@ -189,6 +190,21 @@ const CASES: {
       assert.equal(block(doc, 'Senders MUST send').normativity, 'normative');
       assert.equal(section(doc, 'Acknowledgments').normativity, 'informative', "ietf-draft's apparatus");
       assert.equal(section(doc, 'Abstract').normativity, 'informative');
+    },
+  },
+  {
+    name: 'mmark Markdown',
+    body: mmarkDraft('draft-example-protocol-04'),
+    contentType: 'text/markdown',
+    family: 'ietf-draft',
+    documentType: 'internet-draft',
+    evidence: /made by mmark \(mmark front matter, seriesInfo: Internet-Draft draft-example-protocol-04\) and declares the document type/,
+    check: (doc) => {
+      assert.equal(doc.title, 'The Example Protocol');
+      assert.equal(section(doc, 'Abstract').normativity, 'informative');
+      assert.ok(doc.blocks.some((b) => b.text === 'Senders MUST send a greeting [RFC2119].'));
+      assert.equal(block(doc, 'Senders MUST send').normativity, 'normative');
+      assert.equal(section(doc, 'Acknowledgments').normativity, 'informative', "ietf-draft's apparatus");
     },
   },
 ];

@@ -194,3 +194,436 @@ test('hostile Markdown nesting is read in bounded depth: raw HTML and lists keep
   assert.equal(list.blocks.length, 1);
   assert.match(list.blocks[0]!.text, /^- item 0\n {2}- item 1\n/);
 });
+
+test('front matter is never text: a kramdown-rfc header closed by its first part marker, TOML (+++ and %%%), Jekyll YAML', async () => {
+  // Real kramdown-rfc drafts write no `---` after their header: `--- abstract` ends it and opens the Abstract.
+  const draft = `---
+title: The Cache-Status HTTP Response Header Field
+docname: draft-ietf-httpbis-cache-header-latest
+author:
+ -
+    ins: M. Nottingham
+normative:
+  RFC2119:
+
+
+--- abstract
+
+HTTP caches append header fields {{?RFC9111}}.
+
+--- note_Note_to_Readers
+
+Discussion happens on the list.
+
+--- middle
+
+# Introduction
+
+Caches SHOULD say how they handled the request.
+`;
+  const ietf = await extractBytes(
+    draft,
+    'https://raw.githubusercontent.com/httpwg/x/main/draft-ietf-httpbis-cache-header.md',
+    'text/plain',
+  );
+  assert.equal(ietf.title, 'The Cache-Status HTTP Response Header Field');
+  assert.deepEqual(
+    ietf.sections.map((s) => [s.heading, s.fragment]),
+    [
+      ['Abstract', 'abstract'],
+      ['Note to Readers', null],
+      ['Introduction', 'introduction'],
+    ],
+    'the front matter\'s "author:" and " -" are no setext heading',
+  );
+  assert.deepEqual(
+    ietf.blocks.map((b) => b.text),
+    ['HTTP caches append header fields [RFC9111].', 'Discussion happens on the list.', 'Caches SHOULD say how they handled the request.'],
+  );
+
+  const hugo = await extractBytes(
+    '+++\ntitle = "Cache Settings" # the page title\n# a TOML comment\n[params]\ntitle = "not this"\n+++\n\nCaches keep pages.\n',
+    'https://github.com/example/site/blob/main/content/cache.md',
+    'text/markdown',
+  );
+  assert.equal(hugo.title, 'Cache Settings');
+  assert.deepEqual(hugo.sections, [], 'a TOML comment is no heading');
+  assert.deepEqual(
+    hugo.blocks.map((b) => b.text),
+    ['Caches keep pages.'],
+  );
+
+  const mmark = await extractBytes(
+    '%%%\ntitle = "The Security Flag in the IPv4 Header"\n# Fake date so it will parse\ndate = 2018-04-01T00:00:00Z\n%%%\n\n' +
+      '# Introduction\n\nFirewalls filter.\n',
+    'https://github.com/mmarkdown/mmark/blob/main/rfc/3514.md',
+    'text/markdown',
+  );
+  assert.equal(mmark.title, 'The Security Flag in the IPv4 Header');
+  assert.deepEqual(
+    mmark.sections.map((s) => s.heading),
+    ['Introduction'],
+  );
+  assert.deepEqual(
+    mmark.blocks.map((b) => b.text),
+    ['Firewalls filter.'],
+  );
+
+  // Jekyll's front matter comes with Liquid: `{{ site.url }}` is no kramdown-rfc citation.
+  const jekyll = await extractBytes(
+    '---\nlayout: post\n---\n\nSee {{ site.url }}/docs for more.\n',
+    'https://github.com/example/blog/blob/main/_posts/cache.md',
+    'text/markdown',
+  );
+  assert.deepEqual(
+    jekyll.blocks.map((b) => b.text),
+    ['See {{ site.url }}/docs for more.'],
+  );
+  assert.equal(jekyll.title, 'See {{ site.url }}/docs for more.', 'no title in the front matter: the first line of text, not "---"');
+});
+
+test('kramdown and mmark markup lines are markup where they stand (under a table or paragraph), name headings, stay in code', async () => {
+  const kramdown = `---
+title: Widgets
+docname: draft-example-widgets-00
+---
+
+--- middle
+
+# Widget Fields
+{: #fields}
+
+| Field | Meaning |
+|-------|---------|
+| size  | octets  |
+{: #tab-fields title="Widget fields"}
+
+Widgets are small.
+{: .note}
+
+{::comment}
+Editors: reword this.
+{:/comment}
+
+~~~ markdown
+{: #kept-in-code}
+~~~
+`;
+  const k = await extractBytes(kramdown, 'https://github.com/example/widgets/blob/main/draft-example-widgets.md', 'text/markdown');
+  assert.deepEqual(
+    k.sections.map((s) => s.fragment),
+    ['fields'],
+    'an attribute line under a heading names it',
+  );
+  assert.deepEqual(
+    k.blocks.map((b) => [b.kind, b.text]),
+    [
+      ['table', 'Field | Meaning\nsize | octets'],
+      ['paragraph', 'Widgets are small.'],
+      ['code', '{: #kept-in-code}'],
+    ],
+  );
+
+  const mmark = `%%%
+title = "The Evil Bit"
+%%%
+
+.# Abstract
+
+Packets carry intent.
+
+{mainmatter}
+
+{#syntax}
+# Syntax
+
+The bit is laid out as follows [@!RFC0791; @?RFC3514]:
+
+{#fig-bit align="left"}
+     0
+    +-+
+    |E|
+    +-+
+
+Hosts **MUST** set it [@RFC2119].
+
+{backmatter}
+`;
+  const m = await extractBytes(mmark, 'https://github.com/mmarkdown/mmark/blob/main/rfc/3514.md', 'text/markdown');
+  assert.deepEqual(
+    m.sections.map((s) => [s.heading, s.fragment]),
+    [
+      ['Abstract', 'abstract'],
+      ['Syntax', 'syntax'],
+    ],
+  );
+  assert.deepEqual(
+    m.blocks.map((b) => [b.kind, b.text]),
+    [
+      ['paragraph', 'Packets carry intent.'],
+      ['paragraph', 'The bit is laid out as follows [RFC0791; RFC3514]:'],
+      ['code', ' 0\n+-+\n|E|\n+-+'],
+      ['paragraph', 'Hosts MUST set it [RFC2119].'],
+    ],
+  );
+
+  // Elsewhere braces are text: a README's `{mainmatter}` is what it says.
+  const plain = await extractBytes(
+    '# Notes\n\n{mainmatter}\n\n.# not special\n',
+    'https://github.com/example/notes/blob/main/README.md',
+    'text/markdown',
+  );
+  assert.deepEqual(
+    plain.blocks.map((b) => b.text),
+    ['{mainmatter}', '.# not special'],
+  );
+});
+
+test('raw HTML is read as a browser shows it: inline elements do not part words, block elements and line breaks do', async () => {
+  const explainer = `# Inert
+
+>  <p>The <code title="attr-inert">inert</code> attribute makes the element
+>  <span>inert</span>.</p>
+
+<div><p>One<br>two</p><p>three</p></div>
+`;
+  const doc = await extractBytes(explainer, 'https://github.com/WICG/inert/blob/main/explainer.md', 'text/markdown');
+  assert.deepEqual(
+    doc.blocks.map((b) => b.text),
+    ['The inert attribute makes the element inert.', 'One two three'],
+  );
+});
+
+test('ids a Markdown document gives in raw HTML are citable: anchors over or in a heading, in a paragraph or an HTML block', async () => {
+  const rules = `# Rules
+
+<a name="md001"></a>
+
+## MD001 - Heading levels should only increment by one level at a time
+
+Aliases: heading-increment
+
+## <a id="md003"></a>MD003 - Heading style
+
+See the <a id="style-note"></a>note on styles.
+
+<p id="raw">Raw <b>HTML</b> text.</p>
+`;
+  const doc = await extractBytes(rules, 'https://github.com/DavidAnson/markdownlint/blob/main/doc/Rules.md', 'text/markdown');
+  assert.deepEqual(
+    doc.sections.map((s) => s.fragment),
+    ['rules', 'md001---heading-levels-should-only-increment-by-one-level-at-a-time', 'md003---heading-style'],
+  );
+  assert.deepEqual(
+    doc.blocks.map((b) => [b.sectionId, b.text, b.anchors ?? []]),
+    [
+      ['md001---heading-levels-should-only-increment-by-one-level-at-a-time', 'Aliases: heading-increment', [{ id: 'md001', start: 0 }]],
+      [
+        'md003---heading-style',
+        'See the note on styles.',
+        [
+          { id: 'md003', start: 0 },
+          { id: 'style-note', start: 8 },
+        ],
+      ],
+      ['md003---heading-style', 'Raw HTML text.', [{ id: 'raw', start: 0 }]],
+    ],
+  );
+});
+
+test('definition lists of kramdown-rfc and mmark drafts are definition lists; elsewhere a colon line is text', async () => {
+  const mmark = `%%%
+title = "The Evil Bit"
+%%%
+
+# Syntax
+
+0x0:
+:   If the bit is set to 0, the packet has no evil intent.  Hosts
+    **SHOULD** assume that the packet is harmless.
+
+0x1:
+:   If the bit is set to 1, the packet has evil intent [@RFC3514].
+`;
+  const m = await extractBytes(mmark, 'https://github.com/mmarkdown/mmark/blob/main/rfc/3514.md', 'text/markdown');
+  assert.deepEqual(
+    m.blocks.map((b) => [b.kind, b.text, b.entries]),
+    [
+      [
+        'definition-list',
+        '0x0:\nIf the bit is set to 0, the packet has no evil intent. Hosts SHOULD assume that the packet is harmless.',
+        [
+          {
+            terms: ['0x0:'],
+            definitions: ['If the bit is set to 0, the packet has no evil intent. Hosts SHOULD assume that the packet is harmless.'],
+          },
+        ],
+      ],
+      [
+        'definition-list',
+        '0x1:\nIf the bit is set to 1, the packet has evil intent [RFC3514].',
+        [{ terms: ['0x1:'], definitions: ['If the bit is set to 1, the packet has evil intent [RFC3514].'] }],
+      ],
+    ],
+  );
+  const kramdown = '---\ndocname: draft-example-terms-00\n---\n\n# Terms\n\nGadget\nWidget\n: A device.\n: Or a tool.\n';
+  const k = await extractBytes(kramdown, 'https://github.com/example/terms/blob/main/draft-example-terms.md', 'text/markdown');
+  assert.deepEqual(k.blocks[0]!.entries, [{ terms: ['Gadget', 'Widget'], definitions: ['A device.', 'Or a tool.'] }]);
+  const readme = await extractBytes(
+    '# Usage\n\nRun it\n: and wait.\n',
+    'https://github.com/example/tool/blob/main/README.md',
+    'text/markdown',
+  );
+  assert.deepEqual(
+    readme.blocks.map((b) => [b.kind, b.text]),
+    [['paragraph', 'Run it : and wait.']],
+    'GitHub shows a colon line as text',
+  );
+});
+
+test("GitHub's footnotes: references numbered as first referenced, definitions are informative notes cited at #fn-label", async () => {
+  const explainer = `# Cookie Store
+
+Cookies expire[^expiry] and are partitioned[^1].
+Only [^undefined] stays text.
+
+## Notes
+
+[^1]: Partitioned by top-level site,
+continued on the next line.
+[^expiry]: See RFC 6265.
+
+## After
+`;
+  const doc = await extractBytes(explainer, 'https://github.com/WICG/cookie-store/blob/main/explainer.md', 'text/markdown');
+  assert.deepEqual(
+    doc.blocks.map((b) => [b.kind, b.sectionId, b.text, b.normativity, b.anchors ?? []]),
+    [
+      ['paragraph', 'cookie-store', 'Cookies expire[1] and are partitioned[2]. Only [^undefined] stays text.', 'informative', []],
+      ['note', 'notes', '[2] Partitioned by top-level site, continued on the next line.', 'informative', [{ id: 'fn-1', start: 0 }]],
+      ['note', 'notes', '[1] See RFC 6265.', 'informative', [{ id: 'fn-expiry', start: 0 }]],
+    ],
+  );
+  assert.deepEqual(
+    doc.sections.map((s) => s.heading),
+    ['Cookie Store', 'Notes', 'After'],
+  );
+});
+
+test('a kramdown-rfc draft has the section numbers of its rendering, and its cross-references read "Section 2"', async () => {
+  const draft = `---
+title: CDN Loop Prevention
+docname: draft-ietf-httpbis-cdn-loop-latest
+---
+
+--- abstract
+
+This document defines the CDN-Loop request header field.
+
+--- middle
+
+# Introduction
+
+Loops can be an attack vector (e.g., see {{loop-attack}} and {{vectors}}).
+
+## Relationship to Via
+
+Via is defined in {{!RFC7230}}.
+
+# The CDN-Loop Request Header Field {#header}
+
+CDNs SHOULD add a value.
+
+# Security Considerations
+
+CDNs cannot allow it to be modified (see {{header}}; thanks in {{acks}}).
+
+--- back
+
+# Acknowledgments {#acks}
+{:numbered="false"}
+
+Thanks.
+
+# Test Vectors {#vectors}
+
+## Simple
+
+Vectors.
+`;
+  const doc = await extractBytes(
+    draft,
+    'https://github.com/httpwg/http-extensions/blob/main/draft-ietf-httpbis-cdn-loop.md',
+    'text/markdown',
+  );
+  assert.deepEqual(
+    doc.sections.map((s) => [s.number, s.heading]),
+    [
+      [null, 'Abstract'],
+      ['1', 'Introduction'],
+      ['1.1', 'Relationship to Via'],
+      ['2', 'The CDN-Loop Request Header Field'],
+      ['3', 'Security Considerations'],
+      [null, 'Acknowledgments'],
+      ['A', 'Test Vectors'],
+      ['A.1', 'Simple'],
+    ],
+  );
+  assert.equal(doc.blocks[1]!.text, 'Loops can be an attack vector (e.g., see [loop-attack] and Appendix A).');
+  assert.equal(doc.blocks[4]!.text, 'CDNs cannot allow it to be modified (see Section 2; thanks in "Acknowledgments").');
+});
+
+test('a heading inside a quote opens no section but takes its GitHub id, so a later heading of that text is "-1"', async () => {
+  const doc = await extractBytes(
+    '# Guide\n\n> ## Example\n> Quoted.\n\n## Example\n\nOwn.\n',
+    'https://github.com/example/guide/blob/main/README.md',
+    'text/markdown',
+  );
+  assert.deepEqual(
+    doc.sections.map((s) => s.fragment),
+    ['guide', 'example-1'],
+    "github.com slugs every heading of the page (html-pipeline's table of contents filter), quoted ones too",
+  );
+});
+
+test('an mmark draft is numbered as rendered too: (#id) and [](#id) read "Section 2", citations as [RFC2119]', async () => {
+  const draft = `%%%
+title = "The Evil Bit"
+%%%
+
+.# Abstract
+
+See (#syntax).
+
+{mainmatter}
+
+# Introduction
+
+The bit is laid out in [](#syntax); (#nowhere) stays as written.
+
+# Syntax {#syntax}
+
+> # Quoted
+
+Bits.
+
+{backmatter}
+
+# Test Vectors
+`;
+  const doc = await extractBytes(draft, 'https://github.com/mmarkdown/mmark/blob/main/rfc/3514.md', 'text/markdown');
+  assert.deepEqual(
+    doc.sections.map((s) => [s.number, s.heading]),
+    [
+      [null, 'Abstract'],
+      ['1', 'Introduction'],
+      ['2', 'Syntax'],
+      ['A', 'Test Vectors'],
+    ],
+    'a quoted heading takes no number',
+  );
+  assert.deepEqual(
+    doc.blocks.slice(0, 2).map((b) => b.text),
+    ['See Section 2.', 'The bit is laid out in Section 2; (#nowhere) stays as written.'],
+  );
+});

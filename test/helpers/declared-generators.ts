@@ -108,3 +108,33 @@ Senders MUST send a greeting.
 
 Thanks to everyone.
 `;
+
+/** An mmark draft: TOML front matter between `%%%` lines, its series in `[seriesInfo]`. */
+export const mmarkDraft = (value: string): string => `%%%
+title = "The Example Protocol"
+# a TOML comment, not a heading
+[seriesInfo]
+name = "Internet-Draft"
+value = "${value}"
+stream = "IETF"
+
+[[author]]
+fullname = "A. Author"
+%%%
+
+.# Abstract
+
+This document defines an example protocol.
+
+{mainmatter}
+
+# Introduction
+
+Senders **MUST** send a greeting [@!RFC2119].
+
+{backmatter}
+
+# Acknowledgments
+
+Thanks to everyone.
+`;
