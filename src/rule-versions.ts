@@ -79,11 +79,12 @@ export const EXTRACT_RULE_VERSION = 24;
  * paragraph under headings whose word spaces line up is no table; an outlined PDF without a Title is
  * titled by its first page; a list item's hanging lines continue it; a raised letter kerned into the
  * one before it, as in the LaTeX logo, is no superscript; an unnumbered line 1.15 times the body in a
- * font of its own is a heading; listings in a monospaced font are code blocks). It enters the extraction
+ * font of its own is a heading; listings in a monospaced font are code blocks; 7: tables are found without
+ * running heads and feet; a heading may mix fonts the body is not set in). It enters the extraction
  * config of PDF documents only, so bumping it rebuilds PDFs and leaves every other document's bytes
  * alone.
  */
-export const PDF_EXTRACTOR_VERSION = 6;
+export const PDF_EXTRACTOR_VERSION = 7;
 /**
  * 2: heading paths start with the document title (same shape for every extractor); chunks record the ids
  * inside their text; chunks of one algorithm block cite the steps they cover. 3: chunk files record the

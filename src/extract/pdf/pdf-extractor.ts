@@ -478,10 +478,18 @@ function runningFurniture(pageLines: Line[][], pageHeights: number[]): Set<Line>
   });
   const out = new Set<Line>();
   for (const { line, band } of candidates)
-    if (/^\d{1,4}$/.test(line.text) || line.items.every((it) => it.str.trim() === '' || (pagesOf.get(keyOf(band, it))?.size ?? 0) >= 2))
+    if (PAGE_NUMBER.test(line.text) || line.items.every((it) => it.str.trim() === '' || (pagesOf.get(keyOf(band, it))?.size ?? 0) >= 2))
       out.add(line);
+  // A lone number as the last line of the page, in its lowest 15%, is its printed page number.
+  pageLines.forEach((lines, p) => {
+    const last = lines[lines.length - 1];
+    if (last && PAGE_NUMBER.test(last.text) && last.top > pageHeights[p]! * 0.85) out.add(last);
+  });
   return out;
 }
+
+/** A page number alone: "12", groff's "- 12 -", a front matter's roman "-iv-" or "xii". */
+const PAGE_NUMBER = /^(?:[-\u2013\u2014]\s*)?(?:\d{1,4}|(?=[ivxlc])c{0,3}(?:xc|xl|l?x{0,3})(?:ix|iv|v?i{0,3}))(?:\s*[-\u2013\u2014])?$/i;
 
 /** Where a list item's text starts, right of its marker, when the marker is a text run of its own. */
 function itemTextX(line: Line): number | null {
@@ -582,6 +590,8 @@ async function extractLoaded(
   const pageTexts: string[] = [];
   const pageHeights: number[] = [];
   const pageTables: PageTables[] = [];
+  // Tables are found once every page is read: running heads and feet, known only then, are no rows.
+  const tableInputs: { height: number; runs: TextRun[]; rulings: Ruling[] | null; splits: number[] }[] = [];
   let rulingsSkipped = 0;
   let tablesSkipped = 0;
   let tablesFailed = 0;
@@ -625,9 +635,9 @@ async function extractLoaded(
     });
     const splits = columnSplits(items, pageWidth);
     // Tables need text: the operator list (for ruling lines) is read only for pages with some. A page
-    // whose drawing pdfjs cannot list, or any slip in table finding, costs that page its tables only.
+    // whose drawing pdfjs cannot list costs that page its tables only.
+    let rulings: Ruling[] | null = [];
     try {
-      let rulings: Ruling[] = [];
       // A page past the words bound gets no tables: its drawing is not listed either.
       if (runs.length >= 4 && runs.length <= MAX_WORDS_PER_PAGE) {
         const operators = await page.getOperatorList();
@@ -635,13 +645,11 @@ async function extractLoaded(
         if (read === null) rulingsSkipped++;
         else rulings = read;
       }
-      const found = findPageTables(p, quantise(pageHeight), runs, rulings, splits.map(quantise));
-      if (found.skipped) tablesSkipped++;
-      pageTables.push(found);
     } catch (error) {
       if (error instanceof EpistemeError) throw error;
-      tablesFailed++;
+      rulings = null;
     }
+    tableInputs.push({ height: quantise(pageHeight), runs, rulings, splits: splits.map(quantise) });
     const lines = readingOrder(buildLines(items, splits));
     pageLines.push(lines);
     pageTexts.push(lines.map((l) => l.text).join('\n'));
@@ -651,6 +659,26 @@ async function extractLoaded(
     collectFields(annotations, p, fields);
     page.cleanup();
   }
+  const furniture = runningFurniture(pageLines, pageHeights);
+  const furnitureItems = new Set<string>();
+  pageLines.forEach((lines, k) => {
+    for (const l of lines) if (furniture.has(l)) for (const it of l.items) furnitureItems.add(`${k + 1}:${it.index}`);
+  });
+  tableInputs.forEach((input, k) => {
+    const p = k + 1;
+    // A page whose drawing pdfjs cannot list, or any slip in table finding, costs that page its tables only.
+    try {
+      if (input.rulings === null) throw new Error('rulings unreadable');
+      const runs = input.runs.filter((r) => !furnitureItems.has(`${p}:${r.index}`));
+      const found = findPageTables(p, input.height, runs, input.rulings, input.splits);
+      if (found.skipped) tablesSkipped++;
+      pageTables.push(found);
+    } catch (error) {
+      if (error instanceof EpistemeError) throw error;
+      tablesFailed++;
+    }
+  });
+  tableInputs.length = 0;
   if (rulingsSkipped > 0)
     builder.warn(
       'pdf-rulings-skipped',
@@ -676,7 +704,6 @@ async function extractLoaded(
   const bodyHeight = median(bodyHeights);
   const bodyFont = mostCommonFont(pageLines);
   const monospaced = monospacedFonts(pageLines);
-  const furniture = runningFurniture(pageLines, pageHeights);
   result.title = metadataTitle(result.metadata['title']);
   // Headings come from the outline, which rarely names the document: its first page's title does.
   if (result.title === '' && outline.length > 0 && pageLines[0]) result.title = firstPageTitle(pageLines[0], bodyHeight, furniture);
@@ -694,7 +721,8 @@ async function extractLoaded(
     };
     // Each column's left edge: where its lines start when not indented.
     const leftEdge = new Map<number, number>();
-    for (const l of lines) leftEdge.set(l.column, Math.min(leftEdge.get(l.column) ?? Infinity, l.x));
+    // Running heads and feet are no column's edge: a browser prints them in the page's margin.
+    for (const l of lines) if (!furniture.has(l)) leftEdge.set(l.column, Math.min(leftEdge.get(l.column) ?? Infinity, l.x));
     // Outline entries of this page whose title no line carries open where their destination points.
     const titled = new Set<OutlineEntry>();
     for (const e of outline) if (e.page === p && lines.some((l) => outlineTitleOf(l.text) === outlineTitleOf(e.title))) titled.add(e);
@@ -723,10 +751,8 @@ async function extractLoaded(
         outlineIndex++;
         continue;
       }
-      // A lone number as the last line of the page is its printed page number (furniture).
-      if (li === lines.length - 1 && /^\d{1,4}$/.test(line.text) && line.top > pageHeights[p - 1]! * 0.85) continue;
-      // Running heads and feet (the same words, numbers aside, in the same band on several pages) are
-      // furniture too: neither headings nor text of the section they happen to fall in.
+      // Running heads and feet (the same words, numbers aside, in the same band on several pages) and
+      // page numbers are furniture: neither headings nor text of the section they happen to fall in.
       if (furniture.has(line)) continue;
       // A line whose text all went into table cells is the table: it is emitted once, where it starts.
       const visible = line.items.filter((it) => it.str.trim() !== '');
@@ -740,6 +766,9 @@ async function extractLoaded(
         continue;
       }
       const numbered = NUMBERED_HEADING.exec(line.text);
+      // Set apart from the body: no run of the line in the body's font. A heading may mix fonts (a
+      // bold heading with a bold italic variable or a bold code name: "4.1.1. Set response's CSP list").
+      const apart = line.items.every((i) => i.str.trim() === '' || (i.font !== '' && i.font !== bodyFont));
       const isHeading =
         outline.length === 0 &&
         line.text.length <= 90 &&
@@ -749,14 +778,10 @@ async function extractLoaded(
           // are 1.2 times the body, many reports' headings are bold body text.
           (numbered !== null &&
             !/[.,;:]$/.test(line.text) &&
-            (line.height >= bodyHeight * 1.15 || (line.font !== '' && line.font !== bodyFont && line.height >= bodyHeight * 0.95))) ||
+            (line.height >= bodyHeight * 1.15 || (apart && line.height >= bodyHeight * 0.95))) ||
           // Unnumbered, a line 1.15 times the body in a font of its own at its column's left edge:
           // LaTeX's \subsection* ("Preamble"); a title page's centred author and date lines are not.
-          (line.height >= bodyHeight * 1.15 &&
-            line.font !== '' &&
-            line.font !== bodyFont &&
-            !/[.,;:]$/.test(line.text) &&
-            line.x <= (leftEdge.get(line.column) ?? line.x) + 2));
+          (line.height >= bodyHeight * 1.15 && apart && !/[.,;:]$/.test(line.text) && line.x <= (leftEdge.get(line.column) ?? line.x) + 2));
       if (isHeading) {
         flush();
         if (result.title === '' && p === 1) result.title = line.text;

@@ -1,0 +1,113 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { extractBytes } from './helpers.js';
+import { tablePdf, type PageSpec, type TextSpec } from '../helpers/table-pdf.js';
+import { wrap } from '../helpers/real-layouts.js';
+
+/**
+ * PDFs as the tools people use print them: a browser's "Save as PDF" of a specification, with its
+ * header (date and title) and footer (the page's URL and "page/pages") set in the page's margin, left
+ * of the text. Each case is a layout the sweep of real tools found read wrongly.
+ */
+
+const BODY = 12;
+
+/** A browser-printed page: header and footer in 8 pt at x 24, the body from x 34. */
+function printedPage(n: number, pages: number, body: TextSpec[]): PageSpec {
+  return {
+    texts: [
+      { x: 24, top: 14, size: 8, text: '12/5/26, 6:50 AM' },
+      { x: 250, top: 14, size: 8, text: 'Capture Standard' },
+      ...body,
+      { x: 24, top: 770, size: 8, text: 'file:///home/reader/specs/capture.html' },
+      { x: 560, top: 770, size: 8, text: `${n}/${pages}` },
+    ],
+  };
+}
+
+function paragraph(texts: TextSpec[], top: number, text: string): number {
+  let y = top;
+  for (const line of wrap(text, 520, BODY)) {
+    texts.push({ x: 34, top: y, size: BODY, text: line });
+    y += 15;
+  }
+  return y + 10;
+}
+
+const PROSE =
+  'A capture records the bytes a server sent for one source at one time, with the headers that say how to read them, so that a later reader can find the same words again.';
+
+test("a browser's header and footer lines are no rows of a table at the top or the foot of a page", async () => {
+  // Chromium prints "12/5/26, 6:50 AM ... MIME Sniffing Standard" above and "file:///...  13/26"
+  // below every page; an unruled table set right under the header or above the footer took them as
+  // its first or last row ("fi | le:///work/.../mimesniff.html 13/26").
+  const pages: PageSpec[] = [];
+  for (let n = 1; n <= 3; n++) {
+    const body: TextSpec[] = [];
+    const rows = [
+      ['Bytes', 'Meaning'],
+      ['0', 'Rate 32000'],
+      ['1', 'Rate 40000'],
+      ['2', 'Rate 48000'],
+      ['3', 'Rate 56000'],
+    ];
+    rows.forEach(([a, b], k) =>
+      body.push({ x: 34, top: 34 + k * 15, size: BODY, text: a! }, { x: 250, top: 34 + k * 15, size: BODY, text: b! }),
+    );
+    let y = paragraph(body, 130, `${PROSE} Page ${n}.`);
+    y = paragraph(body, y, PROSE);
+    rows.forEach(([a, b], k) =>
+      body.push(
+        { x: 34, top: 680 + k * 15, size: BODY, text: a! },
+        { x: 250, top: 680 + k * 15, size: BODY, text: k === 0 ? b! : `${b!} again` },
+      ),
+    );
+    pages.push(printedPage(n, 3, body));
+  }
+  const doc = await extractBytes(tablePdf(pages), 'https://example.test/capture.pdf', 'application/pdf');
+  const tables = doc.blocks.filter((b) => b.kind === 'table');
+  assert.ok(tables.length >= 1, 'the tables are found');
+  for (const t of tables) {
+    assert.deepEqual(t.header, [['Bytes', 'Meaning']], t.text);
+    assert.ok(!/6:50|file:|capture\.html|Capture Standard/.test(t.text), t.text);
+  }
+  assert.ok(!doc.blocks.some((b) => /6:50 AM|file:\/\/\//.test(b.text)), 'no header or footer in any block');
+});
+
+test("a heading mixing fonts (bold with a variable or code name inside) opens a section; the margin's header is no column edge", async () => {
+  // CSP3 printed: "4.1.1. Set response's CSP list" is bold with "response" in bold italic and "CSP
+  // list" in bold code, at the body's size: no single font, so it was no heading. An unnumbered
+  // heading 1.17 times the body at the text's left edge was measured against the header's x (24), left
+  // of the text (34), and was no heading either.
+  const pages: PageSpec[] = [];
+  for (let n = 1; n <= 2; n++) {
+    const body: TextSpec[] = [];
+    let y = 40;
+    if (n === 1) {
+      body.push(
+        { x: 34, top: y, size: BODY, text: '4.1.1. Set ', bold: true },
+        { x: 100, top: y, size: BODY, text: 'response', mono: true },
+        { x: 160, top: y, size: BODY, text: "'s CSP list", bold: true },
+      );
+      y = paragraph(body, y + 22, PROSE);
+      y = paragraph(body, y, PROSE);
+    } else {
+      body.push({ x: 34, top: y, size: 14, text: 'Terms defined by this specification', bold: true });
+      y = paragraph(body, y + 24, PROSE);
+      y = paragraph(body, y, PROSE);
+    }
+    pages.push(printedPage(n, 2, body));
+  }
+  const doc = await extractBytes(tablePdf(pages), 'https://example.test/capture.pdf', 'application/pdf');
+  assert.deepEqual(
+    doc.sections.map((s) => [s.number, s.page]),
+    [
+      ['4.1.1', 1],
+      [null, 2],
+    ],
+  );
+  assert.match(doc.sections[0]!.heading, /^4\.1\.1\. Set response\s?'s CSP list$/);
+  assert.equal(doc.sections[1]!.heading, 'Terms defined by this specification');
+  const heading = new Map(doc.sections.map((s) => [s.id, s.heading]));
+  for (const b of doc.blocks) assert.equal(heading.get(b.sectionId ?? ''), doc.sections[(b.page ?? 1) - 1]!.heading, b.text);
+});
