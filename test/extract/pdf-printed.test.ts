@@ -51,17 +51,17 @@ test("a browser's header and footer lines are no rows of a table at the top or t
       ['2', 'Rate 48000'],
       ['3', 'Rate 56000'],
     ];
-    rows.forEach(([a, b], k) =>
-      body.push({ x: 34, top: 34 + k * 15, size: BODY, text: a! }, { x: 250, top: 34 + k * 15, size: BODY, text: b! }),
-    );
+    rows.forEach(([a, b], k) => {
+      body.push({ x: 34, top: 34 + k * 15, size: BODY, text: a! }, { x: 250, top: 34 + k * 15, size: BODY, text: b! });
+    });
     let y = paragraph(body, 130, `${PROSE} Page ${n}.`);
     y = paragraph(body, y, PROSE);
-    rows.forEach(([a, b], k) =>
+    rows.forEach(([a, b], k) => {
       body.push(
         { x: 34, top: 680 + k * 15, size: BODY, text: a! },
         { x: 250, top: 680 + k * 15, size: BODY, text: k === 0 ? b! : `${b!} again` },
-      ),
-    );
+      );
+    });
     pages.push(printedPage(n, 3, body));
   }
   const doc = await extractBytes(tablePdf(pages), 'https://example.test/capture.pdf', 'application/pdf');
