@@ -35,7 +35,8 @@ function paragraph(texts: TextSpec[], top: number, text: string): number {
 }
 
 const PROSE =
-  'A capture records the bytes a server sent for one source at one time, with the headers that say how to read them, so that a later reader can find the same words again.';
+  'A capture records the bytes a server sent for one source at one time, with the headers that say how to read them, ' +
+  'so that a later reader can find the same words again.';
 
 test("a browser's header and footer lines are no rows of a table at the top or the foot of a page", async () => {
   // Chromium prints "12/5/26, 6:50 AM ... MIME Sniffing Standard" above and "file:///...  13/26"
@@ -74,7 +75,7 @@ test("a browser's header and footer lines are no rows of a table at the top or t
   assert.ok(!doc.blocks.some((b) => /6:50 AM|file:\/\/\//.test(b.text)), 'no header or footer in any block');
 });
 
-test("a heading mixing fonts (bold with a variable or code name inside) opens a section; the margin's header is no column edge", async () => {
+test("a heading mixing bold fonts (a variable, a code name) opens a section; the margin's header is no column's edge", async () => {
   // CSP3 printed: "4.1.1. Set response's CSP list" is bold with "response" in bold italic and "CSP
   // list" in bold code, at the body's size: no single font, so it was no heading. An unnumbered
   // heading 1.17 times the body at the text's left edge was measured against the header's x (24), left
