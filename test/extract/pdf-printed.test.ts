@@ -112,3 +112,42 @@ test("a heading mixing bold fonts (a variable, a code name) opens a section; the
   const heading = new Map(doc.sections.map((s) => [s.id, s.heading]));
   for (const b of doc.blocks) assert.equal(heading.get(b.sectionId ?? ''), doc.sections[(b.page ?? 1) - 1]!.heading, b.text);
 });
+
+test('levels agree with and without an outline, and with the HTML page: the title 1, "1." 2, "1.1." 3', async () => {
+  // A browser's outline mirrors h1 to h6, its one top entry the page's h1 (the title): its sections
+  // came out a level deeper than the HTML extraction's (h2 "1. Introduction" level 3), while the same
+  // page printed without an outline had "1. Introduction" at level 1, beside the title.
+  const texts: TextSpec[] = [{ x: 34, top: 40, size: 26, text: 'Capture Standard', bold: true }];
+  let y = paragraph(texts, 80, PROSE);
+  texts.push({ x: 34, top: y, size: 20, text: '1. Introduction', bold: true });
+  y = paragraph(texts, y + 30, PROSE);
+  texts.push({ x: 34, top: y, size: 15, text: '1.1. Scope', bold: true });
+  paragraph(texts, y + 24, PROSE);
+  const pages = [printedPage(1, 1, texts)];
+  const outline = [
+    {
+      title: 'Capture Standard',
+      page: 1,
+      top: 36,
+      children: [{ title: '1. Introduction', page: 1, top: 150, children: [{ title: '1.1. Scope', page: 1, top: 220 }] }],
+    },
+  ];
+  const levels = async (pdf: Uint8Array): Promise<[string, number][]> =>
+    (await extractBytes(pdf, 'https://example.test/capture.pdf', 'application/pdf')).sections.map((s) => [s.heading, s.level]);
+  const expected: [string, number][] = [
+    ['Capture Standard', 1],
+    ['1. Introduction', 2],
+    ['1.1. Scope', 3],
+  ];
+  assert.deepEqual(await levels(tablePdf(pages, outline)), expected);
+  assert.deepEqual(await levels(tablePdf(pages)), expected);
+  // An outline of several top entries (LaTeX's sections) has them at level 2, as before.
+  const flat = [
+    { title: '1. Introduction', page: 1, top: 150 },
+    { title: '1.1. Scope', page: 1, top: 220 },
+  ];
+  assert.deepEqual(await levels(tablePdf(pages, flat)), [
+    ['1. Introduction', 2],
+    ['1.1. Scope', 2],
+  ]);
+});

@@ -578,6 +578,10 @@ async function extractLoaded(
     if (typeof v === 'string' && v.trim() !== '') result.metadata[key.toLowerCase()] = v.trim();
   }
   const outline = await readOutline(doc);
+  // An outline's top entries are the document's sections (level 2, under its title), unless its one top
+  // entry is the title itself, the rest below it: a browser's outline of an HTML page's h1 to h6.
+  const roots = outline.filter((e) => e.depth === 1);
+  const outlineShift = roots.length === 1 && outline.length > 1 ? 0 : 1;
   // Tagged PDFs carry a structure tree (MarkInfo /Marked true); its heading tags are not read yet.
   const tagged = (await doc.getMarkInfo().catch(() => null))?.Marked === true;
   const pages = Math.min(doc.numPages, limits.maxPages);
@@ -733,21 +737,21 @@ async function extractLoaded(
       offset = end + 1;
       // Outline sections open at the line that carries their title (else at the top of their page).
       while (outlineIndex < outline.length && outline[outlineIndex]!.page !== null && outline[outlineIndex]!.page! < p) {
-        openOutlineSection(builder, outline[outlineIndex]!, null, p);
+        openOutlineSection(builder, outlineShift, outline[outlineIndex]!, null, p);
         outlineIndex++;
       }
       // ... or, when no line of their page carries the title (it wraps, or is spelt otherwise), at
       // the first line below their destination: the text after a heading is not left in the section before.
       for (let e = outline[outlineIndex]; e && e.page === p && !titled.has(e) && e.top !== null && line.top >= e.top - 2; ) {
         flush();
-        openOutlineSection(builder, e, null, p);
+        openOutlineSection(builder, outlineShift, e, null, p);
         outlineIndex++;
         e = outline[outlineIndex];
       }
       const entry = outline[outlineIndex];
       if (entry && entry.page === p && outlineTitleOf(line.text) === outlineTitleOf(entry.title)) {
         flush();
-        openOutlineSection(builder, entry, line, p, start, end);
+        openOutlineSection(builder, outlineShift, entry, line, p, start, end);
         outlineIndex++;
         continue;
       }
@@ -785,8 +789,9 @@ async function extractLoaded(
       if (isHeading) {
         flush();
         if (result.title === '' && p === 1) result.title = line.text;
-        // A section number gives the level ("1" 1, "1.5" 2); else the type size does.
-        const level = numbered ? numbered[1]!.split('.').length : line.height >= bodyHeight * 1.6 ? 1 : 2;
+        // A section number gives the level below the document's title, as an outline's top entries and
+        // an HTML page's h2 have it ("1" 2, "1.5" 3); else the type size does.
+        const level = numbered ? numbered[1]!.split('.').length + 1 : line.height >= bodyHeight * 1.6 ? 1 : 2;
         builder.openSection({
           fragment: null,
           heading: line.text,
@@ -837,7 +842,7 @@ async function extractLoaded(
     flush();
   }
   while (outlineIndex < outline.length) {
-    openOutlineSection(builder, outline[outlineIndex]!, null, outline[outlineIndex]!.page ?? pages);
+    openOutlineSection(builder, outlineShift, outline[outlineIndex]!, null, outline[outlineIndex]!.page ?? pages);
     outlineIndex++;
   }
   if (outline.length === 0) {
@@ -878,6 +883,7 @@ function emitTable(builder: DocumentBuilder, table: Table): void {
 
 function openOutlineSection(
   builder: DocumentBuilder,
+  shift: number,
   entry: OutlineEntry,
   line: Line | null,
   page: number,
@@ -887,7 +893,7 @@ function openOutlineSection(
   builder.openSection({
     fragment: null,
     heading: normalizeSpace(entry.title),
-    level: entry.depth + 1,
+    level: entry.depth + shift,
     number: (line ? sectionNumberOf(line.text) : null) ?? sectionNumberOf(normalizeSpace(entry.title)),
     page: entry.page ?? page,
     span: line && start !== undefined && end !== undefined ? lineSpan(page, [line], start, end) : { page: entry.page ?? page },
