@@ -151,3 +151,46 @@ test('levels agree with and without an outline, and with the HTML page: the titl
     ['1.1. Scope', 2],
   ]);
 });
+
+test('a table of contents with dot leaders is neither a table, nor sections, nor text', async () => {
+  // LaTeX's \tableofcontents: section entries in bold with their page number at the right margin,
+  // subsection entries with a dot leader to it. Its leaders were split into a table of "." cells
+  // ("1.1 Scope . . . | . | . | ... | 1") that also took the first heading below it as a row, and
+  // groff -ms's .TC page was the same; the HTML extractor drops a page's table of contents.
+  const leader = '. . . . . . . . . . . . . . . . . . . . . . . . . . . . .';
+  const toc: TextSpec[] = [{ x: 72, top: 60, size: 14, text: 'Contents', bold: true }];
+  const entries: [string, string, number][] = [
+    ['1', 'Introduction', 0],
+    ['1.1', 'Scope', 1],
+    ['1.2', 'Terminology', 1],
+    ['2', 'Capturing sources', 0],
+    ['2.1', 'Conditional requests', 1],
+    ['2.2', 'Bounds', 1],
+  ];
+  entries.forEach(([number, title, depth], k) => {
+    const top = 90 + k * 14;
+    const x = 72 + depth * 16;
+    toc.push({ x, top, size: 10, text: number, bold: depth === 0 }, { x: x + 24, top, size: 10, text: title, bold: depth === 0 });
+    if (depth > 0) toc.push({ x: 230, top, size: 10, text: leader });
+    toc.push({ x: 530, top, size: 10, text: '2', bold: depth === 0 });
+  });
+  const body: TextSpec[] = [];
+  let y = 60;
+  for (const [number, title, depth] of entries) {
+    body.push({ x: 72, top: y, size: depth === 0 ? 14 : 12, text: `${number} ${title}`, bold: true });
+    y += 24;
+    for (const line of wrap(`The ${title.toLowerCase()} of captured sources is described here in a few words of prose.`, 460, 10)) {
+      body.push({ x: 72, top: y, size: 10, text: line });
+      y += 13;
+    }
+    y += 10;
+  }
+  const doc = await extractBytes(tablePdf([{ texts: toc }, { texts: body }]), 'https://example.test/toc.pdf', 'application/pdf');
+  assert.deepEqual(
+    doc.sections.map((s) => [s.number, s.page]),
+    [[null, 1], ...entries.map(([number]) => [number, 2])],
+  );
+  assert.equal(doc.sections[0]!.heading, 'Contents');
+  assert.ok(!doc.blocks.some((b) => b.kind === 'table'), 'no table');
+  assert.ok(!doc.blocks.some((b) => b.page === 1), doc.blocks.map((b) => b.text).join('\n'));
+});

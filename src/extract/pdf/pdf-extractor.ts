@@ -491,6 +491,49 @@ function runningFurniture(pageLines: Line[][], pageHeights: number[]): Set<Line>
 /** A page number alone: "12", groff's "- 12 -", a front matter's roman "-iv-" or "xii". */
 const PAGE_NUMBER = /^(?:[-\u2013\u2014]\s*)?(?:\d{1,4}|(?=[ivxlc])c{0,3}(?:xc|xl|l?x{0,3})(?:ix|iv|v?i{0,3}))(?:\s*[-\u2013\u2014])?$/i;
 
+/** A table of contents entry: a title, a dot leader and a page number ("2.1 Bounds . . . . 3"). */
+const LEADER_ENTRY = /\S.*?(?:\s*\.){4,}\s*(?:\d{1,4}|[ivxlc]{1,7})$/i;
+
+/**
+ * Lines of a printed table of contents: entries with a dot leader to their page number, and the lines
+ * next to them that end in a page number set at least two of their heights right of the words before
+ * it (LaTeX's section entries have no leader). They are neither text nor headings nor table rows: the
+ * HTML extractor drops a page's table of contents too, and its entries would rank for every heading.
+ */
+function tableOfContents(pageLines: Line[][], furniture: Set<Line>): Set<Line> {
+  const out = new Set<Line>();
+  for (const all of pageLines) {
+    const lines = all.filter((l) => !furniture.has(l));
+    const leader = lines.map((l) => LEADER_ENTRY.test(l.text));
+    if (leader.filter(Boolean).length < 2) continue;
+    const pageNumbered = (l: Line): boolean => {
+      const visible = l.items.filter((i) => i.str.trim() !== '');
+      const last = visible[visible.length - 1];
+      const before = visible[visible.length - 2];
+      return (
+        last !== undefined &&
+        before !== undefined &&
+        /^(?:\d{1,4}|[ivxlc]{1,7})$/i.test(last.str.trim()) &&
+        last.x - (before.x + before.width) >= 2 * l.height
+      );
+    };
+    const toc = leader.slice();
+    // Grow the runs of leader entries over their neighbours that end in a page number.
+    for (let changed = true; changed; ) {
+      changed = false;
+      for (let k = 0; k < lines.length; k++)
+        if (!toc[k] && (toc[k - 1] === true || toc[k + 1] === true) && pageNumbered(lines[k]!)) {
+          toc[k] = true;
+          changed = true;
+        }
+    }
+    lines.forEach((l, k) => {
+      if (toc[k]) out.add(l);
+    });
+  }
+  return out;
+}
+
 /** Where a list item's text starts, right of its marker, when the marker is a text run of its own. */
 function itemTextX(line: Line): number | null {
   const visible = line.items.filter((i) => i.str.trim() !== '');
@@ -664,9 +707,11 @@ async function extractLoaded(
     page.cleanup();
   }
   const furniture = runningFurniture(pageLines, pageHeights);
+  const contents = tableOfContents(pageLines, furniture);
+  // Running heads and feet, and a table of contents's entries, are no rows of a table.
   const furnitureItems = new Set<string>();
   pageLines.forEach((lines, k) => {
-    for (const l of lines) if (furniture.has(l)) for (const it of l.items) furnitureItems.add(`${k + 1}:${it.index}`);
+    for (const l of lines) if (furniture.has(l) || contents.has(l)) for (const it of l.items) furnitureItems.add(`${k + 1}:${it.index}`);
   });
   tableInputs.forEach((input, k) => {
     const p = k + 1;
@@ -757,7 +802,7 @@ async function extractLoaded(
       }
       // Running heads and feet (the same words, numbers aside, in the same band on several pages) and
       // page numbers are furniture: neither headings nor text of the section they happen to fall in.
-      if (furniture.has(line)) continue;
+      if (furniture.has(line) || contents.has(line)) continue;
       // A line whose text all went into table cells is the table: it is emitted once, where it starts.
       const visible = line.items.filter((it) => it.str.trim() !== '');
       const table = visible.length > 0 ? tableOfItem.get(`${p}:${visible[0]!.index}`) : undefined;
