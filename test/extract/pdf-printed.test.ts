@@ -194,3 +194,68 @@ test('a table of contents with dot leaders is neither a table, nor sections, nor
   assert.ok(!doc.blocks.some((b) => b.kind === 'table'), 'no table');
   assert.ok(!doc.blocks.some((b) => b.page === 1), doc.blocks.map((b) => b.text).join('\n'));
 });
+
+test("a man page's headings hang left of its text: NAME, SYNOPSIS... level 2, .SS level 3; an option's term starts a paragraph", async () => {
+  // groff -man through ps2pdf: .SH headings bold at the margin (72), .SS bold at 87, the text at 108
+  // and .TP descriptions at 144, all at the body's size. grep(1), ls(1) and tar(1) had no section
+  // at all, and each option's description ran into the next option's term ("... starting with .
+  // -A, --almost-all").
+  const pages: PageSpec[] = [];
+  const texts = (n: number): TextSpec[] => [
+    { x: 72, top: 38, size: 10, text: 'CAPTURE(1)' },
+    { x: 272, top: 38, size: 10, text: 'User Commands' },
+    { x: 500, top: 38, size: 10, text: 'CAPTURE(1)' },
+    { x: 72, top: 758, size: 10, text: 'capture 1.0' },
+    { x: 535, top: 758, size: 10, text: `${n}` },
+  ];
+  const one = texts(1);
+  let y = 73;
+  const line = (x: number, text: string, bold = false, list = one): void => {
+    list.push({ x, top: y, size: 10, text, bold });
+    y += 12;
+  };
+  const heading = (x: number, text: string, list = one): void => {
+    y += 6;
+    line(x, text, true, list);
+  };
+  heading(72, 'NAME');
+  line(108, 'capture - record the bytes of a source for later reading');
+  heading(72, 'SYNOPSIS');
+  line(108, 'capture [OPTION]... URL...', true);
+  heading(72, 'DESCRIPTION');
+  line(108, 'Capture records each URL as a snapshot: its bytes, its headers and the time it was');
+  line(108, 'fetched, so that a later extraction can be checked against what was read.');
+  heading(87, 'Output control');
+  for (const [term, description] of [
+    ['-o, --output=DIR', 'write snapshots under DIR instead of the current folder'],
+    ['-q, --quiet', 'print nothing but errors'],
+    ['-v, --verbose', 'print each request and its answer'],
+  ] as const) {
+    line(108, term, true);
+    line(144, description);
+  }
+  pages.push({ texts: one });
+  const two = texts(2);
+  y = 73;
+  heading(87, 'Exit status:', two);
+  line(108, '0 if every source was captured, 1 if some failed, 2 on a usage error.', false, two);
+  heading(72, 'SEE ALSO', two);
+  line(108, 'extract(1), query(1)', false, two);
+  pages.push({ texts: two });
+  const doc = await extractBytes(tablePdf(pages), 'https://example.test/capture.1.pdf', 'application/pdf');
+  assert.deepEqual(
+    doc.sections.map((s) => [s.heading, s.level]),
+    [
+      ['NAME', 2],
+      ['SYNOPSIS', 2],
+      ['DESCRIPTION', 2],
+      ['Output control', 3],
+      ['Exit status:', 3],
+      ['SEE ALSO', 2],
+    ],
+  );
+  const texts2 = doc.blocks.map((b) => b.text);
+  assert.ok(texts2.includes('-q, --quiet'), texts2.join('\n'));
+  assert.ok(texts2.includes('write snapshots under DIR instead of the current folder'), texts2.join('\n'));
+  assert.ok(!texts2.some((t) => /CAPTURE\(1\)|User Commands/.test(t)), 'the running head is furniture');
+});

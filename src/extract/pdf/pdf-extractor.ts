@@ -534,6 +534,50 @@ function tableOfContents(pageLines: Line[][], furniture: Set<Line>): Set<Line> {
   return out;
 }
 
+/**
+ * Headings that hang left of the text, as a man page sets them (groff -man: NAME, SYNOPSIS,
+ * DESCRIPTION at the margin in bold, .SS subsections a little right of it, the text further right): a
+ * line wholly in fonts the body is not set in, ending in no full stop, comma or semicolon (.SS "Exit
+ * status:" may end in a colon), starting left of every
+ * line of the body's font in its column (the third leftmost, so that a stray line does not count),
+ * with the next line of its column starting right of it. Their level follows their indent: the
+ * leftmost 2, the next 3 (an HTML man page's h2 and h3).
+ */
+function hangingHeadings(pageLines: Line[][], skip: Set<Line>, bodyFont: string): Map<Line, number> {
+  const bodyXs = new Map<number, number[]>();
+  for (const lines of pageLines)
+    for (const l of lines)
+      if (!skip.has(l) && l.items.some((i) => i.font === bodyFont && i.str.trim() !== '')) {
+        const xs = bodyXs.get(l.column) ?? [];
+        xs.push(l.x);
+        bodyXs.set(l.column, xs);
+      }
+  const textLeft = new Map<number, number>();
+  for (const [column, xs] of bodyXs) if (xs.length >= 3) textLeft.set(column, xs.sort((a, b) => a - b)[2]!);
+  const found: Line[] = [];
+  for (const all of pageLines) {
+    const lines = all.filter((l) => !skip.has(l));
+    lines.forEach((l, k) => {
+      const left = textLeft.get(l.column);
+      const next = lines.slice(k + 1).find((n) => n.column === l.column);
+      if (
+        left !== undefined &&
+        l.x < left - 4 &&
+        next !== undefined &&
+        next.x > l.x + 4 &&
+        l.text.length <= 90 &&
+        /\p{L}/u.test(l.text) &&
+        !/[.,;]$/.test(l.text) &&
+        l.items.every((i) => i.str.trim() === '' || (i.font !== '' && i.font !== bodyFont))
+      )
+        found.push(l);
+    });
+  }
+  // Indents a point or two apart are one (quantised to 4 points).
+  const indents = [...new Set(found.map((l) => Math.round(l.x / 4)))].sort((a, b) => a - b);
+  return new Map(found.map((l) => [l, 2 + Math.min(3, indents.indexOf(Math.round(l.x / 4)))]));
+}
+
 /** Where a list item's text starts, right of its marker, when the marker is a text run of its own. */
 function itemTextX(line: Line): number | null {
   const visible = line.items.filter((i) => i.str.trim() !== '');
@@ -753,6 +797,7 @@ async function extractLoaded(
   const bodyHeight = median(bodyHeights);
   const bodyFont = mostCommonFont(pageLines);
   const monospaced = monospacedFonts(pageLines);
+  const hung = outline.length === 0 ? hangingHeadings(pageLines, new Set([...furniture, ...contents]), bodyFont) : new Map<Line, number>();
   result.title = metadataTitle(result.metadata['title']);
   // Headings come from the outline, which rarely names the document: its first page's title does.
   if (result.title === '' && outline.length > 0 && pageLines[0]) result.title = firstPageTitle(pageLines[0], bodyHeight, furniture);
@@ -830,13 +875,18 @@ async function extractLoaded(
             (line.height >= bodyHeight * 1.15 || (apart && line.height >= bodyHeight * 0.95))) ||
           // Unnumbered, a line 1.15 times the body in a font of its own at its column's left edge:
           // LaTeX's \subsection* ("Preamble"); a title page's centred author and date lines are not.
-          (line.height >= bodyHeight * 1.15 && apart && !/[.,;:]$/.test(line.text) && line.x <= (leftEdge.get(line.column) ?? line.x) + 2));
+          (line.height >= bodyHeight * 1.15 &&
+            apart &&
+            !/[.,;:]$/.test(line.text) &&
+            line.x <= (leftEdge.get(line.column) ?? line.x) + 2) ||
+          // A man page's headings hang left of its text.
+          hung.has(line));
       if (isHeading) {
         flush();
         if (result.title === '' && p === 1) result.title = line.text;
         // A section number gives the level below the document's title, as an outline's top entries and
         // an HTML page's h2 have it ("1" 2, "1.5" 3); else the type size does.
-        const level = numbered ? numbered[1]!.split('.').length + 1 : line.height >= bodyHeight * 1.6 ? 1 : 2;
+        const level = numbered ? numbered[1]!.split('.').length + 1 : (hung.get(line) ?? (line.height >= bodyHeight * 1.6 ? 1 : 2));
         builder.openSection({
           fragment: null,
           heading: line.text,
@@ -868,6 +918,10 @@ async function extractLoaded(
       const hanging = item !== null && line.x > item.x + 2;
       const textX = item !== null ? itemTextX(item) : null;
       const outdented = textX !== null && line.x < textX - 2;
+      // A term led by a font of its own (bold), set two ems or more left of the line before it, starts
+      // a paragraph: a man page's next option ("-A, --almost-all") after the description of the last.
+      const lead = line.items.find((i) => i.str.trim() !== '');
+      const term = prev !== null && lead !== undefined && lead.font !== bodyFont && line.x < prev.x - 2 * line.height;
       const breaks =
         prev !== null &&
         (prev.column !== line.column ||
@@ -876,6 +930,7 @@ async function extractLoaded(
           gap < -prev.height * 2 ||
           Math.abs(line.height - prev.height) > 1.5 ||
           outdented ||
+          term ||
           BULLET.test(line.text));
       if (breaks) flush();
       if (!para) para = { lines: [line], start, end, code };
