@@ -195,7 +195,7 @@ test('a table of contents with dot leaders is neither a table, nor sections, nor
   assert.ok(!doc.blocks.some((b) => b.page === 1), doc.blocks.map((b) => b.text).join('\n'));
 });
 
-test("a man page's headings hang left of its text: NAME, SYNOPSIS... level 2, .SS level 3; an option's term starts a paragraph", async () => {
+test("a man page's headings hang left of its text (.SH level 2, .SS level 3); an option's term starts a paragraph", async () => {
   // groff -man through ps2pdf: .SH headings bold at the margin (72), .SS bold at 87, the text at 108
   // and .TP descriptions at 144, all at the body's size. grep(1), ls(1) and tar(1) had no section
   // at all, and each option's description ran into the next option's term ("... starting with .
