@@ -82,7 +82,8 @@ export const EXTRACT_RULE_VERSION = 24;
  * font of its own is a heading; listings in a monospaced font are code blocks; 7: tables are found without
  * running heads and feet; a heading may mix fonts the body is not set in; numbered headings and a
  * browser's outline take the levels an HTML page has; a table of contents's entries are dropped;
- * headings hanging left of the text, as in a man page). It enters the extraction
+ * headings hanging left of the text, as in a man page; numbered headings in lower case or at h5 size;
+ * self-link pilcrows dropped). It enters the extraction
  * config of PDF documents only, so bumping it rebuilds PDFs and leaves every other document's bytes
  * alone.
  */

@@ -259,3 +259,48 @@ test("a man page's headings hang left of its text (.SH level 2, .SS level 3); an
   assert.ok(texts2.includes('write snapshots under DIR instead of the current folder'), texts2.join('\n'));
   assert.ok(!texts2.some((t) => /CAPTURE\(1\)|User Commands/.test(t)), 'the running head is furniture');
 });
+
+test("a spec's small and lower-case numbered headings open sections; its margin's self-link pilcrows are no text", async () => {
+  // CSP3 printed without an outline: "6.1.1. child-src" (bold, its title a code name in lower case)
+  // and "6.1.1.1. child-src Pre-request check" (h5, 0.83 of the body) were paragraphs, 74 of its 154
+  // headings; Bikeshed's "¶" self-links, printed left of each paragraph, were in the text ("¶ 1.
+  // Generate anonymous flex items") and made the column's edge, so an h3 at the text's edge was none.
+  const texts: TextSpec[] = [];
+  let y = 40;
+  const block = (heading: TextSpec[], gap: number): void => {
+    for (const t of heading) texts.push({ ...t, top: y });
+    // In a font of its own, as Chromium prints the self-link (its run stays apart from the text's).
+    texts.push({ x: 26, top: y + gap, size: BODY, text: '\u00b6', bold: true });
+    y = paragraph(texts, y + gap, PROSE);
+  };
+  block([{ x: 34, top: 0, size: 14, text: 'Changes since the last draft', bold: true }], 24);
+  block(
+    [
+      { x: 34, top: 0, size: BODY, text: '6.1.1. ', bold: true },
+      { x: 72, top: 0, size: BODY, text: 'child-src', mono: true },
+    ],
+    22,
+  );
+  block(
+    [
+      { x: 34, top: 0, size: 10, text: '6.1.1.1. ', bold: true },
+      { x: 76, top: 0, size: 10, text: 'child-src', mono: true },
+      { x: 136, top: 0, size: 10, text: ' Pre-request check', bold: true },
+    ],
+    20,
+  );
+  const next: TextSpec[] = [];
+  paragraph(next, 40, PROSE);
+  const pages = [printedPage(1, 2, texts), printedPage(2, 2, next)];
+  const doc = await extractBytes(tablePdf(pages), 'https://example.test/csp.pdf', 'application/pdf');
+  assert.deepEqual(
+    doc.sections.map((s) => [s.number, s.level]),
+    [
+      [null, 2],
+      ['6.1.1', 4],
+      ['6.1.1.1', 5],
+    ],
+  );
+  assert.equal(doc.blocks.length, 4);
+  for (const b of doc.blocks) assert.equal(b.text, PROSE);
+});

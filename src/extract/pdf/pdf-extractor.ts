@@ -404,6 +404,9 @@ const sectionNumberOf = (text: string): string | null => /^(\d+(?:\.\d+)*)\.?\s/
 /** A heading's leading section number: "1.5 Stability", "2. Methods". */
 const NUMBERED_HEADING = /^(\d{1,2}(?:\.\d{1,2}){0,4})\.?\s+\p{Lu}/u;
 
+/** The same, its title starting with any letter, digit or mark: "6.1.1. child-src", set apart in bold. */
+const NUMBERED_APART = /^(\d{1,2}(?:\.\d{1,2}){0,4})\.?\s+\S/u;
+
 /** The font most characters of the document are set in: its body text. */
 function mostCommonFont(pageLines: Line[][]): string {
   const chars = new Map<string, number>();
@@ -702,6 +705,9 @@ async function extractLoaded(
     const runs: TextRun[] = [];
     content.forEach((raw, index) => {
       if (!('str' in raw)) return;
+      // A pilcrow alone in its run is a paragraph's self-link (Bikeshed and ReSpec print one in the margin
+      // beside each paragraph and heading), not text: the HTML extractor drops self-links too.
+      if (raw.str.trim() === '\u00b6') return;
       const t = raw.transform as number[];
       const x = (t[4] ?? 0) - vx0;
       const baseline = (t[5] ?? 0) - vy0;
@@ -815,8 +821,10 @@ async function extractLoaded(
     };
     // Each column's left edge: where its lines start when not indented.
     const leftEdge = new Map<number, number>();
-    // Running heads and feet are no column's edge: a browser prints them in the page's margin.
-    for (const l of lines) if (!furniture.has(l)) leftEdge.set(l.column, Math.min(leftEdge.get(l.column) ?? Infinity, l.x));
+    // Running heads and feet are no column's edge: a browser prints them in the page's margin; nor is a
+    // mark alone there (a specification's self-link pilcrows, a change bar), without a letter or digit.
+    for (const l of lines)
+      if (!furniture.has(l) && /[\p{L}\p{N}]/u.test(l.text)) leftEdge.set(l.column, Math.min(leftEdge.get(l.column) ?? Infinity, l.x));
     // Outline entries of this page whose title no line carries open where their destination points.
     const titled = new Set<OutlineEntry>();
     for (const e of outline) if (e.page === p && lines.some((l) => outlineTitleOf(l.text) === outlineTitleOf(e.title))) titled.add(e);
@@ -859,10 +867,13 @@ async function extractLoaded(
         }
         continue;
       }
-      const numbered = NUMBERED_HEADING.exec(line.text);
       // Set apart from the body: no run of the line in the body's font. A heading may mix fonts (a
       // bold heading with a bold italic variable or a bold code name: "4.1.1. Set response's CSP list").
       const apart = line.items.every((i) => i.str.trim() === '' || (i.font !== '' && i.font !== bodyFont));
+      // A numbered line set apart may start its title in lower case, with a code name ("6.1.1. child-src").
+      const numbered = NUMBERED_HEADING.exec(line.text) ?? (apart ? NUMBERED_APART.exec(line.text) : null);
+      // Three levels deep and set apart, a number is a heading at a browser's h5 size (0.83 of the body).
+      const deep = numbered !== null && numbered[1]!.split('.').length >= 3 ? 0.8 : 0.95;
       const isHeading =
         outline.length === 0 &&
         line.text.length <= 90 &&
@@ -872,7 +883,7 @@ async function extractLoaded(
           // are 1.2 times the body, many reports' headings are bold body text.
           (numbered !== null &&
             !/[.,;:]$/.test(line.text) &&
-            (line.height >= bodyHeight * 1.15 || (apart && line.height >= bodyHeight * 0.95))) ||
+            (line.height >= bodyHeight * 1.15 || (apart && line.height >= bodyHeight * deep))) ||
           // Unnumbered, a line 1.15 times the body in a font of its own at its column's left edge:
           // LaTeX's \subsection* ("Preamble"); a title page's centred author and date lines are not.
           (line.height >= bodyHeight * 1.15 &&
