@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { extractBytes } from './helpers.js';
-import { tablePdf, type PageSpec, type TextSpec } from '../helpers/table-pdf.js';
+import { tablePdf, textWidth, type PageSpec, type TextSpec } from '../helpers/table-pdf.js';
 import { wrap } from '../helpers/real-layouts.js';
 
 /**
@@ -303,4 +303,35 @@ test("a spec's small and lower-case numbered headings open sections; its margin'
   );
   assert.equal(doc.blocks.length, 4);
   for (const b of doc.blocks) assert.equal(b.text, PROSE);
+});
+
+test('a heading set just below an unruled table, larger than its rows, is no row of it', async () => {
+  // LaTeX's tabular at the end of a subsection, then "\section{Extracting evidence}": the heading's
+  // number and title, left of the centred table, made two more columns and were its last row
+  // ("3 | Extracting evidence |  | ").
+  // Positions as pdflatex set them (article, 11 pt): the left column flush left, the others flush right.
+  const texts: TextSpec[] = [{ x: 126, top: 60, size: 10.9, text: 'Every capture is bounded in size and time.' }];
+  const rows = [
+    ['Bound', 'Default', 'Maximum'],
+    ['Response bytes', '64 MiB', '2 GiB'],
+    ['Request time', '60 s', '3600 s'],
+    ['Redirects', '10', '20'],
+  ];
+  rows.forEach((row, k) => {
+    row.forEach((cell, c) => {
+      const x = c === 0 ? 215 : [335, 395][c - 1]! - textWidth(cell, 10.9);
+      texts.push({ x, top: 82 + k * 13.6, size: 10.9, text: cell });
+    });
+  });
+  texts.push({ x: 126, top: 151, size: 14.35, text: '3', bold: true });
+  texts.push({ x: 150, top: 151, size: 14.35, text: 'Extracting evidence', bold: true });
+  texts.push({ x: 126, top: 179, size: 10.9, text: 'Extraction reads a snapshot and produces sections, blocks and citations.' });
+  const doc = await extractBytes(tablePdf([{ texts }]), 'https://example.test/bounds.pdf', 'application/pdf');
+  const table = doc.blocks.find((b) => b.kind === 'table');
+  assert.ok(table, 'the table is found');
+  assert.deepEqual([...(table.header as string[][]), ...(table.rows as string[][])], rows);
+  assert.deepEqual(
+    doc.sections.map((s) => [s.heading, s.number]),
+    [['3 Extracting evidence', '3']],
+  );
 });
