@@ -83,7 +83,8 @@ export const EXTRACT_RULE_VERSION = 24;
  * running heads and feet; a heading may mix fonts the body is not set in; numbered headings and a
  * browser's outline take the levels an HTML page has; a table of contents's entries are dropped;
  * headings hanging left of the text, as in a man page; numbered headings in lower case or at h5 size;
- * self-link pilcrows dropped; a heading beside a table is no row of it). It enters the extraction
+ * self-link pilcrows dropped; a heading beside a table is no row of it;
+ * aligned listings are code, each run at its column). It enters the extraction
  * config of PDF documents only, so bumping it rebuilds PDFs and leaves every other document's bytes
  * alone.
  */

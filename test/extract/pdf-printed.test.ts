@@ -25,10 +25,21 @@ function printedPage(n: number, pages: number, body: TextSpec[]): PageSpec {
   };
 }
 
-function paragraph(texts: TextSpec[], top: number, text: string): number {
+function paragraph(texts: TextSpec[], top: number, text: string, runWords = 0): number {
   let y = top;
   for (const line of wrap(text, 520, BODY)) {
-    texts.push({ x: 34, top: y, size: BODY, text: line });
+    if (runWords === 0) texts.push({ x: 34, top: y, size: BODY, text: line });
+    else {
+      // Runs of a few words each, every third one bold, as a browser writes a line that holds defined
+      // terms: text runs of one font that abut are one run to pdfjs.
+      const words = line.split(' ');
+      let x = 34;
+      for (let k = 0; k < words.length; k += runWords) {
+        const run = words.slice(k, k + runWords).join(' ') + (k + runWords < words.length ? ' ' : '');
+        texts.push({ x, top: y, size: BODY, text: run, bold: (k / runWords) % 3 === 1 });
+        x += textWidth(run, BODY);
+      }
+    }
     y += 15;
   }
   return y + 10;
@@ -334,4 +345,43 @@ test('a heading set just below an unruled table, larger than its rows, is no row
     doc.sections.map((s) => [s.heading, s.number]),
     [['3 Extracting evidence', '3']],
   );
+});
+
+test('an aligned listing (a grammar) is one code block keeping its alignment; a table of code names stays a table', async () => {
+  // RFC 6265 and CSP3 printed from HTML: their ABNF, with its "=" and comments aligned, was read as
+  // unruled tables ("cookie-pair | = | cookie-name ..."), and a listing's inner spaces were lost.
+  const texts: TextSpec[] = [];
+  let y = 40;
+  for (let k = 0; k < 4; k++) y = paragraph(texts, y, PROSE, 3);
+  const grammar: [string, string][] = [
+    ['cookie-pair', '= cookie-name "=" cookie-value'],
+    ['cookie-name', '= token'],
+    ['cookie-value', '= *cookie-octet / ( DQUOTE *cookie-octet DQUOTE )'],
+    ['cookie-octet', '= %x21 / %x23-2B / %x2D-3A'],
+    ['', '; US-ASCII characters excluding CTLs'],
+  ];
+  for (const [name, rule] of grammar) {
+    if (name !== '') texts.push({ x: 44, top: y, size: 10, text: name, mono: true });
+    texts.push({ x: 44 + 6 * 14, top: y, size: 10, text: rule, mono: true });
+    y += 13;
+  }
+  y = paragraph(texts, y + 12, PROSE, 3);
+  const handlers = [
+    ['onloadstart', 'loadstart'],
+    ['onprogress', 'progress'],
+    ['onabort', 'abort'],
+    ['onload', 'load'],
+  ];
+  for (const [attribute, type] of handlers) {
+    texts.push({ x: 44, top: y, size: 10, text: attribute!, mono: true }, { x: 250, top: y, size: 10, text: type!, mono: true });
+    y += 15;
+  }
+  paragraph(texts, y + 12, PROSE, 3);
+  const doc = await extractBytes(tablePdf([{ texts }]), 'https://example.test/cookies.pdf', 'application/pdf');
+  const code = doc.blocks.filter((b) => b.kind === 'code');
+  assert.equal(code.length, 1, doc.blocks.map((b) => `${b.kind}: ${b.text}`).join('\n'));
+  assert.equal(code[0]!.text, grammar.map(([name, rule]) => `${name.padEnd(14)}${rule}`).join('\n'));
+  const tables = doc.blocks.filter((b) => b.kind === 'table');
+  assert.equal(tables.length, 1);
+  assert.deepEqual([...(tables[0]!.header as string[][]), ...(tables[0]!.rows as string[][])], handlers);
 });

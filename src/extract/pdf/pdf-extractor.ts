@@ -790,7 +790,23 @@ async function extractLoaded(
       'pdf-tables-skipped',
       `${tablesSkipped} page(s) hold too many words to look for tables; their text is kept as paragraphs.`,
     );
-  const tables = joinContinuations(pageTables);
+  const bodyFont = mostCommonFont(pageLines);
+  const monospaced = monospacedFonts(pageLines);
+  const fontOfItem = new Map<string, string>();
+  pageLines.forEach((lines, k) => {
+    for (const l of lines) for (const it of l.items) fontOfItem.set(`${k + 1}:${it.index}`, it.font);
+  });
+  const listingFont = (key: string): boolean => {
+    const font = fontOfItem.get(key);
+    return font !== undefined && monospaced.has(font) && font !== bodyFont;
+  };
+  // Aligned lines all set in a monospaced font the body is not set in, a third of them or more with
+  // code's punctuation, are a listing (a grammar's "cookie-pair = cookie-name", an IDL block, a style
+  // sheet whose comments line up), kept as code; a table of code names ("onload | load") stays a table.
+  const listing = (table: Table): boolean =>
+    table.parts.every((part) => [...part.items].every((index) => listingFont(`${part.page}:${index}`))) &&
+    3 * table.rows.filter((r) => r.cells.some((c) => /[=;{}()<>[\]]/.test(c))).length >= table.rows.length;
+  const tables = joinContinuations(pageTables).filter((table) => !listing(table));
   const tableOfItem = new Map<string, Table>();
   for (const table of tables)
     for (const part of table.parts) for (const index of part.items) tableOfItem.set(`${part.page}:${index}`, table);
@@ -801,8 +817,6 @@ async function extractLoaded(
   }
 
   const bodyHeight = median(bodyHeights);
-  const bodyFont = mostCommonFont(pageLines);
-  const monospaced = monospacedFonts(pageLines);
   const hung = outline.length === 0 ? hangingHeadings(pageLines, new Set([...furniture, ...contents]), bodyFont) : new Map<Line, number>();
   result.title = metadataTitle(result.metadata['title']);
   // Headings come from the outline, which rarely names the document: its first page's title does.
@@ -1082,7 +1096,23 @@ function emitCode(builder: DocumentBuilder, lines: Line[], page: number, start: 
     }
   }
   const step = chars > 0 && advance > 0 ? advance / chars : 0;
-  const text = lines.map((l) => ' '.repeat(step > 0 ? Math.min(80, Math.round((l.x - left) / step)) : 0) + l.text).join('\n');
+  // Each run at its own column, as a <pre> keeps it: a grammar's "=" and a style sheet's comments line up.
+  const lineText = (l: Line): string => {
+    if (!(step > 0)) return l.text;
+    let out = '';
+    let right = -Infinity;
+    for (const it of l.items) {
+      const str = it.str.trim() === '' ? '' : it.str;
+      if (str === '') continue;
+      const column = Math.min(160, Math.round((it.x - left) / step));
+      if (column > out.length) out += ' '.repeat(column - out.length);
+      else if (out !== '' && it.x - right > step / 2 && !out.endsWith(' ')) out += ' ';
+      out += str;
+      right = it.x + it.width;
+    }
+    return out.replace(/\s+$/, '');
+  };
+  const text = lines.map(lineText).join('\n');
   builder.addBlock({
     kind: 'code',
     text,
