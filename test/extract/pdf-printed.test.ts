@@ -385,3 +385,38 @@ test('an aligned listing (a grammar) is one code block keeping its alignment; a 
   assert.equal(tables.length, 1);
   assert.deepEqual([...(tables[0]!.header as string[][]), ...(tables[0]!.rows as string[][])], handlers);
 });
+
+test("a browser's print of a spec's contents list (markers before section numbers) is dropped, the heading after it kept", async () => {
+  // Chromium and LibreOffice print Bikeshed's table of contents as the nested ordered lists it is:
+  // "1. 4.1 MIME type representation". Its entries were list blocks that ranked for every heading.
+  const texts: TextSpec[] = [{ x: 34, top: 40, size: 18, text: 'Table of Contents', bold: true }];
+  const entries: [number, string][] = [
+    [0, '1. 1 Introduction'],
+    [0, '2. 2 Capturing sources'],
+    [1, '1. 2.1 Conditional requests'],
+    [1, '2. 2.2 Bounds'],
+    [0, '3. 3 Answering queries'],
+    [0, '4. Acknowledgments'],
+    [0, '5. References'],
+  ];
+  entries.forEach(([depth, text], k) => {
+    texts.push({ x: 54 + depth * 24, top: 70 + k * 15, size: BODY, text });
+  });
+  texts.push({ x: 34, top: 190, size: 18, text: '1. Introduction', bold: true });
+  paragraph(texts, 220, PROSE);
+  const next: TextSpec[] = [];
+  paragraph(next, 40, PROSE);
+  const doc = await extractBytes(
+    tablePdf([printedPage(1, 2, texts), printedPage(2, 2, next)]),
+    'https://example.test/c.pdf',
+    'application/pdf',
+  );
+  assert.deepEqual(
+    doc.sections.map((s) => s.heading),
+    ['Table of Contents', '1. Introduction'],
+  );
+  assert.deepEqual(
+    doc.blocks.map((b) => b.text),
+    [PROSE, PROSE],
+  );
+});

@@ -494,20 +494,31 @@ function runningFurniture(pageLines: Line[][], pageHeights: number[]): Set<Line>
 /** A page number alone: "12", groff's "- 12 -", a front matter's roman "-iv-" or "xii". */
 const PAGE_NUMBER = /^(?:[-\u2013\u2014]\s*)?(?:\d{1,4}|(?=[ivxlc])c{0,3}(?:xc|xl|l?x{0,3})(?:ix|iv|v?i{0,3}))(?:\s*[-\u2013\u2014])?$/i;
 
+/** A printed HTML table of contents's entry: a list marker, a section number, a title ("2. 4.1 Scope"). */
+const LISTED_ENTRY = /^\d{1,3}[.)]\s+\d{1,2}(?:\.\d{1,2}){0,5}\.?\s+\S/;
+
+/** A list marker and a title, as the entries without a number beside them ("9. Acknowledgments", "10.Index"). */
+const LIST_MARKED = /^\d{1,3}[.)]\s*\p{L}/u;
+
 /** A table of contents entry: a title, a dot leader and a page number ("2.1 Bounds . . . . 3"). */
 const LEADER_ENTRY = /\S.*?(?:\s*\.){4,}\s*(?:\d{1,4}|[ivxlc]{1,7})$/i;
 
 /**
  * Lines of a printed table of contents: entries with a dot leader to their page number, and the lines
  * next to them that end in a page number set at least two of their heights right of the words before
- * it (LaTeX's section entries have no leader). They are neither text nor headings nor table rows: the
+ * it (LaTeX's section entries have no leader); a browser's print of an HTML page's contents list, its
+ * entries a list marker and a section number ("1. 4.1 Scope"), with the marked lines beside them
+ * ("9. Acknowledgments"). They are neither text nor headings nor table rows: the
  * HTML extractor drops a page's table of contents too, and its entries would rank for every heading.
  */
 function tableOfContents(pageLines: Line[][], furniture: Set<Line>): Set<Line> {
   const out = new Set<Line>();
   for (const all of pageLines) {
     const lines = all.filter((l) => !furniture.has(l));
-    const leader = lines.map((l) => LEADER_ENTRY.test(l.text));
+    // A browser prints an HTML page's table of contents as the nested lists it is: "1. 4.1 MIME type
+    // representation", a list marker before each entry's section number, and no page numbers.
+    const listed = lines.map((l) => LISTED_ENTRY.test(l.text));
+    const leader = lines.map((l, k) => LEADER_ENTRY.test(l.text) || (listed[k]! && listed.filter(Boolean).length >= 3));
     if (leader.filter(Boolean).length < 2) continue;
     const pageNumbered = (l: Line): boolean => {
       const visible = l.items.filter((i) => i.str.trim() !== '');
@@ -522,10 +533,12 @@ function tableOfContents(pageLines: Line[][], furniture: Set<Line>): Set<Line> {
     };
     const toc = leader.slice();
     // Grow the runs of leader entries over their neighbours that end in a page number.
+    // A neighbour of another size (the first heading after the contents, "1. Introduction") is none.
+    const beside = (k: number, n: number): boolean => toc[n] === true && Math.abs(lines[n]!.height - lines[k]!.height) <= 1;
     for (let changed = true; changed; ) {
       changed = false;
       for (let k = 0; k < lines.length; k++)
-        if (!toc[k] && (toc[k - 1] === true || toc[k + 1] === true) && pageNumbered(lines[k]!)) {
+        if (!toc[k] && (beside(k, k - 1) || beside(k, k + 1)) && (pageNumbered(lines[k]!) || LIST_MARKED.test(lines[k]!.text))) {
           toc[k] = true;
           changed = true;
         }
