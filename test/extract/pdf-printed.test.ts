@@ -420,3 +420,24 @@ test("a browser's print of a spec's contents list (markers before section number
     [PROSE, PROSE],
   );
 });
+
+test("a two-column page's gutter is the one between the columns, not the one before a contents column's page numbers", async () => {
+  // LaTeX's twocolumn article opens with its table of contents in the left column: the gap between
+  // the dot leaders and the page numbers was taken for the column gutter, so each page number became
+  // a word of the right column's line beside it ("open the cited document at 1 the cited place").
+  const texts: TextSpec[] = [{ x: 72, top: 60, size: 14, text: 'Contents', bold: true }];
+  for (let k = 0; k < 16; k++) {
+    const top = 86 + k * 12;
+    texts.push({ x: 72, top, size: 10, text: `${Math.floor(k / 4) + 1}.${(k % 4) + 1}` });
+    texts.push({ x: 96, top, size: 10, text: `Topic ${k + 1} . . . . . . . . . . . . . . . . . . . .` });
+    texts.push({ x: 284, top, size: 10, text: `${Math.floor(k / 4) + 1}` });
+  }
+  texts.push({ x: 310, top: 60, size: 14, text: '1 Introduction', bold: true });
+  const words = wrap(`${PROSE} ${PROSE}`, 228, 10);
+  words.forEach((line, k) => {
+    texts.push({ x: 310, top: 86 + k * 12, size: 10, text: line });
+  });
+  const doc = await extractBytes(tablePdf([{ texts }]), 'https://example.test/twocol.pdf', 'application/pdf');
+  const body = doc.blocks.filter((b) => b.kind === 'paragraph').map((b) => b.text);
+  assert.deepEqual(body, [`${PROSE} ${PROSE}`]);
+});

@@ -156,7 +156,7 @@ function columnSplits(items: Item[], pageWidth: number): number[] {
   }
   // A gutter may be crossed by a few centred lines (title, author): those become full-width lines.
   const tolerance = Math.max(1, Math.floor(narrow.length * 0.03));
-  const candidates: number[] = [];
+  const candidates: { mid: number }[] = [];
   const lo = Math.floor(width * 0.2);
   const hi = Math.ceil(width * 0.8);
   let x = lo;
@@ -167,18 +167,23 @@ function columnSplits(items: Item[], pageWidth: number): number[] {
     }
     const start = x;
     while (x < hi && coverage[x]! <= tolerance) x++;
-    if (x - start >= 6) candidates.push((start + x) / 2);
+    if (x - start >= 6) candidates.push({ mid: (start + x) / 2 });
   }
-  // A real column holds running text: its runs are long on average (table cells are short).
+  // A real column holds running text: its runs are long on average (table cells are short). The strip
+  // right of a gutter, up to the next one, is measured: a two-column table of contents leaves a gutter
+  // between its leaders and its column of page numbers, a strip of short runs that is no column.
   const splits: number[] = [];
-  for (const mid of candidates) {
+  candidates.forEach(({ mid }, k) => {
     const prev = splits.length > 0 ? splits[splits.length - 1]! : 0;
-    const left = narrow.filter((it) => it.x >= prev - 1 && it.x + it.width <= mid + 1);
-    const right = narrow.filter((it) => it.x >= mid - 1);
+    const next = candidates[k + 1]?.mid ?? Infinity;
+    // Short runs without a letter (page numbers, list numbers) are measured on neither side.
+    const measured = (it: Item): boolean => it.width >= 20 || /\p{L}/u.test(it.str);
+    const left = narrow.filter((it) => it.x >= prev - 1 && it.x + it.width <= mid + 1 && measured(it));
+    const right = narrow.filter((it) => it.x >= mid - 1 && it.x + it.width <= next + 1 && measured(it));
     const avg = (list: Item[]): number => (list.length === 0 ? 0 : list.reduce((n, it) => n + it.width, 0) / list.length);
     if (left.length >= 5 && right.length >= 5 && avg(left) >= 60 && avg(right) >= 60 && (splits.length === 0 || mid - prev > 40))
       splits.push(mid);
-  }
+  });
   return splits;
 }
 
