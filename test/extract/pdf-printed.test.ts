@@ -3,6 +3,7 @@ import assert from 'node:assert/strict';
 import { extractBytes } from './helpers.js';
 import { tablePdf, textWidth, type PageSpec, type TextSpec } from '../helpers/table-pdf.js';
 import { wrap } from '../helpers/real-layouts.js';
+import { pdfFromObjects } from '../hostile/hostile-documents.js';
 
 /**
  * PDFs as the tools people use print them: a browser's "Save as PDF" of a specification, with its
@@ -440,4 +441,40 @@ test("a two-column page's gutter is the one between the columns, not the one bef
   const doc = await extractBytes(tablePdf([{ texts }]), 'https://example.test/twocol.pdf', 'application/pdf');
   const body = doc.blocks.filter((b) => b.kind === 'paragraph').map((b) => b.text);
   assert.deepEqual(body, [`${PROSE} ${PROSE}`]);
+});
+
+test("a bullet glyph that its font maps to no character (LaTeX's \\textbullet from a bitmap font) marks a list item", async () => {
+  // pdflatex without the cm-super fonts sets \textbullet from a Type 3 bitmap font (TS1 code 0x88,
+  // glyph /a136) with no Unicode mapping: pdfjs reads U+0088, a C1 control. The marker was no bullet,
+  // so each wrapped item split in two paragraphs, the first starting with the control character.
+  let content = 'BT /F1 10 Tf 72 740 Td (Every source has two properties that matter for citations.) Tj ET\n';
+  const item = (y: number, text: string, bullet: boolean): void => {
+    if (bullet) content += `BT /F2 10 Tf 86 ${y} Td <88> Tj ET\n`;
+    content += `BT /F1 10 Tf 98 ${y} Td (${text}) Tj ET\n`;
+  };
+  item(710, 'A source is identified by its canonical URL, never by a local file', true);
+  item(697, 'name or a temporary location.', false);
+  item(684, 'A snapshot is immutable once recorded.', true);
+  content += 'BT /F1 10 Tf 72 650 Td (Both hold for every capture method.) Tj ET\n';
+  const glyph = '0 0 0 0 0 0 d1 0 0 m 1 0 l 1 1 l h f';
+  const pdf = pdfFromObjects([
+    '<< /Type /Catalog /Pages 2 0 R >>',
+    '<< /Type /Pages /Kids [3 0 R] /Count 1 >>',
+    '<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Contents 4 0 R /Resources << /Font << /F1 5 0 R /F2 6 0 R >> >> >>',
+    `<< /Length ${content.length} >>\nstream\n${content}endstream`,
+    '<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica /Encoding /WinAnsiEncoding >>',
+    '<< /Type /Font /Subtype /Type3 /FontBBox [0 0 1000 1000] /FontMatrix [0.001 0 0 0.001 0 0] /CharProcs << /a136 7 0 R >> ' +
+      '/Encoding << /Type /Encoding /Differences [136 /a136] >> /FirstChar 136 /LastChar 136 /Widths [500] /Resources << >> >>',
+    `<< /Length ${glyph.length} >>\nstream\n${glyph}\nendstream`,
+  ]);
+  const doc = await extractBytes(pdf, 'https://example.test/bullets.pdf', 'application/pdf');
+  assert.deepEqual(
+    doc.blocks.map((b) => [b.kind, b.text]),
+    [
+      ['paragraph', 'Every source has two properties that matter for citations.'],
+      ['list', '\u2022 A source is identified by its canonical URL, never by a local file name or a temporary location.'],
+      ['list', '\u2022 A snapshot is immutable once recorded.'],
+      ['paragraph', 'Both hold for every capture method.'],
+    ],
+  );
 });

@@ -216,6 +216,10 @@ function buildLines(items: Item[], splits: number[]): Line[] {
       const visible = current.filter((i) => i.str !== '');
       if (visible.length > 0) {
         visible.sort((a, b) => a.x - b.x || a.index - b.index);
+        // A marker glyph its font maps to no character (a C1 control or a private-use code point:
+        // LaTeX's \textbullet from a bitmap TS1 font is U+0088) before the line's text is a bullet.
+        const first = visible[0]!;
+        if (visible.length >= 2 && UNMAPPED_MARKER.test(first.str.trim())) visible[0] = { ...first, str: '\u2022' };
         const text = lineText(visible);
         // Loops, not Math.min(...list): a spread of a hundred thousand runs overflows the stack.
         let x = Infinity;
@@ -604,6 +608,9 @@ function itemTextX(line: Line): number | null {
   const visible = line.items.filter((i) => i.str.trim() !== '');
   return visible.length >= 2 && MARKER.test(visible[0]!.str.trim()) ? visible[1]!.x : null;
 }
+
+/** One glyph a font maps to no character: a C1 control or a private-use code point. */
+const UNMAPPED_MARKER = /^[\u0080-\u009f\ue000-\uf8ff]$/;
 
 /** A list marker alone: a bullet or dash, "1." or "1)", "(a)". */
 const MARKER = /^(?:[\u2022\u25cf\u25aa\u2013\-*]|\d+[.)]|\([a-z0-9]+\))$/;
