@@ -363,7 +363,13 @@ test('an aligned listing (a grammar) is one code block keeping its alignment; a 
   ];
   for (const [name, rule] of grammar) {
     if (name !== '') texts.push({ x: 44, top: y, size: 10, text: name, mono: true });
-    texts.push({ x: 44 + 6 * 14, top: y, size: 10, text: rule, mono: true });
+    if (rule === '= token') {
+      // A link in the listing, in a font of its own too rare to be measured as monospaced.
+      texts.push(
+        { x: 44 + 6 * 14, top: y, size: 10, text: '= ', mono: true },
+        { x: 44 + 6 * 16, top: y, size: 10, text: 'token', bold: true },
+      );
+    } else texts.push({ x: 44 + 6 * 14, top: y, size: 10, text: rule, mono: true });
     y += 13;
   }
   y = paragraph(texts, y + 12, PROSE, 3);

@@ -825,12 +825,19 @@ async function extractLoaded(
     const font = fontOfItem.get(key);
     return font !== undefined && monospaced.has(font) && font !== bodyFont;
   };
-  // Aligned lines all set in a monospaced font the body is not set in, a third of them or more with
+  // Aligned lines set in a monospaced font the body is not set in, a third of them or more with
   // code's punctuation, are a listing (a grammar's "cookie-pair = cookie-name", an IDL block, a style
   // sheet whose comments line up), kept as code; a table of code names ("onload | load") stays a table.
-  const listing = (table: Table): boolean =>
-    table.parts.every((part) => [...part.items].every((index) => listingFont(`${part.page}:${index}`))) &&
-    3 * table.rows.filter((r) => r.cells.some((c) => /[=;{}()<>[\]]/.test(c))).length >= table.rows.length;
+  // Nine runs in ten in such a font and none in the body's: a listing's links may be set in a font too
+  // rare to be measured as monospaced.
+  const listing = (table: Table): boolean => {
+    const keys = table.parts.flatMap((part) => [...part.items].map((index) => `${part.page}:${index}`));
+    return (
+      keys.every((key) => fontOfItem.get(key) !== bodyFont) &&
+      10 * keys.filter(listingFont).length >= 9 * keys.length &&
+      3 * table.rows.filter((r) => r.cells.some((c) => /[=;{}()<>[\]]/.test(c))).length >= table.rows.length
+    );
+  };
   const tables = joinContinuations(pageTables).filter((table) => !listing(table));
   const tableOfItem = new Map<string, Table>();
   for (const table of tables)
@@ -950,9 +957,17 @@ async function extractLoaded(
       }
       const prev = para ? para.lines[para.lines.length - 1]! : null;
       const gap = prev ? line.top - (prev.top + prev.height) : 0;
-      // A listing's lines (all in a monospaced font the body is not set in) keep their line breaks and
+      // A listing's lines (in fonts the body is not set in, mostly monospaced) keep their line breaks and
       // indentation: they are one code block, however they are indented or spaced.
-      const code = line.items.every((i) => i.str.trim() === '' || (monospaced.has(i.font) && i.font !== bodyFont));
+      // A link in a listing may be set in a font of its own: half its characters monospaced suffice.
+      let monoChars = 0;
+      let chars = 0;
+      for (const i of line.items) {
+        if (i.str.trim() === '') continue;
+        chars += i.str.length;
+        if (monospaced.has(i.font)) monoChars += i.str.length;
+      }
+      const code = apart && chars > 0 && 2 * monoChars >= chars;
       if (para !== null && (para.code || code)) {
         if (para.code !== code || prev!.column !== line.column || gap > Math.max(prev!.height, line.height) * 3) flush();
         if (para === null) para = { lines: [line], start, end, code };
