@@ -484,3 +484,27 @@ test("a bullet glyph that its font maps to no character (LaTeX's \\textbullet fr
     ],
   );
 });
+
+test("a glyph read as a C0 control (a browser's .notdef for an emoji) is U+FFFD in the text, never a NUL", async () => {
+  // Chromium prints an emoji it has no font for ("U+1F914 (🤔)" in the Infra Standard) as .notdef,
+  // which pdfjs reads as U+0000: 72 NULs were in the URL Standard's printed text.
+  const content =
+    'BT /F1 10 Tf 72 740 Td (The code point rendered as ) Tj ET\nBT /F2 10 Tf 201 740 Td <00> Tj ET\n' +
+    'BT /F1 10 Tf 208 740 Td (is represented as U+1F914.) Tj ET\n';
+  const glyph = '0 0 0 0 0 0 d1 0 0 m 1 0 l 1 1 l h f';
+  const pdf = pdfFromObjects([
+    '<< /Type /Catalog /Pages 2 0 R >>',
+    '<< /Type /Pages /Kids [3 0 R] /Count 1 >>',
+    '<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Contents 4 0 R /Resources << /Font << /F1 5 0 R /F2 6 0 R >> >> >>',
+    `<< /Length ${content.length} >>\nstream\n${content}endstream`,
+    '<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica /Encoding /WinAnsiEncoding >>',
+    '<< /Type /Font /Subtype /Type3 /FontBBox [0 0 1000 1000] /FontMatrix [0.001 0 0 0.001 0 0] /CharProcs << /a0 7 0 R >> ' +
+      '/Encoding << /Type /Encoding /Differences [0 /a0] >> /FirstChar 0 /LastChar 0 /Widths [500] /Resources << >> >>',
+    `<< /Length ${glyph.length} >>\nstream\n${glyph}\nendstream`,
+  ]);
+  const doc = await extractBytes(pdf, 'https://example.test/emoji.pdf', 'application/pdf');
+  assert.deepEqual(
+    doc.blocks.map((b) => b.text),
+    ['The code point rendered as \ufffd is represented as U+1F914.'],
+  );
+});

@@ -609,6 +609,11 @@ function itemTextX(line: Line): number | null {
   return visible.length >= 2 && MARKER.test(visible[0]!.str.trim()) ? visible[1]!.x : null;
 }
 
+/** C0 controls other than tab, line feed and carriage return. */
+// biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what is replaced.
+const CONTROL = /[\u0000-\u0008\u000b\u000c\u000e-\u001f]/;
+const CONTROLS = new RegExp(CONTROL.source, 'g');
+
 /** One glyph a font maps to no character: a C1 control or a private-use code point. */
 const UNMAPPED_MARKER = /^[\u0080-\u009f\ue000-\uf8ff]$/;
 
@@ -733,6 +738,9 @@ async function extractLoaded(
       // A pilcrow alone in its run is a paragraph's self-link (Bikeshed and ReSpec print one in the margin
       // beside each paragraph and heading), not text: the HTML extractor drops self-links too.
       if (raw.str.trim() === '\u00b6') return;
+      // A glyph the font maps to a C0 control (a browser's .notdef for an emoji it has no font for reads
+      // as U+0000) is an unreadable character: U+FFFD says so, as a decoder does, instead of a NUL.
+      if (CONTROL.test(raw.str)) raw = { ...raw, str: raw.str.replace(CONTROLS, '\ufffd') };
       const t = raw.transform as number[];
       const x = (t[4] ?? 0) - vx0;
       const baseline = (t[5] ?? 0) - vy0;
