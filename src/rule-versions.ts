@@ -85,7 +85,8 @@ export const EXTRACT_RULE_VERSION = 24;
  * headings hanging left of the text, as in a man page; numbered headings in lower case or at h5 size;
  * self-link pilcrows dropped; a heading beside a table is no row of it;
  * aligned listings are code, each run at its column; a browser's contents list is dropped; a column of page
- * numbers is no column; an unmapped marker glyph is a bullet; a C0 control glyph is U+FFFD). It enters the extraction
+ * numbers is no column; an unmapped marker glyph is a bullet; a C0 control glyph is U+FFFD;
+ * the first page's title is level 1). It enters the extraction
  * config of PDF documents only, so bumping it rebuilds PDFs and leaves every other document's bytes
  * alone.
  */

@@ -277,8 +277,8 @@ test("a spec's small and lower-case numbered headings open sections; its margin'
   // and "6.1.1.1. child-src Pre-request check" (h5, 0.83 of the body) were paragraphs, 74 of its 154
   // headings; Bikeshed's "¶" self-links, printed left of each paragraph, were in the text ("¶ 1.
   // Generate anonymous flex items") and made the column's edge, so an h3 at the text's edge was none.
-  const texts: TextSpec[] = [];
-  let y = 40;
+  const texts: TextSpec[] = [{ x: 34, top: 40, size: 26, text: 'Content Security Policy', bold: true }];
+  let y = 90;
   const block = (heading: TextSpec[], gap: number): void => {
     for (const t of heading) texts.push({ ...t, top: y });
     // In a font of its own, as Chromium prints the self-link (its run stays apart from the text's).
@@ -308,6 +308,7 @@ test("a spec's small and lower-case numbered headings open sections; its margin'
   assert.deepEqual(
     doc.sections.map((s) => [s.number, s.level]),
     [
+      [null, 1],
       [null, 2],
       ['6.1.1', 4],
       ['6.1.1.1', 5],
@@ -506,5 +507,27 @@ test("a glyph read as a C0 control (a browser's .notdef for an emoji) is U+FFFD 
   assert.deepEqual(
     doc.blocks.map((b) => b.text),
     ['The code point rendered as \ufffd is represented as U+1F914.'],
+  );
+});
+
+test("the first page's first heading in its largest type is the title, level 1, even under 1.6 times the body", async () => {
+  // pdflatex's article at 11 pt: the \LARGE title is 17.28 pt, 1.58 times the body, and was level 2,
+  // a sibling of "Contents" (14.4 pt) and of the numbered sections.
+  const texts: TextSpec[] = [
+    { x: 172, top: 100, size: 17.28, text: 'Evidence Capture for Offline Retrieval' },
+    { x: 280, top: 140, size: 12, text: 'A. Writer' },
+    { x: 72, top: 200, size: 14.4, text: 'Contents', bold: true },
+    { x: 72, top: 240, size: 14.4, text: '1 Introduction', bold: true },
+  ];
+  for (let k = 0; k < 10; k++)
+    texts.push({ x: 72, top: 270 + k * 13.6, size: 10.95, text: `Line ${k + 1} of the introduction's running text.` });
+  const doc = await extractBytes(tablePdf([{ texts }]), 'https://example.test/article.pdf', 'application/pdf');
+  assert.deepEqual(
+    doc.sections.map((s) => [s.heading, s.level]),
+    [
+      ['Evidence Capture for Offline Retrieval', 1],
+      ['Contents', 2],
+      ['1 Introduction', 2],
+    ],
   );
 });

@@ -857,6 +857,12 @@ async function extractLoaded(
   }
 
   const bodyHeight = median(bodyHeights);
+  // The first page's largest type, when no later page sets a line as large: a title's size.
+  let firstPageLargest = 0;
+  for (const l of pageLines[0] ?? [])
+    if (!furniture.has(l) && /\p{L}/u.test(l.text)) firstPageLargest = Math.max(firstPageLargest, l.height);
+  if (pageLines.slice(1).some((lines) => lines.some((l) => !furniture.has(l) && l.height >= firstPageLargest - 0.5)))
+    firstPageLargest = Infinity;
   const hung = outline.length === 0 ? hangingHeadings(pageLines, new Set([...furniture, ...contents]), bodyFont) : new Map<Line, number>();
   result.title = metadataTitle(result.metadata['title']);
   // Headings come from the outline, which rarely names the document: its first page's title does.
@@ -950,8 +956,13 @@ async function extractLoaded(
         flush();
         if (result.title === '' && p === 1) result.title = line.text;
         // A section number gives the level below the document's title, as an outline's top entries and
-        // an HTML page's h2 have it ("1" 2, "1.5" 3); else the type size does.
-        const level = numbered ? numbered[1]!.split('.').length + 1 : (hung.get(line) ?? (line.height >= bodyHeight * 1.6 ? 1 : 2));
+        // an HTML page's h2 have it ("1" 2, "1.5" 3); else the type size does. The first page's first
+        // heading in its largest type, a type no later page sets, is the title, level 1, however large
+        // (LaTeX's \LARGE title is 1.58 times an 11 pt body).
+        const titleLine = p === 1 && builder.sections.length === 0 && line.height >= firstPageLargest - 0.5;
+        const level = numbered
+          ? numbered[1]!.split('.').length + 1
+          : (hung.get(line) ?? (titleLine || line.height >= bodyHeight * 1.6 ? 1 : 2));
         builder.openSection({
           fragment: null,
           heading: line.text,
