@@ -153,6 +153,14 @@ test('levels agree with and without an outline, and with the HTML page: the titl
   ];
   assert.deepEqual(await levels(tablePdf(pages, outline)), expected);
   assert.deepEqual(await levels(tablePdf(pages)), expected);
+  // An h1 inside an example is another top entry: the first is the title still, the Info Title naming it.
+  const example = [...outline, { title: 'Computer Starter Kit', page: 1, top: 300 }];
+  assert.deepEqual(
+    (
+      await extractBytes(tablePdf(pages, example, { title: 'Capture Standard' }), 'https://example.test/c.pdf', 'application/pdf')
+    ).sections.map((s) => [s.heading, s.level]),
+    [...expected, ['Computer Starter Kit', 1]],
+  );
   // An outline of several top entries (LaTeX's sections) has them at level 2, as before.
   const flat = [
     { title: '1. Introduction', page: 1, top: 150 },

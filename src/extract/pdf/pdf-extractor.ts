@@ -698,10 +698,17 @@ async function extractLoaded(
     if (typeof v === 'string' && v.trim() !== '') result.metadata[key.toLowerCase()] = v.trim();
   }
   const outline = await readOutline(doc);
-  // An outline's top entries are the document's sections (level 2, under its title), unless its one top
-  // entry is the title itself, the rest below it: a browser's outline of an HTML page's h1 to h6.
-  const roots = outline.filter((e) => e.depth === 1);
-  const outlineShift = roots.length === 1 && outline.length > 1 ? 0 : 1;
+  // An outline's top entries are the document's sections (level 2, under its title), unless its first
+  // top entry is the title itself, the rest below it: a browser's outline of an HTML page's h1 to h6.
+  // A page's h1 in an example (CSS Flexbox's "Computer Starter Kit") is another top entry: the first
+  // one is the title still when the Info Title names it and the other top entries are fewer than the
+  // nested ones.
+  const roots = outline.filter((e) => e.depth === 1).length;
+  const declared = normalizeSpace(result.metadata['title'] ?? '').toLowerCase();
+  const first = normalizeSpace(outline[0]?.title ?? '').toLowerCase();
+  const titled = first !== '' && declared !== '' && (declared.includes(first) || first.includes(declared));
+  const outlineShift =
+    outline.length > 1 && outline[0]!.depth === 1 && (roots === 1 || (titled && roots - 1 < outline.length - roots)) ? 0 : 1;
   // Tagged PDFs carry a structure tree (MarkInfo /Marked true); its heading tags are not read yet.
   const tagged = (await doc.getMarkInfo().catch(() => null))?.Marked === true;
   const pages = Math.min(doc.numPages, limits.maxPages);
