@@ -88,11 +88,18 @@ export const EXTRACT_RULE_VERSION = 27;
  * paragraph under headings whose word spaces line up is no table; an outlined PDF without a Title is
  * titled by its first page; a list item's hanging lines continue it; a raised letter kerned into the
  * one before it, as in the LaTeX logo, is no superscript; an unnumbered line 1.15 times the body in a
- * font of its own is a heading; listings in a monospaced font are code blocks). It enters the extraction
+ * font of its own is a heading; listings in a monospaced font are code blocks; 7: tables are found without
+ * running heads and feet; a heading may mix fonts the body is not set in; numbered headings and a
+ * browser's outline take the levels an HTML page has; a table of contents's entries are dropped;
+ * headings hanging left of the text, as in a man page; numbered headings in lower case or at h5 size;
+ * self-link pilcrows dropped; a heading beside a table is no row of it;
+ * aligned listings are code, each run at its column; a browser's contents list is dropped; a column of page
+ * numbers is no column; an unmapped marker glyph is a bullet; a C0 control glyph is U+FFFD;
+ * the first page's title is level 1). It enters the extraction
  * config of PDF documents only, so bumping it rebuilds PDFs and leaves every other document's bytes
  * alone.
  */
-export const PDF_EXTRACTOR_VERSION = 6;
+export const PDF_EXTRACTOR_VERSION = 7;
 /**
  * 2: heading paths start with the document title (same shape for every extractor); chunks record the ids
  * inside their text; chunks of one algorithm block cite the steps they cover. 3: chunk files record the

@@ -49,7 +49,8 @@ test('untagged lecture notes: every paragraph is filed under the heading it foll
     doc.sections.filter((s) => s.number !== null).map((s) => [s.number, s.level]),
     c.headings.map((h) => {
       const number = h.split(' ')[0]!;
-      return [number, number.split('.').length];
+      // Under the title (level 1), as the h2 and h3 of an HTML page: "1" is level 2, "1.1" level 3.
+      return [number, number.split('.').length + 1];
     }),
   );
   const heading = new Map(doc.sections.map((s) => [s.id, s.heading]));

@@ -157,6 +157,8 @@ export interface OutlineSpec {
   title: string;
   page: number;
   top: number;
+  /** Entries nested below this one (a browser's outline of h1 to h6). */
+  children?: OutlineSpec[];
 }
 
 /**
@@ -190,16 +192,31 @@ export function tablePdf(pages: PageSpec[], outline: OutlineSpec[] = [], info: {
   if (mono) objects.push('<< /Type /Font /Subtype /Type1 /BaseFont /Courier /Encoding /WinAnsiEncoding >>');
   if (outline.length > 0) {
     const root = objects.length + 1;
-    const first = root + 1;
-    const last = root + outline.length;
     objects[0] = `<< /Type /Catalog /Pages 2 0 R /Outlines ${root} 0 R >>`;
-    objects.push(`<< /Type /Outlines /First ${first} 0 R /Last ${last} 0 R /Count ${outline.length} >>`);
-    outline.forEach((o, i) => {
-      const id = first + i;
-      const links = `${i > 0 ? ` /Prev ${id - 1} 0 R` : ''}${id < last ? ` /Next ${id + 1} 0 R` : ''}`;
-      const dest = `[${pageIds[o.page - 1]} 0 R /XYZ 0 ${num(PAGE_HEIGHT - o.top)} 0]`;
-      objects.push(`<< /Title (${escapePdfString(o.title)}) /Parent ${root} 0 R${links} /Dest ${dest} >>`);
-    });
+    objects.push('');
+    // Entries are written depth first; each level's ids are reserved before its children are written.
+    const writeLevel = (entries: OutlineSpec[], parent: number): { first: number; last: number; count: number } => {
+      const ids = entries.map(() => {
+        objects.push('');
+        return objects.length;
+      });
+      let count = entries.length;
+      entries.forEach((o, i) => {
+        const id = ids[i]!;
+        const links = `${i > 0 ? ` /Prev ${ids[i - 1]} 0 R` : ''}${i < ids.length - 1 ? ` /Next ${ids[i + 1]} 0 R` : ''}`;
+        const dest = `[${pageIds[o.page - 1]} 0 R /XYZ 0 ${num(PAGE_HEIGHT - o.top)} 0]`;
+        let kids = '';
+        if (o.children && o.children.length > 0) {
+          const below = writeLevel(o.children, id);
+          kids = ` /First ${below.first} 0 R /Last ${below.last} 0 R /Count ${below.count}`;
+          count += below.count;
+        }
+        objects[id - 1] = `<< /Title (${escapePdfString(o.title)}) /Parent ${parent} 0 R${links}${kids} /Dest ${dest} >>`;
+      });
+      return { first: ids[0]!, last: ids[ids.length - 1]!, count };
+    };
+    const top = writeLevel(outline, root);
+    objects[root - 1] = `<< /Type /Outlines /First ${top.first} 0 R /Last ${top.last} 0 R /Count ${top.count} >>`;
   }
   if (info.title === undefined) return pdfFromObjects(objects);
   objects.push(`<< /Title (${escapePdfString(info.title)}) >>`);

@@ -156,7 +156,7 @@ function columnSplits(items: Item[], pageWidth: number): number[] {
   }
   // A gutter may be crossed by a few centred lines (title, author): those become full-width lines.
   const tolerance = Math.max(1, Math.floor(narrow.length * 0.03));
-  const candidates: number[] = [];
+  const candidates: { mid: number }[] = [];
   const lo = Math.floor(width * 0.2);
   const hi = Math.ceil(width * 0.8);
   let x = lo;
@@ -167,18 +167,23 @@ function columnSplits(items: Item[], pageWidth: number): number[] {
     }
     const start = x;
     while (x < hi && coverage[x]! <= tolerance) x++;
-    if (x - start >= 6) candidates.push((start + x) / 2);
+    if (x - start >= 6) candidates.push({ mid: (start + x) / 2 });
   }
-  // A real column holds running text: its runs are long on average (table cells are short).
+  // A real column holds running text: its runs are long on average (table cells are short). The strip
+  // right of a gutter, up to the next one, is measured: a two-column table of contents leaves a gutter
+  // between its leaders and its column of page numbers, a strip of short runs that is no column.
   const splits: number[] = [];
-  for (const mid of candidates) {
+  candidates.forEach(({ mid }, k) => {
     const prev = splits.length > 0 ? splits[splits.length - 1]! : 0;
-    const left = narrow.filter((it) => it.x >= prev - 1 && it.x + it.width <= mid + 1);
-    const right = narrow.filter((it) => it.x >= mid - 1);
+    const next = candidates[k + 1]?.mid ?? Infinity;
+    // Short runs without a letter (page numbers, list numbers) are measured on neither side.
+    const measured = (it: Item): boolean => it.width >= 20 || /\p{L}/u.test(it.str);
+    const left = narrow.filter((it) => it.x >= prev - 1 && it.x + it.width <= mid + 1 && measured(it));
+    const right = narrow.filter((it) => it.x >= mid - 1 && it.x + it.width <= next + 1 && measured(it));
     const avg = (list: Item[]): number => (list.length === 0 ? 0 : list.reduce((n, it) => n + it.width, 0) / list.length);
     if (left.length >= 5 && right.length >= 5 && avg(left) >= 60 && avg(right) >= 60 && (splits.length === 0 || mid - prev > 40))
       splits.push(mid);
-  }
+  });
   return splits;
 }
 
@@ -211,6 +216,10 @@ function buildLines(items: Item[], splits: number[]): Line[] {
       const visible = current.filter((i) => i.str !== '');
       if (visible.length > 0) {
         visible.sort((a, b) => a.x - b.x || a.index - b.index);
+        // A marker glyph its font maps to no character (a C1 control or a private-use code point:
+        // LaTeX's \textbullet from a bitmap TS1 font is U+0088) before the line's text is a bullet.
+        const first = visible[0]!;
+        if (visible.length >= 2 && UNMAPPED_MARKER.test(first.str.trim())) visible[0] = { ...first, str: '\u2022' };
         const text = lineText(visible);
         // Loops, not Math.min(...list): a spread of a hundred thousand runs overflows the stack.
         let x = Infinity;
@@ -404,6 +413,9 @@ const sectionNumberOf = (text: string): string | null => /^(\d+(?:\.\d+)*)\.?\s/
 /** A heading's leading section number: "1.5 Stability", "2. Methods". */
 const NUMBERED_HEADING = /^(\d{1,2}(?:\.\d{1,2}){0,4})\.?\s+\p{Lu}/u;
 
+/** The same, its title starting with any letter, digit or mark: "6.1.1. child-src", set apart in bold. */
+const NUMBERED_APART = /^(\d{1,2}(?:\.\d{1,2}){0,4})\.?\s+\S/u;
+
 /** The font most characters of the document are set in: its body text. */
 function mostCommonFont(pageLines: Line[][]): string {
   const chars = new Map<string, number>();
@@ -478,9 +490,117 @@ function runningFurniture(pageLines: Line[][], pageHeights: number[]): Set<Line>
   });
   const out = new Set<Line>();
   for (const { line, band } of candidates)
-    if (/^\d{1,4}$/.test(line.text) || line.items.every((it) => it.str.trim() === '' || (pagesOf.get(keyOf(band, it))?.size ?? 0) >= 2))
+    if (PAGE_NUMBER.test(line.text) || line.items.every((it) => it.str.trim() === '' || (pagesOf.get(keyOf(band, it))?.size ?? 0) >= 2))
       out.add(line);
+  // A lone number as the last line of the page, in its lowest 15%, is its printed page number.
+  pageLines.forEach((lines, p) => {
+    const last = lines[lines.length - 1];
+    if (last && PAGE_NUMBER.test(last.text) && last.top > pageHeights[p]! * 0.85) out.add(last);
+  });
   return out;
+}
+
+/** A page number alone: "12", groff's "- 12 -", a front matter's roman "-iv-" or "xii". */
+const PAGE_NUMBER = /^(?:[-\u2013\u2014]\s*)?(?:\d{1,4}|(?=[ivxlc])c{0,3}(?:xc|xl|l?x{0,3})(?:ix|iv|v?i{0,3}))(?:\s*[-\u2013\u2014])?$/i;
+
+/** A printed HTML table of contents's entry: a list marker, a section number, a title ("2. 4.1 Scope"). */
+const LISTED_ENTRY = /^\d{1,3}[.)]\s+\d{1,2}(?:\.\d{1,2}){0,5}\.?\s+\S/;
+
+/** A list marker and a title, as the entries without a number beside them ("9. Acknowledgments", "10.Index"). */
+const LIST_MARKED = /^\d{1,3}[.)]\s*\p{L}/u;
+
+/** A table of contents entry: a title, a dot leader and a page number ("2.1 Bounds . . . . 3"). */
+const LEADER_ENTRY = /\S.*?(?:\s*\.){4,}\s*(?:\d{1,4}|[ivxlc]{1,7})$/i;
+
+/**
+ * Lines of a printed table of contents: entries with a dot leader to their page number, and the lines
+ * next to them that end in a page number set at least two of their heights right of the words before
+ * it (LaTeX's section entries have no leader); a browser's print of an HTML page's contents list, its
+ * entries a list marker and a section number ("1. 4.1 Scope"), with the marked lines beside them
+ * ("9. Acknowledgments"). They are neither text nor headings nor table rows: the
+ * HTML extractor drops a page's table of contents too, and its entries would rank for every heading.
+ */
+function tableOfContents(pageLines: Line[][], furniture: Set<Line>): Set<Line> {
+  const out = new Set<Line>();
+  for (const all of pageLines) {
+    const lines = all.filter((l) => !furniture.has(l));
+    // A browser prints an HTML page's table of contents as the nested lists it is: "1. 4.1 MIME type
+    // representation", a list marker before each entry's section number, and no page numbers.
+    const listed = lines.map((l) => LISTED_ENTRY.test(l.text));
+    const leader = lines.map((l, k) => LEADER_ENTRY.test(l.text) || (listed[k]! && listed.filter(Boolean).length >= 3));
+    if (leader.filter(Boolean).length < 2) continue;
+    const pageNumbered = (l: Line): boolean => {
+      const visible = l.items.filter((i) => i.str.trim() !== '');
+      const last = visible[visible.length - 1];
+      const before = visible[visible.length - 2];
+      return (
+        last !== undefined &&
+        before !== undefined &&
+        /^(?:\d{1,4}|[ivxlc]{1,7})$/i.test(last.str.trim()) &&
+        last.x - (before.x + before.width) >= 2 * l.height
+      );
+    };
+    const toc = leader.slice();
+    // Grow the runs of leader entries over their neighbours that end in a page number.
+    // A neighbour of another size (the first heading after the contents, "1. Introduction") is none.
+    const beside = (k: number, n: number): boolean => toc[n] === true && Math.abs(lines[n]!.height - lines[k]!.height) <= 1;
+    for (let changed = true; changed; ) {
+      changed = false;
+      for (let k = 0; k < lines.length; k++)
+        if (!toc[k] && (beside(k, k - 1) || beside(k, k + 1)) && (pageNumbered(lines[k]!) || LIST_MARKED.test(lines[k]!.text))) {
+          toc[k] = true;
+          changed = true;
+        }
+    }
+    lines.forEach((l, k) => {
+      if (toc[k]) out.add(l);
+    });
+  }
+  return out;
+}
+
+/**
+ * Headings that hang left of the text, as a man page sets them (groff -man: NAME, SYNOPSIS,
+ * DESCRIPTION at the margin in bold, .SS subsections a little right of it, the text further right): a
+ * line wholly in fonts the body is not set in, ending in no full stop, comma or semicolon (.SS "Exit
+ * status:" may end in a colon), starting left of every
+ * line of the body's font in its column (the third leftmost, so that a stray line does not count),
+ * with the next line of its column starting right of it. Their level follows their indent: the
+ * leftmost 2, the next 3 (an HTML man page's h2 and h3).
+ */
+function hangingHeadings(pageLines: Line[][], skip: Set<Line>, bodyFont: string): Map<Line, number> {
+  const bodyXs = new Map<number, number[]>();
+  for (const lines of pageLines)
+    for (const l of lines)
+      if (!skip.has(l) && l.items.some((i) => i.font === bodyFont && i.str.trim() !== '')) {
+        const xs = bodyXs.get(l.column) ?? [];
+        xs.push(l.x);
+        bodyXs.set(l.column, xs);
+      }
+  const textLeft = new Map<number, number>();
+  for (const [column, xs] of bodyXs) if (xs.length >= 3) textLeft.set(column, xs.sort((a, b) => a - b)[2]!);
+  const found: Line[] = [];
+  for (const all of pageLines) {
+    const lines = all.filter((l) => !skip.has(l));
+    lines.forEach((l, k) => {
+      const left = textLeft.get(l.column);
+      const next = lines.slice(k + 1).find((n) => n.column === l.column);
+      if (
+        left !== undefined &&
+        l.x < left - 4 &&
+        next !== undefined &&
+        next.x > l.x + 4 &&
+        l.text.length <= 90 &&
+        /\p{L}/u.test(l.text) &&
+        !/[.,;]$/.test(l.text) &&
+        l.items.every((i) => i.str.trim() === '' || (i.font !== '' && i.font !== bodyFont))
+      )
+        found.push(l);
+    });
+  }
+  // Indents a point or two apart are one (quantised to 4 points).
+  const indents = [...new Set(found.map((l) => Math.round(l.x / 4)))].sort((a, b) => a - b);
+  return new Map(found.map((l) => [l, 2 + Math.min(3, indents.indexOf(Math.round(l.x / 4)))]));
 }
 
 /** Where a list item's text starts, right of its marker, when the marker is a text run of its own. */
@@ -488,6 +608,14 @@ function itemTextX(line: Line): number | null {
   const visible = line.items.filter((i) => i.str.trim() !== '');
   return visible.length >= 2 && MARKER.test(visible[0]!.str.trim()) ? visible[1]!.x : null;
 }
+
+/** C0 controls other than tab, line feed and carriage return. */
+// biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what is replaced.
+const CONTROL = /[\u0000-\u0008\u000b\u000c\u000e-\u001f]/;
+const CONTROLS = new RegExp(CONTROL.source, 'g');
+
+/** One glyph a font maps to no character: a C1 control or a private-use code point. */
+const UNMAPPED_MARKER = /^[\u0080-\u009f\ue000-\uf8ff]$/;
 
 /** A list marker alone: a bullet or dash, "1." or "1)", "(a)". */
 const MARKER = /^(?:[\u2022\u25cf\u25aa\u2013\-*]|\d+[.)]|\([a-z0-9]+\))$/;
@@ -570,6 +698,17 @@ async function extractLoaded(
     if (typeof v === 'string' && v.trim() !== '') result.metadata[key.toLowerCase()] = v.trim();
   }
   const outline = await readOutline(doc);
+  // An outline's top entries are the document's sections (level 2, under its title), unless its first
+  // top entry is the title itself, the rest below it: a browser's outline of an HTML page's h1 to h6.
+  // A page's h1 in an example (CSS Flexbox's "Computer Starter Kit") is another top entry: the first
+  // one is the title still when the Info Title names it and the other top entries are fewer than the
+  // nested ones.
+  const roots = outline.filter((e) => e.depth === 1).length;
+  const declared = normalizeSpace(result.metadata['title'] ?? '').toLowerCase();
+  const first = normalizeSpace(outline[0]?.title ?? '').toLowerCase();
+  const titled = first !== '' && declared !== '' && (declared.includes(first) || first.includes(declared));
+  const outlineShift =
+    outline.length > 1 && outline[0]!.depth === 1 && (roots === 1 || (titled && roots - 1 < outline.length - roots)) ? 0 : 1;
   // Tagged PDFs carry a structure tree (MarkInfo /Marked true); its heading tags are not read yet.
   const tagged = (await doc.getMarkInfo().catch(() => null))?.Marked === true;
   const pages = Math.min(doc.numPages, limits.maxPages);
@@ -582,6 +721,8 @@ async function extractLoaded(
   const pageTexts: string[] = [];
   const pageHeights: number[] = [];
   const pageTables: PageTables[] = [];
+  // Tables are found once every page is read: running heads and feet, known only then, are no rows.
+  const tableInputs: { height: number; runs: TextRun[]; rulings: Ruling[] | null; splits: number[] }[] = [];
   let rulingsSkipped = 0;
   let tablesSkipped = 0;
   let tablesFailed = 0;
@@ -601,6 +742,12 @@ async function extractLoaded(
     const runs: TextRun[] = [];
     content.forEach((raw, index) => {
       if (!('str' in raw)) return;
+      // A pilcrow alone in its run is a paragraph's self-link (Bikeshed and ReSpec print one in the margin
+      // beside each paragraph and heading), not text: the HTML extractor drops self-links too.
+      if (raw.str.trim() === '\u00b6') return;
+      // A glyph the font maps to a C0 control (a browser's .notdef for an emoji it has no font for reads
+      // as U+0000) is an unreadable character: U+FFFD says so, as a decoder does, instead of a NUL.
+      if (CONTROL.test(raw.str)) raw = { ...raw, str: raw.str.replace(CONTROLS, '\ufffd') };
       const t = raw.transform as number[];
       const x = (t[4] ?? 0) - vx0;
       const baseline = (t[5] ?? 0) - vy0;
@@ -625,9 +772,9 @@ async function extractLoaded(
     });
     const splits = columnSplits(items, pageWidth);
     // Tables need text: the operator list (for ruling lines) is read only for pages with some. A page
-    // whose drawing pdfjs cannot list, or any slip in table finding, costs that page its tables only.
+    // whose drawing pdfjs cannot list costs that page its tables only.
+    let rulings: Ruling[] | null = [];
     try {
-      let rulings: Ruling[] = [];
       // A page past the words bound gets no tables: its drawing is not listed either.
       if (runs.length >= 4 && runs.length <= MAX_WORDS_PER_PAGE) {
         const operators = await page.getOperatorList();
@@ -635,13 +782,11 @@ async function extractLoaded(
         if (read === null) rulingsSkipped++;
         else rulings = read;
       }
-      const found = findPageTables(p, quantise(pageHeight), runs, rulings, splits.map(quantise));
-      if (found.skipped) tablesSkipped++;
-      pageTables.push(found);
     } catch (error) {
       if (error instanceof EpistemeError) throw error;
-      tablesFailed++;
+      rulings = null;
     }
+    tableInputs.push({ height: quantise(pageHeight), runs, rulings, splits: splits.map(quantise) });
     const lines = readingOrder(buildLines(items, splits));
     pageLines.push(lines);
     pageTexts.push(lines.map((l) => l.text).join('\n'));
@@ -651,6 +796,28 @@ async function extractLoaded(
     collectFields(annotations, p, fields);
     page.cleanup();
   }
+  const furniture = runningFurniture(pageLines, pageHeights);
+  const contents = tableOfContents(pageLines, furniture);
+  // Running heads and feet, and a table of contents's entries, are no rows of a table.
+  const furnitureItems = new Set<string>();
+  pageLines.forEach((lines, k) => {
+    for (const l of lines) if (furniture.has(l) || contents.has(l)) for (const it of l.items) furnitureItems.add(`${k + 1}:${it.index}`);
+  });
+  tableInputs.forEach((input, k) => {
+    const p = k + 1;
+    // A page whose drawing pdfjs cannot list, or any slip in table finding, costs that page its tables only.
+    try {
+      if (input.rulings === null) throw new Error('rulings unreadable');
+      const runs = input.runs.filter((r) => !furnitureItems.has(`${p}:${r.index}`));
+      const found = findPageTables(p, input.height, runs, input.rulings, input.splits);
+      if (found.skipped) tablesSkipped++;
+      pageTables.push(found);
+    } catch (error) {
+      if (error instanceof EpistemeError) throw error;
+      tablesFailed++;
+    }
+  });
+  tableInputs.length = 0;
   if (rulingsSkipped > 0)
     builder.warn(
       'pdf-rulings-skipped',
@@ -663,7 +830,30 @@ async function extractLoaded(
       'pdf-tables-skipped',
       `${tablesSkipped} page(s) hold too many words to look for tables; their text is kept as paragraphs.`,
     );
-  const tables = joinContinuations(pageTables);
+  const bodyFont = mostCommonFont(pageLines);
+  const monospaced = monospacedFonts(pageLines);
+  const fontOfItem = new Map<string, string>();
+  pageLines.forEach((lines, k) => {
+    for (const l of lines) for (const it of l.items) fontOfItem.set(`${k + 1}:${it.index}`, it.font);
+  });
+  const listingFont = (key: string): boolean => {
+    const font = fontOfItem.get(key);
+    return font !== undefined && monospaced.has(font) && font !== bodyFont;
+  };
+  // Aligned lines set in a monospaced font the body is not set in, a third of them or more with
+  // code's punctuation, are a listing (a grammar's "cookie-pair = cookie-name", an IDL block, a style
+  // sheet whose comments line up), kept as code; a table of code names ("onload | load") stays a table.
+  // Nine runs in ten in such a font and none in the body's: a listing's links may be set in a font too
+  // rare to be measured as monospaced.
+  const listing = (table: Table): boolean => {
+    const keys = table.parts.flatMap((part) => [...part.items].map((index) => `${part.page}:${index}`));
+    return (
+      keys.every((key) => fontOfItem.get(key) !== bodyFont) &&
+      10 * keys.filter(listingFont).length >= 9 * keys.length &&
+      3 * table.rows.filter((r) => r.cells.some((c) => /[=;{}()<>[\]]/.test(c))).length >= table.rows.length
+    );
+  };
+  const tables = joinContinuations(pageTables).filter((table) => !listing(table));
   const tableOfItem = new Map<string, Table>();
   for (const table of tables)
     for (const part of table.parts) for (const index of part.items) tableOfItem.set(`${part.page}:${index}`, table);
@@ -674,9 +864,13 @@ async function extractLoaded(
   }
 
   const bodyHeight = median(bodyHeights);
-  const bodyFont = mostCommonFont(pageLines);
-  const monospaced = monospacedFonts(pageLines);
-  const furniture = runningFurniture(pageLines, pageHeights);
+  // The first page's largest type, when no later page sets a line as large: a title's size.
+  let firstPageLargest = 0;
+  for (const l of pageLines[0] ?? [])
+    if (!furniture.has(l) && /\p{L}/u.test(l.text)) firstPageLargest = Math.max(firstPageLargest, l.height);
+  if (pageLines.slice(1).some((lines) => lines.some((l) => !furniture.has(l) && l.height >= firstPageLargest - 0.5)))
+    firstPageLargest = Infinity;
+  const hung = outline.length === 0 ? hangingHeadings(pageLines, new Set([...furniture, ...contents]), bodyFont) : new Map<Line, number>();
   result.title = metadataTitle(result.metadata['title']);
   // Headings come from the outline, which rarely names the document: its first page's title does.
   if (result.title === '' && outline.length > 0 && pageLines[0]) result.title = firstPageTitle(pageLines[0], bodyHeight, furniture);
@@ -694,7 +888,10 @@ async function extractLoaded(
     };
     // Each column's left edge: where its lines start when not indented.
     const leftEdge = new Map<number, number>();
-    for (const l of lines) leftEdge.set(l.column, Math.min(leftEdge.get(l.column) ?? Infinity, l.x));
+    // Running heads and feet are no column's edge: a browser prints them in the page's margin; nor is a
+    // mark alone there (a specification's self-link pilcrows, a change bar), without a letter or digit.
+    for (const l of lines)
+      if (!furniture.has(l) && /[\p{L}\p{N}]/u.test(l.text)) leftEdge.set(l.column, Math.min(leftEdge.get(l.column) ?? Infinity, l.x));
     // Outline entries of this page whose title no line carries open where their destination points.
     const titled = new Set<OutlineEntry>();
     for (const e of outline) if (e.page === p && lines.some((l) => outlineTitleOf(l.text) === outlineTitleOf(e.title))) titled.add(e);
@@ -705,29 +902,27 @@ async function extractLoaded(
       offset = end + 1;
       // Outline sections open at the line that carries their title (else at the top of their page).
       while (outlineIndex < outline.length && outline[outlineIndex]!.page !== null && outline[outlineIndex]!.page! < p) {
-        openOutlineSection(builder, outline[outlineIndex]!, null, p);
+        openOutlineSection(builder, outlineShift, outline[outlineIndex]!, null, p);
         outlineIndex++;
       }
       // ... or, when no line of their page carries the title (it wraps, or is spelt otherwise), at
       // the first line below their destination: the text after a heading is not left in the section before.
       for (let e = outline[outlineIndex]; e && e.page === p && !titled.has(e) && e.top !== null && line.top >= e.top - 2; ) {
         flush();
-        openOutlineSection(builder, e, null, p);
+        openOutlineSection(builder, outlineShift, e, null, p);
         outlineIndex++;
         e = outline[outlineIndex];
       }
       const entry = outline[outlineIndex];
       if (entry && entry.page === p && outlineTitleOf(line.text) === outlineTitleOf(entry.title)) {
         flush();
-        openOutlineSection(builder, entry, line, p, start, end);
+        openOutlineSection(builder, outlineShift, entry, line, p, start, end);
         outlineIndex++;
         continue;
       }
-      // A lone number as the last line of the page is its printed page number (furniture).
-      if (li === lines.length - 1 && /^\d{1,4}$/.test(line.text) && line.top > pageHeights[p - 1]! * 0.85) continue;
-      // Running heads and feet (the same words, numbers aside, in the same band on several pages) are
-      // furniture too: neither headings nor text of the section they happen to fall in.
-      if (furniture.has(line)) continue;
+      // Running heads and feet (the same words, numbers aside, in the same band on several pages) and
+      // page numbers are furniture: neither headings nor text of the section they happen to fall in.
+      if (furniture.has(line) || contents.has(line)) continue;
       // A line whose text all went into table cells is the table: it is emitted once, where it starts.
       const visible = line.items.filter((it) => it.str.trim() !== '');
       const table = visible.length > 0 ? tableOfItem.get(`${p}:${visible[0]!.index}`) : undefined;
@@ -739,7 +934,13 @@ async function extractLoaded(
         }
         continue;
       }
-      const numbered = NUMBERED_HEADING.exec(line.text);
+      // Set apart from the body: no run of the line in the body's font. A heading may mix fonts (a
+      // bold heading with a bold italic variable or a bold code name: "4.1.1. Set response's CSP list").
+      const apart = line.items.every((i) => i.str.trim() === '' || (i.font !== '' && i.font !== bodyFont));
+      // A numbered line set apart may start its title in lower case, with a code name ("6.1.1. child-src").
+      const numbered = NUMBERED_HEADING.exec(line.text) ?? (apart ? NUMBERED_APART.exec(line.text) : null);
+      // Three levels deep and set apart, a number is a heading at a browser's h5 size (0.83 of the body).
+      const deep = numbered !== null && numbered[1]!.split('.').length >= 3 ? 0.8 : 0.95;
       const isHeading =
         outline.length === 0 &&
         line.text.length <= 90 &&
@@ -749,19 +950,26 @@ async function extractLoaded(
           // are 1.2 times the body, many reports' headings are bold body text.
           (numbered !== null &&
             !/[.,;:]$/.test(line.text) &&
-            (line.height >= bodyHeight * 1.15 || (line.font !== '' && line.font !== bodyFont && line.height >= bodyHeight * 0.95))) ||
+            (line.height >= bodyHeight * 1.15 || (apart && line.height >= bodyHeight * deep))) ||
           // Unnumbered, a line 1.15 times the body in a font of its own at its column's left edge:
           // LaTeX's \subsection* ("Preamble"); a title page's centred author and date lines are not.
           (line.height >= bodyHeight * 1.15 &&
-            line.font !== '' &&
-            line.font !== bodyFont &&
+            apart &&
             !/[.,;:]$/.test(line.text) &&
-            line.x <= (leftEdge.get(line.column) ?? line.x) + 2));
+            line.x <= (leftEdge.get(line.column) ?? line.x) + 2) ||
+          // A man page's headings hang left of its text.
+          hung.has(line));
       if (isHeading) {
         flush();
         if (result.title === '' && p === 1) result.title = line.text;
-        // A section number gives the level ("1" 1, "1.5" 2); else the type size does.
-        const level = numbered ? numbered[1]!.split('.').length : line.height >= bodyHeight * 1.6 ? 1 : 2;
+        // A section number gives the level below the document's title, as an outline's top entries and
+        // an HTML page's h2 have it ("1" 2, "1.5" 3); else the type size does. The first page's first
+        // heading in its largest type, a type no later page sets, is the title, level 1, however large
+        // (LaTeX's \LARGE title is 1.58 times an 11 pt body).
+        const titleLine = p === 1 && builder.sections.length === 0 && line.height >= firstPageLargest - 0.5;
+        const level = numbered
+          ? numbered[1]!.split('.').length + 1
+          : (hung.get(line) ?? (titleLine || line.height >= bodyHeight * 1.6 ? 1 : 2));
         builder.openSection({
           fragment: null,
           heading: line.text,
@@ -775,9 +983,17 @@ async function extractLoaded(
       }
       const prev = para ? para.lines[para.lines.length - 1]! : null;
       const gap = prev ? line.top - (prev.top + prev.height) : 0;
-      // A listing's lines (all in a monospaced font the body is not set in) keep their line breaks and
+      // A listing's lines (in fonts the body is not set in, mostly monospaced) keep their line breaks and
       // indentation: they are one code block, however they are indented or spaced.
-      const code = line.items.every((i) => i.str.trim() === '' || (monospaced.has(i.font) && i.font !== bodyFont));
+      // A link in a listing may be set in a font of its own: half its characters monospaced suffice.
+      let monoChars = 0;
+      let chars = 0;
+      for (const i of line.items) {
+        if (i.str.trim() === '') continue;
+        chars += i.str.length;
+        if (monospaced.has(i.font)) monoChars += i.str.length;
+      }
+      const code = apart && chars > 0 && 2 * monoChars >= chars;
       if (para !== null && (para.code || code)) {
         if (para.code !== code || prev!.column !== line.column || gap > Math.max(prev!.height, line.height) * 3) flush();
         if (para === null) para = { lines: [line], start, end, code };
@@ -793,6 +1009,10 @@ async function extractLoaded(
       const hanging = item !== null && line.x > item.x + 2;
       const textX = item !== null ? itemTextX(item) : null;
       const outdented = textX !== null && line.x < textX - 2;
+      // A term led by a font of its own (bold), set two ems or more left of the line before it, starts
+      // a paragraph: a man page's next option ("-A, --almost-all") after the description of the last.
+      const lead = line.items.find((i) => i.str.trim() !== '');
+      const term = prev !== null && lead !== undefined && lead.font !== bodyFont && line.x < prev.x - 2 * line.height;
       const breaks =
         prev !== null &&
         (prev.column !== line.column ||
@@ -801,6 +1021,7 @@ async function extractLoaded(
           gap < -prev.height * 2 ||
           Math.abs(line.height - prev.height) > 1.5 ||
           outdented ||
+          term ||
           BULLET.test(line.text));
       if (breaks) flush();
       if (!para) para = { lines: [line], start, end, code };
@@ -812,7 +1033,7 @@ async function extractLoaded(
     flush();
   }
   while (outlineIndex < outline.length) {
-    openOutlineSection(builder, outline[outlineIndex]!, null, outline[outlineIndex]!.page ?? pages);
+    openOutlineSection(builder, outlineShift, outline[outlineIndex]!, null, outline[outlineIndex]!.page ?? pages);
     outlineIndex++;
   }
   if (outline.length === 0) {
@@ -853,6 +1074,7 @@ function emitTable(builder: DocumentBuilder, table: Table): void {
 
 function openOutlineSection(
   builder: DocumentBuilder,
+  shift: number,
   entry: OutlineEntry,
   line: Line | null,
   page: number,
@@ -862,7 +1084,7 @@ function openOutlineSection(
   builder.openSection({
     fragment: null,
     heading: normalizeSpace(entry.title),
-    level: entry.depth + 1,
+    level: entry.depth + shift,
     number: (line ? sectionNumberOf(line.text) : null) ?? sectionNumberOf(normalizeSpace(entry.title)),
     page: entry.page ?? page,
     span: line && start !== undefined && end !== undefined ? lineSpan(page, [line], start, end) : { page: entry.page ?? page },
@@ -940,7 +1162,23 @@ function emitCode(builder: DocumentBuilder, lines: Line[], page: number, start: 
     }
   }
   const step = chars > 0 && advance > 0 ? advance / chars : 0;
-  const text = lines.map((l) => ' '.repeat(step > 0 ? Math.min(80, Math.round((l.x - left) / step)) : 0) + l.text).join('\n');
+  // Each run at its own column, as a <pre> keeps it: a grammar's "=" and a style sheet's comments line up.
+  const lineText = (l: Line): string => {
+    if (!(step > 0)) return l.text;
+    let out = '';
+    let right = -Infinity;
+    for (const it of l.items) {
+      const str = it.str.trim() === '' ? '' : it.str;
+      if (str === '') continue;
+      const column = Math.min(160, Math.round((it.x - left) / step));
+      if (column > out.length) out += ' '.repeat(column - out.length);
+      else if (out !== '' && it.x - right > step / 2 && !out.endsWith(' ')) out += ' ';
+      out += str;
+      right = it.x + it.width;
+    }
+    return out.replace(/\s+$/, '');
+  };
+  const text = lines.map(lineText).join('\n');
   builder.addBlock({
     kind: 'code',
     text,

@@ -827,6 +827,9 @@ function pruneSpaceGutters(lines: Line[], bounds: number[]): number[] {
 }
 
 /** Aligned tables: runs of lines that share free gutters. */
+/** Whether a line is set at least 1.15 times the size of another (a heading beside a table's rows). */
+const larger = (line: Line, than: Line): boolean => line.size * 20 >= than.size * 23;
+
 function alignedTables(free: Line[], rules: Ruling[], page: number, layoutSplits: number[], pageHeight: number): PageTable[] {
   const furnitureBand = Math.floor((pageHeight * FURNITURE_PERCENT) / 100);
   const multi = free.map((l) => segmentCount(l) >= 2);
@@ -837,7 +840,10 @@ function alignedTables(free: Line[], rules: Ruling[], page: number, layoutSplits
   if (span > MAX_COVERAGE_UNITS) return tables;
   let i = 0;
   while (i < free.length) {
-    if (!multi[i]) {
+    // A line set larger than the line below it (a numbered heading over a table: "3 | Extracting
+    // evidence") is no row of it.
+    const below = free[i + 1];
+    if (!multi[i] || (below !== undefined && larger(free[i]!, below))) {
       i++;
       continue;
     }
@@ -853,6 +859,8 @@ function alignedTables(free: Line[], rules: Ruling[], page: number, layoutSplits
       if (line.top - prev.bottom > 2 * Math.max(line.size, prev.size)) break;
       // A running head or page number is no row, however close it stands to the table.
       if (!multi[j] && (line.bottom <= furnitureBand || line.top >= pageHeight - furnitureBand)) break;
+      // Nor is a heading set larger than the rows, however close it follows the table.
+      if (larger(line, prev)) break;
       if (multi[j]) {
         coverage.add(line, true);
         const next = coverage.gutters();
