@@ -75,8 +75,11 @@
  * 27: Markdown sweep: front matter ends at kramdown-rfc's part marker and may be TOML (+++, mmark's
  * %%%); kramdown and mmark markup, definition lists, cross-references and section numbers; GitHub
  * footnotes; ids in raw HTML are citable; raw inline HTML no longer splits words.
+ * 28: a document on a host the URL gives to the rfc or ietf-draft family that declares the other's
+ * document type (a draft name on httpwg.org, an RFC number in the drafts archive) is read with that
+ * family (families.ts siblingFamilies): Internet-Drafts were typed "rfc".
  */
-export const EXTRACT_RULE_VERSION = 27;
+export const EXTRACT_RULE_VERSION = 28;
 /**
  * The PDF extractor's own version (1: pdf-parse tables; 2: tables from geometry with rowPages, and
  * heading-guess limits; 3: unruled tables as reports set them (wrapped cells at the row pitch, bold

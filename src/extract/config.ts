@@ -1,5 +1,5 @@
 import type { ExtractorId, SnapshotMeta, SourceSpec } from '../document/types.js';
-import { contentFamilies, familyByUrl, genericFamily, type LoadedFamily } from './families.js';
+import { contentFamilies, familyByUrl, genericFamily, siblingFamilies, type LoadedFamily } from './families.js';
 export type { LoadedFamily } from './families.js';
 
 /**
@@ -112,12 +112,19 @@ export function familiesInEffect(
   source: SourceSpec,
   snapshot: SnapshotMeta,
   workspaceFamilies?: readonly LoadedFamily[],
-): { family: LoadedFamily; extractor: ExtractorId; byContent: readonly LoadedFamily[] } {
+): { family: LoadedFamily; extractor: ExtractorId; byContent: readonly LoadedFamily[]; byUrl: boolean } {
   const byUrl = familyByUrl(source.url, source.family, workspaceFamilies);
   const family = byUrl ?? genericFamily(workspaceFamilies);
   const extractor = chooseExtractor(source, snapshot, family);
-  const byContent = byUrl !== null || extractor === 'pdf' ? NO_FAMILIES : contentFamilies(workspaceFamilies);
-  return { family, extractor, byContent };
+  // A family the entry names is final; one the URL gives yields to a sibling whose document type the
+  // document declares (siblingFamilies).
+  const byContent =
+    extractor === 'pdf' || source.family !== undefined
+      ? NO_FAMILIES
+      : byUrl === null
+        ? contentFamilies(workspaceFamilies)
+        : siblingFamilies(byUrl, workspaceFamilies);
+  return { family, extractor, byContent, byUrl: byUrl !== null };
 }
 
 const familyEntries = new WeakMap<readonly LoadedFamily[], { id: string; file: string; rules: unknown }[]>();
@@ -130,10 +137,11 @@ function familyEntry(family: LoadedFamily): { id: string; file: string; rules: u
 /**
  * The canonical object whose SHA-256 is provenance.extractionConfigSha256: the family's rules in
  * effect, the extractor chosen, the fragment selection, the authority override and the options.
- * Editing one family's rules changes it only for that family's documents, and for the documents whose
- * URL names no family when that family lists generators (`familiesByContent`: their content may
- * select it). Which family the content selects is not here: it is read from the bytes, which the key
- * holds already, and the document records it (`family`).
+ * Editing one family's rules changes it only for that family's documents, for the documents whose
+ * URL names no family when that family lists generators, and for its siblings' documents (rfc and
+ * ietf-draft, w3c and whatwg: `familiesByContent`, the families their content may select). Which
+ * family the content selects is not here: it is read from the bytes, which the key holds already, and
+ * the document records it (`family`).
  */
 export function extractionConfig(
   source: SourceSpec,

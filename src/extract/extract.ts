@@ -51,7 +51,7 @@ export interface ExtractInput {
 export async function extractDocument(input: ExtractInput): Promise<EvidenceDocument> {
   const { source, snapshot, body } = input;
   const options = normalizedOptions(input.options);
-  const { family: urlFamily, extractor, byContent } = familiesInEffect(source, snapshot, input.families);
+  const { family: urlFamily, extractor, byContent, byUrl } = familiesInEffect(source, snapshot, input.families);
   const config = extractionConfig(source, snapshot, options, input.families);
   const fragment = fragmentOf(source.url);
   const baseUrl = withoutFragment(source.url);
@@ -90,7 +90,8 @@ export async function extractDocument(input: ExtractInput): Promise<EvidenceDocu
     case 'pdf':
       break;
   }
-  const chosen = familyForGenerators(claims, byContent);
+  // A family the URL gives yields only to a sibling of the document type the document declares.
+  const chosen = familyForGenerators(claims, byContent, byUrl);
   const family = chosen?.family ?? urlFamily;
   const authority = source.authority ?? family.rules.defaults.authority;
   const html = family.rules.html;
@@ -104,9 +105,12 @@ export async function extractDocument(input: ExtractInput): Promise<EvidenceDocu
   if (chosen !== null) {
     const { claim, generator } = chosen;
     const declaredType = claim.documentType === null ? '' : ` and declares the document type ${claim.documentType}`;
+    const why = byUrl
+      ? `The URL names the ${urlFamily.rules.id} family (documents of type ${urlFamily.rules.defaults.documentType}); `
+      : 'No family names this URL; ';
     builder.info(
       'family-from-content',
-      `No family names this URL; the document shows it was made by ${generator} (${claim.evidence})${declaredType}, ` +
+      `${why}the document shows it was made by ${generator} (${claim.evidence})${declaredType}, ` +
         `so it was read with the ${family.rules.id} family's rules (match.generators).`,
     );
   }

@@ -308,6 +308,7 @@ export function namesGenerator(text: string, name: string): boolean {
 export function familyForGenerators(
   claims: readonly GeneratorClaim[],
   candidates: readonly LoadedFamily[],
+  declaredTypeOnly = false,
 ): { family: LoadedFamily; claim: GeneratorClaim; generator: string } | null {
   for (const claim of claims) {
     let first: { family: LoadedFamily; generator: string } | undefined;
@@ -317,7 +318,36 @@ export function familyForGenerators(
       if (claim.documentType !== null && family.rules.defaults.documentType === claim.documentType) return { family, claim, generator };
       first ??= { family, generator };
     }
-    if (first) return { ...first, claim };
+    if (first && !declaredTypeOnly) return { ...first, claim };
   }
   return null;
+}
+
+const siblingCache = new WeakMap<LoadedFamily, { among: readonly LoadedFamily[]; siblings: readonly LoadedFamily[] }>();
+
+/**
+ * The other families that read exactly the tools `family` reads and give another document type (rfc
+ * and ietf-draft: xml2rfc, kramdown-rfc, ...): a document on a host its URL gives to `family` that
+ * declares the type of one of them (an Internet-Draft on httpwg.org, whose RFCs the rfc family reads)
+ * is read with that one's rules. Families that share only some tools (w3c and whatwg share Bikeshed)
+ * differ in more than the type, and a URL that names one keeps it.
+ */
+export function siblingFamilies(family: LoadedFamily, workspaceFamilies?: readonly LoadedFamily[]): readonly LoadedFamily[] {
+  const among = contentFamilies(workspaceFamilies);
+  const cached = siblingCache.get(family);
+  if (cached?.among === among) return cached.siblings;
+  const tools = (f: LoadedFamily): string =>
+    (f.rules.match.generators ?? [])
+      .map((name) => name.toLowerCase())
+      .sort(compareCodeUnits)
+      .join('\n');
+  const own = tools(family);
+  const siblings =
+    own === ''
+      ? []
+      : among.filter(
+          (other) => other !== family && other.rules.defaults.documentType !== family.rules.defaults.documentType && tools(other) === own,
+        );
+  siblingCache.set(family, { among, siblings });
+  return siblings;
 }

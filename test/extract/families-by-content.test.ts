@@ -277,6 +277,27 @@ test('a family named by the entry or the URL wins over what the content declares
   assert.deepEqual(mirrored.sections, own.sections);
 });
 
+test('a draft on a host the rfc family names is read as a draft; an RFC there, or a family the entry names, is kept', async () => {
+  const draftUrl = 'https://httpwg.org/http-extensions/draft-ietf-httpbis-widget.html';
+  const draft = await extractBytes(xml2rfcHtml('<meta content="draft-ietf-httpbis-widget-03" name="ietf.draft">'), draftUrl, 'text/html');
+  assert.equal(draft.family, 'ietf-draft');
+  assert.equal(draft.documentType, 'internet-draft');
+  assert.match(familyDiagnostic(draft) ?? '', /^The URL names the rfc family \(documents of type rfc\); .* internet-draft/);
+  const rfc = await extractBytes(
+    xml2rfcHtml('<meta content="9999" name="rfc.number">'),
+    'https://httpwg.org/specs/rfc9999.html',
+    'text/html',
+  );
+  assert.equal(rfc.family, 'rfc');
+  assert.equal(familyDiagnostic(rfc), undefined);
+  const undeclared = await extractBytes(xml2rfcHtml(''), draftUrl, 'text/html');
+  assert.equal(undeclared.family, 'rfc', 'a document that declares no type keeps its URL family');
+  const named = await extractBytes(xml2rfcHtml('<meta content="draft-x-00" name="ietf.draft">'), draftUrl, 'text/html', { family: 'rfc' });
+  assert.equal(named.family, 'rfc', 'a family the entry names is final');
+  const archived = await extractBytes(rfcText(RFC_TEXT_HEADER), 'https://www.ietf.org/archive/id/draft-x-00.txt', 'text/plain');
+  assert.equal(archived.family, 'rfc', 'an RFC in the drafts archive is an RFC');
+});
+
 test('the extraction config of a document no URL assigns covers every family its content may select, and no other', () => {
   const snap = (url: string, type: string): SnapshotMeta => snapshotFor(url, type, new Uint8Array([1]));
   const ids = (config: Record<string, unknown>): string[] | undefined =>
@@ -284,14 +305,17 @@ test('the extraction config of a document no URL assigns covers every family its
   const unknown = extractionConfig({ url: `${HOST}/x` }, snap(`${HOST}/x`, 'text/html'), DEFAULT_EXTRACT_OPTIONS);
   assert.deepEqual(ids(unknown), ['ietf-draft', 'rfc', 'tc39', 'w3c', 'whatwg'], 'the families that list generators, by file name');
   assert.equal((unknown['family'] as { id: string }).id, 'generic', 'the last resort');
-  // A URL or an entry that names a family: that family's rules alone.
-  for (const [url, family] of [
-    ['https://www.w3.org/TR/x/', undefined],
-    ['https://www.rfc-editor.org/rfc/rfc1.txt', undefined],
-    [`${HOST}/x`, 'generic'],
+  // A URL or an entry that names a family: that family's rules alone, and a URL's family's siblings
+  // (the families that read exactly its tools: rfc and ietf-draft), whose type the document may declare.
+  for (const [url, family, expected] of [
+    ['https://www.w3.org/TR/x/', undefined, undefined],
+    ['https://www.rfc-editor.org/rfc/rfc1.txt', undefined, ['ietf-draft']],
+    ['https://www.ietf.org/archive/id/draft-x-00.txt', undefined, ['rfc']],
+    ['https://www.rfc-editor.org/rfc/rfc1.txt', 'rfc', undefined],
+    [`${HOST}/x`, 'generic', undefined],
   ] as const) {
     const config = extractionConfig({ url, ...(family ? { family } : {}) }, snap(url, 'text/html'), DEFAULT_EXTRACT_OPTIONS);
-    assert.equal(ids(config), undefined, url);
+    assert.deepEqual(ids(config), expected, url);
   }
   // A PDF declares no generator Episteme reads: generic alone.
   assert.equal(
