@@ -11,25 +11,25 @@ import { MAX_SCRIPT_NESTING, type ScriptKind, isNoteMarker, scriptText } from '.
 import { BLOCK_TAGS, SKIP_TAGS } from './tags.js';
 import { anchorId } from './anchors.js';
 import { LinkTexts } from './link-texts.js';
+import { LinkResolver } from '../link-resolver.js';
 
 /** The reading text of elements: inline runs, list markers, table cells joined by " | ", links resolved. */
 export class FlowWriter {
-  private readonly baseNoHash: string;
   /** Where the ids of elements inside the text go, set by the walker for a block's text; null otherwise. */
   anchors: BlockAnchor[] | null = null;
   /** How many `<sup>`/`<sub>` enclose the node being written. */
   private scriptNesting = 0;
-  /** Links resolved so far (href -> absolute URL): this writer serves one document. */
-  private readonly resolved = new Map<string, string>();
+  /** This writer serves one document: its links resolve against its URL. */
+  private readonly links: LinkResolver;
   /** The texts of the links being written (null when links are not recorded). */
   private readonly linkTexts: LinkTexts | null;
 
   constructor(
     private readonly rules: CompiledRules,
-    private readonly baseUrl: string,
+    baseUrl: string,
     private readonly wantLinks: boolean,
   ) {
-    this.baseNoHash = baseUrl.split('#')[0] ?? baseUrl;
+    this.links = new LinkResolver(baseUrl);
     this.linkTexts = wantLinks ? new LinkTexts() : null;
   }
 
@@ -146,18 +146,7 @@ export class FlowWriter {
   }
 
   resolve(href: string): string {
-    if (href.startsWith('#')) return this.baseNoHash + href;
-    // A spec links the same few hundred targets thousands of times: each is parsed once per document.
-    let resolved = this.resolved.get(href);
-    if (resolved === undefined) {
-      try {
-        resolved = new URL(href, this.baseUrl).href;
-      } catch {
-        resolved = href;
-      }
-      this.resolved.set(href, resolved);
-    }
-    return resolved;
+    return this.links.resolve(href);
   }
 }
 

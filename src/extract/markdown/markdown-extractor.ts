@@ -5,6 +5,7 @@ import type { BlockAnchor, BlockKind, BlockDraft, DocumentBuilder, Link, ListIte
 import { anchorId } from '../html/anchors.js';
 import { BLOCK_TAGS } from '../html/tags.js';
 import { MAX_LINK_TEXT, MAX_OUTLINE_DEPTH } from '../input-bounds.js';
+import { LinkResolver } from '../link-resolver.js';
 import { parseMarkup } from '../markup-parser.js';
 import { normalizeSpace } from '../text-sink.js';
 import { boundedTitle, splitLines, type SourceLine } from '../text/text-extractor.js';
@@ -231,7 +232,7 @@ function closeOf(tokens: Token[], open: number): number {
 
 class MarkdownReader {
   private readonly slugger = new GithubSlugger();
-  private readonly resolved = new Map<string, string>();
+  private readonly links: LinkResolver;
   /** Ids of anchors with no text of their own read since the last block: they name the next one. */
   pendingIds: string[] = [];
   /** A kramdown-rfc or mmark draft's sections as a cross-reference (`{{id}}`, `(#id)`) reads: "Section 3", "Appendix A". */
@@ -240,14 +241,16 @@ class MarkdownReader {
   constructor(
     private readonly tokens: Token[],
     private readonly lines: SourceLine[],
-    private readonly baseUrl: string,
+    baseUrl: string,
     private readonly builder: DocumentBuilder,
     private readonly wantLinks: boolean,
     /** kramdown-rfc writes a citation `{{RFC9110}}`, mmark `[@RFC9110]`: the text says `[RFC9110]`, as the rendered draft does. */
     private readonly citations: 'kramdown-rfc' | 'mmark' | null,
     /** Each footnote label's number, in the order of first reference (footnotes.ts). */
     private readonly footnoteNumbers: ReadonlyMap<string, number>,
-  ) {}
+  ) {
+    this.links = new LinkResolver(baseUrl);
+  }
 
   /**
    * A heading's text and the id a renderer gives it: its `{#id}` (or its attribute line's, `attributeId`),
@@ -384,7 +387,7 @@ class MarkdownReader {
           // A link with no text to a section (`[](#syntax)`, kramdown-rfc and mmark) reads as the rendering writes it.
           if (link !== undefined && out.length === link.start && link.href.startsWith('#')) out += this.xrefs.get(link.href.slice(1)) ?? '';
           if (link !== undefined && links !== null && this.wantLinks && link.href !== '')
-            links.push({ href: this.resolve(link.href), text: linkText(out.slice(link.start)) });
+            links.push({ href: this.links.resolve(link.href), text: linkText(out.slice(link.start)) });
           break;
         }
         default:
@@ -557,20 +560,6 @@ class MarkdownReader {
     const first = this.lines[from]!;
     const last = this.lines[to]!;
     return { unit: 'utf16-source', start: first.start, end: last.end, line: first.line, endLine: last.line };
-  }
-
-  private resolve(href: string): string {
-    if (href.startsWith('#')) return this.baseUrl + href;
-    let resolved = this.resolved.get(href);
-    if (resolved === undefined) {
-      try {
-        resolved = new URL(href, this.baseUrl).href;
-      } catch {
-        resolved = href;
-      }
-      this.resolved.set(href, resolved);
-    }
-    return resolved;
   }
 }
 
