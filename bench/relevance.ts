@@ -28,6 +28,7 @@
  *   node dist/bench/relevance.js --no-peers                       # Episteme alone (while iterating)
  *   node dist/bench/relevance.js --only=spec --misses             # the spec questions Episteme misses at rank 1, with their first hits
  *   node dist/bench/relevance.js --only=spec --spec-questions=DIR # other questions about the dev corpus, in the same format
+ *   node dist/bench/relevance.js --only=spec --spec-questions=DIR --spec-corpus=CORPUS # questions about another corpus (CORPUS/manual-ingest.json)
  */
 import { createRequire } from 'node:module';
 import path from 'node:path';
@@ -62,6 +63,12 @@ const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../
 /** --spec-questions=DIR: questions about the dev corpus in spec-questions' format (a held-out set) instead of the shared ones. */
 const specQuestionsArgument = process.argv.find((arg) => arg.startsWith('--spec-questions='))?.slice('--spec-questions='.length);
 const specDirectory = specQuestionsArgument === undefined ? specQuestionsDirectory(repoRoot) : path.resolve(specQuestionsArgument);
+/**
+ * --spec-corpus=DIR: the corpus those questions are about, a folder holding a manual-ingest.json whose
+ * localPaths are relative to it (default: the dev corpus). For questions about documents the dev
+ * corpus does not have; the files are read where they lie.
+ */
+const specCorpusArgument = process.argv.find((arg) => arg.startsWith('--spec-corpus='))?.slice('--spec-corpus='.length);
 const require = createRequire(import.meta.url);
 
 /** What every engine indexes: a unit (document, or for the spec questions a chunk) with its title and text. */
@@ -307,7 +314,7 @@ interface SpecRow {
 /** The spec questions over a workspace built from the dev corpus's manual-ingest map (files read in place). */
 function runSpecQuestions(): SpecRow[] | undefined {
   const questions = loadSpecQuestions(specDirectory);
-  const devDirectory = devCorpusDirectory(repoRoot);
+  const devDirectory = specCorpusArgument === undefined ? devCorpusDirectory(repoRoot) : path.resolve(specCorpusArgument);
   const entries = devCorpusEntries(devDirectory);
   if (questions === undefined || entries === undefined) {
     console.log(`SKIP: spec questions: ${specDirectory} or ${devDirectory} not found (../shared is absent).`);
@@ -315,7 +322,7 @@ function runSpecQuestions(): SpecRow[] | undefined {
   }
   const judgedCount = [...questions.judgements.values()].reduce((n, list) => n + list.length, 0);
   console.log(
-    `\nspec questions (${specDirectory}): ${questions.questions.length} questions over the dev corpus (${entries.length} sources), ` +
+    `\nspec questions (${specDirectory}): ${questions.questions.length} questions over ${devDirectory} (${entries.length} sources), ` +
       `${judgedCount} judged sections (renderings of one RFC counted once)`,
   );
   const started = performance.now();
