@@ -8,7 +8,8 @@ import { STOP_TERMS } from './stop-words.js';
  * unmatched quote is ignored. Every word, in or out of phrases, contributes to the score as often
  * as the query says it (its query frequency, which the ranking saturates), except unquoted stop
  * words (see stop-words.ts) when the query has other words to score. A stop word joined to other
- * words without a space (a hyphenated term such as "same-origin") is not left out.
+ * words without a space (a hyphenated term such as "same-origin"), or written in capitals in a query
+ * that has lower-case letters ("a body in a GET request"), is not left out.
  */
 export interface ParsedQuery {
   /** Distinct terms, sorted (the fixed order in which scores are summed). */
@@ -33,6 +34,9 @@ export function parseQueryTerms(inputs: readonly string[]): ParsedQuery {
   const required = new Set<string>();
   const seenPhrases = new Set<string>();
   const said: string[][] = [];
+  // In a query that uses lower case, a word typed in capitals is a name (GET, IF, OR, NO), not a
+  // function word: it scores as a joined word does. A query in capitals throughout says nothing so.
+  const mixedCase = inputs.some((input) => /\p{Ll}/u.test(input));
   for (const input of inputs) {
     const sequence: string[] = [];
     said.push(sequence);
@@ -48,6 +52,7 @@ export function parseQueryTerms(inputs: readonly string[]): ParsedQuery {
       for (const word of piece.split(/\s+/)) {
         const parts = tokenize(word);
         if (parts.length > 1) for (const part of parts) joined.add(part);
+        else if (mixedCase && parts.length === 1 && isCapitalised(word)) joined.add(parts[0]!);
       }
       const inQuotes = index % 2 === 1 && index < closed;
       if (!inQuotes || terms.length === 0) return;
@@ -73,6 +78,12 @@ export function parseQueryTerms(inputs: readonly string[]): ParsedQuery {
     requiredTerms: [...required].sort(compareCodeUnits),
     sequences: said.map((sequence) => sequence.filter((term) => scored.has(term))).filter((sequence) => sequence.length > 0),
   };
+}
+
+/** Two letters or more, every one of them upper case ("GET", "IF", "GET:"; not "I", "Get", "MiB"). */
+function isCapitalised(word: string): boolean {
+  const letters = word.replace(/\P{L}/gu, '');
+  return letters.length >= 2 && !/\p{Ll}/u.test(letters) && letters !== letters.toLowerCase();
 }
 
 /**

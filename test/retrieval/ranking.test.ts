@@ -158,6 +158,22 @@ test('a stop word joined to other words without a space is part of a technical t
   assert.equal(ask(indexOf(docs), ['same-origin request']).hits[0]!.chunkId, 'same#b');
 });
 
+test('a stop word typed in capitals in a lower-case question is a name and scores; in an all-capitals query it does not', () => {
+  const terms = (text: string): string[] => parseQueryTerms([text]).scoringTerms;
+  assert.deepEqual(terms('may a GET request carry a body'), ['bodi', 'carri', 'get', 'mai', 'request']);
+  assert.deepEqual(terms('may a get request carry a body'), ['bodi', 'carri', 'mai', 'request']);
+  assert.deepEqual(terms('Get a body'), ['bodi']);
+  assert.deepEqual(terms('GET A BODY'), ['bodi']);
+  assert.deepEqual(terms('create index IF NOT EXISTS'), ['creat', 'exist', 'if', 'index', 'not']);
+
+  const docs = [
+    single('get', 'a payload within a GET request has no generally defined semantics'),
+    single('put', 'a payload within a PUT request replaces the state of the target resource'),
+    ...['c', 'd', 'e', 'f'].map((id) => single(id, `unrelated filler text number ${id} about other matters`)),
+  ];
+  assert.equal(ask(indexOf(docs), ['is a payload in a GET request allowed']).hits[0]!.chunkId, 'get#b');
+});
+
 test('a heading match counts more than a match in the text, and a word only a heading says is found', () => {
   const sections: Section[] = [{ id: 's', fragment: 'inv', heading: 'Invalidation', level: 1, number: null, parentId: null }];
   const docs = [
