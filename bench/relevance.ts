@@ -28,7 +28,8 @@
  *   node dist/bench/relevance.js --no-peers                       # Episteme alone (while iterating)
  *   node dist/bench/relevance.js --only=spec --misses             # the spec questions Episteme misses at rank 1, with their first hits
  *   node dist/bench/relevance.js --only=spec --spec-questions=DIR # other questions about the dev corpus, in the same format
- *   node dist/bench/relevance.js --only=spec --spec-questions=DIR --spec-corpus=CORPUS # questions about another corpus (CORPUS/manual-ingest.json)
+ *   node dist/bench/relevance.js --only=spec --spec-questions=DIR --spec-corpus=CORPUS
+ *                                                                 # questions about another corpus (CORPUS/manual-ingest.json)
  */
 import { createRequire } from 'node:module';
 import path from 'node:path';
