@@ -62,6 +62,13 @@ function resourceName(url: string): string {
     .toLowerCase();
 }
 
+/** Where the chunk's stable ids begin (code-point offsets, ascending): the passages matchOffset compares. */
+export function stableAnchorOffsets(anchors: readonly [number, string][] | null): number[] {
+  const offsets: number[] = [];
+  for (const [offset, id] of anchors ?? []) if (!isGeneratedId(id) && offsets[offsets.length - 1] !== offset) offsets.push(offset);
+  return offsets;
+}
+
 /**
  * The fragment of a citation whose match is at code-point offset `at`: the last stable anchor at or
  * before it, else the chunk's own fragment (its section's or block's), else the last generated one;

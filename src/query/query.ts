@@ -12,7 +12,7 @@ import {
 import { stemPrefix, wantedTermPositions } from '../index/tokenizer.js';
 import { compareCodeUnits } from '../store/canonical-json.js';
 import { codePointLength } from '../chunk/text-boundaries.js';
-import { citedFragment, foldNearDuplicates, mostOpenable, NEAR_DUPLICATE_DEPTH } from './citation-choice.js';
+import { citedFragment, foldNearDuplicates, mostOpenable, NEAR_DUPLICATE_DEPTH, stableAnchorOffsets } from './citation-choice.js';
 import { headingNames, namedTerms } from './named-ids.js';
 import { containsPhrase, parseQueryTerms } from './query-terms.js';
 import { expandQuery, FEEDBACK_CHUNKS } from './feedback.js';
@@ -701,9 +701,10 @@ export function nearestAnchor(anchors: readonly [number, string][] | null, at: n
 
 function makeHit(index: LoadedSearchIndex, entry: ScoredChunk, rank: number, snippet: Snippet, queryTerms: ReadonlySet<string>): QueryHit {
   const doc = index.documents[index.chunkDocument[entry.ordinal]!]!;
-  const [chunkId, , , , , normativity, , , , text] = chunkRow(index, entry.ordinal);
-  // Where the match is, whatever the snippet's bound: the first query word of the densest window of a fixed size.
-  const citation = rowCitation(index, entry.ordinal, matchOffset(text, queryTerms));
+  const [chunkId, , , , , normativity, , , , text, anchors] = chunkRow(index, entry.ordinal);
+  // Where the match is, whatever the snippet's bound: in the densest window of a fixed size, the
+  // passage between two source ids that matches best.
+  const citation = rowCitation(index, entry.ordinal, matchOffset(text, queryTerms, stableAnchorOffsets(anchors)));
   const hit: QueryHit = {
     rank,
     score: formatPoints(entry.points),
@@ -719,7 +720,7 @@ function makeHit(index: LoadedSearchIndex, entry: ScoredChunk, rank: number, sni
   if (entry.samePassage.length > 0) {
     hit.samePassage = entry.samePassage.map((ordinal) => {
       const row = chunkRow(index, ordinal);
-      return { chunkId: row[0], citation: rowCitation(index, ordinal, matchOffset(row[9], queryTerms)) };
+      return { chunkId: row[0], citation: rowCitation(index, ordinal, matchOffset(row[9], queryTerms, stableAnchorOffsets(row[10]))) };
     });
   }
   return hit;

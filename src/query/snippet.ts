@@ -216,16 +216,46 @@ function bestWindow(
 export const MATCH_WINDOW_CHARS = 400;
 
 /**
- * Code-point offset of the match a citation points at: the first query word of the window of
- * MATCH_WINDOW_CHARS with the most distinct query words (then the most matches, then the earliest),
- * the window a default snippet shows; 0 when the text has no query word.
+ * Code-point offset of the match a citation points at: in the window of MATCH_WINDOW_CHARS with the
+ * most distinct query words (then the most matches, then the earliest), the window a default snippet
+ * shows, the first query word of the passage that matches best; 0 when the text has no query word.
+ * `boundaries` (ascending code-point offsets: where the chunk's stable source ids begin, see
+ * citation-choice.ts) cut the window into passages, each cited by its own id: the passage with the
+ * most distinct query words wins (then the most matches, then the earliest), so a window that runs
+ * from the end of one definition into the one the question asks about cites the second.
  */
-export function matchOffset(text: string, queryTerms: ReadonlySet<string>): number {
+export function matchOffset(text: string, queryTerms: ReadonlySet<string>, boundaries: readonly number[] = []): number {
   const prefix = SURROGATE.test(text) ? codePointPrefix(text) : undefined;
   const cp = prefix === undefined ? (index: number): number => index : (index: number): number => prefix[index]!;
   const spans = tokenizeWithOffsets(text, [...new Set([...queryTerms].map(stemPrefix))], queryTerms);
   const window = bestWindow(spans, queryTerms, cp, MATCH_WINDOW_CHARS);
   if (window === undefined || window.distinct === 0) return 0;
-  for (let i = window.first; i <= window.last; i++) if (queryTerms.has(spans[i]!.term)) return cp(spans[i]!.start);
-  return 0;
+  let best: { at: number; distinct: number; matches: number } | undefined;
+  let passage: { at: number; terms: Set<string>; matches: number } | undefined;
+  let boundary = 0;
+  let passageStart = -1;
+  const close = (): void => {
+    if (passage === undefined) return;
+    const distinct = passage.terms.size;
+    if (best === undefined || distinct > best.distinct || (distinct === best.distinct && passage.matches > best.matches))
+      best = { at: passage.at, distinct, matches: passage.matches };
+    passage = undefined;
+  };
+  for (let i = window.first; i <= window.last; i++) {
+    const span = spans[i]!;
+    if (!queryTerms.has(span.term)) continue;
+    const at = cp(span.start);
+    // The passage a word is in starts at the last boundary at or before it.
+    while (boundary < boundaries.length && boundaries[boundary]! <= at) boundary++;
+    const start = boundary === 0 ? -1 : boundaries[boundary - 1]!;
+    if (passage === undefined || start !== passageStart) {
+      close();
+      passage = { at, terms: new Set(), matches: 0 };
+      passageStart = start;
+    }
+    passage.terms.add(span.term);
+    passage.matches++;
+  }
+  close();
+  return best?.at ?? 0;
 }

@@ -191,3 +191,48 @@ test('a printed citation URL whose id holds a control or invisible character ope
     rig.cleanup();
   }
 });
+
+/**
+ * An API reference lists one entry after another, each named by its own id (Sphinx's `<dt id="re.DOTALL">`).
+ * The densest window of a question can begin in one entry and run into the entry asked about (here the
+ * whole section fits in one window, which begins with NOFLAG's "flag"): the citation names the entry
+ * whose own text matches the question best, not the id before the window's first matching word.
+ */
+test('query: a window spanning two API entries cites the entry that matches the question best', async () => {
+  const rig = new Rig();
+  try {
+    rig.write({
+      'src/re.html': `<!DOCTYPE html><html><head><title>re</title></head><body>
+<h1>re</h1>
+<section id="flags"><h2>Flags</h2>
+<dl class="py data"><dt id="re.NOFLAG">re.NOFLAG</dt><dd><p>Indicates that no flag is applied; the value is 0.</p></dd></dl>
+<dl class="py data"><dt id="re.DOTALL">re.DOTALL</dt><dd><p>Makes the dot match any character at all, including a newline.</p></dd></dl>
+<dl class="py data"><dt id="re.MULTILINE">re.MULTILINE</dt><dd><p>When specified, '^' matches at the beginning of each line.</p></dd></dl>
+</section>
+</body></html>`,
+      'map.json': JSON.stringify([{ sourceUrl: 'https://docs.example.org/re.html', localPath: 'src/re.html', contentType: 'text/html' }]),
+      'episteme.json': JSON.stringify({ manualIngest: 'map.json' }),
+    });
+    const build = await rig.exec(['build', '--json']);
+    assert.equal(build.code, 0, build.stdout + build.stderr);
+    const fragments = new Set<string>();
+    for (const bound of ['40', '400', '4000']) {
+      const answer = await rig.exec([
+        'query',
+        'regex flag so dot matches a newline',
+        '--limit',
+        '1',
+        '--max-snippet-chars',
+        bound,
+        '--json',
+      ]);
+      assert.equal(answer.code, 0, answer.stderr);
+      fragments.add((answer.json!.data.hits as { citation: { fragment: string } }[])[0]!.citation.fragment);
+    }
+    assert.deepEqual([...fragments], ['re.DOTALL']);
+    const start = await rig.exec(['query', 'beginning of each line', '--limit', '1', '--json']);
+    assert.equal((start.json!.data.hits as { citation: { fragment: string } }[])[0]!.citation.fragment, 're.MULTILINE');
+  } finally {
+    rig.cleanup();
+  }
+});

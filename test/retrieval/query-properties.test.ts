@@ -7,7 +7,7 @@ import { buildSearchIndex, loadSearchIndex } from '../../src/index/search-index.
 import { runQuery, type QueryHit, type QueryRequest } from '../../src/query/query.js';
 import { PROXIMITY_DEPTH } from '../../src/query/proximity.js';
 import { checkSnippet, loadDevCorpus, random } from './corpus-helpers.js';
-import { citedFragment } from '../../src/query/citation-choice.js';
+import { citedFragment, stableAnchorOffsets } from '../../src/query/citation-choice.js';
 import { parseQueryTerms } from '../../src/query/query-terms.js';
 import { matchOffset } from '../../src/query/snippet.js';
 import { ALL_DOCS } from './fixtures.js';
@@ -87,8 +87,9 @@ test('random queries and options respect every bound and cite real chunks', asyn
         const { fragment, ...rest } = hit.citation;
         const { fragment: chunkFragment, ...chunkRest } = chunk.citation;
         assert.deepEqual(rest, chunkRest, context);
-        // The match is the first query word of the densest default-size window, whatever the snippet's bound.
-        const at = matchOffset(chunk.text, scoringTerms);
+        // The match is in the densest default-size window, whatever the snippet's bound: the first query word of the
+        // passage between two stable source ids that matches best there.
+        const at = matchOffset(chunk.text, scoringTerms, stableAnchorOffsets(chunk.anchors ?? null));
         assert.equal(fragment, citedFragment(chunk.anchors ?? null, chunkFragment, at, chunk.citation.pages ?? null), context);
         // A source id of the chunk, or (a PDF passage, which has none) its first page.
         const page = chunkFragment === null && chunk.citation.pages?.length ? `page=${chunk.citation.pages[0]}` : null;
