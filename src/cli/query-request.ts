@@ -1,6 +1,7 @@
 import { EpistemeError } from '../failure.js';
 import type { LoadedSearchIndex } from '../index/index-reader.js';
 import { runQuery, type QueryRequest } from '../query/query.js';
+import { parseQueryTerms } from '../query/query-terms.js';
 
 /**
  * A query's options as one JSON object: a line of `query --batch` and the arguments of the MCP
@@ -56,6 +57,23 @@ export function answerQuery(index: LoadedSearchIndex, options: QueryOptions): Re
   };
   const response = runQuery(index, request);
   return { ...response, contentTrust: 'untrusted-source' };
+}
+
+/**
+ * A query must hold a word the index could hold: it indexes words and numbers, not punctuation, so
+ * `->>` or a blank term would match nothing and say nothing about why. `usage-error` naming the terms.
+ */
+export function checkQueryHasWords(terms: readonly string[], where = 'The query'): void {
+  if (parseQueryTerms(terms).scoringTerms.length > 0) return;
+  const shown = terms.map((term) => JSON.stringify(term.length > 40 ? `${term.slice(0, 40)}…` : term)).join(', ');
+  throw new EpistemeError(
+    'usage-error',
+    `${where} has no word to search for (${shown.slice(0, 200)}): the index holds words and numbers, not punctuation or symbols.`,
+    {
+      hint: 'Add the words around it or name it in words: `episteme query "json ->> operator"`.',
+      details: { field: 'terms' },
+    },
+  );
 }
 
 const DEFAULTS: Omit<QueryOptions, 'terms'> = {
@@ -121,6 +139,7 @@ export function parseQueryRequest(value: unknown, where = 'The request', default
   };
   const terms = strings('terms', MAX_TERMS, MAX_TERM_CHARS);
   if (terms === undefined) return fail({ field: 'terms', message: 'is required: an array of query terms or "quoted phrases".' });
+  checkQueryHasWords(terms, where);
   return {
     terms,
     limit: integer('limit', defaults.limit, LIMIT_RANGE),

@@ -12,6 +12,7 @@ import { workspaceSearchIndex } from './query-workspace.js';
 import { boundedLines } from './line-bounds.js';
 import {
   answerQuery,
+  checkQueryHasWords,
   DEFAULT_LIMIT,
   DEFAULT_MAX_CHARS,
   DEFAULT_MAX_SNIPPET_CHARS,
@@ -234,6 +235,7 @@ export class QueryCommand extends EpistemeCommand {
       throw new EpistemeError('usage-error', 'Missing the query: its words after the options, or --term (repeatable).', {
         hint: 'Add the query: `episteme query "conditional request"` or --term <value>; run `episteme query --help` for examples.',
       });
+    checkQueryHasWords(terms);
     const index = await new IndexSession(this.location()).open((warning) => output.warn(warning));
     const data = answerQuery(index, this.queryOptions(terms));
     const response = data as unknown as QueryResponse;
