@@ -78,8 +78,10 @@
  * 28: a document on a host the URL gives to the rfc or ietf-draft family that declares the other's
  * document type (a draft name on httpwg.org, an RFC number in the drafts archive) is read with that
  * family (families.ts siblingFamilies): Internet-Drafts were typed "rfc".
+ * 29: plain Markdown on a standards family's host (an explainer, a README) is an informative
+ * document unless its front matter declares a tool the family reads: it was a normative specification.
  */
-export const EXTRACT_RULE_VERSION = 28;
+export const EXTRACT_RULE_VERSION = 29;
 /**
  * The PDF extractor's own version (1: pdf-parse tables; 2: tables from geometry with rowPages, and
  * heading-guess limits; 3: unruled tables as reports set them (wrapped cells at the row pitch, bold

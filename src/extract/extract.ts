@@ -6,7 +6,7 @@ import { DocumentBuilder } from './document-builder.js';
 import { decodeBytes, type Decoded } from './decode.js';
 import { declarationSyntax } from './encoding-sniffing.js';
 import { binarySignature } from './signatures.js';
-import { familyForGenerators, type GeneratorClaim, type LoadedFamily } from './families.js';
+import { familyForGenerators, namesGenerator, type GeneratorClaim, type LoadedFamily } from './families.js';
 import { htmlGeneratorClaims, markdownGeneratorClaims, textGeneratorClaims, xmlGeneratorClaims } from './declared-generator.js';
 import { extractHtml, parseHtml } from './html/html-extractor.js';
 import type { ParsedMarkup } from './markup-parser.js';
@@ -30,6 +30,9 @@ import {
   withoutFragment,
   type ExtractOptions,
 } from './config.js';
+
+/** What a Markdown document no tool of its family declared is (extract rule 29). */
+const PLAIN_MARKDOWN_DEFAULTS = { authority: 'informative', documentType: 'document' } as const;
 
 /** Extraction options: integers, strings and booleans only (they enter the config hash). */
 export interface ExtractInput {
@@ -81,7 +84,8 @@ export async function extractDocument(input: ExtractInput): Promise<EvidenceDocu
       break;
     case 'markdown':
       decoded = decodeBytes(body, snapshot.charset, null);
-      if (byContent.length > 0) claims = markdownGeneratorClaims(decoded.text);
+      // Read always (front matter only): whether a tool of its family made it decides its defaults below.
+      claims = markdownGeneratorClaims(decoded.text);
       break;
     case 'xml':
       decoded = decodeBytes(body, declared, 'xml');
@@ -93,7 +97,12 @@ export async function extractDocument(input: ExtractInput): Promise<EvidenceDocu
   // A family the URL gives yields only to a sibling of the document type the document declares.
   const chosen = familyForGenerators(claims, byContent, byUrl);
   const family = chosen?.family ?? urlFamily;
-  const authority = source.authority ?? family.rules.defaults.authority;
+  // A family's defaults describe the documents it publishes. The standards families do not publish in
+  // plain Markdown: one on their hosts is an explainer, a README or notes beside a spec, read as an
+  // informative document unless its content declares a tool the family reads (kramdown-rfc, mmark).
+  const familyTool = claims.some((claim) => (family.rules.match.generators ?? []).some((name) => namesGenerator(claim.generator, name)));
+  const defaults = extractor === 'markdown' && !familyTool ? PLAIN_MARKDOWN_DEFAULTS : family.rules.defaults;
+  const authority = source.authority ?? defaults.authority;
   const html = family.rules.html;
   const builder = new DocumentBuilder({
     authority,
@@ -202,7 +211,7 @@ export async function extractDocument(input: ExtractInput): Promise<EvidenceDocu
     title,
     family: family.rules.id,
     authority,
-    documentType: family.rules.defaults.documentType,
+    documentType: defaults.documentType,
     contentTrust: 'untrusted-source',
     confidence,
     ...extra,

@@ -1,6 +1,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { extractBytes } from './helpers.js';
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { extractBytes, fixturesDir } from './helpers.js';
 
 /**
  * Markdown (explainers, proposals, READMEs, kramdown-rfc drafts) is read as Markdown: headings open
@@ -626,4 +628,26 @@ Bits.
     doc.blocks.slice(0, 2).map((b) => b.text),
     ['See Section 2.', 'The bit is laid out in Section 2; (#nowhere) stays as written.'],
   );
+});
+
+/**
+ * A family's defaults describe what it publishes, and the standards families do not publish in plain
+ * Markdown: an explainer or README on their hosts (a W3C community group's github.io, whatwg.org) is an
+ * informative document, not a normative specification. A draft whose front matter declares a tool the
+ * family reads (kramdown-rfc on an IETF host) keeps the family's defaults; so does a manifest's authority.
+ */
+test('plain Markdown on a standards host is an informative document; a kramdown-rfc draft keeps its family', async () => {
+  for (const url of ['https://wicg.github.io/storage-buckets/explainer.md', 'https://html.spec.whatwg.org/dev/README.md']) {
+    const doc = await extractBytes(EXPLAINER, url, 'text/markdown');
+    assert.deepEqual([doc.authority, doc.documentType], ['informative', 'document'], url);
+    assert.ok(
+      doc.blocks.every((block) => block.normativity !== 'normative'),
+      `${url}: ${doc.blocks.filter((b) => b.normativity === 'normative').length} normative blocks`,
+    );
+  }
+  const draft = readFileSync(path.join(fixturesDir, 'kramdown-rfc-draft.md'), 'utf8');
+  const onIetfHost = await extractBytes(draft, 'https://httpwg.org/http-extensions/draft-example-gadget-transfer.md', 'text/markdown');
+  assert.deepEqual([onIetfHost.family, onIetfHost.authority, onIetfHost.documentType], ['ietf-draft', 'normative', 'internet-draft']);
+  const stated = await extractBytes(EXPLAINER, 'https://w3c.github.io/gadget/explainer.md', 'text/markdown', { authority: 'normative' });
+  assert.equal(stated.authority, 'normative');
 });
