@@ -235,9 +235,10 @@ export class QueryCommand extends EpistemeCommand {
       throw new EpistemeError('usage-error', 'Missing the query: its words after the options, or --term (repeatable).', {
         hint: 'Add the query: `episteme query "conditional request"` or --term <value>; run `episteme query --help` for examples.',
       });
+    const options = this.queryOptions(terms);
     checkQueryHasWords(terms);
     const index = await new IndexSession(this.location()).open((warning) => output.warn(warning));
-    const data = answerQuery(index, this.queryOptions(terms));
+    const data = answerQuery(index, options);
     const response = data as unknown as QueryResponse;
     // --json (what agents send) prints only the envelope: the human lines are not made.
     if (output.json) return { data, human: [] };
