@@ -78,8 +78,13 @@
  * 28: a document on a host the URL gives to the rfc or ietf-draft family that declares the other's
  * document type (a draft name on httpwg.org, an RFC number in the drafts archive) is read with that
  * family (families.ts siblingFamilies): Internet-Drafts were typed "rfc".
+ * 29: documentation generators sweep: docbook, asciidoc and texinfo families (navigation bars, tables of
+ * contents and footers are chrome; section divs name their headings; admonitions are notes; DocBook
+ * table titles are captions); in any HTML, empty anchors name the heading or block after them, an
+ * aside titled by its one heading is one block, a block cites the section heading nearer than its
+ * enclosing element's id, and a one-row layout table is read as its one filled cell.
  */
-export const EXTRACT_RULE_VERSION = 28;
+export const EXTRACT_RULE_VERSION = 29;
 /**
  * The PDF extractor's own version (1: pdf-parse tables; 2: tables from geometry with rowPages, and
  * heading-guess limits; 3: unruled tables as reports set them (wrapped cells at the row pitch, bold

@@ -444,6 +444,21 @@ export class DocumentBuilder {
   }
 
   /**
+   * The fragment of the innermost open section that has one and whose heading starts after `offset`
+   * (a source offset), or null: the sections an element starting at `offset` holds, for the HTML walk,
+   * whose blocks would otherwise cite that element's id.
+   */
+  enclosingFragmentAfter(offset: number): string | null {
+    for (let i = this.stack.length - 1; i >= 0; i--) {
+      const section = this.stack[i]!.section;
+      const start = section.span?.unit === 'utf16-source' ? section.span.start : undefined;
+      if (typeof start !== 'number' || start <= offset) return null;
+      if (section.fragment !== null) return section.fragment;
+    }
+    return null;
+  }
+
+  /**
    * The final section and block ids, once every section and block is known. A section's fragment
    * names the first section that has it; a later one is `<fragment>~<n>`, an id-less section takes the
    * id its extractor asked for or `~s<n>`; none of these made-up ids is one the source uses anywhere
