@@ -443,19 +443,9 @@ export class DocumentBuilder {
     return null;
   }
 
-  /**
-   * The fragment of the innermost open section that has one and whose heading starts after `offset`
-   * (a source offset), or null: the sections an element starting at `offset` holds, for the HTML walk,
-   * whose blocks would otherwise cite that element's id.
-   */
-  enclosingFragmentAfter(offset: number): string | null {
-    for (let i = this.stack.length - 1; i >= 0; i--) {
-      const section = this.stack[i]!.section;
-      const start = section.span?.unit === 'utf16-source' ? section.span.start : undefined;
-      if (typeof start !== 'number' || start <= offset) return null;
-      if (section.fragment !== null) return section.fragment;
-    }
-    return null;
+  /** The open sections, outermost first (the current section last). */
+  get openSections(): readonly Section[] {
+    return this.stack.map((open) => open.section);
   }
 
   /**

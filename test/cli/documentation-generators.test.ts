@@ -92,6 +92,35 @@ const TEXI2HTML = `<!DOCTYPE html PUBLIC "-//W3C//DTD HTML 4.01 Transitional//EN
 <a href="https://www.nongnu.org/texi2html/"><em>texi2html 1.78a</em></a>.</font><br></p>
 </body></html>`;
 
+// Asciidoctor: the same sections and admonitions as AsciiDoc, a table of contents in div#toc, icons as fonts.
+const ASCIIDOCTOR = `<!DOCTYPE html><html lang="en"><head><meta name="generator" content="Asciidoctor 2.0.18">
+<title>Widget Guide</title></head><body class="article toc2 toc-left">
+<div id="header"><h1>Widget Guide</h1><div id="toc" class="toc2"><div id="toctitle">Table of Contents</div>
+<ul class="sectlevel1"><li><a href="#_spinning">1. Spinning</a></li></ul></div></div>
+<div id="content"><div class="sect1"><h2 id="_spinning"><a class="anchor" href="#_spinning"></a>1. Spinning</h2>
+<div class="sectionbody"><div class="paragraph"><p>Widgets spin clockwise.</p></div>
+<div class="admonitionblock warning"><table><tr><td class="icon"><i class="fa icon-warning" title="Warning"></i></td>
+<td class="content">Never spin a widget backwards.</td></tr></table></div></div></div></div>
+<div id="footer"><div id="footer-text">Last updated 2030-01-01 00:00:00 UTC</div></div></body></html>`;
+
+// texi2any 7 (Texinfo 7): the node's div is a *-level-extent, the heading has an id and a copiable link of its own.
+const TEXI2ANY = `<!DOCTYPE html><html><!-- Created by GNU Texinfo 7.0, https://www.gnu.org/software/texinfo/ -->
+<head><title>Overview (GNU widget)</title><meta name="Generator" content="texi2any"></head><body lang="en">
+<div class="chapter-level-extent" id="Overview">
+<div class="nav-panel"><p>Next: <a href="Introduction.html" accesskey="n" rel="next">Introduction</a>,
+ Previous: <a href="index.html" accesskey="p" rel="prev">Top</a></p></div>
+<hr>
+<h2 class="chapter" id="Overview-of-widget"><span>1 Overview of <code class="code">widget</code><a class="copiable-link"
+ href="#Overview-of-widget"> &para;</a></span></h2>
+<p>The widget utility spins automatically.</p>
+<ul class="mini-toc"><li><a href="Preparing.html" accesskey="1">Preparing and Running Widget</a></li></ul>
+<div class="section-level-extent" id="Preparing">
+<h3 class="section" id="Preparing-and-Running-Widget"><span>1.1 Preparing and Running Widget<a class="copiable-link"
+ href="#Preparing-and-Running-Widget"> &para;</a></span></h3>
+<p>To prepare, write a widgetfile.</p>
+</div></div>
+</body></html>`;
+
 interface Doc {
   sourceUrl: string;
   family: string;
@@ -107,6 +136,8 @@ test('manuals built by DocBook XSL, AsciiDoc and Texinfo: sections at their ids,
       ['https://git-scm.com/docs/git-widget', 'asciidoc.html', ASCIIDOC],
       ['https://www.gnu.org/software/widget/manual/widget.html', 'texinfo.html', TEXINFO],
       ['https://www.gnu.org/software/widget/manual/w_10.html', 'texi2html.html', TEXI2HTML],
+      ['https://www.gnu.org/software/widget/manual/html_node/Overview.html', 'texi2any.html', TEXI2ANY],
+      ['https://docs.example.org/widget/guide.html', 'asciidoctor.html', ASCIIDOCTOR],
     ];
     const files: Record<string, string> = {};
     for (const [, file, html] of entries) files[`src/${file}`] = html;
@@ -184,6 +215,37 @@ test('manuals built by DocBook XSL, AsciiDoc and Texinfo: sections at their ids,
       [
         ['code', 'widgetfmt [option] filename.w'],
         ['paragraph', 'The widgetfmt program produces widgets.'],
+      ],
+    );
+
+    const texi2any = doc(entries[4]![0]);
+    assert.equal(texi2any.family, 'texinfo');
+    assert.deepEqual(
+      texi2any.sections.map((s) => [s.level, s.number, s.heading, s.fragment, s.alternateIds ?? []]),
+      [
+        [2, '1', 'Overview of widget', 'Overview', ['Overview-of-widget']],
+        [3, '1.1', 'Preparing and Running Widget', 'Preparing', ['Preparing-and-Running-Widget']],
+      ],
+    );
+    assert.deepEqual(
+      texi2any.blocks.map((b) => b.text),
+      ['The widget utility spins automatically.', 'To prepare, write a widgetfile.'],
+    );
+
+    const asciidoctor = doc(entries[5]![0]);
+    assert.equal(asciidoctor.family, 'asciidoc');
+    assert.deepEqual(
+      asciidoctor.sections.map((s) => [s.number, s.heading, s.fragment]),
+      [
+        [null, 'Widget Guide', null],
+        ['1', 'Spinning', '_spinning'],
+      ],
+    );
+    assert.deepEqual(
+      asciidoctor.blocks.map((b) => [b.kind, b.text, b.fragment]),
+      [
+        ['paragraph', 'Widgets spin clockwise.', '_spinning'],
+        ['note', 'Never spin a widget backwards.', '_spinning'],
       ],
     );
 

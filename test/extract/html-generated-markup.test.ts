@@ -100,6 +100,39 @@ test('a block cites the heading of its section when the element whose id enclose
   assert.equal(cited('The end.'), 'tail', "a block's own id first");
 });
 
+test('a block after the element holding a subsection heading cites the section whose element holds it', async () => {
+  // ReSpec: an IDL block after </section> of "Attributes" is in the outline's "Attributes" section, but
+  // the element around it is the Events section: it cites #events, as before, not #attributes.
+  const doc = await extractBytes(
+    page(`<section id="events"><h5 id="h5_events">Events</h5><pre class="idl">interface E {};</pre>
+<section id="attributes"><h6 id="h6_attributes">Attributes</h6><dl><dt>type</dt><dd>The type.</dd></dl></section>
+<pre class="idl">dictionary EInit {};</pre></section>`),
+    URL,
+    'text/html',
+  );
+  const cited = (text: string): string | null => doc.blocks.find((b) => b.text.includes(text))!.fragment;
+  assert.equal(cited('interface E'), 'events');
+  assert.equal(cited('The type.'), 'attributes');
+  assert.equal(cited('dictionary EInit'), 'events');
+});
+
+test('table cells written inside a block separate cells, never start a line with " | "', async () => {
+  // AsciiDoc's admonition: a table of an icon cell (a label, or an icon with no text) and a content cell.
+  const doc = await extractBytes(
+    page(`<div class="note"><table><tr><td class="icon"><div class="title">Note</div></td><td>Keep it.</td></tr></table></div>
+<div class="note"><table><tr><td class="icon"><i class="icon-note"></i></td><td>Spin it.</td></tr></table></div>
+<div class="note"><table><tr><td>a</td><td>b</td></tr></table></div>
+<table><tr><td></td><td>Chrome</td></tr><tr><td>Flex</td><td>yes</td></tr></table>`),
+    URL,
+    'text/html',
+  );
+  assert.deepEqual(
+    doc.blocks.map((b) => b.text),
+    ['Note\nKeep it.', 'Spin it.', 'a | b', ' | Chrome\nFlex | yes'],
+    'a table block keeps its grid',
+  );
+});
+
 test('a one-row table whose cells are empty but one that holds blocks is layout: its content is read as such', async () => {
   // texi2html indents each example with a table. Before, the example was a table " | msgfmt ...".
   const doc = await extractBytes(

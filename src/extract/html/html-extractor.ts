@@ -6,6 +6,7 @@ import { selectAll, selectOne } from 'css-select';
 import { textContent } from 'domutils';
 import type { HtmlRules } from '../families.js';
 import type { BlockAnchor, DocumentBuilder, Link, BlockKind } from '../document-builder.js';
+import type { Section } from '../../document/types.js';
 import type { KeywordSpan } from '../bcp14.js';
 import { TextSink, normalizeSpace } from '../text-sink.js';
 import { MAX_TREE_DEPTH, parseMarkup, type ParsedMarkup } from '../markup-parser.js';
@@ -85,6 +86,12 @@ class HtmlWalker implements HtmlWalk {
    * or else the next block (anchors at its start). Dropped before, so `#Node` opened nothing.
    */
   private leadingIds: string[] = [];
+  /**
+   * Where each section's heading starts and the element holding it spans: a block without an id cites
+   * the nearest of these sections that holds it, when its heading lies inside the element whose id the
+   * block would otherwise cite (nearestFragment).
+   */
+  private readonly headingScopes = new WeakMap<Section, { heading: number; start: number; end: number }>();
 
   constructor(
     ctx: HtmlExtractContext,
@@ -172,6 +179,10 @@ class HtmlWalker implements HtmlWalk {
       const leading = this.leadingIds;
       this.leadingIds = [];
       const text = openHeadingSection(this, el, level, outer, leading);
+      const opened = this.builder.currentSection;
+      if (text !== null && opened !== null && el.startIndex !== null && el.parent !== null) {
+        this.headingScopes.set(opened, { heading: el.startIndex, start: el.parent.startIndex ?? 0, end: el.parent.endIndex ?? Infinity });
+      }
       if (text !== null && level === 1 && this.firstH1 === '') this.firstH1 = text;
       return;
     }
@@ -320,7 +331,7 @@ class HtmlWalker implements HtmlWalk {
     this.builder.addBlock({
       kind,
       text,
-      fragment: ownId !== undefined && ownId !== '' ? ownId : this.nearestFragment(ctx),
+      fragment: ownId !== undefined && ownId !== '' ? ownId : this.nearestFragment(ctx, extra.start),
       marker: blockMarker(this.rules, kind, ctx.marker, el),
       markedKeywords: extra.keywords,
       links: extra.links,
@@ -345,9 +356,18 @@ class HtmlWalker implements HtmlWalk {
    * The id nearest before a block without one: the enclosing element's (`ctx.fragment`), unless a section
    * opened inside that element, after its start, has an id: the heading is nearer.
    */
-  private nearestFragment(ctx: WalkContext): string | null {
-    if (ctx.fragment === null || ctx.fragmentStart === null) return ctx.fragment;
-    return this.builder.enclosingFragmentAfter(ctx.fragmentStart) ?? ctx.fragment;
+  private nearestFragment(ctx: WalkContext, at: number | null): string | null {
+    if (ctx.fragment === null || ctx.fragmentStart === null || at === null) return ctx.fragment;
+    const open = this.builder.openSections;
+    for (let i = open.length - 1; i >= 0; i--) {
+      const scope = this.headingScopes.get(open[i]!);
+      // A section whose heading is not inside the element (it came before): that element is nearer.
+      if (scope === undefined || scope.heading <= ctx.fragmentStart) return ctx.fragment;
+      // The block is in that section only while inside the element holding its heading (a ReSpec
+      // <section> may end before the next heading does): else ask the enclosing section.
+      if (at >= scope.start && at <= scope.end && open[i]!.fragment !== null) return open[i]!.fragment;
+    }
+    return ctx.fragment;
   }
 
   /** A ReSpec source's section that ReSpec gives a heading (respec-source.ts): opened here, with its id. */

@@ -74,7 +74,7 @@ export function extractTable(walk: HtmlWalk, el: Element, ctx: WalkContext): voi
   const bodyTarget = (allTh: boolean): 'header' | 'rows' => (allTh && rows.length === 0 ? 'header' : 'rows');
   for (const group of [...bodies, ...feet]) layOutGroup(walk, group, bodyTarget, header, rows, spans);
 
-  const sink = new TextSink();
+  const sink = new TextSink(true);
   const keywords: KeywordSpan[] = [];
   const links: Link[] = [];
   walk.flow(el, sink, keywords, links, false);
