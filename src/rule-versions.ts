@@ -80,8 +80,13 @@
  * family (families.ts siblingFamilies): Internet-Drafts were typed "rfc".
  * 29: plain Markdown on a standards family's host (an explainer, a README) is an informative
  * document unless its front matter declares a tool the family reads: it was a normative specification.
+ * 30: documentation generators sweep: docbook, asciidoc and texinfo families (navigation bars, tables of
+ * contents and footers are chrome; section divs name their headings; admonitions are notes; DocBook
+ * table titles are captions); in any HTML, empty anchors name the heading or block after them, an
+ * aside titled by its one heading is one block, a block cites the section heading nearer than its
+ * enclosing element's id, and a one-row layout table is read as its one filled cell.
  */
-export const EXTRACT_RULE_VERSION = 29;
+export const EXTRACT_RULE_VERSION = 30;
 /**
  * The PDF extractor's own version (1: pdf-parse tables; 2: tables from geometry with rowPages, and
  * heading-guess limits; 3: unruled tables as reports set them (wrapped cells at the row pitch, bold

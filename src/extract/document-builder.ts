@@ -443,6 +443,11 @@ export class DocumentBuilder {
     return null;
   }
 
+  /** The open sections, outermost first (the current section last). */
+  get openSections(): readonly Section[] {
+    return this.stack.map((open) => open.section);
+  }
+
   /**
    * The final section and block ids, once every section and block is known. A section's fragment
    * names the first section that has it; a later one is `<fragment>~<n>`, an id-less section takes the

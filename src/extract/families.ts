@@ -65,6 +65,8 @@ export interface HtmlRules {
   blockAnchorSelectors?: string[];
   /** Preformatted elements that are drawings (kind artwork) rather than code; optional. */
   artworkSelectors?: string[];
+  /** Block elements that caption the rest of their parent as a figcaption does (DocBook's `div.table > p.title`); optional. */
+  captionSelectors?: string[];
 }
 
 export interface TextRules {

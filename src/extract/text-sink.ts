@@ -45,6 +45,12 @@ export class TextSink {
   /** Set right after a list marker: the item's first block must not start a new line. */
   private afterMarker = false;
 
+  /**
+   * `grid`: the text of a table block, whose rows keep every cell's separator (" | b" after an empty
+   * first cell lines up with the rows below it). Other text drops a separator at the start of a line.
+   */
+  constructor(private readonly grid = false) {}
+
   /** Collapsing write (normal flow text). */
   text(raw: string): void {
     const n = raw.length;
@@ -74,9 +80,15 @@ export class TextSink {
     this.emit(raw);
   }
 
-  /** A separator that absorbs the space before it (table cells: "a | b", never "a  | b"). */
+  /**
+   * A separator that absorbs the space before it (table cells: "a | b", never "a  | b"). Outside a
+   * table block's grid, nothing is separated at the start of a line (of the text, after a line break, a
+   * pending one or a list marker): a cell after an empty one (an admonition's icon) or after a block
+   * (its "Note" label) starts its line, never " | ".
+   */
   separator(raw: string): void {
     this.pendingSpace = false;
+    if (!this.grid && (this.length === 0 || this.pendingBreak > 0 || this.afterMarker || this.lastChar === '\n')) return;
     this.emit(raw);
   }
 

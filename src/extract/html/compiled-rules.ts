@@ -32,6 +32,8 @@ export interface CompiledRules {
   // RFC renderings (issue 11): front matter, artwork, blocks named by a leading anchor.
   metadata: Matcher;
   artwork: Matcher;
+  /** Captions of the rest of their parent (captionSelectors); null without selectors. */
+  caption: Matcher | null;
   blockAnchor: Matcher | null;
 }
 
@@ -241,6 +243,7 @@ export function compileRules(rules: HtmlRules): CompiledRules {
     informativeStatementChars: statements.every((s) => /^[ -~]*$/.test(s)) ? Math.max(0, ...statements.map((s) => s.length)) : null,
     metadata: compileList(rules.metadataSelectors ?? []),
     artwork: compileList(rules.artworkSelectors ?? []),
+    caption: rules.captionSelectors !== undefined && rules.captionSelectors.length > 0 ? compileList(rules.captionSelectors) : null,
     // null without selectors, so other families never walk a block looking for its opening anchor.
     blockAnchor:
       rules.blockAnchorSelectors !== undefined && rules.blockAnchorSelectors.length > 0 ? compileList(rules.blockAnchorSelectors) : null,

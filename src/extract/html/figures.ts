@@ -4,7 +4,8 @@ import type { DocumentBuilder } from '../document-builder.js';
 /**
  * `<figure>` with its `<figcaption>`: the caption belongs to the figure's first block (the drawing or
  * code it captions), which takes the figure's id as its fragment. A figure with no block of its own
- * keeps its caption as a paragraph, so no text is lost.
+ * keeps its caption as a paragraph, so no text is lost. A family's caption selectors make other
+ * wrappers figures the same way (DocBook's `<div class="table" id><p class="title">`): `captionEl`.
  */
 export function walkFigure(
   figure: Element,
@@ -12,8 +13,8 @@ export function walkFigure(
   walkContent: (figure: Element) => void,
   captionText: (caption: Element) => string,
   captionParagraph: (caption: Element) => void,
+  captionEl: Element | undefined = figure.children.find((c): c is Element => isTag(c) && c.name === 'figcaption'),
 ): void {
-  const captionEl = figure.children.find((c): c is Element => isTag(c) && c.name === 'figcaption');
   const before = builder.blocks.length;
   walkContent(figure);
   if (!captionEl) return;

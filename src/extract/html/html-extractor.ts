@@ -6,6 +6,7 @@ import { selectAll, selectOne } from 'css-select';
 import { textContent } from 'domutils';
 import type { HtmlRules } from '../families.js';
 import type { BlockAnchor, DocumentBuilder, Link, BlockKind } from '../document-builder.js';
+import type { Section } from '../../document/types.js';
 import type { KeywordSpan } from '../bcp14.js';
 import { TextSink, normalizeSpace } from '../text-sink.js';
 import { MAX_TREE_DEPTH, parseMarkup, type ParsedMarkup } from '../markup-parser.js';
@@ -15,10 +16,10 @@ import { BLOCK_TAGS, HEADING_LEVEL, KNOWN_INLINE, SKIP_TAGS, containsHeading, co
 import type { BlockExtra, HtmlWalk, WalkContext } from './walk.js';
 import { blockMarker, contextBelow, isInformativeStatement } from './normativity.js';
 import { openHeadingSection } from './sections.js';
-import { asideKindOf, extractAside } from './notes.js';
+import { asideKindOf, extractAside, isTitledAside } from './notes.js';
 import { extractAlgorithm, isIntroducedStepList } from './algorithms.js';
 import { extractDefinitionList, extractList } from './lists.js';
-import { extractTable } from './tables.js';
+import { extractTable, layoutTableCell } from './tables.js';
 import { tableInsertionRule } from './table-parsing.js';
 import { listItemRule } from './list-item-parsing.js';
 import { paragraphClosingRule } from './paragraph-parsing.js';
@@ -79,6 +80,18 @@ class HtmlWalker implements HtmlWalk {
   private blockAnchors: { sink: TextSink; anchors: BlockAnchor[] } | null = null;
   /** Whether an inline element wraps blocks (isBlockLevel), asked once per element. */
   private readonly wrapsBlocks = new WeakMap<Element, boolean>();
+  /**
+   * Ids of anchors with no text of their own written between blocks (`<a name="Node"></a>`,
+   * `<span id="index-x"></span>`): they name what follows them, the next heading (its section's ids)
+   * or else the next block (anchors at its start). Dropped before, so `#Node` opened nothing.
+   */
+  private leadingIds: string[] = [];
+  /**
+   * Where each section's heading starts and the element holding it spans: a block without an id cites
+   * the nearest of these sections that holds it, when its heading lies inside the element whose id the
+   * block would otherwise cite (nearestFragment).
+   */
+  private readonly headingScopes = new WeakMap<Section, { heading: number; start: number; end: number }>();
 
   constructor(
     ctx: HtmlExtractContext,
@@ -114,6 +127,10 @@ class HtmlWalker implements HtmlWalk {
     flush();
   }
 
+  /** An aside read as one block because its one heading is its title (notes.ts isTitledAside). */
+  private readonly titledAside = (el: Element): boolean =>
+    asideKindOf(this.rules, el) !== undefined && !this.rules.algorithm(el) && isTitledAside(el);
+
   private isBlockLevel(el: Element): boolean {
     if (BLOCK_TAGS.has(el.name)) return true;
     if (KNOWN_INLINE.has(el.name)) {
@@ -138,7 +155,12 @@ class HtmlWalker implements HtmlWalk {
     const links: Link[] = [];
     for (const node of nodes) this.flow(node, sink, keywords, links, false);
     const text = sink.toString();
-    if (text === '') return;
+    if (text === '') {
+      // Only anchors: kept for what comes next.
+      if (this.blockAnchors?.sink === sink) for (const anchor of this.blockAnchors.anchors) this.leadingIds.push(anchor.id);
+      this.blockAnchors = null;
+      return;
+    }
     const first = nodes[0];
     const last = nodes[nodes.length - 1];
     this.addBlock('paragraph', text, ctx, { keywords, links, start: first?.startIndex ?? null, end: last?.endIndex ?? null });
@@ -154,15 +176,35 @@ class HtmlWalker implements HtmlWalk {
     }
     if (level !== undefined) {
       this.headingCount++;
-      const text = openHeadingSection(this, el, level, outer);
+      const leading = this.leadingIds;
+      this.leadingIds = [];
+      const text = openHeadingSection(this, el, level, outer, leading);
+      const opened = this.builder.currentSection;
+      if (text !== null && opened !== null && el.startIndex !== null && el.parent !== null) {
+        this.headingScopes.set(opened, { heading: el.startIndex, start: el.parent.startIndex ?? 0, end: el.parent.endIndex ?? Infinity });
+      }
       if (text !== null && level === 1 && this.firstH1 === '') this.firstH1 = text;
       return;
     }
     const r = this.rules;
     // Front matter is document metadata (read in extractHtml), never blocks.
     if (r.metadata(el)) return;
+    // A family's caption (DocBook's div.table > p.title) is read by its parent, as a figcaption is.
+    if (r.caption?.(el) === true && el.parent !== null && isTag(el.parent) && el.parent.name !== 'figure') return;
     const ctx = contextBelow(this.rules, el, outer);
     if (this.respecSource && el.name === 'section') this.respecSection(el, ctx);
+    const captionEl = r.caption === null ? undefined : el.children.find((c): c is Element => isTag(c) && r.caption!(c));
+    if (captionEl !== undefined && el.name !== 'figure') {
+      walkFigure(
+        el,
+        this.builder,
+        (f) => this.walkContainer(f, ctx),
+        (c) => normalizeSpace(this.plainText(c)),
+        (c) => this.addFlowBlock('paragraph', c, ctx, {}),
+        captionEl,
+      );
+      return;
+    }
 
     const asideKind = asideKindOf(r, el);
     const isAlgorithm = r.algorithm(el);
@@ -170,7 +212,7 @@ class HtmlWalker implements HtmlWalk {
     const isGrammar = !isAlgorithm && !isIdl && r.grammar(el);
 
     if (asideKind !== undefined || isAlgorithm || isIdl || isGrammar) {
-      if (containsHeading(el)) {
+      if (containsHeading(el) && !(asideKind !== undefined && !isAlgorithm && isTitledAside(el))) {
         this.walkContainer(el, ctx);
         return;
       }
@@ -183,7 +225,7 @@ class HtmlWalker implements HtmlWalk {
 
     // A list holding a heading (Bikeshed writes one when a Markdown list is not closed before it) is
     // walked as a container, as an aside or algorithm holding one is: the heading opens its section.
-    if (LIST_TAGS.has(el.name) && !ctx.inSectioningRoot && containsSectionHeading(el)) {
+    if (LIST_TAGS.has(el.name) && !ctx.inSectioningRoot && containsSectionHeading(el, this.titledAside)) {
       this.walkContainer(el, ctx);
       return;
     }
@@ -203,9 +245,12 @@ class HtmlWalker implements HtmlWalk {
       case 'dir':
         extractList(this, el, ctx);
         return;
-      case 'table':
-        extractTable(this, el, ctx);
+      case 'table': {
+        const cell = layoutTableCell(el);
+        if (cell === undefined) extractTable(this, el, ctx);
+        else this.walkContainer(cell, contextBelow(this.rules, cell, ctx));
         return;
+      }
       case 'pre':
       case 'xmp':
       case 'listing':
@@ -278,10 +323,15 @@ class HtmlWalker implements HtmlWalk {
     const collected = this.blockAnchors !== null && this.blockAnchors.sink.toString() === text ? this.blockAnchors.anchors : [];
     this.blockAnchors = null;
     const anchors = collected.filter((anchor) => anchor.id !== ownId || anchor.start !== 0);
+    if (this.leadingIds.length > 0) {
+      const leading = this.leadingIds.filter((id) => id !== ownId && !anchors.some((anchor) => anchor.id === id));
+      anchors.unshift(...leading.map((id) => ({ id, start: 0 })));
+      this.leadingIds = [];
+    }
     this.builder.addBlock({
       kind,
       text,
-      fragment: ownId !== undefined && ownId !== '' ? ownId : ctx.fragment,
+      fragment: ownId !== undefined && ownId !== '' ? ownId : this.nearestFragment(ctx, extra.start),
       marker: blockMarker(this.rules, kind, ctx.marker, el),
       markedKeywords: extra.keywords,
       links: extra.links,
@@ -300,6 +350,24 @@ class HtmlWalker implements HtmlWalk {
           ? undefined
           : { end: extra.end === null ? extra.start : extra.end + 1, start: extra.start, unit: 'utf16-source' },
     });
+  }
+
+  /**
+   * The id nearest before a block without one: the enclosing element's (`ctx.fragment`), unless a section
+   * opened inside that element, after its start, has an id: the heading is nearer.
+   */
+  private nearestFragment(ctx: WalkContext, at: number | null): string | null {
+    if (ctx.fragment === null || ctx.fragmentStart === null || at === null) return ctx.fragment;
+    const open = this.builder.openSections;
+    for (let i = open.length - 1; i >= 0; i--) {
+      const scope = this.headingScopes.get(open[i]!);
+      // A section whose heading is not inside the element (it came before): that element is nearer.
+      if (scope === undefined || scope.heading <= ctx.fragmentStart) return ctx.fragment;
+      // The block is in that section only while inside the element holding its heading (a ReSpec
+      // <section> may end before the next heading does): else ask the enclosing section.
+      if (at >= scope.start && at <= scope.end && open[i]!.fragment !== null) return open[i]!.fragment;
+    }
+    return ctx.fragment;
   }
 
   /** A ReSpec source's section that ReSpec gives a heading (respec-source.ts): opened here, with its id. */
@@ -363,7 +431,14 @@ export function extractHtml(ctx: HtmlExtractContext): HtmlExtractResult {
   if (ctx.rules.metadataSelectors !== undefined && ctx.rules.metadataSelectors.length > 0) {
     for (const el of selectAll<AnyNode, Element>(ctx.rules.metadataSelectors.join(', '), document)) readFrontMatter(el, ctx.builder);
   }
-  const rootCtx: WalkContext = { fragment: null, marker: null, pendingSection: null, sectionDepth: 0, inSectioningRoot: false };
+  const rootCtx: WalkContext = {
+    fragment: null,
+    fragmentStart: null,
+    marker: null,
+    pendingSection: null,
+    sectionDepth: 0,
+    inSectioningRoot: false,
+  };
   walker.walkContainer(root, rootCtx);
   const title = normalizeSpace(titleEl ? textContent(titleEl) : '') || walker.firstH1;
   let idCount = 0;

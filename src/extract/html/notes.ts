@@ -1,4 +1,5 @@
-import type { Element } from 'domhandler';
+import { type AnyNode, type Element, isTag, isText } from 'domhandler';
+import { HEADING_LEVEL } from './tags.js';
 import type { BlockKind } from '../document-builder.js';
 import { type CompiledRules, classesOf, markerClass } from './compiled-rules.js';
 import type { HtmlWalk, WalkContext } from './walk.js';
@@ -18,4 +19,27 @@ export function asideKindOf(rules: CompiledRules, el: Element): 'example' | 'iss
 /** A note, example or issue without headings inside: one block of its flow text. */
 export function extractAside(walk: HtmlWalk, kind: BlockKind, el: Element, ctx: WalkContext): void {
   walk.addFlowBlock(kind, el, ctx, {});
+}
+
+/**
+ * Whether the one heading inside an aside is its title: the aside's text starts with it and it holds no
+ * other heading (DocBook's `<div class="note"><h3 class="title">Note</h3><p>...`, an admonition's label).
+ * Such an aside is one block, its title the start of its text, not a section that would take in the
+ * text after the aside.
+ */
+export function isTitledAside(el: Element): boolean {
+  let headings = 0;
+  let titled: boolean | undefined;
+  const visit = (node: AnyNode, inHeading: boolean): void => {
+    if (isText(node)) {
+      if (titled === undefined && node.data.trim() !== '') titled = inHeading;
+      return;
+    }
+    if (!isTag(node)) return;
+    const heading = HEADING_LEVEL.has(node.name);
+    if (heading) headings++;
+    for (const c of node.children) visit(c, inHeading || heading);
+  };
+  for (const c of el.children) visit(c, false);
+  return headings === 1 && titled === true;
 }

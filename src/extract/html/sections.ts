@@ -7,16 +7,23 @@ import type { HtmlWalk, WalkContext } from './walk.js';
 import { anchorId, headingAnchorIds } from './anchors.js';
 import { respecHeadingLevel } from './respec-source.js';
 
-const SECTION_NUMBER_PREFIX = /^(?:(?:Appendix|Annex)\s+)?((?:\d+|[A-Z])(?:\.\d+)*)\.?(?=\s)\s*/;
+const SECTION_NUMBER_PREFIX = /^(?:(?:Appendix|Annex|Chapter)\s+)?((?:\d+|[A-Z])(?:\.\d+)*)\.?(?=\s)\s*/;
 
 /**
  * A heading opens a section: its number (a section-number element or a printed prefix or
  * data-level), its text without self-links, and its id (the pending `<section id>`, else its own or
- * its first descendant's), at its tag's level or, where the family says so, its section nesting
- * depth. The section's own markup may declare it informative or normative (normativity.ts).
+ * its first descendant's, else that of an empty anchor just before it: `leadingIds`), at its tag's
+ * level or, where the family says so, its section nesting depth. The section's own markup may
+ * declare it informative or normative (normativity.ts).
  * Returns the heading text, or null when nothing was opened.
  */
-export function openHeadingSection(walk: HtmlWalk, el: Element, level: number, ctx: WalkContext): string | null {
+export function openHeadingSection(
+  walk: HtmlWalk,
+  el: Element,
+  level: number,
+  ctx: WalkContext,
+  leadingIds: readonly string[] = [],
+): string | null {
   const rules = walk.rules;
   const sink = new TextSink();
   let number: string | null = null;
@@ -26,7 +33,7 @@ export function openHeadingSection(walk: HtmlWalk, el: Element, level: number, c
       if (rules.sectionNumber(node)) {
         number ??=
           normalizeSpace(textContent(node))
-            .replace(/^(?:Appendix|Annex)\s+/, '')
+            .replace(/^(?:Appendix|Annex|Chapter)\s+/, '')
             .replace(/\.$/, '') || null;
         return;
       }
@@ -53,9 +60,12 @@ export function openHeadingSection(walk: HtmlWalk, el: Element, level: number, c
   // Without its own id, a heading is named by its self-linking anchor (anchors.ts); its other
   // anchors are alternate ids.
   const anchorIds = el.attribs['id'] === undefined ? headingAnchorIds(el) : [];
-  const ownId = el.attribs['id'] ?? anchorIds[0] ?? firstDescendantId(el);
+  const ownId = el.attribs['id'] ?? anchorIds[0] ?? firstDescendantId(el) ?? leadingIds[0];
   let fragment: string | null = ownId ?? null;
   const alternateIds: string[] = anchorIds.slice(1);
+  // Anchors written just before the heading with no text of their own (`<a name="Node"></a><h2>`,
+  // Texinfo's node and section anchors, texi2html's `<a name="SEC12">`) name it too.
+  for (const id of leadingIds) if (id !== ownId && !alternateIds.includes(id)) alternateIds.push(id);
   const pending = ctx.pendingSection;
   if (pending && !pending.taken) {
     pending.taken = true;
@@ -65,7 +75,7 @@ export function openHeadingSection(walk: HtmlWalk, el: Element, level: number, c
   if (text === '' && fragment === null) return null;
   walk.builder.openSection({
     fragment,
-    alternateIds,
+    alternateIds: alternateIds.filter((id) => id !== fragment),
     heading: text,
     level: sectionLevel(walk, el, level, ctx),
     number,

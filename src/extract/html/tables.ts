@@ -5,6 +5,32 @@ import type { Link, TableSpan } from '../document-builder.js';
 import { TextSink, normalizeSpace } from '../text-sink.js';
 import type { HtmlWalk, WalkContext } from './walk.js';
 
+/** Block content that a layout table's one filled cell holds (a table of data holds none of these in its only row). */
+const LAYOUT_CONTENT = new Set(['pre', 'p', 'div', 'ul', 'ol', 'dl', 'blockquote', 'table']);
+
+/**
+ * The one cell with content of a layout table, else undefined: a table of one row without caption whose
+ * cells are empty but one, and that one holds blocks (texi2html indents every example as
+ * `<table><tr><td>&nbsp;</td><td><pre class="example">`). Such a table is no data: its cell is read as if
+ * the table were not there, so the example is a code block, not a table " | msgfmt ...".
+ */
+export function layoutTableCell(el: Element): Element | undefined {
+  const rows: Element[] = [];
+  for (const child of el.children) {
+    if (!isTag(child)) continue;
+    if (child.name === 'tr') rows.push(child);
+    else if (child.name === 'tbody' || child.name === 'thead' || child.name === 'tfoot') {
+      for (const row of child.children) if (isTag(row) && row.name === 'tr') rows.push(row);
+    } else if (child.name !== 'colgroup') return undefined;
+  }
+  if (rows.length !== 1) return undefined;
+  const cells = rows[0]!.children.filter((c): c is Element => isTag(c) && (c.name === 'td' || c.name === 'th'));
+  const filled = cells.filter((c) => normalizeSpace(textContent(c).replace(/\u00a0/g, ' ')) !== '');
+  if (cells.length < 2 || filled.length !== 1) return undefined;
+  const cell = filled[0]!;
+  return cell.children.some((c) => isTag(c) && LAYOUT_CONTENT.has(c.name)) ? cell : undefined;
+}
+
 /**
  * `<table>`: one block with its caption, header rows and body rows as a grid of cell texts. The tree
  * is already shaped by the standard's table insertion modes (table-parsing.ts), so a table with
@@ -48,7 +74,7 @@ export function extractTable(walk: HtmlWalk, el: Element, ctx: WalkContext): voi
   const bodyTarget = (allTh: boolean): 'header' | 'rows' => (allTh && rows.length === 0 ? 'header' : 'rows');
   for (const group of [...bodies, ...feet]) layOutGroup(walk, group, bodyTarget, header, rows, spans);
 
-  const sink = new TextSink();
+  const sink = new TextSink(true);
   const keywords: KeywordSpan[] = [];
   const links: Link[] = [];
   walk.flow(el, sink, keywords, links, false);

@@ -153,15 +153,17 @@ export const SECTIONING_ROOTS: ReadonlySet<string> = new Set(['blockquote', 'det
 
 /**
  * Whether a heading that opens a section of the document sits inside `el` (none inside a sectioning
- * root). Memoized per element, so nested lists walked as containers ask about each element once.
+ * root, nor inside an element `titled` says its one heading titles: an admonition's "Note", which
+ * html-extractor reads as one block). Memoized per element, so nested lists walked as containers ask
+ * about each element once; an element belongs to one document, whose walk always passes the same `titled`.
  */
-export function containsSectionHeading(el: Element): boolean {
+export function containsSectionHeading(el: Element, titled?: (el: Element) => boolean): boolean {
   const known = sectionHeadingInside.get(el);
   if (known !== undefined) return known;
   let found = false;
   for (const c of el.children) {
-    if (!isTag(c) || SECTIONING_ROOTS.has(c.name)) continue;
-    if (HEADING_LEVEL.has(c.name) || containsSectionHeading(c)) {
+    if (!isTag(c) || SECTIONING_ROOTS.has(c.name) || titled?.(c) === true) continue;
+    if (HEADING_LEVEL.has(c.name) || containsSectionHeading(c, titled)) {
       found = true;
       break;
     }

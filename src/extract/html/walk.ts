@@ -7,6 +7,12 @@ import type { CompiledRules } from './compiled-rules.js';
 /** Inherited while walking: the nearest id and the normativity marker in effect. */
 export interface WalkContext {
   fragment: string | null;
+  /**
+   * Where the element that gave `fragment` starts in the source: a section whose heading comes after
+   * it, inside that element, is nearer to the blocks below the heading (AsciiDoc's `<div id="content">`
+   * around every section, a Texinfo node's div around a sub-heading with an id of its own).
+   */
+  fragmentStart: number | null;
   marker: Marker | null;
   /** `<section id>` waiting for its first heading, shared by reference so only one heading takes it. */
   pendingSection: { id: string; taken: boolean } | null;
