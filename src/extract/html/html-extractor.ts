@@ -281,7 +281,7 @@ class HtmlWalker implements HtmlWalk {
     this.builder.addBlock({
       kind,
       text,
-      fragment: ownId !== undefined && ownId !== '' ? ownId : ctx.fragment,
+      fragment: ownId !== undefined && ownId !== '' ? ownId : this.enclosingFragment(ctx),
       marker: blockMarker(this.rules, kind, ctx.marker, el),
       markedKeywords: extra.keywords,
       links: extra.links,
@@ -300,6 +300,20 @@ class HtmlWalker implements HtmlWalk {
           ? undefined
           : { end: extra.end === null ? extra.start : extra.end + 1, start: extra.start, unit: 'utf16-source' },
     });
+  }
+
+  /**
+   * The id a block without one of its own is cited at: the id of the nearest element around it, unless
+   * a section was opened after that element started (a heading inside it: rustdoc wraps all of a type's
+   * methods in one `<div id="implementations-list">`, each method a heading of its own); then the
+   * section's, as in a flat page (null: the builder takes the innermost section's fragment).
+   */
+  private enclosingFragment(ctx: WalkContext): string | null {
+    if (ctx.fragment === null) return null;
+    const section = this.builder.currentSection;
+    const sectionStart = section?.span?.start;
+    const opensInside = typeof sectionStart === 'number' && sectionStart > ctx.fragmentStart;
+    return opensInside && section !== null && section.fragment !== null ? null : ctx.fragment;
   }
 
   /** A ReSpec source's section that ReSpec gives a heading (respec-source.ts): opened here, with its id. */
@@ -363,7 +377,14 @@ export function extractHtml(ctx: HtmlExtractContext): HtmlExtractResult {
   if (ctx.rules.metadataSelectors !== undefined && ctx.rules.metadataSelectors.length > 0) {
     for (const el of selectAll<AnyNode, Element>(ctx.rules.metadataSelectors.join(', '), document)) readFrontMatter(el, ctx.builder);
   }
-  const rootCtx: WalkContext = { fragment: null, marker: null, pendingSection: null, sectionDepth: 0, inSectioningRoot: false };
+  const rootCtx: WalkContext = {
+    fragment: null,
+    fragmentStart: 0,
+    marker: null,
+    pendingSection: null,
+    sectionDepth: 0,
+    inSectioningRoot: false,
+  };
   walker.walkContainer(root, rootCtx);
   const title = normalizeSpace(titleEl ? textContent(titleEl) : '') || walker.firstH1;
   let idCount = 0;

@@ -30,12 +30,14 @@ export function markerBelow(rules: CompiledRules, el: Element, inherited: Marker
 export function contextBelow(rules: CompiledRules, el: Element, outer: WalkContext): WalkContext {
   const id = el.attribs['id'];
   let fragment = outer.fragment;
+  let fragmentStart = outer.fragmentStart;
   let pendingSection = outer.pendingSection;
   let sectionDepth = outer.sectionDepth;
   const isSection = rules.section(el);
   if (isSection) sectionDepth++;
   if (id !== undefined && id !== '') {
     fragment = id;
+    fragmentStart = el.startIndex ?? 0;
     if (isSection) pendingSection = { id, taken: false };
   }
   const marker = markerBelow(rules, el, outer.marker);
@@ -48,7 +50,7 @@ export function contextBelow(rules: CompiledRules, el: Element, outer: WalkConte
     inSectioningRoot === outer.inSectioningRoot
   )
     return outer;
-  return { fragment, marker, pendingSection, sectionDepth, inSectioningRoot };
+  return { fragment, fragmentStart, marker, pendingSection, sectionDepth, inSectioningRoot };
 }
 
 /** The marker of one block: its kind (examples, notes, issues) and its own classes over the context's. */

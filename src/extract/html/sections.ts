@@ -6,8 +6,10 @@ import { declaredSectionNormativity } from './normativity.js';
 import type { HtmlWalk, WalkContext } from './walk.js';
 import { anchorId, headingAnchorIds } from './anchors.js';
 import { respecHeadingLevel } from './respec-source.js';
+import { isPermalinkGlyph } from './permalinks.js';
 
-const SECTION_NUMBER_PREFIX = /^(?:(?:Appendix|Annex)\s+)?((?:\d+|[A-Z])(?:\.\d+)*)\.?(?=\s)\s*/;
+/** A printed number: `2`, `2.1.`, `A.1`, `A.`, `Appendix A`; groups: the Appendix/Annex word, the number, its dot. */
+const SECTION_NUMBER_PREFIX = /^(?:(Appendix|Annex)\s+)?((?:\d+|[A-Z])(?:\.\d+)*)(\.?)(?=\s)\s*/;
 
 /**
  * A heading opens a section: its number (a section-number element or a printed prefix or
@@ -30,7 +32,7 @@ export function openHeadingSection(walk: HtmlWalk, el: Element, level: number, c
             .replace(/\.$/, '') || null;
         return;
       }
-      if (rules.headingStrip(node) || rules.prune(node)) return;
+      if (rules.headingStrip(node) || rules.prune(node) || isPermalinkGlyph(node)) return;
       if (node.name === 'br') sink.space();
       for (const c of node.children) visit(c);
     } else if (isText(node)) {
@@ -41,8 +43,8 @@ export function openHeadingSection(walk: HtmlWalk, el: Element, level: number, c
   let text = normalizeSpace(sink.toString());
   if (number === null) {
     const m = SECTION_NUMBER_PREFIX.exec(text);
-    if (m?.[1] !== undefined && m[0].length < text.length) {
-      number = m[1];
+    if (m?.[2] !== undefined && m[0].length < text.length && !isWordLetter(m)) {
+      number = m[2];
       text = text.slice(m[0].length);
     }
   }
@@ -53,7 +55,7 @@ export function openHeadingSection(walk: HtmlWalk, el: Element, level: number, c
   // Without its own id, a heading is named by its self-linking anchor (anchors.ts); its other
   // anchors are alternate ids.
   const anchorIds = el.attribs['id'] === undefined ? headingAnchorIds(el) : [];
-  const ownId = el.attribs['id'] ?? anchorIds[0] ?? firstDescendantId(el);
+  const ownId = el.attribs['id'] ?? anchorIds[0] ?? firstDescendantId(el) ?? enclosingSelfLinkId(el);
   let fragment: string | null = ownId ?? null;
   const alternateIds: string[] = anchorIds.slice(1);
   const pending = ctx.pendingSection;
@@ -77,6 +79,15 @@ export function openHeadingSection(walk: HtmlWalk, el: Element, level: number, c
   return text;
 }
 
+/**
+ * A lone capital letter printed with neither a dot nor "Appendix" is a word, not an appendix number:
+ * "A simple example" (Python's Logging HOWTO), "I Introduction" in a Roman list is rarer than "I" the
+ * pronoun. `A.`, `A.1` and `Appendix A` stay numbers; digits need no dot ("2 Terminology").
+ */
+function isWordLetter(m: RegExpExecArray): boolean {
+  return m[1] === undefined && m[3] === '' && /^[A-Z]$/.test(m[2]!);
+}
+
 /** The outline level of a heading whose tag says `level`. */
 function sectionLevel(walk: HtmlWalk, el: Element, level: number, ctx: WalkContext): number {
   // Nesting: an <h1> opens its clause's level, an <h2> inside it ("Syntax") the level below.
@@ -84,6 +95,39 @@ function sectionLevel(walk: HtmlWalk, el: Element, level: number, ctx: WalkConte
   // A ReSpec source: a section's first heading is as deep as the section, whatever its tag.
   if (walk.respecSource) return respecHeadingLevel(el) ?? level;
   return level;
+}
+
+/**
+ * The id of an element around the heading that a link inside the heading names (`href="#x"`): the
+ * heading's permalink. rustdoc writes `<div id="tymethod.next"><h4>fn <a href="#tymethod.next">next</a>`,
+ * Sphinx before docutils 0.17 `<div class="section" id="x"><h2>Title<a class="headerlink" href="#x">¶</a>`:
+ * the heading has no id, and the reader opens the wrapper's.
+ */
+function enclosingSelfLinkId(heading: Element): string | undefined {
+  const targets = new Set<string>();
+  const visit = (node: Element): void => {
+    for (const c of node.children) {
+      if (!isTag(c)) continue;
+      const href = c.name === 'a' ? c.attribs['href'] : undefined;
+      if (href !== undefined && href.length > 1 && href.startsWith('#')) targets.add(safeDecode(href.slice(1)));
+      visit(c);
+    }
+  };
+  visit(heading);
+  if (targets.size === 0) return undefined;
+  for (let p = heading.parent; p !== null && isTag(p); p = p.parent) {
+    const id = p.attribs['id'];
+    if (id !== undefined && targets.has(id)) return id;
+  }
+  return undefined;
+}
+
+function safeDecode(fragment: string): string {
+  try {
+    return decodeURIComponent(fragment);
+  } catch {
+    return fragment;
+  }
 }
 
 function firstDescendantId(el: Element): string | undefined {

@@ -1,5 +1,4 @@
 import { type Element, isTag } from 'domhandler';
-import { textContent } from 'domutils';
 import type { KeywordSpan } from '../bcp14.js';
 import type { Link, TableSpan } from '../document-builder.js';
 import { TextSink, normalizeSpace } from '../text-sink.js';
@@ -34,7 +33,8 @@ export function extractTable(walk: HtmlWalk, el: Element, ctx: WalkContext): voi
       continue;
     }
     flushLoose();
-    if (child.name === 'caption') caption ||= normalizeSpace(textContent(child));
+    // Read as a cell is (plainText): without what the family prunes or a permalink glyph (Sphinx's "¶").
+    if (child.name === 'caption') caption ||= normalizeSpace(walk.plainText(child));
     else if (child.name === 'thead') heads.push(rowsOf(walk, child));
     else if (child.name === 'tbody') bodies.push(rowsOf(walk, child));
     else if (child.name === 'tfoot') feet.push(rowsOf(walk, child));

@@ -7,6 +7,11 @@ import type { CompiledRules } from './compiled-rules.js';
 /** Inherited while walking: the nearest id and the normativity marker in effect. */
 export interface WalkContext {
   fragment: string | null;
+  /**
+   * Where the element that gives `fragment` starts in the source: a section opened after it, inside
+   * that element, is nearer to the blocks that follow (a wrapper's id around many folded sections).
+   */
+  fragmentStart: number;
   marker: Marker | null;
   /** `<section id>` waiting for its first heading, shared by reference so only one heading takes it. */
   pendingSection: { id: string; taken: boolean } | null;
