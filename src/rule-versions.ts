@@ -78,8 +78,13 @@
  * 28: a document on a host the URL gives to the rfc or ietf-draft family that declares the other's
  * document type (a draft name on httpwg.org, an RFC number in the drafts archive) is read with that
  * family (families.ts siblingFamilies): Internet-Drafts were typed "rfc".
+ * 29: documentation generators' HTML (Sphinx, rustdoc, mdBook, javadoc): headings inside <details>
+ * open sections; a block is cited at a section opened inside the element whose id it inherited; a
+ * heading without an id takes the enclosing id its permalink names; permalink glyphs ("¶") are not
+ * text; a lone letter without a dot is no section number; code language from <code> or Pygments'
+ * wrapper; the rustdoc family (chosen by its generator) prunes rustdoc's chrome.
  */
-export const EXTRACT_RULE_VERSION = 28;
+export const EXTRACT_RULE_VERSION = 29;
 /**
  * The PDF extractor's own version (1: pdf-parse tables; 2: tables from geometry with rowPages, and
  * heading-guess limits; 3: unruled tables as reports set them (wrapped cells at the row pitch, bold

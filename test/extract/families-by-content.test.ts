@@ -303,7 +303,11 @@ test('the extraction config of a document no URL assigns covers every family its
   const ids = (config: Record<string, unknown>): string[] | undefined =>
     (config['familiesByContent'] as { id: string }[] | undefined)?.map((f) => f.id);
   const unknown = extractionConfig({ url: `${HOST}/x` }, snap(`${HOST}/x`, 'text/html'), DEFAULT_EXTRACT_OPTIONS);
-  assert.deepEqual(ids(unknown), ['ietf-draft', 'rfc', 'tc39', 'w3c', 'whatwg'], 'the families that list generators, by file name');
+  assert.deepEqual(
+    ids(unknown),
+    ['ietf-draft', 'rfc', 'rustdoc', 'tc39', 'w3c', 'whatwg'],
+    'the families that list generators, by file name',
+  );
   assert.equal((unknown['family'] as { id: string }).id, 'generic', 'the last resort');
   // A URL or an entry that names a family: that family's rules alone, and a URL's family's siblings
   // (the families that read exactly its tools: rfc and ietf-draft), whose type the document may declare.
