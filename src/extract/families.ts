@@ -65,6 +65,10 @@ export interface HtmlRules {
   blockAnchorSelectors?: string[];
   /** Preformatted elements that are drawings (kind artwork) rather than code; optional. */
   artworkSelectors?: string[];
+  /** Elements laid out as a table by a style sheet, child elements its cells in row order (javadoc); optional. */
+  gridTableSelectors?: string[];
+  /** The header cells opening a grid table: their count is its column count; optional. */
+  gridHeaderCellSelectors?: string[];
 }
 
 export interface TextRules {

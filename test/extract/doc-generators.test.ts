@@ -129,3 +129,64 @@ test('a code block takes its language from its <code> (CommonMark, mdBook) or it
     ],
   );
 });
+
+test('javadoc: summaries laid out as grids are tables, also inside its layout lists; breadcrumbs and tabs are chrome', async () => {
+  const html =
+    '<!DOCTYPE html><html><head><meta name="generator" content="javadoc/ClassWriterImpl"><title>ArrayList (Java SE 17)</title></head>' +
+    '<body><main role="main"><div class="header"><div class="sub-title"><span>Module</span>&nbsp;<a href="m.html">java.base</a></div>' +
+    '<div class="sub-title"><span>Package</span>&nbsp;<a href="p.html">java.util</a></div>' +
+    '<h1 class="title">Class ArrayList&lt;E&gt;</h1></div>' +
+    '<section class="summary"><ul class="summary-list"><li><section class="method-summary" id="method-summary"><h2>Method Summary</h2>' +
+    '<div id="method-summary-table"><div class="table-tabs" role="tablist"><button class="active-table-tab">All Methods</button>' +
+    '<button class="table-tab">Instance Methods</button></div><div id="method-summary-table.tabpanel" role="tabpanel">' +
+    '<div class="summary-table three-column-summary"><div class="table-header col-first">Modifier and Type</div>' +
+    '<div class="table-header col-second">Method</div><div class="table-header col-last">Description</div>' +
+    '<div class="col-first even-row-color"><code>void</code></div><div class="col-second even-row-color"><code>' +
+    '<a href="#add(int,E)" class="member-name-link">add</a>(int&nbsp;index, E&nbsp;element)</code></div>' +
+    '<div class="col-last even-row-color"><div class="block">Inserts the specified element.</div></div>' +
+    '<div class="col-first odd-row-color"><code>boolean</code></div><div class="col-second odd-row-color"><code>' +
+    '<a href="#add(E)" class="member-name-link">add</a>(E&nbsp;e)</code></div>' +
+    '<div class="col-last odd-row-color"><div class="block">Appends the specified element.</div></div>' +
+    '</div></div></div></section></li></ul></section>' +
+    // No heading in this list: it is walked as a container for its grid table alone.
+    '<section class="summary"><ul class="summary-list"><li><div id="related-package-summary">' +
+    '<div class="caption"><span>Related Packages</span></div>' +
+    '<div class="summary-table two-column-summary"><div class="table-header col-first">Package</div>' +
+    '<div class="table-header col-last">Description</div><div class="col-first"><a href="c.html">java.util.concurrent</a></div>' +
+    '<div class="col-last"><div class="block">Utility classes.</div></div></div></div></li></ul></section>' +
+    // A grid that opens with no header cell is no table: its text stays.
+    '<div class="summary-table"><div class="col-first">loose</div></div></main></body></html>';
+  const doc = await extractBytes(
+    html,
+    'https://docs.oracle.com/en/java/javase/17/docs/api/java.base/java/util/ArrayList.html',
+    'text/html',
+  );
+  assert.equal(doc.family, 'javadoc');
+  assert.deepEqual(
+    doc.blocks.map((b) => [b.kind, b.fragment, b.text]),
+    [
+      [
+        'table',
+        'method-summary-table.tabpanel',
+        'Modifier and Type | Method | Description\nvoid | add(int index, E element) | Inserts the specified element.\n' +
+          'boolean | add(E e) | Appends the specified element.',
+      ],
+      ['paragraph', 'related-package-summary', 'Related Packages'],
+      ['table', 'related-package-summary', 'Package | Description\njava.util.concurrent | Utility classes.'],
+      ['paragraph', 'method-summary', 'loose'],
+    ],
+  );
+  const methods = doc.blocks[0]!;
+  assert.deepEqual(methods.header, [['Modifier and Type', 'Method', 'Description']]);
+  assert.deepEqual(methods.rows, [
+    ['void', 'add(int index, E element)', 'Inserts the specified element.'],
+    ['boolean', 'add(E e)', 'Appends the specified element.'],
+  ]);
+  assert.deepEqual(
+    (methods.links as { href: string }[]).map((l) => l.href),
+    [
+      'https://docs.oracle.com/en/java/javase/17/docs/api/java.base/java/util/ArrayList.html#add(int,E)',
+      'https://docs.oracle.com/en/java/javase/17/docs/api/java.base/java/util/ArrayList.html#add(E)',
+    ],
+  );
+});

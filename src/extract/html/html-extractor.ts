@@ -18,7 +18,7 @@ import { openHeadingSection } from './sections.js';
 import { asideKindOf, extractAside } from './notes.js';
 import { extractAlgorithm, isIntroducedStepList } from './algorithms.js';
 import { extractDefinitionList, extractList } from './lists.js';
-import { extractTable } from './tables.js';
+import { extractGridTable, extractTable } from './tables.js';
 import { tableInsertionRule } from './table-parsing.js';
 import { listItemRule } from './list-item-parsing.js';
 import { paragraphClosingRule } from './paragraph-parsing.js';
@@ -79,6 +79,8 @@ class HtmlWalker implements HtmlWalk {
   private blockAnchors: { sink: TextSink; anchors: BlockAnchor[] } | null = null;
   /** Whether an inline element wraps blocks (isBlockLevel), asked once per element. */
   private readonly wrapsBlocks = new WeakMap<Element, boolean>();
+  /** Whether a grid table is inside an element (holdsGridTable), asked once per element. */
+  private readonly gridTableInside = new WeakMap<Element, boolean>();
 
   constructor(
     ctx: HtmlExtractContext,
@@ -182,11 +184,14 @@ class HtmlWalker implements HtmlWalk {
     }
 
     // A list holding a heading (Bikeshed writes one when a Markdown list is not closed before it) is
-    // walked as a container, as an aside or algorithm holding one is: the heading opens its section.
-    if (LIST_TAGS.has(el.name) && !ctx.inSectioningRoot && containsSectionHeading(el)) {
+    // walked as a container, as an aside or algorithm holding one is: the heading opens its section. So
+    // is a list holding a grid table (javadoc lays out its summaries in ul.summary-list): the table is a block.
+    if (LIST_TAGS.has(el.name) && !ctx.inSectioningRoot && (containsSectionHeading(el) || this.holdsGridTable(el))) {
       this.walkContainer(el, ctx);
       return;
     }
+
+    if (r.gridTable(el) && extractGridTable(this, el, ctx)) return;
 
     switch (el.name) {
       case 'p':
@@ -251,6 +256,22 @@ class HtmlWalker implements HtmlWalk {
       default:
         this.walkContainer(el, ctx);
     }
+  }
+
+  /** Whether a grid table of the family (gridTableSelectors) is inside `el`; memoized, so nested lists ask once per element. */
+  private holdsGridTable(el: Element): boolean {
+    if (!this.rules.hasGridTables) return false;
+    const known = this.gridTableInside.get(el);
+    if (known !== undefined) return known;
+    let found = false;
+    for (const c of el.children) {
+      if (isTag(c) && (this.rules.gridTable(c) || this.holdsGridTable(c))) {
+        found = true;
+        break;
+      }
+    }
+    this.gridTableInside.set(el, found);
+    return found;
   }
 
   addFlowBlock(kind: BlockKind, el: Element, ctx: WalkContext, extra: BlockExtra, beforeAdd?: (text: string) => void): void {
