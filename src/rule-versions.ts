@@ -82,7 +82,8 @@
  * open sections; a block is cited at a section opened inside the element whose id it inherited; a
  * heading without an id takes the enclosing id its permalink names; permalink glyphs ("¶") are not
  * text; a lone letter without a dot is no section number; code language from <code> or Pygments'
- * wrapper; the rustdoc family (chosen by its generator) prunes rustdoc's chrome.
+ * wrapper; the rustdoc family (chosen by its generator) prunes rustdoc's chrome; the javadoc family
+ * reads javadoc's CSS-grid summaries as tables (gridTableSelectors) and prunes its breadcrumbs.
  */
 export const EXTRACT_RULE_VERSION = 29;
 /**
