@@ -44,6 +44,22 @@ test('headings inside <details> open sections: a folded method is a section, its
   assert.equal(citedAt('Advances the iterator.'), 'tymethod.next');
 });
 
+test('a block after a subsection closed is still cited at the section element around it, not at the subsection', async () => {
+  // ReSpec writes the IDL of a second interface after the first one's "Attributes" subsection.
+  const html =
+    '<!doctype html><title>t</title><section id="events"><h3>Events</h3><pre>interface A {};</pre>' +
+    '<section id="attributes"><h4>Attributes</h4><p>The attributes.</p></section><pre>dictionary B {};</pre></section>';
+  const doc = await extractBytes(html, URL, 'text/html');
+  assert.deepEqual(
+    doc.blocks.map((b) => [b.fragment, b.text]),
+    [
+      ['events', 'interface A {};'],
+      ['attributes', 'The attributes.'],
+      ['events', 'dictionary B {};'],
+    ],
+  );
+});
+
 test('a heading without an id is named by the enclosing element its permalink targets (Sphinx before docutils 0.17)', async () => {
   const html =
     '<!doctype html><title>t</title><div class="body" role="main"><div class="section" id="logging-howto">' +
@@ -87,7 +103,7 @@ test('permalink glyphs (¶, #, 🔗) are not text: not in API entry terms, capti
   assert.deepEqual(entry.anchors, [{ id: 'http.cookies.SimpleCookie', start: 0 }], 'the entry is citable at its id');
   assert.deepEqual(entry.links ?? [], [], 'the glyph is no link of the text');
   assert.equal(doc.blocks.find((b) => b.kind === 'table')!.caption, 'Flags');
-  assert.equal(doc.blocks.at(-1)!.text, 'See and ¶ kept.', 'an anchor that names a place keeps its text');
+  assert.equal(doc.blocks.at(-1)!.text, 'See # and ¶ kept.', 'a glyph linking elsewhere and an anchor that names a place are text');
 });
 
 test('a lone capital letter without a dot is a word of the heading, not an appendix number', async () => {

@@ -7,6 +7,7 @@ import { textContent } from 'domutils';
 import type { HtmlRules } from '../families.js';
 import type { BlockAnchor, DocumentBuilder, Link, BlockKind } from '../document-builder.js';
 import type { KeywordSpan } from '../bcp14.js';
+import type { Section } from '../../document/types.js';
 import { TextSink, normalizeSpace } from '../text-sink.js';
 import { MAX_TREE_DEPTH, parseMarkup, type ParsedMarkup } from '../markup-parser.js';
 import { type CompiledRules, compileRules } from './compiled-rules.js';
@@ -79,6 +80,7 @@ class HtmlWalker implements HtmlWalk {
   private blockAnchors: { sink: TextSink; anchors: BlockAnchor[] } | null = null;
   /** Whether an inline element wraps blocks (isBlockLevel), asked once per element. */
   private readonly wrapsBlocks = new WeakMap<Element, boolean>();
+  readonly sectionEnds = new WeakMap<Section, number>();
   /** Whether a grid table is inside an element (holdsGridTable), asked once per element. */
   private readonly gridTableInside = new WeakMap<Element, boolean>();
 
@@ -302,7 +304,7 @@ class HtmlWalker implements HtmlWalk {
     this.builder.addBlock({
       kind,
       text,
-      fragment: ownId !== undefined && ownId !== '' ? ownId : this.enclosingFragment(ctx),
+      fragment: ownId !== undefined && ownId !== '' ? ownId : this.enclosingFragment(ctx, extra.start),
       marker: blockMarker(this.rules, kind, ctx.marker, el),
       markedKeywords: extra.keywords,
       links: extra.links,
@@ -324,17 +326,21 @@ class HtmlWalker implements HtmlWalk {
   }
 
   /**
-   * The id a block without one of its own is cited at: the id of the nearest element around it, unless
-   * a section was opened after that element started (a heading inside it: rustdoc wraps all of a type's
-   * methods in one `<div id="implementations-list">`, each method a heading of its own); then the
-   * section's, as in a flat page (null: the builder takes the innermost section's fragment).
+   * The id a block without one of its own, starting at `start`, is cited at: the id of the nearest
+   * element around it, unless a section was opened inside that element and the block is still in that
+   * section (rustdoc wraps all of a type's methods in one `<div id="implementations-list">`, each
+   * method a heading of its own); then the section's, as in a flat page (null: the builder takes the
+   * innermost section's fragment). A section whose element held content and has closed (a ReSpec
+   * subsection's `</section>`, then more of its parent) no longer holds the blocks after it.
    */
-  private enclosingFragment(ctx: WalkContext): string | null {
+  private enclosingFragment(ctx: WalkContext, start: number | null): string | null {
     if (ctx.fragment === null) return null;
     const section = this.builder.currentSection;
-    const sectionStart = section?.span?.start;
-    const opensInside = typeof sectionStart === 'number' && sectionStart > ctx.fragmentStart;
-    return opensInside && section !== null && section.fragment !== null ? null : ctx.fragment;
+    if (section === null || section.fragment === null) return ctx.fragment;
+    const sectionStart = section.span?.start;
+    if (typeof sectionStart !== 'number' || sectionStart <= ctx.fragmentStart) return ctx.fragment;
+    const end = this.sectionEnds.get(section);
+    return end !== undefined && start !== null && start >= end ? ctx.fragment : null;
   }
 
   /** A ReSpec source's section that ReSpec gives a heading (respec-source.ts): opened here, with its id. */

@@ -38,7 +38,7 @@ export function contextBelow(rules: CompiledRules, el: Element, outer: WalkConte
   if (id !== undefined && id !== '') {
     fragment = id;
     fragmentStart = el.startIndex ?? 0;
-    if (isSection) pendingSection = { id, taken: false };
+    if (isSection) pendingSection = { id, taken: false, element: el };
   }
   const marker = markerBelow(rules, el, outer.marker);
   const inSectioningRoot = outer.inSectioningRoot || SECTIONING_ROOTS.has(el.name);

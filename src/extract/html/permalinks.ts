@@ -1,4 +1,4 @@
-import type { Element } from 'domhandler';
+import { type Element, isTag } from 'domhandler';
 import { textOfAtMost } from '../dom-nodes.js';
 
 /**
@@ -11,10 +11,12 @@ const GLYPHS: ReadonlySet<string> = new Set(['¶', '§', '#', '🔗', '⚓', '']
 const MAX_GLYPH_TEXT = 16;
 
 /**
- * A permalink glyph: an `<a>` to a fragment of this page whose whole text is one of GLYPHS. It is the
- * page's chrome (a reader clicks it to copy the link), not text: written into a heading, an API
- * entry's term or a caption it read "class http.cookies.SimpleCookie([input])¶". An anchor that names
- * a place itself (`id`, `name`) is kept: its id is citable.
+ * A permalink glyph: an `<a>` whose whole text is one of GLYPHS, linking to the element it stands in
+ * (the heading, API entry, caption or section it sits inside). It is the page's chrome (a reader
+ * clicks it to copy the link), not text: written into a heading, an API entry's term or a caption it
+ * read "class http.cookies.SimpleCookie([input])¶". A glyph that links elsewhere (rfc2629.xslt's
+ * index writes "RFC4289 §", the § linking to the reference) and an anchor that names a place itself
+ * (`id`, `name`: its id is citable) are kept.
  */
 export function isPermalinkGlyph(el: Element): boolean {
   if (el.name !== 'a' || el.attribs['id'] !== undefined || el.attribs['name'] !== undefined) return false;
@@ -24,5 +26,16 @@ export function isPermalinkGlyph(el: Element): boolean {
   if (read.cut) return false;
   const text = read.text.replace(/\s|\u200b|\ufe0e|\ufe0f/g, '');
   // An empty link writes nothing either way; only one that holds invisible characters is worth dropping.
-  return GLYPHS.has(text) && (text !== '' || read.text !== '');
+  if (!GLYPHS.has(text) || (text === '' && read.text === '')) return false;
+  const target = fragmentOf(href);
+  for (let p = el.parent; p !== null && isTag(p); p = p.parent) if (p.attribs['id'] === target) return true;
+  return false;
+}
+
+function fragmentOf(href: string): string {
+  try {
+    return decodeURIComponent(href.slice(1));
+  } catch {
+    return href.slice(1);
+  }
 }

@@ -59,13 +59,15 @@ export function openHeadingSection(walk: HtmlWalk, el: Element, level: number, c
   let fragment: string | null = ownId ?? null;
   const alternateIds: string[] = anchorIds.slice(1);
   const pending = ctx.pendingSection;
+  let extentEnd: number | null = null;
   if (pending && !pending.taken) {
     pending.taken = true;
     fragment = pending.id;
     if (ownId !== undefined && ownId !== pending.id) alternateIds.push(ownId);
+    if (pending.element.endIndex !== null && holdsContentAfter(walk, pending.element, el)) extentEnd = pending.element.endIndex + 1;
   }
   if (text === '' && fragment === null) return null;
-  walk.builder.openSection({
+  const section = walk.builder.openSection({
     fragment,
     alternateIds,
     heading: text,
@@ -73,6 +75,7 @@ export function openHeadingSection(walk: HtmlWalk, el: Element, level: number, c
     number,
     span: { end: el.endIndex === null ? (el.startIndex ?? 0) : el.endIndex + 1, start: el.startIndex ?? 0, unit: 'utf16-source' },
   });
+  if (extentEnd !== null) walk.sectionEnds.set(section, extentEnd);
   const declared = declaredSectionNormativity(rules, el);
   if (declared?.normativity === 'informative') walk.builder.markCurrentSectionInformative(declared.reason);
   else if (declared?.normativity === 'normative') walk.builder.markCurrentSectionNormative();
@@ -128,6 +131,22 @@ function safeDecode(fragment: string): string {
   } catch {
     return fragment;
   }
+}
+
+/**
+ * Whether `container` holds anything after `heading` that is read (an element the family does not
+ * prune, or text): a section element holding its section's content, not only its heading (rustdoc
+ * wraps each method's signature heading alone in section#method.x, its docs follow outside).
+ */
+function holdsContentAfter(walk: HtmlWalk, container: Element, heading: Element): boolean {
+  let child: Element = heading;
+  while (child.parent !== null && child.parent !== container && isTag(child.parent)) child = child.parent;
+  if (child.parent !== container) return false;
+  for (let next = child.next; next !== null; next = next.next) {
+    if (isText(next) && next.data.trim() !== '') return true;
+    if (isTag(next) && !SKIP_TAGS.has(next.name) && !walk.rules.prune(next)) return true;
+  }
+  return false;
 }
 
 function firstDescendantId(el: Element): string | undefined {

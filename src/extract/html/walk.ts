@@ -1,5 +1,6 @@
 import type { AnyNode, Document, Element } from 'domhandler';
 import type { AlgorithmStep, BlockKind, DocumentBuilder, Link, ListItem, Marker, TableSpan } from '../document-builder.js';
+import type { Section } from '../../document/types.js';
 import type { KeywordSpan } from '../bcp14.js';
 import type { TextSink } from '../text-sink.js';
 import type { CompiledRules } from './compiled-rules.js';
@@ -9,12 +10,12 @@ export interface WalkContext {
   fragment: string | null;
   /**
    * Where the element that gives `fragment` starts in the source: a section opened after it, inside
-   * that element, is nearer to the blocks that follow (a wrapper's id around many folded sections).
+   * it, is nearer to the blocks that follow (rustdoc's div#implementations-list around every method).
    */
   fragmentStart: number;
   marker: Marker | null;
   /** `<section id>` waiting for its first heading, shared by reference so only one heading takes it. */
-  pendingSection: { id: string; taken: boolean } | null;
+  pendingSection: { id: string; taken: boolean; element: Element } | null;
   /** Enclosing section elements (sectionSelectors): the heading level where the family says so. */
   sectionDepth: number;
   /**
@@ -46,6 +47,12 @@ export interface HtmlWalk {
   readonly builder: DocumentBuilder;
   /** A ReSpec source: its sections' first headings take the level of their nesting (respec-source.ts). */
   readonly respecSource: boolean;
+  /**
+   * Where a section's extent ends in the source, for the sections whose section element holds content
+   * after their heading (the element's end); a section opened by a bare heading, or whose element
+   * wraps its heading alone (rustdoc's section#method.x), runs to the next heading.
+   */
+  readonly sectionEnds: WeakMap<Section, number>;
   /** What is left of the document's bound on table span copies (TABLE_SPAN_COPY_BOUNDS), in characters. */
   spanCopyBudget: number;
   /** Walks a container: inline runs become paragraphs, block children are dispatched one by one. */
