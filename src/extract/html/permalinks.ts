@@ -32,7 +32,8 @@ export function isPermalinkGlyph(el: Element): boolean {
   return false;
 }
 
-function fragmentOf(href: string): string {
+/** The id a same-page link (`#x`) names, percent-decoded as a browser looks it up (as written when malformed). */
+export function fragmentOf(href: string): string {
   try {
     return decodeURIComponent(href.slice(1));
   } catch {

@@ -6,7 +6,7 @@ import { declaredSectionNormativity } from './normativity.js';
 import type { HtmlWalk, WalkContext } from './walk.js';
 import { anchorId, headingAnchorIds } from './anchors.js';
 import { respecHeadingLevel } from './respec-source.js';
-import { isPermalinkGlyph } from './permalinks.js';
+import { fragmentOf, isPermalinkGlyph } from './permalinks.js';
 
 /** A printed number: `2`, `2.1.`, `A.1`, `A.`, `Appendix A`; groups: the Appendix/Annex word, the number, its dot. */
 const SECTION_NUMBER_PREFIX = /^(?:(Appendix|Annex)\s+)?((?:\d+|[A-Z])(?:\.\d+)*)(\.?)(?=\s)\s*/;
@@ -83,9 +83,9 @@ export function openHeadingSection(walk: HtmlWalk, el: Element, level: number, c
 }
 
 /**
- * A lone capital letter printed with neither a dot nor "Appendix" is a word, not an appendix number:
- * "A simple example" (Python's Logging HOWTO), "I Introduction" in a Roman list is rarer than "I" the
- * pronoun. `A.`, `A.1` and `Appendix A` stay numbers; digits need no dot ("2 Terminology").
+ * A lone capital letter printed with neither a dot nor "Appendix" before it is a word, not an appendix
+ * number: "A simple example" (Python's Logging HOWTO), "I Want It". `A.`, `A.1` and `Appendix A` stay
+ * numbers; digits need no dot ("2 Terminology").
  */
 function isWordLetter(m: RegExpExecArray): boolean {
   return m[1] === undefined && m[3] === '' && /^[A-Z]$/.test(m[2]!);
@@ -112,7 +112,7 @@ function enclosingSelfLinkId(heading: Element): string | undefined {
     for (const c of node.children) {
       if (!isTag(c)) continue;
       const href = c.name === 'a' ? c.attribs['href'] : undefined;
-      if (href !== undefined && href.length > 1 && href.startsWith('#')) targets.add(safeDecode(href.slice(1)));
+      if (href !== undefined && href.length > 1 && href.startsWith('#')) targets.add(fragmentOf(href));
       visit(c);
     }
   };
@@ -123,14 +123,6 @@ function enclosingSelfLinkId(heading: Element): string | undefined {
     if (id !== undefined && targets.has(id)) return id;
   }
   return undefined;
-}
-
-function safeDecode(fragment: string): string {
-  try {
-    return decodeURIComponent(fragment);
-  } catch {
-    return fragment;
-  }
 }
 
 /**
