@@ -85,8 +85,15 @@
  * table titles are captions); in any HTML, empty anchors name the heading or block after them, an
  * aside titled by its one heading is one block, a block cites the section heading nearer than its
  * enclosing element's id, and a one-row layout table is read as its one filled cell.
+ * 31: documentation generators' HTML (Sphinx, rustdoc, mdBook, javadoc): headings inside <details>
+ * open sections; a section whose element wraps its heading alone runs on to the next heading (the
+ * block cites it, not the element around all of them); a heading without an id takes the enclosing
+ * id its permalink names; permalink glyphs ("¶") are not text; a lone letter without a dot is no
+ * section number; code language from <code> or Pygments' wrapper; the rustdoc family (chosen by its
+ * generator) prunes rustdoc's chrome; the javadoc family reads javadoc's CSS-grid summaries as tables
+ * (gridTableSelectors) and prunes its breadcrumbs.
  */
-export const EXTRACT_RULE_VERSION = 30;
+export const EXTRACT_RULE_VERSION = 31;
 /**
  * The PDF extractor's own version (1: pdf-parse tables; 2: tables from geometry with rowPages, and
  * heading-guess limits; 3: unruled tables as reports set them (wrapped cells at the row pitch, bold

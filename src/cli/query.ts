@@ -42,7 +42,20 @@ export const MAX_WAIT_BUILD_SECONDS = 3600;
  * test keeps them equal to the rules; the query does not read rules/, so a cold query stays cheap).
  * An index built with other rules may hold others: an unknown value is a usage error listing them.
  */
-export const SHIPPED_FAMILIES = ['asciidoc', 'docbook', 'generic', 'ietf-draft', 'rfc', 'tc39', 'texinfo', 'unicode', 'w3c', 'whatwg'];
+export const SHIPPED_FAMILIES = [
+  'asciidoc',
+  'docbook',
+  'generic',
+  'ietf-draft',
+  'javadoc',
+  'rfc',
+  'rustdoc',
+  'tc39',
+  'texinfo',
+  'unicode',
+  'w3c',
+  'whatwg',
+];
 export const SHIPPED_DOCUMENT_TYPES = ['document', 'internet-draft', 'living-standard', 'rfc', 'specification', 'unicode-report'];
 
 export class QueryCommand extends EpistemeCommand {

@@ -67,6 +67,10 @@ export interface HtmlRules {
   artworkSelectors?: string[];
   /** Block elements that caption the rest of their parent as a figcaption does (DocBook's `div.table > p.title`); optional. */
   captionSelectors?: string[];
+  /** Elements laid out as a table by a style sheet, child elements its cells in row order (javadoc); optional. */
+  gridTableSelectors?: string[];
+  /** The header cells opening a grid table: their count is its column count; optional. */
+  gridHeaderCellSelectors?: string[];
 }
 
 export interface TextRules {

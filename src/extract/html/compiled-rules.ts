@@ -35,6 +35,11 @@ export interface CompiledRules {
   /** Captions of the rest of their parent (captionSelectors); null without selectors. */
   caption: Matcher | null;
   blockAnchor: Matcher | null;
+  /** Grid tables (javadoc's div.summary-table) and the header cells that open them. */
+  gridTable: Matcher;
+  gridHeaderCell: Matcher;
+  /** Whether the family names grid tables at all (no element is asked otherwise). */
+  hasGridTables: boolean;
 }
 
 const compiledCache = new WeakMap<HtmlRules, CompiledRules>();
@@ -247,6 +252,9 @@ export function compileRules(rules: HtmlRules): CompiledRules {
     // null without selectors, so other families never walk a block looking for its opening anchor.
     blockAnchor:
       rules.blockAnchorSelectors !== undefined && rules.blockAnchorSelectors.length > 0 ? compileList(rules.blockAnchorSelectors) : null,
+    gridTable: compileList(rules.gridTableSelectors ?? []),
+    gridHeaderCell: compileList(rules.gridHeaderCellSelectors ?? []),
+    hasGridTables: (rules.gridTableSelectors ?? []).length > 0,
   };
   compiledCache.set(rules, compiled);
   return compiled;

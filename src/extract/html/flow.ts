@@ -10,6 +10,7 @@ import { MAX_OUTLINE_DEPTH } from '../input-bounds.js';
 import { MAX_SCRIPT_NESTING, type ScriptKind, isNoteMarker, scriptText } from '../scripts.js';
 import { BLOCK_TAGS, SKIP_TAGS } from './tags.js';
 import { anchorId } from './anchors.js';
+import { isPermalinkGlyph } from './permalinks.js';
 import { LinkTexts } from './link-texts.js';
 import { LinkResolver } from '../link-resolver.js';
 
@@ -45,7 +46,7 @@ export class FlowWriter {
     if (!isTag(node)) return;
     const name = node.name;
     // A table's caption is its block's caption field, not part of its text.
-    if (SKIP_TAGS.has(name) || this.rules.prune(node) || (name === 'caption' && !pre)) {
+    if (SKIP_TAGS.has(name) || this.rules.prune(node) || (name === 'caption' && !pre) || (name === 'a' && isPermalinkGlyph(node))) {
       // Not written, yet part of an enclosing link's text (textOf's).
       if (this.linkTexts?.collecting) this.linkTexts.text(textOf(node));
       return;

@@ -15,11 +15,11 @@ import { FlowWriter } from './flow.js';
 import { BLOCK_TAGS, HEADING_LEVEL, KNOWN_INLINE, SKIP_TAGS, containsHeading, containsSectionHeading } from './tags.js';
 import type { BlockExtra, HtmlWalk, WalkContext } from './walk.js';
 import { blockMarker, contextBelow, isInformativeStatement } from './normativity.js';
-import { openHeadingSection } from './sections.js';
+import { holdsContentAfter, openHeadingSection } from './sections.js';
 import { asideKindOf, extractAside, isTitledAside } from './notes.js';
 import { extractAlgorithm, isIntroducedStepList } from './algorithms.js';
 import { extractDefinitionList, extractList } from './lists.js';
-import { extractTable, layoutTableCell } from './tables.js';
+import { extractGridTable, extractTable, layoutTableCell } from './tables.js';
 import { tableInsertionRule } from './table-parsing.js';
 import { listItemRule } from './list-item-parsing.js';
 import { paragraphClosingRule } from './paragraph-parsing.js';
@@ -92,6 +92,8 @@ class HtmlWalker implements HtmlWalk {
    * block would otherwise cite (nearestFragment).
    */
   private readonly headingScopes = new WeakMap<Section, { heading: number; start: number; end: number }>();
+  /** Whether a grid table is inside an element (holdsGridTable), asked once per element. */
+  private readonly gridTableInside = new WeakMap<Element, boolean>();
 
   constructor(
     ctx: HtmlExtractContext,
@@ -181,7 +183,15 @@ class HtmlWalker implements HtmlWalk {
       const text = openHeadingSection(this, el, level, outer, leading);
       const opened = this.builder.currentSection;
       if (text !== null && opened !== null && el.startIndex !== null && el.parent !== null) {
-        this.headingScopes.set(opened, { heading: el.startIndex, start: el.parent.startIndex ?? 0, end: el.parent.endIndex ?? Infinity });
+        // An element that wraps its heading alone (rustdoc's section#method.x, the docs after it) does
+        // not bound the section: it runs on to the next heading.
+        const parent = el.parent;
+        const bounded = isTag(parent) && parent.endIndex !== null && holdsContentAfter(this, parent, el);
+        this.headingScopes.set(opened, {
+          heading: el.startIndex,
+          start: parent.startIndex ?? 0,
+          end: bounded ? parent.endIndex! : Infinity,
+        });
       }
       if (text !== null && level === 1 && this.firstH1 === '') this.firstH1 = text;
       return;
@@ -224,11 +234,14 @@ class HtmlWalker implements HtmlWalk {
     }
 
     // A list holding a heading (Bikeshed writes one when a Markdown list is not closed before it) is
-    // walked as a container, as an aside or algorithm holding one is: the heading opens its section.
-    if (LIST_TAGS.has(el.name) && !ctx.inSectioningRoot && containsSectionHeading(el, this.titledAside)) {
+    // walked as a container, as an aside or algorithm holding one is: the heading opens its section. So
+    // is a list holding a grid table (javadoc lays out its summaries in ul.summary-list): the table is a block.
+    if (LIST_TAGS.has(el.name) && !ctx.inSectioningRoot && (containsSectionHeading(el, this.titledAside) || this.holdsGridTable(el))) {
       this.walkContainer(el, ctx);
       return;
     }
+
+    if (r.gridTable(el) && extractGridTable(this, el, ctx)) return;
 
     switch (el.name) {
       case 'p':
@@ -296,6 +309,22 @@ class HtmlWalker implements HtmlWalk {
       default:
         this.walkContainer(el, ctx);
     }
+  }
+
+  /** Whether a grid table of the family (gridTableSelectors) is inside `el`; memoized, so nested lists ask once per element. */
+  private holdsGridTable(el: Element): boolean {
+    if (!this.rules.hasGridTables) return false;
+    const known = this.gridTableInside.get(el);
+    if (known !== undefined) return known;
+    let found = false;
+    for (const c of el.children) {
+      if (isTag(c) && (this.rules.gridTable(c) || this.holdsGridTable(c))) {
+        found = true;
+        break;
+      }
+    }
+    this.gridTableInside.set(el, found);
+    return found;
   }
 
   addFlowBlock(kind: BlockKind, el: Element, ctx: WalkContext, extra: BlockExtra, beforeAdd?: (text: string) => void): void {

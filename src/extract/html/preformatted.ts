@@ -1,4 +1,4 @@
-import type { Element } from 'domhandler';
+import { type Element, isTag, isText } from 'domhandler';
 import type { KeywordSpan } from '../bcp14.js';
 import type { BlockKind, Link } from '../document-builder.js';
 import { TextSink } from '../text-sink.js';
@@ -18,10 +18,52 @@ export function extractPreformatted(walk: HtmlWalk, kind: BlockKind, el: Element
   walk.addBlock(kind, text, ctx, { keywords, links, start: el.startIndex, end: el.endIndex, language: languageOf(el) }, el);
 }
 
+/**
+ * The language a block's classes name: its own `lang-*` / `language-*`, else those of the one `<code>`
+ * it wraps (`<pre><code class="language-rust">`, as CommonMark renderers, highlight.js, mdBook and
+ * Hugo write it), else the `highlight-*` class of the wrapper Pygments output sits in (Sphinx's
+ * `<div class="highlight-python3"><div class="highlight"><pre>`; GitHub's `highlight-source-js`), a
+ * project's unnamed default (`highlight-default`, `highlight-none`) aside.
+ */
 function languageOf(el: Element): string | undefined {
-  for (const c of classesOf(el)) {
-    if (c.startsWith('lang-')) return c.slice(5);
-    if (c.startsWith('language-')) return c.slice(9);
+  const own = classLanguage(el);
+  if (own !== undefined) return own;
+  // mdBook writes <pre><pre class="playground"><code class="language-rust">: look through the wrappers.
+  let inner = onlyChildElement(el);
+  for (let depth = 0; depth < 3 && inner !== undefined && (inner.name === 'code' || inner.name === 'pre'); depth++) {
+    const fromInner = classLanguage(inner);
+    if (fromInner !== undefined) return fromInner;
+    inner = onlyChildElement(inner);
+  }
+  let wrapper = el.parent;
+  for (let up = 0; up < 2 && wrapper !== null && isTag(wrapper); up++, wrapper = wrapper.parent) {
+    for (const c of classesOf(wrapper)) {
+      if (!c.startsWith('highlight-')) continue;
+      const language = c.slice(10).replace(/^source-/, '');
+      if (language !== '' && language !== 'default' && language !== 'none') return language;
+    }
   }
   return undefined;
+}
+
+function classLanguage(el: Element): string | undefined {
+  for (const c of classesOf(el)) {
+    if (c.startsWith('lang-') && c.length > 5) return c.slice(5);
+    if (c.startsWith('language-') && c.length > 9) return c.slice(9);
+  }
+  return undefined;
+}
+
+/** The one element child of `el`, when its other children are white space only. */
+function onlyChildElement(el: Element): Element | undefined {
+  let only: Element | undefined;
+  for (const c of el.children) {
+    if (isTag(c)) {
+      if (only !== undefined) return undefined;
+      only = c;
+    } else if (isText(c) && c.data.trim() !== '') {
+      return undefined;
+    }
+  }
+  return only;
 }

@@ -6,8 +6,10 @@ import { declaredSectionNormativity } from './normativity.js';
 import type { HtmlWalk, WalkContext } from './walk.js';
 import { anchorId, headingAnchorIds } from './anchors.js';
 import { respecHeadingLevel } from './respec-source.js';
+import { fragmentOf, isPermalinkGlyph } from './permalinks.js';
 
-const SECTION_NUMBER_PREFIX = /^(?:(?:Appendix|Annex|Chapter)\s+)?((?:\d+|[A-Z])(?:\.\d+)*)\.?(?=\s)\s*/;
+/** A printed number: `2`, `2.1.`, `A.1`, `A.`, `Appendix A`, `Chapter 8.`; groups: the Appendix/Annex/Chapter word, the number, its dot. */
+const SECTION_NUMBER_PREFIX = /^(?:(Appendix|Annex|Chapter)\s+)?((?:\d+|[A-Z])(?:\.\d+)*)(\.?)(?=\s)\s*/;
 
 /**
  * A heading opens a section: its number (a section-number element or a printed prefix or
@@ -37,7 +39,7 @@ export function openHeadingSection(
             .replace(/\.$/, '') || null;
         return;
       }
-      if (rules.headingStrip(node) || rules.prune(node)) return;
+      if (rules.headingStrip(node) || rules.prune(node) || isPermalinkGlyph(node)) return;
       if (node.name === 'br') sink.space();
       for (const c of node.children) visit(c);
     } else if (isText(node)) {
@@ -48,8 +50,8 @@ export function openHeadingSection(
   let text = normalizeSpace(sink.toString());
   if (number === null) {
     const m = SECTION_NUMBER_PREFIX.exec(text);
-    if (m?.[1] !== undefined && m[0].length < text.length) {
-      number = m[1];
+    if (m?.[2] !== undefined && m[0].length < text.length && !isWordLetter(m)) {
+      number = m[2];
       text = text.slice(m[0].length);
     }
   }
@@ -60,7 +62,7 @@ export function openHeadingSection(
   // Without its own id, a heading is named by its self-linking anchor (anchors.ts); its other
   // anchors are alternate ids.
   const anchorIds = el.attribs['id'] === undefined ? headingAnchorIds(el) : [];
-  const ownId = el.attribs['id'] ?? anchorIds[0] ?? firstDescendantId(el) ?? leadingIds[0];
+  const ownId = el.attribs['id'] ?? anchorIds[0] ?? firstDescendantId(el) ?? enclosingSelfLinkId(el) ?? leadingIds[0];
   let fragment: string | null = ownId ?? null;
   const alternateIds: string[] = anchorIds.slice(1);
   // Anchors written just before the heading with no text of their own (`<a name="Node"></a><h2>`,
@@ -87,6 +89,15 @@ export function openHeadingSection(
   return text;
 }
 
+/**
+ * A lone capital letter printed with neither a dot nor "Appendix" before it is a word, not an appendix
+ * number: "A simple example" (Python's Logging HOWTO), "I Want It". `A.`, `A.1` and `Appendix A` stay
+ * numbers; digits need no dot ("2 Terminology").
+ */
+function isWordLetter(m: RegExpExecArray): boolean {
+  return m[1] === undefined && m[3] === '' && /^[A-Z]$/.test(m[2]!);
+}
+
 /** The outline level of a heading whose tag says `level`. */
 function sectionLevel(walk: HtmlWalk, el: Element, level: number, ctx: WalkContext): number {
   // Nesting: an <h1> opens its clause's level, an <h2> inside it ("Syntax") the level below.
@@ -94,6 +105,47 @@ function sectionLevel(walk: HtmlWalk, el: Element, level: number, ctx: WalkConte
   // A ReSpec source: a section's first heading is as deep as the section, whatever its tag.
   if (walk.respecSource) return respecHeadingLevel(el) ?? level;
   return level;
+}
+
+/**
+ * The id of an element around the heading that a link inside the heading names (`href="#x"`): the
+ * heading's permalink. rustdoc writes `<div id="tymethod.next"><h4>fn <a href="#tymethod.next">next</a>`,
+ * Sphinx before docutils 0.17 `<div class="section" id="x"><h2>Title<a class="headerlink" href="#x">¶</a>`:
+ * the heading has no id, and the reader opens the wrapper's.
+ */
+function enclosingSelfLinkId(heading: Element): string | undefined {
+  const targets = new Set<string>();
+  const visit = (node: Element): void => {
+    for (const c of node.children) {
+      if (!isTag(c)) continue;
+      const href = c.name === 'a' ? c.attribs['href'] : undefined;
+      if (href !== undefined && href.length > 1 && href.startsWith('#')) targets.add(fragmentOf(href));
+      visit(c);
+    }
+  };
+  visit(heading);
+  if (targets.size === 0) return undefined;
+  for (let p = heading.parent; p !== null && isTag(p); p = p.parent) {
+    const id = p.attribs['id'];
+    if (id !== undefined && targets.has(id)) return id;
+  }
+  return undefined;
+}
+
+/**
+ * Whether `container` holds anything after `heading` that is read (an element the family does not
+ * prune, or text): a section element holding its section's content, not only its heading (rustdoc
+ * wraps each method's signature heading alone in section#method.x, its docs follow outside).
+ */
+export function holdsContentAfter(walk: HtmlWalk, container: Element, heading: Element): boolean {
+  let child: Element = heading;
+  while (child.parent !== null && child.parent !== container && isTag(child.parent)) child = child.parent;
+  if (child.parent !== container) return false;
+  for (let next = child.next; next !== null; next = next.next) {
+    if (isText(next) && next.data.trim() !== '') return true;
+    if (isTag(next) && !SKIP_TAGS.has(next.name) && !walk.rules.prune(next)) return true;
+  }
+  return false;
 }
 
 function firstDescendantId(el: Element): string | undefined {

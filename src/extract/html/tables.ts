@@ -60,7 +60,8 @@ export function extractTable(walk: HtmlWalk, el: Element, ctx: WalkContext): voi
       continue;
     }
     flushLoose();
-    if (child.name === 'caption') caption ||= normalizeSpace(textContent(child));
+    // Read as a cell is (plainText): without what the family prunes or a permalink glyph (Sphinx's "¶").
+    if (child.name === 'caption') caption ||= normalizeSpace(walk.plainText(child));
     else if (child.name === 'thead') heads.push(rowsOf(walk, child));
     else if (child.name === 'tbody') bodies.push(rowsOf(walk, child));
     else if (child.name === 'tfoot') feet.push(rowsOf(walk, child));
@@ -87,6 +88,39 @@ export function extractTable(walk: HtmlWalk, el: Element, ctx: WalkContext): voi
     { keywords, links, start: el.startIndex, end: el.endIndex, header, rows, caption, spans: spans.length > 0 ? spans : undefined },
     el,
   );
+}
+
+/**
+ * A table a style sheet lays out (javadoc 16 and later write every summary as `div.summary-table`, its
+ * `div.table-header` cells, then each row's cells, all children of one element): one table block, as
+ * `<table>` gives, its column count the header cells it opens with. Its text writes a row per line,
+ * cells parted by " | ". False, and nothing added, when it opens with no header cell (not a grid the
+ * family knows): the caller walks it as any element.
+ */
+export function extractGridTable(walk: HtmlWalk, el: Element, ctx: WalkContext): boolean {
+  const cells: Element[] = [];
+  for (const c of el.children) if (isTag(c) && !walk.rules.prune(c)) cells.push(c);
+  let columns = 0;
+  while (columns < cells.length && walk.rules.gridHeaderCell(cells[columns]!)) columns++;
+  if (columns === 0) return false;
+  const header: string[][] = [];
+  const rows: string[][] = [];
+  const lines: string[] = [];
+  const links: Link[] = [];
+  for (let start = 0; start < cells.length; start += columns) {
+    const texts = cells.slice(start, start + columns).map((cell) => {
+      // The cell's links, from its flow; its text as a cell's (one line, whatever blocks it holds).
+      walk.flow(cell, new TextSink(), [], links, false);
+      return normalizeSpace(walk.plainText(cell));
+    });
+    while (texts.length < columns) texts.push('');
+    (start === 0 ? header : rows).push(texts);
+    lines.push(texts.join(' | '));
+  }
+  const text = lines.join('\n');
+  if (text.replace(/[ |\n]/g, '') === '') return true;
+  walk.addBlock('table', text, ctx, { keywords: [], links, start: el.startIndex, end: el.endIndex, header, rows, caption: '' }, el);
+  return true;
 }
 
 function rowsOf(walk: HtmlWalk, group: Element): Element[] {

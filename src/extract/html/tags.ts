@@ -147,9 +147,11 @@ export const KNOWN_INLINE = new Set([
 /**
  * The HTML standard's sectioning roots other than body: their headings do not enter the outline of the
  * document around them (a figure showing a rendered demo page with its own <h1>s, a quotation of
- * another document), so they are read as paragraphs of that content.
+ * another document), so they are read as paragraphs of that content. Not `<details>`: a disclosure
+ * widget folds the document's own text, and its headings are the document's (rustdoc folds every
+ * method, its signature heading and its "Examples" heading in one; GitHub READMEs fold sections).
  */
-export const SECTIONING_ROOTS: ReadonlySet<string> = new Set(['blockquote', 'details', 'dialog', 'fieldset', 'figure', 'td', 'th']);
+export const SECTIONING_ROOTS: ReadonlySet<string> = new Set(['blockquote', 'dialog', 'fieldset', 'figure', 'td', 'th']);
 
 /**
  * Whether a heading that opens a section of the document sits inside `el` (none inside a sectioning
