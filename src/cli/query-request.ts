@@ -139,8 +139,7 @@ export function parseQueryRequest(value: unknown, where = 'The request', default
   };
   const terms = strings('terms', MAX_TERMS, MAX_TERM_CHARS);
   if (terms === undefined) return fail({ field: 'terms', message: 'is required: an array of query terms or "quoted phrases".' });
-  checkQueryHasWords(terms, where);
-  return {
+  const options: QueryOptions = {
     terms,
     limit: integer('limit', defaults.limit, LIMIT_RANGE),
     offset: integer('offset', defaults.offset, OFFSET_RANGE),
@@ -154,6 +153,9 @@ export function parseQueryRequest(value: unknown, where = 'The request', default
     explain: boolean('explain', defaults.explain),
     expand: boolean('expand', defaults.expand),
   };
+  // After the fields' own checks, as the command line checks its flags first.
+  checkQueryHasWords(terms, where);
+  return options;
 }
 
 /** The fields of a request (schema/query-request.schema.json "properties"). */

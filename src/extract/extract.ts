@@ -97,11 +97,13 @@ export async function extractDocument(input: ExtractInput): Promise<EvidenceDocu
   // A family the URL gives yields only to a sibling of the document type the document declares.
   const chosen = familyForGenerators(claims, byContent, byUrl);
   const family = chosen?.family ?? urlFamily;
-  // A family's defaults describe the documents it publishes. The standards families do not publish in
-  // plain Markdown: one on their hosts is an explainer, a README or notes beside a spec, read as an
-  // informative document unless its content declares a tool the family reads (kramdown-rfc, mmark).
+  // A family's defaults describe the documents it publishes. The shipped standards families do not
+  // publish in plain Markdown: one on their hosts is an explainer, a README or notes beside a spec, read
+  // as an informative document unless its content declares a tool the family reads (kramdown-rfc,
+  // mmark). A workspace's own family is taken at its word.
   const familyTool = claims.some((claim) => (family.rules.match.generators ?? []).some((name) => namesGenerator(claim.generator, name)));
-  const defaults = extractor === 'markdown' && !familyTool ? PLAIN_MARKDOWN_DEFAULTS : family.rules.defaults;
+  const shipped = family.workspaceFile === undefined;
+  const defaults = extractor === 'markdown' && shipped && !familyTool ? PLAIN_MARKDOWN_DEFAULTS : family.rules.defaults;
   const authority = source.authority ?? defaults.authority;
   const html = family.rules.html;
   const builder = new DocumentBuilder({

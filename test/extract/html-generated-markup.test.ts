@@ -100,14 +100,18 @@ test('a block cites the heading of its section when the element whose id enclose
   assert.equal(cited('The end.'), 'tail', "a block's own id first");
 });
 
-test('a block after the element holding a subsection heading cites the section whose element holds it', async () => {
-  // ReSpec: an IDL block after </section> of "Attributes" is in the outline's "Attributes" section, but
-  // the element around it is the Events section: it cites #events, as before, not #attributes.
+test('a heading wrapped alone (ReSpec header-wrapper) is bounded by its section element: a block after it cites the parent', async () => {
+  // ReSpec wraps each heading with its self-link (pruned by the w3c family) in div.header-wrapper. The
+  // IDL after </section> of "Attributes" is in the outline's "Attributes" section, but the element
+  // around it is the Events section: it cites #events, not #attributes. The wrapper, which holds only
+  // the heading, does not bound the subsection; its <section> does.
+  const wrapped = (id: string, level: number, text: string): string =>
+    `<div class="header-wrapper"><h${level} id="x-${id}">${text}</h${level}><a class="self-link" href="#${id}"></a></div>`;
   const doc = await extractBytes(
-    page(`<section id="events"><h5 id="h5_events">Events</h5><pre class="idl">interface E {};</pre>
-<section id="attributes"><h6 id="h6_attributes">Attributes</h6><dl><dt>type</dt><dd>The type.</dd></dl></section>
+    page(`<section id="events">${wrapped('events', 5, 'Events')}<pre class="idl">interface E {};</pre>
+<section id="attributes">${wrapped('attributes', 6, 'Attributes')}<dl><dt>type</dt><dd>The type.</dd></dl></section>
 <pre class="idl">dictionary EInit {};</pre></section>`),
-    URL,
+    'https://www.w3.org/TR/gizmo-events/',
     'text/html',
   );
   const cited = (text: string): string | null => doc.blocks.find((b) => b.text.includes(text))!.fragment;

@@ -2,7 +2,9 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { extractBytes, fixturesDir } from './helpers.js';
+import { extractBytes, fixturesDir, snapshotFor } from './helpers.js';
+import { DEFAULT_EXTRACT_OPTIONS, extractDocument } from '../../src/extract/extract.js';
+import { loadFamilies, type LoadedFamily } from '../../src/extract/families.js';
 
 /**
  * Markdown (explainers, proposals, READMEs, kramdown-rfc drafts) is read as Markdown: headings open
@@ -648,6 +650,30 @@ test('plain Markdown on a standards host is an informative document; a kramdown-
   const draft = readFileSync(path.join(fixturesDir, 'kramdown-rfc-draft.md'), 'utf8');
   const onIetfHost = await extractBytes(draft, 'https://httpwg.org/http-extensions/draft-example-gadget-transfer.md', 'text/markdown');
   assert.deepEqual([onIetfHost.family, onIetfHost.authority, onIetfHost.documentType], ['ietf-draft', 'normative', 'internet-draft']);
+  // A manifest's authority is taken as stated; the document is still an explainer, not a specification.
   const stated = await extractBytes(EXPLAINER, 'https://w3c.github.io/gadget/explainer.md', 'text/markdown', { authority: 'normative' });
-  assert.equal(stated.authority, 'normative');
+  assert.deepEqual([stated.authority, stated.documentType], ['normative', 'document']);
+  // A workspace's own family is taken at its word: its Markdown specifications are what it says.
+  const generic = loadFamilies().find((family) => family.rules.id === 'generic')!;
+  const acme: LoadedFamily = {
+    rules: {
+      ...generic.rules,
+      id: 'acme',
+      match: { hosts: ['specs.acme.test'], hostSuffixes: [] },
+      defaults: { authority: 'normative', documentType: 'specification', extractor: 'html' },
+    },
+    file: 'acme.json',
+    workspaceFile: 'my-rules/acme.json',
+  };
+  const url = 'https://specs.acme.test/widget.md';
+  const bytes = new TextEncoder().encode(EXPLAINER);
+  const own = await extractDocument({
+    documentId: 'doc-test',
+    source: { url },
+    snapshot: snapshotFor(url, 'text/markdown', bytes),
+    body: bytes,
+    options: DEFAULT_EXTRACT_OPTIONS,
+    families: [acme],
+  });
+  assert.deepEqual([own.family, own.authority, own.documentType], ['acme', 'normative', 'specification']);
 });

@@ -87,11 +87,13 @@ class HtmlWalker implements HtmlWalk {
    */
   private leadingIds: string[] = [];
   /**
-   * Where each section's heading starts and the element holding it spans: a block without an id cites
-   * the nearest of these sections that holds it, when its heading lies inside the element whose id the
-   * block would otherwise cite (nearestFragment).
+   * Where each section's heading starts and what bounds the section (sectionBound; Infinity when
+   * nothing does): a block without an id cites the nearest of these sections that holds it, when its
+   * heading lies inside the element whose id the block would otherwise cite (nearestFragment).
    */
   private readonly headingScopes = new WeakMap<Section, { heading: number; start: number; end: number }>();
+  /** Whether a heading that opens a section is inside an element (containsSectionHeading), asked once per element. */
+  private readonly sectionHeadingInside = new WeakMap<Element, boolean>();
   /** Whether a grid table is inside an element (holdsGridTable), asked once per element. */
   private readonly gridTableInside = new WeakMap<Element, boolean>();
 
@@ -182,16 +184,9 @@ class HtmlWalker implements HtmlWalk {
       this.leadingIds = [];
       const text = openHeadingSection(this, el, level, outer, leading);
       const opened = this.builder.currentSection;
-      if (text !== null && opened !== null && el.startIndex !== null && el.parent !== null) {
-        // An element that wraps its heading alone (rustdoc's section#method.x, the docs after it) does
-        // not bound the section: it runs on to the next heading.
-        const parent = el.parent;
-        const bounded = isTag(parent) && parent.endIndex !== null && holdsContentAfter(this, parent, el);
-        this.headingScopes.set(opened, {
-          heading: el.startIndex,
-          start: parent.startIndex ?? 0,
-          end: bounded ? parent.endIndex! : Infinity,
-        });
+      if (text !== null && opened !== null && el.startIndex !== null) {
+        const bound = this.sectionBound(el);
+        this.headingScopes.set(opened, { heading: el.startIndex, start: bound?.startIndex ?? 0, end: bound?.endIndex ?? Infinity });
       }
       if (text !== null && level === 1 && this.firstH1 === '') this.firstH1 = text;
       return;
@@ -222,7 +217,7 @@ class HtmlWalker implements HtmlWalk {
     const isGrammar = !isAlgorithm && !isIdl && r.grammar(el);
 
     if (asideKind !== undefined || isAlgorithm || isIdl || isGrammar) {
-      if (containsHeading(el) && !(asideKind !== undefined && !isAlgorithm && isTitledAside(el))) {
+      if (containsHeading(el) && !this.titledAside(el)) {
         this.walkContainer(el, ctx);
         return;
       }
@@ -236,7 +231,11 @@ class HtmlWalker implements HtmlWalk {
     // A list holding a heading (Bikeshed writes one when a Markdown list is not closed before it) is
     // walked as a container, as an aside or algorithm holding one is: the heading opens its section. So
     // is a list holding a grid table (javadoc lays out its summaries in ul.summary-list): the table is a block.
-    if (LIST_TAGS.has(el.name) && !ctx.inSectioningRoot && (containsSectionHeading(el, this.titledAside) || this.holdsGridTable(el))) {
+    if (
+      LIST_TAGS.has(el.name) &&
+      !ctx.inSectioningRoot &&
+      (containsSectionHeading(el, this.titledAside, this.sectionHeadingInside) || this.holdsGridTable(el))
+    ) {
       this.walkContainer(el, ctx);
       return;
     }
@@ -383,7 +382,8 @@ class HtmlWalker implements HtmlWalk {
 
   /**
    * The id nearest before a block without one: the enclosing element's (`ctx.fragment`), unless a section
-   * opened inside that element, after its start, has an id: the heading is nearer.
+   * opened inside that element, after its start, has an id and the block is within its bound: the
+   * heading is nearer. A block past that bound is asked of the enclosing section, and so on out.
    */
   private nearestFragment(ctx: WalkContext, at: number | null): string | null {
     if (ctx.fragment === null || ctx.fragmentStart === null || at === null) return ctx.fragment;
@@ -392,11 +392,26 @@ class HtmlWalker implements HtmlWalk {
       const scope = this.headingScopes.get(open[i]!);
       // A section whose heading is not inside the element (it came before): that element is nearer.
       if (scope === undefined || scope.heading <= ctx.fragmentStart) return ctx.fragment;
-      // The block is in that section only while inside the element holding its heading (a ReSpec
-      // <section> may end before the next heading does): else ask the enclosing section.
+      // The block is in that section only while within its bound (a ReSpec <section> may end before
+      // the next heading does): else ask the enclosing section.
       if (at >= scope.start && at <= scope.end && open[i]!.fragment !== null) return open[i]!.fragment;
     }
     return ctx.fragment;
+  }
+
+  /**
+   * The element that bounds a heading's section: the nearest around the heading that holds something
+   * read after it (a `<section>` holding its content, the `<div>` around a run of headings and
+   * paragraphs). An element around the heading alone does not: ReSpec's `div.header-wrapper` (the
+   * heading and a pruned self-link), rustdoc's `section#method.x` (its docs follow outside it).
+   * Null when none does: the section runs on to the next heading.
+   */
+  private sectionBound(heading: Element): Element | null {
+    for (let p = heading.parent; p !== null && isTag(p); p = p.parent) {
+      if (p.endIndex === null) return null;
+      if (holdsContentAfter(this, p, heading)) return p;
+    }
+    return null;
   }
 
   /** A ReSpec source's section that ReSpec gives a heading (respec-source.ts): opened here, with its id. */

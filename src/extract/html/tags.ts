@@ -156,25 +156,23 @@ export const SECTIONING_ROOTS: ReadonlySet<string> = new Set(['blockquote', 'dia
 /**
  * Whether a heading that opens a section of the document sits inside `el` (none inside a sectioning
  * root, nor inside an element `titled` says its one heading titles: an admonition's "Note", which
- * html-extractor reads as one block). Memoized per element, so nested lists walked as containers ask
- * about each element once; an element belongs to one document, whose walk always passes the same `titled`.
+ * html-extractor reads as one block). Answers are kept in `memo`, which the caller owns for one walk
+ * with one `titled`, so nested lists walked as containers ask about each element once.
  */
-export function containsSectionHeading(el: Element, titled?: (el: Element) => boolean): boolean {
-  const known = sectionHeadingInside.get(el);
+export function containsSectionHeading(el: Element, titled: (el: Element) => boolean, memo: WeakMap<Element, boolean>): boolean {
+  const known = memo.get(el);
   if (known !== undefined) return known;
   let found = false;
   for (const c of el.children) {
-    if (!isTag(c) || SECTIONING_ROOTS.has(c.name) || titled?.(c) === true) continue;
-    if (HEADING_LEVEL.has(c.name) || containsSectionHeading(c, titled)) {
+    if (!isTag(c) || SECTIONING_ROOTS.has(c.name) || titled(c)) continue;
+    if (HEADING_LEVEL.has(c.name) || containsSectionHeading(c, titled, memo)) {
       found = true;
       break;
     }
   }
-  sectionHeadingInside.set(el, found);
+  memo.set(el, found);
   return found;
 }
-
-const sectionHeadingInside = new WeakMap<Element, boolean>();
 
 export function containsHeading(el: Element): boolean {
   for (const c of el.children) {
