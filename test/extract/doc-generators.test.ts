@@ -87,13 +87,15 @@ test('permalink glyphs (¶, #, 🔗) are not text: not in API entry terms, capti
     '<dd><p>This class derives from BaseCookie.</p></dd></dl>' +
     '<table class="docutils" id="id1"><caption><span class="caption-text">Flags</span>' +
     '<a class="headerlink" href="#id1" title="Permalink to this table">¶</a></caption><tr><th>Flag</th></tr><tr><td>x</td></tr></table>' +
-    // Hugo's and Jekyll's anchors carry no class the family strips.
-    '<h2 id="usage">Usage <a href="#usage" aria-hidden="true">#</a></h2><h3 id="more">More <a href="#more">🔗</a></h3>' +
+    // Hugo's and Jekyll's anchors carry no class the family strips and are not aria-hidden: each glyph
+    // is dropped as a permalink (isPermalinkGlyph), not by headingStripSelectors or pruneSelectors.
+    '<h2 id="usage">Usage <a href="#usage">#</a></h2><h3 id="more">More <a href="#more">🔗</a></h3>' +
+    '<h4 id="notes">Notes<a href="#notes">¶</a></h4>' +
     '<p>See <a href="#usage">#</a> and <a id="x" href="#x">¶</a> kept.</p></section></div>';
   const doc = await extractBytes(html, URL, 'text/html');
   assert.deepEqual(
     doc.sections.map((s) => s.heading),
-    ['http.cookies', 'Usage', 'More'],
+    ['http.cookies', 'Usage', 'More', 'Notes'],
   );
   const entry = doc.blocks.find((b) => b.kind === 'definition-list')!;
   assert.equal(entry.text, 'class http.cookies.SimpleCookie([input])\nThis class derives from BaseCookie.');
