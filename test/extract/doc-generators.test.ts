@@ -87,13 +87,15 @@ test('permalink glyphs (¶, #, 🔗) are not text: not in API entry terms, capti
     '<dd><p>This class derives from BaseCookie.</p></dd></dl>' +
     '<table class="docutils" id="id1"><caption><span class="caption-text">Flags</span>' +
     '<a class="headerlink" href="#id1" title="Permalink to this table">¶</a></caption><tr><th>Flag</th></tr><tr><td>x</td></tr></table>' +
-    // Hugo's and Jekyll's anchors carry no class the family strips.
-    '<h2 id="usage">Usage <a href="#usage" aria-hidden="true">#</a></h2><h3 id="more">More <a href="#more">🔗</a></h3>' +
+    // Hugo's and Jekyll's anchors carry no class the family strips and are not aria-hidden: each glyph
+    // is dropped as a permalink (isPermalinkGlyph), not by headingStripSelectors or pruneSelectors.
+    '<h2 id="usage">Usage <a href="#usage">#</a></h2><h3 id="more">More <a href="#more">🔗</a></h3>' +
+    '<h4 id="notes">Notes<a href="#notes">¶</a></h4>' +
     '<p>See <a href="#usage">#</a> and <a id="x" href="#x">¶</a> kept.</p></section></div>';
   const doc = await extractBytes(html, URL, 'text/html');
   assert.deepEqual(
     doc.sections.map((s) => s.heading),
-    ['http.cookies', 'Usage', 'More'],
+    ['http.cookies', 'Usage', 'More', 'Notes'],
   );
   const entry = doc.blocks.find((b) => b.kind === 'definition-list')!;
   assert.equal(entry.text, 'class http.cookies.SimpleCookie([input])\nThis class derives from BaseCookie.');
@@ -169,7 +171,8 @@ test('javadoc: summaries laid out as grids are tables, also inside its layout li
     '<div class="caption"><span>Related Packages</span></div>' +
     '<div class="summary-table two-column-summary"><div class="table-header col-first">Package</div>' +
     '<div class="table-header col-last">Description</div><div class="col-first"><a href="c.html">java.util.concurrent</a></div>' +
-    '<div class="col-last"><div class="block">Utility classes.</div></div></div></div></li></ul></section>' +
+    '<div class="col-last"><div class="block">Utility classes.</div><div class="block">Callers <em class="rfc2119">MUST</em> lock.</div>' +
+    '</div></div></div></li></ul></section>' +
     // A grid that opens with no header cell is no table: its text stays.
     '<div class="summary-table"><div class="col-first">loose</div></div></main></body></html>';
   const doc = await extractBytes(
@@ -188,7 +191,7 @@ test('javadoc: summaries laid out as grids are tables, also inside its layout li
           'boolean | add(E e) | Appends the specified element.',
       ],
       ['paragraph', 'related-package-summary', 'Related Packages'],
-      ['table', 'related-package-summary', 'Package | Description\njava.util.concurrent | Utility classes.'],
+      ['table', 'related-package-summary', 'Package | Description\njava.util.concurrent | Utility classes. Callers MUST lock.'],
       ['paragraph', 'method-summary', 'loose'],
     ],
   );
@@ -204,5 +207,12 @@ test('javadoc: summaries laid out as grids are tables, also inside its layout li
       'https://docs.oracle.com/en/java/javase/17/docs/api/java.base/java/util/ArrayList.html#add(int,E)',
       'https://docs.oracle.com/en/java/javase/17/docs/api/java.base/java/util/ArrayList.html#add(E)',
     ],
+  );
+  // A keyword a grid cell marks is kept, at its place in the table's text (its cell's blocks on one line).
+  const related = doc.blocks[2]!;
+  const keywords = (related.keywords ?? []) as { keyword: string; start: number; end: number; marked?: boolean }[];
+  assert.deepEqual(
+    keywords.map((k) => [k.keyword, related.text.slice(k.start, k.end), k.marked]),
+    [['MUST', 'MUST', true]],
   );
 });

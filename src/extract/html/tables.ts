@@ -105,22 +105,65 @@ export function extractGridTable(walk: HtmlWalk, el: Element, ctx: WalkContext):
   if (columns === 0) return false;
   const header: string[][] = [];
   const rows: string[][] = [];
-  const lines: string[] = [];
+  const keywords: KeywordSpan[] = [];
   const links: Link[] = [];
+  // The block's text, written as it grows: a cell's keywords are placed at offsets in it.
+  let text = '';
   for (let start = 0; start < cells.length; start += columns) {
-    const texts = cells.slice(start, start + columns).map((cell) => {
-      // The cell's links, from its flow; its text as a cell's (one line, whatever blocks it holds).
-      walk.flow(cell, new TextSink(), [], links, false);
-      return normalizeSpace(walk.plainText(cell));
-    });
-    while (texts.length < columns) texts.push('');
+    const texts: string[] = [];
+    if (start > 0) text += '\n';
+    for (let column = 0; column < columns; column++) {
+      if (column > 0) text += ' | ';
+      const cell = cells[start + column];
+      const cellText = cell === undefined ? '' : readCell(walk, cell, text.length, keywords, links);
+      texts.push(cellText);
+      text += cellText;
+    }
     (start === 0 ? header : rows).push(texts);
-    lines.push(texts.join(' | '));
   }
-  const text = lines.join('\n');
   if (text.replace(/[ |\n]/g, '') === '') return true;
-  walk.addBlock('table', text, ctx, { keywords: [], links, start: el.startIndex, end: el.endIndex, header, rows, caption: '' }, el);
+  walk.addBlock('table', text, ctx, { keywords, links, start: el.startIndex, end: el.endIndex, header, rows, caption: '' }, el);
   return true;
+}
+
+/**
+ * A grid cell read in one flow: its text as a cell's (plainText's, on one line whatever blocks it
+ * holds), its links, and its marked keywords placed at `at` plus their offset in that line.
+ */
+function readCell(walk: HtmlWalk, cell: Element, at: number, keywords: KeywordSpan[], links: Link[]): string {
+  const sink = new TextSink();
+  const own: KeywordSpan[] = [];
+  for (const c of cell.children) walk.flow(c, sink, own, links, false);
+  const raw = sink.toString();
+  const line = normalizeSpace(raw);
+  if (own.length > 0) {
+    // The line collapses the flow's line breaks (and a <pre>'s white space) as normalizeSpace does:
+    // each keyword is moved to where its first and last characters land in it.
+    const place = lineOffsets(raw);
+    for (const span of own) keywords.push({ ...span, start: at + place(span.start), end: at + place(span.end - 1) + 1 });
+  }
+  return line;
+}
+
+/**
+ * Where each character of `raw` lands in normalizeSpace(raw): a run of collapsible white space is its
+ * one space, and the white space trimmed at the start is gone. Read for characters that are kept.
+ */
+function lineOffsets(raw: string): (index: number) => number {
+  const landing = new Uint32Array(raw.length);
+  let written = 0;
+  let inRun = false;
+  for (let i = 0; i < raw.length; i++) {
+    const c = raw.charCodeAt(i);
+    // normalizeSpace's collapsible white space: space, tab, line feed, carriage return, form feed, no-break space.
+    const collapsible = c === 32 || c === 9 || c === 10 || c === 13 || c === 12 || c === 160;
+    if (!collapsible || !inRun) written++;
+    landing[i] = written - 1;
+    inRun = collapsible;
+  }
+  const trimmed = raw.length - raw.trimStart().length;
+  const lead = trimmed === 0 ? 0 : landing[trimmed - 1]! + 1;
+  return (index) => landing[index]! - lead;
 }
 
 function rowsOf(walk: HtmlWalk, group: Element): Element[] {
