@@ -35,11 +35,10 @@ export interface CompiledRules {
   /** Captions of the rest of their parent (captionSelectors); null without selectors. */
   caption: Matcher | null;
   blockAnchor: Matcher | null;
-  /** Grid tables (javadoc's div.summary-table) and the header cells that open them. */
-  gridTable: Matcher;
+  /** Grid tables (javadoc's div.summary-table); null without selectors, so no element is asked. */
+  gridTable: Matcher | null;
+  /** The header cells that open a grid table. */
   gridHeaderCell: Matcher;
-  /** Whether the family names grid tables at all (no element is asked otherwise). */
-  hasGridTables: boolean;
 }
 
 const compiledCache = new WeakMap<HtmlRules, CompiledRules>();
@@ -252,9 +251,8 @@ export function compileRules(rules: HtmlRules): CompiledRules {
     // null without selectors, so other families never walk a block looking for its opening anchor.
     blockAnchor:
       rules.blockAnchorSelectors !== undefined && rules.blockAnchorSelectors.length > 0 ? compileList(rules.blockAnchorSelectors) : null,
-    gridTable: compileList(rules.gridTableSelectors ?? []),
+    gridTable: rules.gridTableSelectors !== undefined && rules.gridTableSelectors.length > 0 ? compileList(rules.gridTableSelectors) : null,
     gridHeaderCell: compileList(rules.gridHeaderCellSelectors ?? []),
-    hasGridTables: (rules.gridTableSelectors ?? []).length > 0,
   };
   compiledCache.set(rules, compiled);
   return compiled;

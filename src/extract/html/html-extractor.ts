@@ -240,7 +240,7 @@ class HtmlWalker implements HtmlWalk {
       return;
     }
 
-    if (r.gridTable(el) && extractGridTable(this, el, ctx)) return;
+    if (r.gridTable?.(el) === true && extractGridTable(this, el, ctx)) return;
 
     switch (el.name) {
       case 'p':
@@ -312,12 +312,13 @@ class HtmlWalker implements HtmlWalk {
 
   /** Whether a grid table of the family (gridTableSelectors) is inside `el`; memoized, so nested lists ask once per element. */
   private holdsGridTable(el: Element): boolean {
-    if (!this.rules.hasGridTables) return false;
+    const gridTable = this.rules.gridTable;
+    if (gridTable === null) return false;
     const known = this.gridTableInside.get(el);
     if (known !== undefined) return known;
     let found = false;
     for (const c of el.children) {
-      if (isTag(c) && (this.rules.gridTable(c) || this.holdsGridTable(c))) {
+      if (isTag(c) && (gridTable(c) || this.holdsGridTable(c))) {
         found = true;
         break;
       }

@@ -4,7 +4,7 @@ import { TextSink, normalizeSpace } from '../text-sink.js';
 import { SKIP_TAGS } from './tags.js';
 import { declaredSectionNormativity } from './normativity.js';
 import type { HtmlWalk, WalkContext } from './walk.js';
-import { anchorId, headingAnchorIds } from './anchors.js';
+import { headingAnchorIds } from './anchors.js';
 import { respecHeadingLevel } from './respec-source.js';
 import { fragmentOf, isPermalinkGlyph } from './permalinks.js';
 
@@ -13,10 +13,12 @@ const SECTION_NUMBER_PREFIX = /^(?:(Appendix|Annex|Chapter)\s+)?((?:\d+|[A-Z])(?
 
 /**
  * A heading opens a section: its number (a section-number element or a printed prefix or
- * data-level), its text without self-links, and its id (the pending `<section id>`, else its own or
- * its first descendant's, else that of an empty anchor just before it: `leadingIds`), at its tag's
- * level or, where the family says so, its section nesting depth. The section's own markup may
- * declare it informative or normative (normativity.ts).
+ * data-level), its text without self-links or permalink glyphs, and its id: the pending
+ * `<section id>` (the heading's own id then an alternate), else its own, else the one its self-link
+ * names inside it (the others alternates), else that of the enclosing element its permalink names
+ * (enclosingSelfLinkId), else that of an empty anchor just before it (`leadingIds`, the others
+ * alternates); at its tag's level or, where the family says so, its section nesting depth. The
+ * section's own markup may declare it informative or normative (normativity.ts).
  * Returns the heading text, or null when nothing was opened.
  */
 export function openHeadingSection(
@@ -62,7 +64,7 @@ export function openHeadingSection(
   // Without its own id, a heading is named by its self-linking anchor (anchors.ts); its other
   // anchors are alternate ids.
   const anchorIds = el.attribs['id'] === undefined ? headingAnchorIds(el) : [];
-  const ownId = el.attribs['id'] ?? anchorIds[0] ?? firstDescendantId(el) ?? enclosingSelfLinkId(el) ?? leadingIds[0];
+  const ownId = el.attribs['id'] ?? anchorIds[0] ?? enclosingSelfLinkId(el) ?? leadingIds[0];
   let fragment: string | null = ownId ?? null;
   const alternateIds: string[] = anchorIds.slice(1);
   // Anchors written just before the heading with no text of their own (`<a name="Node"></a><h2>`,
@@ -146,15 +148,4 @@ export function holdsContentAfter(walk: HtmlWalk, container: Element, heading: E
     if (isTag(next) && !SKIP_TAGS.has(next.name) && !walk.rules.prune(next)) return true;
   }
   return false;
-}
-
-function firstDescendantId(el: Element): string | undefined {
-  for (const c of el.children) {
-    if (!isTag(c)) continue;
-    const id = anchorId(c);
-    if (id !== undefined) return id;
-    const deeper = firstDescendantId(c);
-    if (deeper !== undefined) return deeper;
-  }
-  return undefined;
 }
