@@ -160,7 +160,7 @@ export function readSection(index: LoadedSearchIndex, request: SectionRequest): 
         match = rows.find((row) => row[6]?.includes(number));
         named = null;
       }
-    } else match = rows[0];
+    } else match = firstInDocument(rows);
     if (match === undefined) throw notFound(`The document ${index.documents[document]![0]} has no section or id "${fragment}"`);
   } else {
     // A chunk id (<documentId>#<block id>[~n]) or <documentId>#<section id>, or a document id alone.
@@ -168,7 +168,7 @@ export function readSection(index: LoadedSearchIndex, request: SectionRequest): 
     document = index.documents.findIndex((row) => row[0] === documentId);
     if (document < 0) throw notFound('No document of this index has that id');
     rows = rowsOf(document);
-    if (hash < 0) match = rows[0];
+    if (hash < 0) match = firstInDocument(rows);
     else {
       match = rows.find((row) => row[0] === citation);
       if (match !== undefined) chunkId = match[0];
@@ -330,6 +330,27 @@ function ordinalAfter(id: string, marker: string): number {
   const at = id.lastIndexOf(marker);
   const digits = at < 0 ? '' : id.slice(at + marker.length);
   return /^[0-9]{1,15}$/.test(digits) ? Number(digits) : Number.MAX_SAFE_INTEGER;
+}
+
+/**
+ * The document's first passage in reading order: the earliest by page, then by where its span starts
+ * in the source. Chunks are held in chunk-id order, which is not the document's: a section named
+ * `cookie-objects` sorts before `module-http.cookies`, which comes first on the page. Rows without
+ * spans keep that order.
+ */
+function firstInDocument(rows: readonly ChunkRow[]): ChunkRow | undefined {
+  let first: ChunkRow | undefined;
+  let firstKey: [number, number] | undefined;
+  for (const row of rows) {
+    const start = row[7]?.['start'];
+    if (typeof start !== 'number') continue;
+    const key: [number, number] = [row[6]?.[0] ?? 0, start];
+    if (firstKey === undefined || key[0] < firstKey[0] || (key[0] === firstKey[0] && key[1] < firstKey[1])) {
+      first = row;
+      firstKey = key;
+    }
+  }
+  return first ?? rows[0];
 }
 
 /** The chunk a fragment names: its section's id, the chunk's own fragment, or an id inside its text. */

@@ -114,3 +114,36 @@ test('show URL#id prints a section and the subsections that cite it, in document
     }
   }
 });
+
+/**
+ * `show URL` and `show documentId` name the document's first section, in reading order: the index holds
+ * chunks in chunk-id order, where a section named `cookie-objects` sorts before `module-cookies`, the
+ * first on the page. Also a PDF: its first page's section.
+ */
+test('show with a URL or document id alone prints the first section in reading order, not in id order', async () => {
+  const rig = new Rig();
+  try {
+    rig.write({
+      'src/cookies.html': `<!DOCTYPE html><html><head><title>cookies</title></head><body>
+<section id="module-cookies"><h1>cookies: HTTP state</h1><p>The module reads and writes cookie headers.</p>
+<section id="cookie-objects"><h2>Cookie objects</h2><p>A cookie object maps names to morsels.</p></section>
+<section id="example"><h2>Example</h2><p>An example of a session.</p></section>
+</section></body></html>`,
+      'map.json': JSON.stringify([
+        { sourceUrl: 'https://docs.example.org/cookies.html', localPath: 'src/cookies.html', contentType: 'text/html' },
+      ]),
+      'episteme.json': JSON.stringify({ manualIngest: 'map.json' }),
+    });
+    const build = await rig.exec(['build', '--json']);
+    assert.equal(build.code, 0, build.stdout + build.stderr);
+    for (const citation of ['https://docs.example.org/cookies.html', 'docs-example-org-cookies-html']) {
+      const shown = await rig.exec(['show', citation, '--json']);
+      assert.equal(shown.code, 0, shown.stderr);
+      const data = shown.json!.data as { citation: { fragment: string }; blocks: { text: string }[] };
+      assert.equal(data.citation.fragment, 'module-cookies', citation);
+      assert.equal(data.blocks[0]!.text, 'The module reads and writes cookie headers.');
+    }
+  } finally {
+    rig.cleanup();
+  }
+});
