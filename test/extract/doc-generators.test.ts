@@ -190,7 +190,6 @@ test('javadoc: summaries laid out as grids are tables, also inside its layout li
         'Modifier and Type | Method | Description\nvoid | add(int index, E element) | Inserts the specified element.\n' +
           'boolean | add(E e) | Appends the specified element.',
       ],
-      ['paragraph', 'related-package-summary', 'Related Packages'],
       ['table', 'related-package-summary', 'Package | Description\njava.util.concurrent | Utility classes. Callers MUST lock.'],
       ['paragraph', 'method-summary', 'loose'],
     ],
@@ -208,8 +207,10 @@ test('javadoc: summaries laid out as grids are tables, also inside its layout li
       'https://docs.oracle.com/en/java/javase/17/docs/api/java.base/java/util/ArrayList.html#add(E)',
     ],
   );
+  // A summary's div.caption is its table's caption, not a paragraph before it.
+  assert.equal(doc.blocks[1]!.caption, 'Related Packages');
   // A keyword a grid cell marks is kept, at its place in the table's text (its cell's blocks on one line).
-  const related = doc.blocks[2]!;
+  const related = doc.blocks[1]!;
   const keywords = (related.keywords ?? []) as { keyword: string; start: number; end: number; marked?: boolean }[];
   assert.deepEqual(
     keywords.map((k) => [k.keyword, related.text.slice(k.start, k.end), k.marked]),
