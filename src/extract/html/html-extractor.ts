@@ -408,9 +408,10 @@ class HtmlWalker implements HtmlWalk {
    * Null when none does: the section runs on to the next heading.
    */
   private sectionBound(heading: Element): Element | null {
-    for (let p = heading.parent; p !== null && isTag(p); p = p.parent) {
+    // One climb: at each element around the heading, what follows the branch the heading is on.
+    for (let child = heading, p = heading.parent; p !== null && isTag(p); child = p, p = p.parent) {
       if (p.endIndex === null) return null;
-      if (holdsContentAfter(this, p, heading)) return p;
+      if (holdsContentAfter(this, child)) return p;
     }
     return null;
   }

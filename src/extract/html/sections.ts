@@ -135,14 +135,11 @@ function enclosingSelfLinkId(heading: Element): string | undefined {
 }
 
 /**
- * Whether `container` holds anything after `heading` that is read (an element the family does not
+ * Whether anything read follows `child` among its parent's children (an element the family does not
  * prune, or text): a section element holding its section's content, not only its heading (rustdoc
  * wraps each method's signature heading alone in section#method.x, its docs follow outside).
  */
-export function holdsContentAfter(walk: HtmlWalk, container: Element, heading: Element): boolean {
-  let child: Element = heading;
-  while (child.parent !== null && child.parent !== container && isTag(child.parent)) child = child.parent;
-  if (child.parent !== container) return false;
+export function holdsContentAfter(walk: HtmlWalk, child: Element): boolean {
   for (let next = child.next; next !== null; next = next.next) {
     if (isText(next) && next.data.trim() !== '') return true;
     if (isTag(next) && !SKIP_TAGS.has(next.name) && !walk.rules.prune(next)) return true;
