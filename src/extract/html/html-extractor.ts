@@ -200,14 +200,7 @@ class HtmlWalker implements HtmlWalk {
     if (this.respecSource && el.name === 'section') this.respecSection(el, ctx);
     const captionEl = r.caption === null ? undefined : el.children.find((c): c is Element => isTag(c) && r.caption!(c));
     if (captionEl !== undefined && el.name !== 'figure') {
-      walkFigure(
-        el,
-        this.builder,
-        (f) => this.walkContainer(f, ctx),
-        (c) => normalizeSpace(this.plainText(c)),
-        (c) => this.addFlowBlock('paragraph', c, ctx, {}),
-        captionEl,
-      );
+      this.walkFigure(el, ctx, captionEl);
       return;
     }
 
@@ -271,13 +264,7 @@ class HtmlWalker implements HtmlWalk {
         return;
       // A figure's caption belongs to its block (figures.ts).
       case 'figure':
-        walkFigure(
-          el,
-          this.builder,
-          (f) => this.walkContainer(f, ctx),
-          (c) => normalizeSpace(this.plainText(c)),
-          (c) => this.addFlowBlock('paragraph', c, ctx, {}),
-        );
+        this.walkFigure(el, ctx);
         return;
       case 'figcaption':
         if (el.parent !== null && isTag(el.parent) && el.parent.name === 'figure') return;
@@ -398,6 +385,18 @@ class HtmlWalker implements HtmlWalk {
       if (at >= scope.start && at <= scope.end && open[i]!.fragment !== null) return open[i]!.fragment;
     }
     return ctx.fragment;
+  }
+
+  /** A figure, or an element a family's caption selector captions as one (figures.ts): its caption belongs to its block. */
+  private walkFigure(el: Element, ctx: WalkContext, caption?: Element): void {
+    walkFigure(
+      el,
+      this.builder,
+      (f) => this.walkContainer(f, ctx),
+      (c) => normalizeSpace(this.plainText(c)),
+      (c) => this.addFlowBlock('paragraph', c, ctx, {}),
+      caption,
+    );
   }
 
   /**
