@@ -86,6 +86,11 @@ test('show URL#id prints a section and the subsections that cite it, in document
         'episteme.json': JSON.stringify({ manualIngest: 'map.json' }),
       });
       assert.equal((await rig.exec(['build'])).code, 0);
+      // The URL alone: the first paragraph in reading order (ids such as s3-10 sort before s3-2).
+      const first = await rig.exec(['show', 'https://example.test/outline', '--json']);
+      assert.equal(first.code, 0, first.stderr);
+      const opening = (first.json!.data as { blocks: ShownBlock[] }).blocks[0]!.text;
+      assert.ok(opening.startsWith(sections.flatMap((s) => s.paragraphs)[0]!), `seed ${seed}: ${opening.slice(0, 60)}`);
       for (const section of sections) {
         if (section.id === null) continue;
         const expected = sections.filter((s) => s.citedAs === section.id).flatMap((s) => s.paragraphs);
@@ -118,7 +123,7 @@ test('show URL#id prints a section and the subsections that cite it, in document
 /**
  * `show URL` and `show documentId` name the document's first section, in reading order: the index holds
  * chunks in chunk-id order, where a section named `cookie-objects` sorts before `module-cookies`, the
- * first on the page. Also a PDF: its first page's section.
+ * first on the page.
  */
 test('show with a URL or document id alone prints the first section in reading order, not in id order', async () => {
   const rig = new Rig();
