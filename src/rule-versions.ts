@@ -92,8 +92,12 @@
  * section number; code language from <code> or Pygments' wrapper; the rustdoc family (chosen by its
  * generator) prunes rustdoc's chrome; the javadoc family reads javadoc's CSS-grid summaries as tables
  * (gridTableSelectors) and prunes its breadcrumbs.
+ * 32: API entries written as definition lists (entrySelectors; generic: Sphinx's `dt.sig-object[id]`)
+ * are subsections of the section around them, headed by the name their signature declares, the
+ * signature their first block; an `<a name>` with no text opens a passage that the blocks after it
+ * (up to the next one or the next heading) cite, as SQLite's pages mark each entry.
  */
-export const EXTRACT_RULE_VERSION = 31;
+export const EXTRACT_RULE_VERSION = 32;
 /**
  * The PDF extractor's own version (1: pdf-parse tables; 2: tables from geometry with rowPages, and
  * heading-guess limits; 3: unruled tables as reports set them (wrapped cells at the row pitch, bold

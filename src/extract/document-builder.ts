@@ -199,6 +199,16 @@ export class DocumentBuilder {
     return this.stack.length === 0 ? null : this.stack[this.stack.length - 1]!.section;
   }
 
+  /**
+   * Makes `section` (null: the document's top) current again, closing the sections opened since: the
+   * blocks after a list of API entries (entrySelectors) belong to the section around the list. No
+   * change when `section` is no longer open (a heading inside the list closed it).
+   */
+  resumeSection(section: Section | null): void {
+    const at = section === null ? -1 : this.stack.findIndex((open) => open.section === section);
+    if (section === null || at >= 0) this.stack.length = at + 1;
+  }
+
   openSection(input: SectionDraft): Section {
     const draft = this.capLevel(this.boundedSectionIds(input));
     while (this.stack.length > 0 && this.stack[this.stack.length - 1]!.section.level >= draft.level) this.stack.pop();

@@ -71,6 +71,8 @@ export interface HtmlRules {
   gridTableSelectors?: string[];
   /** The header cells opening a grid table: their count is its column count; optional. */
   gridHeaderCellSelectors?: string[];
+  /** Definition terms naming an API entry (Sphinx's `dt.sig-object[id]`): each entry a subsection; optional. */
+  entrySelectors?: string[];
 }
 
 export interface TextRules {

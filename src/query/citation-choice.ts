@@ -1,3 +1,4 @@
+import { isGeneratedId } from '../document/generated-ids.js';
 import { chunkRow, readRows, type LoadedSearchIndex } from '../index/index-reader.js';
 
 /**
@@ -29,21 +30,7 @@ export const NEAR_DUPLICATE_DEPTH = 30;
 /** Trigrams the shorter text must have at least this many of, so that short boilerplate never folds. */
 const MIN_TRIGRAMS = 8;
 
-/**
- * A generator-made id that counts what comes before it (see above), so it moves when the document
- * gains a link, an index entry or an element earlier on: Bikeshed's back-references `ref-for-` /
- * `term-for-` and numbered duplicates (circled digits); xml2rfc's cross-reference and index-entry ids
- * (`rfc.xref.<anchor>.<n>`, `rfc.iref.<letter>.<n>`); Sphinx's index-entry targets (`index-12`) and
- * docutils' numbered ids (`id3`, given to a duplicate or unnamed target); DocBook XSL's ids made of
- * the element's position in the tree (`id-1.5.7.13.18.7`).
- */
-export function isGeneratedId(id: string): boolean {
-  return (
-    /^(?:(?:ref|term)-for-|rfc\.xref\.|rfc\.iref\.)/.test(id) ||
-    /^(?:index-\d+|id\d+|id-\d+(?:\.\d+)+)$/.test(id) ||
-    /[\u2460-\u24ff\u2776-\u2793]/u.test(id)
-  );
-}
+export { isGeneratedId } from '../document/generated-ids.js';
 
 /**
  * Whether two URLs name renderings of one resource: the same last path segment once its extension is

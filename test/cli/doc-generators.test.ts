@@ -88,7 +88,7 @@ test('rustdoc and Sphinx pages: queries cite the method and the API entry, show 
     assert.match(method.stdout, /§ .*> pub fn unwrap_or_default\(self\) -> T\n/, 'the signature is the heading, without the tooltip');
     assert.match(method.stdout, /Returns the contained Some value/);
     const page = await rig.exec(['show', 'https://doc.rust-lang.org/std/option/enum.Option.html#main-content']);
-    const sphinx = await rig.exec(['show', 'https://docs.python.org/3.11/library/http.cookies.html#module-http.cookies']);
+    const sphinx = await rig.exec(['show', 'https://docs.python.org/3.11/library/http.cookies.html#http.cookies.SimpleCookie']);
     // The source's text: the lines show quotes (its own notes aside).
     const quoted = (stdout: string): string =>
       stdout
@@ -109,7 +109,9 @@ test('rustdoc and Sphinx pages: queries cite the method and the API entry, show 
       'Quick search',
     ])
       assert.ok(!shown.includes(chrome), `no ${JSON.stringify(chrome)} in what show prints: ${shown.slice(shown.indexOf(chrome) - 80)}`);
-    assert.match(sphinx.stdout, /\| class http\.cookies\.SimpleCookie\(\[input\]\)\n {3}\| This class derives/);
+    // An API entry is a section headed by its name, its signature its first block.
+    assert.match(sphinx.stdout, /§ .*> http\.cookies\.SimpleCookie\n/);
+    assert.match(sphinx.stdout, /\| class http\.cookies\.SimpleCookie\(\[input\]\)\n {3}\| \n {3}\| This class derives/);
 
     const example = await rig.exec(['show', 'https://docs.python.org/3.11/library/http.cookies.html#example']);
     assert.match(example.stdout, /> A simple example\n/, 'the heading keeps its first word');

@@ -39,6 +39,8 @@ export interface CompiledRules {
   gridTable: Matcher | null;
   /** The header cells that open a grid table. */
   gridHeaderCell: Matcher;
+  /** Definition terms that name an API entry (entrySelectors); null without selectors, so no list is asked. */
+  entry: Matcher | null;
 }
 
 const compiledCache = new WeakMap<HtmlRules, CompiledRules>();
@@ -253,6 +255,7 @@ export function compileRules(rules: HtmlRules): CompiledRules {
       rules.blockAnchorSelectors !== undefined && rules.blockAnchorSelectors.length > 0 ? compileList(rules.blockAnchorSelectors) : null,
     gridTable: rules.gridTableSelectors !== undefined && rules.gridTableSelectors.length > 0 ? compileList(rules.gridTableSelectors) : null,
     gridHeaderCell: compileList(rules.gridHeaderCellSelectors ?? []),
+    entry: rules.entrySelectors !== undefined && rules.entrySelectors.length > 0 ? compileList(rules.entrySelectors) : null,
   };
   compiledCache.set(rules, compiled);
   return compiled;

@@ -18,6 +18,8 @@ import { LinkResolver } from '../link-resolver.js';
 export class FlowWriter {
   /** Where the ids of elements inside the text go, set by the walker for a block's text; null otherwise. */
   anchors: BlockAnchor[] | null = null;
+  /** Ids of anchors without text or link (`<a name="x"></a>`): marks of a place, not names of a term. */
+  readonly emptyAnchorIds = new Set<string>();
   /** How many `<sup>`/`<sub>` enclose the node being written. */
   private scriptNesting = 0;
   /** This writer serves one document: its links resolve against its URL. */
@@ -54,7 +56,10 @@ export class FlowWriter {
     // An id inside the block (<dfn id>, a numbered step, an inline anchor, a rule's <a name> in a
     // table row): a citation can point there.
     const id = anchorId(node);
-    if (this.anchors !== null && id !== undefined) this.anchors.push({ id, start: sink.length });
+    if (this.anchors !== null && id !== undefined) {
+      this.anchors.push({ id, start: sink.length });
+      if (name === 'a' && node.attribs['href'] === undefined && isEmptyElement(node)) this.emptyAnchorIds.add(id);
+    }
     if ((name === 'sup' || name === 'sub') && !pre && this.script(node, name, sink, links)) return;
     if (name === 'br') {
       if (pre) sink.verbatim('\n');
@@ -235,4 +240,9 @@ export function dropLeadingNewline(children: AnyNode[]): AnyNode[] {
     return copy;
   }
   return children;
+}
+
+/** Whether an element holds no text (whitespace aside) at any depth. */
+function isEmptyElement(el: Element): boolean {
+  return el.children.every((c) => (isText(c) ? c.data.trim() === '' : isTag(c) && isEmptyElement(c)));
 }

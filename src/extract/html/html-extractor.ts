@@ -28,6 +28,7 @@ import { extractGrammar } from './grammar.js';
 import { readFrontMatter } from './rfc-html.js';
 import { walkFigure } from './figures.js';
 import { leadingAnchorId } from './anchors.js';
+import { isGeneratedId } from '../../document/generated-ids.js';
 import { TABLE_SPAN_COPY_BOUNDS } from '../input-bounds.js';
 
 /** Lists and definition lists: one block each, unless a heading inside one opens a section. */
@@ -86,6 +87,15 @@ class HtmlWalker implements HtmlWalk {
    * or else the next block (anchors at its start). Dropped before, so `#Node` opened nothing.
    */
   private leadingIds: string[] = [];
+  /**
+   * The last stable id of an `<a name>` with no text (flow.ts emptyAnchorIds: between blocks or inside
+   * one) that went to a block, not to a heading, and the section it was met in: it names the passage
+   * from there to the next one or the section's end, as SQLite's pages write
+   * `<a name="pragma_busy_timeout"></a>` before each entry they print without a heading. A
+   * later block in that passage without an id of its own cites it (passageFragment), where it cited
+   * the section the whole list of entries is in.
+   */
+  private passageAnchor: { id: string; at: number; section: Section | null } | null = null;
   /**
    * Where each section's heading starts and what bounds the section (sectionBound; Infinity when
    * nothing does): a block without an id cites the nearest of these sections that holds it, when its
@@ -235,6 +245,12 @@ class HtmlWalker implements HtmlWalk {
 
     if (r.gridTable?.(el) === true && extractGridTable(this, el, ctx)) return;
 
+    const entry = r.entry;
+    if (el.name === 'dl' && entry !== null && !ctx.inSectioningRoot && el.children.some((c) => isTag(c) && c.name === 'dt' && entry(c))) {
+      this.walkEntries(el, ctx);
+      return;
+    }
+
     switch (el.name) {
       case 'p':
         this.addFlowBlock('paragraph', el, ctx, {}, (text) => {
@@ -297,6 +313,44 @@ class HtmlWalker implements HtmlWalk {
     }
   }
 
+  /**
+   * A definition list whose terms name API entries (entrySelectors: Sphinx's `dl.py > dt.sig-object`):
+   * each entry a subsection of the section around the list, one level below it, headed by its term
+   * (the signature) with the term's id, its definition read as blocks (a class's methods are entries of
+   * their own inside it). Another term before the definition (an overload) is a paragraph citing its
+   * own id. After the list, the section around it goes on.
+   */
+  private walkEntries(dl: Element, ctx: WalkContext): void {
+    const around = this.builder.currentSection;
+    const level = (around?.level ?? 0) + 1;
+    let termsOpen = false;
+    for (const child of dl.children) {
+      if (!isTag(child) || SKIP_TAGS.has(child.name) || this.rules.prune(child)) continue;
+      const childCtx = contextBelow(this.rules, child, ctx);
+      if (child.name !== 'dt') {
+        termsOpen = false;
+        this.walkContainer(child, childCtx);
+      } else if (!termsOpen && this.rules.entry!(child)) {
+        termsOpen = true;
+        this.headingCount++;
+        // The terms right after it name the same entry (`re.S` and `re.DOTALL`): its alternate ids.
+        const ids = [...this.leadingIds, ...followingTermIds(child)];
+        this.leadingIds = [];
+        // The entry takes its term's id, never an enclosing <section>'s still waiting for its heading;
+        // its heading is the name, and the whole signature is its first block.
+        const text = openHeadingSection(this, child, level, { ...childCtx, pendingSection: null }, ids, true);
+        const opened = this.builder.currentSection;
+        if (text !== null && opened !== null && child.startIndex !== null) {
+          this.headingScopes.set(opened, { heading: child.startIndex, start: dl.startIndex ?? 0, end: dl.endIndex ?? Infinity });
+        }
+        this.addFlowBlock('paragraph', child, childCtx, {});
+      } else {
+        this.addFlowBlock('paragraph', child, childCtx, {});
+      }
+    }
+    this.builder.resumeSection(around);
+  }
+
   /** Whether a grid table of the family (gridTableSelectors) is inside `el`; memoized, so nested lists ask once per element. */
   private holdsGridTable(el: Element): boolean {
     const gridTable = this.rules.gridTable;
@@ -344,10 +398,18 @@ class HtmlWalker implements HtmlWalk {
       anchors.unshift(...leading.map((id) => ({ id, start: 0 })));
       this.leadingIds = [];
     }
+    const fragment = ownId !== undefined && ownId !== '' ? ownId : (this.passageFragment(ctx) ?? this.nearestFragment(ctx, extra.start));
+    // The blocks after this one are in the passage its last empty anchor opens (passageAnchor).
+    for (let i = anchors.length - 1; i >= 0; i--) {
+      const { id } = anchors[i]!;
+      if (!this.writer.emptyAnchorIds.has(id) || isGeneratedId(id)) continue;
+      if (extra.start !== null) this.passageAnchor = { id, at: extra.start, section: this.builder.currentSection };
+      break;
+    }
     this.builder.addBlock({
       kind,
       text,
-      fragment: ownId !== undefined && ownId !== '' ? ownId : this.nearestFragment(ctx, extra.start),
+      fragment,
       marker: blockMarker(this.rules, kind, ctx.marker, el),
       markedKeywords: extra.keywords,
       links: extra.links,
@@ -366,6 +428,17 @@ class HtmlWalker implements HtmlWalk {
           ? undefined
           : { end: extra.end === null ? extra.start : extra.end + 1, start: extra.start, unit: 'utf16-source' },
     });
+  }
+
+  /**
+   * The anchor opening the passage a block without an id is in (passageAnchor), when it is in the
+   * block's section and nearer than the element around the block that has an id; else null.
+   */
+  private passageFragment(ctx: WalkContext): string | null {
+    const passage = this.passageAnchor;
+    if (passage === null || passage.section !== this.builder.currentSection) return null;
+    if (ctx.fragmentStart !== null && ctx.fragmentStart > passage.at) return null;
+    return passage.id;
   }
 
   /**
@@ -440,6 +513,18 @@ class HtmlWalker implements HtmlWalk {
   plainText(node: AnyNode): string {
     return this.writer.plainText(node);
   }
+}
+
+/** The ids of the `<dt>` elements right after `term` (whitespace between them aside). */
+function followingTermIds(term: Element): string[] {
+  const ids: string[] = [];
+  for (let next = term.next; next !== null; next = next.next) {
+    if (isText(next) && next.data.trim() === '') continue;
+    if (!isTag(next) || next.name !== 'dt') break;
+    const id = next.attribs['id'];
+    if (id !== undefined && id !== '') ids.push(id);
+  }
+  return ids;
 }
 
 /** Extracts the HTML `source` into the builder; returns the title and structure counts. */

@@ -27,6 +27,7 @@ export function openHeadingSection(
   level: number,
   ctx: WalkContext,
   leadingIds: readonly string[] = [],
+  signatureName = false,
 ): string | null {
   const rules = walk.rules;
   const sink = new TextSink();
@@ -57,6 +58,8 @@ export function openHeadingSection(
       text = text.slice(m[0].length);
     }
   }
+  // An API entry's heading is the name its signature declares, not the parameter list after it.
+  if (signatureName) text = nameOfSignature(text);
   if (number === null) {
     const dataLevel = el.attribs['data-level'];
     if (dataLevel !== undefined && dataLevel !== '') number = dataLevel;
@@ -89,6 +92,16 @@ export function openHeadingSection(
   if (declared?.normativity === 'informative') walk.builder.markCurrentSectionInformative(declared.reason);
   else if (declared?.normativity === 'normative') walk.builder.markCurrentSectionNormative();
   return text;
+}
+
+/**
+ * The name a signature declares: its text before the parameter list (`json.dump(obj, fp, *, ...)` is
+ * `json.dump`, `Pattern.match(string[, pos[, endpos]])` is `Pattern.match`); a term without one
+ * (`re.DOTALL`, `class asyncio.TaskGroup`) is all name.
+ */
+export function nameOfSignature(text: string): string {
+  const open = /[\p{L}\p{N}_]\s*\(/u.exec(text);
+  return open === null ? text : text.slice(0, open.index + 1).trim();
 }
 
 /**

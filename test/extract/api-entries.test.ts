@@ -1,0 +1,136 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { extractBytes } from './helpers.js';
+import { nameOfSignature } from '../../src/extract/html/sections.js';
+
+/**
+ * API entries written as definition lists (Sphinx's `dl.py > dt.sig-object[id]`, older Sphinx's
+ * `dt[id]` holding a `.descname`) are subsections of the section around them, headed by the name
+ * their signature declares; and an empty `<a name>` between or inside blocks (SQLite's pages, one per
+ * entry they print without a heading) opens a passage the blocks after it cite. On a host no family
+ * names, so the generic rules read them.
+ */
+const URL = 'https://docs.example.test/library/cookies.html';
+
+const SPHINX =
+  '<!doctype html><title>cookies</title><div class="body" role="main"><section id="morsel-objects"><h2>Morsel Objects' +
+  '<a class="headerlink" href="#morsel-objects">¶</a></h2><p>Morsels hold one cookie.</p>' +
+  '<dl class="py class"><dt class="sig sig-object py" id="cookies.Morsel"><em class="property"><span class="pre">class</span> </em>' +
+  '<span class="sig-prename descclassname">cookies.</span><span class="sig-name descname">Morsel</span>' +
+  '<span class="sig-paren">(</span><em class="sig-param">key</em><span class="sig-paren">)</span>' +
+  '<a class="headerlink" href="#cookies.Morsel" title="Permalink to this definition">¶</a></dt>' +
+  '<dd><p>Abstract a key/value pair.</p>' +
+  '<dl class="py method"><dt class="sig sig-object py" id="cookies.Morsel.set"><span class="sig-name descname">set</span>' +
+  '<span class="sig-paren">(</span><em class="sig-param">key</em>, <em class="sig-param">value</em><span class="sig-paren">)</span>' +
+  '<a class="headerlink" href="#cookies.Morsel.set">¶</a></dt><dd><p>Set the key and the value.</p></dd></dl>' +
+  '<p>Morsels compare by key and value.</p></dd></dl>' +
+  '<dl class="py data"><dt class="sig sig-object py" id="cookies.S"><span class="sig-name descname">cookies.S</span></dt>' +
+  '<dt class="sig sig-object py" id="cookies.DOTALL"><span class="sig-name descname">cookies.DOTALL</span></dt>' +
+  '<dd><p>Make the dot match any character.</p></dd></dl>' +
+  '<p>The attributes above are read-only.</p></section></div>';
+
+test('Sphinx API entries are subsections headed by their name; a class holds its methods; the section goes on after them', async () => {
+  const doc = await extractBytes(SPHINX, URL, 'text/html');
+  assert.deepEqual(
+    doc.sections.map((s) => [s.level, s.fragment, s.heading, s.alternateIds ?? []]),
+    [
+      [2, 'morsel-objects', 'Morsel Objects', []],
+      [3, 'cookies.Morsel', 'cookies.Morsel', []],
+      [4, 'cookies.Morsel.set', 'set', []],
+      // A second term before the definition names the same entry: an alternate id.
+      [3, 'cookies.S', 'cookies.S', ['cookies.DOTALL']],
+    ],
+  );
+  const parentOf = (fragment: string): string | null | undefined => {
+    const section = doc.sections.find((s) => s.fragment === fragment);
+    return doc.sections.find((s) => s.id === section?.parentId)?.fragment;
+  };
+  assert.equal(parentOf('cookies.Morsel.set'), 'cookies.Morsel');
+  assert.equal(parentOf('cookies.S'), 'morsel-objects');
+  const block = (text: string) => doc.blocks.find((b) => b.text === text);
+  const sectionOf = (text: string): string | null | undefined => doc.sections.find((s) => s.id === block(text)?.sectionId)?.fragment;
+  // The whole signature is the entry's first block; the class keyword is not part of the name.
+  assert.equal(sectionOf('class cookies.Morsel(key)'), 'cookies.Morsel');
+  assert.equal(sectionOf('set(key, value)'), 'cookies.Morsel.set');
+  for (const [text, cited] of [
+    ['Morsels hold one cookie.', 'morsel-objects'],
+    ['Abstract a key/value pair.', 'cookies.Morsel'],
+    ['Set the key and the value.', 'cookies.Morsel.set'],
+    // After the method, the class goes on; after the list, the section around it.
+    ['Morsels compare by key and value.', 'cookies.Morsel'],
+    ['cookies.DOTALL', 'cookies.DOTALL'],
+    ['Make the dot match any character.', 'cookies.S'],
+    ['The attributes above are read-only.', 'morsel-objects'],
+  ] as const) {
+    assert.equal(block(text)?.fragment, cited, text);
+  }
+  assert.equal(sectionOf('Morsels compare by key and value.'), 'cookies.Morsel');
+  assert.equal(sectionOf('The attributes above are read-only.'), 'morsel-objects');
+});
+
+test('older Sphinx entries (a dt[id] holding a .descname) are entries too; a plain definition list stays one block', async () => {
+  const html =
+    '<!doctype html><title>json</title><div class="section" id="basic-usage">' +
+    '<h2>Basic Usage<a class="headerlink" href="#basic-usage">¶</a></h2>' +
+    '<dl class="function"><dt id="json.dump"><code class="descclassname">json.</code><code class="descname">dump</code>' +
+    '<span class="sig-paren">(</span><em>obj</em>, <em>fp</em><span class="sig-paren">)</span></dt>' +
+    '<dd><p>Serialize obj to fp.</p></dd></dl>' +
+    '<dl class="simple"><dt id="glossary-term">term</dt><dd><p>A word.</p></dd></dl></div>';
+  const doc = await extractBytes(html, URL, 'text/html');
+  assert.deepEqual(
+    doc.sections.map((s) => [s.level, s.fragment, s.heading]),
+    [
+      [2, 'basic-usage', 'Basic Usage'],
+      [3, 'json.dump', 'json.dump'],
+    ],
+  );
+  assert.equal(doc.blocks.find((b) => b.text === 'Serialize obj to fp.')?.fragment, 'json.dump');
+  const list = doc.blocks.find((b) => b.kind === 'definition-list');
+  assert.ok(list !== undefined, 'the glossary list is a definition-list block');
+  assert.equal(doc.sections.find((s) => s.id === list.sectionId)?.fragment, 'basic-usage');
+});
+
+test('the name a signature declares is its text before the parameter list', () => {
+  assert.equal(nameOfSignature('json.dump(obj, fp, *, skipkeys=False)'), 'json.dump');
+  assert.equal(nameOfSignature('Pattern.match(string[, pos[, endpos]])'), 'Pattern.match');
+  assert.equal(nameOfSignature('logging.basicConfig (**kwargs)'), 'logging.basicConfig');
+  assert.equal(nameOfSignature('re.DOTALL'), 're.DOTALL');
+  assert.equal(nameOfSignature('asyncio.TaskGroup'), 'asyncio.TaskGroup');
+  assert.equal(nameOfSignature('json.tool --indent, --tab'), 'json.tool --indent, --tab');
+  assert.equal(nameOfSignature('(a) not a name'), '(a) not a name');
+});
+
+test('an empty <a name> opens a passage: the blocks after it cite it, up to the next one or the next heading', async () => {
+  // SQLite's pragma page: each entry is an anchor, a hidden title and a rule, then paragraphs; its
+  // paragraphs are never closed, so the anchor of the next entry is inside the last paragraph of this one.
+  const html =
+    '<!doctype html><title>Pragmas</title><h2 id="pragmas">List Of PRAGMAs</h2><p>Pragmas modify the library.' +
+    '<a name="pragma_busy_timeout"></a>\n<h _id=pragma_busy_timeout style="display:none"> PRAGMA busy_timeout</h><hr>' +
+    '<p><b>PRAGMA busy_timeout = </b><i>milliseconds</i>' +
+    '<p>Query or change the setting of the busy timeout.' +
+    '<a name="pragma_cache_size"></a>\n<h _id=pragma_cache_size style="display:none"> PRAGMA cache_size</h><hr>' +
+    '<p>Query or change the suggested cache size.' +
+    '<span id="index-7"></span><p>Still the cache size.' +
+    '<a name="index-8"></a><p>Again the cache size.' +
+    '<h2 id="notes">Notes</h2><p>Not in any pragma.</p>';
+  const doc = await extractBytes(html, URL, 'text/html');
+  const citedAt = (start: string): string | null | undefined => doc.blocks.find((b) => b.text.startsWith(start))?.fragment;
+  assert.equal(citedAt('Pragmas modify the library.'), 'pragmas', 'the block holding the anchor is before it');
+  assert.equal(citedAt('PRAGMA busy_timeout = milliseconds'), 'pragma_busy_timeout');
+  assert.equal(citedAt('Query or change the setting of the busy timeout.'), 'pragma_busy_timeout');
+  assert.equal(citedAt('Query or change the suggested cache size.'), 'pragma_cache_size');
+  // A generated id (an index entry's) opens no passage, an empty span is no <a name>.
+  assert.equal(citedAt('Still the cache size.'), 'pragma_cache_size');
+  assert.equal(citedAt('Again the cache size.'), 'pragma_cache_size');
+  assert.equal(citedAt('Not in any pragma.'), 'notes', 'a heading ends the passage');
+});
+
+test('an element with an id of its own after the anchor is nearer than the passage', async () => {
+  const html =
+    '<!doctype html><title>t</title><h2 id="s">S</h2><p><a name="old-entry"></a>Entry text.</p>' +
+    '<div id="box"><p>In the box.</p></div><p>After the box.</p>';
+  const doc = await extractBytes(html, URL, 'text/html');
+  const citedAt = (text: string): string | null | undefined => doc.blocks.find((b) => b.text === text)?.fragment;
+  assert.equal(citedAt('In the box.'), 'box');
+  assert.equal(citedAt('After the box.'), 'old-entry');
+});
