@@ -161,7 +161,40 @@ const CASES: Case[] = [
     contentType: 'text/html',
     make: (n) => fill(`${'<span>'.repeat(300)}<pre>x</pre>${'</span>'.repeat(300)}`, n),
   },
+  {
+    // Each named one more alternate id of the heading: the ids were deduplicated with a scan of the list.
+    name: 'HTML: empty anchors before one heading',
+    url: 'https://example.org/',
+    contentType: 'text/html',
+    make: (n) => `${namedAnchors('a', n / 2)}<h2>H</h2><p>x</p>`,
+  },
+  {
+    name: 'HTML: anchors inside one heading',
+    url: 'https://example.org/',
+    contentType: 'text/html',
+    make: (n) => `<h2>${namedAnchors('a', n / 2)}H</h2><p>x</p>`,
+  },
+  {
+    // The anchors before a block were compared with every anchor inside it.
+    name: 'HTML: empty anchors before a paragraph full of anchors',
+    url: 'https://example.org/',
+    contentType: 'text/html',
+    make: (n) => `<h2 id="h">H</h2>${namedAnchors('a', n / 4)}<p>${namedAnchors('b', n / 4)}x</p>`,
+  },
+  {
+    // Sphinx's terms of one API entry (entrySelectors): the terms after the first are its alternate ids.
+    name: 'HTML: API entry terms before one definition',
+    url: 'https://example.org/',
+    contentType: 'text/html',
+    make: (n) =>
+      `<h2 id="h">H</h2><dl>${Array.from({ length: Math.max(1, Math.floor(n / 40)) }, (_, i) => `<dt class="sig-object" id="e${i}">e${i}</dt>`).join('')}<dd>x</dd></dl>`,
+  },
 ];
+
+/** About `size` characters of empty anchors, each with its own name (`<a name="p12"></a>`). */
+function namedAnchors(prefix: string, size: number): string {
+  return Array.from({ length: Math.max(1, Math.floor(size / 20)) }, (_, i) => `<a name="${prefix}${i}"></a>`).join('');
+}
 
 test('extraction time grows linearly with adversarial input (1 KB, 100 KB, 1 MB)', async () => {
   const pool = new StagePool(1, { maxHeapMb: 1024 });

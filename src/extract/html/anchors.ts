@@ -19,13 +19,17 @@ export function anchorId(el: Element): string | undefined {
  */
 export function headingAnchorIds(heading: Element): string[] {
   const ids: string[] = [];
+  const seen = new Set<string>();
   let selfLink: string | undefined;
   const visit = (el: Element): void => {
     for (const c of el.children) {
       if (!isTag(c)) continue;
       const id = anchorId(c);
       if (id !== undefined) {
-        if (!ids.includes(id)) ids.push(id);
+        if (!seen.has(id)) {
+          seen.add(id);
+          ids.push(id);
+        }
         if (selfLink === undefined && c.attribs['href'] === `#${id}`) selfLink = id;
       }
       visit(c);

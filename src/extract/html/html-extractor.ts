@@ -394,7 +394,8 @@ class HtmlWalker implements HtmlWalk {
     this.blockAnchors = null;
     const anchors = collected.filter((anchor) => anchor.id !== ownId || anchor.start !== 0);
     if (this.leadingIds.length > 0) {
-      const leading = this.leadingIds.filter((id) => id !== ownId && !anchors.some((anchor) => anchor.id === id));
+      const inside = new Set(anchors.map((anchor) => anchor.id));
+      const leading = this.leadingIds.filter((id) => id !== ownId && !inside.has(id));
       anchors.unshift(...leading.map((id) => ({ id, start: 0 })));
       this.leadingIds = [];
     }

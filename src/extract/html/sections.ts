@@ -72,7 +72,13 @@ export function openHeadingSection(
   const alternateIds: string[] = anchorIds.slice(1);
   // Anchors written just before the heading with no text of their own (`<a name="Node"></a><h2>`,
   // Texinfo's node and section anchors, texi2html's `<a name="SEC12">`) name it too.
-  for (const id of leadingIds) if (id !== ownId && !alternateIds.includes(id)) alternateIds.push(id);
+  // A set, not includes(): a hostile page can put tens of thousands of anchors before one heading.
+  const named = new Set(alternateIds);
+  for (const id of leadingIds) {
+    if (id === ownId || named.has(id)) continue;
+    named.add(id);
+    alternateIds.push(id);
+  }
   const pending = ctx.pendingSection;
   if (pending && !pending.taken) {
     pending.taken = true;
