@@ -186,8 +186,10 @@ const CASES: Case[] = [
     name: 'HTML: API entry terms before one definition',
     url: 'https://example.org/',
     contentType: 'text/html',
-    make: (n) =>
-      `<h2 id="h">H</h2><dl>${Array.from({ length: Math.max(1, Math.floor(n / 40)) }, (_, i) => `<dt class="sig-object" id="e${i}">e${i}</dt>`).join('')}<dd>x</dd></dl>`,
+    make: (n) => {
+      const terms = Array.from({ length: Math.max(1, Math.floor(n / 40)) }, (_, i) => `<dt class="sig-object" id="e${i}">e${i}</dt>`);
+      return `<h2 id="h">H</h2><dl>${terms.join('')}<dd>x</dd></dl>`;
+    },
   },
 ];
 
