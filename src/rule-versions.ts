@@ -96,8 +96,13 @@
  * are subsections of the section around them, headed by the name their signature declares, the
  * signature their first block; an `<a name>` with no text opens a passage that the blocks after it
  * (up to the next one or the next heading) cite, as SQLite's pages mark each entry.
+ * 33: Doxygen, GTK-Doc, pod2html, groff -Thtml and pandoc HTML: doxygen, groff and pod2html families (pod2html
+ * chosen by its markup) prune their chrome; Doxygen's div.fragment is code (codeSelectors); pod2html's =item
+ * lists are read entry by entry (entryListSelectors); a layout table of term and definition rows with empty
+ * spacer cells (groff's tagged paragraphs) is a definition list; a cell the family prunes is empty to a layout
+ * table (GTK-Doc's line numbers); pandoc's `pre.sourceCode LANG` names the code's language.
  */
-export const EXTRACT_RULE_VERSION = 32;
+export const EXTRACT_RULE_VERSION = 33;
 /**
  * The PDF extractor's own version (1: pdf-parse tables; 2: tables from geometry with rowPages, and
  * heading-guess limits; 3: unruled tables as reports set them (wrapped cells at the row pitch, bold

@@ -45,9 +45,12 @@ export const MAX_WAIT_BUILD_SECONDS = 3600;
 export const SHIPPED_FAMILIES = [
   'asciidoc',
   'docbook',
+  'doxygen',
   'generic',
+  'groff',
   'ietf-draft',
   'javadoc',
+  'pod2html',
   'rfc',
   'rustdoc',
   'tc39',

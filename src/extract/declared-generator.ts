@@ -18,6 +18,8 @@ import { looksLikeRfcText } from './text/rfc-text.js';
  *   prints (front page header, `[Page N]` feet), or an htmlized RFC's `<pre>` pages of that text;
  * - kramdown-rfc: Markdown whose YAML front matter names the draft (`docname:`), kramdown-rfc's own key.
  * - mmark: Markdown whose TOML front matter (`%%%`) names its series (`[seriesInfo]`).
+ * - pod2html (Pod::Html, Perl's documentation as perldoc renders it): its `<link rev="made">` with the
+ *   table of contents it opens the body with, `<ul id="index">` (it writes no generator meta).
  *
  * Each claim carries the document type the document declares, when it declares one: an RFC number
  * (`rfc`) or an Internet-Draft name (`internet-draft`), which tells the rfc and ietf-draft families
@@ -44,6 +46,7 @@ export function htmlGeneratorClaims(document: AnyNode, source: string): Generato
   if (seen.settledHeading) claim('Bikeshed', 'Bikeshed\'s headings, class="heading settled"');
   if (seen.ecmarkup !== null) claim('ecmarkup', seen.ecmarkup);
   if (isHtmlizedRfc(document)) claim('xml2rfc', "an htmlized RFC's <pre> pages of the RFC text layout");
+  if (seen.madeLink && seen.podIndex) claim('pod2html', 'pod2html\'s <link rev="made"> and <ul id="index">');
   return claims;
 }
 
@@ -119,6 +122,9 @@ interface Seen {
   respecId: string | null;
   settledHeading: boolean;
   ecmarkup: string | null;
+  /** A `<link rev="made">` (pod2html's, the author's address) and a `<ul id="index">` (its contents). */
+  madeLink: boolean;
+  podIndex: boolean;
 }
 
 const HEADINGS = new Set(['h1', 'h2', 'h3', 'h4', 'h5', 'h6']);
@@ -127,7 +133,16 @@ const RESPEC_IDS = new Set(['respecDocument', 'respecHeader']);
 
 /** One walk of the tree (explicit stack: a deep tree cannot overflow it) for every marker above. */
 function scan(document: AnyNode): Seen {
-  const seen: Seen = { generators: [], documentType: null, subtitle: null, respecId: null, settledHeading: false, ecmarkup: null };
+  const seen: Seen = {
+    generators: [],
+    documentType: null,
+    subtitle: null,
+    respecId: null,
+    settledHeading: false,
+    ecmarkup: null,
+    madeLink: false,
+    podIndex: false,
+  };
   const stack: AnyNode[] = [document];
   while (stack.length > 0) {
     const node = stack.pop()!;
@@ -156,6 +171,8 @@ function visit(el: Element, seen: Seen): void {
   }
   const id = attribs['id'];
   if (id !== undefined && seen.respecId === null && RESPEC_IDS.has(id)) seen.respecId = id;
+  if (el.name === 'link' && (attribs['rev'] ?? '').trim().toLowerCase() === 'made') seen.madeLink = true;
+  if (el.name === 'ul' && id === 'index') seen.podIndex = true;
   if (id === 'subtitle' && seen.subtitle === null) seen.subtitle = leadingText(el, 64);
   if (!seen.settledHeading && HEADINGS.has(el.name)) {
     const classes = (attribs['class'] ?? '').split(/\s+/);

@@ -65,6 +65,10 @@ export interface HtmlRules {
   blockAnchorSelectors?: string[];
   /** Preformatted elements that are drawings (kind artwork) rather than code; optional. */
   artworkSelectors?: string[];
+  /** Elements other than `<pre>` that hold code line by line, read verbatim as a code block (Doxygen's `div.fragment`); optional. */
+  codeSelectors?: string[];
+  /** Definition lists of documented entries read entry by entry, each term a block citing its id (pod2html's `=item` lists); optional. */
+  entryListSelectors?: string[];
   /** Block elements that caption the rest of their parent as a figcaption does (DocBook's `div.table > p.title`); optional. */
   captionSelectors?: string[];
   /** Elements laid out as a table by a style sheet, child elements its cells in row order (javadoc); optional. */

@@ -32,6 +32,10 @@ export interface CompiledRules {
   // RFC renderings (issue 11): front matter, artwork, blocks named by a leading anchor.
   metadata: Matcher;
   artwork: Matcher;
+  /** Code that is not a `<pre>` (codeSelectors); null without selectors. */
+  code: Matcher | null;
+  /** Definition lists read entry by entry (entryListSelectors); null without selectors. */
+  entryList: Matcher | null;
   /** Captions of the rest of their parent (captionSelectors); null without selectors. */
   caption: Matcher | null;
   blockAnchor: Matcher | null;
@@ -249,6 +253,8 @@ export function compileRules(rules: HtmlRules): CompiledRules {
     informativeStatementChars: statements.every((s) => /^[ -~]*$/.test(s)) ? Math.max(0, ...statements.map((s) => s.length)) : null,
     metadata: compileList(rules.metadataSelectors ?? []),
     artwork: compileList(rules.artworkSelectors ?? []),
+    code: rules.codeSelectors !== undefined && rules.codeSelectors.length > 0 ? compileList(rules.codeSelectors) : null,
+    entryList: rules.entryListSelectors !== undefined && rules.entryListSelectors.length > 0 ? compileList(rules.entryListSelectors) : null,
     caption: rules.captionSelectors !== undefined && rules.captionSelectors.length > 0 ? compileList(rules.captionSelectors) : null,
     // null without selectors, so other families never walk a block looking for its opening anchor.
     blockAnchor:

@@ -19,7 +19,7 @@ import { holdsContentAfter, openHeadingSection } from './sections.js';
 import { asideKindOf, extractAside, isTitledAside } from './notes.js';
 import { extractAlgorithm, isIntroducedStepList } from './algorithms.js';
 import { extractDefinitionList, extractList } from './lists.js';
-import { extractGridTable, extractTable, layoutTableCell } from './tables.js';
+import { extractGridTable, extractLayoutTerms, extractTable, layoutTableCell, layoutTermRows } from './tables.js';
 import { tableInsertionRule } from './table-parsing.js';
 import { listItemRule } from './list-item-parsing.js';
 import { paragraphClosingRule } from './paragraph-parsing.js';
@@ -214,6 +214,11 @@ class HtmlWalker implements HtmlWalk {
       return;
     }
 
+    // Code a family writes without <pre> (Doxygen's div.fragment, a div.line per line) keeps its lines.
+    if (r.code?.(el) === true) {
+      extractPreformatted(this, 'code', el, ctx);
+      return;
+    }
     const asideKind = asideKindOf(r, el);
     const isAlgorithm = r.algorithm(el);
     const isIdl = !isAlgorithm && r.idl(el);
@@ -228,6 +233,11 @@ class HtmlWalker implements HtmlWalk {
       else if (isGrammar) extractGrammar(this, el, ctx);
       else if (isAlgorithm && asideKind === undefined) extractAlgorithm(this, el, ctx);
       else extractAside(this, asideKind ?? 'note', el, ctx);
+      return;
+    }
+
+    if (el.name === 'dl' && r.entryList?.(el) === true) {
+      this.walkEntryList(el, ctx);
       return;
     }
 
@@ -267,9 +277,11 @@ class HtmlWalker implements HtmlWalk {
         extractList(this, el, ctx);
         return;
       case 'table': {
-        const cell = layoutTableCell(el);
-        if (cell === undefined) extractTable(this, el, ctx);
-        else this.walkContainer(cell, contextBelow(this.rules, cell, ctx));
+        const cell = layoutTableCell(el, this.rules.prune);
+        const terms = cell === undefined ? layoutTermRows(el) : undefined;
+        if (cell !== undefined) this.walkContainer(cell, contextBelow(this.rules, cell, ctx));
+        else if (terms !== undefined) extractLayoutTerms(this, el, terms, ctx);
+        else extractTable(this, el, ctx);
         return;
       }
       case 'pre':
@@ -349,6 +361,32 @@ class HtmlWalker implements HtmlWalk {
       }
     }
     this.builder.resumeSection(around);
+  }
+
+  /**
+   * A family's list of documented entries (entryListSelectors; pod2html writes all of perlfunc's functions
+   * as one `<dl>`): each term a paragraph citing its own id, each definition walked as blocks (its
+   * paragraphs, code and nested lists) citing the first of the terms above it, the id the
+   * generator's own links open (`perlfunc#splice-ARRAY-OFFSET-LENGTH-LIST` for the `splice` forms).
+   */
+  private walkEntryList(list: Element, ctx: WalkContext): void {
+    let termCtx = ctx;
+    let afterTerm = false;
+    for (const child of list.children) {
+      if (!isTag(child) || SKIP_TAGS.has(child.name) || this.rules.prune(child)) continue;
+      if (child.name === 'dt') {
+        if (!afterTerm) termCtx = contextBelow(this.rules, child, ctx);
+        this.addFlowBlock('paragraph', child, contextBelow(this.rules, child, ctx), {});
+        afterTerm = true;
+        continue;
+      }
+      // pod2html writes an empty <dd> after each form of a function but the last: the forms stay one run.
+      if (child.name === 'dd' && child.children.every((c) => isText(c) && c.data.trim() === '')) continue;
+      afterTerm = false;
+      if (child.name === 'dd') this.walkContainer(child, contextBelow(this.rules, child, termCtx));
+      else if (child.name === 'div') this.walkEntryList(child, ctx);
+      else this.blockElement(child, ctx);
+    }
   }
 
   /** Whether a grid table of the family (gridTableSelectors) is inside `el`; memoized, so nested lists ask once per element. */

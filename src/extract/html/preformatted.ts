@@ -23,7 +23,8 @@ export function extractPreformatted(walk: HtmlWalk, kind: BlockKind, el: Element
  * it wraps (`<pre><code class="language-rust">`, as CommonMark renderers, highlight.js, mdBook and
  * Hugo write it), else the `highlight-*` class of the wrapper Pygments output sits in (Sphinx's
  * `<div class="highlight-python3"><div class="highlight"><pre>`; GitHub's `highlight-source-js`), a
- * project's unnamed default (`highlight-default`, `highlight-none`) aside.
+ * project's unnamed default (`highlight-default`, `highlight-none`) aside. Pandoc's `sourceCode` blocks
+ * name it as a bare class (`<pre class="sourceCode sh">`).
  */
 function languageOf(el: Element): string | undefined {
   const own = classLanguage(el);
@@ -47,12 +48,19 @@ function languageOf(el: Element): string | undefined {
 }
 
 function classLanguage(el: Element): string | undefined {
-  for (const c of classesOf(el)) {
+  const classes = classesOf(el);
+  for (const c of classes) {
     if (c.startsWith('lang-') && c.length > 5) return c.slice(5);
     if (c.startsWith('language-') && c.length > 9) return c.slice(9);
   }
+  // Pandoc's highlighter names the language as a bare class beside its own: <pre class="sourceCode sh">
+  // (the fenced block's info string; the <code> inside names the syntax it used, "sourceCode bash").
+  if (classes.includes('sourceCode')) return classes.find((c) => !PANDOC_CODE_CLASSES.has(c));
   return undefined;
 }
+
+/** The classes pandoc writes on a highlighted block besides its language. */
+const PANDOC_CODE_CLASSES: ReadonlySet<string> = new Set(['sourceCode', 'numberSource', 'numberLines']);
 
 /** The one element child of `el`, when its other children are white space only. */
 function onlyChildElement(el: Element): Element | undefined {

@@ -1,4 +1,4 @@
-import { type Element, isTag } from 'domhandler';
+import { type Element, isTag, isText } from 'domhandler';
 import { textContent } from 'domutils';
 import type { KeywordSpan } from '../bcp14.js';
 import type { Link, TableSpan } from '../document-builder.js';
@@ -12,9 +12,21 @@ const LAYOUT_CONTENT = new Set(['pre', 'p', 'div', 'ul', 'ol', 'dl', 'blockquote
  * The one cell with content of a layout table, else undefined: a table of one row without caption whose
  * cells are empty but one, and that one holds blocks (texi2html indents every example as
  * `<table><tr><td>&nbsp;</td><td><pre class="example">`). Such a table is no data: its cell is read as if
- * the table were not there, so the example is a code block, not a table " | msgfmt ...".
+ * the table were not there, so the example is a code block, not a table " | msgfmt ...". A cell the
+ * family prunes counts as empty (GTK-Doc's td.listing_lines, the line numbers beside an example's code).
  */
-export function layoutTableCell(el: Element): Element | undefined {
+export function layoutTableCell(el: Element, prune: (el: Element) => boolean): Element | undefined {
+  const rows = layoutRows(el);
+  if (rows === undefined || rows.length !== 1) return undefined;
+  const cells = rows[0]!.children.filter((c): c is Element => isTag(c) && (c.name === 'td' || c.name === 'th'));
+  const filled = cells.filter((c) => !prune(c) && normalizeSpace(textContent(c).replace(/\u00a0/g, ' ')) !== '');
+  if (cells.length < 2 || filled.length !== 1) return undefined;
+  const cell = filled[0]!;
+  return cell.children.some((c) => isTag(c) && LAYOUT_CONTENT.has(c.name)) ? cell : undefined;
+}
+
+/** The rows of a table without caption, in source order; undefined when it has a caption or other content. */
+function layoutRows(el: Element): Element[] | undefined {
   const rows: Element[] = [];
   for (const child of el.children) {
     if (!isTag(child)) continue;
@@ -23,12 +35,86 @@ export function layoutTableCell(el: Element): Element | undefined {
       for (const row of child.children) if (isTag(row) && row.name === 'tr') rows.push(row);
     } else if (child.name !== 'colgroup') return undefined;
   }
-  if (rows.length !== 1) return undefined;
-  const cells = rows[0]!.children.filter((c): c is Element => isTag(c) && (c.name === 'td' || c.name === 'th'));
-  const filled = cells.filter((c) => normalizeSpace(textContent(c).replace(/\u00a0/g, ' ')) !== '');
-  if (cells.length < 2 || filled.length !== 1) return undefined;
-  const cell = filled[0]!;
-  return cell.children.some((c) => isTag(c) && LAYOUT_CONTENT.has(c.name)) ? cell : undefined;
+  return rows;
+}
+
+/** A term/definition entry of a layout table: the cells that hold its terms and its definition. */
+export interface LayoutEntry {
+  terms: Element[];
+  definitions: Element[];
+}
+
+/**
+ * The entries of a layout table that sets out terms and their definitions, else undefined: a table
+ * without caption whose rows are `<td>` cells, each row's filled cells holding blocks (`<p>`) and its
+ * others (one at least) spacers, with nothing inside, not even a no-break space (GTK-Doc's parameter
+ * tables fill an empty annotations cell with one). A row with two filled cells is a term and its
+ * definition; with one, a further term (in the term's column: the next definition's) or more of the
+ * definition above. groff's HTML device indents a tagged paragraph (`.TP`, a man page's options)
+ * whose tag fits the indent so, `<tr><td width="11%"></td><td><p><b>-a</b></p></td><td></td><td><p>do
+ * not ignore ...</p></td></tr>`: read as a table, its text was " | -a |  | do not ignore ...".
+ */
+export function layoutTermRows(el: Element): LayoutEntry[] | undefined {
+  const rows = layoutRows(el);
+  if (rows === undefined) return undefined;
+  const entries: LayoutEntry[] = [];
+  let termColumn = -1;
+  let pendingTerms: Element[] = [];
+  const filledByRow: { cell: Element; column: number }[][] = [];
+  for (const row of rows) {
+    const cells = row.children.filter((c): c is Element => isTag(c) && (c.name === 'td' || c.name === 'th'));
+    if (cells.length < 3 || cells.some((c) => c.name === 'th')) return undefined;
+    const filled: { cell: Element; column: number }[] = [];
+    cells.forEach((cell, column) => {
+      if (!isSpacer(cell)) filled.push({ cell, column });
+    });
+    if (filled.length === 0 || filled.length > 2) return undefined;
+    if (!filled.every((f) => f.cell.children.some((b) => isTag(b) && LAYOUT_CONTENT.has(b.name)))) return undefined;
+    filledByRow.push(filled);
+    if (filled.length === 2 && termColumn === -1) termColumn = filled[0]!.column;
+  }
+  if (termColumn === -1) return undefined;
+  for (const filled of filledByRow) {
+    if (filled.length === 2) {
+      if (filled[0]!.column !== termColumn) return undefined;
+      entries.push({ definitions: [filled[1]!.cell], terms: [...pendingTerms, filled[0]!.cell] });
+      pendingTerms = [];
+    } else if (filled[0]!.column === termColumn) {
+      pendingTerms.push(filled[0]!.cell);
+    } else {
+      const last = entries[entries.length - 1];
+      if (last === undefined || pendingTerms.length > 0) return undefined;
+      last.definitions.push(filled[0]!.cell);
+    }
+  }
+  return pendingTerms.length === 0 ? entries : undefined;
+}
+
+/** A cell with nothing inside but white space (a no-break space is content: a cell a table left blank). */
+function isSpacer(cell: Element): boolean {
+  return cell.children.every((c) => isText(c) && /^[ \t\n\r\f]*$/.test(c.data));
+}
+
+/** A layout table of terms (layoutTermRows): one definition-list block, as a `<dl>` of its entries reads. */
+export function extractLayoutTerms(walk: HtmlWalk, el: Element, layout: LayoutEntry[], ctx: WalkContext): void {
+  const sink = new TextSink();
+  const keywords: KeywordSpan[] = [];
+  const links: Link[] = [];
+  const entries: { terms: string[]; definitions: string[] }[] = [];
+  for (const entry of layout) {
+    for (const cell of [...entry.terms, ...entry.definitions]) {
+      sink.lineBreak(1);
+      for (const c of cell.children) walk.flow(c, sink, keywords, links, false);
+    }
+    // Members in code-unit order (definitions, terms), as a <dl>'s entries.
+    entries.push({
+      definitions: entry.definitions.map((cell) => walk.plainText(cell)),
+      terms: entry.terms.map((cell) => normalizeSpace(walk.plainText(cell))),
+    });
+  }
+  const text = sink.toString();
+  if (text === '') return;
+  walk.addBlock('definition-list', text, ctx, { entries, keywords, links, start: el.startIndex, end: el.endIndex }, el);
 }
 
 /**
