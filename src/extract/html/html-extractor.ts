@@ -257,7 +257,7 @@ class HtmlWalker implements HtmlWalk {
 
     const entry = r.entry;
     if (el.name === 'dl' && entry !== null && !ctx.inSectioningRoot && el.children.some((c) => isTag(c) && c.name === 'dt' && entry(c))) {
-      this.walkEntries(el, ctx);
+      this.walkEntrySections(el, ctx);
       return;
     }
 
@@ -327,12 +327,13 @@ class HtmlWalker implements HtmlWalk {
 
   /**
    * A definition list whose terms name API entries (entrySelectors: Sphinx's `dl.py > dt.sig-object`):
-   * each entry a subsection of the section around the list, one level below it, headed by its term
-   * (the signature) with the term's id, its definition read as blocks (a class's methods are entries of
-   * their own inside it). Another term before the definition (an overload) is a paragraph citing its
-   * own id. After the list, the section around it goes on.
+   * each entry a subsection of the section around the list, one level below it, headed by the name its
+   * term (the signature) declares, with the term's id; the signature is its first block, its definition
+   * read as blocks (a class's methods are entries of their own inside it). Another term before the
+   * definition (`re.DOTALL` after `re.S`) is an alternate id and a paragraph citing its own id. After
+   * the list, the section around it goes on. (walkEntryList reads a family's entries without sections.)
    */
-  private walkEntries(dl: Element, ctx: WalkContext): void {
+  private walkEntrySections(dl: Element, ctx: WalkContext): void {
     const around = this.builder.currentSection;
     const level = (around?.level ?? 0) + 1;
     let termsOpen = false;
