@@ -407,6 +407,23 @@ const FILE_EXTENSION =
  */
 const outlineTitleOf = (text: string): string => normalizeSpace(text).replace(/^[\d.]+\s*/, '');
 
+/**
+ * What an outline entry and its heading line are compared by: the title's letters and digits, case
+ * folded (NFKC). The outline is plain text and the page is typeset: LaTeX's logo prints "LATEX 2ε" for
+ * the outline's "LaTeX2ε", its quotes print ‘doc’ for `doc', a ligature prints "ﬁ" for "fi".
+ */
+const outlineKeyOf = (text: string): string =>
+  outlineTitleOf(text)
+    .normalize('NFKC')
+    .toLowerCase()
+    .replace(/[^\p{L}\p{N}]+/gu, '');
+
+/** Whether a line carries an outline entry's title. */
+const carriesTitle = (line: Line, entry: OutlineEntry): boolean => {
+  const key = outlineKeyOf(entry.title);
+  return key !== '' && outlineKeyOf(line.text) === key;
+};
+
 /** The section number a heading's text starts with ("1.5" of "1.5 Stability", "2" of "2. Methods"). */
 const sectionNumberOf = (text: string): string | null => /^(\d+(?:\.\d+)*)\.?\s/.exec(text)?.[1] ?? null;
 
@@ -603,6 +620,33 @@ function hangingHeadings(pageLines: Line[][], skip: Set<Line>, bodyFont: string)
   return new Map(found.map((l) => [l, 2 + Math.min(3, indents.indexOf(Math.round(l.x / 4)))]));
 }
 
+/**
+ * Each column's right edge: where most of its lines end, give or take a point and a half (justified
+ * lines end together; a margin note or a wide listing further right is no edge). Whole points, so
+ * that the same lines give the same edge.
+ */
+function justifiedEdges(lines: Line[]): Map<number, number> {
+  const counts = new Map<number, Map<number, number>>();
+  for (const l of lines) {
+    const column = counts.get(l.column) ?? new Map<number, number>();
+    const right = Math.round(l.right);
+    column.set(right, (column.get(right) ?? 0) + 1);
+    counts.set(l.column, column);
+  }
+  const out = new Map<number, number>();
+  for (const [column, rights] of counts) {
+    let best = 0;
+    let most = 0;
+    for (const right of [...rights.keys()].sort((a, b) => a - b)) {
+      const n = (rights.get(right - 1) ?? 0) + (rights.get(right) ?? 0) + (rights.get(right + 1) ?? 0);
+      if (n >= most) [best, most] = [right, n];
+    }
+    // A column without two lines ending together has no justified edge.
+    if (most >= 2) out.set(column, best);
+  }
+  return out;
+}
+
 /** Where a list item's text starts, right of its marker, when the marker is a text run of its own. */
 function itemTextX(line: Line): number | null {
   const visible = line.items.filter((i) => i.str.trim() !== '');
@@ -718,7 +762,6 @@ async function extractLoaded(
   const fields: FieldMap = new Map();
   const bodyHeights: number[] = [];
   const pageLines: Line[][] = [];
-  const pageTexts: string[] = [];
   const pageHeights: number[] = [];
   const pageTables: PageTables[] = [];
   // Tables are found once every page is read: running heads and feet, known only then, are no rows.
@@ -789,7 +832,6 @@ async function extractLoaded(
     tableInputs.push({ height: quantise(pageHeight), runs, rulings, splits: splits.map(quantise) });
     const lines = readingOrder(buildLines(items, splits));
     pageLines.push(lines);
-    pageTexts.push(lines.map((l) => l.text).join('\n'));
     for (const l of lines) bodyHeights.push(round(l.height));
     // Form fields are widget annotations.
     const annotations = (await page.getAnnotations()) as Record<string, unknown>[];
@@ -875,26 +917,35 @@ async function extractLoaded(
   // Headings come from the outline, which rarely names the document: its first page's title does.
   if (result.title === '' && outline.length > 0 && pageLines[0]) result.title = firstPageTitle(pageLines[0], bodyHeight, furniture);
   let outlineIndex = 0;
+  // The paragraph being gathered. One that a page's end interrupts mid-sentence is carried to the next
+  // page, where a line set as its continuation (continuesParagraph) ends it.
+  let para: Paragraph | null = null;
+  const flush = (): void => {
+    if (!para) return;
+    if (para.code) emitCode(builder, para.lines, para.page, para.start, para.end);
+    else emitParagraph(builder, para);
+    para = null;
+  };
+  // Where the paragraph's last line starts against its column's left edge, on its own page.
+  let paraIndent = 0;
   for (let p = 1; p <= pages; p++) {
     const lines = pageLines[p - 1]!;
-    const pageText = pageTexts[p - 1]!;
     let offset = 0;
-    let para: { lines: Line[]; start: number; end: number; code: boolean } | null = null;
-    const flush = (): void => {
-      if (!para) return;
-      if (para.code) emitCode(builder, para.lines, p, para.start, para.end);
-      else emitParagraph(builder, para.lines, p, para.start, para.end, pageText);
-      para = null;
-    };
-    // Each column's left edge: where its lines start when not indented.
+    // Each column's left edge: where its lines start when not indented; and its right edge, where a
+    // justified line ends.
     const leftEdge = new Map<number, number>();
     // Running heads and feet are no column's edge: a browser prints them in the page's margin; nor is a
     // mark alone there (a specification's self-link pilcrows, a change bar), without a letter or digit.
     for (const l of lines)
       if (!furniture.has(l) && /[\p{L}\p{N}]/u.test(l.text)) leftEdge.set(l.column, Math.min(leftEdge.get(l.column) ?? Infinity, l.x));
+    const rightEdge = justifiedEdges(lines.filter((l) => !furniture.has(l) && !contents.has(l)));
+    const indentOf = (l: Line): number => l.x - (leftEdge.get(l.column) ?? l.x);
+    // A line fills its column's measure when it ends at the column's right edge: justified text not at
+    // its paragraph's last line (TeX, groff and word processors leave that one short).
+    const fills = (l: Line): boolean => l.right >= (rightEdge.get(l.column) ?? Infinity) - 3;
     // Outline entries of this page whose title no line carries open where their destination points.
     const titled = new Set<OutlineEntry>();
-    for (const e of outline) if (e.page === p && lines.some((l) => outlineTitleOf(l.text) === outlineTitleOf(e.title))) titled.add(e);
+    for (const e of outline) if (e.page === p && lines.some((l) => carriesTitle(l, e))) titled.add(e);
     for (let li = 0; li < lines.length; li++) {
       const line = lines[li]!;
       const start = offset;
@@ -902,6 +953,7 @@ async function extractLoaded(
       offset = end + 1;
       // Outline sections open at the line that carries their title (else at the top of their page).
       while (outlineIndex < outline.length && outline[outlineIndex]!.page !== null && outline[outlineIndex]!.page! < p) {
+        flush();
         openOutlineSection(builder, outlineShift, outline[outlineIndex]!, null, p);
         outlineIndex++;
       }
@@ -914,7 +966,7 @@ async function extractLoaded(
         e = outline[outlineIndex];
       }
       const entry = outline[outlineIndex];
-      if (entry && entry.page === p && outlineTitleOf(line.text) === outlineTitleOf(entry.title)) {
+      if (entry && entry.page === p && carriesTitle(line, entry)) {
         flush();
         openOutlineSection(builder, outlineShift, entry, line, p, start, end);
         outlineIndex++;
@@ -994,19 +1046,51 @@ async function extractLoaded(
         if (monospaced.has(i.font)) monoChars += i.str.length;
       }
       const code = apart && chars > 0 && 2 * monoChars >= chars;
+      const open = (): Paragraph => ({ lines: [line], page: p, start, endPage: p, end, turn: 1, code });
+      const extend = (into: Paragraph): void => {
+        if (into.endPage !== p) into.turn = into.lines.length;
+        into.lines.push(line);
+        into.end = end;
+        into.endPage = p;
+      };
       if (para !== null && (para.code || code)) {
-        if (para.code !== code || prev!.column !== line.column || gap > Math.max(prev!.height, line.height) * 3) flush();
-        if (para === null) para = { lines: [line], start, end, code };
-        else {
-          para.lines.push(line);
-          para.end = end;
-        }
+        if (para.code !== code || para.endPage !== p || prev!.column !== line.column || gap > Math.max(prev!.height, line.height) * 3)
+          flush();
+        if (para === null) para = open();
+        else extend(para);
+        paraIndent = indentOf(line);
+        continue;
+      }
+      // A paragraph the page's end or its column's end interrupts mid-sentence goes on at this line
+      // when the line is set as its next line: see continuesParagraph.
+      if (
+        para !== null &&
+        (para.endPage !== p ||
+          (prev!.column !== line.column && prev!.column !== -1 && line.column > prev!.column && line.top < prev!.top)) &&
+        continuesParagraph(para, line, paraIndent, indentOf(line))
+      ) {
+        extend(para);
+        paraIndent = indentOf(line);
         continue;
       }
       // A list item's later lines hang under its text, right of its marker: they continue the item; a
       // line back at the marker's x, left of the item's text, is the paragraph after the list.
       const item = para !== null && BULLET.test(para.lines[0]!.text) ? para.lines[0]! : null;
-      const hanging = item !== null && line.x > item.x + 2;
+      // A line indented under a first line that fills its measure continues it too: the hanging indent
+      // of a LaTeX description item or a groff tagged paragraph (.TP), its label left of the text. A
+      // line back at that first line's x is the next item, when the first line starts with a label in
+      // a font of its own and goes on in the body's, or its text after the label starts where the later
+      // lines do (groff's .TP sets the tag in the indent); a heading run into its paragraph is neither.
+      const first = para !== null ? para.lines[0]! : null;
+      const hangs =
+        para !== null &&
+        para.lines.length >= 2 &&
+        para.endPage === p &&
+        fills(first!) &&
+        para.lines[1]!.x > first!.x + 6 &&
+        (labelled(first!, bodyFont) || tagInIndent(first!, para.lines[1]!.x));
+      const hanging = (item !== null && line.x > item.x + 2) || (para !== null && para.lines.length === 1 && fills(first!));
+      const backOut = hangs && line.x <= first!.x + 2;
       const textX = item !== null ? itemTextX(item) : null;
       const outdented = textX !== null && line.x < textX - 2;
       // A term led by a font of its own (bold), set two ems or more left of the line before it, starts
@@ -1021,17 +1105,19 @@ async function extractLoaded(
           gap < -prev.height * 2 ||
           Math.abs(line.height - prev.height) > 1.5 ||
           outdented ||
+          backOut ||
           term ||
           BULLET.test(line.text));
-      if (breaks) flush();
-      if (!para) para = { lines: [line], start, end, code };
-      else {
-        para.lines.push(line);
-        para.end = end;
-      }
+      if (breaks || (para !== null && para.endPage !== p)) flush();
+      if (para === null) para = open();
+      else extend(para);
+      paraIndent = indentOf(line);
     }
-    flush();
+    // A paragraph the page's end interrupts mid-sentence may go on at the next page's first line.
+    const last = para !== null ? (para as Paragraph) : null;
+    if (last !== null && (last.code || p === pages || SENTENCE_END.test(last.lines[last.lines.length - 1]!.text))) flush();
   }
+  flush();
   while (outlineIndex < outline.length) {
     openOutlineSection(builder, outlineShift, outline[outlineIndex]!, null, outline[outlineIndex]!.page ?? pages);
     outlineIndex++;
@@ -1122,7 +1208,59 @@ function lineSpan(page: number, lines: Line[], start: number, end: number): Reco
   };
 }
 
-function emitParagraph(builder: DocumentBuilder, lines: Line[], page: number, start: number, end: number, _pageText: string): void {
+/** A line led by a label in a font the body is not set in (bold), its text going on in the body's. */
+function labelled(line: Line, bodyFont: string): boolean {
+  const visible = line.items.filter((i) => i.str.trim() !== '');
+  return visible.length >= 2 && visible[0]!.font !== bodyFont && visible.some((i) => i.font === bodyFont);
+}
+
+/** A line whose text after its first run starts at `x`, set apart from that run by more than a word space: a tag in the indent. */
+function tagInIndent(line: Line, x: number): boolean {
+  const visible = line.items.filter((i) => i.str.trim() !== '');
+  const tag = visible[0];
+  const text = visible[1];
+  return tag !== undefined && text !== undefined && Math.abs(text.x - x) <= 2 && text.x - (tag.x + tag.width) >= line.height * 0.5;
+}
+
+/**
+ * A paragraph being gathered: its lines, where it starts (page, offset into that page's text) and
+ * where it ends; a paragraph continued on the next page ends there, its lines from `turn` on.
+ */
+interface Paragraph {
+  lines: Line[];
+  page: number;
+  start: number;
+  endPage: number;
+  end: number;
+  turn: number;
+  code: boolean;
+}
+
+/** A line's end that ends a sentence: a full stop, question or exclamation mark or colon, a closing quote or bracket after it. */
+const SENTENCE_END = /[.!?:][\p{Pf}\p{Pe}"']*$/u;
+
+/**
+ * Whether a line that starts a page (or a column) continues the paragraph the last page (or column)
+ * ended: that paragraph's last line ends mid-sentence, and the line is set as the paragraph's next line
+ * would be: the same size, at the same indent from its column's left edge as the paragraph's later
+ * lines (the margin of its own page: a two-sided LaTeX document moves it), not a list item, and not
+ * starting with a capital (a figure's caption or a new heading-less paragraph at the page's top).
+ */
+function continuesParagraph(para: Paragraph, line: Line, lastIndent: number, indent: number): boolean {
+  const prev = para.lines[para.lines.length - 1]!;
+  const expected = para.lines.length >= 2 ? lastIndent : 0;
+  return (
+    !para.code &&
+    !SENTENCE_END.test(prev.text) &&
+    !/^\p{Lu}/u.test(line.text) &&
+    !BULLET.test(line.text) &&
+    Math.abs(line.height - prev.height) <= 1.5 &&
+    Math.abs(indent - expected) <= 2
+  );
+}
+
+function emitParagraph(builder: DocumentBuilder, para: Paragraph): void {
+  const { lines, page } = para;
   // Join lines; a hyphen at a line end followed by a lower-case start is a soft hyphen break.
   // Parts joined once, each break decided on the previous line alone (asking a growing string about
   // its end flattens it every time: quadratic in the paragraph's length).
@@ -1145,8 +1283,20 @@ function emitParagraph(builder: DocumentBuilder, lines: Line[], page: number, st
     items,
     ordered: bullet ? /^\d|^\(/.test(lines[0]!.text) : undefined,
     page,
-    span: { unit: 'utf16-page-text', ...lineSpan(page, lines, start, end) },
+    span: { unit: 'utf16-page-text', ...paragraphSpan(para) },
   });
+}
+
+/**
+ * A paragraph's span: on one page, its lines' box and text item range. Continued on the next page, the
+ * box, the start and `itemStart` are its first page's; `endPage`, `end` and `itemEnd` say where it ends.
+ */
+function paragraphSpan(para: Paragraph): Record<string, number> {
+  if (para.endPage === para.page) return lineSpan(para.page, para.lines, para.start, para.end);
+  const span = lineSpan(para.page, para.lines.slice(0, para.turn), para.start, para.end);
+  let itemEnd = -Infinity;
+  for (const l of para.lines.slice(para.turn)) for (const i of l.items) itemEnd = Math.max(itemEnd, i.index);
+  return { ...span, endPage: para.endPage, itemEnd };
 }
 
 /** A listing: one code block, a line per line, each indented by its offset from the leftmost in characters. */
