@@ -1,4 +1,5 @@
 import type { DocumentBuilder, ListItem } from '../document-builder.js';
+import type { Section } from '../../document/types.js';
 import { normalizeSpace } from '../text-sink.js';
 import { scriptText } from '../scripts.js';
 import { EpistemeError } from '../../failure.js';
@@ -928,6 +929,8 @@ async function extractLoaded(
   };
   // Where the paragraph's last line starts against its column's left edge, on its own page.
   let paraIndent = 0;
+  // The section the outline opened last: numbered headings below the outline's depth go under it.
+  let outlined: Section | null = null;
   for (let p = 1; p <= pages; p++) {
     const lines = pageLines[p - 1]!;
     let offset = 0;
@@ -954,21 +957,21 @@ async function extractLoaded(
       // Outline sections open at the line that carries their title (else at the top of their page).
       while (outlineIndex < outline.length && outline[outlineIndex]!.page !== null && outline[outlineIndex]!.page! < p) {
         flush();
-        openOutlineSection(builder, outlineShift, outline[outlineIndex]!, null, p);
+        outlined = openOutlineSection(builder, outlineShift, outline[outlineIndex]!, null, p);
         outlineIndex++;
       }
       // ... or, when no line of their page carries the title (it wraps, or is spelt otherwise), at
       // the first line below their destination: the text after a heading is not left in the section before.
       for (let e = outline[outlineIndex]; e && e.page === p && !titled.has(e) && e.top !== null && line.top >= e.top - 2; ) {
         flush();
-        openOutlineSection(builder, outlineShift, e, null, p);
+        outlined = openOutlineSection(builder, outlineShift, e, null, p);
         outlineIndex++;
         e = outline[outlineIndex];
       }
       const entry = outline[outlineIndex];
       if (entry && entry.page === p && carriesTitle(line, entry)) {
         flush();
-        openOutlineSection(builder, outlineShift, entry, line, p, start, end);
+        outlined = openOutlineSection(builder, outlineShift, entry, line, p, start, end);
         outlineIndex++;
         continue;
       }
@@ -993,24 +996,38 @@ async function extractLoaded(
       const numbered = NUMBERED_HEADING.exec(line.text) ?? (apart ? NUMBERED_APART.exec(line.text) : null);
       // Three levels deep and set apart, a number is a heading at a browser's h5 size (0.83 of the body).
       const deep = numbered !== null && numbered[1]!.split('.').length >= 3 ? 0.8 : 0.95;
-      const isHeading =
-        outline.length === 0 &&
+      // Below the outline's depth: LaTeX's bookmarks stop at the contents' depth, so a \subsubsection
+      // ("2.7.1 Loading other files") has no entry. A numbered line set apart at body size or more whose
+      // number extends the number of the section the outline opened last ("2.7") is a heading below it.
+      const outlinedNumber = outlined?.number ?? null;
+      const belowOutline =
+        outlined !== null &&
+        outlinedNumber !== null &&
+        numbered !== null &&
+        apart &&
+        numbered[1]!.startsWith(`${outlinedNumber}.`) &&
         line.text.length <= 90 &&
-        /[A-Za-z]/.test(line.text) &&
-        (line.height >= bodyHeight * 1.25 ||
-          // A numbered line set in a font of its own (bold) at body size or more: LaTeX's subsections
-          // are 1.2 times the body, many reports' headings are bold body text.
-          (numbered !== null &&
-            !/[.,;:]$/.test(line.text) &&
-            (line.height >= bodyHeight * 1.15 || (apart && line.height >= bodyHeight * deep))) ||
-          // Unnumbered, a line 1.15 times the body in a font of its own at its column's left edge:
-          // LaTeX's \subsection* ("Preamble"); a title page's centred author and date lines are not.
-          (line.height >= bodyHeight * 1.15 &&
-            apart &&
-            !/[.,;:]$/.test(line.text) &&
-            line.x <= (leftEdge.get(line.column) ?? line.x) + 2) ||
-          // A man page's headings hang left of its text.
-          hung.has(line));
+        !/[.,;:]$/.test(line.text) &&
+        line.height >= bodyHeight * 0.95;
+      const isHeading =
+        belowOutline ||
+        (outline.length === 0 &&
+          line.text.length <= 90 &&
+          /[A-Za-z]/.test(line.text) &&
+          (line.height >= bodyHeight * 1.25 ||
+            // A numbered line set in a font of its own (bold) at body size or more: LaTeX's subsections
+            // are 1.2 times the body, many reports' headings are bold body text.
+            (numbered !== null &&
+              !/[.,;:]$/.test(line.text) &&
+              (line.height >= bodyHeight * 1.15 || (apart && line.height >= bodyHeight * deep))) ||
+            // Unnumbered, a line 1.15 times the body in a font of its own at its column's left edge:
+            // LaTeX's \subsection* ("Preamble"); a title page's centred author and date lines are not.
+            (line.height >= bodyHeight * 1.15 &&
+              apart &&
+              !/[.,;:]$/.test(line.text) &&
+              line.x <= (leftEdge.get(line.column) ?? line.x) + 2) ||
+            // A man page's headings hang left of its text.
+            hung.has(line)));
       if (isHeading) {
         flush();
         if (result.title === '' && p === 1) result.title = line.text;
@@ -1019,9 +1036,11 @@ async function extractLoaded(
         // heading in its largest type, a type no later page sets, is the title, level 1, however large
         // (LaTeX's \LARGE title is 1.58 times an 11 pt body).
         const titleLine = p === 1 && builder.sections.length === 0 && line.height >= firstPageLargest - 0.5;
-        const level = numbered
-          ? numbered[1]!.split('.').length + 1
-          : (hung.get(line) ?? (titleLine || line.height >= bodyHeight * 1.6 ? 1 : 2));
+        const level = belowOutline
+          ? outlined!.level + numbered![1]!.split('.').length - outlinedNumber!.split('.').length
+          : numbered
+            ? numbered[1]!.split('.').length + 1
+            : (hung.get(line) ?? (titleLine || line.height >= bodyHeight * 1.6 ? 1 : 2));
         builder.openSection({
           fragment: null,
           heading: line.text,
@@ -1166,8 +1185,8 @@ function openOutlineSection(
   page: number,
   start?: number,
   end?: number,
-): void {
-  builder.openSection({
+): Section {
+  return builder.openSection({
     fragment: null,
     heading: normalizeSpace(entry.title),
     level: entry.depth + shift,
