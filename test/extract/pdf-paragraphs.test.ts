@@ -222,3 +222,49 @@ test("an outline entry spelt otherwise than its printed heading (LaTeX's logo, i
     assert.equal(doc.blocks.filter((b) => b.sectionId === logo.id).length, 1);
   }
 });
+
+test('a watermark set at an angle on every page is furniture: no heading, no words in the text it crosses', async () => {
+  // A TUGboat preprint prints "draft" at 55 degrees in 199-point type across every page: each page
+  // opened a level-1 section "draft". Rotated text on one page only (an axis label) stays text.
+  const pages: PageSpec[] = [1, 2, 3].map((n) => {
+    const texts: TextSpec[] = [{ x: 72, top: 72, size: 14, text: `${n} Section ${n}`, bold: true }];
+    let top = 100;
+    for (let k = 0; k < 3; k++) top = texParagraph(texts, 72, 540, top, FILLER);
+    const label = n === 1 ? 'BT /F1 10 Tf 0 1 -1 0 60 300 Tm (Load in kilonewtons) Tj ET\n' : '';
+    return { texts, raw: `BT /F1 120 Tf 0.57 0.82 -0.82 0.57 200 250 Tm (draft ${n}) Tj ET\n${label}` };
+  });
+  const doc = await extractBytes(tablePdf(pages), 'https://example.test/watermark.pdf', 'application/pdf');
+  assert.deepEqual(
+    doc.sections.map((s) => s.heading),
+    ['1 Section 1', '2 Section 2', '3 Section 3'],
+  );
+  const text = doc.blocks.map((b) => b.text).join('\n');
+  assert.ok(!/draft/.test(text), text);
+  assert.ok(text.includes('Load in kilonewtons'), 'rotated text on one page stays');
+  assert.equal(doc.blocks.filter((b) => b.text === FILLER).length, 9, text);
+});
+
+test('a two-column page with a float across both columns at its top still reads column by column', async () => {
+  // TUGboat's page 3 sets a table across both columns above them: its cells cross the gutter, no gutter
+  // was found and each line read across both columns ("... bibliogra- write the corresponding ...").
+  const texts: TextSpec[] = [];
+  // Its rows cross the gutter from well left of it to well right of it.
+  for (let r = 0; r < 8; r++)
+    texts.push({ x: 200, top: 80 + r * 12, size: SIZE, text: `Element ${r} has the default font of its style ${r}` });
+  const left =
+    'The left column tells how a bibliography style chooses the language of each entry from its field, and how the ' +
+    'entry switches to the hyphenation patterns of that language while it is typeset.';
+  const right =
+    'The right column tells how new languages are added: a file of strings for each one, named after the language, ' +
+    'that the package loads when a document asks for that language.';
+  let l = 200;
+  let r = 200;
+  for (let k = 0; k < 3; k++) {
+    l = texParagraph(texts, 50, 290, l, left, 15, 'line');
+    r = texParagraph(texts, 322, 562, r, right, 15, 'line');
+  }
+  const doc = await extractBytes(tablePdf([{ texts }]), 'https://example.test/float.pdf', 'application/pdf');
+  const blocks = doc.blocks.map((b) => b.text);
+  assert.equal(blocks.filter((t) => t === left).length, 3, blocks.join('\n'));
+  assert.equal(blocks.filter((t) => t === right).length, 3, blocks.join('\n'));
+});

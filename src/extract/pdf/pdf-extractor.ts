@@ -39,6 +39,8 @@ interface Item {
   hasEOL: boolean;
   /** pdfjs's name for the run's font (one per font resource). */
   font: string;
+  /** The angle the run is set at, in whole degrees counterclockwise (0 for horizontal text). */
+  angle: number;
 }
 
 interface Line {
@@ -138,10 +140,36 @@ async function readTextContent(page: PdfPage, before: number, limit: number): Pr
 }
 
 /**
+ * The page's column gutters (gutterSplits). A float set across both columns at the top or the foot of
+ * a two-column page (LaTeX places its table* and figure* only there) crosses the gutter: when the whole
+ * page shows none, it is looked for again between such runs, in the page's rows below those that cross
+ * its middle in the top 40% and above those that cross it in the bottom 40%. A page whose middle
+ * band has a run across its middle is one column.
+ */
+function columnSplits(items: Item[], pageWidth: number, pageHeight: number): number[] {
+  const splits = gutterSplits(items, pageWidth);
+  if (splits.length > 0) return splits;
+  const middle = pageWidth / 2;
+  let below = -Infinity;
+  let above = Infinity;
+  for (const it of items) {
+    if (it.str.trim() === '' || it.x >= middle || it.x + it.width <= middle) continue;
+    if (it.top + it.height <= pageHeight * 0.4) below = Math.max(below, it.top + it.height);
+    else if (it.top >= pageHeight * 0.6) above = Math.min(above, it.top);
+    else return [];
+  }
+  if (below === -Infinity && above === Infinity) return [];
+  return gutterSplits(
+    items.filter((it) => it.top >= below && it.top + it.height <= above),
+    pageWidth,
+  );
+}
+
+/**
  * Finds column gutters: vertical strips in the middle of the page that no narrow text run crosses,
  * with substantial text on both sides. Returns the x of each split, left to right.
  */
-function columnSplits(items: Item[], pageWidth: number): number[] {
+function gutterSplits(items: Item[], pageWidth: number): number[] {
   // Coverage is counted point by point across the page: a page wider than table detection looks at
   // (25,000 points; a MediaBox may declare any width) is read as one column, not given an array of its
   // declared width (a MediaBox of 10^12 points failed the whole document, 10^9 asked for 2 GB).
@@ -648,6 +676,30 @@ function justifiedEdges(lines: Line[]): Map<number, number> {
   return out;
 }
 
+/**
+ * The runs of watermarks and stamps, as "page:index" keys: text set at an angle whose words recur at
+ * that angle on two pages or more ("draft" across every page of a TUGboat preprint, arXiv's identifier
+ * up the left margin, "CONFIDENTIAL"). Like running heads they are no text of the page: as lines they
+ * were headings in their large type, and the words of the lines they crossed.
+ */
+function stampItems(pageItems: Item[][]): Set<string> {
+  const keyOf = (it: Item): string => `${it.angle}:${it.str.trim().replace(/\d+/g, '#')}`;
+  const pagesOf = new Map<string, Set<number>>();
+  pageItems.forEach((items, p) => {
+    for (const it of items) {
+      if (it.angle === 0 || it.str.trim() === '') continue;
+      const pages = pagesOf.get(keyOf(it)) ?? new Set<number>();
+      pages.add(p);
+      pagesOf.set(keyOf(it), pages);
+    }
+  });
+  const out = new Set<string>();
+  pageItems.forEach((items, p) => {
+    for (const it of items) if (it.angle !== 0 && (pagesOf.get(keyOf(it))?.size ?? 0) >= 2) out.add(`${p + 1}:${it.index}`);
+  });
+  return out;
+}
+
 /** Where a list item's text starts, right of its marker, when the marker is a text run of its own. */
 function itemTextX(line: Line): number | null {
   const visible = line.items.filter((i) => i.str.trim() !== '');
@@ -763,6 +815,8 @@ async function extractLoaded(
   const fields: FieldMap = new Map();
   const bodyHeights: number[] = [];
   const pageLines: Line[][] = [];
+  const pageItems: Item[][] = [];
+  const pageSplits: number[][] = [];
   const pageHeights: number[] = [];
   const pageTables: PageTables[] = [];
   // Tables are found once every page is read: running heads and feet, known only then, are no rows.
@@ -797,7 +851,9 @@ async function extractLoaded(
       const baseline = (t[5] ?? 0) - vy0;
       const height = raw.height || Math.abs(t[3] ?? 0);
       const top = pageHeight - baseline - height;
-      items.push({ index, str: raw.str, x, top, width: raw.width, height, hasEOL: raw.hasEOL, font: raw.fontName });
+      // Whole degrees: the angle is compared between pages, never written out.
+      const angle = (t[1] ?? 0) !== 0 || (t[2] ?? 0) !== 0 ? Math.round((Math.atan2(t[1] ?? 0, t[0] ?? 0) * 180) / Math.PI) : 0;
+      items.push({ index, str: raw.str, x, top, width: raw.width, height, hasEOL: raw.hasEOL, font: raw.fontName, angle });
       if (raw.str.trim() !== '' && height > 0)
         runs.push({
           index,
@@ -814,7 +870,12 @@ async function extractLoaded(
         if (x < -2 || x > pageWidth + 2 || top < -height - 2 || top > pageHeight + 2) outside++;
       }
     });
-    const splits = columnSplits(items, pageWidth);
+    // Text set at an angle crosses the columns (a watermark) or runs up a margin: no gutter is measured by it.
+    const splits = columnSplits(
+      items.filter((i) => i.angle === 0),
+      pageWidth,
+      pageHeight,
+    );
     // Tables need text: the operator list (for ruling lines) is read only for pages with some. A page
     // whose drawing pdfjs cannot list costs that page its tables only.
     let rulings: Ruling[] | null = [];
@@ -831,18 +892,30 @@ async function extractLoaded(
       rulings = null;
     }
     tableInputs.push({ height: quantise(pageHeight), runs, rulings, splits: splits.map(quantise) });
-    const lines = readingOrder(buildLines(items, splits));
-    pageLines.push(lines);
-    for (const l of lines) bodyHeights.push(round(l.height));
+    pageItems.push(items);
+    pageSplits.push(splits);
     // Form fields are widget annotations.
     const annotations = (await page.getAnnotations()) as Record<string, unknown>[];
     collectFields(annotations, p, fields);
     page.cleanup();
   }
+  // Lines are built once every page is read: a watermark or stamp is known only then.
+  const stamps = stampItems(pageItems);
+  pageItems.forEach((items, k) => {
+    const lines = readingOrder(
+      buildLines(
+        items.filter((i) => !stamps.has(`${k + 1}:${i.index}`)),
+        pageSplits[k]!,
+      ),
+    );
+    pageLines.push(lines);
+    for (const l of lines) bodyHeights.push(round(l.height));
+  });
+  pageItems.length = 0;
   const furniture = runningFurniture(pageLines, pageHeights);
   const contents = tableOfContents(pageLines, furniture);
-  // Running heads and feet, and a table of contents's entries, are no rows of a table.
-  const furnitureItems = new Set<string>();
+  // Running heads and feet, a table of contents's entries and watermarks are no rows of a table.
+  const furnitureItems = new Set<string>(stamps);
   pageLines.forEach((lines, k) => {
     for (const l of lines) if (furniture.has(l) || contents.has(l)) for (const it of l.items) furnitureItems.add(`${k + 1}:${it.index}`);
   });
