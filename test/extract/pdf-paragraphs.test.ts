@@ -268,3 +268,49 @@ test('a two-column page with a float across both columns at its top still reads 
   assert.equal(blocks.filter((t) => t === left).length, 3, blocks.join('\n'));
   assert.equal(blocks.filter((t) => t === right).length, 3, blocks.join('\n'));
 });
+
+test("a tagged list's one-line items, their tags in the body's font, are one block each", async () => {
+  // find(1) through gropdf lists -printf's directives as .TP items with tags shorter than the indent:
+  // "%F   Type of the filesystem ...", "%g   File's group name ...", each line at the same x, with no
+  // space between them: the whole list was one paragraph.
+  const texts: TextSpec[] = [];
+  const items: [string, string][] = [
+    ['%F', 'Type of the filesystem the file is on; this value can be used for -fstype.'],
+    ['%g', "File's group name, or numeric group ID if the group has no name."],
+    [
+      '%h',
+      "Dirname; the Leading directories of the file's name (all but the last element). If the file name contains no " +
+        "slashes (since it is in the current directory) the %h specifier expands to '.'.",
+    ],
+    ['%H', 'Starting-point under which file was found.'],
+    [
+      '%k',
+      'The amount of disk space used for this file in 1 KB blocks. Since disk space is allocated in multiples of the ' +
+        'filesystem block size this is usually greater than %s/1024, but it can also be smaller if the file is sparse.',
+    ],
+  ];
+  let top = 100;
+  for (const [tag, text] of items) {
+    texts.push({ x: 108, top, size: SIZE, text: tag });
+    const lines = wrap(text, 540 - 144, SIZE);
+    lines.forEach((line, k) => {
+      if (k < lines.length - 1) justified(texts, 144, 540, top, line);
+      else texts.push({ x: 144, top, size: SIZE, text: line });
+      top += LEADING;
+    });
+  }
+  // A paragraph whose lines carry a margin note beside them is no list ("New feature", "1995/12/01").
+  top += 2 * LEADING;
+  texts.push({ x: 108, top, size: SIZE, text: 'This group of commands can be used to create your own document class' });
+  texts.push({ x: 480, top, size: 8, text: 'New feature' });
+  texts.push({ x: 108, top: top + LEADING, size: SIZE, text: 'or package by building on existing classes or packages.' });
+  texts.push({ x: 480, top: top + LEADING, size: 8, text: '1995/12/01' });
+  const doc = await extractBytes(tablePdf([{ texts }]), 'https://example.test/tags.pdf', 'application/pdf');
+  const blocks = doc.blocks.map((b) => b.text);
+  assert.deepEqual(
+    blocks.slice(0, 5),
+    items.map(([tag, text]) => `${tag} ${text}`),
+    blocks.join('\n'),
+  );
+  assert.equal(blocks.length, 6, blocks.join('\n'));
+});

@@ -1183,6 +1183,11 @@ async function extractLoaded(
         (labelled(first!, bodyFont) || tagInIndent(first!, para.lines[1]!.x));
       const hanging = (item !== null && line.x > item.x + 2) || (para !== null && para.lines.length === 1 && fills(first!));
       const backOut = hangs && line.x <= first!.x + 2;
+      // A line led by a tag whose text starts where the text after the paragraph's first tag does is
+      // the next item of a tagged list (groff's .TP with tags shorter than the indent: "%F", "%g").
+      const firstTag = first !== null ? tagTextX(first) : null;
+      const lineTag = firstTag !== null ? tagTextX(line) : null;
+      const nextTag = firstTag !== null && lineTag !== null && Math.abs(lineTag - firstTag) <= 2 && Math.abs(line.x - first!.x) <= 2;
       const textX = item !== null ? itemTextX(item) : null;
       const outdented = textX !== null && line.x < textX - 2;
       // A term led by a font of its own (bold), set two ems or more left of the line before it, starts
@@ -1198,6 +1203,7 @@ async function extractLoaded(
           Math.abs(line.height - prev.height) > 1.5 ||
           outdented ||
           backOut ||
+          nextTag ||
           term ||
           BULLET.test(line.text));
       if (breaks || (para !== null && para.endPage !== p)) flush();
@@ -1308,10 +1314,21 @@ function labelled(line: Line, bodyFont: string): boolean {
 
 /** A line whose text after its first run starts at `x`, set apart from that run by more than a word space: a tag in the indent. */
 function tagInIndent(line: Line, x: number): boolean {
+  const at = tagTextX(line);
+  return at !== null && Math.abs(at - x) <= 2;
+}
+
+/**
+ * Where a line's text starts after its first run, when that run is a tag: it stands apart by more than a
+ * word space and holds at most a quarter of the line (a paragraph's line with a margin note beside
+ * it, "New feature", is no tag and its text).
+ */
+function tagTextX(line: Line): number | null {
   const visible = line.items.filter((i) => i.str.trim() !== '');
   const tag = visible[0];
   const text = visible[1];
-  return tag !== undefined && text !== undefined && Math.abs(text.x - x) <= 2 && text.x - (tag.x + tag.width) >= line.height * 0.5;
+  if (tag === undefined || text === undefined || 4 * tag.width > line.right - line.x) return null;
+  return text.x - (tag.x + tag.width) >= line.height * 0.5 ? text.x : null;
 }
 
 /**
