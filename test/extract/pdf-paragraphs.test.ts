@@ -314,3 +314,20 @@ test("a tagged list's one-line items, their tags in the body's font, are one blo
   );
   assert.equal(blocks.length, 6, blocks.join('\n'));
 });
+
+test("a man page's item continued on the next page, whose left edge lacks the headings, is one block", async () => {
+  // find(1) through gropdf: page 1 sets "OPTIONS" at x 72 and the -H item at 108, hanging at 144; page 2
+  // has no heading, its left edge is 108. The item's next line at 144 is the same x on both pages,
+  // though not the same indent from each page's edge.
+  const one: TextSpec[] = [{ x: 72, top: 80, size: SIZE, text: 'OPTIONS', bold: true }];
+  one.push({ x: 108, top: 100, size: SIZE, text: '-H', bold: true });
+  justified(one, 126, 540, 100, 'Do not follow symbolic links, except while processing the command line arguments.');
+  for (let k = 1; k < 50; k++)
+    justified(one, 144, 540, 100 + k * LEADING, `line ${k} of the item says which file the information is taken from when it`);
+  const two: TextSpec[] = [{ x: 144, top: 100, size: SIZE, text: 'examines a symbolic link on the command line.' }];
+  texParagraph(two, 108, 540, 100 + LEADING + 8, FILLER, 0);
+  const doc = await extractBytes(tablePdf([{ texts: one }, { texts: two }]), 'https://example.test/man.pdf', 'application/pdf');
+  const item = doc.blocks.find((b) => b.text.startsWith('-H Do not follow'));
+  assert.ok(item?.text.endsWith('taken from when it examines a symbolic link on the command line.'), item?.text.slice(-200));
+  assert.equal(item?.span?.endPage, 2);
+});

@@ -1352,7 +1352,7 @@ const SENTENCE_END = /[.!?:][\p{Pf}\p{Pe}"']*$/u;
  * Whether a line that starts a page (or a column) continues the paragraph the last page (or column)
  * ended: that paragraph's last line ends mid-sentence, and the line is set as the paragraph's next line
  * would be: the same size, at the same indent from its column's left edge as the paragraph's later
- * lines (the margin of its own page: a two-sided LaTeX document moves it), not a list item, and not
+ * lines (the margin of its own page: a two-sided LaTeX document moves it) or at their x, not a list item, and not
  * starting with a capital (a figure's caption or a new heading-less paragraph at the page's top).
  */
 function continuesParagraph(para: Paragraph, line: Line, lastIndent: number, indent: number): boolean {
@@ -1364,7 +1364,9 @@ function continuesParagraph(para: Paragraph, line: Line, lastIndent: number, ind
     !/^\p{Lu}/u.test(line.text) &&
     !BULLET.test(line.text) &&
     Math.abs(line.height - prev.height) <= 1.5 &&
-    Math.abs(indent - expected) <= 2
+    // A man page's text hangs under headings set further left, on some pages only: the same x as the
+    // paragraph's later lines counts as much as the same indent from the page's edge.
+    (Math.abs(indent - expected) <= 2 || (para.lines.length >= 2 && Math.abs(line.x - prev.x) <= 2))
   );
 }
 
