@@ -1306,10 +1306,33 @@ function lineSpan(page: number, lines: Line[], start: number, end: number): Reco
   };
 }
 
-/** A line led by a label in a font the body is not set in (bold), its text going on in the body's. */
+/** The first two runs of a line that hold more than spaces (scanned only as far as they are). */
+function firstTwoRuns(line: Line): [Item | undefined, Item | undefined] {
+  let first: Item | undefined;
+  for (const i of line.items) {
+    if (i.str.trim() === '') continue;
+    if (first === undefined) first = i;
+    else return [first, i];
+  }
+  return [first, undefined];
+}
+
+/**
+ * Whether a line is led by a label in a font the body is not set in (bold), its text going on in the
+ * body's. Memoised: it is asked of a paragraph's first line at each of its lines.
+ */
+const labelledLines = new WeakMap<Line, boolean>();
 function labelled(line: Line, bodyFont: string): boolean {
-  const visible = line.items.filter((i) => i.str.trim() !== '');
-  return visible.length >= 2 && visible[0]!.font !== bodyFont && visible.some((i) => i.font === bodyFont);
+  const known = labelledLines.get(line);
+  if (known !== undefined) return known;
+  const [label, second] = firstTwoRuns(line);
+  const out =
+    label !== undefined &&
+    second !== undefined &&
+    label.font !== bodyFont &&
+    line.items.some((i) => i.font === bodyFont && i.str.trim() !== '');
+  labelledLines.set(line, out);
+  return out;
 }
 
 /** A line whose text after its first run starts at `x`, set apart from that run by more than a word space: a tag in the indent. */
@@ -1324,9 +1347,7 @@ function tagInIndent(line: Line, x: number): boolean {
  * it, "New feature", is no tag and its text).
  */
 function tagTextX(line: Line): number | null {
-  const visible = line.items.filter((i) => i.str.trim() !== '');
-  const tag = visible[0];
-  const text = visible[1];
+  const [tag, text] = firstTwoRuns(line);
   if (tag === undefined || text === undefined || 4 * tag.width > line.right - line.x) return null;
   return text.x - (tag.x + tag.width) >= line.height * 0.5 ? text.x : null;
 }
