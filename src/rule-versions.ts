@@ -121,11 +121,14 @@ export const EXTRACT_RULE_VERSION = 33;
  * self-link pilcrows dropped; a heading beside a table is no row of it;
  * aligned listings are code, each run at its column; a browser's contents list is dropped; a column of page
  * numbers is no column; an unmapped marker glyph is a bullet; a C0 control glyph is U+FFFD;
- * the first page's title is level 1). It enters the extraction
+ * the first page's title is level 1; 8: a paragraph continues over a page or column break mid-sentence
+ * (span endPage); hanging and tagged items are one block each; outline titles match their heading lines
+ * by letters and digits; numbered headings below the outline's depth; watermarks at an angle are
+ * furniture; a float across both columns leaves the gutter found). It enters the extraction
  * config of PDF documents only, so bumping it rebuilds PDFs and leaves every other document's bytes
  * alone.
  */
-export const PDF_EXTRACTOR_VERSION = 7;
+export const PDF_EXTRACTOR_VERSION = 8;
 /**
  * 2: heading paths start with the document title (same shape for every extractor); chunks record the ids
  * inside their text; chunks of one algorithm block cite the steps they cover. 3: chunk files record the

@@ -328,3 +328,40 @@ test('a listing set in a monospaced font the body is not set in is one code bloc
     ],
   );
 });
+
+test("numbered headings below the outline's depth open sections under the entry they extend", async () => {
+  // clsguide's bookmarks stop at subsections (hyperref follows the contents' depth): its
+  // \subsubsection lines "2.7.1 Loading other files" to "2.7.4 Useful hooks", bold at body size, were
+  // paragraphs of "2.7 General style". A bold numbered line whose number does not extend the open
+  // entry's, or a sentence that starts with a version number, stays text.
+  const body = (top: number, text: string): TextSpec => ({ x: 72, top, size: 10, text });
+  const texts: TextSpec[] = [
+    { x: 72, top: 72, size: 14, text: '2 Writing classes', bold: true },
+    body(96, 'Classes and packages are written in the same way.'),
+    { x: 72, top: 120, size: 12, text: '2.7 General style', bold: true },
+    body(140, 'Some general advice about writing classes and packages.'),
+    { x: 72, top: 164, size: 10, text: '2.7.1 Loading other files', bold: true },
+    body(180, 'Use the commands the kernel provides to load other files.'),
+    body(194, '2.7.2 is the version that first loaded them this way.'),
+    { x: 72, top: 218, size: 10, text: '2.7.2 Make it robust', bold: true },
+    body(234, 'Test the class with every option it declares.'),
+    { x: 72, top: 258, size: 10, text: '3.1 Not an entry below 2.7', bold: true },
+    body(274, 'A numbered bold line outside the open entry stays text.'),
+  ];
+  const outline = [{ title: '2 Writing classes', page: 1, top: 70, children: [{ title: '2.7 General style', page: 1, top: 118 }] }];
+  const doc = await extractBytes(tablePdf([{ texts }], outline), 'https://example.test/depth.pdf', 'application/pdf');
+  const style = doc.sections.find((s) => s.heading === '2.7 General style');
+  const loading = doc.sections.find((s) => s.heading === '2.7.1 Loading other files');
+  const robust = doc.sections.find((s) => s.heading === '2.7.2 Make it robust');
+  assert.ok(style && loading && robust, doc.sections.map((s) => s.heading).join(' | '));
+  assert.equal(loading.level, style.level + 1);
+  assert.equal(loading.parentId, style.id);
+  assert.equal(robust.parentId, style.id);
+  const kernel = doc.blocks.find((b) => b.text.startsWith('Use the commands'));
+  assert.equal(kernel?.sectionId, loading.id);
+  assert.ok(
+    doc.blocks.some((b) => b.text.includes('2.7.2 is the version')),
+    'a sentence starting with a number is text',
+  );
+  assert.ok(doc.blocks.some((b) => b.text === '3.1 Not an entry below 2.7'));
+});

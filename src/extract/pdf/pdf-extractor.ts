@@ -1,4 +1,5 @@
 import type { DocumentBuilder, ListItem } from '../document-builder.js';
+import type { Section } from '../../document/types.js';
 import { normalizeSpace } from '../text-sink.js';
 import { scriptText } from '../scripts.js';
 import { EpistemeError } from '../../failure.js';
@@ -38,6 +39,8 @@ interface Item {
   hasEOL: boolean;
   /** pdfjs's name for the run's font (one per font resource). */
   font: string;
+  /** The angle the run is set at, in whole degrees counterclockwise (0 for horizontal text). */
+  angle: number;
 }
 
 interface Line {
@@ -137,10 +140,36 @@ async function readTextContent(page: PdfPage, before: number, limit: number): Pr
 }
 
 /**
+ * The page's column gutters (gutterSplits). A float set across both columns at the top or the foot of
+ * a two-column page (LaTeX places its table* and figure* only there) crosses the gutter: when the whole
+ * page shows none, it is looked for again between such runs, in the page's rows below those that cross
+ * its middle in the top 40% and above those that cross it in the bottom 40%. A page whose middle
+ * band has a run across its middle is one column.
+ */
+function columnSplits(items: Item[], pageWidth: number, pageHeight: number): number[] {
+  const splits = gutterSplits(items, pageWidth);
+  if (splits.length > 0) return splits;
+  const middle = pageWidth / 2;
+  let below = -Infinity;
+  let above = Infinity;
+  for (const it of items) {
+    if (it.str.trim() === '' || it.x >= middle || it.x + it.width <= middle) continue;
+    if (it.top + it.height <= pageHeight * 0.4) below = Math.max(below, it.top + it.height);
+    else if (it.top >= pageHeight * 0.6) above = Math.min(above, it.top);
+    else return [];
+  }
+  if (below === -Infinity && above === Infinity) return [];
+  return gutterSplits(
+    items.filter((it) => it.top >= below && it.top + it.height <= above),
+    pageWidth,
+  );
+}
+
+/**
  * Finds column gutters: vertical strips in the middle of the page that no narrow text run crosses,
  * with substantial text on both sides. Returns the x of each split, left to right.
  */
-function columnSplits(items: Item[], pageWidth: number): number[] {
+function gutterSplits(items: Item[], pageWidth: number): number[] {
   // Coverage is counted point by point across the page: a page wider than table detection looks at
   // (25,000 points; a MediaBox may declare any width) is read as one column, not given an array of its
   // declared width (a MediaBox of 10^12 points failed the whole document, 10^9 asked for 2 GB).
@@ -407,6 +436,23 @@ const FILE_EXTENSION =
  */
 const outlineTitleOf = (text: string): string => normalizeSpace(text).replace(/^[\d.]+\s*/, '');
 
+/**
+ * What an outline entry and its heading line are compared by: the title's letters and digits, case
+ * folded (NFKC). The outline is plain text and the page is typeset: LaTeX's logo prints "LATEX 2ε" for
+ * the outline's "LaTeX2ε", its quotes print ‘doc’ for `doc', a ligature prints "ﬁ" for "fi".
+ */
+const outlineKeyOf = (text: string): string =>
+  outlineTitleOf(text)
+    .normalize('NFKC')
+    .toLowerCase()
+    .replace(/[^\p{L}\p{N}]+/gu, '');
+
+/** Whether a line carries an outline entry's title. */
+const carriesTitle = (line: Line, entry: OutlineEntry): boolean => {
+  const key = outlineKeyOf(entry.title);
+  return key !== '' && outlineKeyOf(line.text) === key;
+};
+
 /** The section number a heading's text starts with ("1.5" of "1.5 Stability", "2" of "2. Methods"). */
 const sectionNumberOf = (text: string): string | null => /^(\d+(?:\.\d+)*)\.?\s/.exec(text)?.[1] ?? null;
 
@@ -603,6 +649,57 @@ function hangingHeadings(pageLines: Line[][], skip: Set<Line>, bodyFont: string)
   return new Map(found.map((l) => [l, 2 + Math.min(3, indents.indexOf(Math.round(l.x / 4)))]));
 }
 
+/**
+ * Each column's right edge: where most of its lines end, give or take a point and a half (justified
+ * lines end together; a margin note or a wide listing further right is no edge). Whole points, so
+ * that the same lines give the same edge.
+ */
+function justifiedEdges(lines: Line[]): Map<number, number> {
+  const counts = new Map<number, Map<number, number>>();
+  for (const l of lines) {
+    const column = counts.get(l.column) ?? new Map<number, number>();
+    const right = Math.round(l.right);
+    column.set(right, (column.get(right) ?? 0) + 1);
+    counts.set(l.column, column);
+  }
+  const out = new Map<number, number>();
+  for (const [column, rights] of counts) {
+    let best = 0;
+    let most = 0;
+    for (const right of [...rights.keys()].sort((a, b) => a - b)) {
+      const n = (rights.get(right - 1) ?? 0) + (rights.get(right) ?? 0) + (rights.get(right + 1) ?? 0);
+      if (n >= most) [best, most] = [right, n];
+    }
+    // A column without two lines ending together has no justified edge.
+    if (most >= 2) out.set(column, best);
+  }
+  return out;
+}
+
+/**
+ * The runs of watermarks and stamps, as "page:index" keys: text set at an angle whose words recur at
+ * that angle on two pages or more ("draft" across every page of a TUGboat preprint, arXiv's identifier
+ * up the left margin, "CONFIDENTIAL"). Like running heads they are no text of the page: as lines they
+ * were headings in their large type, and the words of the lines they crossed.
+ */
+function stampItems(pageItems: Item[][]): Set<string> {
+  const keyOf = (it: Item): string => `${it.angle}:${it.str.trim().replace(/\d+/g, '#')}`;
+  const pagesOf = new Map<string, Set<number>>();
+  pageItems.forEach((items, p) => {
+    for (const it of items) {
+      if (it.angle === 0 || it.str.trim() === '') continue;
+      const pages = pagesOf.get(keyOf(it)) ?? new Set<number>();
+      pages.add(p);
+      pagesOf.set(keyOf(it), pages);
+    }
+  });
+  const out = new Set<string>();
+  pageItems.forEach((items, p) => {
+    for (const it of items) if (it.angle !== 0 && (pagesOf.get(keyOf(it))?.size ?? 0) >= 2) out.add(`${p + 1}:${it.index}`);
+  });
+  return out;
+}
+
 /** Where a list item's text starts, right of its marker, when the marker is a text run of its own. */
 function itemTextX(line: Line): number | null {
   const visible = line.items.filter((i) => i.str.trim() !== '');
@@ -718,7 +815,8 @@ async function extractLoaded(
   const fields: FieldMap = new Map();
   const bodyHeights: number[] = [];
   const pageLines: Line[][] = [];
-  const pageTexts: string[] = [];
+  const pageItems: Item[][] = [];
+  const pageSplits: number[][] = [];
   const pageHeights: number[] = [];
   const pageTables: PageTables[] = [];
   // Tables are found once every page is read: running heads and feet, known only then, are no rows.
@@ -753,7 +851,9 @@ async function extractLoaded(
       const baseline = (t[5] ?? 0) - vy0;
       const height = raw.height || Math.abs(t[3] ?? 0);
       const top = pageHeight - baseline - height;
-      items.push({ index, str: raw.str, x, top, width: raw.width, height, hasEOL: raw.hasEOL, font: raw.fontName });
+      // Whole degrees: the angle is compared between pages, never written out.
+      const angle = (t[1] ?? 0) !== 0 || (t[2] ?? 0) !== 0 ? Math.round((Math.atan2(t[1] ?? 0, t[0] ?? 0) * 180) / Math.PI) : 0;
+      items.push({ index, str: raw.str, x, top, width: raw.width, height, hasEOL: raw.hasEOL, font: raw.fontName, angle });
       if (raw.str.trim() !== '' && height > 0)
         runs.push({
           index,
@@ -770,7 +870,12 @@ async function extractLoaded(
         if (x < -2 || x > pageWidth + 2 || top < -height - 2 || top > pageHeight + 2) outside++;
       }
     });
-    const splits = columnSplits(items, pageWidth);
+    // Text set at an angle crosses the columns (a watermark) or runs up a margin: no gutter is measured by it.
+    const splits = columnSplits(
+      items.filter((i) => i.angle === 0),
+      pageWidth,
+      pageHeight,
+    );
     // Tables need text: the operator list (for ruling lines) is read only for pages with some. A page
     // whose drawing pdfjs cannot list costs that page its tables only.
     let rulings: Ruling[] | null = [];
@@ -787,19 +892,30 @@ async function extractLoaded(
       rulings = null;
     }
     tableInputs.push({ height: quantise(pageHeight), runs, rulings, splits: splits.map(quantise) });
-    const lines = readingOrder(buildLines(items, splits));
-    pageLines.push(lines);
-    pageTexts.push(lines.map((l) => l.text).join('\n'));
-    for (const l of lines) bodyHeights.push(round(l.height));
+    pageItems.push(items);
+    pageSplits.push(splits);
     // Form fields are widget annotations.
     const annotations = (await page.getAnnotations()) as Record<string, unknown>[];
     collectFields(annotations, p, fields);
     page.cleanup();
   }
+  // Lines are built once every page is read: a watermark or stamp is known only then.
+  const stamps = stampItems(pageItems);
+  pageItems.forEach((items, k) => {
+    const lines = readingOrder(
+      buildLines(
+        items.filter((i) => !stamps.has(`${k + 1}:${i.index}`)),
+        pageSplits[k]!,
+      ),
+    );
+    pageLines.push(lines);
+    for (const l of lines) bodyHeights.push(round(l.height));
+  });
+  pageItems.length = 0;
   const furniture = runningFurniture(pageLines, pageHeights);
   const contents = tableOfContents(pageLines, furniture);
-  // Running heads and feet, and a table of contents's entries, are no rows of a table.
-  const furnitureItems = new Set<string>();
+  // Running heads and feet, a table of contents's entries and watermarks are no rows of a table.
+  const furnitureItems = new Set<string>(stamps);
   pageLines.forEach((lines, k) => {
     for (const l of lines) if (furniture.has(l) || contents.has(l)) for (const it of l.items) furnitureItems.add(`${k + 1}:${it.index}`);
   });
@@ -875,26 +991,37 @@ async function extractLoaded(
   // Headings come from the outline, which rarely names the document: its first page's title does.
   if (result.title === '' && outline.length > 0 && pageLines[0]) result.title = firstPageTitle(pageLines[0], bodyHeight, furniture);
   let outlineIndex = 0;
+  // The paragraph being gathered. One that a page's end interrupts mid-sentence is carried to the next
+  // page, where a line set as its continuation (continuesParagraph) ends it.
+  let para: Paragraph | null = null;
+  const flush = (): void => {
+    if (!para) return;
+    if (para.code) emitCode(builder, para.lines, para.page, para.start, para.end);
+    else emitParagraph(builder, para);
+    para = null;
+  };
+  // Where the paragraph's last line starts against its column's left edge, on its own page.
+  let paraIndent = 0;
+  // The section the outline opened last: numbered headings below the outline's depth go under it.
+  let outlined: Section | null = null;
   for (let p = 1; p <= pages; p++) {
     const lines = pageLines[p - 1]!;
-    const pageText = pageTexts[p - 1]!;
     let offset = 0;
-    let para: { lines: Line[]; start: number; end: number; code: boolean } | null = null;
-    const flush = (): void => {
-      if (!para) return;
-      if (para.code) emitCode(builder, para.lines, p, para.start, para.end);
-      else emitParagraph(builder, para.lines, p, para.start, para.end, pageText);
-      para = null;
-    };
-    // Each column's left edge: where its lines start when not indented.
+    // Each column's left edge: where its lines start when not indented; and its right edge, where a
+    // justified line ends.
     const leftEdge = new Map<number, number>();
     // Running heads and feet are no column's edge: a browser prints them in the page's margin; nor is a
     // mark alone there (a specification's self-link pilcrows, a change bar), without a letter or digit.
     for (const l of lines)
       if (!furniture.has(l) && /[\p{L}\p{N}]/u.test(l.text)) leftEdge.set(l.column, Math.min(leftEdge.get(l.column) ?? Infinity, l.x));
+    const rightEdge = justifiedEdges(lines.filter((l) => !furniture.has(l) && !contents.has(l)));
+    const indentOf = (l: Line): number => l.x - (leftEdge.get(l.column) ?? l.x);
+    // A line fills its column's measure when it ends at the column's right edge: justified text not at
+    // its paragraph's last line (TeX, groff and word processors leave that one short).
+    const fills = (l: Line): boolean => l.right >= (rightEdge.get(l.column) ?? Infinity) - 3;
     // Outline entries of this page whose title no line carries open where their destination points.
     const titled = new Set<OutlineEntry>();
-    for (const e of outline) if (e.page === p && lines.some((l) => outlineTitleOf(l.text) === outlineTitleOf(e.title))) titled.add(e);
+    for (const e of outline) if (e.page === p && lines.some((l) => carriesTitle(l, e))) titled.add(e);
     for (let li = 0; li < lines.length; li++) {
       const line = lines[li]!;
       const start = offset;
@@ -902,21 +1029,22 @@ async function extractLoaded(
       offset = end + 1;
       // Outline sections open at the line that carries their title (else at the top of their page).
       while (outlineIndex < outline.length && outline[outlineIndex]!.page !== null && outline[outlineIndex]!.page! < p) {
-        openOutlineSection(builder, outlineShift, outline[outlineIndex]!, null, p);
+        flush();
+        outlined = openOutlineSection(builder, outlineShift, outline[outlineIndex]!, null, p);
         outlineIndex++;
       }
       // ... or, when no line of their page carries the title (it wraps, or is spelt otherwise), at
       // the first line below their destination: the text after a heading is not left in the section before.
       for (let e = outline[outlineIndex]; e && e.page === p && !titled.has(e) && e.top !== null && line.top >= e.top - 2; ) {
         flush();
-        openOutlineSection(builder, outlineShift, e, null, p);
+        outlined = openOutlineSection(builder, outlineShift, e, null, p);
         outlineIndex++;
         e = outline[outlineIndex];
       }
       const entry = outline[outlineIndex];
-      if (entry && entry.page === p && outlineTitleOf(line.text) === outlineTitleOf(entry.title)) {
+      if (entry && entry.page === p && carriesTitle(line, entry)) {
         flush();
-        openOutlineSection(builder, outlineShift, entry, line, p, start, end);
+        outlined = openOutlineSection(builder, outlineShift, entry, line, p, start, end);
         outlineIndex++;
         continue;
       }
@@ -941,24 +1069,38 @@ async function extractLoaded(
       const numbered = NUMBERED_HEADING.exec(line.text) ?? (apart ? NUMBERED_APART.exec(line.text) : null);
       // Three levels deep and set apart, a number is a heading at a browser's h5 size (0.83 of the body).
       const deep = numbered !== null && numbered[1]!.split('.').length >= 3 ? 0.8 : 0.95;
-      const isHeading =
-        outline.length === 0 &&
+      // Below the outline's depth: LaTeX's bookmarks stop at the contents' depth, so a \subsubsection
+      // ("2.7.1 Loading other files") has no entry. A numbered line set apart at body size or more whose
+      // number extends the number of the section the outline opened last ("2.7") is a heading below it.
+      const outlinedNumber = outlined?.number ?? null;
+      const belowOutline =
+        outlined !== null &&
+        outlinedNumber !== null &&
+        numbered !== null &&
+        apart &&
+        numbered[1]!.startsWith(`${outlinedNumber}.`) &&
         line.text.length <= 90 &&
-        /[A-Za-z]/.test(line.text) &&
-        (line.height >= bodyHeight * 1.25 ||
-          // A numbered line set in a font of its own (bold) at body size or more: LaTeX's subsections
-          // are 1.2 times the body, many reports' headings are bold body text.
-          (numbered !== null &&
-            !/[.,;:]$/.test(line.text) &&
-            (line.height >= bodyHeight * 1.15 || (apart && line.height >= bodyHeight * deep))) ||
-          // Unnumbered, a line 1.15 times the body in a font of its own at its column's left edge:
-          // LaTeX's \subsection* ("Preamble"); a title page's centred author and date lines are not.
-          (line.height >= bodyHeight * 1.15 &&
-            apart &&
-            !/[.,;:]$/.test(line.text) &&
-            line.x <= (leftEdge.get(line.column) ?? line.x) + 2) ||
-          // A man page's headings hang left of its text.
-          hung.has(line));
+        !/[.,;:]$/.test(line.text) &&
+        line.height >= bodyHeight * 0.95;
+      const isHeading =
+        belowOutline ||
+        (outline.length === 0 &&
+          line.text.length <= 90 &&
+          /[A-Za-z]/.test(line.text) &&
+          (line.height >= bodyHeight * 1.25 ||
+            // A numbered line set in a font of its own (bold) at body size or more: LaTeX's subsections
+            // are 1.2 times the body, many reports' headings are bold body text.
+            (numbered !== null &&
+              !/[.,;:]$/.test(line.text) &&
+              (line.height >= bodyHeight * 1.15 || (apart && line.height >= bodyHeight * deep))) ||
+            // Unnumbered, a line 1.15 times the body in a font of its own at its column's left edge:
+            // LaTeX's \subsection* ("Preamble"); a title page's centred author and date lines are not.
+            (line.height >= bodyHeight * 1.15 &&
+              apart &&
+              !/[.,;:]$/.test(line.text) &&
+              line.x <= (leftEdge.get(line.column) ?? line.x) + 2) ||
+            // A man page's headings hang left of its text.
+            hung.has(line)));
       if (isHeading) {
         flush();
         if (result.title === '' && p === 1) result.title = line.text;
@@ -967,9 +1109,11 @@ async function extractLoaded(
         // heading in its largest type, a type no later page sets, is the title, level 1, however large
         // (LaTeX's \LARGE title is 1.58 times an 11 pt body).
         const titleLine = p === 1 && builder.sections.length === 0 && line.height >= firstPageLargest - 0.5;
-        const level = numbered
-          ? numbered[1]!.split('.').length + 1
-          : (hung.get(line) ?? (titleLine || line.height >= bodyHeight * 1.6 ? 1 : 2));
+        const level = belowOutline
+          ? outlined!.level + numbered![1]!.split('.').length - outlinedNumber!.split('.').length
+          : numbered
+            ? numbered[1]!.split('.').length + 1
+            : (hung.get(line) ?? (titleLine || line.height >= bodyHeight * 1.6 ? 1 : 2));
         builder.openSection({
           fragment: null,
           heading: line.text,
@@ -994,19 +1138,56 @@ async function extractLoaded(
         if (monospaced.has(i.font)) monoChars += i.str.length;
       }
       const code = apart && chars > 0 && 2 * monoChars >= chars;
+      const open = (): Paragraph => ({ lines: [line], page: p, start, endPage: p, end, turn: 1, code });
+      const extend = (into: Paragraph): void => {
+        if (into.endPage !== p) into.turn = into.lines.length;
+        into.lines.push(line);
+        into.end = end;
+        into.endPage = p;
+      };
       if (para !== null && (para.code || code)) {
-        if (para.code !== code || prev!.column !== line.column || gap > Math.max(prev!.height, line.height) * 3) flush();
-        if (para === null) para = { lines: [line], start, end, code };
-        else {
-          para.lines.push(line);
-          para.end = end;
-        }
+        if (para.code !== code || para.endPage !== p || prev!.column !== line.column || gap > Math.max(prev!.height, line.height) * 3)
+          flush();
+        if (para === null) para = open();
+        else extend(para);
+        paraIndent = indentOf(line);
+        continue;
+      }
+      // A paragraph the page's end or its column's end interrupts mid-sentence goes on at this line
+      // when the line is set as its next line: see continuesParagraph.
+      if (
+        para !== null &&
+        (para.endPage !== p ||
+          (prev!.column !== line.column && prev!.column !== -1 && line.column > prev!.column && line.top < prev!.top)) &&
+        continuesParagraph(para, line, paraIndent, indentOf(line))
+      ) {
+        extend(para);
+        paraIndent = indentOf(line);
         continue;
       }
       // A list item's later lines hang under its text, right of its marker: they continue the item; a
       // line back at the marker's x, left of the item's text, is the paragraph after the list.
       const item = para !== null && BULLET.test(para.lines[0]!.text) ? para.lines[0]! : null;
-      const hanging = item !== null && line.x > item.x + 2;
+      // A line indented under a first line that fills its measure continues it too: the hanging indent
+      // of a LaTeX description item or a groff tagged paragraph (.TP), its label left of the text. A
+      // line back at that first line's x is the next item, when the first line starts with a label in
+      // a font of its own and goes on in the body's, or its text after the label starts where the later
+      // lines do (groff's .TP sets the tag in the indent); a heading run into its paragraph is neither.
+      const first = para !== null ? para.lines[0]! : null;
+      const hangs =
+        para !== null &&
+        para.lines.length >= 2 &&
+        para.endPage === p &&
+        fills(first!) &&
+        para.lines[1]!.x > first!.x + 6 &&
+        (labelled(first!, bodyFont) || tagInIndent(first!, para.lines[1]!.x));
+      const hanging = (item !== null && line.x > item.x + 2) || (para !== null && para.lines.length === 1 && fills(first!));
+      const backOut = hangs && line.x <= first!.x + 2;
+      // A line led by a tag whose text starts where the text after the paragraph's first tag does is
+      // the next item of a tagged list (groff's .TP with tags shorter than the indent: "%F", "%g").
+      const firstTag = first !== null ? tagTextX(first) : null;
+      const lineTag = firstTag !== null ? tagTextX(line) : null;
+      const nextTag = firstTag !== null && lineTag !== null && Math.abs(lineTag - firstTag) <= 2 && Math.abs(line.x - first!.x) <= 2;
       const textX = item !== null ? itemTextX(item) : null;
       const outdented = textX !== null && line.x < textX - 2;
       // A term led by a font of its own (bold), set two ems or more left of the line before it, starts
@@ -1021,17 +1202,20 @@ async function extractLoaded(
           gap < -prev.height * 2 ||
           Math.abs(line.height - prev.height) > 1.5 ||
           outdented ||
+          backOut ||
+          nextTag ||
           term ||
           BULLET.test(line.text));
-      if (breaks) flush();
-      if (!para) para = { lines: [line], start, end, code };
-      else {
-        para.lines.push(line);
-        para.end = end;
-      }
+      if (breaks || (para !== null && para.endPage !== p)) flush();
+      if (para === null) para = open();
+      else extend(para);
+      paraIndent = indentOf(line);
     }
-    flush();
+    // A paragraph the page's end interrupts mid-sentence may go on at the next page's first line.
+    const last = para !== null ? (para as Paragraph) : null;
+    if (last !== null && (last.code || p === pages || SENTENCE_END.test(last.lines[last.lines.length - 1]!.text))) flush();
   }
+  flush();
   while (outlineIndex < outline.length) {
     openOutlineSection(builder, outlineShift, outline[outlineIndex]!, null, outline[outlineIndex]!.page ?? pages);
     outlineIndex++;
@@ -1080,8 +1264,8 @@ function openOutlineSection(
   page: number,
   start?: number,
   end?: number,
-): void {
-  builder.openSection({
+): Section {
+  return builder.openSection({
     fragment: null,
     heading: normalizeSpace(entry.title),
     level: entry.depth + shift,
@@ -1122,7 +1306,93 @@ function lineSpan(page: number, lines: Line[], start: number, end: number): Reco
   };
 }
 
-function emitParagraph(builder: DocumentBuilder, lines: Line[], page: number, start: number, end: number, _pageText: string): void {
+/** The first two runs of a line that hold more than spaces (scanned only as far as they are). */
+function firstTwoRuns(line: Line): [Item | undefined, Item | undefined] {
+  let first: Item | undefined;
+  for (const i of line.items) {
+    if (i.str.trim() === '') continue;
+    if (first === undefined) first = i;
+    else return [first, i];
+  }
+  return [first, undefined];
+}
+
+/**
+ * Whether a line is led by a label in a font the body is not set in (bold), its text going on in the
+ * body's. Memoised: it is asked of a paragraph's first line at each of its lines.
+ */
+const labelledLines = new WeakMap<Line, boolean>();
+function labelled(line: Line, bodyFont: string): boolean {
+  const known = labelledLines.get(line);
+  if (known !== undefined) return known;
+  const [label, second] = firstTwoRuns(line);
+  const out =
+    label !== undefined &&
+    second !== undefined &&
+    label.font !== bodyFont &&
+    line.items.some((i) => i.font === bodyFont && i.str.trim() !== '');
+  labelledLines.set(line, out);
+  return out;
+}
+
+/** A line whose text after its first run starts at `x`, set apart from that run by more than a word space: a tag in the indent. */
+function tagInIndent(line: Line, x: number): boolean {
+  const at = tagTextX(line);
+  return at !== null && Math.abs(at - x) <= 2;
+}
+
+/**
+ * Where a line's text starts after its first run, when that run is a tag: it stands apart by more than a
+ * word space and holds at most a quarter of the line (a paragraph's line with a margin note beside
+ * it, "New feature", is no tag and its text).
+ */
+function tagTextX(line: Line): number | null {
+  const [tag, text] = firstTwoRuns(line);
+  if (tag === undefined || text === undefined || 4 * tag.width > line.right - line.x) return null;
+  return text.x - (tag.x + tag.width) >= line.height * 0.5 ? text.x : null;
+}
+
+/**
+ * A paragraph being gathered: its lines, where it starts (page, offset into that page's text) and
+ * where it ends; a paragraph continued on the next page ends there, its lines from `turn` on.
+ */
+interface Paragraph {
+  lines: Line[];
+  page: number;
+  start: number;
+  endPage: number;
+  end: number;
+  turn: number;
+  code: boolean;
+}
+
+/** A line's end that ends a sentence: a full stop, question or exclamation mark or colon, a closing quote or bracket after it. */
+const SENTENCE_END = /[.!?:][\p{Pf}\p{Pe}"']*$/u;
+
+/**
+ * Whether a line that starts a page (or a column) continues the paragraph the last page (or column)
+ * ended: that paragraph's last line ends mid-sentence, and the line is set as the paragraph's next line
+ * would be: the same size, at the same indent from its column's left edge as the paragraph's later
+ * lines (the margin of its own page: a two-sided LaTeX document moves it) or at their x, not a list item, and not
+ * starting with a capital (a figure's caption or a new heading-less paragraph at the page's top).
+ */
+function continuesParagraph(para: Paragraph, line: Line, lastIndent: number, indent: number): boolean {
+  const prev = para.lines[para.lines.length - 1]!;
+  const expected = para.lines.length >= 2 ? lastIndent : 0;
+  return (
+    !para.code &&
+    !SENTENCE_END.test(prev.text) &&
+    !/^\p{Lu}/u.test(line.text) &&
+    !BULLET.test(line.text) &&
+    Math.abs(line.height - prev.height) <= 1.5 &&
+    // A man page's text hangs under headings set further left, on some pages only: the same x as the
+    // paragraph's later lines counts as much as the same indent from the page's edge.
+    (Math.abs(indent - expected) <= 2 || (para.lines.length >= 2 && Math.abs(line.x - prev.x) <= 2))
+  );
+}
+
+function emitParagraph(builder: DocumentBuilder, para: Paragraph): void {
+  const { lines, page } = para;
   // Join lines; a hyphen at a line end followed by a lower-case start is a soft hyphen break.
   // Parts joined once, each break decided on the previous line alone (asking a growing string about
   // its end flattens it every time: quadratic in the paragraph's length).
@@ -1145,8 +1415,20 @@ function emitParagraph(builder: DocumentBuilder, lines: Line[], page: number, st
     items,
     ordered: bullet ? /^\d|^\(/.test(lines[0]!.text) : undefined,
     page,
-    span: { unit: 'utf16-page-text', ...lineSpan(page, lines, start, end) },
+    span: { unit: 'utf16-page-text', ...paragraphSpan(para) },
   });
+}
+
+/**
+ * A paragraph's span: on one page, its lines' box and text item range. Continued on the next page, the
+ * box, the start and `itemStart` are its first page's; `endPage`, `end` and `itemEnd` say where it ends.
+ */
+function paragraphSpan(para: Paragraph): Record<string, number> {
+  if (para.endPage === para.page) return lineSpan(para.page, para.lines, para.start, para.end);
+  const span = lineSpan(para.page, para.lines.slice(0, para.turn), para.start, para.end);
+  let itemEnd = -Infinity;
+  for (const l of para.lines.slice(para.turn)) for (const i of l.items) itemEnd = Math.max(itemEnd, i.index);
+  return { ...span, endPage: para.endPage, itemEnd };
 }
 
 /** A listing: one code block, a line per line, each indented by its offset from the leftmost in characters. */
