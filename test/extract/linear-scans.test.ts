@@ -2,6 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { hasDotLeader, isRunningHeader } from '../../src/extract/text/rfc-text.js';
 import { hasArtJoint } from '../../src/extract/text/rfc-figures.js';
+import { headingAttributes } from '../../src/extract/markdown/markdown-extractor.js';
 import { type EntityDeclaration, entityDeclarations, findInternalSubset } from '../../src/extract/xml/xml-extractor.js';
 import { parseMarkup, MAX_TREE_DEPTH } from '../../src/extract/markup-parser.js';
 import { parseDocument } from 'htmlparser2';
@@ -41,6 +42,16 @@ test('hasArtJoint equals /[+|][-=]{2,}|[-=]{2,}[+|]/', () => {
   for (let i = 0; i < CASES; i++) {
     const s = randomString(random, ['+', '|', '-', '=', ' ', 'a'], 10);
     assert.equal(hasArtJoint(s), re.test(s), JSON.stringify(s));
+  }
+});
+
+test('headingAttributes equals /\\s*\\{#([^\\s}]+)[^}]*\\}\\s*$/ (where the match starts and its id)', () => {
+  const random = seededRandom(11);
+  const re = /\s*\{#([^\s}]+)[^}]*\}\s*$/;
+  for (let i = 0; i < CASES; i++) {
+    const s = randomString(random, ['{', '#', '{#', '}', ' ', '\t', '\u00a0', 'x', 'y', '.'], 14);
+    const m = re.exec(s);
+    assert.deepEqual(headingAttributes(s), m === null ? null : { index: m.index, id: m[1] }, JSON.stringify(s));
   }
 });
 

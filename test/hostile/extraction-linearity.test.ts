@@ -35,6 +35,13 @@ const fill = (unit: string, size: number): string => unit.repeat(Math.max(1, Mat
 
 const CASES: Case[] = [
   {
+    // An explicit heading id was found by /\s*\{#([^\s}]+)[^}]*\}\s*$/: cubic without the closing brace.
+    name: 'Markdown: a heading of `{#x` repeated, no closing brace',
+    url: 'https://example.test/doc.md',
+    contentType: 'text/markdown',
+    make: (n) => `# a${fill('{#x', n)}\n\npara\n`,
+  },
+  {
     name: 'rfc running header after a form feed: "RFC 1" + spaces',
     url: RFC_URL,
     contentType: 'text/plain',

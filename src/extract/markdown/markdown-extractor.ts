@@ -48,8 +48,34 @@ function markdownParser(): Promise<MarkdownParser> {
   return parser;
 }
 
-/** An explicit heading id, as kramdown and pandoc write it: `## Title {#id .class}`. */
-const HEADING_ATTRIBUTES = /\s*\{#([^\s}]+)[^}]*\}\s*$/;
+/**
+ * An explicit heading id at the end of a heading, as kramdown and pandoc write it (`## Title {#id
+ * .class}`): where the attributes start (with the spaces before them) and the id. The answer of
+ * /\s*\{#([^\s}]+)[^}]*\}\s*$/, found in one pass: that expression backtracks cubically on a
+ * heading of `{#x{#x...` without a closing brace (6 KB took 30 s).
+ */
+export function headingAttributes(raw: string): { index: number; id: string } | null {
+  let end = raw.length;
+  while (end > 0 && isSpace(raw[end - 1]!)) end--;
+  if (end === 0 || raw[end - 1] !== '}') return null;
+  const close = end - 1;
+  // The id and what follows it hold no `}`: the attributes open after the one before the last.
+  const before = raw.lastIndexOf('}', close - 1);
+  for (let open = raw.indexOf('{#', before + 1); open >= 0 && open < close; open = raw.indexOf('{#', open + 1)) {
+    let idEnd = open + 2;
+    while (idEnd < close && !isSpace(raw[idEnd]!)) idEnd++;
+    // The leftmost `{#` with a non-empty id: a later one never starts a match that an earlier one missed.
+    if (idEnd === open + 2) continue;
+    let index = open;
+    while (index > 0 && isSpace(raw[index - 1]!)) index--;
+    return { index, id: raw.slice(open + 2, idEnd) };
+  }
+  return null;
+}
+
+/** What `\s` matches, one UTF-16 code unit at a time. */
+const SPACE = /\s/;
+const isSpace = (unit: string): boolean => SPACE.test(unit);
 /** kramdown-rfc's citation: `{{RFC9110}}`, `{{Section 3 of RFC9110}}`, `{{?RFC9111}}` (informative), `{{!RFC2119}}`. */
 const KRAMDOWN_CITATION = /\{\{([^{}\n]{1,200})\}\}/g;
 /** mmark's citation: `[@RFC2119]`, `[@!RFC2119]` (normative), `[@?RFC9111]` (informative), `[@RFC1; @RFC2]`. */
@@ -262,10 +288,10 @@ class MarkdownReader {
     const anchors: BlockAnchor[] = [];
     const raw = this.inline(this.tokens[open + 1], null, anchors);
     const anchorIds = anchors.map((a) => a.id);
-    const explicit = HEADING_ATTRIBUTES.exec(raw);
+    const explicit = headingAttributes(raw);
     const text = explicit === null ? raw : raw.slice(0, explicit.index).trim();
     if (text === '') return { text, id: null, anchorIds };
-    if (explicit !== null) return { text, id: explicit[1]!, anchorIds };
+    if (explicit !== null) return { text, id: explicit.id, anchorIds };
     if (attributeId !== null) return { text, id: attributeId, anchorIds };
     // The slugger counts the headings it slugs, as GitHub does: a repeated heading gets "-1", "-2".
     const slug = this.slugger.slug(text);
