@@ -451,13 +451,17 @@ function readRequest(args: unknown): { citation: string; maxChars: number; offse
   };
 }
 
+// biome-ignore lint/suspicious/noControlCharactersInRegex: the control characters are what it finds
+const CONTROL = /[\u0000-\u001f\u007f]/;
+
 function buildRequest(args: unknown, defaultTarget: string): { args: string[] } {
   const request = objectArgs(args, 'build', ['targets', 'waitLock']);
   const targets = request['targets'] ?? [defaultTarget];
   if (
     !Array.isArray(targets) ||
     targets.length > MAX_TARGETS ||
-    targets.some((t) => typeof t !== 'string' || t.length === 0 || t.length > 4096 || t.startsWith('-'))
+    // Target names are paths under the workspace: never a control character (a NUL cannot reach a command line).
+    targets.some((t) => typeof t !== 'string' || t.length === 0 || t.length > 4096 || t.startsWith('-') || CONTROL.test(t))
   )
     throw new EpistemeError('usage-error', `build: targets must be an array of at most ${MAX_TARGETS} target names.`, {
       hint: `E.g. {"targets": ["${defaultTarget}"]}; [] builds everything.`,

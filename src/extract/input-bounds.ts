@@ -28,6 +28,21 @@ export const MAX_OUTLINE_DEPTH = 32;
 export const MAX_LINK_TEXT = 512;
 
 /**
+ * Text a document shows again at each reference to where it comes from (a cross-reference showing its
+ * target's title, kramdown-rfc's `{{id}}` an unnumbered heading): at most MAX_LINK_TEXT code units, as
+ * a link's text, else cut at a code point boundary, ending in "…". Copied whole, 5,000 references to a
+ * 200 KB section name made one string past the longest V8 holds, and a 47 KB kramdown-rfc draft a
+ * 50 MB document.
+ */
+export function boundedCopy(text: string): string {
+  if (text.length <= MAX_LINK_TEXT) return text;
+  let end = MAX_LINK_TEXT;
+  const last = text.charCodeAt(end - 1);
+  if (last >= 0xd800 && last <= 0xdbff) end -= 1;
+  return `${text.slice(0, end)}…`;
+}
+
+/**
  * Longest source id (an element's `id` or `name`, an RFC XML anchor) a document keeps, in code units.
  * A section's id is copied into each of its blocks (`id`, `sectionId`, `fragment`), its subsections'
  * `parentId` and every chunk cut from them, so one long id was written once per paragraph: a 424 KB

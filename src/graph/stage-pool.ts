@@ -109,6 +109,12 @@ const COMPILE_CACHE_DIR: string | undefined = (
 ).getCompileCacheDir?.();
 /** V8's default stack for a worker; the parsers' trees are depth-capped, so walks stay far below it. */
 const WORKER_STACK_MB = 4;
+/** What a failure says the worker was doing when it ran out of heap. */
+const STAGE_DOING: Record<StageTask['stage'], string> = {
+  extract: 'Extracting',
+  chunk: 'Chunking',
+  'inspect-restored': 'Checking the restored artifacts of',
+};
 /**
  * The young generation of a one-shot build's workers. They live for one build, so V8 never grows their
  * young generation far (it starts small and grows with use): 64 MB measured no faster than 32.
@@ -534,13 +540,17 @@ export class StagePool {
     });
   }
 
-  private memoryFailure(pending: Pending): Error {
+  /**
+   * Every stage's worker has the extraction's heap bound (options.extract.maxHeapMb), so running out
+   * of it is the same failure whatever the task: a chunk task of a document its extraction made too
+   * large is bounded input, not a bug in Episteme.
+   */
+  private memoryFailure(pending: Pending): EpistemeError {
     const what = pending.bounds.label ?? pending.task.stage;
-    if (pending.task.stage !== 'extract')
-      return new Error(`The worker running the ${pending.task.stage} task of ${what} ran out of its ${this.bounds.maxHeapMb} MiB heap.`);
+    const doing = STAGE_DOING[pending.task.stage];
     return new EpistemeError(
       'extract-memory-limit',
-      `Extracting ${what} ran out of its ${this.bounds.maxHeapMb} MiB heap bound and was stopped.`,
+      `${doing} ${what} ran out of its ${this.bounds.maxHeapMb} MiB heap bound and was stopped.`,
       {
         hint:
           'Nothing was recorded. If the document is trusted and large, raise the bound: ' +

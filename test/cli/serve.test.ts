@@ -148,6 +148,9 @@ test('serve: bad requests are errors with the CLI codes and hints, and the serve
     ['read', { citation: 42 }, 'citation'],
     ['status', { verbose: true }, 'verbose'],
     ['build', { targets: '--all' }, 'targets'],
+    // A NUL cannot reach a command line: it was Node's own error, -32603, with no code or hint.
+    ['build', { targets: ['a\u0000b'] }, 'targets'],
+    ['build', { targets: ['specs/a\nb.json'] }, 'targets'],
   ] as const) {
     const error = await rpcError(name, args);
     assert.equal(error.code, -32602, `${name} ${JSON.stringify(args)}`);

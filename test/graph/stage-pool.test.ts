@@ -350,3 +350,23 @@ test('PDFs and HTML sent together to one worker all finish, each with its own do
     await pool.close();
   }
 });
+
+test('a chunk task past the heap bound fails as extraction does: extract-memory-limit with a hint, not an internal error', async () => {
+  const pool = new StagePool(1, { maxHeapMb: 64 });
+  try {
+    // An artifact of three million small objects: parsing it needs far more than 64 MiB.
+    const documentBytes = new TextEncoder().encode(`{"payload":{"blocks":[${'{"a":1},'.repeat(3_000_000)}{}]}}`);
+    const task = { stage: 'chunk' as const, documentId: 'huge', documentBytes, options: DEFAULT_CHUNK_OPTIONS };
+    await assert.rejects(pool.run(task, { label: 'the huge document' }), (error: unknown) => {
+      const failure = error as { code?: string; message: string; hint?: string };
+      assert.equal(failure.code, 'extract-memory-limit');
+      assert.match(failure.message, /^Chunking the huge document ran out of its 64 MiB heap bound/);
+      assert.match(failure.hint ?? '', /--extract-max-heap-mb 128/);
+      return true;
+    });
+    const next = await pool.run(extractTask(html()));
+    assert.ok(next.bytes.byteLength > 0, 'a new worker takes the next task');
+  } finally {
+    await pool.close();
+  }
+});

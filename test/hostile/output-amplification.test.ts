@@ -129,3 +129,41 @@ test('table spans: copies of a spanning cell are bounded per document (warning t
     rig.cleanup();
   }
 });
+
+test('a cross-reference copies at most 512 code units of its target title: RFC XML and kramdown-rfc grow with the input', async () => {
+  const rig = new Rig();
+  // Each reference showed the whole title: 2,000 x 40 KB wrote an 80 MB string; 3,000 kramdown-rfc
+  // references to a 16 KB unnumbered heading, a 50 MB document.
+  const title = 'word '.repeat(8_000);
+  const xml =
+    '<?xml version="1.0"?>\n<rfc category="std" docName="draft-x-00" version="3"><front><title>T</title></front>' +
+    `<middle><section anchor="s1"><name>${title}</name><t>${'<xref target="s1" format="title"/> '.repeat(2_000)}</t></section>` +
+    '</middle></rfc>\n';
+  const markdown =
+    `---\ndocname: draft-x-00\ntitle: T\n---\n\n--- middle\n\n# ${title}\n{: #intro numbered="false"}\n\n` +
+    `See ${'{{intro}} '.repeat(2_000)}\n`;
+  rig.write({
+    'doc.xml': xml,
+    'draft.md': markdown,
+    'map.json': JSON.stringify([
+      { sourceUrl: 'https://example.test/rfc9998.xml', localPath: 'doc.xml', contentType: 'application/rfc+xml' },
+      { sourceUrl: 'https://example.test/draft.md', localPath: 'draft.md', contentType: 'text/markdown' },
+    ]),
+  });
+  try {
+    const result = await rig.exec(['pipeline', '--map', 'map.json', '--json'], { killAfterMs: 120_000 });
+    assertNoStackTrace(result);
+    assert.equal(result.code, 0, result.stdout + result.stderr);
+    for (const name of fs.readdirSync(rig.path('specs')).filter((file) => file.startsWith('example-test-'))) {
+      const text = rig.read(`specs/${name}`);
+      const source = name.includes('rfc9998') ? xml : markdown;
+      // 2,000 references of at most 515 characters each, over an input of 40-80 KB.
+      assert.ok(Buffer.byteLength(text) < 40 * Buffer.byteLength(source), `${name}: ${Buffer.byteLength(text)} bytes`);
+      const payload = JSON.parse(text).payload;
+      const citing = payload.blocks.find((b: { text: string }) => b.text.includes('…'));
+      assert.ok(citing !== undefined, `${name}: the copied title is cut, ending in "…"`);
+    }
+  } finally {
+    rig.cleanup();
+  }
+});

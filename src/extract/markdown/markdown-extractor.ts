@@ -4,7 +4,7 @@ import { type ChildNode, isTag, isText } from 'domhandler';
 import type { BlockAnchor, BlockKind, BlockDraft, DocumentBuilder, Link, ListItem } from '../document-builder.js';
 import { anchorId } from '../html/anchors.js';
 import { BLOCK_TAGS } from '../html/tags.js';
-import { MAX_LINK_TEXT, MAX_OUTLINE_DEPTH } from '../input-bounds.js';
+import { MAX_LINK_TEXT, MAX_OUTLINE_DEPTH, boundedCopy } from '../input-bounds.js';
 import { LinkResolver } from '../link-resolver.js';
 import { parseMarkup } from '../markup-parser.js';
 import { normalizeSpace } from '../text-sink.js';
@@ -180,7 +180,7 @@ export async function extractMarkdown(
         reader.xrefs.set(
           heading.id,
           heading.number === null
-            ? `"${heading.text}"`
+            ? `"${boundedCopy(heading.text)}"`
             : /^[A-Z]/.test(heading.number)
               ? `Appendix ${heading.number}`
               : `Section ${heading.number}`,

@@ -1,6 +1,7 @@
 import { type Element, isTag } from 'domhandler';
 import { textContent } from 'domutils';
 import { normalizeSpace } from '../text-sink.js';
+import { boundedCopy } from '../input-bounds.js';
 import { groupedReferenceLists, includedReference } from './rfc-references.js';
 
 /**
@@ -36,7 +37,8 @@ export function isUnnumbered(section: Element): boolean {
 
 function nameText(el: Element): string {
   const name = kids(el).find((c) => localName(c) === 'name');
-  return normalizeSpace(name ? textContent(name) : (el.attribs['title'] ?? ''));
+  // A title an xref copies at each use: bounded as a link's text.
+  return boundedCopy(normalizeSpace(name ? textContent(name) : (el.attribs['title'] ?? '')));
 }
 
 /** The number xml2rfc's `pn` states ("figure-3" gives "3"), or null. */
