@@ -4,9 +4,9 @@
  * numbered duplicates (circled digits); xml2rfc's cross-reference and index-entry ids
  * (`rfc.xref.<anchor>.<n>`, `rfc.iref.<letter>.<n>`); Sphinx's index-entry targets (`index-12`) and
  * docutils' numbered ids (`id3`, given to a duplicate or unnamed target); DocBook XSL's ids made of
- * the element's position in the tree (`id-1.5.7.13.18.7`); pandoc's code blocks and their lines, numbered
- * in document order (`cb5`, `cb5-12`). Extraction asks it of the anchor opening
- * a passage, queries of the id a citation names.
+ * the element's position in the tree (`id-1.5.7.13.18.7`); pandoc's code blocks and their lines,
+ * numbered in document order (`cb5`, `cb5-12`). Extraction asks it of the anchor opening a passage,
+ * queries of the id a citation names.
  */
 export function isGeneratedId(id: string): boolean {
   return (
