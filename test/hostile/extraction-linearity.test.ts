@@ -191,6 +191,15 @@ const CASES: Case[] = [
       return `<h2 id="h">H</h2><dl>${terms.join('')}<dd>x</dd></dl>`;
     },
   },
+  {
+    // Each reference re-read its target's text.
+    name: 'RFC XML: many x:length-of references to one large artwork',
+    url: 'https://www.rfc-editor.org/rfc/rfc9997.xml',
+    contentType: 'application/rfc+xml',
+    make: (n) =>
+      '<rfc xmlns:x="http://purl.org/net/xml2rfc/ext"><middle><section><name>s</name>' +
+      `<t>${fill('<x:length-of target="big"/>', n / 2)}</t><artwork anchor="big">${'a'.repeat(n / 2)}</artwork></section></middle></rfc>`,
+  },
 ];
 
 /** About `size` characters of empty anchors, each with its own name (`<a name="p12"></a>`). */
