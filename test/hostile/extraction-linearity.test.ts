@@ -200,6 +200,18 @@ const CASES: Case[] = [
       '<rfc xmlns:x="http://purl.org/net/xml2rfc/ext"><middle><section><name>s</name>' +
       `<t>${fill('<x:length-of target="big"/>', n / 2)}</t><artwork anchor="big">${'a'.repeat(n / 2)}</artwork></section></middle></rfc>`,
   },
+  {
+    // The variables of a step were deduplicated with a scan of the list. Names of one length with a
+    // long shared prefix: each comparison of that scan reads the prefix.
+    name: 'HTML: many distinct variables in one algorithm step',
+    url: 'https://example.org/',
+    contentType: 'text/html',
+    make: (n) => {
+      const name = (i: number): string => `${'v'.repeat(32)}${i.toString(36).padStart(4, '0')}`;
+      const vars = Array.from({ length: Math.max(1, Math.floor(n / 50)) }, (_, i) => `<var>${name(i)}</var>`);
+      return `<h2 id="a">Alg</h2><p>The frobnicate algorithm steps are:</p><ol><li>Let ${vars.join('')}.</li><li>Return.</li></ol>`;
+    },
+  },
 ];
 
 /** About `size` characters of empty anchors, each with its own name (`<a name="p12"></a>`). */
