@@ -8,6 +8,7 @@ import { parseDocument } from 'htmlparser2';
 import { textContent } from 'domutils';
 import { Element, Text, isTag, type AnyNode } from 'domhandler';
 import { seededRandom } from '../helpers/random.js';
+import { isLeaderEntry } from '../../src/extract/pdf/pdf-extractor.js';
 import { lengthOf } from '../../src/extract/xml/rfc2629-extensions.js';
 
 /**
@@ -55,6 +56,18 @@ test('isRunningHeader equals /^(?:RFC \\d+|Internet-Draft|INTERNET[- ]DRAFT)\\s{
       randomString(random, [' ', ' ', ' ', 'x', 'y', '\t', '\r', '\u2028', '\n', '1'], 12);
     assert.equal(isRunningHeader(s), re.test(s), JSON.stringify(s));
   }
+});
+
+test('isLeaderEntry equals /\\S.*?(?:\\s*\\.){4,}\\s*(?:\\d{1,4}|[ivxlc]{1,7})$/i, line terminators included', () => {
+  const random = seededRandom(6);
+  const re = /\S.*?(?:\s*\.){4,}\s*(?:\d{1,4}|[ivxlc]{1,7})$/i;
+  const alphabet = ['.', '.', '.', '.', ' ', ' ', '\t', '\u00a0', 'a', 'B', '1', '2', 'i', 'V', 'x', 'c', '\n', '\r', '\u2028', '\ud83d'];
+  for (let i = 0; i < CASES; i++) {
+    const s = randomString(random, alphabet, 20);
+    assert.equal(isLeaderEntry(s), re.test(s), JSON.stringify(s));
+  }
+  for (const s of ['2.1 Bounds . . . . 3', 'Index ........ xii', '.....5', '....5', 'A....12345', 'A....iiiiiiii', 'A\n....4'])
+    assert.equal(isLeaderEntry(s), re.test(s), JSON.stringify(s));
 });
 
 test('lengthOf counts what its expression counted: code points, line ends (LF, CR or CRLF) as two', () => {

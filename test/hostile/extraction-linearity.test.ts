@@ -5,7 +5,7 @@ import { DEFAULT_EXTRACT_OPTIONS } from '../../src/extract/extract.js';
 import { extractBytes, snapshotFor } from '../extract/helpers.js';
 import { EpistemeError } from '../../src/failure.js';
 import { NESTED_HTML, deepRfcXmlSections, ecmarkdownSource, nestedHtmlUrl, textPdf } from './hostile-documents.js';
-import { manyCellsPdf, manyRunsPdf, mergedRunPdf, oneLineRunsPdf } from './pdf-runs.js';
+import { listedEntriesPdf, longLinePdf, manyCellsPdf, manyRunsPdf, mergedRunPdf, oneLineRunsPdf } from './pdf-runs.js';
 
 /**
  * Work grows linearly with adversarial input: each input below targets a pattern that was (or could
@@ -278,6 +278,9 @@ const PDF_CASES: { name: string; n: number; make: (n: number) => Uint8Array }[] 
   { name: 'PDF: cells of an unruled table', n: 4_000, make: manyCellsPdf },
   { name: 'PDF: one text item of words a gutter apart (thousands of columns)', n: 2_000, make: mergedRunPdf },
   { name: 'PDF: pages of running text', n: 40, make: (n) => textPdf(n) },
+  // Table of contents detection: a leader expression backtracked over the line; a count taken per line.
+  { name: 'PDF: one line of one long text run', n: 60_000, make: longLinePdf },
+  { name: 'PDF: a browser-printed table of contents of many entries', n: 12_000, make: listedEntriesPdf },
 ];
 
 async function pdfTime(body: Uint8Array): Promise<number> {
