@@ -627,14 +627,13 @@ function tableOfContents(pageLines: Line[][], furniture: Set<Line>): Set<Line> {
     // Grow the runs of leader entries over their neighbours that end in a page number.
     // A neighbour of another size (the first heading after the contents, "1. Introduction") is none.
     const beside = (k: number, n: number): boolean => toc[n] === true && Math.abs(lines[n]!.height - lines[k]!.height) <= 1;
-    for (let changed = true; changed; ) {
-      changed = false;
-      for (let k = 0; k < lines.length; k++)
-        if (!toc[k] && (beside(k, k - 1) || beside(k, k + 1)) && (pageNumbered(lines[k]!) || LIST_MARKED.test(lines[k]!.text))) {
-          toc[k] = true;
-          changed = true;
-        }
-    }
+    const grow = (k: number): void => {
+      if (!toc[k] && (beside(k, k - 1) || beside(k, k + 1)) && (pageNumbered(lines[k]!) || LIST_MARKED.test(lines[k]!.text))) toc[k] = true;
+    };
+    // One pass down and one up reach what repeated passes would (whether a line may join does not
+    // depend on the others): repeating them until nothing changed took a pass per line a run grew upwards.
+    for (let k = 0; k < lines.length; k++) grow(k);
+    for (let k = lines.length - 1; k >= 0; k--) grow(k);
     lines.forEach((l, k) => {
       if (toc[k]) out.add(l);
     });
@@ -665,9 +664,16 @@ function hangingHeadings(pageLines: Line[][], skip: Set<Line>, bodyFont: string)
   const found: Line[] = [];
   for (const all of pageLines) {
     const lines = all.filter((l) => !skip.has(l));
+    // Each line's next line in its column, found in one pass from the end rather than a search per line.
+    const nextInColumn: (Line | undefined)[] = new Array<Line | undefined>(lines.length);
+    const below = new Map<number, Line>();
+    for (let k = lines.length - 1; k >= 0; k--) {
+      nextInColumn[k] = below.get(lines[k]!.column);
+      below.set(lines[k]!.column, lines[k]!);
+    }
     lines.forEach((l, k) => {
       const left = textLeft.get(l.column);
-      const next = lines.slice(k + 1).find((n) => n.column === l.column);
+      const next = nextInColumn[k];
       if (
         left !== undefined &&
         l.x < left - 4 &&
@@ -1531,7 +1537,10 @@ function monospacedFonts(pageLines: Line[][]): Set<string> {
   return out;
 }
 
-type FieldMap = Map<string, { page: number; type: string; value: string | boolean | null; options: string[]; readOnly: boolean }>;
+type FieldMap = Map<
+  string,
+  { page: number; type: string; value: string | boolean | null; options: string[]; optionSet: Set<string>; readOnly: boolean }
+>;
 
 /** Widget annotations grouped into fields (a radio group has one widget per option). */
 function collectFields(annotations: Record<string, unknown>[], page: number, map: FieldMap): void {
@@ -1557,10 +1566,15 @@ function collectFields(annotations: Record<string, unknown>[], page: number, map
     if (type === 'radio' && typeof a['buttonValue'] === 'string') options.push(a['buttonValue']);
     const known = map.get(name);
     if (known) {
-      for (const o of options) if (!known.options.includes(o)) known.options.push(o);
+      // A set beside the list: a field's widgets may bring thousands of options each.
+      for (const o of options)
+        if (!known.optionSet.has(o)) {
+          known.optionSet.add(o);
+          known.options.push(o);
+        }
       continue;
     }
-    map.set(name, { page, type, value, options, readOnly: a['readOnly'] === true });
+    map.set(name, { page, type, value, options, optionSet: new Set(options), readOnly: a['readOnly'] === true });
   }
 }
 
