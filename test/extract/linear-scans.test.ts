@@ -7,8 +7,10 @@ import { type EntityDeclaration, entityDeclarations, findInternalSubset } from '
 import { parseMarkup, MAX_TREE_DEPTH } from '../../src/extract/markup-parser.js';
 import { parseDocument } from 'htmlparser2';
 import { textContent } from 'domutils';
-import { isTag, type AnyNode } from 'domhandler';
+import { Element, Text, isTag, type AnyNode } from 'domhandler';
 import { seededRandom } from '../helpers/random.js';
+import { isLeaderEntry } from '../../src/extract/pdf/pdf-extractor.js';
+import { lengthOf } from '../../src/extract/xml/rfc2629-extensions.js';
 
 /**
  * The linear scans that replaced quadratic regular expressions must answer exactly what the
@@ -64,6 +66,31 @@ test('isRunningHeader equals /^(?:RFC \\d+|Internet-Draft|INTERNET[- ]DRAFT)\\s{
       prefixes[Math.floor(random() * prefixes.length)]! +
       randomString(random, [' ', ' ', ' ', 'x', 'y', '\t', '\r', '\u2028', '\n', '1'], 12);
     assert.equal(isRunningHeader(s), re.test(s), JSON.stringify(s));
+  }
+});
+
+test('isLeaderEntry equals /\\S.*?(?:\\s*\\.){4,}\\s*(?:\\d{1,4}|[ivxlc]{1,7})$/i, line terminators included', () => {
+  const random = seededRandom(6);
+  const re = /\S.*?(?:\s*\.){4,}\s*(?:\d{1,4}|[ivxlc]{1,7})$/i;
+  const alphabet = ['.', '.', '.', '.', ' ', ' ', '\t', '\u00a0', 'a', 'B', '1', '2', 'i', 'V', 'x', 'c', '\n', '\r', '\u2028', '\ud83d'];
+  for (let i = 0; i < CASES; i++) {
+    const s = randomString(random, alphabet, 20);
+    assert.equal(isLeaderEntry(s), re.test(s), JSON.stringify(s));
+  }
+  for (const s of ['2.1 Bounds . . . . 3', 'Index ........ xii', '.....5', '....5', 'A....12345', 'A....iiiiiiii', 'A\n....4'])
+    assert.equal(isLeaderEntry(s), re.test(s), JSON.stringify(s));
+});
+
+test('lengthOf counts what its expression counted: code points, line ends (LF, CR or CRLF) as two', () => {
+  const random = seededRandom(7);
+  const expected = (s: string): number => {
+    const text = s.replace(/\r\n?/g, '\n');
+    return [...text].length + (text.match(/\n/g)?.length ?? 0);
+  };
+  const alphabet = ['a', ' ', '\n', '\r', '\ud83d', '\ude00', '\u00e9', '\u2028'];
+  for (let i = 0; i < CASES; i++) {
+    const s = randomString(random, alphabet, 16);
+    assert.equal(lengthOf(new Element('artwork', {}, [new Text(s)])), expected(s), JSON.stringify(s));
   }
 });
 

@@ -5,7 +5,7 @@ import { DEFAULT_EXTRACT_OPTIONS } from '../../src/extract/extract.js';
 import { extractBytes, snapshotFor } from '../extract/helpers.js';
 import { EpistemeError } from '../../src/failure.js';
 import { NESTED_HTML, deepRfcXmlSections, ecmarkdownSource, nestedHtmlUrl, textPdf } from './hostile-documents.js';
-import { manyCellsPdf, manyRunsPdf, mergedRunPdf, oneLineRunsPdf } from './pdf-runs.js';
+import { listedEntriesPdf, longLinePdf, manyCellsPdf, manyRunsPdf, mergedRunPdf, oneLineRunsPdf } from './pdf-runs.js';
 
 /**
  * Work grows linearly with adversarial input: each input below targets a pattern that was (or could
@@ -198,6 +198,27 @@ const CASES: Case[] = [
       return `<h2 id="h">H</h2><dl>${terms.join('')}<dd>x</dd></dl>`;
     },
   },
+  {
+    // Each reference re-read its target's text.
+    name: 'RFC XML: many x:length-of references to one large artwork',
+    url: 'https://www.rfc-editor.org/rfc/rfc9997.xml',
+    contentType: 'application/rfc+xml',
+    make: (n) =>
+      '<rfc xmlns:x="http://purl.org/net/xml2rfc/ext"><middle><section><name>s</name>' +
+      `<t>${fill('<x:length-of target="big"/>', n / 2)}</t><artwork anchor="big">${'a'.repeat(n / 2)}</artwork></section></middle></rfc>`,
+  },
+  {
+    // The variables of a step were deduplicated with a scan of the list. Names of one length with a
+    // long shared prefix: each comparison of that scan reads the prefix.
+    name: 'HTML: many distinct variables in one algorithm step',
+    url: 'https://example.org/',
+    contentType: 'text/html',
+    make: (n) => {
+      const name = (i: number): string => `${'v'.repeat(32)}${i.toString(36).padStart(4, '0')}`;
+      const vars = Array.from({ length: Math.max(1, Math.floor(n / 50)) }, (_, i) => `<var>${name(i)}</var>`);
+      return `<h2 id="a">Alg</h2><p>The frobnicate algorithm steps are:</p><ol><li>Let ${vars.join('')}.</li><li>Return.</li></ol>`;
+    },
+  },
 ];
 
 /** About `size` characters of empty anchors, each with its own name (`<a name="p12"></a>`). */
@@ -264,6 +285,9 @@ const PDF_CASES: { name: string; n: number; make: (n: number) => Uint8Array }[] 
   { name: 'PDF: cells of an unruled table', n: 4_000, make: manyCellsPdf },
   { name: 'PDF: one text item of words a gutter apart (thousands of columns)', n: 2_000, make: mergedRunPdf },
   { name: 'PDF: pages of running text', n: 40, make: (n) => textPdf(n) },
+  // Table of contents detection: a leader expression backtracked over the line; a count taken per line.
+  { name: 'PDF: one line of one long text run', n: 60_000, make: longLinePdf },
+  { name: 'PDF: a browser-printed table of contents of many entries', n: 12_000, make: listedEntriesPdf },
 ];
 
 async function pdfTime(body: Uint8Array): Promise<number> {

@@ -9,12 +9,12 @@ import { tablePdf, type TableSpec } from '../helpers/table-pdf.js';
  * kilobytes hold millions of runs.
  */
 
-function onePagePdf(content: string, width = 612): Uint8Array {
+function onePagePdf(content: string, width = 612, height = 792): Uint8Array {
   const data = deflateSync(Buffer.from(content, 'latin1'), { level: 9 });
   return pdfFromObjects([
     '<< /Type /Catalog /Pages 2 0 R >>',
     '<< /Type /Pages /Kids [3 0 R] /Count 1 >>',
-    `<< /Type /Page /Parent 2 0 R /MediaBox [0 0 ${width} 792] /Contents 4 0 R /Resources << /Font << /F1 5 0 R /F2 6 0 R >> >> >>`,
+    `<< /Type /Page /Parent 2 0 R /MediaBox [0 0 ${width} ${height}] /Contents 4 0 R /Resources << /Font << /F1 5 0 R /F2 6 0 R >> >> >>`,
     Buffer.concat([
       Buffer.from(`<< /Filter /FlateDecode /Length ${data.length} >>\nstream\n`, 'latin1'),
       data,
@@ -85,4 +85,15 @@ export function manyCellsPdf(cells: number): Uint8Array {
       top: 72,
     });
   return tablePdf(tables.map((t) => ({ tables: [t] })));
+}
+
+/** One line of `chars` characters, one text run at a tiny size ("ABAB…"): each table of contents test reads all of it. */
+export function longLinePdf(chars: number): Uint8Array {
+  return onePagePdf(`BT /F1 0.0005 Tf 72 720 Td (${'AB'.repeat(Math.ceil(chars / 2))}) Tj ET`);
+}
+
+/** `entries` lines of a browser-printed table of contents ("1. 1.1 Scope") on one page tall enough for all. */
+export function listedEntriesPdf(entries: number): Uint8Array {
+  const height = Math.ceil(1.5 * entries + 40);
+  return onePagePdf(`BT /F1 1 Tf 72 ${height - 10} Td ${'0 -1.5 Td (1. 1.1 Scope) Tj '.repeat(entries)}ET`, 612, height);
 }

@@ -118,6 +118,8 @@ function writeSteps(w: StepWriter, list: Element, parentPath: string): Algorithm
     const start = w.sink.length;
     const stepLinks: Link[] = [];
     const variables: string[] = [];
+    // Beside the list, so that telling a new name costs the same however many the step has.
+    const seenVariables = new Set<string>();
     const nested: Element[] = [];
     for (const c of li.children) {
       if (isTag(c) && isStepList(c) && !deepest) {
@@ -126,7 +128,7 @@ function writeSteps(w: StepWriter, list: Element, parentPath: string): Algorithm
       }
       if (isTag(c) && isStepList(c)) w.walk.builder.warnOnce('list-depth-capped', LIST_DEPTH_CAPPED);
       w.walk.flow(c, w.sink, w.keywords, stepLinks, false);
-      collectVariables(w.walk, c, variables);
+      collectVariables(w.walk, c, variables, seenVariables);
     }
     // Members in code-unit order (id, links, path, steps, text, variables), so that canonicalJson
     // serialises the document without copying it; the text is filled in when the block's is known.
@@ -165,13 +167,16 @@ function stepId(li: Element): string | undefined {
 }
 
 /** Distinct `<var>` names in the step's own content, in order of first use. */
-function collectVariables(walk: HtmlWalk, node: AnyNode, into: string[]): void {
+function collectVariables(walk: HtmlWalk, node: AnyNode, into: string[], seen: Set<string>): void {
   if (!isTag(node) || SKIP_TAGS.has(node.name) || walk.rules.prune(node)) return;
   if (node.name === 'var') {
     const name = normalizeSpace(textOf(node));
-    if (name !== '' && !into.includes(name)) into.push(name);
+    if (name !== '' && !seen.has(name)) {
+      seen.add(name);
+      into.push(name);
+    }
     return;
   }
   if (isStepList(node)) return;
-  for (const c of node.children) collectVariables(walk, c, into);
+  for (const c of node.children) collectVariables(walk, c, into, seen);
 }

@@ -555,8 +555,43 @@ const LISTED_ENTRY = /^\d{1,3}[.)]\s+\d{1,2}(?:\.\d{1,2}){0,5}\.?\s+\S/;
 /** A list marker and a title, as the entries without a number beside them ("9. Acknowledgments", "10.Index"). */
 const LIST_MARKED = /^\d{1,3}[.)]\s*\p{L}/u;
 
-/** A table of contents entry: a title, a dot leader and a page number ("2.1 Bounds . . . . 3"). */
-const LEADER_ENTRY = /\S.*?(?:\s*\.){4,}\s*(?:\d{1,4}|[ivxlc]{1,7})$/i;
+/**
+ * A table of contents entry: a title, a dot leader and a page number ("2.1 Bounds . . . . 3"). What
+ * /\S.*?(?:\s*\.){4,}\s*(?:\d{1,4}|[ivxlc]{1,7})$/i answers, in one pass from the end: that
+ * expression, unanchored, backtracked over every start of a long line (quadratic, cubic on dots).
+ */
+export function isLeaderEntry(text: string): boolean {
+  // The page number: the trailing run of digits (at most 4) or of roman numeral letters (at most 7).
+  let start = text.length;
+  const digits = (i: number): boolean => /[0-9]/.test(text[i] ?? '');
+  const roman = (i: number): boolean => /[ivxlc]/i.test(text[i] ?? '');
+  const inNumber = digits(start - 1) ? digits : roman;
+  while (start > 0 && inNumber(start - 1)) start--;
+  const numberLength = text.length - start;
+  if (numberLength === 0 || numberLength > (inNumber === digits ? 4 : 7)) return false;
+  // The leader before it: the run of white space and dots, with at least four dots.
+  let leader = start;
+  let dots = 0;
+  while (leader > 0 && (text[leader - 1] === '.' || /\s/.test(text[leader - 1]!))) {
+    leader--;
+    if (text[leader] === '.') dots++;
+  }
+  // The title: a non-space character before where the leader starts, with no line end between them
+  // (the leader may start at any of its dots and spaces, so long as four dots remain after).
+  let title = leader > 0;
+  for (let q = leader; q < start && dots >= 4; q++) {
+    if (title) return true;
+    const c = text[q]!;
+    if (c === '.') {
+      dots--;
+      title = true;
+    } else if (LINE_END.test(c)) title = false;
+  }
+  return false;
+}
+
+/** What `.` does not match: the line terminators. */
+const LINE_END = /[\n\r\u2028\u2029]/;
 
 /**
  * Lines of a printed table of contents: entries with a dot leader to their page number, and the lines
@@ -573,7 +608,9 @@ function tableOfContents(pageLines: Line[][], furniture: Set<Line>): Set<Line> {
     // A browser prints an HTML page's table of contents as the nested lists it is: "1. 4.1 MIME type
     // representation", a list marker before each entry's section number, and no page numbers.
     const listed = lines.map((l) => LISTED_ENTRY.test(l.text));
-    const leader = lines.map((l, k) => LEADER_ENTRY.test(l.text) || (listed[k]! && listed.filter(Boolean).length >= 3));
+    // Counted once for the page, not once per line.
+    const listedEntries = listed.filter(Boolean).length >= 3;
+    const leader = lines.map((l, k) => isLeaderEntry(l.text) || (listed[k]! && listedEntries));
     if (leader.filter(Boolean).length < 2) continue;
     const pageNumbered = (l: Line): boolean => {
       const visible = l.items.filter((i) => i.str.trim() !== '');
@@ -590,14 +627,13 @@ function tableOfContents(pageLines: Line[][], furniture: Set<Line>): Set<Line> {
     // Grow the runs of leader entries over their neighbours that end in a page number.
     // A neighbour of another size (the first heading after the contents, "1. Introduction") is none.
     const beside = (k: number, n: number): boolean => toc[n] === true && Math.abs(lines[n]!.height - lines[k]!.height) <= 1;
-    for (let changed = true; changed; ) {
-      changed = false;
-      for (let k = 0; k < lines.length; k++)
-        if (!toc[k] && (beside(k, k - 1) || beside(k, k + 1)) && (pageNumbered(lines[k]!) || LIST_MARKED.test(lines[k]!.text))) {
-          toc[k] = true;
-          changed = true;
-        }
-    }
+    const grow = (k: number): void => {
+      if (!toc[k] && (beside(k, k - 1) || beside(k, k + 1)) && (pageNumbered(lines[k]!) || LIST_MARKED.test(lines[k]!.text))) toc[k] = true;
+    };
+    // One pass down and one up reach what repeated passes would (whether a line may join does not
+    // depend on the others): repeating them until nothing changed took a pass per line a run grew upwards.
+    for (let k = 0; k < lines.length; k++) grow(k);
+    for (let k = lines.length - 1; k >= 0; k--) grow(k);
     lines.forEach((l, k) => {
       if (toc[k]) out.add(l);
     });
@@ -628,9 +664,16 @@ function hangingHeadings(pageLines: Line[][], skip: Set<Line>, bodyFont: string)
   const found: Line[] = [];
   for (const all of pageLines) {
     const lines = all.filter((l) => !skip.has(l));
+    // Each line's next line in its column, found in one pass from the end rather than a search per line.
+    const nextInColumn: (Line | undefined)[] = new Array<Line | undefined>(lines.length);
+    const below = new Map<number, Line>();
+    for (let k = lines.length - 1; k >= 0; k--) {
+      nextInColumn[k] = below.get(lines[k]!.column);
+      below.set(lines[k]!.column, lines[k]!);
+    }
     lines.forEach((l, k) => {
       const left = textLeft.get(l.column);
-      const next = lines.slice(k + 1).find((n) => n.column === l.column);
+      const next = nextInColumn[k];
       if (
         left !== undefined &&
         l.x < left - 4 &&
@@ -1494,7 +1537,10 @@ function monospacedFonts(pageLines: Line[][]): Set<string> {
   return out;
 }
 
-type FieldMap = Map<string, { page: number; type: string; value: string | boolean | null; options: string[]; readOnly: boolean }>;
+type FieldMap = Map<
+  string,
+  { page: number; type: string; value: string | boolean | null; options: string[]; optionSet: Set<string>; readOnly: boolean }
+>;
 
 /** Widget annotations grouped into fields (a radio group has one widget per option). */
 function collectFields(annotations: Record<string, unknown>[], page: number, map: FieldMap): void {
@@ -1520,10 +1566,15 @@ function collectFields(annotations: Record<string, unknown>[], page: number, map
     if (type === 'radio' && typeof a['buttonValue'] === 'string') options.push(a['buttonValue']);
     const known = map.get(name);
     if (known) {
-      for (const o of options) if (!known.options.includes(o)) known.options.push(o);
+      // A set beside the list: a field's widgets may bring thousands of options each.
+      for (const o of options)
+        if (!known.optionSet.has(o)) {
+          known.optionSet.add(o);
+          known.options.push(o);
+        }
       continue;
     }
-    map.set(name, { page, type, value, options, readOnly: a['readOnly'] === true });
+    map.set(name, { page, type, value, options, optionSet: new Set(options), readOnly: a['readOnly'] === true });
   }
 }
 

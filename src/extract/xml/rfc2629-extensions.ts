@@ -87,7 +87,22 @@ function declaredNamespace(el: Element, attr: string): string | null {
  * the two octets CRLF it stands for in an HTTP message.
  */
 export function lengthOf(target: Element): number {
-  const text = textContent(target).replace(/\r\n?/g, '\n');
-  // Characters, as the renderer's string-length counts them (code points, not UTF-16 units).
-  return [...text].length + (text.match(/\n/g)?.length ?? 0);
+  const text = textContent(target);
+  // Characters, as the renderer's string-length counts them (code points, not UTF-16 units), counted
+  // in one pass without copying: a document may ask for the length of a large element many times.
+  let length = 0;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 0x0d || c === 0x0a) {
+      if (c === 0x0d && text.charCodeAt(i + 1) === 0x0a) i++;
+      length += 2;
+    } else {
+      if (c >= 0xd800 && c <= 0xdbff) {
+        const next = text.charCodeAt(i + 1);
+        if (next >= 0xdc00 && next <= 0xdfff) i++;
+      }
+      length++;
+    }
+  }
+  return length;
 }

@@ -240,6 +240,8 @@ class RfcXmlWalker {
   sectionCount = 0;
   /** How many `<sup>`/`<sub>` enclose the node being written. */
   private scriptNesting = 0;
+  /** `x:length-of` lengths by target element, each counted once. */
+  private readonly lengths = new Map<Element, number>();
   /** Whether content of the document comes from documents named by `<x:source>` (not read here). */
   externalSources = false;
 
@@ -735,7 +737,14 @@ class RfcXmlWalker {
   private lengthOf(el: Element): string {
     const id = el.attribs['target'] ?? '';
     const target = this.targets?.element(id);
-    return target === undefined ? id : String(lengthOf(target));
+    if (target === undefined) return id;
+    // Once per target: thousands of references to one large artwork would each re-read all its text.
+    let length = this.lengths.get(target);
+    if (length === undefined) {
+      length = lengthOf(target);
+      this.lengths.set(target, length);
+    }
+    return String(length);
   }
 
   /** Remembers an `<xref x:rel>` whose section number only the document `<x:source>` names holds. */
