@@ -16,6 +16,7 @@ import { EpistemeError, describeCause } from '../failure.js';
 import { PRODUCER_VERSION } from '../version.js';
 import { indexFingerprint } from '../index/index-reader.js';
 import { DEFAULT_READ_MAX_CHARS, READ_MAX_CHARS_RANGE, READ_OFFSET_RANGE, readSection } from '../query/section.js';
+import { workspaceSectionAlternates } from './section-alternates.js';
 import { BoundedLines } from './bounded-lines.js';
 import { Output } from './output.js';
 import { IndexSession, rebuildCommand } from './query-session.js';
@@ -67,6 +68,8 @@ type ToolAnswer = CallToolResult;
 
 export async function serve(options: ServeOptions): Promise<number> {
   const session = new IndexSession({ index: options.index, maxInputBytes: options.maxInputBytes }, true);
+  // A section's other ids, from the evidence of the workspace the index is in (read on a miss only).
+  const sectionAlternates = workspaceSectionAlternates(options.index);
   const schemas = loadSchemas();
   const server = new Server(
     { name: 'episteme', version: PRODUCER_VERSION },
@@ -119,7 +122,7 @@ export async function serve(options: ServeOptions): Promise<number> {
           envelope('show', options.debug, async (output) => {
             const read = checked(() => readRequest(args));
             const index = await session.open((warning) => output.warn(warning));
-            return readSection(index, read) as unknown as Record<string, unknown>;
+            return readSection(index, read, sectionAlternates) as unknown as Record<string, unknown>;
           }),
         );
       case 'status':

@@ -15,6 +15,7 @@ import { inRange, MAX_INPUT_BYTES_RANGE, rangeText } from './option-validators.j
 import type { Output } from './output.js';
 import { IndexSession } from './query-session.js';
 import { workspaceSearchIndex } from './query-workspace.js';
+import { workspaceSectionAlternates } from './section-alternates.js';
 
 /** Human output says, before the text, what the `| ` lines are (as query does). */
 export const SHOW_UNTRUSTED_MARKER =
@@ -77,13 +78,18 @@ export class ShowCommand extends EpistemeCommand {
       throw new EpistemeError('usage-error', 'show reads the index from a file, not stdin.', { hint: 'Name the index: --index FILE.' });
     checkCitation(this.citation);
     // Without --index, the workspace's search index, as query finds it.
+    const indexPath = this.index ?? workspaceSearchIndex(this.config);
     const session = new IndexSession({
-      index: this.index ?? workspaceSearchIndex(this.config),
+      index: indexPath,
       chunkIndex: this.chunkIndex,
       maxInputBytes: this.maxInputBytes,
     });
     const index = await session.open((warning) => output.warn(warning));
-    const answer = readSection(index, { citation: this.citation, maxChars: this.maxChars, offset: this.offset });
+    const answer = readSection(
+      index,
+      { citation: this.citation, maxChars: this.maxChars, offset: this.offset },
+      workspaceSectionAlternates(indexPath),
+    );
     const data = answer as unknown as Record<string, unknown>;
     if (output.json) return { data, human: [] };
     return { data, human: showLines(answer) };

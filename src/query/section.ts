@@ -103,7 +103,14 @@ function openedAt(sectionId: string | null, first: ChunkRow): string | null {
   return first[4] ?? (pages !== null && pages.length > 0 ? `page=${pages[0]}` : null);
 }
 
-export function readSection(index: LoadedSearchIndex, request: SectionRequest): SectionAnswer {
+/**
+ * The other ids of a document's sections (an alternate id -> the section's fragment or id), for a
+ * citation the chunk rows do not hold; null when they cannot be known (cli/section-alternates.ts reads
+ * them from the workspace's evidence document).
+ */
+export type SectionAlternates = (documentId: string, snapshotId: string) => ReadonlyMap<string, string> | null;
+
+export function readSection(index: LoadedSearchIndex, request: SectionRequest, alternates?: SectionAlternates): SectionAnswer {
   const { citation } = request;
   const starts: number[] = [];
   let total = 0;
@@ -124,6 +131,12 @@ export function readSection(index: LoadedSearchIndex, request: SectionRequest): 
         'from this index; a citation from another workspace or an older build may not be held.',
       details: { citation: citation.slice(0, 200) },
     });
+
+  // An id of a section the rows do not carry (its other ids): the section that has it, if known.
+  const alternateSection = (document: number, id: string): string | undefined => {
+    const row = index.documents[document]!;
+    return alternates?.(row[0], row[2])?.get(id);
+  };
 
   let document = -1;
   let rows: ChunkRow[] = [];
@@ -153,6 +166,13 @@ export function readSection(index: LoadedSearchIndex, request: SectionRequest): 
         match = findFragment(rows, fragment);
         named = fragment;
       }
+      if (match === undefined) {
+        const section = alternateSection(document, fragment);
+        if (section !== undefined) {
+          match = findFragment(rows, section);
+          named = section;
+        }
+      }
       // A PDF's page (RFC 8118's `#page=N`, as query hits cite a PDF passage): the section on that page.
       const page = match === undefined ? /^page=([1-9][0-9]{0,8})$/.exec(fragment) : null;
       if (page) {
@@ -175,6 +195,11 @@ export function readSection(index: LoadedSearchIndex, request: SectionRequest): 
       else {
         named = citation.slice(hash + 1);
         match = findFragment(rows, named);
+        const section = match === undefined ? alternateSection(document, named) : undefined;
+        if (section !== undefined) {
+          match = findFragment(rows, section);
+          named = section;
+        }
       }
     }
     if (match === undefined) throw notFound(`The document ${documentId} has no chunk, section or id "${citation.slice(hash + 1)}"`);
