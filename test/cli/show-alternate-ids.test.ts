@@ -3,7 +3,9 @@ import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { Rig } from '../helpers/rig.js';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { CLI, Rig } from '../helpers/rig.js';
 
 /**
  * A link from another document names a section by one of its other ids (an old anchor kept before the
@@ -32,6 +34,16 @@ test('show opens a section by an id its source also gives it (an old anchor befo
     const byId = await rig.exec(['show', 'example-test-spec-html#old-intro', '--json']);
     assert.equal(byId.code, 0, byId.stderr);
     assert.equal((byId.json!.data as { citation: { sectionId: string } }).citation.sectionId, 'intro');
+
+    // The MCP read tool, as an agent calls it: the same section.
+    const client = new Client({ name: 'episteme-test', version: '1.0.0' });
+    await client.connect(new StdioClientTransport({ command: process.execPath, args: [CLI, 'serve'], cwd: rig.dir, stderr: 'pipe' }));
+    try {
+      const read = await client.callTool({ name: 'read', arguments: { citation: `${URL}#old-intro` } });
+      assert.equal((read.structuredContent as { data: { citation: { sectionId: string } } }).data.citation.sectionId, 'intro');
+    } finally {
+      await client.close();
+    }
 
     const unknown = await rig.exec(['show', `${URL}#no-such-id`, '--json']);
     assert.equal(unknown.code, 2);
