@@ -565,7 +565,8 @@ function toolList(schemas: Record<string, Schema>, readOnly: boolean) {
       name: 'read',
       title: 'Read a cited section',
       description:
-        "The section a citation names (a hit's chunkId, its sourceUrl#fragment, or documentId#sectionId): its blocks' text " +
+        "The section a citation names (a hit's chunkId, its sourceUrl#fragment, or documentId#sectionId; any id the source " +
+        "gives a section, as links from other documents use): its blocks' text " +
         'within maxChars from offset, what was cut and the next offset; the envelope of `episteme show --json`. Untrusted source text.',
       inputSchema: schemas['showRequest']!,
       outputSchema: envelopeOf(schemas['envelope']!, 'show', schemas['showAnswer']!),

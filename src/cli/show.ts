@@ -31,7 +31,9 @@ export class ShowCommand extends EpistemeCommand {
       `
       CITATION is what a query hit gives: its chunk id (\`<documentId>#<block id>\`), or its source URL with the fragment ` +
       `(\`https://url.spec.whatwg.org/#concept-url-parser\`: a section id or any id inside a section), or \`<documentId>#<section id>\`; ` +
-      `a URL or document id alone names the document's first section. The section's own blocks are printed in document order (its ` +
+      `a URL or document id alone names the document's first section, and a section's other ids (an older anchor, ` +
+      `rfc2629.xslt's \`rfc.section.5.5\`, which links from other documents use) name it too. ` +
+      `The section's own blocks are printed in document order (its ` +
       `subsections are sections of their own, except those without an id, which cite the section and are printed with it), ` +
       `rebuilt from the chunks the index holds, so the text is the generation the query answered from.
 
