@@ -35,11 +35,17 @@ export const MAX_LINK_TEXT = 512;
  * 50 MB document.
  */
 export function boundedCopy(text: string): string {
+  const head = linkTextHead(text);
+  return head === text ? text : `${head}…`;
+}
+
+/** The first MAX_LINK_TEXT code units of `text`, without splitting a surrogate pair; `text` itself when no longer. */
+export function linkTextHead(text: string): string {
   if (text.length <= MAX_LINK_TEXT) return text;
   let end = MAX_LINK_TEXT;
   const last = text.charCodeAt(end - 1);
   if (last >= 0xd800 && last <= 0xdbff) end -= 1;
-  return `${text.slice(0, end)}…`;
+  return text.slice(0, end);
 }
 
 /**

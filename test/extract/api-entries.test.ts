@@ -1,6 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { extractBytes } from './helpers.js';
+import { seededRandom } from '../helpers/random.js';
 import { nameOfSignature } from '../../src/extract/html/sections.js';
 
 /**
@@ -133,4 +134,58 @@ test('an element with an id of its own after the anchor is nearer than the passa
   const citedAt = (text: string): string | null | undefined => doc.blocks.find((b) => b.text === text)?.fragment;
   assert.equal(citedAt('In the box.'), 'box');
   assert.equal(citedAt('After the box.'), 'old-entry');
+});
+
+test('generated pages of nested Sphinx entries: every paragraph is in, and cites, the innermost entry around it', async () => {
+  const random = seededRandom(32);
+  for (let page = 0; page < 150; page++) {
+    let n = 0;
+    const expected: { text: string; cited: string }[] = [];
+    const entries: { id: string; parent: string; alternate?: string }[] = [];
+    const paragraph = (around: string): string => {
+      const text = `P${n++}`;
+      expected.push({ text, cited: around });
+      return `<p>${text}</p>`;
+    };
+    // Paragraphs and entry lists in any order; an entry's definition holds the same, two levels deep at most.
+    const content = (around: string, depth: number): string => {
+      let html = '';
+      for (let k = Math.floor(random() * 4); k >= 0; k--) {
+        if (depth < 3 && random() < 0.5) {
+          html += '<dl class="py method">';
+          for (let e = Math.floor(random() * 3); e >= 0; e--) {
+            const id = `m.e${n++}`;
+            const alternate = random() < 0.3 ? `${id}b` : undefined;
+            entries.push({ id, parent: around, ...(alternate === undefined ? {} : { alternate }) });
+            html += `<dt class="sig sig-object py" id="${id}">${id}(x)</dt>`;
+            if (alternate !== undefined) html += `<dt class="sig sig-object py" id="${alternate}">${alternate}</dt>`;
+            html += `<dd>${content(id, depth + 1)}</dd>`;
+          }
+          html += '</dl>';
+        } else html += paragraph(around);
+      }
+      return html;
+    };
+    const body = content('s', 0) + paragraph('s');
+    const doc = await extractBytes(
+      `<!doctype html><title>t</title><h2 id="s">S</h2>${body}<h2 id="t">T</h2><p>After.</p>`,
+      URL,
+      'text/html',
+    );
+    const byFragment = new Map(doc.sections.map((s) => [s.fragment, s]));
+    const byId = new Map(doc.sections.map((s) => [s.id, s]));
+    for (const entry of entries) {
+      const section = byFragment.get(entry.id);
+      assert.ok(section !== undefined, `page ${page}: entry ${entry.id} is a section`);
+      assert.equal(byId.get(section.parentId ?? '')?.fragment, entry.parent, `page ${page}: ${entry.id} is under ${entry.parent}`);
+      assert.equal(section.level, byId.get(section.parentId!)!.level + 1);
+      assert.deepEqual(section.alternateIds ?? [], entry.alternate === undefined ? [] : [entry.alternate]);
+    }
+    for (const { text, cited } of expected) {
+      const block = doc.blocks.find((b) => b.text === text);
+      assert.equal(block?.fragment, cited, `page ${page}: ${text} cites ${cited}`);
+      assert.equal(byId.get(block!.sectionId ?? '')?.fragment, cited, `page ${page}: ${text} is in ${cited}`);
+    }
+    assert.equal(byId.get(doc.blocks.find((b) => b.text === 'After.')!.sectionId ?? '')?.fragment, 't', 'the next heading ends them');
+  }
 });

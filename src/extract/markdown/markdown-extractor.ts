@@ -4,7 +4,7 @@ import { type ChildNode, isTag, isText } from 'domhandler';
 import type { BlockAnchor, BlockKind, BlockDraft, DocumentBuilder, Link, ListItem } from '../document-builder.js';
 import { anchorId } from '../html/anchors.js';
 import { BLOCK_TAGS } from '../html/tags.js';
-import { MAX_LINK_TEXT, MAX_OUTLINE_DEPTH, boundedCopy } from '../input-bounds.js';
+import { MAX_OUTLINE_DEPTH, boundedCopy, linkTextHead } from '../input-bounds.js';
 import { LinkResolver } from '../link-resolver.js';
 import { parseMarkup } from '../markup-parser.js';
 import { normalizeSpace } from '../text-sink.js';
@@ -591,11 +591,8 @@ class MarkdownReader {
 
 /** A link's text as the HTML extractor records one: at most MAX_LINK_TEXT code units of its source text, else cut, ending in "…". */
 function linkText(raw: string): string {
-  if (raw.length <= MAX_LINK_TEXT) return normalizeSpace(raw);
-  let end = MAX_LINK_TEXT;
-  const last = raw.charCodeAt(end - 1);
-  if (last >= 0xd800 && last <= 0xdbff) end -= 1;
-  return `${normalizeSpace(raw.slice(0, end))}…`;
+  const head = linkTextHead(raw);
+  return head === raw ? normalizeSpace(raw) : `${normalizeSpace(head)}…`;
 }
 
 /** An image's alternative text (markdown-it keeps it as the image token's children). */
