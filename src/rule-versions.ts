@@ -171,9 +171,10 @@ export const INDEX_PART_VERSION = 13;
  * Tokenizer and stemming: index bytes and query matching depend on it. 2: the index also counts the
  * parts of compound words (tokenizer.ts indexTerms: MRCPv2 -> mrcp v2). 3: a word over 64 characters
  * is no compound. 4: a word part of combining marks alone (a variation selector) has no term; it was
- * the empty term, which every such part matched.
+ * the empty term, which every such part matched. 5: the index also counts symbol terms (symbol-terms.ts:
+ * `->>`, `<=>`, `\K`), outside a chunk's length.
  */
-export const TOKENIZER_VERSION = 4;
+export const TOKENIZER_VERSION = 5;
 
 /**
  * Which documents the search index cuts into which files (index-layout.ts planSearchSegments), beside the

@@ -60,17 +60,19 @@ export function answerQuery(index: LoadedSearchIndex, options: QueryOptions): Re
 }
 
 /**
- * A query must hold a word the index could hold: it indexes words and numbers, not punctuation, so
- * `->>` or a blank term would match nothing and say nothing about why. `usage-error` naming the terms.
+ * A query must hold a term the index could hold: it indexes words, numbers and operators of two to
+ * four symbols (symbol-terms.ts), not single punctuation marks, so `?` or a blank term would match
+ * nothing and say nothing about why. `usage-error` naming the terms.
  */
 export function checkQueryHasWords(terms: readonly string[], where = 'The query'): void {
   if (parseQueryTerms(terms).scoringTerms.length > 0) return;
   const shown = terms.map((term) => JSON.stringify(term.length > 40 ? `${term.slice(0, 40)}…` : term)).join(', ');
   throw new EpistemeError(
     'usage-error',
-    `${where} has no word to search for (${shown.slice(0, 200)}): the index holds words and numbers, not punctuation or symbols.`,
+    `${where} has no word to search for (${shown.slice(0, 200)}): the index holds words, numbers and operators of two to ` +
+      'four symbols (`->>`, `$@`), not single punctuation marks or longer runs.',
     {
-      hint: 'Add the words around it or name it in words: `episteme query "json ->> operator"`.',
+      hint: 'Add the words around it or name it in words: `episteme query "json extract operator"`.',
       details: { field: 'terms' },
     },
   );

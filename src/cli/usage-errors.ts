@@ -56,6 +56,12 @@ export function diagnoseOptions(command: string, args: readonly string[], option
     const name = arg.includes('=') ? arg.slice(0, arg.indexOf('=')) : arg;
     const valued = takesValue.get(name);
     if (valued === undefined) {
+      // `->>`, `-1`: a value that starts with a dash, not an option name.
+      if (!/^--?[A-Za-z]/.test(arg) && !arg.includes("'"))
+        return {
+          message: `Unknown option ${name} for \`episteme ${command}\`: an argument that starts with "-" is read as an option.`,
+          hint: `Put it after \`--\`: \`episteme ${command} -- '${arg}'\`, or run \`episteme ${command} --help\`.`,
+        };
       const near = nearest(
         name,
         [...takesValue.keys()].filter((n) => n.startsWith('--') && !n.startsWith('--no-')),

@@ -535,7 +535,7 @@ function freshPostings(
   texts.forEach((text, ordinal) => {
     // One pass over the chunk's terms, then its heading's: a term's lists end with this chunk's entry
     // once it has been seen here, so counting needs no map per chunk.
-    const { terms, words } = termsOf(text);
+    const { terms, words, length } = termsOf(text);
     for (const term of terms) {
       const entry = byTerm.get(term);
       if (entry === undefined) {
@@ -560,7 +560,7 @@ function freshPostings(
         entry.headingTfs.push(1);
       }
     }
-    lengths.push(terms.length);
+    lengths.push(length);
     passageKeys.push(passageKey(terms, words));
   });
   const terms = [...byTerm.keys()].sort(compareCodeUnits);
@@ -627,7 +627,7 @@ function patchedPostings(
       insertEntry(entry, ordinal, tf, headingTf);
       touched.add(term);
     }
-    lengths[ordinal] = body.terms.length;
+    lengths[ordinal] = body.length;
     passageKeys[ordinal] = passageKey(body.terms, body.words);
   }
   let added = false;

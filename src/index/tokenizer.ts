@@ -1,5 +1,6 @@
 import { stemmer } from 'stemmer';
 import { isPlainText, wordRunsOf } from '../chunk/text-boundaries.js';
+import { isSymbolTerm, symbolSpans } from './symbol-terms.js';
 
 /**
  * The one tokenizer used to index chunks, parse queries and place snippet highlights. Its output
@@ -296,7 +297,8 @@ function startsWithAny(word: string, prefixes: readonly string[]): boolean {
  * (stemPrefix of each wanted term), words that cannot be a wanted term have the term ''. With
  * `wanted`, a compound word whose own term is not wanted but one of whose parts is gives one span per
  * part (as wantedTermPositions reads it), each with the whole word's offsets: a snippet highlights the
- * word "MRCPv2" for the query word "MRCP", and is never cut inside it.
+ * word "MRCPv2" for the query word "MRCP", and is never cut inside it. When `wanted` holds a symbol
+ * term (symbol-terms.ts), the text's symbol spans are given too, in order.
  */
 export function tokenizeWithOffsets(text: string, lookingFor?: readonly string[], wanted?: ReadonlySet<string>): TokenSpan[] {
   const spans: TokenSpan[] = [];
@@ -345,7 +347,25 @@ export function tokenizeWithOffsets(text: string, lookingFor?: readonly string[]
     }
     for (const term of terms) spans.push({ term, start, end });
   }
-  return spans;
+  return wanted !== undefined && hasSymbolTerm(wanted) ? withSymbolSpans(spans, symbolSpans(text)) : spans;
+}
+
+function hasSymbolTerm(terms: ReadonlySet<string>): boolean {
+  for (const term of terms) if (isSymbolTerm(term)) return true;
+  return false;
+}
+
+/** Word spans and symbol spans (symbol-terms.ts) merged in order of their starts. */
+function withSymbolSpans(words: TokenSpan[], symbols: TokenSpan[]): TokenSpan[] {
+  if (symbols.length === 0) return words;
+  const merged: TokenSpan[] = [];
+  let s = 0;
+  for (const span of words) {
+    while (s < symbols.length && symbols[s]!.start < span.start) merged.push(symbols[s++]!);
+    merged.push(span);
+  }
+  while (s < symbols.length) merged.push(symbols[s++]!);
+  return merged;
 }
 
 /**
@@ -460,18 +480,21 @@ function bigramSpans(run: string, offset: number): TokenSpan[] {
   return grams;
 }
 
-/** A text's terms as the index counts them: its words' terms (tokenize()), then its compound words' parts. */
+/** A text's terms as the index counts them: its words' terms (tokenize()), its compound words' parts, its symbols. */
 export interface IndexTerms {
-  /** tokenize(text), then the terms of each compound word's parts (compoundParts), in order. */
+  /** tokenize(text), then the terms of each compound word's parts (compoundParts), then its symbol terms, in order. */
   terms: string[];
   /** How many of `terms` are tokenize(text)'s: the text's words, without the parts. */
   words: number;
+  /** How many of `terms` are words and parts: the text's length as BM25 normalises it (symbols do not lengthen it). */
+  length: number;
 }
 
 /**
  * Terms of a text as the index counts them: tokenize()'s, then the terms of each compound ASCII
  * word's parts (compoundParts: MRCPv2 -> mrcp v2, textContent -> text content, sha256 -> sha 256),
- * as a search engine's word-delimiter filter does at index time. A question says "MRCP" where the
+ * as a search engine's word-delimiter filter does at index time, then its symbol terms
+ * (symbol-terms.ts: `->>`, `<=>`, `\K`). A question says "MRCP" where the
  * specification writes "MRCPv2", or "same site" where it writes "SameSite": the part matches.
  * Queries are not split (query-terms.ts tokenizes them with tokenize()), so a compound the question
  * writes matches the whole word and counts once.
@@ -493,7 +516,10 @@ export function indexTerms(text: string): IndexTerms {
   }
   const words = terms.length;
   if (parts !== undefined) for (let t = 0; t < parts.length; t++) terms.push(parts[t]!);
-  return { terms, words };
+  const length = terms.length;
+  const symbols = symbolSpans(text);
+  for (let t = 0; t < symbols.length; t++) terms.push(symbols[t]!.term);
+  return { terms, words, length };
 }
 
 /** Cache: raw word -> its terms and its parts' terms (one lookup per word, as tokenize() makes). */

@@ -1,3 +1,4 @@
+import { symbolTerms } from '../index/symbol-terms.js';
 import { tokenize } from '../index/tokenizer.js';
 import { compareCodeUnits } from '../store/canonical-json.js';
 import { STOP_TERMS } from './stop-words.js';
@@ -9,7 +10,8 @@ import { STOP_TERMS } from './stop-words.js';
  * as the query says it (its query frequency, which the ranking saturates), except unquoted stop
  * words (see stop-words.ts) when the query has other words to score. A stop word joined to other
  * words without a space (a hyphenated term such as "same-origin"), or written in capitals in a query
- * that has lower-case letters ("a body in a GET request"), is not left out.
+ * that has lower-case letters ("a body in a GET request"), is not left out. Symbols the query
+ * writes (`->>`, `<=>`, `\K`: symbol-terms.ts) are scoring terms too, in no phrase.
  */
 export interface ParsedQuery {
   /** Distinct terms, sorted (the fixed order in which scores are summed). */
@@ -47,6 +49,8 @@ export function parseQueryTerms(inputs: readonly string[]): ParsedQuery {
       const terms = tokenize(piece);
       for (const term of terms) scoring.set(term, (scoring.get(term) ?? 0) + 1);
       sequence.push(...terms);
+      // Symbols (`->>`, `$@`) score as words do; they take no position, so they are in no phrase or pair.
+      for (const term of symbolTerms(piece)) scoring.set(term, (scoring.get(term) ?? 0) + 1);
       // A word joined to others without a space ("same-origin", "only-if-cached", "up-to-date") is
       // part of a technical term: none of its words is left out as a stop word.
       for (const word of piece.split(/\s+/)) {

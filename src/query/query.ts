@@ -9,6 +9,7 @@ import {
   type LoadedSearchIndex,
   type Postings,
 } from '../index/index-reader.js';
+import { isSymbolTerm, symbolText } from '../index/symbol-terms.js';
 import { stemPrefix, wantedTermPositions } from '../index/tokenizer.js';
 import { compareCodeUnits } from '../store/canonical-json.js';
 import { codePointLength } from '../chunk/text-boundaries.js';
@@ -86,6 +87,7 @@ export interface TermEvidence {
 
 /** One query term's share of a hit's score: points = chunk points + document points + heading-name and id-name points. */
 export interface TermContribution {
+  /** The index term: a word's (stemmed, folded) term, or a symbol as the text writes it (`->>`). */
   term: string;
   /** Points from the chunk's own section heading naming the term with the query's other words (0 otherwise; named-ids.ts). */
   headingName: number;
@@ -617,7 +619,7 @@ function explainScore(
     const headingName = entry.headingNamed.includes(term) ? namePoints(chunkWeight, chunkWeightOfField) : 0;
     const idName = entry.named.includes(term) ? namePoints(chunkWeight, chunkWeightOfField) : 0;
     terms.push({
-      term,
+      term: isSymbolTerm(term) ? symbolText(term) : term,
       headingName,
       idName,
       queryFrequency: query.queryFrequencies[t]!,

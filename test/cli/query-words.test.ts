@@ -49,27 +49,31 @@ test('query words after the options are the query as typed', async () => {
 });
 
 /**
- * The index holds words and numbers, not punctuation: a query of symbols alone (`->>`) or a blank term
- * matched nothing and said nothing. It is a usage error naming the terms, with a hint that works, on
- * the command line, in a --batch line and the same for a query with words around the symbol.
+ * The index holds words, numbers and operators, not single punctuation marks: a query of those alone
+ * (`?`, `#`) or a blank term matched nothing and said nothing. It is a usage error naming the terms,
+ * with a hint that works, on the command line, in a --batch line and the same for a query with words
+ * around the symbol.
  */
 test('a query with no word to search for is a usage error, not a silent empty answer', async () => {
   const rig = new Rig();
   try {
     writeSmallWorkspace(rig, 4);
     assert.equal((await rig.exec(['build', '--json'])).code, 0);
-    for (const terms of [['->>'], ['   '], ['->>', '#>']]) {
+    for (const terms of [['?'], ['   '], ['# ?', '>']]) {
       const symbols = await rig.exec(['query', ...terms.flatMap((term) => ['--term', term]), '--json']);
       assert.equal(symbols.code, 2, symbols.stdout);
       assert.equal(symbols.json!.error!.code, 'usage-error');
-      assert.match(symbols.json!.error!.message, /^The query has no word to search for \(.*\): the index holds words and numbers/);
+      assert.match(
+        symbols.json!.error!.message,
+        /^The query has no word to search for \(.*\): the index holds words, numbers and operators/,
+      );
       assert.equal(symbols.json!.error!.details!.field, 'terms');
     }
-    const human = await rig.exec(['query', '--term', '->>']);
+    const human = await rig.exec(['query', '--term', '?']);
     assert.equal(human.code, 2);
-    assert.match(human.stderr, /no word to search for \("->>"\)/);
+    assert.match(human.stderr, /no word to search for \("\?"\)/);
     assert.match(human.stderr, /hint: Add the words around it or name it in words/);
-    const batch = await rig.exec(['query', '--batch'], { input: '{"terms":["->>"]}\n{"terms":["topic1 ->>"]}\n' });
+    const batch = await rig.exec(['query', '--batch'], { input: '{"terms":["?"]}\n{"terms":["topic1 ?"]}\n' });
     const lines = batch.stdout
       .trim()
       .split('\n')
@@ -79,7 +83,7 @@ test('a query with no word to search for is a usage error, not a silent empty an
     assert.match(lines[0]!.error!.message, /^Line 1 has no word to search for/);
     assert.equal(lines[1]!.ok, true);
     // The hint's own advice works: words around the symbol are a query.
-    const words = await rig.exec(['query', 'topic1 ->>', '--json']);
+    const words = await rig.exec(['query', 'topic1 ?', '--json']);
     assert.equal(words.code, 0, words.stderr);
     assert.ok(words.json!.data!.hits.length > 0);
   } finally {

@@ -5,9 +5,10 @@ import { EpistemeError } from '../../src/failure.js';
 import { seededRandom } from '../helpers/random.js';
 
 /**
- * A query needs a word the index can hold (letters or digits): generated terms of punctuation, symbols
- * and spaces alone are refused as usage-error naming the terms; the same terms with one word in them,
- * anywhere, are accepted. Through parseQueryRequest too (--batch lines, MCP search).
+ * A query needs a term the index can hold: a word (letters or digits) or an operator of two to four
+ * symbols (`->>`). Generated terms of single punctuation marks and symbols between spaces are refused
+ * as usage-error naming the terms; the same terms with one word in them, anywhere, are accepted, and
+ * so are operators alone. Through parseQueryRequest too (--batch lines, MCP search).
  */
 const SYMBOLS = [...'->#@<>=!?|&*+/\\^~%$:;.,()[]{}"\'`'];
 const SPACES = [' ', '\t', '\u00a0'];
@@ -17,7 +18,7 @@ test('generated terms without a letter or digit are refused; with one word they 
   const pick = <T>(items: readonly T[]): T => items[Math.floor(next() * items.length)]!;
   for (let i = 0; i < 500; i++) {
     const length = 1 + Math.floor(next() * 12);
-    const noise = Array.from({ length }, () => (next() < 0.8 ? pick(SYMBOLS) : pick(SPACES))).join('');
+    const noise = Array.from({ length }, () => pick(SYMBOLS) + pick(SPACES)).join('');
     assert.throws(
       () => checkQueryHasWords([noise]),
       (error: unknown) => error instanceof EpistemeError && error.code === 'usage-error' && /no word to search for/.test(error.message),
@@ -30,4 +31,12 @@ test('generated terms without a letter or digit are refused; with one word they 
     assert.doesNotThrow(() => checkQueryHasWords([noise, withWord]), JSON.stringify(withWord));
     assert.equal(parseQueryRequest({ terms: [withWord] }).terms[0], withWord);
   }
+});
+
+test('an operator alone is a query: two to four symbols, or a backslash escape', () => {
+  for (const operator of ['->>', '<=>', '$@', '::', '&&', '?<=', '\\K']) {
+    assert.doesNotThrow(() => checkQueryHasWords([operator]), operator);
+    assert.equal(parseQueryRequest({ terms: [operator] }).terms[0], operator);
+  }
+  for (const lone of ['-', '?', '()', '"', '...', '+------+']) assert.throws(() => checkQueryHasWords([lone]), EpistemeError, lone);
 });

@@ -1,0 +1,57 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { isSymbolTerm, symbolSpans, symbolText } from '../../src/index/symbol-terms.js';
+import { indexTerms, tokenize } from '../../src/index/tokenizer.js';
+
+const symbols = (text: string): string[] => symbolSpans(text).map((span) => symbolText(span.term));
+
+test('operators are runs of ASCII symbols as the text writes them', () => {
+  assert.deepEqual(symbols('What is the ->> operator in SQLite?'), ['->>']);
+  assert.deepEqual(symbols('$_ $/ <=> && || != tr/// <<~EOT ::before'), ['$_', '$/', '<=>', '&&', '||', '!=', '///', '<<~', '::']);
+  assert.deepEqual(symbols('(?<=pattern) and (?!x)'), ['?<=', '?!']);
+});
+
+test('brackets, quotes and sentence punctuation around a symbol are not part of it', () => {
+  assert.deepEqual(symbols('f(x), g(y); a[i] {b} "x" \'y\' `z`.'), []);
+  assert.deepEqual(symbols('use "->>"; see (->>). Then ->>, or ->>!'), ['->>', '->>', '->>', '->>']);
+  // A run that ends a word keeps two characters: $? and ?? are operators, $@? is $@ asked about.
+  assert.deepEqual(symbols('What is $@? And $? or ?? here.'), ['$@', '$?', '??']);
+});
+
+test('ellipses, leaders and drawings are not operators; single symbols are not either', () => {
+  assert.deepEqual(symbols('a...b ... Contents ........ 5 +------+ |=====| - + * / $ @'), []);
+});
+
+test('a backslash escape keeps its letter and its case', () => {
+  const spans = symbolSpans('\\K or \\k, (\\d+) and \\\\');
+  assert.deepEqual(
+    spans.map((span) => symbolText(span.term)),
+    ['\\K', '\\k', '\\d', '\\\\'],
+  );
+  assert.deepEqual(
+    spans.map((span) => [span.start, span.end]),
+    [
+      [0, 2],
+      [6, 8],
+      [11, 13],
+      [20, 22],
+    ],
+  );
+});
+
+test('symbol terms are fullwidth forms: never a word term, never ASCII punctuation in the index', () => {
+  const terms = indexTerms('The ->> operator, "quoted" | piped || and \\K.').terms;
+  const symbolic = terms.filter(isSymbolTerm);
+  assert.deepEqual(symbolic.map(symbolText), ['->>', '||', '\\K']);
+  for (const term of terms) assert.doesNotMatch(term, /[\s"\\|]/, term);
+  // Fullwidth text is folded to ASCII words, so no word is ever a symbol term.
+  assert.deepEqual(tokenize('ＡＢＣ －＞＞').filter(isSymbolTerm), []);
+});
+
+test('symbols do not lengthen a text: its length counts words and parts only', () => {
+  const plain = indexTerms('the json operator returns text');
+  const withSymbols = indexTerms('the json ->> operator returns text ->> <=>');
+  assert.equal(withSymbols.length, plain.length);
+  assert.equal(withSymbols.words, plain.words);
+  assert.equal(withSymbols.terms.length, plain.terms.length + 3);
+});
