@@ -77,6 +77,13 @@ export interface HtmlRules {
   gridHeaderCellSelectors?: string[];
   /** Definition terms naming an API entry (Sphinx's `dt.sig-object[id]`): each entry a subsection; optional. */
   entrySelectors?: string[];
+  /**
+   * Elements that each hold one API entry, its signature their first child element (Haddock's `div.top`,
+   * `p.src` first): each a subsection as an entrySelectors term opens, its id the signature's; optional.
+   */
+  entryBlockSelectors?: string[];
+  /** Headings that label the blocks after them inside an entry (Erlang/OTP's "Types"), read as a paragraph; optional. */
+  labelHeadingSelectors?: string[];
 }
 
 export interface TextRules {
