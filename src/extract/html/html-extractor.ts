@@ -189,7 +189,7 @@ class HtmlWalker implements HtmlWalk {
     // A family's label heading (Erlang/OTP's "Types" in each function, all with id="types") is a paragraph
     // of the entry it labels, citing it: not its own id, which the generator repeats.
     if (level !== undefined && !outer.inSectioningRoot && this.rules.labelHeading?.(el) === true) {
-      this.inlineRun(el.children, contextBelow(this.rules, el, outer));
+      this.inlineRun(el.children, outer);
       return;
     }
     if (level !== undefined && outer.inSectioningRoot) {
