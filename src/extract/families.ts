@@ -12,7 +12,10 @@ import { describeSchemaErrors } from '../store/schema-errors.js';
 
 /** Selectors and class lists that drive HTML extraction for one family (rules/<id>.json, "html"). */
 export interface HtmlRules {
-  /** Tried in order; the first selector that matches anything gives the extraction root. */
+  /**
+   * Tried in order; the first selector that matches anything gives the extraction root, its first match,
+   * unless it also matches an element outside that one (side-by-side `<article>`s): then the next is tried.
+   */
   rootSelectors: string[];
   /** Elements whose id names the section opened by their first heading (`<section id>` in RFC HTML). */
   sectionSelectors: string[];

@@ -160,12 +160,13 @@ test('a "#" glyph with an id of its own outside a heading is kept: its id is cit
   assert.equal(doc.blocks[0]?.text, 'Text # more.');
 });
 
-test('a printed section number parted from its title by a dash (the Lua manual) is the number', async () => {
+test('a printed section number parted from its title by a dash (the Lua 5.1 and 5.2 manuals) is the number', async () => {
   const html =
     '<!DOCTYPE html><html><head><title>Lua 5.2 Reference Manual</title></head><body>' +
     '<h1><a href="http://www.lua.org/"><img src="logo.gif" alt=""></a>Lua 5.2 Reference Manual</h1>' +
     '<h2>2 &ndash; <a name="2">Basic Concepts</a></h2><p>This section describes the basic concepts.</p>' +
     '<h3>2.1 &ndash; <a name="2.1">Values and Types</a></h3><p>Lua is a dynamically typed language.</p>' +
+    '<h2>5 - <a name="5">Standard Libraries</a></h2><p>The standard libraries.</p>' +
     '<h3><a name="pdf-assert"><code>assert (v [, message])</code></a></h3><p>Issues an error.</p></body></html>';
   const doc = await extractBytes(html, URL, 'text/html');
   assert.deepEqual(
@@ -174,6 +175,7 @@ test('a printed section number parted from its title by a dash (the Lua manual) 
       [null, null, 'Lua 5.2 Reference Manual'],
       ['2', '2', 'Basic Concepts'],
       ['2.1', '2.1', 'Values and Types'],
+      ['5', '5', 'Standard Libraries'],
       ['pdf-assert', null, 'assert (v [, message])'],
     ],
   );

@@ -10,9 +10,10 @@ import { fragmentOf, isPermalinkGlyph } from './permalinks.js';
 
 /**
  * A printed number: `2`, `2.1.`, `A.1`, `A.`, `Appendix A`, `Chapter 8.`, with the dash that may part it from the title
- * (the Lua manual's `2.1 &ndash; Values and Types`); groups: the Appendix/Annex/Chapter word, the number, its dot.
+ * (the Lua 5.2 manual's `2.1 &ndash; Values and Types`, 5.1's `2.1 - Lexical Conventions`); groups: the
+ * Appendix/Annex/Chapter word, the number, its dot.
  */
-const SECTION_NUMBER_PREFIX = /^(?:(Appendix|Annex|Chapter)\s+)?((?:\d+|[A-Z])(?:\.\d+)*)(\.?)(?=\s)\s*(?:[–—]\s+)?/;
+const SECTION_NUMBER_PREFIX = /^(?:(Appendix|Annex|Chapter)\s+)?((?:\d+|[A-Z])(?:\.\d+)*)(\.?)(?=\s)\s*(?:[-–—]\s+)?/;
 
 /**
  * A heading opens a section: its number (a section-number element or a printed prefix or
