@@ -31,7 +31,7 @@ test('an <article> beside other <article>s is no extraction root: every one is r
   assert.doesNotMatch(allText(single), /Site banner/, 'one article is still the root');
 });
 
-test('erl_docgen: functions as <article>s are all read; chrome pruned; "Types" labels its function', async () => {
+test('erl_docgen: functions as <article>s are all read as entries; chrome pruned; "Types" labels its function', async () => {
   const head = (id: string, name: string, since = ''): string =>
     `<h4 id="${id}" class="bold_code title-link func-head"><div class="title-anchors"><span class="ghlink-before">` +
     `<a href="#${id}" title="Link to this place!"><span class="paperclip-before"></span></a></span></div>` +
@@ -54,6 +54,11 @@ test('erl_docgen: functions as <article>s are all read; chrome pruned; "Types" l
     '<div class="REFBODY fun-types"><h3 id="types" class="func-types-title">Types</h3>' +
     '<div class="REFTYPES rt-1"><span class="bold_code bc-2">List = [T, ...]</span></div></div>' +
     '<div class="exports-tube"><div class="REFBODY rb-7"><p>Drops the last element of a List.</p></div></div>' +
+    '</article><article class="func">' +
+    head('seq-2', 'seq(From, To) -&gt; Seq') +
+    '\n' +
+    head('seq-3', 'seq(From, To, Incr) -&gt; Seq') +
+    '<div class="exports-tube"><div class="REFBODY rb-7"><p>Returns a sequence of integers.</p></div></div>' +
     '</article></div><div class="footer"><hr><p>Copyright © 1997-2026 Ericsson AB. All Rights Reserved.</p></div>' +
     '</div></div></body></html>';
   const doc = await extractBytes(html, URL, 'text/html');
@@ -65,6 +70,16 @@ test('erl_docgen: functions as <article>s are all read; chrome pruned; "Types" l
       ['export', 'Exports', 3],
       ['all-2', 'all(Pred, List) -> boolean()', 4],
       ['droplast-1', 'droplast(List) -> InitList', 4],
+      ['seq-2', 'seq(From, To) -> Seq', 4],
+    ],
+  );
+  const seq = doc.sections.find((s) => s.fragment === 'seq-2');
+  assert.deepEqual(seq?.alternateIds, ['seq-3'], 'a form sharing the text is an alternate id of the entry');
+  assert.deepEqual(
+    doc.blocks.filter((b) => b.sectionId === seq?.id).map((b) => [b.text, b.fragment]),
+    [
+      ['seq(From, To, Incr) -> Seq', 'seq-3'],
+      ['Returns a sequence of integers.', 'seq-2'],
     ],
   );
   for (const [text, fragment] of [

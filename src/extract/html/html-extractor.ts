@@ -117,15 +117,15 @@ class HtmlWalker implements HtmlWalk {
     this.writer = new FlowWriter(this.rules, ctx.baseUrl, ctx.links);
   }
 
-  /** Walks `parent`'s children as blocks and inline runs; `skip`, a child already read (an entry's signature), is not. */
-  walkContainer(parent: Element | Document, ctx: WalkContext, skip?: Element): void {
+  /** Walks `parent`'s children as blocks and inline runs; `skip`, children already read (an entry's signature), are not. */
+  walkContainer(parent: Element | Document, ctx: WalkContext, skip?: ReadonlySet<AnyNode>): void {
     let run: AnyNode[] = [];
     const flush = (): void => {
       if (run.length > 0) this.inlineRun(run, ctx);
       run = [];
     };
     for (const child of parent.children) {
-      if (child === skip) continue;
+      if (skip?.has(child) === true) continue;
       if (isTag(child)) {
         if (SKIP_TAGS.has(child.name)) continue;
         if (this.isBlockLevel(child)) {
@@ -378,11 +378,15 @@ class HtmlWalker implements HtmlWalk {
   }
 
   /**
-   * An element holding one API entry (entryBlockSelectors: Haddock's `div.top`): a subsection one level
-   * below the section around it, headed by the name its first child, the signature, declares, with the
-   * signature's id or the first id inside it (Haddock's `a.def`); the signature is its first block, the
-   * rest of the element its blocks (a class's methods entries of their own). After it, the section around
-   * it goes on. An element whose first child declares no name and holds no id is read as a container.
+   * An element holding one API entry (entryBlockSelectors: Haddock's `div.top`, erl_docgen's
+   * `article.func`): a subsection one level below the section around it, with the id of its first child,
+   * the signature, or the first id inside it (Haddock's `a.def`). A signature written as a heading
+   * (erl_docgen's `h4`) is the entry's heading as it stands, and the headings of the same tag right
+   * after it are other forms of the entry (`seq(From, To)`, `seq(From, To, Incr)`, one text): their ids
+   * are its alternate ids, each a paragraph citing its own id. Any other signature is headed by the name
+   * its id's element shows, else the name it declares, and is the entry's first block. The rest of the
+   * element is its blocks (a class's methods entries of their own); after it, the section around it
+   * goes on. An element whose first child holds no id is read as a container.
    */
   private walkEntryBlock(el: Element, ctx: WalkContext): void {
     const signature = el.children.find((c): c is Element => isTag(c) && !SKIP_TAGS.has(c.name) && !this.rules.prune(c));
@@ -393,19 +397,22 @@ class HtmlWalker implements HtmlWalk {
     }
     const around = this.builder.currentSection;
     this.headingCount++;
-    const leading = this.leadingIds;
+    const isHeading = HEADING_LEVEL.has(signature.name);
+    const forms = isHeading ? followingForms(signature) : [];
+    const leading = [...this.leadingIds, ...forms.flatMap((form) => anchorId(form) ?? [])];
     this.leadingIds = [];
     const sigCtx = contextBelow(this.rules, signature, ctx);
     // Its heading is the name the element bearing the id shows (Haddock's `a.def`), else the signature's name.
     const shown = named === signature ? '' : normalizeSpace(textContent(named));
-    const heading = shown === '' ? true : shown;
+    const heading = isHeading ? false : shown === '' ? true : shown;
     const text = openHeadingSection(this, signature, (around?.level ?? 0) + 1, { ...sigCtx, pendingSection: null }, leading, heading);
     const opened = this.builder.currentSection;
     if (text !== null && opened !== null && signature.startIndex !== null) {
       this.headingScopes.set(opened, { heading: signature.startIndex, start: el.startIndex ?? 0, end: el.endIndex ?? Infinity });
     }
-    this.addFlowBlock('paragraph', signature, sigCtx, {});
-    this.walkContainer(el, ctx, signature);
+    if (!isHeading) this.addFlowBlock('paragraph', signature, sigCtx, {});
+    for (const form of forms) this.addFlowBlock('paragraph', form, contextBelow(this.rules, form, ctx), {});
+    this.walkContainer(el, ctx, new Set<AnyNode>([signature, ...forms]));
     this.builder.resumeSection(around);
   }
 
@@ -704,4 +711,15 @@ function metadataCommentTitle(source: string): string {
   } catch {
     return '';
   }
+}
+
+/** The elements of the same tag as `heading` right after it, nothing but white space between them. */
+function followingForms(heading: Element): Element[] {
+  const forms: Element[] = [];
+  for (let next = heading.next; next !== null; next = next.next) {
+    if (isText(next) && next.data.trim() === '') continue;
+    if (!isTag(next) || next.name !== heading.name || anchorId(next) === undefined) break;
+    forms.push(next);
+  }
+  return forms;
 }
