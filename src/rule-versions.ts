@@ -104,7 +104,8 @@
  * 34: Haddock, Erlang/OTP, Node.js, Go and Lua pages: a root selector that matches elements side by side
  * (erl_docgen's one `<article>` per function) names no root, the next one is tried (the page was read as its
  * first function); haddock, erlang and nodejs families (chosen by their markup) prune their chrome; an element
- * holding one API entry (entryBlockSelectors: Haddock's div.top) is a subsection named by its signature's id;
+ * holding one API entry (entryBlockSelectors: Haddock's div.top, erl_docgen's article.func, whose other arities'
+ * headings are alternate ids) is a subsection named by its signature's id;
  * a label heading (labelHeadingSelectors: erl_docgen's "Types") is a paragraph of its entry; a heading is named
  * by a self-link wrapped around it (Haddock's `<a id="g:1"><h1>`) and drops a "#" glyph that carries its own
  * id (Node.js); a dash after a printed section number is no part of the heading ("2.1 – Values and Types");
