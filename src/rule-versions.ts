@@ -101,8 +101,17 @@
  * lists are read entry by entry (entryListSelectors); a layout table of term and definition rows with empty
  * spacer cells (groff's tagged paragraphs) is a definition list; a cell the family prunes is empty to a layout
  * table (GTK-Doc's line numbers); pandoc's `pre.sourceCode LANG` names the code's language.
+ * 34: Haddock, Erlang/OTP, Node.js, Go and Lua pages: a root selector that matches elements side by side
+ * (erl_docgen's one `<article>` per function) names no root, the next one is tried (the page was read as its
+ * first function); haddock, erlang and nodejs families (chosen by their markup) prune their chrome; an element
+ * holding one API entry (entryBlockSelectors: Haddock's div.top, erl_docgen's article.func, whose other arities'
+ * headings are alternate ids) is a subsection named by its signature's id;
+ * a label heading (labelHeadingSelectors: erl_docgen's "Types") is a paragraph of its entry; a heading is named
+ * by a self-link wrapped around it (Haddock's `<a id="g:1"><h1>`) and drops a "#" glyph that carries its own
+ * id (Node.js); a dash after a printed section number is no part of the heading ("2.1 – Values and Types");
+ * a page source without `<title>` is titled by its opening JSON comment's Title (the Go website's pages).
  */
-export const EXTRACT_RULE_VERSION = 33;
+export const EXTRACT_RULE_VERSION = 34;
 /**
  * The PDF extractor's own version (1: pdf-parse tables; 2: tables from geometry with rowPages, and
  * heading-guess limits; 3: unruled tables as reports set them (wrapped cells at the row pitch, bold

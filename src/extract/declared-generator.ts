@@ -21,6 +21,11 @@ import { looksLikeRfcText } from './text/rfc-text.js';
  * - pod2html (Pod::Html, Perl's documentation as perldoc renders it): its `<link rev="made">` with the
  *   table of contents it opens the body with, `<ul id="index">` (it writes no generator meta).
  *
+ * - Haddock (Haskell's API documentation): its page header, `<div id="package-header">`, with the footer's link
+ *   to Haddock's home (`.../haddock/`).
+ * - erl_docgen (Erlang/OTP's documentation): the `xmlns:erl="http://erlang.org"` its XSLT leaves on `<html>`.
+ * - Node.js's doc tool (tools/doc, the API pages of nodejs.org): its `<meta name="nodejs.org:node-version">`.
+ *
  * Each claim carries the document type the document declares, when it declares one: an RFC number
  * (`rfc`) or an Internet-Draft name (`internet-draft`), which tells the rfc and ietf-draft families
  * apart, or a subtitle (Bikeshed's `#subtitle`) that starts "Living Standard" (`living-standard`: the
@@ -47,6 +52,9 @@ export function htmlGeneratorClaims(document: AnyNode, source: string): Generato
   if (seen.ecmarkup !== null) claim('ecmarkup', seen.ecmarkup);
   if (isHtmlizedRfc(document)) claim('xml2rfc', "an htmlized RFC's <pre> pages of the RFC text layout");
   if (seen.madeLink && seen.podIndex) claim('pod2html', 'pod2html\'s <link rev="made"> and <ul id="index">');
+  if (seen.haddockHeader && seen.haddockLink) claim('Haddock', 'Haddock\'s <div id="package-header"> and its link to Haddock');
+  if (seen.erlNamespace) claim('erl_docgen', 'erl_docgen\'s xmlns:erl="http://erlang.org"');
+  if (seen.nodeVersion) claim('Node.js doc tool', '<meta name="nodejs.org:node-version">');
   return claims;
 }
 
@@ -125,6 +133,13 @@ interface Seen {
   /** A `<link rev="made">` (pod2html's, the author's address) and a `<ul id="index">` (its contents). */
   madeLink: boolean;
   podIndex: boolean;
+  /** Haddock's `<div id="package-header">` and a link to Haddock's home page (its footer's). */
+  haddockHeader: boolean;
+  haddockLink: boolean;
+  /** erl_docgen's namespace declaration on `<html>`. */
+  erlNamespace: boolean;
+  /** Node.js's `<meta name="nodejs.org:node-version">`. */
+  nodeVersion: boolean;
 }
 
 const HEADINGS = new Set(['h1', 'h2', 'h3', 'h4', 'h5', 'h6']);
@@ -142,6 +157,10 @@ function scan(document: AnyNode): Seen {
     ecmarkup: null,
     madeLink: false,
     podIndex: false,
+    haddockHeader: false,
+    haddockLink: false,
+    erlNamespace: false,
+    nodeVersion: false,
   };
   const stack: AnyNode[] = [document];
   while (stack.length > 0) {
@@ -160,6 +179,7 @@ function visit(el: Element, seen: Seen): void {
     const content = (attribs['content'] ?? '').trim();
     if (content === '') return;
     if (name === 'generator') seen.generators.push(content);
+    else if (name === 'nodejs.org:node-version') seen.nodeVersion = true;
     else if (name === 'rfc.number') seen.documentType ??= 'rfc';
     else if (name === 'ietf.draft') seen.documentType ??= 'internet-draft';
     else if (name === 'dct.identifier') {
@@ -173,6 +193,9 @@ function visit(el: Element, seen: Seen): void {
   if (id !== undefined && seen.respecId === null && RESPEC_IDS.has(id)) seen.respecId = id;
   if (el.name === 'link' && (attribs['rev'] ?? '').trim().toLowerCase() === 'made') seen.madeLink = true;
   if (el.name === 'ul' && id === 'index') seen.podIndex = true;
+  if (el.name === 'div' && id === 'package-header') seen.haddockHeader = true;
+  if (el.name === 'a' && /\/haddock\/?$/i.test((attribs['href'] ?? '').trim())) seen.haddockLink = true;
+  if (el.name === 'html' && (attribs['xmlns:erl'] ?? '').trim() === 'http://erlang.org') seen.erlNamespace = true;
   if (id === 'subtitle' && seen.subtitle === null) seen.subtitle = leadingText(el, 64);
   if (!seen.settledHeading && HEADINGS.has(el.name)) {
     const classes = (attribs['class'] ?? '').split(/\s+/);

@@ -12,7 +12,10 @@ import { describeSchemaErrors } from '../store/schema-errors.js';
 
 /** Selectors and class lists that drive HTML extraction for one family (rules/<id>.json, "html"). */
 export interface HtmlRules {
-  /** Tried in order; the first selector that matches anything gives the extraction root. */
+  /**
+   * Tried in order; the first selector that matches anything gives the extraction root, its first match,
+   * unless it also matches an element outside that one (side-by-side `<article>`s): then the next is tried.
+   */
   rootSelectors: string[];
   /** Elements whose id names the section opened by their first heading (`<section id>` in RFC HTML). */
   sectionSelectors: string[];
@@ -77,6 +80,13 @@ export interface HtmlRules {
   gridHeaderCellSelectors?: string[];
   /** Definition terms naming an API entry (Sphinx's `dt.sig-object[id]`): each entry a subsection; optional. */
   entrySelectors?: string[];
+  /**
+   * Elements that each hold one API entry, its signature their first child element (Haddock's `div.top`,
+   * `p.src` first): each a subsection as an entrySelectors term opens, its id the signature's; optional.
+   */
+  entryBlockSelectors?: string[];
+  /** Headings that label the blocks after them inside an entry (Erlang/OTP's "Types"), read as a paragraph; optional. */
+  labelHeadingSelectors?: string[];
 }
 
 export interface TextRules {

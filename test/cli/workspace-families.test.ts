@@ -138,7 +138,7 @@ test('workspace families: bad rules are config-invalid errors naming the file an
             { sourceUrl: 'https://x.test/', localPath: 'src/a.html', contentType: 'text/html', family: 'acmee' },
           ]),
         }),
-      message: /"acmee" is not a registered family \(known: acme, asciidoc, docbook, doxygen, generic/,
+      message: /"acmee" is not a registered family \(known: acme, asciidoc, docbook, doxygen, erlang, generic/,
       code: 'map-invalid',
     },
     {

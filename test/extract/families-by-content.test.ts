@@ -305,7 +305,24 @@ test('the extraction config of a document no URL assigns covers every family its
   const unknown = extractionConfig({ url: `${HOST}/x` }, snap(`${HOST}/x`, 'text/html'), DEFAULT_EXTRACT_OPTIONS);
   assert.deepEqual(
     ids(unknown),
-    ['asciidoc', 'docbook', 'doxygen', 'groff', 'ietf-draft', 'javadoc', 'pod2html', 'rfc', 'rustdoc', 'tc39', 'texinfo', 'w3c', 'whatwg'],
+    [
+      'asciidoc',
+      'docbook',
+      'doxygen',
+      'erlang',
+      'groff',
+      'haddock',
+      'ietf-draft',
+      'javadoc',
+      'nodejs',
+      'pod2html',
+      'rfc',
+      'rustdoc',
+      'tc39',
+      'texinfo',
+      'w3c',
+      'whatwg',
+    ],
     'the families that list generators, by file name',
   );
   assert.equal((unknown['family'] as { id: string }).id, 'generic', 'the last resort');

@@ -45,6 +45,10 @@ export interface CompiledRules {
   gridHeaderCell: Matcher;
   /** Definition terms that name an API entry (entrySelectors); null without selectors, so no list is asked. */
   entry: Matcher | null;
+  /** Elements holding one API entry each (entryBlockSelectors); null without selectors. */
+  entryBlock: Matcher | null;
+  /** Headings read as a label paragraph (labelHeadingSelectors); null without selectors. */
+  labelHeading: Matcher | null;
 }
 
 const compiledCache = new WeakMap<HtmlRules, CompiledRules>();
@@ -262,6 +266,10 @@ export function compileRules(rules: HtmlRules): CompiledRules {
     gridTable: rules.gridTableSelectors !== undefined && rules.gridTableSelectors.length > 0 ? compileList(rules.gridTableSelectors) : null,
     gridHeaderCell: compileList(rules.gridHeaderCellSelectors ?? []),
     entry: rules.entrySelectors !== undefined && rules.entrySelectors.length > 0 ? compileList(rules.entrySelectors) : null,
+    entryBlock:
+      rules.entryBlockSelectors !== undefined && rules.entryBlockSelectors.length > 0 ? compileList(rules.entryBlockSelectors) : null,
+    labelHeading:
+      rules.labelHeadingSelectors !== undefined && rules.labelHeadingSelectors.length > 0 ? compileList(rules.labelHeadingSelectors) : null,
   };
   compiledCache.set(rules, compiled);
   return compiled;

@@ -27,7 +27,7 @@ import { extractPreformatted } from './preformatted.js';
 import { extractGrammar } from './grammar.js';
 import { readFrontMatter } from './rfc-html.js';
 import { walkFigure } from './figures.js';
-import { leadingAnchorId } from './anchors.js';
+import { anchorId, leadingAnchorId } from './anchors.js';
 import { isGeneratedId } from '../../document/generated-ids.js';
 import { TABLE_SPAN_COPY_BOUNDS } from '../input-bounds.js';
 
@@ -117,13 +117,15 @@ class HtmlWalker implements HtmlWalk {
     this.writer = new FlowWriter(this.rules, ctx.baseUrl, ctx.links);
   }
 
-  walkContainer(parent: Element | Document, ctx: WalkContext): void {
+  /** Walks `parent`'s children as blocks and inline runs; `skip`, children already read (an entry's signature), are not. */
+  walkContainer(parent: Element | Document, ctx: WalkContext, skip?: ReadonlySet<AnyNode>): void {
     let run: AnyNode[] = [];
     const flush = (): void => {
       if (run.length > 0) this.inlineRun(run, ctx);
       run = [];
     };
     for (const child of parent.children) {
+      if (skip?.has(child) === true) continue;
       if (isTag(child)) {
         if (SKIP_TAGS.has(child.name)) continue;
         if (this.isBlockLevel(child)) {
@@ -184,6 +186,12 @@ class HtmlWalker implements HtmlWalk {
   private blockElement(el: Element, outer: WalkContext): void {
     if (this.rules.prune(el)) return;
     const level = HEADING_LEVEL.get(el.name);
+    // A family's label heading (Erlang/OTP's "Types" in each function, all with id="types") is a paragraph
+    // of the entry it labels, citing it: not its own id, which the generator repeats.
+    if (level !== undefined && !outer.inSectioningRoot && this.rules.labelHeading?.(el) === true) {
+      this.inlineRun(el.children, outer);
+      return;
+    }
     if (level !== undefined && outer.inSectioningRoot) {
       this.addFlowBlock('paragraph', el, contextBelow(this.rules, el, outer), {});
       return;
@@ -258,6 +266,11 @@ class HtmlWalker implements HtmlWalk {
     const entry = r.entry;
     if (el.name === 'dl' && entry !== null && !ctx.inSectioningRoot && el.children.some((c) => isTag(c) && c.name === 'dt' && entry(c))) {
       this.walkEntrySections(el, ctx);
+      return;
+    }
+
+    if (r.entryBlock !== null && !ctx.inSectioningRoot && r.entryBlock(el)) {
+      this.walkEntryBlock(el, ctx);
       return;
     }
 
@@ -361,6 +374,45 @@ class HtmlWalker implements HtmlWalk {
         this.addFlowBlock('paragraph', child, childCtx, {});
       }
     }
+    this.builder.resumeSection(around);
+  }
+
+  /**
+   * An element holding one API entry (entryBlockSelectors: Haddock's `div.top`, erl_docgen's
+   * `article.func`): a subsection one level below the section around it, with the id of its first child,
+   * the signature, or the first id inside it (Haddock's `a.def`). A signature written as a heading
+   * (erl_docgen's `h4`) is the entry's heading as it stands, and the headings of the same tag right
+   * after it are other forms of the entry (`seq(From, To)`, `seq(From, To, Incr)`, one text): their ids
+   * are its alternate ids, each a paragraph citing its own id. Any other signature is headed by the name
+   * its id's element shows, else the name it declares, and is the entry's first block. The rest of the
+   * element is its blocks (a class's methods entries of their own); after it, the section around it
+   * goes on. An element whose first child holds no id is read as a container.
+   */
+  private walkEntryBlock(el: Element, ctx: WalkContext): void {
+    const signature = el.children.find((c): c is Element => isTag(c) && !SKIP_TAGS.has(c.name) && !this.rules.prune(c));
+    const named = signature === undefined ? undefined : anchorId(signature) !== undefined ? signature : firstIdInside(signature);
+    if (signature === undefined || named === undefined) {
+      this.walkContainer(el, ctx);
+      return;
+    }
+    const around = this.builder.currentSection;
+    this.headingCount++;
+    const isHeading = HEADING_LEVEL.has(signature.name);
+    const forms = isHeading ? followingForms(signature) : [];
+    const leading = [...this.leadingIds, ...forms.flatMap((form) => anchorId(form) ?? [])];
+    this.leadingIds = [];
+    const sigCtx = contextBelow(this.rules, signature, ctx);
+    // Its heading is the name the element bearing the id shows (Haddock's `a.def`), else the signature's name.
+    const shown = named === signature ? '' : normalizeSpace(textContent(named));
+    const heading = isHeading ? false : shown === '' ? true : shown;
+    const text = openHeadingSection(this, signature, (around?.level ?? 0) + 1, { ...sigCtx, pendingSection: null }, leading, heading);
+    const opened = this.builder.currentSection;
+    if (text !== null && opened !== null && signature.startIndex !== null) {
+      this.headingScopes.set(opened, { heading: signature.startIndex, start: el.startIndex ?? 0, end: el.endIndex ?? Infinity });
+    }
+    if (!isHeading) this.addFlowBlock('paragraph', signature, sigCtx, {});
+    for (const form of forms) this.addFlowBlock('paragraph', form, contextBelow(this.rules, form, ctx), {});
+    this.walkContainer(el, ctx, new Set<AnyNode>([signature, ...forms]));
     this.builder.resumeSection(around);
   }
 
@@ -588,14 +640,7 @@ export function extractHtml(ctx: HtmlExtractContext): HtmlExtractResult {
     return { title: read.title || normalizeSpace(titleEl ? textContent(titleEl) : ''), headingCount: read.sectionCount, idCount };
   }
   const walker = new HtmlWalker(ctx, isRespecSource(document));
-  let root: Element | Document = document;
-  for (const selector of ctx.rules.rootSelectors) {
-    const hit = selectOne<AnyNode, Element>(selector, document);
-    if (hit) {
-      root = hit;
-      break;
-    }
-  }
+  const root: Element | Document = extractionRoot(document, ctx.rules.rootSelectors);
   const titleEl = selectOne<AnyNode, Element>('title', document);
   // Front matter is metadata wherever it sits, even inside pruned containers (rfc-html.ts).
   if (ctx.rules.metadataSelectors !== undefined && ctx.rules.metadataSelectors.length > 0) {
@@ -610,8 +655,71 @@ export function extractHtml(ctx: HtmlExtractContext): HtmlExtractResult {
     inSectioningRoot: false,
   };
   walker.walkContainer(root, rootCtx);
-  const title = normalizeSpace(titleEl ? textContent(titleEl) : '') || walker.firstH1;
+  const title = normalizeSpace(titleEl ? textContent(titleEl) : '') || metadataCommentTitle(ctx.source) || walker.firstH1;
   let idCount = 0;
   for (const s of ctx.builder.sections) if (s.fragment !== null) idCount++;
   return { title, headingCount: walker.headingCount, idCount };
+}
+
+/**
+ * The element the rules' root selectors name: the first selector's first match, when every other match
+ * of that selector is inside it. A selector that matches several elements side by side (Erlang/OTP's
+ * reference pages write each function as an `<article>`) names no one root: the next selector is tried,
+ * so the page is not read as its first entry.
+ */
+function extractionRoot(document: Document, selectors: readonly string[]): Element | Document {
+  for (const selector of selectors) {
+    const hits = selectAll<AnyNode, Element>(selector, document);
+    const first = hits[0];
+    if (first === undefined) continue;
+    if (hits.every((hit) => hit === first || isInside(hit, first))) return first;
+  }
+  return document;
+}
+
+function isInside(node: AnyNode, ancestor: Element): boolean {
+  for (let p = node.parent; p !== null; p = p.parent) if (p === ancestor) return true;
+  return false;
+}
+
+/** The first element inside `el` with an id (or an `<a name>`), in document order. */
+function firstIdInside(el: Element): Element | undefined {
+  for (const c of el.children) {
+    if (!isTag(c)) continue;
+    const found = anchorId(c) !== undefined ? c : firstIdInside(c);
+    if (found !== undefined) return found;
+  }
+  return undefined;
+}
+
+/** Read no further than this for a page source's opening metadata comment. */
+const MAX_METADATA_COMMENT = 4096;
+
+/**
+ * The title a page source declares in the JSON comment it opens with, as the Go website's pages do
+ * (`<!--{ "Title": "The Go Programming Language Specification", "Path": "/ref/spec" }-->`: go.dev
+ * renders the page inside its template, with that title); '' when it has none. A source without a
+ * `<title>` or an `<h1>` was titled by its first heading ("Introduction").
+ */
+function metadataCommentTitle(source: string): string {
+  const m = /^\s*<!--\s*(\{[\s\S]*?\})\s*-->/.exec(source.slice(0, MAX_METADATA_COMMENT));
+  if (m === null) return '';
+  try {
+    const value: unknown = JSON.parse(m[1]!);
+    const title = typeof value === 'object' && value !== null ? (value as Record<string, unknown>)['Title'] : undefined;
+    return typeof title === 'string' ? normalizeSpace(title) : '';
+  } catch {
+    return '';
+  }
+}
+
+/** The elements of the same tag as `heading` right after it, nothing but white space between them. */
+function followingForms(heading: Element): Element[] {
+  const forms: Element[] = [];
+  for (let next = heading.next; next !== null; next = next.next) {
+    if (isText(next) && next.data.trim() === '') continue;
+    if (!isTag(next) || next.name !== heading.name || anchorId(next) === undefined) break;
+    forms.push(next);
+  }
+  return forms;
 }

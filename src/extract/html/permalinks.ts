@@ -16,18 +16,24 @@ const MAX_GLYPH_TEXT = 16;
  * clicks it to copy the link), not text: written into a heading, an API entry's term or a caption it
  * read "class http.cookies.SimpleCookie([input])¶". A glyph that links elsewhere (rfc2629.xslt's
  * index writes "RFC4289 §", the § linking to the reference) and an anchor that names a place itself
- * (`id`, `name`: its id is citable) are kept.
+ * (`id`, `name`: its id is citable) are kept, but in a heading (`inHeading`) a glyph naming the place it
+ * links to is the heading's permalink (Node.js's `<a class="mark" href="#path" id="path">#</a>`).
  */
-export function isPermalinkGlyph(el: Element): boolean {
-  if (el.name !== 'a' || el.attribs['id'] !== undefined || el.attribs['name'] !== undefined) return false;
+export function isPermalinkGlyph(el: Element, inHeading = false): boolean {
+  if (el.name !== 'a') return false;
   const href = el.attribs['href'];
   if (href === undefined || !href.startsWith('#')) return false;
+  const own = el.attribs['id'] ?? el.attribs['name'];
+  // In a heading, a glyph may carry the id it links to (Node.js's `<a class="mark" href="#x" id="x">#</a>`):
+  // the heading is still named by it (anchors.ts headingAnchorIds), and the glyph is not its text.
+  if (own !== undefined && !(inHeading && own === fragmentOf(href))) return false;
   const read = textOfAtMost(el, MAX_GLYPH_TEXT);
   if (read.cut) return false;
   const text = read.text.replace(/\s|\u200b|\ufe0e|\ufe0f/g, '');
   // An empty link writes nothing either way; only one that holds invisible characters is worth dropping.
   if (!GLYPHS.has(text) || (text === '' && read.text === '')) return false;
   const target = fragmentOf(href);
+  if (own !== undefined) return true;
   for (let p = el.parent; p !== null && isTag(p); p = p.parent) if (p.attribs['id'] === target) return true;
   return false;
 }

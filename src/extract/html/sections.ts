@@ -8,8 +8,12 @@ import { headingAnchorIds } from './anchors.js';
 import { respecHeadingLevel } from './respec-source.js';
 import { fragmentOf, isPermalinkGlyph } from './permalinks.js';
 
-/** A printed number: `2`, `2.1.`, `A.1`, `A.`, `Appendix A`, `Chapter 8.`; groups: the Appendix/Annex/Chapter word, the number, its dot. */
-const SECTION_NUMBER_PREFIX = /^(?:(Appendix|Annex|Chapter)\s+)?((?:\d+|[A-Z])(?:\.\d+)*)(\.?)(?=\s)\s*/;
+/**
+ * A printed number: `2`, `2.1.`, `A.1`, `A.`, `Appendix A`, `Chapter 8.`, with the dash that may part it from the title
+ * (the Lua 5.2 manual's `2.1 &ndash; Values and Types`, 5.1's `2.1 - Lexical Conventions`); groups: the
+ * Appendix/Annex/Chapter word, the number, its dot.
+ */
+const SECTION_NUMBER_PREFIX = /^(?:(Appendix|Annex|Chapter)\s+)?((?:\d+|[A-Z])(?:\.\d+)*)(\.?)(?=\s)\s*(?:[-–—]\s+)?/;
 
 /**
  * A heading opens a section: its number (a section-number element or a printed prefix or
@@ -19,6 +23,7 @@ const SECTION_NUMBER_PREFIX = /^(?:(Appendix|Annex|Chapter)\s+)?((?:\d+|[A-Z])(?
  * (enclosingSelfLinkId), else that of an empty anchor just before it (`leadingIds`, the others
  * alternates); at its tag's level or, where the family says so, its section nesting depth. The
  * section's own markup may declare it informative or normative (normativity.ts).
+ * `signatureName`: an API entry's signature, headed by the name it declares (true), or by the name given.
  * Returns the heading text, or null when nothing was opened.
  */
 export function openHeadingSection(
@@ -27,7 +32,7 @@ export function openHeadingSection(
   level: number,
   ctx: WalkContext,
   leadingIds: readonly string[] = [],
-  signatureName = false,
+  signatureName: boolean | string = false,
 ): string | null {
   const rules = walk.rules;
   const sink = new TextSink();
@@ -42,7 +47,7 @@ export function openHeadingSection(
             .replace(/\.$/, '') || null;
         return;
       }
-      if (rules.headingStrip(node) || rules.prune(node) || isPermalinkGlyph(node)) return;
+      if (rules.headingStrip(node) || rules.prune(node) || isPermalinkGlyph(node, true)) return;
       if (node.name === 'br') sink.space();
       for (const c of node.children) visit(c);
     } else if (isText(node)) {
@@ -59,7 +64,9 @@ export function openHeadingSection(
     }
   }
   // An API entry's heading is the name its signature declares, not the parameter list after it.
-  if (signatureName) text = nameOfSignature(text);
+  // A name given (the text of the element that bears an entry's id) is the heading as it stands.
+  if (typeof signatureName === 'string') text = signatureName;
+  else if (signatureName) text = nameOfSignature(text);
   if (number === null) {
     const dataLevel = el.attribs['data-level'];
     if (dataLevel !== undefined && dataLevel !== '') number = dataLevel;
@@ -131,8 +138,8 @@ function sectionLevel(walk: HtmlWalk, el: Element, level: number, ctx: WalkConte
 /**
  * The id of an element around the heading that a link inside the heading names (`href="#x"`): the
  * heading's permalink. rustdoc writes `<div id="tymethod.next"><h4>fn <a href="#tymethod.next">next</a>`,
- * Sphinx before docutils 0.17 `<div class="section" id="x"><h2>Title<a class="headerlink" href="#x">¶</a>`:
- * the heading has no id, and the reader opens the wrapper's.
+ * Sphinx before docutils 0.17 `<div class="section" id="x"><h2>Title<a class="headerlink" href="#x">¶</a>`,
+ * Haddock `<a href="#g:1" id="g:1"><h1>`: the heading has no id, and the reader opens the wrapper's.
  */
 function enclosingSelfLinkId(heading: Element): string | undefined {
   const targets = new Set<string>();
@@ -145,6 +152,12 @@ function enclosingSelfLinkId(heading: Element): string | undefined {
     }
   };
   visit(heading);
+  // A link around the heading that names the place it stands is its permalink too: Haddock writes
+  // `<a href="#g:1" id="g:1"><h1>Getting started</h1></a>`.
+  for (let p = heading.parent; p !== null && isTag(p); p = p.parent) {
+    const href = p.name === 'a' ? p.attribs['href'] : undefined;
+    if (href !== undefined && href.length > 1 && href.startsWith('#')) targets.add(fragmentOf(href));
+  }
   if (targets.size === 0) return undefined;
   for (let p = heading.parent; p !== null && isTag(p); p = p.parent) {
     const id = p.attribs['id'];
