@@ -110,8 +110,10 @@
  * by a self-link wrapped around it (Haddock's `<a id="g:1"><h1>`) and drops a "#" glyph that carries its own
  * id (Node.js); a dash after a printed section number is no part of the heading ("2.1 – Values and Types");
  * a page source without `<title>` is titled by its opening JSON comment's Title (the Go website's pages).
+ * 35: DocBook variable-list entries with an id (`dl.variablelist > dt[id]`, or a `<dt>` that opens with its
+ * `<a name>` anchor: Wayland's client API, PostgreSQL's parameters) are API entries, each a subsection.
  */
-export const EXTRACT_RULE_VERSION = 34;
+export const EXTRACT_RULE_VERSION = 35;
 /**
  * The PDF extractor's own version (1: pdf-parse tables; 2: tables from geometry with rowPages, and
  * heading-guess limits; 3: unruled tables as reports set them (wrapped cells at the row pitch, bold

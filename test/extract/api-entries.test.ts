@@ -189,3 +189,50 @@ test('generated pages of nested Sphinx entries: every paragraph is in, and cites
     assert.equal(byId.get(doc.blocks.find((b) => b.text === 'After.')!.sectionId ?? '')?.fragment, 't', 'the next heading ends them');
   }
 });
+
+/**
+ * DocBook XSL writes a variable list's entries as `dl.variablelist > dt`, the entry's id on the `<dt>`
+ * (PostgreSQL's command parameters) or as an empty `<a name>` opening it (Wayland's client API, made
+ * from Doxygen XML): each such entry is a subsection headed by its term, its synopsis and text inside
+ * it; a nested list of parameters (no id) stays a block of the entry, and after the list the section
+ * around it goes on.
+ */
+const DOCBOOK =
+  '<!doctype html><html><head><title>Client API</title><meta name="generator" content="DocBook XSL Stylesheets V1.79.2"></head>' +
+  '<body><div class="section"><div class="titlepage"><h2 class="title"><a name="Client-classwl__display"></a>wl_display</h2></div>' +
+  '<p>Represents a connection to the compositor.</p><div class="variablelist"><dl class="variablelist">' +
+  '<dt><a name="Client-classwl__display_1aroundtrip"></a><span class="term">wl_display_roundtrip - Block until all pending ' +
+  'requests are processed by the server.</span></dt><dd>' +
+  '<pre class="synopsis">int wl_display_roundtrip(struct wl_display *display)</pre><div class="variablelist">' +
+  '<dl class="variablelist"><dt><span class="term">display</span></dt><dd>The display context object</dd></dl></div>' +
+  '<p>This function blocks until the server has processed all currently issued requests.</p></dd>' +
+  '<dt><a name="Client-classwl__display_1aflush"></a><span class="term">wl_display_flush - Send all buffered requests.</span></dt>' +
+  '<dd><p>Send all buffered data on the client side to the server.</p></dd></dl></div>' +
+  '<div class="variablelist"><dl class="variablelist"><dt id="SQL-CREATEINDEX-UNIQUE"><span class="term">' +
+  '<code class="literal">UNIQUE</code></span></dt><dd><p>Causes the system to check for duplicate values in the table.</p></dd>' +
+  '</dl></div>' +
+  '<p>Events are read by the dispatch functions.</p></div></body></html>';
+
+test('DocBook variable-list entries with an id are subsections headed by their term', async () => {
+  const doc = await extractBytes(DOCBOOK, 'https://wayland.example.test/docs/html/apb.html', 'text/html');
+  assert.equal(doc.family, 'docbook');
+  assert.deepEqual(
+    doc.sections.map((s) => [s.level, s.fragment, s.heading]),
+    [
+      [2, 'Client-classwl__display', 'wl_display'],
+      [3, 'Client-classwl__display_1aroundtrip', 'wl_display_roundtrip - Block until all pending requests are processed by the server.'],
+      [3, 'Client-classwl__display_1aflush', 'wl_display_flush - Send all buffered requests.'],
+      [3, 'SQL-CREATEINDEX-UNIQUE', 'UNIQUE'],
+    ],
+  );
+  const sectionOf = (start: string): string | null | undefined => {
+    const block = doc.blocks.find((b) => b.text.startsWith(start));
+    return doc.sections.find((s) => s.id === block?.sectionId)?.fragment;
+  };
+  assert.equal(sectionOf('int wl_display_roundtrip('), 'Client-classwl__display_1aroundtrip');
+  assert.equal(sectionOf('This function blocks until'), 'Client-classwl__display_1aroundtrip');
+  assert.equal(sectionOf('display'), 'Client-classwl__display_1aroundtrip');
+  assert.equal(sectionOf('Send all buffered data'), 'Client-classwl__display_1aflush');
+  assert.equal(sectionOf('Causes the system to check'), 'SQL-CREATEINDEX-UNIQUE');
+  assert.equal(sectionOf('Events are read'), 'Client-classwl__display');
+});
