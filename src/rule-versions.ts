@@ -112,8 +112,10 @@
  * a page source without `<title>` is titled by its opening JSON comment's Title (the Go website's pages).
  * 35: DocBook variable-list entries with an id (`dl.variablelist > dt[id]`, or a `<dt>` that opens with its
  * `<a name>` anchor: Wayland's client API, PostgreSQL's parameters) are API entries, each a subsection.
+ * 36: plain text that is no RFC has headings where it marks them: underlined lines (setext) and a numbered
+ * outline at column 0 (the xz format's specification), each a section (`section-N` when numbered).
  */
-export const EXTRACT_RULE_VERSION = 35;
+export const EXTRACT_RULE_VERSION = 36;
 /**
  * The PDF extractor's own version (1: pdf-parse tables; 2: tables from geometry with rowPages, and
  * heading-guess limits; 3: unruled tables as reports set them (wrapped cells at the row pitch, bold

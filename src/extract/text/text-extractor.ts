@@ -53,17 +53,37 @@ export function boundedTitle(title: string): string {
 
 /**
  * Plain text without a known layout: paragraphs are runs of non-blank lines; a run whose lines are all
- * indented (or look like ASCII art / code) is kept verbatim as code. No headings are invented.
+ * indented (or look like ASCII art / code) is kept verbatim as code. Headings are read only where the
+ * text marks them as its writer meant them (plainHeadings): a line underlined with `=`, `-`, `~`...
+ * (Markdown's and reStructuredText's setext headings, in a `.txt` too), and a numbered outline at
+ * column 0 (`2.1.1. Stream Header`, the xz format's specification). No other headings are invented.
  */
 export function extractPlainText(source: string, builder: DocumentBuilder): TextExtractResult {
   const lines = splitLines(source.replace(/\f/g, '\n'));
-  let title = '';
+  const headings = plainHeadings(lines);
+  // A title underlined as the top heading (`=====` first) names the document, wherever it stands;
+  // else the text's first line does.
+  let title = boundedTitle([...headings.values()].find((h) => h.number === null && h.level === 1)?.text ?? '');
   let i = 0;
   while (i < lines.length) {
     while (i < lines.length && lines[i]!.text.trim() === '') i++;
     if (i >= lines.length) break;
-    const first = i;
+    let first = i;
     while (i < lines.length && lines[i]!.text.trim() !== '') i++;
+    const heading = headings.get(first);
+    if (heading !== undefined) {
+      const line = lines[first]!;
+      builder.openSection({
+        fragment: null,
+        heading: heading.text,
+        level: heading.level,
+        number: heading.number,
+        span: { unit: 'utf16-source', start: line.start, end: line.end, line: line.line },
+        ...(heading.number !== null ? { id: `section-${heading.number}` } : {}),
+      });
+      first += heading.lines;
+      if (first >= i) continue;
+    }
     const group = lines.slice(first, i);
     const indented = group.every((l) => /^(?:\s{4}|\t)/.test(l.text));
     const text = indented
@@ -87,6 +107,85 @@ export function extractPlainText(source: string, builder: DocumentBuilder): Text
     });
   }
   return { title };
+}
+
+/** A heading line of a plain text: its text, outline level, printed number and how many lines it takes. */
+interface PlainHeading {
+  text: string;
+  level: number;
+  number: string | null;
+  lines: number;
+}
+
+/** `=====`, `-----`, `~~~~~`... under a heading (setext / reStructuredText). */
+const UNDERLINE = /^([=\-~^*#+])\1{2,}\s*$/;
+/** `2.1.1. Stream Header`, `0. Preface`, `3 Block` at column 0. */
+const OUTLINE_HEADING = /^(\d{1,3}(?:\.\d{1,3}){0,5})\.?[ \t]+(\S.*)$/;
+/** A heading's text is a title: short, no wide gaps, not a sentence (a numbered list item ends in `.`). */
+const MAX_HEADING_LENGTH = 80;
+/** A numbered outline needs this many headings in order before its lines are read as headings. */
+const MIN_OUTLINE_HEADINGS = 3;
+
+function isTitleText(text: string): boolean {
+  return text.length > 0 && text.length <= MAX_HEADING_LENGTH && !/\s{3,}/.test(text) && !/[.,;:]$/.test(text);
+}
+
+/**
+ * The headings of a plain text by the line index where each starts: a line at column 0 that begins a
+ * paragraph, underlined by the next (`Title` over `=====` at least half its length: levels in the order
+ * the underline characters first appear, as reStructuredText assigns them); and, when at least three
+ * one-line paragraphs at column 0 are numbered as an outline in order (each the next sibling of a heading
+ * before it or the first child of the last: `2.1` after `2`, `2.1.1`, then `2.2` or `3`), those, as
+ * `section-N` at the depth their number gives. A numbered line out of that order is text (a list item).
+ */
+function plainHeadings(lines: readonly SourceLine[]): Map<number, PlainHeading> {
+  const headings = new Map<number, PlainHeading>();
+  const underlineLevels: string[] = [];
+  const outline: { at: number; text: string; number: number[] }[] = [];
+  let previous: number[] | null = null;
+  for (let i = 0; i < lines.length; i++) {
+    const text = lines[i]!.text;
+    // Only the first line of a paragraph can be a heading.
+    if (text.trim() === '' || (i > 0 && lines[i - 1]!.text.trim() !== '') || /^\s/.test(text)) continue;
+    const title = text.trim();
+    const next = lines[i + 1]?.text ?? '';
+    const underline = UNDERLINE.exec(next);
+    if (underline !== null && isTitleText(title) && next.trim().length * 2 >= title.length) {
+      let level = underlineLevels.indexOf(underline[1]!);
+      if (level < 0) level = underlineLevels.push(underline[1]!) - 1;
+      headings.set(i, { text: title, level: Math.min(level + 1, 6), number: null, lines: 2 });
+      continue;
+    }
+    const numbered = OUTLINE_HEADING.exec(title);
+    const oneLine = next.trim() === '';
+    if (numbered === null || !oneLine || !isTitleText(numbered[2]!.trim())) continue;
+    const number = numbered[1]!.split('.').map(Number);
+    if (!followsInOutline(previous, number)) continue;
+    previous = number;
+    outline.push({ at: i, text: numbered[2]!.trim(), number });
+  }
+  if (outline.length >= MIN_OUTLINE_HEADINGS) {
+    const base = underlineLevels.length;
+    for (const entry of outline)
+      headings.set(entry.at, {
+        text: entry.text,
+        level: Math.min(base + entry.number.length, 6),
+        number: entry.number.join('.'),
+        lines: 1,
+      });
+  }
+  return headings;
+}
+
+/** Whether `number` comes right after `previous` in an outline: a next sibling at some depth, or the first child. */
+function followsInOutline(previous: readonly number[] | null, number: readonly number[]): boolean {
+  if (previous === null) return number.length === 1 && number[0]! <= 1;
+  if (number.length === previous.length + 1) {
+    return number.slice(0, previous.length).every((n, k) => n === previous[k]) && number[previous.length]! <= 1;
+  }
+  if (number.length > previous.length) return false;
+  const last = number.length - 1;
+  return number.slice(0, last).every((n, k) => n === previous[k]) && number[last] === previous[last]! + 1;
 }
 
 export function dedent(lines: string[]): string[] {

@@ -1,0 +1,137 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { extractBytes } from './helpers.js';
+
+/**
+ * A plain text that is no RFC still marks its headings as its writer meant them: underlined lines
+ * (Markdown's and reStructuredText's setext headings, in a `.txt`) and a numbered outline at column 0
+ * (the xz file format's specification: `2.1.1. Stream Header`). Each opens a section, a numbered one
+ * `section-N` at the depth its number gives; the contents list (indented), a numbered list out of the
+ * outline's order, and a numbered sentence stay text; a text with neither stays one run of blocks.
+ */
+const URL = 'https://formats.example.test/spec.txt';
+
+const OUTLINE = [
+  'The .ab File Format',
+  '===================',
+  '',
+  'Version 1.0',
+  '',
+  '        0. Preface',
+  '        1. Conventions',
+  '           1.1. Byte and Its Representation',
+  '',
+  '0. Preface',
+  '',
+  '        This document describes the .ab file format.',
+  '',
+  '1. Conventions',
+  '',
+  '        The key words are to be read as in RFC 2119.',
+  '',
+  '1.1. Byte and Its Representation',
+  '',
+  '        In this document, a byte is always 8 bits.',
+  '',
+  '3. Steps out of order',
+  '',
+  '        A decoder checks the magic bytes first.',
+  '',
+  '1.2. Multibyte Integers',
+  '',
+  '        Integers are stored little endian.',
+  '',
+  '2. Encode the header first.',
+  '',
+  '2. Overall Structure',
+  '',
+  '        A file is one or more streams.',
+  '',
+].join('\n');
+
+test('a numbered outline at column 0 is sections: section-N at its depth, under an underlined title', async () => {
+  const doc = await extractBytes(OUTLINE, URL, 'text/plain');
+  assert.equal(doc.title, 'The .ab File Format');
+  assert.deepEqual(
+    doc.sections.map((s) => [s.level, s.id, s.number ?? null, s.heading]),
+    [
+      [1, doc.sections[0]!.id, null, 'The .ab File Format'],
+      [2, 'section-0', '0', 'Preface'],
+      [2, 'section-1', '1', 'Conventions'],
+      [3, 'section-1.1', '1.1', 'Byte and Its Representation'],
+      [3, 'section-1.2', '1.2', 'Multibyte Integers'],
+      [2, 'section-2', '2', 'Overall Structure'],
+    ],
+  );
+  const sectionOf = (start: string): string | null | undefined =>
+    doc.sections.find((s) => s.id === doc.blocks.find((b) => b.text.startsWith(start))?.sectionId)?.id;
+  assert.equal(sectionOf('In this document, a byte'), 'section-1.1');
+  // A number out of the outline's order, and a numbered sentence, are text of the section they are in.
+  assert.equal(sectionOf('3. Steps out of order'), 'section-1.1');
+  assert.equal(sectionOf('A decoder checks'), 'section-1.1');
+  assert.equal(sectionOf('2. Encode the header first.'), 'section-1.2');
+  assert.equal(sectionOf('A file is one or more'), 'section-2');
+  // The contents list is indented: code in the title's section, not headings.
+  assert.equal(sectionOf('0. Preface\n1. Conventions'), doc.sections[0]!.id);
+});
+
+test('underlined headings are sections, levels in the order their underline characters first appear', async () => {
+  const text = [
+    '<!-- generated from Markdown -->',
+    '',
+    'Container Specification',
+    '=======================',
+    '',
+    'Introduction',
+    '------------',
+    '',
+    'A container holds chunks.',
+    '',
+    'Chunk Header',
+    '~~~~~~~~~~~~',
+    'Each chunk starts with a FourCC.',
+    '',
+    'File Layout',
+    '-----------',
+    '',
+    'Files are little endian.',
+    '',
+  ].join('\n');
+  const doc = await extractBytes(text, URL, 'text/plain');
+  // The title underlined first names the document, not the comment on the first line.
+  assert.equal(doc.title, 'Container Specification');
+  assert.deepEqual(
+    doc.sections.map((s) => [s.level, s.heading]),
+    [
+      [1, 'Container Specification'],
+      [2, 'Introduction'],
+      [3, 'Chunk Header'],
+      [2, 'File Layout'],
+    ],
+  );
+  const chunkHeader = doc.sections.find((s) => s.heading === 'Chunk Header')!;
+  assert.equal(doc.blocks.find((b) => b.text === 'Each chunk starts with a FourCC.')?.sectionId, chunkHeader.id);
+  assert.ok(!doc.blocks.some((b) => b.text.includes('~~~~')), 'an underline is no text');
+});
+
+test('plain text without underlines or a numbered outline has no sections; two numbered lines are no outline', async () => {
+  const text = [
+    'Release notes',
+    '',
+    '1. Faster start',
+    '',
+    'The tool starts in half the time.',
+    '',
+    '2. Smaller files',
+    '',
+    'Files are a third smaller.',
+    '',
+  ].join('\n');
+  const doc = await extractBytes(text, URL, 'text/plain');
+  assert.equal(doc.title, 'Release notes');
+  assert.deepEqual(doc.sections, []);
+  assert.deepEqual(
+    doc.blocks.map((b) => b.text),
+    ['Release notes', '1. Faster start', 'The tool starts in half the time.', '2. Smaller files', 'Files are a third smaller.'],
+  );
+});
