@@ -3,6 +3,7 @@ import type { Authority, Block, Diagnostic, Normativity, Section } from '../docu
 import { compareCodeUnits } from '../store/canonical-json.js';
 import { findKeywords, type KeywordSpan } from './bcp14.js';
 import { MAX_OUTLINE_DEPTH, MAX_SOURCE_ID_LENGTH } from './input-bounds.js';
+import { appendAll } from '../array-extremes.js';
 
 export type BlockKind =
   | 'paragraph'
@@ -535,9 +536,9 @@ export class DocumentBuilder {
     root.parentId = null;
     const blocks = this.blocks.filter((b) => b.sectionId !== null && keep.has(b.sectionId));
     this.sections.length = 0;
-    this.sections.push(...sections);
+    appendAll(this.sections, sections);
     this.blocks.length = 0;
-    this.blocks.push(...blocks);
+    appendAll(this.blocks, blocks);
     return true;
   }
 

@@ -1,6 +1,7 @@
 import { EpistemeError } from '../failure.js';
 import type { ChunkRow } from '../index/index-layout.js';
 import { chunkRow, readRows, type LoadedSearchIndex } from '../index/index-reader.js';
+import { appendAll } from '../array-extremes.js';
 
 /**
  * The cited section, read from the search index itself (`episteme show`, the MCP `read` tool).
@@ -267,7 +268,7 @@ export function readSection(index: LoadedSearchIndex, request: SectionRequest, a
     const from = Math.max(start, windowStart);
     const to = Math.min(end, windowEnd);
     if (from >= to && !(chars.length === 0 && start >= windowStart && start < windowEnd)) {
-      cutIds.push(...passage.blockIds);
+      appendAll(cutIds, passage.blockIds);
       cutChars += chars.length;
       continue;
     }
@@ -275,7 +276,7 @@ export function readSection(index: LoadedSearchIndex, request: SectionRequest, a
     const cutBefore = from > start;
     const cutAfter = to < end;
     if (cutBefore || cutAfter) {
-      cutIds.push(...passage.blockIds);
+      appendAll(cutIds, passage.blockIds);
       cutChars += chars.length - (to - from);
     }
     returned += to - from;
