@@ -167,3 +167,31 @@ test('a cross-reference copies at most 512 code units of its target title: RFC X
     rig.cleanup();
   }
 });
+
+test('show and the MCP read tool list at most 256 of the blocks a page cuts, and count them all', async () => {
+  const rig = new Rig();
+  const paragraphs = Array.from({ length: 20_000 }, (_, i) => `<p>w${i}</p>`).join('');
+  rig.write({
+    'page.html': `<!DOCTYPE html><html><head><title>Many</title></head><body><h1>Many</h1>${paragraphs}</body></html>`,
+    'map.json': JSON.stringify([{ sourceUrl: 'https://example.test/many', localPath: 'page.html', contentType: 'text/html' }]),
+  });
+  try {
+    const built = await rig.exec(['pipeline', '--map', 'map.json', '--json'], { killAfterMs: 120_000 });
+    assert.equal(built.code, 0, built.stdout + built.stderr);
+    for (const offset of ['0', '40000']) {
+      const shown = await rig.exec(['show', 'https://example.test/many', '--offset', offset, '--json']);
+      assertNoStackTrace(shown);
+      assert.equal(shown.code, 0, shown.stderr);
+      // Every cut id was listed: 20,000 short paragraphs made 250 KB of ids for 8,000 characters of text.
+      assert.ok(shown.stdout.length < 60_000, `an answer of ${shown.stdout.length} characters`);
+      const { blocks, cut } = JSON.parse(shown.stdout).data;
+      assert.equal(cut.blockIds.length, 256);
+      type Shown = { blockIds: string[]; cutBefore: boolean; cutAfter: boolean };
+      const whole = new Set((blocks as Shown[]).filter((b) => !b.cutBefore && !b.cutAfter).flatMap((b) => b.blockIds));
+      assert.equal(cut.blocks, 20_000 - whole.size, 'every block not returned whole is counted');
+      assert.ok(cut.blockIds.every((id: string) => !whole.has(id)));
+    }
+  } finally {
+    rig.cleanup();
+  }
+});
