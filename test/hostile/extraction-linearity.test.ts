@@ -49,6 +49,13 @@ const CASES: Case[] = [
     make: (n) => fill('# a {#x}\n\n', n),
   },
   {
+    // An item after one never written (hidden) counted every item before it again (800 KB: 12 s).
+    name: 'HTML: numbered items in a table cell, every other one hidden',
+    url: 'https://example.org/',
+    contentType: 'text/html',
+    make: (n) => `<table><tr><td><ol>${fill('<li hidden>a</li><li>b</li>', n)}</ol></td></tr></table>`,
+  },
+  {
     name: 'HTML: every heading with the same id',
     url: 'https://example.org/',
     contentType: 'text/html',

@@ -195,3 +195,34 @@ test('show and the MCP read tool list at most 256 of the blocks a page cuts, and
     rig.cleanup();
   }
 });
+
+test('a heading path holds at most about 1,024 code units: 32 nested long headings over many small sections', async () => {
+  const rig = new Rig();
+  const long = 'L'.repeat(300);
+  const nested = Array.from({ length: 31 }, (_, i) => `<section><name>${long}${i}</name>`).join('');
+  const small = '<section><name>a</name><t>zebra</t></section>'.repeat(2_000);
+  const xml =
+    '<?xml version="1.0" encoding="UTF-8"?><rfc number="9999" version="3"><front><title>T</title></front><middle>' +
+    `${nested}${small}${'</section>'.repeat(31)}</middle></rfc>`;
+  rig.write({
+    'doc.xml': xml,
+    'map.json': JSON.stringify([{ sourceUrl: 'https://example.test/deep.xml', localPath: 'doc.xml', contentType: 'application/rfc+xml' }]),
+  });
+  try {
+    const result = await rig.exec(['pipeline', '--map', 'map.json', '--json'], { killAfterMs: 120_000 });
+    assert.equal(result.code, 0, result.stdout + result.stderr);
+    const name = fs.readdirSync(rig.path('chunks')).find((file) => file.startsWith('example-test-'))!;
+    const text = rig.read(`chunks/${name}`);
+    // Every chunk copied 32 entries of 256 code units: 175 times the source; now about 35.
+    assert.ok(text.length < 60 * xml.length, `a chunk file of ${text.length} characters from ${xml.length}`);
+    const chunks = JSON.parse(text).payload.chunks as { citation: { headingPath: string[] } }[];
+    const paths = chunks.map((c) => c.citation.headingPath);
+    const deepest = paths.reduce((a, b) => (b.length > a.length ? b : a));
+    assert.ok(deepest.length >= 30, `a path of ${deepest.length} entries`);
+    assert.ok(deepest.reduce((sum, entry) => sum + entry.length, 0) <= 33 * 32);
+    assert.equal(deepest[0], 'T');
+    assert.equal(deepest[deepest.length - 1], 'a', 'a short heading is kept whole');
+  } finally {
+    rig.cleanup();
+  }
+});
