@@ -542,7 +542,15 @@ function headingPathResolver(title: string, sections: Section[]): (sectionId: st
       (root.heading.trim().toLowerCase() === documentTitle.toLowerCase() || (root.level === 1 && namesTitle(root.heading, documentTitle)))
     )
       chain.shift();
-    const path = [...titlePath, ...chain.map((section) => headingPathEntry(section.heading))];
+    let path = [...titlePath, ...chain.map((section) => headingPathEntry(section.heading))];
+    if (path.reduce((sum, entry) => sum + entry.length, 0) > MAX_HEADING_PATH_CHARS) {
+      // Each entry gets an equal share: every chunk copies its path, and 32 nested headings of 256
+      // code units made a 215 KB RFC XML of 5,000 small sections a 42 MB chunk file.
+      const share = Math.max(MIN_HEADING_PATH_SHARE, Math.floor(MAX_HEADING_PATH_CHARS / path.length));
+      path = [...(documentTitle === '' ? [] : [documentTitle]), ...chain.map((section) => section.heading)].map((entry) =>
+        headingPathEntry(entry, share),
+      );
+    }
     memo.set(sectionId, path);
     return path;
   };
@@ -557,11 +565,17 @@ function headingPathResolver(title: string, sections: Section[]): (sectionId: st
  * length"). Real headings are far shorter; the full text stays in the evidence document.
  */
 export const MAX_HEADING_PATH_ENTRY = 256;
+/**
+ * Longest heading path, all its entries together (the dev corpus's longest is 181): past it, each entry
+ * is cut to an equal share of it, at least MIN_HEADING_PATH_SHARE code units.
+ */
+export const MAX_HEADING_PATH_CHARS = 1024;
+const MIN_HEADING_PATH_SHARE = 32;
 
-/** A heading as a path holds it: at most MAX_HEADING_PATH_ENTRY code units, cut ones ending in "…". */
-export function headingPathEntry(heading: string): string {
-  if (heading.length <= MAX_HEADING_PATH_ENTRY) return heading;
-  let end = MAX_HEADING_PATH_ENTRY - 1;
+/** A heading as a path holds it: at most `max` code units, cut ones ending in "…". */
+export function headingPathEntry(heading: string, max = MAX_HEADING_PATH_ENTRY): string {
+  if (heading.length <= max) return heading;
+  let end = max - 1;
   // Never split a surrogate pair.
   const last = heading.charCodeAt(end - 1);
   if (last >= 0xd800 && last <= 0xdbff) end -= 1;

@@ -88,6 +88,12 @@ export const PDF_BOUNDS = Object.freeze({
   /** Past this many text items, a PDF may have at most `textItemsPerByte` per byte of the file. */
   textItemsActivation: 50_000,
   textItemsPerByte: 1,
+  /**
+   * Levels of a PDF's outline, and links of a form field's /Parent chain, that pdfjs is asked to read
+   * (pdf-streams.ts pdfTreeDepths): past it the outline, or the form fields, are not read (real PDFs
+   * nest fewer than 10).
+   */
+  maxTreeDepth: 256,
 });
 
 export type InputBound = 'xml-entity-expansions' | 'xml-entity-amplification' | 'xml-entity-size' | 'pdf-inflated-bytes' | 'pdf-text-items';

@@ -1,6 +1,7 @@
 import { EpistemeError } from '../failure.js';
 import type { ChunkRow } from '../index/index-layout.js';
 import { chunkRow, readRows, type LoadedSearchIndex } from '../index/index-reader.js';
+import { appendAll } from '../array-extremes.js';
 
 /**
  * The cited section, read from the search index itself (`episteme show`, the MCP `read` tool).
@@ -85,12 +86,21 @@ export interface SectionAnswer {
   /** Where the next page starts (offset to ask for), or null when this page reaches the end. */
   nextOffset: number | null;
   blocks: SectionBlock[];
-  /** Blocks of the section not returned, or returned only in part. */
-  cut: { blockIds: string[]; chars: number };
+  /**
+   * Blocks of the section not returned, or returned only in part: how many (`blocks`), the ids of the
+   * first MAX_CUT_BLOCK_IDS of them in document order, and their characters not returned.
+   */
+  cut: { blockIds: string[]; blocks: number; chars: number };
   contentTrust: 'untrusted-source';
 }
 
 const SEPARATOR = '\n\n';
+
+/**
+ * Ids a page lists of the blocks it cut: every one was listed, so a page of 8,000 characters from a
+ * section of 100,000 short paragraphs (a 1.3 MB page) answered 1.4 MB of ids, again at every offset.
+ */
+export const MAX_CUT_BLOCK_IDS = 256;
 
 /**
  * The fragment a reader opens the section at: its id when the source gave it; for a section whose id
@@ -267,7 +277,7 @@ export function readSection(index: LoadedSearchIndex, request: SectionRequest, a
     const from = Math.max(start, windowStart);
     const to = Math.min(end, windowEnd);
     if (from >= to && !(chars.length === 0 && start >= windowStart && start < windowEnd)) {
-      cutIds.push(...passage.blockIds);
+      appendAll(cutIds, passage.blockIds);
       cutChars += chars.length;
       continue;
     }
@@ -275,7 +285,7 @@ export function readSection(index: LoadedSearchIndex, request: SectionRequest, a
     const cutBefore = from > start;
     const cutAfter = to < end;
     if (cutBefore || cutAfter) {
-      cutIds.push(...passage.blockIds);
+      appendAll(cutIds, passage.blockIds);
       cutChars += chars.length - (to - from);
     }
     returned += to - from;
@@ -317,9 +327,20 @@ export function readSection(index: LoadedSearchIndex, request: SectionRequest, a
     truncated,
     nextOffset: windowEnd < totalChars ? windowEnd : null,
     blocks,
-    cut: { blockIds: [...new Set(cutIds)], chars: cutChars },
+    cut: cutSummary(cutIds, cutChars),
     contentTrust: 'untrusted-source',
   };
+}
+
+/** The cut blocks, counted once each, and the first MAX_CUT_BLOCK_IDS of their ids. */
+function cutSummary(cutIds: readonly string[], chars: number): SectionAnswer['cut'] {
+  const unique = new Set(cutIds);
+  const blockIds: string[] = [];
+  for (const id of unique) {
+    if (blockIds.length === MAX_CUT_BLOCK_IDS) break;
+    blockIds.push(id);
+  }
+  return { blockIds, blocks: unique.size, chars };
 }
 
 /**

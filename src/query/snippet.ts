@@ -1,5 +1,6 @@
 import { charAt, charBefore, codePointPrefix, isWhitespace, isWordChar, sentenceStarts } from '../chunk/text-boundaries.js';
 import { stemPrefix, tokenizeWithOffsets, type TokenSpan } from '../index/tokenizer.js';
+import { minOf } from '../array-extremes.js';
 
 /**
  * A snippet is a window of the chunk text, at most maxChars code points long counting its
@@ -58,7 +59,7 @@ export function makeSnippet(text: string, queryTerms: ReadonlySet<string>, maxCh
   const minChars =
     matching.length === 0
       ? 0
-      : Math.min(...matching.map((span) => cp(span.end) - cp(span.start) + (span.start > 0 ? 1 : 0) + (span.end < text.length ? 1 : 0)));
+      : minOf(matching.map((span) => cp(span.end) - cp(span.start) + (span.start > 0 ? 1 : 0) + (span.end < text.length ? 1 : 0)));
   return {
     text: '',
     highlights: [],

@@ -42,6 +42,26 @@ const CASES: Case[] = [
     make: (n) => `# a${fill('{#x', n)}\n\npara\n`,
   },
   {
+    // Each copy of a section id counted its suffix up from 2 (`x~2`, `x~3`, ...): 150 KB took 22 s.
+    name: 'Markdown: every heading with the same explicit id `{#x}`',
+    url: 'https://example.test/doc.md',
+    contentType: 'text/markdown',
+    make: (n) => fill('# a {#x}\n\n', n),
+  },
+  {
+    // An item after one never written (hidden) counted every item before it again (800 KB: 12 s).
+    name: 'HTML: numbered items in a table cell, every other one hidden',
+    url: 'https://example.org/',
+    contentType: 'text/html',
+    make: (n) => `<table><tr><td><ol>${fill('<li hidden>a</li><li>b</li>', n)}</ol></td></tr></table>`,
+  },
+  {
+    name: 'HTML: every heading with the same id',
+    url: 'https://example.org/',
+    contentType: 'text/html',
+    make: (n) => fill('<h2 id="x">a</h2>', n),
+  },
+  {
     name: 'rfc running header after a form feed: "RFC 1" + spaces',
     url: RFC_URL,
     contentType: 'text/plain',
@@ -110,6 +130,13 @@ const CASES: Case[] = [
     url: 'https://example.org/a.xml',
     contentType: 'application/xml',
     make: (n) => fill('<!DOCTYPE [', n) + '<r/>',
+  },
+  {
+    // Each DOCTYPE searched for its "[" to the end of the text again (100 KB: 1.1 s; 1 MB: minutes).
+    name: 'XML: `<!DOCTYPE` repeated with no "[" after it, then one ">"',
+    url: 'https://example.org/a.xml',
+    contentType: 'application/xml',
+    make: (n) => `${fill('<!DOCTYPE', n)}><r>x</r>`,
   },
   {
     name: 'XML: unterminated ENTITY declarations',

@@ -181,3 +181,38 @@ export function deepRfcXmlSections(levels: number): string {
   const close = '</section>'.repeat(levels);
   return `<?xml version="1.0"?><rfc version="3"><front><title>Deep</title></front><middle>${open}<t>deep words</t>${close}</middle></rfc>`;
 }
+
+/** One page of text; objects 1-4: catalog (with `catalogExtra`), pages, page (with `pageExtra`), content. */
+function onePage(catalogExtra: string, pageExtra = ''): string[] {
+  const content = 'BT /F1 12 Tf 72 720 Td (Hello evidence text) Tj ET';
+  return [
+    `<< /Type /Catalog /Pages 2 0 R ${catalogExtra} >>`,
+    '<< /Type /Pages /Kids [3 0 R] /Count 1 >>',
+    '<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Contents 4 0 R ' +
+      `/Resources << /Font << /F1 << /Type /Font /Subtype /Type1 /BaseFont /Helvetica >> >> >> ${pageExtra} >>`,
+    `<< /Length ${content.length} >>\nstream\n${content}\nendstream`,
+  ];
+}
+
+/** A one-page PDF whose outline nests `levels` deep: each entry the only child of the one before (objects 6..). */
+export function deepOutlinePdf(levels: number): Uint8Array {
+  const objects: string[] = [...onePage('/Outlines 5 0 R'), `<< /Type /Outlines /First 6 0 R /Last 6 0 R /Count ${levels} >>`];
+  for (let i = 0; i < levels; i++) {
+    const n = 6 + i;
+    const child = i + 1 < levels ? `/First ${n + 1} 0 R /Last ${n + 1} 0 R /Count 1 ` : '';
+    objects.push(`<< /Title (Entry ${i}) /Parent ${i === 0 ? 5 : n - 1} 0 R ${child}/Dest [0 /Fit] >>`);
+  }
+  return pdfFromObjects(objects);
+}
+
+/** A one-page PDF with one text field under a chain of `levels` parent fields (objects 5..). */
+export function deepFieldPdf(levels: number): Uint8Array {
+  const widget = 5 + levels;
+  const objects: string[] = onePage('/AcroForm << /Fields [5 0 R] >>', `/Annots [${widget} 0 R]`);
+  for (let i = 0; i < levels; i++) {
+    const n = 5 + i;
+    objects.push(`<< /T (f${i}) ${i === 0 ? '' : `/Parent ${n - 1} 0 R `}/Kids [${n + 1} 0 R] >>`);
+  }
+  objects.push(`<< /Type /Annot /Subtype /Widget /FT /Tx /Parent ${widget - 1} 0 R /Rect [72 600 300 620] /V (value) /P 3 0 R >>`);
+  return pdfFromObjects(objects);
+}

@@ -167,3 +167,62 @@ test('a cross-reference copies at most 512 code units of its target title: RFC X
     rig.cleanup();
   }
 });
+
+test('show and the MCP read tool list at most 256 of the blocks a page cuts, and count them all', async () => {
+  const rig = new Rig();
+  const paragraphs = Array.from({ length: 20_000 }, (_, i) => `<p>w${i}</p>`).join('');
+  rig.write({
+    'page.html': `<!DOCTYPE html><html><head><title>Many</title></head><body><h1>Many</h1>${paragraphs}</body></html>`,
+    'map.json': JSON.stringify([{ sourceUrl: 'https://example.test/many', localPath: 'page.html', contentType: 'text/html' }]),
+  });
+  try {
+    const built = await rig.exec(['pipeline', '--map', 'map.json', '--json'], { killAfterMs: 120_000 });
+    assert.equal(built.code, 0, built.stdout + built.stderr);
+    for (const offset of ['0', '40000']) {
+      const shown = await rig.exec(['show', 'https://example.test/many', '--offset', offset, '--json']);
+      assertNoStackTrace(shown);
+      assert.equal(shown.code, 0, shown.stderr);
+      // Every cut id was listed: 20,000 short paragraphs made 250 KB of ids for 8,000 characters of text.
+      assert.ok(shown.stdout.length < 60_000, `an answer of ${shown.stdout.length} characters`);
+      const { blocks, cut } = JSON.parse(shown.stdout).data;
+      assert.equal(cut.blockIds.length, 256);
+      type Shown = { blockIds: string[]; cutBefore: boolean; cutAfter: boolean };
+      const whole = new Set((blocks as Shown[]).filter((b) => !b.cutBefore && !b.cutAfter).flatMap((b) => b.blockIds));
+      assert.equal(cut.blocks, 20_000 - whole.size, 'every block not returned whole is counted');
+      assert.ok(cut.blockIds.every((id: string) => !whole.has(id)));
+    }
+  } finally {
+    rig.cleanup();
+  }
+});
+
+test('a heading path holds at most about 1,024 code units: 32 nested long headings over many small sections', async () => {
+  const rig = new Rig();
+  const long = 'L'.repeat(300);
+  const nested = Array.from({ length: 31 }, (_, i) => `<section><name>${long}${i}</name>`).join('');
+  const small = '<section><name>a</name><t>zebra</t></section>'.repeat(2_000);
+  const xml =
+    '<?xml version="1.0" encoding="UTF-8"?><rfc number="9999" version="3"><front><title>T</title></front><middle>' +
+    `${nested}${small}${'</section>'.repeat(31)}</middle></rfc>`;
+  rig.write({
+    'doc.xml': xml,
+    'map.json': JSON.stringify([{ sourceUrl: 'https://example.test/deep.xml', localPath: 'doc.xml', contentType: 'application/rfc+xml' }]),
+  });
+  try {
+    const result = await rig.exec(['pipeline', '--map', 'map.json', '--json'], { killAfterMs: 120_000 });
+    assert.equal(result.code, 0, result.stdout + result.stderr);
+    const name = fs.readdirSync(rig.path('chunks')).find((file) => file.startsWith('example-test-'))!;
+    const text = rig.read(`chunks/${name}`);
+    // Every chunk copied 32 entries of 256 code units: 175 times the source; now about 35.
+    assert.ok(text.length < 60 * xml.length, `a chunk file of ${text.length} characters from ${xml.length}`);
+    const chunks = JSON.parse(text).payload.chunks as { citation: { headingPath: string[] } }[];
+    const paths = chunks.map((c) => c.citation.headingPath);
+    const deepest = paths.reduce((a, b) => (b.length > a.length ? b : a));
+    assert.ok(deepest.length >= 30, `a path of ${deepest.length} entries`);
+    assert.ok(deepest.reduce((sum, entry) => sum + entry.length, 0) <= 33 * 32);
+    assert.equal(deepest[0], 'T');
+    assert.equal(deepest[deepest.length - 1], 'a', 'a short heading is kept whole');
+  } finally {
+    rig.cleanup();
+  }
+});

@@ -483,11 +483,13 @@ class HtmlWalker implements HtmlWalk {
     // The anchors of the sink this text came from; the block's own id is its fragment already.
     const collected = this.blockAnchors !== null && this.blockAnchors.sink.toString() === text ? this.blockAnchors.anchors : [];
     this.blockAnchors = null;
-    const anchors = collected.filter((anchor) => anchor.id !== ownId || anchor.start !== 0);
+    let anchors = collected.filter((anchor) => anchor.id !== ownId || anchor.start !== 0);
     if (this.leadingIds.length > 0) {
       const inside = new Set(anchors.map((anchor) => anchor.id));
       const leading = this.leadingIds.filter((id) => id !== ownId && !inside.has(id));
-      anchors.unshift(...leading.map((id) => ({ id, start: 0 })));
+      // An array literal, not anchors.unshift(...leading): a spread into a call overflows the stack
+      // past about a hundred thousand anchors (array-extremes.ts).
+      anchors = [...leading.map((id) => ({ id, start: 0 })), ...anchors];
       this.leadingIds = [];
     }
     const fragment = ownId !== undefined && ownId !== '' ? ownId : (this.passageFragment(ctx) ?? this.nearestFragment(ctx, extra.start));

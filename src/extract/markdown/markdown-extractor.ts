@@ -13,6 +13,7 @@ import { DIALECT_MARKUP, type DialectEnv, dialectId, dialectMarkup } from './dia
 import { FOOTNOTE_DEFINITION, FOOTNOTE_REFERENCE, type FootnoteEnv, footnotes } from './footnotes.js';
 import { frontMatter, KRAMDOWN_RFC_PART } from './front-matter.js';
 import { kramdownRfcNumbers } from './kramdown-rfc-numbers.js';
+import { appendAll } from '../../array-extremes.js';
 
 /**
  * Markdown (CommonMark with GitHub's tables and strikethrough, as markdown-it's default preset reads
@@ -202,7 +203,7 @@ export async function extractMarkdown(
     if (token.type === 'heading_open') {
       const close = closeOf(tokens, i);
       const heading = headings.get(i)!;
-      reader.pendingIds.push(...heading.anchorIds);
+      appendAll(reader.pendingIds, heading.anchorIds);
       if (heading.text !== '') {
         if (title === '' && token.tag === 'h1') title = boundedTitle(heading.text);
         builder.openSection({
@@ -314,7 +315,11 @@ class MarkdownReader {
         }
         const text = this.inline(inline, links, anchors);
         if (text !== '') this.add('paragraph', text, token.map, { links, anchors });
-        else this.pendingIds.push(...anchors.map((a) => a.id));
+        else
+          appendAll(
+            this.pendingIds,
+            anchors.map((a) => a.id),
+          );
         break;
       }
       case 'bullet_list_open':
@@ -364,7 +369,11 @@ class MarkdownReader {
         const anchors: BlockAnchor[] = [];
         const text = htmlText(token.content, anchors);
         if (text !== '') this.add('paragraph', text, token.map, { anchors });
-        else this.pendingIds.push(...anchors.map((a) => a.id));
+        else
+          appendAll(
+            this.pendingIds,
+            anchors.map((a) => a.id),
+          );
         break;
       }
       default:
@@ -420,7 +429,7 @@ class MarkdownReader {
           break;
       }
     }
-    if (anchors !== null && ids.length > 0) anchors.push(...normalizedAnchors(out, ids));
+    if (anchors !== null && ids.length > 0) appendAll(anchors, normalizedAnchors(out, ids));
     return normalizeSpace(out);
   }
 
@@ -655,7 +664,7 @@ function htmlText(html: string, anchors: BlockAnchor[] | null): string {
     }
   }
   const raw = parts.join('');
-  if (anchors !== null && ids.length > 0) anchors.push(...normalizedAnchors(raw, ids));
+  if (anchors !== null && ids.length > 0) appendAll(anchors, normalizedAnchors(raw, ids));
   return normalizeSpace(raw);
 }
 

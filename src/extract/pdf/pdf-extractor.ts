@@ -4,7 +4,7 @@ import { normalizeSpace } from '../text-sink.js';
 import { scriptText } from '../scripts.js';
 import { EpistemeError } from '../../failure.js';
 import { PDF_BOUNDS, boundExceeded } from '../input-bounds.js';
-import { inflatedBytesOver } from './pdf-streams.js';
+import { inflatedBytesOver, pdfTreeDepths } from './pdf-streams.js';
 import { QUANTUM, quantise, readRulings, type Ruling } from './ruling-lines.js';
 import {
   MAX_COVERAGE_UNITS,
@@ -781,6 +781,17 @@ export async function extractPdf(body: Uint8Array, builder: DocumentBuilder, lim
         `at most ${PDF_BOUNDS.maxInflatedBytes}).`,
     );
   }
+  // Trees pdfjs cannot bear deep (its outline overflows the stack; its field names take quadratic time).
+  const depths = await pdfTreeDepths(body, inflateLimit);
+  const maxDepth = PDF_BOUNDS.maxTreeDepth;
+  const readTrees = { outline: depths.outline <= maxDepth, fields: depths.fields <= maxDepth };
+  if (!readTrees.outline)
+    builder.warn('pdf-outline-too-deep', `The PDF's outline nests ${depths.outline} levels (more than ${maxDepth}): it is not read.`);
+  if (!readTrees.fields)
+    builder.warn(
+      'pdf-fields-too-deep',
+      `A form field of the PDF is nested ${depths.fields} levels deep (more than ${maxDepth}): form fields are not read.`,
+    );
   const pdfjs = await loadPdfJs();
   // pdfjs may transfer (detach) the buffer it is given: always pass a copy.
   const task = pdfjs.getDocument({
@@ -792,7 +803,7 @@ export async function extractPdf(body: Uint8Array, builder: DocumentBuilder, lim
     stopAtErrors: false,
   });
   try {
-    await extractLoaded(task, body, builder, limits, result);
+    await extractLoaded(task, body, builder, limits, result, readTrees);
   } catch (error) {
     if (error instanceof EpistemeError) throw error;
     const name = error instanceof Error ? error.name : '';
@@ -821,6 +832,7 @@ async function extractLoaded(
   builder: DocumentBuilder,
   limits: PdfLimits,
   result: PdfExtractResult,
+  readTrees: { outline: boolean; fields: boolean },
 ): Promise<void> {
   const doc = await task.promise;
   result.pageCount = doc.numPages;
@@ -837,7 +849,7 @@ async function extractLoaded(
     const v = info[key];
     if (typeof v === 'string' && v.trim() !== '') result.metadata[key.toLowerCase()] = v.trim();
   }
-  const outline = await readOutline(doc);
+  const outline = readTrees.outline ? await readOutline(doc) : [];
   // An outline's top entries are the document's sections (level 2, under its title), unless its first
   // top entry is the title itself, the rest below it: a browser's outline of an HTML page's h1 to h6.
   // A page's h1 in an example (CSS Flexbox's "Computer Starter Kit") is another top entry: the first
@@ -938,8 +950,7 @@ async function extractLoaded(
     pageItems.push(items);
     pageSplits.push(splits);
     // Form fields are widget annotations.
-    const annotations = (await page.getAnnotations()) as Record<string, unknown>[];
-    collectFields(annotations, p, fields);
+    if (readTrees.fields) collectFields((await page.getAnnotations()) as Record<string, unknown>[], p, fields);
     page.cleanup();
   }
   // Lines are built once every page is read: a watermark or stamp is known only then.

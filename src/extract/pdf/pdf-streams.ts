@@ -50,6 +50,91 @@ export async function inflatedBytesOver(body: Uint8Array, limit: number): Promis
   return false;
 }
 
+/**
+ * How deep two trees of a PDF nest, read from its objects (and those its object streams hold, decoding
+ * at most `budget` bytes), where pdfjs cannot bear a deep one: its outline, walked as pdfjs walks it
+ * (/First one level down, /Next on the same level, each object once), which pdfjs hands over as nested
+ * objects that structuredClone copies recursively (20,000 levels in 2.6 MB overflowed the stack as an
+ * uncaught error: an internal error, or the process gone); and the /Parent chains of form fields
+ * (objects with /T, /FT or /Subtype /Widget), whose full names pdfjs builds by walking every field's
+ * chain (quadratic: 20,000 levels in 1.8 MB ran past the five-minute PDF bound).
+ *
+ * Not seen: objects of an encrypted PDF's object streams, and an object the cross-reference table
+ * names at another definition than the last.
+ */
+export async function pdfTreeDepths(body: Uint8Array, budget: number): Promise<{ outline: number; fields: number }> {
+  const bytes = Buffer.from(body.buffer, body.byteOffset, body.byteLength);
+  const { objects, streams } = readPdfObjects(bytes);
+  const members = new Map<number, PdfValue>();
+  let spent = 0;
+  for (const stream of streams) {
+    if (nameOf(stream.dictionary.get('Type')) !== 'ObjStm' || spent > budget) continue;
+    const chain = await chainOf(stream, async (v) => (v?.kind === 'ref' ? objects.get(v.num) : v));
+    if (chain === null) continue;
+    const decoded = await decodeChain(stream.data, chain, budget - spent, true);
+    spent += decoded.counted;
+    for (const [num, member] of objectStreamMembers(stream.dictionary, decoded.last)) if (!members.has(num)) members.set(num, member);
+  }
+  const objectNumbered = (num: number): PdfValue | undefined => objects.get(num) ?? members.get(num);
+  const dictOf = (value: PdfValue | undefined): Map<string, PdfValue> | undefined => {
+    const found = value?.kind === 'ref' ? objectNumbered(value.num) : value;
+    return found?.kind === 'dict' ? found.entries : undefined;
+  };
+  const dicts: Map<string, PdfValue>[] = [];
+  for (const value of [...objects.values(), ...members.values()]) if (value.kind === 'dict') dicts.push(value.entries);
+
+  let outline = 0;
+  for (const catalog of dicts) {
+    if (nameOf(catalog.get('Type')) !== 'Catalog') continue;
+    const first = dictOf(catalog.get('Outlines'))?.get('First');
+    if (first?.kind !== 'ref') continue;
+    // pdfjs's queue: /First one level down, /Next on the same level, each object once.
+    const seen = new Set<number>([first.num]);
+    const queue: { num: number; depth: number }[] = [{ num: first.num, depth: 1 }];
+    for (let head = 0; head < queue.length; head++) {
+      const { num, depth } = queue[head]!;
+      outline = Math.max(outline, depth);
+      const item = dictOf(objectNumbered(num));
+      if (item === undefined) continue;
+      for (const [key, below] of [
+        ['First', 1],
+        ['Next', 0],
+      ] as const) {
+        const next = item.get(key);
+        if (next?.kind !== 'ref' || seen.has(next.num)) continue;
+        seen.add(next.num);
+        queue.push({ num: next.num, depth: depth + below });
+      }
+    }
+  }
+
+  // The length of each field's /Parent chain, each object measured once (a cycle ends a chain).
+  const chainLength = new Map<number, number>();
+  const lengthFrom = (start: Map<string, PdfValue>): number => {
+    const path: number[] = [];
+    const onPath = new Set<number>();
+    let parent = start.get('Parent');
+    let known = 0;
+    while (parent?.kind === 'ref' && !onPath.has(parent.num)) {
+      const measured = chainLength.get(parent.num);
+      if (measured !== undefined) {
+        known = measured;
+        break;
+      }
+      path.push(parent.num);
+      onPath.add(parent.num);
+      parent = dictOf(objectNumbered(parent.num))?.get('Parent');
+    }
+    for (let i = path.length - 1; i >= 0; i--) chainLength.set(path[i]!, ++known);
+    return known + 1;
+  };
+  let fields = 0;
+  for (const dict of dicts) {
+    if (dict.has('T') || dict.has('FT') || nameOf(dict.get('Subtype')) === 'Widget') fields = Math.max(fields, lengthFrom(dict));
+  }
+  return { outline, fields };
+}
+
 interface Stage {
   filter: string;
   earlyChange: number;

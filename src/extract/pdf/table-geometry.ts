@@ -1,5 +1,6 @@
 import { type ScriptKind, scriptText } from '../scripts.js';
 import type { Ruling } from './ruling-lines.js';
+import { appendAll, maxOf, minOf } from '../../array-extremes.js';
 
 /**
  * Tables of one PDF page from geometry alone: where text runs sit and where ruling lines are drawn.
@@ -296,8 +297,8 @@ class Coverage {
     const crossings = this.multiLines >= 8 ? Math.floor(this.multiLines / 8) : 0;
     // Wider than a word space (a quarter em) and then some: values set closer than that read as one.
     const minWidth = Math.max(2, Math.floor((median(this.sizes) * 3) / 10));
-    const x0 = Math.min(...this.lefts) - this.origin;
-    const x1 = Math.max(...this.rights) - this.origin;
+    const x0 = minOf(this.lefts) - this.origin;
+    const x1 = maxOf(this.rights) - this.origin;
     const out: [number, number][] = [];
     let x = x0;
     while (x < x1) {
@@ -411,7 +412,7 @@ function lineCells(line: Line, bounds: number[], verticals?: Ruling[]): Word[][]
       const drawn = verticals.some((v) => Math.abs(v.at - b) <= 2 && 2 * v.from <= middle2 && 2 * v.to >= middle2);
       if (drawn || !textFlowsAcross(line, b)) first = k;
       else {
-        cells[first]!.push(...cells[k]!);
+        appendAll(cells[first]!, cells[k]!);
         cells[k] = [];
       }
     }
@@ -500,7 +501,7 @@ function tableRows(lines: Line[], bounds: number[], rules: Ruling[], page: numbe
     });
     if (i < header) rowFilled = Math.max(rowFilled, filled[i]!);
     cellsOf[i]!.forEach((c, k) => {
-      cellWords[cellWords.length - 1]![k]!.push(...c);
+      appendAll(cellWords[cellWords.length - 1]![k]!, c);
     });
   });
   const scripts = cellScripts(cellsOf);
@@ -896,8 +897,8 @@ function alignedTables(free: Line[], rules: Ruling[], page: number, layoutSplits
       coverage.removeLast(run.pop()!, runMulti.pop()!);
       j--;
     }
-    const x0 = Math.min(...run.map((l) => l.x0));
-    const x1 = Math.max(...run.map((l) => l.x1));
+    const x0 = minOf(run.map((l) => l.x0));
+    const x1 = maxOf(run.map((l) => l.x1));
     gaps = coverage.gutters();
     const bounds = mergeCurrencyColumns(run, pruneSpaceGutters(run, [x0, ...gaps.map(([a, b]) => Math.floor((a + b) / 2)), x1]));
     const layoutGutter = gaps.some(([a, b]) => layoutSplits.some((x) => x >= a && x <= b));
@@ -909,8 +910,8 @@ function alignedTables(free: Line[], rules: Ruling[], page: number, layoutSplits
         page,
         x0,
         x1,
-        top: Math.min(...run.map((l) => l.top)),
-        bottom: Math.max(...run.map((l) => l.bottom)),
+        top: minOf(run.map((l) => l.top)),
+        bottom: maxOf(run.map((l) => l.bottom)),
         bounds,
         rows,
         items,
@@ -998,7 +999,7 @@ export function joinContinuations(pages: PageTables[]): Table[] {
       if (first && previous && previous.page === p.page - 1 && previous.endsPage && startsPage && aligned(previous.last, t, 2 * p.em)) {
         const header = previous.table.rows[0]!;
         const rows = t.rows[0] && sameCells(t.rows[0].cells, header.cells) ? t.rows.slice(1) : t.rows;
-        previous.table.rows.push(...rows);
+        appendAll(previous.table.rows, rows);
         previous.table.parts.push(t);
         joined = true;
       }

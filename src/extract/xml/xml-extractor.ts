@@ -86,9 +86,17 @@ const isWordChar = (ch: string | undefined): boolean => ch !== undefined && /\w/
  * `start`/`end` span the whole DOCTYPE, `subsetStart`/`subsetEnd` the text between the brackets.
  */
 export function findInternalSubset(source: string): { start: number; end: number; subsetStart: number; subsetEnd: number } | null {
+  // Where the last search for "[" or ">" stopped: a later DOCTYPE starting before it stops there too,
+  // so `<!DOCTYPE` repeated with neither after it is read once, not once per DOCTYPE (quadratic).
+  let stop = -1;
   for (let start = source.indexOf('<!DOCTYPE'); start !== -1; start = source.indexOf('<!DOCTYPE', start + 1)) {
     let i = start + '<!DOCTYPE'.length;
-    while (i < source.length && source[i] !== '[' && source[i] !== '>') i++;
+    if (i <= stop) i = stop;
+    else {
+      while (i < source.length && source[i] !== '[' && source[i] !== '>') i++;
+      stop = i;
+    }
+    if (i >= source.length) return null;
     if (source[i] !== '[') continue;
     const subsetStart = i + 1;
     // The shortest subset ending in "]" + whitespace + ">"; if there is none here, there is none later.
