@@ -112,8 +112,10 @@
  * a page source without `<title>` is titled by its opening JSON comment's Title (the Go website's pages).
  * 35: DocBook variable-list entries with an id (`dl.variablelist > dt[id]`, or a `<dt>` that opens with its
  * `<a name>` anchor: Wayland's client API, PostgreSQL's parameters) are API entries, each a subsection.
+ * 36: a root selector's match that holds one API entry (entryBlockSelectors) names no root: an erl_docgen
+ * module page of one function (one `article.func`) was read as that function alone.
  */
-export const EXTRACT_RULE_VERSION = 35;
+export const EXTRACT_RULE_VERSION = 36;
 /**
  * The PDF extractor's own version (1: pdf-parse tables; 2: tables from geometry with rowPages, and
  * heading-guess limits; 3: unruled tables as reports set them (wrapped cells at the row pitch, bold
