@@ -114,8 +114,10 @@
  * `<a name>` anchor: Wayland's client API, PostgreSQL's parameters) are API entries, each a subsection.
  * 36: plain text that is no RFC has headings where it marks them: underlined lines (setext) and a numbered
  * outline at column 0 (the xz format's specification), each a section (`section-N` when numbered).
+ * 37: a root selector's match that holds one API entry (entryBlockSelectors) names no root: an erl_docgen
+ * module page of one function (one `article.func`) was read as that function alone.
  */
-export const EXTRACT_RULE_VERSION = 36;
+export const EXTRACT_RULE_VERSION = 37;
 /**
  * The PDF extractor's own version (1: pdf-parse tables; 2: tables from geometry with rowPages, and
  * heading-guess limits; 3: unruled tables as reports set them (wrapped cells at the row pitch, bold

@@ -14,7 +14,8 @@ import { describeSchemaErrors } from '../store/schema-errors.js';
 export interface HtmlRules {
   /**
    * Tried in order; the first selector that matches anything gives the extraction root, its first match,
-   * unless it also matches an element outside that one (side-by-side `<article>`s): then the next is tried.
+   * unless it also matches an element outside that one (side-by-side `<article>`s) or that match holds one API
+   * entry (entryBlockSelectors): then the next is tried.
    */
   rootSelectors: string[];
   /** Elements whose id names the section opened by their first heading (`<section id>` in RFC HTML). */

@@ -196,7 +196,7 @@ export type ChunkRow = [
   steps?: { first: string; last: string },
 ];
 
-/** Ends a posting block's term list (terms are letters, digits and marks; VLQ is base64). */
+/** Ends a posting block's term list (terms are letters, digits and marks, or fullwidth symbol forms: symbol-terms.ts; VLQ is base64). */
 export const POSTING_BLOCK_TERMS_END = '|';
 /** [number of terms, length of the block's text in UTF-8 bytes, CRC-32 of those bytes as 8 hex digits, first term]. */
 export type PostingBlockEntry = [termCount: number, byteLength: number, crc32: string, firstTerm: string];

@@ -10,7 +10,7 @@ import type { Section } from '../../document/types.js';
 import type { KeywordSpan } from '../bcp14.js';
 import { TextSink, normalizeSpace } from '../text-sink.js';
 import { MAX_TREE_DEPTH, parseMarkup, type ParsedMarkup } from '../markup-parser.js';
-import { type CompiledRules, compileRules } from './compiled-rules.js';
+import { type CompiledRules, compileRules, type Matcher } from './compiled-rules.js';
 import { FlowWriter } from './flow.js';
 import { BLOCK_TAGS, HEADING_LEVEL, KNOWN_INLINE, SKIP_TAGS, containsHeading, containsSectionHeading } from './tags.js';
 import type { BlockExtra, HtmlWalk, WalkContext } from './walk.js';
@@ -642,7 +642,7 @@ export function extractHtml(ctx: HtmlExtractContext): HtmlExtractResult {
     return { title: read.title || normalizeSpace(titleEl ? textContent(titleEl) : ''), headingCount: read.sectionCount, idCount };
   }
   const walker = new HtmlWalker(ctx, isRespecSource(document));
-  const root: Element | Document = extractionRoot(document, ctx.rules.rootSelectors);
+  const root: Element | Document = extractionRoot(document, ctx.rules.rootSelectors, walker.rules.entryBlock);
   const titleEl = selectOne<AnyNode, Element>('title', document);
   // Front matter is metadata wherever it sits, even inside pruned containers (rfc-html.ts).
   if (ctx.rules.metadataSelectors !== undefined && ctx.rules.metadataSelectors.length > 0) {
@@ -667,13 +667,15 @@ export function extractHtml(ctx: HtmlExtractContext): HtmlExtractResult {
  * The element the rules' root selectors name: the first selector's first match, when every other match
  * of that selector is inside it. A selector that matches several elements side by side (Erlang/OTP's
  * reference pages write each function as an `<article>`) names no one root: the next selector is tried,
- * so the page is not read as its first entry.
+ * so the page is not read as its first entry. Nor does a match that holds one API entry (`entryBlock`,
+ * the family's entryBlockSelectors): a module page of one function (erl_docgen's one `article.func`) is
+ * not that function, its description and the headings around the entry are read too.
  */
-function extractionRoot(document: Document, selectors: readonly string[]): Element | Document {
+function extractionRoot(document: Document, selectors: readonly string[], entryBlock: Matcher | null): Element | Document {
   for (const selector of selectors) {
     const hits = selectAll<AnyNode, Element>(selector, document);
     const first = hits[0];
-    if (first === undefined) continue;
+    if (first === undefined || entryBlock?.(first) === true) continue;
     if (hits.every((hit) => hit === first || isInside(hit, first))) return first;
   }
   return document;
