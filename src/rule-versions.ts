@@ -154,9 +154,10 @@ export const PDF_EXTRACTOR_VERSION = 8;
  * 5: a title or heading longer than 256 code units is cut (ending in "…") in heading paths, so a
  * long heading no longer makes the chunk file quadratic in it. 6: a chunk of a section of the
  * document's apparatus (contents, status, acknowledgements, references, indexes, change logs) says so
- * (apparatus: true).
+ * (apparatus: true). 7: a PDF chunk records where each later page starts as an anchor (`page=N`), so a
+ * hit cites the page its match is on.
  */
-export const CHUNK_RULE_VERSION = 6;
+export const CHUNK_RULE_VERSION = 7;
 /**
  * Search-index file layout (5: sealed head with plain number lists, CRC-32-checked posting blocks and
  * compressed row blocks; 6: heading-path term frequencies in postings, duplicate-passage groups in the

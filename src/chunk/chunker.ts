@@ -181,8 +181,15 @@ function chunkRun(doc: EvidenceDocument, run: RunEntry[], section: RunSection, o
     const anchors: [number, string][] = [];
     let base = 0;
     let lines: StepLines | undefined;
+    let page = group.blocks[0]!.block.page;
     for (const entry of group.blocks) {
       lines = entry.block.kind === 'algorithm' ? stepLines(entry.block, entry.text) : undefined;
+      // A PDF passage has no source ids: where a block starts a later page, the page is its anchor
+      // (RFC 8118's `page=N`), so a match there cites the page it is on, not the chunk's first page.
+      if (typeof entry.block.page === 'number' && typeof page === 'number' && entry.block.page > page) {
+        page = entry.block.page;
+        anchors.push([base, pageFragment(page)]);
+      }
       for (const [at, id] of trimmedAnchors(entry.block, entry.text, lines)) anchors.push([base + at, id]);
       base += entry.text.length + BLOCK_SEPARATOR.length;
     }
@@ -296,6 +303,16 @@ interface LeadIn {
   block: Block;
   text: string;
   length: number;
+}
+
+/** A PDF page as the fragment a viewer opens at (RFC 8118). */
+export function pageFragment(page: number): string {
+  return `page=${page}`;
+}
+
+/** Whether an anchor id is a PDF page (pageFragment), not an id the source gives. */
+export function isPageFragment(id: string): boolean {
+  return /^page=[1-9][0-9]*$/.test(id);
 }
 
 /** Anchors in text order without an id equal to the one before it (a lead-in and its block often share their section's id). */

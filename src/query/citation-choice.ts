@@ -67,7 +67,8 @@ export function stableAnchorOffsets(anchors: readonly [number, string][] | null)
  * The fragment of a citation whose match is at code-point offset `at`: the last stable anchor at or
  * before it, else the chunk's own fragment (its section's or block's), else the last generated one;
  * else, for a PDF passage (which has no source ids), its first page as the PDF fragment a viewer
- * opens at (RFC 8118's `page=N`).
+ * opens at (RFC 8118's `page=N`). A PDF chunk that runs onto later pages records where each starts as
+ * an anchor of that form (chunker.ts pageFragment), so a match there cites its own page.
  */
 export function citedFragment(
   anchors: readonly [number, string][] | null,

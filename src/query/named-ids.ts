@@ -1,4 +1,5 @@
 import { stemPrefix, tokenize, tokenizeLookingFor } from '../index/tokenizer.js';
+import { isPageFragment } from '../chunk/chunker.js';
 import { isGeneratedId } from './citation-choice.js';
 import { STOP_TERMS, STOP_WORDS } from './stop-words.js';
 
@@ -18,7 +19,8 @@ let stopWords: ReadonlySet<string> | undefined;
  * heading occurrence more cannot do. Not read: the id of the chunk's own section (`sectionId`), which
  * abbreviates its heading, judged whole by headingNames ("script-src Inline Check", id
  * `script-src-inline`, is not named by a question that says script-src and 'unsafe-inline'); and a
- * generator's back-reference ids (`ref-for-*`, citation-choice.ts), which name links, not concepts.
+ * generator's back-reference ids (`ref-for-*`, citation-choice.ts), which name links, not concepts,
+ * and a PDF chunk's page anchors (`page=12`).
  * Function words in an id are passed over as the query passes over them. Text without ids
  * (plain-text collections) is scored as before.
  */
@@ -30,7 +32,7 @@ export function namedTerms(
   const named = new Set<string>();
   let prefixes: string[] | undefined;
   for (const [, id] of anchors ?? []) {
-    if (id === sectionId || isGeneratedId(id)) continue;
+    if (id === sectionId || isGeneratedId(id) || isPageFragment(id)) continue;
     prefixes ??= [...queryTerms].map(stemPrefix);
     const terms = idTerms(id, prefixes);
     if (terms === undefined) continue;

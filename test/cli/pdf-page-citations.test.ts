@@ -67,3 +67,42 @@ test('a PDF hit cites #page=N; show opens that page; show names sections without
     rig.cleanup();
   }
 });
+
+/**
+ * A section that runs onto the next page is one chunk over both pages. A match on the later page
+ * cites that page, where the reader finds it, not the page the chunk starts on; a match on the first
+ * page still cites the first (the chunk records where each later page starts).
+ */
+test('a PDF hit cites the page its match is on when its chunk runs over two pages', async () => {
+  const rig = new Rig();
+  try {
+    const page1: TextSpec[] = [
+      { x: 72, top: 72, size: 20, text: 'Error Logging' },
+      { x: 72, top: 110, size: 10, text: 'Applications may install their own logger function.' },
+      { x: 72, top: 123, size: 10, text: 'It receives every message the library reports.' },
+    ];
+    const page2: TextSpec[] = [
+      { x: 72, top: 110, size: 10, text: 'Passing NULL restores the default handler.' },
+      { x: 72, top: 123, size: 10, text: 'The default handler discards every message silently.' },
+    ];
+    rig.write({
+      'api.pdf': tablePdf([{ texts: page1 }, { texts: page2 }]),
+      'map.json': JSON.stringify([{ sourceUrl: 'https://example.test/api.pdf', localPath: 'api.pdf', contentType: 'application/pdf' }]),
+      'episteme.json': JSON.stringify({ manualIngest: 'map.json' }),
+    });
+    assert.equal((await rig.exec(['build', '--json'])).code, 0);
+    const cite = async (query: string): Promise<{ fragment: string; pages: number[]; sectionId: string }> =>
+      (await rig.exec(['query', query, '--limit', '1', '--json'])).json!.data!.hits[0]!.citation;
+    const later = await cite('default handler discards messages');
+    assert.deepEqual(later.pages, [1, 2], 'one chunk over both pages');
+    assert.equal(later.fragment, 'page=2');
+    const first = await cite('install own logger function');
+    assert.deepEqual(first.pages, [1, 2]);
+    assert.equal(first.fragment, 'page=1');
+    const shown = await rig.exec(['show', 'https://example.test/api.pdf#page=2', '--json']);
+    assert.equal(shown.code, 0, shown.stdout);
+    assert.equal(shown.json!.data!.citation.sectionId, later.sectionId);
+  } finally {
+    rig.cleanup();
+  }
+});
