@@ -42,6 +42,7 @@ import { chunkRow, readRows, type LoadedSearchIndex } from '../src/index/index-r
 import { stemPrefix, tokenizeWithOffsets } from '../src/index/tokenizer.js';
 import { rankChunks, runQuery, type QueryHit } from '../src/query/query.js';
 import { parseQueryTerms } from '../src/query/query-terms.js';
+import { citedFragment } from '../src/query/citation-choice.js';
 import { expandQuery, FEEDBACK_CHUNKS } from '../src/query/feedback.js';
 import { optionalPackage } from './optional.js';
 import { loadCollections, relevanceDirectory, type Collection } from './retrieval/collections.js';
@@ -341,9 +342,18 @@ function runSpecQuestions(): SpecRow[] | undefined {
   readRows(index, ordinals);
   const citations: Citation[] = [];
   const units: Unit[] = ordinals.map((ordinal) => {
-    const [, sectionId, headingPath, blockIds, fragment, , , , , text] = chunkRow(index, ordinal);
+    const [, sectionId, headingPath, blockIds, fragment, , pages, , , text] = chunkRow(index, ordinal);
     const doc = index.documents[index.chunkDocument[ordinal]!]!;
-    citations.push({ sourceUrl: doc[1], fragment, snapshotId: doc[2], documentId: doc[0], sectionId, headingPath, blockIds });
+    // A peer gives no match offset: its hit cites the chunk's own fragment, or a PDF chunk's first page.
+    citations.push({
+      sourceUrl: doc[1],
+      fragment: citedFragment(null, fragment, 0, pages),
+      snapshotId: doc[2],
+      documentId: doc[0],
+      sectionId,
+      headingPath,
+      blockIds,
+    });
     return { id: String(ordinal), title: headingPath.join(' / '), text: text };
   });
   const termsOf = (text: string, terms: ReadonlySet<string>): number =>
