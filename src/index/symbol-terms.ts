@@ -7,8 +7,8 @@ import type { TokenSpan } from './tokenizer.js';
  * as the text writes it:
  * - brackets and quotes end a run, they wrap or delimit what they touch (`("->>")` is `->>`, `="?"`
  *   is nothing); commas and semicolons at either end are dropped (`->>,`), and so are full stops
- *   after a run that ends a word (`<p>.` is `>`, nothing) and other sentence punctuation (`: ! ?`)
- *   while two characters stay (`$@?` at a question's end is `$@`; `$?` and `??` stay themselves);
+ *   after a run that ends a word (`->.` is `->`) and other sentence punctuation (`: ! ?`) while two
+ *   characters stay (`$@?` at a question's end is `$@`; `$?` and `??` stay themselves);
  * - what remains is a term when it is 2 to 4 characters long and not dots alone (an ellipsis, a
  *   table of contents' leader); a longer run is drawing (`+------+`, `=====`), not an operator;
  * - a lone backslash before an ASCII letter or digit is an escape with it (`\K`, `\d`, `\n`), the
