@@ -1,6 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { extractBytes } from './helpers.js';
+import { seededRandom } from '../helpers/random.js';
 
 /**
  * A plain text that is no RFC still marks its headings as its writer meant them: underlined lines
@@ -134,4 +135,44 @@ test('plain text without underlines or a numbered outline has no sections; two n
     doc.blocks.map((b) => b.text),
     ['Release notes', '1. Faster start', 'The tool starts in half the time.', '2. Smaller files', 'Files are a third smaller.'],
   );
+});
+
+/**
+ * Generated outlines: a random tree of numbered headings (up to four deep), each with a body paragraph,
+ * and numbered sentences and out-of-order numbered lines scattered in the bodies, reads as exactly that
+ * tree of sections, each paragraph in the section it follows (or as no sections, under three headings).
+ */
+test('generated numbered outlines read as their tree; numbered lines out of order stay in their section', async () => {
+  const next = seededRandom(36);
+  for (let round = 0; round < 40; round++) {
+    const lines: string[] = ['Generated Format', ''];
+    const expected: [number, string, string][] = [];
+    const bodies: [string, string][] = [];
+    const walk = (prefix: number[], depth: number): void => {
+      const count = 1 + Math.floor(next() * (depth === 0 ? 4 : 3));
+      for (let k = 1; k <= count; k++) {
+        const number = [...prefix, k];
+        const id = `section-${number.join('.')}`;
+        lines.push(`${number.join('.')}. Heading ${number.join(' ')}`, '');
+        expected.push([number.length, id, `Heading ${number.join(' ')}`]);
+        const body = `Body of ${number.join('-')} says what it means.`;
+        lines.push(`        ${body}`, '');
+        bodies.push([body, id]);
+        if (next() < 0.3) lines.push(`${90 + Math.floor(next() * 9)}. Stray numbered line`, '');
+        if (next() < 0.3) lines.push(`${k}. A numbered sentence ends in a full stop.`, '');
+        if (depth < 3 && next() < 0.5) walk(number, depth + 1);
+      }
+    };
+    walk([], 0);
+    const doc = await extractBytes(lines.join('\n'), URL, 'text/plain');
+    // Fewer than three numbered headings are no outline: the text has no sections.
+    const outline = expected.length >= 3;
+    assert.deepEqual(
+      doc.sections.map((s) => [s.level, s.id, s.heading]),
+      outline ? expected : [],
+      `round ${round}`,
+    );
+    if (outline)
+      for (const [body, id] of bodies) assert.equal(doc.blocks.find((b) => b.text === body)?.sectionId, id, `round ${round}: ${body}`);
+  }
 });

@@ -2,6 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { isSymbolTerm, symbolSpans, symbolText } from '../../src/index/symbol-terms.js';
 import { indexTerms, tokenize } from '../../src/index/tokenizer.js';
+import { seededRandom } from '../helpers/random.js';
 
 const symbols = (text: string): string[] => symbolSpans(text).map((span) => symbolText(span.term));
 
@@ -54,4 +55,56 @@ test('symbols do not lengthen a text: its length counts words and parts only', (
   assert.equal(withSymbols.length, plain.length);
   assert.equal(withSymbols.words, plain.words);
   assert.equal(withSymbols.terms.length, plain.terms.length + 3);
+});
+
+test('generated texts: every symbol term is the text at its span, 2 to 4 symbols or an escape, never a bracket or quote', () => {
+  const next = seededRandom(33);
+  const alphabet = [
+    'a',
+    'Z',
+    '7',
+    ' ',
+    ' ',
+    '\n',
+    'é',
+    '->',
+    '<=>',
+    '$@',
+    '::',
+    '(',
+    ')',
+    '"',
+    "'",
+    '`',
+    ',',
+    ';',
+    '.',
+    '?',
+    '!',
+    '\\',
+    '=',
+    '|',
+    '-',
+  ];
+  for (let round = 0; round < 2000; round++) {
+    const length = 1 + Math.floor(next() * 30);
+    const text = Array.from({ length }, () => alphabet[Math.floor(next() * alphabet.length)]!).join('');
+    let previousEnd = 0;
+    for (const span of symbolSpans(text)) {
+      const written = symbolText(span.term);
+      assert.equal(text.slice(span.start, span.end), written, JSON.stringify(text));
+      assert.ok(span.start >= previousEnd, `spans in order, not overlapping: ${JSON.stringify(text)}`);
+      previousEnd = span.end;
+      assert.doesNotMatch(written, /[()[\]{}"'`\s]/, JSON.stringify(text));
+      const isEscape = /^\\[0-9A-Za-z]$/.test(written);
+      assert.ok(isEscape || (written.length >= 2 && written.length <= 4 && /^[!-/:-@[-`{-~]+$/.test(written)), written);
+      assert.ok(!/^\.+$/.test(written), written);
+      assert.ok(isSymbolTerm(span.term));
+    }
+    // The terms of a text are those of its spans, and a query finds them as the index counts them.
+    assert.deepEqual(
+      indexTerms(text).terms.filter(isSymbolTerm),
+      symbolSpans(text).map((span) => span.term),
+    );
+  }
 });
