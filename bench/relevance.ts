@@ -291,6 +291,9 @@ function runCollection(collection: Collection, withPrf: boolean): Row[] {
 
 /** --misses: each spec question whose rank-1 hit is not a grade-2 section, with its first hits (where ranking work should look). */
 const showMisses = process.argv.includes('--misses');
+/** --per-question: each spec question's nDCG@10 per engine, where Episteme is below the best peer (where a peer wins). */
+const perQuestion = process.argv.includes('--per-question');
+const perQuestionRows: { engine: string; id: string; ndcg: number }[] = [];
 
 function printMiss(id: string, text: string, hits: readonly QueryHit[], gains: readonly number[]): void {
   const firstAnswer = gains.indexOf(2);
@@ -375,6 +378,7 @@ function runSpecQuestions(): SpecRow[] | undefined {
         (hit) => termsOf(hit.snippet.text, terms),
       );
       scores.push(scored);
+      if (perQuestion) perQuestionRows.push({ engine, id: question.id, ndcg: ndcgOfGains(scored.gains, scored.ideal, false) });
       if (showMisses && snippets && !scored.rank1) printMiss(question.id, question.text, hits, scored.gains);
     }
     const n = scores.length;
@@ -420,7 +424,25 @@ function runSpecQuestions(): SpecRow[] | undefined {
       ].join(''),
     );
   }
+  if (perQuestion) printPerQuestion(rows.map((row) => row.engine));
   return rows;
+}
+
+/** --per-question: the questions where a peer's nDCG@10 is above Episteme's, with every engine's. */
+function printPerQuestion(engines: string[]): void {
+  const byQuestion = new Map<string, Map<string, number>>();
+  for (const row of perQuestionRows) {
+    const scores = byQuestion.get(row.id) ?? new Map<string, number>();
+    scores.set(row.engine, row.ndcg);
+    byQuestion.set(row.id, scores);
+  }
+  console.log(`per question, where a peer is above Episteme (nDCG@10: ${engines.map((e) => e.split(' ')[0]).join(', ')})`);
+  for (const [id, scores] of byQuestion) {
+    const own = scores.get(engines[0]!) ?? 0;
+    if (engines.slice(1).every((engine) => (scores.get(engine) ?? 0) <= own)) continue;
+    console.log(`  ${id.padEnd(8)} ${engines.map((engine) => f4(scores.get(engine) ?? 0)).join('  ')}`);
+  }
+  perQuestionRows.length = 0;
 }
 
 function main(): void {

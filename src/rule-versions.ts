@@ -116,8 +116,11 @@
  * outline at column 0 (the xz format's specification), each a section (`section-N` when numbered).
  * 37: a root selector's match that holds one API entry (entryBlockSelectors) names no root: an erl_docgen
  * module page of one function (one `article.func`) was read as that function alone.
+ * 38: RDoc (Ruby's API pages, Darkfish): a family chosen by its markup; each method (div.method-detail) is an
+ *     API entry at its own id, headed by the name its call sequence declares (`chomp!` keeps its `!`); a
+ *     back-to-top arrow (`<a href="#top">↑</a>`) is chrome as a permalink glyph is.
  */
-export const EXTRACT_RULE_VERSION = 37;
+export const EXTRACT_RULE_VERSION = 38;
 /**
  * The PDF extractor's own version (1: pdf-parse tables; 2: tables from geometry with rowPages, and
  * heading-guess limits; 3: unruled tables as reports set them (wrapped cells at the row pitch, bold

@@ -25,6 +25,8 @@ import { looksLikeRfcText } from './text/rfc-text.js';
  *   to Haddock's home (`.../haddock/`).
  * - erl_docgen (Erlang/OTP's documentation): the `xmlns:erl="http://erlang.org"` its XSLT leaves on `<html>`.
  * - Node.js's doc tool (tools/doc, the API pages of nodejs.org): its `<meta name="nodejs.org:node-version">`.
+ * - RDoc (Ruby's API documentation, docs.ruby-lang.org): its Darkfish template's script (`darkfish.js`) or
+ *   style sheet (`rdoc.css`); it writes no generator meta.
  *
  * Each claim carries the document type the document declares, when it declares one: an RFC number
  * (`rfc`) or an Internet-Draft name (`internet-draft`), which tells the rfc and ietf-draft families
@@ -55,6 +57,7 @@ export function htmlGeneratorClaims(document: AnyNode, source: string): Generato
   if (seen.haddockHeader && seen.haddockLink) claim('Haddock', 'Haddock\'s <div id="package-header"> and its link to Haddock');
   if (seen.erlNamespace) claim('erl_docgen', 'erl_docgen\'s xmlns:erl="http://erlang.org"');
   if (seen.nodeVersion) claim('Node.js doc tool', '<meta name="nodejs.org:node-version">');
+  if (seen.rdocAsset !== null) claim('RDoc', `RDoc's ${seen.rdocAsset}`);
   return claims;
 }
 
@@ -140,6 +143,8 @@ interface Seen {
   erlNamespace: boolean;
   /** Node.js's `<meta name="nodejs.org:node-version">`. */
   nodeVersion: boolean;
+  /** RDoc Darkfish's script or style sheet (`darkfish.js`, `rdoc.css`), the file named. */
+  rdocAsset: string | null;
 }
 
 const HEADINGS = new Set(['h1', 'h2', 'h3', 'h4', 'h5', 'h6']);
@@ -161,6 +166,7 @@ function scan(document: AnyNode): Seen {
     haddockLink: false,
     erlNamespace: false,
     nodeVersion: false,
+    rdocAsset: null,
   };
   const stack: AnyNode[] = [document];
   while (stack.length > 0) {
@@ -201,13 +207,12 @@ function visit(el: Element, seen: Seen): void {
     const classes = (attribs['class'] ?? '').split(/\s+/);
     if (classes.includes('heading') && classes.includes('settled')) seen.settledHeading = true;
   }
-  if (seen.ecmarkup === null) {
-    if (ECMARKUP_CLAUSES.has(el.name)) seen.ecmarkup = `ecmarkup's <${el.name}> elements`;
-    else if (el.name === 'script' || el.name === 'link') {
-      const url = attribs[el.name === 'script' ? 'src' : 'href'] ?? '';
-      const file = url.split(/[?#]/)[0]!.split('/').pop()!.toLowerCase();
-      if (file === 'ecmarkup.js' || file === 'ecmarkup.css') seen.ecmarkup = `ecmarkup's ${file}`;
-    }
+  if (seen.ecmarkup === null && ECMARKUP_CLAUSES.has(el.name)) seen.ecmarkup = `ecmarkup's <${el.name}> elements`;
+  if (el.name === 'script' || el.name === 'link') {
+    const url = attribs[el.name === 'script' ? 'src' : 'href'] ?? '';
+    const file = url.split(/[?#]/)[0]!.split('/').pop()!.toLowerCase();
+    if (seen.ecmarkup === null && (file === 'ecmarkup.js' || file === 'ecmarkup.css')) seen.ecmarkup = `ecmarkup's ${file}`;
+    if (seen.rdocAsset === null && (file === 'darkfish.js' || file === 'rdoc.css')) seen.rdocAsset = file;
   }
 }
 

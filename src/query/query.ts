@@ -734,7 +734,9 @@ function makeHit(index: LoadedSearchIndex, entry: ScoredChunk, rank: number, sni
  * Two chunks of one section at ranks 1 and 2 show one section twice and push another down, often
  * the one that answers; a reader who wants the rest of a section opens it (`episteme show`). A
  * section is a chunk's own (document, section id), the unit a citation names, so a plain-text
- * document without headings is one section; a hit is in the sections of all its chunks (itself and
+ * document without headings is one section; in a PDF, where a citation names a page, it is the
+ * section on the chunk's first page (a section of a manual runs over pages, and the page that
+ * answers is a citation of its own); a hit is in the sections of all its chunks (itself and
  * the chunks collapsed into it). Points are not changed, so a printed score can be above the one
  * before it where the first repeat follows. The depth is the one the re-scoring reads: a fixed
  * depth, so every page is cut from one ranking.
@@ -749,7 +751,10 @@ function sectionsFirst(index: LoadedSearchIndex, top: number[], depth: number, m
   const first: number[] = [];
   const repeats: number[] = [];
   for (const ordinal of head) {
-    const sections = [ordinal, ...members(ordinal)].map((chunk) => `${index.chunkDocument[chunk]!} ${chunkRow(index, chunk)[1] ?? ''}`);
+    const sections = [ordinal, ...members(ordinal)].map((chunk) => {
+      const row = chunkRow(index, chunk);
+      return `${index.chunkDocument[chunk]!} ${row[1] ?? ''} ${row[6]?.[0] ?? ''}`;
+    });
     if (sections.some((section) => seenSections.has(section))) repeats.push(ordinal);
     else first.push(ordinal);
     for (const section of sections) seenSections.add(section);

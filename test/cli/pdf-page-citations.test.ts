@@ -106,3 +106,43 @@ test('a PDF hit cites the page its match is on when its chunk runs over two page
     rig.cleanup();
   }
 });
+
+/**
+ * Each section once first, where a PDF section is cited page by page: two hits of one section on
+ * different pages are two citations a reader opens, so the second is not moved below a weaker hit of
+ * another section as a repeat of the first would be (a long section of a PDF manual ran over several
+ * pages, and the page that answered came below every other section's best chunk).
+ */
+test('hits of one PDF section on different pages keep their rank among other sections', async () => {
+  const rig = new Rig();
+  try {
+    const lines = (page: number, about: (i: number) => string): TextSpec[] =>
+      Array.from({ length: 8 }, (_, i) => ({ x: 72, top: 110 + i * 13, size: 10, text: `Line ${i + 1} on page ${page}: ${about(i)}.` }));
+    const pages: TextSpec[][] = [
+      [
+        { x: 72, top: 72, size: 20, text: 'Line Maintenance' },
+        ...lines(1, (i) => (i === 2 ? 'check the hydraulic pressure gauge' : 'inspect the wheels')),
+      ],
+      lines(2, () => 'replace worn brake pads'),
+      lines(3, (i) => (i < 3 ? 'hydraulic pressure must stay in the green band' : 'log the hydraulic pressure reading')),
+      [{ x: 72, top: 72, size: 20, text: 'Towing' }, ...lines(4, (i) => (i === 5 ? 'hydraulic tow bars need no gauge' : 'tow slowly'))],
+    ];
+    rig.write({
+      'manual.pdf': tablePdf(pages.map((texts) => ({ texts }))),
+      'map.json': JSON.stringify([
+        { sourceUrl: 'https://example.test/manual.pdf', localPath: 'manual.pdf', contentType: 'application/pdf' },
+      ]),
+      'episteme.json': JSON.stringify({ manualIngest: 'map.json', options: { chunk: { maxChars: 400, overlapChars: 0 } } }),
+    });
+    assert.equal((await rig.exec(['build', '--json'])).code, 0);
+    const hits = (await rig.exec(['query', 'hydraulic', 'pressure', 'gauge', '--limit', '3', '--json'])).json!.data!.hits as {
+      citation: { fragment: string; headingPath: string[] };
+    }[];
+    const shown = hits.map((hit) => `${hit.citation.headingPath.at(-1)} ${hit.citation.fragment}`);
+    assert.equal(shown.length, 3, JSON.stringify(shown));
+    assert.equal(shown.indexOf('Towing page=4'), 2, `the other section's weaker hit comes after both pages: ${JSON.stringify(shown)}`);
+    assert.deepEqual(new Set(shown.slice(0, 2)), new Set(['Line Maintenance page=1', 'Line Maintenance page=3']), JSON.stringify(shown));
+  } finally {
+    rig.cleanup();
+  }
+});

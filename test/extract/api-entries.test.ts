@@ -99,6 +99,10 @@ test('the name a signature declares is its text before the parameter list', () =
   assert.equal(nameOfSignature('asyncio.TaskGroup'), 'asyncio.TaskGroup');
   assert.equal(nameOfSignature('json.tool --indent, --tab'), 'json.tool --indent, --tab');
   assert.equal(nameOfSignature('(a) not a name'), '(a) not a name');
+  // Ruby's method names may end in `!` or `?`.
+  assert.equal(nameOfSignature('chomp!(separator=$/) → str or nil'), 'chomp!');
+  assert.equal(nameOfSignature('casecmp?(other_string) → true, false, or nil'), 'casecmp?');
+  assert.equal(nameOfSignature('string =~ regexp → integer or nil'), 'string =~ regexp → integer or nil');
 });
 
 test('an empty <a name> opens a passage: the blocks after it cite it, up to the next one or the next heading', async () => {
@@ -235,4 +239,76 @@ test('DocBook variable-list entries with an id are subsections headed by their t
   assert.equal(sectionOf('Send all buffered data'), 'Client-classwl__display_1aflush');
   assert.equal(sectionOf('Causes the system to check'), 'SQL-CREATEINDEX-UNIQUE');
   assert.equal(sectionOf('Events are read'), 'Client-classwl__display');
+});
+
+/**
+ * RDoc's Darkfish pages (docs.ruby-lang.org) write each method as `div.method-detail` with the
+ * method's id on it and its call sequences in `div.method-heading`; they declare no generator but
+ * load darkfish.js. Headings end in a "↑" link back to `<body id="top">`, and each method carries a
+ * "click to toggle source" advice and its folded C source.
+ */
+const RDOC =
+  '<!DOCTYPE html><html><head><title>class String - Ruby 3.1 Documentation</title>' +
+  '<script src="./js/darkfish.js" defer></script><link href="./css/rdoc.css" rel="stylesheet"></head>' +
+  '<body id="top" role="document" class="class"><nav role="navigation"><h3>Methods</h3><ul>' +
+  '<li><a href="#method-i-chomp">#chomp</a></li></ul></nav>' +
+  '<main role="main" aria-labelledby="class-String"><h1 id="class-String" class="class">class String</h1>' +
+  '<section class="description"><p>A String object holds bytes.</p>' +
+  '<h3 id="class-String-label-Substitution+Methods">Substitution Methods<span>' +
+  '<a href="#class-String-label-Substitution+Methods">&para;</a> ' +
+  '<a href="#top">&uarr;</a></span></h3><p>These methods replace text.</p></section>' +
+  '<section id="public-instance-5Buntitled-5D-method-details" class="method-section"><header><h3>Public Instance Methods</h3></header>' +
+  '<div id="method-i-chomp" class="method-detail "><div class="method-heading">' +
+  '<span class="method-callseq">chomp(separator=$/) &rarr; new_str</span>' +
+  '<span class="method-click-advice">click to toggle source</span></div>' +
+  '<div class="method-description"><p>Returns a new String with the record separator removed.</p>' +
+  '<div class="method-source-code" id="chomp-source">' +
+  '<pre>static VALUE rb_str_chomp(int argc, VALUE *argv, VALUE str) { }</pre></div></div></div>' +
+  '<div id="method-i-chomp-21" class="method-detail "><div class="method-heading">' +
+  '<span class="method-callseq">chomp!(separator=$/) &rarr; str or nil</span></div>' +
+  '<div class="method-heading"><span class="method-callseq">chomp! &rarr; str or nil</span></div>' +
+  '<div class="method-description"><p>Modifies str in place as described for chomp.</p></div></div>' +
+  '<div id="method-i-3D~" class="method-detail "><div class="method-heading">' +
+  '<span class="method-callseq">string =~ regexp &rarr; integer or nil</span></div>' +
+  '<div class="method-description"><p>Returns the index of the first match.</p></div></div>' +
+  '</section></main></body></html>';
+
+test('RDoc methods are API entries at their own ids; back-to-top arrows, source toggles and folded source are chrome', async () => {
+  const doc = await extractBytes(RDOC, 'https://docs.example.test/en/3.1/String.html', 'text/html');
+  assert.equal(doc.family, 'rdoc');
+  assert.deepEqual(
+    doc.sections.map((s) => [s.level, s.fragment, s.heading]),
+    [
+      [1, 'class-String', 'class String'],
+      [3, 'class-String-label-Substitution+Methods', 'Substitution Methods'],
+      [3, 'public-instance-5Buntitled-5D-method-details', 'Public Instance Methods'],
+      [4, 'method-i-chomp', 'chomp'],
+      [4, 'method-i-chomp-21', 'chomp!'],
+      [4, 'method-i-3D~', 'string =~ regexp → integer or nil'],
+    ],
+  );
+  const sectionOf = (start: string): string | null | undefined => {
+    const block = doc.blocks.find((b) => b.text.startsWith(start));
+    return doc.sections.find((s) => s.id === block?.sectionId)?.fragment;
+  };
+  assert.equal(sectionOf('chomp(separator=$/) → new_str'), 'method-i-chomp', "the call sequence is the entry's first block");
+  assert.equal(sectionOf('Returns a new String'), 'method-i-chomp');
+  assert.equal(sectionOf('chomp! → str or nil'), 'method-i-chomp-21', 'a second call sequence is a block of the entry');
+  assert.equal(sectionOf('Modifies str in place'), 'method-i-chomp-21');
+  const text = doc.blocks.map((b) => b.text).join('\n');
+  for (const chrome of ['rb_str_chomp', 'click to toggle source', '↑', '#chomp'])
+    assert.ok(!text.includes(chrome) && !doc.sections.some((s) => s.heading.includes(chrome)), `${chrome} is chrome`);
+});
+
+test('an arrow linking back to the top of the page is chrome on any page', async () => {
+  const page =
+    '<!doctype html><title>Guide</title><body><h1>Guide</h1>' +
+    '<h2 id="install">Install <a href="#top">↑</a></h2><p>Run the installer.</p>' +
+    '<h2 id="usage">Usage <a href="#">⬆</a></h2><p>Run it.</p>' +
+    '<h2 id="next">Next <a href="#usage">↑</a></h2><p>An arrow to another place is a link, kept.</p></body>';
+  const doc = await extractBytes(page, 'https://docs.example.test/guide.html', 'text/html');
+  assert.deepEqual(
+    doc.sections.map((s) => s.heading),
+    ['Guide', 'Install', 'Usage', 'Next ↑'],
+  );
 });

@@ -316,6 +316,7 @@ test('the extraction config of a document no URL assigns covers every family its
       'javadoc',
       'nodejs',
       'pod2html',
+      'rdoc',
       'rfc',
       'rustdoc',
       'tc39',

@@ -379,8 +379,9 @@ class HtmlWalker implements HtmlWalk {
 
   /**
    * An element holding one API entry (entryBlockSelectors: Haddock's `div.top`, erl_docgen's
-   * `article.func`): a subsection one level below the section around it, with the id of its first child,
-   * the signature, or the first id inside it (Haddock's `a.def`). A signature written as a heading
+   * `article.func`, RDoc's `div.method-detail`): a subsection one level below the section around it, with
+   * the id of its first child, the signature, or the first id inside it (Haddock's `a.def`), else the
+   * element's own (RDoc's). A signature written as a heading
    * (erl_docgen's `h4`) is the entry's heading as it stands, and the headings of the same tag right
    * after it are other forms of the entry (`seq(From, To)`, `seq(From, To, Incr)`, one text): their ids
    * are its alternate ids, each a paragraph citing its own id. Any other signature is headed by the name
@@ -391,7 +392,9 @@ class HtmlWalker implements HtmlWalk {
   private walkEntryBlock(el: Element, ctx: WalkContext): void {
     const signature = el.children.find((c): c is Element => isTag(c) && !SKIP_TAGS.has(c.name) && !this.rules.prune(c));
     const named = signature === undefined ? undefined : anchorId(signature) !== undefined ? signature : firstIdInside(signature);
-    if (signature === undefined || named === undefined) {
+    // RDoc writes a method's id on the entry itself (`div.method-detail#method-i-chomp`), none in its signature.
+    const entryId = signature !== undefined && named === undefined ? anchorId(el) : undefined;
+    if (signature === undefined || (named === undefined && entryId === undefined)) {
       this.walkContainer(el, ctx);
       return;
     }
@@ -399,11 +402,11 @@ class HtmlWalker implements HtmlWalk {
     this.headingCount++;
     const isHeading = HEADING_LEVEL.has(signature.name);
     const forms = isHeading ? followingForms(signature) : [];
-    const leading = [...this.leadingIds, ...forms.flatMap((form) => anchorId(form) ?? [])];
+    const leading = [...(entryId === undefined ? [] : [entryId]), ...this.leadingIds, ...forms.flatMap((form) => anchorId(form) ?? [])];
     this.leadingIds = [];
     const sigCtx = contextBelow(this.rules, signature, ctx);
     // Its heading is the name the element bearing the id shows (Haddock's `a.def`), else the signature's name.
-    const shown = named === signature ? '' : normalizeSpace(textContent(named));
+    const shown = named === undefined || named === signature ? '' : normalizeSpace(textContent(named));
     const heading = isHeading ? false : shown === '' ? true : shown;
     const text = openHeadingSection(this, signature, (around?.level ?? 0) + 1, { ...sigCtx, pendingSection: null }, leading, heading);
     const opened = this.builder.currentSection;

@@ -7,11 +7,17 @@ import { textOfAtMost } from '../dom-nodes.js';
  * "⚓" in other themes (Hugo, Furo, Jekyll plugins); a zero-width space in Docusaurus.
  */
 const GLYPHS: ReadonlySet<string> = new Set(['¶', '§', '#', '🔗', '⚓', '']);
+/**
+ * The arrows generators print as a link back to the top of the page (RDoc's "↑" after every heading,
+ * linking to `<body id="top">`): chrome as a permalink glyph is, when they link to an element they stand
+ * in, or to the page's top as HTML defines it without such an element (`#top`, `#`).
+ */
+const TOP_ARROWS: ReadonlySet<string> = new Set(['↑', '⇑', '⇧', '⬆', '▲', '▴', '⤒', '↥']);
 /** Longer than any glyph with its variation selector and spaces: the text read to decide. */
 const MAX_GLYPH_TEXT = 16;
 
 /**
- * A permalink glyph: an `<a>` whose whole text is one of GLYPHS, linking to the element it stands in
+ * A permalink glyph: an `<a>` whose whole text is one of GLYPHS (or TOP_ARROWS), linking to the element it stands in
  * (the heading, API entry, caption or section it sits inside). It is the page's chrome (a reader
  * clicks it to copy the link), not text: written into a heading, an API entry's term or a caption it
  * read "class http.cookies.SimpleCookie([input])¶". A glyph that links elsewhere (rfc2629.xslt's
@@ -31,9 +37,11 @@ export function isPermalinkGlyph(el: Element, inHeading = false): boolean {
   if (read.cut) return false;
   const text = read.text.replace(/\s|\u200b|\ufe0e|\ufe0f/g, '');
   // An empty link writes nothing either way; only one that holds invisible characters is worth dropping.
-  if (!GLYPHS.has(text) || (text === '' && read.text === '')) return false;
+  const arrow = TOP_ARROWS.has(text);
+  if ((!GLYPHS.has(text) && !arrow) || (text === '' && read.text === '')) return false;
   const target = fragmentOf(href);
   if (own !== undefined) return true;
+  if (arrow && (target === '' || target.toLowerCase() === 'top')) return true;
   for (let p = el.parent; p !== null && isTag(p); p = p.parent) if (p.attribs['id'] === target) return true;
   return false;
 }

@@ -109,12 +109,13 @@ export function openHeadingSection(
 
 /**
  * The name a signature declares: its text before the parameter list (`json.dump(obj, fp, *, ...)` is
- * `json.dump`, `Pattern.match(string[, pos[, endpos]])` is `Pattern.match`); a term without one
+ * `json.dump`, `Pattern.match(string[, pos[, endpos]])` is `Pattern.match`, `chomp!(sep)` is `chomp!`); a term without one
  * (`re.DOTALL`, `class asyncio.TaskGroup`) is all name.
  */
 export function nameOfSignature(text: string): string {
-  const open = /[\p{L}\p{N}_]\s*\(/u.exec(text);
-  return open === null ? text : text.slice(0, open.index + 1).trim();
+  // A name may end in Ruby's `!` or `?` (`capitalize!(*options)`, `casecmp?(other)`).
+  const open = /([\p{L}\p{N}_][!?]?)\s*\(/u.exec(text);
+  return open === null ? text : text.slice(0, open.index + open[1]!.length).trim();
 }
 
 /**
