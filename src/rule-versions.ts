@@ -142,11 +142,12 @@ export const EXTRACT_RULE_VERSION = 38;
  * the first page's title is level 1; 8: a paragraph continues over a page or column break mid-sentence
  * (span endPage); hanging and tagged items are one block each; outline titles match their heading lines
  * by letters and digits; numbered headings below the outline's depth; watermarks at an angle are
- * furniture; a float across both columns leaves the gutter found). It enters the extraction
+ * furniture; a float across both columns leaves the gutter found; 9: a heading guessed from its type
+ * that wraps onto the lines below it is one heading, the lines joined). It enters the extraction
  * config of PDF documents only, so bumping it rebuilds PDFs and leaves every other document's bytes
  * alone.
  */
-export const PDF_EXTRACTOR_VERSION = 8;
+export const PDF_EXTRACTOR_VERSION = 9;
 /**
  * 2: heading paths start with the document title (same shape for every extractor); chunks record the ids
  * inside their text; chunks of one algorithm block cite the steps they cover. 3: chunk files record the
@@ -191,9 +192,10 @@ export const INDEX_PART_VERSION = 13;
  * parts of compound words (tokenizer.ts indexTerms: MRCPv2 -> mrcp v2). 3: a word over 64 characters
  * is no compound. 4: a word part of combining marks alone (a variation selector) has no term; it was
  * the empty term, which every such part matched. 5: the index also counts symbol terms (symbol-terms.ts:
- * `->>`, `<=>`, `\K`), outside a chunk's length.
+ * `->>`, `<=>`, `\K`), outside a chunk's length. 6: a dash before a one-letter word is an option term
+ * (`-N`).
  */
-export const TOKENIZER_VERSION = 5;
+export const TOKENIZER_VERSION = 6;
 
 /**
  * Which documents the search index cuts into which files (index-layout.ts planSearchSegments), beside the

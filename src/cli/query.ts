@@ -54,6 +54,7 @@ export const SHIPPED_FAMILIES = [
   'javadoc',
   'nodejs',
   'pod2html',
+  'rdoc',
   'rfc',
   'rustdoc',
   'tc39',

@@ -11,8 +11,11 @@ import type { TokenSpan } from './tokenizer.js';
  *   characters stay (`$@?` at a question's end is `$@`; `$?` and `??` stay themselves);
  * - what remains is a term when it is 2 to 4 characters long and not dots alone (an ellipsis, a
  *   table of contents' leader); a longer run is drawing (`+------+`, `=====`), not an operator;
- * - a lone backslash before an ASCII letter or digit is an escape with it (`\K`, `\d`, `\n`), the
- *   only term whose letter keeps its case (`\K` and `\k` differ).
+ * - a lone backslash before an ASCII letter or digit is an escape with it (`\K`, `\d`, `\n`), and a
+ *   dash that starts a word of one ASCII letter is a command-line option (`-N`, `-v`: its letter alone
+ *   is no word to find it by); the only terms whose letter keeps its case (`\K` and `\k`, `-N` and
+ *   `-n` differ). A dash inside a word (`e-mail`), before a digit (`-1`) or before a longer word
+ *   (`-Mrm`, found by its word) is none.
  * Only ASCII counts: a symbol's meaning does not depend on the runtime's Unicode tables, so terms
  * are the same on every runtime. A term is written with each character's fullwidth form (U+FF01 to
  * U+FF5E: `->>` is `－＞＞`), which no word term can hold (NFKC folds fullwidth forms to ASCII) and
@@ -62,12 +65,13 @@ function termOf(text: string, start: number, end: number): string {
 }
 
 /**
- * The runs that may hold a term: two symbols or more, or a backslash before a letter or digit. A
+ * The runs that may hold a term: two symbols or more, a backslash before a letter or digit, or a dash
+ * before a one-letter word. A
  * symbol is ASCII punctuation or a symbol (0x21-0x2F, 0x3A-0x40, 0x5B-0x60, 0x7B-0x7E) other than a
  * bracket or quote (`( ) [ ] { } " ' \``), which ends a run. A native scan finds them: a loop over every character in a cold process
  * (a one-shot build) cost several times as long as tokenizing the words around them.
  */
-const CANDIDATE_RUNS = /[!#$%&*+,\-./:;<=>?@\\^_|~]{2,}|\\(?=[0-9A-Za-z])/g;
+const CANDIDATE_RUNS = /[!#$%&*+,\-./:;<=>?@\\^_|~]{2,}|\\(?=[0-9A-Za-z])|-(?=[A-Za-z](?![0-9A-Za-z_]))/g;
 
 /** The symbol terms of a text with their UTF-16 offsets, in order. */
 export function symbolSpans(text: string): TokenSpan[] {
@@ -93,10 +97,33 @@ export function symbolSpans(text: string): TokenSpan[] {
       spans.push({ term: termOf(text, start, end + 1), start, end: end + 1 });
       continue;
     }
+    // A dash alone (the run regex matched no other symbol with it) before a one-letter word: an option
+    // when nothing but a space, a bracket or a quote stands before it.
+    if (match[0] === '-' && (runStart === 0 || startsOption(text.charCodeAt(runStart - 1)))) {
+      spans.push({ term: termOf(text, runStart, runStart + 2), start: runStart, end: runStart + 2 });
+      continue;
+    }
     if (length < MIN_SYMBOL_LENGTH || length > MAX_SYMBOL_LENGTH || onlyDots(text, start, end)) continue;
     spans.push({ term: termOf(text, start, end), start, end });
   }
   return spans;
+}
+
+/** What may stand before an option's dash: white space, an opening bracket or a quote. */
+function startsOption(code: number): boolean {
+  return (
+    code === 0x20 ||
+    code === 0x09 ||
+    code === 0x0a ||
+    code === 0x0d ||
+    code === 0xa0 ||
+    code === 0x28 ||
+    code === 0x5b ||
+    code === 0x7b ||
+    code === 0x22 ||
+    code === 0x27 ||
+    code === 0x60
+  );
 }
 
 function onlyDots(text: string, start: number, end: number): boolean {

@@ -365,3 +365,52 @@ test("numbered headings below the outline's depth open sections under the entry 
   );
   assert.ok(doc.blocks.some((b) => b.text === '3.1 Not an entry below 2.7'));
 });
+
+/**
+ * A heading guessed from its type that is too long for its column wraps onto the lines below it, as
+ * FOP sets the SCons user guide: "1.3. Building and Installing SCons on Any Sys-" / "tem", a chapter
+ * number set larger than its title beside "Building and Linking with Li-" / "braries", and a code name
+ * in a font of its own on the second line. Each wrapped line was a heading of its own, one level up
+ * ("tem"). Lines in the body's type, a heading after body text, and a number of its own are not
+ * continuations.
+ */
+test('a heading that wraps onto the next lines is one heading, its lines joined', async () => {
+  const body = (top: number, n: number): TextSpec[] =>
+    Array.from({ length: n }, (_, i) => ({
+      x: 72,
+      top: top + i * 12,
+      size: 10,
+      text: `Body text line ${i + 1} explains how the tool builds programs from their sources.`,
+    }));
+  const page: TextSpec[] = [
+    { x: 72, top: 60, size: 40, text: '4', bold: true },
+    { x: 110, top: 76, size: 20, text: 'Building and Linking with Li-', bold: true },
+    { x: 72, top: 100, size: 20, text: 'braries', bold: true },
+    ...body(140, 4),
+    { x: 72, top: 200, size: 16, text: '4.1. Building and Installing the Tool on Any Sys-', bold: true },
+    { x: 72, top: 219, size: 16, text: 'tem', bold: true },
+    ...body(250, 3),
+    { x: 72, top: 300, size: 16, text: '4.2. Deciding When a File Has Changed: the', bold: true },
+    { x: 72, top: 319, size: 16, text: 'Decider', mono: true },
+    // Courier: 0.6 of the size per character.
+    { x: 72 + 8 * 0.6 * 16, top: 319, size: 16, text: 'Function', bold: true },
+    ...body(350, 3),
+    { x: 72, top: 400, size: 16, text: '4.3. Linking', bold: true },
+    { x: 72, top: 419, size: 16, text: '4.4. Loading', bold: true },
+    ...body(450, 3),
+  ];
+  const doc = await extractBytes(tablePdf([{ texts: page }]), 'https://example.test/user-guide.pdf', 'application/pdf');
+  assert.deepEqual(
+    doc.sections.map((s) => [s.level, s.heading]),
+    [
+      [2, '4 Building and Linking with Libraries'],
+      [3, '4.1. Building and Installing the Tool on Any System'],
+      [3, '4.2. Deciding When a File Has Changed: the Decider Function'],
+      [3, '4.3. Linking'],
+      [3, '4.4. Loading'],
+    ],
+  );
+  const sectionOf = (start: string): string | undefined =>
+    doc.sections.find((s) => s.id === doc.blocks.find((b) => b.text.startsWith(start))?.sectionId)?.heading;
+  assert.equal(sectionOf('Body text line 1'), '4 Building and Linking with Libraries');
+});

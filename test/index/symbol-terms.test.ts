@@ -57,6 +57,21 @@ test('symbols do not lengthen a text: its length counts words and parts only', (
   assert.equal(withSymbols.terms.length, plain.terms.length + 3);
 });
 
+test('a dash before a one-letter word is an option with its case; in or before a longer word it is none', () => {
+  const text = '-N or -n, (-v) and "-q"; e-mail, x-y, a -1, -Mrm, --random, -x_y, -é and [-P].';
+  assert.deepEqual(
+    symbolSpans(text).map((span) => [symbolText(span.term), text.slice(span.start, span.end)]),
+    [
+      ['-N', '-N'],
+      ['-n', '-n'],
+      ['-v', '-v'],
+      ['-q', '-q'],
+      ['--', '--'],
+      ['-P', '-P'],
+    ],
+  );
+});
+
 test('generated texts: every symbol term is the text at its span, 2 to 4 symbols or an escape, never a bracket or quote', () => {
   const next = seededRandom(33);
   const alphabet = [
@@ -96,7 +111,7 @@ test('generated texts: every symbol term is the text at its span, 2 to 4 symbols
       assert.ok(span.start >= previousEnd, `spans in order, not overlapping: ${JSON.stringify(text)}`);
       previousEnd = span.end;
       assert.doesNotMatch(written, /[()[\]{}"'`\s]/, JSON.stringify(text));
-      const isEscape = /^\\[0-9A-Za-z]$/.test(written);
+      const isEscape = /^\\[0-9A-Za-z]$/.test(written) || (/^-[A-Za-z]$/.test(written) && !/[0-9A-Za-z_]/.test(text.charAt(span.end)));
       assert.ok(isEscape || (written.length >= 2 && written.length <= 4 && /^[!-/:-@[-`{-~]+$/.test(written)), written);
       assert.ok(!/^\.+$/.test(written), written);
       assert.ok(isSymbolTerm(span.term));

@@ -1157,7 +1157,17 @@ async function extractLoaded(
             hung.has(line)));
       if (isHeading) {
         flush();
-        if (result.title === '' && p === 1) result.title = line.text;
+        // A title too long for its column wraps onto the lines below it, in its type.
+        const wrapped = headingContinuations(lines, li, furniture, contents, bodyFont);
+        let headingEnd = end;
+        for (const next of wrapped) {
+          headingEnd = offset + next.text.length;
+          offset = headingEnd + 1;
+        }
+        li += wrapped.length;
+        const headingLines = [line, ...wrapped];
+        const headingText = joinLines(headingLines.map((l) => l.text));
+        if (result.title === '' && p === 1) result.title = headingText;
         // A section number gives the level below the document's title, as an outline's top entries and
         // an HTML page's h2 have it ("1" 2, "1.5" 3); else the type size does. The first page's first
         // heading in its largest type, a type no later page sets, is the title, level 1, however large
@@ -1170,11 +1180,11 @@ async function extractLoaded(
             : (hung.get(line) ?? (titleLine || line.height >= bodyHeight * 1.6 ? 1 : 2));
         builder.openSection({
           fragment: null,
-          heading: line.text,
+          heading: headingText,
           level,
           number: sectionNumberOf(line.text),
           page: p,
-          span: lineSpan(p, [line], start, end),
+          span: lineSpan(p, headingLines, start, headingEnd),
           confidence: 50,
         });
         continue;
@@ -1445,21 +1455,77 @@ function continuesParagraph(para: Paragraph, line: Line, lastIndent: number, ind
   );
 }
 
+/**
+ * The lines of a text set line by line, joined: a hyphen at a line end followed by a lower-case start
+ * is a soft hyphen break. Parts joined once, each break decided on the previous line alone (asking a
+ * growing string about its end flattens it every time: quadratic in the paragraph's length).
+ */
+function joinLines(texts: string[]): string {
+  const parts: string[] = [];
+  for (const text of texts) {
+    const last = parts.length > 0 ? parts[parts.length - 1]! : '';
+    if (parts.length === 0) parts.push(text);
+    else if (last.endsWith('-') && /[a-z]/.test(last.charAt(last.length - 2)) && /^[a-z]/.test(text)) {
+      parts[parts.length - 1] = last.slice(0, -1);
+      parts.push(text);
+    } else parts.push(' ', text);
+  }
+  return parts.join('');
+}
+
+/** At most this many lines continue a heading: a longer run in a heading's type is a display block. */
+const MAX_HEADING_CONTINUATIONS = 2;
+
+/**
+ * The lines after the heading line `lines[at]` that continue its title: a title too long for its column
+ * wraps (FOP's "1.3. Building and Installing SCons on Any Sys-" / "tem", a chapter's "4 Building and
+ * Linking with Li-" / "braries"), and each wrapped line was read as a heading of its own, its words
+ * ("tem", "braries") a section one level up. A line continues the one above it when it is set in the
+ * same type as the title's last words (their height, a font of the heading's, none the body's: a code
+ * name may be set in a font of its own), right below them
+ * (no wider gap than 0.6 of that height), in the same column, starting where the heading or its title
+ * starts, and holds no number of its own.
+ */
+function headingContinuations(lines: Line[], at: number, furniture: Set<Line>, contents: Set<Line>, bodyFont: string): Line[] {
+  const heading = lines[at]!;
+  const visibleOf = (line: Line): Item[] => line.items.filter((it) => it.str.trim() !== '');
+  const headingItems = visibleOf(heading);
+  const fonts = new Set(headingItems.map((it) => it.font));
+  // Where the heading starts, and where its title starts after a number set apart ("1", "2.1.").
+  const starts = headingItems.slice(0, 2).map((it) => it.x);
+  const found: Line[] = [];
+  let prev = heading;
+  for (let i = at + 1; i < lines.length && found.length < MAX_HEADING_CONTINUATIONS; i++) {
+    const next = lines[i]!;
+    const visible = visibleOf(next);
+    const last = visibleOf(prev).at(-1);
+    if (last === undefined || visible.length === 0) break;
+    // A chapter's number may be set larger than its title: the title's last words give the type.
+    const height = last.height;
+    const gap = next.top - (last.top + last.height);
+    if (
+      furniture.has(next) ||
+      contents.has(next) ||
+      next.column !== heading.column ||
+      !visible.every((it) => it.font !== bodyFont && Math.abs(it.height - height) <= 0.5) ||
+      !visible.some((it) => fonts.has(it.font)) ||
+      gap < -height / 2 ||
+      gap > height * 0.6 ||
+      !starts.some((x) => Math.abs(next.x - x) <= 2) ||
+      next.text.length > 90 ||
+      !/\p{L}/u.test(next.text) ||
+      NUMBERED_APART.test(next.text)
+    )
+      break;
+    found.push(next);
+    prev = next;
+  }
+  return found;
+}
+
 function emitParagraph(builder: DocumentBuilder, para: Paragraph): void {
   const { lines, page } = para;
-  // Join lines; a hyphen at a line end followed by a lower-case start is a soft hyphen break.
-  // Parts joined once, each break decided on the previous line alone (asking a growing string about
-  // its end flattens it every time: quadratic in the paragraph's length).
-  const parts: string[] = [];
-  for (const l of lines) {
-    const last = parts.length > 0 ? parts[parts.length - 1]! : '';
-    if (parts.length === 0) parts.push(l.text);
-    else if (last.endsWith('-') && /[a-z]/.test(last.charAt(last.length - 2)) && /^[a-z]/.test(l.text)) {
-      parts[parts.length - 1] = last.slice(0, -1);
-      parts.push(l.text);
-    } else parts.push(' ', l.text);
-  }
-  const text = parts.join('');
+  const text = joinLines(lines.map((l) => l.text));
   const bullet = lines.length > 0 && BULLET.test(lines[0]!.text);
   const items: ListItem[] | undefined = bullet ? [{ text: text.replace(BULLET, '') }] : undefined;
   builder.addBlock({
