@@ -41,6 +41,41 @@ export function writeFileAtomic(target: string, data: string | Uint8Array, durab
   }
 }
 
+/**
+ * Creates `target` holding `data` only when nothing is there, atomically: the bytes go to a temp file
+ * beside it, which is then hard-linked into place (link(2) fails with EEXIST rather than replace or
+ * follow anything, as O_EXCL does). A crash or a refused write (a full disk) at any step leaves either
+ * no `target` or the whole file, never an empty or torn one, which O_EXCL's open-then-write leaves for
+ * good (the next writer sees a file and keeps it). Returns false when `target` already existed; any other
+ * failure is `write-failed` naming `target`. The temp file is removed in every case.
+ */
+export function createFileExclusive(target: string, data: string | Uint8Array): boolean {
+  const temp = tempPathFor(target);
+  try {
+    const fd = fs.openSync(
+      temp,
+      fs.constants.O_WRONLY | fs.constants.O_CREAT | fs.constants.O_EXCL | (fs.constants.O_NOFOLLOW ?? 0),
+      0o666,
+    );
+    try {
+      fs.writeFileSync(fd, data);
+    } finally {
+      fs.closeSync(fd);
+    }
+    try {
+      fs.linkSync(temp, target);
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'EEXIST') return false;
+      throw error;
+    }
+    return true;
+  } catch (error) {
+    throw writeFailure(error, target);
+  } finally {
+    removeQuietly(temp);
+  }
+}
+
 /** Best effort: the removal of a temp file must not hide the error that made it litter. */
 function removeQuietly(file: string): void {
   try {
