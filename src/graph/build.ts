@@ -1,7 +1,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { Workspace } from '../config/workspace.js';
-import type { Warning } from '../failure.js';
+import { EpistemeError, type Warning } from '../failure.js';
 import { initFastHash } from '../store/hash.js';
 import { isSystemError, relativeToWorkspace, writeFailure } from '../store/write-failure.js';
 import { STATE_DIR_NAME } from '../store/names.js';
@@ -213,9 +213,19 @@ export async function runBuild(ws: Workspace, request: BuildRequest): Promise<Bu
         pruneIndexParts(ws, state, stages.indexPartFormat);
       }
       if (cleanRecordFollows && request.invocation) {
-        state.setClean(cleanRecordFor(ws, graph, request.invocation), proofLayout(graph));
-        state.compact({ deferProof: request.memory !== undefined });
-        if (request.memory === undefined) state.writeProofIfMissing(held?.refused ?? false);
+        // Nothing written so far: the workspace was clean and stays as it is; only the clean record may
+        // differ (another invocation proved it clean: `pipeline --map map.json`, then `build` reading the
+        // config that run wrote), and it only lets later builds of this invocation skip the checks.
+        const changedNothing = !state.hasChanges() && !state.recordsHaveChanged() && removed.length === 0;
+        try {
+          state.setClean(cleanRecordFor(ws, graph, request.invocation), proofLayout(graph));
+          state.compact({ deferProof: request.memory !== undefined });
+          if (request.memory === undefined) state.writeProofIfMissing(held?.refused ?? false);
+        } catch (error) {
+          // A build that finds nothing to do writes nothing it needs: on a workspace that refuses
+          // writes (read-only) it succeeds, keeping the clean record on disk, which is as true.
+          if (!changedNothing || request.memory !== undefined || !refusedWrite(error)) throw error;
+        }
       }
     }
     request.onPhase?.('done');
@@ -250,6 +260,11 @@ export async function runBuild(ws: Workspace, request: BuildRequest): Promise<Bu
     if (request.pool === undefined) await pool.close();
     await lock?.release();
   }
+}
+
+/** Whether `error` is the file system refusing a write (as raised, or already made write-failed). */
+function refusedWrite(error: unknown): boolean {
+  return isSystemError(error) || (error instanceof EpistemeError && error.code === 'write-failed');
 }
 
 /** Removes the cached index parts of chunk content that only a replaced record named. */
