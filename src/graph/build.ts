@@ -7,7 +7,7 @@ import { isSystemError, relativeToWorkspace, writeFailure } from '../store/write
 import { STATE_DIR_NAME } from '../store/names.js';
 import { acquireWorkspaceLock } from '../store/workspace-lock.js';
 import { buildGraph, closure } from './graph.js';
-import { collectGarbage, collectReleasedGarbage, removeOwnedFile, sweepOwnedTempFiles } from './garbage.js';
+import { collectGarbage, collectReleasedGarbage, removeOwnedFile, sweepOwnedTempFiles, sweepTransientFolder } from './garbage.js';
 import { runSchedule, isAction, type TargetResult, type TargetStatus } from './scheduler.js';
 import { BuildState, type TargetRecord } from './state.js';
 import { StagePool } from './stage-pool.js';
@@ -118,11 +118,14 @@ export async function runBuild(ws: Workspace, request: BuildRequest): Promise<Bu
         ws.outputs.chunks,
         STATE_DIR_NAME,
         `${STATE_DIR_NAME}/noop`,
-        `${STATE_DIR_NAME}/cache/remote-blobs`,
       ]) {
         sweepOwnedTempFiles(ws.root, dir);
       }
     }
+    // A blob streamed from the remote cache stays there from its download to its check (remote-cache.ts):
+    // a build killed in between left it, verified (its final name) or not, whatever the state says, and
+    // no later build would ever read it (up to 8 x limits.maxFileBytes each). None is in use now.
+    if (!request.dryRun) sweepTransientFolder(ws.root, `${STATE_DIR_NAME}/cache/remote-blobs`);
     // A state that is not clean may hold a crashed build's garbage even when no record changes: the
     // clean record is written only after a build's garbage is collected (below).
     const cleanAtLoad = state.clean !== null;
