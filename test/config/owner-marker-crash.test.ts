@@ -4,6 +4,7 @@ import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
+import { createRequire, syncBuiltinESMExports } from 'node:module';
 import { Rig, assertNoStackTrace, runCli } from '../helpers/rig.js';
 
 const MARKER = '{"workspaceRoot":".."}\n';
@@ -107,5 +108,30 @@ test('a build that fills the disk says write-failed, leaves no empty owner marke
     clean.cleanup();
     execFileSync('umount', [disk]);
     fs.rmSync(disk, { recursive: true, force: true });
+  }
+});
+
+test('on a file system without hard links, a marker or config is created in place, and removed when its write fails', async () => {
+  const { createFileExclusive } = await import('../../src/store/atomic-file.js');
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'episteme-no-links-'));
+  // The module object named imports of node:fs read from, once synced.
+  const writableFs = createRequire(import.meta.url)('node:fs') as { linkSync: typeof fs.linkSync };
+  const realLink = writableFs.linkSync;
+  try {
+    // What link(2) says on FAT, exFAT and some network mounts.
+    writableFs.linkSync = () => {
+      throw Object.assign(new Error('operation not permitted'), { code: 'EPERM' });
+    };
+    syncBuiltinESMExports();
+    const file = path.join(dir, 'episteme.json');
+    assert.equal(createFileExclusive(file, '{"a":1}\n'), true);
+    assert.equal(fs.readFileSync(file, 'utf8'), '{"a":1}\n');
+    assert.equal(createFileExclusive(file, '{"b":2}\n'), false, 'never replaces what is there');
+    assert.equal(fs.readFileSync(file, 'utf8'), '{"a":1}\n');
+    assert.deepEqual(fs.readdirSync(dir), ['episteme.json'], 'no temp file left');
+  } finally {
+    writableFs.linkSync = realLink;
+    syncBuiltinESMExports();
+    fs.rmSync(dir, { recursive: true, force: true });
   }
 });
