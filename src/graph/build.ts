@@ -199,6 +199,7 @@ export async function runBuild(ws: Workspace, request: BuildRequest): Promise<Bu
       // build sweeps. A clean record written first told the next build there was nothing to collect
       // (or only its own replaced files), and the killed build's garbage stayed for good.
       const cleanRecordFollows = completeAndClean && Boolean(request.invocation);
+      const hadChanges = state.hasChanges();
       state.compact({ deferProof: request.memory !== undefined });
       request.onPhase?.('garbage');
       // Garbage only appears when a record changed (this run or a crashed one, folded in above), or
@@ -219,7 +220,7 @@ export async function runBuild(ws: Workspace, request: BuildRequest): Promise<Bu
         // Nothing written so far: the workspace was clean and stays as it is; only the clean record may
         // differ (another invocation proved it clean: `pipeline --map map.json`, then `build` reading the
         // config that run wrote), and it only lets later builds of this invocation skip the checks.
-        const changedNothing = !state.hasChanges() && !state.recordsHaveChanged() && removed.length === 0;
+        const changedNothing = !hadChanges && !state.recordsHaveChanged() && removed.length === 0;
         try {
           state.setClean(cleanRecordFor(ws, graph, request.invocation), proofLayout(graph));
           state.compact({ deferProof: request.memory !== undefined });
