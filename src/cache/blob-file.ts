@@ -39,7 +39,13 @@ export class BlobFile {
     }
     this.hash.update(part);
     // Synchronous: the next part is not read off the socket until this one is on disk, so nothing queues.
-    fs.writeSync(this.fd, part);
+    // All of it: a write the file system honours only in part (a disk filling up) reports a short count,
+    // and only the next write its cause.
+    for (let at = 0; at < part.length; ) {
+      const written = fs.writeSync(this.fd, part, at, part.length - at);
+      if (written === 0) throw Object.assign(new Error('short write'), { code: 'ENOSPC' });
+      at += written;
+    }
     return true;
   }
 

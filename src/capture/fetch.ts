@@ -314,7 +314,7 @@ async function readBody(
         headBytes += Math.min(buffer.byteLength, 1024 - headBytes);
       }
       // A refused write (disk full, read-only) is the machine's failure, not the server's: never retried.
-      await file.write(buffer).catch((error: unknown) => {
+      await writeAll(file, buffer).catch((error: unknown) => {
         throw writeFailure(error, tempPath);
       });
       if (total >= nextProgress) {
@@ -340,6 +340,19 @@ async function readBody(
     throw writeFailure(error, tempPath);
   }
   return { tempPath, sha256: hash.digest('hex'), byteLength: total, head: Buffer.concat(headParts) };
+}
+
+/**
+ * Writes all of `buffer`. A write(2) the file system can honour only in part (a disk filling up, the
+ * file size limit) writes what fits and reports the count, not an error: a single write that ignored it
+ * left the body without its tail when the last part was cut. The next write reports the cause.
+ */
+async function writeAll(file: fs.promises.FileHandle, buffer: Buffer): Promise<void> {
+  for (let at = 0; at < buffer.byteLength; ) {
+    const { bytesWritten } = await file.write(buffer, at, buffer.byteLength - at);
+    if (bytesWritten === 0) throw Object.assign(new Error('short write'), { code: 'ENOSPC' });
+    at += bytesWritten;
+  }
 }
 
 function decoderFor(encoding: string | null): Transform | null | 'unsupported' {

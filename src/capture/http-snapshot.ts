@@ -95,6 +95,17 @@ export async function captureHttpSnapshot(ctx: HttpSnapshotContext): Promise<Htt
   const contentType = parseContentType(observation.contentTypeHeader);
   const charset = decideCharset(body.head, contentType.mediaType, contentType.charset);
   const meta = ctx.metaFor(ctx.url, 'http', contentType.mediaType, charset.charset, bytes);
+  // The file must hold exactly the bytes received (hashed as they arrived): anything else is the disk's
+  // doing, and never a snapshot of the source.
+  if (meta.sha256 !== body.sha256 || bytes.byteLength !== body.byteLength) {
+    fs.rmSync(body.tempPath, { force: true });
+    throw storeFailed(
+      ctx,
+      `the body file holds ${bytes.byteLength} bytes (SHA-256 ${meta.sha256.slice(0, 12)}), not the ${body.byteLength} received ` +
+        `(${body.sha256.slice(0, 12)})`,
+      null,
+    );
+  }
   const bodyPath = `${ctx.snapshotsDir}/bodies/${meta.sha256}`;
   commitBody(ctx, body.tempPath, path.join(ctx.root, bodyPath), bytes);
 

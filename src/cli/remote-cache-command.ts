@@ -4,7 +4,8 @@ import type { Workspace } from '../config/workspace.js';
 import type { RemoteCache } from '../cache/remote-cache.js';
 import { EpistemeError } from '../failure.js';
 import { inRange, rangeText } from './option-validators.js';
-import { checkedCacheUrl } from '../config/cache-url.js';
+import { checkCacheFolder, checkedCacheUrl } from '../config/cache-url.js';
+import { protectedFolders } from './workspace-command.js';
 import { CONFIG_FILE_NAME } from '../store/names.js';
 
 const REMOTE_CACHE_TIMEOUT_RANGE = { min: 1, max: 600 } as const;
@@ -91,7 +92,9 @@ export abstract class RemoteCacheCommand extends CaptureCommand {
       }
       return undefined;
     }
-    const location = checkedCacheUrl(url, this.remoteCache !== undefined ? { flag: '--remote-cache' } : { configFile: configLabel(ws) });
+    const origin = this.remoteCache !== undefined ? { flag: '--remote-cache' } : { configFile: configLabel(ws) };
+    const location = checkedCacheUrl(url, origin);
+    if (location.kind === 'folder') checkCacheFolder(location.folder, protectedFolders(ws), origin, process.cwd());
     if (dryRun) return undefined;
     const { openRemoteCache } = await import('../cache/open.js');
     return openRemoteCache({

@@ -1,6 +1,8 @@
 import * as path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import * as fs from 'node:fs';
 import { EpistemeError } from '../failure.js';
+import { ownedFolderAbove, realpathOrSelf } from './owned-folders.js';
 
 /**
  * The remote cache URL (`--remote-cache`, config `remoteCache`), checked once and whole where it is
@@ -85,6 +87,62 @@ export function checkedCacheUrl(text: string, origin: { flag: string } | { confi
 }
 
 /** A cache URL for messages: no user info, no query (either may hold a credential). */
+/**
+ * Refuses a file:// cache folder that lies in a folder a workspace owns (this workspace's output folders
+ * or `.episteme/`, given as `protectedFolders`, or any workspace's marked output folder), or whose
+ * `ac/` or `cas/` holds one: an upload writes its entries there, so they would become files of the
+ * workspace (a tree a clean build never writes, swept by its garbage collection or lost with
+ * `.episteme/`), as `index --out` into an output folder would. Checked on the real path, so a
+ * symbolic link does not hide it; a folder not created yet is checked by its nearest existing folder.
+ */
+export function checkCacheFolder(
+  folder: string,
+  protectedFolders: string[],
+  origin: { flag: string } | { configFile: string },
+  cwd: string,
+): void {
+  const real = realOrNearest(folder);
+  const shown = (dir: string) => path.relative(cwd, dir).split(path.sep).join('/') || '.';
+  let owner: string | null = null;
+  for (const candidate of [real, folder]) {
+    for (const dir of protectedFolders) {
+      for (const owned of [dir, realpathOrSelf(dir)]) {
+        const inOwned = candidate === owned || candidate.startsWith(owned + path.sep);
+        const holdsOwned = ['ac', 'cas'].some((area) => {
+          const written = path.join(candidate, area);
+          return owned === written || owned.startsWith(written + path.sep);
+        });
+        if (inOwned || holdsOwned) owner ??= dir;
+      }
+    }
+  }
+  for (const candidate of [real, folder]) owner ??= ownedFolderAbove(path.join(candidate, 'cas', 'entry'));
+  if (owner === null) return;
+  const problem =
+    `its folder ${shown(folder)} meets ${shown(owner)}, a folder a workspace owns (its committed artifacts or build state): ` +
+    'an upload would write its entries there';
+  const fix = "Name a folder outside the workspace's output folders and .episteme/, e.g. file:///var/cache/episteme.";
+  if ('flag' in origin)
+    throw new EpistemeError('usage-error', `The remote cache URL (${origin.flag}) is unusable: ${problem}.`, {
+      hint: fix,
+      details: { flag: origin.flag, path: shown(folder) },
+    });
+  throw new EpistemeError('config-invalid', `The remote cache URL (remoteCache in ${origin.configFile}) is unusable: ${problem}.`, {
+    hint: `Fix remoteCache in ${origin.configFile}. ${fix}`,
+    details: { file: origin.configFile, field: 'remoteCache', path: shown(folder) },
+  });
+}
+
+/** The real path of `file`, or of its nearest existing folder joined with the rest. */
+function realOrNearest(file: string): string {
+  let rest = '';
+  for (let dir = file; ; dir = path.dirname(dir)) {
+    if (fs.existsSync(dir)) return path.join(realpathOrSelf(dir), rest);
+    if (path.dirname(dir) === dir) return file;
+    rest = rest === '' ? path.basename(dir) : path.join(path.basename(dir), rest);
+  }
+}
+
 export function displayUrl(url: URL): string {
   return `${url.protocol}//${url.host}${url.pathname}`;
 }

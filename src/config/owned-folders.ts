@@ -5,6 +5,7 @@ import { EpistemeError } from '../failure.js';
 import { CONFIG_FILE_NAME, STATE_DIR_NAME } from '../store/names.js';
 import type { StageOutputs } from './workspace.js';
 import { readRegularFileSync } from '../regular-file.js';
+import { createFileExclusive, writeFileAtomic } from '../store/atomic-file.js';
 
 /**
  * The workspace boundary: the folders a workspace writes to and deletes in (its output folders and
@@ -224,14 +225,15 @@ export function claimOwnedFolders(root: string, folders: OwnedFolder[]): void {
     checkRealFolders(root, folder, folder.relative.split('/'));
     if (fs.lstatSync(dir, { throwIfNoEntry: false }) === undefined) continue;
     const marker = path.join(dir, OWNER_MARKER);
-    if (fs.lstatSync(marker, { throwIfNoEntry: false }) !== undefined) continue;
-    const relativeRoot = path.relative(dir, root).split(path.sep).join('/');
-    try {
-      // O_EXCL: never write through something planted meanwhile.
-      fs.writeFileSync(marker, JSON.stringify({ workspaceRoot: relativeRoot }) + '\n', { flag: 'wx' });
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
-    }
+    const text = JSON.stringify({ workspaceRoot: path.relative(dir, root).split(path.sep).join('/') }) + '\n';
+    const existing = fs.lstatSync(marker, { throwIfNoEntry: false });
+    // Linked into place whole (never written through something planted meanwhile): a crash or a full
+    // disk leaves no marker or the whole one, never an empty file that names no owner for good.
+    if (existing === undefined) createFileExclusive(marker, text);
+    // A regular file that names no workspace (emptied or torn by a release that wrote it in place, or
+    // edited) protects nothing: the load found no other owner, so it is this workspace's to mend,
+    // replaced whole by a rename (which replaces, never follows, whatever is there by then).
+    else if (existing.isFile() && readOwner(dir) === null) writeFileAtomic(marker, text);
   }
 }
 

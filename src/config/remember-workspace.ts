@@ -1,6 +1,6 @@
-import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { CONFIG_FILE_NAME, DEFAULT_OUTPUTS } from '../store/names.js';
+import { createFileExclusive } from '../store/atomic-file.js';
 import type { Workspace, WorkspaceFlags } from './workspace.js';
 
 /**
@@ -10,8 +10,8 @@ import type { Workspace, WorkspaceFlags } from './workspace.js';
  * run in the folder or below it (`episteme build`, `episteme query`, each hint a message prints) finds
  * the workspace without the flags, as `npm init` leaves a package.json. Returns the config's
  * workspace-relative path when it wrote one, else null: the workspace already has a config, a flag
- * reads stdin (which a config cannot name), or the file appeared meanwhile (created with O_EXCL,
- * never overwritten). A folder that refuses the write is left as it is: the build that follows says
+ * reads stdin (which a config cannot name), or the file appeared meanwhile (linked into place, never
+ * overwritten). A folder that refuses the write is left as it is: the build that follows says
  * why it cannot write.
  */
 export function rememberWorkspace(ws: Workspace, flags: WorkspaceFlags): string | null {
@@ -23,20 +23,13 @@ export function rememberWorkspace(ws: Workspace, flags: WorkspaceFlags): string 
   const moved = Object.entries(ws.outputs).filter(([stage, dir]) => DEFAULT_OUTPUTS[stage as keyof typeof DEFAULT_OUTPUTS] !== dir);
   if (moved.length > 0) config.outputs = Object.fromEntries(moved);
   const file = path.join(ws.root, CONFIG_FILE_NAME);
-  let fd: number;
+  // Linked into place whole: a crash or a full disk mid-write leaves no config or the whole one, never
+  // an empty or torn episteme.json that every later command in the folder would refuse as invalid.
   try {
-    fd = fs.openSync(file, 'wx', 0o666);
+    if (!createFileExclusive(file, `${JSON.stringify(config, null, 2)}\n`)) return null;
   } catch {
     return null;
   }
-  try {
-    fs.writeSync(fd, `${JSON.stringify(config, null, 2)}\n`);
-  } catch {
-    fs.closeSync(fd);
-    fs.rmSync(file, { force: true });
-    return null;
-  }
-  fs.closeSync(fd);
   ws.configFile = CONFIG_FILE_NAME;
   return CONFIG_FILE_NAME;
 }

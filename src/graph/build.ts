@@ -1,13 +1,13 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { Workspace } from '../config/workspace.js';
-import type { Warning } from '../failure.js';
+import { EpistemeError, type Warning } from '../failure.js';
 import { initFastHash } from '../store/hash.js';
 import { isSystemError, relativeToWorkspace, writeFailure } from '../store/write-failure.js';
 import { STATE_DIR_NAME } from '../store/names.js';
 import { acquireWorkspaceLock } from '../store/workspace-lock.js';
 import { buildGraph, closure } from './graph.js';
-import { collectGarbage, collectReleasedGarbage, removeOwnedFile, sweepOwnedTempFiles } from './garbage.js';
+import { collectGarbage, collectReleasedGarbage, removeOwnedFile, sweepOwnedTempFiles, sweepTransientFolder } from './garbage.js';
 import { runSchedule, isAction, type TargetResult, type TargetStatus } from './scheduler.js';
 import { BuildState, type TargetRecord } from './state.js';
 import { StagePool } from './stage-pool.js';
@@ -118,11 +118,14 @@ export async function runBuild(ws: Workspace, request: BuildRequest): Promise<Bu
         ws.outputs.chunks,
         STATE_DIR_NAME,
         `${STATE_DIR_NAME}/noop`,
-        `${STATE_DIR_NAME}/cache/remote-blobs`,
       ]) {
         sweepOwnedTempFiles(ws.root, dir);
       }
     }
+    // A blob streamed from the remote cache stays there from its download to its check (remote-cache.ts):
+    // a build killed in between left it, verified (its final name) or not, whatever the state says, and
+    // no later build would ever read it (up to 8 x limits.maxFileBytes each). None is in use now.
+    if (!request.dryRun) sweepTransientFolder(ws.root, `${STATE_DIR_NAME}/cache/remote-blobs`);
     // A state that is not clean may hold a crashed build's garbage even when no record changes: the
     // clean record is written only after a build's garbage is collected (below).
     const cleanAtLoad = state.clean !== null;
@@ -196,6 +199,7 @@ export async function runBuild(ws: Workspace, request: BuildRequest): Promise<Bu
       // build sweeps. A clean record written first told the next build there was nothing to collect
       // (or only its own replaced files), and the killed build's garbage stayed for good.
       const cleanRecordFollows = completeAndClean && Boolean(request.invocation);
+      const hadChanges = state.hasChanges();
       state.compact({ deferProof: request.memory !== undefined });
       request.onPhase?.('garbage');
       // Garbage only appears when a record changed (this run or a crashed one, folded in above), or
@@ -213,9 +217,19 @@ export async function runBuild(ws: Workspace, request: BuildRequest): Promise<Bu
         pruneIndexParts(ws, state, stages.indexPartFormat);
       }
       if (cleanRecordFollows && request.invocation) {
-        state.setClean(cleanRecordFor(ws, graph, request.invocation), proofLayout(graph));
-        state.compact({ deferProof: request.memory !== undefined });
-        if (request.memory === undefined) state.writeProofIfMissing(held?.refused ?? false);
+        // Nothing written so far: the workspace was clean and stays as it is; only the clean record may
+        // differ (another invocation proved it clean: `pipeline --map map.json`, then `build` reading the
+        // config that run wrote), and it only lets later builds of this invocation skip the checks.
+        const changedNothing = !hadChanges && !state.recordsHaveChanged() && removed.length === 0;
+        try {
+          state.setClean(cleanRecordFor(ws, graph, request.invocation), proofLayout(graph));
+          state.compact({ deferProof: request.memory !== undefined });
+          if (request.memory === undefined) state.writeProofIfMissing(held?.refused ?? false);
+        } catch (error) {
+          // A build that finds nothing to do writes nothing it needs: on a workspace that refuses
+          // writes (read-only) it succeeds, keeping the clean record on disk, which is as true.
+          if (!changedNothing || request.memory !== undefined || !refusedWrite(error)) throw error;
+        }
       }
     }
     request.onPhase?.('done');
@@ -250,6 +264,11 @@ export async function runBuild(ws: Workspace, request: BuildRequest): Promise<Bu
     if (request.pool === undefined) await pool.close();
     await lock?.release();
   }
+}
+
+/** Whether `error` is the file system refusing a write (as raised, or already made write-failed). */
+function refusedWrite(error: unknown): boolean {
+  return isSystemError(error) || (error instanceof EpistemeError && error.code === 'write-failed');
 }
 
 /** Removes the cached index parts of chunk content that only a replaced record named. */

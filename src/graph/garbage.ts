@@ -214,6 +214,15 @@ export function sweepOwnedTempFiles(root: string, relative: string): void {
 }
 
 /**
+ * Removes every file in a workspace folder whose files are transient: each is made and removed by one
+ * build (remote-cache blobs between their download and their check), so any found by a build, which
+ * holds the lock, is what a killed one left.
+ */
+export function sweepTransientFolder(root: string, relative: string): void {
+  for (const name of listRealFolder(root, relative)) removeOwnedFile(path.join(root, relative, name));
+}
+
+/**
  * Names in a workspace folder, or none when it is missing or is not a real folder: each component
  * below the root is checked with lstat, so a folder replaced by a symlink since load is not swept.
  */

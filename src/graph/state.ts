@@ -165,6 +165,11 @@ export class BuildState {
     return this.recordsChanged;
   }
 
+  /** Whether anything is to be written at the next compact(): false when this run changed nothing. */
+  hasChanges(): boolean {
+    return this.dirty;
+  }
+
   /** The records replaced or removed since load (see garbage.ts collectReleasedGarbage). */
   releasedRecords(): readonly TargetRecord[] {
     return this.released;

@@ -41,6 +41,67 @@ export function writeFileAtomic(target: string, data: string | Uint8Array, durab
   }
 }
 
+/**
+ * Creates `target` holding `data` only when nothing is there, atomically: the bytes go to a temp file
+ * beside it, which is then hard-linked into place (link(2) fails with EEXIST rather than replace or
+ * follow anything, as O_EXCL does). A crash or a refused write (a full disk) at any step leaves either
+ * no `target` or the whole file, never an empty or torn one, which O_EXCL's open-then-write leaves for
+ * good (the next writer sees a file and keeps it). Returns false when `target` already existed; any other
+ * failure is `write-failed` naming `target`. The temp file is removed in every case. On a file system
+ * without hard links the file is created and written in place, and removed again if the write fails.
+ */
+export function createFileExclusive(target: string, data: string | Uint8Array): boolean {
+  const temp = tempPathFor(target);
+  try {
+    const fd = fs.openSync(
+      temp,
+      fs.constants.O_WRONLY | fs.constants.O_CREAT | fs.constants.O_EXCL | (fs.constants.O_NOFOLLOW ?? 0),
+      0o666,
+    );
+    try {
+      fs.writeFileSync(fd, data);
+    } finally {
+      fs.closeSync(fd);
+    }
+    try {
+      fs.linkSync(temp, target);
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code;
+      if (code === 'EEXIST') return false;
+      if (code !== undefined && NO_HARD_LINKS.has(code)) return createInPlace(target, data);
+      throw error;
+    }
+    return true;
+  } catch (error) {
+    throw writeFailure(error, target);
+  } finally {
+    removeQuietly(temp);
+  }
+}
+
+/** What link(2) says on a file system without hard links (FAT, exFAT, some network and FUSE mounts). */
+const NO_HARD_LINKS = new Set(['EPERM', 'ENOTSUP', 'EOPNOTSUPP', 'ENOSYS']);
+
+/** Without hard links: created with O_EXCL and written in place, and removed again when the write fails. */
+function createInPlace(target: string, data: string | Uint8Array): boolean {
+  let fd: number;
+  try {
+    fd = fs.openSync(target, fs.constants.O_WRONLY | fs.constants.O_CREAT | fs.constants.O_EXCL | (fs.constants.O_NOFOLLOW ?? 0), 0o666);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'EEXIST') return false;
+    throw error;
+  }
+  try {
+    fs.writeFileSync(fd, data);
+  } catch (error) {
+    fs.closeSync(fd);
+    removeQuietly(target);
+    throw error;
+  }
+  fs.closeSync(fd);
+  return true;
+}
+
 /** Best effort: the removal of a temp file must not hide the error that made it litter. */
 function removeQuietly(file: string): void {
   try {

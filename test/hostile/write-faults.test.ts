@@ -193,6 +193,44 @@ test('a read-only workspace answers a no-op build and every query; a build that 
   }
 });
 
+/**
+ * The first minutes of the README: `pipeline --map map.json` builds and writes episteme.json naming the
+ * map; a plain `build` then reads the config, another invocation than the one that proved the workspace
+ * clean. Finding nothing to do, it still recorded itself as the clean invocation, and on a workspace
+ * made read-only since, that write failed the no-op build with write-failed (EROFS).
+ */
+test('a no-op build of a read-only workspace last built by another invocation (pipeline --map) succeeds and writes nothing', async () => {
+  const sandbox = new Sandbox();
+  const mounted = isRoot();
+  if (mounted) mount(['-t', 'tmpfs', '-o', 'size=8m', 'tmpfs', sandbox.ws]);
+  try {
+    writeTwoDocumentWorkspace(sandbox);
+    fs.rmSync(path.join(sandbox.ws, 'episteme.json'));
+    const first = await sandbox.run(['pipeline', '--map', 'map.json']);
+    assert.equal(first.code, 0, first.stdout + first.stderr);
+    assert.ok(fs.existsSync(path.join(sandbox.ws, 'episteme.json')), 'the first build remembered the workspace');
+    makeReadOnly(sandbox, mounted);
+    const before = treeChecksum(sandbox.ws);
+
+    for (const args of [
+      ['build', '--json'],
+      ['pipeline', '--json'],
+      ['build', '--config', 'episteme.json', '--json'],
+    ]) {
+      const noop = await sandbox.run(args);
+      assert.equal(noop.code, 0, `${args.join(' ')}: ${noop.stdout}${noop.stderr}`);
+      assert.equal(noop.json!.data.actions, 0);
+      assertBounded(noop, BOUNDS);
+    }
+    assert.equal(treeChecksum(sandbox.ws), before, 'the read-only workspace is unchanged');
+    await assertQueryAnswers(sandbox, 'zebra1');
+  } finally {
+    if (mounted) umount(sandbox.ws);
+    else execFileSync('chmod', ['-R', 'u+w', sandbox.ws]);
+    sandbox.cleanup();
+  }
+});
+
 test('a closed stdout or stderr (EPIPE) ends the command quietly: no stack trace, no hang', async () => {
   const sandbox = new Sandbox();
   try {
