@@ -119,8 +119,11 @@
  * 38: RDoc (Ruby's API pages, Darkfish): a family chosen by its markup; each method (div.method-detail) is an
  *     API entry at its own id, headed by the name its call sequence declares (`chomp!` keeps its `!`); a
  *     back-to-top arrow (`<a href="#top">↑</a>`) is chrome as a permalink glyph is.
+ * 39: Vim help files are read by their markup: chapters after `===` rules, each `*tag*` line an entry at its
+ *     tag (they were one run of paragraphs without a section); Sphinx's `[source]` (viewcode) links and mdBook's
+ *     hidden example lines are not text; a DocBook `<dt>` opening with `<a id>` is an entry.
  */
-export const EXTRACT_RULE_VERSION = 38;
+export const EXTRACT_RULE_VERSION = 39;
 /**
  * The PDF extractor's own version (1: pdf-parse tables; 2: tables from geometry with rowPages, and
  * heading-guess limits; 3: unruled tables as reports set them (wrapped cells at the row pitch, bold

@@ -11,6 +11,7 @@ import { htmlGeneratorClaims, markdownGeneratorClaims, textGeneratorClaims, xmlG
 import { extractHtml, parseHtml } from './html/html-extractor.js';
 import type { ParsedMarkup } from './markup-parser.js';
 import { extractPlainText } from './text/text-extractor.js';
+import { extractVimHelp, looksLikeVimHelp } from './text/vim-help.js';
 import { extractRfcText, looksLikeRfcText } from './text/rfc-text.js';
 import { extractXml } from './xml/xml-extractor.js';
 import { extractMarkdown } from './markdown/markdown-extractor.js';
@@ -156,6 +157,9 @@ export async function extractDocument(input: ExtractInput): Promise<EvidenceDocu
         const result = extractRfcText(text, builder);
         title = result.title;
         confidence = result.sectionCount > 0 ? 75 : 50;
+      } else if (looksLikeVimHelp(text)) {
+        title = extractVimHelp(text, builder).title;
+        confidence = 75;
       } else {
         title = extractPlainText(text, builder).title;
         confidence = 50;

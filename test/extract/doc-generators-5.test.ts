@@ -1,0 +1,68 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { extractBytes } from './helpers.js';
+
+/**
+ * Documentation generators, fifth sweep (Qt's qdoc, mdBook, Sphinx's own documentation, DocBook XSL's XHTML):
+ * each test is one class of defect, written in the generator's markup pattern, on a host no family names.
+ */
+const URL = 'https://docs.example.test/page.html';
+
+test("Sphinx's viewcode `[source]` link is chrome: not in an entry's heading, its signature or its links", async () => {
+  const html =
+    '<!DOCTYPE html><html><head><meta name="generator" content="Docutils 0.19: https://docutils.sourceforge.io/" />' +
+    '<title>Application API</title></head><body><div role="main"><section id="application-api"><h1>Application API</h1>' +
+    '<dl class="py class"><dt class="sig sig-object py" id="pkg.app.App"><em class="property"><span class="pre">class</span> </em>' +
+    '<span class="sig-prename descclassname"><span class="pre">pkg.app.</span></span>' +
+    '<span class="sig-name descname"><span class="pre">App</span></span>' +
+    '<a class="reference internal" href="../_modules/pkg/app.html#App">' +
+    '<span class="viewcode-link"><span class="pre">[source]</span></span></a>' +
+    '<a class="headerlink" href="#pkg.app.App" title="Permalink to this definition">¶</a></dt>' +
+    '<dd><p>The application object.</p></dd></dl></section></div></body></html>';
+  const doc = await extractBytes(html, URL, 'text/html');
+  const entry = doc.sections.find((s) => s.id === 'pkg.app.App');
+  assert.equal(entry?.heading, 'pkg.app.App');
+  const text = doc.blocks.map((b) => b.text).join('\n');
+  assert.doesNotMatch(text, /\[source\]/);
+  const links = doc.blocks.flatMap((b) => (b['links'] as { href: string; text: string }[] | undefined) ?? []);
+  assert.ok(links.every((l) => !l.href.includes('_modules')));
+});
+
+test("mdBook: the lines a Rust example hides (`span.boring`) are not the example's code", async () => {
+  const html =
+    '<!DOCTYPE html><html><head><title>Variable Scope - The Book</title></head><body>' +
+    '<nav id="sidebar" class="sidebar"><ol class="chapter"><li><a href="ch01.html">Getting Started</a></li></ol></nav>' +
+    '<main><h2 id="variable-scope"><a class="header" href="#variable-scope">Variable Scope</a></h2>' +
+    '<p>A scope is the range within a program for which an item is valid.</p>' +
+    '<pre><pre class="playground"><code class="language-rust">\n' +
+    '<span class="boring">#![allow(unused)]\n</span><span class="boring">fn main() {\n</span>let s = &quot;hello&quot;;\n' +
+    '<span class="boring">}\n</span></code></pre></pre></main></body></html>';
+  const doc = await extractBytes(html, URL, 'text/html');
+  const code = doc.blocks.filter((b) => b.kind === 'code');
+  assert.equal(code.length, 1);
+  assert.equal(code[0]!.text.trim(), 'let s = "hello";');
+  assert.equal(code[0]!['language'], 'rust');
+});
+
+test('DocBook XSL in XHTML: a variable-list term that opens with `<a id>` (not `<a name>`) is an API entry', async () => {
+  const html =
+    '<!DOCTYPE html><html xmlns="http://www.w3.org/1999/xhtml"><head><title>Options</title>' +
+    '<meta name="generator" content="DocBook XSL Stylesheets Vsnapshot" /></head><body>' +
+    '<div class="section"><div class="titlepage"><h2 class="title"><a id="secOptions"></a>Options</h2></div>' +
+    '<p>The following options are recognised.</p><div class="variablelist"><dl class="variablelist">' +
+    '<dt><a id="cmdlineInstall"></a><span class="term"><code class="literal">install</code></span></dt>' +
+    '<dd><p>Install one or more packages.</p></dd>' +
+    '<dt><a id="cmdlineRemove"></a><span class="term"><code class="literal">remove</code></span></dt>' +
+    '<dd><p>Remove one or more packages.</p></dd></dl></div></div></body></html>';
+  const doc = await extractBytes(html, URL, 'text/html');
+  assert.equal(doc.family, 'docbook');
+  assert.deepEqual(
+    doc.sections.map((s) => [s.fragment, s.heading]),
+    [
+      ['secOptions', 'Options'],
+      ['cmdlineInstall', 'install'],
+      ['cmdlineRemove', 'remove'],
+    ],
+  );
+  assert.ok(doc.blocks.some((b) => b.text === 'Remove one or more packages.' && b.id.startsWith('cmdlineRemove~')));
+});

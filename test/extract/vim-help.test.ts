@@ -1,0 +1,102 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { extractBytes } from './helpers.js';
+
+/**
+ * Vim's help files (`runtime/doc/*.txt`) mark their structure with tags, not layout: a line of `=` before
+ * each chapter, `*tag*` where `:help tag` jumps, a line of tags alone above each command or option. Each
+ * tag is a citable id: chapters and entries are sections at their first tag, the others alternate ids.
+ * Before, a help file was a run of paragraphs with no section at all.
+ */
+const URL = 'https://raw.githubusercontent.com/vim/vim/master/runtime/doc/search.txt';
+
+const HELP = [
+  '*search.txt*   For Vim version 9.0.  Last change: 2023 Feb 04',
+  '',
+  '',
+  '\t\t  VIM REFERENCE MANUAL    by Bram Moolenaar',
+  '',
+  '',
+  'Searching for text\t\t\t\t*text-searches*',
+  '',
+  'A few more explanations are in |usr_27.txt|.',
+  '',
+  '==============================================================================',
+  '1. Search commands\t\t\t\t*search-commands*',
+  '',
+  '\t\t\t\t\t\t\t*/*',
+  '/{pattern}[/]<CR>\tSearch forward for the [count]th occurrence of',
+  '\t\t\t{pattern} |exclusive|.',
+  '',
+  '\t\t\t\t\t\t\t*star* *E348* *E349*',
+  '*\t\t\tSearch forward for the word nearest to the cursor.',
+  '',
+  '\t\t\t\t\t\t\t*search-offset*',
+  'These commands search for the pattern.  With an offset the cursor lands',
+  'elsewhere.  Example: >',
+  '\t/foo/e+1',
+  '\t/bar/s-1',
+  '<',
+  'The offset is remembered.',
+  '',
+  '==============================================================================',
+  '2. The definition of a pattern\t\t*search-pattern* *pattern*',
+  '\t\t\t\t\t*regexp*',
+  '',
+  'A pattern is one or more branches.',
+  '',
+  'PERL COMPATIBILITY\t\t\t\t*perl-patterns*',
+  '',
+  'Vim patterns differ from Perl ones.',
+  '',
+  "\t\t\t\t\t\t*'magic'* *'ma'*",
+  "'magic' 'ma'\t\tboolean\t(default on)",
+  '\t\t\tChanges the special characters in patterns.',
+  '',
+  ' vim:tw=78:ts=8:noet:ft=help:norl:',
+  '',
+].join('\n');
+
+test('a Vim help file: chapters after `===` rules and tagged entries are sections at their tags', async () => {
+  const doc = await extractBytes(HELP, URL, 'text/plain');
+  assert.equal(doc.title, 'search.txt');
+  assert.deepEqual(
+    doc.sections.map((s) => [s.level, s.id, s.number ?? null, s.heading, s.alternateIds ?? []]),
+    [
+      [1, 'search.txt', null, 'search.txt', []],
+      [2, 'text-searches', null, 'Searching for text', []],
+      [2, 'search-commands', '1', 'Search commands', []],
+      [3, '/', null, '/{pattern}[/]<CR>', []],
+      [3, 'star', null, '*', ['E348', 'E349']],
+      [3, 'search-offset', null, 'search-offset', []],
+      [2, 'search-pattern', '2', 'The definition of a pattern', ['pattern', 'regexp']],
+      [3, 'perl-patterns', null, 'PERL COMPATIBILITY', []],
+      [4, "'magic'", null, "'magic' 'ma'", ["'ma'"]],
+    ],
+  );
+  const inSection = (id: string) => doc.blocks.filter((b) => b.fragment === id || b.id.startsWith(`${id}~b`));
+  // `|links|` read as their text; an entry's lines are its block.
+  assert.deepEqual(
+    inSection('/').map((b) => b.text),
+    ['/{pattern}[/]<CR> Search forward for the [count]th occurrence of {pattern} exclusive.'],
+  );
+  // An example from ` >` to `<` is a code block; the text after it goes on as a paragraph.
+  assert.deepEqual(
+    inSection('search-offset').map((b) => [b.kind, b.text]),
+    [
+      ['paragraph', 'These commands search for the pattern. With an offset the cursor lands elsewhere. Example:'],
+      ['code', '/foo/e+1\n/bar/s-1'],
+      ['paragraph', 'The offset is remembered.'],
+    ],
+  );
+  // The modeline is an instruction to the editor, not text; the banner and the intro stay.
+  const all = doc.blocks.map((b) => b.text).join('\n');
+  assert.doesNotMatch(all, /ft=help/);
+  assert.match(all, /VIM REFERENCE MANUAL/);
+  assert.match(all, /A few more explanations are in usr_27\.txt\./);
+});
+
+test('a text with `*stars*` that is no help file (no modeline) is read as plain text', async () => {
+  const doc = await extractBytes(HELP.replace(' vim:tw=78:ts=8:noet:ft=help:norl:', ''), URL, 'text/plain');
+  assert.equal(doc.sections.length, 0);
+});
