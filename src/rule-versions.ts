@@ -121,7 +121,9 @@
  *     back-to-top arrow (`<a href="#top">↑</a>`) is chrome as a permalink glyph is.
  * 39: Vim help files are read by their markup: chapters after `===` rules, each `*tag*` line an entry at its
  *     tag (they were one run of paragraphs without a section); Sphinx's `[source]` (viewcode) links and mdBook's
- *     hidden example lines are not text; a DocBook `<dt>` opening with `<a id>` is an entry.
+ *     hidden example lines are not text; a DocBook `<dt>` opening with `<a id>` is an entry; an element holding
+ *     only headings of one tag with ids (qdoc's `div.fngroup`) is one section, the others alternate ids;
+ *     anchors alone in a paragraph (mdBook's `<p><a id>`) name the next heading.
  */
 export const EXTRACT_RULE_VERSION = 39;
 /**

@@ -66,3 +66,48 @@ test('DocBook XSL in XHTML: a variable-list term that opens with `<a id>` (not `
   );
   assert.ok(doc.blocks.some((b) => b.text === 'Remove one or more packages.' && b.id.startsWith('cmdlineRemove~')));
 });
+
+test('qdoc: a group of signature headings (`div.fngroup`) is one entry, the later forms its alternate ids', async () => {
+  const fn = (id: string, sig: string): string => `<h3 class="fn fngroupitem" id="${id}"><a name="${id}"></a>${sig}</h3>`;
+  const html =
+    '<!DOCTYPE html><html lang="en"><head><title>QObject Class | Qt Core 5.15.8</title></head><body>' +
+    '<div class="content mainContent"><h1 class="title">QObject Class</h1>' +
+    '<div class="func"><h2>Member Function Documentation</h2>' +
+    '<h3 class="fn" id="parent"><a name="parent"></a>QObject *QObject::parent() const</h3>' +
+    '<p>Returns a pointer to the parent object.</p>' +
+    '<div class="fngroup">' +
+    fn('qobject_cast', 'template &lt;typename T&gt; T qobject_cast(QObject *object)') +
+    fn('qobject_cast-1', 'template &lt;typename T&gt; T qobject_cast(const QObject *object)') +
+    '</div><p>Returns the given object cast to type T if the object is of type T.</p>' +
+    '<h3 class="fn" id="tr"><a name="tr"></a>QString QObject::tr(const char *sourceText)</h3>' +
+    '<p>Returns a translated version of sourceText.</p></div></div></body></html>';
+  const doc = await extractBytes(html, URL, 'text/html');
+  assert.deepEqual(
+    doc.sections.map((s) => [s.level, s.fragment, s.alternateIds ?? []]),
+    [
+      [1, null, []],
+      [2, null, []],
+      [3, 'parent', []],
+      [3, 'qobject_cast', ['qobject_cast-1']],
+      [3, 'tr', []],
+    ],
+  );
+  const cast = doc.blocks.filter((b) => b.id.startsWith('qobject_cast'));
+  assert.deepEqual(
+    cast.map((b) => [b.fragment, b.text]),
+    [
+      ['qobject_cast-1', 'template <typename T> T qobject_cast(const QObject *object)'],
+      ['qobject_cast', 'Returns the given object cast to type T if the object is of type T.'],
+    ],
+  );
+  // A title and its subtitle in an <hgroup>, or a wrapper of one heading, are no group.
+  const hgroup = await extractBytes(
+    '<!DOCTYPE html><html><body><main><hgroup><h2 id="a">Title</h2><h2 id="b">Subtitle</h2></hgroup><p>Text.</p></main></body></html>',
+    URL,
+    'text/html',
+  );
+  assert.deepEqual(
+    hgroup.sections.map((s) => s.fragment),
+    ['a', 'b'],
+  );
+});

@@ -209,6 +209,11 @@ class HtmlWalker implements HtmlWalk {
       if (text !== null && level === 1 && this.firstH1 === '') this.firstH1 = text;
       return;
     }
+    const group = outer.inSectioningRoot ? undefined : headingGroup(el, this.rules.prune);
+    if (group !== undefined) {
+      this.walkHeadingGroup(group, outer);
+      return;
+    }
     const r = this.rules;
     // Front matter is document metadata (read in extractHtml), never blocks.
     if (r.metadata(el)) return;
@@ -417,6 +422,27 @@ class HtmlWalker implements HtmlWalk {
     for (const form of forms) this.addFlowBlock('paragraph', form, contextBelow(this.rules, form, ctx), {});
     this.walkContainer(el, ctx, new Set<AnyNode>([signature, ...forms]));
     this.builder.resumeSection(around);
+  }
+
+  /**
+   * Headings of one tag, each with an id, that an element holds alone (qdoc's `div.fngroup` of
+   * `h3.fngroupitem`: the overloads `qobject_cast(QObject *)` and `qobject_cast(const QObject *)` that
+   * one text documents): one section, opened by the first, the others its alternate ids, each a
+   * paragraph citing its own id, as erl_docgen's forms are (walkEntryBlock). Read one by one, the first
+   * was an empty section and the text after the group was cited at the last form alone.
+   */
+  private walkHeadingGroup(group: readonly Element[], outer: WalkContext): void {
+    const [first, ...forms] = group as [Element, ...Element[]];
+    this.headingCount++;
+    const leading = [...this.leadingIds, ...forms.map((form) => anchorId(form) ?? firstIdOf(form))];
+    this.leadingIds = [];
+    const text = openHeadingSection(this, first, HEADING_LEVEL.get(first.name)!, outer, leading);
+    const opened = this.builder.currentSection;
+    if (text !== null && opened !== null && first.startIndex !== null) {
+      const bound = this.sectionBound(first);
+      this.headingScopes.set(opened, { heading: first.startIndex, start: bound?.startIndex ?? 0, end: bound?.endIndex ?? Infinity });
+    }
+    for (const form of forms) this.addFlowBlock('paragraph', form, contextBelow(this.rules, form, outer), {});
   }
 
   /**
@@ -721,6 +747,33 @@ function metadataCommentTitle(source: string): string {
 }
 
 /** The elements of the same tag as `heading` right after it, nothing but white space between them. */
+/** The id of a heading: its own, else the first inside it (`<h3><a name="x">`). */
+function firstIdOf(heading: Element): string {
+  return anchorId(heading) ?? anchorId(firstIdInside(heading)!)!;
+}
+
+/**
+ * The headings `el` holds and nothing else: two or more, of one tag, each with an id (its own or one
+ * inside it), with no text between them; undefined for any other element (a heading itself, an
+ * `<hgroup>` of a title and its subtitle, a wrapper holding a heading and its text).
+ */
+function headingGroup(el: Element, prune: (el: Element) => boolean): Element[] | undefined {
+  if (HEADING_LEVEL.has(el.name) || el.name === 'hgroup') return undefined;
+  const headings: Element[] = [];
+  for (const c of el.children) {
+    if (isText(c)) {
+      if (c.data.trim() !== '') return undefined;
+      continue;
+    }
+    if (!isTag(c)) continue;
+    if (prune(c)) continue;
+    if (!HEADING_LEVEL.has(c.name) || (headings.length > 0 && c.name !== headings[0]!.name)) return undefined;
+    if (anchorId(c) === undefined && firstIdInside(c) === undefined) return undefined;
+    headings.push(c);
+  }
+  return headings.length >= 2 ? headings : undefined;
+}
+
 function followingForms(heading: Element): Element[] {
   const forms: Element[] = [];
   for (let next = heading.next; next !== null; next = next.next) {
