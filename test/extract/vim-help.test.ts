@@ -96,6 +96,45 @@ test('a Vim help file: chapters after `===` rules and tagged entries are section
   assert.match(all, /A few more explanations are in usr_27\.txt\./);
 });
 
+test("a heading's tags go on on the lines below it; a line after the last rule without a tag is text; a modeline ends a line", async () => {
+  const manual = [
+    '*usr_03.txt*\tFor Vim version 9.0.  Last change: 2020 Dec 17',
+    '',
+    'Expression evaluation\t\t\t*expression* *expr*',
+    '\t\t\t\t\t\t*E1002*',
+    'Expressions are evaluated as they are written.',
+    '',
+    '==============================================================================',
+    '*03.1*\tWord movement',
+    '',
+    'To move the cursor forward one word, use the "w" command.',
+    '',
+    '==============================================================================',
+    '',
+    'Next chapter: |usr_04.txt|  Making small changes',
+    '',
+    'Copyright: see |manual-copyright|  vim:tw=78:ts=8:noet:ft=help:norl:',
+  ].join('\n');
+  const doc = await extractBytes(manual, URL, 'text/plain');
+  assert.deepEqual(
+    doc.sections.map((s) => [s.level, s.id, s.heading, s.alternateIds ?? []]),
+    [
+      [1, 'usr_03.txt', 'usr_03.txt', []],
+      [2, 'expression', 'Expression evaluation', ['expr', 'E1002']],
+      [2, '03.1', 'Word movement', []],
+    ],
+  );
+  const texts = doc.blocks.map((b) => b.text);
+  assert.ok(texts.includes('Expressions are evaluated as they are written.'));
+  assert.ok(texts.includes('Next chapter: usr_04.txt Making small changes'));
+  assert.equal(texts[texts.length - 1], 'Copyright: see manual-copyright');
+  // After a rule without a tag, the text is the file's, not the last chapter's.
+  assert.deepEqual(
+    doc.blocks.slice(-2).map((b) => b.id.split('~')[0]),
+    ['usr_03.txt', 'usr_03.txt'],
+  );
+});
+
 test('a text with `*stars*` that is no help file (no modeline) is read as plain text', async () => {
   const doc = await extractBytes(HELP.replace(' vim:tw=78:ts=8:noet:ft=help:norl:', ''), URL, 'text/plain');
   assert.equal(doc.sections.length, 0);

@@ -91,7 +91,15 @@ export function extractVimHelp(source: string, builder: DocumentBuilder): TextEx
   // The modeline is an instruction to the editor, not text.
   let last = lines.length - 1;
   while (last >= 0 && lines[last]!.text.trim() === '') last--;
-  if (last >= 0 && HELP_MODELINE.test(lines[last]!.text)) last--;
+  if (last >= 0) {
+    // The modeline may end a line of text (the user manual's `Copyright: see |manual-copyright|  vim:tw=78:`).
+    const line = lines[last]!;
+    const at = line.text.search(/(?:^|\s)vim?:.*\bft=help\b/);
+    if (at >= 0) {
+      if (line.text.slice(0, at).trim() === '') last--;
+      else lines[last] = { ...line, text: line.text.slice(0, at), end: line.start + at };
+    }
+  }
   const fileTag = HELP_FIRST_LINE.exec(lines[0]!.text)![1]!;
   const spanOf = (from: SourceLine, to: SourceLine = from) => ({
     unit: 'utf16-source' as const,
@@ -100,7 +108,7 @@ export function extractVimHelp(source: string, builder: DocumentBuilder): TextEx
     line: from.line,
     ...(to.line !== from.line ? { endLine: to.line } : {}),
   });
-  builder.openSection({
+  const top = builder.openSection({
     fragment: fileTag,
     heading: fileTag,
     level: 1,
@@ -152,7 +160,15 @@ export function extractVimHelp(source: string, builder: DocumentBuilder): TextEx
       const tags = tagsOf(head.text);
       let j = i + 1;
       while (j <= last && TAG_LINE.test(lines[j]!.text)) tags.push(...tagsOf(lines[j++]!.text));
-      const title = withoutTags(head.text);
+      // A chapter's heading carries its tag; the text after a rule without one (the user manual's
+      // "Next chapter: |usr_04.txt|" after its last rule) belongs to the file, not to the last chapter.
+      if (tags.length === 0) {
+        builder.resumeSection(top);
+        outlineLevel = 1;
+        chapterLevel = 1;
+        continue;
+      }
+      const title = readText([withoutTags(head.text)]);
       const numbered = NUMBERED.exec(title);
       builder.openSection({
         fragment: tags[0] ?? null,
@@ -192,17 +208,20 @@ export function extractVimHelp(source: string, builder: DocumentBuilder): TextEx
     // *pattern-searches*`) an entry. Tags inside a sentence name no heading.
     if (startsParagraph && tags.length > 0 && /^\S/.test(text) && TRAILING_TAGS.test(text) && isHeadingText(title)) {
       flush();
+      // Tags on the lines right after the heading are more names of it.
+      let j = i + 1;
+      while (j <= last && TAG_LINE.test(lines[j]!.text)) tags.push(...tagsOf(lines[j++]!.text));
       const capitals = isCapitalsHeading(title);
       builder.openSection({
         fragment: tags[0]!,
         heading: title,
         level: capitals ? chapterLevel + 1 : outlineLevel + 1,
         number: null,
-        span: spanOf(line),
+        span: spanOf(line, lines[j - 1]!),
         ...(tags.length > 1 ? { alternateIds: tags.slice(1) } : {}),
       });
       if (capitals) outlineLevel = chapterLevel + 1;
-      i++;
+      i = j;
       continue;
     }
     if (text.trim() === '') {
