@@ -111,3 +111,24 @@ test('qdoc: a group of signature headings (`div.fngroup`) is one entry, the late
     ['a', 'b'],
   );
 });
+
+test('an element holding anchors alone (`<p><a id></a></p>`, mdBook) names the heading after it; its own id does not', async () => {
+  const html =
+    '<!DOCTYPE html><html><head><title>Command-line Arguments - The rustc book</title></head><body><main>' +
+    '<h1 id="command-line-arguments"><a class="header" href="#command-line-arguments">Command-line Arguments</a></h1>' +
+    '<p>Here is a list of command-line arguments.</p>' +
+    '<p><a id="option-help"></a></p>' +
+    '<h2 id="-h--help-get-help"><a class="header" href="#-h--help-get-help"><code>-h</code>/<code>--help</code>: get help</a></h2>' +
+    '<p>This flag prints help.</p>' +
+    '<aside id="meta" class="alert"></aside>' +
+    '<h2 id="cfg"><a class="header" href="#cfg"><code>--cfg</code></a></h2><p>Configures.</p></main></body></html>';
+  const doc = await extractBytes(html, URL, 'text/html');
+  assert.deepEqual(
+    doc.sections.map((s) => [s.id, s.alternateIds ?? []]),
+    [
+      ['command-line-arguments', []],
+      ['-h--help-get-help', ['option-help']],
+      ['cfg', []],
+    ],
+  );
+});

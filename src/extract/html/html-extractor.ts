@@ -494,7 +494,17 @@ class HtmlWalker implements HtmlWalk {
     const links: Link[] = [];
     this.flow(el, sink, keywords, links, false);
     const text = sink.toString();
-    if (text === '') return;
+    if (text === '') {
+      // An element holding anchors alone (`<p><a id="option-help"></a></p>`: raw HTML in Markdown, as
+      // mdBook renders it) names what comes next, as anchors between blocks do (inlineRun): its ids were lost.
+      // The element's own id does not: an empty element with an id is a placeholder a script fills
+      // (rfc2629.xslt's `<aside id="rfc.meta">`), not a name for the text after it.
+      const own = el.attribs['id'];
+      if (this.blockAnchors?.sink === sink)
+        for (const anchor of this.blockAnchors.anchors) if (anchor.id !== own) this.leadingIds.push(anchor.id);
+      this.blockAnchors = null;
+      return;
+    }
     beforeAdd?.(text);
     this.addBlock(kind, text, ctx, { keywords, links, start: el.startIndex, end: el.endIndex, ...extra }, el);
   }
