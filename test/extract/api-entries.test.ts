@@ -271,6 +271,9 @@ const RDOC =
   '<div id="method-i-3D~" class="method-detail "><div class="method-heading">' +
   '<span class="method-callseq">string =~ regexp &rarr; integer or nil</span></div>' +
   '<div class="method-description"><p>Returns the index of the first match.</p></div></div>' +
+  '<div id="attribute-i-backend" class="method-detail"><div class="method-heading attribute-method-heading">' +
+  '<span class="method-name">backend</span><span class="attribute-access-type">[R]</span></div>' +
+  '<div class="method-description"><p>The backend that converts the document.</p></div></div>' +
   '</section></main></body></html>';
 
 test('RDoc methods are API entries at their own ids; back-to-top arrows, source toggles and folded source are chrome', async () => {
@@ -285,6 +288,8 @@ test('RDoc methods are API entries at their own ids; back-to-top arrows, source 
       [4, 'method-i-chomp', 'chomp'],
       [4, 'method-i-chomp-21', 'chomp!'],
       [4, 'method-i-3D~', 'string =~ regexp → integer or nil'],
+      // An attribute is headed by its name, its access type aside.
+      [4, 'attribute-i-backend', 'backend'],
     ],
   );
   const sectionOf = (start: string): string | null | undefined => {
