@@ -124,8 +124,10 @@
  *     hidden example lines are not text; a DocBook `<dt>` opening with `<a id>` is an entry; an element holding
  *     only headings of one tag with ids (qdoc's `div.fngroup`) is one section, the others alternate ids;
  *     anchors alone in a paragraph (mdBook's `<p><a id>`) name the next heading.
+ * 40: in plain text, a subsection's number (`2.1` and deeper) indented up to four spaces opens a section in the
+ *     numbered outline (curl's FAQ: "  5.1 Is libcurl thread-safe?").
  */
-export const EXTRACT_RULE_VERSION = 39;
+export const EXTRACT_RULE_VERSION = 40;
 /**
  * The PDF extractor's own version (1: pdf-parse tables; 2: tables from geometry with rowPages, and
  * heading-guess limits; 3: unruled tables as reports set them (wrapped cells at the row pitch, bold

@@ -76,6 +76,64 @@ test('a numbered outline at column 0 is sections: section-N at its depth, under 
   assert.equal(sectionOf('0. Preface\n1. Conventions'), doc.sections[0]!.id);
 });
 
+/**
+ * curl's FAQ numbers its chapters at column 0 and indents its questions, and their answers, by two
+ * spaces: "  5.1 Is libcurl thread-safe?". A subsection's number indented a little is a heading of the
+ * outline; a contents list (consecutive lines), a first-level number indented, a number indented past
+ * four spaces, and an indented number out of the outline's order stay text.
+ */
+const FAQ = [
+  'FAQ',
+  '',
+  ' 1. Philosophy',
+  '  1.1 What is cURL?',
+  '  1.2 What is libcurl?',
+  '',
+  ' 2. Install Related Problems',
+  '  2.1 configure fails when using static libraries',
+  '',
+  '1. Philosophy',
+  '',
+  '  1.1 What is cURL?',
+  '',
+  '  cURL is a tool for transferring data.',
+  '',
+  '  1.2 What is libcurl?',
+  '',
+  '  libcurl is a library for transferring data.',
+  '',
+  '  7.5 percent of all questions are about libcurl.',
+  '',
+  '        1.3 An example deeply indented',
+  '',
+  '2. Install Related Problems',
+  '',
+  '  2.1 configure fails when using static libraries',
+  '',
+  '  Link with the static libraries in the right order.',
+  '',
+].join('\n');
+
+test('a subsection number indented a little, as a FAQ indents its questions, is a heading of the outline', async () => {
+  const doc = await extractBytes(FAQ, 'https://faq.example.test/FAQ.txt', 'text/plain');
+  assert.deepEqual(
+    doc.sections.map((s) => [s.level, s.id, s.heading]),
+    [
+      [1, 'section-1', 'Philosophy'],
+      [2, 'section-1.1', 'What is cURL?'],
+      [2, 'section-1.2', 'What is libcurl?'],
+      [1, 'section-2', 'Install Related Problems'],
+      [2, 'section-2.1', 'configure fails when using static libraries'],
+    ],
+  );
+  const sectionOf = (start: string): string | null | undefined =>
+    doc.sections.find((s) => s.id === doc.blocks.find((b) => b.text.trim().startsWith(start))?.sectionId)?.id;
+  assert.equal(sectionOf('cURL is a tool'), 'section-1.1');
+  assert.equal(sectionOf('7.5 percent'), 'section-1.2', 'an indented number out of order is text');
+  assert.equal(sectionOf('1.3 An example'), 'section-1.2', 'a number indented past four spaces is text');
+  assert.equal(sectionOf('Link with the static'), 'section-2.1');
+});
+
 test('underlined headings are sections, levels in the order their underline characters first appear', async () => {
   const text = [
     '<!-- generated from Markdown -->',

@@ -132,12 +132,16 @@ function isTitleText(text: string): boolean {
 
 /**
  * The headings of a plain text by the line index where each starts: a line at column 0 that begins a
- * paragraph, underlined by the next (`Title` over `=====` at least half its length: levels in the order
+ * paragraph (a subsection's number, `2.1` and deeper, may be indented up to four spaces), underlined by
+ * the next (`Title` over `=====` at least half its length: levels in the order
  * the underline characters first appear, as reStructuredText assigns them); and, when at least three
  * one-line paragraphs at column 0 are numbered as an outline in order (each the next sibling of a heading
  * before it or the first child of the last: `2.1` after `2`, `2.1.1`, then `2.2` or `3`), those, as
  * `section-N` at the depth their number gives. A numbered line out of that order is text (a list item).
  */
+/** How far a subsection's number may be indented (curl's FAQ indents them by two). */
+const MAX_SUBSECTION_INDENT = 4;
+
 function plainHeadings(lines: readonly SourceLine[]): Map<number, PlainHeading> {
   const headings = new Map<number, PlainHeading>();
   const underlineLevels: string[] = [];
@@ -146,10 +150,14 @@ function plainHeadings(lines: readonly SourceLine[]): Map<number, PlainHeading> 
   for (let i = 0; i < lines.length; i++) {
     const text = lines[i]!.text;
     // Only the first line of a paragraph can be a heading.
-    if (text.trim() === '' || (i > 0 && lines[i - 1]!.text.trim() !== '') || /^\s/.test(text)) continue;
+    if (text.trim() === '' || (i > 0 && lines[i - 1]!.text.trim() !== '')) continue;
+    // A subsection's number may be indented a little, as its text is (curl's FAQ: "  5.1 Is libcurl
+    // thread-safe?" under "5. libcurl Issues"); anything else indented is text.
+    const indent = /^[ ]*/.exec(text)![0].length;
+    if (/^\s/.test(text) && (indent === 0 || indent > MAX_SUBSECTION_INDENT || !/^[ ]*\d+\.\d/.test(text))) continue;
     const title = text.trim();
     const next = lines[i + 1]?.text ?? '';
-    const underline = UNDERLINE.exec(next);
+    const underline = indent > 0 ? null : UNDERLINE.exec(next);
     if (underline !== null && isTitleText(title) && next.trim().length * 2 >= title.length) {
       let level = underlineLevels.indexOf(underline[1]!);
       if (level < 0) level = underlineLevels.push(underline[1]!) - 1;
