@@ -753,7 +753,8 @@ function sectionsFirst(index: LoadedSearchIndex, top: number[], depth: number, m
   for (const ordinal of head) {
     const sections = [ordinal, ...members(ordinal)].map((chunk) => {
       const row = chunkRow(index, chunk);
-      return `${index.chunkDocument[chunk]!} ${row[1] ?? ''} ${row[6]?.[0] ?? ''}`;
+      // NUL never occurs in an id: the three parts cannot run into one another.
+      return `${index.chunkDocument[chunk]!}\u0000${row[1] ?? ''}\u0000${row[6]?.[0] ?? ''}`;
     });
     if (sections.some((section) => seenSections.has(section))) repeats.push(ordinal);
     else first.push(ordinal);

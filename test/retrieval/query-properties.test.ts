@@ -138,11 +138,13 @@ test('random queries and options respect every bound and cite real chunks', asyn
  * The whole ranking's order: score-descending, except that among the first PROXIMITY_DEPTH hits a
  * hit of a section an earlier hit already showed (a repeat) follows every hit that is not one
  * (query.ts, sectionsFirst). A hit's sections: its citation's and its collapsed members' (the one
- * that scored it is among them).
+ * that scored it is among them); in a PDF, a section on the page its chunk starts on.
  */
 function checkOrder(hits: readonly QueryHit[], context: string): void {
   const sectionsOf = (hit: QueryHit): string[] =>
-    [hit.citation, ...(hit.samePassage ?? []).map((same) => same.citation)].map((c) => `${c.documentId} ${c.sectionId ?? ''}`);
+    [hit.citation, ...(hit.samePassage ?? []).map((same) => same.citation)].map(
+      (c) => `${c.documentId}\u0000${c.sectionId ?? ''}\u0000${c.pages?.[0] ?? ''}`,
+    );
   const seen = new Set<string>();
   const repeat = hits.map((hit) => {
     const sections = sectionsOf(hit);
