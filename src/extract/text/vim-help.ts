@@ -28,11 +28,20 @@ const HELP_FIRST_LINE = /^\*([^\s*|"]+\.txt)\*\s+\S/;
 /** `1. Search commands`, `6.  Ordinary atoms`: the chapter's number. */
 const NUMBERED = /^(\d{1,3})\.\s+(\S.*)$/;
 
-/** Whether `source` is a Vim help file: its first line is its `*name.txt*` tag and it ends with a help modeline. */
-export function looksLikeVimHelp(source: string): boolean {
+/**
+ * The file's own tag (`pattern.txt`), read from its first line as the source has it: the same line for
+ * looksLikeVimHelp and the extractor, which cuts the line at a form feed or a modeline after it reads it
+ * (`*x.txt*\fFor Vim`, `*x.txt* vim:ft=help` on a file of one line lost the text after the tag).
+ */
+function helpFileTag(source: string): string | null {
   const firstEnd = source.search(/[\r\n]/);
   const first = firstEnd < 0 ? source : source.slice(0, firstEnd);
-  if (!HELP_FIRST_LINE.test(first)) return false;
+  return HELP_FIRST_LINE.exec(first)?.[1] ?? null;
+}
+
+/** Whether `source` is a Vim help file: its first line is its `*name.txt*` tag and it ends with a help modeline. */
+export function looksLikeVimHelp(source: string): boolean {
+  if (helpFileTag(source) === null) return false;
   const tail = source.slice(Math.max(0, source.length - 400)).trimEnd();
   const lastLine = tail.slice(tail.search(/[^\r\n]*$/));
   return HELP_MODELINE.test(lastLine);
@@ -58,8 +67,31 @@ function readText(lines: readonly string[]): string {
     .trim();
 }
 
-/** Tags that end their line after a gap (a tab or two spaces): the line is a heading. */
-const TRAILING_TAGS = /\S(?:\t|\s{2,})\s*(?:\*[^\s*|"]+\*\s*)+$/;
+/** A word of tags only: `*a*`, `*a**b*`. */
+const TAG_WORD = /^(?:\*[^\s*|"]+\*)+$/;
+const SPACE = /\s/;
+
+/**
+ * Whether tags end the line after a gap (a tab or two spaces) after other text: the line is a heading.
+ * What `/\S(?:\t|\s{2,})\s*(?:\*[^\s*|"]+\*\s*)+$/` answers, read from the line's end word by word: that
+ * expression, tried at every character, took time quadratic in a run of white space or of tags set
+ * apart by two spaces (40,000 `  *a*` on a line: 13 s).
+ */
+export function endsInTagsAfterGap(text: string): boolean {
+  let end = text.length;
+  while (end > 0 && SPACE.test(text[end - 1]!)) end--;
+  while (end > 0) {
+    let start = end;
+    while (start > 0 && !SPACE.test(text[start - 1]!)) start--;
+    if (!TAG_WORD.test(text.slice(start, end))) return false;
+    let gapStart = start;
+    while (gapStart > 0 && SPACE.test(text[gapStart - 1]!)) gapStart--;
+    if (gapStart === 0) return false;
+    if (start - gapStart >= 2 || text[gapStart] === '\t') return true;
+    end = gapStart;
+  }
+  return false;
+}
 
 /** Text that reads as a heading: short, not a sentence. */
 function isHeadingText(text: string): boolean {
@@ -100,7 +132,8 @@ export function extractVimHelp(source: string, builder: DocumentBuilder): TextEx
       else lines[last] = { ...line, text: line.text.slice(0, at), end: line.start + at };
     }
   }
-  const fileTag = HELP_FIRST_LINE.exec(lines[0]!.text)![1]!;
+  const fileTag = helpFileTag(source);
+  if (fileTag === null) throw new Error('extractVimHelp: not a Vim help file (see looksLikeVimHelp)');
   const spanOf = (from: SourceLine, to: SourceLine = from) => ({
     unit: 'utf16-source' as const,
     start: from.start,
@@ -206,7 +239,7 @@ export function extractVimHelp(source: string, builder: DocumentBuilder): TextEx
     // A line at column 0 that opens a paragraph and ends in tags is a heading: in capitals
     // (`MANX AZTEC C   *quickfix-manx*`) one below the chapter, else (`Patterns and search commands
     // *pattern-searches*`) an entry. Tags inside a sentence name no heading.
-    if (startsParagraph && tags.length > 0 && /^\S/.test(text) && TRAILING_TAGS.test(text) && isHeadingText(title)) {
+    if (startsParagraph && tags.length > 0 && /^\S/.test(text) && endsInTagsAfterGap(text) && isHeadingText(title)) {
       flush();
       // Tags on the lines right after the heading are more names of it.
       let j = i + 1;
