@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { extractBytes } from './helpers.js';
 import { seededRandom } from '../helpers/random.js';
-import { endsInTagsAfterGap } from '../../src/extract/text/vim-help.js';
+import { endsInTagsAfterGap, isTagLine } from '../../src/extract/text/vim-help.js';
 
 /**
  * Vim's help files (`runtime/doc/*.txt`) mark their structure with tags, not layout: a line of `=` before
@@ -188,4 +188,42 @@ test('a line of 200,000 tags set apart by two spaces, or with 200,000 spaces bef
       [2, 't1', 'Title', ['t2']],
     ],
   );
+});
+
+test('isTagLine equals /^\\s*(?:\\*[^\\s*|"]+\\*\\s*)+$/', () => {
+  const random = seededRandom(42);
+  const re = /^\s*(?:\*[^\s*|"]+\*\s*)+$/;
+  const alphabet = ['*', '*', '*a*', 'a', ' ', ' ', '\t', '\u00a0', '|', '"'];
+  for (let i = 0; i < 20_000; i++) {
+    let s = '';
+    const length = Math.floor(random() * 12);
+    for (let k = 0; k < length; k++) s += alphabet[Math.floor(random() * alphabet.length)]!;
+    assert.equal(isTagLine(s), re.test(s), JSON.stringify(s));
+  }
+});
+
+test('a line of a million tags, or a heading ending in a word of a million tags, is read (no RangeError)', async () => {
+  // The expressions for a line of tags kept a backtracking entry per tag: "Maximum call stack size exceeded".
+  const head = '*x.txt*\tFor Vim version 9.0\n\n';
+  const tail = '\n vim:tw=78:ts=8:noet:ft=help:norl:\n';
+  const many = Array.from({ length: 1_000_000 }, (_, i) => `*t${i}*`);
+  const entry = await extractBytes(`${head}*first*\n${many.join(' ')}\nText.\n${tail}`, URL, 'text/plain');
+  assert.deepEqual(
+    entry.sections.map((s) => [s.id, s.alternateIds?.length ?? 0]),
+    [
+      ['x.txt', 0],
+      ['first', 1_000_000],
+    ],
+  );
+  const heading = await extractBytes(`${head}Title  ${many.join(' ')}\n\nText.\n${tail}`, URL, 'text/plain');
+  assert.deepEqual(
+    heading.sections.map((s) => [s.id, s.heading, s.alternateIds?.length ?? 0]),
+    [
+      ['x.txt', 'x.txt', 0],
+      ['t0', 'Title', 999_999],
+    ],
+  );
+  // Tags with no white space between them (`*t0**t1*`) are no tags (Vim's helpStar): a line of text.
+  const joined = await extractBytes(`${head}Title  ${many.join('')}\n\nText.\n${tail}`, URL, 'text/plain');
+  assert.equal(joined.sections.length, 1);
 });

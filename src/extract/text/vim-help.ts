@@ -1,3 +1,4 @@
+import { appendAll } from '../../array-extremes.js';
 import type { DocumentBuilder } from '../document-builder.js';
 import { boundedTitle, dedent, type SourceLine, splitLines, type TextExtractResult } from './text-extractor.js';
 
@@ -17,8 +18,35 @@ import { boundedTitle, dedent, type SourceLine, splitLines, type TextExtractResu
 
 /** `*tag*`: no white space, `*`, `|` or `"` inside (Vim's helpStar syntax), set off by white space. */
 const TAG = /(?<=^|\s)\*([^\s*|"]+)\*(?=\s|$)/g;
-/** A line of tags only: `\t\t\t*star* *E348*`. */
-const TAG_LINE = /^\s*(?:\*[^\s*|"]+\*\s*)+$/;
+const SPACE = /\s/;
+
+/**
+ * Whether `text` from `from` on is tags only (`*star* *E348*`, `*a**b*`), one or more, white space
+ * between and after them. What `/^(?:\*[^\s*|"]+\*\s*)+$/` answers, by a scan: the expression kept a
+ * backtracking entry per tag and threw RangeError (stack size exceeded) on a line of a million tags.
+ */
+function tagsOnly(text: string, from: number): boolean {
+  const n = text.length;
+  let i = from;
+  let count = 0;
+  while (i < n) {
+    if (text[i] !== '*') return false;
+    let j = i + 1;
+    while (j < n && text[j] !== '*' && text[j] !== '|' && text[j] !== '"' && !SPACE.test(text[j]!)) j++;
+    if (j === i + 1 || j === n || text[j] !== '*') return false;
+    count++;
+    i = j + 1;
+    while (i < n && SPACE.test(text[i]!)) i++;
+  }
+  return count > 0;
+}
+
+/** A line of tags only: `\t\t\t*star* *E348*` (`/^\s*(?:\*[^\s*|"]+\*\s*)+$/`). */
+export function isTagLine(text: string): boolean {
+  let i = 0;
+  while (i < text.length && SPACE.test(text[i]!)) i++;
+  return tagsOnly(text, i);
+}
 /** The separator before a chapter. */
 const CHAPTER_RULE = /^={20,}\s*$/;
 /** `vim:tw=78:ts=8:noet:ft=help:norl:` (also `vim: set ft=help:`), the file's last line. */
@@ -67,10 +95,6 @@ function readText(lines: readonly string[]): string {
     .trim();
 }
 
-/** A word of tags only: `*a*`, `*a**b*`. */
-const TAG_WORD = /^(?:\*[^\s*|"]+\*)+$/;
-const SPACE = /\s/;
-
 /**
  * Whether tags end the line after a gap (a tab or two spaces) after other text: the line is a heading.
  * What `/\S(?:\t|\s{2,})\s*(?:\*[^\s*|"]+\*\s*)+$/` answers, read from the line's end word by word: that
@@ -83,7 +107,7 @@ export function endsInTagsAfterGap(text: string): boolean {
   while (end > 0) {
     let start = end;
     while (start > 0 && !SPACE.test(text[start - 1]!)) start--;
-    if (!TAG_WORD.test(text.slice(start, end))) return false;
+    if (!tagsOnly(text.slice(start, end), 0)) return false;
     let gapStart = start;
     while (gapStart > 0 && SPACE.test(text[gapStart - 1]!)) gapStart--;
     if (gapStart === 0) return false;
@@ -110,7 +134,7 @@ function isCapitalsHeading(text: string): boolean {
  */
 function entryHeading(line: string | undefined, tags: readonly string[]): string {
   const text = (line ?? '').trim();
-  if (text === '' || TAG_LINE.test(text)) return tags[0]!;
+  if (text === '' || isTagLine(text)) return tags[0]!;
   const gap = /\t|\s{2,}/.exec(text);
   const head = readText([gap === null ? text : text.slice(0, gap.index)]);
   const words = head.split(' ').length;
@@ -192,7 +216,7 @@ export function extractVimHelp(source: string, builder: DocumentBuilder): TextEx
       const head = lines[i]!;
       const tags = tagsOf(head.text);
       let j = i + 1;
-      while (j <= last && TAG_LINE.test(lines[j]!.text)) tags.push(...tagsOf(lines[j++]!.text));
+      while (j <= last && isTagLine(lines[j]!.text)) appendAll(tags, tagsOf(lines[j++]!.text));
       // A chapter's heading carries its tag; the text after a rule without one (the user manual's
       // "Next chapter: |usr_04.txt|" after its last rule) belongs to the file, not to the last chapter.
       if (tags.length === 0) {
@@ -216,12 +240,12 @@ export function extractVimHelp(source: string, builder: DocumentBuilder): TextEx
       i = j;
       continue;
     }
-    if (TAG_LINE.test(text)) {
+    if (isTagLine(text)) {
       // A line of tags names the entry below it: tags on the lines right after it are more names of it.
       flush();
       const tags = tagsOf(text);
       let j = i + 1;
-      while (j <= last && TAG_LINE.test(lines[j]!.text)) tags.push(...tagsOf(lines[j++]!.text));
+      while (j <= last && isTagLine(lines[j]!.text)) appendAll(tags, tagsOf(lines[j++]!.text));
       builder.openSection({
         fragment: tags[0]!,
         heading: entryHeading(lines[j]?.text, tags),
@@ -243,7 +267,7 @@ export function extractVimHelp(source: string, builder: DocumentBuilder): TextEx
       flush();
       // Tags on the lines right after the heading are more names of it.
       let j = i + 1;
-      while (j <= last && TAG_LINE.test(lines[j]!.text)) tags.push(...tagsOf(lines[j++]!.text));
+      while (j <= last && isTagLine(lines[j]!.text)) appendAll(tags, tagsOf(lines[j++]!.text));
       const capitals = isCapitalsHeading(title);
       builder.openSection({
         fragment: tags[0]!,
