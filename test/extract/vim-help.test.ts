@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { extractBytes } from './helpers.js';
 import { seededRandom } from '../helpers/random.js';
-import { endsInTagsAfterGap, isTagLine } from '../../src/extract/text/vim-help.js';
+import { endsInTagsAfterGap, helpModelineAt, isTagLine } from '../../src/extract/text/vim-help.js';
 
 /**
  * Vim's help files (`runtime/doc/*.txt`) mark their structure with tags, not layout: a line of `=` before
@@ -226,4 +226,27 @@ test('a line of a million tags, or a heading ending in a word of a million tags,
   // Tags with no white space between them (`*t0**t1*`) are no tags (Vim's helpStar): a line of text.
   const joined = await extractBytes(`${head}Title  ${many.join('')}\n\nText.\n${tail}`, URL, 'text/plain');
   assert.equal(joined.sections.length, 1);
+});
+
+test('helpModelineAt equals line.search(/(?:^|\\s)vim?:.*\\bft=help\\b/)', () => {
+  const random = seededRandom(43);
+  const re = /(?:^|\s)vim?:.*\bft=help\b/;
+  const alphabet = [' ', ' ', 'vi:', 'vim:', 'vim', 'ft=help', 'ft=helpx', 'x', ':', '\u2028', '\u2029', '\t', 'set '];
+  for (let i = 0; i < 20_000; i++) {
+    let s = '';
+    const length = Math.floor(random() * 10);
+    for (let k = 0; k < length; k++) s += alphabet[Math.floor(random() * alphabet.length)]!;
+    assert.equal(helpModelineAt(s), s.search(re), JSON.stringify(s));
+  }
+});
+
+test('a last line of 200,000 `vi:` before a U+2028 and the modeline is read in linear time', { timeout: 20_000 }, async () => {
+  // The modeline's expression ran from each `vi:` to the U+2028 before giving up: quadratic (80,000: 24 s).
+  const source = `*x.txt*\tFor Vim version 9.0\n\nText.\n${' vi:'.repeat(200_000)}\u2028 vim:ft=help\n`;
+  const doc = await extractBytes(source, URL, 'text/plain');
+  assert.deepEqual(
+    doc.sections.map((s) => s.id),
+    ['x.txt'],
+  );
+  assert.doesNotMatch(doc.blocks.map((b) => b.text).join('\n'), /ft=help/);
 });

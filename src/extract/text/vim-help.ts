@@ -50,7 +50,38 @@ export function isTagLine(text: string): boolean {
 /** The separator before a chapter. */
 const CHAPTER_RULE = /^={20,}\s*$/;
 /** `vim:tw=78:ts=8:noet:ft=help:norl:` (also `vim: set ft=help:`), the file's last line. */
-const HELP_MODELINE = /(?:^|\s)vim?:.*\bft=help\b/;
+const MODELINE_START = /(?:^|\s)vim?:/g;
+const FT_HELP = /\bft=help\b/g;
+/** What `.` does not match: the end of the text a modeline's `.*` may run over. */
+const LINE_TERMINATOR = /[\n\r\u2028\u2029]/g;
+
+/**
+ * Where the help modeline starts in `line` (at the white space before `vim:`), -1 if it has none: what
+ * `line.search(/(?:^|\s)vim?:.*\bft=help\b/)` answers, in one pass. The expression, tried at each
+ * `vi:`, ran to the end of the line (or a U+2028) before giving up: quadratic in a last line of many
+ * `vi:` before a U+2028 (80,000: 24 s).
+ */
+export function helpModelineAt(line: string): number {
+  const fts: number[] = [];
+  FT_HELP.lastIndex = 0;
+  for (let m = FT_HELP.exec(line); m !== null; m = FT_HELP.exec(line)) fts.push(m.index);
+  if (fts.length === 0) return -1;
+  // For each `vim:` in order: the stretch its `.*` may cover ends at the next line terminator; a
+  // `ft=help` starting in that stretch, after the `vim:`, completes the modeline.
+  let stretchEnd = -1;
+  let before = 0; // fts[before - 1] is the last `ft=help` starting before stretchEnd
+  MODELINE_START.lastIndex = 0;
+  for (let m = MODELINE_START.exec(line); m !== null; m = MODELINE_START.exec(line)) {
+    const after = m.index + m[0].length;
+    if (after > stretchEnd) {
+      LINE_TERMINATOR.lastIndex = after;
+      stretchEnd = LINE_TERMINATOR.exec(line)?.index ?? line.length;
+      while (before < fts.length && fts[before]! < stretchEnd) before++;
+    }
+    if (before > 0 && fts[before - 1]! >= after) return m.index;
+  }
+  return -1;
+}
 /** The first line: the file's own tag, then its description (`*pattern.txt*   For Vim version 9.0.`). */
 const HELP_FIRST_LINE = /^\*([^\s*|"]+\.txt)\*\s+\S/;
 /** `1. Search commands`, `6.  Ordinary atoms`: the chapter's number. */
@@ -72,7 +103,7 @@ export function looksLikeVimHelp(source: string): boolean {
   if (helpFileTag(source) === null) return false;
   const tail = source.slice(Math.max(0, source.length - 400)).trimEnd();
   const lastLine = tail.slice(tail.search(/[^\r\n]*$/));
-  return HELP_MODELINE.test(lastLine);
+  return helpModelineAt(lastLine) >= 0;
 }
 
 function tagsOf(text: string): string[] {
@@ -150,7 +181,7 @@ export function extractVimHelp(source: string, builder: DocumentBuilder): TextEx
   if (last >= 0) {
     // The modeline may end a line of text (the user manual's `Copyright: see |manual-copyright|  vim:tw=78:`).
     const line = lines[last]!;
-    const at = line.text.search(/(?:^|\s)vim?:.*\bft=help\b/);
+    const at = helpModelineAt(line.text);
     if (at >= 0) {
       if (line.text.slice(0, at).trim() === '') last--;
       else lines[last] = { ...line, text: line.text.slice(0, at), end: line.start + at };
