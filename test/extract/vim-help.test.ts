@@ -142,7 +142,7 @@ test('a text with `*stars*` that is no help file (no modeline) is read as plain 
   assert.equal(doc.sections.length, 0);
 });
 
-test('a help file of one line (its tag, then the modeline) or with a form feed in its first line is one section, not a failure', async () => {
+test('a help file of one line (its tag, then the modeline) or with a form feed in its first line is one section', async () => {
   // The extractor read the file's tag again from a first line already cut at the modeline or the form
   // feed (`*x.txt*` alone, which is no first line of a help file) and failed on it.
   for (const source of ['*x.txt* vim:ft=help\n', '*x.txt*\fFor Vim version 9.0\n\nText.\n vim:ft=help:\n']) {
