@@ -1,6 +1,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { extractBytes } from './helpers.js';
+import { seededRandom } from '../helpers/random.js';
+import { endsInTagsAfterGap, helpModelineAt, isTagLine } from '../../src/extract/text/vim-help.js';
 
 /**
  * Vim's help files (`runtime/doc/*.txt`) mark their structure with tags, not layout: a line of `=` before
@@ -138,4 +140,113 @@ test("a heading's tags go on on the lines below it; a line after the last rule w
 test('a text with `*stars*` that is no help file (no modeline) is read as plain text', async () => {
   const doc = await extractBytes(HELP.replace(' vim:tw=78:ts=8:noet:ft=help:norl:', ''), URL, 'text/plain');
   assert.equal(doc.sections.length, 0);
+});
+
+test('a help file of one line (its tag, then the modeline) or with a form feed in its first line is one section', async () => {
+  // The extractor read the file's tag again from a first line already cut at the modeline or the form
+  // feed (`*x.txt*` alone, which is no first line of a help file) and failed on it.
+  for (const source of ['*x.txt* vim:ft=help\n', '*x.txt*\fFor Vim version 9.0\n\nText.\n vim:ft=help:\n']) {
+    const doc = await extractBytes(source, URL, 'text/plain');
+    assert.deepEqual(
+      doc.sections.map((s) => [s.level, s.id]),
+      [[1, 'x.txt']],
+      JSON.stringify(source),
+    );
+    assert.doesNotMatch(doc.blocks.map((b) => b.text).join('\n'), /ft=help/);
+  }
+});
+
+test('endsInTagsAfterGap equals /\\S(?:\\t|\\s{2,})\\s*(?:\\*[^\\s*|"]+\\*\\s*)+$/', () => {
+  const random = seededRandom(41);
+  const re = /\S(?:\t|\s{2,})\s*(?:\*[^\s*|"]+\*\s*)+$/;
+  const alphabet = ['*', '*', '*a*', 'a', 'b', ' ', ' ', '\t', '\u00a0', '|', '"'];
+  for (let i = 0; i < 20_000; i++) {
+    let s = '';
+    const length = Math.floor(random() * 12);
+    for (let k = 0; k < length; k++) s += alphabet[Math.floor(random() * alphabet.length)]!;
+    assert.equal(endsInTagsAfterGap(s), re.test(s), JSON.stringify(s));
+  }
+});
+
+test('a line of 200,000 tags set apart by two spaces, or with 200,000 spaces before its tags, is read in linear time', {
+  timeout: 20_000,
+}, async () => {
+  // Each took time quadratic in the line (40,000 tags: 13 s; 200,000 would take minutes).
+  const head = '*x.txt*\tFor Vim version 9.0\n\n';
+  const tail = '\n vim:tw=78:ts=8:noet:ft=help:norl:\n';
+  const tags = `${head}Title${'  *a*'.repeat(200_000)}  x\n${tail}`;
+  const spaces = `${head}Title${' '.repeat(200_000)}*a*x *b*\n${tail}`;
+  for (const source of [tags, spaces]) {
+    const doc = await extractBytes(source, URL, 'text/plain');
+    assert.equal(doc.sections.length, 1);
+  }
+  const heading = await extractBytes(`${head}Title${' '.repeat(200_000)}*t1*  *t2*\n\nText.\n${tail}`, URL, 'text/plain');
+  assert.deepEqual(
+    heading.sections.map((s) => [s.level, s.id, s.heading, s.alternateIds ?? []]),
+    [
+      [1, 'x.txt', 'x.txt', []],
+      [2, 't1', 'Title', ['t2']],
+    ],
+  );
+});
+
+test('isTagLine equals /^\\s*(?:\\*[^\\s*|"]+\\*\\s*)+$/', () => {
+  const random = seededRandom(42);
+  const re = /^\s*(?:\*[^\s*|"]+\*\s*)+$/;
+  const alphabet = ['*', '*', '*a*', 'a', ' ', ' ', '\t', '\u00a0', '|', '"'];
+  for (let i = 0; i < 20_000; i++) {
+    let s = '';
+    const length = Math.floor(random() * 12);
+    for (let k = 0; k < length; k++) s += alphabet[Math.floor(random() * alphabet.length)]!;
+    assert.equal(isTagLine(s), re.test(s), JSON.stringify(s));
+  }
+});
+
+test('a line of a million tags, or a heading ending in a word of a million tags, is read (no RangeError)', async () => {
+  // The expressions for a line of tags kept a backtracking entry per tag: "Maximum call stack size exceeded".
+  const head = '*x.txt*\tFor Vim version 9.0\n\n';
+  const tail = '\n vim:tw=78:ts=8:noet:ft=help:norl:\n';
+  const many = Array.from({ length: 1_000_000 }, (_, i) => `*t${i}*`);
+  const entry = await extractBytes(`${head}*first*\n${many.join(' ')}\nText.\n${tail}`, URL, 'text/plain');
+  assert.deepEqual(
+    entry.sections.map((s) => [s.id, s.alternateIds?.length ?? 0]),
+    [
+      ['x.txt', 0],
+      ['first', 1_000_000],
+    ],
+  );
+  const heading = await extractBytes(`${head}Title  ${many.join(' ')}\n\nText.\n${tail}`, URL, 'text/plain');
+  assert.deepEqual(
+    heading.sections.map((s) => [s.id, s.heading, s.alternateIds?.length ?? 0]),
+    [
+      ['x.txt', 'x.txt', 0],
+      ['t0', 'Title', 999_999],
+    ],
+  );
+  // Tags with no white space between them (`*t0**t1*`) are no tags (Vim's helpStar): a line of text.
+  const joined = await extractBytes(`${head}Title  ${many.join('')}\n\nText.\n${tail}`, URL, 'text/plain');
+  assert.equal(joined.sections.length, 1);
+});
+
+test('helpModelineAt equals line.search(/(?:^|\\s)vim?:.*\\bft=help\\b/)', () => {
+  const random = seededRandom(43);
+  const re = /(?:^|\s)vim?:.*\bft=help\b/;
+  const alphabet = [' ', ' ', 'vi:', 'vim:', 'vim', 'ft=help', 'ft=helpx', 'x', ':', '\u2028', '\u2029', '\t', 'set '];
+  for (let i = 0; i < 20_000; i++) {
+    let s = '';
+    const length = Math.floor(random() * 10);
+    for (let k = 0; k < length; k++) s += alphabet[Math.floor(random() * alphabet.length)]!;
+    assert.equal(helpModelineAt(s), s.search(re), JSON.stringify(s));
+  }
+});
+
+test('a last line of 200,000 `vi:` before a U+2028 and the modeline is read in linear time', { timeout: 20_000 }, async () => {
+  // The modeline's expression ran from each `vi:` to the U+2028 before giving up: quadratic (80,000: 24 s).
+  const source = `*x.txt*\tFor Vim version 9.0\n\nText.\n${' vi:'.repeat(200_000)}\u2028 vim:ft=help\n`;
+  const doc = await extractBytes(source, URL, 'text/plain');
+  assert.deepEqual(
+    doc.sections.map((s) => s.id),
+    ['x.txt'],
+  );
+  assert.doesNotMatch(doc.blocks.map((b) => b.text).join('\n'), /ft=help/);
 });

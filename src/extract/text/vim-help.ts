@@ -1,3 +1,4 @@
+import { appendAll } from '../../array-extremes.js';
 import type { DocumentBuilder } from '../document-builder.js';
 import { boundedTitle, dedent, type SourceLine, splitLines, type TextExtractResult } from './text-extractor.js';
 
@@ -17,25 +18,92 @@ import { boundedTitle, dedent, type SourceLine, splitLines, type TextExtractResu
 
 /** `*tag*`: no white space, `*`, `|` or `"` inside (Vim's helpStar syntax), set off by white space. */
 const TAG = /(?<=^|\s)\*([^\s*|"]+)\*(?=\s|$)/g;
-/** A line of tags only: `\t\t\t*star* *E348*`. */
-const TAG_LINE = /^\s*(?:\*[^\s*|"]+\*\s*)+$/;
+const SPACE = /\s/;
+
+/**
+ * Whether `text` from `from` on is tags only (`*star* *E348*`, `*a**b*`), one or more, white space
+ * between and after them. What `/^(?:\*[^\s*|"]+\*\s*)+$/` answers, by a scan: the expression kept a
+ * backtracking entry per tag and threw RangeError (stack size exceeded) on a line of a million tags.
+ */
+function tagsOnly(text: string, from: number): boolean {
+  const n = text.length;
+  let i = from;
+  let count = 0;
+  while (i < n) {
+    if (text[i] !== '*') return false;
+    let j = i + 1;
+    while (j < n && text[j] !== '*' && text[j] !== '|' && text[j] !== '"' && !SPACE.test(text[j]!)) j++;
+    if (j === i + 1 || j === n || text[j] !== '*') return false;
+    count++;
+    i = j + 1;
+    while (i < n && SPACE.test(text[i]!)) i++;
+  }
+  return count > 0;
+}
+
+/** A line of tags only: `\t\t\t*star* *E348*` (`/^\s*(?:\*[^\s*|"]+\*\s*)+$/`). */
+export function isTagLine(text: string): boolean {
+  let i = 0;
+  while (i < text.length && SPACE.test(text[i]!)) i++;
+  return tagsOnly(text, i);
+}
 /** The separator before a chapter. */
 const CHAPTER_RULE = /^={20,}\s*$/;
 /** `vim:tw=78:ts=8:noet:ft=help:norl:` (also `vim: set ft=help:`), the file's last line. */
-const HELP_MODELINE = /(?:^|\s)vim?:.*\bft=help\b/;
+const MODELINE_START = /(?:^|\s)vim?:/g;
+const FT_HELP = /\bft=help\b/g;
+/** What `.` does not match: the end of the text a modeline's `.*` may run over. */
+const LINE_TERMINATOR = /[\n\r\u2028\u2029]/g;
+
+/**
+ * Where the help modeline starts in `line` (at the white space before `vim:`), -1 if it has none: what
+ * `line.search(/(?:^|\s)vim?:.*\bft=help\b/)` answers, in one pass. The expression, tried at each
+ * `vi:`, ran to the end of the line (or a U+2028) before giving up: quadratic in a last line of many
+ * `vi:` before a U+2028 (80,000: 24 s).
+ */
+export function helpModelineAt(line: string): number {
+  const fts: number[] = [];
+  FT_HELP.lastIndex = 0;
+  for (let m = FT_HELP.exec(line); m !== null; m = FT_HELP.exec(line)) fts.push(m.index);
+  if (fts.length === 0) return -1;
+  // For each `vim:` in order: the stretch its `.*` may cover ends at the next line terminator; a
+  // `ft=help` starting in that stretch, after the `vim:`, completes the modeline.
+  let stretchEnd = -1;
+  let before = 0; // fts[before - 1] is the last `ft=help` starting before stretchEnd
+  MODELINE_START.lastIndex = 0;
+  for (let m = MODELINE_START.exec(line); m !== null; m = MODELINE_START.exec(line)) {
+    const after = m.index + m[0].length;
+    if (after > stretchEnd) {
+      LINE_TERMINATOR.lastIndex = after;
+      stretchEnd = LINE_TERMINATOR.exec(line)?.index ?? line.length;
+      while (before < fts.length && fts[before]! < stretchEnd) before++;
+    }
+    if (before > 0 && fts[before - 1]! >= after) return m.index;
+  }
+  return -1;
+}
 /** The first line: the file's own tag, then its description (`*pattern.txt*   For Vim version 9.0.`). */
 const HELP_FIRST_LINE = /^\*([^\s*|"]+\.txt)\*\s+\S/;
 /** `1. Search commands`, `6.  Ordinary atoms`: the chapter's number. */
 const NUMBERED = /^(\d{1,3})\.\s+(\S.*)$/;
 
-/** Whether `source` is a Vim help file: its first line is its `*name.txt*` tag and it ends with a help modeline. */
-export function looksLikeVimHelp(source: string): boolean {
+/**
+ * The file's own tag (`pattern.txt`), read from its first line as the source has it: the same line for
+ * looksLikeVimHelp and the extractor, which cuts the line at a form feed or a modeline after it reads it
+ * (`*x.txt*\fFor Vim`, `*x.txt* vim:ft=help` on a file of one line lost the text after the tag).
+ */
+function helpFileTag(source: string): string | null {
   const firstEnd = source.search(/[\r\n]/);
   const first = firstEnd < 0 ? source : source.slice(0, firstEnd);
-  if (!HELP_FIRST_LINE.test(first)) return false;
+  return HELP_FIRST_LINE.exec(first)?.[1] ?? null;
+}
+
+/** Whether `source` is a Vim help file: its first line is its `*name.txt*` tag and it ends with a help modeline. */
+export function looksLikeVimHelp(source: string): boolean {
+  if (helpFileTag(source) === null) return false;
   const tail = source.slice(Math.max(0, source.length - 400)).trimEnd();
   const lastLine = tail.slice(tail.search(/[^\r\n]*$/));
-  return HELP_MODELINE.test(lastLine);
+  return helpModelineAt(lastLine) >= 0;
 }
 
 function tagsOf(text: string): string[] {
@@ -58,8 +126,27 @@ function readText(lines: readonly string[]): string {
     .trim();
 }
 
-/** Tags that end their line after a gap (a tab or two spaces): the line is a heading. */
-const TRAILING_TAGS = /\S(?:\t|\s{2,})\s*(?:\*[^\s*|"]+\*\s*)+$/;
+/**
+ * Whether tags end the line after a gap (a tab or two spaces) after other text: the line is a heading.
+ * What `/\S(?:\t|\s{2,})\s*(?:\*[^\s*|"]+\*\s*)+$/` answers, read from the line's end word by word: that
+ * expression, tried at every character, took time quadratic in a run of white space or of tags set
+ * apart by two spaces (40,000 `  *a*` on a line: 13 s).
+ */
+export function endsInTagsAfterGap(text: string): boolean {
+  let end = text.length;
+  while (end > 0 && SPACE.test(text[end - 1]!)) end--;
+  while (end > 0) {
+    let start = end;
+    while (start > 0 && !SPACE.test(text[start - 1]!)) start--;
+    if (!tagsOnly(text.slice(start, end), 0)) return false;
+    let gapStart = start;
+    while (gapStart > 0 && SPACE.test(text[gapStart - 1]!)) gapStart--;
+    if (gapStart === 0) return false;
+    if (start - gapStart >= 2 || text[gapStart] === '\t') return true;
+    end = gapStart;
+  }
+  return false;
+}
 
 /** Text that reads as a heading: short, not a sentence. */
 function isHeadingText(text: string): boolean {
@@ -78,7 +165,7 @@ function isCapitalsHeading(text: string): boolean {
  */
 function entryHeading(line: string | undefined, tags: readonly string[]): string {
   const text = (line ?? '').trim();
-  if (text === '' || TAG_LINE.test(text)) return tags[0]!;
+  if (text === '' || isTagLine(text)) return tags[0]!;
   const gap = /\t|\s{2,}/.exec(text);
   const head = readText([gap === null ? text : text.slice(0, gap.index)]);
   const words = head.split(' ').length;
@@ -94,13 +181,14 @@ export function extractVimHelp(source: string, builder: DocumentBuilder): TextEx
   if (last >= 0) {
     // The modeline may end a line of text (the user manual's `Copyright: see |manual-copyright|  vim:tw=78:`).
     const line = lines[last]!;
-    const at = line.text.search(/(?:^|\s)vim?:.*\bft=help\b/);
+    const at = helpModelineAt(line.text);
     if (at >= 0) {
       if (line.text.slice(0, at).trim() === '') last--;
       else lines[last] = { ...line, text: line.text.slice(0, at), end: line.start + at };
     }
   }
-  const fileTag = HELP_FIRST_LINE.exec(lines[0]!.text)![1]!;
+  const fileTag = helpFileTag(source);
+  if (fileTag === null) throw new Error('extractVimHelp: not a Vim help file (see looksLikeVimHelp)');
   const spanOf = (from: SourceLine, to: SourceLine = from) => ({
     unit: 'utf16-source' as const,
     start: from.start,
@@ -159,7 +247,7 @@ export function extractVimHelp(source: string, builder: DocumentBuilder): TextEx
       const head = lines[i]!;
       const tags = tagsOf(head.text);
       let j = i + 1;
-      while (j <= last && TAG_LINE.test(lines[j]!.text)) tags.push(...tagsOf(lines[j++]!.text));
+      while (j <= last && isTagLine(lines[j]!.text)) appendAll(tags, tagsOf(lines[j++]!.text));
       // A chapter's heading carries its tag; the text after a rule without one (the user manual's
       // "Next chapter: |usr_04.txt|" after its last rule) belongs to the file, not to the last chapter.
       if (tags.length === 0) {
@@ -183,12 +271,12 @@ export function extractVimHelp(source: string, builder: DocumentBuilder): TextEx
       i = j;
       continue;
     }
-    if (TAG_LINE.test(text)) {
+    if (isTagLine(text)) {
       // A line of tags names the entry below it: tags on the lines right after it are more names of it.
       flush();
       const tags = tagsOf(text);
       let j = i + 1;
-      while (j <= last && TAG_LINE.test(lines[j]!.text)) tags.push(...tagsOf(lines[j++]!.text));
+      while (j <= last && isTagLine(lines[j]!.text)) appendAll(tags, tagsOf(lines[j++]!.text));
       builder.openSection({
         fragment: tags[0]!,
         heading: entryHeading(lines[j]?.text, tags),
@@ -206,11 +294,11 @@ export function extractVimHelp(source: string, builder: DocumentBuilder): TextEx
     // A line at column 0 that opens a paragraph and ends in tags is a heading: in capitals
     // (`MANX AZTEC C   *quickfix-manx*`) one below the chapter, else (`Patterns and search commands
     // *pattern-searches*`) an entry. Tags inside a sentence name no heading.
-    if (startsParagraph && tags.length > 0 && /^\S/.test(text) && TRAILING_TAGS.test(text) && isHeadingText(title)) {
+    if (startsParagraph && tags.length > 0 && /^\S/.test(text) && endsInTagsAfterGap(text) && isHeadingText(title)) {
       flush();
       // Tags on the lines right after the heading are more names of it.
       let j = i + 1;
-      while (j <= last && TAG_LINE.test(lines[j]!.text)) tags.push(...tagsOf(lines[j++]!.text));
+      while (j <= last && isTagLine(lines[j]!.text)) appendAll(tags, tagsOf(lines[j++]!.text));
       const capitals = isCapitalsHeading(title);
       builder.openSection({
         fragment: tags[0]!,
