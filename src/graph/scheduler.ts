@@ -12,6 +12,7 @@ import type { DepView, Rule, RuleEnv, RuleOutput, TargetCacheRequest } from './r
 import { statStamp, sameStamp, type TargetRecord } from './state.js';
 import { diagnosticFacts, diagnosticsOf, type TargetDiagnostics } from './diagnostics.js';
 import { readRegularFileSync } from '../regular-file.js';
+import { appendAll } from '../array-extremes.js';
 
 /**
  * Walks the requested closure, dependencies first, with independent targets in flight at once (CPU work
@@ -243,7 +244,7 @@ function inheritedMissing(node: TargetNode, deps: readonly DepView[]): string[] 
   const missing: string[] = [];
   for (const dep of deps) {
     const recorded = dep.record.facts?.missingSources;
-    if (recorded !== undefined) missing.push(...(JSON.parse(recorded) as string[]));
+    if (recorded !== undefined) appendAll(missing, JSON.parse(recorded) as string[]);
   }
   return missing;
 }

@@ -2,6 +2,7 @@ import { symbolTerms } from '../index/symbol-terms.js';
 import { tokenize } from '../index/tokenizer.js';
 import { compareCodeUnits } from '../store/canonical-json.js';
 import { STOP_TERMS } from './stop-words.js';
+import { appendAll } from '../array-extremes.js';
 
 /**
  * Query syntax: each --term value is free text; words are alternatives (BM25 OR), and text in
@@ -48,7 +49,7 @@ export function parseQueryTerms(inputs: readonly string[]): ParsedQuery {
     pieces.forEach((piece, index) => {
       const terms = tokenize(piece);
       for (const term of terms) scoring.set(term, (scoring.get(term) ?? 0) + 1);
-      sequence.push(...terms);
+      appendAll(sequence, terms);
       // Symbols (`->>`, `$@`) score as words do; they take no position, so they are in no phrase or pair.
       for (const term of symbolTerms(piece)) scoring.set(term, (scoring.get(term) ?? 0) + 1);
       // A word joined to others without a space ("same-origin", "only-if-cached", "up-to-date") is

@@ -22,6 +22,7 @@ import { ContentHashes, DEFAULT_WATCH_MAX_BYTES, FolderWatches, statProbe, works
 import { Watcher } from './watcher.js';
 import { SaveSpeculation, speculateExtraction } from './speculation.js';
 import type { WatchEvent } from './events.js';
+import { appendAll } from '../array-extremes.js';
 
 /**
  * One `episteme watch`: the watched inputs, the state kept between builds, and one build per cycle
@@ -327,7 +328,7 @@ export class WatchSession {
           if (type === 'finish' && status !== 'failed' && target === aggregateNames(ws).searchIndex) readyAt = at;
         },
       });
-      warnings.push(...(summary.warnings ?? []));
+      appendAll(warnings, summary.warnings ?? []);
       const failuresWarning = recordFailuresOrWarning(ws.stateDir, summary);
       if (failuresWarning !== null) warnings.push(failuresWarning);
       error = this.options.failureOf(summary);

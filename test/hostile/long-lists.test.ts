@@ -74,3 +74,15 @@ test('RFC text: two million blank lines take no more memory than their text does
     await pool.close();
   }
 });
+
+test(`RFC XML: an author with ${N} postal lines and a reference with ${N} refcontent elements: no stack overflow`, async () => {
+  const xml = (postal: string, refcontent: string): string =>
+    '<?xml version="1.0"?><rfc number="9999" version="3"><front><title>T</title><author fullname="A"><address><postal>' +
+    `${postal}</postal></address></author></front><middle><section title="S"><t>x</t></section></middle><back><references>` +
+    `<name>R</name><reference anchor="r"><front><title>X</title></front>${refcontent}</reference></references></back></rfc>`;
+  const url = 'https://www.rfc-editor.org/rfc/rfc9999.xml';
+  const postal = await extractBytes(xml('<postalLine>street</postalLine>'.repeat(N), ''), url, 'application/xml');
+  assert.ok(postal.blocks.some((b) => b.text.includes('street')));
+  const references = await extractBytes(xml('', '<refcontent>volume</refcontent>'.repeat(N)), url, 'application/xml');
+  assert.ok(references.blocks.some((b) => b.text.includes('volume')));
+});

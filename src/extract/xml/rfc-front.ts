@@ -1,6 +1,7 @@
 import { type Element, isTag } from 'domhandler';
 import { textContent } from 'domutils';
 import { normalizeSpace } from '../text-sink.js';
+import { appendAll } from '../../array-extremes.js';
 
 /**
  * An RFC's front matter (stream, number, category, date, authors) as document metadata, worded as the
@@ -108,16 +109,17 @@ export function authorAddresses(rfc: Element): { heading: string; entries: strin
     const out: string[] = [];
     const name = normalizeSpace(author.attribs['fullname'] ?? '');
     if (name !== '') out.push(author.attribs['role'] === 'editor' ? `${name} (editor)` : name);
-    out.push(...lines(author, 'organization'));
+    appendAll(out, lines(author, 'organization'));
     const address = kids(author, 'address')[0];
     const postal = address ? kids(address, 'postal')[0] : undefined;
     if (postal) {
-      out.push(...lines(postal, 'postalLine'), ...lines(postal, 'street'));
+      appendAll(out, lines(postal, 'postalLine'));
+      appendAll(out, lines(postal, 'street'));
       const city = lines(postal, 'city').join(' ');
       const regionCode = normalizeSpace(`${lines(postal, 'region').join(' ')} ${lines(postal, 'code').join(' ')}`);
       const place = [city, regionCode].filter((x) => x !== '').join(', ');
       if (place !== '') out.push(place);
-      out.push(...lines(postal, 'country'));
+      appendAll(out, lines(postal, 'country'));
     }
     for (const phone of lines(address, 'phone')) out.push(`Phone: ${phone}`);
     for (const email of lines(address, 'email')) out.push(`Email: ${email}`);

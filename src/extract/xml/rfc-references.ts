@@ -2,6 +2,7 @@ import { type AnyNode, type Element, isTag } from 'domhandler';
 import { textContent } from 'domutils';
 import { normalizeSpace } from '../text-sink.js';
 import { namespaceOf } from './rfc2629-extensions.js';
+import { appendAll } from '../../array-extremes.js';
 
 /**
  * One `<reference>` as xml2rfc v3 prints it in a references list: authors ("Surname, I." first, then
@@ -95,7 +96,7 @@ export function referenceCitation(reference: Element, options: CitationOptions =
   const series = kids(reference, 'seriesInfo').concat(front ? kids(front, 'seriesInfo') : []);
   // xml2rfc prints refcontent before the series, rfc2629.xslt after them and the DOI.
   const refcontent = kids(reference, 'refcontent').map((c) => normalizeSpace(textContent(c)));
-  if (convention === 'xml2rfc') parts.push(...refcontent);
+  if (convention === 'xml2rfc') appendAll(parts, refcontent);
   for (const s of series) {
     const name = s.attribs['name'] ?? '';
     const value = s.attribs['value'] ?? '';
@@ -107,7 +108,7 @@ export function referenceCitation(reference: Element, options: CitationOptions =
   const rfcNumber = rfc !== undefined && /^\d+$/.test(rfc) ? Number(rfc) : null;
   if (options.rfcLinks && rfcNumber !== null && !series.some((s) => s.attribs['name'] === 'DOI'))
     parts.push(`DOI 10.17487/RFC${String(rfcNumber).padStart(4, '0')}`);
-  if (convention === 'rfc2629') parts.push(...refcontent);
+  if (convention === 'rfc2629') appendAll(parts, refcontent);
   const date = dateOf(front ? kids(front, 'date')[0] : undefined, convention);
   if (date !== '') parts.push(date);
   let target = reference.attribs['target'];
