@@ -132,3 +132,30 @@ test('an element holding anchors alone (`<p><a id></a></p>`, mdBook) names the h
     ],
   );
 });
+
+/**
+ * Docutils writes a `.. contents::` table as `div.contents.topic` (older writers) or a navigation
+ * landmark with the DPUB role `doc-toc`; each entry a link with a generated id (`toc-entry-10`). It is
+ * the page's table of contents, chrome as `#toc` and `.toc` are: read as text, it listed every
+ * section's name and ranked first for them, cited at a contents entry.
+ */
+test('a docutils table of contents (div.contents.topic, role=doc-toc) is chrome', async () => {
+  const html =
+    '<!DOCTYPE html><html><head><meta name="generator" content="Docutils 0.19: https://docutils.sourceforge.io/" />' +
+    '<title>Directives</title></head><body><main><h1>Directives</h1>' +
+    '<div class="contents topic" id="contents"><p class="topic-title">Contents</p><ul class="simple">' +
+    '<li><a class="reference internal" href="#include" id="toc-entry-1">Including an External Document Fragment</a></li></ul></div>' +
+    '<div role="doc-toc"><ul><li><a href="#include">Including again</a></li></ul></div>' +
+    '<section id="include"><h2><a class="toc-backref" href="#toc-entry-1">Including an External Document Fragment</a></h2>' +
+    '<p>The include directive reads a file.</p></section></main></body></html>';
+  const doc = await extractBytes(html, URL, 'text/html');
+  const text = doc.blocks.map((b) => b.text).join('\n');
+  assert.doesNotMatch(text, /Contents|Including/);
+  assert.deepEqual(
+    doc.sections.map((s) => [s.fragment, s.heading]),
+    [
+      [null, 'Directives'],
+      ['include', 'Including an External Document Fragment'],
+    ],
+  );
+});
