@@ -159,3 +159,28 @@ test('a docutils table of contents (div.contents.topic, role=doc-toc) is chrome'
     ],
   );
 });
+
+/**
+ * Docutils' HTML4 writer (docutils' own pages, Sphinx before its HTML5 writer) wraps each section in
+ * `<div class="section" id="table-of-contents">`, the same construct as HTML5's `<section id>`, and
+ * writes an explicit target's label as an empty `<span id>` before the heading. The section is named
+ * by the div's id, the label an alternate id; it was named by the label, and the div's id, the one
+ * docutils derives from the title, was nowhere.
+ */
+test("docutils' HTML4 sections (div.section[id]) are named by the div's id, a label before the heading an alternate", async () => {
+  const html =
+    '<!DOCTYPE html><html><head><meta name="generator" content="Docutils 0.19: https://docutils.sourceforge.io/" />' +
+    '<title>Directives</title></head><body><div class="document"><h1 class="title">Directives</h1>' +
+    '<div class="section" id="document-parts"><h1>Document Parts</h1>' +
+    '<div class="section" id="table-of-contents"><span id="contents-1"></span><h2>Table of Contents</h2>' +
+    '<p>The contents directive generates a table of contents.</p></div></div></div></body></html>';
+  const doc = await extractBytes(html, URL, 'text/html');
+  assert.deepEqual(
+    doc.sections.map((s) => [s.fragment, s.alternateIds ?? [], s.heading]),
+    [
+      [null, [], 'Directives'],
+      ['document-parts', [], 'Document Parts'],
+      ['table-of-contents', ['contents-1'], 'Table of Contents'],
+    ],
+  );
+});
