@@ -126,8 +126,10 @@
  *     anchors alone in a paragraph (mdBook's `<p><a id>`) name the next heading.
  * 40: in plain text, a subsection's number (`2.1` and deeper) indented up to four spaces opens a section in the
  *     numbered outline (curl's FAQ: "  5.1 Is libcurl thread-safe?").
+ * 41: a page that declares itself XHTML (its DOCTYPE or the XHTML namespace on `<html>`) reads `<tag/>` as an
+ *     empty element: ImageMagick's `<iframe .../>` held the rest of its pages, which had no text.
  */
-export const EXTRACT_RULE_VERSION = 40;
+export const EXTRACT_RULE_VERSION = 41;
 /**
  * The PDF extractor's own version (1: pdf-parse tables; 2: tables from geometry with rowPages, and
  * heading-guess limits; 3: unruled tables as reports set them (wrapped cells at the row pitch, bold

@@ -184,3 +184,39 @@ test("docutils' HTML4 sections (div.section[id]) are named by the div's id, a la
     ],
   );
 });
+
+/**
+ * A page that declares itself XHTML writes every empty element as `<tag/>`; read as HTML, a non-void
+ * one stays open. ImageMagick's pages put `<iframe .../>` in their menu: the iframe held the rest of
+ * the page and nothing after the menu was text. Declared XHTML, `/>` closes the element; declared
+ * HTML, it does not (a browser's reading).
+ */
+test('a page declaring XHTML reads <tag/> as an empty element; a page declaring HTML does not', async () => {
+  const body =
+    '<body><nav><ul><li><iframe src="https://example.test/button" title="Sponsor"/></li></ul></nav>' +
+    '<main><h1>Options</h1><div><h3><a class="anchor" id="limit"/>-limit <var>type value</var></h3></div>' +
+    '<p>Set the pixel cache resource limit.</p></main></body></html>';
+  const xhtml = await extractBytes(
+    '<!DOCTYPE html PUBLIC "-//W3C//DTD XHTML 1.1//EN" "http://www.w3.org/TR/xhtml11/DTD/xhtml11.dtd"><html lang="en"><head>' +
+      `<title>Options</title></head>${body}`,
+    URL,
+    'text/html',
+  );
+  assert.ok(xhtml.blocks.some((b) => b.text === 'Set the pixel cache resource limit.'));
+  assert.deepEqual(
+    xhtml.sections.map((s) => [s.fragment, s.heading]),
+    [
+      [null, 'Options'],
+      ['limit', '-limit type value'],
+    ],
+  );
+  const namespaced = await extractBytes(
+    `<html xmlns="http://www.w3.org/1999/xhtml"><head><title>Options</title></head>${body}`,
+    URL,
+    'text/html',
+  );
+  assert.ok(namespaced.blocks.some((b) => b.text === 'Set the pixel cache resource limit.'));
+  // Declared HTML: the iframe's `/>` is ignored, as a browser ignores it, and the iframe holds the rest.
+  const html = await extractBytes(`<!DOCTYPE html><html><head><title>Options</title></head>${body}`, URL, 'text/html');
+  assert.ok(!html.blocks.some((b) => b.text === 'Set the pixel cache resource limit.'));
+});

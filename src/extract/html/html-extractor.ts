@@ -61,8 +61,33 @@ export interface HtmlExtractResult {
 export function parseHtml(source: string): ParsedMarkup {
   return parseMarkup(
     source,
-    { withStartIndices: true, withEndIndices: true, decodeEntities: true, lowerCaseTags: true, lowerCaseAttributeNames: true },
+    {
+      withStartIndices: true,
+      withEndIndices: true,
+      decodeEntities: true,
+      lowerCaseTags: true,
+      lowerCaseAttributeNames: true,
+      recognizeSelfClosing: declaresXhtml(source),
+    },
     [listItemRule, paragraphClosingRule, tableInsertionRule],
+  );
+}
+
+/** How far into a page its XHTML declaration is looked for (the XML declaration, DOCTYPE and `<html>`). */
+const XHTML_DECLARATION_WINDOW = 2048;
+
+/**
+ * Whether a page declares itself XHTML, where `<tag/>` is an empty element: an XHTML DOCTYPE or the
+ * XHTML namespace on its root. An XHTML serializer writes every empty element so: ImageMagick's pages
+ * (`<!DOCTYPE html PUBLIC "-//W3C//DTD XHTML 1.1//EN"`) hold `<iframe .../>` in their menu and
+ * `<a class="anchor" id="x"/>` before each option; read as HTML, the iframe never closed and held the
+ * whole page, so nothing after the menu was text. In HTML a `/>` on a non-void element is ignored.
+ */
+function declaresXhtml(source: string): boolean {
+  const head = source.slice(0, XHTML_DECLARATION_WINDOW);
+  return (
+    /<!DOCTYPE\s+html\s+PUBLIC\s+"-\/\/W3C\/\/DTD XHTML/i.test(head) ||
+    /<html\b[^>]*\sxmlns\s*=\s*["']http:\/\/www\.w3\.org\/1999\/xhtml["']/i.test(head)
   );
 }
 
