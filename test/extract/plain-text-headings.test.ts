@@ -200,7 +200,7 @@ test('plain text without underlines or a numbered outline has no sections; two n
  * and numbered sentences and out-of-order numbered lines scattered in the bodies, reads as exactly that
  * tree of sections, each paragraph in the section it follows (or as no sections, under three headings).
  */
-test('generated numbered outlines read as their tree; numbered lines out of order stay in their section', async () => {
+test('generated numbered outlines, subsections indented up to four spaces, read as their tree; numbered lines out of order or indented further stay text', async () => {
   const next = seededRandom(36);
   for (let round = 0; round < 40; round++) {
     const lines: string[] = ['Generated Format', ''];
@@ -211,13 +211,18 @@ test('generated numbered outlines read as their tree; numbered lines out of orde
       for (let k = 1; k <= count; k++) {
         const number = [...prefix, k];
         const id = `section-${number.join('.')}`;
-        lines.push(`${number.join('.')}. Heading ${number.join(' ')}`, '');
+        // A subsection's number may be indented up to four spaces (curl's FAQ indents them by two).
+        const indent = depth > 0 ? ' '.repeat(Math.floor(next() * 5)) : '';
+        lines.push(`${indent}${number.join('.')}. Heading ${number.join(' ')}`, '');
         expected.push([number.length, id, `Heading ${number.join(' ')}`]);
         const body = `Body of ${number.join('-')} says what it means.`;
         lines.push(`        ${body}`, '');
         bodies.push([body, id]);
         if (next() < 0.3) lines.push(`${90 + Math.floor(next() * 9)}. Stray numbered line`, '');
         if (next() < 0.3) lines.push(`${k}. A numbered sentence ends in a full stop.`, '');
+        // Indented further, or a first-level number indented: text.
+        if (next() < 0.3) lines.push(`${' '.repeat(5 + Math.floor(next() * 4))}${number.join('.')}.1 Deeper indented line`, '');
+        if (next() < 0.3) lines.push(`  ${k + 1}. Indented first-level line`, '');
         if (depth < 3 && next() < 0.5) walk(number, depth + 1);
       }
     };
