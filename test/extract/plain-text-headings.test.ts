@@ -200,7 +200,7 @@ test('plain text without underlines or a numbered outline has no sections; two n
  * and numbered sentences and out-of-order numbered lines scattered in the bodies, reads as exactly that
  * tree of sections, each paragraph in the section it follows (or as no sections, under three headings).
  */
-test('generated numbered outlines, subsections indented up to four spaces, read as their tree; numbered lines out of order or indented further stay text', async () => {
+test('generated outlines, subsections indented up to 4 spaces, read as their tree; other numbered lines are text', async () => {
   const next = seededRandom(36);
   for (let round = 0; round < 40; round++) {
     const lines: string[] = ['Generated Format', ''];
