@@ -494,6 +494,55 @@ test("a bullet glyph that its font maps to no character (LaTeX's \\textbullet fr
   );
 });
 
+test("a bullet glyph in a taller box than its item's text neither makes the item a heading nor lowers its text", async () => {
+  // Ghostscript sets LaTeX's itemize bullet from a Type 3 font whose glyph maps to no character (pdfjs
+  // reads U+0000) in a box 1.5 times the text's height, its baseline above the text's. The line was
+  // measured by that box: each item was a guessed heading, its text a lowered script ("\ufffd_(altering
+  // the content of a string of text)", xfig's user guide printed by Ghostscript 9.27).
+  let content = '';
+  const prose = [
+    'The Edit tool allows you to view or change the properties of an object',
+    'using a dialog popup. The most common edits are',
+  ];
+  prose.forEach((line, k) => {
+    content += `BT /F1 10 Tf 72 ${740 - 12 * k} Td (${line}) Tj ET\n`;
+  });
+  const items = [
+    'altering the content of a string of text',
+    'changing text justification left, right or center',
+    'changing the width of a line',
+  ];
+  items.forEach((text, k) => {
+    const y = 700 - 20 * k;
+    content += `BT /F2 15.4 Tf 86 ${y + 4.5} Td <00> Tj ET\nBT /F1 10 Tf 98 ${y} Td (${text}) Tj ET\n`;
+  });
+  content += 'BT /F1 10 Tf 72 630 Td (Each edit applies to the selected object only, never to its group.) Tj ET\n';
+  const glyph = '0 0 0 0 0 0 d1 0 0 m 1 0 l 1 1 l h f';
+  const pdf = pdfFromObjects([
+    '<< /Type /Catalog /Pages 2 0 R >>',
+    '<< /Type /Pages /Kids [3 0 R] /Count 1 >>',
+    '<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Contents 4 0 R /Resources << /Font << /F1 5 0 R /F2 6 0 R >> >> >>',
+    `<< /Length ${content.length} >>\nstream\n${content}endstream`,
+    '<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica /Encoding /WinAnsiEncoding >>',
+    '<< /Type /Font /Subtype /Type3 /FontBBox [0 0 1000 1000] /FontMatrix [0.001 0 0 0.001 0 0] /CharProcs << /a0 7 0 R >> ' +
+      '/Encoding << /Type /Encoding /Differences [0 /a0] >> /FirstChar 0 /LastChar 0 /Widths [500] /Resources << >> >>',
+    `<< /Length ${glyph.length} >>\nstream\n${glyph}\nendstream`,
+  ]);
+  const doc = await extractBytes(pdf, 'https://example.test/gs-bullets.pdf', 'application/pdf');
+  assert.deepEqual(
+    doc.sections.map((s) => s.heading),
+    [],
+  );
+  assert.deepEqual(
+    doc.blocks.map((b) => [b.kind, b.text]),
+    [
+      ['paragraph', `${prose[0]} ${prose[1]}`],
+      ...items.map((text) => ['list', `\u2022 ${text}`]),
+      ['paragraph', 'Each edit applies to the selected object only, never to its group.'],
+    ],
+  );
+});
+
 test("a glyph read as a C0 control (a browser's .notdef for an emoji) is U+FFFD in the text, never a NUL", async () => {
   // Chromium prints an emoji it has no font for ("U+1F914 (🤔)" in the Infra Standard) as .notdef,
   // which pdfjs reads as U+0000: 72 NULs were in the URL Standard's printed text.

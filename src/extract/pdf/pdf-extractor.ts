@@ -245,22 +245,23 @@ function buildLines(items: Item[], splits: number[]): Line[] {
       const visible = current.filter((i) => i.str !== '');
       if (visible.length > 0) {
         visible.sort((a, b) => a.x - b.x || a.index - b.index);
+        // Measured before a marker glyph is read as a bullet: its box is no measure of the text.
+        const measure = measuringRun(visible);
         // A marker glyph its font maps to no character (a C1 control or a private-use code point:
         // LaTeX's \textbullet from a bitmap TS1 font is U+0088) before the line's text is a bullet.
         const first = visible[0]!;
         if (visible.length >= 2 && UNMAPPED_MARKER.test(first.str.trim())) visible[0] = { ...first, str: '\u2022' };
-        const text = lineText(visible);
+        const text = lineText(visible, measure);
         // Loops, not Math.min(...list): a spread of a hundred thousand runs overflows the stack.
         let x = Infinity;
         let right = -Infinity;
-        let height = 0;
+        const height = measure.height;
         let top = Infinity;
         let font: string | null = null;
         for (const i of visible) {
           if (i.str.trim() !== '') font = font === null || font === i.font ? i.font : '';
           x = Math.min(x, i.x);
           right = Math.max(right, i.x + i.width);
-          height = Math.max(height, i.height);
           top = Math.min(top, i.top);
         }
         lines.push({
@@ -306,7 +307,7 @@ function scriptOfLine(it: { top: number; height: number }, lineTop: number, line
   return centre2 >= 2 * lineTop && centre2 <= 2 * (lineTop + lineHeight);
 }
 
-/** The script mark of a run against its line's tallest run: '^' raised, '_' lowered, '' neither. */
+/** The script mark of a run against its line's measuring run: '^' raised, '_' lowered, '' neither. */
 function scriptMark(it: Item, main: Item): '' | '^' | '_' {
   // A space is no script, whatever its size: it separates the script from what follows.
   if (it.height > main.height * 0.8 || it.str.trim() === '') return '';
@@ -319,13 +320,11 @@ function scriptMark(it: Item, main: Item): '' | '^' | '_' {
 
 /**
  * The text of a line's runs, left to right: a space where runs stand apart. Runs set smaller and
- * raised or lowered against the line's tallest run are scripts: `2^53`, `x_i`, `2^(n+1)` (the form the
+ * raised or lowered against the line's tallest run of text (measuringRun) are scripts: `2^53`, `x_i`, `2^(n+1)` (the form the
  * HTML extractor gives `<sup>` and `<sub>`), a footnote marker too (`word^1`). Parts are joined once:
  * a string grown run by run and asked endsWith each time is rebuilt per run.
  */
-function lineText(visible: Item[]): string {
-  let main = visible[0]!;
-  for (const i of visible) if (i.height > main.height) main = i;
+function lineText(visible: Item[], main: Item): string {
   const parts: string[] = [];
   let lastRight = -Infinity;
   let endsWithSpace = true;
@@ -754,8 +753,33 @@ function itemTextX(line: Line): number | null {
 const CONTROL = /[\u0000-\u0008\u000b\u000c\u000e-\u001f]/;
 const CONTROLS = new RegExp(CONTROL.source, 'g');
 
-/** One glyph a font maps to no character: a C1 control or a private-use code point. */
-const UNMAPPED_MARKER = /^[\u0080-\u009f\ue000-\uf8ff]$/;
+/**
+ * One glyph a font maps to no character: a C1 control, a private-use code point, or U+FFFD (what a
+ * C0 control became when the page was read: a Type 3 bullet of Ghostscript's reads as U+0000).
+ */
+const UNMAPPED_MARKER = /^[\u0080-\u009f\ue000-\uf8ff\ufffd]$/;
+
+/**
+ * Glyphs a font maps to no character (UNMAPPED_MARKER's), with spaces: a run of only these has no
+ * readable text, and its box no size to measure a line by.
+ */
+const UNREADABLE_ONLY = /^[\s\u0080-\u009f\ue000-\uf8ff\ufffd]*$/;
+
+/**
+ * The run a line is measured by: its tallest run of readable text. A glyph the font maps to no
+ * character has a box that says nothing of the text's size (Ghostscript's Type 3 bullet is 1.5 lines
+ * tall): measured by it, an item of a list read as a heading and its text as a lowered script. A line
+ * of such glyphs only is measured by its tallest.
+ */
+function measuringRun<T extends { str: string; height: number }>(runs: readonly T[]): T {
+  let tallest: T | null = null;
+  let tallestReadable: T | null = null;
+  for (const run of runs) {
+    if (tallest === null || run.height > tallest.height) tallest = run;
+    if (!UNREADABLE_ONLY.test(run.str) && (tallestReadable === null || run.height > tallestReadable.height)) tallestReadable = run;
+  }
+  return (tallestReadable ?? tallest)!;
+}
 
 /** A list marker alone: a bullet or dash, "1." or "1)", "(a)". */
 const MARKER = /^(?:[\u2022\u25cf\u25aa\u2013\-*]|\d+[.)]|\([a-z0-9]+\))$/;
