@@ -69,3 +69,31 @@ test('show opens a section by an id its source also gives it (an old anchor befo
     rig.cleanup();
   }
 });
+
+test("show opens a section by an id inside its heading beside the heading's own, but not by a generated back-reference there", async () => {
+  // Apache's manual: `<h2 id="rewritebase"><span id="RewriteBase">`, both linked to. Bikeshed keeps a
+  // renamed section's old ids as empty spans in its heading, beside the back-references of its links.
+  const page =
+    '<!DOCTYPE html><html><head><title>mod_rewrite</title></head><body>' +
+    '<h2 id="rewritebase"><span id="RewriteBase">RewriteBase</span> Directive <a class="permalink" href="#rewritebase">&para;</a></h2>' +
+    '<p>Sets the base URL for per-directory rewrites.</p>' +
+    '<h2 id="infrastructure"><span class="content">Infrastructure</span><span id="terminology"></span>' +
+    ' of <a href="#zebra" id="ref-for-zebra①">zebras</a></h2><p>A zebra is striped.</p></body></html>';
+  const rig = new Rig();
+  try {
+    rig.write({ 'mod.html': page, 'map.json': JSON.stringify([{ sourceUrl: URL, localPath: 'mod.html', contentType: 'text/html' }]) });
+    const build = await rig.exec(['build', '--map', 'map.json', '--json']);
+    assert.equal(build.code, 0, build.stdout + build.stderr);
+    const camel = await rig.exec(['show', `${URL}#RewriteBase`]);
+    assert.equal(camel.code, 0, camel.stderr);
+    assert.equal(camel.stdout.split('\n')[0], `${URL}#rewritebase`);
+    assert.match(camel.stdout, /\| Sets the base URL/);
+    const old = await rig.exec(['show', `${URL}#terminology`]);
+    assert.equal(old.code, 0, old.stderr);
+    assert.equal(old.stdout.split('\n')[0], `${URL}#infrastructure`);
+    const backReference = await rig.exec(['show', `${URL}#ref-for-zebra①`, '--json']);
+    assert.equal(backReference.json?.error?.code, 'citation-not-found', backReference.stdout);
+  } finally {
+    rig.cleanup();
+  }
+});

@@ -7,6 +7,7 @@ import type { HtmlWalk, WalkContext } from './walk.js';
 import { headingAnchorIds } from './anchors.js';
 import { respecHeadingLevel } from './respec-source.js';
 import { fragmentOf, isPermalinkGlyph } from './permalinks.js';
+import { isGeneratedId } from '../../document/generated-ids.js';
 
 /**
  * A printed number: `2`, `2.1.`, `A.1`, `A.`, `Appendix A`, `Chapter 8.`, with the dash that may part it from the title
@@ -71,12 +72,14 @@ export function openHeadingSection(
     const dataLevel = el.attribs['data-level'];
     if (dataLevel !== undefined && dataLevel !== '') number = dataLevel;
   }
-  // Without its own id, a heading is named by its self-linking anchor (anchors.ts); its other
-  // anchors are alternate ids.
-  const anchorIds = el.attribs['id'] === undefined ? headingAnchorIds(el) : [];
+  // Without its own id, a heading is named by its self-linking anchor (anchors.ts). The other ids
+  // inside it open it as well and are alternate ids, beside its own id too (Apache's manual:
+  // `<h2 id="rewritebase"><span id="RewriteBase">`; Bikeshed keeps a renamed section's old ids as
+  // empty spans in its heading), but not the back-references a generator numbers (`ref-for-x①`).
+  const anchorIds = headingAnchorIds(el);
   const ownId = el.attribs['id'] ?? anchorIds[0] ?? enclosingSelfLinkId(el) ?? leadingIds[0];
   let fragment: string | null = ownId ?? null;
-  const alternateIds: string[] = anchorIds.slice(1);
+  const alternateIds: string[] = anchorIds.filter((id) => id !== ownId && !isGeneratedId(id));
   // Anchors written just before the heading with no text of their own (`<a name="Node"></a><h2>`,
   // Texinfo's node and section anchors, texi2html's `<a name="SEC12">`) name it too.
   // A set, not includes(): a hostile page can put tens of thousands of anchors before one heading.
