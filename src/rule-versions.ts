@@ -129,7 +129,8 @@
  * 41: a page that declares itself XHTML (its DOCTYPE or the XHTML namespace on `<html>`) reads `<tag/>` as an
  *     empty element: ImageMagick's `<iframe .../>` held the rest of its pages, which had no text.
  * 42: the ids inside a heading that has an id of its own are its alternate ids too (Apache's manual:
- *     `<h2 id="rewritebase"><span id="RewriteBase">`).
+ *     `<h2 id="rewritebase"><span id="RewriteBase">`); the id of a titled aside's heading opens a passage,
+ *     as an empty anchor does (the blocks after Apache's `<h3><a id="what_is_matched">` note cite it).
  */
 export const EXTRACT_RULE_VERSION = 42;
 /**

@@ -79,6 +79,25 @@ test("an aside titled by its one heading is one note, and the text after it stay
   );
 });
 
+test("the id of a titled aside's heading names the blocks after it, as an empty anchor's does; an inline term's id does not", async () => {
+  // Apache's manual: a directive's notes are titled asides, `<h3><a id="what_is_matched">`; the blocks
+  // after the note cited the anchor before it (`#regexp`, two blocks up) where the note's id is nearer.
+  const doc = await extractBytes(
+    page(`<h2 id="rewriterule">RewriteRule Directive</h2>
+<p><a id="patterns" name="patterns"></a>Pattern is a <a id="regexp">regular expression</a> matched against the path.</p>
+<p>A leading ! negates it.</p>
+<div class="note"><h3><a id="what_is_matched" name="what_is_matched">What is matched?</a></h3><p>The URL-path.</p></div>
+<div class="note"><h3>Per-directory Rewrites</h3><p>The prefix is removed, so ^/ never matches.</p></div>
+<p>Rules apply in order.</p>`),
+    URL,
+    'text/html',
+  );
+  const fragmentOf = (start: string): string | null => doc.blocks.find((b) => b.text.startsWith(start))!.fragment;
+  assert.equal(fragmentOf('A leading'), 'patterns', 'an inline term (regexp) opens no passage; the empty anchor does');
+  assert.equal(fragmentOf('Per-directory'), 'what_is_matched');
+  assert.equal(fragmentOf('Rules apply'), 'what_is_matched');
+});
+
 test('a block cites the heading of its section when the element whose id encloses it also encloses other sections', async () => {
   // AsciiDoc's <div id="content"> around every section. Before, every block of the page cited #content.
   const doc = await extractBytes(

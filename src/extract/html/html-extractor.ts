@@ -16,7 +16,7 @@ import { BLOCK_TAGS, HEADING_LEVEL, KNOWN_INLINE, SKIP_TAGS, containsHeading, co
 import type { BlockExtra, HtmlWalk, WalkContext } from './walk.js';
 import { blockMarker, contextBelow, isInformativeStatement } from './normativity.js';
 import { holdsContentAfter, openHeadingSection } from './sections.js';
-import { asideKindOf, extractAside, isTitledAside } from './notes.js';
+import { asideKindOf, asideTitleIds, extractAside, isTitledAside } from './notes.js';
 import { extractAlgorithm, isIntroducedStepList } from './algorithms.js';
 import { extractDefinitionList, extractList } from './lists.js';
 import { extractGridTable, extractLayoutTerms, extractTable, layoutTableCell, layoutTermRows } from './tables.js';
@@ -557,10 +557,12 @@ class HtmlWalker implements HtmlWalk {
       this.leadingIds = [];
     }
     const fragment = ownId !== undefined && ownId !== '' ? ownId : (this.passageFragment(ctx) ?? this.nearestFragment(ctx, extra.start));
-    // The blocks after this one are in the passage its last empty anchor opens (passageAnchor).
+    // The blocks after this one are in the passage its last empty anchor opens (passageAnchor), or
+    // the heading of a titled aside: the aside's id names what follows it as a heading's would.
+    const titleIds = el !== undefined && this.titledAside(el) ? new Set(asideTitleIds(el)) : undefined;
     for (let i = anchors.length - 1; i >= 0; i--) {
       const { id } = anchors[i]!;
-      if (!this.writer.emptyAnchorIds.has(id) || isGeneratedId(id)) continue;
+      if (!(this.writer.emptyAnchorIds.has(id) || titleIds?.has(id) === true) || isGeneratedId(id)) continue;
       if (extra.start !== null) this.passageAnchor = { id, at: extra.start, section: this.builder.currentSection };
       break;
     }

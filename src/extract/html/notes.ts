@@ -1,5 +1,6 @@
 import { type AnyNode, type Element, isTag, isText } from 'domhandler';
 import { HEADING_LEVEL } from './tags.js';
+import { anchorId, headingAnchorIds } from './anchors.js';
 import type { BlockKind } from '../document-builder.js';
 import { type CompiledRules, classesOf, markerClass } from './compiled-rules.js';
 import type { HtmlWalk, WalkContext } from './walk.js';
@@ -42,4 +43,24 @@ export function isTitledAside(el: Element): boolean {
   };
   for (const c of el.children) visit(c, false);
   return headings === 1 && titled === true;
+}
+
+/**
+ * The ids of a titled aside's heading (isTitledAside): its own and those of the anchors inside it
+ * (Apache's `<div class="note"><h3><a id="what_is_matched">What is matched?</a></h3>`). They name
+ * the aside as a heading names its section, so they open a passage as an empty anchor does.
+ */
+export function asideTitleIds(el: Element): string[] {
+  let heading: Element | undefined;
+  const find = (node: Element): void => {
+    for (const c of node.children) {
+      if (heading !== undefined || !isTag(c)) continue;
+      if (HEADING_LEVEL.has(c.name)) heading = c;
+      else find(c);
+    }
+  };
+  find(el);
+  if (heading === undefined) return [];
+  const own = anchorId(heading);
+  return own === undefined ? headingAnchorIds(heading) : [own, ...headingAnchorIds(heading).filter((id) => id !== own)];
 }
