@@ -206,6 +206,27 @@ test('running heads and page numbers set well inside the page (LaTeX, groff) are
   assert.ok(text.includes('Line 39 of page 3 says how equations are numbered.'));
 });
 
+test("a title page's title is no running head where the heads repeat it in smaller type", async () => {
+  // Apache FOP's DocBook books (the FHS 3.0): "Filesystem Hierarchy Standard" at 25 pt atop page 1 and
+  // at 10 pt atop each contents page. Compared by text alone, the title was a running head, dropped: the
+  // document was titled and opened by the line below it ("LSB Workgroup, The Linux Foundation").
+  const title: TextSpec[] = [
+    { x: 123, top: 70, size: 25, text: 'Filesystem Hierarchy Standard' },
+    { x: 145, top: 245, size: 17, text: 'LSB Workgroup, The Linux Foundation' },
+  ];
+  const contents = [1, 2].map((i) => {
+    const texts: TextSpec[] = [{ x: 244, top: 34, size: 10, text: 'Filesystem Hierarchy Standard' }];
+    for (let k = 0; k < 30; k++)
+      texts.push({ x: 72, top: 80 + k * 14, size: 10, text: `Line ${k + 1} of page ${i + 1} of the standard's text.` });
+    return { texts };
+  });
+  const doc = await extractBytes(tablePdf([{ texts: title }, ...contents]), 'https://example.test/fhs.pdf', 'application/pdf');
+  assert.equal(doc.title, 'Filesystem Hierarchy Standard');
+  assert.equal(doc.sections[0]?.heading, 'Filesystem Hierarchy Standard');
+  const text = doc.blocks.map((b) => b.text).join('\n');
+  assert.equal(text.match(/Filesystem Hierarchy Standard/g), null, 'the heads on the contents pages stay furniture');
+});
+
 test('a PDF with an outline and no Info Title is titled by its first page, not by its first section', async () => {
   // shared-mime-info-spec.pdf (DocBook through dblatex) declares no Title: it was titled "1.
   // Introduction", its first outline entry, while its first page prints "Shared MIME-info Database".

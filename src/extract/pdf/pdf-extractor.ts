@@ -513,12 +513,14 @@ function edgeBands(lines: Line[], height: number): Map<Line, 'top' | 'bottom'> {
 
 /**
  * Lines of running heads and feet: at the top or bottom of their page (edgeBands), every run of them
- * with the same text (digits aside) at the same edge on at least one other page, or a page number
- * alone there. Runs, not lines, are compared: a head split by a column gutter on one page is one line
- * on another.
+ * with the same text (digits aside) in the same size (whole points) at the same edge on at least one
+ * other page, or a page number alone there. Runs, not lines, are compared: a head split by a column
+ * gutter on one page is one line on another. The size keeps a title page's title apart from the
+ * running head that repeats it in smaller type (Apache FOP's DocBook books: "Filesystem Hierarchy
+ * Standard" at 25 pt on page 1, at 10 pt atop the contents pages).
  */
 function runningFurniture(pageLines: Line[][], pageHeights: number[]): Set<Line> {
-  const keyOf = (band: string, it: Item): string => `${band}:${it.str.trim().replace(/\d+/g, '#')}`;
+  const keyOf = (band: string, it: Item): string => `${band}:${Math.round(it.height)}:${it.str.trim().replace(/\d+/g, '#')}`;
   const pagesOf = new Map<string, Set<number>>();
   const candidates: { line: Line; band: string }[] = [];
   pageLines.forEach((lines, p) => {
