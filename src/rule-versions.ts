@@ -129,7 +129,7 @@
  * 41: a page that declares itself XHTML (its DOCTYPE or the XHTML namespace on `<html>`) reads `<tag/>` as an
  *     empty element: ImageMagick's `<iframe .../>` held the rest of its pages, which had no text.
  */
-export const EXTRACT_RULE_VERSION = 41;
+export const EXTRACT_RULE_VERSION = 42;
 /**
  * The PDF extractor's own version (1: pdf-parse tables; 2: tables from geometry with rowPages, and
  * heading-guess limits; 3: unruled tables as reports set them (wrapped cells at the row pitch, bold

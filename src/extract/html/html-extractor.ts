@@ -198,7 +198,7 @@ class HtmlWalker implements HtmlWalk {
     const text = sink.toString();
     if (text === '') {
       // Only anchors: kept for what comes next.
-      if (this.blockAnchors?.sink === sink) for (const anchor of this.blockAnchors.anchors) this.leadingIds.push(anchor.id);
+      if (this.blockAnchors?.sink === sink) this.keepLeading(this.blockAnchors.anchors);
       this.blockAnchors = null;
       return;
     }
@@ -525,13 +525,21 @@ class HtmlWalker implements HtmlWalk {
       // The element's own id does not: an empty element with an id is a placeholder a script fills
       // (rfc2629.xslt's `<aside id="rfc.meta">`), not a name for the text after it.
       const own = el.attribs['id'];
-      if (this.blockAnchors?.sink === sink)
-        for (const anchor of this.blockAnchors.anchors) if (anchor.id !== own) this.leadingIds.push(anchor.id);
+      if (this.blockAnchors?.sink === sink) this.keepLeading(this.blockAnchors.anchors.filter((anchor) => anchor.id !== own));
       this.blockAnchors = null;
       return;
     }
     beforeAdd?.(text);
     this.addBlock(kind, text, ctx, { keywords, links, start: el.startIndex, end: el.endIndex, ...extra }, el);
+  }
+
+  /**
+   * Anchors with no text, written where no text follows them, kept to name what comes next (the next
+   * heading's section, else the next block). A link's id (`<a id="class_list_link" href="...">` around an
+   * icon, as YARD's search button) names the link, not what follows it: it named the next heading.
+   */
+  private keepLeading(anchors: readonly BlockAnchor[]): void {
+    for (const anchor of anchors) if (!this.writer.linkIds.has(anchor.id)) this.leadingIds.push(anchor.id);
   }
 
   addBlock(
@@ -548,6 +556,13 @@ class HtmlWalker implements HtmlWalk {
     const collected = this.blockAnchors !== null && this.blockAnchors.sink.toString() === text ? this.blockAnchors.anchors : [];
     this.blockAnchors = null;
     let anchors = collected.filter((anchor) => anchor.id !== ownId || anchor.start !== 0);
+    // Empty anchors after all of the block's text (`text <A NAME="lbAC">&nbsp;</A>` then `<H2>`, as man2html
+    // and roffit write each heading's anchor) mark no place in it: they name what comes next, as anchors
+    // between blocks do. They named the paragraph before the heading, and the heading had no id.
+    let cut = anchors.length;
+    while (cut > 0 && anchors[cut - 1]!.start >= text.length && this.writer.emptyAnchorIds.has(anchors[cut - 1]!.id)) cut--;
+    const trailing = anchors.slice(cut).map((anchor) => anchor.id);
+    if (cut < anchors.length) anchors = anchors.slice(0, cut);
     if (this.leadingIds.length > 0) {
       const inside = new Set(anchors.map((anchor) => anchor.id));
       const leading = this.leadingIds.filter((id) => id !== ownId && !inside.has(id));
@@ -586,6 +601,7 @@ class HtmlWalker implements HtmlWalk {
           ? undefined
           : { end: extra.end === null ? extra.start : extra.end + 1, start: extra.start, unit: 'utf16-source' },
     });
+    for (const id of trailing) this.leadingIds.push(id);
   }
 
   /**
