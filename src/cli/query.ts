@@ -62,6 +62,7 @@ export const SHIPPED_FAMILIES = [
   'unicode',
   'w3c',
   'whatwg',
+  'yard',
 ];
 export const SHIPPED_DOCUMENT_TYPES = ['document', 'internet-draft', 'living-standard', 'rfc', 'specification', 'unicode-report'];
 

@@ -323,6 +323,7 @@ test('the extraction config of a document no URL assigns covers every family its
       'texinfo',
       'w3c',
       'whatwg',
+      'yard',
     ],
     'the families that list generators, by file name',
   );
