@@ -119,3 +119,61 @@ test("YARD (chosen by its footer's link to yardoc.org): breadcrumb, search, foot
   const mention = yardPage('https://yardoc.org').replace('<div id="footer">', '<div id="credits">');
   assert.equal((await extractBytes(mention, URL, 'text/html')).family, 'generic');
 });
+
+/** A TypeDoc 0.28 class page (default theme): toolbar, breadcrumb, member index, one member group, sidebar, footer. */
+function typedocPage(generator: string): string {
+  return (
+    '<!DOCTYPE html><html class="default" lang="en"><head><meta charset="utf-8"/><title>MiniSearch | minisearch</title>' +
+    '<script defer src="../assets/main.js"></script></head><body><header class="tsd-page-toolbar">' +
+    '<div class="tsd-toolbar-contents container"><a href="../index.html" class="title">minisearch</a>' +
+    '<button id="tsd-search-trigger" class="tsd-widget" aria-label="Search"></button><dialog id="tsd-search" aria-label="Search">' +
+    '<input role="combobox" id="tsd-search-input"/><div id="tsd-search-status"><div>Preparing search index...</div></div></dialog>' +
+    '</div></header><div class="container container-main"><div class="col-content"><div class="tsd-page-title">' +
+    '<ul class="tsd-breadcrumb" aria-label="Breadcrumb"><li><a href="" aria-current="page">MiniSearch</a></li></ul>' +
+    '<h1>Class MiniSearch</h1></div><section class="tsd-panel tsd-comment"><div class="tsd-comment tsd-typography">' +
+    '<p>MiniSearch is the main entrypoint class.</p></div></section>' +
+    '<section class="tsd-panel-group tsd-index-group"><section class="tsd-panel tsd-index-panel">' +
+    '<details class="tsd-index-content tsd-accordion" open><summary class="tsd-accordion-summary tsd-index-summary">' +
+    '<h5 class="tsd-index-heading uppercase">Index</h5></summary><div class="tsd-accordion-details"><section class="tsd-index-section">' +
+    '<h3 class="tsd-index-heading tsd-anchor-link" id="properties">Properties</h3><div class="tsd-index-list">' +
+    '<a href="#_options" class="tsd-index-link tsd-is-protected"><span>_<wbr/>options</span></a></div></section></div>' +
+    '</details></section></section><details class="tsd-panel-group tsd-member-group tsd-accordion" open>' +
+    '<summary class="tsd-accordion-summary" data-key="section-Properties"><h2 class="tsd-anchor-link" id="properties-1">Properties' +
+    '<a href="#properties-1" aria-label="Permalink" class="tsd-anchor-icon"></a></h2></summary><section>' +
+    '<section class="tsd-panel tsd-member tsd-is-protected"><h3 class="tsd-anchor-link" id="_options"><code class="tsd-tag">Protected</code>' +
+    '<span>_<wbr/>options</span><a href="#_options" aria-label="Permalink" class="tsd-anchor-icon"></a></h3>' +
+    '<div class="tsd-signature"><span class="tsd-kind-property">_options</span>: <span class="tsd-signature-type">Options</span></div>' +
+    '<div class="tsd-comment tsd-typography"><p>The options the instance was created with.</p></div>' +
+    '<aside class="tsd-sources"><ul><li>Defined in index.d.ts:804</li></ul></aside></section></section></details></div>' +
+    '<div class="col-sidebar"><div class="page-menu"><div class="tsd-navigation settings"><details class="tsd-accordion">' +
+    '<summary class="tsd-accordion-summary"><h3>Settings</h3></summary><div class="tsd-accordion-details">' +
+    '<span class="settings-label">Member Visibility</span></div></details></div><details open class="tsd-accordion tsd-page-navigation">' +
+    '<summary class="tsd-accordion-summary"><h3>On This Page</h3></summary><div class="tsd-accordion-details">' +
+    '<a href="#_options"><span>_options</span></a></div></details></div></div></div>' +
+    `<footer>${generator}</footer></body></html>`
+  );
+}
+
+test("TypeDoc (chosen by its footer's tsd-generator link): toolbar, breadcrumb, member index and sidebar are chrome; flags are no part of a name", async () => {
+  const footer = '<p class="tsd-generator">Generated using <a href="https://typedoc.org/" target="_blank">TypeDoc</a></p>';
+  const doc = await extractBytes(typedocPage(footer), URL, 'text/html');
+  assert.equal(doc.family, 'typedoc');
+  assert.deepEqual(
+    doc.sections.map((s) => [s.fragment, s.heading]),
+    [
+      [null, 'Class MiniSearch'],
+      ['properties-1', 'Properties'],
+      ['_options', '_options'],
+    ],
+  );
+  const text = doc.blocks.map((b) => b.text).join('\n');
+  for (const chrome of ['Preparing search index', 'Member Visibility', 'On This Page', 'Generated using']) {
+    assert.ok(!text.includes(chrome), `${chrome} in ${text}`);
+  }
+  assert.equal(doc.blocks[0]?.text, 'MiniSearch is the main entrypoint class.');
+  // TypeDoc before 0.23 wrote its generator line as div.tsd-generator > p.
+  const old = '<div class="tsd-generator"><p>Generated using <a href="https://typedoc.org/" target="_blank">TypeDoc</a></p></div>';
+  assert.equal((await extractBytes(typedocPage(old), URL, 'text/html')).family, 'typedoc');
+  const credit = '<p>Documentation made with <a href="https://typedoc.org/">TypeDoc</a></p>';
+  assert.equal((await extractBytes(typedocPage(credit), URL, 'text/html')).family, 'generic');
+});
