@@ -59,6 +59,7 @@ export const SHIPPED_FAMILIES = [
   'rustdoc',
   'tc39',
   'texinfo',
+  'typedoc',
   'unicode',
   'w3c',
   'whatwg',

@@ -321,6 +321,7 @@ test('the extraction config of a document no URL assigns covers every family its
       'rustdoc',
       'tc39',
       'texinfo',
+      'typedoc',
       'w3c',
       'whatwg',
       'yard',
