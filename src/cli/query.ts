@@ -52,6 +52,7 @@ export const SHIPPED_FAMILIES = [
   'haddock',
   'ietf-draft',
   'javadoc',
+  'jsdoc',
   'nodejs',
   'pod2html',
   'rdoc',

@@ -314,6 +314,7 @@ test('the extraction config of a document no URL assigns covers every family its
       'haddock',
       'ietf-draft',
       'javadoc',
+      'jsdoc',
       'nodejs',
       'pod2html',
       'rdoc',
