@@ -210,3 +210,39 @@ test("JSDoc (chosen by its footer's link to JSDoc): the page's title and descrip
   assert.equal((await extractBytes(jsdocPage('https://github.com/jsdoc3/jsdoc'), URL, 'text/html')).family, 'jsdoc');
   assert.equal((await extractBytes(jsdocPage('https://example.test/jsdoc'), URL, 'text/html')).family, 'generic');
 });
+
+test("TypeDoc: headings a member's author writes in its description nest below the member (nestedHeadingSelectors)", async () => {
+  const member =
+    '<details class="tsd-panel-group tsd-member-group tsd-accordion" open><summary class="tsd-accordion-summary">' +
+    '<h2 class="tsd-anchor-link" id="methods">Methods</h2></summary><section>' +
+    '<section class="tsd-panel tsd-member"><h3 class="tsd-anchor-link" id="loadjson"><code class="tsd-tag">Static</code>' +
+    '<span>load<wbr/>JSON</span></h3><ul class="tsd-signatures"><li class=""><div class="tsd-signature tsd-anchor-link" ' +
+    'id="loadjson-1">loadJSON(json: string): MiniSearch</div><div class="tsd-description"><div class="tsd-comment tsd-typography">' +
+    '<p>Deserializes a JSON index.</p><h3 id="usage" class="tsd-anchor-link">Usage:</h3><pre><code>MiniSearch.loadJSON(json)</code>' +
+    '</pre><h4 id="notes">Notes</h4><p>The options must be the same.</p></div><div class="tsd-parameters">' +
+    '<h4 class="tsd-parameters-title">Parameters</h4><ul class="tsd-parameter-list"><li><span>json: string</span>' +
+    '<div class="tsd-comment tsd-typography"><p>JSON-serialized index</p></div></li></ul></div>' +
+    '<h4 class="tsd-returns-title">Returns MiniSearch</h4><p>An instance of MiniSearch.</p></div></li></ul></section>' +
+    '<section class="tsd-panel tsd-member"><h3 class="tsd-anchor-link" id="tojson"><span>toJSON</span></h3></section>' +
+    '</section></details>';
+  const footer = '<p class="tsd-generator">Generated using <a href="https://typedoc.org/" target="_blank">TypeDoc</a></p>';
+  const html = typedocPage(footer).replace(/<details class="tsd-panel-group tsd-member-group[\s\S]*<\/details><\/div>/, `${member}</div>`);
+  const doc = await extractBytes(html, URL, 'text/html');
+  const byHeading = new Map(doc.sections.map((s) => [s.heading, s]));
+  const outline = doc.sections.map((s) => [
+    s.heading,
+    s.level,
+    s.parentId === null ? null : doc.sections.find((p) => p.id === s.parentId)?.heading,
+  ]);
+  assert.deepEqual(outline, [
+    ['Class MiniSearch', 1, null],
+    ['Methods', 2, 'Class MiniSearch'],
+    ['loadJSON', 3, 'Methods'],
+    ['Usage:', 4, 'loadJSON'],
+    ['Notes', 4, 'loadJSON'],
+    ['Parameters', 4, 'loadJSON'],
+    ['Returns MiniSearch', 4, 'loadJSON'],
+    ['toJSON', 3, 'Methods'],
+  ]);
+  assert.equal(byHeading.get('Usage:')?.fragment, 'usage');
+});

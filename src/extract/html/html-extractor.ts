@@ -207,8 +207,33 @@ class HtmlWalker implements HtmlWalk {
     this.addBlock('paragraph', text, ctx, { keywords, links, start: first?.startIndex ?? null, end: last?.endIndex ?? null });
   }
 
-  /** The dispatch: headings, then family constructs (asides, algorithms, IDL, grammar), then elements. */
+  /**
+   * Inside an element of the family's nestedHeadingSelectors, the least level a heading opens a section
+   * at: one below the section open where the outermost such element started (0 outside them).
+   */
+  private minHeadingLevel = 0;
+
+  /**
+   * An element whose headings sit below the section open where it starts (nestedHeadingSelectors: a TypeDoc
+   * member's description, whose author writes `### Usage` as the member's own h3) raises the least level
+   * of the headings inside it; every other element is dispatched as it is.
+   */
   private blockElement(el: Element, outer: WalkContext): void {
+    if (this.rules.nestedHeading?.(el) !== true || this.rules.prune(el)) {
+      this.dispatchElement(el, outer);
+      return;
+    }
+    const saved = this.minHeadingLevel;
+    this.minHeadingLevel = Math.max(saved, (this.builder.currentSection?.level ?? 0) + 1);
+    try {
+      this.dispatchElement(el, outer);
+    } finally {
+      this.minHeadingLevel = saved;
+    }
+  }
+
+  /** The dispatch: headings, then family constructs (asides, algorithms, IDL, grammar), then elements. */
+  private dispatchElement(el: Element, outer: WalkContext): void {
     if (this.rules.prune(el)) return;
     const level = HEADING_LEVEL.get(el.name);
     // A family's label heading (Erlang/OTP's "Types" in each function, all with id="types") is a paragraph
@@ -225,7 +250,7 @@ class HtmlWalker implements HtmlWalk {
       this.headingCount++;
       const leading = this.leadingIds;
       this.leadingIds = [];
-      const text = openHeadingSection(this, el, level, outer, leading);
+      const text = openHeadingSection(this, el, Math.max(level, this.minHeadingLevel), outer, leading);
       const opened = this.builder.currentSection;
       if (text !== null && opened !== null && el.startIndex !== null) {
         const bound = this.sectionBound(el);
