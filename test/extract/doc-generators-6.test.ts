@@ -247,3 +247,45 @@ test("TypeDoc: headings a member's author writes in its description nest below t
   ]);
   assert.equal(byHeading.get('Usage:')?.fragment, 'usage');
 });
+
+test("Hugo's Markdown sources: a line of shortcode tags alone is markup, not text; the text between them stays", async () => {
+  const md = [
+    '---',
+    'layout: docs',
+    'title: Alerts',
+    '---',
+    '',
+    '## Examples',
+    '',
+    'Alerts are available for any length of text.',
+    '{{< example >}}',
+    '<div class="alert alert-primary" role="alert">',
+    '  A simple primary alert—check it out!',
+    '</div>',
+    '{{< /example >}}',
+    '',
+    '{{< callout info >}}',
+    '{{< partial "callout-warning-color-assistive-technologies.md" >}}',
+    '{{< /callout >}}',
+    '',
+    '### Triggers',
+    '',
+    '{{% js-dismiss "alert" %}}',
+    '',
+    'Note that closing an alert will remove it from the DOM, as {{< param "name" >}} does.',
+    '',
+    '```go-html-template',
+    '{{< example >}}',
+    '```',
+  ].join('\n');
+  const doc = await extractBytes(md, 'https://raw.githubusercontent.com/twbs/bootstrap/main/site/content/docs/alerts.md', 'text/plain');
+  assert.deepEqual(
+    doc.blocks.map((b) => [b.kind, b.text]),
+    [
+      ['paragraph', 'Alerts are available for any length of text.'],
+      ['paragraph', 'A simple primary alert—check it out!'],
+      ['paragraph', 'Note that closing an alert will remove it from the DOM, as {{< param "name" >}} does.'],
+      ['code', '{{< example >}}'],
+    ],
+  );
+});
