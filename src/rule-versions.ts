@@ -129,9 +129,9 @@
  * 41: a page that declares itself XHTML (its DOCTYPE or the XHTML namespace on `<html>`) reads `<tag/>` as an
  *     empty element: ImageMagick's `<iframe .../>` held the rest of its pages, which had no text.
  * 42: empty anchors after a block's last text name what follows (man2html's and roffit's heading anchors); a
- *     link's id (an icon link) names no heading; YARD, TypeDoc and JSDoc families chosen by their footers (chrome,
- *     JSDoc's div#main root); nestedHeadingSelectors (TypeDoc's member descriptions nest their headings); in
- *     Markdown, a line of Hugo shortcode tags alone is markup.
+ *     link's id (an icon link) names no heading; a mediawiki family (its chrome); yard, typedoc and jsdoc
+ *     families chosen by their footers (chrome; JSDoc's div#main root); nestedHeadingSelectors (TypeDoc's member
+ *     descriptions nest their headings); in Markdown, a line of Hugo shortcode tags alone is markup.
  */
 export const EXTRACT_RULE_VERSION = 42;
 /**

@@ -289,3 +289,34 @@ test("Hugo's Markdown sources: a line of shortcode tags alone is markup, not tex
     ],
   );
 });
+
+test('MediaWiki (chosen by its generator meta): tagline, subtitle, [edit] links, print footer and categories are chrome', async () => {
+  const html =
+    '<!DOCTYPE html><html lang="en"><head><meta charset="UTF-8" /><title>std::sort - cppreference.com</title>' +
+    '<meta name="generator" content="MediaWiki 1.21.2" /></head><body class="mediawiki ltr"><div id="cpp-content-base">' +
+    '<div id="content"><a id="top"></a><h1 id="firstHeading" class="firstHeading">std::sort</h1><div id="bodyContent">' +
+    '<div id="siteSub">From cppreference.com</div><div id="contentSub"><span class="subpages">&lt; <a href="../../cpp.html">cpp</a>' +
+    '&lrm; | <a href="../algorithm.html">algorithm</a></span></div><div id="mw-content-text">' +
+    '<div class="t-navbar" style=""><div class="t-navbar-sep"> </div><div class="t-navbar-head"><a href="../../cpp.html">C++</a>' +
+    '</div><div class="t-navbar-menu"><div><table class="t-nv-begin"><tr class="t-nv"><td><a href="../language.html">Language</a>' +
+    '</td></tr></table></div></div></div><p>Sorts the elements in the range in ascending order.</p>' +
+    '<h3><span class="mw-editsection">[<a href="/edit?section=1" title="Edit section: Example">edit</a>]</span> ' +
+    '<span class="mw-headline" id="Example">Example</span></h3><div class="t-example"><div class="t-example-live-link">' +
+    '<div class="coliru-btn coliru-btn-run-init">Run this code</div></div><div class="cpp source-cpp"><pre class="de1">' +
+    'std::sort(s.begin(), s.end());</pre></div></div></div><div class="printfooter">Retrieved from "<a href="http://x/?oldid=1">' +
+    'http://x/?oldid=1</a>"</div><div id="catlinks" class="catlinks"><div class="mw-normal-catlinks">Category: ' +
+    '<ul><li>Algorithms</li></ul></div></div></div></div></div></body></html>';
+  const doc = await extractBytes(html, URL, 'text/html');
+  assert.equal(doc.family, 'mediawiki');
+  assert.deepEqual(
+    doc.sections.map((s) => [s.fragment, s.heading]),
+    [
+      ['firstHeading', 'std::sort'],
+      ['Example', 'Example'],
+    ],
+  );
+  assert.deepEqual(
+    doc.blocks.map((b) => b.text),
+    ['Sorts the elements in the range in ascending order.', 'std::sort(s.begin(), s.end());'],
+  );
+});
