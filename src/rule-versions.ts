@@ -131,8 +131,12 @@
  * 42: the ids inside a heading that has an id of its own are its alternate ids too (Apache's manual:
  *     `<h2 id="rewritebase"><span id="RewriteBase">`); the id of a titled aside's heading opens a passage,
  *     as an empty anchor does (the blocks after Apache's `<h3><a id="what_is_matched">` note cite it).
+ * 43: empty anchors after a block's last text name what follows (man2html's and roffit's heading anchors); a
+ *     link's id (an icon link) names no heading; a mediawiki family (its chrome); yard, typedoc and jsdoc
+ *     families chosen by their footers (chrome; JSDoc's div#main root); nestedHeadingSelectors (TypeDoc's member
+ *     descriptions nest their headings); in Markdown, a line of Hugo shortcode tags alone is markup.
  */
-export const EXTRACT_RULE_VERSION = 42;
+export const EXTRACT_RULE_VERSION = 43;
 /**
  * The PDF extractor's own version (1: pdf-parse tables; 2: tables from geometry with rowPages, and
  * heading-guess limits; 3: unruled tables as reports set them (wrapped cells at the row pitch, bold

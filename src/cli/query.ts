@@ -52,6 +52,8 @@ export const SHIPPED_FAMILIES = [
   'haddock',
   'ietf-draft',
   'javadoc',
+  'jsdoc',
+  'mediawiki',
   'nodejs',
   'pod2html',
   'rdoc',
@@ -59,9 +61,11 @@ export const SHIPPED_FAMILIES = [
   'rustdoc',
   'tc39',
   'texinfo',
+  'typedoc',
   'unicode',
   'w3c',
   'whatwg',
+  'yard',
 ];
 export const SHIPPED_DOCUMENT_TYPES = ['document', 'internet-draft', 'living-standard', 'rfc', 'specification', 'unicode-report'];
 

@@ -88,6 +88,11 @@ export interface HtmlRules {
   entryBlockSelectors?: string[];
   /** Headings that label the blocks after them inside an entry (Erlang/OTP's "Types"), read as a paragraph; optional. */
   labelHeadingSelectors?: string[];
+  /**
+   * Elements whose headings sit below the section open where the element starts (TypeDoc's member
+   * descriptions, whose author writes `### Usage` as the member's own h3): at least one level below; optional.
+   */
+  nestedHeadingSelectors?: string[];
 }
 
 export interface TextRules {

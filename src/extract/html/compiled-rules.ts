@@ -49,6 +49,8 @@ export interface CompiledRules {
   entryBlock: Matcher | null;
   /** Headings read as a label paragraph (labelHeadingSelectors); null without selectors. */
   labelHeading: Matcher | null;
+  /** Elements whose headings nest below the section open where they start (nestedHeadingSelectors); null without selectors. */
+  nestedHeading: Matcher | null;
 }
 
 const compiledCache = new WeakMap<HtmlRules, CompiledRules>();
@@ -270,6 +272,10 @@ export function compileRules(rules: HtmlRules): CompiledRules {
       rules.entryBlockSelectors !== undefined && rules.entryBlockSelectors.length > 0 ? compileList(rules.entryBlockSelectors) : null,
     labelHeading:
       rules.labelHeadingSelectors !== undefined && rules.labelHeadingSelectors.length > 0 ? compileList(rules.labelHeadingSelectors) : null,
+    nestedHeading:
+      rules.nestedHeadingSelectors !== undefined && rules.nestedHeadingSelectors.length > 0
+        ? compileList(rules.nestedHeadingSelectors)
+        : null,
   };
   compiledCache.set(rules, compiled);
   return compiled;

@@ -20,6 +20,12 @@ export class FlowWriter {
   anchors: BlockAnchor[] | null = null;
   /** Ids of anchors without text or link (`<a name="x"></a>`): marks of a place, not names of a term. */
   readonly emptyAnchorIds = new Set<string>();
+  /**
+   * Ids of links to another place (`<a id="class_list_link" href="../class_list.html">`, an icon without
+   * text): the id names the control itself, not the text after it, so it never names the next heading.
+   * A self-link (`<a id="x" href="#x">`) is not one: it names its place.
+   */
+  readonly linkIds = new Set<string>();
   /** How many `<sup>`/`<sub>` enclose the node being written. */
   private scriptNesting = 0;
   /** This writer serves one document: its links resolve against its URL. */
@@ -58,7 +64,9 @@ export class FlowWriter {
     const id = anchorId(node);
     if (this.anchors !== null && id !== undefined) {
       this.anchors.push({ id, start: sink.length });
-      if (name === 'a' && node.attribs['href'] === undefined && isEmptyElement(node)) this.emptyAnchorIds.add(id);
+      const href = name === 'a' ? node.attribs['href'] : undefined;
+      if (name === 'a' && href === undefined && isEmptyElement(node)) this.emptyAnchorIds.add(id);
+      else if (href !== undefined && href !== `#${id}`) this.linkIds.add(id);
     }
     if ((name === 'sup' || name === 'sub') && !pre && this.script(node, name, sink, links)) return;
     if (name === 'br') {

@@ -198,7 +198,7 @@ class HtmlWalker implements HtmlWalk {
     const text = sink.toString();
     if (text === '') {
       // Only anchors: kept for what comes next.
-      if (this.blockAnchors?.sink === sink) for (const anchor of this.blockAnchors.anchors) this.leadingIds.push(anchor.id);
+      if (this.blockAnchors?.sink === sink) this.keepLeading(this.blockAnchors.anchors);
       this.blockAnchors = null;
       return;
     }
@@ -207,8 +207,33 @@ class HtmlWalker implements HtmlWalk {
     this.addBlock('paragraph', text, ctx, { keywords, links, start: first?.startIndex ?? null, end: last?.endIndex ?? null });
   }
 
-  /** The dispatch: headings, then family constructs (asides, algorithms, IDL, grammar), then elements. */
+  /**
+   * Inside an element of the family's nestedHeadingSelectors, the least level a heading opens a section
+   * at: one below the section open where the outermost such element started (0 outside them).
+   */
+  private minHeadingLevel = 0;
+
+  /**
+   * An element whose headings sit below the section open where it starts (nestedHeadingSelectors: a TypeDoc
+   * member's description, whose author writes `### Usage` as the member's own h3) raises the least level
+   * of the headings inside it; every other element is dispatched as it is.
+   */
   private blockElement(el: Element, outer: WalkContext): void {
+    if (this.rules.nestedHeading?.(el) !== true || this.rules.prune(el)) {
+      this.dispatchElement(el, outer);
+      return;
+    }
+    const saved = this.minHeadingLevel;
+    this.minHeadingLevel = Math.max(saved, (this.builder.currentSection?.level ?? 0) + 1);
+    try {
+      this.dispatchElement(el, outer);
+    } finally {
+      this.minHeadingLevel = saved;
+    }
+  }
+
+  /** The dispatch: headings, then family constructs (asides, algorithms, IDL, grammar), then elements. */
+  private dispatchElement(el: Element, outer: WalkContext): void {
     if (this.rules.prune(el)) return;
     const level = HEADING_LEVEL.get(el.name);
     // A family's label heading (Erlang/OTP's "Types" in each function, all with id="types") is a paragraph
@@ -225,7 +250,7 @@ class HtmlWalker implements HtmlWalk {
       this.headingCount++;
       const leading = this.leadingIds;
       this.leadingIds = [];
-      const text = openHeadingSection(this, el, level, outer, leading);
+      const text = openHeadingSection(this, el, Math.max(level, this.minHeadingLevel), outer, leading);
       const opened = this.builder.currentSection;
       if (text !== null && opened !== null && el.startIndex !== null) {
         const bound = this.sectionBound(el);
@@ -525,13 +550,21 @@ class HtmlWalker implements HtmlWalk {
       // The element's own id does not: an empty element with an id is a placeholder a script fills
       // (rfc2629.xslt's `<aside id="rfc.meta">`), not a name for the text after it.
       const own = el.attribs['id'];
-      if (this.blockAnchors?.sink === sink)
-        for (const anchor of this.blockAnchors.anchors) if (anchor.id !== own) this.leadingIds.push(anchor.id);
+      if (this.blockAnchors?.sink === sink) this.keepLeading(this.blockAnchors.anchors.filter((anchor) => anchor.id !== own));
       this.blockAnchors = null;
       return;
     }
     beforeAdd?.(text);
     this.addBlock(kind, text, ctx, { keywords, links, start: el.startIndex, end: el.endIndex, ...extra }, el);
+  }
+
+  /**
+   * Anchors with no text, written where no text follows them, kept to name what comes next (the next
+   * heading's section, else the next block). A link's id (`<a id="class_list_link" href="...">` around an
+   * icon, as YARD's search button) names the link, not what follows it: it named the next heading.
+   */
+  private keepLeading(anchors: readonly BlockAnchor[]): void {
+    for (const anchor of anchors) if (!this.writer.linkIds.has(anchor.id)) this.leadingIds.push(anchor.id);
   }
 
   addBlock(
@@ -548,6 +581,13 @@ class HtmlWalker implements HtmlWalk {
     const collected = this.blockAnchors !== null && this.blockAnchors.sink.toString() === text ? this.blockAnchors.anchors : [];
     this.blockAnchors = null;
     let anchors = collected.filter((anchor) => anchor.id !== ownId || anchor.start !== 0);
+    // Empty anchors after all of the block's text (`text <A NAME="lbAC">&nbsp;</A>` then `<H2>`, as man2html
+    // and roffit write each heading's anchor) mark no place in it: they name what comes next, as anchors
+    // between blocks do. They named the paragraph before the heading, and the heading had no id.
+    let cut = anchors.length;
+    while (cut > 0 && anchors[cut - 1]!.start >= text.length && this.writer.emptyAnchorIds.has(anchors[cut - 1]!.id)) cut--;
+    const trailing = anchors.slice(cut).map((anchor) => anchor.id);
+    if (cut < anchors.length) anchors = anchors.slice(0, cut);
     if (this.leadingIds.length > 0) {
       const inside = new Set(anchors.map((anchor) => anchor.id));
       const leading = this.leadingIds.filter((id) => id !== ownId && !inside.has(id));
@@ -588,6 +628,7 @@ class HtmlWalker implements HtmlWalk {
           ? undefined
           : { end: extra.end === null ? extra.start : extra.end + 1, start: extra.start, unit: 'utf16-source' },
     });
+    for (const id of trailing) this.leadingIds.push(id);
   }
 
   /**

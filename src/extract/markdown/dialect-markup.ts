@@ -10,6 +10,9 @@ import type { MarkdownIt, StateBlock } from 'markdown-it';
  *   never text.
  * - mmark (its documents have `%%%` front matter): block attributes (`{#fig-x align="left"}`), the
  *   matter markers (`{mainmatter}`), and its special sections `.# Abstract`, read as level-1 headings.
+ * - Hugo (the Markdown sources of Hugo sites): a line of shortcode tags alone (`{{< example >}}`,
+ *   `{{< /callout >}}`, `{{% js-dismiss "alert" %}}`) is template markup; the text between a pair of
+ *   them stays. A shortcode inside a line of text stays as written.
  *
  * An attribute line's `#id` names the heading it is written under or above (`dialectId`).
  */
@@ -54,6 +57,13 @@ function rule(state: StateBlock, startLine: number, endLine: number, silent: boo
     state.line = startLine + 1;
     return true;
   }
+  if (isShortcodeLine(text)) {
+    if (silent) return true;
+    // No content: a shortcode's arguments name no heading (dialectId) and no part marker.
+    state.push(DIALECT_MARKUP, '', 0).map = [startLine, startLine + 1];
+    state.line = startLine + 1;
+    return true;
+  }
   if (!KRAMDOWN_LINE.test(text) && !(mmark && MMARK_LINE.test(text))) return false;
   if (silent) return true;
   let next = startLine + 1;
@@ -67,6 +77,28 @@ function rule(state: StateBlock, startLine: number, endLine: number, silent: boo
   token.map = [startLine, next];
   state.line = next;
   return true;
+}
+
+/**
+ * Whether a line holds Hugo shortcode tags alone: `{{< name args >}}`, `{{< /name >}}`, `{{% name %}}`, `{{%
+ * /name %}}`, with spaces between them. One scan, each tag's end found once: linear in the line.
+ */
+export function isShortcodeLine(text: string): boolean {
+  let i = 0;
+  let tags = 0;
+  for (;;) {
+    while (i < text.length && (text[i] === ' ' || text[i] === '\t')) i++;
+    if (i === text.length) return tags > 0;
+    if (!text.startsWith('{{', i) || (text[i + 2] !== '<' && text[i + 2] !== '%')) return false;
+    const close = text[i + 2] === '<' ? '>}}' : '%}}';
+    let name = i + 3;
+    while (text[name] === ' ' || text[name] === '/') name++;
+    if (!/[\w-]/.test(text[name] ?? '')) return false;
+    const end = text.indexOf(close, name);
+    if (end === -1) return false;
+    i = end + 3;
+    tags++;
+  }
 }
 
 /** The `#id` an attribute line gives (`{: #intro}`, `{#fig-x align="left"}`), or null. */

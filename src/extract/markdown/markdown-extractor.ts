@@ -9,7 +9,7 @@ import { LinkResolver } from '../link-resolver.js';
 import { parseMarkup } from '../markup-parser.js';
 import { normalizeSpace } from '../text-sink.js';
 import { boundedTitle, splitLines, type SourceLine } from '../text/text-extractor.js';
-import { DIALECT_MARKUP, type DialectEnv, dialectId, dialectMarkup } from './dialect-markup.js';
+import { DIALECT_MARKUP, type DialectEnv, dialectId, dialectMarkup, isShortcodeLine } from './dialect-markup.js';
 import { FOOTNOTE_DEFINITION, FOOTNOTE_REFERENCE, type FootnoteEnv, footnotes } from './footnotes.js';
 import { frontMatter, KRAMDOWN_RFC_PART } from './front-matter.js';
 import { kramdownRfcNumbers } from './kramdown-rfc-numbers.js';
@@ -367,7 +367,7 @@ class MarkdownReader {
       case 'html_block': {
         // An anchor with no text of its own (`<a name="md001"></a>` over a heading) names what follows.
         const anchors: BlockAnchor[] = [];
-        const text = htmlText(token.content, anchors);
+        const text = htmlText(withoutShortcodeLines(token.content), anchors);
         if (text !== '') this.add('paragraph', text, token.map, { anchors });
         else
           appendAll(
@@ -446,7 +446,7 @@ class MarkdownReader {
   private textOf(token: Token, links: Link[], anchors: BlockAnchor[]): string {
     if (token.type === 'inline') return this.inline(token, links, anchors);
     if (token.type === 'fence' || token.type === 'code_block') return token.content.trim();
-    if (token.type === 'html_block') return htmlText(token.content, anchors);
+    if (token.type === 'html_block') return htmlText(withoutShortcodeLines(token.content), anchors);
     return '';
   }
 
@@ -666,6 +666,18 @@ function htmlText(html: string, anchors: BlockAnchor[] | null): string {
   const raw = parts.join('');
   if (anchors !== null && ids.length > 0) appendAll(anchors, normalizedAnchors(raw, ids));
   return normalizeSpace(raw);
+}
+
+/**
+ * Raw HTML without its lines of Hugo shortcode tags alone (dialect-markup.ts): a block of HTML runs to the
+ * next blank line, so the `{{< /example >}}` that closes an example written in HTML is inside it.
+ */
+function withoutShortcodeLines(html: string): string {
+  if (!html.includes('{{')) return html;
+  return html
+    .split('\n')
+    .filter((line) => !isShortcodeLine(line.trim()))
+    .join('\n');
 }
 
 /** Elements whose content is no text of the page. */
