@@ -94,8 +94,9 @@ export function readSections(workspaceRoot: string): Map<string, Map<string, Sec
 }
 
 /**
- * Every `url#id` the citation can be read as: its fragment, and its section's and each enclosing section's ids;
- * and the bare URL, which a whole-document judgement names.
+ * Every `url#id` the citation can be read as: its fragment, and its section's and each enclosing section's ids
+ * (with the ids another rendering gives it: an RFC XML section without an anchor is `#section-5.7` in every
+ * rendering of the XML); and the bare URL, which a whole-document judgement names.
  */
 export function citationPlaces(citation: Citation, sections: Map<string, Map<string, Section>>): Set<string> {
   const places = new Set<string>([citation.sourceUrl]);
@@ -103,7 +104,7 @@ export function citationPlaces(citation: Citation, sections: Map<string, Map<str
   const ofDocument = sections.get(citation.documentId);
   let section = citation.sectionId === null ? undefined : ofDocument?.get(citation.sectionId);
   for (let depth = 0; section !== undefined && depth < 64; depth++) {
-    for (const id of [section.id, section.fragment, ...(section.alternateIds ?? [])])
+    for (const id of [section.id, section.fragment, ...(section.alternateIds ?? []), ...(section.derivedIds ?? [])])
       if (id !== null) places.add(`${citation.sourceUrl}#${id}`);
     section = section.parentId === null ? undefined : ofDocument?.get(section.parentId);
   }
