@@ -10,7 +10,7 @@ import {
   type Postings,
 } from '../index/index-reader.js';
 import { isSymbolTerm, symbolText } from '../index/symbol-terms.js';
-import { stemPrefix, wantedTermPositions } from '../index/tokenizer.js';
+import { stemPrefix, tokenize, wantedTermPositions } from '../index/tokenizer.js';
 import { compareCodeUnits } from '../store/canonical-json.js';
 import { codePointLength } from '../chunk/text-boundaries.js';
 import { citedFragment, foldNearDuplicates, mostOpenable, NEAR_DUPLICATE_DEPTH, stableAnchorOffsets } from './citation-choice.js';
@@ -34,7 +34,15 @@ import {
   type TermWeight,
 } from './ranking.js';
 import { makeSnippet, matchOffset, type Snippet } from './snippet.js';
-import { ORDERED_WEIGHT, PROXIMITY_DEPTH, PROXIMITY_WINDOW, proximityEvidence, queryPairs, type PairEvidence } from './proximity.js';
+import {
+  ORDERED_WEIGHT,
+  PROXIMITY_DEPTH,
+  PROXIMITY_WINDOW,
+  proximityEvidence,
+  queryPairs,
+  type PairEvidence,
+  type QueryPair,
+} from './proximity.js';
 
 /**
  * BM25F over the loaded index (formula and constants: ranking.ts). Each term's contribution is an
@@ -466,10 +474,42 @@ export function rankChunks(
       return at >= 0 && list!.tfs[at]! > 0;
     };
     const candidates = head.filter((ordinal) => pairs.some(([a, b]) => inText(a, ordinal) && inText(b, ordinal)));
+    // Two words that both name the document (its address: "draft-zyp-json-schema-03", "find_package")
+    // stand close wherever a passage repeats that name: evidence of the document, not of the passage
+    // that answers. Such a pair's points are the document's: its best chunk's, given to each of its
+    // chunks, so they rank the document as before and no longer rank its passages.
+    const namingOf = new Map<number, Set<string>>();
+    const names = (d: number, [a, b]: QueryPair): boolean => {
+      let naming = namingOf.get(d);
+      if (naming === undefined) {
+        naming = new Set(tokenize(index.documents[d]![1]));
+        namingOf.set(d, naming);
+      }
+      return naming.has(a) && naming.has(b);
+    };
+    const own = new Map<number, PairEvidence[]>();
+    const documentBest = new Map<number, Map<QueryPair, PairEvidence>>();
     for (const ordinal of candidates) {
       const { terms, positions } = wantedTermPositions(chunkRow(index, ordinal)[9], prefixes, pairTerms, PROXIMITY_WINDOW);
       const fieldWeight = chunkFieldWeight(index.chunkApparatus[ordinal]!);
-      const evidence = proximityEvidence(terms, pairs, (term) => idfOf.get(term)!, k1, positions, fieldWeight);
+      const d = index.chunkDocument[ordinal]!;
+      const chunkOwn: PairEvidence[] = [];
+      for (const pair of proximityEvidence(terms, pairs, (term) => idfOf.get(term)!, k1, positions, fieldWeight)) {
+        if (!names(d, pair.pair)) {
+          chunkOwn.push(pair);
+          continue;
+        }
+        const best = documentBest.get(d) ?? new Map<QueryPair, PairEvidence>();
+        documentBest.set(d, best);
+        const held = best.get(pair.pair);
+        if (held === undefined || pair.points > held.points) best.set(pair.pair, pair);
+      }
+      if (chunkOwn.length > 0) own.set(ordinal, chunkOwn);
+    }
+    for (const ordinal of head) {
+      const shared = documentBest.get(index.chunkDocument[ordinal]!);
+      // In the query's pair order, whatever chunk gave each its points.
+      const evidence = [...(own.get(ordinal) ?? []), ...pairs.flatMap((pair) => shared?.get(pair) ?? [])];
       if (evidence.length === 0) continue;
       proximity.set(ordinal, evidence);
       for (const pair of evidence) scores[ordinal] = scores[ordinal]! + pair.points;

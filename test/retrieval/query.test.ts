@@ -295,3 +295,69 @@ test('queries without searchable words, unknown words and bad bounds', () => {
     );
   }
 });
+
+test('words that both name a document rank the document, not its passages: their proximity is shared by its chunks', () => {
+  // "in JSON Schema draft-03": every passage of draft-zyp-json-schema-03 that repeats its name had the
+  // name's words side by side and outranked the passage that answers (the divisibleBy attribute).
+  const url = 'https://example.org/json-schema/draft-03.xml';
+  const named = makeDocument({
+    documentId: 'json-schema-draft-03',
+    sourceUrl: url,
+    sections: [
+      { id: 'intro', fragment: 'intro', heading: 'Introduction', level: 2, parentId: null, number: '1', normativity: 'informative' },
+      { id: 'divisor', fragment: 'divisor', heading: 'Divisor', level: 2, parentId: null, number: '2', normativity: 'normative' },
+    ],
+    blocks: [
+      {
+        id: 'intro~b1',
+        sectionId: 'intro',
+        text:
+          'JSON Schema draft 03 is the third draft. JSON Schema draft 03 keywords describe instances; a JSON Schema draft 03 ' +
+          'validator reads them, and each number keyword of JSON Schema draft 03 is listed in its own section below.',
+      },
+      {
+        id: 'divisor~b1',
+        sectionId: 'divisor',
+        text:
+          'The divisor keyword constrains a number instance: the instance is valid when dividing it by the divisor leaves ' +
+          'no remainder. The value of the keyword must not be zero. This keyword applies only to number instances.',
+      },
+    ],
+  });
+  const other = makeDocument({
+    documentId: 'validator-notes',
+    sections: [{ id: 'notes', fragment: 'notes', heading: 'Notes', level: 2, parentId: null, number: null, normativity: 'informative' }],
+    blocks: [
+      { id: 'notes~b1', sectionId: 'notes', text: 'Our validator supports JSON Schema draft 03 and later drafts, number checks included.' },
+    ],
+  });
+  const docs = [named, other].map((doc) => ({ documentId: doc.documentId, chunks: chunkDocument(doc, DEFAULT_CHUNK_OPTIONS) }));
+  const index = loadSearchIndex(
+    buildSearchIndex(docs, { chunkIndexFingerprint: 'fp', missingSources: [] }, DEFAULT_INDEX_OPTIONS),
+    'fixture',
+  );
+  const result = runQuery(index, {
+    terms: ['What is the divisor of a number in JSON Schema draft 03?'],
+    limit: 10,
+    offset: 0,
+    maxSnippetChars: 400,
+    maxTotalChars: 4000,
+    explain: true,
+  });
+  const ofNamed = result.hits.filter((hit) => hit.citation.documentId === 'json-schema-draft-03');
+  assert.deepEqual(
+    ofNamed.map((hit) => hit.citation.sectionId),
+    ['divisor', 'intro'],
+  );
+  // The naming pairs give both of its chunks the same points; another document's passage keeps its own.
+  const namingPoints = (hit: (typeof result.hits)[number]): string =>
+    JSON.stringify(
+      hit
+        .explain!.proximity.filter((pair) => pair.terms.every((term) => ['json', 'schema', 'draft', '03'].includes(term)))
+        .map((pair) => [pair.terms, pair.points]),
+    );
+  assert.equal(namingPoints(ofNamed[0]!), namingPoints(ofNamed[1]!));
+  assert.notEqual(namingPoints(ofNamed[0]!), '[]');
+  const notes = result.hits.find((hit) => hit.citation.documentId === 'validator-notes')!;
+  assert.notEqual(namingPoints(notes), namingPoints(ofNamed[0]!));
+});
