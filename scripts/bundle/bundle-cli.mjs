@@ -6,6 +6,9 @@
 //   no ES module loader), because agents run queries from cold processes; bin/episteme.cjs picks
 //   it when the first argument is `query`. Each process loads one of the two bundles, never both,
 //   so no module exists twice in a process.
+// - stage-worker-main.cjs: the stage worker in one self-contained CommonJS file, which the launcher
+//   runs in a build's worker threads through a V8 code cache (stage-worker.js serves Deno, Bun and
+//   programs that import ./cli).
 // Dependencies with their own file layout (pdfjs, got, ajv runtime, ...) stay external; the small
 // pure-JS ones on the query path and those every stage worker loads (htmlparser2, domhandler,
 // domutils, css-select, pako: about 40 files, 35 ms of a worker's 155 ms start on Node 20) are
@@ -21,7 +24,7 @@ const root = path.resolve(here, '../..');
 // The inputs: the compiled CLI, its types, the inlined dependencies' versions (the lockfile), the
 // externals list (package.json) and this script.
 const inputs = ['dist/src', 'types/cli.d.ts', 'package.json', 'package-lock.json', 'scripts/bundle/bundle-cli.mjs'];
-const outputs = ['cli.js', 'stage-worker.js', 'query-main.cjs', 'cli.d.ts'].map((name) => `dist/bundle/${name}`);
+const outputs = ['cli.js', 'stage-worker.js', 'query-main.cjs', 'stage-worker-main.cjs', 'cli.d.ts'].map((name) => `dist/bundle/${name}`);
 const resolve = (files) => files.map((file) => path.join(root, file));
 if (upToDate(resolve(outputs), resolve(inputs))) process.exit(0);
 const INLINED = new Set(['clipanion', 'stemmer', 'css-select', 'domhandler', 'domutils', 'htmlparser2', 'pako']);
@@ -54,13 +57,45 @@ await build({
   chunkNames: 'chunk-[hash]',
   splitting: true,
 });
-await build({
+// The CommonJS bundles' dynamic imports (of external ES modules: typanion, pdf.js, markdown-it) go
+// through the function the launcher passes to them (bin/episteme.cjs, loadThroughCodeCache): an
+// import() compiled by vm.Script needs an importModuleDynamically callback, which Node 20 accepts only
+// as its experimental USE_MAIN_CONTEXT_DEFAULT_LOADER, and which it loses when the script comes from
+// cached data. Loaded with a plain require (Deno, Bun, no cache), the bundle imports for itself.
+const cjsBundle = {
   ...common,
-  entryPoints: { 'query-main': 'dist/src/cli/query-main.js' },
   outExtension: { '.js': '.cjs' },
   format: 'cjs',
   splitting: false,
+  // "use strict" first: esbuild writes its own after the banner, where it is no directive.
+  banner: {
+    js: '"use strict";\nconst __bundleImport = typeof __launcherImport === "function" ? __launcherImport : (name) => import(name);',
+  },
+};
+await build({ ...cjsBundle, entryPoints: { 'query-main': 'dist/src/cli/query-main.js' } });
+
+// The stage worker again, as one self-contained CommonJS file that the launcher runs in a worker
+// thread through a code cache of its own (bin/episteme.cjs serveStageWorker; stage-pool.ts says when).
+// Its few ES module uses: import.meta.url (package-paths.ts finds rules/ from it) is the file's own
+// URL; the ES-module-only github-slugger is inlined; pdf.js, ES modules only, stays a dynamic import().
+await build({
+  ...cjsBundle,
+  entryPoints: { 'stage-worker-main': 'dist/src/graph/stage-worker-main.js' },
+  external: external.filter((name) => name !== 'github-slugger'),
+  define: { 'import.meta.url': '__bundleUrl' },
+  banner: { js: `${cjsBundle.banner.js}\nconst __bundleUrl = require("node:url").pathToFileURL(__filename).href;` },
 });
+for (const name of ['query-main.cjs', 'stage-worker-main.cjs']) {
+  const file = path.join(root, 'dist/bundle', name);
+  const source = readFileSync(file, 'utf8');
+  const routed = source.replace(/\bimport\(("[^"]+")\)/g, (call, specifier) => {
+    if (!external.includes(JSON.parse(specifier).split('/')[0])) throw new Error(`${name}: unexpected ${call}`);
+    return `__bundleImport(${specifier})`;
+  });
+  // The banner's fallback is the only import() left.
+  if (routed.split(/\bimport\(/).length !== 2) throw new Error(`${name}: an import() the launcher cannot serve`);
+  writeFileSync(file, routed);
+}
 
 // The ./cli entry (npm exports, jsr.json) carries its types: a declaration beside it, named by a
 // @ts-self-types directive that Deno and JSR read (TypeScript on npm reads package.json's "types").

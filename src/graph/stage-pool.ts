@@ -1,6 +1,7 @@
 import { Worker } from 'node:worker_threads';
 import { extractTaskKey, taskTransferables, type StageResult, type StageTask } from './stage-tasks.js';
-import { EpistemeError, FAILURE_CODES, type FailureCode } from '../failure.js';
+import { EpistemeError } from '../failure.js';
+import { deserializeError, type SerializedError } from './stage-errors.js';
 
 /**
  * Runs stage tasks on up to `jobs` worker threads, never on the main thread: each worker has a heap
@@ -226,8 +227,21 @@ function takeEarlyWorker(bounds: Required<PoolBounds>): { worker: Worker; ready:
   return { worker, ready: taken.ready };
 }
 
+/**
+ * The launcher that set itself here (bin/episteme.cjs, on Node with its code cache on) runs a stage
+ * worker itself when started as a worker thread with STAGE_WORKER_ARGV: it loads the CommonJS stage
+ * worker (dist/bundle/stage-worker-main.cjs) through a V8 code cache written after an earlier worker
+ * ran its tasks, so a worker compiles almost nothing. Otherwise (Deno, Bun, the ./cli entry imported
+ * by a program, NODE_DISABLE_COMPILE_CACHE=1) the ES module worker, stage-worker.js, runs the same loop.
+ */
+const STAGE_WORKER_LAUNCHER = Symbol.for('episteme.stageWorkerLauncher');
+const STAGE_WORKER_ARGV = ['--stage-worker'];
+
 function startWorker(bounds: Required<PoolBounds>): Worker {
-  return new Worker(WORKER_URL, {
+  const launcher = (globalThis as Record<symbol, unknown>)[STAGE_WORKER_LAUNCHER];
+  const cached = typeof launcher === 'string';
+  return new Worker(cached ? launcher : WORKER_URL, {
+    ...(cached ? { argv: STAGE_WORKER_ARGV } : {}),
     workerData: { compileCacheDir: COMPILE_CACHE_DIR } satisfies StageWorkerData,
     resourceLimits: {
       maxOldGenerationSizeMb: bounds.maxHeapMb,
@@ -568,39 +582,4 @@ export class StagePool {
     for (const lane of lanes) lane.retired = true;
     await Promise.all(lanes.map((lane) => lane.worker.terminate()));
   }
-}
-
-export interface SerializedError {
-  name: string;
-  message: string;
-  stack?: string;
-  code?: string;
-  hint?: string;
-  details?: Record<string, unknown>;
-}
-
-export function serializeError(error: unknown): SerializedError {
-  if (error instanceof Error) {
-    const e = error as Error & { code?: unknown; hint?: unknown; details?: unknown };
-    const out: SerializedError = { name: e.name, message: e.message };
-    if (e.stack !== undefined) out.stack = e.stack;
-    if (typeof e.code === 'string') out.code = e.code;
-    if (typeof e.hint === 'string') out.hint = e.hint;
-    if (e.details && typeof e.details === 'object') out.details = e.details as Record<string, unknown>;
-    return out;
-  }
-  return { name: 'Error', message: String(error) };
-}
-
-function deserializeError(s: SerializedError): Error {
-  if (s.name === 'EpistemeError' && s.code && s.code in FAILURE_CODES) {
-    const opts: { hint?: string; details?: Record<string, unknown> } = {};
-    if (s.hint !== undefined) opts.hint = s.hint;
-    if (s.details !== undefined) opts.details = s.details;
-    return new EpistemeError(s.code as FailureCode, s.message, opts);
-  }
-  const error = new Error(s.message);
-  error.name = s.name;
-  if (s.stack !== undefined) error.stack = s.stack;
-  return error;
 }

@@ -1,10 +1,9 @@
-import { parentPort, workerData } from 'node:worker_threads';
-import { runStageTask, transferablesOf, type StageTask } from './stage-tasks.js';
-import { serializeError, type StageWorkerData } from './stage-pool.js';
-import { WorkerMemory } from './worker-memory.js';
+import { workerData } from 'node:worker_threads';
+import type { StageWorkerData } from './stage-pool.js';
 
-// The launcher's module compile cache, which a worker thread does not inherit (Node 22.1+; see
-// StageWorkerData): enabled before the stage modules below are loaded.
+// The ES module stage worker (StagePool starts it unless the launcher's CommonJS one can be used:
+// stage-worker-main.ts). The launcher's module compile cache, which a worker thread does not inherit
+// (Node 22.1+; see StageWorkerData): enabled before the stage modules below are loaded.
 const compileCacheDir = (workerData as StageWorkerData | null)?.compileCacheDir;
 const moduleApi = process.getBuiltinModule('node:module') as { enableCompileCache?: (directory: string) => unknown };
 if (compileCacheDir !== undefined && typeof moduleApi.enableCompileCache === 'function') {
@@ -15,18 +14,11 @@ if (compileCacheDir !== undefined && typeof moduleApi.enableCompileCache === 'fu
   }
 }
 
-// Worker-thread side of StagePool: one task at a time, results posted back as artifact bytes and facts. The
-// stage modules load before the worker reports ready, so a task's time bound measures the task, not
-// the worker's start-up.
-await Promise.all([import('../extract/extract.js'), import('../chunk/chunker.js'), import('../index/search-index.js')]);
-// What this worker keeps between its tasks (a document it extracted for its chunk task, the last round
-// of a document's chunking): it lives as long as the worker, which lives as long as its build or watch.
-const memory = new WorkerMemory();
-parentPort!.on('message', (task: StageTask) => {
-  runStageTask(task, memory).then(
-    // The artifact bytes move to the main thread (transferred: a large document is not copied).
-    (result) => parentPort!.postMessage({ ok: true, result }, transferablesOf(result)),
-    (error: unknown) => parentPort!.postMessage({ ok: false, error: serializeError(error) }),
-  );
-});
-parentPort!.postMessage({ ready: true });
+// The stage modules load before the worker reports ready (serveStageTasks).
+const [{ serveStageTasks }] = await Promise.all([
+  import('./stage-worker-loop.js'),
+  import('../extract/extract.js'),
+  import('../chunk/chunker.js'),
+  import('../index/search-index.js'),
+]);
+serveStageTasks();

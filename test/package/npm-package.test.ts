@@ -37,7 +37,13 @@ test('npm pack ships exactly the files the package uses', () => {
   const leaked = files.filter((file) => !ALLOWED.some((pattern) => pattern.test(file)));
   assert.deepEqual(leaked, [], 'files outside the allow-list');
   // And everything it needs is there: the launcher, both bundles, the stage worker, every rule and schema.
-  const needed = ['bin/episteme.cjs', 'dist/bundle/cli.js', 'dist/bundle/query-main.cjs', 'dist/bundle/stage-worker.js'];
+  const needed = [
+    'bin/episteme.cjs',
+    'dist/bundle/cli.js',
+    'dist/bundle/query-main.cjs',
+    'dist/bundle/stage-worker.js',
+    'dist/bundle/stage-worker-main.cjs',
+  ];
   for (const folder of ['rules', 'schema'])
     for (const name of fs.readdirSync(path.join(REPO_ROOT, folder))) needed.push(`${folder}/${name}`);
   for (const file of needed) assert.ok(files.includes(file), `${file} is not shipped`);
