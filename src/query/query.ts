@@ -614,7 +614,7 @@ export function namingTerms(sourceUrl: string): Set<string> {
       return decodeURIComponent(escapes);
     } catch {
       // Not UTF-8 (a Latin-1 `%E9`): its ASCII escapes still decode (`%20`).
-      return escapes.replace(/%[0-7][0-9A-Fa-f]/g, (escape) => String.fromCharCode(Number.parseInt(escape.slice(1), 16)));
+      return escapes.replace(/%[0-7][0-9A-Fa-f]/g, (one) => String.fromCharCode(Number.parseInt(one.slice(1), 16)));
     }
   });
   return new Set(tokenize(decoded));

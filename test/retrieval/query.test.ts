@@ -365,7 +365,10 @@ test('words that both name a document rank the document, not its passages: their
 test('the words naming a document are read from its source URL as stored: escapes decoded, the scheme left out', () => {
   // A source URL is stored normalised: spaces and letters outside ASCII percent-escaped.
   assert.deepEqual([...namingTerms('https://example.org/Content%20Security%20Policy')], ['exampl', 'org', 'content', 'secur', 'polici']);
-  assert.deepEqual([...namingTerms('https://en.example.org/wiki/Caf%C3%A9_au_lait')], ['en', 'exampl', 'org', 'wiki', 'cafe', 'au', 'lait']);
+  assert.deepEqual(
+    [...namingTerms('https://en.example.org/wiki/Caf%C3%A9_au_lait')],
+    ['en', 'exampl', 'org', 'wiki', 'cafe', 'au', 'lait'],
+  );
   // Not UTF-8: the ASCII escapes decode, the others stay as written.
   assert.deepEqual([...namingTerms('http://example.org/a%20b%E9')], ['exampl', 'org', 'a', 'b', 'e9']);
   assert.equal(namingTerms('https://example.org/caching').has('http'), false);
@@ -430,6 +433,8 @@ test('a document named by escaped words of its URL shares their proximity among 
     );
   }
   const points = (hit: (typeof result.hits)[number]): number[] =>
-    hit.explain!.proximity.filter((pair) => pair.terms.every((term) => ['content', 'secur', 'polici'].includes(term))).map((pair) => pair.points);
+    hit
+      .explain!.proximity.filter((pair) => pair.terms.every((term) => ['content', 'secur', 'polici'].includes(term)))
+      .map((pair) => pair.points);
   assert.deepEqual(points(result.hits[0]!), points(result.hits[1]!));
 });
