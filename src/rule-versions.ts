@@ -163,7 +163,9 @@ export const EXTRACT_RULE_VERSION = 43;
  * tallest run of text, not a taller mark (a Type 3 bullet read as a heading, its item as a subscript);
  * a lone U+FFFD glyph before a line's text is a bullet; 11: a running head or foot repeats in the same
  * size, so a title page's title is not furniture because the head repeats it smaller; 12: that size to half a
- * point, not in whole points rounded, which parted 10.45 from 10.55). It enters the extraction
+ * point, not in whole points rounded, which parted 10.45 from 10.55; a run pdfjs places nowhere (NaN, a
+ * font size past the largest double) is no text, where it joined its page's runs into one line dropped
+ * whole). It enters the extraction
  * config of PDF documents only, so bumping it rebuilds PDFs and leaves every other document's bytes
  * alone.
  */

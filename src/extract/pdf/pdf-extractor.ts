@@ -947,6 +947,12 @@ async function extractLoaded(
       const baseline = (t[5] ?? 0) - vy0;
       const height = raw.height || Math.abs(t[3] ?? 0);
       const top = pageHeight - baseline - height;
+      // A size or matrix past the largest double (a font size of 400 digits) places the run nowhere
+      // (NaN): it is no text of the page. Kept, it compared as neither above nor below any run, so
+      // every run of its column joined one line with no place, and the page read as empty. A run
+      // placed well that pdfjs ended with such a one's space has no width (NaN): none, then.
+      if (!Number.isFinite(x) || !Number.isFinite(top) || !Number.isFinite(height)) return;
+      if (!Number.isFinite(raw.width)) raw = { ...raw, width: 0 };
       // Whole degrees: the angle is compared between pages, never written out.
       const angle = (t[1] ?? 0) !== 0 || (t[2] ?? 0) !== 0 ? Math.round((Math.atan2(t[1] ?? 0, t[0] ?? 0) * 180) / Math.PI) : 0;
       items.push({ index, str: raw.str, x, top, width: raw.width, height, hasEOL: raw.hasEOL, font: raw.fontName, angle });
