@@ -135,8 +135,10 @@
  *     link's id (an icon link) names no heading; a mediawiki family (its chrome); yard, typedoc and jsdoc
  *     families chosen by their footers (chrome; JSDoc's div#main root); nestedHeadingSelectors (TypeDoc's member
  *     descriptions nest their headings); in Markdown, a line of Hugo shortcode tags alone is markup.
+ * 44: the passage a titled aside's heading opens is named by the heading's own id (else its self-link's), not by
+ *     the last id written inside it (`<h3 id="new"><span id="old">` named the blocks after it #old).
  */
-export const EXTRACT_RULE_VERSION = 43;
+export const EXTRACT_RULE_VERSION = 44;
 /**
  * The PDF extractor's own version (1: pdf-parse tables; 2: tables from geometry with rowPages, and
  * heading-guess limits; 3: unruled tables as reports set them (wrapped cells at the row pitch, bold
