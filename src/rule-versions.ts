@@ -135,8 +135,10 @@
  *     link's id (an icon link) names no heading; a mediawiki family (its chrome); yard, typedoc and jsdoc
  *     families chosen by their footers (chrome; JSDoc's div#main root); nestedHeadingSelectors (TypeDoc's member
  *     descriptions nest their headings); in Markdown, a line of Hugo shortcode tags alone is markup.
+ * 44: the passage a titled aside's heading opens is named by the heading's own id (else its self-link's), not by
+ *     the last id written inside it (`<h3 id="new"><span id="old">` named the blocks after it #old).
  */
-export const EXTRACT_RULE_VERSION = 43;
+export const EXTRACT_RULE_VERSION = 44;
 /**
  * The PDF extractor's own version (1: pdf-parse tables; 2: tables from geometry with rowPages, and
  * heading-guess limits; 3: unruled tables as reports set them (wrapped cells at the row pitch, bold
@@ -162,11 +164,14 @@ export const EXTRACT_RULE_VERSION = 43;
  * that wraps onto the lines below it is one heading, the lines joined; 10: a line is measured by its
  * tallest run of text, not a taller mark (a Type 3 bullet read as a heading, its item as a subscript);
  * a lone U+FFFD glyph before a line's text is a bullet; 11: a running head or foot repeats in the same
- * size, so a title page's title is not furniture because the head repeats it smaller). It enters the extraction
+ * size, so a title page's title is not furniture because the head repeats it smaller; 12: that size to half a
+ * point, not in whole points rounded, which parted 10.45 from 10.55; a run pdfjs places nowhere (NaN, a
+ * font size past the largest double) is no text, where it joined its page's runs into one line dropped
+ * whole). It enters the extraction
  * config of PDF documents only, so bumping it rebuilds PDFs and leaves every other document's bytes
  * alone.
  */
-export const PDF_EXTRACTOR_VERSION = 11;
+export const PDF_EXTRACTOR_VERSION = 12;
 /**
  * 2: heading paths start with the document title (same shape for every extractor); chunks record the ids
  * inside their text; chunks of one algorithm block cite the steps they cover. 3: chunk files record the

@@ -482,21 +482,21 @@ export function rankChunks(
     const names = (d: number, [a, b]: QueryPair): boolean => {
       let naming = namingOf.get(d);
       if (naming === undefined) {
-        naming = new Set(tokenize(index.documents[d]![1]));
+        naming = namingTerms(index.documents[d]![1]);
         namingOf.set(d, naming);
       }
       return naming.has(a) && naming.has(b);
     };
-    const own = new Map<number, PairEvidence[]>();
+    const own = new Map<number, Map<QueryPair, PairEvidence>>();
     const documentBest = new Map<number, Map<QueryPair, PairEvidence>>();
     for (const ordinal of candidates) {
       const { terms, positions } = wantedTermPositions(chunkRow(index, ordinal)[9], prefixes, pairTerms, PROXIMITY_WINDOW);
       const fieldWeight = chunkFieldWeight(index.chunkApparatus[ordinal]!);
       const d = index.chunkDocument[ordinal]!;
-      const chunkOwn: PairEvidence[] = [];
+      const chunkOwn = new Map<QueryPair, PairEvidence>();
       for (const pair of proximityEvidence(terms, pairs, (term) => idfOf.get(term)!, k1, positions, fieldWeight)) {
         if (!names(d, pair.pair)) {
-          chunkOwn.push(pair);
+          chunkOwn.set(pair.pair, pair);
           continue;
         }
         const best = documentBest.get(d) ?? new Map<QueryPair, PairEvidence>();
@@ -504,12 +504,14 @@ export function rankChunks(
         const held = best.get(pair.pair);
         if (held === undefined || pair.points > held.points) best.set(pair.pair, pair);
       }
-      if (chunkOwn.length > 0) own.set(ordinal, chunkOwn);
+      if (chunkOwn.size > 0) own.set(ordinal, chunkOwn);
     }
     for (const ordinal of head) {
+      const chunkOwn = own.get(ordinal);
       const shared = documentBest.get(index.chunkDocument[ordinal]!);
-      // In the query's pair order, whatever chunk gave each its points.
-      const evidence = [...(own.get(ordinal) ?? []), ...pairs.flatMap((pair) => shared?.get(pair) ?? [])];
+      // In the query's pair order, whatever chunk gave each its points (a pair is either the chunk's
+      // own or its document's, never both: naming depends on the document alone).
+      const evidence = pairs.flatMap((pair) => chunkOwn?.get(pair) ?? shared?.get(pair) ?? []);
       if (evidence.length === 0) continue;
       proximity.set(ordinal, evidence);
       for (const pair of evidence) scores[ordinal] = scores[ordinal]! + pair.points;
@@ -596,6 +598,26 @@ export function bestOf(
   const top = new Array<number>(Math.min(keep, packed.length));
   for (let i = 0; i < top.length; i++) top[i] = packed[i]! % span;
   return top;
+}
+
+/**
+ * The words that name a document: those of its source URL after the scheme (every http URL has
+ * "http", which names none of them), its percent-escapes decoded first. A source URL is stored
+ * normalised, its spaces and non-ASCII letters escaped: `Content%20Security%20Policy` read as
+ * "content", "20secur", "20polici" and `Caf%C3%A9` as "caf", "c3", "a9". Escapes that are no UTF-8
+ * keep all but their ASCII ones as written.
+ */
+export function namingTerms(sourceUrl: string): Set<string> {
+  const afterScheme = sourceUrl.replace(/^[A-Za-z][A-Za-z0-9+.-]*:/, '');
+  const decoded = afterScheme.replace(/(?:%[0-9A-Fa-f]{2})+/g, (escapes) => {
+    try {
+      return decodeURIComponent(escapes);
+    } catch {
+      // Not UTF-8 (a Latin-1 `%E9`): its ASCII escapes still decode (`%20`).
+      return escapes.replace(/%[0-7][0-9A-Fa-f]/g, (one) => String.fromCharCode(Number.parseInt(one.slice(1), 16)));
+    }
+  });
+  return new Set(tokenize(decoded));
 }
 
 /** Each query term's share of one hit's points (the same arithmetic as rankChunks, term by term). */

@@ -98,6 +98,26 @@ test("the id of a titled aside's heading names the blocks after it, as an empty 
   assert.equal(fragmentOf('Rules apply'), 'what_is_matched');
 });
 
+test("the blocks after a titled aside cite its heading's own id, not the last id written inside the heading", async () => {
+  // A heading keeps a renamed note's old ids as empty spans (Bikeshed), or its self-link before an
+  // alias: the last id written named the passage after the note (#older, #alias).
+  const doc = await extractBytes(
+    page(`<h2 id="rewriterule">RewriteRule Directive</h2>
+<p>Pattern is matched against the path.</p>
+<div class="note"><h3 id="what-is-matched"><span id="old-name"></span><span id="older"></span>What is matched?</h3>
+<p>The URL-path.</p></div>
+<p>Rules apply in order.</p>
+<div class="note"><h3><a id="per-dir" href="#per-dir">Per-directory Rewrites</a><a id="alias"></a></h3>
+<p>The prefix is removed.</p></div>
+<p>Flags change that.</p>`),
+    URL,
+    'text/html',
+  );
+  const fragmentOf = (start: string): string | null => doc.blocks.find((b) => b.text.startsWith(start))!.fragment;
+  assert.equal(fragmentOf('Rules apply'), 'what-is-matched');
+  assert.equal(fragmentOf('Flags change'), 'per-dir');
+});
+
 test('a block cites the heading of its section when the element whose id encloses it also encloses other sections', async () => {
   // AsciiDoc's <div id="content"> around every section. Before, every block of the page cited #content.
   const doc = await extractBytes(

@@ -227,6 +227,27 @@ test("a title page's title is no running head where the heads repeat it in small
   assert.equal(text.match(/Filesystem Hierarchy Standard/g), null, 'the heads on the contents pages stay furniture');
 });
 
+test('a running head a tenth of a point larger on another page is the same size', async () => {
+  // Sizes were compared in whole points, rounded: 10.45 pt and 10.55 pt (a head scaled on one page,
+  // not on the next) were 10 and 11, and the head on each page was text; 10 and 10.4 were one size.
+  for (const [a, b] of [
+    [10.45, 10.55],
+    [10, 10.4],
+    [10.5, 10.9],
+  ] as const) {
+    const pages = [a, b].map((size, i) => {
+      const texts: TextSpec[] = [{ x: 244, top: 34, size, text: 'Capture Format Handbook' }];
+      for (let k = 0; k < 30; k++)
+        texts.push({ x: 72, top: 80 + k * 14, size: 10, text: `Line ${k + 1} of page ${i + 1} of the handbook.` });
+      return { texts };
+    });
+    const doc = await extractBytes(tablePdf(pages), 'https://example.test/handbook.pdf', 'application/pdf');
+    const text = [...doc.sections.map((s) => s.heading), ...doc.blocks.map((b) => b.text)].join('\n');
+    assert.equal(text.match(/Capture Format Handbook/g), null, `heads at ${a} and ${b} pt are furniture`);
+    assert.ok(text.includes('Line 30 of page 2 of the handbook.'));
+  }
+});
+
 test('a PDF with an outline and no Info Title is titled by its first page, not by its first section', async () => {
   // shared-mime-info-spec.pdf (DocBook through dblatex) declares no Title: it was titled "1.
   // Introduction", its first outline entry, while its first page prints "Shared MIME-info Database".

@@ -588,3 +588,26 @@ test("the first page's first heading in its largest type is the title, level 1, 
     ],
   );
 });
+
+test('a run sized past the largest number is no text, and the rest of its page is read', async () => {
+  // A font size of 400 digits is Infinity to pdfjs: its glyphs are placed at NaN. Compared as neither
+  // above nor below any run, they joined every run of the page into one line with no place, and the
+  // page read as empty (no block, no warning).
+  const huge = `1${'0'.repeat(400)}`;
+  const content = [
+    `BT /F1 ${huge} Tf 72 740 Td (Nowhere) Tj ET`,
+    ...Array.from({ length: 6 }, (_, k) => `BT /F1 11 Tf 72 ${700 - k * 16} Td (Line ${k + 1} of the page is read.) Tj ET`),
+    `BT ${huge} 0 0 ${huge} 72 500 Tm /F1 12 Tf (Nowhere either) Tj ET`,
+  ].join('\n');
+  const objects = [
+    '<< /Type /Catalog /Pages 2 0 R >>',
+    '<< /Type /Pages /Kids [4 0 R] /Count 1 >>',
+    '<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica /Encoding /WinAnsiEncoding >>',
+    '<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Contents 5 0 R /Resources << /Font << /F1 3 0 R >> >> >>',
+    `<< /Length ${content.length} >>\nstream\n${content}\nendstream`,
+  ];
+  const doc = await extractBytes(pdfFromObjects(objects), 'https://example.test/huge.pdf', 'application/pdf');
+  const text = doc.blocks.map((b) => b.text).join('\n');
+  for (let k = 1; k <= 6; k++) assert.ok(text.includes(`Line ${k} of the page is read.`), text);
+  assert.equal(/Nowhere/.test(text), false);
+});

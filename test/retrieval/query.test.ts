@@ -9,7 +9,7 @@ import {
   loadSearchIndex,
   type LoadedSearchIndex,
 } from '../../src/index/search-index.js';
-import { runQuery, type QueryRequest } from '../../src/query/query.js';
+import { namingTerms, runQuery, type QueryRequest } from '../../src/query/query.js';
 import { ALL_DOCS, makeDocument } from './fixtures.js';
 import { checkSnippet } from './corpus-helpers.js';
 import { makeSnippet } from '../../src/query/snippet.js';
@@ -360,4 +360,81 @@ test('words that both name a document rank the document, not its passages: their
   assert.notEqual(namingPoints(ofNamed[0]!), '[]');
   const notes = result.hits.find((hit) => hit.citation.documentId === 'validator-notes')!;
   assert.notEqual(namingPoints(notes), namingPoints(ofNamed[0]!));
+});
+
+test('the words naming a document are read from its source URL as stored: escapes decoded, the scheme left out', () => {
+  // A source URL is stored normalised: spaces and letters outside ASCII percent-escaped.
+  assert.deepEqual([...namingTerms('https://example.org/Content%20Security%20Policy')], ['exampl', 'org', 'content', 'secur', 'polici']);
+  assert.deepEqual(
+    [...namingTerms('https://en.example.org/wiki/Caf%C3%A9_au_lait')],
+    ['en', 'exampl', 'org', 'wiki', 'cafe', 'au', 'lait'],
+  );
+  // Not UTF-8: the ASCII escapes decode, the others stay as written.
+  assert.deepEqual([...namingTerms('http://example.org/a%20b%E9')], ['exampl', 'org', 'a', 'b', 'e9']);
+  assert.equal(namingTerms('https://example.org/caching').has('http'), false);
+  const long = `https://example.org/${'%41%'.repeat(100_000)}`;
+  const started = performance.now();
+  assert.equal(namingTerms(long).size > 0, true);
+  assert.ok(performance.now() - started < 2000);
+});
+
+test('a document named by escaped words of its URL shares their proximity among its chunks, listed in pair order', () => {
+  // Stored as "Content%20Security%20Policy": its words are content, security and policy. The passage
+  // repeating the name had them side by side and outranked the one about nonces.
+  const named = makeDocument({
+    documentId: 'csp',
+    sourceUrl: 'https://example.org/Content%20Security%20Policy',
+    sections: [
+      { id: 'intro', fragment: 'intro', heading: 'Introduction', level: 2, parentId: null, number: '1', normativity: 'informative' },
+      { id: 'nonce', fragment: 'nonce', heading: 'Nonces', level: 2, parentId: null, number: '2', normativity: 'normative' },
+    ],
+    blocks: [
+      {
+        id: 'intro~b1',
+        sectionId: 'intro',
+        text:
+          'Content Security Policy is a layer. Content Security Policy helps. A Content Security Policy header is sent; ' +
+          'Content Security Policy directives are listed below, each Content Security Policy directive in its own section.',
+      },
+      {
+        id: 'nonce~b1',
+        sectionId: 'nonce',
+        text:
+          'A policy nonce lets a script run when its nonce attribute matches the value in the header. The nonce must be ' +
+          'random for each response.',
+      },
+    ],
+  });
+  const docs = [{ documentId: named.documentId, chunks: chunkDocument(named, DEFAULT_CHUNK_OPTIONS) }];
+  const index = loadSearchIndex(
+    buildSearchIndex(docs, { chunkIndexFingerprint: 'fp', missingSources: [] }, DEFAULT_INDEX_OPTIONS),
+    'fixture',
+  );
+  const result = runQuery(index, {
+    terms: ['how does a content security policy nonce work'],
+    limit: 10,
+    offset: 0,
+    maxSnippetChars: 400,
+    maxTotalChars: 4000,
+    explain: true,
+  });
+  assert.deepEqual(
+    result.hits.map((hit) => hit.citation.sectionId),
+    ['nonce', 'intro'],
+  );
+  const pairsOf = (hit: (typeof result.hits)[number]): string[] => hit.explain!.proximity.map((pair) => pair.terms.join(' '));
+  for (const hit of result.hits) {
+    const listed = pairsOf(hit);
+    assert.deepEqual(listed, [...listed].sort(), 'pairs in the query order (sorted by code unit)');
+    const naming = hit.explain!.proximity.filter((pair) => pair.terms.every((term) => ['content', 'secur', 'polici'].includes(term)));
+    assert.deepEqual(
+      naming.map((pair) => pair.terms.join(' ')),
+      ['content secur', 'secur polici'].filter((pair) => listed.includes(pair)),
+    );
+  }
+  const points = (hit: (typeof result.hits)[number]): number[] =>
+    hit
+      .explain!.proximity.filter((pair) => pair.terms.every((term) => ['content', 'secur', 'polici'].includes(term)))
+      .map((pair) => pair.points);
+  assert.deepEqual(points(result.hits[0]!), points(result.hits[1]!));
 });

@@ -599,11 +599,17 @@ class HtmlWalker implements HtmlWalk {
     const fragment = ownId !== undefined && ownId !== '' ? ownId : (this.passageFragment(ctx) ?? this.nearestFragment(ctx, extra.start));
     // The blocks after this one are in the passage its last empty anchor opens (passageAnchor), or
     // the heading of a titled aside: the aside's id names what follows it as a heading's would.
-    const titleIds = el !== undefined && this.titledAside(el) ? new Set(asideTitleIds(el)) : undefined;
+    const titleIds = el !== undefined && this.titledAside(el) ? asideTitleIds(el) : [];
+    const titled = new Set(titleIds);
     for (let i = anchors.length - 1; i >= 0; i--) {
       const { id } = anchors[i]!;
-      if (!(this.writer.emptyAnchorIds.has(id) || titleIds?.has(id) === true) || isGeneratedId(id)) continue;
-      if (extra.start !== null) this.passageAnchor = { id, at: extra.start, section: this.builder.currentSection };
+      const empty = this.writer.emptyAnchorIds.has(id);
+      if (!(empty || titled.has(id)) || isGeneratedId(id)) continue;
+      // The heading's ids name one place, by the id it is cited by (its own, else its self-link's), not
+      // by the last written in it: `<h3 id="new"><span id="old">` named the passage after it #old.
+      const inBlock = titled.has(id) ? new Set(anchors.map((anchor) => anchor.id)) : null;
+      const named = inBlock === null ? id : (titleIds.find((title) => inBlock.has(title) && !isGeneratedId(title)) ?? id);
+      if (extra.start !== null) this.passageAnchor = { id: named, at: extra.start, section: this.builder.currentSection };
       break;
     }
     this.builder.addBlock({

@@ -513,32 +513,47 @@ function edgeBands(lines: Line[], height: number): Map<Line, 'top' | 'bottom'> {
 
 /**
  * Lines of running heads and feet: at the top or bottom of their page (edgeBands), every run of them
- * with the same text (digits aside) in the same size (whole points) at the same edge on at least one
+ * with the same text (digits aside) in the same size (to half a point) at the same edge on at least one
  * other page, or a page number alone there. Runs, not lines, are compared: a head split by a column
  * gutter on one page is one line on another. The size keeps a title page's title apart from the
  * running head that repeats it in smaller type (Apache FOP's DocBook books: "Filesystem Hierarchy
  * Standard" at 25 pt on page 1, at 10 pt atop the contents pages).
  */
 function runningFurniture(pageLines: Line[][], pageHeights: number[]): Set<Line> {
-  const keyOf = (band: string, it: Item): string => `${band}:${Math.round(it.height)}:${it.str.trim().replace(/\d+/g, '#')}`;
-  const pagesOf = new Map<string, Set<number>>();
-  const candidates: { line: Line; band: string }[] = [];
+  const keyOf = (band: string, it: Item): string => `${band}:${it.str.trim().replace(/\d+/g, '#')}`;
+  // The same size: half-point steps, a step either way (within half a point always, never a point
+  // apart). Whole points rounded two runs a tenth of a point apart to different sizes (10.45, 10.55).
+  const stepOf = (it: Item): number => Math.floor(it.height * 2);
+  // text key -> size step -> pages
+  const pagesOf = new Map<string, Map<number, Set<number>>>();
+  const candidates: { line: Line; band: string; page: number }[] = [];
   pageLines.forEach((lines, p) => {
     for (const [l, band] of edgeBands(lines, pageHeights[p]!)) {
-      candidates.push({ line: l, band });
+      candidates.push({ line: l, band, page: p });
       for (const it of l.items) {
         if (it.str.trim() === '') continue;
         const key = keyOf(band, it);
-        const pages = pagesOf.get(key) ?? new Set<number>();
+        const steps = pagesOf.get(key) ?? new Map<number, Set<number>>();
+        pagesOf.set(key, steps);
+        const pages = steps.get(stepOf(it)) ?? new Set<number>();
+        steps.set(stepOf(it), pages);
         pages.add(p);
-        pagesOf.set(key, pages);
       }
     }
   });
+  // Whether the run repeats on another page than `p`, at that edge, in the same text and size.
+  const repeats = (band: string, it: Item, p: number): boolean => {
+    const steps = pagesOf.get(keyOf(band, it));
+    const step = stepOf(it);
+    for (let d = -1; d <= 1; d++) {
+      const pages = steps?.get(step + d);
+      if (pages !== undefined && (pages.size >= 2 || !pages.has(p))) return true;
+    }
+    return false;
+  };
   const out = new Set<Line>();
-  for (const { line, band } of candidates)
-    if (PAGE_NUMBER.test(line.text) || line.items.every((it) => it.str.trim() === '' || (pagesOf.get(keyOf(band, it))?.size ?? 0) >= 2))
-      out.add(line);
+  for (const { line, band, page } of candidates)
+    if (PAGE_NUMBER.test(line.text) || line.items.every((it) => it.str.trim() === '' || repeats(band, it, page))) out.add(line);
   // A lone number as the last line of the page, in its lowest 15%, is its printed page number.
   pageLines.forEach((lines, p) => {
     const last = lines[lines.length - 1];
@@ -932,6 +947,12 @@ async function extractLoaded(
       const baseline = (t[5] ?? 0) - vy0;
       const height = raw.height || Math.abs(t[3] ?? 0);
       const top = pageHeight - baseline - height;
+      // A size or matrix past the largest double (a font size of 400 digits) places the run nowhere
+      // (NaN): it is no text of the page. Kept, it compared as neither above nor below any run, so
+      // every run of its column joined one line with no place, and the page read as empty. A run
+      // placed well that pdfjs ended with such a one's space has no width (NaN): none, then.
+      if (!Number.isFinite(x) || !Number.isFinite(top) || !Number.isFinite(height)) return;
+      if (!Number.isFinite(raw.width)) raw = { ...raw, width: 0 };
       // Whole degrees: the angle is compared between pages, never written out.
       const angle = (t[1] ?? 0) !== 0 || (t[2] ?? 0) !== 0 ? Math.round((Math.atan2(t[1] ?? 0, t[0] ?? 0) * 180) / Math.PI) : 0;
       items.push({ index, str: raw.str, x, top, width: raw.width, height, hasEOL: raw.hasEOL, font: raw.fontName, angle });
