@@ -1,10 +1,10 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { chunkDocument } from '../../src/chunk/chunker.js';
+import { chunkDocument, DEFAULT_CHUNK_OPTIONS } from '../../src/chunk/chunker.js';
 import { codePointLength } from '../../src/chunk/text-boundaries.js';
 import type { Chunk, EvidenceDocument } from '../../src/document/types.js';
-import { buildSearchIndex, loadSearchIndex } from '../../src/index/search-index.js';
-import { runQuery, type QueryHit, type QueryRequest } from '../../src/query/query.js';
+import { buildSearchIndex, DEFAULT_INDEX_OPTIONS, loadSearchIndex } from '../../src/index/search-index.js';
+import { namingTerms, runQuery, type QueryHit, type QueryRequest } from '../../src/query/query.js';
 import { PROXIMITY_DEPTH } from '../../src/query/proximity.js';
 import { checkSnippet, loadDevCorpus, random } from './corpus-helpers.js';
 import { citedFragment, stableAnchorOffsets } from '../../src/query/citation-choice.js';
@@ -132,6 +132,64 @@ test('random queries and options respect every bound and cite real chunks', asyn
       assert.deepEqual(runQuery(index, request), response, context);
     }
   }
+});
+
+/**
+ * Random questions that name their document (two or three words of its source URL beside words of
+ * one of its chunks) over the fixtures and the dev corpus's real addresses: among the hits the
+ * proximity re-scoring reached, a pair of words that both name the document gives each of its chunks
+ * the same points (the document's), whichever chunk repeats the name; and the hit's points add up.
+ */
+test('a pair of words naming a document gives each of its re-scored chunks the same points', async (t) => {
+  const dev = (await loadDevCorpus()) ?? [];
+  if (dev.length === 0) t.diagnostic('dev corpus absent: fixtures only');
+  const docs: EvidenceDocument[] = [...ALL_DOCS, ...dev].filter((doc) => doc.blocks.length > 0);
+  const index = loadSearchIndex(
+    buildSearchIndex(
+      docs.map((doc) => ({ documentId: doc.documentId, chunks: chunkDocument(doc, DEFAULT_CHUNK_OPTIONS) })),
+      { chunkIndexFingerprint: 'p', missingSources: [] },
+      DEFAULT_INDEX_OPTIONS,
+    ),
+    'property',
+  );
+  const rand = random(7);
+  const pick = <T>(items: readonly T[]): T => items[Math.floor(rand() * items.length)]!;
+  let compared = 0;
+  for (let q = 0; q < scaled(60); q++) {
+    const doc = pick(docs);
+    const urlWords = doc.sourceUrl.replace(/^[a-z]+:/i, '').match(/[\p{L}\p{N}]+/gu) ?? [];
+    const textWords = pick(doc.blocks).text.match(/[\p{L}]{4,}/gu) ?? [];
+    const at = Math.floor(rand() * Math.max(1, urlWords.length - 2));
+    const term = [...urlWords.slice(at, at + 2 + Math.floor(rand() * 2)), ...textWords.slice(0, 3)].join(' ');
+    const response = runQuery(index, {
+      terms: [term],
+      limit: PROXIMITY_DEPTH,
+      offset: 0,
+      maxSnippetChars: 1,
+      maxTotalChars: 100_000,
+      explain: true,
+    });
+    const byDocument = new Map<string, string>();
+    for (const hit of response.hits) {
+      const explain = hit.explain!;
+      const termPoints = explain.terms.reduce((sum, one) => sum + one.points, 0);
+      const pairPoints = explain.proximity.reduce((sum, pair) => sum + pair.points, 0);
+      assert.equal(termPoints + pairPoints, explain.points, `${term}: ${hit.chunkId} points add up`);
+      // A collapsed group is explained by the member that scored it, which may be another rendering's.
+      if (hit.samePassage !== undefined) continue;
+      const naming = namingTerms(hit.citation.sourceUrl);
+      const shared = explain.proximity.filter((pair) => pair.terms.every((word) => naming.has(word)));
+      if (shared.length === 0) continue;
+      const key = JSON.stringify(shared.map((pair) => [pair.terms, pair.points]));
+      const seen = byDocument.get(hit.citation.documentId);
+      if (seen !== undefined) {
+        assert.equal(key, seen, `${term}: ${hit.chunkId}`);
+        compared++;
+      }
+      byDocument.set(hit.citation.documentId, key);
+    }
+  }
+  if (dev.length > 0) assert.ok(compared > 0, 'some questions had two chunks of one document with naming pairs');
 });
 
 /**
