@@ -471,17 +471,7 @@ test("a bullet glyph that its font maps to no character (LaTeX's \\textbullet fr
   item(697, 'name or a temporary location.', false);
   item(684, 'A snapshot is immutable once recorded.', true);
   content += 'BT /F1 10 Tf 72 650 Td (Both hold for every capture method.) Tj ET\n';
-  const glyph = '0 0 0 0 0 0 d1 0 0 m 1 0 l 1 1 l h f';
-  const pdf = pdfFromObjects([
-    '<< /Type /Catalog /Pages 2 0 R >>',
-    '<< /Type /Pages /Kids [3 0 R] /Count 1 >>',
-    '<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Contents 4 0 R /Resources << /Font << /F1 5 0 R /F2 6 0 R >> >> >>',
-    `<< /Length ${content.length} >>\nstream\n${content}endstream`,
-    '<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica /Encoding /WinAnsiEncoding >>',
-    '<< /Type /Font /Subtype /Type3 /FontBBox [0 0 1000 1000] /FontMatrix [0.001 0 0 0.001 0 0] /CharProcs << /a136 7 0 R >> ' +
-      '/Encoding << /Type /Encoding /Differences [136 /a136] >> /FirstChar 136 /LastChar 136 /Widths [500] /Resources << >> >>',
-    `<< /Length ${glyph.length} >>\nstream\n${glyph}\nendstream`,
-  ]);
+  const pdf = type3GlyphPdf(content, 136);
   const doc = await extractBytes(pdf, 'https://example.test/bullets.pdf', 'application/pdf');
   assert.deepEqual(
     doc.blocks.map((b) => [b.kind, b.text]),
@@ -517,17 +507,7 @@ test("a bullet glyph in a taller box than its item's text neither makes the item
     content += `BT /F2 15.4 Tf 86 ${y + 4.5} Td <00> Tj ET\nBT /F1 10 Tf 98 ${y} Td (${text}) Tj ET\n`;
   });
   content += 'BT /F1 10 Tf 72 630 Td (Each edit applies to the selected object only, never to its group.) Tj ET\n';
-  const glyph = '0 0 0 0 0 0 d1 0 0 m 1 0 l 1 1 l h f';
-  const pdf = pdfFromObjects([
-    '<< /Type /Catalog /Pages 2 0 R >>',
-    '<< /Type /Pages /Kids [3 0 R] /Count 1 >>',
-    '<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Contents 4 0 R /Resources << /Font << /F1 5 0 R /F2 6 0 R >> >> >>',
-    `<< /Length ${content.length} >>\nstream\n${content}endstream`,
-    '<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica /Encoding /WinAnsiEncoding >>',
-    '<< /Type /Font /Subtype /Type3 /FontBBox [0 0 1000 1000] /FontMatrix [0.001 0 0 0.001 0 0] /CharProcs << /a0 7 0 R >> ' +
-      '/Encoding << /Type /Encoding /Differences [0 /a0] >> /FirstChar 0 /LastChar 0 /Widths [500] /Resources << >> >>',
-    `<< /Length ${glyph.length} >>\nstream\n${glyph}\nendstream`,
-  ]);
+  const pdf = type3GlyphPdf(content, 0);
   const doc = await extractBytes(pdf, 'https://example.test/gs-bullets.pdf', 'application/pdf');
   assert.deepEqual(
     doc.sections.map((s) => s.heading),
@@ -549,17 +529,7 @@ test("a glyph read as a C0 control (a browser's .notdef for an emoji) is U+FFFD 
   const content =
     'BT /F1 10 Tf 72 740 Td (The code point rendered as ) Tj ET\nBT /F2 10 Tf 201 740 Td <00> Tj ET\n' +
     'BT /F1 10 Tf 208 740 Td (is represented as U+1F914.) Tj ET\n';
-  const glyph = '0 0 0 0 0 0 d1 0 0 m 1 0 l 1 1 l h f';
-  const pdf = pdfFromObjects([
-    '<< /Type /Catalog /Pages 2 0 R >>',
-    '<< /Type /Pages /Kids [3 0 R] /Count 1 >>',
-    '<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Contents 4 0 R /Resources << /Font << /F1 5 0 R /F2 6 0 R >> >> >>',
-    `<< /Length ${content.length} >>\nstream\n${content}endstream`,
-    '<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica /Encoding /WinAnsiEncoding >>',
-    '<< /Type /Font /Subtype /Type3 /FontBBox [0 0 1000 1000] /FontMatrix [0.001 0 0 0.001 0 0] /CharProcs << /a0 7 0 R >> ' +
-      '/Encoding << /Type /Encoding /Differences [0 /a0] >> /FirstChar 0 /LastChar 0 /Widths [500] /Resources << >> >>',
-    `<< /Length ${glyph.length} >>\nstream\n${glyph}\nendstream`,
-  ]);
+  const pdf = type3GlyphPdf(content, 0);
   const doc = await extractBytes(pdf, 'https://example.test/emoji.pdf', 'application/pdf');
   assert.deepEqual(
     doc.blocks.map((b) => b.text),
@@ -611,3 +581,23 @@ test('a run sized past the largest number is no text, and the rest of its page i
   for (let k = 1; k <= 6; k++) assert.ok(text.includes(`Line ${k} of the page is read.`), text);
   assert.equal(/Nowhere/.test(text), false);
 });
+
+/**
+ * A one-page PDF of `content` (a content stream) with Helvetica as /F1 and, as /F2, a Type 3 font of
+ * one glyph at `code` that maps to no character: what pdflatex's bitmap \textbullet and Ghostscript's
+ * bullets and a browser's .notdef look like to pdfjs.
+ */
+function type3GlyphPdf(content: string, code: number): Uint8Array {
+  const glyph = '0 0 0 0 0 0 d1 0 0 m 1 0 l 1 1 l h f';
+  return pdfFromObjects([
+    '<< /Type /Catalog /Pages 2 0 R >>',
+    '<< /Type /Pages /Kids [3 0 R] /Count 1 >>',
+    '<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Contents 4 0 R /Resources << /Font << /F1 5 0 R /F2 6 0 R >> >> >>',
+    `<< /Length ${content.length} >>\nstream\n${content}endstream`,
+    '<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica /Encoding /WinAnsiEncoding >>',
+    `<< /Type /Font /Subtype /Type3 /FontBBox [0 0 1000 1000] /FontMatrix [0.001 0 0 0.001 0 0] /CharProcs << /a${code} 7 0 R >> ` +
+      `/Encoding << /Type /Encoding /Differences [${code} /a${code}] >> ` +
+      `/FirstChar ${code} /LastChar ${code} /Widths [500] /Resources << >> >>`,
+    `<< /Length ${glyph.length} >>\nstream\n${glyph}\nendstream`,
+  ]);
+}
