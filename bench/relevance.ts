@@ -428,7 +428,10 @@ function runSpecQuestions(): SpecRow[] | undefined {
   return rows;
 }
 
-/** --per-question: the questions where a peer's nDCG@10 is above Episteme's, with every engine's. */
+/**
+ * --per-question: the questions where a peer's nDCG@10 is above Episteme's, with every engine's; with
+ * --no-peers, every question's (to compare two builds question by question).
+ */
 function printPerQuestion(engines: string[]): void {
   const byQuestion = new Map<string, Map<string, number>>();
   for (const row of perQuestionRows) {
@@ -436,10 +439,11 @@ function printPerQuestion(engines: string[]): void {
     scores.set(row.engine, row.ndcg);
     byQuestion.set(row.id, scores);
   }
-  console.log(`per question, where a peer is above Episteme (nDCG@10: ${engines.map((e) => e.split(' ')[0]).join(', ')})`);
+  const all = engines.length === 1;
+  console.log(`per question${all ? '' : ', where a peer is above Episteme'} (nDCG@10: ${engines.map((e) => e.split(' ')[0]).join(', ')})`);
   for (const [id, scores] of byQuestion) {
     const own = scores.get(engines[0]!) ?? 0;
-    if (engines.slice(1).every((engine) => (scores.get(engine) ?? 0) <= own)) continue;
+    if (!all && engines.slice(1).every((engine) => (scores.get(engine) ?? 0) <= own)) continue;
     console.log(`  ${id.padEnd(8)} ${engines.map((engine) => f4(scores.get(engine) ?? 0)).join('  ')}`);
   }
   perQuestionRows.length = 0;

@@ -1,7 +1,7 @@
 import { symbolTerms } from '../index/symbol-terms.js';
 import { tokenize } from '../index/tokenizer.js';
 import { compareCodeUnits } from '../store/canonical-json.js';
-import { STOP_TERMS } from './stop-words.js';
+import { STOP_TERMS, STOP_WORDS } from './stop-words.js';
 import { appendAll } from '../array-extremes.js';
 
 /**
@@ -12,7 +12,8 @@ import { appendAll } from '../array-extremes.js';
  * words (see stop-words.ts) when the query has other words to score. A stop word joined to other
  * words without a space (a hyphenated term such as "same-origin"), or written in capitals in a query
  * that has lower-case letters ("a body in a GET request"), is not left out. Symbols the query
- * writes (`->>`, `<=>`, `\K`: symbol-terms.ts) are scoring terms too, in no phrase.
+ * writes (`->>`, `<=>`, `\K`: symbol-terms.ts) are scoring terms too, in no phrase. An English
+ * contraction ("doesn't", "it's") is a function word (withoutContractions).
  */
 export interface ParsedQuery {
   /** Distinct terms, sorted (the fixed order in which scores are summed). */
@@ -30,6 +31,12 @@ export interface ParsedQuery {
 }
 
 export function parseQueryTerms(inputs: readonly string[]): ParsedQuery {
+  const parsed = parseWords(inputs, true);
+  // A query of nothing but contractions ("don't") is scored by what it says, as the index has it.
+  return parsed.scoringTerms.length > 0 ? parsed : parseWords(inputs, false);
+}
+
+function parseWords(inputs: readonly string[], dropContractions: boolean): ParsedQuery {
   const scoring = new Map<string, number>();
   const quoted = new Set<string>();
   const joined = new Set<string>();
@@ -46,7 +53,10 @@ export function parseQueryTerms(inputs: readonly string[]): ParsedQuery {
     const pieces = input.split('"');
     // Pieces at odd positions were inside quotes, unless the last quote is unmatched.
     const closed = pieces.length % 2 === 1 ? pieces.length : pieces.length - 1;
-    pieces.forEach((piece, index) => {
+    pieces.forEach((quotedPiece, index) => {
+      const inQuotes = index % 2 === 1 && index < closed;
+      // A phrase matches the text as written: a quoted "doesn't" is the words doesn and t, as indexed.
+      const piece = inQuotes || !dropContractions ? quotedPiece : withoutContractions(quotedPiece);
       const terms = tokenize(piece);
       for (const term of terms) scoring.set(term, (scoring.get(term) ?? 0) + 1);
       appendAll(sequence, terms);
@@ -59,7 +69,6 @@ export function parseQueryTerms(inputs: readonly string[]): ParsedQuery {
         if (parts.length > 1) for (const part of parts) joined.add(part);
         else if (mixedCase && parts.length === 1 && isCapitalised(word)) joined.add(parts[0]!);
       }
-      const inQuotes = index % 2 === 1 && index < closed;
       if (!inQuotes || terms.length === 0) return;
       for (const term of terms) quoted.add(term);
       if (terms.length === 1) {
@@ -83,6 +92,28 @@ export function parseQueryTerms(inputs: readonly string[]): ParsedQuery {
     requiredTerms: [...required].sort(compareCodeUnits),
     sequences: said.map((sequence) => sequence.filter((term) => scored.has(term))).filter((sequence) => sequence.length > 0),
   };
+}
+
+/**
+ * English contractions: a word, an apostrophe (straight or typographic) and a clitic (n't, 's, 're,
+ * 've, 'll, 'd, 'm) with no letter after it. The tokenizer splits at the apostrophe, so "doesn't"
+ * read as the words "doesn" and "t", rare and joined (a technical term, scored whatever the stop
+ * list says): they outscored a question's content words wherever a passage happened to say
+ * "doesn't". The Snowball stop list has the contracted forms as function words (stop-words.ts): a
+ * negated auxiliary (isn't, doesn't, won't) is one, and so is a function word with its clitic (it's,
+ * that's, you're, I've). A possessive ("server's", "de Gaulle's") is left as written: dropping its
+ * "s" lost on TIME, whose questions and articles say "FRANCE'S" alike. Only outside quotes: a quoted
+ * phrase matches the text as the index has it.
+ */
+const CONTRACTION = /(\p{L}+)['\u2019](t|s|re|ve|ll|d|m)(?![\p{L}\p{N}])/giu;
+const FUNCTION_WORDS: ReadonlySet<string> = new Set(STOP_WORDS.split(' '));
+
+export function withoutContractions(text: string): string {
+  return text.replace(CONTRACTION, (whole, word: string, clitic: string) => {
+    const lower = word.toLowerCase();
+    const contracted = clitic.toLowerCase() === 't' ? lower.endsWith('n') : FUNCTION_WORDS.has(lower);
+    return contracted ? ' ' : whole;
+  });
 }
 
 /** Two letters or more, every one of them upper case ("GET", "IF", "GET:"; not "I", "Get", "MiB"). */

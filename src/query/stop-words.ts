@@ -3,8 +3,9 @@
  * The index keeps every word, so quoted phrases and quoted words still match them exactly.
  * The list is lunr 2's English list together with the Snowball English stop list (Martin Porter's,
  * published with the stemmer the tokenizer uses: snowball.tartarus.org/algorithms/english/stop.txt;
- * its words, not its contracted forms such as "isn't" or "won't", which tokenize to fragments that
- * are words too: isn, t, won), both generic lists not fitted to any test collection, minus the words
+ * its words; its contracted forms such as "isn't" or "won't" tokenize to fragments that are words
+ * too (isn, t, won), so query-terms.ts leaves them out as whole words before tokenizing), both
+ * generic lists not fitted to any test collection, minus the words
  * that carry normative meaning in standards (RFC 2119/8174: must, should, may, not; and no, nor,
  * cannot), which agents search for on purpose. The Snowball list adds the prepositions,
  * determiners and reflexives lunr's lacks (between, through, during, before, over, under, both,

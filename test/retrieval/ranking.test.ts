@@ -158,6 +158,34 @@ test('a stop word joined to other words without a space is part of a technical t
   assert.equal(ask(indexOf(docs), ['same-origin request']).hits[0]!.chunkId, 'same#b');
 });
 
+test("a contraction is a function word: doesn't and it's score nothing; a possessive and a quoted contraction are text", () => {
+  const terms = (text: string): string[] => parseQueryTerms([text]).scoringTerms;
+  // Straight and typographic apostrophes; the tokenizer alone made "doesn" and "t" joined words that scored.
+  assert.deepEqual(terms("may an extension it doesn't understand be skipped"), ['extens', 'mai', 'skip', 'understand']);
+  assert.deepEqual(terms('why isn\u2019t it cached when it\u2019s fresh'), ['cach', 'fresh']);
+  assert.deepEqual(terms("what's the default and you're sure"), ['default', 'sure']);
+  // A possessive keeps its word (and its "s", as before): only function words contract.
+  assert.deepEqual(terms("the server's reply"), ['repli', 's', 'server']);
+  // Quoted, it is matched as the index has it; alone, the contractions are the query.
+  assert.deepEqual(terms('"doesn\'t" matter'), ['doesn', 'matter', 't']);
+  assert.deepEqual(terms("don't"), ['don', 't']);
+  // Not contractions: quotes around a keyword, a name with an apostrophe, a clitic-like start of a word.
+  assert.deepEqual(terms("'self' source"), ['self', 'sourc']);
+  assert.deepEqual(terms("O'Reilly's book"), ['book', 'o', 'reilli', 's']);
+  assert.deepEqual(terms("it'stable"), ['it', 'stabl']);
+
+  // The passage that says the question's content words ranks above one that only shares "doesn't".
+  const docs = [
+    single('index', 'git skips an optional extension that it does not understand when it reads the index'),
+    single('sideband', "the client doesn't want sideband two, and doesn't ask for progress either"),
+    ...['c', 'd', 'e', 'f'].map((id) => single(id, `unrelated filler text number ${id} about other matters`)),
+  ];
+  assert.equal(
+    ask(indexOf(docs), ["can a reader tell whether an extension it doesn't understand may be skipped"]).hits[0]!.chunkId,
+    'index#b',
+  );
+});
+
 test('a stop word typed in capitals in a lower-case question is a name and scores; in an all-capitals query it does not', () => {
   const terms = (text: string): string[] => parseQueryTerms([text]).scoringTerms;
   assert.deepEqual(terms('may a GET request carry a body'), ['bodi', 'carri', 'get', 'mai', 'request']);
