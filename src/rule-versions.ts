@@ -137,8 +137,11 @@
  *     descriptions nest their headings); in Markdown, a line of Hugo shortcode tags alone is markup.
  * 44: the passage a titled aside's heading opens is named by the heading's own id (else its self-link's), not by
  *     the last id written inside it (`<h3 id="new"><span id="old">` named the blocks after it #old).
+ * 45: a Texinfo definition-list term that carries an index entry (`@vtable`, `@ftable`, `@deffn`: texi2any's
+ *     `<dt id="index-HISTCONTROL">`, Texinfo 7's `<dt><a id="index-...">`, makeinfo's `<a name>`) is an API
+ *     entry, a subsection headed by its name; HeVeA's `hevea_defaultN` index anchors are generated ids.
  */
-export const EXTRACT_RULE_VERSION = 44;
+export const EXTRACT_RULE_VERSION = 45;
 /**
  * The PDF extractor's own version (1: pdf-parse tables; 2: tables from geometry with rowPages, and
  * heading-guess limits; 3: unruled tables as reports set them (wrapped cells at the row pitch, bold

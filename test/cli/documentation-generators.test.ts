@@ -65,7 +65,10 @@ const TEXINFO = `<!DOCTYPE html><html><!-- Created by GNU Texinfo 6.8, https://w
 <span id="index-spinning"></span><p>Widgets spin when their axle is greased.</p>
 <dl compact="compact"><dt id="index-WIDGET_005fSPEED"><span><code>WIDGET_SPEED</code>
 <a href="#index-WIDGET_005fSPEED" class="copiable-anchor"> &para;</a></span></dt>
-<dd><p>The speed at which widgets spin.</p></dd></dl>
+<dd><p>The speed at which widgets spin.</p></dd>
+<dt><code>--verbose</code></dt><dd><p>Say more while spinning.</p></dd></dl>
+<dl><dt><a name="index-WIDGET_005fPATH"></a><code>WIDGET_PATH</code></dt>
+<dd><p>Where widgets are looked for (as makeinfo 4 wrote it).</p></dd></dl>
 <span id="Invoked-non_002dinteractively"></span><h4 class="subsubheading">Invoked non-interactively</h4>
 <p>A widget started by a script reads no startup file.</p>
 <div class="example"><pre class="example">widget --spin
@@ -119,6 +122,10 @@ const TEXI2ANY = `<!DOCTYPE html><html><!-- Created by GNU Texinfo 7.0, https://
 <h3 class="section" id="Preparing-and-Running-Widget"><span>1.1 Preparing and Running Widget<a class="copiable-link"
  href="#Preparing-and-Running-Widget"> &para;</a></span></h3>
 <p>To prepare, write a widgetfile.</p>
+<dl class="vtable">
+<dt><a class="index-entry-id" id="index-WIDGET_005fHOME"></a><span><code class="code">WIDGET_HOME</code><a class="copiable-link"
+ href="#index-WIDGET_005fHOME"> &para;</a></span></dt>
+<dd><p>The folder widgets are prepared in.</p></dd></dl>
 </div></div>
 </body></html>`;
 
@@ -191,6 +198,9 @@ test('manuals built by DocBook XSL, AsciiDoc and Texinfo: sections at their ids,
         [1, 'Widget Reference Manual', null, []],
         [1, 'Widget Features', 'Top', ['Widget-Features-1']],
         [2, 'Introduction', 'Introduction', ['Introduction-1']],
+        // A term that carries an index entry (@vtable) is an entry of its own, headed by its name; a term without one is text of it.
+        [3, 'WIDGET_SPEED', 'index-WIDGET_005fSPEED', []],
+        [3, 'WIDGET_PATH', 'index-WIDGET_005fPATH', []],
         [4, 'Invoked non-interactively', 'Invoked-non_002dinteractively', []],
         [2, 'Table of Contents', null, []],
       ],
@@ -203,6 +213,7 @@ test('manuals built by DocBook XSL, AsciiDoc and Texinfo: sections at their ids,
       'an index entry is cited at its paragraph',
     );
     assert.equal(texinfo.blocks.find((b) => b.text.startsWith('A widget started'))!.fragment, 'Invoked-non_002dinteractively');
+    assert.equal(texinfo.blocks.find((b) => b.text.startsWith('Where widgets are looked'))!.fragment, 'index-WIDGET_005fPATH');
     assert.equal(texinfo.blocks.find((b) => b.text.startsWith('widget --spin'))!.kind, 'code', '@example is code');
 
     const texi2html = doc(entries[3]![0]);
@@ -228,11 +239,12 @@ test('manuals built by DocBook XSL, AsciiDoc and Texinfo: sections at their ids,
       [
         [2, '1', 'Overview of widget', 'Overview', ['Overview-of-widget']],
         [3, '1.1', 'Preparing and Running Widget', 'Preparing', ['Preparing-and-Running-Widget']],
+        [4, null, 'WIDGET_HOME', 'index-WIDGET_005fHOME', []],
       ],
     );
     assert.deepEqual(
       texi2any.blocks.map((b) => b.text),
-      ['The widget utility spins automatically.', 'To prepare, write a widgetfile.'],
+      ['The widget utility spins automatically.', 'To prepare, write a widgetfile.', 'WIDGET_HOME', 'The folder widgets are prepared in.'],
     );
 
     const asciidoctor = doc(entries[5]![0]);
@@ -261,6 +273,7 @@ test('manuals built by DocBook XSL, AsciiDoc and Texinfo: sections at their ids,
     assert.equal((await cite('maximum precision')).fragment, 'DATATYPE-INT');
     assert.equal((await cite('starting point new widgets')).fragment, '_options');
     assert.equal((await cite('speed')).fragment, 'index-WIDGET_005fSPEED', 'an index entry of a definition');
+    assert.equal((await cite('WIDGET_HOME folder')).fragment, 'index-WIDGET_005fHOME', 'an entry, cited at its id');
   } finally {
     rig.cleanup();
   }

@@ -259,13 +259,14 @@ test('a generated back-reference id is never cited when a stable id covers the m
   assert.ok(isGeneratedId('rfc.iref.g.62'));
   assert.ok(!isGeneratedId('rfc.section.8.8.3.p.2'));
   // Sphinx's index-entry targets, docutils' numbered ids, DocBook XSL's position ids, pandoc's code
-  // blocks and their lines.
-  for (const generated of ['index-0', 'index-77', 'id1', 'id23', 'id-1.5.7.13.18.7', 'id-1.9', 'cb5', 'cb5-12'])
+  // blocks and their lines, HeVeA's index entries.
+  for (const generated of ['index-0', 'index-77', 'id1', 'id23', 'id-1.5.7.13.18.7', 'id-1.9', 'cb5', 'cb5-12', 'hevea_default12'])
     assert.ok(isGeneratedId(generated), generated);
   for (const stable of ['concept-header', 'section-4.2', 'step-3', 'dom-node-appendchild', 'p-2.1', 'index', 'index-of-terms', 'idle'])
     assert.ok(!isGeneratedId(stable), stable);
   for (const stable of ['id', 'identity', 'id-token', 'DATATYPE-DATETIME', 're.DOTALL', '_options', 'index-entry-2x', 'cb', 'cbor'])
     assert.ok(!isGeneratedId(stable), stable);
+  for (const stable of ['hevea_default', 'sec12']) assert.ok(!isGeneratedId(stable), stable);
   // The nearest stable anchor before the match, even when a generated one is nearer.
   const anchors: [number, string][] = [
     [0, 'concept-header'],
