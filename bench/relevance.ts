@@ -116,13 +116,21 @@ const lunrEngine: Engine = (units) => {
     for (const unit of units) this.add({ id: unit.id, text: unitText(unit) });
   });
   // Query through the builder: lunr's query-string syntax would treat ':' '-' '+' '~' as operators.
-  return (query) =>
-    index
-      .query((q) => {
-        q.term(lunr!.tokenizer(plain(query)), {});
-      })
-      .slice(0, DEPTH)
-      .map((result) => result.ref);
+  return (query) => {
+    try {
+      return index
+        .query((q) => {
+          q.term(lunr!.tokenizer(plain(query)), {});
+        })
+        .slice(0, DEPTH)
+        .map((result) => result.ref);
+    } catch (error) {
+      // lunr 2 fails inside its own index on some terms (its inverted index is a plain object): as a
+      // user of lunr would, this query gets no results.
+      console.log(`  (lunr failed on ${JSON.stringify(query.slice(0, 80))}: ${error instanceof Error ? error.message : String(error)})`);
+      return [];
+    }
+  };
 };
 
 const fts5: Engine = (units) => {

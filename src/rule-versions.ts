@@ -140,8 +140,10 @@
  * 45: a Texinfo definition-list term that carries an index entry (`@vtable`, `@ftable`, `@deffn`: texi2any's
  *     `<dt id="index-HISTCONTROL">`, Texinfo 7's `<dt><a id="index-...">`, makeinfo's `<a name>`) is an API
  *     entry, a subsection headed by its name; HeVeA's `hevea_defaultN` index anchors are generated ids.
+ * 46: steps introduced by a paragraph that defines them ("To <dfn id=x>x</dfn> given y, run these steps:")
+ *     cite the definition's id when they have none of their own, not the section's.
  */
-export const EXTRACT_RULE_VERSION = 45;
+export const EXTRACT_RULE_VERSION = 46;
 /**
  * The PDF extractor's own version (1: pdf-parse tables; 2: tables from geometry with rowPages, and
  * heading-guess limits; 3: unruled tables as reports set them (wrapped cells at the row pitch, bold

@@ -69,6 +69,29 @@ test('an <ol> without an introduction is a list; steps inside a note stay the no
   );
 });
 
+test('steps and lists a paragraph defines cite the definition, not the section; an id of their own or nearer still wins', async () => {
+  const blocks = await blocksOf(
+    '<p>To <dfn id="forgiving-decode">forgiving decode</dfn> a string <var>s</var>, run these steps:</p>' +
+      '<ol><li>Remove whitespace from <var>s</var>.<li>Return failure when its length is odd.</ol>' +
+      // Not steps by the family's introductions, but led into by the definition: a list of its rules.
+      '<p>Execute the following <dfn id="rules-for-text">rules for text</dfn>:</p><ol><li>Look at the first bytes.</ol>' +
+      '<p>A <a href="#x" id="ref-for-x">linked term</a> and no definition, run these steps:</p><ol><li>Skip.</ol>' +
+      '<p>To <dfn id="own">own</dfn>, run these steps:</p><ol id="own-steps"><li>Keep your id.</ol>' +
+      '<div id="wrapper"><p>To <dfn id="wrapped">wrap</dfn>, run these steps:</p><ol><li>Stay in the wrapper.</ol></div>' +
+      '<p>To <dfn id="noted">note</dfn> things, see below.</p><ol><li>Not led into.</ol>',
+  );
+  const fragmentOf = (start: string): [string, string | null] => {
+    const block = blocks.find((b) => b.text.startsWith(start))!;
+    return [block.kind, block.fragment];
+  };
+  assert.deepEqual(fragmentOf('1. Remove whitespace'), ['algorithm', 'forgiving-decode']);
+  assert.deepEqual(fragmentOf('1. Look at'), ['list', 'rules-for-text']);
+  assert.deepEqual(fragmentOf('1. Skip'), ['algorithm', 's'], 'a back-reference defines nothing: the section');
+  assert.deepEqual(fragmentOf('1. Keep your id'), ['algorithm', 'own-steps']);
+  assert.deepEqual(fragmentOf('1. Stay in'), ['algorithm', 'wrapper']);
+  assert.deepEqual(fragmentOf('1. Not led'), ['list', 's'], 'a paragraph that does not end in a colon leads into nothing');
+});
+
 test('WHATWG-style steps with omitted </p> and </li> stay siblings, with numbering from start=', async () => {
   const [, alg] = await blocksOf(
     '<p>To go, run these steps:</p><ol><li><p>One.<li><p>Two:<ol start="3"><li><p>Three.<li><p>Four.</ol><li><p>Five.</ol>',

@@ -6,6 +6,7 @@ import { TextSink, normalizeSpace } from '../text-sink.js';
 import { MAX_OUTLINE_DEPTH } from '../input-bounds.js';
 import { ecmarkdownSteps } from './ecmarkdown.js';
 import { SKIP_TAGS } from './tags.js';
+import { isGeneratedId } from '../../document/generated-ids.js';
 import type { HtmlWalk, WalkContext } from './walk.js';
 
 /**
@@ -19,7 +20,7 @@ import type { HtmlWalk, WalkContext } from './walk.js';
  * own line as "<path>. <text>", indented by depth, so a reader (and the index) sees "3.2.1." and the
  * chunker can cite the steps a chunk covers.
  */
-export function extractAlgorithm(walk: HtmlWalk, el: Element, ctx: WalkContext): void {
+export function extractAlgorithm(walk: HtmlWalk, el: Element, ctx: WalkContext, definedBy?: string): void {
   const sink = new TextSink();
   const keywords: KeywordSpan[] = [];
   const links: Link[] = [];
@@ -45,19 +46,44 @@ export function extractAlgorithm(walk: HtmlWalk, el: Element, ctx: WalkContext):
     'algorithm',
     text,
     ctx,
-    { keywords, links, start: el.startIndex, end: el.endIndex, steps: steps.length > 0 ? steps : undefined },
+    { keywords, links, start: el.startIndex, end: el.endIndex, steps: steps.length > 0 ? steps : undefined, definedBy },
     el,
   );
 }
 
-/** True when `ol` follows a paragraph that introduces steps ("The X algorithm steps are:"). */
-export function isIntroducedStepList(walk: HtmlWalk, ol: Element, introductions: readonly string[]): boolean {
-  if (introductions.length === 0) return false;
-  let prev = ol.prev;
+/**
+ * The paragraph right before a list that leads into it (its text ends with a colon: "To <dfn>x</dfn>,
+ * run these steps:", "execute the following <dfn>rules for ...</dfn>:"), and its text, or null.
+ */
+export function leadParagraph(walk: HtmlWalk, list: Element): { paragraph: Element; text: string } | null {
+  let prev = list.prev;
   while (prev !== null && isText(prev) && prev.data.trim() === '') prev = prev.prev;
-  if (prev === null || !isTag(prev) || prev.name !== 'p' || walk.rules.prune(prev)) return false;
+  if (prev === null || !isTag(prev) || prev.name !== 'p' || walk.rules.prune(prev)) return null;
   const text = normalizeSpace(textOf(prev)).toLowerCase();
-  return introductions.some((ending) => text.endsWith(ending));
+  return text.endsWith(':') ? { paragraph: prev, text } : null;
+}
+
+/** Whether a lead paragraph introduces steps ("The X algorithm steps are:"): a family's algorithmIntroductions. */
+export function introducesSteps(lead: { text: string }, introductions: readonly string[]): boolean {
+  return introductions.some((ending) => lead.text.endsWith(ending));
+}
+
+/**
+ * The id of the definition a lead paragraph makes: its first `<dfn>` with an id of the source's own
+ * (not a generated back-reference). The list after it is that definition (its steps, its rules): a
+ * match in it cites the definition, as a reader looking up "forgiving-base64 decode" opens
+ * `#forgiving-base64-decode`, not the section that also holds the encoder.
+ */
+export function definitionIdOf(paragraph: Element): string | undefined {
+  const stack: AnyNode[] = [...paragraph.children].reverse();
+  while (stack.length > 0) {
+    const node = stack.pop()!;
+    if (!isTag(node)) continue;
+    const id = node.attribs['id'];
+    if (node.name === 'dfn' && id !== undefined && id !== '' && !isGeneratedId(id)) return id;
+    for (let i = node.children.length - 1; i >= 0; i--) stack.push(node.children[i]!);
+  }
+  return undefined;
 }
 
 export const LIST_DEPTH_CAPPED = `Lists nested deeper than ${MAX_OUTLINE_DEPTH} levels are kept in the text of the deepest item.`;

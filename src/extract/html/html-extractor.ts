@@ -17,7 +17,7 @@ import type { BlockExtra, HtmlWalk, WalkContext } from './walk.js';
 import { blockMarker, contextBelow, isInformativeStatement } from './normativity.js';
 import { holdsContentAfter, openHeadingSection } from './sections.js';
 import { asideKindOf, asideTitleIds, extractAside, isTitledAside } from './notes.js';
-import { extractAlgorithm, isIntroducedStepList } from './algorithms.js';
+import { definitionIdOf, extractAlgorithm, introducesSteps, leadParagraph } from './algorithms.js';
 import { extractDefinitionList, extractList } from './lists.js';
 import { extractGridTable, extractLayoutTerms, extractTable, layoutTableCell, layoutTermRows } from './tables.js';
 import { tableInsertionRule } from './table-parsing.js';
@@ -336,14 +336,17 @@ class HtmlWalker implements HtmlWalk {
         });
         return;
       case 'ol':
-        if (isIntroducedStepList(this, el, r.algorithmIntroductions)) extractAlgorithm(this, el, ctx);
-        else extractList(this, el, ctx);
-        return;
       case 'ul':
       case 'menu':
-      case 'dir':
-        extractList(this, el, ctx);
+      case 'dir': {
+        // A list a paragraph leads into with a definition ("To <dfn>x</dfn>, run these steps:") is that definition's.
+        const lead = leadParagraph(this, el);
+        const definedBy = lead === null ? undefined : definitionIdOf(lead.paragraph);
+        if (el.name === 'ol' && lead !== null && introducesSteps(lead, r.algorithmIntroductions))
+          extractAlgorithm(this, el, ctx, definedBy);
+        else extractList(this, el, ctx, definedBy);
         return;
+      }
       case 'table': {
         const cell = layoutTableCell(el, this.rules.prune);
         const terms = cell === undefined ? layoutTermRows(el) : undefined;
@@ -596,7 +599,11 @@ class HtmlWalker implements HtmlWalk {
       anchors = [...leading.map((id) => ({ id, start: 0 })), ...anchors];
       this.leadingIds = [];
     }
-    const fragment = ownId !== undefined && ownId !== '' ? ownId : (this.passageFragment(ctx) ?? this.nearestFragment(ctx, extra.start));
+    let fragment = ownId !== undefined && ownId !== '' ? ownId : (this.passageFragment(ctx) ?? this.nearestFragment(ctx, extra.start));
+    // Steps a paragraph defines cite the definition rather than a section around them; an element
+    // nearer than the section that has an id (`div#text-method-algo` around them) still names them.
+    if (fragment !== ownId && extra.definedBy !== undefined && (fragment === null || this.isSectionFragment(fragment)))
+      fragment = extra.definedBy;
     // The blocks after this one are in the passage its last empty anchor opens (passageAnchor), or
     // the heading of a titled aside: the aside's id names what follows it as a heading's would.
     const titleIds = el !== undefined && this.titledAside(el) ? asideTitleIds(el) : [];
@@ -635,6 +642,11 @@ class HtmlWalker implements HtmlWalk {
           : { end: extra.end === null ? extra.start : extra.end + 1, start: extra.start, unit: 'utf16-source' },
     });
     for (const id of trailing) this.leadingIds.push(id);
+  }
+
+  /** Whether `id` is the fragment of a section open here (a block citing it names no place nearer). */
+  private isSectionFragment(id: string): boolean {
+    return this.builder.openSections.some((section) => section.fragment === id);
   }
 
   /**

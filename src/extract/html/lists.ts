@@ -8,9 +8,12 @@ import { isNoteMarkerElement } from './flow.js';
 import { BLOCK_TAGS, SKIP_TAGS } from './tags.js';
 import type { HtmlWalk, WalkContext } from './walk.js';
 
-/** `<ul>`, `<ol>`, `<menu>`, `<dir>`: one list block with its items nested as in the source. */
-export function extractList(walk: HtmlWalk, el: Element, ctx: WalkContext): void {
-  walk.addFlowBlock('list', el, ctx, { ordered: el.name === 'ol', items: listItems(walk, el) });
+/**
+ * `<ul>`, `<ol>`, `<menu>`, `<dir>`: one list block with its items nested as in the source; `definedBy`,
+ * the definition the paragraph before it leads into it with (algorithms.ts definitionIdOf).
+ */
+export function extractList(walk: HtmlWalk, el: Element, ctx: WalkContext, definedBy?: string): void {
+  walk.addFlowBlock('list', el, ctx, { ordered: el.name === 'ol', items: listItems(walk, el), definedBy });
 }
 
 /** `<dl>`: one block with its term/definition groups (`<div>` wrappers allowed). */

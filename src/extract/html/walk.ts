@@ -36,6 +36,11 @@ export interface BlockExtra {
   caption?: string;
   spans?: TableSpan[];
   language?: string;
+  /**
+   * The id of the definition the block belongs to when it has none of its own: the steps an
+   * introducing paragraph's `<dfn>` names ("To <dfn id=x>x</dfn> given y, run these steps:").
+   */
+  definedBy?: string;
 }
 
 /**
