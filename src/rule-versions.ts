@@ -142,8 +142,10 @@
  *     entry, a subsection headed by its name; HeVeA's `hevea_defaultN` index anchors are generated ids.
  * 46: steps introduced by a paragraph that defines them ("To <dfn id=x>x</dfn> given y, run these steps:")
  *     cite the definition's id when they have none of their own, not the section's.
+ * 47: text and inline elements written directly in a definition list of API entries (between its terms, or left there
+ *     by the tree depth cap: 300 nested Texinfo `dl > dd` entries) are paragraphs, not dropped.
  */
-export const EXTRACT_RULE_VERSION = 46;
+export const EXTRACT_RULE_VERSION = 47;
 /**
  * The PDF extractor's own version (1: pdf-parse tables; 2: tables from geometry with rowPages, and
  * heading-guess limits; 3: unruled tables as reports set them (wrapped cells at the row pitch, bold

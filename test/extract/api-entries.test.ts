@@ -195,6 +195,41 @@ test('generated pages of nested Sphinx entries: every paragraph is in, and cites
 });
 
 /**
+ * Text written directly in a definition list of entries (between its terms, as a browser shows it, or
+ * what the tree depth cap leaves there: past MAX_TREE_DEPTH an element's text attaches to the element at
+ * the cap, so 300 nested `dl > dd` of Texinfo index entries leave the deeper terms' names and paragraphs as
+ * text of a `<dl>`) is a paragraph of the entry it follows, as a plain definition list keeps it.
+ */
+test('text directly in a definition list of entries is kept, also past the tree depth cap', async () => {
+  const texinfo = (body: string): string =>
+    '<!doctype html><html><head><title>Vars</title><meta name="Generator" content="makeinfo"></head><body>' +
+    `<h3 class="section" id="V">Vars</h3>${body}</body></html>`;
+  const stray = await extractBytes(
+    texinfo(
+      '<dl>Stray words before the first term.<dt><a name="index-HOME"></a><code>HOME</code><dd>The home folder.' +
+        '<dt><a name="index-PATH"></a><code>PATH</code></dt>Words between <code>PATH</code> and its definition.<dd>The search path.</dl>',
+    ),
+    'https://www.gnu.org/software/widget/manual/vars.html',
+    'text/html',
+  );
+  const cited = (text: string): string | null | undefined => stray.blocks.find((b) => b.text === text)?.fragment;
+  assert.equal(cited('Stray words before the first term.'), 'V');
+  assert.equal(cited('The home folder.'), 'index-HOME');
+  assert.equal(cited('Words between PATH and its definition.'), 'index-PATH');
+  assert.equal(cited('The search path.'), 'index-PATH');
+
+  const depth = 300;
+  let nested = '';
+  for (let i = 0; i < depth; i++) nested += `<dl><dt id="index-D${i}">Name${i}</dt><dd><p>Depth${i} text.</p>`;
+  nested += '</dd></dl>'.repeat(depth);
+  const deep = await extractBytes(texinfo(nested), 'https://www.gnu.org/software/widget/manual/deep.html', 'text/html');
+  const text = deep.blocks.map((b) => b.text).join('\n');
+  const lost = [];
+  for (let i = 0; i < depth; i++) if (!text.includes(`Depth${i} text.`)) lost.push(i);
+  assert.deepEqual(lost, [], 'every paragraph is in the document');
+});
+
+/**
  * DocBook XSL writes a variable list's entries as `dl.variablelist > dt`, the entry's id on the `<dt>`
  * (PostgreSQL's command parameters) or as an empty `<a name>` opening it (Wayland's client API, made
  * from Doxygen XML): each such entry is a subsection headed by its term, its synopsis and text inside

@@ -408,8 +408,26 @@ class HtmlWalker implements HtmlWalk {
     const around = this.builder.currentSection;
     const level = (around?.level ?? 0) + 1;
     let termsOpen = false;
+    // Text and inline elements written directly in the list (a browser shows them; past the tree depth
+    // cap the text of deeper terms and paragraphs is left there) are read as walkContainer reads them.
+    let run: AnyNode[] = [];
+    const flush = (): void => {
+      if (run.length > 0) this.inlineRun(run, ctx);
+      run = [];
+    };
     for (const child of dl.children) {
+      if (isText(child) || isCDATA(child)) {
+        if (!isText(child) || child.data.trim() !== '') termsOpen = false;
+        run.push(child);
+        continue;
+      }
       if (!isTag(child) || SKIP_TAGS.has(child.name) || this.rules.prune(child)) continue;
+      if (child.name !== 'dt' && child.name !== 'dd' && !this.isBlockLevel(child)) {
+        termsOpen = false;
+        run.push(child);
+        continue;
+      }
+      flush();
       const childCtx = contextBelow(this.rules, child, ctx);
       if (child.name !== 'dt') {
         termsOpen = false;
@@ -432,6 +450,7 @@ class HtmlWalker implements HtmlWalk {
         this.addFlowBlock('paragraph', child, childCtx, {});
       }
     }
+    flush();
     this.builder.resumeSection(around);
   }
 
