@@ -144,8 +144,10 @@
  *     cite the definition's id when they have none of their own, not the section's.
  * 47: text and inline elements written directly in a definition list of API entries (between its terms, or left there
  *     by the tree depth cap: 300 nested Texinfo `dl > dd` entries) are paragraphs, not dropped.
+ * 48: a family's algorithmIntroductions that do not end with a colon (a workspace family's "as follows.") make the
+ *     `<ol>` after them steps again (rule 46 asked every introduction's paragraph to end with one).
  */
-export const EXTRACT_RULE_VERSION = 47;
+export const EXTRACT_RULE_VERSION = 48;
 /**
  * The PDF extractor's own version (1: pdf-parse tables; 2: tables from geometry with rowPages, and
  * heading-guess limits; 3: unruled tables as reports set them (wrapped cells at the row pitch, bold

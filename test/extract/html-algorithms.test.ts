@@ -4,7 +4,9 @@ import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Block, Chunk } from '../../src/document/types.js';
 import { Sandbox } from '../hostile/harness.js';
-import { extractBytes, fixturesDir } from './helpers.js';
+import { extractBytes, fixturesDir, snapshotFor } from './helpers.js';
+import { DEFAULT_EXTRACT_OPTIONS, extractDocument } from '../../src/extract/extract.js';
+import { type LoadedFamily, loadFamilies } from '../../src/extract/families.js';
 
 /**
  * Algorithms: emu-alg, div.algorithm and an <ol> introduced as steps become `algorithm` blocks with
@@ -90,6 +92,43 @@ test('steps and lists a paragraph defines cite the definition, not the section; 
   assert.deepEqual(fragmentOf('1. Keep your id'), ['algorithm', 'own-steps']);
   assert.deepEqual(fragmentOf('1. Stay in'), ['algorithm', 'wrapper']);
   assert.deepEqual(fragmentOf('1. Not led'), ['list', 's'], 'a paragraph that does not end in a colon leads into nothing');
+});
+
+test('a family introduction that does not end in a colon still makes the <ol> after it steps', async () => {
+  // A workspace family's algorithmIntroductions are any endings (rules.schema.json): "as follows." is one.
+  const generic = loadFamilies().find((family) => family.rules.id === 'generic')!;
+  const html = generic.rules.html!;
+  const acme: LoadedFamily = {
+    rules: {
+      ...generic.rules,
+      id: 'acme',
+      match: { hosts: ['docs.acme.test'], hostSuffixes: [] },
+      html: { ...html, algorithmIntroductions: ['the steps are as follows.', 'run these steps:'] },
+    },
+    file: 'acme.json',
+    workspaceFile: 'my-rules/acme.json',
+  };
+  const url = 'https://docs.acme.test/spin';
+  const bytes = new TextEncoder().encode(
+    '<!doctype html><title>t</title><h2 id="s">S</h2><p>To spin, the steps are as follows.</p><ol><li>Grease the axle.<li>Turn it.</ol>' +
+      '<p>To stop, run these steps:</p><ol><li>Brake.</ol>',
+  );
+  const doc = await extractDocument({
+    documentId: 'doc-test',
+    source: { url },
+    snapshot: snapshotFor(url, 'text/html', bytes),
+    body: bytes,
+    options: DEFAULT_EXTRACT_OPTIONS,
+    families: [acme],
+  });
+  assert.equal(doc.family, 'acme');
+  assert.deepEqual(
+    doc.blocks.filter((b) => b.kind !== 'paragraph').map((b) => [b.kind, b.text]),
+    [
+      ['algorithm', '1. Grease the axle.\n2. Turn it.'],
+      ['algorithm', '1. Brake.'],
+    ],
+  );
 });
 
 test('WHATWG-style steps with omitted </p> and </li> stay siblings, with numbering from start=', async () => {

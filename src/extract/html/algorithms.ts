@@ -52,15 +52,21 @@ export function extractAlgorithm(walk: HtmlWalk, el: Element, ctx: WalkContext, 
 }
 
 /**
- * The paragraph right before a list that leads into it (its text ends with a colon: "To <dfn>x</dfn>,
- * run these steps:", "execute the following <dfn>rules for ...</dfn>:"), and its text, or null.
+ * The paragraph right before a list, and its text (lower case, spaces collapsed), or null. It leads
+ * into the list when its text ends with a colon ("To <dfn>x</dfn>, run these steps:", "execute the
+ * following <dfn>rules for ...</dfn>:"; leadsInto), or with a family's algorithmIntroductions
+ * (introducesSteps), which need not end with one: a workspace family may say "as follows.".
  */
 export function leadParagraph(walk: HtmlWalk, list: Element): { paragraph: Element; text: string } | null {
   let prev = list.prev;
   while (prev !== null && isText(prev) && prev.data.trim() === '') prev = prev.prev;
   if (prev === null || !isTag(prev) || prev.name !== 'p' || walk.rules.prune(prev)) return null;
-  const text = normalizeSpace(textOf(prev)).toLowerCase();
-  return text.endsWith(':') ? { paragraph: prev, text } : null;
+  return { paragraph: prev, text: normalizeSpace(textOf(prev)).toLowerCase() };
+}
+
+/** Whether a lead paragraph leads into the list after it: its text ends with a colon. */
+export function leadsInto(lead: { text: string }): boolean {
+  return lead.text.endsWith(':');
 }
 
 /** Whether a lead paragraph introduces steps ("The X algorithm steps are:"): a family's algorithmIntroductions. */

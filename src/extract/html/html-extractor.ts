@@ -17,7 +17,7 @@ import type { BlockExtra, HtmlWalk, WalkContext } from './walk.js';
 import { blockMarker, contextBelow, isInformativeStatement } from './normativity.js';
 import { holdsContentAfter, openHeadingSection } from './sections.js';
 import { asideKindOf, asideTitleIds, extractAside, isTitledAside } from './notes.js';
-import { definitionIdOf, extractAlgorithm, introducesSteps, leadParagraph } from './algorithms.js';
+import { definitionIdOf, extractAlgorithm, introducesSteps, leadParagraph, leadsInto } from './algorithms.js';
 import { extractDefinitionList, extractList } from './lists.js';
 import { extractGridTable, extractLayoutTerms, extractTable, layoutTableCell, layoutTermRows } from './tables.js';
 import { tableInsertionRule } from './table-parsing.js';
@@ -341,7 +341,7 @@ class HtmlWalker implements HtmlWalk {
       case 'dir': {
         // A list a paragraph leads into with a definition ("To <dfn>x</dfn>, run these steps:") is that definition's.
         const lead = leadParagraph(this, el);
-        const definedBy = lead === null ? undefined : definitionIdOf(lead.paragraph);
+        const definedBy = lead === null || !leadsInto(lead) ? undefined : definitionIdOf(lead.paragraph);
         if (el.name === 'ol' && lead !== null && introducesSteps(lead, r.algorithmIntroductions))
           extractAlgorithm(this, el, ctx, definedBy);
         else extractList(this, el, ctx, definedBy);
