@@ -146,8 +146,11 @@
  *     by the tree depth cap: 300 nested Texinfo `dl > dd` entries) are paragraphs, not dropped.
  * 48: a family's algorithmIntroductions that do not end with a colon (a workspace family's "as follows.") make the
  *     `<ol>` after them steps again (rule 46 asked every introduction's paragraph to end with one).
+ * 49: in a definition list of API entries, a term that starts an item without naming an entry (a Texinfo `@table`
+ *     item with no index entry after one that has) and its definition are in the section around the list, not
+ *     in the entry before them (they cited `#index-_002d_002dspeed` under "--speed" for `--verbose`).
  */
-export const EXTRACT_RULE_VERSION = 48;
+export const EXTRACT_RULE_VERSION = 49;
 /**
  * The PDF extractor's own version (1: pdf-parse tables; 2: tables from geometry with rowPages, and
  * heading-guess limits; 3: unruled tables as reports set them (wrapped cells at the row pitch, bold

@@ -229,6 +229,31 @@ test('text directly in a definition list of entries is kept, also past the tree 
   assert.deepEqual(lost, [], 'every paragraph is in the document');
 });
 
+test('a Texinfo term without an index entry after an entry is not text of that entry: the section around the list cites it', async () => {
+  const doc = await extractBytes(
+    '<!doctype html><html><head><title>M</title><meta name="Generator" content="makeinfo"></head><body>' +
+      '<span id="Options"></span><h3 class="section">2 Options</h3><dl compact="compact">' +
+      '<dt id="index-_002d_002dspeed"><span><code>--speed</code></span></dt><dd><p>Set the spin speed.</p></dd>' +
+      '<dt><code>--verbose</code></dt><dd><p>Say more while spinning.</p></dd>' +
+      '<dt id="index-_002d_002dquiet"><code>--quiet</code></dt><dt><code>-q</code></dt><dd><p>Say nothing.</p></dd></dl>' +
+      '<p>Options may be combined.</p></body></html>',
+    'https://www.gnu.org/software/widget/manual/options.html',
+    'text/html',
+  );
+  const byId = new Map(doc.sections.map((s) => [s.id, s]));
+  const at = (text: string): [string | null | undefined, string | null | undefined] => {
+    const block = doc.blocks.find((b) => b.text === text);
+    return [block?.fragment, byId.get(block?.sectionId ?? '')?.heading];
+  };
+  assert.deepEqual(at('Set the spin speed.'), ['index-_002d_002dspeed', '--speed']);
+  assert.deepEqual(at('--verbose'), ['Options', 'Options']);
+  assert.deepEqual(at('Say more while spinning.'), ['Options', 'Options']);
+  // A term right after an entry's term (@itemx) is still another name of that entry.
+  assert.deepEqual(at('-q'), ['index-_002d_002dquiet', '--quiet']);
+  assert.deepEqual(at('Say nothing.'), ['index-_002d_002dquiet', '--quiet']);
+  assert.deepEqual(at('Options may be combined.'), ['Options', 'Options']);
+});
+
 /**
  * DocBook XSL writes a variable list's entries as `dl.variablelist > dt`, the entry's id on the `<dt>`
  * (PostgreSQL's command parameters) or as an empty `<a name>` opening it (Wayland's client API, made

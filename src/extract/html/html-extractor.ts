@@ -447,6 +447,9 @@ class HtmlWalker implements HtmlWalk {
         }
         this.addFlowBlock('paragraph', child, childCtx, {});
       } else {
+        // A term that starts an item of its own without naming an entry (a Texinfo @table item with no
+        // index entry after an @vindex one) is no part of the entry before it: the section around the list.
+        if (!termsOpen) this.builder.resumeSection(around);
         this.addFlowBlock('paragraph', child, childCtx, {});
       }
     }
