@@ -149,8 +149,10 @@
  * 49: in a definition list of API entries, a term that starts an item without naming an entry (a Texinfo `@table`
  *     item with no index entry after one that has) and its definition are in the section around the list, not
  *     in the entry before them (they cited `#index-_002d_002dspeed` under "--speed" for `--verbose`).
+ * 50: a table row of one cell spanning every column, with no id, heads the rows after it: a match in it cites the
+ *     first id of its group (the Unicode annexes' "Do not break within emoji flag sequences..." cites #GB12, not #GB11).
  */
-export const EXTRACT_RULE_VERSION = 49;
+export const EXTRACT_RULE_VERSION = 50;
 /**
  * The PDF extractor's own version (1: pdf-parse tables; 2: tables from geometry with rowPages, and
  * heading-guess limits; 3: unruled tables as reports set them (wrapped cells at the row pitch, bold

@@ -155,3 +155,34 @@ test('table-part tags outside any table are left to the parser (content kept)', 
   );
   assert.match(doc.blocks.map((b) => b.text).join('\n'), /loose cell[\s\S]*loose row/);
 });
+
+test('a row of one cell across the whole table heads the rows after it: a match in it cites their first id', async () => {
+  const [rules] = await tablesOf(
+    '<table>' +
+      '<tr><td colspan="4">Do not break between a CR and LF.</td></tr>' +
+      '<tr><td><a name="GB3" href="#GB3">GB3</a></td><td>CR</td><td>×</td><td>LF</td></tr>' +
+      '<tr><td class="rule" colspan="4">Do not break within emoji flag sequences.</td></tr>' +
+      '<tr><td><a name="GB12" href="#GB12">GB12</a></td><td>sot (RI RI)* RI</td><td>×</td><td>RI</td></tr>' +
+      '<tr><td><a name="GB13" href="#GB13">GB13</a></td><td>[^RI] (RI RI)* RI</td><td>×</td><td>RI</td></tr>' +
+      // A heading row with an id of its own is cited by it; one with no id after it (up to the next) names nothing.
+      '<tr><td colspan="4" id="own">Rows of their own.</td></tr>' +
+      '<tr><td colspan="4">Otherwise, break everywhere.</td></tr>' +
+      '<tr><td>GB999</td><td>Any</td><td>÷</td><td>Any</td></tr>' +
+      '</table>',
+  );
+  const anchors = (rules!.anchors ?? []).map((a) => [a.id, rules!.text.slice(a.start, a.start + 12)]);
+  assert.deepEqual(anchors, [
+    ['GB3', 'Do not break'],
+    ['GB3', 'GB3 | CR | ×'],
+    ['GB12', 'Do not break'],
+    ['GB12', 'GB12 | sot ('],
+    ['GB13', 'GB13 | [^RI]'],
+    ['own', 'Rows of thei'],
+  ]);
+  // A table of one column has no such rows: each row is a row.
+  const [list] = await tablesOf('<table><tr><td>One</td></tr><tr><td><a name="x"></a>Two</td></tr></table>');
+  assert.deepEqual(
+    (list!.anchors ?? []).map((a) => a.id),
+    ['x'],
+  );
+});

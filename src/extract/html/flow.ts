@@ -26,6 +26,11 @@ export class FlowWriter {
    * A self-link (`<a id="x" href="#x">`) is not one: it names its place.
    */
   readonly linkIds = new Set<string>();
+  /**
+   * Rows that head the rows after them (tables.ts rowGroupIds): each is cited by the first id of its
+   * group, recorded where the row's text starts; null outside a table's text.
+   */
+  rowGroupIds: ReadonlyMap<Element, string> | null = null;
   /** How many `<sup>`/`<sub>` enclose the node being written. */
   private scriptNesting = 0;
   /** This writer serves one document: its links resolve against its URL. */
@@ -88,6 +93,8 @@ export class FlowWriter {
     // Cells stay on their row's line, separated by " | "; rows and other blocks start new lines.
     const block = BLOCK_TAGS.has(name) && name !== 'td' && name !== 'th';
     if (block && !pre) sink.lineBreak(1);
+    const groupId = name === 'tr' ? this.rowGroupIds?.get(node) : undefined;
+    if (groupId !== undefined && this.anchors !== null) this.anchors.push({ id: groupId, start: sink.length });
     let childDepth = depth;
     if (name === 'li') {
       const parent = node.parent;

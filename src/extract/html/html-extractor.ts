@@ -741,6 +741,15 @@ class HtmlWalker implements HtmlWalk {
     this.builder.openSection({ fragment: id, heading, level: Math.min(level, 6), number: null });
   }
 
+  flowTable(table: Element, sink: TextSink, keywords: KeywordSpan[], links: Link[], rowGroupIds: ReadonlyMap<Element, string>): void {
+    this.writer.rowGroupIds = rowGroupIds.size > 0 ? rowGroupIds : null;
+    try {
+      this.flow(table, sink, keywords, links, false);
+    } finally {
+      this.writer.rowGroupIds = null;
+    }
+  }
+
   flow(node: AnyNode, sink: TextSink, keywords: KeywordSpan[], links: Link[], pre: boolean, depth = 0): void {
     if (this.blockAnchors?.sink !== sink) this.blockAnchors = { sink, anchors: [] };
     this.writer.anchors = this.blockAnchors.anchors;

@@ -4,6 +4,8 @@ import type { KeywordSpan } from '../bcp14.js';
 import type { Link, TableSpan } from '../document-builder.js';
 import { TextSink, normalizeSpace } from '../text-sink.js';
 import type { HtmlWalk, WalkContext } from './walk.js';
+import { anchorId } from './anchors.js';
+import { isGeneratedId } from '../../document/generated-ids.js';
 
 /** Block content that a layout table's one filled cell holds (a table of data holds none of these in its only row). */
 const LAYOUT_CONTENT = new Set(['pre', 'p', 'div', 'ul', 'ol', 'dl', 'blockquote', 'table']);
@@ -164,7 +166,7 @@ export function extractTable(walk: HtmlWalk, el: Element, ctx: WalkContext): voi
   const sink = new TextSink(true);
   const keywords: KeywordSpan[] = [];
   const links: Link[] = [];
-  walk.flow(el, sink, keywords, links, false);
+  walk.flowTable(el, sink, keywords, links, rowGroupIds(walk, [...heads, ...bodies, ...feet].flat()));
   const text = sink.toString();
   if (text === '') return;
   walk.addBlock(
@@ -250,6 +252,54 @@ function lineOffsets(raw: string): (index: number) => number {
   const trimmed = raw.length - raw.trimStart().length;
   const lead = trimmed === 0 ? 0 : landing[trimmed - 1]! + 1;
   return (index) => landing[index]! - lead;
+}
+
+/**
+ * Rows that head the rows after them: a row of one cell that spans every column of the table (of two
+ * columns or more) and holds no id, such as the Unicode annexes' "Do not break within emoji flag
+ * sequences..." above the rules GB12 and GB13. Each is cited by the first stable id of the rows after
+ * it, up to the next such row: a match in the description cites the rule it describes, where it cited
+ * the rule before it. `rows` in document order.
+ */
+function rowGroupIds(walk: HtmlWalk, rows: readonly Element[]): Map<Element, string> {
+  const groups = new Map<Element, string>();
+  let columns = 0;
+  const cellsOf = rows.map((row) =>
+    row.children.filter((c): c is Element => isTag(c) && (c.name === 'td' || c.name === 'th') && !walk.rules.prune(c)),
+  );
+  for (const cells of cellsOf)
+    columns = Math.max(
+      columns,
+      cells.reduce((n, cell) => n + spanAttribute(cell, 'colspan', 1, 1000, 1), 0),
+    );
+  if (columns < 2) return groups;
+  // Backwards: the first id after a heading row, up to the next heading row.
+  let firstAfter: string | undefined;
+  for (let i = rows.length - 1; i >= 0; i--) {
+    const cells = cellsOf[i]!;
+    const own = firstStableId(rows[i]!);
+    const heading = cells.length === 1 && spanAttribute(cells[0]!, 'colspan', 1, 1000, 1) >= columns && own === undefined;
+    if (heading) {
+      if (firstAfter !== undefined) groups.set(rows[i]!, firstAfter);
+      firstAfter = undefined;
+    } else if (own !== undefined) firstAfter = own;
+  }
+  return groups;
+}
+
+/** The first id in `el` or below it that a citation may name (not a generator's back-reference). */
+function firstStableId(el: Element): string | undefined {
+  const stack: Element[] = [el];
+  while (stack.length > 0) {
+    const node = stack.pop()!;
+    const id = anchorId(node);
+    if (id !== undefined && !isGeneratedId(id)) return id;
+    for (let i = node.children.length - 1; i >= 0; i--) {
+      const child = node.children[i]!;
+      if (isTag(child)) stack.push(child);
+    }
+  }
+  return undefined;
 }
 
 function rowsOf(walk: HtmlWalk, group: Element): Element[] {

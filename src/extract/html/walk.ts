@@ -58,6 +58,8 @@ export interface HtmlWalk {
   walkContainer(parent: Element | Document, ctx: WalkContext): void;
   /** Writes the reading text of `node` into `sink`, recording marked keywords and links. */
   flow(node: AnyNode, sink: TextSink, keywords: KeywordSpan[], links: Link[], pre: boolean, depth?: number): void;
+  /** flow() of a table whose heading rows are cited by their groups' first ids (tables.ts rowGroupIds). */
+  flowTable(table: Element, sink: TextSink, keywords: KeywordSpan[], links: Link[], rowGroupIds: ReadonlyMap<Element, string>): void;
   /** Text of a cell or item without block structure. */
   plainText(node: AnyNode): string;
   /** One block of running text (with its keywords and links); `beforeAdd` sees the text first. */
