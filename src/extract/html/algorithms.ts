@@ -61,7 +61,16 @@ export function leadParagraph(walk: HtmlWalk, list: Element): { paragraph: Eleme
   let prev = list.prev;
   while (prev !== null && isText(prev) && prev.data.trim() === '') prev = prev.prev;
   if (prev === null || !isTag(prev) || prev.name !== 'p' || walk.rules.prune(prev)) return null;
-  return { paragraph: prev, text: normalizeSpace(textOf(prev)).toLowerCase() };
+  const paragraph = prev;
+  // Read only when asked (introducesSteps, leadsInto): most lists need neither.
+  let text: string | undefined;
+  return {
+    paragraph,
+    get text(): string {
+      text ??= normalizeSpace(textOf(paragraph)).toLowerCase();
+      return text;
+    },
+  };
 }
 
 /** Whether a lead paragraph leads into the list after it: its text ends with a colon. */

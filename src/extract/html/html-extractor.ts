@@ -341,7 +341,8 @@ class HtmlWalker implements HtmlWalk {
       case 'dir': {
         // A list a paragraph leads into with a definition ("To <dfn>x</dfn>, run these steps:") is that definition's.
         const lead = leadParagraph(this, el);
-        const definedBy = lead === null || !leadsInto(lead) ? undefined : definitionIdOf(lead.paragraph);
+        const defined = lead === null ? undefined : definitionIdOf(lead.paragraph);
+        const definedBy = defined !== undefined && leadsInto(lead!) ? defined : undefined;
         if (el.name === 'ol' && lead !== null && introducesSteps(lead, r.algorithmIntroductions))
           extractAlgorithm(this, el, ctx, definedBy);
         else extractList(this, el, ctx, definedBy);

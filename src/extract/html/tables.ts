@@ -272,7 +272,9 @@ function rowGroupIds(walk: HtmlWalk, rows: readonly Element[]): Map<Element, str
       columns,
       cells.reduce((n, cell) => n + spanAttribute(cell, 'colspan', 1, 1000, 1), 0),
     );
-  if (columns < 2) return groups;
+  // Most tables have no such row: their rows' ids are not looked for.
+  if (columns < 2 || !cellsOf.some((cells) => cells.length === 1 && spanAttribute(cells[0]!, 'colspan', 1, 1000, 1) >= columns))
+    return groups;
   // Backwards: the first id after a heading row, up to the next heading row.
   let firstAfter: string | undefined;
   for (let i = rows.length - 1; i >= 0; i--) {
