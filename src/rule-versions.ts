@@ -151,8 +151,10 @@
  *     in the entry before them (they cited `#index-_002d_002dspeed` under "--speed" for `--verbose`).
  * 50: a table row of one cell spanning every column, with no id, heads the rows after it: a match in it cites the
  *     first id of its group (the Unicode annexes' "Do not break within emoji flag sequences..." cites #GB12, not #GB11).
+ * 51: text and inline elements written directly in a family's entry list (pod2html's `<dl>`) are paragraphs, not
+ *     dropped, as rule 47 made them in lists of API entries.
  */
-export const EXTRACT_RULE_VERSION = 50;
+export const EXTRACT_RULE_VERSION = 51;
 /**
  * The PDF extractor's own version (1: pdf-parse tables; 2: tables from geometry with rowPages, and
  * heading-guess limits; 3: unruled tables as reports set them (wrapped cells at the row pitch, bold

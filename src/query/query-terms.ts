@@ -95,7 +95,7 @@ function parseWords(inputs: readonly string[], dropContractions: boolean): Parse
 }
 
 /**
- * English contractions: a word, an apostrophe (straight or typographic) and a clitic (n't, 's, 're,
+ * English contractions: a word, an apostrophe (straight, typographic, or a mark typed for one) and a clitic (n't, 's, 're,
  * 've, 'll, 'd, 'm) with no letter after it. The tokenizer splits at the apostrophe, so "doesn't"
  * read as the words "doesn" and "t", rare and joined (a technical term, scored whatever the stop
  * list says): they outscored a question's content words wherever a passage happened to say
@@ -107,7 +107,9 @@ function parseWords(inputs: readonly string[], dropContractions: boolean): Parse
  */
 // The lookbehind starts a match only where a word starts: without it, a run of letters with no
 // apostrophe was scanned again from each of its letters (a 4,096-letter term took 40 ms, quadratic).
-const CONTRACTION = /(?<![\p{L}\p{N}])(\p{L}+)['\u2019](t|s|re|ve|ll|d|m)(?![\p{L}\p{N}])/giu;
+// Besides the straight and typographic apostrophes, the marks typed for one: a left quote (autocorrect
+// facing the wrong way), a full-width apostrophe, a grave and an acute accent (keyboards without one).
+const CONTRACTION = /(?<![\p{L}\p{N}])(\p{L}+)['\u2019\u2018\uFF07`\u00B4](t|s|re|ve|ll|d|m)(?![\p{L}\p{N}])/giu;
 const FUNCTION_WORDS: ReadonlySet<string> = new Set(STOP_WORDS.split(' '));
 
 export function withoutContractions(text: string): string {

@@ -128,6 +128,29 @@ test("pod2html: chosen by its markup; its contents list is chrome; an =item list
   );
 });
 
+test('pod2html: text and inline elements written directly in an entry list are paragraphs, not dropped', async () => {
+  const html =
+    '<html><head><title>perlfunc</title><link rev="made" href="mailto:root@localhost" /></head><body>\n' +
+    '<ul id="index"><li><a href="#NAME">NAME</a></li></ul>\n<h1 id="NAME">NAME</h1>\n' +
+    '<dl>\nLoose text before the first item.\n<dt id="chop">chop</dt>\n<dd><p>Chops a string.</p></dd>\n' +
+    'Stray <b>bold</b> words between items.\n<dt id="chomp">chomp</dt>\n<dd><p>Removes a newline.</p></dd>\nTrailing text.</dl>\n' +
+    '</body></html>\n';
+  const doc = await extractBytes(html, URL, 'text/html');
+  assert.equal(doc.family, 'pod2html');
+  assert.deepEqual(
+    doc.blocks.map((b) => b.text),
+    [
+      'Loose text before the first item.',
+      'chop',
+      'Chops a string.',
+      'Stray bold words between items.',
+      'chomp',
+      'Removes a newline.',
+      'Trailing text.',
+    ],
+  );
+});
+
 test('a <link rev="made"> alone (no pod2html contents list) claims no generator: the page stays generic', async () => {
   const html =
     '<!DOCTYPE html><html><head><title>t</title><link rev="made" href="mailto:someone@example.test"></head>' +

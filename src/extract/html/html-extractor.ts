@@ -530,8 +530,24 @@ class HtmlWalker implements HtmlWalk {
   private walkEntryList(list: Element, ctx: WalkContext): void {
     let termCtx = ctx;
     let afterTerm = false;
+    // Text and inline elements written directly in the list (a browser shows them; past the tree depth
+    // cap the text of deeper terms is left there) are read as walkContainer reads them.
+    let run: AnyNode[] = [];
+    const flush = (): void => {
+      if (run.length > 0) this.inlineRun(run, ctx);
+      run = [];
+    };
     for (const child of list.children) {
+      if (isText(child) || isCDATA(child)) {
+        run.push(child);
+        continue;
+      }
       if (!isTag(child) || SKIP_TAGS.has(child.name) || this.rules.prune(child)) continue;
+      if (child.name !== 'dt' && child.name !== 'dd' && child.name !== 'div' && !this.isBlockLevel(child)) {
+        run.push(child);
+        continue;
+      }
+      flush();
       if (child.name === 'dt') {
         if (!afterTerm) termCtx = contextBelow(this.rules, child, ctx);
         this.addFlowBlock('paragraph', child, contextBelow(this.rules, child, ctx), {});
@@ -545,6 +561,7 @@ class HtmlWalker implements HtmlWalk {
       else if (child.name === 'div') this.walkEntryList(child, ctx);
       else this.blockElement(child, ctx);
     }
+    flush();
   }
 
   /** Whether a grid table of the family (gridTableSelectors) is inside `el`; memoized, so nested lists ask once per element. */
