@@ -153,8 +153,11 @@
  *     first id of its group (the Unicode annexes' "Do not break within emoji flag sequences..." cites #GB12, not #GB11).
  * 51: text and inline elements written directly in a family's entry list (pod2html's `<dl>`) are paragraphs, not
  *     dropped, as rule 47 made them in lists of API entries.
+ * 52: a definition list's term with no id of its own whose first link goes to an id written after the list and
+ *     before the next heading (Bikeshed's "for web developers" boxes: `element . closest(selectors)`) is cited,
+ *     with its description, by that id (#dom-element-closest), not by the section or the link's back-reference.
  */
-export const EXTRACT_RULE_VERSION = 51;
+export const EXTRACT_RULE_VERSION = 52;
 /**
  * The PDF extractor's own version (1: pdf-parse tables; 2: tables from geometry with rowPages, and
  * heading-guess limits; 3: unruled tables as reports set them (wrapped cells at the row pitch, bold

@@ -1,4 +1,5 @@
 import { type AnyNode, type Element, isTag, isText } from 'domhandler';
+import { isGeneratedId } from '../../document/generated-ids.js';
 
 /**
  * Ids that sit on anchors rather than on the element they name: `<h3><a name="Old"></a>6.3
@@ -60,4 +61,19 @@ export function leadingAnchorId(block: Element, matches: (el: Element) => boolea
   };
   for (const c of block.children) visit(c);
   return found;
+}
+
+/** The first id in `el` or below it that a citation may name (not a generator's back-reference). */
+export function firstStableId(el: Element): string | undefined {
+  const stack: Element[] = [el];
+  while (stack.length > 0) {
+    const node = stack.pop()!;
+    const id = anchorId(node);
+    if (id !== undefined && !isGeneratedId(id)) return id;
+    for (let i = node.children.length - 1; i >= 0; i--) {
+      const child = node.children[i]!;
+      if (isTag(child)) stack.push(child);
+    }
+  }
+  return undefined;
 }

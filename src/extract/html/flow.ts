@@ -27,10 +27,11 @@ export class FlowWriter {
    */
   readonly linkIds = new Set<string>();
   /**
-   * Rows that head the rows after them (tables.ts rowGroupIds): each is cited by the first id of its
-   * group, recorded where the row's text starts; null outside a table's text.
+   * Elements cited by an id that is not their own, recorded where their text starts: a table's rows
+   * that head the rows after them, by their group's first id (tables.ts rowGroupIds); a definition
+   * list's terms that name a definition after the list, by its id (term-targets.ts). Null elsewhere.
    */
-  rowGroupIds: ReadonlyMap<Element, string> | null = null;
+  leadIds: ReadonlyMap<Element, string> | null = null;
   /** How many `<sup>`/`<sub>` enclose the node being written. */
   private scriptNesting = 0;
   /** This writer serves one document: its links resolve against its URL. */
@@ -93,8 +94,8 @@ export class FlowWriter {
     // Cells stay on their row's line, separated by " | "; rows and other blocks start new lines.
     const block = BLOCK_TAGS.has(name) && name !== 'td' && name !== 'th';
     if (block && !pre) sink.lineBreak(1);
-    const groupId = name === 'tr' ? this.rowGroupIds?.get(node) : undefined;
-    if (groupId !== undefined && this.anchors !== null) this.anchors.push({ id: groupId, start: sink.length });
+    const leadId = this.leadIds?.get(node);
+    if (leadId !== undefined && this.anchors !== null) this.anchors.push({ id: leadId, start: sink.length });
     let childDepth = depth;
     if (name === 'li') {
       const parent = node.parent;

@@ -11,6 +11,7 @@ import type { KeywordSpan } from '../bcp14.js';
 import { TextSink, normalizeSpace } from '../text-sink.js';
 import { MAX_TREE_DEPTH, parseMarkup, type ParsedMarkup } from '../markup-parser.js';
 import { type CompiledRules, compileRules, type Matcher } from './compiled-rules.js';
+import { DocumentIds } from './term-targets.js';
 import { FlowWriter } from './flow.js';
 import { BLOCK_TAGS, HEADING_LEVEL, KNOWN_INLINE, SKIP_TAGS, containsHeading, containsSectionHeading } from './tags.js';
 import type { BlockExtra, HtmlWalk, WalkContext } from './walk.js';
@@ -131,6 +132,8 @@ class HtmlWalker implements HtmlWalk {
   private readonly sectionHeadingInside = new WeakMap<Element, boolean>();
   /** Whether a grid table is inside an element (holdsGridTable), asked once per element. */
   private readonly gridTableInside = new WeakMap<Element, boolean>();
+  /** Where the document's ids and headings are (documentIds), built on first use. */
+  private ids: DocumentIds | undefined;
 
   constructor(
     ctx: HtmlExtractContext,
@@ -759,13 +762,23 @@ class HtmlWalker implements HtmlWalk {
     this.builder.openSection({ fragment: id, heading, level: Math.min(level, 6), number: null });
   }
 
-  flowTable(table: Element, sink: TextSink, keywords: KeywordSpan[], links: Link[], rowGroupIds: ReadonlyMap<Element, string>): void {
-    this.writer.rowGroupIds = rowGroupIds.size > 0 ? rowGroupIds : null;
+  withLeadIds(leadIds: ReadonlyMap<Element, string>, write: () => void): void {
+    const outer = this.writer.leadIds;
+    this.writer.leadIds = leadIds.size > 0 ? leadIds : null;
     try {
-      this.flow(table, sink, keywords, links, false);
+      write();
     } finally {
-      this.writer.rowGroupIds = null;
+      this.writer.leadIds = outer;
     }
+  }
+
+  documentIds(from: AnyNode): DocumentIds {
+    if (this.ids === undefined) {
+      let root = from;
+      while (root.parent !== null) root = root.parent;
+      this.ids = new DocumentIds(root);
+    }
+    return this.ids;
   }
 
   flow(node: AnyNode, sink: TextSink, keywords: KeywordSpan[], links: Link[], pre: boolean, depth = 0): void {

@@ -7,6 +7,7 @@ import { LIST_DEPTH_CAPPED } from './algorithms.js';
 import { isNoteMarkerElement } from './flow.js';
 import { BLOCK_TAGS, SKIP_TAGS } from './tags.js';
 import type { HtmlWalk, WalkContext } from './walk.js';
+import { termTargetIds } from './term-targets.js';
 
 /**
  * `<ul>`, `<ol>`, `<menu>`, `<dir>`: one list block with its items nested as in the source; `definedBy`,
@@ -18,7 +19,11 @@ export function extractList(walk: HtmlWalk, el: Element, ctx: WalkContext, defin
 
 /** `<dl>`: one block with its term/definition groups (`<div>` wrappers allowed). */
 export function extractDefinitionList(walk: HtmlWalk, el: Element, ctx: WalkContext): void {
-  walk.addFlowBlock('definition-list', el, ctx, { entries: definitionEntries(walk, el) });
+  // A term that names a definition the section gives after the list is cited by it (term-targets.ts).
+  walk.withLeadIds(
+    termTargetIds(el, () => walk.documentIds(el)),
+    () => walk.addFlowBlock('definition-list', el, ctx, { entries: definitionEntries(walk, el) }),
+  );
 }
 
 /** The item of an ordered list nested in an item, its members in code-unit order. */

@@ -4,8 +4,7 @@ import type { KeywordSpan } from '../bcp14.js';
 import type { Link, TableSpan } from '../document-builder.js';
 import { TextSink, normalizeSpace } from '../text-sink.js';
 import type { HtmlWalk, WalkContext } from './walk.js';
-import { anchorId } from './anchors.js';
-import { isGeneratedId } from '../../document/generated-ids.js';
+import { firstStableId } from './anchors.js';
 
 /** Block content that a layout table's one filled cell holds (a table of data holds none of these in its only row). */
 const LAYOUT_CONTENT = new Set(['pre', 'p', 'div', 'ul', 'ol', 'dl', 'blockquote', 'table']);
@@ -166,7 +165,7 @@ export function extractTable(walk: HtmlWalk, el: Element, ctx: WalkContext): voi
   const sink = new TextSink(true);
   const keywords: KeywordSpan[] = [];
   const links: Link[] = [];
-  walk.flowTable(el, sink, keywords, links, rowGroupIds(walk, [...heads, ...bodies, ...feet].flat()));
+  walk.withLeadIds(rowGroupIds(walk, [...heads, ...bodies, ...feet].flat()), () => walk.flow(el, sink, keywords, links, false));
   const text = sink.toString();
   if (text === '') return;
   walk.addBlock(
@@ -287,21 +286,6 @@ function rowGroupIds(walk: HtmlWalk, rows: readonly Element[]): Map<Element, str
     } else if (own !== undefined) firstAfter = own;
   }
   return groups;
-}
-
-/** The first id in `el` or below it that a citation may name (not a generator's back-reference). */
-function firstStableId(el: Element): string | undefined {
-  const stack: Element[] = [el];
-  while (stack.length > 0) {
-    const node = stack.pop()!;
-    const id = anchorId(node);
-    if (id !== undefined && !isGeneratedId(id)) return id;
-    for (let i = node.children.length - 1; i >= 0; i--) {
-      const child = node.children[i]!;
-      if (isTag(child)) stack.push(child);
-    }
-  }
-  return undefined;
 }
 
 function rowsOf(walk: HtmlWalk, group: Element): Element[] {

@@ -3,6 +3,7 @@ import type { AlgorithmStep, BlockKind, DocumentBuilder, Link, ListItem, Marker,
 import type { KeywordSpan } from '../bcp14.js';
 import type { TextSink } from '../text-sink.js';
 import type { CompiledRules } from './compiled-rules.js';
+import type { DocumentIds } from './term-targets.js';
 
 /** Inherited while walking: the nearest id and the normativity marker in effect. */
 export interface WalkContext {
@@ -58,8 +59,10 @@ export interface HtmlWalk {
   walkContainer(parent: Element | Document, ctx: WalkContext): void;
   /** Writes the reading text of `node` into `sink`, recording marked keywords and links. */
   flow(node: AnyNode, sink: TextSink, keywords: KeywordSpan[], links: Link[], pre: boolean, depth?: number): void;
-  /** flow() of a table whose heading rows are cited by their groups' first ids (tables.ts rowGroupIds). */
-  flowTable(table: Element, sink: TextSink, keywords: KeywordSpan[], links: Link[], rowGroupIds: ReadonlyMap<Element, string>): void;
+  /** Runs `write` with elements whose text starts where an id not their own is cited (FlowWriter.leadIds). */
+  withLeadIds(leadIds: ReadonlyMap<Element, string>, write: () => void): void;
+  /** Where the document's ids and headings are (term-targets.ts), built on first use. */
+  documentIds(from: AnyNode): DocumentIds;
   /** Text of a cell or item without block structure. */
   plainText(node: AnyNode): string;
   /** One block of running text (with its keywords and links); `beforeAdd` sees the text first. */

@@ -1,0 +1,69 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { extractBytes } from './helpers.js';
+import { chunkDocument, DEFAULT_CHUNK_OPTIONS } from '../../src/chunk/chunker.js';
+import { buildDocumentPart, DEFAULT_INDEX_OPTIONS, loadSearchIndex, mergeSearchIndex } from '../../src/index/search-index.js';
+import { runQuery } from '../../src/query/query.js';
+
+/**
+ * Extract rule 52: a definition list's term that names a definition the section gives after the list
+ * (Bikeshed's "for web developers" boxes) is cited, with its description, by that definition's id.
+ */
+const URL = 'https://dom.example.test/';
+
+const PAGE =
+  '<!doctype html><head><title>DOM</title></head><body>' +
+  '<h2 id="earlier">Earlier</h2><p>The <dfn id="concept-tree-root">root</dfn> of a tree.</p>' +
+  '<h2 id="interface-element">Interface Element</h2>' +
+  '<dl class="domintro">' +
+  '<dt><code><var>element</var> . <a href="#dom-element-closest" id="ref-for-dom-element-closest\u2460">closest(selectors)</a></code>' +
+  '<dd>Returns the first inclusive ancestor that matches <var>selectors</var>, and null otherwise.' +
+  '<dt><code><var>element</var> . <a href="#dom-element-matches" id="ref-for-dom-element-matches\u2460">matches(selectors)</a></code>' +
+  '<dd>Returns true if matching <var>selectors</var> against the ' +
+  '<a href="#concept-tree-root" id="ref-for-concept-tree-root\u2461">root</a> yields it.' +
+  // Links that are uses, not names: a definition before the list, one past the next heading, another page, a generated id.
+  '<dt><code><a href="#concept-tree-root">root</a></code><dd>Defined above the list.' +
+  '<dt><code><a href="#dom-later">later()</a></code><dd>Defined in the next section.' +
+  '<dt><code><a href="https://other.example.test/#dom-element-closest">closest</a></code><dd>Another page.' +
+  '<dt><code><a href="#ref-for-x\u2460">x</a></code><dd>A back-reference.' +
+  // A term with an id of its own keeps it.
+  '<dt id="dom-element-id-dev"><code><a href="#dom-element-id">id</a></code><dd>Returns the element id.' +
+  '</dl>' +
+  '<p>The <dfn id="dom-element-closest">closest(selectors)</dfn> method steps are: throw a SyntaxError when parsing fails.</p>' +
+  '<p>The <dfn id="dom-element-matches">matches(selectors)</dfn> method steps are to match.</p>' +
+  '<p>The <dfn id="dom-element-id">id</dfn> attribute reflects.</p>' +
+  '<h2 id="next">Next</h2><p>The <dfn id="dom-later">later()</dfn> method.</p>' +
+  '</body>';
+
+test('a term linking to a definition later in its section is cited by it, with its description; other links are uses', async () => {
+  const doc = await extractBytes(PAGE, URL, 'text/html');
+  const list = doc.blocks.find((b) => b.kind === 'definition-list')!;
+  const stable = (list.anchors ?? []).filter((a) => !a.id.startsWith('ref-for-'));
+  assert.deepEqual(
+    stable.map((a) => [a.id, list.text.slice(a.start, a.start + 17)]),
+    [
+      ['dom-element-closest', 'element . closest'],
+      ['dom-element-matches', 'element . matches'],
+      ['dom-element-id-dev', 'id\nReturns the el'],
+    ],
+  );
+});
+
+test('a query matching a term of the box cites the definition it names, under every snippet bound', async () => {
+  const doc = await extractBytes(PAGE, URL, 'text/html');
+  const part = buildDocumentPart(doc.documentId, chunkDocument(doc, DEFAULT_CHUNK_OPTIONS));
+  const index = loadSearchIndex(
+    mergeSearchIndex([part], { chunkIndexFingerprint: 'fp', missingSources: [] }, DEFAULT_INDEX_OPTIONS),
+    'term-targets',
+  );
+  for (const maxSnippetChars of [60, 400, 2000]) {
+    const response = runQuery(index, {
+      terms: ['what does closest return when no ancestor matches'],
+      limit: 3,
+      offset: 0,
+      maxSnippetChars,
+      maxTotalChars: 8000,
+    });
+    assert.equal(response.hits[0]!.citation.fragment, 'dom-element-closest', `bound ${maxSnippetChars}`);
+  }
+});
