@@ -156,8 +156,11 @@
  * 52: a definition list's term with no id of its own whose first link goes to an id written after the list and
  *     before the next heading (Bikeshed's "for web developers" boxes: `element . closest(selectors)`) is cited,
  *     with its description, by that id (#dom-element-closest), not by the section or the link's back-reference.
+ * 53: a mandoc family (manual pages as manpages.debian.org and man.openbsd.org render them, chosen by mandoc's
+ *     markup): its title lines are chrome and each tagged term of a list (`dl.Bl-tag > dt[id]`, an option or
+ *     keyword) is an entry; a term that is a lone list mark (`.IP o`) is a bullet, never an entry, in any family.
  */
-export const EXTRACT_RULE_VERSION = 52;
+export const EXTRACT_RULE_VERSION = 53;
 /**
  * The PDF extractor's own version (1: pdf-parse tables; 2: tables from geometry with rowPages, and
  * heading-guess limits; 3: unruled tables as reports set them (wrapped cells at the row pitch, bold

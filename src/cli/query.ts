@@ -53,6 +53,7 @@ export const SHIPPED_FAMILIES = [
   'ietf-draft',
   'javadoc',
   'jsdoc',
+  'mandoc',
   'mediawiki',
   'nodejs',
   'pod2html',

@@ -315,6 +315,7 @@ test('the extraction config of a document no URL assigns covers every family its
       'ietf-draft',
       'javadoc',
       'jsdoc',
+      'mandoc',
       'mediawiki',
       'nodejs',
       'pod2html',

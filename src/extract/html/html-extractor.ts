@@ -30,10 +30,13 @@ import { readFrontMatter } from './rfc-html.js';
 import { walkFigure } from './figures.js';
 import { anchorId, leadingAnchorId } from './anchors.js';
 import { isGeneratedId } from '../../document/generated-ids.js';
+import { textOfAtMost } from '../dom-nodes.js';
 import { TABLE_SPAN_COPY_BOUNDS } from '../input-bounds.js';
 
 /** Lists and definition lists: one block each, unless a heading inside one opens a section. */
 const LIST_TAGS: ReadonlySet<string> = new Set(['ol', 'ul', 'menu', 'dir', 'dl']);
+/** Marks a list item is written with in place of a term (man(7)'s `.IP o`, `.IP *`): bullets, not names. */
+const LIST_MARKS: ReadonlySet<string> = new Set(['o', '*', '-', '\u2022', '\u00b7', '\u25e6', '\u25cb', '\u2023', '\u2043']);
 
 /**
  * The HTML walker: walks the parsed tree in document order and dispatches each block-level element
@@ -322,7 +325,12 @@ class HtmlWalker implements HtmlWalk {
     if (r.gridTable?.(el) === true && extractGridTable(this, el, ctx)) return;
 
     const entry = r.entry;
-    if (el.name === 'dl' && entry !== null && !ctx.inSectioningRoot && el.children.some((c) => isTag(c) && c.name === 'dt' && entry(c))) {
+    if (
+      el.name === 'dl' &&
+      entry !== null &&
+      !ctx.inSectioningRoot &&
+      el.children.some((c) => isTag(c) && c.name === 'dt' && this.namesEntry(c))
+    ) {
       this.walkEntrySections(el, ctx);
       return;
     }
@@ -436,7 +444,7 @@ class HtmlWalker implements HtmlWalk {
       if (child.name !== 'dt') {
         termsOpen = false;
         this.walkContainer(child, childCtx);
-      } else if (!termsOpen && this.rules.entry!(child)) {
+      } else if (!termsOpen && this.namesEntry(child)) {
         termsOpen = true;
         this.headingCount++;
         // The terms right after it name the same entry (`re.S` and `re.DOTALL`): its alternate ids.
@@ -459,6 +467,16 @@ class HtmlWalker implements HtmlWalk {
     }
     flush();
     this.builder.resumeSection(around);
+  }
+
+  /**
+   * Whether a term the family's entrySelectors select names an entry: a term that is a lone list mark
+   * is a bullet (rsync's page writes its lists as `.IP o`, which mandoc tags `<dt id="o~12">o</dt>`:
+   * 159 of them were sections headed "o").
+   */
+  private namesEntry(term: Element): boolean {
+    if (!this.rules.entry!(term)) return false;
+    return !LIST_MARKS.has(textOfAtMost(term, 4).text.trim());
   }
 
   /**

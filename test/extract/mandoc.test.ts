@@ -1,0 +1,87 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { extractBytes } from './helpers.js';
+
+/**
+ * Manual pages as mandoc renders them (mandoc -Thtml; manpages.debian.org, man.openbsd.org), in its
+ * markup patterns, on a host no family names: the family comes from the markup (extract rule 53).
+ */
+const URL = 'https://man.example.test/ssh_config.5.html';
+
+const page = (manualText: string): string =>
+  '<!DOCTYPE html>\n<html>\n<head>\n  <meta charset="utf-8"/>\n  <title>SSH_CONFIG(5)</title>\n</head>\n<body>\n' +
+  '<table class="head">\n  <tr>\n    <td class="head-ltitle">SSH_CONFIG(5)</td>\n' +
+  '    <td class="head-vol">File Formats Manual</td>\n    <td class="head-rtitle">SSH_CONFIG(5)</td>\n  </tr>\n</table>\n' +
+  `<div class="manual-text">\n${manualText}</div>\n` +
+  '<table class="foot">\n  <tr>\n    <td class="foot-date">January 13, 2023</td>\n' +
+  '    <td class="foot-os">Debian</td>\n  </tr>\n</table>\n' +
+  '</body>\n</html>\n';
+
+const KEYWORDS =
+  '<section class="Sh">\n<h1 class="Sh" id="NAME"><a class="permalink" href="#NAME">NAME</a></h1>\n' +
+  '<p class="Pp"><code class="Nm">ssh_config</code> &#x2014; <span class="Nd">OpenSSH client configuration file</span></p>\n' +
+  '</section>\n<section class="Sh">\n<h1 class="Sh" id="DESCRIPTION"><a class="permalink" href="#DESCRIPTION">DESCRIPTION</a></h1>\n' +
+  '<p class="Pp">The possible keywords and their meanings are as follows:</p>\n<dl class="Bl-tag">\n' +
+  '  <dt id="Host"><a class="permalink" href="#Host"><code class="Cm">Host</code></a></dt>\n' +
+  '  <dd>Restricts the following declarations to the hosts that match one of the patterns.\n' +
+  '    <p class="Pp">A pattern entry may be negated by prefixing it with an exclamation mark.</p>\n  </dd>\n' +
+  '  <dt id="ServerAliveCountMax"><a class="permalink" href="#ServerAliveCountMax"><code class="Cm">ServerAliveCountMax</code></a></dt>\n' +
+  '  <dd>Sets the number of server alive messages which may be sent without a reply. The default value is 3.</dd>\n' +
+  '</dl>\n<p class="Pp">Keywords are case-insensitive.</p>\n</section>\n';
+
+test('mandoc: chosen by its markup; the title lines are chrome; each tagged keyword is an entry headed by it', async () => {
+  const doc = await extractBytes(page(KEYWORDS), URL, 'text/html');
+  assert.equal(doc.family, 'mandoc');
+  assert.deepEqual(
+    doc.sections.map((s) => [s.level, s.fragment, s.heading]),
+    [
+      [1, 'NAME', 'NAME'],
+      [1, 'DESCRIPTION', 'DESCRIPTION'],
+      [2, 'Host', 'Host'],
+      [2, 'ServerAliveCountMax', 'ServerAliveCountMax'],
+    ],
+  );
+  const text = doc.blocks.map((b) => b.text).join('\n');
+  assert.doesNotMatch(text, /File Formats Manual|January 13, 2023/, 'the head and foot title lines are not text');
+  const sectionOf = (start: string): string | null =>
+    doc.sections.find((s) => s.id === doc.blocks.find((b) => b.text.startsWith(start))!.sectionId)?.fragment ?? null;
+  assert.equal(sectionOf('A pattern entry may be negated'), 'Host');
+  assert.equal(sectionOf('Sets the number of server alive'), 'ServerAliveCountMax');
+  assert.equal(sectionOf('Keywords are case-insensitive.'), 'DESCRIPTION', 'after the list, its section goes on');
+});
+
+test('a term that is a lone list mark (man(7) .IP o, tagged by mandoc) is a bullet, not an entry, beside real entries', async () => {
+  const options =
+    '<section class="Sh">\n<h1 class="Sh" id="DESCRIPTION"><a class="permalink" href="#DESCRIPTION">DESCRIPTION</a></h1>\n' +
+    '<p class="Pp">Some of the additional features of rsync are:</p>\n<dl class="Bl-tag">\n' +
+    '  <dt id="o"><a class="permalink" href="#o">o</a></dt>\n  <dd>support for copying links, devices and owners</dd>\n' +
+    '  <dt id="o~2"><a class="permalink" href="#o~2">o</a></dt>\n  <dd>exclude and exclude-from options</dd>\n</dl>\n' +
+    '<dl class="Bl-tag">\n' +
+    '  <dt id="delete"><a class="permalink" href="#delete"><b>--delete</b></a></dt>\n' +
+    '  <dd>delete extraneous files from the receiver</dd>\n' +
+    '  <dt id="o~3"><a class="permalink" href="#o~3">*</a></dt>\n  <dd>a bullet among the options</dd>\n' +
+    '</dl>\n</section>\n';
+  const doc = await extractBytes(page(options), URL, 'text/html');
+  assert.equal(doc.family, 'mandoc');
+  assert.deepEqual(
+    doc.sections.map((s) => s.heading),
+    ['DESCRIPTION', '--delete'],
+  );
+  const bullets = doc.blocks.find((b) => b.text.includes('support for copying links'))!;
+  assert.equal(bullets.kind, 'definition-list', 'a list of bullets stays one list');
+  const stray = doc.blocks.find((b) => b.text.includes('a bullet among the options'))!;
+  assert.equal(
+    doc.sections.find((s) => s.id === stray.sectionId)?.heading,
+    'DESCRIPTION',
+    'a bullet item is in the section around the list',
+  );
+});
+
+test('a page with a manual-text div but no mandoc title line is not claimed', async () => {
+  const doc = await extractBytes(
+    '<!DOCTYPE html><html><head><title>t</title></head><body><div class="manual-text"><h1 id="a">A</h1><p>Text.</p></div></body></html>',
+    URL,
+    'text/html',
+  );
+  assert.equal(doc.family, 'generic');
+});
