@@ -67,3 +67,34 @@ test('a query matching a term of the box cites the definition it names, under ev
     assert.equal(response.hits[0]!.citation.fragment, 'dom-element-closest', `bound ${maxSnippetChars}`);
   }
 });
+
+test("a term linking to the next section (an id on the <section> around its heading) is not cited by that section's id", async () => {
+  const page =
+    '<!doctype html><head><title>T</title></head><body><h2 id="overview">Overview</h2>' +
+    '<dl><dt><a href="#intro">Introduction</a><dd>Describes the introduction.' +
+    '<dt><a href="#later">Later</a><dd>Named by a div holding the next heading.' +
+    '<dt><a href="#here">Here</a><dd>Defined below, in this section.</dl>' +
+    '<p>The <dfn id="here">here</dfn> term.</p>' +
+    '<div id="later"><section id="intro"><h2>Introduction</h2><p>Intro text.</p></section></div>' +
+    '</body>';
+  const doc = await extractBytes(page, URL, 'text/html');
+  const list = doc.blocks.find((b) => b.kind === 'definition-list')!;
+  assert.deepEqual(
+    (list.anchors ?? []).map((a) => a.id),
+    ['here'],
+  );
+});
+
+test('a term linking to an id the extraction skips (hidden, a template) is not cited by it', async () => {
+  const page =
+    '<!doctype html><head><title>T</title></head><body><h2 id="s">S</h2>' +
+    '<dl><dt><a href="#hid">Hidden</a><dd>One.<dt><a href="#tpl">Template</a><dd>Two.<dt><a href="#shown">Shown</a><dd>Three.</dl>' +
+    '<div hidden><p id="hid">hidden text</p></div><template><p id="tpl">template text</p></template>' +
+    '<p id="shown">shown text</p></body>';
+  const doc = await extractBytes(page, URL, 'text/html');
+  const list = doc.blocks.find((b) => b.kind === 'definition-list')!;
+  assert.deepEqual(
+    (list.anchors ?? []).map((a) => a.id),
+    ['shown'],
+  );
+});

@@ -794,7 +794,7 @@ class HtmlWalker implements HtmlWalk {
     if (this.ids === undefined) {
       let root = from;
       while (root.parent !== null) root = root.parent;
-      this.ids = new DocumentIds(root);
+      this.ids = new DocumentIds(root, (el) => SKIP_TAGS.has(el.name) || this.rules.prune(el));
     }
     return this.ids;
   }

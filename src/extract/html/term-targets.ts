@@ -6,30 +6,50 @@ import { HEADING_LEVEL } from './tags.js';
 /**
  * Where each id of a document is first written and where its headings start (source offsets), to ask
  * whether an id is defined after a place and before the next heading. Built once per document, on
- * the first definition list that asks.
+ * the first definition list that asks. Ids inside what the extraction skips (`<template>`, a pruned
+ * `[hidden]` or `<nav>`) are not recorded: no block holds them, so none can be cited by them.
  */
 export class DocumentIds {
-  private readonly starts = new Map<string, number>();
+  /** Each id's first element. */
+  private readonly elements = new Map<string, Element>();
   private readonly headings: number[] = [];
+  /** The elements that hold a heading (a `<section id>` around its `<h2>`). */
+  private readonly holders = new Set<AnyNode>();
 
-  constructor(root: AnyNode) {
-    // Document order with an explicit stack: a deep tree must not overflow the call stack.
+  constructor(root: AnyNode, skip: (el: Element) => boolean = () => false) {
+    // Document order with an explicit stack: a deep tree must not overflow the call stack. A skipped
+    // element's headings still end sections; its ids are not read.
     const stack: AnyNode[] = [root];
+    const skipped: boolean[] = [false];
     while (stack.length > 0) {
       const node = stack.pop()!;
+      let inSkipped = skipped.pop()!;
       if (isTag(node) && node.startIndex !== null) {
-        const id = anchorId(node);
-        if (id !== undefined && !this.starts.has(id)) this.starts.set(id, node.startIndex);
-        if (HEADING_LEVEL.has(node.name)) this.headings.push(node.startIndex);
+        if (!inSkipped && skip(node)) inSkipped = true;
+        const id = inSkipped ? undefined : anchorId(node);
+        if (id !== undefined && !this.elements.has(id)) this.elements.set(id, node);
+        if (HEADING_LEVEL.has(node.name)) {
+          this.headings.push(node.startIndex);
+          // Each element is marked once: the walk up stops at one a heading before it marked.
+          for (let up = node.parent; up !== null && !this.holders.has(up); up = up.parent) this.holders.add(up);
+        }
       }
-      if (hasChildren(node)) for (let i = node.children.length - 1; i >= 0; i--) stack.push(node.children[i]!);
+      if (hasChildren(node))
+        for (let i = node.children.length - 1; i >= 0; i--) {
+          stack.push(node.children[i]!);
+          skipped.push(inSkipped);
+        }
     }
   }
 
-  /** Whether `id` is first written after source offset `after` with no heading between them. */
+  /**
+   * Whether `id` is first written after source offset `after` with no heading between them, nor inside
+   * its element: the id of a `<section>` or `<div>` that holds the next heading is that section's.
+   */
   definedAheadInSection(id: string, after: number): boolean {
-    const at = this.starts.get(id);
-    if (at === undefined || at <= after) return false;
+    const el = this.elements.get(id);
+    if (el === undefined || el.startIndex === null || el.startIndex <= after || this.holders.has(el)) return false;
+    const at = el.startIndex;
     // The first heading after `after` (headings are in document order, so ascending).
     let low = 0;
     let high = this.headings.length;
