@@ -109,11 +109,14 @@ function parseWords(inputs: readonly string[], dropContractions: boolean): Parse
 // apostrophe was scanned again from each of its letters (a 4,096-letter term took 40 ms, quadratic).
 // Besides the straight and typographic apostrophes, the marks typed for one: a left quote (autocorrect
 // facing the wrong way), a full-width apostrophe, a grave and an acute accent (keyboards without one).
-const CONTRACTION = /(?<![\p{L}\p{N}])(\p{L}+)['\u2019\u2018\uFF07`\u00B4](t|s|re|ve|ll|d|m)(?![\p{L}\p{N}])/giu;
+// A grave accent after a word a backtick opens closes a code span (nested `if`s, `AND`s and `OR`s): the
+// word is code, its letter after the span a plural, and both stay.
+const CONTRACTION = /(?<![\p{L}\p{N}])(\p{L}+)(['\u2019\u2018\uFF07`\u00B4])(t|s|re|ve|ll|d|m)(?![\p{L}\p{N}])/giu;
 const FUNCTION_WORDS: ReadonlySet<string> = new Set(STOP_WORDS.split(' '));
 
 export function withoutContractions(text: string): string {
-  return text.replace(CONTRACTION, (whole, word: string, clitic: string) => {
+  return text.replace(CONTRACTION, (whole, word: string, apostrophe: string, clitic: string, at: number) => {
+    if (apostrophe === '`' && at > 0 && text[at - 1] === '`') return whole;
     const lower = word.toLowerCase();
     const contracted = clitic.toLowerCase() === 't' ? lower.endsWith('n') : FUNCTION_WORDS.has(lower);
     return contracted ? ' ' : whole;

@@ -173,6 +173,10 @@ test("a contraction is a function word: doesn't and it's score nothing; a posses
   assert.deepEqual(terms("'self' source"), ['self', 'sourc']);
   assert.deepEqual(terms("O'Reilly's book"), ['book', 'o', 'reilli', 's']);
   assert.deepEqual(terms("it'stable"), ['it', 'stabl']);
+  // A backtick after a word a backtick opened closes a code span: the code and its plural stay.
+  assert.deepEqual(terms('nested `if`s in a loop'), ['if', 'loop', 'nest', 's']);
+  assert.deepEqual(terms('combining `AND`s and `OR`s'), ['and', 'combin', 'or', 's']);
+  assert.deepEqual(terms('it`s broken'), ['broken']);
   // Every function word with every clitic, and every negated word, with any mark typed as an
   // apostrophe, goes; the content words beside it stay, and so does a content word with a clitic.
   const apostrophes = ["'", '\u2019', '\u2018', '\uFF07', '`', '\u00B4'];
