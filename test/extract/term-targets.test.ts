@@ -98,3 +98,13 @@ test('a term linking to an id the extraction skips (hidden, a template) is not c
     ['shown'],
   );
 });
+
+test("a list whose terms have no text passes its terms' ids to nothing: the next paragraph is not cited by them", async () => {
+  const page =
+    '<!doctype html><head><title>T</title></head><body><h2 id="s">S</h2>' +
+    '<dl><dt><a href="#x"><img src="icon.png" alt=""></a></dt><dd></dd></dl>' +
+    '<p>Unrelated paragraph about other things.</p><p id="x">The x definition.</p></body>';
+  const doc = await extractBytes(page, URL, 'text/html');
+  const unrelated = doc.blocks.find((b) => b.text.startsWith('Unrelated'))!;
+  assert.deepEqual(unrelated.anchors ?? [], []);
+});

@@ -32,6 +32,8 @@ export class FlowWriter {
    * list's terms that name a definition after the list, by its id (term-targets.ts). Null elsewhere.
    */
   leadIds: ReadonlyMap<Element, string> | null = null;
+  /** The anchors written for leadIds: they name the element's text, so a block with no text passes them to nothing. */
+  readonly leadAnchors = new WeakSet<BlockAnchor>();
   /** How many `<sup>`/`<sub>` enclose the node being written. */
   private scriptNesting = 0;
   /** This writer serves one document: its links resolve against its URL. */
@@ -95,7 +97,11 @@ export class FlowWriter {
     const block = BLOCK_TAGS.has(name) && name !== 'td' && name !== 'th';
     if (block && !pre) sink.lineBreak(1);
     const leadId = this.leadIds?.get(node);
-    if (leadId !== undefined && this.anchors !== null) this.anchors.push({ id: leadId, start: sink.length });
+    if (leadId !== undefined && this.anchors !== null) {
+      const anchor = { id: leadId, start: sink.length };
+      this.leadAnchors.add(anchor);
+      this.anchors.push(anchor);
+    }
     let childDepth = depth;
     if (name === 'li') {
       const parent = node.parent;

@@ -628,7 +628,9 @@ class HtmlWalker implements HtmlWalk {
    * icon, as YARD's search button) names the link, not what follows it: it named the next heading.
    */
   private keepLeading(anchors: readonly BlockAnchor[]): void {
-    for (const anchor of anchors) if (!this.writer.linkIds.has(anchor.id)) this.leadingIds.push(anchor.id);
+    // Nor does a term's lead id (term-targets.ts): it names the term's text, and there is none.
+    for (const anchor of anchors)
+      if (!this.writer.linkIds.has(anchor.id) && !this.writer.leadAnchors.has(anchor)) this.leadingIds.push(anchor.id);
   }
 
   addBlock(
