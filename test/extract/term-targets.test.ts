@@ -108,3 +108,16 @@ test("a list whose terms have no text passes its terms' ids to nothing: the next
   const unrelated = doc.blocks.find((b) => b.text.startsWith('Unrelated'))!;
   assert.deepEqual(unrelated.anchors ?? [], []);
 });
+
+test('a term linking to an id outside the element the extraction reads (after <main>) is not cited by it', async () => {
+  const page =
+    '<!doctype html><head><title>T</title></head><body><main><h2 id="s">Support</h2>' +
+    '<dl><dt><a href="#contact">Contact us</a><dd>Write to the maintainers.<dt><a href="#faq">FAQ</a><dd>Asked often.</dl>' +
+    '<p id="faq">Questions.</p></main><div class="site-info"><p id="contact">maintainers@example.test</p></div></body>';
+  const doc = await extractBytes(page, URL, 'text/html');
+  const list = doc.blocks.find((b) => b.kind === 'definition-list')!;
+  assert.deepEqual(
+    (list.anchors ?? []).map((a) => a.id),
+    ['faq'],
+  );
+});

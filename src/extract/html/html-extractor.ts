@@ -137,6 +137,8 @@ class HtmlWalker implements HtmlWalk {
   private readonly gridTableInside = new WeakMap<Element, boolean>();
   /** Where the document's ids and headings are (documentIds), built on first use. */
   private ids: DocumentIds | undefined;
+  /** The element the walk reads (extractionRoot): ids outside it are in no block. */
+  root: Element | Document | null = null;
 
   constructor(
     ctx: HtmlExtractContext,
@@ -795,7 +797,8 @@ class HtmlWalker implements HtmlWalk {
   documentIds(from: AnyNode): DocumentIds {
     if (this.ids === undefined) {
       let root = from;
-      while (root.parent !== null) root = root.parent;
+      if (this.root !== null) root = this.root;
+      else while (root.parent !== null) root = root.parent;
       this.ids = new DocumentIds(root, (el) => SKIP_TAGS.has(el.name) || this.rules.prune(el));
     }
     return this.ids;
@@ -850,6 +853,7 @@ export function extractHtml(ctx: HtmlExtractContext): HtmlExtractResult {
   }
   const walker = new HtmlWalker(ctx, isRespecSource(document));
   const root: Element | Document = extractionRoot(document, ctx.rules.rootSelectors, walker.rules.entryBlock);
+  walker.root = root;
   const titleEl = selectOne<AnyNode, Element>('title', document);
   // Front matter is metadata wherever it sits, even inside pruned containers (rfc-html.ts).
   if (ctx.rules.metadataSelectors !== undefined && ctx.rules.metadataSelectors.length > 0) {
