@@ -6,8 +6,8 @@ import { HEADING_LEVEL } from './tags.js';
 /**
  * Where each id of a document is first written and where its headings start (source offsets), to ask
  * whether an id is defined after a place and before the next heading. Built once per document, on
- * the first definition list that asks. Ids inside what the extraction skips (`<template>`, a pruned
- * `[hidden]` or `<nav>`) are not recorded: no block holds them, so none can be cited by them.
+ * the first definition list that asks. An id inside what the extraction skips (`<template>`, a pruned
+ * `[hidden]` or `<nav>`) is in no block, so it names no term.
  */
 export class DocumentIds {
   /** Each id's first element. */
@@ -15,18 +15,19 @@ export class DocumentIds {
   private readonly headings: number[] = [];
   /** The elements that hold a heading (a `<section id>` around its `<h2>`). */
   private readonly holders = new Set<AnyNode>();
+  /** Whether an element is in what the extraction skips (`skip` on it or an ancestor), asked once per element. */
+  private readonly skipped = new WeakMap<AnyNode, boolean>();
 
-  constructor(root: AnyNode, skip: (el: Element) => boolean = () => false) {
-    // Document order with an explicit stack: a deep tree must not overflow the call stack. A skipped
-    // element's headings still end sections; its ids are not read.
+  constructor(
+    private readonly root: AnyNode,
+    private readonly skip: (el: Element) => boolean = () => false,
+  ) {
+    // Document order with an explicit stack: a deep tree must not overflow the call stack.
     const stack: AnyNode[] = [root];
-    const skipped: boolean[] = [false];
     while (stack.length > 0) {
       const node = stack.pop()!;
-      let inSkipped = skipped.pop()!;
       if (isTag(node) && node.startIndex !== null) {
-        if (!inSkipped && skip(node)) inSkipped = true;
-        const id = inSkipped ? undefined : anchorId(node);
+        const id = anchorId(node);
         if (id !== undefined && !this.elements.has(id)) this.elements.set(id, node);
         if (HEADING_LEVEL.has(node.name)) {
           this.headings.push(node.startIndex);
@@ -34,12 +35,30 @@ export class DocumentIds {
           for (let up = node.parent; up !== null && !this.holders.has(up); up = up.parent) this.holders.add(up);
         }
       }
-      if (hasChildren(node))
-        for (let i = node.children.length - 1; i >= 0; i--) {
-          stack.push(node.children[i]!);
-          skipped.push(inSkipped);
-        }
+      if (hasChildren(node)) for (let i = node.children.length - 1; i >= 0; i--) stack.push(node.children[i]!);
     }
+  }
+
+  /** Whether `el` is skipped (a pruned `[hidden]`, a `<template>`): only asked of a target, its answers kept for its ancestors. */
+  private isSkipped(el: Element): boolean {
+    const path: AnyNode[] = [];
+    let up: AnyNode | null = el;
+    let known = false;
+    while (up !== null && up !== this.root) {
+      const cached = this.skipped.get(up);
+      if (cached !== undefined) {
+        known = cached;
+        break;
+      }
+      path.push(up);
+      up = up.parent;
+    }
+    for (let i = path.length - 1; i >= 0; i--) {
+      const node = path[i]!;
+      known = known || (isTag(node) && this.skip(node));
+      this.skipped.set(node, known);
+    }
+    return known;
   }
 
   /**
@@ -58,7 +77,7 @@ export class DocumentIds {
       if (this.headings[mid]! <= after) low = mid + 1;
       else high = mid;
     }
-    return low === this.headings.length || this.headings[low]! > at;
+    return (low === this.headings.length || this.headings[low]! > at) && !this.isSkipped(el);
   }
 }
 
