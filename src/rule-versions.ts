@@ -159,8 +159,11 @@
  * 53: a mandoc family (manual pages as manpages.debian.org and man.openbsd.org render them, chosen by mandoc's
  *     markup): its title lines are chrome and each tagged term of a list (`dl.Bl-tag > dt[id]`, an option or
  *     keyword) is an entry; a term that is a lone list mark (`.IP o`) is a bullet, never an entry, in any family.
+ * 54: rule 52 names a term only by an id a block holds: not by the id of a `<section>` or `<div>` that holds the
+ *     next heading, by one inside what the extraction skips or outside its root, and a list with no text passes
+ *     its terms' ids to nothing (they named the next block).
  */
-export const EXTRACT_RULE_VERSION = 53;
+export const EXTRACT_RULE_VERSION = 54;
 /**
  * The PDF extractor's own version (1: pdf-parse tables; 2: tables from geometry with rowPages, and
  * heading-guess limits; 3: unruled tables as reports set them (wrapped cells at the row pitch, bold
