@@ -162,8 +162,12 @@
  * 54: rule 52 names a term only by an id a block holds: not by the id of a `<section>` or `<div>` that holds the
  *     next heading, by one inside what the extraction skips or outside its root, and a list with no text passes
  *     its terms' ids to nothing (they named the next block).
+ * 55: a pod2html entry list's terms with ids open entries, subsections headed by the term (perlvar's `$EVAL_ERROR`,
+ *     with `$@` an alternate id; perlfunc's forms one entry); a term that is an item's number (`=item 1.`) or a
+ *     list mark is none, in any family's entries. A block's own generated id (Sphinx's `<dl id="index-0">`, pandoc's
+ *     `<div id="cb5">`) is not its fragment: it cites what a block without an id cites, the id kept as an anchor.
  */
-export const EXTRACT_RULE_VERSION = 54;
+export const EXTRACT_RULE_VERSION = 55;
 /**
  * The PDF extractor's own version (1: pdf-parse tables; 2: tables from geometry with rowPages, and
  * heading-guess limits; 3: unruled tables as reports set them (wrapped cells at the row pitch, bold

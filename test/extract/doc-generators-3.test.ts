@@ -128,6 +128,36 @@ test("pod2html: chosen by its markup; its contents list is chrome; an =item list
   );
 });
 
+test('pod2html: each item with an id is an entry headed by its term; forms are alternate ids; numbered items are not entries', async () => {
+  const html =
+    '<html><head><title>perlvar</title><link rev="made" href="mailto:root@localhost" /></head><body>\n' +
+    '<ul id="index"><li><a href="#NAME">NAME</a></li></ul>\n<h1 id="NAME">NAME</h1>\n<p>perlvar - Perl predefined variables</p>\n' +
+    '<h2 id="Error-Variables">Error Variables</h2>\n<p>Errors land in four variables.</p>\n<dl>\n\n' +
+    '<dt id="EVAL_ERROR">$EVAL_ERROR</dt>\n<dd>\n\n</dd>\n<dt id="pod5">$@</dt>\n' +
+    '<dd>\n\n<p>The Perl error from the last eval.</p>\n\n</dd>\n' +
+    '<dt id="CHILD_ERROR">$CHILD_ERROR</dt>\n<dd>\n\n</dd>\n<dt id="pod6">$?</dt>\n' +
+    '<dd>\n\n<p>The status of the last pipe close.</p>\n\n' +
+    '<dl>\n\n<dt id="pod7">1.</dt>\n<dd>\n\n<p>Shift right by eight.</p>\n\n</dd>\n</dl>\n\n</dd>\n</dl>\n' +
+    '<p>After the list.</p>\n</body></html>\n';
+  const doc = await extractBytes(html, URL, 'text/html');
+  assert.equal(doc.family, 'pod2html');
+  assert.deepEqual(
+    doc.sections.map((s) => [s.level, s.fragment, s.heading, s.alternateIds ?? []]),
+    [
+      [1, 'NAME', 'NAME', []],
+      [2, 'Error-Variables', 'Error Variables', []],
+      [3, 'EVAL_ERROR', '$EVAL_ERROR', ['pod5']],
+      [3, 'CHILD_ERROR', '$CHILD_ERROR', ['pod6']],
+    ],
+  );
+  const sectionOf = (text: string): string | null =>
+    doc.sections.find((s) => s.id === doc.blocks.find((b) => b.text === text)!.sectionId)?.fragment ?? null;
+  assert.equal(sectionOf('The Perl error from the last eval.'), 'EVAL_ERROR');
+  assert.equal(sectionOf('$?'), 'CHILD_ERROR', 'a second form is a paragraph of its entry');
+  assert.equal(sectionOf('Shift right by eight.'), 'CHILD_ERROR', 'a numbered item is no entry of its own');
+  assert.equal(sectionOf('After the list.'), 'Error-Variables', 'after the list, its section goes on');
+});
+
 test('pod2html: text and inline elements written directly in an entry list are paragraphs, not dropped', async () => {
   const html =
     '<html><head><title>perlfunc</title><link rev="made" href="mailto:root@localhost" /></head><body>\n' +

@@ -210,3 +210,25 @@ test('"Chapter 8." before a heading is its number, as "Appendix A." is', async (
     ],
   );
 });
+
+test('an element whose only id is generated names no passage: its blocks cite the section, the id kept as an anchor', async () => {
+  // Sphinx's `<dl class="simple" id="index-0">` (an index target) and pandoc's `<div class="sourceCode" id="cb1">`
+  // count what comes before them; docutils' `<section id="id3">` (a duplicate title) is still its section's name.
+  const doc = await extractBytes(
+    page(`<section id="syntax"><h2>Regular Expression Syntax</h2><p>The special characters are:</p>
+<dl class="simple" id="index-0"><dt><code>.</code></dt><dd><p>(Dot.) Matches any character.</p></dd></dl>
+<div class="sourceCode" id="cb1"><pre class="sourceCode"><code>re.compile("a.b")</code></pre></div>
+<div id="wrapper"><p>A stable wrapper still names its blocks.</p></div></section>
+<section id="id3"><h2>Examples</h2><p>Duplicate titles get a generated id.</p></section>`),
+    URL,
+    'text/html',
+  );
+  const fragmentOf = (start: string): [string | null, string[]] => {
+    const block = doc.blocks.find((b) => b.text.startsWith(start))!;
+    return [block.fragment, (block.anchors ?? []).map((a) => a.id)];
+  };
+  assert.deepEqual(fragmentOf('.\n(Dot.)'), ['syntax', ['index-0']]);
+  assert.deepEqual(fragmentOf('re.compile'), ['syntax', []], 'a wrapper with a generated id names nothing');
+  assert.deepEqual(fragmentOf('A stable wrapper'), ['wrapper', []]);
+  assert.deepEqual(fragmentOf('Duplicate titles'), ['id3', []]);
+});

@@ -37,6 +37,14 @@ import { TABLE_SPAN_COPY_BOUNDS } from '../input-bounds.js';
 const LIST_TAGS: ReadonlySet<string> = new Set(['ol', 'ul', 'menu', 'dir', 'dl']);
 /** Marks a list item is written with in place of a term (man(7)'s `.IP o`, `.IP *`): bullets, not names. */
 const LIST_MARKS: ReadonlySet<string> = new Set(['o', '*', '-', '\u2022', '\u00b7', '\u25e6', '\u25cb', '\u2023', '\u2043']);
+/** An item's number or letter written as its term (pod's `=item 1.`, man(7)'s `.IP 2)`, `(iv)`): no name either. */
+const ITEM_NUMBER = /^(?:\(?(?:\d{1,4}|[a-z]|[ivxlc]{1,6})[.)]|\((?:\d{1,4}|[a-z]|[ivxlc]{1,6})\))$/i;
+
+/** Whether a term's text is a list mark or an item number, not the name of an entry. */
+function isListMark(term: Element): boolean {
+  const text = textOfAtMost(term, 12).text.trim();
+  return LIST_MARKS.has(text) || ITEM_NUMBER.test(text);
+}
 
 /**
  * The HTML walker: walks the parsed tree in document order and dispatches each block-level element
@@ -474,11 +482,10 @@ class HtmlWalker implements HtmlWalk {
   /**
    * Whether a term the family's entrySelectors select names an entry: a term that is a lone list mark
    * is a bullet (rsync's page writes its lists as `.IP o`, which mandoc tags `<dt id="o~12">o</dt>`:
-   * 159 of them were sections headed "o").
+   * 159 of them were sections headed "o"), and one that is an item's number ("1.") numbers it.
    */
   private namesEntry(term: Element): boolean {
-    if (!this.rules.entry!(term)) return false;
-    return !LIST_MARKS.has(textOfAtMost(term, 4).text.trim());
+    return this.rules.entry!(term) && !isListMark(term);
   }
 
   /**
@@ -545,14 +552,19 @@ class HtmlWalker implements HtmlWalk {
   }
 
   /**
-   * A family's list of documented entries (entryListSelectors; pod2html writes all of perlfunc's functions
-   * as one `<dl>`): each term a paragraph citing its own id, each definition walked as blocks (its
-   * paragraphs, code and nested lists) citing the first of the terms above it, the id the
-   * generator's own links open (`perlfunc#splice-ARRAY-OFFSET-LENGTH-LIST` for the `splice` forms).
+   * A family's list of documented entries (entryListSelectors; pod2html writes every `=item` list as a
+   * `<dl>`, perlfunc's functions and perlvar's variables each one): each term with an id that names
+   * something (not a list mark or an item's number) opens an entry, a subsection of the section around
+   * the list headed by the term as written, as API entries are (walkEntrySections). The terms right after
+   * it are other forms of the entry (`splice ARRAY,OFFSET,LENGTH,LIST` then `splice ARRAY`; `$EVAL_ERROR`
+   * then `$@`): its alternate ids, each a paragraph citing its own id; pod2html writes an empty `<dd>`
+   * between forms, which keeps them one run. The definition is read as blocks inside the entry. Other
+   * terms and their definitions are in the section around the list; after it, that section goes on.
    */
   private walkEntryList(list: Element, ctx: WalkContext): void {
-    let termCtx = ctx;
-    let afterTerm = false;
+    const around = this.builder.currentSection;
+    const level = (around?.level ?? 0) + 1;
+    let termsOpen = false;
     // Text and inline elements written directly in the list (a browser shows them; past the tree depth
     // cap the text of deeper terms is left there) are read as walkContainer reads them.
     let run: AnyNode[] = [];
@@ -571,20 +583,31 @@ class HtmlWalker implements HtmlWalk {
         continue;
       }
       flush();
+      const childCtx = contextBelow(this.rules, child, ctx);
       if (child.name === 'dt') {
-        if (!afterTerm) termCtx = contextBelow(this.rules, child, ctx);
-        this.addFlowBlock('paragraph', child, contextBelow(this.rules, child, ctx), {});
-        afterTerm = true;
+        if (!termsOpen && anchorId(child) !== undefined && !isListMark(child)) {
+          this.headingCount++;
+          const ids = [...this.leadingIds, ...followingFormIds(child)];
+          this.leadingIds = [];
+          const text = openHeadingSection(this, child, level, { ...childCtx, pendingSection: null }, ids);
+          const opened = this.builder.currentSection;
+          if (text !== null && opened !== null && child.startIndex !== null) {
+            this.headingScopes.set(opened, { heading: child.startIndex, start: list.startIndex ?? 0, end: list.endIndex ?? Infinity });
+          }
+        } else if (!termsOpen) this.builder.resumeSection(around);
+        this.addFlowBlock('paragraph', child, childCtx, {});
+        termsOpen = true;
         continue;
       }
       // pod2html writes an empty <dd> after each form of a function but the last: the forms stay one run.
-      if (child.name === 'dd' && child.children.every((c) => isText(c) && c.data.trim() === '')) continue;
-      afterTerm = false;
-      if (child.name === 'dd') this.walkContainer(child, contextBelow(this.rules, child, termCtx));
+      if (child.name === 'dd' && isBlank(child)) continue;
+      termsOpen = false;
+      if (child.name === 'dd') this.walkContainer(child, childCtx);
       else if (child.name === 'div') this.walkEntryList(child, ctx);
       else this.blockElement(child, ctx);
     }
     flush();
+    this.builder.resumeSection(around);
   }
 
   /** Whether a grid table of the family (gridTableSelectors) is inside `el`; memoized, so nested lists ask once per element. */
@@ -645,10 +668,14 @@ class HtmlWalker implements HtmlWalk {
     // A block opened by a named anchor (a conformance clause) takes the anchor's id.
     const blockAnchor = this.rules.blockAnchor;
     const ownId = el?.attribs['id'] ?? (el === undefined || blockAnchor === null ? undefined : leadingAnchorId(el, blockAnchor));
-    // The anchors of the sink this text came from; the block's own id is its fragment already.
+    // A generated own id (Sphinx's `<dl id="index-0">`, pandoc's `<div id="cb5">`) counts what comes
+    // before it, so it names no passage: the block cites what a block without an id cites, and the id
+    // stays one of its anchors (cited only where nothing stable covers the text).
+    const stableOwnId = ownId !== undefined && ownId !== '' && !isGeneratedId(ownId) ? ownId : undefined;
+    // The anchors of the sink this text came from; the block's own stable id is its fragment already.
     const collected = this.blockAnchors !== null && this.blockAnchors.sink.toString() === text ? this.blockAnchors.anchors : [];
     this.blockAnchors = null;
-    let anchors = collected.filter((anchor) => anchor.id !== ownId || anchor.start !== 0);
+    let anchors = collected.filter((anchor) => anchor.id !== stableOwnId || anchor.start !== 0);
     // Empty anchors after all of the block's text (`text <A NAME="lbAC">&nbsp;</A>` then `<H2>`, as man2html
     // and roffit write each heading's anchor) mark no place in it: they name what comes next, as anchors
     // between blocks do. They named the paragraph before the heading, and the heading had no id.
@@ -664,7 +691,7 @@ class HtmlWalker implements HtmlWalk {
       anchors = [...leading.map((id) => ({ id, start: 0 })), ...anchors];
       this.leadingIds = [];
     }
-    let fragment = ownId !== undefined && ownId !== '' ? ownId : (this.passageFragment(ctx) ?? this.nearestFragment(ctx, extra.start));
+    let fragment = stableOwnId ?? this.passageFragment(ctx) ?? this.nearestFragment(ctx, extra.start);
     // Steps a paragraph defines cite the definition rather than a section around them; an element
     // nearer than the section that has an id (`div#text-method-algo` around them) still names them.
     if (fragment !== ownId && extra.definedBy !== undefined && (fragment === null || this.isSectionFragment(fragment)))
@@ -820,6 +847,24 @@ class HtmlWalker implements HtmlWalk {
 }
 
 /** The ids of the `<dt>` elements right after `term` (whitespace between them aside). */
+/** Whether an element holds nothing but white space. */
+function isBlank(el: Element): boolean {
+  return el.children.every((c) => isText(c) && c.data.trim() === '');
+}
+
+/** The ids of the terms right after `term` in a pod2html list, past the empty `<dd>` between forms. */
+function followingFormIds(term: Element): string[] {
+  const ids: string[] = [];
+  for (let next = term.next; next !== null; next = next.next) {
+    if (isText(next) && next.data.trim() === '') continue;
+    if (isTag(next) && next.name === 'dd' && isBlank(next)) continue;
+    if (!isTag(next) || next.name !== 'dt') break;
+    const id = anchorId(next);
+    if (id !== undefined) ids.push(id);
+  }
+  return ids;
+}
+
 function followingTermIds(term: Element): string[] {
   const ids: string[] = [];
   for (let next = term.next; next !== null; next = next.next) {

@@ -1,3 +1,4 @@
+import { isGeneratedId } from '../../document/generated-ids.js';
 import type { Element } from 'domhandler';
 import type { BlockKind, Marker } from '../document-builder.js';
 import { type CompiledRules, classesOf, markerClass } from './compiled-rules.js';
@@ -35,7 +36,9 @@ export function contextBelow(rules: CompiledRules, el: Element, outer: WalkConte
   let sectionDepth = outer.sectionDepth;
   const isSection = rules.section(el);
   if (isSection) sectionDepth++;
-  if (id !== undefined && id !== '') {
+  // A generated id (Sphinx's `<dl id="index-0">`, pandoc's `<div id="cb5">`) counts what comes before
+  // it, so it names no passage of the blocks inside; a section's is still the section's only name.
+  if (id !== undefined && id !== '' && (isSection || !isGeneratedId(id))) {
     fragment = id;
     fragmentStart = el.startIndex;
     if (isSection) pendingSection = { id, taken: false };
