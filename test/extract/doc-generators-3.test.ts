@@ -158,6 +158,31 @@ test('pod2html: each item with an id is an entry headed by its term; forms are a
   assert.equal(sectionOf('After the list.'), 'Error-Variables', 'after the list, its section goes on');
 });
 
+test("pod2html: a command named by a mark (perldebug's - and o), a construct in code (perlre's (R)) are entries", async () => {
+  const html =
+    '<html><head><title>perldebug</title><link rev="made" href="mailto:root@localhost" /></head><body>\n' +
+    '<ul id="index"><li><a href="#NAME">NAME</a></li></ul>\n<h1 id="NAME">NAME</h1>\n<dl>\n' +
+    '<dt id="l">l </dt>\n<dd>\n<p>List next window of lines.</p>\n</dd>\n' +
+    '<dt id="pod">- </dt>\n<dd>\n<p>List previous window of lines.</p>\n</dd>\n' +
+    '<dt id="o">o </dt>\n<dd>\n<p>Display all options.</p>\n</dd>\n' +
+    '<dt id="R"><code>(R)</code></dt>\n<dd>\n<p>Checks if the expression has been evaluated inside of recursion.</p>\n</dd>\n' +
+    '</dl>\n</body></html>\n';
+  const doc = await extractBytes(html, URL, 'text/html');
+  assert.equal(doc.family, 'pod2html');
+  assert.deepEqual(
+    doc.sections.map((s) => [s.fragment, s.heading]),
+    [
+      ['NAME', 'NAME'],
+      ['l', 'l'],
+      ['pod', '-'],
+      ['o', 'o'],
+      ['R', '(R)'],
+    ],
+  );
+  assert.equal(doc.blocks.find((b) => b.text === 'List previous window of lines.')!.fragment, 'pod');
+  assert.equal(doc.blocks.find((b) => b.text === 'Display all options.')!.fragment, 'o');
+});
+
 test('pod2html: text and inline elements written directly in an entry list are paragraphs, not dropped', async () => {
   const html =
     '<html><head><title>perlfunc</title><link rev="made" href="mailto:root@localhost" /></head><body>\n' +

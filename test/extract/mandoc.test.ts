@@ -60,6 +60,7 @@ test('a term that is a lone list mark (man(7) .IP o, tagged by mandoc) is a bull
     '  <dt id="delete"><a class="permalink" href="#delete"><b>--delete</b></a></dt>\n' +
     '  <dd>delete extraneous files from the receiver</dd>\n' +
     '  <dt id="o~3"><a class="permalink" href="#o~3">*</a></dt>\n  <dd>a bullet among the options</dd>\n' +
+    '  <dt id="o~4"><a class="permalink" href="#o~4">*</a></dt>\n  <dd>another bullet</dd>\n' +
     '</dl>\n</section>\n';
   const doc = await extractBytes(page(options), URL, 'text/html');
   assert.equal(doc.family, 'mandoc');
@@ -84,4 +85,22 @@ test('a page with a manual-text div but no mandoc title line is not claimed', as
     'text/html',
   );
   assert.equal(doc.family, 'generic');
+});
+
+test("a mark set as a name (ar's modifier <b>o</b>, dash's flag <code>-</code>) is an entry", async () => {
+  const options =
+    '<section class="Sh">\n<h1 class="Sh" id="OPTIONS"><a class="permalink" href="#OPTIONS">OPTIONS</a></h1>\n<dl class="Bl-tag">\n' +
+    '  <dt id="N"><a class="permalink" href="#N"><b>N</b></a></dt>\n  <dd>Uses the count parameter.</dd>\n' +
+    '  <dt id="o"><a class="permalink" href="#o"><b>o</b></a></dt>\n  <dd>Preserve the original dates of members.</dd>\n' +
+    '  <dt id="left"><code class="Cm">-</code></dt>\n  <dd>A minus sign specifies left adjustment.</dd>\n' +
+    '  <dt id="q"><a class="permalink" href="#q">q</a></dt>\n  <dd>Quick append.</dd>\n' +
+    '</dl>\n</section>\n';
+  const doc = await extractBytes(page(options), URL, 'text/html');
+  assert.deepEqual(
+    doc.sections.map((s) => s.fragment),
+    ['OPTIONS', 'N', 'o', 'left', 'q'],
+  );
+  const cited = (start: string): string | null => doc.blocks.find((b) => b.text.startsWith(start))!.fragment;
+  assert.equal(cited('Preserve the original dates'), 'o');
+  assert.equal(cited('A minus sign'), 'left');
 });

@@ -40,10 +40,55 @@ const LIST_MARKS: ReadonlySet<string> = new Set(['o', '*', '-', '\u2022', '\u00b
 /** An item's number or letter written as its term (pod's `=item 1.`, man(7)'s `.IP 2)`, `(iv)`): no name either. */
 const ITEM_NUMBER = /^(?:\(?(?:\d{1,4}|[a-z]|[ivxlc]{1,6})[.)]|\((?:\d{1,4}|[a-z]|[ivxlc]{1,6})\))$/i;
 
-/** Whether a term's text is a list mark or an item number, not the name of an entry. */
+/** Elements that show a term as a name (man's `.B o`, mdoc's `Fl`/`Cm`, pod's `C<(R)>`): a mark in one is no bullet. */
+const NAME_MARKUP: ReadonlySet<string> = new Set(['b', 'strong', 'code', 'kbd', 'samp', 'tt', 'var', 'i', 'em']);
+
+/**
+ * Whether a term's text is a list mark or an item number, not the name of an entry. A mark or number
+ * set as code or bold names something (ar's modifier `<b>o</b>`, dash's printf flag `<code>-</code>`,
+ * perlre's `<code>(R)</code>`); a plain mark is a bullet only where it repeats among the list's terms
+ * (rsync's `.IP o` items), since one written once names a command (perldebug's `o` and `-`).
+ */
 function isListMark(term: Element): boolean {
-  const text = textOfAtMost(term, 12).text.trim();
-  return LIST_MARKS.has(text) || ITEM_NUMBER.test(text);
+  const read = textOfAtMost(term, 64);
+  if (read.cut) return false;
+  const text = read.text.trim();
+  const mark = LIST_MARKS.has(text);
+  if (!mark && !ITEM_NUMBER.test(text)) return false;
+  if (hasNameMarkup(term)) return false;
+  return !mark || termTexts(term).get(text)! > 1;
+}
+
+/** Whether an element of NAME_MARKUP is inside `term` (a bounded look: a term of marks is small). */
+function hasNameMarkup(term: Element): boolean {
+  const stack: AnyNode[] = [...term.children];
+  for (let seen = 0; stack.length > 0 && seen < 256; seen++) {
+    const node = stack.pop()!;
+    if (!isTag(node)) continue;
+    if (NAME_MARKUP.has(node.name)) return true;
+    stack.push(...node.children.slice(0, 256));
+  }
+  return false;
+}
+
+/** How many of the terms beside `term` (its parent's `<dt>` children) have each short text; memoized per parent. */
+const TERM_TEXTS = new WeakMap<AnyNode, Map<string, number>>();
+function termTexts(term: Element): Map<string, number> {
+  const parent = term.parent ?? term;
+  let counts = TERM_TEXTS.get(parent);
+  if (counts === undefined) {
+    counts = new Map();
+    const siblings = term.parent === null ? [term] : term.parent.children;
+    for (const c of siblings) {
+      if (!isTag(c) || c.name !== 'dt') continue;
+      const read = textOfAtMost(c, 64);
+      if (read.cut) continue;
+      const text = read.text.trim();
+      counts.set(text, (counts.get(text) ?? 0) + 1);
+    }
+    TERM_TEXTS.set(parent, counts);
+  }
+  return counts;
 }
 
 /**
