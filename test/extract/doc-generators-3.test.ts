@@ -183,6 +183,32 @@ test("pod2html: a command named by a mark (perldebug's - and o), a construct in 
   assert.equal(doc.blocks.find((b) => b.text === 'Display all options.')!.fragment, 'o');
 });
 
+test('pod2html: items grouped in a <div> are entries beside the others; text between two terms parts them', async () => {
+  const html =
+    '<html><head><title>perlvar</title><link rev="made" href="mailto:root@localhost" /></head><body>\n' +
+    '<ul id="index"><li><a href="#NAME">NAME</a></li></ul>\n<h1 id="NAME">NAME</h1>\n<dl>\n' +
+    '<dt id="a">alpha</dt><dd><p>Alpha text.</p></dd>\n<div><dt id="b">beta</dt><dd><p>Beta text.</p></dd></div>\n' +
+    '<dt id="d">delta</dt>loose words<dt id="e">eps</dt><dd><p>Eps text.</p></dd>\n' +
+    '</dl>\n<p>After.</p>\n</body></html>\n';
+  const doc = await extractBytes(html, URL, 'text/html');
+  assert.equal(doc.family, 'pod2html');
+  assert.deepEqual(
+    doc.sections.map((s) => [s.level, s.fragment, s.alternateIds ?? []]),
+    [
+      [1, 'NAME', []],
+      [2, 'a', []],
+      [2, 'b', []],
+      [2, 'd', []],
+      [2, 'e', []],
+    ],
+  );
+  assert.equal(doc.blocks.find((b) => b.text === 'Eps text.')!.fragment, 'e');
+  assert.deepEqual(
+    doc.blocks.map((b) => b.text),
+    ['alpha', 'Alpha text.', 'beta', 'Beta text.', 'delta', 'loose words', 'eps', 'Eps text.', 'After.'],
+  );
+});
+
 test('pod2html: text and inline elements written directly in an entry list are paragraphs, not dropped', async () => {
   const html =
     '<html><head><title>perlfunc</title><link rev="made" href="mailto:root@localhost" /></head><body>\n' +

@@ -606,9 +606,11 @@ class HtmlWalker implements HtmlWalk {
    * between forms, which keeps them one run. The definition is read as blocks inside the entry. Other
    * terms and their definitions are in the section around the list; after it, that section goes on.
    */
-  private walkEntryList(list: Element, ctx: WalkContext): void {
-    const around = this.builder.currentSection;
-    const level = (around?.level ?? 0) + 1;
+  private walkEntryList(list: Element, ctx: WalkContext, outer?: { around: Section | null; level: number }): void {
+    // A <div> grouping items is read as part of its list: its entries open at the list's level, beside
+    // the others, not inside the entry open before it.
+    const around = outer === undefined ? this.builder.currentSection : outer.around;
+    const level = outer === undefined ? (around?.level ?? 0) + 1 : outer.level;
     let termsOpen = false;
     // Text and inline elements written directly in the list (a browser shows them; past the tree depth
     // cap the text of deeper terms is left there) are read as walkContainer reads them.
@@ -618,12 +620,15 @@ class HtmlWalker implements HtmlWalk {
       run = [];
     };
     for (const child of list.children) {
+      // Text between two terms parts them (followingFormIds stops there too): the next term is no other form.
       if (isText(child) || isCDATA(child)) {
+        if (!isText(child) || child.data.trim() !== '') termsOpen = false;
         run.push(child);
         continue;
       }
       if (!isTag(child) || SKIP_TAGS.has(child.name) || this.rules.prune(child)) continue;
       if (child.name !== 'dt' && child.name !== 'dd' && child.name !== 'div' && !this.isBlockLevel(child)) {
+        termsOpen = false;
         run.push(child);
         continue;
       }
@@ -648,7 +653,7 @@ class HtmlWalker implements HtmlWalk {
       if (child.name === 'dd' && isBlank(child)) continue;
       termsOpen = false;
       if (child.name === 'dd') this.walkContainer(child, childCtx);
-      else if (child.name === 'div') this.walkEntryList(child, ctx);
+      else if (child.name === 'div') this.walkEntryList(child, ctx, { around, level });
       else this.blockElement(child, ctx);
     }
     flush();
