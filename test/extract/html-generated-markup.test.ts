@@ -1,6 +1,9 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { extractBytes } from './helpers.js';
+import { chunkDocument, DEFAULT_CHUNK_OPTIONS } from '../../src/chunk/chunker.js';
+import { buildDocumentPart, DEFAULT_INDEX_OPTIONS, loadSearchIndex, mergeSearchIndex } from '../../src/index/search-index.js';
+import { runQuery } from '../../src/query/query.js';
 
 /**
  * Markup documentation generators write that any HTML may hold, read by the generic rules (a page on a
@@ -211,7 +214,7 @@ test('"Chapter 8." before a heading is its number, as "Appendix A." is', async (
   );
 });
 
-test('an element whose only id is generated names no passage: its blocks cite the section, the id kept as an anchor', async () => {
+test('an element whose only id is generated names no passage: blocks cite the section; the id anchors only uncovered text', async () => {
   // Sphinx's `<dl class="simple" id="index-0">` (an index target) and pandoc's `<div class="sourceCode" id="cb1">`
   // count what comes before them; docutils' `<section id="id3">` (a duplicate title) is still its section's name.
   const doc = await extractBytes(
@@ -227,8 +230,32 @@ test('an element whose only id is generated names no passage: its blocks cite th
     const block = doc.blocks.find((b) => b.text.startsWith(start))!;
     return [block.fragment, (block.anchors ?? []).map((a) => a.id)];
   };
-  assert.deepEqual(fragmentOf('.\n(Dot.)'), ['syntax', ['index-0']]);
+  // The section's stable id covers the whole list, so its own generated id is no anchor (it would hide the fragment in a chunk).
+  assert.deepEqual(fragmentOf('.\n(Dot.)'), ['syntax', []]);
   assert.deepEqual(fragmentOf('re.compile'), ['syntax', []], 'a wrapper with a generated id names nothing');
   assert.deepEqual(fragmentOf('A stable wrapper'), ['wrapper', []]);
   assert.deepEqual(fragmentOf('Duplicate titles'), ['id3', []]);
+});
+
+test("a block whose own id is generated, inside an element with a stable id, is cited by that id, not the block's before it", async () => {
+  const doc = await extractBytes(
+    page(`<h2 id="top">Top</h2><p><a id="lead"></a>A paragraph opened by an anchor.</p>
+<div id="stable"><p id="cb5">Frobnicate the zanzibar widget.</p></div>`),
+    URL,
+    'text/html',
+  );
+  assert.equal(doc.blocks.find((b) => b.text.startsWith('Frobnicate'))!.fragment, 'stable');
+  const part = buildDocumentPart(doc.documentId, chunkDocument(doc, DEFAULT_CHUNK_OPTIONS));
+  const index = loadSearchIndex(
+    mergeSearchIndex([part], { chunkIndexFingerprint: 'fp', missingSources: [] }, DEFAULT_INDEX_OPTIONS),
+    'gen',
+  );
+  const response = runQuery(index, {
+    terms: ['frobnicate zanzibar widget'],
+    limit: 1,
+    offset: 0,
+    maxSnippetChars: 400,
+    maxTotalChars: 8000,
+  });
+  assert.equal(response.hits[0]!.citation.fragment, 'stable');
 });

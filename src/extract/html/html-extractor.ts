@@ -746,6 +746,11 @@ class HtmlWalker implements HtmlWalk {
     // nearer than the section that has an id (`div#text-method-algo` around them) still names them.
     if (fragment !== ownId && extra.definedBy !== undefined && (fragment === null || this.isSectionFragment(fragment)))
       fragment = extra.definedBy;
+    // Where a stable id names the block, its own generated id at its start is no anchor: a chunk keeps
+    // one id per offset, the innermost, so it hid the block's fragment and the block was cited by the
+    // stable id before it (the previous block's) instead.
+    if (ownId !== undefined && stableOwnId === undefined && fragment !== null && !isGeneratedId(fragment))
+      anchors = anchors.filter((anchor) => anchor.id !== ownId || anchor.start !== 0);
     // The blocks after this one are in the passage its last empty anchor opens (passageAnchor), or
     // the heading of a titled aside: the aside's id names what follows it as a heading's would.
     const titleIds = el !== undefined && this.titledAside(el) ? asideTitleIds(el) : [];
