@@ -166,8 +166,12 @@
  *     with `$@` an alternate id; perlfunc's forms one entry); a term that is an item's number (`=item 1.`) or a
  *     list mark is none, in any family's entries. A block's own generated id (Sphinx's `<dl id="index-0">`, pandoc's
  *     `<div id="cb5">`) is not its fragment: it cites what a block without an id cites, the id kept as an anchor.
+ * 56: rule 55's review: a list mark or item number set as code or bold, or a mark written once in its list
+ *     (ar's `<b>o</b>`, perldebug's `-`, perlre's `(R)`), is an entry; items a `<div>` groups in a pod2html list open
+ *     entries at the list's level, and text between two terms parts them; a block's own generated id is no anchor
+ *     where a stable id names the block (at the block's start it hid that id in a chunk).
  */
-export const EXTRACT_RULE_VERSION = 55;
+export const EXTRACT_RULE_VERSION = 56;
 /**
  * The PDF extractor's own version (1: pdf-parse tables; 2: tables from geometry with rowPages, and
  * heading-guess limits; 3: unruled tables as reports set them (wrapped cells at the row pitch, bold
