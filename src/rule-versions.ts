@@ -169,7 +169,8 @@
  * 56: rule 55's review: a list mark or item number set as code or bold, or a mark written once in its list
  *     (ar's `<b>o</b>`, perldebug's `-`, perlre's `(R)`), is an entry; items a `<div>` groups in a pod2html list open
  *     entries at the list's level, and text between two terms parts them; a block's own generated id is no anchor
- *     where a stable id names the block (at the block's start it hid that id in a chunk).
+ *     where a stable id names the block (at the block's start it hid that id in a chunk); mandoc's tags that share
+ *     one body (`<dd>&nbsp;</dd>` between them, ssh's `-L` forms) are one entry, the others its alternate ids.
  */
 export const EXTRACT_RULE_VERSION = 56;
 /**

@@ -104,3 +104,25 @@ test("a mark set as a name (ar's modifier <b>o</b>, dash's flag <code>-</code>) 
   assert.equal(cited('Preserve the original dates'), 'o');
   assert.equal(cited('A minus sign'), 'left');
 });
+
+test("tags sharing one body (<dd>&nbsp;</dd> between them: ssh's -L forms) are one entry, the others its alternate ids", async () => {
+  const options =
+    '<section class="Sh">\n<h1 class="Sh" id="DESCRIPTION"><a class="permalink" href="#DESCRIPTION">DESCRIPTION</a></h1>\n' +
+    '<dl class="Bl-tag">\n' +
+    '  <dt id="L"><a class="permalink" href="#L"><code class="Fl">-L</code></a> <var class="Ar">port:host:hostport</var></dt>\n' +
+    '  <dd style="width: auto;">&#x00A0;</dd>\n' +
+    '  <dt id="L~2"><a class="permalink" href="#L~2"><code class="Fl">-L</code></a> <var class="Ar">local_socket</var></dt>\n' +
+    '  <dd>Specifies that connections to the given TCP port are forwarded.</dd>\n' +
+    '  <dt id="N"><a class="permalink" href="#N"><code class="Fl">-N</code></a></dt>\n  <dd>Do not execute a remote command.</dd>\n' +
+    '</dl>\n</section>\n';
+  const doc = await extractBytes(page(options), URL, 'text/html');
+  assert.deepEqual(
+    doc.sections.map((s) => [s.fragment, s.alternateIds ?? []]),
+    [
+      ['DESCRIPTION', []],
+      ['L', ['L~2']],
+      ['N', []],
+    ],
+  );
+  assert.equal(doc.blocks.find((b) => b.text.startsWith('Specifies that connections'))!.fragment, 'L');
+});

@@ -496,6 +496,8 @@ class HtmlWalker implements HtmlWalk {
       }
       flush();
       const childCtx = contextBelow(this.rules, child, ctx);
+      // mandoc's `<dd>&nbsp;</dd>` between tags that share one body (ssh's four `-L` forms) ends no entry.
+      if (termsOpen && isTagPlaceholder(child)) continue;
       if (child.name !== 'dt') {
         termsOpen = false;
         this.walkContainer(child, childCtx);
@@ -901,7 +903,6 @@ class HtmlWalker implements HtmlWalk {
   }
 }
 
-/** The ids of the `<dt>` elements right after `term` (whitespace between them aside). */
 /** Whether an element holds nothing but white space. */
 function isBlank(el: Element): boolean {
   return el.children.every((c) => isText(c) && c.data.trim() === '');
@@ -920,10 +921,27 @@ function followingFormIds(term: Element): string[] {
   return ids;
 }
 
+/**
+ * Whether `el` is mandoc's placeholder definition, `<dd>&nbsp;</dd>`, written after a tag whose body is
+ * the next tag's (mdoc's `.It Fl a` then `.It Fl b` and the text): a non-breaking space and nothing else.
+ * Other generators' empty definitions (Sphinx's undocumented members) hold no such space.
+ */
+function isTagPlaceholder(el: Element): boolean {
+  if (el.name !== 'dd' || el.children.length === 0) return false;
+  let nbsp = false;
+  for (const c of el.children) {
+    if (!isText(c) || c.data.trim() !== '') return false;
+    if (c.data.includes('\u00a0')) nbsp = true;
+  }
+  return nbsp;
+}
+
+/** The ids of the `<dt>` elements right after `term` (whitespace and mandoc's placeholder definitions between them aside). */
 function followingTermIds(term: Element): string[] {
   const ids: string[] = [];
   for (let next = term.next; next !== null; next = next.next) {
     if (isText(next) && next.data.trim() === '') continue;
+    if (isTag(next) && isTagPlaceholder(next)) continue;
     if (!isTag(next) || next.name !== 'dt') break;
     const id = next.attribs['id'];
     if (id !== undefined && id !== '') ids.push(id);
