@@ -49,14 +49,14 @@ const NAME_MARKUP: ReadonlySet<string> = new Set(['b', 'strong', 'code', 'kbd', 
  * perlre's `<code>(R)</code>`); a plain mark is a bullet only where it repeats among the list's terms
  * (rsync's `.IP o` items), since one written once names a command (perldebug's `o` and `-`).
  */
-function isListMark(term: Element): boolean {
+function isListMark(term: Element, memo: WeakMap<AnyNode, Map<string, number>>): boolean {
   const read = textOfAtMost(term, 64);
   if (read.cut) return false;
   const text = read.text.trim();
   const mark = LIST_MARKS.has(text);
   if (!mark && !ITEM_NUMBER.test(text)) return false;
   if (hasNameMarkup(term)) return false;
-  return !mark || termTexts(term).get(text)! > 1;
+  return !mark || termTexts(term, memo).get(text)! > 1;
 }
 
 /** Whether an element of NAME_MARKUP is inside `term` (a bounded look: a term of marks is small). */
@@ -71,11 +71,10 @@ function hasNameMarkup(term: Element): boolean {
   return false;
 }
 
-/** How many of the terms beside `term` (its parent's `<dt>` children) have each short text; memoized per parent. */
-const TERM_TEXTS = new WeakMap<AnyNode, Map<string, number>>();
-function termTexts(term: Element): Map<string, number> {
+/** How many of the terms beside `term` (its parent's `<dt>` children) have each short text; memoized per parent in `memo`. */
+function termTexts(term: Element, memo: WeakMap<AnyNode, Map<string, number>>): Map<string, number> {
   const parent = term.parent ?? term;
-  let counts = TERM_TEXTS.get(parent);
+  let counts = memo.get(parent);
   if (counts === undefined) {
     counts = new Map();
     const siblings = term.parent === null ? [term] : term.parent.children;
@@ -86,7 +85,7 @@ function termTexts(term: Element): Map<string, number> {
       const text = read.text.trim();
       counts.set(text, (counts.get(text) ?? 0) + 1);
     }
-    TERM_TEXTS.set(parent, counts);
+    memo.set(parent, counts);
   }
   return counts;
 }
@@ -190,6 +189,8 @@ class HtmlWalker implements HtmlWalk {
   private readonly gridTableInside = new WeakMap<Element, boolean>();
   /** Where the document's ids and headings are (documentIds), built on first use. */
   private ids: DocumentIds | undefined;
+  /** How often each short term text occurs among a list's terms (isListMark), per list. */
+  private readonly termTextCounts = new WeakMap<AnyNode, Map<string, number>>();
   /** The element the walk reads (extractionRoot): ids outside it are in no block. */
   root: Element | Document | null = null;
 
@@ -532,7 +533,7 @@ class HtmlWalker implements HtmlWalk {
    * 159 of them were sections headed "o"), and one that is an item's number ("1.") numbers it.
    */
   private namesEntry(term: Element): boolean {
-    return this.rules.entry!(term) && !isListMark(term);
+    return this.rules.entry!(term) && !isListMark(term, this.termTextCounts);
   }
 
   /**
@@ -637,7 +638,7 @@ class HtmlWalker implements HtmlWalk {
       flush();
       const childCtx = contextBelow(this.rules, child, ctx);
       if (child.name === 'dt') {
-        if (!termsOpen && anchorId(child) !== undefined && !isListMark(child)) {
+        if (!termsOpen && anchorId(child) !== undefined && !isListMark(child, this.termTextCounts)) {
           this.headingCount++;
           const ids = [...this.leadingIds, ...followingFormIds(child)];
           this.leadingIds = [];
