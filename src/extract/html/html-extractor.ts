@@ -506,7 +506,7 @@ class HtmlWalker implements HtmlWalk {
         termsOpen = true;
         this.headingCount++;
         // The terms right after it name the same entry (`re.S` and `re.DOTALL`): its alternate ids.
-        const ids = [...this.leadingIds, ...followingTermIds(child)];
+        const ids = [...this.leadingIds, ...followingTermIds(child, isTagPlaceholder)];
         this.leadingIds = [];
         // The entry takes its term's id, never an enclosing <section>'s still waiting for its heading;
         // its heading is the name, and the whole signature is its first block.
@@ -623,7 +623,7 @@ class HtmlWalker implements HtmlWalk {
       run = [];
     };
     for (const child of list.children) {
-      // Text between two terms parts them (followingFormIds stops there too): the next term is no other form.
+      // Text between two terms parts them (followingTermIds stops there too): the next term is no other form.
       if (isText(child) || isCDATA(child)) {
         if (!isText(child) || child.data.trim() !== '') termsOpen = false;
         run.push(child);
@@ -640,7 +640,7 @@ class HtmlWalker implements HtmlWalk {
       if (child.name === 'dt') {
         if (!termsOpen && anchorId(child) !== undefined && !isListMark(child, this.termTextCounts)) {
           this.headingCount++;
-          const ids = [...this.leadingIds, ...followingFormIds(child)];
+          const ids = [...this.leadingIds, ...followingTermIds(child, isBlankDefinition)];
           this.leadingIds = [];
           const text = openHeadingSection(this, child, level, { ...childCtx, pendingSection: null }, ids);
           const opened = this.builder.currentSection;
@@ -909,19 +909,6 @@ function isBlank(el: Element): boolean {
   return el.children.every((c) => isText(c) && c.data.trim() === '');
 }
 
-/** The ids of the terms right after `term` in a pod2html list, past the empty `<dd>` between forms. */
-function followingFormIds(term: Element): string[] {
-  const ids: string[] = [];
-  for (let next = term.next; next !== null; next = next.next) {
-    if (isText(next) && next.data.trim() === '') continue;
-    if (isTag(next) && next.name === 'dd' && isBlank(next)) continue;
-    if (!isTag(next) || next.name !== 'dt') break;
-    const id = anchorId(next);
-    if (id !== undefined) ids.push(id);
-  }
-  return ids;
-}
-
 /**
  * Whether `el` is mandoc's placeholder definition, `<dd>&nbsp;</dd>`, written after a tag whose body is
  * the next tag's (mdoc's `.It Fl a` then `.It Fl b` and the text): a non-breaking space and nothing else.
@@ -937,17 +924,26 @@ function isTagPlaceholder(el: Element): boolean {
   return nbsp;
 }
 
-/** The ids of the `<dt>` elements right after `term` (whitespace and mandoc's placeholder definitions between them aside). */
-function followingTermIds(term: Element): string[] {
+/**
+ * The ids of the `<dt>` elements right after `term`, past white space and the definitions `between`
+ * passes over: mandoc's placeholders between tags that share one body (isTagPlaceholder), pod2html's
+ * empty `<dd>` between the forms of one item (isBlankDefinition).
+ */
+function followingTermIds(term: Element, between: (el: Element) => boolean): string[] {
   const ids: string[] = [];
   for (let next = term.next; next !== null; next = next.next) {
     if (isText(next) && next.data.trim() === '') continue;
-    if (isTag(next) && isTagPlaceholder(next)) continue;
+    if (isTag(next) && between(next)) continue;
     if (!isTag(next) || next.name !== 'dt') break;
-    const id = next.attribs['id'];
-    if (id !== undefined && id !== '') ids.push(id);
+    const id = anchorId(next);
+    if (id !== undefined) ids.push(id);
   }
   return ids;
+}
+
+/** A `<dd>` holding nothing but white space. */
+function isBlankDefinition(el: Element): boolean {
+  return el.name === 'dd' && isBlank(el);
 }
 
 /** Extracts the HTML `source` into the builder; returns the title and structure counts. */
