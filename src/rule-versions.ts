@@ -217,9 +217,10 @@ export const PDF_EXTRACTOR_VERSION = 12;
  * long heading no longer makes the chunk file quadratic in it. 6: a chunk of a section of the
  * document's apparatus (contents, status, acknowledgements, references, indexes, change logs) says so
  * (apparatus: true). 7: a PDF chunk records where each later page starts as an anchor (`page=N`), so a
- * hit cites the page its match is on.
+ * hit cites the page its match is on. 8: at one offset a generated id (`index-N`, `ref-for-*`) no longer
+ * hides a stable one: the innermost id is kept unless it is generated and an outer one is not.
  */
-export const CHUNK_RULE_VERSION = 7;
+export const CHUNK_RULE_VERSION = 8;
 /**
  * Search-index file layout (5: sealed head with plain number lists, CRC-32-checked posting blocks and
  * compressed row blocks; 6: heading-path term frequencies in postings, duplicate-passage groups in the

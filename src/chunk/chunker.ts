@@ -1,4 +1,5 @@
 import { isApparatusReason } from '../document/apparatus.js';
+import { isGeneratedId } from '../document/generated-ids.js';
 import type { Block, Chunk, Citation, EvidenceDocument, Section } from '../document/types.js';
 import { EpistemeError } from '../failure.js';
 import {
@@ -402,9 +403,10 @@ function trimmedAnchors(block: Block, trimmed: string, lines: StepLines | undefi
 }
 
 /**
- * UTF-16 offsets to code-point offsets, in text order; at one offset only the last id is kept (the
- * innermost element: extractors record outer elements first), and an id equal to the one before it
- * is dropped.
+ * UTF-16 offsets to code-point offsets, in text order; at one offset one id is kept: the innermost
+ * (extractors record outer elements first), except that a generated id never hides a stable one
+ * there (a Sphinx `index-N` target written at the start of a block with an id of its own: a citation
+ * may only name what the chunk records). An id equal to the one before it is dropped.
  */
 function toCodePoints(text: string, anchors: [number, string][]): [number, string][] {
   if (anchors.length === 0) return [];
@@ -415,7 +417,10 @@ function toCodePoints(text: string, anchors: [number, string][]): [number, strin
   const result: [number, string][] = [];
   for (const { at, id } of sorted) {
     const last = result[result.length - 1];
-    if (last !== undefined && last[0] === at) result.pop();
+    if (last !== undefined && last[0] === at) {
+      if (isGeneratedId(id) && !isGeneratedId(last[1])) continue;
+      result.pop();
+    }
     const previous = result[result.length - 1];
     if (previous === undefined || previous[1] !== id) result.push([at, id]);
   }

@@ -259,3 +259,29 @@ test("a block whose own id is generated, inside an element with a stable id, is 
   });
   assert.equal(response.hits[0]!.citation.fragment, 'stable');
 });
+
+test("a generated id written at the start of a block with a stable id of its own does not hide that id in the chunk", async () => {
+  // Sphinx writes an index target inside the paragraph it indexes: `<p id="x"><span id="index-3"></span>…`.
+  // Both ids start at one offset of the chunk, which keeps one id per offset: the stable one.
+  const doc = await extractBytes(
+    page(`<h2 id="top">Top</h2><p id="first">An opening paragraph about nothing in particular.</p>
+<p id="second"><span id="index-3"></span>Frobnicate the zanzibar widget.</p>`),
+    URL,
+    'text/html',
+  );
+  const chunks = chunkDocument(doc, DEFAULT_CHUNK_OPTIONS);
+  assert.equal(chunks.length, 1, 'both paragraphs in one chunk, so the second is cited by an anchor inside it');
+  assert.ok(
+    chunks[0]!.anchors!.some(([, id]) => id === 'second'),
+    JSON.stringify(chunks[0]!.anchors),
+  );
+  const part = buildDocumentPart(doc.documentId, chunks);
+  const index = loadSearchIndex(
+    mergeSearchIndex([part], { chunkIndexFingerprint: 'fp', missingSources: [] }, DEFAULT_INDEX_OPTIONS),
+    'gen',
+  );
+  for (const maxSnippetChars of [40, 400, 4000]) {
+    const response = runQuery(index, { terms: ['frobnicate zanzibar widget'], limit: 1, offset: 0, maxSnippetChars, maxTotalChars: 8000 });
+    assert.equal(response.hits[0]!.citation.fragment, 'second', `--max-snippet-chars ${maxSnippetChars}`);
+  }
+});
