@@ -260,7 +260,7 @@ test("a block whose own id is generated, inside an element with a stable id, is 
   assert.equal(response.hits[0]!.citation.fragment, 'stable');
 });
 
-test("a generated id written at the start of a block with a stable id of its own does not hide that id in the chunk", async () => {
+test('a generated id written at the start of a block with a stable id of its own does not hide that id in the chunk', async () => {
   // Sphinx writes an index target inside the paragraph it indexes: `<p id="x"><span id="index-3"></span>…`.
   // Both ids start at one offset of the chunk, which keeps one id per offset: the stable one.
   const doc = await extractBytes(
