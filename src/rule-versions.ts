@@ -171,8 +171,12 @@
  *     entries at the list's level, and text between two terms parts them; a block's own generated id is no anchor
  *     where a stable id names the block (at the block's start it hid that id in a chunk); mandoc's tags that share
  *     one body (`<dd>&nbsp;</dd>` between them, ssh's `-L` forms) are one entry, the others its alternate ids.
+ * 57: a man page's text that mandoc writes after a tagged list goes on with the list's last entry
+ *     (entryContinuationSelectors: the `div.Bd-indent` of a .RS block inside a .TP item, and a list of untagged
+ *     .IP paragraphs after it; not in mdoc pages, whose displays after a list are the section's); in any
+ *     family's entry list, a term with no text and no id (`<dt></dt>`) goes on with the item before it.
  */
-export const EXTRACT_RULE_VERSION = 56;
+export const EXTRACT_RULE_VERSION = 57;
 /**
  * The PDF extractor's own version (1: pdf-parse tables; 2: tables from geometry with rowPages, and
  * heading-guess limits; 3: unruled tables as reports set them (wrapped cells at the row pitch, bold

@@ -82,6 +82,11 @@ export interface HtmlRules {
   /** Definition terms naming an API entry (Sphinx's `dt.sig-object[id]`): each entry a subsection; optional. */
   entrySelectors?: string[];
   /**
+   * Elements right after a list of entries (entrySelectors) that go on with its last entry, read inside
+   * it (mandoc's `div.Bd-indent` after a man page's tagged list: a .RS block inside a .TP item); optional.
+   */
+  entryContinuationSelectors?: string[];
+  /**
    * Elements that each hold one API entry, its signature their first child element (Haddock's `div.top`,
    * `p.src` first): each a subsection as an entrySelectors term opens, its id the signature's; optional.
    */

@@ -126,3 +126,40 @@ test("tags sharing one body (<dd>&nbsp;</dd> between them: ssh's -L forms) are o
   );
   assert.equal(doc.blocks.find((b) => b.text.startsWith('Specifies that connections'))!.fragment, 'L');
 });
+
+/** A man(7) page's options as mandoc writes them (no mdoc `.Nd`): .TP items, a .RS block, untagged .IP paragraphs. */
+const MAN_OPTIONS =
+  '<section class="Sh">\n<h1 class="Sh" id="NAME"><a class="permalink" href="#NAME">NAME</a></h1>\n' +
+  '<p class="Pp">frob - frobnicate files</p>\n</section>\n' +
+  '<section class="Sh">\n<h1 class="Sh" id="OPTIONS"><a class="permalink" href="#OPTIONS">OPTIONS</a></h1>\n' +
+  '<dl class="Bl-tag">\n  <dt id="info"><a class="permalink" href="#info"><b>--info=FLAGS</b></a></dt>\n' +
+  '  <dd>Chooses the informational output. Some examples:</dd>\n</dl>\n' +
+  '<div class="Bd-indent">\n<p class="Pp"></p>\n<pre>frob --info=progress2 src/ dest/</pre>\n</div>\n' +
+  '<dl class="Bl-tag">\n  <dt></dt>\n  <dd>Flag names may be abbreviated to their first letters.</dd>\n</dl>\n' +
+  '<dl class="Bl-tag">\n  <dt id="L"><a class="permalink" href="#L"><b>-L</b></a></dt>\n' +
+  '  <dd>Follow symbolic links.</dd>\n  <dt></dt>\n  <dd>With this option the type test matches the target of a link.</dd>\n</dl>\n' +
+  '<p class="Pp">Options may be given in any order.</p>\n</section>\n';
+
+test('man(7) pages: a .RS block and untagged .IP paragraphs that mandoc writes after a tagged item go on with its entry', async () => {
+  const doc = await extractBytes(page(MAN_OPTIONS), URL, 'text/html');
+  assert.equal(doc.family, 'mandoc');
+  const blockOf = (start: string) => doc.blocks.find((b) => b.text.startsWith(start))!;
+  const sectionOf = (start: string): string | null => doc.sections.find((s) => s.id === blockOf(start).sectionId)?.fragment ?? null;
+  assert.equal(sectionOf('frob --info=progress2'), 'info', 'the .RS display after the list');
+  assert.equal(blockOf('frob --info=progress2').fragment, 'info', 'and it cites the entry');
+  assert.equal(sectionOf('Flag names may be abbreviated'), 'info', 'an untagged .IP list after the display');
+  assert.equal(sectionOf('With this option the type test'), 'L', 'an untagged term inside the list');
+  assert.equal(sectionOf('Options may be given in any order.'), 'OPTIONS', 'a paragraph after the list is the section’s');
+});
+
+test('mdoc pages (with .Nd): a display after a tagged list is the section’s, not its last entry’s', async () => {
+  const mdoc =
+    '<section class="Sh">\n<h1 class="Sh" id="NAME"><a class="permalink" href="#NAME">NAME</a></h1>\n' +
+    '<p class="Pp"><code class="Nm">frob</code> &#x2014; <span class="Nd">frobnicate files</span></p>\n</section>\n' +
+    '<section class="Sh">\n<h1 class="Sh" id="OPTIONS"><a class="permalink" href="#OPTIONS">OPTIONS</a></h1>\n' +
+    '<dl class="Bl-tag">\n  <dt id="v"><a class="permalink" href="#v"><code class="Fl">-v</code></a></dt>\n' +
+    '  <dd>Verbose.</dd>\n</dl>\n<div class="Bd-indent">\n<pre>frob -v a b</pre>\n</div>\n</section>\n';
+  const doc = await extractBytes(page(mdoc), URL, 'text/html');
+  const block = doc.blocks.find((b) => b.text.startsWith('frob -v a b'))!;
+  assert.equal(doc.sections.find((s) => s.id === block.sectionId)?.fragment, 'OPTIONS');
+});

@@ -45,6 +45,8 @@ export interface CompiledRules {
   gridHeaderCell: Matcher;
   /** Definition terms that name an API entry (entrySelectors); null without selectors, so no list is asked. */
   entry: Matcher | null;
+  /** Elements right after a list of entries that go on with its last entry (entryContinuationSelectors); null without selectors. */
+  entryContinuation: Matcher | null;
   /** Elements holding one API entry each (entryBlockSelectors); null without selectors. */
   entryBlock: Matcher | null;
   /** Headings read as a label paragraph (labelHeadingSelectors); null without selectors. */
@@ -268,6 +270,10 @@ export function compileRules(rules: HtmlRules): CompiledRules {
     gridTable: rules.gridTableSelectors !== undefined && rules.gridTableSelectors.length > 0 ? compileList(rules.gridTableSelectors) : null,
     gridHeaderCell: compileList(rules.gridHeaderCellSelectors ?? []),
     entry: rules.entrySelectors !== undefined && rules.entrySelectors.length > 0 ? compileList(rules.entrySelectors) : null,
+    entryContinuation:
+      rules.entryContinuationSelectors !== undefined && rules.entryContinuationSelectors.length > 0
+        ? compileList(rules.entryContinuationSelectors)
+        : null,
     entryBlock:
       rules.entryBlockSelectors !== undefined && rules.entryBlockSelectors.length > 0 ? compileList(rules.entryBlockSelectors) : null,
     labelHeading:

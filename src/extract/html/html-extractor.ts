@@ -189,6 +189,8 @@ class HtmlWalker implements HtmlWalk {
   private readonly gridTableInside = new WeakMap<Element, boolean>();
   /** Where the document's ids and headings are (documentIds), built on first use. */
   private ids: DocumentIds | undefined;
+  /** Elements read already as the continuation of the entry before them (continueEntry): their container passes over them. */
+  private readonly continued = new Set<AnyNode>();
   /** How often each short term text occurs among a list's terms (isListMark), per list. */
   private readonly termTextCounts = new WeakMap<AnyNode, Map<string, number>>();
   /** The element the walk reads (extractionRoot): ids outside it are in no block. */
@@ -212,7 +214,7 @@ class HtmlWalker implements HtmlWalk {
       run = [];
     };
     for (const child of parent.children) {
-      if (skip?.has(child) === true) continue;
+      if (skip?.has(child) === true || (this.continued.size > 0 && this.continued.has(child))) continue;
       if (isTag(child)) {
         if (SKIP_TAGS.has(child.name)) continue;
         if (this.isBlockLevel(child)) {
@@ -476,6 +478,8 @@ class HtmlWalker implements HtmlWalk {
     const around = this.builder.currentSection;
     const level = (around?.level ?? 0) + 1;
     let termsOpen = false;
+    // The entry the list's last item is in, if it is one: what follows the list may go on with it.
+    let entry: Section | null = null;
     // Text and inline elements written directly in the list (a browser shows them; past the tree depth
     // cap the text of deeper terms and paragraphs is left there) are read as walkContainer reads them.
     let run: AnyNode[] = [];
@@ -515,16 +519,45 @@ class HtmlWalker implements HtmlWalk {
         if (text !== null && opened !== null && child.startIndex !== null) {
           this.headingScopes.set(opened, { heading: child.startIndex, start: dl.startIndex ?? 0, end: dl.endIndex ?? Infinity });
         }
+        entry = text === null ? null : opened;
         this.addFlowBlock('paragraph', child, childCtx, {});
+      } else if (isUntaggedTerm(child)) {
+        // A term with no text and no id starts no item of its own (mandoc's `<dt></dt>`, a man page's
+        // untagged .IP paragraph): its definition goes on with the item before it.
       } else {
         // A term that starts an item of its own without naming an entry (a Texinfo @table item with no
         // index entry after an @vindex one) is no part of the entry before it: the section around the list.
-        if (!termsOpen) this.builder.resumeSection(around);
+        if (!termsOpen) {
+          this.builder.resumeSection(around);
+          entry = null;
+        }
         this.addFlowBlock('paragraph', child, childCtx, {});
       }
     }
     flush();
+    if (entry !== null) this.continueEntry(dl, entry, ctx);
     this.builder.resumeSection(around);
+  }
+
+  /**
+   * The elements right after a list of entries that the family marks as going on with its last entry
+   * (entryContinuationSelectors: mandoc renders a man page's .RS block inside a .TP item as a
+   * `div.Bd-indent` after the list, and an untagged .IP paragraph after that as a list of its own):
+   * each is read inside that entry, as are the continuations after it; only white space between.
+   */
+  private continueEntry(list: Element, entry: Section, ctx: WalkContext): void {
+    const continues = this.rules.entryContinuation;
+    if (continues === null) return;
+    const scope = this.headingScopes.get(entry);
+    for (let next = nextElementAfter(list); next !== undefined && continues(next); next = nextElementAfter(next)) {
+      this.continued.add(next);
+      if (this.rules.prune(next)) continue;
+      // A block of it is within the entry's bound (nearestFragment), not cited by the section around.
+      if (scope !== undefined && next.endIndex !== null) scope.end = Math.max(scope.end, next.endIndex);
+      this.builder.resumeSection(entry);
+      if (this.builder.currentSection !== entry) return; // a heading inside the list closed it
+      this.blockElement(next, ctx);
+    }
   }
 
   /**
@@ -939,6 +972,21 @@ function followingTermIds(term: Element, between: (el: Element) => boolean): str
     if (id !== undefined) ids.push(id);
   }
   return ids;
+}
+
+/** A `<dt>` with no text and no id: an untagged item, which only goes on with the one before it. */
+function isUntaggedTerm(el: Element): boolean {
+  return el.name === 'dt' && anchorId(el) === undefined && isBlank(el);
+}
+
+/** The element right after `el`, past white space and comments; undefined when text or nothing comes first. */
+function nextElementAfter(el: Element): Element | undefined {
+  for (let next = el.next; next !== null; next = next.next) {
+    if (isTag(next)) return next;
+    if (isText(next) && next.data.trim() !== '') return undefined;
+    if (isCDATA(next)) return undefined;
+  }
+  return undefined;
 }
 
 /** A `<dd>` holding nothing but white space. */
