@@ -67,15 +67,30 @@ export function loadSpecQuestions(directory: string): SpecQuestions | undefined 
       previous.url === primary &&
       previous.judgement.grade === Number(grade)
     ) {
-      previous.judgement.places.add(target);
+      for (const form of targetForms(target)) previous.judgement.places.add(form);
       previous = undefined;
       continue;
     }
-    const judgement = { places: new Set([target]), grade: Number(grade) };
+    const judgement = { places: new Set(targetForms(target)), grade: Number(grade) };
     list.push(judgement);
     previous = { query, url, judgement };
   }
   return { questions, judgements };
+}
+
+/**
+ * A judged `url#fragment` as written and with its fragment percent-decoded: a fragment names an id by
+ * its decoded form too (HTML's "find a potential indicated element"), and a judge writes groff's
+ * `<a name="KEY BINDINGS">` as `#KEY%20BINDINGS`, where a citation records the id itself.
+ */
+function targetForms(target: string): string[] {
+  const at = target.indexOf('#');
+  if (at < 0 || !target.includes('%', at)) return [target];
+  try {
+    return [target, `${target.slice(0, at)}#${decodeURIComponent(target.slice(at + 1))}`];
+  } catch {
+    return [target]; // not a well-formed percent-encoding: only the id as written
+  }
 }
 
 /** Each document's sections by id (read from the workspace's evidence documents), for "a section containing it". */
