@@ -248,6 +248,32 @@ test('a running head a tenth of a point larger on another page is the same size'
   }
 });
 
+test("a running head naming a section one page long beside the page's number is furniture; a numbered heading atop a page is not", async () => {
+  // The LittleCMS tutorial (Word) heads each page with its section's title and number: "Black point
+  // compensation 27", "... 28", then "Black preserving intents 29", a section one page long. The first two
+  // repeat; the third has text of its own, and was read as a line of the section before it. It carries
+  // its page's number as the other heads do, in their size. A heading "6 Limits" in 14 pt atop page 6,
+  // which has no head, where the numbers agree, is larger than the heads: still a heading.
+  const heads = ['Black point compensation', 'Black point compensation', 'Black preserving intents', 'Linear spaces', 'Linear spaces', ''];
+  const pages = heads.map((head, i) => {
+    const texts: TextSpec[] =
+      head === ''
+        ? [{ x: 72, top: 28, size: 14, text: '6 Limits', bold: true }]
+        : [{ x: 400, top: 28, size: 11, text: `${head} ${i + 1}` }];
+    for (let k = 0; k < 30; k++)
+      texts.push({ x: 72, top: 100 + k * 14, size: 10, text: `Line ${k + 1} of page ${i + 1} of the tutorial's text.` });
+    return { texts };
+  });
+  const doc = await extractBytes(tablePdf(pages), 'https://example.test/tutorial.pdf', 'application/pdf');
+  const text = doc.blocks.map((b) => b.text).join('\n');
+  assert.equal(text.match(/Black p|Linear spaces/g), null, text.slice(0, 400));
+  assert.ok(
+    doc.sections.some((s) => s.heading === '6 Limits' || s.heading === 'Limits'),
+    JSON.stringify(doc.sections.map((s) => s.heading)),
+  );
+  assert.ok(text.includes('Line 30 of page 6 of the tutorial'));
+});
+
 test('a PDF with an outline and no Info Title is titled by its first page, not by its first section', async () => {
   // shared-mime-info-spec.pdf (DocBook through dblatex) declares no Title: it was titled "1.
   // Introduction", its first outline entry, while its first page prints "Shared MIME-info Database".

@@ -559,7 +559,53 @@ function runningFurniture(pageLines: Line[][], pageHeights: number[]): Set<Line>
     const last = lines[lines.length - 1];
     if (last && PAGE_NUMBER.test(last.text) && last.top > pageHeights[p]! * 0.85) out.add(last);
   });
+  // A head that names the page's section beside its printed number ("Black preserving intents 29") has
+  // text of its own on a section one page long: it is furniture when its number is the page's, as
+  // the heads and feet found above number the pages (the same offset from the page index on at least
+  // MIN_NUMBERED_PAGES pages), and it is set in their size (a numbered heading atop a page is larger).
+  const numbering = pageNumbering(out, candidates);
+  if (numbering !== null)
+    for (const { line, page } of candidates)
+      if (
+        !out.has(line) &&
+        edgeNumber(line.text) === page + 1 + numbering.offset &&
+        [-1, 0, 1].some((d) => numbering.sizes.has(Math.floor(line.height * 2) + d))
+      )
+        out.add(line);
   return out;
+}
+
+/** Pages whose printed numbers must agree before a head is known by its number alone. */
+const MIN_NUMBERED_PAGES = 3;
+
+/**
+ * How the running heads and feet found by their text number the pages: the printed number minus the
+ * page's index (1-based) that they show on the most pages, if on at least MIN_NUMBERED_PAGES of them,
+ * and the sizes (half-point steps) of the lines that show it; else null.
+ */
+function pageNumbering(furniture: Set<Line>, candidates: { line: Line; page: number }[]): { offset: number; sizes: Set<number> } | null {
+  const byOffset = new Map<number, { pages: Set<number>; sizes: Set<number> }>();
+  for (const { line, page } of candidates) {
+    if (!furniture.has(line)) continue;
+    const n = edgeNumber(line.text);
+    if (n === null) continue;
+    const seen = byOffset.get(n - (page + 1)) ?? { pages: new Set<number>(), sizes: new Set<number>() };
+    byOffset.set(n - (page + 1), seen);
+    seen.pages.add(page);
+    seen.sizes.add(Math.floor(line.height * 2));
+  }
+  let best: { offset: number; sizes: Set<number> } | null = null;
+  let most = MIN_NUMBERED_PAGES - 1;
+  for (const [offset, seen] of [...byOffset].sort((a, b) => a[0] - b[0]))
+    if (seen.pages.size > most) [best, most] = [{ offset, sizes: seen.sizes }, seen.pages.size];
+  return best;
+}
+
+/** The number a head or foot line starts or ends with, set apart from its words ("Conclusion 57", "12 | Guide"); else null. */
+function edgeNumber(text: string): number | null {
+  const match = /^(\d{1,4})(?:\s|$)|\s(\d{1,4})$/.exec(text.trim());
+  if (match === null) return null;
+  return Number(match[1] ?? match[2]);
 }
 
 /** A page number alone: "12", groff's "- 12 -", a front matter's roman "-iv-" or "xii". */
