@@ -248,7 +248,7 @@ test('a running head a tenth of a point larger on another page is the same size'
   }
 });
 
-test("a running head naming a section one page long beside the page's number is furniture; a numbered heading atop a page is not", async () => {
+test("a head naming a section one page long beside its page's number is furniture; a numbered heading atop a page is not", async () => {
   // The LittleCMS tutorial (Word) heads each page with its section's title and number: "Black point
   // compensation 27", "... 28", then "Black preserving intents 29", a section one page long. The first two
   // repeat; the third has text of its own, and was read as a line of the section before it. It carries
