@@ -207,7 +207,8 @@ export const EXTRACT_RULE_VERSION = 57;
  * font size past the largest double) is no text, where it joined its page's runs into one line dropped
  * whole; 13: a running head or foot whose number is its page's, in the size of the heads and feet that number
  * the pages, is furniture though its text is its own: the title of a section one page long beside the number,
- * "Black preserving intents 29", was read as text). It enters the extraction
+ * "Black preserving intents 29", was read as text; a heading's line centred under it, in its type, is
+ * its continuation, as one set under its start is: a title page's wrapped title). It enters the extraction
  * config of PDF documents only, so bumping it rebuilds PDFs and leaves every other document's bytes
  * alone.
  */

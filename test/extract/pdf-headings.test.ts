@@ -482,3 +482,32 @@ test('a heading that wraps onto the next lines is one heading, its lines joined'
     doc.sections.find((s) => s.id === doc.blocks.find((b) => b.text.startsWith(start))?.sectionId)?.heading;
   assert.equal(sectionOf('Body text line 1'), '4 Building and Linking with Libraries');
 });
+
+test("a title page's title wrapped onto a line centred under it is one heading; a centred line of its own below is not", async () => {
+  // The LittleCMS tutorial (Word): "How to use the engine in your" / "applications", each line centred,
+  // then the version "2.14". The second line was a heading of its own, so the document's first section
+  // was headed by half its title.
+  // In Courier (0.6 of the size per character), a font of its own, so that the centring is exact.
+  const centred = (top: number, size: number, text: string): TextSpec => ({
+    x: 306 - (0.6 * size * text.length) / 2,
+    top,
+    size,
+    text,
+    mono: true,
+  });
+  const texts: TextSpec[] = [
+    centred(330, 26, 'How to use the engine in your'),
+    centred(360, 26, 'applications'),
+    centred(390, 26, '2.14'),
+    centred(700, 10, 'https://www.example.test'),
+  ];
+  const body: TextSpec[] = [{ x: 72, top: 60, size: 16, text: 'Introduction', bold: true }];
+  for (let i = 0; i < 20; i++) body.push({ x: 72, top: 90 + i * 13, size: 10, text: `Body line ${i + 1} of the tutorial's introduction.` });
+  const doc = await extractBytes(tablePdf([{ texts }, { texts: body }]), 'https://example.test/tutorial.pdf', 'application/pdf');
+  assert.equal(doc.sections[0]?.heading, 'How to use the engine in your applications', JSON.stringify(doc.sections.map((s) => s.heading)));
+  assert.ok(!doc.sections.some((s) => s.heading === 'applications'));
+  assert.ok(
+    doc.blocks.some((b) => b.text === '2.14'),
+    'the version is no part of the title',
+  );
+});

@@ -1604,7 +1604,8 @@ function headingContinuations(lines: Line[], at: number, furniture: Set<Line>, c
       !visible.some((it) => fonts.has(it.font)) ||
       gap < -height / 2 ||
       gap > height * 0.6 ||
-      !starts.some((x) => Math.abs(next.x - x) <= 2) ||
+      // Set under the heading's start or title, or centred under it (a title page's wrapped title).
+      (!starts.some((x) => Math.abs(next.x - x) <= 2) && Math.abs(next.x + next.right - (heading.x + heading.right)) > 4) ||
       next.text.length > 90 ||
       !/\p{L}/u.test(next.text) ||
       NUMBERED_APART.test(next.text)
