@@ -76,7 +76,20 @@ function idTerms(id: string, prefixes: readonly string[]): string[] | undefined 
  */
 export function headingNames(headingPath: readonly string[], queryTerms: ReadonlySet<string>): string[] {
   if (headingPath.length < 2) return [];
-  const content = tokenize(headingPath[headingPath.length - 1]!).filter((term) => !STOP_TERMS.has(term));
+  const content = tokenize(declaredName(headingPath[headingPath.length - 1]!)).filter((term) => !STOP_TERMS.has(term));
   if (content.length === 0 || !content.every((term) => queryTerms.has(term))) return [];
   return [...new Set(content)].sort();
+}
+
+/**
+ * What a heading names: a signature's name, the word its parameter list is attached to, when the
+ * heading opens with it (at most one word before it: a return type, `def`, "The"), as an API entry's
+ * heading is written (Erlang's `cast(ServerRef :: server_ref(), Request :: term()) -> ok`, Doxygen's
+ * `append() [2/2]`, `int frob(int flags)`); else the whole heading. The parameters and the overload
+ * count are no words of the name: "what is gen_server:cast" names `cast(...)`. A parenthesis set
+ * apart ("Parsing (informative)") is a remark, not a parameter list.
+ */
+function declaredName(heading: string): string {
+  const signature = /^\s*(?:[^\s()]+\s+)?([^\s()]+)\(/.exec(heading);
+  return signature === null ? heading : signature[1]!;
 }

@@ -593,6 +593,19 @@ test('a definition whose id is the question ranks above the steps that say its w
   assert.ok(names > 0 && first.points - names < response.hits[1]!.explain!.points, 'the id-name points decide');
 });
 
+test("an API entry's signature heading is named by its name alone; a remark in parentheses is no parameter list", () => {
+  // Erlang's `cast(ServerRef :: server_ref(), Request :: term()) -> ok` and Doxygen's `append() [2/2]`: the
+  // parameters and the overload count are no words of what the section names.
+  const cast = new Set(['gen', 'server', 'cast']);
+  assert.deepEqual(headingNames(['gen_server', 'Exports', 'cast(ServerRef :: server_ref(), Request :: term()) -> ok'], cast), ['cast']);
+  assert.deepEqual(headingNames(['Json::Value', 'append() [2/2]'], new Set(['append', 'array'])), ['append']);
+  assert.deepEqual(headingNames(['API', 'int frob(int flags)'], new Set(['frob'])), ['frob']);
+  assert.deepEqual(headingNames(['API', 'The closest(selectors) method'], new Set(['closest'])), ['closest']);
+  // Not a signature: the parenthesis is set apart, or two words come before the name.
+  assert.deepEqual(headingNames(['Spec', 'Parsing (informative)'], new Set(['pars'])), []);
+  assert.deepEqual(headingNames(['Spec', 'Changes to frob() since Level 2'], new Set(['frob'])), []);
+});
+
 test("a section whose own heading is the question's words ranks above a neighbour that only uses them", () => {
   // headingNames: every word of the section's own heading (function words aside) must be a query term;
   // a document title alone (a one-heading path) names a whole document, not a section.
