@@ -292,18 +292,43 @@ function samePassageElsewhere(
 ): boolean {
   // The cheap tests first: most pairs of hits are not from two renderings of one resource.
   if (!renderings.related(a.position, b.position) || !trigrams().near(a.position, b.position)) return false;
-  const pairs: [number, number][] = [];
-  for (const x of a.chunks) for (const y of b.chunks) if (otherRendering(x, y)) pairs.push([x.ordinal, y.ordinal]);
-  readRows(index, pairs.flat());
-  return pairs.some(([x, y]) => {
-    const [headingX, headingY] = [sectionHeading(index, x), sectionHeading(index, y)];
-    return headingX === '' || headingY === '' || headingX === headingY;
+  // Whether a chunk x of `a` and a chunk y of `b` are in two documents that are renderings of one
+  // resource, under the same heading (or one of them under none). A hit can stand for thousands of
+  // copies of its passage: b's chunks are grouped by resource and heading, not paired with a's.
+  const resourcesOfA = new Set(a.chunks.map((x) => x.resource));
+  const candidatesB = b.chunks.filter((y) => y.resource !== '' && resourcesOfA.has(y.resource));
+  const resourcesOfB = new Set(candidatesB.map((y) => y.resource));
+  const candidatesA = a.chunks.filter((x) => resourcesOfB.has(x.resource));
+  if (candidatesA.length === 0) return false;
+  readRows(
+    index,
+    [...candidatesA, ...candidatesB].map((chunk) => chunk.ordinal),
+  );
+  // Per resource: the documents of b's chunks, all and per heading.
+  const inB = new Map<string, { all: Set<number>; byHeading: Map<string, Set<number>> }>();
+  for (const y of candidatesB) {
+    let entry = inB.get(y.resource);
+    if (entry === undefined) {
+      entry = { all: new Set(), byHeading: new Map() };
+      inB.set(y.resource, entry);
+    }
+    entry.all.add(y.document);
+    const heading = sectionHeading(index, y.ordinal);
+    let documents = entry.byHeading.get(heading);
+    if (documents === undefined) {
+      documents = new Set();
+      entry.byHeading.set(heading, documents);
+    }
+    documents.add(y.document);
+  }
+  const anotherDocument = (documents: Set<number> | undefined, document: number): boolean =>
+    documents !== undefined && (documents.size > 1 || !documents.has(document));
+  return candidatesA.some((x) => {
+    const entry = inB.get(x.resource)!;
+    const heading = sectionHeading(index, x.ordinal);
+    if (heading === '') return anotherDocument(entry.all, x.document);
+    return anotherDocument(entry.byHeading.get(heading), x.document) || anotherDocument(entry.byHeading.get(''), x.document);
   });
-}
-
-/** Whether two chunks are in different documents that are renderings of one resource. */
-function otherRendering(x: Passage['chunks'][number], y: Passage['chunks'][number]): boolean {
-  return x.document !== y.document && x.resource !== '' && x.resource === y.resource;
 }
 
 /** Which passages (by position) have chunks in two renderings of one resource, worked out once by resource name. */
@@ -318,22 +343,36 @@ class RenderingPairs {
   ) {
     this.pairs = new Uint8Array(count * count);
     this.compared = new Array<boolean>(count).fill(false);
-    const byResource = new Map<string, [position: number, document: number][]>();
+    // Per resource, per position, the documents its chunks are in. Pairs are of positions, not of
+    // chunks: a hit can stand for thousands of copies of one passage, and a loop over pairs of
+    // chunks was quadratic in them (seconds for one query).
+    const byResource = new Map<string, Map<number, Set<number>>>();
     for (const passage of passages)
       for (const chunk of passage.chunks) {
         if (chunk.resource === '') continue;
-        const list = byResource.get(chunk.resource);
-        if (list === undefined) byResource.set(chunk.resource, [[passage.position, chunk.document]]);
-        else list.push([passage.position, chunk.document]);
+        let positions = byResource.get(chunk.resource);
+        if (positions === undefined) {
+          positions = new Map();
+          byResource.set(chunk.resource, positions);
+        }
+        let documents = positions.get(passage.position);
+        if (documents === undefined) {
+          documents = new Set();
+          positions.set(passage.position, documents);
+        }
+        documents.add(chunk.document);
       }
-    for (const list of byResource.values())
+    for (const positions of byResource.values()) {
+      const list = [...positions];
       for (let i = 0; i < list.length; i++)
         for (let j = i + 1; j < list.length; j++) {
-          const [[p, documentP], [q, documentQ]] = [list[i]!, list[j]!];
-          if (p === q || documentP === documentQ) continue;
+          const [[p, documentsP], [q, documentsQ]] = [list[i]!, list[j]!];
+          // Two positions are related when a chunk of one and a chunk of the other are in different documents.
+          if (documentsP.size === 1 && documentsQ.size === 1 && [...documentsP][0] === [...documentsQ][0]) continue;
           this.pairs[Math.min(p, q) * count + Math.max(p, q)] = 1;
           this.compared[p] = this.compared[q] = true;
         }
+    }
   }
 
   related(a: number, b: number): boolean {
