@@ -11,8 +11,10 @@ import { chunkRow, readRows, type LoadedSearchIndex } from '../index/index-reade
  *   before them, so a citation to one breaks at the next revision. Such an id is cited only when no
  *   stable id covers the match (not even the section's own).
  * - Renderings. Chunks with the same passage (one RFC as HTML and XML, a TR and its draft) are one
- *   hit. Its position is the best-ranked member's; the member shown is the one that opens at the
- *   passage: with a fragment before without one, an HTML page before XML or plain text, the source's
+ *   hit. Its position is the best-ranked member's; the member shown is a normative source's before
+ *   an informative one's (any page can copy a specification's paragraph verbatim, with an id and as
+ *   HTML: it must not take the specification's citation and list the specification under it), then
+ *   the one that opens at the passage: with a fragment before without one, an HTML page before XML or plain text, the source's
  *   own URL before a raw-file URL (raw.githubusercontent.com, a `/raw/` path); then rank order.
  * - Near duplicates. The same passage chunked at other boundaries in another rendering (a paragraph
  *   more or less) is not the same text, so the index does not group it; among the first
@@ -131,11 +133,11 @@ function isRawFileUrl(url: string): boolean {
   return /^https?:\/\/raw\.githubusercontent\.com\//i.test(url) || /^https?:\/\/[^/]+\/(?:[^?#]*\/)?(?:-\/)?raw\//i.test(url);
 }
 
-/** Per index, each document's [rendering, raw URL] part of openability, worked out once per document. */
-const documentOpenability = new WeakMap<LoadedSearchIndex, Map<number, [number, number]>>();
+/** Per index, each document's [not normative, rendering, raw URL] part of openability, worked out once per document. */
+const documentOpenability = new WeakMap<LoadedSearchIndex, Map<number, [number, number, number]>>();
 
-/** Smaller is easier to open at the passage: [no fragment, rendering, raw URL]. */
-function openability(index: LoadedSearchIndex, ordinal: number): [number, number, number] {
+/** Smaller is shown first: [not normative, no fragment, rendering, raw URL]. */
+function openability(index: LoadedSearchIndex, ordinal: number): [number, number, number, number] {
   const row = chunkRow(index, ordinal);
   const document = index.chunkDocument[ordinal]!;
   let known = documentOpenability.get(index);
@@ -146,11 +148,11 @@ function openability(index: LoadedSearchIndex, ordinal: number): [number, number
   let ofDocument = known.get(document);
   if (ofDocument === undefined) {
     const url = index.documents[document]![1];
-    ofDocument = [renderingClass(url), isRawFileUrl(url) ? 1 : 0];
+    ofDocument = [index.documents[document]![4] === 'normative' ? 0 : 1, renderingClass(url), isRawFileUrl(url) ? 1 : 0];
     known.set(document, ofDocument);
   }
   const hasFragment = row[4] !== null || (row[10] ?? []).length > 0;
-  return [hasFragment ? 0 : 1, ofDocument[0], ofDocument[1]];
+  return [ofDocument[0], hasFragment ? 0 : 1, ofDocument[1], ofDocument[2]];
 }
 
 /** Of a group's members (the first is the best-ranked; the rest follow in rank order or ascending), the one to show. Rows must be read. */
@@ -159,7 +161,7 @@ export function mostOpenable(index: LoadedSearchIndex, members: readonly number[
   let bestKey = openability(index, best);
   for (let i = 1; i < members.length; i++) {
     const key = openability(index, members[i]!);
-    const order = key[0] - bestKey[0] || key[1] - bestKey[1] || key[2] - bestKey[2];
+    const order = key[0] - bestKey[0] || key[1] - bestKey[1] || key[2] - bestKey[2] || key[3] - bestKey[3];
     if (order < 0) {
       best = members[i]!;
       bestKey = key;
