@@ -259,9 +259,10 @@ export const INDEX_PART_VERSION = 13;
  * is no compound. 4: a word part of combining marks alone (a variation selector) has no term; it was
  * the empty term, which every such part matched. 5: the index also counts symbol terms (symbol-terms.ts:
  * `->>`, `<=>`, `\K`), outside a chunk's length. 6: a dash before a one-letter word is an option term
- * (`-N`).
+ * (`-N`). 7: a soft hyphen, zero-width (non-)joiner or word joiner between word characters is inside
+ * the word and left out of its term ("pas\u00ADsword" is password; it was the words pas and sword).
  */
-export const TOKENIZER_VERSION = 6;
+export const TOKENIZER_VERSION = 7;
 
 /**
  * Which documents the search index cuts into which files (index-layout.ts planSearchSegments), beside the

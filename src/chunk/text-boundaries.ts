@@ -10,20 +10,31 @@
  * regexes are built on first use, and text that cannot need them does without.
  */
 const WORD_CLASS = '[\\p{L}\\p{N}\\p{M}]';
+/**
+ * Invisible characters that join a word rather than end it (Unicode's word-break rules ignore them
+ * inside a word: WB4): the soft hyphen (HTML's &shy;, a hyphenation hint), the zero-width non-joiner
+ * and joiner (inside Persian and Indic words, emoji) and the word joiner. A reader sees "pas\u00ADsword"
+ * as "password": between word characters they are part of the word, and the tokenizer drops them
+ * from its term (WORD_JOINER_RUN). The zero-width space is a word break (UAX #29) and stays one.
+ */
+const WORD_JOINERS = '\\u00AD\\u200C\\u200D\\u2060';
+/** A word joiner anywhere in a text (the tokenizer removes them from a word before reading it). */
+export const WORD_JOINER_RUN = new RegExp(`[${WORD_JOINERS}]+`, 'g');
 let wordChar: RegExp | undefined;
 let wordRuns: RegExp | undefined;
 
 /**
  * Text whose characters are ASCII or common punctuation, spaces and symbols, none of them a letter,
  * digit or mark (Latin-1 punctuation and signs without ª ² ³ µ ¹ º ¼ ½ ¾, × ÷, general punctuation
- * but its one unassigned code point, arrows, mathematical operators, ™, the byte order mark): its
+ * but its one unassigned code point and the word joiners, arrows, mathematical operators, ™, the byte order mark): its
  * word characters are exactly [A-Za-z0-9]. Nearly all chunks of English specifications are such text
  * (on the dev corpus 99%; their other characters are curly quotes, dashes and §). A test checks every
  * character of the set against the Unicode class.
  */
-const PLAIN_TEXT =
-  // biome-ignore lint/suspicious/noControlCharactersInRegex: the whole ASCII range, control characters included
-  /^[\x00-\x7f\u00a0-\u00a9\u00ab-\u00b1\u00b4\u00b6-\u00b8\u00bb\u00bf\u00d7\u00f7\u2000-\u2064\u2066-\u206f\u2122\u2190-\u22ff\ufeff]*$/;
+const PLAIN_TEXT = new RegExp(
+  '^[\\x00-\\x7f\\u00a0-\\u00a9\\u00ab\\u00ac\\u00ae-\\u00b1\\u00b4\\u00b6-\\u00b8\\u00bb\\u00bf\\u00d7\\u00f7' +
+    '\\u2000-\\u200b\\u200e-\\u205f\\u2061-\\u2064\\u2066-\\u206f\\u2122\\u2190-\\u22ff\\ufeff]*$',
+);
 /** The non-ASCII characters PLAIN_TEXT accepts, as a character class body (for tests). */
 export const PLAIN_NON_ASCII = PLAIN_TEXT.source.slice('^[\\x00-\\x7f'.length, -']*$'.length);
 const ASCII_WORD_RUNS = /([A-Za-z0-9]+)/;
@@ -48,7 +59,8 @@ export function isPlainText(text: string): boolean {
  */
 export function wordRunsOf(text: string): RegExp {
   if (PLAIN_TEXT.test(text)) return ASCII_WORD_RUNS;
-  wordRuns ??= new RegExp(`(${WORD_CLASS}+)`, 'u');
+  // Word joiners between word characters are inside the word (WORD_JOINERS); the classes are disjoint, so no backtracking.
+  wordRuns ??= new RegExp(`(${WORD_CLASS}+(?:[${WORD_JOINERS}]+${WORD_CLASS}+)*)`, 'u');
   return wordRuns;
 }
 

@@ -287,6 +287,7 @@ export class QueryCommand extends EpistemeCommand {
       human.push(`   (${hit.normativity}; snapshot ${c.snapshotId}${c.pages?.length ? '; page ' + c.pages.join(',') : ''})`);
       for (const same of hit.samePassage ?? [])
         human.push(`   same passage: ${citationUrl(same.citation.sourceUrl, same.citation.fragment)}`);
+      if (hit.samePassageOmitted !== undefined) human.push(`   same passage: ${hit.samePassageOmitted} more chunk(s) not listed`);
       if (hit.explain !== undefined) human.push(...explainLines(hit.explain));
     }
     return { data, human };

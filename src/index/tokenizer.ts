@@ -1,5 +1,5 @@
 import { stemmer } from 'stemmer';
-import { isPlainText, wordRunsOf } from '../chunk/text-boundaries.js';
+import { isPlainText, WORD_JOINER_RUN, wordRunsOf } from '../chunk/text-boundaries.js';
 import { isSymbolTerm, symbolSpans } from './symbol-terms.js';
 
 /**
@@ -331,7 +331,8 @@ export function tokenizeWithOffsets(text: string, lookingFor?: readonly string[]
       continue;
     }
     const bigramChar = unicodeWordRegexes().bigramChar;
-    if (bigramChar.test(word) && word.normalize('NFKC') === word) {
+    // (A word with a joiner in it has its terms read without it: they take the whole word's offsets.)
+    if (bigramChar.test(word) && word.normalize('NFKC') === word && word.replace(WORD_JOINER_RUN, '') === word) {
       // Exact offsets for bigram runs: recompute per script run so each bigram maps to its chars.
       const scan = bigramRuns().scan;
       scan.lastIndex = 0;
@@ -407,7 +408,9 @@ export function termsOfWord(word: string): readonly string[] {
   return terms;
 }
 
-function computeTerms(word: string): string[] {
+function computeTerms(raw: string): string[] {
+  // A word joiner (a soft hyphen, a zero-width joiner) is invisible: "pas\u00ADsword" is the word password.
+  const word = raw.replace(WORD_JOINER_RUN, '');
   if (ASCII_ONLY.test(word)) return [finishTerm(word.toLowerCase())];
   const normalized = word.normalize('NFKC').toLowerCase();
   const terms: string[] = [];

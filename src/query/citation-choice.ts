@@ -11,8 +11,10 @@ import { chunkRow, readRows, type LoadedSearchIndex } from '../index/index-reade
  *   before them, so a citation to one breaks at the next revision. Such an id is cited only when no
  *   stable id covers the match (not even the section's own).
  * - Renderings. Chunks with the same passage (one RFC as HTML and XML, a TR and its draft) are one
- *   hit. Its position is the best-ranked member's; the member shown is the one that opens at the
- *   passage: with a fragment before without one, an HTML page before XML or plain text, the source's
+ *   hit. Its position is the best-ranked member's; the member shown is a normative source's before
+ *   an informative one's (any page can copy a specification's paragraph verbatim, with an id and as
+ *   HTML: it must not take the specification's citation and list the specification under it), then
+ *   the one that opens at the passage: with a fragment before without one, an HTML page before XML or plain text, the source's
  *   own URL before a raw-file URL (raw.githubusercontent.com, a `/raw/` path); then rank order.
  * - Near duplicates. The same passage chunked at other boundaries in another rendering (a paragraph
  *   more or less) is not the same text, so the index does not group it; among the first
@@ -131,11 +133,11 @@ function isRawFileUrl(url: string): boolean {
   return /^https?:\/\/raw\.githubusercontent\.com\//i.test(url) || /^https?:\/\/[^/]+\/(?:[^?#]*\/)?(?:-\/)?raw\//i.test(url);
 }
 
-/** Per index, each document's [rendering, raw URL] part of openability, worked out once per document. */
-const documentOpenability = new WeakMap<LoadedSearchIndex, Map<number, [number, number]>>();
+/** Per index, each document's [not normative, rendering, raw URL] part of openability, worked out once per document. */
+const documentOpenability = new WeakMap<LoadedSearchIndex, Map<number, [number, number, number]>>();
 
-/** Smaller is easier to open at the passage: [no fragment, rendering, raw URL]. */
-function openability(index: LoadedSearchIndex, ordinal: number): [number, number, number] {
+/** Smaller is shown first: [not normative, no fragment, rendering, raw URL]. */
+function openability(index: LoadedSearchIndex, ordinal: number): [number, number, number, number] {
   const row = chunkRow(index, ordinal);
   const document = index.chunkDocument[ordinal]!;
   let known = documentOpenability.get(index);
@@ -146,11 +148,11 @@ function openability(index: LoadedSearchIndex, ordinal: number): [number, number
   let ofDocument = known.get(document);
   if (ofDocument === undefined) {
     const url = index.documents[document]![1];
-    ofDocument = [renderingClass(url), isRawFileUrl(url) ? 1 : 0];
+    ofDocument = [index.documents[document]![4] === 'normative' ? 0 : 1, renderingClass(url), isRawFileUrl(url) ? 1 : 0];
     known.set(document, ofDocument);
   }
   const hasFragment = row[4] !== null || (row[10] ?? []).length > 0;
-  return [hasFragment ? 0 : 1, ofDocument[0], ofDocument[1]];
+  return [ofDocument[0], hasFragment ? 0 : 1, ofDocument[1], ofDocument[2]];
 }
 
 /** Of a group's members (the first is the best-ranked; the rest follow in rank order or ascending), the one to show. Rows must be read. */
@@ -159,7 +161,7 @@ export function mostOpenable(index: LoadedSearchIndex, members: readonly number[
   let bestKey = openability(index, best);
   for (let i = 1; i < members.length; i++) {
     const key = openability(index, members[i]!);
-    const order = key[0] - bestKey[0] || key[1] - bestKey[1] || key[2] - bestKey[2];
+    const order = key[0] - bestKey[0] || key[1] - bestKey[1] || key[2] - bestKey[2] || key[3] - bestKey[3];
     if (order < 0) {
       best = members[i]!;
       bestKey = key;
@@ -292,18 +294,43 @@ function samePassageElsewhere(
 ): boolean {
   // The cheap tests first: most pairs of hits are not from two renderings of one resource.
   if (!renderings.related(a.position, b.position) || !trigrams().near(a.position, b.position)) return false;
-  const pairs: [number, number][] = [];
-  for (const x of a.chunks) for (const y of b.chunks) if (otherRendering(x, y)) pairs.push([x.ordinal, y.ordinal]);
-  readRows(index, pairs.flat());
-  return pairs.some(([x, y]) => {
-    const [headingX, headingY] = [sectionHeading(index, x), sectionHeading(index, y)];
-    return headingX === '' || headingY === '' || headingX === headingY;
+  // Whether a chunk x of `a` and a chunk y of `b` are in two documents that are renderings of one
+  // resource, under the same heading (or one of them under none). A hit can stand for thousands of
+  // copies of its passage: b's chunks are grouped by resource and heading, not paired with a's.
+  const resourcesOfA = new Set(a.chunks.map((x) => x.resource));
+  const candidatesB = b.chunks.filter((y) => y.resource !== '' && resourcesOfA.has(y.resource));
+  const resourcesOfB = new Set(candidatesB.map((y) => y.resource));
+  const candidatesA = a.chunks.filter((x) => resourcesOfB.has(x.resource));
+  if (candidatesA.length === 0) return false;
+  readRows(
+    index,
+    [...candidatesA, ...candidatesB].map((chunk) => chunk.ordinal),
+  );
+  // Per resource: the documents of b's chunks, all and per heading.
+  const inB = new Map<string, { all: Set<number>; byHeading: Map<string, Set<number>> }>();
+  for (const y of candidatesB) {
+    let entry = inB.get(y.resource);
+    if (entry === undefined) {
+      entry = { all: new Set(), byHeading: new Map() };
+      inB.set(y.resource, entry);
+    }
+    entry.all.add(y.document);
+    const heading = sectionHeading(index, y.ordinal);
+    let documents = entry.byHeading.get(heading);
+    if (documents === undefined) {
+      documents = new Set();
+      entry.byHeading.set(heading, documents);
+    }
+    documents.add(y.document);
+  }
+  const anotherDocument = (documents: Set<number> | undefined, document: number): boolean =>
+    documents !== undefined && (documents.size > 1 || !documents.has(document));
+  return candidatesA.some((x) => {
+    const entry = inB.get(x.resource)!;
+    const heading = sectionHeading(index, x.ordinal);
+    if (heading === '') return anotherDocument(entry.all, x.document);
+    return anotherDocument(entry.byHeading.get(heading), x.document) || anotherDocument(entry.byHeading.get(''), x.document);
   });
-}
-
-/** Whether two chunks are in different documents that are renderings of one resource. */
-function otherRendering(x: Passage['chunks'][number], y: Passage['chunks'][number]): boolean {
-  return x.document !== y.document && x.resource !== '' && x.resource === y.resource;
 }
 
 /** Which passages (by position) have chunks in two renderings of one resource, worked out once by resource name. */
@@ -318,22 +345,36 @@ class RenderingPairs {
   ) {
     this.pairs = new Uint8Array(count * count);
     this.compared = new Array<boolean>(count).fill(false);
-    const byResource = new Map<string, [position: number, document: number][]>();
+    // Per resource, per position, the documents its chunks are in. Pairs are of positions, not of
+    // chunks: a hit can stand for thousands of copies of one passage, and a loop over pairs of
+    // chunks was quadratic in them (seconds for one query).
+    const byResource = new Map<string, Map<number, Set<number>>>();
     for (const passage of passages)
       for (const chunk of passage.chunks) {
         if (chunk.resource === '') continue;
-        const list = byResource.get(chunk.resource);
-        if (list === undefined) byResource.set(chunk.resource, [[passage.position, chunk.document]]);
-        else list.push([passage.position, chunk.document]);
+        let positions = byResource.get(chunk.resource);
+        if (positions === undefined) {
+          positions = new Map();
+          byResource.set(chunk.resource, positions);
+        }
+        let documents = positions.get(passage.position);
+        if (documents === undefined) {
+          documents = new Set();
+          positions.set(passage.position, documents);
+        }
+        documents.add(chunk.document);
       }
-    for (const list of byResource.values())
+    for (const positions of byResource.values()) {
+      const list = [...positions];
       for (let i = 0; i < list.length; i++)
         for (let j = i + 1; j < list.length; j++) {
-          const [[p, documentP], [q, documentQ]] = [list[i]!, list[j]!];
-          if (p === q || documentP === documentQ) continue;
+          const [[p, documentsP], [q, documentsQ]] = [list[i]!, list[j]!];
+          // Two positions are related when a chunk of one and a chunk of the other are in different documents.
+          if (documentsP.size === 1 && documentsQ.size === 1 && [...documentsP][0] === [...documentsQ][0]) continue;
           this.pairs[Math.min(p, q) * count + Math.max(p, q)] = 1;
           this.compared[p] = this.compared[q] = true;
         }
+    }
   }
 
   related(a: number, b: number): boolean {

@@ -155,8 +155,13 @@ export interface QueryHit {
   authority: Authority;
   documentType: string;
   contentTrust: 'untrusted-source';
-  /** Citations of the other matching chunks with the same passage text, collapsed into this hit (chunk order). */
+  /**
+   * Citations of the other matching chunks with the same passage text, collapsed into this hit (chunk
+   * order), at most MAX_SAME_PASSAGE of them.
+   */
   samePassage?: { chunkId: string; citation: Citation }[];
+  /** How many more chunks with the same passage were collapsed into this hit than samePassage lists. */
+  samePassageOmitted?: number;
   explain?: ScoreExplanation;
 }
 
@@ -171,6 +176,13 @@ export interface QueryResponse {
   /** True when maxTotalChars dropped hits of this page or shortened a snippet. */
   truncated: boolean;
 }
+
+/**
+ * The most same-passage citations a hit lists. A document can repeat one paragraph thousands of
+ * times (or a corpus hold thousands of copies): every copy is one hit, but listing each made one
+ * answer megabytes long and cost a citation match per copy, whatever --limit and --max-chars said.
+ */
+export const MAX_SAME_PASSAGE = 20;
 
 function requireInteger(name: string, value: number, min: number): void {
   if (!Number.isSafeInteger(value) || value < min)
@@ -207,7 +219,7 @@ export function runQuery(index: LoadedSearchIndex, request: QueryRequest): Query
   const page = scored.top.slice(request.offset, request.offset + request.limit);
   readRows(
     index,
-    page.flatMap((entry) => [entry.ordinal, ...entry.samePassage]),
+    page.flatMap((entry) => [entry.ordinal, ...listedSamePassage(index, entry.samePassage)]),
   );
   const queryTerms = new Set(query.scoringTerms);
   const hits: QueryHit[] = [];
@@ -782,12 +794,35 @@ function makeHit(index: LoadedSearchIndex, entry: ScoredChunk, rank: number, sni
     contentTrust: 'untrusted-source',
   };
   if (entry.samePassage.length > 0) {
-    hit.samePassage = entry.samePassage.map((ordinal) => {
+    const listed = listedSamePassage(index, entry.samePassage);
+    hit.samePassage = listed.map((ordinal) => {
       const row = chunkRow(index, ordinal);
       return { chunkId: row[0], citation: rowCitation(index, ordinal, matchOffset(row[9], queryTerms, stableAnchorOffsets(row[10]))) };
     });
+    if (listed.length < entry.samePassage.length) hit.samePassageOmitted = entry.samePassage.length - listed.length;
   }
   return hit;
+}
+
+/**
+ * The same-passage chunks a hit lists (`members` ascending): all of them up to MAX_SAME_PASSAGE;
+ * past it, each document's first chunk before a document's repeats (then chunk order), so one
+ * document's copies of a passage cannot crowd out its other renderings.
+ */
+function listedSamePassage(index: LoadedSearchIndex, members: readonly number[]): number[] {
+  if (members.length <= MAX_SAME_PASSAGE) return [...members];
+  const documents = new Set<number>();
+  const firsts: number[] = [];
+  const repeats: number[] = [];
+  for (const ordinal of members) {
+    const document = index.chunkDocument[ordinal]!;
+    if (documents.has(document)) repeats.push(ordinal);
+    else {
+      documents.add(document);
+      firsts.push(ordinal);
+    }
+  }
+  return [...firsts, ...repeats].slice(0, MAX_SAME_PASSAGE).sort((a, b) => a - b);
 }
 
 /**

@@ -407,3 +407,35 @@ test('dev corpus: the RFC renderings (HTML + XML) give one hit per passage, show
   }
   assert.ok(htmlShown > 0, 'some hits stand for both renderings');
 });
+
+test('a page that copies a normative passage verbatim (as HTML, with an id) does not take its citation', () => {
+  // Any page can quote a specification word for word; the hit shows the normative source and lists the copy.
+  const rfc = makeDocument({
+    documentId: 'rfc9999-txt',
+    sourceUrl: 'https://www.rfc-editor.org/rfc/rfc9999.txt',
+    authority: 'normative',
+    sections: [],
+    blocks: [{ id: 'b', sectionId: null, text: PASSAGE }],
+  });
+  const copy = makeDocument({
+    documentId: 'a-copy',
+    sourceUrl: 'https://evil.example/x.html',
+    authority: 'informative',
+    sections: [{ id: 'inv', fragment: 'inv', heading: 'Invalidation', level: 1, number: null, parentId: null }],
+    blocks: [{ id: 'b', sectionId: 'inv', fragment: 'inv', text: PASSAGE }],
+  });
+  for (const docs of [
+    [rfc, copy, ...FILLER],
+    [...FILLER, copy, rfc],
+  ]) {
+    const response = ask(indexOfParts(docs), ['unsafe method invalidates']);
+    assert.equal(response.total, 1);
+    const [hit] = response.hits;
+    assert.equal(hit?.citation.sourceUrl, 'https://www.rfc-editor.org/rfc/rfc9999.txt');
+    assert.equal(hit?.authority, 'normative');
+    assert.deepEqual(
+      (hit?.samePassage ?? []).map((same) => same.citation.sourceUrl),
+      ['https://evil.example/x.html'],
+    );
+  }
+});

@@ -485,3 +485,21 @@ test('a word part of combining marks alone (a variation selector, an accent afte
   // A mark on a letter stays part of its word (folded for Latin, kept for other scripts).
   assert.deepEqual(tokenize('cafe\u0301'), ['cafe']);
 });
+
+test('an invisible word joiner (soft hyphen, ZWJ, ZWNJ, word joiner) inside a word leaves it one word; a zero-width space splits', () => {
+  // A reader sees "pas\u00ADsword" (HTML's &shy;) as "password": a query for it must find it, and the
+  // highlight covers the whole word. Unicode's word breaking (UAX #29 WB4) ignores these inside a word.
+  for (const joiner of ['\u00AD', '\u200C', '\u200D', '\u2060', '\u00AD\u00AD']) {
+    const text = `The pas${joiner}sword is long.`;
+    assert.deepEqual(tokenize(text), tokenize('The password is long.'), JSON.stringify(joiner));
+    const spans = tokenizeWithOffsets(text).filter((span) => span.term === 'password');
+    assert.deepEqual(
+      spans.map((span) => text.slice(span.start, span.end)),
+      [`pas${joiner}sword`],
+    );
+    assert.deepEqual(tokenizeLookingFor(text, ['pass']), tokenizeLookingFor('The password is long.', ['pass']));
+  }
+  // Alone or at a word's edge it is no word; the zero-width space is a word break (UAX #29).
+  assert.deepEqual(tokenize('\u00AD a\u00AD \u200Db'), ['a', 'b']);
+  assert.deepEqual(tokenize('pass\u200Bword'), ['pass', 'word']);
+});
