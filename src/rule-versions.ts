@@ -208,7 +208,10 @@ export const EXTRACT_RULE_VERSION = 57;
  * whole; 13: a running head or foot whose number is its page's, in the size of the heads and feet that number
  * the pages, is furniture though its text is its own: the title of a section one page long beside the number,
  * "Black preserving intents 29", was read as text; a heading's line centred under it, in its type, is
- * its continuation, as one set under its start is: a title page's wrapped title). It enters the extraction
+ * its continuation, as one set under its start is: a title page's wrapped title; an outline entry without a
+ * destination opens where the next entry with one does, where it held back every entry after it; one whose
+ * title no line of its page carries and whose destination has no height (/Fit) opens at its page's top, not the
+ * next page's). It enters the extraction
  * config of PDF documents only, so bumping it rebuilds PDFs and leaves every other document's bytes
  * alone.
  */

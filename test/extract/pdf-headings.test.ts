@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { SKIP_CORPUS, extractBytes, extractCorpusFile } from './helpers.js';
-import { tablePdf, textWidth, type TextSpec } from '../helpers/table-pdf.js';
+import { tablePdf, textWidth, type PageSpec, type TextSpec } from '../helpers/table-pdf.js';
 import { lectureCase } from '../helpers/lecture-pdf.js';
 
 /**
@@ -510,4 +510,75 @@ test("a title page's title wrapped onto a line centred under it is one heading; 
     doc.blocks.some((b) => b.text === '2.14'),
     'the version is no part of the title',
   );
+});
+
+test('an outline entry without a destination (a group) opens where its first child does; the entries after it are read', async () => {
+  // Prawn's manual: each chapter's "Basics", "Shapes" ... hold their children and point nowhere. Left
+  // without a page, the first one held back every entry after it: 706 blocks from page 14 to the end
+  // were in "Graphics", and the 100 sections after it opened empty at the end of the document.
+  const page = (title: string, n: number): PageSpec => {
+    const texts: TextSpec[] = [{ x: 72, top: 60, size: 16, text: title, bold: true }];
+    for (let i = 0; i < 8; i++)
+      texts.push({ x: 72, top: 90 + i * 13, size: 10, text: `Line ${i + 1} about ${title.toLowerCase()} on page ${n}.` });
+    return { texts };
+  };
+  const pages = [page('Graphics', 1), page('Helper', 2), page('Fill and stroke', 3), page('Text', 4), page('Positioned text', 5)];
+  const outline = [
+    {
+      title: 'Graphics',
+      page: 1,
+      top: 60,
+      children: [
+        {
+          title: 'Basics',
+          top: 0,
+          children: [
+            { title: 'Helper', page: 2, top: 60 },
+            { title: 'Fill and stroke', page: 3, top: 60 },
+          ],
+        },
+      ],
+    },
+    {
+      title: 'Text',
+      page: 4,
+      top: 60,
+      children: [{ title: 'Basics', children: [{ title: 'Positioned text', page: 5, top: 60 }] }],
+    },
+  ];
+  const doc = await extractBytes(tablePdf(pages, outline), 'https://example.test/manual.pdf', 'application/pdf');
+  const sectionOf = (start: string): string | undefined =>
+    doc.sections.find((s) => s.id === doc.blocks.find((b) => b.text.startsWith(start))?.sectionId)?.heading;
+  assert.equal(sectionOf('Line 1 about helper'), 'Helper');
+  assert.equal(sectionOf('Line 1 about fill and stroke'), 'Fill and stroke');
+  assert.equal(sectionOf('Line 1 about text'), 'Text');
+  assert.equal(sectionOf('Line 1 about positioned text'), 'Positioned text');
+  const basics = doc.sections.filter((s) => s.heading === 'Basics');
+  assert.equal(basics.length, 2);
+  assert.ok(
+    basics.every((b) => doc.sections.some((s) => s.parentId === b.id)),
+    'each group holds its children',
+  );
+});
+
+test('an outline entry whose page shows no line with its title, and whose destination is the whole page, opens at that page', async () => {
+  // Prawn's manual heads each example's page with its file name ("repeatable_content/stamp.rb"), not the
+  // outline's "Stamp", and points at the page (/Fit): the section opened a page late, at the next page's top.
+  const page = (head: string, words: string): PageSpec => {
+    const texts: TextSpec[] = [{ x: 72, top: 60, size: 12, text: head }];
+    for (let i = 0; i < 8; i++) texts.push({ x: 72, top: 90 + i * 13, size: 10, text: `Line ${i + 1} about ${words}.` });
+    return { texts };
+  };
+  const pages = [page('Repeatable content', 'repeating'), page('repeatable_content/stamp.rb', 'stamps'), page('numbering.rb', 'numbers')];
+  const outline = [
+    { title: 'Repeatable content', page: 1, top: 60 },
+    { title: 'Stamp', page: 2 },
+    { title: 'Page numbering', page: 3 },
+  ];
+  const doc = await extractBytes(tablePdf(pages, outline), 'https://example.test/manual.pdf', 'application/pdf');
+  const sectionOf = (start: string): string | undefined =>
+    doc.sections.find((s) => s.id === doc.blocks.find((b) => b.text.startsWith(start))?.sectionId)?.heading;
+  assert.equal(sectionOf('Line 1 about stamps'), 'Stamp');
+  assert.equal(sectionOf('Line 1 about numbers'), 'Page numbering');
+  assert.equal(sectionOf('Line 1 about repeating'), 'Repeatable content');
 });

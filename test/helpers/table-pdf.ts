@@ -155,8 +155,10 @@ export function tableContent(spec: TableSpec): { content: string; bottom: number
 /** An outline (bookmark) entry: its title and the page (1-based) and top (points from the top) it points to. */
 export interface OutlineSpec {
   title: string;
-  page: number;
-  top: number;
+  /** No page: an entry without a destination (a group that only holds its children). */
+  page?: number;
+  /** No top: a destination that shows the whole page (/Fit). */
+  top?: number;
   /** Entries nested below this one (a browser's outline of h1 to h6). */
   children?: OutlineSpec[];
 }
@@ -204,14 +206,15 @@ export function tablePdf(pages: PageSpec[], outline: OutlineSpec[] = [], info: {
       entries.forEach((o, i) => {
         const id = ids[i]!;
         const links = `${i > 0 ? ` /Prev ${ids[i - 1]} 0 R` : ''}${i < ids.length - 1 ? ` /Next ${ids[i + 1]} 0 R` : ''}`;
-        const dest = `[${pageIds[o.page - 1]} 0 R /XYZ 0 ${num(PAGE_HEIGHT - o.top)} 0]`;
+        const at = o.top === undefined ? '/Fit' : `/XYZ 0 ${num(PAGE_HEIGHT - o.top)} 0`;
+        const dest = o.page === undefined ? '' : ` /Dest [${pageIds[o.page - 1]} 0 R ${at}]`;
         let kids = '';
         if (o.children && o.children.length > 0) {
           const below = writeLevel(o.children, id);
           kids = ` /First ${below.first} 0 R /Last ${below.last} 0 R /Count ${below.count}`;
           count += below.count;
         }
-        objects[id - 1] = `<< /Title (${escapePdfString(o.title)}) /Parent ${parent} 0 R${links}${kids} /Dest ${dest} >>`;
+        objects[id - 1] = `<< /Title (${escapePdfString(o.title)}) /Parent ${parent} 0 R${links}${kids}${dest} >>`;
       });
       return { first: ids[0]!, last: ids[ids.length - 1]!, count };
     };

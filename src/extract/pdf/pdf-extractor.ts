@@ -1181,8 +1181,9 @@ async function extractLoaded(
         outlineIndex++;
       }
       // ... or, when no line of their page carries the title (it wraps, or is spelt otherwise), at
-      // the first line below their destination: the text after a heading is not left in the section before.
-      for (let e = outline[outlineIndex]; e && e.page === p && !titled.has(e) && e.top !== null && line.top >= e.top - 2; ) {
+      // the first line below their destination (a destination without a height, /Fit, is the page's
+      // top): the text after a heading is not left in the section before.
+      for (let e = outline[outlineIndex]; e && e.page === p && !titled.has(e) && (e.top === null || line.top >= e.top - 2); ) {
         flush();
         outlined = openOutlineSection(builder, outlineShift, e, null, p);
         outlineIndex++;
@@ -1792,6 +1793,14 @@ async function readOutline(doc: Awaited<ReturnType<PdfJs['getDocument']>['promis
     }
   };
   await visit(outline, 1);
+  // An entry without a destination (a group that only holds its children: Prawn's manual writes one for
+  // each "Basics" chapter part) starts where the next entry with one starts. Left without a page it
+  // held back every entry after it, whose sections opened empty at the end of the document.
+  for (let i = out.length - 1, next: OutlineEntry | null = null; i >= 0; i--) {
+    const entry = out[i]!;
+    if (entry.page !== null) next = entry;
+    else if (next !== null) out[i] = { ...entry, page: next.page, top: next.top };
+  }
   // Outline order is reading order only when pages never go backwards.
   return out;
 }
