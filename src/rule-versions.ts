@@ -175,8 +175,13 @@
  *     (entryContinuationSelectors: the `div.Bd-indent` of a .RS block inside a .TP item, and a list of untagged
  *     .IP paragraphs after it; not in mdoc pages, whose displays after a list are the section's); in any
  *     family's entry list, a term with no text and no id (`<dt></dt>`) goes on with the item before it.
+ * 58: a plain text that opens with a manual page's title line (`LS(1)  User Commands  LS(1)`, as `man` formats
+ *     a page for a terminal) is read as one (text/man-text.ts): headings in capitals are sections, three spaces in
+ *     subsections, each item's tag (`.TP`: an option, a variable) an entry, the title and footer lines furniture,
+ *     words hyphenated at a line end one word; in any plain text, overstruck characters (`N\bN`, `_\bN`) read as
+ *     the one they show.
  */
-export const EXTRACT_RULE_VERSION = 57;
+export const EXTRACT_RULE_VERSION = 58;
 /**
  * The PDF extractor's own version (1: pdf-parse tables; 2: tables from geometry with rowPages, and
  * heading-guess limits; 3: unruled tables as reports set them (wrapped cells at the row pitch, bold

@@ -12,6 +12,7 @@ import { extractHtml, parseHtml } from './html/html-extractor.js';
 import type { ParsedMarkup } from './markup-parser.js';
 import { extractPlainText } from './text/text-extractor.js';
 import { extractVimHelp, looksLikeVimHelp } from './text/vim-help.js';
+import { extractManText, looksLikeManText } from './text/man-text.js';
 import { extractRfcText, looksLikeRfcText } from './text/rfc-text.js';
 import { extractXml } from './xml/xml-extractor.js';
 import { extractMarkdown } from './markdown/markdown-extractor.js';
@@ -160,6 +161,9 @@ export async function extractDocument(input: ExtractInput): Promise<EvidenceDocu
       } else if (looksLikeVimHelp(text)) {
         title = extractVimHelp(text, builder).title;
         confidence = 75;
+      } else if (looksLikeManText(text)) {
+        title = extractManText(text, builder).title;
+        confidence = 70;
       } else {
         title = extractPlainText(text, builder).title;
         confidence = 50;

@@ -1,4 +1,5 @@
 import type { DocumentBuilder } from '../document-builder.js';
+import { resolveOverstrike } from './man-text.js';
 
 export interface TextExtractResult {
   title: string;
@@ -59,7 +60,8 @@ export function boundedTitle(title: string): string {
  * column 0 (`2.1.1. Stream Header`, the xz format's specification). No other headings are invented.
  */
 export function extractPlainText(source: string, builder: DocumentBuilder): TextExtractResult {
-  const lines = splitLines(source.replace(/\f/g, '\n'));
+  // Overstruck characters (a terminal's bold `N\bN`, underline `_\bN`) read as the one they show.
+  const lines = splitLines(source.replace(/\f/g, '\n')).map((l) => (l.text.includes('\b') ? { ...l, text: resolveOverstrike(l.text) } : l));
   const headings = plainHeadings(lines);
   // A title underlined as the top heading (`=====` first) names the document, wherever it stands;
   // else the text's first line does.
