@@ -84,15 +84,33 @@ export function readBoundedFileWithStat(file: string, options: BoundedFileOption
       if (n === 0) return { bytes: buffer.subarray(0, done), stat };
       done += n;
     }
-    // One byte past the size seen by fstat: a file that grows while being read is still held to the bound.
-    const probe = Buffer.allocUnsafe(1);
-    if (readChunk(fd, probe, 0, file, options.label) === 0) return { bytes: buffer, stat };
-    if (limit + 1 > options.maxBytes) throw tooLarge(file, options, limit + 1);
-    return { bytes: Buffer.concat([buffer, probe]), stat };
+    // fstat's size is a hint, not a promise: a file that grew since, or one whose size its file system
+    // does not report (procfs says 0 for a page of text; some FUSE and network mounts too), holds more.
+    // Read on to the end, still held to the bound: stopping at the size (plus a probing byte) would
+    // record a cut-off prefix as the file.
+    const more: Buffer[] = [];
+    let total = limit;
+    for (;;) {
+      const chunk = Buffer.allocUnsafe(Math.min(READ_ON_BYTES, options.maxBytes - total + 1));
+      const n = readChunk(fd, chunk, 0, file, options.label);
+      if (n === 0) break;
+      total += n;
+      if (total > options.maxBytes) throw tooLarge(file, options, total);
+      more.push(chunk.subarray(0, n));
+    }
+    if (more.length === 0) return { bytes: buffer, stat };
+    const whole = Buffer.allocUnsafeSlow(total);
+    buffer.copy(whole, 0);
+    let at = limit;
+    for (const chunk of more) at += chunk.copy(whole, at);
+    return { bytes: whole, stat };
   } finally {
     fs.closeSync(fd);
   }
 }
+
+/** How much a read past the fstat size asks for at a time. */
+const READ_ON_BYTES = 64 * 1024;
 
 /** Checks a path without opening it (stat follows symlinks): for inputs validated before they are read. */
 export function checkRegularFile(file: string, options: BoundedFileOptions): import('node:fs').Stats {

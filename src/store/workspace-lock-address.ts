@@ -8,7 +8,8 @@ import { STATE_DIR_NAME } from './names.js';
  * bundle loads it.
  *
  * Three mechanisms, each released by the kernel when the holder dies (even by SIGKILL):
- * - abstract-socket (Linux): an abstract-namespace Unix socket named after the workspace's real path.
+ * - abstract-socket (Linux): an abstract-namespace Unix socket named after the workspace root's device
+ *   and inode (workspaceIdentity).
  *   Binding is atomic; no file exists, so nothing can be left behind.
  * - named-pipe (Windows): a named pipe `\\.\pipe\episteme-workspace-<hash>`, the same idea: the first
  *   instance of a pipe name is exclusive and disappears with its process.
@@ -26,7 +27,23 @@ export function lockMechanism(): LockMechanism {
 }
 
 function workspaceHash(realRoot: string): string {
-  return process.getBuiltinModule('node:crypto').createHash('sha256').update(realRoot).digest('hex').slice(0, 40);
+  return process.getBuiltinModule('node:crypto').createHash('sha256').update(workspaceIdentity(realRoot)).digest('hex').slice(0, 40);
+}
+
+/**
+ * What names a workspace's lock: its root folder's device and inode, not its path. One folder can have
+ * two real paths (a bind mount, a container volume mounted elsewhere than on the host), and writers
+ * through both must still exclude each other. A file system that reports no inode (0) falls back to
+ * the path.
+ */
+function workspaceIdentity(realRoot: string): string {
+  try {
+    const stat = fs.statSync(realRoot, { bigint: true });
+    if (stat.ino !== 0n) return `${stat.dev}:${stat.ino}`;
+  } catch {
+    // gone: nothing to share a lock with; named by its path
+  }
+  return realRoot;
 }
 
 /** The abstract socket's or named pipe's name. */
