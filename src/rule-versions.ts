@@ -180,8 +180,10 @@
  *     subsections, each item's tag (`.TP`: an option, a variable) an entry, the title and footer lines furniture,
  *     words hyphenated at a line end one word; in any plain text, overstruck characters (`N\bN`, `_\bN`) read as
  *     the one they show.
+ * 59: HTML's `</body>` and `</html>` close nothing, as the standard's "after body" mode says: text and elements
+ *     written after them are in the body (they were siblings of `<html>`, outside the extraction root, and lost).
  */
-export const EXTRACT_RULE_VERSION = 58;
+export const EXTRACT_RULE_VERSION = 59;
 /**
  * The PDF extractor's own version (1: pdf-parse tables; 2: tables from geometry with rowPages, and
  * heading-guess limits; 3: unruled tables as reports set them (wrapped cells at the row pitch, bold

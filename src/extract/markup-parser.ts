@@ -330,6 +330,12 @@ class TreeBuilder implements TokenizerCallbacks, OpenElements {
   onclosetag(start: number, endIndex: number): void {
     this.endIndex = endIndex;
     const name = this.readTagName(start, endIndex);
+    if (this.htmlMode && (name === 'body' || name === 'html')) {
+      // HTML's `</body>` and `</html>` close nothing: they only move the parser "after body", and text
+      // or elements written after them go on in the open element (a browser shows them in the body).
+      this.startIndex = endIndex + 1;
+      return;
+    }
     if (!this.isVoidElement(name)) {
       const names = this.names;
       const current = names[names.length - 1];

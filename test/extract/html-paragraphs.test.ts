@@ -183,3 +183,22 @@ test('a heading inside a list item opens its section: the list holding it is wal
     assert.deepEqual(doc.blocks[1]!.anchors, [{ id: 'old-name', start: 0 }]);
   }
 });
+
+test('</body> and </html> close nothing: text and elements after them are in the body, as a browser shows them', async () => {
+  // The standard's "after body" insertion mode: anything but white space goes back into the body, at the
+  // element still open. Before, the trailing paragraph was a sibling of <html>, outside the extraction root.
+  assert.equal(
+    tree(parseHtml('<html><body><div>in</div></body></html><p>after</p>').document.children),
+    '<html><body><div>in</div><p>after</p></body></html>',
+  );
+  assert.equal(tree(parseHtml('<body><div>open</body>tail').document.children), '<body><div>opentail</div></body>');
+  const doc = await extractBytes(
+    '<!DOCTYPE html><html><head><title>T</title></head><body><h1>Top</h1><p>Inside text.</p></body></html>\n<p>Trailing paragraph.</p>\n',
+    'https://example.test/page.html',
+    'text/html',
+  );
+  assert.deepEqual(
+    doc.blocks.map((b) => b.text),
+    ['Inside text.', 'Trailing paragraph.'],
+  );
+});
