@@ -1,6 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { extractBytes } from './helpers.js';
+import { seededRandom } from '../helpers/random.js';
 
 /**
  * Manual pages as `man` formats them for a terminal and people save them (`man frob > frob.txt`),
@@ -98,4 +99,58 @@ test('plain text that does not open with a manual title line is read as plain te
     doc.blocks.map((b) => b.text),
     ['Release notes', 'Fixed: the frobnicator no longer loses files.'],
   );
+});
+
+test("generated manual pages: every word read once, in order; each item's description in the entry headed by its tag", async () => {
+  const WORDS = ['alpha', 'bravo', 'charlie', 'delta', 'echo', 'foxtrot', 'golf', 'hotel', 'india', 'juliet', 'kilo', 'lima'];
+  for (let seed = 1; seed <= 40; seed++) {
+    const random = seededRandom(seed);
+    const pick = <T>(list: readonly T[]): T => list[Math.floor(random() * list.length)]!;
+    let serial = 0;
+    // Each word is unique (a serial number), so order and count can be checked.
+    const words = (n: number): string[] => Array.from({ length: n }, () => `${pick(WORDS)}${serial++}`);
+    const wrap = (indent: number, ws: string[]): string[] => {
+      const out: string[] = [];
+      for (let i = 0; i < ws.length; i += 6) out.push(' '.repeat(indent) + ws.slice(i, i + 6).join(' '));
+      return out;
+    };
+    const lines = ['FROB(1)                      User Commands                      FROB(1)', '', 'NAME', '       frob - frobnicate'];
+    const expectedWords: string[] = ['NAME', 'frob', '-', 'frobnicate'];
+    const expectedEntries: [string, string][] = [];
+    for (let s = 0; s < 1 + Math.floor(random() * 3); s++) {
+      lines.push('', `SECTION${s}`);
+      expectedWords.push(`SECTION${s}`);
+      for (let item = 0; item < 1 + Math.floor(random() * 4); item++) {
+        const blank = random() < 0.5;
+        if (blank || item === 0) lines.push('');
+        const kind = random();
+        if (kind < 0.35) {
+          const text = words(3 + Math.floor(random() * 14));
+          lines.push(...wrap(7, text));
+          expectedWords.push(...text);
+        } else {
+          const tag = `--opt${serial++}`;
+          const description = words(2 + Math.floor(random() * 12));
+          if (kind < 0.7) lines.push(`       ${tag}`, ...wrap(14, description));
+          else lines.push(`       ${tag}  ${description.slice(0, 3).join(' ')}`, ...wrap(14, description.slice(3)));
+          expectedWords.push(tag, ...description);
+          expectedEntries.push([tag, description[0]!]);
+          if (!blank) lines.push('');
+        }
+      }
+    }
+    lines.push('', 'GNU frobutils 1.0              December 2026                     FROB(1)', '');
+    const doc = await extractBytes(lines.join('\n'), 'https://example.test/frob.1.txt', 'text/plain');
+    const read = [
+      ...doc.sections.map((s) => ({ at: s.span!.start as number, text: s.heading })),
+      ...doc.blocks.map((b) => ({ at: b.span!.start as number, text: b.text })),
+    ]
+      .sort((a, b) => a.at - b.at)
+      .flatMap((x) => x.text.split(/\s+/).filter((w) => w !== ''));
+    assert.deepEqual(read, expectedWords, `seed ${seed}:\n${lines.join('\n')}`);
+    for (const [tag, first] of expectedEntries) {
+      const block = doc.blocks.find((b) => b.text.split(' ').includes(first))!;
+      assert.equal(doc.sections.find((s) => s.id === block.sectionId)?.heading, tag, `seed ${seed}: ${first} under ${tag}`);
+    }
+  }
 });

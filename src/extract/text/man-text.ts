@@ -113,7 +113,7 @@ export function extractManText(source: string, builder: DocumentBuilder): TextEx
       builder.resumeSection(section);
       subsection = open({ heading: head.text.trim(), level: (section?.level ?? 0) + 1, span: span(head, head) });
       group = group.slice(1);
-    } else if (tagged || (indentOf(head.text) === body && OPTION_TAG.test(head.text.trim()) && /\S\s{2,}\S/.test(head.text.trim()))) {
+    } else if (tagged || (indentOf(head.text) === body && isOptionBeside(head.text.trim()))) {
       // An item's tag (`.TP`: an option, a variable, a command), its description below it further in, or
       // on the same line where the description's column starts.
       builder.resumeSection(subsection ?? section);
@@ -155,14 +155,21 @@ function groupsOf(lines: readonly SourceLine[], furniture: (text: string) => boo
     const previous = current[current.length - 1];
     const next = lines[k + 1];
     const indent = indentOf(line.text);
-    // Back at the text's indent after lines further in, or a tag with its description below it.
+    // Back at the text's indent after lines further in, a tag with its description below it, or an
+    // option with its description beside it (`-q     quiet`: the items of a list set without gaps).
     if (previous !== undefined && indent <= body && indentOf(previous.text) > body) flush();
     else if (previous !== undefined && indent === body && next !== undefined && next.text.trim() !== '' && indentOf(next.text) > body + 3)
       flush();
+    else if (previous !== undefined && indent === body && isOptionBeside(line.text.trim())) flush();
     current.push(line);
   });
   flush();
   return groups;
+}
+
+/** An option's tag with its description beside it, after a gap of two spaces or more (`-q     quiet`). */
+function isOptionBeside(text: string): boolean {
+  return OPTION_TAG.test(text) && /\S\s{2,}\S/.test(text);
 }
 
 /** A tag: short, and no sentence (a paragraph's first line ending as one does is text before an example). */
