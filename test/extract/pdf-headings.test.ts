@@ -1,7 +1,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { SKIP_CORPUS, extractBytes, extractCorpusFile } from './helpers.js';
-import { tablePdf, textWidth, type PageSpec, type TextSpec } from '../helpers/table-pdf.js';
+import { tablePdf, textWidth, type OutlineSpec, type PageSpec, type TextSpec } from '../helpers/table-pdf.js';
+import { seededRandom } from '../helpers/random.js';
 import { lectureCase } from '../helpers/lecture-pdf.js';
 
 /**
@@ -581,4 +582,31 @@ test('an outline entry whose page shows no line with its title, and whose destin
   assert.equal(sectionOf('Line 1 about stamps'), 'Stamp');
   assert.equal(sectionOf('Line 1 about numbers'), 'Page numbering');
   assert.equal(sectionOf('Line 1 about repeating'), 'Repeatable content');
+});
+
+test('generated outlines (groups that point nowhere, entries at whole pages): each page is read in the entry opened last', async () => {
+  // PDF extractor 13. Every page opens with its own untitled head line; the outline names sections whose
+  // titles no line carries, some pointing at a whole page (/Fit), some at a height, groups at nothing.
+  const random = seededRandom(13);
+  for (let round = 0; round < 12; round++) {
+    const count = 3 + Math.floor(random() * 5);
+    const pages: PageSpec[] = [];
+    for (let p = 1; p <= count; p++) {
+      const texts: TextSpec[] = [{ x: 72, top: 60, size: 12, text: `file${p}.rb` }];
+      for (let i = 0; i < 6; i++) texts.push({ x: 72, top: 90 + i * 13, size: 10, text: `Line ${i + 1} of page p${p}q here.` });
+      pages.push({ texts });
+    }
+    // One entry per page, in page order; some wrapped in a group without a destination.
+    const outline: OutlineSpec[] = [];
+    for (let p = 1; p <= count; p++) {
+      const entry: OutlineSpec = random() < 0.5 ? { title: `Part ${p}`, page: p } : { title: `Part ${p}`, page: p, top: 60 };
+      outline.push(random() < 0.4 ? { title: `Group ${p}`, children: [entry] } : entry);
+    }
+    const doc = await extractBytes(tablePdf(pages, outline), 'https://example.test/book.pdf', 'application/pdf');
+    for (let p = 1; p <= count; p++) {
+      const block = doc.blocks.find((b) => b.text.includes(`p${p}q`))!;
+      const section = doc.sections.find((s) => s.id === block.sectionId)!;
+      assert.equal(section.heading, `Part ${p}`, `round ${round}, page ${p}: ${JSON.stringify(outline)}`);
+    }
+  }
 });

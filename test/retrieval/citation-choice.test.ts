@@ -1,18 +1,11 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { chunkDocument, DEFAULT_CHUNK_OPTIONS } from '../../src/chunk/chunker.js';
-import type { Chunk, EvidenceDocument, Section } from '../../src/document/types.js';
-import {
-  buildDocumentPart,
-  buildSearchIndex,
-  DEFAULT_INDEX_OPTIONS,
-  loadSearchIndex,
-  mergeSearchIndex,
-  type LoadedSearchIndex,
-} from '../../src/index/search-index.js';
+import type { Chunk, Section } from '../../src/document/types.js';
+import { buildSearchIndex, DEFAULT_INDEX_OPTIONS, loadSearchIndex, type LoadedSearchIndex } from '../../src/index/search-index.js';
 import { runQuery, type QueryRequest, type QueryResponse } from '../../src/query/query.js';
 import { citedFragment, isGeneratedId, nearDuplicate } from '../../src/query/citation-choice.js';
-import { makeDocument } from './fixtures.js';
+import { indexOfParts, makeDocument } from './fixtures.js';
 import { DEV_CORPUS_MISSING, loadDevCorpus } from './corpus-helpers.js';
 
 /**
@@ -21,11 +14,6 @@ import { DEV_CORPUS_MISSING, loadDevCorpus } from './corpus-helpers.js';
  * stable id covers the match, and the fragment does not depend on the snippet bound.
  */
 const PROVENANCE = { chunkIndexFingerprint: 'fp', missingSources: [] };
-
-function indexOfParts(docs: EvidenceDocument[], options = DEFAULT_CHUNK_OPTIONS): LoadedSearchIndex {
-  const parts = docs.map((doc) => buildDocumentPart(doc.documentId, chunkDocument(doc, options)));
-  return loadSearchIndex(mergeSearchIndex(parts, PROVENANCE, DEFAULT_INDEX_OPTIONS), 'citation-choice');
-}
 
 function ask(index: LoadedSearchIndex, terms: string[], extra: Partial<QueryRequest> = {}): QueryResponse {
   return runQuery(index, { terms, limit: 10, offset: 0, maxSnippetChars: 400, maxTotalChars: 8000, ...extra });

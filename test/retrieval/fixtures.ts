@@ -1,4 +1,12 @@
 import type { Block, EvidenceDocument, Section } from '../../src/document/types.js';
+import { chunkDocument, DEFAULT_CHUNK_OPTIONS } from '../../src/chunk/chunker.js';
+import {
+  buildDocumentPart,
+  DEFAULT_INDEX_OPTIONS,
+  loadSearchIndex,
+  mergeSearchIndex,
+  type LoadedSearchIndex,
+} from '../../src/index/search-index.js';
 
 /** Hand-written evidence documents for retrieval tests (not extracted from the dev corpus). */
 export function makeDocument(input: {
@@ -175,4 +183,10 @@ export function shuffled<T>(items: readonly T[], seed: number): T[] {
     [out[i], out[j]] = [out[j]!, out[i]!];
   }
   return out;
+}
+
+/** The search index of `docs` as a build makes it: each document chunked, its part made, the parts merged. */
+export function indexOfParts(docs: EvidenceDocument[], options = DEFAULT_CHUNK_OPTIONS): LoadedSearchIndex {
+  const parts = docs.map((doc) => buildDocumentPart(doc.documentId, chunkDocument(doc, options)));
+  return loadSearchIndex(mergeSearchIndex(parts, { chunkIndexFingerprint: 'fp', missingSources: [] }, DEFAULT_INDEX_OPTIONS), 'fixtures');
 }

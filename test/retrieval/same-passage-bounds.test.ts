@@ -1,16 +1,9 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { chunkDocument, DEFAULT_CHUNK_OPTIONS } from '../../src/chunk/chunker.js';
 import type { EvidenceDocument, Section } from '../../src/document/types.js';
-import {
-  buildDocumentPart,
-  DEFAULT_INDEX_OPTIONS,
-  loadSearchIndex,
-  mergeSearchIndex,
-  type LoadedSearchIndex,
-} from '../../src/index/search-index.js';
+import type { LoadedSearchIndex } from '../../src/index/search-index.js';
 import { MAX_SAME_PASSAGE, runQuery, type QueryResponse } from '../../src/query/query.js';
-import { makeDocument } from './fixtures.js';
+import { indexOfParts, makeDocument } from './fixtures.js';
 
 /**
  * What a document that repeats one passage thousands of times can do to an answer: every copy is
@@ -18,13 +11,6 @@ import { makeDocument } from './fixtures.js';
  * megabytes long whatever --limit and --max-chars said, and folding near duplicates paired every
  * copy with every other (seconds for one query).
  */
-const PROVENANCE = { chunkIndexFingerprint: 'fp', missingSources: [] };
-
-function indexOf(docs: EvidenceDocument[]): LoadedSearchIndex {
-  const parts = docs.map((doc) => buildDocumentPart(doc.documentId, chunkDocument(doc, DEFAULT_CHUNK_OPTIONS)));
-  return loadSearchIndex(mergeSearchIndex(parts, PROVENANCE, DEFAULT_INDEX_OPTIONS), 'same-passage-bounds');
-}
-
 function ask(index: LoadedSearchIndex, terms: string[]): QueryResponse {
   return runQuery(index, { terms, limit: 10, offset: 0, maxSnippetChars: 400, maxTotalChars: 8000 });
 }
@@ -60,7 +46,7 @@ test('a hit lists at most MAX_SAME_PASSAGE copies of its passage, says how many 
       blocks: [{ id: 'b', sectionId: 'invalidation', fragment: 'invalidation', text: PASSAGE }],
     }),
   );
-  const response = ask(indexOf([stuffed, ...renderings]), ['unsafe method invalidates']);
+  const response = ask(indexOfParts([stuffed, ...renderings]), ['unsafe method invalidates']);
   assert.equal(response.total, 1);
   const [hit] = response.hits;
   assert.ok(hit !== undefined);
@@ -79,7 +65,7 @@ test('a hit lists at most MAX_SAME_PASSAGE copies of its passage, says how many 
 
 test('a short list is unchanged: every copy, no samePassageOmitted', () => {
   const stuffed = repeating('a-few', 'https://example.test/few.html', MAX_SAME_PASSAGE + 1, () => PASSAGE);
-  const [hit] = ask(indexOf([stuffed]), ['unsafe method invalidates']).hits;
+  const [hit] = ask(indexOfParts([stuffed]), ['unsafe method invalidates']).hits;
   assert.equal(hit?.samePassage?.length, MAX_SAME_PASSAGE);
   assert.equal(hit?.samePassageOmitted, undefined);
 });
@@ -97,7 +83,7 @@ test('folding near duplicates over hits that stand for thousands of copies is no
     const docs = ['https://one.test/rfc9111.html', 'https://two.test/rfc9111.html'].map((url, d) =>
       repeating(`d${d}`, url, copies, (i) => (i % 2 === 0 ? PASSAGE : other)),
     );
-    const index = indexOf(docs);
+    const index = indexOfParts(docs);
     const started = performance.now();
     const response = ask(index, ['unsafe method invalidates']);
     const elapsed = performance.now() - started;
