@@ -1,5 +1,6 @@
 import type { DocumentBuilder, SectionDraft } from '../document-builder.js';
 import type { Section } from '../../document/types.js';
+import { minOf } from '../../array-extremes.js';
 import { boundedTitle, splitLines, type SourceLine, type TextExtractResult } from './text-extractor.js';
 
 /**
@@ -127,7 +128,10 @@ export function extractManText(source: string, builder: DocumentBuilder): TextEx
     const indents = group.map((l) => indentOf(l.text));
     // Lines set further in than the text, in a shape of their own (an example, a table): verbatim.
     const verbatim = indents.every((n) => n >= body + 4) && new Set(indents).size > 1;
-    const text = verbatim ? group.map((l) => l.text.slice(Math.min(...indents))).join('\n') : joinLines(group.map((l) => l.text.trim()));
+    const least = minOf(indents);
+    const text = verbatim
+      ? group.map((l) => l.text.replace(/^[ \t]+/, (lead) => ' '.repeat(indentOf(lead) - least))).join('\n')
+      : joinLines(group.map((l) => l.text.trim()));
     if (inName && title === '') title = boundedTitle(text);
     builder.addBlock({ kind: verbatim ? 'code' : 'paragraph', text, fragment: null, span: span(group[0]!, group[group.length - 1]!) });
   }
@@ -179,12 +183,18 @@ function isTag(text: string): boolean {
 
 /** Lines joined as a terminal's reader reads them: a word that man hyphenated at a line's end (U+2010) is one word. */
 function joinLines(lines: readonly string[]): string {
-  let out = '';
+  // Each line once, with the separator before it: a paragraph of many hyphenated lines stays linear.
+  const out: string[] = [];
+  let previous = '';
   for (const line of lines) {
-    if (out.endsWith('\u2010') && /^\p{Ll}/u.test(line)) out = out.slice(0, -1) + line;
-    else out = out === '' ? line : `${out} ${line}`;
+    if (out.length === 0) out.push(line);
+    else if (previous.endsWith('\u2010') && /^\p{Ll}/u.test(line)) {
+      out[out.length - 1] = previous.slice(0, -1);
+      out.push(line);
+    } else out.push(' ', line);
+    previous = line;
   }
-  return out.replace(/\s+/g, ' ');
+  return out.join('').replace(/\s+/g, ' ');
 }
 
 /**
