@@ -182,8 +182,15 @@
  *     the one they show.
  * 59: HTML's `</body>` and `</html>` close nothing, as the standard's "after body" mode says: text and elements
  *     written after them are in the body (they were siblings of `<html>`, outside the extraction root, and lost).
+ * 60: a manual page formatted for a terminal and put in a web page's `<pre>` (Postfix's HTML man pages, man.cgi)
+ *     is read as the manual page (html/manual-page-pre.ts), as an htmlized RFC is read as the RFC; a manual
+ *     page's bulleted or numbered items (`o`, `•`, `1.` in the tag's place) are list items of their section,
+ *     not entries headed by their mark. Layout tables: a table whose cells hold a page's text with its headings
+ *     (a navigation column beside it) is read cell by cell, its headings opening sections; a table that boxes
+ *     part of a page (no row with two filled cells, a cell holding blocks: pydoc's classes and functions) is
+ *     read cell by cell, its one-cell title row heading a section with the title's anchor (html/tables.ts).
  */
-export const EXTRACT_RULE_VERSION = 59;
+export const EXTRACT_RULE_VERSION = 60;
 /**
  * The PDF extractor's own version (1: pdf-parse tables; 2: tables from geometry with rowPages, and
  * heading-guess limits; 3: unruled tables as reports set them (wrapped cells at the row pitch, bold

@@ -186,3 +186,80 @@ test('a row of one cell across the whole table heads the rows after it: a match 
     ['x'],
   );
 });
+
+/** Each block's text with the heading of the section it is in. */
+async function blocksBySection(html: string): Promise<{ sections: [number, string, string | null][]; blocks: [string, string, string][] }> {
+  const doc = await extractBytes(html, 'https://example.org/page.html', 'text/html');
+  const headingOf = (id: string | null): string => doc.sections.find((s) => s.id === id)?.heading ?? '(none)';
+  return {
+    sections: doc.sections.map((s) => [s.level, s.heading, s.fragment]),
+    blocks: doc.blocks.map((b) => [b.kind, headingOf(b.sectionId), b.text]),
+  };
+}
+
+test('a table that lays out a page (navigation beside the text) is no data: the headings in its cells open sections', async () => {
+  const read = await blocksBySection(
+    '<!doctype html><title>t</title><table><tr><td><a href="/">Home</a><br><a href="/x">Index</a></td>' +
+      '<td><h1>Guide</h1><p>Intro text.</p><h2 id="install">Installing</h2><p>Run the installer.</p></td></tr></table>',
+  );
+  assert.deepEqual(read.sections, [
+    [1, 'Guide', null],
+    [2, 'Installing', 'install'],
+  ]);
+  assert.deepEqual(read.blocks.slice(1), [
+    ['paragraph', 'Guide', 'Intro text.'],
+    ['paragraph', 'Installing', 'Run the installer.'],
+  ]);
+});
+
+test("a table of data whose heading rows hold only a heading (Doxygen's member groups) stays a table", async () => {
+  const read = await blocksBySection(
+    '<!doctype html><title>t</title><h1>Value</h1><table class="memberdecls">' +
+      '<tr class="heading"><td colspan="2"><h2 class="groupheader"><a name="pub-methods"></a>Public Member Functions</h2></td></tr>' +
+      '<tr><td class="memItemLeft">bool </td><td class="memItemRight"><a href="#a1">isNull</a> () const</td></tr></table>',
+  );
+  assert.deepEqual(
+    read.sections.map((s) => s[1]),
+    ['Value'],
+  );
+  assert.equal(read.blocks.length, 1);
+  assert.equal(read.blocks[0]![0], 'table');
+});
+
+test('a table that boxes part of a page (pydoc): its title row heads a section with its anchor; boxes nest; the page goes on', async () => {
+  const box = (title: string, ...rows: string[]): string =>
+    `<table class="section"><tr><td class="section-title" colspan=3>&nbsp;<br>${title}</td></tr>` +
+    rows.map((cell) => `<tr><td class="decor">&nbsp;&nbsp;&nbsp;</td><td>&nbsp;</td><td>${cell}</td></tr>`).join('') +
+    '</table>';
+  const decoder = box(
+    '<a name="JSONDecoder">class <strong>JSONDecoder</strong></a>(builtins.object)',
+    'JSONDecoder(*, object_hook=None)<br>Simple JSON decoder.',
+    '<dl><dt><a name="JSONDecoder-raw_decode"><strong>raw_decode</strong></a>(self, s, idx=0)</dt>' +
+      '<dd>Decode a JSON document from s and return the rest.</dd></dl>',
+  );
+  const classes = box('<strong>Classes</strong>', `<dl><dt>builtins.object</dt></dl><p>\n${decoder}`);
+  const functions = box(
+    '<strong>Functions</strong>',
+    '<dl><dt><a name="-dumps"><strong>dumps</strong></a>(obj)</dt><dd>Serialize obj.</dd></dl>',
+  );
+  const read = await blocksBySection(
+    `<!doctype html><title>json</title><h1 id="top">json</h1><p>Module text.</p>${classes}${functions}<p>Module footer.</p>`,
+  );
+  assert.deepEqual(read.sections, [
+    [1, 'json', 'top'],
+    [2, 'Classes', null],
+    [3, 'class JSONDecoder(builtins.object)', 'JSONDecoder'],
+    [2, 'Functions', null],
+  ]);
+  const sectionOf = (start: string): string | undefined => read.blocks.find((b) => b[2].startsWith(start))?.[1];
+  assert.equal(sectionOf('JSONDecoder(*, object_hook'), 'class JSONDecoder(builtins.object)');
+  assert.equal(sectionOf('raw_decode(self'), 'class JSONDecoder(builtins.object)');
+  assert.equal(sectionOf('dumps(obj)'), 'Functions');
+  assert.equal(sectionOf('Module footer.'), 'json', 'after the box, the section around it goes on');
+  assert.ok(!read.blocks.some((b) => b[0] === 'table'));
+});
+
+test('a table of one column of short text cells is data, not a box', async () => {
+  const tables = await tablesOf('<table><tr><td>Name</td></tr><tr><td>alpha</td></tr><tr><td>beta</td></tr></table>');
+  assert.equal(tables.length, 1);
+});

@@ -124,7 +124,13 @@ test("generated manual pages: every word read once, in order; each item's descri
         const blank = random() < 0.5;
         if (blank || item === 0) lines.push('');
         const kind = random();
-        if (kind < 0.35) {
+        if (kind >= 0.9) {
+          // A bulleted item (`.IP \(bu`): a list's item, its mark read as the list's '-'.
+          const text = words(3 + Math.floor(random() * 10));
+          lines.push(`       ${pick(['o', '\u2022', '1.'])}      ${text.slice(0, 4).join(' ')}`, ...wrap(14, text.slice(4)));
+          expectedWords.push('-', ...text);
+          if (!blank) lines.push('');
+        } else if (kind < 0.35) {
           const text = words(3 + Math.floor(random() * 14));
           lines.push(...wrap(7, text));
           expectedWords.push(...text);
@@ -140,17 +146,119 @@ test("generated manual pages: every word read once, in order; each item's descri
       }
     }
     lines.push('', 'GNU frobutils 1.0              December 2026                     FROB(1)', '');
-    const doc = await extractBytes(lines.join('\n'), 'https://example.test/frob.1.txt', 'text/plain');
-    const read = [
-      ...doc.sections.map((s) => ({ at: s.span!.start as number, text: s.heading })),
-      ...doc.blocks.map((b) => ({ at: b.span!.start as number, text: b.text })),
-    ]
-      .sort((a, b) => a.at - b.at)
-      .flatMap((x) => x.text.split(/\s+/).filter((w) => w !== ''));
-    assert.deepEqual(read, expectedWords, `seed ${seed}:\n${lines.join('\n')}`);
-    for (const [tag, first] of expectedEntries) {
-      const block = doc.blocks.find((b) => b.text.split(' ').includes(first))!;
-      assert.equal(doc.sections.find((s) => s.id === block.sectionId)?.heading, tag, `seed ${seed}: ${first} under ${tag}`);
+    // The same page saved as text, and published in a web page's <pre> with its tags in bold.
+    const html = `<!doctype html><html><head><title>frob(1)</title></head><body><pre>\n${lines
+      .map((l) =>
+        l
+          .replace(/&/g, '&amp;')
+          .replace(/</g, '&lt;')
+          .replace(/(--opt\d+)/g, '<b>$1</b>'),
+      )
+      .join('\n')}</pre></body></html>`;
+    for (const [source, type] of [
+      [lines.join('\n'), 'text/plain'],
+      [html, 'text/html'],
+    ] as const) {
+      const doc = await extractBytes(source, `https://example.test/frob.1.${type === 'text/html' ? 'html' : 'txt'}`, type);
+      const read = [
+        ...doc.sections.map((s) => ({ at: s.span!.start as number, text: s.heading })),
+        ...doc.blocks.map((b) => ({ at: b.span!.start as number, text: b.text })),
+      ]
+        .sort((a, b) => a.at - b.at)
+        .flatMap((x) => x.text.split(/\s+/).filter((w) => w !== ''));
+      assert.deepEqual(read, expectedWords, `seed ${seed}:\n${lines.join('\n')}`);
+      for (const [tag, first] of expectedEntries) {
+        const block = doc.blocks.find((b) => b.text.split(' ').includes(first))!;
+        assert.equal(doc.sections.find((s) => s.id === block.sectionId)?.heading, tag, `seed ${seed}: ${first} under ${tag}`);
+      }
+      for (const block of doc.blocks) {
+        // Spans are the source's: the block's last word is written where its span ends.
+        const last = block.text.split(/\s+/).at(-1)!;
+        const written = source.slice(block.span!.start as number, block.span!.end as number);
+        assert.ok(written.replace(/<\/?b>/g, '').endsWith(last), `seed ${seed} ${type}: ${JSON.stringify(written)} ends with ${last}`);
+      }
     }
   }
+});
+
+test('bulleted and numbered items of a manual page are list items in their section, not entries named by their mark', async () => {
+  const page = [
+    'FROB(1)                      User Commands                      FROB(1)',
+    '',
+    'DESCRIPTION',
+    '       frob performs the following steps:',
+    '',
+    '       o      Read the input files and',
+    '              check their headers.',
+    '',
+    '       o      Write the output.',
+    '',
+    '       1.     First numbered.',
+    '       2.     Second numbered.',
+    '',
+    '       --level',
+    '              how hard',
+    '',
+    'GNU frobutils 1.0              December 2026                     FROB(1)',
+  ].join('\n');
+  const doc = await extractBytes(page, 'https://example.test/frob.1.txt', 'text/plain');
+  assert.deepEqual(
+    doc.sections.map((s) => s.heading),
+    ['DESCRIPTION', '--level'],
+  );
+  const lists = doc.blocks.filter((b) => b.kind === 'list');
+  assert.deepEqual(
+    lists.map((b) => [b['ordered'], (b['items'] as { text: string }[]).map((i) => i.text)]),
+    [
+      [false, ['Read the input files and check their headers.', 'Write the output.']],
+      [true, ['First numbered.', 'Second numbered.']],
+    ],
+  );
+  assert.ok(lists.every((b) => b.sectionId === doc.sections[0]!.id));
+});
+
+test("a manual page in a web page's <pre> is read as the page; a page quoting one in a longer text keeps it as an example", async () => {
+  const pre = [
+    'CLEANUP(8)                                                          CLEANUP(8)',
+    '',
+    '<b>NAME</b>',
+    '       cleanup - canonicalize and enqueue &lt;mail&gt;',
+    '',
+    '<b>CONFIGURATION PARAMETERS</b>',
+    '       <b><a href="postconf.5.html#header_checks">header_checks</a> (empty)</b>',
+    '              Optional  lookup  tables  for  content  inspection  of  primary',
+    '              non-MIME message headers.',
+    '',
+    '                                                                    CLEANUP(8)',
+  ].join('\n');
+  const page = `<html><head><title>Postfix manual - cleanup(8)</title></head><body><pre>\n${pre}\n</pre></body></html>`;
+  const doc = await extractBytes(page, 'https://example.test/cleanup.8.html', 'text/html');
+  assert.equal(doc.title, 'cleanup - canonicalize and enqueue <mail>');
+  assert.deepEqual(
+    doc.sections.map((s) => [s.level, s.heading]),
+    [
+      [1, 'NAME'],
+      [1, 'CONFIGURATION PARAMETERS'],
+      [2, 'header_checks (empty)'],
+    ],
+  );
+  const description = doc.blocks.find((b) => b.text.startsWith('Optional lookup tables'))!;
+  assert.equal(doc.sections.find((s) => s.id === description.sectionId)?.heading, 'header_checks (empty)');
+  assert.equal(
+    page
+      .slice(description.span!.start as number, description.span!.end as number)
+      .trim()
+      .slice(-8),
+    'headers.',
+  );
+  assert.ok(!doc.blocks.some((b) => b.kind === 'code'));
+
+  const prose = '<p>A manual page has a title line, headings and an indented text. '.repeat(20);
+  const article = `<html><body><h1>Reading manual pages</h1>${prose}</p><pre>\n${pre}\n</pre></body></html>`;
+  const quoted = await extractBytes(article, 'https://example.test/reading-man.html', 'text/html');
+  assert.deepEqual(
+    quoted.sections.map((s) => s.heading),
+    ['Reading manual pages'],
+  );
+  assert.ok(quoted.blocks.some((b) => b.kind === 'code' && b.text.includes('CLEANUP(8)')));
 });

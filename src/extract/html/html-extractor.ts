@@ -1,6 +1,8 @@
 import { type AnyNode, type Document, type Element, isTag, isText, isCDATA } from 'domhandler';
 import { isRespecSource, respecSectionHeading } from './respec-source.js';
 import { htmlizedRfc } from './htmlized-rfc.js';
+import { manualPageInPre } from './manual-page-pre.js';
+import { extractManText } from '../text/man-text.js';
 import { extractRfcText } from '../text/rfc-text.js';
 import { selectAll, selectOne } from 'css-select';
 import { textContent } from 'domutils';
@@ -20,7 +22,17 @@ import { holdsContentAfter, openHeadingSection } from './sections.js';
 import { asideKindOf, asideTitleIds, extractAside, isTitledAside } from './notes.js';
 import { definitionIdOf, extractAlgorithm, introducesSteps, leadParagraph, leadsInto } from './algorithms.js';
 import { extractDefinitionList, extractList } from './lists.js';
-import { extractGridTable, extractLayoutTerms, extractTable, layoutTableCell, layoutTermRows } from './tables.js';
+import {
+  extractGridTable,
+  extractLayoutTerms,
+  extractTable,
+  holdsLayoutContent,
+  type LayoutBox,
+  layoutBox,
+  layoutTableCell,
+  layoutTermRows,
+  tableCells,
+} from './tables.js';
 import { tableInsertionRule } from './table-parsing.js';
 import { listItemRule } from './list-item-parsing.js';
 import { paragraphClosingRule } from './paragraph-parsing.js';
@@ -419,9 +431,20 @@ class HtmlWalker implements HtmlWalk {
       }
       case 'table': {
         const cell = layoutTableCell(el, this.rules.prune);
-        const terms = cell === undefined ? layoutTermRows(el) : undefined;
-        if (cell !== undefined) this.walkContainer(cell, contextBelow(this.rules, cell, ctx));
-        else if (terms !== undefined) extractLayoutTerms(this, el, terms, ctx);
+        if (cell !== undefined) {
+          this.walkContainer(cell, layoutCellContext(this.rules, cell, ctx));
+          return;
+        }
+        // A table that lays out a page (a navigation column beside the text): its headings open sections.
+        const cells = ctx.inSectioningRoot ? [] : tableCells(el);
+        if (cells.some((c) => holdsLayoutContent(c) && containsSectionHeading(c, this.titledAside, this.sectionHeadingInside))) {
+          for (const c of cells) this.walkContainer(c, layoutCellContext(this.rules, c, ctx));
+          return;
+        }
+        const terms = layoutTermRows(el);
+        const box = terms === undefined && !ctx.inSectioningRoot ? layoutBox(el, this.rules.prune) : undefined;
+        if (terms !== undefined) extractLayoutTerms(this, el, terms, ctx);
+        else if (box !== undefined) this.walkLayoutBox(el, box, ctx);
         else extractTable(this, el, ctx);
         return;
       }
@@ -537,6 +560,27 @@ class HtmlWalker implements HtmlWalk {
     flush();
     if (entry !== null) this.continueEntry(dl, entry, ctx);
     this.builder.resumeSection(around);
+  }
+
+  /**
+   * A table that boxes a part of the page (tables.ts layoutBox): its title, if it has one, heads a
+   * section one level below the section around it, with the title's id; its cells are read in order
+   * as containers. After the table, the section around it goes on.
+   */
+  private walkLayoutBox(table: Element, box: LayoutBox, ctx: WalkContext): void {
+    const around = this.builder.currentSection;
+    if (box.title !== undefined) {
+      this.headingCount++;
+      const leading = this.leadingIds;
+      this.leadingIds = [];
+      const text = openHeadingSection(this, box.title, (around?.level ?? 0) + 1, { ...ctx, pendingSection: null }, leading);
+      const opened = this.builder.currentSection;
+      if (text !== null && opened !== null && box.title.startIndex !== null) {
+        this.headingScopes.set(opened, { heading: box.title.startIndex, start: table.startIndex ?? 0, end: table.endIndex ?? Infinity });
+      }
+    }
+    for (const cell of box.cells) this.walkContainer(cell, layoutCellContext(this.rules, cell, ctx));
+    if (box.title !== undefined) this.builder.resumeSection(around);
   }
 
   /**
@@ -989,6 +1033,15 @@ function nextElementAfter(el: Element): Element | undefined {
   return undefined;
 }
 
+/**
+ * The context inside a layout table's cell: a cell of a table of data is a sectioning root (its headings
+ * head the cell, not the document), but a layout table's cells are read as if the table were not there.
+ */
+function layoutCellContext(rules: CompiledRules, cell: Element, outer: WalkContext): WalkContext {
+  const below = contextBelow(rules, cell, outer);
+  return below.inSectioningRoot === outer.inSectioningRoot ? below : { ...below, inSectioningRoot: outer.inSectioningRoot };
+}
+
 /** A `<dd>` holding nothing but white space. */
 function isBlankDefinition(el: Element): boolean {
   return el.name === 'dd' && isBlank(el);
@@ -1013,6 +1066,13 @@ export function extractHtml(ctx: HtmlExtractContext): HtmlExtractResult {
     let idCount = 0;
     for (const s of ctx.builder.sections) if (s.fragment !== null) idCount++;
     return { title: read.title || normalizeSpace(titleEl ? textContent(titleEl) : ''), headingCount: read.sectionCount, idCount };
+  }
+  // A formatted manual page in a <pre> is read as that text (manual-page-pre.ts).
+  const manualPage = manualPageInPre(document, ctx.source);
+  if (manualPage !== null) {
+    const read = extractManText(manualPage.text, ctx.builder, manualPage.map);
+    ctx.builder.limits.add('text-layout-inferred');
+    return { title: read.title, headingCount: ctx.builder.sections.length, idCount: 0 };
   }
   const walker = new HtmlWalker(ctx, isRespecSource(document));
   const root: Element | Document = extractionRoot(document, ctx.rules.rootSelectors, walker.rules.entryBlock);

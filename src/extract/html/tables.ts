@@ -1,5 +1,4 @@
-import { type Element, isTag, isText } from 'domhandler';
-import { textContent } from 'domutils';
+import { type AnyNode, type Element, isCDATA, isTag, isText } from 'domhandler';
 import type { KeywordSpan } from '../bcp14.js';
 import type { Link, TableSpan } from '../document-builder.js';
 import { TextSink, normalizeSpace } from '../text-sink.js';
@@ -20,10 +19,109 @@ export function layoutTableCell(el: Element, prune: (el: Element) => boolean): E
   const rows = layoutRows(el);
   if (rows === undefined || rows.length !== 1) return undefined;
   const cells = rows[0]!.children.filter((c): c is Element => isTag(c) && (c.name === 'td' || c.name === 'th'));
-  const filled = cells.filter((c) => !prune(c) && normalizeSpace(textContent(c).replace(/\u00a0/g, ' ')) !== '');
+  const filled = cells.filter((c) => !prune(c) && holdsVisibleText(c));
   if (cells.length < 2 || filled.length !== 1) return undefined;
   const cell = filled[0]!;
   return cell.children.some((c) => isTag(c) && LAYOUT_CONTENT.has(c.name)) ? cell : undefined;
+}
+
+/**
+ * Whether a cell holds blocks (a paragraph, a list, a table) beside whatever else: a page's text laid
+ * out in a table does, where a heading row of a table of data (Doxygen's `<td colspan="2"><h2>Functions`)
+ * holds only its heading.
+ */
+export function holdsLayoutContent(cell: Element): boolean {
+  return cell.children.some((c) => isTag(c) && LAYOUT_CONTENT.has(c.name));
+}
+
+/** A layout table that boxes a part of the page (layoutBox): its title cell, if it has one, and its filled cells. */
+export interface LayoutBox {
+  title: Element | undefined;
+  cells: Element[];
+}
+
+/** Longest text of a box's title cell: a title, not a paragraph set alone in the first row. */
+const MAX_BOX_TITLE = 160;
+
+/**
+ * A table of several rows that boxes a part of the page, else undefined: no caption, no row with more
+ * than one filled cell (the others empty or no-break spaces: indents and coloured margins), and a
+ * cell that holds blocks (a list, a paragraph, a table), which a table of data has none of. Its
+ * filled cells are read in order as if the table were not there. A first row whose one cell is
+ * short text with rows after it is the box's title (pydoc sets each class and each of "Classes",
+ * "Functions" so: `<tr><td colspan=3><a name="JSONDecoder">class <strong>JSONDecoder</strong></a>`).
+ */
+export function layoutBox(el: Element, prune: (el: Element) => boolean): LayoutBox | undefined {
+  const rows = layoutRows(el);
+  if (rows === undefined || rows.length < 2) return undefined;
+  const cells: Element[] = [];
+  let holdsBlocks = false;
+  let titleRow = false;
+  for (const [k, row] of rows.entries()) {
+    const rowCells = cellsOf(row);
+    const filled = rowCells.filter((c) => !prune(c) && holdsVisibleText(c));
+    if (filled.length > 1) return undefined;
+    if (filled.length === 0) continue;
+    cells.push(filled[0]!);
+    if (holdsLayoutContent(filled[0]!)) holdsBlocks = true;
+    else if (k === 0 && rowCells.length === 1) titleRow = true;
+  }
+  if (!holdsBlocks) return undefined;
+  const short = (cell: Element): boolean => normalizeSpace(textUpTo(cell, 2 * MAX_BOX_TITLE)).length <= MAX_BOX_TITLE;
+  const title = titleRow && cells.length > 1 && short(cells[0]!) ? cells[0] : undefined;
+  return { title, cells: title === undefined ? cells : cells.slice(1) };
+}
+
+/**
+ * Whether `el` holds text other than white space and no-break spaces. Read in document order and
+ * stopped at the first such text: tables nested in cells are asked again at each level, and reading
+ * all the text of each (textContent) made a page of nested layout tables quadratic.
+ */
+function holdsVisibleText(el: Element): boolean {
+  const stack: AnyNode[] = [el];
+  while (stack.length > 0) {
+    const node = stack.pop()!;
+    if (isText(node)) {
+      if (/[^\s\u00a0]/.test(node.data)) return true;
+    } else if (isTag(node) || isCDATA(node)) {
+      for (let i = node.children.length - 1; i >= 0; i--) stack.push(node.children[i]!);
+    }
+  }
+  return false;
+}
+
+/** The text of `el` in document order, read until it is longer than `limit` code units. */
+function textUpTo(el: Element, limit: number): string {
+  const parts: string[] = [];
+  let length = 0;
+  const stack: AnyNode[] = [el];
+  while (stack.length > 0 && length <= limit) {
+    const node = stack.pop()!;
+    if (isText(node)) {
+      parts.push(node.data);
+      length += node.data.length;
+    } else if (isTag(node) || isCDATA(node)) {
+      for (let i = node.children.length - 1; i >= 0; i--) stack.push(node.children[i]!);
+    }
+  }
+  return parts.join('');
+}
+
+/** The cells of a table in reading order, row by row (the rows of its head, bodies and foot in source order). */
+export function tableCells(el: Element): Element[] {
+  const cells: Element[] = [];
+  for (const child of el.children) {
+    if (!isTag(child)) continue;
+    if (child.name === 'tr') cells.push(...cellsOf(child));
+    else if (child.name === 'tbody' || child.name === 'thead' || child.name === 'tfoot') {
+      for (const row of child.children) if (isTag(row) && row.name === 'tr') cells.push(...cellsOf(row));
+    }
+  }
+  return cells;
+}
+
+function cellsOf(row: Element): Element[] {
+  return row.children.filter((c): c is Element => isTag(c) && (c.name === 'td' || c.name === 'th'));
 }
 
 /** The rows of a table without caption, in source order; undefined when it has a caption or other content. */

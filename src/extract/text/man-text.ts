@@ -1,7 +1,7 @@
-import type { DocumentBuilder, SectionDraft } from '../document-builder.js';
+import type { DocumentBuilder, ListItem, SectionDraft, Span } from '../document-builder.js';
 import type { Section } from '../../document/types.js';
 import { minOf } from '../../array-extremes.js';
-import { boundedTitle, splitLines, type SourceLine, type TextExtractResult } from './text-extractor.js';
+import { boundedTitle, mappedLine, splitLines, type SourceLine, type TextExtractResult, type TextSourceMap } from './text-extractor.js';
 
 /**
  * A manual page as `man` formats it for a terminal and people save it as text (`man ls > ls.txt`):
@@ -23,6 +23,13 @@ const TITLE_LINE = /^\s*\S.*?(?<![^\s\p{Lu}])([^\s()]+)\(([0-9n][0-9A-Za-z+]*)\)
 const SECTION_HEADING = /^[A-Z][A-Z0-9 ,.&'/()_-]{0,59}$/;
 /** A subsection heading: three spaces in, then a short line that is no sentence. */
 const SUBSECTION_HEADING = /^ {3}(?=\S)([^\s].{0,69})$/;
+/**
+ * A list item's mark in an item's tag place (`.IP \(bu`, `.IP 1.`): as terminals show a bullet (`o`, `•`,
+ * `·`, `*`, `+`, `-`) or a number or letter. Such an item is a list's item, not an entry named by its tag.
+ */
+const ITEM_MARK = /^(?:[o•·*+\u2010-]|\(?(?:\d{1,3}|[a-z])[.)])$/u;
+/** A line that is an item's mark with the item's text beside it (two spaces after a mark that could be a word's letter). */
+const ITEM_BESIDE = /^([•·])\s+\S|^([o*+\u2010-]|\(?(?:\d{1,3}|[a-z])[.)])\s{2,}\S/u;
 /** An option tag: `-a, --all`, `--block-size=SIZE`, `+FORMAT`. */
 const OPTION_TAG = /^[-+]{1,2}[A-Za-z0-9?#@]/;
 
@@ -66,8 +73,15 @@ function indentOf(text: string): number {
   return n;
 }
 
-export function extractManText(source: string, builder: DocumentBuilder): TextExtractResult {
-  const lines: SourceLine[] = splitLines(source.replace(/\f/g, '\n')).map((l) => ({ ...l, text: resolveOverstrike(l.text) }));
+/**
+ * Reads the manual page `source` into the builder. `map` says where its offsets are in the source when
+ * `source` is text taken out of one (a page's `<pre>`: html/manual-page-pre.ts).
+ */
+export function extractManText(source: string, builder: DocumentBuilder, map: TextSourceMap | null = null): TextExtractResult {
+  const lines: SourceLine[] = splitLines(source.replace(/\f/g, '\n')).map((l) => {
+    const line = map === null ? l : mappedLine(l, map);
+    return { ...line, text: resolveOverstrike(line.text) };
+  });
   const firstIndex = lines.findIndex((l) => l.text.trim() !== '');
   const titleMatch = TITLE_LINE.exec(lines[firstIndex]!.text)!;
   const page = `${titleMatch[1]}(${titleMatch[2]})`;
@@ -114,6 +128,21 @@ export function extractManText(source: string, builder: DocumentBuilder): TextEx
       builder.resumeSection(section);
       subsection = open({ heading: head.text.trim(), level: (section?.level ?? 0) + 1, span: span(head, head) });
       group = group.slice(1);
+    } else if (
+      indentOf(head.text) === body
+        ? column !== null
+          ? ITEM_MARK.test(tag)
+          : ITEM_BESIDE.test(head.text.trim())
+        : indentOf(head.text) > body && ITEM_BESIDE.test(head.text.trim())
+    ) {
+      // A bulleted or numbered item: its text is the list's next item, in the section it is in (or, set
+      // further in, in the item whose description it is part of).
+      if (indentOf(head.text) === body) builder.resumeSection(subsection ?? section);
+      const mark = /^\S+/.exec(head.text.trim())![0];
+      const first = head.text.trim().slice(mark.length);
+      const text = joinLines([first, ...group.slice(1).map((l) => l.text)].map((l) => l.trim()));
+      addListItem(builder, text, !/^[o•·*+\u2010-]$/u.test(mark), span(head, group[group.length - 1]!));
+      continue;
     } else if (tagged || (indentOf(head.text) === body && isOptionBeside(head.text.trim()))) {
       // An item's tag (`.TP`: an option, a variable, a command), its description below it further in, or
       // on the same line where the description's column starts.
@@ -139,6 +168,24 @@ export function extractManText(source: string, builder: DocumentBuilder): TextEx
 }
 
 /**
+ * Adds an item to the list the section's last block is, when that block is a list of items of the same kind
+ * (each item is a group of its own: a blank line between two items does not end their list); else starts a list.
+ */
+function addListItem(builder: DocumentBuilder, text: string, ordered: boolean, span: Span): void {
+  const last = builder.blocks[builder.blocks.length - 1];
+  const item: ListItem = { text };
+  if (last?.kind === 'list' && last['ordered'] === ordered && last.sectionId === (builder.currentSection?.id ?? null)) {
+    (last['items'] as ListItem[]).push(item);
+    last.text += `\n- ${text}`;
+    const lastSpan = last.span as { end: number; endLine: number };
+    lastSpan.end = span.end!;
+    lastSpan.endLine = span.endLine!;
+    return;
+  }
+  builder.addBlock({ kind: 'list', text: `- ${text}`, fragment: null, items: [item], ordered, span });
+}
+
+/**
  * The page's paragraphs: runs of lines between blank lines and furniture, each also cut where a line
  * comes back to the text's indent after lines further in, and before a line at the text's indent with
  * lines further in below it (the items of a list without blank lines between them, as bash's
@@ -160,11 +207,12 @@ function groupsOf(lines: readonly SourceLine[], furniture: (text: string) => boo
     const next = lines[k + 1];
     const indent = indentOf(line.text);
     // Back at the text's indent after lines further in, a tag with its description below it, or an
-    // option with its description beside it (`-q     quiet`: the items of a list set without gaps).
+    // option or a list item's mark with its text beside it (`-q     quiet`, `o  Write`: the items of a
+    // list set without gaps).
     if (previous !== undefined && indent <= body && indentOf(previous.text) > body) flush();
     else if (previous !== undefined && indent === body && next !== undefined && next.text.trim() !== '' && indentOf(next.text) > body + 3)
       flush();
-    else if (previous !== undefined && indent === body && isOptionBeside(line.text.trim())) flush();
+    else if (previous !== undefined && indent === body && (isOptionBeside(line.text.trim()) || ITEM_BESIDE.test(line.text.trim()))) flush();
     current.push(line);
   });
   flush();

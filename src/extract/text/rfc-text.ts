@@ -1,5 +1,5 @@
 import type { BlockKind, DocumentBuilder, ListItem } from '../document-builder.js';
-import { boundedTitle, dedent, splitLines, type SourceLine } from './text-extractor.js';
+import { boundedTitle, dedent, mappedLine, splitLines, type SourceLine, type TextSourceMap } from './text-extractor.js';
 import { figureCaption, figureEnds, hasArtJoint, isGrammar } from './rfc-figures.js';
 import { appendAll, minOf } from '../../array-extremes.js';
 
@@ -10,17 +10,6 @@ export function looksLikeRfcText(source: string): boolean {
 }
 
 /** A line kept after page furniture is removed, with the page it sits on. */
-/**
- * Where the text read came from, when it is not the source itself (an htmlized RFC's pages, taken out
- * of their HTML: html/htmlized-rfc.ts): the source offset of each offset of the text, the source line
- * of a source offset, and the ids the source gives, so a section whose id it gives cites it.
- */
-export interface TextSourceMap {
-  offset(textOffset: number): number;
-  line(sourceOffset: number): number;
-  fragments: ReadonlySet<string>;
-}
-
 interface TextLine extends SourceLine {
   page: number;
   /** True when the line is the first kept line after a page break. */
@@ -130,10 +119,6 @@ function pageLines(source: string, map: TextSourceMap | null): { lines: TextLine
 }
 
 /** A line of the text with the offsets and line number of where the source writes it. */
-function mappedLine(line: SourceLine, map: TextSourceMap): SourceLine {
-  const start = map.offset(line.start);
-  return { text: line.text, start, end: Math.max(start, map.offset(line.end)), line: map.line(start) };
-}
 
 interface Group {
   lines: TextLine[];

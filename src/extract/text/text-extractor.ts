@@ -14,6 +14,17 @@ export interface SourceLine {
 }
 
 /**
+ * Where the text read came from, when it is not the source itself (the text of a page's `<pre>` elements, taken
+ * out of their HTML: html/pre-text.ts): the source offset of each offset of the text, the source line
+ * of a source offset, and the ids the source gives, so a section whose id it gives cites it.
+ */
+export interface TextSourceMap {
+  offset(textOffset: number): number;
+  line(sourceOffset: number): number;
+  fragments: ReadonlySet<string>;
+}
+
+/**
  * The lines of `source`: a line ends at LF, CRLF or a lone CR (files saved on classic Mac OS, and
  * some generators, end lines with CR only), as in HTML and XML, whose parsers normalise all three.
  * Offsets stay those of the source, so a span covers the bytes it came from.
@@ -33,6 +44,12 @@ export function splitLines(source: string): SourceLine[] {
   }
   lines.push({ text: source.slice(start), start, end: n, line });
   return lines;
+}
+
+/** A line of the text read, its offsets and number those of the source it came from. */
+export function mappedLine(line: SourceLine, map: TextSourceMap): SourceLine {
+  const start = map.offset(line.start);
+  return { text: line.text, start, end: Math.max(start, map.offset(line.end)), line: map.line(start) };
 }
 
 /**
