@@ -6,6 +6,7 @@ import { compile } from 'css-select';
 import { type AnyNode, type Element, isTag } from 'domhandler';
 import { parseDocument } from 'htmlparser2';
 import { compileRules, subjectGate, subjectRequirements } from '../../src/extract/html/compiled-rules.js';
+import { compileSelector } from '../../src/extract/html/selector-compile.js';
 import { loadFamilies } from '../../src/extract/families.js';
 import { REPO_ROOT, sharedDir } from '../helpers/rig.js';
 
@@ -98,4 +99,41 @@ test('subject gate: the type, class names, ids and attributes of the last compou
   assert.equal(subjectGate(':is(h2, h3)'), null);
   assert.equal(subjectGate('a[href^="#"]'), null);
   assert.equal(subjectGate('*.note'), null);
+});
+
+test('compileSelector answers `:has()` as css-select does, on every element', () => {
+  // Its own search for `:has(> a > b)` and `:has(x)` (selector-compile.ts): same answers, linear time.
+  const html =
+    '<div class="manual-text"><p><font><a href="/texi2html/">t</a></font></p><span class="Nd">n</span>' +
+    '<dl class="Bl-tag"><dt></dt><dd>x</dd></dl><dl class="Bl-tag"><dt>a</dt></dl>' +
+    '<dl class="variablelist"><dt><a name="n">n</a> x</dt><dt>x <a name="m">m</a></dt></dl></div>' +
+    '<div class="manual-text"><div class="Bd-indent"><template><span class="Nd">t</span></template></div>' +
+    '<pre><code class="idl">i</code></pre><pre><span><code class="idl">j</code></span></pre>' +
+    '<table><tr><td><a title="Cover (top) of document">c</a></td></tr></table><a><span class="viewcode-link">v</span></a>' +
+    '<div class="status"><p class="support">s</p><div class="status"><div><p class="support">s</p></div></div></div>' +
+    '<template><p><b>x</b></p></template></div>';
+  const selectors = [
+    'table:has(a[title="Cover (top) of document"])',
+    'p:has(> font > a[href$="/texi2html/"])',
+    'dl.variablelist > dt:has(> a[name]:first-child)',
+    'div.manual-text:not(:has(.Nd)) div.Bd-indent',
+    'div.manual-text:not(:has(.Nd)) dl.Bl-tag:not(:has(> dt:not(:empty)))',
+    'a:has(> .viewcode-link)',
+    'div.status:has(> p.support)',
+    'pre:has(> code.idl)',
+    'div:has(> p > b, .Nd)',
+    'template:has(> p > b)',
+    'div:has(> template > p)',
+    'div:has(template p)',
+    'div:has(> div + pre)',
+    'div:has(:has(> p.support))',
+    ':has(.Nd):has(> div)',
+  ];
+  const all = elements(parseDocument(html));
+  for (const selector of selectors) {
+    const ours = compileSelector(selector);
+    const theirs = compile<AnyNode, Element>(selector);
+    const differ = all.filter((el) => ours(el) !== theirs(el)).map((el) => `<${el.name} ${JSON.stringify(el.attribs)}>`);
+    assert.deepEqual(differ, [], selector);
+  }
 });

@@ -1,5 +1,5 @@
-import type { AnyNode, Element } from 'domhandler';
-import { compile } from 'css-select';
+import type { Element } from 'domhandler';
+import { compileSelector } from './selector-compile.js';
 import type { HtmlRules } from '../families.js';
 
 export type Matcher = (el: Element) => boolean;
@@ -82,7 +82,7 @@ function compileList(selectors: string[]): Matcher {
   // testing only the selectors whose gate an element passes answers as the whole list does.
   const gates = selectors.map(subjectGate);
   if (gates.some((gate) => gate === null)) {
-    const query = compile<AnyNode, Element>(selectors.join(', '));
+    const query = compileSelector(selectors.join(', '));
     return (el) => query(el);
   }
   const byType = new Map<string, GatedSelector[]>();
@@ -92,7 +92,7 @@ function compileList(selectors: string[]): Matcher {
   const byOther: GatedSelector[] = [];
   selectors.forEach((selector, i) => {
     const gate = gates[i]!;
-    const gated: GatedSelector = { ...gate, query: compile<AnyNode, Element>(selector) };
+    const gated: GatedSelector = { ...gate, query: compileSelector(selector) };
     if (gate.type !== undefined) {
       const list = byType.get(gate.type);
       if (list === undefined) byType.set(gate.type, [gated]);

@@ -13,6 +13,7 @@ import type { KeywordSpan } from '../bcp14.js';
 import { TextSink, normalizeSpace } from '../text-sink.js';
 import { MAX_TREE_DEPTH, parseMarkup, type ParsedMarkup } from '../markup-parser.js';
 import { type CompiledRules, compileRules, type Matcher } from './compiled-rules.js';
+import { compileSelector } from './selector-compile.js';
 import { DocumentIds } from './term-targets.js';
 import { FlowWriter } from './flow.js';
 import { BLOCK_TAGS, HEADING_LEVEL, KNOWN_INLINE, SKIP_TAGS, containsHeading, containsSectionHeading } from './tags.js';
@@ -1080,7 +1081,8 @@ export function extractHtml(ctx: HtmlExtractContext): HtmlExtractResult {
   const titleEl = selectOne<AnyNode, Element>('title', document);
   // Front matter is metadata wherever it sits, even inside pruned containers (rfc-html.ts).
   if (ctx.rules.metadataSelectors !== undefined && ctx.rules.metadataSelectors.length > 0) {
-    for (const el of selectAll<AnyNode, Element>(ctx.rules.metadataSelectors.join(', '), document)) readFrontMatter(el, ctx.builder);
+    for (const el of selectAll<AnyNode, Element>(compileSelector(ctx.rules.metadataSelectors.join(', ')), document))
+      readFrontMatter(el, ctx.builder);
   }
   const rootCtx: WalkContext = {
     fragment: null,
@@ -1107,7 +1109,7 @@ export function extractHtml(ctx: HtmlExtractContext): HtmlExtractResult {
  */
 function extractionRoot(document: Document, selectors: readonly string[], entryBlock: Matcher | null): Element | Document {
   for (const selector of selectors) {
-    const hits = selectAll<AnyNode, Element>(selector, document);
+    const hits = selectAll<AnyNode, Element>(compileSelector(selector), document);
     const first = hits[0];
     if (first === undefined || entryBlock?.(first) === true) continue;
     if (hits.every((hit) => hit === first || isInside(hit, first))) return first;

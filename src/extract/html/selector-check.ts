@@ -1,5 +1,4 @@
-import type { AnyNode, Element } from 'domhandler';
-import { compile } from 'css-select';
+import { compileSelector } from './selector-compile.js';
 import { EpistemeError } from '../../failure.js';
 import type { FamilyRules, HtmlRules } from '../families.js';
 
@@ -30,7 +29,7 @@ export function selectorProblem(rules: HtmlRules): [field: string, item: number 
       }
       if (deepest > MAX_SELECTOR_NESTING) return [field, item, `nests ${deepest} levels deep; at most ${MAX_SELECTOR_NESTING}`];
       try {
-        compile<AnyNode, Element>(selector);
+        compileSelector(selector);
       } catch (error) {
         return [field, item, `is not a CSS selector css-select can use (${(error as Error).message})`];
       }
