@@ -496,6 +496,13 @@ function main(): void {
   // The goal's table: binary nDCG@10 (spec questions: graded, renderings counted once), Episteme against the best peer.
   const engines = summary[0]![2];
   console.log(`\nSummary: nDCG@10 (binary; spec questions graded)`);
+  // Without peers (--no-peers) there is nothing to compare with: the values alone.
+  if (!engines.some((engine) => !engine.startsWith('episteme'))) {
+    for (const [name, values] of summary) console.log(`${name.padEnd(48)}${values.map((value) => f4(value).padEnd(12)).join('')}`);
+    const mean = summary.reduce((sum, [, values]) => sum + values[0]! / summary.length, 0);
+    console.log(`${'mean'.padEnd(48)}${f4(mean)}`);
+    return;
+  }
   console.log(`${'set'.padEnd(48)}${engines.map((engine) => engine.slice(0, 11).padEnd(12)).join('')}best peer   Episteme - best`);
   const means = engines.map(() => 0);
   let atOrAbove = 0;
