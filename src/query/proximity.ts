@@ -73,33 +73,37 @@ export function proximityEvidence(
   fieldWeight = 1,
 ): PairEvidence[] {
   if (pairs.length === 0) return [];
-  // term -> [pair index, this term is the pair's first word]
-  const roles = new Map<string, [number, boolean][]>();
-  pairs.forEach(([a, b], p) => {
-    for (const [term, first] of [
-      [a, true],
-      [b, false],
-    ] as const) {
-      const list = roles.get(term) ?? [];
-      list.push([p, first]);
-      roles.set(term, list);
+  // later -> [pair index, `earlier` is the pair's first word] for each pair of the words `earlier` and
+  // `later`, by `earlier`: an occurrence looks up the pairs it closes with its one neighbour. Scanning each
+  // word's pairs against each neighbour's took the product of their counts: a word in hundreds of pairs
+  // (`zz q1 zz q2 ...`, a query of 1.5 KB) and a chunk repeating it took seconds per chunk.
+  const closers = new Map<string, Map<string, [number, boolean][]>>();
+  const close = (earlier: string, later: string, p: number, first: boolean): void => {
+    let byLater = closers.get(earlier);
+    if (byLater === undefined) {
+      byLater = new Map();
+      closers.set(earlier, byLater);
     }
+    const list = byLater.get(later);
+    if (list === undefined) byLater.set(later, [[p, first]]);
+    else list.push([p, first]);
+  };
+  pairs.forEach(([a, b], p) => {
+    close(a, b, p, true);
+    close(b, a, p, false);
   });
   const accumulation = new Float64Array(pairs.length);
   const at = positions === undefined ? (i: number): number => i : (i: number): number => positions[i]!;
   for (let i = 0; i < terms.length; i++) {
-    const here = roles.get(terms[i]!);
+    const here = closers.get(terms[i]!);
     if (here === undefined) continue;
     for (let j = i + 1; j < terms.length && at(j) - at(i) <= PROXIMITY_WINDOW; j++) {
-      const there = roles.get(terms[j]!);
-      if (there === undefined) continue;
-      for (const [p, first] of here) {
-        for (const [q, otherFirst] of there) {
-          if (p !== q || first === otherFirst) continue;
-          const distance = at(j) - at(i);
-          const weight = distance === 1 && first ? ORDERED_WEIGHT : 1;
-          accumulation[p] = accumulation[p]! + weight / (distance * distance);
-        }
+      const closed = here.get(terms[j]!);
+      if (closed === undefined) continue;
+      const distance = at(j) - at(i);
+      for (const [p, first] of closed) {
+        const weight = distance === 1 && first ? ORDERED_WEIGHT : 1;
+        accumulation[p] = accumulation[p]! + weight / (distance * distance);
       }
     }
   }

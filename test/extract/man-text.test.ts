@@ -262,3 +262,24 @@ test("a manual page in a web page's <pre> is read as the page; a page quoting on
   );
   assert.ok(quoted.blocks.some((b) => b.kind === 'code' && b.text.includes('CLEANUP(8)')));
 });
+
+test('a form feed is a line end to the test for a manual page as to its reader: no page is taken for one it cannot read', async () => {
+  // The test read `X\fFROB(1) ... FROB(1)` as one title line; the reader, cutting lines at the form
+  // feed, found `X` first and threw (TypeError: reading '1' of null), from a .txt and from an HTML <pre>.
+  const cut = 'X\fFROB(1)     User Commands     FROB(1)\nNAME\n       frob - frobnicate files\n';
+  const asText = await extractBytes(cut, 'https://example.test/frob.txt', 'text/plain');
+  assert.deepEqual(asText.sections, []);
+  const inPre = await extractBytes(`<html><body><pre>${cut}</pre></body></html>`, 'https://example.test/frob.html', 'text/html');
+  assert.ok(inPre.blocks.length > 0);
+  // A form feed between the title line and the first heading ends the title line, as a line end does.
+  const fed = await extractBytes(
+    'FROB(1)     User Commands     FROB(1)\fNAME\n       frob - frobnicate files\n',
+    'https://example.test/frob.txt',
+    'text/plain',
+  );
+  assert.deepEqual(
+    fed.sections.map((s) => s.heading),
+    ['NAME'],
+  );
+  assert.equal(fed.title, 'frob - frobnicate files');
+});

@@ -35,7 +35,9 @@ const OPTION_TAG = /^[-+]{1,2}[A-Za-z0-9?#@]/;
 
 /** Whether `source` is a formatted manual page: its first line is the title line, and headings follow at column 0. */
 export function looksLikeManText(source: string): boolean {
-  const head = resolveOverstrike(source.slice(0, 4096));
+  // Lines as extractManText splits them (a form feed ends a line there too): a title line it would cut
+  // at a form feed is no title line, else the reader finds no title where the test saw one.
+  const head = resolveOverstrike(source.slice(0, 4096).replace(/\f/g, '\n'));
   const lines = head.split(/\r\n|\r|\n/);
   const first = lines.findIndex((l) => l.trim() !== '');
   if (first < 0 || !TITLE_LINE.test(lines[first]!)) return false;
