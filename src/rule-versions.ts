@@ -189,8 +189,10 @@
  *     (a navigation column beside it) is read cell by cell, its headings opening sections; a table that boxes
  *     part of a page (no row with two filled cells, a cell holding blocks: pydoc's classes and functions) is
  *     read cell by cell, its one-cell title row heading a section with the title's anchor (html/tables.ts).
+ * 61: a GNU Info file read as plain text: each node's separator and header line (`File: x.info,  Node: ...`),
+ *     its menu, the directory entry and the tag table are navigation, not text (text/text-extractor.ts).
  */
-export const EXTRACT_RULE_VERSION = 60;
+export const EXTRACT_RULE_VERSION = 61;
 /**
  * The PDF extractor's own version (1: pdf-parse tables; 2: tables from geometry with rowPages, and
  * heading-guess limits; 3: unruled tables as reports set them (wrapped cells at the row pitch, bold

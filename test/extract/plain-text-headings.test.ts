@@ -239,3 +239,86 @@ test('generated outlines, subsections indented up to 4 spaces, read as their tre
       for (const [body, id] of bodies) assert.equal(doc.blocks.find((b) => b.text === body)?.sectionId, id, `round ${round}: ${body}`);
   }
 });
+
+/** A GNU Info file as makeinfo writes it: the directory entry, nodes behind U+001F separators, menus, the tag table. */
+const INFO = [
+  'This is frob.info, produced by makeinfo version 6.8 from',
+  'frob.texi.',
+  '',
+  'INFO-DIR-SECTION Utilities',
+  'START-INFO-DIR-ENTRY',
+  '* frob: (frob).       Frobnicate files.',
+  'END-INFO-DIR-ENTRY',
+  '',
+  '\u001f',
+  'File: frob.info,  Node: Top,  Next: Invoking,  Up: (dir)',
+  '',
+  'GNU Frob',
+  '********',
+  '',
+  'This manual documents frob.',
+  '',
+  '* Menu:',
+  '',
+  '* Invoking::          How to run frob.',
+  '* Exit status::       What frob returns.',
+  '',
+  '\u001f',
+  'File: frob.info,  Node: Invoking,  Next: Exit status,  Prev: Top,  Up: Top',
+  '',
+  '1 Invoking frob',
+  '***************',
+  '',
+  'Run frob with the files to frobnicate.',
+  '',
+  '\u001f',
+  'File: frob.info,  Node: Exit status,  Prev: Invoking,  Up: Top',
+  '',
+  '2 Exit status',
+  '*************',
+  '',
+  'Frob exits with status 0 when every file was frobnicated.',
+  '',
+  '\u001f',
+  'Tag Table:',
+  'Node: Top\u007f120',
+  'Node: Invoking\u007f400',
+  '\u001f',
+  'End Tag Table',
+  '',
+  '\u001f',
+  'Local Variables:',
+  'coding: utf-8',
+  'End:',
+].join('\n');
+
+test("a GNU Info file: its nodes' headers, menus, directory entry and tag table are navigation, not text", async () => {
+  const doc = await extractBytes(INFO, 'https://example.test/frob.info', 'text/plain');
+  assert.deepEqual(
+    doc.sections.map((s) => [s.level, s.heading]),
+    [
+      [1, 'GNU Frob'],
+      [1, '1 Invoking frob'],
+      [1, '2 Exit status'],
+    ],
+  );
+  assert.equal(doc.title, 'GNU Frob');
+  const headingOf = (id: string | null): string | undefined => doc.sections.find((s) => s.id === id)?.heading;
+  assert.deepEqual(
+    doc.blocks.map((b) => [headingOf(b.sectionId), b.text]),
+    [
+      ['GNU Frob', 'This manual documents frob.'],
+      ['1 Invoking frob', 'Run frob with the files to frobnicate.'],
+      ['2 Exit status', 'Frob exits with status 0 when every file was frobnicated.'],
+    ],
+  );
+  const last = doc.blocks.at(-1)!;
+  assert.equal(INFO.slice(last.span!.start as number, last.span!.end as number), last.text, 'spans stay the source');
+
+  // Without a node separator, the same lines are text.
+  const plain = await extractBytes('Notes\n\n* Menu:\n\n* One:: the first.\n', 'https://example.test/notes.txt', 'text/plain');
+  assert.deepEqual(
+    plain.blocks.map((b) => b.text),
+    ['Notes', '* Menu:', '* One:: the first.'],
+  );
+});

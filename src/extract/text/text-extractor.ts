@@ -78,7 +78,10 @@ export function boundedTitle(title: string): string {
  */
 export function extractPlainText(source: string, builder: DocumentBuilder): TextExtractResult {
   // Overstruck characters (a terminal's bold `N\bN`, underline `_\bN`) read as the one they show.
-  const lines = splitLines(source.replace(/\f/g, '\n')).map((l) => (l.text.includes('\b') ? { ...l, text: resolveOverstrike(l.text) } : l));
+  const read = splitLines(source.replace(/\f/g, '\n')).map((l) => (l.text.includes('\b') ? { ...l, text: resolveOverstrike(l.text) } : l));
+  // An Info file's navigation reads as blank lines: it ends paragraphs and is no text.
+  const furniture = infoFurniture(read);
+  const lines = furniture.size === 0 ? read : read.map((l, k) => (furniture.has(k) ? { ...l, text: '' } : l));
   const headings = plainHeadings(lines);
   // A title underlined as the top heading (`=====` first) names the document, wherever it stands;
   // else the text's first line does.
@@ -126,6 +129,49 @@ export function extractPlainText(source: string, builder: DocumentBuilder): Text
     });
   }
   return { title };
+}
+
+/** The line that opens an Info node, after its separator: `File: bc.info,  Node: Description,  Next: ...`. */
+const INFO_NODE_HEADER = /^File: [^,]+,\s+Node: /;
+
+/**
+ * The lines of a GNU Info file (what makeinfo writes for `info`; /usr/share/info) that are its reader's
+ * navigation, not the manual's text: each node's separator (U+001F) and header line naming it and its
+ * neighbours, its menu of subnodes (`* Menu:` up to the next separator: makeinfo puts it last), the
+ * directory entry at the top (`INFO-DIR-SECTION` to `END-INFO-DIR-ENTRY`) with the "This is ...
+ * produced by makeinfo" line, and the tag table and local variables at the end. Read as text, each
+ * node's header (with its neighbours' names) was a paragraph of the section before it. Empty when the
+ * text has no Info node.
+ */
+function infoFurniture(lines: readonly SourceLine[]): Set<number> {
+  const furniture = new Set<number>();
+  const isSeparator = (k: number): boolean => lines[k]?.text.trimEnd() === '\u001f';
+  if (!lines.some((line, k) => isSeparator(k) && INFO_NODE_HEADER.test(lines[k + 1]?.text ?? ''))) return furniture;
+  let inMenu = false;
+  let inDirectory = false;
+  let inTail = false;
+  lines.forEach((line, k) => {
+    const text = line.text;
+    if (isSeparator(k)) {
+      furniture.add(k);
+      inMenu = false;
+      const next = lines[k + 1]?.text ?? '';
+      if (INFO_NODE_HEADER.test(next)) furniture.add(k + 1);
+      // The tag table (`Tag Table:` ... `End Tag Table`) and the local variables block close the file.
+      else if (/^(?:Tag Table:|End Tag Table|Local Variables:)/.test(next)) inTail = true;
+      return;
+    }
+    if (inTail) furniture.add(k);
+    else if (text.startsWith('INFO-DIR-SECTION') || text.startsWith('START-INFO-DIR-ENTRY')) inDirectory = true;
+    else if (/^\* Menu:/.test(text)) inMenu = true;
+    else if (k < 4 && /^This is \S+, produced by\b/.test(text)) {
+      // The whole paragraph: "This is coreutils.info, produced by makeinfo version 6.8 from / coreutils.texi."
+      for (let j = k; j < lines.length && lines[j]!.text.trim() !== ''; j++) furniture.add(j);
+    }
+    if (inDirectory || inMenu) furniture.add(k);
+    if (text.startsWith('END-INFO-DIR-ENTRY')) inDirectory = false;
+  });
+  return furniture;
 }
 
 /** A heading line of a plain text: its text, outline level, printed number and how many lines it takes. */
