@@ -227,11 +227,14 @@ export const EXTRACT_RULE_VERSION = 61;
  * its continuation, as one set under its start is: a title page's wrapped title; an outline entry without a
  * destination opens where the next entry with one does, where it held back every entry after it; one whose
  * title no line of its page carries and whose destination has no height (/Fit) opens at its page's top, not the
- * next page's). It enters the extraction
+ * next page's; 14: without an outline, a line in bold body type standing alone over the text it heads, a little
+ * space below it, is a heading one level below the last heading set larger (the Federal Register's
+ * "Background": 16 headings of a rule that was one section), not when it reads as a sentence, names a code
+ * identifier or spreads over a table's columns). It enters the extraction
  * config of PDF documents only, so bumping it rebuilds PDFs and leaves every other document's bytes
  * alone.
  */
-export const PDF_EXTRACTOR_VERSION = 13;
+export const PDF_EXTRACTOR_VERSION = 14;
 /**
  * 2: heading paths start with the document title (same shape for every extractor); chunks record the ids
  * inside their text; chunks of one algorithm block cite the steps they cover. 3: chunk files record the

@@ -610,3 +610,55 @@ test('generated outlines (groups that point nowhere, entries at whole pages): ea
     }
   }
 });
+
+test('without an outline, a line in bold body type standing alone over the text it heads opens a section one level below', async () => {
+  // The Federal Register sets its headings ("Background", "Proposed AD Requirements") in Helvetica Bold
+  // at the size of its Melior text: the rule's 16 headings were none, and its 18 pages one section. A
+  // glossary's term runs straight into its definition, a bold sentence leads into a listing, a bold row
+  // spreads its cells: those stay text.
+  const texts: TextSpec[] = [{ x: 72, top: 60, size: 14, text: '1. Proposed Rules', bold: true }];
+  let top = 84;
+  const body = (label: string, lines = 4): void => {
+    for (let i = 0; i < lines; i++) {
+      texts.push({ x: 72, top, size: 10, text: `${label} line ${i + 1} of the rule, set in the body's type here.` });
+      top += 12;
+    }
+  };
+  for (const heading of ['Background', 'Proposed AD Requirements']) {
+    top += 8;
+    texts.push({ x: 72, top, size: 10, text: heading, bold: true });
+    top += 16;
+    body(heading);
+  }
+  top += 8;
+  texts.push({ x: 72, top, size: 10, text: 'Execution Environment', bold: true });
+  top += 12;
+  body('Glossary', 2);
+  top += 8;
+  texts.push({ x: 72, top, size: 10, text: 'This is the definition of the factory', bold: true });
+  top += 16;
+  body('Listing', 2);
+  top += 8;
+  texts.push({ x: 72, top, size: 10, text: 'Name', bold: true }, { x: 200, top, size: 10, text: 'Size', bold: true });
+  top += 16;
+  body('Table', 2);
+  const doc = await extractBytes(tablePdf([{ texts }]), 'https://example.test/rule.pdf', 'application/pdf');
+  assert.deepEqual(
+    doc.sections.map((s) => [s.level, s.heading]),
+    [
+      [2, '1. Proposed Rules'],
+      [3, 'Background'],
+      [3, 'Proposed AD Requirements'],
+    ],
+  );
+  const heading = new Map(doc.sections.map((s) => [s.id, s.heading]));
+  assert.equal(heading.get(doc.blocks.find((b) => b.text.startsWith('Background line 1'))?.sectionId ?? ''), 'Background');
+  assert.ok(
+    doc.blocks.some((b) => b.text.startsWith('Execution Environment')),
+    'a glossary term stays text',
+  );
+  assert.ok(
+    doc.blocks.some((b) => b.text.startsWith('This is the definition of the factory')),
+    'a bold sentence stays text',
+  );
+});

@@ -1151,6 +1151,9 @@ async function extractLoaded(
   let paraIndent = 0;
   // The section the outline opened last: numbered headings below the outline's depth go under it.
   let outlined: Section | null = null;
+  // The level of the last heading set larger than the body (or numbered): a heading in bold body type
+  // below it is one level further in.
+  let typeLevel = 1;
   for (let p = 1; p <= pages; p++) {
     const lines = pageLines[p - 1]!;
     let offset = 0;
@@ -1166,6 +1169,35 @@ async function extractLoaded(
     // A line fills its column's measure when it ends at the column's right edge: justified text not at
     // its paragraph's last line (TeX, groff and word processors leave that one short).
     const fills = (l: Line): boolean => l.right >= (rightEdge.get(l.column) ?? Infinity) - 3;
+    const isApart = (l: Line): boolean =>
+      l.items.every((i) => i.str.trim() === '' || (i.font !== '' && i.font !== bodyFont && !monospaced.has(i.font)));
+    const standsApart = (l: Line, above: Line | undefined, below: Line | undefined): boolean =>
+      l.text.length <= 60 &&
+      /^\p{Lu}/u.test(l.text.trim()) &&
+      !/[.,;:!?]$/.test(l.text.trim()) &&
+      !readsAsSentence(l.text) &&
+      // A code name (`SPEEX_PREPROCESS_SET_DENOISE`, set in bold as a term of a list of constants) is no title.
+      !l.text.includes('_') &&
+      isApart(l) &&
+      l.height >= bodyHeight * 0.95 &&
+      l.height < bodyHeight * 1.15 &&
+      indentOf(l) <= 2 &&
+      !hasWideGap(l, bodyHeight) &&
+      below !== undefined &&
+      below.column === l.column &&
+      !furniture.has(below) &&
+      // The text it heads starts below it after a little space (a term of a glossary runs straight into
+      // its definition; a title in a list of books into its publisher).
+      below.top - (l.top + l.height) >= bodyHeight * 0.4 &&
+      below.items.some((i) => i.font === bodyFont && i.str.trim() !== '') &&
+      // Not the second line of a bold passage: the line above, if in its column and bold too, is
+      // another size or set apart by space (a heading over it).
+      (above === undefined ||
+        above.column !== l.column ||
+        furniture.has(above) ||
+        !isApart(above) ||
+        Math.abs(above.height - l.height) > l.height * 0.05 ||
+        l.top - (above.top + above.height) >= bodyHeight * 0.4);
     // Outline entries of this page whose title no line carries open where their destination points.
     const titled = new Set<OutlineEntry>();
     for (const e of outline) if (e.page === p && lines.some((l) => carriesTitle(l, e))) titled.add(e);
@@ -1230,6 +1262,10 @@ async function extractLoaded(
         line.text.length <= 90 &&
         !/[.,;:]$/.test(line.text) &&
         line.height >= bodyHeight * 0.95;
+      // Unnumbered, a line at body size in a font of its own, alone between the text above and the text
+      // it heads below, at its column's left edge: reports set their headings in bold body type (the
+      // Federal Register's "Comments Invited", "Background" in Helvetica Bold over Melior text).
+      const bodyTypeHeading = outline.length === 0 && numbered === null && standsApart(line, lines[li - 1], lines[li + 1]);
       const isHeading =
         belowOutline ||
         (outline.length === 0 &&
@@ -1248,7 +1284,8 @@ async function extractLoaded(
               !/[.,;:]$/.test(line.text) &&
               line.x <= (leftEdge.get(line.column) ?? line.x) + 2) ||
             // A man page's headings hang left of its text.
-            hung.has(line)));
+            hung.has(line) ||
+            bodyTypeHeading));
       if (isHeading) {
         flush();
         // A title too long for its column wraps onto the lines below it, in its type.
@@ -1267,11 +1304,14 @@ async function extractLoaded(
         // heading in its largest type, a type no later page sets, is the title, level 1, however large
         // (LaTeX's \LARGE title is 1.58 times an 11 pt body).
         const titleLine = p === 1 && builder.sections.length === 0 && line.height >= firstPageLargest - 0.5;
-        const level = belowOutline
+        const sized = belowOutline
           ? outlined!.level + numbered![1]!.split('.').length - outlinedNumber!.split('.').length
           : numbered
             ? numbered[1]!.split('.').length + 1
             : (hung.get(line) ?? (titleLine || line.height >= bodyHeight * 1.6 ? 1 : 2));
+        const bodyType = bodyTypeHeading && !hung.has(line) && line.height < bodyHeight * 1.15;
+        const level = bodyType ? Math.min(typeLevel + 1, 6) : sized;
+        if (!bodyType) typeLevel = level;
         builder.openSection({
           fragment: null,
           heading: headingText,
@@ -1803,4 +1843,21 @@ async function readOutline(doc: Awaited<ReturnType<PdfJs['getDocument']>['promis
   }
   // Outline order is reading order only when pages never go backwards.
   return out;
+}
+
+/**
+ * Whether a line reads as a sentence rather than a title: five words or more, all lower case after the
+ * first ("This is the definition of the factory", set in bold before a listing), where a title
+ * capitalises its words or is short ("Proposed AD Requirements", "Ink limiting device links").
+ */
+function readsAsSentence(text: string): boolean {
+  const words = text.trim().split(/\s+/);
+  return words.length >= 5 && words.slice(1).every((w) => !/^\p{Lu}/u.test(w));
+}
+
+/** Whether a line's runs stand apart by more than one and a half ems somewhere: a table's row, not a title. */
+function hasWideGap(line: Line, em: number): boolean {
+  const visible = line.items.filter((i) => i.str.trim() !== '');
+  for (let k = 1; k < visible.length; k++) if (visible[k]!.x - (visible[k - 1]!.x + visible[k - 1]!.width) > em * 1.5) return true;
+  return false;
 }

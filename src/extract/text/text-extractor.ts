@@ -146,7 +146,7 @@ const INFO_NODE_HEADER = /^File: [^,]+,\s+Node: /;
 function infoFurniture(lines: readonly SourceLine[]): Set<number> {
   const furniture = new Set<number>();
   const isSeparator = (k: number): boolean => lines[k]?.text.trimEnd() === '\u001f';
-  if (!lines.some((line, k) => isSeparator(k) && INFO_NODE_HEADER.test(lines[k + 1]?.text ?? ''))) return furniture;
+  if (!lines.some((_line, k) => isSeparator(k) && INFO_NODE_HEADER.test(lines[k + 1]?.text ?? ''))) return furniture;
   let inMenu = false;
   let inDirectory = false;
   let inTail = false;
