@@ -248,8 +248,11 @@ export const PDF_EXTRACTOR_VERSION = 14;
  * (apparatus: true). 7: a PDF chunk records where each later page starts as an anchor (`page=N`), so a
  * hit cites the page its match is on. 8: at one offset a generated id (`index-N`, `ref-for-*`) no longer
  * hides a stable one: the innermost id is kept unless it is generated and an outer one is not.
+ * 9: a section that summarises the document's other sections (its text is mostly tables and lists whose
+ * lines are named by links to those sections: qdoc's "Public Functions", Javadoc's "Method Summary", RDoc's
+ * "Methods for Querying", an index) is apparatus too (chunk/summary-sections.ts).
  */
-export const CHUNK_RULE_VERSION = 8;
+export const CHUNK_RULE_VERSION = 9;
 /**
  * Search-index file layout (5: sealed head with plain number lists, CRC-32-checked posting blocks and
  * compressed row blocks; 6: heading-path term frequencies in postings, duplicate-passage groups in the

@@ -15,6 +15,7 @@ import {
   splitsSurrogate,
 } from './text-boundaries.js';
 import type { ChunkRecord, MadeChunk, RunEntry, RunSection, SectionChunks } from './section-chunks.js';
+import { summarySections } from './summary-sections.js';
 
 /**
  * Chunking: blocks become bounded, attributable chunks.
@@ -111,6 +112,7 @@ export function chunkDocument(doc: EvidenceDocument, options: ChunkOptions, memo
   validateChunkOptions(options);
   const headingPaths = headingPathResolver(doc.title, doc.sections);
   const apparatus = apparatusSections(doc.sections);
+  for (const id of summarySections(doc)) apparatus.add(id);
   const round = memory?.startRound(doc, options);
   const snapshotId = doc.provenance.snapshotId;
   const chunks: Chunk[] = [];

@@ -62,9 +62,13 @@ async function documents(): Promise<{ name: string; doc: EvidenceDocument }[]> {
   return out;
 }
 
-/** What the chunker may read of a block, an anchor and a step node: what sameChunkInput compares (and the span, restamped). */
+/**
+ * What the chunker may read of a block, an anchor and a step node: what sameChunkInput compares (and the
+ * span, restamped), and a block's links, which only decide whether its section is a summary of the others
+ * (summary-sections.ts): that flag, the section's apparatus, is compared for the whole run.
+ */
 const READABLE = {
-  block: new Set(['id', 'kind', 'text', 'sectionId', 'normativity', 'fragment', 'page', 'anchors', 'steps', 'span']),
+  block: new Set(['id', 'kind', 'text', 'sectionId', 'normativity', 'fragment', 'page', 'anchors', 'steps', 'span', 'links']),
   anchor: new Set(['id', 'start']),
   step: new Set(['path', 'id', 'steps']),
 };
@@ -158,6 +162,14 @@ const EDITS: { name: string; edit: (doc: EvidenceDocument) => EvidenceDocument; 
       changed(doc, (copy) => {
         const section = copy.sections[Math.floor(copy.sections.length / 3)];
         if (section !== undefined) section.normativityReason = `section:${section.id}`;
+      }),
+  },
+  {
+    // A section that summarised the others (its lines named by links to them) no longer does.
+    name: 'every link dropped',
+    edit: (doc) =>
+      changed(doc, (copy) => {
+        for (const block of copy.blocks) delete block['links'];
       }),
   },
   {

@@ -1,0 +1,78 @@
+import type { Block, EvidenceDocument } from '../document/types.js';
+
+/** Block kinds a summary is written in: a table of members, a contents list. */
+const SUMMARY_KINDS = new Set(['table', 'list', 'definition-list']);
+/** Links to other sections a block needs before it is read as a summary of them. */
+const MIN_SUMMARY_LINKS = 3;
+/** The share of a section's text that its summaries must make up for the section to be one. */
+const SUMMARY_SHARE = 0.8;
+
+/**
+ * The sections of a document that summarise its other sections: all but a little of their text is
+ * tables and lists whose links go to other sections of the same document, about one a line (Doxygen's
+ * and qdoc's member tables, Javadoc's method summary, a page's own contents list). A question about a
+ * member matches its one-line summary as well as its entry, and the summary, dense with member names,
+ * ranked above the entry that answers. Like a table of contents, they are the document's apparatus:
+ * a query weighs their matches less (chunker.ts, query/ranking.ts APPARATUS_WEIGHT).
+ */
+export function summarySections(doc: EvidenceDocument): Set<string> {
+  const page = withoutFragment(doc.sourceUrl);
+  // The section each id opens (its fragment and alternate ids).
+  const sectionOf = new Map<string, string>();
+  for (const section of doc.sections) {
+    if (section.fragment !== null) sectionOf.set(section.fragment, section.id);
+    for (const id of section.alternateIds ?? []) sectionOf.set(id, section.id);
+  }
+  const total = new Map<string, number>();
+  const summarised = new Map<string, number>();
+  for (const block of doc.blocks) {
+    if (block.sectionId === null) continue;
+    total.set(block.sectionId, (total.get(block.sectionId) ?? 0) + block.text.length);
+    if (isSummary(block, page, sectionOf)) summarised.set(block.sectionId, (summarised.get(block.sectionId) ?? 0) + block.text.length);
+  }
+  const ids = new Set<string>();
+  for (const [id, length] of summarised) if (length >= SUMMARY_SHARE * total.get(id)!) ids.add(id);
+  return ids;
+}
+
+/**
+ * Whether a block is a table or list whose lines are named by links to other sections of the page: a
+ * line (a row, an item) that starts with such a link's text, or has a cell that does (`QString & |
+ * append(const QString &str)`, `#length: Returns the count`), for half its lines and three at least. A
+ * list of steps that refers to other sections as it goes ("as described in Shell Functions") is text.
+ */
+function isSummary(block: Block, page: string, sectionOf: ReadonlyMap<string, string>): boolean {
+  if (!SUMMARY_KINDS.has(block.kind)) return false;
+  const links = block['links'];
+  if (!Array.isArray(links) || links.length < MIN_SUMMARY_LINKS) return false;
+  const names: string[] = [];
+  for (const link of links as { href?: unknown; text?: unknown }[]) {
+    if (typeof link.href !== 'string' || typeof link.text !== 'string' || link.text.trim() === '') continue;
+    const hash = link.href.indexOf('#');
+    if (hash < 0 || link.href.slice(0, hash) !== page) continue;
+    const target = sectionOf.get(decodedFragment(link.href.slice(hash + 1)));
+    if (target !== undefined && target !== block.sectionId) names.push(link.text.trim());
+  }
+  if (names.length < MIN_SUMMARY_LINKS) return false;
+  const lines = block.text.split('\n');
+  let named = 0;
+  for (const line of lines) {
+    const cells = line.replace(/^\s*(?:[-*\u2022]|\d+[.)])\s+/, '').split(' | ');
+    if (cells.some((cell) => names.some((name) => cell.trimStart().startsWith(name)))) named++;
+  }
+  return named >= MIN_SUMMARY_LINKS && named * 2 >= lines.length;
+}
+
+function withoutFragment(url: string): string {
+  const hash = url.indexOf('#');
+  return hash < 0 ? url : url.slice(0, hash);
+}
+
+/** A fragment as the id it names (percent-decoded where it is well formed). */
+function decodedFragment(fragment: string): string {
+  try {
+    return decodeURIComponent(fragment);
+  } catch {
+    return fragment;
+  }
+}

@@ -1,0 +1,72 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { chunkDocument, DEFAULT_CHUNK_OPTIONS } from '../../src/chunk/chunker.js';
+import { summarySections } from '../../src/chunk/summary-sections.js';
+import { runQuery } from '../../src/query/query.js';
+import { extractBytes } from '../extract/helpers.js';
+import { indexOfParts } from './fixtures.js';
+
+/**
+ * A reference page's member table summarises the entries below it (qdoc's "Public Functions", Javadoc's
+ * "Method Summary"): each row is named by a link to its member's entry. It is the document's apparatus,
+ * as a contents list is: a question about a member finds the entry that documents it first. A list of
+ * steps that refers to other sections as it goes, and a list of links to other pages, are text.
+ */
+const URL = 'https://doc.example.test/qt-5/qstring.html';
+const member = (id: string, signature: string, text: string): string => `<h3 id="${id}">${signature}</h3><p>${text}</p>`;
+const PAGE =
+  '<!doctype html><title>QString Class</title><h1>QString Class</h1><p>The QString class provides a Unicode string.</p>' +
+  '<h2 id="public-functions">Public Functions</h2><table>' +
+  [
+    ['QString &amp;', 'append', '(const QString &amp;str)'],
+    ['QString &amp;', 'prepend', '(const QString &amp;str)'],
+    ['int', 'capacity', '() const'],
+    ['void', 'reserve', '(int size)'],
+  ]
+    .map(
+      ([type, name, rest]) =>
+        `<tr><td>${type}</td><td><b><a href="#${name}">${name}</a></b>${rest} appends, prepends or reserves string capacity</td></tr>`,
+    )
+    .join('') +
+  '</table>' +
+  '<h2 id="steps">Growing a string</h2><ol>' +
+  ['append', 'prepend', 'capacity', 'reserve']
+    .map((name) => `<li>When growing, the string calls <a href="#${name}">${name}</a> as needed.</li>`)
+    .join('') +
+  '</ol>' +
+  '<h2 id="see-also">See also</h2><ul>' +
+  ['QByteArray', 'QStringView', 'QChar', 'QLatin1String']
+    .map((name) => `<li><a href="https://doc.example.test/qt-5/${name.toLowerCase()}.html#details">${name}</a></li>`)
+    .join('') +
+  '</ul>' +
+  '<h2 id="member-docs">Member Function Documentation</h2>' +
+  member(
+    'append',
+    'QString &amp;QString::append(const QString &amp;str)',
+    'Appends the string str onto the end of this string and returns a reference to it.',
+  ) +
+  member('prepend', 'QString &amp;QString::prepend(const QString &amp;str)', 'Prepends the string str to the beginning of this string.') +
+  member(
+    'capacity',
+    'int QString::capacity() const',
+    'Returns the maximum number of characters that can be stored without forcing a reallocation.',
+  ) +
+  member('reserve', 'void QString::reserve(int size)', 'Attempts to allocate memory for at least size characters.');
+
+test("a section of links naming the page's other sections is apparatus; steps naming sections, links elsewhere are not", async () => {
+  const doc = await extractBytes(PAGE, URL, 'text/html');
+  const headingOf = new Map(doc.sections.map((s) => [s.id, s.heading]));
+  assert.deepEqual(
+    [...summarySections(doc)].map((id) => headingOf.get(id)),
+    ['Public Functions'],
+  );
+  const apparatus = chunkDocument(doc, DEFAULT_CHUNK_OPTIONS)
+    .filter((chunk) => chunk.apparatus === true)
+    .map((chunk) => chunk.citation.headingPath.at(-1));
+  assert.deepEqual([...new Set(apparatus)], ['Public Functions']);
+
+  // The member's entry answers before the row that names it.
+  const index = indexOfParts([doc]);
+  const hits = runQuery(index, { terms: ['append', 'string', 'end'], limit: 3, offset: 0, maxSnippetChars: 300, maxTotalChars: 4000 }).hits;
+  assert.equal(hits[0]?.citation.fragment, 'append');
+});
