@@ -191,8 +191,10 @@
  *     read cell by cell, its one-cell title row heading a section with the title's anchor (html/tables.ts).
  * 61: a GNU Info file read as plain text: each node's separator and header line (`File: x.info,  Node: ...`),
  *     its menu, the directory entry and the tag table are navigation, not text (text/text-extractor.ts).
+ * 62: an Info menu ends at the first paragraph that is no entry or group title: a menu may open a node,
+ *     before its text (bc's "4 Statements"), which 61 dropped with the menu.
  */
-export const EXTRACT_RULE_VERSION = 61;
+export const EXTRACT_RULE_VERSION = 62;
 /**
  * The PDF extractor's own version (1: pdf-parse tables; 2: tables from geometry with rowPages, and
  * heading-guess limits; 3: unruled tables as reports set them (wrapped cells at the row pitch, bold

@@ -263,6 +263,12 @@ const INFO = [
   '* Invoking::          How to run frob.',
   '* Exit status::       What frob returns.',
   '',
+  ' --- The Detailed Node Listing ---',
+  '',
+  'Invoking frob',
+  '',
+  '* Options::           Every option.',
+  '',
   '\u001f',
   'File: frob.info,  Node: Invoking,  Next: Exit status,  Prev: Top,  Up: Top',
   '',
@@ -276,6 +282,10 @@ const INFO = [
   '',
   '2 Exit status',
   '*************',
+  '',
+  '* Menu:',
+  '',
+  '* Exit codes::        Each code.',
   '',
   'Frob exits with status 0 when every file was frobnicated.',
   '',
@@ -293,6 +303,7 @@ const INFO = [
 ].join('\n');
 
 test("a GNU Info file: its nodes' headers, menus, directory entry and tag table are navigation, not text", async () => {
+  // A menu may open a node (bc's "4 Statements"): the text after it is the node's, not the menu's.
   const doc = await extractBytes(INFO, 'https://example.test/frob.info', 'text/plain');
   assert.deepEqual(
     doc.sections.map((s) => [s.level, s.heading]),

@@ -137,41 +137,75 @@ const INFO_NODE_HEADER = /^File: [^,]+,\s+Node: /;
 /**
  * The lines of a GNU Info file (what makeinfo writes for `info`; /usr/share/info) that are its reader's
  * navigation, not the manual's text: each node's separator (U+001F) and header line naming it and its
- * neighbours, its menu of subnodes (`* Menu:` up to the next separator: makeinfo puts it last), the
- * directory entry at the top (`INFO-DIR-SECTION` to `END-INFO-DIR-ENTRY`) with the "This is ...
- * produced by makeinfo" line, and the tag table and local variables at the end. Read as text, each
- * node's header (with its neighbours' names) was a paragraph of the section before it. Empty when the
- * text has no Info node.
+ * neighbours, its menus of subnodes (`* Menu:` and the entries after it: see menuEnd), the directory
+ * entry at the top (`INFO-DIR-SECTION` to `END-INFO-DIR-ENTRY`) with the "This is ... produced by
+ * makeinfo" line, and the tag table and local variables at the end. Read as text, each node's header
+ * (with its neighbours' names) was a paragraph of the section before it. Empty when the text has no
+ * Info node.
  */
 function infoFurniture(lines: readonly SourceLine[]): Set<number> {
   const furniture = new Set<number>();
   const isSeparator = (k: number): boolean => lines[k]?.text.trimEnd() === '\u001f';
   if (!lines.some((_line, k) => isSeparator(k) && INFO_NODE_HEADER.test(lines[k + 1]?.text ?? ''))) return furniture;
-  let inMenu = false;
   let inDirectory = false;
   let inTail = false;
-  lines.forEach((line, k) => {
-    const text = line.text;
+  for (let k = 0; k < lines.length; k++) {
+    const text = lines[k]!.text;
     if (isSeparator(k)) {
       furniture.add(k);
-      inMenu = false;
       const next = lines[k + 1]?.text ?? '';
       if (INFO_NODE_HEADER.test(next)) furniture.add(k + 1);
       // The tag table (`Tag Table:` ... `End Tag Table`) and the local variables block close the file.
       else if (/^(?:Tag Table:|End Tag Table|Local Variables:)/.test(next)) inTail = true;
-      return;
+      continue;
     }
     if (inTail) furniture.add(k);
     else if (text.startsWith('INFO-DIR-SECTION') || text.startsWith('START-INFO-DIR-ENTRY')) inDirectory = true;
-    else if (/^\* Menu:/.test(text)) inMenu = true;
-    else if (k < 4 && /^This is \S+, produced by\b/.test(text)) {
+    else if (/^\* Menu:/.test(text)) {
+      const end = menuEnd(lines, k, isSeparator);
+      for (let j = k; j < end; j++) furniture.add(j);
+      k = end - 1;
+      continue;
+    } else if (k < 4 && /^This is \S+, produced by\b/.test(text)) {
       // The whole paragraph: "This is coreutils.info, produced by makeinfo version 6.8 from / coreutils.texi."
       for (let j = k; j < lines.length && lines[j]!.text.trim() !== ''; j++) furniture.add(j);
     }
-    if (inDirectory || inMenu) furniture.add(k);
+    if (inDirectory) furniture.add(k);
     if (text.startsWith('END-INFO-DIR-ENTRY')) inDirectory = false;
-  });
+  }
   return furniture;
+}
+
+/**
+ * Where the menu opening at line `start` (`* Menu:`) ends: after its entries (paragraphs opening with
+ * `* `, their descriptions wrapped below) and the group titles between them (one short line over more
+ * entries: the Top node's "--- The Detailed Node Listing ---", "Introduction"), at the first other
+ * paragraph or the next node. A menu may open a node, before its text (bc's "4 Statements"): that text
+ * is the manual's.
+ */
+function menuEnd(lines: readonly SourceLine[], start: number, isSeparator: (k: number) => boolean): number {
+  const blank = (k: number): boolean => lines[k]!.text.trim() === '';
+  let k = start + 1;
+  for (;;) {
+    while (k < lines.length && blank(k) && !isSeparator(k)) k++;
+    if (k >= lines.length || isSeparator(k)) return k;
+    let end = k;
+    while (end < lines.length && !blank(end) && !isSeparator(end)) end++;
+    // Entries, and the rule a Top node's detailed listing opens with ("--- The Detailed Node Listing ---").
+    if (lines[k]!.text.startsWith('* ') || /^\s*-{2,}\s.*\s-{2,}\s*$/.test(lines[k]!.text)) {
+      k = end;
+      continue;
+    }
+    // A group title: one short line, more entries after it.
+    let next = end;
+    while (next < lines.length && blank(next) && !isSeparator(next)) next++;
+    if (end - k === 1 && lines[k]!.text.trim().length <= 60 && lines[next]?.text.startsWith('* ') === true) {
+      k = next;
+      continue;
+    }
+    // The paragraph before it ends the menu: the blank lines after the last entry are the menu's.
+    return k;
+  }
 }
 
 /** A heading line of a plain text: its text, outline level, printed number and how many lines it takes. */
