@@ -2,6 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Block } from '../../src/document/types.js';
 import { extractBytes } from './helpers.js';
+import { seededRandom } from '../helpers/random.js';
 
 /**
  * Tables by the HTML standard's parsing rules: every optional-tag rule that touches tables
@@ -262,4 +263,42 @@ test('a table that boxes part of a page (pydoc): its title row heads a section w
 test('a table of one column of short text cells is data, not a box', async () => {
   const tables = await tablesOf('<table><tr><td>Name</td></tr><tr><td>alpha</td></tr><tr><td>beta</td></tr></table>');
   assert.equal(tables.length, 1);
+});
+
+test('generated boxed pages: every word read once, in order, each in the section of the innermost box around it', async () => {
+  for (let seed = 1; seed <= 30; seed++) {
+    const random = seededRandom(seed);
+    let serial = 0;
+    const expected: [string, string][] = []; // word, heading of the section it must be in
+    const words = (heading: string): string => {
+      const ws = Array.from({ length: 1 + Math.floor(random() * 5) }, () => `w${serial++}`);
+      for (const w of ws) expected.push([w, heading]);
+      return ws.join(' ');
+    };
+    const box = (depth: number, around: string): string => {
+      const id = `b${serial++}`;
+      const title = `Box ${id}`;
+      const rows: string[] = [];
+      for (let r = 0; r < 1 + Math.floor(random() * 3); r++) {
+        const kind = random();
+        const cell =
+          depth < 3 && kind < 0.3
+            ? `<p>${words(title)}</p>${box(depth + 1, title)}`
+            : kind < 0.65
+              ? `<p>${words(title)}</p>`
+              : `<dl><dt>${words(title)}</dt><dd>${words(title)}</dd></dl>`;
+        rows.push(`<tr><td>&nbsp;</td><td>&nbsp;</td><td>${cell}</td></tr>`);
+      }
+      // After the box, the section around it goes on.
+      const after = random() < 0.5 ? `<p>${words(around)}</p>` : '';
+      return `<table><tr><td colspan=3><a name="${id}">${title}</a></td></tr>${rows.join('')}</table>${after}`;
+    };
+    const body = `<h1 id="top">Page</h1><p>${words('Page')}</p>${box(1, 'Page')}${box(1, 'Page')}`;
+    const doc = await extractBytes(`<!doctype html><title>t</title>${body}`, 'https://example.org/boxes.html', 'text/html');
+    const headingOf = new Map(doc.sections.map((s) => [s.id, s.heading]));
+    const read = doc.blocks.flatMap((b) => b.text.split(/\s+/).map((w) => [w, headingOf.get(b.sectionId ?? '') ?? ''] as [string, string]));
+    assert.deepEqual(read, expected, `seed ${seed}: ${body}`);
+    for (const s of doc.sections.slice(1))
+      assert.equal(s.fragment, s.heading.replace('Box ', ''), `seed ${seed}: ${s.heading} cites its anchor`);
+  }
 });
