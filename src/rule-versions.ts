@@ -193,8 +193,12 @@
  *     its menu, the directory entry and the tag table are navigation, not text (text/text-extractor.ts).
  * 62: an Info menu ends at the first paragraph that is no entry or group title: a menu may open a node,
  *     before its text (bc's "4 Statements"), which 61 dropped with the menu.
+ * 63: reference entries (referenceEntrySelectors: DocBook's div.refentry): a manual page in a book of them
+ *     is a section headed by its name line, named by its id or leading anchor, its h2 "Name", "Synopsis",
+ *     "Description" nested below it (they were siblings of the chapter around); the name heading is no
+ *     section, and is read as a paragraph when it says more than the name line (Boost's "Class template x").
  */
-export const EXTRACT_RULE_VERSION = 62;
+export const EXTRACT_RULE_VERSION = 63;
 /**
  * The PDF extractor's own version (1: pdf-parse tables; 2: tables from geometry with rowPages, and
  * heading-guess limits; 3: unruled tables as reports set them (wrapped cells at the row pitch, bold

@@ -98,6 +98,13 @@ export interface HtmlRules {
    * descriptions, whose author writes `### Usage` as the member's own h3): at least one level below; optional.
    */
   nestedHeadingSelectors?: string[];
+  /**
+   * Reference entries inside a larger page (DocBook's div.refentry in a book of manual pages): each a
+   * section headed by its name line (referenceNameSelectors), its headings shifted below it; optional.
+   */
+  referenceEntrySelectors?: string[];
+  /** The element inside a reference entry that holds its name line (DocBook's div.refnamediv); optional. */
+  referenceNameSelectors?: string[];
 }
 
 export interface TextRules {

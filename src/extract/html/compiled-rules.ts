@@ -53,6 +53,10 @@ export interface CompiledRules {
   labelHeading: Matcher | null;
   /** Elements whose headings nest below the section open where they start (nestedHeadingSelectors); null without selectors. */
   nestedHeading: Matcher | null;
+  /** Reference entries (referenceEntrySelectors); null without selectors or without referenceNameSelectors. */
+  referenceEntry: Matcher | null;
+  /** The name element of a reference entry (referenceNameSelectors); null without selectors. */
+  referenceName: Matcher | null;
 }
 
 const compiledCache = new WeakMap<HtmlRules, CompiledRules>();
@@ -281,6 +285,17 @@ export function compileRules(rules: HtmlRules): CompiledRules {
     nestedHeading:
       rules.nestedHeadingSelectors !== undefined && rules.nestedHeadingSelectors.length > 0
         ? compileList(rules.nestedHeadingSelectors)
+        : null,
+    referenceEntry:
+      rules.referenceEntrySelectors !== undefined &&
+      rules.referenceEntrySelectors.length > 0 &&
+      rules.referenceNameSelectors !== undefined &&
+      rules.referenceNameSelectors.length > 0
+        ? compileList(rules.referenceEntrySelectors)
+        : null,
+    referenceName:
+      rules.referenceNameSelectors !== undefined && rules.referenceNameSelectors.length > 0
+        ? compileList(rules.referenceNameSelectors)
         : null,
   };
   compiledCache.set(rules, compiled);

@@ -5,7 +5,7 @@ import { manualPageInPre } from './manual-page-pre.js';
 import { extractManText } from '../text/man-text.js';
 import { extractRfcText } from '../text/rfc-text.js';
 import { selectAll, selectOne } from 'css-select';
-import { textContent } from 'domutils';
+import { findOne, textContent } from 'domutils';
 import type { HtmlRules } from '../families.js';
 import type { BlockAnchor, DocumentBuilder, Link, BlockKind } from '../document-builder.js';
 import type { Section } from '../../document/types.js';
@@ -41,7 +41,7 @@ import { extractPreformatted } from './preformatted.js';
 import { extractGrammar } from './grammar.js';
 import { readFrontMatter } from './rfc-html.js';
 import { walkFigure } from './figures.js';
-import { anchorId, leadingAnchorId } from './anchors.js';
+import { anchorId, firstStableId, headingAnchorIds, leadingAnchorId } from './anchors.js';
 import { isGeneratedId } from '../../document/generated-ids.js';
 import { textOfAtMost } from '../dom-nodes.js';
 import { TABLE_SPAN_COPY_BOUNDS } from '../input-bounds.js';
@@ -291,6 +291,83 @@ class HtmlWalker implements HtmlWalk {
   private minHeadingLevel = 0;
 
   /**
+   * Inside a reference entry (walkReferenceEntry), what its headings' tag levels are moved by to nest
+   * below the entry's section (0 outside them).
+   */
+  private headingShift = 0;
+
+  /** The level a heading of tag level `tagLevel` opens a section at, here. */
+  private headingLevel(tagLevel: number): number {
+    return Math.max(1, tagLevel + this.headingShift, this.minHeadingLevel);
+  }
+
+  /**
+   * A reference entry inside a page (referenceEntrySelectors: DocBook's div.refentry, one manual page
+   * in a book of them, flatpak's command reference): a section one level below the section around it,
+   * headed by its name line (`flatpak-remote — Configuration for a remote`, the first paragraph of its
+   * name element) and named by its own id, else the anchors it opens with. DocBook XSL writes every
+   * entry's "Name", "Synopsis" and "Description" as h2 whatever the depth, so they were siblings of
+   * the chapter around and of each other, and a question about one entry's options found no section
+   * of that entry: the entry's headings are shifted to nest below it, and the name element's heading
+   * (the label "Name", or GTK-Doc's title) heads no section of its own (its ids are the entry's
+   * alternates). After the entry, the section around it goes on. False, and nothing is read, when
+   * the entry has no name line or text before its name element.
+   */
+  private walkReferenceEntry(el: Element, ctx: WalkContext): boolean {
+    const isName = this.rules.referenceName!;
+    const before: Element[] = [];
+    let nameEl: Element | undefined;
+    for (const c of el.children) {
+      if (isTag(c) && isName(c)) {
+        nameEl = c;
+        break;
+      }
+      if (isText(c) && c.data.trim() === '') continue;
+      if (!isTag(c)) return false;
+      const { text, cut } = textOfAtMost(c, 256);
+      if (cut || text.trim() !== '') return false;
+      before.push(c);
+    }
+    // A page that is one entry (GTK-Doc's, PostgreSQL's) is named by its title: read as written.
+    if (nameEl === undefined) return false;
+    const line = findOne((n) => n.name === 'p', nameEl.children, true);
+    if (line === null || textOfAtMost(line, 1).text === '') return false;
+    const nameHeading = findOne((n) => HEADING_LEVEL.has(n.name), nameEl.children, true);
+    const ids: string[] = [];
+    for (const c of before) {
+      const id = anchorId(c) ?? firstStableId(c);
+      if (id !== undefined && !isGeneratedId(id)) ids.push(id);
+    }
+    const leading = [...ids, ...this.leadingIds, ...(nameHeading === null ? [] : headingAnchorIds(nameHeading))];
+    this.leadingIds = [];
+    const around = this.builder.currentSection;
+    const level = (around?.level ?? 0) + 1;
+    this.headingCount++;
+    const text = openHeadingSection(this, line, level, ctx, leading);
+    const opened = this.builder.currentSection;
+    if (text !== null && opened !== null && line.startIndex !== null) {
+      this.headingScopes.set(opened, { heading: line.startIndex, start: el.startIndex ?? 0, end: el.endIndex ?? Infinity });
+    }
+    // A name heading that says more than the name line (Boost's "Class template static_vector" over
+    // `boost::container::static_vector — ...`) is read as the entry's first paragraph; a one-word
+    // label ("Name") or the name again (GTK-Doc's title) is not.
+    if (nameHeading !== null && saysMoreThan(textOfAtMost(nameHeading, 256).text, textOfAtMost(line, 1024).text)) {
+      this.addFlowBlock('paragraph', nameHeading, { ...ctx, pendingSection: null }, {});
+    }
+    const saved = { shift: this.headingShift, min: this.minHeadingLevel };
+    this.headingShift = level + 1 - (nameHeading === null ? 2 : HEADING_LEVEL.get(nameHeading.name)!);
+    this.minHeadingLevel = Math.max(saved.min, level + 1);
+    try {
+      this.walkContainer(el, { ...ctx, pendingSection: null }, new Set<AnyNode>([...before, nameEl]));
+    } finally {
+      this.headingShift = saved.shift;
+      this.minHeadingLevel = saved.min;
+    }
+    this.builder.resumeSection(around);
+    return true;
+  }
+
+  /**
    * An element whose headings sit below the section open where it starts (nestedHeadingSelectors: a TypeDoc
    * member's description, whose author writes `### Usage` as the member's own h3) raises the least level
    * of the headings inside it; every other element is dispatched as it is.
@@ -327,7 +404,7 @@ class HtmlWalker implements HtmlWalk {
       this.headingCount++;
       const leading = this.leadingIds;
       this.leadingIds = [];
-      const text = openHeadingSection(this, el, Math.max(level, this.minHeadingLevel), outer, leading);
+      const text = openHeadingSection(this, el, this.headingLevel(level), outer, leading);
       const opened = this.builder.currentSection;
       if (text !== null && opened !== null && el.startIndex !== null) {
         const bound = this.sectionBound(el);
@@ -347,6 +424,7 @@ class HtmlWalker implements HtmlWalk {
     // A family's caption (DocBook's div.table > p.title) is read by its parent, as a figcaption is.
     if (r.caption?.(el) === true && el.parent !== null && isTag(el.parent) && el.parent.name !== 'figure') return;
     const ctx = contextBelow(this.rules, el, outer);
+    if (r.referenceEntry?.(el) === true && !outer.inSectioningRoot && this.walkReferenceEntry(el, ctx)) return;
     if (this.respecSource && el.name === 'section') this.respecSection(el, ctx);
     const captionEl = r.caption === null ? undefined : el.children.find((c): c is Element => isTag(c) && r.caption!(c));
     if (captionEl !== undefined && el.name !== 'figure') {
@@ -668,7 +746,7 @@ class HtmlWalker implements HtmlWalk {
     this.headingCount++;
     const leading = [...this.leadingIds, ...forms.map((form) => anchorId(form) ?? firstIdOf(form))];
     this.leadingIds = [];
-    const text = openHeadingSection(this, first, HEADING_LEVEL.get(first.name)!, outer, leading);
+    const text = openHeadingSection(this, first, this.headingLevel(HEADING_LEVEL.get(first.name)!), outer, leading);
     const opened = this.builder.currentSection;
     if (text !== null && opened !== null && first.startIndex !== null) {
       const bound = this.sectionBound(first);
@@ -980,6 +1058,14 @@ class HtmlWalker implements HtmlWalk {
   plainText(node: AnyNode): string {
     return this.writer.plainText(node);
   }
+}
+
+/** Whether `heading` has two words or more and a word `line` lacks (letters and digits compared case-insensitively). */
+function saysMoreThan(heading: string, line: string): boolean {
+  const words = heading.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? [];
+  if (words.length < 2) return false;
+  const inLine = new Set(line.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? []);
+  return words.some((word) => !inLine.has(word));
 }
 
 /** Whether an element holds nothing but white space. */
