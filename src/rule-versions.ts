@@ -197,8 +197,10 @@
  *     is a section headed by its name line, named by its id or leading anchor, its h2 "Name", "Synopsis",
  *     "Description" nested below it (they were siblings of the chapter around); the name heading is no
  *     section, and is read as a paragraph when it says more than the name line (Boost's "Class template x").
+ * 64: an id in a table's caption or a figure's caption names the table or figure when it has none of its own
+ *     (CUPS's `<caption>Table 1: <A NAME="TABLE01">`): the caption is no block, so the id named nothing.
  */
-export const EXTRACT_RULE_VERSION = 63;
+export const EXTRACT_RULE_VERSION = 64;
 /**
  * The PDF extractor's own version (1: pdf-parse tables; 2: tables from geometry with rowPages, and
  * heading-guess limits; 3: unruled tables as reports set them (wrapped cells at the row pitch, bold

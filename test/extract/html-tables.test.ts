@@ -302,3 +302,21 @@ test('generated boxed pages: every word read once, in order, each in the section
       assert.equal(s.fragment, s.heading.replace('Box ', ''), `seed ${seed}: ${s.heading} cites its anchor`);
   }
 });
+
+test('an id in a caption names its table or figure, which has none of its own (CUPS: `Table 1: <A NAME="TABLE01">`)', async () => {
+  const doc = await extractBytes(
+    '<!doctype html><title>Policies</title><h2><a name="BASICS">The Basics</a></h2><p>Operations are listed below.</p>' +
+      '<table><caption>Table 1: <a name="TABLE01">IPP Operation Names</a></caption>' +
+      '<tr><th>Name</th><th>Used?</th></tr><tr><td>Print-URI</td><td>No</td></tr></table>' +
+      '<table id="own"><caption><a name="other">Own id wins</a></caption><tr><td>a</td><td>b</td></tr></table>' +
+      '<figure><figcaption><a name="fig3">Figure 3</a>: the flow</figcaption><pre>client -&gt; server</pre></figure>' +
+      '<table><caption>No anchor</caption><tr><td>c</td><td>d</td></tr></table>',
+    'https://example.org/policies.html',
+    'text/html',
+  );
+  const fragmentOf = (text: string): string | null | undefined => doc.blocks.find((b) => b.text.includes(text))?.fragment;
+  assert.equal(fragmentOf('Print-URI'), 'TABLE01');
+  assert.equal(fragmentOf('a | b'), 'own');
+  assert.equal(fragmentOf('client -> server'), 'fig3');
+  assert.equal(fragmentOf('c | d'), 'BASICS');
+});

@@ -1,5 +1,6 @@
 import { type Element, isTag } from 'domhandler';
 import type { DocumentBuilder } from '../document-builder.js';
+import { firstStableId } from './anchors.js';
 
 /**
  * `<figure>` with its `<figcaption>`: the caption belongs to the figure's first block (the drawing or
@@ -25,6 +26,7 @@ export function walkFigure(
     return;
   }
   if (caption !== '') first['caption'] = caption;
-  const id = figure.attribs['id'];
+  // Without an id of its own, the figure is named by an id in its caption (`<figcaption><a name="fig3">`).
+  const id = figure.attribs['id'] || firstStableId(captionEl);
   if (id !== undefined && id !== '') first.fragment = id;
 }

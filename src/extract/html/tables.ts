@@ -231,6 +231,7 @@ export function extractLayoutTerms(walk: HtmlWalk, el: Element, layout: LayoutEn
  */
 export function extractTable(walk: HtmlWalk, el: Element, ctx: WalkContext): void {
   let caption = '';
+  let captionEl: Element | undefined;
   const heads: Element[][] = [];
   const bodies: Element[][] = [];
   const feet: Element[][] = [];
@@ -246,8 +247,10 @@ export function extractTable(walk: HtmlWalk, el: Element, ctx: WalkContext): voi
     }
     flushLoose();
     // Read as a cell is (plainText): without what the family prunes or a permalink glyph (Sphinx's "¶").
-    if (child.name === 'caption') caption ||= normalizeSpace(walk.plainText(child));
-    else if (child.name === 'thead') heads.push(rowsOf(walk, child));
+    if (child.name === 'caption') {
+      caption ||= normalizeSpace(walk.plainText(child));
+      captionEl ??= child;
+    } else if (child.name === 'thead') heads.push(rowsOf(walk, child));
     else if (child.name === 'tbody') bodies.push(rowsOf(walk, child));
     else if (child.name === 'tfoot') feet.push(rowsOf(walk, child));
   }
@@ -273,6 +276,12 @@ export function extractTable(walk: HtmlWalk, el: Element, ctx: WalkContext): voi
     { keywords, links, start: el.startIndex, end: el.endIndex, header, rows, caption, spans: spans.length > 0 ? spans : undefined },
     el,
   );
+  // An id in the caption (`<caption>Table 1: <a name="TABLE01">IPP Operation Names</a>`, as CUPS's
+  // help pages write) names the table, as the table's own id would; the caption's text is no block,
+  // so the id named nothing.
+  const captionId = el.attribs['id'] === undefined && captionEl !== undefined ? firstStableId(captionEl) : undefined;
+  const block = walk.builder.blocks[walk.builder.blocks.length - 1];
+  if (captionId !== undefined && block?.kind === 'table' && block.caption === caption) block.fragment = captionId;
 }
 
 /**
