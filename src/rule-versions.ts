@@ -238,11 +238,13 @@ export const EXTRACT_RULE_VERSION = 64;
  * next page's; 14: without an outline, a line in bold body type standing alone over the text it heads, a little
  * space below it, is a heading one level below the last heading set larger (the Federal Register's
  * "Background": 16 headings of a rule that was one section), not when it reads as a sentence, names a code
- * identifier or spreads over a table's columns). It enters the extraction
+ * identifier or spreads over a table's columns); 15: a numbered line all in a monospaced font the body is not set
+ * in is a listing's (a line number, an R session's output `9 NA 7 6`), a heading only when a dot ends its number
+ * (an RFC reprinted in typewriter type). It enters the extraction
  * config of PDF documents only, so bumping it rebuilds PDFs and leaves every other document's bytes
  * alone.
  */
-export const PDF_EXTRACTOR_VERSION = 14;
+export const PDF_EXTRACTOR_VERSION = 15;
 /**
  * 2: heading paths start with the document title (same shape for every extractor); chunks record the ids
  * inside their text; chunks of one algorithm block cite the steps they cover. 3: chunk files record the

@@ -398,6 +398,32 @@ test('a listing set in a monospaced font the body is not set in is one code bloc
   );
 });
 
+test('a numbered line in a listing is output or a line number, not a heading, unless a dot ends its number', async () => {
+  // zoo's vignette: an R session printed "9 NA 7 6 5 6 NA" in Courier, read as section 9; mdwtab's macro
+  // listings numbered each line ("2 \\newcount\\tab@state"): 93 headings. Speex's manual reprints an RFC
+  // in Courier, its headings numbered "3.1. RTP Speex Header Fields".
+  const texts: TextSpec[] = [{ x: 72, top: 72, size: 10, text: 'Missing values are kept:' }];
+  const session = ['R> z1', '2004-01-05 2004-01-14 2004-01-19', '9 NA 7 6 5 6 NA', '2004-02-16 2004-02-20', '8 9 NA'];
+  session.forEach((line, i) => texts.push({ x: 90, top: 90 + i * 11, size: 10, text: line, mono: true }));
+  let top = 90 + session.length * 11 + 8;
+  texts.push({ x: 72, top, size: 10, text: 'The last value is carried forward by the function na.locf.' });
+  top += 20;
+  texts.push({ x: 72, top, size: 10, text: 'The reprinted memo follows.' });
+  for (const line of ['   RTP payload formats are described below.', '3.1. RTP Speex Header Fields', '   The RTP header is used as is.']) {
+    top += 26;
+    texts.push({ x: line.startsWith(' ') ? 90 : 72, top, size: 10, text: line.trimStart(), mono: true });
+  }
+  top += 20;
+  for (let i = 0; i < 6; i++)
+    texts.push({ x: 72, top: top + i * 13, size: 10, text: `Body line ${i + 1} of the vignette, set in the body's type as prose is.` });
+  const doc = await extractBytes(tablePdf([{ texts }]), 'https://example.test/vignette.pdf', 'application/pdf');
+  assert.deepEqual(
+    doc.sections.map((s) => s.heading),
+    ['3.1. RTP Speex Header Fields'],
+  );
+  assert.ok(doc.blocks.some((b) => b.text.includes('9 NA 7 6 5 6 NA') && b.text.includes('8 9 NA')));
+});
+
 test("numbered headings below the outline's depth open sections under the entry they extend", async () => {
   // clsguide's bookmarks stop at subsections (hyperref follows the contents' depth): its
   // \subsubsection lines "2.7.1 Loading other files" to "2.7.4 Useful hooks", bold at body size, were

@@ -458,6 +458,9 @@ const sectionNumberOf = (text: string): string | null => /^(\d+(?:\.\d+)*)\.?\s/
 /** A heading's leading section number: "1.5 Stability", "2. Methods". */
 const NUMBERED_HEADING = /^(\d{1,2}(?:\.\d{1,2}){0,4})\.?\s+\p{Lu}/u;
 
+/** A number ending in a dot before a capitalised title (`3.1. RTP Speex Header Fields`). */
+const DOTTED_NUMBERED_HEADING = /^(\d{1,2}(?:\.\d{1,2}){0,4})\.\s+\p{Lu}/u;
+
 /** The same, its title starting with any letter, digit or mark: "6.1.1. child-src", set apart in bold. */
 const NUMBERED_APART = /^(\d{1,2}(?:\.\d{1,2}){0,4})\.?\s+\S/u;
 
@@ -1171,6 +1174,10 @@ async function extractLoaded(
     const fills = (l: Line): boolean => l.right >= (rightEdge.get(l.column) ?? Infinity) - 3;
     const isApart = (l: Line): boolean =>
       l.items.every((i) => i.str.trim() === '' || (i.font !== '' && i.font !== bodyFont && !monospaced.has(i.font)));
+    const isListingLine = (l: Line | undefined): boolean =>
+      l !== undefined &&
+      l.items.some((i) => i.str.trim() !== '') &&
+      l.items.every((i) => i.str.trim() === '' || (i.font !== '' && i.font !== bodyFont && monospaced.has(i.font)));
     const standsApart = (l: Line, above: Line | undefined, below: Line | undefined): boolean =>
       l.text.length <= 60 &&
       /^\p{Lu}/u.test(l.text.trim()) &&
@@ -1245,8 +1252,15 @@ async function extractLoaded(
       // Set apart from the body: no run of the line in the body's font. A heading may mix fonts (a
       // bold heading with a bold italic variable or a bold code name: "4.1.1. Set response's CSP list").
       const apart = line.items.every((i) => i.str.trim() === '' || (i.font !== '' && i.font !== bodyFont));
+      // A line of a listing (it and a line next to it all in a monospaced font the body is not set in):
+      // a number opening it is a line number or output (an R session's `9 NA 7 6`, a macro listing's
+      // `2 \newcount`), not a section's, unless a dot ends it as an RFC reprinted in typewriter type
+      // numbers them ("3.1. RTP ..."). A heading in such a font stands between lines of the body's.
+      const listingLine = isListingLine(line) && (isListingLine(lines[li - 1]) || isListingLine(lines[li + 1]));
       // A numbered line set apart may start its title in lower case, with a code name ("6.1.1. child-src").
-      const numbered = NUMBERED_HEADING.exec(line.text) ?? (apart ? NUMBERED_APART.exec(line.text) : null);
+      const numbered = listingLine
+        ? DOTTED_NUMBERED_HEADING.exec(line.text)
+        : (NUMBERED_HEADING.exec(line.text) ?? (apart ? NUMBERED_APART.exec(line.text) : null));
       // Three levels deep and set apart, a number is a heading at a browser's h5 size (0.83 of the body).
       const deep = numbered !== null && numbered[1]!.split('.').length >= 3 ? 0.8 : 0.95;
       // Below the outline's depth: LaTeX's bookmarks stop at the contents' depth, so a \subsubsection
