@@ -404,7 +404,9 @@ test('a numbered line in a listing is output or a line number, not a heading, un
   // in Courier, its headings numbered "3.1. RTP Speex Header Fields".
   const texts: TextSpec[] = [{ x: 72, top: 72, size: 10, text: 'Missing values are kept:' }];
   const session = ['R> z1', '2004-01-05 2004-01-14 2004-01-19', '9 NA 7 6 5 6 NA', '2004-02-16 2004-02-20', '8 9 NA'];
-  session.forEach((line, i) => texts.push({ x: 90, top: 90 + i * 11, size: 10, text: line, mono: true }));
+  session.forEach((line, i) => {
+    texts.push({ x: 90, top: 90 + i * 11, size: 10, text: line, mono: true });
+  });
   let top = 90 + session.length * 11 + 8;
   texts.push({ x: 72, top, size: 10, text: 'The last value is carried forward by the function na.locf.' });
   top += 20;
