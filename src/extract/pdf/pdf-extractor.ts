@@ -1175,8 +1175,7 @@ async function extractLoaded(
     const isApart = (l: Line): boolean =>
       l.items.every((i) => i.str.trim() === '' || (i.font !== '' && i.font !== bodyFont && !monospaced.has(i.font)));
     const isListingLine = (l: Line | undefined): boolean =>
-      l !== undefined &&
-      l.items.some((i) => i.str.trim() !== '') &&
+      l?.items.some((i) => i.str.trim() !== '') === true &&
       l.items.every((i) => i.str.trim() === '' || (i.font !== '' && i.font !== bodyFont && monospaced.has(i.font)));
     const standsApart = (l: Line, above: Line | undefined, below: Line | undefined): boolean =>
       l.text.length <= 60 &&
