@@ -333,3 +333,172 @@ test("a GNU Info file: its nodes' headers, menus, directory entry and tag table 
     ['Notes', '* Menu:', '* One:: the first.'],
   );
 });
+
+/**
+ * A text made from a structured source (xmlto's text of a DocBook book, as the X11 protocol standard
+ * ships) numbers its chapters as `Chapter 1.` with no-break spaces and prints its sections as bare
+ * lines; its table of contents names them all, indented below their chapter.
+ */
+test('chapters numbered `Chapter N.` and `Appendix A.`, and the bare section lines the contents name, are sections', async () => {
+  const nb = '\u00a0';
+  const text = [
+    'Wire Protocol',
+    '',
+    'Table of Contents',
+    '',
+    'Acknowledgements',
+    '1. Formats',
+    '',
+    '    Request Format',
+    '    Reply Format',
+    '',
+    '2. Errors',
+    'A. Encoding',
+    '',
+    '    Errors',
+    '    Requests',
+    '',
+    'Acknowledgements',
+    '',
+    'Many people helped.',
+    '',
+    `Chapter${nb}1.${nb}Formats`,
+    '',
+    'Table of Contents',
+    '',
+    'Request Format',
+    'Reply Format',
+    '',
+    'Every message has a header.',
+    '',
+    'Request Format',
+    '',
+    'A request starts with its opcode.',
+    '',
+    'Reply Format',
+    '',
+    'A reply starts with 1.',
+    '',
+    `Chapter${nb}2.${nb}Errors`,
+    '',
+    'An error names the failing request.',
+    '',
+    `Appendix${nb}A.${nb}Encoding`,
+    '',
+    'Errors',
+    '',
+    'Each error is 32 bytes.',
+    '',
+    'Requests',
+    '',
+    'Each request is padded to 4 bytes.',
+    '',
+  ].join('\n');
+  const doc = await extractBytes(text, URL, 'text/plain');
+  assert.deepEqual(
+    doc.sections.map((s) => [s.level, s.number ?? null, s.heading]),
+    [
+      [1, null, 'Acknowledgements'],
+      [1, '1', 'Formats'],
+      [2, null, 'Request Format'],
+      [2, null, 'Reply Format'],
+      [1, '2', 'Errors'],
+      [1, 'A', 'Encoding'],
+      [2, null, 'Errors'],
+      [2, null, 'Requests'],
+    ],
+  );
+  const sectionOf = (t: string): string | undefined =>
+    doc.sections.find((s) => s.id === doc.blocks.find((b) => b.text === t)?.sectionId)?.heading;
+  assert.equal(sectionOf('A request starts with its opcode.'), 'Request Format');
+  assert.equal(sectionOf('Each error is 32 bytes.'), 'Errors');
+  assert.equal(doc.sections.find((s) => s.heading === 'Errors' && s.level === 2)?.parentId, doc.sections.find((s) => s.number === 'A')?.id);
+  // The chapter's own contents stay text: no word is lost.
+  assert.ok(doc.blocks.some((b) => b.text === 'Request Format Reply Format'));
+});
+
+test('outlines numbered `1.1:` under `Chapter 1:` (a FAQ), and an annex’s clauses `A.1`, `A.2.1`, are sections', async () => {
+  const faq = [
+    'Shell FAQ',
+    '',
+    'Chapter 1: Introducing the shell',
+    '',
+    '1.1: Sources of information',
+    '',
+    'Read the manual first.',
+    '',
+    '1.2: What is it?',
+    '',
+    'A command interpreter.',
+    '',
+    'Chapter 2: How does it differ from others?',
+    '',
+    '2.1: Differences from sh',
+    '',
+    'Arrays start at one.',
+    '',
+  ].join('\n');
+  const doc = await extractBytes(faq, URL, 'text/plain');
+  assert.deepEqual(
+    doc.sections.map((s) => [s.level, s.id, s.heading]),
+    [
+      [1, 'section-1', 'Introducing the shell'],
+      [2, 'section-1.1', 'Sources of information'],
+      [2, 'section-1.2', 'What is it?'],
+      [1, 'section-2', 'How does it differ from others?'],
+      [2, 'section-2.1', 'Differences from sh'],
+    ],
+  );
+  const annex = [
+    '                 Annex A',
+    '',
+    'A.1 The Package Standard',
+    '',
+    '1   This clause outlines the package Standard.',
+    '',
+    'A.2 The Package Ada',
+    '',
+    '1   Ada is the parent of the others.',
+    '',
+    'A.2.1 The Package Ada.Calendar',
+    '',
+    '1   Calendar gives the time of day.',
+    '',
+    'A simple example',
+    '',
+    'B.1 Out of order',
+    '',
+  ].join('\n');
+  const annexDoc = await extractBytes(annex, URL, 'text/plain');
+  assert.deepEqual(
+    annexDoc.sections.map((s) => [s.level, s.id, s.heading]),
+    [
+      [2, 'section-A.1', 'The Package Standard'],
+      [2, 'section-A.2', 'The Package Ada'],
+      [3, 'section-A.2.1', 'The Package Ada.Calendar'],
+    ],
+  );
+  assert.ok(annexDoc.blocks.some((b) => b.text === 'A simple example'));
+  assert.ok(annexDoc.blocks.some((b) => b.text === 'B.1 Out of order'));
+});
+
+test('a table of contents whose entries are not lines of their own later, or fewer than three, names no heading', async () => {
+  const text = [
+    'Notes',
+    '',
+    'Contents',
+    '',
+    'Setup',
+    'Usage',
+    'Limits',
+    '',
+    'Setup is quick. Usage is simple.',
+    '',
+    'Limits',
+    '',
+    'There are some.',
+    '',
+  ].join('\n');
+  const doc = await extractBytes(text, URL, 'text/plain');
+  assert.deepEqual(doc.sections, []);
+});

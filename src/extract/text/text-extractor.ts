@@ -1,5 +1,6 @@
 import type { DocumentBuilder } from '../document-builder.js';
 import { resolveOverstrike } from './man-text.js';
+import { contentsHeadings } from './contents-headings.js';
 
 export interface TextExtractResult {
   title: string;
@@ -83,6 +84,10 @@ export function extractPlainText(source: string, builder: DocumentBuilder): Text
   const furniture = infoFurniture(read);
   const lines = furniture.size === 0 ? read : read.map((l, k) => (furniture.has(k) ? { ...l, text: '' } : l));
   const headings = plainHeadings(lines);
+  // A text's table of contents names headings it marks no other way (contents-headings.ts): xmlto's
+  // text numbers its chapters, not the sections inside them.
+  for (const [at, heading] of contentsHeadings(lines))
+    if (!headings.has(at)) headings.set(at, { text: heading.text, level: heading.level, number: null, lines: 1 });
   // A title underlined as the top heading (`=====` first) names the document, wherever it stands;
   // else the text's first line does.
   let title = boundedTitle([...headings.values()].find((h) => h.number === null && h.level === 1)?.text ?? '');
@@ -218,8 +223,13 @@ interface PlainHeading {
 
 /** `=====`, `-----`, `~~~~~`... under a heading (setext / reStructuredText). */
 const UNDERLINE = /^([=\-~^*#+])\1{2,}\s*$/;
-/** `2.1.1. Stream Header`, `0. Preface`, `3 Block` at column 0. */
-const OUTLINE_HEADING = /^(\d{1,3}(?:\.\d{1,3}){0,5})\.?[ \t]+(\S.*)$/;
+/**
+ * `2.1.1. Stream Header`, `0. Preface`, `3 Block`, `1.1: Sources of information` (zsh's FAQ), `Chapter 8.
+ * Connection Setup`, `Appendix A. KEYSYM Encoding` (xmlto's text), `A.3.1 The Packages Characters` (an
+ * annex's clauses) at column 0, the number parted from the title by spaces or no-break spaces. Groups: the
+ * Chapter/Appendix word, the number, the mark after it.
+ */
+const OUTLINE_HEADING = /^(?:(Chapter|Appendix|Annex)\s+)?((?:\d{1,3}|[A-Z])(?:\.\d{1,3}){0,5})([.:]?)[ \t\u00a0]+(\S.*)$/;
 /** A heading's text is a title: short, no wide gaps, not a sentence (a numbered list item ends in `.`). */
 const MAX_HEADING_LENGTH = 80;
 /** A numbered outline needs this many headings in order before its lines are read as headings. */
@@ -244,8 +254,8 @@ const MAX_SUBSECTION_INDENT = 4;
 function plainHeadings(lines: readonly SourceLine[]): Map<number, PlainHeading> {
   const headings = new Map<number, PlainHeading>();
   const underlineLevels: string[] = [];
-  const outline: { at: number; text: string; number: number[] }[] = [];
-  let previous: number[] | null = null;
+  const outline: { at: number; text: string; number: string[] }[] = [];
+  let previous: string[] | null = null;
   for (let i = 0; i < lines.length; i++) {
     const text = lines[i]!.text;
     // Only the first line of a paragraph can be a heading.
@@ -265,11 +275,13 @@ function plainHeadings(lines: readonly SourceLine[]): Map<number, PlainHeading> 
     }
     const numbered = OUTLINE_HEADING.exec(title);
     const oneLine = next.trim() === '';
-    if (numbered === null || !oneLine || !isTitleText(numbered[2]!.trim())) continue;
-    const number = numbered[1]!.split('.').map(Number);
+    if (numbered === null || !oneLine || !isTitleText(numbered[4]!.trim())) continue;
+    // A letter alone is a number only with a word, a mark or a subnumber: "A simple example" is a title.
+    if (/^[A-Z]$/.test(numbered[2]!) && numbered[1] === undefined && numbered[3] === '') continue;
+    const number = numbered[2]!.split('.').map((part) => (/^\d/.test(part) ? String(Number(part)) : part));
     if (!followsInOutline(previous, number)) continue;
     previous = number;
-    outline.push({ at: i, text: numbered[2]!.trim(), number });
+    outline.push({ at: i, text: numbered[4]!.trim(), number });
   }
   if (outline.length >= MIN_OUTLINE_HEADINGS) {
     const base = underlineLevels.length;
@@ -284,15 +296,30 @@ function plainHeadings(lines: readonly SourceLine[]): Map<number, PlainHeading> 
   return headings;
 }
 
-/** Whether `number` comes right after `previous` in an outline: a next sibling at some depth, or the first child. */
-function followsInOutline(previous: readonly number[] | null, number: readonly number[]): boolean {
-  if (previous === null) return number.length === 1 && number[0]! <= 1;
+/**
+ * Whether `number` comes right after `previous` in an outline: a next sibling at some depth, or the first
+ * child; the first appendix (`A`) after numbered chapters. The first heading is a first one at every
+ * depth (`1`, `0`, `A`, `1.1`, `A.1`: an annex's file begins at its first clause). Parts are digits or
+ * one capital letter (an appendix), counted in the alphabet.
+ */
+function followsInOutline(previous: readonly string[] | null, number: readonly string[]): boolean {
+  if (previous === null) return number.every(isFirstPart);
   if (number.length === previous.length + 1) {
-    return number.slice(0, previous.length).every((n, k) => n === previous[k]) && number[previous.length]! <= 1;
+    return number.slice(0, previous.length).every((n, k) => n === previous[k]) && isFirstPart(number[previous.length]!);
   }
   if (number.length > previous.length) return false;
+  if (number.length === 1 && number[0] === 'A' && /^\d/.test(previous[0]!)) return true;
   const last = number.length - 1;
-  return number.slice(0, last).every((n, k) => n === previous[k]) && number[last] === previous[last]! + 1;
+  return number.slice(0, last).every((n, k) => n === previous[k]) && partAfter(previous[last]!) === number[last];
+}
+
+function isFirstPart(part: string): boolean {
+  return part === '0' || part === '1' || part === 'A';
+}
+
+/** The part that follows `part`: `3` after `2`, `B` after `A`. */
+function partAfter(part: string): string {
+  return /^\d/.test(part) ? String(Number(part) + 1) : String.fromCharCode(part.charCodeAt(0) + 1);
 }
 
 export function dedent(lines: string[]): string[] {
