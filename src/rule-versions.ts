@@ -199,8 +199,11 @@
  *     section, and is read as a paragraph when it says more than the name line (Boost's "Class template x").
  * 64: an id in a table's caption or a figure's caption names the table or figure when it has none of its own
  *     (CUPS's `<caption>Table 1: <A NAME="TABLE01">`): the caption is no block, so the id named nothing.
+ * 65: plain text: a numbered outline may end its number in `:` (`1.1: Sources`), follow Chapter/Appendix
+ *     (`Chapter 8. Connection Setup`), or start with an appendix letter (`A.3.1`); a table of contents names
+ *     the bare heading lines it lists (text/contents-headings.ts: xmlto's text of the X11 standard).
  */
-export const EXTRACT_RULE_VERSION = 64;
+export const EXTRACT_RULE_VERSION = 65;
 /**
  * The PDF extractor's own version (1: pdf-parse tables; 2: tables from geometry with rowPages, and
  * heading-guess limits; 3: unruled tables as reports set them (wrapped cells at the row pitch, bold
