@@ -202,8 +202,10 @@
  * 65: plain text: a numbered outline may end its number in `:` (`1.1: Sources`), follow Chapter/Appendix
  *     (`Chapter 8. Connection Setup`), or start with an appendix letter (`A.3.1`); a table of contents names
  *     the bare heading lines it lists (text/contents-headings.ts: xmlto's text of the X11 standard).
+ * 66: a table of contents holds its list, not the sections after it (document-builder.ts): npm's pages head
+ *     their contents h2 and their sections h3, and the whole page was inside the contents, apparatus.
  */
-export const EXTRACT_RULE_VERSION = 65;
+export const EXTRACT_RULE_VERSION = 66;
 /**
  * The PDF extractor's own version (1: pdf-parse tables; 2: tables from geometry with rowPages, and
  * heading-guess limits; 3: unruled tables as reports set them (wrapped cells at the row pitch, bold
@@ -263,9 +265,10 @@ export const PDF_EXTRACTOR_VERSION = 15;
  * hides a stable one: the innermost id is kept unless it is generated and an outer one is not.
  * 9: a section that summarises the document's other sections (its text is mostly tables and lists whose
  * lines are named by links to those sections: qdoc's "Public Functions", Javadoc's "Method Summary", RDoc's
- * "Methods for Querying", an index) is apparatus too (chunk/summary-sections.ts).
+ * "Methods for Querying", an index) is apparatus too (chunk/summary-sections.ts). 10: so is a section of lists
+ * whose items are links and nothing else, to any page ("See also").
  */
-export const CHUNK_RULE_VERSION = 9;
+export const CHUNK_RULE_VERSION = 10;
 /**
  * Search-index file layout (5: sealed head with plain number lists, CRC-32-checked posting blocks and
  * compressed row blocks; 6: heading-path term frequencies in postings, duplicate-passage groups in the

@@ -44,6 +44,7 @@ export function summarySections(doc: EvidenceDocument): Set<string> {
 function isSummary(block: Block, page: string, sectionOf: ReadonlyMap<string, string>): boolean {
   if (!SUMMARY_KINDS.has(block.kind)) return false;
   const links = block['links'];
+  if (isLinkList(block, links)) return true;
   if (!Array.isArray(links) || links.length < MIN_SUMMARY_LINKS) return false;
   const names: string[] = [];
   for (const link of links as { href?: unknown; text?: unknown }[]) {
@@ -61,6 +62,28 @@ function isSummary(block: Block, page: string, sectionOf: ReadonlyMap<string, st
     if (cells.some((cell) => names.some((name) => cell.trimStart().startsWith(name)))) named++;
   }
   return named >= MIN_SUMMARY_LINKS && named * 2 >= lines.length;
+}
+
+/**
+ * Whether a block is a list of links and nothing else: every item (two at least) is the text of one of
+ * its links, to anywhere ("See also: npm shrinkwrap, package.json, npm install"; a page's related
+ * pages). It names other documents, as a contents list names sections; an item that says what its
+ * link is about ("[bodyLimit](#bodylimit): the largest body") is text.
+ */
+function isLinkList(block: Block, links: unknown): boolean {
+  if (block.kind !== 'list' || !Array.isArray(links) || links.length < MIN_LINK_LIST_ITEMS) return false;
+  const texts = new Set<string>();
+  for (const link of links as { text?: unknown }[]) if (typeof link.text === 'string') texts.add(normalized(link.text));
+  const lines = block.text.split('\n');
+  if (lines.length < MIN_LINK_LIST_ITEMS) return false;
+  return lines.every((line) => texts.has(normalized(line.replace(/^\s*(?:[-*\u2022]|\d+[.)])\s+/, ''))));
+}
+
+/** A list needs this many items, each a link, to be a list of links. */
+const MIN_LINK_LIST_ITEMS = 2;
+
+function normalized(text: string): string {
+  return text.replace(/\s+/g, ' ').trim();
 }
 
 function withoutFragment(url: string): string {

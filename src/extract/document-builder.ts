@@ -219,6 +219,9 @@ export class DocumentBuilder {
   openSection(input: SectionDraft): Section {
     const draft = this.capLevel(this.boundedSectionIds(input));
     while (this.stack.length > 0 && this.stack[this.stack.length - 1]!.section.level >= draft.level) this.stack.pop();
+    // A table of contents holds its list, not the sections after it: a page that heads its contents h2
+    // and its sections h3 (npm's documentation) had every section inside its contents, apparatus.
+    while (this.stack.length > 0 && isContentsReason(this.stack[this.stack.length - 1]!.section.normativityReason)) this.stack.pop();
     const parent = this.stack.length === 0 ? null : this.stack[this.stack.length - 1]!;
     // A provisional id, unique among those given so far: settleIds gives the final ones, knowing every
     // id the source uses.
@@ -560,4 +563,17 @@ export class DocumentBuilder {
   sortedLimits(): string[] {
     return [...this.limits].sort(compareCodeUnits);
   }
+}
+
+/** The apparatus reasons of a table of contents (a family's `toc` or `contents` id, or its heading). */
+const CONTENTS_REASONS = new Set([
+  'section:toc',
+  'section:contents',
+  'section:table-of-contents',
+  'heading:contents',
+  'heading:table of contents',
+]);
+
+function isContentsReason(reason: string | null | undefined): boolean {
+  return reason != null && CONTENTS_REASONS.has(reason);
 }

@@ -9,8 +9,9 @@ import { indexOfParts } from './fixtures.js';
 /**
  * A reference page's member table summarises the entries below it (qdoc's "Public Functions", Javadoc's
  * "Method Summary"): each row is named by a link to its member's entry. It is the document's apparatus,
- * as a contents list is: a question about a member finds the entry that documents it first. A list of
- * steps that refers to other sections as it goes, and a list of links to other pages, are text.
+ * as a contents list is: a question about a member finds the entry that documents it first. So is a
+ * list whose items are links and nothing else ("See also"), to any page. A list of steps that refers to
+ * other sections as it goes, and a list of links that say what each is about, are text.
  */
 const URL = 'https://doc.example.test/qt-5/qstring.html';
 const member = (id: string, signature: string, text: string): string => `<h3 id="${id}">${signature}</h3><p>${text}</p>`;
@@ -53,20 +54,35 @@ const PAGE =
   ) +
   member('reserve', 'void QString::reserve(int size)', 'Attempts to allocate memory for at least size characters.');
 
-test("a section of links naming the page's other sections is apparatus; steps naming sections, links elsewhere are not", async () => {
+test("a section of links naming the page's other sections, or only of links, is apparatus; steps naming sections are not", async () => {
   const doc = await extractBytes(PAGE, URL, 'text/html');
   const headingOf = new Map(doc.sections.map((s) => [s.id, s.heading]));
   assert.deepEqual(
     [...summarySections(doc)].map((id) => headingOf.get(id)),
-    ['Public Functions'],
+    ['Public Functions', 'See also'],
   );
   const apparatus = chunkDocument(doc, DEFAULT_CHUNK_OPTIONS)
     .filter((chunk) => chunk.apparatus === true)
     .map((chunk) => chunk.citation.headingPath.at(-1));
-  assert.deepEqual([...new Set(apparatus)], ['Public Functions']);
+  assert.deepEqual([...new Set(apparatus)], ['Public Functions', 'See also']);
 
   // The member's entry answers before the row that names it.
   const index = indexOfParts([doc]);
   const hits = runQuery(index, { terms: ['append', 'string', 'end'], limit: 3, offset: 0, maxSnippetChars: 300, maxTotalChars: 4000 }).hits;
   assert.equal(hits[0]?.citation.fragment, 'append');
+});
+
+test('a list of links that say what each is about is text; one whose items are only links is apparatus', async () => {
+  const page =
+    '<!doctype html><title>Tools</title><h1>Tools</h1><h2 id="tools">Tools</h2><ul>' +
+    '<li><a href="https://a.example.test/">lint</a>: checks the style of every file</li>' +
+    '<li><a href="https://b.example.test/">fmt</a>: rewrites files in the house style</li></ul>' +
+    '<h2 id="related">Related</h2><ul><li><a href="https://a.example.test/">lint</a></li>' +
+    '<li><a href="https://b.example.test/">fmt</a></li></ul>';
+  const doc = await extractBytes(page, 'https://doc.example.test/tools.html', 'text/html');
+  const headingOf = new Map(doc.sections.map((s) => [s.id, s.heading]));
+  assert.deepEqual(
+    [...summarySections(doc)].map((id) => headingOf.get(id)),
+    ['Related'],
+  );
 });
