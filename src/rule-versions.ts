@@ -204,8 +204,10 @@
  *     the bare heading lines it lists (text/contents-headings.ts: xmlto's text of the X11 standard).
  * 66: a table of contents holds its list, not the sections after it (document-builder.ts): npm's pages head
  *     their contents h2 and their sections h3, and the whole page was inside the contents, apparatus.
+ * 67: a heading ending in a colon that nothing names ("Parameters:", "Returns:", LDoc's parts of a function)
+ *     is a label paragraph, not a section: the text after it cites the entry's anchor again.
  */
-export const EXTRACT_RULE_VERSION = 66;
+export const EXTRACT_RULE_VERSION = 67;
 /**
  * The PDF extractor's own version (1: pdf-parse tables; 2: tables from geometry with rowPages, and
  * heading-guess limits; 3: unruled tables as reports set them (wrapped cells at the row pitch, bold

@@ -291,6 +291,21 @@ class HtmlWalker implements HtmlWalk {
   private minHeadingLevel = 0;
 
   /**
+   * A heading that labels what follows it rather than titles a section: its text ends in a colon
+   * ("Parameters:", "Returns:", "Usage:", as LDoc heads the parts of every function's description) and
+   * nothing names it (no id of its own or inside it, no section element's or anchor's id waiting for
+   * it). Each opened a section of the group around, and the function's text after it no longer cited
+   * the function's anchor. Read as a paragraph, as a family's label headings are.
+   */
+  private isLabelHeading(el: Element, outer: WalkContext): boolean {
+    if (el.attribs['id'] !== undefined || this.leadingIds.length > 0) return false;
+    if (outer.pendingSection !== null && !outer.pendingSection.taken) return false;
+    const { text, cut } = textOfAtMost(el, MAX_LABEL_CHARS);
+    if (cut || !/[:：]\s*$/.test(text)) return false;
+    return headingAnchorIds(el).length === 0;
+  }
+
+  /**
    * Inside a reference entry (walkReferenceEntry), what its headings' tag levels are moved by to nest
    * below the entry's section (0 outside them).
    */
@@ -392,7 +407,7 @@ class HtmlWalker implements HtmlWalk {
     const level = HEADING_LEVEL.get(el.name);
     // A family's label heading (Erlang/OTP's "Types" in each function, all with id="types") is a paragraph
     // of the entry it labels, citing it: not its own id, which the generator repeats.
-    if (level !== undefined && !outer.inSectioningRoot && this.rules.labelHeading?.(el) === true) {
+    if (level !== undefined && !outer.inSectioningRoot && (this.rules.labelHeading?.(el) === true || this.isLabelHeading(el, outer))) {
       this.inlineRun(el.children, outer);
       return;
     }
@@ -1059,6 +1074,9 @@ class HtmlWalker implements HtmlWalk {
     return this.writer.plainText(node);
   }
 }
+
+/** The longest heading read as a label (isLabelHeading): a label is a word or two. */
+const MAX_LABEL_CHARS = 64;
 
 /** Whether `heading` has two words or more and a word `line` lacks (letters and digits compared case-insensitively). */
 function saysMoreThan(heading: string, line: string): boolean {
