@@ -206,8 +206,9 @@
  *     their contents h2 and their sections h3, and the whole page was inside the contents, apparatus.
  * 67: a heading ending in a colon that nothing names ("Parameters:", "Returns:", LDoc's parts of a function)
  *     is a label paragraph, not a section: the text after it cites the entry's anchor again.
+ * 68: Scribble's index-entry tags (`(idx._(gentag._33._...))`, numbered in document order) are generated ids.
  */
-export const EXTRACT_RULE_VERSION = 67;
+export const EXTRACT_RULE_VERSION = 68;
 /**
  * The PDF extractor's own version (1: pdf-parse tables; 2: tables from geometry with rowPages, and
  * heading-guess limits; 3: unruled tables as reports set them (wrapped cells at the row pitch, bold

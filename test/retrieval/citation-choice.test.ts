@@ -255,6 +255,9 @@ test('a generated back-reference id is never cited when a stable id covers the m
   for (const stable of ['id', 'identity', 'id-token', 'DATATYPE-DATETIME', 're.DOTALL', '_options', 'index-entry-2x', 'cb', 'cbor'])
     assert.ok(!isGeneratedId(stable), stable);
   for (const stable of ['hevea_default', 'sec12']) assert.ok(!isGeneratedId(stable), stable);
+  // Scribble's index-entry tags, numbered in document order; its part ids are stable.
+  assert.ok(isGeneratedId('(idx._(gentag._33._(lib._scribblings/reference/reference..scrbl)))'));
+  assert.ok(!isGeneratedId('(part._parse-pair)'));
   // The nearest stable anchor before the match, even when a generated one is nearer.
   const anchors: [number, string][] = [
     [0, 'concept-header'],
