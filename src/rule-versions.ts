@@ -269,9 +269,11 @@ export const PDF_EXTRACTOR_VERSION = 15;
  * 9: a section that summarises the document's other sections (its text is mostly tables and lists whose
  * lines are named by links to those sections: qdoc's "Public Functions", Javadoc's "Method Summary", RDoc's
  * "Methods for Querying", an index) is apparatus too (chunk/summary-sections.ts). 10: so is a section of lists
- * whose items are links and nothing else, to any page ("See also").
+ * whose items are links and nothing else, to any page ("See also"). 11: and a table whose rows are each a link
+ * beside numbers or marks (a contents sidebar); the text before the first heading is weighed as a section of its
+ * own, so a page's navigation there (Scribble's contents tables, outside any <nav>) is apparatus too.
  */
-export const CHUNK_RULE_VERSION = 10;
+export const CHUNK_RULE_VERSION = 11;
 /**
  * Search-index file layout (5: sealed head with plain number lists, CRC-32-checked posting blocks and
  * compressed row blocks; 6: heading-path term frequencies in postings, duplicate-passage groups in the

@@ -15,7 +15,7 @@ import {
   splitsSurrogate,
 } from './text-boundaries.js';
 import type { ChunkRecord, MadeChunk, RunEntry, RunSection, SectionChunks } from './section-chunks.js';
-import { summarySections } from './summary-sections.js';
+import { PREAMBLE, summarySections } from './summary-sections.js';
 
 /**
  * Chunking: blocks become bounded, attributable chunks.
@@ -125,7 +125,7 @@ export function chunkDocument(doc: EvidenceDocument, options: ChunkOptions, memo
     const sectionId = run[0]!.block.sectionId;
     const section: RunSection = {
       headingPath: headingPaths(sectionId),
-      apparatus: sectionId !== null && apparatus.has(sectionId),
+      apparatus: apparatus.has(sectionId ?? PREAMBLE),
     };
     const known = round?.find(run, section);
     if (known !== undefined) {

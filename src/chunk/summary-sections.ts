@@ -15,6 +15,9 @@ const SUMMARY_SHARE = 0.8;
  * ranked above the entry that answers. Like a table of contents, they are the document's apparatus:
  * a query weighs their matches less (chunker.ts, query/ranking.ts APPARATUS_WEIGHT).
  */
+/** The key summarySections gives the blocks before the document's first section. */
+export const PREAMBLE = '';
+
 export function summarySections(doc: EvidenceDocument): Set<string> {
   const page = withoutFragment(doc.sourceUrl);
   // The section each id opens (its fragment and alternate ids).
@@ -26,9 +29,11 @@ export function summarySections(doc: EvidenceDocument): Set<string> {
   const total = new Map<string, number>();
   const summarised = new Map<string, number>();
   for (const block of doc.blocks) {
-    if (block.sectionId === null) continue;
-    total.set(block.sectionId, (total.get(block.sectionId) ?? 0) + block.text.length);
-    if (isSummary(block, page, sectionOf)) summarised.set(block.sectionId, (summarised.get(block.sectionId) ?? 0) + block.text.length);
+    // The text before the first heading is weighed as a section of its own (PREAMBLE): a page's
+    // navigation written there, outside any <nav> (Scribble's contents tables), is its apparatus too.
+    const id = block.sectionId ?? PREAMBLE;
+    total.set(id, (total.get(id) ?? 0) + block.text.length);
+    if (isSummary(block, page, sectionOf)) summarised.set(id, (summarised.get(id) ?? 0) + block.text.length);
   }
   const ids = new Set<string>();
   for (const [id, length] of summarised) if (length >= SUMMARY_SHARE * total.get(id)!) ids.add(id);
@@ -67,17 +72,27 @@ function isSummary(block: Block, page: string, sectionOf: ReadonlyMap<string, st
 /**
  * Whether a block is a list of links and nothing else: every item (two at least) is the text of one of
  * its links, to anywhere ("See also: npm shrinkwrap, package.json, npm install"; a page's related
- * pages). It names other documents, as a contents list names sections; an item that says what its
- * link is about ("[bodyLimit](#bodylimit): the largest body") is text.
+ * pages), or a table whose rows are each a link beside numbers or marks (a contents sidebar). It names
+ * other documents, as a contents list names sections; an item that says what its link is about
+ * ("[bodyLimit](#bodylimit): the largest body") is text.
  */
 function isLinkList(block: Block, links: unknown): boolean {
-  if (block.kind !== 'list' || !Array.isArray(links) || links.length < MIN_LINK_LIST_ITEMS) return false;
+  if ((block.kind !== 'list' && block.kind !== 'table') || !Array.isArray(links) || links.length < MIN_LINK_LIST_ITEMS) return false;
   const texts = new Set<string>();
   for (const link of links as { text?: unknown }[]) if (typeof link.text === 'string') texts.add(normalized(link.text));
   const lines = block.text.split('\n');
   if (lines.length < MIN_LINK_LIST_ITEMS) return false;
-  return lines.every((line) => texts.has(normalized(line.replace(/^\s*(?:[-*\u2022]|\d+[.)])\s+/, ''))));
+  if (block.kind === 'list') return lines.every((line) => texts.has(normalized(line.replace(/^\s*(?:[-*\u2022]|\d+[.)])\s+/, ''))));
+  // A table of links: each row a link, beside cells that are only a number or a mark ("1.3 | The
+  // Reader", "► | Language Model"), as a contents sidebar lays them out.
+  return lines.every((line) => {
+    const cells = line.split(' | ').map((cell) => normalized(cell).replace(SECTION_NUMBER, ''));
+    return cells.some((cell) => texts.has(cell)) && cells.every((cell) => texts.has(cell) || /^[\d.]*$|^[^\p{L}\p{N}]*$/u.test(cell));
+  });
 }
+
+/** A section number before a link's text in one cell ("1.3.1 Delimiters and Dispatch"). */
+const SECTION_NUMBER = /^\d+(?:\.\d+)*\.?\s+/;
 
 /** A list needs this many items, each a link, to be a list of links. */
 const MIN_LINK_LIST_ITEMS = 2;

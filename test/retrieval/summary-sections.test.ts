@@ -86,3 +86,32 @@ test('a list of links that say what each is about is text; one whose items are o
     ['Related'],
   );
 });
+
+test("a contents sidebar before the first heading (rows of a number or mark and a link) is the page's apparatus", async () => {
+  // Scribble (Racket's documentation) writes its contents as tables outside any <nav>: "1.3 | The
+  // Reader", "► | Language Model", "1.3.1 Delimiters and Dispatch".
+  const row = (cells: string[]): string => `<tr>${cells.map((cell) => `<td>${cell}</td>`).join('')}</tr>`;
+  const link = (href: string, text: string): string => `<a href="${href}">${text}</a>`;
+  const page =
+    '<!doctype html><title>1.3 The Reader</title><div class="tocset"><table>' +
+    row(['&#9658;', link('index.html', 'The Racket Reference')]) +
+    row(['1', link('model.html', 'Language Model')]) +
+    row(['1.3', link('reader.html', 'The Reader')]) +
+    '</table><table>' +
+    row([`1.3.1 ${link('#(part._dispatch)', 'Delimiters and Dispatch')}`]) +
+    row([`1.3.2 ${link('#(part._pair)', 'Reading Pairs and Lists')}`]) +
+    '</table></div><div class="maincolumn"><h4 id="(part._reader)">The Reader</h4><p>Reading is the process of parsing.</p>' +
+    '<h5 id="(part._pair)">Reading Pairs and Lists</h5><p>A dot between two data reads as a pair.</p></div>';
+  const doc = await extractBytes(page, 'https://doc.example.test/reference/reader.html', 'text/html');
+  const chunks = chunkDocument(doc, DEFAULT_CHUNK_OPTIONS);
+  assert.ok(chunks.some((chunk) => chunk.text.includes('Language Model') && chunk.apparatus === true));
+  assert.ok(chunks.some((chunk) => chunk.text.includes('A dot between two data') && chunk.apparatus !== true));
+  // A preamble that is the page's own text is not.
+  const prose = await extractBytes(
+    '<!doctype html><title>t</title><p>This page explains how the reader works, at length, for people who write parsers.</p>' +
+      `<ul><li>${link('a.html', 'one')}</li><li>${link('b.html', 'two')}</li></ul><h2 id="x">X</h2><p>Body.</p>`,
+    'https://doc.example.test/t.html',
+    'text/html',
+  );
+  assert.ok(chunkDocument(prose, DEFAULT_CHUNK_OPTIONS).every((chunk) => chunk.apparatus !== true));
+});
