@@ -207,8 +207,10 @@
  * 67: a heading ending in a colon that nothing names ("Parameters:", "Returns:", LDoc's parts of a function)
  *     is a label paragraph, not a section: the text after it cites the entry's anchor again.
  * 68: Scribble's index-entry tags (`(idx._(gentag._33._...))`, numbered in document order) are generated ids.
+ * 69: a reference entry whose name division holds more text than its heading and name line is read as written
+ *     (63 skipped the division after taking those two: a second paragraph in it was lost).
  */
-export const EXTRACT_RULE_VERSION = 68;
+export const EXTRACT_RULE_VERSION = 69;
 /**
  * The PDF extractor's own version (1: pdf-parse tables; 2: tables from geometry with rowPages, and
  * heading-guess limits; 3: unruled tables as reports set them (wrapped cells at the row pitch, bold

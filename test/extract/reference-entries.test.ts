@@ -127,3 +127,15 @@ test('an entry with text before its name division is read as written', async () 
   );
   assert.ok(doc.blocks.some((b) => b.text === 'old — an old command'));
 });
+
+test('a name division holding more than its heading and name line is read as written: no word is lost', async () => {
+  const html =
+    HEAD +
+    '<div class="chapter"><div class="titlepage"><h2 class="title"><a id="commands"></a>Commands</h2></div>' +
+    '<div class="refentry"><a id="tool-sync"></a><div class="refnamediv"><h2>Name</h2><p>tool-sync — Sync a mirror</p>' +
+    '<p>Deprecated since 2.0: use tool-mirror.</p></div>' +
+    '<div class="refsect1"><h2>Description</h2><p>Sync text.</p></div></div></div></body></html>';
+  const doc = await extractBytes(html, URL, 'text/html');
+  assert.ok(doc.blocks.some((b) => b.text === 'Deprecated since 2.0: use tool-mirror.'));
+  assert.ok(doc.blocks.some((b) => b.text === 'tool-sync — Sync a mirror'));
+});

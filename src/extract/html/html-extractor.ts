@@ -348,6 +348,12 @@ class HtmlWalker implements HtmlWalk {
     const line = findOne((n) => n.name === 'p', nameEl.children, true);
     if (line === null || textOfAtMost(line, 1).text === '') return false;
     const nameHeading = findOne((n) => HEADING_LEVEL.has(n.name), nameEl.children, true);
+    // The name element is read as the entry's heading (and its own heading): with more text than those
+    // two (a second paragraph, a note), it is read as written, so that no word is lost.
+    const named = normalizeSpace(textOfAtMost(nameEl, MAX_NAME_CHARS).text);
+    const lineText = normalizeSpace(textOfAtMost(line, MAX_NAME_CHARS).text);
+    const headingText = nameHeading === null ? '' : normalizeSpace(textOfAtMost(nameHeading, MAX_NAME_CHARS).text);
+    if (named.length > lineText.length + headingText.length + 1) return false;
     const ids: string[] = [];
     for (const c of before) {
       const id = anchorId(c) ?? firstStableId(c);
@@ -1074,6 +1080,9 @@ class HtmlWalker implements HtmlWalk {
     return this.writer.plainText(node);
   }
 }
+
+/** How much of a reference entry's name element is read to compare it with its heading and name line. */
+const MAX_NAME_CHARS = 4096;
 
 /** The longest heading read as a label (isLabelHeading): a label is a word or two. */
 const MAX_LABEL_CHARS = 64;
