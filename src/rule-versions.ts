@@ -209,8 +209,10 @@
  * 68: Scribble's index-entry tags (`(idx._(gentag._33._...))`, numbered in document order) are generated ids.
  * 69: a reference entry whose name division holds more text than its heading and name line is read as written
  *     (63 skipped the division after taking those two: a second paragraph in it was lost).
+ * 70: the name division is read once, bounded (512 characters; past them it is read as written), before it is
+ *     searched: reference entries nested in name divisions searched the ones below them at every level.
  */
-export const EXTRACT_RULE_VERSION = 69;
+export const EXTRACT_RULE_VERSION = 70;
 /**
  * The PDF extractor's own version (1: pdf-parse tables; 2: tables from geometry with rowPages, and
  * heading-guess limits; 3: unruled tables as reports set them (wrapped cells at the row pitch, bold

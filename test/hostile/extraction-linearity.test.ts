@@ -246,6 +246,33 @@ const CASES: Case[] = [
       return `<h2 id="a">Alg</h2><p>The frobnicate algorithm steps are:</p><ol><li>Let ${vars.join('')}.</li><li>Return.</li></ol>`;
     },
   },
+  {
+    // A reference entry's name element is searched for its line and heading: entries nested inside name
+    // elements must not search the ones below them again at every level.
+    name: 'DocBook: reference entries nested in their name divisions',
+    url: 'https://example.org/book.html',
+    contentType: 'text/html',
+    make: (n) =>
+      '<meta name="generator" content="DocBook XSL Stylesheets"><h1>Book</h1><h2>Commands</h2>' +
+      fill('<div class="refentry"><a id="e"></a><div class="refnamediv"><h2>Name</h2><p>e — entry</p>', n),
+  },
+  {
+    // Each bare line after a table of contents is looked for among the next entries, a window of them.
+    name: 'Plain text: a table of contents and its entries as bare lines in the opposite order',
+    url: 'https://example.test/notes.txt',
+    contentType: 'text/plain',
+    make: (n) => {
+      const count = Math.max(3, Math.floor(n / 40));
+      const entries = Array.from({ length: count }, (_, i) => `Entry ${i}`);
+      return `Notes\n\nTable of Contents\n\n${entries.join('\n')}\n\n${[...entries].reverse().join('\n\ntext\n\n')}\n`;
+    },
+  },
+  {
+    name: 'HTML: headings ending in a colon (labels), one after another',
+    url: 'https://example.org/',
+    contentType: 'text/html',
+    make: (n) => `<h2 id="h">H</h2>${fill('<h3>Parameters:</h3><p>x</p>', n)}`,
+  },
 ];
 
 /** About `size` characters of empty anchors, each with its own name (`<a name="p12"></a>`). */

@@ -343,14 +343,17 @@ class HtmlWalker implements HtmlWalk {
       if (cut || text.trim() !== '') return false;
       before.push(c);
     }
-    // A page that is one entry (GTK-Doc's, PostgreSQL's) is named by its title: read as written.
     if (nameEl === undefined) return false;
+    // Read once, bounded: the searches below then cost no more than this (entries nested in a name
+    // element, hostile or not, are not searched again at every level).
+    const whole = textOfAtMost(nameEl, MAX_NAME_CHARS);
+    if (whole.cut) return false;
     const line = findOne((n) => n.name === 'p', nameEl.children, true);
     if (line === null || textOfAtMost(line, 1).text === '') return false;
     const nameHeading = findOne((n) => HEADING_LEVEL.has(n.name), nameEl.children, true);
     // The name element is read as the entry's heading (and its own heading): with more text than those
     // two (a second paragraph, a note), it is read as written, so that no word is lost.
-    const named = normalizeSpace(textOfAtMost(nameEl, MAX_NAME_CHARS).text);
+    const named = normalizeSpace(whole.text);
     const lineText = normalizeSpace(textOfAtMost(line, MAX_NAME_CHARS).text);
     const headingText = nameHeading === null ? '' : normalizeSpace(textOfAtMost(nameHeading, MAX_NAME_CHARS).text);
     if (named.length > lineText.length + headingText.length + 1) return false;
@@ -1081,8 +1084,11 @@ class HtmlWalker implements HtmlWalk {
   }
 }
 
-/** How much of a reference entry's name element is read to compare it with its heading and name line. */
-const MAX_NAME_CHARS = 4096;
+/**
+ * How much of a reference entry's name element is read to compare it with its heading and name line
+ * ("Name", "flatpak-remote — Configuration for a remote"); past it, the element is read as written.
+ */
+const MAX_NAME_CHARS = 512;
 
 /** The longest heading read as a label (isLabelHeading): a label is a word or two. */
 const MAX_LABEL_CHARS = 64;
