@@ -211,8 +211,10 @@
  *     (63 skipped the division after taking those two: a second paragraph in it was lost).
  * 70: the name division is read once, bounded (512 characters; past them it is read as written), before it is
  *     searched: reference entries nested in name divisions searched the ones below them at every level.
+ * 71: plain text: a table of contents ("Table of Contents", "Contents:") with a heading after it heads a section
+ *     of its own, one level below the one open, holding its list (apparatus; the next heading closes it).
  */
-export const EXTRACT_RULE_VERSION = 70;
+export const EXTRACT_RULE_VERSION = 71;
 /**
  * The PDF extractor's own version (1: pdf-parse tables; 2: tables from geometry with rowPages, and
  * heading-guess limits; 3: unruled tables as reports set them (wrapped cells at the row pitch, bold

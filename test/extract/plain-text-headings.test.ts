@@ -398,8 +398,10 @@ test('chapters numbered `Chapter N.` and `Appendix A.`, and the bare section lin
   assert.deepEqual(
     doc.sections.map((s) => [s.level, s.number ?? null, s.heading]),
     [
+      [1, null, 'Table of Contents'],
       [1, null, 'Acknowledgements'],
       [1, '1', 'Formats'],
+      [2, null, 'Table of Contents'],
       [2, null, 'Request Format'],
       [2, null, 'Reply Format'],
       [1, '2', 'Errors'],
@@ -413,8 +415,17 @@ test('chapters numbered `Chapter N.` and `Appendix A.`, and the bare section lin
   assert.equal(sectionOf('A request starts with its opcode.'), 'Request Format');
   assert.equal(sectionOf('Each error is 32 bytes.'), 'Errors');
   assert.equal(doc.sections.find((s) => s.heading === 'Errors' && s.level === 2)?.parentId, doc.sections.find((s) => s.number === 'A')?.id);
-  // The chapter's own contents stay text: no word is lost.
-  assert.ok(doc.blocks.some((b) => b.text === 'Request Format Reply Format'));
+  // Each table of contents heads a section holding its list, the document's apparatus, which the next
+  // heading closes; no word is lost.
+  const contents = doc.sections.filter((s) => s.heading === 'Table of Contents');
+  assert.deepEqual(
+    contents.map((s) => s.normativityReason),
+    ['heading:table of contents', 'heading:table of contents'],
+  );
+  const list = doc.blocks.find((b) => b.text === 'Request Format Reply Format');
+  assert.equal(list?.sectionId, contents[1]!.id);
+  assert.equal(doc.sections.find((s) => s.heading === 'Request Format')?.parentId, doc.sections.find((s) => s.number === '1')?.id);
+  assert.equal(doc.blocks.find((b) => b.text === 'A request starts with its opcode.')?.normativityReason, 'default-authority');
 });
 
 test('outlines numbered `1.1:` under `Chapter 1:` (a FAQ), and an annex’s clauses `A.1`, `A.2.1`, are sections', async () => {
@@ -483,6 +494,7 @@ test('outlines numbered `1.1:` under `Chapter 1:` (a FAQ), and an annex’s clau
 });
 
 test('a table of contents whose entries are not lines of their own later, or fewer than three, names no heading', async () => {
+  // Nor does it head a section when no heading follows it: the rest of the text is no part of it.
   const text = [
     'Notes',
     '',

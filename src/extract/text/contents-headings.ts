@@ -24,7 +24,7 @@ const MATCH_WINDOW = 20;
 const MIN_MATCHES = 3;
 const MAX_ENTRY_LENGTH = 100;
 /** The contents' own heading: `Table of Contents`, `Contents`, `TABLE OF CONTENTS`, `Contents:`. */
-const CONTENTS_LINE = /^\s*(?:table\s+of\s+)?contents:?\s*$/i;
+export const CONTENTS_LINE = /^\s*(?:table\s+of\s+)?contents:?\s*$/i;
 /** A list mark before an entry: `o`, `•`, `*`, `-`, `+`, `?` (a bullet lynx could not show). */
 const ENTRY_MARK = /^(?:[o•*\-+?·]\s+)/u;
 /** A label before a title: `Chapter 8.`, `Appendix A.`, `1.`, `2.1.`, `2.1:`, `A.`. */

@@ -1,6 +1,6 @@
 import type { DocumentBuilder } from '../document-builder.js';
 import { resolveOverstrike } from './man-text.js';
-import { contentsHeadings } from './contents-headings.js';
+import { CONTENTS_LINE, contentsHeadings } from './contents-headings.js';
 
 export interface TextExtractResult {
   title: string;
@@ -91,6 +91,9 @@ export function extractPlainText(source: string, builder: DocumentBuilder): Text
   // A title underlined as the top heading (`=====` first) names the document, wherever it stands;
   // else the text's first line does.
   let title = boundedTitle([...headings.values()].find((h) => h.number === null && h.level === 1)?.text ?? '');
+  // The last line that heads a section: a table of contents before it is one of the text's own (below).
+  let lastHeading = -1;
+  for (const at of headings.keys()) lastHeading = Math.max(lastHeading, at);
   let i = 0;
   while (i < lines.length) {
     while (i < lines.length && lines[i]!.text.trim() === '') i++;
@@ -98,6 +101,22 @@ export function extractPlainText(source: string, builder: DocumentBuilder): Text
     let first = i;
     while (i < lines.length && lines[i]!.text.trim() !== '') i++;
     const heading = headings.get(first);
+    // A table of contents ("Table of Contents", "Contents:") in a text with headings after it heads a
+    // section of its own, one level below the section open, that holds its list: the contents are the
+    // document's apparatus (the family's "contents" heading), and the next heading closes them
+    // (document-builder.ts). xmlto's text repeats a chapter's contents under each chapter heading.
+    if (heading === undefined && first < lastHeading && CONTENTS_LINE.test(lines[first]!.text) && !/^\s/.test(lines[first]!.text)) {
+      const line = lines[first]!;
+      builder.openSection({
+        fragment: null,
+        heading: line.text.trim().replace(/:$/, ''),
+        level: Math.min((builder.currentSection?.level ?? 0) + 1, 6),
+        number: null,
+        span: { unit: 'utf16-source', start: line.start, end: line.end, line: line.line },
+      });
+      first += 1;
+      if (first >= i) continue;
+    }
     if (heading !== undefined) {
       const line = lines[first]!;
       builder.openSection({
