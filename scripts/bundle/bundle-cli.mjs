@@ -11,7 +11,7 @@
 //   programs that import ./cli).
 // Dependencies with their own file layout (pdfjs, got, ajv runtime, ...) stay external; the small
 // pure-JS ones on the query path and those every stage worker loads (htmlparser2, domhandler,
-// domutils, css-select, pako: about 40 files, 35 ms of a worker's 155 ms start on Node 20) are
+// domutils, css-select, css-what, pako: about 40 files, 35 ms of a worker's 155 ms start on Node 20) are
 // inlined, as their published code: the bundle never swaps or rewrites a dependency's modules.
 import { copyFileSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
@@ -27,7 +27,9 @@ const inputs = ['dist/src', 'types/cli.d.ts', 'package.json', 'package-lock.json
 const outputs = ['cli.js', 'stage-worker.js', 'query-main.cjs', 'stage-worker-main.cjs', 'cli.d.ts'].map((name) => `dist/bundle/${name}`);
 const resolve = (files) => files.map((file) => path.join(root, file));
 if (upToDate(resolve(outputs), resolve(inputs))) process.exit(0);
-const INLINED = new Set(['clipanion', 'stemmer', 'css-select', 'domhandler', 'domutils', 'htmlparser2', 'pako']);
+// css-what is ES modules only: a CommonJS bundle that required it would load it through Node 20's
+// require(esm), which can abort a worker thread (v8 IsGraphAsync on an uninstantiated module).
+const INLINED = new Set(['clipanion', 'stemmer', 'css-select', 'css-what', 'domhandler', 'domutils', 'htmlparser2', 'pako']);
 const pkg = JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8'));
 const external = Object.keys(pkg.dependencies).filter((name) => !INLINED.has(name));
 external.push('typanion'); // clipanion imports it lazily; it is a dependency of its own
@@ -85,15 +87,27 @@ await build({
   define: { 'import.meta.url': '__bundleUrl' },
   banner: { js: `${cjsBundle.banner.js}\nconst __bundleUrl = require("node:url").pathToFileURL(__filename).href;` },
 });
+const packageName = (specifier) =>
+  specifier
+    .split('/')
+    .slice(0, specifier.startsWith('@') ? 2 : 1)
+    .join('/');
 for (const name of ['query-main.cjs', 'stage-worker-main.cjs']) {
   const file = path.join(root, 'dist/bundle', name);
   const source = readFileSync(file, 'utf8');
   const routed = source.replace(/\bimport\(("[^"]+")\)/g, (call, specifier) => {
-    if (!external.includes(JSON.parse(specifier).split('/')[0])) throw new Error(`${name}: unexpected ${call}`);
+    if (!external.includes(packageName(JSON.parse(specifier)))) throw new Error(`${name}: unexpected ${call}`);
     return `__bundleImport(${specifier})`;
   });
   // The banner's fallback is the only import() left.
   if (routed.split(/\bimport\(/).length !== 2) throw new Error(`${name}: an import() the launcher cannot serve`);
+  // A CommonJS bundle may require CommonJS packages only: an ES-module-only one would go through
+  // require(esm), experimental on Node 20. Inline such a package or import() it.
+  for (const [, specifier] of routed.matchAll(/\brequire\("([^"]+)"\)/g)) {
+    if (specifier.startsWith('node:') || !external.includes(packageName(specifier))) continue;
+    const manifest = JSON.parse(readFileSync(path.join(root, 'node_modules', packageName(specifier), 'package.json'), 'utf8'));
+    if (manifest.type === 'module') throw new Error(`${name}: requires the ES-module-only ${specifier}; add it to INLINED`);
+  }
   writeFileSync(file, routed);
 }
 

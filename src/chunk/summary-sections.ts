@@ -63,7 +63,7 @@ function isSummary(block: Block, page: string, sectionOf: ReadonlyMap<string, st
   const lines = block.text.split('\n');
   let named = 0;
   for (const line of lines) {
-    const cells = line.replace(/^\s*(?:[-*\u2022]|\d+[.)])\s+/, '').split(' | ');
+    const cells = line.replace(LIST_MARK, '').split(' | ');
     if (cells.some((cell) => names.some((name) => cell.trimStart().startsWith(name)))) named++;
   }
   return named >= MIN_SUMMARY_LINKS && named * 2 >= lines.length;
@@ -82,7 +82,7 @@ function isLinkList(block: Block, links: unknown): boolean {
   for (const link of links as { text?: unknown }[]) if (typeof link.text === 'string') texts.add(normalized(link.text));
   const lines = block.text.split('\n');
   if (lines.length < MIN_LINK_LIST_ITEMS) return false;
-  if (block.kind === 'list') return lines.every((line) => texts.has(normalized(line.replace(/^\s*(?:[-*\u2022]|\d+[.)])\s+/, ''))));
+  if (block.kind === 'list') return lines.every((line) => texts.has(normalized(line.replace(LIST_MARK, ''))));
   // A table of links: each row a link, beside cells that are only a number or a mark ("1.3 | The
   // Reader", "► | Language Model"), as a contents sidebar lays them out.
   return lines.every((line) => {
@@ -93,6 +93,9 @@ function isLinkList(block: Block, links: unknown): boolean {
 
 /** A section number before a link's text in one cell ("1.3.1 Delimiters and Dispatch"). */
 const SECTION_NUMBER = /^\d+(?:\.\d+)*\.?\s+/;
+
+/** The mark a list block's text gives each item (`- `, `• `, `1. `). */
+const LIST_MARK = /^\s*(?:[-*\u2022]|\d+[.)])\s+/;
 
 /** A list needs this many items, each a link, to be a list of links. */
 const MIN_LINK_LIST_ITEMS = 2;

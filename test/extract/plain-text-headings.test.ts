@@ -514,3 +514,49 @@ test('a table of contents whose entries are not lines of their own later, or few
   const doc = await extractBytes(text, URL, 'text/plain');
   assert.deepEqual(doc.sections, []);
 });
+
+/**
+ * Generated texts whose headings only their table of contents names: a random tree of bare titles (up
+ * to three deep, indented in the contents), each heading a body paragraph, with one-line paragraphs
+ * that no entry names scattered between. Every title is a section at its depth, in order, and every
+ * paragraph is in the section it follows.
+ */
+test('generated tables of contents name exactly their bare heading lines, at the depth they indent them', async () => {
+  const next = seededRandom(40);
+  const words = ['Request', 'Reply', 'Format', 'Errors', 'Keys', 'Events', 'Setup', 'Limits', 'Fields', 'Encoding'];
+  for (let round = 0; round < 30; round++) {
+    const titles: [number, string][] = [];
+    const walk = (depth: number): void => {
+      const count = 1 + Math.floor(next() * 3);
+      for (let k = 0; k < count; k++) {
+        const title = `${words[Math.floor(next() * words.length)]} ${words[Math.floor(next() * words.length)]} ${titles.length}`;
+        titles.push([depth, title]);
+        if (depth < 3 && next() < 0.4) walk(depth + 1);
+      }
+    };
+    walk(1);
+    while (titles.length < 3) titles.push([1, `Appendix ${titles.length}`]);
+    const lines = ['Generated Protocol', '', 'Table of Contents', ''];
+    for (const [depth, title] of titles) lines.push(`${'    '.repeat(depth - 1)}${title}`);
+    lines.push('');
+    const bodies: [string, string][] = [];
+    titles.forEach(([, title], i) => {
+      lines.push(title, '');
+      const body = `Body of ${title}, which says what it is about.`;
+      bodies.push([body, title]);
+      lines.push(body, '');
+      if (next() < 0.3) lines.push(`Decoy line ${i}`, '', `More text after decoy ${i}.`, '');
+    });
+    const doc = await extractBytes(lines.join('\n'), URL, 'text/plain');
+    const named = doc.sections.filter((s) => s.heading !== 'Table of Contents');
+    assert.deepEqual(
+      named.map((s) => [s.level, s.heading]),
+      titles,
+      `round ${round}`,
+    );
+    for (const [body, title] of bodies) {
+      const block = doc.blocks.find((b) => b.text === body);
+      assert.equal(doc.sections.find((s) => s.id === block?.sectionId)?.heading, title, `round ${round}: ${body}`);
+    }
+  }
+});
