@@ -254,11 +254,12 @@ export const EXTRACT_RULE_VERSION = 71;
  * "Background": 16 headings of a rule that was one section), not when it reads as a sentence, names a code
  * identifier or spreads over a table's columns); 15: a numbered line all in a monospaced font the body is not set
  * in is a listing's (a line number, an R session's output `9 NA 7 6`), a heading only when a dot ends its number
- * (an RFC reprinted in typewriter type). It enters the extraction
+ * (an RFC reprinted in typewriter type); 16: a paragraph or table the page's end interrupts records where each
+ * later page begins in its text (Block.pageStarts). It enters the extraction
  * config of PDF documents only, so bumping it rebuilds PDFs and leaves every other document's bytes
  * alone.
  */
-export const PDF_EXTRACTOR_VERSION = 15;
+export const PDF_EXTRACTOR_VERSION = 16;
 /**
  * 2: heading paths start with the document title (same shape for every extractor); chunks record the ids
  * inside their text; chunks of one algorithm block cite the steps they cover. 3: chunk files record the
@@ -278,8 +279,10 @@ export const PDF_EXTRACTOR_VERSION = 15;
  * whose items are links and nothing else, to any page ("See also"). 11: and a table whose rows are each a link
  * beside numbers or marks (a contents sidebar); the text before the first heading is weighed as a section of its
  * own, so a page's navigation there (Scribble's contents tables, outside any <nav>) is apparatus too.
+ * 12: a block that runs onto a later page (Block.pageStarts) marks where it does with a page anchor, and a
+ * piece of it cites the pages its own text is on (a table's rows on the next page cited its first page).
  */
-export const CHUNK_RULE_VERSION = 11;
+export const CHUNK_RULE_VERSION = 12;
 /**
  * Search-index file layout (5: sealed head with plain number lists, CRC-32-checked posting blocks and
  * compressed row blocks; 6: heading-path term frequencies in postings, duplicate-passage groups in the

@@ -63,6 +63,7 @@ export function sameChunkInput(a: Block, b: Block): boolean {
       a.normativity === b.normativity &&
       a.fragment === b.fragment &&
       a.page === b.page &&
+      samePageStarts(a.pageStarts, b.pageStarts) &&
       sameAnchors(a.anchors, b.anchors) &&
       sameStepTrees(a['steps'], b['steps']))
   );
@@ -72,6 +73,13 @@ function sameAnchors(a: Block['anchors'], b: Block['anchors']): boolean {
   if (a === b) return true;
   if (a === undefined || b === undefined || a.length !== b.length) return false;
   for (let i = 0; i < a.length; i++) if (a[i]!.id !== b[i]!.id || a[i]!.start !== b[i]!.start) return false;
+  return true;
+}
+
+function samePageStarts(a: Block['pageStarts'], b: Block['pageStarts']): boolean {
+  if (a === b) return true;
+  if (a === undefined || b === undefined || a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i]!.page !== b[i]!.page || a[i]!.start !== b[i]!.start) return false;
   return true;
 }
 
@@ -194,6 +202,9 @@ function chunkRun(doc: EvidenceDocument, run: RunEntry[], section: RunSection, o
         anchors.push([base, pageFragment(page)]);
       }
       for (const [at, id] of trimmedAnchors(entry.block, entry.text, lines)) anchors.push([base + at, id]);
+      // A block the page's end interrupts leaves the group on its last page (trimmedAnchors marks each).
+      const turns = entry.block.pageStarts;
+      if (turns !== undefined && turns.length > 0 && typeof page === 'number') page = Math.max(page, turns[turns.length - 1]!.page);
       base += entry.text.length + BLOCK_SEPARATOR.length;
     }
     const blocks = group.blocks.map((entry) => entry.block);
@@ -237,6 +248,7 @@ function chunkRun(doc: EvidenceDocument, run: RunEntry[], section: RunSection, o
       const reserved = leadIn === undefined ? 0 : leadIn.length + BLOCK_SEPARATOR.length;
       const pieces = splitLongText(text, options, lines?.lineStarts, options.maxChars - reserved);
       const blockAnchors = toCodePoints(text, trimmedAnchors(block, text, lines));
+      const pageOf = piecePages(block, blockAnchors);
       pieces.forEach((piece, index) => {
         const anchors = anchorsWithin(blockAnchors, piece.start, piece.end);
         const range = { start: piece.start, end: piece.end };
@@ -256,7 +268,7 @@ function chunkRun(doc: EvidenceDocument, run: RunEntry[], section: RunSection, o
               lines,
             ),
           );
-        } else push([block], makeChunk(doc, [block], piece.text, section.headingPath, index, range, anchors, lines));
+        } else push([block], makeChunk(doc, [block], piece.text, section.headingPath, index, range, anchors, lines, pageOf(piece.start)));
       });
       continue;
     }
@@ -308,14 +320,33 @@ interface LeadIn {
   length: number;
 }
 
+const PAGE_PREFIX = 'page=';
+
 /** A PDF page as the fragment a viewer opens at (RFC 8118). */
 export function pageFragment(page: number): string {
-  return `page=${page}`;
+  return `${PAGE_PREFIX}${page}`;
 }
 
 /** Whether an anchor id is a PDF page (pageFragment), not an id the source gives. */
 export function isPageFragment(id: string): boolean {
   return /^page=[1-9][0-9]*$/.test(id);
+}
+
+/**
+ * The page each piece of `block` starts on, asked in text order (code-point offsets, ascending): the
+ * last page anchor of the block at or before the piece's start, else the block's own page. One pass
+ * over the page anchors for all the pieces (an algorithm's many step anchors are not scanned per piece).
+ */
+function piecePages(block: Block, blockAnchors: readonly [number, string][]): (at: number) => number | undefined {
+  const turns: [number, number][] = [];
+  if (block.pageStarts !== undefined)
+    for (const [offset, id] of blockAnchors) if (isPageFragment(id)) turns.push([offset, Number(id.slice(PAGE_PREFIX.length))]);
+  let page = typeof block.page === 'number' ? block.page : undefined;
+  let next = 0;
+  return (at) => {
+    while (next < turns.length && turns[next]![0] <= at) page = turns[next++]![1];
+    return page;
+  };
 }
 
 /** Anchors in text order without an id equal to the one before it (a lead-in and its block often share their section's id). */
@@ -333,12 +364,16 @@ function makeChunk(
   anchors: [number, string][],
   /** stepLines of the only block, or of the cut block a piece is from, when it is an algorithm. */
   lines: StepLines | undefined,
+  /** A later piece of a block: the page it starts on (the block's page, or a later one it runs onto). */
+  firstPage?: number,
 ): Chunk {
   const first = blocks[0]!;
   const last = blocks[blocks.length - 1]!;
-  const pages = [...new Set(blocks.map((block) => block.page).filter((page): page is number => typeof page === 'number'))].sort(
-    (a, b) => a - b,
-  );
+  // The pages the text is on: where it starts, where each of its blocks starts, and each later page
+  // it runs onto (a page anchor: a block starts there, or a block the page's end interrupts goes on).
+  const onPages = [firstPage ?? first.page, ...blocks.slice(1).map((block) => block.page)];
+  for (const [, id] of anchors) if (isPageFragment(id)) onPages.push(Number(id.slice(PAGE_PREFIX.length)));
+  const pages = [...new Set(onPages.filter((page): page is number => typeof page === 'number'))].sort((a, b) => a - b);
   const citation: Citation = {
     sourceUrl: doc.sourceUrl,
     fragment: first.fragment ?? doc.fragment,
@@ -384,6 +419,10 @@ function trimmedAnchors(block: Block, trimmed: string, lines: StepLines | undefi
   if (block.fragment !== null) anchors.push([0, block.fragment]);
   const lead = block.text.length - block.text.trimStart().length;
   for (const anchor of block.anchors ?? []) anchors.push([Math.min(trimmed.length, Math.max(0, anchor.start - lead)), anchor.id]);
+  // A block the page's end interrupts (a PDF paragraph or table continued on the next page): each later
+  // page where it begins, as the group's page anchors mark a block that starts a later page.
+  for (const { page, start } of block.pageStarts ?? [])
+    anchors.push([Math.min(trimmed.length, Math.max(0, start - lead)), pageFragment(page)]);
   // An algorithm's steps keep their source ids in the step tree: each is an anchor where its line starts.
   if (block.kind === 'algorithm') {
     if (lines !== undefined) {

@@ -64,7 +64,7 @@ function isSummary(block: Block, page: string, sectionOf: ReadonlyMap<string, st
   let named = 0;
   for (const line of lines) {
     const cells = line.replace(LIST_MARK, '').split(' | ');
-    if (cells.some((cell) => names.some((name) => cell.trimStart().startsWith(name)))) named++;
+    if (cells.some((cell) => startsWithAny(cell.trimStart(), names))) named++;
   }
   return named >= MIN_SUMMARY_LINKS && named * 2 >= lines.length;
 }
@@ -100,9 +100,18 @@ const LIST_MARK = /^\s*(?:[-*\u2022]|\d+[.)])\s+/;
 /** A list needs this many items, each a link, to be a list of links. */
 const MIN_LINK_LIST_ITEMS = 2;
 
-function normalized(text: string): string {
-  return text.replace(/\s+/g, ' ').trim();
+function startsWithAny(text: string, prefixes: readonly string[]): boolean {
+  return prefixes.some((prefix) => text.startsWith(prefix));
 }
+
+/** Runs of whitespace as one space, none at either end. */
+function normalized(text: string): string {
+  // Most texts are already so: testing allocates nothing, replacing would copy them.
+  return IRREGULAR_SPACE.test(text) ? text.replace(/\s+/g, ' ').trim() : text;
+}
+
+/** Whitespace that normalized() changes: at either end, in a run, or other than a space. */
+const IRREGULAR_SPACE = /^\s|\s$|\s\s|[^\S ]/;
 
 function withoutFragment(url: string): string {
   const hash = url.indexOf('#');
@@ -111,6 +120,7 @@ function withoutFragment(url: string): string {
 
 /** A fragment as the id it names (percent-decoded where it is well formed). */
 function decodedFragment(fragment: string): string {
+  if (!fragment.includes('%')) return fragment;
   try {
     return decodeURIComponent(fragment);
   } catch {

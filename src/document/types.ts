@@ -92,7 +92,17 @@ export interface Block {
   span?: Record<string, unknown>;
   /** Ids of elements inside the block, in text order: the UTF-16 offset into `text` where each begins. */
   anchors?: { id: string; start: number }[];
+  /**
+   * PDF: where each later page begins in `text` (UTF-16 offset), in order, for a block the page's end
+   * interrupts (a paragraph or a table continued on the next page); absent for a block on one page.
+   */
+  pageStarts?: PageStart[];
   [extra: string]: unknown;
+}
+
+export interface PageStart {
+  page: number;
+  start: number;
 }
 
 export interface Diagnostic {

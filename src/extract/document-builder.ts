@@ -1,5 +1,5 @@
 import { apparatusReason, isApparatusReason } from '../document/apparatus.js';
-import type { Authority, Block, Diagnostic, Normativity, Section } from '../document/types.js';
+import type { Authority, Block, Diagnostic, Normativity, PageStart, Section } from '../document/types.js';
 import { compareCodeUnits } from '../store/canonical-json.js';
 import { findKeywords, type KeywordSpan } from './bcp14.js';
 import { MAX_OUTLINE_DEPTH, MAX_SOURCE_ID_LENGTH } from './input-bounds.js';
@@ -123,6 +123,8 @@ export interface BlockDraft {
   rows?: string[][];
   /** PDF tables: the page of each row in `rows` (a table may continue across pages). */
   rowPages?: number[];
+  /** PDF: where each later page begins in `text` (Block.pageStarts). */
+  pageStarts?: PageStart[];
   /** Cells spanning several slots (their text fills every slot they cover in header/rows). */
   spans?: TableSpan[];
   entries?: { terms: string[]; definitions: string[] }[];
@@ -400,6 +402,7 @@ export class DocumentBuilder {
     block.normativityReason = reason;
     if (draft.ordered !== undefined) block.ordered = draft.ordered;
     if (draft.page !== undefined) block.page = draft.page;
+    if (draft.pageStarts !== undefined && draft.pageStarts.length > 0) block.pageStarts = draft.pageStarts;
     if (draft.rowPages) block.rowPages = draft.rowPages;
     if (draft.rows) block.rows = draft.rows;
     block.sectionId = sectionId;

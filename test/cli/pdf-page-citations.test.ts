@@ -1,7 +1,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import fs from 'node:fs';
 import { Rig } from '../helpers/rig.js';
-import { tablePdf, type TextSpec } from '../helpers/table-pdf.js';
+import { splitOverPages, tablePdf, type TextSpec } from '../helpers/table-pdf.js';
 
 /**
  * A PDF passage has no source id to cite, so a hit cites its first page as the fragment a PDF viewer
@@ -142,6 +143,79 @@ test('hits of one PDF section on different pages keep their rank among other sec
     assert.equal(shown.length, 3, JSON.stringify(shown));
     assert.equal(shown.indexOf('Towing page=4'), 2, `the other section's weaker hit comes after both pages: ${JSON.stringify(shown)}`);
     assert.deepEqual(new Set(shown.slice(0, 2)), new Set(['Line Maintenance page=1', 'Line Maintenance page=3']), JSON.stringify(shown));
+  } finally {
+    rig.cleanup();
+  }
+});
+
+interface DocumentBlock {
+  text: string;
+  page: number;
+  pageStarts?: { page: number; start: number }[];
+}
+
+/**
+ * A paragraph the page's end interrupts mid-sentence goes on at the next page's first line, and a table
+ * goes on in rows on the next page: each is one block over both pages. A match in the part on the later
+ * page cites that page, and a piece of the block cut wholly from that part is on that page alone (it
+ * cited the block's first page, the page before the one the reader needs).
+ */
+test('a paragraph or table continued on the next page: its later part cites the later page', async () => {
+  const rig = new Rig();
+  try {
+    const filler = (n: number, page: number): TextSpec[] =>
+      Array.from({ length: n }, (_, i) => ({
+        x: 72,
+        top: 110 + i * 13,
+        size: 10,
+        text: `the scheduler keeps ordinary queue entries in arrival order while nothing else is waiting ${page}-${i} and`,
+      }));
+    const page1: TextSpec[] = [
+      { x: 72, top: 72, size: 20, text: 'Retry Policy' },
+      { x: 72, top: 97, size: 10, text: 'Every request has a retry budget, and when a request fails' },
+      ...filler(50, 1),
+    ];
+    const page2: TextSpec[] = [
+      { x: 72, top: 72, size: 10, text: 'after the budget is spent the client waits for the cooldown timer' },
+      { x: 72, top: 85, size: 10, text: 'before it sends anything more to the same origin.' },
+    ];
+    const alerts = [
+      ['Alert', 'Code', 'Meaning'],
+      ...Array.from({ length: 80 }, (_, i) => [`ALERT_${i}`, String(i), i === 75 ? 'unrecognized server name' : `reason number ${i}`]),
+    ];
+    // 40 rows a page: the table's text is about two and a half chunks long, its last piece all on page 4.
+    const parts = splitOverPages({ rows: alerts, columnWidths: [120, 60, 200], x: 72, top: 90, rules: 'grid' }, 40, false);
+    rig.write({
+      'guide.pdf': tablePdf([{ texts: page1 }, { texts: page2 }, { tables: [parts[0]!] }, { tables: [parts[1]!] }]),
+      'map.json': JSON.stringify([{ sourceUrl: 'https://example.test/guide.pdf', localPath: 'guide.pdf', contentType: 'application/pdf' }]),
+      'episteme.json': JSON.stringify({ manualIngest: 'map.json' }),
+    });
+    assert.equal((await rig.exec(['build', '--json'])).code, 0);
+    const [documentFile] = fs.readdirSync(rig.path('specs')).filter((name) => name.startsWith('example-test-guide-pdf.'));
+    const blocks = (JSON.parse(rig.read(`specs/${documentFile}`)) as { payload: { blocks: DocumentBlock[] } }).payload.blocks;
+    const paragraph = blocks.find((b) => b.text.includes('cooldown timer'))!;
+    assert.equal(paragraph.page, 1, 'one paragraph over both pages');
+    assert.equal(paragraph.pageStarts?.length, 1);
+    assert.equal(paragraph.pageStarts![0]!.page, 2);
+    assert.ok(
+      paragraph.text.slice(paragraph.pageStarts![0]!.start).startsWith('after the budget is spent'),
+      JSON.stringify(paragraph.pageStarts),
+    );
+    const table = blocks.find((b) => b.text.includes('unrecognized server name'))!;
+    assert.equal(table.page, 3);
+    assert.deepEqual(
+      table.pageStarts?.map((s) => [s.page, table.text.slice(s.start).split('\n')[0]]),
+      [[4, 'ALERT_40 | 40 | reason number 40']],
+    );
+
+    const cite = async (query: string): Promise<{ fragment: string; pages: number[] }> =>
+      (await rig.exec(['query', query, '--limit', '1', '--json'])).json!.data!.hits[0]!.citation;
+    const cooldown = await cite('cooldown timer same origin');
+    assert.equal(cooldown.fragment, 'page=2');
+    assert.ok(cooldown.pages.includes(2), JSON.stringify(cooldown));
+    const alert = await cite('unrecognized server name alert');
+    assert.equal(alert.fragment, 'page=4');
+    assert.deepEqual(alert.pages, [4], 'a piece cut from the rows on page 4 is on page 4 alone');
   } finally {
     rig.cleanup();
   }

@@ -302,3 +302,44 @@ test('an algorithm of 4n steps is chunked in about 4x the time of n steps, every
   );
   assert.ok(ratio <= LINEAR_RATIO, `4n steps took ${ratio.toFixed(1)}x n steps`);
 });
+
+test('a PDF table over 4n pages is chunked in about 4x the time of n pages, each piece on its own pages', () => {
+  const table = (pages: number): EvidenceDocument => {
+    const rows = Array.from({ length: pages * 40 }, (_, i) => `ALERT_${i} | ${i} | reason number ${i}`);
+    const pageStarts: { page: number; start: number }[] = [];
+    let start = 0;
+    rows.forEach((row, i) => {
+      if (i > 0 && i % 40 === 0) pageStarts.push({ page: i / 40 + 1, start });
+      start += row.length + 1;
+    });
+    const block: Block = {
+      id: 'alerts',
+      sectionId: 's1',
+      fragment: null,
+      text: rows.join('\n'),
+      kind: 'table',
+      normativity: 'informative',
+    };
+    return { ...FETCH_DOC, blocks: [{ ...block, page: 1, pageStarts }] };
+  };
+  const small = table(500);
+  const large = table(2_000);
+  const chunks = chunkDocument(small, DEFAULT_CHUNK_OPTIONS);
+  // Each piece is on the pages its rows are on: the first on page 1, the last on page 500 only.
+  assert.equal(chunks[0]!.citation.pages?.[0], 1);
+  assert.deepEqual(chunks[chunks.length - 1]!.citation.pages, [500]);
+  for (const chunk of chunks) {
+    const rowPage = (text: string): number => Math.floor(Number(/ALERT_(\d+)/.exec(text)![1]) / 40) + 1;
+    const pages = chunk.citation.pages!;
+    const last = chunk.text
+      .split('\n')
+      .filter((line) => line.startsWith('ALERT_'))
+      .pop()!;
+    assert.equal(pages[pages.length - 1], rowPage(last), `${chunk.chunkId} ends on the page of its last row`);
+  }
+  const ratio = bestRatio(
+    () => chunkDocument(large, DEFAULT_CHUNK_OPTIONS),
+    () => chunkDocument(small, DEFAULT_CHUNK_OPTIONS),
+  );
+  assert.ok(ratio <= LINEAR_RATIO, `4n pages took ${ratio.toFixed(1)}x n pages`);
+});

@@ -1,5 +1,5 @@
 import type { DocumentBuilder, ListItem } from '../document-builder.js';
-import type { Section } from '../../document/types.js';
+import type { PageStart, Section } from '../../document/types.js';
 import { normalizeSpace } from '../text-sink.js';
 import { scriptText } from '../scripts.js';
 import { EpistemeError } from '../../failure.js';
@@ -1349,9 +1349,12 @@ async function extractLoaded(
         if (monospaced.has(i.font)) monoChars += i.str.length;
       }
       const code = apart && chars > 0 && 2 * monoChars >= chars;
-      const open = (): Paragraph => ({ lines: [line], page: p, start, endPage: p, end, turn: 1, code });
+      const open = (): Paragraph => ({ lines: [line], page: p, start, endPage: p, end, turn: 1, turns: [], code });
       const extend = (into: Paragraph): void => {
-        if (into.endPage !== p) into.turn = into.lines.length;
+        if (into.endPage !== p) {
+          into.turn = into.lines.length;
+          into.turns.push({ line: into.lines.length, page: p });
+        }
         into.lines.push(line);
         into.end = end;
         into.endPage = p;
@@ -1447,14 +1450,28 @@ function emitTable(builder: DocumentBuilder, table: Table): void {
   const first = table.parts[0]!;
   const lastPage = table.parts[table.parts.length - 1]!.page;
   const points = (units: number): number => Math.round(units / QUANTUM);
+  const lines = rows.map((r) => r.join(' | '));
+  // Where each later page's first row begins in the text (row k + 1 is table.rows[k + 1]).
+  const pageStarts: PageStart[] = [];
+  let start = 0;
+  let page = first.page;
+  lines.forEach((line, k) => {
+    const rowPage = k === 0 ? first.page : table.rows[k]!.page;
+    if (rowPage > page) {
+      page = rowPage;
+      pageStarts.push({ page, start });
+    }
+    start += line.length + 1;
+  });
   builder.addBlock({
     kind: 'table',
-    text: rows.map((r) => r.join(' | ')).join('\n'),
+    text: lines.join('\n'),
     fragment: null,
     header: rows.slice(0, 1),
     rows: rows.slice(1),
     rowPages: table.rows.slice(1).map((r) => r.page),
     page: first.page,
+    pageStarts,
     span: {
       page: first.page,
       ...(lastPage !== first.page ? { endPage: lastPage } : {}),
@@ -1574,6 +1591,8 @@ interface Paragraph {
   endPage: number;
   end: number;
   turn: number;
+  /** The lines that start a later page: the index in `lines` of each, with its page. */
+  turns: { line: number; page: number }[];
   code: boolean;
 }
 
@@ -1608,16 +1627,29 @@ function continuesParagraph(para: Paragraph, line: Line, lastIndent: number, ind
  * growing string about its end flattens it every time: quadratic in the paragraph's length).
  */
 function joinLines(texts: string[]): string {
+  return joinedLines(texts).text;
+}
+
+/** joinLines, with the UTF-16 offset in the text where each line starts. */
+function joinedLines(texts: string[]): { text: string; starts: number[] } {
   const parts: string[] = [];
+  const starts: number[] = [];
+  let length = 0;
   for (const text of texts) {
     const last = parts.length > 0 ? parts[parts.length - 1]! : '';
     if (parts.length === 0) parts.push(text);
     else if (last.endsWith('-') && /[a-z]/.test(last.charAt(last.length - 2)) && /^[a-z]/.test(text)) {
       parts[parts.length - 1] = last.slice(0, -1);
+      length -= 1;
       parts.push(text);
-    } else parts.push(' ', text);
+    } else {
+      parts.push(' ', text);
+      length += 1;
+    }
+    starts.push(length);
+    length += text.length;
   }
-  return parts.join('');
+  return { text: parts.join(''), starts };
 }
 
 /** At most this many lines continue a heading: a longer run in a heading's type is a display block. */
@@ -1673,7 +1705,10 @@ function headingContinuations(lines: Line[], at: number, furniture: Set<Line>, c
 
 function emitParagraph(builder: DocumentBuilder, para: Paragraph): void {
   const { lines, page } = para;
-  const text = joinLines(lines.map((l) => l.text));
+  const { text, starts } = joinedLines(lines.map((l) => l.text));
+  // A paragraph the page's end interrupts: where its later pages begin, so a chunk of its second
+  // half cites the page that half is on.
+  const pageStarts = para.turns.map(({ line, page }) => ({ page, start: starts[line]! }));
   const bullet = lines.length > 0 && BULLET.test(lines[0]!.text);
   const items: ListItem[] | undefined = bullet ? [{ text: text.replace(BULLET, '') }] : undefined;
   builder.addBlock({
@@ -1683,6 +1718,7 @@ function emitParagraph(builder: DocumentBuilder, para: Paragraph): void {
     items,
     ordered: bullet ? /^\d|^\(/.test(lines[0]!.text) : undefined,
     page,
+    pageStarts,
     span: { unit: 'utf16-page-text', ...paragraphSpan(para) },
   });
 }
