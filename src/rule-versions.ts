@@ -213,8 +213,9 @@
  *     searched: reference entries nested in name divisions searched the ones below them at every level.
  * 71: plain text: a table of contents ("Table of Contents", "Contents:") with a heading after it heads a section
  *     of its own, one level below the one open, holding its list (apparatus; the next heading closes it).
+ * 72: Doxygen's numbered anchors (`a116_WARN_AS_ERROR`, `autotoc_md12`) are generated ids.
  */
-export const EXTRACT_RULE_VERSION = 71;
+export const EXTRACT_RULE_VERSION = 72;
 /**
  * The PDF extractor's own version (1: pdf-parse tables; 2: tables from geometry with rowPages, and
  * heading-guess limits; 3: unruled tables as reports set them (wrapped cells at the row pitch, bold
@@ -281,8 +282,9 @@ export const PDF_EXTRACTOR_VERSION = 16;
  * own, so a page's navigation there (Scribble's contents tables, outside any <nav>) is apparatus too.
  * 12: a block that runs onto a later page (Block.pageStarts) marks where it does with a page anchor, and a
  * piece of it cites the pages its own text is on (a table's rows on the next page cited its first page).
+ * 13: Doxygen's numbered anchors are generated ids (at one offset, a stable id wins over them).
  */
-export const CHUNK_RULE_VERSION = 12;
+export const CHUNK_RULE_VERSION = 13;
 /**
  * Search-index file layout (5: sealed head with plain number lists, CRC-32-checked posting blocks and
  * compressed row blocks; 6: heading-path term frequencies in postings, duplicate-passage groups in the

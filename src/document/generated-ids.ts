@@ -6,13 +6,15 @@
  * docutils' numbered ids (`id3`, given to a duplicate or unnamed target); DocBook XSL's ids made of
  * the element's position in the tree (`id-1.5.7.13.18.7`); pandoc's code blocks and their lines,
  * numbered in document order (`cb5`, `cb5-12`); HeVeA's index-entry anchors (`hevea_default12`);
- * Scribble's (Racket's documentation) index-entry tags, `(idx._(gentag._33._(lib._scribblings/...)))`.
+ * Scribble's (Racket's documentation) index-entry tags, `(idx._(gentag._33._(lib._scribblings/...)))`;
+ * Doxygen's numbered anchors: `a116_WARN_AS_ERROR` (the counter before an option's name, beside the
+ * `cfg_warn_as_error` its manual links to) and `autotoc_md12` (a Markdown heading without an id).
  * Extraction asks it of the anchor opening a passage, queries of the id a citation names.
  */
 export function isGeneratedId(id: string): boolean {
   return (
     /^(?:(?:ref|term)-for-|rfc\.xref\.|rfc\.iref\.)/.test(id) ||
-    /^(?:index-\d+|id\d+|id-\d+(?:\.\d+)+|cb\d+(?:-\d+)?|hevea_default\d+)$/.test(id) ||
+    /^(?:index-\d+|id\d+|id-\d+(?:\.\d+)+|cb\d+(?:-\d+)?|hevea_default\d+|a\d+_[A-Z][A-Z0-9_]*|autotoc_md\d+)$/.test(id) ||
     id.startsWith('(idx._(gentag._') ||
     /[\u2460-\u24ff\u2776-\u2793]/u.test(id)
   );

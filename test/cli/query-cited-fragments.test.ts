@@ -236,3 +236,42 @@ test('query: a window spanning two API entries cites the entry that matches the 
     rig.cleanup();
   }
 });
+
+/**
+ * Doxygen's manual of its configuration lists each option as an entry of one long definition list: the
+ * id its index links to (`cfg_warn_as_error`) sits in an empty paragraph at the end of the entry before,
+ * and the entry's description starts with a numbered anchor (`a116_WARN_AS_ERROR`, the option's place
+ * in the list), which moves when an option is added before it. A question about the option is cited
+ * at the id a reader's link names.
+ */
+test('query: an option of a Doxygen configuration list is cited at its link id, not its numbered anchor', async () => {
+  const rig = new Rig();
+  try {
+    const entry = (n: number, tag: string, text: string): string =>
+      `<p class="enddd"><a class="anchor" id="cfg_${tag.toLowerCase()}"></a></p>\n</dd>\n<dt><code>${tag}</code></dt>\n` +
+      `<dd><p class="startdd"><a id="a${n}_${tag}" name="a${n}_${tag}"></a> ${text}</p>\n`;
+    const page = `<!DOCTYPE html><html><head><title>Doxygen: Configuration</title></head><body>
+<h1>Configuration</h1>
+<h2><a class="anchor" id="config_warnings"></a>Configuration options related to warning and progress messages</h2>
+<dl><dt><code>QUIET</code></dt><dd><p class="startdd"><a id="a112_QUIET" name="a112_QUIET"></a> The QUIET tag turns the messages off.</p>
+${entry(113, 'WARNINGS', 'The WARNINGS tag turns warning messages on or off.')}${entry(
+  116,
+  'WARN_AS_ERROR',
+  'If WARN_AS_ERROR is FAIL_ON_WARNINGS the run goes on to the end and then exits with a non-zero status.',
+)}${entry(117, 'WARN_FORMAT', 'The WARN_FORMAT tag says how a warning message is printed.')}
+</dd></dl></body></html>`;
+    rig.write({
+      'config.html': page,
+      'map.json': JSON.stringify([
+        { sourceUrl: 'https://www.doxygen.nl/manual/config.html', localPath: 'config.html', contentType: 'text/html' },
+      ]),
+      'episteme.json': JSON.stringify({ manualIngest: 'map.json' }),
+    });
+    assert.equal((await rig.exec(['build', '--json'])).code, 0);
+    const hit = (await rig.exec(['query', 'finish the run but exit with a non-zero status on warnings', '--limit', '1', '--json'])).json!
+      .data!.hits[0]!;
+    assert.equal(hit.citation.fragment, 'cfg_warn_as_error');
+  } finally {
+    rig.cleanup();
+  }
+});

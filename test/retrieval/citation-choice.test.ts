@@ -258,6 +258,10 @@ test('a generated back-reference id is never cited when a stable id covers the m
   // Scribble's index-entry tags, numbered in document order; its part ids are stable.
   assert.ok(isGeneratedId('(idx._(gentag._33._(lib._scribblings/reference/reference..scrbl)))'));
   assert.ok(!isGeneratedId('(part._parse-pair)'));
+  // Doxygen's numbered anchors (its option counter, a Markdown heading's table-of-contents number).
+  for (const generated of ['a116_WARN_AS_ERROR', 'a21_DOXYFILE_ENCODING', 'autotoc_md12']) assert.ok(isGeneratedId(generated), generated);
+  for (const stable of ['cfg_warn_as_error', 'a1b2', 'a35d44897a44b4bb3b7c01108c1812a37', 'a_WARN', 'autotoc_md', 'area51_Zone'])
+    assert.ok(!isGeneratedId(stable), stable);
   // The nearest stable anchor before the match, even when a generated one is nearer.
   const anchors: [number, string][] = [
     [0, 'concept-header'],
