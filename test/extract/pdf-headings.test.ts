@@ -690,3 +690,44 @@ test('without an outline, a line in bold body type standing alone over the text 
     'a bold sentence stays text',
   );
 });
+
+test('without an outline, numbered titles ending in a full stop open sections when the document sets them so on three pages', async () => {
+  // Plain TeX (PARI/GP's tutorial) sets "1. Greetings!." and "12.1. Elements.": the title in bold, the
+  // stop after it in roman. Its 60 pages were one section. A page of bold numbered steps ("1. Open the
+  // file.") is not such a style: one page only, so those stay text.
+  const titled = (page: number, number: string, title: string, size: number): TextSpec[] => {
+    const label = `${number} ${title}`;
+    return [
+      { x: 72, top: 72, size, text: label, bold: true },
+      { x: 72 + textWidth(label, size), top: 72, size, text: '.' },
+      ...Array.from({ length: 5 }, (_, i) => ({
+        x: 72,
+        top: 100 + i * 13,
+        size: 10,
+        text: `Text ${i + 1} of part p${page}q, in roman type.`,
+      })),
+    ];
+  };
+  const pages: PageSpec[] = [
+    { texts: titled(1, '1.', 'Greetings!', 12) },
+    { texts: titled(2, '2.', 'Warming up', 12) },
+    { texts: titled(3, '2.1.', 'Elements', 10) },
+    { texts: titled(4, '3.', 'The Remaining Types, bnr', 12) },
+  ];
+  const doc = await extractBytes(tablePdf(pages), 'https://example.test/tutorial.pdf', 'application/pdf');
+  const sectionOf = (page: number): string | undefined =>
+    doc.sections.find((s) => s.id === doc.blocks.find((b) => b.text.includes(`p${page}q`))?.sectionId)?.heading;
+  assert.equal(sectionOf(1), '1. Greetings!.');
+  assert.equal(sectionOf(2), '2. Warming up.');
+  assert.equal(sectionOf(3), '2.1. Elements.');
+  assert.equal(sectionOf(4), '3. The Remaining Types, bnr.');
+
+  const steps: TextSpec[] = [{ x: 72, top: 60, size: 10, text: 'Before you start, do these steps in order.' }];
+  ['1. Open the file.', '2. Save a copy.', '3. Close the editor.'].forEach((step, i) => {
+    steps.push({ x: 72, top: 90 + i * 40, size: 10, text: step, bold: true });
+    steps.push({ x: 72, top: 104 + i * 40, size: 10, text: `Details of step ${i + 1} follow here in roman type.` });
+  });
+  const plain = await extractBytes(tablePdf([{ texts: steps }]), 'https://example.test/steps.pdf', 'application/pdf');
+  assert.ok(!plain.sections.some((s) => /Open the file/.test(s.heading)), JSON.stringify(plain.sections.map((s) => s.heading)));
+  assert.ok(plain.blocks.some((b) => b.text.includes('1. Open the file.')));
+});

@@ -1137,6 +1137,8 @@ async function extractLoaded(
   if (pageLines.slice(1).some((lines) => lines.some((l) => !furniture.has(l) && l.height >= firstPageLargest - 0.5)))
     firstPageLargest = Infinity;
   const hung = outline.length === 0 ? hangingHeadings(pageLines, new Set([...furniture, ...contents]), bodyFont) : new Map<Line, number>();
+  const periodTitles =
+    outline.length === 0 ? periodEndedTitles(pageLines, new Set([...furniture, ...contents]), bodyFont, bodyHeight) : new Set<Line>();
   result.title = metadataTitle(result.metadata['title']);
   // Headings come from the outline, which rarely names the document: its first page's title does.
   if (result.title === '' && outline.length > 0 && pageLines[0]) result.title = firstPageTitle(pageLines[0], bodyHeight, furniture);
@@ -1288,8 +1290,8 @@ async function extractLoaded(
             // A numbered line set in a font of its own (bold) at body size or more: LaTeX's subsections
             // are 1.2 times the body, many reports' headings are bold body text.
             (numbered !== null &&
-              !/[.,;:]$/.test(line.text) &&
-              (line.height >= bodyHeight * 1.15 || (apart && line.height >= bodyHeight * deep))) ||
+              (!/[.,;:]$/.test(line.text) || periodTitles.has(line)) &&
+              (line.height >= bodyHeight * 1.15 || ((apart || periodTitles.has(line)) && line.height >= bodyHeight * deep))) ||
             // Unnumbered, a line 1.15 times the body in a font of its own at its column's left edge:
             // LaTeX's \subsection* ("Preamble"); a title page's centred author and date lines are not.
             (line.height >= bodyHeight * 1.15 &&
@@ -1892,6 +1894,36 @@ async function readOutline(doc: Awaited<ReturnType<PdfJs['getDocument']>['promis
   }
   // Outline order is reading order only when pages never go backwards.
   return out;
+}
+
+/** Pages that must hold a numbered title ending in a full stop before such lines are read as headings. */
+const MIN_PERIOD_TITLE_PAGES = 3;
+
+/**
+ * The numbered titles that end in a full stop, as plain TeX and some LaTeX classes set them ("1.
+ * Greetings!.", "12.4. Class Field Theory, bnr."): a line in a font of its own (bold) at body size or
+ * more, its number ending in a dot, a short capitalised title after it that does not read as a sentence
+ * and holds no other full stop. A document's own style, so only when it sets such titles on
+ * MIN_PERIOD_TITLE_PAGES pages at least: a page of bold numbered steps ("1. Open the file.") is not one.
+ */
+function periodEndedTitles(pageLines: Line[][], skip: ReadonlySet<Line>, bodyFont: string, bodyHeight: number): Set<Line> {
+  const found = new Set<Line>();
+  const pages = new Set<number>();
+  pageLines.forEach((lines, p) => {
+    for (const line of lines) {
+      if (skip.has(line) || line.height < bodyHeight * 0.95 || !line.text.endsWith('.')) continue;
+      const numbered = DOTTED_NUMBERED_HEADING.exec(line.text);
+      if (numbered === null) continue;
+      const title = line.text.slice(numbered[0].length - 1, -1);
+      if (title.length > 60 || title.includes('. ') || readsAsSentence(title)) continue;
+      // Its words in a font of its own; the stop after them may be the body's (plain TeX sets "Greetings!" in
+      // bold and the full stop in roman).
+      if (!line.items.every((i) => !/[\p{L}\p{N}]/u.test(i.str) || (i.font !== '' && i.font !== bodyFont))) continue;
+      found.add(line);
+      pages.add(p);
+    }
+  });
+  return pages.size >= MIN_PERIOD_TITLE_PAGES ? found : new Set();
 }
 
 /**
