@@ -731,3 +731,31 @@ test('without an outline, numbered titles ending in a full stop open sections wh
   assert.ok(!plain.sections.some((s) => /Open the file/.test(s.heading)), JSON.stringify(plain.sections.map((s) => s.heading)));
   assert.ok(plain.blocks.some((b) => b.text.includes('1. Open the file.')));
 });
+
+test('without an outline, a numbered title whose words are in a font of their own is a heading, its number in the body type', async () => {
+  // amsart (the mvtnorm paper in R News) centres "1. A Simple Example": the number in roman, the title
+  // in small capitals, at body size. Its 6 pages were no section. A formula after a number is no title.
+  const texts: TextSpec[] = [];
+  let top = 72;
+  const section = (number: string, title: string, label: string): void => {
+    const x = 200;
+    texts.push({ x, top, size: 10, text: number }, { x: x + textWidth(`${number} `, 10), top, size: 10, text: title, bold: true });
+    top += 20;
+    for (let i = 0; i < 3; i++) {
+      texts.push({ x: 72, top, size: 10, text: `Text ${i + 1} of ${label}, set in the body's roman type here.` });
+      top += 12;
+    }
+    top += 10;
+  };
+  section('1.', 'A Simple Example', 'p1q');
+  section('2.', 'Details', 'p2q');
+  texts.push({ x: 72, top, size: 10, text: '2' }, { x: 90, top, size: 10, text: 'x_(n-1) + s^2', bold: true });
+  top += 16;
+  texts.push({ x: 72, top, size: 10, text: 'Text after the formula, set in the body type again.' });
+  const doc = await extractBytes(tablePdf([{ texts }]), 'https://example.test/paper.pdf', 'application/pdf');
+  const sectionOf = (label: string): string | undefined =>
+    doc.sections.find((s) => s.id === doc.blocks.find((b) => b.text.includes(label))?.sectionId)?.heading;
+  assert.equal(sectionOf('p1q'), '1. A Simple Example');
+  assert.equal(sectionOf('p2q'), '2. Details');
+  assert.ok(!doc.sections.some((s) => s.heading.includes('x_(n-1)')), JSON.stringify(doc.sections.map((s) => s.heading)));
+});

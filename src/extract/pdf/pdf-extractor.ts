@@ -1253,6 +1253,10 @@ async function extractLoaded(
       // Set apart from the body: no run of the line in the body's font. A heading may mix fonts (a
       // bold heading with a bold italic variable or a bold code name: "4.1.1. Set response's CSP list").
       const apart = line.items.every((i) => i.str.trim() === '' || (i.font !== '' && i.font !== bodyFont));
+      // A numbered title's words set apart, its number in the body's type (amsart sets "1." in roman and
+      // "A Simple Example" in small capitals): runs without a letter may be in any font. Only for a title
+      // that starts with a capital (NUMBERED_HEADING): a formula after a number is no title.
+      const titleApart = line.items.every((i) => !/\p{L}/u.test(i.str) || (i.font !== '' && i.font !== bodyFont));
       // A line of a listing (it and a line next to it all in a monospaced font the body is not set in):
       // a number opening it is a line number or output (an R session's `9 NA 7 6`, a macro listing's
       // `2 \newcount`), not a section's, unless a dot ends it as an RFC reprinted in typewriter type
@@ -1291,7 +1295,7 @@ async function extractLoaded(
             // are 1.2 times the body, many reports' headings are bold body text.
             (numbered !== null &&
               (!/[.,;:]$/.test(line.text) || periodTitles.has(line)) &&
-              (line.height >= bodyHeight * 1.15 || ((apart || periodTitles.has(line)) && line.height >= bodyHeight * deep))) ||
+              (line.height >= bodyHeight * 1.15 || ((titleApart || periodTitles.has(line)) && line.height >= bodyHeight * deep))) ||
             // Unnumbered, a line 1.15 times the body in a font of its own at its column's left edge:
             // LaTeX's \subsection* ("Preamble"); a title page's centred author and date lines are not.
             (line.height >= bodyHeight * 1.15 &&
