@@ -5,6 +5,7 @@ import { codePointLength } from '../../src/chunk/text-boundaries.js';
 import { EpistemeError } from '../../src/failure.js';
 import type { Block, EvidenceDocument } from '../../src/document/types.js';
 import { ALL_DOCS, FETCH_DOC, HTTP_DOC, makeDocument, PDF_DOC } from './fixtures.js';
+import { seededRandom } from '../helpers/random.js';
 
 test('small blocks of one section and one normativity merge; others stay apart', () => {
   const chunks = chunkDocument(HTTP_DOC, DEFAULT_CHUNK_OPTIONS);
@@ -342,4 +343,52 @@ test('a PDF table over 4n pages is chunked in about 4x the time of n pages, each
     () => chunkDocument(small, DEFAULT_CHUNK_OPTIONS),
   );
   assert.ok(ratio <= LINEAR_RATIO, `4n pages took ${ratio.toFixed(1)}x n pages`);
+});
+
+test('generated PDF blocks continued over pages: every chunk is on exactly the pages its own text is on', () => {
+  // Blocks (paragraphs and tables) whose later pages begin at random offsets, grouped and cut at random
+  // bounds. A chunk's pages are those whose text it holds: the page its text starts on and each page
+  // that begins inside it; its fragment for a match at its start is its first page.
+  const random = seededRandom(41);
+  for (let round = 0; round < 40; round++) {
+    let page = 1;
+    const blocks: Block[] = [];
+    const count = 1 + Math.floor(random() * 4);
+    for (let b = 0; b < count; b++) {
+      const lines = Array.from({ length: 3 + Math.floor(random() * 40) }, (_, i) => `row ${b}-${i} holds words here`);
+      const text = lines.join('\n');
+      const first = page;
+      const pageStarts: { page: number; start: number }[] = [];
+      let start = 0;
+      lines.forEach((line, i) => {
+        if (i > 0 && random() < 0.15) pageStarts.push({ page: ++page, start });
+        start += line.length + 1;
+      });
+      const kind = random() < 0.5 ? 'table' : 'paragraph';
+      blocks.push({ id: `b${b}`, sectionId: 's1', fragment: null, text, kind, normativity: 'informative', page: first, pageStarts });
+      if (random() < 0.5) page++;
+    }
+    // The page of each character of the document's blocks, to check chunks against.
+    const pageAt = (block: Block, at: number): number => {
+      let p = block.page!;
+      for (const s of block.pageStarts ?? []) if (s.start <= at) p = s.page;
+      return p;
+    };
+    const maxChars = 80 + Math.floor(random() * 600);
+    const chunks = chunkDocument({ ...FETCH_DOC, blocks }, { maxChars, overlapChars: Math.floor(maxChars / 5) });
+    for (const chunk of chunks) {
+      const expected = new Set<number>();
+      const ids = chunk.citation.blockIds;
+      for (const id of ids) {
+        const block = blocks.find((x) => x.id === id)!;
+        const range = ids.length === 1 && chunk.citation.textRange ? chunk.citation.textRange : { start: 0, end: block.text.length };
+        for (let at = range.start; at < range.end; at++) if (block.text[at] !== '\n') expected.add(pageAt(block, at));
+      }
+      assert.deepEqual(
+        chunk.citation.pages,
+        [...expected].sort((a, b) => a - b),
+        `round ${round}, ${chunk.chunkId}`,
+      );
+    }
+  }
 });

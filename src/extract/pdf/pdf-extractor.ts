@@ -1256,7 +1256,7 @@ async function extractLoaded(
       // A numbered title's words set apart, its number in the body's type (amsart sets "1." in roman and
       // "A Simple Example" in small capitals): runs without a letter may be in any font. Only for a title
       // that starts with a capital (NUMBERED_HEADING): a formula after a number is no title.
-      const titleApart = line.items.every((i) => !/\p{L}/u.test(i.str) || (i.font !== '' && i.font !== bodyFont));
+      const titleApart = wordsApart(line, bodyFont);
       // A line of a listing (it and a line next to it all in a monospaced font the body is not set in):
       // a number opening it is a line number or output (an R session's `9 NA 7 6`, a macro listing's
       // `2 \newcount`), not a section's, unless a dot ends it as an RFC reprinted in typewriter type
@@ -1900,6 +1900,11 @@ async function readOutline(doc: Awaited<ReturnType<PdfJs['getDocument']>['promis
   return out;
 }
 
+/** Whether a line's words are all in fonts other than the body's: runs without a letter (a number, a stop) may be in any. */
+function wordsApart(line: Line, bodyFont: string): boolean {
+  return line.items.every((i) => !/\p{L}/u.test(i.str) || (i.font !== '' && i.font !== bodyFont));
+}
+
 /** Pages that must hold a numbered title ending in a full stop before such lines are read as headings. */
 const MIN_PERIOD_TITLE_PAGES = 3;
 
@@ -1922,7 +1927,7 @@ function periodEndedTitles(pageLines: Line[][], skip: ReadonlySet<Line>, bodyFon
       if (title.length > 60 || title.includes('. ') || readsAsSentence(title)) continue;
       // Its words in a font of its own; the stop after them may be the body's (plain TeX sets "Greetings!" in
       // bold and the full stop in roman).
-      if (!line.items.every((i) => !/[\p{L}\p{N}]/u.test(i.str) || (i.font !== '' && i.font !== bodyFont))) continue;
+      if (!wordsApart(line, bodyFont)) continue;
       found.add(line);
       pages.add(p);
     }
