@@ -329,7 +329,12 @@ export function pageFragment(page: number): string {
 
 /** Whether an anchor id is a PDF page (pageFragment), not an id the source gives. */
 export function isPageFragment(id: string): boolean {
-  return /^page=[1-9][0-9]*$/.test(id);
+  return pageOfFragment(id) !== undefined;
+}
+
+/** The page a page fragment (pageFragment) opens at; undefined for any other id. */
+function pageOfFragment(id: string): number | undefined {
+  return /^page=[1-9][0-9]*$/.test(id) ? Number(id.slice(PAGE_PREFIX.length)) : undefined;
 }
 
 /**
@@ -340,7 +345,10 @@ export function isPageFragment(id: string): boolean {
 function piecePages(block: Block, blockAnchors: readonly [number, string][]): (at: number) => number | undefined {
   const turns: [number, number][] = [];
   if (block.pageStarts !== undefined)
-    for (const [offset, id] of blockAnchors) if (isPageFragment(id)) turns.push([offset, Number(id.slice(PAGE_PREFIX.length))]);
+    for (const [offset, id] of blockAnchors) {
+      const turn = pageOfFragment(id);
+      if (turn !== undefined) turns.push([offset, turn]);
+    }
   let page = typeof block.page === 'number' ? block.page : undefined;
   let next = 0;
   return (at) => {
@@ -372,7 +380,7 @@ function makeChunk(
   // The pages the text is on: where it starts, where each of its blocks starts, and each later page
   // it runs onto (a page anchor: a block starts there, or a block the page's end interrupts goes on).
   const onPages = [firstPage ?? first.page, ...blocks.slice(1).map((block) => block.page)];
-  for (const [, id] of anchors) if (isPageFragment(id)) onPages.push(Number(id.slice(PAGE_PREFIX.length)));
+  for (const [, id] of anchors) onPages.push(pageOfFragment(id));
   const pages = [...new Set(onPages.filter((page): page is number => typeof page === 'number'))].sort((a, b) => a - b);
   const citation: Citation = {
     sourceUrl: doc.sourceUrl,
