@@ -260,11 +260,13 @@ export const EXTRACT_RULE_VERSION = 72;
  * ("1. Greetings!.", plain TeX's style) are headings when the document sets them on three pages or more; 18: a
  * numbered title whose words are in a font of their own is one with its number in the body's type (amsart's "1." in
  * roman before "A Simple Example" in small capitals); 19: one test of a title's words set apart for both (a number
- * or a stop may be in any font in a full-stop title too). It enters the extraction
+ * or a stop may be in any font in a full-stop title too); 20: the first line of a numbered contents entry whose
+ * title wraps (no leader, no page number; its next line an entry starting right of it) is the contents' too. It
+ * enters the extraction
  * config of PDF documents only, so bumping it rebuilds PDFs and leaves every other document's bytes
  * alone.
  */
-export const PDF_EXTRACTOR_VERSION = 19;
+export const PDF_EXTRACTOR_VERSION = 20;
 /**
  * 2: heading paths start with the document title (same shape for every extractor); chunks record the ids
  * inside their text; chunks of one algorithm block cite the steps they cover. 3: chunk files record the

@@ -215,6 +215,39 @@ test('a table of contents with dot leaders is neither a table, nor sections, nor
   assert.ok(!doc.blocks.some((b) => b.page === 1), doc.blocks.map((b) => b.text).join('\n'));
 });
 
+test('a table of contents entry whose title wraps leaves no line of it as text', async () => {
+  // xcolor's list of figures: "10 Alternating row colors in tables: \\rowcolors vs." and below it, where
+  // the titles start, "\\rowcolors* . . . 36". The first line has neither leader nor page number, so it
+  // stayed a paragraph of the contents' section, a short chunk holding the title's every word that
+  // outranked the page the title names.
+  const leader = '. . . . . . . . . . . . . . . . . . . .';
+  const toc: TextSpec[] = [{ x: 72, top: 60, size: 14, text: 'Contents', bold: true }];
+  let top = 90;
+  const entry = (number: string, lines: string[]): void => {
+    toc.push({ x: 88, top, size: 10, text: number });
+    lines.forEach((text, k) => {
+      toc.push({ x: 112, top, size: 10, text });
+      if (k === lines.length - 1) toc.push({ x: 330, top, size: 10, text: leader }, { x: 530, top, size: 10, text: '2' });
+      top += 12;
+    });
+  };
+  entry('1.1', ['Scope']);
+  entry('1.2', ['Conditional requests for sources that', 'changed since the last capture']);
+  entry('1.3', ['Bounds']);
+  const body: TextSpec[] = [{ x: 72, top: 60, size: 14, text: '1 Capturing sources', bold: true }];
+  let y = 90;
+  for (const line of wrap('A capture records the bytes a server sent for one source at one time, in a few words of prose.', 460, 10)) {
+    body.push({ x: 72, top: y, size: 10, text: line });
+    y += 13;
+  }
+  const doc = await extractBytes(tablePdf([{ texts: toc }, { texts: body }]), 'https://example.test/toc.pdf', 'application/pdf');
+  assert.deepEqual(
+    doc.blocks.filter((b) => b.page === 1).map((b) => b.text),
+    [],
+  );
+  assert.ok(doc.blocks.some((b) => b.page === 2 && b.text.startsWith('A capture records')));
+});
+
 test("a man page's headings hang left of its text (.SH level 2, .SS level 3); an option's term starts a paragraph", async () => {
   // groff -man through ps2pdf: .SH headings bold at the margin (72), .SS bold at 87, the text at 108
   // and .TP descriptions at 144, all at the body's size. grep(1), ls(1) and tar(1) had no section

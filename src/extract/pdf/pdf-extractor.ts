@@ -692,8 +692,30 @@ function tableOfContents(pageLines: Line[][], furniture: Set<Line>): Set<Line> {
     // Grow the runs of leader entries over their neighbours that end in a page number.
     // A neighbour of another size (the first heading after the contents, "1. Introduction") is none.
     const beside = (k: number, n: number): boolean => toc[n] === true && Math.abs(lines[n]!.height - lines[k]!.height) <= 1;
+    // Where entries start (their numbers' columns), from the leader entries: a numbered title that
+    // wraps leaves its first line without leader or page number ("10 Alternating row colors in tables:
+    // \rowcolors vs." above "\rowcolors* . . . 36"), starting where entries start, its next line right
+    // of it. Numbered only: the lines of a back-of-book index or a change history start there too.
+    const entryStarts = lines.filter((_, k) => leader[k]).map((l) => l.x);
+    const wrappedTitle = (k: number): boolean => {
+      const line = lines[k]!;
+      const next = lines[k + 1];
+      return (
+        next !== undefined &&
+        NUMBERED_HEADING.test(line.text) &&
+        toc[k + 1] === true &&
+        next.column === line.column &&
+        next.x > line.x + line.height &&
+        entryStarts.some((x) => Math.abs(x - line.x) <= 1)
+      );
+    };
     const grow = (k: number): void => {
-      if (!toc[k] && (beside(k, k - 1) || beside(k, k + 1)) && (pageNumbered(lines[k]!) || LIST_MARKED.test(lines[k]!.text))) toc[k] = true;
+      if (
+        !toc[k] &&
+        (beside(k, k - 1) || beside(k, k + 1)) &&
+        (pageNumbered(lines[k]!) || LIST_MARKED.test(lines[k]!.text) || (beside(k, k + 1) && wrappedTitle(k)))
+      )
+        toc[k] = true;
     };
     // One pass down and one up reach what repeated passes would (whether a line may join does not
     // depend on the others): repeating them until nothing changed took a pass per line a run grew upwards.
