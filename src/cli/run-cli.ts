@@ -84,6 +84,8 @@ export async function runCli(argv: string[], commands: CommandTable): Promise<nu
   }
   const gone = currentFolderGone(argv);
   if (gone !== null) return gone;
+  const crowded = tooManyArguments(argv);
+  if (crowded !== null) return crowded;
   let command: ReturnType<typeof cli.process>;
   try {
     command = cli.process(argv, context);
@@ -110,6 +112,26 @@ export async function runCli(argv: string[], commands: CommandTable): Promise<nu
     return output.failure({ code: 'usage-error', ...describeParseError(cli, commands, parsed, problem) });
   }
   return cli.run(command, context);
+}
+
+/**
+ * The most arguments a command line may hold. clipanion's parser copies the words read so far at each
+ * word, so its time grows with the square of their number (8,000 words: 15 s and 600 MB before any
+ * bound of the command was checked); a thousand is 0.4 s, more than any command needs: `build` with no
+ * target builds all, `--shard` splits them, and a query's words are bounded at 4,096 characters.
+ */
+export const MAX_ARGUMENTS = 1024;
+
+/** A usage error, before parsing, for a command line longer than MAX_ARGUMENTS; null otherwise. */
+function tooManyArguments(argv: readonly string[]): number | null {
+  if (argv.length <= MAX_ARGUMENTS) return null;
+  const name = argv.find((a) => !a.startsWith('-')) ?? 'episteme';
+  const output = new Output(name, argv.includes('--json'), 'never', stdoutWriter, stderr);
+  return output.failure({
+    code: 'usage-error',
+    message: `The command line holds ${argv.length} arguments; Episteme reads at most ${MAX_ARGUMENTS}.`,
+    hint: 'Name no target to build all of them, split the build with --shard I/N, or shorten the query to its key words.',
+  });
 }
 
 /**

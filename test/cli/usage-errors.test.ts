@@ -154,3 +154,23 @@ test('paths in messages are relative to the current folder', async () => {
     rig.cleanup();
   }
 });
+
+test('a command line of thousands of words is refused at once, before it is parsed', async () => {
+  // clipanion's parse time grows with the square of the words: 8,000 query words took 15 s and 600 MB
+  // before the query's own bound (4,096 characters) was checked, and `build` with 8,000 targets as long
+  // before it said `unknown-target`.
+  const rig = new Rig();
+  try {
+    const words = Array.from({ length: 5000 }, () => 'a');
+    for (const args of [['query', ...words], ['build', ...words]]) {
+      const e = await usage(rig, args);
+      assert.match(e.message, /The command line holds 500[12] arguments; Episteme reads at most 1024\./);
+      assert.match(e.hint, /--shard I\/N/);
+    }
+    // A thousand is still read: the query's own bound speaks.
+    const q = await usage(rig, ['query', ...words.slice(0, 1000).map(() => 'abcde')]);
+    assert.match(q.message, /query words take at most 4096 characters/);
+  } finally {
+    rig.cleanup();
+  }
+});
