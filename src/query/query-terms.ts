@@ -28,6 +28,8 @@ export interface ParsedQuery {
   requiredTerms: string[];
   /** Each --term value's scoring terms in the order it says them (repeats kept): where proximity finds its word pairs. */
   sequences: string[][];
+  /** Scoring terms that are two query words written together (joined-words.ts), with those words' terms. */
+  joinedParts?: ReadonlyMap<string, readonly [string, string]>;
 }
 
 export function parseQueryTerms(inputs: readonly string[]): ParsedQuery {

@@ -16,6 +16,7 @@ import { codePointLength } from '../chunk/text-boundaries.js';
 import { citedFragment, foldNearDuplicates, mostOpenable, NEAR_DUPLICATE_DEPTH, stableAnchorOffsets } from './citation-choice.js';
 import { headingNames, namedTerms } from './named-ids.js';
 import { containsPhrase, parseQueryTerms } from './query-terms.js';
+import { withJoinedWords, withoutParts } from './joined-words.js';
 import { expandQuery, FEEDBACK_CHUNKS } from './feedback.js';
 import { DOCUMENT_WEIGHT, documentLengths, documentPostings, type DocumentPostings } from './document-context.js';
 import {
@@ -213,7 +214,7 @@ export function runQuery(index: LoadedSearchIndex, request: QueryRequest): Query
   requireInteger('max total chars', request.maxTotalChars, 1);
   const accept = chunkFilter(index, request);
   const collapse = request.collapse ?? true;
-  let query = parseQueryTerms(request.terms);
+  let query = withJoinedWords(parseQueryTerms(request.terms), request.terms, index);
   if (request.expand === true) query = expandQuery(index, query, rankChunks(index, query, accept, FEEDBACK_CHUNKS, collapse).top);
   const scored = rankChunks(index, query, accept, request.offset + request.limit, collapse);
   const page = scored.top.slice(request.offset, request.offset + request.limit);
@@ -356,7 +357,13 @@ export function rankChunks(
       if (required.has(term)) return empty();
       continue;
     }
-    const list = decodePostings(index, termIndex);
+    const parts = query.joinedParts?.get(term);
+    const list = parts === undefined ? decodePostings(index, termIndex) : withoutParts(index, decodePostings(index, termIndex), parts);
+    if (list.ordinals.length === 0) {
+      postings.push(undefined);
+      perDocumentOfTerm.push(undefined);
+      continue;
+    }
     postings.push(list);
     const { ordinals, tfs, headingTfs } = list;
     const weight = termWeight(chunkCount, ordinals.length, queryWeightOf(query, t), index.k1Milli, index.bMilli, index.totalLength);

@@ -162,7 +162,10 @@ test('a command line of thousands of words is refused at once, before it is pars
   const rig = new Rig();
   try {
     const words = Array.from({ length: 5000 }, () => 'a');
-    for (const args of [['query', ...words], ['build', ...words]]) {
+    for (const args of [
+      ['query', ...words],
+      ['build', ...words],
+    ]) {
       const e = await usage(rig, args);
       assert.match(e.message, /The command line holds 500[12] arguments; Episteme reads at most 1024\./);
       assert.match(e.hint, /--shard I\/N/);

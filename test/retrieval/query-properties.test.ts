@@ -9,6 +9,7 @@ import { PROXIMITY_DEPTH } from '../../src/query/proximity.js';
 import { checkSnippet, loadDevCorpus, random } from './corpus-helpers.js';
 import { citedFragment, stableAnchorOffsets } from '../../src/query/citation-choice.js';
 import { parseQueryTerms } from '../../src/query/query-terms.js';
+import { withJoinedWords } from '../../src/query/joined-words.js';
 import { matchOffset } from '../../src/query/snippet.js';
 import { ALL_DOCS } from './fixtures.js';
 import { scaled } from '../helpers/scale.js';
@@ -70,7 +71,8 @@ test('random queries and options respect every bound and cite real chunks', asyn
         if (rand() < 0.15) request[key] = [pick(values(key))];
       }
       const response = runQuery(index, request);
-      const scoringTerms = new Set(parseQueryTerms(request.terms).scoringTerms);
+      // The words the query scores: the ones it says, and pairs of them the index holds written together.
+      const scoringTerms = new Set(withJoinedWords(parseQueryTerms(request.terms), request.terms, index).scoringTerms);
       assert.ok(response.hits.length <= request.limit, context);
       assert.equal(response.offset, request.offset, context);
       assert.equal(response.limit, request.limit, context);
