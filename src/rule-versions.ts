@@ -214,8 +214,9 @@
  * 71: plain text: a table of contents ("Table of Contents", "Contents:") with a heading after it heads a section
  *     of its own, one level below the one open, holding its list (apparatus; the next heading closes it).
  * 72: Doxygen's numbered anchors (`a116_WARN_AS_ERROR`, `autotoc_md12`) are generated ids.
+ * 73: so are the index targets CMake's Sphinx domain puts on each mention (`index-0-prop_tgt:LINK_LIBRARIES`).
  */
-export const EXTRACT_RULE_VERSION = 72;
+export const EXTRACT_RULE_VERSION = 73;
 /**
  * The PDF extractor's own version (1: pdf-parse tables; 2: tables from geometry with rowPages, and
  * heading-guess limits; 3: unruled tables as reports set them (wrapped cells at the row pitch, bold
@@ -289,8 +290,9 @@ export const PDF_EXTRACTOR_VERSION = 20;
  * 12: a block that runs onto a later page (Block.pageStarts) marks where it does with a page anchor, and a
  * piece of it cites the pages its own text is on (a table's rows on the next page cited its first page).
  * 13: Doxygen's numbered anchors are generated ids (at one offset, a stable id wins over them).
+ * 14: so are CMake's Sphinx index targets on mentions (`index-0-generator:Xcode`).
  */
-export const CHUNK_RULE_VERSION = 13;
+export const CHUNK_RULE_VERSION = 14;
 /**
  * Search-index file layout (5: sealed head with plain number lists, CRC-32-checked posting blocks and
  * compressed row blocks; 6: heading-path term frequencies in postings, duplicate-passage groups in the

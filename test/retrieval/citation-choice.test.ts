@@ -262,6 +262,13 @@ test('a generated back-reference id is never cited when a stable id covers the m
   for (const generated of ['a116_WARN_AS_ERROR', 'a21_DOXYFILE_ENCODING', 'autotoc_md12']) assert.ok(isGeneratedId(generated), generated);
   for (const stable of ['cfg_warn_as_error', 'a1b2', 'a35d44897a44b4bb3b7c01108c1812a37', 'a_WARN', 'autotoc_md', 'area51_Zone'])
     assert.ok(!isGeneratedId(stable), stable);
+  // CMake's Sphinx domain targets each mention of a property, command or generator for its index, numbered
+  // by the mentions before it: the rank-1 hit for a question about COMPILE_LANGUAGE cited the mention of
+  // Xcode in its paragraph. A Texinfo index entry that starts with a number is a name (its text, escaped).
+  for (const generated of ['index-0-prop_tgt:LINK_LIBRARIES', 'index-0-generator:Xcode', 'index-12-command:target_link_libraries'])
+    assert.ok(isGeneratedId(generated), generated);
+  for (const stable of ['index-2-D-graphs', 'index-64_002dbit', 'genex:COMPILE_LANGUAGE', 'prop_tgt:LINK_LIBRARIES'])
+    assert.ok(!isGeneratedId(stable), stable);
   // The nearest stable anchor before the match, even when a generated one is nearer.
   const anchors: [number, string][] = [
     [0, 'concept-header'],
