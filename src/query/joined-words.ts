@@ -55,8 +55,14 @@ export function withJoinedWords(query: ParsedQuery, inputs: readonly string[], i
  * the index split (`EventListener`), or the pair is written out beside it, and the pair's own words
  * score already. The joined word stands for the pair where the pair is not, never beside it.
  */
-export function withoutParts(index: LoadedSearchIndex, list: Postings, parts: readonly [string, string]): Postings {
-  const marks = new Uint8Array(index.chunkCount);
+export function withoutParts(
+  index: LoadedSearchIndex,
+  list: Postings,
+  parts: readonly [string, string],
+  /** One mark per chunk, all zero, shared by a query's joined words (left all zero again). */
+  marks: Uint8Array,
+): Postings {
+  const lists: Uint32Array[] = [];
   for (const [bit, part] of [
     [1, parts[0]],
     [2, parts[1]],
@@ -64,10 +70,12 @@ export function withoutParts(index: LoadedSearchIndex, list: Postings, parts: re
     const handle = findTerm(index, part);
     if (handle < 0) continue;
     const { ordinals } = decodePostings(index, handle);
+    lists.push(ordinals);
     for (let i = 0; i < ordinals.length; i++) marks[ordinals[i]!] = marks[ordinals[i]!]! | bit;
   }
   const keep: number[] = [];
   for (let i = 0; i < list.ordinals.length; i++) if (marks[list.ordinals[i]!] !== 3) keep.push(i);
+  for (const ordinals of lists) for (let i = 0; i < ordinals.length; i++) marks[ordinals[i]!] = 0;
   if (keep.length === list.ordinals.length) return list;
   const pick = (values: Uint32Array): Uint32Array => Uint32Array.from(keep, (i) => values[i]!);
   return { ordinals: pick(list.ordinals), tfs: pick(list.tfs), headingTfs: pick(list.headingTfs) };

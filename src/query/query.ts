@@ -349,6 +349,8 @@ export function rankChunks(
   // Chunk-level idf of each scoring term the index has (proximity weighs pairs by it).
   const idfOf = new Map<string, number>();
   const weightOf = new Map<string, TermWeight>();
+  // The chunks holding a joined word's parts (joined-words.ts), one array for all of the query's joined words.
+  let partMarks: Uint8Array | undefined;
   for (const [t, term] of query.scoringTerms.entries()) {
     const termIndex = findTerm(index, term);
     if (termIndex < 0) {
@@ -358,7 +360,9 @@ export function rankChunks(
       continue;
     }
     const parts = query.joinedParts?.get(term);
-    const list = parts === undefined ? decodePostings(index, termIndex) : withoutParts(index, decodePostings(index, termIndex), parts);
+    if (parts !== undefined) partMarks ??= new Uint8Array(chunkCount);
+    const list =
+      parts === undefined ? decodePostings(index, termIndex) : withoutParts(index, decodePostings(index, termIndex), parts, partMarks!);
     if (list.ordinals.length === 0) {
       postings.push(undefined);
       perDocumentOfTerm.push(undefined);
