@@ -242,6 +242,8 @@ test('invalid options are usage errors', () => {
  * quadratic on a loaded machine, not fast from slow.
  */
 const LINEAR_RATIO = 10;
+/** The bound for 8n against n: linear is 8x, quadratic 64x. */
+const EIGHTFOLD_LINEAR_RATIO = 20;
 const FLOOR_MS = 10;
 
 function cpuMs(run: () => unknown): number {
@@ -266,15 +268,17 @@ function bestRatio(large: () => unknown, small: () => unknown): number {
   return Math.max(bestLarge, FLOOR_MS) / Math.max(bestSmall, FLOOR_MS);
 }
 
-test('a block of 4n sentences is cut in about 4x the time of n sentences', () => {
+test('a block of 8n sentences is cut in about 8x the time of n sentences', () => {
+  // 8n against n, not 4n: linear is 8x and quadratic 64x, far on either side of the bound (at 4n a loaded
+  // CI machine once measured 10.1x against 10, where linear is 4x and quadratic 16x).
   const block = (n: number): string => Array.from({ length: n }, (_, i) => `Sentence ${i} says a little about the widget.`).join(' ');
-  const small = block(20_000);
+  const small = block(10_000);
   const large = block(80_000);
   const ratio = bestRatio(
     () => splitLongText(large, DEFAULT_CHUNK_OPTIONS),
     () => splitLongText(small, DEFAULT_CHUNK_OPTIONS),
   );
-  assert.ok(ratio <= LINEAR_RATIO, `4n sentences took ${ratio.toFixed(1)}x n sentences`);
+  assert.ok(ratio <= EIGHTFOLD_LINEAR_RATIO, `8n sentences took ${ratio.toFixed(1)}x n sentences`);
 });
 
 test('an algorithm of 4n steps is chunked in about 4x the time of n steps, every step cited', () => {
