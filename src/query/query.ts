@@ -759,10 +759,10 @@ function binarySearch(sorted: ArrayLike<number>, value: number): number {
  */
 function rowCitation(index: LoadedSearchIndex, ordinal: number, at: number): Citation {
   const doc = index.documents[index.chunkDocument[ordinal]!]!;
-  const [, sectionId, headingPath, blockIds, fragment, , pages, span, textRange, , anchors, steps] = chunkRow(index, ordinal);
+  const [, sectionId, headingPath, blockIds, fragment, , pages, span, textRange, text, anchors, steps] = chunkRow(index, ordinal);
   const citation: Citation = {
     sourceUrl: doc[1],
-    fragment: citedFragment(anchors, fragment, at, pages),
+    fragment: citedFragment(anchors, fragment, at, pages, text),
     snapshotId: doc[2],
     documentId: doc[0],
     sectionId,
@@ -774,16 +774,6 @@ function rowCitation(index: LoadedSearchIndex, ordinal: number, at: number): Cit
   if (textRange !== null) citation.textRange = textRange;
   if (steps !== undefined) citation.steps = steps;
   return citation;
-}
-
-/** The id of the last anchor at or before `at` (anchors ascending), or null. */
-export function nearestAnchor(anchors: readonly [number, string][] | null, at: number): string | null {
-  let found: string | null = null;
-  for (const [offset, id] of anchors ?? []) {
-    if (offset > at) break;
-    found = id;
-  }
-  return found;
 }
 
 function makeHit(index: LoadedSearchIndex, entry: ScoredChunk, rank: number, snippet: Snippet, queryTerms: ReadonlySet<string>): QueryHit {

@@ -280,6 +280,30 @@ test('a generated back-reference id is never cited when a stable id covers the m
   assert.equal(citedFragment(anchors.slice(1), 'headers', 100), 'headers');
   // Nothing stable at all: a generated id is better than none.
   assert.equal(citedFragment(anchors.slice(1), null, 100), 'ref-for-concept-header①⑨');
+  // A list of names for one place (each anchor followed only by its own name) cites the first; offsets
+  // count code points, so a name beyond the Basic Multilingual Plane before them moves nothing.
+  const names = '\u{1F600} *rocket* *r* *R* The rocket option.';
+  const nameAnchors: [number, string][] = [
+    [2, 'rocket'],
+    [11, 'r'],
+    [15, 'R'],
+  ];
+  assert.equal(citedFragment(nameAnchors, null, 30, null, names), 'rocket');
+  // Without the text, or with more than a name between them, the nearest anchor stands.
+  assert.equal(citedFragment(nameAnchors, null, 30), 'R');
+  assert.equal(
+    citedFragment(
+      [
+        [2, 'rocket'],
+        [17, 'launch'],
+      ],
+      null,
+      30,
+      null,
+      '\u{1F600} *rocket* fires *launch*',
+    ),
+    'launch',
+  );
   // End to end: a Bikeshed-like block whose links carry ref-for ids.
   const text =
     'A header list is a list of headers. To append a header to a header list, run these steps. ' +

@@ -85,14 +85,14 @@ test('random queries and options respect every bound and cite real chunks', asyn
         const chunk = chunks.get(hit.chunkId);
         assert.ok(chunk !== undefined, `${context}: unknown chunk ${hit.chunkId}`);
         checkSnippet(hit.snippet, chunk.text, `${context}: ${hit.chunkId}`);
-        // The citation is the chunk's, its fragment the nearest source id at or before the match.
+        // The citation is the chunk's, its fragment the nearest source id at or before the match (the first of its names).
         const { fragment, ...rest } = hit.citation;
         const { fragment: chunkFragment, ...chunkRest } = chunk.citation;
         assert.deepEqual(rest, chunkRest, context);
         // The match is in the densest default-size window, whatever the snippet's bound: the first query word of the
         // passage between two stable source ids that matches best there.
         const at = matchOffset(chunk.text, scoringTerms, stableAnchorOffsets(chunk.anchors ?? null));
-        assert.equal(fragment, citedFragment(chunk.anchors ?? null, chunkFragment, at, chunk.citation.pages ?? null), context);
+        assert.equal(fragment, citedFragment(chunk.anchors ?? null, chunkFragment, at, chunk.citation.pages ?? null, chunk.text), context);
         // A source id of the chunk, or (a PDF passage, which has none) its first page.
         const page = chunkFragment === null && chunk.citation.pages?.length ? `page=${chunk.citation.pages[0]}` : null;
         assert.ok(fragment === chunkFragment || fragment === page || (chunk.anchors ?? []).some(([, id]) => id === fragment), context);
