@@ -1,3 +1,4 @@
+import { codePointSlicer, firstName } from './anchor-names.js';
 import { isApparatusReason } from '../document/apparatus.js';
 import { isGeneratedId } from '../document/generated-ids.js';
 import type { Block, Chunk, Citation, EvidenceDocument, Section } from '../document/types.js';
@@ -249,8 +250,9 @@ function chunkRun(doc: EvidenceDocument, run: RunEntry[], section: RunSection, o
       const pieces = splitLongText(text, options, lines?.lineStarts, options.maxChars - reserved);
       const blockAnchors = toCodePoints(text, trimmedAnchors(block, text, lines));
       const pageOf = piecePages(block, blockAnchors);
+      const slice = codePointSlicer(text);
       pieces.forEach((piece, index) => {
-        const anchors = anchorsWithin(blockAnchors, piece.start, piece.end);
+        const anchors = anchorsWithin(blockAnchors, piece.start, piece.end, slice);
         const range = { start: piece.start, end: piece.end };
         if (index === 0 && leadIn !== undefined) {
           const leadAnchors = toCodePoints(leadIn.text, trimmedAnchors(leadIn.block, leadIn.text, undefined));
@@ -476,8 +478,17 @@ function toCodePoints(text: string, anchors: [number, string][]): [number, strin
   return result;
 }
 
-/** The anchors of a piece [start, end) of a block (code points), relative to the piece: the one in force at its start comes first, at 0. */
-function anchorsWithin(anchors: [number, string][], start: number, end: number): [number, string][] {
+/**
+ * The anchors of a piece [start, end) of a block's text (code points; `slice` cuts it), relative to the
+ * piece: the one in force at its start comes first, at 0, by the first of its place's names
+ * (anchor-names.ts: the piece does not hold the list of names that would tell a citation so).
+ */
+function anchorsWithin(
+  anchors: [number, string][],
+  start: number,
+  end: number,
+  slice: (from: number, to: number) => string,
+): [number, string][] {
   // Anchors are in text order: bisect to the last one at or before the start (a scan of all of them
   // per piece was quadratic in a long algorithm's steps), then take those before the end.
   let lo = 0;
@@ -487,7 +498,7 @@ function anchorsWithin(anchors: [number, string][], start: number, end: number):
     if (anchors[mid]![0] <= start) lo = mid + 1;
     else hi = mid;
   }
-  const result: [number, string][] = lo > 0 ? [[0, anchors[lo - 1]![1]]] : [];
+  const result: [number, string][] = lo > 0 ? [[0, anchors[firstName(anchors, lo - 1, slice)]![1]]] : [];
   for (let i = lo; i < anchors.length && anchors[i]![0] < end; i++) result.push([anchors[i]![0] - start, anchors[i]![1]]);
   return result;
 }

@@ -1,4 +1,4 @@
-import { hasSurrogates } from '../chunk/text-boundaries.js';
+import { codePointSlicer, firstName } from '../chunk/anchor-names.js';
 import { isGeneratedId } from '../document/generated-ids.js';
 import { chunkRow, readRows, type LoadedSearchIndex } from '../index/index-reader.js';
 
@@ -68,7 +68,7 @@ export function stableAnchorOffsets(anchors: readonly [number, string][] | null)
 
 /**
  * The fragment of a citation whose match is at code-point offset `at`: the last stable anchor at or
- * before it (the first of its names: aliasStart), else the chunk's own fragment (its section's or
+ * before it (the first of its names: anchor-names.ts), else the chunk's own fragment (its section's or
  * block's), else the last generated one; else, for a PDF passage (which has no source ids), its first
  * page as the PDF fragment a viewer opens at (RFC 8118's `page=N`). A PDF chunk that runs onto later
  * pages records where each starts as an anchor of that form (chunker.ts pageFragment), so a match
@@ -93,35 +93,8 @@ function sourceFragment(anchors: readonly [number, string][] | null, fragment: s
     if (isGeneratedId(anchor[1])) generated = anchor[1];
     else stable.push(anchor);
   }
-  if (stable.length > 0) return stable[aliasStart(stable, stable.length - 1, text)]![1];
+  if (stable.length > 0) return stable[firstName(stable, stable.length - 1, codePointSlicer(text))]![1];
   return (fragment !== null && !isGeneratedId(fragment) ? fragment : null) ?? generated ?? fragment;
-}
-
-const LETTER_OR_DIGIT = /[\p{L}\p{N}]/u;
-
-/**
- * One place with several names. A source can write a list of ids for one place, each followed by its
- * own name (Vim's help: `*'scrolloff'* *'so'*`, a tag per name; `*modeline* *vim:* *vi:* *ex:*`): an
- * anchor whose only text before the next one is its own id makes the next one another name of the
- * same place, and the citation gives the first, the author's primary name (`'scrolloff'`, not the
- * abbreviation `'so'`). Where the text between two ids says more than the first id, the second marks
- * a place of its own (a paragraph after a term, a step after a definition).
- */
-function aliasStart(stable: readonly [number, string][], last: number, text: string): number {
-  let i = last;
-  while (i > 0) {
-    const [from, id] = stable[i - 1]!;
-    const between = codePointSlice(text, from, stable[i]![0]);
-    const at = between.toLowerCase().indexOf(id.toLowerCase());
-    if (at < 0 || LETTER_OR_DIGIT.test(between.slice(0, at) + between.slice(at + id.length))) break;
-    i--;
-  }
-  return i;
-}
-
-/** text's code points [from, to) (anchor offsets count code points). */
-function codePointSlice(text: string, from: number, to: number): string {
-  return hasSurrogates(text) ? Array.from(text).slice(from, to).join('') : text.slice(from, to);
 }
 
 /**

@@ -6,7 +6,7 @@ import { Rig } from '../helpers/rig.js';
  * A source can give one place several names, each written out after its anchor: Vim's help writes
  * `*'scrolloff'* *'so'*` before the option's text (vimdoc's HTML: `*<A NAME="'scrolloff'"></A><B>'scrolloff'</B>*`).
  * Through the CLI: a hit in that text cites the first name, the author's primary one, not the
- * abbreviation written last; an anchor followed by more than its own name (a term, then its
+ * abbreviation written last, also in a later chunk of a long entry; an anchor followed by more than its own name (a term, then its
  * paragraph) still marks a place of its own.
  */
 const HELP = `<!DOCTYPE html><html><head><title>Vim documentation: options</title></head><body>
@@ -21,6 +21,12 @@ const HELP = `<!DOCTYPE html><html><head><title>Vim documentation: options</titl
 						*<A NAME="modeline"></A><B>modeline</B>* *<A NAME="vim:"></A><B>vim:</B>* *<A NAME="E520"></A><B>E520</B>*
 	Settings written in the first or last lines of a file are read when the
 	file is edited: a modeline.
+
+						*<A NAME="'backupdir'"></A><B>'backupdir'</B>* *<A NAME="'bdir'"></A><B>'bdir'</B>*
+'backupdir' 'bdir'	string	(default ".,~/tmp,~/")
+			global
+${Array.from({ length: 40 }, (_, i) => `\tRule ${i + 1} of this list tells how one comma separated entry is read.`).join('\n')}
+	A directory starting with "./" means to put the backup file relative to where the edited file is.
 
 						*<A NAME="'wrap'"></A><B>'wrap'</B>*
 'wrap'			boolean	(default on)
@@ -58,6 +64,8 @@ test('query: an anchor written as one of a list of names cites the first name', 
     assert.equal(await first('screen lines above and below the cursor'), "'scrolloff'");
     assert.equal(await first('settings in the first or last lines of a file'), 'modeline');
     assert.equal(await first('lines longer than the window wrap'), "'wrap'");
+    // An entry longer than a chunk: its later piece starts with the name in force there, the first one.
+    assert.equal(await first('backup file relative to the edited file'), "'backupdir'");
     // The same under every snippet bound.
     assert.equal(await first('--max-snippet-chars', '40', 'screen lines above and below the cursor'), "'scrolloff'");
     // A paragraph after a term is a place of its own: the term's text is more than its id.
