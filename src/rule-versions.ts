@@ -215,8 +215,10 @@
  *     of its own, one level below the one open, holding its list (apparatus; the next heading closes it).
  * 72: Doxygen's numbered anchors (`a116_WARN_AS_ERROR`, `autotoc_md12`) are generated ids.
  * 73: so are the index targets CMake's Sphinx domain puts on each mention (`index-0-prop_tgt:LINK_LIBRARIES`).
+ * 74: of a block's ids at one place, the one the block's own link names comes last, the one a chunk keeps
+ *     (HAProxy's `<a href="#4.2-retries">retries</a>` among `retries`, `4-retries`, `4.2-retries`).
  */
-export const EXTRACT_RULE_VERSION = 73;
+export const EXTRACT_RULE_VERSION = 74;
 /**
  * The PDF extractor's own version (1: pdf-parse tables; 2: tables from geometry with rowPages, and
  * heading-guess limits; 3: unruled tables as reports set them (wrapped cells at the row pitch, bold

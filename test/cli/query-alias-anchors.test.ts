@@ -74,3 +74,46 @@ test('query: an anchor written as one of a list of names cites the first name', 
     rig.cleanup();
   }
 });
+
+/**
+ * A generator can also write all of an entry's ids at one place and print the entry's name as a link
+ * to the one it gives as the entry's address: HAProxy's manual writes `retries`, `4-retries`,
+ * `4.2-retries` and `retries (Proxies)` before `<a href="#4.2-retries">retries</a>`. A chunk keeps one
+ * id per place: the linked one, as a heading is cited by its self-link's id.
+ */
+const KEYWORDS = `<!DOCTYPE html><html><head><title>HAProxy Configuration Manual</title></head><body>
+<h1>HAProxy Configuration Manual</h1>
+<h2 id="chapter-4.2">4.2. Alphabetically sorted keywords reference</h2>
+<a class="anchor" name="redispatch"></a><a class="anchor" name="4-redispatch"></a><a class="anchor" name="4.2-redispatch"></a>
+<div class="keyword"><b><a class="anchor" name="redispatch"></a><a href="#4.2-redispatch">redispatch</a></b> (deprecated)</div>
+<pre class="text">Enable or disable session redistribution in case of a lost server.</pre>
+<a class="anchor" name="retries"></a><a class="anchor" name="4-retries"></a><a class="anchor" name="4.2-retries"></a>
+<a class="anchor" name="retries (Proxies)"></a>
+<div class="keyword"><b><a class="anchor" name="retries"></a><a href="#4.2-retries">retries</a></b> &lt;value&gt;</div>
+<pre class="text">Set the number of attempts to perform on a server after a connection failure.
+See also: <a href="#retries">retries</a>, <a href="#4.2-redispatch">redispatch</a></pre>
+</body></html>`;
+
+test('query: of the ids a generator writes at one entry, the one its name links to is cited', async () => {
+  const rig = new Rig();
+  try {
+    rig.write({
+      'doc/configuration.html': KEYWORDS,
+      'map.json': JSON.stringify([
+        { sourceUrl: 'https://docs.example.org/configuration.html', localPath: 'doc/configuration.html', contentType: 'text/html' },
+      ]),
+      'episteme.json': JSON.stringify({ manualIngest: 'map.json' }),
+    });
+    const build = await rig.exec(['build', '--json']);
+    assert.equal(build.code, 0, build.stdout + build.stderr);
+    const first = async (text: string): Promise<string | null | undefined> => {
+      const answer = await rig.exec(['query', '--json', text]);
+      assert.equal(answer.code, 0, answer.stdout + answer.stderr);
+      return (JSON.parse(answer.stdout).data.hits as Hit[])[0]?.citation.fragment;
+    };
+    assert.equal(await first('attempts on a server after a connection failure'), '4.2-retries');
+    assert.equal(await first('session redistribution lost server'), '4.2-redispatch');
+  } finally {
+    rig.cleanup();
+  }
+});

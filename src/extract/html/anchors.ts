@@ -1,5 +1,6 @@
 import { type AnyNode, type Element, isTag, isText } from 'domhandler';
 import { isGeneratedId } from '../../document/generated-ids.js';
+import type { BlockAnchor } from '../document-builder.js';
 
 /**
  * Ids that sit on anchors rather than on the element they name: `<h3><a name="Old"></a>6.3
@@ -76,4 +77,47 @@ export function firstStableId(el: Element): string | undefined {
     }
   }
   return undefined;
+}
+
+/**
+ * A block's anchors with, at each place that has several ids, the one the block's own links name
+ * moved last (a chunk keeps the last id at an offset). A generator may write several ids for one
+ * entry (HAProxy's manual: `retries`, `4-retries`, `4.2-retries`, `retries (Proxies)`) and print the
+ * entry's name as a link to one of them (`<a href="#4.2-retries">retries</a>`): that is the address it
+ * gives the entry, as a heading's self-link is (headingAnchorIds). `targets` are the fragments of the
+ * block's same-document links in document order; among a place's ids the one linked first wins.
+ */
+export function linkedIdLast(anchors: BlockAnchor[], targets: readonly string[]): BlockAnchor[] {
+  if (targets.length === 0 || anchors.length < 2) return anchors;
+  const firstLink = new Map<string, number>();
+  targets.forEach((target, order) => {
+    for (const form of [target, decodedFragment(target)]) if (form !== undefined && !firstLink.has(form)) firstLink.set(form, order);
+  });
+  let result: BlockAnchor[] | undefined;
+  for (let i = 0; i < anchors.length; ) {
+    let j = i + 1;
+    while (j < anchors.length && anchors[j]!.start === anchors[i]!.start) j++;
+    let chosen = -1;
+    for (let k = i; k < j && j - i > 1; k++) {
+      const order = firstLink.get(anchors[k]!.id);
+      if (order !== undefined && (chosen < 0 || order < firstLink.get(anchors[chosen]!.id)! || anchors[chosen]!.id === anchors[k]!.id))
+        chosen = k;
+    }
+    if (chosen >= 0 && anchors[j - 1]!.id !== anchors[chosen]!.id) {
+      result ??= anchors.slice(0, i);
+      for (let k = i; k < j; k++) if (anchors[k]!.id !== anchors[chosen]!.id) result.push(anchors[k]!);
+      result.push(anchors[chosen]!);
+    } else if (result !== undefined) for (let k = i; k < j; k++) result.push(anchors[k]!);
+    i = j;
+  }
+  return result ?? anchors;
+}
+
+function decodedFragment(fragment: string): string | undefined {
+  if (!fragment.includes('%')) return undefined;
+  try {
+    return decodeURIComponent(fragment);
+  } catch {
+    return undefined;
+  }
 }

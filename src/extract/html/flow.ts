@@ -18,6 +18,8 @@ import { LinkResolver } from '../link-resolver.js';
 export class FlowWriter {
   /** Where the ids of elements inside the text go, set by the walker for a block's text; null otherwise. */
   anchors: BlockAnchor[] | null = null;
+  /** The fragments of the same-document links (`href="#x"`) written with `anchors`, in document order. */
+  linkTargets: string[] | null = null;
   /** Ids of anchors without text or link (`<a name="x"></a>`): marks of a place, not names of a term. */
   readonly emptyAnchorIds = new Set<string>();
   /**
@@ -75,6 +77,11 @@ export class FlowWriter {
       const href = name === 'a' ? node.attribs['href'] : undefined;
       if (name === 'a' && href === undefined && isEmptyElement(node)) this.emptyAnchorIds.add(id);
       else if (href !== undefined && href !== `#${id}`) this.linkIds.add(id);
+    }
+    // A link to a place in this document (its own entry's name, a cross-reference): anchors.ts linkedIdLast.
+    if (this.linkTargets !== null && name === 'a') {
+      const href = node.attribs['href'];
+      if (href !== undefined && href.length > 1 && href.startsWith('#')) this.linkTargets.push(href.slice(1));
     }
     if ((name === 'sup' || name === 'sub') && !pre && this.script(node, name, sink, links)) return;
     if (name === 'br') {

@@ -41,7 +41,7 @@ import { extractPreformatted } from './preformatted.js';
 import { extractGrammar } from './grammar.js';
 import { readFrontMatter } from './rfc-html.js';
 import { walkFigure } from './figures.js';
-import { anchorId, firstStableId, headingAnchorIds, leadingAnchorId } from './anchors.js';
+import { anchorId, firstStableId, headingAnchorIds, leadingAnchorId, linkedIdLast } from './anchors.js';
 import { isGeneratedId } from '../../document/generated-ids.js';
 import { textOfAtMost } from '../dom-nodes.js';
 import { TABLE_SPAN_COPY_BOUNDS } from '../input-bounds.js';
@@ -172,7 +172,7 @@ class HtmlWalker implements HtmlWalk {
    * anchor), with their offsets in the text sink passed to `flow`: a citation can point there.
    * Collected per sink, so the text of a cell or an item (plainText) never mixes in.
    */
-  private blockAnchors: { sink: TextSink; anchors: BlockAnchor[] } | null = null;
+  private blockAnchors: { sink: TextSink; anchors: BlockAnchor[]; linkTargets: string[] } | null = null;
   /** Whether an inline element wraps blocks (isBlockLevel), asked once per element. */
   private readonly wrapsBlocks = new WeakMap<Element, boolean>();
   /**
@@ -906,7 +906,8 @@ class HtmlWalker implements HtmlWalk {
     // stays one of its anchors (cited only where nothing stable covers the text).
     const stableOwnId = ownId !== undefined && ownId !== '' && !isGeneratedId(ownId) ? ownId : undefined;
     // The anchors of the sink this text came from; the block's own stable id is its fragment already.
-    const collected = this.blockAnchors !== null && this.blockAnchors.sink.toString() === text ? this.blockAnchors.anchors : [];
+    const own = this.blockAnchors !== null && this.blockAnchors.sink.toString() === text ? this.blockAnchors : null;
+    const collected = own === null ? [] : own.anchors;
     this.blockAnchors = null;
     let anchors = collected.filter((anchor) => anchor.id !== stableOwnId || anchor.start !== 0);
     // Empty anchors after all of the block's text (`text <A NAME="lbAC">&nbsp;</A>` then `<H2>`, as man2html
@@ -924,6 +925,7 @@ class HtmlWalker implements HtmlWalk {
       anchors = [...leading.map((id) => ({ id, start: 0 })), ...anchors];
       this.leadingIds = [];
     }
+    if (own !== null) anchors = linkedIdLast(anchors, own.linkTargets);
     let fragment = stableOwnId ?? this.passageFragment(ctx) ?? this.nearestFragment(ctx, extra.start);
     // Steps a paragraph defines cite the definition rather than a section around them; an element
     // nearer than the section that has an id (`div#text-method-algo` around them) still names them.
@@ -1070,12 +1072,14 @@ class HtmlWalker implements HtmlWalk {
   }
 
   flow(node: AnyNode, sink: TextSink, keywords: KeywordSpan[], links: Link[], pre: boolean, depth = 0): void {
-    if (this.blockAnchors?.sink !== sink) this.blockAnchors = { sink, anchors: [] };
+    if (this.blockAnchors?.sink !== sink) this.blockAnchors = { sink, anchors: [], linkTargets: [] };
     this.writer.anchors = this.blockAnchors.anchors;
+    this.writer.linkTargets = this.blockAnchors.linkTargets;
     try {
       this.writer.flow(node, sink, keywords, links, pre, depth);
     } finally {
       this.writer.anchors = null;
+      this.writer.linkTargets = null;
     }
   }
 
