@@ -217,8 +217,9 @@
  * 73: so are the index targets CMake's Sphinx domain puts on each mention (`index-0-prop_tgt:LINK_LIBRARIES`).
  * 74: of a block's ids at one place, the one the block's own link names comes last, the one a chunk keeps
  *     (HAProxy's `<a href="#4.2-retries">retries</a>` among `retries`, `4-retries`, `4.2-retries`).
+ * 75: a manual page saved as text may rule off its NAME and SYNOPSIS (Tcl's and Tk's pages): the rules are furniture.
  */
-export const EXTRACT_RULE_VERSION = 74;
+export const EXTRACT_RULE_VERSION = 75;
 /**
  * The PDF extractor's own version (1: pdf-parse tables; 2: tables from geometry with rowPages, and
  * heading-guess limits; 3: unruled tables as reports set them (wrapped cells at the row pitch, bold

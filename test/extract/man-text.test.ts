@@ -283,3 +283,40 @@ test('a form feed is a line end to the test for a manual page as to its reader: 
   );
   assert.equal(fed.title, 'frob - frobnicate files');
 });
+
+test("Tcl's and Tk's pages box NAME and SYNOPSIS between rules: the rules are furniture, the page is still a manual page", async () => {
+  const rule = '_'.repeat(78);
+  const page = [
+    'bind(3tk)                    Tk Built-In Commands                    bind(3tk)',
+    '',
+    rule,
+    '',
+    'NAME',
+    '       bind - Arrange for X events to invoke Tcl scripts',
+    '',
+    'SYNOPSIS',
+    '       bind tag ?sequence? ?+??script?',
+    rule,
+    '',
+    'INTRODUCTION',
+    '       The bind command associates Tcl scripts with X events.',
+    '',
+    '   MODIFIERS',
+    '       Modifiers consist of any of the following values.',
+    '',
+    'Tk                                   8.0                            bind(3tk)',
+  ].join('\n');
+  const doc = await extractBytes(page, 'https://example.test/bind.3tk.txt', 'text/plain');
+  assert.equal(doc.title, 'bind - Arrange for X events to invoke Tcl scripts');
+  assert.deepEqual(
+    doc.sections.map((s) => [s.level, s.heading]),
+    [
+      [1, 'NAME'],
+      [1, 'SYNOPSIS'],
+      [1, 'INTRODUCTION'],
+      [2, 'MODIFIERS'],
+    ],
+  );
+  assert.ok(!doc.blocks.some((b) => b.text.includes('____')), JSON.stringify(doc.blocks.map((b) => b.text)));
+  assert.ok(doc.blocks.every((b) => b.kind === 'paragraph'));
+});

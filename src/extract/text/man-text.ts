@@ -30,6 +30,11 @@ const SUBSECTION_HEADING = /^ {3}(?=\S)([^\s].{0,69})$/;
 const ITEM_MARK = /^(?:[o•·*+\u2010-]|\(?(?:\d{1,3}|[a-z])[.)])$/u;
 /** A line that is an item's mark with the item's text beside it (two spaces after a mark that could be a word's letter). */
 const ITEM_BESIDE = /^([•·])\s+\S|^([o*+\u2010-]|\(?(?:\d{1,3}|[a-z])[.)])\s{2,}\S/u;
+/**
+ * A rule across the page (`____`, or `────` where the terminal draws lines): Tcl's and Tk's pages box
+ * their NAME and SYNOPSIS between two. Furniture, as the title line is.
+ */
+const RULE_LINE = /^\s*(?:_{10,}|\u2500{10,})\s*$/;
 /** An option tag: `-a, --all`, `--block-size=SIZE`, `+FORMAT`. */
 const OPTION_TAG = /^[-+]{1,2}[A-Za-z0-9?#@]/;
 
@@ -41,8 +46,8 @@ export function looksLikeManText(source: string): boolean {
   const lines = head.split(/\r\n|\r|\n/);
   const first = lines.findIndex((l) => l.trim() !== '');
   if (first < 0 || !TITLE_LINE.test(lines[first]!)) return false;
-  // NAME (or a page's first heading in another language) at column 0 right after the title line.
-  const next = lines.slice(first + 1).find((l) => l.trim() !== '');
+  // NAME (or a page's first heading in another language) at column 0 right after the title line (and a rule).
+  const next = lines.slice(first + 1).find((l) => l.trim() !== '' && !RULE_LINE.test(l));
   return next !== undefined && SECTION_HEADING.test(next) && next.length > 2;
 }
 
@@ -90,7 +95,7 @@ export function extractManText(source: string, builder: DocumentBuilder, map: Te
   // The title line and the footer (and their repeats where the pages break) are the page's furniture.
   const furniture = (text: string): boolean => {
     const t = text.trim();
-    return t.startsWith(page) || t.endsWith(page);
+    return t.startsWith(page) || t.endsWith(page) || RULE_LINE.test(t);
   };
   // The text's indent: where the first section's text starts (seven spaces as man formats it; not the
   // commonest indent, which in a page of many options is their descriptions').
