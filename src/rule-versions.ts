@@ -295,8 +295,9 @@ export const PDF_EXTRACTOR_VERSION = 20;
  * 13: Doxygen's numbered anchors are generated ids (at one offset, a stable id wins over them).
  * 14: so are CMake's Sphinx index targets on mentions (`index-0-generator:Xcode`).
  * 15: a piece of a long block starts with the first name of the place in force there (anchor-names.ts).
+ * 16: at most MAX_NAMES names back (a text of one long list of names stays linear).
  */
-export const CHUNK_RULE_VERSION = 15;
+export const CHUNK_RULE_VERSION = 16;
 /**
  * Search-index file layout (5: sealed head with plain number lists, CRC-32-checked posting blocks and
  * compressed row blocks; 6: heading-path term frequencies in postings, duplicate-passage groups in the

@@ -4,6 +4,11 @@ const LETTER_OR_DIGIT = /[\p{L}\p{N}]/u;
 
 /** Code points between two names of one place, at most: a list of names is short (and long text is never sliced). */
 const MAX_NAME_GAP = 256;
+/**
+ * Names of one place walked back over, at most (Vim's longest lists have six): a text written as one long
+ * list of names (`*a* *b* *c* ...`) costs each lookup this many steps, not the whole list.
+ */
+export const MAX_NAMES = 32;
 
 /**
  * One place with several names. A source can write a list of ids for one place, each followed by its
@@ -16,7 +21,7 @@ const MAX_NAME_GAP = 256;
  */
 export function firstName(anchors: readonly (readonly [number, string])[], i: number, slice: (from: number, to: number) => string): number {
   let at = i;
-  while (at > 0) {
+  while (at > 0 && i - at < MAX_NAMES) {
     const [from, id] = anchors[at - 1]!;
     const to = anchors[at]![0];
     if (to - from > MAX_NAME_GAP) break;

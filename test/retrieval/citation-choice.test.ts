@@ -4,6 +4,7 @@ import { chunkDocument, DEFAULT_CHUNK_OPTIONS } from '../../src/chunk/chunker.js
 import type { Chunk, Section } from '../../src/document/types.js';
 import { buildSearchIndex, DEFAULT_INDEX_OPTIONS, loadSearchIndex, type LoadedSearchIndex } from '../../src/index/search-index.js';
 import { runQuery, type QueryRequest, type QueryResponse } from '../../src/query/query.js';
+import { codePointSlicer, firstName, MAX_NAMES } from '../../src/chunk/anchor-names.js';
 import { citedFragment, isGeneratedId, nearDuplicate } from '../../src/query/citation-choice.js';
 import { indexOfParts, makeDocument } from './fixtures.js';
 import { DEV_CORPUS_MISSING, loadDevCorpus } from './corpus-helpers.js';
@@ -464,4 +465,18 @@ test('a page that copies a normative passage verbatim (as HTML, with an id) does
       ['https://evil.example/x.html'],
     );
   }
+});
+
+test('names of one place: the walk back over a list of names is bounded, so a text of one long list stays linear', () => {
+  // `*n0* *n1* ... *n999*`: every anchor is followed by its own name only, so all are names of one place.
+  const names = Array.from({ length: 1000 }, (_, i) => `n${i}`);
+  const anchors: [number, string][] = [];
+  let text = '';
+  for (const name of names) {
+    anchors.push([text.length, name]);
+    text += `*${name}* `;
+  }
+  const slice = codePointSlicer(text);
+  assert.equal(firstName(anchors, 5, slice), 0);
+  assert.equal(firstName(anchors, 999, slice), 999 - MAX_NAMES);
 });
