@@ -44,23 +44,26 @@ interface Hit {
   citation: { fragment: string | null };
 }
 
+/** Builds a workspace of one page and returns a query's rank-1 citation fragment, asked through the CLI. */
+async function onePage(rig: Rig, url: string, html: string): Promise<(...args: string[]) => Promise<string | null | undefined>> {
+  rig.write({
+    'doc/page.html': html,
+    'map.json': JSON.stringify([{ sourceUrl: url, localPath: 'doc/page.html', contentType: 'text/html' }]),
+    'episteme.json': JSON.stringify({ manualIngest: 'map.json' }),
+  });
+  const build = await rig.exec(['build', '--json']);
+  assert.equal(build.code, 0, build.stdout + build.stderr);
+  return async (...args) => {
+    const answer = await rig.exec(['query', '--json', ...args]);
+    assert.equal(answer.code, 0, answer.stdout + answer.stderr);
+    return (JSON.parse(answer.stdout).data.hits as Hit[])[0]?.citation.fragment;
+  };
+}
+
 test('query: an anchor written as one of a list of names cites the first name', async () => {
   const rig = new Rig();
   try {
-    rig.write({
-      'doc/options.html': HELP,
-      'map.json': JSON.stringify([
-        { sourceUrl: 'https://vimdoc.example.org/options.html', localPath: 'doc/options.html', contentType: 'text/html' },
-      ]),
-      'episteme.json': JSON.stringify({ manualIngest: 'map.json' }),
-    });
-    const build = await rig.exec(['build', '--json']);
-    assert.equal(build.code, 0, build.stdout + build.stderr);
-    const first = async (...args: string[]): Promise<string | null | undefined> => {
-      const answer = await rig.exec(['query', '--json', ...args]);
-      assert.equal(answer.code, 0, answer.stdout + answer.stderr);
-      return (JSON.parse(answer.stdout).data.hits as Hit[])[0]?.citation.fragment;
-    };
+    const first = await onePage(rig, 'https://vimdoc.example.org/options.html', HELP);
     assert.equal(await first('screen lines above and below the cursor'), "'scrolloff'");
     assert.equal(await first('settings in the first or last lines of a file'), 'modeline');
     assert.equal(await first('lines longer than the window wrap'), "'wrap'");
@@ -97,20 +100,7 @@ See also: <a href="#retries">retries</a>, <a href="#4.2-redispatch">redispatch</
 test('query: of the ids a generator writes at one entry, the one its name links to is cited', async () => {
   const rig = new Rig();
   try {
-    rig.write({
-      'doc/configuration.html': KEYWORDS,
-      'map.json': JSON.stringify([
-        { sourceUrl: 'https://docs.example.org/configuration.html', localPath: 'doc/configuration.html', contentType: 'text/html' },
-      ]),
-      'episteme.json': JSON.stringify({ manualIngest: 'map.json' }),
-    });
-    const build = await rig.exec(['build', '--json']);
-    assert.equal(build.code, 0, build.stdout + build.stderr);
-    const first = async (text: string): Promise<string | null | undefined> => {
-      const answer = await rig.exec(['query', '--json', text]);
-      assert.equal(answer.code, 0, answer.stdout + answer.stderr);
-      return (JSON.parse(answer.stdout).data.hits as Hit[])[0]?.citation.fragment;
-    };
+    const first = await onePage(rig, 'https://docs.example.org/configuration.html', KEYWORDS);
     assert.equal(await first('attempts on a server after a connection failure'), '4.2-retries');
     assert.equal(await first('session redistribution lost server'), '4.2-redispatch');
   } finally {

@@ -100,13 +100,14 @@ export function linkedIdLast(anchors: BlockAnchor[], targets: readonly string[])
     let chosen = -1;
     for (let k = i; k < j && j - i > 1; k++) {
       const order = firstLink.get(anchors[k]!.id);
-      if (order !== undefined && (chosen < 0 || order < firstLink.get(anchors[chosen]!.id)! || anchors[chosen]!.id === anchors[k]!.id))
-        chosen = k;
+      if (order !== undefined && (chosen < 0 || order < firstLink.get(anchors[chosen]!.id)!)) chosen = k;
     }
     if (chosen >= 0 && anchors[j - 1]!.id !== anchors[chosen]!.id) {
       result ??= anchors.slice(0, i);
-      for (let k = i; k < j; k++) if (anchors[k]!.id !== anchors[chosen]!.id) result.push(anchors[k]!);
-      result.push(anchors[chosen]!);
+      // Every copy of the chosen id goes last: the place keeps all its anchors, in their order otherwise.
+      const id = anchors[chosen]!.id;
+      for (let k = i; k < j; k++) if (anchors[k]!.id !== id) result.push(anchors[k]!);
+      for (let k = i; k < j; k++) if (anchors[k]!.id === id) result.push(anchors[k]!);
     } else if (result !== undefined) for (let k = i; k < j; k++) result.push(anchors[k]!);
     i = j;
   }
