@@ -384,19 +384,28 @@ export class StagePool {
    * globals when it loads (on Node 20 it replaces Array.prototype.push and JSON.parse, and adds the
    * iterator helpers): every later task on that worker runs slower (an HTML spec's extraction about
    * 20%, bench/RESULTS.md, session 26). So a worker that ran a PDF extraction takes PDF work only
-   * (PDF extractions, and the chunk task of a document it holds); other tasks go to clean workers,
-   * and when none is free and the pool is full, a free PDF worker is replaced by a fresh one once no PDF
-   * task waits.
+   * (PDF extractions, and the chunk task of a document it holds), and other tasks go to clean workers.
+   * At most `jobs` tasks run at once, on at most `jobs + 1` workers: the one more lets PDF work start a
+   * worker of its own instead of taking the last clean one, so a clean worker warm from the HTML it ran
+   * is always kept (watch extracts the edited spec there; a fresh worker runs its first saves cold).
+   * When the pool is full and no clean worker is free, a free PDF worker is replaced by a fresh one once
+   * no PDF task waits.
    */
   private pickLane(pending: Pending): Lane | undefined {
+    if (this.lanes.filter((l) => l.current !== null).length >= this.jobs) return undefined;
     const { affinity, pdf = false } = pending.bounds;
     const free = this.lanes.filter((l) => l.current === null && !l.retired);
     const held = affinity === undefined ? undefined : free.find((l) => l.affinity === affinity);
-    if (held !== undefined && (pdf || !held.pdf || pending.task.stage === 'chunk')) return held;
-    if (pdf) return free.find((l) => l.pdf) ?? (this.lanes.length < this.jobs ? this.startLane() : free[0]);
+    if (held !== undefined && (held.pdf ? pdf || pending.task.stage === 'chunk' : !pdf)) return held;
+    const full = this.lanes.length > this.jobs;
+    if (pdf) {
+      // Full, with fewer than `jobs` tasks running: at least two workers are free, none of them a PDF
+      // worker, so one takes PDF work and another stays clean.
+      return free.find((l) => l.pdf) ?? (full ? free[0] : this.startLane());
+    }
     const clean = free.find((l) => !l.pdf);
     if (clean !== undefined) return clean;
-    if (this.lanes.length < this.jobs) return this.startLane();
+    if (!full) return this.startLane();
     // A PDF task waiting takes the free PDF worker first: a build's PDFs are drained before the worker
     // is replaced, rather than one replacement per PDF among the HTML.
     const tainted = free.find((l) => l.pdf);

@@ -307,10 +307,12 @@ test('a worker that ran a PDF extraction takes PDF work only: other tasks get a 
     assert.ok(!('missing' in chunked), 'the chunk task ran on the worker that extracted the PDF');
     assert.deepEqual(pool.threadIds, [pdfWorker]);
     await pool.run(extractTask(page('markup')), { affinity: 'markup' });
-    const [clean] = pool.threadIds;
-    assert.notEqual(clean, pdfWorker, 'HTML after PDF on a full pool: the PDF worker was replaced');
+    const clean = pool.threadIds.find((id) => id !== pdfWorker);
+    assert.ok(clean !== undefined, 'HTML after PDF: a clean worker of its own');
     await pool.run(extractTask(page('markup again')), { affinity: 'markup' });
-    assert.deepEqual(pool.threadIds, [clean], 'HTML after HTML: the same clean worker');
+    await pool.run(pdfTask('fourth'), { pdf: true, affinity: 'fourth' });
+    await pool.run(extractTask(page('markup once more')), { affinity: 'markup' });
+    assert.deepEqual(pool.threadIds, [pdfWorker, clean], 'one job: one worker of each kind, each kept');
   } finally {
     await pool.close();
   }
@@ -345,7 +347,26 @@ test('PDFs and HTML sent together to one worker all finish, each with its own do
       results.filter((_, i) => i % 2 === 1),
       names.map((name) => `${name}-html`),
     );
-    assert.equal(pool.workers, 1);
+    assert.ok(pool.workers <= 2, 'one job: a PDF worker and a clean one at most');
+  } finally {
+    await pool.close();
+  }
+});
+
+test('PDF work never takes the last clean worker: HTML after PDFs starts no fresh worker', async () => {
+  const pool = new StagePool(2, { maxHeapMb: 256 });
+  try {
+    await Promise.all([pool.run(extractTask(page('one'))), pool.run(extractTask(page('two')))]);
+    assert.equal(pool.workers, 2);
+    // Three PDFs while both clean workers are free: one more worker starts for them, and then one of
+    // the two clean workers may take PDF work, never both.
+    await Promise.all(['p1', 'p2', 'p3'].map((name) => pool.run(pdfTask(name), { pdf: true, affinity: name })));
+    assert.equal(pool.workers, 3, 'jobs + 1 workers at most');
+    const afterPdfs = [...pool.threadIds].sort();
+    // One at a time, as a watch session's saves come: each on the clean worker.
+    assert.equal(titleOf(await pool.run(extractTask(page('three')))), 'three');
+    assert.equal(titleOf(await pool.run(extractTask(page('four')))), 'four');
+    assert.deepEqual([...pool.threadIds].sort(), afterPdfs, 'the HTML ran on a worker that ran HTML before and no PDF');
   } finally {
     await pool.close();
   }
