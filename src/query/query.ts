@@ -559,7 +559,13 @@ export function rankChunks(
     collapsed += removed.size;
   }
   // Each section once before its repeats, among the first `depth` hits.
-  top = sectionsFirst(index, top, depth, (ordinal) => samePassage.get(ordinal) ?? []);
+  top = sectionsFirst(
+    index,
+    top,
+    depth,
+    (ordinal) => samePassage.get(ordinal) ?? [],
+    (ordinal) => scores[ordinal]!,
+  );
   top = top.slice(0, keep);
   // Each hit is shown by the member of its group a reader can open at the passage (points stay the best member's).
   const groupMembers = top.flatMap((ordinal) => samePassage.get(ordinal) ?? []);
@@ -828,7 +834,8 @@ function listedSamePassage(index: LoadedSearchIndex, members: readonly number[])
 
 /**
  * Each section once first: within the first `depth` hits, every hit of a section no earlier hit
- * shows, in rank order, then the others (repeats), in rank order; the hits past `depth` as they are.
+ * shows, in rank order, then the others (repeats), in rank order, but for a repeat that outscores a
+ * first hit REPEAT_OUTSCORES times over, which goes before it; the hits past `depth` as they are.
  * Two chunks of one section at ranks 1 and 2 show one section twice and push another down, often
  * the one that answers; a reader who wants the rest of a section opens it (`episteme show`). A
  * section is a chunk's own (document, section id), the unit a citation names, so a plain-text
@@ -839,7 +846,13 @@ function listedSamePassage(index: LoadedSearchIndex, members: readonly number[])
  * before it where the first repeat follows. The depth is the one the re-scoring reads: a fixed
  * depth, so every page is cut from one ranking.
  */
-function sectionsFirst(index: LoadedSearchIndex, top: number[], depth: number, members: (ordinal: number) => readonly number[]): number[] {
+function sectionsFirst(
+  index: LoadedSearchIndex,
+  top: number[],
+  depth: number,
+  members: (ordinal: number) => readonly number[],
+  pointsOf: (ordinal: number) => number,
+): number[] {
   const head = top.slice(0, depth);
   readRows(
     index,
@@ -858,5 +871,21 @@ function sectionsFirst(index: LoadedSearchIndex, top: number[], depth: number, m
     else first.push(ordinal);
     for (const section of sections) seenSections.add(section);
   }
-  return [...first, ...repeats, ...top.slice(depth)];
+  // Both lists are in rank order: merged, a repeat goes before the first hits it outscores
+  // REPEAT_OUTSCORES times over (integer points: exact on every runtime).
+  const merged: number[] = [];
+  for (let i = 0, j = 0; i < first.length || j < repeats.length; ) {
+    const firstStays = i < first.length && (j >= repeats.length || pointsOf(first[i]!) * REPEAT_OUTSCORES >= pointsOf(repeats[j]!));
+    merged.push(firstStays ? first[i++]! : repeats[j++]!);
+  }
+  return [...merged, ...top.slice(depth)];
 }
+
+/**
+ * A section's repeat goes before another section's first hit only when it has more than this many
+ * times its points. Such a first hit matched a word or two of the query where the repeat matched it
+ * throughout (a chunk of another manual that says "pair" once, 6 points, above the second chunk of
+ * the section on ephemeron pairs, 43). Measured on the 25 held-out sets and the eight dev sets
+ * (bench/RESULTS.md, session 44): 4 moved one set up and none down; 2 moved two up and three down.
+ */
+const REPEAT_OUTSCORES = 4;

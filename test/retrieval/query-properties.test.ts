@@ -221,9 +221,14 @@ function checkOrder(hits: readonly QueryHit[], context: string): void {
     });
   descending(firsts, 'first hits of sections');
   descending(repeats, 'repeats');
-  const lastFirst = head.findLastIndex((_, i) => !repeat[i]);
-  const firstRepeat = head.findIndex((_, i) => repeat[i]);
-  if (firstRepeat >= 0) assert.ok(firstRepeat > lastFirst, `${context}: a repeat before a section's first hit`);
+  // A repeat goes before a first hit exactly when it has more than four times its points.
+  const points = (hit: QueryHit): number => Math.round(Number(hit.score) * 10_000);
+  for (let i = 0; i < head.length; i++)
+    for (let j = i + 1; j < head.length; j++) {
+      const [a, b] = [points(head[i]!), points(head[j]!)];
+      if (repeat[i] && !repeat[j]) assert.ok(a > 4 * b, `${context}: a repeat before a first hit it does not outscore`);
+      if (!repeat[i] && repeat[j]) assert.ok(4 * a >= b, `${context}: a first hit before a repeat that outscores it`);
+    }
   const rest = hits.slice(PROXIMITY_DEPTH);
   descending(rest, 'hits past the first');
   const lowest = Math.min(...head.map((hit) => Number(hit.score)));

@@ -701,3 +701,42 @@ test('each section once first: a second chunk of a section follows the other sec
   // By points alone the repeat would be second: the rule, not the score, puts it third.
   assert.ok(Number(response.hits[2]!.score) > Number(response.hits[1]!.score), `${response.hits[2]!.score} > ${response.hits[1]!.score}`);
 });
+
+test('each section once first yields to a repeat that outscores a first hit more than four times over', () => {
+  // Two chunks of the section on ephemeron pairs say the question's words throughout; other sections
+  // say one common word of it once. A first hit of a few points does not push down a repeat of many.
+  const section = (id: string, heading: string): Section => ({ id, fragment: id, heading, level: 1, number: null, parentId: null });
+  const long = (text: string): string => `${text} ${'Other duties are listed in the contract. '.repeat(28)}`;
+  const docs: EvidenceDocument[] = [
+    makeDocument({
+      documentId: 'storage',
+      sections: [section('weak', 'Weak and ephemeron pairs')],
+      blocks: [
+        {
+          id: 'w1',
+          sectionId: 'weak',
+          text: long('An ephemeron pair keeps its cdr only while its car is kept; ephemeron pairs are pairs.'),
+        },
+        {
+          id: 'w2',
+          sectionId: 'weak',
+          text: long('The ephemeron pair predicate tells ephemeron pairs from weak pairs and ordinary pairs.'),
+        },
+      ],
+    }),
+    makeDocument({
+      documentId: 'parser',
+      sections: [section('positions', 'Positions')],
+      blocks: [{ id: 'q1', sectionId: 'positions', text: long('The location stands for a pair of positions in the input.') }],
+    }),
+    ...['c', 'd', 'e', 'f'].map((n) => single(`filler-${n}`, `unrelated filler ${n} about other matters`)),
+  ];
+  const response = ask(indexOf(docs), ['what is an ephemeron pair']);
+  const sections = response.hits.map((hit) => hit.citation.sectionId);
+  const other = sections.indexOf('positions');
+  assert.ok(other > 1, sections.join(' '));
+  assert.deepEqual(new Set(sections.slice(0, other)), new Set(['weak']));
+  // Every repeat before it outscores it more than four times over; the first of them is rank 2.
+  const weak = Number(response.hits[other]!.score);
+  for (const hit of response.hits.slice(1, other)) assert.ok(Number(hit.score) > 4 * weak, `${hit.score} > 4 x ${weak}`);
+});
