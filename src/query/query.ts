@@ -319,7 +319,8 @@ export interface Ranking {
  * chunk id) order, so equal scores break on that stable key. With `collapse`, each group of matching
  * chunks with the same passage keeps only its best-ranked member (by the same order, so the choice
  * does not depend on the order anything was read in), which lists the others. Among the first
- * PROXIMITY_DEPTH hits, a section's repeats follow the other sections' first hits (sectionsFirst).
+ * PROXIMITY_DEPTH hits, a section's repeats follow the other sections' first hits, but for those
+ * they outscore four times over (sectionsFirst).
  */
 export function rankChunks(
   index: LoadedSearchIndex,
