@@ -219,8 +219,9 @@
  *     (HAProxy's `<a href="#4.2-retries">retries</a>` among `retries`, `4-retries`, `4.2-retries`).
  * 75: a manual page saved as text may rule off its NAME and SYNOPSIS (Tcl's and Tk's pages): the rules are furniture.
  * 76: a place's every copy of its linked id goes last (one copy was dropped when the id was written twice there).
+ * 77: an `<a name>` holding the text a block starts with opens a passage, as an empty one does (LAME's option titles).
  */
-export const EXTRACT_RULE_VERSION = 76;
+export const EXTRACT_RULE_VERSION = 77;
 /**
  * The PDF extractor's own version (1: pdf-parse tables; 2: tables from geometry with rowPages, and
  * heading-guess limits; 3: unruled tables as reports set them (wrapped cells at the row pitch, bold

@@ -130,6 +130,25 @@ test('an empty <a name> opens a passage: the blocks after it cite it, up to the 
   assert.equal(citedAt('Not in any pragma.'), 'notes', 'a heading ends the passage');
 });
 
+test('an <a name> holding the text a block starts with opens a passage too; one inside the text does not', async () => {
+  // LAME's option reference: each option is a title paragraph whose name is an <a name> with text,
+  // then a table and paragraphs about it, all inside one <div id="content">.
+  const html =
+    '<!doctype html><title>LAME</title><h2>Detailed description</h2><div id="content">' +
+    '<p class="settingtitle"><a name="lowpass"><span class="hilight">--lowpass freq</span></a> Frequency cutoff</p>' +
+    '<p>Set a lowpass filtering frequency.</p>' +
+    '<p class="settingtitle"><a name="m"><span class="hilight">-m x</span></a> Channel modes</p>' +
+    '<table><tr><td>-m j</td><td>joint stereo</td></tr></table><p>Joint stereo switches between L/R and M/S.</p>' +
+    '<p>See also <a name="term-ms">mid/side</a> coding.</p><p>After the term.</p></div>';
+  const doc = await extractBytes(html, URL, 'text/html');
+  const citedAt = (start: string): string | null | undefined => doc.blocks.find((b) => b.text.startsWith(start))?.fragment;
+  assert.equal(citedAt('Set a lowpass filtering frequency.'), 'lowpass');
+  assert.equal(citedAt('-m j'), 'm');
+  assert.equal(citedAt('Joint stereo switches'), 'm');
+  // A name inside a sentence is a term's, not a place's: the passage goes on.
+  assert.equal(citedAt('After the term.'), 'm');
+});
+
 test('an element with an id of its own after the anchor is nearer than the passage', async () => {
   const html =
     '<!doctype html><title>t</title><h2 id="s">S</h2><p><a name="old-entry"></a>Entry text.</p>' +

@@ -22,6 +22,8 @@ export class FlowWriter {
   linkTargets: string[] | null = null;
   /** Ids of anchors without text or link (`<a name="x"></a>`): marks of a place, not names of a term. */
   readonly emptyAnchorIds = new Set<string>();
+  /** Ids of anchors with text and no link (`<a name="m">-m x</a>`): a term's name, and a place where one starts a block. */
+  readonly namedAnchorIds = new Set<string>();
   /**
    * Ids of links to another place (`<a id="class_list_link" href="../class_list.html">`, an icon without
    * text): the id names the control itself, not the text after it, so it never names the next heading.
@@ -76,6 +78,7 @@ export class FlowWriter {
       this.anchors.push({ id, start: sink.length });
       const href = name === 'a' ? node.attribs['href'] : undefined;
       if (name === 'a' && href === undefined && isEmptyElement(node)) this.emptyAnchorIds.add(id);
+      else if (name === 'a' && href === undefined) this.namedAnchorIds.add(id);
       else if (href !== undefined && href !== `#${id}`) this.linkIds.add(id);
     }
     // A link to a place in this document (its own entry's name, a cross-reference): anchors.ts linkedIdLast.

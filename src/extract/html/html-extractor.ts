@@ -941,8 +941,10 @@ class HtmlWalker implements HtmlWalk {
     const titleIds = el !== undefined && this.titledAside(el) ? asideTitleIds(el) : [];
     const titled = new Set(titleIds);
     for (let i = anchors.length - 1; i >= 0; i--) {
-      const { id } = anchors[i]!;
-      const empty = this.writer.emptyAnchorIds.has(id);
+      const { id, start } = anchors[i]!;
+      // An `<a name>` holding the text a block starts with (LAME's `<a name="m">-m x</a> Channel modes`
+      // above the mode table and its paragraphs) names what follows as an empty one does.
+      const empty = this.writer.emptyAnchorIds.has(id) || (start === 0 && this.writer.namedAnchorIds.has(id));
       if (!(empty || titled.has(id)) || isGeneratedId(id)) continue;
       // The heading's ids name one place, by the id it is cited by (its own, else its self-link's), not
       // by the last written in it: `<h3 id="new"><span id="old">` named the passage after it #old.
