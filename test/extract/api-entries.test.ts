@@ -13,6 +13,11 @@ import { nameOfSignature } from '../../src/extract/html/sections.js';
  */
 const URL = 'https://docs.example.test/library/cookies.html';
 
+/** The fragment of the first block whose text starts with `start`. */
+function fragmentAt(doc: Awaited<ReturnType<typeof extractBytes>>, start: string): string | null | undefined {
+  return doc.blocks.find((b) => b.text.startsWith(start))?.fragment;
+}
+
 const SPHINX =
   '<!doctype html><title>cookies</title><div class="body" role="main"><section id="morsel-objects"><h2>Morsel Objects' +
   '<a class="headerlink" href="#morsel-objects">¶</a></h2><p>Morsels hold one cookie.</p>' +
@@ -119,7 +124,7 @@ test('an empty <a name> opens a passage: the blocks after it cite it, up to the 
     '<a name="index-8"></a><p>Again the cache size.' +
     '<h2 id="notes">Notes</h2><p>Not in any pragma.</p>';
   const doc = await extractBytes(html, URL, 'text/html');
-  const citedAt = (start: string): string | null | undefined => doc.blocks.find((b) => b.text.startsWith(start))?.fragment;
+  const citedAt = (start: string): string | null | undefined => fragmentAt(doc, start);
   assert.equal(citedAt('Pragmas modify the library.'), 'pragmas', 'the block holding the anchor is before it');
   assert.equal(citedAt('PRAGMA busy_timeout = milliseconds'), 'pragma_busy_timeout');
   assert.equal(citedAt('Query or change the setting of the busy timeout.'), 'pragma_busy_timeout');
@@ -141,12 +146,42 @@ test('an <a name> holding the text a block starts with opens a passage too; one 
     '<table><tr><td>-m j</td><td>joint stereo</td></tr></table><p>Joint stereo switches between L/R and M/S.</p>' +
     '<p>See also <a name="term-ms">mid/side</a> coding.</p><p>After the term.</p></div>';
   const doc = await extractBytes(html, URL, 'text/html');
-  const citedAt = (start: string): string | null | undefined => doc.blocks.find((b) => b.text.startsWith(start))?.fragment;
+  const citedAt = (start: string): string | null | undefined => fragmentAt(doc, start);
   assert.equal(citedAt('Set a lowpass filtering frequency.'), 'lowpass');
   assert.equal(citedAt('-m j'), 'm');
   assert.equal(citedAt('Joint stereo switches'), 'm');
   // A name inside a sentence is a term's, not a place's: the passage goes on.
   assert.equal(citedAt('After the term.'), 'm');
+});
+
+test('generated pages of anchors: a block cites the last place opened before it (an empty anchor, or a named one at a start)', async () => {
+  const random = seededRandom(77);
+  for (let page = 0; page < 150; page++) {
+    // One element with an id around every block (LAME's <div id="content">): a passage is nearer.
+    let html = '<!doctype html><title>t</title><h2 id="s">S</h2><div id="box">';
+    const expected: { text: string; cited: string }[] = [];
+    let open = 'box';
+    const count = 2 + Math.floor(random() * 10);
+    for (let k = 0; k < count; k++) {
+      const text = `Block ${k} says this.`;
+      const id = `p${page}-${k}`;
+      const kind = Math.floor(random() * 5);
+      expected.push({ text, cited: open });
+      if (kind === 0) html += `<p>${text}</p>`;
+      else if (kind === 1) html += `<p><a name="${id}">Option ${k}</a> ${text}</p>`;
+      else if (kind === 2) html += `<p><a name="${id}"></a>${text}</p>`;
+      else if (kind === 3) html += `<p>${text.slice(0, 6)}<a name="${id}"></a>${text.slice(6)}</p>`;
+      else html += `<p>${text.slice(0, 6)}<a name="${id}">term</a>${text.slice(6)}</p>`;
+      // Every kind but a plain paragraph and a name inside a sentence opens a passage for what follows.
+      if (kind >= 1 && kind <= 3) open = id;
+    }
+    html += '</div>';
+    const doc = await extractBytes(html, URL, 'text/html');
+    for (const { text, cited } of expected) {
+      const block = doc.blocks.find((b) => b.text.replace('Option ', '').replace('term', '').includes(text.slice(6)));
+      assert.equal(block?.fragment, cited, `page ${page}: ${text} in ${html}`);
+    }
+  }
 });
 
 test('an element with an id of its own after the anchor is nearer than the passage', async () => {

@@ -36,6 +36,16 @@ import { seededRandom } from '../helpers/random.js';
  */
 const PROVENANCE = { chunkIndexFingerprint: 'fp', missingSources: [] };
 
+/** A top-level section whose fragment is its id. */
+function section(id: string, heading: string): Section {
+  return { id, fragment: id, heading, level: 1, number: null, parentId: null };
+}
+
+/** A block text long enough to be cut into several chunks: the words given, then filler. */
+function long(text: string): string {
+  return `${text} ${'Other duties are listed in the contract. '.repeat(28)}`;
+}
+
 function indexOf(docs: EvidenceDocument[]): LoadedSearchIndex {
   return loadSearchIndex(
     buildSearchIndex(
@@ -564,7 +574,6 @@ test('a definition whose id is the question ranks above the steps that say its w
   // section defines <dfn id="main-size">; the layout algorithm's sections say "main size" in every step.
   // One heading occurrence more cannot lift the definition over text that saturates the words; a name
   // match added after saturation does.
-  const section = (id: string, heading: string): Section => ({ id, fragment: id, heading, level: 1, number: null, parentId: null });
   const define =
     'The width or height of a flex container or flex item, whichever is in the main dimension, is that box’s main size. ' +
     'Its main size property is thus either its width or height property.';
@@ -620,7 +629,6 @@ test("a section whose own heading is the question's words ranks above a neighbou
   );
   // RFC 6265's shape: the Storage Model section uses the question's words more often than Domain
   // Matching, which defines domain-match but never says "cookie".
-  const section = (id: string, heading: string): Section => ({ id, fragment: id, heading, level: 1, number: null, parentId: null });
   const define =
     'A string domain-matches a given domain string if the domain string and the string are identical, ' +
     'or the domain string is a suffix of the string.';
@@ -669,8 +677,6 @@ test('each section once first: a second chunk of a section follows the other sec
   // Two blocks of one section (RFC 6635's "RFC Production Center", cut into chunks) both say the
   // question's words more often than the section that answers it; without the rule they take ranks 1
   // and 2. The answer moves up to 2, the repeat follows it with its points unchanged.
-  const section = (id: string, heading: string): Section => ({ id, fragment: id, heading, level: 1, number: null, parentId: null });
-  const long = (text: string): string => `${text} ${'Other duties are listed in the contract. '.repeat(28)}`;
   const docs: EvidenceDocument[] = [
     makeDocument({
       documentId: 'model',
@@ -705,8 +711,6 @@ test('each section once first: a second chunk of a section follows the other sec
 test('each section once first yields to a repeat that outscores a first hit more than four times over', () => {
   // Two chunks of the section on ephemeron pairs say the question's words throughout; other sections
   // say one common word of it once. A first hit of a few points does not push down a repeat of many.
-  const section = (id: string, heading: string): Section => ({ id, fragment: id, heading, level: 1, number: null, parentId: null });
-  const long = (text: string): string => `${text} ${'Other duties are listed in the contract. '.repeat(28)}`;
   const docs: EvidenceDocument[] = [
     makeDocument({
       documentId: 'storage',
