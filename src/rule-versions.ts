@@ -220,8 +220,11 @@
  * 75: a manual page saved as text may rule off its NAME and SYNOPSIS (Tcl's and Tk's pages): the rules are furniture.
  * 76: a place's every copy of its linked id goes last (one copy was dropped when the id was written twice there).
  * 77: an `<a name>` holding the text a block starts with opens a passage, as an empty one does (LAME's option titles).
+ * 78: Texinfo (rules marksNameFirst): of a place's ids that are all marks (elements without text), the first comes
+ *     last, the one a chunk keeps: an option's index entries before its term cite `index-SHARE_005fHISTORY`, not
+ *     `index-history_002c-sharing`.
  */
-export const EXTRACT_RULE_VERSION = 77;
+export const EXTRACT_RULE_VERSION = 78;
 /**
  * The PDF extractor's own version (1: pdf-parse tables; 2: tables from geometry with rowPages, and
  * heading-guess limits; 3: unruled tables as reports set them (wrapped cells at the row pitch, bold
@@ -298,8 +301,11 @@ export const PDF_EXTRACTOR_VERSION = 20;
  * 14: so are CMake's Sphinx index targets on mentions (`index-0-generator:Xcode`).
  * 15: a piece of a long block starts with the first name of the place in force there (anchor-names.ts).
  * 16: at most MAX_NAMES names back (a text of one long list of names stays linear).
+ * 17: a long block is cut first where an entry begins (a stable id at a line start: a `<dt id>`, an
+ * option's index anchors), with no overlap there, so an entry's term never ends one piece while its
+ * text starts the next.
  */
-export const CHUNK_RULE_VERSION = 16;
+export const CHUNK_RULE_VERSION = 17;
 /**
  * Search-index file layout (5: sealed head with plain number lists, CRC-32-checked posting blocks and
  * compressed row blocks; 6: heading-path term frequencies in postings, duplicate-passage groups in the

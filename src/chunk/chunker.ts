@@ -24,12 +24,12 @@ import { PREAMBLE, summarySections } from './summary-sections.js';
  *   blank line) while the result stays within maxChars.
  * - A lead-in, a block ending with a colon, never ends a chunk when the next block of its section
  *   and normativity does not join the group: it goes with that block (or that block's first piece).
- * - A block longer than maxChars is cut into pieces: preferably at a line start (an algorithm's step
- *   line), then a sentence start, in the second half of the window (not right after a line ending
- *   with a colon, when another start will do), else at whitespace, else anywhere
- *   that is not inside a word (a hard cut only for a single word longer than maxChars). Each later
- *   piece starts with up to overlapChars of the previous piece, beginning at a line, sentence or
- *   word start.
+ * - A block longer than maxChars is cut into pieces: preferably where an entry begins (a source id at
+ *   a line start), else at a line start (an algorithm's step line), then a sentence start, in the
+ *   second half of the window (not right after a line ending with a colon, when another start will
+ *   do), else at whitespace, else anywhere that is not inside a word (a hard cut only for a single
+ *   word longer than maxChars). Each later piece starts with up to overlapChars of the previous piece,
+ *   beginning at a line, sentence or word start; after a cut where an entry begins, with none.
  * - Lengths are counted in code points. Chunk text is always a substring of block text (or blocks
  *   joined by "\n\n"), so a snippet of it can be traced back verbatim.
  * Chunk ids: `<documentId>#<first block id>` and `~<n>` for the n-th later piece of a cut block.
@@ -247,8 +247,9 @@ function chunkRun(doc: EvidenceDocument, run: RunEntry[], section: RunSection, o
       // An algorithm's step lines are found once per block, not once per piece (quadratic in its steps).
       const lines = block.kind === 'algorithm' ? stepLines(block, text) : undefined;
       const reserved = leadIn === undefined ? 0 : leadIn.length + BLOCK_SEPARATOR.length;
-      const pieces = splitLongText(text, options, lines?.lineStarts, options.maxChars - reserved);
-      const blockAnchors = toCodePoints(text, trimmedAnchors(block, text, lines));
+      const sourceAnchors = trimmedAnchors(block, text, lines);
+      const pieces = splitLongText(text, options, lines?.lineStarts, options.maxChars - reserved, entryStarts(text, sourceAnchors));
+      const blockAnchors = toCodePoints(text, sourceAnchors);
       const pageOf = piecePages(block, blockAnchors);
       const slice = codePointSlicer(text);
       pieces.forEach((piece, index) => {
@@ -451,6 +452,19 @@ function trimmedAnchors(block: Block, trimmed: string, lines: StepLines | undefi
     }
   }
   return anchors;
+}
+
+/**
+ * Where an entry of the block begins (UTF-16 offsets, ascending): a stable source id at the start of a
+ * line (a `<dt id>`, an option's index anchors, a row's id), not one inside a sentence (a term's
+ * `<dfn id>`), a generated back-reference id or a PDF page.
+ */
+function entryStarts(text: string, anchors: readonly [number, string][]): number[] {
+  const starts = new Set<number>();
+  for (const [at, id] of anchors) {
+    if (at > 0 && at < text.length && text.charCodeAt(at - 1) === 10 && !isGeneratedId(id) && !isPageFragment(id)) starts.add(at);
+  }
+  return [...starts].sort((a, b) => a - b);
 }
 
 /**
@@ -691,10 +705,20 @@ export interface TextPiece {
  * (code, grammar, lists and tables are laid out in lines), then at sentence starts, in the second
  * half of the window; else at whitespace.
  */
-export function splitLongText(text: string, options: ChunkOptions, preferredStarts?: number[], firstMaxChars?: number): TextPiece[] {
+export function splitLongText(
+  text: string,
+  options: ChunkOptions,
+  preferredStarts?: number[],
+  firstMaxChars?: number,
+  entries: readonly number[] = [],
+): TextPiece[] {
   const prefix = codePointPrefix(text);
   // Algorithms are cut where a step's line starts, so a step number never ends one piece while its text starts the next.
-  const tiers = preferredStarts !== undefined && preferredStarts.length > 0 ? [preferredStarts] : [lineStarts(text), sentenceStarts(text)];
+  const tiers =
+    preferredStarts !== undefined && preferredStarts.length > 0
+      ? [preferredStarts]
+      : [...(entries.length > 0 ? [[...entries]] : []), lineStarts(text), sentenceStarts(text)];
+  const entrySet = new Set(entries);
   const pieces: TextPiece[] = [];
   let start = 0;
   let primaryStart = 0;
@@ -710,7 +734,8 @@ export function splitLongText(text: string, options: ChunkOptions, preferredStar
     let next = cut;
     while (next < text.length && isWhitespace(charAt(text, next))) next++;
     if (next >= text.length) return pieces;
-    start = overlapStart(text, prefix, next, options.overlapChars, tiers, primaryStart);
+    // A cut where an entry begins needs no overlap: the piece before ends its own entry.
+    start = entrySet.has(cut) ? next : overlapStart(text, prefix, next, options.overlapChars, tiers, primaryStart);
     primaryStart = next;
   }
 }

@@ -45,6 +45,13 @@ export interface HtmlRules {
    * ("Syntax") as `<h2>`. Optional (default false).
    */
   sectionLevelFromNesting?: boolean;
+  /**
+   * Of several marks at one place (elements without text: `<span id="x"></span>`), the first written names
+   * it: Texinfo writes an item's index entries before its term, the author's primary one first
+   * (`index-SHARE_005fHISTORY`, ..., `index-history_002c-sharing`). Optional (default false: the last
+   * names it, as the innermost of nested elements does; Chez Scheme's `./smgmt:s26` then `desc:ephemeron-cons`).
+   */
+  marksNameFirst?: boolean;
   noteClasses: string[];
   exampleClasses: string[];
   issueClasses: string[];

@@ -3,6 +3,8 @@ import assert from 'node:assert/strict';
 import { extractBytes } from './helpers.js';
 import { seededRandom } from '../helpers/random.js';
 import { nameOfSignature } from '../../src/extract/html/sections.js';
+import { chunkDocument } from '../../src/chunk/chunker.js';
+import { citedFragment } from '../../src/query/citation-choice.js';
 
 /**
  * API entries written as definition lists (Sphinx's `dl.py > dt.sig-object[id]`, older Sphinx's
@@ -430,4 +432,40 @@ test('an arrow linking back to the top of the page is chrome on any page', async
     doc.sections.map((s) => s.heading),
     ['Guide', 'Install', 'Usage', 'Next ↑'],
   );
+});
+
+test('of several marks at one place, the first names it in Texinfo (its index entries before a term); elsewhere the last', async () => {
+  // texi2any writes an option's index entries as empty spans at the end of the definition before its
+  // term, the primary one first; a term whose elements with text hold ids (a `<span id>` around a
+  // `<code id>`) is cited by the innermost. Other pages write a numbered mark before a descriptive one
+  // (Chez Scheme's `<a name="./smgmt:s26"></a><a name="desc:ephemeron-cons"></a>`): the last names the place.
+  const marks = (names: string[]): string => names.map((name) => `<span id="${name}"></span>`).join('\n');
+  const html =
+    '<!doctype html><html><head><title>Options</title><meta name="Generator" content="texi2any"></head><body>' +
+    '<h3 class="subsection" id="History">History</h3><dl compact="compact">' +
+    `<dd>${marks(['index-APPEND_005fHISTORY', 'index-NO_005fAPPEND_005fHISTORY', 'index-history_002c-appending'])}</dd>` +
+    '<dt><span><tt>APPEND_HISTORY</tt> &lt;D&gt;</span></dt><dd><p>Sessions append their history list to the file.</p>' +
+    `${marks(['index-SHARE_005fHISTORY', 'index-NO_005fSHARE_005fHISTORY', 'index-share-history', 'index-history_002c-sharing'])}</dd>` +
+    '<dt><span><tt>SHARE_HISTORY</tt> &lt;K&gt;</span></dt><dd><p>This option both imports new commands and appends.</p></dd>' +
+    '<dt><span id="bang-hist"><code id="opt-bang">BANG_HIST</code></span></dt><dd><p>Perform textual history expansion.</p></dd>' +
+    '</dl></body></html>';
+  const texinfo = await extractBytes(html, 'https://zsh.example.test/Options.html', 'text/html');
+  const other = await extractBytes(html.replace('texi2any', 'a-site-generator'), 'https://zsh.example.test/Options.html', 'text/html');
+  assert.equal(texinfo.family, 'texinfo');
+  assert.notEqual(other.family, 'texinfo');
+  // Small pieces, so each entry's text is cut on its own and cited by the id in force at its term.
+  for (const [doc, maxChars] of [60, 80, 1200].flatMap((max) => [[texinfo, max] as const, [other, max] as const])) {
+    const first = doc === texinfo;
+    for (const chunk of chunkDocument(doc, { maxChars, overlapChars: 0 })) {
+      for (const [term, id] of [
+        ['APPEND_HISTORY <D>', first ? 'index-APPEND_005fHISTORY' : 'index-history_002c-appending'],
+        ['SHARE_HISTORY <K>', first ? 'index-SHARE_005fHISTORY' : 'index-history_002c-sharing'],
+        ['BANG_HIST', 'opt-bang'],
+      ] as const) {
+        const at = chunk.text.indexOf(term);
+        if (at < 0 || (at > 0 && chunk.text[at - 1] !== '\n')) continue;
+        assert.equal(citedFragment(chunk.anchors ?? null, chunk.citation.fragment, at, null, chunk.text), id, `${maxChars}: ${term}`);
+      }
+    }
+  }
 });

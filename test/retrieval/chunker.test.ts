@@ -396,3 +396,95 @@ test('generated PDF blocks continued over pages: every chunk is on exactly the p
     }
   }
 });
+
+/** A definition list as one block (Texinfo's option tables): each entry a term line, then its text, its id at the term. */
+function entryList(entries: { id: string; term: string; text: string }[]): Block {
+  let text = '';
+  const anchors: { id: string; start: number }[] = [];
+  for (const entry of entries) {
+    if (text !== '') text += '\n';
+    anchors.push({ id: entry.id, start: text.length });
+    text += `${entry.term}\n${entry.text}`;
+  }
+  return { id: 'list', sectionId: 's1', fragment: 'History', text, kind: 'definition-list', normativity: 'informative', anchors };
+}
+
+test('a long list of entries is cut where an entry begins, not after its term; the piece cites the entry', () => {
+  const sentence = 'The history lines are written to the file as each command runs. ';
+  const block = entryList([
+    { id: 'index-INC_005fAPPEND_005fHISTORY', term: 'INC_APPEND_HISTORY <D>', text: sentence.repeat(14).trim() },
+    {
+      id: 'index-SHARE_005fHISTORY',
+      term: 'SHARE_HISTORY <K>',
+      text: `This option both imports new commands. ${sentence.repeat(8).trim()}`,
+    },
+  ]);
+  const chunks = chunkDocument({ ...FETCH_DOC, blocks: [block] }, DEFAULT_CHUNK_OPTIONS);
+  assert.equal(chunks.length, 2);
+  // Not "...runs.\nSHARE_HISTORY <K>" then its text: the second entry starts the second piece, whole.
+  assert.ok(!chunks[0]!.text.includes('SHARE_HISTORY'), chunks[0]!.text.slice(-60));
+  assert.ok(chunks[1]!.text.startsWith('SHARE_HISTORY <K>\nThis option'), chunks[1]!.text.slice(0, 60));
+  assert.equal(chunks[1]!.citation.fragment, 'History');
+  assert.deepEqual(chunks[1]!.anchors, [[0, 'index-SHARE_005fHISTORY']]);
+});
+
+test('generated entry lists: every piece that starts at an entry holds only that entry and what follows; nothing is lost', () => {
+  const random = seededRandom(78);
+  const words = ['option', 'history', 'file', 'shell', 'command', 'the', 'is', 'set', 'when', 'lines'];
+  const sentence = (): string => {
+    const n = 4 + Math.floor(random() * 14);
+    const w = Array.from({ length: n }, () => words[Math.floor(random() * words.length)]!);
+    return `${w.join(' ')}.`;
+  };
+  for (let round = 0; round < 60; round++) {
+    const entries = Array.from({ length: 2 + Math.floor(random() * 12) }, (_, k) => ({
+      id: `index-OPT_${k}`,
+      term: `OPT_${k} <${'KDCZ'[k % 4]}>`,
+      // Some with a line of their own inside the text, some with an inline id (a term's <dfn>) in it.
+      text: Array.from({ length: 1 + Math.floor(random() * 30) }, (_, i) => (i > 0 && random() < 0.1 ? '\n' : '') + sentence()).join(' '),
+    }));
+    const block = entryList(entries);
+    // An id inside a sentence is no entry start.
+    const inline = block.text.indexOf(' shell ');
+    if (inline > 0) block.anchors!.push({ id: 'dfn-shell', start: inline + 1 });
+    block.anchors!.sort((a, b) => a.start - b.start);
+    const maxChars = 200 + Math.floor(random() * 1400);
+    const options = { maxChars, overlapChars: Math.floor(maxChars / 8) };
+    const chunks = chunkDocument({ ...FETCH_DOC, blocks: [block] }, options);
+    const starts = new Map(block.anchors!.filter((a) => a.id.startsWith('index-')).map((a) => [a.start, a.id]));
+    let covered = 0;
+    let primary = 0;
+    chunks.forEach((chunk, i) => {
+      const range = chunk.citation.textRange ?? { start: 0, end: block.text.length };
+      assert.ok(codePointLength(chunk.text) <= maxChars);
+      assert.equal(block.text.slice(covered, range.start).trim(), '', `round ${round}: text lost before piece ${i}`);
+      covered = Math.max(covered, range.end);
+      if (i > 0) {
+        // A cut where an entry begins: the next piece starts there, with no overlap into the entry before.
+        let next = chunks[i - 1]!.citation.textRange!.end;
+        while (/\s/.test(block.text[next] ?? '')) next++;
+        const entry = starts.get(next);
+        if (entry !== undefined) {
+          assert.equal(range.start, next, `round ${round}: piece ${i} overlaps the entry before`);
+          assert.deepEqual(chunk.anchors?.[0], [0, entry]);
+        }
+      }
+      // A piece never ends with a term line whose entry starts in the second half of its window (the text
+      // after its cut, up to maxChars): its text would start the next piece.
+      const lastLine = chunk.text.slice(chunk.text.lastIndexOf('\n') + 1);
+      const lastLineStart = range.end - lastLine.length;
+      if (i < chunks.length - 1 && starts.has(lastLineStart)) {
+        assert.ok(lastLineStart - primary <= Math.ceil(maxChars / 2), `round ${round}: piece ${i} ends with a term`);
+      }
+      primary = range.end;
+      while (/\s/.test(block.text[primary] ?? '')) primary++;
+    });
+    assert.equal(covered, block.text.length);
+    // Cuts at entries happen wherever an entry starts in a window's second half: at least some do here.
+    if (entries.length > 6 && maxChars < 600)
+      assert.ok(
+        chunks.some((c, i) => i > 0 && starts.has(c.citation.textRange!.start)),
+        `round ${round}`,
+      );
+  }
+});

@@ -80,6 +80,31 @@ export function firstStableId(el: Element): string | undefined {
 }
 
 /**
+ * A block's anchors with, at each place whose ids are all marks (elements without text), the first
+ * moved last (a chunk keeps the last id at an offset), for a family whose runs of marks list one place's
+ * names with the author's own first (marksNameFirst): Texinfo writes an option's index entries as empty
+ * spans before its term (`index-SHARE_005fHISTORY`, `index-NO_005fSHARE_005fHISTORY`, ...,
+ * `index-history_002c-sharing`). Where an element with text starts there, the innermost such element
+ * names the place, as before.
+ */
+export function firstMarkLast(anchors: BlockAnchor[], marks: WeakSet<BlockAnchor>): BlockAnchor[] {
+  let result: BlockAnchor[] | undefined;
+  for (let i = 0; i < anchors.length; ) {
+    let j = i + 1;
+    while (j < anchors.length && anchors[j]!.start === anchors[i]!.start) j++;
+    let allMarks = j - i > 1;
+    for (let k = i; k < j && allMarks; k++) allMarks = marks.has(anchors[k]!);
+    if (allMarks && anchors[i]!.id !== anchors[j - 1]!.id) {
+      result ??= anchors.slice(0, i);
+      for (let k = i + 1; k < j; k++) result.push(anchors[k]!);
+      result.push(anchors[i]!);
+    } else if (result !== undefined) for (let k = i; k < j; k++) result.push(anchors[k]!);
+    i = j;
+  }
+  return result ?? anchors;
+}
+
+/**
  * A block's anchors with, at each place that has several ids, the one the block's own links name
  * moved last (a chunk keeps the last id at an offset). A generator may write several ids for one
  * entry (HAProxy's manual: `retries`, `4-retries`, `4.2-retries`, `retries (Proxies)`) and print the

@@ -20,6 +20,8 @@ export interface CompiledRules {
   example: Matcher;
   crossReference: Matcher;
   sectionLevelFromNesting: boolean;
+  /** Of several marks at one place, the first names it (FamilyHtmlRules.marksNameFirst). */
+  marksNameFirst: boolean;
   informativeSection: Matcher;
   noteClasses: Set<string>;
   exampleClasses: Set<string>;
@@ -255,6 +257,7 @@ export function compileRules(rules: HtmlRules): CompiledRules {
     example: compileList(rules.exampleSelectors ?? []),
     crossReference: compileList(rules.crossReferenceSelectors ?? []),
     sectionLevelFromNesting: rules.sectionLevelFromNesting === true,
+    marksNameFirst: rules.marksNameFirst === true,
     informativeSection: compileList(rules.informativeSectionSelectors ?? []),
     noteClasses: new Set(rules.noteClasses),
     exampleClasses: new Set(rules.exampleClasses),

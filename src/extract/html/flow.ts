@@ -36,6 +36,8 @@ export class FlowWriter {
    * list's terms that name a definition after the list, by its id (term-targets.ts). Null elsewhere.
    */
   leadIds: ReadonlyMap<Element, string> | null = null;
+  /** The anchors of elements without text (`<span id="x"></span>`, `<a name="x"></a>`): marks of a place. */
+  readonly markAnchors = new WeakSet<BlockAnchor>();
   /** The anchors written for leadIds: they name the element's text, so a block with no text passes them to nothing. */
   readonly leadAnchors = new WeakSet<BlockAnchor>();
   /** How many `<sup>`/`<sub>` enclose the node being written. */
@@ -75,7 +77,9 @@ export class FlowWriter {
     // table row): a citation can point there.
     const id = anchorId(node);
     if (this.anchors !== null && id !== undefined) {
-      this.anchors.push({ id, start: sink.length });
+      const anchor = { id, start: sink.length };
+      this.anchors.push(anchor);
+      if (isEmptyElement(node)) this.markAnchors.add(anchor);
       const href = name === 'a' ? node.attribs['href'] : undefined;
       if (name === 'a' && href === undefined && isEmptyElement(node)) this.emptyAnchorIds.add(id);
       else if (name === 'a' && href === undefined) this.namedAnchorIds.add(id);

@@ -41,7 +41,7 @@ import { extractPreformatted } from './preformatted.js';
 import { extractGrammar } from './grammar.js';
 import { readFrontMatter } from './rfc-html.js';
 import { walkFigure } from './figures.js';
-import { anchorId, firstStableId, headingAnchorIds, leadingAnchorId, linkedIdLast } from './anchors.js';
+import { anchorId, firstMarkLast, firstStableId, headingAnchorIds, leadingAnchorId, linkedIdLast } from './anchors.js';
 import { isGeneratedId } from '../../document/generated-ids.js';
 import { textOfAtMost } from '../dom-nodes.js';
 import { TABLE_SPAN_COPY_BOUNDS } from '../input-bounds.js';
@@ -925,6 +925,7 @@ class HtmlWalker implements HtmlWalk {
       anchors = [...leading.map((id) => ({ id, start: 0 })), ...anchors];
       this.leadingIds = [];
     }
+    if (this.rules.marksNameFirst) anchors = firstMarkLast(anchors, this.writer.markAnchors);
     if (own !== null) anchors = linkedIdLast(anchors, own.linkTargets);
     let fragment = stableOwnId ?? this.passageFragment(ctx) ?? this.nearestFragment(ctx, extra.start);
     // Steps a paragraph defines cite the definition rather than a section around them; an element
