@@ -13,7 +13,8 @@ import { appendAll } from '../array-extremes.js';
  * words without a space (a hyphenated term such as "same-origin"), or written in capitals in a query
  * that has lower-case letters ("a body in a GET request"), is not left out. Symbols the query
  * writes (`->>`, `<=>`, `\K`: symbol-terms.ts) are scoring terms too, in no phrase. An English
- * contraction ("doesn't", "it's") is a function word (withoutContractions).
+ * contraction ("doesn't", "it's") is a function word (withoutContractions), and so is an abbreviated
+ * Latin phrase ("i.e.", "e.g.": withoutAbbreviations).
  */
 export interface ParsedQuery {
   /** Distinct terms, sorted (the fixed order in which scores are summed). */
@@ -58,7 +59,7 @@ function parseWords(inputs: readonly string[], dropContractions: boolean): Parse
     pieces.forEach((quotedPiece, index) => {
       const inQuotes = index % 2 === 1 && index < closed;
       // A phrase matches the text as written: a quoted "doesn't" is the words doesn and t, as indexed.
-      const piece = inQuotes || !dropContractions ? quotedPiece : withoutContractions(quotedPiece);
+      const piece = inQuotes || !dropContractions ? quotedPiece : withoutAbbreviations(withoutContractions(quotedPiece));
       const terms = tokenize(piece);
       for (const term of terms) scoring.set(term, (scoring.get(term) ?? 0) + 1);
       appendAll(sequence, terms);
@@ -123,6 +124,19 @@ export function withoutContractions(text: string): string {
     const contracted = clitic.toLowerCase() === 't' ? lower.endsWith('n') : FUNCTION_WORDS.has(lower);
     return contracted ? ' ' : whole;
   });
+}
+
+/**
+ * Abbreviations of Latin function phrases written with a dot between letters, as a question writes
+ * them: "i.e.", "e.g." (with or without the last dot or a space inside). The tokenizer splits "i.e." into the words i
+ * and e, joined (a technical term, scored whatever the stop list says): in "overwrite a value only if
+ * no other client changed it, i.e. optimistic locking" they outscored the question's content words
+ * wherever a passage said "i.e.", and paired for proximity. Only outside quotes, as contractions.
+ */
+const LATIN_ABBREVIATION = /(?<![\p{L}\p{N}.\/_-])(?:i\. ?e|e\. ?g)\.?(?![\p{L}\p{N}])/giu;
+
+export function withoutAbbreviations(text: string): string {
+  return text.replace(LATIN_ABBREVIATION, ' ');
 }
 
 /** Two letters or more, every one of them upper case ("GET", "IF", "GET:"; not "I", "Get", "MiB"). */

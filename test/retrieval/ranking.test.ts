@@ -168,6 +168,26 @@ test('a stop word joined to other words without a space is part of a technical t
   assert.equal(ask(indexOf(docs), ['same-origin request']).hits[0]!.chunkId, 'same#b');
 });
 
+test('"i.e." and "e.g." are function words: their letters score nothing; quoted, or as part of a name, they are text', () => {
+  const terms = (text: string): string[] => parseQueryTerms([text]).scoringTerms;
+  for (const abbreviation of ['i.e.', 'i.e', 'I.E.', 'i. e.', 'e.g.', 'e.g', 'E.g.', 'e. g.']) {
+    for (const [before, after] of [
+      [' ', ' '],
+      [' (', ', '],
+      [', ', ','],
+    ]) {
+      assert.deepEqual(terms(`overwrite a value${before}${abbreviation}${after}optimistic locking`), ['lock', 'optimist', 'overwrit', 'valu']);
+    }
+  }
+  // Quoted, matched as the index has it; alone, the query; inside a name or a path, part of it.
+  assert.deepEqual(terms('"i.e." usage'), ['e', 'i', 'usag']);
+  assert.deepEqual(terms('e.g.'), ['e', 'g']);
+  const words = (text: string): string[] => terms(text).filter((term) => /^[a-z]+$/.test(term));
+  assert.deepEqual(words('flag -i.e.g value'), ['e', 'flag', 'g', 'i', 'valu']);
+  assert.deepEqual(words('file x.e.g in /tmp/e.g'), ['e', 'file', 'g', 'tmp', 'x']);
+  assert.deepEqual(words('grep -e pattern'), ['e', 'grep', 'pattern']);
+});
+
 test("a contraction is a function word: doesn't and it's score nothing; a possessive and a quoted contraction are text", () => {
   const terms = (text: string): string[] => parseQueryTerms([text]).scoringTerms;
   // Straight and typographic apostrophes; the tokenizer alone made "doesn" and "t" joined words that scored.
