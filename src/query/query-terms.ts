@@ -133,7 +133,7 @@ export function withoutContractions(text: string): string {
  * no other client changed it, i.e. optimistic locking" they outscored the question's content words
  * wherever a passage said "i.e.", and paired for proximity. Only outside quotes, as contractions.
  */
-const LATIN_ABBREVIATION = /(?<![\p{L}\p{N}.\/_-])(?:i\. ?e|e\. ?g)\.?(?![\p{L}\p{N}])/giu;
+const LATIN_ABBREVIATION = /(?<![\p{L}\p{N}./_-])(?:i\. ?e|e\. ?g)\.?(?![\p{L}\p{N}])/giu;
 
 export function withoutAbbreviations(text: string): string {
   return text.replace(LATIN_ABBREVIATION, ' ');

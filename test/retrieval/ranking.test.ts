@@ -176,7 +176,12 @@ test('"i.e." and "e.g." are function words: their letters score nothing; quoted,
       [' (', ', '],
       [', ', ','],
     ]) {
-      assert.deepEqual(terms(`overwrite a value${before}${abbreviation}${after}optimistic locking`), ['lock', 'optimist', 'overwrit', 'valu']);
+      assert.deepEqual(terms(`overwrite a value${before}${abbreviation}${after}optimistic locking`), [
+        'lock',
+        'optimist',
+        'overwrit',
+        'valu',
+      ]);
     }
   }
   // Quoted, matched as the index has it; alone, the query; inside a name or a path, part of it.
