@@ -303,9 +303,10 @@ export const PDF_EXTRACTOR_VERSION = 20;
  * 16: at most MAX_NAMES names back (a text of one long list of names stays linear).
  * 17: a long block is cut first where an entry begins (a stable id at a line start: a `<dt id>`, an
  * option's index anchors), with no overlap there, so an entry's term never ends one piece while its
- * text starts the next.
+ * text starts the next. 18: in a definition list, the id of a definition after its term is no entry start
+ * (xml2rfc's `<dd id>`): the entry begins at its term.
  */
-export const CHUNK_RULE_VERSION = 17;
+export const CHUNK_RULE_VERSION = 18;
 /**
  * Search-index file layout (5: sealed head with plain number lists, CRC-32-checked posting blocks and
  * compressed row blocks; 6: heading-path term frequencies in postings, duplicate-passage groups in the

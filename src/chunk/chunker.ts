@@ -66,8 +66,19 @@ export function sameChunkInput(a: Block, b: Block): boolean {
       a.page === b.page &&
       samePageStarts(a.pageStarts, b.pageStarts) &&
       sameAnchors(a.anchors, b.anchors) &&
-      sameStepTrees(a['steps'], b['steps']))
+      sameStepTrees(a['steps'], b['steps']) &&
+      sameEntries(a['entries'], b['entries']))
   );
+}
+
+/** A definition list's entries, which tell a definition's line from an entry's start (entryStarts). */
+function sameEntries(a: unknown, b: unknown): boolean {
+  if (a === b) return true;
+  const x = a as DefinitionEntry[] | undefined;
+  const y = b as DefinitionEntry[] | undefined;
+  if (x === undefined || y === undefined || x.length !== y.length) return false;
+  const same = (p: string[], q: string[]): boolean => p.length === q.length && p.every((v, i) => v === q[i]);
+  return x.every((entry, i) => same(entry.terms, y[i]!.terms) && same(entry.definitions, y[i]!.definitions));
 }
 
 function sameAnchors(a: Block['anchors'], b: Block['anchors']): boolean {
@@ -248,7 +259,7 @@ function chunkRun(doc: EvidenceDocument, run: RunEntry[], section: RunSection, o
       const lines = block.kind === 'algorithm' ? stepLines(block, text) : undefined;
       const reserved = leadIn === undefined ? 0 : leadIn.length + BLOCK_SEPARATOR.length;
       const sourceAnchors = trimmedAnchors(block, text, lines);
-      const pieces = splitLongText(text, options, lines?.lineStarts, options.maxChars - reserved, entryStarts(text, sourceAnchors));
+      const pieces = splitLongText(text, options, lines?.lineStarts, options.maxChars - reserved, entryStarts(block, text, sourceAnchors));
       const blockAnchors = toCodePoints(text, sourceAnchors);
       const pageOf = piecePages(block, blockAnchors);
       const slice = codePointSlicer(text);
@@ -457,15 +468,41 @@ function trimmedAnchors(block: Block, trimmed: string, lines: StepLines | undefi
 /**
  * Where an entry of the block begins (UTF-16 offsets, ascending): a stable source id at the start of a
  * line (a `<dt id>`, an option's index anchors, a row's id), not one inside a sentence (a term's
- * `<dfn id>`), a generated back-reference id or a PDF page.
+ * `<dfn id>`), a generated back-reference id or a PDF page; in a definition list, not the id of a
+ * definition after its term (xml2rfc's `<dt id="section-3.1-6.1">Source Port:</dt><dd id="section-3.1-6.2">`):
+ * the entry begins at its term.
  */
-function entryStarts(text: string, anchors: readonly [number, string][]): number[] {
+function entryStarts(block: Block, text: string, anchors: readonly [number, string][]): number[] {
+  const definitions = definitionLines(block);
   const starts = new Set<number>();
   for (const [at, id] of anchors) {
-    if (at > 0 && at < text.length && text.charCodeAt(at - 1) === 10 && !isGeneratedId(id) && !isPageFragment(id)) starts.add(at);
+    if (at === 0 || at >= text.length || text.charCodeAt(at - 1) !== 10 || isGeneratedId(id) || isPageFragment(id)) continue;
+    if (definitions !== undefined) {
+      const end = text.indexOf('\n', at);
+      const line = text.slice(at, end < 0 ? text.length : end);
+      if (definitions.has(line)) continue;
+    }
+    starts.add(at);
   }
   return [...starts].sort((a, b) => a - b);
 }
+
+/** The first lines of a definition list's definitions that no term has as its text (undefined for other blocks). */
+function definitionLines(block: Block): Set<string> | undefined {
+  const entries = block['entries'] as DefinitionEntry[] | undefined;
+  if (entries === undefined || entries.length === 0) return undefined;
+  const lines = new Set<string>();
+  for (const entry of entries) {
+    for (const definition of entry.definitions) {
+      const end = definition.indexOf('\n');
+      lines.add(end < 0 ? definition : definition.slice(0, end));
+    }
+  }
+  for (const entry of entries) for (const term of entry.terms) lines.delete(term);
+  return lines;
+}
+
+type DefinitionEntry = { terms: string[]; definitions: string[] };
 
 /**
  * UTF-16 offsets to code-point offsets, in text order; at one offset one id is kept: the innermost

@@ -397,16 +397,31 @@ test('generated PDF blocks continued over pages: every chunk is on exactly the p
   }
 });
 
-/** A definition list as one block (Texinfo's option tables): each entry a term line, then its text, its id at the term. */
-function entryList(entries: { id: string; term: string; text: string }[]): Block {
+/**
+ * A definition list as one block (Texinfo's option tables): each entry a term line, then its text, its
+ * id at the term; with `definitionIds`, its definition has an id too (xml2rfc's `<dd id>`).
+ */
+function entryList(entries: { id: string; term: string; text: string }[], definitionIds = false): Block {
   let text = '';
   const anchors: { id: string; start: number }[] = [];
   for (const entry of entries) {
     if (text !== '') text += '\n';
     anchors.push({ id: entry.id, start: text.length });
-    text += `${entry.term}\n${entry.text}`;
+    text += `${entry.term}\n`;
+    if (definitionIds) anchors.push({ id: `${entry.id}-definition`, start: text.length });
+    text += entry.text;
   }
-  return { id: 'list', sectionId: 's1', fragment: 'History', text, kind: 'definition-list', normativity: 'informative', anchors };
+  const list = entries.map((entry) => ({ terms: [entry.term], definitions: [entry.text] }));
+  return {
+    id: 'list',
+    sectionId: 's1',
+    fragment: 'History',
+    text,
+    kind: 'definition-list',
+    normativity: 'informative',
+    anchors,
+    entries: list,
+  };
 }
 
 test('a long list of entries is cut where an entry begins, not after its term; the piece cites the entry', () => {
@@ -443,7 +458,7 @@ test('generated entry lists: every piece that starts at an entry holds only that
       // Some with a line of their own inside the text, some with an inline id (a term's <dfn>) in it.
       text: Array.from({ length: 1 + Math.floor(random() * 30) }, (_, i) => (i > 0 && random() < 0.1 ? '\n' : '') + sentence()).join(' '),
     }));
-    const block = entryList(entries);
+    const block = entryList(entries, round % 2 === 1);
     // An id inside a sentence is no entry start.
     const inline = block.text.indexOf(' shell ');
     if (inline > 0) block.anchors!.push({ id: 'dfn-shell', start: inline + 1 });
@@ -451,7 +466,8 @@ test('generated entry lists: every piece that starts at an entry holds only that
     const maxChars = 200 + Math.floor(random() * 1400);
     const options = { maxChars, overlapChars: Math.floor(maxChars / 8) };
     const chunks = chunkDocument({ ...FETCH_DOC, blocks: [block] }, options);
-    const starts = new Map(block.anchors!.filter((a) => a.id.startsWith('index-')).map((a) => [a.start, a.id]));
+    // Where each entry begins: its term's id (a definition's id is inside the entry).
+    const starts = new Map(block.anchors!.filter((a) => /^index-OPT_\d+$/.test(a.id)).map((a) => [a.start, a.id]));
     let covered = 0;
     let primary = 0;
     chunks.forEach((chunk, i) => {

@@ -68,7 +68,21 @@ async function documents(): Promise<{ name: string; doc: EvidenceDocument }[]> {
  * (summary-sections.ts): that flag, the section's apparatus, is compared for the whole run.
  */
 const READABLE = {
-  block: new Set(['id', 'kind', 'text', 'sectionId', 'normativity', 'fragment', 'page', 'pageStarts', 'anchors', 'steps', 'span', 'links']),
+  block: new Set([
+    'id',
+    'kind',
+    'text',
+    'sectionId',
+    'normativity',
+    'fragment',
+    'page',
+    'pageStarts',
+    'anchors',
+    'steps',
+    'entries',
+    'span',
+    'links',
+  ]),
   anchor: new Set(['id', 'start']),
   step: new Set(['path', 'id', 'steps']),
 };
