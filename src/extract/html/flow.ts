@@ -79,9 +79,10 @@ export class FlowWriter {
     if (this.anchors !== null && id !== undefined) {
       const anchor = { id, start: sink.length };
       this.anchors.push(anchor);
-      if (isEmptyElement(node)) this.markAnchors.add(anchor);
+      const empty = isEmptyElement(node);
+      if (empty) this.markAnchors.add(anchor);
       const href = name === 'a' ? node.attribs['href'] : undefined;
-      if (name === 'a' && href === undefined && isEmptyElement(node)) this.emptyAnchorIds.add(id);
+      if (name === 'a' && href === undefined && empty) this.emptyAnchorIds.add(id);
       else if (name === 'a' && href === undefined) this.namedAnchorIds.add(id);
       else if (href !== undefined && href !== `#${id}`) this.linkIds.add(id);
     }
