@@ -39,6 +39,20 @@ export class WatchChild {
     }
   }
 
+  /**
+   * The first cycle from line `from` on that ran a target or failed: the cycle of a save made after
+   * line `from`. A cycle that ran nothing is skipped: an event on an input while an earlier cycle was
+   * building (a late event of the previous save's write), which watch confirms again by a build that
+   * finds every target up to date.
+   */
+  async nextSaveCycle(from: number): Promise<{ at: number; line: WatchEvent }> {
+    for (let at = from; ; ) {
+      const cycle = await this.nextCycle(at);
+      if (!cycle.line.ok || Object.keys(cycle.line.ranMs ?? {}).length > 0) return cycle;
+      at = this.lines.indexOf(cycle) + 1;
+    }
+  }
+
   /** Lines received so far. */
   get count(): number {
     return this.lines.length;

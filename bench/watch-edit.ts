@@ -117,7 +117,7 @@ async function measure(n: number): Promise<void> {
     const mark = watch.count;
     const start = performance.now();
     fs.writeFileSync(path.join(dir, 'src', `s${i}.html`), sourceHtml(i, word));
-    const cycle = await watch.nextCycle(mark);
+    const cycle = await watch.nextSaveCycle(mark);
     if (!cycle.line.ok) throw new Error(`cycle failed: ${JSON.stringify(cycle.line.error)}`);
     const line = cycle.line;
     const buildMs = line.buildMs as number;

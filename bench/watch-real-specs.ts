@@ -111,7 +111,7 @@ async function save(watch: WatchChild, file: string, n: number, documentId: stri
   const mark = watch.count;
   const start = performance.now();
   addWord(file, n, `authorword${n}r${RUN}`);
-  const cycle = await watch.nextCycle(mark);
+  const cycle = await watch.nextSaveCycle(mark);
   const line = cycle.line;
   if (!line.ok) throw new Error(`cycle failed: ${JSON.stringify(line.error)}`);
   const ran = line.ranMs as Record<string, number>;
